@@ -1,0 +1,53 @@
+/// An access-control object (`SecAccessControlCreateWithFlags`): a protection
+/// (an accessibility) and the authentication its use requires.
+public struct AccessControl: Sendable, Hashable, CustomStringConvertible {
+    /// One authentication constraint flag.
+    public enum Flag: String, Sendable, Hashable, CaseIterable {
+        case userPresence = "user-presence"
+        case biometryAny = "biometry-any"
+        case biometryCurrentSet = "biometry-current-set"
+        case devicePasscode = "device-passcode"
+        case applicationPassword = "application-password"
+
+        public var constantName: String {
+            switch self {
+            case .userPresence: "kSecAccessControlUserPresence"
+            case .biometryAny: "kSecAccessControlBiometryAny"
+            case .biometryCurrentSet: "kSecAccessControlBiometryCurrentSet"
+            case .devicePasscode: "kSecAccessControlDevicePasscode"
+            case .applicationPassword: "kSecAccessControlApplicationPassword"
+            }
+        }
+    }
+
+    /// How several flags combine.
+    public enum Combinator: String, Sendable, Hashable {
+        case or, and
+    }
+
+    /// The accessibility the object protects with; when-unlocked when not named.
+    public var protection: Accessibility
+    /// Whether the protection was written explicitly (for messages only).
+    public var protectionIsExplicit: Bool
+    public var flags: [Flag]
+    public var combinator: Combinator
+
+    public init(protection: Accessibility? = nil, flags: [Flag], combinator: Combinator = .or) {
+        self.protection = protection ?? .whenUnlocked
+        self.protectionIsExplicit = protection != nil
+        self.flags = flags
+        self.combinator = combinator
+    }
+
+    /// Whether using an item protected by this object needs a prompt.
+    public var requiresAuthentication: Bool { !flags.isEmpty }
+
+    public var description: String {
+        var parts = [protection.rawValue]
+        for (i, f) in flags.enumerated() {
+            if i > 0 { parts.append(combinator.rawValue) }
+            parts.append(f.rawValue)
+        }
+        return "[" + parts.joined(separator: ", ") + "]"
+    }
+}

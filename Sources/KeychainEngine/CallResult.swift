@@ -1,0 +1,74 @@
+/// An item a call added, found, updated or removed, with its group's name.
+public struct FoundItem: Sendable, Hashable {
+    public var id: ItemID
+    public var item: StoredItem
+    public var groupName: String
+    /// For an identity: the private key that pairs with the certificate `item`.
+    public var identityKey: IdentityKey?
+
+    public struct IdentityKey: Sendable, Hashable {
+        public var id: ItemID
+        public var item: StoredItem
+        public var groupName: String
+    }
+}
+
+/// Why a call got its status: the rule of semantics.md that decided it.
+public enum StatusReason: Sendable, Hashable {
+    case succeeded
+    /// Neither an app ID nor keychain access groups (semantics 1.6).
+    case unsigned
+    case missingClass
+    case attributeNotInClass(ItemAttribute, ItemClass)
+    /// `sync=any` among the attributes to change.
+    case syncAnyInChanges
+    case accessibilityWithAccessControl
+    case syncWithAccessControl
+    /// An explicit group the caller's list lacks (add; queries from iOS 13).
+    case groupNotEntitled(String)
+    /// iOS 12 and earlier: an unentitled explicit group simply finds nothing.
+    case groupNotEntitledFindsNothing(String)
+    /// Update moving items into a group the caller lacks.
+    case moveNotEntitled(String)
+    /// when-passcode-set on a device without a passcode.
+    case passcodeRequired(viaAccessControl: Bool)
+    /// The device state keeps this accessibility's items out of reach.
+    case locked(Accessibility)
+    case duplicate(existing: ItemID)
+    case noMatch
+    case limitOrReturnOnUpdate
+    case limitOnDelete
+    case promptCanceled
+    case promptFailed
+    case promptNotAllowed
+    /// An item needed a prompt and no answer was supplied.
+    case promptUnanswered
+}
+
+/// The outcome of one SecItem call.
+public struct CallResult: Sendable {
+    public var status: KeychainStatus
+    public var reason: StatusReason
+    /// The caller's access groups, in order.
+    public var callerGroups: [String]
+    /// The groups a query searched (all of the caller's, or the one named).
+    public var searchedGroups: [String]
+    /// Added items (add), matches (find, up to the limit), changed items
+    /// (update, after the change) or removed items (delete).
+    public var items: [FoundItem]
+    /// What the call asked to get back (find and add).
+    public var returns: ReturnKinds
+
+    /// Items returned (find) or removed (delete) or changed (update).
+    public var count: Int { items.count }
+
+    init(status: KeychainStatus, reason: StatusReason, callerGroups: [String],
+         searchedGroups: [String] = [], items: [FoundItem] = [], returns: ReturnKinds = []) {
+        self.status = status
+        self.reason = reason
+        self.callerGroups = callerGroups
+        self.searchedGroups = searchedGroups
+        self.items = items
+        self.returns = returns
+    }
+}

@@ -1,0 +1,184 @@
+/// A stored, searchable attribute of an item (`kSecAttr…`).
+///
+/// Access group, synchronizable, accessibility, access control and data are
+/// not here: the engine treats them as the item's own fields because the
+/// rules for them differ from plain equality matching.
+public enum ItemAttribute: UInt8, Sendable, Hashable, CaseIterable, Comparable {
+    case service, account, label, generic, comment, description, creator, type
+    case server, `protocol`, port, path, securityDomain, authenticationType
+    case certificateType, issuer, serialNumber, publicKeyHash
+    case keyClass, applicationLabel, applicationTag, keyType, keySizeInBits, effectiveKeySize
+    case startDate, endDate
+
+    public static func < (a: ItemAttribute, b: ItemAttribute) -> Bool { a.rawValue < b.rawValue }
+
+    /// The Security framework's constant name.
+    public var constantName: String {
+        switch self {
+        case .service: "kSecAttrService"
+        case .account: "kSecAttrAccount"
+        case .label: "kSecAttrLabel"
+        case .generic: "kSecAttrGeneric"
+        case .comment: "kSecAttrComment"
+        case .description: "kSecAttrDescription"
+        case .creator: "kSecAttrCreator"
+        case .type: "kSecAttrType"
+        case .server: "kSecAttrServer"
+        case .protocol: "kSecAttrProtocol"
+        case .port: "kSecAttrPort"
+        case .path: "kSecAttrPath"
+        case .securityDomain: "kSecAttrSecurityDomain"
+        case .authenticationType: "kSecAttrAuthenticationType"
+        case .certificateType: "kSecAttrCertificateType"
+        case .issuer: "kSecAttrIssuer"
+        case .serialNumber: "kSecAttrSerialNumber"
+        case .publicKeyHash: "kSecAttrPublicKeyHash"
+        case .keyClass: "kSecAttrKeyClass"
+        case .applicationLabel: "kSecAttrApplicationLabel"
+        case .applicationTag: "kSecAttrApplicationTag"
+        case .keyType: "kSecAttrKeyType"
+        case .keySizeInBits: "kSecAttrKeySizeInBits"
+        case .effectiveKeySize: "kSecAttrEffectiveKeySize"
+        case .startDate: "kSecAttrStartDate"
+        case .endDate: "kSecAttrEndDate"
+        }
+    }
+
+    /// What kind of value the attribute takes.
+    public var valueKind: AttributeValueKind {
+        switch self {
+        case .port, .keySizeInBits, .effectiveKeySize, .certificateType: .integer
+        case .protocol: .enumerated(Self.protocols)
+        case .authenticationType: .enumerated(Self.authenticationTypes)
+        case .keyClass: .enumerated(Self.keyClasses)
+        case .keyType: .enumerated(Self.keyTypes)
+        default: .string
+        }
+    }
+
+    /// The classes an attribute belongs to (SecItemSchema.c).
+    public func applies(to itemClass: ItemClass) -> Bool {
+        switch self {
+        case .label: return true
+        case .service, .generic: return itemClass == .genericPassword
+        case .account, .comment, .description, .creator, .type:
+            return itemClass == .genericPassword || itemClass == .internetPassword
+        case .server, .protocol, .port, .path, .securityDomain, .authenticationType:
+            return itemClass == .internetPassword
+        case .certificateType, .issuer, .serialNumber, .publicKeyHash:
+            return itemClass == .certificate || itemClass == .identity
+        case .keyClass, .applicationLabel, .applicationTag, .keyType, .keySizeInBits,
+             .effectiveKeySize, .startDate, .endDate:
+            return itemClass == .key || itemClass == .identity
+        }
+    }
+
+    /// `kSecAttrProtocol…` values: short name and constant name.
+    public static let protocols: [EnumeratedValue] = [
+        ("ftp", "FTP"), ("ftp-account", "FTPAccount"), ("http", "HTTP"), ("irc", "IRC"),
+        ("nntp", "NNTP"), ("pop3", "POP3"), ("smtp", "SMTP"), ("socks", "SOCKS"), ("imap", "IMAP"),
+        ("ldap", "LDAP"), ("appletalk", "AppleTalk"), ("afp", "AFP"), ("telnet", "Telnet"),
+        ("ssh", "SSH"), ("ftps", "FTPS"), ("https", "HTTPS"), ("http-proxy", "HTTPProxy"),
+        ("https-proxy", "HTTPSProxy"), ("ftp-proxy", "FTPProxy"), ("smb", "SMB"), ("rtsp", "RTSP"),
+        ("rtsp-proxy", "RTSPProxy"), ("daap", "DAAP"), ("eppc", "EPPC"), ("ipp", "IPP"),
+        ("nntps", "NNTPS"), ("ldaps", "LDAPS"), ("telnets", "TelnetS"), ("imaps", "IMAPS"),
+        ("ircs", "IRCS"), ("pop3s", "POP3S"),
+    ].map { EnumeratedValue(short: $0.0, constant: "kSecAttrProtocol" + $0.1) }
+
+    /// `kSecAttrAuthenticationType…` values.
+    public static let authenticationTypes: [EnumeratedValue] = [
+        ("ntlm", "NTLM"), ("msn", "MSN"), ("dpa", "DPA"), ("rpa", "RPA"),
+        ("http-basic", "HTTPBasic"), ("http-digest", "HTTPDigest"), ("html-form", "HTMLForm"),
+        ("default", "Default"),
+    ].map { EnumeratedValue(short: $0.0, constant: "kSecAttrAuthenticationType" + $0.1) }
+
+    /// `kSecAttrKeyClass…` values.
+    public static let keyClasses: [EnumeratedValue] = [
+        ("public", "Public"), ("private", "Private"), ("symmetric", "Symmetric"),
+    ].map { EnumeratedValue(short: $0.0, constant: "kSecAttrKeyClass" + $0.1) }
+
+    /// `kSecAttrKeyType…` values.
+    public static let keyTypes: [EnumeratedValue] = [
+        ("rsa", "RSA"), ("ec", "EC"), ("ec-secp-random", "ECSECPrimeRandom"),
+    ].map { EnumeratedValue(short: $0.0, constant: "kSecAttrKeyType" + $0.1) }
+}
+
+/// One value of an enumerated attribute: its short name and framework constant.
+public struct EnumeratedValue: Sendable, Hashable {
+    public var short: String
+    public var constant: String
+}
+
+/// The kind of value an attribute takes.
+public enum AttributeValueKind: Sendable, Hashable {
+    case string
+    case integer
+    /// One of a fixed set, stored by short name.
+    case enumerated([EnumeratedValue])
+}
+
+/// A stored attribute value. Enumerated values are stored by short name.
+public enum AttributeValue: Sendable, Hashable, CustomStringConvertible {
+    case string(String)
+    case integer(Int)
+
+    public var description: String {
+        switch self {
+        case .string(let s): "\"\(s)\""
+        case .integer(let i): String(i)
+        }
+    }
+
+    /// The value an absent attribute has in primary-key comparisons: an absent
+    /// string equals the empty string, an absent number equals zero.
+    public static func absent(for attribute: ItemAttribute) -> AttributeValue {
+        attribute.valueKind == .integer ? .integer(0) : .string("")
+    }
+}
+
+/// A small attribute set kept sorted by attribute: one allocation per item,
+/// linear lookup over a handful of entries.
+public struct AttributeList: Sendable, Hashable, Sequence {
+    public private(set) var entries: [Entry]
+
+    public struct Entry: Sendable, Hashable {
+        public var attribute: ItemAttribute
+        public var value: AttributeValue
+    }
+
+    public init() { entries = [] }
+
+    public init(_ pairs: [(ItemAttribute, AttributeValue)]) {
+        entries = []
+        entries.reserveCapacity(pairs.count)
+        for (a, v) in pairs { self[a] = v }
+    }
+
+    public var isEmpty: Bool { entries.isEmpty }
+    public var count: Int { entries.count }
+
+    public subscript(attribute: ItemAttribute) -> AttributeValue? {
+        get {
+            for e in entries where e.attribute == attribute { return e.value }
+            return nil
+        }
+        set {
+            if let i = entries.firstIndex(where: { $0.attribute >= attribute }) {
+                if entries[i].attribute == attribute {
+                    if let newValue { entries[i].value = newValue } else { entries.remove(at: i) }
+                } else if let newValue {
+                    entries.insert(Entry(attribute: attribute, value: newValue), at: i)
+                }
+            } else if let newValue {
+                entries.append(Entry(attribute: attribute, value: newValue))
+            }
+        }
+    }
+
+    /// The value used for primary keys and matching: absent means empty.
+    public func effectiveValue(_ attribute: ItemAttribute) -> AttributeValue {
+        self[attribute] ?? .absent(for: attribute)
+    }
+
+    public func makeIterator() -> IndexingIterator<[Entry]> { entries.makeIterator() }
+}

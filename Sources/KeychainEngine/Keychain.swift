@@ -1,0 +1,230 @@
+/// An interned access-group name. Group names are interned once per world so
+/// that the hot path compares integers.
+public typealias GroupID = Int32
+
+/// A handle to a stored item, valid until the item is deleted.
+public struct ItemID: Sendable, Hashable, Comparable {
+    let slot: Int32
+    public static func < (a: ItemID, b: ItemID) -> Bool { a.slot < b.slot }
+}
+
+/// An item as stored: one class, exactly one access group.
+public struct StoredItem: Sendable, Hashable {
+    public var itemClass: ItemClass
+    public var group: GroupID
+    public var synchronizable: Bool
+    public var accessibility: Accessibility
+    public var accessControl: AccessControl?
+    public var attributes: AttributeList
+    public var data: String?
+    /// Insertion order (the SQLite rowid). An update keeps it even when the
+    /// primary key changes: SecDbItem.c `SecDbItemUpdate` runs
+    /// `UPDATE … WHERE rowid=?` in place.
+    public internal(set) var sequence: UInt64 = 0
+
+    public init(itemClass: ItemClass, group: GroupID, synchronizable: Bool,
+                accessibility: Accessibility, accessControl: AccessControl?,
+                attributes: AttributeList, data: String?) {
+        self.itemClass = itemClass
+        self.group = group
+        self.synchronizable = synchronizable
+        self.accessibility = accessibility
+        self.accessControl = accessControl
+        self.attributes = attributes
+        self.data = data
+    }
+
+    /// The item's primary key (SecItemSchema.c): class, group, sync and the
+    /// class's key attributes, absent strings counting as empty.
+    public var primaryKey: PrimaryKey {
+        PrimaryKey(itemClass: itemClass, group: group, synchronizable: synchronizable,
+                   values: itemClass.primaryKeyAttributes.map { attributes.effectiveValue($0) })
+    }
+}
+
+/// What makes two items of one class collide.
+public struct PrimaryKey: Sendable, Hashable {
+    public var itemClass: ItemClass
+    public var group: GroupID
+    public var synchronizable: Bool
+    public var values: [AttributeValue]
+}
+
+/// The items of one device, indexed by primary key and by (class, group).
+///
+/// No operation scans the whole keychain: lookups with a complete primary key
+/// are hash lookups, other queries walk only the buckets of the groups searched.
+public struct Keychain: Sendable {
+    private var slots: [StoredItem?] = []
+    private var freeSlots: [Int32] = []
+    private var byKey: [PrimaryKey: ItemID] = [:]
+    private var buckets: [BucketKey: Bucket] = [:]
+    private var nextSequence: UInt64 = 1
+    public private(set) var count = 0
+
+    struct BucketKey: Hashable, Sendable {
+        var itemClass: ItemClass
+        var group: GroupID
+    }
+
+    /// Item handles in insertion order. Deleted entries are tombstoned (-1) and
+    /// compacted when they outnumber the live ones; sequences only grow, so
+    /// appends keep the bucket sorted.
+    struct Bucket: Sendable {
+        var slots: [Int32] = []
+        var sequences: [UInt64] = []
+        var dead = 0
+    }
+
+    public init() {}
+
+    public subscript(id: ItemID) -> StoredItem? {
+        let i = Int(id.slot)
+        return i < slots.count ? slots[i] : nil
+    }
+
+    /// The item with this primary key, if any.
+    public func item(withKey key: PrimaryKey) -> ItemID? { byKey[key] }
+
+    /// Stores a new item at the end of insertion order. The caller has checked
+    /// that its primary key is free.
+    @discardableResult
+    public mutating func insert(_ item: StoredItem) -> ItemID {
+        var item = item
+        item.sequence = nextSequence
+        nextSequence += 1
+        let slot: Int32
+        if let free = freeSlots.popLast() {
+            slot = free
+            slots[Int(free)] = item
+        } else {
+            slot = Int32(slots.count)
+            slots.append(item)
+        }
+        let id = ItemID(slot: slot)
+        byKey[item.primaryKey] = id
+        buckets[BucketKey(itemClass: item.itemClass, group: item.group), default: Bucket()]
+            .append(slot: slot, sequence: item.sequence)
+        count += 1
+        return id
+    }
+
+    /// Removes an item for good.
+    public mutating func remove(_ id: ItemID) {
+        guard let item = self[id] else { return }
+        byKey[item.primaryKey] = nil
+        let key = BucketKey(itemClass: item.itemClass, group: item.group)
+        buckets[key]?.remove(sequence: item.sequence)
+        if buckets[key]?.isEmpty == true { buckets[key] = nil }
+        slots[Int(id.slot)] = nil
+        freeSlots.append(id.slot)
+        count -= 1
+    }
+
+    /// Replaces an item's contents in place: it keeps its handle and its place
+    /// in insertion order, even when its primary key or group changes. The
+    /// caller has checked that a new primary key is free.
+    public mutating func replace(_ id: ItemID, with newItem: StoredItem) {
+        guard let old = self[id] else { return }
+        var updated = newItem
+        updated.sequence = old.sequence
+        let oldKey = old.primaryKey, newKey = updated.primaryKey
+        if byKey[oldKey] == id { byKey[oldKey] = nil }
+        byKey[newKey] = id
+        let oldBucket = BucketKey(itemClass: old.itemClass, group: old.group)
+        let newBucket = BucketKey(itemClass: updated.itemClass, group: updated.group)
+        if oldBucket != newBucket {
+            buckets[oldBucket]?.remove(sequence: old.sequence)
+            if buckets[oldBucket]?.isEmpty == true { buckets[oldBucket] = nil }
+            buckets[newBucket, default: Bucket()].insert(slot: id.slot, sequence: old.sequence)
+        }
+        slots[Int(id.slot)] = updated
+    }
+
+    /// Takes a key out of the index while an update re-keys several items, so
+    /// that a swap of keys between them never collides midway.
+    mutating func unindex(_ id: ItemID) {
+        guard let item = self[id], byKey[item.primaryKey] == id else { return }
+        byKey[item.primaryKey] = nil
+    }
+
+    /// The items of one class in one group, in insertion order.
+    public func items(of itemClass: ItemClass, in group: GroupID) -> [ItemID] {
+        guard let bucket = buckets[BucketKey(itemClass: itemClass, group: group)] else { return [] }
+        return bucket.slots.compactMap { $0 < 0 ? nil : ItemID(slot: $0) }
+    }
+
+    /// Calls `body` for each item of a class in a group, in insertion order,
+    /// until it returns false.
+    public func forEach(of itemClass: ItemClass, in group: GroupID,
+                        _ body: (ItemID, StoredItem) -> Bool) {
+        guard let bucket = buckets[BucketKey(itemClass: itemClass, group: group)] else { return }
+        for slot in bucket.slots where slot >= 0 {
+            guard let item = slots[Int(slot)] else { continue }
+            if !body(ItemID(slot: slot), item) { return }
+        }
+    }
+
+    /// Every item in insertion order. For inspection and explanations, not
+    /// for the call path.
+    public var allItems: [(ItemID, StoredItem)] {
+        var all: [(ItemID, StoredItem)] = []
+        all.reserveCapacity(count)
+        for (i, item) in slots.enumerated() {
+            if let item { all.append((ItemID(slot: Int32(i)), item)) }
+        }
+        all.sort { $0.1.sequence < $1.1.sequence }
+        return all
+    }
+}
+
+extension Keychain.Bucket {
+    var isEmpty: Bool { slots.count == dead }
+
+    mutating func append(slot: Int32, sequence: UInt64) {
+        slots.append(slot)
+        sequences.append(sequence)
+    }
+
+    /// The first position whose sequence is not below `sequence`.
+    func position(of sequence: UInt64) -> Int {
+        var lo = 0, hi = sequences.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if sequences[mid] < sequence { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    /// Inserts an item that moved in from another group at its place in
+    /// insertion order.
+    mutating func insert(slot: Int32, sequence: UInt64) {
+        let at = position(of: sequence)
+        if at == sequences.count { append(slot: slot, sequence: sequence); return }
+        slots.insert(slot, at: at)
+        sequences.insert(sequence, at: at)
+    }
+
+    mutating func remove(sequence: UInt64) {
+        // Binary search: sequences are strictly increasing.
+        let lo = position(of: sequence)
+        guard lo < sequences.count, sequences[lo] == sequence, slots[lo] >= 0 else { return }
+        slots[lo] = -1
+        dead += 1
+        if dead > 32 && dead * 2 > slots.count { compact() }
+    }
+
+    mutating func compact() {
+        var newSlots: [Int32] = []
+        var newSequences: [UInt64] = []
+        newSlots.reserveCapacity(slots.count - dead)
+        newSequences.reserveCapacity(slots.count - dead)
+        for (s, q) in zip(slots, sequences) where s >= 0 {
+            newSlots.append(s)
+            newSequences.append(q)
+        }
+        slots = newSlots
+        sequences = newSequences
+        dead = 0
+    }
+}

@@ -1,0 +1,441 @@
+/// The four SecItem calls. Each rule cites the row of semantics.md it models.
+extension World {
+    /// Performs one SecItem call as `app` on `device`.
+    ///
+    /// - Parameter prompt: answers an authentication prompt for an item with
+    ///   access control; nil means no answer was supplied.
+    public mutating func perform(
+        _ request: CallRequest, as app: AppHandle, on device: DeviceHandle = .this,
+        prompt: (FoundItem) -> PromptAnswer? = { _ in nil }
+    ) -> CallResult {
+        let cache = cache(of: app)
+        // 1.6: an unsigned target gets errSecMissingEntitlement from every call.
+        if apps[app.index].isUnsigned {
+            return CallResult(status: .missingEntitlement, reason: .unsigned, callerGroups: cache.names)
+        }
+        // Client-side (SecItem.m): access control with synchronizable is
+        // refused before anything reaches the server.
+        if request.operation == .add && request.spec.synchronizable == .yes && request.spec.accessControl != nil {
+            return CallResult(status: .param, reason: .syncWithAccessControl, callerGroups: cache.names)
+        }
+        // _SecItemUpdate and _SecItemDelete check the query's group before
+        // they parse the query (and so before the class).
+        if request.operation == .update || request.operation == .delete,
+           case .failure(let refused) = searchScope(request.spec, cache) {
+            return refused
+        }
+        // 3: a missing class is errSecParam.
+        guard let itemClass = request.spec.itemClass else {
+            return CallResult(status: .param, reason: .missingClass, callerGroups: cache.names)
+        }
+        if let bad = firstForeignAttribute(request.spec, itemClass) {
+            return CallResult(status: .noSuchAttr, reason: .attributeNotInClass(bad, itemClass),
+                              callerGroups: cache.names)
+        }
+        switch request.operation {
+        case .add:
+            return add(request.spec, itemClass, cache, device)
+        case .find:
+            return find(request.spec, itemClass, cache, device, prompt)
+        case .update:
+            return update(request.spec, request.changes ?? ItemSpec(), itemClass, cache, device, prompt)
+        case .delete:
+            return delete(request.spec, itemClass, cache, device)
+        }
+    }
+
+    private func firstForeignAttribute(_ spec: ItemSpec, _ itemClass: ItemClass) -> ItemAttribute? {
+        spec.attributes.first(where: { !$0.attribute.applies(to: itemClass) })?.attribute
+    }
+
+    // MARK: Add
+
+    private mutating func add(_ spec: ItemSpec, _ itemClass: ItemClass, _ cache: AppCache,
+                              _ device: DeviceHandle) -> CallResult {
+        func fail(_ status: KeychainStatus, _ reason: StatusReason) -> CallResult {
+            CallResult(status: status, reason: reason, callerGroups: cache.names)
+        }
+        // Both accessibility and an access-control object: errSecParam.
+        if spec.accessibility != nil && spec.accessControl != nil {
+            return fail(.param, .accessibilityWithAccessControl)
+        }
+        // Explicit group must be in the caller's list, the empty string included.
+        let group: GroupID
+        if let named = spec.accessGroup {
+            guard let id = entitledGroup(named, cache) else {
+                return fail(.missingEntitlement, .groupNotEntitled(named))
+            }
+            group = id
+        } else {
+            group = cache.ids[0]  // 1.5: the default group is element 0.
+        }
+        let accessibility = spec.accessControl?.protection ?? spec.accessibility
+            ?? itemClass.defaultAccessibility
+        let state = devices[device.index].state
+        if accessibility == .whenPasscodeSetThisDeviceOnly && !state.hasPasscode {
+            let viaAC = spec.accessControl != nil
+            return fail(viaAC ? .notAvailable : .authFailed, .passcodeRequired(viaAccessControl: viaAC))
+        }
+        // Locked before duplicate.
+        if !state.isAvailable(accessibility) { return fail(.interactionNotAllowed, .locked(accessibility)) }
+
+        var parts: [StoredItem] = []
+        // sync=any on add stores a non-synchronizable item, no error.
+        let sync = spec.synchronizable == .yes
+        if itemClass == .identity {
+            // 2.3: an identity is stored as its certificate and its key.
+            var cert = AttributeList(), key = AttributeList()
+            for e in spec.attributes {
+                if e.attribute == .label { cert[.label] = e.value; key[.label] = e.value }
+                else if e.attribute.applies(to: .certificate) { cert[e.attribute] = e.value }
+                else { key[e.attribute] = e.value }
+            }
+            if key[.keyClass] == nil { key[.keyClass] = .string("private") }
+            if cert[.publicKeyHash] == nil { cert[.publicKeyHash] = key.effectiveValue(.applicationLabel) }
+            parts.append(StoredItem(itemClass: .certificate, group: group, synchronizable: sync,
+                                    accessibility: accessibility, accessControl: spec.accessControl,
+                                    attributes: cert, data: spec.data))
+            parts.append(StoredItem(itemClass: .key, group: group, synchronizable: sync,
+                                    accessibility: accessibility, accessControl: spec.accessControl,
+                                    attributes: key, data: spec.data))
+        } else {
+            parts.append(StoredItem(itemClass: itemClass, group: group, synchronizable: sync,
+                                    accessibility: accessibility, accessControl: spec.accessControl,
+                                    attributes: spec.attributes, data: spec.data))
+        }
+        var keychain = devices[device.index].keychain
+        let existing = parts.map { keychain.item(withKey: $0.primaryKey) }
+        // A duplicate only if every part already exists.
+        if existing.allSatisfy({ $0 != nil }), let first = existing[0] {
+            return fail(.duplicateItem, .duplicate(existing: first))
+        }
+        devices[device.index].keychain = Keychain()  // release the copy so the insert does not copy
+        var added: [FoundItem] = []
+        for (part, old) in zip(parts, existing) {
+            let id = old ?? keychain.insert(part)
+            added.append(FoundItem(id: id, item: keychain[id] ?? part, groupName: groupNames[Int(group)]))
+        }
+        devices[device.index].keychain = keychain
+        if itemClass == .identity, added.count == 2 {
+            let key = added[1]
+            added = [FoundItem(id: added[0].id, item: added[0].item, groupName: added[0].groupName,
+                               identityKey: .init(id: key.id, item: key.item, groupName: key.groupName))]
+        }
+        return CallResult(status: .success, reason: .succeeded, callerGroups: cache.names,
+                          searchedGroups: [groupNames[Int(group)]], items: added, returns: spec.returns)
+    }
+
+    /// The group's ID if the caller's list holds it.
+    private func entitledGroup(_ name: String, _ cache: AppCache) -> GroupID? {
+        guard let id = groupIDs[name], cache.ids.contains(id) else { return nil }
+        return id
+    }
+
+    // MARK: Queries
+
+    /// The groups a query searches, or the result that ends the call:
+    /// an explicit group narrows the search to it if entitled; otherwise
+    /// errSecMissingEntitlement from iOS 13, errSecItemNotFound before.
+    private func searchScope(_ spec: ItemSpec, _ cache: AppCache) -> Scope {
+        guard let named = spec.accessGroup else { return .success(cache.searchIDs) }
+        if let id = entitledGroup(named, cache) { return .success([id]) }
+        if platform.rejectsUnentitledQueryGroups {
+            return .failure(CallResult(status: .missingEntitlement, reason: .groupNotEntitled(named),
+                                       callerGroups: cache.names))
+        }
+        return .failure(CallResult(status: .itemNotFound, reason: .groupNotEntitledFindsNothing(named),
+                                   callerGroups: cache.names, searchedGroups: []))
+    }
+
+    enum Scope {
+        case success([GroupID])
+        case failure(CallResult)
+    }
+
+    /// Whether a stored item satisfies a query's filters (class and group aside).
+    static func matches(_ item: StoredItem, _ spec: ItemSpec) -> Bool {
+        // 3: a query that does not mention synchronizable matches only
+        // non-synchronizable items (SecDbQuery.c query_create_with_limit).
+        switch spec.synchronizable ?? .no {
+        case .yes: if !item.synchronizable { return false }
+        case .no: if item.synchronizable { return false }
+        case .any: break
+        }
+        if let a = spec.accessibility, item.accessibility != a { return false }
+        for e in spec.attributes where item.attributes.effectiveValue(e.attribute) != e.value {
+            return false
+        }
+        return true
+    }
+
+    /// Items of `itemClass` in `groups` that match `spec`, in insertion order.
+    /// With a complete primary key in the query this is one hash lookup per
+    /// group and sync value; otherwise it walks only the searched groups.
+    func matchingItems(_ spec: ItemSpec, _ itemClass: ItemClass, in groups: [GroupID],
+                       of keychain: Keychain) -> [ItemID] {
+        var ids: [ItemID] = []
+        let keyAttributes = itemClass.primaryKeyAttributes
+        var keyValues: [AttributeValue] = []
+        keyValues.reserveCapacity(keyAttributes.count)
+        for a in keyAttributes {
+            guard let v = spec.attributes[a] else { break }
+            keyValues.append(v)
+        }
+        if !keyAttributes.isEmpty && keyValues.count == keyAttributes.count {
+            let syncValues: [Bool]
+            switch spec.synchronizable ?? .no {
+            case .yes: syncValues = [true]
+            case .no: syncValues = [false]
+            case .any: syncValues = [false, true]
+            }
+            for g in groups {
+                for s in syncValues {
+                    let key = PrimaryKey(itemClass: itemClass, group: g, synchronizable: s, values: keyValues)
+                    if let id = keychain.item(withKey: key), let item = keychain[id], Self.matches(item, spec) {
+                        ids.append(id)
+                    }
+                }
+            }
+        } else {
+            var groupsWithMatches = 0
+            for g in groups {
+                let before = ids.count
+                keychain.forEach(of: itemClass, in: g) { id, item in
+                    if Self.matches(item, spec) { ids.append(id) }
+                    return true
+                }
+                if ids.count > before { groupsWithMatches += 1 }
+            }
+            if groupsWithMatches < 2 { return ids }
+        }
+        if ids.count > 1 {
+            ids.sort { (keychain[$0]?.sequence ?? 0) < (keychain[$1]?.sequence ?? 0) }
+        }
+        return ids
+    }
+
+    /// Matches of a query as items, identities paired with their keys.
+    func matchingFoundItems(_ spec: ItemSpec, _ itemClass: ItemClass, in groups: [GroupID],
+                            of keychain: Keychain) -> [FoundItem] {
+        guard itemClass == .identity else {
+            return matchingItems(spec, itemClass, in: groups, of: keychain).compactMap { id in
+                keychain[id].map { FoundItem(id: id, item: $0, groupName: groupNames[Int($0.group)]) }
+            }
+        }
+        // An identity is a certificate whose public key hash is the
+        // application label of a private key the caller can also see.
+        var certSpec = spec, keySpec = spec
+        certSpec.attributes = AttributeList(spec.attributes.filter { $0.attribute.applies(to: .certificate) }
+            .map { ($0.attribute, $0.value) })
+        keySpec.attributes = AttributeList(spec.attributes.filter {
+            $0.attribute == .label || !$0.attribute.applies(to: .certificate)
+        }.map { ($0.attribute, $0.value) })
+        keySpec.attributes[.keyClass] = .string("private")
+        let keys = matchingItems(keySpec, .key, in: groups, of: keychain)
+        var found: [FoundItem] = []
+        for certID in matchingItems(certSpec, .certificate, in: groups, of: keychain) {
+            guard let cert = keychain[certID] else { continue }
+            let hash = cert.attributes.effectiveValue(.publicKeyHash)
+            guard let keyID = keys.first(where: { keychain[$0]?.attributes.effectiveValue(.applicationLabel) == hash }),
+                  let key = keychain[keyID] else { continue }
+            found.append(FoundItem(id: certID, item: cert, groupName: groupNames[Int(cert.group)],
+                                   identityKey: .init(id: keyID, item: key, groupName: groupNames[Int(key.group)])))
+        }
+        return found
+    }
+
+    /// Walks matches in insertion order, stopping the whole call at the first
+    /// one the device state keeps locked (SecItemDb.c s3dl_query_row), and
+    /// settles prompts for access-control items whose data is read.
+    private func walk(_ matches: [FoundItem], cap: Int, readsData: Bool, authUI: AuthUI,
+                      state: DeviceState, prompt: (FoundItem) -> PromptAnswer?) -> Result<[FoundItem], StatusFailure> {
+        var taken: [FoundItem] = []
+        for match in matches {
+            for part in [match.item] + (match.identityKey.map { [$0.item] } ?? []) {
+                if !state.isAvailable(part.accessibility) {
+                    return .failure(StatusFailure(.interactionNotAllowed, .locked(part.accessibility)))
+                }
+            }
+            if readsData, let ac = match.item.accessControl, ac.requiresAuthentication {
+                switch authUI {
+                case .skip: continue
+                case .fail: return .failure(StatusFailure(.interactionNotAllowed, .promptNotAllowed))
+                case .allow:
+                    switch prompt(match) {
+                    case .approve?: break
+                    case .cancel?: return .failure(StatusFailure(.userCanceled, .promptCanceled))
+                    case .fail?: return .failure(StatusFailure(.authFailed, .promptFailed))
+                    case nil: return .failure(StatusFailure(.interactionNotAllowed, .promptUnanswered))
+                    }
+                }
+            }
+            taken.append(match)
+            if taken.count >= cap { break }
+        }
+        return .success(taken)
+    }
+
+    struct StatusFailure: Error {
+        var status: KeychainStatus
+        var reason: StatusReason
+        init(_ status: KeychainStatus, _ reason: StatusReason) { self.status = status; self.reason = reason }
+    }
+
+    // MARK: Find
+
+    private func find(_ spec: ItemSpec, _ itemClass: ItemClass, _ cache: AppCache, _ device: DeviceHandle,
+                      _ prompt: (FoundItem) -> PromptAnswer?) -> CallResult {
+        let groups: [GroupID]
+        switch searchScope(spec, cache) {
+        case .success(let g): groups = g
+        case .failure(let r): return r
+        }
+        let searched = groups.map { groupNames[Int($0)] }
+        let d = devices[device.index]
+        let matches = matchingFoundItems(spec, itemClass, in: groups, of: d.keychain)
+        switch walk(matches, cap: (spec.limit ?? .one).cap, readsData: spec.returns.contains(.data),
+                    authUI: spec.authUI ?? .allow, state: d.state, prompt: prompt) {
+        case .failure(let f):
+            return CallResult(status: f.status, reason: f.reason, callerGroups: cache.names, searchedGroups: searched)
+        case .success(let taken) where taken.isEmpty:
+            return CallResult(status: .itemNotFound, reason: .noMatch, callerGroups: cache.names,
+                              searchedGroups: searched, returns: spec.returns)
+        case .success(let taken):
+            return CallResult(status: .success, reason: .succeeded, callerGroups: cache.names,
+                              searchedGroups: searched, items: taken, returns: spec.returns)
+        }
+    }
+
+    // MARK: Update
+
+    private mutating func update(_ query: ItemSpec, _ changes: ItemSpec, _ itemClass: ItemClass,
+                                 _ cache: AppCache, _ device: DeviceHandle,
+                                 _ prompt: (FoundItem) -> PromptAnswer?) -> CallResult {
+        func fail(_ status: KeychainStatus, _ reason: StatusReason, _ searched: [String] = []) -> CallResult {
+            CallResult(status: status, reason: reason, callerGroups: cache.names, searchedGroups: searched)
+        }
+        // Order as _SecItemUpdate: return keys, the new group, then a match
+        // limit, then the attributes to change; each errSecParam is -50.
+        if !query.returns.isEmpty { return fail(.param, .limitOrReturnOnUpdate) }
+        // A group among the changes moves the item; it must be entitled.
+        var newGroup: GroupID?
+        if let named = changes.accessGroup {
+            guard let id = entitledGroup(named, cache) else {
+                return fail(platform.unentitledMoveStatus, .moveNotEntitled(named))
+            }
+            newGroup = id
+        }
+        if query.limit != nil { return fail(.param, .limitOrReturnOnUpdate) }
+        if changes.limit != nil || !changes.returns.isEmpty { return fail(.param, .limitOrReturnOnUpdate) }
+        if let bad = firstForeignAttribute(changes, itemClass) {
+            return fail(.noSuchAttr, .attributeNotInClass(bad, itemClass))
+        }
+        if changes.synchronizable == .any { return fail(.param, .syncAnyInChanges) }
+        if changes.accessibility != nil && changes.accessControl != nil {
+            return fail(.param, .accessibilityWithAccessControl)
+        }
+        let groups: [GroupID]
+        switch searchScope(query, cache) {
+        case .success(let g): groups = g
+        case .failure(let r): return r
+        }
+        let searched = groups.map { groupNames[Int($0)] }
+        let d = devices[device.index]
+        let matches = matchingFoundItems(query, itemClass, in: groups, of: d.keychain)
+        let taken: [FoundItem]
+        switch walk(matches, cap: Int.max, readsData: false, authUI: query.authUI ?? .allow,
+                    state: d.state, prompt: prompt) {
+        case .failure(let f): return fail(f.status, f.reason, searched)
+        case .success(let t): taken = t
+        }
+        if taken.isEmpty { return fail(.itemNotFound, .noMatch, searched) }
+
+        // Every stored part the update touches, with its new contents.
+        var plan: [(ItemID, StoredItem)] = []
+        for match in taken {
+            plan.append((match.id, Self.applying(changes, to: match.item, group: newGroup)))
+            if let key = match.identityKey {
+                plan.append((key.id, Self.applying(changes, to: key.item, group: newGroup)))
+            }
+        }
+        // All or nothing: a change that makes two items share a primary key
+        // is errSecDuplicateItem and changes nothing.
+        var keychain = d.keychain
+        let touched = Set(plan.map(\.0))
+        var newKeys = Set<PrimaryKey>()
+        for (_, item) in plan {
+            let key = item.primaryKey
+            if !newKeys.insert(key).inserted { return fail(.duplicateItem, .duplicate(existing: plan[0].0), searched) }
+            if let other = keychain.item(withKey: key), !touched.contains(other) {
+                return fail(.duplicateItem, .duplicate(existing: other), searched)
+            }
+        }
+        devices[device.index].keychain = Keychain()
+        // Rows are updated in place (they keep their insertion order). Take
+        // every old key out first so a swap of keys never collides midway.
+        for (id, _) in plan { keychain.unindex(id) }
+        var results: [FoundItem] = []
+        for (id, item) in plan {
+            keychain.replace(id, with: item)
+            results.append(FoundItem(id: id, item: keychain[id] ?? item, groupName: groupNames[Int(item.group)]))
+        }
+        devices[device.index].keychain = keychain
+        return CallResult(status: .success, reason: .succeeded, callerGroups: cache.names,
+                          searchedGroups: searched, items: results)
+    }
+
+    static func applying(_ changes: ItemSpec, to item: StoredItem, group: GroupID?) -> StoredItem {
+        var new = item
+        for e in changes.attributes where e.attribute.applies(to: item.itemClass) {
+            new.attributes[e.attribute] = e.value
+        }
+        if let group { new.group = group }
+        if let s = changes.synchronizable { new.synchronizable = s == .yes }
+        if let a = changes.accessibility {
+            new.accessibility = a
+            new.accessControl = nil
+        }
+        if let ac = changes.accessControl {
+            new.accessControl = ac
+            new.accessibility = ac.protection
+        }
+        if let data = changes.data { new.data = data }
+        return new
+    }
+
+    // MARK: Delete
+
+    private mutating func delete(_ query: ItemSpec, _ itemClass: ItemClass, _ cache: AppCache,
+                                 _ device: DeviceHandle) -> CallResult {
+        // Any match limit, even all: errSecParam on the data-protection keychain.
+        if query.limit != nil {
+            return CallResult(status: .param, reason: .limitOnDelete, callerGroups: cache.names)
+        }
+        let groups: [GroupID]
+        switch searchScope(query, cache) {
+        case .success(let g): groups = g
+        case .failure(let r): return r
+        }
+        let searched = groups.map { groupNames[Int($0)] }
+        let d = devices[device.index]
+        let matches = matchingFoundItems(query, itemClass, in: groups, of: d.keychain)
+        let taken: [FoundItem]
+        switch walk(matches, cap: Int.max, readsData: false, authUI: .allow, state: d.state, prompt: { _ in .approve }) {
+        case .failure(let f):
+            return CallResult(status: f.status, reason: f.reason, callerGroups: cache.names, searchedGroups: searched)
+        case .success(let t): taken = t
+        }
+        if taken.isEmpty {
+            return CallResult(status: .itemNotFound, reason: .noMatch, callerGroups: cache.names, searchedGroups: searched)
+        }
+        var keychain = d.keychain
+        devices[device.index].keychain = Keychain()
+        for match in taken {
+            keychain.remove(match.id)
+            if let key = match.identityKey { keychain.remove(key.id) }
+        }
+        devices[device.index].keychain = keychain
+        return CallResult(status: .success, reason: .succeeded, callerGroups: cache.names,
+                          searchedGroups: searched, items: taken)
+    }
+}

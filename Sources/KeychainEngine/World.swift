@@ -1,0 +1,163 @@
+/// A handle to a declared app target.
+public struct AppHandle: Sendable, Hashable {
+    public let index: Int
+}
+
+/// A handle to a device; `this` is the first one, present from the start.
+public struct DeviceHandle: Sendable, Hashable {
+    public let index: Int
+    public static let this = DeviceHandle(index: 0)
+}
+
+/// Why a declaration was refused. Each case carries what a message needs.
+public enum WorldError: Error, Sendable, Hashable {
+    case platformAfterApps
+    case malformedTeamID(String)
+    case duplicateTeam(String)
+    case unknownTeam(String, known: [String])
+    case duplicateApp(String)
+    case unknownApp(String, known: [String])
+    case duplicateDevice(String)
+    case unknownDevice(String, known: [String])
+    /// A keychain group needs a team prefix and the app has no team.
+    case groupNeedsTeam(group: String, app: String)
+}
+
+/// The whole modelled world: platform, teams, app targets and devices, each
+/// device owning its keychain. A value: copying it snapshots everything.
+public struct World: Sendable {
+    public private(set) var platform: Platform = .defaultPlatform
+    public private(set) var teams: [Team] = []
+    public private(set) var apps: [AppTarget] = []
+    public internal(set) var devices: [Device] = [Device(name: "this", account: "default")]
+
+    private var appsByName: [String: Int] = [:]
+    private var teamsByName: [String: Int] = [:]
+    var groupNames: [String] = []
+    var groupIDs: [String: GroupID] = [:]
+    /// Each app's access-group list, resolved once; rebuilt when its entitlements change.
+    private var appCaches: [AppCache] = []
+
+    /// An app's access groups as the call path needs them.
+    struct AppCache: Sendable {
+        var names: [String]
+        var ids: [GroupID]
+        /// The list without repeats, in first-seen order: the groups a query searches.
+        var searchIDs: [GroupID]
+    }
+
+    public init() {}
+
+    // MARK: Declarations
+
+    /// Sets the platform; only before the first app.
+    public mutating func setPlatform(_ platform: Platform) throws(WorldError) {
+        guard apps.isEmpty else { throw .platformAfterApps }
+        self.platform = platform
+    }
+
+    /// Declares a team. The first team is the default for later apps.
+    @discardableResult
+    public mutating func addTeam(id: String, name: String? = nil) throws(WorldError) -> Team {
+        guard Team.isWellFormedID(id) else { throw .malformedTeamID(id) }
+        let team = Team(id: id, name: name)
+        guard teamsByName[team.name] == nil else { throw .duplicateTeam(team.name) }
+        teamsByName[team.name] = teams.count
+        if teamsByName[id] == nil { teamsByName[id] = teams.count }
+        teams.append(team)
+        return team
+    }
+
+    /// Finds a team by its name or ID.
+    public func team(named name: String) -> Team? {
+        teamsByName[name].map { teams[$0] }
+    }
+
+    /// The team later apps get when they name none: the first declared.
+    public var defaultTeam: Team? { teams.first }
+
+    /// Declares an app target. List values are expanded as in an entitlements file.
+    @discardableResult
+    public mutating func addApp(bundleID: String, name: String, teamID: String?,
+                                kind: TargetKind = .app, keychainAccessGroups: [String] = [],
+                                applicationGroups: [String] = []) throws(WorldError) -> AppHandle {
+        guard appsByName[name] == nil else { throw .duplicateApp(name) }
+        let app = AppTarget(
+            name: name, bundleID: bundleID, teamID: teamID, kind: kind,
+            keychainAccessGroups: keychainAccessGroups.map { AppTarget.expandEntitlement($0, teamID: teamID) },
+            applicationGroups: applicationGroups.map { AppTarget.expandEntitlement($0, teamID: teamID) })
+        let handle = AppHandle(index: apps.count)
+        appsByName[name] = handle.index
+        apps.append(app)
+        appCaches.append(makeCache(app))
+        return handle
+    }
+
+    /// Finds an app by name.
+    public func app(named name: String) -> AppHandle? {
+        appsByName[name].map(AppHandle.init(index:))
+    }
+
+    public subscript(app: AppHandle) -> AppTarget { apps[app.index] }
+
+    /// Xcode-capability style sharing: a `group.` name is appended to each
+    /// app's application groups; any other name is prefixed with the app's
+    /// team ID and appended to its keychain access groups.
+    public mutating func addGroup(_ name: String, to targets: [AppHandle]) throws(WorldError) {
+        for handle in targets {
+            var app = apps[handle.index]
+            if name.hasPrefix("group.") {
+                app.applicationGroups.append(name)
+            } else {
+                guard let teamID = app.teamID else { throw .groupNeedsTeam(group: name, app: app.name) }
+                app.keychainAccessGroups.append("\(teamID).\(name)")
+            }
+            apps[handle.index] = app
+            appCaches[handle.index] = makeCache(app)
+        }
+    }
+
+    /// Declares a further device. Without an account it shares `this` device's.
+    @discardableResult
+    public mutating func addDevice(name: String, account: String?) throws(WorldError) -> DeviceHandle {
+        guard !devices.contains(where: { $0.name == name }) else { throw .duplicateDevice(name) }
+        devices.append(Device(name: name, account: account ?? devices[0].account))
+        return DeviceHandle(index: devices.count - 1)
+    }
+
+    /// Finds a device by name.
+    public func device(named name: String) -> DeviceHandle? {
+        devices.firstIndex(where: { $0.name == name }).map(DeviceHandle.init(index:))
+    }
+
+    public subscript(device: DeviceHandle) -> Device {
+        get { devices[device.index] }
+        set { devices[device.index] = newValue }
+    }
+
+    // MARK: Access groups
+
+    /// The name of an interned group.
+    public func groupName(_ id: GroupID) -> String { groupNames[Int(id)] }
+
+    /// The interned ID of a group name, if any item or app ever used it.
+    public func groupID(_ name: String) -> GroupID? { groupIDs[name] }
+
+    /// An app's resolved access-group list.
+    func cache(of app: AppHandle) -> AppCache { appCaches[app.index] }
+
+    private mutating func makeCache(_ app: AppTarget) -> AppCache {
+        let names = app.accessGroups
+        let ids = names.map { intern($0) }
+        var seen = Set<GroupID>()
+        return AppCache(names: names, ids: ids, searchIDs: ids.filter { seen.insert($0).inserted })
+    }
+
+    mutating func intern(_ name: String) -> GroupID {
+        if let id = groupIDs[name] { return id }
+        let id = GroupID(groupNames.count)
+        groupNames.append(name)
+        groupIDs[name] = id
+        return id
+    }
+}
