@@ -103,19 +103,18 @@ extension World {
                                     accessibility: accessibility, accessControl: spec.accessControl,
                                     attributes: spec.attributes, data: spec.data))
         }
-        var keychain = devices[device.index].keychain
-        let existing = parts.map { keychain.item(withKey: $0.primaryKey) }
+        let existing = parts.map { devices[device.index].keychain.item(withKey: $0.primaryKey) }
         // A duplicate only if every part already exists.
         if existing.allSatisfy({ $0 != nil }), let first = existing[0] {
             return fail(.duplicateItem, .duplicate(existing: first))
         }
-        devices[device.index].keychain = Keychain()  // release the copy so the insert does not copy
+        // Mutate in place through the array so the keychain is never copied.
         var added: [FoundItem] = []
         for (part, old) in zip(parts, existing) {
-            let id = old ?? keychain.insert(part)
-            added.append(FoundItem(id: id, item: keychain[id] ?? part, groupName: groupNames[Int(group)]))
+            let id = old ?? devices[device.index].keychain.insert(part)
+            added.append(FoundItem(id: id, item: devices[device.index].keychain[id] ?? part,
+                                   groupName: groupNames[Int(group)]))
         }
-        devices[device.index].keychain = keychain
         if itemClass == .identity, added.count == 2 {
             let key = added[1]
             added = [FoundItem(id: added[0].id, item: added[0].item, groupName: added[0].groupName,
@@ -291,10 +290,9 @@ extension World {
         case .failure(let r): return r
         }
         let searched = groups.map { groupNames[Int($0)] }
-        let d = devices[device.index]
-        let matches = matchingFoundItems(spec, itemClass, in: groups, of: d.keychain)
+        let matches = matchingFoundItems(spec, itemClass, in: groups, of: devices[device.index].keychain)
         switch walk(matches, cap: (spec.limit ?? .one).cap, readsData: spec.returns.contains(.data),
-                    authUI: spec.authUI ?? .allow, state: d.state, prompt: prompt) {
+                    authUI: spec.authUI ?? .allow, state: devices[device.index].state, prompt: prompt) {
         case .failure(let f):
             return CallResult(status: f.status, reason: f.reason, callerGroups: cache.names, searchedGroups: searched)
         case .success(let taken) where taken.isEmpty:
@@ -340,11 +338,10 @@ extension World {
         case .failure(let r): return r
         }
         let searched = groups.map { groupNames[Int($0)] }
-        let d = devices[device.index]
-        let matches = matchingFoundItems(query, itemClass, in: groups, of: d.keychain)
+        let matches = matchingFoundItems(query, itemClass, in: groups, of: devices[device.index].keychain)
         let taken: [FoundItem]
         switch walk(matches, cap: Int.max, readsData: false, authUI: query.authUI ?? .allow,
-                    state: d.state, prompt: prompt) {
+                    state: devices[device.index].state, prompt: prompt) {
         case .failure(let f): return fail(f.status, f.reason, searched)
         case .success(let t): taken = t
         }
@@ -360,26 +357,24 @@ extension World {
         }
         // All or nothing: a change that makes two items share a primary key
         // is errSecDuplicateItem and changes nothing.
-        var keychain = d.keychain
         let touched = Set(plan.map(\.0))
         var newKeys = Set<PrimaryKey>()
         for (_, item) in plan {
             let key = item.primaryKey
             if !newKeys.insert(key).inserted { return fail(.duplicateItem, .duplicate(existing: plan[0].0), searched) }
-            if let other = keychain.item(withKey: key), !touched.contains(other) {
+            if let other = devices[device.index].keychain.item(withKey: key), !touched.contains(other) {
                 return fail(.duplicateItem, .duplicate(existing: other), searched)
             }
         }
-        devices[device.index].keychain = Keychain()
         // Rows are updated in place (they keep their insertion order). Take
         // every old key out first so a swap of keys never collides midway.
-        for (id, _) in plan { keychain.unindex(id) }
+        for (id, _) in plan { devices[device.index].keychain.unindex(id) }
         var results: [FoundItem] = []
         for (id, item) in plan {
-            keychain.replace(id, with: item)
-            results.append(FoundItem(id: id, item: keychain[id] ?? item, groupName: groupNames[Int(item.group)]))
+            devices[device.index].keychain.replace(id, with: item)
+            results.append(FoundItem(id: id, item: devices[device.index].keychain[id] ?? item,
+                                     groupName: groupNames[Int(item.group)]))
         }
-        devices[device.index].keychain = keychain
         return CallResult(status: .success, reason: .succeeded, callerGroups: cache.names,
                           searchedGroups: searched, items: results)
     }
@@ -417,10 +412,10 @@ extension World {
         case .failure(let r): return r
         }
         let searched = groups.map { groupNames[Int($0)] }
-        let d = devices[device.index]
-        let matches = matchingFoundItems(query, itemClass, in: groups, of: d.keychain)
+        let matches = matchingFoundItems(query, itemClass, in: groups, of: devices[device.index].keychain)
         let taken: [FoundItem]
-        switch walk(matches, cap: Int.max, readsData: false, authUI: .allow, state: d.state, prompt: { _ in .approve }) {
+        switch walk(matches, cap: Int.max, readsData: false, authUI: .allow, state: devices[device.index].state,
+                    prompt: { _ in .approve }) {
         case .failure(let f):
             return CallResult(status: f.status, reason: f.reason, callerGroups: cache.names, searchedGroups: searched)
         case .success(let t): taken = t
@@ -428,13 +423,10 @@ extension World {
         if taken.isEmpty {
             return CallResult(status: .itemNotFound, reason: .noMatch, callerGroups: cache.names, searchedGroups: searched)
         }
-        var keychain = d.keychain
-        devices[device.index].keychain = Keychain()
         for match in taken {
-            keychain.remove(match.id)
-            if let key = match.identityKey { keychain.remove(key.id) }
+            devices[device.index].keychain.remove(match.id)
+            if let key = match.identityKey { devices[device.index].keychain.remove(key.id) }
         }
-        devices[device.index].keychain = keychain
         return CallResult(status: .success, reason: .succeeded, callerGroups: cache.names,
                           searchedGroups: searched, items: taken)
     }

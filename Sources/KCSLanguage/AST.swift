@@ -1,0 +1,104 @@
+import KeychainEngine
+
+/// A name as written, with where it was written.
+public struct Name: Sendable, Hashable {
+    public var text: String
+    public var range: SourceRange
+}
+
+/// One statement: what it is, the device it is aimed at (`on DEVICE`), and
+/// the whole line it covers.
+public struct Statement: Sendable {
+    public var kind: StatementKind
+    public var device: Name?
+    public var range: SourceRange
+}
+
+/// A SecItem call as written: `[on DEVICE] as APP OP CLASS ATTR=VALUE… [set ATTR=VALUE…]`.
+/// The arguments are already checked and lowered to the engine's request.
+public struct CallStatement: Sendable {
+    public var app: Name
+    public var request: CallRequest
+    public var operationRange: SourceRange
+    /// Where each argument was written, for pointing at the one that decided a status.
+    public var arguments: [CallArgument]
+    public var classRange: SourceRange?
+}
+
+/// One `ATTR=VALUE` as written.
+public struct CallArgument: Sendable, Hashable {
+    public var key: ArgumentKey
+    public var range: SourceRange
+    /// After `set`: an attribute to change.
+    public var isChange: Bool
+}
+
+/// A status in `expect status`, by name or number.
+public struct StatusRef: Sendable, Hashable {
+    public var status: KeychainStatus
+    public var range: SourceRange
+}
+
+/// What `show` shows.
+public enum ShowTarget: Sendable, Hashable {
+    case apps, items, matrix
+    case app(Name)
+}
+
+/// `biometry enroll|change|remove`.
+public enum BiometryChange: String, Sendable, Hashable, CaseIterable {
+    case enroll, change, remove
+}
+
+/// Every statement form of language.md.
+public enum StatementKind: Sendable {
+    case platform(Platform)
+    case team(id: Name, alias: Name?)
+    case app(AppDeclaration)
+    case group(name: Name, apps: [Name])
+    case include(path: String, resolved: String?)
+    case device(name: Name, account: Name?)
+    case call(CallStatement)
+    case expectStatus([StatusRef])
+    case expectCount(Int)
+    case expectData(String)
+    case expectGroup(Name)
+    case expectItem(ItemSpec, [CallArgument])
+    case expectGroups(app: Name, groups: [Name])
+    case expectDefaultGroup(app: Name, group: Name)
+    case passcode(Bool)
+    case lock, unlock, reboot
+    case biometry(BiometryChange)
+    case user(PromptAnswer)
+    case uninstall(Name), install(Name)
+    case transfer(app: Name, team: Name)
+    case sync
+    case backup(device: Name, name: Name)
+    case restore(name: Name, device: Name)
+    case show(ShowTarget)
+    case explain
+    case reset
+}
+
+/// `app BUNDLEID [as NAME] [team=T] [kind=…] [keychain-access-groups=[…]] [application-groups=[…]]`
+public struct AppDeclaration: Sendable {
+    public var bundleID: Name
+    public var alias: Name?
+    /// `team=T`; `team=none` declares an unsigned target.
+    public var team: Name?
+    public var kind: TargetKind
+    public var keychainAccessGroups: [Name]?
+    public var applicationGroups: [Name]?
+
+    /// The script name: the alias, else the last component of the bundle ID.
+    public var name: String {
+        if let alias { return alias.text }
+        return bundleID.text.split(separator: ".").last.map(String.init) ?? bundleID.text
+    }
+}
+
+/// A parsed script: its statements and the file they came from.
+public struct Program: Sendable {
+    public var file: SourceFile
+    public var statements: [Statement]
+}

@@ -1,0 +1,141 @@
+/// How serious a diagnostic is.
+public enum Severity: String, Sendable, Hashable {
+    case error, warning, note
+}
+
+/// A stable identifier for each kind of diagnostic. Tests and tools match on
+/// the code, never on message text.
+public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
+    // Reading the input.
+    case fileNotFound = "KCS001"
+    case fileUnreadable = "KCS002"
+    case emptyFile = "KCS003"
+    case invalidUTF8 = "KCS004"
+    case nulByte = "KCS005"
+    case includeCycle = "KCS006"
+    // Tokens.
+    case unterminatedString = "KCS101"
+    case badEscape = "KCS102"
+    case unexpectedCharacter = "KCS103"
+    /// The input ended while a `[` was open: the REPL keeps reading.
+    case unexpectedEndOfInput = "KCS104"
+    case integerOverflow = "KCS105"
+    // Syntax.
+    case unknownStatement = "KCS201"
+    case expectedToken = "KCS202"
+    case unknownClass = "KCS203"
+    case unknownAttribute = "KCS204"
+    case unknownValue = "KCS205"
+    case unknownStatus = "KCS206"
+    case duplicateArgument = "KCS207"
+    case wrongValueType = "KCS208"
+    case misplacedSet = "KCS209"
+    case unknownPlatform = "KCS210"
+    case unexpectedToken = "KCS211"
+    // Running.
+    case unknownApp = "KCS301"
+    case unknownTeam = "KCS302"
+    case unknownDevice = "KCS303"
+    case invalidDeclaration = "KCS304"
+    case notModelledYet = "KCS305"
+    case noPreviousCall = "KCS306"
+    case promptUnanswered = "KCS307"
+    case callDidNotRun = "KCS308"
+    // Expectations.
+    case expectationFailed = "KCS401"
+}
+
+/// A note attached to a diagnostic, optionally pointing at another place.
+public struct DiagnosticNote: Sendable, Hashable {
+    public var message: String
+    public var file: SourceFile?
+    public var range: SourceRange?
+
+    public init(_ message: String, file: SourceFile? = nil, range: SourceRange? = nil) {
+        self.message = message
+        self.file = file
+        self.range = range
+    }
+
+    public static func == (a: DiagnosticNote, b: DiagnosticNote) -> Bool {
+        a.message == b.message && a.file === b.file && a.range == b.range
+    }
+
+    public func hash(into h: inout Hasher) { h.combine(message); h.combine(range) }
+}
+
+/// A diagnostic is data: a code, a severity, where, what, and how to fix it.
+/// One renderer (``DiagnosticRenderer``) draws them.
+public struct Diagnostic: Error, Sendable, Hashable {
+    public var code: DiagnosticCode
+    public var severity: Severity
+    public var message: String
+    public var file: SourceFile?
+    public var range: SourceRange?
+    public var hint: String?
+    public var notes: [DiagnosticNote]
+
+    public init(_ code: DiagnosticCode, _ message: String, file: SourceFile? = nil, range: SourceRange? = nil,
+                severity: Severity = .error, hint: String? = nil, notes: [DiagnosticNote] = []) {
+        self.code = code
+        self.severity = severity
+        self.message = message
+        self.file = file
+        self.range = range
+        self.hint = hint
+        self.notes = notes
+    }
+
+    /// Whether the only trouble is that the input stopped early (an open `[`):
+    /// a REPL keeps reading instead of reporting it.
+    public var isIncompleteInput: Bool { code == .unexpectedEndOfInput }
+
+    /// The line and column of the start of the range, if known.
+    public var location: SourceLocation? {
+        guard let file, let range else { return nil }
+        return file.location(of: range.start)
+    }
+
+    public static func == (a: Diagnostic, b: Diagnostic) -> Bool {
+        a.code == b.code && a.severity == b.severity && a.message == b.message && a.file === b.file
+            && a.range == b.range && a.hint == b.hint && a.notes == b.notes
+    }
+
+    public func hash(into h: inout Hasher) { h.combine(code); h.combine(message); h.combine(range) }
+}
+
+/// The names of things a diagnostic may suggest instead of a misspelling.
+enum Suggest {
+    /// The closest candidate by edit distance, if close enough to be a likely typo.
+    static func closest(to word: String, in candidates: [String]) -> String? {
+        let w = Array(word.lowercased().unicodeScalars)
+        var best: (String, Int)?
+        for c in candidates {
+            let d = distance(w, Array(c.lowercased().unicodeScalars))
+            if best == nil || d < best!.1 { best = (c, d) }
+        }
+        guard let (name, d) = best else { return nil }
+        let limit = max(2, min(w.count, name.unicodeScalars.count) / 3)
+        return d <= limit ? name : nil
+    }
+
+    /// "did you mean 'X'?" or nil.
+    static func hint(for word: String, in candidates: [String]) -> String? {
+        closest(to: word, in: candidates).map { "did you mean '\($0)'?" }
+    }
+
+    private static func distance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var prev = Array(0...b.count)
+        var cur = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            cur[0] = i
+            for j in 1...b.count {
+                cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            swap(&prev, &cur)
+        }
+        return prev[b.count]
+    }
+}

@@ -1,0 +1,174 @@
+import KeychainEngine
+
+/// Turns a call's outcome into sentences: the caller's groups, the groups
+/// searched or refused, the rule that decided the status, and for a query
+/// that matched nothing, each candidate and why it was passed over.
+struct Explainer {
+    let world: World
+    /// Candidates listed at most; the rest are counted.
+    var candidateLimit = 8
+
+    func explain(_ last: LastCall) -> [String] {
+        let app = world[last.app]
+        var lines: [String] = []
+        let callText = last.file.text(last.range).trimmingTrailingSpace
+        guard let result = last.result else {
+            return ["the call did not run: \(callText)"]
+        }
+        lines.append("\(last.call.request.operation.functionName) → \(result.status.description)")
+        let groups = app.accessGroups
+        if groups.isEmpty {
+            lines.append("\(app.name)'s access groups: none (unsigned: no app ID, no keychain-access-groups)")
+        } else {
+            lines.append("\(app.name)'s access groups, in order: " + groups.enumerated().map { i, g in
+                i == 0 ? "\(g) (default)" : g
+            }.joined(separator: ", "))
+        }
+        if !result.searchedGroups.isEmpty && last.call.request.operation != .add {
+            lines.append("searched: " + result.searchedGroups.joined(separator: ", "))
+        }
+        lines.append("why: " + reason(result, last))
+        if last.call.request.operation != .add && (result.reason == .noMatch || result.reason.isGroupRefusal) {
+            lines += candidates(last)
+        }
+        return lines
+    }
+
+    private func reason(_ result: CallResult, _ last: LastCall) -> String {
+        let app = world[last.app]
+        let request = last.call.request
+        switch result.reason {
+        case .succeeded:
+            switch request.operation {
+            case .add:
+                let group = result.items.first?.groupName ?? "?"
+                return request.spec.accessGroup == nil
+                    ? "added to \(group), \(app.name)'s default group (element 0 of its list)"
+                    : "added to \(group), the group the call named"
+            case .find:
+                return "found \(result.count) item\(result.count == 1 ? "" : "s"); the first is in \(result.items.first?.groupName ?? "?")"
+            case .update: return "changed \(result.count) item\(result.count == 1 ? "" : "s")"
+            case .delete: return "deleted \(result.count) item\(result.count == 1 ? "" : "s")"
+            }
+        case .unsigned:
+            return "\(app.name) is unsigned (no app ID, no keychain-access-groups): every keychain call fails with errSecMissingEntitlement"
+        case .missingClass:
+            return "the call names no item class; every SecItem call needs kSecClass"
+        case .attributeNotInClass(let a, let c):
+            return "\(a.constantName) is not an attribute of \(c.rawValue) items"
+        case .syncAnyInChanges:
+            return "sync=any only selects in a query; to change the attribute write sync=true or sync=false"
+        case .accessibilityWithAccessControl:
+            return "accessible= and access-control= together are errSecParam: put the accessibility first in the access-control list"
+        case .syncWithAccessControl:
+            return "an item with access control cannot be synchronizable (SecItem.m)"
+        case .groupNotEntitled(let g):
+            return "the call names group \"\(g)\", which is not in \(app.name)'s access groups" + teamPrefixHint(g, app)
+        case .groupNotEntitledFindsNothing(let g):
+            return "the call names group \"\(g)\", which is not in \(app.name)'s access groups; before iOS 13 that finds nothing instead of failing with errSecMissingEntitlement" + teamPrefixHint(g, app)
+        case .moveNotEntitled(let g):
+            return "the update would move items into \"\(g)\", which is not in \(app.name)'s access groups" + teamPrefixHint(g, app)
+        case .passcodeRequired(let viaAC):
+            return "when-passcode-set items need a device passcode" + (viaAC ? " (through access control: errSecNotAvailable)" : " (errSecAuthFailed)")
+        case .locked(let a):
+            return "the device state keeps \(a.rawValue) items out of reach"
+        case .duplicate(let existing):
+            if let item = world[last.device].keychain[existing] {
+                return "an item with the same primary key already exists: \(Self.describe(item, groupName: world.groupName(item.group)))"
+            }
+            return "an item with the same primary key already exists"
+        case .noMatch:
+            return "no \(request.spec.itemClass?.rawValue ?? "") item in the searched groups matches the query"
+        case .limitOrReturnOnUpdate:
+            return "SecItemUpdate takes no match limit and no return keys"
+        case .limitOnDelete:
+            return "SecItemDelete takes no match limit, not even all: it always deletes every match"
+        case .promptCanceled: return "the user canceled the authentication prompt"
+        case .promptFailed: return "authentication failed"
+        case .promptNotAllowed: return "the item needs a prompt and auth-ui=fail forbids one"
+        case .promptUnanswered: return "the item needs an authentication prompt and no answer was given"
+        }
+    }
+
+    /// "did you mean TEAM.g" when a prefixed group of that name is entitled.
+    private func teamPrefixHint(_ group: String, _ app: AppTarget) -> String {
+        if let prefixed = app.accessGroups.first(where: { $0.hasSuffix("." + group) && $0.count == group.count + 11 }) {
+            return "; did you mean \(prefixed)? Keychain Sharing groups carry the team prefix in code"
+        }
+        return ""
+    }
+
+    private func candidates(_ last: LastCall) -> [String] {
+        let all = world.candidates(for: last.call.request, as: last.app, on: last.device)
+        let cls = last.call.request.spec.itemClass?.rawValue ?? "?"
+        guard !all.isEmpty else { return ["no \(cls) items exist on this device"] }
+        let appName = world[last.app].name
+        var lines = ["\(cls) items on the device:"]
+        for c in all.prefix(candidateLimit) {
+            let why = c.reasons.isEmpty ? "matches" : c.reasons.map { Self.describe($0, appName) }.joined(separator: "; ")
+            lines.append("  - \(Self.describe(c.item, groupName: c.groupName)): \(why)")
+        }
+        if all.count > candidateLimit { lines.append("  … and \(all.count - candidateLimit) more") }
+        return lines
+    }
+
+    static func describe(_ r: PassOverReason, _ appName: String) -> String {
+        switch r {
+        case .groupNotAccessible: return "its group is not in \(appName)'s access groups"
+        case .groupNotSearched: return "its group was not the one the call named"
+        case .synchronizable(let item, let wanted):
+            if item {
+                return "it is synchronizable and the query did not say sync=true or sync=any"
+            }
+            return "it is not synchronizable and the query asked for sync=\(wanted == .yes ? "true" : "false")"
+        case .accessibility(let item, let wanted): return "accessible is \(item.rawValue), the query asks \(wanted.rawValue)"
+        case .attribute(let a, let item, let wanted):
+            let name = Vocabulary.shortName[.attribute(a)] ?? a.constantName
+            return "\(name) is \(item), the query asks \(wanted)"
+        case .noPairedKey: return "no private key with its public key hash is visible"
+        }
+    }
+
+    /// `generic-password service="auth" account="alice" in GROUP`
+    static func describe(_ item: StoredItem, groupName: String) -> String {
+        var parts = [item.itemClass.rawValue]
+        for a in item.itemClass.primaryKeyAttributes {
+            if let v = item.attributes[a] { parts.append("\(Vocabulary.shortName[.attribute(a)] ?? a.constantName)=\(v)") }
+        }
+        if item.synchronizable { parts.append("sync=true") }
+        parts.append("in \(groupName)")
+        return parts.joined(separator: " ")
+    }
+
+    /// A one-line hint for a failed status expectation.
+    static func hint(for result: CallResult, last: LastCall, world: World) -> String? {
+        switch result.reason {
+        case .groupNotEntitled(let g), .groupNotEntitledFindsNothing(let g), .moveNotEntitled(let g):
+            let app = world[last.app]
+            if let p = app.accessGroups.first(where: { $0.hasSuffix("." + g) && $0.count == g.count + 11 }) {
+                return "write the group with its team prefix: group=\(p)"
+            }
+            return "add the group to \(app.name)'s entitlements (group \(g) \(app.name)) or name one it has"
+        case .unsigned: return "declare a team before the app, or give the app team=TEAMID"
+        case .noMatch: return "run 'explain' after the call, or see the candidates above"
+        default: return nil
+        }
+    }
+}
+
+extension StatusReason {
+    var isGroupRefusal: Bool {
+        switch self {
+        case .groupNotEntitled, .groupNotEntitledFindsNothing: true
+        default: false
+        }
+    }
+}
+
+extension String {
+    var trimmingTrailingSpace: String {
+        var s = self
+        while let last = s.last, last == " " || last == "\n" || last == "\t" || last == "\r" { s.removeLast() }
+        return s
+    }
+}

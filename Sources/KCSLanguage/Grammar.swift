@@ -1,0 +1,74 @@
+/// The statement forms, one row each: the parser dispatches through this
+/// table and help text is generated from it, so the two cannot drift.
+public struct StatementForm: Sendable {
+    public enum Kind: Sendable, CaseIterable {
+        case platform, team, app, group, include, device, call, expect
+        case passcode, lock, unlock, reboot, biometry, user
+        case uninstall, install, transfer, sync, backup, restore
+        case show, explain, reset
+    }
+
+    public var kind: Kind
+    /// The word that starts the statement.
+    public var keyword: String
+    public var syntax: String
+    public var summary: String
+    public var example: String
+
+    /// Every statement form, in the order help lists them.
+    public static let all: [StatementForm] = [
+        .init(kind: .platform, keyword: "platform", syntax: "platform ios|macos|catalyst|watchos VERSION",
+              summary: "the platform to model; once, before the first app (default ios 18)",
+              example: "platform ios 12"),
+        .init(kind: .team, keyword: "team", syntax: "team TEAMID [as NAME]",
+              summary: "a development team; the first is the default for later apps",
+              example: "team SKMME9E2Y8"),
+        .init(kind: .app, keyword: "app",
+              syntax: "app BUNDLEID [as NAME] [team=T|none] [kind=app|extension|app-clip] [keychain-access-groups=[…]] [application-groups=[…]]",
+              summary: "a target with its own entitlements; NAME defaults to the last bundle component",
+              example: "app com.example.AppOne.Widget as Widget kind=extension"),
+        .init(kind: .group, keyword: "group", syntax: "group NAME APP…",
+              summary: "share a group the Xcode way: 'group.' names become app groups, others get the team prefix",
+              example: "group com.example.SharedItems AppOne AppTwo"),
+        .init(kind: .include, keyword: "include", syntax: "include \"PATH\"",
+              summary: "run another script into this world (PATH relative to this file)",
+              example: "include \"common.kcs\""),
+        .init(kind: .device, keyword: "device", syntax: "device NAME [account=ID]",
+              summary: "a further device (not modelled yet)", example: "device iPad"),
+        .init(kind: .call, keyword: "as", syntax: "[on DEVICE] as APP add|find|update|delete CLASS ATTR=VALUE… [set ATTR=VALUE…]",
+              summary: "a SecItem call made by APP",
+              example: "as AppOne add generic-password service=\"auth\" account=\"alice\" data=\"s3cret\""),
+        .init(kind: .expect, keyword: "expect",
+              syntax: "expect status NAME|CODE [or …] | count N | data \"…\" | group ID | item ATTR=VALUE… | groups APP [ID, …] | default-group APP ID",
+              summary: "check the last call or an app's access groups",
+              example: "expect status errSecSuccess or errSecDuplicateItem"),
+        .init(kind: .passcode, keyword: "passcode", syntax: "passcode on|off", summary: "device passcode (not modelled yet)", example: "passcode off"),
+        .init(kind: .lock, keyword: "lock", syntax: "lock", summary: "lock the device (not modelled yet)", example: "lock"),
+        .init(kind: .unlock, keyword: "unlock", syntax: "unlock", summary: "unlock the device (not modelled yet)", example: "unlock"),
+        .init(kind: .reboot, keyword: "reboot", syntax: "reboot", summary: "restart the device (not modelled yet)", example: "reboot"),
+        .init(kind: .biometry, keyword: "biometry", syntax: "biometry enroll|change|remove",
+              summary: "enrolled biometry (not modelled yet)", example: "biometry change"),
+        .init(kind: .user, keyword: "user", syntax: "user approves|cancels|fails",
+              summary: "answer the next authentication prompt (not modelled yet)", example: "user approves"),
+        .init(kind: .uninstall, keyword: "uninstall", syntax: "uninstall APP", summary: "remove an app (not modelled yet)", example: "uninstall AppOne"),
+        .init(kind: .install, keyword: "install", syntax: "install APP", summary: "install an app again (not modelled yet)", example: "install AppOne"),
+        .init(kind: .transfer, keyword: "transfer", syntax: "transfer APP to TEAM",
+              summary: "move an app to another team (not modelled yet)", example: "transfer AppOne to NEWTEAM123"),
+        .init(kind: .sync, keyword: "sync", syntax: "sync", summary: "iCloud Keychain sync (not modelled yet)", example: "sync"),
+        .init(kind: .backup, keyword: "backup", syntax: "backup DEVICE as NAME", summary: "back a device up (not modelled yet)", example: "backup this as monday"),
+        .init(kind: .restore, keyword: "restore", syntax: "restore NAME to DEVICE", summary: "restore a backup (not modelled yet)", example: "restore monday to this"),
+        .init(kind: .show, keyword: "show", syntax: "show apps|items|matrix | show app APP",
+              summary: "print the apps, the items, or who can read which item", example: "show matrix"),
+        .init(kind: .explain, keyword: "explain", syntax: "explain", summary: "print why the last call got its status", example: "explain"),
+        .init(kind: .reset, keyword: "reset", syntax: "reset", summary: "start a fresh world", example: "reset"),
+    ]
+
+    static let byKeyword: [String: StatementForm] = {
+        var d: [String: StatementForm] = [:]
+        for f in all { d[f.keyword] = f }
+        return d
+    }()
+
+    /// Statement keywords, for completion and "did you mean".
+    public static var keywords: [String] { all.map(\.keyword) + ["on"] }
+}

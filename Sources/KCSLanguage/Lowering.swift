@@ -1,0 +1,157 @@
+import KeychainEngine
+
+/// Checks `ATTR=VALUE` pairs and writes them into the engine's request, so
+/// every misspelt name or value is a syntax error before anything runs.
+struct Lowering {
+    let file: SourceFile
+    private var seen: [ArgumentKey: SourceRange] = [:]
+
+    init(file: SourceFile) { self.file = file }
+
+    mutating func apply(_ key: Name, _ v: ValueNode, to spec: inout ItemSpec, changing: Bool) throws(Diagnostic) -> ArgumentKey {
+        guard let k = Vocabulary.argumentsByName[key.text] else {
+            throw Diagnostic(.unknownAttribute, "unknown attribute '\(key.text)'", file: file, range: key.range,
+                             hint: Suggest.hint(for: key.text, in: Vocabulary.argumentNames)
+                                ?? "attributes: " + Vocabulary.shortArguments.map(\.0).joined(separator: " "))
+        }
+        if let first = seen[k] {
+            throw Diagnostic(.duplicateArgument, "'\(key.text)' is given twice", file: file, range: key.range,
+                             notes: [DiagnosticNote("first given here", file: file, range: first)])
+        }
+        seen[k] = key.range
+        switch k {
+        case .attribute(let a):
+            spec.attributes[a] = try attributeValue(a, v)
+        case .group:
+            spec.accessGroup = try text(v, "an access group")
+        case .accessible:
+            spec.accessibility = try pick(v, "accessibility", Vocabulary.accessibilityNames) { Vocabulary.accessibility(named: $0) }
+        case .accessControl:
+            spec.accessControl = try accessControl(v)
+        case .sync:
+            spec.synchronizable = try pick(v, "sync value", Vocabulary.syncNames.map(\.0)) { w in
+                Vocabulary.syncNames.first { $0.0 == w }?.1
+            }
+        case .data:
+            if case .integer(let i) = v.kind { spec.data = String(i) } else { spec.data = try text(v, "the data") }
+        case .dataProtection:
+            spec.useDataProtectionKeychain = try bool(v)
+        case .authUI:
+            spec.authUI = try pick(v, "auth-ui value", Vocabulary.authUINames.map(\.0)) { w in
+                Vocabulary.authUINames.first { $0.0 == w }?.1
+            }
+        case .limit:
+            if case .integer(let n) = v.kind {
+                guard n >= 1 else {
+                    throw Diagnostic(.wrongValueType, "a match limit must be at least 1", file: file, range: v.range,
+                                     hint: "write limit=one, limit=all or a positive number")
+                }
+                spec.limit = .count(n)
+            } else {
+                spec.limit = try pick(v, "limit", Vocabulary.limitNames.map(\.0)) { w in
+                    Vocabulary.limitNames.first { $0.0 == w }?.1
+                }
+            }
+        case .returns:
+            let items: [ValueNode]
+            if case .list(let l) = v.kind { items = l } else { items = [v] }
+            for item in items {
+                let r: ReturnKinds = try pick(item, "return kind", Vocabulary.returnNames.map(\.0)) { w in
+                    Vocabulary.returnNames.first { $0.0 == w }?.1
+                }
+                spec.returns.insert(r)
+            }
+        case .returnFlag(let r):
+            if try bool(v) { spec.returns.insert(r) }
+        }
+        return k
+    }
+
+    private func text(_ v: ValueNode, _ what: String) throws(Diagnostic) -> String {
+        guard let t = v.text else {
+            throw Diagnostic(.wrongValueType, "expected \(what) as a word or \"string\"", file: file, range: v.range)
+        }
+        return t
+    }
+
+    private func bool(_ v: ValueNode) throws(Diagnostic) -> Bool {
+        try pick(v, "boolean", ["true", "false"]) { $0 == "true" ? true : $0 == "false" ? false : nil }
+    }
+
+    /// A word from a fixed vocabulary, with "did you mean" on a miss.
+    private func pick<T>(_ v: ValueNode, _ what: String, _ names: [String], _ lookup: (String) -> T?) throws(Diagnostic) -> T {
+        guard case .word(let w) = v.kind else {
+            throw Diagnostic(.wrongValueType, "expected a \(what) name", file: file, range: v.range,
+                             hint: "one of: " + names.prefix(12).joined(separator: ", "))
+        }
+        guard let value = lookup(w) else {
+            throw Diagnostic(.unknownValue, "unknown \(what) '\(w)'", file: file, range: v.range,
+                             hint: Suggest.hint(for: w, in: names) ?? "one of: " + names.prefix(12).joined(separator: ", "))
+        }
+        return value
+    }
+
+    private func attributeValue(_ a: ItemAttribute, _ v: ValueNode) throws(Diagnostic) -> AttributeValue {
+        switch a.valueKind {
+        case .string:
+            if case .integer(let i) = v.kind { return .string(String(i)) }
+            return .string(try text(v, "a value"))
+        case .integer:
+            guard case .integer(let i) = v.kind else {
+                throw Diagnostic(.wrongValueType, "'\(a.constantName)' takes a number", file: file, range: v.range)
+            }
+            return .integer(i)
+        case .enumerated(let values):
+            let names = values.map(\.short) + values.map(\.constant)
+            let e: EnumeratedValue = try pick(v, "value", names) { w in values.first { $0.short == w || $0.constant == w } }
+            return .string(e.short)
+        }
+    }
+
+    // access-control := '[' [ PROTECTION ] FLAG { ( 'or' | 'and' ) FLAG } ']'
+    private func accessControl(_ v: ValueNode) throws(Diagnostic) -> AccessControl {
+        guard case .list(let items) = v.kind else {
+            throw Diagnostic(.wrongValueType, "access-control takes a list", file: file, range: v.range,
+                             hint: "e.g. access-control=[when-passcode-set-this-device-only, biometry-current-set]")
+        }
+        var protection: Accessibility?
+        var flags: [AccessControl.Flag] = []
+        var combinator: AccessControl.Combinator?
+        var expectFlag = true
+        for (i, item) in items.enumerated() {
+            guard case .word(let w) = item.kind else {
+                throw Diagnostic(.wrongValueType, "expected an accessibility, a flag, 'or' or 'and'", file: file, range: item.range)
+            }
+            if i == 0, let a = Vocabulary.accessibility(named: w) { protection = a; continue }
+            if w == "or" || w == "and" {
+                let c: AccessControl.Combinator = w == "or" ? .or : .and
+                if expectFlag {
+                    throw Diagnostic(.unexpectedToken, "'\(w)' must stand between two flags", file: file, range: item.range)
+                }
+                if let combinator, combinator != c {
+                    throw Diagnostic(.unexpectedToken, "mixing 'or' and 'and' in one access control", file: file,
+                                     range: item.range, hint: "use one combinator for all flags")
+                }
+                combinator = c
+                expectFlag = true
+                continue
+            }
+            guard let f = Vocabulary.flagNames.first(where: { $0.0 == w })?.1 else {
+                let isAccessibility = Vocabulary.accessibility(named: w) != nil
+                throw Diagnostic(.unknownValue, isAccessibility ? "the protection must come first in access-control"
+                                    : "unknown access-control flag '\(w)'", file: file, range: item.range,
+                                 hint: isAccessibility ? nil : Suggest.hint(for: w, in: Vocabulary.flagNames.map(\.0))
+                                    ?? "flags: " + AccessControl.Flag.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            if !expectFlag && !flags.isEmpty {
+                throw Diagnostic(.expectedToken, "write 'or' or 'and' between flags", file: file, range: item.range)
+            }
+            flags.append(f)
+            expectFlag = false
+        }
+        if expectFlag && !flags.isEmpty {
+            throw Diagnostic(.expectedToken, "a flag must follow 'or'/'and'", file: file, range: v.range)
+        }
+        return AccessControl(protection: protection, flags: flags, combinator: combinator ?? .or)
+    }
+}

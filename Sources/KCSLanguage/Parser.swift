@@ -1,0 +1,600 @@
+import KeychainEngine
+
+/// A value as written after `=`: a word, a string, an integer or a list.
+struct ValueNode {
+    indirect enum Kind {
+        case word(String), string(String), integer(Int), list([ValueNode])
+    }
+    var kind: Kind
+    var range: SourceRange
+
+    /// The text of a word or string, or nil.
+    var text: String? {
+        switch kind {
+        case .word(let s), .string(let s): s
+        case .integer, .list: nil
+        }
+    }
+}
+
+/// Recursive-descent parser over the token stream.
+///
+/// Errors are thrown inside a statement, collected at the statement loop, and
+/// parsing resumes at the next line, so one pass reports every syntax error.
+public struct Parser {
+    private var lexer: Lexer
+    private var token: Token
+    private let file: SourceFile
+    private var diagnostics: [Diagnostic] = []
+    private var sawApp = false
+    private var sawPlatform = false
+
+    /// Parses a whole file. Nothing should run when any diagnostic is an error.
+    public static func parse(_ file: SourceFile) -> (program: Program, diagnostics: [Diagnostic]) {
+        if let bad = SourceCheck.firstProblem(in: file) {
+            return (Program(file: file, statements: []), [bad])
+        }
+        var parser = Parser(file: file)
+        let statements = parser.parseProgram()
+        var all = parser.diagnostics + parser.lexer.diagnostics
+        all.sort { ($0.range?.start ?? 0) < ($1.range?.start ?? 0) }
+        return (Program(file: file, statements: statements), all)
+    }
+
+    private init(file: SourceFile) {
+        self.file = file
+        self.lexer = Lexer(file: file)
+        self.token = Token(kind: .newline, range: SourceRange(0, 0))
+        advance()
+    }
+
+    private mutating func advance() { token = lexer.next() }
+
+    // program := { statement? NEWLINE }
+    private mutating func parseProgram() -> [Statement] {
+        var statements: [Statement] = []
+        while true {
+            switch token.kind {
+            case .end: return statements
+            case .newline: advance()
+            default:
+                do throws(Diagnostic) {
+                    let s = try parseStatement()
+                    try expectLineEnd()
+                    statements.append(s)
+                } catch {
+                    diagnostics.append(error)
+                    skipToLineEnd()
+                }
+            }
+        }
+    }
+
+    private mutating func skipToLineEnd() {
+        while true {
+            switch token.kind {
+            case .newline, .end: return
+            default: advance()
+            }
+        }
+    }
+
+    private mutating func expectLineEnd() throws(Diagnostic) {
+        switch token.kind {
+        case .newline, .end: return
+        default:
+            throw Diagnostic(.unexpectedToken, "unexpected \(token.describe(in: file)) after the statement",
+                             file: file, range: token.range,
+                             hint: "one statement per line; start a comment with '#'")
+        }
+    }
+
+    // MARK: Token helpers
+
+    private var wordText: String? {
+        if case .word = token.kind { return file.text(token.range) }
+        return nil
+    }
+
+    private var atLineEnd: Bool {
+        switch token.kind {
+        case .newline, .end: true
+        default: false
+        }
+    }
+
+    /// A name where one is expected: a word, or a string for names with spaces.
+    private mutating func name(_ what: String) throws(Diagnostic) -> Name {
+        switch token.kind {
+        case .word:
+            let n = Name(text: file.text(token.range), range: token.range)
+            advance()
+            return n
+        case .string(let s):
+            let n = Name(text: s, range: token.range)
+            advance()
+            return n
+        default:
+            throw Diagnostic(.expectedToken, "expected \(what), found \(token.describe(in: file))",
+                             file: file, range: token.range)
+        }
+    }
+
+    /// One of a fixed set of words.
+    private mutating func choice<T>(_ what: String, _ options: [(String, T)]) throws(Diagnostic) -> T {
+        guard let w = wordText else {
+            throw Diagnostic(.expectedToken, "expected \(what), found \(token.describe(in: file))",
+                             file: file, range: token.range,
+                             hint: "one of: " + options.map(\.0).joined(separator: ", "))
+        }
+        guard let hit = options.first(where: { $0.0 == w }) else {
+            throw Diagnostic(.unknownValue, "unknown \(what) '\(w)'", file: file, range: token.range,
+                             hint: Suggest.hint(for: w, in: options.map(\.0))
+                                ?? "one of: " + options.map(\.0).joined(separator: ", "))
+        }
+        advance()
+        return hit.1
+    }
+
+    private mutating func expectWord(_ word: String) throws(Diagnostic) {
+        guard wordText == word else {
+            throw Diagnostic(.expectedToken, "expected '\(word)', found \(token.describe(in: file))",
+                             file: file, range: token.range)
+        }
+        advance()
+    }
+
+    private mutating func integer(_ what: String) throws(Diagnostic) -> (Int, SourceRange) {
+        guard case .integer(let i) = token.kind else {
+            throw Diagnostic(.expectedToken, "expected \(what), found \(token.describe(in: file))",
+                             file: file, range: token.range)
+        }
+        let r = token.range
+        advance()
+        return (i, r)
+    }
+
+    // value := WORD | STRING | INTEGER | '[' [ value { ',' value } [','] ] ']'
+    private mutating func value() throws(Diagnostic) -> ValueNode {
+        let r = token.range
+        switch token.kind {
+        case .word:
+            advance()
+            return ValueNode(kind: .word(file.text(r)), range: r)
+        case .string(let s):
+            advance()
+            return ValueNode(kind: .string(s), range: r)
+        case .integer(let i):
+            advance()
+            return ValueNode(kind: .integer(i), range: r)
+        case .leftBracket:
+            advance()
+            var items: [ValueNode] = []
+            while true {
+                if case .rightBracket = token.kind { break }
+                if case .end = token.kind {
+                    throw Diagnostic(.unexpectedEndOfInput, "the input ended inside a list: '[' is never closed",
+                                     file: file, range: r, hint: "close the list with ']'")
+                }
+                items.append(try value())
+                if case .comma = token.kind { advance(); continue }
+                if case .rightBracket = token.kind { break }
+                throw Diagnostic(.expectedToken, "expected ',' or ']' in the list, found \(token.describe(in: file))",
+                                 file: file, range: token.range, hint: "separate list elements with commas")
+            }
+            let end = token.range
+            advance()
+            return ValueNode(kind: .list(items), range: r.union(end))
+        default:
+            throw Diagnostic(.expectedToken, "expected a value after '=', found \(token.describe(in: file))",
+                             file: file, range: token.range,
+                             hint: "a value is a word, a \"string\", a number or a [list]")
+        }
+    }
+
+    // MARK: Statements
+
+    // statement := [ 'on' NAME ] form
+    private mutating func parseStatement() throws(Diagnostic) -> Statement {
+        let start = token.range
+        var device: Name?
+        if wordText == "on" {
+            advance()
+            device = try name("a device name after 'on'")
+        }
+        guard let keyword = wordText else {
+            throw Diagnostic(.unknownStatement, "expected a statement, found \(token.describe(in: file))",
+                             file: file, range: token.range,
+                             hint: "a statement starts with a keyword such as 'app', 'as' or 'expect'")
+        }
+        guard let form = StatementForm.byKeyword[keyword] else {
+            throw Diagnostic(.unknownStatement, "unknown statement '\(keyword)'", file: file, range: token.range,
+                             hint: Suggest.hint(for: keyword, in: StatementForm.keywords)
+                                ?? "statements: " + StatementForm.all.map(\.keyword).joined(separator: ", "))
+        }
+        let keywordRange = token.range
+        advance()
+        let kind = try parseForm(form.kind, keywordRange)
+        return Statement(kind: kind, device: device, range: start.union(lastRange))
+    }
+
+    /// The end of the last token consumed (approximately: the current start).
+    private var lastRange: SourceRange { SourceRange(token.range.start, token.range.start) }
+
+    private mutating func parseForm(_ kind: StatementForm.Kind, _ keyword: SourceRange) throws(Diagnostic) -> StatementKind {
+        switch kind {
+        case .platform: return try parsePlatform(keyword)
+        case .team: return try parseTeam()
+        case .app: return try parseApp()
+        case .group:
+            // group := 'group' NAME APP { APP }
+            let n = try name("a group name")
+            var apps: [Name] = []
+            while !atLineEnd { apps.append(try name("an app name")) }
+            if apps.isEmpty {
+                throw Diagnostic(.expectedToken, "'group' needs at least one app", file: file, range: n.range,
+                                 hint: "list the apps that share it: group \(n.text) AppOne AppTwo")
+            }
+            return .group(name: n, apps: apps)
+        case .include:
+            // include := 'include' STRING
+            let p = try name("a path in quotes")
+            return .include(path: p.text, resolved: nil)
+        case .device:
+            // device := 'device' NAME [ 'account' '=' NAME ]
+            let n = try name("a device name")
+            var account: Name?
+            if wordText == "account" {
+                advance()
+                try equals()
+                account = try name("an account name")
+            }
+            return .device(name: n, account: account)
+        case .call: return .call(try parseCall(keyword))
+        case .expect: return try parseExpect()
+        case .passcode:
+            return .passcode(try choice("passcode state", [("on", true), ("off", false)]))
+        case .lock: return .lock
+        case .unlock: return .unlock
+        case .reboot: return .reboot
+        case .biometry:
+            return .biometry(try choice("biometry change", BiometryChange.allCases.map { ($0.rawValue, $0) }))
+        case .user:
+            return .user(try choice("answer", [("approves", PromptAnswer.approve), ("cancels", .cancel), ("fails", .fail)]))
+        case .uninstall: return .uninstall(try name("an app name"))
+        case .install: return .install(try name("an app name"))
+        case .transfer:
+            // transfer := 'transfer' APP 'to' TEAM
+            let app = try name("an app name")
+            try expectWord("to")
+            return .transfer(app: app, team: try name("a team"))
+        case .sync: return .sync
+        case .backup:
+            // backup := 'backup' DEVICE 'as' NAME
+            let d = try name("a device name")
+            try expectWord("as")
+            return .backup(device: d, name: try name("a backup name"))
+        case .restore:
+            // restore := 'restore' NAME 'to' DEVICE
+            let b = try name("a backup name")
+            try expectWord("to")
+            return .restore(name: b, device: try name("a device name"))
+        case .show:
+            // show := 'show' ( 'apps' | 'items' | 'matrix' | 'app' APP )
+            if wordText == "app" {
+                advance()
+                return .show(.app(try name("an app name")))
+            }
+            return .show(try choice("thing to show", [("apps", ShowTarget.apps), ("items", .items), ("matrix", .matrix)]))
+        case .explain: return .explain
+        case .reset: return .reset
+        }
+    }
+
+    private mutating func equals() throws(Diagnostic) {
+        guard case .equals = token.kind else {
+            throw Diagnostic(.expectedToken, "expected '=', found \(token.describe(in: file))", file: file,
+                             range: token.range)
+        }
+        advance()
+    }
+
+    // platform := 'platform' ( 'ios' | 'macos' | 'catalyst' | 'watchos' ) INTEGER
+    private mutating func parsePlatform(_ keyword: SourceRange) throws(Diagnostic) -> StatementKind {
+        if sawPlatform {
+            throw Diagnostic(.invalidDeclaration, "the platform is already set", file: file, range: keyword,
+                             hint: "a scenario has one platform; split scenarios per platform into files")
+        }
+        if sawApp {
+            throw Diagnostic(.invalidDeclaration, "'platform' must come before the first 'app'", file: file,
+                             range: keyword, hint: "move this line to the top of the file")
+        }
+        let family: Platform.Family = try choice("platform", Platform.Family.allCases.map { ($0.rawValue, $0) })
+        let (version, r) = try integer("a major version such as 18")
+        guard version > 0 && version < 100 else {
+            throw Diagnostic(.unknownPlatform, "unlikely \(family.rawValue) version \(version)", file: file, range: r,
+                             hint: "write the major version, e.g. 'platform \(family.rawValue) 18'")
+        }
+        sawPlatform = true
+        return .platform(Platform(family, version))
+    }
+
+    // team := 'team' TEAMID [ 'as' NAME ]
+    private mutating func parseTeam() throws(Diagnostic) -> StatementKind {
+        let id = try name("a team ID")
+        guard Team.isWellFormedID(id.text) else {
+            throw Diagnostic(.invalidDeclaration, "'\(id.text)' is not a team ID", file: file, range: id.range,
+                             hint: "a team ID is ten upper-case letters or digits, e.g. SKMME9E2Y8")
+        }
+        var alias: Name?
+        if wordText == "as" {
+            advance()
+            alias = try name("a name for the team")
+        }
+        return .team(id: id, alias: alias)
+    }
+
+    // app := 'app' BUNDLEID [ 'as' NAME ] { option '=' value }
+    // option := 'team' | 'kind' | 'keychain-access-groups' | 'application-groups'
+    private mutating func parseApp() throws(Diagnostic) -> StatementKind {
+        sawApp = true
+        let bundle = try name("a bundle ID")
+        var decl = AppDeclaration(bundleID: bundle, alias: nil, team: nil, kind: .app)
+        if wordText == "as" {
+            advance()
+            decl.alias = try name("a name for the app")
+        }
+        var seen = Set<String>()
+        let options = ["team", "kind", "keychain-access-groups", "application-groups"]
+        while !atLineEnd {
+            let keyRange = token.range
+            guard let key = wordText else {
+                throw Diagnostic(.expectedToken, "expected an option such as team=…, found \(token.describe(in: file))",
+                                 file: file, range: token.range)
+            }
+            guard options.contains(key) else {
+                throw Diagnostic(.unknownAttribute, "unknown app option '\(key)'", file: file, range: keyRange,
+                                 hint: Suggest.hint(for: key, in: options) ?? "options: " + options.joined(separator: ", "))
+            }
+            guard seen.insert(key).inserted else {
+                throw Diagnostic(.duplicateArgument, "'\(key)' is given twice", file: file, range: keyRange)
+            }
+            advance()
+            try equals()
+            let v = try value()
+            switch key {
+            case "team":
+                guard let t = v.text else { throw wrongType(v, "a team ID, team name or none") }
+                decl.team = Name(text: t, range: v.range)
+            case "kind":
+                let kinds = TargetKind.allCases.map(\.rawValue)
+                guard let t = v.text, let k = TargetKind(rawValue: t) else {
+                    throw Diagnostic(.unknownValue, "unknown target kind '\(v.text ?? "?")'", file: file, range: v.range,
+                                     hint: Suggest.hint(for: v.text ?? "", in: kinds) ?? "one of: " + kinds.joined(separator: ", "))
+                }
+                decl.kind = k
+            default:
+                guard case .list(let items) = v.kind else {
+                    throw wrongType(v, "a list such as [$(AppIdentifierPrefix)com.example.Shared]")
+                }
+                var names: [Name] = []
+                for item in items {
+                    guard let t = item.text else { throw wrongType(item, "a group name") }
+                    names.append(Name(text: t, range: item.range))
+                }
+                if key == "keychain-access-groups" { decl.keychainAccessGroups = names } else { decl.applicationGroups = names }
+            }
+        }
+        return .app(decl)
+    }
+
+    private func wrongType(_ v: ValueNode, _ expected: String) -> Diagnostic {
+        Diagnostic(.wrongValueType, "expected \(expected)", file: file, range: v.range)
+    }
+
+    // call := 'as' APP OP [ CLASS ] { ATTR '=' value } [ 'set' { ATTR '=' value } ]
+    private mutating func parseCall(_ keyword: SourceRange) throws(Diagnostic) -> CallStatement {
+        let app = try name("an app name after 'as'")
+        let opRange = token.range
+        let op: Operation = try choice("operation", Operation.allCases.map { ($0.rawValue, $0) })
+        var spec = ItemSpec()
+        var changes: ItemSpec?
+        var arguments: [CallArgument] = []
+        var classRange: SourceRange?
+        // CLASS is a word not followed by '='.
+        var pendingKey: Name?
+        if let w = wordText {
+            let r = token.range
+            advance()
+            if case .equals = token.kind {
+                pendingKey = Name(text: w, range: r)
+            } else {
+                guard let c = ItemClass(name: w) else {
+                    throw Diagnostic(.unknownClass, "unknown item class '\(w)'", file: file, range: r,
+                                     hint: Suggest.hint(for: w, in: Vocabulary.classNames)
+                                        ?? "classes: " + ItemClass.allCases.map(\.rawValue).joined(separator: ", "))
+                }
+                spec.itemClass = c
+                classRange = r
+            }
+        }
+        var lowering = Lowering(file: file)
+        var inChanges = false
+        while pendingKey != nil || !atLineEnd {
+            let key: Name
+            if let p = pendingKey {
+                key = p
+                pendingKey = nil
+            } else {
+                guard let w = wordText else {
+                    throw Diagnostic(.expectedToken, "expected an attribute such as account=\"…\", found \(token.describe(in: file))",
+                                     file: file, range: token.range)
+                }
+                let r = token.range
+                advance()
+                if w == "set", !(token.kind == .equals) {
+                    guard op == .update else {
+                        throw Diagnostic(.misplacedSet, "'set' belongs to update calls", file: file, range: r,
+                                         hint: "only update changes attributes: as APP update CLASS … set ATTR=VALUE")
+                    }
+                    guard !inChanges else {
+                        throw Diagnostic(.misplacedSet, "'set' is given twice", file: file, range: r)
+                    }
+                    inChanges = true
+                    changes = ItemSpec(itemClass: spec.itemClass)
+                    continue
+                }
+                key = Name(text: w, range: r)
+                try equals()
+            }
+            let v = try value()
+            if inChanges {
+                var c = changes ?? ItemSpec()
+                let k = try lowering.apply(key, v, to: &c, changing: true)
+                changes = c
+                arguments.append(CallArgument(key: k, range: key.range.union(v.range), isChange: true))
+            } else {
+                let k = try lowering.apply(key, v, to: &spec, changing: false)
+                arguments.append(CallArgument(key: k, range: key.range.union(v.range), isChange: false))
+            }
+        }
+        if op == .update && changes == nil {
+            throw Diagnostic(.expectedToken, "update needs 'set' and the attributes to change", file: file,
+                             range: opRange, hint: "as APP update CLASS account=\"alice\" set data=\"new\"")
+        }
+        return CallStatement(app: app, request: CallRequest(op, spec, changes: changes), operationRange: opRange,
+                             arguments: arguments, classRange: classRange)
+    }
+
+    // expect := 'expect' ( 'status' STATUS { 'or' STATUS } | 'count' INTEGER | 'data' STRING
+    //         | 'group' ID | 'item' { ATTR '=' value } | 'groups' APP list | 'default-group' APP ID )
+    private mutating func parseExpect() throws(Diagnostic) -> StatementKind {
+        let subjects = ["status", "count", "data", "group", "item", "groups", "default-group"]
+        guard let what = wordText else {
+            throw Diagnostic(.expectedToken, "expected what to check after 'expect', found \(token.describe(in: file))",
+                             file: file, range: token.range, hint: "one of: " + subjects.joined(separator: ", "))
+        }
+        guard subjects.contains(what) else {
+            throw Diagnostic(.unknownStatement, "unknown expectation 'expect \(what)'", file: file, range: token.range,
+                             hint: Suggest.hint(for: what, in: subjects) ?? "one of: " + subjects.joined(separator: ", "))
+        }
+        advance()
+        switch what {
+        case "status":
+            var statuses = [try status()]
+            while wordText == "or" {
+                advance()
+                statuses.append(try status())
+            }
+            return .expectStatus(statuses)
+        case "count":
+            let (n, r) = try integer("a count")
+            guard n >= 0 else { throw Diagnostic(.wrongValueType, "a count cannot be negative", file: file, range: r) }
+            return .expectCount(n)
+        case "data":
+            return .expectData(try name("the data in quotes").text)
+        case "group":
+            return .expectGroup(try name("an access group"))
+        case "item":
+            var spec = ItemSpec()
+            var args: [CallArgument] = []
+            var lowering = Lowering(file: file)
+            while !atLineEnd {
+                guard let w = wordText else {
+                    throw Diagnostic(.expectedToken, "expected an attribute such as account=\"…\", found \(token.describe(in: file))",
+                                     file: file, range: token.range)
+                }
+                let key = Name(text: w, range: token.range)
+                advance()
+                try equals()
+                let v = try value()
+                let k = try lowering.apply(key, v, to: &spec, changing: true)
+                args.append(CallArgument(key: k, range: key.range.union(v.range), isChange: false))
+            }
+            if args.isEmpty {
+                throw Diagnostic(.expectedToken, "'expect item' needs attributes to check", file: file, range: token.range,
+                                 hint: "expect item account=\"alice\" accessible=when-unlocked")
+            }
+            return .expectItem(spec, args)
+        case "groups":
+            let app = try name("an app name")
+            let v = try value()
+            guard case .list(let items) = v.kind else {
+                throw wrongType(v, "a list of access groups such as [SKMME9E2Y8.com.example.AppOne]")
+            }
+            var names: [Name] = []
+            for item in items {
+                guard let t = item.text else { throw wrongType(item, "an access group") }
+                names.append(Name(text: t, range: item.range))
+            }
+            return .expectGroups(app: app, groups: names)
+        default:
+            let app = try name("an app name")
+            return .expectDefaultGroup(app: app, group: try name("an access group"))
+        }
+    }
+
+    // STATUS := NAME | CODE
+    private mutating func status() throws(Diagnostic) -> StatusRef {
+        let r = token.range
+        switch token.kind {
+        case .integer(let i):
+            advance()
+            guard let s = Int32(exactly: i).flatMap(KeychainStatus.init(code:)) else {
+                throw Diagnostic(.unknownStatus, "unknown status code \(i)", file: file, range: r,
+                                 hint: "known codes: " + KeychainStatus.allCases.map { String($0.code) }.joined(separator: ", "))
+            }
+            return StatusRef(status: s, range: r)
+        case .word:
+            let w = file.text(r)
+            advance()
+            guard let s = KeychainStatus(name: w) else {
+                throw Diagnostic(.unknownStatus, "unknown status '\(w)'", file: file, range: r,
+                                 hint: Suggest.hint(for: w, in: Vocabulary.statusNames)
+                                    ?? "statuses are written as in SecBase.h, e.g. errSecItemNotFound or -25300")
+            }
+            return StatusRef(status: s, range: r)
+        default:
+            throw Diagnostic(.expectedToken, "expected a status name or code, found \(token.describe(in: file))",
+                             file: file, range: r, hint: "e.g. expect status errSecSuccess")
+        }
+    }
+}
+
+/// Checks that must pass before a file is lexed: no NUL bytes, valid UTF-8.
+enum SourceCheck {
+    static func firstProblem(in file: SourceFile) -> Diagnostic? {
+        let b = file.bytes
+        var i = 0
+        while i < b.count {
+            let c = b[i]
+            if c == 0 {
+                return Diagnostic(.nulByte, "the file contains a NUL byte", file: file, range: SourceRange(i, i + 1),
+                                  hint: "is this a binary file? .kcs scripts are UTF-8 text")
+            }
+            if c < 0x80 { i += 1; continue }
+            let need: Int
+            switch c {
+            case 0xC2...0xDF: need = 1
+            case 0xE0...0xEF: need = 2
+            case 0xF0...0xF4: need = 3
+            default: return invalid(file, i)
+            }
+            guard i + need < b.count + 0, i + need <= b.count - 0 else { return invalid(file, i) }
+            for k in 1...need where i + k >= b.count || b[i + k] & 0xC0 != 0x80 { return invalid(file, i) }
+            // Overlong, surrogate and out-of-range forms.
+            if c == 0xE0 && b[i + 1] < 0xA0 { return invalid(file, i) }
+            if c == 0xED && b[i + 1] > 0x9F { return invalid(file, i) }
+            if c == 0xF0 && b[i + 1] < 0x90 { return invalid(file, i) }
+            if c == 0xF4 && b[i + 1] > 0x8F { return invalid(file, i) }
+            i += need + 1
+        }
+        return nil
+    }
+
+    private static func invalid(_ file: SourceFile, _ at: Int) -> Diagnostic {
+        Diagnostic(.invalidUTF8, "the file is not valid UTF-8 (byte 0x\(String(file.bytes[at], radix: 16, uppercase: true)) at offset \(at))",
+                   file: file, range: SourceRange(at, at + 1),
+                   hint: "save the script as UTF-8 text")
+    }
+}

@@ -1,0 +1,53 @@
+import KeychainEngine
+
+/// A call as it ran, for `--verbose` and structured output.
+public struct CallRecord: Sendable {
+    public var file: SourceFile
+    public var range: SourceRange
+    public var app: String
+    public var operation: Operation
+    public var itemClass: ItemClass?
+    public var status: KeychainStatus
+    public var count: Int
+}
+
+/// Something that happened while a script ran, in order.
+public enum RunEvent: Sendable {
+    case call(CallRecord)
+    /// What `show` and `explain` print.
+    case output(String)
+    case expectationPassed(file: SourceFile, range: SourceRange)
+    /// A failed expectation, a runtime error or a syntax error.
+    case diagnostic(Diagnostic)
+}
+
+/// The outcome of running one script.
+public struct RunReport: Sendable {
+    public var passed = 0
+    public var failed = 0
+    /// Errors in the order they arose: syntax errors (then nothing ran),
+    /// runtime errors and failed expectations.
+    public var diagnostics: [Diagnostic] = []
+    public var calls = 0
+    public var statements = 0
+
+    public init() {}
+
+    public var hasSyntaxErrors: Bool {
+        diagnostics.contains { $0.severity == .error && $0.code.rawValue < "KCS300" && $0.code != .fileNotFound }
+    }
+    public var fileNotFound: Bool { diagnostics.contains { $0.code == .fileNotFound && $0.file == nil } }
+    public var hasRuntimeErrors: Bool {
+        diagnostics.contains { $0.severity == .error && $0.code.rawValue >= "KCS300" && $0.code != .expectationFailed }
+    }
+
+    /// The batch runner's exit code (language.md): 0 every expectation held,
+    /// 1 an expectation failed or a call hit a runtime error, 65 syntax error
+    /// (nothing ran), 66 file not found.
+    public var exitCode: Int32 {
+        if fileNotFound { return 66 }
+        if hasSyntaxErrors { return 65 }
+        if failed > 0 || hasRuntimeErrors { return 1 }
+        return 0
+    }
+}

@@ -1,0 +1,321 @@
+import KeychainEngine
+
+/// The last call, kept for expectations and `explain`.
+struct LastCall {
+    var call: CallStatement
+    var file: SourceFile
+    var range: SourceRange
+    var app: AppHandle
+    var device: DeviceHandle
+    /// Nil when the call stopped at a runtime error before reaching the engine.
+    var result: CallResult?
+}
+
+/// An interpreter session: a world and the last call. Batch runs use a fresh
+/// session per file; the REPL keeps one. A value, so snapshots are cheap.
+public struct Session: Sendable {
+    public private(set) var world = World()
+    var last: LastCall?
+    /// Where output and events go; nil when nobody listens (the fast path).
+    public typealias Observer = (RunEvent) -> Void
+
+    public init() {}
+
+    /// Runs a loaded script into this session. Scripts with syntax errors do
+    /// not run: their diagnostics are the report.
+    public mutating func run(_ script: LoadedScript, observer: Observer? = nil) -> RunReport {
+        var report = RunReport()
+        if script.hasErrors {
+            report.diagnostics = script.diagnostics
+            for d in script.diagnostics { observer?(.diagnostic(d)) }
+            return report
+        }
+        run(script.main, script, &report, observer, depth: 0)
+        return report
+    }
+
+    private mutating func run(_ program: Program, _ script: LoadedScript, _ report: inout RunReport,
+                              _ observer: Observer?, depth: Int) {
+        for statement in program.statements {
+            report.statements += 1
+            if case .include(_, let resolved?) = statement.kind, let included = script.includes[resolved] {
+                run(included, script, &report, observer, depth: depth + 1)
+                continue
+            }
+            do throws(Diagnostic) {
+                try execute(statement, program.file, &report, observer)
+            } catch {
+                report.diagnostics.append(error)
+                if error.code == .expectationFailed { report.failed += 1 }
+                observer?(.diagnostic(error))
+            }
+        }
+    }
+
+    // MARK: Statements
+
+    private mutating func execute(_ s: Statement, _ file: SourceFile, _ report: inout RunReport,
+                                  _ observer: Observer?) throws(Diagnostic) {
+        let device = try resolveDevice(s.device, file)
+        switch s.kind {
+        case .platform(let p):
+            do throws(WorldError) { try world.setPlatform(p) } catch { throw worldError(error, file, s.range) }
+        case .team(let id, let alias):
+            do throws(WorldError) { try world.addTeam(id: id.text, name: alias?.text) } catch {
+                throw worldError(error, file, alias?.range ?? id.range)
+            }
+        case .app(let decl):
+            try declareApp(decl, file, s.range)
+        case .group(let name, let apps):
+            var handles: [AppHandle] = []
+            for a in apps { handles.append(try resolveApp(a, file)) }
+            do throws(WorldError) { try world.addGroup(name.text, to: handles) } catch {
+                throw worldError(error, file, name.range)
+            }
+        case .include:
+            break  // resolved and run by the caller
+        case .call(let call):
+            report.calls += 1
+            try perform(call, s, device, file, report: &report, observer)
+        case .expectStatus, .expectCount, .expectData, .expectGroup, .expectItem, .expectGroups, .expectDefaultGroup:
+            try check(s, file)
+            report.passed += 1
+            observer?(.expectationPassed(file: file, range: s.range))
+        case .show(let target):
+            observer?(.output(try show(target, device, file)))
+        case .explain:
+            guard let last else {
+                throw Diagnostic(.noPreviousCall, "nothing to explain: no call has run yet", file: file, range: s.range)
+            }
+            observer?(.output(Explainer(world: world).explain(last).joined(separator: "\n") + "\n"))
+        case .reset:
+            world = World()
+            last = nil
+        case .device, .passcode, .lock, .unlock, .reboot, .biometry, .user, .uninstall, .install, .transfer,
+             .sync, .backup, .restore:
+            throw Diagnostic(.notModelledYet, "'\(file.text(s.range).split(separator: " ").first.map(String.init) ?? "")' is not modelled yet",
+                             file: file, range: s.range,
+                             hint: "device state, lifecycle, sync and backup come with a later release; this line did nothing")
+        }
+    }
+
+    private mutating func declareApp(_ decl: AppDeclaration, _ file: SourceFile, _ range: SourceRange) throws(Diagnostic) {
+        var teamID: String?
+        if let t = decl.team {
+            if t.text != "none" {
+                guard let team = world.team(named: t.text) else {
+                    let known = world.teams.map(\.name)
+                    throw Diagnostic(.unknownTeam, "unknown team '\(t.text)'", file: file, range: t.range,
+                                     hint: Suggest.hint(for: t.text, in: known)
+                                        ?? (known.isEmpty ? "declare it first: team \(t.text)" : "declared teams: " + known.joined(separator: ", ")))
+                }
+                teamID = team.id
+            }
+        } else {
+            teamID = world.defaultTeam?.id
+        }
+        do throws(WorldError) {
+            try world.addApp(bundleID: decl.bundleID.text, name: decl.name, teamID: teamID, kind: decl.kind,
+                             keychainAccessGroups: decl.keychainAccessGroups?.map(\.text) ?? [],
+                             applicationGroups: decl.applicationGroups?.map(\.text) ?? [])
+        } catch {
+            throw worldError(error, file, decl.alias?.range ?? decl.bundleID.range)
+        }
+    }
+
+    private mutating func perform(_ call: CallStatement, _ s: Statement, _ device: DeviceHandle, _ file: SourceFile,
+                                  report: inout RunReport, _ observer: Observer?) throws(Diagnostic) {
+        let app: AppHandle
+        do throws(Diagnostic) {
+            app = try resolveApp(call.app, file)
+        } catch {
+            last = nil
+            throw error
+        }
+        let result = world.perform(call.request, as: app, on: device)
+        last = LastCall(call: call, file: file, range: s.range, app: app, device: device, result: result)
+        observer?(.call(CallRecord(file: file, range: s.range, app: call.app.text, operation: call.request.operation,
+                                   itemClass: call.request.spec.itemClass, status: result.status, count: result.count)))
+        if result.reason == .promptUnanswered {
+            throw Diagnostic(.promptUnanswered, "the call needs an answer to an authentication prompt", file: file,
+                             range: s.range, hint: "answering prompts ('user approves') is not modelled yet; use auth-ui=skip or auth-ui=fail")
+        }
+    }
+
+    // MARK: Expectations
+
+    private func lastCall(_ file: SourceFile, _ range: SourceRange) throws(Diagnostic) -> (LastCall, CallResult) {
+        guard let last else {
+            throw Diagnostic(.noPreviousCall, "no call to check: no call has run before this expectation",
+                             file: file, range: range, hint: "an expectation about a call follows the call it checks")
+        }
+        guard let result = last.result else {
+            throw Diagnostic(.callDidNotRun, "cannot check: the call before it did not run", file: file, range: range,
+                             notes: [DiagnosticNote("the call that stopped with an error", file: last.file, range: last.range)])
+        }
+        return (last, result)
+    }
+
+    private func failure(_ message: String, _ file: SourceFile, _ range: SourceRange, _ last: LastCall?,
+                         hint: String? = nil) -> Diagnostic {
+        var notes: [DiagnosticNote] = []
+        if let last {
+            notes.append(DiagnosticNote("the call checked", file: last.file, range: last.range))
+            notes += Explainer(world: world).explain(last).map { DiagnosticNote($0) }
+        }
+        return Diagnostic(.expectationFailed, message, file: file, range: range, hint: hint, notes: notes)
+    }
+
+    private func check(_ s: Statement, _ file: SourceFile) throws(Diagnostic) {
+        switch s.kind {
+        case .expectStatus(let wanted):
+            let (last, result) = try lastCall(file, s.range)
+            guard wanted.contains(where: { $0.status == result.status }) else {
+                let names = wanted.map(\.status.description).joined(separator: " or ")
+                throw failure("expected status \(names), got \(result.status.description)", file, s.range, last,
+                              hint: Explainer.hint(for: result, last: last, world: world))
+            }
+        case .expectCount(let n):
+            let (last, result) = try lastCall(file, s.range)
+            guard result.count == n else {
+                throw failure("expected count \(n), got \(result.count) (status \(result.status.description))", file, s.range, last)
+            }
+        case .expectData(let data):
+            let (last, result) = try lastCall(file, s.range)
+            guard result.returns.contains(.data) else {
+                throw failure("expected data \"\(data)\", but the call did not ask for data", file, s.range, last,
+                              hint: "add return=data to the call")
+            }
+            guard let first = result.items.first else {
+                throw failure("expected data \"\(data)\", but the call returned nothing (status \(result.status.description))",
+                              file, s.range, last)
+            }
+            guard first.item.data == data else {
+                throw failure("expected data \"\(data)\", got \(first.item.data.map { "\"\($0)\"" } ?? "no data")",
+                              file, s.range, last)
+            }
+        case .expectGroup(let group):
+            let (last, result) = try lastCall(file, s.range)
+            guard let first = result.items.first else {
+                throw failure("expected an item in group \(group.text), but the call added or found none (status \(result.status.description))",
+                              file, s.range, last)
+            }
+            guard first.groupName == group.text else {
+                throw failure("expected the item in group \(group.text), it is in \(first.groupName)", file, s.range, last,
+                              hint: Suggest.hint(for: group.text, in: [first.groupName]))
+            }
+        case .expectItem(let spec, let args):
+            let (last, result) = try lastCall(file, s.range)
+            guard let first = result.items.first else {
+                throw failure("expected an item, but the call added or found none (status \(result.status.description))",
+                              file, s.range, last)
+            }
+            let mismatches = Self.mismatches(first, spec, args)
+            guard mismatches.isEmpty else {
+                throw failure("the item differs: " + mismatches.joined(separator: "; "), file, s.range, last)
+            }
+        case .expectGroups(let appName, let groups):
+            let app = world[try resolveApp(appName, file)]
+            let wanted = groups.map { AppTarget.expandEntitlement($0.text, teamID: app.teamID) }
+            guard app.accessGroups == wanted else {
+                throw Diagnostic(.expectationFailed, "\(app.name)'s access groups differ", file: file, range: s.range,
+                                 notes: [DiagnosticNote("expected: [\(wanted.joined(separator: ", "))]"),
+                                         DiagnosticNote("actual:   [\(app.accessGroups.joined(separator: ", "))]"),
+                                         DiagnosticNote("the list is keychain-access-groups, then the app ID, then application groups")])
+            }
+        case .expectDefaultGroup(let appName, let group):
+            let app = world[try resolveApp(appName, file)]
+            let wanted = AppTarget.expandEntitlement(group.text, teamID: app.teamID)
+            guard app.defaultGroup == wanted else {
+                throw Diagnostic(.expectationFailed,
+                                 "expected \(app.name)'s default group \(wanted), it is \(app.defaultGroup ?? "none (unsigned)")",
+                                 file: file, range: s.range,
+                                 notes: [DiagnosticNote("access groups: [\(app.accessGroups.joined(separator: ", "))]"),
+                                         DiagnosticNote("the default is element 0: the first keychain access group, else the app ID; never an app group")])
+            }
+        default:
+            break
+        }
+    }
+
+    static func mismatches(_ found: FoundItem, _ spec: ItemSpec, _ args: [CallArgument]) -> [String] {
+        var out: [String] = []
+        let item = found.item
+        for arg in args {
+            switch arg.key {
+            case .attribute(let a):
+                guard let want = spec.attributes[a] else { continue }
+                var have = item.attributes.effectiveValue(a)
+                if let key = found.identityKey, !a.applies(to: .certificate) { have = key.item.attributes.effectiveValue(a) }
+                if have != want { out.append("\(arg.key.name) is \(have), expected \(want)") }
+            case .group:
+                if let g = spec.accessGroup, g != found.groupName { out.append("group is \(found.groupName), expected \(g)") }
+            case .accessible:
+                if let a = spec.accessibility, a != item.accessibility {
+                    out.append("accessible is \(item.accessibility.rawValue), expected \(a.rawValue)")
+                }
+            case .sync:
+                if let s = spec.synchronizable, s != .any, (s == .yes) != item.synchronizable {
+                    out.append("sync is \(item.synchronizable), expected \(s == .yes)")
+                }
+            case .data:
+                if let d = spec.data, d != item.data { out.append("data is \(item.data.map { "\"\($0)\"" } ?? "absent"), expected \"\(d)\"") }
+            case .accessControl:
+                if let ac = spec.accessControl, ac != item.accessControl {
+                    out.append("access-control is \(item.accessControl?.description ?? "none"), expected \(ac)")
+                }
+            case .dataProtection, .authUI, .limit, .returns, .returnFlag:
+                out.append("\(arg.key.name) is a query option, not an item attribute")
+            }
+        }
+        return out
+    }
+
+    // MARK: Names
+
+    func resolveApp(_ name: Name, _ file: SourceFile) throws(Diagnostic) -> AppHandle {
+        if let h = world.app(named: name.text) { return h }
+        let known = world.apps.map(\.name)
+        var hint = Suggest.hint(for: name.text, in: known)
+        if hint == nil, let byBundle = world.apps.first(where: { $0.bundleID == name.text }) {
+            hint = "apps are named by the last bundle component or 'as NAME': did you mean '\(byBundle.name)'?"
+        }
+        throw Diagnostic(.unknownApp, "unknown app '\(name.text)'", file: file, range: name.range,
+                         hint: hint ?? (known.isEmpty ? "declare it first: app com.example.\(name.text)"
+                                                      : "declared apps: " + known.joined(separator: ", ")))
+    }
+
+    func resolveDevice(_ name: Name?, _ file: SourceFile) throws(Diagnostic) -> DeviceHandle {
+        guard let name else { return .this }
+        if let d = world.device(named: name.text) { return d }
+        let known = world.devices.map(\.name)
+        throw Diagnostic(.unknownDevice, "unknown device '\(name.text)'", file: file, range: name.range,
+                         hint: Suggest.hint(for: name.text, in: known) ?? "devices: " + known.joined(separator: ", "))
+    }
+
+    private func worldError(_ e: WorldError, _ file: SourceFile, _ range: SourceRange) -> Diagnostic {
+        switch e {
+        case .platformAfterApps:
+            Diagnostic(.invalidDeclaration, "'platform' must come before the first 'app'", file: file, range: range)
+        case .malformedTeamID(let id):
+            Diagnostic(.invalidDeclaration, "'\(id)' is not a team ID", file: file, range: range,
+                       hint: "a team ID is ten upper-case letters or digits")
+        case .duplicateTeam(let n):
+            Diagnostic(.invalidDeclaration, "team '\(n)' is already declared", file: file, range: range)
+        case .unknownTeam(let n, let known):
+            Diagnostic(.unknownTeam, "unknown team '\(n)'", file: file, range: range, hint: Suggest.hint(for: n, in: known))
+        case .duplicateApp(let n):
+            Diagnostic(.invalidDeclaration, "an app named '\(n)' is already declared", file: file, range: range,
+                       hint: "give one of them another name with 'as NAME'")
+        case .unknownApp(let n, let known):
+            Diagnostic(.unknownApp, "unknown app '\(n)'", file: file, range: range, hint: Suggest.hint(for: n, in: known))
+        case .duplicateDevice(let n):
+            Diagnostic(.invalidDeclaration, "device '\(n)' is already declared", file: file, range: range)
+        case .unknownDevice(let n, let known):
+            Diagnostic(.unknownDevice, "unknown device '\(n)'", file: file, range: range, hint: Suggest.hint(for: n, in: known))
+        case .groupNeedsTeam(let g, let app):
+            Diagnostic(.invalidDeclaration, "'\(app)' has no team, so keychain group '\(g)' has no prefix", file: file,
+                       range: range, hint: "declare a team before the app, or use an app group ('group.…')")
+        }
+    }
+}

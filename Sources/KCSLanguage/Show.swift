@@ -1,0 +1,74 @@
+import KeychainEngine
+
+/// Renders rows as a left-aligned text table with a header rule.
+struct TextTable {
+    var header: [String]
+    var rows: [[String]] = []
+
+    func render() -> String {
+        var widths = header.map(\.count)
+        for row in rows {
+            for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], cell.count) }
+        }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { i, c in
+                i == cells.count - 1 ? c : c + String(repeating: " ", count: widths[i] - c.count)
+            }.joined(separator: "  ").trimmingTrailingSpace
+        }
+        var out = line(header) + "\n"
+        out += line(widths.map { String(repeating: "-", count: $0) }) + "\n"
+        for row in rows { out += line(row) + "\n" }
+        return out
+    }
+}
+
+extension Session {
+    /// The text of `show apps|items|matrix` and `show app APP`.
+    func show(_ target: ShowTarget, _ device: DeviceHandle, _ file: SourceFile) throws(Diagnostic) -> String {
+        switch target {
+        case .apps:
+            var t = TextTable(header: ["app", "bundle ID", "team", "kind", "default group", "access groups"])
+            for a in world.apps {
+                t.rows.append([a.name, a.bundleID, a.teamID ?? "none", a.kind.rawValue, a.defaultGroup ?? "-",
+                               String(a.accessGroups.count)])
+            }
+            return world.apps.isEmpty ? "no apps declared\n" : t.render()
+        case .app(let name):
+            let a = world[try resolveApp(name, file)]
+            var out = "\(a.name): \(a.bundleID), \(a.kind.rawValue), team \(a.teamID ?? "none (unsigned)")\n"
+            out += "app ID: \(a.appID ?? "none")\n"
+            out += "keychain-access-groups: [\(a.keychainAccessGroups.joined(separator: ", "))]\n"
+            out += "application-groups: [\(a.applicationGroups.joined(separator: ", "))]\n"
+            out += "access groups, in order:\n"
+            for (i, g) in a.accessGroups.enumerated() { out += "  \(i). \(g)\(i == 0 ? "  (default)" : "")\n" }
+            return out
+        case .items:
+            let items = world[device].keychain.allItems
+            guard !items.isEmpty else { return "no items on \(world[device].name)\n" }
+            var t = TextTable(header: ["#", "class", "group", "key", "sync", "accessible", "data"])
+            for (n, (_, item)) in items.enumerated() {
+                t.rows.append([String(n + 1), item.itemClass.rawValue, world.groupName(item.group), keyText(item),
+                               item.synchronizable ? "yes" : "no", item.accessibility.rawValue,
+                               item.data.map { "\"\($0)\"" } ?? "-"])
+            }
+            return t.render()
+        case .matrix:
+            let items = world[device].keychain.allItems
+            guard !items.isEmpty, !world.apps.isEmpty else { return "nothing to show: no items or no apps\n" }
+            var t = TextTable(header: ["item", "group"] + world.apps.map(\.name))
+            for (n, (_, item)) in items.enumerated() {
+                let cells = world.apps.indices.map { i in
+                    world.canRead(item, as: world.app(named: world.apps[i].name)!, on: device) ? "read" : "-"
+                }
+                t.rows.append(["#\(n + 1) \(item.itemClass.rawValue) \(keyText(item))", world.groupName(item.group)] + cells)
+            }
+            return t.render()
+        }
+    }
+
+    private func keyText(_ item: StoredItem) -> String {
+        item.itemClass.primaryKeyAttributes.compactMap { a in
+            item.attributes[a].map { "\(Vocabulary.shortName[.attribute(a)] ?? a.constantName)=\($0)" }
+        }.joined(separator: " ")
+    }
+}

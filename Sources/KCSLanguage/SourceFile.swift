@@ -1,0 +1,81 @@
+/// A script's text with its name. Positions are byte offsets; lines and
+/// columns are worked out only when a diagnostic is shown.
+public final class SourceFile: Sendable {
+    /// The name shown in diagnostics: a path, `<stdin>` or `<repl>`.
+    public let name: String
+    public let bytes: [UInt8]
+    /// Byte offset at which each line starts.
+    private let lineStarts: [Int]
+
+    public init(name: String, bytes: [UInt8]) {
+        self.name = name
+        self.bytes = bytes
+        var starts = [0]
+        for (i, b) in bytes.enumerated() where b == 0x0A { starts.append(i + 1) }
+        self.lineStarts = starts
+    }
+
+    public convenience init(name: String, text: String) {
+        self.init(name: name, bytes: Array(text.utf8))
+    }
+
+    /// The 1-based line and column of a byte offset; the column counts
+    /// Unicode scalars so a caret lines up under non-ASCII text.
+    public func location(of offset: Int) -> SourceLocation {
+        let offset = min(max(offset, 0), bytes.count)
+        var lo = 0, hi = lineStarts.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if lineStarts[mid] <= offset { lo = mid } else { hi = mid - 1 }
+        }
+        let start = lineStarts[lo]
+        var column = 1
+        var i = start
+        while i < offset {
+            // Count scalar starts, not continuation bytes.
+            if bytes[i] & 0xC0 != 0x80 { column += 1 }
+            i += 1
+        }
+        return SourceLocation(line: lo + 1, column: column)
+    }
+
+    /// The text of a 1-based line without its line break.
+    public func lineText(_ line: Int) -> String {
+        guard line >= 1, line <= lineStarts.count else { return "" }
+        let start = lineStarts[line - 1]
+        var end = line < lineStarts.count ? lineStarts[line] - 1 : bytes.count
+        if end > start, bytes[end - 1] == 0x0D { end -= 1 }
+        return String(decoding: bytes[start..<max(start, end)], as: UTF8.self)
+    }
+
+    /// The text of a byte range.
+    public func text(_ range: SourceRange) -> String {
+        let lo = min(max(range.start, 0), bytes.count), hi = min(max(range.end, lo), bytes.count)
+        return String(decoding: bytes[lo..<hi], as: UTF8.self)
+    }
+
+    public var lineCount: Int { lineStarts.count }
+}
+
+/// A 1-based line and column.
+public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
+    public var line: Int
+    public var column: Int
+    public var description: String { "\(line):\(column)" }
+}
+
+/// A half-open byte range in one source file.
+public struct SourceRange: Sendable, Hashable {
+    public var start: Int
+    public var end: Int
+
+    public init(_ start: Int, _ end: Int) {
+        self.start = start
+        self.end = max(start, end)
+    }
+
+    /// The range covering both.
+    public func union(_ other: SourceRange) -> SourceRange {
+        SourceRange(min(start, other.start), max(end, other.end))
+    }
+}

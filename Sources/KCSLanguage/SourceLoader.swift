@@ -1,0 +1,112 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Why a script could not be read.
+public enum LoadError: Error, Sendable, Hashable {
+    case notFound(String)
+    case unreadable(String, reason: String)
+    case forbidden(String, reason: String)
+}
+
+/// How scripts and their includes are read. A host embedding the interpreter
+/// supplies its own to keep scripts inside a root or away from the disk.
+public protocol SourceLoader: Sendable {
+    /// Resolves `path` as written in `include` relative to the including file.
+    func resolve(_ path: String, relativeTo including: String?) -> String
+    /// Reads a resolved path.
+    func read(_ resolved: String) throws(LoadError) -> SourceFile
+}
+
+/// Reads from the file system; includes resolve relative to the including file.
+public struct FileSystemLoader: SourceLoader {
+    public init() {}
+
+    public func resolve(_ path: String, relativeTo including: String?) -> String {
+        guard !path.hasPrefix("/"), let including, let slash = including.lastIndex(of: "/") else { return path }
+        return String(including[...slash]) + path
+    }
+
+    public func read(_ resolved: String) throws(LoadError) -> SourceFile {
+        guard FileManager.default.fileExists(atPath: resolved) else { throw .notFound(resolved) }
+        guard let data = FileManager.default.contents(atPath: resolved) else {
+            throw .unreadable(resolved, reason: "it is a directory, or permission was denied")
+        }
+        return SourceFile(name: resolved, bytes: [UInt8](data))
+    }
+}
+
+/// A parsed script together with every script it includes, all parsed
+/// before anything runs.
+public struct LoadedScript: Sendable {
+    public var main: Program
+    /// Included programs by resolved path.
+    public var includes: [String: Program]
+    public var diagnostics: [Diagnostic]
+
+    /// Whether syntax errors (or unreadable includes) stop the run.
+    public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+}
+
+/// Parses a script and, recursively, what it includes.
+public enum ScriptLoader {
+    /// Parses `file` and its includes. Include cycles and unreadable includes
+    /// are reported at the `include` line.
+    public static func load(_ file: SourceFile, loader: any SourceLoader) -> LoadedScript {
+        var includes: [String: Program] = [:]
+        var diagnostics: [Diagnostic] = []
+        let main = parse(file, loader: loader, stack: [file.name], includes: &includes, diagnostics: &diagnostics)
+        return LoadedScript(main: main, includes: includes, diagnostics: diagnostics)
+    }
+
+    private static func parse(_ file: SourceFile, loader: any SourceLoader, stack: [String],
+                              includes: inout [String: Program], diagnostics: inout [Diagnostic]) -> Program {
+        var (program, diags) = Parser.parse(file)
+        diagnostics += diags
+        if file.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+            diagnostics.append(Diagnostic(.emptyFile, file.bytes.isEmpty ? "the file is empty" : "the file has only blank lines",
+                                          file: file, hint: "a scenario declares a team and apps, makes calls and checks them with 'expect'"))
+        }
+        for i in program.statements.indices {
+            guard case .include(let path, _) = program.statements[i].kind else { continue }
+            let resolved = loader.resolve(path, relativeTo: file.name)
+            program.statements[i].kind = .include(path: path, resolved: resolved)
+            let range = program.statements[i].range
+            if stack.contains(resolved) {
+                diagnostics.append(Diagnostic(.includeCycle, "'\(path)' includes itself (through \(stack.joined(separator: " → ")))",
+                                              file: file, range: range, hint: "remove one of the include lines"))
+                continue
+            }
+            if includes[resolved] != nil { continue }
+            do {
+                let included = try loader.read(resolved)
+                includes[resolved] = Program(file: included, statements: [])
+                includes[resolved] = parse(included, loader: loader, stack: stack + [resolved],
+                                           includes: &includes, diagnostics: &diagnostics)
+            } catch {
+                diagnostics.append(Diagnostic(error.code, error.message(for: path), file: file, range: range,
+                                              hint: "paths in include are relative to the including file"))
+            }
+        }
+        return program
+    }
+}
+
+extension LoadError {
+    var code: DiagnosticCode {
+        switch self {
+        case .notFound: .fileNotFound
+        case .unreadable, .forbidden: .fileUnreadable
+        }
+    }
+
+    func message(for path: String) -> String {
+        switch self {
+        case .notFound(let p): "no such file: '\(p == path ? path : "\(path)' (looked for '\(p)")'"
+        case .unreadable(let p, let reason): "cannot read '\(p)': \(reason)"
+        case .forbidden(let p, let reason): "may not read '\(p)': \(reason)"
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import KeychainEngine
+
+/// What an `ATTR=` names: a stored attribute or one of the keys the engine
+/// treats specially.
+public enum ArgumentKey: Sendable, Hashable {
+    case attribute(ItemAttribute)
+    case group, accessible, accessControl, sync, data, dataProtection, authUI, limit
+    /// `return=[…]`.
+    case returns
+    /// `kSecReturnData=true` and its siblings.
+    case returnFlag(ReturnKinds)
+
+    /// The short name used in messages.
+    public var name: String {
+        Vocabulary.shortName[self] ?? "?"
+    }
+}
+
+/// The words of the language: short names, framework constant names, and the
+/// tables completion and help are generated from.
+public enum Vocabulary {
+    /// Short attribute names, as language.md lists them (plus a few more).
+    static let shortArguments: [(String, ArgumentKey)] = [
+        ("service", .attribute(.service)), ("account", .attribute(.account)), ("group", .group),
+        ("accessible", .accessible), ("access-control", .accessControl), ("sync", .sync), ("data", .data),
+        ("label", .attribute(.label)), ("generic", .attribute(.generic)), ("comment", .attribute(.comment)),
+        ("description", .attribute(.description)), ("server", .attribute(.server)),
+        ("protocol", .attribute(.protocol)), ("port", .attribute(.port)), ("path", .attribute(.path)),
+        ("security-domain", .attribute(.securityDomain)),
+        ("authentication-type", .attribute(.authenticationType)),
+        ("certificate-type", .attribute(.certificateType)), ("issuer", .attribute(.issuer)),
+        ("serial-number", .attribute(.serialNumber)), ("key-class", .attribute(.keyClass)),
+        ("application-label", .attribute(.applicationLabel)),
+        ("application-tag", .attribute(.applicationTag)), ("key-type", .attribute(.keyType)),
+        ("key-size", .attribute(.keySizeInBits)), ("effective-key-size", .attribute(.effectiveKeySize)),
+        ("creator", .attribute(.creator)), ("type", .attribute(.type)),
+        ("public-key-hash", .attribute(.publicKeyHash)), ("start-date", .attribute(.startDate)),
+        ("end-date", .attribute(.endDate)),
+        ("data-protection", .dataProtection), ("auth-ui", .authUI), ("limit", .limit), ("return", .returns),
+    ]
+
+    /// Framework spellings of the same keys.
+    static let constantArguments: [(String, ArgumentKey)] =
+        ItemAttribute.allCases.map { ($0.constantName, ArgumentKey.attribute($0)) } + [
+            ("kSecAttrAccessGroup", .group), ("kSecAttrAccessible", .accessible),
+            ("kSecAttrAccessControl", .accessControl), ("kSecAttrSynchronizable", .sync),
+            ("kSecValueData", .data), ("kSecUseDataProtectionKeychain", .dataProtection),
+            ("kSecUseAuthenticationUI", .authUI), ("kSecMatchLimit", .limit),
+            ("kSecReturnData", .returnFlag(.data)), ("kSecReturnAttributes", .returnFlag(.attributes)),
+            ("kSecReturnRef", .returnFlag(.reference)),
+            ("kSecReturnPersistentRef", .returnFlag(.persistentReference)),
+        ]
+
+    static let argumentsByName: [String: ArgumentKey] = {
+        var d: [String: ArgumentKey] = [:]
+        for (n, k) in shortArguments + constantArguments { d[n] = k }
+        return d
+    }()
+
+    static let shortName: [ArgumentKey: String] = {
+        var d: [ArgumentKey: String] = [:]
+        for (n, k) in shortArguments where d[k] == nil { d[k] = n }
+        d[.returnFlag(.data)] = "kSecReturnData"
+        d[.returnFlag(.attributes)] = "kSecReturnAttributes"
+        d[.returnFlag(.reference)] = "kSecReturnRef"
+        d[.returnFlag(.persistentReference)] = "kSecReturnPersistentRef"
+        return d
+    }()
+
+    /// Every attribute name a call accepts, short names first.
+    public static var argumentNames: [String] { (shortArguments + constantArguments).map(\.0) }
+
+    /// Class names: short and `kSecClass…`.
+    public static var classNames: [String] {
+        ItemClass.allCases.map(\.rawValue) + ItemClass.allCases.map(\.constantName)
+    }
+
+    /// Accessibility values: short and `kSecAttrAccessible…`.
+    public static var accessibilityNames: [String] {
+        Accessibility.allCases.map(\.rawValue) + Accessibility.allCases.map(\.constantName)
+    }
+
+    static func accessibility(named s: String) -> Accessibility? {
+        Accessibility(rawValue: s) ?? Accessibility.allCases.first { $0.constantName == s }
+    }
+
+    static let limitNames: [(String, MatchLimit)] = [
+        ("one", .one), ("all", .all), ("kSecMatchLimitOne", .one), ("kSecMatchLimitAll", .all),
+    ]
+
+    static let authUINames: [(String, AuthUI)] = [
+        ("allow", .allow), ("fail", .fail), ("skip", .skip),
+        ("kSecUseAuthenticationUIAllow", .allow), ("kSecUseAuthenticationUIFail", .fail),
+        ("kSecUseAuthenticationUISkip", .skip),
+    ]
+
+    static let returnNames: [(String, ReturnKinds)] = [
+        ("data", .data), ("attributes", .attributes), ("ref", .reference),
+        ("persistent-ref", .persistentReference),
+        ("kSecReturnData", .data), ("kSecReturnAttributes", .attributes), ("kSecReturnRef", .reference),
+        ("kSecReturnPersistentRef", .persistentReference),
+    ]
+
+    static let syncNames: [(String, SyncSelector)] = [
+        ("true", .yes), ("false", .no), ("any", .any), ("kSecAttrSynchronizableAny", .any),
+    ]
+
+    static let flagNames: [(String, AccessControl.Flag)] =
+        AccessControl.Flag.allCases.map { ($0.rawValue, $0) } + AccessControl.Flag.allCases.map { ($0.constantName, $0) }
+
+    /// The values an enumerated key takes, for completion and "did you mean".
+    public static func valueNames(for key: ArgumentKey) -> [String] {
+        switch key {
+        case .accessible: accessibilityNames
+        case .limit: limitNames.map(\.0)
+        case .authUI: authUINames.map(\.0)
+        case .returns: returnNames.map(\.0)
+        case .sync: syncNames.map(\.0)
+        case .dataProtection, .returnFlag: ["true", "false"]
+        case .accessControl: accessibilityNames + flagNames.map(\.0) + ["or", "and"]
+        case .attribute(let a):
+            if case .enumerated(let values) = a.valueKind { values.map(\.short) + values.map(\.constant) } else { [] }
+        case .group, .data: []
+        }
+    }
+
+    /// Status names, for `expect status`.
+    public static var statusNames: [String] { KeychainStatus.allCases.map(\.name) }
+}
