@@ -1,10 +1,14 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
 
 // Three layers, by direction of dependency:
 //   KeychainEngine  - the keychain model; imports nothing of ours, knows no syntax.
 //   KCSLanguage     - source, lexer, parser, diagnostics, evaluator over the engine.
 //   kcs             - the command line: parses arguments, prints, picks exit codes.
+// The tree is kept free of warnings: our own targets treat them as errors
+// (dependencies are not affected).
+let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
+
 let package = Package(
     name: "kcs",
     platforms: [.macOS(.v13)],
@@ -17,18 +21,20 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.0"),
     ],
     targets: [
-        .target(name: "KeychainEngine"),
-        .target(name: "KCSLanguage", dependencies: ["KeychainEngine"]),
+        .target(name: "KeychainEngine", swiftSettings: strict),
+        .target(name: "KCSLanguage", dependencies: ["KeychainEngine"], swiftSettings: strict),
         .executableTarget(
             name: "kcs",
             dependencies: [
                 "KCSLanguage",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            swiftSettings: strict
         ),
-        .testTarget(name: "KeychainEngineTests", dependencies: ["KeychainEngine"]),
-        .testTarget(name: "KCSLanguageTests", dependencies: ["KCSLanguage"]),
-        .testTarget(name: "KCSCLITests", dependencies: ["KCSLanguage"]),
+        .testTarget(name: "KeychainEngineTests", dependencies: ["KeychainEngine"], swiftSettings: strict),
+        .testTarget(name: "KCSLanguageTests", dependencies: ["KCSLanguage"], swiftSettings: strict),
+        // Depends on the executable so `swift test` builds the binary it runs.
+        .testTarget(name: "KCSCLITests", dependencies: ["KCSLanguage", "kcs"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

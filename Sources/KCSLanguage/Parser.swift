@@ -36,7 +36,12 @@ public struct Parser {
         }
         var parser = Parser(file: file)
         let statements = parser.parseProgram()
-        var all = parser.diagnostics + parser.lexer.diagnostics
+        var all: [Diagnostic] = []
+        // The lexer and the parser may both notice an unclosed '['; keep one.
+        for d in parser.lexer.diagnostics + parser.diagnostics
+        where !all.contains(where: { $0.code == d.code && $0.range == d.range }) {
+            all.append(d)
+        }
         all.sort { ($0.range?.start ?? 0) < ($1.range?.start ?? 0) }
         return (Program(file: file, statements: statements), all)
     }
@@ -425,6 +430,7 @@ public struct Parser {
             if let p = pendingKey {
                 key = p
                 pendingKey = nil
+                try equals()
             } else {
                 guard let w = wordText else {
                     throw Diagnostic(.expectedToken, "expected an attribute such as account=\"…\", found \(token.describe(in: file))",

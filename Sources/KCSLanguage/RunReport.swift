@@ -34,7 +34,7 @@ public struct RunReport: Sendable {
     public init() {}
 
     public var hasSyntaxErrors: Bool {
-        diagnostics.contains { $0.severity == .error && $0.code.rawValue < "KCS300" && $0.code != .fileNotFound }
+        diagnostics.contains { $0.severity == .error && $0.code.rawValue < "KCS300" && !($0.code == .fileNotFound && $0.file == nil) }
     }
     public var fileNotFound: Bool { diagnostics.contains { $0.code == .fileNotFound && $0.file == nil } }
     public var hasRuntimeErrors: Bool {

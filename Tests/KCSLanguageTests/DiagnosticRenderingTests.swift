@@ -1,0 +1,102 @@
+import Testing
+@testable import KCSLanguage
+
+/// Rendered diagnostics pinned as text: the renderer's output is part of the
+/// product, so any change to it shows up here.
+struct DiagnosticRenderingTests {
+    func render(_ source: String) -> String {
+        let report = Interpreter.run(source: source, name: "s.kcs")
+        return report.diagnostics.map { DiagnosticRenderer().render($0) }.joined()
+    }
+
+    @Test func unknownAttributeWithSuggestion() {
+        #expect(render("team SKMME9E2Y8\napp com.x.A\nas A add generic-password acount=\"alice\"\n") == """
+            s.kcs:3:27: error: unknown attribute 'acount' [KCS204]
+             3 | as A add generic-password acount="alice"
+               |                           ^~~~~~
+            hint: did you mean 'account'?
+
+            """)
+    }
+
+    @Test func unknownAppAtRuntime() {
+        #expect(render("team SKMME9E2Y8\napp com.x.AppOne\nas AppOen find generic-password\n") == """
+            s.kcs:3:4: error: unknown app 'AppOen' [KCS301]
+             3 | as AppOen find generic-password
+               |    ^~~~~~
+            hint: did you mean 'AppOne'?
+
+            """)
+    }
+
+    @Test func appNamedByBundleID() {
+        let text = render("team SKMME9E2Y8\napp com.x.AppOne\nas com.x.AppOne find generic-password\n")
+        #expect(text.contains("hint: apps are named by the last bundle component or 'as NAME': did you mean 'AppOne'?"))
+    }
+
+    @Test func failedStatusExpectationExplainsTheCall() {
+        let source = """
+            team SKMME9E2Y8
+            app com.example.AppOne
+            app com.example.AppTwo
+            as AppOne add generic-password service="auth" account="alice"
+            as AppTwo find generic-password service="auth" account="alice"
+            expect status errSecSuccess
+            """
+        #expect(render(source) == """
+            s.kcs:6:1: error: expected status errSecSuccess (0), got errSecItemNotFound (-25300) [KCS401]
+             6 | expect status errSecSuccess
+               | ^~~~~~~~~~~~~~~~~~~~~~~~~~~
+            s.kcs:5:1: note: the call checked
+              SecItemCopyMatching → errSecItemNotFound (-25300)
+              AppTwo's access groups, in order: SKMME9E2Y8.com.example.AppTwo (default)
+              searched: SKMME9E2Y8.com.example.AppTwo
+              why: no generic-password item in the searched groups matches the query
+              generic-password items on the device:
+                - generic-password account="alice" service="auth" in SKMME9E2Y8.com.example.AppOne: its group is not in AppTwo's access groups
+            hint: run 'explain' after the call, or see the candidates above
+
+            """)
+    }
+
+    @Test func missingTeamPrefixSuggestsThePrefixedGroup() {
+        let source = """
+            team SKMME9E2Y8
+            app com.example.AppOne
+            group com.example.Shared AppOne
+            as AppOne add generic-password account="a" group=com.example.Shared
+            expect status errSecSuccess
+            """
+        let text = render(source)
+        #expect(text.contains("got errSecMissingEntitlement (-34018)"))
+        #expect(text.contains("did you mean SKMME9E2Y8.com.example.Shared?"))
+        #expect(text.contains("hint: write the group with its team prefix: group=SKMME9E2Y8.com.example.Shared"))
+    }
+
+    @Test func candidatesSayWhyEachWasPassedOver() {
+        let source = """
+            team SKMME9E2Y8
+            app com.example.AppOne
+            as AppOne add generic-password service="auth" account="bob"
+            as AppOne add generic-password service="auth" account="alice" sync=true
+            as AppOne find generic-password service="auth" account="alice"
+            expect status errSecSuccess
+            """
+        let text = render(source)
+        #expect(text.contains("account=\"bob\" service=\"auth\" in SKMME9E2Y8.com.example.AppOne: account is \"bob\", the query asks \"alice\""))
+        #expect(text.contains("sync=true in SKMME9E2Y8.com.example.AppOne: it is synchronizable and the query did not say sync=true or sync=any"))
+    }
+
+    @Test func inputProblemsAreClearErrors() {
+        #expect(render("") == "s.kcs: error: the file is empty [KCS003]\nhint: a scenario declares a team and apps, makes calls and checks them with 'expect'\n")
+        let nul = Interpreter.run(file: SourceFile(name: "n.kcs", bytes: [0x61, 0x00]))
+        #expect(nul.diagnostics.map(\.code) == [.nulByte])
+        #expect(nul.exitCode == 65)
+    }
+
+    @Test func colourOnlyWhenAsked() {
+        let d = Diagnostic(.unknownApp, "unknown app 'X'")
+        #expect(!DiagnosticRenderer(colour: false).render(d).contains("\u{1B}["))
+        #expect(DiagnosticRenderer(colour: true).render(d).contains("\u{1B}["))
+    }
+}
