@@ -148,7 +148,10 @@ struct Explainer {
             if let p = app.accessGroups.first(where: { $0.hasSuffix("." + g) && $0.count == g.count + 11 }) {
                 return "write the group with its team prefix: group=\(p)"
             }
-            return "add the group to \(app.name)'s entitlements (group \(g) \(app.name)) or name one it has"
+            // `group NAME` adds the team prefix itself, so suggest the bare name.
+            var bare = Substring(g)
+            if let team = app.teamID, g.hasPrefix(team + ".") { bare = g.dropFirst(team.count + 1) }
+            return "add the group to \(app.name)'s entitlements (group \(bare) \(app.name)) or name one it has"
         case .unsigned: return "declare a team before the app, or give the app team=TEAMID"
         case .noMatch: return "run 'explain' after the call, or see the candidates above"
         default: return nil

@@ -16,6 +16,8 @@ struct LastCall {
 public struct Session: Sendable {
     public private(set) var world = World()
     var last: LastCall?
+    /// The last call if it stopped before reaching the engine (an unknown app).
+    var lastFailedCall: (file: SourceFile, range: SourceRange)?
     /// Where output and events go; nil when nobody listens (the fast path).
     public typealias Observer = (RunEvent) -> Void
 
@@ -91,6 +93,7 @@ public struct Session: Sendable {
         case .reset:
             world = World()
             last = nil
+            lastFailedCall = nil
         case .device, .passcode, .lock, .unlock, .reboot, .biometry, .user, .uninstall, .install, .transfer,
              .sync, .backup, .restore:
             throw Diagnostic(.notModelledYet, "'\(file.text(s.range).split(separator: " ").first.map(String.init) ?? "")' is not modelled yet",
@@ -130,8 +133,10 @@ public struct Session: Sendable {
             app = try resolveApp(call.app, file)
         } catch {
             last = nil
+            lastFailedCall = (file, s.range)
             throw error
         }
+        lastFailedCall = nil
         let result = world.perform(call.request, as: app, on: device)
         last = LastCall(call: call, file: file, range: s.range, app: app, device: device, result: result)
         observer?(.call(CallRecord(file: file, range: s.range, app: call.app.text, operation: call.request.operation,
@@ -146,6 +151,10 @@ public struct Session: Sendable {
 
     private func lastCall(_ file: SourceFile, _ range: SourceRange) throws(Diagnostic) -> (LastCall, CallResult) {
         guard let last else {
+            if let failed = lastFailedCall {
+                throw Diagnostic(.callDidNotRun, "cannot check: the call before it did not run", file: file, range: range,
+                                 notes: [DiagnosticNote("the call that stopped with an error", file: failed.file, range: failed.range)])
+            }
             throw Diagnostic(.noPreviousCall, "no call to check: no call has run before this expectation",
                              file: file, range: range, hint: "an expectation about a call follows the call it checks")
         }

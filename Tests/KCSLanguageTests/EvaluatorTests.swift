@@ -55,7 +55,7 @@ struct EvaluatorTests {
             as A add generic-password account="a"
             expect status errSecSuccess
             """)
-        #expect(report.diagnostics.map(\.code) == [.unknownApp, .noPreviousCall])
+        #expect(report.diagnostics.map(\.code) == [.unknownApp, .callDidNotRun])
         #expect(report.passed == 1)
         #expect(report.exitCode == 1)
     }
@@ -68,7 +68,8 @@ struct EvaluatorTests {
             as B find generic-password account="a"
             expect status errSecSuccess
             """)
-        #expect(report.diagnostics.map(\.code) == [.unknownApp, .noPreviousCall])
+        #expect(report.diagnostics.map(\.code) == [.unknownApp, .callDidNotRun])
+        #expect(report.diagnostics.last?.notes.first?.range != nil)
     }
 
     @Test func notModelledStatementsAreClearRuntimeErrors() {

@@ -1,0 +1,266 @@
+import Testing
+@testable import KeychainEngine
+
+/// semantics.md section 1: who may touch what, the access-group list.
+@Suite("1 access-group list")
+struct Section1AccessGroupTests {
+
+    @Test("1.1 an extension inherits nothing from its containing app")
+    func extensionInheritsNothing() throws {
+        var w = World()
+        try w.addTeam(id: teamA)
+        let app = try w.addApp(bundleID: "com.example.app", name: "app", teamID: teamA,
+                               keychainAccessGroups: ["\(teamA).shared"], applicationGroups: ["group.x"])
+        let ext = try w.addApp(bundleID: "com.example.app.widget", name: "widget", teamID: teamA, kind: .extension)
+        #expect(w[ext].keychainAccessGroups.isEmpty)
+        #expect(w[ext].applicationGroups.isEmpty)
+        #expect(w[ext].accessGroups == ["\(teamA).com.example.app.widget"])
+        // The app's item, in its shared group, is invisible to the extension.
+        let added = w.perform(CallRequest(.add, gp("a")), as: app)
+        #expect(added.status == .success)
+        let found = w.perform(CallRequest(.find, gp("a")), as: ext)
+        #expect(found.status == .itemNotFound)
+        // And the extension's explicit query for that group is refused (iOS 18).
+        let named = w.perform(CallRequest(.find, gp("a", group: "\(teamA).shared")), as: ext)
+        #expect(named.status == .missingEntitlement)
+    }
+
+    @Test("1.1 an extension with the shared group sees the app's item")
+    func extensionWithSharedGroup() throws {
+        var w = World()
+        try w.addTeam(id: teamA)
+        let app = try w.addApp(bundleID: "com.example.app", name: "app", teamID: teamA,
+                               keychainAccessGroups: ["\(teamA).shared"])
+        let ext = try w.addApp(bundleID: "com.example.app.widget", name: "widget", teamID: teamA, kind: .extension,
+                               keychainAccessGroups: ["\(teamA).shared"])
+        #expect(w.perform(CallRequest(.add, gp("a")), as: app).status == .success)
+        let found = w.perform(CallRequest(.find, gp("a")), as: ext)
+        #expect(found.status == .success)
+        #expect(found.groups == ["\(teamA).shared"])
+    }
+
+    @Test("1.2 team ID validation", arguments: [
+        ("SKMME9E2Y8", true), ("ABCDE12345", true), ("0123456789", true),
+        ("skmme9e2y8", false), ("SKMME9E2Y", false), ("SKMME9E2Y81", false),
+        ("SKMME-E2Y8", false), ("", false), ("SKMME9E2Y8.", false),
+    ])
+    func teamIDValidation(id: String, ok: Bool) {
+        #expect(Team.isWellFormedID(id) == ok)
+        var w = World()
+        do {
+            try w.addTeam(id: id)
+            #expect(ok, "malformed team ID \(id) accepted")
+            #expect(w.team(named: id)?.id == id)
+        } catch {
+            #expect(!ok)
+            #expect(error == .malformedTeamID(id))
+        }
+    }
+
+    @Test("1.2 app ID is TEAMID.BUNDLEID")
+    func appID() throws {
+        var w = World()
+        try w.addTeam(id: teamA)
+        let a = try w.addApp(bundleID: "com.example.app", name: "app", teamID: teamA)
+        #expect(w[a].appID == "SKMME9E2Y8.com.example.app")
+        let u = try w.addApp(bundleID: "com.example.u", name: "u", teamID: nil)
+        #expect(w[u].appID == nil)
+    }
+
+    @Test("1.3 access-group order: keychain groups, app ID, app groups")
+    func accessGroupOrder() {
+        var f = Fixture()
+        let expected = [Fixture.shared, Fixture.second, Fixture.mainID, Fixture.appGroup]
+        #expect(f.world[f.main].accessGroups == expected)
+        // The call path reports the same list.
+        let r = f.find(gp("nothing"))
+        #expect(r.callerGroups == expected)
+        #expect(r.searchedGroups == expected)
+    }
+
+    @Test("1.3 access-group order: keychain groups keep entitlement order, app groups too")
+    func entitlementOrderKept() throws {
+        var w = World()
+        try w.addTeam(id: teamA)
+        let a = try w.addApp(bundleID: "b", name: "a", teamID: teamA,
+                             keychainAccessGroups: ["\(teamA).z", "\(teamA).a", "\(teamA).m"],
+                             applicationGroups: ["group.z", "group.a"])
+        #expect(w[a].accessGroups == ["\(teamA).z", "\(teamA).a", "\(teamA).m", "\(teamA).b", "group.z", "group.a"])
+    }
+
+    @Test("1.3 access-group order: duplicates are kept")
+    func duplicatesKept() throws {
+        var w = World()
+        try w.addTeam(id: teamA)
+        // The app ID also listed as a keychain group, and a repeated keychain group.
+        let a = try w.addApp(bundleID: "com.x", name: "a", teamID: teamA,
+                             keychainAccessGroups: ["\(teamA).s", "\(teamA).com.x", "\(teamA).s"],
+                             applicationGroups: ["group.g", "group.g"])
+        let list = ["\(teamA).s", "\(teamA).com.x", "\(teamA).s", "\(teamA).com.x", "group.g", "group.g"]
+        #expect(w[a].accessGroups == list)
+        let r = w.perform(CallRequest(.find, gp("x")), as: a)
+        #expect(r.callerGroups == list)
+    }
+
+    @Test("1.3 duplicated groups: an item is found once, not once per listing")
+    func duplicatesFoundOnce() throws {
+        var w = World()
+        try w.addTeam(id: teamA)
+        let a = try w.addApp(bundleID: "com.x", name: "a", teamID: teamA,
+                             keychainAccessGroups: ["\(teamA).s", "\(teamA).s"])
+        #expect(w.perform(CallRequest(.add, gp("x")), as: a).status == .success)
+        let r = w.perform(CallRequest(.find, gp(nil, service: nil, limit: .all)), as: a)
+        #expect(r.status == .success)
+        #expect(r.count == 1)
+    }
+
+    @Test("1.4 $(AppIdentifierPrefix) and $(TeamIdentifierPrefix) expand to TEAMID.", arguments: [
+        ("$(AppIdentifierPrefix)shared", "SKMME9E2Y8.shared"),
+        ("$(TeamIdentifierPrefix)shared", "SKMME9E2Y8.shared"),
+        ("$(AppIdentifierPrefix)com.example.app", "SKMME9E2Y8.com.example.app"),
+        ("SKMME9E2Y8.literal", "SKMME9E2Y8.literal"),
+        ("group.$(TeamIdentifierPrefix)x", "group.SKMME9E2Y8.x"),
+        ("$(AppIdentifierPrefix)$(TeamIdentifierPrefix)x", "SKMME9E2Y8.SKMME9E2Y8.x"),
+    ])
+    func expansion(raw: String, expanded: String) throws {
+        #expect(AppTarget.expandEntitlement(raw, teamID: teamA) == expanded)
+        var w = World()
+        try w.addTeam(id: teamA)
+        let a = try w.addApp(bundleID: "b", name: "a", teamID: teamA,
+                             keychainAccessGroups: [raw], applicationGroups: [raw])
+        #expect(w[a].keychainAccessGroups == [expanded])
+        #expect(w[a].applicationGroups == [expanded])
+    }
+
+    @Test("1.4 code must use the expanded string: the unexpanded name is not entitled")
+    func unexpandedNameNotEntitled() {
+        var f = Fixture()
+        let r = f.add(gp("a", group: "$(AppIdentifierPrefix)shared"))
+        #expect(r.status == .missingEntitlement)
+        let ok = f.add(gp("a", group: Fixture.shared))
+        #expect(ok.status == .success)
+    }
+
+    @Test("1.4 addGroup: keychain sharing prefixes the team ID, app groups are not prefixed")
+    func addGroupPrefixing() throws {
+        var w = World()
+        try w.addTeam(id: teamA)
+        try w.addTeam(id: teamB)
+        let a = try w.addApp(bundleID: "com.a", name: "a", teamID: teamA)
+        let b = try w.addApp(bundleID: "com.b", name: "b", teamID: teamB)
+        try w.addGroup("shared", to: [a, b])
+        try w.addGroup("group.com.example", to: [a])
+        #expect(w[a].keychainAccessGroups == ["\(teamA).shared"])
+        #expect(w[b].keychainAccessGroups == ["\(teamB).shared"])
+        #expect(w[a].applicationGroups == ["group.com.example"])
+        #expect(w[b].applicationGroups == [])
+        #expect(w[a].accessGroups == ["\(teamA).shared", "\(teamA).com.a", "group.com.example"])
+        // The resolved list used by calls is rebuilt too.
+        let r = w.perform(CallRequest(.add, gp("x")), as: a)
+        #expect(r.status == .success)
+        #expect(r.groups == ["\(teamA).shared"])
+    }
+
+    @Test("1.4 addGroup: a keychain group for an app without a team is refused")
+    func addGroupNeedsTeam() throws {
+        var w = World()
+        let u = try w.addApp(bundleID: "com.u", name: "u", teamID: nil)
+        #expect(throws: WorldError.groupNeedsTeam(group: "shared", app: "u")) {
+            try w.addGroup("shared", to: [u])
+        }
+        // An app group needs no team prefix.
+        try w.addGroup("group.ok", to: [u])
+        #expect(w[u].applicationGroups == ["group.ok"])
+    }
+
+    @Test("1.5 default group is the first keychain access group")
+    func defaultGroupFirstKAG() {
+        var f = Fixture()
+        #expect(f.world[f.main].defaultGroup == Fixture.shared)
+        let r = f.add(gp("a"))
+        #expect(r.status == .success)
+        #expect(r.groups == [Fixture.shared])
+        #expect(f.items.map(f.groupName) == [Fixture.shared])
+    }
+
+    @Test("1.5 default group is the app ID when there are no keychain access groups")
+    func defaultGroupAppID() {
+        var f = Fixture()
+        #expect(f.world[f.plain].defaultGroup == Fixture.plainID)
+        let r = f.add(gp("a"), as: f.plain)
+        #expect(r.groups == [Fixture.plainID])
+    }
+
+    @Test("1.5 an app group is never the default group")
+    func appGroupNeverDefault() throws {
+        var w = World()
+        try w.addTeam(id: teamA)
+        let a = try w.addApp(bundleID: "com.a", name: "a", teamID: teamA, applicationGroups: ["group.first"])
+        #expect(w[a].accessGroups.first == "\(teamA).com.a")
+        #expect(w[a].defaultGroup == "\(teamA).com.a")
+        let r = w.perform(CallRequest(.add, gp("x")), as: a)
+        #expect(r.status == .success)
+        #expect(r.groups == ["\(teamA).com.a"])
+        // Explicitly naming the app group is allowed.
+        let g = w.perform(CallRequest(.add, gp("x", group: "group.first")), as: a)
+        #expect(g.status == .success)
+        #expect(g.groups == ["group.first"])
+    }
+
+    @Test("1.5 a target with keychain groups but no team defaults to its first keychain group")
+    func keychainGroupsWithoutTeam() throws {
+        var w = World()
+        let a = try w.addApp(bundleID: "com.a", name: "a", teamID: nil, keychainAccessGroups: ["X.grp"])
+        #expect(!w[a].isUnsigned)
+        #expect(w[a].accessGroups == ["X.grp"])
+        let r = w.perform(CallRequest(.add, gp("x")), as: a)
+        #expect(r.status == .success)
+        #expect(r.groups == ["X.grp"])
+    }
+
+    static let unsignedCalls: [(String, CallRequest)] = [
+        ("add", CallRequest(.add, gp("a"))),
+        ("add explicit app group", CallRequest(.add, gp("a", group: "group.u"))),
+        ("find", CallRequest(.find, gp("a"))),
+        ("find no class", CallRequest(.find, spec(nil))),
+        ("find all", CallRequest(.find, allGP())),
+        ("update", CallRequest(.update, gp("a"), changes: spec(nil, [(.label, str("x"))]))),
+        ("delete", CallRequest(.delete, gp("a"))),
+        ("delete with limit", CallRequest(.delete, gp("a", limit: .all))),
+    ]
+
+    @Test("1.6 unsigned target: every call gets errSecMissingEntitlement",
+          arguments: bothPlatforms, unsignedCalls.indices)
+    func unsignedEveryCall(platform: Platform, index: Int) throws {
+        var w = World()
+        try w.setPlatform(platform)
+        try w.addTeam(id: teamA)
+        let signed = try w.addApp(bundleID: "com.s", name: "s", teamID: teamA, applicationGroups: ["group.u"])
+        // An unsigned build even with an application group.
+        let u = try w.addApp(bundleID: "com.u", name: "u", teamID: nil, applicationGroups: ["group.u"])
+        #expect(w[u].isUnsigned)
+        #expect(!w[signed].isUnsigned)
+        // Something exists that the call could otherwise touch.
+        #expect(w.perform(CallRequest(.add, gp("a", group: "group.u")), as: signed).status == .success)
+        let before = w[DeviceHandle.this].keychain.count
+        let (name, request) = Self.unsignedCalls[index]
+        let r = w.perform(request, as: u)
+        #expect(r.status == .missingEntitlement, "\(name)")
+        #expect(r.reason == .unsigned, "\(name)")
+        #expect(w[DeviceHandle.this].keychain.count == before)
+    }
+
+    @Test("1.7 items from different teams never share a group")
+    func teamsNeverShare() {
+        var f = Fixture()
+        // Both apps have a keychain group called "shared", each with its own prefix.
+        #expect(f.world[f.foreign].accessGroups.first == Fixture.foreignShared)
+        #expect(f.add(gp("a")).status == .success)
+        #expect(f.add(gp("a"), as: f.foreign).status == .success)  // no duplicate: other group
+        #expect(f.find(gp("a", limit: .all), as: f.foreign).groups == [Fixture.foreignShared])
+        #expect(f.find(gp("a", limit: .all)).groups == [Fixture.shared])
+        // Team B cannot name team A's group.
+        #expect(f.find(gp("a", group: Fixture.shared), as: f.foreign).status == .missingEntitlement)
+        #expect(f.add(gp("b", group: Fixture.shared), as: f.foreign).status == .missingEntitlement)
+    }
+}

@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# Benchmark of `kcs run` on large generated scenarios (not a test).
+#
+#   scripts/bench.sh [--sizes 400000,1000000] [--runs 3] [--finds 100000]
+#                    [--hidden 200000] [--no-build]
+#
+# Builds kcs in release mode into its own scratch path (KCS_BENCH_BUILD,
+# default /tmp/build-bench; never the repository's .build), generates the
+# scenarios with scripts/gen-bench.py into KCS_BENCH_DIR (default
+# /tmp/kcs-bench), runs each one --runs times and prints wall time (median
+# and best), statements/s, calls/s and peak resident memory. Every run must
+# exit 0; otherwise the first failures are shown and the script exits 1.
+#
+# Then the isolation measurement: finds by an app with few visible items
+# while another app's private group holds 0 and then --hidden items; the
+# per-call cost is (run with the finds - run without them) / finds.
+set -euo pipefail
+
+sizes="400000,1000000"
+runs=3
+finds=100000
+hidden=200000
+build=1
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --sizes) sizes="$2"; shift 2 ;;
+        --sizes=*) sizes="${1#*=}"; shift ;;
+        --runs) runs="$2"; shift 2 ;;
+        --finds) finds="$2"; shift 2 ;;
+        --hidden) hidden="$2"; shift 2 ;;
+        --no-build) build=0; shift ;;
+        -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "bench.sh: unknown argument $1 (try --help)" >&2; exit 64 ;;
+    esac
+done
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+scratch="${KCS_BENCH_BUILD:-/tmp/build-bench}"
+work="${KCS_BENCH_DIR:-/tmp/kcs-bench}"
+gen="$root/scripts/gen-bench.py"
+mkdir -p "$work"
+cd "$root"
+
+if [ "$build" = 1 ]; then
+    echo "building kcs (release) into $scratch ..."
+    swift build -c release --scratch-path "$scratch" 2>&1 | tail -n 1
+fi
+bin="$(swift build -c release --scratch-path "$scratch" --show-bin-path)/kcs"
+[ -x "$bin" ] || { echo "bench.sh: no kcs binary at $bin (run without --no-build)" >&2; exit 1; }
+
+have_time=0
+if /usr/bin/time -f %M true >/dev/null 2>&1; then have_time=1; fi
+
+# generate FILE ARGS...: (re)generates FILE unless it is newer than the generator.
+generate() {
+    local file="$1"; shift
+    if [ ! -s "$file" ] || [ ! -s "$file.json" ] || [ "$gen" -nt "$file" ]; then
+        python3 "$gen" "$@" "$file"
+    fi
+}
+
+# measure FILE: runs kcs once; sets wall (seconds), rss (KB), rc.
+measure() {
+    local file="$1" t0 t1
+    t0=$(date +%s%N)
+    if [ "$have_time" = 1 ]; then
+        set +e
+        /usr/bin/time -f %M -o "$work/rss" "$bin" run "$file" >"$work/out" 2>"$work/err"
+        rc=$?
+        set -e
+        t1=$(date +%s%N)
+        rss=$(tail -n 1 "$work/rss")
+    else
+        set +e
+        rss=$(python3 -c '
+import resource, subprocess, sys
+with open(sys.argv[3], "w") as o, open(sys.argv[4], "w") as e:
+    rc = subprocess.call([sys.argv[1], "run", sys.argv[2]], stdout=o, stderr=e)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+sys.exit(rc)' "$bin" "$file" "$work/out" "$work/err")
+        rc=$?
+        set -e
+        t1=$(date +%s%N)
+    fi
+    wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", (b - a) / 1e9 }')
+}
+
+# bench FILE: runs it $runs times; sets med, best, peak; fails loudly on rc != 0.
+bench() {
+    local file="$1" walls="" i
+    peak=0
+    for ((i = 0; i < runs; i++)); do
+        measure "$file"
+        if [ "$rc" != 0 ]; then
+            echo >&2
+            echo "bench.sh: kcs run $file exited $rc; first failures:" >&2
+            head -n 40 "$work/err" >&2
+            exit 1
+        fi
+        walls="$walls $wall"
+        [ "$rss" -gt "$peak" ] && peak=$rss
+    done
+    med=$(echo $walls | tr ' ' '\n' | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
+    best=$(echo $walls | tr ' ' '\n' | sort -g | head -n 1)
+}
+
+meta() { python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1.json" "$2"; }
+
+echo "kcs: $bin"
+echo "machine: $(nproc) cores, $(uname -sm); runs per file: $runs (median and best shown)"
+echo
+printf '%-10s %-8s %-9s %-9s %-12s %-12s %-9s\n' statements calls "wall med" "wall best" "stmts/s" "calls/s" "peak RSS"
+for n in ${sizes//,/ }; do
+    f="$work/mixed-$n.kcs"
+    generate "$f" mixed "$n"
+    stmts=$(meta "$f" statements)
+    calls=$(meta "$f" calls)
+    bench "$f"
+    awk -v s="$stmts" -v c="$calls" -v m="$med" -v b="$best" -v r="$peak" 'BEGIN {
+        printf "%-10d %-8d %-9s %-9s %-12.0f %-12.0f %.0f MB\n", s, c, m " s", b " s", s / m, c / m, r / 1024 }'
+done
+echo "(statements = calls + expectations; the mixed files end with $(meta "$work/mixed-${sizes##*,}.kcs" items_at_end) items for the last size)"
+
+echo
+echo "isolation: $finds finds by Few (few visible items) while Big's private group holds 0 or $hidden items"
+printf '%-14s %-12s %-12s %-14s %-9s\n' "hidden items" "setup only" "with finds" "per find" "peak RSS"
+for h in 0 "$hidden"; do
+    f0="$work/iso-$h-0.kcs"; f1="$work/iso-$h-$finds.kcs"
+    generate "$f0" isolation "$h" 0
+    generate "$f1" isolation "$h" "$finds"
+    bench "$f0"; base=$med
+    bench "$f1"; with=$med
+    awk -v h="$h" -v a="$base" -v b="$with" -v n="$finds" -v r="$peak" 'BEGIN {
+        printf "%-14d %-12s %-12s %-14s %.0f MB\n", h, a " s", b " s", sprintf("%.0f ns", (b - a) / n * 1e9), r / 1024 }'
+done
