@@ -13,7 +13,7 @@
 #
 # Then the isolation measurement: finds by an app with few visible items
 # while another app's private group holds 0 and then --hidden items; the
-# per-call cost is (run with the finds - run without them) / finds.
+# per-call cost is (best run with the finds - best run without them) / finds.
 set -euo pipefail
 
 sizes="400000,1000000"
@@ -43,7 +43,12 @@ cd "$root"
 
 if [ "$build" = 1 ]; then
     echo "building kcs (release) into $scratch ..."
-    swift build -c release --scratch-path "$scratch" 2>&1 | tail -n 1
+    if ! swift build -c release --scratch-path "$scratch" >"$work/build.log" 2>&1; then
+        tail -n 20 "$work/build.log" >&2
+        echo "bench.sh: release build failed (log: $work/build.log)" >&2
+        exit 1
+    fi
+    tail -n 1 "$work/build.log"
 fi
 bin="$(swift build -c release --scratch-path "$scratch" --show-bin-path)/kcs"
 [ -x "$bin" ] || { echo "bench.sh: no kcs binary at $bin (run without --no-build)" >&2; exit 1; }
@@ -107,7 +112,8 @@ bench() {
 meta() { python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1.json" "$2"; }
 
 echo "kcs: $bin"
-echo "machine: $(nproc) cores, $(uname -sm); runs per file: $runs (median and best shown)"
+echo "machine: $(nproc) cores, $(uname -sm), load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "runs per file: $runs; wall time median and best; rates from the best run"
 echo
 printf '%-10s %-8s %-9s %-9s %-12s %-12s %-9s\n' statements calls "wall med" "wall best" "stmts/s" "calls/s" "peak RSS"
 for n in ${sizes//,/ }; do
@@ -117,19 +123,20 @@ for n in ${sizes//,/ }; do
     calls=$(meta "$f" calls)
     bench "$f"
     awk -v s="$stmts" -v c="$calls" -v m="$med" -v b="$best" -v r="$peak" 'BEGIN {
-        printf "%-10d %-8d %-9s %-9s %-12.0f %-12.0f %.0f MB\n", s, c, m " s", b " s", s / m, c / m, r / 1024 }'
+        printf "%-10d %-8d %-9s %-9s %-12.0f %-12.0f %.0f MB\n", s, c, m " s", b " s", s / b, c / b, r / 1024 }'
 done
 echo "(statements = calls + expectations; the mixed files end with $(meta "$work/mixed-${sizes##*,}.kcs" items_at_end) items for the last size)"
 
 echo
 echo "isolation: $finds finds by Few (few visible items) while Big's private group holds 0 or $hidden items"
+echo "(best of $runs runs; per find = (with finds - setup only) / $finds)"
 printf '%-14s %-12s %-12s %-14s %-9s\n' "hidden items" "setup only" "with finds" "per find" "peak RSS"
 for h in 0 "$hidden"; do
     f0="$work/iso-$h-0.kcs"; f1="$work/iso-$h-$finds.kcs"
     generate "$f0" isolation "$h" 0
     generate "$f1" isolation "$h" "$finds"
-    bench "$f0"; base=$med
-    bench "$f1"; with=$med
+    bench "$f0"; base=$best
+    bench "$f1"; with=$best
     awk -v h="$h" -v a="$base" -v b="$with" -v n="$finds" -v r="$peak" 'BEGIN {
         printf "%-14d %-12s %-12s %-14s %.0f MB\n", h, a " s", b " s", sprintf("%.0f ns", (b - a) / n * 1e9), r / 1024 }'
 done

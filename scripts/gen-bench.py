@@ -229,6 +229,9 @@ def gen_mixed(n, out, seed):
         for e in extra:
             w(e)
             stmts += 1
+        if n - stmts == 1:  # land on exactly n: repeat the last status check
+            w(f"expect status {status}")
+            stmts += 1
     write(out, lines, {"mode": "mixed", "seed": seed, "statements": stmts, "calls": calls,
                        "header_lines": header, "items_at_end": len(model.items),
                        "groups": len(all_groups), "status_mix": dict(sorted(mix.items()))})

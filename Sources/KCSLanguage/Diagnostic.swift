@@ -32,6 +32,8 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     case misplacedSet = "KCS209"
     case unknownPlatform = "KCS210"
     case unexpectedToken = "KCS211"
+    case misplacedDeclaration = "KCS212"
+    case malformedTeamID = "KCS213"
     // Running.
     case unknownApp = "KCS301"
     case unknownTeam = "KCS302"
@@ -112,7 +114,7 @@ enum Suggest {
         var best: (String, Int)?
         for c in candidates {
             let d = distance(w, Array(c.lowercased().unicodeScalars))
-            if best == nil || d < best!.1 { best = (c, d) }
+            if d < (best?.1 ?? Int.max) { best = (c, d) }
         }
         guard let (name, d) = best else { return nil }
         let limit = max(2, min(w.count, name.unicodeScalars.count) / 3)

@@ -80,7 +80,8 @@ struct Lowering {
 
     /// A word from a fixed vocabulary, with "did you mean" on a miss.
     private func pick<T>(_ v: ValueNode, _ what: String, _ names: [String], _ lookup: (String) -> T?) throws(Diagnostic) -> T {
-        guard case .word(let w) = v.kind else {
+        // A name may be written bare or quoted: accessible=when-unlocked or "when-unlocked".
+        guard let w = v.text else {
             throw Diagnostic(.wrongValueType, "expected a \(what) name", file: file, range: v.range,
                              hint: "one of: " + names.prefix(12).joined(separator: ", "))
         }

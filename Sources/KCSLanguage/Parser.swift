@@ -307,11 +307,11 @@ public struct Parser {
     // platform := 'platform' ( 'ios' | 'macos' | 'catalyst' | 'watchos' ) INTEGER
     private mutating func parsePlatform(_ keyword: SourceRange) throws(Diagnostic) -> StatementKind {
         if sawPlatform {
-            throw Diagnostic(.invalidDeclaration, "the platform is already set", file: file, range: keyword,
+            throw Diagnostic(.misplacedDeclaration, "the platform is already set", file: file, range: keyword,
                              hint: "a scenario has one platform; split scenarios per platform into files")
         }
         if sawApp {
-            throw Diagnostic(.invalidDeclaration, "'platform' must come before the first 'app'", file: file,
+            throw Diagnostic(.misplacedDeclaration, "'platform' must come before the first 'app'", file: file,
                              range: keyword, hint: "move this line to the top of the file")
         }
         let family: Platform.Family = try choice("platform", Platform.Family.allCases.map { ($0.rawValue, $0) })
@@ -328,7 +328,7 @@ public struct Parser {
     private mutating func parseTeam() throws(Diagnostic) -> StatementKind {
         let id = try name("a team ID")
         guard Team.isWellFormedID(id.text) else {
-            throw Diagnostic(.invalidDeclaration, "'\(id.text)' is not a team ID", file: file, range: id.range,
+            throw Diagnostic(.malformedTeamID, "'\(id.text)' is not a team ID", file: file, range: id.range,
                              hint: "a team ID is ten upper-case letters or digits, e.g. SKMME9E2Y8")
         }
         var alias: Name?
@@ -423,7 +423,10 @@ public struct Parser {
                 classRange = r
             }
         }
+        // The query and the changes are separate dictionaries: an attribute
+        // may appear in both (set account="new" renames).
         var lowering = Lowering(file: file)
+        var changeLowering = Lowering(file: file)
         var inChanges = false
         while pendingKey != nil || !atLineEnd {
             let key: Name
@@ -456,7 +459,7 @@ public struct Parser {
             let v = try value()
             if inChanges {
                 var c = changes ?? ItemSpec()
-                let k = try lowering.apply(key, v, to: &c, changing: true)
+                let k = try changeLowering.apply(key, v, to: &c, changing: true)
                 changes = c
                 arguments.append(CallArgument(key: k, range: key.range.union(v.range), isChange: true))
             } else {

@@ -57,8 +57,8 @@ extension Session {
             guard !items.isEmpty, !world.apps.isEmpty else { return "nothing to show: no items or no apps\n" }
             var t = TextTable(header: ["item", "group"] + world.apps.map(\.name))
             for (n, (_, item)) in items.enumerated() {
-                let cells = world.apps.indices.map { i in
-                    world.canRead(item, as: world.app(named: world.apps[i].name)!, on: device) ? "read" : "-"
+                let cells = world.appHandles.map { app in
+                    world.canRead(item, as: app, on: device) ? "read" : "-"
                 }
                 t.rows.append(["#\(n + 1) \(item.itemClass.rawValue) \(keyText(item))", world.groupName(item.group)] + cells)
             }

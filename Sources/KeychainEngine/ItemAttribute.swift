@@ -61,8 +61,11 @@ public enum ItemAttribute: UInt8, Sendable, Hashable, CaseIterable, Comparable {
         switch self {
         case .label: return true
         case .service, .generic: return itemClass == .genericPassword
-        case .account, .comment, .description, .creator, .type:
+        case .account, .comment, .description, .type:
             return itemClass == .genericPassword || itemClass == .internetPassword
+        case .creator:
+            // kSecAttrCreator is a password attribute and part of a key's primary key.
+            return itemClass != .certificate
         case .server, .protocol, .port, .path, .securityDomain, .authenticationType:
             return itemClass == .internetPassword
         case .certificateType, .issuer, .serialNumber, .publicKeyHash:

@@ -69,8 +69,8 @@ extension World {
         } else {
             group = cache.ids[0]  // 1.5: the default group is element 0.
         }
-        let accessibility = spec.accessControl?.protection ?? spec.accessibility
-            ?? itemClass.defaultAccessibility
+        let named = spec.accessControl?.protection ?? spec.accessibility
+        let accessibility = named ?? itemClass.defaultAccessibility
         let state = devices[device.index].state
         if accessibility == .whenPasscodeSetThisDeviceOnly && !state.hasPasscode {
             let viaAC = spec.accessControl != nil
@@ -92,11 +92,15 @@ extension World {
             }
             if key[.keyClass] == nil { key[.keyClass] = .string("private") }
             if cert[.publicKeyHash] == nil { cert[.publicKeyHash] = key.effectiveValue(.applicationLabel) }
+            // explode_identity adds each half with the same dictionary, so
+            // each takes its own class's default accessibility.
             parts.append(StoredItem(itemClass: .certificate, group: group, synchronizable: sync,
-                                    accessibility: accessibility, accessControl: spec.accessControl,
+                                    accessibility: named ?? ItemClass.certificate.defaultAccessibility,
+                                    accessControl: spec.accessControl,
                                     attributes: cert, data: spec.data))
             parts.append(StoredItem(itemClass: .key, group: group, synchronizable: sync,
-                                    accessibility: accessibility, accessControl: spec.accessControl,
+                                    accessibility: named ?? ItemClass.key.defaultAccessibility,
+                                    accessControl: spec.accessControl,
                                     attributes: key, data: spec.data))
         } else {
             parts.append(StoredItem(itemClass: itemClass, group: group, synchronizable: sync,

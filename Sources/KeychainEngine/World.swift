@@ -100,6 +100,9 @@ public struct World: Sendable {
 
     public subscript(app: AppHandle) -> AppTarget { apps[app.index] }
 
+    /// Every declared app, in declaration order.
+    public var appHandles: [AppHandle] { apps.indices.map(AppHandle.init(index:)) }
+
     /// Xcode-capability style sharing: a `group.` name is appended to each
     /// app's application groups; any other name is prefixed with the app's
     /// team ID and appended to its keychain access groups.

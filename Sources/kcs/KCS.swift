@@ -24,9 +24,10 @@ func printError(_ s: String) {
 /// Writes every byte to a file descriptor (no shared `FILE*` state).
 func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
     bytes.withUnsafeBufferPointer { buf in
+        guard let base = buf.baseAddress else { return }
         var offset = 0
         while offset < buf.count {
-            let n = write(fd, buf.baseAddress! + offset, buf.count - offset)
+            let n = write(fd, base + offset, buf.count - offset)
             if n <= 0 { return }
             offset += n
         }

@@ -91,6 +91,9 @@ struct ParserTests {
          "call(A find generic-password limit=count(2) return=3)"),
         ("as A find generic-password sync=any accessible=kSecAttrAccessibleAfterFirstUnlock",
          "call(A find generic-password accessible=after-first-unlock sync=any)"),
+        ("as A update generic-password account=a set account=b",
+         "call(A update generic-password account=\"a\" set account=\"b\")"),
+        ("as A find internet-password protocol=\"https\"", "call(A find internet-password protocol=\"https\")"),
         ("as A update generic-password account=a set group=G data=\"x\"",
          "call(A update generic-password account=\"a\" set group=G data=x)"),
         ("as A add internet-password server=s protocol=https port=443 authentication-type=kSecAttrAuthenticationTypeHTMLForm",
@@ -131,7 +134,7 @@ struct ParserTests {
 
     static let errors: [(String, DiagnosticCode)] = [
         ("tem SKMME9E2Y8", .unknownStatement),
-        ("team short", .invalidDeclaration),
+        ("team short", .malformedTeamID),
         ("as A add generic-pasword service=s", .unknownClass),
         ("as A add generic-password acount=s", .unknownAttribute),
         ("as A add generic-password accessible=when-unlockd", .unknownValue),
@@ -146,7 +149,8 @@ struct ParserTests {
         ("expect count -1", .wrongValueType),
         ("platform ios", .expectedToken),
         ("platform android 14", .unknownValue),
-        ("app a.b\nplatform ios 12", .invalidDeclaration),
+        ("app a.b\nplatform ios 12", .misplacedDeclaration),
+        ("platform ios 12\nplatform ios 13", .misplacedDeclaration),
         ("group com.x.S", .expectedToken),
         ("team SKMME9E2Y8 extra words", .unexpectedToken),
         ("as A add generic-password limit=0", .wrongValueType),

@@ -1,0 +1,183 @@
+import Testing
+@testable import KeychainEngine
+
+/// The Keychain index directly: primary-key lookups and per-(class, group)
+/// buckets that stay in insertion order.
+@Suite("Keychain index")
+struct KeychainIndexTests {
+
+    static func item(_ account: String, group: GroupID, _ c: ItemClass = .genericPassword,
+                     sync: Bool = false) -> StoredItem {
+        StoredItem(itemClass: c, group: group, synchronizable: sync, accessibility: .whenUnlocked,
+                   accessControl: nil, attributes: AttributeList([(.account, .string(account))]), data: nil)
+    }
+
+    static func account(_ k: Keychain, _ id: ItemID) -> String? {
+        if case .string(let s)? = k[id]?.attributes[.account] { return s }
+        return nil
+    }
+
+    /// Checks every invariant the call path relies on.
+    static func checkInvariants(_ k: Keychain, groups: [GroupID], classes: [ItemClass] = [.genericPassword]) {
+        let all = k.allItems
+        #expect(all.count == k.count)
+        #expect(zip(all, all.dropFirst()).allSatisfy { $0.1.sequence < $1.1.sequence })
+        var seen = 0
+        for c in classes {
+            for g in groups {
+                let ids = k.items(of: c, in: g)
+                let seqs = ids.compactMap { k[$0]?.sequence }
+                #expect(seqs.count == ids.count)
+                #expect(zip(seqs, seqs.dropFirst()).allSatisfy { $0 < $1 }, "bucket \(c) \(g) out of order")
+                #expect(ids.allSatisfy { k[$0]?.group == g && k[$0]?.itemClass == c })
+                var walked: [ItemID] = []
+                k.forEach(of: c, in: g) { id, _ in walked.append(id); return true }
+                #expect(walked == ids)
+                for id in ids { #expect(k.item(withKey: k[id]!.primaryKey) == id) }
+                seen += ids.count
+            }
+        }
+        #expect(seen == k.count)
+    }
+
+    @Test("index: many items across groups, buckets in insertion order")
+    func manyItems() {
+        var k = Keychain()
+        let groups: [GroupID] = [0, 1, 2, 3]
+        var ids: [String: ItemID] = [:]
+        for i in 0..<400 {
+            let g = groups[(i * 7) % groups.count]
+            ids["a\(i)"] = k.insert(Self.item("a\(i)", group: g))
+        }
+        #expect(k.count == 400)
+        for g in groups {
+            let accounts = k.items(of: .genericPassword, in: g).compactMap { Self.account(k, $0) }
+            let expected = (0..<400).filter { groups[($0 * 7) % groups.count] == g }.map { "a\($0)" }
+            #expect(accounts == expected)
+        }
+        #expect(k.items(of: .key, in: 0).isEmpty)
+        #expect(k.items(of: .genericPassword, in: 99).isEmpty)
+        Self.checkInvariants(k, groups: groups)
+        // Primary-key lookups find each item.
+        let id = ids["a123"]!
+        #expect(k.item(withKey: k[id]!.primaryKey) == id)
+        #expect(k.item(withKey: Self.item("a123", group: 3 - k[id]!.group).primaryKey) == nil)
+    }
+
+    @Test("index: delete and re-add (with compaction) keeps buckets in insertion order")
+    func deleteReAdd() {
+        var k = Keychain()
+        let groups: [GroupID] = [0, 1]
+        var ids: [ItemID] = []
+        for i in 0..<200 { ids.append(k.insert(Self.item("a\(i)", group: groups[i % 2]))) }
+        // Delete most of group 0 (enough to force compaction) and a few of group 1.
+        for i in stride(from: 0, to: 180, by: 2) { k.remove(ids[i]) }
+        for i in [1, 51, 101] { k.remove(ids[i]) }
+        #expect(k.count == 200 - 90 - 3)
+        Self.checkInvariants(k, groups: groups)
+        #expect(k[ids[0]] == nil)
+        #expect(k.item(withKey: Self.item("a0", group: 0).primaryKey) == nil)
+        // Re-adding goes to the end of its bucket even if it reuses a slot.
+        let again = k.insert(Self.item("a0", group: 0))
+        #expect(k.items(of: .genericPassword, in: 0).last == again)
+        #expect(Self.account(k, again) == "a0")
+        let g0 = k.items(of: .genericPassword, in: 0).compactMap { Self.account(k, $0) }
+        #expect(g0 == (180..<200).filter { $0 % 2 == 0 }.map { "a\($0)" } + ["a0"])
+        // Removing everything empties the buckets.
+        for (id, _) in k.allItems { k.remove(id) }
+        #expect(k.count == 0)
+        #expect(k.items(of: .genericPassword, in: 0).isEmpty)
+        #expect(k.items(of: .genericPassword, in: 1).isEmpty)
+        let fresh = k.insert(Self.item("x", group: 1))
+        #expect(k.items(of: .genericPassword, in: 1) == [fresh])
+        Self.checkInvariants(k, groups: groups)
+    }
+
+    @Test("index: removing an item twice is harmless")
+    func doubleRemove() {
+        var k = Keychain()
+        let a = k.insert(Self.item("a", group: 0))
+        let b = k.insert(Self.item("b", group: 0))
+        k.remove(a)
+        k.remove(a)
+        #expect(k.count == 1)
+        #expect(k.items(of: .genericPassword, in: 0) == [b])
+    }
+
+    @Test("index: update moving groups keeps insertion order")
+    func replaceMovesGroup() {
+        var k = Keychain()
+        var ids: [ItemID] = []
+        for i in 0..<10 { ids.append(k.insert(Self.item("a\(i)", group: GroupID(i % 2)))) }
+        // Move a5 (group 1) and a0 (group 0) into the other group.
+        var moved = k[ids[5]]!
+        moved.group = 0
+        k.replace(ids[5], with: moved)
+        moved = k[ids[0]]!
+        moved.group = 1
+        k.replace(ids[0], with: moved)
+        let g0 = k.items(of: .genericPassword, in: 0).compactMap { Self.account(k, $0) }
+        let g1 = k.items(of: .genericPassword, in: 1).compactMap { Self.account(k, $0) }
+        #expect(g0 == ["a2", "a4", "a5", "a6", "a8"])
+        #expect(g1 == ["a0", "a1", "a3", "a7", "a9"])
+        #expect(k.allItems.map { Self.account(k, $0.0) } == (0..<10).map { "a\($0)" })
+        // The handle and sequence survive; the old key is free, the new one indexed.
+        #expect(k[ids[5]]?.group == 0)
+        #expect(k.item(withKey: Self.item("a5", group: 1).primaryKey) == nil)
+        #expect(k.item(withKey: Self.item("a5", group: 0).primaryKey) == ids[5])
+        Self.checkInvariants(k, groups: [0, 1])
+    }
+
+    @Test("index: replace changing the primary key keeps the handle and order")
+    func replaceChangesKey() {
+        var k = Keychain()
+        let a = k.insert(Self.item("a", group: 0))
+        let b = k.insert(Self.item("b", group: 0))
+        let seq = k[a]!.sequence
+        k.replace(a, with: Self.item("z", group: 0))
+        #expect(k[a]?.sequence == seq)
+        #expect(k.items(of: .genericPassword, in: 0) == [a, b])
+        #expect(k.item(withKey: Self.item("a", group: 0).primaryKey) == nil)
+        #expect(k.item(withKey: Self.item("z", group: 0).primaryKey) == a)
+        Self.checkInvariants(k, groups: [0])
+    }
+
+    @Test("index: classes and sync values are separate keys and buckets")
+    func classesSeparate() {
+        var k = Keychain()
+        let g = k.insert(Self.item("a", group: 0))
+        let i = k.insert(Self.item("a", group: 0, .internetPassword))
+        let s = k.insert(Self.item("a", group: 0, sync: true))
+        #expect(Set([g, i, s]).count == 3)
+        #expect(k.items(of: .genericPassword, in: 0) == [g, s])
+        #expect(k.items(of: .internetPassword, in: 0) == [i])
+        #expect(k.item(withKey: Self.item("a", group: 0, sync: true).primaryKey) == s)
+        Self.checkInvariants(k, groups: [0], classes: [.genericPassword, .internetPassword])
+    }
+
+    @Test("index: many moves and deletes through the World keep find in insertion order")
+    func worldChurn() {
+        var f = Fixture()
+        let groups = [Fixture.shared, Fixture.second, Fixture.mainID, Fixture.appGroup]
+        for i in 0..<120 { f.mustAdd(gp("a\(i)", group: groups[i % 4])) }
+        // Move every third item to the next group, delete every fifth.
+        for i in stride(from: 0, to: 120, by: 3) {
+            #expect(f.update(gp("a\(i)"), moveTo(groups[(i + 1) % 4])).status == .success)
+        }
+        for i in stride(from: 0, to: 120, by: 5) { #expect(f.delete(gp("a\(i)")).status == .success) }
+        let expected = (0..<120).filter { $0 % 5 != 0 }.map { "a\($0)" }
+        #expect(f.find(allGP()).accounts == expected)
+        for (gi, g) in groups.enumerated() {
+            let inGroup = (0..<120).filter { $0 % 5 != 0 && (($0 % 3 == 0) ? ($0 + 1) % 4 : $0 % 4) == gi }
+            #expect(f.find(allGP(group: g)).accounts == inGroup.map { "a\($0)" })
+        }
+        let ids = f.groupIDsOfMain
+        Self.checkInvariants(f.keychain, groups: ids)
+    }
+}
+
+extension Fixture {
+    var groupIDsOfMain: [GroupID] {
+        world[main].accessGroups.compactMap { world.groupID($0) }
+    }
+}
