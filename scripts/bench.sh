@@ -125,7 +125,9 @@ for n in ${sizes//,/ }; do
     awk -v s="$stmts" -v c="$calls" -v m="$med" -v b="$best" -v r="$peak" 'BEGIN {
         printf "%-10d %-8d %-9s %-9s %-12.0f %-12.0f %.0f MB\n", s, c, m " s", b " s", s / b, c / b, r / 1024 }'
 done
-echo "(statements = calls + expectations; the mixed files end with $(meta "$work/mixed-${sizes##*,}.kcs" items_at_end) items for the last size)"
+if [ -n "$sizes" ]; then
+    echo "(statements = calls + expectations; the largest file ends with $(meta "$work/mixed-${sizes##*,}.kcs" items_at_end) items in the keychain)"
+fi
 
 echo
 echo "isolation: $finds finds by Few (few visible items) while Big's private group holds 0 or $hidden items"

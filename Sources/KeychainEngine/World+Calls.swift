@@ -19,8 +19,9 @@ extension World {
             return CallResult(status: .param, reason: .syncWithAccessControl, callerGroups: cache.names)
         }
         // _SecItemUpdate and _SecItemDelete check the query's group before
-        // they parse the query (and so before the class).
-        if request.operation == .update || request.operation == .delete,
+        // they parse the query (and so before the class). Before iOS 13 there
+        // is no such check: the group only narrows the search later.
+        if request.operation == .update || request.operation == .delete, platform.rejectsUnentitledQueryGroups,
            case .failure(let refused) = searchScope(request.spec, cache) {
             return refused
         }

@@ -109,8 +109,7 @@ struct Section2ItemTests {
         #expect(f.keychain.count == 2)
     }
 
-    @Test("2.2 primary key: key creator is a key attribute (key alone differs by creator)",
-          .disabled("engine bug: kSecAttrCreator is refused on keys with errSecNoSuchAttr, though it is part of the key class's primary key"))
+    @Test("2.2 primary key: key creator is a key attribute (key alone differs by creator)")
     func keyCreator() {
         var f = Fixture()
         #expect(f.add(keyed(.key, extra: [(.creator, str("crt1"))])).status == .success)
@@ -319,8 +318,7 @@ struct Section2ItemTests {
         #expect(f.items.first?.accessibility == .afterFirstUnlockThisDeviceOnly)
     }
 
-    @Test("2.4 identity parts: certificate defaults to always, key to when-unlocked",
-          .disabled("engine bug: identity add gives both parts when-unlocked; its certificate should default to always"))
+    @Test("2.4 identity parts: certificate defaults to always, key to when-unlocked")
     func identityPartsDefaultAccessibility() {
         var f = Fixture()
         f.mustAdd(Self.identity())

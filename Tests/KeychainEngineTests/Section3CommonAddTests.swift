@@ -120,6 +120,18 @@ struct Section3CommonAddTests {
         #expect(f.items.first?.attributes[.label] == nil)
     }
 
+    @Test("3 common: sync filter with a complete primary key", arguments: [
+        (SyncSelector?.none, [false]), (.no, [false]), (.yes, [true]), (.any, [true, false]),  // sync one inserted first
+    ])
+    func syncFilterFullKey(row: (SyncSelector?, [Bool])) {
+        let (sync, expected) = row
+        var f = Fixture()
+        f.mustAdd(gp("k", sync: .yes))
+        f.mustAdd(gp("k"))
+        let r = f.find(gp("k", sync: sync, limit: .all))
+        #expect(r.items.map(\.item.synchronizable) == expected)
+    }
+
     @Test("3 common: accessibility named in a query filters on it", arguments: [Operation.find, .update, .delete])
     func accessibilityFilter(op: Operation) {
         var f = Fixture()

@@ -68,6 +68,29 @@ struct Section3UpdateTests {
         #expect(f.update(q, label("x")).status == .param)
     }
 
+    @Test("3 update: iOS 12 has no query-group check, so a missing class is errSecParam",
+          arguments: [Operation.update, .delete])
+    func iOS12ClassCheckWins(op: Operation) {
+        var f = Fixture(platform: ios12)
+        var q = gp("a", group: "\(teamB).shared")
+        q.itemClass = nil
+        #expect(f.call(op, q, changes: op == .update ? label("x") : nil).status == .param)
+    }
+
+    @Test("3 update: order of checks — return keys, then the new group, then the match limit")
+    func updateCheckOrder() {
+        var f = Fixture()
+        f.mustAdd(gp("a"))
+        // Return key wins over an unentitled move.
+        #expect(f.update(gp("a", returns: .data), moveTo("\(teamB).x")).status == .param)
+        // The unentitled move wins over a match limit (SecItemServer.c checks the
+        // new group before s3dl_query_update rejects the limit).
+        #expect(f.update(gp("a", limit: .all), moveTo("\(teamB).x")).status == .missingEntitlement)
+        // The query group wins over everything after it.
+        #expect(f.update(gp("a", group: "\(teamB).x", returns: .data), label("x")).status == .missingEntitlement)
+        #expect(f.items.map(f.groupName) == [Fixture.shared])
+    }
+
     @Test("3 update: changes every match and nothing else", arguments: bothPlatforms)
     func updateEveryMatch(platform: Platform) {
         var f = Fixture(platform: platform)
@@ -293,6 +316,12 @@ struct Section3DeleteTests {
         #expect(f.delete(q).status == .missingEntitlement)
         q.accessGroup = Fixture.shared
         #expect(f.delete(q).status == .param)
+    }
+
+    @Test("3 delete: the query group is checked before the match limit")
+    func deleteGroupBeforeLimit() {
+        var f = Fixture()
+        #expect(f.delete(gp("a", group: "\(teamB).x", limit: .all)).status == .missingEntitlement)
     }
 
     @Test("3 delete: deletes every match across the caller's groups", arguments: bothPlatforms)
