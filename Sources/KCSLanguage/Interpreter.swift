@@ -3,23 +3,23 @@
 public enum Interpreter {
     /// Runs a script given as text in a fresh world.
     public static func run(source: String, name: String = "<string>", loader: any SourceLoader = FileSystemLoader(),
-                           observer: Session.Observer? = nil) -> RunReport {
-        run(file: SourceFile(name: name, text: source), loader: loader, observer: observer)
+                           options: RunOptions = RunOptions(), observer: Session.Observer? = nil) -> RunReport {
+        run(file: SourceFile(name: name, text: source), loader: loader, options: options, observer: observer)
     }
 
     /// Runs a script file's contents in a fresh world.
     public static func run(file: SourceFile, loader: any SourceLoader = FileSystemLoader(),
-                           observer: Session.Observer? = nil) -> RunReport {
+                           options: RunOptions = RunOptions(), observer: Session.Observer? = nil) -> RunReport {
         var session = Session()
-        return session.run(ScriptLoader.load(file, loader: loader), observer: observer)
+        return session.run(file: file, loader: loader, options: options, observer: observer)
     }
 
     /// Reads and runs a script at `path` in a fresh world. A missing file is
     /// reported as a diagnostic (exit code 66), not thrown.
     public static func run(path: String, loader: any SourceLoader = FileSystemLoader(),
-                           observer: Session.Observer? = nil) -> RunReport {
+                           options: RunOptions = RunOptions(), observer: Session.Observer? = nil) -> RunReport {
         do {
-            return run(file: try loader.read(path), loader: loader, observer: observer)
+            return run(file: try loader.read(path), loader: loader, options: options, observer: observer)
         } catch {
             var report = RunReport()
             let d = Diagnostic(error.code, error.message(for: path), hint: error.code == .fileNotFound ? "check the path; kcs run takes .kcs files or - for standard input" : nil)

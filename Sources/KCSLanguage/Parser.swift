@@ -31,42 +31,56 @@ public struct Parser {
 
     /// Parses a whole file. Nothing should run when any diagnostic is an error.
     public static func parse(_ file: SourceFile) -> (program: Program, diagnostics: [Diagnostic]) {
-        if let bad = SourceCheck.firstProblem(in: file) {
-            return (Program(file: file, statements: []), [bad])
-        }
         var parser = Parser(file: file)
-        let statements = parser.parseProgram()
+        var statements: [Statement] = []
+        while let s = parser.next() { statements.append(s) }
+        return (Program(file: file, statements: statements), parser.finalDiagnostics)
+    }
+
+    /// A parser that hands out statements one at a time, so a large script
+    /// never has to be held as a tree. Check ``hasErrors`` before running a
+    /// statement: once an error has been seen nothing more may run.
+    public init(file: SourceFile) {
+        self.file = file
+        self.lexer = Lexer(file: file)
+        self.token = Token(kind: .newline, range: SourceRange(0, 0))
+        if let bad = SourceCheck.firstProblem(in: file) {
+            diagnostics.append(bad)
+            token = Token(kind: .end, range: SourceRange(0, 0))
+            return
+        }
+        advance()
+    }
+
+    /// Whether any syntax error has been found so far.
+    public var hasErrors: Bool { !diagnostics.isEmpty || !lexer.diagnostics.isEmpty }
+
+    /// Every diagnostic, lexer's and parser's, in source order.
+    public var finalDiagnostics: [Diagnostic] {
         var all: [Diagnostic] = []
         // The lexer and the parser may both notice an unclosed '['; keep one.
-        for d in parser.lexer.diagnostics + parser.diagnostics
+        for d in lexer.diagnostics + diagnostics
         where !all.contains(where: { $0.code == d.code && $0.range == d.range }) {
             all.append(d)
         }
         all.sort { ($0.range?.start ?? 0) < ($1.range?.start ?? 0) }
-        return (Program(file: file, statements: statements), all)
-    }
-
-    private init(file: SourceFile) {
-        self.file = file
-        self.lexer = Lexer(file: file)
-        self.token = Token(kind: .newline, range: SourceRange(0, 0))
-        advance()
+        return all
     }
 
     private mutating func advance() { token = lexer.next() }
 
     // program := { statement? NEWLINE }
-    private mutating func parseProgram() -> [Statement] {
-        var statements: [Statement] = []
+    /// The next statement, skipping blank lines and lines with errors; nil at the end.
+    public mutating func next() -> Statement? {
         while true {
             switch token.kind {
-            case .end: return statements
+            case .end: return nil
             case .newline: advance()
             default:
                 do throws(Diagnostic) {
                     let s = try parseStatement()
                     try expectLineEnd()
-                    statements.append(s)
+                    return s
                 } catch {
                     diagnostics.append(error)
                     skipToLineEnd()

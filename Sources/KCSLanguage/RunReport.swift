@@ -21,6 +21,20 @@ public enum RunEvent: Sendable {
     case diagnostic(Diagnostic)
 }
 
+/// What a run reports besides failures and output. Each is off by default
+/// because a large script would otherwise produce an event per statement.
+public struct RunOptions: Sendable {
+    /// Send a ``RunEvent/call(_:)`` for every call (for `--verbose`).
+    public var reportCalls: Bool
+    /// Send a ``RunEvent/expectationPassed(file:range:)`` for every expectation that held.
+    public var reportPasses: Bool
+
+    public init(reportCalls: Bool = false, reportPasses: Bool = false) {
+        self.reportCalls = reportCalls
+        self.reportPasses = reportPasses
+    }
+}
+
 /// The outcome of running one script.
 public struct RunReport: Sendable {
     public var passed = 0

@@ -23,41 +23,96 @@ public struct Session: Sendable {
 
     public init() {}
 
-    /// Runs a loaded script into this session. Scripts with syntax errors do
-    /// not run: their diagnostics are the report.
-    public mutating func run(_ script: LoadedScript, observer: Observer? = nil) -> RunReport {
+    /// Runs a script into this session, parsing and running one statement
+    /// at a time so a script of a million lines is never held as a tree.
+    ///
+    /// Nothing is observable from a script with a syntax error (in it or in
+    /// an include): events are held back until the whole script has parsed,
+    /// and on an error the session is put back as it was and the report holds
+    /// only the syntax errors.
+    public mutating func run(file: SourceFile, loader: any SourceLoader = FileSystemLoader(),
+                             options: RunOptions = RunOptions(), observer: Observer? = nil) -> RunReport {
+        let before = self
+        var report = RunReport()
+        var held: [RunEvent] = []
+        let sink: Observer? = observer == nil ? nil : { held.append($0) }
+        var parser = Parser(file: file)
+        var includes: [String: Program] = [:]
+        var includeErrors: [Diagnostic] = []
+        while let statement = parser.next() {
+            // After an error, keep parsing only to report every error in one pass.
+            if parser.hasErrors || !includeErrors.isEmpty { continue }
+            if case .include(let path, _) = statement.kind {
+                let resolved = loader.resolve(path, relativeTo: file.name)
+                if includes[resolved] == nil {
+                    let script = ScriptLoader.loadInclude(path, resolved: resolved, from: file, at: statement.range,
+                                                          loader: loader, includes: &includes)
+                    if !script.isEmpty { includeErrors += script; continue }
+                }
+                if let program = includes[resolved] {
+                    run(program, includes, &report, options, sink, depth: 1)
+                }
+                continue
+            }
+            executeReporting(statement, file, &report, options, sink)
+        }
+        var syntax = parser.finalDiagnostics + includeErrors
+        if file.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+            syntax.append(Diagnostic(.emptyFile, file.bytes.isEmpty ? "the file is empty" : "the file has only blank lines",
+                                     file: file, hint: "a scenario declares a team and apps, makes calls and checks them with 'expect'"))
+        }
+        if !syntax.isEmpty {
+            self = before
+            var failed = RunReport()
+            failed.diagnostics = syntax
+            for d in syntax { observer?(.diagnostic(d)) }
+            return failed
+        }
+        if let observer { for e in held { observer(e) } }
+        return report
+    }
+
+    /// Runs an already parsed script (and its parsed includes) into this session.
+    public mutating func run(_ script: LoadedScript, options: RunOptions = RunOptions(),
+                             observer: Observer? = nil) -> RunReport {
         var report = RunReport()
         if script.hasErrors {
             report.diagnostics = script.diagnostics
             for d in script.diagnostics { observer?(.diagnostic(d)) }
             return report
         }
-        run(script.main, script, &report, observer, depth: 0)
+        run(script.main, script.includes, &report, options, observer, depth: 0)
         return report
     }
 
-    private mutating func run(_ program: Program, _ script: LoadedScript, _ report: inout RunReport,
-                              _ observer: Observer?, depth: Int) {
+    private mutating func run(_ program: Program, _ includes: [String: Program], _ report: inout RunReport,
+                              _ options: RunOptions, _ observer: Observer?, depth: Int) {
         for statement in program.statements {
-            report.statements += 1
-            if case .include(_, let resolved?) = statement.kind, let included = script.includes[resolved] {
-                run(included, script, &report, observer, depth: depth + 1)
+            if case .include(_, let resolved?) = statement.kind, let included = includes[resolved] {
+                run(included, includes, &report, options, observer, depth: depth + 1)
                 continue
             }
-            do throws(Diagnostic) {
-                try execute(statement, program.file, &report, observer)
-            } catch {
-                report.diagnostics.append(error)
-                if error.code == .expectationFailed { report.failed += 1 }
-                observer?(.diagnostic(error))
-            }
+            executeReporting(statement, program.file, &report, options, observer)
+        }
+    }
+
+    /// Runs one statement; an error is recorded and the script goes on.
+    private mutating func executeReporting(_ statement: Statement, _ file: SourceFile, _ report: inout RunReport,
+                                           _ options: RunOptions, _ observer: Observer?) {
+        report.statements += 1
+        do throws(Diagnostic) {
+            try execute(statement, file, &report, options, observer)
+        } catch {
+            report.diagnostics.append(error)
+            if error.code == .expectationFailed { report.failed += 1 }
+            observer?(.diagnostic(error))
         }
     }
 
     // MARK: Statements
 
     private mutating func execute(_ s: Statement, _ file: SourceFile, _ report: inout RunReport,
-                                  _ observer: Observer?) throws(Diagnostic) {
+                                  _ options: RunOptions, _ observer: Observer?) throws(Diagnostic) {
         let device = try resolveDevice(s.device, file)
         switch s.kind {
         case .platform(let p):
@@ -78,11 +133,11 @@ public struct Session: Sendable {
             break  // resolved and run by the caller
         case .call(let call):
             report.calls += 1
-            try perform(call, s, device, file, report: &report, observer)
+            try perform(call, s, device, file, report: &report, options.reportCalls ? observer : nil)
         case .expectStatus, .expectCount, .expectData, .expectGroup, .expectItem, .expectGroups, .expectDefaultGroup:
             try check(s, file)
             report.passed += 1
-            observer?(.expectationPassed(file: file, range: s.range))
+            if options.reportPasses { observer?(.expectationPassed(file: file, range: s.range)) }
         case .show(let target):
             observer?(.output(try show(target, device, file)))
         case .explain:

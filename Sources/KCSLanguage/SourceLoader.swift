@@ -74,23 +74,34 @@ public enum ScriptLoader {
             let resolved = loader.resolve(path, relativeTo: file.name)
             program.statements[i].kind = .include(path: path, resolved: resolved)
             let range = program.statements[i].range
-            if stack.contains(resolved) {
-                diagnostics.append(Diagnostic(.includeCycle, "'\(path)' includes itself (through \(stack.joined(separator: " → ")))",
-                                              file: file, range: range, hint: "remove one of the include lines"))
-                continue
-            }
             if includes[resolved] != nil { continue }
-            do {
-                let included = try loader.read(resolved)
-                includes[resolved] = Program(file: included, statements: [])
-                includes[resolved] = parse(included, loader: loader, stack: stack + [resolved],
-                                           includes: &includes, diagnostics: &diagnostics)
-            } catch {
-                diagnostics.append(Diagnostic(error.code, error.message(for: path), file: file, range: range,
-                                              hint: "paths in include are relative to the including file"))
-            }
+            diagnostics += loadInclude(path, resolved: resolved, from: file, at: range, loader: loader,
+                                       includes: &includes, stack: stack)
         }
         return program
+    }
+
+    /// Reads and parses one included script (and what it includes) into
+    /// `includes`; returns its errors, reported at the `include` line.
+    static func loadInclude(_ path: String, resolved: String, from file: SourceFile, at range: SourceRange,
+                            loader: any SourceLoader, includes: inout [String: Program],
+                            stack: [String]? = nil) -> [Diagnostic] {
+        let stack = stack ?? [file.name]
+        if stack.contains(resolved) {
+            return [Diagnostic(.includeCycle, "'\(path)' includes itself (through \(stack.joined(separator: " → ")))",
+                               file: file, range: range, hint: "remove one of the include lines")]
+        }
+        var diagnostics: [Diagnostic] = []
+        do {
+            let included = try loader.read(resolved)
+            includes[resolved] = Program(file: included, statements: [])
+            includes[resolved] = parse(included, loader: loader, stack: stack + [resolved],
+                                       includes: &includes, diagnostics: &diagnostics)
+        } catch {
+            diagnostics.append(Diagnostic(error.code, error.message(for: path), file: file, range: range,
+                                          hint: "paths in include are relative to the including file"))
+        }
+        return diagnostics
     }
 }
 

@@ -58,6 +58,7 @@ struct Run: ParsableCommand {
         var out = OutputBuffer()
         var passed = 0, failed = 0
         var exitCode: Int32 = 0
+        let options = RunOptions(reportCalls: verbose)
         for path in files {
             let verbose = self.verbose
             let observer: Session.Observer = { event in
@@ -77,9 +78,9 @@ struct Run: ParsableCommand {
             let report: RunReport
             if path == "-" {
                 let bytes = readStandardInput()
-                report = Interpreter.run(file: SourceFile(name: "<stdin>", bytes: bytes), observer: observer)
+                report = Interpreter.run(file: SourceFile(name: "<stdin>", bytes: bytes), options: options, observer: observer)
             } else {
-                report = Interpreter.run(path: path, observer: observer)
+                report = Interpreter.run(path: path, options: options, observer: observer)
             }
             out.flush()
             passed += report.passed
