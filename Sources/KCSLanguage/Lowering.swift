@@ -4,7 +4,9 @@ import KeychainEngine
 /// every misspelt name or value is a syntax error before anything runs.
 struct Lowering {
     let file: SourceFile
-    private var seen: [ArgumentKey: SourceRange] = [:]
+    /// Keys given so far, as bits, and where each was first given.
+    private var seenMask: UInt64 = 0
+    private var seenRanges: [(bit: Int, range: SourceRange)] = []
 
     init(file: SourceFile) { self.file = file }
 
@@ -14,11 +16,14 @@ struct Lowering {
                              hint: Suggest.hint(for: key.text, in: Vocabulary.argumentNames)
                                 ?? "attributes: " + Vocabulary.shortArguments.map(\.0).joined(separator: " "))
         }
-        if let first = seen[k] {
+        let bit = k.bit
+        if seenMask & (1 << bit) != 0 {
+            let first = seenRanges.first { $0.bit == bit }?.range
             throw Diagnostic(.duplicateArgument, "'\(key.text)' is given twice", file: file, range: key.range,
-                             notes: [DiagnosticNote("first given here", file: file, range: first)])
+                             notes: first.map { [DiagnosticNote("first given here", file: file, range: $0)] } ?? [])
         }
-        seen[k] = key.range
+        seenMask |= 1 << bit
+        seenRanges.append((bit, key.range))
         switch k {
         case .attribute(let a):
             spec.attributes[a] = try attributeValue(a, v)

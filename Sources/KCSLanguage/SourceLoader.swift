@@ -3,6 +3,11 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Why a script could not be read.
 public enum LoadError: Error, Sendable, Hashable {
@@ -31,10 +36,29 @@ public struct FileSystemLoader: SourceLoader {
 
     public func read(_ resolved: String) throws(LoadError) -> SourceFile {
         guard FileManager.default.fileExists(atPath: resolved) else { throw .notFound(resolved) }
-        guard let data = FileManager.default.contents(atPath: resolved) else {
+        guard let bytes = Self.readAll(resolved) else {
             throw .unreadable(resolved, reason: "it is a directory, or permission was denied")
         }
-        return SourceFile(name: resolved, bytes: [UInt8](data))
+        return SourceFile(name: resolved, bytes: bytes)
+    }
+
+    /// Reads a whole file straight into bytes (no intermediate Data copy).
+    private static func readAll(_ path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            #if canImport(Glibc)
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            #else
+            let n = chunk.withUnsafeMutableBytes { Darwin.read(fd, $0.baseAddress, $0.count) }
+            #endif
+            if n < 0 { return nil }
+            if n == 0 { return bytes }
+            bytes.append(contentsOf: chunk[0..<n])
+        }
     }
 }
 

@@ -10,6 +10,23 @@ public enum ArgumentKey: Sendable, Hashable {
     /// `kSecReturnData=true` and its siblings.
     case returnFlag(ReturnKinds)
 
+    /// A distinct bit position below 64, for sets of keys.
+    var bit: Int {
+        switch self {
+        case .attribute(let a): Int(a.rawValue)
+        case .group: 32
+        case .accessible: 33
+        case .accessControl: 34
+        case .sync: 35
+        case .data: 36
+        case .dataProtection: 37
+        case .authUI: 38
+        case .limit: 39
+        case .returns: 40
+        case .returnFlag(let r): 48 + r.rawValue.trailingZeroBitCount
+        }
+    }
+
     /// The short name used in messages.
     public var name: String {
         Vocabulary.shortName[self] ?? "?"

@@ -50,17 +50,32 @@ public struct PrimaryKey: Sendable, Hashable {
     public var values: [AttributeValue]
 }
 
-/// The items of one device, indexed by primary key and by (class, group).
+/// The items of one device, indexed by primary-key values and by (class, group).
 ///
-/// No operation scans the whole keychain: lookups with a complete primary key
-/// are hash lookups, other queries walk only the buckets of the groups searched.
+/// No operation scans the whole keychain: a query with a complete primary key
+/// hashes the key's values once and checks the few items that share them
+/// (one per group and sync value at most); other queries walk only the
+/// buckets of the groups they search.
 public struct Keychain: Sendable {
-    private var slots: [StoredItem?] = []
+    /// Items by slot; a free slot holds an item with sequence 0.
+    private var slots: [StoredItem] = []
     private var freeSlots: [Int32] = []
-    private var byKey: [PrimaryKey: ItemID] = [:]
+    private var byKey: [KeyValues: KeyEntries] = [:]
     private var buckets: [BucketKey: Bucket] = [:]
     private var nextSequence: UInt64 = 1
     public private(set) var count = 0
+
+    /// A primary key without its group and sync value.
+    struct KeyValues: Hashable, Sendable {
+        var itemClass: ItemClass
+        var values: [AttributeValue]
+    }
+
+    /// The items sharing one set of key values; nearly always one.
+    enum KeyEntries: Sendable {
+        case one(Int32)
+        case many([Int32])
+    }
 
     struct BucketKey: Hashable, Sendable {
         var itemClass: ItemClass
@@ -78,13 +93,38 @@ public struct Keychain: Sendable {
 
     public init() {}
 
+    private static let freeSlot = StoredItem(itemClass: .genericPassword, group: -1, synchronizable: false,
+                                             accessibility: .always, accessControl: nil, attributes: AttributeList(),
+                                             data: nil)
+
     public subscript(id: ItemID) -> StoredItem? {
         let i = Int(id.slot)
-        return i < slots.count ? slots[i] : nil
+        guard i >= 0, i < slots.count, slots[i].sequence != 0 else { return nil }
+        return slots[i]
     }
 
+    /// An item's place in insertion order, without copying it.
+    func sequence(of id: ItemID) -> UInt64 { slots[Int(id.slot)].sequence }
+
     /// The item with this primary key, if any.
-    public func item(withKey key: PrimaryKey) -> ItemID? { byKey[key] }
+    public func item(withKey key: PrimaryKey) -> ItemID? {
+        var found: ItemID?
+        forEach(withKeyValues: key.itemClass, key.values) { id, item in
+            if item.group == key.group && item.synchronizable == key.synchronizable { found = id }
+        }
+        return found
+    }
+
+    /// Calls `body` for every item whose class and key values are these,
+    /// whatever its group and sync value. One hash lookup.
+    func forEach(withKeyValues itemClass: ItemClass, _ values: [AttributeValue],
+                 _ body: (ItemID, StoredItem) -> Void) {
+        switch byKey[KeyValues(itemClass: itemClass, values: values)] {
+        case .one(let slot)?: body(ItemID(slot: slot), slots[Int(slot)])
+        case .many(let list)?: for slot in list { body(ItemID(slot: slot), slots[Int(slot)]) }
+        case nil: break
+        }
+    }
 
     /// Stores a new item at the end of insertion order. The caller has checked
     /// that its primary key is free.
@@ -101,22 +141,44 @@ public struct Keychain: Sendable {
             slot = Int32(slots.count)
             slots.append(item)
         }
-        let id = ItemID(slot: slot)
-        byKey[item.primaryKey] = id
+        index(slot, item)
         buckets[BucketKey(itemClass: item.itemClass, group: item.group), default: Bucket()]
             .append(slot: slot, sequence: item.sequence)
         count += 1
-        return id
+        return ItemID(slot: slot)
+    }
+
+    private mutating func index(_ slot: Int32, _ item: StoredItem) {
+        let key = KeyValues(itemClass: item.itemClass, values: item.primaryKeyValues)
+        switch byKey[key] {
+        case nil: byKey[key] = .one(slot)
+        case .one(let other)?: byKey[key] = .many([other, slot])
+        case .many(var list)?:
+            byKey[key] = nil
+            list.append(slot)
+            byKey[key] = .many(list)
+        }
+    }
+
+    private mutating func unindex(_ slot: Int32, _ item: StoredItem) {
+        let key = KeyValues(itemClass: item.itemClass, values: item.primaryKeyValues)
+        switch byKey[key] {
+        case .one(let s)? where s == slot: byKey[key] = nil
+        case .many(var list)?:
+            list.removeAll { $0 == slot }
+            byKey[key] = list.count == 1 ? .one(list[0]) : .many(list)
+        default: break
+        }
     }
 
     /// Removes an item for good.
     public mutating func remove(_ id: ItemID) {
         guard let item = self[id] else { return }
-        byKey[item.primaryKey] = nil
+        unindex(id.slot, item)
         let key = BucketKey(itemClass: item.itemClass, group: item.group)
         buckets[key]?.remove(sequence: item.sequence)
         if buckets[key]?.isEmpty == true { buckets[key] = nil }
-        slots[Int(id.slot)] = nil
+        slots[Int(id.slot)] = Self.freeSlot
         freeSlots.append(id.slot)
         count -= 1
     }
@@ -128,9 +190,10 @@ public struct Keychain: Sendable {
         guard let old = self[id] else { return }
         var updated = newItem
         updated.sequence = old.sequence
-        let oldKey = old.primaryKey, newKey = updated.primaryKey
-        if byKey[oldKey] == id { byKey[oldKey] = nil }
-        byKey[newKey] = id
+        if old.primaryKeyValues != updated.primaryKeyValues || old.itemClass != updated.itemClass {
+            unindex(id.slot, old)
+            index(id.slot, updated)
+        }
         let oldBucket = BucketKey(itemClass: old.itemClass, group: old.group)
         let newBucket = BucketKey(itemClass: updated.itemClass, group: updated.group)
         if oldBucket != newBucket {
@@ -139,13 +202,6 @@ public struct Keychain: Sendable {
             buckets[newBucket, default: Bucket()].insert(slot: id.slot, sequence: old.sequence)
         }
         slots[Int(id.slot)] = updated
-    }
-
-    /// Takes a key out of the index while an update re-keys several items, so
-    /// that a swap of keys between them never collides midway.
-    mutating func unindex(_ id: ItemID) {
-        guard let item = self[id], byKey[item.primaryKey] == id else { return }
-        byKey[item.primaryKey] = nil
     }
 
     /// The items of one class in one group, in insertion order.
@@ -160,8 +216,7 @@ public struct Keychain: Sendable {
                         _ body: (ItemID, StoredItem) -> Bool) {
         guard let bucket = buckets[BucketKey(itemClass: itemClass, group: group)] else { return }
         for slot in bucket.slots where slot >= 0 {
-            guard let item = slots[Int(slot)] else { continue }
-            if !body(ItemID(slot: slot), item) { return }
+            if !body(ItemID(slot: slot), slots[Int(slot)]) { return }
         }
     }
 
@@ -170,11 +225,18 @@ public struct Keychain: Sendable {
     public var allItems: [(ItemID, StoredItem)] {
         var all: [(ItemID, StoredItem)] = []
         all.reserveCapacity(count)
-        for (i, item) in slots.enumerated() {
-            if let item { all.append((ItemID(slot: Int32(i)), item)) }
+        for (i, item) in slots.enumerated() where item.sequence != 0 {
+            all.append((ItemID(slot: Int32(i)), item))
         }
         all.sort { $0.1.sequence < $1.1.sequence }
         return all
+    }
+}
+
+extension StoredItem {
+    /// The class's key attributes, absent ones as empty.
+    var primaryKeyValues: [AttributeValue] {
+        itemClass.primaryKeyAttributes.map { attributes.effectiveValue($0) }
     }
 }
 

@@ -156,6 +156,11 @@ extension World {
         case failure(CallResult)
     }
 
+    /// The names of the searched groups; the app's cached list when it searched all.
+    private func names(of groups: [GroupID], _ cache: AppCache) -> [String] {
+        groups == cache.searchIDs ? cache.searchNames : groups.map { groupNames[Int($0)] }
+    }
+
     /// Whether a stored item satisfies a query's filters (class and group aside).
     static func matches(_ item: StoredItem, _ spec: ItemSpec) -> Bool {
         // 3: a query that does not mention synchronizable matches only
@@ -186,19 +191,10 @@ extension World {
             keyValues.append(v)
         }
         if !keyAttributes.isEmpty && keyValues.count == keyAttributes.count {
-            let syncValues: [Bool]
-            switch spec.synchronizable ?? .no {
-            case .yes: syncValues = [true]
-            case .no: syncValues = [false]
-            case .any: syncValues = [false, true]
-            }
-            for g in groups {
-                for s in syncValues {
-                    let key = PrimaryKey(itemClass: itemClass, group: g, synchronizable: s, values: keyValues)
-                    if let id = keychain.item(withKey: key), let item = keychain[id], Self.matches(item, spec) {
-                        ids.append(id)
-                    }
-                }
+            // One hash of the key values; the group and sync value are then
+            // checked on the few items that share them.
+            keychain.forEach(withKeyValues: itemClass, keyValues) { id, item in
+                if groups.contains(item.group) && Self.matches(item, spec) { ids.append(id) }
             }
         } else {
             var groupsWithMatches = 0
@@ -213,7 +209,7 @@ extension World {
             if groupsWithMatches < 2 { return ids }
         }
         if ids.count > 1 {
-            ids.sort { (keychain[$0]?.sequence ?? 0) < (keychain[$1]?.sequence ?? 0) }
+            ids.sort { keychain.sequence(of: $0) < keychain.sequence(of: $1) }
         }
         return ids
     }
@@ -255,10 +251,11 @@ extension World {
                       state: DeviceState, prompt: (FoundItem) -> PromptAnswer?) -> Result<[FoundItem], StatusFailure> {
         var taken: [FoundItem] = []
         for match in matches {
-            for part in [match.item] + (match.identityKey.map { [$0.item] } ?? []) {
-                if !state.isAvailable(part.accessibility) {
-                    return .failure(StatusFailure(.interactionNotAllowed, .locked(part.accessibility)))
-                }
+            if !state.isAvailable(match.item.accessibility) {
+                return .failure(StatusFailure(.interactionNotAllowed, .locked(match.item.accessibility)))
+            }
+            if let key = match.identityKey, !state.isAvailable(key.item.accessibility) {
+                return .failure(StatusFailure(.interactionNotAllowed, .locked(key.item.accessibility)))
             }
             if readsData, let ac = match.item.accessControl, ac.requiresAuthentication {
                 switch authUI {
@@ -294,7 +291,7 @@ extension World {
         case .success(let g): groups = g
         case .failure(let r): return r
         }
-        let searched = groups.map { groupNames[Int($0)] }
+        let searched = names(of: groups, cache)
         let matches = matchingFoundItems(spec, itemClass, in: groups, of: devices[device.index].keychain)
         switch walk(matches, cap: (spec.limit ?? .one).cap, readsData: spec.returns.contains(.data),
                     authUI: spec.authUI ?? .allow, state: devices[device.index].state, prompt: prompt) {
@@ -342,7 +339,7 @@ extension World {
         case .success(let g): groups = g
         case .failure(let r): return r
         }
-        let searched = groups.map { groupNames[Int($0)] }
+        let searched = names(of: groups, cache)
         let matches = matchingFoundItems(query, itemClass, in: groups, of: devices[device.index].keychain)
         let taken: [FoundItem]
         switch walk(matches, cap: Int.max, readsData: false, authUI: query.authUI ?? .allow,
@@ -371,9 +368,8 @@ extension World {
                 return fail(.duplicateItem, .duplicate(existing: other), searched)
             }
         }
-        // Rows are updated in place (they keep their insertion order). Take
-        // every old key out first so a swap of keys never collides midway.
-        for (id, _) in plan { devices[device.index].keychain.unindex(id) }
+        // Rows are updated in place and keep their insertion order. The final
+        // keys were checked above, so the order of replacement does not matter.
         var results: [FoundItem] = []
         for (id, item) in plan {
             devices[device.index].keychain.replace(id, with: item)
@@ -416,7 +412,7 @@ extension World {
         case .success(let g): groups = g
         case .failure(let r): return r
         }
-        let searched = groups.map { groupNames[Int($0)] }
+        let searched = names(of: groups, cache)
         let matches = matchingFoundItems(query, itemClass, in: groups, of: devices[device.index].keychain)
         let taken: [FoundItem]
         switch walk(matches, cap: Int.max, readsData: false, authUI: .allow, state: devices[device.index].state,

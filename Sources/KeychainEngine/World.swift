@@ -44,6 +44,7 @@ public struct World: Sendable {
         var ids: [GroupID]
         /// The list without repeats, in first-seen order: the groups a query searches.
         var searchIDs: [GroupID]
+        var searchNames: [String]
     }
 
     public init() {}
@@ -153,7 +154,8 @@ public struct World: Sendable {
         let names = app.accessGroups
         let ids = names.map { intern($0) }
         var seen = Set<GroupID>()
-        return AppCache(names: names, ids: ids, searchIDs: ids.filter { seen.insert($0).inserted })
+        let searchIDs = ids.filter { seen.insert($0).inserted }
+        return AppCache(names: names, ids: ids, searchIDs: searchIDs, searchNames: searchIDs.map { groupNames[Int($0)] })
     }
 
     mutating func intern(_ name: String) -> GroupID {
