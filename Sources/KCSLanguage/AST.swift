@@ -20,8 +20,6 @@ public struct CallStatement: Sendable {
     public var app: Name
     public var request: CallRequest
     public var operationRange: SourceRange
-    /// Where each argument was written, for pointing at the one that decided a status.
-    public var arguments: [CallArgument]
     public var classRange: SourceRange?
 }
 

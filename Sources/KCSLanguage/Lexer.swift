@@ -110,6 +110,18 @@ public struct Lexer: Sendable {
     private mutating func lexString() -> Token {
         let start = pos
         pos += 1
+        // Fast path: no escapes, so the value is the bytes between the quotes.
+        var end = pos
+        while end < bytes.count {
+            let b = bytes[end]
+            if b == UInt8(ascii: "\"") {
+                pos = end + 1
+                return Token(kind: .string(String(decoding: bytes[(start + 1)..<end], as: UTF8.self)),
+                             range: SourceRange(start, pos))
+            }
+            if b == UInt8(ascii: "\\") || b == 0x0A { break }
+            end += 1
+        }
         var value: [UInt8] = []
         while pos < bytes.count {
             let b = bytes[pos]

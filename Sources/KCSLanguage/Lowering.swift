@@ -10,16 +10,19 @@ struct Lowering {
 
     init(file: SourceFile) { self.file = file }
 
-    mutating func apply(_ key: Name, _ v: ValueNode, to spec: inout ItemSpec, changing: Bool) throws(Diagnostic) -> ArgumentKey {
-        guard let k = Vocabulary.argumentsByName[key.text] else {
-            throw Diagnostic(.unknownAttribute, "unknown attribute '\(key.text)'", file: file, range: key.range,
-                             hint: Suggest.hint(for: key.text, in: Vocabulary.argumentNames)
+    /// Applies `KEY=VALUE`, the key given by where it was written.
+    mutating func apply(_ keyRange: SourceRange, _ v: ValueNode, to spec: inout ItemSpec, changing: Bool) throws(Diagnostic) -> ArgumentKey {
+        guard let k = Vocabulary.argument(file.bytes, keyRange) else {
+            let text = file.text(keyRange)
+            throw Diagnostic(.unknownAttribute, "unknown attribute '\(text)'", file: file, range: keyRange,
+                             hint: Suggest.hint(for: text, in: Vocabulary.argumentNames)
                                 ?? "attributes: " + Vocabulary.shortArguments.map(\.0).joined(separator: " "))
         }
+        let key = Name(text: "", range: keyRange)
         let bit = k.bit
         if seenMask & (1 << bit) != 0 {
             let first = seenRanges.first { $0.bit == bit }?.range
-            throw Diagnostic(.duplicateArgument, "'\(key.text)' is given twice", file: file, range: key.range,
+            throw Diagnostic(.duplicateArgument, "'\(file.text(keyRange))' is given twice", file: file, range: key.range,
                              notes: first.map { [DiagnosticNote("first given here", file: file, range: $0)] } ?? [])
         }
         seenMask |= 1 << bit

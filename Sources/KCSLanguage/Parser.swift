@@ -25,6 +25,7 @@ public struct Parser {
     private var lexer: Lexer
     private var token: Token
     private let file: SourceFile
+    private let bytes: [UInt8]
     private var diagnostics: [Diagnostic] = []
     private var sawApp = false
     private var sawPlatform = false
@@ -42,6 +43,7 @@ public struct Parser {
     /// statement: once an error has been seen nothing more may run.
     public init(file: SourceFile) {
         self.file = file
+        self.bytes = file.bytes
         self.lexer = Lexer(file: file)
         self.token = Token(kind: .newline, range: SourceRange(0, 0))
         if let bad = SourceCheck.firstProblem(in: file) {
@@ -113,6 +115,26 @@ public struct Parser {
     private var wordText: String? {
         if case .word = token.kind { return file.text(token.range) }
         return nil
+    }
+
+    /// Whether the current token is the word `literal`, compared on bytes
+    /// so the hot path makes no strings.
+    private func isWord(_ literal: StaticString) -> Bool {
+        guard case .word = token.kind else { return false }
+        return Self.equal(bytes, token.range, literal)
+    }
+
+    static func equal(_ bytes: [UInt8], _ range: SourceRange, _ literal: StaticString) -> Bool {
+        let n = range.end - range.start
+        guard n == literal.utf8CodeUnitCount else { return false }
+        return literal.withUTF8Buffer { lit in
+            var i = 0
+            while i < n {
+                if bytes[range.start + i] != lit[i] { return false }
+                i += 1
+            }
+            return true
+        }
     }
 
     private var atLineEnd: Bool {
@@ -217,16 +239,17 @@ public struct Parser {
     private mutating func parseStatement() throws(Diagnostic) -> Statement {
         let start = token.range
         var device: Name?
-        if wordText == "on" {
+        if isWord("on") {
             advance()
             device = try name("a device name after 'on'")
         }
-        guard let keyword = wordText else {
+        guard case .word = token.kind else {
             throw Diagnostic(.unknownStatement, "expected a statement, found \(token.describe(in: file))",
                              file: file, range: token.range,
                              hint: "a statement starts with a keyword such as 'app', 'as' or 'expect'")
         }
-        guard let form = StatementForm.byKeyword[keyword] else {
+        guard let form = StatementForm.form(bytes, token.range) else {
+            let keyword = file.text(token.range)
             throw Diagnostic(.unknownStatement, "unknown statement '\(keyword)'", file: file, range: token.range,
                              hint: Suggest.hint(for: keyword, in: StatementForm.keywords)
                                 ?? "statements: " + StatementForm.all.map(\.keyword).joined(separator: ", "))
@@ -263,7 +286,7 @@ public struct Parser {
             // device := 'device' NAME [ 'account' '=' NAME ]
             let n = try name("a device name")
             var account: Name?
-            if wordText == "account" {
+            if isWord("account") {
                 advance()
                 try equals()
                 account = try name("an account name")
@@ -300,7 +323,7 @@ public struct Parser {
             return .restore(name: b, device: try name("a device name"))
         case .show:
             // show := 'show' ( 'apps' | 'items' | 'matrix' | 'app' APP )
-            if wordText == "app" {
+            if isWord("app") {
                 advance()
                 return .show(.app(try name("an app name")))
             }
@@ -346,7 +369,7 @@ public struct Parser {
                              hint: "a team ID is ten upper-case letters or digits, e.g. SKMME9E2Y8")
         }
         var alias: Name?
-        if wordText == "as" {
+        if isWord("as") {
             advance()
             alias = try name("a name for the team")
         }
@@ -359,7 +382,7 @@ public struct Parser {
         sawApp = true
         let bundle = try name("a bundle ID")
         var decl = AppDeclaration(bundleID: bundle, alias: nil, team: nil, kind: .app)
-        if wordText == "as" {
+        if isWord("as") {
             advance()
             decl.alias = try name("a name for the app")
         }
@@ -418,16 +441,16 @@ public struct Parser {
         let op: Operation = try choice("operation", Operation.allCases.map { ($0.rawValue, $0) })
         var spec = ItemSpec()
         var changes: ItemSpec?
-        var arguments: [CallArgument] = []
         var classRange: SourceRange?
         // CLASS is a word not followed by '='.
-        var pendingKey: Name?
-        if let w = wordText {
+        var pendingKey: SourceRange?
+        if case .word = token.kind {
             let r = token.range
             advance()
             if case .equals = token.kind {
-                pendingKey = Name(text: w, range: r)
+                pendingKey = r
             } else {
+                let w = file.text(r)
                 guard let c = ItemClass(name: w) else {
                     throw Diagnostic(.unknownClass, "unknown item class '\(w)'", file: file, range: r,
                                      hint: Suggest.hint(for: w, in: Vocabulary.classNames)
@@ -443,19 +466,20 @@ public struct Parser {
         var changeLowering = Lowering(file: file)
         var inChanges = false
         while pendingKey != nil || !atLineEnd {
-            let key: Name
+            let key: SourceRange
             if let p = pendingKey {
                 key = p
                 pendingKey = nil
                 try equals()
             } else {
-                guard let w = wordText else {
+                guard case .word = token.kind else {
                     throw Diagnostic(.expectedToken, "expected an attribute such as account=\"…\", found \(token.describe(in: file))",
                                      file: file, range: token.range)
                 }
                 let r = token.range
+                let isSet = isWord("set")
                 advance()
-                if w == "set", !(token.kind == .equals) {
+                if isSet, !(token.kind == .equals) {
                     guard op == .update else {
                         throw Diagnostic(.misplacedSet, "'set' belongs to update calls", file: file, range: r,
                                          hint: "only update changes attributes: as APP update CLASS … set ATTR=VALUE")
@@ -467,18 +491,16 @@ public struct Parser {
                     changes = ItemSpec(itemClass: spec.itemClass)
                     continue
                 }
-                key = Name(text: w, range: r)
+                key = r
                 try equals()
             }
             let v = try value()
             if inChanges {
                 var c = changes ?? ItemSpec()
-                let k = try changeLowering.apply(key, v, to: &c, changing: true)
+                _ = try changeLowering.apply(key, v, to: &c, changing: true)
                 changes = c
-                arguments.append(CallArgument(key: k, range: key.range.union(v.range), isChange: true))
             } else {
-                let k = try lowering.apply(key, v, to: &spec, changing: false)
-                arguments.append(CallArgument(key: k, range: key.range.union(v.range), isChange: false))
+                _ = try lowering.apply(key, v, to: &spec, changing: false)
             }
         }
         if op == .update && changes == nil {
@@ -486,17 +508,18 @@ public struct Parser {
                              range: opRange, hint: "as APP update CLASS account=\"alice\" set data=\"new\"")
         }
         return CallStatement(app: app, request: CallRequest(op, spec, changes: changes), operationRange: opRange,
-                             arguments: arguments, classRange: classRange)
+                             classRange: classRange)
     }
 
     // expect := 'expect' ( 'status' STATUS { 'or' STATUS } | 'count' INTEGER | 'data' STRING
     //         | 'group' ID | 'item' { ATTR '=' value } | 'groups' APP list | 'default-group' APP ID )
     private mutating func parseExpect() throws(Diagnostic) -> StatementKind {
         let subjects = ["status", "count", "data", "group", "item", "groups", "default-group"]
-        guard let what = wordText else {
+        guard case .word = token.kind else {
             throw Diagnostic(.expectedToken, "expected what to check after 'expect', found \(token.describe(in: file))",
                              file: file, range: token.range, hint: "one of: " + subjects.joined(separator: ", "))
         }
+        let what = file.text(token.range)
         guard subjects.contains(what) else {
             throw Diagnostic(.unknownStatement, "unknown expectation 'expect \(what)'", file: file, range: token.range,
                              hint: Suggest.hint(for: what, in: subjects) ?? "one of: " + subjects.joined(separator: ", "))
@@ -505,7 +528,7 @@ public struct Parser {
         switch what {
         case "status":
             var statuses = [try status()]
-            while wordText == "or" {
+            while isWord("or") {
                 advance()
                 statuses.append(try status())
             }
@@ -523,16 +546,16 @@ public struct Parser {
             var args: [CallArgument] = []
             var lowering = Lowering(file: file)
             while !atLineEnd {
-                guard let w = wordText else {
+                guard case .word = token.kind else {
                     throw Diagnostic(.expectedToken, "expected an attribute such as account=\"…\", found \(token.describe(in: file))",
                                      file: file, range: token.range)
                 }
-                let key = Name(text: w, range: token.range)
+                let key = token.range
                 advance()
                 try equals()
                 let v = try value()
                 let k = try lowering.apply(key, v, to: &spec, changing: true)
-                args.append(CallArgument(key: k, range: key.range.union(v.range), isChange: false))
+                args.append(CallArgument(key: k, range: key.union(v.range), isChange: false))
             }
             if args.isEmpty {
                 throw Diagnostic(.expectedToken, "'expect item' needs attributes to check", file: file, range: token.range,

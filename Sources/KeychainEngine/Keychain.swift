@@ -126,6 +126,28 @@ public struct Keychain: Sendable {
         }
     }
 
+    /// The items with these key values whose group, sync value and
+    /// accessibility pass `accept`, read in place without copying the items.
+    func matching(keyValues itemClass: ItemClass, _ values: [AttributeValue],
+                  _ accept: (GroupID, Bool, Accessibility) -> Bool) -> [ItemID] {
+        guard let entries = byKey[KeyValues(itemClass: itemClass, values: values)] else { return [] }
+        // Fields are read through the buffer so no item is copied.
+        return slots.withUnsafeBufferPointer { buffer in
+            var ids: [ItemID] = []
+            func check(_ slot: Int32) {
+                let i = Int(slot)
+                if accept(buffer[i].group, buffer[i].synchronizable, buffer[i].accessibility) {
+                    ids.append(ItemID(slot: slot))
+                }
+            }
+            switch entries {
+            case .one(let slot): check(slot)
+            case .many(let list): for slot in list { check(slot) }
+            }
+            return ids
+        }
+    }
+
     /// Stores a new item at the end of insertion order. The caller has checked
     /// that its primary key is free.
     @discardableResult
@@ -215,8 +237,10 @@ public struct Keychain: Sendable {
     public func forEach(of itemClass: ItemClass, in group: GroupID,
                         _ body: (ItemID, StoredItem) -> Bool) {
         guard let bucket = buckets[BucketKey(itemClass: itemClass, group: group)] else { return }
-        for slot in bucket.slots where slot >= 0 {
-            if !body(ItemID(slot: slot), slots[Int(slot)]) { return }
+        slots.withUnsafeBufferPointer { buffer in
+            for slot in bucket.slots where slot >= 0 {
+                if !body(ItemID(slot: slot), buffer[Int(slot)]) { return }
+            }
         }
     }
 

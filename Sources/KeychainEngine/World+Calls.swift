@@ -193,9 +193,20 @@ extension World {
         if !keyAttributes.isEmpty && keyValues.count == keyAttributes.count {
             // One hash of the key values; the group and sync value are then
             // checked on the few items that share them.
-            keychain.forEach(withKeyValues: itemClass, keyValues) { id, item in
-                if groups.contains(item.group) && Self.matches(item, spec) { ids.append(id) }
+            let sync = spec.synchronizable ?? .no
+            let onlyKeys = spec.attributes.count == keyAttributes.count
+            ids = keychain.matching(keyValues: itemClass, keyValues) { group, synchronizable, accessibility in
+                guard groups.contains(group) else { return false }
+                switch sync {
+                case .yes: if !synchronizable { return false }
+                case .no: if synchronizable { return false }
+                case .any: break
+                }
+                if let a = spec.accessibility, a != accessibility { return false }
+                return true
             }
+            // Attributes beyond the key need the whole item.
+            if !onlyKeys { ids.removeAll { id in keychain[id].map { !Self.matches($0, spec) } ?? true } }
         } else {
             var groupsWithMatches = 0
             for g in groups {
