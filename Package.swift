@@ -23,16 +23,21 @@ let package = Package(
     targets: [
         .target(name: "KeychainEngine", swiftSettings: strict),
         .target(name: "KCSLanguage", dependencies: ["KeychainEngine"], swiftSettings: strict),
+        // GNU readline (Debian: libreadline-dev) for the REPL.
+        .systemLibrary(name: "CReadline", path: "Sources/CReadline"),
+        .target(name: "KCSRepl", dependencies: ["KCSLanguage", "CReadline"], swiftSettings: strict),
         .executableTarget(
             name: "kcs",
             dependencies: [
                 "KCSLanguage",
+                "KCSRepl",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
         ),
         .testTarget(name: "KeychainEngineTests", dependencies: ["KeychainEngine"], swiftSettings: strict),
         .testTarget(name: "KCSLanguageTests", dependencies: ["KCSLanguage"], swiftSettings: strict),
+        .testTarget(name: "KCSReplTests", dependencies: ["KCSRepl", "kcs"], swiftSettings: strict),
         // Depends on the executable so `swift test` builds the binary it runs.
         .testTarget(name: "KCSCLITests", dependencies: ["KCSLanguage", "kcs"], swiftSettings: strict),
     ],

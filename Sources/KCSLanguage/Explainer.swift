@@ -27,6 +27,9 @@ struct Explainer {
         if !result.searchedGroups.isEmpty && last.call.request.operation != .add {
             lines.append("searched: " + result.searchedGroups.joined(separator: ", "))
         }
+        if !last.answers.isEmpty {
+            lines.append("prompts answered: " + last.answers.map(\.verb).joined(separator: ", "))
+        }
         lines.append("why: " + reason(result, last))
         if last.call.request.operation != .add && (result.reason == .noMatch || result.reason.isGroupRefusal) {
             lines += candidates(last)
@@ -71,7 +74,17 @@ struct Explainer {
         case .passcodeRequired(let viaAC):
             return "when-passcode-set items need a device passcode" + (viaAC ? " (through access control: errSecNotAvailable)" : " (errSecAuthFailed)")
         case .locked(let a):
-            return "the device state keeps \(a.rawValue) items out of reach"
+            let state = world[last.device].state
+            let device = world[last.device].name
+            switch a.requirement {
+            case .firstUnlockSinceBoot:
+                return "\(device) has not been unlocked since it booted, and \(a.rawValue) items need that (checked before the duplicate check on add)"
+            case .unlockedWithPasscode where !state.hasPasscode:
+                return "\(a.rawValue) items need a passcode, and \(device) has none"
+            default:
+                return "\(device) is locked, and \(a.rawValue) items need it unlocked" + (last.call.request.operation == .add
+                    ? " (checked before the duplicate check)" : "; a query stops at the first locked match in insertion order")
+            }
         case .duplicate(let existing):
             if let item = world[last.device].keychain[existing] {
                 return "an item with the same primary key already exists: \(Self.describe(item, groupName: world.groupName(item.group)))"
@@ -83,10 +96,12 @@ struct Explainer {
             return "SecItemUpdate takes no match limit and no return keys"
         case .limitOnDelete:
             return "SecItemDelete takes no match limit, not even all: it always deletes every match"
-        case .promptCanceled: return "the user canceled the authentication prompt"
-        case .promptFailed: return "authentication failed"
+        case .promptCanceled: return "the user canceled the authentication prompt (errSecUserCanceled)"
+        case .promptFailed: return "authentication failed or was tried too often (errSecAuthFailed)"
         case .promptNotAllowed: return "the item needs a prompt and auth-ui=fail forbids one"
-        case .promptUnanswered: return "the item needs an authentication prompt and no answer was given"
+        case .promptImpossible:
+            return "the item's access control cannot be satisfied on \(world[last.device].name): no enrolled biometry or no passcode for the flags it names"
+        case .promptUnanswered: return "the item needs an authentication prompt and no answer was queued"
         }
     }
 
@@ -155,6 +170,17 @@ struct Explainer {
         case .unsigned: return "declare a team before the app, or give the app team=TEAMID"
         case .noMatch: return "run 'explain' after the call, or see the candidates above"
         default: return nil
+        }
+    }
+}
+
+extension PromptAnswer {
+    /// As written in `user …`.
+    var verb: String {
+        switch self {
+        case .approve: "approves"
+        case .cancel: "cancels"
+        case .fail: "fails"
         }
     }
 }

@@ -9,6 +9,15 @@ struct LastCall {
     var device: DeviceHandle
     /// Nil when the call stopped at a runtime error before reaching the engine.
     var result: CallResult?
+    /// The answers its prompts took, in order.
+    var answers: [PromptAnswer] = []
+}
+
+/// An answer given with `user approves|cancels|fails`, waiting for a prompt.
+struct PendingAnswer: Sendable {
+    var answer: PromptAnswer
+    var file: SourceFile
+    var range: SourceRange
 }
 
 /// An interpreter session: a world and the last call. Batch runs use a fresh
@@ -16,6 +25,8 @@ struct LastCall {
 public struct Session: Sendable {
     public private(set) var world = World()
     var last: LastCall?
+    /// Answers queued for the next authentication prompts, oldest first.
+    var pendingAnswers: [PendingAnswer] = []
     /// The last call if it stopped before reaching the engine (an unknown app).
     var lastFailedCall: (file: SourceFile, range: SourceRange)?
     /// Where output and events go; nil when nobody listens (the fast path).
@@ -153,8 +164,29 @@ public struct Session: Sendable {
             world = World()
             last = nil
             lastFailedCall = nil
-        case .device, .passcode, .lock, .unlock, .reboot, .biometry, .user, .uninstall, .install, .transfer,
-             .sync, .backup, .restore:
+            pendingAnswers = []
+        case .passcode(let on):
+            let removed = world.setPasscode(on, on: device)
+            if removed > 0, options.reportCalls {
+                observer?(.output("passcode off: \(removed) when-passcode-set item\(removed == 1 ? "" : "s") deleted for good\n"))
+            }
+        case .lock:
+            world.lock(device)
+        case .unlock:
+            world.unlock(device)
+        case .reboot:
+            world.reboot(device)
+        case .biometry(let change):
+            let event: BiometryEvent
+            switch change {
+            case .enroll: event = .enroll
+            case .change: event = .change
+            case .remove: event = .remove
+            }
+            world.changeBiometry(event, on: device)
+        case .user(let answer):
+            pendingAnswers.append(PendingAnswer(answer: answer, file: file, range: s.range))
+        case .device, .uninstall, .install, .transfer, .sync, .backup, .restore:
             throw Diagnostic(.notModelledYet, "'\(file.text(s.range).split(separator: " ").first.map(String.init) ?? "")' is not modelled yet",
                              file: file, range: s.range,
                              hint: "device state, lifecycle, sync and backup come with a later release; this line did nothing")
@@ -196,13 +228,27 @@ public struct Session: Sendable {
             throw error
         }
         lastFailedCall = nil
-        let result = world.perform(call.request, as: app, on: device)
-        last = LastCall(call: call, file: file, range: s.range, app: app, device: device, result: result)
+        // Prompts take the queued answers in order; what is left stays queued.
+        var queue = pendingAnswers
+        var used: [PromptAnswer] = []
+        let result = world.perform(call.request, as: app, on: device) { _ in
+            guard !queue.isEmpty else { return nil }
+            let next = queue.removeFirst()
+            used.append(next.answer)
+            return next.answer
+        }
+        pendingAnswers = queue
+        last = LastCall(call: call, file: file, range: s.range, app: app, device: device, result: result, answers: used)
         observer?(.call(CallRecord(file: file, range: s.range, app: call.app.text, operation: call.request.operation,
                                    itemClass: call.request.spec.itemClass, status: result.status, count: result.count)))
         if result.reason == .promptUnanswered {
-            throw Diagnostic(.promptUnanswered, "the call needs an answer to an authentication prompt", file: file,
-                             range: s.range, hint: "answering prompts ('user approves') is not modelled yet; use auth-ui=skip or auth-ui=fail")
+            // The call could not finish: later expectations say so rather
+            // than check a status nobody would see on a device.
+            last = nil
+            lastFailedCall = (file, s.range)
+            throw Diagnostic(.promptUnanswered, "the call needs an answer to an authentication prompt and none is queued",
+                             file: file, range: s.range,
+                             hint: "put 'user approves' (or cancels, or fails) before the call, or say auth-ui=skip or auth-ui=fail")
         }
     }
 

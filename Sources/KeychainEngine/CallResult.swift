@@ -41,6 +41,9 @@ public enum StatusReason: Sendable, Hashable {
     case promptCanceled
     case promptFailed
     case promptNotAllowed
+    /// The access control cannot be satisfied on this device (no biometry
+    /// enrolled, no passcode).
+    case promptImpossible
     /// An item needed a prompt and no answer was supplied.
     case promptUnanswered
 }

@@ -6,8 +6,30 @@ public struct DeviceState: Sendable, Hashable {
     public var isLocked: Bool = false
     public var unlockedSinceBoot: Bool = true
     public var biometryEnrolled: Bool = true
+    /// Which enrolled set of fingers or faces is current; a change makes
+    /// biometry-current-set items unusable.
+    public var biometrySet: Int = 1
 
     public init() {}
+
+    /// Whether the device is unlocked now (always, without a passcode).
+    public var isUnlocked: Bool { !hasPasscode || !isLocked }
+
+    /// Whether an access-control constraint can be satisfied at all in this
+    /// state: biometry needs enrolled biometry, a device passcode needs a
+    /// passcode, user presence needs either.
+    public func canSatisfy(_ ac: AccessControl) -> Bool {
+        func can(_ flag: AccessControl.Flag) -> Bool {
+            switch flag {
+            case .biometryAny, .biometryCurrentSet: biometryEnrolled
+            case .devicePasscode: hasPasscode
+            case .userPresence: biometryEnrolled || hasPasscode
+            case .applicationPassword: true
+            }
+        }
+        if ac.flags.isEmpty { return true }
+        return ac.combinator == .or ? ac.flags.contains(where: can) : ac.flags.allSatisfy(can)
+    }
 
     /// The one place the engine decides whether items with a given
     /// accessibility are available in the current state.

@@ -17,6 +17,9 @@ public struct StoredItem: Sendable, Hashable {
     public var accessControl: AccessControl?
     public var attributes: AttributeList
     public var data: String?
+    /// The enrolled biometry set when the item was added, for
+    /// biometry-current-set access control.
+    public var biometrySet: Int = 0
     /// Insertion order (the SQLite rowid). An update keeps it even when the
     /// primary key changes: SecDbItem.c `SecDbItemUpdate` runs
     /// `UPDATE … WHERE rowid=?` in place.

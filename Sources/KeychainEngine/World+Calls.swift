@@ -80,6 +80,7 @@ extension World {
         // Locked before duplicate.
         if !state.isAvailable(accessibility) { return fail(.interactionNotAllowed, .locked(accessibility)) }
 
+        let biometrySet = state.biometrySet
         var parts: [StoredItem] = []
         // sync=any on add stores a non-synchronizable item, no error.
         let sync = spec.synchronizable == .yes
@@ -108,6 +109,7 @@ extension World {
                                     accessibility: accessibility, accessControl: spec.accessControl,
                                     attributes: spec.attributes, data: spec.data))
         }
+        for i in parts.indices { parts[i].biometrySet = biometrySet }
         let existing = parts.map { devices[device.index].keychain.item(withKey: $0.primaryKey) }
         // A duplicate only if every part already exists.
         if existing.allSatisfy({ $0 != nil }), let first = existing[0] {
@@ -262,6 +264,8 @@ extension World {
                       state: DeviceState, prompt: (FoundItem) -> PromptAnswer?) -> Result<[FoundItem], StatusFailure> {
         var taken: [FoundItem] = []
         for match in matches {
+            // Invalidated biometry-current-set items are simply not there.
+            if match.item.isInvalidated(by: state) { continue }
             if !state.isAvailable(match.item.accessibility) {
                 return .failure(StatusFailure(.interactionNotAllowed, .locked(match.item.accessibility)))
             }
@@ -273,6 +277,8 @@ extension World {
                 case .skip: continue
                 case .fail: return .failure(StatusFailure(.interactionNotAllowed, .promptNotAllowed))
                 case .allow:
+                    // No way to authenticate (no biometry, no passcode): it fails.
+                    guard state.canSatisfy(ac) else { return .failure(StatusFailure(.authFailed, .promptImpossible)) }
                     switch prompt(match) {
                     case .approve?: break
                     case .cancel?: return .failure(StatusFailure(.userCanceled, .promptCanceled))

@@ -12,8 +12,14 @@ struct KCS: ParsableCommand {
         commandName: "kcs",
         abstract: "Run keychain scenarios: access groups, items and SecItem statuses, modelled.",
         version: "0.1.0",
-        subcommands: [Run.self]
+        subcommands: [Run.self, ReplCommand.self]
     )
+
+    /// `kcs` alone starts the REPL (which runs standard input like
+    /// `kcs run -` when it is not a terminal).
+    func run() throws {
+        try ReplCommand().run()
+    }
 }
 
 /// Writes to standard error.

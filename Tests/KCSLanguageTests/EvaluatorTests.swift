@@ -73,7 +73,7 @@ struct EvaluatorTests {
     }
 
     @Test func notModelledStatementsAreClearRuntimeErrors() {
-        let report = run("team SKMME9E2Y8\nlock\n")
+        let report = run("team SKMME9E2Y8\nsync\n")
         #expect(report.diagnostics.map(\.code) == [.notModelledYet])
         #expect(report.diagnostics.first?.location?.line == 2)
         #expect(report.exitCode == 1)

@@ -1,0 +1,73 @@
+/// Device state changes (semantics.md section 4).
+extension World {
+    /// Turns the passcode on or off. Removing it deletes every
+    /// when-passcode-set item for good; a new passcode does not bring them
+    /// back. Returns how many items were deleted.
+    @discardableResult
+    public mutating func setPasscode(_ on: Bool, on device: DeviceHandle = .this) -> Int {
+        devices[device.index].state.hasPasscode = on
+        if on {
+            // A new passcode: the device stays unlocked until it is locked.
+            devices[device.index].state.isLocked = false
+            return 0
+        }
+        let doomed = devices[device.index].keychain.allItems.filter {
+            $0.1.accessibility == .whenPasscodeSetThisDeviceOnly
+        }
+        for (id, _) in doomed { devices[device.index].keychain.remove(id) }
+        return doomed.count
+    }
+
+    /// Locks the device. Without a passcode a device is always unlocked, so
+    /// this changes nothing there.
+    public mutating func lock(_ device: DeviceHandle = .this) {
+        if devices[device.index].state.hasPasscode { devices[device.index].state.isLocked = true }
+    }
+
+    /// Unlocks the device; the first unlock since boot makes
+    /// after-first-unlock items available until the next reboot.
+    public mutating func unlock(_ device: DeviceHandle = .this) {
+        devices[device.index].state.isLocked = false
+        devices[device.index].state.unlockedSinceBoot = true
+    }
+
+    /// Restarts the device: locked (with a passcode) and not yet unlocked since boot.
+    public mutating func reboot(_ device: DeviceHandle = .this) {
+        let hasPasscode = devices[device.index].state.hasPasscode
+        devices[device.index].state.isLocked = hasPasscode
+        devices[device.index].state.unlockedSinceBoot = !hasPasscode
+    }
+
+    /// Enrolls, changes or removes biometry. A change of the enrolled set (or
+    /// its removal) makes biometry-current-set items unusable for good.
+    public mutating func changeBiometry(_ change: BiometryEvent, on device: DeviceHandle = .this) {
+        switch change {
+        case .enroll:
+            if !devices[device.index].state.biometryEnrolled { devices[device.index].state.biometrySet += 1 }
+            devices[device.index].state.biometryEnrolled = true
+        case .change:
+            devices[device.index].state.biometryEnrolled = true
+            devices[device.index].state.biometrySet += 1
+        case .remove:
+            devices[device.index].state.biometryEnrolled = false
+            devices[device.index].state.biometrySet += 1
+        }
+    }
+}
+
+/// A change to the enrolled biometry.
+public enum BiometryEvent: String, Sendable, Hashable, CaseIterable {
+    case enroll, change, remove
+}
+
+extension StoredItem {
+    /// A biometry-current-set item whose enrolled set has changed since it
+    /// was added can no longer be used: it is not found (inferred: Apple's
+    /// code for this is closed). With `or` and another flag, that other way
+    /// still opens it, so it stays.
+    func isInvalidated(by state: DeviceState) -> Bool {
+        guard let ac = accessControl, ac.flags.contains(.biometryCurrentSet) else { return false }
+        guard ac.combinator == .and || ac.flags.count == 1 else { return false }
+        return biometrySet != state.biometrySet
+    }
+}

@@ -1,0 +1,1 @@
+// REPL tests come with the REPL.

@@ -1,0 +1,212 @@
+import Testing
+@testable import KeychainEngine
+
+/// semantics.md section 4: device state, row by row.
+struct Section4DeviceStateTests {
+    /// (accessibility, passcode, locked, unlocked since boot) → available.
+    static let availability: [(Accessibility, Bool, Bool, Bool, Bool)] = [
+        // with a passcode, unlocked
+        (.whenUnlocked, true, false, true, true),
+        (.whenPasscodeSetThisDeviceOnly, true, false, true, true),
+        (.afterFirstUnlock, true, false, true, true),
+        (.always, true, false, true, true),
+        // locked after the first unlock
+        (.whenUnlocked, true, true, true, false),
+        (.whenUnlockedThisDeviceOnly, true, true, true, false),
+        (.whenPasscodeSetThisDeviceOnly, true, true, true, false),
+        (.afterFirstUnlock, true, true, true, true),
+        (.afterFirstUnlockThisDeviceOnly, true, true, true, true),
+        (.always, true, true, true, true),
+        // locked since boot, never unlocked
+        (.afterFirstUnlock, true, true, false, false),
+        (.always, true, true, false, true),
+        (.alwaysThisDeviceOnly, true, true, false, true),
+        // no passcode: always unlocked, but when-passcode-set needs one
+        (.whenUnlocked, false, true, false, true),
+        (.afterFirstUnlock, false, true, false, true),
+        (.whenPasscodeSetThisDeviceOnly, false, false, true, false),
+    ]
+
+    @Test("4 which accessibility is available in which state", arguments: availability)
+    func available(_ a: Accessibility, _ passcode: Bool, _ locked: Bool, _ sinceBoot: Bool, _ expected: Bool) {
+        var state = DeviceState()
+        state.hasPasscode = passcode
+        state.isLocked = locked
+        state.unlockedSinceBoot = sinceBoot
+        #expect(state.isAvailable(a) == expected)
+    }
+
+    @Test("4 start state: passcode on, unlocked, first unlock done")
+    func startState() {
+        let s = DeviceState()
+        #expect(s.hasPasscode && !s.isLocked && s.unlockedSinceBoot && s.biometryEnrolled)
+    }
+
+    @Test("4 lock and unlock; lock without a passcode changes nothing")
+    func lockUnlock() {
+        var f = Fixture()
+        f.mustAdd(gp("a"))
+        f.world.lock()
+        #expect(f.find(gp("a")).status == .interactionNotAllowed)
+        f.world.unlock()
+        #expect(f.find(gp("a")).status == .success)
+        f.world.setPasscode(false)
+        f.world.lock()
+        #expect(f.find(gp("a")).status == .success)
+    }
+
+    @Test("4 reboot clears first unlock; unlock sets it")
+    func reboot() {
+        var f = Fixture()
+        f.mustAdd(gp("afu", accessibility: .afterFirstUnlock))
+        f.world.lock()
+        #expect(f.find(gp("afu")).status == .success)
+        f.world.reboot()
+        #expect(f.find(gp("afu")).status == .interactionNotAllowed)
+        f.world.unlock()
+        f.world.lock()
+        #expect(f.find(gp("afu")).status == .success)
+    }
+
+    @Test("4 removing the passcode deletes when-passcode-set items for good")
+    func passcodeRemoval() {
+        var f = Fixture()
+        f.mustAdd(gp("wps", accessibility: .whenPasscodeSetThisDeviceOnly))
+        f.mustAdd(gp("wu", accessibility: .whenUnlocked))
+        #expect(f.world.setPasscode(false) == 1)
+        #expect(f.find(gp("wps")).status == .itemNotFound)
+        f.world.setPasscode(true)
+        #expect(f.find(gp("wps")).status == .itemNotFound)
+        #expect(f.find(gp("wu")).status == .success)
+    }
+
+    @Test("3 add: when-passcode-set without a passcode: errSecAuthFailed plain, errSecNotAvailable through access control")
+    func passcodeSetWithoutPasscode() {
+        var f = Fixture()
+        f.world.setPasscode(false)
+        #expect(f.add(gp("a", accessibility: .whenPasscodeSetThisDeviceOnly)).status == .authFailed)
+        let ac = AccessControl(protection: .whenPasscodeSetThisDeviceOnly, flags: [.userPresence])
+        #expect(f.add(spec(.genericPassword, [(.account, str("b"))], accessControl: ac)).status == .notAvailable)
+    }
+
+    @Test("3 add: locked is checked before the duplicate check")
+    func lockedBeforeDuplicate() {
+        var f = Fixture()
+        f.mustAdd(gp("a"))
+        f.world.lock()
+        #expect(f.add(gp("a")).status == .interactionNotAllowed)
+        #expect(f.add(gp("b", accessibility: .afterFirstUnlock)).status == .success)
+        #expect(f.add(gp("b", accessibility: .afterFirstUnlock)).status == .duplicateItem)
+    }
+
+    @Test("3 find: the first locked match in insertion order fails the call; limit one succeeds when an accessible one comes first")
+    func lockedWalk() {
+        var f = Fixture()
+        f.mustAdd(gp("open", accessibility: .afterFirstUnlock))
+        f.mustAdd(gp("closed", accessibility: .whenUnlocked))
+        f.world.lock()
+        #expect(f.find(spec(.genericPassword, [(.service, str("svc"))])).status == .success)
+        #expect(f.find(spec(.genericPassword, [(.service, str("svc"))], limit: .all)).status == .interactionNotAllowed)
+        var g = Fixture()
+        g.mustAdd(gp("closed", accessibility: .whenUnlocked))
+        g.mustAdd(gp("open", accessibility: .afterFirstUnlock))
+        g.world.lock()
+        #expect(g.find(spec(.genericPassword, [(.service, str("svc"))])).status == .interactionNotAllowed)
+    }
+
+    @Test("3 update and delete: locked as find")
+    func lockedUpdateDelete() {
+        var f = Fixture()
+        f.mustAdd(gp("a"))
+        f.world.lock()
+        #expect(f.update(gp("a"), spec(nil, [(.label, str("x"))])).status == .interactionNotAllowed)
+        #expect(f.delete(gp("a")).status == .interactionNotAllowed)
+        f.world.unlock()
+        #expect(f.delete(gp("a")).status == .success)
+    }
+
+    static let prompts: [(PromptAnswer?, AuthUI?, KeychainStatus)] = [
+        (.approve, nil, .success),
+        (.cancel, nil, .userCanceled),
+        (.fail, nil, .authFailed),
+        (.approve, .fail, .interactionNotAllowed),
+        (.approve, .skip, .itemNotFound),
+    ]
+
+    @Test("3 find: access-control items need authentication", arguments: prompts)
+    func prompt(_ answer: PromptAnswer?, _ authUI: AuthUI?, _ expected: KeychainStatus) {
+        var f = Fixture()
+        let ac = AccessControl(flags: [.biometryAny])
+        f.mustAdd(spec(.genericPassword, [(.account, str("a"))], accessControl: ac, data: "d"))
+        var asked = 0
+        let r = f.call(.find, spec(.genericPassword, [(.account, str("a"))], returns: .data, authUI: authUI)) { _ in
+            asked += 1
+            return answer
+        }
+        #expect(r.status == expected)
+        #expect(asked == (authUI == nil ? 1 : 0))
+    }
+
+    @Test("3 find: reading only attributes of an access-control item asks nothing")
+    func noPromptWithoutData() {
+        var f = Fixture()
+        f.mustAdd(spec(.genericPassword, [(.account, str("a"))], accessControl: AccessControl(flags: [.userPresence])))
+        var asked = false
+        let r = f.call(.find, gp("a", service: nil, returns: .attributes)) { _ in asked = true; return .approve }
+        #expect(r.status == .success)
+        #expect(!asked)
+    }
+
+    @Test("3 find: an unanswered prompt is reported as such")
+    func unanswered() {
+        var f = Fixture()
+        f.mustAdd(spec(.genericPassword, [(.account, str("a"))], accessControl: AccessControl(flags: [.userPresence])))
+        #expect(f.find(gp("a", service: nil, returns: .data)).reason == .promptUnanswered)
+    }
+
+    @Test("4 biometry change invalidates biometry-current-set items (inferred); biometry-any stays")
+    func biometryChange() {
+        var f = Fixture()
+        f.mustAdd(spec(.genericPassword, [(.account, str("cur"))], accessControl: AccessControl(flags: [.biometryCurrentSet])))
+        f.mustAdd(spec(.genericPassword, [(.account, str("any"))], accessControl: AccessControl(flags: [.biometryAny])))
+        f.mustAdd(spec(.genericPassword, [(.account, str("or"))],
+                       accessControl: AccessControl(flags: [.biometryCurrentSet, .devicePasscode], combinator: .or)))
+        f.world.changeBiometry(.change)
+        #expect(f.find(gp("cur", service: nil)).status == .itemNotFound)
+        #expect(f.find(gp("any", service: nil)).status == .success)
+        #expect(f.find(gp("or", service: nil)).status == .success)
+        #expect(f.delete(gp("cur", service: nil)).status == .itemNotFound)
+    }
+
+    @Test("4 no enrolled biometry: a biometry-only item cannot be opened")
+    func biometryRemoved() {
+        var f = Fixture()
+        f.mustAdd(spec(.genericPassword, [(.account, str("any"))], accessControl: AccessControl(flags: [.biometryAny])))
+        f.world.changeBiometry(.remove)
+        let r = f.call(.find, gp("any", service: nil, returns: .data)) { _ in .approve }
+        #expect(r.status == .authFailed)
+        #expect(r.reason == .promptImpossible)
+        f.world.changeBiometry(.enroll)
+        #expect(f.call(.find, gp("any", service: nil, returns: .data)) { _ in .approve }.status == .success)
+    }
+
+    static let constraints: [([AccessControl.Flag], AccessControl.Combinator, Bool, Bool, Bool)] = [
+        // flags, combinator, biometry, passcode → satisfiable
+        ([.biometryAny], .or, true, true, true),
+        ([.biometryAny], .or, false, true, false),
+        ([.devicePasscode], .or, true, false, false),
+        ([.userPresence], .or, false, true, true),
+        ([.userPresence], .or, false, false, false),
+        ([.biometryAny, .devicePasscode], .or, false, true, true),
+        ([.biometryAny, .devicePasscode], .and, false, true, false),
+        ([.applicationPassword], .or, false, false, true),
+    ]
+
+    @Test("4 access-control flags with or/and", arguments: constraints)
+    func satisfiable(_ flags: [AccessControl.Flag], _ c: AccessControl.Combinator, _ bio: Bool, _ pass: Bool, _ ok: Bool) {
+        var s = DeviceState()
+        s.biometryEnrolled = bio
+        s.hasPasscode = pass
+        #expect(s.canSatisfy(AccessControl(flags: flags, combinator: c)) == ok)
+    }
+}
