@@ -43,8 +43,37 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     case noPreviousCall = "KCS306"
     case promptUnanswered = "KCS307"
     case callDidNotRun = "KCS308"
+    case appNotInstalled = "KCS309"
+    case unknownBackup = "KCS310"
     // Expectations.
     case expectationFailed = "KCS401"
+}
+
+extension DiagnosticCode {
+    /// When a diagnostic of this kind arises.
+    public enum Phase: Sendable {
+        /// The file could not be read (exit 66).
+        case input
+        /// Before anything ran: the script is malformed (exit 65).
+        case syntax
+        /// While running: a statement could not do its work (exit 1).
+        case runtime
+        /// An expectation did not hold (exit 1).
+        case expectation
+    }
+
+    public var phase: Phase {
+        switch self {
+        case .fileNotFound, .fileUnreadable: .input
+        case .emptyFile, .invalidUTF8, .nulByte, .includeCycle, .unterminatedString, .badEscape,
+             .unexpectedCharacter, .unexpectedEndOfInput, .integerOverflow, .unknownStatement, .expectedToken,
+             .unknownClass, .unknownAttribute, .unknownValue, .unknownStatus, .duplicateArgument, .wrongValueType,
+             .misplacedSet, .unknownPlatform, .unexpectedToken, .misplacedDeclaration, .malformedTeamID: .syntax
+        case .unknownApp, .unknownTeam, .unknownDevice, .invalidDeclaration, .notModelledYet, .noPreviousCall,
+             .promptUnanswered, .callDidNotRun, .appNotInstalled, .unknownBackup: .runtime
+        case .expectationFailed: .expectation
+        }
+    }
 }
 
 /// A note attached to a diagnostic, optionally pointing at another place.
@@ -110,15 +139,20 @@ public struct Diagnostic: Error, Sendable, Hashable {
 enum Suggest {
     /// The closest candidate by edit distance, if close enough to be a likely typo.
     static func closest(to word: String, in candidates: [String]) -> String? {
+        // Long inputs are not typos of a name; do not spend time on them.
+        guard word.utf8.count <= 64 else { return nil }
         let w = Array(word.lowercased().unicodeScalars)
+        // Short words tolerate one edit, longer ones about a third.
+        let limit = w.count <= 4 ? 1 : max(2, w.count / 3)
         var best: (String, Int)?
         for c in candidates {
-            let d = distance(w, Array(c.lowercased().unicodeScalars))
+            let cs = Array(c.lowercased().unicodeScalars)
+            guard abs(cs.count - w.count) <= limit else { continue }
+            let d = distance(w, cs)
             if d < (best?.1 ?? Int.max) { best = (c, d) }
         }
-        guard let (name, d) = best else { return nil }
-        let limit = max(2, min(w.count, name.unicodeScalars.count) / 3)
-        return d <= limit ? name : nil
+        guard let (name, d) = best, d <= limit else { return nil }
+        return name
     }
 
     /// "did you mean 'X'?" or nil.

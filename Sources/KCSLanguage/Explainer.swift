@@ -75,7 +75,7 @@ struct Explainer {
             return "when-passcode-set items need a device passcode" + (viaAC ? " (through access control: errSecNotAvailable)" : " (errSecAuthFailed)")
         case .locked(let a):
             let state = world[last.device].state
-            let device = world[last.device].name
+            let device = world[last.device].label
             switch a.requirement {
             case .firstUnlockSinceBoot:
                 return "\(device) has not been unlocked since it booted, and \(a.rawValue) items need that (checked before the duplicate check on add)"
@@ -100,7 +100,7 @@ struct Explainer {
         case .promptFailed: return "authentication failed or was tried too often (errSecAuthFailed)"
         case .promptNotAllowed: return "the item needs a prompt and auth-ui=fail forbids one"
         case .promptImpossible:
-            return "the item's access control cannot be satisfied on \(world[last.device].name): no enrolled biometry or no passcode for the flags it names"
+            return "the item's access control cannot be satisfied on \(world[last.device].label): no enrolled biometry or no passcode for the flags it names"
         case .promptUnanswered: return "the item needs an authentication prompt and no answer was queued"
         }
     }
@@ -116,7 +116,7 @@ struct Explainer {
     private func candidates(_ last: LastCall) -> [String] {
         let all = world.candidates(for: last.call.request, as: last.app, on: last.device)
         let cls = last.call.request.spec.itemClass?.rawValue ?? "?"
-        guard !all.isEmpty else { return ["no \(cls) items exist on this device"] }
+        guard !all.isEmpty else { return ["no \(cls) items exist on \(world[last.device].label)"] + elsewhere(last) }
         let appName = world[last.app].name
         var lines = ["\(cls) items on the device:"]
         for c in all.prefix(candidateLimit) {
@@ -124,7 +124,31 @@ struct Explainer {
             lines.append("  - \(Self.describe(c.item, groupName: c.groupName)): \(why)")
         }
         if all.count > candidateLimit { lines.append("  … and \(all.count - candidateLimit) more") }
-        return lines
+        return lines + elsewhere(last)
+    }
+
+    /// Items that would match on another device, and why they are not here.
+    private func elsewhere(_ last: LastCall) -> [String] {
+        guard last.result?.reason == .noMatch else { return [] }
+        var lines: [String] = []
+        let here = world[last.device]
+        for other in world.deviceHandles where other != last.device {
+            let device = world[other]
+            for c in world.candidates(for: last.call.request, as: last.app, on: other) where c.reasons.isEmpty {
+                let why: String
+                if !c.item.synchronizable {
+                    why = "it is not synchronizable, so iCloud Keychain does not carry it"
+                } else if c.item.accessibility.isThisDeviceOnly {
+                    why = "it is \(c.item.accessibility.rawValue), so it never leaves \(device.name)"
+                } else if device.account != here.account {
+                    why = "\(device.name) uses another iCloud account"
+                } else {
+                    why = "it has not been synced yet ('sync')"
+                }
+                lines.append("  - on \(device.name): \(Self.describe(c.item, groupName: c.groupName)) would match; \(why)")
+            }
+        }
+        return lines.isEmpty ? [] : ["on other devices:"] + lines
     }
 
     static func describe(_ r: PassOverReason, _ appName: String) -> String {
@@ -172,6 +196,11 @@ struct Explainer {
         default: return nil
         }
     }
+}
+
+extension Device {
+    /// The device as a message names it: "this device", or its name.
+    var label: String { name == "this" ? "this device" : name }
 }
 
 extension PromptAnswer {

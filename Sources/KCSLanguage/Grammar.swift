@@ -34,7 +34,7 @@ public struct StatementForm: Sendable {
               summary: "run another script into this world (PATH relative to this file)",
               example: "include \"common.kcs\""),
         .init(kind: .device, keyword: "device", syntax: "device NAME [account=ID]",
-              summary: "a further device (not modelled yet)", example: "device iPad"),
+              summary: "a further device; without account= it shares this device's iCloud account", example: "device iPad"),
         .init(kind: .call, keyword: "as", syntax: "[on DEVICE] as APP add|find|update|delete CLASS ATTR=VALUE… [set ATTR=VALUE…]",
               summary: "a SecItem call made by APP",
               example: "as AppOne add generic-password service=\"auth\" account=\"alice\" data=\"s3cret\""),
@@ -50,24 +50,18 @@ public struct StatementForm: Sendable {
               summary: "enroll, change or remove biometry; a change invalidates biometry-current-set items", example: "biometry change"),
         .init(kind: .user, keyword: "user", syntax: "user approves|cancels|fails",
               summary: "queue the answer to the next authentication prompt", example: "user approves"),
-        .init(kind: .uninstall, keyword: "uninstall", syntax: "uninstall APP", summary: "remove an app (not modelled yet)", example: "uninstall AppOne"),
-        .init(kind: .install, keyword: "install", syntax: "install APP", summary: "install an app again (not modelled yet)", example: "install AppOne"),
+        .init(kind: .uninstall, keyword: "uninstall", syntax: "uninstall APP", summary: "remove an app from the device; its items stay", example: "uninstall AppOne"),
+        .init(kind: .install, keyword: "install", syntax: "install APP", summary: "install an app again: it sees its items again", example: "install AppOne"),
         .init(kind: .transfer, keyword: "transfer", syntax: "transfer APP to TEAM",
-              summary: "move an app to another team (not modelled yet)", example: "transfer AppOne to NEWTEAM123"),
-        .init(kind: .sync, keyword: "sync", syntax: "sync", summary: "iCloud Keychain sync (not modelled yet)", example: "sync"),
-        .init(kind: .backup, keyword: "backup", syntax: "backup DEVICE as NAME", summary: "back a device up (not modelled yet)", example: "backup this as monday"),
-        .init(kind: .restore, keyword: "restore", syntax: "restore NAME to DEVICE", summary: "restore a backup (not modelled yet)", example: "restore monday to this"),
+              summary: "move an app to another team: new app ID and team-prefixed groups", example: "transfer AppOne to NEWTEAM123"),
+        .init(kind: .sync, keyword: "sync", syntax: "sync", summary: "iCloud Keychain sync between devices of one account (last writer wins)", example: "sync"),
+        .init(kind: .backup, keyword: "backup", syntax: "backup DEVICE as NAME", summary: "save a device's keychain under a name", example: "backup this as monday"),
+        .init(kind: .restore, keyword: "restore", syntax: "restore NAME to DEVICE", summary: "restore a backup: everything on the same device, no this-device-only items on another", example: "restore monday to this"),
         .init(kind: .show, keyword: "show", syntax: "show apps|items|matrix | show app APP",
               summary: "print the apps, the items, or who can read which item", example: "show matrix"),
         .init(kind: .explain, keyword: "explain", syntax: "explain", summary: "print why the last call got its status", example: "explain"),
         .init(kind: .reset, keyword: "reset", syntax: "reset", summary: "start a fresh world", example: "reset"),
     ]
-
-    static let byKeyword: [String: StatementForm] = {
-        var d: [String: StatementForm] = [:]
-        for f in all { d[f.keyword] = f }
-        return d
-    }()
 
     private static let byLength: [[([UInt8], StatementForm)]] = {
         var table: [[([UInt8], StatementForm)]] = Array(repeating: [], count: 16)

@@ -19,7 +19,8 @@ public enum Interpreter {
     public static func run(path: String, loader: any SourceLoader = FileSystemLoader(),
                            options: RunOptions = RunOptions(), observer: Session.Observer? = nil) -> RunReport {
         do {
-            return run(file: try loader.read(path), loader: loader, options: options, observer: observer)
+            return run(file: try loader.read(loader.resolve(path, relativeTo: nil)), loader: loader, options: options,
+                       observer: observer)
         } catch {
             var report = RunReport()
             let d = Diagnostic(error.code, error.message(for: path), hint: error.code == .fileNotFound ? "check the path; kcs run takes .kcs files or - for standard input" : nil)

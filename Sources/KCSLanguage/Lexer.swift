@@ -16,6 +16,30 @@ public struct Lexer: Sendable {
     public init(file: SourceFile) {
         self.file = file
         self.bytes = file.bytes
+        // A UTF-8 byte-order mark is not part of the script.
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { pos = 3 }
+    }
+
+    /// Characters that look like punctuation or space but are not: curly
+    /// quotes pasted from a word processor, non-breaking and other spaces.
+    static func lookalike(_ scalar: Unicode.Scalar) -> String? {
+        switch scalar.value {
+        case 0x201C, 0x201D, 0x201E, 0x2018, 0x2019, 0x00AB, 0x00BB:
+            return "a curly quote: write strings with straight double quotes \"…\""
+        case 0x00A0, 0x2000...0x200B, 0x202F, 0x205F, 0x3000, 0xFEFF:
+            return "an invisible or non-breaking space: use a plain space"
+        default:
+            return nil
+        }
+    }
+
+    /// The scalar starting at `i`, if the bytes there are non-ASCII.
+    private func scalar(at i: Int) -> (Unicode.Scalar, Int)? {
+        guard i < bytes.count, bytes[i] >= 0x80 else { return nil }
+        var n = 1
+        while i + n < bytes.count, bytes[i + n] & 0xC0 == 0x80 { n += 1 }
+        let text = String(decoding: bytes[i..<(i + n)], as: UTF8.self)
+        return text.unicodeScalars.first.map { ($0, n) }
     }
 
     /// Whether a byte may appear in a word.
@@ -58,6 +82,13 @@ public struct Lexer: Sendable {
             case UInt8(ascii: "\""):
                 return lexString()
             default:
+                if b >= 0x80, let (scalar, n) = scalar(at: pos), let what = Self.lookalike(scalar) {
+                    diagnostics.append(Diagnostic(
+                        .unexpectedCharacter, "unexpected character U+\(String(scalar.value, radix: 16, uppercase: true))",
+                        file: file, range: SourceRange(pos, pos + n), hint: "this is " + what))
+                    pos += n
+                    continue
+                }
                 if Self.isWordByte(b) { return lexWord() }
                 let start = pos
                 pos += 1
@@ -82,28 +113,38 @@ public struct Lexer: Sendable {
 
     private mutating func lexWord() -> Token {
         let start = pos
-        while pos < bytes.count && Self.isWordByte(bytes[pos]) { pos += 1 }
+        while pos < bytes.count && Self.isWordByte(bytes[pos]) {
+            // A look-alike ends the word; next() reports it.
+            if bytes[pos] >= 0x80, let (scalar, _) = scalar(at: pos), Self.lookalike(scalar) != nil { break }
+            pos += 1
+        }
         // An optionally negative run of digits is an integer.
         var i = start
         if bytes[i] == UInt8(ascii: "-") { i += 1 }
         guard i < pos else { return Token(kind: .word, range: SourceRange(start, pos)) }
+        // Accumulate negatively so Int.min is representable.
+        let negative = bytes[start] == UInt8(ascii: "-")
         var value = 0
         var overflow = false
         while i < pos {
             let d = bytes[i]
             guard d >= 0x30 && d <= 0x39 else { return Token(kind: .word, range: SourceRange(start, pos)) }
             let (m, o1) = value.multipliedReportingOverflow(by: 10)
-            let (a, o2) = m.addingReportingOverflow(Int(d - 0x30))
+            let (a, o2) = m.subtractingReportingOverflow(Int(d - 0x30))
             overflow = overflow || o1 || o2
             value = a
             i += 1
+        }
+        if !negative {
+            let (p, o) = (0).subtractingReportingOverflow(value)
+            overflow = overflow || o
+            value = p
         }
         if overflow {
             diagnostics.append(Diagnostic(.integerOverflow, "number is too large", file: file,
                                           range: SourceRange(start, pos)))
             value = 0
         }
-        if bytes[start] == UInt8(ascii: "-") { value = -value }
         return Token(kind: .integer(value), range: SourceRange(start, pos))
     }
 

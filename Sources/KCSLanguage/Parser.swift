@@ -24,6 +24,9 @@ struct ValueNode {
 public struct Parser {
     private var lexer: Lexer
     private var token: Token
+    /// Where the last consumed token ended: a statement's range stops there,
+    /// before trailing spaces and comments.
+    private var lastEnd = 0
     private let file: SourceFile
     private let bytes: [UInt8]
     private var diagnostics: [Diagnostic] = []
@@ -60,16 +63,20 @@ public struct Parser {
     /// Every diagnostic, lexer's and parser's, in source order.
     public var finalDiagnostics: [Diagnostic] {
         var all: [Diagnostic] = []
-        // The lexer and the parser may both notice an unclosed '['; keep one.
-        for d in lexer.diagnostics + diagnostics
-        where !all.contains(where: { $0.code == d.code && $0.range == d.range }) {
+        // Where the lexer already reported a token (an unclosed '[', a number
+        // too large), the parser's complaint about the same place is noise.
+        all = lexer.diagnostics
+        for d in diagnostics where !all.contains(where: { $0.range == d.range }) {
             all.append(d)
         }
         all.sort { ($0.range?.start ?? 0) < ($1.range?.start ?? 0) }
         return all
     }
 
-    private mutating func advance() { token = lexer.next() }
+    private mutating func advance() {
+        lastEnd = token.range.end
+        token = lexer.next()
+    }
 
     // program := { statement? NEWLINE }
     /// The next statement, skipping blank lines and lines with errors; nil at the end.
@@ -144,14 +151,18 @@ public struct Parser {
         }
     }
 
-    /// A name where one is expected: a word, or a string for names with spaces.
-    private mutating func name(_ what: String) throws(Diagnostic) -> Name {
+    /// A name where one is expected: a word, or a string for names with
+    /// spaces. Only data may be empty.
+    private mutating func name(_ what: String, allowEmpty: Bool = false) throws(Diagnostic) -> Name {
         switch token.kind {
         case .word:
             let n = Name(text: file.text(token.range), range: token.range)
             advance()
             return n
         case .string(let s):
+            if s.isEmpty && !allowEmpty {
+                throw Diagnostic(.wrongValueType, "\(what) cannot be empty", file: file, range: token.range)
+            }
             let n = Name(text: s, range: token.range)
             advance()
             return n
@@ -217,6 +228,11 @@ public struct Parser {
                     throw Diagnostic(.unexpectedEndOfInput, "the input ended inside a list: '[' is never closed",
                                      file: file, range: r, hint: "close the list with ']'")
                 }
+                if case .leftBracket = token.kind {
+                    // Nothing takes a list of lists; refusing them also bounds recursion.
+                    throw Diagnostic(.wrongValueType, "lists do not nest", file: file, range: token.range,
+                                     hint: "write the elements of one list separated by commas")
+                }
                 items.append(try value())
                 if case .comma = token.kind { advance(); continue }
                 if case .rightBracket = token.kind { break }
@@ -260,8 +276,8 @@ public struct Parser {
         return Statement(kind: kind, device: device, range: start.union(lastRange))
     }
 
-    /// The end of the last token consumed (approximately: the current start).
-    private var lastRange: SourceRange { SourceRange(token.range.start, token.range.start) }
+    /// The end of the last token consumed.
+    private var lastRange: SourceRange { SourceRange(lastEnd, lastEnd) }
 
     private mutating func parseForm(_ kind: StatementForm.Kind, _ keyword: SourceRange) throws(Diagnostic) -> StatementKind {
         switch kind {
@@ -444,7 +460,7 @@ public struct Parser {
         var classRange: SourceRange?
         // CLASS is a word not followed by '='.
         var pendingKey: SourceRange?
-        if case .word = token.kind {
+        if case .word = token.kind, !(op == .update && isWord("set")) {
             let r = token.range
             advance()
             if case .equals = token.kind {
@@ -489,6 +505,10 @@ public struct Parser {
                     }
                     inChanges = true
                     changes = ItemSpec(itemClass: spec.itemClass)
+                    if atLineEnd {
+                        throw Diagnostic(.expectedToken, "'set' needs the attributes to change", file: file, range: r,
+                                         hint: "e.g. set data=\"new\"")
+                    }
                     continue
                 }
                 key = r
@@ -538,7 +558,7 @@ public struct Parser {
             guard n >= 0 else { throw Diagnostic(.wrongValueType, "a count cannot be negative", file: file, range: r) }
             return .expectCount(n)
         case "data":
-            return .expectData(try name("the data in quotes").text)
+            return .expectData(try name("the data in quotes", allowEmpty: true).text)
         case "group":
             return .expectGroup(try name("an access group"))
         case "item":
@@ -626,8 +646,8 @@ enum SourceCheck {
             case 0xF0...0xF4: need = 3
             default: return invalid(file, i)
             }
-            guard i + need < b.count + 0, i + need <= b.count - 0 else { return invalid(file, i) }
-            for k in 1...need where i + k >= b.count || b[i + k] & 0xC0 != 0x80 { return invalid(file, i) }
+            guard i + need < b.count else { return invalid(file, i) }
+            for k in 1...need where b[i + k] & 0xC0 != 0x80 { return invalid(file, i) }
             // Overlong, surrogate and out-of-range forms.
             if c == 0xE0 && b[i + 1] < 0xA0 { return invalid(file, i) }
             if c == 0xED && b[i + 1] > 0x9F { return invalid(file, i) }

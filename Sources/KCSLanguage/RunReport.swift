@@ -47,17 +47,19 @@ public struct RunReport: Sendable {
 
     public init() {}
 
-    public var hasSyntaxErrors: Bool {
-        diagnostics.contains { $0.severity == .error && $0.code.rawValue < "KCS300" && !($0.code == .fileNotFound && $0.file == nil) }
+    private func has(_ phase: DiagnosticCode.Phase) -> Bool {
+        diagnostics.contains { $0.severity == .error && $0.code.phase == phase }
     }
-    public var fileNotFound: Bool { diagnostics.contains { $0.code == .fileNotFound && $0.file == nil } }
-    public var hasRuntimeErrors: Bool {
-        diagnostics.contains { $0.severity == .error && $0.code.rawValue >= "KCS300" && $0.code != .expectationFailed }
-    }
+
+    /// The script, or a file it includes, could not be read.
+    public var fileNotFound: Bool { has(.input) }
+    public var hasSyntaxErrors: Bool { has(.syntax) }
+    public var hasRuntimeErrors: Bool { has(.runtime) }
 
     /// The batch runner's exit code (language.md): 0 every expectation held,
     /// 1 an expectation failed or a call hit a runtime error, 65 syntax error
-    /// (nothing ran), 66 file not found.
+    /// (nothing ran), 66 a file (the script or an include) not found or not
+    /// readable.
     public var exitCode: Int32 {
         if fileNotFound { return 66 }
         if hasSyntaxErrors { return 65 }

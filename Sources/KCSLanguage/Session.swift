@@ -50,7 +50,9 @@ public struct Session: Sendable {
         var parser = Parser(file: file)
         var includes: [String: Program] = [:]
         var includeErrors: [Diagnostic] = []
+        var parsedAny = false
         while let statement = parser.next() {
+            parsedAny = true
             // After an error, keep parsing only to report every error in one pass.
             if parser.hasErrors || !includeErrors.isEmpty { continue }
             if case .include(let path, _) = statement.kind {
@@ -61,15 +63,17 @@ public struct Session: Sendable {
                     if !script.isEmpty { includeErrors += script; continue }
                 }
                 if let program = includes[resolved] {
-                    run(program, includes, &report, options, sink, depth: 1)
+                    run(program, includes, &report, options, sink)
                 }
                 continue
             }
             executeReporting(statement, file, &report, options, sink)
         }
         var syntax = parser.finalDiagnostics + includeErrors
-        if file.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
-            syntax.append(Diagnostic(.emptyFile, file.bytes.isEmpty ? "the file is empty" : "the file has only blank lines",
+        if parsedAny == false && syntax.isEmpty {
+            let blank = file.bytes.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+            syntax.append(Diagnostic(.emptyFile, file.bytes.isEmpty ? "the file is empty"
+                                        : blank ? "the file has only blank lines" : "the file has no statements, only comments",
                                      file: file, hint: "a scenario declares a team and apps, makes calls and checks them with 'expect'"))
         }
         if !syntax.isEmpty {
@@ -83,24 +87,11 @@ public struct Session: Sendable {
         return report
     }
 
-    /// Runs an already parsed script (and its parsed includes) into this session.
-    public mutating func run(_ script: LoadedScript, options: RunOptions = RunOptions(),
-                             observer: Observer? = nil) -> RunReport {
-        var report = RunReport()
-        if script.hasErrors {
-            report.diagnostics = script.diagnostics
-            for d in script.diagnostics { observer?(.diagnostic(d)) }
-            return report
-        }
-        run(script.main, script.includes, &report, options, observer, depth: 0)
-        return report
-    }
-
     private mutating func run(_ program: Program, _ includes: [String: Program], _ report: inout RunReport,
-                              _ options: RunOptions, _ observer: Observer?, depth: Int) {
+                              _ options: RunOptions, _ observer: Observer?) {
         for statement in program.statements {
             if case .include(_, let resolved?) = statement.kind, let included = includes[resolved] {
-                run(included, includes, &report, options, observer, depth: depth + 1)
+                run(included, includes, &report, options, observer)
                 continue
             }
             executeReporting(statement, program.file, &report, options, observer)
@@ -186,10 +177,27 @@ public struct Session: Sendable {
             world.changeBiometry(event, on: device)
         case .user(let answer):
             pendingAnswers.append(PendingAnswer(answer: answer, file: file, range: s.range))
-        case .device, .uninstall, .install, .transfer, .sync, .backup, .restore:
-            throw Diagnostic(.notModelledYet, "'\(file.text(s.range).split(separator: " ").first.map(String.init) ?? "")' is not modelled yet",
-                             file: file, range: s.range,
-                             hint: "device state, lifecycle, sync and backup come with a later release; this line did nothing")
+        case .device(let name, let account):
+            do throws(WorldError) { try world.addDevice(name: name.text, account: account?.text) } catch {
+                throw worldError(error, file, name.range)
+            }
+        case .uninstall(let name):
+            world.uninstall(try resolveApp(name, file), from: device)
+        case .install(let name):
+            world.install(try resolveApp(name, file), on: device)
+        case .transfer(let name, let team):
+            let app = try resolveApp(name, file)
+            world.transfer(app, to: try resolveTeamID(team, file))
+        case .sync:
+            let changed = world.sync(account: s.device == nil ? nil : device)
+            if options.reportCalls { observer?(.output("sync: \(changed) change\(changed == 1 ? "" : "s")\n")) }
+        case .backup(let from, let name):
+            world.backup(try resolveDevice(from, file), as: name.text)
+        case .restore(let name, let to):
+            let target = try resolveDevice(to, file)
+            do throws(WorldError) { _ = try world.restore(name.text, to: target) } catch {
+                throw worldError(error, file, name.range)
+            }
         }
     }
 
@@ -226,6 +234,14 @@ public struct Session: Sendable {
             last = nil
             lastFailedCall = (file, s.range)
             throw error
+        }
+        guard world.isInstalled(app, on: device) else {
+            last = nil
+            lastFailedCall = (file, s.range)
+            let a = world[app]
+            throw Diagnostic(.appNotInstalled, "\(a.name) is not installed on \(world[device].label)", file: file,
+                             range: call.app.range,
+                             hint: "install it again with 'install \(a.name)': its items are still there")
         }
         lastFailedCall = nil
         // Prompts take the queued answers in order; what is left stays queued.
@@ -399,6 +415,16 @@ public struct Session: Sendable {
                                                       : "declared apps: " + known.joined(separator: ", ")))
     }
 
+    /// A team for `transfer`: a declared team's name or ID, or any well-formed team ID.
+    func resolveTeamID(_ name: Name, _ file: SourceFile) throws(Diagnostic) -> String {
+        if let team = world.team(named: name.text) { return team.id }
+        if Team.isWellFormedID(name.text) { return name.text }
+        let known = world.teams.map(\.name)
+        throw Diagnostic(.unknownTeam, "unknown team '\(name.text)'", file: file, range: name.range,
+                         hint: Suggest.hint(for: name.text, in: known)
+                            ?? "name a declared team or a ten-character team ID")
+    }
+
     func resolveDevice(_ name: Name?, _ file: SourceFile) throws(Diagnostic) -> DeviceHandle {
         guard let name else { return .this }
         if let d = world.device(named: name.text) { return d }
@@ -427,6 +453,9 @@ public struct Session: Sendable {
             Diagnostic(.invalidDeclaration, "device '\(n)' is already declared", file: file, range: range)
         case .unknownDevice(let n, let known):
             Diagnostic(.unknownDevice, "unknown device '\(n)'", file: file, range: range, hint: Suggest.hint(for: n, in: known))
+        case .unknownBackup(let n, let known):
+            Diagnostic(.unknownBackup, "no backup named '\(n)'", file: file, range: range,
+                       hint: Suggest.hint(for: n, in: known) ?? "make one first: backup DEVICE as \(n)")
         case .groupNeedsTeam(let g, let app):
             Diagnostic(.invalidDeclaration, "'\(app)' has no team, so keychain group '\(g)' has no prefix", file: file,
                        range: range, hint: "declare a team before the app, or use an app group ('group.…')")

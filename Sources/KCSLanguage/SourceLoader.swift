@@ -13,7 +13,6 @@ import Darwin
 public enum LoadError: Error, Sendable, Hashable {
     case notFound(String)
     case unreadable(String, reason: String)
-    case forbidden(String, reason: String)
 }
 
 /// How scripts and their includes are read. A host embedding the interpreter
@@ -29,9 +28,28 @@ public protocol SourceLoader: Sendable {
 public struct FileSystemLoader: SourceLoader {
     public init() {}
 
+    /// Joins `path` to the including file's folder and normalises `.` and
+    /// `..`, so one file always has one name (include cycles are caught
+    /// however the path is written).
     public func resolve(_ path: String, relativeTo including: String?) -> String {
-        guard !path.hasPrefix("/"), let including, let slash = including.lastIndex(of: "/") else { return path }
-        return String(including[...slash]) + path
+        var joined = path
+        if !path.hasPrefix("/"), let including, let slash = including.lastIndex(of: "/") {
+            joined = String(including[...slash]) + path
+        }
+        return Self.normalise(joined)
+    }
+
+    static func normalise(_ path: String) -> String {
+        let absolute = path.hasPrefix("/")
+        var parts: [Substring] = []
+        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+            if part == "." { continue }
+            if part == "..", let last = parts.last, last != ".." { parts.removeLast(); continue }
+            if part == "..", absolute { continue }
+            parts.append(part)
+        }
+        let joined = parts.joined(separator: "/")
+        return absolute ? "/" + joined : (joined.isEmpty ? "." : joined)
     }
 
     public func read(_ resolved: String) throws(LoadError) -> SourceFile {
@@ -62,37 +80,12 @@ public struct FileSystemLoader: SourceLoader {
     }
 }
 
-/// A parsed script together with every script it includes, all parsed
-/// before anything runs.
-public struct LoadedScript: Sendable {
-    public var main: Program
-    /// Included programs by resolved path.
-    public var includes: [String: Program]
-    public var diagnostics: [Diagnostic]
-
-    /// Whether syntax errors (or unreadable includes) stop the run.
-    public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
-}
-
 /// Parses a script and, recursively, what it includes.
 public enum ScriptLoader {
-    /// Parses `file` and its includes. Include cycles and unreadable includes
-    /// are reported at the `include` line.
-    public static func load(_ file: SourceFile, loader: any SourceLoader) -> LoadedScript {
-        var includes: [String: Program] = [:]
-        var diagnostics: [Diagnostic] = []
-        let main = parse(file, loader: loader, stack: [file.name], includes: &includes, diagnostics: &diagnostics)
-        return LoadedScript(main: main, includes: includes, diagnostics: diagnostics)
-    }
-
-    private static func parse(_ file: SourceFile, loader: any SourceLoader, stack: [String],
+    static func parse(_ file: SourceFile, loader: any SourceLoader, stack: [String],
                               includes: inout [String: Program], diagnostics: inout [Diagnostic]) -> Program {
         var (program, diags) = Parser.parse(file)
         diagnostics += diags
-        if file.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
-            diagnostics.append(Diagnostic(.emptyFile, file.bytes.isEmpty ? "the file is empty" : "the file has only blank lines",
-                                          file: file, hint: "a scenario declares a team and apps, makes calls and checks them with 'expect'"))
-        }
         for i in program.statements.indices {
             guard case .include(let path, _) = program.statements[i].kind else { continue }
             let resolved = loader.resolve(path, relativeTo: file.name)
@@ -110,7 +103,7 @@ public enum ScriptLoader {
     static func loadInclude(_ path: String, resolved: String, from file: SourceFile, at range: SourceRange,
                             loader: any SourceLoader, includes: inout [String: Program],
                             stack: [String]? = nil) -> [Diagnostic] {
-        let stack = stack ?? [file.name]
+        let stack = stack ?? [loader.resolve(file.name, relativeTo: nil)]
         if stack.contains(resolved) {
             return [Diagnostic(.includeCycle, "'\(path)' includes itself (through \(stack.joined(separator: " → ")))",
                                file: file, range: range, hint: "remove one of the include lines")]
@@ -133,7 +126,7 @@ extension LoadError {
     var code: DiagnosticCode {
         switch self {
         case .notFound: .fileNotFound
-        case .unreadable, .forbidden: .fileUnreadable
+        case .unreadable: .fileUnreadable
         }
     }
 
@@ -141,7 +134,6 @@ extension LoadError {
         switch self {
         case .notFound(let p): "no such file: '\(p == path ? path : "\(path)' (looked for '\(p)")'"
         case .unreadable(let p, let reason): "cannot read '\(p)': \(reason)"
-        case .forbidden(let p, let reason): "may not read '\(p)': \(reason)"
         }
     }
 }

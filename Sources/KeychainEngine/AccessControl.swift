@@ -39,6 +39,16 @@ public struct AccessControl: Sendable, Hashable, CustomStringConvertible {
         self.combinator = combinator
     }
 
+    /// Equal when they protect alike; how the protection was written does not count.
+    public static func == (a: AccessControl, b: AccessControl) -> Bool {
+        a.protection == b.protection && a.flags == b.flags && (a.flags.count < 2 || a.combinator == b.combinator)
+    }
+
+    public func hash(into h: inout Hasher) {
+        h.combine(protection)
+        h.combine(flags)
+    }
+
     /// Whether using an item protected by this object needs a prompt.
     public var requiresAuthentication: Bool { !flags.isEmpty }
 

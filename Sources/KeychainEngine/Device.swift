@@ -52,6 +52,11 @@ public struct Device: Sendable {
     public var account: String
     public var state: DeviceState
     public var keychain: Keychain
+    /// Apps removed from this device; every declared app starts installed.
+    public var uninstalled: Set<AppHandle> = []
+    /// Deleted synchronizable items, by primary key, with when they were
+    /// deleted: deletions travel with sync.
+    public var tombstones: [PrimaryKey: UInt64] = [:]
 
     public init(name: String, account: String) {
         self.name = name

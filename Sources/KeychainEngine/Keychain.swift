@@ -20,6 +20,9 @@ public struct StoredItem: Sendable, Hashable {
     /// The enrolled biometry set when the item was added, for
     /// biometry-current-set access control.
     public var biometrySet: Int = 0
+    /// When the item was last written, on the world's clock: iCloud Keychain
+    /// sync keeps the newest version of each item (last writer wins).
+    public var modified: UInt64 = 0
     /// Insertion order (the SQLite rowid). An update keeps it even when the
     /// primary key changes: SecDbItem.c `SecDbItemUpdate` runs
     /// `UPDATE … WHERE rowid=?` in place.

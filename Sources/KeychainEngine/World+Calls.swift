@@ -109,7 +109,11 @@ extension World {
                                     accessibility: accessibility, accessControl: spec.accessControl,
                                     attributes: spec.attributes, data: spec.data))
         }
-        for i in parts.indices { parts[i].biometrySet = biometrySet }
+        let stamp = tick()
+        for i in parts.indices {
+            parts[i].biometrySet = biometrySet
+            parts[i].modified = stamp
+        }
         let existing = parts.map { devices[device.index].keychain.item(withKey: $0.primaryKey) }
         // A duplicate only if every part already exists.
         if existing.allSatisfy({ $0 != nil }), let first = existing[0] {
@@ -367,10 +371,14 @@ extension World {
         if taken.isEmpty { return fail(.itemNotFound, .noMatch, searched) }
 
         // Every stored part the update touches, with its new contents.
+        // Two certificates may pair with one key: touch each stored item once.
         var plan: [(ItemID, StoredItem)] = []
+        var planned = Set<ItemID>()
         for match in taken {
-            plan.append((match.id, Self.applying(changes, to: match.item, group: newGroup)))
-            if let key = match.identityKey {
+            if planned.insert(match.id).inserted {
+                plan.append((match.id, Self.applying(changes, to: match.item, group: newGroup)))
+            }
+            if let key = match.identityKey, planned.insert(key.id).inserted {
                 plan.append((key.id, Self.applying(changes, to: key.item, group: newGroup)))
             }
         }
@@ -380,7 +388,10 @@ extension World {
         var newKeys = Set<PrimaryKey>()
         for (_, item) in plan {
             let key = item.primaryKey
-            if !newKeys.insert(key).inserted { return fail(.duplicateItem, .duplicate(existing: plan[0].0), searched) }
+            if !newKeys.insert(key).inserted {
+                let first = plan.first { $0.1.primaryKey == key }?.0 ?? plan[0].0
+                return fail(.duplicateItem, .duplicate(existing: first), searched)
+            }
             if let other = devices[device.index].keychain.item(withKey: key), !touched.contains(other) {
                 return fail(.duplicateItem, .duplicate(existing: other), searched)
             }
@@ -388,7 +399,14 @@ extension World {
         // Rows are updated in place and keep their insertion order. The final
         // keys were checked above, so the order of replacement does not matter.
         var results: [FoundItem] = []
+        let stamp = tick()
         for (id, item) in plan {
+            var item = item
+            item.modified = stamp
+            // A travelling item whose key changes leaves a deletion of the old key behind.
+            if let old = devices[device.index].keychain[id], old.primaryKey != item.primaryKey {
+                recordDeletion(old, on: device)
+            }
             devices[device.index].keychain.replace(id, with: item)
             results.append(FoundItem(id: id, item: devices[device.index].keychain[id] ?? item,
                                      groupName: groupNames[Int(item.group)]))
@@ -442,8 +460,12 @@ extension World {
             return CallResult(status: .itemNotFound, reason: .noMatch, callerGroups: cache.names, searchedGroups: searched)
         }
         for match in taken {
+            recordDeletion(match.item, on: device)
             devices[device.index].keychain.remove(match.id)
-            if let key = match.identityKey { devices[device.index].keychain.remove(key.id) }
+            if let key = match.identityKey {
+                recordDeletion(key.item, on: device)
+                devices[device.index].keychain.remove(key.id)
+            }
         }
         return CallResult(status: .success, reason: .succeeded, callerGroups: cache.names,
                           searchedGroups: searched, items: taken)

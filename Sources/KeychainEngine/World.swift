@@ -21,6 +21,13 @@ public enum WorldError: Error, Sendable, Hashable {
     case unknownDevice(String, known: [String])
     /// A keychain group needs a team prefix and the app has no team.
     case groupNeedsTeam(group: String, app: String)
+    case unknownBackup(String, known: [String])
+}
+
+/// A device's keychain as it was backed up.
+public struct Backup: Sendable {
+    public var deviceName: String
+    public var keychain: Keychain
 }
 
 /// The whole modelled world: platform, teams, app targets and devices, each
@@ -28,8 +35,12 @@ public enum WorldError: Error, Sendable, Hashable {
 public struct World: Sendable {
     public private(set) var platform: Platform = .defaultPlatform
     public private(set) var teams: [Team] = []
-    public private(set) var apps: [AppTarget] = []
+    public internal(set) var apps: [AppTarget] = []
     public internal(set) var devices: [Device] = [Device(name: "this", account: "default")]
+    /// Backups by name: the device they came from and its keychain then.
+    public internal(set) var backups: [String: Backup] = [:]
+    /// A logical clock for last-writer-wins sync.
+    var clock: UInt64 = 0
 
     private var appsByName: [String: Int] = [:]
     private var teamsByName: [String: Int] = [:]
@@ -121,6 +132,11 @@ public struct World: Sendable {
         }
     }
 
+    /// Rebuilds an app's cached access groups after its entitlements changed.
+    mutating func refreshCache(_ app: AppHandle) {
+        appCaches[app.index] = makeCache(apps[app.index])
+    }
+
     /// Declares a further device. Without an account it shares `this` device's.
     @discardableResult
     public mutating func addDevice(name: String, account: String?) throws(WorldError) -> DeviceHandle {
@@ -128,6 +144,9 @@ public struct World: Sendable {
         devices.append(Device(name: name, account: account ?? devices[0].account))
         return DeviceHandle(index: devices.count - 1)
     }
+
+    /// Every device, `this` first.
+    public var deviceHandles: [DeviceHandle] { devices.indices.map(DeviceHandle.init(index:)) }
 
     /// Finds a device by name.
     public func device(named name: String) -> DeviceHandle? {

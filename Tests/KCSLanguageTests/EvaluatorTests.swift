@@ -72,11 +72,29 @@ struct EvaluatorTests {
         #expect(report.diagnostics.last?.notes.first?.range != nil)
     }
 
-    @Test func notModelledStatementsAreClearRuntimeErrors() {
-        let report = run("team SKMME9E2Y8\nsync\n")
-        #expect(report.diagnostics.map(\.code) == [.notModelledYet])
-        #expect(report.diagnostics.first?.location?.line == 2)
+    @Test func callsByUninstalledAppsAreClearRuntimeErrors() {
+        let report = run("team SKMME9E2Y8\napp com.x.A\nuninstall A\nas A find generic-password\n")
+        #expect(report.diagnostics.map(\.code) == [.appNotInstalled])
+        #expect(report.diagnostics.first?.location == SourceLocation(line: 4, column: 4))
         #expect(report.exitCode == 1)
+    }
+
+    @Test func explainPointsAtItemsOnOtherDevices() {
+        var outputs: [String] = []
+        _ = Interpreter.run(source: """
+            team SKMME9E2Y8
+            app com.x.A
+            device iPad
+            on iPad as A add generic-password account="a" sync=true
+            on iPad as A add generic-password account="b"
+            as A find generic-password account="a" sync=true
+            explain
+            as A find generic-password account="b"
+            explain
+            """, observer: { if case .output(let text) = $0 { outputs.append(text) } })
+        #expect(outputs.count == 2)
+        #expect(outputs[0].contains("on iPad: generic-password account=\"a\" sync=true in SKMME9E2Y8.com.x.A would match; it has not been synced yet ('sync')"))
+        #expect(outputs[1].contains("it is not synchronizable, so iCloud Keychain does not carry it"))
     }
 
     @Test func expectGroupsExpandsPrefixVariables() {
@@ -154,7 +172,7 @@ struct EvaluatorTests {
         let missing = Interpreter.run(path: "c.kcs", loader: loader)
         #expect(missing.diagnostics.map(\.code) == [.fileNotFound])
         #expect(missing.diagnostics.first?.location?.line == 1)
-        #expect(missing.exitCode == 65)
+        #expect(missing.exitCode == 66)
         #expect(Interpreter.run(path: "nowhere.kcs", loader: loader).exitCode == 66)
     }
 
@@ -170,6 +188,101 @@ struct EvaluatorTests {
         let ios12 = run("platform ios 12\n" + body + "\nexpect status errSecItemNotFound\n")
         #expect(ios13.passed == 1)
         #expect(ios12.passed == 1)
+    }
+}
+
+/// Findings of the first review, each pinned so it stays fixed.
+struct ReviewRegressionTests {
+    func run(_ source: String, loader: any SourceLoader = FileSystemLoader()) -> RunReport {
+        Interpreter.run(source: source, name: "t.kcs", loader: loader)
+    }
+
+    @Test func deeplyNestedListsAreAnErrorNotACrash() {
+        let deep = "team SKMME9E2Y8\napp com.e.A keychain-access-groups=" + String(repeating: "[", count: 20000)
+            + String(repeating: "]", count: 20000) + "\n"
+        #expect(run(deep).diagnostics.map(\.code).contains(.wrongValueType))
+        let open = "as A find generic-password return=" + String(repeating: "[", count: 100000)
+        #expect(run(open).exitCode == 65)
+    }
+
+    @Test func includeCyclesAreFoundHoweverThePathIsWritten() {
+        let loader = MemoryLoader(files: [
+            "dir/self.kcs": "include \"./self.kcs\"\n",
+            "dir/a.kcs": "include \"sub/b.kcs\"\n",
+            "dir/sub/b.kcs": "include \"../a.kcs\"\n",
+        ])
+        #expect(Interpreter.run(path: "dir/self.kcs", loader: loader).diagnostics.map(\.code) == [.includeCycle])
+        #expect(Interpreter.run(path: "./dir/a.kcs", loader: loader).diagnostics.map(\.code).contains(.includeCycle))
+        #expect(FileSystemLoader.normalise("a/./b/../c.kcs") == "a/c.kcs")
+        #expect(FileSystemLoader.normalise("../x/../y") == "../y")
+        #expect(FileSystemLoader.normalise("/a/../../b") == "/b")
+    }
+
+    @Test func identityUpdateTouchesASharedKeyOnce() {
+        let report = run("""
+            team SKMME9E2Y8
+            app com.x.A
+            as A add identity serial-number="1" issuer="x" application-label="K1"
+            as A add certificate serial-number="2" issuer="x" public-key-hash="K1"
+            as A update identity issuer="x" set label="renamed"
+            expect status errSecSuccess
+            """)
+        #expect(report.passed == 1, "\(report.diagnostics)")
+    }
+
+    @Test func accessControlComparesByMeaning() {
+        let report = run("""
+            team SKMME9E2Y8
+            app com.x.A
+            as A add generic-password account="a" access-control=[user-presence]
+            expect item access-control=[when-unlocked, user-presence]
+            """)
+        #expect(report.passed == 1, "\(report.diagnostics)")
+    }
+
+    @Test func updateWithoutClassRunsAndSetNeedsAttributes() {
+        let noClass = run("team SKMME9E2Y8\napp com.x.A\nas A update set label=\"x\"\nexpect status errSecParam\n")
+        #expect(noClass.passed == 1, "\(noClass.diagnostics)")
+        let emptySet = run("team SKMME9E2Y8\napp com.x.A\nas A update generic-password account=\"a\" set\n")
+        #expect(emptySet.diagnostics.map(\.code) == [.expectedToken])
+    }
+
+    @Test func byteOrderMarkIsSkippedAndLookalikesAreRefused() {
+        let bom = Interpreter.run(file: SourceFile(name: "b.kcs", bytes: [0xEF, 0xBB, 0xBF] + Array("team SKMME9E2Y8\n".utf8)))
+        #expect(bom.diagnostics.isEmpty)
+        let curly = run("team SKMME9E2Y8\napp com.x.A\nas A add generic-password service=\u{201C}auth\u{201D}\n")
+        #expect(curly.diagnostics.first?.code == .unexpectedCharacter)
+        #expect(curly.diagnostics.first?.hint?.contains("curly quote") == true)
+        let nbsp = run("team\u{00A0}SKMME9E2Y8\n")
+        #expect(nbsp.diagnostics.first?.code == .unexpectedCharacter)
+    }
+
+    @Test func statementRangesStopBeforeComments() {
+        let (program, _) = Parser.parse(SourceFile(name: "t", text: "expect status errSecSuccess    # note\n"))
+        let s = program.statements[0]
+        #expect(program.file.text(s.range) == "expect status errSecSuccess")
+    }
+
+    @Test func numbersAtTheEdges() {
+        let big = run("team SKMME9E2Y8\napp com.x.A\nas A find generic-password limit=99999999999999999999999\n")
+        #expect(big.diagnostics.map(\.code) == [.integerOverflow])
+        let (program, diagnostics) = Parser.parse(SourceFile(name: "t", text: "expect count -9223372036854775808\n"))
+        #expect(diagnostics.map(\.code) == [.wrongValueType])  // negative count, but the number itself lexes
+        #expect(program.statements.isEmpty)
+    }
+
+    @Test func emptyNamesAndCommentOnlyFiles() {
+        #expect(run("team SKMME9E2Y8\napp com.x.A\ngroup \"\" A\n").diagnostics.map(\.code) == [.wrongValueType])
+        #expect(run("app \"\" as B\n").diagnostics.map(\.code) == [.wrongValueType])
+        let comments = run("# nothing but a comment\n")
+        #expect(comments.diagnostics.map(\.code) == [.emptyFile])
+        #expect(comments.exitCode == 65)
+    }
+
+    @Test func suggestionsAreNotNoise() {
+        #expect(Suggest.closest(to: "set", in: ["key", "team"]) == nil)
+        #expect(Suggest.closest(to: "tem", in: ["team", "app"]) == "team")
+        #expect(Suggest.closest(to: String(repeating: "x", count: 200_000), in: ["account"]) == nil)
     }
 }
 

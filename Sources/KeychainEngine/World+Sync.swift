@@ -1,0 +1,91 @@
+/// Further devices, iCloud Keychain sync, backup and restore
+/// (semantics.md section 5).
+extension World {
+    /// The next tick of the world's clock.
+    mutating func tick() -> UInt64 {
+        clock += 1
+        return clock
+    }
+
+    /// Whether an item travels with iCloud Keychain: synchronizable and not
+    /// this-device-only (CKKS skips device-bound items).
+    static func travels(_ item: StoredItem) -> Bool {
+        item.synchronizable && !item.accessibility.isThisDeviceOnly
+    }
+
+    /// Records the deletion of a travelling item so the deletion syncs too.
+    mutating func recordDeletion(_ item: StoredItem, on device: DeviceHandle) {
+        guard Self.travels(item) else { return }
+        devices[device.index].tombstones[item.primaryKey] = tick()
+    }
+
+    /// Syncs every group of devices that share an account (or only the
+    /// account of `device`). Each travelling item ends up on every device of
+    /// the account in its newest version; a deletion newer than an item
+    /// removes it everywhere. Returns how many items were written or removed.
+    @discardableResult
+    public mutating func sync(account device: DeviceHandle? = nil) -> Int {
+        let accounts = device.map { [devices[$0.index].account] } ?? Array(Set(devices.map(\.account))).sorted()
+        var changes = 0
+        for account in accounts {
+            let members = devices.indices.filter { devices[$0].account == account }
+            guard members.count > 1 else { continue }
+            // The newest version of each travelling item, and the newest deletion.
+            var newest: [PrimaryKey: StoredItem] = [:]
+            var deleted: [PrimaryKey: UInt64] = [:]
+            for d in members {
+                for (_, item) in devices[d].keychain.allItems where Self.travels(item) {
+                    let key = item.primaryKey
+                    if (newest[key]?.modified ?? 0) < item.modified { newest[key] = item }
+                }
+                for (key, stamp) in devices[d].tombstones where (deleted[key] ?? 0) < stamp { deleted[key] = stamp }
+            }
+            for d in members {
+                for (key, stamp) in deleted {
+                    if let id = devices[d].keychain.item(withKey: key), let item = devices[d].keychain[id],
+                       item.modified < stamp {
+                        devices[d].keychain.remove(id)
+                        changes += 1
+                    }
+                    devices[d].tombstones[key] = max(devices[d].tombstones[key] ?? 0, stamp)
+                }
+                for (key, winner) in newest.sorted(by: { $0.value.sequence < $1.value.sequence }) {
+                    if let stamp = deleted[key], stamp > winner.modified { continue }
+                    if let id = devices[d].keychain.item(withKey: key), let mine = devices[d].keychain[id] {
+                        if mine.modified < winner.modified {
+                            devices[d].keychain.replace(id, with: winner)
+                            changes += 1
+                        }
+                    } else {
+                        devices[d].keychain.insert(winner)
+                        changes += 1
+                    }
+                }
+            }
+        }
+        return changes
+    }
+
+    /// Saves a copy of a device's keychain under a name.
+    public mutating func backup(_ device: DeviceHandle, as name: String) {
+        backups[name] = Backup(deviceName: devices[device.index].name, keychain: devices[device.index].keychain)
+    }
+
+    /// Restores a backup onto a device, replacing its keychain: onto the same
+    /// device everything comes back; onto another only items that are not
+    /// this-device-only.
+    public mutating func restore(_ name: String, to device: DeviceHandle) throws(WorldError) -> Int {
+        guard let backup = backups[name] else { throw .unknownBackup(name, known: backups.keys.sorted()) }
+        if backup.deviceName == devices[device.index].name {
+            devices[device.index].keychain = backup.keychain
+            return backup.keychain.count
+        }
+        var keychain = Keychain()
+        for (_, item) in backup.keychain.allItems where !item.accessibility.isThisDeviceOnly {
+            keychain.insert(item)
+        }
+        devices[device.index].keychain = keychain
+        devices[device.index].tombstones = [:]
+        return keychain.count
+    }
+}

@@ -1,0 +1,101 @@
+import Testing
+@testable import KeychainEngine
+
+/// semantics.md section 5: devices, sync, backup, lifecycle, row by row.
+struct Section5DevicesTests {
+    /// A fixture with a second device on the same account and a third on another.
+    func devices() -> (Fixture, DeviceHandle, DeviceHandle) {
+        var f = Fixture()
+        let pad = try! f.world.addDevice(name: "iPad", account: nil)
+        let work = try! f.world.addDevice(name: "Work", account: "work")
+        return (f, pad, work)
+    }
+
+    func find(_ f: inout Fixture, _ q: ItemSpec, on d: DeviceHandle) -> CallResult {
+        f.world.perform(CallRequest(.find, q), as: f.main, on: d)
+    }
+
+    static let travel: [(SyncSelector?, Accessibility?, Bool)] = [
+        (.yes, nil, true),
+        (.yes, .afterFirstUnlock, true),
+        (.yes, .whenUnlockedThisDeviceOnly, false),
+        (.yes, .afterFirstUnlockThisDeviceOnly, false),
+        (nil, nil, false),
+        (.no, .always, false),
+    ]
+
+    @Test("5 synchronizable items that are not this-device-only travel; others stay", arguments: travel)
+    func travels(_ sync: SyncSelector?, _ accessibility: Accessibility?, _ travels: Bool) {
+        var (f, pad, work) = devices()
+        f.mustAdd(gp("a", sync: sync, accessibility: accessibility))
+        f.world.sync()
+        #expect((find(&f, gp("a", sync: .any), on: pad).status == .success) == travels)
+        #expect(find(&f, gp("a", sync: .any), on: work).status == .itemNotFound)
+    }
+
+    @Test("5 deletions travel")
+    func deletionsTravel() {
+        var (f, pad, _) = devices()
+        f.mustAdd(gp("a", sync: .yes))
+        f.world.sync()
+        #expect(f.world.perform(CallRequest(.delete, gp("a", sync: .yes)), as: f.main, on: pad).status == .success)
+        f.world.sync()
+        #expect(f.find(gp("a", sync: .yes)).status == .itemNotFound)
+        // A later add of the same key is newer than the deletion and survives.
+        f.mustAdd(gp("a", sync: .yes, data: "again"))
+        f.world.sync()
+        #expect(find(&f, gp("a", sync: .yes, returns: .data), on: pad).items.first?.item.data == "again")
+    }
+
+    @Test("5 conflicts: the last writer wins")
+    func lastWriterWins() {
+        var (f, pad, _) = devices()
+        f.mustAdd(gp("a", sync: .yes, data: "v1"))
+        f.world.sync()
+        _ = f.world.perform(CallRequest(.update, gp("a", sync: .yes), changes: spec(nil, data: "pad")), as: f.main, on: pad)
+        _ = f.update(gp("a", sync: .yes), spec(nil, data: "phone"))
+        f.world.sync()
+        #expect(find(&f, gp("a", sync: .yes, returns: .data), on: pad).items.first?.item.data == "phone")
+        #expect(f.find(gp("a", sync: .yes, returns: .data)).items.first?.item.data == "phone")
+    }
+
+    @Test("5 restore: same device brings back everything; another device no this-device-only items")
+    func backupRestore() throws {
+        var (f, pad, _) = devices()
+        f.mustAdd(gp("plain"))
+        f.mustAdd(gp("bound", accessibility: .whenUnlockedThisDeviceOnly))
+        f.world.backup(.this, as: "monday")
+        _ = f.delete(allGP(limit: nil))
+        #expect(f.keychain.count == 0)
+        #expect(try f.world.restore("monday", to: .this) == 2)
+        #expect(f.keychain.count == 2)
+        #expect(try f.world.restore("monday", to: pad) == 1)
+        #expect(find(&f, gp("plain"), on: pad).status == .success)
+        #expect(find(&f, gp("bound"), on: pad).status == .itemNotFound)
+        #expect(throws: WorldError.self) { try f.world.restore("tuesday", to: pad) }
+    }
+
+    @Test("5 uninstall leaves items; reinstalling sees them again")
+    func uninstallInstall() {
+        var f = Fixture()
+        f.mustAdd(gp("a"))
+        f.world.uninstall(f.main)
+        #expect(!f.world.isInstalled(f.main))
+        #expect(f.keychain.count == 1)
+        f.world.install(f.main)
+        #expect(f.find(gp("a")).status == .success)
+    }
+
+    @Test("5 transfer: new app ID and team prefix; old items unreachable; app groups move with the app")
+    func transfer() {
+        var f = Fixture()
+        f.mustAdd(gp("a"))                                  // in A.shared (the default)
+        f.mustAdd(gp("g", group: Fixture.appGroup))
+        f.world.transfer(f.main, to: teamB)
+        #expect(f.world[f.main].accessGroups == ["\(teamB).shared", "\(teamB).second", "\(teamB).com.example.main",
+                                                 Fixture.appGroup])
+        #expect(f.find(gp("a")).status == .itemNotFound)
+        #expect(f.find(gp("a", group: Fixture.shared)).status == .missingEntitlement)
+        #expect(f.find(gp("g")).status == .success)
+    }
+}
