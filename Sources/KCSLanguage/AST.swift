@@ -87,6 +87,8 @@ public struct AppDeclaration: Sendable {
     public var kind: TargetKind
     public var keychainAccessGroups: [Name]?
     public var applicationGroups: [Name]?
+    /// `provisioned=false`: signed without a provisioning profile (macOS).
+    public var provisioned = true
 
     /// The script name: the alias, else the last component of the bundle ID.
     public var name: String {

@@ -102,6 +102,12 @@ struct Explainer {
         case .promptImpossible:
             return "the item's access control cannot be satisfied on \(world[last.device].label): no enrolled biometry or no passcode for the flags it names"
         case .promptUnanswered: return "the item needs an authentication prompt and no answer was queued"
+        case .unprovisioned:
+            return "\(app.name) has no provisioning profile, and the macOS data-protection keychain needs one (keychain-access-groups or an app ID entitlement)"
+        case .fileKeychainDataForAll:
+            return "the macOS file-based keychain does not return data for all matching passwords: use limit=one, or data-protection=true"
+        case .fileKeychainDenied:
+            return "the item in the macOS file-based keychain belongs to another app, and the user denied access"
         }
     }
 

@@ -393,7 +393,7 @@ public struct Parser {
     }
 
     // app := 'app' BUNDLEID [ 'as' NAME ] { option '=' value }
-    // option := 'team' | 'kind' | 'keychain-access-groups' | 'application-groups'
+    // option := 'team' | 'kind' | 'keychain-access-groups' | 'application-groups' | 'provisioned'
     private mutating func parseApp() throws(Diagnostic) -> StatementKind {
         sawApp = true
         let bundle = try name("a bundle ID")
@@ -403,7 +403,7 @@ public struct Parser {
             decl.alias = try name("a name for the app")
         }
         var seen = Set<String>()
-        let options = ["team", "kind", "keychain-access-groups", "application-groups"]
+        let options = ["team", "kind", "keychain-access-groups", "application-groups", "provisioned"]
         while !atLineEnd {
             let keyRange = token.range
             guard let key = wordText else {
@@ -424,6 +424,9 @@ public struct Parser {
             case "team":
                 guard let t = v.text else { throw wrongType(v, "a team ID, team name or none") }
                 decl.team = Name(text: t, range: v.range)
+            case "provisioned":
+                guard case .word(let w) = v.kind, w == "true" || w == "false" else { throw wrongType(v, "true or false") }
+                decl.provisioned = w == "true"
             case "kind":
                 let kinds = TargetKind.allCases.map(\.rawValue)
                 guard let t = v.text, let k = TargetKind(rawValue: t) else {

@@ -217,9 +217,10 @@ public struct Session: Sendable {
             teamID = world.defaultTeam?.id
         }
         do throws(WorldError) {
-            try world.addApp(bundleID: decl.bundleID.text, name: decl.name, teamID: teamID, kind: decl.kind,
-                             keychainAccessGroups: decl.keychainAccessGroups?.map(\.text) ?? [],
-                             applicationGroups: decl.applicationGroups?.map(\.text) ?? [])
+            let handle = try world.addApp(bundleID: decl.bundleID.text, name: decl.name, teamID: teamID, kind: decl.kind,
+                                          keychainAccessGroups: decl.keychainAccessGroups?.map(\.text) ?? [],
+                                          applicationGroups: decl.applicationGroups?.map(\.text) ?? [])
+            if !decl.provisioned { world.setProvisioned(false, for: handle) }
         } catch {
             throw worldError(error, file, decl.alias?.range ?? decl.bundleID.range)
         }

@@ -34,6 +34,9 @@ public struct AppTarget: Sendable, Hashable {
     public var keychainAccessGroups: [String]
     /// `com.apple.security.application-groups`, in entitlement order.
     public var applicationGroups: [String]
+    /// Whether a provisioning profile validates the entitlements. On macOS an
+    /// unprovisioned app cannot use the data-protection keychain.
+    public var provisioned = true
 
     public init(name: String, bundleID: String, teamID: String?, kind: TargetKind = .app,
                 keychainAccessGroups: [String] = [], applicationGroups: [String] = []) {

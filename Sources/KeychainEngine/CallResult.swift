@@ -44,6 +44,12 @@ public enum StatusReason: Sendable, Hashable {
     /// The access control cannot be satisfied on this device (no biometry
     /// enrolled, no passcode).
     case promptImpossible
+    /// macOS: the data-protection keychain needs a provisioned app.
+    case unprovisioned
+    /// macOS file keychain: returning data for all matching passwords.
+    case fileKeychainDataForAll
+    /// macOS file keychain: another app's item, and the user denied access.
+    case fileKeychainDenied
     /// An item needed a prompt and no answer was supplied.
     case promptUnanswered
 }

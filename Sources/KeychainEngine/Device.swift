@@ -52,6 +52,9 @@ public struct Device: Sendable {
     public var account: String
     public var state: DeviceState
     public var keychain: Keychain
+    /// The macOS file-based keychain (the login keychain): used on macOS by
+    /// calls without `data-protection=true` that are not synchronizable.
+    public var fileKeychain = Keychain()
     /// Apps removed from this device; every declared app starts installed.
     public var uninstalled: Set<AppHandle> = []
     /// Deleted synchronizable items, by primary key, with when they were

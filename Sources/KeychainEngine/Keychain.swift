@@ -23,6 +23,9 @@ public struct StoredItem: Sendable, Hashable {
     /// When the item was last written, on the world's clock: iCloud Keychain
     /// sync keeps the newest version of each item (last writer wins).
     public var modified: UInt64 = 0
+    /// In the macOS file-based keychain: the app that created the item (other
+    /// apps are prompted). Nil in the data-protection keychain.
+    public var owner: AppHandle?
     /// Insertion order (the SQLite rowid). An update keeps it even when the
     /// primary key changes: SecDbItem.c `SecDbItemUpdate` runs
     /// `UPDATE … WHERE rowid=?` in place.

@@ -8,10 +8,30 @@ extension World {
         _ request: CallRequest, as app: AppHandle, on device: DeviceHandle = .this,
         prompt: (FoundItem) -> PromptAnswer? = { _ in nil }
     ) -> CallResult {
+        // macOS: calls without the data-protection flag (and not for
+        // synchronizable items) go to the file-based keychain, queries to both.
+        if platform.family == .macos && !Self.usesDataProtection(request.spec) {
+            // A merged query runs on the data-protection side first.
+            let dp = request.operation == .add ? nil : performDataProtection(request, as: app, on: device, prompt: prompt)
+            return performOnMac(request, as: app, on: device, prompt: prompt, dataProtection: dp)
+        }
+        return performDataProtection(request, as: app, on: device, prompt: prompt)
+    }
+
+    /// A call on the data-protection keychain (iOS, Catalyst, watchOS, and
+    /// macOS with the flag).
+    private mutating func performDataProtection(
+        _ request: CallRequest, as app: AppHandle, on device: DeviceHandle,
+        prompt: (FoundItem) -> PromptAnswer?
+    ) -> CallResult {
         let cache = cache(of: app)
         // 1.6: an unsigned target gets errSecMissingEntitlement from every call.
         if apps[app.index].isUnsigned {
             return CallResult(status: .missingEntitlement, reason: .unsigned, callerGroups: cache.names)
+        }
+        // macOS: the data-protection keychain needs a provisioned app.
+        if platform.family == .macos && !apps[app.index].provisioned {
+            return CallResult(status: .missingEntitlement, reason: .unprovisioned, callerGroups: cache.names)
         }
         // Client-side (SecItem.m): access control with synchronizable is
         // refused before anything reaches the server.

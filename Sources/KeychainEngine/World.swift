@@ -106,6 +106,11 @@ public struct World: Sendable {
     }
 
     /// Finds an app by name.
+    /// Marks an app as signed without a provisioning profile (macOS).
+    public mutating func setProvisioned(_ provisioned: Bool, for app: AppHandle) {
+        apps[app.index].provisioned = provisioned
+    }
+
     public func app(named name: String) -> AppHandle? {
         appsByName[name].map(AppHandle.init(index:))
     }

@@ -1,0 +1,146 @@
+/// macOS (semantics.md section 6): the data-protection keychain behaves as on
+/// iOS; the file-based keychain, the default target of an add without
+/// `data-protection=true`, ignores access group, accessibility and
+/// synchronizable, owns each item by the app that created it and prompts
+/// other apps. Queries without the flag search both and merge the results.
+extension World {
+    /// Whether a macOS call goes to the data-protection keychain only:
+    /// `kSecUseDataProtectionKeychain=true`, or synchronizable items.
+    static func usesDataProtection(_ spec: ItemSpec) -> Bool {
+        spec.useDataProtectionKeychain == true || spec.synchronizable == .yes
+    }
+
+    /// The pseudo-group every file-keychain item sits in, so the keychain's
+    /// indexes work unchanged and messages can name it.
+    static let fileKeychainGroupName = "(file keychain)"
+
+    mutating func performOnMac(
+        _ request: CallRequest, as app: AppHandle, on device: DeviceHandle,
+        prompt: (FoundItem) -> PromptAnswer?, dataProtection dp: CallResult?
+    ) -> CallResult {
+        let cache = cache(of: app)
+        guard let itemClass = request.spec.itemClass else {
+            return CallResult(status: .param, reason: .missingClass, callerGroups: cache.names)
+        }
+        if let bad = request.spec.attributes.first(where: { !$0.attribute.applies(to: itemClass) })?.attribute {
+            return CallResult(status: .noSuchAttr, reason: .attributeNotInClass(bad, itemClass), callerGroups: cache.names)
+        }
+        let fileGroup = intern(Self.fileKeychainGroupName)
+        switch request.operation {
+        case .add:
+            return fileAdd(request.spec, itemClass, app, cache, device, fileGroup)
+        case .find, .update, .delete:
+            if request.operation == .update && (request.spec.limit != nil || !request.spec.returns.isEmpty) {
+                return CallResult(status: .param, reason: .limitOrReturnOnUpdate, callerGroups: cache.names)
+            }
+            if request.operation == .delete && request.spec.limit != nil {
+                return CallResult(status: .param, reason: .limitOnDelete, callerGroups: cache.names)
+            }
+            let isPassword = itemClass == .genericPassword || itemClass == .internetPassword
+            if request.operation == .find && isPassword && request.spec.returns.contains(.data) && request.spec.limit == .all {
+                return CallResult(status: .param, reason: .fileKeychainDataForAll, callerGroups: cache.names)
+            }
+            // The data-protection side, its missing-entitlement error dropped.
+            var fromDP: [FoundItem] = []
+            switch dp?.status {
+            case .success?: fromDP = dp?.items ?? []
+            case .itemNotFound?, .missingEntitlement?, nil: break
+            case .some: if let dp { return dp }
+            }
+            return fileQuery(request, itemClass, app, cache, device, fileGroup, alreadyFound: fromDP, prompt: prompt)
+        }
+    }
+
+    private mutating func fileAdd(_ spec: ItemSpec, _ itemClass: ItemClass, _ app: AppHandle, _ cache: AppCache,
+                                  _ device: DeviceHandle, _ fileGroup: GroupID) -> CallResult {
+        var item = StoredItem(itemClass: itemClass == .identity ? .certificate : itemClass, group: fileGroup,
+                              synchronizable: false, accessibility: itemClass.defaultAccessibility, accessControl: nil,
+                              attributes: spec.attributes, data: spec.data)
+        item.owner = app
+        item.modified = tick()
+        if devices[device.index].fileKeychain.item(withKey: item.primaryKey) != nil,
+           let existing = devices[device.index].fileKeychain.item(withKey: item.primaryKey) {
+            return CallResult(status: .duplicateItem, reason: .duplicate(existing: existing), callerGroups: cache.names,
+                              searchedGroups: [Self.fileKeychainGroupName])
+        }
+        let id = devices[device.index].fileKeychain.insert(item)
+        let stored = devices[device.index].fileKeychain[id] ?? item
+        return CallResult(status: .success, reason: .succeeded, callerGroups: cache.names,
+                          searchedGroups: [Self.fileKeychainGroupName],
+                          items: [FoundItem(id: id, item: stored, groupName: Self.fileKeychainGroupName)],
+                          returns: spec.returns)
+    }
+
+    private mutating func fileQuery(_ request: CallRequest, _ itemClass: ItemClass, _ app: AppHandle, _ cache: AppCache,
+                                    _ device: DeviceHandle, _ fileGroup: GroupID, alreadyFound: [FoundItem],
+                                    prompt: (FoundItem) -> PromptAnswer?) -> CallResult {
+        var query = request.spec
+        // Group, accessibility and sync mean nothing here.
+        query.accessGroup = nil
+        query.accessibility = nil
+        query.synchronizable = .any
+        let storedClass: ItemClass = itemClass == .identity ? .certificate : itemClass
+        let ids = matchingItems(query, storedClass, in: [fileGroup], of: devices[device.index].fileKeychain)
+        let cap = request.operation == .find ? (request.spec.limit ?? .one).cap : Int.max
+        var taken = Array(alreadyFound.prefix(cap))
+        // Another app's item: reading its data, changing or deleting it asks the user.
+        let needsConsent = request.operation != .find || request.spec.returns.contains(.data)
+        for id in ids where taken.count < cap {
+            guard let item = devices[device.index].fileKeychain[id] else { continue }
+            let found = FoundItem(id: id, item: item, groupName: Self.fileKeychainGroupName)
+            if needsConsent, item.owner != app {
+                switch request.spec.authUI ?? .allow {
+                case .skip: continue
+                case .fail:
+                    return CallResult(status: .interactionNotAllowed, reason: .promptNotAllowed, callerGroups: cache.names,
+                                      searchedGroups: [Self.fileKeychainGroupName])
+                case .allow:
+                    switch prompt(found) {
+                    case .approve?: break
+                    case .cancel?, .fail?:
+                        return CallResult(status: .authFailed, reason: .fileKeychainDenied, callerGroups: cache.names,
+                                          searchedGroups: [Self.fileKeychainGroupName])
+                    case nil:
+                        return CallResult(status: .interactionNotAllowed, reason: .promptUnanswered,
+                                          callerGroups: cache.names, searchedGroups: [Self.fileKeychainGroupName])
+                    }
+                }
+            }
+            taken.append(found)
+        }
+        let searched = cache.searchNames + [Self.fileKeychainGroupName]
+        guard !taken.isEmpty else {
+            return CallResult(status: .itemNotFound, reason: .noMatch, callerGroups: cache.names, searchedGroups: searched,
+                              returns: request.spec.returns)
+        }
+        switch request.operation {
+        case .add, .find:
+            return CallResult(status: .success, reason: .succeeded, callerGroups: cache.names, searchedGroups: searched,
+                              items: taken, returns: request.spec.returns)
+        case .update:
+            var results: [FoundItem] = []
+            let stamp = tick()
+            for found in taken where found.groupName == Self.fileKeychainGroupName {
+                var changes = request.changes ?? ItemSpec()
+                changes.accessGroup = nil
+                changes.synchronizable = nil
+                var updated = Self.applying(changes, to: found.item, group: nil)
+                updated.modified = stamp
+                if let other = devices[device.index].fileKeychain.item(withKey: updated.primaryKey), other != found.id {
+                    return CallResult(status: .duplicateItem, reason: .duplicate(existing: other), callerGroups: cache.names,
+                                      searchedGroups: searched)
+                }
+                devices[device.index].fileKeychain.replace(found.id, with: updated)
+                results.append(FoundItem(id: found.id, item: updated, groupName: found.groupName))
+            }
+            return CallResult(status: .success, reason: .succeeded, callerGroups: cache.names, searchedGroups: searched,
+                              items: results + taken.filter { $0.groupName != Self.fileKeychainGroupName })
+        case .delete:
+            for found in taken where found.groupName == Self.fileKeychainGroupName {
+                devices[device.index].fileKeychain.remove(found.id)
+            }
+            return CallResult(status: .success, reason: .succeeded, callerGroups: cache.names, searchedGroups: searched,
+                              items: taken)
+        }
+    }
+}
