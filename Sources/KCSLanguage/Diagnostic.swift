@@ -39,7 +39,6 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     case unknownTeam = "KCS302"
     case unknownDevice = "KCS303"
     case invalidDeclaration = "KCS304"
-    case notModelledYet = "KCS305"
     case noPreviousCall = "KCS306"
     case promptUnanswered = "KCS307"
     case callDidNotRun = "KCS308"
@@ -69,7 +68,7 @@ extension DiagnosticCode {
              .unexpectedCharacter, .unexpectedEndOfInput, .integerOverflow, .unknownStatement, .expectedToken,
              .unknownClass, .unknownAttribute, .unknownValue, .unknownStatus, .duplicateArgument, .wrongValueType,
              .misplacedSet, .unknownPlatform, .unexpectedToken, .misplacedDeclaration, .malformedTeamID: .syntax
-        case .unknownApp, .unknownTeam, .unknownDevice, .invalidDeclaration, .notModelledYet, .noPreviousCall,
+        case .unknownApp, .unknownTeam, .unknownDevice, .invalidDeclaration, .noPreviousCall,
              .promptUnanswered, .callDidNotRun, .appNotInstalled, .unknownBackup: .runtime
         case .expectationFailed: .expectation
         }
