@@ -63,21 +63,11 @@ public struct StatementForm: Sendable {
         .init(kind: .reset, keyword: "reset", syntax: "reset", summary: "start a fresh world", example: "reset"),
     ]
 
-    private static let byLength: [[([UInt8], StatementForm)]] = {
-        var table: [[([UInt8], StatementForm)]] = Array(repeating: [], count: 16)
-        for f in all { table[f.keyword.utf8.count].append((Array(f.keyword.utf8), f)) }
-        return table
-    }()
+    private static let byKeyword = ByteTable(all.map { ($0.keyword, $0) })
 
     /// The form whose keyword is written at `range`, matched on bytes.
     static func form(_ bytes: [UInt8], _ range: SourceRange) -> StatementForm? {
-        let n = range.end - range.start
-        guard n > 0 && n < byLength.count else { return nil }
-        outer: for (word, form) in byLength[n] {
-            for i in 0..<n where bytes[range.start + i] != word[i] { continue outer }
-            return form
-        }
-        return nil
+        byKeyword.lookup(bytes, range)
     }
 
     /// Statement keywords, for completion and "did you mean".

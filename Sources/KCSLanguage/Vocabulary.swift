@@ -74,24 +74,11 @@ public enum Vocabulary {
         return d
     }()
 
-    /// Argument names as bytes, grouped by length, for lookups without strings.
-    static let argumentsByLength: [[([UInt8], ArgumentKey)]] = {
-        var table: [[([UInt8], ArgumentKey)]] = Array(repeating: [], count: 64)
-        for (n, k) in shortArguments + constantArguments where n.utf8.count < 64 {
-            table[n.utf8.count].append((Array(n.utf8), k))
-        }
-        return table
-    }()
+    private static let argumentTable = ByteTable(shortArguments + constantArguments)
 
     /// The argument key written at `range`, matched on bytes.
     static func argument(_ bytes: [UInt8], _ range: SourceRange) -> ArgumentKey? {
-        let n = range.end - range.start
-        guard n > 0 && n < argumentsByLength.count else { return nil }
-        outer: for (name, key) in argumentsByLength[n] {
-            for i in 0..<n where bytes[range.start + i] != name[i] { continue outer }
-            return key
-        }
-        return nil
+        argumentTable.lookup(bytes, range)
     }
 
     static let shortName: [ArgumentKey: String] = {

@@ -347,6 +347,31 @@ extension World {
         }
     }
 
+    enum Matches {
+        case failed(CallResult)
+        case found([FoundItem], searched: [String])
+    }
+
+    /// Every match of an update's or delete's query, walked in insertion
+    /// order (locked items stop the call), with the groups searched.
+    private func everyMatch(_ query: ItemSpec, _ itemClass: ItemClass, _ cache: AppCache, _ device: DeviceHandle,
+                            authUI: AuthUI, prompt: (FoundItem) -> PromptAnswer?) -> Matches {
+        let groups: [GroupID]
+        switch searchScope(query, cache) {
+        case .success(let g): groups = g
+        case .failure(let r): return .failed(r)
+        }
+        let searched = names(of: groups, cache)
+        let matches = matchingFoundItems(query, itemClass, in: groups, of: devices[device.index].keychain)
+        switch walk(matches, cap: Int.max, readsData: false, authUI: authUI, state: devices[device.index].state,
+                    prompt: prompt) {
+        case .failure(let f):
+            return .failed(CallResult(status: f.status, reason: f.reason, callerGroups: cache.names, searchedGroups: searched))
+        case .success(let t):
+            return .found(t, searched: searched)
+        }
+    }
+
     // MARK: Update
 
     private mutating func update(_ query: ItemSpec, _ changes: ItemSpec, _ itemClass: ItemClass,
@@ -375,18 +400,10 @@ extension World {
         if changes.accessibility != nil && changes.accessControl != nil {
             return fail(.param, .accessibilityWithAccessControl)
         }
-        let groups: [GroupID]
-        switch searchScope(query, cache) {
-        case .success(let g): groups = g
-        case .failure(let r): return r
-        }
-        let searched = names(of: groups, cache)
-        let matches = matchingFoundItems(query, itemClass, in: groups, of: devices[device.index].keychain)
-        let taken: [FoundItem]
-        switch walk(matches, cap: Int.max, readsData: false, authUI: query.authUI ?? .allow,
-                    state: devices[device.index].state, prompt: prompt) {
-        case .failure(let f): return fail(f.status, f.reason, searched)
-        case .success(let t): taken = t
+        let taken: [FoundItem], searched: [String]
+        switch everyMatch(query, itemClass, cache, device, authUI: query.authUI ?? .allow, prompt: prompt) {
+        case .failed(let r): return r
+        case .found(let t, let s): (taken, searched) = (t, s)
         }
         if taken.isEmpty { return fail(.itemNotFound, .noMatch, searched) }
 
@@ -462,19 +479,11 @@ extension World {
         if query.limit != nil {
             return CallResult(status: .param, reason: .limitOnDelete, callerGroups: cache.names)
         }
-        let groups: [GroupID]
-        switch searchScope(query, cache) {
-        case .success(let g): groups = g
-        case .failure(let r): return r
-        }
-        let searched = names(of: groups, cache)
-        let matches = matchingFoundItems(query, itemClass, in: groups, of: devices[device.index].keychain)
-        let taken: [FoundItem]
-        switch walk(matches, cap: Int.max, readsData: false, authUI: .allow, state: devices[device.index].state,
-                    prompt: { _ in .approve }) {
-        case .failure(let f):
-            return CallResult(status: f.status, reason: f.reason, callerGroups: cache.names, searchedGroups: searched)
-        case .success(let t): taken = t
+        let taken: [FoundItem], searched: [String]
+        // Deleting asks no one: only reading data prompts.
+        switch everyMatch(query, itemClass, cache, device, authUI: .allow, prompt: { _ in .approve }) {
+        case .failed(let r): return r
+        case .found(let t, let s): (taken, searched) = (t, s)
         }
         if taken.isEmpty {
             return CallResult(status: .itemNotFound, reason: .noMatch, callerGroups: cache.names, searchedGroups: searched)
