@@ -15,6 +15,7 @@ let package = Package(
     products: [
         .library(name: "KeychainEngine", targets: ["KeychainEngine"]),
         .library(name: "KCSLanguage", targets: ["KCSLanguage"]),
+        .library(name: "KCSSecItem", targets: ["KCSSecItem"]),
         .executable(name: "kcs", targets: ["kcs"]),
     ],
     dependencies: [
@@ -23,6 +24,8 @@ let package = Package(
     targets: [
         .target(name: "KeychainEngine", swiftSettings: strict),
         .target(name: "KCSLanguage", dependencies: ["KeychainEngine"], swiftSettings: strict),
+        // SecItemAdd/CopyMatching/Update/Delete-shaped functions over the engine.
+        .target(name: "KCSSecItem", dependencies: ["KeychainEngine"], swiftSettings: strict),
         // GNU readline (Debian: libreadline-dev) for the REPL.
         .systemLibrary(name: "CReadline", path: "Sources/CReadline"),
         .target(name: "KCSRepl", dependencies: ["KCSLanguage", "CReadline"], swiftSettings: strict),
@@ -37,6 +40,8 @@ let package = Package(
         ),
         .testTarget(name: "KeychainEngineTests", dependencies: ["KeychainEngine"], swiftSettings: strict),
         .testTarget(name: "KCSLanguageTests", dependencies: ["KCSLanguage"], swiftSettings: strict),
+        .testTarget(name: "KCSSecItemTests", dependencies: ["KCSSecItem", "KCSLanguage"], swiftSettings: strict),
+        .testTarget(name: "PropertyTests", dependencies: ["KeychainEngine", "KCSLanguage"], swiftSettings: strict),
         .testTarget(name: "KCSReplTests", dependencies: ["KCSRepl", "kcs"], swiftSettings: strict),
         // Depends on the executable so `swift test` builds the binary it runs.
         .testTarget(name: "KCSCLITests", dependencies: ["KCSLanguage", "kcs"], swiftSettings: strict),

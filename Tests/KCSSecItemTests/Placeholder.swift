@@ -1,0 +1,1 @@
+// SecItem-shaped API tests come with the API.
