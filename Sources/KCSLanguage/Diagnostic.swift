@@ -46,6 +46,10 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     case unknownBackup = "KCS310"
     // Expectations.
     case expectationFailed = "KCS401"
+    /// A Markdown `output` block differs from what its `kcs` block printed.
+    case outputMismatch = "KCS402"
+    /// A Markdown block marked `fails` ran without a failure.
+    case blockDidNotFail = "KCS403"
 }
 
 extension DiagnosticCode {
@@ -70,7 +74,7 @@ extension DiagnosticCode {
              .misplacedSet, .unknownPlatform, .unexpectedToken, .misplacedDeclaration, .malformedTeamID: .syntax
         case .unknownApp, .unknownTeam, .unknownDevice, .invalidDeclaration, .noPreviousCall,
              .promptUnanswered, .callDidNotRun, .appNotInstalled, .unknownBackup: .runtime
-        case .expectationFailed: .expectation
+        case .expectationFailed, .outputMismatch, .blockDidNotFail: .expectation
         }
     }
 }

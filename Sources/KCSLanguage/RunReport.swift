@@ -29,9 +29,14 @@ public struct RunOptions: Sendable {
     /// Send a ``RunEvent/expectationPassed(file:range:)`` for every expectation that held.
     public var reportPasses: Bool
 
-    public init(reportCalls: Bool = false, reportPasses: Bool = false) {
+    /// Whether a script without statements is an error (a file yes, a
+    /// Markdown block no).
+    public var requireStatements: Bool
+
+    public init(reportCalls: Bool = false, reportPasses: Bool = false, requireStatements: Bool = true) {
         self.reportCalls = reportCalls
         self.reportPasses = reportPasses
+        self.requireStatements = requireStatements
     }
 }
 

@@ -70,7 +70,7 @@ public struct Session: Sendable {
             executeReporting(statement, file, &report, options, sink)
         }
         var syntax = parser.finalDiagnostics + includeErrors
-        if parsedAny == false && syntax.isEmpty {
+        if parsedAny == false && syntax.isEmpty && options.requireStatements {
             let blank = file.bytes.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
             syntax.append(Diagnostic(.emptyFile, file.bytes.isEmpty ? "the file is empty"
                                         : blank ? "the file has only blank lines" : "the file has no statements, only comments",

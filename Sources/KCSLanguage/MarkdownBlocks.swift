@@ -1,0 +1,86 @@
+/// A fenced code block of a Markdown document.
+public struct FencedBlock: Sendable, Hashable {
+    /// The first word of the info string: `kcs`, `output`, `swift`, …
+    public var language: String
+    /// The other words: `fresh`, `ignore`, `fails`.
+    public var modifiers: [String]
+    /// Byte range of the opening fence line (without its line break).
+    public var fence: SourceRange
+    /// Byte range of the content: from the line after the opening fence to
+    /// the start of the closing fence (or the end of the document).
+    public var content: SourceRange
+    /// Whether a closing fence was found.
+    public var closed: Bool
+}
+
+/// Finds fenced code blocks the way CommonMark does: up to three spaces of
+/// indentation, three or more backticks or tildes, closed by the same
+/// character at least as many times.
+public enum MarkdownBlocks {
+    public static func scan(_ bytes: [UInt8]) -> [FencedBlock] {
+        var blocks: [FencedBlock] = []
+        var lineStart = 0
+        var open: (char: UInt8, count: Int, fence: SourceRange, info: [String], contentStart: Int)?
+        while lineStart <= bytes.count {
+            var lineEnd = lineStart
+            while lineEnd < bytes.count && bytes[lineEnd] != 0x0A { lineEnd += 1 }
+            let next = lineEnd + 1
+            if let o = open {
+                if let (c, n, rest) = fenceRun(bytes, lineStart, lineEnd), c == o.char, n >= o.count,
+                   rest.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
+                    blocks.append(block(o.info, o.fence, SourceRange(o.contentStart, lineStart), closed: true))
+                    open = nil
+                }
+            } else if let (c, n, rest) = fenceRun(bytes, lineStart, lineEnd) {
+                let info = String(decoding: rest, as: UTF8.self)
+                // A backtick fence's info string may not contain backticks.
+                if !(c == UInt8(ascii: "`") && info.contains("`")) {
+                    let words = info.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "," })
+                        .map(String.init)
+                    open = (c, n, SourceRange(lineStart, lineEnd), words, min(next, bytes.count))
+                }
+            }
+            if lineEnd >= bytes.count { break }
+            lineStart = next
+        }
+        if let o = open {
+            blocks.append(block(o.info, o.fence, SourceRange(o.contentStart, bytes.count), closed: false))
+        }
+        return blocks
+    }
+
+    private static func block(_ info: [String], _ fence: SourceRange, _ content: SourceRange, closed: Bool) -> FencedBlock {
+        FencedBlock(language: info.first?.lowercased() ?? "", modifiers: Array(info.dropFirst()).map { $0.lowercased() },
+                    fence: fence, content: content, closed: closed)
+    }
+
+    /// A fence at the start of the line: its character, length and the rest.
+    private static func fenceRun(_ b: [UInt8], _ start: Int, _ end: Int) -> (UInt8, Int, ArraySlice<UInt8>)? {
+        var i = start, indent = 0
+        while i < end && b[i] == 0x20 && indent < 4 { i += 1; indent += 1 }
+        guard indent < 4, i < end, b[i] == UInt8(ascii: "`") || b[i] == UInt8(ascii: "~") else { return nil }
+        let c = b[i]
+        var n = 0
+        while i < end && b[i] == c { i += 1; n += 1 }
+        guard n >= 3 else { return nil }
+        var restStart = i
+        while restStart < end && (b[restStart] == 0x20 || b[restStart] == 0x09) { restStart += 1 }
+        return (c, n, b[restStart..<end])
+    }
+
+    /// Whether only blank lines stand between two offsets.
+    static func onlyBlankLines(_ b: [UInt8], from: Int, to: Int) -> Bool {
+        guard from <= to else { return false }
+        return b[from..<to].allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+    }
+
+    /// The document with everything outside `range` blanked (line breaks
+    /// kept), so a block runs with the Markdown file's own lines and columns.
+    static func masked(_ bytes: [UInt8], keeping range: SourceRange) -> [UInt8] {
+        var out = bytes
+        for i in out.indices where (i < range.start || i >= range.end) && out[i] != 0x0A {
+            out[i] = 0x20
+        }
+        return out
+    }
+}

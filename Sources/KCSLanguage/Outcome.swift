@@ -1,0 +1,229 @@
+import KeychainEngine
+
+/// One check of a file: an expectation, an output block, or a block that
+/// must fail. Structured output formats list them all.
+public struct Check: Sendable {
+    public enum Kind: String, Sendable {
+        case expectation, output, fails
+    }
+    public var kind: Kind
+    public var file: SourceFile
+    public var range: SourceRange
+    /// The failure, when it failed.
+    public var failure: Diagnostic?
+
+    public var passed: Bool { failure == nil }
+
+    /// The statement or block as written (first line), for test names.
+    public var title: String {
+        let loc = file.location(of: range.start)
+        let text = file.text(range).split(separator: "\n", omittingEmptySubsequences: true).first.map(String.init) ?? ""
+        return "\(loc.line): \(text.trimmingTrailingSpace)"
+    }
+}
+
+/// Everything `kcs run` or `kcs check` learned about one file.
+public struct FileOutcome: Sendable {
+    public var path: String
+    public var checks: [Check] = []
+    /// Errors that are not checks (syntax and runtime errors) and failed checks, in order.
+    public var diagnostics: [Diagnostic] = []
+    /// What `show`, `explain` and (with verbose) calls printed.
+    public var output = ""
+    /// 0, 1, 65 or 66, as for `kcs run`.
+    public var exitCode: Int32 = 0
+    /// `--update`: the rewritten document and how many output blocks changed.
+    public var updatedContent: [UInt8]?
+    public var updatedBlocks = 0
+
+    public var passed: Int { checks.filter(\.passed).count }
+    public var failed: Int { checks.count - passed }
+
+    public init(path: String) { self.path = path }
+
+    /// The most telling of two exit codes: missing input, syntax, failure.
+    public static func combine(_ a: Int32, _ b: Int32) -> Int32 {
+        let rank: [Int32: Int] = [0: 0, 1: 1, 65: 2, 66: 3]
+        return (rank[b] ?? 0) > (rank[a] ?? 0) ? b : a
+    }
+}
+
+/// The stable one-line form of a call in output blocks and the REPL:
+/// `AppOne find generic-password → errSecSuccess (0), 1 item`.
+public enum CallLine {
+    public static func text(_ c: CallRecord) -> String {
+        var line = "\(c.app) \(c.operation.rawValue) \(c.itemClass?.rawValue ?? "(no class)") → \(c.status.description)"
+        if c.status == .success && c.operation != .add {
+            line += ", \(c.count) item\(c.count == 1 ? "" : "s")"
+        }
+        return line
+    }
+}
+
+/// Runs scripts and Markdown documents into outcomes. Library code: it
+/// reads files through the loader and never prints.
+public struct BatchRunner: Sendable {
+    public var loader: any SourceLoader
+    /// Put every call's line into the output (`--verbose`).
+    public var verbose: Bool
+
+    public init(loader: any SourceLoader = FileSystemLoader(), verbose: Bool = false) {
+        self.loader = loader
+        self.verbose = verbose
+    }
+
+    /// Runs one `.kcs` script in a fresh world.
+    public func run(_ file: SourceFile) -> FileOutcome {
+        var outcome = FileOutcome(path: file.name)
+        var session = Session()
+        let options = RunOptions(reportCalls: true, reportPasses: true)
+        let report = session.run(file: file, loader: loader, options: options) { event in
+            Self.record(event, into: &outcome, verbose: verbose)
+        }
+        outcome.exitCode = report.exitCode
+        return outcome
+    }
+
+    /// Reads and runs a script at `path`; a missing file is exit 66.
+    public func run(path: String) -> FileOutcome {
+        do {
+            return run(try loader.read(loader.resolve(path, relativeTo: nil)))
+        } catch {
+            var outcome = FileOutcome(path: path)
+            outcome.diagnostics.append(Diagnostic(error.code, error.message(for: path),
+                                                  hint: "check the path; kcs takes .kcs and .md files, or - for standard input"))
+            outcome.exitCode = 66
+            return outcome
+        }
+    }
+
+    static func record(_ event: RunEvent, into outcome: inout FileOutcome, verbose: Bool) {
+        switch event {
+        case .call(let c):
+            if verbose {
+                let loc = c.file.location(of: c.range.start)
+                outcome.output += "\(c.file.name):\(loc.line): \(c.file.text(c.range).firstLineOnly) → \(c.status.description)\n"
+            }
+        case .output(let text):
+            outcome.output += text
+        case .expectationPassed(let file, let range):
+            outcome.checks.append(Check(kind: .expectation, file: file, range: range))
+        case .diagnostic(let d):
+            outcome.diagnostics.append(d)
+            if d.code == .expectationFailed, let file = d.file, let range = d.range {
+                outcome.checks.append(Check(kind: .expectation, file: file, range: range, failure: d))
+            }
+        }
+    }
+
+    /// Checks a Markdown document: its `kcs` blocks run in order in one world
+    /// (`kcs fresh` starts a new one, `kcs ignore` is skipped, `kcs fails`
+    /// must fail), and an `output` block right after a `kcs` block must hold
+    /// exactly what it printed. With `update`, output blocks are rewritten.
+    public func check(markdown file: SourceFile, update: Bool = false) -> FileOutcome {
+        var outcome = FileOutcome(path: file.name)
+        let bytes = file.bytes
+        let blocks = MarkdownBlocks.scan(bytes)
+        var session = Session()
+        var replacements: [(SourceRange, String)] = []
+        for (index, block) in blocks.enumerated() where block.language == "kcs" {
+            if block.modifiers.contains("ignore") { continue }
+            if block.modifiers.contains("fresh") { session = Session() }
+            let masked = SourceFile(name: file.name, bytes: MarkdownBlocks.masked(bytes, keeping: block.content))
+            var printed = ""
+            var blockOutcome = FileOutcome(path: file.name)
+            let options = RunOptions(reportCalls: true, reportPasses: true, requireStatements: false)
+            let report = session.run(file: masked, loader: loader, options: options) { event in
+                if case .call(let c) = event { printed += CallLine.text(c) + "\n" }
+                if case .output(let text) = event { printed += text }
+                Self.record(event, into: &blockOutcome, verbose: false)
+            }
+            if block.modifiers.contains("fails") {
+                let failedAsDocumented = report.exitCode != 0
+                let failure = failedAsDocumented ? nil : Diagnostic(
+                    .blockDidNotFail, "this block is marked 'fails' but ran without a failure", file: file,
+                    range: block.fence, hint: "remove 'fails' from the fence, or make the example show the mistake")
+                outcome.checks.append(Check(kind: .fails, file: file, range: block.fence, failure: failure))
+                if let failure { outcome.diagnostics.append(failure) }
+                outcome.exitCode = FileOutcome.combine(outcome.exitCode, failedAsDocumented ? 0 : 1)
+            } else {
+                outcome.checks += blockOutcome.checks
+                outcome.diagnostics += blockOutcome.diagnostics
+                outcome.exitCode = FileOutcome.combine(outcome.exitCode, report.exitCode)
+            }
+            // What blocks print belongs in their output blocks, not on the terminal.
+            // An `output` block directly after it shows what it printed.
+            guard index + 1 < blocks.count, blocks[index + 1].language == "output",
+                  MarkdownBlocks.onlyBlankLines(bytes, from: Self.endOfClosingFence(bytes, block), to: blocks[index + 1].fence.start)
+            else { continue }
+            let out = blocks[index + 1]
+            let expected = file.text(out.content)
+            if expected == printed {
+                outcome.checks.append(Check(kind: .output, file: file, range: out.fence))
+            } else if update {
+                replacements.append((out.content, printed))
+            } else {
+                let d = Diagnostic(.outputMismatch, "the output block differs from what the kcs block printed",
+                                   file: file, range: out.fence,
+                                   hint: "run kcs check --update to rewrite output blocks",
+                                   notes: LineDiff.lines(expected: expected, actual: printed).map { DiagnosticNote($0) })
+                outcome.checks.append(Check(kind: .output, file: file, range: out.fence, failure: d))
+                outcome.diagnostics.append(d)
+                outcome.exitCode = FileOutcome.combine(outcome.exitCode, 1)
+            }
+        }
+        if !replacements.isEmpty {
+            var newBytes = bytes
+            for (range, text) in replacements.sorted(by: { $0.0.start > $1.0.start }) {
+                newBytes.replaceSubrange(range.start..<range.end, with: Array(text.utf8))
+            }
+            outcome.updatedContent = newBytes
+            outcome.updatedBlocks = replacements.count
+        }
+        return outcome
+    }
+
+    /// The offset just past a block's closing fence line.
+    static func endOfClosingFence(_ bytes: [UInt8], _ block: FencedBlock) -> Int {
+        guard block.closed else { return bytes.count }
+        var i = block.content.end
+        while i < bytes.count && bytes[i] != 0x0A { i += 1 }
+        return min(i + 1, bytes.count)
+    }
+}
+
+/// A line diff of expected against actual text, for output-block mismatches.
+enum LineDiff {
+    static func lines(expected: String, actual: String) -> [String] {
+        var a = expected.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var b = actual.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        // Text ending in a line break leaves an empty last element: not a line.
+        if a.last == "" { a.removeLast() }
+        if b.last == "" { b.removeLast() }
+        // Longest common subsequence table; documents are small.
+        var lcs = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in stride(from: a.count - 1, through: 0, by: -1) {
+            for j in stride(from: b.count - 1, through: 0, by: -1) {
+                lcs[i][j] = a[i] == b[j] ? lcs[i + 1][j + 1] + 1 : max(lcs[i + 1][j], lcs[i][j + 1])
+            }
+        }
+        var out = ["--- expected (output block)", "+++ actual"]
+        var i = 0, j = 0
+        while i < a.count || j < b.count {
+            if i < a.count, j < b.count, a[i] == b[j] {
+                out.append("  " + a[i]); i += 1; j += 1
+            } else if j < b.count, i == a.count || lcs[i][j + 1] >= lcs[i + 1][j] {
+                out.append("+ " + b[j]); j += 1
+            } else {
+                out.append("- " + a[i]); i += 1
+            }
+        }
+        return out
+    }
+}
+
+extension String {
+    var firstLineOnly: String {
+        String(split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+    }
+}

@@ -1,0 +1,149 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CReadline
+
+/// GNU readline behind the REPL: line editing, a bounded history file, tab
+/// completion through ``Completer``, and Ctrl-C that abandons the line.
+///
+/// Readline calls back through plain C function pointers that carry no
+/// context, so what they need lives in ``ReadlineHooks``; only one editor
+/// exists, on the main thread.
+final class LineEditor {
+    /// What one read produced.
+    enum Read: Equatable {
+        case line(String)
+        /// Ctrl-C: the line was abandoned.
+        case interrupted
+        /// Ctrl-D on an empty line, or the terminal went away.
+        case end
+    }
+
+    /// Lines kept in the history file.
+    static let historyLimit: Int32 = 1000
+
+    private let historyPath: String?
+    private var lastHistoryEntry: String?
+
+    init(historyPath: String?) {
+        self.historyPath = historyPath
+        // Touch the flag before the handler can, so its lazy initialisation
+        // never happens inside a signal handler.
+        ReadlineHooks.interrupted = 0
+        kcs_rl_configure(ReadlineHooks.name, ReadlineHooks.wordBreaks, ReadlineHooks.complete, ReadlineHooks.getc)
+        _ = kcs_install_sigint(ReadlineHooks.onInterrupt)
+        using_history()
+        stifle_history(Self.historyLimit)
+        if let historyPath { _ = read_history(historyPath) }
+    }
+
+    /// Reads a line with `prompt`; completion sees `completer` and the
+    /// earlier lines of an unfinished statement.
+    func read(prompt: String, completer: Completer, pending: String) -> Read {
+        ReadlineHooks.completer = completer
+        ReadlineHooks.pending = pending
+        ReadlineHooks.interrupted = 0
+        ReadlineHooks.cancelled = false
+        guard let raw = readline(prompt) else { return .end }
+        defer { free(raw) }
+        if ReadlineHooks.cancelled { return .interrupted }
+        return .line(String(cString: raw))
+    }
+
+    /// Remembers an entry, skipping a repeat of the one before.
+    func remember(_ entry: String) {
+        guard !entry.isEmpty, entry != lastHistoryEntry else { return }
+        add_history(entry)
+        lastHistoryEntry = entry
+    }
+
+    /// Writes the history file; returns false if it could not be written.
+    @discardableResult
+    func saveHistory() -> Bool {
+        guard let historyPath else { return true }
+        guard write_history(historyPath) == 0 else { return false }
+        _ = history_truncate_file(historyPath, Self.historyLimit)
+        return true
+    }
+}
+
+/// The state readline's C callbacks reach: set before each read, used only
+/// on the main thread (and the interrupt flag by the signal handler).
+enum ReadlineHooks {
+    nonisolated(unsafe) static var completer = Completer()
+    nonisolated(unsafe) static var pending = ""
+    /// Set by the SIGINT handler.
+    nonisolated(unsafe) static var interrupted: sig_atomic_t = 0
+    /// Set when the line being returned was abandoned with Ctrl-C.
+    nonisolated(unsafe) static var cancelled = false
+
+    nonisolated(unsafe) static let name = UnsafePointer(strdup("kcs"))
+    /// Words end at blanks, quotes and the language's punctuation, so a value
+    /// after `=` or inside `[` completes on its own.
+    nonisolated(unsafe) static let wordBreaks = UnsafePointer(strdup(" \t\n\"=[],"))
+
+    static let onInterrupt: @convention(c) (Int32) -> Void = { _ in
+        ReadlineHooks.interrupted = 1
+    }
+
+    /// Reads one byte for readline. On Ctrl-C the read is interrupted; the
+    /// line is then accepted (with a newline) and marked as abandoned.
+    static let getc: @convention(c) (UnsafeMutablePointer<FILE>?) -> Int32 = { stream in
+        let fd = stream.map { fileno($0) } ?? 0
+        var byte: UInt8 = 0
+        while true {
+            if ReadlineHooks.interrupted != 0 {
+                ReadlineHooks.interrupted = 0
+                ReadlineHooks.cancelled = true
+                kcs_rl_point_to_end()
+                return 10  // newline: readline returns the line, which the caller drops
+            }
+            let n = read(fd, &byte, 1)
+            if n == 1 { return Int32(byte) }
+            if n < 0 && errno == EINTR { continue }
+            return EOF
+        }
+    }
+
+    /// readline's attempted-completion function: the matches for the word
+    /// between `start` and `end` of the line buffer.
+    static let complete: @convention(c) (UnsafePointer<CChar>?, Int32, Int32) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = { text, start, _ in
+        let word = text.map { String(cString: $0) } ?? ""
+        var before = ""
+        if let buffer = kcs_rl_line_buffer() {
+            let count = Int(max(0, start))
+            before = String(decoding: UnsafeBufferPointer(start: buffer, count: count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        let completion = ReadlineHooks.completer.complete(word, after: ReadlineHooks.pending + before)
+        if completion.fileNames { return nil }  // readline completes a file name
+        let matches = completion.candidates
+        kcs_rl_completion_answered(matches.count == 1 && matches[0].hasSuffix("=") ? 1 : 0)
+        return matchList(matches)
+    }
+
+    /// The array readline wants: the common prefix, then each match, then
+    /// NULL, all malloc'ed (readline frees them).
+    private static func matchList(_ matches: [String]) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
+        guard let first = matches.first else { return nil }
+        var prefix = Array(first.utf8)
+        for m in matches.dropFirst() {
+            let bytes = Array(m.utf8)
+            var n = 0
+            while n < prefix.count && n < bytes.count && prefix[n] == bytes[n] { n += 1 }
+            prefix.removeSubrange(n...)
+        }
+        let slots = matches.count == 1 ? 2 : matches.count + 2
+        guard let raw = malloc(slots * MemoryLayout<UnsafeMutablePointer<CChar>?>.stride) else { return nil }
+        let list = raw.bindMemory(to: UnsafeMutablePointer<CChar>?.self, capacity: slots)
+        list[0] = strdup(String(decoding: prefix, as: UTF8.self))
+        if matches.count == 1 {
+            list[1] = nil
+        } else {
+            for (i, m) in matches.enumerated() { list[i + 1] = strdup(m) }
+            list[matches.count + 1] = nil
+        }
+        return list
+    }
+}

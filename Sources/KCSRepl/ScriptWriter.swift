@@ -1,0 +1,94 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import KCSLanguage
+
+/// Writes a REPL session as a `.kcs` script that `kcs run` passes: every
+/// statement that ran, in order, with an `expect status` after each call
+/// holding the status that was observed, so an exploration becomes a
+/// regression test.
+///
+/// What would make the script fail is kept as a comment: a statement that hit
+/// an error (an unknown app, a failed expectation, a statement not modelled
+/// yet). `show` and `explain` are kept as comments too, since a test need not
+/// print.
+enum ScriptWriter {
+    static func script(_ entries: [ReplState.Entry], name: String) -> String {
+        var out = "# A kcs REPL session, saved with ':save'. Run it with: kcs run \(name)\n"
+        for entry in entries { write(entry, into: &out) }
+        return out
+    }
+
+    private static func write(_ entry: ReplState.Entry, into out: inout String) {
+        let file = entry.file
+        if entry.loaded { out += "\n# from :load \(file.name)\n" }
+        var calls: [Int: CallRecord] = [:]
+        var errors: [(SourceRange, Diagnostic)] = []
+        var includeFailed = false
+        for event in entry.events {
+            switch event {
+            case .call(let c) where c.file === file:
+                calls[c.range.start] = c
+            case .diagnostic(let d) where d.severity == .error:
+                if d.file === file, let r = d.range { errors.append((r, d)) } else { includeFailed = true }
+            default:
+                break
+            }
+        }
+        for s in Parser.parse(file).program.statements {
+            let text = trimmedTrailing(file.text(s.range))
+            if let (_, d) = errors.first(where: { $0.0.start >= s.range.start && $0.0.start <= s.range.end }) {
+                out += "# \(d.code.rawValue) \(d.message):\n" + commented(text)
+                continue
+            }
+            switch s.kind {
+            case .show, .explain:
+                out += commented(text)
+            case .include(let path, _):
+                let resolved = absolute(FileSystemLoader().resolve(path, relativeTo: file.name))
+                let line = "include \"\(escaped(resolved))\""
+                out += includeFailed ? "# an error was reported in an included file:\n" + commented(line) : line + "\n"
+            case .call:
+                out += text + "\n"
+                if let c = calls[s.range.start] { out += "expect status \(c.status.name)\n" }
+            default:
+                out += text + "\n"
+            }
+        }
+    }
+
+    private static func commented(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { "# " + $0 + "\n" }.joined()
+    }
+
+    private static func trimmedTrailing(_ s: String) -> String {
+        var s = Substring(s)
+        while let last = s.last, last == " " || last == "\t" || last == "\n" || last == "\r" { s.removeLast() }
+        return String(s)
+    }
+
+    private static func escaped(_ s: String) -> String {
+        s.replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"")
+    }
+
+    /// A path relative to the working directory made absolute, so the saved
+    /// script finds the file wherever the script itself is kept.
+    static func absolute(_ path: String) -> String {
+        if path.hasPrefix("/") { return path }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return path }
+        let cwd = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return cwd + "/" + path
+    }
+}
+
+extension String {
+    /// Every occurrence of `target` replaced (without Foundation).
+    func replacingAll(_ target: Character, with replacement: String) -> String {
+        var out = ""
+        for c in self { if c == target { out += replacement } else { out.append(c) } }
+        return out
+    }
+}

@@ -1,0 +1,82 @@
+import KCSLanguage
+import KCSRepl
+import Testing
+
+/// Completion, table-driven: the text before the cursor, the word, what is offered.
+@Suite struct CompleterTests {
+    private let completer = Completer(apps: ["AppOne", "AppTwo", "Widget"], teams: ["SKMME9E2Y8", "Acme"],
+                                      devices: ["this", "iPad"], groups: ["SKMME9E2Y8.com.example.Shared"])
+
+    private func offered(_ before: String, _ word: String) -> [String] {
+        completer.complete(word, after: before).candidates
+    }
+
+    @Test func testStatementKeywordsAtTheStartOfALineAndAfterOnDevice() {
+        #expect(offered("", "ex") == ["expect", "explain"])
+        #expect(offered("", "a") == ["app", "as"])
+        #expect(offered("on ", "i") == ["iPad"])
+        #expect(offered("on iPad ", "lo") == ["lock"])
+        #expect(Set(offered("", "")) == Set(StatementForm.keywords))
+    }
+
+    @Test func testDeclaredNamesWhereTheLanguageWantsThem() {
+        #expect(offered("as ", "App") == ["AppOne", "AppTwo"])
+        #expect(offered("show app ", "W") == ["Widget"])
+        #expect(offered("expect groups ", "") == ["AppOne", "AppTwo", "Widget"])
+        #expect(offered("app com.example.X team=", "") == ["SKMME9E2Y8", "Acme", "none"])
+        #expect(offered("group com.example.Shared AppOne ", "W") == ["Widget"])
+        #expect(offered("as AppOne add generic-password group=", "SK") == ["SKMME9E2Y8.com.example.Shared"])
+    }
+
+    @Test func testOperationsClassesAndAttributesForTheClass() {
+        #expect(offered("as AppOne ", "" ) == ["add", "find", "update", "delete"])
+        #expect(offered("as AppOne add ", "gen") == ["generic-password"])
+        #expect(offered("as AppOne add ", "kSecClassG") == ["kSecClassGenericPassword"])
+        let generic = offered("as AppOne add generic-password ", "")
+        #expect(generic.contains("service="))
+        #expect(!generic.contains("server="), "server belongs to internet passwords")
+        #expect(offered("as AppOne find internet-password ", "serv") == ["server="])
+        #expect(offered("as AppOne update generic-password account=\"a\" ", "se") == ["service=", "set"])
+        #expect(offered("as AppOne add generic-password ", "kSecAttrServ") == ["kSecAttrService="])
+    }
+
+    @Test func testEnumeratedValuesAfterTheEqualsSign() {
+        #expect(offered("as AppOne add generic-password accessible=", "after-first-unlock") == ["after-first-unlock", "after-first-unlock-this-device-only"])
+        #expect(offered("as AppOne find generic-password limit=", "") == ["one", "all"])
+        #expect(offered("as AppOne find internet-password protocol=", "http") == ["http", "https", "http-proxy", "https-proxy"])
+        #expect(offered("as AppOne find generic-password auth-ui=", "") == ["allow", "fail", "skip"])
+        #expect(offered("as AppOne find generic-password sync=", "") == ["true", "false", "any"])
+        #expect(offered("as AppOne find generic-password return=[data, ", "attr") == ["attributes"])
+        #expect(offered("as AppOne add generic-password access-control=[user-presence, ", "o") == ["or"])
+        #expect(offered("as AppOne find generic-password accessible=", "kSecAttrAccessibleAlways") == ["kSecAttrAccessibleAlways", "kSecAttrAccessibleAlwaysThisDeviceOnly"])
+    }
+
+    @Test func testStatusNamesAfterExpectStatus() {
+        #expect(offered("expect status ", "errSecItemN") == ["errSecItemNotFound"])
+        #expect(offered("expect status errSecSuccess ", "") == ["or"])
+        #expect(offered("expect status errSecSuccess or ", "errSecDup") == ["errSecDuplicateItem"])
+        #expect(offered("expect ", "de") == ["default-group"])
+    }
+
+    @Test func testAMultiLineListAndNothingInsideStringsOrComments() {
+        #expect(offered("as AppOne find generic-password return=[\n  data,\n  ", "r") == ["ref"])
+        #expect(offered("as AppOne add generic-password account=\"al", "") == [])
+        #expect(offered("team X # a comment ", "") == [])
+        #expect(offered("app com.example.X\n", "ex") == ["expect", "explain"])
+    }
+
+    @Test func testMetaCommands() {
+        #expect(offered("", ":s") == [":save"])
+        #expect(completer.complete("", after: ":load ").fileNames)
+        #expect(offered(":help ", "statu") == ["statuses"])
+    }
+
+    @Test func testNamesComeFromTheSessionsWorld() {
+        var state = ReplState()
+        _ = state.run(SourceFile(name: "<repl>", text: "team SKMME9E2Y8 as Acme\napp com.example.AppOne\ndevice iPad\n"))
+        let c = Completer(world: state.session.world)
+        #expect(c.apps == ["AppOne"])
+        #expect(c.teams == ["Acme", "SKMME9E2Y8"])
+        #expect(c.groups.contains("SKMME9E2Y8.com.example.AppOne"))
+    }
+}

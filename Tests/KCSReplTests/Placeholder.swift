@@ -1,1 +1,0 @@
-// REPL tests come with the REPL.

@@ -1,0 +1,135 @@
+import Foundation
+import KCSLanguage
+@testable import KCSRepl
+import Testing
+
+/// The REPL's logic without a terminal: lines in, printed text out.
+@Suite struct ReplLoopTests {
+    private final class Screen {
+        var output = "", errors = ""
+    }
+
+    private func loop() -> (ReplLoop, Screen) {
+        let screen = Screen()
+        let loop = ReplLoop { text, stream in
+            if stream == .output { screen.output += text } else { screen.errors += text }
+        }
+        return (loop, screen)
+    }
+
+    @Test func testAnOpenBracketAsksForMoreAndTheChunkRunsWhenItCloses() {
+        var (repl, screen) = loop()
+        #expect(repl.feed("team SKMME9E2Y8") == .done(history: "team SKMME9E2Y8"))
+        #expect(repl.feed("app com.example.A keychain-access-groups=[") == .more)
+        #expect(repl.prompt == ReplLoop.continuationPrompt)
+        #expect(repl.feed("  SKMME9E2Y8.shared,") == .more)
+        #expect(repl.feed("]") == .done(history: "app com.example.A keychain-access-groups=[ SKMME9E2Y8.shared, ]"))
+        #expect(repl.prompt == ReplLoop.prompt)
+        #expect(repl.state.session.world.apps.first?.keychainAccessGroups == ["SKMME9E2Y8.shared"])
+        #expect(screen.errors == "")
+    }
+
+    @Test func testASyntaxErrorChangesNothingAndIsNotRemembered() {
+        var (repl, screen) = loop()
+        _ = repl.feed("team SKMME9E2Y8")
+        _ = repl.feed("app com.example.A acount=1")
+        #expect(screen.errors.contains("[KCS204]"))
+        #expect(repl.state.session.world.apps.isEmpty)
+        #expect(repl.state.entries.count == 1)
+    }
+
+    @Test func testACallPrintsItsStatusAndASummary() {
+        var (repl, screen) = loop()
+        for line in ["team SKMME9E2Y8", "app com.example.A", "as A add generic-password account=\"x\"",
+                     "as A find generic-password account=\"y\"", "expect status errSecItemNotFound"] {
+            _ = repl.feed(line)
+        }
+        #expect(screen.output == """
+            SecItemAdd → errSecSuccess (0): added 1 generic-password
+            SecItemCopyMatching → errSecItemNotFound (-25300): nothing found; 'explain' says why
+            ok
+
+            """)
+    }
+
+    @Test func testUndoAndReset() {
+        var (repl, screen) = loop()
+        _ = repl.feed("team SKMME9E2Y8")
+        _ = repl.feed("app com.example.A")
+        _ = repl.feed(":undo")
+        #expect(repl.state.session.world.apps.isEmpty)
+        #expect(repl.state.session.world.teams.count == 1)
+        _ = repl.feed(":reset")
+        #expect(repl.state.session.world.teams.isEmpty)
+        _ = repl.feed(":undo")
+        #expect(screen.output.hasSuffix("nothing to undo\n"))
+        #expect(repl.feed(":quit") == .quit)
+    }
+
+    @Test func testInterruptForgetsAnUnfinishedStatement() {
+        var (repl, _) = loop()
+        #expect(repl.feed("app com.example.A keychain-access-groups=[") == .more)
+        repl.interrupt()
+        #expect(repl.prompt == ReplLoop.prompt)
+        #expect(repl.pendingText == "")
+    }
+
+    @Test func testSavedScriptHasAnExpectationPerCallAndCommentsOutWhatFailed() {
+        var (repl, _) = loop()
+        for line in ["team SKMME9E2Y8", "app com.example.A", "as A add generic-password account=\"x\"",
+                     "as A add generic-password account=\"x\"", "as Nobody find generic-password", "show items",
+                     "expect count 7"] {
+            _ = repl.feed(line)
+        }
+        #expect(repl.state.script(name: "s.kcs") == """
+            # A kcs REPL session, saved with ':save'. Run it with: kcs run s.kcs
+            team SKMME9E2Y8
+            app com.example.A
+            as A add generic-password account="x"
+            expect status errSecSuccess
+            as A add generic-password account="x"
+            expect status errSecDuplicateItem
+            # KCS301 unknown app 'Nobody':
+            # as Nobody find generic-password
+            # show items
+            # KCS308 cannot check: the call before it did not run:
+            # expect count 7
+
+            """)
+        let report = Interpreter.run(source: repl.state.script(name: "s.kcs"))
+        #expect(report.exitCode == 0)
+        #expect(report.passed == 2)
+    }
+
+    @Test func testLoadRunsAFileIntoTheSessionAndSaveInlinesIt() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("kcs-load-\(UUID().uuidString).kcs").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try "team SKMME9E2Y8\napp com.example.A\nas A add generic-password account=\"x\"\n"
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        var (repl, screen) = loop()
+        _ = repl.feed(":load \(path)")
+        #expect(screen.output.contains("loaded \(path): 3 statements, 1 call, 0 expectations held, 0 failed"))
+        _ = repl.feed("as A find generic-password")
+        let script = repl.state.script(name: "s.kcs")
+        #expect(script.contains("# from :load \(path)\nteam SKMME9E2Y8\napp com.example.A\n"))
+        #expect(Interpreter.run(source: script).exitCode == 0)
+        _ = repl.feed(":undo")
+        _ = repl.feed(":undo")
+        #expect(repl.state.session.world.apps.isEmpty)
+        _ = repl.feed(":load /no/such/file.kcs")
+        #expect(screen.errors.contains("no such file: '/no/such/file.kcs'"))
+    }
+
+    @Test func testHelpIsGeneratedFromTheStatementTable() {
+        let overview = Help.text(nil)
+        for form in StatementForm.all { #expect(overview.contains("  \(form.keyword) "), "\(form.keyword)") }
+        for command in Completer.metaCommands { #expect(overview.contains(command), "\(command)") }
+        for form in StatementForm.all {
+            let one = Help.text(form.keyword)
+            #expect(one.contains(form.syntax) && one.contains(form.example), "\(form.keyword)")
+        }
+        #expect(Help.text("accessible").contains("after-first-unlock-this-device-only"))
+        #expect(Help.text("statuses").contains("errSecMissingEntitlement (-34018)"))
+        #expect(Help.text("save").contains(":save FILE"))
+    }
+}

@@ -1,0 +1,195 @@
+import Foundation
+import Testing
+
+/// The REPL as a user meets it: the built binary on a pseudo-terminal.
+/// Each test owns its terminals; they are killed and their homes removed
+/// when the test ends.
+@Suite(.serialized)
+final class ReplTerminalTests {
+    private var terminals: [PseudoTerminal] = []
+
+    deinit {
+        for t in terminals {
+            t.kill()
+            try? FileManager.default.removeItem(at: t.home)
+        }
+    }
+
+    /// A REPL showing its first prompt.
+    private func start(_ arguments: [String] = ["repl"]) throws -> PseudoTerminal {
+        let t = try PseudoTerminal(arguments)
+        terminals.append(t)
+        try t.waitFor("kcs> ")
+        return t
+    }
+
+    /// Types a line and waits for the next prompt; returns what was printed.
+    @discardableResult
+    private func enter(_ t: PseudoTerminal, _ line: String) throws -> String {
+        t.send(line + "\r")
+        return try t.waitFor("kcs> ")
+    }
+
+    private func declareTwoApps(_ t: PseudoTerminal) throws {
+        try enter(t, "team SKMME9E2Y8")
+        try enter(t, "app com.example.Alpha")
+        try enter(t, "app com.example.Beta")
+    }
+
+    @Test func testBareKcsOnATerminalShowsThePromptAndACallPrintsItsStatus() throws {
+        let t = try start([])
+        try declareTwoApps(t)
+        let printed = try enter(t, "as Alpha add generic-password account=\"alice\" data=\"s3cret\"")
+        #expect(printed.contains("SecItemAdd → errSecSuccess (0): added 1 generic-password"), "\(printed)")
+        let find = try enter(t, "as Beta find generic-password account=\"alice\"")
+        #expect(find.contains("errSecItemNotFound (-25300)"), "\(find)")
+    }
+
+    @Test func testTabCompletesADeclaredAppName() throws {
+        let t = try start()
+        try declareTwoApps(t)
+        t.send("as Al\t")
+        try t.waitFor("pha ")  // readline wrote the rest of the name and a space
+        let printed = try enter(t, "add generic-password account=\"a\"")
+        #expect(printed.contains("errSecSuccess (0)"), "\(printed)")
+    }
+
+    @Test func testTabCompletesAValueAfterAnAttribute() throws {
+        let t = try start()
+        try declareTwoApps(t)
+        t.send("as Alpha add generic-password accessible=after-first-unlock-th\t")
+        try t.waitFor("is-device-only ")
+        let printed = try enter(t, "")
+        #expect(printed.contains("errSecSuccess (0)"), "\(printed)")
+    }
+
+    @Test func testAnOpenListShowsTheContinuationPromptUntilItCloses() throws {
+        let t = try start()
+        try enter(t, "team SKMME9E2Y8")
+        t.send("app com.example.Alpha keychain-access-groups=[\r")
+        try t.waitFor("...> ")
+        t.send("  SKMME9E2Y8.com.example.Shared,\r")
+        try t.waitFor("...> ")
+        try enter(t, "]")
+        let shown = try enter(t, "show app Alpha")
+        #expect(shown.contains("0. SKMME9E2Y8.com.example.Shared  (default)"), "\(shown)")
+    }
+
+    @Test func testAnErrorIsShownWithACaretAndTheStateSurvives() throws {
+        let t = try start()
+        try declareTwoApps(t)
+        try enter(t, "as Alpha add generic-password account=\"a\"")
+        let syntax = try enter(t, "as Alpha find generic-pasword account=\"a\"")
+        #expect(syntax.contains("[KCS203]"), "\(syntax)")
+        #expect(syntax.contains(" 1 | as Alpha find generic-pasword account=\"a\""), "\(syntax)")
+        let caret = "   | " + String(repeating: " ", count: 14) + "^" + String(repeating: "~", count: 14) + "\r\n"
+        #expect(syntax.contains(caret), "\(syntax)")
+        let runtime = try enter(t, "as Nobody find generic-password")
+        #expect(runtime.contains("[KCS301]"), "\(runtime)")
+        let found = try enter(t, "as Alpha find generic-password account=\"a\"")
+        #expect(found.contains("errSecSuccess (0): found 1 item"), "\(found)")
+    }
+
+    @Test func testSaveWritesAScriptThatKcsRunPasses() throws {
+        let t = try start()
+        try declareTwoApps(t)
+        try enter(t, "group com.example.Shared Alpha Beta")
+        try enter(t, "as Alpha add generic-password account=\"a\" data=\"x\"")
+        try enter(t, "as Alpha add generic-password account=\"a\"")           // duplicate
+        try enter(t, "as Beta find generic-password account=\"a\" return=data")
+        try enter(t, "explain")
+        try enter(t, "expect data \"wrong\"")                                    // fails: kept as a comment
+        let script = t.home.appendingPathComponent("session.kcs")
+        let saved = try enter(t, ":save \(script.path)")
+        #expect(saved.contains("saved"), "\(saved)")
+        t.send("\u{4}")
+        #expect(t.waitForExit() == 0)
+
+        let text = try String(contentsOf: script, encoding: .utf8)
+        #expect(text.contains("as Alpha add generic-password account=\"a\"\nexpect status errSecDuplicateItem\n"), "\(text)")
+        #expect(text.contains("expect status errSecSuccess"), "\(text)")
+        let run = try runKcs(["run", script.path])
+        #expect(run.status == 0, "\(run.stdout + run.stderr)")
+        #expect(run.stdout.contains("3 passed, 0 failed"), "\(run.stdout)")
+    }
+
+    @Test func testUndoTakesBackTheLastStatement() throws {
+        let t = try start()
+        try declareTwoApps(t)
+        let undone = try enter(t, ":undo")
+        #expect(undone.contains("undone: app com.example.Beta"), "\(undone)")
+        let apps = try enter(t, "show apps")
+        #expect(apps.contains("Alpha"), "\(apps)")
+        #expect(!apps.contains("Beta"), "\(apps)")
+    }
+
+    @Test func testCtrlCAbandonsTheInputAndTheReplGoesOn() throws {
+        let t = try start()
+        try declareTwoApps(t)
+        t.send("app com.example.Gamma keychain-access-groups=[\r")
+        try t.waitFor("...> ")
+        t.send("\u{3}")
+        try t.waitFor("kcs> ")
+        let apps = try enter(t, "show apps")
+        #expect(!apps.contains("Gamma"), "\(apps)")
+        #expect(apps.contains("Beta"), "\(apps)")
+    }
+
+    @Test func testCtrlDExitsAndKeepsHistory() throws {
+        let t = try start()
+        try enter(t, "team SKMME9E2Y8")
+        t.send("\u{4}")
+        #expect(t.waitForExit() == 0)
+        let history = try String(contentsOf: t.home.appendingPathComponent("history"), encoding: .utf8)
+        #expect(history.contains("team SKMME9E2Y8"), "\(history)")
+
+        // The next session starts with it: Up recalls the line.
+        let again = try PseudoTerminal(["repl"], home: t.home)
+        terminals.append(again)
+        try again.waitFor("kcs> ")
+        again.send("\u{1B}[A")
+        try again.waitFor("team SKMME9E2Y8")
+        again.send("\r")
+        try again.waitFor("kcs> ")
+        again.send(":quit\r")
+        #expect(again.waitForExit() == 0)
+    }
+
+    @Test func testWithoutATerminalItBehavesLikeRunDash() throws {
+        let script = "team SKMME9E2Y8\napp com.example.A\nas A add generic-password account=\"x\"\nexpect status errSecSuccess\n"
+        let viaRun = try runKcs(["run", "-"], stdin: script)
+        for arguments in [[], ["repl"]] {
+            let out = try runKcs(arguments, stdin: script)
+            #expect(out.status == viaRun.status)
+            #expect(out.stdout == viaRun.stdout)
+            #expect(!out.stdout.contains("kcs> "))
+        }
+        #expect(viaRun.stdout == "1 passed, 0 failed\n")
+    }
+
+    // MARK: Running kcs without a terminal
+
+    private struct Output { var status: Int32; var stdout: String; var stderr: String }
+
+    private func runKcs(_ arguments: [String], stdin: String = "") throws -> Output {
+        let process = Process()
+        process.executableURL = PseudoTerminal.binary
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["NO_COLOR"] = "1"
+        process.environment = env
+        let input = Pipe(), out = Pipe(), err = Pipe()
+        process.standardInput = input
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        input.fileHandleForWriting.write(Data(stdin.utf8))
+        try input.fileHandleForWriting.close()
+        // Small outputs: reading both to the end cannot block the child for long.
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Output(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                      stderr: String(decoding: stderr, as: UTF8.self))
+    }
+}
