@@ -13,6 +13,8 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     case invalidUTF8 = "KCS004"
     case nulByte = "KCS005"
     case includeCycle = "KCS006"
+    /// A host limit on the input (source size, include depth, list length).
+    case inputLimit = "KCS007"
     // Tokens.
     case unterminatedString = "KCS101"
     case badEscape = "KCS102"
@@ -44,6 +46,8 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     case callDidNotRun = "KCS308"
     case appNotInstalled = "KCS309"
     case unknownBackup = "KCS310"
+    /// A host limit reached while running (statements, items, time): the run stops.
+    case runLimit = "KCS311"
     // Expectations.
     case expectationFailed = "KCS401"
     /// A Markdown `output` block differs from what its `kcs` block printed.
@@ -68,12 +72,12 @@ extension DiagnosticCode {
     public var phase: Phase {
         switch self {
         case .fileNotFound, .fileUnreadable: .input
-        case .emptyFile, .invalidUTF8, .nulByte, .includeCycle, .unterminatedString, .badEscape,
+        case .emptyFile, .invalidUTF8, .nulByte, .includeCycle, .inputLimit, .unterminatedString, .badEscape,
              .unexpectedCharacter, .unexpectedEndOfInput, .integerOverflow, .unknownStatement, .expectedToken,
              .unknownClass, .unknownAttribute, .unknownValue, .unknownStatus, .duplicateArgument, .wrongValueType,
              .misplacedSet, .unknownPlatform, .unexpectedToken, .misplacedDeclaration, .malformedTeamID: .syntax
         case .unknownApp, .unknownTeam, .unknownDevice, .invalidDeclaration, .noPreviousCall,
-             .promptUnanswered, .callDidNotRun, .appNotInstalled, .unknownBackup: .runtime
+             .promptUnanswered, .callDidNotRun, .appNotInstalled, .unknownBackup, .runLimit: .runtime
         case .expectationFailed, .outputMismatch, .blockDidNotFail: .expectation
         }
     }

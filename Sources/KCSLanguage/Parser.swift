@@ -44,9 +44,13 @@ public struct Parser {
     /// A parser that hands out statements one at a time, so a large script
     /// never has to be held as a tree. Check ``hasErrors`` before running a
     /// statement: once an error has been seen nothing more may run.
-    public init(file: SourceFile) {
+    /// Elements one list may hold (a host limit).
+    private var maxListLength = Int.max
+
+    public init(file: SourceFile, maxListLength: Int = Int.max) {
         self.file = file
         self.bytes = file.bytes
+        self.maxListLength = maxListLength
         self.lexer = Lexer(file: file)
         self.token = Token(kind: .newline, range: SourceRange(0, 0))
         if let bad = SourceCheck.firstProblem(in: file) {
@@ -232,6 +236,10 @@ public struct Parser {
                     // Nothing takes a list of lists; refusing them also bounds recursion.
                     throw Diagnostic(.wrongValueType, "lists do not nest", file: file, range: token.range,
                                      hint: "write the elements of one list separated by commas")
+                }
+                if items.count >= maxListLength {
+                    throw Diagnostic(.inputLimit, "the list is longer than the limit of \(maxListLength) elements",
+                                     file: file, range: token.range)
                 }
                 items.append(try value())
                 if case .comma = token.kind { advance(); continue }

@@ -33,11 +33,54 @@ public struct RunOptions: Sendable {
     /// Markdown block no).
     public var requireStatements: Bool
 
-    public init(reportCalls: Bool = false, reportPasses: Bool = false, requireStatements: Bool = true) {
+    /// Bounds for untrusted scripts.
+    public var limits: Limits
+    /// The answer to an authentication prompt when none is queued with
+    /// `user …`; nil makes such a call a runtime error.
+    public var defaultPromptAnswer: PromptAnswer?
+
+    public init(reportCalls: Bool = false, reportPasses: Bool = false, requireStatements: Bool = true,
+                limits: Limits = Limits(), defaultPromptAnswer: PromptAnswer? = nil) {
         self.reportCalls = reportCalls
         self.reportPasses = reportPasses
         self.requireStatements = requireStatements
+        self.limits = limits
+        self.defaultPromptAnswer = defaultPromptAnswer
     }
+}
+
+/// Bounds a host sets before it runs a script it does not trust. Going past
+/// one is a diagnostic at the line that did, and the run stops; never a
+/// crash, a hang or unbounded memory.
+public struct Limits: Sendable, Hashable {
+    /// Bytes of one script file.
+    public var sourceBytes: Int
+    /// Statements executed in one run, includes counted.
+    public var statements: Int
+    /// Items stored across all devices and keychains.
+    public var items: Int
+    /// Elements of one `[ … ]` list.
+    public var listLength: Int
+    /// Depth of nested includes.
+    public var includeDepth: Int
+    /// Wall-clock time of one run, in seconds.
+    public var seconds: Double?
+
+    /// Generous defaults: far beyond any hand-written scenario, well inside
+    /// the machine.
+    public init(sourceBytes: Int = 256 << 20, statements: Int = 50_000_000, items: Int = 20_000_000,
+                listLength: Int = 100_000, includeDepth: Int = 32, seconds: Double? = nil) {
+        self.sourceBytes = sourceBytes
+        self.statements = statements
+        self.items = items
+        self.listLength = listLength
+        self.includeDepth = includeDepth
+        self.seconds = seconds
+    }
+
+    /// Tight bounds for scripts from strangers (a web playground, a fuzzer).
+    public static let untrusted = Limits(sourceBytes: 1 << 20, statements: 100_000, items: 100_000,
+                                         listLength: 1_000, includeDepth: 8, seconds: 5)
 }
 
 /// The outcome of running one script.

@@ -13,6 +13,33 @@ struct LastCall {
     var answers: [PromptAnswer] = []
 }
 
+/// What a run may still spend under the host's limits.
+struct RunBudget {
+    let limits: Limits
+    let start = ContinuousClock.now
+    var stopped = false
+
+    init(_ limits: Limits) { self.limits = limits }
+
+    /// Throws, and stops the run, when a limit is reached.
+    mutating func charge(_ statements: Int, items: Int, _ file: SourceFile, _ range: SourceRange) throws(Diagnostic) {
+        var problem: String?
+        if statements > limits.statements {
+            problem = "the run reached its limit of \(limits.statements) statements"
+        } else if items > limits.items {
+            problem = "the keychains hold \(items) items, over the limit of \(limits.items)"
+        } else if let seconds = limits.seconds, statements % 64 == 0,
+                  ContinuousClock.now - start > .milliseconds(Int(seconds * 1000)) {
+            problem = "the run took longer than its limit of \(seconds) s"
+        }
+        if let problem {
+            stopped = true
+            throw Diagnostic(.runLimit, problem + "; nothing after this line ran", file: file, range: range,
+                             hint: "the host running this script sets the limits")
+        }
+    }
+}
+
 /// An answer given with `user approves|cancels|fails`, waiting for a prompt.
 struct PendingAnswer: Sendable {
     var answer: PromptAnswer
@@ -45,29 +72,38 @@ public struct Session: Sendable {
                              options: RunOptions = RunOptions(), observer: Observer? = nil) -> RunReport {
         let before = self
         var report = RunReport()
+        if file.bytes.count > options.limits.sourceBytes {
+            let d = Diagnostic(.inputLimit, "the script is \(file.bytes.count) bytes, over the limit of \(options.limits.sourceBytes)",
+                               file: file)
+            report.diagnostics = [d]
+            observer?(.diagnostic(d))
+            return report
+        }
         var held: [RunEvent] = []
         let sink: Observer? = observer == nil ? nil : { held.append($0) }
-        var parser = Parser(file: file)
+        var parser = Parser(file: file, maxListLength: options.limits.listLength)
+        var budget = RunBudget(options.limits)
         var includes: [String: Program] = [:]
         var includeErrors: [Diagnostic] = []
         var parsedAny = false
         while let statement = parser.next() {
             parsedAny = true
             // After an error, keep parsing only to report every error in one pass.
-            if parser.hasErrors || !includeErrors.isEmpty { continue }
+            if parser.hasErrors || !includeErrors.isEmpty || budget.stopped { continue }
             if case .include(let path, _) = statement.kind {
                 let resolved = loader.resolve(path, relativeTo: file.name)
                 if includes[resolved] == nil {
                     let script = ScriptLoader.loadInclude(path, resolved: resolved, from: file, at: statement.range,
-                                                          loader: loader, includes: &includes)
+                                                          loader: loader, includes: &includes,
+                                                          maxDepth: options.limits.includeDepth)
                     if !script.isEmpty { includeErrors += script; continue }
                 }
                 if let program = includes[resolved] {
-                    run(program, includes, &report, options, sink)
+                    run(program, includes, &report, options, sink, &budget)
                 }
                 continue
             }
-            executeReporting(statement, file, &report, options, sink)
+            executeReporting(statement, file, &report, options, sink, &budget)
         }
         var syntax = parser.finalDiagnostics + includeErrors
         if parsedAny == false && syntax.isEmpty && options.requireStatements {
@@ -88,21 +124,22 @@ public struct Session: Sendable {
     }
 
     private mutating func run(_ program: Program, _ includes: [String: Program], _ report: inout RunReport,
-                              _ options: RunOptions, _ observer: Observer?) {
-        for statement in program.statements {
+                              _ options: RunOptions, _ observer: Observer?, _ budget: inout RunBudget) {
+        for statement in program.statements where !budget.stopped {
             if case .include(_, let resolved?) = statement.kind, let included = includes[resolved] {
-                run(included, includes, &report, options, observer)
+                run(included, includes, &report, options, observer, &budget)
                 continue
             }
-            executeReporting(statement, program.file, &report, options, observer)
+            executeReporting(statement, program.file, &report, options, observer, &budget)
         }
     }
 
     /// Runs one statement; an error is recorded and the script goes on.
     private mutating func executeReporting(_ statement: Statement, _ file: SourceFile, _ report: inout RunReport,
-                                           _ options: RunOptions, _ observer: Observer?) {
+                                           _ options: RunOptions, _ observer: Observer?, _ budget: inout RunBudget) {
         report.statements += 1
         do throws(Diagnostic) {
+            try budget.charge(report.statements, items: world.itemCount, file, statement.range)
             try execute(statement, file, &report, options, observer)
         } catch {
             report.diagnostics.append(error)
@@ -135,7 +172,7 @@ public struct Session: Sendable {
             break  // resolved and run by the caller
         case .call(let call):
             report.calls += 1
-            try perform(call, s, device, file, report: &report, options.reportCalls ? observer : nil)
+            try perform(call, s, device, file, report: &report, options, options.reportCalls ? observer : nil)
         case .expectStatus(let wanted) where wanted.count == 1 && last?.result?.status == wanted[0].status:
             // The common case, checked without copying the last call.
             report.passed += 1
@@ -227,7 +264,7 @@ public struct Session: Sendable {
     }
 
     private mutating func perform(_ call: CallStatement, _ s: Statement, _ device: DeviceHandle, _ file: SourceFile,
-                                  report: inout RunReport, _ observer: Observer?) throws(Diagnostic) {
+                                  report: inout RunReport, _ options: RunOptions, _ observer: Observer?) throws(Diagnostic) {
         let app: AppHandle
         do throws(Diagnostic) {
             app = try resolveApp(call.app, file)
@@ -248,8 +285,9 @@ public struct Session: Sendable {
         // Prompts take the queued answers in order; what is left stays queued.
         var queue = pendingAnswers
         var used: [PromptAnswer] = []
+        let fallback = options.defaultPromptAnswer
         let result = world.perform(call.request, as: app, on: device) { _ in
-            guard !queue.isEmpty else { return nil }
+            guard !queue.isEmpty else { return fallback }
             let next = queue.removeFirst()
             used.append(next.answer)
             return next.answer

@@ -13,6 +13,8 @@ import Darwin
 public enum LoadError: Error, Sendable, Hashable {
     case notFound(String)
     case unreadable(String, reason: String)
+    /// The host does not allow reading this path.
+    case forbidden(String, reason: String)
 }
 
 /// How scripts and their includes are read. A host embedding the interpreter
@@ -83,7 +85,7 @@ public struct FileSystemLoader: SourceLoader {
 /// Parses a script and, recursively, what it includes.
 public enum ScriptLoader {
     static func parse(_ file: SourceFile, loader: any SourceLoader, stack: [String],
-                              includes: inout [String: Program], diagnostics: inout [Diagnostic]) -> Program {
+                      includes: inout [String: Program], diagnostics: inout [Diagnostic], maxDepth: Int = 32) -> Program {
         var (program, diags) = Parser.parse(file)
         diagnostics += diags
         for i in program.statements.indices {
@@ -93,7 +95,7 @@ public enum ScriptLoader {
             let range = program.statements[i].range
             if includes[resolved] != nil { continue }
             diagnostics += loadInclude(path, resolved: resolved, from: file, at: range, loader: loader,
-                                       includes: &includes, stack: stack)
+                                       includes: &includes, stack: stack, maxDepth: maxDepth)
         }
         return program
     }
@@ -102,8 +104,11 @@ public enum ScriptLoader {
     /// `includes`; returns its errors, reported at the `include` line.
     static func loadInclude(_ path: String, resolved: String, from file: SourceFile, at range: SourceRange,
                             loader: any SourceLoader, includes: inout [String: Program],
-                            stack: [String]? = nil) -> [Diagnostic] {
+                            stack: [String]? = nil, maxDepth: Int = 32) -> [Diagnostic] {
         let stack = stack ?? [loader.resolve(file.name, relativeTo: nil)]
+        if stack.count > maxDepth {
+            return [Diagnostic(.inputLimit, "includes nest deeper than the limit of \(maxDepth)", file: file, range: range)]
+        }
         if stack.contains(resolved) {
             return [Diagnostic(.includeCycle, "'\(path)' includes itself (through \(stack.joined(separator: " → ")))",
                                file: file, range: range, hint: "remove one of the include lines")]
@@ -113,7 +118,7 @@ public enum ScriptLoader {
             let included = try loader.read(resolved)
             includes[resolved] = Program(file: included, statements: [])
             includes[resolved] = parse(included, loader: loader, stack: stack + [resolved],
-                                       includes: &includes, diagnostics: &diagnostics)
+                                       includes: &includes, diagnostics: &diagnostics, maxDepth: maxDepth)
         } catch {
             diagnostics.append(Diagnostic(error.code, error.message(for: path), file: file, range: range,
                                           hint: "paths in include are relative to the including file"))
@@ -126,7 +131,7 @@ extension LoadError {
     var code: DiagnosticCode {
         switch self {
         case .notFound: .fileNotFound
-        case .unreadable: .fileUnreadable
+        case .unreadable, .forbidden: .fileUnreadable
         }
     }
 
@@ -134,6 +139,7 @@ extension LoadError {
         switch self {
         case .notFound(let p): "no such file: '\(p == path ? path : "\(path)' (looked for '\(p)")'"
         case .unreadable(let p, let reason): "cannot read '\(p)': \(reason)"
+        case .forbidden(let p, let reason): "may not read '\(p)': \(reason)"
         }
     }
 }

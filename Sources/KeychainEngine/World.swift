@@ -150,6 +150,9 @@ public struct World: Sendable {
         return DeviceHandle(index: devices.count - 1)
     }
 
+    /// Items stored on every device, in both keychains.
+    public var itemCount: Int { devices.reduce(0) { $0 + $1.keychain.count + $1.fileKeychain.count } }
+
     /// Every device, `this` first.
     public var deviceHandles: [DeviceHandle] { devices.indices.map(DeviceHandle.init(index:)) }
 

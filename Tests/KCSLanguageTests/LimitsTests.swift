@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+import KeychainEngine
+@testable import KCSLanguage
+
+/// Host control and limits for untrusted scripts (issue 6).
+struct LimitsTests {
+    func run(_ source: String, _ limits: Limits, loader: any SourceLoader = NoFilesLoader(),
+             answer: PromptAnswer? = nil) -> RunReport {
+        Interpreter.run(source: source, name: "t.kcs", loader: loader,
+                        options: RunOptions(limits: limits, defaultPromptAnswer: answer))
+    }
+
+    let header = "team SKMME9E2Y8\napp com.x.A\n"
+
+    @Test func sourceSize() {
+        var limits = Limits()
+        limits.sourceBytes = 10
+        let r = run(header, limits)
+        #expect(r.diagnostics.map(\.code) == [.inputLimit])
+        #expect(r.exitCode == 65)
+    }
+
+    @Test func statementsStopTheRunAtTheLineThatWentOver() {
+        var limits = Limits()
+        limits.statements = 3
+        let calls = (0..<10).map { "as A add generic-password account=\"\($0)\"\n" }.joined()
+        let r = run(header + calls, limits)
+        #expect(r.diagnostics.map(\.code) == [.runLimit])
+        #expect(r.diagnostics.first?.location?.line == 4)
+        #expect(r.exitCode == 1)
+        #expect(r.calls == 1)
+    }
+
+    @Test func itemsStored() {
+        var limits = Limits()
+        limits.items = 2
+        let calls = (0..<5).map { "as A add generic-password account=\"\($0)\"\n" }.joined()
+        let r = run(header + calls, limits)
+        #expect(r.diagnostics.map(\.code) == [.runLimit])
+        #expect(r.calls == 3)
+    }
+
+    @Test func listLength() {
+        var limits = Limits()
+        limits.listLength = 3
+        let r = run("team SKMME9E2Y8\napp com.x.A keychain-access-groups=[a, b, c, d]\n", limits)
+        #expect(r.diagnostics.map(\.code) == [.inputLimit])
+        #expect(r.exitCode == 65)
+    }
+
+    @Test func wallClock() {
+        var limits = Limits()
+        limits.seconds = 0
+        let calls = (0..<200).map { "as A find generic-password account=\"\($0)\"\n" }.joined()
+        let r = run(header + calls, limits)
+        #expect(r.diagnostics.map(\.code) == [.runLimit])
+        #expect(r.calls < 200)
+    }
+
+    @Test func includeDepth() {
+        var files: [String: String] = [:]
+        for i in 0..<6 { files["f\(i).kcs"] = "include \"f\(i + 1).kcs\"\n" }
+        files["f6.kcs"] = "team SKMME9E2Y8\n"
+        var limits = Limits()
+        limits.includeDepth = 3
+        let r = Interpreter.run(path: "f0.kcs", loader: MemoryLoader(files: files), options: RunOptions(limits: limits))
+        #expect(r.diagnostics.map(\.code).contains(.inputLimit))
+        #expect(Interpreter.run(path: "f0.kcs", loader: MemoryLoader(files: files)).diagnostics.isEmpty)
+    }
+
+    @Test func untrustedDefaultsAreTight() {
+        #expect(Limits.untrusted.statements < Limits().statements)
+        #expect(Limits.untrusted.seconds != nil)
+    }
+
+    @Test func hostMayForbidFiles() {
+        let r = run("include \"/etc/passwd\"\n", Limits())
+        #expect(r.diagnostics.map(\.code) == [.fileUnreadable])
+        #expect(r.diagnostics.first?.message.contains("does not allow reading files") == true)
+    }
+
+    @Test func rootedLoaderRefusesPathsOutsideItsRoot() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kcs-root-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("inside"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try "include \"../secret.kcs\"\n".write(to: dir.appendingPathComponent("inside/main.kcs"), atomically: true, encoding: .utf8)
+        try "include \"common.kcs\"\n".write(to: dir.appendingPathComponent("inside/ok.kcs"), atomically: true, encoding: .utf8)
+        try "team SKMME9E2Y8\n".write(to: dir.appendingPathComponent("inside/common.kcs"), atomically: true, encoding: .utf8)
+        try "team SKMME9E2Y8\n".write(to: dir.appendingPathComponent("secret.kcs"), atomically: true, encoding: .utf8)
+        let loader = RootedFileLoader(root: dir.appendingPathComponent("inside").path)
+        let refused = Interpreter.run(path: dir.appendingPathComponent("inside/main.kcs").path, loader: loader)
+        #expect(refused.diagnostics.first?.message.contains("outside") == true)
+        let fine = Interpreter.run(path: dir.appendingPathComponent("inside/ok.kcs").path, loader: loader)
+        #expect(fine.diagnostics.isEmpty)
+    }
+
+    @Test func hostSuppliesTheDefaultPromptAnswer() {
+        let source = header + """
+            as A add generic-password account="a" access-control=[user-presence] data="d"
+            as A find generic-password account="a" return=data
+            expect status errSecUserCanceled
+            """
+        #expect(run(source, Limits(), answer: .cancel).passed == 1)
+        #expect(run(source, Limits()).diagnostics.first?.code == .promptUnanswered)
+    }
+}
