@@ -143,3 +143,36 @@ extension LoadError {
         }
     }
 }
+
+/// Reads files only inside a root folder: includes that resolve outside it
+/// are refused. For hosts that run scripts they did not write.
+public struct RootedFileLoader: SourceLoader {
+    public let root: String
+    private let files = FileSystemLoader()
+
+    public init(root: String) { self.root = FileSystemLoader.normalise(root) }
+
+    public func resolve(_ path: String, relativeTo including: String?) -> String {
+        files.resolve(path, relativeTo: including)
+    }
+
+    public func read(_ resolved: String) throws(LoadError) -> SourceFile {
+        let path = FileSystemLoader.normalise(resolved)
+        let prefix = root.hasSuffix("/") ? root : root + "/"
+        guard path == root || path.hasPrefix(prefix) else {
+            throw .forbidden(resolved, reason: "it is outside \(root)")
+        }
+        return try files.read(path)
+    }
+}
+
+/// Reads nothing: scripts run from strings only, and `include` is refused.
+public struct NoFilesLoader: SourceLoader {
+    public init() {}
+
+    public func resolve(_ path: String, relativeTo including: String?) -> String { path }
+
+    public func read(_ resolved: String) throws(LoadError) -> SourceFile {
+        throw .forbidden(resolved, reason: "this host does not allow reading files")
+    }
+}
