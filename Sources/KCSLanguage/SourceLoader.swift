@@ -159,7 +159,10 @@ public struct RootedFileLoader: SourceLoader {
     public func read(_ resolved: String) throws(LoadError) -> SourceFile {
         let path = FileSystemLoader.normalise(resolved)
         let prefix = root.hasSuffix("/") ? root : root + "/"
-        guard path == root || path.hasPrefix(prefix) else {
+        // Root "." is the working folder: any relative path that does not climb out.
+        let inside = root == "." ? !path.hasPrefix("/") && path != ".." && !path.hasPrefix("../")
+                                 : path == root || path.hasPrefix(prefix)
+        guard inside else {
             throw .forbidden(resolved, reason: "it is outside \(root)")
         }
         return try files.read(path)

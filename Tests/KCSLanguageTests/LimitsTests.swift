@@ -105,3 +105,12 @@ struct LimitsTests {
         #expect(run(source, Limits()).diagnostics.first?.code == .promptUnanswered)
     }
 }
+
+struct RootedLoaderPathTests {
+    @Test func workingFolderRoot() {
+        let loader = RootedFileLoader(root: ".")
+        #expect(throws: LoadError.forbidden("../x.kcs", reason: "it is outside .")) { try loader.read("../x.kcs") }
+        #expect(throws: LoadError.forbidden("/etc/passwd", reason: "it is outside .")) { try loader.read("/etc/passwd") }
+        #expect(throws: LoadError.notFound("no/such.kcs")) { try loader.read("no/such.kcs") }
+    }
+}
