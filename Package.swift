@@ -24,6 +24,8 @@ let package = Package(
     targets: [
         .target(name: "KeychainEngine", swiftSettings: strict),
         .target(name: "KCSLanguage", dependencies: ["KeychainEngine"], swiftSettings: strict),
+        // The core benchmark through the embedding API (scripts/bench.sh runs it).
+        .executableTarget(name: "kcs-bench", dependencies: ["KCSLanguage", "KeychainEngine"], swiftSettings: strict),
         // SecItemAdd/CopyMatching/Update/Delete-shaped functions over the engine.
         .target(name: "KCSSecItem", dependencies: ["KeychainEngine"], swiftSettings: strict),
         // GNU readline (Debian: libreadline-dev) for the REPL.

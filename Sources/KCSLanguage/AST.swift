@@ -89,6 +89,9 @@ public struct AppDeclaration: Sendable {
     public var applicationGroups: [Name]?
     /// `provisioned=false`: signed without a provisioning profile (macOS).
     public var provisioned = true
+    /// `entitlements="PATH"`: read the team, app ID and groups from an
+    /// entitlements file, codesign output or provisioning profile.
+    public var entitlements: Name?
 
     /// The script name: the alias, else the last component of the bundle ID.
     public var name: String {

@@ -15,6 +15,8 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     case includeCycle = "KCS006"
     /// A host limit on the input (source size, include depth, list length).
     case inputLimit = "KCS007"
+    /// An entitlements file or provisioning profile that cannot be decoded.
+    case malformedEntitlements = "KCS008"
     // Tokens.
     case unterminatedString = "KCS101"
     case badEscape = "KCS102"
@@ -54,6 +56,27 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     case outputMismatch = "KCS402"
     /// A Markdown block marked `fails` ran without a failure.
     case blockDidNotFail = "KCS403"
+    // Lint: warnings about the common mistakes (semantics.md section 7).
+    /// A group named without its team prefix although the prefixed one is entitled.
+    case lintMissingTeamPrefix = "KCS501"
+    /// An extension reads a group its containing app writes but does not list.
+    case lintExtensionGroup = "KCS502"
+    /// Synchronizable together with a this-device-only accessibility.
+    case lintSyncThisDeviceOnly = "KCS503"
+    /// The deprecated `always` accessibilities.
+    case lintDeprecatedAccessibility = "KCS504"
+    /// An add relies on an app group being the default group.
+    case lintAppGroupDefault = "KCS505"
+    /// macOS: a group named in a call that goes to the file-based keychain.
+    case lintFileKeychainGroup = "KCS506"
+    /// A query misses synchronizable items because it does not say sync=.
+    case lintSyncFilter = "KCS507"
+    /// A query differs from the stored item only in service or account.
+    case lintServiceAccount = "KCS508"
+    /// An update that moves items between groups (not portable).
+    case lintGroupMove = "KCS509"
+    /// An entitlements file whose keychain group lacks the team prefix.
+    case lintUnprefixedEntitlement = "KCS510"
 }
 
 extension DiagnosticCode {
@@ -71,7 +94,7 @@ extension DiagnosticCode {
 
     public var phase: Phase {
         switch self {
-        case .fileNotFound, .fileUnreadable: .input
+        case .fileNotFound, .fileUnreadable, .malformedEntitlements: .input
         case .emptyFile, .invalidUTF8, .nulByte, .includeCycle, .inputLimit, .unterminatedString, .badEscape,
              .unexpectedCharacter, .unexpectedEndOfInput, .integerOverflow, .unknownStatement, .expectedToken,
              .unknownClass, .unknownAttribute, .unknownValue, .unknownStatus, .duplicateArgument, .wrongValueType,
@@ -79,8 +102,15 @@ extension DiagnosticCode {
         case .unknownApp, .unknownTeam, .unknownDevice, .invalidDeclaration, .noPreviousCall,
              .promptUnanswered, .callDidNotRun, .appNotInstalled, .unknownBackup, .runLimit: .runtime
         case .expectationFailed, .outputMismatch, .blockDidNotFail: .expectation
+        // Warnings; with --strict they count as runtime errors (exit 1).
+        case .lintMissingTeamPrefix, .lintExtensionGroup, .lintSyncThisDeviceOnly, .lintDeprecatedAccessibility,
+             .lintAppGroupDefault, .lintFileKeychainGroup, .lintSyncFilter, .lintServiceAccount, .lintGroupMove,
+             .lintUnprefixedEntitlement: .runtime
         }
     }
+
+    /// Whether this is a lint code (KCS5xx): a warning about a likely mistake.
+    public var isLint: Bool { rawValue.hasPrefix("KCS5") }
 }
 
 /// A note attached to a diagnostic, optionally pointing at another place.

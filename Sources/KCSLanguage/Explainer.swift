@@ -18,9 +18,9 @@ struct Explainer {
         lines.append("\(last.call.request.operation.functionName) → \(result.status.description)")
         let groups = app.accessGroups
         if groups.isEmpty {
-            lines.append("\(app.name)'s access groups: none (unsigned: no app ID, no keychain-access-groups)")
+            lines.append("\(app.name.possessive) access groups: none (unsigned: no app ID, no keychain-access-groups)")
         } else {
-            lines.append("\(app.name)'s access groups, in order: " + groups.enumerated().map { i, g in
+            lines.append("\(app.name.possessive) access groups, in order: " + groups.enumerated().map { i, g in
                 i == 0 ? "\(g) (default)" : g
             }.joined(separator: ", "))
         }
@@ -46,7 +46,7 @@ struct Explainer {
             case .add:
                 let group = result.items.first?.groupName ?? "?"
                 return request.spec.accessGroup == nil
-                    ? "added to \(group), \(app.name)'s default group (element 0 of its list)"
+                    ? "added to \(group), \(app.name.possessive) default group (element 0 of its list)"
                     : "added to \(group), the group the call named"
             case .find:
                 return "found \(result.count) item\(result.count == 1 ? "" : "s"); the first is in \(result.items.first?.groupName ?? "?")"
@@ -66,11 +66,11 @@ struct Explainer {
         case .syncWithAccessControl:
             return "an item with access control cannot be synchronizable (SecItem.m)"
         case .groupNotEntitled(let g):
-            return "the call names group \"\(g)\", which is not in \(app.name)'s access groups" + teamPrefixHint(g, app)
+            return "the call names group \"\(g)\", which is not in \(app.name.possessive) access groups" + teamPrefixHint(g, app)
         case .groupNotEntitledFindsNothing(let g):
-            return "the call names group \"\(g)\", which is not in \(app.name)'s access groups; before iOS 13 that finds nothing instead of failing with errSecMissingEntitlement" + teamPrefixHint(g, app)
+            return "the call names group \"\(g)\", which is not in \(app.name.possessive) access groups; before iOS 13 that finds nothing instead of failing with errSecMissingEntitlement" + teamPrefixHint(g, app)
         case .moveNotEntitled(let g):
-            return "the update would move items into \"\(g)\", which is not in \(app.name)'s access groups" + teamPrefixHint(g, app)
+            return "the update would move items into \"\(g)\", which is not in \(app.name.possessive) access groups" + teamPrefixHint(g, app)
         case .passcodeRequired(let viaAC):
             return "when-passcode-set items need a device passcode" + (viaAC ? " (through access control: errSecNotAvailable)" : " (errSecAuthFailed)")
         case .locked(let a):
@@ -126,11 +126,24 @@ struct Explainer {
         let appName = world[last.app].name
         var lines = ["\(cls) items on the device:"]
         for c in all.prefix(candidateLimit) {
-            let why = c.reasons.isEmpty ? "matches" : c.reasons.map { Self.describe($0, appName) }.joined(separator: "; ")
+            let why = c.reasons.isEmpty ? passedOver(c.item, last) : c.reasons.map { Self.describe($0, appName) }.joined(separator: "; ")
             lines.append("  - \(Self.describe(c.item, groupName: c.groupName)): \(why)")
         }
         if all.count > candidateLimit { lines.append("  … and \(all.count - candidateLimit) more") }
         return lines + elsewhere(last)
+    }
+
+    /// An item that matches the query's attributes: why the call still did
+    /// not return it.
+    private func passedOver(_ item: StoredItem, _ last: LastCall) -> String {
+        let state = world[last.device].state
+        if item.isInvalidated(by: state) {
+            return "it matches, but a biometry change since it was added invalidated its biometry-current-set access control"
+        }
+        if let ac = item.accessControl, ac.requiresAuthentication, last.call.request.spec.authUI == .skip {
+            return "it matches, but it needs a prompt and auth-ui=skip passes such items over"
+        }
+        return "matches"
     }
 
     /// Items that would match on another device, and why they are not here.
@@ -159,7 +172,7 @@ struct Explainer {
 
     static func describe(_ r: PassOverReason, _ appName: String) -> String {
         switch r {
-        case .groupNotAccessible: return "its group is not in \(appName)'s access groups"
+        case .groupNotAccessible: return "its group is not in \(appName.possessive) access groups"
         case .groupNotSearched: return "its group was not the one the call named"
         case .synchronizable(let item, let wanted):
             if item {
@@ -196,12 +209,17 @@ struct Explainer {
             // `group NAME` adds the team prefix itself, so suggest the bare name.
             var bare = Substring(g)
             if let team = app.teamID, g.hasPrefix(team + ".") { bare = g.dropFirst(team.count + 1) }
-            return "add the group to \(app.name)'s entitlements (group \(bare) \(app.name)) or name one it has"
+            return "add the group to \(app.name.possessive) entitlements (group \(bare) \(app.name)) or name one it has"
         case .unsigned: return "declare a team before the app, or give the app team=TEAMID"
         case .noMatch: return "run 'explain' after the call, or see the candidates above"
         default: return nil
         }
     }
+}
+
+extension String {
+    /// "Notes's" reads badly: "Notes'" for a name ending in s.
+    var possessive: String { hasSuffix("s") ? self + "'" : self + "'s" }
 }
 
 extension Device {

@@ -411,7 +411,7 @@ public struct Parser {
             decl.alias = try name("a name for the app")
         }
         var seen = Set<String>()
-        let options = ["team", "kind", "keychain-access-groups", "application-groups", "provisioned"]
+        let options = ["team", "kind", "keychain-access-groups", "application-groups", "provisioned", "entitlements"]
         while !atLineEnd {
             let keyRange = token.range
             guard let key = wordText else {
@@ -442,6 +442,10 @@ public struct Parser {
                                      hint: Suggest.hint(for: v.text ?? "", in: kinds) ?? "one of: " + kinds.joined(separator: ", "))
                 }
                 decl.kind = k
+            case "entitlements":
+                // entitlements="PATH": a plist, codesign output or a profile, relative to the script.
+                guard let t = v.text, !t.isEmpty else { throw wrongType(v, "a path in quotes, such as \"App.entitlements\"") }
+                decl.entitlements = Name(text: t, range: v.range)
             default:
                 guard case .list(let items) = v.kind else {
                     throw wrongType(v, "a list such as [$(AppIdentifierPrefix)com.example.Shared]")
@@ -453,6 +457,10 @@ public struct Parser {
                 }
                 if key == "keychain-access-groups" { decl.keychainAccessGroups = names } else { decl.applicationGroups = names }
             }
+        }
+        if let path = decl.entitlements, decl.keychainAccessGroups != nil || decl.applicationGroups != nil {
+            throw Diagnostic(.duplicateArgument, "entitlements= and a group list both give the app's groups", file: file,
+                             range: path.range, hint: "keep the file, or write the lists, not both")
         }
         return .app(decl)
     }

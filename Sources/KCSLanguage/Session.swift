@@ -59,6 +59,12 @@ public struct Session: Sendable {
     /// Where output and events go; nil when nobody listens (the fast path).
     public typealias Observer = (RunEvent) -> Void
 
+    /// Check calls against the common mistakes (semantics.md section 7) and
+    /// report them as warnings. Off unless the host turns it on.
+    public var lints = false
+    /// Reads `entitlements="PATH"` files; set by ``run(file:loader:options:observer:)``.
+    var loader: any SourceLoader = FileSystemLoader()
+
     public init() {}
 
     /// Runs a script into this session, parsing and running one statement
@@ -70,6 +76,7 @@ public struct Session: Sendable {
     /// only the syntax errors.
     public mutating func run(file: SourceFile, loader: any SourceLoader = FileSystemLoader(),
                              options: RunOptions = RunOptions(), observer: Observer? = nil) -> RunReport {
+        self.loader = loader
         let before = self
         var report = RunReport()
         if file.bytes.count > options.limits.sourceBytes {
@@ -239,6 +246,7 @@ public struct Session: Sendable {
     }
 
     private mutating func declareApp(_ decl: AppDeclaration, _ file: SourceFile, _ range: SourceRange) throws(Diagnostic) {
+        if decl.entitlements != nil { return try declareApp(fromEntitlements: decl, file) }
         var teamID: String?
         if let t = decl.team {
             if t.text != "none" {
@@ -257,6 +265,49 @@ public struct Session: Sendable {
             let handle = try world.addApp(bundleID: decl.bundleID.text, name: decl.name, teamID: teamID, kind: decl.kind,
                                           keychainAccessGroups: decl.keychainAccessGroups?.map(\.text) ?? [],
                                           applicationGroups: decl.applicationGroups?.map(\.text) ?? [])
+            if !decl.provisioned { world.setProvisioned(false, for: handle) }
+        } catch {
+            throw worldError(error, file, decl.alias?.range ?? decl.bundleID.range)
+        }
+    }
+
+    /// `app BUNDLEID entitlements="PATH"`: the team, app ID and groups come from the file.
+    private mutating func declareApp(fromEntitlements decl: AppDeclaration, _ file: SourceFile) throws(Diagnostic) {
+        guard let path = decl.entitlements else { return }
+        let resolvedPath = loader.resolve(path.text, relativeTo: file.name)
+        let source: SourceFile
+        do throws(LoadError) { source = try loader.read(resolvedPath) } catch {
+            throw Diagnostic(error.code, error.message(for: path.text), file: file, range: path.range,
+                             hint: "paths in entitlements= are relative to the script")
+        }
+        let entitlements: Entitlements
+        switch Entitlements.decode(source.bytes) {
+        case .success(let e): entitlements = e
+        case .failure(let e):
+            throw Diagnostic(.malformedEntitlements, "\(path.text): \(e.message)", file: file, range: path.range, hint: e.hint)
+        }
+        var scriptTeam: String?
+        if let t = decl.team {
+            if t.text != "none" {
+                guard let team = world.team(named: t.text) else {
+                    throw Diagnostic(.unknownTeam, "unknown team '\(t.text)'", file: file, range: t.range,
+                                     hint: "declare it first: team \(t.text)")
+                }
+                scriptTeam = team.id
+            }
+        } else {
+            scriptTeam = world.defaultTeam?.id
+        }
+        let resolved: ResolvedEntitlements
+        switch entitlements.resolve(bundleID: decl.bundleID.text, scriptTeam: scriptTeam, explicitTeam: decl.team != nil) {
+        case .success(let r): resolved = r
+        case .failure(let e):
+            throw Diagnostic(.invalidDeclaration, "\(path.text): \(e.message)", file: file, range: path.range, hint: e.hint)
+        }
+        do throws(WorldError) {
+            let handle = try world.addApp(bundleID: decl.bundleID.text, name: decl.name, teamID: resolved.teamID, kind: decl.kind,
+                                          keychainAccessGroups: resolved.keychainAccessGroups,
+                                          applicationGroups: resolved.applicationGroups)
             if !decl.provisioned { world.setProvisioned(false, for: handle) }
         } catch {
             throw worldError(error, file, decl.alias?.range ?? decl.bundleID.range)

@@ -44,7 +44,7 @@ extension Session {
             return out
         case .items:
             let items = world[device].keychain.allItems
-            guard !items.isEmpty else { return "no items on \(world[device].name)\n" }
+            guard !items.isEmpty else { return "no items on \(world[device].label)\n" }
             var t = TextTable(header: ["#", "class", "group", "key", "sync", "accessible", "data"])
             for (n, (_, item)) in items.enumerated() {
                 t.rows.append([String(n + 1), item.itemClass.rawValue, world.groupName(item.group), keyText(item),

@@ -65,7 +65,7 @@ extension StoredItem {
     /// was added can no longer be used: it is not found (inferred: Apple's
     /// code for this is closed). With `or` and another flag, that other way
     /// still opens it, so it stays.
-    func isInvalidated(by state: DeviceState) -> Bool {
+    public func isInvalidated(by state: DeviceState) -> Bool {
         guard let ac = accessControl, ac.flags.contains(.biometryCurrentSet) else { return false }
         guard ac.combinator == .and || ac.flags.count == 1 else { return false }
         return biometrySet != state.biometrySet

@@ -1,0 +1,146 @@
+import KeychainEngine
+
+/// Reads a SecItem dictionary keyed by constant names into the engine's
+/// ``ItemSpec``, or the status the call fails with.
+///
+/// Keys are dispatched the way SecDbQuery.c `query_applier` dispatches them:
+/// class, match, return, use and value keys by their prefix, everything else
+/// as an attribute of the class. An attribute the model does not know is
+/// `errSecNoSuchAttr` (as an attribute missing from the class's schema is on a
+/// device); an unknown match, return, use or value key, a key shorter than
+/// four characters, or a value of the wrong type is `errSecParam`. Keys that
+/// exist in Security but that the model does not cover (dates kept by the
+/// keychain, key-usage flags, search lists) are `errSecUnimplemented`, so a
+/// test never passes by silently ignoring them. An unknown class leaves the
+/// class out, and the engine answers `errSecParam` at the point in its check
+/// order where a missing class is detected.
+enum DictionaryReader {
+    /// Real Security keys outside the model: `errSecUnimplemented`.
+    static let unmodelled: Set<String> = [
+        "kSecAttrCreationDate", "kSecAttrModificationDate", "kSecAttrIsInvisible", "kSecAttrIsNegative",
+        "kSecAttrIsPermanent", "kSecAttrIsSensitive", "kSecAttrIsExtractable", "kSecAttrCanEncrypt",
+        "kSecAttrCanDecrypt", "kSecAttrCanDerive", "kSecAttrCanSign", "kSecAttrCanVerify", "kSecAttrCanWrap",
+        "kSecAttrCanUnwrap", "kSecAttrSubject", "kSecAttrSubjectKeyID", "kSecAttrTokenID",
+        "kSecAttrPersistantReference", "kSecAttrPersistentReference", "kSecAttrSyncViewHint",
+        "kSecMatchCaseInsensitive", "kSecMatchItemList", "kSecMatchSearchList", "kSecMatchPolicy",
+        "kSecMatchIssuers", "kSecMatchEmailAddressIfPresent", "kSecMatchSubjectContains",
+        "kSecMatchSubjectStartsWith", "kSecMatchSubjectEndsWith", "kSecMatchSubjectWholeString",
+        "kSecMatchDiacriticInsensitive", "kSecMatchWidthInsensitive", "kSecMatchTrustedOnly",
+        "kSecMatchValidOnDate", "kSecValueRef", "kSecValuePersistentRef", "kSecUseItemList",
+        "kSecUseKeychain", "kSecUseAuthenticationContext",
+        "kSecUseSystemKeychain", "kSecUseUserIndependentKeychain", "kSecUseCredentialReference",
+    ]
+
+    static let attributesByName: [String: ItemAttribute] = Dictionary(
+        uniqueKeysWithValues: ItemAttribute.allCases.map { ($0.constantName, $0) })
+
+    /// The status a dictionary is refused with.
+    struct Refusal: Error {
+        var status: KeychainStatus
+    }
+
+    static func read(_ dictionary: [String: Any]) -> Result<ItemSpec, Refusal> {
+        var spec = ItemSpec()
+        // Dictionaries have no order; read keys sorted so a dictionary with
+        // two faults always reports the same one.
+        for key in dictionary.keys.sorted() {
+            guard let value = dictionary[key] else { continue }
+            if let status = apply(key, value, to: &spec) { return .failure(Refusal(status: status)) }
+        }
+        return .success(spec)
+    }
+
+    /// Reads one entry into `spec`; the failing status, if any.
+    private static func apply(_ key: String, _ value: Any, to spec: inout ItemSpec) -> KeychainStatus? {
+        if key.utf8.count < 4 { return .param }
+        if unmodelled.contains(key) { return .unimplemented }
+        switch key {
+        case kSecClass:
+            // An unknown class is left out: the engine's missing class (errSecParam).
+            if let name = value as? String, let c = ItemClass(name: name), c.constantName == name {
+                spec.itemClass = c
+            } else if !(value is String) {
+                return .param
+            }
+        case kSecAttrAccessGroup:
+            guard let group = value as? String else { return .param }
+            spec.accessGroup = group
+        case kSecAttrSynchronizable:
+            if let b = value as? Bool { spec.synchronizable = b ? .yes : .no }
+            else if let s = value as? String, s == kSecAttrSynchronizableAny { spec.synchronizable = .any }
+            else { return .param }
+        case kSecAttrAccessible:
+            guard let name = value as? String,
+                  let a = Accessibility.allCases.first(where: { $0.constantName == name }) else { return .param }
+            spec.accessibility = a
+        case kSecAttrAccessControl:
+            guard let ac = value as? SecAccessControl else { return .param }
+            spec.accessControl = ac.accessControl
+        case kSecValueData:
+            guard let bytes = ByteCodec.bytes(of: value) else { return .param }
+            spec.data = ByteCodec.encode(bytes)
+        case kSecReturnData, kSecReturnAttributes, kSecReturnRef, kSecReturnPersistentRef:
+            guard let on = value as? Bool else { return .param }
+            let kind: ReturnKinds = switch key {
+            case kSecReturnData: .data
+            case kSecReturnAttributes: .attributes
+            case kSecReturnRef: .reference
+            default: .persistentReference
+            }
+            if on { spec.returns.insert(kind) } else { spec.returns.remove(kind) }
+        case kSecMatchLimit:
+            if let s = value as? String, s == kSecMatchLimitOne { spec.limit = .one }
+            else if let s = value as? String, s == kSecMatchLimitAll { spec.limit = .all }
+            else if let n = integer(value), n > 0 { spec.limit = n == 1 ? .one : .count(n) }
+            else { return .param }
+        case kSecUseDataProtectionKeychain:
+            guard let on = value as? Bool else { return .param }
+            spec.useDataProtectionKeychain = on
+        case kSecUseAuthenticationUI:
+            switch value as? String {
+            case kSecUseAuthenticationUIAllow?: spec.authUI = .allow
+            case kSecUseAuthenticationUIFail?: spec.authUI = .fail
+            case kSecUseAuthenticationUISkip?: spec.authUI = .skip
+            default: return .param
+            }
+        case kSecUseNoAuthenticationUI:
+            guard let on = value as? Bool else { return .param }
+            if on { spec.authUI = .fail }
+        case kSecUseOperationPrompt:
+            guard value is String else { return .param }
+        default:
+            if let attribute = attributesByName[key] {
+                guard let v = attributeValue(attribute, value) else { return .param }
+                spec.attributes[attribute] = v
+            } else if key.hasPrefix("kSecMatch") || key.hasPrefix("kSecReturn") || key.hasPrefix("kSecUse")
+                        || key.hasPrefix("kSecValue") || key.hasPrefix("kSecClass") {
+                return .param
+            } else {
+                return .noSuchAttr
+            }
+        }
+        return nil
+    }
+
+    /// An integer from any Swift integer type; nil if it does not fit an `Int`.
+    static func integer(_ value: Any) -> Int? {
+        guard let i = value as? any BinaryInteger else { return nil }
+        return Int(exactly: i)
+    }
+
+    /// The engine's value for an attribute, or nil for a value of the wrong type.
+    static func attributeValue(_ attribute: ItemAttribute, _ value: Any) -> AttributeValue? {
+        switch attribute.valueKind {
+        case .string:
+            // Strings and bytes alike (kSecAttrGeneric, kSecAttrApplicationTag
+            // and others are CFData on Apple platforms).
+            guard let bytes = ByteCodec.bytes(of: value) else { return nil }
+            return .string(ByteCodec.encode(bytes))
+        case .integer:
+            return integer(value).map(AttributeValue.integer)
+        case .enumerated(let values):
+            guard let name = value as? String, let v = values.first(where: { $0.constant == name }) else { return nil }
+            return .string(v.short)
+        }
+    }
+}

@@ -1,0 +1,103 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import KeychainEngine
+
+/// Shapes found or added items the way the SecItem functions return them.
+///
+/// One return kind gives that value alone (`Data` for data or a persistent
+/// reference, ``SecItemReference`` for a reference); attributes, or more than
+/// one kind, give a dictionary keyed by constant names with the data under
+/// ``kSecValueData``. A match limit of one gives a single value; any other
+/// limit an array, even with one element. Nothing asked to be returned: nil.
+enum ResultBuilder {
+    /// Attributes whose value is `CFData` on Apple platforms.
+    static let byteAttributes: Set<ItemAttribute> = [
+        .generic, .applicationTag, .applicationLabel, .issuer, .serialNumber, .publicKeyHash,
+    ]
+
+    static func result(_ items: [FoundItem], returns: ReturnKinds, single: Bool) -> Any? {
+        guard !returns.isEmpty else { return nil }
+        let values = items.map { value(of: $0, returns) }
+        if single { return values.first }
+        return values
+    }
+
+    static func value(of found: FoundItem, _ returns: ReturnKinds) -> Any {
+        switch returns {
+        case .data: return data(of: found.item)
+        case .persistentReference: return Data(persistentReference(found))
+        case .reference: return reference(found)
+        default:
+            var dictionary: [String: Any] = [:]
+            if returns.contains(.attributes) { dictionary = attributes(of: found) }
+            if returns.contains(.data) { dictionary[kSecValueData] = data(of: found.item) }
+            if returns.contains(.reference) { dictionary[kSecValueRef] = reference(found) }
+            if returns.contains(.persistentReference) {
+                dictionary[kSecValuePersistentRef] = Data(persistentReference(found))
+            }
+            return dictionary
+        }
+    }
+
+    static func data(of item: StoredItem) -> Data {
+        Data(ByteCodec.decode(item.data ?? ""))
+    }
+
+    static func persistentReference(_ found: FoundItem) -> [UInt8] {
+        Array("kcs-ref:\(found.groupName):\(found.item.sequence)".utf8)
+    }
+
+    static func reference(_ found: FoundItem) -> SecItemReference {
+        SecItemReference(itemClass: found.identityKey == nil ? found.item.itemClass : .identity,
+                         accessGroup: found.groupName, persistentReference: persistentReference(found))
+    }
+
+    /// An item's attributes keyed by constant names: class, access group,
+    /// synchronizable, accessibility (and access control), every
+    /// primary-key attribute (absent ones as empty, as the keychain stores
+    /// them) and every other attribute set. An identity has its
+    /// certificate's and its key's.
+    static func attributes(of found: FoundItem) -> [String: Any] {
+        var dictionary: [String: Any] = [:]
+        func addAll(_ item: StoredItem) {
+            for attribute in item.itemClass.primaryKeyAttributes where item.attributes[attribute] != nil
+                || (attribute != .startDate && attribute != .endDate) {
+                dictionary[attribute.constantName] = value(attribute, item.attributes.effectiveValue(attribute))
+            }
+            for entry in item.attributes {
+                dictionary[entry.attribute.constantName] = value(entry.attribute, entry.value)
+            }
+        }
+        if let key = found.identityKey { addAll(key.item) }
+        addAll(found.item)
+        let item = found.item
+        dictionary[kSecClass] = found.identityKey == nil ? item.itemClass.constantName : kSecClassIdentity
+        dictionary[kSecAttrAccessGroup] = found.groupName
+        dictionary[kSecAttrSynchronizable] = item.synchronizable
+        dictionary[kSecAttrAccessible] = item.accessibility.constantName
+        if let ac = item.accessControl { dictionary[kSecAttrAccessControl] = SecAccessControl(ac) }
+        return dictionary
+    }
+
+    /// A stored value as the framework returns it: `Int`, the constant name
+    /// of an enumerated value, `Data` for byte attributes (or bytes that are
+    /// not UTF-8), `String` otherwise.
+    static func value(_ attribute: ItemAttribute, _ value: AttributeValue) -> Any {
+        switch value {
+        case .integer(let i):
+            return i
+        case .string(let s):
+            if case .enumerated(let values) = attribute.valueKind,
+               let v = values.first(where: { $0.short == s }) {
+                return v.constant
+            }
+            if byteAttributes.contains(attribute) || s.hasPrefix(ByteCodec.marker) {
+                return Data(ByteCodec.decode(s))
+            }
+            return s
+        }
+    }
+}

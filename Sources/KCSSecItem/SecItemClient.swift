@@ -1,0 +1,90 @@
+import KeychainEngine
+
+/// The SecItem calls of one app on one device of a ``SecItemWorld``.
+///
+/// Call its methods directly, or bind it with ``run(_:)-(()->R)`` so the free
+/// functions (``SecItemAdd(_:_:)`` and the others) act as this app, the way
+/// code written for Apple platforms calls them.
+public struct SecItemClient: Sendable {
+    /// The client the free SecItem functions use in the current task; nil
+    /// outside ``run(_:)-(()->R)``.
+    @TaskLocal public static var current: SecItemClient?
+
+    /// The world the calls act on.
+    public let world: SecItemWorld
+    /// The calling app.
+    public let app: AppHandle
+    /// The device the calls run on.
+    public let device: DeviceHandle
+
+    /// Creates a client; ``SecItemWorld/client(for:on:)`` is the usual way.
+    public init(world: SecItemWorld, app: AppHandle, device: DeviceHandle = .this) {
+        self.world = world
+        self.app = app
+        self.device = device
+    }
+
+    /// Runs `body` with this client bound, so the free SecItem functions
+    /// called inside it (also from nested calls) act as this app.
+    public func run<R>(_ body: () throws -> R) rethrows -> R {
+        try Self.$current.withValue(self, operation: body)
+    }
+
+    /// The asynchronous form of ``run(_:)-(()->R)``.
+    public func run<R>(isolation: isolated (any Actor)? = #isolation,
+                       _ body: () async throws -> R) async rethrows -> R {
+        try await Self.$current.withValue(self, operation: body, isolation: isolation)
+    }
+
+    /// Adds an item, as `SecItemAdd`; `result` receives what the return keys ask for.
+    public func add(_ attributes: [String: Any], _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
+        result?.pointee = nil
+        let spec: ItemSpec
+        switch DictionaryReader.read(attributes) {
+        case .success(let s): spec = s
+        case .failure(let refusal): return refusal.status.code
+        }
+        let outcome = world.perform(CallRequest(.add, spec), as: app, on: device)
+        if outcome.status == .success {
+            result?.pointee = ResultBuilder.result(outcome.items, returns: spec.returns, single: true)
+        }
+        return outcome.status.code
+    }
+
+    /// Finds items, as `SecItemCopyMatching`; `result` receives a single value
+    /// for a match limit of one (the default) and an array otherwise.
+    public func copyMatching(_ query: [String: Any], _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
+        result?.pointee = nil
+        let spec: ItemSpec
+        switch DictionaryReader.read(query) {
+        case .success(let s): spec = s
+        case .failure(let refusal): return refusal.status.code
+        }
+        let outcome = world.perform(CallRequest(.find, spec), as: app, on: device)
+        if outcome.status == .success {
+            result?.pointee = ResultBuilder.result(outcome.items, returns: spec.returns,
+                                                   single: (spec.limit ?? .one) == .one)
+        }
+        return outcome.status.code
+    }
+
+    /// Changes every item the query matches, as `SecItemUpdate`.
+    public func update(_ query: [String: Any], _ attributesToUpdate: [String: Any]) -> OSStatus {
+        let spec: ItemSpec, changes: ItemSpec
+        switch (DictionaryReader.read(query), DictionaryReader.read(attributesToUpdate)) {
+        case (.failure(let refusal), _), (_, .failure(let refusal)): return refusal.status.code
+        case (.success(let q), .success(let c)): (spec, changes) = (q, c)
+        }
+        return world.perform(CallRequest(.update, spec, changes: changes), as: app, on: device).status.code
+    }
+
+    /// Deletes every item the query matches, as `SecItemDelete`.
+    public func delete(_ query: [String: Any]) -> OSStatus {
+        let spec: ItemSpec
+        switch DictionaryReader.read(query) {
+        case .success(let s): spec = s
+        case .failure(let refusal): return refusal.status.code
+        }
+        return world.perform(CallRequest(.delete, spec), as: app, on: device).status.code
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import KCSSecItem
+import Testing
+
+/// How dictionaries are read: keys, value types, bytes, unbound calls.
+@Suite("Dictionaries")
+struct DictionaryTests {
+    /// Entries whose value has the wrong type for its key.
+    static func wrongTypes() -> [[String: Any]] {
+        [
+            [kSecAttrAccount: 42],
+            [kSecAttrAccessGroup: 1],
+            [kSecAttrSynchronizable: "yes"],
+            [kSecAttrAccessible: "whenUnlocked"],
+            [kSecValueData: 3.5],
+            [kSecReturnData: "true"],
+            [kSecMatchLimit: 0],
+            [kSecUseAuthenticationUI: true],
+            [kSecAttrAccessControl: "user-presence"],
+            [kSecAttrPort: "443"],
+            [kSecAttrProtocol: "https"],
+        ]
+    }
+
+    @Test("wrong value types are errSecParam", arguments: 0..<11)
+    func wrongTypes(index: Int) {
+        let extra = Self.wrongTypes()[index]
+        let one = standardWorld().client("One")
+        let query = extra[kSecAttrPort] == nil && extra[kSecAttrProtocol] == nil
+            ? password(extra)
+            : [kSecClass: kSecClassInternetPassword, kSecAttrServer: "example.com"].merging(extra) { _, b in b }
+        #expect(one.add(query) == errSecParam)
+        #expect(one.find(query).0 == errSecParam)
+    }
+
+    @Test("an attribute the model does not know is errSecNoSuchAttr; a short key errSecParam")
+    func unknownKeys() {
+        let one = standardWorld().client("One")
+        #expect(one.add(password(["kSecAttrColour": "red"])) == errSecNoSuchAttr)
+        #expect(one.add(password(["abc": "x"])) == errSecParam)
+        #expect(one.find(password(["kSecMatchEverything": true])).0 == errSecParam)
+    }
+
+    @Test("an attribute of another class is errSecNoSuchAttr, as the engine answers")
+    func foreignAttribute() {
+        #expect(standardWorld().client("One").add(password([kSecAttrServer: "example.com"])) == errSecNoSuchAttr)
+    }
+
+    @Test("real keys outside the model are errSecUnimplemented")
+    func unmodelled() {
+        let one = standardWorld().client("One")
+        #expect(one.add(password(["kSecAttrIsInvisible": true])) == errSecUnimplemented)
+        #expect(one.find(password(["kSecMatchCaseInsensitive": true])).0 == errSecUnimplemented)
+    }
+
+    @Test("data round-trips exactly, UTF-8 or not")
+    func bytesRoundTrip() {
+        let one = standardWorld().client("One")
+        let binary = Data([0x00, 0xFF, 0xC3, 0x28, 0x6B, 0x63, 0x73])
+        #expect(one.add(password(account: "bin", [kSecValueData: binary])) == errSecSuccess)
+        #expect(one.add(password(account: "text", [kSecValueData: "héllo"])) == errSecSuccess)
+        #expect(one.add(password(account: "bytes", [kSecValueData: [UInt8]("\u{0}kcs-bytes:00".utf8)])) == errSecSuccess)
+        #expect(one.find(password(account: "bin", [kSecReturnData: true])).1 as? Data == binary)
+        #expect(one.find(password(account: "text", [kSecReturnData: true])).1 as? Data == Data("héllo".utf8))
+        #expect(one.find(password(account: "bytes", [kSecReturnData: true])).1 as? Data
+                == Data("\u{0}kcs-bytes:00".utf8))
+        // Byte attributes come back as Data, text attributes as String.
+        #expect(one.add(password(account: "g", [kSecAttrGeneric: Data([1, 2])])) == errSecSuccess)
+        let attributes = one.find(password(account: "g", [kSecReturnAttributes: true])).1 as? [String: Any]
+        #expect(attributes?[kSecAttrGeneric] as? Data == Data([1, 2]))
+        #expect(attributes?[kSecAttrAccount] as? String == "g")
+        #expect(attributes?[kSecAttrSynchronizable] as? Bool == false)
+    }
+
+    @Test("the free functions act as the bound client; unbound there is no keychain")
+    func binding() {
+        let world = standardWorld()
+        #expect(SecItemAdd(password() as CFDictionary, nil) == errSecNotAvailable)
+        var result: CFTypeRef? = "stale"
+        #expect(SecItemCopyMatching(password() as CFDictionary, &result) == errSecNotAvailable)
+        #expect(result == nil)
+        world.client("One").run {
+            #expect(SecItemAdd(password() as CFDictionary, nil) == errSecSuccess)
+            #expect(SecItemUpdate(password() as CFDictionary, [kSecAttrLabel: "l"] as CFDictionary) == errSecSuccess)
+        }
+        world.client("Widget").run {
+            #expect(SecItemCopyMatching(password() as CFDictionary, nil) == errSecItemNotFound)
+        }
+        world.client("Two").run {
+            #expect(SecItemDelete(password() as CFDictionary) == errSecSuccess)
+        }
+        #expect(world.lastResult?.status == .success)
+    }
+
+    @Test("an async body keeps its binding across suspension")
+    func asyncBinding() async {
+        let world = standardWorld()
+        let status = await world.client("One").run {
+            await Task.yield()
+            return SecItemAdd(password() as CFDictionary, nil)
+        }
+        #expect(status == errSecSuccess)
+    }
+
+    @Test("access-control objects")
+    func accessControlObjects() {
+        let cases: [(SecAccessControlCreateFlags, Bool)] = [
+            (.userPresence, true), ([.biometryAny, .or, .devicePasscode], true),
+            ([.biometryCurrentSet, .and, .devicePasscode], true), ([.or, .and], false), (.privateKeyUsage, false),
+        ]
+        for (flags, valid) in cases {
+            var error: Unmanaged<CFError>?
+            let ac = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlocked, flags, &error)
+            #expect((ac != nil) == valid)
+            #expect((error != nil) == !valid)
+            error?.release()
+        }
+        #expect(SecAccessControlCreateWithFlags(nil, "kSecAttrAccessibleSometimes", .userPresence, nil) == nil)
+    }
+
+    @Test("error messages name the status")
+    func messages() {
+        #expect(SecCopyErrorMessageString(errSecMissingEntitlement, nil) == "errSecMissingEntitlement (-34018)")
+        #expect(SecCopyErrorMessageString(12345, nil) == nil)
+    }
+}

@@ -1,1 +1,0 @@
-// SecItem-shaped API tests come with the API.

@@ -1,0 +1,120 @@
+import Foundation
+import KCSSecItem
+import Testing
+
+/// semantics.md section 2, through the SecItem-shaped API.
+@Suite("2. Items")
+struct Section2ItemTests {
+    @Test("2.1 an item has one class and exactly one group")
+    func oneClassOneGroup() {
+        let world = standardWorld()
+        #expect(world.client("One").add(password()) == errSecSuccess)
+        let (status, result) = world.client("One").find(password([kSecReturnAttributes: true,
+                                                                  kSecMatchLimit: kSecMatchLimitAll]))
+        #expect(status == errSecSuccess)
+        let items = result as? [[String: Any]] ?? []
+        #expect(items.count == 1)
+        #expect(items.first?[kSecClass] as? String == kSecClassGenericPassword)
+        #expect(items.first?[kSecAttrAccessGroup] as? String == "SKMME9E2Y8.com.example.Shared")
+    }
+
+    @Test("2.2 generic passwords collide on group, sync, account and service", arguments: [
+        // (second item's extra attributes, expected status)
+        ([String: String](), errSecDuplicateItem),
+        ([kSecAttrLabel: "other label"], errSecDuplicateItem),
+        ([kSecAttrService: "other"], errSecSuccess),
+        ([kSecAttrAccount: "bob"], errSecSuccess),
+        ([kSecAttrAccessGroup: "SKMME9E2Y8.com.example.One"], errSecSuccess),
+        ([kSecAttrAccessible: kSecAttrAccessibleAfterFirstUnlock], errSecDuplicateItem),
+    ])
+    func genericPasswordKey(extra: [String: String], expected: OSStatus) {
+        let world = standardWorld()
+        let one = world.client("One")
+        #expect(one.add(password([kSecValueData: "first"])) == errSecSuccess)
+        #expect(one.add(password(extra.merging([kSecValueData: "second"]) { a, _ in a })) == expected)
+    }
+
+    @Test("2.2 synchronizable is part of the key")
+    func syncIsPartOfKey() {
+        let one = standardWorld().client("One")
+        #expect(one.add(password()) == errSecSuccess)
+        #expect(one.add(password([kSecAttrSynchronizable: true])) == errSecSuccess)
+        #expect(one.add(password([kSecAttrSynchronizable: true])) == errSecDuplicateItem)
+    }
+
+    @Test("2.2 an absent string attribute equals the empty string")
+    func absentEqualsEmpty() {
+        let one = standardWorld().client("One")
+        #expect(one.add([kSecClass: kSecClassGenericPassword, kSecAttrAccount: "a"]) == errSecSuccess)
+        #expect(one.add([kSecClass: kSecClassGenericPassword, kSecAttrAccount: "a", kSecAttrService: ""])
+                == errSecDuplicateItem)
+    }
+
+    @Test("2.2 internet passwords collide on server, protocol, port and the rest")
+    func internetPasswordKey() {
+        let one = standardWorld().client("One")
+        let base: [String: Any] = [kSecClass: kSecClassInternetPassword, kSecAttrServer: "example.com",
+                                   kSecAttrAccount: "alice", kSecAttrProtocol: kSecAttrProtocolHTTPS,
+                                   kSecAttrPort: 443]
+        #expect(one.add(base) == errSecSuccess)
+        #expect(one.add(base) == errSecDuplicateItem)
+        #expect(one.add(base.merging([kSecAttrPort: 8443]) { _, b in b }) == errSecSuccess)
+        #expect(one.add(base.merging([kSecAttrProtocol: kSecAttrProtocolFTP]) { _, b in b }) == errSecSuccess)
+        #expect(one.add(base.merging([kSecAttrPath: "/login"]) { _, b in b }) == errSecSuccess)
+    }
+
+    @Test("2.2 certificates collide on type, issuer and serial number")
+    func certificateKey() {
+        let one = standardWorld().client("One")
+        let cert: [String: Any] = [kSecClass: kSecClassCertificate, kSecAttrCertificateType: 3,
+                                   kSecAttrIssuer: Data([0x30, 0x01]), kSecAttrSerialNumber: Data([0x01])]
+        #expect(one.add(cert) == errSecSuccess)
+        #expect(one.add(cert.merging([kSecAttrLabel: "x"]) { _, b in b }) == errSecDuplicateItem)
+        #expect(one.add(cert.merging([kSecAttrSerialNumber: Data([0x02])]) { _, b in b }) == errSecSuccess)
+    }
+
+    @Test("2.3 an identity is stored as a certificate and a key; duplicate only if both exist")
+    func identity() {
+        let one = standardWorld().client("One")
+        let identity: [String: Any] = [kSecClass: kSecClassIdentity, kSecAttrSerialNumber: Data([0x07]),
+                                       kSecAttrApplicationLabel: Data([0xAB])]
+        #expect(one.add(identity) == errSecSuccess)
+        #expect(one.find([kSecClass: kSecClassCertificate, kSecAttrSerialNumber: Data([0x07])]).0 == errSecSuccess)
+        #expect(one.find([kSecClass: kSecClassKey, kSecAttrApplicationLabel: Data([0xAB])]).0 == errSecSuccess)
+        #expect(one.add(identity) == errSecDuplicateItem)
+        // Remove the key: the identity can be added again (the certificate is reused).
+        #expect(one.delete([kSecClass: kSecClassKey, kSecAttrApplicationLabel: Data([0xAB])]) == errSecSuccess)
+        #expect(one.add(identity) == errSecSuccess)
+        let (status, result) = one.find([kSecClass: kSecClassIdentity, kSecReturnRef: true])
+        #expect(status == errSecSuccess)
+        #expect((result as? SecItemReference)?.itemClass == .identity)
+    }
+
+    @Test("2.4 default accessibility: when-unlocked for passwords and keys, always for certificates")
+    func defaultAccessibility() {
+        let one = standardWorld().client("One")
+        var result: CFTypeRef?
+        #expect(one.add(password([kSecReturnAttributes: true]), &result) == errSecSuccess)
+        #expect((result as? [String: Any])?[kSecAttrAccessible] as? String == kSecAttrAccessibleWhenUnlocked)
+        #expect(one.add([kSecClass: kSecClassKey, kSecAttrApplicationTag: Data("tag".utf8),
+                         kSecReturnAttributes: true], &result) == errSecSuccess)
+        #expect((result as? [String: Any])?[kSecAttrAccessible] as? String == kSecAttrAccessibleWhenUnlocked)
+        #expect(one.add([kSecClass: kSecClassCertificate, kSecAttrSerialNumber: Data([1]),
+                         kSecReturnAttributes: true], &result) == errSecSuccess)
+        #expect((result as? [String: Any])?[kSecAttrAccessible] as? String == kSecAttrAccessibleAlways)
+    }
+
+    @Test("2.5 every accessibility value is accepted and returned", arguments: [
+        kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, kSecAttrAccessibleWhenUnlocked,
+        kSecAttrAccessibleWhenUnlockedThisDeviceOnly, kSecAttrAccessibleAfterFirstUnlock,
+        kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly, kSecAttrAccessibleAlways,
+        kSecAttrAccessibleAlwaysThisDeviceOnly,
+    ])
+    func accessibilityValues(value: String) {
+        let one = standardWorld().client("One")
+        #expect(one.add(password([kSecAttrAccessible: value])) == errSecSuccess)
+        let (status, result) = one.find(password([kSecAttrAccessible: value, kSecReturnAttributes: true]))
+        #expect(status == errSecSuccess)
+        #expect((result as? [String: Any])?[kSecAttrAccessible] as? String == value)
+    }
+}

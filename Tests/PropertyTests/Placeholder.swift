@@ -1,1 +1,0 @@
-// Property tests of the engine come with issue 6.

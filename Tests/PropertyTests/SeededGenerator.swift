@@ -1,0 +1,30 @@
+/// SplitMix64: a small, fast, seeded generator, so every failing sequence
+/// can be replayed from the seed printed with the failure.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// True with probability `percent` / 100.
+    mutating func chance(_ percent: Int) -> Bool {
+        Int.random(in: 0..<100, using: &self) < percent
+    }
+
+    /// One element of a non-empty array.
+    mutating func pick<T>(_ options: [T]) -> T {
+        options[Int.random(in: 0..<options.count, using: &self)]
+    }
+
+    /// A random subset of `options`, at most `max` elements, in random order.
+    mutating func subset<T>(_ options: [T], max: Int) -> [T] {
+        Array(options.shuffled(using: &self).prefix(Int.random(in: 0...max, using: &self)))
+    }
+}
