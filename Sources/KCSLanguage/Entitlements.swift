@@ -185,11 +185,14 @@ extension Entitlements {
             return EntitlementsError("'\(path(ctx.codingPath))' is missing a value")
         case .dataCorrupted(let ctx):
             var detail = ""
-            if let underlying = ctx.underlyingError {
-                let text = "\(underlying)"
-                if let r = text.firstRange(of: "NSDebugDescription\": \"") {
-                    detail = ": " + text[r.upperBound...].prefix { $0 != "\"" }
+            if let cocoa = ctx.underlyingError as? CocoaError,
+               let text = cocoa.userInfo["NSDebugDescription"] as? String, !text.isEmpty {
+                // Foundation's line numbers are not reliable here: drop them.
+                var words = text.split(separator: " ").map(String.init)
+                if let i = words.firstIndex(of: "on"), i + 2 < words.count + 1, i + 1 < words.count, words[i + 1] == "line" {
+                    words.removeSubrange(i..<min(i + 3, words.count))
                 }
+                detail = ": " + words.joined(separator: " ").prefix(200).lowercasedFirst
             }
             if ctx.codingPath.isEmpty {
                 return EntitlementsError("the XML is not a valid property list" + detail,
@@ -293,5 +296,13 @@ extension Entitlements {
             }
         }
         return .success(ResolvedEntitlements(teamID: team, keychainAccessGroups: groups, applicationGroups: appGroups))
+    }
+}
+
+extension StringProtocol {
+    /// "Close tag" → "close tag", to continue a sentence.
+    var lowercasedFirst: String {
+        guard let f = first else { return "" }
+        return f.lowercased() + dropFirst()
     }
 }

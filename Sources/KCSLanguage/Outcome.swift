@@ -67,21 +67,67 @@ public struct BatchRunner: Sendable {
     /// Put every call's line into the output (`--verbose`).
     public var verbose: Bool
 
-    public init(loader: any SourceLoader = FileSystemLoader(), verbose: Bool = false) {
+    /// Lint warnings (semantics.md section 7): on by default, off, or errors.
+    public var lint: LintMode
+
+    public init(loader: any SourceLoader = FileSystemLoader(), verbose: Bool = false, lint: LintMode = .warn) {
         self.loader = loader
         self.verbose = verbose
+        self.lint = lint
     }
 
     /// Runs one `.kcs` script in a fresh world.
     public func run(_ file: SourceFile) -> FileOutcome {
         var outcome = FileOutcome(path: file.name)
         var session = Session()
+        session.lints = lint != .off
         let options = RunOptions(reportCalls: true, reportPasses: true)
         let report = session.run(file: file, loader: loader, options: options) { event in
             Self.record(event, into: &outcome, verbose: verbose)
         }
         outcome.exitCode = report.exitCode
+        applyStrictness(&outcome)
         return outcome
+    }
+
+    /// With ``LintMode/strict``, lint warnings become errors and fail the file.
+    func applyStrictness(_ outcome: inout FileOutcome) {
+        guard lint == .strict else { return }
+        var any = false
+        for i in outcome.diagnostics.indices where outcome.diagnostics[i].code.isLint {
+            outcome.diagnostics[i].severity = .error
+            any = true
+        }
+        if any { outcome.exitCode = FileOutcome.combine(outcome.exitCode, 1) }
+    }
+
+    /// `kcs lint`: runs a script with the lint checks and keeps only what
+    /// they found, and errors that stopped the script from being checked.
+    /// Exit 0 when clean, 1 with warnings, 65/66 as for `run`.
+    public func lint(_ file: SourceFile) -> FileOutcome {
+        var outcome = FileOutcome(path: file.name)
+        var session = Session()
+        session.lints = true
+        let report = session.run(file: file, loader: loader, options: RunOptions()) { event in
+            guard case .diagnostic(let d) = event, d.code.isLint || d.code.phase == .syntax || d.code.phase == .input else { return }
+            outcome.diagnostics.append(d)
+        }
+        let warnings = outcome.diagnostics.filter(\.code.isLint).count
+        outcome.output = "\(file.name): \(warnings) warning\(warnings == 1 ? "" : "s")\n"
+        outcome.exitCode = report.fileNotFound || report.hasSyntaxErrors ? report.exitCode : (warnings > 0 ? 1 : 0)
+        return outcome
+    }
+
+    /// Reads a script at `path` and lints it; a missing file is exit 66.
+    public func lint(path: String) -> FileOutcome {
+        do {
+            return lint(try loader.read(loader.resolve(path, relativeTo: nil)))
+        } catch {
+            var outcome = FileOutcome(path: path)
+            outcome.diagnostics.append(Diagnostic(error.code, error.message(for: path)))
+            outcome.exitCode = 66
+            return outcome
+        }
     }
 
     /// Reads and runs a script at `path`; a missing file is exit 66.
@@ -125,10 +171,14 @@ public struct BatchRunner: Sendable {
         let bytes = file.bytes
         let blocks = MarkdownBlocks.scan(bytes)
         var session = Session()
+        session.lints = lint != .off
         var replacements: [(SourceRange, String)] = []
         for (index, block) in blocks.enumerated() where block.language == "kcs" {
             if block.modifiers.contains("ignore") { continue }
-            if block.modifiers.contains("fresh") { session = Session() }
+            if block.modifiers.contains("fresh") {
+                session = Session()
+                session.lints = lint != .off
+            }
             let masked = SourceFile(name: file.name, bytes: MarkdownBlocks.masked(bytes, keeping: block.content))
             var printed = ""
             var blockOutcome = FileOutcome(path: file.name)
@@ -180,6 +230,7 @@ public struct BatchRunner: Sendable {
             outcome.updatedContent = newBytes
             outcome.updatedBlocks = replacements.count
         }
+        applyStrictness(&outcome)
         return outcome
     }
 

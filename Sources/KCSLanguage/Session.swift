@@ -180,6 +180,12 @@ public struct Session: Sendable {
         case .call(let call):
             report.calls += 1
             try perform(call, s, device, file, report: &report, options, options.reportCalls ? observer : nil)
+            if lints {
+                for warning in lintWarnings(after: call, s, file) {
+                    report.diagnostics.append(warning)
+                    observer?(.diagnostic(warning))
+                }
+            }
         case .expectStatus(let wanted) where wanted.count == 1 && last?.result?.status == wanted[0].status:
             // The common case, checked without copying the last call.
             report.passed += 1

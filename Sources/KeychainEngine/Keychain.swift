@@ -70,6 +70,11 @@ public struct Keychain: Sendable {
     private var slots: [StoredItem] = []
     private var freeSlots: [Int32] = []
     private var byKey: [KeyValues: KeyEntries] = [:]
+    /// Items by class, group and the value of the class's first key
+    /// attribute (account for passwords): a query that names that attribute
+    /// but not the whole key looks at these only, as SQLite uses the leading
+    /// column of the primary-key index.
+    private var byPrefix: [PrefixKey: [Int32]] = [:]
     private var buckets: [BucketKey: Bucket] = [:]
     private var nextSequence: UInt64 = 1
     public private(set) var count = 0
@@ -89,6 +94,24 @@ public struct Keychain: Sendable {
     struct BucketKey: Hashable, Sendable {
         var itemClass: ItemClass
         var group: GroupID
+    }
+
+    struct PrefixKey: Hashable, Sendable {
+        var itemClass: ItemClass
+        var group: GroupID
+        var value: AttributeValue
+
+        init(_ item: StoredItem) {
+            itemClass = item.itemClass
+            group = item.group
+            value = item.itemClass.primaryKeyAttributes.first.map { item.attributes.effectiveValue($0) } ?? .string("")
+        }
+
+        init(_ itemClass: ItemClass, _ group: GroupID, _ value: AttributeValue) {
+            self.itemClass = itemClass
+            self.group = group
+            self.value = value
+        }
     }
 
     /// Item handles in insertion order. Deleted entries are tombstoned (-1) and
@@ -173,10 +196,37 @@ public struct Keychain: Sendable {
             slots.append(item)
         }
         index(slot, item)
+        indexPrefix(slot, item)
         buckets[BucketKey(itemClass: item.itemClass, group: item.group), default: Bucket()]
             .append(slot: slot, sequence: item.sequence)
         count += 1
         return ItemID(slot: slot)
+    }
+
+    private mutating func indexPrefix(_ slot: Int32, _ item: StoredItem) {
+        byPrefix[PrefixKey(item), default: []].append(slot)
+    }
+
+    private mutating func unindexPrefix(_ slot: Int32, _ item: StoredItem) {
+        let key = PrefixKey(item)
+        guard var list = byPrefix[key] else { return }
+        byPrefix[key] = nil
+        list.removeAll { $0 == slot }
+        if !list.isEmpty { byPrefix[key] = list }
+    }
+
+    /// Slots of the items of a class in a group whose first key attribute has this value.
+    func slots(of itemClass: ItemClass, in group: GroupID, firstKeyValue: AttributeValue) -> [Int32] {
+        byPrefix[PrefixKey(itemClass, group, firstKeyValue)] ?? []
+    }
+
+    /// The slots that pass `accept`, read in place.
+    func filter(_ slots: [Int32], _ accept: (StoredItem) -> Bool) -> [ItemID] {
+        self.slots.withUnsafeBufferPointer { buffer in
+            var ids: [ItemID] = []
+            for slot in slots where accept(buffer[Int(slot)]) { ids.append(ItemID(slot: slot)) }
+            return ids
+        }
     }
 
     private mutating func index(_ slot: Int32, _ item: StoredItem) {
@@ -206,6 +256,7 @@ public struct Keychain: Sendable {
     public mutating func remove(_ id: ItemID) {
         guard let item = self[id] else { return }
         unindex(id.slot, item)
+        unindexPrefix(id.slot, item)
         let key = BucketKey(itemClass: item.itemClass, group: item.group)
         buckets[key]?.remove(sequence: item.sequence)
         if buckets[key]?.isEmpty == true { buckets[key] = nil }
@@ -224,6 +275,10 @@ public struct Keychain: Sendable {
         if old.primaryKeyValues != updated.primaryKeyValues || old.itemClass != updated.itemClass {
             unindex(id.slot, old)
             index(id.slot, updated)
+        }
+        if PrefixKey(old) != PrefixKey(updated) {
+            unindexPrefix(id.slot, old)
+            indexPrefix(id.slot, updated)
         }
         let oldBucket = BucketKey(itemClass: old.itemClass, group: old.group)
         let newBucket = BucketKey(itemClass: updated.itemClass, group: updated.group)

@@ -233,6 +233,11 @@ extension World {
             }
             // Attributes beyond the key need the whole item.
             if !onlyKeys { ids.removeAll { id in keychain[id].map { !Self.matches($0, spec) } ?? true } }
+        } else if let first = keyAttributes.first, let value = spec.attributes[first] {
+            // The leading key attribute is named: look only at items with it.
+            for g in groups {
+                ids += keychain.filter(keychain.slots(of: itemClass, in: g, firstKeyValue: value)) { Self.matches($0, spec) }
+            }
         } else {
             var groupsWithMatches = 0
             for g in groups {

@@ -9,7 +9,7 @@ struct KCS: ParsableCommand {
         commandName: "kcs",
         abstract: "Run keychain scenarios: access groups, items and SecItem statuses, modelled.",
         version: "0.1.0",
-        subcommands: [Run.self, Check.self, ReplCommand.self]
+        subcommands: [Run.self, Check.self, ReplCommand.self, Lint.self, Export.self, Matrix.self]
     )
 
     /// `kcs` alone starts the REPL (which runs standard input like
@@ -54,12 +54,14 @@ struct Run: ParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
+    @OptionGroup var lint: LintOptions
+
     mutating func validate() throws {
         if files.isEmpty { throw ValidationError("give at least one .kcs file, or - for standard input") }
     }
 
     func run() throws {
-        let runner = BatchRunner(verbose: verbose)
+        let runner = BatchRunner(verbose: verbose, lint: lint.mode)
         let stdin = files.contains("-") ? readStandardInput() : []
         let code = Printer(format: output.format).runAll(files, jobs: output.jobCount) { path in
             path == "-" ? runner.run(SourceFile(name: "<stdin>", bytes: stdin)) : runner.run(path: path)
@@ -87,13 +89,15 @@ struct Check: ParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
+    @OptionGroup var lint: LintOptions
+
     mutating func validate() throws {
         if paths.isEmpty { throw ValidationError("give at least one Markdown file or folder") }
     }
 
     func run() throws {
         let files = expand(paths)
-        let runner = BatchRunner()
+        let runner = BatchRunner(lint: lint.mode)
         let update = self.update
         let code = Printer(format: output.format).runAll(files, jobs: output.jobCount) { path in
             if path.hasSuffix(".kcs") { return runner.run(path: path) }

@@ -1,0 +1,176 @@
+import KeychainEngine
+
+/// How a batch run treats lint warnings (semantics.md section 7).
+public enum LintMode: String, Sendable, Hashable, CaseIterable {
+    /// No lint checks (`--no-lint`).
+    case off
+    /// Warnings, which do not change the exit code (the default).
+    case warn
+    /// Warnings count as errors: exit 1 (`--strict`).
+    case strict
+}
+
+/// The common mistakes of semantics.md section 7, checked after each call
+/// against the world the call ran in. Each warning names the line, says
+/// what is wrong and how to fix it.
+extension Session {
+    func lintWarnings(after call: CallStatement, _ s: Statement, _ file: SourceFile) -> [Diagnostic] {
+        guard let last, let result = last.result else { return [] }
+        let app = world[last.app]
+        let request = call.request
+        let spec = request.spec
+        var out: [Diagnostic] = []
+        func warn(_ code: DiagnosticCode, _ message: String, _ hint: String, notes: [DiagnosticNote] = []) {
+            out.append(Diagnostic(code, message, file: file, range: s.range, severity: .warning, hint: hint, notes: notes))
+        }
+        let namedGroups = [spec.accessGroup, request.changes?.accessGroup].compactMap { $0 }
+
+        // A Keychain Sharing group written without its team prefix.
+        for g in namedGroups where !app.accessGroups.contains(g) {
+            if g.contains("$(") {
+                warn(.lintMissingTeamPrefix, "group \"\(g)\" holds an unexpanded variable: code sees the expanded string",
+                     "write the group with the team ID, e.g. group=\(AppTarget.expandEntitlement(g, teamID: app.teamID ?? "TEAMID"))")
+            } else if let prefixed = app.accessGroups.first(where: { $0.hasSuffix("." + g) && $0.count == g.count + 11 }) {
+                warn(.lintMissingTeamPrefix, "group \"\(g)\" lacks the team prefix; \(app.name) is entitled to \(prefixed)",
+                     "did you mean \(prefixed)? write group=\(prefixed): Keychain Sharing groups carry the team ID in code")
+            }
+        }
+
+        // An extension reading what its containing app writes, without the group.
+        if app.kind == .extension, request.operation != .add, let container = containingApp(of: app) {
+            var missing: [String] = []
+            for g in namedGroups where !app.accessGroups.contains(g) && container.accessGroups.contains(g) {
+                missing.append(g)
+            }
+            if namedGroups.isEmpty, result.status == .itemNotFound {
+                for c in world.candidates(for: request, as: last.app, on: last.device)
+                where c.reasons == [.groupNotAccessible] && container.accessGroups.contains(c.groupName) {
+                    missing.append(c.groupName)
+                }
+            }
+            if let g = missing.first {
+                var bare = Substring(g)
+                if let team = app.teamID, g.hasPrefix(team + ".") { bare = g.dropFirst(team.count + 1) }
+                warn(.lintExtensionGroup,
+                     "\(app.name) is an extension of \(container.name) and reads \(g), which \(container.name) writes but \(app.name) does not list",
+                     "an extension inherits nothing from its app: give \(app.name) the group too (group \(bare) \(container.name) \(app.name))")
+            }
+        }
+
+        // Synchronizable with a this-device-only accessibility; deprecated `always`.
+        for (what, item) in [("", Optional(spec)), ("set ", request.changes)] {
+            guard let item else { continue }
+            let accessibility = item.accessibility ?? item.accessControl.flatMap { $0.protectionIsExplicit ? $0.protection : nil }
+            if request.operation == .add || !what.isEmpty, item.synchronizable == .yes, let a = accessibility, a.isThisDeviceOnly {
+                warn(.lintSyncThisDeviceOnly, "\(what)sync=true with \(a.rawValue): the item is stored but never synced",
+                     "this-device-only items never leave the device; drop sync=true, or use \(a.rawValue.replacingThisDeviceOnly)")
+            }
+            if let a = accessibility, a.isDeprecated {
+                warn(.lintDeprecatedAccessibility, "accessibility \(a.rawValue) (\(a.constantName)) is deprecated since iOS 12",
+                     "use \(a == .always ? "after-first-unlock" : "after-first-unlock-this-device-only"): readable after the first unlock, like \(a.rawValue) in practice")
+            }
+        }
+
+        // An app group relied on as the default group.
+        if request.operation == .add, spec.accessGroup == nil, result.status == .success,
+           let stored = result.items.first?.groupName, !app.applicationGroups.isEmpty {
+            let others = world.apps.filter { $0.name != app.name }
+            let defaultShared = others.contains { $0.accessGroups.contains(stored) }
+            if !defaultShared, let shared = app.applicationGroups.first(where: { g in others.contains { $0.applicationGroups.contains(g) } }),
+               let partner = others.first(where: { $0.applicationGroups.contains(shared) }) {
+                warn(.lintAppGroupDefault,
+                     "this add stores the item in \(stored), \(app.name)'s default group, not in \(shared), which \(partner.name) shares",
+                     "an app group is never the default group: name it, group=\(shared)")
+            }
+        }
+
+        // macOS: a group in a call that goes to the file-based keychain.
+        if world.platform.family == .macos, !namedGroups.isEmpty, spec.useDataProtectionKeychain != true,
+           !(request.operation == .add && spec.synchronizable == .yes), spec.synchronizable != .yes {
+            warn(.lintFileKeychainGroup, "on macOS this call goes to the file-based keychain, which ignores group=",
+                 "add data-protection=true (kSecUseDataProtectionKeychain) so the access group counts")
+        }
+
+        if request.operation != .add, result.status == .itemNotFound {
+            let candidates = world.candidates(for: request, as: last.app, on: last.device)
+            // A query that skips synchronizable items because it says nothing of sync.
+            if spec.synchronizable == nil {
+                let syncOnly = candidates.filter { $0.reasons == [.synchronizable(item: true, wanted: nil)] }
+                if !syncOnly.isEmpty {
+                    warn(.lintSyncFilter,
+                         "the query does not say sync=, so it skips synchronizable items; \(syncOnly.count) synchronizable item\(syncOnly.count == 1 ? "" : "s") would match",
+                         "add sync=any (kSecAttrSynchronizableAny) to find both kinds, or sync=true")
+                }
+            }
+            // Service or account differing between the writer and the reader.
+            let keys: Set<ItemAttribute> = [.service, .account]
+            for c in candidates {
+                let differing = c.reasons.compactMap { r -> (ItemAttribute, AttributeValue, AttributeValue)? in
+                    if case .attribute(let a, let have, let wanted) = r, keys.contains(a) { return (a, have, wanted) }
+                    return nil
+                }
+                // One key differs, and only slightly: a typo, a case or a prefix, not another item.
+                guard differing.count == 1, c.reasons.count == 1,
+                      case .string(let have) = differing[0].1, case .string(let wanted) = differing[0].2,
+                      Self.looksAlike(have, wanted) else { continue }
+                let name = Vocabulary.shortName[.attribute(differing[0].0)] ?? differing[0].0.constantName
+                warn(.lintServiceAccount,
+                     "the query asks \(name)=\(Self.quoted(wanted)), but the stored item has \(name)=\(Self.quoted(have)); nothing else differs",
+                     "writer and reader must use the same service and account: write \(name)=\(Self.quoted(have))",
+                     notes: [DiagnosticNote("the item: " + Explainer.describe(c.item, groupName: c.groupName))])
+                break
+            }
+        }
+
+        // Moving an item to another group with update: works from iOS 13, not portable.
+        if request.operation == .update, let g = request.changes?.accessGroup {
+            warn(.lintGroupMove, "this update moves items to \(g); Apple documents the access group as fixed",
+                 "for code that must run before iOS 13 (errSecNoAccessForItem there), delete the item and add it to \(g)")
+        }
+        return out
+    }
+
+    static func quoted(_ s: String) -> String { "\"" + s + "\"" }
+
+    /// Whether two names are probably meant to be the same: equal but for
+    /// case, one inside the other (a bundle-ID prefix), or one typo apart.
+    static func looksAlike(_ a: String, _ b: String) -> Bool {
+        guard a != b, !a.isEmpty, !b.isEmpty else { return false }
+        let la = a.lowercased(), lb = b.lowercased()
+        if la == lb || la.hasSuffix("." + lb) || lb.hasSuffix("." + la) || la.hasPrefix(lb + ".") || lb.hasPrefix(la + ".") {
+            return true
+        }
+        return min(a.count, b.count) >= 4 && Suggest.closest(to: a, in: [b]) != nil
+    }
+
+    /// The app an extension belongs to: the longest bundle ID that prefixes
+    /// the extension's, among the apps of the same team.
+    func containingApp(of ext: AppTarget) -> AppTarget? {
+        world.apps.filter { $0.kind != .extension && $0.teamID == ext.teamID && ext.bundleID.hasPrefix($0.bundleID + ".") }
+            .max { $0.bundleID.count < $1.bundleID.count }
+    }
+
+    /// Lint warnings about an entitlements file's keychain groups: a group
+    /// without a team prefix, or an app group listed as a keychain group.
+    public static func lintEntitlementGroups(_ groups: [String], teamID: String?) -> [(String, String)] {
+        var out: [(String, String)] = []
+        for g in groups {
+            if g.hasPrefix("group.") {
+                out.append(("keychain-access-groups lists the app group \(g)",
+                            "app groups belong in com.apple.security.application-groups"))
+            } else if let team = teamID, !g.hasPrefix(team + "."), !g.contains("$(") {
+                out.append(("keychain group \(g) does not carry the team prefix \(team).",
+                            "write $(AppIdentifierPrefix)\(g) in the .entitlements file; Xcode's Keychain Sharing does this"))
+            }
+        }
+        return out
+    }
+}
+
+extension String {
+    /// `when-unlocked-this-device-only` → `when-unlocked`.
+    var replacingThisDeviceOnly: String {
+        if self == "when-passcode-set-this-device-only" { return "when-unlocked" }
+        return hasSuffix("-this-device-only") ? String(dropLast("-this-device-only".count)) : self
+    }
+}

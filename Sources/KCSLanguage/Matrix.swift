@@ -1,0 +1,105 @@
+import KeychainEngine
+
+/// How `kcs matrix` prints the apps × items table.
+public enum MatrixFormat: String, Sendable, Hashable, CaseIterable {
+    /// As `show matrix` prints it.
+    case text
+    /// A Markdown table for documentation: each cell says read, or why not.
+    case markdown
+}
+
+extension Session {
+    /// The apps × items table of `device` after a run: who can read which
+    /// item and, in Markdown, why not.
+    public func matrix(format: MatrixFormat, device name: String? = nil) -> Result<String, Diagnostic> {
+        var device = DeviceHandle.this
+        if let name {
+            guard let d = world.device(named: name) else {
+                let known = world.devices.map(\.name)
+                return .failure(Diagnostic(.unknownDevice, "unknown device '\(name)'",
+                                           hint: Suggest.hint(for: name, in: known) ?? "devices: " + known.joined(separator: ", ")))
+            }
+            device = d
+        }
+        switch format {
+        case .text:
+            let file = SourceFile(name: "<matrix>", bytes: [])
+            do throws(Diagnostic) { return .success(try show(.matrix, device, file)) } catch { return .failure(error) }
+        case .markdown:
+            return .success(markdownMatrix(device))
+        }
+    }
+
+    private func markdownMatrix(_ device: DeviceHandle) -> String {
+        let dataProtection = world[device].keychain.allItems.map { ($0.1, false) }
+        let file = world[device].fileKeychain.allItems.map { ($0.1, true) }
+        let items = dataProtection + file
+        guard !items.isEmpty, !world.apps.isEmpty else { return "_No items or no apps._\n" }
+        func cell(_ s: String) -> String {
+            s.replacing("|", with: "\\|")
+        }
+        var out = "| item | group | " + world.apps.map { cell($0.name) }.joined(separator: " | ") + " |\n"
+        out += "|---|---|" + String(repeating: "---|", count: world.apps.count) + "\n"
+        for (n, (item, inFileKeychain)) in items.enumerated() {
+            let group = world.groupName(item.group)
+            var row = ["#\(n + 1) \(Self.keyDescription(item))",
+                       "`\(group)`"]
+            for handle in world.appHandles {
+                row.append(verdict(item, inFileKeychain, handle, device))
+            }
+            out += "| " + row.map(cell).joined(separator: " | ") + " |\n"
+        }
+        return out
+    }
+
+    static func keyDescription(_ item: StoredItem) -> String {
+        let text = Explainer.describe(item, groupName: "")
+        return text.hasSuffix(" in ") ? String(text.dropLast(4)) : text
+    }
+
+    /// "read", or "no: why".
+    private func verdict(_ item: StoredItem, _ inFileKeychain: Bool, _ handle: AppHandle, _ device: DeviceHandle) -> String {
+        let app = world[handle]
+        let state = world[device].state
+        if !world.isInstalled(handle, on: device) { return "no: not installed" }
+        if inFileKeychain {
+            if item.owner == handle { return "read (owner)" }
+            return "prompt: owned by \(item.owner.map { world[$0].name } ?? "another app")"
+        }
+        if app.isUnsigned { return "no: unsigned" }
+        if world.canRead(item, as: handle, on: device) {
+            return item.accessControl?.requiresAuthentication == true ? "read after a prompt" : "read"
+        }
+        if !app.accessGroups.contains(world.groupName(item.group)) { return "no: group not in its list" }
+        if !state.isAvailable(item.accessibility) { return "no: locked (\(item.accessibility.rawValue))" }
+        return "no"
+    }
+}
+
+extension BatchRunner {
+    /// `kcs matrix FILE`: runs the script, then draws the matrix of `device`.
+    /// Errors are reported as for `run`; the table is drawn unless the
+    /// script could not run at all.
+    public func matrix(path: String, format: MatrixFormat, device: String? = nil) -> FileOutcome {
+        var outcome = FileOutcome(path: path)
+        let file: SourceFile
+        do { file = try loader.read(loader.resolve(path, relativeTo: nil)) } catch {
+            outcome.diagnostics.append(Diagnostic(error.code, error.message(for: path)))
+            outcome.exitCode = 66
+            return outcome
+        }
+        var session = Session()
+        let report = session.run(file: file, loader: loader, options: RunOptions()) { event in
+            if case .diagnostic(let d) = event { outcome.diagnostics.append(d) }
+        }
+        outcome.exitCode = report.exitCode
+        if report.fileNotFound || report.hasSyntaxErrors { return outcome }
+        switch session.matrix(format: format, device: device) {
+        case .success(let text): outcome.output = text
+        case .failure(let d):
+            outcome.diagnostics.append(d)
+            outcome.exitCode = FileOutcome.combine(outcome.exitCode, 1)
+        }
+        return outcome
+    }
+}

@@ -1,0 +1,146 @@
+import ArgumentParser
+import Foundation
+import KCSLanguage
+
+/// `--no-lint` and `--strict`, shared by `run` and `check`.
+struct LintOptions: ParsableArguments {
+    @Flag(name: .customLong("no-lint"), help: "Do not check for the common mistakes (lint warnings).")
+    var noLint = false
+
+    @Flag(help: "Treat lint warnings as errors (exit 1).")
+    var strict = false
+
+    func validate() throws {
+        if noLint && strict { throw ValidationError("--no-lint and --strict contradict each other") }
+    }
+
+    var mode: LintMode { noLint ? .off : strict ? .strict : .warn }
+}
+
+struct Lint: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check scenarios for the common keychain mistakes, or show what an entitlements file grants.",
+        discussion: """
+            Each warning names the line, the mistake and the fix. Exit codes: 0 no warnings; 1 warnings; \
+            65 syntax error; 66 file not found or unreadable. With --entitlements FILE, prints the team, \
+            application identifier and access-group list that an .entitlements file, codesign output or \
+            provisioning profile gives, and an 'app' line to paste into a scenario.
+            """
+    )
+
+    @ArgumentParser.Argument(help: "Scenario files; - reads standard input.")
+    var files: [String] = []
+
+    @Option(help: "An entitlements file, codesign output or provisioning profile to read instead of scenarios.")
+    var entitlements: String?
+
+    @Option(help: "With --entitlements: the team ID for $(AppIdentifierPrefix) when the file has none.")
+    var team: String?
+
+    @Option(name: .customLong("bundle-id"), help: "With --entitlements: the bundle ID (default: from the file).")
+    var bundleID: String?
+
+    mutating func validate() throws {
+        if files.isEmpty && entitlements == nil {
+            throw ValidationError("give at least one .kcs file, or --entitlements FILE")
+        }
+    }
+
+    func run() throws {
+        if let entitlements {
+            let (text, diagnostics, code) = EntitlementsSummary.describe(path: entitlements, team: team, bundleID: bundleID)
+            writeAll(1, Array(text.utf8))
+            let renderer = DiagnosticRenderer(colour: useColour())
+            for d in diagnostics { printError(renderer.render(d)) }
+            if code != 0 { throw ExitCode(code) }
+            if files.isEmpty { return }
+        }
+        let runner = BatchRunner(lint: .warn)
+        let stdin = files.contains("-") ? readStandardInput() : []
+        let renderer = DiagnosticRenderer(colour: useColour())
+        var code: Int32 = 0
+        for path in files {
+            let outcome = path == "-" ? runner.lint(SourceFile(name: "<stdin>", bytes: stdin)) : runner.lint(path: path)
+            for d in outcome.diagnostics { printError(renderer.render(d)) }
+            writeAll(1, Array(outcome.output.utf8))
+            code = FileOutcome.combine(code, outcome.exitCode)
+        }
+        if code != 0 { throw ExitCode(code) }
+    }
+}
+
+struct Export: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write a scenario as a Swift Testing file that makes the same SecItem calls on a device.",
+        discussion: """
+            The generated test builds real SecItem query dictionaries, expects the statuses the model \
+            predicts and says in comments which entitlements each target needs. Exit codes as for kcs run \
+            (65 syntax error, 66 file not found).
+            """
+    )
+
+    @Flag(help: "Write Swift (Swift Testing); the only format so far.")
+    var swift = false
+
+    @ArgumentParser.Argument(help: "The scenario file.")
+    var file: String
+
+    @Option(name: .shortAndLong, help: "Write to this file instead of standard output.")
+    var output: String?
+
+    mutating func validate() throws {
+        if !swift { throw ValidationError("say which language to export: --swift") }
+    }
+
+    func run() throws {
+        let loader = FileSystemLoader()
+        let renderer = DiagnosticRenderer(colour: useColour())
+        let source: SourceFile
+        do { source = try loader.read(loader.resolve(file, relativeTo: nil)) } catch {
+            printError(renderer.render(Diagnostic(.fileNotFound, "no such file: '\(file)'")))
+            throw ExitCode(66)
+        }
+        switch SwiftExporter(loader: loader).export(source) {
+        case .success(let code):
+            if let output {
+                guard FileManager.default.createFile(atPath: output, contents: Data(code.utf8)) else {
+                    printError(renderer.render(Diagnostic(.fileUnreadable, "cannot write '\(output)'")))
+                    throw ExitCode(66)
+                }
+            } else {
+                writeAll(1, Array(code.utf8))
+            }
+        case .failure(let failure):
+            var report = RunReport()
+            report.diagnostics = failure.diagnostics
+            for d in failure.diagnostics { printError(renderer.render(d)) }
+            throw ExitCode(report.exitCode == 0 ? 65 : report.exitCode)
+        }
+    }
+}
+
+extension MatrixFormat: ExpressibleByArgument {}
+
+struct Matrix: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run a scenario and print its apps × items matrix: who can read which item, and why not.",
+        discussion: "Exit codes as for kcs run."
+    )
+
+    @ArgumentParser.Argument(help: "The scenario file.")
+    var file: String
+
+    @Option(help: "text (as 'show matrix') or markdown.")
+    var format: MatrixFormat = .text
+
+    @Option(help: "The device whose keychain to show (default: this).")
+    var device: String?
+
+    func run() throws {
+        let outcome = BatchRunner(lint: .off).matrix(path: file, format: format, device: device)
+        writeAll(1, Array(outcome.output.utf8))
+        let renderer = DiagnosticRenderer(colour: useColour())
+        for d in outcome.diagnostics { printError(renderer.render(d)) }
+        if outcome.exitCode != 0 { throw ExitCode(outcome.exitCode) }
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+
+/// `kcs export --swift`, `kcs lint`, `kcs matrix` and the lint flags, run
+/// through the built binary.
+@Suite struct ExportTests {
+    static let goldenDir = BinaryRunner.root.appendingPathComponent("Tests/Golden/export")
+
+    /// The generated code for a couple of examples is pinned byte for byte;
+    /// KCS_UPDATE_GOLDEN=1 rewrites the expected files.
+    @Test(arguments: ["02-keychain-access-group", "15-accessibility-and-access-control", "19-imported-entitlements"])
+    func exportedSwiftIsPinned(name: String) throws {
+        let out = try BinaryRunner.run(["export", "--swift", "examples/\(name).kcs"])
+        #expect(out.status == 0, "\(out.stderr)")
+        let expectedURL = Self.goldenDir.appendingPathComponent("\(name).swift.expected")
+        if ProcessInfo.processInfo.environment["KCS_UPDATE_GOLDEN"] == "1" {
+            try out.stdout.write(to: expectedURL, atomically: true, encoding: .utf8)
+            return
+        }
+        let expected = try String(contentsOf: expectedURL, encoding: .utf8)
+        #expect(out.stdout == expected, "\(name): the exported Swift differs from \(expectedURL.lastPathComponent)")
+    }
+
+    /// Every example exported, then type-checked in one swiftc run against
+    /// the Security stub (compiled as a module named Security).
+    @Test func everyExampleTypeChecksAgainstTheSecurityStub() throws {
+        #if os(Linux)
+        let swiftc = Self.swiftc()
+        try #require(swiftc != nil, "no swiftc found")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kcs-export-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let examples = try FileManager.default.contentsOfDirectory(atPath: BinaryRunner.root.appendingPathComponent("examples").path)
+            .filter { $0.hasSuffix(".kcs") }.sorted()
+        #expect(examples.count >= 10)
+        var sources: [String] = []
+        for example in examples {
+            let target = dir.appendingPathComponent(example.replacingOccurrences(of: ".kcs", with: ".swift"))
+            let out = try BinaryRunner.run(["export", "--swift", "examples/" + example, "-o", target.path])
+            #expect(out.status == 0, "\(example): \(out.stderr)")
+            sources.append(target.path)
+        }
+        let stub = BinaryRunner.root.appendingPathComponent("Tests/KCSCLITests/SecurityStub/Security.swift").path
+        let module = try Self.exec(swiftc ?? "", ["-emit-module", "-module-name", "Security", "-parse-as-library", stub,
+                                                 "-emit-module-path", dir.appendingPathComponent("Security.swiftmodule").path],
+                                   in: dir)
+        #expect(module.status == 0, "the stub does not compile: \(module.output)")
+        let check = try Self.exec(swiftc ?? "", ["-typecheck", "-I", dir.path] + sources, in: dir)
+        #expect(check.status == 0, "exported Swift does not type-check:\n\(check.output)")
+        #endif
+    }
+
+    @Test func exportOfABrokenScriptFailsLikeRun() throws {
+        let out = try BinaryRunner.run(["export", "--swift", "-"])
+        #expect(out.status == 66)
+        #expect(try BinaryRunner.run(["export", "examples/02-keychain-access-group.kcs"]).status == 64)
+        #expect(try BinaryRunner.run(["export", "--swift", "Tests/Golden/syntax-errors.kcs"]).status == 65)
+    }
+
+    @Test func lintCommandAndFlags() throws {
+        let lint = try BinaryRunner.run(["lint", "examples/lint/503-sync-this-device-only.kcs"])
+        #expect(lint.status == 1)
+        #expect(lint.stderr.contains("examples/lint/503-sync-this-device-only.kcs:6:1: warning: sync=true with after-first-unlock-this-device-only: the item is stored but never synced [KCS503]"))
+        #expect(lint.stdout == "examples/lint/503-sync-this-device-only.kcs: 1 warning\n")
+        let clean = try BinaryRunner.run(["lint", "examples/01-private-default-group.kcs"])
+        #expect(clean.status == 0, "\(clean.stderr)")
+        let run = try BinaryRunner.run(["run", "examples/lint/503-sync-this-device-only.kcs"])
+        #expect(run.status == 0)
+        #expect(run.stderr.contains("[KCS503]"))
+        let quiet = try BinaryRunner.run(["run", "--no-lint", "examples/lint/503-sync-this-device-only.kcs"])
+        #expect(quiet.status == 0 && quiet.stderr.isEmpty)
+        let strict = try BinaryRunner.run(["run", "--strict", "examples/lint/503-sync-this-device-only.kcs"])
+        #expect(strict.status == 1)
+        #expect(strict.stderr.contains("error: sync=true"))
+        #expect(try BinaryRunner.run(["run", "--strict", "--no-lint", "x.kcs"]).status == 64)
+    }
+
+    @Test func lintEntitlementsPrintsTheAccessGroups() throws {
+        let out = try BinaryRunner.run(["lint", "--entitlements", "examples/entitlements/AppOne.entitlements",
+                                        "--team", "SKMME9E2Y8", "--bundle-id", "com.example.AppOne"])
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(out.stdout.contains("""
+            access groups, in order:
+              0. SKMME9E2Y8.com.example.SharedItems  (default)
+              1. SKMME9E2Y8.com.example.AppOne
+              2. SKMME9E2Y8.com.example.AppOne
+              3. group.com.example.AppSuite
+            """))
+        let broken = try BinaryRunner.run(["lint", "--entitlements", "examples/entitlements/broken.entitlements"])
+        #expect(broken.status == 66)
+        #expect(broken.stderr.contains("examples/entitlements/broken.entitlements: the XML is not a valid property list"))
+    }
+
+    @Test func matrixAsMarkdown() throws {
+        let out = try BinaryRunner.run(["matrix", "examples/03-app-groups.kcs", "--format", "markdown"])
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(out.stdout == """
+            | item | group | Photos | ShareExt | Unrelated | Viewer |
+            |---|---|---|---|---|---|
+            | #1 generic-password account="alice" service="upload" | `SKMME9E2Y8.com.example.Photos` | read | no: group not in its list | no: group not in its list | no: group not in its list |
+            | #2 generic-password account="bob" service="upload" | `group.com.example.PhotoSuite` | read | read | no: group not in its list | read |
+
+            """)
+        let text = try BinaryRunner.run(["matrix", "examples/03-app-groups.kcs"])
+        #expect(text.stdout.hasPrefix("item "))
+        #expect(try BinaryRunner.run(["matrix", "no/such.kcs"]).status == 66)
+    }
+
+    static func swiftc() -> String? {
+        for candidate in ["/opt/swift/usr/bin/swiftc"] where FileManager.default.isExecutableFile(atPath: candidate) {
+            return candidate
+        }
+        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
+            let path = "\(dir)/swiftc"
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return nil
+    }
+
+    static func exec(_ tool: String, _ arguments: [String], in dir: URL) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        process.currentDirectoryURL = dir
+        let log = dir.appendingPathComponent("swiftc-\(UUID().uuidString).log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: log)
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        process.waitUntilExit()
+        try handle.close()
+        return (process.terminationStatus, (try? String(contentsOf: log, encoding: .utf8)) ?? "")
+    }
+}

@@ -1,0 +1,185 @@
+import Foundation
+import KeychainEngine
+import Testing
+@testable import KCSLanguage
+
+/// `app … entitlements="PATH"`: entitlements files, codesign output and
+/// provisioning profiles (samples with made-up IDs in examples/entitlements/).
+@Suite struct EntitlementsTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    static func sample(_ name: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: root.appendingPathComponent("examples/entitlements/" + name)))
+    }
+
+    static func decoded(_ name: String) throws -> Entitlements {
+        switch Entitlements.decode(try sample(name)) {
+        case .success(let e): return e
+        case .failure(let e): Issue.record("\(name): \(e.message)"); return Entitlements()
+        }
+    }
+
+    @Test func xcodeEntitlementsFileKeepsItsVariables() throws {
+        let e = try Self.decoded("AppOne.entitlements")
+        #expect(e.source == .entitlements)
+        #expect(e.teamID == nil)
+        #expect(e.applicationIdentifier == nil)
+        #expect(e.keychainAccessGroups == ["$(AppIdentifierPrefix)com.example.SharedItems",
+                                           "$(AppIdentifierPrefix)$(PRODUCT_BUNDLE_IDENTIFIER)"])
+        #expect(e.applicationGroups == ["group.com.example.AppSuite"])
+    }
+
+    @Test func codesignOutputGivesTeamAndAppID() throws {
+        let e = try Self.decoded("AppTwo.codesign.xml")
+        #expect(e.teamID == "SKMME9E2Y8")
+        #expect(e.applicationIdentifier == "SKMME9E2Y8.com.example.AppTwo")
+        #expect(e.bundleID == "com.example.AppTwo")
+        #expect(e.keychainAccessGroups == ["SKMME9E2Y8.com.example.SharedItems"])
+        #expect(e.applicationGroups == nil)
+    }
+
+    @Test func codesignBlobHeaderIsSkipped() throws {
+        // Older codesign prints an 8-byte blob header (0xfade7171, length) first.
+        let xml = try Self.sample("AppTwo.codesign.xml")
+        let e = try #require(try? Entitlements.decode([0xFA, 0xDE, 0x71, 0x71, 0, 0, 1, 0xF0] + xml).get())
+        #expect(e.teamID == "SKMME9E2Y8")
+    }
+
+    @Test func provisioningProfileInsideItsSignedEnvelope() throws {
+        let bytes = try Self.sample("Widget.mobileprovision")
+        #expect(bytes.first == 0x30, "the sample starts like DER, not like XML")
+        let e = try Self.decoded("Widget.mobileprovision")
+        #expect(e.source == .profile)
+        #expect(e.teamID == "SKMME9E2Y8")
+        #expect(e.applicationIdentifier == "SKMME9E2Y8.com.example.AppOne.Widget")
+        #expect(e.keychainAccessGroups == ["SKMME9E2Y8.com.example.SharedItems"])
+        #expect(e.applicationGroups == ["group.com.example.AppSuite"])
+    }
+
+    @Test func wildcardProfileAllowsMatchingBundleIDs() {
+        let e = Entitlements(source: .profile, teamID: "SKMME9E2Y8", applicationIdentifier: "SKMME9E2Y8.com.example.*")
+        #expect(e.allows(bundleID: "com.example.App", teamID: "SKMME9E2Y8"))
+        #expect(!e.allows(bundleID: "org.other.App", teamID: "SKMME9E2Y8"))
+        #expect(e.bundleID == nil)
+    }
+
+    @Test(arguments: [
+        ("broken.entitlements", "the XML is not a valid property list"),
+        ("wrong-type.entitlements", "'keychain-access-groups' should be an array of strings"),
+    ])
+    func malformedFilesSayWhatIsWrong(name: String, message: String) throws {
+        guard case .failure(let e) = Entitlements.decode(try Self.sample(name)) else {
+            Issue.record("\(name) decoded")
+            return
+        }
+        #expect(e.message.hasPrefix(message), "\(e.message)")
+    }
+
+    @Test func notAPropertyListAtAll() {
+        guard case .failure(let e) = Entitlements.decode(Array("hello".utf8)) else { Issue.record("decoded"); return }
+        #expect(e.message.contains("no property list found"))
+        guard case .failure(let text) = Entitlements.decode(Array("Executable=/x\n[Dict]\n".utf8)) else { return }
+        #expect(text.hint?.contains("--xml") == true)
+        guard case .failure(let empty) = Entitlements.decode([]) else { return }
+        #expect(empty.message == "the file is empty")
+    }
+
+    // MARK: In scripts
+
+    static let plist = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0"><dict>
+        <key>keychain-access-groups</key><array><string>$(AppIdentifierPrefix)com.example.Shared</string></array>
+        <key>com.apple.security.application-groups</key><array><string>group.com.example.Suite</string></array>
+        </dict></plist>
+        """
+
+    static let signed = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0"><dict>
+        <key>application-identifier</key><string>ABCDE12345.com.example.App</string>
+        <key>keychain-access-groups</key><array><string>ABCDE12345.com.example.Shared</string></array>
+        </dict></plist>
+        """
+
+    func run(_ script: String, files: [String: String] = [:]) -> RunReport {
+        var all = files
+        all["dir/s.kcs"] = script
+        var session = Session()
+        return session.run(file: SourceFile(name: "dir/s.kcs", text: script), loader: MemoryLoader(files: all))
+    }
+
+    @Test func scriptTeamExpandsTheVariables() {
+        let report = run("""
+            team SKMME9E2Y8
+            app com.example.App entitlements="App.entitlements"
+            expect groups App [SKMME9E2Y8.com.example.Shared, SKMME9E2Y8.com.example.App, group.com.example.Suite]
+            """, files: ["dir/App.entitlements": Self.plist])
+        #expect(report.diagnostics.isEmpty, "\(report.diagnostics.map(\.message))")
+        #expect(report.passed == 1)
+    }
+
+    @Test func fileTeamWinsOverTheDefaultTeam() {
+        let report = run("""
+            team SKMME9E2Y8
+            app com.example.App entitlements="signed.xml"
+            expect groups App [ABCDE12345.com.example.Shared, ABCDE12345.com.example.App]
+            """, files: ["dir/signed.xml": Self.signed])
+        #expect(report.diagnostics.isEmpty, "\(report.diagnostics.map(\.message))")
+    }
+
+    @Test func conflictsAreDeclarationErrors() {
+        let team = run("""
+            team SKMME9E2Y8
+            app com.example.App team=SKMME9E2Y8 entitlements="signed.xml"
+            """, files: ["dir/signed.xml": Self.signed])
+        #expect(team.diagnostics.map(\.code) == [.invalidDeclaration])
+        #expect(team.diagnostics.first?.message.contains("signed for team ABCDE12345") == true)
+        let bundle = run("""
+            app com.example.Other entitlements="signed.xml"
+            """, files: ["dir/signed.xml": Self.signed])
+        #expect(bundle.diagnostics.first?.message.contains("are for ABCDE12345.com.example.App") == true)
+        let noTeam = run("app com.example.App entitlements=\"App.entitlements\"\n", files: ["dir/App.entitlements": Self.plist])
+        #expect(noTeam.diagnostics.first?.message.contains("needs a team ID") == true)
+    }
+
+    @Test func missingAndMalformedFilesNameTheFile() {
+        let missing = run("team SKMME9E2Y8\napp com.example.App entitlements=\"nope.plist\"\n")
+        #expect(missing.diagnostics.map(\.code) == [.fileNotFound])
+        #expect(missing.exitCode == 66)
+        let bad = run("team SKMME9E2Y8\napp com.example.App entitlements=\"bad.plist\"\n",
+                      files: ["dir/bad.plist": "<?xml version=\"1.0\"?><plist><dict><key>a</key></plist>"])
+        #expect(bad.diagnostics.map(\.code) == [.malformedEntitlements])
+        #expect(bad.diagnostics.first?.message.hasPrefix("bad.plist: ") == true)
+        #expect(bad.exitCode == 66)
+    }
+
+    @Test func entitlementsAndListsTogetherIsASyntaxError() {
+        let (_, diagnostics) = Parser.parse(SourceFile(name: "s.kcs", text:
+            "app com.example.App entitlements=\"a.plist\" keychain-access-groups=[x]\n"))
+        #expect(diagnostics.map(\.code) == [.duplicateArgument])
+    }
+
+    @Test func theShippedExampleImportsAllThreeKinds() {
+        let report = Interpreter.run(path: Self.root.appendingPathComponent("examples/19-imported-entitlements.kcs").path)
+        #expect(report.diagnostics.isEmpty, "\(report.diagnostics.map(\.message))")
+        #expect(report.failed == 0 && report.passed >= 8)
+    }
+
+    @Test func summaryListsTheAccessGroups() {
+        let (text, diagnostics, code) = EntitlementsSummary.describe(
+            path: Self.root.appendingPathComponent("examples/entitlements/Widget.mobileprovision").path)
+        #expect(code == 0 && diagnostics.isEmpty)
+        #expect(text.contains("""
+            access groups, in order:
+              0. SKMME9E2Y8.com.example.SharedItems  (default)
+              1. SKMME9E2Y8.com.example.AppOne.Widget
+              2. group.com.example.AppSuite
+            """))
+        let (_, warnings, lintCode) = EntitlementsSummary.describe(
+            path: Self.root.appendingPathComponent("examples/lint/510-unprefixed.entitlements").path)
+        #expect(warnings.map(\.code) == [.lintUnprefixedEntitlement, .lintUnprefixedEntitlement])
+        #expect(lintCode == 1)
+    }
+}
