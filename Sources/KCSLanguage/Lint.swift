@@ -43,10 +43,8 @@ extension Session {
                 missing.append(g)
             }
             if namedGroups.isEmpty, result.status == .itemNotFound {
-                for c in world.candidates(for: request, as: last.app, on: last.device)
-                where c.reasons == [.groupNotAccessible] && container.accessGroups.contains(c.groupName) {
-                    missing.append(c.groupName)
-                }
+                let lacking = container.accessGroups.filter { !app.accessGroups.contains($0) }
+                missing += world.groupsWithMatches(of: request, in: lacking, on: last.device)
             }
             if let g = missing.first {
                 var bare = Substring(g)
@@ -92,16 +90,20 @@ extension Session {
         }
 
         if request.operation != .add, result.status == .itemNotFound {
-            let candidates = world.candidates(for: request, as: last.app, on: last.device)
-            // A query that skips synchronizable items because it says nothing of sync.
+            // A query that skips synchronizable items because it says nothing
+            // of sync: asked through the indexes, so it costs one lookup.
             if spec.synchronizable == nil {
-                let syncOnly = candidates.filter { $0.reasons == [.synchronizable(item: true, wanted: nil)] }
-                if !syncOnly.isEmpty {
+                let syncOnly = world.matchCount(of: request, as: last.app, on: last.device, sync: .yes)
+                if syncOnly > 0 {
                     warn(.lintSyncFilter,
-                         "the query does not say sync=, so it skips synchronizable items; \(syncOnly.count) synchronizable item\(syncOnly.count == 1 ? "" : "s") would match",
+                         "the query does not say sync=, so it skips synchronizable items; \(syncOnly) synchronizable item\(syncOnly == 1 ? "" : "s") would match",
                          "add sync=any (kSecAttrSynchronizableAny) to find both kinds, or sync=true")
                 }
             }
+            // Looking for near misses walks the keychain: only in small ones,
+            // so a large generated scenario stays linear.
+            let candidates = world[last.device].keychain.count <= Self.nearMissLimit
+                ? world.candidates(for: request, as: last.app, on: last.device) : []
             // Service or account differing between the writer and the reader.
             let keys: Set<ItemAttribute> = [.service, .account]
             for c in candidates {
@@ -131,6 +133,9 @@ extension Session {
     }
 
     static func quoted(_ s: String) -> String { "\"" + s + "\"" }
+
+    /// Keychains up to this size are searched for service/account near misses.
+    static let nearMissLimit = 200
 
     /// Whether two names are probably meant to be the same: equal but for
     /// case, one inside the other (a bundle-ID prefix), or one typo apart.

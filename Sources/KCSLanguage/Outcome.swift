@@ -263,10 +263,10 @@ enum LineDiff {
         while i < a.count || j < b.count {
             if i < a.count, j < b.count, a[i] == b[j] {
                 out.append("  " + a[i]); i += 1; j += 1
-            } else if j < b.count, i == a.count || lcs[i][j + 1] >= lcs[i + 1][j] {
-                out.append("+ " + b[j]); j += 1
-            } else {
+            } else if i < a.count, j == b.count || lcs[i + 1][j] >= lcs[i][j + 1] {
                 out.append("- " + a[i]); i += 1
+            } else {
+                out.append("+ " + b[j]); j += 1
             }
         }
         return out

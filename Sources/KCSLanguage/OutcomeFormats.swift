@@ -171,11 +171,11 @@ public enum OutcomeFormat: String, Sendable, CaseIterable {
     /// Actions turns into annotations on the pull request.
     public static func githubAnnotations(_ outcome: FileOutcome) -> String {
         var out = ""
-        for d in outcome.diagnostics where d.severity == .error {
+        for d in outcome.diagnostics where d.severity != .note {
             var props = ["file=\(prop(d.file?.name ?? outcome.path))"]
             if let loc = d.location { props += ["line=\(loc.line)", "col=\(loc.column)"] }
             props.append("title=\(prop("kcs " + d.code.rawValue))")
-            out += "::error \(props.joined(separator: ","))::\(data(d.message + (d.hint.map { " (hint: \($0))" } ?? "")))\n"
+            out += "::\(d.severity == .error ? "error" : "warning") \(props.joined(separator: ","))::\(data(d.message + (d.hint.map { " (hint: \($0))" } ?? "")))\n"
         }
         return out
     }

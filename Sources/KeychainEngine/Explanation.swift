@@ -64,6 +64,35 @@ extension World {
         return result
     }
 
+    /// How many items a query would match, with the sync filter replaced,
+    /// through the indexes (no walk of the whole keychain). For lint.
+    public func matchCount(of request: CallRequest, as app: AppHandle, on device: DeviceHandle = .this,
+                           sync: SyncSelector) -> Int {
+        guard let itemClass = request.spec.itemClass, itemClass != .identity else { return 0 }
+        var spec = request.spec
+        spec.synchronizable = sync
+        let cache = cache(of: app)
+        let groups: [GroupID]
+        if let named = spec.accessGroup {
+            guard let id = groupIDs[named], cache.ids.contains(id) else { return 0 }
+            groups = [id]
+        } else {
+            groups = cache.searchIDs
+        }
+        return matchingItems(spec, itemClass, in: groups, of: devices[device.index].keychain).count
+    }
+
+    /// The groups among `groupNames` in which a query has matches, through
+    /// the indexes. For lint ("it is in a group you do not list").
+    public func groupsWithMatches(of request: CallRequest, in groupNames: [String],
+                                  on device: DeviceHandle = .this) -> [String] {
+        guard let itemClass = request.spec.itemClass, itemClass != .identity else { return [] }
+        return groupNames.filter { name in
+            guard let id = groupIDs[name] else { return false }
+            return !matchingItems(request.spec, itemClass, in: [id], of: devices[device.index].keychain).isEmpty
+        }
+    }
+
     /// Whether `app` could read `item` by naming it: its group is in the
     /// app's list and the device state lets it be read. For `show matrix`.
     public func canRead(_ item: StoredItem, as app: AppHandle, on device: DeviceHandle = .this) -> Bool {

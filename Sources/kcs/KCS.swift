@@ -192,7 +192,9 @@ struct Printer {
             writeAll(1, Array(outcome.output.utf8))
             for d in outcome.diagnostics { printError(renderer.render(d)) }
         }
-        if annotate { writeAll(1, Array(OutcomeFormat.githubAnnotations(outcome).utf8)) }
+        // Workflow commands go to standard output, unless that carries a
+        // structured report that they would corrupt; the runner reads both.
+        if annotate { writeAll(format == .text ? 1 : 2, Array(OutcomeFormat.githubAnnotations(outcome).utf8)) }
     }
 }
 

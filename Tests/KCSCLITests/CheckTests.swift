@@ -171,3 +171,14 @@ struct CheckTests {
         #expect(out.stdout.hasSuffix(" passed, 0 failed\n"))
     }
 }
+
+extension CheckTests {
+    @Test func annotationsDoNotCorruptStructuredOutput() throws {
+        let dir = try temp(["page.md": doc])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("page.md").path
+        let out = try BinaryRunner.run(["check", "--format", "junit", path], environment: ["GITHUB_ACTIONS": "true"])
+        #expect(XMLParser(data: Data(out.stdout.utf8)).parse())
+        #expect(out.stderr.contains("::error file=\(path),line=12"))
+    }
+}
