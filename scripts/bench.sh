@@ -2,7 +2,7 @@
 # Benchmark of `kcs run` on large generated scenarios (not a test).
 #
 #   scripts/bench.sh [--sizes 400000,1000000] [--runs 3] [--finds 100000]
-#                    [--hidden 200000] [--no-build]
+#                    [--hidden 200000] [--no-build] [--lint]
 #
 # Builds kcs in release mode into its own scratch path (KCS_BENCH_BUILD,
 # default /tmp/build-bench; never the repository's .build), generates the
@@ -21,6 +21,7 @@ runs=3
 finds=100000
 hidden=200000
 build=1
+lint="--no-lint"   # lint has a cost of its own; --lint measures with it
 while [ $# -gt 0 ]; do
     case "$1" in
         --sizes) sizes="$2"; shift 2 ;;
@@ -29,6 +30,7 @@ while [ $# -gt 0 ]; do
         --finds) finds="$2"; shift 2 ;;
         --hidden) hidden="$2"; shift 2 ;;
         --no-build) build=0; shift ;;
+        --lint) lint=""; shift ;;
         -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "bench.sh: unknown argument $1 (try --help)" >&2; exit 64 ;;
     esac
@@ -70,7 +72,7 @@ measure() {
     t0=$(date +%s%N)
     if [ "$have_time" = 1 ]; then
         set +e
-        /usr/bin/time -f %M -o "$work/rss" "$bin" run "$file" >"$work/out" 2>"$work/err"
+        /usr/bin/time -f %M -o "$work/rss" "$bin" run $lint "$file" >"$work/out" 2>"$work/err"
         rc=$?
         set -e
         t1=$(date +%s%N)
@@ -80,9 +82,9 @@ measure() {
         rss=$(python3 -c '
 import resource, subprocess, sys
 with open(sys.argv[3], "w") as o, open(sys.argv[4], "w") as e:
-    rc = subprocess.call([sys.argv[1], "run", sys.argv[2]], stdout=o, stderr=e)
+    rc = subprocess.call([sys.argv[1], "run"] + sys.argv[5:] + [sys.argv[2]], stdout=o, stderr=e)
 print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
-sys.exit(rc)' "$bin" "$file" "$work/out" "$work/err")
+sys.exit(rc)' "$bin" "$file" "$work/out" "$work/err" $lint)
         rc=$?
         set -e
         t1=$(date +%s%N)
@@ -113,7 +115,7 @@ meta() { python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))[sys.ar
 
 echo "kcs: $bin"
 echo "machine: $(nproc) cores, $(uname -sm), load average $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "runs per file: $runs; wall time median and best; rates from the best run"
+echo "runs per file: $runs; wall time median and best; rates from the best run; kcs run ${lint:-(with lint)}"
 echo
 printf '%-10s %-8s %-9s %-9s %-12s %-12s %-9s\n' statements calls "wall med" "wall best" "stmts/s" "calls/s" "peak RSS"
 for n in ${sizes//,/ }; do
@@ -127,6 +129,12 @@ for n in ${sizes//,/ }; do
 done
 if [ -n "$sizes" ]; then
     echo "(statements = calls + expectations; the largest file ends with $(meta "$work/mixed-${sizes##*,}.kcs" items_at_end) items in the keychain)"
+    # The same calls through the embedding API, in process, without parsing.
+    bench_bin="$(dirname "$bin")/kcs-bench"
+    if [ -x "$bench_bin" ]; then
+        echo
+        for n in ${sizes//,/ }; do "$bench_bin" "$work/mixed-$n.kcs"; done
+    fi
 fi
 
 echo

@@ -36,8 +36,13 @@ public struct FileOutcome: Sendable {
     public var updatedContent: [UInt8]?
     public var updatedBlocks = 0
 
-    public var passed: Int { checks.filter(\.passed).count }
-    public var failed: Int { checks.count - passed }
+    /// Counts of checks that were not listed one by one (``BatchRunner``
+    /// without `collectChecks`): a large run keeps counts, not a list.
+    public var uncollectedPassed = 0
+    public var uncollectedFailed = 0
+
+    public var passed: Int { checks.filter(\.passed).count + uncollectedPassed }
+    public var failed: Int { checks.count - checks.filter(\.passed).count + uncollectedFailed }
 
     public init(path: String) { self.path = path }
 
@@ -69,11 +74,16 @@ public struct BatchRunner: Sendable {
 
     /// Lint warnings (semantics.md section 7): on by default, off, or errors.
     public var lint: LintMode
+    /// List every check (for JSON, JUnit and TAP); otherwise only count
+    /// them, so a run of a million statements holds no list of them.
+    public var collectChecks: Bool
 
-    public init(loader: any SourceLoader = FileSystemLoader(), verbose: Bool = false, lint: LintMode = .warn) {
+    public init(loader: any SourceLoader = FileSystemLoader(), verbose: Bool = false, lint: LintMode = .warn,
+                collectChecks: Bool = true) {
         self.loader = loader
         self.verbose = verbose
         self.lint = lint
+        self.collectChecks = collectChecks
     }
 
     /// Runs one `.kcs` script in a fresh world.
@@ -81,9 +91,14 @@ public struct BatchRunner: Sendable {
         var outcome = FileOutcome(path: file.name)
         var session = Session()
         session.lints = lint != .off
-        let options = RunOptions(reportCalls: true, reportPasses: true)
+        let options = RunOptions(reportCalls: verbose, reportPasses: collectChecks)
+        let collect = collectChecks
         let report = session.run(file: file, loader: loader, options: options) { event in
-            Self.record(event, into: &outcome, verbose: verbose)
+            Self.record(event, into: &outcome, verbose: verbose, collectChecks: collect)
+        }
+        if !collectChecks {
+            outcome.uncollectedPassed = report.passed
+            outcome.uncollectedFailed = report.failed
         }
         outcome.exitCode = report.exitCode
         applyStrictness(&outcome)
@@ -143,7 +158,7 @@ public struct BatchRunner: Sendable {
         }
     }
 
-    static func record(_ event: RunEvent, into outcome: inout FileOutcome, verbose: Bool) {
+    static func record(_ event: RunEvent, into outcome: inout FileOutcome, verbose: Bool, collectChecks: Bool = true) {
         switch event {
         case .call(let c):
             if verbose {
@@ -156,7 +171,7 @@ public struct BatchRunner: Sendable {
             outcome.checks.append(Check(kind: .expectation, file: file, range: range))
         case .diagnostic(let d):
             outcome.diagnostics.append(d)
-            if d.code == .expectationFailed, let file = d.file, let range = d.range {
+            if collectChecks, d.code == .expectationFailed, let file = d.file, let range = d.range {
                 outcome.checks.append(Check(kind: .expectation, file: file, range: range, failure: d))
             }
         }

@@ -61,7 +61,7 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
-        let runner = BatchRunner(verbose: verbose, lint: lint.mode)
+        let runner = BatchRunner(verbose: verbose, lint: lint.mode, collectChecks: output.format != .text)
         let stdin = files.contains("-") ? readStandardInput() : []
         let code = Printer(format: output.format).runAll(files, jobs: output.jobCount) { path in
             path == "-" ? runner.run(SourceFile(name: "<stdin>", bytes: stdin)) : runner.run(path: path)
