@@ -42,7 +42,7 @@ let package = Package(
         ),
         .testTarget(name: "KeychainEngineTests", dependencies: ["KeychainEngine"], swiftSettings: strict),
         .testTarget(name: "KCSLanguageTests", dependencies: ["KCSLanguage"], swiftSettings: strict),
-        .testTarget(name: "KCSSecItemTests", dependencies: ["KCSSecItem", "KCSLanguage"], swiftSettings: strict),
+        .testTarget(name: "KCSSecItemTests", dependencies: ["KCSSecItem", "KCSLanguage", "KeychainEngine"], swiftSettings: strict),
         .testTarget(name: "PropertyTests", dependencies: ["KeychainEngine", "KCSLanguage"], swiftSettings: strict),
         .testTarget(name: "KCSReplTests", dependencies: ["KCSRepl", "kcs"], swiftSettings: strict),
         // Depends on the executable so `swift test` builds the binary it runs.

@@ -351,8 +351,11 @@ public struct Session: Sendable {
         }
         pendingAnswers = queue
         last = LastCall(call: call, file: file, range: s.range, app: app, device: device, result: result, answers: used)
-        observer?(.call(CallRecord(file: file, range: s.range, app: call.app.text, operation: call.request.operation,
-                                   itemClass: call.request.spec.itemClass, status: result.status, count: result.count)))
+        // A call stopped by an unanswered prompt reports an error, not a status.
+        if result.reason != .promptUnanswered {
+            observer?(.call(CallRecord(file: file, range: s.range, app: call.app.text, operation: call.request.operation,
+                                       itemClass: call.request.spec.itemClass, status: result.status, count: result.count)))
+        }
         if result.reason == .promptUnanswered {
             // The call could not finish: later expectations say so rather
             // than check a status nobody would see on a device.
