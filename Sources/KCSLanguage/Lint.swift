@@ -72,10 +72,12 @@ extension Session {
         // An app group relied on as the default group.
         if request.operation == .add, spec.accessGroup == nil, result.status == .success,
            let stored = result.items.first?.groupName, !app.applicationGroups.isEmpty {
-            let others = world.apps.filter { $0.name != app.name }
-            let defaultShared = others.contains { $0.accessGroups.contains(stored) }
-            if !defaultShared, let shared = app.applicationGroups.first(where: { g in others.contains { $0.applicationGroups.contains(g) } }),
-               let partner = others.first(where: { $0.applicationGroups.contains(shared) }) {
+            let defaultShared = !world.otherApps(accessing: stored, besides: last.app).isEmpty
+            // App groups appear in other apps' lists only as app groups (they start "group.").
+            if !defaultShared,
+               let (shared, partnerHandle) = app.applicationGroups.lazy
+                   .compactMap({ g in world.otherApps(accessing: g, besides: last.app).first.map { (g, $0) } }).first {
+                let partner = world[partnerHandle]
                 warn(.lintAppGroupDefault,
                      "this add stores the item in \(stored), \(app.name)'s default group, not in \(shared), which \(partner.name) shares",
                      "an app group is never the default group: name it, group=\(shared)")

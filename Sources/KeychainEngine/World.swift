@@ -117,6 +117,14 @@ public struct World: Sendable {
 
     public subscript(app: AppHandle) -> AppTarget { apps[app.index] }
 
+    /// Apps other than `app` whose access groups include `group`, found
+    /// through the cached lists without copying any app. For lint.
+    public func otherApps(accessing group: String, besides app: AppHandle) -> [AppHandle] {
+        guard let id = groupIDs[group] else { return [] }
+        return appCaches.indices.filter { $0 != app.index && appCaches[$0].ids.contains(id) }
+            .map(AppHandle.init(index:))
+    }
+
     /// Every declared app, in declaration order.
     public var appHandles: [AppHandle] { apps.indices.map(AppHandle.init(index:)) }
 
