@@ -68,6 +68,38 @@ public enum MarkdownBlocks {
         return (c, n, b[restStart..<end])
     }
 
+    /// How many spaces indent the fence line (0 to 3).
+    static func indentation(_ b: [UInt8], _ fence: SourceRange) -> Int {
+        var n = 0
+        while fence.start + n < fence.end && b[fence.start + n] == 0x20 && n < 3 { n += 1 }
+        return n
+    }
+
+    /// Block content as CommonMark reads it: up to `indent` leading spaces
+    /// removed from each line, CRLF line breaks as LF.
+    static func plainContent(_ text: String, indent: Int) -> String {
+        let lf = text.replacingOccurrences(of: "\r\n", with: "\n")
+        guard indent > 0 else { return lf }
+        var lines = lf.split(separator: "\n", omittingEmptySubsequences: false).map { line -> Substring in
+            var l = line[...]
+            var n = 0
+            while n < indent, l.first == " " { l = l.dropFirst(); n += 1 }
+            return l
+        }
+        if lines.last == "" { lines.removeLast(); return lines.joined(separator: "\n") + "\n" }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Text made to fit a block written with this indentation and these line breaks.
+    static func styled(_ text: String, indent: Int, crlf: Bool) -> String {
+        let pad = String(repeating: " ", count: indent)
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let trailing = lines.last == ""
+        if trailing { lines.removeLast() }
+        let joined = lines.map { $0.isEmpty ? $0 : pad + $0 }.joined(separator: crlf ? "\r\n" : "\n")
+        return joined + (trailing ? (crlf ? "\r\n" : "\n") : "")
+    }
+
     /// Whether only blank lines stand between two offsets.
     static func onlyBlankLines(_ b: [UInt8], from: Int, to: Int) -> Bool {
         guard from <= to else { return false }

@@ -222,11 +222,17 @@ public struct BatchRunner: Sendable {
                   MarkdownBlocks.onlyBlankLines(bytes, from: Self.endOfClosingFence(bytes, block), to: blocks[index + 1].fence.start)
             else { continue }
             let out = blocks[index + 1]
-            let expected = file.text(out.content)
+            // Compare as CommonMark reads the block: without the fence's
+            // indentation and with plain line breaks.
+            let indent = MarkdownBlocks.indentation(bytes, out.fence)
+            let expected = MarkdownBlocks.plainContent(file.text(out.content), indent: indent)
             if expected == printed {
                 outcome.checks.append(Check(kind: .output, file: file, range: out.fence))
             } else if update {
-                replacements.append((out.content, printed))
+                // Written back in the file's own style: its indentation, its line breaks.
+                let crlf = out.fence.end > out.fence.start && bytes[out.fence.end - 1] == 0x0D
+                replacements.append((out.content, MarkdownBlocks.styled(printed, indent: indent, crlf: crlf)))
+                outcome.checks.append(Check(kind: .output, file: file, range: out.fence))
             } else {
                 let d = Diagnostic(.outputMismatch, "the output block differs from what the kcs block printed",
                                    file: file, range: out.fence,

@@ -192,7 +192,10 @@ public enum OutcomeFormat: String, Sendable, CaseIterable {
 
 extension String {
     /// A TAP description must not start a directive with '#'.
-    var tapSafe: String { replacingOccurrences(of: "#", with: "\\#") }
+    var tapSafe: String {
+        replacingOccurrences(of: "#", with: "\\#").replacingOccurrences(of: "\r", with: "\\r")
+            .replacingOccurrences(of: "\n", with: "\\n")
+    }
 
     func replacingOccurrences(of target: String, with replacement: String) -> String {
         guard !target.isEmpty else { return self }

@@ -102,7 +102,7 @@ public struct Session: Sendable {
                 if includes[resolved] == nil {
                     let script = ScriptLoader.loadInclude(path, resolved: resolved, from: file, at: statement.range,
                                                           loader: loader, includes: &includes,
-                                                          maxDepth: options.limits.includeDepth)
+                                                          limits: options.limits)
                     if !script.isEmpty { includeErrors += script; continue }
                 }
                 if let program = includes[resolved] {

@@ -28,7 +28,11 @@ public protocol SourceLoader: Sendable {
 
 /// Reads from the file system; includes resolve relative to the including file.
 public struct FileSystemLoader: SourceLoader {
-    public init() {}
+    /// The largest file it reads: reading stops there, so a device such as
+    /// /dev/zero cannot exhaust memory.
+    public var maxBytes: Int
+
+    public init(maxBytes: Int = 256 << 20) { self.maxBytes = maxBytes }
 
     /// Joins `path` to the including file's folder and normalises `.` and
     /// `..`, so one file always has one name (include cycles are caught
@@ -55,19 +59,29 @@ public struct FileSystemLoader: SourceLoader {
     }
 
     public func read(_ resolved: String) throws(LoadError) -> SourceFile {
-        guard FileManager.default.fileExists(atPath: resolved) else { throw .notFound(resolved) }
-        guard let bytes = Self.readAll(resolved) else {
-            throw .unreadable(resolved, reason: "it is a directory, or permission was denied")
-        }
-        return SourceFile(name: resolved, bytes: bytes)
+        SourceFile(name: resolved, bytes: try Self.readRegularFile(resolved, maxBytes: maxBytes))
     }
 
-    /// Reads a whole file straight into bytes (no intermediate Data copy).
-    private static func readAll(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { return nil }
+    /// Reads a regular file, at most `maxBytes` of it, straight into bytes.
+    /// Devices, FIFOs and directories are refused before anything is read,
+    /// so a path can neither hang the reader nor feed it forever.
+    static func readRegularFile(_ path: String, maxBytes: Int) throws(LoadError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_NONBLOCK)
+        guard fd >= 0 else {
+            if errno == ENOENT || errno == ENOTDIR { throw .notFound(path) }
+            throw .unreadable(path, reason: "permission denied")
+        }
         defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .unreadable(path, reason: "it cannot be examined") }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw .unreadable(path, reason: info.st_mode & S_IFMT == S_IFDIR ? "it is a directory" : "it is not a regular file")
+        }
+        guard Int(info.st_size) <= maxBytes else {
+            throw .unreadable(path, reason: "it is \(info.st_size) bytes, more than the \(maxBytes) this host reads")
+        }
         var bytes: [UInt8] = []
+        bytes.reserveCapacity(Int(info.st_size))
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
         while true {
             #if canImport(Glibc)
@@ -75,19 +89,38 @@ public struct FileSystemLoader: SourceLoader {
             #else
             let n = chunk.withUnsafeMutableBytes { Darwin.read(fd, $0.baseAddress, $0.count) }
             #endif
-            if n < 0 { return nil }
+            if n < 0 { throw .unreadable(path, reason: "a read failed") }
             if n == 0 { return bytes }
             bytes.append(contentsOf: chunk[0..<n])
+            if bytes.count > maxBytes {
+                throw .unreadable(path, reason: "it is more than the \(maxBytes) bytes this host reads")
+            }
         }
+    }
+
+    /// The path with every symbolic link resolved, or nil if it does not exist.
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 }
 
 /// Parses a script and, recursively, what it includes.
 public enum ScriptLoader {
     static func parse(_ file: SourceFile, loader: any SourceLoader, stack: [String],
-                      includes: inout [String: Program], diagnostics: inout [Diagnostic], maxDepth: Int = 32) -> Program {
-        var (program, diags) = Parser.parse(file)
-        diagnostics += diags
+                      includes: inout [String: Program], diagnostics: inout [Diagnostic], limits: Limits = Limits()) -> Program {
+        // The host's limits hold for included files as for the script itself.
+        if file.bytes.count > limits.sourceBytes {
+            diagnostics.append(Diagnostic(.inputLimit, "the included script is \(file.bytes.count) bytes, over the limit of \(limits.sourceBytes)",
+                                          file: file))
+            return Program(file: file, statements: [])
+        }
+        var parser = Parser(file: file, maxListLength: limits.listLength)
+        var statements: [Statement] = []
+        while let s = parser.next() { statements.append(s) }
+        var program = Program(file: file, statements: statements)
+        diagnostics += parser.finalDiagnostics
         for i in program.statements.indices {
             guard case .include(let path, _) = program.statements[i].kind else { continue }
             let resolved = loader.resolve(path, relativeTo: file.name)
@@ -95,7 +128,7 @@ public enum ScriptLoader {
             let range = program.statements[i].range
             if includes[resolved] != nil { continue }
             diagnostics += loadInclude(path, resolved: resolved, from: file, at: range, loader: loader,
-                                       includes: &includes, stack: stack, maxDepth: maxDepth)
+                                       includes: &includes, stack: stack, limits: limits)
         }
         return program
     }
@@ -104,7 +137,8 @@ public enum ScriptLoader {
     /// `includes`; returns its errors, reported at the `include` line.
     static func loadInclude(_ path: String, resolved: String, from file: SourceFile, at range: SourceRange,
                             loader: any SourceLoader, includes: inout [String: Program],
-                            stack: [String]? = nil, maxDepth: Int = 32) -> [Diagnostic] {
+                            stack: [String]? = nil, limits: Limits = Limits()) -> [Diagnostic] {
+        let maxDepth = limits.includeDepth
         let stack = stack ?? [loader.resolve(file.name, relativeTo: nil)]
         if stack.count > maxDepth {
             return [Diagnostic(.inputLimit, "includes nest deeper than the limit of \(maxDepth)", file: file, range: range)]
@@ -118,7 +152,7 @@ public enum ScriptLoader {
             let included = try loader.read(resolved)
             includes[resolved] = Program(file: included, statements: [])
             includes[resolved] = parse(included, loader: loader, stack: stack + [resolved],
-                                       includes: &includes, diagnostics: &diagnostics, maxDepth: maxDepth)
+                                       includes: &includes, diagnostics: &diagnostics, limits: limits)
         } catch {
             diagnostics.append(Diagnostic(error.code, error.message(for: path), file: file, range: range,
                                           hint: "paths in include are relative to the including file"))
@@ -158,14 +192,21 @@ public struct RootedFileLoader: SourceLoader {
 
     public func read(_ resolved: String) throws(LoadError) -> SourceFile {
         let path = FileSystemLoader.normalise(resolved)
-        let prefix = root.hasSuffix("/") ? root : root + "/"
-        // Root "." is the working folder: any relative path that does not climb out.
-        let inside = root == "." ? !path.hasPrefix("/") && path != ".." && !path.hasPrefix("../")
-                                 : path == root || path.hasPrefix(prefix)
-        guard inside else {
+        // First as written: a path that climbs out is refused whether or not it exists.
+        let lexicalPrefix = root.hasSuffix("/") ? root : root + "/"
+        let writtenInside = root == "." ? !path.hasPrefix("/") && path != ".." && !path.hasPrefix("../")
+                                        : path == root || path.hasPrefix(lexicalPrefix) || !path.hasPrefix("/")
+        guard writtenInside else { throw .forbidden(resolved, reason: "it is outside \(root)") }
+        // Then as stored: a symbolic link inside the root cannot lead out.
+        guard let realRoot = FileSystemLoader.realPath(root) else {
+            throw .forbidden(resolved, reason: "the root \(root) does not exist")
+        }
+        guard let real = FileSystemLoader.realPath(path) else { throw .notFound(resolved) }
+        let prefix = realRoot.hasSuffix("/") ? realRoot : realRoot + "/"
+        guard real == realRoot || real.hasPrefix(prefix) else {
             throw .forbidden(resolved, reason: "it is outside \(root)")
         }
-        return try files.read(path)
+        return SourceFile(name: path, bytes: try FileSystemLoader.readRegularFile(real, maxBytes: files.maxBytes))
     }
 }
 

@@ -109,7 +109,7 @@ struct Check: ParsableCommand {
             }
             var outcome = runner.check(markdown: SourceFile(name: path, bytes: [UInt8](bytes)), update: update)
             if let content = outcome.updatedContent {
-                if FileManager.default.createFile(atPath: path, contents: Data(content)) {
+                if writeInPlace(path, content) {
                     outcome.output += "updated \(path): \(outcome.updatedBlocks) output block\(outcome.updatedBlocks == 1 ? "" : "s")\n"
                 } else {
                     outcome.diagnostics.append(Diagnostic(.fileUnreadable, "cannot write '\(path)'"))
@@ -128,8 +128,10 @@ struct Check: ParsableCommand {
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
                 let base = path.hasSuffix("/") ? path : path + "/"
+                // Hidden folders (.git, .build) hold other people's documents.
                 let found = (FileManager.default.enumerator(atPath: path)?.compactMap { $0 as? String } ?? [])
                     .filter { $0.hasSuffix(".md") || $0.hasSuffix(".markdown") }
+                    .filter { !$0.split(separator: "/").contains { $0.hasPrefix(".") } }
                     .sorted()
                 out += found.map { base + $0 }
             } else {
@@ -215,6 +217,24 @@ final class Results: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return slots[i]
+    }
+}
+
+/// Rewrites a file's contents in place: through a symbolic link, keeping
+/// the file's permissions and identity.
+func writeInPlace(_ path: String, _ content: [UInt8]) -> Bool {
+    let fd = open(path, O_WRONLY | O_TRUNC)
+    guard fd >= 0 else { return false }
+    defer { close(fd) }
+    return content.withUnsafeBufferPointer { buf in
+        guard let base = buf.baseAddress else { return true }
+        var offset = 0
+        while offset < buf.count {
+            let n = write(fd, base + offset, buf.count - offset)
+            if n <= 0 { return false }
+            offset += n
+        }
+        return true
     }
 }
 

@@ -182,3 +182,42 @@ extension CheckTests {
         #expect(out.stderr.contains("::error file=\(path),line=12"))
     }
 }
+
+/// Findings of the second review, pinned.
+extension CheckTests {
+    static let indentedPage = "# t\n\n```kcs\nteam SKMME9E2Y8\napp com.x.A\nas A add generic-password account=\"a\"\n```\n\n"
+        + "```output\nA add generic-password → errSecSuccess (0)\n```\n\n- item\n\n   ```kcs\n"
+        + "   as A find generic-password account=\"a\"\n   ```\n\n   ```output\n   A find generic-password → errSecWrong\n   ```\n"
+
+    @Test func crlfAndIndentedBlocksUpdateInTheirOwnStyle() throws {
+        let crlf = Self.indentedPage.replacingOccurrences(of: "\n", with: "\r\n")
+        let dir = try temp(["page.md": crlf])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("page.md")
+        #expect(try BinaryRunner.run(["check", url.path]).status == 1)
+        // Through a symbolic link, keeping the file's permissions.
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
+        let link = dir.appendingPathComponent("link.md")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: url)
+        #expect(try BinaryRunner.run(["check", "--update", link.path]).status == 0)
+        let after = try String(contentsOf: url, encoding: .utf8)
+        #expect(after == crlf.replacingOccurrences(of: "errSecWrong", with: "errSecSuccess (0), 1 item"))
+        let mode = try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == url.path)
+        #expect(try BinaryRunner.run(["check", url.path]).status == 0)
+    }
+
+    @Test func hiddenFoldersAreNotSearched() throws {
+        let dir = try temp(["ok.md": "```kcs\nteam SKMME9E2Y8\n```\n", ".hidden/bad.md": "```kcs\ntem X\n```\n"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(try BinaryRunner.run(["check", dir.path]).status == 0)
+    }
+
+    @Test func tapLinesEscapeLineBreaks() throws {
+        let out = try BinaryRunner.run(["run", "--format", "tap", "-"],
+                                       stdin: "team SKMME9E2Y8\napp com.a.b entitlements=\"x\\ny\"\n")
+        let lines = out.stdout.split(separator: "\n")
+        #expect(lines.allSatisfy { $0.hasPrefix("TAP") || $0.hasPrefix("1..") || $0.hasPrefix("ok") || $0.hasPrefix("not ok") || $0.hasPrefix("  ") })
+    }
+}

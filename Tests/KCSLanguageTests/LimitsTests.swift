@@ -114,3 +114,65 @@ struct RootedLoaderPathTests {
         #expect(throws: LoadError.notFound("no/such.kcs")) { try loader.read("no/such.kcs") }
     }
 }
+
+/// Findings of the second review, pinned.
+struct UntrustedInputTests {
+    func dir() throws -> URL {
+        let d = FileManager.default.temporaryDirectory.appendingPathComponent("kcs-untrusted-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: d.appendingPathComponent("root"), withIntermediateDirectories: true)
+        return d
+    }
+
+    @Test func symbolicLinksCannotLeaveTheRoot() throws {
+        let d = try dir()
+        defer { try? FileManager.default.removeItem(at: d) }
+        try "team SKMME9E2Y8\n".write(to: d.appendingPathComponent("secret.kcs"), atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(at: d.appendingPathComponent("root/link.kcs"),
+                                                   withDestinationURL: d.appendingPathComponent("secret.kcs"))
+        try "include \"link.kcs\"\n".write(to: d.appendingPathComponent("root/main.kcs"), atomically: true, encoding: .utf8)
+        let loader = RootedFileLoader(root: d.appendingPathComponent("root").path)
+        let r = Interpreter.run(path: d.appendingPathComponent("root/main.kcs").path, loader: loader)
+        #expect(r.diagnostics.first?.message.contains("outside") == true)
+    }
+
+    @Test func devicesAndFIFOsAreRefusedWithoutReading() throws {
+        let d = try dir()
+        defer { try? FileManager.default.removeItem(at: d) }
+        let fifo = d.appendingPathComponent("pipe").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        for path in ["/dev/zero", fifo] {
+            let r = Interpreter.run(source: "include \"\(path)\"\n", name: "t.kcs")
+            #expect(r.diagnostics.map(\.code) == [.fileUnreadable], "\(path)")
+        }
+        let big = d.appendingPathComponent("big.kcs")
+        try String(repeating: "# padding\n", count: 10).write(to: big, atomically: true, encoding: .utf8)
+        #expect(throws: LoadError.self) { try FileSystemLoader(maxBytes: 4).read(big.path) }
+        #expect(try FileSystemLoader(maxBytes: 1000).read(big.path).bytes.count == 100)
+    }
+
+    @Test func includedFilesObeyTheLimits() throws {
+        let loader = MemoryLoader(files: [
+            "main.kcs": "include \"big.kcs\"\n",
+            "big.kcs": "team SKMME9E2Y8\napp com.x.A keychain-access-groups=[a, b, c, d, e]\n",
+        ])
+        var limits = Limits()
+        limits.listLength = 3
+        let r = Interpreter.run(path: "main.kcs", loader: loader, options: RunOptions(limits: limits))
+        #expect(r.diagnostics.map(\.code) == [.inputLimit])
+        limits = Limits()
+        limits.sourceBytes = 30
+        let big = Interpreter.run(path: "main.kcs", loader: loader, options: RunOptions(limits: limits))
+        #expect(big.diagnostics.map(\.code) == [.inputLimit])
+    }
+
+    @Test func deeplyNestedPropertyListsAreRefused() {
+        let n = 20_000
+        let xml = "<plist><dict><key>keychain-access-groups</key>" + String(repeating: "<array>", count: n)
+            + String(repeating: "</array>", count: n) + "</dict></plist>"
+        guard case .failure(let e) = Entitlements.decode(Array(xml.utf8)) else {
+            Issue.record("a 20,000-deep plist decoded")
+            return
+        }
+        #expect(e.message.contains("nests deeper"))
+    }
+}
