@@ -113,7 +113,7 @@ struct Explainer {
 
     /// "did you mean TEAM.g" when a prefixed group of that name is entitled.
     private func teamPrefixHint(_ group: String, _ app: AppTarget) -> String {
-        if let prefixed = app.accessGroups.first(where: { $0.hasSuffix("." + group) && $0.count == group.count + 11 }) {
+        if let prefixed = app.prefixedGroup(for: group) {
             return "; did you mean \(prefixed)? Keychain Sharing groups carry the team prefix in code"
         }
         return ""
@@ -203,13 +203,10 @@ struct Explainer {
         switch result.reason {
         case .groupNotEntitled(let g), .groupNotEntitledFindsNothing(let g), .moveNotEntitled(let g):
             let app = world[last.app]
-            if let p = app.accessGroups.first(where: { $0.hasSuffix("." + g) && $0.count == g.count + 11 }) {
+            if let p = app.prefixedGroup(for: g) {
                 return "write the group with its team prefix: group=\(p)"
             }
-            // `group NAME` adds the team prefix itself, so suggest the bare name.
-            var bare = Substring(g)
-            if let team = app.teamID, g.hasPrefix(team + ".") { bare = g.dropFirst(team.count + 1) }
-            return "add the group to \(app.name.possessive) entitlements (group \(bare) \(app.name)) or name one it has"
+            return "add the group to \(app.name.possessive) entitlements (group \(app.withoutTeamPrefix(g)) \(app.name)) or name one it has"
         case .unsigned: return "declare a team before the app, or give the app team=TEAMID"
         case .noMatch: return "run 'explain' after the call, or see the candidates above"
         default: return nil

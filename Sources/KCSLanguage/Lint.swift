@@ -30,7 +30,7 @@ extension Session {
             if g.contains("$(") {
                 warn(.lintMissingTeamPrefix, "group \"\(g)\" holds an unexpanded variable: code sees the expanded string",
                      "write the group with the team ID, e.g. group=\(AppTarget.expandEntitlement(g, teamID: app.teamID ?? "TEAMID"))")
-            } else if let prefixed = app.accessGroups.first(where: { $0.hasSuffix("." + g) && $0.count == g.count + 11 }) {
+            } else if let prefixed = app.prefixedGroup(for: g) {
                 warn(.lintMissingTeamPrefix, "group \"\(g)\" lacks the team prefix; \(app.name) is entitled to \(prefixed)",
                      "did you mean \(prefixed)? write group=\(prefixed): Keychain Sharing groups carry the team ID in code")
             }
@@ -47,8 +47,7 @@ extension Session {
                 missing += world.groupsWithMatches(of: request, in: lacking, on: last.device)
             }
             if let g = missing.first {
-                var bare = Substring(g)
-                if let team = app.teamID, g.hasPrefix(team + ".") { bare = g.dropFirst(team.count + 1) }
+                let bare = app.withoutTeamPrefix(g)
                 warn(.lintExtensionGroup,
                      "\(app.name) is an extension of \(container.name) and reads \(g), which \(container.name) writes but \(app.name) does not list",
                      "an extension inherits nothing from its app: give \(app.name) the group too (group \(bare) \(container.name) \(app.name))")

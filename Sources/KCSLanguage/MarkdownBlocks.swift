@@ -78,7 +78,8 @@ public enum MarkdownBlocks {
     /// Block content as CommonMark reads it: up to `indent` leading spaces
     /// removed from each line, CRLF line breaks as LF.
     static func plainContent(_ text: String, indent: Int) -> String {
-        let lf = text.replacingOccurrences(of: "\r\n", with: "\n")
+        // CR LF is a single Character, so this replaces exactly the pairs.
+        let lf = text.replacing("\r\n", with: "\n")
         guard indent > 0 else { return lf }
         var lines = lf.split(separator: "\n", omittingEmptySubsequences: false).map { line -> Substring in
             var l = line[...]

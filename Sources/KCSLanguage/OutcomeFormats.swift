@@ -180,33 +180,27 @@ public enum OutcomeFormat: String, Sendable, CaseIterable {
         return out
     }
 
-    private static func data(_ s: String) -> String {
-        s.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
-            .replacingOccurrences(of: "\n", with: "%0A")
-    }
+    private static let dataEscapes: [Unicode.Scalar: String] = ["%": "%25", "\r": "%0D", "\n": "%0A"]
+
+    private static func data(_ s: String) -> String { s.escaping(dataEscapes) }
 
     private static func prop(_ s: String) -> String {
-        data(s).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
+        s.escaping(dataEscapes.merging([":": "%3A", ",": "%2C"]) { a, _ in a })
     }
 }
 
 extension String {
     /// A TAP description must not start a directive with '#'.
-    var tapSafe: String {
-        replacingOccurrences(of: "#", with: "\\#").replacingOccurrences(of: "\r", with: "\\r")
-            .replacingOccurrences(of: "\n", with: "\\n")
-    }
+    var tapSafe: String { escaping(["#": "\\#", "\r": "\\r", "\n": "\\n"]) }
 
-    func replacingOccurrences(of target: String, with replacement: String) -> String {
-        guard !target.isEmpty else { return self }
-        var result = ""
-        var rest = self[...]
-        while let r = rest.firstRange(of: target) {
-            result += rest[..<r.lowerBound]
-            result += replacement
-            rest = rest[r.upperBound...]
+    /// Each scalar found in `table` replaced by its text. Scalar by scalar,
+    /// not character by character: to a `String`, CR LF is one Character, so
+    /// a character-level replace of "\n" would let the pair through.
+    func escaping(_ table: [Unicode.Scalar: String]) -> String {
+        var out = ""
+        for u in unicodeScalars {
+            if let replacement = table[u] { out += replacement } else { out.unicodeScalars.append(u) }
         }
-        result += rest
-        return result
+        return out
     }
 }

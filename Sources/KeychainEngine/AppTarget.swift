@@ -72,6 +72,19 @@ public struct AppTarget: Sendable, Hashable {
         return appID
     }
 
+    /// The entitled group that `group` names without its team prefix:
+    /// `com.example.Shared` for `SKMME9E2Y8.com.example.Shared`.
+    public func prefixedGroup(for group: String) -> String? {
+        accessGroups.first { $0.hasSuffix("." + group) && $0.count == group.count + 11 }
+    }
+
+    /// A group as `group NAME` writes it: without this app's team prefix,
+    /// which that statement adds itself.
+    public func withoutTeamPrefix(_ group: String) -> Substring {
+        guard let teamID, group.hasPrefix(teamID + ".") else { return Substring(group) }
+        return group.dropFirst(teamID.count + 1)
+    }
+
     /// Expands `$(AppIdentifierPrefix)` and `$(TeamIdentifierPrefix)` to `TEAMID.`,
     /// as the signed binary carries them.
     public static func expandEntitlement(_ value: String, teamID: String?) -> String {

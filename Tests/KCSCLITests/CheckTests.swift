@@ -220,4 +220,16 @@ extension CheckTests {
         let lines = out.stdout.split(separator: "\n")
         #expect(lines.allSatisfy { $0.hasPrefix("TAP") || $0.hasPrefix("1..") || $0.hasPrefix("ok") || $0.hasPrefix("not ok") || $0.hasPrefix("  ") })
     }
+
+    /// CR LF is one Character to Swift: escaping must work on scalars.
+    @Test func crlfInMessagesStaysOnOneLine() throws {
+        let script = "team SKMME9E2Y8\napp com.a.b entitlements=\"x\\u{D}\\ny\"\n"
+        let tap = try BinaryRunner.run(["run", "--format", "tap", "-"], stdin: script)
+        #expect(tap.stdout.contains("x\\r\\ny"))
+        #expect(!tap.stdout.contains("\r"))
+        let text = try BinaryRunner.run(["run", "-"], stdin: script, environment: ["GITHUB_ACTIONS": "true"])
+        let annotations = text.stdout.split(separator: "\n", omittingEmptySubsequences: false).filter { $0.hasPrefix("::") }
+        #expect(annotations.count == 1)
+        #expect(annotations.first?.contains("x%0D%0Ay") == true)
+    }
 }
