@@ -1,8 +1,18 @@
 #!/usr/bin/env bash
 # Benchmark of `kcs run` on large generated scenarios (not a test).
 #
-#   scripts/bench.sh [--sizes 400000,1000000] [--runs 3] [--finds 100000]
-#                    [--hidden 200000] [--no-build] [--lint]
+#   scripts/bench.sh [--workload 200000] [--sizes 400000,1000000] [--runs 3]
+#                    [--finds 100000] [--hidden 200000] [--no-build] [--lint]
+#
+# First the judged figure: ../shared/bench/gen_workload.py writes one
+# scenario of --workload calls as work.kcs and as work.lua (a minimal Lua 5.4
+# model of the same rules; apt-get install lua5.4). Both run --runs times,
+# alternating, and the script prints each one's median wall and CPU time,
+# peak memory, and the ratio kcs/Lua (on CPU time, which machine load
+# disturbs less than wall time), always with lint on, as `kcs run` runs by
+# default (--lint applies to the sections after it);
+# then kcs's phase split (kcs-bench --phases: lexing, parsing, engine calls
+# in process; lint and session glue as the rest). --workload 0 skips it.
 #
 # Builds kcs in release mode into its own scratch path (KCS_BENCH_BUILD,
 # default /tmp/build-bench; never the repository's .build), generates the
@@ -16,6 +26,7 @@
 # per-call cost is (best run with the finds - best run without them) / finds.
 set -euo pipefail
 
+workload=200000
 sizes="400000,1000000"
 runs=3
 finds=100000
@@ -24,6 +35,7 @@ build=1
 lint="--no-lint"   # lint has a cost of its own; --lint measures with it
 while [ $# -gt 0 ]; do
     case "$1" in
+        --workload) workload="$2"; shift 2 ;;
         --sizes) sizes="$2"; shift 2 ;;
         --sizes=*) sizes="${1#*=}"; shift ;;
         --runs) runs="$2"; shift 2 ;;
@@ -31,7 +43,7 @@ while [ $# -gt 0 ]; do
         --hidden) hidden="$2"; shift 2 ;;
         --no-build) build=0; shift ;;
         --lint) lint=""; shift ;;
-        -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "bench.sh: unknown argument $1 (try --help)" >&2; exit 64 ;;
     esac
 done
@@ -113,11 +125,55 @@ bench() {
 
 meta() { python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1.json" "$2"; }
 
+# cpu_of CMD...: runs it once; sets wall and cpu (seconds), rss (KB), rc.
+cpu_of() {
+    local t0 t1
+    t0=$(date +%s%N)
+    set +e
+    /usr/bin/time -f "%U %S %M" -o "$work/time" "$@" >"$work/out" 2>"$work/err"
+    rc=$?
+    set -e
+    t1=$(date +%s%N)
+    wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
+    read -r u s rss < <(tail -n 1 "$work/time")
+    cpu=$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.3f", u + s }')
+}
+median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+
+if [ "$workload" != 0 ]; then
+    shared="$root/../shared/bench"
+    [ -f "$shared/gen_workload.py" ] || { echo "bench.sh: no $shared/gen_workload.py" >&2; exit 1; }
+    command -v lua5.4 >/dev/null || { echo "bench.sh: lua5.4 is missing (apt-get install lua5.4)" >&2; exit 1; }
+    [ "$have_time" = 1 ] || { echo "bench.sh: /usr/bin/time is missing (apt-get install time)" >&2; exit 1; }
+    wl="$work/workload-$workload"
+    if [ ! -s "$wl/work.kcs" ] || [ "$shared/gen_workload.py" -nt "$wl/work.kcs" ]; then
+        python3 "$shared/gen_workload.py" "$workload" "$wl" >/dev/null
+    fi
+    kw="" kc="" kr=0 lw="" lc="" lr=0
+    for ((i = 0; i < runs; i++)); do
+        cpu_of "$bin" run "$wl/work.kcs"
+        [ "$rc" = 0 ] || { echo "bench.sh: kcs run work.kcs exited $rc" >&2; head -n 20 "$work/err" >&2; exit 1; }
+        kw="$kw $wall"; kc="$kc $cpu"; [ "$rss" -gt "$kr" ] && kr=$rss
+        cpu_of lua5.4 "$wl/work.lua"
+        [ "$rc" = 0 ] || { echo "bench.sh: lua5.4 work.lua exited $rc" >&2; exit 1; }
+        grep -q ' 0 failed' "$work/out" || { echo "bench.sh: the Lua model failed expectations" >&2; exit 1; }
+        lw="$lw $wall"; lc="$lc $cpu"; [ "$rss" -gt "$lr" ] && lr=$rss
+    done
+    km=$(echo $kc | median); lm=$(echo $lc | median)
+    echo "workload: $workload calls (../shared/bench/gen_workload.py), $runs runs each, alternating; kcs run with lint"
+    printf '%-8s %-10s %-10s %-9s\n' "" "wall med" "CPU med" "peak RSS"
+    printf '%-8s %-10s %-10s %.0f MB\n' kcs "$(echo $kw | median) s" "$km s" "$(awk -v r="$kr" 'BEGIN { print r / 1024 }')"
+    printf '%-8s %-10s %-10s %.0f MB\n' lua5.4 "$(echo $lw | median) s" "$lm s" "$(awk -v r="$lr" 'BEGIN { print r / 1024 }')"
+    awk -v k="$km" -v l="$lm" 'BEGIN { printf "ratio kcs/Lua (CPU): %.2f  (goal: at most 0.25)\n", k / l }'
+    bench_bin="$(dirname "$bin")/kcs-bench"
+    if [ -x "$bench_bin" ]; then "$bench_bin" --phases "$wl/work.kcs"; fi
+    echo
+fi
+
 echo "kcs: $bin"
 echo "machine: $(nproc) cores, $(uname -sm), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "runs per file: $runs; wall time median and best; rates from the best run; kcs run ${lint:-(with lint)}"
-echo
-printf '%-10s %-8s %-9s %-9s %-12s %-12s %-9s\n' statements calls "wall med" "wall best" "stmts/s" "calls/s" "peak RSS"
+[ -n "$sizes" ] && echo && printf '%-10s %-8s %-9s %-9s %-12s %-12s %-9s\n' statements calls "wall med" "wall best" "stmts/s" "calls/s" "peak RSS"
 for n in ${sizes//,/ }; do
     f="$work/mixed-$n.kcs"
     generate "$f" mixed "$n"

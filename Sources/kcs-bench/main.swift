@@ -1,7 +1,13 @@
 // kcs-bench: the core benchmark through the embedding API, in process.
 //
 //   kcs-bench FILE.kcs
+//   kcs-bench --phases FILE.kcs
 //
+// With --phases it prints where a whole `kcs run` spends its time, each
+// phase measured on its own, best of three: lexing alone, parsing alone
+// (lexing included), the engine calls alone, and a whole run without and
+// with lint. Lint is the difference of the last two; session glue is the
+// run without lint less parsing and the calls.
 // Parses a generated scenario (scripts/gen-bench.py) once, untimed, runs its
 // declarations into a world, turns every call into an engine request, and
 // then times only `World.perform` over them. Each status is compared with
@@ -20,8 +26,10 @@ func fail(_ message: String) -> Never {
     exit(1)
 }
 
-let arguments = CommandLine.arguments
-guard arguments.count == 2 else { fail("usage: kcs-bench FILE.kcs") }
+var arguments = CommandLine.arguments
+let phases = arguments.count == 3 && arguments[1] == "--phases"
+if phases { arguments.remove(at: 1) }
+guard arguments.count == 2 else { fail("usage: kcs-bench [--phases] FILE.kcs") }
 let file: SourceFile
 do { file = try FileSystemLoader().read(arguments[1]) } catch { fail("cannot read \(arguments[1])") }
 let (program, diagnostics) = Parser.parse(file)
@@ -52,16 +60,59 @@ let resolved = calls.map { call -> (AppHandle, CallRequest, [KeychainStatus]) in
 }
 
 let clock = ContinuousClock()
-var mismatches = 0
-let elapsed = clock.measure {
+func inSeconds(_ d: Duration) -> Double {
+    Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+}
+/// The best of three timings of `body`, in seconds.
+func best(_ body: () -> Void) -> Double {
+    (0..<3).map { _ in inSeconds(clock.measure(body)) }.min() ?? 0
+}
+
+/// Runs every call on a copy of `world`; returns how many statuses differ from the script's.
+func performAll(_ world: World, _ resolved: [(AppHandle, CallRequest, [KeychainStatus])]) -> Int {
+    var w = world
+    var mismatches = 0
     for (app, request, expected) in resolved {
-        let result = world.perform(request, as: app)
+        let result = w.perform(request, as: app)
         if !expected.isEmpty && !expected.contains(result.status) { mismatches += 1 }
     }
+    return mismatches
 }
-let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+var mismatches = 0
+
+if phases {
+    let lex = best {
+        var lexer = Lexer(file: file)
+        while lexer.next().kind != .end {}
+    }
+    let parse = best {
+        var parser = Parser(file: file)
+        while parser.next() != nil {}
+    }
+    let engine = best { mismatches = performAll(world, resolved) }
+    func run(_ lint: LintMode) -> Double {
+        best { _ = BatchRunner(loader: NoFilesLoader(), lint: lint, collectChecks: false).run(file) }
+    }
+    let plain = run(.off), linted = run(.warn)
+    func row(_ name: String, _ t: Double) -> String {
+        let share = linted > 0 ? Int((t / linted * 100).rounded()) : 0
+        return "  " + name + String(repeating: " ", count: max(1, 24 - name.count)) + format3(t) + " s  \(share) %"
+    }
+    print("kcs phases, in process, best of 3 (share of a whole run with lint):")
+    print(row("lexing", lex))
+    print(row("parsing (after lexing)", max(0, parse - lex)))
+    print(row("engine calls", engine))
+    print(row("session glue", max(0, plain - parse - engine)))
+    print(row("lint", max(0, linted - plain)))
+    print(row("whole run with lint", linted))
+    if mismatches > 0 { fail("\(mismatches) status mismatches") }
+    exit(0)
+}
+
+let elapsed = clock.measure { mismatches = performAll(world, resolved) }
+let seconds = inSeconds(elapsed)
 let perSecond = seconds > 0 ? Int(Double(resolved.count) / seconds) : 0
-print("in-process: \(resolved.count) calls in \(String(format3(seconds))) s, \(perSecond) calls/s, \(world.itemCount) items, \(mismatches) status mismatches")
+print("in-process: \(resolved.count) calls in \(String(format3(seconds))) s, \(perSecond) calls/s, \(mismatches) status mismatches")
 if mismatches > 0 { exit(1) }
 
 func format3(_ x: Double) -> String {
