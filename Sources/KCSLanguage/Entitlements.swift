@@ -60,7 +60,7 @@ public struct Entitlements: Sendable, Hashable {
     /// `$(PRODUCT_BUNDLE_IDENTIFIER)` the bundle ID. Any other `$(…)` is
     /// returned as the problem.
     public static func expand(_ value: String, teamID: String?, bundleID: String) -> Result<String, ExpansionProblem> {
-        guard value.contains("$(") else { return .success(value) }
+        guard AppTarget.hasBuildVariable(value) else { return .success(value) }
         if teamID == nil && (value.contains("$(AppIdentifierPrefix)") || value.contains("$(TeamIdentifierPrefix)")) {
             return .failure(.noTeam(value))
         }

@@ -15,19 +15,32 @@ public enum LintMode: String, Sendable, Hashable, CaseIterable {
 /// what is wrong and how to fix it.
 extension Session {
     func lintWarnings(after call: CallStatement, _ s: Statement, _ file: SourceFile) -> [Diagnostic] {
+        // Every rule below fires only under one of these conditions; a call
+        // that meets none (the common case in a long scenario) costs these
+        // few comparisons and copies nothing.
+        guard let status = self.last?.result?.status else { return [] }
+        let operation = call.request.operation
+        let namesGroup = call.request.spec.accessGroup != nil || call.request.changes?.accessGroup != nil
+        let missed = operation != .add && status == .itemNotFound
+        let chosenAccessibility = call.request.spec.accessibility != nil || call.request.spec.accessControl != nil
+            || call.request.changes.map { $0.accessibility != nil || $0.accessControl != nil } ?? false
+        let addToDefault = operation == .add && call.request.spec.accessGroup == nil && status == .success
+            && self.last.map { !world.apps[$0.app.index].applicationGroups.isEmpty } == true
+        guard namesGroup || missed || chosenAccessibility || addToDefault else { return [] }
+
         guard let last, let result = last.result else { return [] }
-        let app = world[last.app]
         let request = call.request
         let spec = request.spec
+        let app = world[last.app]
         var out: [Diagnostic] = []
         func warn(_ code: DiagnosticCode, _ message: String, _ hint: String, notes: [DiagnosticNote] = []) {
             out.append(Diagnostic(code, message, file: file, range: s.range, severity: .warning, hint: hint, notes: notes))
         }
-        let namedGroups = [spec.accessGroup, request.changes?.accessGroup].compactMap { $0 }
+        let namedGroups = namesGroup ? [spec.accessGroup, request.changes?.accessGroup].compactMap { $0 } : []
 
         // A Keychain Sharing group written without its team prefix.
-        for g in namedGroups where !app.accessGroups.contains(g) {
-            if g.contains("$(") {
+        for g in namedGroups where !world.isEntitled(last.app, to: g) {
+            if AppTarget.hasBuildVariable(g) {
                 warn(.lintMissingTeamPrefix, "group \"\(g)\" holds an unexpanded variable: code sees the expanded string",
                      "write the group with the team ID, e.g. group=\(AppTarget.expandEntitlement(g, teamID: app.teamID ?? "TEAMID"))")
             } else if let prefixed = app.prefixedGroup(for: g) {
@@ -39,11 +52,11 @@ extension Session {
         // An extension reading what its containing app writes, without the group.
         if app.kind == .extension, request.operation != .add, let container = containingApp(of: app) {
             var missing: [String] = []
-            for g in namedGroups where !app.accessGroups.contains(g) && container.accessGroups.contains(g) {
+            for g in namedGroups where !world.isEntitled(last.app, to: g) && container.accessGroups.contains(g) {
                 missing.append(g)
             }
             if namedGroups.isEmpty, result.status == .itemNotFound {
-                let lacking = container.accessGroups.filter { !app.accessGroups.contains($0) }
+                let lacking = container.accessGroups.filter { !world.isEntitled(last.app, to: $0) }
                 missing += world.groupsWithMatches(of: request, in: lacking, on: last.device)
             }
             if let g = missing.first {
@@ -55,7 +68,7 @@ extension Session {
         }
 
         // Synchronizable with a this-device-only accessibility; deprecated `always`.
-        for (what, item) in [("", Optional(spec)), ("set ", request.changes)] {
+        for (what, item) in chosenAccessibility ? [("", Optional(spec)), ("set ", request.changes)] : [] {
             guard let item else { continue }
             let accessibility = item.accessibility ?? item.accessControl.flatMap { $0.protectionIsExplicit ? $0.protection : nil }
             if request.operation == .add || !what.isEmpty, item.synchronizable == .yes, let a = accessibility, a.isThisDeviceOnly {
@@ -69,8 +82,7 @@ extension Session {
         }
 
         // An app group relied on as the default group.
-        if request.operation == .add, spec.accessGroup == nil, result.status == .success,
-           let stored = result.items.first?.groupName, !app.applicationGroups.isEmpty {
+        if addToDefault, let stored = result.items.first?.groupName, !app.applicationGroups.isEmpty {
             let defaultShared = !world.otherApps(accessing: stored, besides: last.app).isEmpty
             // App groups appear in other apps' lists only as app groups (they start "group.").
             if !defaultShared,
@@ -90,7 +102,7 @@ extension Session {
                  "add data-protection=true (kSecUseDataProtectionKeychain) so the access group counts")
         }
 
-        if request.operation != .add, result.status == .itemNotFound {
+        if missed {
             // A query that skips synchronizable items because it says nothing
             // of sync: asked through the indexes, so it costs one lookup.
             if spec.synchronizable == nil {
@@ -103,7 +115,7 @@ extension Session {
             }
             // Looking for near misses walks the keychain: only in small ones,
             // so a large generated scenario stays linear.
-            let candidates = world[last.device].keychain.count <= Self.nearMissLimit
+            let candidates = world.keychainCount(on: last.device) <= Self.nearMissLimit
                 ? world.candidates(for: request, as: last.app, on: last.device) : []
             // Service or account differing between the writer and the reader.
             let keys: Set<ItemAttribute> = [.service, .account]
@@ -164,7 +176,7 @@ extension Session {
             if g.hasPrefix("group.") {
                 out.append(("keychain-access-groups lists the app group \(g)",
                             "app groups belong in com.apple.security.application-groups"))
-            } else if let team = teamID, !g.hasPrefix(team + "."), !g.contains("$(") {
+            } else if let team = teamID, !g.hasPrefix(team + "."), !AppTarget.hasBuildVariable(g) {
                 out.append(("keychain group \(g) does not carry the team prefix \(team).",
                             "write $(AppIdentifierPrefix)\(g) in the .entitlements file; Xcode's Keychain Sharing does this"))
             }

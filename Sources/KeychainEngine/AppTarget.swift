@@ -75,7 +75,17 @@ public struct AppTarget: Sendable, Hashable {
     /// The entitled group that `group` names without its team prefix:
     /// `com.example.Shared` for `SKMME9E2Y8.com.example.Shared`.
     public func prefixedGroup(for group: String) -> String? {
-        accessGroups.first { $0.hasSuffix("." + group) && $0.count == group.count + 11 }
+        // A ten-character team ID and a dot, then exactly `group`; compared
+        // on bytes, without building the list.
+        let n = group.utf8.count
+        func prefixes(_ entitled: String) -> Bool {
+            let u = entitled.utf8
+            return u.count == n + 11 && u.dropFirst(10).first == UInt8(ascii: ".")
+                && u.dropFirst(11).elementsEqual(group.utf8)
+        }
+        if let g = keychainAccessGroups.first(where: prefixes) { return g }
+        if let appID, prefixes(appID) { return appID }
+        return applicationGroups.first(where: prefixes)
     }
 
     /// A group as `group NAME` writes it: without this app's team prefix,
@@ -85,10 +95,21 @@ public struct AppTarget: Sendable, Hashable {
         return group.dropFirst(teamID.count + 1)
     }
 
+    /// Whether `value` holds a `$(…)` build-setting reference, decided on
+    /// its bytes (String.contains goes through the generic substring search).
+    public static func hasBuildVariable(_ value: String) -> Bool {
+        var dollar = false
+        for b in value.utf8 {
+            if dollar && b == UInt8(ascii: "(") { return true }
+            dollar = b == UInt8(ascii: "$")
+        }
+        return false
+    }
+
     /// Expands `$(AppIdentifierPrefix)` and `$(TeamIdentifierPrefix)` to `TEAMID.`,
     /// as the signed binary carries them.
     public static func expandEntitlement(_ value: String, teamID: String?) -> String {
-        guard value.contains("$(") else { return value }
+        guard hasBuildVariable(value) else { return value }
         let prefix = teamID.map { $0 + "." } ?? ""
         return value
             .replacingOccurrences(of: "$(AppIdentifierPrefix)", with: prefix)

@@ -125,6 +125,17 @@ public struct World: Sendable {
             .map(AppHandle.init(index:))
     }
 
+    /// Whether `group` is in the app's access-group list, asked of the cached
+    /// list: one hash of the name, no list built.
+    public func isEntitled(_ app: AppHandle, to group: String) -> Bool {
+        guard let id = groupIDs[group] else { return false }
+        return appCaches[app.index].ids.contains(id)
+    }
+
+    /// How many items the device's data-protection keychain holds, without
+    /// copying the device.
+    public func keychainCount(on device: DeviceHandle) -> Int { devices[device.index].keychain.count }
+
     /// Every declared app, in declaration order.
     public var appHandles: [AppHandle] { apps.indices.map(AppHandle.init(index:)) }
 
