@@ -24,6 +24,13 @@ public protocol SourceLoader: Sendable {
     func resolve(_ path: String, relativeTo including: String?) -> String
     /// Reads a resolved path.
     func read(_ resolved: String) throws(LoadError) -> SourceFile
+    /// One name per file however it is reached (through links, `..`), so an
+    /// include cycle is found whatever path spells it. Defaults to `resolved`.
+    func canonical(_ resolved: String) -> String
+}
+
+extension SourceLoader {
+    public func canonical(_ resolved: String) -> String { resolved }
 }
 
 /// Reads from the file system; includes resolve relative to the including file.
@@ -61,6 +68,9 @@ public struct FileSystemLoader: SourceLoader {
     public func read(_ resolved: String) throws(LoadError) -> SourceFile {
         SourceFile(name: resolved, bytes: try Self.readRegularFile(resolved, maxBytes: maxBytes))
     }
+
+    /// The path with its links resolved, when it exists.
+    public func canonical(_ resolved: String) -> String { Self.realPath(resolved) ?? resolved }
 
     /// Reads a regular file, at most `maxBytes` of it, straight into bytes.
     /// Devices, FIFOs and directories are refused before anything is read,
@@ -126,6 +136,13 @@ public enum ScriptLoader {
             let resolved = loader.resolve(path, relativeTo: file.name)
             program.statements[i].kind = .include(path: path, resolved: resolved)
             let range = program.statements[i].range
+            // The stack first: a file being parsed already has a placeholder
+            // in `includes`, and skipping it there is how a cycle that does
+            // not pass through the top file used to slip through.
+            if let cycle = cycleDiagnostic(path, resolved: resolved, from: file, at: range, loader: loader, stack: stack) {
+                diagnostics.append(cycle)
+                continue
+            }
             if includes[resolved] != nil { continue }
             diagnostics += loadInclude(path, resolved: resolved, from: file, at: range, loader: loader,
                                        includes: &includes, stack: stack, limits: limits)
@@ -139,25 +156,36 @@ public enum ScriptLoader {
                             loader: any SourceLoader, includes: inout [String: Program],
                             stack: [String]? = nil, limits: Limits = Limits()) -> [Diagnostic] {
         let maxDepth = limits.includeDepth
-        let stack = stack ?? [loader.resolve(file.name, relativeTo: nil)]
+        let stack = stack ?? [loader.canonical(loader.resolve(file.name, relativeTo: nil))]
         if stack.count > maxDepth {
-            return [Diagnostic(.inputLimit, "includes nest deeper than the limit of \(maxDepth)", file: file, range: range)]
+            return [Diagnostic(.inputLimit, "includes nest deeper than the limit of \(maxDepth)", file: file, range: range,
+                               hint: "the host running this script sets the limits")]
         }
-        if stack.contains(resolved) {
-            return [Diagnostic(.includeCycle, "'\(path)' includes itself (through \(stack.joined(separator: " → ")))",
-                               file: file, range: range, hint: "remove one of the include lines")]
+        if let cycle = cycleDiagnostic(path, resolved: resolved, from: file, at: range, loader: loader, stack: stack) {
+            return [cycle]
         }
         var diagnostics: [Diagnostic] = []
         do {
             let included = try loader.read(resolved)
             includes[resolved] = Program(file: included, statements: [])
-            includes[resolved] = parse(included, loader: loader, stack: stack + [resolved],
+            includes[resolved] = parse(included, loader: loader, stack: stack + [loader.canonical(resolved)],
                                        includes: &includes, diagnostics: &diagnostics, limits: limits)
         } catch {
             diagnostics.append(Diagnostic(error.code, error.message(for: path), file: file, range: range,
                                           hint: "paths in include are relative to the including file"))
         }
         return diagnostics
+    }
+}
+
+extension ScriptLoader {
+    /// An include cycle error when `resolved` names a file on the include
+    /// stack (compared by canonical path), else nil.
+    static func cycleDiagnostic(_ path: String, resolved: String, from file: SourceFile, at range: SourceRange,
+                                loader: any SourceLoader, stack: [String]) -> Diagnostic? {
+        guard stack.contains(loader.canonical(resolved)) else { return nil }
+        return Diagnostic(.includeCycle, "'\(path)' includes itself (through \(stack.joined(separator: " → ")))",
+                          file: file, range: range, hint: "remove one of the include lines")
     }
 }
 
@@ -182,9 +210,18 @@ extension LoadError {
 /// are refused. For hosts that run scripts they did not write.
 public struct RootedFileLoader: SourceLoader {
     public let root: String
-    private let files = FileSystemLoader()
+    private let files: FileSystemLoader
 
-    public init(root: String) { self.root = FileSystemLoader.normalise(root) }
+    /// System folders whose files are not files: they describe the running
+    /// machine (`/proc/self/environ`), so they are refused even inside a root.
+    static let systemFolders = ["/proc", "/sys", "/dev"]
+
+    public init(root: String, maxBytes: Int = FileSystemLoader().maxBytes) {
+        self.root = FileSystemLoader.normalise(root)
+        self.files = FileSystemLoader(maxBytes: maxBytes)
+    }
+
+    public func canonical(_ resolved: String) -> String { files.canonical(resolved) }
 
     public func resolve(_ path: String, relativeTo including: String?) -> String {
         files.resolve(path, relativeTo: including)
@@ -205,6 +242,9 @@ public struct RootedFileLoader: SourceLoader {
         let prefix = realRoot.hasSuffix("/") ? realRoot : realRoot + "/"
         guard real == realRoot || real.hasPrefix(prefix) else {
             throw .forbidden(resolved, reason: "it is outside \(root)")
+        }
+        if Self.systemFolders.contains(where: { real == $0 || real.hasPrefix($0 + "/") }) {
+            throw .forbidden(resolved, reason: "it is in a system folder, not a script")
         }
         return SourceFile(name: path, bytes: try FileSystemLoader.readRegularFile(real, maxBytes: files.maxBytes))
     }
