@@ -58,23 +58,24 @@ public struct DiagnosticRenderer: Sendable {
             while i > line.lowerBound, i < line.upperBound, b[i] & 0xC0 == 0x80 { i += back ? -1 : 1 }
             return i
         }
-        let budget = Self.window * 4  // bytes: a scalar is at most four
+        let budget = Self.window * 2 * 4  // bytes: a scalar is at most four
         let lo = boundary(max(line.lowerBound, from - budget), back: false)
         let markEnd = boundary(min(to, from + budget), back: false)
         let hi = boundary(min(line.upperBound, markEnd + budget), back: false)
         /// The scalars of a byte range as shown, at most `window` of them, and whether some were cut.
-        func shown(_ r: Range<Int>, keepLast: Bool) -> ([String], Bool) {
+        func shown(_ r: Range<Int>, keepLast: Bool, limit: Int = Self.window) -> ([String], Bool) {
             let cells = String(decoding: b[r], as: UTF8.self).unicodeScalars.map { s in
                 s == "\t" ? " " : TerminalText.needsEscape(s) ? TerminalText.escape(s) : String(s)
             }
-            guard cells.count > Self.window else { return (cells, false) }
-            return (keepLast ? Array(cells.suffix(Self.window)) : Array(cells.prefix(Self.window)), true)
+            guard cells.count > limit else { return (cells, false) }
+            return (keepLast ? Array(cells.suffix(limit)) : Array(cells.prefix(limit)), true)
         }
         let (before, cutStart) = shown(lo..<from, keepLast: true)
-        let (marked, _) = shown(from..<markEnd, keepLast: false)
-        let (after, cutEnd) = shown(markEnd..<hi, keepLast: false)
+        let (marked, cutMark) = shown(from..<markEnd, keepLast: false, limit: 2 * Self.window)
+        // A long range is shown from its start; what follows it is left out.
+        let (after, cutEnd) = cutMark || markEnd < to ? ([], true) : shown(markEnd..<hi, keepLast: false)
         let cutBefore = lo > line.lowerBound || cutStart
-        let cutAfter = hi < line.upperBound || cutEnd || markEnd < to
+        let cutAfter = hi < line.upperBound || cutEnd
         let head = (cutBefore ? "…" : "") + before.joined()
         let text = head + marked.joined() + after.joined() + (cutAfter ? "…" : "")
         let column = head.unicodeScalars.count

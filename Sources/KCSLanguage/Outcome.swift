@@ -35,6 +35,9 @@ public struct FileOutcome: Sendable {
     /// `--update`: the rewritten document and how many output blocks changed.
     public var updatedContent: [UInt8]?
     public var updatedBlocks = 0
+    /// With ``updatedContent``: the document as it was read, so the writer
+    /// can refuse to overwrite a change made meanwhile.
+    public var originalContent: [UInt8]?
 
     /// Counts of checks that were not listed one by one (``BatchRunner``
     /// without `collectChecks`): a large run keeps counts, not a list.
@@ -289,6 +292,7 @@ public struct BatchRunner: Sendable {
                 newBytes.replaceSubrange(range.start..<range.end, with: Array(text.utf8))
             }
             outcome.updatedContent = newBytes
+            outcome.originalContent = bytes
             outcome.updatedBlocks = replacements.filter { r in blocks.contains { $0.content == r.0 } }.count
         }
         applyStrictness(&outcome)

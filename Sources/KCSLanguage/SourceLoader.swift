@@ -66,7 +66,20 @@ public struct FileSystemLoader: SourceLoader {
     }
 
     public func read(_ resolved: String) throws(LoadError) -> SourceFile {
-        SourceFile(name: resolved, bytes: try Self.readRegularFile(resolved, maxBytes: maxBytes))
+        try Self.refuseSystemFolder(resolved)
+        return SourceFile(name: resolved, bytes: try Self.readRegularFile(resolved, maxBytes: maxBytes))
+    }
+
+    /// System folders whose files are not files: they describe the running
+    /// machine (`/proc/self/environ` is the environment, secrets included).
+    static let systemFolders = ["/proc", "/sys", "/dev"]
+
+    /// Refuses a path that leads, through any links, into a system folder.
+    static func refuseSystemFolder(_ path: String) throws(LoadError) {
+        guard let real = realPath(path) else { return }
+        if systemFolders.contains(where: { real == $0 || real.hasPrefix($0 + "/") }) {
+            throw .forbidden(path, reason: "it is in \(real.split(separator: "/").first.map { "/" + $0 } ?? real), which describes this machine, not a script")
+        }
     }
 
     /// The path with its links resolved, when it exists.
@@ -79,37 +92,64 @@ public struct FileSystemLoader: SourceLoader {
         let fd = open(path, O_RDONLY | O_NONBLOCK)
         guard fd >= 0 else {
             if errno == ENOENT || errno == ENOTDIR { throw .notFound(path) }
-            throw .unreadable(path, reason: "permission denied")
+            throw .unreadable(path, reason: String(cString: strerror(errno)))
         }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw .unreadable(path, reason: "it cannot be examined") }
         guard info.st_mode & S_IFMT == S_IFREG else {
-            throw .unreadable(path, reason: info.st_mode & S_IFMT == S_IFDIR ? "it is a directory" : "it is not a regular file")
+            throw .unreadable(path, reason: "not a regular file (" + Self.kind(info.st_mode) + ")")
         }
         guard Int(info.st_size) <= maxBytes else {
             throw .unreadable(path, reason: "it is \(info.st_size) bytes, more than the \(maxBytes) this host reads")
         }
+        return try readAll(fd, name: path, maxBytes: maxBytes, expected: Int(info.st_size))
+    }
+
+    /// Reads standard input (a pipe, a file or a device such as /dev/zero),
+    /// stopping with an error once it passes `maxBytes`.
+    public static func readStandardInput(maxBytes: Int) throws(LoadError) -> [UInt8] {
+        try readAll(0, name: "<stdin>", maxBytes: maxBytes, expected: 0)
+    }
+
+    /// Reads a descriptor to its end, never keeping more than `maxBytes`.
+    static func readAll(_ fd: Int32, name: String, maxBytes: Int, expected: Int) throws(LoadError) -> [UInt8] {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(Int(info.st_size))
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        bytes.reserveCapacity(min(expected, maxBytes))
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
+            // Never read past the cap plus one byte: enough to know it is over.
+            let room = min(chunk.count, maxBytes + 1 - bytes.count)
             #if canImport(Glibc)
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, room) }
             #else
-            let n = chunk.withUnsafeMutableBytes { Darwin.read(fd, $0.baseAddress, $0.count) }
+            let n = chunk.withUnsafeMutableBytes { Darwin.read(fd, $0.baseAddress, room) }
             #endif
-            if n < 0 { throw .unreadable(path, reason: "a read failed") }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 && errno == EAGAIN { throw .unreadable(name, reason: "it has nothing to read yet (a FIFO or socket?)") }
+            if n < 0 { throw .unreadable(name, reason: String(cString: strerror(errno))) }
             if n == 0 { return bytes }
             bytes.append(contentsOf: chunk[0..<n])
             if bytes.count > maxBytes {
-                throw .unreadable(path, reason: "it is more than the \(maxBytes) bytes this host reads")
+                throw .unreadable(name, reason: "it is more than the \(maxBytes) bytes this host reads")
             }
         }
     }
 
+    /// What a non-regular file is, in words.
+    static func kind(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFDIR: "a directory"
+        case S_IFIFO: "a FIFO"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFSOCK: "a socket"
+        default: "not a file"
+        }
+    }
+
     /// The path with every symbolic link resolved, or nil if it does not exist.
-    static func realPath(_ path: String) -> String? {
+    public static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)
@@ -190,14 +230,16 @@ extension ScriptLoader {
 }
 
 extension LoadError {
-    var code: DiagnosticCode {
+    /// The diagnostic code for this failure.
+    public var code: DiagnosticCode {
         switch self {
         case .notFound: .fileNotFound
         case .unreadable, .forbidden: .fileUnreadable
         }
     }
 
-    func message(for path: String) -> String {
+    /// The message, naming `path` as the user wrote it.
+    public func message(for path: String) -> String {
         switch self {
         case .notFound(let p): "no such file: '\(p == path ? path : "\(path)' (looked for '\(p)")'"
         case .unreadable(let p, let reason): "cannot read '\(p)': \(reason)"
@@ -212,22 +254,31 @@ public struct RootedFileLoader: SourceLoader {
     public let root: String
     private let files: FileSystemLoader
 
-    /// System folders whose files are not files: they describe the running
-    /// machine (`/proc/self/environ`), so they are refused even inside a root.
-    static let systemFolders = ["/proc", "/sys", "/dev"]
+    /// Whether `include` and `entitlements=` may name absolute paths (inside the root).
+    public let allowsAbsolutePaths: Bool
+    /// What ``resolve(_:relativeTo:)`` puts before an absolute path it does not allow,
+    /// so ``read(_:)`` refuses it with a reason.
+    private static let refusedMark = "<absolute>"
 
-    public init(root: String, maxBytes: Int = FileSystemLoader().maxBytes) {
+    public init(root: String, maxBytes: Int = FileSystemLoader().maxBytes, allowsAbsolutePaths: Bool = true) {
         self.root = FileSystemLoader.normalise(root)
         self.files = FileSystemLoader(maxBytes: maxBytes)
+        self.allowsAbsolutePaths = allowsAbsolutePaths
     }
 
     public func canonical(_ resolved: String) -> String { files.canonical(resolved) }
 
     public func resolve(_ path: String, relativeTo including: String?) -> String {
-        files.resolve(path, relativeTo: including)
+        // Paths written in a script are refused when absolute; the host's
+        // own (no including file) are not.
+        if !allowsAbsolutePaths, including != nil, path.hasPrefix("/") { return Self.refusedMark + path }
+        return files.resolve(path, relativeTo: including)
     }
 
     public func read(_ resolved: String) throws(LoadError) -> SourceFile {
+        if resolved.hasPrefix(Self.refusedMark) {
+            throw .forbidden(String(resolved.dropFirst(Self.refusedMark.count)), reason: "absolute paths are not allowed here")
+        }
         let path = FileSystemLoader.normalise(resolved)
         // First as written: a path that climbs out is refused whether or not it exists.
         let lexicalPrefix = root.hasSuffix("/") ? root : root + "/"
@@ -243,9 +294,7 @@ public struct RootedFileLoader: SourceLoader {
         guard real == realRoot || real.hasPrefix(prefix) else {
             throw .forbidden(resolved, reason: "it is outside \(root)")
         }
-        if Self.systemFolders.contains(where: { real == $0 || real.hasPrefix($0 + "/") }) {
-            throw .forbidden(resolved, reason: "it is in a system folder, not a script")
-        }
+        try FileSystemLoader.refuseSystemFolder(real)
         return SourceFile(name: path, bytes: try FileSystemLoader.readRegularFile(real, maxBytes: files.maxBytes))
     }
 }
