@@ -17,6 +17,10 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     case inputLimit = "KCS007"
     /// An entitlements file or provisioning profile that cannot be decoded.
     case malformedEntitlements = "KCS008"
+    /// A note closing a file's diagnostics: how many more were not shown.
+    case moreDiagnostics = "KCS009"
+    /// A bidirectional-control character in a script (Trojan Source).
+    case bidiControl = "KCS010"
     // Tokens.
     case unterminatedString = "KCS101"
     case badEscape = "KCS102"
@@ -95,12 +99,12 @@ extension DiagnosticCode {
     public var phase: Phase {
         switch self {
         case .fileNotFound, .fileUnreadable, .malformedEntitlements: .input
-        case .emptyFile, .invalidUTF8, .nulByte, .includeCycle, .inputLimit, .unterminatedString, .badEscape,
+        case .emptyFile, .invalidUTF8, .nulByte, .bidiControl, .includeCycle, .inputLimit, .unterminatedString, .badEscape,
              .unexpectedCharacter, .unexpectedEndOfInput, .integerOverflow, .unknownStatement, .expectedToken,
              .unknownClass, .unknownAttribute, .unknownValue, .unknownStatus, .duplicateArgument, .wrongValueType,
              .misplacedSet, .unknownPlatform, .unexpectedToken, .misplacedDeclaration, .malformedTeamID: .syntax
         case .unknownApp, .unknownTeam, .unknownDevice, .invalidDeclaration, .noPreviousCall,
-             .promptUnanswered, .callDidNotRun, .appNotInstalled, .unknownBackup, .runLimit: .runtime
+             .promptUnanswered, .callDidNotRun, .appNotInstalled, .unknownBackup, .runLimit, .moreDiagnostics: .runtime
         case .expectationFailed, .outputMismatch, .blockDidNotFail: .expectation
         // Warnings; with --strict they count as runtime errors (exit 1).
         case .lintMissingTeamPrefix, .lintExtensionGroup, .lintSyncThisDeviceOnly, .lintDeprecatedAccessibility,

@@ -12,53 +12,79 @@ public struct DiagnosticRenderer: Sendable {
 
     public func render(_ d: Diagnostic) -> String {
         var out = ""
+        let message = TerminalText.escaped(d.message)
         let sev = d.severity.rawValue
         let head = paint(sev + ":", d.severity == .error ? "31;1" : d.severity == .warning ? "35;1" : "36;1")
         if let file = d.file, let range = d.range {
             let loc = file.location(of: range.start)
-            out += paint("\(file.name):\(loc.line):\(loc.column):", "1") + " \(head) \(d.message) [\(d.code.rawValue)]\n"
+            out += paint("\(TerminalText.escaped(file.name)):\(loc.line):\(loc.column):", "1") + " \(head) \(message) [\(d.code.rawValue)]\n"
             out += excerpt(file, range)
         } else if let file = d.file {
-            out += paint("\(file.name):", "1") + " \(head) \(d.message) [\(d.code.rawValue)]\n"
+            out += paint("\(TerminalText.escaped(file.name)):", "1") + " \(head) \(message) [\(d.code.rawValue)]\n"
         } else {
-            out += "kcs: \(head) \(d.message) [\(d.code.rawValue)]\n"
+            out += "kcs: \(head) \(message) [\(d.code.rawValue)]\n"
         }
         for note in d.notes {
             if let file = note.file, let range = note.range {
                 let loc = file.location(of: range.start)
-                out += "\(file.name):\(loc.line):\(loc.column): " + paint("note:", "36;1") + " \(note.message)\n"
+                out += "\(TerminalText.escaped(file.name)):\(loc.line):\(loc.column): " + paint("note:", "36;1")
+                    + " \(TerminalText.escaped(note.message))\n"
             } else {
-                out += "  " + note.message + "\n"
+                out += "  " + TerminalText.escaped(note.message) + "\n"
             }
         }
-        if let hint = d.hint { out += paint("hint:", "32;1") + " \(hint)\n" }
+        if let hint = d.hint { out += paint("hint:", "32;1") + " \(TerminalText.escaped(hint))\n" }
         return out
     }
 
-    /// The source line and a caret under the range (first line only).
+    /// Scalars of a line shown on each side of the caret at most: an error
+    /// on a line of a megabyte shows a window, not the line.
+    static let window = 80
+
+    /// The source line and a caret under the range (first line only). Long
+    /// lines are cut to a window around the caret, marked with `…`; control
+    /// characters are shown escaped (``TerminalText``), the caret moved to match.
     func excerpt(_ file: SourceFile, _ range: SourceRange) -> String {
         let start = file.location(of: range.start)
-        let endOffset = max(range.start, range.end - 1)
-        let end = file.location(of: endOffset)
-        let text = file.lineText(start.line).replacingTabs()
         let gutter = String(start.line)
         let pad = String(repeating: " ", count: gutter.count)
-        var width = 1
-        if end.line == start.line, range.end > range.start { width = max(1, end.column - start.column + 1) }
-        let lineLength = text.unicodeScalars.count
-        if start.column + width - 1 > lineLength + 1 { width = max(1, lineLength + 1 - start.column + 1) }
-        let caret = String(repeating: " ", count: start.column - 1) + "^" + String(repeating: "~", count: width - 1)
+        guard let line = file.lineBounds(start.line) else { return "" }
+        let b = file.bytes
+        let from = min(max(range.start, line.lowerBound), line.upperBound)
+        let to = min(max(range.end, from), line.upperBound)
+        // Whole scalars only: step back or on to a scalar's first byte.
+        func boundary(_ i: Int, back: Bool) -> Int {
+            var i = i
+            while i > line.lowerBound, i < line.upperBound, b[i] & 0xC0 == 0x80 { i += back ? -1 : 1 }
+            return i
+        }
+        let budget = Self.window * 2 * 4  // bytes: a scalar is at most four
+        let lo = boundary(max(line.lowerBound, from - budget), back: false)
+        let markEnd = boundary(min(to, from + budget), back: false)
+        let hi = boundary(min(line.upperBound, markEnd + budget), back: false)
+        /// The scalars of a byte range as shown, at most `window` of them, and whether some were cut.
+        func shown(_ r: Range<Int>, keepLast: Bool, limit: Int = Self.window) -> ([String], Bool) {
+            let cells = String(decoding: b[r], as: UTF8.self).unicodeScalars.map { s in
+                s == "\t" ? " " : TerminalText.needsEscape(s) ? TerminalText.escape(s) : String(s)
+            }
+            guard cells.count > limit else { return (cells, false) }
+            return (keepLast ? Array(cells.suffix(limit)) : Array(cells.prefix(limit)), true)
+        }
+        let (before, cutStart) = shown(lo..<from, keepLast: true)
+        let (marked, cutMark) = shown(from..<markEnd, keepLast: false, limit: 2 * Self.window)
+        // A long range is shown from its start; what follows it is left out.
+        let (after, cutEnd) = cutMark || markEnd < to ? ([], true) : shown(markEnd..<hi, keepLast: false)
+        let cutBefore = lo > line.lowerBound || cutStart
+        let cutAfter = hi < line.upperBound || cutEnd
+        let head = (cutBefore ? "…" : "") + before.joined()
+        let text = head + marked.joined() + after.joined() + (cutAfter ? "…" : "")
+        let column = head.unicodeScalars.count
+        let width = max(1, marked.joined().unicodeScalars.count)
+        let caret = String(repeating: " ", count: column) + "^" + String(repeating: "~", count: width - 1)
         return " \(gutter) | \(text)\n \(pad) | \(paint(caret, "32;1"))\n"
     }
 
     private func paint(_ s: String, _ code: String) -> String {
         colour ? "\u{1B}[\(code)m\(s)\u{1B}[0m" : s
-    }
-}
-
-extension String {
-    /// Tabs become one space so the caret column matches.
-    func replacingTabs() -> String {
-        String(String.UnicodeScalarView(unicodeScalars.map { $0 == "\t" ? " " : $0 }))
     }
 }

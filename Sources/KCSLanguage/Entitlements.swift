@@ -105,33 +105,6 @@ extension Entitlements {
     /// Real entitlements and profiles nest a few levels; this is plenty.
     static let maxNesting = 64
 
-    /// The deepest nesting of `<array>`/`<dict>` in XML, or of containers in
-    /// a binary plist (bounded by counting container markers, conservatively).
-    static func nestingDepth(_ plist: [UInt8]) -> Int {
-        if plist.starts(with: Array("bplist".utf8)) {
-            // Binary plists reference objects by index; a deep chain needs at
-            // least one container object per level. Count container markers
-            // (0xA_ arrays, 0xD_ dictionaries) as an upper bound on depth.
-            return plist.reduce(0) { $0 + (($1 & 0xF0) == 0xA0 || ($1 & 0xF0) == 0xD0 ? 1 : 0) } > 4096 ? Int.max : 0
-        }
-        var depth = 0, deepest = 0, i = 0
-        let open = Array("<array>".utf8), openDict = Array("<dict>".utf8)
-        let close = Array("</array>".utf8), closeDict = Array("</dict>".utf8)
-        while i < plist.count {
-            if plist[i] == UInt8(ascii: "<") {
-                let rest = plist[i...]
-                if rest.starts(with: open) || rest.starts(with: openDict) {
-                    depth += 1
-                    deepest = max(deepest, depth)
-                } else if rest.starts(with: close) || rest.starts(with: closeDict) {
-                    depth -= 1
-                }
-            }
-            i += 1
-        }
-        return deepest
-    }
-
     /// Decodes an entitlements file, a `codesign` print-out or a provisioning
     /// profile. The property list itself is decoded by Foundation's
     /// `PropertyListDecoder`; this only finds it (a profile wraps it in a
@@ -156,11 +129,10 @@ extension Entitlements {
                 "no property list found (no '<?xml … </plist>' and not a binary plist)",
                 hint: "give an .entitlements file, the output of 'codesign -d --entitlements :- APP', or an embedded.mobileprovision"))
         }
-        // Foundation's decoder recurses once per nesting level: bound it
-        // first, so a crafted file cannot overflow the stack.
-        if nestingDepth(plist) > maxNesting {
-            return .failure(EntitlementsError(
-                "the property list nests deeper than \(maxNesting) levels",
+        // Foundation's decoder recurses once per nesting level: bound the
+        // real structure first, so a crafted file cannot overflow the stack.
+        if let problem = PlistGuard.check(plist, maxDepth: maxNesting) {
+            return .failure(EntitlementsError(problem.message,
                 hint: "entitlements are a dictionary of strings, booleans and arrays of strings"))
         }
         let data = Data(plist)

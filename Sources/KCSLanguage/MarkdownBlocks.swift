@@ -107,12 +107,42 @@ public enum MarkdownBlocks {
         return b[from..<to].allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
     }
 
-    /// The document with everything outside `range` blanked (line breaks
-    /// kept), so a block runs with the Markdown file's own lines and columns.
-    static func masked(_ bytes: [UInt8], keeping range: SourceRange) -> [UInt8] {
-        var out = bytes
-        for i in out.indices where (i < range.start || i >= range.end) && out[i] != 0x0A {
-            out[i] = 0x20
+    /// The run of fence characters at the start of a fence line: where it
+    /// starts, its character and its length.
+    static func fenceMarker(_ b: [UInt8], lineStart: Int) -> (start: Int, char: UInt8, count: Int)? {
+        var i = lineStart, indent = 0
+        while i < b.count, b[i] == 0x20, indent < 3 { i += 1; indent += 1 }
+        guard i < b.count, b[i] == UInt8(ascii: "`") || b[i] == UInt8(ascii: "~") else { return nil }
+        let c = b[i], start = i
+        while i < b.count, b[i] == c { i += 1 }
+        return (start, c, i - start)
+    }
+
+    /// The longest run of `char` that starts a line of `text` (after up to
+    /// three spaces beyond `indent`): a run that long or longer would close
+    /// a fence.
+    static func longestFenceRun(in text: String, char: UInt8, indent: Int) -> Int {
+        var longest = 0
+        for line in text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false) {
+            var i = line.startIndex, spaces = 0
+            while i < line.endIndex, line[i] == 0x20, spaces < indent + 3 { i = line.index(after: i); spaces += 1 }
+            var n = 0
+            while i < line.endIndex, line[i] == char { i = line.index(after: i); n += 1 }
+            longest = max(longest, n)
+        }
+        return longest
+    }
+
+    /// Replacements that lengthen a block's opening and closing fences so
+    /// `text` written inside cannot close it; none when it already cannot.
+    static func lengthenedFences(_ b: [UInt8], _ block: FencedBlock, toHold text: String) -> [(SourceRange, String)] {
+        guard let open = fenceMarker(b, lineStart: block.fence.start) else { return [] }
+        let needed = longestFenceRun(in: text, char: open.char, indent: indentation(b, block.fence)) + 1
+        guard needed > open.count, needed >= 3 else { return [] }
+        let fence = String(repeating: Character(Unicode.Scalar(open.char)), count: needed)
+        var out = [(SourceRange(open.start, open.start + open.count), fence)]
+        if block.closed, let close = fenceMarker(b, lineStart: block.content.end) {
+            out.append((SourceRange(close.start, close.start + close.count), fence))
         }
         return out
     }

@@ -35,6 +35,9 @@ public struct FileOutcome: Sendable {
     /// `--update`: the rewritten document and how many output blocks changed.
     public var updatedContent: [UInt8]?
     public var updatedBlocks = 0
+    /// With ``updatedContent``: the document as it was read, so the writer
+    /// can refuse to overwrite a change made meanwhile.
+    public var originalContent: [UInt8]?
 
     /// Counts of checks that were not listed one by one (``BatchRunner``
     /// without `collectChecks`): a large run keeps counts, not a list.
@@ -78,12 +81,29 @@ public struct BatchRunner: Sendable {
     /// them, so a run of a million statements holds no list of them.
     public var collectChecks: Bool
 
+    /// Bounds for each file (time and output cover a whole Markdown document).
+    public var limits: Limits
+    /// Diagnostics kept per file; past it they are counted in one note.
+    public var maxDiagnostics: Int
+
     public init(loader: any SourceLoader = FileSystemLoader(), verbose: Bool = false, lint: LintMode = .warn,
-                collectChecks: Bool = true) {
+                collectChecks: Bool = true, limits: Limits = Limits(), maxDiagnostics: Int = 200) {
         self.loader = loader
         self.verbose = verbose
         self.lint = lint
         self.collectChecks = collectChecks
+        self.limits = limits
+        self.maxDiagnostics = maxDiagnostics
+    }
+
+    /// Keeps the first ``maxDiagnostics`` diagnostics of a file and says how
+    /// many more there were, so a file of a million errors prints a screenful.
+    func capDiagnostics(_ outcome: inout FileOutcome) {
+        guard outcome.diagnostics.count > maxDiagnostics else { return }
+        let rest = outcome.diagnostics.count - maxDiagnostics
+        outcome.diagnostics.removeSubrange(maxDiagnostics...)
+        outcome.diagnostics.append(Diagnostic(.moreDiagnostics, "\(rest) more diagnostic\(rest == 1 ? "" : "s") in \(outcome.path) not shown",
+                                              severity: .note, hint: "fix the first ones and run again"))
     }
 
     /// Runs one `.kcs` script in a fresh world.
@@ -91,7 +111,7 @@ public struct BatchRunner: Sendable {
         var outcome = FileOutcome(path: file.name)
         var session = Session()
         session.lints = lint != .off
-        let options = RunOptions(reportCalls: verbose, reportPasses: collectChecks)
+        let options = RunOptions(reportCalls: verbose, reportPasses: collectChecks, limits: limits)
         let collect = collectChecks
         let report = session.run(file: file, loader: loader, options: options) { event in
             Self.record(event, into: &outcome, verbose: verbose, collectChecks: collect)
@@ -102,6 +122,7 @@ public struct BatchRunner: Sendable {
         }
         outcome.exitCode = report.exitCode
         applyStrictness(&outcome)
+        capDiagnostics(&outcome)
         return outcome
     }
 
@@ -123,13 +144,16 @@ public struct BatchRunner: Sendable {
         var outcome = FileOutcome(path: file.name)
         var session = Session()
         session.lints = true
-        let report = session.run(file: file, loader: loader, options: RunOptions()) { event in
-            guard case .diagnostic(let d) = event, d.code.isLint || d.code.phase == .syntax || d.code.phase == .input else { return }
+        let report = session.run(file: file, loader: loader, options: RunOptions(limits: limits)) { event in
+            guard case .diagnostic(let d) = event,
+                  d.code.isLint || d.code.phase == .syntax || d.code.phase == .input || d.code == .runLimit else { return }
             outcome.diagnostics.append(d)
         }
         let warnings = outcome.diagnostics.filter(\.code.isLint).count
-        outcome.output = "\(file.name): \(warnings) warning\(warnings == 1 ? "" : "s")\n"
-        outcome.exitCode = report.fileNotFound || report.hasSyntaxErrors ? report.exitCode : (warnings > 0 ? 1 : 0)
+        outcome.output = "\(TerminalText.escaped(file.name)): \(warnings) warning\(warnings == 1 ? "" : "s")\n"
+        let stopped = outcome.diagnostics.contains { $0.code == .runLimit }
+        outcome.exitCode = report.fileNotFound || report.hasSyntaxErrors ? report.exitCode : (warnings > 0 || stopped ? 1 : 0)
+        capDiagnostics(&outcome)
         return outcome
     }
 
@@ -188,20 +212,36 @@ public struct BatchRunner: Sendable {
         var session = Session()
         session.lints = lint != .off
         var replacements: [(SourceRange, String)] = []
+        // One deadline and one output budget for the whole document.
+        let deadline = limits.seconds.map { ContinuousClock.now + .milliseconds(Int($0 * 1000)) }
+        var outputSoFar = 0
         for (index, block) in blocks.enumerated() where block.language == "kcs" {
             if block.modifiers.contains("ignore") { continue }
             if block.modifiers.contains("fresh") {
                 session = Session()
                 session.lints = lint != .off
             }
-            let masked = SourceFile(name: file.name, bytes: MarkdownBlocks.masked(bytes, keeping: block.content))
+            // The block's own bytes, numbered with the document's lines: each
+            // block is read once, never the whole document again.
+            let firstLine = file.location(of: block.content.start).line
+            let blockFile = SourceFile(name: file.name, bytes: Array(bytes[block.content.start..<block.content.end]),
+                                       firstLine: firstLine)
             var printed = ""
             var blockOutcome = FileOutcome(path: file.name)
-            let options = RunOptions(reportCalls: true, reportPasses: true, requireStatements: false)
-            let report = session.run(file: masked, loader: loader, options: options) { event in
+            var options = RunOptions(reportCalls: true, reportPasses: true, requireStatements: false, limits: limits)
+            options.deadline = deadline
+            options.outputSoFar = outputSoFar
+            let report = session.run(file: blockFile, loader: loader, options: options) { event in
                 if case .call(let c) = event { printed += CallLine.text(c) + "\n" }
                 if case .output(let text) = event { printed += text }
                 Self.record(event, into: &blockOutcome, verbose: false)
+            }
+            outputSoFar = max(outputSoFar, report.outputBytes)
+            if report.diagnostics.contains(where: { $0.code == .runLimit }) {
+                // A limit stops the document, not just the block.
+                outcome.diagnostics += blockOutcome.diagnostics
+                outcome.exitCode = FileOutcome.combine(outcome.exitCode, report.exitCode)
+                break
             }
             if block.modifiers.contains("fails") {
                 let failedAsDocumented = report.exitCode != 0
@@ -232,6 +272,9 @@ public struct BatchRunner: Sendable {
                 // Written back in the file's own style: its indentation, its line breaks.
                 let crlf = out.fence.end > out.fence.start && bytes[out.fence.end - 1] == 0x0D
                 replacements.append((out.content, MarkdownBlocks.styled(printed, indent: indent, crlf: crlf)))
+                // Printed text that holds a fence would close the block early:
+                // the block's fences grow longer than any run in the text.
+                replacements += MarkdownBlocks.lengthenedFences(bytes, out, toHold: printed)
                 outcome.checks.append(Check(kind: .output, file: file, range: out.fence))
             } else {
                 let d = Diagnostic(.outputMismatch, "the output block differs from what the kcs block printed",
@@ -249,10 +292,32 @@ public struct BatchRunner: Sendable {
                 newBytes.replaceSubrange(range.start..<range.end, with: Array(text.utf8))
             }
             outcome.updatedContent = newBytes
-            outcome.updatedBlocks = replacements.count
+            outcome.originalContent = bytes
+            outcome.updatedBlocks = replacements.filter { r in blocks.contains { $0.content == r.0 } }.count
         }
         applyStrictness(&outcome)
+        capDiagnostics(&outcome)
         return outcome
+    }
+
+    /// Reads a Markdown document through the loader (a regular file, within
+    /// the size limit) and checks it; an unreadable file is exit 66.
+    public func check(path: String, update: Bool = false) -> FileOutcome {
+        let file: SourceFile
+        do { file = try loader.read(loader.resolve(path, relativeTo: nil)) } catch {
+            var outcome = FileOutcome(path: path)
+            outcome.diagnostics.append(Diagnostic(error.code, error.message(for: path)))
+            outcome.exitCode = 66
+            return outcome
+        }
+        if file.bytes.count > limits.sourceBytes {
+            var outcome = FileOutcome(path: path)
+            outcome.diagnostics.append(Diagnostic(.inputLimit, "the document is \(file.bytes.count) bytes, over the limit of \(limits.sourceBytes)",
+                                                  file: file))
+            outcome.exitCode = 65
+            return outcome
+        }
+        return check(markdown: file, update: update)
     }
 
     /// The offset just past a block's closing fence line.
@@ -265,31 +330,114 @@ public struct BatchRunner: Sendable {
 }
 
 /// A line diff of expected against actual text, for output-block mismatches.
+///
+/// Linear in the text plus the square of the differences, never the n·m
+/// table: the common start and end are cut off first, the rest goes to
+/// Myers' algorithm with a cap on the differences it looks for; past the cap
+/// (or past ``maxLines`` lines of diff) the first differences are shown and
+/// the rest counted.
 enum LineDiff {
+    /// Differences (inserted plus deleted lines) Myers' search goes up to.
+    static let maxEdits = 400
+    /// Lines of diff shown; unchanged lines count only near a change.
+    static let maxLines = 200
+    /// Unchanged lines shown around a change.
+    static let context = 3
+
+    enum Op: Equatable { case same(Int, Int), delete(Int), insert(Int) }
+
     static func lines(expected: String, actual: String) -> [String] {
-        var a = expected.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        var b = actual.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var a = expected.split(separator: "\n", omittingEmptySubsequences: false)
+        var b = actual.split(separator: "\n", omittingEmptySubsequences: false)
         // Text ending in a line break leaves an empty last element: not a line.
         if a.last == "" { a.removeLast() }
         if b.last == "" { b.removeLast() }
-        // Longest common subsequence table; documents are small.
-        var lcs = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)
-        for i in stride(from: a.count - 1, through: 0, by: -1) {
-            for j in stride(from: b.count - 1, through: 0, by: -1) {
-                lcs[i][j] = a[i] == b[j] ? lcs[i + 1][j + 1] + 1 : max(lcs[i + 1][j], lcs[i][j + 1])
+        var prefix = 0
+        while prefix < a.count, prefix < b.count, a[prefix] == b[prefix] { prefix += 1 }
+        var suffix = 0
+        while suffix < a.count - prefix, suffix < b.count - prefix, a[a.count - 1 - suffix] == b[b.count - 1 - suffix] { suffix += 1 }
+        let midA = Array(a[prefix..<(a.count - suffix)]), midB = Array(b[prefix..<(b.count - suffix)])
+        var ops: [Op] = (0..<prefix).map { .same($0, $0) }
+        if let middle = myers(midA, midB, maxEdits: maxEdits) {
+            ops += middle.map {
+                switch $0 {
+                case .same(let i, let j): .same(i + prefix, j + prefix)
+                case .delete(let i): .delete(i + prefix)
+                case .insert(let j): .insert(j + prefix)
+                }
             }
+        } else {
+            // Too different to align cheaply: all of one, then all of the other.
+            ops += midA.indices.map { .delete($0 + prefix) } + midB.indices.map { .insert($0 + prefix) }
+        }
+        ops += (0..<suffix).map { .same(a.count - suffix + $0, b.count - suffix + $0) }
+        return render(ops, a, b)
+    }
+
+    /// The shortest edit script of `a` into `b`, or nil when it has more
+    /// than `maxEdits` edits. Time O((n + m) · D), memory O(D²).
+    static func myers(_ a: [Substring], _ b: [Substring], maxEdits: Int) -> [Op]? {
+        let n = a.count, m = b.count
+        if n == 0 { return (0..<m).map { .insert($0) } }
+        if m == 0 { return (0..<n).map { .delete($0) } }
+        let limit = min(n + m, maxEdits)
+        let offset = limit + 1
+        var v = [Int](repeating: 0, count: 2 * limit + 3)
+        var trace: [[Int]] = []
+        for d in 0...limit {
+            trace.append(v)
+            for k in stride(from: -d, through: d, by: 2) {
+                var x = k == -d || (k != d && v[offset + k - 1] < v[offset + k + 1]) ? v[offset + k + 1] : v[offset + k - 1] + 1
+                var y = x - k
+                while x < n, y < m, a[x] == b[y] { x += 1; y += 1 }
+                v[offset + k] = x
+                if x >= n && y >= m { return backtrack(trace, v, d, n, m, offset) }
+            }
+        }
+        return nil
+    }
+
+    private static func backtrack(_ trace: [[Int]], _ last: [Int], _ dEnd: Int, _ n: Int, _ m: Int, _ offset: Int) -> [Op] {
+        var ops: [Op] = []
+        var x = n, y = m
+        for d in stride(from: dEnd, through: 1, by: -1) {
+            let v = trace[d]
+            let k = x - y
+            let down = k == -d || (k != d && v[offset + k - 1] < v[offset + k + 1])
+            let prevK = down ? k + 1 : k - 1
+            let prevX = v[offset + prevK], prevY = prevX - prevK
+            while x > prevX && y > prevY { x -= 1; y -= 1; ops.append(.same(x, y)) }
+            if down { y -= 1; ops.append(.insert(y)) } else { x -= 1; ops.append(.delete(x)) }
+        }
+        while x > 0 && y > 0 { x -= 1; y -= 1; ops.append(.same(x, y)) }
+        return ops.reversed()
+    }
+
+    /// The unified-style listing: changes with a few unchanged lines around
+    /// them, cut after ``maxLines`` lines with a count of what was left out.
+    static func render(_ ops: [Op], _ a: [Substring], _ b: [Substring]) -> [String] {
+        var near = [Bool](repeating: false, count: ops.count)
+        for (i, op) in ops.enumerated() {
+            if case .same = op { continue }
+            for j in max(0, i - context)...min(ops.count - 1, i + context) { near[j] = true }
         }
         var out = ["--- expected (output block)", "+++ actual"]
-        var i = 0, j = 0
-        while i < a.count || j < b.count {
-            if i < a.count, j < b.count, a[i] == b[j] {
-                out.append("  " + a[i]); i += 1; j += 1
-            } else if i < a.count, j == b.count || lcs[i + 1][j] >= lcs[i][j + 1] {
-                out.append("- " + a[i]); i += 1
-            } else {
-                out.append("+ " + b[j]); j += 1
+        var shown = 0, hidden = 0, skipped = false
+        for (i, op) in ops.enumerated() {
+            guard near[i] else { skipped = true; continue }
+            if shown >= maxLines {
+                if case .same = op {} else { hidden += 1 }
+                continue
             }
+            if skipped { out.append("  …"); skipped = false }
+            switch op {
+            case .same(let x, _): out.append("  " + a[x])
+            case .delete(let x): out.append("- " + a[x])
+            case .insert(let y): out.append("+ " + b[y])
+            }
+            shown += 1
         }
+        if hidden > 0 { out.append("… and \(hidden) more changed line\(hidden == 1 ? "" : "s")") }
         return out
     }
 }

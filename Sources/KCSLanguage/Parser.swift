@@ -70,7 +70,9 @@ public struct Parser {
         // Where the lexer already reported a token (an unclosed '[', a number
         // too large), the parser's complaint about the same place is noise.
         all = lexer.diagnostics
-        for d in diagnostics where !all.contains(where: { $0.range == d.range }) {
+        // A set, not a search of the list: a file of many errors stays linear.
+        var reported = Set(all.map(\.range))
+        for d in diagnostics where reported.insert(d.range).inserted {
             all.append(d)
         }
         all.sort { ($0.range?.start ?? 0) < ($1.range?.start ?? 0) }
@@ -672,6 +674,17 @@ enum SourceCheck {
             if c == 0xED && b[i + 1] > 0x9F { return invalid(file, i) }
             if c == 0xF0 && b[i + 1] < 0x90 { return invalid(file, i) }
             if c == 0xF4 && b[i + 1] > 0x8F { return invalid(file, i) }
+            // Trojan Source: a direction change hidden in a comment or a
+            // string makes the line read differently from what runs.
+            if need <= 2 {
+                var v = UInt32(c) & (need == 1 ? 0x1F : 0x0F)
+                for k in 1...need { v = v << 6 | UInt32(b[i + k] & 0x3F) }
+                if TerminalText.isBidiControl(v) {
+                    return Diagnostic(.bidiControl, "the script holds the invisible bidirectional control U+\(String(v, radix: 16, uppercase: true))",
+                                      file: file, range: SourceRange(i, i + need + 1),
+                                      hint: "it can make a line read differently from what runs; delete it (it shows as \(TerminalText.escape(Unicode.Scalar(v) ?? " ")))")
+                }
+            }
             i += need + 1
         }
         return nil

@@ -38,6 +38,12 @@ public struct RunOptions: Sendable {
     /// The answer to an authentication prompt when none is queued with
     /// `user …`; nil makes such a call a runtime error.
     public var defaultPromptAnswer: PromptAnswer?
+    /// A host's deadline for the whole input (all blocks of one Markdown
+    /// document), on top of ``Limits/seconds`` for this run.
+    public var deadline: ContinuousClock.Instant?
+    /// Output already printed by earlier runs of the same input, counted
+    /// against ``Limits/outputBytes``.
+    public var outputSoFar = 0
 
     public init(reportCalls: Bool = false, reportPasses: Bool = false, requireStatements: Bool = true,
                 limits: Limits = Limits(), defaultPromptAnswer: PromptAnswer? = nil) {
@@ -65,22 +71,25 @@ public struct Limits: Sendable, Hashable {
     public var includeDepth: Int
     /// Wall-clock time of one run, in seconds.
     public var seconds: Double?
+    /// Bytes a run may print (show, explain, call lines); nil: no limit.
+    public var outputBytes: Int?
 
     /// Generous defaults: far beyond any hand-written scenario, well inside
     /// the machine.
     public init(sourceBytes: Int = 256 << 20, statements: Int = 50_000_000, items: Int = 20_000_000,
-                listLength: Int = 100_000, includeDepth: Int = 32, seconds: Double? = nil) {
+                listLength: Int = 100_000, includeDepth: Int = 32, seconds: Double? = nil, outputBytes: Int? = nil) {
         self.sourceBytes = sourceBytes
         self.statements = statements
         self.items = items
         self.listLength = listLength
         self.includeDepth = includeDepth
         self.seconds = seconds
+        self.outputBytes = outputBytes
     }
 
     /// Tight bounds for scripts from strangers (a web playground, a fuzzer).
     public static let untrusted = Limits(sourceBytes: 1 << 20, statements: 100_000, items: 100_000,
-                                         listLength: 1_000, includeDepth: 8, seconds: 5)
+                                         listLength: 1_000, includeDepth: 8, seconds: 5, outputBytes: 1 << 20)
 }
 
 /// The outcome of running one script.
@@ -92,6 +101,9 @@ public struct RunReport: Sendable {
     public var diagnostics: [Diagnostic] = []
     public var calls = 0
     public var statements = 0
+    /// Bytes of output counted against ``Limits/outputBytes`` (with
+    /// ``RunOptions/outputSoFar``).
+    public var outputBytes = 0
 
     public init() {}
 

@@ -16,27 +16,68 @@ struct LastCall {
 /// What a run may still spend under the host's limits.
 struct RunBudget {
     let limits: Limits
-    let start = ContinuousClock.now
+    /// When the run must stop: its start plus the time limit, or the host's
+    /// deadline for a whole document (a Markdown file's blocks share one).
+    let deadline: ContinuousClock.Instant?
     var stopped = false
+    /// Bytes of output (show, explain, call lines) the run produced so far.
+    var outputBytes = 0
 
-    init(_ limits: Limits) { self.limits = limits }
+    init(_ limits: Limits, deadline: ContinuousClock.Instant? = nil, outputSoFar: Int = 0) {
+        self.limits = limits
+        let own = limits.seconds.map { ContinuousClock.now + .milliseconds(Int($0 * 1000)) }
+        switch (own, deadline) {
+        case let (a?, b?): self.deadline = min(a, b)
+        case let (a, b): self.deadline = a ?? b
+        }
+        self.outputBytes = outputSoFar
+    }
 
-    /// Throws, and stops the run, when a limit is reached.
+    /// Throws, and stops the run, when a limit is reached. Called before
+    /// every statement: the clock is read each time, so one slow statement
+    /// cannot hide behind sixty-three fast ones.
     mutating func charge(_ statements: Int, items: Int, _ file: SourceFile, _ range: SourceRange) throws(Diagnostic) {
         var problem: String?
         if statements > limits.statements {
             problem = "the run reached its limit of \(limits.statements) statements"
         } else if items > limits.items {
             problem = "the keychains hold \(items) items, over the limit of \(limits.items)"
-        } else if let seconds = limits.seconds, statements % 64 == 0,
-                  ContinuousClock.now - start > .milliseconds(Int(seconds * 1000)) {
-            problem = "the run took longer than its limit of \(seconds) s"
+        } else {
+            problem = overTime()
         }
-        if let problem {
-            stopped = true
-            throw Diagnostic(.runLimit, problem + "; nothing after this line ran", file: file, range: range,
-                             hint: "the host running this script sets the limits")
+        if let problem { throw stop(problem, file, range) }
+    }
+
+    /// Counts output against the output limit.
+    mutating func chargeOutput(_ bytes: Int, _ file: SourceFile, _ range: SourceRange) throws(Diagnostic) {
+        outputBytes += bytes
+        if let max = limits.outputBytes, outputBytes > max {
+            throw stop("the run printed more than its limit of \(max) bytes", file, range)
         }
+    }
+
+    /// Checked inside statements that loop over the keychain (`show matrix`):
+    /// the time so far, and the output so far with `pending` more bytes.
+    func checkInside(pending: Int, _ file: SourceFile, _ range: SourceRange) throws(Diagnostic) {
+        if let problem = overTime() { throw RunBudget.limitDiagnostic(problem, file, range) }
+        if let max = limits.outputBytes, outputBytes + pending > max {
+            throw RunBudget.limitDiagnostic("the run printed more than its limit of \(max) bytes", file, range)
+        }
+    }
+
+    private func overTime() -> String? {
+        guard let deadline, ContinuousClock.now > deadline else { return nil }
+        return "the run took longer than its time limit\(limits.seconds.map { " of \($0) s" } ?? "")"
+    }
+
+    private mutating func stop(_ problem: String, _ file: SourceFile, _ range: SourceRange) -> Diagnostic {
+        stopped = true
+        return RunBudget.limitDiagnostic(problem, file, range)
+    }
+
+    static func limitDiagnostic(_ problem: String, _ file: SourceFile, _ range: SourceRange) -> Diagnostic {
+        Diagnostic(.runLimit, problem + "; nothing after this line ran", file: file, range: range,
+                   hint: "the host running this script sets the limits")
     }
 }
 
@@ -89,7 +130,7 @@ public struct Session: Sendable {
         var held: [RunEvent] = []
         let sink: Observer? = observer == nil ? nil : { held.append($0) }
         var parser = Parser(file: file, maxListLength: options.limits.listLength)
-        var budget = RunBudget(options.limits)
+        var budget = RunBudget(options.limits, deadline: options.deadline, outputSoFar: options.outputSoFar)
         var includes: [String: Program] = [:]
         var includeErrors: [Diagnostic] = []
         var parsedAny = false
@@ -127,14 +168,21 @@ public struct Session: Sendable {
             return failed
         }
         if let observer { for e in held { observer(e) } }
+        report.outputBytes = budget.outputBytes
         return report
     }
 
     private mutating func run(_ program: Program, _ includes: [String: Program], _ report: inout RunReport,
-                              _ options: RunOptions, _ observer: Observer?, _ budget: inout RunBudget) {
+                              _ options: RunOptions, _ observer: Observer?, _ budget: inout RunBudget, depth: Int = 1) {
         for statement in program.statements where !budget.stopped {
             if case .include(_, let resolved?) = statement.kind, let included = includes[resolved] {
-                run(included, includes, &report, options, observer, &budget)
+                // The loader refuses cycles and deep nesting; this bound keeps
+                // the recursion finite whatever a custom loader hands back.
+                guard depth <= options.limits.includeDepth else {
+                    executeReporting(statement, program.file, &report, options, observer, &budget, tooDeep: true)
+                    continue
+                }
+                run(included, includes, &report, options, observer, &budget, depth: depth + 1)
                 continue
             }
             executeReporting(statement, program.file, &report, options, observer, &budget)
@@ -143,12 +191,18 @@ public struct Session: Sendable {
 
     /// Runs one statement; an error is recorded and the script goes on.
     private mutating func executeReporting(_ statement: Statement, _ file: SourceFile, _ report: inout RunReport,
-                                           _ options: RunOptions, _ observer: Observer?, _ budget: inout RunBudget) {
+                                           _ options: RunOptions, _ observer: Observer?, _ budget: inout RunBudget,
+                                           tooDeep: Bool = false) {
         report.statements += 1
         do throws(Diagnostic) {
             try budget.charge(report.statements, items: world.itemCount, file, statement.range)
-            try execute(statement, file, &report, options, observer)
+            if tooDeep {
+                throw Diagnostic(.inputLimit, "includes nest deeper than the limit of \(options.limits.includeDepth)",
+                                 file: file, range: statement.range, hint: "the host running this script sets the limits")
+            }
+            try execute(statement, file, &report, options, observer, &budget)
         } catch {
+            if error.code == .runLimit { budget.stopped = true }
             report.diagnostics.append(error)
             if error.code == .expectationFailed { report.failed += 1 }
             observer?(.diagnostic(error))
@@ -158,7 +212,7 @@ public struct Session: Sendable {
     // MARK: Statements
 
     private mutating func execute(_ s: Statement, _ file: SourceFile, _ report: inout RunReport,
-                                  _ options: RunOptions, _ observer: Observer?) throws(Diagnostic) {
+                                  _ options: RunOptions, _ observer: Observer?, _ budget: inout RunBudget) throws(Diagnostic) {
         let device = try resolveDevice(s.device, file)
         switch s.kind {
         case .platform(let p):
@@ -179,7 +233,7 @@ public struct Session: Sendable {
             break  // resolved and run by the caller
         case .call(let call):
             report.calls += 1
-            try perform(call, s, device, file, report: &report, options, options.reportCalls ? observer : nil)
+            try perform(call, s, device, file, report: &report, options, options.reportCalls ? observer : nil, &budget)
             if lints {
                 for warning in lintWarnings(after: call, s, file) {
                     report.diagnostics.append(warning)
@@ -195,12 +249,16 @@ public struct Session: Sendable {
             report.passed += 1
             if options.reportPasses { observer?(.expectationPassed(file: file, range: s.range)) }
         case .show(let target):
-            observer?(.output(try show(target, device, file)))
+            let text = try show(target, device, file, s.range, budget: budget)
+            try budget.chargeOutput(text.utf8.count, file, s.range)
+            observer?(.output(text))
         case .explain:
             guard let last else {
                 throw Diagnostic(.noPreviousCall, "nothing to explain: no call has run yet", file: file, range: s.range)
             }
-            observer?(.output(Explainer(world: world).explain(last).joined(separator: "\n") + "\n"))
+            let text = Explainer(world: world).explain(last).joined(separator: "\n") + "\n"
+            try budget.chargeOutput(text.utf8.count, file, s.range)
+            observer?(.output(text))
         case .reset:
             world = World()
             last = nil
@@ -321,7 +379,8 @@ public struct Session: Sendable {
     }
 
     private mutating func perform(_ call: CallStatement, _ s: Statement, _ device: DeviceHandle, _ file: SourceFile,
-                                  report: inout RunReport, _ options: RunOptions, _ observer: Observer?) throws(Diagnostic) {
+                                  report: inout RunReport, _ options: RunOptions, _ observer: Observer?,
+                                  _ budget: inout RunBudget) throws(Diagnostic) {
         let app: AppHandle
         do throws(Diagnostic) {
             app = try resolveApp(call.app, file)
@@ -352,9 +411,12 @@ public struct Session: Sendable {
         pendingAnswers = queue
         last = LastCall(call: call, file: file, range: s.range, app: app, device: device, result: result, answers: used)
         // A call stopped by an unanswered prompt reports an error, not a status.
-        if result.reason != .promptUnanswered {
-            observer?(.call(CallRecord(file: file, range: s.range, app: call.app.text, operation: call.request.operation,
-                                       itemClass: call.request.spec.itemClass, status: result.status, count: result.count)))
+        if result.reason != .promptUnanswered, let observer {
+            let record = CallRecord(file: file, range: s.range, app: call.app.text, operation: call.request.operation,
+                                    itemClass: call.request.spec.itemClass, status: result.status, count: result.count)
+            // Hosts print a line per call: it counts as output.
+            try budget.chargeOutput(CallLine.text(record).utf8.count + 1, file, s.range)
+            observer(.call(record))
         }
         if result.reason == .promptUnanswered {
             // The call could not finish: later expectations say so rather

@@ -24,7 +24,16 @@ struct TextTable {
 
 extension Session {
     /// The text of `show apps|items|matrix` and `show app APP`.
-    func show(_ target: ShowTarget, _ device: DeviceHandle, _ file: SourceFile) throws(Diagnostic) -> String {
+    /// With a `budget`, loops over the keychain check the time and output
+    /// limits on every row, so one `show matrix` cannot outlast them.
+    func show(_ target: ShowTarget, _ device: DeviceHandle, _ file: SourceFile, _ range: SourceRange = SourceRange(0, 0),
+              budget: RunBudget? = nil) throws(Diagnostic) -> String {
+        var pending = 0
+        func row(_ cells: [String]) throws(Diagnostic) -> [String] {
+            pending += cells.reduce(2) { $0 + $1.utf8.count + 2 }
+            try budget?.checkInside(pending: pending, file, range)
+            return cells
+        }
         switch target {
         case .apps:
             var t = TextTable(header: ["app", "bundle ID", "team", "kind", "default group", "access groups"])
@@ -47,9 +56,9 @@ extension Session {
             guard !items.isEmpty else { return "no items on \(world[device].label)\n" }
             var t = TextTable(header: ["#", "class", "group", "key", "sync", "accessible", "data"])
             for (n, (_, item)) in items.enumerated() {
-                t.rows.append([String(n + 1), item.itemClass.rawValue, world.groupName(item.group), keyText(item),
-                               item.synchronizable ? "yes" : "no", item.accessibility.rawValue,
-                               item.data.map { "\"\($0)\"" } ?? "-"])
+                t.rows.append(try row([String(n + 1), item.itemClass.rawValue, world.groupName(item.group), keyText(item),
+                                       item.synchronizable ? "yes" : "no", item.accessibility.rawValue,
+                                       item.data.map { "\"\($0)\"" } ?? "-"]))
             }
             return t.render()
         case .matrix:
@@ -57,10 +66,13 @@ extension Session {
             guard !items.isEmpty, !world.apps.isEmpty else { return "nothing to show: no items or no apps\n" }
             var t = TextTable(header: ["item", "group"] + world.apps.map(\.name))
             for (n, (_, item)) in items.enumerated() {
-                let cells = world.appHandles.map { app in
-                    world.canRead(item, as: app, on: device) ? "read" : "-"
+                var cells: [String] = []
+                for app in world.appHandles {
+                    cells.append(world.canRead(item, as: app, on: device) ? "read" : "-")
+                    // A row is as long as the apps are many: check inside it too.
+                    if cells.count % 1024 == 0 { try budget?.checkInside(pending: pending, file, range) }
                 }
-                t.rows.append(["#\(n + 1) \(item.itemClass.rawValue) \(keyText(item))", world.groupName(item.group)] + cells)
+                t.rows.append(try row(["#\(n + 1) \(item.itemClass.rawValue) \(keyText(item))", world.groupName(item.group)] + cells))
             }
             return t.render()
         }

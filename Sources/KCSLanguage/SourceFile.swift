@@ -6,10 +6,15 @@ public final class SourceFile: Sendable {
     public let bytes: [UInt8]
     /// Byte offset at which each line starts.
     private let lineStarts: [Int]
+    /// The line number of the first line: 1 for a file, more for a part of
+    /// a larger document (a Markdown block), so locations name the
+    /// document's own lines without copying or re-reading the rest of it.
+    public let firstLine: Int
 
-    public init(name: String, bytes: [UInt8]) {
+    public init(name: String, bytes: [UInt8], firstLine: Int = 1) {
         self.name = name
         self.bytes = bytes
+        self.firstLine = max(1, firstLine)
         var starts = [0]
         for (i, b) in bytes.enumerated() where b == 0x0A { starts.append(i + 1) }
         self.lineStarts = starts
@@ -36,16 +41,23 @@ public final class SourceFile: Sendable {
             if bytes[i] & 0xC0 != 0x80 { column += 1 }
             i += 1
         }
-        return SourceLocation(line: lo + 1, column: column)
+        return SourceLocation(line: lo + firstLine, column: column)
     }
 
-    /// The text of a 1-based line without its line break.
+    /// The text of a line (numbered as ``location(of:)`` numbers it) without its line break.
     public func lineText(_ line: Int) -> String {
-        guard line >= 1, line <= lineStarts.count else { return "" }
-        let start = lineStarts[line - 1]
-        var end = line < lineStarts.count ? lineStarts[line] - 1 : bytes.count
+        guard let bounds = lineBounds(line) else { return "" }
+        return String(decoding: bytes[bounds], as: UTF8.self)
+    }
+
+    /// The byte range of a line without its line break (LF or CR LF).
+    public func lineBounds(_ line: Int) -> Range<Int>? {
+        let index = line - firstLine
+        guard index >= 0, index < lineStarts.count else { return nil }
+        let start = lineStarts[index]
+        var end = index + 1 < lineStarts.count ? lineStarts[index + 1] - 1 : bytes.count
         if end > start, bytes[end - 1] == 0x0D { end -= 1 }
-        return String(decoding: bytes[start..<max(start, end)], as: UTF8.self)
+        return start..<max(start, end)
     }
 
     /// The text of a byte range.

@@ -24,6 +24,13 @@ public protocol SourceLoader: Sendable {
     func resolve(_ path: String, relativeTo including: String?) -> String
     /// Reads a resolved path.
     func read(_ resolved: String) throws(LoadError) -> SourceFile
+    /// One name per file however it is reached (through links, `..`), so an
+    /// include cycle is found whatever path spells it. Defaults to `resolved`.
+    func canonical(_ resolved: String) -> String
+}
+
+extension SourceLoader {
+    public func canonical(_ resolved: String) -> String { resolved }
 }
 
 /// Reads from the file system; includes resolve relative to the including file.
@@ -59,8 +66,24 @@ public struct FileSystemLoader: SourceLoader {
     }
 
     public func read(_ resolved: String) throws(LoadError) -> SourceFile {
-        SourceFile(name: resolved, bytes: try Self.readRegularFile(resolved, maxBytes: maxBytes))
+        try Self.refuseSystemFolder(resolved)
+        return SourceFile(name: resolved, bytes: try Self.readRegularFile(resolved, maxBytes: maxBytes))
     }
+
+    /// System folders whose files are not files: they describe the running
+    /// machine (`/proc/self/environ` is the environment, secrets included).
+    static let systemFolders = ["/proc", "/sys", "/dev"]
+
+    /// Refuses a path that leads, through any links, into a system folder.
+    static func refuseSystemFolder(_ path: String) throws(LoadError) {
+        guard let real = realPath(path) else { return }
+        if systemFolders.contains(where: { real == $0 || real.hasPrefix($0 + "/") }) {
+            throw .forbidden(path, reason: "it is in \(real.split(separator: "/").first.map { "/" + $0 } ?? real), which describes this machine, not a script")
+        }
+    }
+
+    /// The path with its links resolved, when it exists.
+    public func canonical(_ resolved: String) -> String { Self.realPath(resolved) ?? resolved }
 
     /// Reads a regular file, at most `maxBytes` of it, straight into bytes.
     /// Devices, FIFOs and directories are refused before anything is read,
@@ -69,37 +92,64 @@ public struct FileSystemLoader: SourceLoader {
         let fd = open(path, O_RDONLY | O_NONBLOCK)
         guard fd >= 0 else {
             if errno == ENOENT || errno == ENOTDIR { throw .notFound(path) }
-            throw .unreadable(path, reason: "permission denied")
+            throw .unreadable(path, reason: String(cString: strerror(errno)))
         }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw .unreadable(path, reason: "it cannot be examined") }
         guard info.st_mode & S_IFMT == S_IFREG else {
-            throw .unreadable(path, reason: info.st_mode & S_IFMT == S_IFDIR ? "it is a directory" : "it is not a regular file")
+            throw .unreadable(path, reason: "not a regular file (" + Self.kind(info.st_mode) + ")")
         }
         guard Int(info.st_size) <= maxBytes else {
             throw .unreadable(path, reason: "it is \(info.st_size) bytes, more than the \(maxBytes) this host reads")
         }
+        return try readAll(fd, name: path, maxBytes: maxBytes, expected: Int(info.st_size))
+    }
+
+    /// Reads standard input (a pipe, a file or a device such as /dev/zero),
+    /// stopping with an error once it passes `maxBytes`.
+    public static func readStandardInput(maxBytes: Int) throws(LoadError) -> [UInt8] {
+        try readAll(0, name: "<stdin>", maxBytes: maxBytes, expected: 0)
+    }
+
+    /// Reads a descriptor to its end, never keeping more than `maxBytes`.
+    static func readAll(_ fd: Int32, name: String, maxBytes: Int, expected: Int) throws(LoadError) -> [UInt8] {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(Int(info.st_size))
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        bytes.reserveCapacity(min(expected, maxBytes))
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
+            // Never read past the cap plus one byte: enough to know it is over.
+            let room = min(chunk.count, maxBytes + 1 - bytes.count)
             #if canImport(Glibc)
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, room) }
             #else
-            let n = chunk.withUnsafeMutableBytes { Darwin.read(fd, $0.baseAddress, $0.count) }
+            let n = chunk.withUnsafeMutableBytes { Darwin.read(fd, $0.baseAddress, room) }
             #endif
-            if n < 0 { throw .unreadable(path, reason: "a read failed") }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 && errno == EAGAIN { throw .unreadable(name, reason: "it has nothing to read yet (a FIFO or socket?)") }
+            if n < 0 { throw .unreadable(name, reason: String(cString: strerror(errno))) }
             if n == 0 { return bytes }
             bytes.append(contentsOf: chunk[0..<n])
             if bytes.count > maxBytes {
-                throw .unreadable(path, reason: "it is more than the \(maxBytes) bytes this host reads")
+                throw .unreadable(name, reason: "it is more than the \(maxBytes) bytes this host reads")
             }
         }
     }
 
+    /// What a non-regular file is, in words.
+    static func kind(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFDIR: "a directory"
+        case S_IFIFO: "a FIFO"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFSOCK: "a socket"
+        default: "not a file"
+        }
+    }
+
     /// The path with every symbolic link resolved, or nil if it does not exist.
-    static func realPath(_ path: String) -> String? {
+    public static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)
@@ -126,6 +176,13 @@ public enum ScriptLoader {
             let resolved = loader.resolve(path, relativeTo: file.name)
             program.statements[i].kind = .include(path: path, resolved: resolved)
             let range = program.statements[i].range
+            // The stack first: a file being parsed already has a placeholder
+            // in `includes`, and skipping it there is how a cycle that does
+            // not pass through the top file used to slip through.
+            if let cycle = cycleDiagnostic(path, resolved: resolved, from: file, at: range, loader: loader, stack: stack) {
+                diagnostics.append(cycle)
+                continue
+            }
             if includes[resolved] != nil { continue }
             diagnostics += loadInclude(path, resolved: resolved, from: file, at: range, loader: loader,
                                        includes: &includes, stack: stack, limits: limits)
@@ -139,19 +196,19 @@ public enum ScriptLoader {
                             loader: any SourceLoader, includes: inout [String: Program],
                             stack: [String]? = nil, limits: Limits = Limits()) -> [Diagnostic] {
         let maxDepth = limits.includeDepth
-        let stack = stack ?? [loader.resolve(file.name, relativeTo: nil)]
+        let stack = stack ?? [loader.canonical(loader.resolve(file.name, relativeTo: nil))]
         if stack.count > maxDepth {
-            return [Diagnostic(.inputLimit, "includes nest deeper than the limit of \(maxDepth)", file: file, range: range)]
+            return [Diagnostic(.inputLimit, "includes nest deeper than the limit of \(maxDepth)", file: file, range: range,
+                               hint: "the host running this script sets the limits")]
         }
-        if stack.contains(resolved) {
-            return [Diagnostic(.includeCycle, "'\(path)' includes itself (through \(stack.joined(separator: " → ")))",
-                               file: file, range: range, hint: "remove one of the include lines")]
+        if let cycle = cycleDiagnostic(path, resolved: resolved, from: file, at: range, loader: loader, stack: stack) {
+            return [cycle]
         }
         var diagnostics: [Diagnostic] = []
         do {
             let included = try loader.read(resolved)
             includes[resolved] = Program(file: included, statements: [])
-            includes[resolved] = parse(included, loader: loader, stack: stack + [resolved],
+            includes[resolved] = parse(included, loader: loader, stack: stack + [loader.canonical(resolved)],
                                        includes: &includes, diagnostics: &diagnostics, limits: limits)
         } catch {
             diagnostics.append(Diagnostic(error.code, error.message(for: path), file: file, range: range,
@@ -161,15 +218,28 @@ public enum ScriptLoader {
     }
 }
 
+extension ScriptLoader {
+    /// An include cycle error when `resolved` names a file on the include
+    /// stack (compared by canonical path), else nil.
+    static func cycleDiagnostic(_ path: String, resolved: String, from file: SourceFile, at range: SourceRange,
+                                loader: any SourceLoader, stack: [String]) -> Diagnostic? {
+        guard stack.contains(loader.canonical(resolved)) else { return nil }
+        return Diagnostic(.includeCycle, "'\(path)' includes itself (through \(stack.joined(separator: " → ")))",
+                          file: file, range: range, hint: "remove one of the include lines")
+    }
+}
+
 extension LoadError {
-    var code: DiagnosticCode {
+    /// The diagnostic code for this failure.
+    public var code: DiagnosticCode {
         switch self {
         case .notFound: .fileNotFound
         case .unreadable, .forbidden: .fileUnreadable
         }
     }
 
-    func message(for path: String) -> String {
+    /// The message, naming `path` as the user wrote it.
+    public func message(for path: String) -> String {
         switch self {
         case .notFound(let p): "no such file: '\(p == path ? path : "\(path)' (looked for '\(p)")'"
         case .unreadable(let p, let reason): "cannot read '\(p)': \(reason)"
@@ -182,15 +252,33 @@ extension LoadError {
 /// are refused. For hosts that run scripts they did not write.
 public struct RootedFileLoader: SourceLoader {
     public let root: String
-    private let files = FileSystemLoader()
+    private let files: FileSystemLoader
 
-    public init(root: String) { self.root = FileSystemLoader.normalise(root) }
+    /// Whether `include` and `entitlements=` may name absolute paths (inside the root).
+    public let allowsAbsolutePaths: Bool
+    /// What ``resolve(_:relativeTo:)`` puts before an absolute path it does not allow,
+    /// so ``read(_:)`` refuses it with a reason.
+    private static let refusedMark = "<absolute>"
+
+    public init(root: String, maxBytes: Int = FileSystemLoader().maxBytes, allowsAbsolutePaths: Bool = true) {
+        self.root = FileSystemLoader.normalise(root)
+        self.files = FileSystemLoader(maxBytes: maxBytes)
+        self.allowsAbsolutePaths = allowsAbsolutePaths
+    }
+
+    public func canonical(_ resolved: String) -> String { files.canonical(resolved) }
 
     public func resolve(_ path: String, relativeTo including: String?) -> String {
-        files.resolve(path, relativeTo: including)
+        // Paths written in a script are refused when absolute; the host's
+        // own (no including file) are not.
+        if !allowsAbsolutePaths, including != nil, path.hasPrefix("/") { return Self.refusedMark + path }
+        return files.resolve(path, relativeTo: including)
     }
 
     public func read(_ resolved: String) throws(LoadError) -> SourceFile {
+        if resolved.hasPrefix(Self.refusedMark) {
+            throw .forbidden(String(resolved.dropFirst(Self.refusedMark.count)), reason: "absolute paths are not allowed here")
+        }
         let path = FileSystemLoader.normalise(resolved)
         // First as written: a path that climbs out is refused whether or not it exists.
         let lexicalPrefix = root.hasSuffix("/") ? root : root + "/"
@@ -206,6 +294,7 @@ public struct RootedFileLoader: SourceLoader {
         guard real == realRoot || real.hasPrefix(prefix) else {
             throw .forbidden(resolved, reason: "it is outside \(root)")
         }
+        try FileSystemLoader.refuseSystemFolder(real)
         return SourceFile(name: path, bytes: try FileSystemLoader.readRegularFile(real, maxBytes: files.maxBytes))
     }
 }

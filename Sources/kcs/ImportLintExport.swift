@@ -40,6 +40,8 @@ struct Lint: ParsableCommand {
     @Option(name: .customLong("bundle-id"), help: "With --entitlements: the bundle ID (default: from the file).")
     var bundleID: String?
 
+    @OptionGroup var safety: SafetyOptions
+
     mutating func validate() throws {
         if files.isEmpty && entitlements == nil {
             throw ValidationError("give at least one .kcs file, or --entitlements FILE")
@@ -48,21 +50,28 @@ struct Lint: ParsableCommand {
 
     func run() throws {
         if let entitlements {
-            let (text, diagnostics, code) = EntitlementsSummary.describe(path: entitlements, team: team, bundleID: bundleID)
-            writeAll(1, Array(text.utf8))
+            let (text, diagnostics, code) = EntitlementsSummary.describe(path: entitlements, team: team, bundleID: bundleID,
+                                                                         loader: safety.loader(for: entitlements))
+            writeAll(1, Array(TerminalText.escaped(text, keepingLayout: true).utf8))
             let renderer = DiagnosticRenderer(colour: useColour())
             for d in diagnostics { printError(renderer.render(d)) }
             if code != 0 { throw ExitCode(code) }
             if files.isEmpty { return }
         }
-        let runner = BatchRunner(lint: .warn)
-        let stdin = files.contains("-") ? readStandardInput() : []
+        var runner = BatchRunner(lint: .warn, limits: safety.limits)
+        let stdin = files.contains("-") ? safety.readStandardInput() : .bytes([])
         let renderer = DiagnosticRenderer(colour: useColour())
         var code: Int32 = 0
         for path in files {
-            let outcome = path == "-" ? runner.lint(SourceFile(name: "<stdin>", bytes: stdin)) : runner.lint(path: path)
+            runner.loader = safety.loader(for: path)
+            let outcome: FileOutcome
+            switch (path, stdin) {
+            case ("-", .bytes(let bytes)): outcome = runner.lint(SourceFile(name: "<stdin>", bytes: bytes))
+            case ("-", .failed(let failed)): outcome = failed
+            default: outcome = runner.lint(path: path)
+            }
             for d in outcome.diagnostics { printError(renderer.render(d)) }
-            writeAll(1, Array(outcome.output.utf8))
+            writeAll(1, Array(TerminalText.escaped(outcome.output, keepingLayout: true).utf8))
             code = FileOutcome.combine(code, outcome.exitCode)
         }
         if code != 0 { throw ExitCode(code) }

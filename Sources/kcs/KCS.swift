@@ -56,15 +56,24 @@ struct Run: ParsableCommand {
 
     @OptionGroup var lint: LintOptions
 
+    @OptionGroup var safety: SafetyOptions
+
     mutating func validate() throws {
         if files.isEmpty { throw ValidationError("give at least one .kcs file, or - for standard input") }
     }
 
     func run() throws {
-        let runner = BatchRunner(verbose: verbose, lint: lint.mode, collectChecks: output.format != .text)
-        let stdin = files.contains("-") ? readStandardInput() : []
+        let runner = BatchRunner(verbose: verbose, lint: lint.mode, collectChecks: output.format != .text, limits: safety.limits)
+        let stdin = files.contains("-") ? safety.readStandardInput() : .bytes([])
+        let safety = self.safety
         let code = Printer(format: output.format).runAll(files, jobs: output.jobCount) { path in
-            path == "-" ? runner.run(SourceFile(name: "<stdin>", bytes: stdin)) : runner.run(path: path)
+            var runner = runner
+            runner.loader = safety.loader(for: path)
+            guard path == "-" else { return runner.run(path: path) }
+            switch stdin {
+            case .bytes(let bytes): return runner.run(SourceFile(name: "<stdin>", bytes: bytes))
+            case .failed(let outcome): return outcome
+            }
         }
         if code != 0 { throw ExitCode(code) }
     }
@@ -91,28 +100,31 @@ struct Check: ParsableCommand {
 
     @OptionGroup var lint: LintOptions
 
+    @OptionGroup var safety: SafetyOptions
+
     mutating func validate() throws {
         if paths.isEmpty { throw ValidationError("give at least one Markdown file or folder") }
     }
 
     func run() throws {
         let files = expand(paths)
-        let runner = BatchRunner(lint: lint.mode)
+        let runner = BatchRunner(lint: lint.mode, limits: safety.limits)
         let update = self.update
+        let safety = self.safety
         let code = Printer(format: output.format).runAll(files, jobs: output.jobCount) { path in
+            var runner = runner
+            runner.loader = safety.loader(for: path)
             if path.hasSuffix(".kcs") { return runner.run(path: path) }
-            guard let bytes = FileManager.default.contents(atPath: path) else {
-                var missing = FileOutcome(path: path)
-                missing.diagnostics.append(Diagnostic(.fileNotFound, "no such file: '\(path)'"))
-                missing.exitCode = 66
-                return missing
-            }
-            var outcome = runner.check(markdown: SourceFile(name: path, bytes: [UInt8](bytes)), update: update)
-            if let content = outcome.updatedContent {
-                if writeInPlace(path, content) {
+            var outcome = runner.check(path: path, update: update)
+            if let content = outcome.updatedContent, let original = outcome.originalContent {
+                // Old or new, byte for byte, whatever happens; and never over
+                // a change someone saved while the blocks ran.
+                do throws(WriteError) {
+                    try AtomicFile.write(content, to: path, mode: .replaceIfUnchanged(original))
                     outcome.output += "updated \(path): \(outcome.updatedBlocks) output block\(outcome.updatedBlocks == 1 ? "" : "s")\n"
-                } else {
-                    outcome.diagnostics.append(Diagnostic(.fileUnreadable, "cannot write '\(path)'"))
+                } catch {
+                    outcome.diagnostics.append(Diagnostic(.fileUnreadable, error.message,
+                                                          hint: error == .changedSinceRead(path) ? "run kcs check --update again" : nil))
                     outcome.exitCode = FileOutcome.combine(outcome.exitCode, 66)
                 }
             }
@@ -191,7 +203,8 @@ struct Printer {
 
     private func show(_ outcome: FileOutcome) {
         if format == .text {
-            writeAll(1, Array(outcome.output.utf8))
+            // What scripts print holds names and strings from the input.
+            writeAll(1, Array(TerminalText.escaped(outcome.output, keepingLayout: true).utf8))
             for d in outcome.diagnostics { printError(renderer.render(d)) }
         }
         // Workflow commands go to standard output, unless that carries a
@@ -220,24 +233,6 @@ final class Results: @unchecked Sendable {
     }
 }
 
-/// Rewrites a file's contents in place: through a symbolic link, keeping
-/// the file's permissions and identity.
-func writeInPlace(_ path: String, _ content: [UInt8]) -> Bool {
-    let fd = open(path, O_WRONLY | O_TRUNC)
-    guard fd >= 0 else { return false }
-    defer { close(fd) }
-    return content.withUnsafeBufferPointer { buf in
-        guard let base = buf.baseAddress else { return true }
-        var offset = 0
-        while offset < buf.count {
-            let n = write(fd, base + offset, buf.count - offset)
-            if n <= 0 { return false }
-            offset += n
-        }
-        return true
-    }
-}
-
 /// Writes to standard error.
 func printError(_ s: String) {
     writeAll(2, Array(s.utf8))
@@ -259,15 +254,4 @@ func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
 func useColour() -> Bool {
     if ProcessInfo.processInfo.environment["NO_COLOR"] != nil { return false }
     return isatty(2) != 0
-}
-
-func readStandardInput() -> [UInt8] {
-    var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-        let n = read(0, &buffer, buffer.count)
-        if n <= 0 { break }
-        bytes.append(contentsOf: buffer[0..<n])
-    }
-    return bytes
 }

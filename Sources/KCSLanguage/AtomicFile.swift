@@ -1,0 +1,141 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Why a file was not written. Every case names the path; failures of the
+/// system carry its reason (`strerror`).
+public enum WriteError: Error, Sendable, Hashable {
+    /// The file changed on disk after it was read: writing would lose that change.
+    case changedSinceRead(String)
+    /// The file exists and the caller asked not to replace it.
+    case exists(String)
+    /// A system call failed: what was being done and why.
+    case failed(String, step: String, reason: String)
+
+    public var message: String {
+        switch self {
+        case .changedSinceRead(let p): "'\(p)' changed since it was read; it was not overwritten"
+        case .exists(let p): "'\(p)' already exists"
+        case .failed(let p, let step, let reason): "cannot write '\(p)': \(step): \(reason)"
+        }
+    }
+}
+
+/// Writes whole files so that a reader, or a crash at any moment, sees
+/// either the old contents or the new, byte for byte: the new text goes to
+/// a temporary file beside the target, is flushed to disk and renamed over
+/// it. The target keeps its permissions; a symbolic link is followed and
+/// its target replaced, so the link stays a link.
+public enum AtomicFile {
+    /// What is replaced and how.
+    public enum Mode: Sendable, Hashable {
+        /// Create the file or replace it.
+        case replace
+        /// Create the file; refuse if it exists (atomically: no race with
+        /// another writer creating it meanwhile).
+        case createOnly
+        /// Replace the file only if it still holds exactly these bytes (what
+        /// was read); a file changed by someone else is left alone.
+        case replaceIfUnchanged([UInt8])
+    }
+
+    /// Writes `bytes` to `path`.
+    public static func write(_ bytes: [UInt8], to path: String, mode: Mode = .replace) throws(WriteError) {
+        let target = followLinks(path)
+        var info = stat()
+        let exists = stat(target, &info) == 0
+        if exists, case .createOnly = mode { throw .exists(path) }
+        if case .replaceIfUnchanged(let expected) = mode {
+            guard exists, holds(target, expected) else { throw .changedSinceRead(path) }
+        }
+        let permissions: mode_t = exists ? info.st_mode & 0o7777 : 0o644
+        let slash = target.lastIndex(of: "/")
+        let dir = slash.map { String(target[..<$0]) } ?? "."
+        let base = slash.map { String(target[target.index(after: $0)...]) } ?? target
+        var template = Array(((dir.isEmpty ? "" : dir + "/") + "." + base + ".kcs-XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { buf -> Int32 in
+            guard let base = buf.baseAddress else { return -1 }
+            return mkstemp(base)
+        }
+        guard fd >= 0 else { throw failure(path, "create a temporary file beside it") }
+        let temp = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var done = false
+        defer { if !done { unlink(temp) } }
+        do {
+            defer { close(fd) }
+            guard writeAll(fd, bytes) else { throw failure(path, "write") }
+            guard fchmod(fd, permissions) == 0 else { throw failure(path, "keep its permissions") }
+            guard fsync(fd) == 0 else { throw failure(path, "flush to disk") }
+        }
+        switch mode {
+        case .createOnly:
+            // link(2) never replaces: a file that appeared meanwhile is kept.
+            guard link(temp, target) == 0 else {
+                if errno == EEXIST { throw .exists(path) }
+                throw failure(path, "create it")
+            }
+        case .replaceIfUnchanged(let expected):
+            // Checked again as late as possible: an editor may have saved meanwhile.
+            guard holds(target, expected) else { throw .changedSinceRead(path) }
+            guard rename(temp, target) == 0 else { throw failure(path, "replace it") }
+            done = true
+        case .replace:
+            guard rename(temp, target) == 0 else { throw failure(path, "replace it") }
+            done = true
+        }
+        // The rename itself is durable once the folder is flushed.
+        let dirFD = open(dir.isEmpty ? "/" : dir, O_RDONLY)
+        if dirFD >= 0 { _ = fsync(dirFD); close(dirFD) }
+    }
+
+    /// The file a chain of symbolic links leads to (the path itself when it
+    /// is not a link, or when the link dangles: then the link's target is
+    /// created).
+    static func followLinks(_ path: String) -> String {
+        var current = path
+        for _ in 0..<40 {
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let n = readlink(current, &buffer, buffer.count - 1)
+            guard n > 0 else { return current }
+            let link = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if link.hasPrefix("/") {
+                current = link
+            } else if let slash = current.lastIndex(of: "/") {
+                current = String(current[...slash]) + link
+            } else {
+                current = link
+            }
+        }
+        return current
+    }
+
+    /// Whether the file at `path` holds exactly `expected`.
+    static func holds(_ path: String, _ expected: [UInt8]) -> Bool {
+        guard let now = try? FileSystemLoader.readRegularFile(path, maxBytes: expected.count) else { return false }
+        return now == expected
+    }
+
+    private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { buf in
+            guard let base = buf.baseAddress else { return true }
+            var offset = 0
+            while offset < buf.count {
+                #if canImport(Glibc)
+                let n = Glibc.write(fd, base + offset, buf.count - offset)
+                #else
+                let n = Darwin.write(fd, base + offset, buf.count - offset)
+                #endif
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { return false }
+                offset += n
+            }
+            return true
+        }
+    }
+
+    private static func failure(_ path: String, _ step: String) -> WriteError {
+        .failed(path, step: step, reason: String(cString: strerror(errno)))
+    }
+}

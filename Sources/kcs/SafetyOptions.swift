@@ -1,0 +1,68 @@
+import ArgumentParser
+import KCSLanguage
+
+/// `--root`, `--timeout`, `--max-output` and `--untrusted`, shared by `run`,
+/// `check` and `lint`: the embedding API's limits (docs/limits.md) for
+/// files nobody vetted.
+struct SafetyOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Includes and entitlements files may not leave this folder (nor read /proc, /sys or /dev).",
+                               valueName: "dir"))
+    var root: String?
+
+    @Option(help: ArgumentHelp("Stop a file after this many seconds: a located KCS311 error, exit 1.", valueName: "seconds"))
+    var timeout: Double?
+
+    @Option(name: .customLong("max-output"),
+            help: ArgumentHelp("Stop a file once it has printed this many bytes: KCS311, exit 1.", valueName: "bytes"))
+    var maxOutput: Int?
+
+    @Flag(help: """
+        For files nobody vetted: each file's folder is its --root, no absolute paths, --timeout 5, \
+        --max-output 1048576 and the tight limits of docs/limits.md (options given as well win).
+        """)
+    var untrusted = false
+
+    func validate() throws {
+        if let timeout, !(timeout > 0) || !timeout.isFinite { throw ValidationError("--timeout must be a positive number of seconds") }
+        if let maxOutput, maxOutput < 0 { throw ValidationError("--max-output must be 0 or more") }
+        if let root, FileSystemLoader.realPath(root) == nil { throw ValidationError("--root \(root): no such folder") }
+    }
+
+    var limits: Limits {
+        var limits = untrusted ? Limits.untrusted : Limits()
+        if let timeout { limits.seconds = timeout }
+        if let maxOutput { limits.outputBytes = maxOutput }
+        return limits
+    }
+
+    /// How the file at `path` (`-` for standard input) and what it names are read.
+    func loader(for path: String) -> any SourceLoader {
+        let maxBytes = limits.sourceBytes
+        if let root { return RootedFileLoader(root: root, maxBytes: maxBytes, allowsAbsolutePaths: !untrusted) }
+        guard untrusted else { return FileSystemLoader(maxBytes: maxBytes) }
+        // Standard input has no folder: it may read no files.
+        if path == "-" { return NoFilesLoader() }
+        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        return RootedFileLoader(root: folder.isEmpty ? "/" : folder, maxBytes: maxBytes, allowsAbsolutePaths: false)
+    }
+
+    /// Standard input, read up to the source-size limit; an error is an
+    /// outcome (exit 66), never a read without end.
+    func readStandardInput() -> StandardInput {
+        do throws(LoadError) {
+            return .bytes(try FileSystemLoader.readStandardInput(maxBytes: limits.sourceBytes))
+        } catch {
+            var outcome = FileOutcome(path: "<stdin>")
+            outcome.diagnostics.append(Diagnostic(error.code, error.message(for: "<stdin>"),
+                                                  hint: "the limit is the source-size limit; see docs/limits.md"))
+            outcome.exitCode = 66
+            return .failed(outcome)
+        }
+    }
+}
+
+/// Standard input as read for `-`: its bytes, or the outcome of a failed read.
+enum StandardInput {
+    case bytes([UInt8])
+    case failed(FileOutcome)
+}
