@@ -1,0 +1,102 @@
+import ArgumentParser
+import Foundation
+import KCSLanguage
+
+/// `kcs fmt`: rewrites scripts and the kcs blocks of Markdown documents in
+/// the canonical layout (``CanonicalLayout``).
+struct Fmt: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Format .kcs scripts and the kcs blocks of Markdown documents in the canonical layout.",
+        discussion: """
+            Files are rewritten in place, atomically (the old or the new text, never half of
+            either), and only when they changed; each rewritten file is listed. A folder
+            stands for the .kcs and .md files below it (hidden folders skipped). - reads
+            standard input and writes the result to standard output.
+            With --check nothing is written: the files that would change are listed and the
+            exit status is 1 if there are any (for CI).
+            Exit status: 0 done (or nothing to change), 1 --check found files to change,
+            65 a file could not be formatted (invalid UTF-8, a NUL byte, a direction control),
+            66 a file could not be read or written.
+            """)
+
+    @Flag(help: "Write nothing; list the files that would change and exit 1 if any would.")
+    var check = false
+
+    @Argument(help: "Scripts (.kcs), Markdown documents (.md) or folders; - for standard input.")
+    var paths: [String]
+
+    mutating func validate() throws {
+        if paths.isEmpty { throw ValidationError("give at least one file or folder, or - for standard input") }
+    }
+
+    func run() throws {
+        let renderer = DiagnosticRenderer(colour: useColour())
+        var code: Int32 = 0
+        for path in documents(paths) {
+            let original: [UInt8]
+            do throws(LoadError) {
+                original = path == "-" ? try FileSystemLoader.readStandardInput(maxBytes: FileSystemLoader().maxBytes)
+                                       : try FileSystemLoader().read(path).bytes
+            } catch {
+                printError("kcs fmt: \(error.message(for: path))\n")
+                code = max(code, 66)
+                continue
+            }
+            let formatted: [UInt8]
+            if path.hasSuffix(".md") || path.hasSuffix(".markdown") {
+                formatted = CanonicalLayout.formatMarkdown(original, name: path)
+            } else {
+                do throws(CanonicalLayout.Failure) {
+                    formatted = try CanonicalLayout.format(SourceFile(name: path == "-" ? "<stdin>" : path, bytes: original))
+                } catch {
+                    switch error {
+                    case .unreadable(let d): printError(renderer.render(d))
+                    case .changedMeaning: printError("kcs fmt: \(path): not formatted: the layout would change the tokens (a bug; please report it)\n")
+                    }
+                    code = max(code, 65)
+                    continue
+                }
+            }
+            if path == "-" {
+                writeAll(1, check ? [] : formatted)
+                if check && formatted != original { writeAll(1, Array("<stdin>\n".utf8)); code = max(code, 1) }
+                continue
+            }
+            guard formatted != original else { continue }
+            if check {
+                writeAll(1, Array((path + "\n").utf8))
+                code = max(code, 1)
+                continue
+            }
+            do throws(WriteError) {
+                try AtomicFile.write(formatted, to: path, mode: .replaceIfUnchanged(original))
+                writeAll(1, Array((path + "\n").utf8))
+            } catch {
+                printError("kcs fmt: \(error.message)\n")
+                code = max(code, 66)
+            }
+        }
+        if code != 0 { throw ExitCode(code) }
+    }
+
+    /// The files named, folders replaced by the .kcs and .md files below
+    /// them (sorted; hidden folders such as .git and .build skipped).
+    func documents(_ paths: [String]) -> [String] {
+        var out: [String] = []
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                out.append(path)
+                continue
+            }
+            let base = path.hasSuffix("/") ? path : path + "/"
+            let found = (FileManager.default.enumerator(atPath: path)?.compactMap { $0 as? String } ?? [])
+                .filter { $0.hasSuffix(".kcs") || $0.hasSuffix(".md") || $0.hasSuffix(".markdown") }
+                .filter { !$0.split(separator: "/").contains { $0.hasPrefix(".") } }
+                .sorted()
+            out += found.map { base + $0 }
+        }
+        return out
+    }
+
+}

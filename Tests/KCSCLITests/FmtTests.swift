@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+/// `kcs fmt` through the built binary.
+@Suite(.serialized)
+struct FmtTests {
+    func scratch() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kcs-fmt-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        return dir
+    }
+
+    @Test func checkListsThenWriteFixesThenCheckPasses() throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let messy = dir.appendingPathComponent("sub/a.kcs")
+        let tidy = dir.appendingPathComponent("b.kcs")
+        let doc = dir.appendingPathComponent("c.md")
+        try "team   SKMME9E2Y8\n\n\napp com.example.A\n".write(to: messy, atomically: true, encoding: .utf8)
+        try "team SKMME9E2Y8\n".write(to: tidy, atomically: true, encoding: .utf8)
+        try "Text  \n```kcs\nlock   # x\n```\n".write(to: doc, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: messy.path)
+
+        let check = try BinaryRunner.run(["fmt", "--check", dir.path])
+        #expect(check.status == 1)
+        #expect(check.stdout == dir.path + "/c.md\n" + dir.path + "/sub/a.kcs\n")
+        #expect(try String(contentsOf: messy, encoding: .utf8) == "team   SKMME9E2Y8\n\n\napp com.example.A\n",
+                "--check writes nothing")
+
+        let write = try BinaryRunner.run(["fmt", dir.path])
+        #expect(write.status == 0, "\(write.stderr)")
+        #expect(try String(contentsOf: messy, encoding: .utf8) == "team SKMME9E2Y8\n\napp com.example.A\n")
+        #expect(try String(contentsOf: doc, encoding: .utf8) == "Text  \n```kcs\nlock  # x\n```\n")
+        let mode = try FileManager.default.attributesOfItem(atPath: messy.path)[.posixPermissions] as? Int
+        #expect(mode == 0o640, "the file keeps its permissions")
+
+        #expect(try BinaryRunner.run(["fmt", "--check", dir.path]).status == 0)
+        #expect(try BinaryRunner.run(["run", messy.path]).status == 0, "the formatted script still runs")
+    }
+
+    @Test func standardInputGoesToStandardOutput() throws {
+        let out = try BinaryRunner.run(["fmt", "-"], stdin: "lock   #a\n\n\nunlock")
+        #expect(out.status == 0)
+        #expect(out.stdout == "lock  #a\n\nunlock\n")
+    }
+
+    @Test func refusalsHaveTheirExitCodes() throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let binary = dir.appendingPathComponent("bin.kcs")
+        try Data([0x6C, 0x6F, 0x63, 0x6B, 0x00, 0x0A]).write(to: binary)
+        let refused = try BinaryRunner.run(["fmt", binary.path])
+        #expect(refused.status == 65)
+        #expect(refused.stderr.contains("NUL"))
+        #expect(try Data(contentsOf: binary) == Data([0x6C, 0x6F, 0x63, 0x6B, 0x00, 0x0A]))
+        let missing = try BinaryRunner.run(["fmt", dir.appendingPathComponent("nope.kcs").path])
+        #expect(missing.status == 66)
+    }
+
+    @Test func aLinkStaysALinkAndItsTargetIsFormatted() throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let target = dir.appendingPathComponent("real.kcs")
+        let link = dir.appendingPathComponent("link.kcs")
+        try "lock   \n".write(to: target, atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+        #expect(try BinaryRunner.run(["fmt", link.path]).status == 0)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == target.path)
+        #expect(try String(contentsOf: target, encoding: .utf8) == "lock\n")
+    }
+}

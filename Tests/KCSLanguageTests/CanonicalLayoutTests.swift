@@ -1,0 +1,112 @@
+import Foundation
+import KCSLanguage
+import Testing
+
+@Suite struct CanonicalLayoutTests {
+    func format(_ text: String) throws -> String {
+        String(decoding: try CanonicalLayout.format(SourceFile(name: "t.kcs", text: text)), as: UTF8.self)
+    }
+
+    /// Input and its canonical layout, one rule per row.
+    @Test(arguments: [
+        // spacing: one space between tokens, none around '=' or inside brackets
+        ("team   SKMME9E2Y8\n", "team SKMME9E2Y8\n"),
+        ("as A add generic-password   account = \"a\"\tdata=\"x\"\n", "as A add generic-password account=\"a\" data=\"x\"\n"),
+        ("expect groups A [ X ,Y , ]\n", "expect groups A [X, Y]\n"),
+        ("app a.b.C keychain-access-groups=[ ]\n", "app a.b.C keychain-access-groups=[]\n"),
+        // indentation, trailing white space and blank lines
+        ("   lock   \n\n\n\nunlock\n\n", "lock\n\nunlock\n"),
+        ("\n\n# head\nlock", "# head\nlock\n"),
+        // comments: kept, at column 0, trailing ones two spaces after their statement
+        ("    # note   \nlock#why\n", "# note\nlock  #why\n"),
+        // consecutive trailing comments align
+        ("lock # a\nunlock   # b\nreboot # c\n\nsync # d\n", "lock    # a\nunlock  # b\nreboot  # c\n\nsync  # d\n"),
+        // a multi-line list that fits joins
+        ("expect groups A [\n  X,\n  Y,\n]\n", "expect groups A [X, Y]\n"),
+        // strings keep their escapes as written
+        ("expect data \"a\\\"b\\u{41}\"\n", "expect data \"a\\\"b\\u{41}\"\n"),
+        // CR LF becomes LF
+        ("lock\r\nunlock\r\n", "lock\nunlock\n"),
+        ("", ""),
+    ])
+    func rule(_ input: String, _ expected: String) throws {
+        #expect(try format(input) == expected)
+    }
+
+    @Test func longListsWrapOneElementPerLine() throws {
+        let groups = (1...6).map { "SKMME9E2Y8.com.example.Group\($0)" }
+        let input = "app com.example.App keychain-access-groups=[\(groups.joined(separator: ", "))] kind=app\n"
+        let expected = "app com.example.App keychain-access-groups=[\n"
+            + groups.map { "    \($0),\n" }.joined() + "] kind=app\n"
+        #expect(try format(input) == expected)
+    }
+
+    @Test func commentsInsideAListKeepItWrappedAndStayPut() throws {
+        let input = """
+            expect groups A [   # the order
+              X,   # first
+              # then
+              Y
+            ]  # end
+            """
+        let expected = """
+            expect groups A [  # the order
+                X,  # first
+                # then
+                Y,
+            ]  # end
+
+            """
+        #expect(try format(input) == expected)
+    }
+
+    /// A line the lexer cannot read is kept as written, and so is a line
+    /// with only a stray character: nothing is ever dropped.
+    @Test func unreadableStatementsAreKeptAsWritten() throws {
+        let input = "lock   \nas A add generic-password account=\"open\n  @@ # stray\nunlock  \n"
+        #expect(try format(input) == "lock\nas A add generic-password account=\"open\n  @@ # stray\nunlock\n")
+        let unclosed = "team   T\nexpect groups A [X,\n  Y\n"
+        #expect(try format(unclosed) == "team T\nexpect groups A [X,\n  Y\n")
+    }
+
+    @Test func refusesBytesThatAreNotAScript() {
+        #expect(throws: CanonicalLayout.Failure.self) {
+            try CanonicalLayout.format(SourceFile(name: "t.kcs", bytes: [0x6C, 0x00, 0x0A]))
+        }
+        #expect(throws: CanonicalLayout.Failure.self) {
+            try CanonicalLayout.format(SourceFile(name: "t.kcs", bytes: Array("# \u{202E}x\n".utf8)))
+        }
+    }
+
+    @Test func markdownFormatsOnlyKcsBlocks() {
+        let doc = "# Title  \n\n```kcs\nlock   # a\n\n\nunlock\n```\n\n```output\nlock   x  \n```\n   ```kcs\n  lock  \n   ```\ntext  \n"
+        let out = String(decoding: CanonicalLayout.formatMarkdown(Array(doc.utf8), name: "d.md"), as: UTF8.self)
+        #expect(out == "# Title  \n\n```kcs\nlock  # a\n\nunlock\n```\n\n```output\nlock   x  \n```\n   ```kcs\n  lock  \n   ```\ntext  \n")
+    }
+
+    /// Every shipped script and every kcs block of the docs: formatting is
+    /// idempotent and keeps the tokens.
+    @Test func idempotentOnEveryExampleAndDoc() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        var paths: [String] = []
+        for folder in ["examples", "docs", "Tests/Golden"] {
+            let dir = root.appendingPathComponent(folder)
+            let found = FileManager.default.enumerator(atPath: dir.path)?.compactMap { $0 as? String } ?? []
+            paths += found.filter { $0.hasSuffix(".kcs") || $0.hasSuffix(".md") }.map { dir.appendingPathComponent($0).path }
+        }
+        paths.append(root.appendingPathComponent("README.md").path)
+        #expect(paths.count > 30)
+        for path in paths {
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+            if path.hasSuffix(".md") {
+                let once = CanonicalLayout.formatMarkdown(bytes, name: path)
+                #expect(CanonicalLayout.formatMarkdown(once, name: path) == once, "\(path) is not stable")
+            } else {
+                guard let once = try? CanonicalLayout.format(SourceFile(name: path, bytes: bytes)) else { continue }
+                let twice = try CanonicalLayout.format(SourceFile(name: path, bytes: once))
+                #expect(twice == once, "\(path) is not stable")
+            }
+        }
+    }
+}
