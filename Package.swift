@@ -31,11 +31,14 @@ let package = Package(
         // GNU readline (Debian: libreadline-dev) for the REPL.
         .systemLibrary(name: "CReadline", path: "Sources/CReadline"),
         .target(name: "KCSRepl", dependencies: ["KCSLanguage", "CReadline"], swiftSettings: strict),
+        // `kcs lsp`: the language server, on the same front end and completion.
+        .target(name: "KCSLanguageServer", dependencies: ["KCSLanguage", "KCSRepl"], swiftSettings: strict),
         .executableTarget(
             name: "kcs",
             dependencies: [
                 "KCSLanguage",
                 "KCSRepl",
+                "KCSLanguageServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -45,6 +48,8 @@ let package = Package(
         .testTarget(name: "KCSSecItemTests", dependencies: ["KCSSecItem", "KCSLanguage", "KeychainEngine"], swiftSettings: strict),
         .testTarget(name: "PropertyTests", dependencies: ["KeychainEngine", "KCSLanguage"], swiftSettings: strict),
         .testTarget(name: "KCSReplTests", dependencies: ["KCSRepl", "kcs"], swiftSettings: strict),
+        .testTarget(name: "KCSLanguageServerTests", dependencies: ["KCSLanguageServer", "KCSLanguage", "kcs"],
+                    swiftSettings: strict),
         // Depends on the executable so `swift test` builds the binary it runs.
         .testTarget(name: "KCSCLITests", dependencies: ["KCSLanguage", "kcs"], swiftSettings: strict),
     ],

@@ -136,6 +136,20 @@ public struct DiagnosticNote: Sendable, Hashable {
     public func hash(into h: inout Hasher) { h.combine(message); h.combine(range) }
 }
 
+/// An edit that fixes what a diagnostic reports: `range`, in the
+/// diagnostic's file, becomes `replacement`. Editors offer it as a quick fix.
+public struct FixIt: Sendable, Hashable {
+    public var title: String
+    public var range: SourceRange
+    public var replacement: String
+
+    public init(_ title: String, range: SourceRange, replacement: String) {
+        self.title = title
+        self.range = range
+        self.replacement = replacement
+    }
+}
+
 /// A diagnostic is data: a code, a severity, where, what, and how to fix it.
 /// One renderer (``DiagnosticRenderer``) draws them.
 public struct Diagnostic: Error, Sendable, Hashable {
@@ -146,6 +160,8 @@ public struct Diagnostic: Error, Sendable, Hashable {
     public var range: SourceRange?
     public var hint: String?
     public var notes: [DiagnosticNote]
+    /// Edits that fix it (a "did you mean", a lint fix).
+    public var fixIts: [FixIt] = []
 
     public init(_ code: DiagnosticCode, _ message: String, file: SourceFile? = nil, range: SourceRange? = nil,
                 severity: Severity = .error, hint: String? = nil, notes: [DiagnosticNote] = []) {
@@ -174,6 +190,17 @@ public struct Diagnostic: Error, Sendable, Hashable {
     }
 
     public func hash(into h: inout Hasher) { h.combine(code); h.combine(message); h.combine(range) }
+}
+
+extension Diagnostic {
+    /// The diagnostic with a fix that replaces its range by the candidate
+    /// closest to `word`, when one is close enough to be a likely typo.
+    func didYouMean(_ word: String, in candidates: [String]) -> Diagnostic {
+        guard let range, let closest = Suggest.closest(to: word, in: candidates) else { return self }
+        var d = self
+        d.fixIts.append(FixIt("replace '\(word)' with '\(closest)'", range: range, replacement: closest))
+        return d
+    }
 }
 
 /// The names of things a diagnostic may suggest instead of a misspelling.

@@ -43,7 +43,7 @@ public struct Lexer: Sendable {
     }
 
     /// Whether a byte may appear in a word.
-    static func isWordByte(_ b: UInt8) -> Bool {
+    public static func isWordByte(_ b: UInt8) -> Bool {
         switch b {
         case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: true  // digits, letters
         case UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "*"),

@@ -17,6 +17,7 @@ struct Lowering {
             throw Diagnostic(.unknownAttribute, "unknown attribute '\(text)'", file: file, range: keyRange,
                              hint: Suggest.hint(for: text, in: Vocabulary.argumentNames)
                                 ?? "attributes: " + Vocabulary.shortArguments.map(\.0).joined(separator: " "))
+                .didYouMean(text, in: Vocabulary.argumentNames)
         }
         let key = Name(text: "", range: keyRange)
         let bit = k.bit
@@ -96,6 +97,7 @@ struct Lowering {
         guard let value = lookup(w) else {
             throw Diagnostic(.unknownValue, "unknown \(what) '\(w)'", file: file, range: v.range,
                              hint: Suggest.hint(for: w, in: names) ?? "one of: " + names.prefix(12).joined(separator: ", "))
+                .didYouMean(w, in: names)
         }
         return value
     }

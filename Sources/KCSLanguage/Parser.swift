@@ -188,7 +188,7 @@ public struct Parser {
         guard let hit = options.first(where: { $0.0 == w }) else {
             throw Diagnostic(.unknownValue, "unknown \(what) '\(w)'", file: file, range: token.range,
                              hint: Suggest.hint(for: w, in: options.map(\.0))
-                                ?? "one of: " + options.map(\.0).joined(separator: ", "))
+                                ?? "one of: " + options.map(\.0).joined(separator: ", ")).didYouMean(w, in: options.map(\.0))
         }
         advance()
         return hit.1
@@ -279,6 +279,7 @@ public struct Parser {
             throw Diagnostic(.unknownStatement, "unknown statement '\(keyword)'", file: file, range: token.range,
                              hint: Suggest.hint(for: keyword, in: StatementForm.keywords)
                                 ?? "statements: " + StatementForm.all.map(\.keyword).joined(separator: ", "))
+                .didYouMean(keyword, in: StatementForm.keywords)
         }
         let keywordRange = token.range
         advance()
@@ -492,6 +493,7 @@ public struct Parser {
                     throw Diagnostic(.unknownClass, "unknown item class '\(w)'", file: file, range: r,
                                      hint: Suggest.hint(for: w, in: Vocabulary.classNames)
                                         ?? "classes: " + ItemClass.allCases.map(\.rawValue).joined(separator: ", "))
+                        .didYouMean(w, in: Vocabulary.classNames)
                 }
                 spec.itemClass = c
                 classRange = r
@@ -639,6 +641,7 @@ public struct Parser {
                 throw Diagnostic(.unknownStatus, "unknown status '\(w)'", file: file, range: r,
                                  hint: Suggest.hint(for: w, in: Vocabulary.statusNames)
                                     ?? "statuses are written as in SecBase.h, e.g. errSecItemNotFound or -25300")
+                    .didYouMean(w, in: Vocabulary.statusNames)
             }
             return StatusRef(status: s, range: r)
         default:

@@ -610,6 +610,7 @@ public struct Session: Sendable {
                        hint: "give one of them another name with 'as NAME'")
         case .unknownApp(let n, let known):
             Diagnostic(.unknownApp, "unknown app '\(n)'", file: file, range: range, hint: Suggest.hint(for: n, in: known))
+                .didYouMean(n, in: known)
         case .duplicateDevice(let n):
             Diagnostic(.invalidDeclaration, "device '\(n)' is already declared", file: file, range: range)
         case .unknownDevice(let n, let known):

@@ -1,0 +1,198 @@
+import KCSLanguage
+import KCSRepl
+import KeychainEngine
+
+/// What the server knows of one open document after running it: the same
+/// parser, session and lint as `kcs run` (or `kcs check` for Markdown).
+struct Analysis {
+    let file: SourceFile
+    let index: TextIndex
+    let isMarkdown: Bool
+    /// Parsed statements (a `.kcs` document; empty for Markdown).
+    var statements: [Statement] = []
+    var diagnostics: [Diagnostic] = []
+    var calls: [CallRecord] = []
+    /// The names the document declares, for completion.
+    var completer = Completer()
+
+    /// Bounds for a document being edited: the editor must stay responsive.
+    static let limits = Limits(sourceBytes: 8 << 20, statements: 1_000_000, items: 1_000_000,
+                               listLength: 10_000, includeDepth: 16, seconds: 2, outputBytes: 1 << 20)
+
+    init(path: String, bytes: [UInt8], loader: any SourceLoader) {
+        file = SourceFile(name: path, bytes: bytes)
+        index = TextIndex(bytes)
+        isMarkdown = path.hasSuffix(".md") || path.hasSuffix(".markdown")
+        if isMarkdown {
+            let outcome = BatchRunner(loader: loader, lint: .warn, collectChecks: false, limits: Self.limits)
+                .check(markdown: file)
+            diagnostics = outcome.diagnostics
+            return
+        }
+        statements = Parser.parse(file).program.statements
+        runnable = bytes
+        var (report, session, calls) = Self.run(file, loader)
+        diagnostics = report.diagnostics
+        if report.hasSyntaxErrors {
+            // Nothing runs with a syntax error, as with `kcs run`: only those
+            // are reported. For names, hints and hovers, the script runs
+            // again without the statements in error (a line being typed).
+            runnable = Self.blanking(file, statementsAt: report.diagnostics.compactMap { $0.file === file ? $0.range?.start : nil })
+            (report, session, calls) = Self.run(SourceFile(name: path, bytes: runnable), loader)
+        }
+        self.calls = calls
+        completer = Completer(world: session.world)
+    }
+
+    /// The text that ran: the document, or without its statements in error.
+    private(set) var runnable: [UInt8] = []
+
+    private static func run(_ file: SourceFile, _ loader: any SourceLoader) -> (RunReport, Session, [CallRecord]) {
+        var session = Session()
+        session.lints = true
+        var calls: [CallRecord] = []
+        let report = session.run(file: file, loader: loader,
+                                 options: RunOptions(reportCalls: true, limits: limits)) { event in
+            if case .call(let record) = event { calls.append(record) }
+        }
+        return (report, session, calls)
+    }
+
+    /// The text with each statement that covers one of `offsets` replaced
+    /// by spaces (line breaks kept, so every position stays where it was).
+    static func blanking(_ file: SourceFile, statementsAt offsets: [Int]) -> [UInt8] {
+        var out = file.bytes
+        var lexer = Lexer(file: file)
+        var start = 0
+        while true {
+            let t = lexer.next()
+            let end: Int
+            switch t.kind {
+            case .newline, .end: end = t.range.start
+            default: continue
+            }
+            if offsets.contains(where: { $0 >= start && $0 <= end }) {
+                for i in start..<min(end, out.count) where out[i] != 0x0A { out[i] = 0x20 }
+            }
+            if case .end = t.kind { return out }
+            start = t.range.end
+        }
+    }
+
+    /// Diagnostics of this document in the protocol's terms. Those located
+    /// in an included file are reported at the document's start with the
+    /// file named, so nothing is hidden.
+    var lspDiagnostics: [LSPDiagnostic] {
+        diagnostics.map { d in
+            var message = d.message
+            for note in d.notes { message += "\n" + note.message }
+            if let hint = d.hint { message += "\nhint: " + hint }
+            var range = d.lspRange
+            if let other = d.file, other !== file, !isMarkdown || other.name != file.name {
+                let location = d.location.map { ":\($0)" } ?? ""
+                message = "\(other.name)\(location): " + message
+                range = LSPRange(start: Position(line: 0, character: 0), end: Position(line: 0, character: 0))
+            }
+            let severity = switch d.severity {
+            case .error: 1
+            case .warning: 2
+            case .note: 3
+            }
+            return LSPDiagnostic(range: range, severity: severity, code: d.code.rawValue, source: "kcs", message: message)
+        }
+    }
+
+    // MARK: Tokens and names
+
+    /// The token at a byte offset (a word ending at the cursor counts).
+    func token(at offset: Int) -> Token? {
+        var lexer = Lexer(file: file)
+        while true {
+            let t = lexer.next()
+            if case .end = t.kind { return nil }
+            if t.range.start <= offset && offset <= t.range.end, t.range.end > t.range.start {
+                if case .newline = t.kind { continue }
+                return t
+            }
+            if t.range.start > offset { return nil }
+        }
+    }
+
+    /// The statement covering a byte offset.
+    func statement(at offset: Int) -> Statement? {
+        statements.first { $0.range.start <= offset && offset <= $0.range.end }
+    }
+
+    /// A name as written and where.
+    struct NameRef {
+        var text: String
+        var range: SourceRange
+    }
+
+    /// What a name in the script stands for.
+    enum Role: String {
+        case app, team, device, backup, group
+    }
+
+    /// Every name the statements write, with what it names; the first of
+    /// each role and text that is a declaration comes first.
+    var names: [(role: Role, name: NameRef, declares: Bool)] {
+        var out: [(Role, NameRef, Bool)] = []
+        func ref(_ n: Name) -> NameRef { NameRef(text: n.text, range: n.range) }
+        for s in statements {
+            if let d = s.device { out.append((.device, ref(d), false)) }
+            switch s.kind {
+            case .team(let id, let alias):
+                out.append((.team, ref(id), true))
+                if let alias { out.append((.team, ref(alias), true)) }
+            case .app(let decl):
+                if let alias = decl.alias {
+                    out.append((.app, ref(alias), true))
+                } else {
+                    // The name is the bundle ID's last component.
+                    let text = decl.name
+                    let end = decl.bundleID.range.end
+                    out.append((.app, NameRef(text: text, range: SourceRange(end - text.utf8.count, end)), true))
+                }
+                if let team = decl.team { out.append((.team, ref(team), false)) }
+            case .group(let name, let apps):
+                out.append((.group, ref(name), true))
+                out += apps.map { (.app, ref($0), false) }
+            case .device(let name, _):
+                out.append((.device, ref(name), true))
+            case .call(let call):
+                out.append((.app, ref(call.app), false))
+            case .expectGroups(let app, _), .expectDefaultGroup(let app, _):
+                out.append((.app, ref(app), false))
+            case .uninstall(let app), .install(let app):
+                out.append((.app, ref(app), false))
+            case .transfer(let app, let team):
+                out.append((.app, ref(app), false))
+                out.append((.team, ref(team), false))
+            case .backup(let device, let name):
+                out.append((.device, ref(device), false))
+                out.append((.backup, ref(name), true))
+            case .restore(let name, let device):
+                out.append((.backup, ref(name), false))
+                out.append((.device, ref(device), false))
+            case .show(.app(let app)):
+                out.append((.app, ref(app), false))
+            case .platform, .include, .expectStatus, .expectCount, .expectData, .expectGroup, .expectItem,
+                 .passcode, .lock, .unlock, .reboot, .biometry, .user, .sync, .show, .explain, .reset:
+                break
+            }
+        }
+        return out
+    }
+
+    /// The name written at a byte offset, with its role.
+    func name(at offset: Int) -> (role: Role, name: NameRef)? {
+        names.first { $0.name.range.start <= offset && offset <= $0.name.range.end }.map { ($0.role, $0.name) }
+    }
+
+    /// The include statement whose path is at a byte offset, with the resolved path.
+    func include(at offset: Int) -> String? {
+        guard let s = statement(at: offset), case .include(let path, let resolved) = s.kind else { return nil }
+        return resolved ?? path
+    }
+}

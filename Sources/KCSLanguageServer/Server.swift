@@ -1,0 +1,393 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import KCSLanguage
+import KeychainEngine
+
+/// A Language Server Protocol server for `.kcs` scripts and the kcs blocks
+/// of Markdown documents, on the same parser, grammar table, session and
+/// lint as the command line. Single-threaded: each message is answered
+/// before the next is read; a document's run is bounded by ``Analysis/limits``.
+///
+/// Methods: initialize, initialized, shutdown, exit; textDocument/didOpen,
+/// didChange (full text), didSave, didClose, publishDiagnostics;
+/// completion, hover, inlayHint, definition, references, documentSymbol,
+/// codeAction, formatting. Other requests get MethodNotFound.
+public final class LanguageServer {
+    private let send: ([UInt8]) -> Void
+    private var documents: [String: Analysis] = [:]
+    private var texts: [String: [UInt8]] = [:]
+    private var shutdownRequested = false
+    /// Set by `exit`: the status the process should end with.
+    public private(set) var exitStatus: Int32?
+
+    /// `send` writes one framed message to the client.
+    public init(send: @escaping ([UInt8]) -> Void) { self.send = send }
+
+    /// Reads and answers messages until `exit` or the end of input; returns
+    /// the process's exit status (0 after shutdown, 1 otherwise).
+    public func serve(_ reader: inout MessageReader) -> Int32 {
+        while exitStatus == nil {
+            do throws(MessageReader.Failure) {
+                handle(try reader.next())
+            } catch {
+                if case .endOfInput = error { return shutdownRequested ? 0 : 1 }
+                // A framing error leaves the stream unusable: say so and stop.
+                notify("window/logMessage", LogMessage(type: 1, message: "kcs lsp: unreadable message: \(error)"))
+                return 1
+            }
+        }
+        return exitStatus ?? 1
+    }
+
+    struct LogMessage: Codable { var type: Int; var message: String }
+
+    // MARK: Dispatch
+
+    /// Answers one message (a JSON body without framing).
+    public func handle(_ body: [UInt8]) {
+        let data = Data(body)
+        let decoder = JSONDecoder()
+        guard let envelope = try? decoder.decode(Envelope.self, from: data) else {
+            respond(nil, Optional<Bool>.none, error: ResponseError(code: -32700, message: "parse error"))
+            return
+        }
+        guard let method = envelope.method else { return }  // a response to us: none are sent
+        let id = envelope.id
+        func params<P: Decodable>(_ type: P.Type) -> P? {
+            guard let p = try? decoder.decode(Params<P>.self, from: data).params else {
+                if id != nil { respond(id, Optional<Bool>.none, error: ResponseError(code: -32602, message: "invalid params for \(method)")) }
+                return nil
+            }
+            return p
+        }
+        switch method {
+        case "initialize":
+            respond(id, InitializeResult())
+        case "initialized", "$/cancelRequest", "$/setTrace", "workspace/didChangeConfiguration", "textDocument/didSave":
+            break
+        case "shutdown":
+            shutdownRequested = true
+            respond(id, Optional<Bool>.none)
+        case "exit":
+            exitStatus = shutdownRequested ? 0 : 1
+        case "textDocument/didOpen":
+            guard let p = params(DidOpenParams.self) else { return }
+            update(p.textDocument.uri, Array(p.textDocument.text.utf8))
+        case "textDocument/didChange":
+            guard let p = params(DidChangeParams.self) else { return }
+            var text = texts[p.textDocument.uri] ?? []
+            for change in p.contentChanges {
+                if let range = change.range {
+                    let index = TextIndex(text)
+                    let lo = index.offset(of: range.start), hi = max(lo, index.offset(of: range.end))
+                    text.replaceSubrange(lo..<hi, with: Array(change.text.utf8))
+                } else {
+                    text = Array(change.text.utf8)
+                }
+            }
+            update(p.textDocument.uri, text)
+        case "textDocument/didClose":
+            guard let p = params(DocumentParams.self) else { return }
+            documents[p.textDocument.uri] = nil
+            texts[p.textDocument.uri] = nil
+            notify("textDocument/publishDiagnostics", PublishDiagnosticsParams(uri: p.textDocument.uri, diagnostics: []))
+        case "textDocument/completion":
+            guard let p = params(PositionParams.self) else { return }
+            respond(id, completion(p))
+        case "textDocument/hover":
+            guard let p = params(PositionParams.self) else { return }
+            respond(id, hover(p))
+        case "textDocument/inlayHint":
+            guard let p = params(RangeParams.self) else { return }
+            respond(id, inlayHints(p))
+        case "textDocument/definition":
+            guard let p = params(PositionParams.self) else { return }
+            respond(id, definition(p))
+        case "textDocument/references":
+            guard let p = params(PositionParams.self) else { return }
+            respond(id, references(p))
+        case "textDocument/documentSymbol":
+            guard let p = params(DocumentParams.self) else { return }
+            respond(id, symbols(p))
+        case "textDocument/codeAction":
+            guard let p = params(CodeActionParams.self) else { return }
+            respond(id, codeActions(p))
+        case "textDocument/formatting":
+            guard let p = params(DocumentParams.self) else { return }
+            respond(id, formatting(p))
+        default:
+            if id != nil { respond(id, Optional<Bool>.none, error: ResponseError(code: -32601, message: "method not found: \(method)")) }
+        }
+    }
+
+    private func respond<R: Encodable>(_ id: RequestID?, _ result: R?, error: ResponseError? = nil) {
+        guard let data = try? JSONEncoder().encode(Response(id: id, result: result, error: error)) else { return }
+        send(frame(Array(data)))
+    }
+
+    private func notify<P: Encodable>(_ method: String, _ params: P) {
+        guard let data = try? JSONEncoder().encode(Notification(method: method, params: params)) else { return }
+        send(frame(Array(data)))
+    }
+
+    // MARK: Documents
+
+    /// The file path a `file:` URI names; other URIs are names only.
+    static func path(of uri: String) -> String {
+        guard uri.hasPrefix("file://") else { return uri }
+        // Percent-escapes decode to bytes (RFC 3986); a malformed one stays as written.
+        let encoded = Array(uri.utf8.dropFirst("file://".count))
+        var bytes: [UInt8] = []
+        var i = 0
+        while i < encoded.count {
+            if encoded[i] == UInt8(ascii: "%"), i + 2 < encoded.count,
+               let byte = UInt8(String(decoding: encoded[(i + 1)...(i + 2)], as: UTF8.self), radix: 16) {
+                bytes.append(byte)
+                i += 3
+            } else {
+                bytes.append(encoded[i])
+                i += 1
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The `file:` URI of a path, with the bytes URIs may not hold escaped.
+    static func uri(of path: String) -> String {
+        var out = "file://"
+        for b in path.utf8 {
+            switch b {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "/"), UInt8(ascii: "."), UInt8(ascii: "-"),
+                 UInt8(ascii: "_"), UInt8(ascii: "~"):
+                out.unicodeScalars.append(Unicode.Scalar(b))
+            default:
+                out += "%" + (b < 16 ? "0" : "") + String(b, radix: 16, uppercase: true)
+            }
+        }
+        return out
+    }
+
+    private func update(_ uri: String, _ text: [UInt8]) {
+        texts[uri] = text
+        let path = Self.path(of: uri)
+        let base: any SourceLoader = uri.hasPrefix("file://") ? FileSystemLoader(maxBytes: Analysis.limits.sourceBytes)
+                                                               : NoFilesLoader()
+        var overlay: [String: [UInt8]] = [:]
+        for (other, bytes) in texts where other != uri && other.hasPrefix("file://") { overlay[Self.path(of: other)] = bytes }
+        let analysis = Analysis(path: path, bytes: text, loader: OverlayLoader(base: base, overlay: overlay))
+        documents[uri] = analysis
+        notify("textDocument/publishDiagnostics", PublishDiagnosticsParams(uri: uri, diagnostics: analysis.lspDiagnostics))
+    }
+
+    // MARK: Requests
+
+    private func completion(_ p: PositionParams) -> [CompletionItem] {
+        guard let doc = documents[p.textDocument.uri] else { return [] }
+        let bytes = doc.index.bytes
+        let offset = doc.index.offset(of: p.position)
+        var wordStart = offset
+        while wordStart > 0, Lexer.isWordByte(bytes[wordStart - 1]) { wordStart -= 1 }
+        // The statement so far: back to the last line break outside brackets.
+        var lexer = Lexer(file: doc.file)
+        var statementStart = 0
+        while true {
+            let t = lexer.next()
+            if case .end = t.kind { break }
+            if t.range.start >= wordStart { break }
+            if case .newline = t.kind { statementStart = t.range.end }
+        }
+        let before = String(decoding: bytes[statementStart..<wordStart], as: UTF8.self)
+        let word = String(decoding: bytes[wordStart..<offset], as: UTF8.self)
+        let keywords = Set(StatementForm.keywords)
+        return doc.completer.complete(word, after: before).candidates.map { candidate in
+            let kind = keywords.contains(candidate) ? 14
+                : candidate.hasSuffix("=") ? 5
+                : KeychainStatus(name: candidate) != nil ? 21
+                : doc.completer.apps.contains(candidate) || doc.completer.devices.contains(candidate) ? 6 : 12
+            return CompletionItem(label: candidate, kind: kind, detail: nil)
+        }
+    }
+
+    private func hover(_ p: PositionParams) -> Hover? {
+        guard let doc = documents[p.textDocument.uri], !doc.isMarkdown else { return nil }
+        let offset = doc.index.offset(of: p.position)
+        guard let token = doc.token(at: offset), case .word = token.kind else { return nil }
+        let word = doc.file.text(token.range)
+        var parts: [String] = []
+        let statement = doc.statement(at: offset)
+        if let s = statement, s.range.start == token.range.start || isKeywordAfterDevice(doc, s, token),
+           let form = StatementForm.all.first(where: { $0.keyword == word }) {
+            parts.append("`\(form.syntax)`\n\n\(form.summary)")
+        }
+        if let c = ItemClass(name: word) {
+            let key = c.primaryKeyAttributes.map(\.constantName).joined(separator: ", ")
+            parts.append("class **\(c.rawValue)** (`\(c.constantName)`)\n\nprimary key: \(key.isEmpty ? "—" : key)"
+                         + "\n\ndefault accessibility: \(c.defaultAccessibility.rawValue)")
+        }
+        if let key = Vocabulary.argumentKey(named: word) {
+            var text = "attribute **\(key.name)**"
+            if case .attribute(let a) = key {
+                text += " (`\(a.constantName)`)"
+                let classes = ItemClass.allCases.filter { a.applies(to: $0) }.map(\.rawValue)
+                text += "\n\nclasses: " + classes.joined(separator: ", ")
+            }
+            let values = Vocabulary.valueNames(for: key)
+            if !values.isEmpty { text += "\n\nvalues: " + values.prefix(24).joined(separator: ", ") }
+            parts.append(text)
+        }
+        if let status = KeychainStatus(name: word) ?? Int32(word).flatMap(KeychainStatus.init(rawValue:)) {
+            parts.append("**\(status.name)** = \(status.code)")
+        }
+        if let (role, name) = doc.name(at: offset), let s = statement {
+            switch role {
+            case .app:
+                parts.append("app **\(name.text)** here:\n\n```\n" + runUpTo(doc, s, then: "show app \(name.text)") + "```")
+            case .team, .device, .backup, .group:
+                parts.append("\(role.rawValue) **\(name.text)**")
+            }
+        }
+        if let s = statement, case .call = s.kind,
+           let record = doc.calls.last(where: { $0.file === doc.file && $0.range == s.range }) {
+            parts.append("→ **\(record.status.name)** (\(record.status.code))\n\n```\n" + runUpTo(doc, s, then: "explain") + "```")
+        }
+        guard !parts.isEmpty else { return nil }
+        return Hover(contents: MarkupContent(value: parts.joined(separator: "\n\n---\n\n")), range: doc.index.range(token.range))
+    }
+
+    private func isKeywordAfterDevice(_ doc: Analysis, _ s: Statement, _ token: Token) -> Bool {
+        guard let device = s.device else { return false }
+        return token.range.start > device.range.end
+            && doc.file.bytes[device.range.end..<token.range.start].allSatisfy { $0 == 0x20 || $0 == 0x09 }
+    }
+
+    /// What the script prints when it runs up to and including `s`, then `extra`.
+    private func runUpTo(_ doc: Analysis, _ s: Statement, then extra: String) -> String {
+        let prefix = Array(doc.runnable[0..<min(s.range.end, doc.runnable.count)]) + Array("\n\(extra)\n".utf8)
+        var output = ""
+        var session = Session()
+        _ = session.run(file: SourceFile(name: doc.file.name, bytes: prefix), loader: NoFilesLoader(),
+                        options: RunOptions(limits: Analysis.limits)) { event in
+            if case .output(let text) = event, output.utf8.count < 16_384 { output += text }
+        }
+        return TerminalText.escaped(output, keepingLayout: true)
+    }
+
+    private func inlayHints(_ p: RangeParams) -> [InlayHint] {
+        guard let doc = documents[p.textDocument.uri] else { return [] }
+        let lo = doc.index.offset(of: p.range.start), hi = doc.index.offset(of: p.range.end)
+        return doc.calls.filter { $0.file === doc.file && $0.range.end >= lo && $0.range.start <= hi }.map { record in
+            let count = record.operation == .find || record.operation == .delete ? " (\(record.count))" : ""
+            return InlayHint(position: doc.index.position(of: record.range.end),
+                             label: "→ \(record.status.name)\(record.status == .success ? count : "")", paddingLeft: true)
+        }
+    }
+
+    private func definition(_ p: PositionParams) -> [Location] {
+        guard let doc = documents[p.textDocument.uri] else { return [] }
+        let offset = doc.index.offset(of: p.position)
+        if let path = doc.include(at: offset) {
+            let zero = LSPRange(start: Position(line: 0, character: 0), end: Position(line: 0, character: 0))
+            return [Location(uri: Self.uri(of: path), range: zero)]
+        }
+        guard let (role, name) = doc.name(at: offset) else { return [] }
+        return doc.names.filter { $0.role == role && $0.declares && $0.name.text == name.text }.prefix(1)
+            .map { Location(uri: p.textDocument.uri, range: doc.index.range($0.name.range)) }
+    }
+
+    private func references(_ p: PositionParams) -> [Location] {
+        guard let doc = documents[p.textDocument.uri] else { return [] }
+        guard let (role, name) = doc.name(at: doc.index.offset(of: p.position)) else { return [] }
+        return doc.names.filter { $0.role == role && $0.name.text == name.text }
+            .map { Location(uri: p.textDocument.uri, range: doc.index.range($0.name.range)) }
+    }
+
+    private func symbols(_ p: DocumentParams) -> [DocumentSymbol] {
+        guard let doc = documents[p.textDocument.uri] else { return [] }
+        var out: [DocumentSymbol] = []
+        for s in doc.statements {
+            let range = doc.index.range(s.range)
+            switch s.kind {
+            case .team(let id, _):
+                out.append(DocumentSymbol(name: id.text, detail: "team", kind: 2, range: range, selectionRange: doc.index.range(id.range)))
+            case .app(let decl):
+                out.append(DocumentSymbol(name: decl.name, detail: decl.bundleID.text, kind: 5, range: range,
+                                          selectionRange: doc.index.range(decl.alias?.range ?? decl.bundleID.range)))
+            case .device(let name, _):
+                out.append(DocumentSymbol(name: name.text, detail: "device", kind: 13, range: range, selectionRange: doc.index.range(name.range)))
+            case .group(let name, _):
+                out.append(DocumentSymbol(name: name.text, detail: "group", kind: 14, range: range, selectionRange: doc.index.range(name.range)))
+            case .include(let path, _):
+                out.append(DocumentSymbol(name: path, detail: "include", kind: 2, range: range, selectionRange: range))
+            default:
+                break
+            }
+        }
+        return out
+    }
+
+    private func codeActions(_ p: CodeActionParams) -> [CodeAction] {
+        guard let doc = documents[p.textDocument.uri] else { return [] }
+        let lo = doc.index.offset(of: p.range.start), hi = doc.index.offset(of: p.range.end)
+        var out: [CodeAction] = []
+        for d in doc.diagnostics where d.file === doc.file {
+            guard let r = d.range, r.start <= hi, r.end >= lo else { continue }
+            for fix in d.fixIts {
+                let edit = TextEdit(range: doc.index.range(fix.range), newText: fix.replacement)
+                out.append(CodeAction(title: fix.title, kind: "quickfix", diagnostics: nil,
+                                      edit: WorkspaceEdit(changes: [p.textDocument.uri: [edit]]), isPreferred: true))
+            }
+        }
+        return out
+    }
+
+    private func formatting(_ p: DocumentParams) -> [TextEdit]? {
+        guard let doc = documents[p.textDocument.uri] else { return nil }
+        let formatted: [UInt8]
+        if doc.isMarkdown {
+            formatted = CanonicalLayout.formatMarkdown(doc.file.bytes, name: doc.file.name)
+        } else {
+            guard let f = try? CanonicalLayout.format(doc.file) else { return nil }
+            formatted = f
+        }
+        guard formatted != doc.file.bytes else { return [] }
+        return [TextEdit(range: doc.index.all, newText: String(decoding: formatted, as: UTF8.self))]
+    }
+}
+
+/// The server's answer to `initialize`.
+struct InitializeResult: Encodable {
+    struct Capabilities: Encodable {
+        struct Sync: Encodable { var openClose = true; var change = 1 }
+        struct CompletionOptions: Encodable { var triggerCharacters = ["=", " ", "["] }
+        var textDocumentSync = Sync()
+        var completionProvider = CompletionOptions()
+        var hoverProvider = true
+        var inlayHintProvider = true
+        var definitionProvider = true
+        var referencesProvider = true
+        var documentSymbolProvider = true
+        var codeActionProvider = true
+        var documentFormattingProvider = true
+    }
+    struct ServerInfo: Encodable { var name = "kcs"; var version = "0.1.0" }
+    var capabilities = Capabilities()
+    var serverInfo = ServerInfo()
+}
+
+/// Reads open documents from the editor's buffers, everything else from
+/// the base loader: an include shows what is typed, saved or not.
+struct OverlayLoader: SourceLoader {
+    var base: any SourceLoader
+    var overlay: [String: [UInt8]]
+
+    func resolve(_ path: String, relativeTo including: String?) -> String { base.resolve(path, relativeTo: including) }
+    func canonical(_ resolved: String) -> String { base.canonical(resolved) }
+    func read(_ resolved: String) throws(LoadError) -> SourceFile {
+        if let bytes = overlay[resolved] { return SourceFile(name: resolved, bytes: bytes) }
+        return try base.read(resolved)
+    }
+}

@@ -1,0 +1,82 @@
+import KCSLanguage
+
+/// Converts between byte offsets, which the front end uses, and the
+/// protocol's positions: a 0-based line and UTF-16 code units in that line.
+struct TextIndex {
+    let bytes: [UInt8]
+    private let lineStarts: [Int]
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+        var starts = [0]
+        for (i, b) in bytes.enumerated() where b == 0x0A { starts.append(i + 1) }
+        lineStarts = starts
+    }
+
+    /// The byte offset of a position; positions past a line's end clamp to it.
+    func offset(of p: Position) -> Int {
+        guard p.line >= 0 else { return 0 }
+        guard p.line < lineStarts.count else { return bytes.count }
+        let start = lineStarts[p.line]
+        let end = p.line + 1 < lineStarts.count ? lineStarts[p.line + 1] - 1 : bytes.count
+        var i = start, units = 0
+        while i < end, units < p.character {
+            let (length, width) = Self.scalar(bytes, at: i)
+            i += length
+            units += width
+        }
+        return min(i, end)
+    }
+
+    /// The position of a byte offset.
+    func position(of offset: Int) -> Position {
+        let offset = min(max(offset, 0), bytes.count)
+        var lo = 0, hi = lineStarts.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if lineStarts[mid] <= offset { lo = mid } else { hi = mid - 1 }
+        }
+        return Position(line: lo, character: Self.utf16Count(bytes, from: lineStarts[lo], to: offset))
+    }
+
+    func range(_ r: SourceRange) -> LSPRange {
+        LSPRange(start: position(of: r.start), end: position(of: r.end))
+    }
+
+    /// The whole text.
+    var all: LSPRange { range(SourceRange(0, bytes.count)) }
+
+    /// UTF-16 code units of the UTF-8 bytes in `from..<to`.
+    static func utf16Count(_ bytes: [UInt8], from: Int, to: Int) -> Int {
+        var i = from, units = 0
+        while i < to {
+            let (length, width) = scalar(bytes, at: i)
+            i += length
+            units += width
+        }
+        return units
+    }
+
+    /// The byte length of the UTF-8 sequence at `i` and its UTF-16 width.
+    static func scalar(_ bytes: [UInt8], at i: Int) -> (Int, Int) {
+        let b = bytes[i]
+        let length = b < 0x80 ? 1 : b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1
+        return (min(length, bytes.count - i), length == 4 ? 2 : 1)
+    }
+}
+
+extension Diagnostic {
+    /// Where this diagnostic is, in the protocol's terms, in the document
+    /// its file belongs to (a Markdown block's file numbers the document's
+    /// own lines).
+    var lspRange: LSPRange {
+        guard let file, let range else { return LSPRange(start: Position(line: 0, character: 0), end: Position(line: 0, character: 0)) }
+        func position(_ offset: Int) -> Position {
+            let location = file.location(of: offset)
+            let lineStart = file.lineBounds(location.line)?.lowerBound ?? 0
+            return Position(line: location.line - 1,
+                            character: TextIndex.utf16Count(file.bytes, from: lineStart, to: min(offset, file.bytes.count)))
+        }
+        return LSPRange(start: position(range.start), end: position(range.end))
+    }
+}

@@ -1,0 +1,236 @@
+import Foundation
+@testable import KCSLanguageServer
+import Testing
+
+/// A client in the test's process: frames requests, and unframes and
+/// decodes what the server sends back.
+final class Client {
+    var sent: [[String: Any]] = []
+    var server: LanguageServer!
+    var nextID = 1
+
+    init() {
+        server = LanguageServer { [unowned self] bytes in
+            // One frame per call: split header and body.
+            let text = bytes
+            guard let split = text.firstRange(of: Array("\r\n\r\n".utf8)) else { return }
+            let body = Data(text[split.upperBound...])
+            if let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] { self.sent.append(object) }
+        }
+    }
+
+    func message(_ object: [String: Any]) {
+        var object = object
+        object["jsonrpc"] = "2.0"
+        server.handle([UInt8](try! JSONSerialization.data(withJSONObject: object)))
+    }
+
+    /// Sends a request; returns its response's result (NSNull when null).
+    @discardableResult
+    func request(_ method: String, _ params: [String: Any]) -> Any? {
+        let id = nextID
+        nextID += 1
+        message(["id": id, "method": method, "params": params])
+        let response = sent.last { ($0["id"] as? Int) == id }
+        return response?["result"] ?? response?["error"]
+    }
+
+    func notify(_ method: String, _ params: [String: Any]) { message(["method": method, "params": params]) }
+
+    /// The last diagnostics published for a URI.
+    func diagnostics(_ uri: String) -> [[String: Any]] {
+        let published = sent.last {
+            ($0["method"] as? String) == "textDocument/publishDiagnostics" && (($0["params"] as? [String: Any])?["uri"] as? String) == uri
+        }
+        return ((published?["params"] as? [String: Any])?["diagnostics"] as? [[String: Any]]) ?? []
+    }
+
+    func open(_ uri: String, _ text: String) {
+        notify("textDocument/didOpen", ["textDocument": ["uri": uri, "languageId": "kcs", "version": 1, "text": text]])
+    }
+
+    func at(_ uri: String, _ line: Int, _ character: Int) -> [String: Any] {
+        ["textDocument": ["uri": uri], "position": ["line": line, "character": character]]
+    }
+}
+
+@Suite struct LanguageServerTests {
+    static let script = """
+        team SKMME9E2Y8
+        app com.example.AppOne
+        app com.example.AppTwo
+        group com.example.Shared AppOne AppTwo
+        as AppOne add generic-password service="auth" account="alice" data="s3cret"
+        expect status errSecSuccess
+        as AppTwo find generic-password service="auth" account="alice" return=data
+        expect status errSecItemNotFound
+
+        """
+    let uri = "file:///tmp/kcs-lsp-test/a.kcs"
+
+    func opened() -> Client {
+        let c = Client()
+        c.request("initialize", ["processId": NSNull(), "rootUri": NSNull(), "capabilities": [String: Any]()])
+        c.notify("initialized", [:])
+        c.open(uri, Self.script)
+        return c
+    }
+
+    @Test func initializeAnnouncesEveryMethodImplemented() throws {
+        let c = Client()
+        let result = try #require(c.request("initialize", ["capabilities": [String: Any]()]) as? [String: Any])
+        let caps = try #require(result["capabilities"] as? [String: Any])
+        for key in ["hoverProvider", "inlayHintProvider", "definitionProvider", "referencesProvider",
+                    "documentSymbolProvider", "codeActionProvider", "documentFormattingProvider"] {
+            #expect(caps[key] as? Bool == true, "\(key)")
+        }
+        #expect(caps["completionProvider"] != nil)
+        #expect(((caps["textDocumentSync"] as? [String: Any])?["change"] as? Int) == 1)
+    }
+
+    @Test func diagnosticsAsYouType() throws {
+        let c = opened()
+        // The find succeeds, so `expect status errSecItemNotFound` fails at line 8.
+        let d = c.diagnostics(uri)
+        #expect(d.count == 1)
+        let range = try #require(d.first?["range"] as? [String: Any])
+        #expect(((range["start"] as? [String: Any])?["line"] as? Int) == 7)
+        #expect((d.first?["message"] as? String)?.contains("errSecItemNotFound") == true)
+        // A syntax error replaces them; fixing it clears everything.
+        c.notify("textDocument/didChange", ["textDocument": ["uri": uri, "version": 2],
+                                            "contentChanges": [["text": "team SKMME9E2Y8\napp com.example.A kind=plugin\n"]]])
+        let syntax = c.diagnostics(uri)
+        #expect(syntax.count == 1)
+        #expect((syntax.first?["code"] as? String)?.hasPrefix("KCS") == true)
+        #expect((syntax.first?["severity"] as? Int) == 1)
+        c.notify("textDocument/didChange", ["textDocument": ["uri": uri, "version": 3],
+                                            "contentChanges": [["text": "team SKMME9E2Y8\napp com.example.A\n"]]])
+        #expect(c.diagnostics(uri).isEmpty)
+    }
+
+    @Test func lintWarningsArePublishedAsWarnings() throws {
+        let c = Client()
+        c.open(uri, "team SKMME9E2Y8\napp com.example.A\ngroup com.example.S A\nas A add generic-password account=\"a\" group=com.example.S\n")
+        let d = c.diagnostics(uri)
+        #expect(d.contains { ($0["severity"] as? Int) == 2 && ($0["code"] as? String) == "KCS501" })
+    }
+
+    @Test func completionOffersTheGrammarAndTheDocumentsNames() throws {
+        let c = opened()
+        c.notify("textDocument/didChange", ["textDocument": ["uri": uri, "version": 2],
+                                            "contentChanges": [["text": Self.script + "as App\n"]]])
+        let apps = try #require(c.request("textDocument/completion", c.at(uri, 8, 6)) as? [[String: Any]])
+        #expect(Set(apps.compactMap { $0["label"] as? String }) == ["AppOne", "AppTwo"])
+        c.notify("textDocument/didChange", ["textDocument": ["uri": uri, "version": 3],
+                                            "contentChanges": [["text": Self.script + "expect status errSecItemN\n"]]])
+        let statuses = try #require(c.request("textDocument/completion", c.at(uri, 8, 25)) as? [[String: Any]])
+        #expect(statuses.compactMap { $0["label"] as? String } == ["errSecItemNotFound"])
+        let keywords = try #require(c.request("textDocument/completion", c.at(uri, 8, 0)) as? [[String: Any]])
+        #expect(keywords.contains { ($0["label"] as? String) == "expect" && ($0["kind"] as? Int) == 14 })
+    }
+
+    @Test func hoverExplainsStatementsAppsAndCalls() throws {
+        let c = opened()
+        func hover(_ line: Int, _ character: Int) throws -> String {
+            let result = try #require(c.request("textDocument/hover", c.at(uri, line, character)) as? [String: Any])
+            return try #require((result["contents"] as? [String: Any])?["value"] as? String)
+        }
+        #expect(try hover(0, 1).contains("team TEAMID"))
+        let app = try hover(4, 5)  // AppOne in the add
+        #expect(app.contains("SKMME9E2Y8.com.example.Shared"))
+        #expect(app.contains("SKMME9E2Y8.com.example.AppOne"))
+        let call = try hover(6, 0)  // 'as' of the find
+        #expect(call.contains("errSecSuccess"))
+        #expect(try hover(7, 16).contains("-25300"))
+        #expect(try hover(4, 35).contains("kSecAttrService"))
+    }
+
+    @Test func inlayHintsShowEachCallsStatus() throws {
+        let c = opened()
+        let hints = try #require(c.request("textDocument/inlayHint", ["textDocument": ["uri": uri],
+            "range": ["start": ["line": 0, "character": 0], "end": ["line": 20, "character": 0]]]) as? [[String: Any]])
+        #expect(hints.compactMap { $0["label"] as? String } == ["→ errSecSuccess", "→ errSecSuccess (1)"])
+        #expect(((hints.first?["position"] as? [String: Any])?["line"] as? Int) == 4)
+    }
+
+    @Test func definitionReferencesAndSymbols() throws {
+        let c = opened()
+        let definition = try #require(c.request("textDocument/definition", c.at(uri, 6, 4)) as? [[String: Any]])
+        let start = (definition.first?["range"] as? [String: Any])?["start"] as? [String: Any]
+        #expect(start?["line"] as? Int == 2)
+        #expect(start?["character"] as? Int == 16)  // "AppTwo" in com.example.AppTwo
+        let references = try #require(c.request("textDocument/references", c.at(uri, 6, 4)) as? [[String: Any]])
+        #expect(references.count == 3)  // declaration, group, find
+        let symbols = try #require(c.request("textDocument/documentSymbol", ["textDocument": ["uri": uri]]) as? [[String: Any]])
+        #expect(symbols.compactMap { $0["name"] as? String } == ["SKMME9E2Y8", "AppOne", "AppTwo", "com.example.Shared"])
+    }
+
+    @Test func codeActionsTurnDidYouMeanIntoEdits() throws {
+        let c = Client()
+        c.open(uri, "team SKMME9E2Y8\napp com.example.A\nas A find generic-pasword account=\"a\"\n")
+        let actions = try #require(c.request("textDocument/codeAction", ["textDocument": ["uri": uri],
+            "range": ["start": ["line": 2, "character": 0], "end": ["line": 2, "character": 30]],
+            "context": ["diagnostics": [Any]()]]) as? [[String: Any]])
+        let edit = (((actions.first?["edit"] as? [String: Any])?["changes"] as? [String: Any])?[uri] as? [[String: Any]])?.first
+        #expect(edit?["newText"] as? String == "generic-password")
+        let start = (edit?["range"] as? [String: Any])?["start"] as? [String: Any]
+        #expect(start?["line"] as? Int == 2 && start?["character"] as? Int == 10)
+    }
+
+    @Test func formattingReturnsTheCanonicalLayout() throws {
+        let c = Client()
+        c.open(uri, "team   SKMME9E2Y8\n\n\napp com.example.A   # x\n")
+        let edits = try #require(c.request("textDocument/formatting", ["textDocument": ["uri": uri],
+            "options": ["tabSize": 4, "insertSpaces": true]]) as? [[String: Any]])
+        #expect(edits.first?["newText"] as? String == "team SKMME9E2Y8\n\napp com.example.A  # x\n")
+    }
+
+    @Test func markdownBlocksGetDiagnosticsAtTheDocumentsLines() throws {
+        let c = Client()
+        let doc = "file:///tmp/kcs-lsp-test/d.md"
+        c.open(doc, "# Title\n\n```kcs\nteam SKMME9E2Y8\nlok\n```\n")
+        let d = c.diagnostics(doc)
+        #expect(d.count == 1)
+        #expect((((d.first?["range"] as? [String: Any])?["start"] as? [String: Any])?["line"] as? Int) == 4)
+    }
+
+    @Test func unknownRequestsAndBadParamsGetErrors() throws {
+        let c = Client()
+        let unknown = c.request("textDocument/rename", ["textDocument": ["uri": uri]]) as? [String: Any]
+        #expect(unknown?["code"] as? Int == -32601)
+        let bad = c.request("textDocument/hover", ["nope": 1]) as? [String: Any]
+        #expect(bad?["code"] as? Int == -32602)
+        c.server.handle(Array("{not json".utf8))
+        #expect((c.sent.last?["error"] as? [String: Any])?["code"] as? Int == -32700)
+    }
+
+    @Test func shutdownThenExitEndsWithZero() {
+        let c = Client()
+        c.request("shutdown", [:])
+        c.notify("exit", [:])
+        #expect(c.server.exitStatus == 0)
+    }
+}
+
+@Suite struct MessageReaderTests {
+    func reader(_ chunks: [String]) -> MessageReader {
+        var rest = chunks.map { Array($0.utf8) }
+        return MessageReader { rest.isEmpty ? nil : rest.removeFirst() }
+    }
+
+    @Test func framesSplitAcrossReads() throws {
+        var r = reader(["Content-Le", "ngth: 2\r\nContent-Type: x\r\n\r", "\n{}Content-Length: 3\r\n\r\n[1]"])
+        #expect(try r.next() == Array("{}".utf8))
+        #expect(try r.next() == Array("[1]".utf8))
+        #expect(throws: MessageReader.Failure.endOfInput) { try r.next() }
+    }
+
+    @Test func refusesWhatItCannotFrame() {
+        var tooLarge = reader(["Content-Length: 999999999999\r\n\r\n"])
+        #expect(throws: MessageReader.Failure.tooLarge(999_999_999_999)) { try tooLarge.next() }
+        var noLength = reader(["X: 1\r\n\r\n{}"])
+        #expect(throws: MessageReader.Failure.badHeader("no Content-Length")) { try noLength.next() }
+        var endless = reader([String(repeating: "a", count: 10_000)])
+        #expect(throws: MessageReader.Failure.self) { try endless.next() }
+    }
+}
