@@ -56,17 +56,25 @@ struct Run: ParsableCommand {
 
     @OptionGroup var lint: LintOptions
 
+    @OptionGroup var watching: WatchOptions
+
     mutating func validate() throws {
         if files.isEmpty { throw ValidationError("give at least one .kcs file, or - for standard input") }
+        try watching.validate(inputs: files)
     }
 
     func run() throws {
-        let runner = BatchRunner(verbose: verbose, lint: lint.mode, collectChecks: output.format != .text)
+        if watching.watch { Watcher.loop(inputs: { files }) { files, loader in _ = runOnce(files, loader: loader) } }
+        let code = runOnce(files, loader: FileSystemLoader())
+        if code != 0 { throw ExitCode(code) }
+    }
+
+    func runOnce(_ files: [String], loader: any SourceLoader) -> Int32 {
+        let runner = BatchRunner(loader: loader, verbose: verbose, lint: lint.mode, collectChecks: output.format != .text)
         let stdin = files.contains("-") ? readStandardInput() : []
-        let code = Printer(format: output.format).runAll(files, jobs: output.jobCount) { path in
+        return Printer(format: output.format).runAll(files, jobs: output.jobCount) { path in
             path == "-" ? runner.run(SourceFile(name: "<stdin>", bytes: stdin)) : runner.run(path: path)
         }
-        if code != 0 { throw ExitCode(code) }
     }
 }
 
@@ -91,15 +99,23 @@ struct Check: ParsableCommand {
 
     @OptionGroup var lint: LintOptions
 
+    @OptionGroup var watching: WatchOptions
+
     mutating func validate() throws {
         if paths.isEmpty { throw ValidationError("give at least one Markdown file or folder") }
+        try watching.validate(inputs: paths)
     }
 
     func run() throws {
-        let files = expand(paths)
-        let runner = BatchRunner(lint: lint.mode)
+        if watching.watch { Watcher.loop(inputs: { expand(paths) }) { files, loader in _ = checkOnce(files, loader: loader) } }
+        let code = checkOnce(expand(paths), loader: FileSystemLoader())
+        if code != 0 { throw ExitCode(code) }
+    }
+
+    func checkOnce(_ files: [String], loader: any SourceLoader) -> Int32 {
+        let runner = BatchRunner(loader: loader, lint: lint.mode)
         let update = self.update
-        let code = Printer(format: output.format).runAll(files, jobs: output.jobCount) { path in
+        return Printer(format: output.format).runAll(files, jobs: output.jobCount) { path in
             if path.hasSuffix(".kcs") { return runner.run(path: path) }
             guard let bytes = FileManager.default.contents(atPath: path) else {
                 var missing = FileOutcome(path: path)
@@ -118,7 +134,6 @@ struct Check: ParsableCommand {
             }
             return outcome
         }
-        if code != 0 { throw ExitCode(code) }
     }
 
     /// Folders become their Markdown files, sorted; other paths stay as given.

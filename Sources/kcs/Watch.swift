@@ -1,0 +1,140 @@
+import ArgumentParser
+import Foundation
+import KCSLanguage
+
+/// `--watch`, shared by `run` and `check`.
+struct WatchOptions: ParsableArguments {
+    @Flag(help: "Run again whenever an input file, or a file it includes, changes. Ctrl-C stops (exit 130).")
+    var watch = false
+
+    /// Standard input cannot be read twice, so it cannot be watched.
+    func validate(inputs: [String]) throws {
+        if watch && inputs.contains("-") { throw ValidationError("--watch cannot watch standard input (-)") }
+    }
+}
+
+/// A loader that remembers every path a run read or tried to read through
+/// it (the script, its includes, entitlements files), for `--watch`. An
+/// include that was missing is remembered too, so creating it re-runs.
+final class RecordingLoader: SourceLoader, @unchecked Sendable {
+    private let base: any SourceLoader
+    private let lock = NSLock()
+    private var seen: Set<String> = []
+
+    init(_ base: any SourceLoader) { self.base = base }
+
+    func resolve(_ path: String, relativeTo including: String?) -> String {
+        base.resolve(path, relativeTo: including)
+    }
+
+    func read(_ resolved: String) throws(LoadError) -> SourceFile {
+        lock.lock()
+        seen.insert(resolved)
+        lock.unlock()
+        return try base.read(resolved)
+    }
+
+    var paths: Set<String> {
+        lock.lock()
+        defer { lock.unlock() }
+        return seen
+    }
+}
+
+/// Runs, waits for a watched file to change, runs again; until Ctrl-C.
+///
+/// It polls: every quarter second it compares each file's size, change time
+/// and inode (an editor that saves by renaming gives a new inode) with what
+/// they were after the run. Polling needs no platform API and costs one
+/// `stat` per file, a few dozen for a large document set.
+enum Watcher {
+    /// What a file looked like; nil fields when it does not exist.
+    struct Stamp: Equatable {
+        var size: Int64
+        var seconds: Int
+        var nanoseconds: Int
+        var inode: UInt64
+    }
+
+    static let interval: UInt32 = 250_000  // microseconds
+
+    static func stamp(_ path: String) -> Stamp? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Stamp(size: Int64(info.st_size), seconds: Int(info.st_mtim.tv_sec),
+                     nanoseconds: Int(info.st_mtim.tv_nsec), inode: UInt64(info.st_ino))
+    }
+
+    static func stamps(_ paths: Set<String>) -> [String: Stamp?] {
+        var out: [String: Stamp?] = [:]
+        for path in paths { out[path] = stamp(path) }
+        return out
+    }
+
+    /// Clearing the screen is for a person at a terminal: not when output
+    /// goes to a file or a pipe, nor on a terminal without the escape.
+    static var clears: Bool {
+        let env = ProcessInfo.processInfo.environment
+        guard isatty(1) != 0, env["NO_COLOR"] == nil, let term = env["TERM"], !term.isEmpty, term != "dumb" else {
+            return false
+        }
+        return true
+    }
+
+    /// Runs `run` over `inputs()` now and after every change, never returning:
+    /// SIGINT ends the process with 130 (128 + SIGINT), the shell convention
+    /// for a program stopped by Ctrl-C, whatever the last run's result.
+    static func loop(inputs: () -> [String], run: (_ inputs: [String], _ loader: any SourceLoader) -> Void) -> Never {
+        signal(SIGINT) { _ in _exit(130) }
+        // A parent may have started us with SIGINT blocked (threads of a
+        // test runner or an IDE often block it, and the mask is inherited).
+        var interrupt = sigset_t()
+        sigemptyset(&interrupt)
+        sigaddset(&interrupt, SIGINT)
+        sigprocmask(SIG_UNBLOCK, &interrupt, nil)
+        var round = 1
+        while true {
+            let files = inputs()
+            let loader = RecordingLoader(FileSystemLoader())
+            run(files, loader)
+            // Inputs as the loader names them, so `./a.kcs` and `a.kcs` are one file.
+            let watched = Set(files.map { loader.resolve($0, relativeTo: nil) }).union(loader.paths)
+            let before = stamps(watched)
+            printError("kcs: watching \(watched.count) file\(watched.count == 1 ? "" : "s") for changes; Ctrl-C to stop\n")
+            var changed: [String] = []
+            while changed.isEmpty {
+                usleep(interval)
+                let now = stamps(watched)
+                changed = watched.filter { now[$0] != before[$0] }.sorted()
+                // A new file in a watched folder (kcs check docs/).
+                changed += Set(inputs().map { loader.resolve($0, relativeTo: nil) }).subtracting(watched).sorted()
+            }
+            // Let an editor finish writing before reading.
+            var settled = stamps(watched)
+            for _ in 0..<8 {
+                usleep(interval / 4)
+                let again = stamps(watched)
+                if again == settled { break }
+                settled = again
+            }
+            round += 1
+            let what = changed.count == 1 ? changed[0] : "\(changed[0]) and \(changed.count - 1) more"
+            if clears {
+                writeAll(1, Array("\u{1B}[H\u{1B}[2J\u{1B}[3J".utf8))
+            } else {
+                writeAll(1, Array("\n--- run \(round): \(terminalSafe(what)) changed ---\n".utf8))
+            }
+        }
+    }
+
+    /// A path as text for the terminal: control characters spelled out.
+    static func terminalSafe(_ s: String) -> String {
+        var out = ""
+        for u in s.unicodeScalars {
+            if u.value < 0x20 || (0x7F...0x9F).contains(u.value) { out += "\\u{\(String(u.value, radix: 16))}" } else {
+                out.unicodeScalars.append(u)
+            }
+        }
+        return out
+    }
+}
