@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Regenerates the TextMate grammars in editors/textmate/ from the language
-# tables (`kcs textmate`). Run it after changing a statement form, an
-# attribute, a class, a value or a status; the grammar tests fail until then.
+# Regenerates the editor grammars under editors/ from the language tables
+# (`kcs textmate`). Run it after changing a statement form, an attribute, a
+# class, a value or a status; the grammar tests fail until then.
 #
 #   scripts/update-grammar.sh [PATH-TO-KCS]
 set -euo pipefail
@@ -13,4 +13,7 @@ if [ -z "$kcs" ]; then
 fi
 "$kcs" textmate > editors/textmate/kcs.tmLanguage.json
 "$kcs" textmate --markdown > editors/textmate/kcs.markdown.tmLanguage.json
-echo "wrote editors/textmate/kcs.tmLanguage.json and kcs.markdown.tmLanguage.json" >&2
+"$kcs" textmate --format plist > editors/sublime/kcs.tmLanguage
+"$kcs" textmate --format vim > editors/vim/syntax/kcs.vim
+"$kcs" textmate --format emacs > editors/emacs/kcs-mode.el
+echo "wrote the grammars in editors/textmate, editors/sublime, editors/vim/syntax and editors/emacs" >&2

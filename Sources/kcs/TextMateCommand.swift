@@ -11,8 +11,23 @@ struct TextMate: ParsableCommand {
         shouldDisplay: false
     )
 
-    @Flag(help: "Print the injection grammar for kcs blocks in Markdown instead.")
+    /// The file formats the grammar is written in.
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        /// TextMate JSON (VS Code, Shiki, GitHub Linguist).
+        case json
+        /// TextMate property list (Sublime Text, TextMate 2).
+        case plist
+        /// A Vim syntax file (Vim, Neovim).
+        case vim
+        /// An Emacs major mode.
+        case emacs
+    }
+
+    @Flag(help: "Print the injection grammar for kcs blocks in Markdown instead (json or plist).")
     var markdown = false
+
+    @Option(help: "json, plist, vim or emacs.")
+    var format: Format = .json
 
     @Option(parsing: .upToNextOption,
             help: "Instead: list where the lexer and parser see keywords, names, strings, numbers, statuses and comments in these .kcs or Markdown files, one JSON object a file.")
@@ -32,7 +47,14 @@ struct TextMate: ParsableCommand {
             }
             return
         }
-        writeAll(1, Array(try TextMateGrammar.json(markdown ? TextMateGrammar.markdown : TextMateGrammar.kcs).utf8))
+        let grammar = markdown ? TextMateGrammar.markdown : TextMateGrammar.kcs
+        let text: String = switch format {
+        case .json: try TextMateGrammar.json(grammar)
+        case .plist: EditorSyntaxFiles.plist(grammar)
+        case .vim: EditorSyntaxFiles.vim
+        case .emacs: EditorSyntaxFiles.emacs
+        }
+        writeAll(1, Array(text.utf8))
     }
 }
 

@@ -11,20 +11,42 @@ struct EditorGrammarTests {
         try String(contentsOf: Self.textmate.appendingPathComponent(name), encoding: .utf8)
     }
 
-    @Test func committedGrammarIsWhatTheTablesGive() throws {
-        let out = try BinaryRunner.run(["textmate"])
+    /// Each generated file, with the `kcs textmate` arguments that print it.
+    static let generated: [(String, [String])] = [
+        ("textmate/kcs.tmLanguage.json", []),
+        ("textmate/kcs.markdown.tmLanguage.json", ["--markdown"]),
+        ("sublime/kcs.tmLanguage", ["--format", "plist"]),
+        ("vim/syntax/kcs.vim", ["--format", "vim"]),
+        ("emacs/kcs-mode.el", ["--format", "emacs"]),
+    ]
+
+    static let editors = BinaryRunner.root.appendingPathComponent("editors")
+
+    @Test(arguments: generated.map(\.0))
+    func committedFileIsWhatTheTablesGive(_ name: String) throws {
+        let arguments = try #require(Self.generated.first { $0.0 == name }?.1)
+        let out = try BinaryRunner.run(["textmate"] + arguments)
         #expect(out.status == 0)
-        #expect(out.stdout == (try committed("kcs.tmLanguage.json")),
-                "editors/textmate/kcs.tmLanguage.json drifted from the language tables: run scripts/update-grammar.sh")
-        // Every statement keyword and status is in it (through the tables, not by hand).
-        #expect(out.stdout.contains("(expect)") && out.stdout.contains("errSecMissingEntitlement"))
+        let committed = try String(contentsOf: Self.editors.appendingPathComponent(name), encoding: .utf8)
+        #expect(out.stdout == committed, "editors/\(name) drifted from the language tables: run scripts/update-grammar.sh")
     }
 
-    @Test func committedMarkdownInjectionIsWhatTheGeneratorGives() throws {
-        let out = try BinaryRunner.run(["textmate", "--markdown"])
-        #expect(out.status == 0)
-        #expect(out.stdout == (try committed("kcs.markdown.tmLanguage.json")),
-                "editors/textmate/kcs.markdown.tmLanguage.json drifted: run scripts/update-grammar.sh")
+    /// Every statement keyword and status reaches the grammar through the tables.
+    @Test func grammarHoldsTheTablesWords() throws {
+        let grammar = try committed("kcs.tmLanguage.json")
+        for word in ["(expect)", "(passcode)", "errSecMissingEntitlement", "kSecClassGenericPassword",
+                     "when-unlocked-this-device-only", "keychain-access-groups", "entitlements"] {
+            #expect(grammar.contains(word), "\(word)")
+        }
+    }
+
+    /// Sublime Text's property list is the same grammar as the JSON one.
+    @Test func sublimePropertyListEqualsTheJSONGrammar() throws {
+        let plist = try PropertyListSerialization.propertyList(
+            from: Data(contentsOf: Self.editors.appendingPathComponent("sublime/kcs.tmLanguage")), format: nil)
+        let json = try JSONSerialization.jsonObject(with: Data(try committed("kcs.tmLanguage.json").utf8))
+        let a = try #require(plist as? NSDictionary), b = try #require(json as? NSDictionary)
+        #expect(a.isEqual(b))
     }
 
     /// The VS Code extension points at the grammars and agrees with them on
@@ -84,15 +106,17 @@ struct EditorGrammarTests {
         return nil
     }()
 
+    /// Whether a program is on the PATH.
+    static func installed(_ program: String) -> Bool {
+        (try? BinaryRunner.run(["sh", "-c", "command -v \(program)"], executable: URL(fileURLWithPath: "/usr/bin/env")))?
+            .status == 0
+    }
+
     static let onCI = ProcessInfo.processInfo.environment["CI"] != nil
 
-    /// Every example and every kcs block of the docs, through a real
-    /// TextMate tokenizer: each keyword, name, string, number, status,
-    /// comment, attribute, value, operation and class gets its scope.
-    /// Skipped without babi, except on CI, which installs it (.ci/run).
-    @Test(.enabled(if: python != nil || onCI, "needs babi (pip install babi); .ci/run installs it"))
-    func everyExampleAndDocTokenizesWithItsScopes() throws {
-        let python = try #require(Self.python, "no Python with babi: .ci/run installs it into .build/textmate-venv")
+    /// Runs editors/test_highlighting.py with one engine over every example,
+    /// every page of docs/, README.md and grammar.md.
+    func highlight(_ engine: String, python: String) throws {
         let fm = FileManager.default
         let root = BinaryRunner.root
         let examples = try fm.contentsOfDirectory(atPath: root.appendingPathComponent("examples").path)
@@ -100,12 +124,34 @@ struct EditorGrammarTests {
         let docs = (fm.enumerator(atPath: root.appendingPathComponent("docs").path)?.compactMap { $0 as? String } ?? [])
             .filter { $0.hasSuffix(".md") }.sorted().map { "docs/" + $0 }
         #expect(examples.count >= 20 && docs.count >= 10)
-        let script = Self.textmate.appendingPathComponent("test_grammar.py").path
+        let script = Self.editors.appendingPathComponent("test_highlighting.py").path
         let arguments = (python == "/usr/bin/env" ? ["python3"] : [])
-            + [script, BinaryRunner.binary.path] + examples + docs + ["README.md", "grammar.md"]
+            + [script, engine, BinaryRunner.binary.path] + examples + docs + ["README.md", "grammar.md"]
         let out = try BinaryRunner.run(arguments, executable: URL(fileURLWithPath: python))
         let text = out.stdout + out.stderr
         #expect(out.status == 0, "\(text)")
-        #expect(text.contains("grammar: \(examples.count + docs.count + 2) files"), "\(text)")
+        let files = engine == "emacs" ? examples.count : examples.count + docs.count + 2
+        #expect(text.contains("\(engine): \(files) files"), "\(text)")
+    }
+
+    /// Every example and every kcs block of the docs, through a real
+    /// TextMate tokenizer: each keyword, name, string, number, status,
+    /// comment, attribute, value, operation and class gets its scope.
+    /// Skipped without babi, except on CI, which installs it (.ci/run).
+    @Test(.enabled(if: python != nil || onCI, "needs babi (pip install babi); .ci/run installs it"))
+    func textMateGrammarScopesEveryExampleAndDoc() throws {
+        try highlight("textmate", python: try #require(Self.python, "no Python with babi: .ci/run installs it"))
+    }
+
+    /// The same through Vim's own syntax engine (Vim is on the build image).
+    @Test(.enabled(if: installed("vim") || onCI, "needs vim"))
+    func vimSyntaxGroupsEveryExampleAndDoc() throws {
+        try highlight("vim", python: "/usr/bin/env")
+    }
+
+    /// The same through Emacs's font-lock, where Emacs is installed.
+    @Test(.enabled(if: installed("emacs"), "needs emacs (apt-get install emacs-nox)"))
+    func emacsFacesEveryExample() throws {
+        try highlight("emacs", python: "/usr/bin/env")
     }
 }
