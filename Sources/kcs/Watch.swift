@@ -119,11 +119,10 @@ enum Watcher {
             }
             round += 1
             let what = changed.count == 1 ? changed[0] : "\(changed[0]) and \(changed.count - 1) more"
-            if clears {
-                writeAll(1, Array("\u{1B}[H\u{1B}[2J\u{1B}[3J".utf8))
-            } else {
-                writeAll(1, Array("\n--- run \(round): \(terminalSafe(what)) changed ---\n".utf8))
-            }
+            // The line says what changed; tools (an editor's task runner) also
+            // read it as the start of a run.
+            let line = "--- run \(round): \(terminalSafe(what)) changed ---\n"
+            writeAll(1, Array(((clears ? "\u{1B}[H\u{1B}[2J\u{1B}[3J" : "\n") + line).utf8))
         }
     }
 
