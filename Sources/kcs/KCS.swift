@@ -64,8 +64,9 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
-        if watching.watch { Watcher.loop(inputs: { files }) { files, loader in _ = runOnce(files, loader: loader) } }
-        let code = runOnce(files, loader: FileSystemLoader())
+        let loader = FileSystemLoader()
+        if watching.watch { Watcher.loop(loader: loader, inputs: { files }) { files, loader in _ = runOnce(files, loader: loader) } }
+        let code = runOnce(files, loader: loader)
         if code != 0 { throw ExitCode(code) }
     }
 
@@ -107,8 +108,11 @@ struct Check: ParsableCommand {
     }
 
     func run() throws {
-        if watching.watch { Watcher.loop(inputs: { expand(paths) }) { files, loader in _ = checkOnce(files, loader: loader) } }
-        let code = checkOnce(expand(paths), loader: FileSystemLoader())
+        let loader = FileSystemLoader()
+        if watching.watch {
+            Watcher.loop(loader: loader, inputs: { expand(paths) }) { files, loader in _ = checkOnce(files, loader: loader) }
+        }
+        let code = checkOnce(expand(paths), loader: loader)
         if code != 0 { throw ExitCode(code) }
     }
 

@@ -14,12 +14,14 @@ struct WatchOptions: ParsableArguments {
 }
 
 /// A loader that remembers every path a run read or tried to read through
-/// it (the script, its includes, entitlements files), for `--watch`. An
-/// include that was missing is remembered too, so creating it re-runs.
+/// it (the script, its includes, entitlements files) and how the file
+/// looked just before, for `--watch`: a change made while the run goes on
+/// is still a change. An include that was missing is remembered too, so
+/// creating it re-runs.
 final class RecordingLoader: SourceLoader, @unchecked Sendable {
     private let base: any SourceLoader
     private let lock = NSLock()
-    private var seen: Set<String> = []
+    private var seen: [String: Watcher.Stamp?] = [:]
 
     init(_ base: any SourceLoader) { self.base = base }
 
@@ -28,13 +30,15 @@ final class RecordingLoader: SourceLoader, @unchecked Sendable {
     }
 
     func read(_ resolved: String) throws(LoadError) -> SourceFile {
+        let stamp = Watcher.stamp(resolved)
         lock.lock()
-        seen.insert(resolved)
+        if seen[resolved] == nil { seen[resolved] = stamp }
         lock.unlock()
         return try base.read(resolved)
     }
 
-    var paths: Set<String> {
+    /// Each path read, with its first stamp.
+    var stamps: [String: Watcher.Stamp?] {
         lock.lock()
         defer { lock.unlock() }
         return seen
@@ -61,8 +65,13 @@ enum Watcher {
     static func stamp(_ path: String) -> Stamp? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
-        return Stamp(size: Int64(info.st_size), seconds: Int(info.st_mtim.tv_sec),
-                     nanoseconds: Int(info.st_mtim.tv_nsec), inode: UInt64(info.st_ino))
+        #if canImport(Darwin)
+        let modified = info.st_mtimespec
+        #else
+        let modified = info.st_mtim
+        #endif
+        return Stamp(size: Int64(info.st_size), seconds: Int(modified.tv_sec),
+                     nanoseconds: Int(modified.tv_nsec), inode: UInt64(info.st_ino))
     }
 
     static func stamps(_ paths: Set<String>) -> [String: Stamp?] {
@@ -81,10 +90,12 @@ enum Watcher {
         return true
     }
 
-    /// Runs `run` over `inputs()` now and after every change, never returning:
+    /// Runs `run` over `inputs()` now and after every change, reading through
+    /// `base` (the loader the command would use without `--watch`), never returning:
     /// SIGINT ends the process with 130 (128 + SIGINT), the shell convention
     /// for a program stopped by Ctrl-C, whatever the last run's result.
-    static func loop(inputs: () -> [String], run: (_ inputs: [String], _ loader: any SourceLoader) -> Void) -> Never {
+    static func loop(loader base: any SourceLoader, inputs: () -> [String],
+                     run: (_ inputs: [String], _ loader: any SourceLoader) -> Void) -> Never {
         signal(SIGINT) { _ in _exit(130) }
         // A parent may have started us with SIGINT blocked (threads of a
         // test runner or an IDE often block it, and the mask is inherited).
@@ -94,12 +105,13 @@ enum Watcher {
         sigprocmask(SIG_UNBLOCK, &interrupt, nil)
         var round = 1
         while true {
-            let files = inputs()
-            let loader = RecordingLoader(FileSystemLoader())
-            run(files, loader)
+            let loader = RecordingLoader(base)
             // Inputs as the loader names them, so `./a.kcs` and `a.kcs` are one file.
-            let watched = Set(files.map { loader.resolve($0, relativeTo: nil) }).union(loader.paths)
-            let before = stamps(watched)
+            let files = inputs()
+            var before = stamps(Set(files.map { loader.resolve($0, relativeTo: nil) }))
+            run(files, loader)
+            before.merge(loader.stamps) { first, _ in first }
+            let watched = Set(before.keys)
             printError("kcs: watching \(watched.count) file\(watched.count == 1 ? "" : "s") for changes; Ctrl-C to stop\n")
             var changed: [String] = []
             while changed.isEmpty {
