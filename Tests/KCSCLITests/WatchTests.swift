@@ -10,11 +10,11 @@ struct WatchTests {
         let process = Process()
         let out: URL, err: URL
 
-        init(_ arguments: [String], in dir: URL) throws {
+        init(_ arguments: [String], in dir: URL, executable: URL = BinaryRunner.binary) throws {
             out = dir.appendingPathComponent("stdout"); err = dir.appendingPathComponent("stderr")
             _ = FileManager.default.createFile(atPath: out.path, contents: nil)
             _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-            process.executableURL = BinaryRunner.binary
+            process.executableURL = executable
             process.arguments = arguments
             process.currentDirectoryURL = dir
             var env = ProcessInfo.processInfo.environment
@@ -103,6 +103,25 @@ struct WatchTests {
         #expect(watched.wait { out, err in out.contains("--- run 3:") && err.contains("watching 2 files") },
                 "third run: \(watched.stdout) \(watched.stderr)")
         #expect(watched.interrupt() == 130)
+    }
+
+    /// On a terminal (util-linux `script` gives it one) each new run clears
+    /// the screen first; `timeout` sends the SIGINT.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+    func onATerminalEachRunClearsTheScreen() throws {
+        let dir = try temp(["main.kcs": "team SKMME9E2Y8\napp com.example.AppOne\nshow apps\n"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let command = "env -u NO_COLOR TERM=xterm timeout --preserve-status -s INT 5 '\(BinaryRunner.binary.path)' run --watch main.kcs"
+        let watched = try Watched(["-qec", command, "/dev/null"], in: dir, executable: URL(fileURLWithPath: "/usr/bin/script"))
+        #expect(watched.wait { out, _ in out.contains("AppOne") }, "first run: \(watched.stdout)")
+        try "team SKMME9E2Y8\napp com.example.AppTwo\nshow apps\n"
+            .write(to: dir.appendingPathComponent("main.kcs"), atomically: false, encoding: .utf8)
+        #expect(watched.wait { out, _ in out.contains("\u{1B}[H\u{1B}[2J\u{1B}[3J--- run 2: main.kcs changed ---") && out.contains("AppTwo") },
+                "second run: \(watched.stdout.debugDescription)")
+        let deadline = Date().addingTimeInterval(15)
+        while watched.process.isRunning && Date() < deadline { usleep(50_000) }
+        #expect(!watched.process.isRunning)
+        #expect(watched.process.terminationStatus == 130)
     }
 
     @Test func watchRefusesStandardInput() throws {
