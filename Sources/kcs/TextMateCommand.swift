@@ -36,11 +36,12 @@ struct TextMate: ParsableCommand {
     func run() throws {
         if !tokens.isEmpty {
             for path in tokens {
-                guard let data = FileManager.default.contents(atPath: path) else {
-                    printError("kcs: error: no such file: '\(path)'\n")
+                // Through the loader: regular files only, and its size cap.
+                let bytes: [UInt8]
+                do { bytes = try FileSystemLoader().read(path).bytes } catch {
+                    printError(DiagnosticRenderer(colour: useColour()).render(Diagnostic(.fileNotFound, "cannot read '\(path)'")))
                     throw ExitCode(66)
                 }
-                let bytes = [UInt8](data)
                 let json = try JSONSerialization.data(
                     withJSONObject: TokenMap.describe(path: path, bytes: bytes), options: [.sortedKeys])
                 writeAll(1, Array(json) + [0x0A])
