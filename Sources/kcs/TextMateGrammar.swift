@@ -91,6 +91,8 @@ enum TextMateGrammar {
 
     /// An alternation that tries longer words first, with regex characters escaped.
     static func alternation(_ words: [String]) -> String {
+        // No words: a pattern that never matches, not one that matches nothing.
+        if words.isEmpty { return "(?!)" }
         let sorted = unique(words).sorted { $0.count != $1.count ? $0.count > $1.count : $0 < $1 }
         return "(?:" + sorted.map(escape).joined(separator: "|") + ")"
     }
