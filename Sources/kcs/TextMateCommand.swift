@@ -13,7 +13,7 @@ struct TextMate: ParsableCommand {
 
     /// The file formats the grammar is written in.
     enum Format: String, ExpressibleByArgument, CaseIterable {
-        /// TextMate JSON (VS Code, Shiki, GitHub Linguist).
+        /// TextMate JSON (VS Code, Shiki, JetBrains IDEs).
         case json
         /// TextMate property list (Sublime Text, TextMate 2).
         case plist
