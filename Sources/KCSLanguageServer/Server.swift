@@ -123,13 +123,19 @@ public final class LanguageServer {
         }
     }
 
+    private static func encoder() -> JSONEncoder {
+        let e = JSONEncoder()
+        e.outputFormatting = [.withoutEscapingSlashes]
+        return e
+    }
+
     private func respond<R: Encodable>(_ id: RequestID?, _ result: R?, error: ResponseError? = nil) {
-        guard let data = try? JSONEncoder().encode(Response(id: id, result: result, error: error)) else { return }
+        guard let data = try? Self.encoder().encode(Response(id: id, result: result, error: error)) else { return }
         send(frame(Array(data)))
     }
 
     private func notify<P: Encodable>(_ method: String, _ params: P) {
-        guard let data = try? JSONEncoder().encode(Notification(method: method, params: params)) else { return }
+        guard let data = try? Self.encoder().encode(Notification(method: method, params: params)) else { return }
         send(frame(Array(data)))
     }
 

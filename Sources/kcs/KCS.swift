@@ -9,7 +9,8 @@ struct KCS: ParsableCommand {
         commandName: "kcs",
         abstract: "Run keychain scenarios: access groups, items and SecItem statuses, modelled.",
         version: "0.1.0",
-        subcommands: [Run.self, Check.self, ReplCommand.self, Lint.self, Export.self, Matrix.self, Fmt.self, Lsp.self]
+        subcommands: [Run.self, Check.self, ReplCommand.self, Lint.self, Export.self, Matrix.self, Fmt.self, Lsp.self,
+                      TextMate.self]
     )
 
     /// `kcs` alone starts the REPL (which runs standard input like
@@ -58,24 +59,35 @@ struct Run: ParsableCommand {
 
     @OptionGroup var safety: SafetyOptions
 
+    @OptionGroup var watching: WatchOptions
+
     mutating func validate() throws {
         if files.isEmpty { throw ValidationError("give at least one .kcs file, or - for standard input") }
+        try watching.validate(inputs: files)
     }
 
     func run() throws {
+        if watching.watch {
+            Watcher.loop(loader: FileSystemLoader(), inputs: { files }) { files, recorder in _ = runOnce(files, recorder: recorder) }
+        }
+        let code = runOnce(files, recorder: nil)
+        if code != 0 { throw ExitCode(code) }
+    }
+
+    /// One run of every file; with `--watch`, each file's reads are recorded.
+    func runOnce(_ files: [String], recorder: RecordingLoader?) -> Int32 {
         let runner = BatchRunner(verbose: verbose, lint: lint.mode, collectChecks: output.format != .text, limits: safety.limits)
         let stdin = files.contains("-") ? safety.readStandardInput() : .bytes([])
         let safety = self.safety
-        let code = Printer(format: output.format).runAll(files, jobs: output.jobCount) { path in
+        return Printer(format: output.format).runAll(files, jobs: output.jobCount) { path in
             var runner = runner
-            runner.loader = safety.loader(for: path)
+            runner.loader = recorder.map { $0.through(safety.loader(for: path)) } ?? safety.loader(for: path)
             guard path == "-" else { return runner.run(path: path) }
             switch stdin {
             case .bytes(let bytes): return runner.run(SourceFile(name: "<stdin>", bytes: bytes))
             case .failed(let outcome): return outcome
             }
         }
-        if code != 0 { throw ExitCode(code) }
     }
 }
 
@@ -102,18 +114,31 @@ struct Check: ParsableCommand {
 
     @OptionGroup var safety: SafetyOptions
 
+    @OptionGroup var watching: WatchOptions
+
     mutating func validate() throws {
         if paths.isEmpty { throw ValidationError("give at least one Markdown file or folder") }
+        try watching.validate(inputs: paths)
     }
 
     func run() throws {
-        let files = expand(paths)
+        if watching.watch {
+            Watcher.loop(loader: FileSystemLoader(), inputs: { expand(paths) }) { files, recorder in
+                _ = checkOnce(files, recorder: recorder)
+            }
+        }
+        let code = checkOnce(expand(paths), recorder: nil)
+        if code != 0 { throw ExitCode(code) }
+    }
+
+    /// One check of every document; with `--watch`, each one's reads are recorded.
+    func checkOnce(_ files: [String], recorder: RecordingLoader?) -> Int32 {
         let runner = BatchRunner(lint: lint.mode, limits: safety.limits)
         let update = self.update
         let safety = self.safety
-        let code = Printer(format: output.format).runAll(files, jobs: output.jobCount) { path in
+        return Printer(format: output.format).runAll(files, jobs: output.jobCount) { path in
             var runner = runner
-            runner.loader = safety.loader(for: path)
+            runner.loader = recorder.map { $0.through(safety.loader(for: path)) } ?? safety.loader(for: path)
             if path.hasSuffix(".kcs") { return runner.run(path: path) }
             var outcome = runner.check(path: path, update: update)
             if let content = outcome.updatedContent, let original = outcome.originalContent {
@@ -130,7 +155,6 @@ struct Check: ParsableCommand {
             }
             return outcome
         }
-        if code != 0 { throw ExitCode(code) }
     }
 
     /// Folders become their Markdown files, sorted; other paths stay as given.

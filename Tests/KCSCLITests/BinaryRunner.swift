@@ -24,9 +24,11 @@ enum BinaryRunner {
         var stderr: String
     }
 
-    static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) throws -> Output {
+    /// Runs `kcs` (or `executable`) in the package root.
+    static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
+                    executable: URL = binary) throws -> Output {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = root
         var env = ProcessInfo.processInfo.environment

@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+
+/// The TextMate grammars in editors/ (issue 14): generated from the language
+/// tables, and tokenizing every example and doc the way kcs parses them.
+@Suite(.serialized)
+struct EditorGrammarTests {
+    static let textmate = BinaryRunner.root.appendingPathComponent("editors/textmate")
+
+    func committed(_ name: String) throws -> String {
+        try String(contentsOf: Self.textmate.appendingPathComponent(name), encoding: .utf8)
+    }
+
+    /// Each generated file, with the `kcs textmate` arguments that print it.
+    static let generated: [(String, [String])] = [
+        ("textmate/kcs.tmLanguage.json", []),
+        ("textmate/kcs.markdown.tmLanguage.json", ["--markdown"]),
+        ("sublime/kcs.tmLanguage", ["--format", "plist"]),
+        ("vim/syntax/kcs.vim", ["--format", "vim"]),
+        ("emacs/kcs-mode.el", ["--format", "emacs"]),
+    ]
+
+    static let editors = BinaryRunner.root.appendingPathComponent("editors")
+
+    @Test(arguments: generated.map(\.0))
+    func committedFileIsWhatTheTablesGive(_ name: String) throws {
+        let arguments = try #require(Self.generated.first { $0.0 == name }?.1)
+        let out = try BinaryRunner.run(["textmate"] + arguments)
+        #expect(out.status == 0)
+        let committed = try String(contentsOf: Self.editors.appendingPathComponent(name), encoding: .utf8)
+        #expect(out.stdout == committed, "editors/\(name) drifted from the language tables: run scripts/update-grammar.sh")
+    }
+
+    /// Every statement keyword and status reaches the grammar through the tables.
+    @Test func grammarHoldsTheTablesWords() throws {
+        let grammar = try committed("kcs.tmLanguage.json")
+        for word in ["(expect)", "(passcode)", "errSecMissingEntitlement", "kSecClassGenericPassword",
+                     "when-unlocked-this-device-only", "keychain-access-groups", "entitlements"] {
+            #expect(grammar.contains(word), "\(word)")
+        }
+    }
+
+    /// Sublime Text's property list is the same grammar as the JSON one.
+    @Test func sublimePropertyListEqualsTheJSONGrammar() throws {
+        let plist = try PropertyListSerialization.propertyList(
+            from: Data(contentsOf: Self.editors.appendingPathComponent("sublime/kcs.tmLanguage")), format: nil)
+        let json = try JSONSerialization.jsonObject(with: Data(try committed("kcs.tmLanguage.json").utf8))
+        let a = try #require(plist as? NSDictionary), b = try #require(json as? NSDictionary)
+        #expect(a.isEqual(b))
+    }
+
+    /// The VS Code extension points at the grammars and agrees with them on
+    /// what a word is.
+    @Test func vscodeExtensionUsesTheGrammars() throws {
+        let vscode = BinaryRunner.root.appendingPathComponent("editors/vscode")
+        let package = try JSONSerialization.jsonObject(with: Data(contentsOf: vscode.appendingPathComponent("package.json")))
+        let contributes = try #require((package as? [String: Any])?["contributes"] as? [String: Any])
+        let grammars = try #require(contributes["grammars"] as? [[String: Any]])
+        #expect(grammars.compactMap { $0["scopeName"] as? String } == ["source.kcs", "markdown.kcs.codeblock"])
+        for grammar in grammars {
+            let path = try #require(grammar["path"] as? String)
+            let file = vscode.appendingPathComponent(path)
+            let json = try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any]
+            #expect(json?["scopeName"] as? String == grammar["scopeName"] as? String)
+        }
+        let config = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: vscode.appendingPathComponent("language-configuration.json"))) as? [String: Any]
+        let wordPattern = try #require(config?["wordPattern"] as? String)
+        let grammar = try JSONSerialization.jsonObject(with: Data(try committed("kcs.tmLanguage.json").utf8)) as? [String: Any]
+        let matches = (grammar?["patterns"] as? [[String: Any]] ?? []).compactMap { $0["match"] as? String }
+        #expect(matches.contains("^\\s*(" + wordPattern + ")"), "\(matches)")
+    }
+
+    /// The oracle sees what the parser sees: a declared name, a reference,
+    /// a status and a comment, at their columns.
+    @Test func tokenMapReportsParserKinds() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kcs-tm-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("t.kcs")
+        try "app com.example.A as A  # hi\non this as A find generic-password\nexpect status errSecItemNotFound\n"
+            .write(to: file, atomically: true, encoding: .utf8)
+        let out = try BinaryRunner.run(["textmate", "--tokens", file.path])
+        #expect(out.status == 0)
+        let entry = try #require(try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any])
+        let tokens = try #require(entry["tokens"] as? [[String: Any]])
+        let found = Set(tokens.map { "\($0["line"]!):\($0["start"]!)-\($0["end"]!) \($0["kind"]!)" })
+        for expected in ["1:0-3 keyword", "1:4-17 def", "1:21-22 def", "1:24-28 comment", "2:0-2 keyword", "2:3-7 ref",
+                         "2:8-10 keyword", "2:11-12 ref", "2:13-17 operation", "2:18-34 class", "3:0-6 keyword",
+                         "3:14-32 status"] {
+            #expect(found.contains(expected), "missing \(expected) in \(found.sorted())")
+        }
+    }
+
+    /// A Python with babi (a TextMate engine on Oniguruma): KCS_TEXTMATE_PYTHON,
+    /// the virtual environment .ci/run makes, or python3 if it has babi.
+    static let python: String? = {
+        var candidates = [BinaryRunner.root.appendingPathComponent(".build/textmate-venv/bin/python3").path, "/usr/bin/env"]
+        if let given = ProcessInfo.processInfo.environment["KCS_TEXTMATE_PYTHON"] { candidates.insert(given, at: 0) }
+        for candidate in candidates where FileManager.default.isExecutableFile(atPath: candidate) {
+            let probe = (candidate == "/usr/bin/env" ? ["python3"] : []) + ["-c", "import babi.highlight"]
+            if let out = try? BinaryRunner.run(probe, executable: URL(fileURLWithPath: candidate)), out.status == 0 {
+                return candidate
+            }
+        }
+        return nil
+    }()
+
+    /// Whether a program is on the PATH.
+    static func installed(_ program: String) -> Bool {
+        (try? BinaryRunner.run(["sh", "-c", "command -v \(program)"], executable: URL(fileURLWithPath: "/usr/bin/env")))?
+            .status == 0
+    }
+
+    static let onCI = ProcessInfo.processInfo.environment["CI"] != nil
+
+    /// Runs editors/test_highlighting.py with one engine over every example,
+    /// every page of docs/, README.md and grammar.md.
+    func highlight(_ engine: String, python: String) throws {
+        let fm = FileManager.default
+        let root = BinaryRunner.root
+        let examples = try fm.contentsOfDirectory(atPath: root.appendingPathComponent("examples").path)
+            .filter { $0.hasSuffix(".kcs") }.sorted().map { "examples/" + $0 }
+        let docs = (fm.enumerator(atPath: root.appendingPathComponent("docs").path)?.compactMap { $0 as? String } ?? [])
+            .filter { $0.hasSuffix(".md") }.sorted().map { "docs/" + $0 }
+        #expect(examples.count >= 20 && docs.count >= 10)
+        let script = Self.editors.appendingPathComponent("test_highlighting.py").path
+        let arguments = (python == "/usr/bin/env" ? ["python3"] : [])
+            + [script, engine, BinaryRunner.binary.path] + examples + docs + ["README.md", "grammar.md"]
+        let out = try BinaryRunner.run(arguments, executable: URL(fileURLWithPath: python))
+        let text = out.stdout + out.stderr
+        #expect(out.status == 0, "\(text)")
+        let files = engine == "emacs" ? examples.count : examples.count + docs.count + 2
+        #expect(text.contains("\(engine): \(files) files"), "\(text)")
+    }
+
+    /// Every example and every kcs block of the docs, through a real
+    /// TextMate tokenizer: each keyword, name, string, number, status,
+    /// comment, attribute, value, operation and class gets its scope.
+    /// Skipped without babi, except on CI, which installs it (.ci/run).
+    @Test(.enabled(if: python != nil || onCI, "needs babi (pip install babi); .ci/run installs it"))
+    func textMateGrammarScopesEveryExampleAndDoc() throws {
+        try highlight("textmate", python: try #require(Self.python, "no Python with babi: .ci/run installs it"))
+    }
+
+    /// The same through Vim's own syntax engine (Vim is on the build image).
+    @Test(.enabled(if: installed("vim") || onCI, "needs vim"))
+    func vimSyntaxGroupsEveryExampleAndDoc() throws {
+        try highlight("vim", python: "/usr/bin/env")
+    }
+
+    /// The same through Emacs's font-lock, where Emacs is installed.
+    @Test(.enabled(if: installed("emacs"), "needs emacs (apt-get install emacs-nox)"))
+    func emacsFacesEveryExample() throws {
+        try highlight("emacs", python: "/usr/bin/env")
+    }
+}

@@ -1,0 +1,2 @@
+" kcs keychain scenarios: *.kcs files.
+autocmd BufRead,BufNewFile *.kcs setfiletype kcs
