@@ -33,8 +33,11 @@ extension Session {
         let spec = request.spec
         let app = world[last.app]
         var out: [Diagnostic] = []
-        func warn(_ code: DiagnosticCode, _ message: String, _ hint: String, notes: [DiagnosticNote] = []) {
-            out.append(Diagnostic(code, message, file: file, range: s.range, severity: .warning, hint: hint, notes: notes))
+        func warn(_ code: DiagnosticCode, _ message: String, _ hint: String, notes: [DiagnosticNote] = [],
+                  fixIts: [FixIt] = []) {
+            var d = Diagnostic(code, message, file: file, range: s.range, severity: .warning, hint: hint, notes: notes)
+            d.fixIts = fixIts
+            out.append(d)
         }
         let namedGroups = namesGroup ? [spec.accessGroup, request.changes?.accessGroup].compactMap { $0 } : []
 
@@ -44,8 +47,11 @@ extension Session {
                 warn(.lintMissingTeamPrefix, "group \"\(g)\" holds an unexpanded variable: code sees the expanded string",
                      "write the group with the team ID, e.g. group=\(AppTarget.expandEntitlement(g, teamID: app.teamID ?? "TEAMID"))")
             } else if let prefixed = app.prefixedGroup(for: g) {
+                let fix = Self.valueRanges(of: .group, in: s, file).first { file.text($0).trimmingQuotes == g }
+                    .map { [FixIt("write group=\(prefixed)", range: $0, replacement: prefixed)] } ?? []
                 warn(.lintMissingTeamPrefix, "group \"\(g)\" lacks the team prefix; \(app.name) is entitled to \(prefixed)",
-                     "did you mean \(prefixed)? write group=\(prefixed): Keychain Sharing groups carry the team ID in code")
+                     "did you mean \(prefixed)? write group=\(prefixed): Keychain Sharing groups carry the team ID in code",
+                     fixIts: fix)
             }
         }
 
@@ -147,6 +153,32 @@ extension Session {
 
     static func quoted(_ s: String) -> String { "\"" + s + "\"" }
 
+    /// Where the values of `key` are written in a statement (`group=X`,
+    /// `kSecAttrAccessGroup="X"`), found with the lexer and the vocabulary:
+    /// for a fix that rewrites the value. Only on the warning path.
+    static func valueRanges(of key: ArgumentKey, in s: Statement, _ file: SourceFile) -> [SourceRange] {
+        // The statement alone is lexed, so the cost does not grow with the file.
+        let start = s.range.start
+        let statement = SourceFile(name: file.name, bytes: Array(file.bytes[start..<min(s.range.end, file.bytes.count)]))
+        var lexer = Lexer(file: statement)
+        var tokens: [Token] = []
+        while true {
+            let t = lexer.next()
+            if case .end = t.kind { break }
+            tokens.append(t)
+        }
+        var out: [SourceRange] = []
+        for i in tokens.indices.dropLast(2) {
+            guard case .word = tokens[i].kind, case .equals = tokens[i + 1].kind,
+                  Vocabulary.argumentKey(named: statement.text(tokens[i].range)) == key else { continue }
+            switch tokens[i + 2].kind {
+            case .word, .string: out.append(SourceRange(start + tokens[i + 2].range.start, start + tokens[i + 2].range.end))
+            default: break
+            }
+        }
+        return out
+    }
+
     /// Keychains up to this size are searched for service/account near misses.
     static let nearMissLimit = 200
 
@@ -186,6 +218,11 @@ extension Session {
 }
 
 extension String {
+    /// The text without the double quotes around a string token.
+    var trimmingQuotes: String {
+        hasPrefix("\"") && hasSuffix("\"") && count >= 2 ? String(dropFirst().dropLast()) : self
+    }
+
     /// `when-unlocked-this-device-only` → `when-unlocked`.
     var replacingThisDeviceOnly: String {
         if self == "when-passcode-set-this-device-only" { return "when-unlocked" }

@@ -234,3 +234,21 @@ final class Client {
         #expect(throws: MessageReader.Failure.self) { try endless.next() }
     }
 }
+
+@Suite struct LintQuickFixTests {
+    @Test func aGroupWithoutItsTeamPrefixGetsTheFixAsAnEdit() throws {
+        let c = Client()
+        let uri = "file:///tmp/kcs-lsp-test/l.kcs"
+        c.open(uri, "team SKMME9E2Y8\napp com.example.A\ngroup com.example.S A\nas A add generic-password account=\"a\" group=\"com.example.S\"\n")
+        let actions = try #require(c.request("textDocument/codeAction", ["textDocument": ["uri": uri],
+            "range": ["start": ["line": 3, "character": 0], "end": ["line": 3, "character": 10]],
+            "context": ["diagnostics": [Any]()]]) as? [[String: Any]])
+        let action = try #require(actions.first)
+        #expect(action["title"] as? String == "write group=SKMME9E2Y8.com.example.S")
+        let edit = (((action["edit"] as? [String: Any])?["changes"] as? [String: Any])?[uri] as? [[String: Any]])?.first
+        #expect(edit?["newText"] as? String == "SKMME9E2Y8.com.example.S")
+        let range = edit?["range"] as? [String: Any]
+        #expect(((range?["start"] as? [String: Any])?["character"] as? Int) == 44)
+        #expect(((range?["end"] as? [String: Any])?["character"] as? Int) == 59)
+    }
+}
