@@ -52,12 +52,14 @@ public struct AppTarget: Sendable, Hashable {
     public var appID: String? { teamID.map { "\($0).\(bundleID)" } }
 
     /// The access-group list in the order `SecTaskCopyAccessGroups` builds it
-    /// (OSX/sec/ipc/server_entitlement_helpers.c): keychain-access-groups, the
-    /// app ID, then application groups. Nothing is removed or reordered.
+    /// (OSX/sec/ipc/server_entitlement_helpers.c, Security-61901.0.87.0.1):
+    /// keychain-access-groups, the app ID, then application groups. Nothing
+    /// is removed or reordered, except that an App Clip (on-demand-install
+    /// capable) gets no application groups: securityd ignores them for it.
     public var accessGroups: [String] {
         var list = keychainAccessGroups
         if let appID { list.append(appID) }
-        list.append(contentsOf: applicationGroups)
+        if kind != .appClip { list.append(contentsOf: applicationGroups) }
         return list
     }
 

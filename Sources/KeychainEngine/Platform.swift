@@ -35,5 +35,11 @@ public struct Platform: Sendable, Hashable, CustomStringConvertible {
         rejectsUnentitledQueryGroups ? .missingEntitlement : .noAccessForItem
     }
 
+    /// Whether SecItemUpdate and SecItemDelete drop match limits and return
+    /// keys from the query before securityd sees them: the macOS client
+    /// (OSX/libsecurity_keychain/lib/SecItem.cpp `SecItemCopyTranslatedAttributes`
+    /// with pruneMatch and pruneReturn), which Mac Catalyst apps use too.
+    public var prunesUpdateAndDeleteQueries: Bool { family == .macos || family == .catalyst }
+
     public var description: String { "\(family.rawValue) \(version)" }
 }

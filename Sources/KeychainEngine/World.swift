@@ -56,6 +56,13 @@ public struct World: Sendable {
         /// The list without repeats, in first-seen order: the groups a query searches.
         var searchIDs: [GroupID]
         var searchNames: [String]
+        /// An App Clip (`com.apple.developer.on-demand-install-capable`)
+        /// whose list is not its app ID alone: every call is
+        /// errSecRestrictedAPI (SecItemServer.c `appClipHasAcceptableAccessGroups`,
+        /// Security-59754.41.1 and later).
+        var restrictedClip = false
+        /// An App Clip: synchronizable items are refused.
+        var isAppClip = false
     }
 
     public init() {}
@@ -186,7 +193,16 @@ public struct World: Sendable {
     func cache(of app: AppHandle) -> AppCache { appCaches[app.index] }
 
     private mutating func makeCache(_ app: AppTarget) -> AppCache {
-        let names = app.accessGroups
+        var cache = makeCache(names: app.accessGroups)
+        if app.kind == .appClip {
+            cache.isAppClip = true
+            cache.restrictedClip = cache.names != [app.appID].compactMap { $0 }
+        }
+        return cache
+    }
+
+    /// A cache for a list of access groups, in order.
+    mutating func makeCache(names: [String]) -> AppCache {
         let ids = names.map { intern($0) }
         var seen = Set<GroupID>()
         let searchIDs = ids.filter { seen.insert($0).inserted }
