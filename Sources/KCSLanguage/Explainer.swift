@@ -147,6 +147,9 @@ struct Explainer {
     /// not return it.
     private func passedOver(_ item: StoredItem, _ last: LastCall) -> String {
         let state = world[last.device].state
+        if item.lost {
+            return "it matches, but the passcode was removed after it was added: it can never be decrypted again (a delete still removes it)"
+        }
         if item.isInvalidated(by: state) {
             return "it matches, but a biometry change since it was added invalidated its biometry-current-set access control"
         }

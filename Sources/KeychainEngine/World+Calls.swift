@@ -193,6 +193,14 @@ extension World {
             parts[i].biometrySet = biometrySet
             parts[i].modified = stamp
         }
+        // A lost when-passcode-set row with the same key is cleared first, as
+        // the first read after the passcode change would have (inferred).
+        for part in parts {
+            if let old = devices[device.index].keychain.item(withKey: part.primaryKey),
+               devices[device.index].keychain[old]?.lost == true {
+                devices[device.index].keychain.remove(old)
+            }
+        }
         let existing = parts.map { devices[device.index].keychain.item(withKey: $0.primaryKey) }
         // A duplicate only if every part already exists.
         if existing.allSatisfy({ $0 != nil }), let first = existing[0] {
@@ -349,9 +357,17 @@ extension World {
     /// one the device state keeps locked (SecItemDb.c s3dl_query_row), and
     /// settles prompts for access-control items whose data is read.
     private func walk(_ matches: [FoundItem], cap: Int, authenticates: Bool, authUI: AuthUI,
-                      state: DeviceState, prompt: (FoundItem) -> PromptAnswer?) -> Result<[FoundItem], StatusFailure> {
+                      state: DeviceState, deletes: Bool = false,
+                      prompt: (FoundItem) -> PromptAnswer?) -> Result<[FoundItem], StatusFailure> {
         var taken: [FoundItem] = []
         for match in matches {
+            // A lost when-passcode-set item cannot be decoded: reads pass it
+            // over, a delete removes it (it needs no decryption: SecItemDb.c
+            // s3dl_query_delete, kAKSKeyOpDelete).
+            if match.item.lost || match.identityKey?.item.lost == true {
+                if deletes { taken.append(match) }
+                continue
+            }
             // Invalidated biometry-current-set items are simply not there.
             if match.item.isInvalidated(by: state) { continue }
             if !state.isAvailable(match.item.accessibility) {
@@ -436,6 +452,7 @@ extension World {
         let searched = names(of: groups, cache)
         let matches = matchingFoundItems(query, itemClass, in: groups, of: devices[device.index].keychain)
         switch walk(matches, cap: Int.max, authenticates: authenticates, authUI: authUI, state: devices[device.index].state,
+                    deletes: !authenticates,
                     prompt: prompt) {
         case .failure(let f):
             return .failed(CallResult(status: f.status, reason: f.reason, callerGroups: cache.names, searchedGroups: searched))

@@ -66,9 +66,15 @@ extension World {
         return changes
     }
 
-    /// Saves a copy of a device's keychain under a name.
+    /// Saves a copy of a device's keychain under a name. When-passcode-set
+    /// items are left out: "those are intentionally lost across restores"
+    /// (SecItemDb.c, the backup writer, Security-61901.0.87.0.1).
     public mutating func backup(_ device: DeviceHandle, as name: String) {
-        backups[name] = Backup(deviceName: devices[device.index].name, keychain: devices[device.index].keychain)
+        var keychain = devices[device.index].keychain
+        for (id, item) in keychain.allItems where item.accessibility == .whenPasscodeSetThisDeviceOnly {
+            keychain.remove(id)
+        }
+        backups[name] = Backup(deviceName: devices[device.index].name, keychain: keychain)
     }
 
     /// Restores a backup onto a device, replacing its keychain: onto the same
