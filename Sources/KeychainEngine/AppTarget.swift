@@ -60,8 +60,17 @@ public struct AppTarget: Sendable, Hashable {
         var list = keychainAccessGroups
         if let appID { list.append(appID) }
         if kind != .appClip { list.append(contentsOf: applicationGroups) }
+        // com.apple.token is read-only, so it goes last: a write without an
+        // explicit group must never default to it.
+        if let i = list.firstIndex(of: Self.tokenGroup) {
+            list.remove(at: i)
+            list.append(Self.tokenGroup)
+        }
         return list
     }
+
+    /// `kSecAttrAccessGroupToken`: the read-only group of smart-card items.
+    public static let tokenGroup = "com.apple.token"
 
     /// A target with neither an app ID nor keychain access groups is unsigned:
     /// every call fails with `errSecMissingEntitlement`.

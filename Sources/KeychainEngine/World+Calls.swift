@@ -29,6 +29,8 @@ extension World {
         if let refused = clientChecks(request, callerGroups: cache(of: app).names) { return refused }
         let cache: AppCache
         switch serverGroups(of: app, request.operation) {
+        case .success(let c) where c.names.isEmpty:
+            return CallResult(status: .missingEntitlement, reason: .tokenGroupOnly, callerGroups: [])
         case .success(let c): cache = c
         case .failure(let refused): return refused.result
         }
@@ -92,8 +94,8 @@ extension World {
             // macOS adds the read-only com.apple.token group to an empty list
             // when there is no app ID: queries find nothing, writes have no
             // group (KeychainEntitlementsTest testNoEntitlements).
-            if platform.family == .macos && operation == .find {
-                return .failure(CallResultBox(CallResult(status: .itemNotFound, reason: .tokenGroupOnly, callerGroups: [])))
+            if platform.addsImplicitTokenGroup {
+                return .success(writable(makeCache(names: [AppTarget.tokenGroup]), operation))
             }
             return .failure(CallResultBox(CallResult(status: .missingEntitlement, reason: .unsigned, callerGroups: [])))
         }
@@ -103,9 +105,20 @@ extension World {
             guard !target.keychainAccessGroups.isEmpty else {
                 return .failure(CallResultBox(CallResult(status: .missingEntitlement, reason: .unprovisioned, callerGroups: [])))
             }
-            return .success(makeCache(names: target.keychainAccessGroups))
+            return .success(writable(makeCache(names: target.keychainAccessGroups), operation))
         }
-        return .success(cache(of: app))
+        return .success(writable(cache(of: app), operation))
+    }
+
+    /// Writes see the list without the read-only token group
+    /// (SecItemServer.c `SecurityClientCopyWritableAccessGroups`); an empty
+    /// writable list ends the call with errSecMissingEntitlement.
+    private mutating func writable(_ cache: AppCache, _ operation: Operation) -> AppCache {
+        guard operation != .find, cache.names.contains(AppTarget.tokenGroup) else { return cache }
+        var result = makeCache(names: cache.names.filter { $0 != AppTarget.tokenGroup })
+        result.isAppClip = cache.isAppClip
+        result.restrictedClip = cache.restrictedClip
+        return result
     }
 
     /// A call result as an error, so a lookup can fail with the call's answer.

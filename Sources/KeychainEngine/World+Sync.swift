@@ -7,15 +7,16 @@ extension World {
         return clock
     }
 
-    /// Whether an item travels with iCloud Keychain: synchronizable and not
-    /// this-device-only (CKKS skips device-bound items).
-    static func travels(_ item: StoredItem) -> Bool {
-        item.synchronizable && !item.accessibility.isThisDeviceOnly
+    /// Whether an item travels with iCloud Keychain: synchronizable, not
+    /// this-device-only (CKKS skips device-bound items), and of a class the
+    /// platform syncs (`Platform.syncedClasses`).
+    func travels(_ item: StoredItem) -> Bool {
+        item.synchronizable && !item.accessibility.isThisDeviceOnly && platform.syncedClasses.contains(item.itemClass)
     }
 
     /// Records the deletion of a travelling item so the deletion syncs too.
     mutating func recordDeletion(_ item: StoredItem, on device: DeviceHandle) {
-        guard Self.travels(item) else { return }
+        guard travels(item) else { return }
         devices[device.index].tombstones[item.primaryKey] = tick()
     }
 
@@ -34,7 +35,7 @@ extension World {
             var newest: [PrimaryKey: StoredItem] = [:]
             var deleted: [PrimaryKey: UInt64] = [:]
             for d in members {
-                for (_, item) in devices[d].keychain.allItems where Self.travels(item) {
+                for (_, item) in devices[d].keychain.allItems where travels(item) {
                     let key = item.primaryKey
                     if (newest[key]?.modified ?? 0) < item.modified { newest[key] = item }
                 }

@@ -196,7 +196,9 @@ public struct World: Sendable {
         var cache = makeCache(names: app.accessGroups)
         if app.kind == .appClip {
             cache.isAppClip = true
-            cache.restrictedClip = cache.names != [app.appID].compactMap { $0 }
+            // Acceptable: the app ID alone, or with the token group.
+            let own = [app.appID].compactMap { $0 }
+            cache.restrictedClip = cache.names != own && cache.names != own + [AppTarget.tokenGroup]
         }
         return cache
     }
