@@ -261,6 +261,23 @@ struct Section3CallTests {
         #expect(one.find(password([kSecReturnData: true])).1 as? Data == Data("new".utf8))
     }
 
+    /// The attributes to change are parsed as attributes of the class
+    /// (keychain/securityd/SecDbQuery.c query_update_applier → SecItemDb.c
+    /// SecDbAttrWithKey, Security-61901.0.87.0.1): kSecClass, a match limit
+    /// or a return key there is errSecNoSuchAttr, and nothing changes.
+    @Test("update: kSecClass, a match limit or a return key among the attributes to change is errSecNoSuchAttr",
+          arguments: [kSecClass, kSecMatchLimit, kSecReturnData, kSecReturnAttributes])
+    func updateNonAttributeKeys(key: String) {
+        let one = standardWorld().client("One")
+        #expect(one.add(password([kSecValueData: "old"])) == errSecSuccess)
+        let values: [String: Any] = [kSecClass: kSecClassGenericPassword, kSecMatchLimit: kSecMatchLimitAll,
+                                     kSecReturnData: true, kSecReturnAttributes: true]
+        var changes: [String: Any] = [kSecValueData: Data("new".utf8)]
+        changes[key] = values[key]
+        #expect(one.update(password(), changes) == errSecNoSuchAttr)
+        #expect(one.find(password([kSecReturnData: true])).1 as? Data == Data("old".utf8))
+    }
+
     // MARK: Delete
 
     @Test("delete: a match limit other than all is errSecParam (SecServerItemDelete)", arguments: [
