@@ -349,8 +349,12 @@ extension World {
         var certSpec = spec, keySpec = spec
         certSpec.attributes = AttributeList(spec.attributes.filter { $0.attribute.applies(to: .certificate) }
             .map { ($0.attribute, $0.value) })
+        // An attribute both halves have (the label) filters the certificate
+        // only: SecItemDb.c SecDbAttrWithKey resolves an identity's attribute
+        // in the certificate class first (si-42-identity.m "still finding
+        // zomg ident" after the key's label changed).
         keySpec.attributes = AttributeList(spec.attributes.filter {
-            $0.attribute == .label || !$0.attribute.applies(to: .certificate)
+            !$0.attribute.applies(to: .certificate)
         }.map { ($0.attribute, $0.value) })
         keySpec.attributes[.keyClass] = .string("private")
         let keys = matchingItems(keySpec, .key, in: groups, of: keychain)
