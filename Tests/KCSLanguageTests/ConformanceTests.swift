@@ -42,12 +42,16 @@ struct ConformanceTests {
         #expect(report.passed == expects, "\(name): \(report.passed) of \(expects) expectations held")
     }
 
-    /// The floor: at least 200 ported assertions in the suite.
+    /// The floor: at least 200 assertions ported from Apple's tests.
+    /// Files that pin a rule read from Apple's code, not from a test, say
+    /// "code" on their first line and do not count.
     @Test func suiteHoldsEnoughAssertions() throws {
         var total = 0
         for url in Self.files() {
-            total += Self.expectLines(try String(contentsOf: url, encoding: .utf8)).count
+            let text = try String(contentsOf: url, encoding: .utf8)
+            if text.prefix(while: { $0 != "\n" }).contains("code") { continue }
+            total += Self.expectLines(text).count
         }
-        #expect(total >= 200, "only \(total) ported assertions")
+        #expect(total >= 200, "only \(total) assertions ported from Apple's tests")
     }
 }
