@@ -385,8 +385,13 @@ extension World {
                 if deletes { taken.append(match) }
                 continue
             }
-            // Invalidated biometry-current-set items are simply not there.
-            if match.item.isInvalidated(by: state) { continue }
+            // Invalidated biometry-current-set items are not found, but a
+            // delete still removes them: it needs no authentication
+            // (SecAccessControl.m sets kAKSKeyOpDelete to true for every flag).
+            if match.item.isInvalidated(by: state) {
+                if deletes { taken.append(match) }
+                continue
+            }
             if !state.isAvailable(match.item.accessibility) {
                 return .failure(StatusFailure(.interactionNotAllowed, .locked(match.item.accessibility)))
             }

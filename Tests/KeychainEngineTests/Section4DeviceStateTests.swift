@@ -198,6 +198,9 @@ struct Section4DeviceStateTests {
         #expect(f.find(gp("cur", service: nil)).status == .itemNotFound)
         #expect(f.call(.find, gp("any", service: nil)) { _ in .approve }.status == .success)
         #expect(f.call(.find, gp("or", service: nil)) { _ in .approve }.status == .success)
+        // Delete needs no authentication (kAKSKeyOpDelete is true), so it
+        // removes the invalidated item.
+        #expect(f.delete(gp("cur", service: nil)).status == .success)
         #expect(f.delete(gp("cur", service: nil)).status == .itemNotFound)
     }
 
