@@ -143,8 +143,9 @@ public enum AttributeValue: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .string(let s):
             h.combine(0 as UInt8)
-            for byte in s.utf8 { h.combine(byte) }
-            h.combine(0xFF as UInt8)
+            h.combine(s.utf8.count)
+            var bytes = s
+            bytes.withUTF8 { h.combine(bytes: UnsafeRawBufferPointer($0)) }
         case .integer(let i):
             h.combine(1 as UInt8)
             h.combine(i)
