@@ -68,7 +68,9 @@ struct Section4DeviceStateTests {
         #expect(f.find(gp("afu")).status == .success)
     }
 
-    @Test("4 removing the passcode deletes when-passcode-set items for good")
+    /// secd-81-item-acl.m item_with_akpu (not found, for good) and
+    /// sec_acl_stress.c line 299 (the lost row can still be deleted).
+    @Test("4 removing the passcode loses when-passcode-set items for good; a delete removes the row")
     func passcodeRemoval() {
         var f = Fixture()
         f.mustAdd(gp("wps", accessibility: .whenPasscodeSetThisDeviceOnly))
@@ -78,6 +80,14 @@ struct Section4DeviceStateTests {
         f.world.setPasscode(true)
         #expect(f.find(gp("wps")).status == .itemNotFound)
         #expect(f.find(gp("wu")).status == .success)
+        #expect(f.delete(gp("wps")).status == .success)
+        #expect(f.delete(gp("wps")).status == .itemNotFound)
+        // Re-adding a lost item's key works: the lost row is no duplicate.
+        f.mustAdd(gp("again", accessibility: .whenPasscodeSetThisDeviceOnly))
+        f.world.setPasscode(false)
+        f.world.setPasscode(true)
+        #expect(f.add(gp("again", accessibility: .whenPasscodeSetThisDeviceOnly)).status == .success)
+        #expect(f.find(gp("again")).status == .success)
     }
 
     @Test("3 add: when-passcode-set without a passcode: errSecAuthFailed plain, errSecNotAvailable through access control")
