@@ -95,7 +95,17 @@ struct Explainer {
         case .limitOrReturnOnUpdate:
             return "SecItemUpdate takes no match limit and no return keys"
         case .limitOnDelete:
-            return "SecItemDelete takes no match limit, not even all: it always deletes every match"
+            return "SecItemDelete takes no match limit but all: it always deletes every match"
+        case .skipOutsideFind:
+            return "auth-ui=skip is allowed only for SecItemCopyMatching (find)"
+        case .appClipGroups:
+            return "\(app.name) is an App Clip: it may use only its app ID as access group, and its entitlements list others"
+        case .appClipSync:
+            return "\(app.name) is an App Clip: App Clips may not store synchronizable items"
+        case .notAnAttributeToChange(let key):
+            return "\(key) is not an attribute of the class, so it cannot be among the attributes to change"
+        case .tokenGroupOnly:
+            return "\(app.name) has no keychain entitlements: on macOS it may only read the token group com.apple.token, which holds no items here"
         case .promptCanceled: return "the user canceled the authentication prompt (errSecUserCanceled)"
         case .promptFailed: return "authentication failed or was tried too often (errSecAuthFailed)"
         case .promptNotAllowed: return "the item needs a prompt and auth-ui=fail forbids one"
@@ -137,6 +147,9 @@ struct Explainer {
     /// not return it.
     private func passedOver(_ item: StoredItem, _ last: LastCall) -> String {
         let state = world[last.device].state
+        if item.lost {
+            return "it matches, but the passcode was removed after it was added: it can never be decrypted again (a delete still removes it)"
+        }
         if item.isInvalidated(by: state) {
             return "it matches, but a biometry change since it was added invalidated its biometry-current-set access control"
         }

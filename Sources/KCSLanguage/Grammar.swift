@@ -42,7 +42,7 @@ public struct StatementForm: Sendable {
               syntax: "expect status NAME|CODE [or …] | count N | data \"…\" | group ID | item ATTR=VALUE… | groups APP [ID, …] | default-group APP ID",
               summary: "check the last call or an app's access groups",
               example: "expect status errSecSuccess or errSecDuplicateItem"),
-        .init(kind: .passcode, keyword: "passcode", syntax: "passcode on|off", summary: "turn the passcode on or off; off deletes when-passcode-set items for good", example: "passcode off"),
+        .init(kind: .passcode, keyword: "passcode", syntax: "passcode on|off", summary: "turn the passcode on or off; off loses when-passcode-set items for good", example: "passcode off"),
         .init(kind: .lock, keyword: "lock", syntax: "lock", summary: "lock the device (no effect without a passcode)", example: "lock"),
         .init(kind: .unlock, keyword: "unlock", syntax: "unlock", summary: "unlock the device; the first unlock since boot opens after-first-unlock items", example: "unlock"),
         .init(kind: .reboot, keyword: "reboot", syntax: "reboot", summary: "restart the device: locked, not unlocked since boot", example: "reboot"),

@@ -527,7 +527,8 @@ public struct Parser {
                         throw Diagnostic(.misplacedSet, "'set' is given twice", file: file, range: r)
                     }
                     inChanges = true
-                    changes = ItemSpec(itemClass: spec.itemClass)
+                    // kSecClass is not among the attributes to change: the query names it.
+                    changes = ItemSpec()
                     if atLineEnd {
                         throw Diagnostic(.expectedToken, "'set' needs the attributes to change", file: file, range: r,
                                          hint: "e.g. set data=\"new\"")

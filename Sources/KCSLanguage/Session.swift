@@ -267,7 +267,7 @@ public struct Session: Sendable {
         case .passcode(let on):
             let removed = world.setPasscode(on, on: device)
             if removed > 0, options.reportCalls {
-                observer?(.output("passcode off: \(removed) when-passcode-set item\(removed == 1 ? "" : "s") deleted for good\n"))
+                observer?(.output("passcode off: \(removed) when-passcode-set item\(removed == 1 ? "" : "s") lost for good\n"))
             }
         case .lock:
             world.lock(device)

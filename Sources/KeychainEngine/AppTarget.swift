@@ -52,14 +52,25 @@ public struct AppTarget: Sendable, Hashable {
     public var appID: String? { teamID.map { "\($0).\(bundleID)" } }
 
     /// The access-group list in the order `SecTaskCopyAccessGroups` builds it
-    /// (OSX/sec/ipc/server_entitlement_helpers.c): keychain-access-groups, the
-    /// app ID, then application groups. Nothing is removed or reordered.
+    /// (OSX/sec/ipc/server_entitlement_helpers.c, Security-61901.0.87.0.1):
+    /// keychain-access-groups, the app ID, then application groups. Nothing
+    /// is removed or reordered, except that an App Clip (on-demand-install
+    /// capable) gets no application groups: securityd ignores them for it.
     public var accessGroups: [String] {
         var list = keychainAccessGroups
         if let appID { list.append(appID) }
-        list.append(contentsOf: applicationGroups)
+        if kind != .appClip { list.append(contentsOf: applicationGroups) }
+        // com.apple.token is read-only, so it goes last: a write without an
+        // explicit group must never default to it.
+        if let i = list.firstIndex(of: Self.tokenGroup) {
+            list.remove(at: i)
+            list.append(Self.tokenGroup)
+        }
         return list
     }
+
+    /// `kSecAttrAccessGroupToken`: the read-only group of smart-card items.
+    public static let tokenGroup = "com.apple.token"
 
     /// A target with neither an app ID nor keychain access groups is unsigned:
     /// every call fails with `errSecMissingEntitlement`.

@@ -37,6 +37,7 @@ public enum StatusReason: Sendable, Hashable {
     case duplicate(existing: ItemID)
     case noMatch
     case limitOrReturnOnUpdate
+    /// SecItemDelete with a match limit other than all (iOS, watchOS).
     case limitOnDelete
     case promptCanceled
     case promptFailed
@@ -52,6 +53,17 @@ public enum StatusReason: Sendable, Hashable {
     case fileKeychainDenied
     /// An item needed a prompt and no answer was supplied.
     case promptUnanswered
+    /// `auth-ui=skip` outside SecItemCopyMatching (client-side errSecParam).
+    case skipOutsideFind
+    /// An App Clip whose access groups are not its app ID alone.
+    case appClipGroups
+    /// An App Clip adding or updating to a synchronizable item.
+    case appClipSync
+    /// A key in the attributes to change that is no attribute of the class
+    /// (a match limit, a return key or kSecClass): errSecNoSuchAttr.
+    case notAnAttributeToChange(String)
+    /// macOS without entitlements: only the read-only token group is listed.
+    case tokenGroupOnly
 }
 
 /// The outcome of one SecItem call.

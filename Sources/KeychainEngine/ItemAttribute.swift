@@ -121,9 +121,36 @@ public enum AttributeValueKind: Sendable, Hashable {
 }
 
 /// A stored attribute value. Enumerated values are stored by short name.
+///
+/// Strings compare as their UTF-8 bytes, not as Unicode-equivalent text:
+/// securityd binds a CFString attribute as UTF-8 text (SecDbItem.c
+/// `SecDbBindObject`) and SQLite's default BINARY collation compares bytes,
+/// so "é" (U+00E9) and "e" + U+0301 are different accounts. Swift's `==` on
+/// String would equate them; this type does not.
 public enum AttributeValue: Sendable, Hashable, CustomStringConvertible {
     case string(String)
     case integer(Int)
+
+    public static func == (a: AttributeValue, b: AttributeValue) -> Bool {
+        switch (a, b) {
+        case (.string(let x), .string(let y)): x.utf8.elementsEqual(y.utf8)
+        case (.integer(let x), .integer(let y)): x == y
+        default: false
+        }
+    }
+
+    public func hash(into h: inout Hasher) {
+        switch self {
+        case .string(let s):
+            h.combine(0 as UInt8)
+            h.combine(s.utf8.count)
+            var bytes = s
+            bytes.withUTF8 { h.combine(bytes: UnsafeRawBufferPointer($0)) }
+        case .integer(let i):
+            h.combine(1 as UInt8)
+            h.combine(i)
+        }
+    }
 
     public var description: String {
         switch self {

@@ -26,6 +26,12 @@ public struct StoredItem: Sendable, Hashable {
     /// In the macOS file-based keychain: the app that created the item (other
     /// apps are prompted). Nil in the data-protection keychain.
     public var owner: AppHandle?
+    /// A when-passcode-set item whose passcode was removed: its class key is
+    /// gone, so it can never be decrypted again. The row stays until a read
+    /// notices it (SecItemDb.c s3dl_query_row: errSecDecode → "ignoring
+    /// corrupt", SecServerDeleteCorruptedItemAsync) or a delete removes it
+    /// (secacltests/sec_acl_stress.c line 299: "delete local - AKPU" succeeds).
+    public var lost = false
     /// Insertion order (the SQLite rowid). An update keeps it even when the
     /// primary key changes: SecDbItem.c `SecDbItemUpdate` runs
     /// `UPDATE … WHERE rowid=?` in place.

@@ -35,5 +35,33 @@ public struct Platform: Sendable, Hashable, CustomStringConvertible {
         rejectsUnentitledQueryGroups ? .missingEntitlement : .noAccessForItem
     }
 
+    /// Whether SecItemUpdate and SecItemDelete drop match limits and return
+    /// keys from the query before securityd sees them: the macOS client
+    /// (OSX/libsecurity_keychain/lib/SecItem.cpp `SecItemCopyTranslatedAttributes`
+    /// with pruneMatch and pruneReturn), which Mac Catalyst apps use too.
+    public var prunesUpdateAndDeleteQueries: Bool { family == .macos || family == .catalyst }
+
+    /// The item classes iCloud Keychain syncs (SecItemDataSource.c
+    /// `dsSyncedClasses`): passwords and keys always; certificates from
+    /// Security-58286.1.32 (iOS 11, watchOS 4, macOS 10.13), whose data
+    /// source adds cert_class(); Security-57740.60.18 (iOS 10) lists genp,
+    /// inet and keys only. A synchronizable certificate stays put before that.
+    public var syncedClasses: Set<ItemClass> {
+        let certificates: Bool
+        switch family {
+        case .ios: certificates = version >= 11
+        case .watchos: certificates = version >= 4
+        case .macos, .catalyst: certificates = true  // kcs writes macOS 10.13-10.15 as "macos 10"
+        }
+        return certificates ? [.genericPassword, .internetPassword, .key, .certificate]
+                            : [.genericPassword, .internetPassword, .key]
+    }
+
+    /// macOS adds the read-only `com.apple.token` group to the list of a
+    /// process without keychain entitlements (server_entitlement_helpers.c,
+    /// from Security-59754.41.1, macOS 11), so its queries find nothing
+    /// instead of failing with errSecMissingEntitlement.
+    public var addsImplicitTokenGroup: Bool { family == .macos && version >= 11 }
+
     public var description: String { "\(family.rawValue) \(version)" }
 }

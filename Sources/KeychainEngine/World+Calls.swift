@@ -24,19 +24,15 @@ extension World {
         _ request: CallRequest, as app: AppHandle, on device: DeviceHandle,
         prompt: (FoundItem) -> PromptAnswer?
     ) -> CallResult {
-        let cache = cache(of: app)
-        // 1.6: an unsigned target gets errSecMissingEntitlement from every call.
-        if apps[app.index].isUnsigned {
-            return CallResult(status: .missingEntitlement, reason: .unsigned, callerGroups: cache.names)
-        }
-        // macOS: the data-protection keychain needs a provisioned app.
-        if platform.family == .macos && !apps[app.index].provisioned {
-            return CallResult(status: .missingEntitlement, reason: .unprovisioned, callerGroups: cache.names)
-        }
-        // Client-side (SecItem.m): access control with synchronizable is
-        // refused before anything reaches the server.
-        if request.operation == .add && request.spec.synchronizable == .yes && request.spec.accessControl != nil {
-            return CallResult(status: .param, reason: .syncWithAccessControl, callerGroups: cache.names)
+        // Client side first (SecItem.m SecItemAuthDoQuery): nothing reaches
+        // securityd when these fail, whoever the caller is.
+        if let refused = clientChecks(request, callerGroups: cache(of: app).names) { return refused }
+        let cache: AppCache
+        switch serverGroups(of: app, request.operation) {
+        case .success(let c) where c.names.isEmpty:
+            return CallResult(status: .missingEntitlement, reason: .tokenGroupOnly, callerGroups: [])
+        case .success(let c): cache = c
+        case .failure(let refused): return refused.result
         }
         // _SecItemUpdate and _SecItemDelete check the query's group before
         // they parse the query (and so before the class). Before iOS 13 there
@@ -69,6 +65,81 @@ extension World {
         spec.attributes.first(where: { !$0.attribute.applies(to: itemClass) })?.attribute
     }
 
+    /// The checks `SecItemAuthDoQuery` (OSX/sec/Security/SecItem.m,
+    /// Security-61901.0.87.0.1) makes before anything reaches securityd.
+    private func clientChecks(_ request: CallRequest, callerGroups: [String]) -> CallResult? {
+        // "item with kSecAttrAccessControl is not synchronizable": the new
+        // item's attributes on add, the attributes to change on update. Every
+        // access-control object has constraints (SecAccessControl.m
+        // SecAccessControlCreateWithFlags adds kAKSKeyOpDefaultAcl without flags).
+        let dict = request.operation == .add ? request.spec : request.operation == .update ? request.changes : nil
+        if let dict, dict.synchronizable == .yes, dict.accessControl != nil {
+            return CallResult(status: .param, reason: .syncWithAccessControl, callerGroups: callerGroups)
+        }
+        // "kSecUseAuthenticationUISkip is allowed only for SecItemCopyMatching".
+        if request.operation != .find, request.spec.authUI == .skip {
+            return CallResult(status: .param, reason: .skipOutsideFind, callerGroups: callerGroups)
+        }
+        return nil
+    }
+
+    /// The access groups securityd grants the caller (server_entitlement_helpers.c
+    /// `SecTaskCopyAccessGroups`), or the call's end when there are none.
+    /// macOS and Catalyst honour an app ID and application groups only when a
+    /// provisioning profile validates them; keychain-access-groups always count.
+    private mutating func serverGroups(of app: AppHandle, _ operation: Operation) -> Result<AppCache, CallResultBox> {
+        let target = apps[app.index]
+        let validates = platform.family == .macos || platform.family == .catalyst
+        if target.isUnsigned {
+            // macOS adds the read-only com.apple.token group to an empty list
+            // when there is no app ID: queries find nothing, writes have no
+            // group (KeychainEntitlementsTest testNoEntitlements).
+            if platform.addsImplicitTokenGroup {
+                return .success(writable(makeCache(names: [AppTarget.tokenGroup]), operation))
+            }
+            return .failure(CallResultBox(CallResult(status: .missingEntitlement, reason: .unsigned, callerGroups: [])))
+        }
+        if validates && !target.provisioned {
+            // Without validation only keychain-access-groups count
+            // (KeychainEntitlementsTest testInvalidEntitlementsAppID).
+            guard !target.keychainAccessGroups.isEmpty else {
+                return .failure(CallResultBox(CallResult(status: .missingEntitlement, reason: .unprovisioned, callerGroups: [])))
+            }
+            return .success(writable(makeCache(names: target.keychainAccessGroups), operation))
+        }
+        return .success(writable(cache(of: app), operation))
+    }
+
+    /// Writes see the list without the read-only token group
+    /// (SecItemServer.c `SecurityClientCopyWritableAccessGroups`); an empty
+    /// writable list ends the call with errSecMissingEntitlement.
+    private mutating func writable(_ cache: AppCache, _ operation: Operation) -> AppCache {
+        guard operation != .find, cache.names.contains(AppTarget.tokenGroup) else { return cache }
+        var result = makeCache(names: cache.names.filter { $0 != AppTarget.tokenGroup })
+        result.isAppClip = cache.isAppClip
+        result.restrictedClip = cache.restrictedClip
+        return result
+    }
+
+    /// A call result as an error, so a lookup can fail with the call's answer.
+    struct CallResultBox: Error {
+        var result: CallResult
+        init(_ result: CallResult) { self.result = result }
+    }
+
+    /// The App Clip rules of `SecServerItemAdd/CopyMatching/Update/Delete`
+    /// (keychain/securityd/SecItemServer.c, Security-59754.41.1 and later).
+    private func appClipRefusal(_ cache: AppCache, syncRequested: Bool) -> CallResult? {
+        guard cache.isAppClip else { return nil }
+        if cache.restrictedClip {
+            return CallResult(status: .restrictedAPI, reason: .appClipGroups, callerGroups: cache.names)
+        }
+        if syncRequested {
+            return CallResult(status: .restrictedAPI, reason: .appClipSync, callerGroups: cache.names)
+        }
+        return nil
+    }
+
     // MARK: Add
 
     private mutating func add(_ spec: ItemSpec, _ itemClass: ItemClass, _ cache: AppCache,
@@ -90,6 +161,7 @@ extension World {
         } else {
             group = cache.ids[0]  // 1.5: the default group is element 0.
         }
+        if let refused = appClipRefusal(cache, syncRequested: spec.synchronizable == .yes) { return refused }
         let named = spec.accessControl?.protection ?? spec.accessibility
         let accessibility = named ?? itemClass.defaultAccessibility
         let state = devices[device.index].state
@@ -133,6 +205,14 @@ extension World {
         for i in parts.indices {
             parts[i].biometrySet = biometrySet
             parts[i].modified = stamp
+        }
+        // A lost when-passcode-set row with the same key is cleared first, as
+        // the first read after the passcode change would have (inferred).
+        for part in parts {
+            if let old = devices[device.index].keychain.item(withKey: part.primaryKey),
+               devices[device.index].keychain[old]?.lost == true {
+                devices[device.index].keychain.remove(old)
+            }
         }
         let existing = parts.map { devices[device.index].keychain.item(withKey: $0.primaryKey) }
         // A duplicate only if every part already exists.
@@ -269,8 +349,12 @@ extension World {
         var certSpec = spec, keySpec = spec
         certSpec.attributes = AttributeList(spec.attributes.filter { $0.attribute.applies(to: .certificate) }
             .map { ($0.attribute, $0.value) })
+        // An attribute both halves have (the label) filters the certificate
+        // only: SecItemDb.c SecDbAttrWithKey resolves an identity's attribute
+        // in the certificate class first (si-42-identity.m "still finding
+        // zomg ident" after the key's label changed).
         keySpec.attributes = AttributeList(spec.attributes.filter {
-            $0.attribute == .label || !$0.attribute.applies(to: .certificate)
+            !$0.attribute.applies(to: .certificate)
         }.map { ($0.attribute, $0.value) })
         keySpec.attributes[.keyClass] = .string("private")
         let keys = matchingItems(keySpec, .key, in: groups, of: keychain)
@@ -289,19 +373,32 @@ extension World {
     /// Walks matches in insertion order, stopping the whole call at the first
     /// one the device state keeps locked (SecItemDb.c s3dl_query_row), and
     /// settles prompts for access-control items whose data is read.
-    private func walk(_ matches: [FoundItem], cap: Int, readsData: Bool, authUI: AuthUI,
-                      state: DeviceState, prompt: (FoundItem) -> PromptAnswer?) -> Result<[FoundItem], StatusFailure> {
+    private func walk(_ matches: [FoundItem], cap: Int, authenticates: Bool, authUI: AuthUI,
+                      state: DeviceState, deletes: Bool = false,
+                      prompt: (FoundItem) -> PromptAnswer?) -> Result<[FoundItem], StatusFailure> {
         var taken: [FoundItem] = []
         for match in matches {
-            // Invalidated biometry-current-set items are simply not there.
-            if match.item.isInvalidated(by: state) { continue }
+            // A lost when-passcode-set item cannot be decoded: reads pass it
+            // over, a delete removes it (it needs no decryption: SecItemDb.c
+            // s3dl_query_delete, kAKSKeyOpDelete).
+            if match.item.lost || match.identityKey?.item.lost == true {
+                if deletes { taken.append(match) }
+                continue
+            }
+            // Invalidated biometry-current-set items are not found, but a
+            // delete still removes them: it needs no authentication
+            // (SecAccessControl.m sets kAKSKeyOpDelete to true for every flag).
+            if match.item.isInvalidated(by: state) {
+                if deletes { taken.append(match) }
+                continue
+            }
             if !state.isAvailable(match.item.accessibility) {
                 return .failure(StatusFailure(.interactionNotAllowed, .locked(match.item.accessibility)))
             }
             if let key = match.identityKey, !state.isAvailable(key.item.accessibility) {
                 return .failure(StatusFailure(.interactionNotAllowed, .locked(key.item.accessibility)))
             }
-            if readsData, let ac = match.item.accessControl, ac.requiresAuthentication {
+            if authenticates, let ac = match.item.accessControl, ac.requiresAuthentication {
                 switch authUI {
                 case .skip: continue
                 case .fail: return .failure(StatusFailure(.interactionNotAllowed, .promptNotAllowed))
@@ -337,9 +434,15 @@ extension World {
         case .success(let g): groups = g
         case .failure(let r): return r
         }
+        if let refused = appClipRefusal(cache, syncRequested: false) { return refused }
         let searched = names(of: groups, cache)
         let matches = matchingFoundItems(spec, itemClass, in: groups, of: devices[device.index].keychain)
-        switch walk(matches, cap: (spec.limit ?? .one).cap, readsData: spec.returns.contains(.data),
+        // Every query decrypts the secret part of an item whose access control
+        // has constraints, whatever it returns (SecDbKeychainItem.m
+        // ks_decrypt_data: "Should also try and decrypt if there are ACL
+        // contraints"), so attributes alone, or nothing, prompt too
+        // (secacltests/sec_acl_stress.c: auth-ui=fail → errSecInteractionNotAllowed).
+        switch walk(matches, cap: (spec.limit ?? .one).cap, authenticates: true,
                     authUI: spec.authUI ?? .allow, state: devices[device.index].state, prompt: prompt) {
         case .failure(let f):
             return CallResult(status: f.status, reason: f.reason, callerGroups: cache.names, searchedGroups: searched)
@@ -359,8 +462,10 @@ extension World {
 
     /// Every match of an update's or delete's query, walked in insertion
     /// order (locked items stop the call), with the groups searched.
+    /// `authenticates`: update decrypts each item (kAKSKeyOpDecrypt needs the
+    /// user); delete uses kAKSKeyOpDelete, which every flag set leaves open.
     private func everyMatch(_ query: ItemSpec, _ itemClass: ItemClass, _ cache: AppCache, _ device: DeviceHandle,
-                            authUI: AuthUI, prompt: (FoundItem) -> PromptAnswer?) -> Matches {
+                            authenticates: Bool, authUI: AuthUI, prompt: (FoundItem) -> PromptAnswer?) -> Matches {
         let groups: [GroupID]
         switch searchScope(query, cache) {
         case .success(let g): groups = g
@@ -368,7 +473,8 @@ extension World {
         }
         let searched = names(of: groups, cache)
         let matches = matchingFoundItems(query, itemClass, in: groups, of: devices[device.index].keychain)
-        switch walk(matches, cap: Int.max, readsData: false, authUI: authUI, state: devices[device.index].state,
+        switch walk(matches, cap: Int.max, authenticates: authenticates, authUI: authUI, state: devices[device.index].state,
+                    deletes: !authenticates,
                     prompt: prompt) {
         case .failure(let f):
             return .failed(CallResult(status: f.status, reason: f.reason, callerGroups: cache.names, searchedGroups: searched))
@@ -385,9 +491,16 @@ extension World {
         func fail(_ status: KeychainStatus, _ reason: StatusReason, _ searched: [String] = []) -> CallResult {
             CallResult(status: status, reason: reason, callerGroups: cache.names, searchedGroups: searched)
         }
-        // Order as _SecItemUpdate: return keys, the new group, then a match
-        // limit, then the attributes to change; each errSecParam is -50.
-        if !query.returns.isEmpty { return fail(.param, .limitOrReturnOnUpdate) }
+        // Order as SecServerItemUpdate (SecItemServer.c): App Clip rules,
+        // return keys, the new group, then s3dl_query_update (SecItemDb.c):
+        // a match limit in the query, then the attributes to change.
+        if let refused = appClipRefusal(cache, syncRequested: query.synchronizable == .yes || changes.synchronizable == .yes) {
+            return refused
+        }
+        // macOS and Catalyst: the client (SecItem.cpp SecItemUpdate) prunes
+        // match limits and return keys from the query before securityd sees it.
+        let prunes = platform.prunesUpdateAndDeleteQueries
+        if !prunes && !query.returns.isEmpty { return fail(.param, .limitOrReturnOnUpdate) }
         // A group among the changes moves the item; it must be entitled.
         var newGroup: GroupID?
         if let named = changes.accessGroup {
@@ -396,8 +509,13 @@ extension World {
             }
             newGroup = id
         }
-        if query.limit != nil { return fail(.param, .limitOrReturnOnUpdate) }
-        if changes.limit != nil || !changes.returns.isEmpty { return fail(.param, .limitOrReturnOnUpdate) }
+        if !prunes && query.limit != nil { return fail(.param, .limitOrReturnOnUpdate) }
+        // The attributes to change are parsed as attributes of the class
+        // (SecDbQuery.c query_update_applier → SecDbAttrWithKey): a class, a
+        // match limit or a return key there is errSecNoSuchAttr.
+        if changes.itemClass != nil { return fail(.noSuchAttr, .notAnAttributeToChange("kSecClass")) }
+        if changes.limit != nil { return fail(.noSuchAttr, .notAnAttributeToChange("kSecMatchLimit")) }
+        if !changes.returns.isEmpty { return fail(.noSuchAttr, .notAnAttributeToChange("kSecReturn…")) }
         if let bad = firstForeignAttribute(changes, itemClass) {
             return fail(.noSuchAttr, .attributeNotInClass(bad, itemClass))
         }
@@ -406,7 +524,8 @@ extension World {
             return fail(.param, .accessibilityWithAccessControl)
         }
         let taken: [FoundItem], searched: [String]
-        switch everyMatch(query, itemClass, cache, device, authUI: query.authUI ?? .allow, prompt: prompt) {
+        switch everyMatch(query, itemClass, cache, device, authenticates: true, authUI: query.authUI ?? .allow,
+                          prompt: prompt) {
         case .failed(let r): return r
         case .found(let t, let s): (taken, searched) = (t, s)
         }
@@ -480,13 +599,15 @@ extension World {
 
     private mutating func delete(_ query: ItemSpec, _ itemClass: ItemClass, _ cache: AppCache,
                                  _ device: DeviceHandle) -> CallResult {
-        // Any match limit, even all: errSecParam on the data-protection keychain.
-        if query.limit != nil {
+        if let refused = appClipRefusal(cache, syncRequested: false) { return refused }
+        // SecServerItemDelete: a limit other than all is errSecParam; macOS
+        // and Catalyst prune the limit in the client first.
+        if !platform.prunesUpdateAndDeleteQueries, let limit = query.limit, limit != .all {
             return CallResult(status: .param, reason: .limitOnDelete, callerGroups: cache.names)
         }
         let taken: [FoundItem], searched: [String]
         // Deleting asks no one: only reading data prompts.
-        switch everyMatch(query, itemClass, cache, device, authUI: .allow, prompt: { _ in .approve }) {
+        switch everyMatch(query, itemClass, cache, device, authenticates: false, authUI: .allow, prompt: { _ in .approve }) {
         case .failed(let r): return r
         case .found(let t, let s): (taken, searched) = (t, s)
         }

@@ -1,8 +1,10 @@
 /// Device state changes (semantics.md section 4).
 extension World {
-    /// Turns the passcode on or off. Removing it deletes every
-    /// when-passcode-set item for good; a new passcode does not bring them
-    /// back. Returns how many items were deleted.
+    /// Turns the passcode on or off. Removing it loses every
+    /// when-passcode-set item for good (their class key is destroyed); a new
+    /// passcode does not bring them back. The rows stay until a read skips
+    /// them or a delete removes them (see `StoredItem.lost`). Returns how many
+    /// items were lost.
     @discardableResult
     public mutating func setPasscode(_ on: Bool, on device: DeviceHandle = .this) -> Int {
         devices[device.index].state.hasPasscode = on
@@ -12,9 +14,13 @@ extension World {
             return 0
         }
         let doomed = devices[device.index].keychain.allItems.filter {
-            $0.1.accessibility == .whenPasscodeSetThisDeviceOnly
+            $0.1.accessibility == .whenPasscodeSetThisDeviceOnly && !$0.1.lost
         }
-        for (id, _) in doomed { devices[device.index].keychain.remove(id) }
+        for (id, item) in doomed {
+            var lost = item
+            lost.lost = true
+            devices[device.index].keychain.replace(id, with: lost)
+        }
         return doomed.count
     }
 

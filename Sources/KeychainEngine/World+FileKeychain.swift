@@ -30,23 +30,17 @@ extension World {
         case .add:
             return fileAdd(request.spec, itemClass, app, cache, device, fileGroup)
         case .find, .update, .delete:
-            if request.operation == .update && (request.spec.limit != nil || !request.spec.returns.isEmpty) {
-                return CallResult(status: .param, reason: .limitOrReturnOnUpdate, callerGroups: cache.names)
-            }
-            if request.operation == .delete && request.spec.limit != nil {
-                return CallResult(status: .param, reason: .limitOnDelete, callerGroups: cache.names)
-            }
+            // The file side keeps the match limit on update and delete
+            // (SecItem.cpp SecItemUpdate/SecItemDelete translate with
+            // pruneMatch=false) and drops return keys (pruneReturn=true).
             let isPassword = itemClass == .genericPassword || itemClass == .internetPassword
             if request.operation == .find && isPassword && request.spec.returns.contains(.data) && request.spec.limit == .all {
                 return CallResult(status: .param, reason: .fileKeychainDataForAll, callerGroups: cache.names)
             }
-            // The data-protection side, its missing-entitlement error dropped.
-            var fromDP: [FoundItem] = []
-            switch dp?.status {
-            case .success?: fromDP = dp?.items ?? []
-            case .itemNotFound?, .missingEntitlement?, nil: break
-            case .some: if let dp { return dp }
-            }
+            // SecItemMergeResults: when the data-protection side fails, for
+            // whatever reason, the file side's status stands; when it
+            // succeeds, the call succeeds with its items first.
+            let fromDP = dp?.status == .success ? dp?.items ?? [] : []
             return fileQuery(request, itemClass, app, cache, device, fileGroup, alreadyFound: fromDP, prompt: prompt)
         }
     }
@@ -81,32 +75,32 @@ extension World {
         query.synchronizable = .any
         let storedClass: ItemClass = itemClass == .identity ? .certificate : itemClass
         let ids = matchingItems(query, storedClass, in: [fileGroup], of: devices[device.index].fileKeychain)
-        let cap = request.operation == .find ? (request.spec.limit ?? .one).cap : Int.max
-        var taken = Array(alreadyFound.prefix(cap))
-        // Another app's item: reading its data, changing or deleting it asks the user.
+        // SecItemCopyMatching_osx returns one match unless the query says
+        // otherwise, and SecItemUpdate_osx and SecItemDelete_osx act on what
+        // it returns: without limit=all they change or delete the first match only.
+        let cap = (request.spec.limit ?? .one).cap
+        var taken = request.operation == .find ? Array(alreadyFound.prefix(cap)) : alreadyFound
+        var fileTaken = 0
+        // Another app's item: reading its data, changing or deleting it asks
+        // the user through the item's ACL. SecItem.cpp never reads
+        // kSecUseAuthenticationUI, so auth-ui changes nothing here.
         let needsConsent = request.operation != .find || request.spec.returns.contains(.data)
-        for id in ids where taken.count < cap {
+        for id in ids where (request.operation == .find ? taken.count : fileTaken) < cap {
             guard let item = devices[device.index].fileKeychain[id] else { continue }
             let found = FoundItem(id: id, item: item, groupName: Self.fileKeychainGroupName)
             if needsConsent, item.owner != app {
-                switch request.spec.authUI ?? .allow {
-                case .skip: continue
-                case .fail:
-                    return CallResult(status: .interactionNotAllowed, reason: .promptNotAllowed, callerGroups: cache.names,
+                switch prompt(found) {
+                case .approve?: break
+                case .cancel?, .fail?:
+                    return CallResult(status: .authFailed, reason: .fileKeychainDenied, callerGroups: cache.names,
                                       searchedGroups: [Self.fileKeychainGroupName])
-                case .allow:
-                    switch prompt(found) {
-                    case .approve?: break
-                    case .cancel?, .fail?:
-                        return CallResult(status: .authFailed, reason: .fileKeychainDenied, callerGroups: cache.names,
-                                          searchedGroups: [Self.fileKeychainGroupName])
-                    case nil:
-                        return CallResult(status: .interactionNotAllowed, reason: .promptUnanswered,
-                                          callerGroups: cache.names, searchedGroups: [Self.fileKeychainGroupName])
-                    }
+                case nil:
+                    return CallResult(status: .interactionNotAllowed, reason: .promptUnanswered,
+                                      callerGroups: cache.names, searchedGroups: [Self.fileKeychainGroupName])
                 }
             }
             taken.append(found)
+            fileTaken += 1
         }
         let searched = cache.searchNames + [Self.fileKeychainGroupName]
         guard !taken.isEmpty else {

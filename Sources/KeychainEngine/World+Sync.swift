@@ -7,15 +7,16 @@ extension World {
         return clock
     }
 
-    /// Whether an item travels with iCloud Keychain: synchronizable and not
-    /// this-device-only (CKKS skips device-bound items).
-    static func travels(_ item: StoredItem) -> Bool {
-        item.synchronizable && !item.accessibility.isThisDeviceOnly
+    /// Whether an item travels with iCloud Keychain: synchronizable, not
+    /// this-device-only (CKKS skips device-bound items), and of a class the
+    /// platform syncs (`Platform.syncedClasses`).
+    func travels(_ item: StoredItem) -> Bool {
+        item.synchronizable && !item.accessibility.isThisDeviceOnly && platform.syncedClasses.contains(item.itemClass)
     }
 
     /// Records the deletion of a travelling item so the deletion syncs too.
     mutating func recordDeletion(_ item: StoredItem, on device: DeviceHandle) {
-        guard Self.travels(item) else { return }
+        guard travels(item) else { return }
         devices[device.index].tombstones[item.primaryKey] = tick()
     }
 
@@ -34,7 +35,7 @@ extension World {
             var newest: [PrimaryKey: StoredItem] = [:]
             var deleted: [PrimaryKey: UInt64] = [:]
             for d in members {
-                for (_, item) in devices[d].keychain.allItems where Self.travels(item) {
+                for (_, item) in devices[d].keychain.allItems where travels(item) {
                     let key = item.primaryKey
                     if (newest[key]?.modified ?? 0) < item.modified { newest[key] = item }
                 }
@@ -66,9 +67,15 @@ extension World {
         return changes
     }
 
-    /// Saves a copy of a device's keychain under a name.
+    /// Saves a copy of a device's keychain under a name. When-passcode-set
+    /// items are left out: "those are intentionally lost across restores"
+    /// (SecItemDb.c, the backup writer, Security-61901.0.87.0.1).
     public mutating func backup(_ device: DeviceHandle, as name: String) {
-        backups[name] = Backup(deviceName: devices[device.index].name, keychain: devices[device.index].keychain)
+        var keychain = devices[device.index].keychain
+        for (id, item) in keychain.allItems where item.accessibility == .whenPasscodeSetThisDeviceOnly {
+            keychain.remove(id)
+        }
+        backups[name] = Backup(deviceName: devices[device.index].name, keychain: keychain)
     }
 
     /// Restores a backup onto a device, replacing its keychain: onto the same

@@ -56,6 +56,13 @@ public struct World: Sendable {
         /// The list without repeats, in first-seen order: the groups a query searches.
         var searchIDs: [GroupID]
         var searchNames: [String]
+        /// An App Clip (`com.apple.developer.on-demand-install-capable`)
+        /// whose list is not its app ID alone: every call is
+        /// errSecRestrictedAPI (SecItemServer.c `appClipHasAcceptableAccessGroups`,
+        /// Security-59754.41.1 and later).
+        var restrictedClip = false
+        /// An App Clip: synchronizable items are refused.
+        var isAppClip = false
     }
 
     public init() {}
@@ -197,7 +204,18 @@ public struct World: Sendable {
     func cache(of app: AppHandle) -> AppCache { appCaches[app.index] }
 
     private mutating func makeCache(_ app: AppTarget) -> AppCache {
-        let names = app.accessGroups
+        var cache = makeCache(names: app.accessGroups)
+        if app.kind == .appClip {
+            cache.isAppClip = true
+            // Acceptable: the app ID alone, or with the token group.
+            let own = [app.appID].compactMap { $0 }
+            cache.restrictedClip = cache.names != own && cache.names != own + [AppTarget.tokenGroup]
+        }
+        return cache
+    }
+
+    /// A cache for a list of access groups, in order.
+    mutating func makeCache(names: [String]) -> AppCache {
         let ids = names.map { intern($0) }
         var seen = Set<GroupID>()
         let searchIDs = ids.filter { seen.insert($0).inserted }

@@ -192,8 +192,12 @@ struct Section3CallTests {
                 == errSecItemNotFound)
         // No answer queued: no prompt can be shown.
         #expect(one.find(password([kSecReturnData: true])).0 == errSecInteractionNotAllowed)
-        // Attributes alone need no prompt.
-        #expect(one.find(password([kSecReturnAttributes: true])).0 == errSecSuccess)
+        // Attributes alone prompt too: every query decrypts the secret part of
+        // an item whose access control has constraints (SecDbKeychainItem.m
+        // ks_decrypt_data; secacltests/sec_acl_stress.c, Security-61901.0.87.0.1).
+        #expect(one.find(password([kSecReturnAttributes: true, kSecUseAuthenticationUI: kSecUseAuthenticationUIFail])).0
+                == errSecInteractionNotAllowed)
+        #expect(one.find(password([kSecUseAuthenticationUI: kSecUseAuthenticationUISkip])).0 == errSecItemNotFound)
     }
 
     // MARK: Update
@@ -257,15 +261,32 @@ struct Section3CallTests {
         #expect(one.find(password([kSecReturnData: true])).1 as? Data == Data("new".utf8))
     }
 
+    /// The attributes to change are parsed as attributes of the class
+    /// (keychain/securityd/SecDbQuery.c query_update_applier → SecItemDb.c
+    /// SecDbAttrWithKey, Security-61901.0.87.0.1): kSecClass, a match limit
+    /// or a return key there is errSecNoSuchAttr, and nothing changes.
+    @Test("update: kSecClass, a match limit or a return key among the attributes to change is errSecNoSuchAttr",
+          arguments: [kSecClass, kSecMatchLimit, kSecReturnData, kSecReturnAttributes])
+    func updateNonAttributeKeys(key: String) {
+        let one = standardWorld().client("One")
+        #expect(one.add(password([kSecValueData: "old"])) == errSecSuccess)
+        let values: [String: Any] = [kSecClass: kSecClassGenericPassword, kSecMatchLimit: kSecMatchLimitAll,
+                                     kSecReturnData: true, kSecReturnAttributes: true]
+        var changes: [String: Any] = [kSecValueData: Data("new".utf8)]
+        changes[key] = values[key]
+        #expect(one.update(password(), changes) == errSecNoSuchAttr)
+        #expect(one.find(password([kSecReturnData: true])).1 as? Data == Data("old".utf8))
+    }
+
     // MARK: Delete
 
-    @Test("delete: any match limit, even all, is errSecParam", arguments: [
-        kSecMatchLimitOne, kSecMatchLimitAll,
+    @Test("delete: a match limit other than all is errSecParam (SecServerItemDelete)", arguments: [
+        (kSecMatchLimitOne, errSecParam), (kSecMatchLimitAll, errSecSuccess),
     ])
-    func deleteLimit(limit: String) {
+    func deleteLimit(limit: String, expected: OSStatus) {
         let one = standardWorld().client("One")
         #expect(one.add(password()) == errSecSuccess)
-        #expect(one.delete(password([kSecMatchLimit: limit])) == errSecParam)
+        #expect(one.delete(password([kSecMatchLimit: limit])) == expected)
     }
 
     @Test("delete: an explicit unentitled group depends on the version", arguments: [

@@ -279,8 +279,10 @@ struct Section3UpdateTests {
 @Suite("3 delete")
 struct Section3DeleteTests {
 
-    @Test("3 delete: any match limit, even all → errSecParam", arguments: bothPlatforms,
-          [MatchLimit.one, .all, .count(1), .count(10)])
+    /// SecServerItemDelete (SecItemServer.c, Security-61901.0.87.0.1): "match
+    /// limit not supported by delete" unless the limit is all (kSecMatchUnlimited).
+    @Test("3 delete: a match limit other than all → errSecParam", arguments: bothPlatforms,
+          [MatchLimit.one, .count(1), .count(10)])
     func deleteLimit(platform: Platform, limit: MatchLimit) {
         var f = Fixture(platform: platform)
         f.mustAdd(gp("a"))
@@ -288,6 +290,23 @@ struct Section3DeleteTests {
         #expect(r.status == .param)
         #expect(r.reason == .limitOnDelete)
         #expect(f.keychain.count == 1)
+    }
+
+    @Test("3 delete: limit=all deletes every match", arguments: bothPlatforms)
+    func deleteLimitAll(platform: Platform) {
+        var f = Fixture(platform: platform)
+        f.mustAdd(gp("a"))
+        #expect(f.delete(gp("a", limit: .all)).status == .success)
+        #expect(f.keychain.count == 0)
+    }
+
+    /// macOS and Catalyst prune the match limit in the client (SecItem.cpp).
+    @Test("3 delete: Catalyst ignores the limit")
+    func deleteLimitCatalyst() {
+        var f = Fixture(platform: Platform(.catalyst, 18))
+        f.mustAdd(gp("a"))
+        #expect(f.delete(gp("a", limit: .one)).status == .success)
+        #expect(f.keychain.count == 0)
     }
 
     @Test("3 delete: explicit group not in list → errSecMissingEntitlement on iOS 18",

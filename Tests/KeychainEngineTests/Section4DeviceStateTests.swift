@@ -68,7 +68,9 @@ struct Section4DeviceStateTests {
         #expect(f.find(gp("afu")).status == .success)
     }
 
-    @Test("4 removing the passcode deletes when-passcode-set items for good")
+    /// secd-81-item-acl.m item_with_akpu (not found, for good) and
+    /// sec_acl_stress.c line 299 (the lost row can still be deleted).
+    @Test("4 removing the passcode loses when-passcode-set items for good; a delete removes the row")
     func passcodeRemoval() {
         var f = Fixture()
         f.mustAdd(gp("wps", accessibility: .whenPasscodeSetThisDeviceOnly))
@@ -78,6 +80,14 @@ struct Section4DeviceStateTests {
         f.world.setPasscode(true)
         #expect(f.find(gp("wps")).status == .itemNotFound)
         #expect(f.find(gp("wu")).status == .success)
+        #expect(f.delete(gp("wps")).status == .success)
+        #expect(f.delete(gp("wps")).status == .itemNotFound)
+        // Re-adding a lost item's key works: the lost row is no duplicate.
+        f.mustAdd(gp("again", accessibility: .whenPasscodeSetThisDeviceOnly))
+        f.world.setPasscode(false)
+        f.world.setPasscode(true)
+        #expect(f.add(gp("again", accessibility: .whenPasscodeSetThisDeviceOnly)).status == .success)
+        #expect(f.find(gp("again")).status == .success)
     }
 
     @Test("3 add: when-passcode-set without a passcode: errSecAuthFailed plain, errSecNotAvailable through access control")
@@ -147,14 +157,37 @@ struct Section4DeviceStateTests {
         #expect(asked == (authUI == nil ? 1 : 0))
     }
 
-    @Test("3 find: reading only attributes of an access-control item asks nothing")
-    func noPromptWithoutData() {
+    /// Every query decrypts the secret part of an item whose access control
+    /// has constraints (SecDbKeychainItem.m ks_decrypt_data,
+    /// Security-61901.0.87.0.1), so attributes alone, or no return key, prompt.
+    @Test("3 find: reading only attributes of an access-control item prompts too",
+          arguments: [ReturnKinds.attributes, [], .persistentReference])
+    func promptWithoutData(returns: ReturnKinds) {
         var f = Fixture()
         f.mustAdd(spec(.genericPassword, [(.account, str("a"))], accessControl: AccessControl(flags: [.userPresence])))
         var asked = false
-        let r = f.call(.find, gp("a", service: nil, returns: .attributes)) { _ in asked = true; return .approve }
+        let r = f.call(.find, gp("a", service: nil, returns: returns)) { _ in asked = true; return .approve }
         #expect(r.status == .success)
-        #expect(!asked)
+        #expect(asked)
+    }
+
+    /// Update decrypts each match (kAKSKeyOpDecrypt) and prompts; delete uses
+    /// kAKSKeyOpDelete, which SecAccessControlCreateWithFlags sets to true.
+    @Test("3 update prompts for an access-control item, delete does not")
+    func updatePromptsDeleteDoesNot() {
+        var f = Fixture()
+        f.mustAdd(spec(.genericPassword, [(.account, str("a"))], accessControl: AccessControl(flags: [.userPresence])))
+        var asked = 0
+        var changes = ItemSpec()
+        changes.attributes[.label] = str("l")
+        let u = f.call(.update, gp("a", service: nil), changes: changes) { _ in
+            asked += 1
+            return .cancel
+        }
+        #expect(u.status == .userCanceled)
+        let d = f.call(.delete, gp("a", service: nil)) { _ in asked += 1; return .cancel }
+        #expect(d.status == .success)
+        #expect(asked == 1)
     }
 
     @Test("3 find: an unanswered prompt is reported as such")
@@ -173,8 +206,11 @@ struct Section4DeviceStateTests {
                        accessControl: AccessControl(flags: [.biometryCurrentSet, .devicePasscode], combinator: .or)))
         f.world.changeBiometry(.change)
         #expect(f.find(gp("cur", service: nil)).status == .itemNotFound)
-        #expect(f.find(gp("any", service: nil)).status == .success)
-        #expect(f.find(gp("or", service: nil)).status == .success)
+        #expect(f.call(.find, gp("any", service: nil)) { _ in .approve }.status == .success)
+        #expect(f.call(.find, gp("or", service: nil)) { _ in .approve }.status == .success)
+        // Delete needs no authentication (kAKSKeyOpDelete is true), so it
+        // removes the invalidated item.
+        #expect(f.delete(gp("cur", service: nil)).status == .success)
         #expect(f.delete(gp("cur", service: nil)).status == .itemNotFound)
     }
 

@@ -75,6 +75,19 @@ struct Section5DevicesTests {
         #expect(throws: WorldError.self) { try f.world.restore("tuesday", to: pad) }
     }
 
+    /// SecItemDb.c, the backup writer (Security-61901.0.87.0.1): "Skip akpu
+    /// items when backing up, those are intentionally lost across restores".
+    @Test("5 backups leave when-passcode-set items out, even for the same device")
+    func backupSkipsPasscodeSet() throws {
+        var f = Fixture()
+        f.mustAdd(gp("plain"))
+        f.mustAdd(gp("akpu", accessibility: .whenPasscodeSetThisDeviceOnly))
+        f.world.backup(.this, as: "monday")
+        #expect(try f.world.restore("monday", to: .this) == 1)
+        #expect(f.find(gp("akpu")).status == .itemNotFound)
+        #expect(f.find(gp("plain")).status == .success)
+    }
+
     @Test("5 uninstall leaves items; reinstalling sees them again")
     func uninstallInstall() {
         var f = Fixture()

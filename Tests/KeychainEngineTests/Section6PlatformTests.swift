@@ -36,8 +36,11 @@ struct Section6PlatformTests {
         (.approve, nil, .success),
         (.cancel, nil, .authFailed),
         (.fail, nil, .authFailed),
+        // SecItem.cpp never reads kSecUseAuthenticationUI: the file keychain
+        // prompts whatever auth-ui says.
+        (.approve, .fail, .success),
+        (.approve, .skip, .success),
         (nil, .fail, .interactionNotAllowed),
-        (nil, .skip, .itemNotFound),
     ]
 
     @Test("6 macOS file keychain: another app reading the data is prompted", arguments: consent)
