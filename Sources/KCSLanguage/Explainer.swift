@@ -15,7 +15,12 @@ struct Explainer {
         guard let result = last.result else {
             return ["the call did not run: \(callText)"]
         }
-        lines.append("\(last.call.request.operation.functionName) → \(result.status.description)")
+        if last.stoppedAtPrompt {
+            // No status reached the caller: the prompt is still waiting.
+            lines.append("\(last.call.request.operation.functionName) → stopped at an authentication prompt, no status")
+        } else {
+            lines.append("\(last.call.request.operation.functionName) → \(result.status.description)")
+        }
         let groups = app.accessGroups
         if groups.isEmpty {
             lines.append("\(app.name.possessive) access groups: none (unsigned: no app ID, no keychain-access-groups)")

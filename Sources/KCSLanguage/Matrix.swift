@@ -31,9 +31,7 @@ extension Session {
     }
 
     private func markdownMatrix(_ device: DeviceHandle) -> String {
-        let dataProtection = world[device].keychain.allItems.map { ($0.1, false) }
-        let file = world[device].fileKeychain.allItems.map { ($0.1, true) }
-        let items = dataProtection + file
+        let items = shownItems(device)
         guard !items.isEmpty, !world.apps.isEmpty else { return "_No items or no apps._\n" }
         func cell(_ s: String) -> String {
             s.replacing("|", with: "\\|")

@@ -43,27 +43,39 @@ extension Session {
             for (i, g) in a.accessGroups.enumerated() { out += "  \(i). \(g)\(i == 0 ? "  (default)" : "")\n" }
             return out
         case .items:
-            let items = world[device].keychain.allItems
+            let items = shownItems(device)
             guard !items.isEmpty else { return "no items on \(world[device].label)\n" }
             var t = TextTable(header: ["#", "class", "group", "key", "sync", "accessible", "data"])
-            for (n, (_, item)) in items.enumerated() {
+            for (n, (item, _)) in items.enumerated() {
                 t.rows.append([String(n + 1), item.itemClass.rawValue, world.groupName(item.group), keyText(item),
                                item.synchronizable ? "yes" : "no", item.accessibility.rawValue,
                                item.data.map { "\"\($0)\"" } ?? "-"])
             }
             return t.render()
         case .matrix:
-            let items = world[device].keychain.allItems
+            let items = shownItems(device)
             guard !items.isEmpty, !world.apps.isEmpty else { return "nothing to show: no items or no apps\n" }
             var t = TextTable(header: ["item", "group"] + world.apps.map(\.name))
-            for (n, (_, item)) in items.enumerated() {
+            for (n, (item, inFileKeychain)) in items.enumerated() {
                 let cells = world.appHandles.map { app in
-                    world.canRead(item, as: app, on: device) ? "read" : "-"
+                    if inFileKeychain {
+                        // The file-based keychain asks the user when another app reads.
+                        guard world.isInstalled(app, on: device) else { return "-" }
+                        return item.owner == app ? "read" : "prompt"
+                    }
+                    return world.canRead(item, as: app, on: device) ? "read" : "-"
                 }
                 t.rows.append(["#\(n + 1) \(item.itemClass.rawValue) \(keyText(item))", world.groupName(item.group)] + cells)
             }
             return t.render()
         }
+    }
+
+    /// The items `show items`, `show matrix` and `kcs matrix` list, in the
+    /// order they number them: the data-protection keychain's, then (on
+    /// macOS) the file-based keychain's.
+    func shownItems(_ device: DeviceHandle) -> [(item: StoredItem, inFileKeychain: Bool)] {
+        world[device].keychain.allItems.map { ($0.1, false) } + world[device].fileKeychain.allItems.map { ($0.1, true) }
     }
 
     private func keyText(_ item: StoredItem) -> String {

@@ -28,6 +28,8 @@ struct Lint: ParsableCommand {
             """
     )
 
+    @OptionGroup var colour: ColourOptions
+
     @ArgumentParser.Argument(help: "Scenario files; - reads standard input.")
     var files: [String] = []
 
@@ -50,14 +52,14 @@ struct Lint: ParsableCommand {
         if let entitlements {
             let (text, diagnostics, code) = EntitlementsSummary.describe(path: entitlements, team: team, bundleID: bundleID)
             writeAll(1, Array(text.utf8))
-            let renderer = DiagnosticRenderer(colour: useColour())
+            let renderer = DiagnosticRenderer(colour: colour.enabled())
             for d in diagnostics { printError(renderer.render(d)) }
             if code != 0 { throw ExitCode(code) }
             if files.isEmpty { return }
         }
         let runner = BatchRunner(lint: .warn)
         let stdin = files.contains("-") ? readStandardInput() : []
-        let renderer = DiagnosticRenderer(colour: useColour())
+        let renderer = DiagnosticRenderer(colour: colour.enabled())
         var code: Int32 = 0
         for path in files {
             let outcome = path == "-" ? runner.lint(SourceFile(name: "<stdin>", bytes: stdin)) : runner.lint(path: path)
@@ -79,6 +81,8 @@ struct Export: ParsableCommand {
             """
     )
 
+    @OptionGroup var colour: ColourOptions
+
     @Flag(help: "Write Swift (Swift Testing); the only format so far.")
     var swift = false
 
@@ -94,7 +98,7 @@ struct Export: ParsableCommand {
 
     func run() throws {
         let loader = FileSystemLoader()
-        let renderer = DiagnosticRenderer(colour: useColour())
+        let renderer = DiagnosticRenderer(colour: colour.enabled())
         let source: SourceFile
         do { source = try loader.read(loader.resolve(file, relativeTo: nil)) } catch {
             printError(renderer.render(Diagnostic(.fileNotFound, "no such file: '\(file)'")))
@@ -127,6 +131,8 @@ struct Matrix: ParsableCommand {
         discussion: "Exit codes as for kcs run."
     )
 
+    @OptionGroup var colour: ColourOptions
+
     @ArgumentParser.Argument(help: "The scenario file.")
     var file: String
 
@@ -139,7 +145,7 @@ struct Matrix: ParsableCommand {
     func run() throws {
         let outcome = BatchRunner(lint: .off).matrix(path: file, format: format, device: device)
         writeAll(1, Array(outcome.output.utf8))
-        let renderer = DiagnosticRenderer(colour: useColour())
+        let renderer = DiagnosticRenderer(colour: colour.enabled())
         for d in outcome.diagnostics { printError(renderer.render(d)) }
         if outcome.exitCode != 0 { throw ExitCode(outcome.exitCode) }
     }

@@ -14,25 +14,71 @@ struct KCS: ParsableCommand {
 
     /// `kcs` alone starts the REPL (which runs standard input like
     /// `kcs run -` when it is not a terminal).
+    @OptionGroup var colour: ColourOptions
+
     func run() throws {
-        try ReplCommand().run()
+        try ReplCommand.parse(["--color", colour.mode.rawValue]).run()
     }
 }
 
-/// Options `run` and `check` share: how results are printed and how many
-/// files run at once.
+/// Options `run` and `check` share: how results are printed, how many
+/// files run at once, and which share of the files this machine runs.
 struct OutputOptions: ParsableArguments {
     @Option(help: "Output format: text, json, junit or tap.")
     var format: OutcomeFormat = .text
 
-    @Option(help: "Files to run in parallel (default: the number of cores). Output order does not change.")
+    @Option(help: "Files to run in parallel (default: the number of cores). Output stays in input order.")
     var jobs: Int?
+
+    @Option(help: ArgumentHelp("Run only shard I of N (1-based): the files, in order, cut into N contiguous parts.",
+                               valueName: "I/N"))
+    var shard: Shard?
+
+    @OptionGroup var colour: ColourOptions
 
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
     }
 
     var jobCount: Int { jobs ?? ProcessInfo.processInfo.activeProcessorCount }
+
+    /// The files this shard runs (all of them without --shard).
+    func select(_ files: [String]) -> [String] { shard?.select(files) ?? files }
+}
+
+/// `--shard I/N`, as Jest and Playwright spell it: a CI matrix of N jobs
+/// runs every file exactly once, each job a contiguous part of the list.
+struct Shard: ExpressibleByArgument, Sendable, Equatable {
+    var index: Int
+    var count: Int
+
+    init?(argument: String) {
+        let parts = argument.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]), n >= 1, (1...n).contains(i) else { return nil }
+        index = i
+        count = n
+    }
+
+    /// Files `[(I-1)·F/N, I·F/N)`: sizes differ by at most one, the order is kept.
+    func select<T>(_ files: [T]) -> [T] {
+        let lower = (index - 1) * files.count / count, upper = index * files.count / count
+        return Array(files[lower..<upper])
+    }
+}
+
+/// When diagnostics are coloured.
+enum ColourMode: String, ExpressibleByArgument, CaseIterable, Sendable {
+    case auto, always, never
+}
+
+/// `--color auto|always|never`, on every command that prints diagnostics.
+struct ColourOptions: ParsableArguments {
+    @Option(name: .customLong("color"),
+            help: "Colour: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never.")
+    var mode: ColourMode = .auto
+
+    /// Whether output to `fd` is coloured.
+    func enabled(for fd: Int32 = 2) -> Bool { useColour(mode, fd: fd) }
 }
 
 extension OutcomeFormat: ExpressibleByArgument {}
@@ -58,12 +104,17 @@ struct Run: ParsableCommand {
 
     mutating func validate() throws {
         if files.isEmpty { throw ValidationError("give at least one .kcs file, or - for standard input") }
+        if let doc = files.first(where: isMarkdownPath) {
+            throw ValidationError("'\(doc)' is a Markdown document: its kcs blocks run with 'kcs check \(doc)'")
+        }
     }
 
     func run() throws {
         let runner = BatchRunner(verbose: verbose, lint: lint.mode, collectChecks: output.format != .text)
+        let files = output.select(self.files)
         let stdin = files.contains("-") ? readStandardInput() : []
-        let code = Printer(format: output.format).runAll(files, jobs: output.jobCount) { path in
+        let printer = Printer(format: output.format, colour: output.colour.enabled())
+        let code = printer.runAll(files, jobs: output.jobCount) { path in
             path == "-" ? runner.run(SourceFile(name: "<stdin>", bytes: stdin)) : runner.run(path: path)
         }
         if code != 0 { throw ExitCode(code) }
@@ -96,10 +147,11 @@ struct Check: ParsableCommand {
     }
 
     func run() throws {
-        let files = expand(paths)
+        let files = output.select(expand(paths))
         let runner = BatchRunner(lint: lint.mode)
         let update = self.update
-        let code = Printer(format: output.format).runAll(files, jobs: output.jobCount) { path in
+        let printer = Printer(format: output.format, colour: output.colour.enabled())
+        let code = printer.runAll(files, jobs: output.jobCount) { path in
             if path.hasSuffix(".kcs") { return runner.run(path: path) }
             guard let bytes = FileManager.default.contents(atPath: path) else {
                 var missing = FileOutcome(path: path)
@@ -130,7 +182,7 @@ struct Check: ParsableCommand {
                 let base = path.hasSuffix("/") ? path : path + "/"
                 // Hidden folders (.git, .build) hold other people's documents.
                 let found = (FileManager.default.enumerator(atPath: path)?.compactMap { $0 as? String } ?? [])
-                    .filter { $0.hasSuffix(".md") || $0.hasSuffix(".markdown") }
+                    .filter(isMarkdownPath)
                     .filter { !$0.split(separator: "/").contains { $0.hasPrefix(".") } }
                     .sorted()
                 out += found.map { base + $0 }
@@ -142,82 +194,100 @@ struct Check: ParsableCommand {
     }
 }
 
-/// Prints outcomes as they complete, in input order, and works out the exit code.
+/// Prints outcomes in input order as soon as each is known (a file waits
+/// only for the files before it), and works out the exit code.
 struct Printer {
     var format: OutcomeFormat
-    let renderer = DiagnosticRenderer(colour: useColour())
+    var renderer = DiagnosticRenderer(colour: false)
     let annotate = ProcessInfo.processInfo.environment["GITHUB_ACTIONS"] == "true"
 
-    func runAll(_ items: [String], jobs: Int, work: @escaping @Sendable (String) -> FileOutcome) -> Int32 {
-        let results = Results(count: items.count)
-        var next = 0
-        var all: [FileOutcome] = []
-        func drain() {
-            while next < items.count, let outcome = results.take(next) {
-                show(outcome)
-                all.append(outcome)
-                next += 1
-            }
-        }
-        if jobs <= 1 || items.count <= 1 {
-            for (i, item) in items.enumerated() {
-                results.put(i, work(item))
-                drain()
-            }
-        } else {
-            let queue = DispatchQueue(label: "kcs.jobs", attributes: .concurrent)
-            let group = DispatchGroup()
-            let slots = DispatchSemaphore(value: jobs)
-            for (i, item) in items.enumerated() {
-                slots.wait()
-                queue.async(group: group) {
-                    results.put(i, work(item))
-                    slots.signal()
-                }
-                results.lock.lock()
-                results.lock.unlock()
-            }
-            group.wait()
-            drain()
-        }
-        drain()
-        if format == .text {
-            writeAll(1, Array(OutcomeFormat.textSummary(all).utf8))
-        } else {
-            writeAll(1, Array(format.render(all).utf8))
-        }
-        return all.reduce(Int32(0)) { FileOutcome.combine($0, $1.exitCode) }
+    init(format: OutcomeFormat, colour: Bool) {
+        self.format = format
+        self.renderer = DiagnosticRenderer(colour: colour)
     }
 
-    private func show(_ outcome: FileOutcome) {
-        if format == .text {
-            writeAll(1, Array(outcome.output.utf8))
-            for d in outcome.diagnostics { printError(renderer.render(d)) }
+    func runAll(_ items: [String], jobs: Int, work: @escaping @Sendable (String) -> FileOutcome) -> Int32 {
+        var totals = RunTotals()
+        // JSON and JUnit are one document each; text and TAP stream.
+        var kept: [FileOutcome] = []
+        var tapNumber = 0
+        if format == .tap { writeAll(1, Array(OutcomeFormat.tapHeader.utf8)) }
+        let show: (FileOutcome) -> Void = { outcome in
+            totals.add(outcome)
+            switch format {
+            case .text:
+                writeAll(1, Array(outcome.output.utf8))
+                for d in outcome.diagnostics { printError(renderer.render(d)) }
+            case .tap:
+                let (text, n) = OutcomeFormat.tap(outcome, numberedFrom: tapNumber)
+                tapNumber = n
+                writeAll(1, Array(text.utf8))
+            case .json, .junit:
+                kept.append(outcome)
+            }
+            // Workflow commands go to standard output, unless that carries a
+            // structured report that they would corrupt; the runner reads both.
+            if annotate { writeAll(format == .text ? 1 : 2, Array(OutcomeFormat.githubAnnotations(outcome).utf8)) }
         }
-        // Workflow commands go to standard output, unless that carries a
-        // structured report that they would corrupt; the runner reads both.
-        if annotate { writeAll(format == .text ? 1 : 2, Array(OutcomeFormat.githubAnnotations(outcome).utf8)) }
+        if jobs <= 1 || items.count <= 1 {
+            for item in items { show(work(item)) }
+        } else {
+            let results = Results(count: items.count)
+            // Workers start files while this thread prints them in order.
+            DispatchQueue.global().async {
+                let queue = DispatchQueue(label: "kcs.jobs", attributes: .concurrent)
+                let slots = DispatchSemaphore(value: jobs)
+                for (i, item) in items.enumerated() {
+                    slots.wait()
+                    queue.async {
+                        results.put(i, work(item))
+                        slots.signal()
+                    }
+                }
+            }
+            for i in items.indices { show(results.wait(i)) }
+        }
+        switch format {
+        case .text: writeAll(1, Array(totals.summaryLine.utf8))
+        case .tap: writeAll(1, Array(OutcomeFormat.tapPlan(totals).utf8))
+        case .json, .junit: writeAll(1, Array(format.render(kept).utf8))
+        }
+        return totals.exitCode
     }
 }
 
-/// Outcomes by index, filled from worker threads.
+/// Outcomes by index, filled from worker threads; the printer waits for
+/// each in turn and takes it out, so finished files are not held twice.
 final class Results: @unchecked Sendable {
-    let lock = NSLock()
+    private let condition = NSCondition()
     private var slots: [FileOutcome?]
 
     init(count: Int) { slots = Array(repeating: nil, count: count) }
 
     func put(_ i: Int, _ outcome: FileOutcome) {
-        lock.lock()
+        condition.lock()
         slots[i] = outcome
-        lock.unlock()
+        condition.broadcast()
+        condition.unlock()
     }
 
-    func take(_ i: Int) -> FileOutcome? {
-        lock.lock()
-        defer { lock.unlock() }
-        return slots[i]
+    /// Blocks until outcome `i` is in, then hands it over.
+    func wait(_ i: Int) -> FileOutcome {
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if let outcome = slots[i] {
+                slots[i] = nil
+                return outcome
+            }
+            condition.wait()
+        }
     }
+}
+
+/// Whether a path names a Markdown document (what `kcs check` reads).
+func isMarkdownPath(_ path: String) -> Bool {
+    path.hasSuffix(".md") || path.hasSuffix(".markdown")
 }
 
 /// Rewrites a file's contents in place: through a symbolic link, keeping
@@ -256,9 +326,18 @@ func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
     }
 }
 
-func useColour() -> Bool {
-    if ProcessInfo.processInfo.environment["NO_COLOR"] != nil { return false }
-    return isatty(2) != 0
+/// The colour decision: `always` and `never` as said; `auto` colours a
+/// terminal unless `NO_COLOR` is set (https://no-color.org) or `TERM=dumb`.
+func useColour(_ mode: ColourMode, fd: Int32 = 2) -> Bool {
+    switch mode {
+    case .always: return true
+    case .never: return false
+    case .auto:
+        let env = ProcessInfo.processInfo.environment
+        if env["NO_COLOR"].map({ !$0.isEmpty }) == true { return false }
+        if env["TERM"] == "dumb" { return false }
+        return isatty(fd) != 0
+    }
 }
 
 func readStandardInput() -> [UInt8] {

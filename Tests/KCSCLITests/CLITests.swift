@@ -75,7 +75,7 @@ struct CLITests {
         let script = "team SKMME9E2Y8\napp com.x.A\nas A find generic-password account=\"a\"\nexpect status -25300\n"
         let out = try BinaryRunner.run(["run", "--verbose", "-"], stdin: script)
         #expect(out.stdout == """
-            <stdin>:3: as A find generic-password account="a" → errSecItemNotFound (-25300)
+            <stdin>:3: A find generic-password → errSecItemNotFound (-25300)
             1 passed, 0 failed
 
             """)

@@ -45,8 +45,8 @@ import Testing
             _ = repl.feed(line)
         }
         #expect(screen.output == """
-            SecItemAdd → errSecSuccess (0): added 1 generic-password
-            SecItemCopyMatching → errSecItemNotFound (-25300): nothing found; 'explain' says why
+            A add generic-password → errSecSuccess (0)
+            A find generic-password → errSecItemNotFound (-25300)
             ok
 
             """)

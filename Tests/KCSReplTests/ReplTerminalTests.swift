@@ -40,7 +40,7 @@ final class ReplTerminalTests {
         let t = try start([])
         try declareTwoApps(t)
         let printed = try enter(t, "as Alpha add generic-password account=\"alice\" data=\"s3cret\"")
-        #expect(printed.contains("SecItemAdd → errSecSuccess (0): added 1 generic-password"), "\(printed)")
+        #expect(printed.contains("add generic-password → errSecSuccess (0)"), "\(printed)")
         let find = try enter(t, "as Beta find generic-password account=\"alice\"")
         #expect(find.contains("errSecItemNotFound (-25300)"), "\(find)")
     }
