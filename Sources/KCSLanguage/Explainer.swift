@@ -68,6 +68,8 @@ struct Explainer {
             return "sync=any only selects in a query; to change the attribute write sync=true or sync=false"
         case .accessibilityWithAccessControl:
             return "accessible= and access-control= together are errSecParam: put the accessibility first in the access-control list"
+        case .skipOutsideFind:
+            return "auth-ui=skip (kSecUseAuthenticationUISkip) is allowed only in a find: SecItemCopyMatching"
         case .syncWithAccessControl:
             return "an item with access control cannot be synchronizable (SecItem.m)"
         case .groupNotEntitled(let g):
@@ -97,6 +99,8 @@ struct Explainer {
             return "an item with the same primary key already exists"
         case .noMatch:
             return "no \(request.spec.itemClass?.rawValue ?? "") item in the searched groups matches the query"
+        case .queryKeyInChanges:
+            return "kSecClass, match, return and auth-ui keys belong in SecItemUpdate's query, not among the attributes to change (set …): they are no attributes of the class (errSecNoSuchAttr)"
         case .limitOrReturnOnUpdate:
             return "SecItemUpdate takes no match limit and no return keys"
         case .limitOnDelete:

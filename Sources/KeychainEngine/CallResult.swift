@@ -24,6 +24,8 @@ public enum StatusReason: Sendable, Hashable {
     case syncAnyInChanges
     case accessibilityWithAccessControl
     case syncWithAccessControl
+    /// kSecUseAuthenticationUISkip in a call other than SecItemCopyMatching.
+    case skipOutsideFind
     /// An explicit group the caller's list lacks (add; queries from iOS 13).
     case groupNotEntitled(String)
     /// iOS 12 and earlier: an unentitled explicit group simply finds nothing.
@@ -37,6 +39,9 @@ public enum StatusReason: Sendable, Hashable {
     case duplicate(existing: ItemID)
     case noMatch
     case limitOrReturnOnUpdate
+    /// kSecClass, a match, return or kSecUseAuthenticationUI key among
+    /// SecItemUpdate's attributes to change: not an attribute of any class.
+    case queryKeyInChanges
     case limitOnDelete
     case promptCanceled
     case promptFailed

@@ -38,6 +38,11 @@ extension World {
         if request.operation == .add && request.spec.synchronizable == .yes && request.spec.accessControl != nil {
             return CallResult(status: .param, reason: .syncWithAccessControl, callerGroups: cache.names)
         }
+        // Client-side too (SecItem.m `SecItemAuthDoQuery`): "UISkip is
+        // allowed only for CopyMatching", errSecParam for add, update, delete.
+        if request.operation != .find && request.spec.authUI == .skip {
+            return CallResult(status: .param, reason: .skipOutsideFind, callerGroups: cache.names)
+        }
         // _SecItemUpdate and _SecItemDelete check the query's group before
         // they parse the query (and so before the class). Before iOS 13 there
         // is no such check: the group only narrows the search later.
@@ -386,7 +391,7 @@ extension World {
             CallResult(status: status, reason: reason, callerGroups: cache.names, searchedGroups: searched)
         }
         // Order as _SecItemUpdate: return keys, the new group, then a match
-        // limit, then the attributes to change; each errSecParam is -50.
+        // limit (errSecParam, -50), then the attributes to change.
         if !query.returns.isEmpty { return fail(.param, .limitOrReturnOnUpdate) }
         // A group among the changes moves the item; it must be entitled.
         var newGroup: GroupID?
@@ -397,7 +402,16 @@ extension World {
             newGroup = id
         }
         if query.limit != nil { return fail(.param, .limitOrReturnOnUpdate) }
-        if changes.limit != nil || !changes.returns.isEmpty { return fail(.param, .limitOrReturnOnUpdate) }
+        // The attributes to change are parsed key by key (SecDbQuery.c
+        // `query_update_applier`): every key but the data goes through
+        // `query_add_attribute`, and `SecDbAttrWithKey` (SecItemDb.c) refuses
+        // one outside the class's schema with errSecNoSuchAttr. kSecClass,
+        // match, return and kSecUseAuthenticationUI keys are no schema
+        // attributes; kSecUseDataProtectionKeychain is let through as a no-op
+        // (semantics-notes.md, "SecItemUpdate's attributes to change").
+        if changes.itemClass != nil || changes.limit != nil || !changes.returns.isEmpty || changes.authUI != nil {
+            return fail(.noSuchAttr, .queryKeyInChanges)
+        }
         if let bad = firstForeignAttribute(changes, itemClass) {
             return fail(.noSuchAttr, .attributeNotInClass(bad, itemClass))
         }
