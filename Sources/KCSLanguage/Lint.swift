@@ -33,7 +33,18 @@ extension Session {
             } else if let prefixed = app.prefixedGroup(for: g) {
                 warn(.lintMissingTeamPrefix, "group \"\(g)\" lacks the team prefix; \(app.name) is entitled to \(prefixed)",
                      "did you mean \(prefixed)? write group=\(prefixed): Keychain Sharing groups carry the team ID in code")
+            } else if let f = EntitlementShape.callGroup(g, caller: app) {
+                warn(f.code, f.message, f.hint)
             }
+        }
+        /// The group a fix should name: the one the other warnings correct it to.
+        func corrected(_ g: String) -> String {
+            if app.accessGroups.contains(g) { return g }
+            if let prefixed = app.prefixedGroup(for: g) { return prefixed }
+            if let team = EntitlementShape.teamPrefix(of: g), EntitlementShape.callGroup(g, caller: app) != nil {
+                return String(g.dropFirst(team.count + 1))
+            }
+            return g
         }
 
         // An extension reading what its containing app writes, without the group.
@@ -48,9 +59,10 @@ extension Session {
             }
             if let g = missing.first {
                 let bare = app.withoutTeamPrefix(g)
+                // The fix adds the group to the extension only: the app has it.
                 warn(.lintExtensionGroup,
                      "\(app.name) is an extension of \(container.name) and reads \(g), which \(container.name) writes but \(app.name) does not list",
-                     "an extension inherits nothing from its app: give \(app.name) the group too (group \(bare) \(container.name) \(app.name))")
+                     "an extension inherits nothing from its app: give \(app.name) the group too (group \(bare) \(app.name))")
             }
         }
 
@@ -128,7 +140,7 @@ extension Session {
         // Moving an item to another group with update: works from iOS 13, not portable.
         if request.operation == .update, let g = request.changes?.accessGroup {
             warn(.lintGroupMove, "this update moves items to \(g); Apple documents the access group as fixed",
-                 "for code that must run before iOS 13 (errSecNoAccessForItem there), delete the item and add it to \(g)")
+                 "for code that must run before iOS 13 (errSecNoAccessForItem there), delete the item and add it to \(corrected(g))")
         }
         return out
     }
@@ -156,20 +168,22 @@ extension Session {
             .max { $0.bundleID.count < $1.bundleID.count }
     }
 
-    /// Lint warnings about an entitlements file's keychain groups: a group
-    /// without a team prefix, or an app group listed as a keychain group.
-    public static func lintEntitlementGroups(_ groups: [String], teamID: String?) -> [(String, String)] {
-        var out: [(String, String)] = []
-        for g in groups {
-            if g.hasPrefix("group.") {
-                out.append(("keychain-access-groups lists the app group \(g)",
-                            "app groups belong in com.apple.security.application-groups"))
-            } else if let team = teamID, !g.hasPrefix(team + "."), !g.contains("$(") {
-                out.append(("keychain group \(g) does not carry the team prefix \(team).",
-                            "write $(AppIdentifierPrefix)\(g) in the .entitlements file; Xcode's Keychain Sharing does this"))
+    /// Entitlement-shape warnings for an app just declared: its inline
+    /// lists or its entitlements file, checked by ``EntitlementShape``.
+    func entitlementWarnings(_ decl: AppDeclaration, _ file: SourceFile, _ range: SourceRange) -> [Diagnostic] {
+        guard let handle = world.app(named: decl.name) else { return [] }
+        let app = world[handle]
+        let findings = EntitlementShape.check(keychainAccessGroups: app.keychainAccessGroups,
+                                              applicationGroups: app.applicationGroups, teamID: app.teamID,
+                                              macOS: world.platform.family == .macos)
+        let written = (decl.keychainAccessGroups ?? []) + (decl.applicationGroups ?? [])
+        return findings.map { f in
+            if let path = decl.entitlements {
+                return Diagnostic(f.code, "\(path.text): \(f.message)", file: file, range: path.range, severity: .warning, hint: f.hint)
             }
+            let at = written.first { $0.text == f.group }?.range ?? range
+            return Diagnostic(f.code, f.message, file: file, range: at, severity: .warning, hint: f.hint)
         }
-        return out
     }
 }
 

@@ -172,6 +172,12 @@ public struct Session: Sendable {
             }
         case .app(let decl):
             try declareApp(decl, file, s.range)
+            if lints {
+                for warning in entitlementWarnings(decl, file, s.range) {
+                    report.diagnostics.append(warning)
+                    observer?(.diagnostic(warning))
+                }
+            }
         case .group(let name, let apps):
             var handles: [AppHandle] = []
             for a in apps { handles.append(try resolveApp(a, file)) }

@@ -24,7 +24,8 @@ struct Lint: ParsableCommand {
             Each warning names the line, the mistake and the fix. Exit codes: 0 no warnings; 1 warnings; \
             65 syntax error; 66 file not found or unreadable. With --entitlements FILE, prints the team, \
             application identifier and access-group list that an .entitlements file, codesign output or \
-            provisioning profile gives, and an 'app' line to paste into a scenario.
+            provisioning profile gives, and the lines to paste into a scenario. A plain Xcode .entitlements \
+            file names no team and no app: give them with --team and --bundle-id (exit 64 when missing).
             """
     )
 
