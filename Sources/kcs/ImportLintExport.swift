@@ -31,10 +31,11 @@ struct Lint: ParsableCommand {
 
     @OptionGroup var colour: ColourOptions
 
-    @ArgumentParser.Argument(help: "Scenario files; - reads standard input.")
+    @ArgumentParser.Argument(help: "Scenario files; - reads standard input.", completion: FileKinds.scenarios)
     var files: [String] = []
 
-    @Option(help: "An entitlements file, codesign output or provisioning profile to read instead of scenarios.")
+    @Option(help: "An entitlements file, codesign output or provisioning profile to read instead of scenarios.",
+            completion: FileKinds.entitlements)
     var entitlements: String?
 
     @Option(help: "With --entitlements: the team ID for $(AppIdentifierPrefix) when the file has none.")
@@ -87,10 +88,10 @@ struct Export: ParsableCommand {
     @Flag(help: "Write Swift (Swift Testing); the only format so far.")
     var swift = false
 
-    @ArgumentParser.Argument(help: "The scenario file.")
+    @ArgumentParser.Argument(help: "The scenario file.", completion: FileKinds.scenarios)
     var file: String
 
-    @Option(name: .shortAndLong, help: "Write to this file instead of standard output.")
+    @Option(name: .shortAndLong, help: "Write to this file instead of standard output.", completion: .file(extensions: ["swift"]))
     var output: String?
 
     mutating func validate() throws {
@@ -134,7 +135,7 @@ struct Matrix: ParsableCommand {
 
     @OptionGroup var colour: ColourOptions
 
-    @ArgumentParser.Argument(help: "The scenario file.")
+    @ArgumentParser.Argument(help: "The scenario file.", completion: FileKinds.scenarios)
     var file: String
 
     @Option(help: "text (as 'show matrix') or markdown.")

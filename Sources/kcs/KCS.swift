@@ -21,6 +21,16 @@ struct KCS: ParsableCommand {
     }
 }
 
+/// What shell completion offers for each kind of file argument
+/// (`kcs --generate-completion-script bash|zsh|fish`).
+enum FileKinds {
+    static let scenarios = CompletionKind.file(extensions: ["kcs"])
+    /// `kcs check`: Markdown documents and scripts (folders are offered too).
+    static let documents = CompletionKind.file(extensions: ["md", "markdown", "kcs"])
+    /// `.entitlements` files, codesign's XML output and provisioning profiles.
+    static let entitlements = CompletionKind.file(extensions: ["entitlements", "plist", "xml", "mobileprovision", "provisionprofile"])
+}
+
 /// Options `run` and `check` share: how results are printed, how many
 /// files run at once, and which share of the files this machine runs.
 struct OutputOptions: ParsableArguments {
@@ -92,7 +102,7 @@ struct Run: ParsableCommand {
             """
     )
 
-    @ArgumentParser.Argument(help: "Scenario files; - reads standard input.")
+    @ArgumentParser.Argument(help: "Scenario files; - reads standard input.", completion: FileKinds.scenarios)
     var files: [String] = []
 
     @Flag(name: .shortAndLong, help: "Print every call with its status.")
@@ -132,7 +142,8 @@ struct Check: ParsableCommand {
             """
     )
 
-    @ArgumentParser.Argument(help: "Markdown files, folders (searched recursively) or .kcs files.")
+    @ArgumentParser.Argument(help: "Markdown files, folders (searched recursively) or .kcs files.",
+                             completion: FileKinds.documents)
     var paths: [String] = []
 
     @Flag(help: "Rewrite output blocks with what their kcs blocks print; nothing else in the file changes.")
