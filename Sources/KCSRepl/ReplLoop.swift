@@ -182,8 +182,11 @@ public struct ReplLoop {
         if report.hasSyntaxErrors {
             write("nothing from \(path) was run\n", .error)
         } else {
+            // Errors are counted too: a file that only hit errors does not read "0 failed" alone.
+            let errors = report.diagnostics.filter { $0.severity == .error && $0.code.phase != .expectation }.count
             write("loaded \(path): \(Self.count(report.statements, "statement")), \(Self.count(report.calls, "call")), "
-                  + "\(Self.count(report.passed, "expectation")) held, \(report.failed) failed\n", .output)
+                  + "\(Self.count(report.passed, "expectation")) held, \(report.failed) failed"
+                  + (errors > 0 ? ", \(Self.count(errors, "error"))" : "") + "\n", .output)
         }
     }
 

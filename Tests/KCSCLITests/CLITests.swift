@@ -53,7 +53,8 @@ struct CLITests {
     @Test func missingFileMessage() throws {
         let out = try BinaryRunner.run(["run", "no/such/file.kcs"])
         #expect(out.stderr.contains("error: no such file: 'no/such/file.kcs'"))
-        #expect(out.stdout == "0 passed, 0 failed\n")
+        // The missing file is counted: not "0 passed, 0 failed" alone.
+        #expect(out.stdout == "0 passed, 0 failed, 1 error\n")
     }
 
     @Test func standardInputAndSummaryLine() throws {

@@ -42,11 +42,11 @@ import Testing
             sources.append(target.path)
         }
         let stub = BinaryRunner.root.appendingPathComponent("Tests/KCSCLITests/SecurityStub/Security.swift").path
-        let module = try Self.exec(swiftc ?? "", ["-emit-module", "-module-name", "Security", "-parse-as-library", stub,
+        let module = try BinaryRunner.exec(swiftc ?? "", ["-emit-module", "-module-name", "Security", "-parse-as-library", stub,
                                                  "-emit-module-path", dir.appendingPathComponent("Security.swiftmodule").path],
                                    in: dir)
         #expect(module.status == 0, "the stub does not compile: \(module.output)")
-        let check = try Self.exec(swiftc ?? "", ["-typecheck", "-I", dir.path] + sources, in: dir)
+        let check = try BinaryRunner.exec(swiftc ?? "", ["-typecheck", "-I", dir.path] + sources, in: dir)
         #expect(check.status == 0, "exported Swift does not type-check:\n\(check.output)")
         #endif
     }
@@ -133,29 +133,7 @@ import Testing
     }
 
     static func swiftc() -> String? {
-        for candidate in ["/opt/swift/usr/bin/swiftc"] where FileManager.default.isExecutableFile(atPath: candidate) {
-            return candidate
-        }
-        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
-            let path = "\(dir)/swiftc"
-            if FileManager.default.isExecutableFile(atPath: path) { return path }
-        }
-        return nil
-    }
-
-    static func exec(_ tool: String, _ arguments: [String], in dir: URL) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        process.currentDirectoryURL = dir
-        let log = dir.appendingPathComponent("swiftc-\(UUID().uuidString).log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: log)
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
-        process.waitUntilExit()
-        try handle.close()
-        return (process.terminationStatus, (try? String(contentsOf: log, encoding: .utf8)) ?? "")
+        FileManager.default.isExecutableFile(atPath: "/opt/swift/usr/bin/swiftc") ? "/opt/swift/usr/bin/swiftc"
+            : BinaryRunner.tool("swiftc")
     }
 }

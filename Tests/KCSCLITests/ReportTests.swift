@@ -131,10 +131,10 @@ struct ReportTests {
         #expect(xml.testcases == tests)
         #expect(xml.skippedElements == expected.skipped)
         #expect(xml.systemErr.contains("[KCS501]"), "lint warnings reach JUnit")
-        if let xmllint = Self.tool("xmllint") {
+        if let xmllint = BinaryRunner.tool("xmllint") {
             let path = dir.appendingPathComponent("report.xml")
             try junit.stdout.write(to: path, atomically: true, encoding: .utf8)
-            #expect(try Self.exec(xmllint, ["--noout", path.path]).status == 0)
+            #expect(try BinaryRunner.exec(xmllint, ["--noout", path.path]).status == 0)
         }
 
         // TAP: read by a TAP consumer (prove), the same counts, the warning as a comment.
@@ -147,10 +147,10 @@ struct ReportTests {
         let notOK = lines.filter { $0.hasPrefix("not ok ") }.count
         #expect(ok == expected.passed && skips == expected.skipped && notOK == expected.failed + expected.errors)
         #expect(lines.first == "TAP version 13" && lines.last == "1..\(ok + skips + notOK)")
-        let prove = try #require(Self.tool("prove"), "prove (perl) is needed to read TAP")
+        let prove = try #require(BinaryRunner.tool("prove"), "prove (perl) is needed to read TAP")
         let tapFile = dir.appendingPathComponent("report.tap")
         try tap.stdout.write(to: tapFile, atomically: true, encoding: .utf8)
-        let consumer = try Self.exec(prove, ["-v", "-e", "cat", tapFile.path])
+        let consumer = try BinaryRunner.exec(prove, ["-v", "-e", "cat", tapFile.path])
         #expect(consumer.output.contains("Tests: \(ok + skips + notOK) Failed: \(notOK)"), "\(consumer.output)")
         #expect(!consumer.output.contains("Parse errors"), "\(consumer.output)")
         #expect(consumer.status != 0)
@@ -164,8 +164,8 @@ struct ReportTests {
         let tap = try BinaryRunner.run(["run", "--format", "tap", file])
         let tapFile = dir.appendingPathComponent("ok.tap")
         try tap.stdout.write(to: tapFile, atomically: true, encoding: .utf8)
-        let prove = try #require(Self.tool("prove"))
-        let consumer = try Self.exec(prove, ["-e", "cat", tapFile.path])
+        let prove = try #require(BinaryRunner.tool("prove"))
+        let consumer = try BinaryRunner.exec(prove, ["-e", "cat", tapFile.path])
         #expect(consumer.status == 0 && consumer.output.contains("Result: PASS"), "\(consumer.output)")
     }
 
@@ -317,14 +317,14 @@ struct ReportTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let completion = dir.appendingPathComponent("kcs.bash")
         try script.stdout.write(to: completion, atomically: true, encoding: .utf8)
-        let bash = try #require(Self.tool("bash"))
+        let bash = try #require(BinaryRunner.tool("bash"))
         func complete(_ line: String) throws -> Set<String> {
             let driver = """
                 source "$1"; read -ra COMP_WORDS <<< "$2"; [[ "$2" == *" " ]] && COMP_WORDS+=("")
                 COMP_CWORD=$((${#COMP_WORDS[@]}-1)); COMP_LINE="$2"; COMP_POINT=${#2}
                 _kcs kcs "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"; printf '%s\\n' "${COMPREPLY[@]}"
                 """
-            let out = try Self.exec(bash, ["-c", driver, "bash", completion.path, line], in: dir)
+            let out = try BinaryRunner.exec(bash, ["-c", driver, "bash", completion.path, line], in: dir)
             return Set(out.output.split(separator: "\n").map(String.init))
         }
         #expect(try complete("kcs run ") == ["a.kcs"])
@@ -375,33 +375,6 @@ struct ReportTests {
                                           "--team", "SKMME9E2Y8", "--bundle-id", "com.example.AppOne"])
         #expect(given.status == 0, "\(given.stderr)")
         #expect(given.stdout.contains("in a scenario:\n  team SKMME9E2Y8\n  app com.example.AppOne entitlements="))
-    }
-
-    // MARK: Helpers
-
-    static func tool(_ name: String) -> String? {
-        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-            let path = "\(dir)/\(name)"
-            if FileManager.default.isExecutableFile(atPath: path) { return path }
-        }
-        return nil
-    }
-
-    static func exec(_ tool: String, _ arguments: [String], in dir: URL? = nil) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        if let dir { process.currentDirectoryURL = dir }
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("kcs-tool-\(UUID().uuidString).log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: log) }
-        let handle = try FileHandle(forWritingTo: log)
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
-        process.waitUntilExit()
-        try handle.close()
-        return (process.terminationStatus, (try? String(contentsOf: log, encoding: .utf8)) ?? "")
     }
 }
 

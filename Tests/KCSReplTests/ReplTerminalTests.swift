@@ -30,6 +30,14 @@ final class ReplTerminalTests {
         return try t.waitFor("kcs> ")
     }
 
+    /// Types lines that leave a list open, each answered by the continuation prompt.
+    private func continued(_ t: PseudoTerminal, _ lines: String...) throws {
+        for line in lines {
+            t.send(line + "\r")
+            try t.waitFor("...> ")
+        }
+    }
+
     private func declareTwoApps(_ t: PseudoTerminal) throws {
         try enter(t, "team SKMME9E2Y8")
         try enter(t, "app com.example.Alpha")
@@ -172,20 +180,14 @@ final class ReplTerminalTests {
     @Test func testAnErrorInAMultiLineEntryPointsAtItsLine() throws {
         let t = try start()
         try enter(t, "team SKMME9E2Y8")
-        t.send("app com.example.Alpha keychain-access-groups=[\r")
-        try t.waitFor("...> ")
-        t.send("  SKMME9E2Y8.com.example.Shared,\r")
-        try t.waitFor("...> ")
+        try continued(t, "app com.example.Alpha keychain-access-groups=[", "  SKMME9E2Y8.com.example.Shared,")
         let printed = try enter(t, "  SKMME9E2Y8.b@d")
         #expect(printed.contains("<repl>:3:15: error: unexpected character '@' [KCS103]"), "\(printed)")
         #expect(printed.contains(" 3 |   SKMME9E2Y8.b@d"), "\(printed)")
         // Only the real mistake: not that the list was never closed.
         #expect(!printed.contains("[KCS104]"), "\(printed)")
         // A list element on its own line without a comma is not an error yet.
-        t.send("app com.example.Beta keychain-access-groups=[\r")
-        try t.waitFor("...> ")
-        t.send("  SKMME9E2Y8.one\r")
-        try t.waitFor("...> ")
+        try continued(t, "app com.example.Beta keychain-access-groups=[", "  SKMME9E2Y8.one")
         let closed = try enter(t, "]")
         #expect(!closed.contains("error"), "\(closed)")
         let shown = try enter(t, "show app Beta")
@@ -208,10 +210,7 @@ final class ReplTerminalTests {
     @Test func testCtrlDInsideAnOpenListEndsTheList() throws {
         let t = try start()
         try enter(t, "team SKMME9E2Y8")
-        t.send("app com.example.Alpha keychain-access-groups=[\r")
-        try t.waitFor("...> ")
-        t.send("  SKMME9E2Y8.com.example.Shared\r")
-        try t.waitFor("...> ")
+        try continued(t, "app com.example.Alpha keychain-access-groups=[", "  SKMME9E2Y8.com.example.Shared")
         t.send("\u{4}")
         try t.waitFor("kcs> ")
         // The statement ran and the session goes on.
