@@ -12,6 +12,8 @@ public enum EntitlementShape {
         public var group: String
         public var message: String
         public var hint: String
+        /// The value the fix writes instead, when there is one.
+        public var fix: String?
     }
 
     /// Apple's own groups, such as `com.apple.token` (kSecAttrAccessGroupToken
@@ -32,14 +34,15 @@ public enum EntitlementShape {
         if group.hasPrefix("group.") {
             return Finding(code: .lintUnprefixedEntitlement, group: group,
                            message: "keychain-access-groups lists the app group \(group)",
-                           hint: "app groups belong in application-groups (com.apple.security.application-groups)")
+                           hint: "app groups belong in application-groups (com.apple.security.application-groups)", fix: nil)
         }
         guard let teamID, teamPrefix(of: group) == nil else { return nil }
         let fixed = "\(teamID).\(group)"
         return Finding(code: .lintUnprefixedEntitlement, group: group,
                        message: "keychain group \(group) does not carry the team prefix \(teamID).",
                        hint: "did you mean \(fixed)? keychain groups carry the team ID: write \(fixed) "
-                           + "(in an .entitlements file $(AppIdentifierPrefix)\(group), as Xcode's Keychain Sharing writes it)")
+                           + "(in an .entitlements file $(AppIdentifierPrefix)\(group), as Xcode's Keychain Sharing writes it)",
+                       fix: fixed)
     }
 
     /// An `application-groups` value, expanded: it must start with `group.`
@@ -56,7 +59,8 @@ public enum EntitlementShape {
         return Finding(code: .lintAppGroupShape, group: group,
                        message: "app group \(group) does not start with group.",
                        hint: "did you mean \(fixed)? app groups are named group.…: write \(fixed)"
-                           + (macOS ? " (or, on macOS, with the team prefix)" : ""))
+                           + (macOS ? " (or, on macOS, with the team prefix)" : ""),
+                       fix: fixed)
     }
 
     /// A group named in a call (`group=`): a team prefix in front of an app group.
@@ -72,13 +76,28 @@ public enum EntitlementShape {
         let rule = "app groups carry no team prefix, in entitlements or in code: write \(bare)"
         return Finding(code: .lintAppGroupShape, group: group,
                        message: "\(group) puts a team prefix in front of the app group \(bare)",
-                       hint: app.map { "\(rule), and give \($0) the app group" } ?? "did you mean \(bare)? \(rule)")
+                       hint: app.map { "\(rule), and give \($0) the app group" } ?? "did you mean \(bare)? \(rule)",
+                       fix: bare)
     }
 
-    /// Every finding for an app's entitlements, in the order written.
+    /// Every finding for an app's entitlements, in the order written. A fix
+    /// never adds a group the list already has: then the fix is to drop the
+    /// misspelt one.
     public static func check(keychainAccessGroups: [String], applicationGroups: [String], teamID: String?,
                              macOS: Bool) -> [Finding] {
-        keychainAccessGroups.compactMap { keychainGroup($0, teamID: teamID) }
-            + applicationGroups.compactMap { applicationGroup($0, teamID: teamID, macOS: macOS) }
+        let keychain = keychainAccessGroups.compactMap { keychainGroup($0, teamID: teamID) }.map {
+            dropping($0, ifListed: keychainAccessGroups, "keychain-access-groups")
+        }
+        let app = applicationGroups.compactMap { applicationGroup($0, teamID: teamID, macOS: macOS) }.map {
+            dropping($0, ifListed: applicationGroups, "application-groups")
+        }
+        return keychain + app
+    }
+
+    private static func dropping(_ f: Finding, ifListed list: [String], _ key: String) -> Finding {
+        guard let fix = f.fix, list.contains(fix) else { return f }
+        var out = f
+        out.hint = "\(key) already lists \(fix): drop \(f.group)"
+        return out
     }
 }

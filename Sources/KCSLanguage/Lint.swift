@@ -71,8 +71,10 @@ extension Session {
             guard let item else { continue }
             let accessibility = item.accessibility ?? item.accessControl.flatMap { $0.protectionIsExplicit ? $0.protection : nil }
             if request.operation == .add || !what.isEmpty, item.synchronizable == .yes, let a = accessibility, a.isThisDeviceOnly {
+                // Never suggest what KCS504 warns about: `always` becomes after-first-unlock.
+                let synced = a.isDeprecated ? "after-first-unlock" : a.rawValue.replacingThisDeviceOnly
                 warn(.lintSyncThisDeviceOnly, "\(what)sync=true with \(a.rawValue): the item is stored but never synced",
-                     "this-device-only items never leave the device; drop sync=true, or use \(a.rawValue.replacingThisDeviceOnly)")
+                     "this-device-only items never leave the device; drop sync=true, or use \(synced)")
             }
             if let a = accessibility, a.isDeprecated {
                 warn(.lintDeprecatedAccessibility, "accessibility \(a.rawValue) (\(a.constantName)) is deprecated since iOS 12",

@@ -73,6 +73,27 @@ import Testing
         #expect(EntitlementShape.keychainGroup("com.apple.token", teamID: "SKMME9E2Y8") == nil)
     }
 
+    @Test func hintsOnOneCallDoNotContradict() {
+        // KCS503 must not suggest the accessibility KCS504 warns about.
+        let d = BatchRunner().run(SourceFile(name: "s.kcs", text: """
+            team SKMME9E2Y8
+            app com.example.A
+            as A add generic-password account="a" sync=true accessible=always-this-device-only
+            """)).diagnostics
+        #expect(Set(d.map(\.code)) == [.lintSyncThisDeviceOnly, .lintDeprecatedAccessibility])
+        for w in d { #expect(w.hint?.contains("use always") == false, "\(w.hint ?? "")") }
+        #expect(d.first { $0.code == .lintSyncThisDeviceOnly }?.hint?.hasSuffix("or use after-first-unlock") == true)
+    }
+
+    @Test func noFixAddsAGroupTheListAlreadyHas() {
+        let d = BatchRunner().run(SourceFile(name: "s.kcs", text: """
+            team SKMME9E2Y8
+            app com.example.A keychain-access-groups=[SKMME9E2Y8.x, x] application-groups=[group.y, y]
+            """)).diagnostics
+        #expect(d.map(\.hint) == ["keychain-access-groups already lists SKMME9E2Y8.x: drop x",
+                                   "application-groups already lists group.y: drop y"])
+    }
+
     @Test func noFixAddsAGroupTheAppAlreadyHas() {
         let d = BatchRunner().lint(path: Self.path("502-extension-group.kcs")).diagnostics[0]
         #expect(d.hint?.contains("(group com.example.BankShared Widget)") == true, "\(d.hint ?? "")")
