@@ -365,6 +365,40 @@ struct ReportTests {
         }
     }
 
+    /// SwiftPM warns "found N file(s) which are unhandled" for a file in a
+    /// target folder that is neither a source nor excluded; `swift test`
+    /// must print no such warning. Each target's folder is checked against
+    /// the `exclude:` list written on its line of Package.swift.
+    @Test func noTargetHoldsFilesSwiftPMWouldWarnAbout() throws {
+        let manifest = try String(contentsOf: BinaryRunner.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        var checked = 0
+        for top in ["Sources", "Tests"] {
+            let base = BinaryRunner.root.appendingPathComponent(top)
+            for target in try FileManager.default.contentsOfDirectory(atPath: base.path).sorted() {
+                guard let line = manifest.split(separator: "\n").first(where: { $0.contains("name: \"\(target)\"") }) else { continue }
+                // A system library's folder holds its module map and header.
+                let allowed = line.contains(".systemLibrary") ? ["swift", "modulemap", "h"] : ["swift"]
+                var excluded: [String] = []
+                if let open = line.range(of: "exclude: [") {
+                    let rest = line[open.upperBound...].prefix { $0 != "]" }
+                    excluded = rest.split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " \"")) }
+                }
+                let folder = base.appendingPathComponent(target)
+                for file in FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? [] {
+                    var isDirectory: ObjCBool = false
+                    _ = FileManager.default.fileExists(atPath: folder.appendingPathComponent(file).path, isDirectory: &isDirectory)
+                    if isDirectory.boolValue || file.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { continue }
+                    checked += 1
+                    let ext = file.split(separator: ".").last.map(String.init) ?? ""
+                    let isExcluded = excluded.contains { file == $0 || file.hasPrefix($0 + "/") }
+                    #expect(allowed.contains(ext) || isExcluded,
+                            "\(top)/\(target)/\(file) is unhandled: SwiftPM warns; exclude it in Package.swift or declare it a resource")
+                }
+            }
+        }
+        #expect(checked > 50)
+    }
+
     @Test func lintEntitlementsAsksForTheTeamAndBundleIDInCommandLineTerms() throws {
         let plain = try BinaryRunner.run(["lint", "--entitlements", "examples/entitlements/AppOne.entitlements"])
         #expect(plain.status == 64)
