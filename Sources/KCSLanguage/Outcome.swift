@@ -49,9 +49,7 @@ public struct FileOutcome: Sendable {
     public var skipped: Int { checks.filter { $0.kind == .skipped }.count }
     /// Errors that are not failed checks: syntax, runtime, unreadable input
     /// (and lint warnings under `--strict`).
-    public var errorDiagnostics: [Diagnostic] {
-        diagnostics.filter { $0.severity == .error && $0.code.phase != .expectation }
-    }
+    public var errorDiagnostics: [Diagnostic] { diagnostics.filter(\.isErrorButNotACheck) }
     public var errors: Int { errorDiagnostics.count }
     public var warnings: [Diagnostic] { diagnostics.filter { $0.severity == .warning } }
 
@@ -62,6 +60,13 @@ public struct FileOutcome: Sendable {
         let rank: [Int32: Int] = [0: 0, 1: 1, 65: 2, 66: 3]
         return (rank[b] ?? 0) > (rank[a] ?? 0) ? b : a
     }
+}
+
+extension Diagnostic {
+    /// An error that is not a failed check (a syntax or runtime error, an
+    /// unreadable input, a lint warning under `--strict`): what the closing
+    /// line counts as an error.
+    public var isErrorButNotACheck: Bool { severity == .error && code.phase != .expectation }
 }
 
 /// The counts of a whole run, added up file by file as files finish, so a

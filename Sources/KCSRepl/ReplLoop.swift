@@ -183,7 +183,7 @@ public struct ReplLoop {
             write("nothing from \(path) was run\n", .error)
         } else {
             // Errors are counted too: a file that only hit errors does not read "0 failed" alone.
-            let errors = report.diagnostics.filter { $0.severity == .error && $0.code.phase != .expectation }.count
+            let errors = report.diagnostics.filter(\.isErrorButNotACheck).count
             write("loaded \(path): \(Self.count(report.statements, "statement")), \(Self.count(report.calls, "call")), "
                   + "\(Self.count(report.passed, "expectation")) held, \(report.failed) failed"
                   + (errors > 0 ? ", \(Self.count(errors, "error"))" : "") + "\n", .output)

@@ -12,10 +12,10 @@ struct KCS: ParsableCommand {
         subcommands: [Run.self, Check.self, ReplCommand.self, Lint.self, Export.self, Matrix.self]
     )
 
-    /// `kcs` alone starts the REPL (which runs standard input like
-    /// `kcs run -` when it is not a terminal).
     @OptionGroup var colour: ColourOptions
 
+    /// `kcs` alone starts the REPL (which runs standard input like
+    /// `kcs run -` when it is not a terminal).
     func run() throws {
         try ReplCommand.parse(["--color", colour.mode.rawValue]).run()
     }
@@ -208,8 +208,8 @@ struct Check: ParsableCommand {
 /// Prints outcomes in input order as soon as each is known (a file waits
 /// only for the files before it), and works out the exit code.
 struct Printer {
-    var format: OutcomeFormat
-    var renderer = DiagnosticRenderer(colour: false)
+    let format: OutcomeFormat
+    let renderer: DiagnosticRenderer
     let annotate = ProcessInfo.processInfo.environment["GITHUB_ACTIONS"] == "true"
 
     init(format: OutcomeFormat, colour: Bool) {
