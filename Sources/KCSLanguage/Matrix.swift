@@ -38,7 +38,7 @@ extension Session {
         }
         var out = "| item | group | " + world.apps.map { cell($0.name) }.joined(separator: " | ") + " |\n"
         out += "|---|---|" + String(repeating: "---|", count: world.apps.count) + "\n"
-        for (n, (item, inFileKeychain)) in items.enumerated() {
+        for (n, (inFileKeychain, item)) in items.enumerated() {
             let group = world.groupName(item.group)
             var row = ["#\(n + 1) \(Self.keyDescription(item))",
                        "`\(group)`"]

@@ -46,7 +46,7 @@ extension Session {
             let items = shownItems(device)
             guard !items.isEmpty else { return "no items on \(world[device].label)\n" }
             var t = TextTable(header: ["#", "class", "group", "key", "sync", "accessible", "data"])
-            for (n, (item, _)) in items.enumerated() {
+            for (n, (_, item)) in items.enumerated() {
                 t.rows.append([String(n + 1), item.itemClass.rawValue, world.groupName(item.group), keyText(item),
                                item.synchronizable ? "yes" : "no", item.accessibility.rawValue,
                                item.data.map { "\"\($0)\"" } ?? "-"])
@@ -56,7 +56,7 @@ extension Session {
             let items = shownItems(device)
             guard !items.isEmpty, !world.apps.isEmpty else { return "nothing to show: no items or no apps\n" }
             var t = TextTable(header: ["item", "group"] + world.apps.map(\.name))
-            for (n, (item, inFileKeychain)) in items.enumerated() {
+            for (n, (inFileKeychain, item)) in items.enumerated() {
                 let cells = world.appHandles.map { app in
                     if inFileKeychain {
                         // The file-based keychain asks the user when another app reads.
@@ -74,8 +74,8 @@ extension Session {
     /// The items `show items`, `show matrix` and `kcs matrix` list, in the
     /// order they number them: the data-protection keychain's, then (on
     /// macOS) the file-based keychain's.
-    func shownItems(_ device: DeviceHandle) -> [(item: StoredItem, inFileKeychain: Bool)] {
-        world[device].keychain.allItems.map { ($0.1, false) } + world[device].fileKeychain.allItems.map { ($0.1, true) }
+    func shownItems(_ device: DeviceHandle) -> [(inFileKeychain: Bool, item: StoredItem)] {
+        world[device].keychain.allItems.map { (false, $0.1) } + world[device].fileKeychain.allItems.map { (true, $0.1) }
     }
 
     private func keyText(_ item: StoredItem) -> String {

@@ -126,13 +126,16 @@ public struct ReplLoop {
     private func show(_ events: [RunEvent]) {
         for event in events {
             switch event {
-            case .call(let c): write(CallLine.text(c) + "\n", .output)
+            case .call(let c): write(Self.describe(c) + "\n", .output)
             case .output(let text): write(text, .output)
             case .expectationPassed: write("ok\n", .output)
             case .diagnostic(let d): write(renderer.render(d), .error)
             }
         }
     }
+
+    /// A call as every front end prints it (``CallLine``).
+    static func describe(_ c: CallRecord) -> String { CallLine.text(c) }
 
     // MARK: Meta commands
 
