@@ -213,6 +213,9 @@ struct Section3CallTests {
         #expect(one.add(password()) == errSecSuccess)
         // SecDbQuery.c query_update_applier → SecDbAttrWithKey: not in the class's schema.
         #expect(one.update(password(), [kSecClass: kSecClassGenericPassword, kSecAttrLabel: "x"]) == errSecNoSuchAttr)
+        // Whatever the class's value: "class" is no attribute to update.
+        #expect(one.update(password(), [kSecClass: "no such class", kSecAttrLabel: "x"]) == errSecNoSuchAttr)
+        #expect(one.update(password(), [kSecClass: 42]) == errSecNoSuchAttr)
         #expect(one.update(password(), [kSecMatchLimit: kSecMatchLimitAll, kSecAttrLabel: "x"]) == errSecNoSuchAttr)
         #expect(one.update(password(), [kSecReturnData: true, kSecAttrLabel: "x"]) == errSecNoSuchAttr)
         #expect(one.update(password(), [kSecUseAuthenticationUI: kSecUseAuthenticationUIFail]) == errSecNoSuchAttr)
