@@ -59,10 +59,15 @@ extension Session {
             }
             if let g = missing.first {
                 let bare = app.withoutTeamPrefix(g)
-                // The fix adds the group to the extension only: the app has it.
+                // When the two already share a group, the fix is to use it (as
+                // KCS505 says on the add), not to add another; otherwise the fix
+                // adds the group to the extension only: the app has it.
+                let fix = container.accessGroups.first { $0 != g && app.accessGroups.contains($0) }.map { shared in
+                    "\(container.name) and \(app.name) already share \(shared): store the item there (group=\(shared) on the add)"
+                } ?? "give \(app.name) the group too (group \(bare) \(app.name))"
                 warn(.lintExtensionGroup,
                      "\(app.name) is an extension of \(container.name) and reads \(g), which \(container.name) writes but \(app.name) does not list",
-                     "an extension inherits nothing from its app: give \(app.name) the group too (group \(bare) \(app.name))")
+                     "an extension inherits nothing from its app: " + fix)
             }
         }
 

@@ -85,6 +85,21 @@ import Testing
         #expect(d.first { $0.code == .lintSyncThisDeviceOnly }?.hint?.hasSuffix("or use after-first-unlock") == true)
     }
 
+    @Test func hintsOnOneFlowAgree() {
+        // The writer is told to use the app group it shares; the extension
+        // reading in vain is told the same, not to take the app's private group.
+        let d = BatchRunner().run(SourceFile(name: "s.kcs", text: """
+            team SKMME9E2Y8
+            app com.example.App application-groups=[group.com.example.Suite]
+            app com.example.App.Widget as Widget kind=extension application-groups=[group.com.example.Suite]
+            as App add generic-password account="a"
+            as Widget find generic-password account="a"
+            """)).diagnostics
+        #expect(d.map(\.code) == [.lintAppGroupDefault, .lintExtensionGroup])
+        #expect(d[0].hint?.hasSuffix("group=group.com.example.Suite") == true, "\(d[0].hint ?? "")")
+        #expect(d[1].hint?.hasSuffix("store the item there (group=group.com.example.Suite on the add)") == true, "\(d[1].hint ?? "")")
+    }
+
     @Test func noFixAddsAGroupTheListAlreadyHas() {
         let d = BatchRunner().run(SourceFile(name: "s.kcs", text: """
             team SKMME9E2Y8
