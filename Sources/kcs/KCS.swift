@@ -84,7 +84,7 @@ enum ColourMode: String, ExpressibleByArgument, CaseIterable, Sendable {
 /// `--color auto|always|never`, on every command that prints diagnostics.
 struct ColourOptions: ParsableArguments {
     @Option(name: .customLong("color"),
-            help: "Colour: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never.")
+            help: "When to colour diagnostics; auto: on a terminal, unless NO_COLOR is set or TERM=dumb.")
     var mode: ColourMode = .auto
 
     /// Whether output to `fd` is coloured.
@@ -97,6 +97,7 @@ struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run .kcs scenarios, each in a fresh world, and check their expectations.",
         discussion: """
+            The closing line reads 'N passed, N failed', then ', N errors' when statements hit errors. \
             Exit codes: 0 every expectation held; 1 an expectation failed or a call hit a runtime error; \
             64 bad command line; 65 syntax error (nothing is run); 66 file not found.
             """
