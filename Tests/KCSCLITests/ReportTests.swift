@@ -363,6 +363,20 @@ struct ReportTests {
         for command in ["run", "check", "repl", "lint", "export", "matrix"] {
             #expect(page.contains(".It Em \(command)"), "docs/man/kcs.1 lacks \(command): run scripts/man.sh")
         }
+        // Where scripts/man.sh has built the generator, the page must be
+        // exactly what it writes now (but for the date).
+        let generator = BinaryRunner.binary.deletingLastPathComponent().appendingPathComponent("generate-manual-tool")
+        guard FileManager.default.isExecutableFile(atPath: generator.path) else { return }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kcs-man-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let made = try BinaryRunner.exec(generator.path, [BinaryRunner.binary.path, "--date", "2026-01-01",
+                                                          "--authors", "the kcs authors", "-o", dir.path])
+        #expect(made.status == 0, "\(made.output)")
+        let fresh = try String(contentsOf: dir.appendingPathComponent("kcs.1"), encoding: .utf8)
+        func undated(_ s: String) -> [Substring] { s.split(separator: "\n").filter { !$0.hasPrefix(".Dd ") } }
+        let current = undated(fresh) == undated(page)
+        #expect(current, "docs/man/kcs.1 is stale: run scripts/man.sh")
     }
 
     /// SwiftPM warns "found N file(s) which are unhandled" for a file in a
