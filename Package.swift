@@ -44,7 +44,8 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "KeychainEngineTests", dependencies: ["KeychainEngine"], swiftSettings: strict),
-        .testTarget(name: "KCSLanguageTests", dependencies: ["KCSLanguage"], swiftSettings: strict),
+        // FuzzCrashes holds inputs the tests read from disk, not sources.
+        .testTarget(name: "KCSLanguageTests", dependencies: ["KCSLanguage"], exclude: ["FuzzCrashes"], swiftSettings: strict),
         .testTarget(name: "KCSSecItemTests", dependencies: ["KCSSecItem", "KCSLanguage", "KeychainEngine"], swiftSettings: strict),
         .testTarget(name: "PropertyTests", dependencies: ["KeychainEngine", "KCSLanguage"], swiftSettings: strict),
         .testTarget(name: "KCSReplTests", dependencies: ["KCSRepl", "kcs"], swiftSettings: strict),

@@ -79,8 +79,11 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     case lintServiceAccount = "KCS508"
     /// An update that moves items between groups (not portable).
     case lintGroupMove = "KCS509"
-    /// An entitlements file whose keychain group lacks the team prefix.
+    /// A keychain group without the team prefix, or an app group among the
+    /// keychain groups (in an entitlements file or an inline list).
     case lintUnprefixedEntitlement = "KCS510"
+    /// An app group not named `group.…`, or with a team prefix in front of it.
+    case lintAppGroupShape = "KCS511"
 }
 
 extension DiagnosticCode {
@@ -109,7 +112,7 @@ extension DiagnosticCode {
         // Warnings; with --strict they count as runtime errors (exit 1).
         case .lintMissingTeamPrefix, .lintExtensionGroup, .lintSyncThisDeviceOnly, .lintDeprecatedAccessibility,
              .lintAppGroupDefault, .lintFileKeychainGroup, .lintSyncFilter, .lintServiceAccount, .lintGroupMove,
-             .lintUnprefixedEntitlement: .runtime
+             .lintUnprefixedEntitlement, .lintAppGroupShape: .runtime
         }
     }
 

@@ -5,7 +5,7 @@ import KeychainEngine
 /// scenario, with lint warnings about the groups.
 public enum EntitlementsSummary {
     /// The text, the diagnostics and the exit code (0 clean, 1 warnings,
-    /// 66 unreadable or malformed).
+    /// 64 the file needs --team or --bundle-id, 66 unreadable or malformed).
     public static func describe(path: String, team: String? = nil, bundleID: String? = nil,
                                 loader: any SourceLoader = FileSystemLoader()) -> (String, [Diagnostic], Int32) {
         let source: SourceFile
@@ -21,11 +21,23 @@ public enum EntitlementsSummary {
     }
 
     static func describe(_ e: Entitlements, path: String, team: String?, bundleID: String?) -> (String, [Diagnostic], Int32) {
-        guard let bundle = bundleID ?? e.bundleID else {
+        // A plain Xcode .entitlements file names neither: Xcode fills in the
+        // team and the app ID when it signs. Ask for what is missing at once,
+        // in the command line's own words (exit 64, a usage error).
+        let variables = (e.keychainAccessGroups ?? []) + (e.applicationGroups ?? [])
+        let needsTeam = e.teamID == nil && team == nil
+            && variables.contains { $0.contains("$(AppIdentifierPrefix)") || $0.contains("$(TeamIdentifierPrefix)") }
+        let bundle = bundleID ?? e.bundleID
+        if bundle == nil || needsTeam {
+            var missing: [String] = [], flags: [String] = []
+            if needsTeam { missing.append("no team for $(AppIdentifierPrefix)"); flags.append("--team TEAMID") }
+            if bundle == nil { missing.append("no application-identifier naming the app"); flags.append("--bundle-id com.example.App") }
             return ("", [Diagnostic(.malformedEntitlements,
-                                    "\(path): no application-identifier names the app (or it ends in *)",
-                                    hint: "give the bundle ID: --bundle-id com.example.App")], 66)
+                                    "\(path): the file gives \(missing.joined(separator: " and ")), as an Xcode .entitlements file before signing does",
+                                    hint: "give \(flags.count == 1 ? "it" : "them") on the command line: kcs lint --entitlements \(path) \(flags.joined(separator: " "))")],
+                    64)
         }
+        guard let bundle else { return ("", [], 64) }
         let resolved: ResolvedEntitlements
         switch e.resolve(bundleID: bundle, scriptTeam: team, explicitTeam: team != nil) {
         case .success(let r): resolved = r
@@ -43,10 +55,16 @@ public enum EntitlementsSummary {
         out += "access groups, in order:\n"
         if target.isUnsigned { out += "  none: unsigned (no team, no keychain-access-groups)\n" }
         for (i, g) in target.accessGroups.enumerated() { out += "  \(i). \(g)\(i == 0 ? "  (default)" : "")\n" }
-        out += "in a scenario:\n  app \(bundle) entitlements=\"\(path)\"\n"
+        out += "in a scenario:\n"
+        // The team came from --team: the scenario must declare it.
+        if e.teamID == nil, let t = resolved.teamID { out += "  team \(t)\n" }
+        out += "  app \(bundle) entitlements=\"\(path)\"\n"
         var diagnostics: [Diagnostic] = []
-        for (message, hint) in Session.lintEntitlementGroups(resolved.keychainAccessGroups, teamID: resolved.teamID) {
-            diagnostics.append(Diagnostic(.lintUnprefixedEntitlement, "\(path): \(message)", severity: .warning, hint: hint))
+        // The file does not say its platform: team-prefixed app groups,
+        // valid on macOS, are not flagged.
+        for f in EntitlementShape.check(keychainAccessGroups: resolved.keychainAccessGroups,
+                                        applicationGroups: resolved.applicationGroups, teamID: resolved.teamID, macOS: true) {
+            diagnostics.append(Diagnostic(f.code, "\(path): \(f.message)", severity: .warning, hint: f.hint))
         }
         if resolved.keychainAccessGroups.contains(where: { $0.hasSuffix("*") }) {
             out += "note: a profile's wildcard group allows any group with that prefix; the signed app lists the ones it uses\n"

@@ -15,7 +15,12 @@ struct Explainer {
         guard let result = last.result else {
             return ["the call did not run: \(callText)"]
         }
-        lines.append("\(last.call.request.operation.functionName) → \(result.status.description)")
+        if last.stoppedAtPrompt {
+            // No status reached the caller: the prompt is still waiting.
+            lines.append("\(last.call.request.operation.functionName) → stopped at an authentication prompt, no status")
+        } else {
+            lines.append("\(last.call.request.operation.functionName) → \(result.status.description)")
+        }
         let groups = app.accessGroups
         if groups.isEmpty {
             lines.append("\(app.name.possessive) access groups: none (unsigned: no app ID, no keychain-access-groups)")
@@ -103,7 +108,7 @@ struct Explainer {
         case .appClipSync:
             return "\(app.name) is an App Clip: App Clips may not store synchronizable items"
         case .notAnAttributeToChange(let key):
-            return "\(key) is not an attribute of the class, so it cannot be among the attributes to change"
+            return "\(key) is not an attribute of the class, so it cannot be among the attributes to change (set …): it belongs in SecItemUpdate's query (errSecNoSuchAttr)"
         case .tokenGroupOnly:
             return "\(app.name) has no keychain entitlements: on macOS it may only read the token group com.apple.token, which holds no items here"
         case .promptCanceled: return "the user canceled the authentication prompt (errSecUserCanceled)"

@@ -52,7 +52,18 @@ extension Session {
                 warn(.lintMissingTeamPrefix, "group \"\(g)\" lacks the team prefix; \(app.name) is entitled to \(prefixed)",
                      "did you mean \(prefixed)? write group=\(prefixed): Keychain Sharing groups carry the team ID in code",
                      fixIts: fix)
+            } else if let f = EntitlementShape.callGroup(g, caller: app) {
+                warn(f.code, f.message, f.hint)
             }
+        }
+        /// The group a fix should name: the one the other warnings correct it to.
+        func corrected(_ g: String) -> String {
+            if app.accessGroups.contains(g) { return g }
+            if let prefixed = app.prefixedGroup(for: g) { return prefixed }
+            if let team = EntitlementShape.teamPrefix(of: g), EntitlementShape.callGroup(g, caller: app) != nil {
+                return String(g.dropFirst(team.count + 1))
+            }
+            return g
         }
 
         // An extension reading what its containing app writes, without the group.
@@ -67,9 +78,15 @@ extension Session {
             }
             if let g = missing.first {
                 let bare = app.withoutTeamPrefix(g)
+                // When the two already share a group, the fix is to use it (as
+                // KCS505 says on the add), not to add another; otherwise the fix
+                // adds the group to the extension only: the app has it.
+                let fix = container.accessGroups.first { $0 != g && app.accessGroups.contains($0) }.map { shared in
+                    "\(container.name) and \(app.name) already share \(shared): store the item there (group=\(shared) on the add)"
+                } ?? "give \(app.name) the group too (group \(bare) \(app.name))"
                 warn(.lintExtensionGroup,
                      "\(app.name) is an extension of \(container.name) and reads \(g), which \(container.name) writes but \(app.name) does not list",
-                     "an extension inherits nothing from its app: give \(app.name) the group too (group \(bare) \(container.name) \(app.name))")
+                     "an extension inherits nothing from its app: " + fix)
             }
         }
 
@@ -78,8 +95,10 @@ extension Session {
             guard let item else { continue }
             let accessibility = item.accessibility ?? item.accessControl.flatMap { $0.protectionIsExplicit ? $0.protection : nil }
             if request.operation == .add || !what.isEmpty, item.synchronizable == .yes, let a = accessibility, a.isThisDeviceOnly {
+                // Never suggest what KCS504 warns about: `always` becomes after-first-unlock.
+                let synced = a.isDeprecated ? "after-first-unlock" : a.rawValue.replacingThisDeviceOnly
                 warn(.lintSyncThisDeviceOnly, "\(what)sync=true with \(a.rawValue): the item is stored but never synced",
-                     "this-device-only items never leave the device; drop sync=true, or use \(a.rawValue.replacingThisDeviceOnly)")
+                     "this-device-only items never leave the device; drop sync=true, or use \(synced)")
             }
             if let a = accessibility, a.isDeprecated {
                 warn(.lintDeprecatedAccessibility, "accessibility \(a.rawValue) (\(a.constantName)) is deprecated since iOS 12",
@@ -146,7 +165,7 @@ extension Session {
         // Moving an item to another group with update: works from iOS 13, not portable.
         if request.operation == .update, let g = request.changes?.accessGroup {
             warn(.lintGroupMove, "this update moves items to \(g); Apple documents the access group as fixed",
-                 "for code that must run before iOS 13 (errSecNoAccessForItem there), delete the item and add it to \(g)")
+                 "for code that must run before iOS 13 (errSecNoAccessForItem there), delete the item and add it to \(corrected(g))")
         }
         return out
     }
@@ -200,20 +219,22 @@ extension Session {
             .max { $0.bundleID.count < $1.bundleID.count }
     }
 
-    /// Lint warnings about an entitlements file's keychain groups: a group
-    /// without a team prefix, or an app group listed as a keychain group.
-    public static func lintEntitlementGroups(_ groups: [String], teamID: String?) -> [(String, String)] {
-        var out: [(String, String)] = []
-        for g in groups {
-            if g.hasPrefix("group.") {
-                out.append(("keychain-access-groups lists the app group \(g)",
-                            "app groups belong in com.apple.security.application-groups"))
-            } else if let team = teamID, !g.hasPrefix(team + "."), !AppTarget.hasBuildVariable(g) {
-                out.append(("keychain group \(g) does not carry the team prefix \(team).",
-                            "write $(AppIdentifierPrefix)\(g) in the .entitlements file; Xcode's Keychain Sharing does this"))
+    /// Entitlement-shape warnings for an app just declared: its inline
+    /// lists or its entitlements file, checked by ``EntitlementShape``.
+    func entitlementWarnings(_ decl: AppDeclaration, _ file: SourceFile, _ range: SourceRange) -> [Diagnostic] {
+        guard let handle = world.app(named: decl.name) else { return [] }
+        let app = world[handle]
+        let findings = EntitlementShape.check(keychainAccessGroups: app.keychainAccessGroups,
+                                              applicationGroups: app.applicationGroups, teamID: app.teamID,
+                                              macOS: world.platform.family == .macos)
+        let written = (decl.keychainAccessGroups ?? []) + (decl.applicationGroups ?? [])
+        return findings.map { f in
+            if let path = decl.entitlements {
+                return Diagnostic(f.code, "\(path.text): \(f.message)", file: file, range: path.range, severity: .warning, hint: f.hint)
             }
+            let at = written.first { $0.text == f.group }?.range ?? range
+            return Diagnostic(f.code, f.message, file: file, range: at, severity: .warning, hint: f.hint)
         }
-        return out
     }
 }
 

@@ -31,16 +31,14 @@ extension Session {
     }
 
     private func markdownMatrix(_ device: DeviceHandle) -> String {
-        let dataProtection = world[device].keychain.allItems.map { ($0.1, false) }
-        let file = world[device].fileKeychain.allItems.map { ($0.1, true) }
-        let items = dataProtection + file
+        let items = shownItems(device)
         guard !items.isEmpty, !world.apps.isEmpty else { return "_No items or no apps._\n" }
         func cell(_ s: String) -> String {
             s.replacing("|", with: "\\|")
         }
         var out = "| item | group | " + world.apps.map { cell($0.name) }.joined(separator: " | ") + " |\n"
         out += "|---|---|" + String(repeating: "---|", count: world.apps.count) + "\n"
-        for (n, (item, inFileKeychain)) in items.enumerated() {
+        for (n, (inFileKeychain, item)) in items.enumerated() {
             let group = world.groupName(item.group)
             var row = ["#\(n + 1) \(Self.keyDescription(item))",
                        "`\(group)`"]

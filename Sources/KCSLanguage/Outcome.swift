@@ -5,6 +5,8 @@ import KeychainEngine
 public struct Check: Sendable {
     public enum Kind: String, Sendable {
         case expectation, output, fails
+        /// A Markdown block tagged `kcs ignore`: listed, not run.
+        case skipped
     }
     public var kind: Kind
     public var file: SourceFile
@@ -12,7 +14,7 @@ public struct Check: Sendable {
     /// The failure, when it failed.
     public var failure: Diagnostic?
 
-    public var passed: Bool { failure == nil }
+    public var passed: Bool { failure == nil && kind != .skipped }
 
     /// The statement or block as written (first line), for test names.
     public var title: String {
@@ -45,7 +47,14 @@ public struct FileOutcome: Sendable {
     public var uncollectedFailed = 0
 
     public var passed: Int { checks.filter(\.passed).count + uncollectedPassed }
-    public var failed: Int { checks.count - checks.filter(\.passed).count + uncollectedFailed }
+    public var failed: Int { checks.filter { $0.failure != nil }.count + uncollectedFailed }
+    /// Blocks listed but not run (`kcs ignore`).
+    public var skipped: Int { checks.filter { $0.kind == .skipped }.count }
+    /// Errors that are not failed checks: syntax, runtime, unreadable input
+    /// (and lint warnings under `--strict`).
+    public var errorDiagnostics: [Diagnostic] { diagnostics.filter(\.isErrorButNotACheck) }
+    public var errors: Int { errorDiagnostics.count }
+    public var warnings: [Diagnostic] { diagnostics.filter { $0.severity == .warning } }
 
     public init(path: String) { self.path = path }
 
@@ -56,7 +65,55 @@ public struct FileOutcome: Sendable {
     }
 }
 
-/// The stable one-line form of a call in output blocks and the REPL:
+extension Diagnostic {
+    /// An error that is not a failed check (a syntax or runtime error, an
+    /// unreadable input, a lint warning under `--strict`): what the closing
+    /// line counts as an error.
+    public var isErrorButNotACheck: Bool { severity == .error && code.phase != .expectation }
+}
+
+/// The counts of a whole run, added up file by file as files finish, so a
+/// streamed run keeps no list of outcomes. Every output format reports
+/// these same numbers.
+public struct RunTotals: Sendable, Equatable {
+    public var files = 0
+    public var passed = 0
+    public var failed = 0
+    /// Errors that are not failed checks (see ``FileOutcome/errors``).
+    public var errors = 0
+    public var skipped = 0
+    public var warnings = 0
+    public var exitCode: Int32 = 0
+
+    public init() {}
+
+    public init(_ outcomes: [FileOutcome]) {
+        for o in outcomes { add(o) }
+    }
+
+    public mutating func add(_ o: FileOutcome) {
+        files += 1
+        passed += o.passed
+        failed += o.failed
+        errors += o.errors
+        skipped += o.skipped
+        warnings += o.warnings.count
+        exitCode = FileOutcome.combine(exitCode, o.exitCode)
+    }
+
+    /// The closing line of a text run: `N passed, N failed`, then
+    /// `, N error(s)` and `, N skipped` when there are any. Scripts may
+    /// match it with `^(\d+) passed, (\d+) failed(, (\d+) errors?)?(, (\d+) skipped)?$`.
+    public var summaryLine: String {
+        var line = "\(passed) passed, \(failed) failed"
+        if errors > 0 { line += ", \(errors) error\(errors == 1 ? "" : "s")" }
+        if skipped > 0 { line += ", \(skipped) skipped" }
+        return line + "\n"
+    }
+}
+
+/// The one way a call's result is printed: in the REPL, in `kcs check`
+/// output blocks and (after `FILE:LINE: `) by `kcs run --verbose`:
 /// `AppOne find generic-password → errSecSuccess (0), 1 item`.
 public enum CallLine {
     public static func text(_ c: CallRecord) -> String {
@@ -187,7 +244,7 @@ public struct BatchRunner: Sendable {
         case .call(let c):
             if verbose {
                 let loc = c.file.location(of: c.range.start)
-                outcome.output += "\(c.file.name):\(loc.line): \(c.file.text(c.range).firstLineOnly) → \(c.status.description)\n"
+                outcome.output += "\(c.file.name):\(loc.line): \(CallLine.text(c))\n"
             }
         case .output(let text):
             outcome.output += text
@@ -216,7 +273,10 @@ public struct BatchRunner: Sendable {
         let deadline = limits.seconds.map { ContinuousClock.now + .milliseconds(Int($0 * 1000)) }
         var outputSoFar = 0
         for (index, block) in blocks.enumerated() where block.language == "kcs" {
-            if block.modifiers.contains("ignore") { continue }
+            if block.modifiers.contains("ignore") {
+                outcome.checks.append(Check(kind: .skipped, file: file, range: block.fence))
+                continue
+            }
             if block.modifiers.contains("fresh") {
                 session = Session()
                 session.lints = lint != .off
@@ -439,11 +499,5 @@ enum LineDiff {
         }
         if hidden > 0 { out.append("… and \(hidden) more changed line\(hidden == 1 ? "" : "s")") }
         return out
-    }
-}
-
-extension String {
-    var firstLineOnly: String {
-        String(split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
     }
 }

@@ -3,25 +3,31 @@
 public enum OutcomeFormat: String, Sendable, CaseIterable {
     case text, json, junit, tap
 
-    /// Renders every file's outcome (not used for `text`, which streams).
+    /// The version of the JSON report's shape. It goes up when a field
+    /// changes meaning or disappears; new fields may appear without a bump.
+    public static let jsonVersion = 1
+
+    /// Renders every file's outcome as one document.
     public func render(_ outcomes: [FileOutcome]) -> String {
         switch self {
         case .text: Self.textSummary(outcomes)
         case .json: Self.json(outcomes)
         case .junit: Self.junit(outcomes)
-        case .tap: Self.tap(outcomes)
+        case .tap: Self.tapHeader + outcomes.reduce(into: (text: "", n: 0)) { acc, o in
+                let (text, n) = Self.tap(o, numberedFrom: acc.n)
+                acc.text += text
+                acc.n = n
+            }.text + Self.tapPlan(RunTotals(outcomes))
         }
     }
 
-    /// `N passed, N failed`: the closing line of a text run.
+    /// The closing line of a text run (see ``RunTotals/summaryLine``).
     public static func textSummary(_ outcomes: [FileOutcome]) -> String {
-        "\(outcomes.reduce(0) { $0 + $1.passed }) passed, \(outcomes.reduce(0) { $0 + $1.failed }) failed\n"
+        RunTotals(outcomes).summaryLine
     }
 
     /// Errors that are not failed checks: syntax, runtime, unreadable input.
-    static func otherErrors(_ o: FileOutcome) -> [Diagnostic] {
-        o.diagnostics.filter { d in d.severity == .error && d.code.phase != .expectation }
-    }
+    static func otherErrors(_ o: FileOutcome) -> [Diagnostic] { o.errorDiagnostics }
 
     // MARK: JSON
 
@@ -31,21 +37,23 @@ public enum OutcomeFormat: String, Sendable, CaseIterable {
             let checks = o.checks.map { c -> String in
                 let loc = c.file.location(of: c.range.start)
                 var fields = ["\"kind\": \(q(c.kind.rawValue))", "\"line\": \(loc.line)", "\"column\": \(loc.column)",
-                              "\"title\": \(q(c.title))", "\"passed\": \(c.passed)"]
+                              "\"title\": \(q(c.title))", "\"passed\": \(c.passed)", "\"skipped\": \(c.kind == .skipped)"]
                 if let f = c.failure { fields.append("\"message\": \(q(f.message))") }
                 return "{" + fields.joined(separator: ", ") + "}"
             }
             let diagnostics = o.diagnostics.map(diagnosticJSON)
             files.append("""
                 {"path": \(q(o.path)), "exitCode": \(o.exitCode), "passed": \(o.passed), "failed": \(o.failed), \
+                "errors": \(o.errors), "skipped": \(o.skipped), "warnings": \(o.warnings.count), \
                 "checks": [\(checks.joined(separator: ", "))], "diagnostics": [\(diagnostics.joined(separator: ", "))], \
                 "output": \(q(o.output))}
                 """)
         }
-        let exit = outcomes.reduce(Int32(0)) { FileOutcome.combine($0, $1.exitCode) }
+        let t = RunTotals(outcomes)
         return """
-            {"passed": \(outcomes.reduce(0) { $0 + $1.passed }), "failed": \(outcomes.reduce(0) { $0 + $1.failed }), \
-            "exitCode": \(exit), "files": [\(files.joined(separator: ", "))]}
+            {"version": \(jsonVersion), "passed": \(t.passed), "failed": \(t.failed), "errors": \(t.errors), \
+            "skipped": \(t.skipped), "warnings": \(t.warnings), "exitCode": \(t.exitCode), \
+            "summary": \(q(String(t.summaryLine.dropLast()))), "files": [\(files.joined(separator: ", "))]}
 
             """
     }
@@ -87,35 +95,41 @@ public enum OutcomeFormat: String, Sendable, CaseIterable {
 
     // MARK: JUnit
 
+    /// JUnit XML: a test suite per file, a test case per check, an
+    /// `<error>` case per error that is not a check, `<skipped/>` for
+    /// ignored blocks, and lint warnings in the suite's `<system-err>`.
     static func junit(_ outcomes: [FileOutcome]) -> String {
         let renderer = DiagnosticRenderer()
         var suites: [String] = []
-        var total = 0, failures = 0, errors = 0
         for o in outcomes {
             var cases: [String] = []
             for c in o.checks {
-                let name = x(c.title)
+                let head = "    <testcase classname=\"\(x(o.path))\" name=\"\(x(c.title))\""
                 if let f = c.failure {
-                    cases.append("    <testcase classname=\"\(x(o.path))\" name=\"\(name)\">\n"
-                        + "      <failure message=\"\(x(f.message))\">\(x(renderer.render(f)))</failure>\n    </testcase>")
+                    cases.append(head + ">\n      <failure message=\"\(x(f.message))\">\(x(renderer.render(f)))</failure>\n    </testcase>")
+                } else if c.kind == .skipped {
+                    cases.append(head + ">\n      <skipped message=\"kcs ignore\"/>\n    </testcase>")
                 } else {
-                    cases.append("    <testcase classname=\"\(x(o.path))\" name=\"\(name)\"/>")
+                    cases.append(head + "/>")
                 }
             }
-            let other = otherErrors(o)
-            for d in other {
+            for d in o.errorDiagnostics {
                 cases.append("    <testcase classname=\"\(x(o.path))\" name=\"\(x(d.code.rawValue + " " + d.message))\">\n"
                     + "      <error message=\"\(x(d.message))\">\(x(renderer.render(d)))</error>\n    </testcase>")
             }
-            total += o.checks.count + other.count
-            failures += o.failed
-            errors += other.count
-            suites.append("  <testsuite name=\"\(x(o.path))\" tests=\"\(o.checks.count + other.count)\" "
-                + "failures=\"\(o.failed)\" errors=\"\(other.count)\">\n" + cases.joined(separator: "\n")
+            let warnings = o.warnings
+            if !warnings.isEmpty {
+                cases.append("    <system-err>\(x(warnings.map { renderer.render($0) }.joined()))</system-err>")
+            }
+            let tests = o.passed + o.failed + o.errors + o.skipped
+            suites.append("  <testsuite name=\"\(x(o.path))\" tests=\"\(tests)\" failures=\"\(o.failed)\" "
+                + "errors=\"\(o.errors)\" skipped=\"\(o.skipped)\">\n" + cases.joined(separator: "\n")
                 + (cases.isEmpty ? "" : "\n") + "  </testsuite>")
         }
+        let t = RunTotals(outcomes)
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-            + "<testsuites name=\"kcs\" tests=\"\(total)\" failures=\"\(failures)\" errors=\"\(errors)\">\n"
+            + "<testsuites name=\"kcs\" tests=\"\(t.passed + t.failed + t.errors + t.skipped)\" failures=\"\(t.failed)\" "
+            + "errors=\"\(t.errors)\" skipped=\"\(t.skipped)\">\n"
             + suites.joined(separator: "\n") + (suites.isEmpty ? "" : "\n") + "</testsuites>\n"
     }
 
@@ -140,9 +154,21 @@ public enum OutcomeFormat: String, Sendable, CaseIterable {
 
     // MARK: TAP
 
-    static func tap(_ outcomes: [FileOutcome]) -> String {
+    /// The first line of a TAP stream.
+    public static let tapHeader = "TAP version 13\n"
+
+    /// The plan, which TAP allows at the end: a stream can then print each
+    /// file's lines as it finishes.
+    public static func tapPlan(_ totals: RunTotals) -> String {
+        "1..\(totals.passed + totals.failed + totals.errors + totals.skipped)\n"
+    }
+
+    /// One file's TAP lines, numbered after `n`: a test line per check and
+    /// per error, `# SKIP` for ignored blocks, and lint warnings as comment
+    /// lines. Returns the text and the last number used.
+    public static func tap(_ o: FileOutcome, numberedFrom n: Int) -> (String, Int) {
         var lines: [String] = []
-        var n = 0
+        var n = n
         func yaml(_ d: Diagnostic) -> [String] {
             var y = ["  ---", "  message: \(q(d.message))", "  code: \(d.code.rawValue)"]
             if let loc = d.location, let file = d.file { y.append("  at: \(q("\(file.name):\(loc.line):\(loc.column)"))") }
@@ -150,19 +176,29 @@ public enum OutcomeFormat: String, Sendable, CaseIterable {
             y.append("  ...")
             return y
         }
-        for o in outcomes {
-            for c in o.checks {
-                n += 1
-                lines.append("\(c.passed ? "ok" : "not ok") \(n) - \(o.path):\(c.title.tapSafe)")
-                if let f = c.failure { lines += yaml(f) }
+        for c in o.checks {
+            n += 1
+            if c.kind == .skipped {
+                lines.append("ok \(n) - \(o.path.tapSafe):\(c.title.tapSafe) # SKIP kcs ignore")
+                continue
             }
-            for d in otherErrors(o) {
-                n += 1
-                lines.append("not ok \(n) - \(o.path): \(d.code.rawValue) \(d.message.tapSafe)")
-                lines += yaml(d)
-            }
+            lines.append("\(c.passed ? "ok" : "not ok") \(n) - \(o.path.tapSafe):\(c.title.tapSafe)")
+            if let f = c.failure { lines += yaml(f) }
         }
-        return (["TAP version 13", "1..\(n)"] + lines).joined(separator: "\n") + "\n"
+        for d in o.errorDiagnostics {
+            n += 1
+            lines.append("not ok \(n) - \(o.path.tapSafe): \(d.code.rawValue) \(d.message.tapSafe)")
+            lines += yaml(d)
+        }
+        // Counted checks (a text-sized run) have no lines of their own.
+        for _ in 0..<o.uncollectedPassed { n += 1; lines.append("ok \(n) - \(o.path.tapSafe)") }
+        for _ in 0..<o.uncollectedFailed { n += 1; lines.append("not ok \(n) - \(o.path.tapSafe)") }
+        for w in o.warnings {
+            let at = w.location.map { ":\($0.line):\($0.column)" } ?? ""
+            lines.append("# warning: \((w.file?.name ?? o.path).tapSafe)\(at): \(w.message.tapSafe) [\(w.code.rawValue)]"
+                + (w.hint.map { " (hint: \($0.tapSafe))" } ?? ""))
+        }
+        return (lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n", n)
     }
 
     // MARK: GitHub Actions

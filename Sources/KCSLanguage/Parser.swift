@@ -547,6 +547,9 @@ public struct Parser {
                 _ = try lowering.apply(key, v, to: &spec, changing: false)
             }
         }
+        // The class was known while the changes were read (to check their
+        // attributes); it is no attribute to change (kSecClass there is errSecNoSuchAttr).
+        changes?.itemClass = nil
         if op == .update && changes == nil {
             throw Diagnostic(.expectedToken, "update needs 'set' and the attributes to change", file: file,
                              range: opRange, hint: "as APP update CLASS account=\"alice\" set data=\"new\"")

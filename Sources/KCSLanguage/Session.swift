@@ -11,6 +11,9 @@ struct LastCall {
     var result: CallResult?
     /// The answers its prompts took, in order.
     var answers: [PromptAnswer] = []
+    /// The call stopped at a prompt nobody answered: `explain` explains it,
+    /// expectations refuse to check it (no device would show a status).
+    var stoppedAtPrompt = false
 }
 
 /// What a run may still spend under the host's limits.
@@ -223,6 +226,12 @@ public struct Session: Sendable {
             }
         case .app(let decl):
             try declareApp(decl, file, s.range)
+            if lints {
+                for warning in entitlementWarnings(decl, file, s.range) {
+                    report.diagnostics.append(warning)
+                    observer?(.diagnostic(warning))
+                }
+            }
         case .group(let name, let apps):
             var handles: [AppHandle] = []
             for a in apps { handles.append(try resolveApp(a, file)) }
@@ -420,9 +429,9 @@ public struct Session: Sendable {
         }
         if result.reason == .promptUnanswered {
             // The call could not finish: later expectations say so rather
-            // than check a status nobody would see on a device.
-            last = nil
-            lastFailedCall = (file, s.range)
+            // than check a status nobody would see on a device; `explain`
+            // still explains it.
+            last?.stoppedAtPrompt = true
             throw Diagnostic(.promptUnanswered, "the call needs an answer to an authentication prompt and none is queued",
                              file: file, range: s.range,
                              hint: "put 'user approves' (or cancels, or fails) before the call, or say auth-ui=skip or auth-ui=fail")
@@ -440,7 +449,7 @@ public struct Session: Sendable {
             throw Diagnostic(.noPreviousCall, "no call to check: no call has run before this expectation",
                              file: file, range: range, hint: "an expectation about a call follows the call it checks")
         }
-        guard let result = last.result else {
+        guard let result = last.result, !last.stoppedAtPrompt else {
             throw Diagnostic(.callDidNotRun, "cannot check: the call before it did not run", file: file, range: range,
                              notes: [DiagnosticNote("the call that stopped with an error", file: last.file, range: last.range)])
         }

@@ -52,7 +52,7 @@ extension Session {
             for (i, g) in a.accessGroups.enumerated() { out += "  \(i). \(g)\(i == 0 ? "  (default)" : "")\n" }
             return out
         case .items:
-            let items = world[device].keychain.allItems
+            let items = shownItems(device)
             guard !items.isEmpty else { return "no items on \(world[device].label)\n" }
             var t = TextTable(header: ["#", "class", "group", "key", "sync", "accessible", "data"])
             for (n, (_, item)) in items.enumerated() {
@@ -62,13 +62,18 @@ extension Session {
             }
             return t.render()
         case .matrix:
-            let items = world[device].keychain.allItems
+            let items = shownItems(device)
             guard !items.isEmpty, !world.apps.isEmpty else { return "nothing to show: no items or no apps\n" }
             var t = TextTable(header: ["item", "group"] + world.apps.map(\.name))
-            for (n, (_, item)) in items.enumerated() {
+            for (n, (inFileKeychain, item)) in items.enumerated() {
                 var cells: [String] = []
                 for app in world.appHandles {
-                    cells.append(world.canRead(item, as: app, on: device) ? "read" : "-")
+                    if inFileKeychain {
+                        // The file-based keychain asks the user when another app reads.
+                        cells.append(!world.isInstalled(app, on: device) ? "-" : item.owner == app ? "read" : "prompt")
+                    } else {
+                        cells.append(world.canRead(item, as: app, on: device) ? "read" : "-")
+                    }
                     // A row is as long as the apps are many: check inside it too.
                     if cells.count % 1024 == 0 { try budget?.checkInside(pending: pending, file, range) }
                 }
@@ -76,6 +81,13 @@ extension Session {
             }
             return t.render()
         }
+    }
+
+    /// The items `show items`, `show matrix` and `kcs matrix` list, in the
+    /// order they number them: the data-protection keychain's, then (on
+    /// macOS) the file-based keychain's.
+    func shownItems(_ device: DeviceHandle) -> [(inFileKeychain: Bool, item: StoredItem)] {
+        world[device].keychain.allItems.map { (false, $0.1) } + world[device].fileKeychain.allItems.map { (true, $0.1) }
     }
 
     private func keyText(_ item: StoredItem) -> String {

@@ -6,12 +6,12 @@ import KeychainEngine
 enum Help {
     /// The REPL's own commands: name, arguments, what it does.
     static let commands: [(name: String, arguments: String, summary: String)] = [
-        (":help", "[TOPIC]", "this list; a statement keyword, 'attributes', 'classes', 'statuses' or an attribute name for more"),
+        (":help", "[TOPIC]", "this list (also: help); a statement keyword, 'attributes', 'classes', 'statuses' or an attribute name for more"),
         (":load", "FILE", "run a script into this session"),
         (":save", "FILE", "write the session as a script with an 'expect status' after each call; 'kcs run FILE' passes"),
         (":undo", "", "take back the last input (or :load)"),
         (":reset", "", "start over: a fresh world, nothing to undo or save"),
-        (":quit", "", "leave (so does Ctrl-D); Ctrl-C abandons the current input"),
+        (":quit", "", "leave (so do quit, exit and Ctrl-D); Ctrl-C abandons the current input, Ctrl-D in a list closes it"),
     ]
 
     /// Everything `:help` takes, for completion.

@@ -8,9 +8,9 @@ import KCSLanguage
 /// The interactive session behind `kcs repl` and a bare `kcs` on a terminal.
 public enum Repl {
     /// Runs the REPL on the terminal until `:quit` or Ctrl-D; returns the
-    /// process exit code.
-    public static func run(arguments: [String] = []) -> Int32 {
-        let colour = getenv("NO_COLOR") == nil && isatty(1) != 0
+    /// process exit code. `colour` is the command line's decision (`--color`,
+    /// `NO_COLOR`, `TERM=dumb`).
+    public static func run(arguments: [String] = [], colour: Bool) -> Int32 {
         let editor = LineEditor(historyPath: historyPath())
         var loop = ReplLoop(colour: colour) { text, stream in
             FileWriter.writeAll(stream == .output ? 1 : 2, text)
@@ -20,7 +20,9 @@ public enum Repl {
             switch editor.read(prompt: loop.prompt, completer: loop.completer, pending: loop.pendingText) {
             case .end:
                 FileWriter.writeAll(1, "\n")
-                break reading
+                // Inside an open list, Ctrl-D closes it and runs the statement.
+                guard let step = loop.endOfInput() else { break reading }
+                if case .done(let history?) = step { editor.remember(history) }
             case .interrupted:
                 loop.interrupt()
             case .line(let line):

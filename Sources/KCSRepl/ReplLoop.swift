@@ -43,26 +43,73 @@ public struct ReplLoop {
     /// Ctrl-C: forget the unfinished statement.
     public mutating func interrupt() { pending.removeAll() }
 
+    /// Words that act as commands on a line of their own, as in Python and
+    /// OPA: `help [TOPIC]`, `quit`, `exit`. No statement starts with them.
+    static let bareCommands = ["help": ":help", "quit": ":quit", "exit": ":quit"]
+
     /// Takes one line of input.
     public mutating func feed(_ line: String) -> Step {
         if pending.isEmpty {
             let trimmed = line.trimmingSpaces
             if trimmed.isEmpty { return .done(history: nil) }
             if trimmed.hasPrefix(":") { return meta(trimmed) }
+            let word = trimmed.split(separator: " ", maxSplits: 1).first.map(String.init) ?? trimmed
+            if let command = Self.bareCommands[word], command == ":help" || word == trimmed {
+                _ = meta(command + trimmed.dropFirst(word.count))
+                return command == ":quit" ? .quit : .done(history: line)
+            }
         }
         pending.append(line)
         let text = pending.joined(separator: "\n")
         let file = SourceFile(name: "<repl>", text: text)
         let (program, diagnostics) = Parser.parse(file)
         // Keep reading while the only trouble is that the input stopped early.
-        if !diagnostics.isEmpty && diagnostics.allSatisfy(\.isIncompleteInput) { return .more }
-        let lines = pending
+        let early = diagnostics.filter { Self.isEarlyEnd($0, in: file) }
+        if !diagnostics.isEmpty && early.count == diagnostics.count { return .more }
+        return finish(file, program.statements.isEmpty && diagnostics.isEmpty,
+                      hiding: Set(early.compactMap(\.range)))
+    }
+
+    /// Ctrl-D: with a list open, close it (and any list around it) and run
+    /// the statement rather than drop it. Returns nil when nothing was pending.
+    public mutating func endOfInput() -> Step? {
+        guard !pending.isEmpty else { return nil }
+        var text = pending.joined(separator: "\n")
+        // Each ']' closes one open list; a statement nests at most a few.
+        for _ in 0..<8 {
+            let (_, diagnostics) = Parser.parse(SourceFile(name: "<repl>", text: text))
+            guard diagnostics.contains(where: \.isIncompleteInput) else { break }
+            text += "]"
+        }
+        pending = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let file = SourceFile(name: "<repl>", text: text)
+        let (program, diagnostics) = Parser.parse(file)
+        return finish(file, program.statements.isEmpty && diagnostics.isEmpty, hiding: [])
+    }
+
+    /// Runs a complete chunk (a comment alone runs nothing) and forgets it
+    /// as pending input. Diagnostics at `hiding` are not shown: the input
+    /// stopped early there only because another error ended the chunk.
+    private mutating func finish(_ file: SourceFile, _ onlyComments: Bool, hiding: Set<SourceRange>) -> Step {
+        let history = Self.historyEntry(pending)
         pending.removeAll()
-        let history = Self.historyEntry(lines)
-        if program.statements.isEmpty && diagnostics.isEmpty { return .done(history: history) }  // a comment
+        if onlyComments { return .done(history: history) }
         let (_, events) = state.run(file)
-        show(events)
+        show(events.filter { event in
+            guard case .diagnostic(let d) = event, let range = d.range else { return true }
+            return !hiding.contains(range)
+        })
         return .done(history: history)
+    }
+
+    /// Whether a diagnostic only says that the input ended (inside a list):
+    /// more lines may still mend it.
+    static func isEarlyEnd(_ d: Diagnostic, in file: SourceFile) -> Bool {
+        if d.isIncompleteInput { return true }
+        guard d.code == .expectedToken, let range = d.range else { return false }
+        // "expected ',' or ']', found the end of the input": nothing but
+        // blanks after the place it points at.
+        return file.bytes[min(range.start, file.bytes.count)...].allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
     }
 
     /// A chunk as one history line when that keeps its meaning (no comment
@@ -87,23 +134,8 @@ public struct ReplLoop {
         }
     }
 
-    /// A call's status, name and number, and a one-line summary.
-    static func describe(_ c: CallRecord) -> String {
-        let n = c.count, items = c.count == 1 ? "item" : "items"
-        let what: String
-        if c.status == .success {
-            switch c.operation {
-            case .add: what = "added \(n) \(c.itemClass?.rawValue ?? "item")"
-            case .find: what = "found \(n) \(items)"
-            case .update: what = "updated \(n) \(items)"
-            case .delete: what = "deleted \(n) \(items)"
-            }
-        } else {
-            let verb = ["add": "added", "find": "found", "update": "updated", "delete": "deleted"][c.operation.rawValue] ?? "done"
-            what = "nothing \(verb); 'explain' says why"
-        }
-        return "\(c.operation.functionName) → \(c.status.description): \(what)"
-    }
+    /// A call as every front end prints it (``CallLine``).
+    static func describe(_ c: CallRecord) -> String { CallLine.text(c) }
 
     // MARK: Meta commands
 
@@ -153,8 +185,11 @@ public struct ReplLoop {
         if report.hasSyntaxErrors {
             write("nothing from \(path) was run\n", .error)
         } else {
+            // Errors are counted too: a file that only hit errors does not read "0 failed" alone.
+            let errors = report.diagnostics.filter(\.isErrorButNotACheck).count
             write("loaded \(path): \(Self.count(report.statements, "statement")), \(Self.count(report.calls, "call")), "
-                  + "\(Self.count(report.passed, "expectation")) held, \(report.failed) failed\n", .output)
+                  + "\(Self.count(report.passed, "expectation")) held, \(report.failed) failed"
+                  + (errors > 0 ? ", \(Self.count(errors, "error"))" : "") + "\n", .output)
         }
     }
 

@@ -5,7 +5,7 @@ import KCSLanguage
 /// `:save`.
 public struct ReplState: Sendable {
     /// The world and the last call, as every statement so far left them.
-    public private(set) var session = Session()
+    public private(set) var session = ReplState.freshSession()
     /// What ran, oldest first.
     public private(set) var entries: [Entry] = []
 
@@ -46,8 +46,16 @@ public struct ReplState: Sendable {
 
     /// A fresh world with nothing to undo or save.
     public mutating func reset() {
-        session = Session()
+        session = Self.freshSession()
         entries = []
+    }
+
+    /// A session that checks each call for the common mistakes, so lint
+    /// warnings appear as you type, as they do in `kcs run`.
+    static func freshSession() -> Session {
+        var session = Session()
+        session.lints = true
+        return session
     }
 
     /// The session as a runnable script (see ``ScriptWriter``).

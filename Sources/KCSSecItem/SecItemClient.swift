@@ -70,11 +70,19 @@ public struct SecItemClient: Sendable {
 
     /// Changes every item the query matches, as `SecItemUpdate`.
     public func update(_ query: [String: Any], _ attributesToUpdate: [String: Any]) -> OSStatus {
-        let spec: ItemSpec, changes: ItemSpec
-        switch (DictionaryReader.read(query), DictionaryReader.read(attributesToUpdate)) {
+        // kSecClass among the changes is refused whatever its value (a device
+        // parses the changes key by key, and "class" is no attribute): it is
+        // kept aside so that the engine refuses it at its place in the order.
+        var attributes = attributesToUpdate
+        let classAmongChanges = attributes.removeValue(forKey: kSecClass) != nil
+        let spec: ItemSpec
+        var changes: ItemSpec
+        switch (DictionaryReader.read(query), DictionaryReader.read(attributes)) {
         case (.failure(let refusal), _), (_, .failure(let refusal)): return refusal.status.code
         case (.success(let q), .success(let c)): (spec, changes) = (q, c)
         }
+        // Without a class in the query the engine stops earlier (errSecParam).
+        if classAmongChanges { changes.itemClass = spec.itemClass }
         return world.perform(CallRequest(.update, spec, changes: changes), as: app, on: device).status.code
     }
 

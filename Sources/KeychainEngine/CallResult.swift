@@ -60,7 +60,8 @@ public enum StatusReason: Sendable, Hashable {
     /// An App Clip adding or updating to a synchronizable item.
     case appClipSync
     /// A key in the attributes to change that is no attribute of the class
-    /// (a match limit, a return key or kSecClass): errSecNoSuchAttr.
+    /// (kSecClass, a match limit, a return key, kSecUseAuthenticationUI):
+    /// errSecNoSuchAttr.
     case notAnAttributeToChange(String)
     /// macOS without entitlements: only the read-only token group is listed.
     case tokenGroupOnly

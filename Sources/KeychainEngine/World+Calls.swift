@@ -516,6 +516,7 @@ extension World {
         if changes.itemClass != nil { return fail(.noSuchAttr, .notAnAttributeToChange("kSecClass")) }
         if changes.limit != nil { return fail(.noSuchAttr, .notAnAttributeToChange("kSecMatchLimit")) }
         if !changes.returns.isEmpty { return fail(.noSuchAttr, .notAnAttributeToChange("kSecReturn…")) }
+        if changes.authUI != nil { return fail(.noSuchAttr, .notAnAttributeToChange("kSecUseAuthenticationUI")) }
         if let bad = firstForeignAttribute(changes, itemClass) {
             return fail(.noSuchAttr, .attributeNotInClass(bad, itemClass))
         }

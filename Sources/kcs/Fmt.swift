@@ -22,15 +22,18 @@ struct Fmt: ParsableCommand {
     @Flag(help: "Write nothing; list the files that would change and exit 1 if any would.")
     var check = false
 
-    @Argument(help: "Scripts (.kcs), Markdown documents (.md) or folders; - for standard input.")
+    @Argument(help: "Scripts (.kcs), Markdown documents (.md) or folders; - for standard input.",
+              completion: FileKinds.documents)
     var paths: [String]
+
+    @OptionGroup var colour: ColourOptions
 
     mutating func validate() throws {
         if paths.isEmpty { throw ValidationError("give at least one file or folder, or - for standard input") }
     }
 
     func run() throws {
-        let renderer = DiagnosticRenderer(colour: useColour())
+        let renderer = DiagnosticRenderer(colour: colour.enabled())
         var code: Int32 = 0
         for path in documents(paths) {
             let original: [UInt8]

@@ -24,14 +24,18 @@ struct Lint: ParsableCommand {
             Each warning names the line, the mistake and the fix. Exit codes: 0 no warnings; 1 warnings; \
             65 syntax error; 66 file not found or unreadable. With --entitlements FILE, prints the team, \
             application identifier and access-group list that an .entitlements file, codesign output or \
-            provisioning profile gives, and an 'app' line to paste into a scenario.
+            provisioning profile gives, and the lines to paste into a scenario. A plain Xcode .entitlements \
+            file names no team and no app: give them with --team and --bundle-id (exit 64 when missing).
             """
     )
 
-    @ArgumentParser.Argument(help: "Scenario files; - reads standard input.")
+    @OptionGroup var colour: ColourOptions
+
+    @ArgumentParser.Argument(help: "Scenario files; - reads standard input.", completion: FileKinds.scenarios)
     var files: [String] = []
 
-    @Option(help: "An entitlements file, codesign output or provisioning profile to read instead of scenarios.")
+    @Option(help: "An entitlements file, codesign output or provisioning profile to read instead of scenarios.",
+            completion: FileKinds.entitlements)
     var entitlements: String?
 
     @Option(help: "With --entitlements: the team ID for $(AppIdentifierPrefix) when the file has none.")
@@ -53,14 +57,14 @@ struct Lint: ParsableCommand {
             let (text, diagnostics, code) = EntitlementsSummary.describe(path: entitlements, team: team, bundleID: bundleID,
                                                                          loader: safety.loader(for: entitlements))
             writeAll(1, Array(TerminalText.escaped(text, keepingLayout: true).utf8))
-            let renderer = DiagnosticRenderer(colour: useColour())
+            let renderer = DiagnosticRenderer(colour: colour.enabled())
             for d in diagnostics { printError(renderer.render(d)) }
             if code != 0 { throw ExitCode(code) }
             if files.isEmpty { return }
         }
         var runner = BatchRunner(lint: .warn, limits: safety.limits)
         let stdin = files.contains("-") ? safety.readStandardInput() : .bytes([])
-        let renderer = DiagnosticRenderer(colour: useColour())
+        let renderer = DiagnosticRenderer(colour: colour.enabled())
         var code: Int32 = 0
         for path in files {
             runner.loader = safety.loader(for: path)
@@ -88,13 +92,15 @@ struct Export: ParsableCommand {
             """
     )
 
+    @OptionGroup var colour: ColourOptions
+
     @Flag(help: "Write Swift (Swift Testing); the only format so far.")
     var swift = false
 
-    @ArgumentParser.Argument(help: "The scenario file.")
+    @ArgumentParser.Argument(help: "The scenario file.", completion: FileKinds.scenarios)
     var file: String
 
-    @Option(name: .shortAndLong, help: "Write to this file instead of standard output.")
+    @Option(name: .shortAndLong, help: "Write to this file instead of standard output.", completion: .file(extensions: ["swift"]))
     var output: String?
 
     mutating func validate() throws {
@@ -103,7 +109,7 @@ struct Export: ParsableCommand {
 
     func run() throws {
         let loader = FileSystemLoader()
-        let renderer = DiagnosticRenderer(colour: useColour())
+        let renderer = DiagnosticRenderer(colour: colour.enabled())
         let source: SourceFile
         do { source = try loader.read(loader.resolve(file, relativeTo: nil)) } catch {
             printError(renderer.render(Diagnostic(.fileNotFound, "no such file: '\(file)'")))
@@ -136,7 +142,9 @@ struct Matrix: ParsableCommand {
         discussion: "Exit codes as for kcs run."
     )
 
-    @ArgumentParser.Argument(help: "The scenario file.")
+    @OptionGroup var colour: ColourOptions
+
+    @ArgumentParser.Argument(help: "The scenario file.", completion: FileKinds.scenarios)
     var file: String
 
     @Option(help: "text (as 'show matrix') or markdown.")
@@ -148,7 +156,7 @@ struct Matrix: ParsableCommand {
     func run() throws {
         let outcome = BatchRunner(lint: .off).matrix(path: file, format: format, device: device)
         writeAll(1, Array(outcome.output.utf8))
-        let renderer = DiagnosticRenderer(colour: useColour())
+        let renderer = DiagnosticRenderer(colour: colour.enabled())
         for d in outcome.diagnostics { printError(renderer.render(d)) }
         if outcome.exitCode != 0 { throw ExitCode(outcome.exitCode) }
     }

@@ -13,27 +13,83 @@ struct KCS: ParsableCommand {
                       TextMate.self]
     )
 
+    @OptionGroup var colour: ColourOptions
+
     /// `kcs` alone starts the REPL (which runs standard input like
     /// `kcs run -` when it is not a terminal).
     func run() throws {
-        try ReplCommand().run()
+        try ReplCommand.parse(["--color", colour.mode.rawValue]).run()
     }
 }
 
-/// Options `run` and `check` share: how results are printed and how many
-/// files run at once.
+/// What shell completion offers for each kind of file argument
+/// (`kcs --generate-completion-script bash|zsh|fish`).
+enum FileKinds {
+    static let scenarios = CompletionKind.file(extensions: ["kcs"])
+    /// `kcs check`: Markdown documents and scripts (folders are offered too).
+    static let documents = CompletionKind.file(extensions: ["md", "markdown", "kcs"])
+    /// `.entitlements` files, codesign's XML output and provisioning profiles.
+    static let entitlements = CompletionKind.file(extensions: ["entitlements", "plist", "xml", "mobileprovision", "provisionprofile"])
+}
+
+/// Options `run` and `check` share: how results are printed, how many
+/// files run at once, and which share of the files this machine runs.
 struct OutputOptions: ParsableArguments {
     @Option(help: "Output format: text, json, junit or tap.")
     var format: OutcomeFormat = .text
 
-    @Option(help: "Files to run in parallel (default: the number of cores). Output order does not change.")
+    @Option(help: "Files to run in parallel (default: the number of cores). Output stays in input order.")
     var jobs: Int?
+
+    @Option(help: ArgumentHelp("Run only shard I of N (1-based): the files, in order, cut into N contiguous parts.",
+                               valueName: "I/N"))
+    var shard: Shard?
+
+    @OptionGroup var colour: ColourOptions
 
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
     }
 
     var jobCount: Int { jobs ?? ProcessInfo.processInfo.activeProcessorCount }
+
+    /// The files this shard runs (all of them without --shard).
+    func select(_ files: [String]) -> [String] { shard?.select(files) ?? files }
+}
+
+/// `--shard I/N`, as Jest and Playwright spell it: a CI matrix of N jobs
+/// runs every file exactly once, each job a contiguous part of the list.
+struct Shard: ExpressibleByArgument, Sendable, Equatable {
+    var index: Int
+    var count: Int
+
+    init?(argument: String) {
+        let parts = argument.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]), n >= 1, (1...n).contains(i) else { return nil }
+        index = i
+        count = n
+    }
+
+    /// Files `[(I-1)·F/N, I·F/N)`: sizes differ by at most one, the order is kept.
+    func select<T>(_ files: [T]) -> [T] {
+        let lower = (index - 1) * files.count / count, upper = index * files.count / count
+        return Array(files[lower..<upper])
+    }
+}
+
+/// When diagnostics are coloured.
+enum ColourMode: String, ExpressibleByArgument, CaseIterable, Sendable {
+    case auto, always, never
+}
+
+/// `--color auto|always|never`, on every command that prints diagnostics.
+struct ColourOptions: ParsableArguments {
+    @Option(name: .customLong("color"),
+            help: "When to colour diagnostics; auto: on a terminal, unless NO_COLOR is set or TERM=dumb.")
+    var mode: ColourMode = .auto
+
+    /// Whether output to `fd` is coloured.
+    func enabled(for fd: Int32 = 2) -> Bool { useColour(mode, fd: fd) }
 }
 
 extension OutcomeFormat: ExpressibleByArgument {}
@@ -42,12 +98,13 @@ struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run .kcs scenarios, each in a fresh world, and check their expectations.",
         discussion: """
+            The closing line reads 'N passed, N failed', then ', N errors' when statements hit errors. \
             Exit codes: 0 every expectation held; 1 an expectation failed or a call hit a runtime error; \
             64 bad command line; 65 syntax error (nothing is run); 66 file not found.
             """
     )
 
-    @ArgumentParser.Argument(help: "Scenario files; - reads standard input.")
+    @ArgumentParser.Argument(help: "Scenario files; - reads standard input.", completion: FileKinds.scenarios)
     var files: [String] = []
 
     @Flag(name: .shortAndLong, help: "Print every call with its status.")
@@ -64,13 +121,18 @@ struct Run: ParsableCommand {
     mutating func validate() throws {
         if files.isEmpty { throw ValidationError("give at least one .kcs file, or - for standard input") }
         try watching.validate(inputs: files)
+        if let doc = files.first(where: isMarkdownPath) {
+            throw ValidationError("'\(doc)' is a Markdown document: its kcs blocks run with 'kcs check \(doc)'")
+        }
     }
 
     func run() throws {
         if watching.watch {
-            Watcher.loop(loader: FileSystemLoader(), inputs: { files }) { files, recorder in _ = runOnce(files, recorder: recorder) }
+            Watcher.loop(loader: FileSystemLoader(), inputs: { output.select(files) }) { files, recorder in
+                _ = runOnce(files, recorder: recorder)
+            }
         }
-        let code = runOnce(files, recorder: nil)
+        let code = runOnce(output.select(files), recorder: nil)
         if code != 0 { throw ExitCode(code) }
     }
 
@@ -79,7 +141,7 @@ struct Run: ParsableCommand {
         let runner = BatchRunner(verbose: verbose, lint: lint.mode, collectChecks: output.format != .text, limits: safety.limits)
         let stdin = files.contains("-") ? safety.readStandardInput() : .bytes([])
         let safety = self.safety
-        return Printer(format: output.format).runAll(files, jobs: output.jobCount) { path in
+        return Printer(format: output.format, colour: output.colour.enabled()).runAll(files, jobs: output.jobCount) { path in
             var runner = runner
             runner.loader = recorder.map { $0.through(safety.loader(for: path)) } ?? safety.loader(for: path)
             guard path == "-" else { return runner.run(path: path) }
@@ -102,7 +164,8 @@ struct Check: ParsableCommand {
             """
     )
 
-    @ArgumentParser.Argument(help: "Markdown files, folders (searched recursively) or .kcs files.")
+    @ArgumentParser.Argument(help: "Markdown files, folders (searched recursively) or .kcs files.",
+                             completion: FileKinds.documents)
     var paths: [String] = []
 
     @Flag(help: "Rewrite output blocks with what their kcs blocks print; nothing else in the file changes.")
@@ -123,11 +186,11 @@ struct Check: ParsableCommand {
 
     func run() throws {
         if watching.watch {
-            Watcher.loop(loader: FileSystemLoader(), inputs: { expand(paths) }) { files, recorder in
+            Watcher.loop(loader: FileSystemLoader(), inputs: { output.select(expand(paths)) }) { files, recorder in
                 _ = checkOnce(files, recorder: recorder)
             }
         }
-        let code = checkOnce(expand(paths), recorder: nil)
+        let code = checkOnce(output.select(expand(paths)), recorder: nil)
         if code != 0 { throw ExitCode(code) }
     }
 
@@ -136,7 +199,7 @@ struct Check: ParsableCommand {
         let runner = BatchRunner(lint: lint.mode, limits: safety.limits)
         let update = self.update
         let safety = self.safety
-        return Printer(format: output.format).runAll(files, jobs: output.jobCount) { path in
+        return Printer(format: output.format, colour: output.colour.enabled()).runAll(files, jobs: output.jobCount) { path in
             var runner = runner
             runner.loader = recorder.map { $0.through(safety.loader(for: path)) } ?? safety.loader(for: path)
             if path.hasSuffix(".kcs") { return runner.run(path: path) }
@@ -166,7 +229,7 @@ struct Check: ParsableCommand {
                 let base = path.hasSuffix("/") ? path : path + "/"
                 // Hidden folders (.git, .build) hold other people's documents.
                 let found = (FileManager.default.enumerator(atPath: path)?.compactMap { $0 as? String } ?? [])
-                    .filter { $0.hasSuffix(".md") || $0.hasSuffix(".markdown") }
+                    .filter(isMarkdownPath)
                     .filter { !$0.split(separator: "/").contains { $0.hasPrefix(".") } }
                     .sorted()
                 out += found.map { base + $0 }
@@ -178,83 +241,101 @@ struct Check: ParsableCommand {
     }
 }
 
-/// Prints outcomes as they complete, in input order, and works out the exit code.
+/// Prints outcomes in input order as soon as each is known (a file waits
+/// only for the files before it), and works out the exit code.
 struct Printer {
-    var format: OutcomeFormat
-    let renderer = DiagnosticRenderer(colour: useColour())
+    let format: OutcomeFormat
+    let renderer: DiagnosticRenderer
     let annotate = ProcessInfo.processInfo.environment["GITHUB_ACTIONS"] == "true"
 
-    func runAll(_ items: [String], jobs: Int, work: @escaping @Sendable (String) -> FileOutcome) -> Int32 {
-        let results = Results(count: items.count)
-        var next = 0
-        var all: [FileOutcome] = []
-        func drain() {
-            while next < items.count, let outcome = results.take(next) {
-                show(outcome)
-                all.append(outcome)
-                next += 1
-            }
-        }
-        if jobs <= 1 || items.count <= 1 {
-            for (i, item) in items.enumerated() {
-                results.put(i, work(item))
-                drain()
-            }
-        } else {
-            let queue = DispatchQueue(label: "kcs.jobs", attributes: .concurrent)
-            let group = DispatchGroup()
-            let slots = DispatchSemaphore(value: jobs)
-            for (i, item) in items.enumerated() {
-                slots.wait()
-                queue.async(group: group) {
-                    results.put(i, work(item))
-                    slots.signal()
-                }
-                results.lock.lock()
-                results.lock.unlock()
-            }
-            group.wait()
-            drain()
-        }
-        drain()
-        if format == .text {
-            writeAll(1, Array(OutcomeFormat.textSummary(all).utf8))
-        } else {
-            writeAll(1, Array(format.render(all).utf8))
-        }
-        return all.reduce(Int32(0)) { FileOutcome.combine($0, $1.exitCode) }
+    init(format: OutcomeFormat, colour: Bool) {
+        self.format = format
+        self.renderer = DiagnosticRenderer(colour: colour)
     }
 
-    private func show(_ outcome: FileOutcome) {
-        if format == .text {
-            // What scripts print holds names and strings from the input.
-            writeAll(1, Array(TerminalText.escaped(outcome.output, keepingLayout: true).utf8))
-            for d in outcome.diagnostics { printError(renderer.render(d)) }
+    func runAll(_ items: [String], jobs: Int, work: @escaping @Sendable (String) -> FileOutcome) -> Int32 {
+        var totals = RunTotals()
+        // JSON and JUnit are one document each; text and TAP stream.
+        var kept: [FileOutcome] = []
+        var tapNumber = 0
+        if format == .tap { writeAll(1, Array(OutcomeFormat.tapHeader.utf8)) }
+        let show: (FileOutcome) -> Void = { outcome in
+            totals.add(outcome)
+            switch format {
+            case .text:
+                // What scripts print holds names and strings from the input.
+                writeAll(1, Array(TerminalText.escaped(outcome.output, keepingLayout: true).utf8))
+                for d in outcome.diagnostics { printError(renderer.render(d)) }
+            case .tap:
+                let (text, n) = OutcomeFormat.tap(outcome, numberedFrom: tapNumber)
+                tapNumber = n
+                writeAll(1, Array(text.utf8))
+            case .json, .junit:
+                kept.append(outcome)
+            }
+            // Workflow commands go to standard output, unless that carries a
+            // structured report that they would corrupt; the runner reads both.
+            if annotate { writeAll(format == .text ? 1 : 2, Array(OutcomeFormat.githubAnnotations(outcome).utf8)) }
         }
-        // Workflow commands go to standard output, unless that carries a
-        // structured report that they would corrupt; the runner reads both.
-        if annotate { writeAll(format == .text ? 1 : 2, Array(OutcomeFormat.githubAnnotations(outcome).utf8)) }
+        if jobs <= 1 || items.count <= 1 {
+            for item in items { show(work(item)) }
+        } else {
+            let results = Results(count: items.count)
+            // Workers start files while this thread prints them in order.
+            DispatchQueue.global().async {
+                let queue = DispatchQueue(label: "kcs.jobs", attributes: .concurrent)
+                let slots = DispatchSemaphore(value: jobs)
+                for (i, item) in items.enumerated() {
+                    slots.wait()
+                    queue.async {
+                        results.put(i, work(item))
+                        slots.signal()
+                    }
+                }
+            }
+            for i in items.indices { show(results.wait(i)) }
+        }
+        switch format {
+        case .text: writeAll(1, Array(totals.summaryLine.utf8))
+        case .tap: writeAll(1, Array(OutcomeFormat.tapPlan(totals).utf8))
+        case .json, .junit: writeAll(1, Array(format.render(kept).utf8))
+        }
+        return totals.exitCode
     }
 }
 
-/// Outcomes by index, filled from worker threads.
+/// Outcomes by index, filled from worker threads; the printer waits for
+/// each in turn and takes it out, so finished files are not held twice.
 final class Results: @unchecked Sendable {
-    let lock = NSLock()
+    private let condition = NSCondition()
     private var slots: [FileOutcome?]
 
     init(count: Int) { slots = Array(repeating: nil, count: count) }
 
     func put(_ i: Int, _ outcome: FileOutcome) {
-        lock.lock()
+        condition.lock()
         slots[i] = outcome
-        lock.unlock()
+        condition.broadcast()
+        condition.unlock()
     }
 
-    func take(_ i: Int) -> FileOutcome? {
-        lock.lock()
-        defer { lock.unlock() }
-        return slots[i]
+    /// Blocks until outcome `i` is in, then hands it over.
+    func wait(_ i: Int) -> FileOutcome {
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if let outcome = slots[i] {
+                slots[i] = nil
+                return outcome
+            }
+            condition.wait()
+        }
     }
+}
+
+/// Whether a path names a Markdown document (what `kcs check` reads).
+func isMarkdownPath(_ path: String) -> Bool {
+    path.hasSuffix(".md") || path.hasSuffix(".markdown")
 }
 
 /// Writes to standard error.
@@ -275,7 +356,16 @@ func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
     }
 }
 
-func useColour() -> Bool {
-    if ProcessInfo.processInfo.environment["NO_COLOR"] != nil { return false }
-    return isatty(2) != 0
+/// The colour decision: `always` and `never` as said; `auto` colours a
+/// terminal unless `NO_COLOR` is set (https://no-color.org) or `TERM=dumb`.
+func useColour(_ mode: ColourMode, fd: Int32 = 2) -> Bool {
+    switch mode {
+    case .always: return true
+    case .never: return false
+    case .auto:
+        let env = ProcessInfo.processInfo.environment
+        if env["NO_COLOR"].map({ !$0.isEmpty }) == true { return false }
+        if env["TERM"] == "dumb" { return false }
+        return isatty(fd) != 0
+    }
 }

@@ -17,13 +17,15 @@ struct ReplCommand: ParsableCommand {
             """
     )
 
+    @OptionGroup var colour: ColourOptions
+
     func run() throws {
         // Piped input is a script: run it as the batch runner would.
         guard isatty(0) != 0 else {
-            try Run.parse(["-"]).run()
+            try Run.parse(["-", "--color", colour.mode.rawValue]).run()
             return
         }
-        let code = Repl.run(arguments: [])
+        let code = Repl.run(arguments: [], colour: colour.enabled(for: 1))
         if code != 0 { throw ExitCode(code) }
     }
 }

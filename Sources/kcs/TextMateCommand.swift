@@ -39,7 +39,7 @@ struct TextMate: ParsableCommand {
                 // Through the loader: regular files only, and its size cap.
                 let bytes: [UInt8]
                 do { bytes = try FileSystemLoader().read(path).bytes } catch {
-                    printError(DiagnosticRenderer(colour: useColour()).render(Diagnostic(.fileNotFound, "cannot read '\(path)'")))
+                    printError(DiagnosticRenderer(colour: useColour(.auto)).render(Diagnostic(.fileNotFound, "cannot read '\(path)'")))
                     throw ExitCode(66)
                 }
                 let json = try JSONSerialization.data(

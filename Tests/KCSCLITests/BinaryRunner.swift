@@ -60,4 +60,31 @@ enum BinaryRunner {
         return Output(status: process.terminationStatus, stdout: String(decoding: outBytes, as: UTF8.self),
                       stderr: String(decoding: errBytes, as: UTF8.self))
     }
+
+    /// A tool on the PATH, or nil.
+    static func tool(_ name: String) -> String? {
+        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            let path = "\(dir)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return nil
+    }
+
+    /// Runs another tool; its standard output and error together.
+    static func exec(_ tool: String, _ arguments: [String], in dir: URL? = nil) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        if let dir { process.currentDirectoryURL = dir }
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("kcs-tool-\(UUID().uuidString).log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: log) }
+        let handle = try FileHandle(forWritingTo: log)
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        process.waitUntilExit()
+        try handle.close()
+        return (process.terminationStatus, (try? String(contentsOf: log, encoding: .utf8)) ?? "")
+    }
 }

@@ -53,7 +53,8 @@ struct CLITests {
     @Test func missingFileMessage() throws {
         let out = try BinaryRunner.run(["run", "no/such/file.kcs"])
         #expect(out.stderr.contains("error: no such file: 'no/such/file.kcs'"))
-        #expect(out.stdout == "0 passed, 0 failed\n")
+        // The missing file is counted: not "0 passed, 0 failed" alone.
+        #expect(out.stdout == "0 passed, 0 failed, 1 error\n")
     }
 
     @Test func standardInputAndSummaryLine() throws {
@@ -75,7 +76,7 @@ struct CLITests {
         let script = "team SKMME9E2Y8\napp com.x.A\nas A find generic-password account=\"a\"\nexpect status -25300\n"
         let out = try BinaryRunner.run(["run", "--verbose", "-"], stdin: script)
         #expect(out.stdout == """
-            <stdin>:3: as A find generic-password account="a" → errSecItemNotFound (-25300)
+            <stdin>:3: A find generic-password → errSecItemNotFound (-25300)
             1 passed, 0 failed
 
             """)

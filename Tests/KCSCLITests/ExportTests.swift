@@ -8,7 +8,8 @@ import Testing
 
     /// The generated code for a couple of examples is pinned byte for byte;
     /// KCS_UPDATE_GOLDEN=1 rewrites the expected files.
-    @Test(arguments: ["02-keychain-access-group", "15-accessibility-and-access-control", "19-imported-entitlements"])
+    @Test(arguments: ["02-keychain-access-group", "09-update-moves-between-groups", "15-accessibility-and-access-control",
+                      "19-imported-entitlements"])
     func exportedSwiftIsPinned(name: String) throws {
         let out = try BinaryRunner.run(["export", "--swift", "examples/\(name).kcs"])
         #expect(out.status == 0, "\(out.stderr)")
@@ -41,13 +42,38 @@ import Testing
             sources.append(target.path)
         }
         let stub = BinaryRunner.root.appendingPathComponent("Tests/KCSCLITests/SecurityStub/Security.swift").path
-        let module = try Self.exec(swiftc ?? "", ["-emit-module", "-module-name", "Security", "-parse-as-library", stub,
+        let module = try BinaryRunner.exec(swiftc ?? "", ["-emit-module", "-module-name", "Security", "-parse-as-library", stub,
                                                  "-emit-module-path", dir.appendingPathComponent("Security.swiftmodule").path],
                                    in: dir)
         #expect(module.status == 0, "the stub does not compile: \(module.output)")
-        let check = try Self.exec(swiftc ?? "", ["-typecheck", "-I", dir.path] + sources, in: dir)
+        let check = try BinaryRunner.exec(swiftc ?? "", ["-typecheck", "-I", dir.path] + sources, in: dir)
         #expect(check.status == 0, "exported Swift does not type-check:\n\(check.output)")
         #endif
+    }
+
+    /// SecItem.h: "Only real keychain attributes are permitted" in
+    /// SecItemUpdate's attributes to change; a device answers kSecClass,
+    /// match, return and use keys there with errSecNoSuchAttr. No exported
+    /// changes dictionary may hold one.
+    @Test func updateChangesHoldOnlyRealAttributes() throws {
+        let examples = try FileManager.default.contentsOfDirectory(atPath: BinaryRunner.root.appendingPathComponent("examples").path)
+            .filter { $0.hasSuffix(".kcs") }.sorted()
+        var dictionaries = 0
+        for example in examples {
+            let out = try BinaryRunner.run(["export", "--swift", "examples/" + example])
+            #expect(out.status == 0, "\(example): \(out.stderr)")
+            var inChanges = false
+            for line in out.stdout.split(separator: "\n").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+                if line.hasPrefix("let changes: [String: Any] = [") { inChanges = true; dictionaries += 1; continue }
+                if inChanges && line == "]" { inChanges = false; continue }
+                guard inChanges else { continue }
+                let key = line.prefix { $0 != " " }
+                #expect(key.hasPrefix("kSecAttr") || key == "kSecValueData",
+                        "\(example): \(key) in SecItemUpdate's attributes to change")
+                #expect(key != "kSecClass" && key != "kSecAttrSynchronizableAny")
+            }
+        }
+        #expect(dictionaries >= 5, "the examples export too few updates to check")
     }
 
     @Test func exportOfABrokenScriptFailsLikeRun() throws {
@@ -107,29 +133,7 @@ import Testing
     }
 
     static func swiftc() -> String? {
-        for candidate in ["/opt/swift/usr/bin/swiftc"] where FileManager.default.isExecutableFile(atPath: candidate) {
-            return candidate
-        }
-        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
-            let path = "\(dir)/swiftc"
-            if FileManager.default.isExecutableFile(atPath: path) { return path }
-        }
-        return nil
-    }
-
-    static func exec(_ tool: String, _ arguments: [String], in dir: URL) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        process.currentDirectoryURL = dir
-        let log = dir.appendingPathComponent("swiftc-\(UUID().uuidString).log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: log)
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
-        process.waitUntilExit()
-        try handle.close()
-        return (process.terminationStatus, (try? String(contentsOf: log, encoding: .utf8)) ?? "")
+        FileManager.default.isExecutableFile(atPath: "/opt/swift/usr/bin/swiftc") ? "/opt/swift/usr/bin/swiftc"
+            : BinaryRunner.tool("swiftc")
     }
 }

@@ -20,6 +20,8 @@ import Testing
         ("507-sync-filter.kcs", .lintSyncFilter, 8),
         ("508-service-account-mismatch.kcs", .lintServiceAccount, 9),
         ("509-update-moves-group.kcs", .lintGroupMove, 9),
+        ("510-inline-unprefixed.kcs", .lintUnprefixedEntitlement, 6),
+        ("511-app-group-shape.kcs", .lintAppGroupShape, 7),
     ])
     func eachRuleHasATriggeringSample(file: String, code: DiagnosticCode, line: Int) {
         let outcome = BatchRunner().lint(path: Self.path(file))
@@ -33,6 +35,83 @@ import Testing
         let run = BatchRunner().run(path: Self.path(file))
         #expect(run.exitCode == 0, "\(file)")
         #expect(run.diagnostics.map(\.code) == [code])
+    }
+
+    /// Issue 13: the same entitlement-shape warning wherever the value is
+    /// written, with a did-you-mean, pointing at the value itself.
+    @Test func entitlementShapeWarningsWhereverWritten() {
+        func warnings(_ script: String) -> [Diagnostic] {
+            BatchRunner().run(SourceFile(name: "s.kcs", text: script)).diagnostics.filter { $0.severity == .warning }
+        }
+        let inline = warnings("team SKMME9E2Y8\napp com.example.A keychain-access-groups=[com.example.shared, com.apple.token]\n")
+        #expect(inline.map(\.code) == [.lintUnprefixedEntitlement])
+        #expect(inline.first?.message == "keychain group com.example.shared does not carry the team prefix SKMME9E2Y8.")
+        #expect(inline.first?.hint?.hasPrefix("did you mean SKMME9E2Y8.com.example.shared?") == true)
+        #expect(inline.first?.location?.column == 43, "the warning points at the group")
+        // The same words as for an entitlements file.
+        let file = EntitlementShape.keychainGroup("com.example.shared", teamID: "SKMME9E2Y8")
+        #expect(file?.message == inline.first?.message && file?.hint == inline.first?.hint)
+
+        let appGroups = warnings("team SKMME9E2Y8\napp com.example.A application-groups=[com.example.suite, SKMME9E2Y8.group.x, group.ok]\n")
+        #expect(appGroups.map(\.code) == [.lintAppGroupShape, .lintAppGroupShape])
+        #expect(appGroups.first?.hint?.hasPrefix("did you mean group.com.example.suite?") == true)
+        #expect(appGroups.last?.hint?.hasPrefix("did you mean group.x?") == true)
+        // macOS also takes team-prefixed app groups.
+        #expect(warnings("platform macos 15\nteam SKMME9E2Y8\napp com.example.A application-groups=[SKMME9E2Y8.suite]\n").isEmpty)
+
+        let call = warnings("""
+            team SKMME9E2Y8
+            app com.example.A application-groups=[group.x]
+            as A add generic-password account="a" group=SKMME9E2Y8.group.x
+            as A update generic-password account="a" set group=SKMME9E2Y8.group.x
+            """)
+        #expect(call.map(\.code) == [.lintAppGroupShape, .lintAppGroupShape, .lintGroupMove])
+        #expect(call.first?.hint?.hasPrefix("did you mean group.x?") == true)
+        // Hints on one flow agree: the move's fix names the corrected group.
+        #expect(call.last?.hint?.hasSuffix("add it to group.x") == true)
+        // Apple's own group is no mistake.
+        #expect(EntitlementShape.keychainGroup("com.apple.token", teamID: "SKMME9E2Y8") == nil)
+    }
+
+    @Test func hintsOnOneCallDoNotContradict() {
+        // KCS503 must not suggest the accessibility KCS504 warns about.
+        let d = BatchRunner().run(SourceFile(name: "s.kcs", text: """
+            team SKMME9E2Y8
+            app com.example.A
+            as A add generic-password account="a" sync=true accessible=always-this-device-only
+            """)).diagnostics
+        #expect(Set(d.map(\.code)) == [.lintSyncThisDeviceOnly, .lintDeprecatedAccessibility])
+        for w in d { #expect(w.hint?.contains("use always") == false, "\(w.hint ?? "")") }
+        #expect(d.first { $0.code == .lintSyncThisDeviceOnly }?.hint?.hasSuffix("or use after-first-unlock") == true)
+    }
+
+    @Test func hintsOnOneFlowAgree() {
+        // The writer is told to use the app group it shares; the extension
+        // reading in vain is told the same, not to take the app's private group.
+        let d = BatchRunner().run(SourceFile(name: "s.kcs", text: """
+            team SKMME9E2Y8
+            app com.example.App application-groups=[group.com.example.Suite]
+            app com.example.App.Widget as Widget kind=extension application-groups=[group.com.example.Suite]
+            as App add generic-password account="a"
+            as Widget find generic-password account="a"
+            """)).diagnostics
+        #expect(d.map(\.code) == [.lintAppGroupDefault, .lintExtensionGroup])
+        #expect(d[0].hint?.hasSuffix("group=group.com.example.Suite") == true, "\(d[0].hint ?? "")")
+        #expect(d[1].hint?.hasSuffix("store the item there (group=group.com.example.Suite on the add)") == true, "\(d[1].hint ?? "")")
+    }
+
+    @Test func noFixAddsAGroupTheListAlreadyHas() {
+        let d = BatchRunner().run(SourceFile(name: "s.kcs", text: """
+            team SKMME9E2Y8
+            app com.example.A keychain-access-groups=[SKMME9E2Y8.x, x] application-groups=[group.y, y]
+            """)).diagnostics
+        #expect(d.map(\.hint) == ["keychain-access-groups already lists SKMME9E2Y8.x: drop x",
+                                   "application-groups already lists group.y: drop y"])
+    }
+
+    @Test func noFixAddsAGroupTheAppAlreadyHas() {
+        let d = BatchRunner().lint(path: Self.path("502-extension-group.kcs")).diagnostics[0]
+        #expect(d.hint?.contains("(group com.example.BankShared Widget)") == true, "\(d.hint ?? "")")
     }
 
     @Test func messagesSayTheMistakeAndTheFix() {

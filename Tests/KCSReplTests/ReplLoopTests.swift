@@ -38,6 +38,41 @@ import Testing
         #expect(repl.state.entries.count == 1)
     }
 
+    @Test func testBareWordsActAsCommands() {
+        var (repl, screen) = loop()
+        #expect(repl.feed("help") == .done(history: "help"))
+        #expect(screen.output.hasPrefix("statements"))
+        #expect(repl.feed("help classes") == .done(history: "help classes"))
+        #expect(screen.output.contains("item classes:"))
+        #expect(repl.feed("exit") == .quit)
+        #expect(repl.feed("  quit ") == .quit)
+        // Only alone: "exit now" is not a command, and is reported as a statement error.
+        _ = repl.feed("exit now")
+        #expect(screen.errors.contains("[KCS201]"))
+    }
+
+    @Test func testEndOfInputClosesAnOpenListAndRunsTheStatement() {
+        var (repl, screen) = loop()
+        _ = repl.feed("team SKMME9E2Y8")
+        #expect(repl.endOfInput() == nil, "nothing pending: Ctrl-D leaves")
+        #expect(repl.feed("app com.example.A keychain-access-groups=[") == .more)
+        #expect(repl.feed("  SKMME9E2Y8.one,") == .more)
+        #expect(repl.feed("  SKMME9E2Y8.two") == .more, "no comma yet is not an error yet")
+        #expect(repl.endOfInput() != nil)
+        #expect(repl.pending.isEmpty)
+        #expect(repl.state.session.world.apps.first?.keychainAccessGroups == ["SKMME9E2Y8.one", "SKMME9E2Y8.two"])
+        #expect(screen.errors == "")
+    }
+
+    @Test func testAnErrorMidListIsReportedAloneAtItsLine() {
+        var (repl, screen) = loop()
+        _ = repl.feed("team SKMME9E2Y8")
+        #expect(repl.feed("app com.example.A keychain-access-groups=[") == .more)
+        #expect(repl.feed("  b@d,") == .done(history: "app com.example.A keychain-access-groups=[ b@d,"))
+        #expect(screen.errors.contains("<repl>:2:4: error: unexpected character '@' [KCS103]"), "\(screen.errors)")
+        #expect(!screen.errors.contains("[KCS104]"))
+    }
+
     @Test func testACallPrintsItsStatusAndASummary() {
         var (repl, screen) = loop()
         for line in ["team SKMME9E2Y8", "app com.example.A", "as A add generic-password account=\"x\"",
@@ -45,8 +80,8 @@ import Testing
             _ = repl.feed(line)
         }
         #expect(screen.output == """
-            SecItemAdd → errSecSuccess (0): added 1 generic-password
-            SecItemCopyMatching → errSecItemNotFound (-25300): nothing found; 'explain' says why
+            A add generic-password → errSecSuccess (0)
+            A find generic-password → errSecItemNotFound (-25300)
             ok
 
             """)

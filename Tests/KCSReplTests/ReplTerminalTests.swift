@@ -30,6 +30,14 @@ final class ReplTerminalTests {
         return try t.waitFor("kcs> ")
     }
 
+    /// Types lines that leave a list open, each answered by the continuation prompt.
+    private func continued(_ t: PseudoTerminal, _ lines: String...) throws {
+        for line in lines {
+            t.send(line + "\r")
+            try t.waitFor("...> ")
+        }
+    }
+
     private func declareTwoApps(_ t: PseudoTerminal) throws {
         try enter(t, "team SKMME9E2Y8")
         try enter(t, "app com.example.Alpha")
@@ -40,7 +48,7 @@ final class ReplTerminalTests {
         let t = try start([])
         try declareTwoApps(t)
         let printed = try enter(t, "as Alpha add generic-password account=\"alice\" data=\"s3cret\"")
-        #expect(printed.contains("SecItemAdd → errSecSuccess (0): added 1 generic-password"), "\(printed)")
+        #expect(printed.contains("add generic-password → errSecSuccess (0)"), "\(printed)")
         let find = try enter(t, "as Beta find generic-password account=\"alice\"")
         #expect(find.contains("errSecItemNotFound (-25300)"), "\(find)")
     }
@@ -87,7 +95,7 @@ final class ReplTerminalTests {
         let runtime = try enter(t, "as Nobody find generic-password")
         #expect(runtime.contains("[KCS301]"), "\(runtime)")
         let found = try enter(t, "as Alpha find generic-password account=\"a\"")
-        #expect(found.contains("errSecSuccess (0): found 1 item"), "\(found)")
+        #expect(found.contains("Alpha find generic-password → errSecSuccess (0), 1 item"), "\(found)")
     }
 
     @Test func testSaveWritesAScriptThatKcsRunPasses() throws {
@@ -153,6 +161,83 @@ final class ReplTerminalTests {
         try again.waitFor("kcs> ")
         again.send(":quit\r")
         #expect(again.waitForExit() == 0)
+    }
+
+    // MARK: Issue 13: the REPL keeps up with the batch runner
+
+    @Test func testLintWarningsAppearAsYouType() throws {
+        let t = try start()
+        try enter(t, "team SKMME9E2Y8")
+        try enter(t, "app com.example.Alpha")
+        try enter(t, "group com.example.Shared Alpha")
+        let printed = try enter(t, "as Alpha add generic-password account=\"a\" group=com.example.Shared")
+        #expect(printed.contains("warning: group \"com.example.Shared\" lacks the team prefix"), "\(printed)")
+        #expect(printed.contains("[KCS501]"), "\(printed)")
+        let inline = try enter(t, "app com.example.Beta keychain-access-groups=[com.example.Other]")
+        #expect(inline.contains("[KCS510]") && inline.contains("did you mean SKMME9E2Y8.com.example.Other?"), "\(inline)")
+    }
+
+    @Test func testAnErrorInAMultiLineEntryPointsAtItsLine() throws {
+        let t = try start()
+        try enter(t, "team SKMME9E2Y8")
+        try continued(t, "app com.example.Alpha keychain-access-groups=[", "  SKMME9E2Y8.com.example.Shared,")
+        let printed = try enter(t, "  SKMME9E2Y8.b@d")
+        #expect(printed.contains("<repl>:3:15: error: unexpected character '@' [KCS103]"), "\(printed)")
+        #expect(printed.contains(" 3 |   SKMME9E2Y8.b@d"), "\(printed)")
+        // Only the real mistake: not that the list was never closed.
+        #expect(!printed.contains("[KCS104]"), "\(printed)")
+        // A list element on its own line without a comma is not an error yet.
+        try continued(t, "app com.example.Beta keychain-access-groups=[", "  SKMME9E2Y8.one")
+        let closed = try enter(t, "]")
+        #expect(!closed.contains("error"), "\(closed)")
+        let shown = try enter(t, "show app Beta")
+        #expect(shown.contains("0. SKMME9E2Y8.one  (default)"), "\(shown)")
+    }
+
+    @Test func testHelpQuitAndExitWorkAsWords() throws {
+        let t = try start()
+        let help = try enter(t, "help")
+        #expect(help.contains("statements (':help KEYWORD' shows the syntax and an example):"), "\(help)")
+        let topic = try enter(t, "help expect")
+        #expect(topic.contains("example: expect"), "\(topic)")
+        t.send("exit\r")
+        #expect(t.waitForExit() == 0)
+        let q = try start()
+        q.send("quit\r")
+        #expect(q.waitForExit() == 0)
+    }
+
+    @Test func testCtrlDInsideAnOpenListEndsTheList() throws {
+        let t = try start()
+        try enter(t, "team SKMME9E2Y8")
+        try continued(t, "app com.example.Alpha keychain-access-groups=[", "  SKMME9E2Y8.com.example.Shared")
+        t.send("\u{4}")
+        try t.waitFor("kcs> ")
+        // The statement ran and the session goes on.
+        let shown = try enter(t, "show app Alpha")
+        #expect(shown.contains("0. SKMME9E2Y8.com.example.Shared  (default)"), "\(shown)")
+        t.send("\u{4}")
+        #expect(t.waitForExit() == 0)
+        let history = try String(contentsOf: t.home.appendingPathComponent("history"), encoding: .utf8)
+        #expect(history.contains("keychain-access-groups=[ SKMME9E2Y8.com.example.Shared"), "\(history)")
+    }
+
+    @Test func testColourFollowsTermAndTheColorOption() throws {
+        // On a terminal with a capable TERM and NO_COLOR empty, errors are coloured...
+        let coloured = try PseudoTerminal(["repl"], environment: ["TERM": "xterm", "NO_COLOR": ""])
+        terminals.append(coloured)
+        try coloured.waitFor("kcs> ")
+        let red = try enter(coloured, "as Nobody find generic-password")
+        #expect(red.contains("\u{1B}[31;1merror:"), "\(red)")
+        // ...not with TERM=dumb, nor with --color never.
+        for (arguments, term) in [(["repl"], "dumb"), (["repl", "--color", "never"], "xterm")] {
+            let plain = try PseudoTerminal(arguments, environment: ["TERM": term, "NO_COLOR": ""])
+            terminals.append(plain)
+            try plain.waitFor("kcs> ")
+            let text = try enter(plain, "as Nobody find generic-password")
+            #expect(text.contains("error: unknown app 'Nobody'"), "\(text)")
+            #expect(!text.contains("\u{1B}[31"), "\(arguments) TERM=\(term): \(text)")
+        }
     }
 
     @Test func testWithoutATerminalItBehavesLikeRunDash() throws {

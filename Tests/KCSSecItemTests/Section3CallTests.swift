@@ -211,6 +211,23 @@ struct Section3CallTests {
         #expect(one.update(password(), [kSecAttrLabel: "x"]) == errSecSuccess)
     }
 
+    @Test("update: kSecClass, a match, return or auth-UI key among the attributes to change is errSecNoSuchAttr")
+    func updateQueryKeysInChanges() {
+        let one = standardWorld().client("One")
+        #expect(one.add(password()) == errSecSuccess)
+        // SecDbQuery.c query_update_applier → SecDbAttrWithKey: not in the class's schema.
+        #expect(one.update(password(), [kSecClass: kSecClassGenericPassword, kSecAttrLabel: "x"]) == errSecNoSuchAttr)
+        // Whatever the class's value: "class" is no attribute to update.
+        #expect(one.update(password(), [kSecClass: "no such class", kSecAttrLabel: "x"]) == errSecNoSuchAttr)
+        #expect(one.update(password(), [kSecClass: 42]) == errSecNoSuchAttr)
+        #expect(one.update(password(), [kSecMatchLimit: kSecMatchLimitAll, kSecAttrLabel: "x"]) == errSecNoSuchAttr)
+        #expect(one.update(password(), [kSecReturnData: true, kSecAttrLabel: "x"]) == errSecNoSuchAttr)
+        #expect(one.update(password(), [kSecUseAuthenticationUI: kSecUseAuthenticationUIFail]) == errSecNoSuchAttr)
+        // Nothing changed; without the stray key the same call succeeds.
+        #expect(one.find(password([kSecAttrLabel: "x"])).0 == errSecItemNotFound)
+        #expect(one.update(password(), [kSecAttrLabel: "x"]) == errSecSuccess)
+    }
+
     @Test("update: an explicit unentitled query group depends on the version", arguments: [
         ("ios 18", errSecMissingEntitlement), ("ios 12", errSecItemNotFound),
     ])

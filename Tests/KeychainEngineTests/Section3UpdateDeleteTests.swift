@@ -91,6 +91,50 @@ struct Section3UpdateTests {
         #expect(f.items.map(f.groupName) == [Fixture.shared])
     }
 
+    @Test("3 update: kSecClass, a match, return or auth-UI key among the changes → errSecNoSuchAttr, after the new group")
+    func updateQueryKeysInChanges() {
+        var f = Fixture()
+        f.mustAdd(gp("a"))
+        var withClass = label("x")
+        withClass.itemClass = .genericPassword
+        var withLimit = label("x")
+        withLimit.limit = .all
+        var withReturn = label("x")
+        withReturn.returns = .data
+        var withUI = label("x")
+        withUI.authUI = .fail
+        for changes in [withClass, withLimit, withReturn, withUI] {
+            let r = f.update(gp("a"), changes)
+            #expect(r.status == .noSuchAttr)
+            guard case .notAnAttributeToChange = r.reason else {
+                Issue.record("reason \(r.reason)")
+                continue
+            }
+        }
+        #expect(f.items.first?.attributes[.label] == nil)
+        // SecItemServer.c refuses an unentitled new group before s3dl_query_update parses the changes.
+        var move = moveTo("\(teamB).x")
+        move.itemClass = .genericPassword
+        #expect(f.update(gp("a"), move).status == .missingEntitlement)
+        // kSecUseDataProtectionKeychain among the changes is a no-op (SecDbAttrWithKey).
+        var dp = label("x")
+        dp.useDataProtectionKeychain = true
+        #expect(f.update(gp("a"), dp).status == .success)
+    }
+
+    @Test("3 add, update, delete: auth-ui=skip outside a find → errSecParam (client side)",
+          arguments: [Operation.add, .update, .delete])
+    func skipOnlyInFind(op: Operation) {
+        var f = Fixture()
+        f.mustAdd(gp("a"))
+        var q = gp(op == .add ? "b" : "a")
+        q.authUI = .skip
+        let r = f.call(op, q, changes: op == .update ? label("x") : nil)
+        #expect(r.status == .param)
+        #expect(r.reason == .skipOutsideFind)
+        #expect(f.items.count == 1)
+    }
+
     @Test("3 update: changes every match and nothing else", arguments: bothPlatforms)
     func updateEveryMatch(platform: Platform) {
         var f = Fixture(platform: platform)
