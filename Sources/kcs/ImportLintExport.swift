@@ -40,13 +40,30 @@ struct Lint: ParsableCommand {
     @Option(name: .customLong("bundle-id"), help: "With --entitlements: the bundle ID (default: from the file).")
     var bundleID: String?
 
+    @Option(help: "An .xcodeproj to check as a whole, and its Swift code against its entitlements (docs/xcode.md).")
+    var project: String?
+
+    @Option(help: "With --project: a provisioning profile whose groups the targets must stay within.")
+    var profile: String?
+
+    @Option(help: "With --project: the configuration the single-configuration checks use (default: the project's).")
+    var configuration: String?
+
     mutating func validate() throws {
-        if files.isEmpty && entitlements == nil {
-            throw ValidationError("give at least one .kcs file, or --entitlements FILE")
+        if files.isEmpty && entitlements == nil && project == nil {
+            throw ValidationError("give at least one .kcs file, --entitlements FILE or --project App.xcodeproj")
+        }
+        if project == nil && (profile != nil || configuration != nil) {
+            throw ValidationError("--profile and --configuration go with --project")
         }
     }
 
     func run() throws {
+        if let project {
+            let code = lintProject(project, profile: profile, configuration: configuration, team: team)
+            if code != 0 { throw ExitCode(code) }
+            if files.isEmpty && entitlements == nil { return }
+        }
         if let entitlements {
             let (text, diagnostics, code) = EntitlementsSummary.describe(path: entitlements, team: team, bundleID: bundleID)
             writeAll(1, Array(text.utf8))

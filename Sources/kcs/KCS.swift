@@ -9,7 +9,7 @@ struct KCS: ParsableCommand {
         commandName: "kcs",
         abstract: "Run keychain scenarios: access groups, items and SecItem statuses, modelled.",
         version: "0.1.0",
-        subcommands: [Run.self, Check.self, ReplCommand.self, Lint.self, Export.self, Matrix.self]
+        subcommands: [Run.self, Check.self, ReplCommand.self, Lint.self, Export.self, Matrix.self, Import.self]
     )
 
     /// `kcs` alone starts the REPL (which runs standard input like

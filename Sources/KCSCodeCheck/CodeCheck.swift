@@ -1,0 +1,60 @@
+import KCSLanguage
+import KCSXcode
+import KCSXcodeProject
+import SwiftSyntax
+
+/// What the code asks for against what it is granted: every access group a
+/// target's Swift sources name, checked against that target's access-group
+/// list in the lint's configuration.
+public enum CodeCheck {
+    /// Sources beyond this many per target are not read.
+    public static let maxFiles = 5000
+
+    public static func run(_ lint: ProjectLint, fileSystem: any ProjectFileSystem = LocalProjectFileSystem()) -> [Diagnostic] {
+        var render = ProjectDiagnostics(fileSystem: fileSystem)
+        var out: [Diagnostic] = []
+        for target in lint.project.targets where target.kind != nil {
+            guard let signing = lint.signing(of: target), let app = signing.appTarget else { continue }
+            var finder = AccessGroupFinder()
+            var trees: [(String, SourceFileSyntax)] = []
+            for path in target.swiftSources.prefix(maxFiles) {
+                guard let file = render.sourceFile(path) else {
+                    out.append(Diagnostic(.projectSetting, "cannot read '\(path)', a source of target '\(target.name)'", severity: .warning))
+                    continue
+                }
+                let tree = AccessGroupFinder.parse(String(decoding: file.bytes, as: UTF8.self))
+                finder.collectConstants(tree, file: path)
+                trees.append((path, tree))
+            }
+            let granted = app.accessGroups
+            for (path, tree) in trees {
+                for use in finder.uses(in: tree, file: path) {
+                    let at = ProjectLocation(file: path, line: use.line, column: use.column)
+                    var notes: [DiagnosticNote] = []
+                    if let line = use.constantLine { notes.append(render.note("the constant is declared here", at: ProjectLocation(file: path, line: line))) }
+                    switch use.value {
+                    case .runtime(let expr):
+                        out.append(render.diagnostic(ProjectIssue(
+                            .warning, "target '\(target.name)' passes \(use.api) a value built at run time (\(expr.prefix(60))): kcs cannot check it",
+                            at: at, hint: "its groups in configuration '\(signing.configuration)': \(granted.joined(separator: ", "))"),
+                            code: .codeGroupNotCheckable, length: use.length, notes: notes))
+                    case .literal(let group):
+                        guard !granted.contains(group) else { continue }
+                        var hint = "target '\(target.name)' (configuration '\(signing.configuration)') is granted: " + granted.joined(separator: ", ")
+                        if let prefixed = app.prefixedGroup(for: group) {
+                            hint = "the group lacks its team prefix: write \"\(prefixed)\" (the entitlement's $(AppIdentifierPrefix) expands to \(app.teamID ?? "the team").)"
+                        } else if let dot = group.firstIndex(of: "."), group.distance(from: group.startIndex, to: dot) == 10,
+                                  let team = app.teamID, granted.contains(team + group[dot...]) {
+                            hint = "the group has another team's prefix: the target is signed by \(team), so write \"\(team + group[dot...])\""
+                        }
+                        out.append(render.diagnostic(ProjectIssue(
+                            .warning, "target '\(target.name)' names the access group \(group), which it is not entitled to: the call fails with errSecMissingEntitlement (-34018)",
+                            at: at, hint: hint), code: .codeGroupNotEntitled, length: use.length, notes: notes))
+                    }
+                }
+            }
+        }
+        return out
+    }
+}
+
