@@ -27,6 +27,8 @@ public enum CodeCheck {
                 trees.append((path, tree))
             }
             let granted = app.accessGroups
+            var grantedOnce: [String] = []
+            for g in granted where !grantedOnce.contains(g) { grantedOnce.append(g) }
             for (path, tree) in trees {
                 for use in finder.uses(in: tree, file: path) {
                     let at = ProjectLocation(file: path, line: use.line, column: use.column)
@@ -36,13 +38,17 @@ public enum CodeCheck {
                     case .runtime(let expr):
                         out.append(render.diagnostic(ProjectIssue(
                             .warning, "target '\(target.name)' passes \(use.api) a value built at run time (\(expr.prefix(60))): kcs cannot check it",
-                            at: at, hint: "its groups in configuration '\(signing.configuration)': \(granted.joined(separator: ", "))"),
+                            at: at, hint: "its groups in configuration '\(signing.configuration)': \(grantedOnce.joined(separator: ", "))"),
                             code: .codeGroupNotCheckable, length: use.length, notes: notes))
                     case .literal(let group):
                         guard !granted.contains(group) else { continue }
-                        var hint = "target '\(target.name)' (configuration '\(signing.configuration)') is granted: " + granted.joined(separator: ", ")
+                        var hint = "target '\(target.name)' (configuration '\(signing.configuration)') is granted: " + grantedOnce.joined(separator: ", ")
+                        let others = lint.signings.filter { $0.configuration == signing.configuration && $0.target.id != target.id }
                         if let prefixed = app.prefixedGroup(for: group) {
                             hint = "the group lacks its team prefix: write \"\(prefixed)\" (the entitlement's $(AppIdentifierPrefix) expands to \(app.teamID ?? "the team").)"
+                        } else if let team = app.teamID, !group.hasPrefix("group."),
+                                  case let holders = others.filter({ $0.accessGroups.contains(team + "." + group) }), !holders.isEmpty {
+                            hint = "the group lacks its team prefix, and '\(target.name)' is not entitled to \(team).\(group) either (\(holders.map { "'\($0.target.name)'" }.joined(separator: ", ")) \(holders.count == 1 ? "is" : "are")): add $(AppIdentifierPrefix)\(group) to its keychain-access-groups and write \"\(team).\(group)\""
                         } else if let dot = group.firstIndex(of: "."), group.distance(from: group.startIndex, to: dot) == 10,
                                   let team = app.teamID, granted.contains(team + group[dot...]) {
                             hint = "the group has another team's prefix: the target is signed by \(team), so write \"\(team + group[dot...])\""

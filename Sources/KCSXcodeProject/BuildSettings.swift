@@ -193,6 +193,15 @@ private struct Expander {
     var problems: [String] = []
     /// Settings being evaluated, to stop a cycle.
     var active: Set<Int> = []
+    /// The value of each assignment once worked out: it depends on nothing
+    /// else, and without this a chain of settings that each name the one
+    /// below twice would take exponential time.
+    var cache: [Int: String] = [:]
+
+    /// Records a problem once.
+    mutating func problem(_ p: String) {
+        if !problems.contains(p), problems.count < 20 { problems.append(p) }
+    }
 
     mutating func evaluate(_ name: String, below: Int, depth: Int) -> String {
         if let v = extra[name] { return v }
@@ -200,14 +209,20 @@ private struct Expander {
             if below >= settings.assignments.count, !undefined.contains(name) { undefined.append(name) }
             return ""
         }
-        guard depth < BuildSettings.maxDepth, !active.contains(i) else {
-            let p = "the setting \(name) refers to itself in a cycle"
-            if !problems.contains(p) { problems.append(p) }
+        if let known = cache[i] { return known }
+        guard !active.contains(i) else {
+            problem("the setting \(name) refers to itself in a cycle")
+            return ""
+        }
+        guard depth < BuildSettings.maxDepth else {
+            problem("references nest more than \(BuildSettings.maxDepth) deep")
             return ""
         }
         active.insert(i)
         defer { active.remove(i) }
-        return expand(settings.assignments[i].value, selfName: name, selfIndex: i, depth: depth + 1)
+        let value = expand(settings.assignments[i].value, selfName: name, selfIndex: i, depth: depth + 1)
+        cache[i] = value
+        return value
     }
 
     /// Expands every `$(…)`, `${…}` and `$NAME` in `text`; `selfName` and
@@ -215,11 +230,11 @@ private struct Expander {
     mutating func expand(_ text: String, selfName: String?, selfIndex: Int, depth: Int) -> String {
         guard text.contains("$") else { return text }
         let s = Array(text.unicodeScalars)
-        var out = String.UnicodeScalarView()
+        var out: [Unicode.Scalar] = []
         var k = 0
         while k < s.count {
             if out.count > BuildSettings.maxLength {
-                problems.append("an expanded value is longer than \(BuildSettings.maxLength) characters")
+                problem("an expanded value is longer than \(BuildSettings.maxLength) characters")
                 break
             }
             let c = s[k]
@@ -233,7 +248,7 @@ private struct Expander {
                     j += 1
                 }
                 guard end > 0 else {
-                    problems.append("'\(String(String.UnicodeScalarView(s[k...])))' is missing its closing '\(close)'")
+                    problem("'\(String(String.UnicodeScalarView(s[k...])))' is missing its closing '\(close)'")
                     out.append(contentsOf: s[k...])
                     break
                 }
@@ -251,12 +266,12 @@ private struct Expander {
                 k += 1
             }
         }
-        return String(out)
+        return String(String.UnicodeScalarView(out))
     }
 
     private mutating func lookup(_ name: String, selfName: String?, selfIndex: Int, depth: Int) -> String {
         guard depth < BuildSettings.maxDepth else {
-            problems.append("references nest more than \(BuildSettings.maxDepth) deep")
+            problem("references nest more than \(BuildSettings.maxDepth) deep")
             return ""
         }
         if let selfName, name == "inherited" || name == selfName {
@@ -278,7 +293,7 @@ private struct Expander {
                 continue
             }
             guard let f = MacroOperator(rawValue: op) else {
-                problems.append("the operator ':\(op)' in $(\(inner)) is not one kcs knows")
+                problem("the operator ':\(op)' in $(\(inner)) is not one kcs knows")
                 continue
             }
             value = f.apply(value)

@@ -59,10 +59,13 @@ struct Lint: ParsableCommand {
     }
 
     func run() throws {
+        var projectCode: Int32 = 0
         if let project {
-            let code = lintProject(project, profile: profile, configuration: configuration, team: team)
-            if code != 0 { throw ExitCode(code) }
-            if files.isEmpty && entitlements == nil { return }
+            projectCode = lintProject(project, profile: profile, configuration: configuration, team: team)
+            if files.isEmpty && entitlements == nil {
+                if projectCode != 0 { throw ExitCode(projectCode) }
+                return
+            }
         }
         if let entitlements {
             let (text, diagnostics, code) = EntitlementsSummary.describe(path: entitlements, team: team, bundleID: bundleID)
@@ -75,7 +78,7 @@ struct Lint: ParsableCommand {
         let runner = BatchRunner(lint: .warn)
         let stdin = files.contains("-") ? readStandardInput() : []
         let renderer = DiagnosticRenderer(colour: useColour())
-        var code: Int32 = 0
+        var code: Int32 = projectCode
         for path in files {
             let outcome = path == "-" ? runner.lint(SourceFile(name: "<stdin>", bytes: stdin)) : runner.lint(path: path)
             for d in outcome.diagnostics { printError(renderer.render(d)) }

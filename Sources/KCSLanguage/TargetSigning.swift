@@ -1,4 +1,3 @@
-import KCSLanguage
 import KCSXcodeProject
 import Foundation
 import KeychainEngine
