@@ -42,6 +42,11 @@ public struct SettingAssignment: Sendable, Hashable {
     public struct Condition: Sendable, Hashable {
         public var key: String
         public var pattern: String
+
+        public init(key: String, pattern: String) {
+            self.key = key
+            self.pattern = pattern
+        }
     }
 
     public init(name: String, conditions: [Condition] = [], value: String, location: ProjectLocation?) {
@@ -287,11 +292,16 @@ private struct Expander {
         let name = expand(parts[0], selfName: selfName, selfIndex: selfIndex, depth: depth + 1)
         var value = lookup(name, selfName: selfName, selfIndex: selfIndex, depth: depth)
         guard parts.count > 1 else { return value }
-        for op in Self.splitTopLevel(parts[1], at: ",", limit: Int.max) {
-            if op.hasPrefix("default=") {
-                if value.isEmpty { value = expand(String(op.dropFirst(8)), selfName: selfName, selfIndex: selfIndex, depth: depth + 1) }
-                continue
+        // Operators chain with ':' (or ','); `default=` takes the rest as its value.
+        var rest = Substring(parts[1])
+        while !rest.isEmpty {
+            if rest.hasPrefix("default=") {
+                if value.isEmpty { value = expand(String(rest.dropFirst(8)), selfName: selfName, selfIndex: selfIndex, depth: depth + 1) }
+                break
             }
+            let end = rest.firstIndex { $0 == ":" || $0 == "," } ?? rest.endIndex
+            let op = String(rest[..<end])
+            rest = end == rest.endIndex ? "" : rest[rest.index(after: end)...]
             guard let f = MacroOperator(rawValue: op) else {
                 problem("the operator ':\(op)' in $(\(inner)) is not one kcs knows")
                 continue

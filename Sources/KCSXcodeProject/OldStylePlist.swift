@@ -186,7 +186,7 @@ public struct OldStylePlistParser {
                 if let h = high { data.append(h << 4 | v); high = nil } else { high = v }
                 advance()
             }
-            if high != nil { throw error("<data> has an odd number of hex digits") }
+            if high != nil { throw PlistError(message: "<data> has an odd number of hex digits", line: l, column: c, hint: nil) }
             return PlistNode(.data(data), line: l, column: c)
         default:
             guard let s = try stringValue() else { throw error("expected a value, found \(found)") }
