@@ -2,7 +2,7 @@ import SwiftParser
 import SwiftSyntax
 
 /// A place where Swift code names a keychain access group.
-public struct AccessGroupUse: Sendable, Hashable {
+public struct AccessGroupUse: Sendable {
     public enum Value: Sendable, Hashable {
         /// A string the code spells out (or a constant initialised with one).
         case literal(String)
@@ -17,8 +17,8 @@ public struct AccessGroupUse: Sendable, Hashable {
     public var column: Int
     /// Characters the caret covers.
     public var length: Int
-    /// Where the constant the value came from is declared, if it came from one.
-    public var constantLine: Int?
+    /// Where the constant the value came from is declared (file, line), if it came from one.
+    public var constant: (file: String, line: Int)?
 }
 
 /// Finds the access groups Swift code names: `kSecAttrAccessGroup` in SecItem
@@ -52,9 +52,9 @@ public struct AccessGroupFinder {
     }
 
     /// The constant `name` if it is declared with exactly one value.
-    func constant(_ name: String, from file: String) -> (String, Int?)? {
+    func constant(_ name: String) -> (String, (file: String, line: Int)?)? {
         guard let all = constants[name], let first = all.first, all.allSatisfy({ $0.0 == first.0 }) else { return nil }
-        return (first.0, all.count == 1 && first.1 == file ? first.2 : nil)
+        return (first.0, all.count == 1 ? (first.1, first.2) : nil)
     }
 
     public static func parse(_ text: String) -> SourceFileSyntax { Parser.parse(source: text) }
@@ -141,28 +141,28 @@ private final class UseVisitor: SyntaxVisitor {
     private func recordComposed(_ node: FunctionCallExprSyntax, prefix: ExprSyntax?, group: ExprSyntax?, api: String) {
         let p = prefix.flatMap { resolve($0) }, g = group.flatMap { resolve($0) }
         if let p, let g, case .literal(let a) = p.0, case .literal(let b) = g.0 {
-            append(.literal(a + "." + b), api: api, at: Syntax(node), constantLine: nil)
+            append(.literal(a + "." + b), api: api, at: Syntax(node), constant: nil)
         } else {
-            append(.runtime(node.trimmedDescription), api: api, at: Syntax(node), constantLine: nil)
+            append(.runtime(node.trimmedDescription), api: api, at: Syntax(node), constant: nil)
         }
     }
 
     private func record(_ expr: ExprSyntax, api: String) {
-        guard let (value, constantLine) = resolve(expr) else { return }
-        append(value, api: api, at: Syntax(expr), constantLine: constantLine)
+        guard let (value, constant) = resolve(expr) else { return }
+        append(value, api: api, at: Syntax(expr), constant: constant)
     }
 
-    private func append(_ value: AccessGroupUse.Value, api: String, at node: Syntax, constantLine: Int?) {
+    private func append(_ value: AccessGroupUse.Value, api: String, at node: Syntax, constant: (file: String, line: Int)?) {
         let start = node.startLocation(converter: converter, afterLeadingTrivia: true)
         let text = node.trimmedDescription
         let firstLine = text.split(separator: "\n", omittingEmptySubsequences: false).first.map(\.count) ?? 1
         uses.append(AccessGroupUse(value: value, api: api, line: start.line, column: start.column, length: max(1, firstLine),
-                                   constantLine: constantLine))
+                                   constant: constant))
     }
 
     /// The value of an expression if it is spelled out; `nil` for a
     /// `nil` literal (no group at all).
-    private func resolve(_ expr: ExprSyntax) -> (AccessGroupUse.Value, Int?)? {
+    private func resolve(_ expr: ExprSyntax) -> (AccessGroupUse.Value, (file: String, line: Int)?)? {
         var e = expr
         // `"…" as String`, `("…")`, `x!`
         if let seq = e.as(SequenceExprSyntax.self), let first = seq.elements.first, seq.elements.count == 3,
@@ -174,7 +174,7 @@ private final class UseVisitor: SyntaxVisitor {
         if e.is(NilLiteralExprSyntax.self) { return nil }
         if let s = e.as(StringLiteralExprSyntax.self), let v = s.representedLiteralValue { return (.literal(v), nil) }
         let name: String? = e.as(DeclReferenceExprSyntax.self)?.baseName.text ?? e.as(MemberAccessExprSyntax.self)?.declName.baseName.text
-        if let name, let (v, line) = finder.constant(name, from: file) { return (.literal(v), line) }
+        if let name, let (v, at) = finder.constant(name) { return (.literal(v), at) }
         return (.runtime(e.trimmedDescription), nil)
     }
 }

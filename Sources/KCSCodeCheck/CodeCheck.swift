@@ -33,7 +33,7 @@ public enum CodeCheck {
                 for use in finder.uses(in: tree, file: path) {
                     let at = ProjectLocation(file: path, line: use.line, column: use.column)
                     var notes: [DiagnosticNote] = []
-                    if let line = use.constantLine { notes.append(render.note("the constant is declared here", at: ProjectLocation(file: path, line: line))) }
+                    if let c = use.constant { notes.append(render.note("the constant is declared here", at: ProjectLocation(file: c.file, line: c.line))) }
                     switch use.value {
                     case .runtime(let expr):
                         out.append(render.diagnostic(ProjectIssue(

@@ -174,7 +174,7 @@ public struct ProjectLint {
 
     /// Whether a profile's list grants `group`: exactly, or through a
     /// trailing `*` (`TEAMID.*`), with the team prefix variables expanded.
-    static func grants(_ granted: [String], _ group: String, team: String) -> Bool {
+    public static func grants(_ granted: [String], _ group: String, team: String) -> Bool {
         granted.contains { pattern in
             let p = pattern.replacingOccurrences(of: "$(AppIdentifierPrefix)", with: team + ".")
                 .replacingOccurrences(of: "$(TeamIdentifierPrefix)", with: team + ".")
