@@ -31,7 +31,8 @@ struct XcodeFixture {
     var anchoredXCConfig: [String: (folder: String, file: String)] = [:]
     var targets: [Target] = []
 
-    init() {
+    init(name: String = "App") {
+        self.name = name
         root = FileManager.default.temporaryDirectory.appendingPathComponent("kcs-xcode-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
     }
@@ -194,8 +195,8 @@ extension XcodeFixture {
     /// The project the docs walk through: an app, a widget and a share
     /// extension, Debug and Release, bundle IDs from an xcconfig with an
     /// #include, entitlements with $(AppIdentifierPrefix).
-    static func appWidgetShare() -> XcodeFixture {
-        var f = XcodeFixture()
+    static func appWidgetShare(name: String = "App") -> XcodeFixture {
+        var f = XcodeFixture(name: name)
         f.write("Config/Base.xcconfig", """
             // Shared by every target
             #include "Team.xcconfig"
