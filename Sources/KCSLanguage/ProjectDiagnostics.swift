@@ -53,25 +53,22 @@ public struct ProjectDiagnostics {
         var end = start
         while end < bytes.count, bytes[end] != 0x0A { end += 1 }
         while end > start, bytes[end - 1] == 0x0D || bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
-        var offset = start
-        var col = 1
-        while col < column, offset < end {
-            offset += 1
-            while offset < end, bytes[offset] & 0xC0 == 0x80 { offset += 1 }
-            col += 1
+        /// The byte offset `count` Unicode scalars after `from`, at most `end`.
+        func skip(_ count: Int, from: Int) -> Int {
+            var i = from, n = 0
+            while n < count, i < end {
+                i += 1
+                while i < end, bytes[i] & 0xC0 == 0x80 { i += 1 }
+                n += 1
+            }
+            return i
         }
+        var offset = skip(column - 1, from: start)
         guard let length else {
             if column <= 1 { while offset < end, bytes[offset] == 0x20 || bytes[offset] == 0x09 { offset += 1 } }
             return SourceRange(offset, end)
         }
-        var stop = offset
-        var n = 0
-        while n < length, stop < end {
-            stop += 1
-            while stop < end, bytes[stop] & 0xC0 == 0x80 { stop += 1 }
-            n += 1
-        }
-        return SourceRange(offset, stop)
+        return SourceRange(offset, skip(length, from: offset))
     }
 }
 
