@@ -37,12 +37,12 @@ public enum CodeCheck {
                     switch use.value {
                     case .runtime(let expr):
                         out.append(render.diagnostic(ProjectIssue(
-                            .warning, "target '\(target.name)' passes \(use.api) a value built at run time (\(expr.prefix(60))): kcs cannot check it",
-                            at: at, hint: "its groups in configuration '\(signing.configuration)': \(grantedOnce.joined(separator: ", "))"),
+                            .warning, "target '\(target.name)' (configuration '\(signing.configuration)') passes \(use.api) a value built at run time (\(expr.prefix(60))): kcs cannot check it",
+                            at: at, hint: "its groups: \(grantedOnce.joined(separator: ", "))"),
                             code: .codeGroupNotCheckable, length: use.length, notes: notes))
                     case .literal(let group):
                         guard !granted.contains(group) else { continue }
-                        var hint = "target '\(target.name)' (configuration '\(signing.configuration)') is granted: " + grantedOnce.joined(separator: ", ")
+                        var hint = "its groups: " + grantedOnce.joined(separator: ", ")
                         let others = lint.signings.filter { $0.configuration == signing.configuration && $0.target.id != target.id }
                         if let prefixed = app.prefixedGroup(for: group) {
                             hint = "the group lacks its team prefix: write \"\(prefixed)\" (the entitlement's $(AppIdentifierPrefix) expands to \(app.teamID ?? "the team").)"
@@ -54,7 +54,7 @@ public enum CodeCheck {
                             hint = "the group has another team's prefix: the target is signed by \(team), so write \"\(team + group[dot...])\""
                         }
                         out.append(render.diagnostic(ProjectIssue(
-                            .warning, "target '\(target.name)' names the access group \(group), which it is not entitled to: the call fails with errSecMissingEntitlement (-34018)",
+                            .warning, "target '\(target.name)' (configuration '\(signing.configuration)') names the access group \(group), which it is not entitled to: the call fails with errSecMissingEntitlement (-34018)",
                             at: at, hint: hint), code: .codeGroupNotEntitled, length: use.length, notes: notes))
                     }
                 }

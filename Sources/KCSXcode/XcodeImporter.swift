@@ -68,8 +68,9 @@ public enum XcodeImporter {
             return XcodeImport(scenario: "", diagnostics: diagnostics, exitCode: 1)
         }
 
-        var lines = ["# Imported from \(ProjectPath.lastComponent(project.path)) by kcs import xcode:"
-                     + " configuration \(configuration), platform \(platform)."]
+        // Names from the project are written as script literals, so none can end a comment line.
+        var lines = ["# Imported from \(ScriptText.literal(ProjectPath.lastComponent(project.path))) by kcs import xcode:"
+                     + " configuration \(ScriptText.literal(configuration)), platform \(platform)."]
         var apps: [String] = []
         var expectations: [String] = []
         var teams: [String] = []
@@ -79,7 +80,7 @@ public enum XcodeImporter {
         for t in signed {
             let platforms = platformsByTarget[t.id] ?? []
             guard platforms.contains(platform) else {
-                otherPlatforms.append("\(t.name) (\(platforms.joined(separator: ", ")))")
+                otherPlatforms.append("\(ScriptText.literal(t.name)) (\(platforms.joined(separator: ", ")))")
                 continue
             }
             let signing = TargetSigning.resolve(project, t, configuration: configuration, platform: platform, team: options.team,
@@ -116,7 +117,7 @@ public enum XcodeImporter {
                     let ag = signing.applicationGroups.map { ScriptText.literal($0.value) }
                     if !kag.isEmpty { app += " keychain-access-groups=[\(kag.joined(separator: ", "))]" }
                     if !ag.isEmpty { app += " application-groups=[\(ag.joined(separator: ", "))]" }
-                    apps.append("# \(ScriptText.literal(name)): the groups of \(relativePath(file, from: options.scenarioFolder)), expanded with the project's build settings")
+                    apps.append("# \(name): the groups of \(ScriptText.literal(relativePath(file, from: options.scenarioFolder))), expanded with the project's build settings")
                 }
             }
             apps.append(app)

@@ -152,7 +152,12 @@ private struct ProjectReader {
             if let product = objects[id]?["productReference"]?.string { productOwner[product] = id }
         }
         var targets: [XcodeProject.Target] = []
-        for idNode in project["targets"]?.array ?? [] {
+        let targetIDs = project["targets"]?.array ?? []
+        if targetIDs.count > Self.maxTargets {
+            issues.append(ProjectIssue(.warning, "the project has \(targetIDs.count) targets; kcs reads the first \(Self.maxTargets)",
+                                       at: at(project["targets"])))
+        }
+        for idNode in targetIDs.prefix(Self.maxTargets) {
             guard let id = idNode.string, let t = objects[id] else { continue }
             guard t["isa"]?.string == "PBXNativeTarget" else { continue }  // aggregate and legacy targets build nothing signed
             let name = t["name"]?.string ?? id
@@ -191,9 +196,19 @@ private struct ProjectReader {
                                      entitlementsFiles: entitlementsFiles, issues: issues, fileSystem: fileSystem))
     }
 
+    /// Real projects have tens of targets and a handful of configurations;
+    /// every target is resolved in every configuration, so both are bounded.
+    static let maxTargets = 1000
+    static let maxConfigurations = 32
+
     mutating func configurationList(_ list: PlistNode?) -> [XcodeProject.Configuration] {
         var out: [XcodeProject.Configuration] = []
-        for idNode in list?["buildConfigurations"]?.array ?? [] {
+        let ids = list?["buildConfigurations"]?.array ?? []
+        if ids.count > Self.maxConfigurations {
+            issues.append(ProjectIssue(.warning, "a configuration list has \(ids.count) configurations; kcs reads the first \(Self.maxConfigurations)",
+                                       at: at(list?["buildConfigurations"])))
+        }
+        for idNode in ids.prefix(Self.maxConfigurations) {
             guard let id = idNode.string, let c = objects[id] else {
                 issues.append(ProjectIssue(.warning, "the configuration list names '\(idNode.string ?? "?")', which is not in the project",
                                            at: at(idNode)))
@@ -271,7 +286,10 @@ private struct ProjectReader {
         }
         var found: [String] = []
         var pending = [(folder, 0)]
-        while let (dir, depth) = pending.popLast(), found.count < 5000 {
+        var visited = 0
+        // Bounded in files, folders and depth: a synchronized folder may hold anything.
+        while let (dir, depth) = pending.popLast(), found.count < 5000, visited < 2000 {
+            visited += 1
             for name in fileSystem.contents(ofDirectory: dir) ?? [] where !name.hasPrefix(".") {
                 let p = ProjectPath.join(dir, name)
                 if name.hasSuffix(".swift") {

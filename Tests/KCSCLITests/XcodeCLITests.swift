@@ -61,7 +61,7 @@ struct XcodeCLITests {
         // file:line:column: warning: … [KCS6xx] for every one.
         #expect(heads.allSatisfy { $0.range(of: #"^/.+:\d+:\d+: warning: .+ \[KCS60\d\]$"#, options: .regularExpression) != nil })
         for code in ["KCS603", "KCS604", "KCS605", "KCS606", "KCS607"] { #expect(lint.stderr.contains(code), "\(code)") }
-        #expect(lint.stderr.contains("ShareViewController.swift:6:40: warning: target 'Share Extension' names the access group com.example.Notes.shared"))
+        #expect(lint.stderr.contains("ShareViewController.swift:6:40: warning: target 'Share Extension' (configuration 'Release') names the access group com.example.Notes.shared"))
         let clean = try BinaryRunner.run(["lint", "--project", f.projectPath, "--configuration", "Nope"])
         #expect(clean.status == 64)
         #expect(try BinaryRunner.run(["lint", "--profile", profile, "x.kcs"]).status == 64)

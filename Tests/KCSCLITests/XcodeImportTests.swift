@@ -196,4 +196,34 @@ struct XcodeImporterTests {
         f.write("App.xcodeproj/project.pbxproj", "{ objects = {}; rootObject = R; }")
         #expect(XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions()).diagnostics.first?.message.contains("no PBXProject") == true)
     }
+
+    @Test func hostileProjectsEndInBoundedTime() throws {
+        var f = XcodeFixture()
+        defer { f.remove() }
+        // Settings that double at every level, an xcconfig that includes itself, a group that contains itself.
+        var settings = ["SDKROOT": "iphoneos", "DEVELOPMENT_TEAM": XcodeFixture.team, "S0": "\u{202E}x",
+                        "PRODUCT_BUNDLE_IDENTIFIER": "com.example.$(S40)", "CODE_SIGN_ENTITLEMENTS": "E.entitlements"]
+        for i in 1...40 { settings["S\(i)"] = "$(S\(i - 1))$(S\(i - 1))" }
+        f.write("Loop.xcconfig", "#include \"Loop.xcconfig\"\n")
+        f.projectXCConfig = ["Release": "Loop.xcconfig"]
+        f.targets = [.init(name: "Evil\nplatform macos 1", settings: ["Release": settings])]
+        f.writeEntitlements("E.entitlements", keychain: ["$(S40)"])
+        f.writeProject()
+        var text = try String(contentsOfFile: f.path("App.xcodeproj/project.pbxproj"), encoding: .utf8)
+        text = text.replacingOccurrences(of: "children = (", with: "children = (A1B2C3D4E5F6000000000099, ")
+        text = text.replacingOccurrences(of: "\t};\n\trootObject", with: "\t\tA1B2C3D4E5F6000000000099 = {isa = PBXGroup; children = (A1B2C3D4E5F6000000000099, ); path = x; sourceTree = \"<group>\";};\n\t};\n\trootObject")
+        f.write("App.xcodeproj/project.pbxproj", text)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let result = XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions())
+        #expect(clock.now - start < .seconds(20))
+        #expect(result.diagnostics.contains { $0.message.contains("includes itself") })
+        #expect(result.diagnostics.contains { $0.message.contains("not a bundle ID") })
+        // The target's name cannot leave its comment line, nor a value its literal.
+        #expect(!result.scenario.split(separator: "\n").contains { $0.hasPrefix("platform macos") })
+        #expect(!result.scenario.unicodeScalars.contains("\u{202E}"))
+        let lint = try ProjectLint.load(f.projectPath).get()
+        #expect(!lint.run().isEmpty)
+    }
 }
+

@@ -128,7 +128,7 @@ struct XcodeLintTests {
         defer { f.remove() }
         let d = CodeCheck.run(try ProjectLint.load(f.projectPath).get())
         #expect(d.count == 1)
-        #expect(d.first?.message.contains("target 'Share Extension' names the access group com.example.Notes.shared") == true)
+        #expect(d.first?.message.contains("target 'Share Extension' (configuration 'Release') names the access group com.example.Notes.shared") == true)
         #expect(d.first?.hint?.contains("('App', 'Widget' are): add $(AppIdentifierPrefix)com.example.Notes.shared") == true)
     }
 
