@@ -42,7 +42,8 @@ public struct ProjectLint {
         var render = ProjectDiagnostics(fileSystem: fileSystem)
         var out = project.issues.map { render.diagnostic($0, code: .projectSetting) }
         var seen = Set<ProjectIssue>()
-        for s in signings where s.configuration == configuration {
+        // Every configuration's: a setting that does not resolve in Debug matters too.
+        for s in signings {
             for issue in s.issues where seen.insert(issue).inserted { out.append(render.diagnostic(issue, code: .projectSetting)) }
         }
         out += configurationsDiffer(&render)
