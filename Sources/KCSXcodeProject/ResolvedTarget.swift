@@ -1,3 +1,5 @@
+import Foundation
+
 /// A target's signing facts for one configuration and platform: what the
 /// build settings give for its bundle ID, team and entitlements file.
 public struct ResolvedTarget: Sendable {
@@ -125,13 +127,30 @@ extension XcodeProject {
         }
 
         var bundleID = value("PRODUCT_BUNDLE_IDENTIFIER")
+        var bundleIDLocation = settings.definition(of: "PRODUCT_BUNDLE_IDENTIFIER")?.location ?? target.location
+        if bundleID == nil, let plist = value("INFOPLIST_FILE"), !plist.isEmpty {
+            // Older projects spell the bundle ID in Info.plist, with build settings in it.
+            let path = ProjectPath.join(sourceRoot, plist)
+            if case .success(let bytes) = fileSystem.read(path), let (raw, line) = Self.infoPlistBundleID(bytes) {
+                let at = ProjectLocation(file: path, line: line)
+                let e = settings.expand(raw)
+                for p in e.problems { issues.append(ProjectIssue(.warning, "CFBundleIdentifier (\(context)): \(p)", at: at)) }
+                if !e.undefined.isEmpty {
+                    issues.append(ProjectIssue(.warning, "CFBundleIdentifier (\(context)) uses \(e.undefined.map { "$(\($0))" }.joined(separator: ", ")), which no level of the project defines; Xcode expands \(e.undefined.count == 1 ? "it" : "them") to nothing",
+                                               at: at, hint: "define the setting, or check its spelling"))
+                }
+                bundleID = e.value
+                bundleIDLocation = at
+            }
+        }
         if bundleID == nil {
-            issues.append(ProjectIssue(.warning, "PRODUCT_BUNDLE_IDENTIFIER is not set for \(context)", at: target.location,
-                                       hint: "set it in the target's build settings; kcs does not read CFBundleIdentifier from Info.plist"))
-        } else if let b = bundleID, b.isEmpty || !b.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }) {
-            issues.append(ProjectIssue(.warning, "PRODUCT_BUNDLE_IDENTIFIER of \(context) expands to '\(b)', which is not a bundle ID",
-                                       at: settings.definition(of: "PRODUCT_BUNDLE_IDENTIFIER")?.location ?? target.location,
-                                       hint: "a bundle ID holds letters, digits, '.' and '-'"))
+            issues.append(ProjectIssue(.warning, "PRODUCT_BUNDLE_IDENTIFIER is not set for \(context), and Info.plist gives no CFBundleIdentifier",
+                                       at: target.location, hint: "set it in the target's build settings"))
+        } else if let b = bundleID, b.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty)
+                    || !b.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }) {
+            issues.append(ProjectIssue(.warning, "the bundle ID of \(context) expands to '\(b.prefix(200))', which is not a bundle ID",
+                                       at: bundleIDLocation,
+                                       hint: "a bundle ID is dot-separated parts of letters, digits and '-'"))
             bundleID = nil
         }
         if platform == "catalyst", let b = bundleID, value("DERIVE_MACCATALYST_PRODUCT_BUNDLE_IDENTIFIER") == "YES" {
@@ -162,5 +181,20 @@ extension XcodeProject {
                               bundleID: bundleID, teamID: team, entitlementsPath: entitlementsPath,
                               entitlementsLocation: settings.definition(of: "CODE_SIGN_ENTITLEMENTS")?.location,
                               deploymentVersion: version, issues: issues)
+    }
+
+    /// The `CFBundleIdentifier` string of an XML Info.plist and its line,
+    /// found by scanning (a source Info.plist is XML; nothing else is needed
+    /// from it, so nothing is decoded and nesting does not matter).
+    static func infoPlistBundleID(_ bytes: [UInt8]) -> (String, Int)? {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let key = text.range(of: "<key>CFBundleIdentifier</key>") else { return nil }
+        let rest = text[key.upperBound...]
+        guard let open = rest.range(of: "<string>"), rest[rest.startIndex..<open.lowerBound].allSatisfy(\.isWhitespace),
+              let close = rest.range(of: "</string>", range: open.upperBound..<rest.endIndex) else { return nil }
+        let value = String(rest[open.upperBound..<close.lowerBound])
+            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
+        let line = text[..<open.lowerBound].reduce(1) { $0 + ($1 == "\n" ? 1 : 0) }
+        return (value, line)
     }
 }

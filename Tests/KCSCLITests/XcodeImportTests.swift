@@ -80,6 +80,23 @@ struct XcodeResolutionTests {
         #expect(app.resolved.bundleID == "com.example.App")
     }
 
+    @Test func olderProjectsSpellTheBundleIDInInfoPlist() throws {
+        var f = XcodeFixture()
+        defer { f.remove() }
+        f.projectSettings = ["Release": ["SDKROOT": "iphoneos", "DEVELOPMENT_TEAM": XcodeFixture.team]]
+        f.targets = [
+            .init(name: "Old", settings: ["Release": ["INFOPLIST_FILE": "Old/Info.plist", "PRODUCT_NAME": "My App"]]),
+            .init(name: "Typo", settings: ["Release": ["INFOPLIST_FILE": "Old/Typo.plist"]]),
+        ]
+        f.write("Old/Info.plist", "<plist version=\"1.0\">\n<dict>\n\t<key>CFBundleIdentifier</key>\n\t<string>com.example.$(PRODUCT_NAME:rfc1034identifier)</string>\n</dict>\n</plist>\n")
+        f.write("Old/Typo.plist", "<plist version=\"1.0\">\n<dict>\n\t<key>CFBundleIdentifier</key>\n\t<string>com.example.$(PRODUCT_NAM)</string>\n</dict>\n</plist>\n")
+        f.writeProject()
+        #expect(try resolve(f, "Old").resolved.bundleID == "com.example.My-App")
+        let typo = try resolve(f, "Typo")
+        #expect(typo.resolved.bundleID == nil)
+        #expect(typo.issues.contains { $0.message.contains("$(PRODUCT_NAM)") && $0.location?.line == 4 && $0.location?.file.hasSuffix("Typo.plist") == true })
+    }
+
     @Test func whatDoesNotResolveIsAWarningAtItsLine() throws {
         var f = XcodeFixture()
         defer { f.remove() }

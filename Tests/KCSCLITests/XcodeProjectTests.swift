@@ -53,6 +53,34 @@ struct OldStylePlistTests {
         }
     }
 
+    @Test func mutatedProjectsParseOrFailWithALocationInsideTheText() {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let original = Array((try? Data(contentsOf: URL(fileURLWithPath: f.path("App.xcodeproj/project.pbxproj")))) ?? Data())
+        #expect((try? OldStylePlistParser.parse(original).get()) != nil)
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        let alphabet = Array("{}();=,<>\"\\/*\n ab0".utf8)
+        let lines = original.split(separator: 0x0A, omittingEmptySubsequences: false).count
+        for _ in 0..<500 {
+            var bytes = original
+            for _ in 0..<(1 + next(4)) {
+                let i = next(bytes.count)
+                switch next(3) {
+                case 0: bytes[i] = alphabet[next(alphabet.count)]
+                case 1: bytes.remove(at: i)
+                default: bytes.insert(alphabet[next(alphabet.count)], at: i)
+                }
+            }
+            if case .failure(let e) = OldStylePlistParser.parse(bytes) {
+                #expect(e.line >= 1 && e.line <= lines + 2 && e.column >= 1)
+            }
+        }
+    }
+
     @Test func deepNestingIsRefusedNotACrash() {
         let deep = String(repeating: "(", count: 100_000)
         guard case .failure(let e) = parse(deep) else {
