@@ -34,7 +34,7 @@ struct Lint: ParsableCommand {
     @Option(help: "An entitlements file, codesign output or provisioning profile to read instead of scenarios.")
     var entitlements: String?
 
-    @Option(help: "With --entitlements: the team ID for $(AppIdentifierPrefix) when the file has none.")
+    @Option(help: "With --entitlements: the team ID for $(AppIdentifierPrefix) when the file has none; with --project: the team of targets that set none.")
     var team: String?
 
     @Option(name: .customLong("bundle-id"), help: "With --entitlements: the bundle ID (default: from the file).")
