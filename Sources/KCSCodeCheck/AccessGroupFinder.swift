@@ -22,7 +22,7 @@ public struct AccessGroupUse: Sendable {
 }
 
 /// Finds the access groups Swift code names: `kSecAttrAccessGroup` in SecItem
-/// dictionaries (literal or subscript), `accessGroup:` arguments
+/// dictionaries (literal, subscript or `setValue(_:forKey:)`), `accessGroup:` arguments
 /// (KeychainAccess, SwiftKeychainWrapper, SimpleKeychain), assignments to
 /// `.accessGroup` (keychain-swift, SAMKeychainQuery), and Valet's
 /// `SharedGroupIdentifier(appIDPrefix:groupIdentifier:)` and
@@ -127,6 +127,10 @@ private final class UseVisitor: SyntaxVisitor {
             }
         }
         if let group = arg("accessGroup"), !Self.isSharedGroupCall(group) { record(group, api: "accessGroup:") }
+        // dict.setValue(group, forKey: kSecAttrAccessGroup as String), updateValue(_:forKey:)
+        if let key = arg("forKey"), Self.names(key, "kSecAttrAccessGroup"), let value = args.first, value.label == nil {
+            record(value.expression, api: "kSecAttrAccessGroup")
+        }
         return .visitChildren
     }
 

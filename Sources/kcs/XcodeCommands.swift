@@ -20,7 +20,7 @@ struct ImportXcode: ParsableCommand {
         discussion: """
             Build settings are resolved as Xcode does (project and target levels, xcconfig files with #include, \
             $(VAR) forms and operators, conditional settings). A setting that does not resolve is a warning at its \
-            line and the target is left out rather than guessed. Each app gets an 'expect groups' line with the \
+            line; a target whose bundle ID does not resolve is left out rather than guessed. Each app gets an 'expect groups' line with the \
             access groups the import worked out. Exit codes: 0 a scenario was written (warnings on standard error); \
             1 no target could be imported; 64 bad command line or configuration; 65 project.pbxproj does not parse; \
             66 the project cannot be read.
