@@ -91,6 +91,13 @@ public struct XcodeProject: Sendable {
     public static func load(_ path: String, fileSystem: any ProjectFileSystem = LocalProjectFileSystem()) -> Result<XcodeProject, ProjectIssue> {
         var folder = path
         while folder.count > 1 && folder.hasSuffix("/") { folder.removeLast() }
+        // Also accepted: the project.pbxproj itself, or a folder holding exactly one project.
+        if ProjectPath.lastComponent(folder) == "project.pbxproj" {
+            folder = ProjectPath.directory(folder)
+        } else if !folder.hasSuffix(".xcodeproj"), let names = fileSystem.contents(ofDirectory: folder) {
+            let projects = names.filter { $0.hasSuffix(".xcodeproj") }
+            if projects.count == 1 { folder = ProjectPath.join(folder, projects[0]) }
+        }
         let pbxproj = ProjectPath.join(folder, "project.pbxproj")
         let bytes: [UInt8]
         switch fileSystem.read(pbxproj) {

@@ -27,7 +27,7 @@ struct ImportXcode: ParsableCommand {
             """
     )
 
-    @ArgumentParser.Argument(help: "The .xcodeproj folder.")
+    @ArgumentParser.Argument(help: "The .xcodeproj folder (or its project.pbxproj, or a folder holding one .xcodeproj).")
     var project: String
 
     @Option(help: "The build configuration to resolve (default: the project's defaultConfigurationName).")

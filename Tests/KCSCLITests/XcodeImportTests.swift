@@ -20,6 +20,9 @@ struct XcodeResolutionTests {
         defer { f.remove() }
         let project = try XcodeProject.load(f.projectPath).get()
         #expect(project.defaultConfiguration == "Release")
+        // The folder that holds the project, or the project.pbxproj, name the same project.
+        #expect(try XcodeProject.load(f.root.path).get().path == f.projectPath)
+        #expect(try XcodeProject.load(f.projectPath + "/project.pbxproj").get().path == f.projectPath)
         #expect(project.targets.map(\.name) == ["App", "Widget", "Share Extension"])
         #expect(project.targets[0].embeddedTargets == project.targets[1...].map(\.id))
         #expect(project.targets[0].swiftSources == [f.path("App/KeychainStore.swift")])
