@@ -80,7 +80,7 @@ public enum XcodeImporter {
         for t in signed {
             let platforms = platformsByTarget[t.id] ?? []
             guard platforms.contains(platform) else {
-                otherPlatforms.append("\(ScriptText.literal(t.name)) (\(platforms.joined(separator: ", ")))")
+                otherPlatforms.append("\(ScriptText.literal(t.name)) (\(platforms.isEmpty ? "no platform kcs models" : platforms.joined(separator: ", ")))")
                 continue
             }
             let signing = TargetSigning.resolve(project, t, configuration: configuration, platform: platform, team: options.team,
