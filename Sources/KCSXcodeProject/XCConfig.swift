@@ -112,7 +112,7 @@ struct XCConfigReader {
                 continue
             }
             if line.hasSuffix(";") { line = line.dropLast().trimmedSubstring }
-            guard let eq = line.firstIndex(of: "="), let (name, conditions) = SettingAssignment.splitKey(String(line[..<eq])),
+            guard let eq = Self.assignment(in: line), let (name, conditions) = SettingAssignment.splitKey(String(line[..<eq])),
                   name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
                 issues.append(ProjectIssue(.warning, "cannot read this line of an xcconfig file; expected NAME = value", at: here))
                 continue
@@ -120,6 +120,20 @@ struct XCConfigReader {
             out.append(SettingAssignment(name: name, conditions: conditions, value: String(line[line.index(after: eq)...]).trimmed,
                                          location: here))
         }
+    }
+
+    /// The `=` of `NAME[cond=…] = value`: the first one outside the condition brackets.
+    static func assignment(in line: Substring) -> Substring.Index? {
+        var depth = 0
+        for i in line.indices {
+            switch line[i] {
+            case "[": depth += 1
+            case "]": depth -= 1
+            case "=" where depth == 0: return i
+            default: break
+            }
+        }
+        return nil
     }
 
     /// The line without its `//` comment. xcconfig files have no string

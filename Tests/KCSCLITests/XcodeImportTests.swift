@@ -83,6 +83,30 @@ struct XcodeResolutionTests {
         #expect(app.resolved.bundleID == "com.example.App")
     }
 
+    @Test func xcconfigConditionsCommentsAndLaterLines() throws {
+        var f = XcodeFixture()
+        defer { f.remove() }
+        f.write("Shared/Base.xcconfig", """
+            SDKROOT = iphoneos
+            DEVELOPMENT_TEAM = \(XcodeFixture.team) // the team
+            SUFFIX = first
+            SUFFIX = $(SUFFIX)-second;
+            PRODUCT_BUNDLE_IDENTIFIER = com.example.$(SUFFIX)
+            PRODUCT_BUNDLE_IDENTIFIER[config=Debug] = com.example.debug
+            #include "../Shared/Extra.xcconfig"
+
+            """)
+        f.write("Shared/Extra.xcconfig", "URL = https:/$()/example.com\n")
+        f.targets = [.init(name: "App", xcconfig: ["Debug": "Shared/Base.xcconfig", "Release": "Shared/Base.xcconfig"])]
+        f.writeProject()
+        let release = try resolve(f, "App")
+        #expect(release.resolved.bundleID == "com.example.first-second")
+        #expect(release.resolved.teamID == XcodeFixture.team)
+        #expect(release.resolved.settings.value(of: "URL").value == "https://example.com")
+        #expect(release.issues.isEmpty, "\(release.issues)")
+        #expect(try resolve(f, "App", configuration: "Debug").resolved.bundleID == "com.example.debug")
+    }
+
     @Test func olderProjectsSpellTheBundleIDInInfoPlist() throws {
         var f = XcodeFixture()
         defer { f.remove() }
