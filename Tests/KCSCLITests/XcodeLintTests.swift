@@ -169,5 +169,11 @@ struct XcodeLintTests {
         }
         let hint = Interpreter.run(source: "app X project=\"\(f.projectPath)\" target=\"Widgte\"\n").diagnostics.first?.hint
         #expect(hint == "did you mean 'Widget'?")
+        // The host's loader decides what the project may read.
+        let refused = Interpreter.run(source: "app App project=\"\(f.projectPath)\"\n", loader: NoFilesLoader())
+        #expect(refused.diagnostics.first?.code == .projectUnreadable)
+        #expect(refused.diagnostics.first?.message.contains("does not allow reading files") == true)
+        let elsewhere = Interpreter.run(source: "app App project=\"\(f.projectPath)\"\n", loader: RootedFileLoader(root: f.path("Share")))
+        #expect(elsewhere.diagnostics.first?.message.contains("outside") == true)
     }
 }
