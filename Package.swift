@@ -20,16 +20,31 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.0"),
+        .package(url: "https://github.com/swiftlang/swift-syntax", exact: "603.0.1"),
     ],
     targets: [
         .target(name: "KeychainEngine", swiftSettings: strict),
-        .target(name: "KCSLanguage", dependencies: ["KeychainEngine"], swiftSettings: strict),
+        .target(name: "KCSLanguage", dependencies: ["KeychainEngine", "KCSXcodeProject"], swiftSettings: strict),
         // The core benchmark through the embedding API (scripts/bench.sh runs it).
         .executableTarget(name: "kcs-bench", dependencies: ["KCSLanguage", "KeychainEngine"], swiftSettings: strict),
         // SecItemAdd/CopyMatching/Update/Delete-shaped functions over the engine.
         .target(name: "KCSSecItem", dependencies: ["KeychainEngine"], swiftSettings: strict),
         // GNU readline (Debian: libreadline-dev) for the REPL.
         .systemLibrary(name: "CReadline", path: "Sources/CReadline"),
+        // Xcode projects: the project.pbxproj reader, xcconfig files and build settings (no dependencies;
+        // the language reads `app … project=` through it), then the import and the project lint.
+        .target(name: "KCSXcodeProject", swiftSettings: strict),
+        .target(name: "KCSXcode", dependencies: ["KCSXcodeProject", "KCSLanguage"], swiftSettings: strict),
+        // What the Swift code asks for: swift-syntax stays out of the core libraries.
+        .target(
+            name: "KCSCodeCheck",
+            dependencies: [
+                "KCSXcode",
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftParser", package: "swift-syntax"),
+            ],
+            swiftSettings: strict
+        ),
         .target(name: "KCSRepl", dependencies: ["KCSLanguage", "CReadline"], swiftSettings: strict),
         // `kcs lsp`: the language server, on the same front end and completion.
         .target(name: "KCSLanguageServer", dependencies: ["KCSLanguage", "KCSRepl"], swiftSettings: strict),
@@ -39,6 +54,8 @@ let package = Package(
                 "KCSLanguage",
                 "KCSRepl",
                 "KCSLanguageServer",
+                "KCSXcode",
+                "KCSCodeCheck",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -52,7 +69,7 @@ let package = Package(
         .testTarget(name: "KCSLanguageServerTests", dependencies: ["KCSLanguageServer", "KCSLanguage", "kcs"],
                     swiftSettings: strict),
         // Depends on the executable so `swift test` builds the binary it runs.
-        .testTarget(name: "KCSCLITests", dependencies: ["KCSLanguage", "kcs"], swiftSettings: strict),
+        .testTarget(name: "KCSCLITests", dependencies: ["KCSLanguage", "KCSXcodeProject", "KCSXcode", "KCSCodeCheck", "kcs"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

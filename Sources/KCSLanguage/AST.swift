@@ -92,10 +92,18 @@ public struct AppDeclaration: Sendable {
     /// `entitlements="PATH"`: read the team, app ID and groups from an
     /// entitlements file, codesign output or provisioning profile.
     public var entitlements: Name?
+    /// `project="App.xcodeproj"`: the bundle ID, team, kind and entitlements
+    /// come from the project; the word after `app` names the target.
+    public var project: Name?
+    /// `target="Name"`: the project's target, when it is not the app's name.
+    public var target: Name?
+    /// `configuration="Debug"`: the configuration to resolve (default: the project's).
+    public var configuration: Name?
 
     /// The script name: the alias, else the last component of the bundle ID.
     public var name: String {
         if let alias { return alias.text }
+        if project != nil { return bundleID.text }
         return bundleID.text.split(separator: ".").last.map(String.init) ?? bundleID.text
     }
 }

@@ -84,6 +84,23 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     case lintUnprefixedEntitlement = "KCS510"
     /// An app group not named `group.…`, or with a team prefix in front of it.
     case lintAppGroupShape = "KCS511"
+    // Xcode projects (kcs import xcode, kcs lint --project, app … project=).
+    /// A project.pbxproj that cannot be read or parsed.
+    case projectUnreadable = "KCS601"
+    /// A build setting or entitlements value that cannot be resolved.
+    case projectSetting = "KCS602"
+    /// A target whose access groups differ between configurations.
+    case projectConfigurationsDiffer = "KCS603"
+    /// An extension embedded in an app that shares no group with it.
+    case projectExtensionGroup = "KCS604"
+    /// An entitlements file that no configuration signs with, or configurations that disagree on it.
+    case projectEntitlementsFile = "KCS605"
+    /// A group the provisioning profile does not grant.
+    case projectProfile = "KCS606"
+    /// Swift code names an access group its target is not entitled to.
+    case codeGroupNotEntitled = "KCS607"
+    /// Swift code builds an access group at run time: it cannot be checked.
+    case codeGroupNotCheckable = "KCS608"
 }
 
 extension DiagnosticCode {
@@ -101,7 +118,7 @@ extension DiagnosticCode {
 
     public var phase: Phase {
         switch self {
-        case .fileNotFound, .fileUnreadable, .malformedEntitlements: .input
+        case .fileNotFound, .fileUnreadable, .malformedEntitlements, .projectUnreadable: .input
         case .emptyFile, .invalidUTF8, .nulByte, .bidiControl, .includeCycle, .inputLimit, .unterminatedString, .badEscape,
              .unexpectedCharacter, .unexpectedEndOfInput, .integerOverflow, .unknownStatement, .expectedToken,
              .unknownClass, .unknownAttribute, .unknownValue, .unknownStatus, .duplicateArgument, .wrongValueType,
@@ -113,6 +130,8 @@ extension DiagnosticCode {
         case .lintMissingTeamPrefix, .lintExtensionGroup, .lintSyncThisDeviceOnly, .lintDeprecatedAccessibility,
              .lintAppGroupDefault, .lintFileKeychainGroup, .lintSyncFilter, .lintServiceAccount, .lintGroupMove,
              .lintUnprefixedEntitlement, .lintAppGroupShape: .runtime
+        case .projectSetting, .projectConfigurationsDiffer, .projectExtensionGroup, .projectEntitlementsFile, .projectProfile,
+             .codeGroupNotEntitled, .codeGroupNotCheckable: .runtime
         }
     }
 

@@ -24,7 +24,7 @@ public struct StatementForm: Sendable {
               summary: "a development team; the first is the default for later apps",
               example: "team SKMME9E2Y8"),
         .init(kind: .app, keyword: "app",
-              syntax: "app BUNDLEID [as NAME] [team=T|none] [kind=app|extension|app-clip] [keychain-access-groups=[…]] [application-groups=[…]] [provisioned=false] [entitlements=\"PATH\"]",
+              syntax: "app BUNDLEID [as NAME] [team=T|none] [kind=app|extension|app-clip] [keychain-access-groups=[…]] [application-groups=[…]] [provisioned=false] [entitlements=\"PATH\"] | app NAME project=\"P.xcodeproj\" [target=T] [configuration=C] [team=T|none]",
               summary: "a target with its own entitlements; NAME defaults to the last bundle component",
               example: "app com.example.AppOne.Widget as Widget kind=extension"),
         .init(kind: .group, keyword: "group", syntax: "group NAME APP…",

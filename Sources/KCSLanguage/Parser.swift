@@ -414,7 +414,8 @@ public struct Parser {
             decl.alias = try name("a name for the app")
         }
         var seen = Set<String>()
-        let options = ["team", "kind", "keychain-access-groups", "application-groups", "provisioned", "entitlements"]
+        let options = ["team", "kind", "keychain-access-groups", "application-groups", "provisioned", "entitlements",
+                       "project", "target", "configuration"]
         while !atLineEnd {
             let keyRange = token.range
             guard let key = wordText else {
@@ -449,6 +450,11 @@ public struct Parser {
                 // entitlements="PATH": a plist, codesign output or a profile, relative to the script.
                 guard let t = v.text, !t.isEmpty else { throw wrongType(v, "a path in quotes, such as \"App.entitlements\"") }
                 decl.entitlements = Name(text: t, range: v.range)
+            case "project", "target", "configuration":
+                // project="App.xcodeproj" [target="T"] [configuration="C"]: the app as the project builds it.
+                guard let t = v.text, !t.isEmpty else { throw wrongType(v, "a name or path in quotes") }
+                let name = Name(text: t, range: v.range)
+                if key == "project" { decl.project = name } else if key == "target" { decl.target = name } else { decl.configuration = name }
             default:
                 guard case .list(let items) = v.kind else {
                     throw wrongType(v, "a list such as [$(AppIdentifierPrefix)com.example.Shared]")
@@ -461,11 +467,28 @@ public struct Parser {
                 if key == "keychain-access-groups" { decl.keychainAccessGroups = names } else { decl.applicationGroups = names }
             }
         }
+        if decl.project != nil || decl.target != nil || decl.configuration != nil {
+            try checkProjectOptions(decl, seen)
+        }
         if let path = decl.entitlements, decl.keychainAccessGroups != nil || decl.applicationGroups != nil {
             throw Diagnostic(.duplicateArgument, "entitlements= and a group list both give the app's groups", file: file,
                              range: path.range, hint: "keep the file, or write the lists, not both")
         }
         return .app(decl)
+    }
+
+    /// `project=` gives the bundle ID, kind and groups: options that would
+    /// give them too are refused, and `target=`/`configuration=` need it.
+    private func checkProjectOptions(_ decl: AppDeclaration, _ seen: Set<String>) throws(Diagnostic) {
+        guard let project = decl.project else {
+            let given = decl.target ?? decl.configuration
+            throw Diagnostic(.unexpectedToken, "target= and configuration= go with project=", file: file, range: given?.range,
+                             hint: "add project=\"App.xcodeproj\"")
+        }
+        for clash in ["kind", "keychain-access-groups", "application-groups", "entitlements"] where seen.contains(clash) {
+            throw Diagnostic(.duplicateArgument, "\(clash)= and project= both describe the app", file: file, range: project.range,
+                             hint: "the project gives the bundle ID, kind and entitlements; keep project= alone")
+        }
     }
 
     private func wrongType(_ v: ValueNode, _ expected: String) -> Diagnostic {

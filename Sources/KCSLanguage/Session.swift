@@ -320,6 +320,18 @@ public struct Session: Sendable {
 
     private mutating func declareApp(_ decl: AppDeclaration, _ file: SourceFile, _ range: SourceRange) throws(Diagnostic) {
         if decl.entitlements != nil { return try declareApp(fromEntitlements: decl, file) }
+        if decl.project != nil {
+            // Session+Project.swift resolves the target; the world is changed here.
+            let p = try projectApp(decl, file)
+            do throws(WorldError) {
+                let handle = try world.addApp(bundleID: p.bundleID, name: decl.name, teamID: p.teamID, kind: p.kind,
+                                              keychainAccessGroups: p.keychainAccessGroups, applicationGroups: p.applicationGroups)
+                if !decl.provisioned { world.setProvisioned(false, for: handle) }
+            } catch {
+                throw worldError(error, file, decl.bundleID.range)
+            }
+            return
+        }
         var teamID: String?
         if let t = decl.team {
             if t.text != "none" {

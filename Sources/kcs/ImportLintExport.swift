@@ -38,7 +38,7 @@ struct Lint: ParsableCommand {
             completion: FileKinds.entitlements)
     var entitlements: String?
 
-    @Option(help: "With --entitlements: the team ID for $(AppIdentifierPrefix) when the file has none.")
+    @Option(help: "With --entitlements: the team ID for $(AppIdentifierPrefix) when the file has none; with --project: the team of targets that set none.")
     var team: String?
 
     @Option(name: .customLong("bundle-id"), help: "With --entitlements: the bundle ID (default: from the file).")
@@ -46,13 +46,33 @@ struct Lint: ParsableCommand {
 
     @OptionGroup var safety: SafetyOptions
 
+    @Option(help: "An .xcodeproj to check as a whole, and its Swift code against its entitlements (docs/xcode.md).")
+    var project: String?
+
+    @Option(help: "With --project: a provisioning profile whose groups the targets must stay within.")
+    var profile: String?
+
+    @Option(help: "With --project: the configuration the single-configuration checks use (default: the project's).")
+    var configuration: String?
+
     mutating func validate() throws {
-        if files.isEmpty && entitlements == nil {
-            throw ValidationError("give at least one .kcs file, or --entitlements FILE")
+        if files.isEmpty && entitlements == nil && project == nil {
+            throw ValidationError("give at least one .kcs file, --entitlements FILE or --project App.xcodeproj")
+        }
+        if project == nil && (profile != nil || configuration != nil) {
+            throw ValidationError("--profile and --configuration go with --project")
         }
     }
 
     func run() throws {
+        var projectCode: Int32 = 0
+        if let project {
+            projectCode = lintProject(project, profile: profile, configuration: configuration, team: team)
+            if files.isEmpty && entitlements == nil {
+                if projectCode != 0 { throw ExitCode(projectCode) }
+                return
+            }
+        }
         if let entitlements {
             let (text, diagnostics, code) = EntitlementsSummary.describe(path: entitlements, team: team, bundleID: bundleID,
                                                                          loader: safety.loader(for: entitlements))
@@ -65,7 +85,7 @@ struct Lint: ParsableCommand {
         var runner = BatchRunner(lint: .warn, limits: safety.limits)
         let stdin = files.contains("-") ? safety.readStandardInput() : .bytes([])
         let renderer = DiagnosticRenderer(colour: colour.enabled())
-        var code: Int32 = 0
+        var code: Int32 = projectCode
         for path in files {
             runner.loader = safety.loader(for: path)
             let outcome: FileOutcome

@@ -10,7 +10,7 @@ struct KCS: ParsableCommand {
         abstract: "Run keychain scenarios: access groups, items and SecItem statuses, modelled.",
         version: "0.1.0",
         subcommands: [Run.self, Check.self, ReplCommand.self, Lint.self, Export.self, Matrix.self, Fmt.self, Lsp.self,
-                      TextMate.self]
+                      TextMate.self, Import.self]
     )
 
     @OptionGroup var colour: ColourOptions

@@ -1,0 +1,184 @@
+import SwiftParser
+import SwiftSyntax
+
+/// A place where Swift code names a keychain access group.
+public struct AccessGroupUse: Sendable {
+    public enum Value: Sendable, Hashable {
+        /// A string the code spells out (or a constant initialised with one).
+        case literal(String)
+        /// Built at run time: cannot be checked without running the code.
+        case runtime(String)
+    }
+
+    public var value: Value
+    /// What names the group: `kSecAttrAccessGroup`, `accessGroup:`, `SharedGroupIdentifier(…)`.
+    public var api: String
+    public var line: Int
+    public var column: Int
+    /// Characters the caret covers.
+    public var length: Int
+    /// Where the constant the value came from is declared (file, line), if it came from one.
+    public var constant: (file: String, line: Int)?
+}
+
+/// Finds the access groups Swift code names: `kSecAttrAccessGroup` in SecItem
+/// dictionaries (literal, subscript or `setValue(_:forKey:)`), `accessGroup:` arguments
+/// (KeychainAccess, SwiftKeychainWrapper, SimpleKeychain), assignments to
+/// `.accessGroup` (keychain-swift, SAMKeychainQuery), and Valet's
+/// `SharedGroupIdentifier(appIDPrefix:groupIdentifier:)` and
+/// `sharedGroupIdentifier:`.
+public struct AccessGroupFinder {
+    /// String constants (`let x = "…"`) of all the files, by name: a
+    /// reference to one that is declared once with one value is resolved.
+    public private(set) var constants: [String: [(String, String, Int)]] = [:]
+
+    public init() {}
+
+    /// Collects a file's string constants; call for every file before ``uses(in:)``.
+    public mutating func collectConstants(_ tree: SourceFileSyntax, file: String) {
+        let converter = SourceLocationConverter(fileName: file, tree: tree)
+        let collector = ConstantCollector(viewMode: .sourceAccurate)
+        collector.walk(tree)
+        for (name, value, node) in collector.found {
+            constants[name, default: []].append((value, file, node.startLocation(converter: converter).line))
+        }
+    }
+
+    /// The uses of access groups in one file.
+    public func uses(in tree: SourceFileSyntax, file: String) -> [AccessGroupUse] {
+        let visitor = UseVisitor(finder: self, converter: SourceLocationConverter(fileName: file, tree: tree), file: file)
+        visitor.walk(tree)
+        return visitor.uses
+    }
+
+    /// The constant `name` if it is declared with exactly one value.
+    func constant(_ name: String) -> (String, (file: String, line: Int)?)? {
+        guard let all = constants[name], let first = all.first, all.allSatisfy({ $0.0 == first.0 }) else { return nil }
+        return (first.0, all.count == 1 ? (first.1, first.2) : nil)
+    }
+
+    public static func parse(_ text: String) -> SourceFileSyntax { Parser.parse(source: text) }
+}
+
+private final class ConstantCollector: SyntaxVisitor {
+    var found: [(String, String, Syntax)] = []
+
+    override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
+        guard node.bindingSpecifier.tokenKind == .keyword(.let) else { return .skipChildren }
+        for binding in node.bindings {
+            guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
+                  let literal = binding.initializer?.value.as(StringLiteralExprSyntax.self),
+                  let value = literal.representedLiteralValue else { continue }
+            found.append((name, value, Syntax(binding)))
+        }
+        return .skipChildren
+    }
+}
+
+private final class UseVisitor: SyntaxVisitor {
+    let finder: AccessGroupFinder
+    let converter: SourceLocationConverter
+    let file: String
+    var uses: [AccessGroupUse] = []
+
+    init(finder: AccessGroupFinder, converter: SourceLocationConverter, file: String) {
+        self.finder = finder
+        self.converter = converter
+        self.file = file
+        super.init(viewMode: .sourceAccurate)
+    }
+
+    static func names(_ node: some SyntaxProtocol, _ token: String) -> Bool {
+        node.tokens(viewMode: .sourceAccurate).contains { $0.text == token }
+    }
+
+    override func visit(_ node: DictionaryElementSyntax) -> SyntaxVisitorContinueKind {
+        if Self.names(node.key, "kSecAttrAccessGroup") { record(node.value, api: "kSecAttrAccessGroup") }
+        return .visitChildren
+    }
+
+    /// `query[kSecAttrAccessGroup as String] = …` and `x.accessGroup = …`
+    /// (operators are not folded, so an assignment is a sequence).
+    override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind {
+        let elements = Array(node.elements)
+        for (i, e) in elements.enumerated() where e.is(AssignmentExprSyntax.self) && i > 0 && i + 1 < elements.count {
+            let lhs = elements[i - 1]
+            if let sub = lhs.as(SubscriptCallExprSyntax.self), Self.names(sub.arguments, "kSecAttrAccessGroup") {
+                record(elements[i + 1], api: "kSecAttrAccessGroup")
+            } else if let member = lhs.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "accessGroup" {
+                record(elements[i + 1], api: ".accessGroup")
+            }
+        }
+        return .visitChildren
+    }
+
+    override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        let callee = node.calledExpression.trimmedDescription
+        let args = Array(node.arguments)
+        func arg(_ labels: String...) -> ExprSyntax? { args.first { labels.contains($0.label?.text ?? "") }?.expression }
+        if callee.hasSuffix("SharedGroupIdentifier") {
+            recordComposed(node, prefix: arg("appIDPrefix") ?? arg("groupPrefix"), group: arg("groupIdentifier"), api: "SharedGroupIdentifier")
+        } else if let shared = arg("sharedGroupIdentifier") {
+            if shared.is(StringLiteralExprSyntax.self) {
+                recordComposed(node, prefix: arg("withAppIDPrefix", "appIDPrefix") ?? arg("withGroupPrefix", "groupPrefix"), group: shared,
+                               api: "sharedGroupIdentifier:")
+            } else if !Self.isSharedGroupCall(shared) {
+                record(shared, api: "sharedGroupIdentifier:")
+            }
+        }
+        if let group = arg("accessGroup"), !Self.isSharedGroupCall(group) { record(group, api: "accessGroup:") }
+        // dict.setValue(group, forKey: kSecAttrAccessGroup as String), updateValue(_:forKey:)
+        if let key = arg("forKey"), Self.names(key, "kSecAttrAccessGroup"), let value = args.first, value.label == nil {
+            record(value.expression, api: "kSecAttrAccessGroup")
+        }
+        return .visitChildren
+    }
+
+    static func isSharedGroupCall(_ e: ExprSyntax) -> Bool {
+        var e = e
+        if let f = e.as(ForceUnwrapExprSyntax.self) { e = f.expression }
+        if let o = e.as(OptionalChainingExprSyntax.self) { e = o.expression }
+        return e.as(FunctionCallExprSyntax.self)?.calledExpression.trimmedDescription.hasSuffix("SharedGroupIdentifier") ?? false
+    }
+
+    /// Valet's `prefix.group`: checkable when both halves are spelled out.
+    private func recordComposed(_ node: FunctionCallExprSyntax, prefix: ExprSyntax?, group: ExprSyntax?, api: String) {
+        let p = prefix.flatMap { resolve($0) }, g = group.flatMap { resolve($0) }
+        if let p, let g, case .literal(let a) = p.0, case .literal(let b) = g.0 {
+            append(.literal(a + "." + b), api: api, at: Syntax(node), constant: nil)
+        } else {
+            append(.runtime(node.trimmedDescription), api: api, at: Syntax(node), constant: nil)
+        }
+    }
+
+    private func record(_ expr: ExprSyntax, api: String) {
+        guard let (value, constant) = resolve(expr) else { return }
+        append(value, api: api, at: Syntax(expr), constant: constant)
+    }
+
+    private func append(_ value: AccessGroupUse.Value, api: String, at node: Syntax, constant: (file: String, line: Int)?) {
+        let start = node.startLocation(converter: converter, afterLeadingTrivia: true)
+        let text = node.trimmedDescription
+        let firstLine = text.split(separator: "\n", omittingEmptySubsequences: false).first.map(\.count) ?? 1
+        uses.append(AccessGroupUse(value: value, api: api, line: start.line, column: start.column, length: max(1, firstLine),
+                                   constant: constant))
+    }
+
+    /// The value of an expression if it is spelled out; `nil` for a
+    /// `nil` literal (no group at all).
+    private func resolve(_ expr: ExprSyntax) -> (AccessGroupUse.Value, (file: String, line: Int)?)? {
+        var e = expr
+        // `"…" as String`, `("…")`, `x!`
+        if let seq = e.as(SequenceExprSyntax.self), let first = seq.elements.first, seq.elements.count == 3,
+           seq.elements.dropFirst().first?.is(UnresolvedAsExprSyntax.self) == true {
+            e = first
+        }
+        if let t = e.as(TupleExprSyntax.self), t.elements.count == 1, let only = t.elements.first, only.label == nil { return resolve(only.expression) }
+        if let f = e.as(ForceUnwrapExprSyntax.self) { e = f.expression }
+        if e.is(NilLiteralExprSyntax.self) { return nil }
+        if let s = e.as(StringLiteralExprSyntax.self), let v = s.representedLiteralValue { return (.literal(v), nil) }
+        let name: String? = e.as(DeclReferenceExprSyntax.self)?.baseName.text ?? e.as(MemberAccessExprSyntax.self)?.declName.baseName.text
+        if let name, let (v, at) = finder.constant(name) { return (.literal(v), at) }
+        return (.runtime(e.trimmedDescription), nil)
+    }
+}

@@ -1,0 +1,66 @@
+import KCSLanguage
+import KCSXcode
+import KCSXcodeProject
+import SwiftSyntax
+
+/// What the code asks for against what it is granted: every access group a
+/// target's Swift sources name, checked against that target's access-group
+/// list in the lint's configuration.
+public enum CodeCheck {
+    /// Sources beyond this many per target are not read.
+    public static let maxFiles = 5000
+
+    public static func run(_ lint: ProjectLint, fileSystem: any ProjectFileSystem = LocalProjectFileSystem()) -> [Diagnostic] {
+        var render = ProjectDiagnostics(fileSystem: fileSystem)
+        var out: [Diagnostic] = []
+        for target in lint.project.targets where target.kind != nil {
+            guard let signing = lint.signing(of: target), let app = signing.appTarget else { continue }
+            var finder = AccessGroupFinder()
+            var trees: [(String, SourceFileSyntax)] = []
+            for path in target.swiftSources.prefix(maxFiles) {
+                guard let file = render.sourceFile(path) else {
+                    out.append(Diagnostic(.projectSetting, "cannot read '\(path)', a source of target '\(target.name)'", severity: .warning))
+                    continue
+                }
+                let tree = AccessGroupFinder.parse(String(decoding: file.bytes, as: UTF8.self))
+                finder.collectConstants(tree, file: path)
+                trees.append((path, tree))
+            }
+            let granted = app.accessGroups
+            var grantedOnce: [String] = []
+            for g in granted where !grantedOnce.contains(g) { grantedOnce.append(g) }
+            for (path, tree) in trees {
+                for use in finder.uses(in: tree, file: path) {
+                    let at = ProjectLocation(file: path, line: use.line, column: use.column)
+                    var notes: [DiagnosticNote] = []
+                    if let c = use.constant { notes.append(render.note("the constant is declared here", at: ProjectLocation(file: c.file, line: c.line))) }
+                    switch use.value {
+                    case .runtime(let expr):
+                        out.append(render.diagnostic(ProjectIssue(
+                            .warning, "target '\(target.name)' (configuration '\(signing.configuration)') passes \(use.api) a value built at run time (\(expr.prefix(60))): kcs cannot check it",
+                            at: at, hint: "its groups: \(grantedOnce.joined(separator: ", "))"),
+                            code: .codeGroupNotCheckable, length: use.length, notes: notes))
+                    case .literal(let group):
+                        guard !granted.contains(group) else { continue }
+                        var hint = "its groups: " + grantedOnce.joined(separator: ", ")
+                        let others = lint.signings.filter { $0.configuration == signing.configuration && $0.target.id != target.id }
+                        if let prefixed = app.prefixedGroup(for: group) {
+                            hint = "the group lacks its team prefix: write \"\(prefixed)\" (the entitlement's $(AppIdentifierPrefix) expands to \(app.teamID ?? "the team").)"
+                        } else if let team = app.teamID, !group.hasPrefix("group."),
+                                  case let holders = others.filter({ $0.accessGroups.contains(team + "." + group) }), !holders.isEmpty {
+                            hint = "the group lacks its team prefix, and '\(target.name)' is not entitled to \(team).\(group) either (\(holders.map { "'\($0.target.name)'" }.joined(separator: ", ")) \(holders.count == 1 ? "is" : "are")): add $(AppIdentifierPrefix)\(group) to its keychain-access-groups and write \"\(team).\(group)\""
+                        } else if let dot = group.firstIndex(of: "."), group.distance(from: group.startIndex, to: dot) == 10,
+                                  let team = app.teamID, granted.contains(team + group[dot...]) {
+                            hint = "the group has another team's prefix: the target is signed by \(team), so write \"\(team + group[dot...])\""
+                        }
+                        out.append(render.diagnostic(ProjectIssue(
+                            .warning, "target '\(target.name)' (configuration '\(signing.configuration)') names the access group \(group), which it is not entitled to: the call fails with errSecMissingEntitlement (-34018)",
+                            at: at, hint: hint), code: .codeGroupNotEntitled, length: use.length, notes: notes))
+                    }
+                }
+            }
+        }
+        return out
+    }
+}
+

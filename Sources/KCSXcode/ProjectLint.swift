@@ -1,0 +1,185 @@
+import KCSLanguage
+import Foundation
+import KCSXcodeProject
+
+/// The whole-project checks of `kcs lint --project`: configurations that
+/// disagree, embedded extensions that share nothing with their app,
+/// entitlements files nothing signs with, and groups a profile does not grant.
+public struct ProjectLint {
+    public let project: XcodeProject
+    /// Every signed target in every configuration, on its first platform.
+    public let signings: [TargetSigning]
+    /// The configuration the single-configuration checks use.
+    public let configuration: String
+    let fileSystem: any ProjectFileSystem
+
+    /// Reads the project and resolves every signed target in every configuration.
+    public static func load(_ path: String, configuration: String? = nil, team: String? = nil,
+                            fileSystem: any ProjectFileSystem = LocalProjectFileSystem()) -> Result<ProjectLint, ProjectIssue> {
+        let project: XcodeProject
+        switch XcodeProject.load(path, fileSystem: fileSystem) {
+        case .success(let p): project = p
+        case .failure(let issue): return .failure(issue)
+        }
+        var signings: [TargetSigning] = []
+        for t in project.targets where t.kind != nil {
+            for c in project.configurations {
+                guard let platform = project.platforms(of: t, configuration: c.name).platforms.first else { continue }
+                signings.append(TargetSigning.resolve(project, t, configuration: c.name, platform: platform, team: team, fileSystem: fileSystem))
+            }
+        }
+        return .success(ProjectLint(project: project, signings: signings, configuration: configuration ?? project.defaultConfiguration,
+                                    fileSystem: fileSystem))
+    }
+
+    /// The signing of a target in the lint's configuration.
+    public func signing(of target: XcodeProject.Target) -> TargetSigning? {
+        signings.first { $0.target.id == target.id && $0.configuration == configuration }
+    }
+
+    /// Every finding, resolution warnings first, in a stable order.
+    public func run(profile: Entitlements? = nil, profilePath: String? = nil) -> [Diagnostic] {
+        var render = ProjectDiagnostics(fileSystem: fileSystem)
+        var out = project.issues.map { render.diagnostic($0, code: .projectSetting) }
+        var seen = Set<ProjectIssue>()
+        // Every configuration's: a setting that does not resolve in Debug matters too.
+        for s in signings {
+            for issue in s.issues where seen.insert(issue).inserted { out.append(render.diagnostic(issue, code: .projectSetting)) }
+        }
+        out += configurationsDiffer(&render)
+        out += extensionsSharingNothing(&render)
+        out += unusedEntitlements(&render)
+        if let profile { out += notInProfile(profile, path: profilePath ?? "the profile", &render) }
+        return out
+    }
+
+    /// KCS603 and the disagreeing half of KCS605: a target whose
+    /// configurations sign with different groups or different files.
+    func configurationsDiffer(_ render: inout ProjectDiagnostics) -> [Diagnostic] {
+        var out: [Diagnostic] = []
+        for t in project.targets where t.kind != nil {
+            let all = signings.filter { $0.target.id == t.id }
+            guard let reference = all.first(where: { $0.configuration == configuration }) else { continue }
+            for other in all where other.configuration != configuration {
+                if other.resolved.entitlementsPath != reference.resolved.entitlementsPath {
+                    let mine = other.resolved.entitlementsPath.map { "'\($0)'" } ?? "no entitlements file"
+                    let theirs = reference.resolved.entitlementsPath.map { "'\($0)'" } ?? "no entitlements file"
+                    out.append(render.diagnostic(ProjectIssue(
+                        .warning, "target '\(t.name)': configuration '\(other.configuration)' signs with \(mine), '\(configuration)' with \(theirs)",
+                        at: other.resolved.entitlementsLocation ?? reference.resolved.entitlementsLocation ?? t.location,
+                        hint: "point CODE_SIGN_ENTITLEMENTS of every configuration at one file, or keep the files' groups the same"),
+                        code: .projectEntitlementsFile,
+                        notes: [render.note("'\(configuration)' sets it here", at: reference.resolved.entitlementsLocation)]))
+                }
+                let a = reference.keychainAccessGroups.map(\.value) + reference.applicationGroups.map(\.value)
+                let b = other.keychainAccessGroups.map(\.value) + other.applicationGroups.map(\.value)
+                if a != b {
+                    let missing = a.filter { !b.contains($0) }, extra = b.filter { !a.contains($0) }
+                    var parts: [String] = []
+                    if !missing.isEmpty { parts.append("lacks \(missing.joined(separator: ", "))") }
+                    if !extra.isEmpty { parts.append("adds \(extra.joined(separator: ", "))") }
+                    if parts.isEmpty { parts.append("lists them in another order") }
+                    let at = (other.keychainAccessGroups + other.applicationGroups).first { extra.contains($0.value) }?.location
+                        ?? other.resolved.entitlementsLocation ?? t.location
+                    out.append(render.diagnostic(ProjectIssue(
+                        .warning, "target '\(t.name)': configuration '\(other.configuration)' \(parts.joined(separator: " and ")) compared with '\(configuration)'",
+                        at: at, hint: "a build that works in \(other.configuration) may fail in \(configuration): give both the same groups"),
+                        code: .projectConfigurationsDiffer))
+                }
+            }
+        }
+        return out
+    }
+
+    /// KCS604: an extension (or watch app, App Clip) embedded in an app that
+    /// shares groups, without any of them.
+    func extensionsSharingNothing(_ render: inout ProjectDiagnostics) -> [Diagnostic] {
+        var out: [Diagnostic] = []
+        for host in project.targets where host.kind != nil {
+            guard let h = signing(of: host) else { continue }
+            let shared = Set(h.keychainAccessGroups.map(\.value) + h.applicationGroups.map(\.value))
+            guard !shared.isEmpty else { continue }
+            for id in host.embeddedTargets {
+                guard let child = project.targets.first(where: { $0.id == id }), let c = signing(of: child) else { continue }
+                let theirs = c.keychainAccessGroups.map(\.value) + c.applicationGroups.map(\.value)
+                guard shared.isDisjoint(with: theirs) else { continue }
+                out.append(render.diagnostic(ProjectIssue(
+                    .warning, "target '\(child.name)' is embedded in '\(host.name)' but shares no group with it (configuration '\(configuration)'): it cannot read what '\(host.name)' stores in \(shared.sorted().joined(separator: ", "))",
+                    at: c.resolved.entitlementsLocation ?? child.location,
+                    hint: "add the group the two should share to both entitlements files (an extension inherits nothing from its app)"),
+                    code: .projectExtensionGroup))
+            }
+        }
+        return out
+    }
+
+    /// KCS605: `.entitlements` files in the project or in a target's folder
+    /// that no configuration of any target signs with.
+    func unusedEntitlements(_ render: inout ProjectDiagnostics) -> [Diagnostic] {
+        let used = Set(signings.compactMap(\.resolved.entitlementsPath))
+        var candidates: [(String, ProjectLocation?)] = project.entitlementsFiles.map { ($0.path, $0.location) }
+        var folders = Set(used.map(ProjectPath.directory))
+        for t in project.targets where t.kind != nil { folders.insert(ProjectPath.join(project.sourceRoot, t.name)) }
+        for folder in folders.sorted() {
+            for name in fileSystem.contents(ofDirectory: folder) ?? [] where name.hasSuffix(".entitlements") {
+                let p = ProjectPath.join(folder, name)
+                if !candidates.contains(where: { $0.0 == p }) { candidates.append((p, nil)) }
+            }
+        }
+        var out: [Diagnostic] = []
+        for (path, location) in candidates where !used.contains(path) {
+            let owner = project.targets.first { $0.kind != nil && ProjectPath.directory(path) == ProjectPath.join(project.sourceRoot, $0.name) }
+            let users = owner.map { t in signings.filter { $0.target.id == t.id }.compactMap(\.resolved.entitlementsPath) } ?? []
+            var message = "no configuration signs with '\(path)'"
+            if let owner {
+                message += users.isEmpty ? "; target '\(owner.name)' signs with no entitlements file"
+                    : "; target '\(owner.name)' signs with '\(Set(users).sorted().joined(separator: "', '"))'"
+            }
+            out.append(render.diagnostic(ProjectIssue(.warning, message, at: location ?? ProjectLocation(file: path, line: 1),
+                                                      hint: "point CODE_SIGN_ENTITLEMENTS at it, or delete it so nobody edits the wrong file"),
+                                         code: .projectEntitlementsFile))
+        }
+        return out
+    }
+
+    /// KCS606: keychain and app groups the provisioning profile does not
+    /// grant, for the targets whose app ID it covers.
+    func notInProfile(_ profile: Entitlements, path: String, _ render: inout ProjectDiagnostics) -> [Diagnostic] {
+        var out: [Diagnostic] = []
+        var covered = false
+        for s in signings {
+            guard let bundleID = s.resolved.bundleID, let team = s.resolved.teamID ?? profile.teamID,
+                  profile.allows(bundleID: bundleID, teamID: team) else { continue }
+            covered = true
+            let lists: [([TargetSigning.Located], [String]?, String)] = [
+                (s.keychainAccessGroups, profile.keychainAccessGroups, "keychain-access-groups"),
+                (s.applicationGroups, profile.applicationGroups, "com.apple.security.application-groups"),
+            ]
+            for (groups, granted, key) in lists {
+                for g in groups where !Self.grants(granted ?? [], g.value, team: team) {
+                    out.append(render.diagnostic(ProjectIssue(
+                        .warning, "target '\(s.target.name)', configuration '\(s.configuration)': \(g.value) is not in the \(key) of \(path)",
+                        at: g.location ?? s.resolved.entitlementsLocation ?? s.target.location,
+                        hint: "the profile grants: " + ((granted ?? []).isEmpty ? "none" : (granted ?? []).joined(separator: ", "))
+                            + "; add the group to the App ID (or app groups) and download the profile again"),
+                        code: .projectProfile))
+                }
+            }
+        }
+        if !covered {
+            out.append(Diagnostic(.projectProfile, "\(path) is for \(profile.applicationIdentifier ?? "no application identifier"), which no target of the project is",
+                                  severity: .warning, hint: "give the profile of one of the project's targets"))
+        }
+        return out
+    }
+
+    /// Whether a profile's list grants `group`: exactly, or through a
+    /// trailing `*` (`TEAMID.*`), with the team prefix variables expanded.
+    public static func grants(_ granted: [String], _ group: String, team: String) -> Bool {
+        granted.contains { pattern in
+            let p = pattern.replacingOccurrences(of: "$(AppIdentifierPrefix)", with: team + ".")
+                .replacingOccurrences(of: "$(TeamIdentifierPrefix)", with: team + ".")
+            return p.hasSuffix("*") ? group.hasPrefix(p.dropLast()) : p == group
+        }
+    }
+}

@@ -1,0 +1,171 @@
+import KCSLanguage
+import KCSXcodeProject
+
+/// What `kcs import xcode` is asked for.
+public struct XcodeImportOptions: Sendable {
+    /// The configuration to resolve; the project's default when nil.
+    public var configuration: String?
+    /// The team for targets whose project sets none.
+    public var team: String?
+    /// `ios`, `macos`, `catalyst` or `watchos`; the first app's platform when nil.
+    public var platform: String?
+    /// The folder the scenario will be read from: entitlements paths are
+    /// written relative to it.
+    public var scenarioFolder: String
+
+    public init(configuration: String? = nil, team: String? = nil, platform: String? = nil, scenarioFolder: String = ".") {
+        self.configuration = configuration
+        self.team = team
+        self.platform = platform
+        self.scenarioFolder = scenarioFolder
+    }
+}
+
+/// A generated scenario, the warnings met on the way, and the exit code
+/// (0 a scenario was written, 1 no target could be imported, 64 no such
+/// configuration, 65 project.pbxproj does not parse, 66 unreadable project).
+public struct XcodeImport: Sendable {
+    public var scenario: String
+    public var diagnostics: [Diagnostic]
+    public var exitCode: Int32
+}
+
+/// Writes a scenario from an Xcode project: a `team`, one `app` per signed
+/// target with its kind, bundle ID and entitlements, and an `expect groups`
+/// per app that pins the access-group list the import worked out.
+public enum XcodeImporter {
+    public static func importProject(_ path: String, options: XcodeImportOptions,
+                                     fileSystem: any ProjectFileSystem = LocalProjectFileSystem()) -> XcodeImport {
+        var render = ProjectDiagnostics(fileSystem: fileSystem)
+        let project: XcodeProject
+        switch XcodeProject.load(path, fileSystem: fileSystem) {
+        case .success(let p): project = p
+        case .failure(let issue):
+            return XcodeImport(scenario: "", diagnostics: [render.diagnostic(issue, code: .projectUnreadable, length: 1)],
+                               exitCode: issue.location == nil ? 66 : 65)
+        }
+        var diagnostics = project.issues.map { render.diagnostic($0, code: .projectSetting) }
+        let configuration = options.configuration ?? project.defaultConfiguration
+        if !project.configurations.contains(where: { $0.name == configuration }) {
+            let names = project.configurations.map(\.name)
+            diagnostics.append(Diagnostic(.projectSetting, "the project has no configuration '\(configuration)'",
+                                          hint: "configurations: " + names.joined(separator: ", ")))
+            return XcodeImport(scenario: "", diagnostics: diagnostics, exitCode: 64)
+        }
+
+        // Which platform: the one asked for, else the first app's first.
+        let signed = project.targets.filter { $0.kind != nil }
+        var platformsByTarget: [String: [String]] = [:]
+        for t in signed {
+            let (platforms, issues) = project.platforms(of: t, configuration: configuration)
+            platformsByTarget[t.id] = platforms
+            diagnostics += issues.map { render.diagnostic($0, code: .projectSetting) }
+        }
+        let firstApp = signed.first { $0.kind == .app || $0.kind == .watchApp } ?? signed.first
+        guard let platform = options.platform ?? firstApp.flatMap({ platformsByTarget[$0.id]?.first }) else {
+            diagnostics.append(Diagnostic(.projectSetting, "\(path) has no app or extension target kcs can import",
+                                          hint: "kcs imports apps, app extensions, App Clips, watch apps and their extensions"))
+            return XcodeImport(scenario: "", diagnostics: diagnostics, exitCode: 1)
+        }
+
+        // Names from the project are written as script literals, so none can end a comment line.
+        var lines = ["# Imported from \(ScriptText.literal(ProjectPath.lastComponent(project.path))) by kcs import xcode:"
+                     + " configuration \(ScriptText.literal(configuration)), platform \(platform)."]
+        var apps: [String] = []
+        var expectations: [String] = []
+        var teams: [String] = []
+        var names = Set<String>()
+        var version: Int?
+        var otherPlatforms: [String] = []
+        for t in signed {
+            let platforms = platformsByTarget[t.id] ?? []
+            guard platforms.contains(platform) else {
+                otherPlatforms.append("\(ScriptText.literal(t.name)) (\(platforms.isEmpty ? "no platform kcs models" : platforms.joined(separator: ", ")))")
+                continue
+            }
+            let signing = TargetSigning.resolve(project, t, configuration: configuration, platform: platform, team: options.team,
+                                                fileSystem: fileSystem)
+            diagnostics += signing.issues.map { render.diagnostic($0, code: .projectSetting) }
+            guard let bundleID = signing.resolved.bundleID else {
+                lines.append("# target \(ScriptText.literal(t.name)) is left out: its bundle ID does not resolve (see the warnings)")
+                continue
+            }
+            var name = scenarioName(t.name)
+            while names.contains(name) { name += "_" }
+            names.insert(name)
+            if version == nil, t.kind == .app || t.kind == .watchApp { version = signing.resolved.deploymentVersion }
+            var app = "app \(ScriptText.literal(bundleID)) as \(ScriptText.literal(name))"
+            if let team = signing.resolved.teamID {
+                if teams.isEmpty { teams.append(team) }
+                if team != teams[0] {
+                    if !teams.contains(team) { teams.append(team) }
+                    app += " team=\(team)"
+                }
+            } else {
+                app += " team=none"
+                diagnostics.append(render.diagnostic(ProjectIssue(
+                    .warning, "target '\(t.name)' has no DEVELOPMENT_TEAM in configuration '\(configuration)': it is imported unsigned",
+                    at: t.location, hint: "give --team TEAMID for targets without a team"), code: .projectSetting, length: 1))
+            }
+            app += " kind=\(t.kind?.scenarioKind ?? "app")"
+            if let file = signing.resolved.entitlementsPath, signing.entitlements != nil, signing.resolved.teamID != nil {
+                if signing.scenarioCanReadFile {
+                    app += " entitlements=" + ScriptText.quoted(relativePath(file, from: options.scenarioFolder))
+                } else {
+                    // The file uses build settings a scenario cannot expand: write what they expand to.
+                    let kag = signing.keychainAccessGroups.map { ScriptText.literal($0.value) }
+                    let ag = signing.applicationGroups.map { ScriptText.literal($0.value) }
+                    if !kag.isEmpty { app += " keychain-access-groups=[\(kag.joined(separator: ", "))]" }
+                    if !ag.isEmpty { app += " application-groups=[\(ag.joined(separator: ", "))]" }
+                    apps.append("# \(name): the groups of \(ScriptText.literal(relativePath(file, from: options.scenarioFolder))), expanded with the project's build settings")
+                }
+            }
+            apps.append(app)
+            if signing.resolved.teamID != nil {
+                expectations.append("expect groups \(ScriptText.literal(name)) [\(signing.accessGroups.map(ScriptText.literal).joined(separator: ", "))]")
+            }
+        }
+        if !otherPlatforms.isEmpty {
+            lines.append("# not on \(platform): \(otherPlatforms.joined(separator: ", ")) (import them with --platform)")
+        }
+        if apps.isEmpty {
+            diagnostics.append(Diagnostic(.projectSetting, "no target of \(path) could be imported for \(platform)"))
+            return XcodeImport(scenario: "", diagnostics: diagnostics, exitCode: 1)
+        }
+        let defaultVersion = ["ios": 18, "catalyst": 18, "macos": 15, "watchos": 11][platform] ?? 18
+        lines.append("platform \(platform) \(min(max(version ?? defaultVersion, 1), 99))")
+        lines += teams.map { "team \($0)" }
+        lines += apps
+        if !expectations.isEmpty {
+            lines.append("# The access groups each target is signed with, as the import worked them out:")
+            lines += expectations
+        }
+        // Warnings do not stop the scenario: it holds every target that resolved.
+        return XcodeImport(scenario: lines.joined(separator: "\n") + "\n", diagnostics: diagnostics, exitCode: 0)
+    }
+
+    /// The target's name with every character other than letters, digits,
+    /// `.`, `-` and `_` replaced by `_`.
+    public static func scenarioName(_ target: String) -> String {
+        let name = String(target.unicodeScalars.map {
+            ($0 >= "A" && $0 <= "Z") || ($0 >= "a" && $0 <= "z") || ($0 >= "0" && $0 <= "9") || $0 == "." || $0 == "-" || $0 == "_"
+                ? Character($0) : "_"
+        })
+        return name.isEmpty ? "_" : name
+    }
+
+    /// `path` relative to the folder `base` (both relative to the working
+    /// directory, or both absolute); absolute when they share no root.
+    public static func relativePath(_ path: String, from base: String) -> String {
+        let p = ProjectPath.normalize(path), b = ProjectPath.normalize(base)
+        guard p.hasPrefix("/") == b.hasPrefix("/") else { return p }
+        let pc = p.split(separator: "/").filter { $0 != "." }, bc = b.split(separator: "/").filter { $0 != "." }
+        var common = 0
+        while common < pc.count, common < bc.count, pc[common] == bc[common] { common += 1 }
+        // A base that climbs out (../x) cannot be walked back into.
+        if bc[common...].contains("..") { return p }
+        let up = Array(repeating: "..", count: bc.count - common)
+        let rest = up + pc[common...].map(String.init)
+        return rest.isEmpty ? "." : rest.joined(separator: "/")
+    }
+}

@@ -1,0 +1,429 @@
+/// Where something in a project was written: a file and a 1-based line
+/// (0 when not known), and a column when known.
+public struct ProjectLocation: Sendable, Hashable {
+    public var file: String
+    public var line: Int
+    public var column: Int
+
+    public init(file: String, line: Int, column: Int = 1) {
+        self.file = file
+        self.line = line
+        self.column = column
+    }
+}
+
+/// A finding about a project: a setting that cannot be resolved, a file
+/// that cannot be read, a mistake in the entitlements. Data, rendered by
+/// the caller.
+public struct ProjectIssue: Error, Sendable, Hashable {
+    public enum Severity: String, Sendable, Hashable { case error, warning }
+    public var severity: Severity
+    public var message: String
+    public var location: ProjectLocation?
+    public var hint: String?
+
+    public init(_ severity: Severity, _ message: String, at location: ProjectLocation?, hint: String? = nil) {
+        self.severity = severity
+        self.message = message
+        self.location = location
+        self.hint = hint
+    }
+}
+
+/// One assignment of a build setting: `NAME[sdk=iphoneos*][config=Release] = value`.
+public struct SettingAssignment: Sendable, Hashable {
+    public var name: String
+    /// `(key, pattern)` pairs: `sdk`, `config`, `arch`, …
+    public var conditions: [Condition]
+    public var value: String
+    /// Nil for the values the build system itself provides.
+    public var location: ProjectLocation?
+
+    public struct Condition: Sendable, Hashable {
+        public var key: String
+        public var pattern: String
+
+        public init(key: String, pattern: String) {
+            self.key = key
+            self.pattern = pattern
+        }
+    }
+
+    public init(name: String, conditions: [Condition] = [], value: String, location: ProjectLocation?) {
+        self.name = name
+        self.conditions = conditions
+        self.value = value
+        self.location = location
+    }
+
+    /// Splits `NAME[sdk=iphoneos*][config=Release]` into the name and its
+    /// conditions; nil when the brackets are malformed.
+    public static func splitKey(_ key: String) -> (String, [Condition])? {
+        guard let open = key.firstIndex(of: "[") else { return (key.trimmed, []) }
+        let name = String(key[..<open]).trimmed
+        var rest = key[open...]
+        var conditions: [Condition] = []
+        while let o = rest.firstIndex(of: "[") {
+            guard rest[..<o].allSatisfy({ $0 == " " }), let c = rest[o...].firstIndex(of: "]") else { return nil }
+            let body = rest[rest.index(after: o)..<c]
+            guard let eq = body.firstIndex(of: "=") else { return nil }
+            conditions.append(Condition(key: String(body[..<eq]).trimmed, pattern: String(body[body.index(after: eq)...]).trimmed))
+            rest = rest[rest.index(after: c)...]
+        }
+        guard rest.allSatisfy({ $0 == " " }), !name.isEmpty else { return nil }
+        return (name, conditions)
+    }
+}
+
+/// The circumstances a build is resolved for: the SDK, the configuration
+/// and the architecture that `[sdk=…]`, `[config=…]` and `[arch=…]` match.
+public struct SettingContext: Sendable, Hashable {
+    /// The SDK's platform name without version: `iphoneos`, `macosx`, `watchos`.
+    public var sdk: String
+    public var configuration: String
+    public var arch: String
+
+    public init(sdk: String, configuration: String, arch: String = "arm64") {
+        self.sdk = sdk
+        self.configuration = configuration
+        self.arch = arch
+    }
+
+    func matches(_ conditions: [SettingAssignment.Condition]) -> Bool {
+        conditions.allSatisfy { c in
+            switch c.key {
+            case "sdk": Glob.matches(c.pattern, sdk)
+            case "config": Glob.matches(c.pattern, configuration)
+            case "arch": Glob.matches(c.pattern, arch)
+            // Conditions the build does not vary here (variant=normal is the default build).
+            case "variant": Glob.matches(c.pattern, "normal")
+            default: false
+            }
+        }
+    }
+}
+
+/// Shell-style patterns with `*` and `?`, as build-setting conditions use.
+enum Glob {
+    static func matches(_ pattern: String, _ text: String) -> Bool {
+        let p = Array(pattern.utf8), t = Array(text.utf8)
+        var pi = 0, ti = 0, star = -1, mark = 0
+        while ti < t.count {
+            if pi < p.count, p[pi] == UInt8(ascii: "?") || p[pi] == t[ti] {
+                pi += 1; ti += 1
+            } else if pi < p.count, p[pi] == UInt8(ascii: "*") {
+                star = pi; mark = ti; pi += 1
+            } else if star >= 0 {
+                pi = star + 1; mark += 1; ti = mark
+            } else {
+                return false
+            }
+        }
+        while pi < p.count, p[pi] == UInt8(ascii: "*") { pi += 1 }
+        return pi == p.count
+    }
+}
+
+/// Build settings in precedence order, lowest first (defaults, project
+/// xcconfig, project, target xcconfig, target), and their expansion the way
+/// Xcode evaluates them.
+///
+/// Each assignment is its own layer: `$(inherited)`, or a setting naming
+/// itself, means the value of the next matching assignment below; any other
+/// reference is evaluated late, from the top of the whole stack, so a
+/// project-level `com.example.$(PRODUCT_NAME)` sees the target's
+/// `PRODUCT_NAME`. A setting defined nowhere expands to nothing.
+public struct BuildSettings: Sendable {
+    /// The assignments that apply in this context, lowest precedence first.
+    public private(set) var assignments: [SettingAssignment]
+
+    /// Expansions nest at most this deep (a self-reference through several
+    /// settings is a cycle long before this).
+    static let maxDepth = 64
+    /// Expanded values longer than this are cut off: a doubling chain of
+    /// references must not exhaust memory.
+    static let maxLength = 1 << 16
+
+    public init(_ all: [SettingAssignment], context: SettingContext) {
+        assignments = all.filter { context.matches($0.conditions) }
+    }
+
+    /// The topmost assignment of `name` below position `below`.
+    func index(of name: String, below: Int) -> Int? {
+        var i = min(below, assignments.count) - 1
+        while i >= 0 {
+            if assignments[i].name == name { return i }
+            i -= 1
+        }
+        return nil
+    }
+
+    /// The assignment that gives `name` its value, if any.
+    public func definition(of name: String) -> SettingAssignment? {
+        index(of: name, below: assignments.count).map { assignments[$0] }
+    }
+
+    /// Whether any level assigns `name`.
+    public func isDefined(_ name: String) -> Bool { index(of: name, below: assignments.count) != nil }
+
+    /// The value of `name`, fully expanded, with the problems met on the way.
+    public func value(of name: String) -> Expansion {
+        var e = Expander(settings: self)
+        let v = e.evaluate(name, below: assignments.count, depth: 0)
+        return Expansion(value: v, undefined: e.undefined, problems: e.problems)
+    }
+
+    /// Expands a string that is not itself a setting (a value from an
+    /// entitlements file), with extra variables such as `AppIdentifierPrefix`.
+    public func expand(_ text: String, extra: [String: String] = [:]) -> Expansion {
+        var e = Expander(settings: self)
+        e.extra = extra
+        let v = e.expand(text, selfName: nil, selfIndex: 0, depth: 0)
+        return Expansion(value: v, undefined: e.undefined, problems: e.problems)
+    }
+}
+
+/// An expanded value and what was wrong with it: settings it used that no
+/// level defines (they expanded to nothing), and malformed references.
+public struct Expansion: Sendable, Hashable {
+    public var value: String
+    public var undefined: [String]
+    public var problems: [String]
+}
+
+private struct Expander {
+    let settings: BuildSettings
+    var extra: [String: String] = [:]
+    var undefined: [String] = []
+    var problems: [String] = []
+    /// Settings being evaluated, to stop a cycle.
+    var active: Set<Int> = []
+    /// The value of each assignment once worked out: it depends on nothing
+    /// else, and without this a chain of settings that each name the one
+    /// below twice would take exponential time.
+    var cache: [Int: String] = [:]
+
+    /// Records a problem once.
+    mutating func problem(_ p: String) {
+        if !problems.contains(p), problems.count < 20 { problems.append(p) }
+    }
+
+    mutating func evaluate(_ name: String, below: Int, depth: Int) -> String {
+        if let v = extra[name] { return v }
+        guard let i = settings.index(of: name, below: below) else {
+            if below >= settings.assignments.count, !undefined.contains(name) { undefined.append(name) }
+            return ""
+        }
+        if let known = cache[i] { return known }
+        guard !active.contains(i) else {
+            problem("the setting \(name) refers to itself in a cycle")
+            return ""
+        }
+        guard depth < BuildSettings.maxDepth else {
+            problem("references nest more than \(BuildSettings.maxDepth) deep")
+            return ""
+        }
+        active.insert(i)
+        defer { active.remove(i) }
+        let value = expand(settings.assignments[i].value, selfName: name, selfIndex: i, depth: depth + 1)
+        cache[i] = value
+        return value
+    }
+
+    /// Expands every `$(…)`, `${…}` and `$NAME` in `text`; `selfName` and
+    /// `selfIndex` say which assignment `text` belongs to, for `$(inherited)`.
+    mutating func expand(_ text: String, selfName: String?, selfIndex: Int, depth: Int) -> String {
+        guard text.contains("$") else { return text }
+        let s = Array(text.unicodeScalars)
+        var out: [Unicode.Scalar] = []
+        var k = 0
+        while k < s.count {
+            if out.count > BuildSettings.maxLength {
+                problem("an expanded value is longer than \(BuildSettings.maxLength) characters")
+                break
+            }
+            let c = s[k]
+            guard c == "$", k + 1 < s.count else { out.append(c); k += 1; continue }
+            let n = s[k + 1]
+            if n == "(" || n == "{" {
+                let close: Unicode.Scalar = n == "(" ? ")" : "}"
+                var level = 0, j = k + 1, end = -1
+                while j < s.count {
+                    if s[j] == n { level += 1 } else if s[j] == close { level -= 1; if level == 0 { end = j; break } }
+                    j += 1
+                }
+                guard end > 0 else {
+                    problem("'\(String(String.UnicodeScalarView(s[k...])))' is missing its closing '\(close)'")
+                    out.append(contentsOf: s[k...])
+                    break
+                }
+                let inner = String(String.UnicodeScalarView(s[(k + 2)..<end]))
+                out.append(contentsOf: reference(inner, selfName: selfName, selfIndex: selfIndex, depth: depth).unicodeScalars)
+                k = end + 1
+            } else if Self.isNameStart(n) {
+                var j = k + 1
+                while j < s.count, Self.isNameChar(s[j]) { j += 1 }
+                let name = String(String.UnicodeScalarView(s[(k + 1)..<j]))
+                out.append(contentsOf: lookup(name, selfName: selfName, selfIndex: selfIndex, depth: depth).unicodeScalars)
+                k = j
+            } else {
+                out.append(c)
+                k += 1
+            }
+        }
+        return String(String.UnicodeScalarView(out))
+    }
+
+    private mutating func lookup(_ name: String, selfName: String?, selfIndex: Int, depth: Int) -> String {
+        guard depth < BuildSettings.maxDepth else {
+            problem("references nest more than \(BuildSettings.maxDepth) deep")
+            return ""
+        }
+        if let selfName, name == "inherited" || name == selfName {
+            return evaluate(selfName, below: selfIndex, depth: depth)
+        }
+        if name == "inherited" { return "" }
+        return evaluate(name, below: settings.assignments.count, depth: depth)
+    }
+
+    /// The inside of `$(NAME:op,op=arg)`: the name may itself hold references.
+    private mutating func reference(_ inner: String, selfName: String?, selfIndex: Int, depth: Int) -> String {
+        let parts = Self.splitTopLevel(inner, at: ":", limit: 1)
+        let name = expand(parts[0], selfName: selfName, selfIndex: selfIndex, depth: depth + 1)
+        var value = lookup(name, selfName: selfName, selfIndex: selfIndex, depth: depth)
+        guard parts.count > 1 else { return value }
+        // Operators chain with ':' (or ','); `default=` takes the rest as its value.
+        var rest = Substring(parts[1])
+        while !rest.isEmpty {
+            if rest.hasPrefix("default=") {
+                if value.isEmpty { value = expand(String(rest.dropFirst(8)), selfName: selfName, selfIndex: selfIndex, depth: depth + 1) }
+                break
+            }
+            let end = rest.firstIndex { $0 == ":" || $0 == "," } ?? rest.endIndex
+            let op = String(rest[..<end])
+            rest = end == rest.endIndex ? "" : rest[rest.index(after: end)...]
+            guard let f = MacroOperator(rawValue: op) else {
+                problem("the operator ':\(op)' in $(\(inner)) is not one kcs knows")
+                continue
+            }
+            value = f.apply(value)
+        }
+        return value
+    }
+
+    /// Splits at `separator` outside `$(…)`/`${…}`, at most `limit` times.
+    static func splitTopLevel(_ text: String, at separator: Character, limit: Int) -> [String] {
+        var parts: [String] = []
+        var current = ""
+        var level = 0
+        var splits = 0
+        for ch in text {
+            if ch == "(" || ch == "{" { level += 1 } else if ch == ")" || ch == "}" { level -= 1 }
+            if ch == separator, level == 0, splits < limit {
+                parts.append(current)
+                current = ""
+                splits += 1
+            } else {
+                current.append(ch)
+            }
+        }
+        parts.append(current)
+        return parts
+    }
+
+    static func isNameStart(_ c: Unicode.Scalar) -> Bool {
+        (c >= "A" && c <= "Z") || (c >= "a" && c <= "z") || c == "_"
+    }
+
+    static func isNameChar(_ c: Unicode.Scalar) -> Bool { isNameStart(c) || (c >= "0" && c <= "9") }
+}
+
+/// The `$(VAR:operator)` forms Xcode documents ("Build Setting Operators"),
+/// except `default=`, which takes an argument and is handled by the expander.
+public enum MacroOperator: String, Sendable, CaseIterable {
+    case lower, upper, rfc1034identifier, c99extidentifier, identifier, base, dir, file, suffix, standardizepath
+
+    public func apply(_ v: String) -> String {
+        switch self {
+        case .lower: return v.lowercased()
+        case .upper: return v.uppercased()
+        case .rfc1034identifier:
+            // Letters, digits, '-' and '.' stay; anything else becomes '-'.
+            return String(v.unicodeScalars.map { Self.isASCIIAlnum($0) || $0 == "-" || $0 == "." ? Character($0) : "-" })
+        case .c99extidentifier, .identifier:
+            // Anything that cannot be in an identifier becomes '_', and a
+            // leading digit gets a '_' in front.
+            let allowNonASCII = self == .c99extidentifier
+            var out = String(v.unicodeScalars.map {
+                Self.isASCIIAlnum($0) || $0 == "_" || (allowNonASCII && $0.value > 0x7F && $0.properties.isAlphabetic) ? Character($0) : "_"
+            })
+            if let f = out.unicodeScalars.first, f >= "0" && f <= "9" { out = "_" + out }
+            return out
+        case .file: return Self.lastComponent(v)
+        case .base:
+            let f = Self.lastComponent(v)
+            guard let dot = f.lastIndex(of: "."), dot != f.startIndex else { return f }
+            return String(f[..<dot])
+        case .suffix:
+            let f = Self.lastComponent(v)
+            guard let dot = f.lastIndex(of: "."), dot != f.startIndex else { return "" }
+            return String(f[dot...])
+        case .dir:
+            guard let slash = v.lastIndex(of: "/") else { return "" }
+            return slash == v.startIndex ? "/" : String(v[..<slash])
+        case .standardizepath: return ProjectPath.normalize(v)
+        }
+    }
+
+    private static func isASCIIAlnum(_ c: Unicode.Scalar) -> Bool {
+        (c >= "A" && c <= "Z") || (c >= "a" && c <= "z") || (c >= "0" && c <= "9")
+    }
+
+    private static func lastComponent(_ v: String) -> String {
+        let trimmed = v.hasSuffix("/") && v.count > 1 ? String(v.dropLast()) : v
+        return trimmed.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? trimmed
+    }
+}
+
+/// Path arithmetic on strings, without touching the file system.
+public enum ProjectPath {
+    /// Removes `.`, empty components and `dir/..` pairs.
+    public static func normalize(_ path: String) -> String {
+        let absolute = path.hasPrefix("/")
+        var parts: [Substring] = []
+        for c in path.split(separator: "/") {
+            if c == "." { continue }
+            if c == "..", let last = parts.last, last != ".." { parts.removeLast(); continue }
+            if c == "..", absolute { continue }
+            parts.append(c)
+        }
+        let joined = parts.joined(separator: "/")
+        return absolute ? "/" + joined : (joined.isEmpty ? "." : joined)
+    }
+
+    /// `relative` resolved against the folder `base` (absolute paths stay).
+    public static func join(_ base: String, _ relative: String) -> String {
+        if relative.hasPrefix("/") { return normalize(relative) }
+        if base.isEmpty || base == "." { return normalize(relative) }
+        return normalize(base + "/" + relative)
+    }
+
+    /// The folder part of a path ("." for a bare name).
+    public static func directory(_ path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    public static func lastComponent(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+}
+
+extension String {
+    var trimmed: String {
+        var s = self[...]
+        while let f = s.first, f == " " || f == "\t" || f == "\r" { s = s.dropFirst() }
+        while let l = s.last, l == " " || l == "\t" || l == "\r" { s = s.dropLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,200 @@
+import Foundation
+
+/// A target's signing facts for one configuration and platform: what the
+/// build settings give for its bundle ID, team and entitlements file.
+public struct ResolvedTarget: Sendable {
+    public var target: XcodeProject.Target
+    public var configuration: String
+    /// The platform family as a scenario writes it: `ios`, `macos`, `catalyst`, `watchos`.
+    public var platform: String
+    /// The SDK name `[sdk=…]` conditions matched: `iphoneos`, `macosx`, `watchos`.
+    public var sdk: String
+    public var settings: BuildSettings
+    /// `PRODUCT_BUNDLE_IDENTIFIER`, expanded; nil when it cannot be resolved.
+    public var bundleID: String?
+    /// `DEVELOPMENT_TEAM` (or the target attributes' team when no level sets it).
+    public var teamID: String?
+    /// `CODE_SIGN_ENTITLEMENTS`, resolved against the project folder.
+    public var entitlementsPath: String?
+    /// Where `CODE_SIGN_ENTITLEMENTS` was set.
+    public var entitlementsLocation: ProjectLocation?
+    /// The major version of the deployment target, when set.
+    public var deploymentVersion: Int?
+    public var issues: [ProjectIssue]
+}
+
+extension XcodeProject {
+    /// The SDK a scenario platform builds with.
+    public static func sdk(for platform: String) -> String? {
+        switch platform {
+        case "ios": "iphoneos"
+        case "macos", "catalyst": "macosx"
+        case "watchos": "watchos"
+        default: nil
+        }
+    }
+
+    /// The platform families kcs models, as `--platform` accepts them.
+    public static let platformNames = ["ios", "macos", "catalyst", "watchos"]
+
+    /// The assignments of one target in one configuration, lowest precedence
+    /// first: build-system defaults, the project's xcconfig, the project, the
+    /// target's xcconfig, the target.
+    public func assignments(for target: Target, configuration: String, sdk: String) -> ([SettingAssignment], [ProjectIssue]) {
+        var issues: [ProjectIssue] = []
+        var stack: [SettingAssignment] = []
+        func builtin(_ name: String, _ value: String) {
+            stack.append(SettingAssignment(name: name, value: value, location: nil))
+        }
+        builtin("TARGET_NAME", target.name)
+        builtin("TARGETNAME", target.name)
+        builtin("PROJECT_NAME", name)
+        builtin("CONFIGURATION", configuration)
+        for root in ["SRCROOT", "PROJECT_DIR", "SOURCE_ROOT"] { builtin(root, sourceRoot) }
+        builtin("PROJECT_FILE_PATH", path)
+        builtin("PLATFORM_NAME", sdk)
+        builtin("EFFECTIVE_PLATFORM_NAME", sdk == "macosx" ? "" : "-" + sdk)
+        builtin("PRODUCT_NAME", "$(TARGET_NAME)")
+        var reader = XCConfigReader(fileSystem: fileSystem)
+        let levels: [(Configuration?, String)] = [
+            (configurations.first { $0.name == configuration }, "project"),
+            (target.configurations.first { $0.name == configuration }, "target '\(target.name)'"),
+        ]
+        for (config, level) in levels {
+            guard let config else {
+                issues.append(ProjectIssue(.warning, "the \(level) has no configuration named '\(configuration)'", at: target.location,
+                                           hint: "configurations: " + (level == "project" ? configurations : target.configurations).map(\.name).joined(separator: ", ")))
+                continue
+            }
+            if let base = config.baseConfiguration { stack += reader.read(base, from: config.location) }
+            stack += config.settings
+        }
+        return (stack, issues + reader.issues)
+    }
+
+    /// The platforms a target builds for, from `SDKROOT`,
+    /// `SUPPORTED_PLATFORMS` and `SUPPORTS_MACCATALYST`.
+    public func platforms(of target: Target, configuration: String) -> (platforms: [String], issues: [ProjectIssue]) {
+        let (stack, issues) = assignments(for: target, configuration: configuration, sdk: "")
+        let settings = BuildSettings(stack, context: SettingContext(sdk: "", configuration: configuration))
+        let sdkroot = settings.value(of: "SDKROOT").value.lowercased()
+        var platforms: [String] = []
+        func add(_ sdk: String) {
+            let p: String? = sdk.hasPrefix("iphoneos") || sdk.contains("iphoneos.") ? "ios"
+                : sdk.hasPrefix("macosx") || sdk.contains("macosx.") ? "macos"
+                : sdk.hasPrefix("watchos") || sdk.contains("watchos.") ? "watchos" : nil
+            if let p, !platforms.contains(p) { platforms.append(p) }
+        }
+        if sdkroot == "auto" || sdkroot.isEmpty {
+            for word in settings.value(of: "SUPPORTED_PLATFORMS").value.lowercased().split(separator: " ") where !word.hasSuffix("simulator") {
+                add(String(word))
+            }
+        } else {
+            add(ProjectPath.lastComponent(sdkroot))
+        }
+        if platforms.isEmpty, target.kind == .watchApp || target.kind == .watchExtension { platforms = ["watchos"] }
+        if platforms.contains("ios"), settings.value(of: "SUPPORTS_MACCATALYST").value == "YES" { platforms.append("catalyst") }
+        var out = issues
+        if platforms.isEmpty {
+            out.append(ProjectIssue(.warning, "cannot tell which platform target '\(target.name)' builds for: SDKROOT is '\(sdkroot)'",
+                                    at: settings.definition(of: "SDKROOT")?.location ?? target.location,
+                                    hint: "kcs models iOS, macOS, Mac Catalyst and watchOS"))
+        }
+        return (platforms, out)
+    }
+
+    /// The bundle ID, team and entitlements file of a target in one
+    /// configuration on one platform. Nothing is guessed: a setting that does
+    /// not resolve is left nil with a warning at the line that sets it.
+    public func resolve(_ target: Target, configuration: String, platform: String) -> ResolvedTarget {
+        let sdk = Self.sdk(for: platform) ?? platform
+        let (stack, stackIssues) = assignments(for: target, configuration: configuration, sdk: sdk)
+        let settings = BuildSettings(stack, context: SettingContext(sdk: sdk, configuration: configuration))
+        var issues = stackIssues
+        let context = "target '\(target.name)', configuration '\(configuration)'"
+
+        /// The expanded value of a setting, with a warning for each problem.
+        func value(_ name: String) -> String? {
+            guard let definition = settings.definition(of: name) else { return nil }
+            let e = settings.value(of: name)
+            let at = definition.location ?? target.location
+            for p in e.problems { issues.append(ProjectIssue(.warning, "\(name) (\(context)): \(p)", at: at)) }
+            if !e.undefined.isEmpty {
+                issues.append(ProjectIssue(.warning, "\(name) (\(context)) uses \(e.undefined.map { "$(\($0))" }.joined(separator: ", ")), which no level of the project defines; Xcode expands \(e.undefined.count == 1 ? "it" : "them") to nothing",
+                                           at: at, hint: "define the setting, or check its spelling"))
+            }
+            return e.value
+        }
+
+        var bundleID = value("PRODUCT_BUNDLE_IDENTIFIER")
+        var bundleIDLocation = settings.definition(of: "PRODUCT_BUNDLE_IDENTIFIER")?.location ?? target.location
+        if bundleID == nil, let plist = value("INFOPLIST_FILE"), !plist.isEmpty {
+            // Older projects spell the bundle ID in Info.plist, with build settings in it.
+            let path = ProjectPath.join(sourceRoot, plist)
+            if case .success(let bytes) = fileSystem.read(path), let (raw, line) = Self.infoPlistBundleID(bytes) {
+                let at = ProjectLocation(file: path, line: line)
+                let e = settings.expand(raw)
+                for p in e.problems { issues.append(ProjectIssue(.warning, "CFBundleIdentifier (\(context)): \(p)", at: at)) }
+                if !e.undefined.isEmpty {
+                    issues.append(ProjectIssue(.warning, "CFBundleIdentifier (\(context)) uses \(e.undefined.map { "$(\($0))" }.joined(separator: ", ")), which no level of the project defines; Xcode expands \(e.undefined.count == 1 ? "it" : "them") to nothing",
+                                               at: at, hint: "define the setting, or check its spelling"))
+                }
+                bundleID = e.value
+                bundleIDLocation = at
+            }
+        }
+        if bundleID == nil {
+            issues.append(ProjectIssue(.warning, "PRODUCT_BUNDLE_IDENTIFIER is not set for \(context), and Info.plist gives no CFBundleIdentifier",
+                                       at: target.location, hint: "set it in the target's build settings"))
+        } else if let b = bundleID, b.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty)
+                    || !b.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }) {
+            issues.append(ProjectIssue(.warning, "the bundle ID of \(context) expands to '\(b.prefix(200))', which is not a bundle ID",
+                                       at: bundleIDLocation,
+                                       hint: "a bundle ID is dot-separated parts of letters, digits and '-'"))
+            bundleID = nil
+        }
+        if platform == "catalyst", let b = bundleID, value("DERIVE_MACCATALYST_PRODUCT_BUNDLE_IDENTIFIER") == "YES" {
+            bundleID = "maccatalyst." + b
+        }
+
+        var team = value("DEVELOPMENT_TEAM").flatMap { $0.isEmpty ? nil : $0 }
+        // Older Xcode versions kept the team in TargetAttributes; the build setting wins when both are there.
+        if team == nil, let attributes = target.attributesTeam, !attributes.isEmpty { team = attributes }
+        if let t = team, !(t.utf8.count == 10 && t.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) }) {
+            issues.append(ProjectIssue(.warning, "DEVELOPMENT_TEAM of \(context) is '\(t)', which is not a team ID",
+                                       at: settings.definition(of: "DEVELOPMENT_TEAM")?.location ?? target.location,
+                                       hint: "a team ID is ten upper-case letters or digits"))
+            team = nil
+        }
+
+        var entitlementsPath: String?
+        if let e = value("CODE_SIGN_ENTITLEMENTS"), !e.isEmpty { entitlementsPath = ProjectPath.join(sourceRoot, e) }
+
+        let versionSetting = switch platform {
+        case "macos": "MACOSX_DEPLOYMENT_TARGET"
+        case "watchos": "WATCHOS_DEPLOYMENT_TARGET"
+        default: "IPHONEOS_DEPLOYMENT_TARGET"
+        }
+        let version = value(versionSetting).flatMap { Int($0.split(separator: ".").first ?? "") }
+
+        return ResolvedTarget(target: target, configuration: configuration, platform: platform, sdk: sdk, settings: settings,
+                              bundleID: bundleID, teamID: team, entitlementsPath: entitlementsPath,
+                              entitlementsLocation: settings.definition(of: "CODE_SIGN_ENTITLEMENTS")?.location,
+                              deploymentVersion: version, issues: issues)
+    }
+
+    /// The `CFBundleIdentifier` string of an XML Info.plist and its line,
+    /// found by scanning (a source Info.plist is XML; nothing else is needed
+    /// from it, so nothing is decoded and nesting does not matter).
+    static func infoPlistBundleID(_ bytes: [UInt8]) -> (String, Int)? {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let key = text.range(of: "<key>CFBundleIdentifier</key>") else { return nil }
+        let rest = text[key.upperBound...]
+        guard let open = rest.range(of: "<string>"), rest[rest.startIndex..<open.lowerBound].allSatisfy(\.isWhitespace),
+              let close = rest.range(of: "</string>", range: open.upperBound..<rest.endIndex) else { return nil }
+        let value = String(rest[open.upperBound..<close.lowerBound])
+            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
+        let line = text[..<open.lowerBound].reduce(1) { $0 + ($1 == "\n" ? 1 : 0) }
+        return (value, line)
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+
+/// How the project reader reaches files, so a host can root or forbid it.
+public protocol ProjectFileSystem: Sendable {
+    /// The bytes of a regular file, or why not.
+    func read(_ path: String) -> Result<[UInt8], ProjectFileError>
+    /// The names in a folder (not recursive), or nil if it is not one.
+    func contents(ofDirectory path: String) -> [String]?
+}
+
+/// Why a project file could not be read.
+public struct ProjectFileError: Error, Sendable, Hashable {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+}
+
+/// The local file system, with a size cap per file.
+public struct LocalProjectFileSystem: ProjectFileSystem {
+    /// A project.pbxproj of a very large app is a few MB.
+    public var maxFileSize: Int
+
+    public init(maxFileSize: Int = 32 << 20) { self.maxFileSize = maxFileSize }
+
+    public func read(_ path: String) -> Result<[UInt8], ProjectFileError> {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else {
+            return .failure(ProjectFileError("no such file"))
+        }
+        guard attributes[.type] as? FileAttributeType == .typeRegular else { return .failure(ProjectFileError("not a regular file")) }
+        if let size = attributes[.size] as? Int, size > maxFileSize {
+            return .failure(ProjectFileError("the file is larger than \(maxFileSize) bytes"))
+        }
+        guard let data = FileManager.default.contents(atPath: path) else { return .failure(ProjectFileError("cannot read the file")) }
+        guard data.count <= maxFileSize else { return .failure(ProjectFileError("the file is larger than \(maxFileSize) bytes")) }
+        return .success([UInt8](data))
+    }
+
+    public func contents(ofDirectory path: String) -> [String]? {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else { return nil }
+        return (try? FileManager.default.contentsOfDirectory(atPath: path))?.sorted()
+    }
+}
+
+/// Reads `.xcconfig` files: `NAME[cond] = value` lines, `//` comments and
+/// `#include "path"` / `#include? "path"` (relative to the including file).
+struct XCConfigReader {
+    /// Include chains deeper than this are refused (Xcode projects use two or three).
+    static let maxDepth = 16
+    /// At most this many files are read for one configuration.
+    static let maxFiles = 128
+
+    let fileSystem: any ProjectFileSystem
+    var issues: [ProjectIssue] = []
+    private var filesRead = 0
+
+    init(fileSystem: any ProjectFileSystem) { self.fileSystem = fileSystem }
+
+    /// The assignments of `path` and its includes, in file order.
+    mutating func read(_ path: String, optional: Bool = false, from: ProjectLocation?) -> [SettingAssignment] {
+        var out: [SettingAssignment] = []
+        read(path, optional: optional, from: from, chain: [], into: &out)
+        return out
+    }
+
+    private mutating func read(_ path: String, optional: Bool, from: ProjectLocation?, chain: [String], into out: inout [SettingAssignment]) {
+        if chain.contains(path) {
+            issues.append(ProjectIssue(.warning, "'\(path)' includes itself (through \(chain.map(ProjectPath.lastComponent).joined(separator: " → ")))",
+                                       at: from, hint: "remove the #include that closes the cycle"))
+            return
+        }
+        guard chain.count < Self.maxDepth else {
+            issues.append(ProjectIssue(.warning, "#include nests more than \(Self.maxDepth) files deep", at: from))
+            return
+        }
+        guard filesRead < Self.maxFiles else {
+            issues.append(ProjectIssue(.warning, "more than \(Self.maxFiles) xcconfig files; the rest are not read", at: from))
+            return
+        }
+        let bytes: [UInt8]
+        switch fileSystem.read(path) {
+        case .success(let b): bytes = b
+        case .failure(let e):
+            if !optional {
+                issues.append(ProjectIssue(.warning, "cannot read the xcconfig file '\(path)': \(e.message)", at: from,
+                                           hint: "settings it would give are left out; #include? marks a file that may be absent"))
+            }
+            return
+        }
+        filesRead += 1
+        let text = String(decoding: bytes, as: UTF8.self)
+        var lineNumber = 0
+        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            lineNumber += 1
+            let here = ProjectLocation(file: path, line: lineNumber)
+            var line = Substring(Self.stripComment(rawLine)).trimmedSubstring
+            if line.isEmpty { continue }
+            if line.hasPrefix("#include") {
+                line = line.dropFirst(8)
+                let mayBeAbsent = line.hasPrefix("?")
+                if mayBeAbsent { line = line.dropFirst() }
+                line = line.trimmedSubstring
+                guard line.count >= 2, line.first == "\"", line.last == "\"" else {
+                    issues.append(ProjectIssue(.warning, "cannot read this #include; kcs expects #include \"path\"", at: here))
+                    continue
+                }
+                let target = String(line.dropFirst().dropLast())
+                if target.hasPrefix("<") {
+                    issues.append(ProjectIssue(.warning, "#include \"\(target)\" names a folder of the developer tools, which kcs does not have", at: here))
+                    continue
+                }
+                read(ProjectPath.join(ProjectPath.directory(path), target), optional: mayBeAbsent, from: here, chain: chain + [path], into: &out)
+                continue
+            }
+            if line.hasSuffix(";") { line = line.dropLast().trimmedSubstring }
+            guard let eq = Self.assignment(in: line), let (name, conditions) = SettingAssignment.splitKey(String(line[..<eq])),
+                  name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
+                issues.append(ProjectIssue(.warning, "cannot read this line of an xcconfig file; expected NAME = value", at: here))
+                continue
+            }
+            out.append(SettingAssignment(name: name, conditions: conditions, value: String(line[line.index(after: eq)...]).trimmed,
+                                         location: here))
+        }
+    }
+
+    /// The `=` of `NAME[cond=…] = value`: the first one outside the condition brackets.
+    static func assignment(in line: Substring) -> Substring.Index? {
+        var depth = 0
+        for i in line.indices {
+            switch line[i] {
+            case "[": depth += 1
+            case "]": depth -= 1
+            case "=" where depth == 0: return i
+            default: break
+            }
+        }
+        return nil
+    }
+
+    /// The line without its `//` comment. xcconfig files have no string
+    /// quoting, so `//` always starts a comment (URLs are written `/$()/`).
+    static func stripComment(_ line: Substring) -> Substring {
+        var previous: Character = " "
+        for i in line.indices {
+            if line[i] == "/" && previous == "/" { return line[..<line.index(before: i)] }
+            previous = line[i]
+        }
+        return line
+    }
+}
+
+extension Substring {
+    var trimmedSubstring: Substring {
+        var s = self
+        while let f = s.first, f == " " || f == "\t" || f == "\r" { s = s.dropFirst() }
+        while let l = s.last, l == " " || l == "\t" || l == "\r" { s = s.dropLast() }
+        return s
+    }
+}

@@ -1,0 +1,311 @@
+/// An Xcode project read from its `project.pbxproj`: the project's and each
+/// target's build configurations, the targets' kinds, sources and embedded
+/// products. Build settings are resolved by ``resolve(_:configuration:platform:)``.
+public struct XcodeProject: Sendable {
+    /// The `.xcodeproj` folder as given.
+    public var path: String
+    /// The project's name: the folder's name without `.xcodeproj` (`PROJECT_NAME`).
+    public var name: String
+    /// `SRCROOT`: the folder holding the `.xcodeproj` (and `projectDirPath`).
+    public var sourceRoot: String
+    public var pbxprojPath: String
+    /// The project-level configurations, in project order.
+    public var configurations: [Configuration]
+    /// `defaultConfigurationName` of the project's configuration list.
+    public var defaultConfiguration: String
+    public var targets: [Target]
+    /// The `.entitlements` files the project lists, with the line of their file reference.
+    public var entitlementsFiles: [FileReference]
+    /// Problems found while reading (an object that is not what it should be).
+    public var issues: [ProjectIssue]
+
+    /// A file the project lists, and where.
+    public struct FileReference: Sendable, Hashable {
+        public var path: String
+        public var location: ProjectLocation
+    }
+
+    let fileSystem: any ProjectFileSystem
+
+    /// One build configuration at one level: its settings, with lines, and
+    /// the xcconfig file it is based on.
+    public struct Configuration: Sendable {
+        public var name: String
+        /// The `buildSettings` dictionary's assignments, unconditional first.
+        public var settings: [SettingAssignment]
+        /// The base xcconfig file (`baseConfigurationReference`, or the anchor
+        /// and relative path of newer projects), resolved against the project.
+        public var baseConfiguration: String?
+        public var location: ProjectLocation
+    }
+
+    /// A native target.
+    public struct Target: Sendable {
+        public var id: String
+        public var name: String
+        public var productType: String
+        public var configurations: [Configuration]
+        /// Swift files its Sources build phase compiles (or its synchronized folders hold).
+        public var swiftSources: [String]
+        /// Targets whose products a Copy Files phase embeds in this one.
+        public var embeddedTargets: [String]
+        /// `TargetAttributes` → `DevelopmentTeam`, which older Xcode versions wrote.
+        public var attributesTeam: String?
+        public var location: ProjectLocation
+
+        /// The kind of signed executable the product type makes, or nil for
+        /// a framework, library, test bundle or other product.
+        public var kind: ProductKind? { ProductKind(productType: productType) }
+    }
+
+    /// The signed executables kcs models, by Xcode product type.
+    public enum ProductKind: String, Sendable, Hashable {
+        case app, appExtension = "extension", appClip = "app-clip", watchApp = "watch-app", watchExtension = "watch-extension"
+
+        init?(productType: String) {
+            switch productType {
+            case "com.apple.product-type.application", "com.apple.product-type.application.messages": self = .app
+            case "com.apple.product-type.application.on-demand-install-capable": self = .appClip
+            case "com.apple.product-type.application.watchapp2", "com.apple.product-type.application.watchapp",
+                 "com.apple.product-type.application.watchapp2-container": self = .watchApp
+            case "com.apple.product-type.watchkit2-extension", "com.apple.product-type.watchkit-extension": self = .watchExtension
+            case "com.apple.product-type.app-extension", "com.apple.product-type.app-extension.messages",
+                 "com.apple.product-type.app-extension.messages-sticker-pack", "com.apple.product-type.extensionkit-extension",
+                 "com.apple.product-type.tv-app-extension": self = .appExtension
+            default: return nil
+            }
+        }
+
+        /// The `kind=` a scenario gives it.
+        public var scenarioKind: String {
+            switch self {
+            case .app, .watchApp: "app"
+            case .appExtension, .watchExtension: "extension"
+            case .appClip: "app-clip"
+            }
+        }
+    }
+
+    /// Reads `PATH/project.pbxproj`. A project that cannot be parsed is an
+    /// error with its line and column.
+    public static func load(_ path: String, fileSystem: any ProjectFileSystem = LocalProjectFileSystem()) -> Result<XcodeProject, ProjectIssue> {
+        var folder = path
+        while folder.count > 1 && folder.hasSuffix("/") { folder.removeLast() }
+        // Also accepted: the project.pbxproj itself, or a folder holding exactly one project.
+        if ProjectPath.lastComponent(folder) == "project.pbxproj" {
+            folder = ProjectPath.directory(folder)
+        } else if !folder.hasSuffix(".xcodeproj"), let names = fileSystem.contents(ofDirectory: folder) {
+            let projects = names.filter { $0.hasSuffix(".xcodeproj") }
+            if projects.count == 1 { folder = ProjectPath.join(folder, projects[0]) }
+        }
+        let pbxproj = ProjectPath.join(folder, "project.pbxproj")
+        let bytes: [UInt8]
+        switch fileSystem.read(pbxproj) {
+        case .success(let b): bytes = b
+        case .failure(let e):
+            return .failure(ProjectIssue(.error, "cannot read '\(pbxproj)': \(e.message)", at: nil,
+                                         hint: "give the .xcodeproj folder, which holds project.pbxproj"))
+        }
+        let root: PlistNode
+        switch OldStylePlistParser.parse(bytes) {
+        case .success(let r): root = r
+        case .failure(let e):
+            return .failure(ProjectIssue(.error, "project.pbxproj is not a valid property list: \(e.message)",
+                                         at: ProjectLocation(file: pbxproj, line: e.line, column: e.column), hint: e.hint))
+        }
+        var reader = ProjectReader(root: root, pbxproj: pbxproj, folder: folder, fileSystem: fileSystem)
+        return reader.project()
+    }
+}
+
+/// Walks the objects of a parsed `project.pbxproj`.
+private struct ProjectReader {
+    let root: PlistNode
+    let pbxproj: String
+    let folder: String
+    let fileSystem: any ProjectFileSystem
+    var objects: [String: PlistNode] = [:]
+    var parents: [String: String] = [:]
+    var issues: [ProjectIssue] = []
+    var sourceRoot = "."
+
+    init(root: PlistNode, pbxproj: String, folder: String, fileSystem: any ProjectFileSystem) {
+        self.root = root
+        self.pbxproj = pbxproj
+        self.folder = folder
+        self.fileSystem = fileSystem
+    }
+
+    func at(_ node: PlistNode?) -> ProjectLocation {
+        ProjectLocation(file: pbxproj, line: node?.line ?? 0, column: node?.column ?? 1)
+    }
+
+    mutating func project() -> Result<XcodeProject, ProjectIssue> {
+        for entry in root["objects"]?.entries ?? [] { objects[entry.key] = entry.value }
+        guard let rootID = root["rootObject"]?.string, let project = objects[rootID], project["isa"]?.string == "PBXProject" else {
+            return .failure(ProjectIssue(.error, "project.pbxproj has no PBXProject root object", at: at(root["rootObject"] ?? root),
+                                         hint: "is this an Xcode project file?"))
+        }
+        for (id, object) in objects {
+            for child in object["children"]?.array ?? [] { if let c = child.string { parents[c] = id } }
+        }
+        sourceRoot = ProjectPath.join(ProjectPath.directory(folder), project["projectDirPath"]?.string ?? "")
+        let list = objects[project["buildConfigurationList"]?.string ?? ""]
+        let configurations = configurationList(list)
+        let defaultName = list?["defaultConfigurationName"]?.string ?? configurations.last?.name ?? "Release"
+        let targetAttributes = project["attributes"]?["TargetAttributes"]
+        var productOwner: [String: String] = [:]
+        for id in project["targets"]?.array?.compactMap(\.string) ?? [] {
+            if let product = objects[id]?["productReference"]?.string { productOwner[product] = id }
+        }
+        var targets: [XcodeProject.Target] = []
+        let targetIDs = project["targets"]?.array ?? []
+        if targetIDs.count > Self.maxTargets {
+            issues.append(ProjectIssue(.warning, "the project has \(targetIDs.count) targets; kcs reads the first \(Self.maxTargets)",
+                                       at: at(project["targets"])))
+        }
+        for idNode in targetIDs.prefix(Self.maxTargets) {
+            guard let id = idNode.string, let t = objects[id] else { continue }
+            guard t["isa"]?.string == "PBXNativeTarget" else { continue }  // aggregate and legacy targets build nothing signed
+            let name = t["name"]?.string ?? id
+            var embedded: [String] = []
+            var sources: [String] = []
+            for phaseID in t["buildPhases"]?.array?.compactMap(\.string) ?? [] {
+                guard let phase = objects[phaseID] else { continue }
+                let files = (phase["files"]?.array ?? []).compactMap { $0.string.flatMap { objects[$0]?["fileRef"]?.string } }
+                switch phase["isa"]?.string {
+                case "PBXCopyFilesBuildPhase":
+                    embedded += files.compactMap { productOwner[$0] }
+                case "PBXSourcesBuildPhase":
+                    sources += files.compactMap { path(of: $0) }.filter { $0.hasSuffix(".swift") }
+                default: break
+                }
+            }
+            for groupID in t["fileSystemSynchronizedGroups"]?.array?.compactMap(\.string) ?? [] {
+                sources += synchronizedSwiftFiles(groupID, target: id)
+            }
+            targets.append(XcodeProject.Target(
+                id: id, name: name, productType: t["productType"]?.string ?? "",
+                configurations: configurationList(objects[t["buildConfigurationList"]?.string ?? ""]),
+                swiftSources: sources, embeddedTargets: embedded,
+                attributesTeam: targetAttributes?[id]?["DevelopmentTeam"]?.string, location: at(t)))
+        }
+        var entitlementsFiles: [XcodeProject.FileReference] = []
+        for (id, object) in objects where object["isa"]?.string == "PBXFileReference" {
+            guard object["path"]?.string?.hasSuffix(".entitlements") == true, let p = path(of: id) else { continue }
+            entitlementsFiles.append(XcodeProject.FileReference(path: p, location: at(object)))
+        }
+        entitlementsFiles.sort { $0.location.line < $1.location.line }
+        var name = ProjectPath.lastComponent(folder)
+        if name.hasSuffix(".xcodeproj") { name.removeLast(10) }
+        return .success(XcodeProject(path: folder, name: name, sourceRoot: sourceRoot, pbxprojPath: pbxproj,
+                                     configurations: configurations, defaultConfiguration: defaultName, targets: targets,
+                                     entitlementsFiles: entitlementsFiles, issues: issues, fileSystem: fileSystem))
+    }
+
+    /// Real projects have tens of targets and a handful of configurations;
+    /// every target is resolved in every configuration, so both are bounded.
+    static let maxTargets = 1000
+    static let maxConfigurations = 32
+
+    mutating func configurationList(_ list: PlistNode?) -> [XcodeProject.Configuration] {
+        var out: [XcodeProject.Configuration] = []
+        let ids = list?["buildConfigurations"]?.array ?? []
+        if ids.count > Self.maxConfigurations {
+            issues.append(ProjectIssue(.warning, "a configuration list has \(ids.count) configurations; kcs reads the first \(Self.maxConfigurations)",
+                                       at: at(list?["buildConfigurations"])))
+        }
+        for idNode in ids.prefix(Self.maxConfigurations) {
+            guard let id = idNode.string, let c = objects[id] else {
+                issues.append(ProjectIssue(.warning, "the configuration list names '\(idNode.string ?? "?")', which is not in the project",
+                                           at: at(idNode)))
+                continue
+            }
+            var plain: [SettingAssignment] = []
+            var conditional: [SettingAssignment] = []
+            for entry in c["buildSettings"]?.entries ?? [] {
+                let here = ProjectLocation(file: pbxproj, line: entry.keyLine)
+                guard let (name, conditions) = SettingAssignment.splitKey(entry.key) else {
+                    issues.append(ProjectIssue(.warning, "cannot read the build setting name '\(entry.key)'", at: here))
+                    continue
+                }
+                // A list value is the words of the setting, space-separated.
+                guard let words = entry.value.strings else { continue }
+                let a = SettingAssignment(name: name, conditions: conditions, value: words.joined(separator: " "), location: here)
+                // Within one level a matching conditional value overrides the plain one.
+                if conditions.isEmpty { plain.append(a) } else { conditional.append(a) }
+            }
+            var base: String?
+            if let ref = c["baseConfigurationReference"]?.string {
+                base = path(of: ref)
+                if base == nil {
+                    issues.append(ProjectIssue(.warning, "cannot locate the xcconfig file of configuration '\(c["name"]?.string ?? id)'",
+                                               at: at(c["baseConfigurationReference"])))
+                }
+            } else if let anchor = c["baseConfigurationReferenceAnchor"]?.string,
+                      let relative = c["baseConfigurationReferenceRelativePath"]?.string {
+                if let folder = path(of: anchor) { base = ProjectPath.join(folder, relative) } else {
+                    issues.append(ProjectIssue(.warning, "cannot locate the folder baseConfigurationReferenceAnchor names",
+                                               at: at(c["baseConfigurationReferenceAnchor"])))
+                }
+            }
+            out.append(XcodeProject.Configuration(name: c["name"]?.string ?? id, settings: plain + conditional,
+                                                  baseConfiguration: base, location: at(c)))
+        }
+        return out
+    }
+
+    /// The path of a file reference or group, following its source tree
+    /// through the enclosing groups; nil for products and SDK files.
+    func path(of id: String) -> String? {
+        var components: [String] = []
+        var current: String? = id
+        var steps = 0
+        while let c = current, let object = objects[c], steps < 64 {
+            steps += 1
+            let p = object["path"]?.string ?? ""
+            switch object["sourceTree"]?.string ?? "<group>" {
+            case "<absolute>":
+                return ProjectPath.normalize(([p] + components.reversed()).joined(separator: "/"))
+            case "SOURCE_ROOT":
+                return ProjectPath.join(sourceRoot, ([p] + components.reversed()).filter { !$0.isEmpty }.joined(separator: "/"))
+            case "<group>":
+                if !p.isEmpty { components.append(p) }
+                current = parents[c]
+                if current == nil {
+                    return ProjectPath.join(sourceRoot, components.reversed().joined(separator: "/"))
+                }
+            default:
+                return nil
+            }
+        }
+        return nil
+    }
+
+    /// The `.swift` files under a synchronized folder (Xcode 16), less the
+    /// files an exception set takes out of this target.
+    func synchronizedSwiftFiles(_ groupID: String, target: String) -> [String] {
+        guard let folder = path(of: groupID) else { return [] }
+        var excluded = Set<String>()
+        for exceptionID in objects[groupID]?["exceptions"]?.array?.compactMap(\.string) ?? [] {
+            guard let e = objects[exceptionID], e["target"]?.string == target else { continue }
+            for f in e["membershipExceptions"]?.array?.compactMap(\.string) ?? [] { excluded.insert(ProjectPath.join(folder, f)) }
+        }
+        var found: [String] = []
+        var pending = [(folder, 0)]
+        var visited = 0
+        // Bounded in files, folders and depth: a synchronized folder may hold anything.
+        while let (dir, depth) = pending.popLast(), found.count < 5000, visited < 2000 {
+            visited += 1
+            for name in fileSystem.contents(ofDirectory: dir) ?? [] where !name.hasPrefix(".") {
+                let p = ProjectPath.join(dir, name)
+                if name.hasSuffix(".swift") {
+                    if !excluded.contains(p) { found.append(p) }
+                } else if depth < 16, fileSystem.contents(ofDirectory: p) != nil {
+                    pending.append((p, depth + 1))
+                }
+            }
+        }
+        return found.sorted()
+    }
+}

@@ -1,0 +1,114 @@
+import ArgumentParser
+import Foundation
+import KCSCodeCheck
+import KCSLanguage
+import KCSXcode
+import KCSXcodeProject
+
+/// `kcs import xcode …`: scenarios from other tools' files.
+struct Import: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write a scenario from a project: kcs import xcode App.xcodeproj.",
+        subcommands: [ImportXcode.self]
+    )
+}
+
+struct ImportXcode: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "xcode",
+        abstract: "Write a scenario from an Xcode project: a team, and an app per signed target with its bundle ID and entitlements.",
+        discussion: """
+            Build settings are resolved as Xcode does (project and target levels, xcconfig files with #include, \
+            $(VAR) forms and operators, conditional settings). A setting that does not resolve is a warning at its \
+            line; a target whose bundle ID does not resolve is left out rather than guessed. Each app gets an 'expect groups' line with the \
+            access groups the import worked out. Exit codes: 0 a scenario was written (warnings on standard error); \
+            1 no target could be imported; 64 bad command line or configuration; 65 project.pbxproj does not parse; \
+            66 the project cannot be read.
+            """
+    )
+
+    @ArgumentParser.Argument(help: "The .xcodeproj folder (or its project.pbxproj, or a folder holding one .xcodeproj).")
+    var project: String
+
+    @Option(help: "The build configuration to resolve (default: the project's defaultConfigurationName).")
+    var configuration: String?
+
+    @Option(help: "The team ID for targets whose project sets no DEVELOPMENT_TEAM.")
+    var team: String?
+
+    @Option(help: "ios, macos, catalyst or watchos: import the targets that build for it (default: the first app's platform).")
+    var platform: String?
+
+    @Option(name: .shortAndLong, help: "Write the scenario to this file (entitlements paths are written relative to it).")
+    var output: String?
+
+    func validate() throws {
+        if let platform, !XcodeProject.platformNames.contains(platform) {
+            throw ValidationError("--platform must be one of: " + XcodeProject.platformNames.joined(separator: ", "))
+        }
+        if let team, !(team.utf8.count == 10 && team.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) }) {
+            throw ValidationError("--team takes a team ID: ten upper-case letters or digits")
+        }
+    }
+
+    func run() throws {
+        let folder = output.map { ProjectPath.directory($0) } ?? "."
+        let result = XcodeImporter.importProject(project, options: XcodeImportOptions(
+            configuration: configuration, team: team, platform: platform, scenarioFolder: folder))
+        let renderer = DiagnosticRenderer(colour: useColour(.auto))
+        for d in result.diagnostics { printError(renderer.render(d)) }
+        if !result.scenario.isEmpty {
+            if let output {
+                guard FileManager.default.createFile(atPath: output, contents: Data(result.scenario.utf8)) else {
+                    printError(renderer.render(Diagnostic(.fileUnreadable, "cannot write '\(output)'")))
+                    throw ExitCode(66)
+                }
+            } else {
+                writeAll(1, Array(result.scenario.utf8))
+            }
+        }
+        if result.exitCode != 0 { throw ExitCode(result.exitCode) }
+    }
+}
+
+/// `kcs lint --project`: the whole-project checks and the Swift code check.
+/// Returns the exit code: 0 no warnings, 1 warnings, 65 project.pbxproj
+/// does not parse, 66 a file cannot be read.
+func lintProject(_ path: String, profile: String?, configuration: String?, team: String?) -> Int32 {
+    let renderer = DiagnosticRenderer(colour: useColour(.auto))
+    let fileSystem = LocalProjectFileSystem()
+    var render = ProjectDiagnostics(fileSystem: fileSystem)
+    let lint: ProjectLint
+    switch ProjectLint.load(path, configuration: configuration, team: team, fileSystem: fileSystem) {
+    case .success(let l): lint = l
+    case .failure(let issue):
+        printError(renderer.render(render.diagnostic(issue, code: .projectUnreadable, length: 1)))
+        return issue.location == nil ? 66 : 65
+    }
+    guard lint.project.configurations.contains(where: { $0.name == lint.configuration }) else {
+        printError(renderer.render(Diagnostic(.projectSetting, "the project has no configuration '\(lint.configuration)'",
+                                              hint: "configurations: " + lint.project.configurations.map(\.name).joined(separator: ", "))))
+        return 64
+    }
+    var granted: Entitlements?
+    if let profile {
+        let bytes: [UInt8]
+        switch fileSystem.read(profile) {
+        case .success(let b): bytes = b
+        case .failure(let e):
+            printError(renderer.render(Diagnostic(.fileNotFound, "cannot read the profile '\(profile)': \(e.message)")))
+            return 66
+        }
+        switch Entitlements.decode(bytes) {
+        case .success(let e): granted = e
+        case .failure(let e):
+            printError(renderer.render(Diagnostic(.malformedEntitlements, "\(profile): \(e.message)", hint: e.hint)))
+            return 66
+        }
+    }
+    let diagnostics = lint.run(profile: granted, profilePath: profile) + CodeCheck.run(lint, fileSystem: fileSystem)
+    for d in diagnostics { printError(renderer.render(d)) }
+    let count = diagnostics.count
+    writeAll(1, Array("\(path): \(count == 0 ? "no" : String(count)) warning\(count == 1 ? "" : "s") (configuration \(lint.configuration))\n".utf8))
+    return count == 0 ? 0 : 1
+}

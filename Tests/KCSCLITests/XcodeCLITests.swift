@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+@Suite("kcs import xcode and lint --project, through the binary")
+struct XcodeCLITests {
+    @Test func importRunAndMatrix() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let scenario = f.path("notes.kcs")
+        let imported = try BinaryRunner.run(["import", "xcode", f.projectPath, "-o", scenario])
+        #expect(imported.status == 0)
+        #expect(imported.stderr.isEmpty, "\(imported.stderr)")
+        var text = try String(contentsOfFile: scenario, encoding: .utf8)
+        #expect(text.contains("entitlements=\"Widget/Widget.entitlements\""))
+        // The generated scenario runs: its expect groups lines hold.
+        let run = try BinaryRunner.run(["run", scenario])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("3 passed, 0 failed"))
+        // Who can read what: the app's shared item, the share extension's own.
+        text += "as App add generic-password account=\"token\" group=SKMME9E2Y8.com.example.Notes.shared\n"
+        text += "as Share_Extension add generic-password account=\"draft\"\n"
+        try text.write(toFile: scenario, atomically: true, encoding: .utf8)
+        let matrix = try BinaryRunner.run(["matrix", scenario])
+        #expect(matrix.status == 0)
+        let rows = matrix.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init) }
+        #expect(rows.first == ["item", "group", "App", "Widget", "Share_Extension"])
+        #expect(rows.contains(["#1", "generic-password", "account=\"token\"", "SKMME9E2Y8.com.example.Notes.shared", "read", "read", "-"]))
+        #expect(rows.contains(["#2", "generic-password", "account=\"draft\"", "SKMME9E2Y8.com.example.Notes.Share", "-", "-", "read"]))
+    }
+
+    @Test func importOptionsAndExitCodes() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let debug = try BinaryRunner.run(["import", "xcode", f.projectPath, "--configuration", "Debug", "--platform", "ios"])
+        #expect(debug.status == 0)
+        #expect(debug.stdout.hasPrefix("# Imported from App.xcodeproj by kcs import xcode: configuration Debug, platform ios."))
+        let none = try BinaryRunner.run(["import", "xcode", f.projectPath, "--configuration", "Beta"])
+        #expect(none.status == 64)
+        #expect(none.stderr.contains("configurations: Debug, Release"))
+        #expect(try BinaryRunner.run(["import", "xcode", f.projectPath, "--platform", "tvos"]).status == 64)
+        #expect(try BinaryRunner.run(["import", "xcode", f.projectPath, "--team", "short"]).status == 64)
+        #expect(try BinaryRunner.run(["import", "xcode", f.path("Missing.xcodeproj")]).status == 66)
+        let mac = try BinaryRunner.run(["import", "xcode", f.projectPath, "--platform", "macos"])
+        #expect(mac.status == 1)
+        #expect(mac.stderr.contains("no target of"))
+        f.write("App.xcodeproj/project.pbxproj", "{\n  objects = {\n    A = \"unterminated;\n  };\n}\n")
+        let broken = try BinaryRunner.run(["import", "xcode", f.projectPath])
+        #expect(broken.status == 65)
+        #expect(broken.stderr.contains("App.xcodeproj/project.pbxproj:3:9: error: project.pbxproj is not a valid property list: unterminated string [KCS601]"))
+    }
+
+    @Test func projectLintNamesTargetConfigurationFileAndLine() throws {
+        let f = XcodeLintTests.mistakes()
+        defer { f.remove() }
+        let profile = XcodeLintTests.profile(f, appID: "SKMME9E2Y8.com.example.Notes", keychain: ["SKMME9E2Y8.*"], appGroups: [])
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath, "--profile", profile])
+        #expect(lint.status == 1)
+        #expect(lint.stdout.contains(": 7 warnings (configuration Release)"), "\(lint.stdout)\(lint.stderr)")
+        let heads = lint.stderr.split(separator: "\n").filter { $0.contains(": warning: ") }
+        #expect(heads.count == 7)
+        // file:line:column: warning: … [KCS6xx] for every one.
+        #expect(heads.allSatisfy { $0.range(of: #"^/.+:\d+:\d+: warning: .+ \[KCS60\d\]$"#, options: .regularExpression) != nil })
+        for code in ["KCS603", "KCS604", "KCS605", "KCS606", "KCS607"] { #expect(lint.stderr.contains(code), "\(code)") }
+        #expect(lint.stderr.contains("ShareViewController.swift:6:40: warning: target 'Share Extension' (configuration 'Release') names the access group com.example.Notes.shared"))
+        let clean = try BinaryRunner.run(["lint", "--project", f.projectPath, "--configuration", "Nope"])
+        #expect(clean.status == 64)
+        #expect(try BinaryRunner.run(["lint", "--profile", profile, "x.kcs"]).status == 64)
+    }
+
+    @Test func aCleanProjectLintsClean() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.writeEntitlements("Share/Share.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.shared"])
+        f.write("Share/ShareViewController.swift", "let group = \"SKMME9E2Y8.com.example.Notes.shared\"\nlet q = [kSecAttrAccessGroup: group]\n")
+        f.targets[2].sources = ["ShareViewController.swift"]
+        f.writeProject()
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        #expect(lint.status == 0, "\(lint.stderr)")
+        #expect(lint.stdout.hasSuffix(": no warnings (configuration Release)\n"))
+    }
+}

@@ -1,0 +1,269 @@
+import Foundation
+
+/// Writes a small Xcode project into a fresh temporary folder: the tests
+/// make their own projects, so no third-party project file is committed.
+struct XcodeFixture {
+    struct Target {
+        var name: String
+        /// The folder (and group) of its sources; the target's name by default.
+        var folder: String?
+        var productType = "com.apple.product-type.application"
+        /// Build settings by configuration name.
+        var settings: [String: [String: String]] = [:]
+        /// xcconfig file (relative to the project folder) by configuration name.
+        var xcconfig: [String: String] = [:]
+        /// Swift sources, relative to the target's folder (a group named after the target).
+        var sources: [String] = []
+        /// Targets whose products a Copy Files phase embeds.
+        var embeds: [String] = []
+        /// TargetAttributes → DevelopmentTeam.
+        var attributesTeam: String?
+    }
+
+    let root: URL
+    var name = "App"
+    var configurations = ["Debug", "Release"]
+    var defaultConfiguration = "Release"
+    var projectSettings: [String: [String: String]] = [:]
+    var projectXCConfig: [String: String] = [:]
+    /// xcconfig reached through `baseConfigurationReferenceAnchor` (a
+    /// synchronized folder) and a relative path, by configuration name.
+    var anchoredXCConfig: [String: (folder: String, file: String)] = [:]
+    var targets: [Target] = []
+
+    init(name: String = "App") {
+        self.name = name
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("kcs-xcode-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    }
+
+    var projectPath: String { root.appendingPathComponent("\(name).xcodeproj").path }
+
+    func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
+
+    /// Writes a file under the project folder, creating folders.
+    func write(_ relative: String, _ text: String) {
+        let url = root.appendingPathComponent(relative)
+        try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try? Data(text.utf8).write(to: url)
+    }
+
+    /// An entitlements file with these keychain and app groups.
+    func writeEntitlements(_ relative: String, keychain: [String], appGroups: [String] = []) {
+        func array(_ key: String, _ values: [String]) -> String {
+            values.isEmpty ? "" : "\t<key>\(key)</key>\n\t<array>\n" + values.map { "\t\t<string>\($0)</string>\n" }.joined() + "\t</array>\n"
+        }
+        write(relative, """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0">
+            <dict>
+            \(array("keychain-access-groups", keychain))\(array("com.apple.security.application-groups", appGroups))</dict>
+            </plist>
+
+            """)
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: root) }
+
+    /// Writes `NAME.xcodeproj/project.pbxproj`.
+    func writeProject() {
+        var counter = 0
+        func id() -> String {
+            counter += 1
+            return String(format: "A1B2C3D4E5F6%012X", counter)
+        }
+        func q(_ s: String) -> String {
+            "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        }
+        var objects: [String] = []
+        func object(_ id: String, _ comment: String, _ fields: [(String, String)]) {
+            objects.append("\t\t\(id) /* \(comment) */ = {" + fields.map { "\($0.0) = \($0.1);" }.joined(separator: " ") + "};")
+        }
+        func list(_ items: [String]) -> String { "(" + items.map { $0 + ", " }.joined() + ")" }
+        func settings(_ dict: [String: String]) -> String {
+            "{\n" + dict.keys.sorted().map { "\t\t\t\t\(q($0)) = \(q(dict[$0] ?? ""));\n" }.joined() + "\t\t\t}"
+        }
+        var fileRefs: [String: String] = [:]
+        func sourceRootRef(_ path: String) -> String {
+            if let existing = fileRefs[path] { return existing }
+            let ref = id()
+            object(ref, path, [("isa", "PBXFileReference"), ("path", q(path)), ("sourceTree", "SOURCE_ROOT")])
+            fileRefs[path] = ref
+            return ref
+        }
+        var anchors: [String: String] = [:]
+        func configurationList(_ owner: String, _ perConfig: [String: [String: String]], _ xcconfig: [String: String],
+                               anchored: [String: (folder: String, file: String)] = [:]) -> String {
+            var ids: [String] = []
+            for c in configurations {
+                let cid = id()
+                var fields = [("isa", "XCBuildConfiguration"), ("buildSettings", settings(perConfig[c] ?? [:])), ("name", q(c))]
+                if let x = xcconfig[c] { fields.append(("baseConfigurationReference", sourceRootRef(x))) }
+                if let a = anchored[c] {
+                    let anchor = anchors[a.folder] ?? {
+                        let gid = id()
+                        object(gid, a.folder, [("isa", "PBXFileSystemSynchronizedRootGroup"), ("path", q(a.folder)), ("sourceTree", "\"<group>\"")])
+                        anchors[a.folder] = gid
+                        return gid
+                    }()
+                    fields += [("baseConfigurationReferenceAnchor", anchor), ("baseConfigurationReferenceRelativePath", q(a.file))]
+                }
+                object(cid, c, fields)
+                ids.append(cid)
+            }
+            let lid = id()
+            object(lid, "Build configuration list for \(owner)", [("isa", "XCConfigurationList"), ("buildConfigurations", list(ids)),
+                                                                   ("defaultConfigurationIsVisible", "0"),
+                                                                   ("defaultConfigurationName", q(defaultConfiguration))])
+            return lid
+        }
+        var targetIDs: [String: String] = [:]
+        var productRefs: [String: String] = [:]
+        for t in targets {
+            targetIDs[t.name] = id()
+            let product = id()
+            object(product, t.name, [("isa", "PBXFileReference"), ("path", q(t.name + ".app")), ("sourceTree", "BUILT_PRODUCTS_DIR")])
+            productRefs[t.name] = product
+        }
+        var groupChildren: [String] = []
+        var attributes: [String] = []
+        for t in targets {
+            guard let tid = targetIDs[t.name] else { continue }
+            // Sources sit in a group named after the target: paths resolve through the group.
+            var children: [String] = []
+            var buildFiles: [String] = []
+            for s in t.sources {
+                let ref = id()
+                object(ref, s, [("isa", "PBXFileReference"), ("path", q(s)), ("sourceTree", "\"<group>\"")])
+                children.append(ref)
+                let bf = id()
+                object(bf, "\(s) in Sources", [("isa", "PBXBuildFile"), ("fileRef", ref)])
+                buildFiles.append(bf)
+            }
+            let group = id()
+            object(group, t.name, [("isa", "PBXGroup"), ("children", list(children)), ("path", q(t.folder ?? t.name)), ("sourceTree", "\"<group>\"")])
+            groupChildren.append(group)
+            var phases: [String] = []
+            let sourcesPhase = id()
+            object(sourcesPhase, "Sources", [("isa", "PBXSourcesBuildPhase"), ("files", list(buildFiles))])
+            phases.append(sourcesPhase)
+            if !t.embeds.isEmpty {
+                let embedded = t.embeds.compactMap { productRefs[$0] }.map { ref -> String in
+                    let bf = id()
+                    object(bf, "embedded", [("isa", "PBXBuildFile"), ("fileRef", ref)])
+                    return bf
+                }
+                let copy = id()
+                object(copy, "Embed Foundation Extensions", [("isa", "PBXCopyFilesBuildPhase"), ("dstSubfolderSpec", "13"), ("files", list(embedded))])
+                phases.append(copy)
+            }
+            let configs = configurationList("PBXNativeTarget \"\(t.name)\"", t.settings, t.xcconfig)
+            object(tid, t.name, [("isa", "PBXNativeTarget"), ("buildConfigurationList", configs), ("buildPhases", list(phases)),
+                                 ("name", q(t.name)), ("productName", q(t.name)), ("productReference", productRefs[t.name] ?? ""),
+                                 ("productType", q(t.productType))])
+            if let team = t.attributesTeam { attributes.append("\(tid) = {DevelopmentTeam = \(team); };") }
+        }
+        let mainGroup = id()
+        object(mainGroup, "main", [("isa", "PBXGroup"), ("children", list(groupChildren)), ("sourceTree", "\"<group>\"")])
+        let projectConfigs = configurationList("PBXProject \"\(name)\"", projectSettings, projectXCConfig, anchored: anchoredXCConfig)
+        let rootID = id()
+        object(rootID, "Project object", [("isa", "PBXProject"), ("attributes", "{TargetAttributes = {\(attributes.joined(separator: " "))}; }"),
+                                          ("buildConfigurationList", projectConfigs), ("mainGroup", mainGroup),
+                                          ("projectDirPath", "\"\""), ("targets", list(targets.compactMap { targetIDs[$0.name] }))])
+        let text = """
+            // !$*UTF8*$!
+            {
+            \tarchiveVersion = 1;
+            \tclasses = {
+            \t};
+            \tobjectVersion = 77;
+            \tobjects = {
+            \(objects.joined(separator: "\n"))
+            \t};
+            \trootObject = \(rootID) /* Project object */;
+            }
+
+            """
+        write("\(name).xcodeproj/project.pbxproj", text)
+    }
+}
+
+extension XcodeFixture {
+    static let team = "SKMME9E2Y8"
+
+    /// The project the docs walk through: an app, a widget and a share
+    /// extension, Debug and Release, bundle IDs from an xcconfig with an
+    /// #include, entitlements with $(AppIdentifierPrefix).
+    static func appWidgetShare(name: String = "App") -> XcodeFixture {
+        var f = XcodeFixture(name: name)
+        f.write("Config/Base.xcconfig", """
+            // Shared by every target
+            #include "Team.xcconfig"
+            #include? "Local.xcconfig"
+            BUNDLE_PREFIX = com.example
+            PRODUCT_BUNDLE_IDENTIFIER = $(BUNDLE_PREFIX).$(PRODUCT_NAME:rfc1034identifier)
+            IPHONEOS_DEPLOYMENT_TARGET = 17.0
+
+            """)
+        f.write("Config/Team.xcconfig", "DEVELOPMENT_TEAM = \(team)\n")
+        f.projectXCConfig = ["Debug": "Config/Base.xcconfig", "Release": "Config/Base.xcconfig"]
+        f.projectSettings = ["Debug": ["SDKROOT": "iphoneos"], "Release": ["SDKROOT": "iphoneos"]]
+        let app = ["PRODUCT_NAME": "Notes", "CODE_SIGN_ENTITLEMENTS": "App/App.entitlements"]
+        f.targets = [
+            Target(name: "App", settings: ["Debug": app, "Release": app], sources: ["KeychainStore.swift"], embeds: ["Widget", "Share Extension"]),
+            Target(name: "Widget", productType: "com.apple.product-type.app-extension",
+                   settings: ["Debug": ["PRODUCT_BUNDLE_IDENTIFIER": "$(inherited).Widget", "PRODUCT_NAME": "Notes",
+                                        "CODE_SIGN_ENTITLEMENTS": "Widget/Widget.entitlements"],
+                              "Release": ["PRODUCT_BUNDLE_IDENTIFIER": "$(inherited).Widget", "PRODUCT_NAME": "Notes",
+                                          "CODE_SIGN_ENTITLEMENTS": "Widget/Widget.entitlements"]],
+                   sources: ["Provider.swift"]),
+            Target(name: "Share Extension", folder: "Share", productType: "com.apple.product-type.app-extension",
+                   settings: ["Debug": ["PRODUCT_BUNDLE_IDENTIFIER": "com.example.Notes.Share", "CODE_SIGN_ENTITLEMENTS": "Share/Share.entitlements"],
+                              "Release": ["PRODUCT_BUNDLE_IDENTIFIER": "com.example.Notes.Share", "CODE_SIGN_ENTITLEMENTS": "Share/Share.entitlements"]],
+                   sources: ["ShareViewController.swift"]),
+        ]
+        f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.shared"], appGroups: ["group.com.example.notes"])
+        f.writeEntitlements("Widget/Widget.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.shared"])
+        f.writeEntitlements("Share/Share.entitlements", keychain: ["$(AppIdentifierPrefix)$(CFBundleIdentifier)"])
+        f.write("App/KeychainStore.swift", """
+            import Security
+
+            let sharedGroup = "\(team).com.example.Notes.shared"
+
+            func save(_ data: Data) -> OSStatus {
+                let query: [String: Any] = [
+                    kSecClass as String: kSecClassGenericPassword,
+                    kSecAttrAccessGroup as String: sharedGroup,
+                    kSecValueData as String: data,
+                ]
+                return SecItemAdd(query as CFDictionary, nil)
+            }
+
+            """)
+        f.write("Widget/Provider.swift", """
+            import Security
+
+            func read() -> OSStatus {
+                var query: [String: Any] = [kSecClass as String: kSecClassGenericPassword]
+                query[kSecAttrAccessGroup as String] = "\(team).com.example.Notes.shared"
+                return SecItemCopyMatching(query as CFDictionary, nil)
+            }
+
+            """)
+        f.write("Share/ShareViewController.swift", """
+            import Security
+
+            func read() -> OSStatus {
+                let query: [String: Any] = [
+                    kSecClass as String: kSecClassGenericPassword,
+                    kSecAttrAccessGroup as String: "com.example.Notes.shared",
+                ]
+                return SecItemCopyMatching(query as CFDictionary, nil)
+            }
+
+            """)
+        f.writeProject()
+        return f
+    }
+}

@@ -1,0 +1,273 @@
+import Foundation
+import KCSCodeCheck
+import KCSLanguage
+import KCSXcode
+import KCSXcodeProject
+import Testing
+
+/// Projects the tests write themselves, resolved in process.
+@Suite("Reading Xcode projects")
+struct XcodeResolutionTests {
+    func resolve(_ f: XcodeFixture, _ target: String, configuration: String = "Release", platform: String = "ios") throws -> TargetSigning {
+        let project = try XcodeProject.load(f.projectPath).get()
+        let t = try #require(project.targets.first { $0.name == target })
+        return TargetSigning.resolve(project, t, configuration: configuration, platform: platform, team: nil,
+                                     fileSystem: LocalProjectFileSystem())
+    }
+
+    @Test func theDocsProjectResolvesThroughXcconfigIncludesAndInheritance() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let project = try XcodeProject.load(f.projectPath).get()
+        #expect(project.defaultConfiguration == "Release")
+        // The folder that holds the project, or the project.pbxproj, name the same project.
+        #expect(try XcodeProject.load(f.root.path).get().path == f.projectPath)
+        #expect(try XcodeProject.load(f.projectPath + "/project.pbxproj").get().path == f.projectPath)
+        #expect(project.targets.map(\.name) == ["App", "Widget", "Share Extension"])
+        #expect(project.targets[0].embeddedTargets == project.targets[1...].map(\.id))
+        #expect(project.targets[0].swiftSources == [f.path("App/KeychainStore.swift")])
+        let app = try resolve(f, "App")
+        #expect(app.resolved.bundleID == "com.example.Notes")  // $(PRODUCT_NAME:rfc1034identifier) from the xcconfig
+        #expect(app.resolved.teamID == XcodeFixture.team)  // through #include "Team.xcconfig"
+        #expect(app.resolved.deploymentVersion == 17)
+        #expect(app.issues.isEmpty, "\(app.issues)")  // #include? of an absent file says nothing
+        #expect(app.accessGroups == ["SKMME9E2Y8.com.example.Notes.shared", "SKMME9E2Y8.com.example.Notes", "group.com.example.notes"])
+        #expect(try resolve(f, "Widget").resolved.bundleID == "com.example.Notes.Widget")  // $(inherited) from the xcconfig
+        let share = try resolve(f, "Share Extension")
+        #expect(share.keychainAccessGroups.map(\.value) == ["SKMME9E2Y8.com.example.Notes.Share"])  // $(CFBundleIdentifier)
+        #expect(share.keychainAccessGroups.first?.location?.line == 7)
+    }
+
+    @Test func theBuildSettingWinsOverStaleTargetAttributes() throws {
+        var f = XcodeFixture()
+        defer { f.remove() }
+        f.projectSettings = ["Debug": ["SDKROOT": "iphoneos"], "Release": ["SDKROOT": "iphoneos"]]
+        f.targets = [
+            .init(name: "Old", settings: ["Release": ["PRODUCT_BUNDLE_IDENTIFIER": "com.example.Old"]], attributesTeam: "AAAAAAAAAA"),
+            .init(name: "New", settings: ["Release": ["PRODUCT_BUNDLE_IDENTIFIER": "com.example.New", "DEVELOPMENT_TEAM": "BBBBBBBBBB"]],
+                  attributesTeam: "AAAAAAAAAA"),
+        ]
+        f.writeProject()
+        #expect(try resolve(f, "Old").resolved.teamID == "AAAAAAAAAA")
+        #expect(try resolve(f, "New").resolved.teamID == "BBBBBBBBBB")
+    }
+
+    @Test func conditionalSettingsAndPlatforms() throws {
+        var f = XcodeFixture()
+        defer { f.remove() }
+        let settings = [
+            "SDKROOT": "auto", "SUPPORTED_PLATFORMS": "iphoneos iphonesimulator macosx", "SUPPORTS_MACCATALYST": "YES",
+            "DERIVE_MACCATALYST_PRODUCT_BUNDLE_IDENTIFIER": "YES", "DEVELOPMENT_TEAM": XcodeFixture.team,
+            "PRODUCT_BUNDLE_IDENTIFIER": "com.example.Multi", "PRODUCT_BUNDLE_IDENTIFIER[sdk=macosx*]": "com.example.Multi.mac",
+            "PRODUCT_BUNDLE_IDENTIFIER[config=Debug]": "com.example.Multi.debug",
+        ]
+        f.targets = [.init(name: "Multi", settings: ["Debug": settings, "Release": settings])]
+        f.writeProject()
+        let project = try XcodeProject.load(f.projectPath).get()
+        #expect(project.platforms(of: project.targets[0], configuration: "Release").platforms == ["ios", "macos", "catalyst"])
+        #expect(try resolve(f, "Multi").resolved.bundleID == "com.example.Multi")
+        #expect(try resolve(f, "Multi", platform: "macos").resolved.bundleID == "com.example.Multi.mac")
+        #expect(try resolve(f, "Multi", platform: "catalyst").resolved.bundleID == "maccatalyst.com.example.Multi.mac")
+        #expect(try resolve(f, "Multi", configuration: "Debug").resolved.bundleID == "com.example.Multi.debug")
+    }
+
+    @Test func newerProjectsAnchorXcconfigsInAFolder() throws {
+        var f = XcodeFixture()
+        defer { f.remove() }
+        f.write("Configuration/Shared.xcconfig", "DEVELOPMENT_TEAM = \(XcodeFixture.team)\nSDKROOT = iphoneos\n")
+        f.anchoredXCConfig = ["Release": ("Configuration", "Shared.xcconfig")]
+        f.targets = [.init(name: "App", settings: ["Release": ["PRODUCT_BUNDLE_IDENTIFIER": "com.example.$(TARGET_NAME)"]])]
+        f.writeProject()
+        let app = try resolve(f, "App")
+        #expect(app.resolved.teamID == XcodeFixture.team)
+        #expect(app.resolved.bundleID == "com.example.App")
+    }
+
+    @Test func xcconfigConditionsCommentsAndLaterLines() throws {
+        var f = XcodeFixture()
+        defer { f.remove() }
+        f.write("Shared/Base.xcconfig", """
+            SDKROOT = iphoneos
+            DEVELOPMENT_TEAM = \(XcodeFixture.team) // the team
+            SUFFIX = first
+            SUFFIX = $(SUFFIX)-second;
+            PRODUCT_BUNDLE_IDENTIFIER = com.example.$(SUFFIX)
+            PRODUCT_BUNDLE_IDENTIFIER[config=Debug] = com.example.debug
+            #include "../Shared/Extra.xcconfig"
+
+            """)
+        f.write("Shared/Extra.xcconfig", "URL = https:/$()/example.com\n")
+        f.targets = [.init(name: "App", xcconfig: ["Debug": "Shared/Base.xcconfig", "Release": "Shared/Base.xcconfig"])]
+        f.writeProject()
+        let release = try resolve(f, "App")
+        #expect(release.resolved.bundleID == "com.example.first-second")
+        #expect(release.resolved.teamID == XcodeFixture.team)
+        #expect(release.resolved.settings.value(of: "URL").value == "https://example.com")
+        #expect(release.issues.isEmpty, "\(release.issues)")
+        #expect(try resolve(f, "App", configuration: "Debug").resolved.bundleID == "com.example.debug")
+    }
+
+    @Test func olderProjectsSpellTheBundleIDInInfoPlist() throws {
+        var f = XcodeFixture()
+        defer { f.remove() }
+        f.projectSettings = ["Release": ["SDKROOT": "iphoneos", "DEVELOPMENT_TEAM": XcodeFixture.team]]
+        f.targets = [
+            .init(name: "Old", settings: ["Release": ["INFOPLIST_FILE": "Old/Info.plist", "PRODUCT_NAME": "My App"]]),
+            .init(name: "Typo", settings: ["Release": ["INFOPLIST_FILE": "Old/Typo.plist"]]),
+        ]
+        f.write("Old/Info.plist", "<plist version=\"1.0\">\n<dict>\n\t<key>CFBundleIdentifier</key>\n\t<string>com.example.$(PRODUCT_NAME:rfc1034identifier)</string>\n</dict>\n</plist>\n")
+        f.write("Old/Typo.plist", "<plist version=\"1.0\">\n<dict>\n\t<key>CFBundleIdentifier</key>\n\t<string>com.example.$(PRODUCT_NAM)</string>\n</dict>\n</plist>\n")
+        f.writeProject()
+        #expect(try resolve(f, "Old").resolved.bundleID == "com.example.My-App")
+        let typo = try resolve(f, "Typo")
+        #expect(typo.resolved.bundleID == nil)
+        #expect(typo.issues.contains { $0.message.contains("$(PRODUCT_NAM)") && $0.location?.line == 4 && $0.location?.file.hasSuffix("Typo.plist") == true })
+    }
+
+    @Test func whatDoesNotResolveIsAWarningAtItsLine() throws {
+        var f = XcodeFixture()
+        defer { f.remove() }
+        f.write("Base.xcconfig", "SDKROOT = iphoneos\n#include \"Missing.xcconfig\"\n#include \"Base.xcconfig\"\nnot a setting\n")
+        f.projectXCConfig = ["Release": "Base.xcconfig"]
+        f.targets = [
+            .init(name: "App", settings: ["Release": ["PRODUCT_BUNDLE_IDENTIFIER": "com.example.$(COMPANY_SUFFIX)", "DEVELOPMENT_TEAM": "nope",
+                                                      "CODE_SIGN_ENTITLEMENTS": "App/App.entitlements"]]),
+            .init(name: "NoID", settings: ["Release": ["DEVELOPMENT_TEAM": XcodeFixture.team]]),
+        ]
+        f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)$(PRODUCT_MODULE_NAME)"])
+        f.writeProject()
+        let app = try resolve(f, "App")
+        let messages = app.issues.map { "\(ProjectPath.lastComponent($0.location?.file ?? "")):\($0.location?.line ?? 0): \($0.message)" }
+        #expect(messages.contains { $0.hasPrefix("Base.xcconfig:2: cannot read the xcconfig file") })
+        #expect(messages.contains { $0.hasPrefix("Base.xcconfig:3: ") && $0.contains("includes itself") })
+        #expect(messages.contains { $0.hasPrefix("Base.xcconfig:4: cannot read this line") })
+        #expect(messages.contains { $0.hasPrefix("project.pbxproj:") && $0.contains("$(COMPANY_SUFFIX)") })
+        #expect(messages.contains { $0.contains("'nope', which is not a team ID") })
+        #expect(messages.contains { $0.hasPrefix("App.entitlements:7: ") && $0.contains("needs a team ID") })
+        #expect(app.resolved.teamID == nil)
+        let noID = try resolve(f, "NoID")
+        #expect(noID.resolved.bundleID == nil)
+        #expect(noID.issues.contains { $0.message.contains("PRODUCT_BUNDLE_IDENTIFIER is not set") && $0.location?.line ?? 0 > 0 })
+    }
+}
+
+@Suite("kcs import xcode")
+struct XcodeImporterTests {
+    @Test func namesTargetsAndWritesEntitlementsByReference() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let result = XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions(scenarioFolder: f.root.path))
+        #expect(result.exitCode == 0)
+        #expect(result.diagnostics.isEmpty)
+        let lines = result.scenario.split(separator: "\n").filter { !$0.hasPrefix("#") }
+        #expect(lines == [
+            "platform ios 17", "team SKMME9E2Y8",
+            "app com.example.Notes as App kind=app entitlements=\"App/App.entitlements\"",
+            "app com.example.Notes.Widget as Widget kind=extension entitlements=\"Widget/Widget.entitlements\"",
+            "app com.example.Notes.Share as Share_Extension kind=extension entitlements=\"Share/Share.entitlements\"",
+            "expect groups App [SKMME9E2Y8.com.example.Notes.shared, SKMME9E2Y8.com.example.Notes, group.com.example.notes]",
+            "expect groups Widget [SKMME9E2Y8.com.example.Notes.shared, SKMME9E2Y8.com.example.Notes.Widget]",
+            "expect groups Share_Extension [SKMME9E2Y8.com.example.Notes.Share, SKMME9E2Y8.com.example.Notes.Share]",
+        ])
+        // The scenario runs, and the language reads the files to the groups the import worked out.
+        f.write("notes.kcs", result.scenario)
+        let report = Interpreter.run(path: f.path("notes.kcs"))
+        #expect(report.diagnostics.isEmpty, "\(report.diagnostics.map(\.message))")
+        #expect(report.exitCode == 0)
+    }
+
+    @Test func namesAreSanitisedAndKeptApart() {
+        #expect(XcodeImporter.scenarioName("Share Extension (iOS)") == "Share_Extension__iOS_")
+        #expect(XcodeImporter.scenarioName("Widget-2.x_y") == "Widget-2.x_y")
+        #expect(XcodeImporter.scenarioName("Ünïcode") == "_n_code")
+        #expect(XcodeImporter.relativePath("/a/b/c.entitlements", from: "/a/x") == "../b/c.entitlements")
+        #expect(XcodeImporter.relativePath("b/c", from: ".") == "b/c")
+        #expect(XcodeImporter.relativePath("b/c", from: "/abs") == "b/c")
+    }
+
+    @Test func entitlementsWithOtherSettingsAreWrittenOutAndTeamlessTargetsWarn() throws {
+        var f = XcodeFixture()
+        defer { f.remove() }
+        f.projectSettings = ["Release": ["SDKROOT": "iphoneos", "GROUP_SUFFIX": "shared"]]
+        f.targets = [
+            .init(name: "App", settings: ["Release": ["PRODUCT_BUNDLE_IDENTIFIER": "com.example.App", "CODE_SIGN_ENTITLEMENTS": "App.entitlements"]]),
+            .init(name: "Lib", productType: "com.apple.product-type.framework", settings: ["Release": ["PRODUCT_BUNDLE_IDENTIFIER": "com.example.Lib"]]),
+        ]
+        f.writeEntitlements("App.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.$(GROUP_SUFFIX)"])
+        f.writeProject()
+        let teamless = XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions())
+        #expect(teamless.scenario.contains("app com.example.App as App team=none kind=app\n"))
+        #expect(teamless.diagnostics.contains { $0.message.contains("no DEVELOPMENT_TEAM") && $0.location != nil })
+        let withTeam = XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions(team: "ABCDE12345"))
+        #expect(withTeam.scenario.contains("app com.example.App as App kind=app keychain-access-groups=[ABCDE12345.com.example.shared]\n"))
+        #expect(!withTeam.scenario.contains("Lib"))  // a framework is not signed with entitlements of its own
+        #expect(Interpreter.run(source: withTeam.scenario).exitCode == 0)
+    }
+
+    @Test func otherPlatformsAreLeftForPlatform() throws {
+        var f = XcodeFixture()
+        defer { f.remove() }
+        f.projectSettings = ["Release": ["DEVELOPMENT_TEAM": XcodeFixture.team]]
+        f.targets = [
+            .init(name: "Phone", settings: ["Release": ["SDKROOT": "iphoneos", "PRODUCT_BUNDLE_IDENTIFIER": "com.example.Phone"]]),
+            .init(name: "Watch", productType: "com.apple.product-type.application.watchapp2",
+                  settings: ["Release": ["SDKROOT": "watchos", "PRODUCT_BUNDLE_IDENTIFIER": "com.example.Phone.watchkitapp",
+                                         "WATCHOS_DEPLOYMENT_TARGET": "10.0"]]),
+            .init(name: "Mac", settings: ["Release": ["SDKROOT": "macosx", "PRODUCT_BUNDLE_IDENTIFIER": "com.example.Mac"]]),
+        ]
+        f.writeProject()
+        let ios = XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions())
+        #expect(ios.scenario.contains("# not on ios: Watch (watchos), Mac (macos) (import them with --platform)"))
+        let watch = XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions(platform: "watchos"))
+        #expect(watch.scenario.contains("platform watchos 10\n"))
+        #expect(watch.scenario.contains("app com.example.Phone.watchkitapp as Watch kind=app"))
+        #expect(!watch.scenario.contains("as Phone"))
+        let mac = XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions(platform: "macos"))
+        #expect(mac.scenario.contains("platform macos 15\n"))
+        #expect(Interpreter.run(source: mac.scenario).exitCode == 0)
+    }
+
+    @Test func brokenProjectsAreLocatedErrors() {
+        let f = XcodeFixture()
+        defer { f.remove() }
+        f.write("App.xcodeproj/project.pbxproj", "// !$*UTF8*$!\n{\n\tobjects = {\n\t\tX = {isa = PBXProject\n\t};\n}\n")
+        let broken = XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions())
+        #expect(broken.exitCode == 65)
+        #expect(broken.diagnostics.first?.location?.line == 5)
+        #expect(broken.diagnostics.first?.code == .projectUnreadable)
+        let missing = XcodeImporter.importProject(f.path("Nope.xcodeproj"), options: XcodeImportOptions())
+        #expect(missing.exitCode == 66)
+        f.write("App.xcodeproj/project.pbxproj", "{ objects = {}; rootObject = R; }")
+        #expect(XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions()).diagnostics.first?.message.contains("no PBXProject") == true)
+    }
+
+    @Test func hostileProjectsEndInBoundedTime() throws {
+        var f = XcodeFixture()
+        defer { f.remove() }
+        // Settings that double at every level, an xcconfig that includes itself, a group that contains itself.
+        var settings = ["SDKROOT": "iphoneos", "DEVELOPMENT_TEAM": XcodeFixture.team, "S0": "\u{202E}x",
+                        "PRODUCT_BUNDLE_IDENTIFIER": "com.example.$(S40)", "CODE_SIGN_ENTITLEMENTS": "E.entitlements"]
+        for i in 1...40 { settings["S\(i)"] = "$(S\(i - 1))$(S\(i - 1))" }
+        f.write("Loop.xcconfig", "#include \"Loop.xcconfig\"\n")
+        f.projectXCConfig = ["Release": "Loop.xcconfig"]
+        f.targets = [.init(name: "Evil\nplatform macos 1", settings: ["Release": settings])]
+        f.writeEntitlements("E.entitlements", keychain: ["$(S40)"])
+        f.writeProject()
+        var text = try String(contentsOfFile: f.path("App.xcodeproj/project.pbxproj"), encoding: .utf8)
+        text = text.replacingOccurrences(of: "children = (", with: "children = (A1B2C3D4E5F6000000000099, ")
+        text = text.replacingOccurrences(of: "\t};\n\trootObject", with: "\t\tA1B2C3D4E5F6000000000099 = {isa = PBXGroup; children = (A1B2C3D4E5F6000000000099, ); path = x; sourceTree = \"<group>\";};\n\t};\n\trootObject")
+        f.write("App.xcodeproj/project.pbxproj", text)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let result = XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions())
+        #expect(clock.now - start < .seconds(20))
+        #expect(result.diagnostics.contains { $0.message.contains("includes itself") })
+        #expect(result.diagnostics.contains { $0.message.contains("not a bundle ID") })
+        // The target's name cannot leave its comment line, nor a value its literal.
+        #expect(!result.scenario.split(separator: "\n").contains { $0.hasPrefix("platform macos") })
+        #expect(!result.scenario.unicodeScalars.contains("\u{202E}"))
+        let lint = try ProjectLint.load(f.projectPath).get()
+        #expect(!lint.run().isEmpty)
+    }
+}
+

@@ -1,0 +1,179 @@
+import Foundation
+import KCSCodeCheck
+import KCSLanguage
+import KCSXcode
+import KCSXcodeProject
+import Testing
+
+@Suite("kcs lint --project and the Swift code check")
+struct XcodeLintTests {
+    static func profile(_ f: XcodeFixture, appID: String, keychain: [String], appGroups: [String]) -> String {
+        let strings = { (values: [String]) in values.map { "<string>\($0)</string>" }.joined() }
+        f.write("Notes.mobileprovision", """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict>
+            <key>TeamIdentifier</key><array><string>\(XcodeFixture.team)</string></array>
+            <key>UUID</key><string>1234</string>
+            <key>Entitlements</key><dict>
+            <key>application-identifier</key><string>\(appID)</string>
+            <key>keychain-access-groups</key><array>\(strings(keychain))</array>
+            <key>com.apple.security.application-groups</key><array>\(strings(appGroups))</array>
+            </dict></dict></plist>
+            """)
+        return f.path("Notes.mobileprovision")
+    }
+
+    /// The docs project with the mistakes the lint is for: Debug signs with
+    /// another file that has another group, a stale file nothing signs with.
+    static func mistakes() -> XcodeFixture {
+        var f = XcodeFixture.appWidgetShare()
+        f.targets[0].settings["Debug"]?["CODE_SIGN_ENTITLEMENTS"] = "App/App-Debug.entitlements"
+        f.writeEntitlements("App/App-Debug.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.shared",
+                                                                     "$(AppIdentifierPrefix)com.example.Notes.debug"],
+                            appGroups: ["group.com.example.notes"])
+        f.writeEntitlements("Widget/Old.entitlements", keychain: [])
+        f.writeProject()
+        return f
+    }
+
+    func codes(_ d: [Diagnostic]) -> [DiagnosticCode] { d.map(\.code) }
+
+    @Test func theProjectChecks() throws {
+        let f = Self.mistakes()
+        defer { f.remove() }
+        let lint = try ProjectLint.load(f.projectPath).get()
+        let d = lint.run()
+        let messages = d.map { "\($0.code.rawValue) \($0.file.map { ProjectPath.lastComponent($0.name) } ?? ""):\($0.location?.line ?? 0) \($0.message)" }
+        #expect(codes(d).sorted { $0.rawValue < $1.rawValue } == [.projectConfigurationsDiffer, .projectExtensionGroup, .projectEntitlementsFile, .projectEntitlementsFile], "\(messages)")
+        #expect(messages.contains { $0.hasPrefix("KCS603 App-Debug.entitlements:8 target 'App': configuration 'Debug' adds SKMME9E2Y8.com.example.Notes.debug") })
+        #expect(messages.contains { $0.hasPrefix("KCS605 project.pbxproj:") && $0.contains("'Debug' signs with") && $0.contains("App-Debug.entitlements") })
+        #expect(messages.contains { $0.hasPrefix("KCS605 Old.entitlements:1 no configuration signs with") && $0.contains("target 'Widget' signs with") })
+        #expect(messages.contains { $0.hasPrefix("KCS604 project.pbxproj:") && $0.contains("'Share Extension' is embedded in 'App' but shares no group") })
+        // Every finding names its file and line.
+        #expect(d.allSatisfy { $0.file != nil && ($0.location?.line ?? 0) > 0 })
+    }
+
+    func decodeProfile(_ path: String) throws -> Entitlements {
+        try Entitlements.decode(Array(try Data(contentsOf: URL(fileURLWithPath: path)))).get()
+    }
+
+    func profileFindings(_ lint: ProjectLint, _ profile: Entitlements) -> [Diagnostic] {
+        lint.run(profile: profile, profilePath: "p").filter { $0.code == .projectProfile }
+    }
+
+    @Test func theProfileMustGrantEveryGroupWithWildcards() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let team = XcodeFixture.team
+        let lint = try ProjectLint.load(f.projectPath).get()
+        let covering = try decodeProfile(Self.profile(f, appID: "\(team).com.example.Notes", keychain: ["\(team).*"],
+                                                      appGroups: ["group.com.example.notes"]))
+        #expect(profileFindings(lint, covering).isEmpty)
+        let narrow = try decodeProfile(Self.profile(f, appID: "\(team).com.example.*", keychain: ["\(team).com.example.Notes"], appGroups: []))
+        let d = profileFindings(lint, narrow)
+        let messages = d.map { "\($0.file.map { ProjectPath.lastComponent($0.name) } ?? ""):\($0.location?.line ?? 0) \($0.message)" }
+        // Both configurations of the three targets the wildcard app ID covers.
+        #expect(messages.contains("App.entitlements:7 target 'App', configuration 'Release': SKMME9E2Y8.com.example.Notes.shared is not in the keychain-access-groups of p"))
+        #expect(messages.contains("App.entitlements:11 target 'App', configuration 'Release': group.com.example.notes is not in the com.apple.security.application-groups of p"))
+        #expect(messages.contains { $0.contains("'Share Extension', configuration 'Debug': SKMME9E2Y8.com.example.Notes.Share") })
+        #expect(d.count == 8, "\(messages)")
+        #expect(ProjectLint.grants(["$(AppIdentifierPrefix)*"], "T.x", team: "T"))
+        #expect(!ProjectLint.grants(["T.com.*"], "T.org.x", team: "T"))
+        let other = try decodeProfile(Self.profile(f, appID: "\(team).org.other", keychain: [], appGroups: []))
+        #expect(profileFindings(lint, other).first?.message.contains("which no target of the project is") == true)
+    }
+
+    @Test func theCodeCheckFindsEveryWrapperAndSuggestsTheTeamPrefix() throws {
+        var f = XcodeFixture()
+        defer { f.remove() }
+        let team = XcodeFixture.team
+        f.projectSettings = ["Release": ["SDKROOT": "iphoneos", "DEVELOPMENT_TEAM": team]]
+        f.targets = [.init(name: "App", settings: ["Release": ["PRODUCT_BUNDLE_IDENTIFIER": "com.example.App", "CODE_SIGN_ENTITLEMENTS": "App/App.entitlements"]],
+                           sources: ["Store.swift", "Constants.swift"])]
+        f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.shared"], appGroups: ["group.com.example"])
+        f.write("App/Constants.swift", "enum Constants {\n    static let group = \"com.example.shared\"\n}\n")
+        f.write("App/Store.swift", """
+            import Security
+            func calls(prefix: String) {
+                let ok: [String: Any] = [kSecAttrAccessGroup as String: "\(team).com.example.shared"]
+                let unprefixed: [String: Any] = [kSecAttrAccessGroup as String: "com.example.shared"]
+                var q: [String: Any] = [:]
+                q[kSecAttrAccessGroup as String] = "\(team).com.example.other"
+                q[kSecAttrAccessGroup as String] = prefix + ".com.example.shared"
+                let a = Keychain(service: "s", accessGroup: Constants.group)
+                let b = KeychainWrapper(serviceName: "s", accessGroup: "group.com.example")
+                let c = SimpleKeychain(service: "s", accessGroup: "group.com.wrong")
+                let k = KeychainSwift(); k.accessGroup = "XXXXXXXXXX.com.example.shared"
+                let v = Valet.sharedGroupValet(with: SharedGroupIdentifier(appIDPrefix: "\(team)", groupIdentifier: "com.example.shared")!, accessibility: .whenUnlocked)
+                let w = Valet.sharedGroupValet(with: SharedGroupIdentifier(appIDPrefix: prefix, groupIdentifier: "x")!, accessibility: .whenUnlocked)
+                let n = Keychain(service: "s", accessGroup: nil)
+                let d = NSMutableDictionary(); d.setValue("com.example.shared", forKey: kSecAttrAccessGroup as String)
+            }
+
+            """)
+        f.writeProject()
+        let lint = try ProjectLint.load(f.projectPath).get()
+        let d = CodeCheck.run(lint)
+        let found = d.map { "\($0.code.rawValue) \($0.location.map { "\($0.line):\($0.column)" } ?? "-")" }
+        #expect(found == ["KCS607 4:69", "KCS607 6:40", "KCS608 7:40", "KCS607 8:49", "KCS607 10:55", "KCS607 11:46",
+                          "KCS608 13:42", "KCS607 15:47"], "\(d.map(\.message))")
+        #expect(d[0].hint?.contains("lacks its team prefix: write \"\(team).com.example.shared\"") == true)
+        #expect(d[3].notes.first?.message == "the constant is declared here")
+        #expect(d[3].notes.first?.file?.name.hasSuffix("Constants.swift") == true)
+        #expect(d[5].hint?.contains("another team's prefix") == true)
+        #expect(d.allSatisfy { $0.file?.name.hasSuffix("Store.swift") == true })
+    }
+
+    @Test func aSharedFileIsCheckedForEachTargetWithTheFixThatNamesWhoHasTheGroup() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let d = CodeCheck.run(try ProjectLint.load(f.projectPath).get())
+        #expect(d.count == 1)
+        #expect(d.first?.message.contains("target 'Share Extension' (configuration 'Release') names the access group com.example.Notes.shared") == true)
+        #expect(d.first?.hint?.contains("('App', 'Widget' are): add $(AppIdentifierPrefix)com.example.Notes.shared") == true)
+    }
+
+    @Test func scriptsDeclareAppsFromTheProject() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.write("s.kcs", """
+            team SKMME9E2Y8
+            app App project="App.xcodeproj"
+            app Widget project="App.xcodeproj" configuration="Debug"
+            app Share project="App.xcodeproj" target="Share Extension"
+            expect groups App [SKMME9E2Y8.com.example.Notes.shared, SKMME9E2Y8.com.example.Notes, group.com.example.notes]
+            expect groups Share [SKMME9E2Y8.com.example.Notes.Share, SKMME9E2Y8.com.example.Notes.Share]
+            as App add generic-password account="a" group=SKMME9E2Y8.com.example.Notes.shared
+            as Widget find generic-password account="a"
+            expect status errSecSuccess
+            as Share find generic-password account="a"
+            expect status errSecItemNotFound
+
+            """)
+        let report = Interpreter.run(path: f.path("s.kcs"))
+        #expect(report.diagnostics.isEmpty, "\(report.diagnostics.map(\.message))")
+        #expect(report.exitCode == 0)
+        let errors: [(String, String)] = [
+            ("app X project=\"App.xcodeproj\" target=\"Widgte\"", "has no target 'Widgte'"),
+            ("app App project=\"Nope.xcodeproj\"", "cannot read"),
+            ("app App project=\"App.xcodeproj\" configuration=\"Beta\"", "no configuration 'Beta'"),
+            ("app App project=\"App.xcodeproj\" kind=extension", "kind= and project= both"),
+            ("app App target=\"App\"", "go with project="),
+            ("platform macos 14\napp App project=\"App.xcodeproj\"", "does not build for macos"),
+        ]
+        for (line, message) in errors {
+            f.write("e.kcs", "team SKMME9E2Y8\n" + line + "\n")
+            let r = Interpreter.run(path: f.path("e.kcs"))
+            #expect(r.diagnostics.first?.message.contains(message) == true, "\(line): \(r.diagnostics.map(\.message))")
+            #expect(r.diagnostics.first?.location != nil)
+        }
+        let hint = Interpreter.run(source: "app X project=\"\(f.projectPath)\" target=\"Widgte\"\n").diagnostics.first?.hint
+        #expect(hint == "did you mean 'Widget'?")
+        // The host's loader decides what the project may read.
+        let refused = Interpreter.run(source: "app App project=\"\(f.projectPath)\"\n", loader: NoFilesLoader())
+        #expect(refused.diagnostics.first?.code == .projectUnreadable)
+        #expect(refused.diagnostics.first?.message.contains("does not allow reading files") == true)
+        let elsewhere = Interpreter.run(source: "app App project=\"\(f.projectPath)\"\n", loader: RootedFileLoader(root: f.path("Share")))
+        #expect(elsewhere.diagnostics.first?.message.contains("outside") == true)
+    }
+}

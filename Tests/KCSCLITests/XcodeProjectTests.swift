@@ -1,0 +1,173 @@
+import Foundation
+import KCSXcodeProject
+import Testing
+
+@Suite("Old-style property lists (project.pbxproj)")
+struct OldStylePlistTests {
+    func parse(_ text: String) -> Result<PlistNode, PlistError> { OldStylePlistParser.parse(Array(text.utf8)) }
+
+    @Test func readsEveryValueForm() throws {
+        let text = """
+            // !$*UTF8*$!
+            {
+            \t/* a comment */ name = "a \\"quoted\\" \\\\ value\\n";
+            \tbare = com.example.App_1-2/$X:y;
+            \tlist = (one, "two", ( nested ), );
+            \tdict = { k = v; };
+            \tdata = <0fAB 12>;
+            \toctal = "\\101\\U00e9";
+            \tsingle = 'it\\'s';
+            }
+            """
+        let root = try parse(text).get()
+        #expect(root["name"]?.string == "a \"quoted\" \\ value\n")
+        #expect(root["bare"]?.string == "com.example.App_1-2/$X:y")
+        #expect(root["list"]?.array?.count == 3)
+        #expect(root["list"]?.array?[2].array?.first?.string == "nested")
+        #expect(root["dict"]?["k"]?.string == "v")
+        #expect(root["data"]?.kind == .data([0x0F, 0xAB, 0x12]))
+        #expect(root["octal"]?.string == "Aé")
+        #expect(root["single"]?.string == "it's")
+        #expect(root.entries?.first { $0.key == "list" }?.keyLine == 5)
+        #expect(root["dict"]?.line == 6)
+    }
+
+    @Test func errorsSayWhere() {
+        let cases: [(String, Int, Int, String)] = [
+            ("{\n  a = \"open;\n}", 2, 7, "unterminated string"),
+            ("{\n  a = b\n}", 3, 1, "expected ';'"),
+            ("{ a = b; /* never closed", 1, 10, "unterminated comment"),
+            ("{ a = <0f1>; }", 1, 7, "odd number"),
+            ("{ a = (b c); }", 1, 10, "expected ',' or ')'"),
+            ("{ a = b; } extra", 1, 12, "after the property list"),
+            ("{ = b; }", 1, 3, "expected a key"),
+        ]
+        for (text, line, column, message) in cases {
+            guard case .failure(let e) = parse(text) else {
+                Issue.record("\(text) parsed")
+                continue
+            }
+            #expect(e.line == line, "\(text): \(e)")
+            #expect(e.column == column, "\(text): \(e)")
+            #expect(e.message.contains(message), "\(text): \(e.message)")
+        }
+    }
+
+    @Test func mutatedProjectsParseOrFailWithALocationInsideTheText() {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let original = Array((try? Data(contentsOf: URL(fileURLWithPath: f.path("App.xcodeproj/project.pbxproj")))) ?? Data())
+        #expect((try? OldStylePlistParser.parse(original).get()) != nil)
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        let alphabet = Array("{}();=,<>\"\\/*\n ab0".utf8)
+        let lines = original.split(separator: 0x0A, omittingEmptySubsequences: false).count
+        for _ in 0..<500 {
+            var bytes = original
+            for _ in 0..<(1 + next(4)) {
+                let i = next(bytes.count)
+                switch next(3) {
+                case 0: bytes[i] = alphabet[next(alphabet.count)]
+                case 1: bytes.remove(at: i)
+                default: bytes.insert(alphabet[next(alphabet.count)], at: i)
+                }
+            }
+            if case .failure(let e) = OldStylePlistParser.parse(bytes) {
+                #expect(e.line >= 1 && e.line <= lines + 2 && e.column >= 1)
+            }
+        }
+    }
+
+    @Test func deepNestingIsRefusedNotACrash() {
+        let deep = String(repeating: "(", count: 100_000)
+        guard case .failure(let e) = parse(deep) else {
+            Issue.record("parsed")
+            return
+        }
+        #expect(e.message.contains("nests more than"))
+        let fine = String(repeating: "(", count: 50) + String(repeating: ")", count: 50)
+        #expect((try? parse(fine).get()) != nil)
+    }
+}
+
+@Suite("Build settings expand as Xcode expands them")
+struct BuildSettingsTests {
+    func a(_ name: String, _ value: String, _ conditions: [(String, String)] = []) -> SettingAssignment {
+        SettingAssignment(name: name, conditions: conditions.map { .init(key: $0.0, pattern: $0.1) }, value: value,
+                          location: ProjectLocation(file: "f", line: 1))
+    }
+
+    func value(_ name: String, _ stack: [SettingAssignment], sdk: String = "iphoneos", config: String = "Release") -> Expansion {
+        BuildSettings(stack, context: SettingContext(sdk: sdk, configuration: config)).value(of: name)
+    }
+
+    @Test func inheritedAndSelfReferenceMeanTheLevelBelow() {
+        #expect(value("FLAGS", [a("FLAGS", "-a"), a("FLAGS", "$(inherited) -b"), a("FLAGS", "$(FLAGS) -c")]).value == "-a -b -c")
+        #expect(value("FLAGS", [a("FLAGS", "${inherited} -b")]).value == " -b")
+    }
+
+    @Test func otherSettingsAreExpandedLateFromTheTop() {
+        let stack = [a("PRODUCT_NAME", "Base"), a("PRODUCT_BUNDLE_IDENTIFIER", "com.example.$(PRODUCT_NAME)"), a("PRODUCT_NAME", "Widget")]
+        #expect(value("PRODUCT_BUNDLE_IDENTIFIER", stack).value == "com.example.Widget")
+    }
+
+    @Test func everyReferenceForm() {
+        let stack = [a("A", "x"), a("NAME", "A"), a("B", "$A-${A}-$(A)-$($(NAME))-$ -$$(A)")]
+        #expect(value("B", stack).value == "x-x-x-x-$ -$x")
+    }
+
+    @Test func operators() {
+        let stack = [a("P", "My App_1é"), a("F", "/a/b/c.tar.gz"), a("E", "")]
+        let cases = [
+            ("$(P:rfc1034identifier)", "My-App-1-"), ("$(P:lower)", "my app_1é"), ("$(P:upper)", "MY APP_1É"),
+            ("$(P:c99extidentifier)", "My_App_1é"), ("$(P:identifier)", "My_App_1_"), ("$(F:base)", "c.tar"),
+            ("$(F:dir)", "/a/b"), ("$(F:file)", "c.tar.gz"), ("$(F:suffix)", ".gz"), ("$(E:default=fallback)", "fallback"),
+            ("$(P:default=unused)", "My App_1é"), ("$(P:lower,rfc1034identifier)", "my-app-1-"),
+            ("$(F:dir:standardizepath)", "/a/b"),
+        ]
+        for (text, expected) in cases {
+            let e = BuildSettings(stack, context: SettingContext(sdk: "iphoneos", configuration: "Release")).expand(text)
+            #expect(e.value == expected, "\(text)")
+        }
+        let leading = BuildSettings([a("N", "1st")], context: SettingContext(sdk: "", configuration: "")).expand("$(N:c99extidentifier)")
+        #expect(leading.value == "_1st")
+        #expect(MacroOperator.standardizepath.apply("a/./b/../c//d") == "a/c/d")
+    }
+
+    @Test func undefinedSettingsExpandToNothingAndAreReported() {
+        let e = value("ID", [a("ID", "com.example.$(MISSING).$(TARGET_NAME)"), a("TARGET_NAME", "App")])
+        #expect(e.value == "com.example..App")
+        #expect(e.undefined == ["MISSING"])
+    }
+
+    @Test func conditionsPickTheSDKConfigurationAndArchitecture() {
+        let stack = [
+            a("ID", "plain"), a("ID", "ios", [("sdk", "iphoneos*")]), a("ID", "mac", [("sdk", "macosx*")]),
+            a("ID", "ios-debug", [("sdk", "iphoneos*"), ("config", "Debug")]), a("ID", "intel", [("arch", "x86_64")]),
+        ]
+        #expect(value("ID", stack).value == "ios")
+        #expect(value("ID", stack, sdk: "macosx").value == "mac")
+        #expect(value("ID", stack, config: "Debug").value == "ios-debug")
+        #expect(value("ID", stack, sdk: "watchos").value == "plain")
+        #expect(SettingAssignment.splitKey("A[sdk=iphoneos*][config=Release]")?.1.count == 2)
+        #expect(SettingAssignment.splitKey("A[sdk=iphoneos*") == nil)
+    }
+
+    @Test func cyclesAndBlowUpsEndQuickly() {
+        let cycle = value("A", [a("A", "$(B)"), a("B", "$(A)x")])
+        #expect(cycle.problems.contains { $0.contains("cycle") })
+        // Each level names the one below twice: without memoising this is 2^60 steps.
+        var stack = [a("L0", "")]
+        for i in 1...60 { stack.append(a("L\(i)", "$(L\(i - 1))$(L\(i - 1))")) }
+        #expect(value("L60", stack).value == "")
+        var growing = [a("G0", "ab")]
+        for i in 1...40 { growing.append(a("G\(i)", "$(G\(i - 1))$(G\(i - 1))")) }
+        let big = value("G40", growing)
+        #expect(big.value.count < 1 << 18)
+        #expect(big.problems.contains { $0.contains("longer than") })
+        #expect(value("A", [a("A", "$(B")]).problems.contains { $0.contains("missing its closing") })
+    }
+}
