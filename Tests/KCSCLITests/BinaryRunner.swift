@@ -24,11 +24,14 @@ enum BinaryRunner {
         var stderr: String
     }
 
-    static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) throws -> Output {
+    /// `stdinPath` gives standard input from a file or device (`/dev/zero`)
+    /// instead of `stdin`; `directory` is the working directory (default: the package root).
+    static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
+                    stdinPath: String? = nil, directory: URL? = nil) throws -> Output {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
-        process.currentDirectoryURL = root
+        process.currentDirectoryURL = directory ?? root
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = "1"
         for (k, v) in environment { env[k] = v }
@@ -47,7 +50,11 @@ enum BinaryRunner {
         let input = Pipe()
         process.standardOutput = outHandle
         process.standardError = errHandle
-        process.standardInput = input
+        if let stdinPath {
+            process.standardInput = FileHandle(forReadingAtPath: stdinPath)
+        } else {
+            process.standardInput = input
+        }
         try process.run()
         if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
         try input.fileHandleForWriting.close()

@@ -140,3 +140,182 @@ import KeychainEngine
         }
     }
 }
+
+/// Issue 10, item 2: nothing super-linear. Sizes are chosen so the old
+/// behaviour (re-lexing the document per block, an n·m diff table, a
+/// quadratic de-duplication) would take minutes or gigabytes; the bounds
+/// are generous so a loaded machine does not fail them.
+@Suite struct LinearityTests {
+    /// 8000 blocks: each block is lexed on its own bytes, with the
+    /// document's line numbers.
+    @Test func manyBlocksAreCheckedInLinearTime() {
+        var doc = "# Many\n\n```kcs\nteam SKMME9E2Y8\napp com.x.A\n```\n"
+        for i in 0..<8000 { doc += "\n```kcs\nas A add generic-password account=\"\(i)\"\nexpect status errSecSuccess\n```\n" }
+        doc += "\n```kcs\nexpect status errSecItemNotFound\n```\n"
+        let clock = ContinuousClock()
+        var outcome = FileOutcome(path: "")
+        let took = clock.measure {
+            outcome = BatchRunner(lint: .off).check(markdown: SourceFile(name: "many.md", text: doc))
+        }
+        #expect(outcome.passed == 8000)
+        #expect(outcome.failed == 1)
+        // The failure names the document's own line.
+        let lastLine = doc.split(separator: "\n", omittingEmptySubsequences: false).count - 2
+        #expect(outcome.diagnostics.first { $0.code == .expectationFailed }?.location?.line == lastLine)
+        #expect(took < .seconds(60), "\(took)")
+    }
+
+    @Test func blockLinesAndColumnsAreTheDocumentsOwn() {
+        let doc = "intro\n\n  ```kcs\n  team SKMME9E2Y8\n  tem X\n  ```\n"
+        let outcome = BatchRunner().check(markdown: SourceFile(name: "d.md", text: doc))
+        let d = outcome.diagnostics.first
+        #expect(d?.code == .unknownStatement)
+        #expect(d?.location == SourceLocation(line: 5, column: 3))
+        #expect(DiagnosticRenderer().render(d!).contains(" 5 |   tem X\n"))
+    }
+
+    /// Two outputs of 8000 lines, every line different: the old table was
+    /// 8001 × 8001 integers (half a gigabyte).
+    @Test func outputDiffIsBoundedAndShowsTheFirstDifferences() {
+        let a = (0..<8000).map { "expected \($0)\n" }.joined()
+        let b = (0..<8000).map { "actual \($0)\n" }.joined()
+        let lines = LineDiff.lines(expected: a, actual: b)
+        #expect(lines.count <= LineDiff.maxLines + 4)
+        #expect(lines[2] == "- expected 0")
+        #expect(lines.last?.hasPrefix("… and ") == true)
+    }
+
+    @Test func diffFindsTheFewChangesInALongOutput() {
+        var a = (0..<20000).map { "line \($0)" }
+        var b = a
+        b[100] = "changed"
+        b.insert("inserted", at: 15000)
+        a.remove(at: 19000)
+        let lines = LineDiff.lines(expected: a.joined(separator: "\n") + "\n", actual: b.joined(separator: "\n") + "\n")
+        #expect(lines.filter { $0.hasPrefix("- ") } == ["- line 100"])
+        #expect(lines.filter { $0.hasPrefix("+ ") } == ["+ changed", "+ inserted", "+ line 19000"])
+        #expect(lines.count < 40)
+    }
+
+    @Test func myersIsMinimal() {
+        let a: [Substring] = ["a", "b", "c", "a", "b", "b", "a"], b: [Substring] = ["c", "b", "a", "b", "a", "c"]
+        let ops = LineDiff.myers(a, b, maxEdits: 100) ?? []
+        #expect(ops.filter { if case .same = $0 { false } else { true } }.count == 5)
+        #expect(LineDiff.myers(a, b, maxEdits: 4) == nil)
+    }
+
+    /// 100 000 lines with a syntax error each: de-duplication by set.
+    @Test func manySyntaxErrorsAreLinear() {
+        let text = String(repeating: "tem X\n", count: 100_000)
+        let clock = ContinuousClock()
+        var count = 0
+        let took = clock.measure { count = Parser.parse(SourceFile(name: "e.kcs", text: text)).diagnostics.count }
+        #expect(count >= 100_000)
+        #expect(took < .seconds(60), "\(took)")
+    }
+
+    @Test func diagnosticsPerFileAreCappedWithACount() {
+        let text = "team SKMME9E2Y8\n" + String(repeating: "tem X\n", count: 1000)
+        let outcome = BatchRunner(maxDiagnostics: 50).run(SourceFile(name: "e.kcs", text: text))
+        #expect(outcome.diagnostics.count == 51)
+        #expect(outcome.diagnostics.last?.code == .moreDiagnostics)
+        #expect(outcome.diagnostics.last?.message.hasPrefix("950 more diagnostics") == true)
+        #expect(outcome.exitCode == 65)
+    }
+
+    /// An error at the end of a line of a megabyte shows a window around
+    /// the caret, marked with ellipses, and the caret under the error.
+    @Test func hugeLineShowsAWindow() {
+        let text = "team SKMME9E2Y8" + String(repeating: " ", count: 1 << 20) + "zzz\n"
+        let r = Interpreter.run(source: text, name: "w.kcs", loader: NoFilesLoader())
+        guard let d = r.diagnostics.first else { Issue.record("no diagnostic"); return }
+        let shown = DiagnosticRenderer().render(d)
+        #expect(shown.utf8.count < 2000)
+        let lines = shown.split(separator: "\n").map(String.init)
+        let source = lines[1], caret = lines[2]
+        #expect(source.contains("…"))
+        let caretColumn = caret.distance(from: caret.startIndex, to: caret.firstIndex(of: "^") ?? caret.startIndex)
+        let zzz = source.range(of: "zzz").map { source.distance(from: source.startIndex, to: $0.lowerBound) }
+        #expect(zzz == caretColumn)
+    }
+}
+
+/// Item 3: limits a host (or the command line) sets.
+@Suite struct RunLimitTests {
+    /// The clock is read before every statement: a limit of zero stops the
+    /// run at the first statement, not the 64th.
+    @Test func timeLimitIsCheckedOnEveryStatement() {
+        var limits = Limits()
+        limits.seconds = 0.000_001
+        let text = "team SKMME9E2Y8\napp com.x.A\n" + String(repeating: "as A find generic-password\n", count: 10)
+        let r = Interpreter.run(source: text, name: "t.kcs", loader: NoFilesLoader(), options: RunOptions(limits: limits))
+        #expect(r.diagnostics.map(\.code) == [.runLimit])
+        #expect(r.diagnostics.first?.location?.line == 1)
+    }
+
+    /// Inside one long statement: a matrix of many rows stops at the limit.
+    @Test func outputLimitStopsShowMatrixInsideTheStatement() {
+        var text = "team SKMME9E2Y8\napp com.x.A\n"
+        for i in 0..<2000 { text += "as A add generic-password account=\"\(i)\"\n" }
+        text += "show matrix\n"
+        var limits = Limits()
+        limits.outputBytes = 10_000
+        var printed = 0
+        let r = Interpreter.run(file: SourceFile(name: "m.kcs", text: text), loader: NoFilesLoader(),
+                                options: RunOptions(limits: limits)) { event in
+            if case .output(let s) = event { printed += s.utf8.count }
+        }
+        #expect(r.diagnostics.map(\.code) == [.runLimit])
+        #expect(r.diagnostics.first?.location?.line == 2003)
+        #expect(printed == 0)
+    }
+
+    /// A Markdown document's blocks share one deadline.
+    @Test func markdownBlocksShareTheDeadline() {
+        var doc = "```kcs\nteam SKMME9E2Y8\napp com.x.A\n```\n"
+        for _ in 0..<50 { doc += "```kcs\nas A find generic-password\n```\n" }
+        var limits = Limits()
+        limits.seconds = 0.000_001
+        let outcome = BatchRunner(limits: limits).check(markdown: SourceFile(name: "d.md", text: doc))
+        #expect(outcome.diagnostics.filter { $0.code == .runLimit }.count == 1)
+        #expect(outcome.exitCode == 1)
+    }
+
+    @Test func standardInputIsCapped() {
+        // Reading descriptor 0 of the test process would block; the cap
+        // itself is checked through a file descriptor on a pipe.
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        let payload = [UInt8](repeating: 0x41, count: 5000)
+        _ = payload.withUnsafeBytes { write(fds[1], $0.baseAddress, $0.count) }
+        close(fds[1])
+        defer { close(fds[0]) }
+        #expect(throws: LoadError.unreadable("<stdin>", reason: "it is more than the 1000 bytes this host reads")) {
+            _ = try FileSystemLoader.readAll(fds[0], name: "<stdin>", maxBytes: 1000, expected: 0)
+        }
+    }
+
+    @Test func notARegularFile() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kcs-fifo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fifo = dir.appendingPathComponent("f").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        for (path, kind) in [(fifo, "a FIFO"), (dir.path, "a directory"), ("/dev/null", "")] {
+            do {
+                _ = try FileSystemLoader().read(path)
+                Issue.record("\(path) was read")
+            } catch {
+                #expect(error.message(for: path).contains(kind.isEmpty ? "may not read" : "not a regular file (\(kind))"), "\(error)")
+            }
+        }
+    }
+
+    @Test func rootedLoaderRefusesAbsolutePathsWhenAsked() throws {
+        let loader = RootedFileLoader(root: ".", allowsAbsolutePaths: false)
+        let resolved = loader.resolve("/etc/hostname", relativeTo: "a.kcs")
+        #expect(throws: LoadError.forbidden("/etc/hostname", reason: "absolute paths are not allowed here")) {
+            _ = try loader.read(resolved)
+        }
+    }
+}

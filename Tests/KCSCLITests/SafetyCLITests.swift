@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+
+/// Issue 10 through the built binary: hostile input ends in a located error
+/// or a clean refusal; documents are never lost; nothing is injected.
+@Suite(.serialized)
+struct SafetyCLITests {
+    /// A fresh folder with these files, removed afterwards.
+    static func folder(_ files: [String: String], _ body: (URL) throws -> Void) throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kcs-safety-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for (name, text) in files {
+            let url = dir.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+        }
+        try body(dir)
+    }
+
+    // MARK: 1. Crashes
+
+    /// The issue's reproduction: a cycle that does not pass through the top file.
+    @Test func includeCycleBelowTheTopFile() throws {
+        try Self.folder(["top.kcs": "include \"s.kcs\"\n", "s.kcs": "include \"s.kcs\"\n"]) { dir in
+            let out = try BinaryRunner.run(["run", "top.kcs"], directory: dir)
+            #expect(out.status == 65)
+            #expect(out.stderr.contains("s.kcs:1:1: error: 's.kcs' includes itself"))
+            #expect(out.stderr.contains("[KCS006]"))
+        }
+    }
+
+    /// `<array >` and a line break inside the tag used to pass the guard
+    /// and overflow Foundation's parser.
+    @Test func deepPlistSpeltToDodgeTheGuard() throws {
+        let depth = 100_000
+        for open in ["<array >", "<array\n>"] {
+            let plist = "<?xml version=\"1.0\"?>\n<plist>" + String(repeating: open, count: depth)
+                + String(repeating: "</array>", count: depth) + "</plist>\n"
+            try Self.folder(["deep.entitlements": plist,
+                             "s.kcs": "team SKMME9E2Y8\napp com.x.A entitlements=\"deep.entitlements\"\n"]) { dir in
+                let out = try BinaryRunner.run(["run", "s.kcs"], directory: dir)
+                #expect(out.status == 66)
+                #expect(out.stderr.contains("s.kcs:2:26: error: deep.entitlements: the property list nests deeper than 64 levels"))
+                let lint = try BinaryRunner.run(["lint", "--entitlements", "deep.entitlements"], directory: dir)
+                #expect(lint.status == 66)
+                #expect(lint.stderr.contains("nests deeper"))
+            }
+        }
+    }
+
+    /// `kcs run - < /dev/zero` stops at the size limit with an error.
+    @Test func standardInputFromDevZeroIsCapped() throws {
+        let out = try BinaryRunner.run(["run", "-"], stdinPath: "/dev/zero")
+        #expect(out.status == 66)
+        #expect(out.stderr.contains("cannot read '<stdin>': it is more than the 268435456 bytes this host reads"))
+        let untrusted = try BinaryRunner.run(["run", "--untrusted", "-"], stdinPath: "/dev/zero")
+        #expect(untrusted.status == 66)
+        #expect(untrusted.stderr.contains("more than the 1048576 bytes"))
+        let lint = try BinaryRunner.run(["lint", "--untrusted", "-"], stdinPath: "/dev/zero")
+        #expect(lint.status == 66)
+    }
+
+    // MARK: 3. Limits on the command line
+
+    @Test func notARegularFile() throws {
+        try Self.folder(["d/x.md": "# x\n"]) { dir in
+            let fifo = dir.appendingPathComponent("pipe.md").path
+            #expect(mkfifo(fifo, 0o600) == 0)
+            let run = try BinaryRunner.run(["run", "pipe.md"], directory: dir)
+            #expect(run.status == 66)
+            #expect(run.stderr.contains("cannot read 'pipe.md': not a regular file (a FIFO)"))
+            let check = try BinaryRunner.run(["check", "pipe.md"], directory: dir)
+            #expect(check.status == 66)
+            #expect(check.stderr.contains("not a regular file (a FIFO)"))
+            #expect(!check.stderr.contains("no such file"))
+            let directory = try BinaryRunner.run(["run", "d"], directory: dir)
+            #expect(directory.stderr.contains("not a regular file (a directory)"))
+            let device = try BinaryRunner.run(["run", "/dev/zero"], directory: dir)
+            #expect(device.status == 66)
+        }
+    }
+
+    /// `include "/proc/self/environ"` printed the environment into diagnostics.
+    @Test func systemFilesAreNeverRead() throws {
+        try Self.folder(["s.kcs": "include \"/proc/self/environ\"\n"]) { dir in
+            let out = try BinaryRunner.run(["run", "s.kcs"], environment: ["KCS_SECRET": "hunter2"], directory: dir)
+            #expect(out.status == 66)
+            #expect(!out.stderr.contains("hunter2"))
+            #expect(out.stderr.contains("may not read '/proc/self/environ'"))
+        }
+    }
+
+    @Test func untrustedKeepsIncludesInTheFilesFolder() throws {
+        try Self.folder(["outside.kcs": "team SKMME9E2Y8\n",
+                         "in/ok.kcs": "team SKMME9E2Y8\n",
+                         "in/s.kcs": "include \"ok.kcs\"\napp com.x.A\nexpect default-group A SKMME9E2Y8.com.x.A\n",
+                         "in/up.kcs": "include \"../outside.kcs\"\n",
+                         "in/abs.kcs": "include \"ABS\"\n"]) { dir in
+            #expect(try BinaryRunner.run(["run", "--untrusted", "in/s.kcs"], directory: dir).status == 0)
+            let up = try BinaryRunner.run(["run", "--untrusted", "in/up.kcs"], directory: dir)
+            #expect(up.status == 66)
+            #expect(up.stderr.contains("may not read"))
+            #expect(up.stderr.contains("in/up.kcs:1:1"))
+            // Without the switch the same include is read.
+            #expect(try BinaryRunner.run(["run", "in/up.kcs"], directory: dir).status != 66)
+            let absolute = dir.appendingPathComponent("in/ok.kcs").path
+            try "include \"\(absolute)\"\n".write(to: dir.appendingPathComponent("in/abs.kcs"), atomically: true, encoding: .utf8)
+            let abs = try BinaryRunner.run(["run", "--untrusted", "in/abs.kcs"], directory: dir)
+            #expect(abs.stderr.contains("absolute paths are not allowed here"))
+            let rooted = try BinaryRunner.run(["run", "--root", "in", "in/up.kcs"], directory: dir)
+            #expect(rooted.stderr.contains("it is outside in"))
+            let check = try BinaryRunner.run(["lint", "--root", "in", "in/up.kcs"], directory: dir)
+            #expect(check.status == 66)
+        }
+    }
+
+    @Test func timeoutStopsTheRun() throws {
+        var text = "team SKMME9E2Y8\napp com.x.A\n"
+        for i in 0..<20000 { text += "as A add generic-password account=\"\(i)\"\n" }
+        let out = try BinaryRunner.run(["run", "--timeout", "0.05", "-"], stdin: text)
+        #expect(out.status == 1)
+        #expect(out.stderr.contains("the run took longer than its time limit of 0.05 s; nothing after this line ran [KCS311]"))
+        #expect(try BinaryRunner.run(["run", "--timeout", "0", "x.kcs"]).status == 64)
+    }
+
+    @Test func maxOutputStopsShowMatrix() throws {
+        var text = "team SKMME9E2Y8\napp com.x.A\n"
+        for i in 0..<500 { text += "as A add generic-password account=\"\(i)\"\n" }
+        text += "show matrix\n"
+        let out = try BinaryRunner.run(["run", "--max-output", "1000", "-"], stdin: text)
+        #expect(out.status == 1)
+        #expect(out.stderr.contains("<stdin>:503:1: error: the run printed more than its limit of 1000 bytes"))
+        #expect(out.stdout.utf8.count < 1000)
+        try Self.folder(["d.md": "```kcs\n" + text + "```\n"]) { dir in
+            let check = try BinaryRunner.run(["check", "--max-output", "1000", "d.md"], directory: dir)
+            #expect(check.status == 1)
+            // In a document every call line counts as output: it stops early.
+            #expect(check.stderr.contains(": error: the run printed more than its limit of 1000 bytes"))
+            #expect(check.stderr.hasPrefix("d.md:"))
+        }
+    }
+}
