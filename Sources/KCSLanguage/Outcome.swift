@@ -288,7 +288,9 @@ public struct BatchRunner: Sendable {
         }
         if !replacements.isEmpty {
             var newBytes = bytes
-            for (range, text) in replacements.sorted(by: { $0.0.start > $1.0.start }) {
+            // From the end, so earlier offsets stay valid; at one offset the
+            // longer range first (a closing fence right after empty content).
+            for (range, text) in replacements.sorted(by: { ($0.0.start, $0.0.end) > ($1.0.start, $1.0.end) }) {
                 newBytes.replaceSubrange(range.start..<range.end, with: Array(text.utf8))
             }
             outcome.updatedContent = newBytes

@@ -117,7 +117,9 @@ public struct ReplLoop {
         case ":load", ":l":
             load(argument)
         case ":save", ":s":
-            save(argument)
+            save(argument, replacing: false)
+        case ":save!", ":s!":
+            save(argument, replacing: true)
         case ":undo", ":u":
             if let entry = state.undo() {
                 let first = entry.file.lineText(1)
@@ -158,11 +160,20 @@ public struct ReplLoop {
         }
     }
 
-    private func save(_ path: String) {
+    /// `:save FILE` creates FILE and never replaces one; `:save! FILE`
+    /// replaces it. Either way the file is written whole or not at all.
+    private func save(_ path: String, replacing: Bool) {
         guard !path.isEmpty else { write(":save needs a file: :save FILE\n", .error); return }
         let text = state.script(name: path)
-        if let problem = FileWriter.write(text, to: path) {
-            write("kcs: error: cannot write '\(path)': \(problem)\n", .error)
+        do throws(WriteError) {
+            try AtomicFile.write(Array(text.utf8), to: path, mode: replacing ? .replace : .createOnly)
+        } catch {
+            let shown = TerminalText.escaped(path)
+            if case .exists = error {
+                write("kcs: error: '\(shown)' already exists; ':save! \(shown)' replaces it\n", .error)
+            } else {
+                write("kcs: error: \(TerminalText.escaped(error.message))\n", .error)
+            }
             return
         }
         write("saved \(Self.count(state.entries.count, "input")) to \(path); run it with: kcs run \(path)\n", .output)

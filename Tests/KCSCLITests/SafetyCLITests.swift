@@ -140,4 +140,76 @@ struct SafetyCLITests {
             #expect(check.stderr.hasPrefix("d.md:"))
         }
     }
+
+    // MARK: 4. Documents never lost
+
+    /// `--update` through a symbolic link keeps the link and the mode.
+    @Test func updateKeepsLinkAndMode() throws {
+        let doc = "```kcs\nteam SKMME9E2Y8\napp com.x.A\nas A add generic-password account=\"a\"\n```\n\n```output\nstale\n```\n"
+        try Self.folder(["real.md": doc]) { dir in
+            let real = dir.appendingPathComponent("real.md").path
+            #expect(chmod(real, 0o640) == 0)
+            try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("link.md").path, withDestinationPath: "real.md")
+            let out = try BinaryRunner.run(["check", "--update", "link.md"], directory: dir)
+            #expect(out.status == 0, "\(out.stderr)")
+            #expect(try FileManager.default.destinationOfSymbolicLink(atPath: dir.appendingPathComponent("link.md").path) == "real.md")
+            #expect(try String(contentsOfFile: real, encoding: .utf8).contains("A add generic-password → errSecSuccess (0)\n"))
+            #expect(try FileManager.default.attributesOfItem(atPath: real)[.posixPermissions] as? Int == 0o640)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["link.md", "real.md"])
+        }
+    }
+
+    // MARK: 5. No injection
+
+    /// Printed text holding a fence line cannot close the output block:
+    /// `--update` lengthens the block's fences, and the document checks.
+    @Test func outputCannotCloseItsFence() throws {
+        let doc = """
+            ```kcs
+            team SKMME9E2Y8
+            app com.x.A
+            as A add generic-password account="a" data="x\\n```\\n# injected heading\\n````"
+            as A find generic-password account="a"
+            show items
+            ```
+
+            ```output
+            ```
+
+            after
+            """
+        try Self.folder(["d.md": doc + "\n"]) { dir in
+            let update = try BinaryRunner.run(["check", "--update", "d.md"], directory: dir)
+            #expect(update.status == 0, "\(update.stderr)")
+            let text = try String(contentsOfFile: dir.appendingPathComponent("d.md").path, encoding: .utf8)
+            #expect(text.contains("\n`````output\n"), "\(text)")
+            #expect(text.hasSuffix("\n`````\n\nafter\n"), "\(text)")
+            let check = try BinaryRunner.run(["check", "d.md"], directory: dir)
+            #expect(check.status == 0, "\(check.stderr)")
+        }
+    }
+
+    /// Escape sequences in a script never reach the terminal raw.
+    @Test func controlBytesAreShownEscaped() throws {
+        let out = try BinaryRunner.run(["run", "-"], stdin: "tem\u{1B}]0;owned\u{7}X\nteam SKMME9E2Y8\n")
+        #expect(out.status == 65)
+        #expect(!out.stderr.contains("\u{1B}"))
+        #expect(!out.stderr.contains("\u{7}"))
+        #expect(out.stderr.contains(" 1 | tem\\u{1B}]0;owned\\u{7}X\n"))
+        let shown = try BinaryRunner.run(["run", "-"], stdin: "team SKMME9E2Y8\napp com.x.A\nas A add generic-password account=\"a\" data=\"\\u{1B}[2J\"\nshow items\n")
+        #expect(shown.status == 0, "\(shown.stderr)")
+        #expect(!shown.stdout.contains("\u{1B}"))
+        #expect(shown.stdout.contains("\\u{1B}[2J"))
+    }
+
+    /// Trojan Source: a direction override anywhere is an error at its line and column.
+    @Test(arguments: ["\u{202E}", "\u{2066}", "\u{200F}", "\u{061C}"])
+    func bidiControlsAreErrors(control: String) throws {
+        let script = "team SKMME9E2Y8\napp com.x.A # \(control)admin\n"
+        let out = try BinaryRunner.run(["run", "-"], stdin: script)
+        #expect(out.status == 65)
+        #expect(out.stderr.contains("<stdin>:2:15: error: the script holds the invisible bidirectional control U+"), "\(out.stderr)")
+        #expect(out.stderr.contains("[KCS010]"))
+        #expect(!out.stderr.contains(control))
+    }
 }

@@ -319,3 +319,58 @@ import KeychainEngine
         }
     }
 }
+
+/// Item 4: a document is the old or the new version, byte for byte.
+@Suite struct AtomicFileTests {
+    static func withFolder(_ body: (URL) throws -> Void) throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kcs-atomic-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try body(dir)
+    }
+
+    @Test func aFileChangedSinceItWasReadIsNotOverwritten() throws {
+        try Self.withFolder { dir in
+            let path = dir.appendingPathComponent("d.md").path
+            try "read\n".write(toFile: path, atomically: false, encoding: .utf8)
+            let read = Array("read\n".utf8)
+            try "someone saved this\n".write(toFile: path, atomically: false, encoding: .utf8)
+            #expect(throws: WriteError.changedSinceRead(path)) {
+                try AtomicFile.write(Array("new\n".utf8), to: path, mode: .replaceIfUnchanged(read))
+            }
+            #expect(try String(contentsOfFile: path, encoding: .utf8) == "someone saved this\n")
+            try AtomicFile.write(Array("new\n".utf8), to: path, mode: .replaceIfUnchanged(Array("someone saved this\n".utf8)))
+            #expect(try String(contentsOfFile: path, encoding: .utf8) == "new\n")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["d.md"])
+        }
+    }
+
+    @Test func modeAndSymbolicLinkAreKept() throws {
+        try Self.withFolder { dir in
+            let target = dir.appendingPathComponent("real.md").path, link = dir.appendingPathComponent("link.md").path
+            try "old\n".write(toFile: target, atomically: false, encoding: .utf8)
+            #expect(chmod(target, 0o604) == 0)
+            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "real.md")
+            try AtomicFile.write(Array("new\n".utf8), to: link)
+            #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "real.md")
+            #expect(try String(contentsOfFile: target, encoding: .utf8) == "new\n")
+            #expect(try FileManager.default.attributesOfItem(atPath: target)[.posixPermissions] as? Int == 0o604)
+        }
+    }
+
+    @Test func createOnlyNeverReplacesAndErrorsNameTheReason() throws {
+        try Self.withFolder { dir in
+            let path = dir.appendingPathComponent("s.kcs").path
+            try AtomicFile.write(Array("one\n".utf8), to: path, mode: .createOnly)
+            #expect(throws: WriteError.exists(path)) { try AtomicFile.write(Array("two\n".utf8), to: path, mode: .createOnly) }
+            #expect(try String(contentsOfFile: path, encoding: .utf8) == "one\n")
+            let missing = dir.appendingPathComponent("no/such/x.kcs").path
+            do throws(WriteError) {
+                try AtomicFile.write([], to: missing)
+                Issue.record("wrote into a missing folder")
+            } catch {
+                #expect(error.message.hasSuffix(": No such file or directory"), "\(error.message)")
+            }
+        }
+    }
+}

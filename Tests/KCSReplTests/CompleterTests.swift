@@ -66,7 +66,7 @@ import Testing
     }
 
     @Test func testMetaCommands() {
-        #expect(offered("", ":s") == [":save"])
+        #expect(offered("", ":s") == [":save", ":save!"])
         #expect(completer.complete("", after: ":load ").fileNames)
         #expect(offered(":help ", "statu") == ["statuses"])
     }
