@@ -212,4 +212,44 @@ struct SafetyCLITests {
         #expect(out.stderr.contains("[KCS010]"))
         #expect(!out.stderr.contains(control))
     }
+
+    /// Hostile strings (quotes, backslashes, line breaks, a raw CR, `*/`,
+    /// `\u{…}`) in every place a script can put text: the exported Swift
+    /// type-checks and its parse tree holds them only as string literals.
+    @Test func exportCannotBeInjected() throws {
+        #if os(Linux)
+        let swiftc = try #require(ExportTests.swiftc(), "no swiftc found")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kcs-inject-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // A file name that tries to end the header comment.
+        let target = dir.appendingPathComponent("Injection.swift")
+        let script = dir.appendingPathComponent("x\nfunc injected() {}\n.kcs")
+        try FileManager.default.copyItem(at: BinaryRunner.root.appendingPathComponent("Tests/Golden/hostile/export-injection.kcs"), to: script)
+        let out = try BinaryRunner.run(["export", "--swift", script.path, "-o", target.path])
+        #expect(out.status == 0, "\(out.stderr)")
+        let stub = BinaryRunner.root.appendingPathComponent("Tests/KCSCLITests/SecurityStub/Security.swift").path
+        let module = try ExportTests.exec(swiftc, ["-emit-module", "-module-name", "Security", "-parse-as-library", stub,
+                                                   "-emit-module-path", dir.appendingPathComponent("Security.swiftmodule").path], in: dir)
+        #expect(module.status == 0, "\(module.output)")
+        let check = try ExportTests.exec(swiftc, ["-typecheck", "-I", dir.path, target.path], in: dir)
+        #expect(check.status == 0, "\(check.output)")
+        let tree = try ExportTests.exec(swiftc, ["-dump-parse", target.path], in: dir)
+        // The suite's type name is made from the file name with everything
+        // but letters and digits replaced: it may spell the word, as a name.
+        let mentions = tree.output.split(separator: "\n")
+            .filter { $0.lowercased().contains("injected") && !$0.contains("\"Scenario_x_func_injected______\"") }
+        #expect(!mentions.isEmpty, "the hostile text should be in the file, as literals")
+        for line in mentions {
+            #expect(line.contains("string_literal_expr"), "hostile text became code: \(line)")
+        }
+        let source = try String(contentsOf: target, encoding: .utf8)
+        for line in source.split(separator: "\n", omittingEmptySubsequences: false)
+        where line.lowercased().contains("injected") && !line.contains("Scenario_x_func_injected______") {
+            let code = line.drop { $0 == " " }
+            #expect(code.hasPrefix("//") || code.contains("\""), "\(line)")
+        }
+        #expect(!source.contains("\r"))
+        #endif
+    }
 }
