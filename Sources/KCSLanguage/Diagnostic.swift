@@ -81,6 +81,8 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     case lintGroupMove = "KCS509"
     /// An entitlements file whose keychain group lacks the team prefix.
     case lintUnprefixedEntitlement = "KCS510"
+    /// A name that mixes scripts (Latin with Cyrillic…): a look-alike of another name.
+    case lintMixedScripts = "KCS520"
 }
 
 extension DiagnosticCode {
@@ -109,7 +111,7 @@ extension DiagnosticCode {
         // Warnings; with --strict they count as runtime errors (exit 1).
         case .lintMissingTeamPrefix, .lintExtensionGroup, .lintSyncThisDeviceOnly, .lintDeprecatedAccessibility,
              .lintAppGroupDefault, .lintFileKeychainGroup, .lintSyncFilter, .lintServiceAccount, .lintGroupMove,
-             .lintUnprefixedEntitlement: .runtime
+             .lintUnprefixedEntitlement, .lintMixedScripts: .runtime
         }
     }
 

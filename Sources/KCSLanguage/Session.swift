@@ -194,6 +194,13 @@ public struct Session: Sendable {
                                            _ options: RunOptions, _ observer: Observer?, _ budget: inout RunBudget,
                                            tooDeep: Bool = false) {
         report.statements += 1
+        if lints {
+            // Before the statement runs: a look-alike name is often why it fails.
+            for warning in mixedScriptWarnings(statement, file) {
+                report.diagnostics.append(warning)
+                observer?(.diagnostic(warning))
+            }
+        }
         do throws(Diagnostic) {
             try budget.charge(report.statements, items: world.itemCount, file, statement.range)
             if tooDeep {

@@ -374,3 +374,46 @@ import KeychainEngine
         }
     }
 }
+
+/// Item 5: Trojan Source and look-alike names.
+@Suite struct UnicodeSafetyTests {
+    @Test(arguments: [0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069, 0x200E, 0x200F, 0x061C] as [UInt32])
+    func everyBidiControlIsAnErrorAtItsLineAndColumn(value: UInt32) throws {
+        let control = String(Character(try #require(Unicode.Scalar(value))))
+        let text = "team SKMME9E2Y8\napp com.x.A  # is \(control)admin\n"
+        let r = Interpreter.run(source: text, name: "b.kcs", loader: NoFilesLoader())
+        #expect(r.diagnostics.map(\.code) == [.bidiControl])
+        #expect(r.diagnostics.first?.location == SourceLocation(line: 2, column: 19))
+        #expect(r.exitCode == 65)
+        // Shown escaped, never raw.
+        let shown = DiagnosticRenderer().render(try #require(r.diagnostics.first))
+        #expect(!shown.contains(control))
+        #expect(shown.contains(TerminalText.escape(try #require(Unicode.Scalar(value)))))
+    }
+
+    @Test func bidiControlWrittenAsAnEscapeInAStringIsData() {
+        let text = "team SKMME9E2Y8\napp com.x.A\nas A add generic-password account=\"\\u{202E}x\"\nexpect status errSecSuccess\n"
+        #expect(Interpreter.run(source: text, name: "b.kcs", loader: NoFilesLoader()).exitCode == 0)
+    }
+
+    @Test func mixedScriptNamesWarnWithACode() {
+        let text = "team SKMME9E2Y8\napp com.x.Pay\napp com.x.P\u{0430}y\nas P\u{0430}y add generic-password account=\"P\u{0430}y is fine in a string\"\n"
+        let outcome = BatchRunner().lint(SourceFile(name: "m.kcs", text: text))
+        #expect(outcome.diagnostics.map(\.code) == [.lintMixedScripts, .lintMixedScripts])
+        #expect(outcome.diagnostics.map { $0.location?.line } == [3, 4])
+        #expect(outcome.diagnostics.first?.message == "'com.x.P\u{0430}y' mixes Latin and Cyrillic letters: it can look like another name")
+        #expect(outcome.exitCode == 1)
+    }
+
+    @Test func oneScriptNamesAndJapaneseDoNotWarn() {
+        #expect(MixedScripts.mixed("Приложение") == nil)
+        #expect(MixedScripts.mixed("com.example.App2") == nil)
+        #expect(MixedScripts.mixed("アプリ漢字ひらがな") == nil)
+        #expect(MixedScripts.mixed("Αpp") == [.greek, .latin])
+    }
+
+    @Test func escapedTextKeepsLayoutWhenAsked() {
+        #expect(TerminalText.escaped("a\u{1B}[31mb\nc\td") == "a\\u{1B}[31mb\\u{A}c\\u{9}d")
+        #expect(TerminalText.escaped("a\u{9B}b\nc\td", keepingLayout: true) == "a\\u{9B}b\nc\td")
+    }
+}
