@@ -349,7 +349,7 @@ public struct Session: Sendable {
         let source: SourceFile
         do throws(LoadError) { source = try loader.read(resolvedPath) } catch {
             throw Diagnostic(error.code, error.message(for: path.text), file: file, range: path.range,
-                             hint: "paths in entitlements= are relative to the script")
+                             hint: error.hint(otherwise: "paths in entitlements= are relative to the script"))
         }
         let entitlements: Entitlements
         switch Entitlements.decode(source.bytes) {

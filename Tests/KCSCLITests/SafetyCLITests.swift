@@ -252,4 +252,34 @@ struct SafetyCLITests {
         #expect(!source.contains("\r"))
         #endif
     }
+
+    // MARK: Documentation
+
+    /// Every ```console block of docs/limits.md: `$ kcs ARGS` and what it
+    /// prints (standard error, then standard output), exactly.
+    @Test func limitsPageTranscriptsHold() throws {
+        let page = try String(contentsOf: BinaryRunner.root.appendingPathComponent("docs/limits.md"), encoding: .utf8)
+        var transcripts: [(command: String, expected: String)] = []
+        var current: (command: String, expected: String)?
+        var inBlock = false
+        for line in page.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line == "```console" { inBlock = true; continue }
+            guard inBlock else { continue }
+            if line == "```" || line.hasPrefix("$ ") {
+                if let c = current { transcripts.append(c) }
+                current = nil
+                if line == "```" { inBlock = false; continue }
+                current = (String(line.dropFirst(2)), "")
+            } else {
+                current?.expected += line + "\n"
+            }
+        }
+        #expect(transcripts.count >= 3)
+        for t in transcripts {
+            let words = t.command.split(separator: " ").map(String.init)
+            #expect(words.first == "kcs")
+            let out = try BinaryRunner.run(Array(words.dropFirst()))
+            #expect(out.stderr + out.stdout == t.expected, "\(t.command)")
+        }
+    }
 }
