@@ -5,24 +5,34 @@ import KeychainEngine
 /// model predicts, so the model can be checked on a device or simulator.
 public struct SwiftExporter: Sendable {
     public var loader: any SourceLoader
+    /// Bounds for the run that predicts the statuses (and so for the output).
+    public var limits: Limits
 
-    public init(loader: any SourceLoader = FileSystemLoader()) { self.loader = loader }
+    public init(loader: any SourceLoader = FileSystemLoader(), limits: Limits = Limits()) {
+        self.loader = loader
+        self.limits = limits
+    }
 
     /// The generated source, or the errors that kept the script from running
     /// (syntax errors, unreadable files).
     public func export(_ file: SourceFile) -> Result<String, ExportFailure> {
         var includes: [String: Program] = [:]
         var diagnostics: [Diagnostic] = []
-        let program = ScriptLoader.parse(file, loader: loader, stack: [loader.resolve(file.name, relativeTo: nil)],
-                                         includes: &includes, diagnostics: &diagnostics)
+        let program = ScriptLoader.parse(file, loader: loader, stack: [loader.canonical(loader.resolve(file.name, relativeTo: nil))],
+                                         includes: &includes, diagnostics: &diagnostics, limits: limits)
         if !diagnostics.isEmpty { return .failure(ExportFailure(diagnostics: diagnostics)) }
         // Run it for the statuses the model predicts.
         var session = Session()
         var statuses: [CallKey: KeychainStatus] = [:]
-        let report = session.run(file: file, loader: loader, options: RunOptions(reportCalls: true)) { event in
+        let report = session.run(file: file, loader: loader, options: RunOptions(reportCalls: true, limits: limits)) { event in
             if case .call(let c) = event { statuses[CallKey(file: c.file.name, start: c.range.start)] = c.status }
         }
-        let blocking = report.diagnostics.filter { $0.severity == .error && ($0.code.phase == .syntax || $0.code.phase == .input) }
+        // A run stopped by a limit (an include fanned out a billion times)
+        // would be written out as far as it went: refuse it instead, since
+        // the writer walks the same statements.
+        let blocking = report.diagnostics.filter {
+            $0.severity == .error && ($0.code.phase == .syntax || $0.code.phase == .input || $0.code == .runLimit)
+        }
         if !blocking.isEmpty { return .failure(ExportFailure(diagnostics: blocking)) }
         var writer = Writer(world: session.world, statuses: statuses, scriptName: file.name)
         writer.statements(program, includes)

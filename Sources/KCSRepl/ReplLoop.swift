@@ -79,8 +79,9 @@ public struct ReplLoop {
     private func show(_ events: [RunEvent]) {
         for event in events {
             switch event {
-            case .call(let c): write(Self.describe(c) + "\n", .output)
-            case .output(let text): write(text, .output)
+            // Names and strings from the input (a :load-ed file) never reach the terminal raw.
+            case .call(let c): write(TerminalText.escaped(Self.describe(c)) + "\n", .output)
+            case .output(let text): write(TerminalText.escaped(text, keepingLayout: true), .output)
             case .expectationPassed: write("ok\n", .output)
             case .diagnostic(let d): write(renderer.render(d), .error)
             }

@@ -112,8 +112,9 @@ struct Export: ParsableCommand {
         switch SwiftExporter(loader: loader).export(source) {
         case .success(let code):
             if let output {
-                guard FileManager.default.createFile(atPath: output, contents: Data(code.utf8)) else {
-                    printError(renderer.render(Diagnostic(.fileUnreadable, "cannot write '\(output)'")))
+                // Whole or not at all, with the system's reason when it fails.
+                do throws(WriteError) { try AtomicFile.write(Array(code.utf8), to: output) } catch {
+                    printError(renderer.render(Diagnostic(.fileUnreadable, error.message)))
                     throw ExitCode(66)
                 }
             } else {
