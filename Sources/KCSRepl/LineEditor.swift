@@ -40,7 +40,15 @@ final class LineEditor {
         _ = kcs_install_hangup(ReadlineHooks.onHangup)
         using_history()
         stifle_history(Self.historyLimit)
-        if let historyPath { _ = read_history(historyPath) }
+        if let historyPath, Self.isReadableHistory(historyPath) { _ = read_history(historyPath) }
+    }
+
+    /// The history file is read only when it is a regular file of sane size:
+    /// `KCS_HISTORY=/dev/zero` or a FIFO must not hang or fill the REPL.
+    static func isReadableHistory(_ path: String) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return false }
+        return info.st_mode & S_IFMT == S_IFREG && info.st_size <= 16 << 20
     }
 
     /// Reads a line with `prompt`; completion sees `completer` and the
@@ -71,6 +79,8 @@ final class LineEditor {
     @discardableResult
     func saveHistory() -> Bool {
         guard let historyPath, unsaved > 0 else { return true }
+        var info = stat()
+        if stat(historyPath, &info) == 0, info.st_mode & S_IFMT != S_IFREG { return false }
         if access(historyPath, F_OK) != 0 {
             // append_history does not create the file.
             let fd = open(historyPath, O_WRONLY | O_CREAT | O_APPEND, 0o600)

@@ -209,6 +209,18 @@ final class ReplTerminalTests {
         #expect(history.contains("team SKMME9E2Y8 as HungUp"), "\(history)")
     }
 
+    /// A history "file" that is a device is neither read (it would never
+    /// end) nor written; the REPL works and says so when it leaves.
+    @Test func testHistoryOnADeviceIsNotRead() throws {
+        let t = try PseudoTerminal(["repl"], environment: ["KCS_HISTORY": "/dev/zero"])
+        terminals.append(t)
+        try t.waitFor("kcs> ", timeout: 10)
+        try enter(t, "team SKMME9E2Y8")
+        t.send(":quit\r")
+        try t.waitFor("could not write the history file '/dev/zero'")
+        #expect(t.waitForExit() == 0)
+    }
+
     @Test func testWithoutATerminalItBehavesLikeRunDash() throws {
         let script = "team SKMME9E2Y8\napp com.example.A\nas A add generic-password account=\"x\"\nexpect status errSecSuccess\n"
         let viaRun = try runKcs(["run", "-"], stdin: script)
