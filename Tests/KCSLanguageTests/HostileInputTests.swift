@@ -242,6 +242,21 @@ import KeychainEngine
     }
 }
 
+/// A word of a megabyte quoted in a message is cut, not copied whole into
+/// the diagnostic (and every output format).
+@Suite struct LongWordTests {
+    @Test func messagesQuotingAHugeWordAreShortened() {
+        let word = String(repeating: "x", count: 1 << 20) + "END"
+        let r = Interpreter.run(source: "team SKMME9E2Y8 \(word)\n", name: "w.kcs", loader: NoFilesLoader())
+        let d = r.diagnostics.first
+        #expect(d?.code == .unexpectedToken)
+        #expect((d?.message.utf8.count ?? 0) <= String.diagnosticTextLimit + 3)
+        #expect(d?.message.hasPrefix("unexpected 'xxx") == true)
+        #expect(d?.message.hasSuffix("END' after the statement") == true)
+        #expect(d.map { DiagnosticRenderer().render($0).utf8.count } ?? 0 < 3000)
+    }
+}
+
 /// Item 3: limits a host (or the command line) sets.
 @Suite struct RunLimitTests {
     /// The clock is read before every statement: a limit of zero stops the
