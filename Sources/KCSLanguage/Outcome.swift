@@ -212,6 +212,7 @@ public struct BatchRunner: Sendable {
         var session = Session()
         session.lints = lint != .off
         var replacements: [(SourceRange, String)] = []
+        var updatedBlocks = 0
         // One deadline and one output budget for the whole document.
         let deadline = limits.seconds.map { ContinuousClock.now + .milliseconds(Int($0 * 1000)) }
         var outputSoFar = 0
@@ -272,6 +273,7 @@ public struct BatchRunner: Sendable {
                 // Written back in the file's own style: its indentation, its line breaks.
                 let crlf = out.fence.end > out.fence.start && bytes[out.fence.end - 1] == 0x0D
                 replacements.append((out.content, MarkdownBlocks.styled(printed, indent: indent, crlf: crlf)))
+                updatedBlocks += 1
                 // Printed text that holds a fence would close the block early:
                 // the block's fences grow longer than any run in the text.
                 replacements += MarkdownBlocks.lengthenedFences(bytes, out, toHold: printed)
@@ -287,19 +289,30 @@ public struct BatchRunner: Sendable {
             }
         }
         if !replacements.isEmpty {
-            var newBytes = bytes
-            // From the end, so earlier offsets stay valid; at one offset the
-            // longer range first (a closing fence right after empty content).
-            for (range, text) in replacements.sorted(by: { ($0.0.start, $0.0.end) > ($1.0.start, $1.0.end) }) {
-                newBytes.replaceSubrange(range.start..<range.end, with: Array(text.utf8))
-            }
-            outcome.updatedContent = newBytes
+            outcome.updatedContent = Self.applying(replacements, to: bytes)
             outcome.originalContent = bytes
-            outcome.updatedBlocks = replacements.filter { r in blocks.contains { $0.content == r.0 } }.count
+            outcome.updatedBlocks = updatedBlocks
         }
         applyStrictness(&outcome)
         capDiagnostics(&outcome)
         return outcome
+    }
+
+    /// The document with the ranges replaced, built in one pass from the
+    /// start (replacing in place would move the rest of the document once
+    /// per block). Ranges do not overlap; at one offset an insertion goes
+    /// before a replacement (empty content right before its closing fence).
+    static func applying(_ replacements: [(SourceRange, String)], to bytes: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var at = 0
+        for (range, text) in replacements.sorted(by: { ($0.0.start, $0.0.end) < ($1.0.start, $1.0.end) }) {
+            out += bytes[at..<max(at, range.start)]
+            out += text.utf8
+            at = max(at, range.end)
+        }
+        out += bytes[at...]
+        return out
     }
 
     /// Reads a Markdown document through the loader (a regular file, within

@@ -468,3 +468,25 @@ import KeychainEngine
         #expect(file.location(of: bytes.count) == SourceLocation(line: 3, column: 2))
     }
 }
+
+/// `--update` of many blocks: one pass over the document, not one per block.
+@Suite struct UpdateManyBlocksTests {
+    @Test func manyOutputBlocksAreRewrittenInOnePass() {
+        var doc = "```kcs\nteam SKMME9E2Y8\napp com.x.A\n```\n"
+        for i in 0..<5000 { doc += "\n```kcs\nas A add generic-password account=\"\(i)\"\n```\n\n```output\nstale\n```\n" }
+        let outcome = BatchRunner(lint: .off).check(markdown: SourceFile(name: "u.md", text: doc), update: true)
+        #expect(outcome.updatedBlocks == 5000)
+        let updated = String(decoding: outcome.updatedContent ?? [], as: UTF8.self)
+        #expect(!updated.contains("stale"))
+        #expect(updated.contains("```output\nA add generic-password → errSecSuccess (0)\n```\n"))
+        let again = BatchRunner(lint: .off).check(markdown: SourceFile(name: "u.md", text: updated))
+        #expect(again.exitCode == 0)
+        #expect(again.passed == 5000)
+    }
+
+    @Test func insertionBeforeAClosingFenceKeepsOrder() {
+        let bytes = Array("ab```cd".utf8)
+        let out = BatchRunner.applying([(SourceRange(2, 5), "````"), (SourceRange(2, 2), "X\n")], to: bytes)
+        #expect(String(decoding: out, as: UTF8.self) == "abX\n````cd")
+    }
+}
