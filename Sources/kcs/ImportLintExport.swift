@@ -106,7 +106,8 @@ struct Export: ParsableCommand {
         let renderer = DiagnosticRenderer(colour: useColour())
         let source: SourceFile
         do { source = try loader.read(loader.resolve(file, relativeTo: nil)) } catch {
-            printError(renderer.render(Diagnostic(.fileNotFound, "no such file: '\(file)'")))
+            // The real reason: a FIFO or a folder is not "no such file".
+            printError(renderer.render(Diagnostic(error.code, error.message(for: file))))
             throw ExitCode(66)
         }
         switch SwiftExporter(loader: loader).export(source) {

@@ -78,6 +78,11 @@ struct SafetyCLITests {
             #expect(directory.stderr.contains("not a regular file (a directory)"))
             let device = try BinaryRunner.run(["run", "/dev/zero"], directory: dir)
             #expect(device.status == 66)
+            let export = try BinaryRunner.run(["export", "--swift", "pipe.md"], directory: dir)
+            #expect(export.status == 66)
+            #expect(export.stderr.contains("not a regular file (a FIFO)"))
+            let lint = try BinaryRunner.run(["lint", "--entitlements", "d"], directory: dir)
+            #expect(lint.stderr.contains("not a regular file (a directory)"))
         }
     }
 
