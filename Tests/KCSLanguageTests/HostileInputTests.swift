@@ -74,6 +74,12 @@ import KeychainEngine
         #expect(try PlistGuard.xmlDepth(xml).get() == 3)
     }
 
+    /// A quote in a tag must not hide the tags after it from the count.
+    @Test func quotesDoNotHideTags() {
+        let xml = Array(("<?xml version=\"1.0\"?><plist><array\">" + String(repeating: "<array>", count: 1000) + "\"").utf8)
+        #expect(PlistGuard.check(xml, maxDepth: 64) == .tooDeep(limit: 64))
+    }
+
     @Test func entityDeclarationsAreRefused() {
         let xml = Array("<?xml version=\"1.0\"?><!DOCTYPE plist [<!ENTITY a \"aaaa\">]><plist><string>&a;</string></plist>".utf8)
         #expect(PlistGuard.check(xml, maxDepth: 64) == .entityDeclaration)
