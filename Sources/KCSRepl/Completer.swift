@@ -68,7 +68,7 @@ public struct Completer: Sendable {
         let parts = before.split(separator: " ", omittingEmptySubsequences: true)
         guard let command = parts.first else { return Completion([]) }
         switch command {
-        case ":load", ":save": return Completion([], fileNames: true)
+        case ":load", ":save", ":save!": return Completion([], fileNames: true)
         case ":help" where parts.count == 1: return Completion(filter(Help.topics, word))
         default: return Completion([])
         }

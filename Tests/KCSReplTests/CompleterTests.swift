@@ -68,6 +68,7 @@ import Testing
     @Test func testMetaCommands() {
         #expect(offered("", ":s") == [":save", ":save!"])
         #expect(completer.complete("", after: ":load ").fileNames)
+        #expect(completer.complete("", after: ":save! ").fileNames)
         #expect(offered(":help ", "statu") == ["statuses"])
     }
 
