@@ -232,6 +232,7 @@ public struct BatchRunner: Sendable {
             var options = RunOptions(reportCalls: true, reportPasses: true, requireStatements: false, limits: limits)
             options.deadline = deadline
             options.outputSoFar = outputSoFar
+            options.restoresOnSyntaxError = !Self.parsesCleanWithoutIncludes(blockFile, limits: limits)
             let report = session.run(file: blockFile, loader: loader, options: options) { event in
                 if case .call(let c) = event { printed += CallLine.text(c) + "\n" }
                 if case .output(let text) = event { printed += text }
@@ -296,6 +297,17 @@ public struct BatchRunner: Sendable {
         applyStrictness(&outcome)
         capDiagnostics(&outcome)
         return outcome
+    }
+
+    /// Whether a block parses without errors and includes nothing: then a
+    /// run of it cannot fail on syntax, and the session need not be kept
+    /// to roll back to.
+    static func parsesCleanWithoutIncludes(_ file: SourceFile, limits: Limits) -> Bool {
+        var parser = Parser(file: file, maxListLength: limits.listLength)
+        while let s = parser.next() {
+            if case .include = s.kind { return false }
+        }
+        return !parser.hasErrors
     }
 
     /// The document with the ranges replaced, built in one pass from the

@@ -118,7 +118,9 @@ public struct Session: Sendable {
     public mutating func run(file: SourceFile, loader: any SourceLoader = FileSystemLoader(),
                              options: RunOptions = RunOptions(), observer: Observer? = nil) -> RunReport {
         self.loader = loader
-        let before = self
+        // Kept only when asked: holding it makes the first change of the
+        // world copy all of it (per Markdown block, that was quadratic).
+        let before: Session? = options.restoresOnSyntaxError ? self : nil
         var report = RunReport()
         if file.bytes.count > options.limits.sourceBytes {
             let d = Diagnostic(.inputLimit, "the script is \(file.bytes.count) bytes, over the limit of \(options.limits.sourceBytes)",
@@ -161,7 +163,7 @@ public struct Session: Sendable {
                                      file: file, hint: "a scenario declares a team and apps, makes calls and checks them with 'expect'"))
         }
         if !syntax.isEmpty {
-            self = before
+            if let before { self = before }
             var failed = RunReport()
             failed.diagnostics = syntax
             for d in syntax { observer?(.diagnostic(d)) }
