@@ -33,17 +33,27 @@ static inline void kcs_rl_completion_answered(int suppress_append) {
 /// Ctrl-C: put the cursor at the end so the abandoned line stays visible.
 static inline void kcs_rl_point_to_end(void) { rl_point = rl_end; }
 
-/// SIGINT without SA_RESTART, so a blocked read returns EINTR; unblocked,
-/// since a parent may have started us with it blocked.
-static inline int kcs_install_sigint(void (*handler)(int)) {
+/// A handler without SA_RESTART, so a blocked read returns EINTR; the
+/// signal unblocked, since a parent may have started us with it blocked.
+static inline int kcs_install_signal(int sig, void (*handler)(int)) {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = handler;
     sigemptyset(&sa.sa_mask);
     sa.sa_flags = 0;
-    if (sigaction(SIGINT, &sa, NULL) != 0) return -1;
+    if (sigaction(sig, &sa, NULL) != 0) return -1;
     sigset_t unblock;
     sigemptyset(&unblock);
-    sigaddset(&unblock, SIGINT);
+    sigaddset(&unblock, sig);
     return sigprocmask(SIG_UNBLOCK, &unblock, NULL);
+}
+
+/// SIGINT: Ctrl-C abandons the line.
+static inline int kcs_install_sigint(void (*handler)(int)) { return kcs_install_signal(SIGINT, handler); }
+
+/// SIGHUP and SIGTERM: the terminal closed or the session is asked to end;
+/// the REPL finishes its read and saves its history instead of dying.
+static inline int kcs_install_hangup(void (*handler)(int)) {
+    if (kcs_install_signal(SIGHUP, handler) != 0) return -1;
+    return kcs_install_signal(SIGTERM, handler);
 }

@@ -101,6 +101,8 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     case codeGroupNotEntitled = "KCS607"
     /// Swift code builds an access group at run time: it cannot be checked.
     case codeGroupNotCheckable = "KCS608"
+    /// A name that mixes scripts (Latin with Cyrillic…): a look-alike of another name.
+    case lintMixedScripts = "KCS520"
 }
 
 extension DiagnosticCode {
@@ -129,7 +131,7 @@ extension DiagnosticCode {
         // Warnings; with --strict they count as runtime errors (exit 1).
         case .lintMissingTeamPrefix, .lintExtensionGroup, .lintSyncThisDeviceOnly, .lintDeprecatedAccessibility,
              .lintAppGroupDefault, .lintFileKeychainGroup, .lintSyncFilter, .lintServiceAccount, .lintGroupMove,
-             .lintUnprefixedEntitlement, .lintAppGroupShape: .runtime
+             .lintUnprefixedEntitlement, .lintAppGroupShape, .lintMixedScripts: .runtime
         case .projectSetting, .projectConfigurationsDiffer, .projectExtensionGroup, .projectEntitlementsFile, .projectProfile,
              .codeGroupNotEntitled, .codeGroupNotCheckable: .runtime
         }
@@ -146,7 +148,7 @@ public struct DiagnosticNote: Sendable, Hashable {
     public var range: SourceRange?
 
     public init(_ message: String, file: SourceFile? = nil, range: SourceRange? = nil) {
-        self.message = message
+        self.message = message.shortenedForDiagnostics
         self.file = file
         self.range = range
     }
@@ -189,10 +191,11 @@ public struct Diagnostic: Error, Sendable, Hashable {
                 severity: Severity = .error, hint: String? = nil, notes: [DiagnosticNote] = []) {
         self.code = code
         self.severity = severity
-        self.message = message
+        // Messages quote the input: a word of ten megabytes is shown cut.
+        self.message = message.shortenedForDiagnostics
         self.file = file
         self.range = range
-        self.hint = hint
+        self.hint = hint?.shortenedForDiagnostics
         self.notes = notes
     }
 
@@ -265,3 +268,32 @@ enum Suggest {
         return prev[b.count]
     }
 }
+
+extension String {
+    /// Longest message, hint or note kept whole, in bytes.
+    static let diagnosticTextLimit = 1000
+
+    /// The text, or when it is longer than ``diagnosticTextLimit`` its
+    /// start and end around `…`, cut between scalars.
+    var shortenedForDiagnostics: String {
+        guard utf8.count > Self.diagnosticTextLimit else { return self }
+        let scalars = unicodeScalars
+        var head = String.UnicodeScalarView(), tail = String.UnicodeScalarView()
+        var bytes = 0
+        for s in scalars {
+            bytes += String(s).utf8.count
+            if bytes > Self.diagnosticTextLimit * 2 / 3 { break }
+            head.append(s)
+        }
+        bytes = 0
+        var reversed: [Unicode.Scalar] = []
+        for s in scalars.reversed() {
+            bytes += String(s).utf8.count
+            if bytes > Self.diagnosticTextLimit / 3 { break }
+            reversed.append(s)
+        }
+        tail.append(contentsOf: reversed.reversed())
+        return String(head) + "…" + String(tail)
+    }
+}
+

@@ -269,6 +269,7 @@ public struct BatchRunner: Sendable {
         var session = Session()
         session.lints = lint != .off
         var replacements: [(SourceRange, String)] = []
+        var updatedBlocks = 0
         // One deadline and one output budget for the whole document.
         let deadline = limits.seconds.map { ContinuousClock.now + .milliseconds(Int($0 * 1000)) }
         var outputSoFar = 0
@@ -291,6 +292,7 @@ public struct BatchRunner: Sendable {
             var options = RunOptions(reportCalls: true, reportPasses: true, requireStatements: false, limits: limits)
             options.deadline = deadline
             options.outputSoFar = outputSoFar
+            options.restoresOnSyntaxError = !Self.parsesCleanWithoutIncludes(blockFile, limits: limits)
             let report = session.run(file: blockFile, loader: loader, options: options) { event in
                 if case .call(let c) = event { printed += CallLine.text(c) + "\n" }
                 if case .output(let text) = event { printed += text }
@@ -332,6 +334,7 @@ public struct BatchRunner: Sendable {
                 // Written back in the file's own style: its indentation, its line breaks.
                 let crlf = out.fence.end > out.fence.start && bytes[out.fence.end - 1] == 0x0D
                 replacements.append((out.content, MarkdownBlocks.styled(printed, indent: indent, crlf: crlf)))
+                updatedBlocks += 1
                 // Printed text that holds a fence would close the block early:
                 // the block's fences grow longer than any run in the text.
                 replacements += MarkdownBlocks.lengthenedFences(bytes, out, toHold: printed)
@@ -347,17 +350,41 @@ public struct BatchRunner: Sendable {
             }
         }
         if !replacements.isEmpty {
-            var newBytes = bytes
-            for (range, text) in replacements.sorted(by: { $0.0.start > $1.0.start }) {
-                newBytes.replaceSubrange(range.start..<range.end, with: Array(text.utf8))
-            }
-            outcome.updatedContent = newBytes
+            outcome.updatedContent = Self.applying(replacements, to: bytes)
             outcome.originalContent = bytes
-            outcome.updatedBlocks = replacements.filter { r in blocks.contains { $0.content == r.0 } }.count
+            outcome.updatedBlocks = updatedBlocks
         }
         applyStrictness(&outcome)
         capDiagnostics(&outcome)
         return outcome
+    }
+
+    /// Whether a block parses without errors and includes nothing: then a
+    /// run of it cannot fail on syntax, and the session need not be kept
+    /// to roll back to.
+    static func parsesCleanWithoutIncludes(_ file: SourceFile, limits: Limits) -> Bool {
+        var parser = Parser(file: file, maxListLength: limits.listLength)
+        while let s = parser.next() {
+            if case .include = s.kind { return false }
+        }
+        return !parser.hasErrors
+    }
+
+    /// The document with the ranges replaced, built in one pass from the
+    /// start (replacing in place would move the rest of the document once
+    /// per block). Ranges do not overlap; at one offset an insertion goes
+    /// before a replacement (empty content right before its closing fence).
+    static func applying(_ replacements: [(SourceRange, String)], to bytes: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var at = 0
+        for (range, text) in replacements.sorted(by: { ($0.0.start, $0.0.end) < ($1.0.start, $1.0.end) }) {
+            out += bytes[at..<max(at, range.start)]
+            out += text.utf8
+            at = max(at, range.end)
+        }
+        out += bytes[at...]
+        return out
     }
 
     /// Reads a Markdown document through the loader (a regular file, within

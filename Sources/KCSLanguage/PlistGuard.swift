@@ -65,14 +65,12 @@ enum PlistGuard {
                 i = j + 1
             } else {
                 let closing = i + 1 < n && b[i + 1] == UInt8(ascii: "/")
-                // To the end of the tag; `>` inside a quoted attribute does not end it.
+                // To the first `>`, quotes or not: a parser that honours
+                // quotes can only see fewer tags than this counts, while
+                // honouring them here would let `<array">…"` hide a thousand
+                // tags from the count that a parser reading to `>` opens.
                 var j = i + 1
-                var quote: UInt8?
-                while j < n {
-                    let c = b[j]
-                    if let q = quote { if c == q { quote = nil } } else if c == 0x22 || c == 0x27 { quote = c } else if c == UInt8(ascii: ">") { break }
-                    j += 1
-                }
+                while j < n, b[j] != UInt8(ascii: ">") { j += 1 }
                 let selfClosing = j < n && b[j - 1] == UInt8(ascii: "/")
                 if closing {
                     depth = max(0, depth - 1)

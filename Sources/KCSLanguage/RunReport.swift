@@ -44,6 +44,11 @@ public struct RunOptions: Sendable {
     /// Output already printed by earlier runs of the same input, counted
     /// against ``Limits/outputBytes``.
     public var outputSoFar = 0
+    /// Put the session back as it was when a syntax error turns up (in the
+    /// script or an include). A host that has parsed the script already and
+    /// found no error and no `include` turns it off: keeping the old session
+    /// costs a copy of the world at the first change.
+    public var restoresOnSyntaxError = true
 
     public init(reportCalls: Bool = false, reportPasses: Bool = false, requireStatements: Bool = true,
                 limits: Limits = Limits(), defaultPromptAnswer: PromptAnswer? = nil) {

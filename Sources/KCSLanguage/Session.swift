@@ -121,7 +121,9 @@ public struct Session: Sendable {
     public mutating func run(file: SourceFile, loader: any SourceLoader = FileSystemLoader(),
                              options: RunOptions = RunOptions(), observer: Observer? = nil) -> RunReport {
         self.loader = loader
-        let before = self
+        // Kept only when asked: holding it makes the first change of the
+        // world copy all of it (per Markdown block, that was quadratic).
+        let before: Session? = options.restoresOnSyntaxError ? self : nil
         var report = RunReport()
         if file.bytes.count > options.limits.sourceBytes {
             let d = Diagnostic(.inputLimit, "the script is \(file.bytes.count) bytes, over the limit of \(options.limits.sourceBytes)",
@@ -164,7 +166,7 @@ public struct Session: Sendable {
                                      file: file, hint: "a scenario declares a team and apps, makes calls and checks them with 'expect'"))
         }
         if !syntax.isEmpty {
-            self = before
+            if let before { self = before }
             var failed = RunReport()
             failed.diagnostics = syntax
             for d in syntax { observer?(.diagnostic(d)) }
@@ -197,6 +199,13 @@ public struct Session: Sendable {
                                            _ options: RunOptions, _ observer: Observer?, _ budget: inout RunBudget,
                                            tooDeep: Bool = false) {
         report.statements += 1
+        if lints {
+            // Before the statement runs: a look-alike name is often why it fails.
+            for warning in mixedScriptWarnings(statement, file) {
+                report.diagnostics.append(warning)
+                observer?(.diagnostic(warning))
+            }
+        }
         do throws(Diagnostic) {
             try budget.charge(report.statements, items: world.itemCount, file, statement.range)
             if tooDeep {
@@ -363,7 +372,7 @@ public struct Session: Sendable {
         let source: SourceFile
         do throws(LoadError) { source = try loader.read(resolvedPath) } catch {
             throw Diagnostic(error.code, error.message(for: path.text), file: file, range: path.range,
-                             hint: "paths in entitlements= are relative to the script")
+                             hint: error.hint(otherwise: "paths in entitlements= are relative to the script"))
         }
         let entitlements: Entitlements
         switch Entitlements.decode(source.bytes) {

@@ -10,14 +10,49 @@ public final class SourceFile: Sendable {
     /// a larger document (a Markdown block), so locations name the
     /// document's own lines without copying or re-reading the rest of it.
     public let firstLine: Int
+    /// Scalars before each multiple of ``checkpointStride`` bytes, kept only
+    /// when a line is longer than ``longLine``: a column on a line of
+    /// megabytes is then found without counting from the line's start, so
+    /// many diagnostics on one huge line cost no more than the file.
+    private let scalarCheckpoints: [Int]
+    static let checkpointStride = 4096
+    static let longLine = 1 << 16
 
     public init(name: String, bytes: [UInt8], firstLine: Int = 1) {
         self.name = name
         self.bytes = bytes
         self.firstLine = max(1, firstLine)
         var starts = [0]
-        for (i, b) in bytes.enumerated() where b == 0x0A { starts.append(i + 1) }
+        var longest = 0
+        for (i, b) in bytes.enumerated() where b == 0x0A {
+            longest = max(longest, i + 1 - starts[starts.count - 1])
+            starts.append(i + 1)
+        }
+        longest = max(longest, bytes.count - starts[starts.count - 1])
         self.lineStarts = starts
+        var checkpoints: [Int] = []
+        if longest > Self.longLine {
+            checkpoints.reserveCapacity(bytes.count / Self.checkpointStride + 1)
+            var scalars = 0
+            for (i, b) in bytes.enumerated() {
+                if i % Self.checkpointStride == 0 { checkpoints.append(scalars) }
+                if b & 0xC0 != 0x80 { scalars += 1 }
+            }
+            if bytes.count % Self.checkpointStride == 0 { checkpoints.append(scalars) }
+        }
+        self.scalarCheckpoints = checkpoints
+    }
+
+    /// Scalars that start before byte `offset` (with checkpoints only).
+    private func scalars(before offset: Int) -> Int {
+        let k = offset / Self.checkpointStride
+        var n = scalarCheckpoints[k]
+        var i = k * Self.checkpointStride
+        while i < offset {
+            if bytes[i] & 0xC0 != 0x80 { n += 1 }
+            i += 1
+        }
+        return n
     }
 
     public convenience init(name: String, text: String) {
@@ -34,6 +69,9 @@ public final class SourceFile: Sendable {
             if lineStarts[mid] <= offset { lo = mid } else { hi = mid - 1 }
         }
         let start = lineStarts[lo]
+        if !scalarCheckpoints.isEmpty && offset - start > Self.checkpointStride {
+            return SourceLocation(line: lo + firstLine, column: scalars(before: offset) - scalars(before: start) + 1)
+        }
         var column = 1
         var i = start
         while i < offset {

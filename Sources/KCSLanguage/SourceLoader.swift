@@ -212,7 +212,7 @@ public enum ScriptLoader {
                                        includes: &includes, diagnostics: &diagnostics, limits: limits)
         } catch {
             diagnostics.append(Diagnostic(error.code, error.message(for: path), file: file, range: range,
-                                          hint: "paths in include are relative to the including file"))
+                                          hint: error.hint(otherwise: "paths in include are relative to the including file")))
         }
         return diagnostics
     }
@@ -235,6 +235,14 @@ extension LoadError {
         switch self {
         case .notFound: .fileNotFound
         case .unreadable, .forbidden: .fileUnreadable
+        }
+    }
+
+    /// What to do about it: for a refused path, where reads may go; else `otherwise`.
+    public func hint(otherwise: String) -> String {
+        switch self {
+        case .forbidden: "this run reads only what its host allows (kcs: --root and --untrusted; see docs/limits.md)"
+        case .notFound, .unreadable: otherwise
         }
     }
 

@@ -5,24 +5,34 @@ import KeychainEngine
 /// model predicts, so the model can be checked on a device or simulator.
 public struct SwiftExporter: Sendable {
     public var loader: any SourceLoader
+    /// Bounds for the run that predicts the statuses (and so for the output).
+    public var limits: Limits
 
-    public init(loader: any SourceLoader = FileSystemLoader()) { self.loader = loader }
+    public init(loader: any SourceLoader = FileSystemLoader(), limits: Limits = Limits()) {
+        self.loader = loader
+        self.limits = limits
+    }
 
     /// The generated source, or the errors that kept the script from running
     /// (syntax errors, unreadable files).
     public func export(_ file: SourceFile) -> Result<String, ExportFailure> {
         var includes: [String: Program] = [:]
         var diagnostics: [Diagnostic] = []
-        let program = ScriptLoader.parse(file, loader: loader, stack: [loader.resolve(file.name, relativeTo: nil)],
-                                         includes: &includes, diagnostics: &diagnostics)
+        let program = ScriptLoader.parse(file, loader: loader, stack: [loader.canonical(loader.resolve(file.name, relativeTo: nil))],
+                                         includes: &includes, diagnostics: &diagnostics, limits: limits)
         if !diagnostics.isEmpty { return .failure(ExportFailure(diagnostics: diagnostics)) }
         // Run it for the statuses the model predicts.
         var session = Session()
         var statuses: [CallKey: KeychainStatus] = [:]
-        let report = session.run(file: file, loader: loader, options: RunOptions(reportCalls: true)) { event in
+        let report = session.run(file: file, loader: loader, options: RunOptions(reportCalls: true, limits: limits)) { event in
             if case .call(let c) = event { statuses[CallKey(file: c.file.name, start: c.range.start)] = c.status }
         }
-        let blocking = report.diagnostics.filter { $0.severity == .error && ($0.code.phase == .syntax || $0.code.phase == .input) }
+        // A run stopped by a limit (an include fanned out a billion times)
+        // would be written out as far as it went: refuse it instead, since
+        // the writer walks the same statements.
+        let blocking = report.diagnostics.filter {
+            $0.severity == .error && ($0.code.phase == .syntax || $0.code.phase == .input || $0.code == .runLimit)
+        }
         if !blocking.isEmpty { return .failure(ExportFailure(diagnostics: blocking)) }
         var writer = Writer(world: session.world, statuses: statuses, scriptName: file.name)
         writer.statements(program, includes)
@@ -66,7 +76,7 @@ public struct SwiftExporter: Sendable {
         mutating func statements(_ program: Program, _ includes: [String: Program]) {
             for s in program.statements {
                 if case .include(_, let resolved?) = s.kind, let included = includes[resolved] {
-                    body.append("// \(comment(program.file, s)): from \(included.file.name)")
+                    body.append("// \(comment(program.file, s)): from \(Self.commentText(included.file.name))")
                     statements(included, includes)
                     continue
                 }
@@ -77,12 +87,29 @@ public struct SwiftExporter: Sendable {
         func comment(_ file: SourceFile, _ s: Statement) -> String {
             let line = file.location(of: s.range.start).line
             let text = file.text(s.range).split(separator: "\n").map { $0.trimmingCharacters }.joined(separator: " ")
-            return "line \(line): \(text)"
+            return "line \(line): \(Self.commentText(text))"
+        }
+
+        /// Text from the script made safe inside a `//` comment: anything
+        /// Swift could take as the end of the line (CR, LF, U+2028, U+0085…),
+        /// other controls and direction changes are written as `\u{…}`, so the
+        /// comment cannot end early and let the rest become code.
+        static func commentText(_ s: String) -> String {
+            var out = String.UnicodeScalarView()
+            for u in s.unicodeScalars {
+                if breaksOrHides(u) { out.append(contentsOf: TerminalText.escape(u).unicodeScalars) } else { out.append(u) }
+            }
+            return String(out)
+        }
+
+        /// Line and paragraph separators, controls and bidirectional controls.
+        static func breaksOrHides(_ u: Unicode.Scalar) -> Bool {
+            TerminalText.needsEscape(u) || u.value == 0x2028 || u.value == 0x2029 || u.value == 0x85
         }
 
         mutating func statement(_ s: Statement, _ file: SourceFile) {
             let line = file.location(of: s.range.start).line
-            let device = s.device.map { " (on device \($0.text))" } ?? ""
+            let device = s.device.map { " (on device \(Self.commentText($0.text)))" } ?? ""
             switch s.kind {
             case .call(let call):
                 body.append("")
@@ -130,7 +157,7 @@ public struct SwiftExporter: Sendable {
             if let c = request.changes { changes = Self.dictionary(c, setup: &setup, name: "newAccess") }
             for l in setup { body.append("    " + l) }
             body.append(contentsOf: Self.declare("query", query))
-            let message = "\"line \(line): \(app) \(request.operation.rawValue)\""
+            let message = Self.literal("line \(line): \(app) \(request.operation.rawValue)")
             let returns = !request.spec.returns.isEmpty
             switch request.operation {
             case .add:
@@ -245,7 +272,9 @@ public struct SwiftExporter: Sendable {
                 case "\t": out += "\\t"
                 case "\r": out += "\\r"
                 default:
-                    if u.value < 0x20 || u.value == 0x7F {
+                    // Controls, separators and direction changes as escapes:
+                    // the literal reads as what it holds.
+                    if breaksOrHides(u) {
                         out += "\\u{\(String(u.value, radix: 16))}"
                     } else {
                         out.unicodeScalars.append(u)
@@ -278,14 +307,15 @@ public struct SwiftExporter: Sendable {
                 lines.append("//     com.apple.security.application-groups: " + (a.applicationGroups.isEmpty ? "(none)" : a.applicationGroups.joined(separator: ", ")))
                 lines.append("//     access groups, in order: " + a.accessGroups.joined(separator: ", "))
             }
-            return lines
+            // Groups come from entitlements files too: any text at all.
+            return lines.map(Self.commentText)
         }
 
         func render() -> String {
             let suite = SwiftExporter.suiteName(for: scriptName)
             let base = scriptName.split(separator: "/").last.map(String.init) ?? scriptName
             var out: [String] = [
-                "// Generated by `kcs export --swift \(base)`: edit the scenario, not this file.",
+                "// Generated by `kcs export --swift \(Self.commentText(base))`: edit the scenario, not this file.",
                 "//",
                 "// The statuses are the ones the kcs model predicts for \(Self.platformName(world.platform)).",
                 "// Each call runs in the target that makes it. Set KCS_TARGET to the name of",

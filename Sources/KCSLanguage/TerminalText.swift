@@ -22,13 +22,15 @@ public enum TerminalText {
         "\\u{" + String(s.value, radix: 16, uppercase: true) + "}"
     }
 
-    /// The text with every unsafe scalar escaped; line breaks and tabs kept
+    /// The text with every unsafe scalar escaped; line feeds and tabs kept
     /// when `keepingLayout` (multi-line output), escaped otherwise.
     public static func escaped(_ text: String, keepingLayout: Bool = false) -> String {
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
         var out = String.UnicodeScalarView()
         for s in text.unicodeScalars {
-            if needsEscape(s), !(keepingLayout && (s == "\n" || s == "\t" || s == "\r")) {
+            // A lone CR would move the cursor back and let text overwrite
+            // what the line said: only LF and tab keep their layout.
+            if needsEscape(s), !(keepingLayout && (s == "\n" || s == "\t")) {
                 out.append(contentsOf: escape(s).unicodeScalars)
             } else {
                 out.append(s)

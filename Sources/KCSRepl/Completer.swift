@@ -49,7 +49,7 @@ public struct Completer: Sendable {
     }
 
     /// The REPL's own commands, for completion and `:help`.
-    public static let metaCommands = [":help", ":load", ":save", ":undo", ":reset", ":quit"]
+    public static let metaCommands = Help.commands.map(\.name)
 
     /// Completions for `word`, the partial word at the cursor. `before` is
     /// the input in front of it, with the earlier lines of an unfinished
@@ -68,7 +68,7 @@ public struct Completer: Sendable {
         let parts = before.split(separator: " ", omittingEmptySubsequences: true)
         guard let command = parts.first else { return Completion([]) }
         switch command {
-        case ":load", ":save": return Completion([], fileNames: true)
+        case ":load", ":save", ":save!": return Completion([], fileNames: true)
         case ":help" where parts.count == 1: return Completion(filter(Help.topics, word))
         default: return Completion([])
         }

@@ -8,7 +8,8 @@ enum Help {
     static let commands: [(name: String, arguments: String, summary: String)] = [
         (":help", "[TOPIC]", "this list (also: help); a statement keyword, 'attributes', 'classes', 'statuses' or an attribute name for more"),
         (":load", "FILE", "run a script into this session"),
-        (":save", "FILE", "write the session as a script with an 'expect status' after each call; 'kcs run FILE' passes"),
+        (":save", "FILE", "write the session as a script with an 'expect status' after each call; 'kcs run FILE' passes; never replaces a file"),
+        (":save!", "FILE", "as :save, replacing FILE if it exists (the old file stays whole until the new one is complete)"),
         (":undo", "", "take back the last input (or :load)"),
         (":reset", "", "start over: a fresh world, nothing to undo or save"),
         (":quit", "", "leave (so do quit, exit and Ctrl-D); Ctrl-C abandons the current input, Ctrl-D in a list closes it"),

@@ -26,17 +26,29 @@ final class LineEditor {
 
     private let historyPath: String?
     private var lastHistoryEntry: String?
+    /// Entries this session added, not yet in the history file.
+    private var unsaved: Int32 = 0
 
     init(historyPath: String?) {
         self.historyPath = historyPath
-        // Touch the flag before the handler can, so its lazy initialisation
-        // never happens inside a signal handler.
+        // Touch the flags before the handlers can, so their lazy
+        // initialisation never happens inside a signal handler.
         ReadlineHooks.interrupted = 0
+        ReadlineHooks.hungUp = 0
         kcs_rl_configure(ReadlineHooks.name, ReadlineHooks.wordBreaks, ReadlineHooks.complete, ReadlineHooks.getc)
         _ = kcs_install_sigint(ReadlineHooks.onInterrupt)
+        _ = kcs_install_hangup(ReadlineHooks.onHangup)
         using_history()
         stifle_history(Self.historyLimit)
-        if let historyPath { _ = read_history(historyPath) }
+        if let historyPath, Self.isReadableHistory(historyPath) { _ = read_history(historyPath) }
+    }
+
+    /// The history file is read only when it is a regular file of sane size:
+    /// `KCS_HISTORY=/dev/zero` or a FIFO must not hang or fill the REPL.
+    static func isReadableHistory(_ path: String) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return false }
+        return info.st_mode & S_IFMT == S_IFREG && info.st_size <= 16 << 20
     }
 
     /// Reads a line with `prompt`; completion sees `completer` and the
@@ -57,13 +69,26 @@ final class LineEditor {
         guard !entry.isEmpty, entry != lastHistoryEntry else { return }
         add_history(entry)
         lastHistoryEntry = entry
+        unsaved = min(unsaved + 1, Self.historyLimit)
     }
 
-    /// Writes the history file; returns false if it could not be written.
+    /// Adds this session's new entries to the end of the history file, so
+    /// two sessions on one file both keep theirs (rewriting the whole file
+    /// would drop what the other one saved meanwhile), then trims the file
+    /// to ``historyLimit`` lines. Returns false if it could not be written.
     @discardableResult
     func saveHistory() -> Bool {
-        guard let historyPath else { return true }
-        guard write_history(historyPath) == 0 else { return false }
+        guard let historyPath, unsaved > 0 else { return true }
+        var info = stat()
+        if stat(historyPath, &info) == 0, info.st_mode & S_IFMT != S_IFREG { return false }
+        if access(historyPath, F_OK) != 0 {
+            // append_history does not create the file.
+            let fd = open(historyPath, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+            guard fd >= 0 else { return false }
+            close(fd)
+        }
+        guard append_history(unsaved, historyPath) == 0 else { return false }
+        unsaved = 0
         _ = history_truncate_file(historyPath, Self.historyLimit)
         return true
     }
@@ -78,6 +103,8 @@ enum ReadlineHooks {
     nonisolated(unsafe) static var interrupted: sig_atomic_t = 0
     /// Set when the line being returned was abandoned with Ctrl-C.
     nonisolated(unsafe) static var cancelled = false
+    /// Set by the SIGHUP/SIGTERM handler: the terminal is gone; reads end.
+    nonisolated(unsafe) static var hungUp: sig_atomic_t = 0
 
     nonisolated(unsafe) static let name = UnsafePointer(strdup("kcs"))
     /// Words end at blanks, quotes and the language's punctuation, so a value
@@ -88,12 +115,18 @@ enum ReadlineHooks {
         ReadlineHooks.interrupted = 1
     }
 
+    static let onHangup: @convention(c) (Int32) -> Void = { _ in
+        ReadlineHooks.hungUp = 1
+    }
+
     /// Reads one byte for readline. On Ctrl-C the read is interrupted; the
     /// line is then accepted (with a newline) and marked as abandoned.
     static let getc: @convention(c) (UnsafeMutablePointer<FILE>?) -> Int32 = { stream in
         let fd = stream.map { fileno($0) } ?? 0
         var byte: UInt8 = 0
         while true {
+            // The terminal closed: end the read so the REPL saves and leaves.
+            if ReadlineHooks.hungUp != 0 { return EOF }
             if ReadlineHooks.interrupted != 0 {
                 ReadlineHooks.interrupted = 0
                 ReadlineHooks.cancelled = true

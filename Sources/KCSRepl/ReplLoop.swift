@@ -126,8 +126,9 @@ public struct ReplLoop {
     private func show(_ events: [RunEvent]) {
         for event in events {
             switch event {
-            case .call(let c): write(Self.describe(c) + "\n", .output)
-            case .output(let text): write(text, .output)
+            // Names and strings from the input (a :load-ed file) never reach the terminal raw.
+            case .call(let c): write(TerminalText.escaped(Self.describe(c)) + "\n", .output)
+            case .output(let text): write(TerminalText.escaped(text, keepingLayout: true), .output)
             case .expectationPassed: write("ok\n", .output)
             case .diagnostic(let d): write(renderer.render(d), .error)
             }
@@ -149,7 +150,9 @@ public struct ReplLoop {
         case ":load", ":l":
             load(argument)
         case ":save", ":s":
-            save(argument)
+            save(argument, replacing: false)
+        case ":save!", ":s!":
+            save(argument, replacing: true)
         case ":undo", ":u":
             if let entry = state.undo() {
                 let first = entry.file.lineText(1)
@@ -193,11 +196,20 @@ public struct ReplLoop {
         }
     }
 
-    private func save(_ path: String) {
+    /// `:save FILE` creates FILE and never replaces one; `:save! FILE`
+    /// replaces it. Either way the file is written whole or not at all.
+    private func save(_ path: String, replacing: Bool) {
         guard !path.isEmpty else { write(":save needs a file: :save FILE\n", .error); return }
         let text = state.script(name: path)
-        if let problem = FileWriter.write(text, to: path) {
-            write("kcs: error: cannot write '\(path)': \(problem)\n", .error)
+        do throws(WriteError) {
+            try AtomicFile.write(Array(text.utf8), to: path, mode: replacing ? .replace : .createOnly)
+        } catch {
+            let shown = TerminalText.escaped(path)
+            if case .exists = error {
+                write("kcs: error: '\(shown)' already exists; ':save! \(shown)' replaces it\n", .error)
+            } else {
+                write("kcs: error: \(TerminalText.escaped(error.message))\n", .error)
+            }
             return
         }
         write("saved \(Self.count(state.entries.count, "input")) to \(path); run it with: kcs run \(path)\n", .output)

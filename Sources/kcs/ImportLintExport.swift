@@ -132,14 +132,16 @@ struct Export: ParsableCommand {
         let renderer = DiagnosticRenderer(colour: colour.enabled())
         let source: SourceFile
         do { source = try loader.read(loader.resolve(file, relativeTo: nil)) } catch {
-            printError(renderer.render(Diagnostic(.fileNotFound, "no such file: '\(file)'")))
+            // The real reason: a FIFO or a folder is not "no such file".
+            printError(renderer.render(Diagnostic(error.code, error.message(for: file))))
             throw ExitCode(66)
         }
         switch SwiftExporter(loader: loader).export(source) {
         case .success(let code):
             if let output {
-                guard FileManager.default.createFile(atPath: output, contents: Data(code.utf8)) else {
-                    printError(renderer.render(Diagnostic(.fileUnreadable, "cannot write '\(output)'")))
+                // Whole or not at all, with the system's reason when it fails.
+                do throws(WriteError) { try AtomicFile.write(Array(code.utf8), to: output) } catch {
+                    printError(renderer.render(Diagnostic(.fileUnreadable, error.message)))
                     throw ExitCode(66)
                 }
             } else {

@@ -16,11 +16,17 @@ struct SafetyOptions: ParsableArguments {
             help: ArgumentHelp("Stop a file once it has printed this many bytes: KCS311, exit 1.", valueName: "bytes"))
     var maxOutput: Int?
 
-    @Flag(help: """
-        For files nobody vetted: each file's folder is its --root, no absolute paths, --timeout 5, \
-        --max-output 1048576 and the tight limits of docs/limits.md (options given as well win).
-        """)
+    @Flag(help: ArgumentHelp(SafetyOptions.untrustedHelp))
     var untrusted = false
+
+    /// Said from `Limits.untrusted`, so the help cannot drift from the values.
+    static var untrustedHelp: String {
+        let limits = Limits.untrusted
+        let seconds = limits.seconds.map { $0 == $0.rounded() ? String(Int($0)) : String($0) } ?? "none"
+        return "For files nobody vetted: each file's folder is its --root, no absolute paths, --timeout \(seconds), "
+            + "--max-output \(limits.outputBytes.map(String.init) ?? "none") and the tight limits of docs/limits.md "
+            + "(options given as well win)."
+    }
 
     func validate() throws {
         if let timeout, !(timeout > 0) || !timeout.isFinite { throw ValidationError("--timeout must be a positive number of seconds") }

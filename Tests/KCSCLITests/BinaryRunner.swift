@@ -24,13 +24,15 @@ enum BinaryRunner {
         var stderr: String
     }
 
-    /// Runs `kcs` (or `executable`) in the package root.
+    /// Runs `kcs` (or `executable`) in the package root (or `directory`).
+    /// `stdinPath` gives standard input from a file or device (`/dev/zero`)
+    /// instead of `stdin`.
     static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
-                    executable: URL = binary) throws -> Output {
+                    executable: URL = binary, stdinPath: String? = nil, directory: URL? = nil) throws -> Output {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        process.currentDirectoryURL = root
+        process.currentDirectoryURL = directory ?? root
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = "1"
         for (k, v) in environment { env[k] = v }
@@ -49,7 +51,11 @@ enum BinaryRunner {
         let input = Pipe()
         process.standardOutput = outHandle
         process.standardError = errHandle
-        process.standardInput = input
+        if let stdinPath {
+            process.standardInput = FileHandle(forReadingAtPath: stdinPath)
+        } else {
+            process.standardInput = input
+        }
         try process.run()
         if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
         try input.fileHandleForWriting.close()

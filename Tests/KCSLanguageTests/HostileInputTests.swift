@@ -74,6 +74,12 @@ import KeychainEngine
         #expect(try PlistGuard.xmlDepth(xml).get() == 3)
     }
 
+    /// A quote in a tag must not hide the tags after it from the count.
+    @Test func quotesDoNotHideTags() {
+        let xml = Array(("<?xml version=\"1.0\"?><plist><array\">" + String(repeating: "<array>", count: 1000) + "\"").utf8)
+        #expect(PlistGuard.check(xml, maxDepth: 64) == .tooDeep(limit: 64))
+    }
+
     @Test func entityDeclarationsAreRefused() {
         let xml = Array("<?xml version=\"1.0\"?><!DOCTYPE plist [<!ENTITY a \"aaaa\">]><plist><string>&a;</string></plist>".utf8)
         #expect(PlistGuard.check(xml, maxDepth: 64) == .entityDeclaration)
@@ -138,5 +144,368 @@ import KeychainEngine
         case .success: Issue.record("decoded")
         case .failure(let e): #expect(e.message.contains("nests deeper"))
         }
+    }
+}
+
+/// Issue 10, item 2: nothing super-linear. Sizes are chosen so the old
+/// behaviour (re-lexing the document per block, an n·m diff table, a
+/// quadratic de-duplication) would take minutes or gigabytes; the bounds
+/// are generous so a loaded machine does not fail them.
+@Suite struct LinearityTests {
+    /// 30 000 blocks: each block is lexed on its own bytes, with the
+    /// document's line numbers, and no block copies the world (keeping the
+    /// session to roll back to made each block's first add copy every item).
+    @Test func manyBlocksAreCheckedInLinearTime() {
+        var doc = "# Many\n\n```kcs\nteam SKMME9E2Y8\napp com.x.A\n```\n"
+        for i in 0..<30_000 { doc += "\n```kcs\nas A add generic-password account=\"\(i)\"\nexpect status errSecSuccess\n```\n" }
+        doc += "\n```kcs\nexpect status errSecItemNotFound\n```\n"
+        let clock = ContinuousClock()
+        var outcome = FileOutcome(path: "")
+        let took = clock.measure {
+            outcome = BatchRunner(lint: .off).check(markdown: SourceFile(name: "many.md", text: doc))
+        }
+        #expect(outcome.passed == 30_000)
+        #expect(outcome.failed == 1)
+        // The failure names the document's own line.
+        let lastLine = doc.split(separator: "\n", omittingEmptySubsequences: false).count - 2
+        #expect(outcome.diagnostics.first { $0.code == .expectationFailed }?.location?.line == lastLine)
+        // A few seconds in a debug build; re-lexing the document per block
+        // read some 250 GB here, and copying the world per block moved
+        // 450 million items.
+        #expect(took < .seconds(120), "\(took)")
+    }
+
+    /// Without the copy, a block whose include has a syntax error still
+    /// changes nothing: blocks with includes keep it.
+    @Test func aBlockWhoseIncludeFailsChangesNothing() {
+        let loader = MemoryLoader(files: ["bad.kcs": "tem X\n"])
+        let doc = "```kcs\nteam SKMME9E2Y8\napp com.x.A\n```\n\n```kcs\nas A add generic-password account=\"a\"\ninclude \"bad.kcs\"\n```\n\n"
+            + "```kcs\nas A find generic-password account=\"a\"\nexpect status errSecItemNotFound\n```\n"
+        let outcome = BatchRunner(loader: loader, lint: .off).check(markdown: SourceFile(name: "d.md", text: doc))
+        #expect(outcome.diagnostics.map(\.code) == [.unknownStatement])
+        #expect(outcome.passed == 1)
+    }
+
+    @Test func blockLinesAndColumnsAreTheDocumentsOwn() {
+        let doc = "intro\n\n  ```kcs\n  team SKMME9E2Y8\n  tem X\n  ```\n"
+        let outcome = BatchRunner().check(markdown: SourceFile(name: "d.md", text: doc))
+        let d = outcome.diagnostics.first
+        #expect(d?.code == .unknownStatement)
+        #expect(d?.location == SourceLocation(line: 5, column: 3))
+        #expect(DiagnosticRenderer().render(d!).contains(" 5 |   tem X\n"))
+    }
+
+    /// Two outputs of 8000 lines, every line different: the old table was
+    /// 8001 × 8001 integers (half a gigabyte).
+    @Test func outputDiffIsBoundedAndShowsTheFirstDifferences() {
+        let a = (0..<8000).map { "expected \($0)\n" }.joined()
+        let b = (0..<8000).map { "actual \($0)\n" }.joined()
+        let lines = LineDiff.lines(expected: a, actual: b)
+        #expect(lines.count <= LineDiff.maxLines + 4)
+        #expect(lines[2] == "- expected 0")
+        #expect(lines.last?.hasPrefix("… and ") == true)
+    }
+
+    @Test func diffFindsTheFewChangesInALongOutput() {
+        var a = (0..<20000).map { "line \($0)" }
+        var b = a
+        b[100] = "changed"
+        b.insert("inserted", at: 15000)
+        a.remove(at: 19000)
+        let lines = LineDiff.lines(expected: a.joined(separator: "\n") + "\n", actual: b.joined(separator: "\n") + "\n")
+        #expect(lines.filter { $0.hasPrefix("- ") } == ["- line 100"])
+        #expect(lines.filter { $0.hasPrefix("+ ") } == ["+ changed", "+ inserted", "+ line 19000"])
+        #expect(lines.count < 40)
+    }
+
+    @Test func myersIsMinimal() {
+        let a: [Substring] = ["a", "b", "c", "a", "b", "b", "a"], b: [Substring] = ["c", "b", "a", "b", "a", "c"]
+        let ops = LineDiff.myers(a, b, maxEdits: 100) ?? []
+        #expect(ops.filter { if case .same = $0 { false } else { true } }.count == 5)
+        #expect(LineDiff.myers(a, b, maxEdits: 4) == nil)
+    }
+
+    /// 100 000 lines with a syntax error each: de-duplication by set.
+    @Test func manySyntaxErrorsAreLinear() {
+        let text = String(repeating: "tem X\n", count: 100_000)
+        let clock = ContinuousClock()
+        var count = 0
+        let took = clock.measure { count = Parser.parse(SourceFile(name: "e.kcs", text: text)).diagnostics.count }
+        #expect(count >= 100_000)
+        #expect(took < .seconds(60), "\(took)")
+    }
+
+    @Test func diagnosticsPerFileAreCappedWithACount() {
+        let text = "team SKMME9E2Y8\n" + String(repeating: "tem X\n", count: 1000)
+        let outcome = BatchRunner(maxDiagnostics: 50).run(SourceFile(name: "e.kcs", text: text))
+        #expect(outcome.diagnostics.count == 51)
+        #expect(outcome.diagnostics.last?.code == .moreDiagnostics)
+        #expect(outcome.diagnostics.last?.message.hasPrefix("950 more diagnostics") == true)
+        #expect(outcome.exitCode == 65)
+    }
+
+    /// An error at the end of a line of a megabyte shows a window around
+    /// the caret, marked with ellipses, and the caret under the error.
+    @Test func hugeLineShowsAWindow() {
+        let text = "team SKMME9E2Y8" + String(repeating: " ", count: 1 << 20) + "zzz\n"
+        let r = Interpreter.run(source: text, name: "w.kcs", loader: NoFilesLoader())
+        guard let d = r.diagnostics.first else { Issue.record("no diagnostic"); return }
+        let shown = DiagnosticRenderer().render(d)
+        #expect(shown.utf8.count < 2000)
+        let lines = shown.split(separator: "\n").map(String.init)
+        let source = lines[1], caret = lines[2]
+        #expect(source.contains("…"))
+        let caretColumn = caret.distance(from: caret.startIndex, to: caret.firstIndex(of: "^") ?? caret.startIndex)
+        let zzz = source.range(of: "zzz").map { source.distance(from: source.startIndex, to: $0.lowerBound) }
+        #expect(zzz == caretColumn)
+    }
+}
+
+/// A word of a megabyte quoted in a message is cut, not copied whole into
+/// the diagnostic (and every output format).
+@Suite struct LongWordTests {
+    @Test func messagesQuotingAHugeWordAreShortened() {
+        let word = String(repeating: "x", count: 1 << 20) + "END"
+        let r = Interpreter.run(source: "team SKMME9E2Y8 \(word)\n", name: "w.kcs", loader: NoFilesLoader())
+        let d = r.diagnostics.first
+        #expect(d?.code == .unexpectedToken)
+        #expect((d?.message.utf8.count ?? 0) <= String.diagnosticTextLimit + 3)
+        #expect(d?.message.hasPrefix("unexpected 'xxx") == true)
+        #expect(d?.message.hasSuffix("END' after the statement") == true)
+        #expect(d.map { DiagnosticRenderer().render($0).utf8.count } ?? 0 < 3000)
+    }
+}
+
+/// Item 3: limits a host (or the command line) sets.
+@Suite struct RunLimitTests {
+    /// The clock is read before every statement: a limit of zero stops the
+    /// run at the first statement, not the 64th.
+    @Test func timeLimitIsCheckedOnEveryStatement() {
+        var limits = Limits()
+        limits.seconds = 0.000_001
+        let text = "team SKMME9E2Y8\napp com.x.A\n" + String(repeating: "as A find generic-password\n", count: 10)
+        let r = Interpreter.run(source: text, name: "t.kcs", loader: NoFilesLoader(), options: RunOptions(limits: limits))
+        #expect(r.diagnostics.map(\.code) == [.runLimit])
+        #expect(r.diagnostics.first?.location?.line == 1)
+    }
+
+    /// Inside one long statement: a matrix of many rows stops at the limit.
+    @Test func outputLimitStopsShowMatrixInsideTheStatement() {
+        var text = "team SKMME9E2Y8\napp com.x.A\n"
+        for i in 0..<2000 { text += "as A add generic-password account=\"\(i)\"\n" }
+        text += "show matrix\n"
+        var limits = Limits()
+        limits.outputBytes = 10_000
+        var printed = 0
+        let r = Interpreter.run(file: SourceFile(name: "m.kcs", text: text), loader: NoFilesLoader(),
+                                options: RunOptions(limits: limits)) { event in
+            if case .output(let s) = event { printed += s.utf8.count }
+        }
+        #expect(r.diagnostics.map(\.code) == [.runLimit])
+        #expect(r.diagnostics.first?.location?.line == 2003)
+        #expect(printed == 0)
+    }
+
+    /// A Markdown document's blocks share one deadline.
+    @Test func markdownBlocksShareTheDeadline() {
+        var doc = "```kcs\nteam SKMME9E2Y8\napp com.x.A\n```\n"
+        for _ in 0..<50 { doc += "```kcs\nas A find generic-password\n```\n" }
+        var limits = Limits()
+        limits.seconds = 0.000_001
+        let outcome = BatchRunner(limits: limits).check(markdown: SourceFile(name: "d.md", text: doc))
+        #expect(outcome.diagnostics.filter { $0.code == .runLimit }.count == 1)
+        #expect(outcome.exitCode == 1)
+    }
+
+    @Test func standardInputIsCapped() {
+        // Reading descriptor 0 of the test process would block; the cap
+        // itself is checked through a file descriptor on a pipe.
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        let payload = [UInt8](repeating: 0x41, count: 5000)
+        _ = payload.withUnsafeBytes { write(fds[1], $0.baseAddress, $0.count) }
+        close(fds[1])
+        defer { close(fds[0]) }
+        #expect(throws: LoadError.unreadable("<stdin>", reason: "it is more than the 1000 bytes this host reads")) {
+            _ = try FileSystemLoader.readAll(fds[0], name: "<stdin>", maxBytes: 1000, expected: 0)
+        }
+    }
+
+    @Test func notARegularFile() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kcs-fifo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fifo = dir.appendingPathComponent("f").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        for (path, kind) in [(fifo, "a FIFO"), (dir.path, "a directory"), ("/dev/null", "")] {
+            do {
+                _ = try FileSystemLoader().read(path)
+                Issue.record("\(path) was read")
+            } catch {
+                #expect(error.message(for: path).contains(kind.isEmpty ? "may not read" : "not a regular file (\(kind))"), "\(error)")
+            }
+        }
+    }
+
+    @Test func rootedLoaderRefusesAbsolutePathsWhenAsked() throws {
+        let loader = RootedFileLoader(root: ".", allowsAbsolutePaths: false)
+        let resolved = loader.resolve("/etc/hostname", relativeTo: "a.kcs")
+        #expect(throws: LoadError.forbidden("/etc/hostname", reason: "absolute paths are not allowed here")) {
+            _ = try loader.read(resolved)
+        }
+    }
+}
+
+/// Item 4: a document is the old or the new version, byte for byte.
+@Suite struct AtomicFileTests {
+    static func withFolder(_ body: (URL) throws -> Void) throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kcs-atomic-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try body(dir)
+    }
+
+    @Test func aFileChangedSinceItWasReadIsNotOverwritten() throws {
+        try Self.withFolder { dir in
+            let path = dir.appendingPathComponent("d.md").path
+            try "read\n".write(toFile: path, atomically: false, encoding: .utf8)
+            let read = Array("read\n".utf8)
+            try "someone saved this\n".write(toFile: path, atomically: false, encoding: .utf8)
+            #expect(throws: WriteError.changedSinceRead(path)) {
+                try AtomicFile.write(Array("new\n".utf8), to: path, mode: .replaceIfUnchanged(read))
+            }
+            #expect(try String(contentsOfFile: path, encoding: .utf8) == "someone saved this\n")
+            try AtomicFile.write(Array("new\n".utf8), to: path, mode: .replaceIfUnchanged(Array("someone saved this\n".utf8)))
+            #expect(try String(contentsOfFile: path, encoding: .utf8) == "new\n")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["d.md"])
+        }
+    }
+
+    @Test func modeAndSymbolicLinkAreKept() throws {
+        try Self.withFolder { dir in
+            let target = dir.appendingPathComponent("real.md").path, link = dir.appendingPathComponent("link.md").path
+            try "old\n".write(toFile: target, atomically: false, encoding: .utf8)
+            #expect(chmod(target, 0o604) == 0)
+            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "real.md")
+            try AtomicFile.write(Array("new\n".utf8), to: link)
+            #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "real.md")
+            #expect(try String(contentsOfFile: target, encoding: .utf8) == "new\n")
+            #expect(try FileManager.default.attributesOfItem(atPath: target)[.posixPermissions] as? Int == 0o604)
+        }
+    }
+
+    @Test func createOnlyNeverReplacesAndErrorsNameTheReason() throws {
+        try Self.withFolder { dir in
+            let path = dir.appendingPathComponent("s.kcs").path
+            try AtomicFile.write(Array("one\n".utf8), to: path, mode: .createOnly)
+            #expect(throws: WriteError.exists(path)) { try AtomicFile.write(Array("two\n".utf8), to: path, mode: .createOnly) }
+            #expect(try String(contentsOfFile: path, encoding: .utf8) == "one\n")
+            let missing = dir.appendingPathComponent("no/such/x.kcs").path
+            do throws(WriteError) {
+                try AtomicFile.write([], to: missing)
+                Issue.record("wrote into a missing folder")
+            } catch {
+                #expect(error.message.hasSuffix(": No such file or directory"), "\(error.message)")
+            }
+        }
+    }
+}
+
+/// Item 5: Trojan Source and look-alike names.
+@Suite struct UnicodeSafetyTests {
+    @Test(arguments: [0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069, 0x200E, 0x200F, 0x061C] as [UInt32])
+    func everyBidiControlIsAnErrorAtItsLineAndColumn(value: UInt32) throws {
+        let control = String(Character(try #require(Unicode.Scalar(value))))
+        let text = "team SKMME9E2Y8\napp com.x.A  # is \(control)admin\n"
+        let r = Interpreter.run(source: text, name: "b.kcs", loader: NoFilesLoader())
+        #expect(r.diagnostics.map(\.code) == [.bidiControl])
+        #expect(r.diagnostics.first?.location == SourceLocation(line: 2, column: 19))
+        #expect(r.exitCode == 65)
+        // Shown escaped, never raw.
+        let shown = DiagnosticRenderer().render(try #require(r.diagnostics.first))
+        #expect(!shown.contains(control))
+        #expect(shown.contains(TerminalText.escape(try #require(Unicode.Scalar(value)))))
+    }
+
+    @Test func bidiControlWrittenAsAnEscapeInAStringIsData() {
+        let text = "team SKMME9E2Y8\napp com.x.A\nas A add generic-password account=\"\\u{202E}x\"\nexpect status errSecSuccess\n"
+        #expect(Interpreter.run(source: text, name: "b.kcs", loader: NoFilesLoader()).exitCode == 0)
+    }
+
+    @Test func mixedScriptNamesWarnWithACode() {
+        let text = "team SKMME9E2Y8\napp com.x.Pay\napp com.x.P\u{0430}y\nas P\u{0430}y add generic-password account=\"P\u{0430}y is fine in a string\"\n"
+        let outcome = BatchRunner().lint(SourceFile(name: "m.kcs", text: text))
+        #expect(outcome.diagnostics.map(\.code) == [.lintMixedScripts, .lintMixedScripts])
+        #expect(outcome.diagnostics.map { $0.location?.line } == [3, 4])
+        #expect(outcome.diagnostics.first?.message == "'com.x.P\u{0430}y' mixes Latin and Cyrillic letters: it can look like another name")
+        #expect(outcome.exitCode == 1)
+    }
+
+    @Test func oneScriptNamesAndJapaneseDoNotWarn() {
+        #expect(MixedScripts.mixed("Приложение") == nil)
+        #expect(MixedScripts.mixed("com.example.App2") == nil)
+        #expect(MixedScripts.mixed("アプリ漢字ひらがな") == nil)
+        #expect(MixedScripts.mixed("Αpp") == [.greek, .latin])
+    }
+
+    @Test func escapedTextKeepsLayoutWhenAsked() {
+        #expect(TerminalText.escaped("a\u{1B}[31mb\nc\td") == "a\\u{1B}[31mb\\u{A}c\\u{9}d")
+        #expect(TerminalText.escaped("a\u{9B}b\nc\td", keepingLayout: true) == "a\\u{9B}b\nc\td")
+    }
+}
+
+/// Columns on a line of megabytes: each diagnostic there costs a bounded
+/// count, not the line (10 000 locations on an 8 MB line were 80 billion
+/// steps before).
+@Suite struct LongLineLocationTests {
+    @Test func manyLocationsOnAHugeLineAreCheap() {
+        let line = String(repeating: "é", count: 4 << 20)  // 8 MB, two bytes a scalar
+        let file = SourceFile(name: "l.kcs", text: "x\n" + line + "\nyz")
+        let clock = ContinuousClock()
+        var last = SourceLocation(line: 0, column: 0)
+        let took = clock.measure {
+            for k in 0..<10_000 { last = file.location(of: 2 + ((8 << 20) - 2 - 2 * k)) }
+        }
+        // 8 MB − 2 − 2k bytes into the line are 4 Mi − 1 − k scalars.
+        #expect(last == SourceLocation(line: 2, column: (4 << 20) - 9_999))
+        #expect(took < .seconds(30), "\(took)")
+    }
+
+    @Test func checkpointedColumnsMatchCounting() {
+        let text = "ab\n" + String(repeating: "aé€😀", count: 20_000) + "\nz"
+        let file = SourceFile(name: "c.kcs", text: text)
+        let bytes = Array(text.utf8)
+        var column = 1
+        for offset in 3..<(bytes.count - 2) where bytes[offset] & 0xC0 != 0x80 {
+            if file.location(of: offset) != SourceLocation(line: 2, column: column) {
+                Issue.record("offset \(offset): \(file.location(of: offset)), expected column \(column)")
+                return
+            }
+            column += 1
+        }
+        #expect(column == 80_001)
+        #expect(file.location(of: bytes.count) == SourceLocation(line: 3, column: 2))
+    }
+}
+
+/// `--update` of many blocks: one pass over the document, not one per block.
+@Suite struct UpdateManyBlocksTests {
+    @Test func manyOutputBlocksAreRewrittenInOnePass() {
+        var doc = "```kcs\nteam SKMME9E2Y8\napp com.x.A\n```\n"
+        for i in 0..<5000 { doc += "\n```kcs\nas A add generic-password account=\"\(i)\"\n```\n\n```output\nstale\n```\n" }
+        let outcome = BatchRunner(lint: .off).check(markdown: SourceFile(name: "u.md", text: doc), update: true)
+        #expect(outcome.updatedBlocks == 5000)
+        let updated = String(decoding: outcome.updatedContent ?? [], as: UTF8.self)
+        #expect(!updated.contains("stale"))
+        #expect(updated.contains("```output\nA add generic-password → errSecSuccess (0)\n```\n"))
+        let again = BatchRunner(lint: .off).check(markdown: SourceFile(name: "u.md", text: updated))
+        #expect(again.exitCode == 0)
+        #expect(again.passed == 5000)
+    }
+
+    @Test func insertionBeforeAClosingFenceKeepsOrder() {
+        let bytes = Array("ab```cd".utf8)
+        let out = BatchRunner.applying([(SourceRange(2, 5), "````"), (SourceRange(2, 2), "X\n")], to: bytes)
+        #expect(String(decoding: out, as: UTF8.self) == "abX\n````cd")
     }
 }

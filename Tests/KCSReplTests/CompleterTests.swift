@@ -66,8 +66,9 @@ import Testing
     }
 
     @Test func testMetaCommands() {
-        #expect(offered("", ":s") == [":save"])
+        #expect(offered("", ":s") == [":save", ":save!"])
         #expect(completer.complete("", after: ":load ").fileNames)
+        #expect(completer.complete("", after: ":save! ").fileNames)
         #expect(offered(":help ", "statu") == ["statuses"])
     }
 

@@ -240,6 +240,72 @@ final class ReplTerminalTests {
         }
     }
 
+    /// `:save` never replaces a file; `:save!` does, whole, keeping its mode
+    /// and writing through a symbolic link to its target.
+    @Test func testSaveRefusesToReplaceAndSaveBangReplaces() throws {
+        let t = try start()
+        try enter(t, "team SKMME9E2Y8")
+        let target = t.home.appendingPathComponent("kept.kcs")
+        try "# precious\n".write(to: target, atomically: true, encoding: .utf8)
+        #expect(chmod(target.path, 0o640) == 0)
+        let link = t.home.appendingPathComponent("link.kcs")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "kept.kcs")
+        let refused = try enter(t, ":save \(link.path)")
+        #expect(refused.contains("already exists; ':save! \(link.path)' replaces it"), "\(refused)")
+        #expect(try String(contentsOf: target, encoding: .utf8) == "# precious\n")
+        let replaced = try enter(t, ":save! \(link.path)")
+        #expect(replaced.contains("saved"), "\(replaced)")
+        #expect(try String(contentsOf: target, encoding: .utf8).contains("team SKMME9E2Y8"))
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == "kept.kcs")
+        let mode = try FileManager.default.attributesOfItem(atPath: target.path)[.posixPermissions] as? Int
+        #expect(mode == 0o640)
+        let failed = try enter(t, ":save! \(t.home.path)/no/such/dir/x.kcs")
+        #expect(failed.contains("No such file or directory"), "\(failed)")
+        // No temporary files are left beside the targets.
+        let left = try FileManager.default.contentsOfDirectory(atPath: t.home.path).filter { $0.contains(".kcs-") }
+        #expect(left.isEmpty, "\(left)")
+    }
+
+    /// Two sessions on one history file both keep their lines: each adds
+    /// its own at the end instead of rewriting the file it read at start.
+    @Test func testTwoSessionsOnOneHistoryFileBothKeepTheirLines() throws {
+        let first = try start()
+        let second = try PseudoTerminal(["repl"], home: first.home)
+        terminals.append(second)
+        try second.waitFor("kcs> ")
+        try enter(first, "team SKMME9E2Y8 as First")
+        try enter(second, "team ABCDE12345 as Second")
+        first.send("\u{4}")
+        #expect(first.waitForExit() == 0)
+        second.send("\u{4}")
+        #expect(second.waitForExit() == 0)
+        let history = try String(contentsOf: first.home.appendingPathComponent("history"), encoding: .utf8)
+        #expect(history.contains("team SKMME9E2Y8 as First"), "\(history)")
+        #expect(history.contains("team ABCDE12345 as Second"), "\(history)")
+    }
+
+    /// Closing the terminal (SIGHUP) saves the history instead of losing it.
+    @Test func testHangupSavesHistory() throws {
+        let t = try start()
+        try enter(t, "team SKMME9E2Y8 as HungUp")
+        #expect(Glibc.kill(t.pid, SIGHUP) == 0)
+        _ = t.waitForExit()
+        let history = try String(contentsOf: t.home.appendingPathComponent("history"), encoding: .utf8)
+        #expect(history.contains("team SKMME9E2Y8 as HungUp"), "\(history)")
+    }
+
+    /// A history "file" that is a device is neither read (it would never
+    /// end) nor written; the REPL works and says so when it leaves.
+    @Test func testHistoryOnADeviceIsNotRead() throws {
+        let t = try PseudoTerminal(["repl"], environment: ["KCS_HISTORY": "/dev/zero"])
+        terminals.append(t)
+        try t.waitFor("kcs> ", timeout: 10)
+        try enter(t, "team SKMME9E2Y8")
+        t.send(":quit\r")
+        try t.waitFor("could not write the history file '/dev/zero'")
+        #expect(t.waitForExit() == 0)
+    }
+
     @Test func testWithoutATerminalItBehavesLikeRunDash() throws {
         let script = "team SKMME9E2Y8\napp com.example.A\nas A add generic-password account=\"x\"\nexpect status errSecSuccess\n"
         let viaRun = try runKcs(["run", "-"], stdin: script)

@@ -1,0 +1,290 @@
+import Foundation
+import Testing
+
+/// Issue 10 through the built binary: hostile input ends in a located error
+/// or a clean refusal; documents are never lost; nothing is injected.
+@Suite(.serialized)
+struct SafetyCLITests {
+    /// A fresh folder with these files, removed afterwards.
+    static func folder(_ files: [String: String], _ body: (URL) throws -> Void) throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kcs-safety-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for (name, text) in files {
+            let url = dir.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+        }
+        try body(dir)
+    }
+
+    // MARK: 1. Crashes
+
+    /// The issue's reproduction: a cycle that does not pass through the top file.
+    @Test func includeCycleBelowTheTopFile() throws {
+        try Self.folder(["top.kcs": "include \"s.kcs\"\n", "s.kcs": "include \"s.kcs\"\n"]) { dir in
+            let out = try BinaryRunner.run(["run", "top.kcs"], directory: dir)
+            #expect(out.status == 65)
+            #expect(out.stderr.contains("s.kcs:1:1: error: 's.kcs' includes itself"))
+            #expect(out.stderr.contains("[KCS006]"))
+        }
+    }
+
+    /// `<array >` and a line break inside the tag used to pass the guard
+    /// and overflow Foundation's parser.
+    @Test func deepPlistSpeltToDodgeTheGuard() throws {
+        let depth = 100_000
+        for open in ["<array >", "<array\n>"] {
+            let plist = "<?xml version=\"1.0\"?>\n<plist>" + String(repeating: open, count: depth)
+                + String(repeating: "</array>", count: depth) + "</plist>\n"
+            try Self.folder(["deep.entitlements": plist,
+                             "s.kcs": "team SKMME9E2Y8\napp com.x.A entitlements=\"deep.entitlements\"\n"]) { dir in
+                let out = try BinaryRunner.run(["run", "s.kcs"], directory: dir)
+                #expect(out.status == 66)
+                #expect(out.stderr.contains("s.kcs:2:26: error: deep.entitlements: the property list nests deeper than 64 levels"))
+                let lint = try BinaryRunner.run(["lint", "--entitlements", "deep.entitlements"], directory: dir)
+                #expect(lint.status == 66)
+                #expect(lint.stderr.contains("nests deeper"))
+            }
+        }
+    }
+
+    /// `kcs run - < /dev/zero` stops at the size limit with an error.
+    @Test func standardInputFromDevZeroIsCapped() throws {
+        let out = try BinaryRunner.run(["run", "-"], stdinPath: "/dev/zero")
+        #expect(out.status == 66)
+        #expect(out.stderr.contains("cannot read '<stdin>': it is more than the 268435456 bytes this host reads"))
+        let untrusted = try BinaryRunner.run(["run", "--untrusted", "-"], stdinPath: "/dev/zero")
+        #expect(untrusted.status == 66)
+        #expect(untrusted.stderr.contains("more than the 1048576 bytes"))
+        let lint = try BinaryRunner.run(["lint", "--untrusted", "-"], stdinPath: "/dev/zero")
+        #expect(lint.status == 66)
+    }
+
+    // MARK: 3. Limits on the command line
+
+    @Test func notARegularFile() throws {
+        try Self.folder(["d/x.md": "# x\n"]) { dir in
+            #expect(mkfifo(dir.appendingPathComponent("pipe.md").path, 0o600) == 0)
+            #expect(mkfifo(dir.appendingPathComponent("pipe.kcs").path, 0o600) == 0)
+            let run = try BinaryRunner.run(["run", "pipe.kcs"], directory: dir)
+            #expect(run.status == 66)
+            #expect(run.stderr.contains("cannot read 'pipe.kcs': not a regular file (a FIFO)"))
+            let check = try BinaryRunner.run(["check", "pipe.md"], directory: dir)
+            #expect(check.status == 66)
+            #expect(check.stderr.contains("not a regular file (a FIFO)"))
+            #expect(!check.stderr.contains("no such file"))
+            let directory = try BinaryRunner.run(["run", "d"], directory: dir)
+            #expect(directory.stderr.contains("not a regular file (a directory)"))
+            let device = try BinaryRunner.run(["run", "/dev/zero"], directory: dir)
+            #expect(device.status == 66)
+            let export = try BinaryRunner.run(["export", "--swift", "pipe.md"], directory: dir)
+            #expect(export.status == 66)
+            #expect(export.stderr.contains("not a regular file (a FIFO)"))
+            let lint = try BinaryRunner.run(["lint", "--entitlements", "d"], directory: dir)
+            #expect(lint.stderr.contains("not a regular file (a directory)"))
+        }
+    }
+
+    /// `include "/proc/self/environ"` printed the environment into diagnostics.
+    @Test func systemFilesAreNeverRead() throws {
+        try Self.folder(["s.kcs": "include \"/proc/self/environ\"\n"]) { dir in
+            let out = try BinaryRunner.run(["run", "s.kcs"], environment: ["KCS_SECRET": "hunter2"], directory: dir)
+            #expect(out.status == 66)
+            #expect(!out.stderr.contains("hunter2"))
+            #expect(out.stderr.contains("may not read '/proc/self/environ'"))
+        }
+    }
+
+    @Test func untrustedKeepsIncludesInTheFilesFolder() throws {
+        try Self.folder(["outside.kcs": "team SKMME9E2Y8\n",
+                         "in/ok.kcs": "team SKMME9E2Y8\n",
+                         "in/s.kcs": "include \"ok.kcs\"\napp com.x.A\nexpect default-group A SKMME9E2Y8.com.x.A\n",
+                         "in/up.kcs": "include \"../outside.kcs\"\n",
+                         "in/abs.kcs": "include \"ABS\"\n"]) { dir in
+            #expect(try BinaryRunner.run(["run", "--untrusted", "in/s.kcs"], directory: dir).status == 0)
+            let up = try BinaryRunner.run(["run", "--untrusted", "in/up.kcs"], directory: dir)
+            #expect(up.status == 66)
+            #expect(up.stderr.contains("may not read"))
+            #expect(up.stderr.contains("in/up.kcs:1:1"))
+            // Without the switch the same include is read.
+            #expect(try BinaryRunner.run(["run", "in/up.kcs"], directory: dir).status != 66)
+            let absolute = dir.appendingPathComponent("in/ok.kcs").path
+            try "include \"\(absolute)\"\n".write(to: dir.appendingPathComponent("in/abs.kcs"), atomically: true, encoding: .utf8)
+            let abs = try BinaryRunner.run(["run", "--untrusted", "in/abs.kcs"], directory: dir)
+            #expect(abs.stderr.contains("absolute paths are not allowed here"))
+            let rooted = try BinaryRunner.run(["run", "--root", "in", "in/up.kcs"], directory: dir)
+            #expect(rooted.stderr.contains("it is outside in"))
+            let check = try BinaryRunner.run(["lint", "--root", "in", "in/up.kcs"], directory: dir)
+            #expect(check.status == 66)
+        }
+    }
+
+    @Test func timeoutStopsTheRun() throws {
+        var text = "team SKMME9E2Y8\napp com.x.A\n"
+        for i in 0..<20000 { text += "as A add generic-password account=\"\(i)\"\n" }
+        let out = try BinaryRunner.run(["run", "--timeout", "0.05", "-"], stdin: text)
+        #expect(out.status == 1)
+        #expect(out.stderr.contains("the run took longer than its time limit of 0.05 s; nothing after this line ran [KCS311]"))
+        #expect(try BinaryRunner.run(["run", "--timeout", "0", "x.kcs"]).status == 64)
+    }
+
+    @Test func maxOutputStopsShowMatrix() throws {
+        var text = "team SKMME9E2Y8\napp com.x.A\n"
+        for i in 0..<500 { text += "as A add generic-password account=\"\(i)\"\n" }
+        text += "show matrix\n"
+        let out = try BinaryRunner.run(["run", "--max-output", "1000", "-"], stdin: text)
+        #expect(out.status == 1)
+        #expect(out.stderr.contains("<stdin>:503:1: error: the run printed more than its limit of 1000 bytes"))
+        #expect(out.stdout.utf8.count < 1000)
+        try Self.folder(["d.md": "```kcs\n" + text + "```\n"]) { dir in
+            let check = try BinaryRunner.run(["check", "--max-output", "1000", "d.md"], directory: dir)
+            #expect(check.status == 1)
+            // In a document every call line counts as output: it stops early.
+            #expect(check.stderr.contains(": error: the run printed more than its limit of 1000 bytes"))
+            #expect(check.stderr.hasPrefix("d.md:"))
+        }
+    }
+
+    // MARK: 4. Documents never lost
+
+    /// `--update` through a symbolic link keeps the link and the mode.
+    @Test func updateKeepsLinkAndMode() throws {
+        let doc = "```kcs\nteam SKMME9E2Y8\napp com.x.A\nas A add generic-password account=\"a\"\n```\n\n```output\nstale\n```\n"
+        try Self.folder(["real.md": doc]) { dir in
+            let real = dir.appendingPathComponent("real.md").path
+            #expect(chmod(real, 0o640) == 0)
+            try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("link.md").path, withDestinationPath: "real.md")
+            let out = try BinaryRunner.run(["check", "--update", "link.md"], directory: dir)
+            #expect(out.status == 0, "\(out.stderr)")
+            #expect(try FileManager.default.destinationOfSymbolicLink(atPath: dir.appendingPathComponent("link.md").path) == "real.md")
+            #expect(try String(contentsOfFile: real, encoding: .utf8).contains("A add generic-password → errSecSuccess (0)\n"))
+            #expect(try FileManager.default.attributesOfItem(atPath: real)[.posixPermissions] as? Int == 0o640)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["link.md", "real.md"])
+        }
+    }
+
+    // MARK: 5. No injection
+
+    /// Printed text holding a fence line cannot close the output block:
+    /// `--update` lengthens the block's fences, and the document checks.
+    @Test func outputCannotCloseItsFence() throws {
+        let doc = """
+            ```kcs
+            team SKMME9E2Y8
+            app com.x.A
+            as A add generic-password account="a" data="x\\n```\\n# injected heading\\n````"
+            as A find generic-password account="a"
+            show items
+            ```
+
+            ```output
+            ```
+
+            after
+            """
+        try Self.folder(["d.md": doc + "\n"]) { dir in
+            let update = try BinaryRunner.run(["check", "--update", "d.md"], directory: dir)
+            #expect(update.status == 0, "\(update.stderr)")
+            let text = try String(contentsOfFile: dir.appendingPathComponent("d.md").path, encoding: .utf8)
+            #expect(text.contains("\n`````output\n"), "\(text)")
+            #expect(text.hasSuffix("\n`````\n\nafter\n"), "\(text)")
+            let check = try BinaryRunner.run(["check", "d.md"], directory: dir)
+            #expect(check.status == 0, "\(check.stderr)")
+        }
+    }
+
+    /// Escape sequences in a script never reach the terminal raw.
+    @Test func controlBytesAreShownEscaped() throws {
+        let out = try BinaryRunner.run(["run", "-"], stdin: "tem\u{1B}]0;owned\u{7}X\nteam SKMME9E2Y8\n")
+        #expect(out.status == 65)
+        #expect(!out.stderr.contains("\u{1B}"))
+        #expect(!out.stderr.contains("\u{7}"))
+        #expect(out.stderr.contains(" 1 | tem\\u{1B}]0;owned\\u{7}X\n"))
+        let shown = try BinaryRunner.run(["run", "-"], stdin: "team SKMME9E2Y8\napp com.x.A\nas A add generic-password account=\"a\" data=\"\\u{1B}[2J\"\nshow items\n")
+        #expect(shown.status == 0, "\(shown.stderr)")
+        #expect(!shown.stdout.contains("\u{1B}"))
+        #expect(shown.stdout.contains("\\u{1B}[2J"))
+    }
+
+    /// Trojan Source: a direction override anywhere is an error at its line and column.
+    @Test(arguments: ["\u{202E}", "\u{2066}", "\u{200F}", "\u{061C}"])
+    func bidiControlsAreErrors(control: String) throws {
+        let script = "team SKMME9E2Y8\napp com.x.A # \(control)admin\n"
+        let out = try BinaryRunner.run(["run", "-"], stdin: script)
+        #expect(out.status == 65)
+        #expect(out.stderr.contains("<stdin>:2:15: error: the script holds the invisible bidirectional control U+"), "\(out.stderr)")
+        #expect(out.stderr.contains("[KCS010]"))
+        #expect(!out.stderr.contains(control))
+    }
+
+    /// Hostile strings (quotes, backslashes, line breaks, a raw CR, `*/`,
+    /// `\u{…}`) in every place a script can put text: the exported Swift
+    /// type-checks and its parse tree holds them only as string literals.
+    @Test func exportCannotBeInjected() throws {
+        #if os(Linux)
+        let swiftc = try #require(ExportTests.swiftc(), "no swiftc found")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kcs-inject-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // A file name that tries to end the header comment.
+        let target = dir.appendingPathComponent("Injection.swift")
+        let script = dir.appendingPathComponent("x\nfunc injected() {}\n.kcs")
+        try FileManager.default.copyItem(at: BinaryRunner.root.appendingPathComponent("Tests/Golden/hostile/export-injection.kcs"), to: script)
+        let out = try BinaryRunner.run(["export", "--swift", script.path, "-o", target.path])
+        #expect(out.status == 0, "\(out.stderr)")
+        let stub = BinaryRunner.root.appendingPathComponent("Tests/KCSCLITests/SecurityStub/Security.swift").path
+        let module = try BinaryRunner.exec(swiftc, ["-emit-module", "-module-name", "Security", "-parse-as-library", stub,
+                                                   "-emit-module-path", dir.appendingPathComponent("Security.swiftmodule").path], in: dir)
+        #expect(module.status == 0, "\(module.output)")
+        let check = try BinaryRunner.exec(swiftc, ["-typecheck", "-I", dir.path, target.path], in: dir)
+        #expect(check.status == 0, "\(check.output)")
+        let tree = try BinaryRunner.exec(swiftc, ["-dump-parse", target.path], in: dir)
+        // The suite's type name is made from the file name with everything
+        // but letters and digits replaced: it may spell the word, as a name.
+        let mentions = tree.output.split(separator: "\n")
+            .filter { $0.lowercased().contains("injected") && !$0.contains("\"Scenario_x_func_injected______\"") }
+        #expect(!mentions.isEmpty, "the hostile text should be in the file, as literals")
+        for line in mentions {
+            #expect(line.contains("string_literal_expr"), "hostile text became code: \(line)")
+        }
+        let source = try String(contentsOf: target, encoding: .utf8)
+        for line in source.split(separator: "\n", omittingEmptySubsequences: false)
+        where line.lowercased().contains("injected") && !line.contains("Scenario_x_func_injected______") {
+            let code = line.drop { $0 == " " }
+            #expect(code.hasPrefix("//") || code.contains("\""), "\(line)")
+        }
+        #expect(!source.contains("\r"))
+        #endif
+    }
+
+    // MARK: Documentation
+
+    /// Every ```console block of docs/limits.md: `$ kcs ARGS` and what it
+    /// prints (standard error, then standard output), exactly.
+    @Test func limitsPageTranscriptsHold() throws {
+        let page = try String(contentsOf: BinaryRunner.root.appendingPathComponent("docs/limits.md"), encoding: .utf8)
+        var transcripts: [(command: String, expected: String)] = []
+        var current: (command: String, expected: String)?
+        var inBlock = false
+        for line in page.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line == "```console" { inBlock = true; continue }
+            guard inBlock else { continue }
+            if line == "```" || line.hasPrefix("$ ") {
+                if let c = current { transcripts.append(c) }
+                current = nil
+                if line == "```" { inBlock = false; continue }
+                current = (String(line.dropFirst(2)), "")
+            } else {
+                current?.expected += line + "\n"
+            }
+        }
+        #expect(transcripts.count >= 3)
+        for t in transcripts {
+            let words = t.command.split(separator: " ").map(String.init)
+            #expect(words.first == "kcs")
+            let out = try BinaryRunner.run(Array(words.dropFirst()))
+            #expect(out.stderr + out.stdout == t.expected, "\(t.command)")
+        }
+    }
+}
