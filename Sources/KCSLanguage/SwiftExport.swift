@@ -130,7 +130,7 @@ public struct SwiftExporter: Sendable {
             if let c = request.changes { changes = Self.dictionary(c, setup: &setup, name: "newAccess") }
             for l in setup { body.append("    " + l) }
             body.append(contentsOf: Self.declare("query", query))
-            let message = "\"line \(line): \(app) \(request.operation.rawValue)\""
+            let message = Self.literal("line \(line): \(app) \(request.operation.rawValue)")
             let returns = !request.spec.returns.isEmpty
             switch request.operation {
             case .add:
@@ -244,15 +244,27 @@ public struct SwiftExporter: Sendable {
                 case "\n": out += "\\n"
                 case "\t": out += "\\t"
                 case "\r": out += "\\r"
-                default:
-                    if u.value < 0x20 || u.value == 0x7F {
-                        out += "\\u{\(String(u.value, radix: 16))}"
-                    } else {
-                        out.unicodeScalars.append(u)
-                    }
+                default: out += visible(u)
                 }
             }
             return out + "\""
+        }
+
+        /// A scalar as it may stand in generated source: control characters
+        /// (a CR ends a `//` comment), line and paragraph separators and
+        /// bidirectional controls (Trojan Source) as `\u{…}`, the rest as is.
+        static func visible(_ u: Unicode.Scalar) -> String {
+            switch u.value {
+            case 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029, 0x200E, 0x200F, 0x061C, 0x202A...0x202E, 0x2066...0x2069:
+                "\\u{\(String(u.value, radix: 16))}"
+            default: String(u)
+            }
+        }
+
+        /// One line of generated source: whatever a name, path or comment
+        /// brought in, it stays one line and shows every invisible character.
+        static func visibleLine(_ line: String) -> String {
+            line.unicodeScalars.map(visible).joined()
         }
 
         static func platformName(_ p: Platform) -> String {
@@ -341,7 +353,7 @@ public struct SwiftExporter: Sendable {
             while lines.first == "" { lines.removeFirst() }
             out += lines.map { $0.isEmpty ? "" : "        " + $0 }
             out += ["    }", "}", ""]
-            return out.joined(separator: "\n")
+            return out.map(Self.visibleLine).joined(separator: "\n")
         }
     }
 }
