@@ -85,10 +85,12 @@ func require(_ condition: Bool, _ message: @autoclosure () -> String) {
     abort()
 }
 
-/// Diagnostics point into their file, carry a message and render.
+/// Diagnostics point into their file, carry a message and render. Only the
+/// first 64 are rendered, as many as a person reads: how many a file may
+/// produce is the limits' business (docs/fuzzing.md, findings).
 func checkDiagnostics(_ diagnostics: [Diagnostic]) {
     let renderer = DiagnosticRenderer()
-    for d in diagnostics {
+    for d in diagnostics.prefix(64) {
         require(!d.message.isEmpty, "diagnostic \(d.code.rawValue) without a message")
         if let file = d.file, let range = d.range {
             require(range.start >= 0 && range.start <= range.end && range.end <= file.bytes.count,

@@ -7,6 +7,7 @@
 //                        word of their syntax, attribute names, classes,
 //                        values, statuses; Markdown fences; plist tags and keys
 //   DIR/statements.kcs   every statement form's example (StatementForm.all)
+//   DIR/keywords.txt     every statement form's keyword, one a line
 //   DIR/*.bplist         binary property lists of the example entitlements
 #if canImport(Glibc)
 import Glibc
@@ -24,6 +25,7 @@ public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>?, _ argv: UnsafeMu
     }
     write("kcs.dict", Array(dictionary().map(dictionaryLine).joined().utf8))
     write("statements.kcs", Array(StatementForm.all.map { $0.example + "\n" }.joined().utf8))
+    write("keywords.txt", Array(StatementForm.all.map { $0.keyword + "\n" }.joined().utf8))
     // Binary forms of the example entitlements (the XML inside each file).
     if let root = ProcessInfo.processInfo.environment["KCS_FUZZ_ROOT"] {
         let folder = URL(fileURLWithPath: root).appendingPathComponent("examples/entitlements")

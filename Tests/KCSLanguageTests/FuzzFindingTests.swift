@@ -60,4 +60,20 @@ struct FuzzFindingTests {
         #expect(runner.check(markdown: again).exitCode == 0)
         #expect(runner.check(markdown: again, update: true).updatedContent == nil)
     }
+
+    /// Known issue, for the owner of diagnostics (issue 10 item 2): every
+    /// bad byte of one long line is an error, and each shows the whole line,
+    /// so the text grows with the square of the line (a 4 KiB line: 26 MB on
+    /// the terminal). Once errors per file are capped and the excerpt is a
+    /// window around the caret, this passes: remove `withKnownIssue` then.
+    @Test func theDiagnosticsOfOneLongBadLineRenderToTextLinearInItsLength() throws {
+        let source = try Self.input("language-error-per-byte.kcs")
+        let report = Interpreter.run(file: source, loader: NoFilesLoader())
+        let renderer = DiagnosticRenderer()
+        let rendered = report.diagnostics.reduce(0) { $0 + renderer.render($1).utf8.count }
+        #expect(!report.diagnostics.isEmpty)
+        withKnownIssue("diagnostics are neither capped nor windowed yet") {
+            #expect(rendered <= 64 * source.bytes.count)
+        }
+    }
 }
