@@ -18,7 +18,8 @@
 #
 # Everything is written under KCS_FUZZ_DIR (default /tmp/kcs-fuzz), never
 # into the repository: compiled libraries (rebuilt only when a source
-# changes), the dictionary and seeds generated from the language's tables,
+# changes; build once with --build before running targets side by side),
+# the dictionary and seeds generated from the language's tables,
 # corpus/TARGET (kept between runs) and artifacts/TARGET (crash-, timeout-,
 # oom- inputs). Exits 1 if any target found something.
 #
@@ -105,13 +106,14 @@ for t in "${targets[@]}"; do build_target "$t"; done
 # --- Dictionary and seeds ----------------------------------------------------
 # The dictionary and a script using every statement form come from the
 # language's own tables (fuzz/tables.swift), so they cannot drift from it.
-tables="$work/tables"
-rm -rf "$tables" && mkdir -p "$tables"
+# Per invocation, so runs of other targets sharing KCS_FUZZ_DIR keep theirs.
+tables="$(mktemp -d "$work/tables.XXXXXX")"
+trap 'rm -rf "$tables"' EXIT
 KCS_FUZZ_TABLES_OUT="$tables" KCS_FUZZ_ROOT="$root" "$work/bin/fuzz-tables" -runs=0 >/dev/null 2>&1 || true
 [ -s "$tables/kcs.dict" ] || { echo "fuzz.sh: the tables tool wrote no dictionary" >&2; exit 1; }
 
 seeds="$work/seeds"
-rm -rf "$seeds" && mkdir -p "$seeds"
+mkdir -p "$seeds"
 shopt -s nullglob globstar
 markdown_files=("$root"/README.md "$root"/grammar.md "$root"/docs/**/*.md "$root"/examples/**/*.md
                 "$root"/Tests/KCSLanguageTests/FuzzFindings/*.md)
@@ -145,7 +147,7 @@ kcs_seeds() {
 
 for t in "${targets[@]}"; do
     s="$seeds/$t"
-    mkdir -p "$s"
+    rm -rf "$s" "$s-large" && mkdir -p "$s"
     case "$t" in
         language|lint|export) kcs_seeds "$s" ;;
         formats) kcs_seeds "$s"; for f in "${markdown_files[@]}"; do cp "$f" "$s/md-$(echo "${f#"$root"/}" | tr / _)"; done ;;
