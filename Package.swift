@@ -61,8 +61,9 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "KeychainEngineTests", dependencies: ["KeychainEngine"], swiftSettings: strict),
-        // FuzzCrashes holds inputs the tests read from disk, not sources.
-        .testTarget(name: "KCSLanguageTests", dependencies: ["KCSLanguage"], exclude: ["FuzzCrashes"], swiftSettings: strict),
+        // Fuzz inputs are read from disk by path, not bundled.
+        .testTarget(name: "KCSLanguageTests", dependencies: ["KCSLanguage"], exclude: ["FuzzCrashes", "FuzzFindings"],
+                    swiftSettings: strict),
         .testTarget(name: "KCSSecItemTests", dependencies: ["KCSSecItem", "KCSLanguage", "KeychainEngine"], swiftSettings: strict),
         .testTarget(name: "PropertyTests", dependencies: ["KeychainEngine", "KCSLanguage"], swiftSettings: strict),
         .testTarget(name: "KCSReplTests", dependencies: ["KCSRepl", "kcs"], swiftSettings: strict),

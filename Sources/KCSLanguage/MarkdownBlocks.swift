@@ -93,6 +93,8 @@ public enum MarkdownBlocks {
 
     /// Text made to fit a block written with this indentation and these line breaks.
     static func styled(_ text: String, indent: Int, crlf: Bool) -> String {
+        // Nothing printed is an empty block, not one blank line.
+        guard !text.isEmpty else { return "" }
         let pad = String(repeating: " ", count: indent)
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let trailing = lines.last == ""

@@ -274,14 +274,23 @@ public struct SwiftExporter: Sendable {
                 default:
                     // Controls, separators and direction changes as escapes:
                     // the literal reads as what it holds.
-                    if breaksOrHides(u) {
-                        out += "\\u{\(String(u.value, radix: 16))}"
-                    } else {
-                        out.unicodeScalars.append(u)
-                    }
+                    out += visible(u)
                 }
             }
             return out + "\""
+        }
+
+        /// A scalar as it may stand in generated source: control characters
+        /// (a CR ends a `//` comment), line and paragraph separators and
+        /// bidirectional controls (Trojan Source) as `\u{…}`, the rest as is.
+        static func visible(_ u: Unicode.Scalar) -> String {
+            breaksOrHides(u) ? "\\u{\(String(u.value, radix: 16))}" : String(u)
+        }
+
+        /// One line of generated source: whatever a name, path or comment
+        /// brought in, it stays one line and shows every invisible character.
+        static func visibleLine(_ line: String) -> String {
+            line.unicodeScalars.map(visible).joined()
         }
 
         static func platformName(_ p: Platform) -> String {
@@ -371,7 +380,7 @@ public struct SwiftExporter: Sendable {
             while lines.first == "" { lines.removeFirst() }
             out += lines.map { $0.isEmpty ? "" : "        " + $0 }
             out += ["    }", "}", ""]
-            return out.joined(separator: "\n")
+            return out.map(Self.visibleLine).joined(separator: "\n")
         }
     }
 }
