@@ -108,6 +108,18 @@ struct Explainer {
             return "the macOS file-based keychain does not return data for all matching passwords: use limit=one, or data-protection=true"
         case .fileKeychainDenied:
             return "the item in the macOS file-based keychain belongs to another app, and the user denied access"
+        case .contextNotInteractive:
+            return "the item needs a prompt, and the call's context \(request.spec.context ?? "?") does not allow interaction (interaction=false): errSecInteractionNotAllowed"
+        case .persistentRefOnAdd:
+            return "SecItemAdd takes no persistent reference (errSecValuePersistentRefUnsupported, that is errSecParam)"
+        case .persistentRefWithAttributes:
+            return request.operation == .find
+                ? "a query by persistent reference may not name attributes too (errSecItemIllegalQuery, that is errSecParam)"
+                : "a row-ID persistent reference may not be combined with attributes (errSecItemIllegalQuery, that is errSecParam); UUID references (iOS 18, macOS 15) may"
+        case .persistentRefUnreadable:
+            return "\(world[last.device].label) runs \(world.platform(of: last.device)), which reads only row-ID persistent references; this UUID reference is not a valid one (errSecParam)"
+        case .persistentRefClassMismatch(let c):
+            return "the call names class \(c.rawValue), the persistent reference names another (errSecNoSuchClass)"
         }
     }
 

@@ -33,7 +33,9 @@ enum ResultBuilder {
         default:
             var dictionary: [String: Any] = [:]
             if returns.contains(.attributes) { dictionary = attributes(of: found) }
-            if returns.contains(.data) { dictionary[kSecValueData] = data(of: found.item) }
+            // No stored data: no kSecValueData key (SecItemDb.c handle_result);
+            // return-data alone still gives empty data (above).
+            if returns.contains(.data), found.item.data != nil { dictionary[kSecValueData] = data(of: found.item) }
             if returns.contains(.reference) { dictionary[kSecValueRef] = reference(found) }
             if returns.contains(.persistentReference) {
                 dictionary[kSecValuePersistentRef] = Data(persistentReference(found))

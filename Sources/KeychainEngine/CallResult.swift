@@ -52,6 +52,18 @@ public enum StatusReason: Sendable, Hashable {
     case fileKeychainDenied
     /// An item needed a prompt and no answer was supplied.
     case promptUnanswered
+    /// A non-interactive authentication context (`interactionNotAllowed`)
+    /// would have needed a prompt.
+    case contextNotInteractive
+    /// `kSecValuePersistentRef` in an add.
+    case persistentRefOnAdd
+    /// A persistent reference together with attributes to match (find; and
+    /// update or delete with row-ID references): errSecItemIllegalQuery.
+    case persistentRefWithAttributes
+    /// A UUID persistent reference on a device whose Security predates them.
+    case persistentRefUnreadable
+    /// The class named disagrees with the persistent reference's.
+    case persistentRefClassMismatch(ItemClass)
 }
 
 /// The outcome of one SecItem call.

@@ -10,7 +10,9 @@ extension World {
     ) -> CallResult {
         // macOS: calls without the data-protection flag (and not for
         // synchronizable items) go to the file-based keychain, queries to both.
-        if platform.family == .macos && !Self.usesDataProtection(request.spec) {
+        // A persistent reference names a row of one keychain.
+        if platform(of: device).family == .macos && !Self.usesDataProtection(request.spec)
+            && request.spec.persistentRef?.inFileKeychain != false {
             // A merged query runs on the data-protection side first.
             let dp = request.operation == .add ? nil : performDataProtection(request, as: app, on: device, prompt: prompt)
             return performOnMac(request, as: app, on: device, prompt: prompt, dataProtection: dp)
@@ -25,6 +27,7 @@ extension World {
         prompt: (FoundItem) -> PromptAnswer?
     ) -> CallResult {
         let cache = cache(of: app)
+        let platform = platform(of: device)
         // 1.6: an unsigned target gets errSecMissingEntitlement from every call.
         if apps[app.index].isUnsigned {
             return CallResult(status: .missingEntitlement, reason: .unsigned, callerGroups: cache.names)
@@ -42,11 +45,15 @@ extension World {
         // they parse the query (and so before the class). Before iOS 13 there
         // is no such check: the group only narrows the search later.
         if request.operation == .update || request.operation == .delete, platform.rejectsUnentitledQueryGroups,
-           case .failure(let refused) = searchScope(request.spec, cache) {
+           case .failure(let refused) = searchScope(request.spec, cache, platform) {
             return refused
         }
+        // A persistent reference is parsed with the query: it may give the class.
+        if let ref = request.spec.persistentRef, let refused = Self.checkPersistentRef(ref, request, platform) {
+            return CallResult(status: refused.status, reason: refused.reason, callerGroups: cache.names)
+        }
         // 3: a missing class is errSecParam.
-        guard let itemClass = request.spec.itemClass else {
+        guard let itemClass = request.spec.itemClass ?? request.spec.persistentRef?.itemClass else {
             return CallResult(status: .param, reason: .missingClass, callerGroups: cache.names)
         }
         if let bad = firstForeignAttribute(request.spec, itemClass) {
@@ -59,10 +66,41 @@ extension World {
         case .find:
             return find(request.spec, itemClass, cache, device, prompt)
         case .update:
-            return update(request.spec, request.changes ?? ItemSpec(), itemClass, cache, device, prompt)
+            return update(request.spec, request.changes ?? ItemSpec(), itemClass, cache, device, platform, prompt)
         case .delete:
             return delete(request.spec, itemClass, cache, device)
         }
+    }
+
+    /// The checks `_SecItemParsePersistentRef` and `query_set_class` make
+    /// (SecDbQuery.c `query_add_value`), and SecItemServer.c's refusal of a
+    /// persistent reference in an add (errSecValuePersistentRefUnsupported,
+    /// which SecBasePriv.h maps to errSecParam).
+    static func checkPersistentRef(_ ref: PersistentRef, _ request: CallRequest,
+                                   _ platform: Platform) -> StatusFailure? {
+        if request.operation == .add { return StatusFailure(.param, .persistentRefOnAdd) }
+        // Before Security-61439 a 20-byte reference is not a valid one
+        // (errSecItemInvalidValue, that is errSecParam).
+        if case .uuid = ref.row, !platform.persistentRefsUseUUID {
+            return StatusFailure(.param, .persistentRefUnreadable)
+        }
+        if let named = request.spec.itemClass, named != ref.itemClass {
+            return StatusFailure(.noSuchClass, .persistentRefClassMismatch(named))
+        }
+        return nil
+    }
+
+    /// Whether a query names attributes besides a persistent reference:
+    /// s3dl_copy_matching refuses that (errSecItemIllegalQuery, errSecParam),
+    /// and so do update and delete for row-ID references (SecItemDb.c
+    /// `s3dl_query_update`, SecItemServer.c `_SecItemDelete`); a UUID
+    /// reference is ANDed with them there.
+    static func persistentRefHasCompany(_ spec: ItemSpec, _ operation: Operation) -> Bool {
+        guard let ref = spec.persistentRef else { return false }
+        if operation != .find, case .uuid = ref.row { return false }
+        let syncNamed = spec.synchronizable == .yes || spec.synchronizable == .no
+        return !spec.attributes.isEmpty || spec.accessGroup != nil || spec.accessibility != nil
+            || spec.accessControl != nil || syncNamed
     }
 
     private func firstForeignAttribute(_ spec: ItemSpec, _ itemClass: ItemClass) -> ItemAttribute? {
@@ -166,7 +204,7 @@ extension World {
     /// The groups a query searches, or the result that ends the call:
     /// an explicit group narrows the search to it if entitled; otherwise
     /// errSecMissingEntitlement from iOS 13, errSecItemNotFound before.
-    private func searchScope(_ spec: ItemSpec, _ cache: AppCache) -> Scope {
+    private func searchScope(_ spec: ItemSpec, _ cache: AppCache, _ platform: Platform) -> Scope {
         guard let named = spec.accessGroup else { return .success(cache.searchIDs) }
         if let id = entitledGroup(named, cache) { return .success([id]) }
         if platform.rejectsUnentitledQueryGroups {
@@ -189,9 +227,14 @@ extension World {
 
     /// Whether a stored item satisfies a query's filters (class and group aside).
     static func matches(_ item: StoredItem, _ spec: ItemSpec) -> Bool {
+        if let ref = spec.persistentRef {
+            let table: ItemClass = ref.itemClass == .identity ? .certificate : ref.itemClass
+            guard table == item.itemClass, ref.names(item), ref.inFileKeychain == (item.owner != nil) else { return false }
+        }
         // 3: a query that does not mention synchronizable matches only
-        // non-synchronizable items (SecDbQuery.c query_create_with_limit).
-        switch spec.synchronizable ?? .no {
+        // non-synchronizable items (SecDbQuery.c query_create_with_limit),
+        // unless it carries a persistent reference.
+        switch spec.synchronizable ?? (spec.persistentRef == nil ? .no : .any) {
         case .yes: if !item.synchronizable { return false }
         case .no: if item.synchronizable { return false }
         case .any: break
@@ -219,8 +262,8 @@ extension World {
         if !keyAttributes.isEmpty && keyValues.count == keyAttributes.count {
             // One hash of the key values; the group and sync value are then
             // checked on the few items that share them.
-            let sync = spec.synchronizable ?? .no
-            let onlyKeys = spec.attributes.count == keyAttributes.count
+            let sync = spec.synchronizable ?? (spec.persistentRef == nil ? .no : .any)
+            let onlyKeys = spec.attributes.count == keyAttributes.count && spec.persistentRef == nil
             ids = keychain.matching(keyValues: itemClass, keyValues) { group, synchronizable, accessibility in
                 guard groups.contains(group) else { return false }
                 switch sync {
@@ -273,6 +316,9 @@ extension World {
             $0.attribute == .label || !$0.attribute.applies(to: .certificate)
         }.map { ($0.attribute, $0.value) })
         keySpec.attributes[.keyClass] = .string("private")
+        // The reference names the certificate's row; the key pairs with it.
+        keySpec.persistentRef = nil
+        if spec.persistentRef != nil && spec.synchronizable == nil { keySpec.synchronizable = .any }
         let keys = matchingItems(keySpec, .key, in: groups, of: keychain)
         var found: [FoundItem] = []
         for certID in matchingItems(certSpec, .certificate, in: groups, of: keychain) {
@@ -290,7 +336,8 @@ extension World {
     /// one the device state keeps locked (SecItemDb.c s3dl_query_row), and
     /// settles prompts for access-control items whose data is read.
     private func walk(_ matches: [FoundItem], cap: Int, readsData: Bool, authUI: AuthUI,
-                      state: DeviceState, prompt: (FoundItem) -> PromptAnswer?) -> Result<[FoundItem], StatusFailure> {
+                      state: DeviceState, context: inout ContextUse?,
+                      prompt: (FoundItem) -> PromptAnswer?) -> Result<[FoundItem], StatusFailure> {
         var taken: [FoundItem] = []
         for match in matches {
             // Invalidated biometry-current-set items are simply not there.
@@ -301,15 +348,20 @@ extension World {
             if let key = match.identityKey, !state.isAvailable(key.item.accessibility) {
                 return .failure(StatusFailure(.interactionNotAllowed, .locked(key.item.accessibility)))
             }
-            if readsData, let ac = match.item.accessControl, ac.requiresAuthentication {
+            if readsData, let ac = match.item.accessControl, ac.requiresAuthentication,
+               !(context?.coversPrompt(for: ac, state: state) ?? false) {
+                // A non-interactive context turns a prompt into a failure.
+                let authUI = context?.context.interactionAllowed == false && authUI == .allow ? .fail : authUI
                 switch authUI {
                 case .skip: continue
-                case .fail: return .failure(StatusFailure(.interactionNotAllowed, .promptNotAllowed))
+                case .fail:
+                    let reason: StatusReason = context?.context.interactionAllowed == false ? .contextNotInteractive : .promptNotAllowed
+                    return .failure(StatusFailure(.interactionNotAllowed, reason))
                 case .allow:
                     // No way to authenticate (no biometry, no passcode): it fails.
                     guard state.canSatisfy(ac) else { return .failure(StatusFailure(.authFailed, .promptImpossible)) }
                     switch prompt(match) {
-                    case .approve?: break
+                    case .approve?: context?.authenticated = true
                     case .cancel?: return .failure(StatusFailure(.userCanceled, .promptCanceled))
                     case .fail?: return .failure(StatusFailure(.authFailed, .promptFailed))
                     case nil: return .failure(StatusFailure(.interactionNotAllowed, .promptUnanswered))
@@ -330,17 +382,23 @@ extension World {
 
     // MARK: Find
 
-    private func find(_ spec: ItemSpec, _ itemClass: ItemClass, _ cache: AppCache, _ device: DeviceHandle,
-                      _ prompt: (FoundItem) -> PromptAnswer?) -> CallResult {
+    private mutating func find(_ spec: ItemSpec, _ itemClass: ItemClass, _ cache: AppCache, _ device: DeviceHandle,
+                               _ prompt: (FoundItem) -> PromptAnswer?) -> CallResult {
         let groups: [GroupID]
-        switch searchScope(spec, cache) {
+        switch searchScope(spec, cache, platform(of: device)) {
         case .success(let g): groups = g
         case .failure(let r): return r
         }
         let searched = names(of: groups, cache)
+        if Self.persistentRefHasCompany(spec, .find) {
+            return CallResult(status: .param, reason: .persistentRefWithAttributes, callerGroups: cache.names,
+                              searchedGroups: searched)
+        }
         let matches = matchingFoundItems(spec, itemClass, in: groups, of: devices[device.index].keychain)
+        var context = contextUse(spec, device)
+        defer { if let context, let name = spec.context, context.authenticated { contexts[name]?.authenticatedOn = device } }
         switch walk(matches, cap: (spec.limit ?? .one).cap, readsData: spec.returns.contains(.data),
-                    authUI: spec.authUI ?? .allow, state: devices[device.index].state, prompt: prompt) {
+                    authUI: spec.authUI ?? .allow, state: devices[device.index].state, context: &context, prompt: prompt) {
         case .failure(let f):
             return CallResult(status: f.status, reason: f.reason, callerGroups: cache.names, searchedGroups: searched)
         case .success(let taken) where taken.isEmpty:
@@ -360,16 +418,21 @@ extension World {
     /// Every match of an update's or delete's query, walked in insertion
     /// order (locked items stop the call), with the groups searched.
     private func everyMatch(_ query: ItemSpec, _ itemClass: ItemClass, _ cache: AppCache, _ device: DeviceHandle,
-                            authUI: AuthUI, prompt: (FoundItem) -> PromptAnswer?) -> Matches {
+                            _ operation: Operation, authUI: AuthUI, prompt: (FoundItem) -> PromptAnswer?) -> Matches {
         let groups: [GroupID]
-        switch searchScope(query, cache) {
+        switch searchScope(query, cache, platform(of: device)) {
         case .success(let g): groups = g
         case .failure(let r): return .failed(r)
         }
         let searched = names(of: groups, cache)
+        if Self.persistentRefHasCompany(query, operation) {
+            return .failed(CallResult(status: .param, reason: .persistentRefWithAttributes, callerGroups: cache.names,
+                                      searchedGroups: searched))
+        }
         let matches = matchingFoundItems(query, itemClass, in: groups, of: devices[device.index].keychain)
+        var noContext: ContextUse?
         switch walk(matches, cap: Int.max, readsData: false, authUI: authUI, state: devices[device.index].state,
-                    prompt: prompt) {
+                    context: &noContext, prompt: prompt) {
         case .failure(let f):
             return .failed(CallResult(status: f.status, reason: f.reason, callerGroups: cache.names, searchedGroups: searched))
         case .success(let t):
@@ -380,7 +443,7 @@ extension World {
     // MARK: Update
 
     private mutating func update(_ query: ItemSpec, _ changes: ItemSpec, _ itemClass: ItemClass,
-                                 _ cache: AppCache, _ device: DeviceHandle,
+                                 _ cache: AppCache, _ device: DeviceHandle, _ platform: Platform,
                                  _ prompt: (FoundItem) -> PromptAnswer?) -> CallResult {
         func fail(_ status: KeychainStatus, _ reason: StatusReason, _ searched: [String] = []) -> CallResult {
             CallResult(status: status, reason: reason, callerGroups: cache.names, searchedGroups: searched)
@@ -406,7 +469,7 @@ extension World {
             return fail(.param, .accessibilityWithAccessControl)
         }
         let taken: [FoundItem], searched: [String]
-        switch everyMatch(query, itemClass, cache, device, authUI: query.authUI ?? .allow, prompt: prompt) {
+        switch everyMatch(query, itemClass, cache, device, .update, authUI: query.authUI ?? .allow, prompt: prompt) {
         case .failed(let r): return r
         case .found(let t, let s): (taken, searched) = (t, s)
         }
@@ -486,7 +549,7 @@ extension World {
         }
         let taken: [FoundItem], searched: [String]
         // Deleting asks no one: only reading data prompts.
-        switch everyMatch(query, itemClass, cache, device, authUI: .allow, prompt: { _ in .approve }) {
+        switch everyMatch(query, itemClass, cache, device, .delete, authUI: .allow, prompt: { _ in .approve }) {
         case .failed(let r): return r
         case .found(let t, let s): (taken, searched) = (t, s)
         }
@@ -503,5 +566,60 @@ extension World {
         }
         return CallResult(status: .success, reason: .succeeded, callerGroups: cache.names,
                           searchedGroups: searched, items: taken)
+    }
+}
+
+/// An authentication context as one call uses it.
+struct ContextUse {
+    var context: AuthContext
+    /// Whether the context is authenticated on the calling device (before
+    /// the call, or by a prompt or a reuse during it).
+    var authenticated: Bool
+    /// Seconds since the device's last biometric unlock; nil if never.
+    var sinceBiometricUnlock: Int?
+    var reuseAllowed: Bool
+
+    /// Whether the context makes a prompt for `ac` unnecessary: it is
+    /// already authenticated ("If the specified context has been previously
+    /// authenticated, the operation will succeed without asking user for
+    /// authentication", SecItem.h `kSecUseAuthenticationContext`), or a
+    /// biometric unlock within its reuse duration stands in for a biometric
+    /// check (LocalAuthentication `touchIDAuthenticationAllowableReuseDuration`;
+    /// closed source, from Apple's documentation).
+    mutating func coversPrompt(for ac: AccessControl, state: DeviceState) -> Bool {
+        if authenticated { return true }
+        guard reuseAllowed, context.reuseDuration > 0, let since = sinceBiometricUnlock,
+              since <= context.reuseDuration, state.biometryEnrolled else { return false }
+        let biometric: Set<AccessControl.Flag> = [.userPresence, .biometryAny, .biometryCurrentSet]
+        let ok = ac.combinator == .or ? ac.flags.contains(where: biometric.contains) : ac.flags.allSatisfy(biometric.contains)
+        if ok { authenticated = true }
+        return ok
+    }
+}
+
+extension World {
+    /// The platform a device runs: its own, else the world's.
+    public func platform(of device: DeviceHandle) -> Platform {
+        devices[device.index].platform ?? platform
+    }
+
+    /// The context a query names, as this device sees it.
+    func contextUse(_ spec: ItemSpec, _ device: DeviceHandle) -> ContextUse? {
+        guard let name = spec.context, let c = contexts[name] else { return nil }
+        let since = devices[device.index].lastBiometricUnlock.map { now - $0 }
+        // The reuse property is not available on watchOS (mockaksKeychain.m
+        // testLAContext sets it only for iOS and macOS).
+        return ContextUse(context: c, authenticated: c.authenticatedOn == device, sinceBiometricUnlock: since,
+                          reuseAllowed: platform(of: device).family != .watchos)
+    }
+
+    /// Declares (or replaces with a fresh one) an authentication context.
+    public mutating func declareContext(_ name: String, _ context: AuthContext) {
+        contexts[name] = context
+    }
+
+    /// Lets `seconds` of wall-clock time pass.
+    public mutating func wait(_ seconds: Int) {
+        now += max(seconds, 0)
     }
 }

@@ -76,13 +76,19 @@ extension World {
     /// this-device-only.
     public mutating func restore(_ name: String, to device: DeviceHandle) throws(WorldError) -> Int {
         guard let backup = backups[name] else { throw .unknownBackup(name, known: backups.keys.sorted()) }
-        if backup.deviceName == devices[device.index].name {
-            devices[device.index].keychain = backup.keychain
-            return backup.keychain.count
-        }
-        var keychain = Keychain()
-        for (_, item) in backup.keychain.allItems where !item.accessibility.isThisDeviceOnly {
+        // A restore inserts the rows anew: new row IDs and new persistref
+        // UUIDs (neither is in the backup: SecItemSchema.c gives
+        // v10itempersistentref no kSecDbInBackupFlag), so persistent
+        // references made before the restore find nothing.
+        let sameDevice = backup.deviceName == devices[device.index].name
+        restoredKeychains += 1
+        var keychain = devices[device.index].keychain.emptied(salt: (1 << 30) + restoredKeychains)
+        for (_, item) in backup.keychain.allItems where sameDevice || !item.accessibility.isThisDeviceOnly {
             keychain.insert(item)
+        }
+        if sameDevice {
+            devices[device.index].keychain = keychain
+            return keychain.count
         }
         devices[device.index].keychain = keychain
         devices[device.index].tombstones = [:]

@@ -41,6 +41,14 @@ public struct World: Sendable {
     public internal(set) var backups: [String: Backup] = [:]
     /// A logical clock for last-writer-wins sync.
     var clock: UInt64 = 0
+    /// Wall-clock seconds since the scenario began, advanced by `wait`.
+    public internal(set) var now = 0
+    /// Keychains made by restores so far, so each gets its own UUID salt.
+    var restoredKeychains: UInt64 = 0
+    /// Authentication contexts (`LAContext`) by name.
+    public internal(set) var contexts: [String: AuthContext] = [:]
+    /// Persistent references kept by name (`keep persistent-ref as NAME`).
+    public internal(set) var persistentRefs: [String: PersistentRef] = [:]
 
     private var appsByName: [String: Int] = [:]
     private var teamsByName: [String: Int] = [:]
@@ -152,9 +160,10 @@ public struct World: Sendable {
 
     /// Declares a further device. Without an account it shares `this` device's.
     @discardableResult
-    public mutating func addDevice(name: String, account: String?) throws(WorldError) -> DeviceHandle {
+    public mutating func addDevice(name: String, account: String?, platform: Platform? = nil) throws(WorldError) -> DeviceHandle {
         guard !devices.contains(where: { $0.name == name }) else { throw .duplicateDevice(name) }
-        devices.append(Device(name: name, account: account ?? devices[0].account))
+        devices.append(Device(name: name, account: account ?? devices[0].account, serial: UInt64(devices.count)))
+        devices[devices.count - 1].platform = platform
         return DeviceHandle(index: devices.count - 1)
     }
 
