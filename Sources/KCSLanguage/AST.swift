@@ -103,6 +103,14 @@ public struct AppDeclaration: Sendable {
     public var applicationGroups: [Name]?
     /// `provisioned=false`: signed without a provisioning profile (macOS).
     public var provisioned = true
+    /// `signing=provisioned|unprovisioned|no-app-id`; `provisioned=false` is
+    /// `signing=unprovisioned`.
+    public var signing: Signing?
+    /// `associated-application-identifier=[…]` (Mac Catalyst).
+    public var associatedApplicationIdentifiers: [Name]?
+
+    /// The signing shade the options give.
+    public var effectiveSigning: Signing { signing ?? (provisioned ? .provisioned : .unprovisioned) }
     /// `entitlements="PATH"`: read the team, app ID and groups from an
     /// entitlements file, codesign output or provisioning profile.
     public var entitlements: Name?

@@ -16,12 +16,17 @@ struct Explainer {
             return ["the call did not run: \(callText)"]
         }
         lines.append("\(last.call.request.operation.functionName) → \(result.status.description)")
-        let groups = app.accessGroups
+        // The list as the calling device builds it (the Mac's daemon drops
+        // unvalidated entitlements and adds com.apple.token).
+        let groups = world.accessGroups(of: last.app, on: last.device)
+        let defaultGroup = world.defaultGroup(of: last.app, on: last.device)
         if groups.isEmpty {
-            lines.append("\(app.name.possessive) access groups: none (unsigned: no app ID, no keychain-access-groups)")
+            lines.append("\(app.name.possessive) access groups: " + (app.isUnsigned
+                ? "none (unsigned: no app ID, no keychain-access-groups)"
+                : "none (no provisioning profile validates its app ID, and it has no keychain-access-groups)"))
         } else {
             lines.append("\(app.name.possessive) access groups, in order: " + groups.enumerated().map { i, g in
-                i == 0 ? "\(g) (default)" : g
+                i == 0 && g == defaultGroup ? "\(g) (default)" : g
             }.joined(separator: ", "))
         }
         if !result.searchedGroups.isEmpty && last.call.request.operation != .add {
@@ -103,7 +108,9 @@ struct Explainer {
             return "the item's access control cannot be satisfied on \(world[last.device].label): no enrolled biometry or no passcode for the flags it names"
         case .promptUnanswered: return "the item needs an authentication prompt and no answer was queued"
         case .unprovisioned:
-            return "\(app.name) has no provisioning profile, and the macOS data-protection keychain needs one (keychain-access-groups or an app ID entitlement)"
+            return "\(app.name) has an app ID but no provisioning profile validates it, and it has no keychain-access-groups: no entitlement counts on the Mac's data-protection keychain"
+        case .onlyTokenGroup:
+            return "\(app.name)'s only access group is com.apple.token (no app ID, no keychain-access-groups), which is read-only: add, update and delete fail"
         case .fileKeychainDataForAll:
             return "the macOS file-based keychain does not return data for all matching passwords: use limit=one, or data-protection=true"
         case .fileKeychainDenied:

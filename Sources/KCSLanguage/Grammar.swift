@@ -25,7 +25,7 @@ public struct StatementForm: Sendable {
               summary: "a development team; the first is the default for later apps",
               example: "team SKMME9E2Y8"),
         .init(kind: .app, keyword: "app",
-              syntax: "app BUNDLEID [as NAME] [team=T|none] [kind=app|extension|app-clip] [keychain-access-groups=[…]] [application-groups=[…]]",
+              syntax: "app BUNDLEID [as NAME] [team=T|none] [kind=app|extension|app-clip] [keychain-access-groups=[…]] [application-groups=[…]] [associated-application-identifier=[…]] [signing=provisioned|unprovisioned|no-app-id] [entitlements=\"PATH\"]",
               summary: "a target with its own entitlements; NAME defaults to the last bundle component",
               example: "app com.example.AppOne.Widget as Widget kind=extension"),
         .init(kind: .group, keyword: "group", syntax: "group NAME APP…",
@@ -86,4 +86,10 @@ public struct StatementForm: Sendable {
 /// The words that may follow `expect`, for the parser, completion and help.
 public enum ExpectSubject {
     public static let all = ["status", "count", "data", "no-data", "group", "item", "persistent-ref", "groups", "default-group"]
+}
+
+/// The options of `app`, for the parser, completion and help.
+public enum AppOption {
+    public static let all = ["team", "kind", "keychain-access-groups", "application-groups", "provisioned", "signing",
+                             "associated-application-identifier", "entitlements"]
 }

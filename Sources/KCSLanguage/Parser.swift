@@ -461,6 +461,7 @@ public struct Parser {
 
     // app := 'app' BUNDLEID [ 'as' NAME ] { option '=' value }
     // option := 'team' | 'kind' | 'keychain-access-groups' | 'application-groups' | 'provisioned'
+    //         | 'signing' | 'associated-application-identifier' | 'entitlements'
     private mutating func parseApp() throws(Diagnostic) -> StatementKind {
         sawApp = true
         let bundle = try name("a bundle ID")
@@ -470,7 +471,7 @@ public struct Parser {
             decl.alias = try name("a name for the app")
         }
         var seen = Set<String>()
-        let options = ["team", "kind", "keychain-access-groups", "application-groups", "provisioned", "entitlements"]
+        let options = AppOption.all
         while !atLineEnd {
             let keyRange = token.range
             guard let key = wordText else {
@@ -494,7 +495,13 @@ public struct Parser {
             case "provisioned":
                 guard case .word(let w) = v.kind, w == "true" || w == "false" else { throw wrongType(v, "true or false") }
                 decl.provisioned = w == "true"
-            case "kind":
+            case "signing":
+                let shades = Signing.allCases.map(\.rawValue)
+                guard let t = v.text, let shade = Signing(rawValue: t) else {
+                    throw Diagnostic(.unknownValue, "unknown signing '\(v.text ?? "?")'", file: file, range: v.range,
+                                     hint: Suggest.hint(for: v.text ?? "", in: shades) ?? "one of: " + shades.joined(separator: ", "))
+                }
+                decl.signing = shade            case "kind":
                 let kinds = TargetKind.allCases.map(\.rawValue)
                 guard let t = v.text, let k = TargetKind(rawValue: t) else {
                     throw Diagnostic(.unknownValue, "unknown target kind '\(v.text ?? "?")'", file: file, range: v.range,
@@ -514,10 +521,19 @@ public struct Parser {
                     guard let t = item.text else { throw wrongType(item, "a group name") }
                     names.append(Name(text: t, range: item.range))
                 }
-                if key == "keychain-access-groups" { decl.keychainAccessGroups = names } else { decl.applicationGroups = names }
+                switch key {
+                case "keychain-access-groups": decl.keychainAccessGroups = names
+                case "application-groups": decl.applicationGroups = names
+                default: decl.associatedApplicationIdentifiers = names
+                }
             }
         }
-        if let path = decl.entitlements, decl.keychainAccessGroups != nil || decl.applicationGroups != nil {
+        if decl.signing != nil && seen.contains("provisioned") {
+            throw Diagnostic(.duplicateArgument, "provisioned= and signing= both say how the app is signed", file: file,
+                             range: bundle.range, hint: "provisioned=false is signing=unprovisioned: keep one")
+        }
+        if let path = decl.entitlements,
+           decl.keychainAccessGroups != nil || decl.applicationGroups != nil || decl.associatedApplicationIdentifiers != nil {
             throw Diagnostic(.duplicateArgument, "entitlements= and a group list both give the app's groups", file: file,
                              range: path.range, hint: "keep the file, or write the lists, not both")
         }

@@ -287,7 +287,7 @@ public struct Session: Sendable {
             let handle = try world.addApp(bundleID: decl.bundleID.text, name: decl.name, teamID: teamID, kind: decl.kind,
                                           keychainAccessGroups: decl.keychainAccessGroups?.map(\.text) ?? [],
                                           applicationGroups: decl.applicationGroups?.map(\.text) ?? [])
-            if !decl.provisioned { world.setProvisioned(false, for: handle) }
+            applySigning(decl, handle)
         } catch {
             throw worldError(error, file, decl.alias?.range ?? decl.bundleID.range)
         }
@@ -330,9 +330,20 @@ public struct Session: Sendable {
             let handle = try world.addApp(bundleID: decl.bundleID.text, name: decl.name, teamID: resolved.teamID, kind: decl.kind,
                                           keychainAccessGroups: resolved.keychainAccessGroups,
                                           applicationGroups: resolved.applicationGroups)
-            if !decl.provisioned { world.setProvisioned(false, for: handle) }
+            if !resolved.associatedApplicationIdentifiers.isEmpty {
+                world.setAssociatedApplicationIdentifiers(resolved.associatedApplicationIdentifiers, for: handle)
+            }
+            applySigning(decl, handle)
         } catch {
             throw worldError(error, file, decl.alias?.range ?? decl.bundleID.range)
+        }
+    }
+
+    /// The signing shade and associated application identifiers of a declared app.
+    private mutating func applySigning(_ decl: AppDeclaration, _ handle: AppHandle) {
+        if decl.effectiveSigning != .provisioned { world.setSigning(decl.effectiveSigning, for: handle) }
+        if let ids = decl.associatedApplicationIdentifiers {
+            world.setAssociatedApplicationIdentifiers(ids.map(\.text), for: handle)
         }
     }
 
@@ -492,22 +503,27 @@ public struct Session: Sendable {
                 throw failure("the item differs: " + mismatches.joined(separator: "; "), file, s.range, last)
             }
         case .expectGroups(let appName, let groups):
-            let app = world[try resolveApp(appName, file)]
+            let handle = try resolveApp(appName, file)
+            let app = world[handle]
             let wanted = groups.map { AppTarget.expandEntitlement($0.text, teamID: app.teamID) }
-            guard app.accessGroups == wanted else {
+            let actual = world.accessGroups(of: handle, on: try resolveDevice(s.device, file))
+            guard actual == wanted else {
                 throw Diagnostic(.expectationFailed, "\(app.name)'s access groups differ", file: file, range: s.range,
                                  notes: [DiagnosticNote("expected: [\(wanted.joined(separator: ", "))]"),
-                                         DiagnosticNote("actual:   [\(app.accessGroups.joined(separator: ", "))]"),
+                                         DiagnosticNote("actual:   [\(actual.joined(separator: ", "))]"),
                                          DiagnosticNote("the list is keychain-access-groups, then the app ID, then application groups")])
             }
         case .expectDefaultGroup(let appName, let group):
-            let app = world[try resolveApp(appName, file)]
+            let handle = try resolveApp(appName, file)
+            let app = world[handle]
+            let device = try resolveDevice(s.device, file)
             let wanted = AppTarget.expandEntitlement(group.text, teamID: app.teamID)
-            guard app.defaultGroup == wanted else {
+            let actual = world.defaultGroup(of: handle, on: device)
+            guard actual == wanted else {
                 throw Diagnostic(.expectationFailed,
-                                 "expected \(app.name)'s default group \(wanted), it is \(app.defaultGroup ?? "none (unsigned)")",
+                                 "expected \(app.name)'s default group \(wanted), it is \(actual ?? "none (unsigned)")",
                                  file: file, range: s.range,
-                                 notes: [DiagnosticNote("access groups: [\(app.accessGroups.joined(separator: ", "))]"),
+                                 notes: [DiagnosticNote("access groups: [\(world.accessGroups(of: handle, on: device).joined(separator: ", "))]"),
                                          DiagnosticNote("the default is element 0: the first keychain access group, else the app ID; never an app group")])
             }
         default:

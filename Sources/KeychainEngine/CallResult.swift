@@ -44,8 +44,12 @@ public enum StatusReason: Sendable, Hashable {
     /// The access control cannot be satisfied on this device (no biometry
     /// enrolled, no passcode).
     case promptImpossible
-    /// macOS: the data-protection keychain needs a provisioned app.
+    /// macOS and Catalyst: no entitlement counts (an app ID without a
+    /// validating profile and no keychain-access-groups).
     case unprovisioned
+    /// macOS and Catalyst: add, update or delete by a caller whose only
+    /// group is the read-only com.apple.token.
+    case onlyTokenGroup
     /// macOS file keychain: returning data for all matching passwords.
     case fileKeychainDataForAll
     /// macOS file keychain: another app's item, and the user denied access.

@@ -35,5 +35,10 @@ public struct Platform: Sendable, Hashable, CustomStringConvertible {
         rejectsUnentitledQueryGroups ? .missingEntitlement : .noAccessForItem
     }
 
+    /// Whether the keychain daemon is the Mac's (macOS and Mac Catalyst):
+    /// `#if TARGET_OS_OSX` code in securityd applies, such as entitlement
+    /// validation and the implicit `com.apple.token` group.
+    public var usesMacDaemon: Bool { family == .macos || family == .catalyst }
+
     public var description: String { "\(family.rawValue) \(version)" }
 }

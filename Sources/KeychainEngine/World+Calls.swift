@@ -26,15 +26,25 @@ extension World {
         _ request: CallRequest, as app: AppHandle, on device: DeviceHandle,
         prompt: (FoundItem) -> PromptAnswer?
     ) -> CallResult {
-        let cache = cache(of: app)
         let platform = platform(of: device)
-        // 1.6: an unsigned target gets errSecMissingEntitlement from every call.
-        if apps[app.index].isUnsigned {
+        var cache = cache(of: app, on: platform)
+        if platform.usesMacDaemon {
+            // The Mac's daemon refuses a caller whose list is empty (an app ID
+            // its profile does not validate, nothing else), and add, update
+            // and delete when only the read-only com.apple.token group is left
+            // (SecItemServer.c SecurityClientCopyWritableAccessGroups).
+            if cache.names.isEmpty {
+                return CallResult(status: .missingEntitlement, reason: .unprovisioned, callerGroups: cache.names)
+            }
+            if request.operation != .find {
+                cache = cache.writable(tokenGroup: groupIDs[AppTarget.tokenGroup])
+                if cache.ids.isEmpty {
+                    return CallResult(status: .missingEntitlement, reason: .onlyTokenGroup, callerGroups: cache.names)
+                }
+            }
+        } else if apps[app.index].isUnsigned {
+            // 1.6: an unsigned target gets errSecMissingEntitlement from every call.
             return CallResult(status: .missingEntitlement, reason: .unsigned, callerGroups: cache.names)
-        }
-        // macOS: the data-protection keychain needs a provisioned app.
-        if platform.family == .macos && !apps[app.index].provisioned {
-            return CallResult(status: .missingEntitlement, reason: .unprovisioned, callerGroups: cache.names)
         }
         // Client-side (SecItem.m): access control with synchronizable is
         // refused before anything reaches the server.

@@ -18,7 +18,7 @@ extension World {
         _ request: CallRequest, as app: AppHandle, on device: DeviceHandle,
         prompt: (FoundItem) -> PromptAnswer?, dataProtection dp: CallResult?
     ) -> CallResult {
-        let cache = cache(of: app)
+        let cache = cache(of: app, on: platform(of: device))
         guard let itemClass = request.spec.itemClass else {
             return CallResult(status: .param, reason: .missingClass, callerGroups: cache.names)
         }

@@ -56,6 +56,8 @@ public struct World: Sendable {
     var groupIDs: [String: GroupID] = [:]
     /// Each app's access-group list, resolved once; rebuilt when its entitlements change.
     private var appCaches: [AppCache] = []
+    /// The same as the Mac's keychain daemon builds them (macOS, Catalyst).
+    private var macCaches: [AppCache] = []
 
     /// An app's access groups as the call path needs them.
     struct AppCache: Sendable {
@@ -64,6 +66,17 @@ public struct World: Sendable {
         /// The list without repeats, in first-seen order: the groups a query searches.
         var searchIDs: [GroupID]
         var searchNames: [String]
+
+        /// The groups add, update and delete may use: all but the read-only
+        /// token group. The names stay whole for messages.
+        func writable(tokenGroup: GroupID?) -> AppCache {
+            guard let token = tokenGroup, ids.contains(token) else { return self }
+            var c = self
+            c.ids.removeAll { $0 == token }
+            c.searchIDs.removeAll { $0 == token }
+            c.searchNames.removeAll { $0 == AppTarget.tokenGroup }
+            return c
+        }
     }
 
     public init() {}
@@ -109,14 +122,30 @@ public struct World: Sendable {
         let handle = AppHandle(index: apps.count)
         appsByName[name] = handle.index
         apps.append(app)
-        appCaches.append(makeCache(app))
+        appCaches.append(makeCache(app.accessGroups))
+        macCaches.append(makeCache(app.macAccessGroups))
         return handle
     }
 
     /// Finds an app by name.
     /// Marks an app as signed without a provisioning profile (macOS).
     public mutating func setProvisioned(_ provisioned: Bool, for app: AppHandle) {
-        apps[app.index].provisioned = provisioned
+        setSigning(provisioned ? .provisioned : .unprovisioned, for: app)
+    }
+
+    /// Sets how an app is signed (macOS and Catalyst tell the shades apart).
+    public mutating func setSigning(_ signing: Signing, for app: AppHandle) {
+        apps[app.index].signing = signing
+        refreshCache(app)
+    }
+
+    /// Sets an app's associated application identifiers (Mac Catalyst),
+    /// expanded as in an entitlements file.
+    public mutating func setAssociatedApplicationIdentifiers(_ ids: [String], for app: AppHandle) {
+        apps[app.index].associatedApplicationIdentifiers = ids.map {
+            AppTarget.expandEntitlement($0, teamID: apps[app.index].teamID)
+        }
+        refreshCache(app)
     }
 
     public func app(named name: String) -> AppHandle? {
@@ -149,13 +178,14 @@ public struct World: Sendable {
                 app.keychainAccessGroups.append("\(teamID).\(name)")
             }
             apps[handle.index] = app
-            appCaches[handle.index] = makeCache(app)
+            refreshCache(handle)
         }
     }
 
     /// Rebuilds an app's cached access groups after its entitlements changed.
     mutating func refreshCache(_ app: AppHandle) {
-        appCaches[app.index] = makeCache(apps[app.index])
+        appCaches[app.index] = makeCache(apps[app.index].accessGroups)
+        macCaches[app.index] = makeCache(apps[app.index].macAccessGroups)
     }
 
     /// Declares a further device. Without an account it shares `this` device's.
@@ -192,10 +222,24 @@ public struct World: Sendable {
     public func groupID(_ name: String) -> GroupID? { groupIDs[name] }
 
     /// An app's resolved access-group list.
-    func cache(of app: AppHandle) -> AppCache { appCaches[app.index] }
+    /// An app's access-group list as a device of `platform` builds it.
+    func cache(of app: AppHandle, on platform: Platform) -> AppCache {
+        platform.usesMacDaemon ? macCaches[app.index] : appCaches[app.index]
+    }
 
-    private mutating func makeCache(_ app: AppTarget) -> AppCache {
-        let names = app.accessGroups
+    /// An app's access groups on a device, in order.
+    public func accessGroups(of app: AppHandle, on device: DeviceHandle = .this) -> [String] {
+        cache(of: app, on: platform(of: device)).names
+    }
+
+    /// The group an add without `group=` uses on a device: element 0 of the
+    /// list, never the read-only token group.
+    public func defaultGroup(of app: AppHandle, on device: DeviceHandle = .this) -> String? {
+        guard platform(of: device).usesMacDaemon else { return apps[app.index].defaultGroup }
+        return macCaches[app.index].names.first.flatMap { $0 == AppTarget.tokenGroup ? nil : $0 }
+    }
+
+    private mutating func makeCache(_ names: [String]) -> AppCache {
         let ids = names.map { intern($0) }
         var seen = Set<GroupID>()
         let searchIDs = ids.filter { seen.insert($0).inserted }
