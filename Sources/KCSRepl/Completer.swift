@@ -166,7 +166,7 @@ public struct Completer: Sendable {
         let n = t.count
         if n >= 3, t.last == .equals, t[n - 2] == .word("platform") { return Platform.Family.allCases.map(\.rawValue) }
         if n >= 2, t.last?.isValueEnd == true {
-            if n >= 4, t[n - 3] == .equals, t[n - 4] == .word("platform") { return [] }  // the version follows
+            if n >= 3, t[n - 2] == .equals, t[n - 3] == .word("platform") { return [] }  // the version follows
             var options: [String] = []
             if !t.contains(.word("account")) { options.append("account=") }
             if !t.contains(.word("platform")) { options.append("platform=") }
@@ -182,12 +182,14 @@ public struct Completer: Sendable {
             switch option {
             case "team": return teams + ["none"]
             case "kind": return TargetKind.allCases.map(\.rawValue)
+            case "signing": return Signing.allCases.map(\.rawValue)
+            case "provisioned": return ["true", "false"]
             default: return []
             }
         }
         if t.contains(.open) && !(t.last == .close) { return [] }
         if t.last == .word("as") { return [] }
-        return ["as", "team=", "kind=", "keychain-access-groups=", "application-groups="]
+        return ["as"] + AppOption.all.map { $0 + "=" }
     }
 
     /// Values after `ATTR=` or inside `ATTR=[…`; nil when the cursor is not at a value.
