@@ -3,7 +3,7 @@ import KeychainEngine
 @testable import KCSLanguage
 
 /// The language forms of issue 11 item 3: how they parse, what they refuse,
-/// and what they do when run.
+/// and what they do when run. ParserTests runs the two tables.
 struct FormsParserTests {
     static let cases: [(String, String)] = [
         ("keep persistent-ref as Token", "keep(Token)"),
@@ -24,13 +24,6 @@ struct FormsParserTests {
         ("expect persistent-ref Token", "expect-persistent-ref(Token)"),
         ("expect data none", "expect-data(none)"),   // unchanged: 'none' is data
     ]
-
-    @Test(arguments: cases)
-    func parses(_ input: String, _ expected: String) {
-        let (tree, diagnostics) = parseLine(input)
-        #expect(diagnostics.isEmpty, "\(input): \(diagnostics)")
-        #expect(tree == expected)
-    }
 
     static let errors: [(String, DiagnosticCode)] = [
         ("keep persistent-ref Token", .expectedToken),
@@ -59,12 +52,6 @@ struct FormsParserTests {
         ("expect persistent-ref", .expectedToken),
         ("expect no-dat", .unknownStatement),
     ]
-
-    @Test(arguments: errors)
-    func reportsSyntaxErrors(_ input: String, _ code: DiagnosticCode) {
-        let (_, diagnostics) = parseLine(input)
-        #expect(diagnostics.contains(code), "\(input) gave \(diagnostics)")
-    }
 
     @Test func appSigningAndAssociatedIdentifiers() {
         let (program, diagnostics) = Parser.parse(SourceFile(name: "t.kcs", text: """

@@ -133,7 +133,7 @@ struct ParserTests {
         ("# only a comment\n\n  team SKMME9E2Y8  # trailing\n", "team(SKMME9E2Y8)"),
     ]
 
-    @Test(arguments: cases)
+    @Test(arguments: cases + FormsParserTests.cases)
     func parses(_ input: String, _ expected: String) {
         let (tree, diagnostics) = parseLine(input)
         #expect(diagnostics.isEmpty, "\(input): \(diagnostics)")
@@ -170,7 +170,7 @@ struct ParserTests {
         ("\"string first\"", .unknownStatement),
     ]
 
-    @Test(arguments: errors)
+    @Test(arguments: errors + FormsParserTests.errors)
     func reportsSyntaxErrors(_ input: String, _ code: DiagnosticCode) {
         let (_, diagnostics) = parseLine(input)
         #expect(diagnostics.contains(code), "\(input) gave \(diagnostics)")
