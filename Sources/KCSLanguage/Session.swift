@@ -395,7 +395,7 @@ public struct Session: Sendable {
         // A call stopped by an unanswered prompt reports an error, not a status.
         if result.reason != .promptUnanswered {
             observer?(.call(CallRecord(file: file, range: s.range, app: call.app.text, operation: call.request.operation,
-                                       itemClass: call.request.spec.itemClass, status: result.status, count: result.count)))
+                                       itemClass: request.spec.itemClass ?? request.spec.persistentRef?.itemClass, status: result.status, count: result.count)))
         }
         if result.reason == .promptUnanswered {
             // The call could not finish: later expectations say so rather
