@@ -47,6 +47,46 @@ public struct PersistentRef: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The bytes the framework hands out: the table name, then a big-endian
+    /// row ID (12 bytes) or the 16-byte UUID (20 bytes), as SecItem.m lays
+    /// them out. A file-keychain reference carries one more byte, `f`: the
+    /// legacy keychain's own format is not modelled.
+    public var bytes: [UInt8] {
+        var out = Array(tableName.utf8)
+        switch row {
+        case .rowID(let id):
+            for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: UInt64(bitPattern: id) >> UInt64(shift))) }
+        case .uuid(let u):
+            out += [UInt8](repeating: 0, count: 8)
+            for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: u >> UInt64(shift))) }
+        }
+        if inFileKeychain { out.append(UInt8(ascii: "f")) }
+        return out
+    }
+
+    /// Reads bytes made by ``bytes``; nil for anything else (a device answers
+    /// errSecParam to a reference it cannot parse).
+    public init?(bytes: [UInt8]) {
+        var b = bytes
+        let file = b.count == 13 || b.count == 21
+        if file {
+            guard b.last == UInt8(ascii: "f") else { return nil }
+            b.removeLast()
+        }
+        guard b.count == 12 || b.count == 20,
+              let c = [ItemClass.genericPassword, .internetPassword, .certificate, .key, .identity]
+                .first(where: { Array(PersistentRef(itemClass: $0, row: .rowID(0)).tableName.utf8) == Array(b[0..<4]) })
+        else { return nil }
+        var value: UInt64 = 0
+        for byte in b[(b.count - 8)...] { value = value << 8 | UInt64(byte) }
+        if b.count == 12 {
+            self.init(itemClass: c, row: .rowID(Int64(bitPattern: value)), inFileKeychain: file)
+        } else {
+            guard b[4..<12].allSatisfy({ $0 == 0 }) else { return nil }
+            self.init(itemClass: c, row: .uuid(value), inFileKeychain: file)
+        }
+    }
+
     public var description: String {
         switch row {
         case .rowID(let id): "\(tableName) row \(id)"
