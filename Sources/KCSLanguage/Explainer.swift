@@ -36,7 +36,8 @@ struct Explainer {
             lines.append("prompts answered: " + last.answers.map(\.verb).joined(separator: ", "))
         }
         lines.append("why: " + reason(result, last))
-        if last.call.request.operation != .add && (result.reason == .noMatch || result.reason.isGroupRefusal) {
+        if last.call.request.operation != .add && last.call.request.spec.persistentRef == nil
+            && (result.reason == .noMatch || result.reason.isGroupRefusal) {
             lines += candidates(last)
         }
         return lines
@@ -96,6 +97,10 @@ struct Explainer {
             }
             return "an item with the same primary key already exists"
         case .noMatch:
+            if let ref = request.spec.persistentRef {
+                return "no item in the searched groups is the row the persistent reference names (\(ref)): it was deleted or restored over, "
+                    + "it is in a group \(app.name) cannot see, or the reference was made on another device"
+            }
             return "no \(request.spec.itemClass?.rawValue ?? "") item in the searched groups matches the query"
         case .limitOrReturnOnUpdate:
             return "SecItemUpdate takes no match limit and no return keys"

@@ -391,7 +391,9 @@ public struct Session: Sendable {
             return next.answer
         }
         pendingAnswers = queue
-        last = LastCall(call: call, file: file, range: s.range, app: app, device: device, result: result, answers: used)
+        var resolved = call
+        resolved.request = request  // with the persistent reference, for explanations
+        last = LastCall(call: resolved, file: file, range: s.range, app: app, device: device, result: result, answers: used)
         // A call stopped by an unanswered prompt reports an error, not a status.
         if result.reason != .promptUnanswered {
             observer?(.call(CallRecord(file: file, range: s.range, app: call.app.text, operation: call.request.operation,

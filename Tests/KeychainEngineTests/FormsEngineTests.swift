@@ -110,6 +110,26 @@ struct PersistentRefEngineTests {
         #expect(f.world.perform(CallRequest(.find, byRef(r)), as: f.main, on: old).status == .param)
     }
 
+    @Test("macOS: a reference is looked up in the keychain it came from")
+    func macKeychains() throws {
+        var f = Fixture(platform: Platform(.macos, 15))
+        f.mustAdd(gp("file", data: "f"))
+        var dpItem = gp("dp", data: "d")
+        dpItem.useDataProtectionKeychain = true
+        f.mustAdd(dpItem)
+        let file = try #require(ref(&f, gp("file")))
+        #expect(file.inFileKeychain)
+        var dpQuery = gp("dp")
+        dpQuery.useDataProtectionKeychain = true
+        let dp = try #require(ref(&f, dpQuery))
+        #expect(!dp.inFileKeychain)
+        #expect(f.find(byRef(file)).items.first?.item.data == "f")
+        #expect(f.find(byRef(dp)).items.first?.item.data == "d")
+        #expect(f.delete(byRef(file)).status == .success)
+        #expect(f.world[DeviceHandle.this].fileKeychain.count == 0)
+        #expect(f.find(byRef(dp)).status == .success)
+    }
+
     @Test("an identity's reference names its certificate's row and finds the pair")
     func identity() throws {
         var f = Fixture()
