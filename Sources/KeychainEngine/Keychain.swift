@@ -87,7 +87,7 @@ public struct Keychain: Sendable {
     public private(set) var count = 0
     /// The next row ID of each class's table: AUTOINCREMENT never hands out
     /// a row ID twice, even after the row is deleted.
-    private var nextRowID: [ItemClass: Int64] = [:]
+    private var nextRowID: [Int64] = Array(repeating: 1, count: ItemClass.allCases.count)
     /// Makes persistent-reference UUIDs unique across keychains.
     private let uuidSalt: UInt64
 
@@ -210,9 +210,9 @@ public struct Keychain: Sendable {
         item.sequence = nextSequence
         item.persistentUUID = uuidSalt << 32 | nextSequence
         nextSequence += 1
-        let table = item.itemClass
-        item.rowID = nextRowID[table, default: 1]
-        nextRowID[table] = item.rowID + 1
+        let table = item.itemClass.tableIndex
+        item.rowID = nextRowID[table]
+        nextRowID[table] += 1
         let slot: Int32
         if let free = freeSlots.popLast() {
             slot = free
@@ -405,5 +405,18 @@ extension Keychain.Bucket {
         slots = newSlots
         sequences = newSequences
         dead = 0
+    }
+}
+
+extension ItemClass {
+    /// A small index per class, for per-table counters.
+    var tableIndex: Int {
+        switch self {
+        case .genericPassword: 0
+        case .internetPassword: 1
+        case .certificate: 2
+        case .key: 3
+        case .identity: 4
+        }
     }
 }
