@@ -103,7 +103,7 @@ extension World {
     /// Whether a query names attributes besides a persistent reference:
     /// s3dl_copy_matching refuses that (errSecItemIllegalQuery, errSecParam),
     /// and so do update and delete for row-ID references (SecItemDb.c
-    /// `s3dl_query_update`, SecItemServer.c `_SecItemDelete`); a UUID
+    /// `s3dl_query_update`, SecItemServer.c `SecServerItemDeleteWithCustomDb`); a UUID
     /// reference is ANDed with them there.
     static func persistentRefHasCompany(_ spec: ItemSpec, _ operation: Operation) -> Bool {
         guard let ref = spec.persistentRef else { return false }
