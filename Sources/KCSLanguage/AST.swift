@@ -25,6 +25,8 @@ public struct CallStatement: Sendable {
     public var persistentRef: Name?
     /// `context=NAME`: checked against the declared contexts when the call runs.
     public var context: Name?
+    /// `persistent-ref=NAME` after `set`: a device refuses it (errSecNoSuchAttr).
+    public var changedPersistentRef: Name?
 }
 
 /// One `ATTR=VALUE` as written.

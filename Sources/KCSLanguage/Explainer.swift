@@ -130,6 +130,8 @@ struct Explainer {
                 : "a row-ID persistent reference may not be combined with attributes (errSecItemIllegalQuery, that is errSecParam); UUID references (iOS 18, macOS 15) may"
         case .persistentRefUnreadable:
             return "\(world[last.device].label) runs \(world.platform(of: last.device)), which reads only row-ID persistent references; this UUID reference is not a valid one (errSecParam)"
+        case .notAnAttributeToChange(let key):
+            return "\(key) among the attributes to change is taken as an attribute, and no class has it (errSecNoSuchAttr): write it before 'set'"
         case .persistentRefClassMismatch(let c):
             return "the call names class \(c.rawValue), the persistent reference names another (errSecNoSuchClass)"
         }

@@ -617,17 +617,14 @@ public struct Parser {
                 _ = try lowering.apply(key, v, to: &spec, changing: false)
             }
         }
-        if let misplaced = changeLowering.persistentRefName ?? changeLowering.contextName {
-            throw Diagnostic(.wrongValueType, "persistent-ref= and context= belong to the query, not to the attributes to change",
-                             file: file, range: misplaced.range, hint: "write them before 'set'")
-        }
         if op == .update && changes == nil {
             throw Diagnostic(.expectedToken, "update needs 'set' and the attributes to change", file: file,
                              range: opRange, hint: "as APP update CLASS account=\"alice\" set data=\"new\"")
         }
         return CallStatement(app: app, request: CallRequest(op, spec, changes: changes), operationRange: opRange,
                              classRange: classRange, persistentRef: lowering.persistentRefName,
-                             context: lowering.contextName ?? changeLowering.contextName)
+                             context: lowering.contextName ?? changeLowering.contextName,
+                             changedPersistentRef: changeLowering.persistentRefName)
     }
 
     // expect := 'expect' ( 'status' STATUS { 'or' STATUS } | 'count' INTEGER | 'data' STRING

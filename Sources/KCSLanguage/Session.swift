@@ -371,6 +371,10 @@ public struct Session: Sendable {
                 request.spec.persistentRef = try named(ref, in: world.persistentRefs, "persistent reference", "kept", file,
                                                        hint: "keep one first: a find with return=persistent-ref, then 'keep persistent-ref as \(ref.text)'")
             }
+            if let ref = call.changedPersistentRef {
+                request.changes?.persistentRef = try named(ref, in: world.persistentRefs, "persistent reference", "kept", file,
+                                                           hint: "keep one first: 'keep persistent-ref as \(ref.text)'")
+            }
             if let context = call.context {
                 _ = try named(context, in: world.contexts, "context", "declared", file, hint: "declare it first: context \(context.text)")
             }

@@ -66,6 +66,9 @@ public enum StatusReason: Sendable, Hashable {
     case persistentRefWithAttributes
     /// A UUID persistent reference on a device whose Security predates them.
     case persistentRefUnreadable
+    /// A key among the attributes to change that is no attribute
+    /// (a persistent reference, an authentication context).
+    case notAnAttributeToChange(String)
     /// The class named disagrees with the persistent reference's.
     case persistentRefClassMismatch(ItemClass)
 }

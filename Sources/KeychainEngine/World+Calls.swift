@@ -474,6 +474,15 @@ extension World {
         if let bad = firstForeignAttribute(changes, itemClass) {
             return fail(.noSuchAttr, .attributeNotInClass(bad, itemClass))
         }
+        // query_update_applier takes every key but kSecValueData as an
+        // attribute: a persistent reference or a context (which the client
+        // turns into kSecUseCredentialReference) is no attribute of any
+        // class (secd-81-item-acl.m: "ACM context is not allowed for update
+        // attributes", errSecNoSuchAttr).
+        if changes.persistentRef != nil || changes.context != nil {
+            return fail(.noSuchAttr, .notAnAttributeToChange(changes.persistentRef != nil ? "kSecValuePersistentRef"
+                                                                                          : "kSecUseAuthenticationContext"))
+        }
         if changes.synchronizable == .any { return fail(.param, .syncAnyInChanges) }
         if changes.accessibility != nil && changes.accessControl != nil {
             return fail(.param, .accessibilityWithAccessControl)

@@ -41,8 +41,6 @@ struct FormsParserTests {
         ("device D platform=ios 200", .unknownPlatform),
         ("device D platfrom=ios 13", .unknownAttribute),
         ("device D account=a account=b", .duplicateArgument),
-        ("as A update generic-password account=a set persistent-ref=T", .wrongValueType),
-        ("as A update generic-password account=a set context=S", .wrongValueType),
         ("as A find generic-password persistent-ref=[a, b]", .wrongValueType),
         ("as A find generic-password context=S context=T", .duplicateArgument),
         ("app a.b signing=adhoc", .unknownValue),
@@ -87,13 +85,18 @@ struct FormsEvaluatorTests {
             as A find generic-password account="a" return=data
             expect data "2"
             expect persistent-ref R
+            context S
+            as A update generic-password account="a" set persistent-ref=R
+            expect status errSecNoSuchAttr
+            as A update generic-password account="a" set context=S
+            expect status errSecNoSuchAttr
             as A delete persistent-ref=R
             expect count 1
             as A find persistent-ref=R
             expect status errSecItemNotFound
             """)
         #expect(report.diagnostics.isEmpty, "\(report.diagnostics.map(\.message))")
-        #expect(report.passed == 7)
+        #expect(report.passed == 9)
     }
 
     @Test func expectPersistentRefFailsForAnotherItem() {
