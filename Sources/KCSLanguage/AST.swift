@@ -21,6 +21,12 @@ public struct CallStatement: Sendable {
     public var request: CallRequest
     public var operationRange: SourceRange
     public var classRange: SourceRange?
+    /// `persistent-ref=NAME`: resolved to the kept reference when the call runs.
+    public var persistentRef: Name?
+    /// `context=NAME`: checked against the declared contexts when the call runs.
+    public var context: Name?
+    /// `persistent-ref=NAME` after `set`: a device refuses it (errSecNoSuchAttr).
+    public var changedPersistentRef: Name?
 }
 
 /// One `ATTR=VALUE` as written.
@@ -55,11 +61,21 @@ public enum StatementKind: Sendable {
     case app(AppDeclaration)
     case group(name: Name, apps: [Name])
     case include(path: String, resolved: String?)
-    case device(name: Name, account: Name?)
+    case device(name: Name, account: Name?, platform: Platform?)
     case call(CallStatement)
     case expectStatus([StatusRef])
     case expectCount(Int)
     case expectData(String)
+    /// `expect no-data`: the result carries no data at all.
+    case expectNoData
+    /// `expect persistent-ref NAME`: the first item is the one NAME refers to.
+    case expectPersistentRef(Name)
+    /// `keep persistent-ref as NAME`.
+    case keepPersistentRef(Name)
+    /// `context NAME [reuse=SECONDS] [interaction=true|false]`.
+    case context(name: Name, AuthContext)
+    /// `wait SECONDS`.
+    case wait(Int)
     case expectGroup(Name)
     case expectItem(ItemSpec, [CallArgument])
     case expectGroups(app: Name, groups: [Name])
@@ -89,6 +105,14 @@ public struct AppDeclaration: Sendable {
     public var applicationGroups: [Name]?
     /// `provisioned=false`: signed without a provisioning profile (macOS).
     public var provisioned = true
+    /// `signing=provisioned|unprovisioned|no-app-id`; `provisioned=false` is
+    /// `signing=unprovisioned`.
+    public var signing: Signing?
+    /// `associated-application-identifier=[…]` (Mac Catalyst).
+    public var associatedApplicationIdentifiers: [Name]?
+
+    /// The signing shade the options give.
+    public var effectiveSigning: Signing { signing ?? (provisioned ? .provisioned : .unprovisioned) }
     /// `entitlements="PATH"`: read the team, app ID and groups from an
     /// entitlements file, codesign output or provisioning profile.
     public var entitlements: Name?

@@ -54,6 +54,10 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     case unknownBackup = "KCS310"
     /// A host limit reached while running (statements, items, time): the run stops.
     case runLimit = "KCS311"
+    /// `persistent-ref=NAME` or `context=NAME` naming nothing kept or declared.
+    case unknownName = "KCS312"
+    /// `keep persistent-ref` after a call that returned no persistent reference.
+    case nothingToKeep = "KCS313"
     // Expectations.
     case expectationFailed = "KCS401"
     /// A Markdown `output` block differs from what its `kcs` block printed.
@@ -126,7 +130,8 @@ extension DiagnosticCode {
              .unknownClass, .unknownAttribute, .unknownValue, .unknownStatus, .duplicateArgument, .wrongValueType,
              .misplacedSet, .unknownPlatform, .unexpectedToken, .misplacedDeclaration, .malformedTeamID: .syntax
         case .unknownApp, .unknownTeam, .unknownDevice, .invalidDeclaration, .noPreviousCall,
-             .promptUnanswered, .callDidNotRun, .appNotInstalled, .unknownBackup, .runLimit, .moreDiagnostics: .runtime
+             .promptUnanswered, .callDidNotRun, .appNotInstalled, .unknownBackup, .runLimit, .moreDiagnostics,
+             .unknownName, .nothingToKeep: .runtime
         case .expectationFailed, .outputMismatch, .blockDidNotFail: .expectation
         // Warnings; with --strict they count as runtime errors (exit 1).
         case .lintMissingTeamPrefix, .lintExtensionGroup, .lintSyncThisDeviceOnly, .lintDeprecatedAccessibility,

@@ -29,14 +29,18 @@ public struct Entitlements: Sendable, Hashable {
     public var keychainAccessGroups: [String]?
     /// `com.apple.security.application-groups`, as written.
     public var applicationGroups: [String]?
+    /// `com.apple.developer.associated-application-identifier` (Mac Catalyst), as written.
+    public var associatedApplicationIdentifiers: [String]?
 
     public init(source: Source = .entitlements, teamID: String? = nil, applicationIdentifier: String? = nil,
-                keychainAccessGroups: [String]? = nil, applicationGroups: [String]? = nil) {
+                keychainAccessGroups: [String]? = nil, applicationGroups: [String]? = nil,
+                associatedApplicationIdentifiers: [String]? = nil) {
         self.source = source
         self.teamID = teamID
         self.applicationIdentifier = applicationIdentifier
         self.keychainAccessGroups = keychainAccessGroups
         self.applicationGroups = applicationGroups
+        self.associatedApplicationIdentifiers = associatedApplicationIdentifiers
     }
 
     /// The bundle ID part of the application identifier, when it names one
@@ -148,13 +152,15 @@ extension Entitlements {
                     source: .profile,
                     teamID: e.teamIdentifier ?? profile.teamIdentifier?.first ?? e.appIDPrefix,
                     applicationIdentifier: e.applicationIdentifier ?? e.macApplicationIdentifier,
-                    keychainAccessGroups: e.keychainAccessGroups, applicationGroups: e.applicationGroups))
+                    keychainAccessGroups: e.keychainAccessGroups, applicationGroups: e.applicationGroups,
+                    associatedApplicationIdentifiers: e.associatedApplicationIdentifiers))
             }
             let e = try PropertyListDecoder().decode(EntitlementsPlist.self, from: data)
             return .success(Entitlements(
                 source: .entitlements, teamID: e.teamIdentifier ?? e.appIDPrefix,
                 applicationIdentifier: e.applicationIdentifier ?? e.macApplicationIdentifier,
-                keychainAccessGroups: e.keychainAccessGroups, applicationGroups: e.applicationGroups))
+                keychainAccessGroups: e.keychainAccessGroups, applicationGroups: e.applicationGroups,
+                associatedApplicationIdentifiers: e.associatedApplicationIdentifiers))
         } catch let error as DecodingError {
             return .failure(describe(error))
         } catch {
@@ -254,6 +260,7 @@ private struct EntitlementsPlist: Decodable {
     var macApplicationIdentifier: String?
     var keychainAccessGroups: [String]?
     var applicationGroups: [String]?
+    var associatedApplicationIdentifiers: [String]?
 
     enum CodingKeys: String, CodingKey {
         case teamIdentifier = "com.apple.developer.team-identifier"
@@ -261,6 +268,7 @@ private struct EntitlementsPlist: Decodable {
         case macApplicationIdentifier = "com.apple.application-identifier"
         case keychainAccessGroups = "keychain-access-groups"
         case applicationGroups = "com.apple.security.application-groups"
+        case associatedApplicationIdentifiers = "com.apple.developer.associated-application-identifier"
     }
 
     /// The team ID in front of the application identifier.
@@ -277,6 +285,7 @@ struct ResolvedEntitlements {
     var teamID: String?
     var keychainAccessGroups: [String]
     var applicationGroups: [String]
+    var associatedApplicationIdentifiers: [String]
 }
 
 extension Entitlements {
@@ -293,18 +302,19 @@ extension Entitlements {
             return .failure(EntitlementsError("the entitlements are for \(appID), not \(team).\(bundleID)",
                                               hint: "declare the app with the bundle ID the file was signed for"))
         }
-        var groups: [String] = []
-        var appGroups: [String] = []
-        for (list, into) in [(keychainAccessGroups ?? [], 0), (applicationGroups ?? [], 1)] {
+        var lists: [[String]] = [[], [], []]
+        for (list, into) in [(keychainAccessGroups ?? [], 0), (applicationGroups ?? [], 1),
+                             (associatedApplicationIdentifiers ?? [], 2)] {
             for value in list {
                 switch Self.expand(value, teamID: team, bundleID: bundleID) {
-                case .success(let v): if into == 0 { groups.append(v) } else { appGroups.append(v) }
+                case .success(let v): lists[into].append(v)
                 case .failure(let p):
                     return .failure(EntitlementsError(p.message, hint: "declare a team before the app, or give team=TEAMID"))
                 }
             }
         }
-        return .success(ResolvedEntitlements(teamID: team, keychainAccessGroups: groups, applicationGroups: appGroups))
+        return .success(ResolvedEntitlements(teamID: team, keychainAccessGroups: lists[0], applicationGroups: lists[1],
+                                             associatedApplicationIdentifiers: lists[2]))
     }
 }
 

@@ -21,12 +21,17 @@ struct Explainer {
         } else {
             lines.append("\(last.call.request.operation.functionName) → \(result.status.description)")
         }
-        let groups = app.accessGroups
+        // The list as the calling device builds it (the Mac's daemon drops
+        // unvalidated entitlements and adds com.apple.token).
+        let groups = world.accessGroups(of: last.app, on: last.device)
+        let defaultGroup = world.defaultGroup(of: last.app, on: last.device)
         if groups.isEmpty {
-            lines.append("\(app.name.possessive) access groups: none (unsigned: no app ID, no keychain-access-groups)")
+            lines.append("\(app.name.possessive) access groups: " + (app.isUnsigned
+                ? "none (unsigned: no app ID, no keychain-access-groups)"
+                : "none (no provisioning profile validates its app ID, and it has no keychain-access-groups)"))
         } else {
             lines.append("\(app.name.possessive) access groups, in order: " + groups.enumerated().map { i, g in
-                i == 0 ? "\(g) (default)" : g
+                i == 0 && g == defaultGroup ? "\(g) (default)" : g
             }.joined(separator: ", "))
         }
         if !result.searchedGroups.isEmpty && last.call.request.operation != .add {
@@ -36,7 +41,8 @@ struct Explainer {
             lines.append("prompts answered: " + last.answers.map(\.verb).joined(separator: ", "))
         }
         lines.append("why: " + reason(result, last))
-        if last.call.request.operation != .add && (result.reason == .noMatch || result.reason.isGroupRefusal) {
+        if last.call.request.operation != .add && last.call.request.spec.persistentRef == nil
+            && (result.reason == .noMatch || result.reason.isGroupRefusal) {
             lines += candidates(last)
         }
         return lines
@@ -96,6 +102,10 @@ struct Explainer {
             }
             return "an item with the same primary key already exists"
         case .noMatch:
+            if let ref = request.spec.persistentRef {
+                return "no item in the searched groups is the row the persistent reference names (\(ref)): it was deleted or restored over, "
+                    + "it is in a group \(app.name) cannot see, or the reference was made on another device"
+            }
             return "no \(request.spec.itemClass?.rawValue ?? "") item in the searched groups matches the query"
         case .limitOrReturnOnUpdate:
             return "SecItemUpdate takes no match limit and no return keys"
@@ -109,8 +119,6 @@ struct Explainer {
             return "\(app.name) is an App Clip: App Clips may not store synchronizable items"
         case .notAnAttributeToChange(let key):
             return "\(key) is not an attribute of the class, so it cannot be among the attributes to change (set …): it belongs in SecItemUpdate's query (errSecNoSuchAttr)"
-        case .tokenGroupOnly:
-            return "\(app.name) has no keychain entitlements: on macOS it may only read the token group com.apple.token, which holds no items here"
         case .promptCanceled: return "the user canceled the authentication prompt (errSecUserCanceled)"
         case .promptFailed: return "authentication failed or was tried too often (errSecAuthFailed)"
         case .promptNotAllowed: return "the item needs a prompt and auth-ui=fail forbids one"
@@ -118,11 +126,26 @@ struct Explainer {
             return "the item's access control cannot be satisfied on \(world[last.device].label): no enrolled biometry or no passcode for the flags it names"
         case .promptUnanswered: return "the item needs an authentication prompt and no answer was queued"
         case .unprovisioned:
-            return "\(app.name) has no provisioning profile, and the macOS data-protection keychain needs one (keychain-access-groups or an app ID entitlement)"
+            return "\(app.name) has an app ID but no provisioning profile validates it, and it has no keychain-access-groups: no entitlement counts on the Mac's data-protection keychain"
+        case .onlyTokenGroup:
+            return "\(app.name)'s only access group is com.apple.token (no keychain entitlement counts here; the Mac lists the token group "
+                + "for a process without any), which is read-only: add, update and delete fail, queries find only token items"
         case .fileKeychainDataForAll:
             return "the macOS file-based keychain does not return data for all matching passwords: use limit=one, or data-protection=true"
         case .fileKeychainDenied:
             return "the item in the macOS file-based keychain belongs to another app, and the user denied access"
+        case .contextNotInteractive:
+            return "the item needs a prompt, and the call's context \(request.spec.context ?? "?") does not allow interaction (interaction=false): errSecInteractionNotAllowed"
+        case .persistentRefOnAdd:
+            return "SecItemAdd takes no persistent reference (errSecValuePersistentRefUnsupported, that is errSecParam)"
+        case .persistentRefWithAttributes:
+            return request.operation == .find
+                ? "a query by persistent reference may not name attributes too (errSecItemIllegalQuery, that is errSecParam)"
+                : "a row-ID persistent reference may not be combined with attributes (errSecItemIllegalQuery, that is errSecParam); UUID references (iOS 18, macOS 15) may"
+        case .persistentRefUnreadable:
+            return "\(world[last.device].label) runs \(world.platform(of: last.device)), which reads only row-ID persistent references; this UUID reference is not a valid one (errSecParam)"
+        case .persistentRefClassMismatch(let c):
+            return "the call names class \(c.rawValue), the persistent reference names another (errSecNoSuchClass)"
         }
     }
 

@@ -6,6 +6,7 @@ public struct StatementForm: Sendable {
         case passcode, lock, unlock, reboot, biometry, user
         case uninstall, install, transfer, sync, backup, restore
         case show, explain, reset
+        case keep, context, wait
     }
 
     public var kind: Kind
@@ -24,7 +25,7 @@ public struct StatementForm: Sendable {
               summary: "a development team; the first is the default for later apps",
               example: "team SKMME9E2Y8"),
         .init(kind: .app, keyword: "app",
-              syntax: "app BUNDLEID [as NAME] [team=T|none] [kind=app|extension|app-clip] [keychain-access-groups=[…]] [application-groups=[…]] [provisioned=false] [entitlements=\"PATH\"] | app NAME project=\"P.xcodeproj\" [target=T] [configuration=C] [team=T|none]",
+              syntax: "app BUNDLEID [as NAME] [team=T|none] [kind=app|extension|app-clip] [keychain-access-groups=[…]] [application-groups=[…]] [associated-application-identifier=[…]] [signing=provisioned|unprovisioned|no-app-id] [provisioned=false] [entitlements=\"PATH\"] | app NAME project=\"P.xcodeproj\" [target=T] [configuration=C] [team=T|none]",
               summary: "a target with its own entitlements; NAME defaults to the last bundle component",
               example: "app com.example.AppOne.Widget as Widget kind=extension"),
         .init(kind: .group, keyword: "group", syntax: "group NAME APP…",
@@ -33,13 +34,14 @@ public struct StatementForm: Sendable {
         .init(kind: .include, keyword: "include", syntax: "include \"PATH\"",
               summary: "run another script into this world (PATH relative to this file)",
               example: "include \"common.kcs\""),
-        .init(kind: .device, keyword: "device", syntax: "device NAME [account=ID]",
-              summary: "a further device; without account= it shares this device's iCloud account", example: "device iPad"),
+        .init(kind: .device, keyword: "device", syntax: "device NAME [account=ID] [platform=ios|macos|catalyst|watchos VERSION]",
+              summary: "a further device; without account= it shares this device's iCloud account; platform= gives it its own OS",
+              example: "device OldPhone platform=ios 13"),
         .init(kind: .call, keyword: "as", syntax: "[on DEVICE] as APP add|find|update|delete CLASS ATTR=VALUE… [set ATTR=VALUE…]",
               summary: "a SecItem call made by APP",
               example: "as AppOne add generic-password service=\"auth\" account=\"alice\" data=\"s3cret\""),
         .init(kind: .expect, keyword: "expect",
-              syntax: "expect status NAME|CODE [or …] | count N | data \"…\" | group ID | item ATTR=VALUE… | groups APP [ID, …] | default-group APP ID",
+              syntax: "expect status NAME|CODE [or …] | count N | data \"…\" | no-data | group ID | item ATTR=VALUE… | persistent-ref NAME | groups APP [ID, …] | default-group APP ID",
               summary: "check the last call or an app's access groups",
               example: "expect status errSecSuccess or errSecDuplicateItem"),
         .init(kind: .passcode, keyword: "passcode", syntax: "passcode on|off", summary: "turn the passcode on or off; off loses when-passcode-set items for good", example: "passcode off"),
@@ -50,6 +52,13 @@ public struct StatementForm: Sendable {
               summary: "enroll, change or remove biometry; a change invalidates biometry-current-set items", example: "biometry change"),
         .init(kind: .user, keyword: "user", syntax: "user approves|cancels|fails",
               summary: "queue the answer to the next authentication prompt", example: "user approves"),
+        .init(kind: .context, keyword: "context", syntax: "context NAME [reuse=SECONDS] [interaction=true|false]",
+              summary: "an authentication context (LAContext) for calls' context=NAME: one approval covers later reads",
+              example: "context Session reuse=10 interaction=false"),
+        .init(kind: .wait, keyword: "wait", syntax: "wait SECONDS",
+              summary: "let time pass (for a context's reuse duration)", example: "wait 30"),
+        .init(kind: .keep, keyword: "keep", syntax: "keep persistent-ref as NAME",
+              summary: "keep the persistent reference the last call returned, for persistent-ref=NAME", example: "keep persistent-ref as Token"),
         .init(kind: .uninstall, keyword: "uninstall", syntax: "uninstall APP", summary: "remove an app from the device; its items stay", example: "uninstall AppOne"),
         .init(kind: .install, keyword: "install", syntax: "install APP", summary: "install an app again: it sees its items again", example: "install AppOne"),
         .init(kind: .transfer, keyword: "transfer", syntax: "transfer APP to TEAM",
@@ -72,4 +81,15 @@ public struct StatementForm: Sendable {
 
     /// Statement keywords, for completion and "did you mean".
     public static var keywords: [String] { all.map(\.keyword) + ["on"] }
+}
+
+/// The words that may follow `expect`, for the parser, completion and help.
+public enum ExpectSubject {
+    public static let all = ["status", "count", "data", "no-data", "group", "item", "persistent-ref", "groups", "default-group"]
+}
+
+/// The options of `app`, for the parser, completion and help.
+public enum AppOption {
+    public static let all = ["team", "kind", "keychain-access-groups", "application-groups", "provisioned", "signing",
+                             "associated-application-identifier", "entitlements", "project", "target", "configuration"]
 }

@@ -121,7 +121,7 @@ extension Session {
         }
 
         // macOS: a group in a call that goes to the file-based keychain.
-        if world.platform.family == .macos, !namedGroups.isEmpty, spec.useDataProtectionKeychain != true,
+        if world.platform(of: last.device).family == .macos, !namedGroups.isEmpty, spec.useDataProtectionKeychain != true,
            !(request.operation == .add && spec.synchronizable == .yes), spec.synchronizable != .yes {
             warn(.lintFileKeychainGroup, "on macOS this call goes to the file-based keychain, which ignores group=",
                  "add data-protection=true (kSecUseDataProtectionKeychain) so the access group counts")

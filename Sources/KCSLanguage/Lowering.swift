@@ -7,6 +7,10 @@ struct Lowering {
     /// Keys given so far, as bits, and where each was first given.
     private var seenMask: UInt64 = 0
     private var seenRanges: [(bit: Int, range: SourceRange)] = []
+    /// `persistent-ref=NAME` and `context=NAME` name things that exist only
+    /// at run time; the session resolves them.
+    private(set) var persistentRefName: Name?
+    private(set) var contextName: Name?
 
     init(file: SourceFile) { self.file = file }
 
@@ -72,6 +76,12 @@ struct Lowering {
             }
         case .returnFlag(let r):
             if try bool(v) { spec.returns.insert(r) }
+        case .persistentRef:
+            persistentRefName = Name(text: try text(v, "the name of a kept persistent reference"), range: v.range)
+        case .context:
+            let name = try text(v, "the name of a context")
+            contextName = Name(text: name, range: v.range)
+            spec.context = name
         }
         return k
     }

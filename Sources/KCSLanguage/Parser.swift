@@ -310,15 +310,51 @@ public struct Parser {
             let p = try name("a path in quotes")
             return .include(path: p.text, resolved: nil)
         case .device:
-            // device := 'device' NAME [ 'account' '=' NAME ]
+            // device := 'device' NAME { 'account' '=' NAME | 'platform' '=' FAMILY INTEGER }
             let n = try name("a device name")
             var account: Name?
-            if isWord("account") {
-                advance()
-                try equals()
-                account = try name("an account name")
+            var platform: Platform?
+            var seen = Set<String>()
+            while !atLineEnd {
+                if try option(["account", "platform"], of: "device", seen: &seen) == "account" {
+                    account = try name("an account name")
+                } else {
+                    platform = try platformValue()
+                }
             }
-            return .device(name: n, account: account)
+            return .device(name: n, account: account, platform: platform)
+        case .context:
+            // context := 'context' NAME { 'reuse' '=' INTEGER | 'interaction' '=' ( 'true' | 'false' ) }
+            let n = try name("a context name")
+            var context = AuthContext()
+            var seen = Set<String>()
+            while !atLineEnd {
+                let key = try option(["reuse", "interaction"], of: "context", seen: &seen)
+                if key == "reuse" {
+                    let (seconds, r) = try integer("a number of seconds")
+                    guard seconds >= 0 && seconds <= AuthContext.maximumReuseDuration else {
+                        throw Diagnostic(.wrongValueType, "a reuse duration is 0 to \(AuthContext.maximumReuseDuration) seconds",
+                                         file: file, range: r,
+                                         hint: "LocalAuthentication allows at most LATouchIDAuthenticationMaximumAllowableReuseDuration (300 s)")
+                    }
+                    context.reuseDuration = seconds
+                } else {
+                    context.interactionAllowed = try choice("true or false", [("true", true), ("false", false)])
+                }
+            }
+            return .context(name: n, context)
+        case .wait:
+            // wait := 'wait' INTEGER
+            let (seconds, r) = try integer("a number of seconds")
+            guard seconds >= 0 && seconds <= 1_000_000_000 else {
+                throw Diagnostic(.wrongValueType, "wait takes 0 to 1000000000 seconds", file: file, range: r)
+            }
+            return .wait(seconds)
+        case .keep:
+            // keep := 'keep' 'persistent-ref' 'as' NAME
+            try expectWord("persistent-ref")
+            try expectWord("as")
+            return .keepPersistentRef(try name("a name for the persistent reference"))
         case .call: return .call(try parseCall(keyword))
         case .expect: return try parseExpect()
         case .passcode:
@@ -360,6 +396,23 @@ public struct Parser {
         }
     }
 
+    /// `KEY=` of a statement that takes a few options, each at most once;
+    /// returns the key, with the '=' consumed.
+    private mutating func option(_ keys: [String], of what: String, seen: inout Set<String>) throws(Diagnostic) -> String {
+        let keyRange = token.range
+        guard let w = wordText, keys.contains(w) else {
+            let w = wordText ?? token.describe(in: file)
+            throw Diagnostic(.unknownAttribute, "unknown \(what) option '\(w)'", file: file, range: keyRange,
+                             hint: Suggest.hint(for: w, in: keys) ?? "options: " + keys.map { $0 + "=" }.joined(separator: " "))
+        }
+        guard seen.insert(w).inserted else {
+            throw Diagnostic(.duplicateArgument, "'\(w)' is given twice", file: file, range: keyRange)
+        }
+        advance()
+        try equals()
+        return w
+    }
+
     private mutating func equals() throws(Diagnostic) {
         guard case .equals = token.kind else {
             throw Diagnostic(.expectedToken, "expected '=', found \(token.describe(in: file))", file: file,
@@ -378,14 +431,20 @@ public struct Parser {
             throw Diagnostic(.misplacedDeclaration, "'platform' must come before the first 'app'", file: file,
                              range: keyword, hint: "move this line to the top of the file")
         }
+        let p = try platformValue()
+        sawPlatform = true
+        return .platform(p)
+    }
+
+    // FAMILY INTEGER, as in 'platform ios 18' and 'device D platform=ios 13'
+    private mutating func platformValue() throws(Diagnostic) -> Platform {
         let family: Platform.Family = try choice("platform", Platform.Family.allCases.map { ($0.rawValue, $0) })
         let (version, r) = try integer("a major version such as 18")
         guard version > 0 && version < 100 else {
             throw Diagnostic(.unknownPlatform, "unlikely \(family.rawValue) version \(version)", file: file, range: r,
                              hint: "write the major version, e.g. 'platform \(family.rawValue) 18'")
         }
-        sawPlatform = true
-        return .platform(Platform(family, version))
+        return Platform(family, version)
     }
 
     // team := 'team' TEAMID [ 'as' NAME ]
@@ -405,6 +464,7 @@ public struct Parser {
 
     // app := 'app' BUNDLEID [ 'as' NAME ] { option '=' value }
     // option := 'team' | 'kind' | 'keychain-access-groups' | 'application-groups' | 'provisioned'
+    //         | 'signing' | 'associated-application-identifier' | 'entitlements'
     private mutating func parseApp() throws(Diagnostic) -> StatementKind {
         sawApp = true
         let bundle = try name("a bundle ID")
@@ -414,8 +474,7 @@ public struct Parser {
             decl.alias = try name("a name for the app")
         }
         var seen = Set<String>()
-        let options = ["team", "kind", "keychain-access-groups", "application-groups", "provisioned", "entitlements",
-                       "project", "target", "configuration"]
+        let options = AppOption.all
         while !atLineEnd {
             let keyRange = token.range
             guard let key = wordText else {
@@ -439,7 +498,13 @@ public struct Parser {
             case "provisioned":
                 guard case .word(let w) = v.kind, w == "true" || w == "false" else { throw wrongType(v, "true or false") }
                 decl.provisioned = w == "true"
-            case "kind":
+            case "signing":
+                let shades = Signing.allCases.map(\.rawValue)
+                guard let t = v.text, let shade = Signing(rawValue: t) else {
+                    throw Diagnostic(.unknownValue, "unknown signing '\(v.text ?? "?")'", file: file, range: v.range,
+                                     hint: Suggest.hint(for: v.text ?? "", in: shades) ?? "one of: " + shades.joined(separator: ", "))
+                }
+                decl.signing = shade            case "kind":
                 let kinds = TargetKind.allCases.map(\.rawValue)
                 guard let t = v.text, let k = TargetKind(rawValue: t) else {
                     throw Diagnostic(.unknownValue, "unknown target kind '\(v.text ?? "?")'", file: file, range: v.range,
@@ -464,13 +529,22 @@ public struct Parser {
                     guard let t = item.text else { throw wrongType(item, "a group name") }
                     names.append(Name(text: t, range: item.range))
                 }
-                if key == "keychain-access-groups" { decl.keychainAccessGroups = names } else { decl.applicationGroups = names }
+                switch key {
+                case "keychain-access-groups": decl.keychainAccessGroups = names
+                case "application-groups": decl.applicationGroups = names
+                default: decl.associatedApplicationIdentifiers = names
+                }
             }
         }
         if decl.project != nil || decl.target != nil || decl.configuration != nil {
             try checkProjectOptions(decl, seen)
         }
-        if let path = decl.entitlements, decl.keychainAccessGroups != nil || decl.applicationGroups != nil {
+        if decl.signing != nil && seen.contains("provisioned") {
+            throw Diagnostic(.duplicateArgument, "provisioned= and signing= both say how the app is signed", file: file,
+                             range: bundle.range, hint: "provisioned=false is signing=unprovisioned: keep one")
+        }
+        if let path = decl.entitlements,
+           decl.keychainAccessGroups != nil || decl.applicationGroups != nil || decl.associatedApplicationIdentifiers != nil {
             throw Diagnostic(.duplicateArgument, "entitlements= and a group list both give the app's groups", file: file,
                              range: path.range, hint: "keep the file, or write the lists, not both")
         }
@@ -578,13 +652,15 @@ public struct Parser {
                              range: opRange, hint: "as APP update CLASS account=\"alice\" set data=\"new\"")
         }
         return CallStatement(app: app, request: CallRequest(op, spec, changes: changes), operationRange: opRange,
-                             classRange: classRange)
+                             classRange: classRange, persistentRef: lowering.persistentRefName,
+                             context: lowering.contextName ?? changeLowering.contextName,
+                             changedPersistentRef: changeLowering.persistentRefName)
     }
 
     // expect := 'expect' ( 'status' STATUS { 'or' STATUS } | 'count' INTEGER | 'data' STRING
     //         | 'group' ID | 'item' { ATTR '=' value } | 'groups' APP list | 'default-group' APP ID )
     private mutating func parseExpect() throws(Diagnostic) -> StatementKind {
-        let subjects = ["status", "count", "data", "group", "item", "groups", "default-group"]
+        let subjects = ExpectSubject.all
         guard case .word = token.kind else {
             throw Diagnostic(.expectedToken, "expected what to check after 'expect', found \(token.describe(in: file))",
                              file: file, range: token.range, hint: "one of: " + subjects.joined(separator: ", "))
@@ -609,6 +685,10 @@ public struct Parser {
             return .expectCount(n)
         case "data":
             return .expectData(try name("the data in quotes", allowEmpty: true).text)
+        case "no-data":
+            return .expectNoData
+        case "persistent-ref":
+            return .expectPersistentRef(try name("the name of a kept persistent reference"))
         case "group":
             return .expectGroup(try name("an access group"))
         case "item":

@@ -262,7 +262,8 @@ public struct Session: Sendable {
             // The common case, checked without copying the last call.
             report.passed += 1
             if options.reportPasses { observer?(.expectationPassed(file: file, range: s.range)) }
-        case .expectStatus, .expectCount, .expectData, .expectGroup, .expectItem, .expectGroups, .expectDefaultGroup:
+        case .expectStatus, .expectCount, .expectData, .expectGroup, .expectItem, .expectGroups, .expectDefaultGroup,
+             .expectNoData, .expectPersistentRef:
             try check(s, file)
             report.passed += 1
             if options.reportPasses { observer?(.expectationPassed(file: file, range: s.range)) }
@@ -303,8 +304,23 @@ public struct Session: Sendable {
             world.changeBiometry(event, on: device)
         case .user(let answer):
             pendingAnswers.append(PendingAnswer(answer: answer, file: file, range: s.range))
-        case .device(let name, let account):
-            do throws(WorldError) { try world.addDevice(name: name.text, account: account?.text) } catch {
+        case .context(let name, let context):
+            world.declareContext(name.text, context)
+        case .wait(let seconds):
+            world.wait(seconds)
+        case .keepPersistentRef(let name):
+            let (last, result) = try lastCall(file, s.range)
+            guard result.returns.contains(.persistentReference), let first = result.items.first else {
+                throw Diagnostic(.nothingToKeep, result.returns.contains(.persistentReference)
+                                    ? "nothing to keep: the last call returned no item (status \(result.status.description))"
+                                    : "nothing to keep: the last call did not ask for a persistent reference",
+                                 file: file, range: s.range,
+                                 hint: "add return=persistent-ref to the find (or add) whose reference you keep",
+                                 notes: [DiagnosticNote("the call", file: last.file, range: last.range)])
+            }
+            world.keep(first.persistentRef(on: world.platform(of: last.device)), as: name.text)
+        case .device(let name, let account, let platform):
+            do throws(WorldError) { try world.addDevice(name: name.text, account: account?.text, platform: platform) } catch {
                 throw worldError(error, file, name.range)
             }
         case .uninstall(let name):
@@ -359,7 +375,7 @@ public struct Session: Sendable {
             let handle = try world.addApp(bundleID: decl.bundleID.text, name: decl.name, teamID: teamID, kind: decl.kind,
                                           keychainAccessGroups: decl.keychainAccessGroups?.map(\.text) ?? [],
                                           applicationGroups: decl.applicationGroups?.map(\.text) ?? [])
-            if !decl.provisioned { world.setProvisioned(false, for: handle) }
+            applySigning(decl, handle)
         } catch {
             throw worldError(error, file, decl.alias?.range ?? decl.bundleID.range)
         }
@@ -402,9 +418,20 @@ public struct Session: Sendable {
             let handle = try world.addApp(bundleID: decl.bundleID.text, name: decl.name, teamID: resolved.teamID, kind: decl.kind,
                                           keychainAccessGroups: resolved.keychainAccessGroups,
                                           applicationGroups: resolved.applicationGroups)
-            if !decl.provisioned { world.setProvisioned(false, for: handle) }
+            if !resolved.associatedApplicationIdentifiers.isEmpty {
+                world.setAssociatedApplicationIdentifiers(resolved.associatedApplicationIdentifiers, for: handle)
+            }
+            applySigning(decl, handle)
         } catch {
             throw worldError(error, file, decl.alias?.range ?? decl.bundleID.range)
+        }
+    }
+
+    /// The signing shade and associated application identifiers of a declared app.
+    private mutating func applySigning(_ decl: AppDeclaration, _ handle: AppHandle) {
+        if decl.effectiveSigning != .provisioned { world.setSigning(decl.effectiveSigning, for: handle) }
+        if let ids = decl.associatedApplicationIdentifiers {
+            world.setAssociatedApplicationIdentifiers(ids.map(\.text), for: handle)
         }
     }
 
@@ -427,23 +454,45 @@ public struct Session: Sendable {
                              range: call.app.range,
                              hint: "install it again with 'install \(a.name)': its items are still there")
         }
+        var request = call.request
+        do throws(Diagnostic) {
+            if let ref = call.persistentRef {
+                request.spec.persistentRef = try named(ref, in: world.persistentRefs, "persistent reference", "kept", file,
+                                                       hint: "keep one first: a find with return=persistent-ref, then 'keep persistent-ref as \(ref.text)'")
+            }
+            if let ref = call.changedPersistentRef {
+                request.changes?.persistentRef = try named(ref, in: world.persistentRefs, "persistent reference", "kept", file,
+                                                           hint: "keep one first: 'keep persistent-ref as \(ref.text)'")
+            }
+            if let context = call.context {
+                _ = try named(context, in: world.contexts, "context", "declared", file, hint: "declare it first: context \(context.text)")
+            }
+        } catch {
+            last = nil
+            lastFailedCall = (file, s.range)
+            throw error
+        }
         lastFailedCall = nil
         // Prompts take the queued answers in order; what is left stays queued.
         var queue = pendingAnswers
         var used: [PromptAnswer] = []
         let fallback = options.defaultPromptAnswer
-        let result = world.perform(call.request, as: app, on: device) { _ in
+        let result = world.perform(request, as: app, on: device) { _ in
             guard !queue.isEmpty else { return fallback }
             let next = queue.removeFirst()
             used.append(next.answer)
             return next.answer
         }
         pendingAnswers = queue
-        last = LastCall(call: call, file: file, range: s.range, app: app, device: device, result: result, answers: used)
+        var resolved = call
+        resolved.request = request  // with the persistent reference, for explanations
+        last = LastCall(call: resolved, file: file, range: s.range, app: app, device: device, result: result, answers: used)
         // A call stopped by an unanswered prompt reports an error, not a status.
         if result.reason != .promptUnanswered, let observer {
+            // A call by persistent reference reports the reference's class.
             let record = CallRecord(file: file, range: s.range, app: call.app.text, operation: call.request.operation,
-                                    itemClass: call.request.spec.itemClass, status: result.status, count: result.count)
+                                    itemClass: request.spec.itemClass ?? request.spec.persistentRef?.itemClass,
+                                    status: result.status, count: result.count)
             // Hosts print a line per call: it counts as output.
             try budget.chargeOutput(CallLine.text(record).utf8.count + 1, file, s.range)
             observer(.call(record))
@@ -502,18 +551,36 @@ public struct Session: Sendable {
                 throw failure("expected count \(n), got \(result.count) (status \(result.status.description))", file, s.range, last)
             }
         case .expectData(let data):
+            let (last, returned) = try firstReturnedData("data \"\(data)\"", file, s.range)
+            guard returned == data else {
+                throw failure("expected data \"\(data)\", got \(returned.map { "\"\($0)\"" } ?? "no data (the result has no kSecValueData)")",
+                              file, s.range, last,
+                              hint: returned == nil ? "the item was stored without data; return=data alone would give empty data" : nil)
+            }
+        case .expectNoData:
+            let (last, returned) = try firstReturnedData("no data", file, s.range)
+            if let returned {
+                let storedNothing = returned.isEmpty && last.result?.items.first?.item.data == nil
+                throw failure(storedNothing ? "expected no data, but return=data alone returns empty data for an item stored without data"
+                                            : "expected no data, got \"\(returned)\"", file, s.range, last,
+                              hint: storedNothing ? "write expect data \"\", or ask return=[data, attributes] to tell no data from empty data" : nil)
+            }
+        case .expectPersistentRef(let name):
             let (last, result) = try lastCall(file, s.range)
-            guard result.returns.contains(.data) else {
-                throw failure("expected data \"\(data)\", but the call did not ask for data", file, s.range, last,
-                              hint: "add return=data to the call")
-            }
+            let kept = try named(name, in: world.persistentRefs, "persistent reference", "kept", file,
+                                 hint: "keep one first: 'keep persistent-ref as \(name.text)' after a call with return=persistent-ref")
             guard let first = result.items.first else {
-                throw failure("expected data \"\(data)\", but the call returned nothing (status \(result.status.description))",
+                throw failure("expected the item \(name.text) refers to, but the call added or found none (status \(result.status.description))",
                               file, s.range, last)
             }
-            guard first.item.data == data else {
-                throw failure("expected data \"\(data)\", got \(first.item.data.map { "\"\($0)\"" } ?? "no data")",
-                              file, s.range, last)
+            let actual = first.persistentRef(on: world.platform(of: last.device))
+            let sameRow = kept.itemClass == actual.itemClass && kept.inFileKeychain == actual.inFileKeychain
+                && (kept.row == actual.row || {
+                    if case .rowID(let id) = kept.row { return id == first.item.rowID }
+                    return false
+                }())
+            guard sameRow else {
+                throw failure("expected the item \(name.text) refers to (\(kept)), got \(actual)", file, s.range, last)
             }
         case .expectGroup(let group):
             let (last, result) = try lastCall(file, s.range)
@@ -536,27 +603,50 @@ public struct Session: Sendable {
                 throw failure("the item differs: " + mismatches.joined(separator: "; "), file, s.range, last)
             }
         case .expectGroups(let appName, let groups):
-            let app = world[try resolveApp(appName, file)]
+            let handle = try resolveApp(appName, file)
+            let app = world[handle]
             let wanted = groups.map { AppTarget.expandEntitlement($0.text, teamID: app.teamID) }
-            guard app.accessGroups == wanted else {
+            let actual = world.accessGroups(of: handle, on: try resolveDevice(s.device, file))
+            guard actual == wanted else {
                 throw Diagnostic(.expectationFailed, "\(app.name)'s access groups differ", file: file, range: s.range,
                                  notes: [DiagnosticNote("expected: [\(wanted.joined(separator: ", "))]"),
-                                         DiagnosticNote("actual:   [\(app.accessGroups.joined(separator: ", "))]"),
+                                         DiagnosticNote("actual:   [\(actual.joined(separator: ", "))]"),
                                          DiagnosticNote("the list is keychain-access-groups, then the app ID, then application groups")])
             }
         case .expectDefaultGroup(let appName, let group):
-            let app = world[try resolveApp(appName, file)]
+            let handle = try resolveApp(appName, file)
+            let app = world[handle]
+            let device = try resolveDevice(s.device, file)
             let wanted = AppTarget.expandEntitlement(group.text, teamID: app.teamID)
-            guard app.defaultGroup == wanted else {
+            let actual = world.defaultGroup(of: handle, on: device)
+            guard actual == wanted else {
                 throw Diagnostic(.expectationFailed,
-                                 "expected \(app.name)'s default group \(wanted), it is \(app.defaultGroup ?? "none (unsigned)")",
+                                 "expected \(app.name)'s default group \(wanted), it is \(actual ?? "none (unsigned)")",
                                  file: file, range: s.range,
-                                 notes: [DiagnosticNote("access groups: [\(app.accessGroups.joined(separator: ", "))]"),
+                                 notes: [DiagnosticNote("access groups: [\(world.accessGroups(of: handle, on: device).joined(separator: ", "))]"),
                                          DiagnosticNote("the default is element 0: the first keychain access group, else the app ID; never an app group")])
             }
         default:
             break
         }
+    }
+
+    /// The data the last call returned for its first item, as a device
+    /// returns it: for an item stored without data, return=data alone gives
+    /// empty data and a dictionary result has no kSecValueData (SecItemDb.c
+    /// `handle_result`); nil for no data.
+    private func firstReturnedData(_ wanted: String, _ file: SourceFile,
+                                   _ range: SourceRange) throws(Diagnostic) -> (LastCall, String?) {
+        let (last, result) = try lastCall(file, range)
+        guard result.returns.contains(.data) else {
+            throw failure("expected \(wanted), but the call did not ask for data", file, range, last,
+                          hint: "add return=data to the call")
+        }
+        guard let first = result.items.first else {
+            throw failure("expected \(wanted), but the call returned nothing (status \(result.status.description))",
+                          file, range, last)
+        }
+        return (last, first.item.data ?? (result.returns == .data ? "" : nil))
     }
 
     static func mismatches(_ found: FoundItem, _ spec: ItemSpec, _ args: [CallArgument]) -> [String] {
@@ -585,7 +675,7 @@ public struct Session: Sendable {
                 if let ac = spec.accessControl, ac != item.accessControl {
                     out.append("access-control is \(item.accessControl?.description ?? "none"), expected \(ac)")
                 }
-            case .dataProtection, .authUI, .limit, .returns, .returnFlag:
+            case .dataProtection, .authUI, .limit, .returns, .returnFlag, .persistentRef, .context:
                 out.append("\(arg.key.name) is a query option, not an item attribute")
             }
         }
@@ -604,6 +694,14 @@ public struct Session: Sendable {
         throw Diagnostic(.unknownApp, "unknown app '\(name.text)'", file: file, range: name.range,
                          hint: hint ?? (known.isEmpty ? "declare it first: app com.example.\(name.text)"
                                                       : "declared apps: " + known.joined(separator: ", ")))
+    }
+
+    /// A kept persistent reference or a declared context, by name.
+    func named<T>(_ name: Name, in table: [String: T], _ what: String, _ how: String, _ file: SourceFile,
+                  hint: String) throws(Diagnostic) -> T {
+        if let value = table[name.text] { return value }
+        throw Diagnostic(.unknownName, "no \(what) named '\(name.text)' has been \(how)", file: file,
+                         range: name.range, hint: Suggest.hint(for: name.text, in: table.keys.sorted()) ?? hint)
     }
 
     /// A team for `transfer`: a declared team's name or ID, or any well-formed team ID.

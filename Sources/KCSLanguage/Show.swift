@@ -37,19 +37,29 @@ extension Session {
         switch target {
         case .apps:
             var t = TextTable(header: ["app", "bundle ID", "team", "kind", "default group", "access groups"])
-            for a in world.apps {
-                t.rows.append([a.name, a.bundleID, a.teamID ?? "none", a.kind.rawValue, a.defaultGroup ?? "-",
-                               String(a.accessGroups.count)])
+            for (h, a) in zip(world.appHandles, world.apps) {
+                t.rows.append([a.name, a.bundleID, a.teamID ?? "none", a.kind.rawValue,
+                               world.defaultGroup(of: h, on: device) ?? "-",
+                               String(world.accessGroups(of: h, on: device).count)])
             }
             return world.apps.isEmpty ? "no apps declared\n" : t.render()
         case .app(let name):
-            let a = world[try resolveApp(name, file)]
+            let handle = try resolveApp(name, file)
+            let a = world[handle]
             var out = "\(a.name): \(a.bundleID), \(a.kind.rawValue), team \(a.teamID ?? "none (unsigned)")\n"
             out += "app ID: \(a.appID ?? "none")\n"
+            if a.signing != .provisioned { out += "signing: \(a.signing.rawValue)\n" }
             out += "keychain-access-groups: [\(a.keychainAccessGroups.joined(separator: ", "))]\n"
+            if !a.associatedApplicationIdentifiers.isEmpty {
+                out += "associated-application-identifier: [\(a.associatedApplicationIdentifiers.joined(separator: ", "))]\n"
+            }
             out += "application-groups: [\(a.applicationGroups.joined(separator: ", "))]\n"
+            // As the device the statement is aimed at builds the list.
+            let defaultGroup = world.defaultGroup(of: handle, on: device)
             out += "access groups, in order:\n"
-            for (i, g) in a.accessGroups.enumerated() { out += "  \(i). \(g)\(i == 0 ? "  (default)" : "")\n" }
+            for (i, g) in world.accessGroups(of: handle, on: device).enumerated() {
+                out += "  \(i). \(g)\(i == 0 && g == defaultGroup ? "  (default)" : "")\n"
+            }
             return out
         case .items:
             let items = shownItems(device)

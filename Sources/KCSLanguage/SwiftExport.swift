@@ -119,6 +119,13 @@ public struct SwiftExporter: Sendable {
                     lastCall = nil
                     return
                 }
+                if call.persistentRef != nil || call.context != nil {
+                    // A persistent reference or an LAContext is a live object
+                    // in a test, not a literal this export can write.
+                    body.append("// not exported: the call uses persistent-ref= or context=")
+                    lastCall = nil
+                    return
+                }
                 callCode(call, status: status, line: line, device: device)
             case .expectData(let data):
                 guard let last = lastCall, last.find, last.returns else { return }
@@ -126,13 +133,17 @@ public struct SwiftExporter: Sendable {
             case .expectCount(let n):
                 guard let last = lastCall, last.find, last.returns else { return }
                 appendIndented("#expect(Self.count(result) == \(n), \"line \(line)\")", inCallOf: last.line)
-            case .expectStatus, .expectGroup, .expectItem, .expectGroups, .expectDefaultGroup:
+            case .expectStatus, .expectGroup, .expectItem, .expectGroups, .expectDefaultGroup, .expectNoData,
+                 .expectPersistentRef, .keepPersistentRef:
                 break  // the status is asserted with the call; the rest are about the model
             case .platform, .team, .app, .group, .device, .include:
                 break  // declarations: in the entitlements comment at the top
             case .passcode, .lock, .unlock, .reboot, .biometry, .uninstall, .install, .transfer, .sync, .backup, .restore:
                 body.append("")
                 body.append("// \(comment(file, s))\(device): do this by hand before the next call")
+            case .context, .wait:
+                body.append("")
+                body.append("// \(comment(file, s)): not exported (contexts and time are the test's to arrange)")
             case .user:
                 body.append("")
                 body.append("// \(comment(file, s)): answer the next authentication prompt this way")

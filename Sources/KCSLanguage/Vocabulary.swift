@@ -5,6 +5,10 @@ import KeychainEngine
 public enum ArgumentKey: Sendable, Hashable {
     case attribute(ItemAttribute)
     case group, accessible, accessControl, sync, data, dataProtection, authUI, limit
+    /// `persistent-ref=NAME`: a persistent reference kept with `keep`.
+    case persistentRef
+    /// `context=NAME`: an authentication context declared with `context`.
+    case context
     /// `return=[…]`.
     case returns
     /// `kSecReturnData=true` and its siblings.
@@ -23,6 +27,8 @@ public enum ArgumentKey: Sendable, Hashable {
         case .authUI: 38
         case .limit: 39
         case .returns: 40
+        case .persistentRef: 41
+        case .context: 42
         case .returnFlag(let r): 48 + r.rawValue.trailingZeroBitCount
         }
     }
@@ -54,6 +60,7 @@ public enum Vocabulary {
         ("public-key-hash", .attribute(.publicKeyHash)), ("start-date", .attribute(.startDate)),
         ("end-date", .attribute(.endDate)),
         ("data-protection", .dataProtection), ("auth-ui", .authUI), ("limit", .limit), ("return", .returns),
+        ("persistent-ref", .persistentRef), ("context", .context),
     ]
 
     /// Framework spellings of the same keys.
@@ -66,6 +73,7 @@ public enum Vocabulary {
             ("kSecReturnData", .returnFlag(.data)), ("kSecReturnAttributes", .returnFlag(.attributes)),
             ("kSecReturnRef", .returnFlag(.reference)),
             ("kSecReturnPersistentRef", .returnFlag(.persistentReference)),
+            ("kSecValuePersistentRef", .persistentRef), ("kSecUseAuthenticationContext", .context),
         ]
 
     static let argumentsByName: [String: ArgumentKey] = {
@@ -144,7 +152,7 @@ public enum Vocabulary {
         case .accessControl: accessibilityNames + flagNames.map(\.0) + ["or", "and"]
         case .attribute(let a):
             if case .enumerated(let values) = a.valueKind { values.map(\.short) + values.map(\.constant) } else { [] }
-        case .group, .data: []
+        case .group, .data, .persistentRef, .context: []
         }
     }
 

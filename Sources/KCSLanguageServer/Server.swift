@@ -322,7 +322,7 @@ public final class LanguageServer {
             case .app(let decl):
                 out.append(DocumentSymbol(name: decl.name, detail: decl.bundleID.text, kind: 5, range: range,
                                           selectionRange: doc.index.range(decl.alias?.range ?? decl.bundleID.range)))
-            case .device(let name, _):
+            case .device(let name, _, _):
                 out.append(DocumentSymbol(name: name.text, detail: "device", kind: 13, range: range, selectionRange: doc.index.range(name.range)))
             case .group(let name, _):
                 out.append(DocumentSymbol(name: name.text, detail: "group", kind: 14, range: range, selectionRange: doc.index.range(name.range)))

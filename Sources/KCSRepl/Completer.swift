@@ -14,12 +14,19 @@ public struct Completer: Sendable {
     public var devices: [String]
     /// Access groups the declared apps have, for `group=` and `expect group`.
     public var groups: [String]
+    /// Declared authentication contexts, for `context=`.
+    public var contexts: [String]
+    /// Kept persistent references, for `persistent-ref=` and `expect persistent-ref`.
+    public var persistentRefs: [String]
 
-    public init(apps: [String] = [], teams: [String] = [], devices: [String] = ["this"], groups: [String] = []) {
+    public init(apps: [String] = [], teams: [String] = [], devices: [String] = ["this"], groups: [String] = [],
+                contexts: [String] = [], persistentRefs: [String] = []) {
         self.apps = apps
         self.teams = teams
         self.devices = devices
         self.groups = groups
+        self.contexts = contexts
+        self.persistentRefs = persistentRefs
     }
 
     /// The names declared in a world.
@@ -32,7 +39,8 @@ public struct Completer: Sendable {
         for a in world.apps {
             for g in a.accessGroups where !groups.contains(g) { groups.append(g) }
         }
-        self.init(apps: world.apps.map(\.name), teams: teams, devices: world.devices.map(\.name), groups: groups)
+        self.init(apps: world.apps.map(\.name), teams: teams, devices: world.devices.map(\.name), groups: groups,
+                  contexts: world.contexts.keys.sorted(), persistentRefs: world.persistentRefs.keys.sorted())
     }
 
     /// What completing a word offers.
@@ -96,7 +104,13 @@ public struct Completer: Sendable {
         case "group": return n >= 2 ? apps : []
         case "platform": return n == 1 ? ["ios", "macos", "catalyst", "watchos"] : []
         case "team": return n == 2 ? ["as"] : []
-        case "device": return n == 2 ? ["account="] : []
+        case "device": return device(t)
+        case "context":
+            if n >= 2, t.last == .equals, case .word(let option) = t[n - 2] {
+                return option == "interaction" ? ["true", "false"] : []
+            }
+            return n >= 2 && t.last?.isValueEnd == true ? ["reuse=", "interaction="] : []
+        case "keep": return [1: ["persistent-ref"], 2: ["as"]][n] ?? []
         case "passcode": return n == 1 ? ["on", "off"] : []
         case "biometry": return n == 1 ? ["enroll", "change", "remove"] : []
         case "user": return n == 1 ? ["approves", "cancels", "fails"] : []
@@ -128,13 +142,14 @@ public struct Completer: Sendable {
     /// `expect status NAME [or NAME…]`, `expect groups APP [ID, …]` and the other subjects.
     private func expect(_ t: [CompletionTokens.Token]) -> [String] {
         guard t.count >= 2, case .word(let subject) = t[1] else {
-            return t.count == 1 ? ["status", "count", "data", "group", "item", "groups", "default-group"] : []
+            return t.count == 1 ? ExpectSubject.all : []
         }
         switch subject {
         case "status":
             if t.last == .word("status") || t.last == .word("or") { return Vocabulary.statusNames }
             return ["or"]
         case "group": return t.count == 2 ? groups : []
+        case "persistent-ref": return t.count == 2 ? persistentRefs : []
         case "groups":
             if t.count == 2 { return apps }
             return t.contains(.open) && t.last != .close ? groups : []
@@ -146,6 +161,20 @@ public struct Completer: Sendable {
         }
     }
 
+    /// `device NAME [account=ID] [platform=FAMILY VERSION]`
+    private func device(_ t: [CompletionTokens.Token]) -> [String] {
+        let n = t.count
+        if n >= 3, t.last == .equals, t[n - 2] == .word("platform") { return Platform.Family.allCases.map(\.rawValue) }
+        if n >= 2, t.last?.isValueEnd == true {
+            if n >= 3, t[n - 2] == .equals, t[n - 3] == .word("platform") { return [] }  // the version follows
+            var options: [String] = []
+            if !t.contains(.word("account")) { options.append("account=") }
+            if !t.contains(.word("platform")) { options.append("platform=") }
+            return options
+        }
+        return []
+    }
+
     /// `app BUNDLEID [as NAME] [team=T] [kind=…] [keychain-access-groups=[…]] [application-groups=[…]]`
     private func appOptions(_ t: [CompletionTokens.Token]) -> [String] {
         guard t.count >= 2 else { return [] }
@@ -153,12 +182,14 @@ public struct Completer: Sendable {
             switch option {
             case "team": return teams + ["none"]
             case "kind": return TargetKind.allCases.map(\.rawValue)
+            case "signing": return Signing.allCases.map(\.rawValue)
+            case "provisioned": return ["true", "false"]
             default: return []
             }
         }
         if t.contains(.open) && !(t.last == .close) { return [] }
         if t.last == .word("as") { return [] }
-        return ["as", "team=", "kind=", "keychain-access-groups=", "application-groups="]
+        return ["as"] + AppOption.all.map { $0 + "=" }
     }
 
     /// Values after `ATTR=` or inside `ATTR=[…`; nil when the cursor is not at a value.
@@ -177,6 +208,8 @@ public struct Completer: Sendable {
         guard let attribute else { return nil }
         guard let key = Vocabulary.argumentKey(named: attribute) else { return [] }
         if key == .group { return groups }
+        if key == .context { return contexts }
+        if key == .persistentRef { return persistentRefs }
         return Vocabulary.valueNames(for: key)
     }
 

@@ -43,6 +43,11 @@ enum Help {
         default:
             if let k = Vocabulary.argumentKey(named: t) {
                 let values = Vocabulary.valueNames(for: k)
+                switch k {
+                case .persistentRef: return "\(t)=NAME takes a reference kept with 'keep persistent-ref as NAME'\n"
+                case .context: return "\(t)=NAME takes a context declared with 'context NAME [reuse=SECONDS] [interaction=false]'\n"
+                default: break
+                }
                 if values.isEmpty { return "\(t)=VALUE takes a word, a string or a number\n" }
                 let short = values.filter { !$0.hasPrefix("kSec") }
                 let note = short.count < values.count ? " (each also has its kSec… constant name)" : ""

@@ -50,6 +50,11 @@ enum ByteCodec {
     /// Bytes from a value written where the framework takes `CFData`:
     /// `Data`, `[UInt8]` or a `String` (its UTF-8, as `copyData` converts
     /// strings in SecDbQuery.c). Nil for any other type.
+    /// The bytes of a `Data` value only (a persistent reference is `CFData`).
+    static func dataBytes(of value: Any) -> [UInt8]? {
+        (value as? Data).map { Array($0) }
+    }
+
     static func bytes(of value: Any) -> [UInt8]? {
         switch value {
         case let d as Data: Array(d)

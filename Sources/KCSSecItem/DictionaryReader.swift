@@ -26,7 +26,7 @@ enum DictionaryReader {
         "kSecMatchIssuers", "kSecMatchEmailAddressIfPresent", "kSecMatchSubjectContains",
         "kSecMatchSubjectStartsWith", "kSecMatchSubjectEndsWith", "kSecMatchSubjectWholeString",
         "kSecMatchDiacriticInsensitive", "kSecMatchWidthInsensitive", "kSecMatchTrustedOnly",
-        "kSecMatchValidOnDate", "kSecValueRef", "kSecValuePersistentRef", "kSecUseItemList",
+        "kSecMatchValidOnDate", "kSecValueRef", "kSecUseItemList",
         "kSecUseKeychain", "kSecUseAuthenticationContext",
         "kSecUseSystemKeychain", "kSecUseUserIndependentKeychain", "kSecUseCredentialReference",
     ]
@@ -79,6 +79,10 @@ enum DictionaryReader {
         case kSecValueData:
             guard let bytes = ByteCodec.bytes(of: value) else { return .param }
             spec.data = ByteCodec.encode(bytes)
+        case kSecValuePersistentRef:
+            // Bytes a device cannot parse: errSecItemInvalidValue (errSecParam).
+            guard let bytes = ByteCodec.dataBytes(of: value), let ref = PersistentRef(bytes: bytes) else { return .param }
+            spec.persistentRef = ref
         case kSecReturnData, kSecReturnAttributes, kSecReturnRef, kSecReturnPersistentRef:
             guard let on = value as? Bool else { return .param }
             let kind: ReturnKinds = switch key {

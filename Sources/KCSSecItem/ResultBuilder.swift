@@ -18,25 +18,27 @@ enum ResultBuilder {
         .generic, .applicationTag, .applicationLabel, .issuer, .serialNumber, .publicKeyHash,
     ]
 
-    static func result(_ items: [FoundItem], returns: ReturnKinds, single: Bool) -> Any? {
+    static func result(_ items: [FoundItem], returns: ReturnKinds, single: Bool, platform: Platform) -> Any? {
         guard !returns.isEmpty else { return nil }
-        let values = items.map { value(of: $0, returns) }
+        let values = items.map { value(of: $0, returns, platform) }
         if single { return values.first }
         return values
     }
 
-    static func value(of found: FoundItem, _ returns: ReturnKinds) -> Any {
+    static func value(of found: FoundItem, _ returns: ReturnKinds, _ platform: Platform) -> Any {
         switch returns {
         case .data: return data(of: found.item)
-        case .persistentReference: return Data(persistentReference(found))
-        case .reference: return reference(found)
+        case .persistentReference: return Data(found.persistentRef(on: platform).bytes)
+        case .reference: return reference(found, platform)
         default:
             var dictionary: [String: Any] = [:]
             if returns.contains(.attributes) { dictionary = attributes(of: found) }
-            if returns.contains(.data) { dictionary[kSecValueData] = data(of: found.item) }
-            if returns.contains(.reference) { dictionary[kSecValueRef] = reference(found) }
+            // No stored data: no kSecValueData key (SecItemDb.c handle_result);
+            // return-data alone still gives empty data (above).
+            if returns.contains(.data), found.item.data != nil { dictionary[kSecValueData] = data(of: found.item) }
+            if returns.contains(.reference) { dictionary[kSecValueRef] = reference(found, platform) }
             if returns.contains(.persistentReference) {
-                dictionary[kSecValuePersistentRef] = Data(persistentReference(found))
+                dictionary[kSecValuePersistentRef] = Data(found.persistentRef(on: platform).bytes)
             }
             return dictionary
         }
@@ -46,13 +48,9 @@ enum ResultBuilder {
         Data(ByteCodec.decode(item.data ?? ""))
     }
 
-    static func persistentReference(_ found: FoundItem) -> [UInt8] {
-        Array("kcs-ref:\(found.groupName):\(found.item.sequence)".utf8)
-    }
-
-    static func reference(_ found: FoundItem) -> SecItemReference {
+    static func reference(_ found: FoundItem, _ platform: Platform) -> SecItemReference {
         SecItemReference(itemClass: found.identityKey == nil ? found.item.itemClass : .identity,
-                         accessGroup: found.groupName, persistentReference: persistentReference(found))
+                         accessGroup: found.groupName, persistentReference: found.persistentRef(on: platform).bytes)
     }
 
     /// An item's attributes keyed by constant names: class, access group,

@@ -46,7 +46,8 @@ public struct SecItemClient: Sendable {
         }
         let outcome = world.perform(CallRequest(.add, spec), as: app, on: device)
         if outcome.status == .success {
-            result?.pointee = ResultBuilder.result(outcome.items, returns: spec.returns, single: true)
+            result?.pointee = ResultBuilder.result(outcome.items, returns: spec.returns, single: true,
+                                                   platform: world.world.platform(of: device))
         }
         return outcome.status.code
     }
@@ -63,7 +64,8 @@ public struct SecItemClient: Sendable {
         let outcome = world.perform(CallRequest(.find, spec), as: app, on: device)
         if outcome.status == .success {
             result?.pointee = ResultBuilder.result(outcome.items, returns: spec.returns,
-                                                   single: (spec.limit ?? .one) == .one)
+                                                   single: (spec.limit ?? .one) == .one,
+                                                   platform: world.world.platform(of: device))
         }
         return outcome.status.code
     }

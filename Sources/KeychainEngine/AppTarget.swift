@@ -23,6 +23,20 @@ public enum TargetKind: String, Sendable, Hashable, CaseIterable {
     case appClip = "app-clip"
 }
 
+/// How a target is signed, which on macOS (and Mac Catalyst, whose keychain
+/// daemon is the Mac's) decides which entitlements count
+/// (server_entitlement_helpers.c `SecTaskCopyAccessGroups`).
+public enum Signing: String, Sendable, Hashable, CaseIterable {
+    /// A provisioning profile validates the entitlements.
+    case provisioned
+    /// Signed with an app ID but no profile: `SecTaskEntitlementsValidated`
+    /// is false, so only keychain-access-groups count.
+    case unprovisioned
+    /// Signed (a team) but without an application-identifier entitlement,
+    /// e.g. Developer ID without keychain entitlements.
+    case noAppID = "no-app-id"
+}
+
 /// An executable target with its own signed entitlements.
 public struct AppTarget: Sendable, Hashable {
     public var name: String
@@ -34,9 +48,21 @@ public struct AppTarget: Sendable, Hashable {
     public var keychainAccessGroups: [String]
     /// `com.apple.security.application-groups`, in entitlement order.
     public var applicationGroups: [String]
-    /// Whether a provisioning profile validates the entitlements. On macOS an
-    /// unprovisioned app cannot use the data-protection keychain.
-    public var provisioned = true
+    /// How the target is signed; matters on macOS and Mac Catalyst.
+    public var signing: Signing = .provisioned
+    /// `com.apple.developer.associated-application-identifier` (Mac Catalyst):
+    /// app IDs that join the access groups after keychain-access-groups.
+    public var associatedApplicationIdentifiers: [String] = []
+
+    /// Whether a provisioning profile validates the entitlements.
+    public var provisioned: Bool {
+        get { signing == .provisioned }
+        set { signing = newValue ? .provisioned : .unprovisioned }
+    }
+
+    /// The group of CryptoTokenKit items, readable by every app and never
+    /// writable (SecItem.h `kSecAttrAccessGroupToken`).
+    public static let tokenGroup = "com.apple.token"
 
     public init(name: String, bundleID: String, teamID: String?, kind: TargetKind = .app,
                 keychainAccessGroups: [String] = [], applicationGroups: [String] = []) {
@@ -48,16 +74,20 @@ public struct AppTarget: Sendable, Hashable {
         self.applicationGroups = applicationGroups
     }
 
-    /// The application identifier, `TEAMID.BUNDLEID`; nil when unsigned.
-    public var appID: String? { teamID.map { "\($0).\(bundleID)" } }
+    /// The application identifier, `TEAMID.BUNDLEID`; nil when unsigned or
+    /// signed without one (`signing=no-app-id`).
+    public var appID: String? { signing == .noAppID ? nil : teamID.map { "\($0).\(bundleID)" } }
 
     /// The access-group list in the order `SecTaskCopyAccessGroups` builds it
     /// (OSX/sec/ipc/server_entitlement_helpers.c, Security-61901.0.87.0.1):
-    /// keychain-access-groups, the app ID, then application groups. Nothing
-    /// is removed or reordered, except that an App Clip (on-demand-install
-    /// capable) gets no application groups: securityd ignores them for it.
+    /// keychain-access-groups, associated application identifiers, the app
+    /// ID, then application groups. Nothing is removed or reordered, except
+    /// that an App Clip (on-demand-install capable) gets no application
+    /// groups (securityd ignores them for it) and a listed `com.apple.token`
+    /// moves to the end.
     public var accessGroups: [String] {
         var list = keychainAccessGroups
+        list.append(contentsOf: associatedApplicationIdentifiers)
         if let appID { list.append(appID) }
         if kind != .appClip { list.append(contentsOf: applicationGroups) }
         // com.apple.token is read-only, so it goes last: a write without an
@@ -69,18 +99,39 @@ public struct AppTarget: Sendable, Hashable {
         return list
     }
 
-    /// `kSecAttrAccessGroupToken`: the read-only group of smart-card items.
-    public static let tokenGroup = "com.apple.token"
+    /// The list the Mac's keychain daemon builds (macOS and Mac Catalyst):
+    /// without a validating profile only keychain-access-groups count; then
+    /// `com.apple.token` is appended, unless the app has an app ID and
+    /// nothing counted ("entitlementsFailure": the app meant to use the
+    /// keychain and should see errSecMissingEntitlement). Security-59754 and
+    /// later (`#if TARGET_OS_OSX` in `SecTaskCopyAccessGroups`), and on every
+    /// platform in Security-58286 and 59306 (macOS 10.13-10.15).
+    public var macAccessGroups: [String] {
+        var list = signing == .unprovisioned ? keychainAccessGroups : accessGroups
+        if list.contains(Self.tokenGroup) {
+            // A listed token group is moved to the end: it is read-only.
+            list.removeAll { $0 == Self.tokenGroup }
+            list.append(Self.tokenGroup)
+        } else if !(list.isEmpty && appID != nil) {
+            list.append(Self.tokenGroup)
+        }
+        return list
+    }
 
     /// A target with neither an app ID nor keychain access groups is unsigned:
     /// every call fails with `errSecMissingEntitlement`.
-    public var isUnsigned: Bool { appID == nil && keychainAccessGroups.isEmpty }
+    public var isUnsigned: Bool {
+        appID == nil && keychainAccessGroups.isEmpty && associatedApplicationIdentifiers.isEmpty
+    }
 
-    /// Element 0 of the list, which is never an application group: the first
-    /// keychain access group if there is one, else the app ID.
+    /// Element 0 of the list, which is never an application group nor the
+    /// read-only token group (SecItemServer.c
+    /// `SecurityClientCopyWritableAccessGroups`): the first keychain access
+    /// group if there is one, else the first associated application
+    /// identifier, else the app ID.
     public var defaultGroup: String? {
-        if let first = keychainAccessGroups.first { return first }
-        return appID
+        (keychainAccessGroups + associatedApplicationIdentifiers + [appID].compactMap { $0 })
+            .first { $0 != Self.tokenGroup }
     }
 
     /// The entitled group that `group` names without its team prefix:

@@ -61,6 +61,10 @@ public struct ItemSpec: Sendable, Hashable {
     public var returns: ReturnKinds = []
     public var useDataProtectionKeychain: Bool?
     public var authUI: AuthUI?
+    /// `kSecValuePersistentRef`: the item a persistent reference names.
+    public var persistentRef: PersistentRef?
+    /// `kSecUseAuthenticationContext`: the name of a declared context.
+    public var context: String?
 
     public init(itemClass: ItemClass? = nil) {
         self.itemClass = itemClass

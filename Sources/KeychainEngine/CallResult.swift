@@ -45,8 +45,12 @@ public enum StatusReason: Sendable, Hashable {
     /// The access control cannot be satisfied on this device (no biometry
     /// enrolled, no passcode).
     case promptImpossible
-    /// macOS: the data-protection keychain needs a provisioned app.
+    /// macOS and Catalyst: no entitlement counts (an app ID without a
+    /// validating profile and no keychain-access-groups).
     case unprovisioned
+    /// Add, update or delete by a caller whose only group is the read-only
+    /// com.apple.token (on the Mac, a process without entitlements).
+    case onlyTokenGroup
     /// macOS file keychain: returning data for all matching passwords.
     case fileKeychainDataForAll
     /// macOS file keychain: another app's item, and the user denied access.
@@ -60,11 +64,21 @@ public enum StatusReason: Sendable, Hashable {
     /// An App Clip adding or updating to a synchronizable item.
     case appClipSync
     /// A key in the attributes to change that is no attribute of the class
-    /// (kSecClass, a match limit, a return key, kSecUseAuthenticationUI):
-    /// errSecNoSuchAttr.
+    /// (kSecClass, a match limit, a return key, kSecUseAuthenticationUI, a
+    /// persistent reference, an authentication context): errSecNoSuchAttr.
     case notAnAttributeToChange(String)
-    /// macOS without entitlements: only the read-only token group is listed.
-    case tokenGroupOnly
+    /// A non-interactive authentication context (`interactionNotAllowed`)
+    /// would have needed a prompt.
+    case contextNotInteractive
+    /// `kSecValuePersistentRef` in an add.
+    case persistentRefOnAdd
+    /// A persistent reference together with attributes to match (find; and
+    /// update or delete with row-ID references): errSecItemIllegalQuery.
+    case persistentRefWithAttributes
+    /// A UUID persistent reference on a device whose Security predates them.
+    case persistentRefUnreadable
+    /// The class named disagrees with the persistent reference's.
+    case persistentRefClassMismatch(ItemClass)
 }
 
 /// The outcome of one SecItem call.

@@ -54,17 +54,26 @@ public struct Device: Sendable {
     public var keychain: Keychain
     /// The macOS file-based keychain (the login keychain): used on macOS by
     /// calls without `data-protection=true` that are not synchronizable.
-    public var fileKeychain = Keychain()
+    public var fileKeychain: Keychain
     /// Apps removed from this device; every declared app starts installed.
     public var uninstalled: Set<AppHandle> = []
     /// Deleted synchronizable items, by primary key, with when they were
     /// deleted: deletions travel with sync.
     public var tombstones: [PrimaryKey: UInt64] = [:]
 
-    public init(name: String, account: String) {
+    /// The platform this device runs; nil: the world's (`platform …`).
+    public var platform: Platform?
+    /// When the device was last unlocked with biometry, on the world's
+    /// wall clock (seconds): an `LAContext` reuse duration counts from it.
+    public var lastBiometricUnlock: Int?
+
+    /// A device; `serial` keeps its keychains' persistent references apart
+    /// from every other device's.
+    public init(name: String, account: String, serial: UInt64 = 0) {
         self.name = name
         self.account = account
         self.state = DeviceState()
-        self.keychain = Keychain()
+        self.keychain = Keychain(salt: serial * 2 + 1)
+        self.fileKeychain = Keychain(salt: serial * 2 + 2)
     }
 }

@@ -27,7 +27,7 @@ extension World {
                            on device: DeviceHandle = .this) -> [Candidate] {
         guard let itemClass = request.spec.itemClass else { return [] }
         let spec = request.spec
-        let cache = cache(of: app)
+        let cache = cache(of: app, on: platform(of: device))
         let searched: [GroupID]
         if let named = spec.accessGroup {
             searched = groupIDs[named].map { [$0] } ?? []
@@ -71,7 +71,7 @@ extension World {
         guard let itemClass = request.spec.itemClass, itemClass != .identity else { return 0 }
         var spec = request.spec
         spec.synchronizable = sync
-        let cache = cache(of: app)
+        let cache = cache(of: app, on: platform(of: device))
         let groups: [GroupID]
         if let named = spec.accessGroup {
             guard let id = groupIDs[named], cache.ids.contains(id) else { return 0 }
@@ -96,7 +96,7 @@ extension World {
     /// Whether `app` could read `item` by naming it: its group is in the
     /// app's list and the device state lets it be read. For `show matrix`.
     public func canRead(_ item: StoredItem, as app: AppHandle, on device: DeviceHandle = .this) -> Bool {
-        !apps[app.index].isUnsigned && cache(of: app).ids.contains(item.group)
+        !apps[app.index].isUnsigned && cache(of: app, on: platform(of: device)).ids.contains(item.group)
             && devices[device.index].state.isAvailable(item.accessibility)
     }
 }

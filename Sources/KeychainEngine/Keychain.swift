@@ -36,6 +36,13 @@ public struct StoredItem: Sendable, Hashable {
     /// primary key changes: SecDbItem.c `SecDbItemUpdate` runs
     /// `UPDATE … WHERE rowid=?` in place.
     public internal(set) var sequence: UInt64 = 0
+    /// The row's ID in its class's table (`INTEGER PRIMARY KEY AUTOINCREMENT`,
+    /// SecItemDb.c): given on insert, never reused, kept by an update.
+    public internal(set) var rowID: Int64 = 0
+    /// The row's persistent-reference UUID (`persistref`, SecItemSchema.c
+    /// `v10itempersistentref`): fresh on insert, kept by an update, not
+    /// synced and not backed up. Unique across the world's keychains.
+    public internal(set) var persistentUUID: UInt64 = 0
 
     public init(itemClass: ItemClass, group: GroupID, synchronizable: Bool,
                 accessibility: Accessibility, accessControl: AccessControl?,
@@ -84,6 +91,11 @@ public struct Keychain: Sendable {
     private var buckets: [BucketKey: Bucket] = [:]
     private var nextSequence: UInt64 = 1
     public private(set) var count = 0
+    /// The next row ID of each class's table: AUTOINCREMENT never hands out
+    /// a row ID twice, even after the row is deleted.
+    private var nextRowID: [Int64] = Array(repeating: 1, count: ItemClass.allCases.count)
+    /// Makes persistent-reference UUIDs unique across keychains.
+    private let uuidSalt: UInt64
 
     /// A primary key without its group and sync value.
     struct KeyValues: Hashable, Sendable {
@@ -129,7 +141,17 @@ public struct Keychain: Sendable {
         var dead = 0
     }
 
-    public init() {}
+    /// A keychain; `salt` keeps its persistent-reference UUIDs apart from
+    /// every other keychain's.
+    public init(salt: UInt64 = 0) { uuidSalt = salt }
+
+    /// An empty keychain that continues this one's row-ID counters (a
+    /// restore wipes the rows, SQLite's sequence table stays).
+    func emptied(salt: UInt64) -> Keychain {
+        var k = Keychain(salt: salt)
+        k.nextRowID = nextRowID
+        return k
+    }
 
     private static let freeSlot = StoredItem(itemClass: .genericPassword, group: -1, synchronizable: false,
                                              accessibility: .always, accessControl: nil, attributes: AttributeList(),
@@ -192,7 +214,11 @@ public struct Keychain: Sendable {
     public mutating func insert(_ item: StoredItem) -> ItemID {
         var item = item
         item.sequence = nextSequence
+        item.persistentUUID = uuidSalt << 32 | nextSequence
         nextSequence += 1
+        let table = item.itemClass.tableIndex
+        item.rowID = nextRowID[table]
+        nextRowID[table] += 1
         let slot: Int32
         if let free = freeSlots.popLast() {
             slot = free
@@ -278,6 +304,9 @@ public struct Keychain: Sendable {
         guard let old = self[id] else { return }
         var updated = newItem
         updated.sequence = old.sequence
+        // SecDbItemUpdate runs UPDATE … WHERE rowid=? and keeps the persistref.
+        updated.rowID = old.rowID
+        updated.persistentUUID = old.persistentUUID
         if old.primaryKeyValues != updated.primaryKeyValues || old.itemClass != updated.itemClass {
             unindex(id.slot, old)
             index(id.slot, updated)
@@ -382,5 +411,18 @@ extension Keychain.Bucket {
         slots = newSlots
         sequences = newSequences
         dead = 0
+    }
+}
+
+extension ItemClass {
+    /// A small index per class, for per-table counters.
+    var tableIndex: Int {
+        switch self {
+        case .genericPassword: 0
+        case .internetPassword: 1
+        case .certificate: 2
+        case .key: 3
+        case .identity: 4
+        }
     }
 }

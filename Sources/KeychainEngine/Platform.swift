@@ -57,11 +57,12 @@ public struct Platform: Sendable, Hashable, CustomStringConvertible {
                             : [.genericPassword, .internetPassword, .key]
     }
 
-    /// macOS adds the read-only `com.apple.token` group to the list of a
-    /// process without keychain entitlements (server_entitlement_helpers.c,
-    /// from Security-59754.41.1, macOS 11), so its queries find nothing
-    /// instead of failing with errSecMissingEntitlement.
-    public var addsImplicitTokenGroup: Bool { family == .macos && version >= 11 }
+    /// Whether the keychain daemon is the Mac's (macOS and Mac Catalyst):
+    /// `#if TARGET_OS_OSX` code in securityd applies, such as entitlement
+    /// validation and the implicit `com.apple.token` group. (Security-58286
+    /// and 59306 appended that group on every platform; kcs models it on the
+    /// Mac only, where 59754 and later keep it.)
+    public var usesMacDaemon: Bool { family == .macos || family == .catalyst }
 
     public var description: String { "\(family.rawValue) \(version)" }
 }

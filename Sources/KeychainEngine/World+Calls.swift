@@ -10,7 +10,9 @@ extension World {
     ) -> CallResult {
         // macOS: calls without the data-protection flag (and not for
         // synchronizable items) go to the file-based keychain, queries to both.
-        if platform.family == .macos && !Self.usesDataProtection(request.spec) {
+        // A persistent reference names a row of one keychain.
+        if platform(of: device).family == .macos && !Self.usesDataProtection(request.spec)
+            && request.spec.persistentRef?.inFileKeychain != false {
             // A merged query runs on the data-protection side first.
             let dp = request.operation == .add ? nil : performDataProtection(request, as: app, on: device, prompt: prompt)
             return performOnMac(request, as: app, on: device, prompt: prompt, dataProtection: dp)
@@ -24,13 +26,12 @@ extension World {
         _ request: CallRequest, as app: AppHandle, on device: DeviceHandle,
         prompt: (FoundItem) -> PromptAnswer?
     ) -> CallResult {
+        let platform = platform(of: device)
         // Client side first (SecItem.m SecItemAuthDoQuery): nothing reaches
         // securityd when these fail, whoever the caller is.
-        if let refused = clientChecks(request, callerGroups: cache(of: app).names) { return refused }
+        if let refused = clientChecks(request, callerGroups: cache(of: app, on: platform).names) { return refused }
         let cache: AppCache
-        switch serverGroups(of: app, request.operation) {
-        case .success(let c) where c.names.isEmpty:
-            return CallResult(status: .missingEntitlement, reason: .tokenGroupOnly, callerGroups: [])
+        switch serverGroups(of: app, request.operation, platform) {
         case .success(let c): cache = c
         case .failure(let refused): return refused.result
         }
@@ -38,11 +39,15 @@ extension World {
         // they parse the query (and so before the class). Before iOS 13 there
         // is no such check: the group only narrows the search later.
         if request.operation == .update || request.operation == .delete, platform.rejectsUnentitledQueryGroups,
-           case .failure(let refused) = searchScope(request.spec, cache) {
+           case .failure(let refused) = searchScope(request.spec, cache, platform) {
             return refused
         }
+        // A persistent reference is parsed with the query: it may give the class.
+        if let ref = request.spec.persistentRef, let refused = Self.checkPersistentRef(ref, request, platform) {
+            return CallResult(status: refused.status, reason: refused.reason, callerGroups: cache.names)
+        }
         // 3: a missing class is errSecParam.
-        guard let itemClass = request.spec.itemClass else {
+        guard let itemClass = request.spec.itemClass ?? request.spec.persistentRef?.itemClass else {
             return CallResult(status: .param, reason: .missingClass, callerGroups: cache.names)
         }
         if let bad = firstForeignAttribute(request.spec, itemClass) {
@@ -55,10 +60,41 @@ extension World {
         case .find:
             return find(request.spec, itemClass, cache, device, prompt)
         case .update:
-            return update(request.spec, request.changes ?? ItemSpec(), itemClass, cache, device, prompt)
+            return update(request.spec, request.changes ?? ItemSpec(), itemClass, cache, device, platform, prompt)
         case .delete:
             return delete(request.spec, itemClass, cache, device)
         }
+    }
+
+    /// The checks `_SecItemParsePersistentRef` and `query_set_class` make
+    /// (SecDbQuery.c `query_add_value`), and SecItemServer.c's refusal of a
+    /// persistent reference in an add (errSecValuePersistentRefUnsupported,
+    /// which SecBasePriv.h maps to errSecParam).
+    static func checkPersistentRef(_ ref: PersistentRef, _ request: CallRequest,
+                                   _ platform: Platform) -> StatusFailure? {
+        if request.operation == .add { return StatusFailure(.param, .persistentRefOnAdd) }
+        // Before Security-61439 a 20-byte reference is not a valid one
+        // (errSecItemInvalidValue, that is errSecParam).
+        if case .uuid = ref.row, !platform.persistentRefsUseUUID {
+            return StatusFailure(.param, .persistentRefUnreadable)
+        }
+        if let named = request.spec.itemClass, named != ref.itemClass {
+            return StatusFailure(.noSuchClass, .persistentRefClassMismatch(named))
+        }
+        return nil
+    }
+
+    /// Whether a query names attributes besides a persistent reference:
+    /// s3dl_copy_matching refuses that (errSecItemIllegalQuery, errSecParam),
+    /// and so do update and delete for row-ID references (SecItemDb.c
+    /// `s3dl_query_update`, SecItemServer.c `SecServerItemDeleteWithCustomDb`); a UUID
+    /// reference is ANDed with them there.
+    static func persistentRefHasCompany(_ spec: ItemSpec, _ operation: Operation) -> Bool {
+        guard let ref = spec.persistentRef else { return false }
+        if operation != .find, case .uuid = ref.row { return false }
+        let syncNamed = spec.synchronizable == .yes || spec.synchronizable == .no
+        return !spec.attributes.isEmpty || spec.accessGroup != nil || spec.accessibility != nil
+            || spec.accessControl != nil || syncNamed
     }
 
     private func firstForeignAttribute(_ spec: ItemSpec, _ itemClass: ItemClass) -> ItemAttribute? {
@@ -83,42 +119,36 @@ extension World {
         return nil
     }
 
-    /// The access groups securityd grants the caller (server_entitlement_helpers.c
-    /// `SecTaskCopyAccessGroups`), or the call's end when there are none.
-    /// macOS and Catalyst honour an app ID and application groups only when a
-    /// provisioning profile validates them; keychain-access-groups always count.
-    private mutating func serverGroups(of app: AppHandle, _ operation: Operation) -> Result<AppCache, CallResultBox> {
-        let target = apps[app.index]
-        let validates = platform.family == .macos || platform.family == .catalyst
-        if target.isUnsigned {
-            // macOS adds the read-only com.apple.token group to an empty list
-            // when there is no app ID: queries find nothing, writes have no
-            // group (KeychainEntitlementsTest testNoEntitlements).
-            if platform.addsImplicitTokenGroup {
-                return .success(writable(makeCache(names: [AppTarget.tokenGroup]), operation))
-            }
-            return .failure(CallResultBox(CallResult(status: .missingEntitlement, reason: .unsigned, callerGroups: [])))
+    /// The access groups securityd grants the caller on a device of
+    /// `platform` (server_entitlement_helpers.c `SecTaskCopyAccessGroups`,
+    /// built once per app in `cache(of:on:)`), or the call's end when there
+    /// are none. The Mac's daemon (macOS, Catalyst) honours an app ID,
+    /// associated IDs and application groups only when a provisioning profile
+    /// validates them (keychain-access-groups always count) and appends
+    /// com.apple.token unless an app ID was left with nothing (the Mac's rule
+    /// in every Security version kcs models; KeychainEntitlementsTest testNoEntitlements,
+    /// testInvalidEntitlementsAppID). Writes see the list without the
+    /// read-only token group (SecItemServer.c
+    /// `SecurityClientCopyWritableAccessGroups`); an empty writable list ends
+    /// the call with errSecMissingEntitlement.
+    private func serverGroups(of app: AppHandle, _ operation: Operation,
+                              _ platform: Platform) -> Result<AppCache, CallResultBox> {
+        let full = cache(of: app, on: platform)
+        let unsigned = apps[app.index].isUnsigned
+        // 1.6: an unsigned target gets errSecMissingEntitlement from every
+        // call, except on the Mac, whose list then holds com.apple.token; an
+        // empty Mac list (an app ID no profile validates, nothing else) too.
+        if full.names.isEmpty || (unsigned && !platform.usesMacDaemon) {
+            return .failure(CallResultBox(CallResult(status: .missingEntitlement, reason: unsigned ? .unsigned : .unprovisioned,
+                                                     callerGroups: full.names)))
         }
-        if validates && !target.provisioned {
-            // Without validation only keychain-access-groups count
-            // (KeychainEntitlementsTest testInvalidEntitlementsAppID).
-            guard !target.keychainAccessGroups.isEmpty else {
-                return .failure(CallResultBox(CallResult(status: .missingEntitlement, reason: .unprovisioned, callerGroups: [])))
-            }
-            return .success(writable(makeCache(names: target.keychainAccessGroups), operation))
+        guard operation != .find else { return .success(full) }
+        let writable = full.writable(tokenGroup: groupIDs[AppTarget.tokenGroup])
+        if writable.ids.isEmpty {
+            return .failure(CallResultBox(CallResult(status: .missingEntitlement, reason: .onlyTokenGroup,
+                                                     callerGroups: full.names)))
         }
-        return .success(writable(cache(of: app), operation))
-    }
-
-    /// Writes see the list without the read-only token group
-    /// (SecItemServer.c `SecurityClientCopyWritableAccessGroups`); an empty
-    /// writable list ends the call with errSecMissingEntitlement.
-    private mutating func writable(_ cache: AppCache, _ operation: Operation) -> AppCache {
-        guard operation != .find, cache.names.contains(AppTarget.tokenGroup) else { return cache }
-        var result = makeCache(names: cache.names.filter { $0 != AppTarget.tokenGroup })
-        result.isAppClip = cache.isAppClip
-        result.restrictedClip = cache.restrictedClip
-        return result
+        return .success(writable)
     }
 
     /// A call result as an error, so a lookup can fail with the call's answer.
@@ -246,7 +276,7 @@ extension World {
     /// The groups a query searches, or the result that ends the call:
     /// an explicit group narrows the search to it if entitled; otherwise
     /// errSecMissingEntitlement from iOS 13, errSecItemNotFound before.
-    private func searchScope(_ spec: ItemSpec, _ cache: AppCache) -> Scope {
+    private func searchScope(_ spec: ItemSpec, _ cache: AppCache, _ platform: Platform) -> Scope {
         guard let named = spec.accessGroup else { return .success(cache.searchIDs) }
         if let id = entitledGroup(named, cache) { return .success([id]) }
         if platform.rejectsUnentitledQueryGroups {
@@ -269,9 +299,14 @@ extension World {
 
     /// Whether a stored item satisfies a query's filters (class and group aside).
     static func matches(_ item: StoredItem, _ spec: ItemSpec) -> Bool {
+        if let ref = spec.persistentRef {
+            let table: ItemClass = ref.itemClass == .identity ? .certificate : ref.itemClass
+            guard table == item.itemClass, ref.names(item), ref.inFileKeychain == (item.owner != nil) else { return false }
+        }
         // 3: a query that does not mention synchronizable matches only
-        // non-synchronizable items (SecDbQuery.c query_create_with_limit).
-        switch spec.synchronizable ?? .no {
+        // non-synchronizable items (SecDbQuery.c query_create_with_limit),
+        // unless it carries a persistent reference.
+        switch spec.synchronizable ?? (spec.persistentRef == nil ? .no : .any) {
         case .yes: if !item.synchronizable { return false }
         case .no: if item.synchronizable { return false }
         case .any: break
@@ -299,8 +334,8 @@ extension World {
         if !keyAttributes.isEmpty && keyValues.count == keyAttributes.count {
             // One hash of the key values; the group and sync value are then
             // checked on the few items that share them.
-            let sync = spec.synchronizable ?? .no
-            let onlyKeys = spec.attributes.count == keyAttributes.count
+            let sync = spec.synchronizable ?? (spec.persistentRef == nil ? .no : .any)
+            let onlyKeys = spec.attributes.count == keyAttributes.count && spec.persistentRef == nil
             ids = keychain.matching(keyValues: itemClass, keyValues) { group, synchronizable, accessibility in
                 guard groups.contains(group) else { return false }
                 switch sync {
@@ -357,6 +392,9 @@ extension World {
             !$0.attribute.applies(to: .certificate)
         }.map { ($0.attribute, $0.value) })
         keySpec.attributes[.keyClass] = .string("private")
+        // The reference names the certificate's row; the key pairs with it.
+        keySpec.persistentRef = nil
+        if spec.persistentRef != nil && spec.synchronizable == nil { keySpec.synchronizable = .any }
         let keys = matchingItems(keySpec, .key, in: groups, of: keychain)
         var found: [FoundItem] = []
         for certID in matchingItems(certSpec, .certificate, in: groups, of: keychain) {
@@ -372,9 +410,10 @@ extension World {
 
     /// Walks matches in insertion order, stopping the whole call at the first
     /// one the device state keeps locked (SecItemDb.c s3dl_query_row), and
-    /// settles prompts for access-control items whose data is read.
+    /// settles prompts for access-control items when the call authenticates
+    /// (find and update; the context may stand in for the user).
     private func walk(_ matches: [FoundItem], cap: Int, authenticates: Bool, authUI: AuthUI,
-                      state: DeviceState, deletes: Bool = false,
+                      state: DeviceState, deletes: Bool = false, context: inout ContextUse?,
                       prompt: (FoundItem) -> PromptAnswer?) -> Result<[FoundItem], StatusFailure> {
         var taken: [FoundItem] = []
         for match in matches {
@@ -398,15 +437,20 @@ extension World {
             if let key = match.identityKey, !state.isAvailable(key.item.accessibility) {
                 return .failure(StatusFailure(.interactionNotAllowed, .locked(key.item.accessibility)))
             }
-            if authenticates, let ac = match.item.accessControl, ac.requiresAuthentication {
+            if authenticates, let ac = match.item.accessControl, ac.requiresAuthentication,
+               !(context?.coversPrompt(for: ac, state: state) ?? false) {
+                // A non-interactive context turns a prompt into a failure.
+                let authUI = context?.context.interactionAllowed == false && authUI == .allow ? .fail : authUI
                 switch authUI {
                 case .skip: continue
-                case .fail: return .failure(StatusFailure(.interactionNotAllowed, .promptNotAllowed))
+                case .fail:
+                    let reason: StatusReason = context?.context.interactionAllowed == false ? .contextNotInteractive : .promptNotAllowed
+                    return .failure(StatusFailure(.interactionNotAllowed, reason))
                 case .allow:
                     // No way to authenticate (no biometry, no passcode): it fails.
                     guard state.canSatisfy(ac) else { return .failure(StatusFailure(.authFailed, .promptImpossible)) }
                     switch prompt(match) {
-                    case .approve?: break
+                    case .approve?: context?.authenticated = true
                     case .cancel?: return .failure(StatusFailure(.userCanceled, .promptCanceled))
                     case .fail?: return .failure(StatusFailure(.authFailed, .promptFailed))
                     case nil: return .failure(StatusFailure(.interactionNotAllowed, .promptUnanswered))
@@ -427,23 +471,30 @@ extension World {
 
     // MARK: Find
 
-    private func find(_ spec: ItemSpec, _ itemClass: ItemClass, _ cache: AppCache, _ device: DeviceHandle,
-                      _ prompt: (FoundItem) -> PromptAnswer?) -> CallResult {
+    private mutating func find(_ spec: ItemSpec, _ itemClass: ItemClass, _ cache: AppCache, _ device: DeviceHandle,
+                               _ prompt: (FoundItem) -> PromptAnswer?) -> CallResult {
         let groups: [GroupID]
-        switch searchScope(spec, cache) {
+        switch searchScope(spec, cache, platform(of: device)) {
         case .success(let g): groups = g
         case .failure(let r): return r
         }
         if let refused = appClipRefusal(cache, syncRequested: false) { return refused }
         let searched = names(of: groups, cache)
+        if Self.persistentRefHasCompany(spec, .find) {
+            return CallResult(status: .param, reason: .persistentRefWithAttributes, callerGroups: cache.names,
+                              searchedGroups: searched)
+        }
         let matches = matchingFoundItems(spec, itemClass, in: groups, of: devices[device.index].keychain)
+        var context = contextUse(spec, device)
+        defer { if let context, let name = spec.context, context.authenticated { contexts[name]?.authenticatedOn = device } }
         // Every query decrypts the secret part of an item whose access control
         // has constraints, whatever it returns (SecDbKeychainItem.m
         // ks_decrypt_data: "Should also try and decrypt if there are ACL
         // contraints"), so attributes alone, or nothing, prompt too
-        // (secacltests/sec_acl_stress.c: auth-ui=fail → errSecInteractionNotAllowed).
+        // (secacltests/sec_acl_stress.c: auth-ui=fail → errSecInteractionNotAllowed);
+        // the query's context may stand in for the prompt.
         switch walk(matches, cap: (spec.limit ?? .one).cap, authenticates: true,
-                    authUI: spec.authUI ?? .allow, state: devices[device.index].state, prompt: prompt) {
+                    authUI: spec.authUI ?? .allow, state: devices[device.index].state, context: &context, prompt: prompt) {
         case .failure(let f):
             return CallResult(status: f.status, reason: f.reason, callerGroups: cache.names, searchedGroups: searched)
         case .success(let taken) where taken.isEmpty:
@@ -462,20 +513,26 @@ extension World {
 
     /// Every match of an update's or delete's query, walked in insertion
     /// order (locked items stop the call), with the groups searched.
-    /// `authenticates`: update decrypts each item (kAKSKeyOpDecrypt needs the
-    /// user); delete uses kAKSKeyOpDelete, which every flag set leaves open.
+    /// An update decrypts each item (kAKSKeyOpDecrypt needs the user, or the
+    /// query's context); a delete uses kAKSKeyOpDelete, which every flag set
+    /// leaves open.
     private func everyMatch(_ query: ItemSpec, _ itemClass: ItemClass, _ cache: AppCache, _ device: DeviceHandle,
-                            authenticates: Bool, authUI: AuthUI, prompt: (FoundItem) -> PromptAnswer?) -> Matches {
+                            _ operation: Operation, authUI: AuthUI, context: inout ContextUse?,
+                            prompt: (FoundItem) -> PromptAnswer?) -> Matches {
         let groups: [GroupID]
-        switch searchScope(query, cache) {
+        switch searchScope(query, cache, platform(of: device)) {
         case .success(let g): groups = g
         case .failure(let r): return .failed(r)
         }
         let searched = names(of: groups, cache)
+        if Self.persistentRefHasCompany(query, operation) {
+            return .failed(CallResult(status: .param, reason: .persistentRefWithAttributes, callerGroups: cache.names,
+                                      searchedGroups: searched))
+        }
         let matches = matchingFoundItems(query, itemClass, in: groups, of: devices[device.index].keychain)
-        switch walk(matches, cap: Int.max, authenticates: authenticates, authUI: authUI, state: devices[device.index].state,
-                    deletes: !authenticates,
-                    prompt: prompt) {
+        let deletes = operation == .delete
+        switch walk(matches, cap: Int.max, authenticates: !deletes, authUI: authUI, state: devices[device.index].state,
+                    deletes: deletes, context: &context, prompt: prompt) {
         case .failure(let f):
             return .failed(CallResult(status: f.status, reason: f.reason, callerGroups: cache.names, searchedGroups: searched))
         case .success(let t):
@@ -486,7 +543,7 @@ extension World {
     // MARK: Update
 
     private mutating func update(_ query: ItemSpec, _ changes: ItemSpec, _ itemClass: ItemClass,
-                                 _ cache: AppCache, _ device: DeviceHandle,
+                                 _ cache: AppCache, _ device: DeviceHandle, _ platform: Platform,
                                  _ prompt: (FoundItem) -> PromptAnswer?) -> CallResult {
         func fail(_ status: KeychainStatus, _ reason: StatusReason, _ searched: [String] = []) -> CallResult {
             CallResult(status: status, reason: reason, callerGroups: cache.names, searchedGroups: searched)
@@ -520,12 +577,23 @@ extension World {
         if let bad = firstForeignAttribute(changes, itemClass) {
             return fail(.noSuchAttr, .attributeNotInClass(bad, itemClass))
         }
+        // query_update_applier takes every key but kSecValueData as an
+        // attribute: a persistent reference or a context (which the client
+        // turns into kSecUseCredentialReference) is no attribute of any
+        // class (secd-81-item-acl.m: "ACM context is not allowed for update
+        // attributes", errSecNoSuchAttr).
+        if changes.persistentRef != nil || changes.context != nil {
+            return fail(.noSuchAttr, .notAnAttributeToChange(changes.persistentRef != nil ? "kSecValuePersistentRef"
+                                                                                          : "kSecUseAuthenticationContext"))
+        }
         if changes.synchronizable == .any { return fail(.param, .syncAnyInChanges) }
         if changes.accessibility != nil && changes.accessControl != nil {
             return fail(.param, .accessibilityWithAccessControl)
         }
         let taken: [FoundItem], searched: [String]
-        switch everyMatch(query, itemClass, cache, device, authenticates: true, authUI: query.authUI ?? .allow,
+        var context = contextUse(query, device)
+        defer { if let context, let name = query.context, context.authenticated { contexts[name]?.authenticatedOn = device } }
+        switch everyMatch(query, itemClass, cache, device, .update, authUI: query.authUI ?? .allow, context: &context,
                           prompt: prompt) {
         case .failed(let r): return r
         case .found(let t, let s): (taken, searched) = (t, s)
@@ -603,12 +671,14 @@ extension World {
         if let refused = appClipRefusal(cache, syncRequested: false) { return refused }
         // SecServerItemDelete: a limit other than all is errSecParam; macOS
         // and Catalyst prune the limit in the client first.
-        if !platform.prunesUpdateAndDeleteQueries, let limit = query.limit, limit != .all {
+        if !platform(of: device).prunesUpdateAndDeleteQueries, let limit = query.limit, limit != .all {
             return CallResult(status: .param, reason: .limitOnDelete, callerGroups: cache.names)
         }
         let taken: [FoundItem], searched: [String]
-        // Deleting asks no one: only reading data prompts.
-        switch everyMatch(query, itemClass, cache, device, authenticates: false, authUI: .allow, prompt: { _ in .approve }) {
+        // Deleting asks no one (kAKSKeyOpDelete is open for every flag set).
+        var noContext: ContextUse?
+        switch everyMatch(query, itemClass, cache, device, .delete, authUI: .allow, context: &noContext,
+                          prompt: { _ in .approve }) {
         case .failed(let r): return r
         case .found(let t, let s): (taken, searched) = (t, s)
         }
@@ -625,5 +695,60 @@ extension World {
         }
         return CallResult(status: .success, reason: .succeeded, callerGroups: cache.names,
                           searchedGroups: searched, items: taken)
+    }
+}
+
+/// An authentication context as one call uses it.
+struct ContextUse {
+    var context: AuthContext
+    /// Whether the context is authenticated on the calling device (before
+    /// the call, or by a prompt or a reuse during it).
+    var authenticated: Bool
+    /// Seconds since the device's last biometric unlock; nil if never.
+    var sinceBiometricUnlock: Int?
+    var reuseAllowed: Bool
+
+    /// Whether the context makes a prompt for `ac` unnecessary: it is
+    /// already authenticated ("If the specified context has been previously
+    /// authenticated, the operation will succeed without asking user for
+    /// authentication", SecItem.h `kSecUseAuthenticationContext`), or a
+    /// biometric unlock within its reuse duration stands in for a biometric
+    /// check (LocalAuthentication `touchIDAuthenticationAllowableReuseDuration`;
+    /// closed source, from Apple's documentation).
+    mutating func coversPrompt(for ac: AccessControl, state: DeviceState) -> Bool {
+        if authenticated { return true }
+        guard reuseAllowed, context.reuseDuration > 0, let since = sinceBiometricUnlock,
+              since <= context.reuseDuration, state.biometryEnrolled else { return false }
+        let biometric: Set<AccessControl.Flag> = [.userPresence, .biometryAny, .biometryCurrentSet]
+        let ok = ac.combinator == .or ? ac.flags.contains(where: biometric.contains) : ac.flags.allSatisfy(biometric.contains)
+        if ok { authenticated = true }
+        return ok
+    }
+}
+
+extension World {
+    /// The platform a device runs: its own, else the world's.
+    public func platform(of device: DeviceHandle) -> Platform {
+        devices[device.index].platform ?? platform
+    }
+
+    /// The context a query names, as this device sees it.
+    func contextUse(_ spec: ItemSpec, _ device: DeviceHandle) -> ContextUse? {
+        guard let name = spec.context, let c = contexts[name] else { return nil }
+        let since = devices[device.index].lastBiometricUnlock.map { now - $0 }
+        // The reuse property is not available on watchOS (mockaksKeychain.m
+        // testLAContext sets it only for iOS and macOS).
+        return ContextUse(context: c, authenticated: c.authenticatedOn == device, sinceBiometricUnlock: since,
+                          reuseAllowed: platform(of: device).family != .watchos)
+    }
+
+    /// Declares (or replaces with a fresh one) an authentication context.
+    public mutating func declareContext(_ name: String, _ context: AuthContext) {
+        contexts[name] = context
+    }
+
+    /// Lets `seconds` of wall-clock time pass.
+    public mutating func wait(_ seconds: Int) {
+        now += max(seconds, 0)
     }
 }

@@ -35,6 +35,9 @@ extension World {
     public mutating func unlock(_ device: DeviceHandle = .this) {
         devices[device.index].state.isLocked = false
         devices[device.index].state.unlockedSinceBoot = true
+        // With biometry enrolled the unlock is taken to be a biometric one:
+        // an LAContext's reuse duration counts from it.
+        if devices[device.index].state.biometryEnrolled { devices[device.index].lastBiometricUnlock = now }
     }
 
     /// Restarts the device: locked (with a passcode) and not yet unlocked since boot.

@@ -18,9 +18,15 @@ extension World {
         _ request: CallRequest, as app: AppHandle, on device: DeviceHandle,
         prompt: (FoundItem) -> PromptAnswer?, dataProtection dp: CallResult?
     ) -> CallResult {
-        let cache = cache(of: app)
-        guard let itemClass = request.spec.itemClass else {
+        let cache = cache(of: app, on: platform(of: device))
+        if let ref = request.spec.persistentRef, let refused = Self.checkPersistentRef(ref, request, platform(of: device)) {
+            return CallResult(status: refused.status, reason: refused.reason, callerGroups: cache.names)
+        }
+        guard let itemClass = request.spec.itemClass ?? request.spec.persistentRef?.itemClass else {
             return CallResult(status: .param, reason: .missingClass, callerGroups: cache.names)
+        }
+        if request.operation != .add, Self.persistentRefHasCompany(request.spec, request.operation) {
+            return CallResult(status: .param, reason: .persistentRefWithAttributes, callerGroups: cache.names)
         }
         if let bad = request.spec.attributes.first(where: { !$0.attribute.applies(to: itemClass) })?.attribute {
             return CallResult(status: .noSuchAttr, reason: .attributeNotInClass(bad, itemClass), callerGroups: cache.names)

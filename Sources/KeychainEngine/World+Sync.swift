@@ -7,16 +7,18 @@ extension World {
         return clock
     }
 
-    /// Whether an item travels with iCloud Keychain: synchronizable, not
-    /// this-device-only (CKKS skips device-bound items), and of a class the
-    /// platform syncs (`Platform.syncedClasses`).
-    func travels(_ item: StoredItem) -> Bool {
-        item.synchronizable && !item.accessibility.isThisDeviceOnly && platform.syncedClasses.contains(item.itemClass)
+    /// Whether an item travels with iCloud Keychain to or from `device`:
+    /// synchronizable, not this-device-only (CKKS skips device-bound items),
+    /// and of a class that device's platform syncs (`Platform.syncedClasses`;
+    /// each device's data source lists its own classes).
+    func travels(_ item: StoredItem, on device: DeviceHandle) -> Bool {
+        item.synchronizable && !item.accessibility.isThisDeviceOnly
+            && platform(of: device).syncedClasses.contains(item.itemClass)
     }
 
     /// Records the deletion of a travelling item so the deletion syncs too.
     mutating func recordDeletion(_ item: StoredItem, on device: DeviceHandle) {
-        guard travels(item) else { return }
+        guard travels(item, on: device) else { return }
         devices[device.index].tombstones[item.primaryKey] = tick()
     }
 
@@ -35,7 +37,7 @@ extension World {
             var newest: [PrimaryKey: StoredItem] = [:]
             var deleted: [PrimaryKey: UInt64] = [:]
             for d in members {
-                for (_, item) in devices[d].keychain.allItems where travels(item) {
+                for (_, item) in devices[d].keychain.allItems where travels(item, on: DeviceHandle(index: d)) {
                     let key = item.primaryKey
                     if (newest[key]?.modified ?? 0) < item.modified { newest[key] = item }
                 }
@@ -44,7 +46,7 @@ extension World {
             for d in members {
                 for (key, stamp) in deleted {
                     if let id = devices[d].keychain.item(withKey: key), let item = devices[d].keychain[id],
-                       item.modified < stamp {
+                       item.modified < stamp, travels(item, on: DeviceHandle(index: d)) {
                         devices[d].keychain.remove(id)
                         changes += 1
                     }
@@ -52,6 +54,8 @@ extension World {
                 }
                 for (key, winner) in newest.sorted(by: { $0.value.sequence < $1.value.sequence }) {
                     if let stamp = deleted[key], stamp > winner.modified { continue }
+                    // A device whose platform does not sync the class takes nothing.
+                    guard travels(winner, on: DeviceHandle(index: d)) else { continue }
                     if let id = devices[d].keychain.item(withKey: key), let mine = devices[d].keychain[id] {
                         if mine.modified < winner.modified {
                             devices[d].keychain.replace(id, with: winner)
@@ -83,13 +87,19 @@ extension World {
     /// this-device-only.
     public mutating func restore(_ name: String, to device: DeviceHandle) throws(WorldError) -> Int {
         guard let backup = backups[name] else { throw .unknownBackup(name, known: backups.keys.sorted()) }
-        if backup.deviceName == devices[device.index].name {
-            devices[device.index].keychain = backup.keychain
-            return backup.keychain.count
-        }
-        var keychain = Keychain()
-        for (_, item) in backup.keychain.allItems where !item.accessibility.isThisDeviceOnly {
+        // A restore inserts the rows anew: new row IDs and new persistref
+        // UUIDs (neither is in the backup: SecItemSchema.c gives
+        // v10itempersistentref no kSecDbInBackupFlag), so persistent
+        // references made before the restore find nothing.
+        let sameDevice = backup.deviceName == devices[device.index].name
+        restoredKeychains += 1
+        var keychain = devices[device.index].keychain.emptied(salt: (1 << 30) + restoredKeychains)
+        for (_, item) in backup.keychain.allItems where sameDevice || !item.accessibility.isThisDeviceOnly {
             keychain.insert(item)
+        }
+        if sameDevice {
+            devices[device.index].keychain = keychain
+            return keychain.count
         }
         devices[device.index].keychain = keychain
         devices[device.index].tombstones = [:]

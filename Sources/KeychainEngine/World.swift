@@ -41,6 +41,14 @@ public struct World: Sendable {
     public internal(set) var backups: [String: Backup] = [:]
     /// A logical clock for last-writer-wins sync.
     var clock: UInt64 = 0
+    /// Wall-clock seconds since the scenario began, advanced by `wait`.
+    public internal(set) var now = 0
+    /// Keychains made by restores so far, so each gets its own UUID salt.
+    var restoredKeychains: UInt64 = 0
+    /// Authentication contexts (`LAContext`) by name.
+    public internal(set) var contexts: [String: AuthContext] = [:]
+    /// Persistent references kept by name (`keep persistent-ref as NAME`).
+    public internal(set) var persistentRefs: [String: PersistentRef] = [:]
 
     private var appsByName: [String: Int] = [:]
     private var teamsByName: [String: Int] = [:]
@@ -48,6 +56,8 @@ public struct World: Sendable {
     var groupIDs: [String: GroupID] = [:]
     /// Each app's access-group list, resolved once; rebuilt when its entitlements change.
     private var appCaches: [AppCache] = []
+    /// The same as the Mac's keychain daemon builds them (macOS, Catalyst).
+    private var macCaches: [AppCache] = []
 
     /// An app's access groups as the call path needs them.
     struct AppCache: Sendable {
@@ -63,6 +73,17 @@ public struct World: Sendable {
         var restrictedClip = false
         /// An App Clip: synchronizable items are refused.
         var isAppClip = false
+
+        /// The groups add, update and delete may use: all but the read-only
+        /// token group. The names stay whole for messages.
+        func writable(tokenGroup: GroupID?) -> AppCache {
+            guard let token = tokenGroup, ids.contains(token) else { return self }
+            var c = self
+            c.ids.removeAll { $0 == token }
+            c.searchIDs.removeAll { $0 == token }
+            c.searchNames.removeAll { $0 == AppTarget.tokenGroup }
+            return c
+        }
     }
 
     public init() {}
@@ -108,14 +129,30 @@ public struct World: Sendable {
         let handle = AppHandle(index: apps.count)
         appsByName[name] = handle.index
         apps.append(app)
-        appCaches.append(makeCache(app))
+        appCaches.append(makeCache(names: app.accessGroups, of: app))
+        macCaches.append(makeCache(names: app.macAccessGroups, of: app))
         return handle
     }
 
     /// Finds an app by name.
     /// Marks an app as signed without a provisioning profile (macOS).
     public mutating func setProvisioned(_ provisioned: Bool, for app: AppHandle) {
-        apps[app.index].provisioned = provisioned
+        setSigning(provisioned ? .provisioned : .unprovisioned, for: app)
+    }
+
+    /// Sets how an app is signed (macOS and Catalyst tell the shades apart).
+    public mutating func setSigning(_ signing: Signing, for app: AppHandle) {
+        apps[app.index].signing = signing
+        refreshCache(app)
+    }
+
+    /// Sets an app's associated application identifiers (Mac Catalyst),
+    /// expanded as in an entitlements file.
+    public mutating func setAssociatedApplicationIdentifiers(_ ids: [String], for app: AppHandle) {
+        apps[app.index].associatedApplicationIdentifiers = ids.map {
+            AppTarget.expandEntitlement($0, teamID: apps[app.index].teamID)
+        }
+        refreshCache(app)
     }
 
     public func app(named name: String) -> AppHandle? {
@@ -159,20 +196,23 @@ public struct World: Sendable {
                 app.keychainAccessGroups.append("\(teamID).\(name)")
             }
             apps[handle.index] = app
-            appCaches[handle.index] = makeCache(app)
+            refreshCache(handle)
         }
     }
 
     /// Rebuilds an app's cached access groups after its entitlements changed.
     mutating func refreshCache(_ app: AppHandle) {
-        appCaches[app.index] = makeCache(apps[app.index])
+        let target = apps[app.index]
+        appCaches[app.index] = makeCache(names: target.accessGroups, of: target)
+        macCaches[app.index] = makeCache(names: target.macAccessGroups, of: target)
     }
 
     /// Declares a further device. Without an account it shares `this` device's.
     @discardableResult
-    public mutating func addDevice(name: String, account: String?) throws(WorldError) -> DeviceHandle {
+    public mutating func addDevice(name: String, account: String?, platform: Platform? = nil) throws(WorldError) -> DeviceHandle {
         guard !devices.contains(where: { $0.name == name }) else { throw .duplicateDevice(name) }
-        devices.append(Device(name: name, account: account ?? devices[0].account))
+        devices.append(Device(name: name, account: account ?? devices[0].account, serial: UInt64(devices.count)))
+        devices[devices.count - 1].platform = platform
         return DeviceHandle(index: devices.count - 1)
     }
 
@@ -200,11 +240,27 @@ public struct World: Sendable {
     /// The interned ID of a group name, if any item or app ever used it.
     public func groupID(_ name: String) -> GroupID? { groupIDs[name] }
 
-    /// An app's resolved access-group list.
-    func cache(of app: AppHandle) -> AppCache { appCaches[app.index] }
+    /// An app's access-group list as a device of `platform` builds it.
+    func cache(of app: AppHandle, on platform: Platform) -> AppCache {
+        platform.usesMacDaemon ? macCaches[app.index] : appCaches[app.index]
+    }
 
-    private mutating func makeCache(_ app: AppTarget) -> AppCache {
-        var cache = makeCache(names: app.accessGroups)
+    /// An app's access groups on a device, in order.
+    public func accessGroups(of app: AppHandle, on device: DeviceHandle = .this) -> [String] {
+        cache(of: app, on: platform(of: device)).names
+    }
+
+    /// The group an add without `group=` uses on a device: element 0 of the
+    /// list, never the read-only token group.
+    public func defaultGroup(of app: AppHandle, on device: DeviceHandle = .this) -> String? {
+        guard platform(of: device).usesMacDaemon else { return apps[app.index].defaultGroup }
+        return macCaches[app.index].names.first.flatMap { $0 == AppTarget.tokenGroup ? nil : $0 }
+    }
+
+    /// A cache for an app's list as one platform builds it, with the App
+    /// Clip rules (SecItemServer.c `appClipHasAcceptableAccessGroups`).
+    private mutating func makeCache(names: [String], of app: AppTarget) -> AppCache {
+        var cache = makeCache(names)
         if app.kind == .appClip {
             cache.isAppClip = true
             // Acceptable: the app ID alone, or with the token group.
@@ -215,7 +271,7 @@ public struct World: Sendable {
     }
 
     /// A cache for a list of access groups, in order.
-    mutating func makeCache(names: [String]) -> AppCache {
+    private mutating func makeCache(_ names: [String]) -> AppCache {
         let ids = names.map { intern($0) }
         var seen = Set<GroupID>()
         let searchIDs = ids.filter { seen.insert($0).inserted }

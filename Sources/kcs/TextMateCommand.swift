@@ -162,7 +162,9 @@ enum TokenMap {
             case .team(let id, let alias): def(id); def(alias)
             case .app(let decl): def(decl.bundleID); def(decl.alias)
             case .group(let name, let apps): def(name); apps.forEach(ref)
-            case .device(let name, _): def(name)
+            case .device(let name, _, _): def(name)
+            case .context(let name, _): def(name)
+            case .keepPersistentRef(let name): def(name)
             case .call(let call):
                 ref(call.app)
                 out.append((call.operationRange, "operation"))

@@ -171,6 +171,13 @@ enum TextMateGrammar {
             return [Shape(head: [ref("device"), .words(["as"], otherKeywordScope), def("backup")], body: args)]
         case .restore:
             return [Shape(head: [ref("backup"), .words(["to"], otherKeywordScope), ref("device")], body: args)]
+        case .context:
+            return [Shape(head: [def("context")], body: args)]
+        case .keep:
+            // `keep persistent-ref as NAME`
+            return [Shape(head: [first, .words(["as"], otherKeywordScope), def("reference")], body: args)]
+        case .wait:
+            return [Shape(head: [], body: [include("comment"), include("number")])]
         case .lock, .unlock, .reboot, .sync, .explain, .reset:
             return [Shape(head: [], body: args)]
         }

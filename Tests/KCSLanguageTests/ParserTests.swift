@@ -16,11 +16,14 @@ func describe(_ s: Statement) -> String {
         out += ")"
     case .group(let n, let apps): out += "group(\(n.text) \(apps.map(\.text).joined(separator: " ")))"
     case .include(let p, _): out += "include(\(p))"
-    case .device(let n, let a): out += "device(\(n.text)\(a.map { " account=\($0.text)" } ?? ""))"
+    case .device(let n, let a, let p):
+        out += "device(\(n.text)\(a.map { " account=\($0.text)" } ?? "")\(p.map { " platform=\($0)" } ?? ""))"
     case .call(let c):
         let r = c.request
         out += "call(\(c.app.text) \(r.operation.rawValue) \(r.spec.itemClass?.rawValue ?? "-")\(spec(r.spec))"
         if let ch = r.changes { out += " set\(spec(ch))" }
+        if let p = c.persistentRef { out += " ref=\(p.text)" }
+        if let x = c.context { out += " context=\(x.text)" }
         out += ")"
     case .expectStatus(let s): out += "expect-status(\(s.map(\.status.name).joined(separator: "|")))"
     case .expectCount(let n): out += "expect-count(\(n))"
@@ -44,6 +47,11 @@ func describe(_ s: Statement) -> String {
     case .show(let t): out += "show(\(t))"
     case .explain: out += "explain"
     case .reset: out += "reset"
+    case .expectNoData: out += "expect-no-data"
+    case .expectPersistentRef(let n): out += "expect-persistent-ref(\(n.text))"
+    case .keepPersistentRef(let n): out += "keep(\(n.text))"
+    case .context(let n, let c): out += "context(\(n.text) reuse=\(c.reuseDuration) interaction=\(c.interactionAllowed))"
+    case .wait(let n): out += "wait(\(n))"
     }
     return out
 }
@@ -125,7 +133,7 @@ struct ParserTests {
         ("# only a comment\n\n  team SKMME9E2Y8  # trailing\n", "team(SKMME9E2Y8)"),
     ]
 
-    @Test(arguments: cases)
+    @Test(arguments: cases + FormsParserTests.cases)
     func parses(_ input: String, _ expected: String) {
         let (tree, diagnostics) = parseLine(input)
         #expect(diagnostics.isEmpty, "\(input): \(diagnostics)")
@@ -162,7 +170,7 @@ struct ParserTests {
         ("\"string first\"", .unknownStatement),
     ]
 
-    @Test(arguments: errors)
+    @Test(arguments: errors + FormsParserTests.errors)
     func reportsSyntaxErrors(_ input: String, _ code: DiagnosticCode) {
         let (_, diagnostics) = parseLine(input)
         #expect(diagnostics.contains(code), "\(input) gave \(diagnostics)")

@@ -1,0 +1,148 @@
+/// What `kSecReturnPersistentRef` returns and `kSecValuePersistentRef` takes:
+/// the item's table and the row it is in, valid on the device that made it.
+///
+/// SecItem.m `_SecItemCreatePersistentRef` writes the class's four-letter
+/// table name and the row ID (12 bytes); from Security-61439 (iOS 18,
+/// macOS 15, watchOS 11) `_SecItemCreateUUIDBasedPersistentRef` writes the
+/// table name and the row's `persistref` UUID instead (20 bytes), because the
+/// `SecKeychainStaticPersistentRefs` feature flag is on by default there
+/// (keychain/ot/Affordance_OTConstants.m). Newer code parses both shapes
+/// (`_SecItemParsePersistentRef`); older code knows only row IDs.
+public struct PersistentRef: Sendable, Hashable, CustomStringConvertible {
+    /// How the row is named.
+    public enum Row: Sendable, Hashable {
+        case rowID(Int64)
+        case uuid(UInt64)
+    }
+
+    /// The class written in the reference; `identity` for an identity (the
+    /// row is then its certificate's).
+    public var itemClass: ItemClass
+    public var row: Row
+    /// Whether the row is in the macOS file-based keychain.
+    public var inFileKeychain: Bool
+
+    public init(itemClass: ItemClass, row: Row, inFileKeychain: Bool = false) {
+        self.itemClass = itemClass
+        self.row = row
+        self.inFileKeychain = inFileKeychain
+    }
+
+    /// The four-letter table name that starts the reference's bytes.
+    public var tableName: String {
+        switch itemClass {
+        case .genericPassword: "genp"
+        case .internetPassword: "inet"
+        case .certificate: "cert"
+        case .key: "keys"
+        case .identity: "idnt"
+        }
+    }
+
+    /// Whether this reference names `item` (a row of the same table).
+    func names(_ item: StoredItem) -> Bool {
+        switch row {
+        case .rowID(let id): item.rowID == id
+        case .uuid(let u): item.persistentUUID == u
+        }
+    }
+
+    /// The bytes the framework hands out: the table name, then a big-endian
+    /// row ID (12 bytes) or the 16-byte UUID (20 bytes), as SecItem.m lays
+    /// them out. A file-keychain reference carries one more byte, `f`: the
+    /// legacy keychain's own format is not modelled.
+    public var bytes: [UInt8] {
+        var out = Array(tableName.utf8)
+        switch row {
+        case .rowID(let id):
+            for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: UInt64(bitPattern: id) >> UInt64(shift))) }
+        case .uuid(let u):
+            out += [UInt8](repeating: 0, count: 8)
+            for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: u >> UInt64(shift))) }
+        }
+        if inFileKeychain { out.append(UInt8(ascii: "f")) }
+        return out
+    }
+
+    /// Reads bytes made by ``bytes``; nil for anything else (a device answers
+    /// errSecParam to a reference it cannot parse).
+    public init?(bytes: [UInt8]) {
+        var b = bytes
+        let file = b.count == 13 || b.count == 21
+        if file {
+            guard b.last == UInt8(ascii: "f") else { return nil }
+            b.removeLast()
+        }
+        guard b.count == 12 || b.count == 20,
+              let c = [ItemClass.genericPassword, .internetPassword, .certificate, .key, .identity]
+                .first(where: { Array(PersistentRef(itemClass: $0, row: .rowID(0)).tableName.utf8) == Array(b[0..<4]) })
+        else { return nil }
+        var value: UInt64 = 0
+        for byte in b[(b.count - 8)...] { value = value << 8 | UInt64(byte) }
+        if b.count == 12 {
+            self.init(itemClass: c, row: .rowID(Int64(bitPattern: value)), inFileKeychain: file)
+        } else {
+            guard b[4..<12].allSatisfy({ $0 == 0 }) else { return nil }
+            self.init(itemClass: c, row: .uuid(value), inFileKeychain: file)
+        }
+    }
+
+    public var description: String {
+        switch row {
+        case .rowID(let id): "\(tableName) row \(id)"
+        case .uuid(let u): "\(tableName) uuid \(String(u, radix: 16))"
+        }
+    }
+}
+
+extension Platform {
+    /// Whether persistent references name rows by UUID (Security-61439 and
+    /// later: iOS and Catalyst 18, macOS 15, watchOS 11) rather than by row ID.
+    public var persistentRefsUseUUID: Bool {
+        switch family {
+        case .ios, .catalyst: version >= 18
+        case .macos: version >= 15
+        case .watchos: version >= 11
+        }
+    }
+}
+
+extension FoundItem {
+    /// The persistent reference a call returns for this item on a device of
+    /// `platform`: an identity's names its certificate's row.
+    public func persistentRef(on platform: Platform) -> PersistentRef {
+        let itemClass: ItemClass = identityKey == nil ? item.itemClass : .identity
+        let row: PersistentRef.Row = platform.persistentRefsUseUUID ? .uuid(item.persistentUUID) : .rowID(item.rowID)
+        return PersistentRef(itemClass: itemClass, row: row, inFileKeychain: item.owner != nil)
+    }
+}
+
+/// An authentication context (`LAContext`) passed as
+/// `kSecUseAuthenticationContext`: one approval on it covers later calls.
+public struct AuthContext: Sendable, Hashable {
+    /// `touchIDAuthenticationAllowableReuseDuration`, in seconds: a biometric
+    /// device unlock this recent stands in for a prompt. LocalAuthentication
+    /// caps it at `LATouchIDAuthenticationMaximumAllowableReuseDuration` (300).
+    public var reuseDuration: Int
+    /// `interactionNotAllowed`: a prompt it would need fails instead with
+    /// errSecInteractionNotAllowed (SecItem.m
+    /// `osstatus_for_localauthentication_error`: LAErrorNotInteractive).
+    public var interactionAllowed: Bool
+    /// The device on which the context has been authenticated, if any.
+    public var authenticatedOn: DeviceHandle?
+
+    /// The longest reuse duration LocalAuthentication honours.
+    public static let maximumReuseDuration = 300
+
+    public init(reuseDuration: Int = 0, interactionAllowed: Bool = true) {
+        self.reuseDuration = min(max(reuseDuration, 0), Self.maximumReuseDuration)
+        self.interactionAllowed = interactionAllowed
+    }
+}
+
+extension World {
+    /// Keeps a persistent reference under a name, replacing any kept before.
+    public mutating func keep(_ ref: PersistentRef, as name: String) {
+        persistentRefs[name] = ref
+    }
+}
