@@ -1,5 +1,6 @@
 import KCSLanguage
 import KCSXcodeProject
+import KeychainEngine
 
 /// What `kcs import xcode` is asked for.
 public struct XcodeImportOptions: Sendable {
@@ -122,7 +123,10 @@ public enum XcodeImporter {
             }
             apps.append(app)
             if signing.resolved.teamID != nil {
-                expectations.append("expect groups \(ScriptText.literal(name)) [\(signing.accessGroups.map(ScriptText.literal).joined(separator: ", "))]")
+                // The list as a device of the scenario's platform builds it (the Mac's differs).
+                let family = Platform.Family(rawValue: platform) ?? .ios
+                let groups = signing.appTarget?.accessGroups(on: Platform(family, 18)) ?? signing.accessGroups
+                expectations.append("expect groups \(ScriptText.literal(name)) [\(groups.map(ScriptText.literal).joined(separator: ", "))]")
             }
         }
         if !otherPlatforms.isEmpty {
@@ -141,7 +145,11 @@ public enum XcodeImporter {
             lines += expectations
         }
         // Warnings do not stop the scenario: it holds every target that resolved.
-        return XcodeImport(scenario: lines.joined(separator: "\n") + "\n", diagnostics: diagnostics, exitCode: 0)
+        // In the canonical layout of `kcs fmt`, so an imported scenario is
+        // formatted as it is written.
+        let text = Array((lines.joined(separator: "\n") + "\n").utf8)
+        let formatted = (try? CanonicalLayout.format(SourceFile(name: path, bytes: text))) ?? text
+        return XcodeImport(scenario: String(decoding: formatted, as: UTF8.self), diagnostics: diagnostics, exitCode: 0)
     }
 
     /// The target's name with every character other than letters, digits,

@@ -99,6 +99,13 @@ public struct AppTarget: Sendable, Hashable {
         return list
     }
 
+    /// The list as a device of `platform` builds it: the Mac's daemon
+    /// (macOS, Mac Catalyst) builds ``macAccessGroups``, the others
+    /// ``accessGroups``.
+    public func accessGroups(on platform: Platform) -> [String] {
+        platform.usesMacDaemon ? macAccessGroups : accessGroups
+    }
+
     /// The list the Mac's keychain daemon builds (macOS and Mac Catalyst):
     /// without a validating profile only keychain-access-groups count; then
     /// `com.apple.token` is appended, unless the app has an app ID and

@@ -69,3 +69,12 @@ struct FmtTests {
         #expect(try String(contentsOf: target, encoding: .utf8) == "lock\n")
     }
 }
+
+/// Every shipped script, doc and golden file is in the canonical layout.
+@Suite struct ShippedLayoutTests {
+    @Test func everyExampleDocAndGoldenFileIsFormatted() throws {
+        let out = try BinaryRunner.run(["fmt", "--check", "examples", "docs", "README.md", "grammar.md",
+                                        "Tests/Golden", "Tests/Conformance"])
+        #expect(out.status == 0, "kcs fmt would change these files (run kcs fmt on them):\n\(out.stdout)\(out.stderr)")
+    }
+}

@@ -165,9 +165,11 @@ struct XcodeImporterTests {
             "app com.example.Notes as App kind=app entitlements=\"App/App.entitlements\"",
             "app com.example.Notes.Widget as Widget kind=extension entitlements=\"Widget/Widget.entitlements\"",
             "app com.example.Notes.Share as Share_Extension kind=extension entitlements=\"Share/Share.entitlements\"",
-            "expect groups App [SKMME9E2Y8.com.example.Notes.shared, SKMME9E2Y8.com.example.Notes, group.com.example.notes]",
+            // In the canonical layout: lists longer than the line width wrap.
+            "expect groups App [", "    SKMME9E2Y8.com.example.Notes.shared,", "    SKMME9E2Y8.com.example.Notes,",
+            "    group.com.example.notes,", "]",
             "expect groups Widget [SKMME9E2Y8.com.example.Notes.shared, SKMME9E2Y8.com.example.Notes.Widget]",
-            "expect groups Share_Extension [SKMME9E2Y8.com.example.Notes.Share, SKMME9E2Y8.com.example.Notes.Share]",
+            "expect groups Share_Extension [", "    SKMME9E2Y8.com.example.Notes.Share,", "    SKMME9E2Y8.com.example.Notes.Share,", "]",
         ])
         // The scenario runs, and the language reads the files to the groups the import worked out.
         f.write("notes.kcs", result.scenario)
