@@ -142,15 +142,6 @@ struct Run: ParsableCommand {
         let stdin = files.contains("-") ? safety.readStandardInput() : .bytes([])
         let safety = self.safety
         return Printer(format: output.format, colour: output.colour.enabled()).runAll(files, jobs: output.jobCount) { path in
-            if path.hasSuffix("/") {
-                let folder = String(path.dropLast())
-                let reason = FolderWalk.listError(folder) ?? "it changed while kcs looked"
-                var outcome = FileOutcome(path: folder)
-                outcome.diagnostics.append(Diagnostic(.fileUnreadable, "cannot list the folder '\(folder)': \(reason)",
-                                                      hint: "the documents in it were not checked"))
-                outcome.exitCode = 66
-                return outcome
-            }
             var runner = runner
             runner.loader = recorder.map { $0.through(safety.loader(for: path)) } ?? safety.loader(for: path)
             guard path == "-" else { return runner.run(path: path) }

@@ -56,7 +56,7 @@ struct HardeningCLITests {
     /// Finding 15: a lone CR ends a line for CommonMark; printed text with
     /// "\r```" must lengthen the output block's fences.
     @Test func aCarriageReturnBeforeAFenceInOutputLengthensTheFences() throws {
-        let doc = "```kcs\nteam SKMME9E2Y8\napp com.example.A\nas A add generic-password account=\"x\\r```\\r# INJECTED\"\nshow items\n```\n\n```output\nold\n```\n"
+        let doc = "```kcs\nteam SKMME9E2Y8\napp com.example.A\nas A add generic-password account=\"x\\u{D}```\\u{D}# INJECTED\"\nshow items\n```\n\n```output\nold\n```\n"
         try Self.folder(["cr.md": doc]) { dir in
             let out = try BinaryRunner.run(["check", "--update", "cr.md"], directory: dir)
             #expect(out.status == 0, "\(out.stderr)")
@@ -98,8 +98,9 @@ struct HardeningCLITests {
             let gh = try BinaryRunner.run(["check", "docs"], environment: ["GITHUB_ACTIONS": "true"], directory: dir)
             #expect(!(gh.stdout + gh.stderr).contains("\u{1B}"))
             let run = try BinaryRunner.run(["run", "ann.kcs"], environment: ["GITHUB_ACTIONS": "true"], directory: dir)
-            let annotations = run.stdout.split(separator: "\n").filter { $0.hasPrefix("::") }
+            let annotations = run.stdout.components(separatedBy: "\n").filter { $0.hasPrefix("::error ") }
             #expect(annotations.count == 1, "\(run.stdout)")
+            #expect(!run.stdout.contains("\n::warning"))
             #expect(annotations.allSatisfy { !$0.unicodeScalars.contains { $0.value < 0x20 } })
         }
     }
@@ -107,7 +108,7 @@ struct HardeningCLITests {
     /// Finding 14: TAP descriptions passed ESC raw (`\r\e[2K` rewrote the line).
     @Test func tapDescriptionsEscapeControlCharacters() throws {
         let script = "team SKMME9E2Y8\napp com.example.A\nas A add generic-password account=\"a\" data=\"q\"\n"
-            + "as A find generic-password account=\"a\" return=data\nexpect data \"x\\r\\u{1b}[2Kok 1 - all good\"\n"
+            + "as A find generic-password account=\"a\" return=data\nexpect data \"x\r\u{1B}[2Kok 1 - all good\"\n"
         let out = try BinaryRunner.run(["run", "--format", "tap", "-"], stdin: script)
         #expect(out.status == 1)
         #expect(!out.stdout.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\r" }, "\(out.stdout)")
