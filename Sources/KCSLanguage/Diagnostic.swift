@@ -239,6 +239,9 @@ enum Suggest {
         let limit = w.count <= 4 ? 1 : max(2, w.count / 3)
         var best: (String, Int)?
         for c in candidates {
+            // At most four bytes a scalar: a candidate this long cannot be
+            // close, and lower-casing a megabyte name per error is slow.
+            guard c.utf8.count <= 4 * (w.count + limit) else { continue }
             let cs = Array(c.lowercased().unicodeScalars)
             guard abs(cs.count - w.count) <= limit else { continue }
             let d = distance(w, cs)
