@@ -244,6 +244,9 @@ enum Suggest {
         let limit = w.count <= 4 ? 1 : max(2, w.count / 3)
         var best: (String, Int)?
         for c in candidates {
+            // At most four bytes a scalar: a candidate this long cannot be
+            // close, and lower-casing a megabyte name per error is slow.
+            guard c.utf8.count <= 4 * (w.count + limit) else { continue }
             let cs = Array(c.lowercased().unicodeScalars)
             guard abs(cs.count - w.count) <= limit else { continue }
             let d = distance(w, cs)
@@ -256,6 +259,30 @@ enum Suggest {
     /// "did you mean 'X'?" or nil.
     static func hint(for word: String, in candidates: [String]) -> String? {
         closest(to: word, in: candidates).map { "did you mean '\($0)'?" }
+    }
+
+    /// Names listed in a hint, at most.
+    static let listedNames = 5
+    /// Characters of one name shown in a message or hint, at most.
+    static let shownNameLength = 64
+
+    /// A name as a message shows it: cut to ``shownNameLength`` characters,
+    /// so a megabyte-long name is not echoed into every diagnostic.
+    static func shown(_ name: String) -> String {
+        // Bytes first: counting the characters of a megabyte name per
+        // diagnostic would cost what the cut saves.
+        guard name.utf8.count > shownNameLength else { return name }
+        let cut = name.prefix(shownNameLength)
+        return cut.endIndex == name.endIndex ? name : String(cut) + "…"
+    }
+
+    /// "LABEL: a, b, c, … and N more": a hint that stays short however many
+    /// names were declared (listing every app per error made the output
+    /// grow with apps × errors).
+    static func listing(_ label: String, _ names: [String]) -> String {
+        let listed = names.prefix(listedNames).map(shown).joined(separator: ", ")
+        let rest = names.count - min(names.count, listedNames)
+        return label + ": " + listed + (rest > 0 ? ", … and \(rest) more" : "")
     }
 
     private static func distance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {

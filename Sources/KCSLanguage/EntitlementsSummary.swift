@@ -47,18 +47,22 @@ public enum EntitlementsSummary {
         let target = AppTarget(name: bundle.split(separator: ".").last.map(String.init) ?? bundle, bundleID: bundle,
                                teamID: resolved.teamID, keychainAccessGroups: resolved.keychainAccessGroups,
                                applicationGroups: resolved.applicationGroups)
-        var out = "\(path): \(e.source == .profile ? "provisioning profile" : "entitlements")\n"
-        out += "team: \(resolved.teamID ?? "none")\n"
-        out += "application-identifier: \(e.applicationIdentifier ?? target.appID.map { "\($0) (from the team and bundle ID)" } ?? "none")\n"
-        out += "keychain-access-groups: [\(resolved.keychainAccessGroups.joined(separator: ", "))]\n"
-        out += "com.apple.security.application-groups: [\(resolved.applicationGroups.joined(separator: ", "))]\n"
+        // Values from the file on one line each, line breaks and controls
+        // written `\u{…}`: a newline in an identifier would otherwise start
+        // a line of its own in the text to paste ("in a scenario:").
+        func one(_ s: String) -> String { TerminalText.escaped(s) }
+        var out = "\(one(path)): \(e.source == .profile ? "provisioning profile" : "entitlements")\n"
+        out += "team: \(one(resolved.teamID ?? "none"))\n"
+        out += "application-identifier: \(one(e.applicationIdentifier ?? target.appID.map { "\($0) (from the team and bundle ID)" } ?? "none"))\n"
+        out += "keychain-access-groups: [\(resolved.keychainAccessGroups.map(one).joined(separator: ", "))]\n"
+        out += "com.apple.security.application-groups: [\(resolved.applicationGroups.map(one).joined(separator: ", "))]\n"
         out += "access groups, in order:\n"
         if target.isUnsigned { out += "  none: unsigned (no team, no keychain-access-groups)\n" }
-        for (i, g) in target.accessGroups.enumerated() { out += "  \(i). \(g)\(i == 0 ? "  (default)" : "")\n" }
+        for (i, g) in target.accessGroups.enumerated() { out += "  \(i). \(one(g))\(i == 0 ? "  (default)" : "")\n" }
         out += "in a scenario:\n"
         // The team came from --team: the scenario must declare it.
-        if e.teamID == nil, let t = resolved.teamID { out += "  team \(t)\n" }
-        out += "  app \(bundle) entitlements=\"\(path)\"\n"
+        if e.teamID == nil, let t = resolved.teamID { out += "  team \(one(t))\n" }
+        out += "  app \(one(bundle)) entitlements=\"\(one(path))\"\n"
         var diagnostics: [Diagnostic] = []
         // The file does not say its platform: team-prefixed app groups,
         // valid on macOS, are not flagged.

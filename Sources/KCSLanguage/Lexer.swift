@@ -53,6 +53,13 @@ public struct Lexer: Sendable {
         }
     }
 
+    /// Whether the lexer has no use for a byte: ASCII that is neither part
+    /// of a word, nor space, a line break, a comment, a string or a list.
+    static func isStrayByte(_ b: UInt8) -> Bool {
+        guard b < 0x80, !isWordByte(b) else { return false }
+        return !" \t\r\n#[],=\"".utf8.contains(b)
+    }
+
     public mutating func next() -> Token {
         while pos < bytes.count {
             let b = bytes[pos]
@@ -92,10 +99,15 @@ public struct Lexer: Sendable {
                 if Self.isWordByte(b) { return lexWord() }
                 let start = pos
                 pos += 1
-                while pos < bytes.count && bytes[pos] & 0xC0 == 0x80 { pos += 1 }
                 let ch = file.text(SourceRange(start, pos))
+                // A run of stray characters is one error, not one per byte:
+                // each error shows its line, so a long line of them made the
+                // text grow with the square of the line.
+                var more = 0
+                while pos < bytes.count && Self.isStrayByte(bytes[pos]) { pos += 1; more += 1 }
                 diagnostics.append(Diagnostic(
-                    .unexpectedCharacter, "unexpected character '\(ch.debugDescriptionForMessage)'",
+                    .unexpectedCharacter, "unexpected character '\(ch.debugDescriptionForMessage)'"
+                        + (more > 0 ? " and \(more) more after it" : ""),
                     file: file, range: SourceRange(start, pos),
                     hint: "names may use letters, digits and . - _ * $ ( ); put other text in double quotes"))
             }

@@ -125,7 +125,9 @@ public enum MarkdownBlocks {
     /// a fence.
     static func longestFenceRun(in text: String, char: UInt8, indent: Int) -> Int {
         var longest = 0
-        for line in text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false) {
+        // A lone CR ends a line for CommonMark too (a renderer would close
+        // the block at "\r```"), though this scanner reads LF only.
+        for line in text.utf8.split(omittingEmptySubsequences: false, whereSeparator: { $0 == 0x0A || $0 == 0x0D }) {
             var i = line.startIndex, spaces = 0
             while i < line.endIndex, line[i] == 0x20, spaces < indent + 3 { i = line.index(after: i); spaces += 1 }
             var n = 0
@@ -133,6 +135,28 @@ public enum MarkdownBlocks {
             longest = max(longest, n)
         }
         return longest
+    }
+
+    /// Where a block looks like it lost its closing fence: it runs to the end
+    /// of the document, or holds a line opening a fence of its own kind and
+    /// length with an info string (```` ```kcs ````), which cannot close it
+    /// and so is the next block the author meant to start. Rewriting such a
+    /// block would delete the text that follows; the offset of the line
+    /// (or the end of the document) is returned, nil when the block is sound.
+    static func lostClosingFence(_ b: [UInt8], _ block: FencedBlock) -> Int? {
+        guard block.closed else { return b.count }
+        guard let open = fenceMarker(b, lineStart: block.fence.start) else { return nil }
+        var lineStart = block.content.start
+        while lineStart < block.content.end {
+            var lineEnd = lineStart
+            while lineEnd < block.content.end && b[lineEnd] != 0x0A { lineEnd += 1 }
+            if let (c, n, rest) = fenceRun(b, lineStart, lineEnd), c == open.char, n >= open.count,
+               rest.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) {
+                return lineStart
+            }
+            lineStart = lineEnd + 1
+        }
+        return nil
     }
 
     /// Replacements that lengthen a block's opening and closing fences so

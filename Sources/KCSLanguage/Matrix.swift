@@ -17,7 +17,7 @@ extension Session {
             guard let d = world.device(named: name) else {
                 let known = world.devices.map(\.name)
                 return .failure(Diagnostic(.unknownDevice, "unknown device '\(name)'",
-                                           hint: Suggest.hint(for: name, in: known) ?? "devices: " + known.joined(separator: ", ")))
+                                           hint: Suggest.hint(for: name, in: known) ?? Suggest.listing("devices", known)))
             }
             device = d
         }
@@ -33,8 +33,12 @@ extension Session {
     private func markdownMatrix(_ device: DeviceHandle) -> String {
         let items = shownItems(device)
         guard !items.isEmpty, !world.apps.isEmpty else { return "_No items or no apps._\n" }
+        // A cell is one line of a table row: a line break would end the
+        // row (and start a heading or HTML), a `|` a new cell, a control
+        // byte drive the terminal. Line breaks and controls are written
+        // `\u{…}`, `|` as `\|` (which GFM honours in code spans too).
         func cell(_ s: String) -> String {
-            s.replacing("|", with: "\\|")
+            TerminalText.escaped(s).escaping(["|": "\\|"])
         }
         var out = "| item | group | " + world.apps.map { cell($0.name) }.joined(separator: " | ") + " |\n"
         out += "|---|---|" + String(repeating: "---|", count: world.apps.count) + "\n"

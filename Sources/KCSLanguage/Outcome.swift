@@ -30,6 +30,8 @@ public struct FileOutcome: Sendable {
     public var checks: [Check] = []
     /// Errors that are not checks (syntax and runtime errors) and failed checks, in order.
     public var diagnostics: [Diagnostic] = []
+    /// Diagnostics past ``RunReport/keptDiagnostics``: counted, not kept.
+    public var droppedDiagnostics = 0
     /// What `show`, `explain` and (with verbose) calls printed.
     public var output = ""
     /// 0, 1, 65 or 66, as for `kcs run`.
@@ -156,9 +158,10 @@ public struct BatchRunner: Sendable {
     /// Keeps the first ``maxDiagnostics`` diagnostics of a file and says how
     /// many more there were, so a file of a million errors prints a screenful.
     func capDiagnostics(_ outcome: inout FileOutcome) {
-        guard outcome.diagnostics.count > maxDiagnostics else { return }
-        let rest = outcome.diagnostics.count - maxDiagnostics
-        outcome.diagnostics.removeSubrange(maxDiagnostics...)
+        guard outcome.diagnostics.count > maxDiagnostics || outcome.droppedDiagnostics > 0 else { return }
+        let rest = max(0, outcome.diagnostics.count - maxDiagnostics) + outcome.droppedDiagnostics
+        outcome.droppedDiagnostics = 0
+        if outcome.diagnostics.count > maxDiagnostics { outcome.diagnostics.removeSubrange(maxDiagnostics...) }
         outcome.diagnostics.append(Diagnostic(.moreDiagnostics, "\(rest) more diagnostic\(rest == 1 ? "" : "s") in \(outcome.path) not shown",
                                               severity: .note, hint: "fix the first ones and run again"))
     }
@@ -251,7 +254,13 @@ public struct BatchRunner: Sendable {
         case .expectationPassed(let file, let range):
             outcome.checks.append(Check(kind: .expectation, file: file, range: range))
         case .diagnostic(let d):
-            outcome.diagnostics.append(d)
+            // Kept up to a bound, then counted: memory stays bounded
+            // whatever the run repeats (include diamonds, error floods).
+            if outcome.diagnostics.count < RunReport.keptDiagnostics {
+                outcome.diagnostics.append(d)
+            } else {
+                outcome.droppedDiagnostics += 1
+            }
             if collectChecks, d.code == .expectationFailed, let file = d.file, let range = d.range {
                 outcome.checks.append(Check(kind: .expectation, file: file, range: range, failure: d))
             }
@@ -302,6 +311,7 @@ public struct BatchRunner: Sendable {
             if report.diagnostics.contains(where: { $0.code == .runLimit }) {
                 // A limit stops the document, not just the block.
                 outcome.diagnostics += blockOutcome.diagnostics
+                outcome.droppedDiagnostics += blockOutcome.droppedDiagnostics
                 outcome.exitCode = FileOutcome.combine(outcome.exitCode, report.exitCode)
                 break
             }
@@ -316,6 +326,7 @@ public struct BatchRunner: Sendable {
             } else {
                 outcome.checks += blockOutcome.checks
                 outcome.diagnostics += blockOutcome.diagnostics
+                outcome.droppedDiagnostics += blockOutcome.droppedDiagnostics
                 outcome.exitCode = FileOutcome.combine(outcome.exitCode, report.exitCode)
             }
             // What blocks print belongs in their output blocks, not on the terminal.
@@ -330,6 +341,17 @@ public struct BatchRunner: Sendable {
             let expected = MarkdownBlocks.plainContent(file.text(out.content), indent: indent)
             if expected == printed {
                 outcome.checks.append(Check(kind: .output, file: file, range: out.fence))
+            } else if let lost = MarkdownBlocks.lostClosingFence(bytes, out) {
+                // Its content is the document's next sections: rewriting it
+                // would delete them, so it is reported and left alone.
+                let whereItEnds = lost >= bytes.count ? "runs to the end of the document"
+                    : "runs on past line \(file.location(of: lost).line), which opens a new block"
+                let d = Diagnostic(.outputMismatch, "this output block has no closing fence: it \(whereItEnds)",
+                                   file: file, range: out.fence,
+                                   hint: "close the block with a fence line of its own (no words after it)\(update ? "; it was not rewritten" : "")")
+                outcome.checks.append(Check(kind: .output, file: file, range: out.fence, failure: d))
+                outcome.diagnostics.append(d)
+                outcome.exitCode = FileOutcome.combine(outcome.exitCode, 1)
             } else if update {
                 // Written back in the file's own style: its indentation, its line breaks.
                 let crlf = out.fence.end > out.fence.start && bytes[out.fence.end - 1] == 0x0D

@@ -218,24 +218,37 @@ public enum OutcomeFormat: String, Sendable, CaseIterable {
 
     private static let dataEscapes: [Unicode.Scalar: String] = ["%": "%25", "\r": "%0D", "\n": "%0A"]
 
-    private static func data(_ s: String) -> String { s.escaping(dataEscapes) }
+    /// A message as the workflow-command format wants it: `%`, CR and LF
+    /// percent-encoded; other control bytes (NUL, ESC, C1, bidi) written
+    /// as `\u{…}`, since the runner's log passes them raw to whoever reads it.
+    private static func data(_ s: String) -> String { s.escaping(dataEscapes, controls: true) }
 
     private static func prop(_ s: String) -> String {
-        s.escaping(dataEscapes.merging([":": "%3A", ",": "%2C"]) { a, _ in a })
+        s.escaping(dataEscapes.merging([":": "%3A", ",": "%2C"]) { a, _ in a }, controls: true)
     }
 }
 
 extension String {
-    /// A TAP description must not start a directive with '#'.
-    var tapSafe: String { escaping(["#": "\\#", "\r": "\\r", "\n": "\\n"]) }
+    /// A TAP description must not start a directive with '#', nor hold a
+    /// line break (a forged `ok` line, written `\r`/`\n`) or another
+    /// control byte (ESC erasing the line in a CI log, written `\u{…}`).
+    var tapSafe: String { escaping(["#": "\\#", "\r": "\\r", "\n": "\\n"], controls: true) }
 
     /// Each scalar found in `table` replaced by its text. Scalar by scalar,
     /// not character by character: to a `String`, CR LF is one Character, so
     /// a character-level replace of "\n" would let the pair through.
-    func escaping(_ table: [Unicode.Scalar: String]) -> String {
+    /// With `controls`, the other scalars ``TerminalText`` escapes are
+    /// written as `\u{…}` too.
+    func escaping(_ table: [Unicode.Scalar: String], controls: Bool = false) -> String {
         var out = ""
         for u in unicodeScalars {
-            if let replacement = table[u] { out += replacement } else { out.unicodeScalars.append(u) }
+            if let replacement = table[u] {
+                out += replacement
+            } else if controls, TerminalText.needsEscape(u) {
+                out += TerminalText.escape(u)
+            } else {
+                out.unicodeScalars.append(u)
+            }
         }
         return out
     }

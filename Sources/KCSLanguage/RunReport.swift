@@ -103,7 +103,18 @@ public struct RunReport: Sendable {
     public var failed = 0
     /// Errors in the order they arose: syntax errors (then nothing ran),
     /// runtime errors and failed expectations.
+    ///
+    /// At most ``keptDiagnostics`` are kept; the rest are counted in
+    /// ``droppedDiagnostics`` (a script whose includes run one failing line
+    /// a million times must not hold a million diagnostics). Observers still
+    /// see every one.
     public var diagnostics: [Diagnostic] = []
+    /// Diagnostics past ``keptDiagnostics``, counted, not kept.
+    public var droppedDiagnostics = 0
+    /// The phases of the dropped errors, so the exit code stays right.
+    private var droppedErrorPhases: Set<DiagnosticCode.Phase> = []
+    /// Diagnostics a report keeps, at most.
+    public static let keptDiagnostics = 10_000
     public var calls = 0
     public var statements = 0
     /// Bytes of output counted against ``Limits/outputBytes`` (with
@@ -113,7 +124,17 @@ public struct RunReport: Sendable {
     public init() {}
 
     private func has(_ phase: DiagnosticCode.Phase) -> Bool {
-        diagnostics.contains { $0.severity == .error && $0.code.phase == phase }
+        droppedErrorPhases.contains(phase) || diagnostics.contains { $0.severity == .error && $0.code.phase == phase }
+    }
+
+    /// Keeps a diagnostic, or counts it once ``keptDiagnostics`` are kept.
+    mutating func record(_ d: Diagnostic) {
+        if diagnostics.count < Self.keptDiagnostics {
+            diagnostics.append(d)
+        } else {
+            droppedDiagnostics += 1
+            if d.severity == .error { droppedErrorPhases.insert(d.code.phase) }
+        }
     }
 
     /// The script, or a file it includes, could not be read.

@@ -68,9 +68,17 @@ struct RunBudget {
         }
     }
 
+    /// Whether the deadline has passed.
+    var isOverTime: Bool { overTime() != nil }
+
     private func overTime() -> String? {
         guard let deadline, ContinuousClock.now > deadline else { return nil }
         return "the run took longer than its time limit\(limits.seconds.map { " of \($0) s" } ?? "")"
+    }
+
+    /// Stops the run with a limit error, for a statement refused before it starts.
+    mutating func refuse(_ problem: String, _ file: SourceFile, _ range: SourceRange) -> Diagnostic {
+        stop(problem, file, range)
     }
 
     private mutating func stop(_ problem: String, _ file: SourceFile, _ range: SourceRange) -> Diagnostic {
@@ -136,7 +144,8 @@ public struct Session: Sendable {
         let sink: Observer? = observer == nil ? nil : { held.append($0) }
         var parser = Parser(file: file, maxListLength: options.limits.listLength)
         var budget = RunBudget(options.limits, deadline: options.deadline, outputSoFar: options.outputSoFar)
-        var includes: [String: Program] = [:]
+        var includes = IncludedPrograms()
+        var expandedSizes: [String: Int] = [:]
         var includeErrors: [Diagnostic] = []
         var parsedAny = false
         while let statement = parser.next() {
@@ -144,7 +153,8 @@ public struct Session: Sendable {
             // After an error, keep parsing only to report every error in one pass.
             if parser.hasErrors || !includeErrors.isEmpty || budget.stopped { continue }
             if case .include(let path, _) = statement.kind {
-                let resolved = loader.resolve(path, relativeTo: file.name)
+                let spelled = loader.resolve(path, relativeTo: file.name)
+                let resolved = includes.key(for: spelled, canonical: loader.canonical(spelled))
                 if includes[resolved] == nil {
                     let script = ScriptLoader.loadInclude(path, resolved: resolved, from: file, at: statement.range,
                                                           loader: loader, includes: &includes,
@@ -152,6 +162,19 @@ public struct Session: Sendable {
                     if !script.isEmpty { includeErrors += script; continue }
                 }
                 if let program = includes[resolved] {
+                    // An include runs every time it is reached, so files that
+                    // include the same file twice, level after level, run
+                    // 2^levels statements: refused before they start when
+                    // they would pass the statement limit.
+                    let limit = options.limits.statements
+                    let size = Self.expandedStatements(resolved, includes, &expandedSizes, cap: limit)
+                    if report.statements + size > limit {
+                        let d = budget.refuse("the include runs \(size > limit ? "more than \(limit)" : String(size)) statements "
+                                              + "with its own includes, over the limit of \(limit) for the run", file, statement.range)
+                        report.record(d)
+                        sink?(.diagnostic(d))
+                        continue
+                    }
                     run(program, includes, &report, options, sink, &budget)
                 }
                 continue
@@ -177,7 +200,28 @@ public struct Session: Sendable {
         return report
     }
 
-    private mutating func run(_ program: Program, _ includes: [String: Program], _ report: inout RunReport,
+    /// How many statements an included file runs, its includes expanded
+    /// (each as often as it is included), counted once per file and capped
+    /// just past `cap`, so a diamond of includes is sized in linear time.
+    static func expandedStatements(_ key: String, _ includes: IncludedPrograms, _ memo: inout [String: Int],
+                                   cap: Int, depth: Int = 0) -> Int {
+        if let known = memo[key] { return known }
+        guard let program = includes[key], depth <= 256 else { return 0 }
+        memo[key] = 0  // a cycle a custom loader let through adds nothing
+        var total = 0
+        for statement in program.statements where total <= cap {
+            if case .include(_, let resolved?) = statement.kind {
+                total += expandedStatements(resolved, includes, &memo, cap: cap, depth: depth + 1)
+            } else {
+                total += 1
+            }
+        }
+        let size = min(total, cap + 1)
+        memo[key] = size
+        return size
+    }
+
+    private mutating func run(_ program: Program, _ includes: IncludedPrograms, _ report: inout RunReport,
                               _ options: RunOptions, _ observer: Observer?, _ budget: inout RunBudget, depth: Int = 1) {
         for statement in program.statements where !budget.stopped {
             if case .include(_, let resolved?) = statement.kind, let included = includes[resolved] {
@@ -202,7 +246,7 @@ public struct Session: Sendable {
         if lints {
             // Before the statement runs: a look-alike name is often why it fails.
             for warning in mixedScriptWarnings(statement, file) {
-                report.diagnostics.append(warning)
+                report.record(warning)
                 observer?(.diagnostic(warning))
             }
         }
@@ -215,7 +259,7 @@ public struct Session: Sendable {
             try execute(statement, file, &report, options, observer, &budget)
         } catch {
             if error.code == .runLimit { budget.stopped = true }
-            report.diagnostics.append(error)
+            report.record(error)
             if error.code == .expectationFailed { report.failed += 1 }
             observer?(.diagnostic(error))
         }
@@ -237,7 +281,7 @@ public struct Session: Sendable {
             try declareApp(decl, file, s.range)
             if lints {
                 for warning in entitlementWarnings(decl, file, s.range) {
-                    report.diagnostics.append(warning)
+                    report.record(warning)
                     observer?(.diagnostic(warning))
                 }
             }
@@ -254,7 +298,7 @@ public struct Session: Sendable {
             try perform(call, s, device, file, report: &report, options, options.reportCalls ? observer : nil, &budget)
             if lints {
                 for warning in lintWarnings(after: call, s, file) {
-                    report.diagnostics.append(warning)
+                    report.record(warning)
                     observer?(.diagnostic(warning))
                 }
             }
@@ -331,7 +375,13 @@ public struct Session: Sendable {
             let app = try resolveApp(name, file)
             world.transfer(app, to: try resolveTeamID(team, file))
         case .sync:
-            let changed = world.sync(account: s.device == nil ? nil : device)
+            // The limits are checked inside the sync (it can copy devices ×
+            // items) and right after it, so a last `sync` is reported too.
+            let itemsBefore = world.itemCount, maxItems = options.limits.items
+            let changed = world.sync(account: s.device == nil ? nil : device) { [budget] changes in
+                itemsBefore + changes > maxItems || budget.isOverTime
+            }
+            try budget.charge(report.statements, items: world.itemCount, file, s.range)
             if options.reportCalls { observer?(.output("sync: \(changed) change\(changed == 1 ? "" : "s")\n")) }
         case .backup(let from, let name):
             world.backup(try resolveDevice(from, file), as: name.text)
@@ -362,9 +412,9 @@ public struct Session: Sendable {
             if t.text != "none" {
                 guard let team = world.team(named: t.text) else {
                     let known = world.teams.map(\.name)
-                    throw Diagnostic(.unknownTeam, "unknown team '\(t.text)'", file: file, range: t.range,
+                    throw Diagnostic(.unknownTeam, "unknown team '\(Suggest.shown(t.text))'", file: file, range: t.range,
                                      hint: Suggest.hint(for: t.text, in: known)
-                                        ?? (known.isEmpty ? "declare it first: team \(t.text)" : "declared teams: " + known.joined(separator: ", ")))
+                                        ?? (known.isEmpty ? "declare it first: team \(t.text)" : Suggest.listing("declared teams", known)))
                 }
                 teamID = team.id
             }
@@ -400,7 +450,7 @@ public struct Session: Sendable {
         if let t = decl.team {
             if t.text != "none" {
                 guard let team = world.team(named: t.text) else {
-                    throw Diagnostic(.unknownTeam, "unknown team '\(t.text)'", file: file, range: t.range,
+                    throw Diagnostic(.unknownTeam, "unknown team '\(Suggest.shown(t.text))'", file: file, range: t.range,
                                      hint: "declare it first: team \(t.text)")
                 }
                 scriptTeam = team.id
@@ -691,9 +741,9 @@ public struct Session: Sendable {
         if hint == nil, let byBundle = world.apps.first(where: { $0.bundleID == name.text }) {
             hint = "apps are named by the last bundle component or 'as NAME': did you mean '\(byBundle.name)'?"
         }
-        throw Diagnostic(.unknownApp, "unknown app '\(name.text)'", file: file, range: name.range,
-                         hint: hint ?? (known.isEmpty ? "declare it first: app com.example.\(name.text)"
-                                                      : "declared apps: " + known.joined(separator: ", ")))
+        throw Diagnostic(.unknownApp, "unknown app '\(Suggest.shown(name.text))'", file: file, range: name.range,
+                         hint: hint ?? (known.isEmpty ? "declare it first: app com.example.\(Suggest.shown(name.text))"
+                                                      : Suggest.listing("declared apps", known)))
     }
 
     /// A kept persistent reference or a declared context, by name.
@@ -709,7 +759,7 @@ public struct Session: Sendable {
         if let team = world.team(named: name.text) { return team.id }
         if Team.isWellFormedID(name.text) { return name.text }
         let known = world.teams.map(\.name)
-        throw Diagnostic(.unknownTeam, "unknown team '\(name.text)'", file: file, range: name.range,
+        throw Diagnostic(.unknownTeam, "unknown team '\(Suggest.shown(name.text))'", file: file, range: name.range,
                          hint: Suggest.hint(for: name.text, in: known)
                             ?? "name a declared team or a ten-character team ID")
     }
@@ -718,8 +768,8 @@ public struct Session: Sendable {
         guard let name else { return .this }
         if let d = world.device(named: name.text) { return d }
         let known = world.devices.map(\.name)
-        throw Diagnostic(.unknownDevice, "unknown device '\(name.text)'", file: file, range: name.range,
-                         hint: Suggest.hint(for: name.text, in: known) ?? "devices: " + known.joined(separator: ", "))
+        throw Diagnostic(.unknownDevice, "unknown device '\(Suggest.shown(name.text))'", file: file, range: name.range,
+                         hint: Suggest.hint(for: name.text, in: known) ?? Suggest.listing("devices", known))
     }
 
     private func worldError(_ e: WorldError, _ file: SourceFile, _ range: SourceRange) -> Diagnostic {

@@ -156,10 +156,32 @@ public struct FileSystemLoader: SourceLoader {
     }
 }
 
+/// The included scripts of a run, parsed once per file: keyed by the first
+/// spelling that reached each file (so diagnostics name it as written),
+/// with other spellings of the same canonical path (`d1/f.kcs`,
+/// `d2/d1/f.kcs` through symlinks to `.`) mapped to it. Keyed by spelling
+/// alone, a few symlinks made every level parse its files again: F^D parses.
+struct IncludedPrograms {
+    private var programs: [String: Program] = [:]
+    private var firstSpelling: [String: String] = [:]
+
+    subscript(resolved: String) -> Program? {
+        get { programs[resolved] }
+        set { programs[resolved] = newValue }
+    }
+
+    /// The key a file is kept under: the first spelling of its canonical path.
+    mutating func key(for resolved: String, canonical: String) -> String {
+        if let first = firstSpelling[canonical] { return first }
+        firstSpelling[canonical] = resolved
+        return resolved
+    }
+}
+
 /// Parses a script and, recursively, what it includes.
 public enum ScriptLoader {
     static func parse(_ file: SourceFile, loader: any SourceLoader, stack: [String],
-                      includes: inout [String: Program], diagnostics: inout [Diagnostic], limits: Limits = Limits()) -> Program {
+                      includes: inout IncludedPrograms, diagnostics: inout [Diagnostic], limits: Limits = Limits()) -> Program {
         // The host's limits hold for included files as for the script itself.
         if file.bytes.count > limits.sourceBytes {
             diagnostics.append(Diagnostic(.inputLimit, "the included script is \(file.bytes.count) bytes, over the limit of \(limits.sourceBytes)",
@@ -173,16 +195,17 @@ public enum ScriptLoader {
         diagnostics += parser.finalDiagnostics
         for i in program.statements.indices {
             guard case .include(let path, _) = program.statements[i].kind else { continue }
-            let resolved = loader.resolve(path, relativeTo: file.name)
-            program.statements[i].kind = .include(path: path, resolved: resolved)
+            let spelled = loader.resolve(path, relativeTo: file.name)
             let range = program.statements[i].range
-            // The stack first: a file being parsed already has a placeholder
-            // in `includes`, and skipping it there is how a cycle that does
-            // not pass through the top file used to slip through.
-            if let cycle = cycleDiagnostic(path, resolved: resolved, from: file, at: range, loader: loader, stack: stack) {
+            if let cycle = cycleDiagnostic(path, resolved: spelled, from: file, at: range, loader: loader, stack: stack) {
                 diagnostics.append(cycle)
                 continue
             }
+            let resolved = includes.key(for: spelled, canonical: loader.canonical(spelled))
+            program.statements[i].kind = .include(path: path, resolved: resolved)
+            // The stack first (above): a file being parsed already has a
+            // placeholder in `includes`, and skipping it there is how a cycle
+            // that does not pass through the top file used to slip through.
             if includes[resolved] != nil { continue }
             diagnostics += loadInclude(path, resolved: resolved, from: file, at: range, loader: loader,
                                        includes: &includes, stack: stack, limits: limits)
@@ -193,7 +216,7 @@ public enum ScriptLoader {
     /// Reads and parses one included script (and what it includes) into
     /// `includes`; returns its errors, reported at the `include` line.
     static func loadInclude(_ path: String, resolved: String, from file: SourceFile, at range: SourceRange,
-                            loader: any SourceLoader, includes: inout [String: Program],
+                            loader: any SourceLoader, includes: inout IncludedPrograms,
                             stack: [String]? = nil, limits: Limits = Limits()) -> [Diagnostic] {
         let maxDepth = limits.includeDepth
         let stack = stack ?? [loader.canonical(loader.resolve(file.name, relativeTo: nil))]

@@ -16,7 +16,7 @@ public struct SwiftExporter: Sendable {
     /// The generated source, or the errors that kept the script from running
     /// (syntax errors, unreadable files).
     public func export(_ file: SourceFile) -> Result<String, ExportFailure> {
-        var includes: [String: Program] = [:]
+        var includes = IncludedPrograms()
         var diagnostics: [Diagnostic] = []
         let program = ScriptLoader.parse(file, loader: loader, stack: [loader.canonical(loader.resolve(file.name, relativeTo: nil))],
                                          includes: &includes, diagnostics: &diagnostics, limits: limits)
@@ -73,7 +73,7 @@ public struct SwiftExporter: Sendable {
             self.scriptName = scriptName
         }
 
-        mutating func statements(_ program: Program, _ includes: [String: Program]) {
+        mutating func statements(_ program: Program, _ includes: IncludedPrograms) {
             for s in program.statements {
                 if case .include(_, let resolved?) = s.kind, let included = includes[resolved] {
                     body.append("// \(comment(program.file, s)): from \(Self.commentText(included.file.name))")

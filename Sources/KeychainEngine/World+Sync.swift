@@ -26,8 +26,13 @@ extension World {
     /// account of `device`). Each travelling item ends up on every device of
     /// the account in its newest version; a deletion newer than an item
     /// removes it everywhere. Returns how many items were written or removed.
+    ///
+    /// `stop` is asked, with the changes so far, before each device and
+    /// every 1,024 changes: a sync of many devices can write devices × items
+    /// copies, so the host's time and item limits must reach inside it. A
+    /// stopped sync leaves some devices synced and others not.
     @discardableResult
-    public mutating func sync(account device: DeviceHandle? = nil) -> Int {
+    public mutating func sync(account device: DeviceHandle? = nil, stop: (Int) -> Bool = { _ in false }) -> Int {
         let accounts = device.map { [devices[$0.index].account] } ?? Array(Set(devices.map(\.account))).sorted()
         var changes = 0
         for account in accounts {
@@ -44,6 +49,7 @@ extension World {
                 for (key, stamp) in devices[d].tombstones where (deleted[key] ?? 0) < stamp { deleted[key] = stamp }
             }
             for d in members {
+                if stop(changes) { return changes }
                 for (key, stamp) in deleted {
                     if let id = devices[d].keychain.item(withKey: key), let item = devices[d].keychain[id],
                        item.modified < stamp, travels(item, on: DeviceHandle(index: d)) {
@@ -64,6 +70,7 @@ extension World {
                     } else {
                         devices[d].keychain.insert(winner)
                         changes += 1
+                        if changes % 1024 == 0, stop(changes) { return changes }
                     }
                 }
             }

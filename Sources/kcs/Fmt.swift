@@ -83,23 +83,11 @@ struct Fmt: ParsableCommand {
     }
 
     /// The files named, folders replaced by the .kcs and .md files below
-    /// them (sorted; hidden folders such as .git and .build skipped).
+    /// them (sorted; hidden folders such as .git and .build skipped). A
+    /// folder that cannot be listed is named as it is, and reading it fails.
     func documents(_ paths: [String]) -> [String] {
-        var out: [String] = []
-        for path in paths {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
-                out.append(path)
-                continue
-            }
-            let base = path.hasSuffix("/") ? path : path + "/"
-            let found = (FileManager.default.enumerator(atPath: path)?.compactMap { $0 as? String } ?? [])
-                .filter { $0.hasSuffix(".kcs") || $0.hasSuffix(".md") || $0.hasSuffix(".markdown") }
-                .filter { !$0.split(separator: "/").contains { $0.hasPrefix(".") } }
-                .sorted()
-            out += found.map { base + $0 }
-        }
-        return out
+        let walk = FolderWalk(paths) { $0.hasSuffix(".kcs") || $0.hasSuffix(".md") || $0.hasSuffix(".markdown") }
+        return walk.files + walk.unlisted.keys.sorted()
     }
 
 }

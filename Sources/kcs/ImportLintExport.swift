@@ -177,7 +177,8 @@ struct Matrix: ParsableCommand {
 
     func run() throws {
         let outcome = BatchRunner(lint: .off).matrix(path: file, format: format, device: device)
-        writeAll(1, Array(outcome.output.utf8))
+        // Names in the table come from the script: never raw to a terminal.
+        writeAll(1, Array(TerminalText.escaped(outcome.output, keepingLayout: true).utf8))
         let renderer = DiagnosticRenderer(colour: colour.enabled())
         for d in outcome.diagnostics { printError(renderer.render(d)) }
         if outcome.exitCode != 0 { throw ExitCode(outcome.exitCode) }

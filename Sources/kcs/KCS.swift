@@ -200,6 +200,15 @@ struct Check: ParsableCommand {
         let update = self.update
         let safety = self.safety
         return Printer(format: output.format, colour: output.colour.enabled()).runAll(files, jobs: output.jobCount) { path in
+            if path.hasSuffix("/") {
+                let folder = String(path.dropLast())
+                let reason = FolderWalk.listError(folder) ?? "it changed while kcs looked"
+                var outcome = FileOutcome(path: folder)
+                outcome.diagnostics.append(Diagnostic(.fileUnreadable, "cannot list the folder '\(folder)': \(reason)",
+                                                      hint: "the documents in it were not checked"))
+                outcome.exitCode = 66
+                return outcome
+            }
             var runner = runner
             runner.loader = recorder.map { $0.through(safety.loader(for: path)) } ?? safety.loader(for: path)
             if path.hasSuffix(".kcs") { return runner.run(path: path) }
@@ -221,23 +230,11 @@ struct Check: ParsableCommand {
     }
 
     /// Folders become their Markdown files, sorted; other paths stay as given.
+    /// A folder that cannot be listed stays too, ending in `/`, to be
+    /// reported (``checkOnce``): documents in it were not checked.
     func expand(_ paths: [String]) -> [String] {
-        var out: [String] = []
-        for path in paths {
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-                let base = path.hasSuffix("/") ? path : path + "/"
-                // Hidden folders (.git, .build) hold other people's documents.
-                let found = (FileManager.default.enumerator(atPath: path)?.compactMap { $0 as? String } ?? [])
-                    .filter(isMarkdownPath)
-                    .filter { !$0.split(separator: "/").contains { $0.hasPrefix(".") } }
-                    .sorted()
-                out += found.map { base + $0 }
-            } else {
-                out.append(path)
-            }
-        }
-        return out
+        let walk = FolderWalk(paths, keep: isMarkdownPath)
+        return walk.files + walk.unlisted.keys.sorted().map { $0 + "/" }
     }
 }
 

@@ -61,19 +61,24 @@ struct FuzzFindingTests {
         #expect(runner.check(markdown: again, update: true).updatedContent == nil)
     }
 
-    /// Known issue, for the owner of diagnostics (issue 10 item 2): every
-    /// bad byte of one long line is an error, and each shows the whole line,
-    /// so the text grows with the square of the line (a 4 KiB line: 26 MB on
-    /// the terminal). Once errors per file are capped and the excerpt is a
-    /// window around the caret, this passes: remove `withKnownIssue` then.
+    /// Every bad byte of one long line was an error, each showing the line,
+    /// so the text grew with the square of the line (a 4 KiB line: 26 MB on
+    /// the terminal). A run of stray characters is now one error, and its
+    /// excerpt a window around the caret.
     @Test func theDiagnosticsOfOneLongBadLineRenderToTextLinearInItsLength() throws {
         let source = try Self.input("language-error-per-byte.kcs")
-        let report = Interpreter.run(file: source, loader: NoFilesLoader())
         let renderer = DiagnosticRenderer()
-        let rendered = report.diagnostics.reduce(0) { $0 + renderer.render($1).utf8.count }
-        #expect(!report.diagnostics.isEmpty)
-        withKnownIssue("diagnostics are neither capped nor windowed yet") {
-            #expect(rendered <= 64 * source.bytes.count)
+        func rendered(_ file: SourceFile) -> Int {
+            let report = Interpreter.run(file: file, loader: NoFilesLoader())
+            #expect(!report.diagnostics.isEmpty)
+            return report.diagnostics.reduce(0) { $0 + renderer.render($1).utf8.count }
         }
+        #expect(rendered(source) <= 64 * source.bytes.count)
+        // Sixteen times the line: not more than sixteen times the text.
+        let long = SourceFile(name: source.name, bytes: Array(repeating: source.bytes, count: 16).flatMap { $0 })
+        #expect(rendered(long) <= 16 * max(rendered(source), 1))
+        // Stray bytes of every kind in a row are one error too.
+        let mixed = SourceFile(name: "mixed.kcs", text: String(repeating: "@\u{C}%!^&", count: 1000) + "\n")
+        #expect(Interpreter.run(file: mixed, loader: NoFilesLoader()).diagnostics.count == 1)
     }
 }

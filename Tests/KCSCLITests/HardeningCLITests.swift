@@ -1,0 +1,215 @@
+import Foundation
+import Testing
+
+/// The adversarial review of issue 10 (review/findings.md), through the
+/// built binary: each test is one finding's reproducer, cut down.
+@Suite(.serialized)
+struct HardeningCLITests {
+    static func folder(_ files: [String: String], _ body: (URL) throws -> Void) throws {
+        try SafetyCLITests.folder(files, body)
+    }
+
+    static func elapsed(_ body: () throws -> Void) rethrows -> Double {
+        let start = Date()
+        try body()
+        return Date().timeIntervalSince(start)
+    }
+
+    /// Finding 3: an output block whose closing fence was forgotten runs on
+    /// into the next sections; `--update` deleted them. It is now an error
+    /// and the document is left byte for byte.
+    @Test func updateLeavesAnOutputBlockWithoutItsClosingFenceAlone() throws {
+        let forgot = """
+            # Guide
+            ```kcs
+            team SKMME9E2Y8
+            app com.example.A
+            show apps
+            ```
+
+            ```output
+            stale output (author forgot to close this fence)
+
+            ## Section 2: sharing
+
+            ```kcs
+            app com.example.B
+            ```
+
+            ## Section 3
+
+            """
+        let atEnd = "```kcs\nteam SKMME9E2Y8\napp com.example.A\nshow apps\n```\n\n```output\nstale\n\nprose after\n"
+        try Self.folder(["forgot.md": forgot, "end.md": atEnd]) { dir in
+            for (name, line) in [("forgot.md", "line 13"), ("end.md", "end of the document")] {
+                let before = try Data(contentsOf: dir.appendingPathComponent(name))
+                let out = try BinaryRunner.run(["check", "--update", name], directory: dir)
+                #expect(out.status == 1, "\(out.stdout)\(out.stderr)")
+                #expect(out.stderr.contains("this output block has no closing fence"), "\(out.stderr)")
+                #expect(out.stderr.contains(line), "\(out.stderr)")
+                #expect(!out.stdout.contains("updated"))
+                #expect(try Data(contentsOf: dir.appendingPathComponent(name)) == before)
+            }
+        }
+    }
+
+    /// Finding 15: a lone CR ends a line for CommonMark; printed text with
+    /// "\r```" must lengthen the output block's fences.
+    @Test func aCarriageReturnBeforeAFenceInOutputLengthensTheFences() throws {
+        let doc = "```kcs\nteam SKMME9E2Y8\napp com.example.A\nas A add generic-password account=\"x\\u{D}```\\u{D}# INJECTED\"\nshow items\n```\n\n```output\nold\n```\n"
+        try Self.folder(["cr.md": doc]) { dir in
+            let out = try BinaryRunner.run(["check", "--update", "cr.md"], directory: dir)
+            #expect(out.status == 0, "\(out.stderr)")
+            let text = try String(contentsOf: dir.appendingPathComponent("cr.md"), encoding: .utf8)
+            #expect(text.contains("````output\n"), "\(text)")
+            #expect(try BinaryRunner.run(["check", "cr.md"], directory: dir).status == 0)
+        }
+    }
+
+    /// Finding 11: `kcs matrix` printed names raw (terminal escapes), and
+    /// its Markdown table let a newline or `|` in a name split the row.
+    @Test func matrixEscapesNamesForTheTerminalAndForMarkdown() throws {
+        let name = "A\\u{1b}]0;OWNED\\u{7}|evil|\\u{a}# heading"
+        let script = "team SKMME9E2Y8\napp com.example.A as \"\(name)\"\nas \"\(name)\" add generic-password account=\"x\\u{a}| y |\" data=\"z\"\n"
+        try Self.folder(["mx.kcs": script]) { dir in
+            let text = try BinaryRunner.run(["matrix", "mx.kcs"], directory: dir)
+            #expect(text.status == 0, "\(text.stderr)")
+            #expect(!text.stdout.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{7}" })
+            let md = try BinaryRunner.run(["matrix", "--format", "markdown", "mx.kcs"], directory: dir)
+            let rows = md.stdout.split(separator: "\n")
+            #expect(rows.count == 3, "\(md.stdout)")
+            // Every row has the same cells: header, rule, one item.
+            let cells = rows.map { $0.replacing("\\|", with: "").filter { $0 == "|" }.count }
+            #expect(Set(cells).count == 1, "\(md.stdout)")
+            #expect(!md.stdout.contains("\u{1B}"))
+        }
+    }
+
+    /// Finding 13: a newline in a document's name forged a TAP line; ESC
+    /// and NUL went raw into TAP and into GitHub annotations.
+    @Test func fileNamesAndMessagesCannotForgeTapLinesOrAnnotations() throws {
+        let name = "x\nok 2 - all docs fine\u{1B}[2K.md"
+        try Self.folder(["docs/" + name: "```kcs\nexpect status 0\n```\n",
+                         "ann.kcs": "team SKMME9E2Y8\napp com.example.A\nas \"B\\u{1b}[2J\\u{0}\\u{a}::warning::x\" add generic-password account=\"a\"\n"]) { dir in
+            let tap = try BinaryRunner.run(["check", "--format", "tap", "docs"], directory: dir)
+            let lines = tap.stdout.split(separator: "\n")
+            #expect(!lines.contains { $0.hasPrefix("ok 2") }, "\(tap.stdout)")
+            #expect(!tap.stdout.contains("\u{1B}"))
+            let gh = try BinaryRunner.run(["check", "docs"], environment: ["GITHUB_ACTIONS": "true"], directory: dir)
+            #expect(!(gh.stdout + gh.stderr).contains("\u{1B}"))
+            let run = try BinaryRunner.run(["run", "ann.kcs"], environment: ["GITHUB_ACTIONS": "true"], directory: dir)
+            let annotations = run.stdout.components(separatedBy: "\n").filter { $0.hasPrefix("::error ") }
+            #expect(annotations.count == 1, "\(run.stdout)")
+            #expect(!run.stdout.contains("\n::warning"))
+            #expect(annotations.allSatisfy { !$0.unicodeScalars.contains { $0.value < 0x20 } })
+        }
+    }
+
+    /// Finding 14: TAP descriptions passed ESC raw (`\r\e[2K` rewrote the line).
+    @Test func tapDescriptionsEscapeControlCharacters() throws {
+        let script = "team SKMME9E2Y8\napp com.example.A\nas A add generic-password account=\"a\" data=\"q\"\n"
+            + "as A find generic-password account=\"a\" return=data\nexpect data \"x\r\u{1B}[2Kok 1 - all good\"\n"
+        let out = try BinaryRunner.run(["run", "--format", "tap", "-"], stdin: script)
+        #expect(out.status == 1)
+        #expect(!out.stdout.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\r" }, "\(out.stdout)")
+        #expect(out.stdout.contains("\\u{1B}"))
+    }
+
+    /// Finding 5: files that include the next file twice, level after level,
+    /// ran 2^levels statements (and kept a diagnostic for each). Refused at
+    /// the first include, at once.
+    @Test func anIncludeDiamondIsRefusedBeforeItRuns() throws {
+        var files: [String: String] = [:]
+        for i in 0..<31 { files["f\(i).kcs"] = "include \"f\(i + 1).kcs\"\ninclude \"./f\(i + 1).kcs\"\n" }
+        files["f31.kcs"] = "expect status 0\n"
+        try Self.folder(files) { dir in
+            var out: BinaryRunner.Output?
+            let seconds = try Self.elapsed { out = try BinaryRunner.run(["run", "f0.kcs"], directory: dir) }
+            #expect(seconds < 10)
+            #expect(out?.status == 1)
+            #expect(out?.stderr.contains("over the limit of 50000000") == true, "\(out?.stderr ?? "")")
+            #expect(out?.stderr.contains("[KCS311]") == true)
+            let export = try BinaryRunner.run(["export", "--swift", "f0.kcs"], directory: dir)
+            #expect(export.status != 0)
+            #expect(export.stdout.count < 10_000)
+        }
+    }
+
+    /// Finding 6: symlinks to `.` gave each level a new spelling of the same
+    /// files, and each spelling was parsed again: 6^8 parses.
+    @Test func symlinkedSpellingsOfOneIncludeAreParsedOnce() throws {
+        var files: [String: String] = [:]
+        let fan = 6, depth = 8
+        for i in 0..<depth { files["f\(i).kcs"] = (1...fan).map { "include \"d\($0)/f\(i + 1).kcs\"\n" }.joined() }
+        files["f\(depth).kcs"] = "lock\n"
+        try Self.folder(files) { dir in
+            for j in 1...fan {
+                try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("d\(j)").path, withDestinationPath: ".")
+            }
+            var out: BinaryRunner.Output?
+            let seconds = try Self.elapsed { out = try BinaryRunner.run(["run", "--untrusted", "f0.kcs"], directory: dir) }
+            #expect(seconds < 10)
+            // 6^8 runs of `lock`: over the untrusted statement limit, refused.
+            #expect(out?.stderr.contains("[KCS311]") == true, "\(out?.stderr ?? "")")
+        }
+    }
+
+    /// Finding 7: `sync` copied devices × items past the item and time
+    /// limits, and a last `sync` was never reported.
+    @Test func syncStopsAtTheItemLimit() throws {
+        let devices = 600
+        let script = "team SKMME9E2Y8\napp com.example.A\n"
+            + (0..<devices).map { "device D\($0)\n" }.joined()
+            + (0..<devices).map { "on D\($0) as A add generic-password account=\"a\($0)\" sync=true\n" }.joined()
+            + "sync\n"
+        var out: BinaryRunner.Output?
+        let seconds = try Self.elapsed { out = try BinaryRunner.run(["run", "--untrusted", "-"], stdin: script) }
+        #expect(seconds < 20)
+        #expect(out?.status == 1)
+        #expect(out?.stderr.contains("over the limit of 100000") == true, "\(out?.stderr ?? "")")
+        #expect(out?.stderr.contains("[KCS311]") == true)
+    }
+
+    /// Finding 8: every "unknown app" listed all declared apps and echoed
+    /// the whole name: output grew with apps × errors.
+    @Test func unknownNameHintsListAFewNames() throws {
+        let apps = 300
+        let long = String(repeating: "n", count: 10_000)
+        let script = "team SKMME9E2Y8\n" + (0..<apps).map { "app com.example.A\($0) as app\($0)qqqqqqqqqqqqqqqqqqqq\n" }.joined()
+            + (0..<apps).map { "as app\($0)Z add generic-password account=\"a\"\n" }.joined()
+            + "as \(long) add generic-password\n"
+        let out = try BinaryRunner.run(["run", "-"], stdin: script)
+        #expect(out.status == 1)
+        #expect(out.stderr.contains("… and 295 more"), "\(out.stderr.prefix(2000))")
+        let longest = out.stderr.split(separator: "\n").map(\.count).max() ?? 0
+        #expect(longest < 1_000)
+        #expect(out.stderr.utf8.count < 200 * 1_000)
+    }
+
+    /// Finding 18: a document below a folder that cannot be listed (here:
+    /// a path too long for the OS) was skipped silently and the run passed.
+    @Test func aFolderThatCannotBeListedIsReported() throws {
+        try Self.folder([:]) { dir in
+            // Deeper than PATH_MAX: built one level at a time from open folders.
+            var fd = open(dir.path, O_RDONLY)
+            for _ in 0..<2_100 where fd >= 0 {
+                _ = mkdirat(fd, "a", 0o755)
+                let next = openat(fd, "a", O_RDONLY)
+                close(fd)
+                fd = next
+            }
+            #expect(fd >= 0)
+            let doc = openat(fd, "x.md", O_WRONLY | O_CREAT, 0o644)
+            let text = Array("```kcs\nexpect status 0\n```\n".utf8)
+            #expect(write(doc, text, text.count) == text.count)
+            close(doc)
+            close(fd)
+            // FileManager cannot remove what it cannot name; rm works by folder.
+            defer { _ = try? BinaryRunner.exec("/bin/rm", ["-rf", dir.appendingPathComponent("a").path]) }
+            let out = try BinaryRunner.run(["check", "."], directory: dir)
+            #expect(out.status == 66, "\(out.stdout)")
+            #expect(out.stderr.contains("cannot list the folder"), "\(out.stderr.prefix(500))")
+            #expect(out.stderr.contains("File name too long"), "\(out.stderr.prefix(500))")
+        }
+    }
+}
