@@ -128,7 +128,8 @@ public struct AppTarget: Sendable, Hashable {
     /// A target with neither an app ID nor keychain access groups is unsigned:
     /// every call fails with `errSecMissingEntitlement`.
     public var isUnsigned: Bool {
-        appID == nil && keychainAccessGroups.isEmpty && associatedApplicationIdentifiers.isEmpty
+        // Whether there is an app ID, without building it (this is on every call's path).
+        (teamID == nil || signing == .noAppID) && keychainAccessGroups.isEmpty && associatedApplicationIdentifiers.isEmpty
     }
 
     /// Element 0 of the list, which is never an application group nor the

@@ -133,19 +133,31 @@ public enum AttributeValue: Sendable, Hashable, CustomStringConvertible {
 
     public static func == (a: AttributeValue, b: AttributeValue) -> Bool {
         switch (a, b) {
-        case (.string(let x), .string(let y)): x.utf8.elementsEqual(y.utf8)
+        case (.string(let x), .string(let y)): Self.sameBytes(x, y)
         case (.integer(let x), .integer(let y)): x == y
         default: false
         }
     }
 
+    /// Whether two strings have the same UTF-8 bytes. The byte count is O(1)
+    /// and settles most unequal pairs; native strings then compare their
+    /// buffers, and small (inline) ones their code units.
+    static func sameBytes(_ x: String, _ y: String) -> Bool {
+        guard x.utf8.count == y.utf8.count else { return false }
+        let contiguous = x.utf8.withContiguousStorageIfAvailable { a in
+            y.utf8.withContiguousStorageIfAvailable { b in a.elementsEqual(b) }
+        }
+        if let result = contiguous ?? nil { return result }
+        return x.utf8.elementsEqual(y.utf8)
+    }
+
     public func hash(into h: inout Hasher) {
         switch self {
         case .string(let s):
+            // String's own hash is over canonical equivalence, which byte
+            // equality implies: equal values still hash alike, and it is fast.
             h.combine(0 as UInt8)
-            h.combine(s.utf8.count)
-            var bytes = s
-            bytes.withUTF8 { h.combine(bytes: UnsafeRawBufferPointer($0)) }
+            h.combine(s)
         case .integer(let i):
             h.combine(1 as UInt8)
             h.combine(i)
