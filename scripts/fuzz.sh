@@ -178,8 +178,8 @@ fi
 if [ "$build_only" = 1 ]; then echo "fuzz.sh: built ${targets[*]} in $work/bin" >&2; exit 0; fi
 
 # --- Large inputs ------------------------------------------------------------
-# Big seeds: each target's seeds concatenated and repeated up to about
-# 768 KiB, so the fuzzer starts from inputs where an n² costs seconds.
+# Big seeds: each target's seeds concatenated, repeated past 256, 512 and
+# 768 KiB (under 1 MiB), so the fuzzer starts where an n² costs seconds.
 if [ "$large" = 1 ]; then
     for t in "${targets[@]}"; do
         s="$seeds/$t" big="$seeds/$t-large"

@@ -2,7 +2,8 @@
 // SecItemCopyMatching, SecItemUpdate, SecItemDelete over the engine).
 //
 // The input is read as a program of calls (`SecItemProgram`): the first byte
-// picks the platform of a world with four apps, then each call picks an
+// picks the platform of a world with six apps (an extension, an app clip,
+// another team's app and an unsigned one among them), then each call picks an
 // operation, a calling app and dictionaries of up to eight entries. Keys come
 // from the framework's constants (and sometimes arbitrary bytes), values are
 // mostly of the type the key takes and sometimes of another, so both the
@@ -28,13 +29,15 @@ let secItemWorlds: [World] = ["ios 18", "ios 12", "macos 14", "catalyst 17", "wa
     let report = session.run(file: SourceFile(name: "world.kcs", text: """
         platform \(platform)
         team SKMME9E2Y8
-        team ABCDE12345
         app com.example.One
-        app com.example.Two
         app com.example.One.Widget as Widget kind=extension
-        app com.other.App as Other team=ABCDE12345
-        group com.example.Shared One Two
-        group group.com.example.Suite One Widget
+        app com.example.One.Clip as Clip kind=app-clip
+        app com.example.Two
+        team ABCDE12345 as Other
+        app com.other.App team=Other
+        app com.example.Unsigned as Unsigned team=none
+        group com.example.Shared One Two Clip
+        group group.com.example.Suite One Widget Clip
         """))
     require(report.diagnostics.isEmpty, "the secitem world does not declare: \(report.diagnostics.map(\.message))")
     return session.world
