@@ -1,3 +1,4 @@
+import KCSXcodeProject
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -53,16 +54,8 @@ public struct FileSystemLoader: SourceLoader {
     }
 
     static func normalise(_ path: String) -> String {
-        let absolute = path.hasPrefix("/")
-        var parts: [Substring] = []
-        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
-            if part == "." { continue }
-            if part == "..", let last = parts.last, last != ".." { parts.removeLast(); continue }
-            if part == "..", absolute { continue }
-            parts.append(part)
-        }
-        let joined = parts.joined(separator: "/")
-        return absolute ? "/" + joined : (joined.isEmpty ? "." : joined)
+        // One path arithmetic for scripts and Xcode projects.
+        ProjectPath.normalize(path)
     }
 
     public func read(_ resolved: String) throws(LoadError) -> SourceFile {
