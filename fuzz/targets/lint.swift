@@ -38,8 +38,9 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
             let (text, diagnostics, code) = EntitlementsSummary.describe(path: name, team: team, bundleID: bundle, loader: loader)
             checkDiagnostics(diagnostics)
             // 64: a plain .entitlements file without --team/--bundle-id (the CLI names the flags).
+            // The summary names the file as the terminal shows it: controls escaped.
             require([0, 1, 64, 66].contains(code), "lint --entitlements: exit code \(code)")
-            require(code == 66 || code == 64 || text.hasPrefix("\(name): "), "lint --entitlements: summary does not name the file")
+            require(code == 66 || code == 64 || text.hasPrefix("\(TerminalText.escaped(name)): "), "lint --entitlements: summary does not name the file")
         }
     }
     return 0
