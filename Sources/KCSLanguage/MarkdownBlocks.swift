@@ -17,6 +17,12 @@ public struct FencedBlock: Sendable, Hashable {
 /// indentation, three or more backticks or tildes, closed by the same
 /// character at least as many times.
 public enum MarkdownBlocks {
+    /// Whether a path names a Markdown document (what `kcs check`, `kcs fmt`
+    /// and the language server read as Markdown rather than as a script).
+    public static func isDocument(_ path: String) -> Bool {
+        path.hasSuffix(".md") || path.hasSuffix(".markdown")
+    }
+
     public static func scan(_ bytes: [UInt8]) -> [FencedBlock] {
         var blocks: [FencedBlock] = []
         var lineStart = 0

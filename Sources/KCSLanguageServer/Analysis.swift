@@ -22,7 +22,7 @@ struct Analysis {
     init(path: String, bytes: [UInt8], loader: any SourceLoader) {
         file = SourceFile(name: path, bytes: bytes)
         index = TextIndex(bytes)
-        isMarkdown = path.hasSuffix(".md") || path.hasSuffix(".markdown")
+        isMarkdown = MarkdownBlocks.isDocument(path)
         if isMarkdown {
             let outcome = BatchRunner(loader: loader, lint: .warn, collectChecks: false, limits: Self.limits)
                 .check(markdown: file)

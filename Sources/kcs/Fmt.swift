@@ -46,7 +46,7 @@ struct Fmt: ParsableCommand {
                 continue
             }
             let formatted: [UInt8]
-            if path.hasSuffix(".md") || path.hasSuffix(".markdown") {
+            if isMarkdownPath(path) {
                 formatted = CanonicalLayout.formatMarkdown(original, name: path)
             } else {
                 do throws(CanonicalLayout.Failure) {
@@ -86,7 +86,7 @@ struct Fmt: ParsableCommand {
     /// them (sorted; hidden folders such as .git and .build skipped). A
     /// folder that cannot be listed is named as it is, and reading it fails.
     func documents(_ paths: [String]) -> [String] {
-        let walk = FolderWalk(paths) { $0.hasSuffix(".kcs") || $0.hasSuffix(".md") || $0.hasSuffix(".markdown") }
+        let walk = FolderWalk(paths) { $0.hasSuffix(".kcs") || isMarkdownPath($0) }
         return walk.files + walk.unlisted.keys.sorted()
     }
 

@@ -332,7 +332,7 @@ final class Results: @unchecked Sendable {
 
 /// Whether a path names a Markdown document (what `kcs check` reads).
 func isMarkdownPath(_ path: String) -> Bool {
-    path.hasSuffix(".md") || path.hasSuffix(".markdown")
+    MarkdownBlocks.isDocument(path)
 }
 
 /// Writes to standard error.
