@@ -1,10 +1,19 @@
 // swift-tools-version:6.2
 import PackageDescription
 
-// Three layers, by direction of dependency:
-//   KeychainEngine  - the keychain model; imports nothing of ours, knows no syntax.
-//   KCSLanguage     - source, lexer, parser, diagnostics, evaluator over the engine.
-//   kcs             - the command line: parses arguments, prints, picks exit codes.
+// Layers, by direction of dependency:
+//   KeychainEngine  - the keychain model; imports nothing of ours, knows no syntax. It owns every
+//                     framework spelling (attribute, class, status and constant names).
+//   KCSSyntax       - what was written: source files, tokens, lexer, the grammar table, the syntax
+//                     tree and its parser, diagnostics and their renderer, the canonical layout
+//                     (kcs fmt), Markdown blocks. Imports nothing of the engine.
+//   KCSRuntime      - lowering (names and values given the engine's meaning) and the evaluator:
+//                     the session, includes, entitlements files, explanations, lint.
+//   KCSLanguage     - host tools over the runtime: the batch runner and Markdown check, report
+//                     formats, the matrix, Swift export, atomic writes. Re-exports the two above,
+//                     so an embedder imports one module.
+//   KCSRepl, KCSLanguageServer, KCSXcode… - tools on top; kcs - the command line: arguments,
+//                     the job pool, printing, its own exit statuses.
 // The tree is kept free of warnings: our own targets treat them as errors
 // (dependencies are not affected).
 let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
@@ -14,6 +23,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "KeychainEngine", targets: ["KeychainEngine"]),
+        .library(name: "KCSSyntax", targets: ["KCSSyntax"]),
         .library(name: "KCSLanguage", targets: ["KCSLanguage"]),
         .library(name: "KCSSecItem", targets: ["KCSSecItem"]),
         .executable(name: "kcs", targets: ["kcs"]),
@@ -24,7 +34,9 @@ let package = Package(
     ],
     targets: [
         .target(name: "KeychainEngine", swiftSettings: strict),
-        .target(name: "KCSLanguage", dependencies: ["KeychainEngine", "KCSXcodeProject"], swiftSettings: strict),
+        .target(name: "KCSSyntax", swiftSettings: strict),
+        .target(name: "KCSRuntime", dependencies: ["KCSSyntax", "KeychainEngine", "KCSXcodeProject"], swiftSettings: strict),
+        .target(name: "KCSLanguage", dependencies: ["KCSSyntax", "KCSRuntime", "KeychainEngine"], swiftSettings: strict),
         // The core benchmark through the embedding API (scripts/bench.sh runs it).
         .executableTarget(name: "kcs-bench", dependencies: ["KCSLanguage", "KeychainEngine"], swiftSettings: strict),
         // SecItemAdd/CopyMatching/Update/Delete-shaped functions over the engine.
@@ -61,16 +73,17 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "KeychainEngineTests", dependencies: ["KeychainEngine"], swiftSettings: strict),
+        .testTarget(name: "KCSSyntaxTests", dependencies: ["KCSSyntax"], swiftSettings: strict),
         // Fuzz inputs are read from disk by path, not bundled.
-        .testTarget(name: "KCSLanguageTests", dependencies: ["KCSLanguage"], exclude: ["FuzzCrashes", "FuzzFindings"],
+        .testTarget(name: "KCSLanguageTests", dependencies: ["KCSLanguage", "KCSRuntime", "KCSSyntax"], exclude: ["FuzzCrashes", "FuzzFindings"],
                     swiftSettings: strict),
-        .testTarget(name: "KCSSecItemTests", dependencies: ["KCSSecItem", "KCSLanguage", "KeychainEngine"], swiftSettings: strict),
-        .testTarget(name: "PropertyTests", dependencies: ["KeychainEngine", "KCSLanguage"], swiftSettings: strict),
-        .testTarget(name: "KCSReplTests", dependencies: ["KCSRepl", "kcs"], swiftSettings: strict),
-        .testTarget(name: "KCSLanguageServerTests", dependencies: ["KCSLanguageServer", "KCSLanguage", "kcs"],
+        .testTarget(name: "KCSSecItemTests", dependencies: ["KCSSecItem", "KCSLanguage", "KCSRuntime", "KCSSyntax", "KeychainEngine"], swiftSettings: strict),
+        .testTarget(name: "PropertyTests", dependencies: ["KeychainEngine", "KCSLanguage", "KCSRuntime", "KCSSyntax"], swiftSettings: strict),
+        .testTarget(name: "KCSReplTests", dependencies: ["KCSRepl", "KCSRuntime", "KCSSyntax", "kcs"], swiftSettings: strict),
+        .testTarget(name: "KCSLanguageServerTests", dependencies: ["KCSLanguageServer", "KCSLanguage", "KCSRuntime", "KCSSyntax", "kcs"],
                     swiftSettings: strict),
         // Depends on the executable so `swift test` builds the binary it runs.
-        .testTarget(name: "KCSCLITests", dependencies: ["KCSLanguage", "KCSXcodeProject", "KCSXcode", "KCSCodeCheck", "kcs"], swiftSettings: strict),
+        .testTarget(name: "KCSCLITests", dependencies: ["KCSLanguage", "KCSRuntime", "KCSSyntax", "KCSXcodeProject", "KCSXcode", "KCSCodeCheck", "kcs"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

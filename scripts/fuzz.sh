@@ -69,7 +69,7 @@ mkdir -p "$work/obj" "$work/bin"
 # --- Compile -----------------------------------------------------------------
 # Each library is its own module (the sources say `import KeychainEngine`),
 # built with coverage instrumentation and ASan; each target links them.
-flags=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6)
+flags=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -package-name kcs)
 fingerprint() { { "$SWIFTC" --version 2>&1; echo "${flags[*]}"; cat "$@"; } | sha1sum | cut -c1-40; }
 
 build_library() { # NAME DEPENDENCY...
@@ -86,11 +86,12 @@ build_library() { # NAME DEPENDENCY...
 
 build_target() { # NAME [SOURCE]
     local name="$1" source="${2:-$root/fuzz/targets/$1.swift}" stamp
-    stamp="$(fingerprint "$root/fuzz/Support.swift" "$source" "$work/obj/"{KeychainEngine,KCSXcodeProject,KCSLanguage,KCSSecItem}.stamp)"
+    stamp="$(fingerprint "$root/fuzz/Support.swift" "$source" "$work/obj/"{KeychainEngine,KCSXcodeProject,KCSSyntax,KCSRuntime,KCSLanguage,KCSSecItem}.stamp)"
     if [ "$(cat "$work/bin/$name.stamp" 2>/dev/null)" = "$stamp" ] && [ -x "$work/bin/fuzz-$name" ]; then return; fi
     echo "fuzz.sh: linking fuzz-$name" >&2
     "$SWIFTC" "${flags[@]}" -I "$work/obj" -module-name "Fuzz_$name" "$root/fuzz/Support.swift" "$source" \
-        "$work/obj/libKCSSecItem.a" "$work/obj/libKCSLanguage.a" "$work/obj/libKCSXcodeProject.a" \
+        "$work/obj/libKCSSecItem.a" "$work/obj/libKCSLanguage.a" "$work/obj/libKCSRuntime.a" \
+        "$work/obj/libKCSSyntax.a" "$work/obj/libKCSXcodeProject.a" \
         "$work/obj/libKeychainEngine.a" \
         -use-ld=lld -o "$work/bin/fuzz-$name"
     echo "$stamp" > "$work/bin/$name.stamp"
@@ -100,7 +101,9 @@ echo "fuzz.sh: compiling with $SWIFTC into $work" >&2
 # A library is rebuilt when its sources or a dependency's stamp change.
 build_library KeychainEngine
 build_library KCSXcodeProject
-build_library KCSLanguage KeychainEngine KCSXcodeProject
+build_library KCSSyntax
+build_library KCSRuntime KCSSyntax KeychainEngine KCSXcodeProject
+build_library KCSLanguage KCSSyntax KCSRuntime KeychainEngine
 build_library KCSSecItem KeychainEngine
 build_target tables "$root/fuzz/tables.swift"
 for t in "${targets[@]}"; do build_target "$t"; done

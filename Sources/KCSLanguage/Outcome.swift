@@ -114,19 +114,6 @@ public struct RunTotals: Sendable, Equatable {
     }
 }
 
-/// The one way a call's result is printed: in the REPL, in `kcs check`
-/// output blocks and (after `FILE:LINE: `) by `kcs run --verbose`:
-/// `AppOne find generic-password → errSecSuccess (0), 1 item`.
-public enum CallLine {
-    public static func text(_ c: CallRecord) -> String {
-        var line = "\(c.app) \(c.operation.rawValue) \(c.itemClass?.rawValue ?? "(no class)") → \(c.status.description)"
-        if c.status == .success && c.operation != .add {
-            line += ", \(c.count) item\(c.count == 1 ? "" : "s")"
-        }
-        return line
-    }
-}
-
 /// Runs scripts and Markdown documents into outcomes. Library code: it
 /// reads files through the loader and never prints.
 public struct BatchRunner: Sendable {

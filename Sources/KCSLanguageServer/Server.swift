@@ -227,7 +227,7 @@ public final class LanguageServer {
         let statement = doc.statement(at: offset)
         if let s = statement, s.range.start == token.range.start || isKeywordAfterDevice(doc, s, token),
            let form = StatementForm.all.first(where: { $0.keyword == word }) {
-            parts.append("`\(form.syntax)`\n\n\(form.summary)")
+            parts.append("`\(form.usage)`\n\n\(form.summary)")
         }
         if let c = ItemClass(name: word) {
             let key = c.primaryKeyAttributes.map(\.constantName).joined(separator: ", ")

@@ -25,7 +25,7 @@ enum Help {
         guard let topic, !topic.isEmpty else { return overview() }
         let t = topic.hasPrefix(":") && topic.count > 1 ? String(topic.dropFirst()) : topic
         if let form = StatementForm.all.first(where: { $0.keyword == t || "\($0.kind)" == t }) {
-            return "\(form.syntax)\n  \(form.summary)\n  example: \(form.example)\n"
+            return "\(form.usage)\n  \(form.summary)\n  example: \(form.example)\n"
         }
         if let c = commands.first(where: { $0.name == ":" + t }) {
             return "\(c.name)\(c.arguments.isEmpty ? "" : " " + c.arguments)\n  \(c.summary)\n"

@@ -21,7 +21,7 @@ enum TextMateGrammar {
     /// One syntax string cut into alternatives (`a | b`) and their words,
     /// brackets and ellipses removed.
     static func alternatives(_ form: StatementForm) -> [[String]] {
-        form.syntax.components(separatedBy: " | ").map { alt in
+        form.usage.components(separatedBy: " | ").map { alt in
             alt.split(separator: " ").map { $0.filter { !"[]…".contains($0) } }.filter { !$0.isEmpty }
         }
     }

@@ -1,5 +1,7 @@
 import Testing
 @testable import KCSLanguage
+@testable import KCSRuntime
+@testable import KCSSyntax
 
 /// Rendered diagnostics pinned as text: the renderer's output is part of the
 /// product, so any change to it shows up here.

@@ -2,6 +2,8 @@ import Foundation
 import KeychainEngine
 import Testing
 @testable import KCSLanguage
+@testable import KCSRuntime
+@testable import KCSSyntax
 
 /// `app … entitlements="PATH"`: entitlements files, codesign output and
 /// provisioning profiles (samples with made-up IDs in examples/entitlements/).

@@ -1,6 +1,8 @@
 import Testing
 import KeychainEngine
 @testable import KCSLanguage
+@testable import KCSRuntime
+@testable import KCSSyntax
 
 struct EvaluatorTests {
     func run(_ source: String) -> RunReport { Interpreter.run(source: source, name: "t.kcs") }

@@ -1,6 +1,8 @@
 import Testing
 import KeychainEngine
 @testable import KCSLanguage
+@testable import KCSRuntime
+@testable import KCSSyntax
 
 /// The language forms of issue 11 item 3: how they parse, what they refuse,
 /// and what they do when run. ParserTests runs the two tables.

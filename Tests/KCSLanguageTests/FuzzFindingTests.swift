@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import KCSLanguage
+@testable import KCSRuntime
+@testable import KCSSyntax
 
 /// Inputs that made a fuzz target's oracle fail (scripts/fuzz.sh,
 /// docs/fuzzing.md), kept in FuzzFindings/ and checked here.

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import KCSLanguage
+@testable import KCSRuntime
+@testable import KCSSyntax
 
 /// Every input that once crashed or hung kcs (found by review or by the
 /// fuzzer, scripts/fuzz.sh) must now run to an ordinary exit.

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import KeychainEngine
 @testable import KCSLanguage
+@testable import KCSRuntime
+@testable import KCSSyntax
 
 /// Issue 10: hostile input ends in a located error or a clean refusal, in
 /// bounded time and memory.

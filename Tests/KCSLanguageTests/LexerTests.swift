@@ -1,5 +1,7 @@
 import Testing
 @testable import KCSLanguage
+@testable import KCSRuntime
+@testable import KCSSyntax
 
 /// Prints a token stream as one line, so each expected stream is a string.
 func tokenLine(_ source: String) -> (String, [DiagnosticCode]) {

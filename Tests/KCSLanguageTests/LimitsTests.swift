@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import KeychainEngine
 @testable import KCSLanguage
+@testable import KCSRuntime
+@testable import KCSSyntax
 
 /// Host control and limits for untrusted scripts (issue 6).
 struct LimitsTests {

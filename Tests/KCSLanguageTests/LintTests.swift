@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import KCSLanguage
+@testable import KCSRuntime
+@testable import KCSSyntax
 
 /// Every lint rule of semantics.md section 7 has a sample in examples/lint/
 /// that runs cleanly but makes exactly that mistake.

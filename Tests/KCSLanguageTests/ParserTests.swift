@@ -1,6 +1,8 @@
 import Testing
 import KeychainEngine
 @testable import KCSLanguage
+@testable import KCSRuntime
+@testable import KCSSyntax
 
 /// One-line description of a statement, so expected trees are strings.
 func describe(_ s: Statement) -> String {
@@ -129,7 +131,7 @@ struct ParserTests {
         ("sync", "sync"),
         ("backup this as monday", "backup(this monday)"),
         ("restore monday to iPad", "restore(monday iPad)"),
-        ("show matrix\nshow app A\nexplain\nreset", "show(matrix); show(app(KCSLanguage.Name(text: \"A\", range: KCSLanguage.SourceRange(start: 21, end: 22)))); explain; reset"),
+        ("show matrix\nshow app A\nexplain\nreset", "show(matrix); show(app(KCSSyntax.Name(text: \"A\", range: KCSSyntax.SourceRange(start: 21, end: 22)))); explain; reset"),
         ("# only a comment\n\n  team SKMME9E2Y8  # trailing\n", "team(SKMME9E2Y8)"),
     ]
 

@@ -161,7 +161,7 @@ import Testing
         for command in Completer.metaCommands { #expect(overview.contains(command), "\(command)") }
         for form in StatementForm.all {
             let one = Help.text(form.keyword)
-            #expect(one.contains(form.syntax) && one.contains(form.example), "\(form.keyword)")
+            #expect(one.contains(form.usage) && one.contains(form.example), "\(form.keyword)")
         }
         #expect(Help.text("accessible").contains("after-first-unlock-this-device-only"))
         #expect(Help.text("statuses").contains("errSecMissingEntitlement (-34018)"))

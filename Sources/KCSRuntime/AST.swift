@@ -1,0 +1,137 @@
+import KCSSyntax
+import KeychainEngine
+
+// The lowered program: statements in the model's terms, as the session runs
+// them. What was written is KCSSyntax's tree; ``Parser`` lowers it to this.
+
+/// One statement: what it is, the device it is aimed at (`on DEVICE`), and
+/// the whole line it covers.
+public struct Statement: Sendable {
+    public var kind: StatementKind
+    public var device: Name?
+    public var range: SourceRange
+}
+
+/// A SecItem call as written: `[on DEVICE] as APP OP CLASS ATTR=VALUE… [set ATTR=VALUE…]`.
+/// The arguments are already checked and lowered to the engine's request.
+public struct CallStatement: Sendable {
+    public var app: Name
+    public var request: CallRequest
+    public var operationRange: SourceRange
+    public var classRange: SourceRange?
+    /// `persistent-ref=NAME`: resolved to the kept reference when the call runs.
+    public var persistentRef: Name?
+    /// `context=NAME`: checked against the declared contexts when the call runs.
+    public var context: Name?
+    /// `persistent-ref=NAME` after `set`: a device refuses it (errSecNoSuchAttr).
+    public var changedPersistentRef: Name?
+}
+
+/// One `ATTR=VALUE` as written.
+public struct CallArgument: Sendable, Hashable {
+    public var key: ArgumentKey
+    public var range: SourceRange
+    /// After `set`: an attribute to change.
+    public var isChange: Bool
+}
+
+/// A status in `expect status`, by name or number.
+public struct StatusRef: Sendable, Hashable {
+    public var status: KeychainStatus
+    public var range: SourceRange
+}
+
+/// What `show` shows.
+public enum ShowTarget: Sendable, Hashable {
+    case apps, items, matrix
+    case app(Name)
+}
+
+/// `biometry enroll|change|remove`.
+public enum BiometryChange: String, Sendable, Hashable, CaseIterable {
+    case enroll, change, remove
+}
+
+/// Every statement form of language.md.
+public enum StatementKind: Sendable {
+    case platform(Platform)
+    case team(id: Name, alias: Name?)
+    case app(AppDeclaration)
+    case group(name: Name, apps: [Name])
+    case include(path: String, resolved: String?)
+    case device(name: Name, account: Name?, platform: Platform?)
+    case call(CallStatement)
+    case expectStatus([StatusRef])
+    case expectCount(Int)
+    case expectData(String)
+    /// `expect no-data`: the result carries no data at all.
+    case expectNoData
+    /// `expect persistent-ref NAME`: the first item is the one NAME refers to.
+    case expectPersistentRef(Name)
+    /// `keep persistent-ref as NAME`.
+    case keepPersistentRef(Name)
+    /// `context NAME [reuse=SECONDS] [interaction=true|false]`.
+    case context(name: Name, AuthContext)
+    /// `wait SECONDS`.
+    case wait(Int)
+    case expectGroup(Name)
+    case expectItem(ItemSpec, [CallArgument])
+    case expectGroups(app: Name, groups: [Name])
+    case expectDefaultGroup(app: Name, group: Name)
+    case passcode(Bool)
+    case lock, unlock, reboot
+    case biometry(BiometryChange)
+    case user(PromptAnswer)
+    case uninstall(Name), install(Name)
+    case transfer(app: Name, team: Name)
+    case sync
+    case backup(device: Name, name: Name)
+    case restore(name: Name, device: Name)
+    case show(ShowTarget)
+    case explain
+    case reset
+}
+
+/// `app BUNDLEID [as NAME] [team=T] [kind=…] [keychain-access-groups=[…]] [application-groups=[…]]`
+public struct AppDeclaration: Sendable {
+    public var bundleID: Name
+    public var alias: Name?
+    /// `team=T`; `team=none` declares an unsigned target.
+    public var team: Name?
+    public var kind: TargetKind
+    public var keychainAccessGroups: [Name]?
+    public var applicationGroups: [Name]?
+    /// `provisioned=false`: signed without a provisioning profile (macOS).
+    public var provisioned = true
+    /// `signing=provisioned|unprovisioned|no-app-id`; `provisioned=false` is
+    /// `signing=unprovisioned`.
+    public var signing: Signing?
+    /// `associated-application-identifier=[…]` (Mac Catalyst).
+    public var associatedApplicationIdentifiers: [Name]?
+
+    /// The signing shade the options give.
+    public var effectiveSigning: Signing { signing ?? (provisioned ? .provisioned : .unprovisioned) }
+    /// `entitlements="PATH"`: read the team, app ID and groups from an
+    /// entitlements file, codesign output or provisioning profile.
+    public var entitlements: Name?
+    /// `project="App.xcodeproj"`: the bundle ID, team, kind and entitlements
+    /// come from the project; the word after `app` names the target.
+    public var project: Name?
+    /// `target="Name"`: the project's target, when it is not the app's name.
+    public var target: Name?
+    /// `configuration="Debug"`: the configuration to resolve (default: the project's).
+    public var configuration: Name?
+
+    /// The script name: the alias, else the last component of the bundle ID.
+    public var name: String {
+        if let alias { return alias.text }
+        if project != nil { return bundleID.text }
+        return bundleID.text.split(separator: ".").last.map(String.init) ?? bundleID.text
+    }
+}
+
+/// A parsed script: its statements and the file they came from.
+public struct Program: Sendable {
+    public var file: SourceFile
+    public var statements: [Statement]
+}

@@ -1,0 +1,104 @@
+import KCSSyntax
+import KeychainEngine
+
+/// Mistakes in the shape of entitlement values, wherever they are written:
+/// an `.entitlements` file (`kcs lint --entitlements`, `app … entitlements=`),
+/// an inline `keychain-access-groups=[…]` or `application-groups=[…]`, or a
+/// group named in a call. One check and one wording serve all of them, so
+/// the same mistake gets the same warning and the same fix everywhere.
+public enum EntitlementShape {
+    /// One mistake: the group as written, what is wrong, and the fix.
+    public struct Finding: Sendable, Hashable {
+        public var code: DiagnosticCode
+        public var group: String
+        public var message: String
+        public var hint: String
+        /// The value the fix writes instead, when there is one.
+        public var fix: String?
+    }
+
+    /// Apple's own groups, such as `com.apple.token` (kSecAttrAccessGroupToken
+    /// for CryptoTokenKit items), carry no team prefix and are no mistake.
+    package static func isApples(_ group: String) -> Bool { group.hasPrefix("com.apple.") }
+
+    /// The first component, when it is a team ID: `SKMME9E2Y8.x` → `SKMME9E2Y8`.
+    package static func teamPrefix(of group: String) -> Substring? {
+        guard let dot = group.firstIndex(of: ".") else { return nil }
+        let head = group[..<dot]
+        return Team.isWellFormedID(String(head)) ? head : nil
+    }
+
+    /// A `keychain-access-groups` value, expanded: an app group among the
+    /// keychain groups, or a group without the team prefix.
+    public static func keychainGroup(_ group: String, teamID: String?) -> Finding? {
+        if group.contains("$(") || isApples(group) || group.hasSuffix("*") && teamPrefix(of: group) != nil { return nil }
+        if group.hasPrefix("group.") {
+            return Finding(code: .lintUnprefixedEntitlement, group: group,
+                           message: "keychain-access-groups lists the app group \(group)",
+                           hint: "app groups belong in application-groups (com.apple.security.application-groups)", fix: nil)
+        }
+        guard let teamID, teamPrefix(of: group) == nil else { return nil }
+        let fixed = "\(teamID).\(group)"
+        return Finding(code: .lintUnprefixedEntitlement, group: group,
+                       message: "keychain group \(group) does not carry the team prefix \(teamID).",
+                       hint: "did you mean \(fixed)? keychain groups carry the team ID: write \(fixed) "
+                           + "(in an .entitlements file $(AppIdentifierPrefix)\(group), as Xcode's Keychain Sharing writes it)",
+                       fix: fixed)
+    }
+
+    /// An `application-groups` value, expanded: it must start with `group.`
+    /// (macOS also takes a team-prefixed name), and a team prefix in front
+    /// of `group.` is a mistake everywhere.
+    public static func applicationGroup(_ group: String, teamID: String?, macOS: Bool) -> Finding? {
+        if group.contains("$(") || isApples(group) || group.hasPrefix("group.") { return nil }
+        if let team = teamPrefix(of: group) {
+            let rest = group.dropFirst(team.count + 1)
+            if rest.hasPrefix("group.") { return teamPrefixedAppGroup(group, String(rest)) }
+            if macOS { return nil }
+        }
+        let fixed = "group." + group
+        return Finding(code: .lintAppGroupShape, group: group,
+                       message: "app group \(group) does not start with group.",
+                       hint: "did you mean \(fixed)? app groups are named group.…: write \(fixed)"
+                           + (macOS ? " (or, on macOS, with the team prefix)" : ""),
+                       fix: fixed)
+    }
+
+    /// A group named in a call (`group=`): a team prefix in front of an app group.
+    public static func callGroup(_ group: String, caller: AppTarget) -> Finding? {
+        guard !caller.accessGroups.contains(group), let team = teamPrefix(of: group) else { return nil }
+        let rest = String(group.dropFirst(team.count + 1))
+        guard rest.hasPrefix("group.") else { return nil }
+        // A did-you-mean only when the caller has the app group.
+        return teamPrefixedAppGroup(group, rest, lacking: caller.accessGroups.contains(rest) ? nil : caller.name)
+    }
+
+    private static func teamPrefixedAppGroup(_ group: String, _ bare: String, lacking app: String? = nil) -> Finding {
+        let rule = "app groups carry no team prefix, in entitlements or in code: write \(bare)"
+        return Finding(code: .lintAppGroupShape, group: group,
+                       message: "\(group) puts a team prefix in front of the app group \(bare)",
+                       hint: app.map { "\(rule), and give \($0) the app group" } ?? "did you mean \(bare)? \(rule)",
+                       fix: bare)
+    }
+
+    /// Every finding for an app's entitlements, in the order written. A fix
+    /// never adds a group the list already has: then the fix is to drop the
+    /// misspelt one.
+    public static func check(keychainAccessGroups: [String], applicationGroups: [String], teamID: String?,
+                             macOS: Bool) -> [Finding] {
+        let keychain = keychainAccessGroups.compactMap { keychainGroup($0, teamID: teamID) }.map {
+            dropping($0, ifListed: keychainAccessGroups, "keychain-access-groups")
+        }
+        let app = applicationGroups.compactMap { applicationGroup($0, teamID: teamID, macOS: macOS) }.map {
+            dropping($0, ifListed: applicationGroups, "application-groups")
+        }
+        return keychain + app
+    }
+
+    private static func dropping(_ f: Finding, ifListed list: [String], _ key: String) -> Finding {
+        guard let fix = f.fix, list.contains(fix) else { return f }
+        var out = f
+        out.hint = "\(key) already lists \(fix): drop \(f.group)"
+        return out
+    }
+}

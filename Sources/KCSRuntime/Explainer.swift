@@ -1,0 +1,295 @@
+import KCSSyntax
+import KeychainEngine
+
+/// Turns a call's outcome into sentences: the caller's groups, the groups
+/// searched or refused, the rule that decided the status, and for a query
+/// that matched nothing, each candidate and why it was passed over.
+package struct Explainer {
+    package let world: World
+    /// Candidates listed at most; the rest are counted.
+    package var candidateLimit = 8
+
+    package func explain(_ last: LastCall) -> [String] {
+        let app = world[last.app]
+        var lines: [String] = []
+        let callText = last.file.text(last.range).trimmingTrailingSpace
+        guard let result = last.result else {
+            return ["the call did not run: \(callText)"]
+        }
+        if last.stoppedAtPrompt {
+            // No status reached the caller: the prompt is still waiting.
+            lines.append("\(last.call.request.operation.functionName) → stopped at an authentication prompt, no status")
+        } else {
+            lines.append("\(last.call.request.operation.functionName) → \(result.status.description)")
+        }
+        // The list as the calling device builds it (the Mac's daemon drops
+        // unvalidated entitlements and adds com.apple.token).
+        let groups = world.accessGroups(of: last.app, on: last.device)
+        let defaultGroup = world.defaultGroup(of: last.app, on: last.device)
+        if groups.isEmpty {
+            lines.append("\(app.name.possessive) access groups: " + (app.isUnsigned
+                ? "none (unsigned: no app ID, no keychain-access-groups)"
+                : "none (no provisioning profile validates its app ID, and it has no keychain-access-groups)"))
+        } else {
+            lines.append("\(app.name.possessive) access groups, in order: " + groups.enumerated().map { i, g in
+                i == 0 && g == defaultGroup ? "\(g) (default)" : g
+            }.joined(separator: ", "))
+        }
+        if !result.searchedGroups.isEmpty && last.call.request.operation != .add {
+            lines.append("searched: " + result.searchedGroups.joined(separator: ", "))
+        }
+        if !last.answers.isEmpty {
+            lines.append("prompts answered: " + last.answers.map(\.verb).joined(separator: ", "))
+        }
+        lines.append("why: " + reason(result, last))
+        if last.call.request.operation != .add && last.call.request.spec.persistentRef == nil
+            && (result.reason == .noMatch || result.reason.isGroupRefusal) {
+            lines += candidates(last)
+        }
+        return lines
+    }
+
+    private func reason(_ result: CallResult, _ last: LastCall) -> String {
+        let app = world[last.app]
+        let request = last.call.request
+        switch result.reason {
+        case .succeeded:
+            switch request.operation {
+            case .add:
+                let group = result.items.first?.groupName ?? "?"
+                return request.spec.accessGroup == nil
+                    ? "added to \(group), \(app.name.possessive) default group (element 0 of its list)"
+                    : "added to \(group), the group the call named"
+            case .find:
+                return "found \(result.count) item\(result.count == 1 ? "" : "s"); the first is in \(result.items.first?.groupName ?? "?")"
+            case .update: return "changed \(result.count) item\(result.count == 1 ? "" : "s")"
+            case .delete: return "deleted \(result.count) item\(result.count == 1 ? "" : "s")"
+            }
+        case .unsigned:
+            return "\(app.name) is unsigned (no app ID, no keychain-access-groups): every keychain call fails with errSecMissingEntitlement"
+        case .missingClass:
+            return "the call names no item class; every SecItem call needs kSecClass"
+        case .attributeNotInClass(let a, let c):
+            return "\(a.constantName) is not an attribute of \(c.rawValue) items"
+        case .syncAnyInChanges:
+            return "sync=any only selects in a query; to change the attribute write sync=true or sync=false"
+        case .accessibilityWithAccessControl:
+            return "accessible= and access-control= together are errSecParam: put the accessibility first in the access-control list"
+        case .syncWithAccessControl:
+            return "an item with access control cannot be synchronizable (SecItem.m)"
+        case .groupNotEntitled(let g):
+            return "the call names group \"\(g)\", which is not in \(app.name.possessive) access groups" + teamPrefixHint(g, app)
+        case .groupNotEntitledFindsNothing(let g):
+            return "the call names group \"\(g)\", which is not in \(app.name.possessive) access groups; before iOS 13 that finds nothing instead of failing with errSecMissingEntitlement" + teamPrefixHint(g, app)
+        case .moveNotEntitled(let g):
+            return "the update would move items into \"\(g)\", which is not in \(app.name.possessive) access groups" + teamPrefixHint(g, app)
+        case .passcodeRequired(let viaAC):
+            return "when-passcode-set items need a device passcode" + (viaAC ? " (through access control: errSecNotAvailable)" : " (errSecAuthFailed)")
+        case .locked(let a):
+            let state = world[last.device].state
+            let device = world[last.device].label
+            switch a.requirement {
+            case .firstUnlockSinceBoot:
+                return "\(device) has not been unlocked since it booted, and \(a.rawValue) items need that (checked before the duplicate check on add)"
+            case .unlockedWithPasscode where !state.hasPasscode:
+                return "\(a.rawValue) items need a passcode, and \(device) has none"
+            default:
+                return "\(device) is locked, and \(a.rawValue) items need it unlocked" + (last.call.request.operation == .add
+                    ? " (checked before the duplicate check)" : "; a query stops at the first locked match in insertion order")
+            }
+        case .duplicate(let existing):
+            if let item = world[last.device].keychain[existing] {
+                return "an item with the same primary key already exists: \(Self.describe(item, groupName: world.groupName(item.group)))"
+            }
+            return "an item with the same primary key already exists"
+        case .noMatch:
+            if let ref = request.spec.persistentRef {
+                return "no item in the searched groups is the row the persistent reference names (\(ref)): it was deleted or restored over, "
+                    + "it is in a group \(app.name) cannot see, or the reference was made on another device"
+            }
+            return "no \(request.spec.itemClass?.rawValue ?? "") item in the searched groups matches the query"
+        case .limitOrReturnOnUpdate:
+            return "SecItemUpdate takes no match limit and no return keys"
+        case .limitOnDelete:
+            return "SecItemDelete takes no match limit but all: it always deletes every match"
+        case .skipOutsideFind:
+            return "auth-ui=skip is allowed only for SecItemCopyMatching (find)"
+        case .appClipGroups:
+            return "\(app.name) is an App Clip: it may use only its app ID as access group, and its entitlements list others"
+        case .appClipSync:
+            return "\(app.name) is an App Clip: App Clips may not store synchronizable items"
+        case .notAnAttributeToChange(let key):
+            return "\(key) is not an attribute of the class, so it cannot be among the attributes to change (set …): it belongs in SecItemUpdate's query (errSecNoSuchAttr)"
+        case .promptCanceled: return "the user canceled the authentication prompt (errSecUserCanceled)"
+        case .promptFailed: return "authentication failed or was tried too often (errSecAuthFailed)"
+        case .promptNotAllowed: return "the item needs a prompt and auth-ui=fail forbids one"
+        case .promptImpossible:
+            return "the item's access control cannot be satisfied on \(world[last.device].label): no enrolled biometry or no passcode for the flags it names"
+        case .promptUnanswered: return "the item needs an authentication prompt and no answer was queued"
+        case .unprovisioned:
+            return "\(app.name) has an app ID but no provisioning profile validates it, and it has no keychain-access-groups: no entitlement counts on the Mac's data-protection keychain"
+        case .onlyTokenGroup:
+            return "\(app.name)'s only access group is com.apple.token (no keychain entitlement counts here; the Mac lists the token group "
+                + "for a process without any), which is read-only: add, update and delete fail, queries find only token items"
+        case .fileKeychainDataForAll:
+            return "the macOS file-based keychain does not return data for all matching passwords: use limit=one, or data-protection=true"
+        case .fileKeychainDenied:
+            return "the item in the macOS file-based keychain belongs to another app, and the user denied access"
+        case .contextNotInteractive:
+            return "the item needs a prompt, and the call's context \(request.spec.context ?? "?") does not allow interaction (interaction=false): errSecInteractionNotAllowed"
+        case .persistentRefOnAdd:
+            return "SecItemAdd takes no persistent reference (errSecValuePersistentRefUnsupported, that is errSecParam)"
+        case .persistentRefWithAttributes:
+            return request.operation == .find
+                ? "a query by persistent reference may not name attributes too (errSecItemIllegalQuery, that is errSecParam)"
+                : "a row-ID persistent reference may not be combined with attributes (errSecItemIllegalQuery, that is errSecParam); UUID references (iOS 18, macOS 15) may"
+        case .persistentRefUnreadable:
+            return "\(world[last.device].label) runs \(world.platform(of: last.device)), which reads only row-ID persistent references; this UUID reference is not a valid one (errSecParam)"
+        case .persistentRefClassMismatch(let c):
+            return "the call names class \(c.rawValue), the persistent reference names another (errSecNoSuchClass)"
+        }
+    }
+
+    /// "did you mean TEAM.g" when a prefixed group of that name is entitled.
+    private func teamPrefixHint(_ group: String, _ app: AppTarget) -> String {
+        if let prefixed = app.prefixedGroup(for: group) {
+            return "; did you mean \(prefixed)? Keychain Sharing groups carry the team prefix in code"
+        }
+        return ""
+    }
+
+    private func candidates(_ last: LastCall) -> [String] {
+        let all = world.candidates(for: last.call.request, as: last.app, on: last.device)
+        let cls = last.call.request.spec.itemClass?.rawValue ?? "?"
+        guard !all.isEmpty else { return ["no \(cls) items exist on \(world[last.device].label)"] + elsewhere(last) }
+        let appName = world[last.app].name
+        var lines = ["\(cls) items on the device:"]
+        for c in all.prefix(candidateLimit) {
+            let why = c.reasons.isEmpty ? passedOver(c.item, last) : c.reasons.map { Self.describe($0, appName) }.joined(separator: "; ")
+            lines.append("  - \(Self.describe(c.item, groupName: c.groupName)): \(why)")
+        }
+        if all.count > candidateLimit { lines.append("  … and \(all.count - candidateLimit) more") }
+        return lines + elsewhere(last)
+    }
+
+    /// An item that matches the query's attributes: why the call still did
+    /// not return it.
+    private func passedOver(_ item: StoredItem, _ last: LastCall) -> String {
+        let state = world[last.device].state
+        if item.lost {
+            return "it matches, but the passcode was removed after it was added: it can never be decrypted again (a delete still removes it)"
+        }
+        if item.isInvalidated(by: state) {
+            return "it matches, but a biometry change since it was added invalidated its biometry-current-set access control"
+        }
+        if let ac = item.accessControl, ac.requiresAuthentication, last.call.request.spec.authUI == .skip {
+            return "it matches, but it needs a prompt and auth-ui=skip passes such items over"
+        }
+        return "matches"
+    }
+
+    /// Items that would match on another device, and why they are not here.
+    private func elsewhere(_ last: LastCall) -> [String] {
+        guard last.result?.reason == .noMatch else { return [] }
+        var lines: [String] = []
+        let here = world[last.device]
+        for other in world.deviceHandles where other != last.device {
+            let device = world[other]
+            for c in world.candidates(for: last.call.request, as: last.app, on: other) where c.reasons.isEmpty {
+                let why: String
+                if !c.item.synchronizable {
+                    why = "it is not synchronizable, so iCloud Keychain does not carry it"
+                } else if c.item.accessibility.isThisDeviceOnly {
+                    why = "it is \(c.item.accessibility.rawValue), so it never leaves \(device.name)"
+                } else if device.account != here.account {
+                    why = "\(device.name) uses another iCloud account"
+                } else {
+                    why = "it has not been synced yet ('sync')"
+                }
+                lines.append("  - on \(device.name): \(Self.describe(c.item, groupName: c.groupName)) would match; \(why)")
+            }
+        }
+        return lines.isEmpty ? [] : ["on other devices:"] + lines
+    }
+
+    package static func describe(_ r: PassOverReason, _ appName: String) -> String {
+        switch r {
+        case .groupNotAccessible: return "its group is not in \(appName.possessive) access groups"
+        case .groupNotSearched: return "its group was not the one the call named"
+        case .synchronizable(let item, let wanted):
+            if item {
+                return "it is synchronizable and the query did not say sync=true or sync=any"
+            }
+            return "it is not synchronizable and the query asked for sync=\(wanted == .yes ? "true" : "false")"
+        case .accessibility(let item, let wanted): return "accessible is \(item.rawValue), the query asks \(wanted.rawValue)"
+        case .attribute(let a, let item, let wanted):
+            let name = Vocabulary.shortName[.attribute(a)] ?? a.constantName
+            return "\(name) is \(item), the query asks \(wanted)"
+        case .noPairedKey: return "no private key with its public key hash is visible"
+        }
+    }
+
+    /// `generic-password service="auth" account="alice" in GROUP`
+    package static func describe(_ item: StoredItem, groupName: String) -> String {
+        var parts = [item.itemClass.rawValue]
+        for a in item.itemClass.primaryKeyAttributes {
+            if let v = item.attributes[a] { parts.append("\(Vocabulary.shortName[.attribute(a)] ?? a.constantName)=\(v)") }
+        }
+        if item.synchronizable { parts.append("sync=true") }
+        parts.append("in \(groupName)")
+        return parts.joined(separator: " ")
+    }
+
+    /// A one-line hint for a failed status expectation.
+    package static func hint(for result: CallResult, last: LastCall, world: World) -> String? {
+        switch result.reason {
+        case .groupNotEntitled(let g), .groupNotEntitledFindsNothing(let g), .moveNotEntitled(let g):
+            let app = world[last.app]
+            if let p = app.prefixedGroup(for: g) {
+                return "write the group with its team prefix: group=\(p)"
+            }
+            return "add the group to \(app.name.possessive) entitlements (group \(app.withoutTeamPrefix(g)) \(app.name)) or name one it has"
+        case .unsigned: return "declare a team before the app, or give the app team=TEAMID"
+        case .noMatch: return "run 'explain' after the call, or see the candidates above"
+        default: return nil
+        }
+    }
+}
+
+extension String {
+    /// "Notes's" reads badly: "Notes'" for a name ending in s.
+    package var possessive: String { hasSuffix("s") ? self + "'" : self + "'s" }
+}
+
+extension Device {
+    /// The device as a message names it: "this device", or its name.
+    package var label: String { name == "this" ? "this device" : name }
+}
+
+extension PromptAnswer {
+    /// As written in `user …`.
+    package var verb: String {
+        switch self {
+        case .approve: "approves"
+        case .cancel: "cancels"
+        case .fail: "fails"
+        }
+    }
+}
+
+extension StatusReason {
+    package var isGroupRefusal: Bool {
+        switch self {
+        case .groupNotEntitled, .groupNotEntitledFindsNothing: true
+        default: false
+        }
+    }
+}
+
+extension String {
+    package var trimmingTrailingSpace: String {
+        var s = self
+        while let last = s.last, last == " " || last == "\n" || last == "\t" || last == "\r" { s.removeLast() }
+        return s
+    }
+}

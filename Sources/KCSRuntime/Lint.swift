@@ -1,0 +1,267 @@
+import KCSSyntax
+import KeychainEngine
+
+/// How a batch run treats lint warnings (semantics.md section 7).
+public enum LintMode: String, Sendable, Hashable, CaseIterable {
+    /// No lint checks (`--no-lint`).
+    case off
+    /// Warnings, which do not change the exit code (the default).
+    case warn
+    /// Warnings count as errors: exit 1 (`--strict`).
+    case strict
+}
+
+/// The common mistakes of semantics.md section 7, checked after each call
+/// against the world the call ran in. Each warning names the line, says
+/// what is wrong and how to fix it.
+extension Session {
+    package func lintWarnings(after call: CallStatement, _ s: Statement, _ file: SourceFile) -> [Diagnostic] {
+        // Every rule below fires only under one of these conditions; a call
+        // that meets none (the common case in a long scenario) costs these
+        // few comparisons and copies nothing.
+        guard let status = self.last?.result?.status else { return [] }
+        let operation = call.request.operation
+        let namesGroup = call.request.spec.accessGroup != nil || call.request.changes?.accessGroup != nil
+        let missed = operation != .add && status == .itemNotFound
+        let chosenAccessibility = call.request.spec.accessibility != nil || call.request.spec.accessControl != nil
+            || call.request.changes.map { $0.accessibility != nil || $0.accessControl != nil } ?? false
+        let addToDefault = operation == .add && call.request.spec.accessGroup == nil && status == .success
+            && self.last.map { !world.apps[$0.app.index].applicationGroups.isEmpty } == true
+        guard namesGroup || missed || chosenAccessibility || addToDefault else { return [] }
+
+        guard let last, let result = last.result else { return [] }
+        let request = call.request
+        let spec = request.spec
+        let app = world[last.app]
+        var out: [Diagnostic] = []
+        func warn(_ code: DiagnosticCode, _ message: String, _ hint: String, notes: [DiagnosticNote] = [],
+                  fixIts: [FixIt] = []) {
+            var d = Diagnostic(code, message, file: file, range: s.range, severity: .warning, hint: hint, notes: notes)
+            d.fixIts = fixIts
+            out.append(d)
+        }
+        let namedGroups = namesGroup ? [spec.accessGroup, request.changes?.accessGroup].compactMap { $0 } : []
+
+        // A Keychain Sharing group written without its team prefix.
+        for g in namedGroups where !world.isEntitled(last.app, to: g) {
+            if AppTarget.hasBuildVariable(g) {
+                warn(.lintMissingTeamPrefix, "group \"\(g)\" holds an unexpanded variable: code sees the expanded string",
+                     "write the group with the team ID, e.g. group=\(AppTarget.expandEntitlement(g, teamID: app.teamID ?? "TEAMID"))")
+            } else if let prefixed = app.prefixedGroup(for: g) {
+                let fix = Self.valueRanges(of: .group, in: s, file).first { file.text($0).trimmingQuotes == g }
+                    .map { [FixIt("write group=\(prefixed)", range: $0, replacement: prefixed)] } ?? []
+                warn(.lintMissingTeamPrefix, "group \"\(g)\" lacks the team prefix; \(app.name) is entitled to \(prefixed)",
+                     "did you mean \(prefixed)? write group=\(prefixed): Keychain Sharing groups carry the team ID in code",
+                     fixIts: fix)
+            } else if let f = EntitlementShape.callGroup(g, caller: app) {
+                warn(f.code, f.message, f.hint)
+            }
+        }
+        /// The group a fix should name: the one the other warnings correct it to.
+        func corrected(_ g: String) -> String {
+            if app.accessGroups.contains(g) { return g }
+            if let prefixed = app.prefixedGroup(for: g) { return prefixed }
+            if let team = EntitlementShape.teamPrefix(of: g), EntitlementShape.callGroup(g, caller: app) != nil {
+                return String(g.dropFirst(team.count + 1))
+            }
+            return g
+        }
+
+        // An extension reading what its containing app writes, without the group.
+        if app.kind == .extension, request.operation != .add, let container = containingApp(of: app) {
+            var missing: [String] = []
+            for g in namedGroups where !world.isEntitled(last.app, to: g) && container.accessGroups.contains(g) {
+                missing.append(g)
+            }
+            if namedGroups.isEmpty, result.status == .itemNotFound {
+                let lacking = container.accessGroups.filter { !world.isEntitled(last.app, to: $0) }
+                missing += world.groupsWithMatches(of: request, in: lacking, on: last.device)
+            }
+            if let g = missing.first {
+                let bare = app.withoutTeamPrefix(g)
+                // When the two already share a group, the fix is to use it (as
+                // KCS505 says on the add), not to add another; otherwise the fix
+                // adds the group to the extension only: the app has it.
+                let fix = container.accessGroups.first { $0 != g && app.accessGroups.contains($0) }.map { shared in
+                    "\(container.name) and \(app.name) already share \(shared): store the item there (group=\(shared) on the add)"
+                } ?? "give \(app.name) the group too (group \(bare) \(app.name))"
+                warn(.lintExtensionGroup,
+                     "\(app.name) is an extension of \(container.name) and reads \(g), which \(container.name) writes but \(app.name) does not list",
+                     "an extension inherits nothing from its app: " + fix)
+            }
+        }
+
+        // Synchronizable with a this-device-only accessibility; deprecated `always`.
+        for (what, item) in chosenAccessibility ? [("", Optional(spec)), ("set ", request.changes)] : [] {
+            guard let item else { continue }
+            let accessibility = item.accessibility ?? item.accessControl.flatMap { $0.protectionIsExplicit ? $0.protection : nil }
+            if request.operation == .add || !what.isEmpty, item.synchronizable == .yes, let a = accessibility, a.isThisDeviceOnly {
+                // Never suggest what KCS504 warns about: `always` becomes after-first-unlock.
+                let synced = a.isDeprecated ? "after-first-unlock" : a.rawValue.replacingThisDeviceOnly
+                warn(.lintSyncThisDeviceOnly, "\(what)sync=true with \(a.rawValue): the item is stored but never synced",
+                     "this-device-only items never leave the device; drop sync=true, or use \(synced)")
+            }
+            if let a = accessibility, a.isDeprecated {
+                warn(.lintDeprecatedAccessibility, "accessibility \(a.rawValue) (\(a.constantName)) is deprecated since iOS 12",
+                     "use \(a == .always ? "after-first-unlock" : "after-first-unlock-this-device-only"): readable after the first unlock, like \(a.rawValue) in practice")
+            }
+        }
+
+        // An app group relied on as the default group.
+        if addToDefault, let stored = result.items.first?.groupName, !app.applicationGroups.isEmpty {
+            let defaultShared = !world.otherApps(accessing: stored, besides: last.app).isEmpty
+            // App groups appear in other apps' lists only as app groups (they start "group.").
+            if !defaultShared,
+               let (shared, partnerHandle) = app.applicationGroups.lazy
+                   .compactMap({ g in world.otherApps(accessing: g, besides: last.app).first.map { (g, $0) } }).first {
+                let partner = world[partnerHandle]
+                warn(.lintAppGroupDefault,
+                     "this add stores the item in \(stored), \(app.name)'s default group, not in \(shared), which \(partner.name) shares",
+                     "an app group is never the default group: name it, group=\(shared)")
+            }
+        }
+
+        // macOS: a group in a call that goes to the file-based keychain.
+        if world.platform(of: last.device).family == .macos, !namedGroups.isEmpty, spec.useDataProtectionKeychain != true,
+           !(request.operation == .add && spec.synchronizable == .yes), spec.synchronizable != .yes {
+            warn(.lintFileKeychainGroup, "on macOS this call goes to the file-based keychain, which ignores group=",
+                 "add data-protection=true (kSecUseDataProtectionKeychain) so the access group counts")
+        }
+
+        if missed {
+            // A query that skips synchronizable items because it says nothing
+            // of sync: asked through the indexes, so it costs one lookup.
+            if spec.synchronizable == nil {
+                let syncOnly = world.matchCount(of: request, as: last.app, on: last.device, sync: .yes)
+                if syncOnly > 0 {
+                    warn(.lintSyncFilter,
+                         "the query does not say sync=, so it skips synchronizable items; \(syncOnly) synchronizable item\(syncOnly == 1 ? "" : "s") would match",
+                         "add sync=any (kSecAttrSynchronizableAny) to find both kinds, or sync=true")
+                }
+            }
+            // Looking for near misses walks the keychain: only in small ones,
+            // so a large generated scenario stays linear.
+            let candidates = world.keychainCount(on: last.device) <= Self.nearMissLimit
+                ? world.candidates(for: request, as: last.app, on: last.device) : []
+            // Service or account differing between the writer and the reader.
+            let keys: Set<ItemAttribute> = [.service, .account]
+            for c in candidates {
+                let differing = c.reasons.compactMap { r -> (ItemAttribute, AttributeValue, AttributeValue)? in
+                    if case .attribute(let a, let have, let wanted) = r, keys.contains(a) { return (a, have, wanted) }
+                    return nil
+                }
+                // One key differs, and only slightly: a typo, a case or a prefix, not another item.
+                guard differing.count == 1, c.reasons.count == 1,
+                      case .string(let have) = differing[0].1, case .string(let wanted) = differing[0].2,
+                      Self.looksAlike(have, wanted) else { continue }
+                let name = Vocabulary.shortName[.attribute(differing[0].0)] ?? differing[0].0.constantName
+                warn(.lintServiceAccount,
+                     "the query asks \(name)=\(Self.quoted(wanted)), but the stored item has \(name)=\(Self.quoted(have)); nothing else differs",
+                     "writer and reader must use the same service and account: write \(name)=\(Self.quoted(have))",
+                     notes: [DiagnosticNote("the item: " + Explainer.describe(c.item, groupName: c.groupName))])
+                break
+            }
+        }
+
+        // Moving an item to another group with update: works from iOS 13, not portable.
+        if request.operation == .update, let g = request.changes?.accessGroup {
+            warn(.lintGroupMove, "this update moves items to \(g); Apple documents the access group as fixed",
+                 "for code that must run before iOS 13 (errSecNoAccessForItem there), delete the item and add it to \(corrected(g))")
+        }
+        return out
+    }
+
+    package static func quoted(_ s: String) -> String { "\"" + s + "\"" }
+
+    /// Where the values of `key` are written in a statement (`group=X`,
+    /// `kSecAttrAccessGroup="X"`), found with the lexer and the vocabulary:
+    /// for a fix that rewrites the value. Only on the warning path.
+    package static func valueRanges(of key: ArgumentKey, in s: Statement, _ file: SourceFile) -> [SourceRange] {
+        // The statement alone is lexed, so the cost does not grow with the file.
+        let start = s.range.start
+        let statement = SourceFile(name: file.name, bytes: Array(file.bytes[start..<min(s.range.end, file.bytes.count)]))
+        var lexer = Lexer(file: statement)
+        var tokens: [Token] = []
+        while true {
+            let t = lexer.next()
+            if case .end = t.kind { break }
+            tokens.append(t)
+        }
+        var out: [SourceRange] = []
+        for i in tokens.indices.dropLast(2) {
+            guard case .word = tokens[i].kind, case .equals = tokens[i + 1].kind,
+                  Vocabulary.argumentKey(named: statement.text(tokens[i].range)) == key else { continue }
+            switch tokens[i + 2].kind {
+            case .word, .string: out.append(SourceRange(start + tokens[i + 2].range.start, start + tokens[i + 2].range.end))
+            default: break
+            }
+        }
+        return out
+    }
+
+    /// Keychains up to this size are searched for service/account near misses.
+    package static let nearMissLimit = 200
+
+    /// Whether two names are probably meant to be the same: equal but for
+    /// case, one inside the other (a bundle-ID prefix), or one typo apart.
+    package static func looksAlike(_ a: String, _ b: String) -> Bool {
+        guard a != b, !a.isEmpty, !b.isEmpty else { return false }
+        let la = a.lowercased(), lb = b.lowercased()
+        if la == lb || la.hasSuffix("." + lb) || lb.hasSuffix("." + la) || la.hasPrefix(lb + ".") || lb.hasPrefix(la + ".") {
+            return true
+        }
+        return min(a.count, b.count) >= 4 && Suggest.closest(to: a, in: [b]) != nil
+    }
+
+    /// The app an extension belongs to: the longest bundle ID that prefixes
+    /// the extension's, among the apps of the same team.
+    package func containingApp(of ext: AppTarget) -> AppTarget? {
+        world.apps.filter { $0.kind != .extension && $0.teamID == ext.teamID && ext.bundleID.hasPrefix($0.bundleID + ".") }
+            .max { $0.bundleID.count < $1.bundleID.count }
+    }
+
+    /// Entitlement-shape warnings for an app just declared: its inline
+    /// lists or its entitlements file, checked by ``EntitlementShape``.
+    package func entitlementWarnings(_ decl: AppDeclaration, _ file: SourceFile, _ range: SourceRange) -> [Diagnostic] {
+        guard let handle = world.app(named: decl.name) else { return [] }
+        let app = world[handle]
+        let findings = EntitlementShape.check(keychainAccessGroups: app.keychainAccessGroups,
+                                              applicationGroups: app.applicationGroups, teamID: app.teamID,
+                                              macOS: world.platform.family == .macos)
+        let written = (decl.keychainAccessGroups ?? []) + (decl.applicationGroups ?? [])
+        return findings.map { f in
+            if let path = decl.entitlements {
+                return Diagnostic(f.code, "\(path.text): \(f.message)", file: file, range: path.range, severity: .warning, hint: f.hint)
+            }
+            let at = written.first { $0.text == f.group }?.range ?? range
+            return Diagnostic(f.code, f.message, file: file, range: at, severity: .warning, hint: f.hint)
+        }
+    }
+}
+
+extension String {
+    /// The text without the double quotes around a string token.
+    package var trimmingQuotes: String {
+        hasPrefix("\"") && hasSuffix("\"") && count >= 2 ? String(dropFirst().dropLast()) : self
+    }
+
+    /// `when-unlocked-this-device-only` → `when-unlocked`.
+    package var replacingThisDeviceOnly: String {
+        if self == "when-passcode-set-this-device-only" { return "when-unlocked" }
+        return hasSuffix("-this-device-only") ? String(dropLast("-this-device-only".count)) : self
+    }
+}
+
+extension Session {
+    /// KCS520: a word of the statement that mixes scripts.
+    package func mixedScriptWarnings(_ s: Statement, _ file: SourceFile) -> [Diagnostic] {
+        let text = Substring(file.text(s.range))
+        return MixedScripts.words(in: text).map { word, scripts in
+            let names = scripts.map(\.rawValue).joined(separator: " and ")
+            let start = s.range.start + text.utf8.distance(from: text.startIndex, to: word.startIndex)
+            return Diagnostic(.lintMixedScripts, "'\(TerminalText.escaped(String(word)))' mixes \(names) letters: it can look like another name",
+                              file: file, range: SourceRange(start, start + word.utf8.count), severity: .warning,
+                              hint: "spell names in one script; look-alike letters make two names read the same")
+        }
+    }
+}

@@ -1,0 +1,179 @@
+import KCSSyntax
+import KeychainEngine
+
+/// Checks `ATTR=VALUE` pairs and writes them into the engine's request, so
+/// every misspelt name or value is a syntax error before anything runs.
+package struct Lowering {
+    package let file: SourceFile
+    /// Keys given so far, as bits, and where each was first given.
+    private var seenMask: UInt64 = 0
+    private var seenRanges: [(bit: Int, range: SourceRange)] = []
+    /// `persistent-ref=NAME` and `context=NAME` name things that exist only
+    /// at run time; the session resolves them.
+    private(set) var persistentRefName: Name?
+    private(set) var contextName: Name?
+
+    package init(file: SourceFile) { self.file = file }
+
+    /// Applies `KEY=VALUE`, the key given by where it was written.
+    package mutating func apply(_ keyRange: SourceRange, _ v: ValueNode, to spec: inout ItemSpec, changing: Bool) throws(Diagnostic) -> ArgumentKey {
+        guard let k = Vocabulary.argument(file.bytes, keyRange) else {
+            let text = file.text(keyRange)
+            throw Diagnostic(.unknownAttribute, "unknown attribute '\(text)'", file: file, range: keyRange,
+                             hint: Suggest.hint(for: text, in: Vocabulary.argumentNames)
+                                ?? "attributes: " + Vocabulary.shortArguments.map(\.0).joined(separator: " "))
+                .didYouMean(text, in: Vocabulary.argumentNames)
+        }
+        let key = Name(text: "", range: keyRange)
+        let bit = k.bit
+        if seenMask & (1 << bit) != 0 {
+            let first = seenRanges.first { $0.bit == bit }?.range
+            throw Diagnostic(.duplicateArgument, "'\(file.text(keyRange))' is given twice", file: file, range: key.range,
+                             notes: first.map { [DiagnosticNote("first given here", file: file, range: $0)] } ?? [])
+        }
+        seenMask |= 1 << bit
+        seenRanges.append((bit, key.range))
+        switch k {
+        case .attribute(let a):
+            spec.attributes[a] = try attributeValue(a, v)
+        case .group:
+            spec.accessGroup = try text(v, "an access group")
+        case .accessible:
+            spec.accessibility = try pick(v, "accessibility", Vocabulary.accessibilityNames) { Vocabulary.accessibility(named: $0) }
+        case .accessControl:
+            spec.accessControl = try accessControl(v)
+        case .sync:
+            spec.synchronizable = try pick(v, "sync value", Vocabulary.syncNames.map(\.0)) { w in
+                Vocabulary.syncNames.first { $0.0 == w }?.1
+            }
+        case .data:
+            if case .integer(let i) = v.kind { spec.data = String(i) } else { spec.data = try text(v, "the data") }
+        case .dataProtection:
+            spec.useDataProtectionKeychain = try bool(v)
+        case .authUI:
+            spec.authUI = try pick(v, "auth-ui value", Vocabulary.authUINames.map(\.0)) { w in
+                Vocabulary.authUINames.first { $0.0 == w }?.1
+            }
+        case .limit:
+            if case .integer(let n) = v.kind {
+                guard n >= 1 else {
+                    throw Diagnostic(.wrongValueType, "a match limit must be at least 1", file: file, range: v.range,
+                                     hint: "write limit=one, limit=all or a positive number")
+                }
+                spec.limit = .count(n)
+            } else {
+                spec.limit = try pick(v, "limit", Vocabulary.limitNames.map(\.0)) { w in
+                    Vocabulary.limitNames.first { $0.0 == w }?.1
+                }
+            }
+        case .returns:
+            let items: [ValueNode]
+            if case .list(let l) = v.kind { items = l } else { items = [v] }
+            for item in items {
+                let r: ReturnKinds = try pick(item, "return kind", Vocabulary.returnNames.map(\.0)) { w in
+                    Vocabulary.returnNames.first { $0.0 == w }?.1
+                }
+                spec.returns.insert(r)
+            }
+        case .returnFlag(let r):
+            if try bool(v) { spec.returns.insert(r) }
+        case .persistentRef:
+            persistentRefName = Name(text: try text(v, "the name of a kept persistent reference"), range: v.range)
+        case .context:
+            let name = try text(v, "the name of a context")
+            contextName = Name(text: name, range: v.range)
+            spec.context = name
+        }
+        return k
+    }
+
+    private func text(_ v: ValueNode, _ what: String) throws(Diagnostic) -> String {
+        guard let t = v.text else {
+            throw Diagnostic(.wrongValueType, "expected \(what) as a word or \"string\"", file: file, range: v.range)
+        }
+        return t
+    }
+
+    private func bool(_ v: ValueNode) throws(Diagnostic) -> Bool {
+        try pick(v, "boolean", ["true", "false"]) { $0 == "true" ? true : $0 == "false" ? false : nil }
+    }
+
+    /// A word from a fixed vocabulary, with "did you mean" on a miss.
+    private func pick<T>(_ v: ValueNode, _ what: String, _ names: [String], _ lookup: (String) -> T?) throws(Diagnostic) -> T {
+        // A name may be written bare or quoted: accessible=when-unlocked or "when-unlocked".
+        guard let w = v.text else {
+            throw Diagnostic(.wrongValueType, "expected a \(what) name", file: file, range: v.range,
+                             hint: "one of: " + names.prefix(12).joined(separator: ", "))
+        }
+        guard let value = lookup(w) else {
+            throw Diagnostic(.unknownValue, "unknown \(what) '\(w)'", file: file, range: v.range,
+                             hint: Suggest.hint(for: w, in: names) ?? "one of: " + names.prefix(12).joined(separator: ", "))
+                .didYouMean(w, in: names)
+        }
+        return value
+    }
+
+    private func attributeValue(_ a: ItemAttribute, _ v: ValueNode) throws(Diagnostic) -> AttributeValue {
+        switch a.valueKind {
+        case .string:
+            if case .integer(let i) = v.kind { return .string(String(i)) }
+            return .string(try text(v, "a value"))
+        case .integer:
+            guard case .integer(let i) = v.kind else {
+                throw Diagnostic(.wrongValueType, "'\(a.constantName)' takes a number", file: file, range: v.range)
+            }
+            return .integer(i)
+        case .enumerated(let values):
+            let names = values.map(\.short) + values.map(\.constant)
+            let e: EnumeratedValue = try pick(v, "value", names) { w in values.first { $0.short == w || $0.constant == w } }
+            return .string(e.short)
+        }
+    }
+
+    // access-control := '[' [ PROTECTION ] FLAG { ( 'or' | 'and' ) FLAG } ']'
+    private func accessControl(_ v: ValueNode) throws(Diagnostic) -> AccessControl {
+        guard case .list(let items) = v.kind else {
+            throw Diagnostic(.wrongValueType, "access-control takes a list", file: file, range: v.range,
+                             hint: "e.g. access-control=[when-passcode-set-this-device-only, biometry-current-set]")
+        }
+        var protection: Accessibility?
+        var flags: [AccessControl.Flag] = []
+        var combinator: AccessControl.Combinator?
+        var expectFlag = true
+        for (i, item) in items.enumerated() {
+            guard case .word(let w) = item.kind else {
+                throw Diagnostic(.wrongValueType, "expected an accessibility, a flag, 'or' or 'and'", file: file, range: item.range)
+            }
+            if i == 0, let a = Vocabulary.accessibility(named: w) { protection = a; continue }
+            if w == "or" || w == "and" {
+                let c: AccessControl.Combinator = w == "or" ? .or : .and
+                if expectFlag {
+                    throw Diagnostic(.unexpectedToken, "'\(w)' must stand between two flags", file: file, range: item.range)
+                }
+                if let combinator, combinator != c {
+                    throw Diagnostic(.unexpectedToken, "mixing 'or' and 'and' in one access control", file: file,
+                                     range: item.range, hint: "use one combinator for all flags")
+                }
+                combinator = c
+                expectFlag = true
+                continue
+            }
+            guard let f = Vocabulary.flagNames.first(where: { $0.0 == w })?.1 else {
+                let isAccessibility = Vocabulary.accessibility(named: w) != nil
+                throw Diagnostic(.unknownValue, isAccessibility ? "the protection must come first in access-control"
+                                    : "unknown access-control flag '\(w)'", file: file, range: item.range,
+                                 hint: isAccessibility ? nil : Suggest.hint(for: w, in: Vocabulary.flagNames.map(\.0))
+                                    ?? "flags: " + AccessControl.Flag.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            if !expectFlag && !flags.isEmpty {
+                throw Diagnostic(.expectedToken, "write 'or' or 'and' between flags", file: file, range: item.range)
+            }
+            flags.append(f)
+            expectFlag = false
+        }
+        if expectFlag && !flags.isEmpty {
+            throw Diagnostic(.expectedToken, "a flag must follow 'or'/'and'", file: file, range: v.range)
+        }
+        return AccessControl(protection: protection, flags: flags, combinator: combinator ?? .or)
+    }
+}

@@ -1,0 +1,346 @@
+import KCSSyntax
+import KeychainEngine
+
+/// Parses a script and lowers each statement to the model's terms: the
+/// syntax parser says what was written, then every class, status, attribute,
+/// value and platform is looked up in the engine's vocabulary, so a misspelt
+/// name is an error before anything runs.
+public struct Parser {
+    private var syntax: SyntaxParser
+    private let file: SourceFile
+    /// Lowering errors (the syntax parser keeps its own).
+    private var diagnostics: [Diagnostic] = []
+    private var sawApp = false
+    private var sawPlatform = false
+
+    /// Parses a whole file. Nothing should run when any diagnostic is an error.
+    public static func parse(_ file: SourceFile) -> (program: Program, diagnostics: [Diagnostic]) {
+        var parser = Parser(file: file)
+        var statements: [Statement] = []
+        while let s = parser.next() { statements.append(s) }
+        return (Program(file: file, statements: statements), parser.finalDiagnostics)
+    }
+
+    /// A parser that hands out statements one at a time, so a large script
+    /// never has to be held as a tree. Check ``hasErrors`` before running a
+    /// statement: once an error has been seen nothing more may run.
+    public init(file: SourceFile, maxListLength: Int = Int.max) {
+        self.file = file
+        self.syntax = SyntaxParser(file: file, maxListLength: maxListLength)
+    }
+
+    /// Whether any error has been found so far.
+    public var hasErrors: Bool { syntax.hasErrors || !diagnostics.isEmpty }
+
+    /// Every diagnostic, in source order.
+    public var finalDiagnostics: [Diagnostic] {
+        let found = syntax.finalDiagnostics
+        guard !diagnostics.isEmpty else { return found }
+        // Where the lexer already reported a token (a number too large), a
+        // complaint about its value is noise.
+        let reported = Set(found.compactMap(\.range))
+        return (found + diagnostics.filter { $0.range.map { !reported.contains($0) } ?? true })
+            .sorted { ($0.range?.start ?? 0) < ($1.range?.start ?? 0) }
+    }
+
+    /// The next statement that parses and lowers; nil at the end.
+    public mutating func next() -> Statement? {
+        while let node = syntax.next() {
+            do throws(Diagnostic) {
+                return Statement(kind: try lower(node), device: node.device, range: node.range)
+            } catch {
+                diagnostics.append(error)
+            }
+        }
+        return nil
+    }
+
+    // MARK: Lowering
+
+    private mutating func lower(_ node: StatementNode) throws(Diagnostic) -> StatementKind {
+        switch node.body {
+        case .platform(let family, let version):
+            if sawPlatform {
+                throw Diagnostic(.misplacedDeclaration, "the platform is already set", file: file, range: node.keyword,
+                                 hint: "a scenario has one platform; split scenarios per platform into files")
+            }
+            if sawApp {
+                throw Diagnostic(.misplacedDeclaration, "'platform' must come before the first 'app'", file: file,
+                                 range: node.keyword, hint: "move this line to the top of the file")
+            }
+            let p = try platform(family, version)
+            sawPlatform = true
+            return .platform(p)
+        case .team(let id, let alias):
+            guard Team.isWellFormedID(id.text) else {
+                throw Diagnostic(.malformedTeamID, "'\(id.text)' is not a team ID", file: file, range: id.range,
+                                 hint: "a team ID is ten upper-case letters or digits, e.g. SKMME9E2Y8")
+            }
+            return .team(id: id, alias: alias)
+        case .app(let bundle, let alias, let options):
+            sawApp = true
+            return .app(try app(bundle, alias, options))
+        case .group(let name, let apps):
+            return .group(name: name, apps: apps)
+        case .include(let path):
+            return .include(path: path.text, resolved: nil)
+        case .device(let name, let options):
+            var account: Name?
+            var platform: Platform?
+            for o in options {
+                if o.key.text == "account" {
+                    account = Name(text: o.value.text ?? "", range: o.value.range)
+                } else if let version = o.version {
+                    platform = try self.platform(Name(text: o.value.text ?? "", range: o.value.range), version)
+                }
+            }
+            return .device(name: name, account: account, platform: platform)
+        case .context(let name, let options):
+            var context = AuthContext()
+            for o in options {
+                if o.key.text == "reuse", case .integer(let seconds) = o.value.kind {
+                    guard seconds >= 0 && seconds <= AuthContext.maximumReuseDuration else {
+                        throw Diagnostic(.wrongValueType, "a reuse duration is 0 to \(AuthContext.maximumReuseDuration) seconds",
+                                         file: file, range: o.value.range,
+                                         hint: "LocalAuthentication allows at most LATouchIDAuthenticationMaximumAllowableReuseDuration (300 s)")
+                    }
+                    context.reuseDuration = seconds
+                } else if o.key.text == "interaction" {
+                    context.interactionAllowed = o.value.word == "true"
+                }
+            }
+            return .context(name: name, context)
+        case .wait(let seconds):
+            return .wait(seconds.value)
+        case .keep(let name):
+            return .keepPersistentRef(name)
+        case .call(let call):
+            return .call(try lower(call))
+        case .expect(let expect):
+            return try lower(expect)
+        case .choice(let word):
+            return try choice(node.form, word)
+        case .showApp(let app):
+            return .show(.app(app))
+        case .name(let name):
+            return node.form == .uninstall ? .uninstall(name) : .install(name)
+        case .transfer(let app, let team):
+            return .transfer(app: app, team: team)
+        case .backup(let device, let name):
+            return .backup(device: device, name: name)
+        case .restore(let name, let device):
+            return .restore(name: name, device: device)
+        case .bare:
+            switch node.form {
+            case .lock: return .lock
+            case .unlock: return .unlock
+            case .reboot: return .reboot
+            case .sync: return .sync
+            case .explain: return .explain
+            default: return .reset
+            }
+        }
+    }
+
+    /// The meaning of a word a form took from its ``StatementForm/choices``.
+    private func choice(_ form: StatementForm.Kind, _ word: Name) throws(Diagnostic) -> StatementKind {
+        let w = word.text
+        switch form {
+        case .passcode: return .passcode(w == "on")
+        case .biometry:
+            if let change = BiometryChange(rawValue: w) { return .biometry(change) }
+        case .user:
+            switch w {
+            case "approves": return .user(.approve)
+            case "cancels": return .user(.cancel)
+            case "fails": return .user(.fail)
+            default: break
+            }
+        case .show:
+            switch w {
+            case "apps": return .show(.apps)
+            case "items": return .show(.items)
+            case "matrix": return .show(.matrix)
+            default: break
+            }
+        default: break
+        }
+        // The syntax parser only hands over the table's words: a word without
+        // a meaning here is a grammar table the runtime does not follow.
+        throw Diagnostic(.unknownValue, "'\(w)' has no meaning in the runtime", file: file, range: word.range)
+    }
+
+    // FAMILY INTEGER, as in 'platform ios 18' and 'device D platform=ios 13'
+    private func platform(_ family: Name, _ version: IntegerNode) throws(Diagnostic) -> Platform {
+        let families = Platform.Family.allCases.map(\.rawValue)
+        guard let f = Platform.Family(rawValue: family.text) else {
+            throw Diagnostic(.unknownValue, "unknown platform '\(family.text)'", file: file, range: family.range,
+                             hint: Suggest.hint(for: family.text, in: families) ?? "one of: " + families.joined(separator: ", "))
+                .didYouMean(family.text, in: families)
+        }
+        guard version.value > 0 && version.value < 100 else {
+            throw Diagnostic(.unknownPlatform, "unlikely \(f.rawValue) version \(version.value)", file: file, range: version.range,
+                             hint: "write the major version, e.g. 'platform \(f.rawValue) 18'")
+        }
+        return Platform(f, version.value)
+    }
+
+    // app := 'app' BUNDLEID [ 'as' NAME ] { option '=' value }
+    private func app(_ bundle: Name, _ alias: Name?, _ options: [OptionNode]) throws(Diagnostic) -> AppDeclaration {
+        var decl = AppDeclaration(bundleID: bundle, alias: alias, team: nil, kind: .app)
+        for o in options {
+            let v = o.value
+            let name = Name(text: v.text ?? "", range: v.range)
+            switch o.key.text {
+            case "team": decl.team = name
+            case "provisioned": decl.provisioned = v.word == "true"
+            case "signing": decl.signing = try pick(v, "signing", Signing.allCases.map(\.rawValue), Signing.init(rawValue:))
+            case "kind": decl.kind = try pick(v, "target kind", TargetKind.allCases.map(\.rawValue), TargetKind.init(rawValue:))
+            case "entitlements": decl.entitlements = name
+            case "project": decl.project = name
+            case "target": decl.target = name
+            case "configuration": decl.configuration = name
+            default:
+                guard case .list(let items) = v.kind else { continue }
+                let names = items.map { Name(text: $0.text ?? "", range: $0.range) }
+                switch o.key.text {
+                case "keychain-access-groups": decl.keychainAccessGroups = names
+                case "application-groups": decl.applicationGroups = names
+                default: decl.associatedApplicationIdentifiers = names
+                }
+            }
+        }
+        let seen = Set(options.map(\.key.text))
+        if decl.project != nil || decl.target != nil || decl.configuration != nil {
+            try checkProjectOptions(decl, seen)
+        }
+        if decl.signing != nil && seen.contains("provisioned") {
+            throw Diagnostic(.duplicateArgument, "provisioned= and signing= both say how the app is signed", file: file,
+                             range: bundle.range, hint: "provisioned=false is signing=unprovisioned: keep one")
+        }
+        if let path = decl.entitlements,
+           decl.keychainAccessGroups != nil || decl.applicationGroups != nil || decl.associatedApplicationIdentifiers != nil {
+            throw Diagnostic(.duplicateArgument, "entitlements= and a group list both give the app's groups", file: file,
+                             range: path.range, hint: "keep the file, or write the lists, not both")
+        }
+        return decl
+    }
+
+    /// A word of a value set the engine spells, with "did you mean" on a miss.
+    private func pick<T>(_ v: ValueNode, _ what: String, _ names: [String], _ lookup: (String) -> T?) throws(Diagnostic) -> T {
+        let w = v.text ?? ""
+        guard let value = lookup(w) else {
+            throw Diagnostic(.unknownValue, "unknown \(what) '\(w)'", file: file, range: v.range,
+                             hint: Suggest.hint(for: w, in: names) ?? "one of: " + names.joined(separator: ", "))
+                .didYouMean(w, in: names)
+        }
+        return value
+    }
+
+    /// `project=` gives the bundle ID, kind and groups: options that would
+    /// give them too are refused, and `target=`/`configuration=` need it.
+    private func checkProjectOptions(_ decl: AppDeclaration, _ seen: Set<String>) throws(Diagnostic) {
+        guard let project = decl.project else {
+            let given = decl.target ?? decl.configuration
+            throw Diagnostic(.unexpectedToken, "target= and configuration= go with project=", file: file, range: given?.range,
+                             hint: "add project=\"App.xcodeproj\"")
+        }
+        for clash in ["kind", "keychain-access-groups", "application-groups", "entitlements"] where seen.contains(clash) {
+            throw Diagnostic(.duplicateArgument, "\(clash)= and project= both describe the app", file: file, range: project.range,
+                             hint: "the project gives the bundle ID, kind and entitlements; keep project= alone")
+        }
+    }
+
+    // call := 'as' APP OP [ CLASS ] { ATTR '=' value } [ 'set' { ATTR '=' value } ]
+    private func lower(_ call: CallNode) throws(Diagnostic) -> CallStatement {
+        let opRange = call.operation.range
+        guard let op = Vocabulary.operation(file.bytes, opRange) else {
+            let w = call.operation.text
+            let names = Operation.allCases.map(\.rawValue)
+            throw Diagnostic(.unknownValue, "unknown operation '\(w)'", file: file, range: opRange,
+                             hint: Suggest.hint(for: w, in: names) ?? "one of: " + names.joined(separator: ", "))
+                .didYouMean(w, in: names)
+        }
+        var spec = ItemSpec()
+        if let c = call.itemClass {
+            guard let itemClass = Vocabulary.itemClass(file.bytes, c.range) else {
+                throw Diagnostic(.unknownClass, "unknown item class '\(c.text)'", file: file, range: c.range,
+                                 hint: Suggest.hint(for: c.text, in: Vocabulary.classNames)
+                                    ?? "classes: " + ItemClass.allCases.map(\.rawValue).joined(separator: ", "))
+                    .didYouMean(c.text, in: Vocabulary.classNames)
+            }
+            spec.itemClass = itemClass
+        }
+        if let set = call.set, op != .update {
+            throw Diagnostic(.misplacedSet, "'set' belongs to update calls", file: file, range: set,
+                             hint: "only update changes attributes: as APP update CLASS … set ATTR=VALUE")
+        }
+        // The query and the changes are separate dictionaries: an attribute
+        // may appear in both (set account="new" renames).
+        var lowering = Lowering(file: file)
+        for a in call.arguments { _ = try lowering.apply(a.key, a.value, to: &spec, changing: false) }
+        var changes: ItemSpec?
+        var changeLowering = Lowering(file: file)
+        if call.set != nil {
+            var c = ItemSpec()
+            // The class is known while the changes are read (to check their
+            // attributes); it is no attribute to change (kSecClass there is errSecNoSuchAttr).
+            c.itemClass = spec.itemClass
+            for a in call.changes { _ = try changeLowering.apply(a.key, a.value, to: &c, changing: true) }
+            c.itemClass = nil
+            changes = c
+        }
+        if op == .update && changes == nil {
+            throw Diagnostic(.expectedToken, "update needs 'set' and the attributes to change", file: file,
+                             range: opRange, hint: "as APP update CLASS account=\"alice\" set data=\"new\"")
+        }
+        return CallStatement(app: call.app, request: CallRequest(op, spec, changes: changes), operationRange: opRange,
+                             classRange: call.itemClass?.range, persistentRef: lowering.persistentRefName,
+                             context: lowering.contextName ?? changeLowering.contextName,
+                             changedPersistentRef: changeLowering.persistentRefName)
+    }
+
+    private func lower(_ expect: ExpectNode) throws(Diagnostic) -> StatementKind {
+        switch expect {
+        case .status(let values):
+            var statuses: [StatusRef] = []
+            for v in values { statuses.append(try status(v)) }
+            return .expectStatus(statuses)
+        case .count(let n): return .expectCount(n.value)
+        case .data(let d): return .expectData(d.text)
+        case .noData: return .expectNoData
+        case .persistentRef(let name): return .expectPersistentRef(name)
+        case .group(let g): return .expectGroup(g)
+        case .item(let arguments, _):
+            var spec = ItemSpec()
+            var args: [CallArgument] = []
+            var lowering = Lowering(file: file)
+            for a in arguments {
+                let k = try lowering.apply(a.key, a.value, to: &spec, changing: true)
+                args.append(CallArgument(key: k, range: a.key.union(a.value.range), isChange: false))
+            }
+            return .expectItem(spec, args)
+        case .groups(let app, let groups): return .expectGroups(app: app, groups: groups)
+        case .defaultGroup(let app, let group): return .expectDefaultGroup(app: app, group: group)
+        }
+    }
+
+    // STATUS := NAME | CODE
+    private func status(_ v: ValueNode) throws(Diagnostic) -> StatusRef {
+        if case .integer(let i) = v.kind {
+            guard let s = Int32(exactly: i).flatMap(KeychainStatus.init(code:)) else {
+                throw Diagnostic(.unknownStatus, "unknown status code \(i)", file: file, range: v.range,
+                                 hint: "known codes: " + KeychainStatus.allCases.map { String($0.code) }.joined(separator: ", "))
+            }
+            return StatusRef(status: s, range: v.range)
+        }
+        let w = v.text ?? ""
+        guard let s = Vocabulary.status(file.bytes, v.range) else {
+            throw Diagnostic(.unknownStatus, "unknown status '\(w)'", file: file, range: v.range,
+                             hint: Suggest.hint(for: w, in: Vocabulary.statusNames)
+                                ?? "statuses are written as in SecBase.h, e.g. errSecItemNotFound or -25300")
+                .didYouMean(w, in: Vocabulary.statusNames)
+        }
+        return StatusRef(status: s, range: v.range)
+    }
+}

@@ -1,0 +1,201 @@
+import KCSSyntax
+/// Bounded checks on a property list before Foundation decodes it.
+///
+/// Foundation's decoders recurse once per nesting level and, for a binary
+/// list, once per reference, so a crafted file can overflow the stack or
+/// expand a small shared object graph exponentially. These scans look at
+/// the real structure (every XML element; the binary object table) in one
+/// linear pass with explicit stacks, so the guard cannot be sidestepped by
+/// spelling (`<array >`, a line break inside a tag, a comment).
+package enum PlistGuard {
+    /// Why a property list is refused before decoding.
+    package enum Problem: Error, Equatable {
+        case tooDeep(limit: Int)
+        case tooLarge(limit: Int)
+        case cyclic
+        case entityDeclaration
+        case malformedBinary(String)
+
+        var message: String {
+            switch self {
+            case .tooDeep(let limit): "the property list nests deeper than \(limit) levels"
+            case .tooLarge(let limit): "the property list expands to more than \(limit) values"
+            case .cyclic: "the binary property list refers to itself"
+            case .entityDeclaration: "the property list declares XML entities, which property lists never need"
+            case .malformedBinary(let why): "the binary property list is malformed: \(why)"
+            }
+        }
+    }
+
+    /// Checks either form: binary (`bplist`) or XML.
+    package static func check(_ plist: [UInt8], maxDepth: Int, maxValues: Int = 1_000_000) -> Problem? {
+        if plist.starts(with: Array("bplist".utf8)) { return checkBinary(plist, maxDepth: maxDepth, maxValues: maxValues) }
+        return checkXML(plist, maxDepth: maxDepth)
+    }
+
+    // MARK: XML
+
+    /// The deepest element nesting of an XML document: every start tag
+    /// opens a level (whatever its name, attributes or spacing) unless it
+    /// closes itself; comments, CDATA, processing instructions and
+    /// declarations are skipped as XML defines them.
+    package static func xmlDepth(_ b: [UInt8]) -> Result<Int, Problem> {
+        var depth = 0, deepest = 0, i = 0
+        let n = b.count
+        while i < n {
+            guard b[i] == UInt8(ascii: "<") else { i += 1; continue }
+            if has(b, i, "<!--") {
+                guard let end = find(b, "-->", from: i + 4) else { break }
+                i = end + 3
+            } else if has(b, i, "<![CDATA[") {
+                guard let end = find(b, "]]>", from: i + 9) else { break }
+                i = end + 3
+            } else if has(b, i, "<?") {
+                guard let end = find(b, "?>", from: i + 2) else { break }
+                i = end + 2
+            } else if has(b, i, "<!") {
+                if has(b, i, "<!ENTITY") { return .failure(.entityDeclaration) }
+                // A declaration may hold an internal subset in brackets.
+                var j = i + 2, brackets = 0
+                while j < n, !(b[j] == UInt8(ascii: ">") && brackets == 0) {
+                    if b[j] == UInt8(ascii: "[") { brackets += 1 }
+                    if b[j] == UInt8(ascii: "]") { brackets = max(0, brackets - 1) }
+                    if has(b, j, "<!ENTITY") { return .failure(.entityDeclaration) }
+                    j += 1
+                }
+                i = j + 1
+            } else {
+                let closing = i + 1 < n && b[i + 1] == UInt8(ascii: "/")
+                // To the first `>`, quotes or not: a parser that honours
+                // quotes can only see fewer tags than this counts, while
+                // honouring them here would let `<array">…"` hide a thousand
+                // tags from the count that a parser reading to `>` opens.
+                var j = i + 1
+                while j < n, b[j] != UInt8(ascii: ">") { j += 1 }
+                let selfClosing = j < n && b[j - 1] == UInt8(ascii: "/")
+                if closing {
+                    depth = max(0, depth - 1)
+                } else if !selfClosing {
+                    depth += 1
+                    deepest = max(deepest, depth)
+                }
+                i = j + 1
+            }
+        }
+        return .success(deepest)
+    }
+
+    package static func checkXML(_ b: [UInt8], maxDepth: Int) -> Problem? {
+        switch xmlDepth(b) {
+        case .failure(let p): return p
+        case .success(let d): return d > maxDepth ? .tooDeep(limit: maxDepth) : nil
+        }
+    }
+
+    private static func has(_ b: [UInt8], _ at: Int, _ s: StaticString) -> Bool {
+        let count = s.utf8CodeUnitCount
+        guard at + count <= b.count else { return false }
+        return s.withUTF8Buffer { needle in
+            for k in 0..<count where b[at + k] != needle[k] { return false }
+            return true
+        }
+    }
+
+    private static func find(_ b: [UInt8], _ s: StaticString, from: Int) -> Int? {
+        var i = from
+        while i < b.count {
+            if has(b, i, s) { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    // MARK: Binary
+
+    /// Walks a binary property list's object graph from its top object with
+    /// an explicit stack: its depth, and how many values decoding would
+    /// produce (shared objects counted each time they are reached).
+    package static func checkBinary(_ b: [UInt8], maxDepth: Int, maxValues: Int) -> Problem? {
+        guard b.count >= 8 + 32 else { return .malformedBinary("it is shorter than its header and trailer") }
+        let t = b.count - 32
+        let offsetSize = Int(b[t + 6]), refSize = Int(b[t + 7])
+        guard (1...8).contains(offsetSize), (1...8).contains(refSize) else { return .malformedBinary("bad integer sizes") }
+        guard let objects = int(b, t + 8, 8), let top = int(b, t + 16, 8), let table = int(b, t + 24, 8) else {
+            return .malformedBinary("bad trailer")
+        }
+        guard objects >= 1, objects <= b.count, top < objects, table >= 8,
+              table <= t, objects <= (t - table) / offsetSize else {
+            return .malformedBinary("the offset table does not fit the file")
+        }
+        /// The children of an object (values of arrays, sets and
+        /// dictionaries, keys included), or nil when it does not fit.
+        func children(_ object: Int) -> [Int]? {
+            guard let offset = int(b, table + object * offsetSize, offsetSize), offset >= 8, offset < table else { return nil }
+            let marker = b[offset]
+            let kind = marker >> 4
+            guard kind == 0xA || kind == 0xC || kind == 0xD else { return [] }
+            var count = Int(marker & 0x0F)
+            var start = offset + 1
+            if count == 0x0F {
+                guard start < table, b[start] >> 4 == 0x1 else { return nil }
+                let size = 1 << Int(b[start] & 0x0F)
+                guard size <= 8, let c = int(b, start + 1, size) else { return nil }
+                count = c
+                start += 1 + size
+            }
+            let refs = kind == 0xD ? 2 : 1
+            guard count <= (table - start) / (refSize * refs) else { return nil }
+            var out: [Int] = []
+            out.reserveCapacity(count * refs)
+            for k in 0..<(count * refs) {
+                guard let r = int(b, start + k * refSize, refSize), r < objects else { return nil }
+                out.append(r)
+            }
+            return out
+        }
+        // Depth-first, iteratively; 0 unvisited, 1 on the path, 2 done.
+        var state = [UInt8](repeating: 0, count: objects)
+        var depth = [Int](repeating: 1, count: objects)
+        var values = [Int](repeating: 1, count: objects)
+        var stack: [(object: Int, children: [Int], next: Int)] = []
+        guard let rootChildren = children(top) else { return .malformedBinary("an object lies outside the file") }
+        stack.append((top, rootChildren, 0))
+        state[top] = 1
+        while let frame = stack.last {
+            if frame.next < frame.children.count {
+                stack[stack.count - 1].next += 1
+                let child = frame.children[frame.next]
+                switch state[child] {
+                case 1: return .cyclic
+                case 2: continue
+                default:
+                    guard stack.count < maxDepth else { return .tooDeep(limit: maxDepth) }
+                    guard let grandchildren = children(child) else { return .malformedBinary("an object lies outside the file") }
+                    state[child] = 1
+                    stack.append((child, grandchildren, 0))
+                }
+            } else {
+                stack.removeLast()
+                var d = 1, v = 1
+                for c in frame.children {
+                    d = max(d, depth[c] + 1)
+                    v = min(maxValues + 1, v + values[c])
+                }
+                depth[frame.object] = d
+                values[frame.object] = v
+                state[frame.object] = 2
+                if d > maxDepth { return .tooDeep(limit: maxDepth) }
+                if v > maxValues { return .tooLarge(limit: maxValues) }
+            }
+        }
+        return nil
+    }
+
+    /// A big-endian unsigned integer of `size` bytes, if it fits and is an Int.
+    private static func int(_ b: [UInt8], _ at: Int, _ size: Int) -> Int? {
+        guard at >= 0, size >= 1, at + size <= b.count else { return nil }
+        var v: UInt64 = 0
+        for k in 0..<size { v = v << 8 | UInt64(b[at + k]) }
+        return v <= UInt64(Int.max) ? Int(v) : nil
+    }
+}

@@ -1,0 +1,94 @@
+import KCSSyntax
+import KCSXcodeProject
+
+/// Turns findings about an Xcode project into diagnostics that show the
+/// line they are about, reading each file once.
+public struct ProjectDiagnostics {
+    package let fileSystem: any ProjectFileSystem
+    private var files: [String: SourceFile?] = [:]
+
+    public init(fileSystem: any ProjectFileSystem) { self.fileSystem = fileSystem }
+
+    /// The file's text, for excerpts and line lookups; nil if it cannot be read.
+    public mutating func sourceFile(_ path: String) -> SourceFile? {
+        if let cached = files[path] { return cached }
+        let file: SourceFile? = switch fileSystem.read(path) {
+        case .success(let bytes): SourceFile(name: path, bytes: bytes)
+        case .failure: nil
+        }
+        files[path] = file
+        return file
+    }
+
+    /// A diagnostic at the issue's place: the file and line, the caret under
+    /// `length` characters from the column, or under the rest of the line.
+    public mutating func diagnostic(_ issue: ProjectIssue, code: DiagnosticCode, length: Int? = nil,
+                                    notes: [DiagnosticNote] = []) -> Diagnostic {
+        let severity: Severity = issue.severity == .error ? .error : .warning
+        guard let at = issue.location else {
+            return Diagnostic(code, issue.message, severity: severity, hint: issue.hint, notes: notes)
+        }
+        guard at.line > 0, let file = sourceFile(at.file) else {
+            return Diagnostic(code, issue.message, file: SourceFile(name: at.file, bytes: []), severity: severity, hint: issue.hint, notes: notes)
+        }
+        return Diagnostic(code, issue.message, file: file, range: Self.range(in: file, line: at.line, column: at.column, length: length),
+                          severity: severity, hint: issue.hint, notes: notes)
+    }
+
+    /// A note pointing at a place in a project file.
+    public mutating func note(_ message: String, at location: ProjectLocation?) -> DiagnosticNote {
+        guard let location, location.line > 0, let file = sourceFile(location.file) else { return DiagnosticNote(message) }
+        return DiagnosticNote(message, file: file, range: Self.range(in: file, line: location.line, column: location.column, length: 1))
+    }
+
+    /// The byte range of `length` scalars from a 1-based line and column;
+    /// without a length, from the first non-blank character to the line's end.
+    public static func range(in file: SourceFile, line: Int, column: Int, length: Int?) -> SourceRange {
+        let bytes = file.bytes
+        var start = 0
+        var current = 1
+        while current < line, start < bytes.count {
+            if bytes[start] == 0x0A { current += 1 }
+            start += 1
+        }
+        var end = start
+        while end < bytes.count, bytes[end] != 0x0A { end += 1 }
+        while end > start, bytes[end - 1] == 0x0D || bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
+        /// The byte offset `count` Unicode scalars after `from`, at most `end`.
+        func skip(_ count: Int, from: Int) -> Int {
+            var i = from, n = 0
+            while n < count, i < end {
+                i += 1
+                while i < end, bytes[i] & 0xC0 == 0x80 { i += 1 }
+                n += 1
+            }
+            return i
+        }
+        var offset = skip(column - 1, from: start)
+        guard let length else {
+            if column <= 1 { while offset < end, bytes[offset] == 0x20 || bytes[offset] == 0x09 { offset += 1 } }
+            return SourceRange(offset, end)
+        }
+        return SourceRange(offset, skip(length, from: offset))
+    }
+}
+
+/// Reads project files through a script's loader, so a rooted or
+/// file-less host keeps its limits for `app … project=`.
+public struct LoaderProjectFileSystem: ProjectFileSystem {
+    package let loader: any SourceLoader
+
+    public init(loader: any SourceLoader) { self.loader = loader }
+
+    public func read(_ path: String) -> Result<[UInt8], ProjectFileError> {
+        do throws(LoadError) {
+            return .success(try loader.read(loader.resolve(path, relativeTo: nil)).bytes)
+        } catch {
+            return .failure(ProjectFileError(error.message(for: path)))
+        }
+    }
+
+    /// Folders are not listed through a loader: synchronized folders of
+    /// newer projects contribute no sources here.
+    public func contents(ofDirectory path: String) -> [String]? { nil }
+}

@@ -1,0 +1,169 @@
+import KCSSyntax
+import KeychainEngine
+
+/// A call as it ran, for `--verbose` and structured output.
+public struct CallRecord: Sendable {
+    public var file: SourceFile
+    public var range: SourceRange
+    public var app: String
+    public var operation: Operation
+    public var itemClass: ItemClass?
+    public var status: KeychainStatus
+    public var count: Int
+}
+
+/// Something that happened while a script ran, in order.
+public enum RunEvent: Sendable {
+    case call(CallRecord)
+    /// What `show` and `explain` print.
+    case output(String)
+    case expectationPassed(file: SourceFile, range: SourceRange)
+    /// A failed expectation, a runtime error or a syntax error.
+    case diagnostic(Diagnostic)
+}
+
+/// What a run reports besides failures and output. Each is off by default
+/// because a large script would otherwise produce an event per statement.
+public struct RunOptions: Sendable {
+    /// Send a ``RunEvent/call(_:)`` for every call (for `--verbose`).
+    public var reportCalls: Bool
+    /// Send a ``RunEvent/expectationPassed(file:range:)`` for every expectation that held.
+    public var reportPasses: Bool
+
+    /// Whether a script without statements is an error (a file yes, a
+    /// Markdown block no).
+    public var requireStatements: Bool
+
+    /// Bounds for untrusted scripts.
+    public var limits: Limits
+    /// The answer to an authentication prompt when none is queued with
+    /// `user …`; nil makes such a call a runtime error.
+    public var defaultPromptAnswer: PromptAnswer?
+    /// A host's deadline for the whole input (all blocks of one Markdown
+    /// document), on top of ``Limits/seconds`` for this run.
+    public var deadline: ContinuousClock.Instant?
+    /// Output already printed by earlier runs of the same input, counted
+    /// against ``Limits/outputBytes``.
+    public var outputSoFar = 0
+    /// Put the session back as it was when a syntax error turns up (in the
+    /// script or an include). A host that has parsed the script already and
+    /// found no error and no `include` turns it off: keeping the old session
+    /// costs a copy of the world at the first change.
+    public var restoresOnSyntaxError = true
+
+    public init(reportCalls: Bool = false, reportPasses: Bool = false, requireStatements: Bool = true,
+                limits: Limits = Limits(), defaultPromptAnswer: PromptAnswer? = nil) {
+        self.reportCalls = reportCalls
+        self.reportPasses = reportPasses
+        self.requireStatements = requireStatements
+        self.limits = limits
+        self.defaultPromptAnswer = defaultPromptAnswer
+    }
+}
+
+/// Bounds a host sets before it runs a script it does not trust. Going past
+/// one is a diagnostic at the line that did, and the run stops; never a
+/// crash, a hang or unbounded memory.
+public struct Limits: Sendable, Hashable {
+    /// Bytes of one script file.
+    public var sourceBytes: Int
+    /// Statements executed in one run, includes counted.
+    public var statements: Int
+    /// Items stored across all devices and keychains.
+    public var items: Int
+    /// Elements of one `[ … ]` list.
+    public var listLength: Int
+    /// Depth of nested includes.
+    public var includeDepth: Int
+    /// Wall-clock time of one run, in seconds.
+    public var seconds: Double?
+    /// Bytes a run may print (show, explain, call lines); nil: no limit.
+    public var outputBytes: Int?
+
+    /// Generous defaults: far beyond any hand-written scenario, well inside
+    /// the machine.
+    public init(sourceBytes: Int = 256 << 20, statements: Int = 50_000_000, items: Int = 20_000_000,
+                listLength: Int = 100_000, includeDepth: Int = 32, seconds: Double? = nil, outputBytes: Int? = nil) {
+        self.sourceBytes = sourceBytes
+        self.statements = statements
+        self.items = items
+        self.listLength = listLength
+        self.includeDepth = includeDepth
+        self.seconds = seconds
+        self.outputBytes = outputBytes
+    }
+
+    /// Tight bounds for scripts from strangers (a web playground, a fuzzer).
+    public static let untrusted = Limits(sourceBytes: 1 << 20, statements: 100_000, items: 100_000,
+                                         listLength: 1_000, includeDepth: 8, seconds: 5, outputBytes: 1 << 20)
+}
+
+/// The outcome of running one script.
+public struct RunReport: Sendable {
+    public var passed = 0
+    public var failed = 0
+    /// Errors in the order they arose: syntax errors (then nothing ran),
+    /// runtime errors and failed expectations.
+    ///
+    /// At most ``keptDiagnostics`` are kept; the rest are counted in
+    /// ``droppedDiagnostics`` (a script whose includes run one failing line
+    /// a million times must not hold a million diagnostics). Observers still
+    /// see every one.
+    public var diagnostics: [Diagnostic] = []
+    /// Diagnostics past ``keptDiagnostics``, counted, not kept.
+    public var droppedDiagnostics = 0
+    /// The phases of the dropped errors, so the exit code stays right.
+    private var droppedErrorPhases: Set<DiagnosticCode.Phase> = []
+    /// Diagnostics a report keeps, at most.
+    public static let keptDiagnostics = 10_000
+    public var calls = 0
+    public var statements = 0
+    /// Bytes of output counted against ``Limits/outputBytes`` (with
+    /// ``RunOptions/outputSoFar``).
+    public var outputBytes = 0
+
+    public init() {}
+
+    private func has(_ phase: DiagnosticCode.Phase) -> Bool {
+        droppedErrorPhases.contains(phase) || diagnostics.contains { $0.severity == .error && $0.code.phase == phase }
+    }
+
+    /// Keeps a diagnostic, or counts it once ``keptDiagnostics`` are kept.
+    package mutating func record(_ d: Diagnostic) {
+        if diagnostics.count < Self.keptDiagnostics {
+            diagnostics.append(d)
+        } else {
+            droppedDiagnostics += 1
+            if d.severity == .error { droppedErrorPhases.insert(d.code.phase) }
+        }
+    }
+
+    /// The script, or a file it includes, could not be read.
+    public var fileNotFound: Bool { has(.input) }
+    public var hasSyntaxErrors: Bool { has(.syntax) }
+    public var hasRuntimeErrors: Bool { has(.runtime) }
+
+    /// The batch runner's exit code (language.md): 0 every expectation held,
+    /// 1 an expectation failed or a call hit a runtime error, 65 syntax error
+    /// (nothing ran), 66 a file (the script or an include) not found or not
+    /// readable.
+    public var exitCode: Int32 {
+        if fileNotFound { return 66 }
+        if hasSyntaxErrors { return 65 }
+        if failed > 0 || hasRuntimeErrors { return 1 }
+        return 0
+    }
+}
+
+/// The one way a call's result is printed: in the REPL, in `kcs check`
+/// output blocks and (after `FILE:LINE: `) by `kcs run --verbose`:
+/// `AppOne find generic-password → errSecSuccess (0), 1 item`.
+public enum CallLine {
+    public static func text(_ c: CallRecord) -> String {
+        var line = "\(c.app) \(c.operation.rawValue) \(c.itemClass?.rawValue ?? "(no class)") → \(c.status.description)"
+        if c.status == .success && c.operation != .add {
+            line += ", \(c.count) item\(c.count == 1 ? "" : "s")"
+        }
+        return line
+    }
+}

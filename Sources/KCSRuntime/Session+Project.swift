@@ -1,0 +1,75 @@
+import KCSSyntax
+import KCSXcodeProject
+import KeychainEngine
+
+/// An app as an Xcode project builds it, for `app NAME project="…"`.
+package struct ProjectApp {
+    package var bundleID: String
+    package var teamID: String?
+    package var kind: TargetKind
+    package var keychainAccessGroups: [String]
+    package var applicationGroups: [String]
+}
+
+extension Session {
+    /// Resolves `app NAME project="App.xcodeproj" [target="T"] [configuration="C"]`
+    /// through the same code as `kcs import xcode`, on the script's platform.
+    /// Anything that does not resolve is an error at the declaration, with a
+    /// note at the project line responsible: a script never runs on a guess.
+    package func projectApp(_ decl: AppDeclaration, _ file: SourceFile) throws(Diagnostic) -> ProjectApp {
+        guard let projectName = decl.project else {
+            throw Diagnostic(.invalidDeclaration, "no project= given", file: file, range: decl.bundleID.range)
+        }
+        let fileSystem = LoaderProjectFileSystem(loader: loader)
+        var render = ProjectDiagnostics(fileSystem: fileSystem)
+        let project: XcodeProject
+        switch XcodeProject.load(loader.resolve(projectName.text, relativeTo: file.name), fileSystem: fileSystem) {
+        case .success(let p): project = p
+        case .failure(let issue):
+            throw Diagnostic(.projectUnreadable, issue.message, file: file, range: projectName.range,
+                             hint: issue.hint ?? "paths in project= are relative to the script",
+                             notes: issue.location == nil ? [] : [render.note("here", at: issue.location)])
+        }
+        let targetName = decl.target ?? decl.bundleID
+        guard let target = project.targets.first(where: { $0.name == targetName.text }) else {
+            let names = project.targets.map(\.name)
+            throw Diagnostic(.invalidDeclaration, "\(projectName.text) has no target '\(targetName.text)'", file: file, range: targetName.range,
+                             hint: Suggest.hint(for: targetName.text, in: names) ?? "targets: " + names.joined(separator: ", "))
+        }
+        guard let productKind = target.kind else {
+            throw Diagnostic(.invalidDeclaration, "target '\(target.name)' builds \(target.productType), not an app or extension",
+                             file: file, range: targetName.range, notes: [render.note("the target", at: target.location)])
+        }
+        let configuration = decl.configuration?.text ?? project.defaultConfiguration
+        guard project.configurations.contains(where: { $0.name == configuration }) else {
+            let names = project.configurations.map(\.name)
+            throw Diagnostic(.invalidDeclaration, "\(projectName.text) has no configuration '\(configuration)'", file: file,
+                             range: decl.configuration?.range ?? projectName.range,
+                             hint: Suggest.hint(for: configuration, in: names) ?? "configurations: " + names.joined(separator: ", "))
+        }
+        let platform = world.platform.family.rawValue
+        let platforms = project.platforms(of: target, configuration: configuration).platforms
+        guard platforms.contains(platform) else {
+            throw Diagnostic(.invalidDeclaration, "target '\(target.name)' does not build for \(platform) (it builds for \(platforms.isEmpty ? "no platform kcs models" : platforms.joined(separator: ", ")))",
+                             file: file, range: targetName.range, hint: "declare 'platform …' before the first app")
+        }
+        // team= stands in for a target whose project sets no team; team=none signs nothing.
+        var fallbackTeam = world.defaultTeam?.id
+        if let t = decl.team {
+            fallbackTeam = t.text == "none" ? nil : try resolveTeamID(t, file)
+        }
+        let signing = TargetSigning.resolve(project, target, configuration: configuration, platform: platform, team: fallbackTeam,
+                                            fileSystem: fileSystem)
+        if let issue = signing.issues.first {
+            throw Diagnostic(.projectSetting, issue.message, file: file, range: projectName.range, hint: issue.hint,
+                             notes: [render.note("here", at: issue.location)])
+        }
+        guard let bundleID = signing.resolved.bundleID else {
+            throw Diagnostic(.projectSetting, "the bundle ID of target '\(target.name)' does not resolve", file: file, range: targetName.range)
+        }
+        return ProjectApp(bundleID: bundleID, teamID: decl.team?.text == "none" ? nil : signing.resolved.teamID,
+                          kind: TargetKind(rawValue: productKind.scenarioKind) ?? .app,
+                          keychainAccessGroups: signing.keychainAccessGroups.map(\.value),
+                          applicationGroups: signing.applicationGroups.map(\.value))
+    }
+}

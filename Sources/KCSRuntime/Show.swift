@@ -1,0 +1,109 @@
+import KCSSyntax
+import KeychainEngine
+
+/// Renders rows as a left-aligned text table with a header rule.
+package struct TextTable {
+    package var header: [String]
+    package var rows: [[String]] = []
+
+    package func render() -> String {
+        var widths = header.map(\.count)
+        for row in rows {
+            for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], cell.count) }
+        }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { i, c in
+                i == cells.count - 1 ? c : c + String(repeating: " ", count: widths[i] - c.count)
+            }.joined(separator: "  ").trimmingTrailingSpace
+        }
+        var out = line(header) + "\n"
+        out += line(widths.map { String(repeating: "-", count: $0) }) + "\n"
+        for row in rows { out += line(row) + "\n" }
+        return out
+    }
+}
+
+extension Session {
+    /// The text of `show apps|items|matrix` and `show app APP`.
+    /// With a `budget`, loops over the keychain check the time and output
+    /// limits on every row, so one `show matrix` cannot outlast them.
+    package func show(_ target: ShowTarget, _ device: DeviceHandle, _ file: SourceFile, _ range: SourceRange = SourceRange(0, 0),
+              budget: RunBudget? = nil) throws(Diagnostic) -> String {
+        var pending = 0
+        func row(_ cells: [String]) throws(Diagnostic) -> [String] {
+            pending += cells.reduce(2) { $0 + $1.utf8.count + 2 }
+            try budget?.checkInside(pending: pending, file, range)
+            return cells
+        }
+        switch target {
+        case .apps:
+            var t = TextTable(header: ["app", "bundle ID", "team", "kind", "default group", "access groups"])
+            for (h, a) in zip(world.appHandles, world.apps) {
+                t.rows.append([a.name, a.bundleID, a.teamID ?? "none", a.kind.rawValue,
+                               world.defaultGroup(of: h, on: device) ?? "-",
+                               String(world.accessGroups(of: h, on: device).count)])
+            }
+            return world.apps.isEmpty ? "no apps declared\n" : t.render()
+        case .app(let name):
+            let handle = try resolveApp(name, file)
+            let a = world[handle]
+            var out = "\(a.name): \(a.bundleID), \(a.kind.rawValue), team \(a.teamID ?? "none (unsigned)")\n"
+            out += "app ID: \(a.appID ?? "none")\n"
+            if a.signing != .provisioned { out += "signing: \(a.signing.rawValue)\n" }
+            out += "keychain-access-groups: [\(a.keychainAccessGroups.joined(separator: ", "))]\n"
+            if !a.associatedApplicationIdentifiers.isEmpty {
+                out += "associated-application-identifier: [\(a.associatedApplicationIdentifiers.joined(separator: ", "))]\n"
+            }
+            out += "application-groups: [\(a.applicationGroups.joined(separator: ", "))]\n"
+            // As the device the statement is aimed at builds the list.
+            let defaultGroup = world.defaultGroup(of: handle, on: device)
+            out += "access groups, in order:\n"
+            for (i, g) in world.accessGroups(of: handle, on: device).enumerated() {
+                out += "  \(i). \(g)\(i == 0 && g == defaultGroup ? "  (default)" : "")\n"
+            }
+            return out
+        case .items:
+            let items = shownItems(device)
+            guard !items.isEmpty else { return "no items on \(world[device].label)\n" }
+            var t = TextTable(header: ["#", "class", "group", "key", "sync", "accessible", "data"])
+            for (n, (_, item)) in items.enumerated() {
+                t.rows.append(try row([String(n + 1), item.itemClass.rawValue, world.groupName(item.group), keyText(item),
+                                       item.synchronizable ? "yes" : "no", item.accessibility.rawValue,
+                                       item.data.map { "\"\($0)\"" } ?? "-"]))
+            }
+            return t.render()
+        case .matrix:
+            let items = shownItems(device)
+            guard !items.isEmpty, !world.apps.isEmpty else { return "nothing to show: no items or no apps\n" }
+            var t = TextTable(header: ["item", "group"] + world.apps.map(\.name))
+            for (n, (inFileKeychain, item)) in items.enumerated() {
+                var cells: [String] = []
+                for app in world.appHandles {
+                    if inFileKeychain {
+                        // The file-based keychain asks the user when another app reads.
+                        cells.append(!world.isInstalled(app, on: device) ? "-" : item.owner == app ? "read" : "prompt")
+                    } else {
+                        cells.append(world.canRead(item, as: app, on: device) ? "read" : "-")
+                    }
+                    // A row is as long as the apps are many: check inside it too.
+                    if cells.count % 1024 == 0 { try budget?.checkInside(pending: pending, file, range) }
+                }
+                t.rows.append(try row(["#\(n + 1) \(item.itemClass.rawValue) \(keyText(item))", world.groupName(item.group)] + cells))
+            }
+            return t.render()
+        }
+    }
+
+    /// The items `show items`, `show matrix` and `kcs matrix` list, in the
+    /// order they number them: the data-protection keychain's, then (on
+    /// macOS) the file-based keychain's.
+    package func shownItems(_ device: DeviceHandle) -> [(inFileKeychain: Bool, item: StoredItem)] {
+        world[device].keychain.allItems.map { (false, $0.1) } + world[device].fileKeychain.allItems.map { (true, $0.1) }
+    }
+
+    private func keyText(_ item: StoredItem) -> String {
+        item.itemClass.primaryKeyAttributes.compactMap { a in
+            item.attributes[a].map { "\(Vocabulary.shortName[.attribute(a)] ?? a.constantName)=\($0)" }
+        }.joined(separator: " ")
+    }
+}

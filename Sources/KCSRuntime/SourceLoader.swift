@@ -1,0 +1,337 @@
+import KCSSyntax
+import KCSXcodeProject
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Why a script could not be read.
+public enum LoadError: Error, Sendable, Hashable {
+    case notFound(String)
+    case unreadable(String, reason: String)
+    /// The host does not allow reading this path.
+    case forbidden(String, reason: String)
+}
+
+/// How scripts and their includes are read. A host embedding the interpreter
+/// supplies its own to keep scripts inside a root or away from the disk.
+public protocol SourceLoader: Sendable {
+    /// Resolves `path` as written in `include` relative to the including file.
+    func resolve(_ path: String, relativeTo including: String?) -> String
+    /// Reads a resolved path.
+    func read(_ resolved: String) throws(LoadError) -> SourceFile
+    /// One name per file however it is reached (through links, `..`), so an
+    /// include cycle is found whatever path spells it. Defaults to `resolved`.
+    func canonical(_ resolved: String) -> String
+}
+
+extension SourceLoader {
+    public func canonical(_ resolved: String) -> String { resolved }
+}
+
+/// Reads from the file system; includes resolve relative to the including file.
+public struct FileSystemLoader: SourceLoader {
+    /// The largest file it reads: reading stops there, so a device such as
+    /// /dev/zero cannot exhaust memory.
+    public var maxBytes: Int
+
+    public init(maxBytes: Int = 256 << 20) { self.maxBytes = maxBytes }
+
+    /// Joins `path` to the including file's folder and normalises `.` and
+    /// `..`, so one file always has one name (include cycles are caught
+    /// however the path is written).
+    public func resolve(_ path: String, relativeTo including: String?) -> String {
+        var joined = path
+        if !path.hasPrefix("/"), let including, let slash = including.lastIndex(of: "/") {
+            joined = String(including[...slash]) + path
+        }
+        return Self.normalise(joined)
+    }
+
+    package static func normalise(_ path: String) -> String {
+        // One path arithmetic for scripts and Xcode projects.
+        ProjectPath.normalize(path)
+    }
+
+    public func read(_ resolved: String) throws(LoadError) -> SourceFile {
+        try Self.refuseSystemFolder(resolved)
+        return SourceFile(name: resolved, bytes: try Self.readRegularFile(resolved, maxBytes: maxBytes))
+    }
+
+    /// System folders whose files are not files: they describe the running
+    /// machine (`/proc/self/environ` is the environment, secrets included).
+    package static let systemFolders = ["/proc", "/sys", "/dev"]
+
+    /// Refuses a path that leads, through any links, into a system folder.
+    package static func refuseSystemFolder(_ path: String) throws(LoadError) {
+        guard let real = realPath(path) else { return }
+        if systemFolders.contains(where: { real == $0 || real.hasPrefix($0 + "/") }) {
+            throw .forbidden(path, reason: "it is in \(real.split(separator: "/").first.map { "/" + $0 } ?? real), which describes this machine, not a script")
+        }
+    }
+
+    /// The path with its links resolved, when it exists.
+    public func canonical(_ resolved: String) -> String { Self.realPath(resolved) ?? resolved }
+
+    /// Reads a regular file, at most `maxBytes` of it, straight into bytes.
+    /// Devices, FIFOs and directories are refused before anything is read,
+    /// so a path can neither hang the reader nor feed it forever.
+    package static func readRegularFile(_ path: String, maxBytes: Int) throws(LoadError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_NONBLOCK)
+        guard fd >= 0 else {
+            if errno == ENOENT || errno == ENOTDIR { throw .notFound(path) }
+            throw .unreadable(path, reason: String(cString: strerror(errno)))
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .unreadable(path, reason: "it cannot be examined") }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw .unreadable(path, reason: "not a regular file (" + Self.kind(info.st_mode) + ")")
+        }
+        guard Int(info.st_size) <= maxBytes else {
+            throw .unreadable(path, reason: "it is \(info.st_size) bytes, more than the \(maxBytes) this host reads")
+        }
+        return try readAll(fd, name: path, maxBytes: maxBytes, expected: Int(info.st_size))
+    }
+
+    /// Reads standard input (a pipe, a file or a device such as /dev/zero),
+    /// stopping with an error once it passes `maxBytes`.
+    public static func readStandardInput(maxBytes: Int) throws(LoadError) -> [UInt8] {
+        try readAll(0, name: "<stdin>", maxBytes: maxBytes, expected: 0)
+    }
+
+    /// Reads a descriptor to its end, never keeping more than `maxBytes`.
+    package static func readAll(_ fd: Int32, name: String, maxBytes: Int, expected: Int) throws(LoadError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(min(expected, maxBytes))
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            // Never read past the cap plus one byte: enough to know it is over.
+            let room = min(chunk.count, maxBytes + 1 - bytes.count)
+            #if canImport(Glibc)
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, room) }
+            #else
+            let n = chunk.withUnsafeMutableBytes { Darwin.read(fd, $0.baseAddress, room) }
+            #endif
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 && errno == EAGAIN { throw .unreadable(name, reason: "it has nothing to read yet (a FIFO or socket?)") }
+            if n < 0 { throw .unreadable(name, reason: String(cString: strerror(errno))) }
+            if n == 0 { return bytes }
+            bytes.append(contentsOf: chunk[0..<n])
+            if bytes.count > maxBytes {
+                throw .unreadable(name, reason: "it is more than the \(maxBytes) bytes this host reads")
+            }
+        }
+    }
+
+    /// What a non-regular file is, in words.
+    package static func kind(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFDIR: "a directory"
+        case S_IFIFO: "a FIFO"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFSOCK: "a socket"
+        default: "not a file"
+        }
+    }
+
+    /// The path with every symbolic link resolved, or nil if it does not exist.
+    public static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}
+
+/// The included scripts of a run, parsed once per file: keyed by the first
+/// spelling that reached each file (so diagnostics name it as written),
+/// with other spellings of the same canonical path (`d1/f.kcs`,
+/// `d2/d1/f.kcs` through symlinks to `.`) mapped to it. Keyed by spelling
+/// alone, a few symlinks made every level parse its files again: F^D parses.
+package struct IncludedPrograms {
+    package init() {}
+    private var programs: [String: Program] = [:]
+    private var firstSpelling: [String: String] = [:]
+
+    package subscript(resolved: String) -> Program? {
+        get { programs[resolved] }
+        set { programs[resolved] = newValue }
+    }
+
+    /// The key a file is kept under: the first spelling of its canonical path.
+    package mutating func key(for resolved: String, canonical: String) -> String {
+        if let first = firstSpelling[canonical] { return first }
+        firstSpelling[canonical] = resolved
+        return resolved
+    }
+}
+
+/// Parses a script and, recursively, what it includes.
+public enum ScriptLoader {
+    package static func parse(_ file: SourceFile, loader: any SourceLoader, stack: [String],
+                      includes: inout IncludedPrograms, diagnostics: inout [Diagnostic], limits: Limits = Limits()) -> Program {
+        // The host's limits hold for included files as for the script itself.
+        if file.bytes.count > limits.sourceBytes {
+            diagnostics.append(Diagnostic(.inputLimit, "the included script is \(file.bytes.count) bytes, over the limit of \(limits.sourceBytes)",
+                                          file: file))
+            return Program(file: file, statements: [])
+        }
+        var parser = Parser(file: file, maxListLength: limits.listLength)
+        var statements: [Statement] = []
+        while let s = parser.next() { statements.append(s) }
+        var program = Program(file: file, statements: statements)
+        diagnostics += parser.finalDiagnostics
+        for i in program.statements.indices {
+            guard case .include(let path, _) = program.statements[i].kind else { continue }
+            let spelled = loader.resolve(path, relativeTo: file.name)
+            let range = program.statements[i].range
+            if let cycle = cycleDiagnostic(path, resolved: spelled, from: file, at: range, loader: loader, stack: stack) {
+                diagnostics.append(cycle)
+                continue
+            }
+            let resolved = includes.key(for: spelled, canonical: loader.canonical(spelled))
+            program.statements[i].kind = .include(path: path, resolved: resolved)
+            // The stack first (above): a file being parsed already has a
+            // placeholder in `includes`, and skipping it there is how a cycle
+            // that does not pass through the top file used to slip through.
+            if includes[resolved] != nil { continue }
+            diagnostics += loadInclude(path, resolved: resolved, from: file, at: range, loader: loader,
+                                       includes: &includes, stack: stack, limits: limits)
+        }
+        return program
+    }
+
+    /// Reads and parses one included script (and what it includes) into
+    /// `includes`; returns its errors, reported at the `include` line.
+    package static func loadInclude(_ path: String, resolved: String, from file: SourceFile, at range: SourceRange,
+                            loader: any SourceLoader, includes: inout IncludedPrograms,
+                            stack: [String]? = nil, limits: Limits = Limits()) -> [Diagnostic] {
+        let maxDepth = limits.includeDepth
+        let stack = stack ?? [loader.canonical(loader.resolve(file.name, relativeTo: nil))]
+        if stack.count > maxDepth {
+            return [Diagnostic(.inputLimit, "includes nest deeper than the limit of \(maxDepth)", file: file, range: range,
+                               hint: "the host running this script sets the limits")]
+        }
+        if let cycle = cycleDiagnostic(path, resolved: resolved, from: file, at: range, loader: loader, stack: stack) {
+            return [cycle]
+        }
+        var diagnostics: [Diagnostic] = []
+        do {
+            let included = try loader.read(resolved)
+            includes[resolved] = Program(file: included, statements: [])
+            includes[resolved] = parse(included, loader: loader, stack: stack + [loader.canonical(resolved)],
+                                       includes: &includes, diagnostics: &diagnostics, limits: limits)
+        } catch {
+            diagnostics.append(Diagnostic(error.code, error.message(for: path), file: file, range: range,
+                                          hint: error.hint(otherwise: "paths in include are relative to the including file")))
+        }
+        return diagnostics
+    }
+}
+
+extension ScriptLoader {
+    /// An include cycle error when `resolved` names a file on the include
+    /// stack (compared by canonical path), else nil.
+    package static func cycleDiagnostic(_ path: String, resolved: String, from file: SourceFile, at range: SourceRange,
+                                loader: any SourceLoader, stack: [String]) -> Diagnostic? {
+        guard stack.contains(loader.canonical(resolved)) else { return nil }
+        return Diagnostic(.includeCycle, "'\(path)' includes itself (through \(stack.joined(separator: " → ")))",
+                          file: file, range: range, hint: "remove one of the include lines")
+    }
+}
+
+extension LoadError {
+    /// The diagnostic code for this failure.
+    public var code: DiagnosticCode {
+        switch self {
+        case .notFound: .fileNotFound
+        case .unreadable, .forbidden: .fileUnreadable
+        }
+    }
+
+    /// What to do about it: for a refused path, where reads may go; else `otherwise`.
+    public func hint(otherwise: String) -> String {
+        switch self {
+        case .forbidden: "this run reads only what its host allows (kcs: --root and --untrusted; see docs/limits.md)"
+        case .notFound, .unreadable: otherwise
+        }
+    }
+
+    /// The message, naming `path` as the user wrote it.
+    public func message(for path: String) -> String {
+        switch self {
+        case .notFound(let p): "no such file: '\(p == path ? path : "\(path)' (looked for '\(p)")'"
+        case .unreadable(let p, let reason): "cannot read '\(p)': \(reason)"
+        case .forbidden(let p, let reason): "may not read '\(p)': \(reason)"
+        }
+    }
+}
+
+/// Reads files only inside a root folder: includes that resolve outside it
+/// are refused. For hosts that run scripts they did not write.
+public struct RootedFileLoader: SourceLoader {
+    public let root: String
+    private let files: FileSystemLoader
+
+    /// Whether `include` and `entitlements=` may name absolute paths (inside the root).
+    public let allowsAbsolutePaths: Bool
+    /// What ``resolve(_:relativeTo:)`` puts before an absolute path it does not allow,
+    /// so ``read(_:)`` refuses it with a reason.
+    private static let refusedMark = "<absolute>"
+
+    public init(root: String, maxBytes: Int = FileSystemLoader().maxBytes, allowsAbsolutePaths: Bool = true) {
+        self.root = FileSystemLoader.normalise(root)
+        self.files = FileSystemLoader(maxBytes: maxBytes)
+        self.allowsAbsolutePaths = allowsAbsolutePaths
+    }
+
+    public func canonical(_ resolved: String) -> String { files.canonical(resolved) }
+
+    public func resolve(_ path: String, relativeTo including: String?) -> String {
+        // Paths written in a script are refused when absolute; the host's
+        // own (no including file) are not.
+        if !allowsAbsolutePaths, including != nil, path.hasPrefix("/") { return Self.refusedMark + path }
+        return files.resolve(path, relativeTo: including)
+    }
+
+    public func read(_ resolved: String) throws(LoadError) -> SourceFile {
+        if resolved.hasPrefix(Self.refusedMark) {
+            throw .forbidden(String(resolved.dropFirst(Self.refusedMark.count)), reason: "absolute paths are not allowed here")
+        }
+        let path = FileSystemLoader.normalise(resolved)
+        // First as written: a path that climbs out is refused whether or not it exists.
+        let lexicalPrefix = root.hasSuffix("/") ? root : root + "/"
+        let writtenInside = root == "." ? !path.hasPrefix("/") && path != ".." && !path.hasPrefix("../")
+                                        : path == root || path.hasPrefix(lexicalPrefix) || !path.hasPrefix("/")
+        guard writtenInside else { throw .forbidden(resolved, reason: "it is outside \(root)") }
+        // Then as stored: a symbolic link inside the root cannot lead out.
+        guard let realRoot = FileSystemLoader.realPath(root) else {
+            throw .forbidden(resolved, reason: "the root \(root) does not exist")
+        }
+        guard let real = FileSystemLoader.realPath(path) else { throw .notFound(resolved) }
+        let prefix = realRoot.hasSuffix("/") ? realRoot : realRoot + "/"
+        guard real == realRoot || real.hasPrefix(prefix) else {
+            throw .forbidden(resolved, reason: "it is outside \(root)")
+        }
+        try FileSystemLoader.refuseSystemFolder(real)
+        return SourceFile(name: path, bytes: try FileSystemLoader.readRegularFile(real, maxBytes: files.maxBytes))
+    }
+}
+
+/// Reads nothing: scripts run from strings only, and `include` is refused.
+public struct NoFilesLoader: SourceLoader {
+    public init() {}
+
+    public func resolve(_ path: String, relativeTo including: String?) -> String { path }
+
+    public func read(_ resolved: String) throws(LoadError) -> SourceFile {
+        throw .forbidden(resolved, reason: "this host does not allow reading files")
+    }
+}

@@ -1,0 +1,112 @@
+import KCSSyntax
+import KCSXcodeProject
+import Foundation
+import KeychainEngine
+
+/// A target as it is signed in one configuration on one platform: its
+/// resolved build settings, its entitlements file read and expanded the way
+/// Xcode expands it at signing, and the access-group list that results.
+public struct TargetSigning: Sendable {
+    public var resolved: ResolvedTarget
+    /// The decoded entitlements file, if the configuration names one that reads.
+    public var entitlements: Entitlements?
+    /// `keychain-access-groups`, expanded, with the line each was written on.
+    public var keychainAccessGroups: [Located]
+    /// `com.apple.security.application-groups`, expanded.
+    public var applicationGroups: [Located]
+    /// Whether a scenario's `entitlements="…"` reads the file to the same
+    /// groups: it uses no build setting other than the ones kcs expands.
+    public var scenarioCanReadFile: Bool
+    public var issues: [ProjectIssue]
+
+    /// A value and where it was written.
+    public struct Located: Sendable, Hashable {
+        public var value: String
+        public var location: ProjectLocation?
+    }
+
+    public var target: XcodeProject.Target { resolved.target }
+    public var configuration: String { resolved.configuration }
+
+    /// The engine's view of the target, when its bundle ID resolved.
+    public var appTarget: AppTarget? {
+        guard let bundleID = resolved.bundleID else { return nil }
+        return AppTarget(name: target.name, bundleID: bundleID, teamID: resolved.teamID, kind: kind,
+                         keychainAccessGroups: keychainAccessGroups.map(\.value), applicationGroups: applicationGroups.map(\.value))
+    }
+
+    /// The access-group list in the order the system builds it.
+    public var accessGroups: [String] { appTarget?.accessGroups ?? [] }
+
+    public var kind: TargetKind {
+        TargetKind(rawValue: target.kind?.scenarioKind ?? "app") ?? .app
+    }
+
+    /// The variables a scenario's `entitlements=` expands itself (Entitlements.expand).
+    package static let scenarioVariables = ["$(AppIdentifierPrefix)", "$(TeamIdentifierPrefix)", "$(PRODUCT_BUNDLE_IDENTIFIER)", "$(CFBundleIdentifier)"]
+
+    /// Resolves a target and reads its entitlements. `team` stands in for a
+    /// target whose project gives no team.
+    public static func resolve(_ project: XcodeProject, _ target: XcodeProject.Target, configuration: String, platform: String,
+                               team: String?, fileSystem: any ProjectFileSystem) -> TargetSigning {
+        var resolved = project.resolve(target, configuration: configuration, platform: platform)
+        if resolved.teamID == nil { resolved.teamID = team }
+        var signing = TargetSigning(resolved: resolved, entitlements: nil, keychainAccessGroups: [], applicationGroups: [],
+                                    scenarioCanReadFile: true, issues: resolved.issues)
+        guard let path = resolved.entitlementsPath else { return signing }
+        let bytes: [UInt8]
+        switch fileSystem.read(path) {
+        case .success(let b): bytes = b
+        case .failure(let e):
+            signing.issues.append(ProjectIssue(.warning, "CODE_SIGN_ENTITLEMENTS of target '\(target.name)', configuration '\(configuration)' names '\(path)': \(e.message)",
+                                               at: resolved.entitlementsLocation ?? target.location,
+                                               hint: "the path is relative to the project folder (SRCROOT)"))
+            return signing
+        }
+        let entitlements: Entitlements
+        switch Entitlements.decode(bytes) {
+        case .success(let e): entitlements = e
+        case .failure(let e):
+            signing.issues.append(ProjectIssue(.warning, "\(path): \(e.message)", at: ProjectLocation(file: path, line: 0), hint: e.hint))
+            return signing
+        }
+        signing.entitlements = entitlements
+        let text = String(decoding: bytes, as: UTF8.self)
+        let team = entitlements.teamID ?? resolved.teamID
+        var extra: [String: String] = [:]
+        if let team {
+            extra["AppIdentifierPrefix"] = team + "."
+            extra["TeamIdentifierPrefix"] = team + "."
+        }
+        if let bundleID = resolved.bundleID { extra["CFBundleIdentifier"] = bundleID }
+        func expand(_ raw: [String]?) -> [Located] {
+            (raw ?? []).map { value in
+                let at = ProjectLocation(file: path, line: line(of: value, in: text))
+                if scenarioVariables.reduce(value, { $0.replacingOccurrences(of: $1, with: "") }).contains("$") {
+                    signing.scenarioCanReadFile = false
+                }
+                if team == nil, value.contains("AppIdentifierPrefix") || value.contains("TeamIdentifierPrefix") {
+                    signing.issues.append(ProjectIssue(.warning, "'\(value)' needs a team ID, and target '\(target.name)' has none in configuration '\(configuration)'",
+                                                       at: at, hint: "set DEVELOPMENT_TEAM, or give --team TEAMID"))
+                }
+                let e = resolved.settings.expand(value, extra: extra)
+                for p in e.problems { signing.issues.append(ProjectIssue(.warning, "'\(value)': \(p)", at: at)) }
+                if !e.undefined.isEmpty {
+                    signing.issues.append(ProjectIssue(.warning, "'\(value)' uses \(e.undefined.map { "$(\($0))" }.joined(separator: ", ")), which target '\(target.name)' does not define; Xcode expands \(e.undefined.count == 1 ? "it" : "them") to nothing",
+                                                       at: at, hint: "define the build setting, or write the group out"))
+                }
+                return Located(value: e.value, location: at)
+            }
+        }
+        signing.keychainAccessGroups = expand(entitlements.keychainAccessGroups)
+        signing.applicationGroups = expand(entitlements.applicationGroups)
+        return signing
+    }
+
+    /// The line on which an entitlements file writes `<string>value</string>` (0 if not found).
+    package static func line(of value: String, in text: String) -> Int {
+        let escaped = value.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+        guard let r = text.range(of: ">" + escaped + "<") ?? text.range(of: value) else { return 0 }
+        return text[..<r.lowerBound].reduce(1) { $0 + ($1 == "\n" ? 1 : 0) }
+    }
+}

@@ -1,0 +1,13 @@
+import KCSSyntax
+/// Public lookups over the vocabulary tables, for tools built on the
+/// language (the REPL's completion and help).
+extension Vocabulary {
+    /// The key an attribute name stands for, short (`service`) or framework
+    /// spelling (`kSecAttrService`); nil for an unknown name.
+    public static func argumentKey(named name: String) -> ArgumentKey? {
+        argumentsByName[name]
+    }
+
+    /// Short attribute names only, in the order language.md lists them.
+    public static var shortArgumentNames: [String] { shortArguments.map(\.0) }
+}

@@ -1,0 +1,194 @@
+import KCSSyntax
+import KeychainEngine
+
+/// What an `ATTR=` names: a stored attribute or one of the keys the engine
+/// treats specially.
+public enum ArgumentKey: Sendable, Hashable {
+    case attribute(ItemAttribute)
+    case group, accessible, accessControl, sync, data, dataProtection, authUI, limit
+    /// `persistent-ref=NAME`: a persistent reference kept with `keep`.
+    case persistentRef
+    /// `context=NAME`: an authentication context declared with `context`.
+    case context
+    /// `return=[…]`.
+    case returns
+    /// `kSecReturnData=true` and its siblings.
+    case returnFlag(ReturnKinds)
+
+    /// A distinct bit position below 64, for sets of keys.
+    package var bit: Int {
+        switch self {
+        case .attribute(let a): Int(a.rawValue)
+        case .group: 32
+        case .accessible: 33
+        case .accessControl: 34
+        case .sync: 35
+        case .data: 36
+        case .dataProtection: 37
+        case .authUI: 38
+        case .limit: 39
+        case .returns: 40
+        case .persistentRef: 41
+        case .context: 42
+        case .returnFlag(let r): 48 + r.rawValue.trailingZeroBitCount
+        }
+    }
+
+    /// The short name used in messages.
+    public var name: String {
+        Vocabulary.shortName[self] ?? "?"
+    }
+}
+
+/// The words of the language: short names, framework constant names, and the
+/// tables completion and help are generated from.
+public enum Vocabulary {
+    /// Short attribute names, as language.md lists them (plus a few more).
+    package static let shortArguments: [(String, ArgumentKey)] = [
+        ("service", .attribute(.service)), ("account", .attribute(.account)), ("group", .group),
+        ("accessible", .accessible), ("access-control", .accessControl), ("sync", .sync), ("data", .data),
+        ("label", .attribute(.label)), ("generic", .attribute(.generic)), ("comment", .attribute(.comment)),
+        ("description", .attribute(.description)), ("server", .attribute(.server)),
+        ("protocol", .attribute(.protocol)), ("port", .attribute(.port)), ("path", .attribute(.path)),
+        ("security-domain", .attribute(.securityDomain)),
+        ("authentication-type", .attribute(.authenticationType)),
+        ("certificate-type", .attribute(.certificateType)), ("issuer", .attribute(.issuer)),
+        ("serial-number", .attribute(.serialNumber)), ("key-class", .attribute(.keyClass)),
+        ("application-label", .attribute(.applicationLabel)),
+        ("application-tag", .attribute(.applicationTag)), ("key-type", .attribute(.keyType)),
+        ("key-size", .attribute(.keySizeInBits)), ("effective-key-size", .attribute(.effectiveKeySize)),
+        ("creator", .attribute(.creator)), ("type", .attribute(.type)),
+        ("public-key-hash", .attribute(.publicKeyHash)), ("start-date", .attribute(.startDate)),
+        ("end-date", .attribute(.endDate)),
+        ("data-protection", .dataProtection), ("auth-ui", .authUI), ("limit", .limit), ("return", .returns),
+        ("persistent-ref", .persistentRef), ("context", .context),
+    ]
+
+    /// Framework spellings of the same keys.
+    package static let constantArguments: [(String, ArgumentKey)] =
+        ItemAttribute.allCases.map { ($0.constantName, ArgumentKey.attribute($0)) } + [
+            ("kSecAttrAccessGroup", .group), ("kSecAttrAccessible", .accessible),
+            ("kSecAttrAccessControl", .accessControl), ("kSecAttrSynchronizable", .sync),
+            ("kSecValueData", .data), ("kSecUseDataProtectionKeychain", .dataProtection),
+            ("kSecUseAuthenticationUI", .authUI), ("kSecMatchLimit", .limit),
+            ("kSecReturnData", .returnFlag(.data)), ("kSecReturnAttributes", .returnFlag(.attributes)),
+            ("kSecReturnRef", .returnFlag(.reference)),
+            ("kSecReturnPersistentRef", .returnFlag(.persistentReference)),
+            ("kSecValuePersistentRef", .persistentRef), ("kSecUseAuthenticationContext", .context),
+        ]
+
+    package static let argumentsByName: [String: ArgumentKey] = {
+        var d: [String: ArgumentKey] = [:]
+        for (n, k) in shortArguments + constantArguments { d[n] = k }
+        return d
+    }()
+
+    private static let argumentTable = ByteTable(shortArguments + constantArguments)
+
+    /// The argument key written at `range`, matched on bytes.
+    package static func argument(_ bytes: [UInt8], _ range: SourceRange) -> ArgumentKey? {
+        argumentTable.lookup(bytes, range)
+    }
+
+    package static let shortName: [ArgumentKey: String] = {
+        var d: [ArgumentKey: String] = [:]
+        for (n, k) in shortArguments where d[k] == nil { d[k] = n }
+        d[.returnFlag(.data)] = "kSecReturnData"
+        d[.returnFlag(.attributes)] = "kSecReturnAttributes"
+        d[.returnFlag(.reference)] = "kSecReturnRef"
+        d[.returnFlag(.persistentReference)] = "kSecReturnPersistentRef"
+        return d
+    }()
+
+    /// Every attribute name a call accepts, short names first.
+    public static var argumentNames: [String] { (shortArguments + constantArguments).map(\.0) }
+
+    /// Class names: short and `kSecClass…`.
+    public static var classNames: [String] {
+        ItemClass.allCases.map(\.rawValue) + ItemClass.allCases.map(\.constantName)
+    }
+
+    /// Accessibility values: short and `kSecAttrAccessible…`.
+    public static var accessibilityNames: [String] {
+        Accessibility.allCases.map(\.rawValue) + Accessibility.allCases.map(\.constantName)
+    }
+
+    package static func accessibility(named s: String) -> Accessibility? {
+        Accessibility(rawValue: s) ?? Accessibility.allCases.first { $0.constantName == s }
+    }
+
+    package static let limitNames: [(String, MatchLimit)] = [
+        ("one", .one), ("all", .all), ("kSecMatchLimitOne", .one), ("kSecMatchLimitAll", .all),
+    ]
+
+    package static let authUINames: [(String, AuthUI)] = [
+        ("allow", .allow), ("fail", .fail), ("skip", .skip),
+        ("kSecUseAuthenticationUIAllow", .allow), ("kSecUseAuthenticationUIFail", .fail),
+        ("kSecUseAuthenticationUISkip", .skip),
+    ]
+
+    package static let returnNames: [(String, ReturnKinds)] = [
+        ("data", .data), ("attributes", .attributes), ("ref", .reference),
+        ("persistent-ref", .persistentReference),
+        ("kSecReturnData", .data), ("kSecReturnAttributes", .attributes), ("kSecReturnRef", .reference),
+        ("kSecReturnPersistentRef", .persistentReference),
+    ]
+
+    package static let syncNames: [(String, SyncSelector)] = [
+        ("true", .yes), ("false", .no), ("any", .any), ("kSecAttrSynchronizableAny", .any),
+    ]
+
+    package static let flagNames: [(String, AccessControl.Flag)] =
+        AccessControl.Flag.allCases.map { ($0.rawValue, $0) } + AccessControl.Flag.allCases.map { ($0.constantName, $0) }
+
+    /// The values an enumerated key takes, for completion and "did you mean".
+    public static func valueNames(for key: ArgumentKey) -> [String] {
+        switch key {
+        case .accessible: accessibilityNames
+        case .limit: limitNames.map(\.0)
+        case .authUI: authUINames.map(\.0)
+        case .returns: returnNames.map(\.0)
+        case .sync: syncNames.map(\.0)
+        case .dataProtection, .returnFlag: ["true", "false"]
+        case .accessControl: accessibilityNames + flagNames.map(\.0) + ["or", "and"]
+        case .attribute(let a):
+            if case .enumerated(let values) = a.valueKind { values.map(\.short) + values.map(\.constant) } else { [] }
+        case .group, .data, .persistentRef, .context: []
+        }
+    }
+
+    /// Status names, for `expect status`.
+    public static var statusNames: [String] { KeychainStatus.allCases.map(\.name) }
+
+    /// The members of a value set the grammar table names, as scripts spell them.
+    public static func names(of set: ValueSet) -> [String] {
+        switch set {
+        case .platformFamily: Platform.Family.allCases.map(\.rawValue)
+        case .operation: Operation.allCases.map(\.rawValue)
+        case .itemClass: classNames
+        case .status: statusNames
+        case .attribute: argumentNames
+        case .targetKind: TargetKind.allCases.map(\.rawValue)
+        case .signing: Signing.allCases.map(\.rawValue)
+        }
+    }
+
+    private static let operationTable = ByteTable(Operation.allCases.map { ($0.rawValue, $0) })
+    private static let classTable = ByteTable(ItemClass.allCases.map { ($0.rawValue, $0) }
+                                                + ItemClass.allCases.map { ($0.constantName, $0) })
+    private static let statusTable = ByteTable(KeychainStatus.allCases.map { ($0.name, $0) })
+
+    /// The operation written at `range`, matched on bytes.
+    package static func operation(_ bytes: [UInt8], _ range: SourceRange) -> Operation? { operationTable.lookup(bytes, range) }
+
+    /// The item class written at `range` (short or `kSecClass…` name), matched on bytes.
+    package static func itemClass(_ bytes: [UInt8], _ range: SourceRange) -> ItemClass? { classTable.lookup(bytes, range) }
+
+    /// The status named at `range`, matched on bytes.
+    package static func status(_ bytes: [UInt8], _ range: SourceRange) -> KeychainStatus? { statusTable.lookup(bytes, range) }
+}
+
+extension StatementForm {
+    /// The syntax as help prints it, the engine's value sets spelt out.
+    public var usage: String { syntax(values: Vocabulary.names(of:)) }
+}

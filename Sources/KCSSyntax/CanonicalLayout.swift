@@ -1,0 +1,426 @@
+/// The one canonical layout of `.kcs` text, for `kcs fmt`.
+///
+/// The formatter works on the lexer's tokens and the comments between them,
+/// so a script with a statement the parser rejects still formats; a
+/// statement the lexer cannot read (an unterminated string, a stray
+/// character) is kept exactly as written. The rules:
+///
+/// - one statement per line at column 0; one space between tokens, none
+///   around `=`, none inside `[ ]`, `, ` between list elements;
+/// - a statement longer than ``lineWidth``, or with a comment inside a list,
+///   puts each list element on its own line, indented four spaces, with a
+///   trailing comma; a one-line list has no trailing comma;
+/// - comment lines start at column 0 (inside a list: at the elements'
+///   indentation); a trailing comment is two spaces after its statement,
+///   and consecutive lines with trailing comments align them in one column;
+///   comment text is kept, less trailing white space;
+/// - runs of blank lines become one; none at the start or the end; the text
+///   ends with one line feed (LF).
+///
+/// Formatting never changes what a script means: the result is lexed again
+/// and must give the same tokens (but for trailing commas and blank lines),
+/// or nothing is formatted.
+public enum CanonicalLayout {
+    /// Statements longer than this wrap their lists.
+    public static let lineWidth = 100
+
+    /// Why a text was not formatted.
+    public enum Failure: Error, Sendable {
+        /// The text is not a script the lexer can read at all (a NUL byte,
+        /// invalid UTF-8, a direction control).
+        case unreadable(Diagnostic)
+        /// The formatted text would not lex to the same tokens: a bug in
+        /// the formatter, never written out.
+        case changedMeaning(SourceFile)
+    }
+
+    /// The canonical layout of a `.kcs` script.
+    public static func format(_ file: SourceFile) throws(Failure) -> [UInt8] {
+        if let problem = SourceCheck.firstProblem(in: file) { throw .unreadable(problem) }
+        let out = Layout(file).render()
+        let formatted = SourceFile(name: file.name, bytes: out)
+        guard meaningTokens(file) == meaningTokens(formatted) else { throw .changedMeaning(file) }
+        return out
+    }
+
+    /// A Markdown document with each closed, unindented ```kcs block
+    /// formatted; every other byte is kept. A block that cannot be
+    /// formatted is left as it is.
+    public static func formatMarkdown(_ bytes: [UInt8], name: String) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var copied = 0
+        for block in MarkdownBlocks.scan(bytes) where block.language == "kcs" && block.closed {
+            // An indented fence lets its content lines be indented too.
+            guard block.fence.start < bytes.count, bytes[block.fence.start] != 0x20 else { continue }
+            let content = Array(bytes[block.content.start..<block.content.end])
+            guard !content.isEmpty,
+                  let formatted = try? format(SourceFile(name: name, bytes: content)) else { continue }
+            out += bytes[copied..<block.content.start]
+            out += formatted
+            copied = block.content.end
+        }
+        out += bytes[copied...]
+        return out
+    }
+
+    /// The tokens that carry meaning, as text: newlines collapsed to one
+    /// (blank lines), commas before `]` dropped (trailing commas).
+    package static func meaningTokens(_ file: SourceFile) -> [String] {
+        var lexer = Lexer(file: file)
+        var tokens: [String] = []
+        var pendingComma = false
+        while true {
+            let t = lexer.next()
+            switch t.kind {
+            case .end:
+                if tokens.last == "\n" { tokens.removeLast() }
+                return tokens
+            case .newline:
+                pendingComma = false
+                if !tokens.isEmpty && tokens.last != "\n" { tokens.append("\n") }
+            case .comma:
+                if pendingComma { tokens.append(",") }
+                pendingComma = true
+            case .rightBracket:
+                pendingComma = false
+                tokens.append("]")
+            default:
+                if pendingComma { tokens.append(",") }
+                pendingComma = false
+                tokens.append(file.text(t.range))
+            }
+        }
+    }
+}
+
+/// One pass over a script's tokens and gaps, building output lines.
+private struct Layout {
+    /// A comment inside a statement's list: after which token, and whether
+    /// it stood on a line of its own.
+    package struct InnerComment {
+        var afterToken: Int
+        var ownLine: Bool
+        var text: ArraySlice<UInt8>
+    }
+
+    /// What the output is made of, in order.
+    package enum Entry {
+        case blank
+        case comment(ArraySlice<UInt8>)
+        /// A statement, its trailing comment and the comments inside it.
+        case statement(tokens: [Token], trailing: ArraySlice<UInt8>?, inner: [InnerComment])
+        /// A statement the lexer could not read, kept as written (whole lines).
+        case verbatim(ArraySlice<UInt8>)
+    }
+
+    package let file: SourceFile
+    package let bytes: [UInt8]
+    package var entries: [Entry] = []
+
+    package init(_ file: SourceFile) {
+        self.file = file
+        self.bytes = file.bytes
+        scan()
+    }
+
+    /// Splits the text into entries.
+    private mutating func scan() {
+        var lexer = Lexer(file: file)
+        var tokens: [Token] = []
+        var inner: [InnerComment] = []
+        var trailing: ArraySlice<UInt8>?
+        var depth = 0
+        var lineHasContent = false
+        var raw = false
+        var statementLineStart = 0
+        var lineStart = 0
+        var pos = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        var seenDiagnostics = 0
+
+        var entriesAtLineStart = 0
+
+        // A line with no token but bytes the lexer skipped as errors: kept
+        // whole, with any comment on it.
+        func keepLine(to end: Int) {
+            entries.removeLast(entries.count - entriesAtLineStart)
+            var e = end
+            while e > lineStart, bytes[e - 1] == 0x0D { e -= 1 }
+            entries.append(.verbatim(bytes[lineStart..<e]))
+            raw = false
+        }
+
+        func endStatement(at end: Int) {
+            guard !tokens.isEmpty else { return }
+            if raw {
+                var e = end
+                while e > statementLineStart, bytes[e - 1] == 0x0A || bytes[e - 1] == 0x0D { e -= 1 }
+                entries.append(.verbatim(bytes[statementLineStart..<e]))
+            } else {
+                entries.append(.statement(tokens: tokens, trailing: trailing, inner: inner))
+            }
+            tokens = []; inner = []; trailing = nil; raw = false
+        }
+
+        // The gap before `limit`: white space, comments and, inside a list,
+        // line breaks. Anything else there was skipped by the lexer as an error.
+        func gap(to limit: Int) {
+            while pos < limit {
+                let b = bytes[pos]
+                switch b {
+                case 0x20, 0x09, 0x0D:
+                    pos += 1
+                case 0x0A:
+                    // Only inside a list: outside, line feeds are tokens.
+                    pos += 1
+                    lineStart = pos
+                    lineHasContent = false
+                    entriesAtLineStart = entries.count
+                case UInt8(ascii: "#"):
+                    var end = pos
+                    while end < bytes.count, bytes[end] != 0x0A { end += 1 }
+                    var textEnd = end
+                    while textEnd > pos, bytes[textEnd - 1] == 0x20 || bytes[textEnd - 1] == 0x09
+                        || bytes[textEnd - 1] == 0x0D { textEnd -= 1 }
+                    let text = bytes[pos..<textEnd]
+                    if tokens.isEmpty {
+                        entries.append(.comment(text))
+                    } else if depth > 0 {
+                        inner.append(InnerComment(afterToken: tokens.count - 1, ownLine: !lineHasContent, text: text))
+                    } else {
+                        trailing = text
+                    }
+                    lineHasContent = true
+                    pos = min(end, limit)
+                default:
+                    raw = true
+                    lineHasContent = true
+                    pos += 1
+                }
+            }
+        }
+
+        while true {
+            let t = lexer.next()
+            gap(to: t.range.start)
+            if lexer.diagnostics.count > seenDiagnostics {
+                seenDiagnostics = lexer.diagnostics.count
+                raw = true
+            }
+            switch t.kind {
+            case .end:
+                if tokens.isEmpty {
+                    if raw { keepLine(to: bytes.count) }
+                } else {
+                    endStatement(at: bytes.count)
+                }
+                return
+            case .newline:
+                if tokens.isEmpty {
+                    if raw {
+                        keepLine(to: t.range.start)
+                    } else if !lineHasContent {
+                        entries.append(.blank)
+                    }
+                } else {
+                    endStatement(at: t.range.start)
+                }
+                pos = t.range.end
+                lineStart = pos
+                lineHasContent = false
+                entriesAtLineStart = entries.count
+            default:
+                if tokens.isEmpty { statementLineStart = lineStart }
+                if case .leftBracket = t.kind { depth += 1 }
+                if case .rightBracket = t.kind { depth = max(0, depth - 1) }
+                tokens.append(t)
+                lineHasContent = true
+                pos = t.range.end
+            }
+        }
+    }
+
+    // MARK: Rendering
+
+    /// Output lines, with each line's trailing comment kept apart so that
+    /// runs of them can be aligned.
+    package struct Line {
+        var text: [UInt8]
+        var comment: ArraySlice<UInt8>?
+        /// Which lines may align their comments: one-line statements share
+        /// group 0; each wrapped statement is a group of its own.
+        var group = 0
+    }
+
+    package func render() -> [UInt8] {
+        var lines: [Line] = []
+        var pendingBlank = false
+        for (n, entry) in entries.enumerated() {
+            if case .blank = entry {
+                pendingBlank = !lines.isEmpty
+                continue
+            }
+            if pendingBlank { lines.append(Line(text: [])); pendingBlank = false }
+            switch entry {
+            case .blank: break
+            case .comment(let text): lines.append(Line(text: Array(text)))
+            case .verbatim(let text): lines.append(Line(text: Array(text)))
+            case .statement(let tokens, let trailing, let inner):
+                lines += statementLines(tokens, trailing, inner, group: n + 1)
+            }
+        }
+        return align(lines)
+    }
+
+    private func text(_ t: Token) -> ArraySlice<UInt8> { bytes[t.range.start..<t.range.end] }
+
+    /// Whether a space goes between two tokens on one line.
+    private func spaced(_ a: Token, _ b: Token) -> Bool {
+        switch (a.kind, b.kind) {
+        case (.equals, _), (_, .equals), (.leftBracket, _), (_, .rightBracket), (_, .comma): false
+        default: true
+        }
+    }
+
+    private func statementLines(_ tokens: [Token], _ trailing: ArraySlice<UInt8>?,
+                                _ inner: [InnerComment], group: Int) -> [Line] {
+        let flat = oneLine(tokens)
+        let hasList = tokens.contains { if case .leftBracket = $0.kind { true } else { false } }
+        if inner.isEmpty && (flat.count <= CanonicalLayout.lineWidth || !hasList) {
+            return [Line(text: flat, comment: trailing)]
+        }
+        return wrapped(tokens, trailing, inner, group: group)
+    }
+
+    /// The statement on one line; a comma right before `]` is dropped.
+    private func oneLine(_ tokens: [Token]) -> [UInt8] {
+        var out: [UInt8] = []
+        var previous: Token?
+        for (i, t) in tokens.enumerated() {
+            if case .comma = t.kind, i + 1 < tokens.count, case .rightBracket = tokens[i + 1].kind { continue }
+            if let p = previous, spaced(p, t) { out.append(0x20) }
+            out += text(t)
+            previous = t
+        }
+        return out
+    }
+
+    /// The statement with each list element on its own line.
+    private func wrapped(_ tokens: [Token], _ trailing: ArraySlice<UInt8>?, _ inner: [InnerComment],
+                         group: Int) -> [Line] {
+        var lines: [Line] = []
+        var current: [UInt8] = []
+        var currentComment: ArraySlice<UInt8>?
+        var previous: Token?
+        var inList = false
+        let indent: [UInt8] = [0x20, 0x20, 0x20, 0x20]
+        func flush() {
+            // Element lines align their comments among themselves, apart
+            // from the statement's own lines.
+            lines.append(Line(text: current, comment: currentComment, group: current.starts(with: indent) ? group : -group))
+            current = []; currentComment = nil; previous = nil
+        }
+        func comments(after i: Int) {
+            for c in inner where c.afterToken == i {
+                if c.ownLine {
+                    if !current.isEmpty && current != indent { flush() }
+                    lines.append(Line(text: (inList ? indent : []) + Array(c.text), group: group))
+                    current = inList ? indent : []
+                } else if let existing = currentComment {
+                    currentComment = existing + [0x20] + c.text
+                } else {
+                    currentComment = c.text
+                }
+            }
+        }
+        var i = 0
+        while i < tokens.count {
+            let t = tokens[i]
+            switch t.kind {
+            case .leftBracket:
+                if let p = previous, spaced(p, t) { current.append(0x20) }
+                current += text(t)
+                let empty: Bool = if i + 1 < tokens.count, case .rightBracket = tokens[i + 1].kind { true } else { false }
+                if empty {
+                    current += text(tokens[i + 1])
+                    previous = tokens[i + 1]
+                    comments(after: i)
+                    comments(after: i + 1)
+                    i += 2
+                    continue
+                }
+                inList = true
+                comments(after: i)
+                flush()
+                current = indent
+            case .comma where inList:
+                comments(after: i)
+            case .rightBracket:
+                inList = false
+                if current != indent && !current.isEmpty { flush() }
+                current = Array(text(t))
+                previous = t
+                comments(after: i)
+            default:
+                if inList {
+                    if current != indent { flush(); current = indent }
+                    current += text(t)
+                    current.append(UInt8(ascii: ","))
+                    previous = t
+                } else {
+                    if let p = previous, spaced(p, t) { current.append(0x20) }
+                    current += text(t)
+                    previous = t
+                }
+                comments(after: i)
+            }
+            i += 1
+        }
+        if !current.isEmpty || currentComment != nil { flush() }
+        if let trailing {
+            if let last = lines.indices.last, lines[last].comment == nil {
+                lines[last].comment = trailing
+            } else {
+                lines.append(Line(text: Array(trailing), group: group))
+            }
+        }
+        return lines
+    }
+
+    /// Joins the lines, aligning the trailing comments of consecutive lines
+    /// of one group to one column.
+    private func align(_ lines: [Line]) -> [UInt8] {
+        var out: [UInt8] = []
+        var i = 0
+        while i < lines.count {
+            var j = i
+            var width = 0
+            while j < lines.count, lines[j].comment != nil, lines[j].group == lines[i].group {
+                width = max(width, lines[j].text.count)
+                j += 1
+            }
+            if j == i {
+                emit(lines[i], column: lines[i].text.count + 2, into: &out)
+                i += 1
+                continue
+            }
+            for k in i..<j { emit(lines[k], column: width + 2, into: &out) }
+            i = j
+        }
+        return out
+    }
+
+    private func emit(_ line: Line, column: Int, into out: inout [UInt8]) {
+        out += line.text
+        if let c = line.comment {
+            if line.text.isEmpty || line.text.allSatisfy({ $0 == 0x20 }) {
+                out += c
+            } else {
+                out += [UInt8](repeating: 0x20, count: max(2, column - line.text.count))
+                out += c
+            }
+        }
+        while let last = out.last, last == 0x20 { out.removeLast() }
+        out.append(0x0A)
+    }
+}

@@ -1,0 +1,331 @@
+/// How serious a diagnostic is.
+public enum Severity: String, Sendable, Hashable {
+    case error, warning, note
+}
+
+/// A stable identifier for each kind of diagnostic. Tests and tools match on
+/// the code, never on message text.
+public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
+    // Reading the input.
+    case fileNotFound = "KCS001"
+    case fileUnreadable = "KCS002"
+    case emptyFile = "KCS003"
+    case invalidUTF8 = "KCS004"
+    case nulByte = "KCS005"
+    case includeCycle = "KCS006"
+    /// A host limit on the input (source size, include depth, list length).
+    case inputLimit = "KCS007"
+    /// An entitlements file or provisioning profile that cannot be decoded.
+    case malformedEntitlements = "KCS008"
+    /// A note closing a file's diagnostics: how many more were not shown.
+    case moreDiagnostics = "KCS009"
+    /// A bidirectional-control character in a script (Trojan Source).
+    case bidiControl = "KCS010"
+    // Tokens.
+    case unterminatedString = "KCS101"
+    case badEscape = "KCS102"
+    case unexpectedCharacter = "KCS103"
+    /// The input ended while a `[` was open: the REPL keeps reading.
+    case unexpectedEndOfInput = "KCS104"
+    case integerOverflow = "KCS105"
+    // Syntax.
+    case unknownStatement = "KCS201"
+    case expectedToken = "KCS202"
+    case unknownClass = "KCS203"
+    case unknownAttribute = "KCS204"
+    case unknownValue = "KCS205"
+    case unknownStatus = "KCS206"
+    case duplicateArgument = "KCS207"
+    case wrongValueType = "KCS208"
+    case misplacedSet = "KCS209"
+    case unknownPlatform = "KCS210"
+    case unexpectedToken = "KCS211"
+    case misplacedDeclaration = "KCS212"
+    case malformedTeamID = "KCS213"
+    // Running.
+    case unknownApp = "KCS301"
+    case unknownTeam = "KCS302"
+    case unknownDevice = "KCS303"
+    case invalidDeclaration = "KCS304"
+    case noPreviousCall = "KCS306"
+    case promptUnanswered = "KCS307"
+    case callDidNotRun = "KCS308"
+    case appNotInstalled = "KCS309"
+    case unknownBackup = "KCS310"
+    /// A host limit reached while running (statements, items, time): the run stops.
+    case runLimit = "KCS311"
+    /// `persistent-ref=NAME` or `context=NAME` naming nothing kept or declared.
+    case unknownName = "KCS312"
+    /// `keep persistent-ref` after a call that returned no persistent reference.
+    case nothingToKeep = "KCS313"
+    // Expectations.
+    case expectationFailed = "KCS401"
+    /// A Markdown `output` block differs from what its `kcs` block printed.
+    case outputMismatch = "KCS402"
+    /// A Markdown block marked `fails` ran without a failure.
+    case blockDidNotFail = "KCS403"
+    // Lint: warnings about the common mistakes (semantics.md section 7).
+    /// A group named without its team prefix although the prefixed one is entitled.
+    case lintMissingTeamPrefix = "KCS501"
+    /// An extension reads a group its containing app writes but does not list.
+    case lintExtensionGroup = "KCS502"
+    /// Synchronizable together with a this-device-only accessibility.
+    case lintSyncThisDeviceOnly = "KCS503"
+    /// The deprecated `always` accessibilities.
+    case lintDeprecatedAccessibility = "KCS504"
+    /// An add relies on an app group being the default group.
+    case lintAppGroupDefault = "KCS505"
+    /// macOS: a group named in a call that goes to the file-based keychain.
+    case lintFileKeychainGroup = "KCS506"
+    /// A query misses synchronizable items because it does not say sync=.
+    case lintSyncFilter = "KCS507"
+    /// A query differs from the stored item only in service or account.
+    case lintServiceAccount = "KCS508"
+    /// An update that moves items between groups (not portable).
+    case lintGroupMove = "KCS509"
+    /// A keychain group without the team prefix, or an app group among the
+    /// keychain groups (in an entitlements file or an inline list).
+    case lintUnprefixedEntitlement = "KCS510"
+    /// An app group not named `group.…`, or with a team prefix in front of it.
+    case lintAppGroupShape = "KCS511"
+    // Xcode projects (kcs import xcode, kcs lint --project, app … project=).
+    /// A project.pbxproj that cannot be read or parsed.
+    case projectUnreadable = "KCS601"
+    /// A build setting or entitlements value that cannot be resolved.
+    case projectSetting = "KCS602"
+    /// A target whose access groups differ between configurations.
+    case projectConfigurationsDiffer = "KCS603"
+    /// An extension embedded in an app that shares no group with it.
+    case projectExtensionGroup = "KCS604"
+    /// An entitlements file that no configuration signs with, or configurations that disagree on it.
+    case projectEntitlementsFile = "KCS605"
+    /// A group the provisioning profile does not grant.
+    case projectProfile = "KCS606"
+    /// Swift code names an access group its target is not entitled to.
+    case codeGroupNotEntitled = "KCS607"
+    /// Swift code builds an access group at run time: it cannot be checked.
+    case codeGroupNotCheckable = "KCS608"
+    /// A name that mixes scripts (Latin with Cyrillic…): a look-alike of another name.
+    case lintMixedScripts = "KCS520"
+}
+
+extension DiagnosticCode {
+    /// When a diagnostic of this kind arises.
+    public enum Phase: Sendable {
+        /// The file could not be read (exit 66).
+        case input
+        /// Before anything ran: the script is malformed (exit 65).
+        case syntax
+        /// While running: a statement could not do its work (exit 1).
+        case runtime
+        /// An expectation did not hold (exit 1).
+        case expectation
+    }
+
+    public var phase: Phase {
+        switch self {
+        case .fileNotFound, .fileUnreadable, .malformedEntitlements, .projectUnreadable: .input
+        case .emptyFile, .invalidUTF8, .nulByte, .bidiControl, .includeCycle, .inputLimit, .unterminatedString, .badEscape,
+             .unexpectedCharacter, .unexpectedEndOfInput, .integerOverflow, .unknownStatement, .expectedToken,
+             .unknownClass, .unknownAttribute, .unknownValue, .unknownStatus, .duplicateArgument, .wrongValueType,
+             .misplacedSet, .unknownPlatform, .unexpectedToken, .misplacedDeclaration, .malformedTeamID: .syntax
+        case .unknownApp, .unknownTeam, .unknownDevice, .invalidDeclaration, .noPreviousCall,
+             .promptUnanswered, .callDidNotRun, .appNotInstalled, .unknownBackup, .runLimit, .moreDiagnostics,
+             .unknownName, .nothingToKeep: .runtime
+        case .expectationFailed, .outputMismatch, .blockDidNotFail: .expectation
+        // Warnings; with --strict they count as runtime errors (exit 1).
+        case .lintMissingTeamPrefix, .lintExtensionGroup, .lintSyncThisDeviceOnly, .lintDeprecatedAccessibility,
+             .lintAppGroupDefault, .lintFileKeychainGroup, .lintSyncFilter, .lintServiceAccount, .lintGroupMove,
+             .lintUnprefixedEntitlement, .lintAppGroupShape, .lintMixedScripts: .runtime
+        case .projectSetting, .projectConfigurationsDiffer, .projectExtensionGroup, .projectEntitlementsFile, .projectProfile,
+             .codeGroupNotEntitled, .codeGroupNotCheckable: .runtime
+        }
+    }
+
+    /// Whether this is a lint code (KCS5xx): a warning about a likely mistake.
+    public var isLint: Bool { rawValue.hasPrefix("KCS5") }
+}
+
+/// A note attached to a diagnostic, optionally pointing at another place.
+public struct DiagnosticNote: Sendable, Hashable {
+    public var message: String
+    public var file: SourceFile?
+    public var range: SourceRange?
+
+    public init(_ message: String, file: SourceFile? = nil, range: SourceRange? = nil) {
+        self.message = message.shortenedForDiagnostics
+        self.file = file
+        self.range = range
+    }
+
+    public static func == (a: DiagnosticNote, b: DiagnosticNote) -> Bool {
+        a.message == b.message && a.file === b.file && a.range == b.range
+    }
+
+    public func hash(into h: inout Hasher) { h.combine(message); h.combine(range) }
+}
+
+/// An edit that fixes what a diagnostic reports: `range`, in the
+/// diagnostic's file, becomes `replacement`. Editors offer it as a quick fix.
+public struct FixIt: Sendable, Hashable {
+    public var title: String
+    public var range: SourceRange
+    public var replacement: String
+
+    public init(_ title: String, range: SourceRange, replacement: String) {
+        self.title = title
+        self.range = range
+        self.replacement = replacement
+    }
+}
+
+/// A diagnostic is data: a code, a severity, where, what, and how to fix it.
+/// One renderer (``DiagnosticRenderer``) draws them.
+public struct Diagnostic: Error, Sendable, Hashable {
+    public var code: DiagnosticCode
+    public var severity: Severity
+    public var message: String
+    public var file: SourceFile?
+    public var range: SourceRange?
+    public var hint: String?
+    public var notes: [DiagnosticNote]
+    /// Edits that fix it (a "did you mean", a lint fix).
+    public var fixIts: [FixIt] = []
+
+    public init(_ code: DiagnosticCode, _ message: String, file: SourceFile? = nil, range: SourceRange? = nil,
+                severity: Severity = .error, hint: String? = nil, notes: [DiagnosticNote] = []) {
+        self.code = code
+        self.severity = severity
+        // Messages quote the input: a word of ten megabytes is shown cut.
+        self.message = message.shortenedForDiagnostics
+        self.file = file
+        self.range = range
+        self.hint = hint?.shortenedForDiagnostics
+        self.notes = notes
+    }
+
+    /// Whether the only trouble is that the input stopped early (an open `[`):
+    /// a REPL keeps reading instead of reporting it.
+    public var isIncompleteInput: Bool { code == .unexpectedEndOfInput }
+
+    /// The line and column of the start of the range, if known.
+    public var location: SourceLocation? {
+        guard let file, let range else { return nil }
+        return file.location(of: range.start)
+    }
+
+    public static func == (a: Diagnostic, b: Diagnostic) -> Bool {
+        a.code == b.code && a.severity == b.severity && a.message == b.message && a.file === b.file
+            && a.range == b.range && a.hint == b.hint && a.notes == b.notes
+    }
+
+    public func hash(into h: inout Hasher) { h.combine(code); h.combine(message); h.combine(range) }
+}
+
+extension Diagnostic {
+    /// The diagnostic with a fix that replaces its range by the candidate
+    /// closest to `word`, when one is close enough to be a likely typo.
+    package func didYouMean(_ word: String, in candidates: [String]) -> Diagnostic {
+        guard let range, let closest = Suggest.closest(to: word, in: candidates) else { return self }
+        var d = self
+        d.fixIts.append(FixIt("replace '\(word)' with '\(closest)'", range: range, replacement: closest))
+        return d
+    }
+}
+
+/// The names of things a diagnostic may suggest instead of a misspelling.
+package enum Suggest {
+    /// The closest candidate by edit distance, if close enough to be a likely typo.
+    package static func closest(to word: String, in candidates: [String]) -> String? {
+        // Long inputs are not typos of a name; do not spend time on them.
+        guard word.utf8.count <= 64 else { return nil }
+        let w = Array(word.lowercased().unicodeScalars)
+        // Short words tolerate one edit, longer ones about a third.
+        let limit = w.count <= 4 ? 1 : max(2, w.count / 3)
+        var best: (String, Int)?
+        for c in candidates {
+            // At most four bytes a scalar: a candidate this long cannot be
+            // close, and lower-casing a megabyte name per error is slow.
+            guard c.utf8.count <= 4 * (w.count + limit) else { continue }
+            let cs = Array(c.lowercased().unicodeScalars)
+            guard abs(cs.count - w.count) <= limit else { continue }
+            let d = distance(w, cs)
+            if d < (best?.1 ?? Int.max) { best = (c, d) }
+        }
+        guard let (name, d) = best, d <= limit else { return nil }
+        return name
+    }
+
+    /// "did you mean 'X'?" or nil.
+    package static func hint(for word: String, in candidates: [String]) -> String? {
+        closest(to: word, in: candidates).map { "did you mean '\($0)'?" }
+    }
+
+    /// Names listed in a hint, at most.
+    package static let listedNames = 5
+    /// Characters of one name shown in a message or hint, at most.
+    package static let shownNameLength = 64
+
+    /// A name as a message shows it: cut to ``shownNameLength`` characters,
+    /// so a megabyte-long name is not echoed into every diagnostic.
+    package static func shown(_ name: String) -> String {
+        // Bytes first: counting the characters of a megabyte name per
+        // diagnostic would cost what the cut saves.
+        guard name.utf8.count > shownNameLength else { return name }
+        let cut = name.prefix(shownNameLength)
+        return cut.endIndex == name.endIndex ? name : String(cut) + "…"
+    }
+
+    /// "LABEL: a, b, c, … and N more": a hint that stays short however many
+    /// names were declared (listing every app per error made the output
+    /// grow with apps × errors).
+    package static func listing(_ label: String, _ names: [String]) -> String {
+        let listed = names.prefix(listedNames).map(shown).joined(separator: ", ")
+        let rest = names.count - min(names.count, listedNames)
+        return label + ": " + listed + (rest > 0 ? ", … and \(rest) more" : "")
+    }
+
+    private static func distance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var prev = Array(0...b.count)
+        var cur = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            cur[0] = i
+            for j in 1...b.count {
+                cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            swap(&prev, &cur)
+        }
+        return prev[b.count]
+    }
+}
+
+extension String {
+    /// Longest message, hint or note kept whole, in bytes.
+    package static let diagnosticTextLimit = 1000
+
+    /// The text, or when it is longer than ``diagnosticTextLimit`` its
+    /// start and end around `…`, cut between scalars.
+    package var shortenedForDiagnostics: String {
+        guard utf8.count > Self.diagnosticTextLimit else { return self }
+        let scalars = unicodeScalars
+        var head = String.UnicodeScalarView(), tail = String.UnicodeScalarView()
+        var bytes = 0
+        for s in scalars {
+            bytes += String(s).utf8.count
+            if bytes > Self.diagnosticTextLimit * 2 / 3 { break }
+            head.append(s)
+        }
+        bytes = 0
+        var reversed: [Unicode.Scalar] = []
+        for s in scalars.reversed() {
+            bytes += String(s).utf8.count
+            if bytes > Self.diagnosticTextLimit / 3 { break }
+            reversed.append(s)
+        }
+        tail.append(contentsOf: reversed.reversed())
+        return String(head) + "…" + String(tail)
+    }
+}
+

@@ -1,0 +1,256 @@
+/// Turns bytes into tokens on demand (the parser pulls one at a time).
+///
+/// Lexical rules (language.md): one statement per line; `#` starts a comment;
+/// a newline inside `[ ]` does not end the statement. Words are letters,
+/// digits and `. - _ * $ ( )`; strings are double-quoted with `\" \\ \n \t
+/// \u{…}` escapes; integers are optionally negative; punctuation is `[ ] , =`.
+public struct Lexer: Sendable {
+    public let file: SourceFile
+    private let bytes: [UInt8]
+    private var pos = 0
+    private var bracketDepth = 0
+    private var bracketOpenedAt: [Int] = []
+    /// Problems found while lexing; the lexer always goes on.
+    public private(set) var diagnostics: [Diagnostic] = []
+
+    public init(file: SourceFile) {
+        self.file = file
+        self.bytes = file.bytes
+        // A UTF-8 byte-order mark is not part of the script.
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { pos = 3 }
+    }
+
+    /// Characters that look like punctuation or space but are not: curly
+    /// quotes pasted from a word processor, non-breaking and other spaces.
+    package static func lookalike(_ scalar: Unicode.Scalar) -> String? {
+        switch scalar.value {
+        case 0x201C, 0x201D, 0x201E, 0x2018, 0x2019, 0x00AB, 0x00BB:
+            return "a curly quote: write strings with straight double quotes \"…\""
+        case 0x00A0, 0x2000...0x200B, 0x202F, 0x205F, 0x3000, 0xFEFF:
+            return "an invisible or non-breaking space: use a plain space"
+        default:
+            return nil
+        }
+    }
+
+    /// The scalar starting at `i`, if the bytes there are non-ASCII.
+    private func scalar(at i: Int) -> (Unicode.Scalar, Int)? {
+        guard i < bytes.count, bytes[i] >= 0x80 else { return nil }
+        var n = 1
+        while i + n < bytes.count, bytes[i + n] & 0xC0 == 0x80 { n += 1 }
+        let text = String(decoding: bytes[i..<(i + n)], as: UTF8.self)
+        return text.unicodeScalars.first.map { ($0, n) }
+    }
+
+    /// Whether a byte may appear in a word.
+    public static func isWordByte(_ b: UInt8) -> Bool {
+        switch b {
+        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: true  // digits, letters
+        case UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "*"),
+             UInt8(ascii: "$"), UInt8(ascii: "("), UInt8(ascii: ")"): true
+        case 0x80...0xFF: true  // non-ASCII letters, already checked as UTF-8
+        default: false
+        }
+    }
+
+    /// Whether the lexer has no use for a byte: ASCII that is neither part
+    /// of a word, nor space, a line break, a comment, a string or a list.
+    package static func isStrayByte(_ b: UInt8) -> Bool {
+        guard b < 0x80, !isWordByte(b) else { return false }
+        return !" \t\r\n#[],=\"".utf8.contains(b)
+    }
+
+    public mutating func next() -> Token {
+        while pos < bytes.count {
+            let b = bytes[pos]
+            switch b {
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
+                pos += 1
+            case UInt8(ascii: "#"):
+                while pos < bytes.count && bytes[pos] != 0x0A { pos += 1 }
+            case 0x0A:
+                pos += 1
+                if bracketDepth == 0 { return Token(kind: .newline, range: SourceRange(pos - 1, pos)) }
+            case UInt8(ascii: "["):
+                pos += 1
+                bracketDepth += 1
+                bracketOpenedAt.append(pos - 1)
+                return Token(kind: .leftBracket, range: SourceRange(pos - 1, pos))
+            case UInt8(ascii: "]"):
+                pos += 1
+                if bracketDepth > 0 { bracketDepth -= 1; bracketOpenedAt.removeLast() }
+                return Token(kind: .rightBracket, range: SourceRange(pos - 1, pos))
+            case UInt8(ascii: ","):
+                pos += 1
+                return Token(kind: .comma, range: SourceRange(pos - 1, pos))
+            case UInt8(ascii: "="):
+                pos += 1
+                return Token(kind: .equals, range: SourceRange(pos - 1, pos))
+            case UInt8(ascii: "\""):
+                return lexString()
+            default:
+                if b >= 0x80, let (scalar, n) = scalar(at: pos), let what = Self.lookalike(scalar) {
+                    diagnostics.append(Diagnostic(
+                        .unexpectedCharacter, "unexpected character U+\(String(scalar.value, radix: 16, uppercase: true))",
+                        file: file, range: SourceRange(pos, pos + n), hint: "this is " + what))
+                    pos += n
+                    continue
+                }
+                if Self.isWordByte(b) { return lexWord() }
+                let start = pos
+                pos += 1
+                let ch = file.text(SourceRange(start, pos))
+                // A run of stray characters is one error, not one per byte:
+                // each error shows its line, so a long line of them made the
+                // text grow with the square of the line.
+                var more = 0
+                while pos < bytes.count && Self.isStrayByte(bytes[pos]) { pos += 1; more += 1 }
+                diagnostics.append(Diagnostic(
+                    .unexpectedCharacter, "unexpected character '\(ch.debugDescriptionForMessage)'"
+                        + (more > 0 ? " and \(more) more after it" : ""),
+                    file: file, range: SourceRange(start, pos),
+                    hint: "names may use letters, digits and . - _ * $ ( ); put other text in double quotes"))
+            }
+        }
+        if bracketDepth > 0, let opened = bracketOpenedAt.last {
+            bracketDepth = 0
+            let end = Token(kind: .end, range: SourceRange(bytes.count, bytes.count))
+            diagnostics.append(Diagnostic(
+                .unexpectedEndOfInput, "the input ended inside a list: '[' is never closed",
+                file: file, range: SourceRange(opened, opened + 1), hint: "close the list with ']'"))
+            return end
+        }
+        return Token(kind: .end, range: SourceRange(bytes.count, bytes.count))
+    }
+
+    private mutating func lexWord() -> Token {
+        let start = pos
+        while pos < bytes.count && Self.isWordByte(bytes[pos]) {
+            // A look-alike ends the word; next() reports it.
+            if bytes[pos] >= 0x80, let (scalar, _) = scalar(at: pos), Self.lookalike(scalar) != nil { break }
+            pos += 1
+        }
+        // An optionally negative run of digits is an integer.
+        var i = start
+        if bytes[i] == UInt8(ascii: "-") { i += 1 }
+        guard i < pos else { return Token(kind: .word, range: SourceRange(start, pos)) }
+        // Accumulate negatively so Int.min is representable.
+        let negative = bytes[start] == UInt8(ascii: "-")
+        var value = 0
+        var overflow = false
+        while i < pos {
+            let d = bytes[i]
+            guard d >= 0x30 && d <= 0x39 else { return Token(kind: .word, range: SourceRange(start, pos)) }
+            let (m, o1) = value.multipliedReportingOverflow(by: 10)
+            let (a, o2) = m.subtractingReportingOverflow(Int(d - 0x30))
+            overflow = overflow || o1 || o2
+            value = a
+            i += 1
+        }
+        if !negative {
+            let (p, o) = (0).subtractingReportingOverflow(value)
+            overflow = overflow || o
+            value = p
+        }
+        if overflow {
+            diagnostics.append(Diagnostic(.integerOverflow, "number is too large", file: file,
+                                          range: SourceRange(start, pos)))
+            value = 0
+        }
+        return Token(kind: .integer(value), range: SourceRange(start, pos))
+    }
+
+    private mutating func lexString() -> Token {
+        let start = pos
+        pos += 1
+        // Fast path: no escapes, so the value is the bytes between the quotes.
+        var end = pos
+        while end < bytes.count {
+            let b = bytes[end]
+            if b == UInt8(ascii: "\"") {
+                pos = end + 1
+                return Token(kind: .string(String(decoding: bytes[(start + 1)..<end], as: UTF8.self)),
+                             range: SourceRange(start, pos))
+            }
+            if b == UInt8(ascii: "\\") || b == 0x0A { break }
+            end += 1
+        }
+        var value: [UInt8] = []
+        while pos < bytes.count {
+            let b = bytes[pos]
+            if b == UInt8(ascii: "\"") {
+                pos += 1
+                return Token(kind: .string(String(decoding: value, as: UTF8.self)), range: SourceRange(start, pos))
+            }
+            if b == 0x0A { break }
+            if b == UInt8(ascii: "\\") {
+                let escStart = pos
+                pos += 1
+                guard pos < bytes.count else { break }
+                let e = bytes[pos]
+                pos += 1
+                switch e {
+                case UInt8(ascii: "\""): value.append(UInt8(ascii: "\""))
+                case UInt8(ascii: "\\"): value.append(UInt8(ascii: "\\"))
+                case UInt8(ascii: "n"): value.append(0x0A)
+                case UInt8(ascii: "t"): value.append(0x09)
+                case UInt8(ascii: "u"):
+                    if let scalar = lexUnicodeEscape() {
+                        value.append(contentsOf: Array(String(Character(scalar)).utf8))
+                    } else {
+                        diagnostics.append(Diagnostic(
+                            .badEscape, "malformed unicode escape", file: file, range: SourceRange(escStart, pos),
+                            hint: "write \\u{…} with one to eight hex digits naming a Unicode scalar, e.g. \\u{1F511}"))
+                    }
+                default:
+                    diagnostics.append(Diagnostic(
+                        .badEscape, "unknown escape '\\\(String(decoding: [e], as: UTF8.self))'", file: file,
+                        range: SourceRange(escStart, pos), hint: "strings know \\\" \\\\ \\n \\t and \\u{…}"))
+                }
+                continue
+            }
+            value.append(b)
+            pos += 1
+        }
+        diagnostics.append(Diagnostic(
+            .unterminatedString, "unterminated string", file: file, range: SourceRange(start, start + 1),
+            hint: "close the string with '\"' on the same line; write a line break as \\n"))
+        return Token(kind: .string(String(decoding: value, as: UTF8.self)), range: SourceRange(start, pos))
+    }
+
+    /// After `\u`: `{` hex digits `}`.
+    private mutating func lexUnicodeEscape() -> Unicode.Scalar? {
+        guard pos < bytes.count, bytes[pos] == UInt8(ascii: "{") else { return nil }
+        pos += 1
+        var v: UInt32 = 0, digits = 0
+        while pos < bytes.count, let h = hexValue(bytes[pos]) {
+            v = v &* 16 &+ UInt32(h)
+            digits += 1
+            pos += 1
+        }
+        guard pos < bytes.count, bytes[pos] == UInt8(ascii: "}") else { return nil }
+        pos += 1
+        guard (1...8).contains(digits) else { return nil }
+        return Unicode.Scalar(v)
+    }
+
+    private func hexValue(_ b: UInt8) -> UInt8? {
+        switch b {
+        case 0x30...0x39: b - 0x30
+        case 0x41...0x46: b - 0x41 + 10
+        case 0x61...0x66: b - 0x61 + 10
+        default: nil
+        }
+    }
+}
+
+extension String {
+    /// Control characters spelled out so a message never carries them raw.
+    package var debugDescriptionForMessage: String {
+        var s = ""
+        for u in unicodeScalars {
+            if u.value < 0x20 || u.value == 0x7F { s += "\\u{\(String(u.value, radix: 16))}" } else { s.unicodeScalars.append(u) }
+        }
+        return s
+    }
+}

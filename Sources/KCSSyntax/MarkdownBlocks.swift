@@ -1,0 +1,181 @@
+/// A fenced code block of a Markdown document.
+public struct FencedBlock: Sendable, Hashable {
+    /// The first word of the info string: `kcs`, `output`, `swift`, …
+    public var language: String
+    /// The other words: `fresh`, `ignore`, `fails`.
+    public var modifiers: [String]
+    /// Byte range of the opening fence line (without its line break).
+    public var fence: SourceRange
+    /// Byte range of the content: from the line after the opening fence to
+    /// the start of the closing fence (or the end of the document).
+    public var content: SourceRange
+    /// Whether a closing fence was found.
+    public var closed: Bool
+}
+
+/// Finds fenced code blocks the way CommonMark does: up to three spaces of
+/// indentation, three or more backticks or tildes, closed by the same
+/// character at least as many times.
+public enum MarkdownBlocks {
+    /// Whether a path names a Markdown document (what `kcs check`, `kcs fmt`
+    /// and the language server read as Markdown rather than as a script).
+    public static func isDocument(_ path: String) -> Bool {
+        path.hasSuffix(".md") || path.hasSuffix(".markdown")
+    }
+
+    public static func scan(_ bytes: [UInt8]) -> [FencedBlock] {
+        var blocks: [FencedBlock] = []
+        var lineStart = 0
+        var open: (char: UInt8, count: Int, fence: SourceRange, info: [String], contentStart: Int)?
+        while lineStart <= bytes.count {
+            var lineEnd = lineStart
+            while lineEnd < bytes.count && bytes[lineEnd] != 0x0A { lineEnd += 1 }
+            let next = lineEnd + 1
+            if let o = open {
+                if let (c, n, rest) = fenceRun(bytes, lineStart, lineEnd), c == o.char, n >= o.count,
+                   rest.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
+                    blocks.append(block(o.info, o.fence, SourceRange(o.contentStart, lineStart), closed: true))
+                    open = nil
+                }
+            } else if let (c, n, rest) = fenceRun(bytes, lineStart, lineEnd) {
+                let info = String(decoding: rest, as: UTF8.self)
+                // A backtick fence's info string may not contain backticks.
+                if !(c == UInt8(ascii: "`") && info.contains("`")) {
+                    let words = info.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "," })
+                        .map(String.init)
+                    open = (c, n, SourceRange(lineStart, lineEnd), words, min(next, bytes.count))
+                }
+            }
+            if lineEnd >= bytes.count { break }
+            lineStart = next
+        }
+        if let o = open {
+            blocks.append(block(o.info, o.fence, SourceRange(o.contentStart, bytes.count), closed: false))
+        }
+        return blocks
+    }
+
+    private static func block(_ info: [String], _ fence: SourceRange, _ content: SourceRange, closed: Bool) -> FencedBlock {
+        FencedBlock(language: info.first?.lowercased() ?? "", modifiers: Array(info.dropFirst()).map { $0.lowercased() },
+                    fence: fence, content: content, closed: closed)
+    }
+
+    /// A fence at the start of the line: its character, length and the rest.
+    private static func fenceRun(_ b: [UInt8], _ start: Int, _ end: Int) -> (UInt8, Int, ArraySlice<UInt8>)? {
+        var i = start, indent = 0
+        while i < end && b[i] == 0x20 && indent < 4 { i += 1; indent += 1 }
+        guard indent < 4, i < end, b[i] == UInt8(ascii: "`") || b[i] == UInt8(ascii: "~") else { return nil }
+        let c = b[i]
+        var n = 0
+        while i < end && b[i] == c { i += 1; n += 1 }
+        guard n >= 3 else { return nil }
+        var restStart = i
+        while restStart < end && (b[restStart] == 0x20 || b[restStart] == 0x09) { restStart += 1 }
+        return (c, n, b[restStart..<end])
+    }
+
+    /// How many spaces indent the fence line (0 to 3).
+    package static func indentation(_ b: [UInt8], _ fence: SourceRange) -> Int {
+        var n = 0
+        while fence.start + n < fence.end && b[fence.start + n] == 0x20 && n < 3 { n += 1 }
+        return n
+    }
+
+    /// Block content as CommonMark reads it: up to `indent` leading spaces
+    /// removed from each line, CRLF line breaks as LF.
+    package static func plainContent(_ text: String, indent: Int) -> String {
+        // CR LF is a single Character, so this replaces exactly the pairs.
+        let lf = text.replacing("\r\n", with: "\n")
+        guard indent > 0 else { return lf }
+        var lines = lf.split(separator: "\n", omittingEmptySubsequences: false).map { line -> Substring in
+            var l = line[...]
+            var n = 0
+            while n < indent, l.first == " " { l = l.dropFirst(); n += 1 }
+            return l
+        }
+        if lines.last == "" { lines.removeLast(); return lines.joined(separator: "\n") + "\n" }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Text made to fit a block written with this indentation and these line breaks.
+    package static func styled(_ text: String, indent: Int, crlf: Bool) -> String {
+        // Nothing printed is an empty block, not one blank line.
+        guard !text.isEmpty else { return "" }
+        let pad = String(repeating: " ", count: indent)
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let trailing = lines.last == ""
+        if trailing { lines.removeLast() }
+        let joined = lines.map { $0.isEmpty ? $0 : pad + $0 }.joined(separator: crlf ? "\r\n" : "\n")
+        return joined + (trailing ? (crlf ? "\r\n" : "\n") : "")
+    }
+
+    /// Whether only blank lines stand between two offsets.
+    package static func onlyBlankLines(_ b: [UInt8], from: Int, to: Int) -> Bool {
+        guard from <= to else { return false }
+        return b[from..<to].allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+    }
+
+    /// The run of fence characters at the start of a fence line: where it
+    /// starts, its character and its length.
+    package static func fenceMarker(_ b: [UInt8], lineStart: Int) -> (start: Int, char: UInt8, count: Int)? {
+        var i = lineStart, indent = 0
+        while i < b.count, b[i] == 0x20, indent < 3 { i += 1; indent += 1 }
+        guard i < b.count, b[i] == UInt8(ascii: "`") || b[i] == UInt8(ascii: "~") else { return nil }
+        let c = b[i], start = i
+        while i < b.count, b[i] == c { i += 1 }
+        return (start, c, i - start)
+    }
+
+    /// The longest run of `char` that starts a line of `text` (after up to
+    /// three spaces beyond `indent`): a run that long or longer would close
+    /// a fence.
+    package static func longestFenceRun(in text: String, char: UInt8, indent: Int) -> Int {
+        var longest = 0
+        // A lone CR ends a line for CommonMark too (a renderer would close
+        // the block at "\r```"), though this scanner reads LF only.
+        for line in text.utf8.split(omittingEmptySubsequences: false, whereSeparator: { $0 == 0x0A || $0 == 0x0D }) {
+            var i = line.startIndex, spaces = 0
+            while i < line.endIndex, line[i] == 0x20, spaces < indent + 3 { i = line.index(after: i); spaces += 1 }
+            var n = 0
+            while i < line.endIndex, line[i] == char { i = line.index(after: i); n += 1 }
+            longest = max(longest, n)
+        }
+        return longest
+    }
+
+    /// Where a block looks like it lost its closing fence: it runs to the end
+    /// of the document, or holds a line opening a fence of its own kind and
+    /// length with an info string (```` ```kcs ````), which cannot close it
+    /// and so is the next block the author meant to start. Rewriting such a
+    /// block would delete the text that follows; the offset of the line
+    /// (or the end of the document) is returned, nil when the block is sound.
+    package static func lostClosingFence(_ b: [UInt8], _ block: FencedBlock) -> Int? {
+        guard block.closed else { return b.count }
+        guard let open = fenceMarker(b, lineStart: block.fence.start) else { return nil }
+        var lineStart = block.content.start
+        while lineStart < block.content.end {
+            var lineEnd = lineStart
+            while lineEnd < block.content.end && b[lineEnd] != 0x0A { lineEnd += 1 }
+            if let (c, n, rest) = fenceRun(b, lineStart, lineEnd), c == open.char, n >= open.count,
+               rest.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) {
+                return lineStart
+            }
+            lineStart = lineEnd + 1
+        }
+        return nil
+    }
+
+    /// Replacements that lengthen a block's opening and closing fences so
+    /// `text` written inside cannot close it; none when it already cannot.
+    package static func lengthenedFences(_ b: [UInt8], _ block: FencedBlock, toHold text: String) -> [(SourceRange, String)] {
+        guard let open = fenceMarker(b, lineStart: block.fence.start) else { return [] }
+        let needed = longestFenceRun(in: text, char: open.char, indent: indentation(b, block.fence)) + 1
+        guard needed > open.count, needed >= 3 else { return [] }
+        let fence = String(repeating: Character(Unicode.Scalar(open.char)), count: needed)
+        var out = [(SourceRange(open.start, open.start + open.count), fence)]
+        if block.closed, let close = fenceMarker(b, lineStart: block.content.end) {
+            out.append((SourceRange(close.start, close.start + close.count), fence))
+        }
+        return out
+    }
+}

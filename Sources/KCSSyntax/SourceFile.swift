@@ -1,0 +1,131 @@
+/// A script's text with its name. Positions are byte offsets; lines and
+/// columns are worked out only when a diagnostic is shown.
+public final class SourceFile: Sendable {
+    /// The name shown in diagnostics: a path, `<stdin>` or `<repl>`.
+    public let name: String
+    public let bytes: [UInt8]
+    /// Byte offset at which each line starts.
+    private let lineStarts: [Int]
+    /// The line number of the first line: 1 for a file, more for a part of
+    /// a larger document (a Markdown block), so locations name the
+    /// document's own lines without copying or re-reading the rest of it.
+    public let firstLine: Int
+    /// Scalars before each multiple of ``checkpointStride`` bytes, kept only
+    /// when a line is longer than ``longLine``: a column on a line of
+    /// megabytes is then found without counting from the line's start, so
+    /// many diagnostics on one huge line cost no more than the file.
+    private let scalarCheckpoints: [Int]
+    package static let checkpointStride = 4096
+    package static let longLine = 1 << 16
+
+    public init(name: String, bytes: [UInt8], firstLine: Int = 1) {
+        self.name = name
+        self.bytes = bytes
+        self.firstLine = max(1, firstLine)
+        var starts = [0]
+        var longest = 0
+        for (i, b) in bytes.enumerated() where b == 0x0A {
+            longest = max(longest, i + 1 - starts[starts.count - 1])
+            starts.append(i + 1)
+        }
+        longest = max(longest, bytes.count - starts[starts.count - 1])
+        self.lineStarts = starts
+        var checkpoints: [Int] = []
+        if longest > Self.longLine {
+            checkpoints.reserveCapacity(bytes.count / Self.checkpointStride + 1)
+            var scalars = 0
+            for (i, b) in bytes.enumerated() {
+                if i % Self.checkpointStride == 0 { checkpoints.append(scalars) }
+                if b & 0xC0 != 0x80 { scalars += 1 }
+            }
+            if bytes.count % Self.checkpointStride == 0 { checkpoints.append(scalars) }
+        }
+        self.scalarCheckpoints = checkpoints
+    }
+
+    /// Scalars that start before byte `offset` (with checkpoints only).
+    private func scalars(before offset: Int) -> Int {
+        let k = offset / Self.checkpointStride
+        var n = scalarCheckpoints[k]
+        var i = k * Self.checkpointStride
+        while i < offset {
+            if bytes[i] & 0xC0 != 0x80 { n += 1 }
+            i += 1
+        }
+        return n
+    }
+
+    public convenience init(name: String, text: String) {
+        self.init(name: name, bytes: Array(text.utf8))
+    }
+
+    /// The 1-based line and column of a byte offset; the column counts
+    /// Unicode scalars so a caret lines up under non-ASCII text.
+    public func location(of offset: Int) -> SourceLocation {
+        let offset = min(max(offset, 0), bytes.count)
+        var lo = 0, hi = lineStarts.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if lineStarts[mid] <= offset { lo = mid } else { hi = mid - 1 }
+        }
+        let start = lineStarts[lo]
+        if !scalarCheckpoints.isEmpty && offset - start > Self.checkpointStride {
+            return SourceLocation(line: lo + firstLine, column: scalars(before: offset) - scalars(before: start) + 1)
+        }
+        var column = 1
+        var i = start
+        while i < offset {
+            // Count scalar starts, not continuation bytes.
+            if bytes[i] & 0xC0 != 0x80 { column += 1 }
+            i += 1
+        }
+        return SourceLocation(line: lo + firstLine, column: column)
+    }
+
+    /// The text of a line (numbered as ``location(of:)`` numbers it) without its line break.
+    public func lineText(_ line: Int) -> String {
+        guard let bounds = lineBounds(line) else { return "" }
+        return String(decoding: bytes[bounds], as: UTF8.self)
+    }
+
+    /// The byte range of a line without its line break (LF or CR LF).
+    public func lineBounds(_ line: Int) -> Range<Int>? {
+        let index = line - firstLine
+        guard index >= 0, index < lineStarts.count else { return nil }
+        let start = lineStarts[index]
+        var end = index + 1 < lineStarts.count ? lineStarts[index + 1] - 1 : bytes.count
+        if end > start, bytes[end - 1] == 0x0D { end -= 1 }
+        return start..<max(start, end)
+    }
+
+    /// The text of a byte range.
+    public func text(_ range: SourceRange) -> String {
+        let lo = min(max(range.start, 0), bytes.count), hi = min(max(range.end, lo), bytes.count)
+        return String(decoding: bytes[lo..<hi], as: UTF8.self)
+    }
+
+    public var lineCount: Int { lineStarts.count }
+}
+
+/// A 1-based line and column.
+public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
+    public var line: Int
+    public var column: Int
+    public var description: String { "\(line):\(column)" }
+}
+
+/// A half-open byte range in one source file.
+public struct SourceRange: Sendable, Hashable {
+    public var start: Int
+    public var end: Int
+
+    public init(_ start: Int, _ end: Int) {
+        self.start = start
+        self.end = max(start, end)
+    }
+
+    /// The range covering both.
+    public func union(_ other: SourceRange) -> SourceRange {
+        SourceRange(min(start, other.start), max(end, other.end))
+    }
+}

@@ -1,0 +1,636 @@
+/// Recursive-descent parser of the syntax: it checks what the grammar table
+/// says (keywords, words, options and the shape of values) and leaves
+/// every name and value of the keychain model to the runtime's lowering.
+///
+/// Errors are thrown inside a statement, collected at the statement loop, and
+/// parsing resumes at the next line, so one pass reports every syntax error.
+public struct SyntaxParser {
+    private var lexer: Lexer
+    private var token: Token
+    /// Where the last consumed token ended: a statement's range stops there,
+    /// before trailing spaces and comments.
+    private var lastEnd = 0
+    private let file: SourceFile
+    private let bytes: [UInt8]
+    private var diagnostics: [Diagnostic] = []
+
+    /// Parses a whole file into what was written.
+    public static func parse(_ file: SourceFile) -> (statements: [StatementNode], diagnostics: [Diagnostic]) {
+        var parser = SyntaxParser(file: file)
+        var statements: [StatementNode] = []
+        while let s = parser.next() { statements.append(s) }
+        return (statements, parser.finalDiagnostics)
+    }
+
+    /// Elements one list may hold (a host limit).
+    private var maxListLength = Int.max
+
+    /// A parser that hands out statements one at a time, so a large script
+    /// never has to be held as a tree.
+    public init(file: SourceFile, maxListLength: Int = Int.max) {
+        self.file = file
+        self.bytes = file.bytes
+        self.maxListLength = maxListLength
+        self.lexer = Lexer(file: file)
+        self.token = Token(kind: .newline, range: SourceRange(0, 0))
+        if let bad = SourceCheck.firstProblem(in: file) {
+            diagnostics.append(bad)
+            token = Token(kind: .end, range: SourceRange(0, 0))
+            return
+        }
+        advance()
+    }
+
+    /// Whether any syntax error has been found so far.
+    public var hasErrors: Bool { !diagnostics.isEmpty || !lexer.diagnostics.isEmpty }
+
+    /// Every diagnostic, lexer's and parser's, in source order.
+    public var finalDiagnostics: [Diagnostic] {
+        var all: [Diagnostic] = []
+        // Where the lexer already reported a token (an unclosed '[', a number
+        // too large), the parser's complaint about the same place is noise.
+        all = lexer.diagnostics
+        // A set, not a search of the list: a file of many errors stays linear.
+        var reported = Set(all.map(\.range))
+        for d in diagnostics where reported.insert(d.range).inserted {
+            all.append(d)
+        }
+        all.sort { ($0.range?.start ?? 0) < ($1.range?.start ?? 0) }
+        return all
+    }
+
+    private mutating func advance() {
+        lastEnd = token.range.end
+        token = lexer.next()
+    }
+
+    // program := { statement? NEWLINE }
+    /// The next statement, skipping blank lines and lines with errors; nil at the end.
+    public mutating func next() -> StatementNode? {
+        while true {
+            switch token.kind {
+            case .end: return nil
+            case .newline: advance()
+            default:
+                do throws(Diagnostic) {
+                    let s = try parseStatement()
+                    try expectLineEnd()
+                    return s
+                } catch {
+                    diagnostics.append(error)
+                    skipToLineEnd()
+                }
+            }
+        }
+    }
+
+    private mutating func skipToLineEnd() {
+        while true {
+            switch token.kind {
+            case .newline, .end: return
+            default: advance()
+            }
+        }
+    }
+
+    private mutating func expectLineEnd() throws(Diagnostic) {
+        switch token.kind {
+        case .newline, .end: return
+        default:
+            throw Diagnostic(.unexpectedToken, "unexpected \(token.describe(in: file)) after the statement",
+                             file: file, range: token.range,
+                             hint: "one statement per line; start a comment with '#'")
+        }
+    }
+
+    // MARK: Token helpers
+
+    private var wordText: String? {
+        if case .word = token.kind { return file.text(token.range) }
+        return nil
+    }
+
+    /// Whether the current token is the word `literal`, compared on bytes
+    /// so the hot path makes no strings.
+    private func isWord(_ literal: StaticString) -> Bool {
+        guard case .word = token.kind else { return false }
+        return Self.equal(bytes, token.range, literal)
+    }
+
+    package static func equal(_ bytes: [UInt8], _ range: SourceRange, _ literal: StaticString) -> Bool {
+        let n = range.end - range.start
+        guard n == literal.utf8CodeUnitCount else { return false }
+        return literal.withUTF8Buffer { lit in
+            var i = 0
+            while i < n {
+                if bytes[range.start + i] != lit[i] { return false }
+                i += 1
+            }
+            return true
+        }
+    }
+
+    private var atLineEnd: Bool {
+        switch token.kind {
+        case .newline, .end: true
+        default: false
+        }
+    }
+
+    /// A name where one is expected: a word, or a string for names with
+    /// spaces. Only data may be empty.
+    private mutating func name(_ what: String, allowEmpty: Bool = false) throws(Diagnostic) -> Name {
+        switch token.kind {
+        case .word:
+            let n = Name(text: file.text(token.range), range: token.range)
+            advance()
+            return n
+        case .string(let s):
+            if s.isEmpty && !allowEmpty {
+                throw Diagnostic(.wrongValueType, "\(what) cannot be empty", file: file, range: token.range)
+            }
+            let n = Name(text: s, range: token.range)
+            advance()
+            return n
+        default:
+            throw Diagnostic(.expectedToken, "expected \(what), found \(token.describe(in: file))",
+                             file: file, range: token.range)
+        }
+    }
+
+    /// One of a fixed set of words.
+    private mutating func choice<T>(_ what: String, _ options: [(String, T)]) throws(Diagnostic) -> T {
+        guard let w = wordText else {
+            throw Diagnostic(.expectedToken, "expected \(what), found \(token.describe(in: file))",
+                             file: file, range: token.range,
+                             hint: "one of: " + options.map(\.0).joined(separator: ", "))
+        }
+        guard let hit = options.first(where: { $0.0 == w }) else {
+            throw Diagnostic(.unknownValue, "unknown \(what) '\(w)'", file: file, range: token.range,
+                             hint: Suggest.hint(for: w, in: options.map(\.0))
+                                ?? "one of: " + options.map(\.0).joined(separator: ", ")).didYouMean(w, in: options.map(\.0))
+        }
+        advance()
+        return hit.1
+    }
+
+    private mutating func expectWord(_ word: String) throws(Diagnostic) {
+        guard wordText == word else {
+            throw Diagnostic(.expectedToken, "expected '\(word)', found \(token.describe(in: file))",
+                             file: file, range: token.range)
+        }
+        advance()
+    }
+
+    private mutating func integer(_ what: String) throws(Diagnostic) -> IntegerNode {
+        guard case .integer(let i) = token.kind else {
+            throw Diagnostic(.expectedToken, "expected \(what), found \(token.describe(in: file))",
+                             file: file, range: token.range)
+        }
+        let r = token.range
+        advance()
+        return IntegerNode(value: i, range: r)
+    }
+
+    // value := WORD | STRING | INTEGER | '[' [ value { ',' value } [','] ] ']'
+    private mutating func value() throws(Diagnostic) -> ValueNode {
+        let r = token.range
+        switch token.kind {
+        case .word:
+            advance()
+            return ValueNode(kind: .word(file.text(r)), range: r)
+        case .string(let s):
+            advance()
+            return ValueNode(kind: .string(s), range: r)
+        case .integer(let i):
+            advance()
+            return ValueNode(kind: .integer(i), range: r)
+        case .leftBracket:
+            advance()
+            var items: [ValueNode] = []
+            while true {
+                if case .rightBracket = token.kind { break }
+                if case .end = token.kind {
+                    throw Diagnostic(.unexpectedEndOfInput, "the input ended inside a list: '[' is never closed",
+                                     file: file, range: r, hint: "close the list with ']'")
+                }
+                if case .leftBracket = token.kind {
+                    // Nothing takes a list of lists; refusing them also bounds recursion.
+                    throw Diagnostic(.wrongValueType, "lists do not nest", file: file, range: token.range,
+                                     hint: "write the elements of one list separated by commas")
+                }
+                if items.count >= maxListLength {
+                    throw Diagnostic(.inputLimit, "the list is longer than the limit of \(maxListLength) elements",
+                                     file: file, range: token.range)
+                }
+                items.append(try value())
+                if case .comma = token.kind { advance(); continue }
+                if case .rightBracket = token.kind { break }
+                throw Diagnostic(.expectedToken, "expected ',' or ']' in the list, found \(token.describe(in: file))",
+                                 file: file, range: token.range, hint: "separate list elements with commas")
+            }
+            let end = token.range
+            advance()
+            return ValueNode(kind: .list(items), range: r.union(end))
+        default:
+            throw Diagnostic(.expectedToken, "expected a value after '=', found \(token.describe(in: file))",
+                             file: file, range: token.range,
+                             hint: "a value is a word, a \"string\", a number or a [list]")
+        }
+    }
+
+    // MARK: Statements
+
+    // statement := [ 'on' NAME ] form
+    private mutating func parseStatement() throws(Diagnostic) -> StatementNode {
+        let start = token.range
+        var device: Name?
+        if isWord("on") {
+            advance()
+            device = try name("a device name after 'on'")
+        }
+        guard case .word = token.kind else {
+            throw Diagnostic(.unknownStatement, "expected a statement, found \(token.describe(in: file))",
+                             file: file, range: token.range,
+                             hint: "a statement starts with a keyword such as 'app', 'as' or 'expect'")
+        }
+        guard let form = StatementForm.form(bytes, token.range) else {
+            let keyword = file.text(token.range)
+            throw Diagnostic(.unknownStatement, "unknown statement '\(keyword)'", file: file, range: token.range,
+                             hint: Suggest.hint(for: keyword, in: StatementForm.keywords)
+                                ?? "statements: " + StatementForm.all.map(\.keyword).joined(separator: ", "))
+                .didYouMean(keyword, in: StatementForm.keywords)
+        }
+        let keywordRange = token.range
+        advance()
+        let body = try parseBody(form)
+        return StatementNode(form: form.kind, keyword: keywordRange, device: device, body: body,
+                             range: start.union(lastRange))
+    }
+
+    /// The end of the last token consumed.
+    private var lastRange: SourceRange { SourceRange(lastEnd, lastEnd) }
+
+    private mutating func parseBody(_ form: StatementForm) throws(Diagnostic) -> StatementBody {
+        switch form.kind {
+        case .platform:
+            // platform := 'platform' FAMILY INTEGER
+            let family = try name("a platform")
+            return .platform(family: family, version: try integer("a major version such as 18"))
+        case .team:
+            // team := 'team' TEAMID [ 'as' NAME ]
+            let id = try name("a team ID")
+            var alias: Name?
+            if isWord("as") {
+                advance()
+                alias = try name("a name for the team")
+            }
+            return .team(id: id, alias: alias)
+        case .app:
+            // app := 'app' BUNDLEID [ 'as' NAME ] { option '=' value }
+            let bundle = try name("a bundle ID")
+            var alias: Name?
+            if isWord("as") {
+                advance()
+                alias = try name("a name for the app")
+            }
+            return .app(bundle: bundle, alias: alias, options: try options(of: form))
+        case .group:
+            // group := 'group' NAME APP { APP }
+            let n = try name("a group name")
+            var apps: [Name] = []
+            while !atLineEnd { apps.append(try name("an app name")) }
+            if apps.isEmpty {
+                throw Diagnostic(.expectedToken, "'group' needs at least one app", file: file, range: n.range,
+                                 hint: "list the apps that share it: group \(n.text) AppOne AppTwo")
+            }
+            return .group(name: n, apps: apps)
+        case .include:
+            // include := 'include' STRING
+            return .include(path: try name("a path in quotes"))
+        case .device:
+            // device := 'device' NAME { option '=' value }
+            let n = try name("a device name")
+            return .device(name: n, options: try options(of: form))
+        case .context:
+            // context := 'context' NAME { option '=' value }
+            let n = try name("a context name")
+            return .context(name: n, options: try options(of: form))
+        case .wait:
+            // wait := 'wait' INTEGER
+            let seconds = try integer("a number of seconds")
+            guard seconds.value >= 0 && seconds.value <= 1_000_000_000 else {
+                throw Diagnostic(.wrongValueType, "wait takes 0 to 1000000000 seconds", file: file, range: seconds.range)
+            }
+            return .wait(seconds)
+        case .keep:
+            // keep := 'keep' 'persistent-ref' 'as' NAME
+            try expectWord("persistent-ref")
+            try expectWord("as")
+            return .keep(try name("a name for the persistent reference"))
+        case .call: return .call(try parseCall())
+        case .expect: return .expect(try parseExpect(form))
+        case .passcode, .biometry, .user:
+            return .choice(try choiceWord(form))
+        case .show:
+            // show := 'show' ( 'apps' | 'items' | 'matrix' | 'app' APP )
+            let what = try choiceWord(form)
+            if what.text == "app" { return .showApp(try name("an app name")) }
+            return .choice(what)
+        case .uninstall, .install: return .name(try name("an app name"))
+        case .transfer:
+            // transfer := 'transfer' APP 'to' TEAM
+            let app = try name("an app name")
+            try expectWord("to")
+            return .transfer(app: app, team: try name("a team"))
+        case .backup:
+            // backup := 'backup' DEVICE 'as' NAME
+            let d = try name("a device name")
+            try expectWord("as")
+            return .backup(device: d, name: try name("a backup name"))
+        case .restore:
+            // restore := 'restore' NAME 'to' DEVICE
+            let b = try name("a backup name")
+            try expectWord("to")
+            return .restore(name: b, device: try name("a device name"))
+        case .lock, .unlock, .reboot, .sync, .explain, .reset:
+            return .bare
+        }
+    }
+
+    /// One of the words the form's table row lists (`passcode on|off`).
+    private mutating func choiceWord(_ form: StatementForm) throws(Diagnostic) -> Name {
+        let r = token.range
+        let words = form.choices.map(\.word)
+        let w: String = try choice(Self.choiceWhat(form.kind), words.map { ($0, $0) })
+        return Name(text: w, range: r)
+    }
+
+    /// How messages name the word a form takes.
+    private static func choiceWhat(_ kind: StatementForm.Kind) -> String {
+        switch kind {
+        case .passcode: "passcode state"
+        case .biometry: "biometry change"
+        case .user: "answer"
+        case .show: "thing to show"
+        default: "word"
+        }
+    }
+
+    /// `KEY=VALUE` options of a declaration, each checked against the form's
+    /// table row for its name and the shape of its value.
+    private mutating func options(of form: StatementForm) throws(Diagnostic) -> [OptionNode] {
+        var out: [OptionNode] = []
+        let keys = form.options.map(\.key)
+        let what = form.keyword
+        while !atLineEnd {
+            let keyRange = token.range
+            guard let key = wordText else {
+                throw Diagnostic(.expectedToken, "expected an option such as \(keys[0])=…, found \(token.describe(in: file))",
+                                 file: file, range: token.range)
+            }
+            guard let spec = form.option(key) else {
+                throw Diagnostic(.unknownAttribute, "unknown \(what) option '\(key)'", file: file, range: keyRange,
+                                 hint: Suggest.hint(for: key, in: keys) ?? "options: " + keys.map { $0 + "=" }.joined(separator: " "))
+            }
+            if let first = out.first(where: { $0.key.text == key }) {
+                throw Diagnostic(.duplicateArgument, "'\(key)' is given twice", file: file, range: keyRange,
+                                 notes: [DiagnosticNote("first given here", file: file, range: first.key.range)])
+            }
+            advance()
+            try equals()
+            if spec.value == .integer {
+                let n = try integer("a number")
+                out.append(OptionNode(key: Name(text: key, range: keyRange), value: ValueNode(kind: .integer(n.value), range: n.range)))
+                continue
+            }
+            let v = try value()
+            var version: IntegerNode?
+            switch spec.value {
+            case .name, .set:
+                guard v.text != nil else { throw wrongType(v, spec.value == .name ? "a name" : "a word") }
+            case .path:
+                guard let t = v.text, !t.isEmpty else { throw wrongType(v, "a path in quotes, such as \"App.entitlements\"") }
+            case .boolean:
+                guard let w = v.word else { throw wrongType(v, "true or false") }
+                guard OptionSpec.booleans.contains(w) else {
+                    throw Diagnostic(.unknownValue, "unknown \(key) value '\(w)'", file: file, range: v.range,
+                                     hint: "one of: " + OptionSpec.booleans.joined(separator: ", "))
+                }
+            case .integer:
+                break
+            case .nameList:
+                guard case .list(let items) = v.kind else {
+                    throw wrongType(v, "a list such as [$(AppIdentifierPrefix)com.example.Shared]")
+                }
+                for item in items where item.text == nil { throw wrongType(item, "a name") }
+            case .platform:
+                guard v.word != nil else { throw wrongType(v, "a platform such as ios") }
+                version = try integer("a major version such as 18")
+            }
+            out.append(OptionNode(key: Name(text: key, range: keyRange), value: v, version: version))
+        }
+        return out
+    }
+
+    private mutating func equals() throws(Diagnostic) {
+        guard case .equals = token.kind else {
+            throw Diagnostic(.expectedToken, "expected '=', found \(token.describe(in: file))", file: file,
+                             range: token.range)
+        }
+        advance()
+    }
+
+    private func wrongType(_ v: ValueNode, _ expected: String) -> Diagnostic {
+        Diagnostic(.wrongValueType, "expected \(expected)", file: file, range: v.range)
+    }
+
+    // call := 'as' APP OP [ CLASS ] { ATTR '=' value } [ 'set' ATTR '=' value { ATTR '=' value } ]
+    private mutating func parseCall() throws(Diagnostic) -> CallNode {
+        let app = try name("an app name after 'as'")
+        guard case .word = token.kind else {
+            throw Diagnostic(.expectedToken, "expected an operation, found \(token.describe(in: file))",
+                             file: file, range: token.range, hint: "one of: add, find, update, delete")
+        }
+        let operation = Name(text: file.text(token.range), range: token.range)
+        advance()
+        var call = CallNode(app: app, operation: operation, itemClass: nil, arguments: [], set: nil, changes: [])
+        // CLASS is a word that is neither followed by '=' nor the word 'set'.
+        var pendingKey: SourceRange?
+        if case .word = token.kind, !isWord("set") {
+            let r = token.range
+            advance()
+            if case .equals = token.kind {
+                pendingKey = r
+            } else {
+                call.itemClass = Name(text: file.text(r), range: r)
+            }
+        }
+        while pendingKey != nil || !atLineEnd {
+            let key: SourceRange
+            if let p = pendingKey {
+                key = p
+                pendingKey = nil
+            } else {
+                guard case .word = token.kind else {
+                    throw Diagnostic(.expectedToken, "expected an attribute such as account=\"…\", found \(token.describe(in: file))",
+                                     file: file, range: token.range)
+                }
+                let r = token.range
+                let isSet = isWord("set")
+                advance()
+                if isSet, token.kind != .equals {
+                    if call.set != nil {
+                        throw Diagnostic(.misplacedSet, "'set' is given twice", file: file, range: r)
+                    }
+                    call.set = r
+                    if atLineEnd {
+                        throw Diagnostic(.expectedToken, "'set' needs the attributes to change", file: file, range: r,
+                                         hint: "e.g. set data=\"new\"")
+                    }
+                    continue
+                }
+                key = r
+            }
+            try equals()
+            let argument = ArgumentNode(key: key, value: try value())
+            if call.set != nil { call.changes.append(argument) } else { call.arguments.append(argument) }
+        }
+        return call
+    }
+
+    // expect := 'expect' ( 'status' STATUS { 'or' STATUS } | 'count' INTEGER | 'data' STRING | 'no-data'
+    //         | 'group' ID | 'item' ATTR '=' value { ATTR '=' value } | 'persistent-ref' NAME
+    //         | 'groups' APP list | 'default-group' APP ID )
+    private mutating func parseExpect(_ form: StatementForm) throws(Diagnostic) -> ExpectNode {
+        let subjects = form.choices.map(\.word)
+        guard case .word = token.kind else {
+            throw Diagnostic(.expectedToken, "expected what to check after 'expect', found \(token.describe(in: file))",
+                             file: file, range: token.range, hint: "one of: " + subjects.joined(separator: ", "))
+        }
+        let what = file.text(token.range)
+        guard subjects.contains(what) else {
+            throw Diagnostic(.unknownStatement, "unknown expectation 'expect \(what)'", file: file, range: token.range,
+                             hint: Suggest.hint(for: what, in: subjects) ?? "one of: " + subjects.joined(separator: ", "))
+        }
+        advance()
+        switch what {
+        case "status":
+            var statuses = [try status()]
+            while isWord("or") {
+                advance()
+                statuses.append(try status())
+            }
+            return .status(statuses)
+        case "count":
+            let n = try integer("a count")
+            guard n.value >= 0 else { throw Diagnostic(.wrongValueType, "a count cannot be negative", file: file, range: n.range) }
+            return .count(n)
+        case "data":
+            return .data(try name("the data in quotes", allowEmpty: true))
+        case "no-data":
+            return .noData
+        case "persistent-ref":
+            return .persistentRef(try name("the name of a kept persistent reference"))
+        case "group":
+            return .group(try name("an access group"))
+        case "item":
+            var args: [ArgumentNode] = []
+            while !atLineEnd {
+                guard case .word = token.kind else {
+                    throw Diagnostic(.expectedToken, "expected an attribute such as account=\"…\", found \(token.describe(in: file))",
+                                     file: file, range: token.range)
+                }
+                let key = token.range
+                advance()
+                try equals()
+                args.append(ArgumentNode(key: key, value: try value()))
+            }
+            if args.isEmpty {
+                throw Diagnostic(.expectedToken, "'expect item' needs attributes to check", file: file, range: token.range,
+                                 hint: "expect item account=\"alice\" accessible=when-unlocked")
+            }
+            return .item(args, end: token.range)
+        case "groups":
+            let app = try name("an app name")
+            let v = try value()
+            guard case .list(let items) = v.kind else {
+                throw wrongType(v, "a list of access groups such as [SKMME9E2Y8.com.example.AppOne]")
+            }
+            var names: [Name] = []
+            for item in items {
+                guard let t = item.text else { throw wrongType(item, "an access group") }
+                names.append(Name(text: t, range: item.range))
+            }
+            return .groups(app: app, groups: names)
+        default:
+            let app = try name("an app name")
+            return .defaultGroup(app: app, group: try name("an access group"))
+        }
+    }
+
+    // STATUS := NAME | CODE
+    private mutating func status() throws(Diagnostic) -> ValueNode {
+        let r = token.range
+        switch token.kind {
+        case .integer(let i):
+            advance()
+            return ValueNode(kind: .integer(i), range: r)
+        case .word:
+            advance()
+            return ValueNode(kind: .word(file.text(r)), range: r)
+        default:
+            throw Diagnostic(.expectedToken, "expected a status name or code, found \(token.describe(in: file))",
+                             file: file, range: r, hint: "e.g. expect status errSecSuccess")
+        }
+    }
+}
+
+/// Checks that must pass before a file is lexed: no NUL bytes, valid UTF-8.
+package enum SourceCheck {
+    package static func firstProblem(in file: SourceFile) -> Diagnostic? {
+        let b = file.bytes
+        var i = 0
+        while i < b.count {
+            let c = b[i]
+            if c == 0 {
+                return Diagnostic(.nulByte, "the file contains a NUL byte", file: file, range: SourceRange(i, i + 1),
+                                  hint: "is this a binary file? .kcs scripts are UTF-8 text")
+            }
+            if c < 0x80 { i += 1; continue }
+            let need: Int
+            switch c {
+            case 0xC2...0xDF: need = 1
+            case 0xE0...0xEF: need = 2
+            case 0xF0...0xF4: need = 3
+            default: return invalid(file, i)
+            }
+            guard i + need < b.count else { return invalid(file, i) }
+            for k in 1...need where b[i + k] & 0xC0 != 0x80 { return invalid(file, i) }
+            // Overlong, surrogate and out-of-range forms.
+            if c == 0xE0 && b[i + 1] < 0xA0 { return invalid(file, i) }
+            if c == 0xED && b[i + 1] > 0x9F { return invalid(file, i) }
+            if c == 0xF0 && b[i + 1] < 0x90 { return invalid(file, i) }
+            if c == 0xF4 && b[i + 1] > 0x8F { return invalid(file, i) }
+            // Trojan Source: a direction change hidden in a comment or a
+            // string makes the line read differently from what runs.
+            if need <= 2 {
+                var v = UInt32(c) & (need == 1 ? 0x1F : 0x0F)
+                for k in 1...need { v = v << 6 | UInt32(b[i + k] & 0x3F) }
+                if TerminalText.isBidiControl(v) {
+                    return Diagnostic(.bidiControl, "the script holds the invisible bidirectional control U+\(String(v, radix: 16, uppercase: true))",
+                                      file: file, range: SourceRange(i, i + need + 1),
+                                      hint: "it can make a line read differently from what runs; delete it (it shows as \(TerminalText.escape(Unicode.Scalar(v) ?? " ")))")
+                }
+            }
+            i += need + 1
+        }
+        return nil
+    }
+
+    private static func invalid(_ file: SourceFile, _ at: Int) -> Diagnostic {
+        Diagnostic(.invalidUTF8, "the file is not valid UTF-8 (byte 0x\(String(file.bytes[at], radix: 16, uppercase: true)) at offset \(at))",
+                   file: file, range: SourceRange(at, at + 1),
+                   hint: "save the script as UTF-8 text")
+    }
+}

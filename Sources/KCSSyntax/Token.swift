@@ -1,0 +1,31 @@
+/// What a token is. Words carry no text: it is read from the source by range
+/// only when needed, so lexing a large script allocates little.
+public enum TokenKind: Sendable, Hashable {
+    case word
+    case string(String)
+    case integer(Int)
+    case leftBracket, rightBracket, comma, equals
+    case newline
+    case end
+}
+
+/// A token and the bytes it covers.
+public struct Token: Sendable, Hashable {
+    public var kind: TokenKind
+    public var range: SourceRange
+
+    /// A short description for "expected X, found Y" messages.
+    package func describe(in file: SourceFile) -> String {
+        switch kind {
+        case .word: "'\(file.text(range))'"
+        case .string: "a string"
+        case .integer(let i): "the number \(i)"
+        case .leftBracket: "'['"
+        case .rightBracket: "']'"
+        case .comma: "','"
+        case .equals: "'='"
+        case .newline: "the end of the line"
+        case .end: "the end of the input"
+        }
+    }
+}

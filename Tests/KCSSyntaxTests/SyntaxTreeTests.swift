@@ -1,0 +1,85 @@
+import KCSSyntax
+import Testing
+
+/// The syntax module on its own: what was written, without the engine.
+@Suite struct SyntaxTreeTests {
+    @Test func everyFormHasOneRow() {
+        for kind in StatementForm.Kind.allCases {
+            #expect(StatementForm.all.filter { $0.kind == kind }.count == 1, "\(kind)")
+            #expect(StatementForm.form(kind).kind == kind)
+        }
+        #expect(Set(StatementForm.all.map(\.keyword)).count == StatementForm.all.count)
+    }
+
+    @Test func callKeepsWhatWasWritten() throws {
+        let file = SourceFile(name: "t.kcs", text: "on Phone as AppOne frob no-such-class service=\"s\" limit=[a, b] set data=1\n")
+        let (statements, diagnostics) = SyntaxParser.parse(file)
+        // Neither the operation nor the class is known to the syntax: both are kept for the runtime.
+        #expect(diagnostics.isEmpty)
+        let s = try #require(statements.first)
+        #expect(s.form == .call)
+        #expect(s.device?.text == "Phone")
+        guard case .call(let call) = s.body else { Issue.record("not a call: \(s.body)"); return }
+        #expect(call.app.text == "AppOne")
+        #expect(call.operation.text == "frob")
+        #expect(call.itemClass?.text == "no-such-class")
+        #expect(call.arguments.map { file.text($0.key) } == ["service", "limit"])
+        #expect(call.changes.map { file.text($0.key) } == ["data"])
+        #expect(call.set.map(file.text) == "set")
+        if case .list(let items) = call.arguments[1].value.kind {
+            #expect(items.compactMap(\.word) == ["a", "b"])
+        } else {
+            Issue.record("limit is not a list")
+        }
+        #expect(file.text(s.range) == "on Phone as AppOne frob no-such-class service=\"s\" limit=[a, b] set data=1")
+    }
+
+    @Test func optionsAreCheckedAgainstTheTable() {
+        let cases: [(String, String)] = [
+            ("app com.example.A colour=red\n", "unknown app option 'colour'"),
+            ("app com.example.A provisioned=maybe\n", "unknown provisioned value 'maybe'"),
+            ("app com.example.A team=X team=Y\n", "'team' is given twice"),
+            ("device D platform=ios\n", "expected a major version such as 18, found the end of the line"),
+            ("context C reuse=soon\n", "expected a number, found 'soon'"),
+            ("passcode maybe\n", "unknown passcode state 'maybe'"),
+            ("expect nothing\n", "unknown expectation 'expect nothing'"),
+        ]
+        for (text, message) in cases {
+            let (_, diagnostics) = SyntaxParser.parse(SourceFile(name: "t.kcs", text: text))
+            #expect(diagnostics.map(\.message) == [message], "\(text)")
+        }
+    }
+
+    @Test func everyTableWordParses() {
+        // Each form's words and options, written the way the table says, parse.
+        for form in StatementForm.all {
+            for choice in form.choices where choice.rest.isEmpty {
+                let text = "\(form.keyword) \(choice.word)\n"
+                #expect(SyntaxParser.parse(SourceFile(name: "t", text: text)).diagnostics.isEmpty, "\(text)")
+            }
+            for option in form.options {
+                let value: String
+                switch option.value {
+                case .name, .path, .set: value = "\"x\""
+                case .boolean: value = "true"
+                case .integer: value = "1"
+                case .nameList: value = "[a, b]"
+                case .platform: value = "ios 13"
+                }
+                let text = "\(form.keyword) N \(option.key)=\(value)\n"
+                #expect(SyntaxParser.parse(SourceFile(name: "t", text: text)).diagnostics.isEmpty, "\(text)")
+            }
+        }
+    }
+
+    @Test func syntaxSpellsOutValueSets() {
+        let platform = StatementForm.form(.platform).syntax { $0 == .platformFamily ? ["ios", "macos"] : [] }
+        #expect(platform == "platform ios|macos VERSION")
+        let passcode = StatementForm.form(.passcode).syntax { _ in [] }
+        #expect(passcode == "passcode on|off")
+        let show = StatementForm.form(.show).syntax { _ in [] }
+        #expect(show == "show apps|items|matrix | app APP")
+        let context = StatementForm.form(.context).syntax { _ in [] }
+        #expect(context == "context NAME [reuse=SECONDS] [interaction=true|false]")
+    }
+}
