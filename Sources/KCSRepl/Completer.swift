@@ -92,33 +92,76 @@ public struct Completer: Sendable {
             if t.isEmpty { return StatementForm.all.map(\.keyword) }
         }
         guard let first = t.first else { return StatementForm.keywords }
-        guard case .word(let keyword) = first else { return [] }
+        guard case .word(let keyword) = first, let form = StatementForm.all.first(where: { $0.keyword == keyword }) else {
+            return []
+        }
+        switch form.kind {
+        case .call: return call(t)
+        case .expect: return expect(t, form)
+        default: return fromTable(form, t)
+        }
+    }
+
+    /// Completion read off the grammar table: the word the form's head has
+    /// at this position (a literal, or the names a placeholder stands for),
+    /// the form's words, and its options with their values.
+    private func fromTable(_ form: StatementForm, _ t: [CompletionTokens.Token]) -> [String] {
         let n = t.count
-        switch keyword {
-        case "as": return call(t)
-        case "expect": return expect(t)
-        case "app": return appOptions(t)
-        case "show":
-            if n == 1 { return ["apps", "items", "matrix", "app"] }
-            return n == 2 && t[1] == .word("app") ? apps : []
-        case "group": return n >= 2 ? apps : []
-        case "platform": return n == 1 ? ["ios", "macos", "catalyst", "watchos"] : []
-        case "team": return n == 2 ? ["as"] : []
-        case "device": return device(t)
-        case "context":
-            if n >= 2, t.last == .equals, case .word(let option) = t[n - 2] {
-                return option == "interaction" ? ["true", "false"] : []
+        // After `KEY=`: the values the option takes.
+        if t.last == .equals, n >= 2, case .word(let key) = t[n - 2], let option = form.option(key) {
+            return values(of: option)
+        }
+        // The version after `platform=FAMILY`: nothing to offer.
+        if n >= 3, t[n - 2] == .equals, case .word(let key) = t[n - 3], form.option(key)?.value == .platform { return [] }
+        if t.contains(.open) && t.last != .close { return [] }
+        if !form.choices.isEmpty {
+            if n == 1 { return form.choices.map(\.word) }
+            // `show app APP`: what follows a chosen word, by its placeholder.
+            if n == 2, case .word(let w) = t[1], let choice = form.choices.first(where: { $0.word == w }) {
+                return names(for: String(choice.rest.split(separator: " ").first ?? ""))
             }
-            return n >= 2 && t.last?.isValueEnd == true ? ["reuse=", "interaction="] : []
-        case "keep": return [1: ["persistent-ref"], 2: ["as"]][n] ?? []
-        case "passcode": return n == 1 ? ["on", "off"] : []
-        case "biometry": return n == 1 ? ["enroll", "change", "remove"] : []
-        case "user": return n == 1 ? ["approves", "cancels", "fails"] : []
-        case "uninstall", "install": return n == 1 ? apps : []
-        case "transfer": return [1: apps, 2: ["to"], 3: teams][n] ?? []
-        case "backup": return [1: devices, 2: ["as"]][n] ?? []
-        case "restore": return [2: ["to"], 3: devices][n] ?? []
-        default: return []
+            return []
+        }
+        let head = form.head.split(separator: " ").dropFirst().map { String($0.filter { !"[]".contains($0) }) }
+        var offered: [String] = []
+        if n - 1 < head.count {
+            offered = names(for: head[n - 1])
+        } else if let last = head.last, last.hasSuffix("…") {
+            offered = names(for: last)
+        }
+        // Options once a name is written, each not yet given.
+        if !form.options.isEmpty, n >= 2, t.last?.isValueEnd == true, t.last != .word("as") {
+            offered += form.options.filter { !t.contains(.word($0.key)) }.map { $0.key + "=" }
+        }
+        return offered
+    }
+
+    /// The names a head word stands for: a literal stands for itself,
+    /// `APP` for the declared apps, `{set}` for the set's members.
+    private func names(for word: String) -> [String] {
+        let w = word.hasSuffix("…") ? String(word.dropLast()) : word
+        switch w {
+        case "APP": return apps
+        case "DEVICE": return devices
+        case "TEAM": return teams
+        case "ID": return groups
+        default:
+            if w.hasPrefix("{") && w.hasSuffix("}"), let set = ValueSet(rawValue: String(w.dropFirst().dropLast())) {
+                return Vocabulary.names(of: set)
+            }
+            // A literal (`as`, `to`, `persistent-ref`); upper-case words are placeholders.
+            return !w.isEmpty && w.allSatisfy({ $0.isLowercase || $0 == "-" }) ? [w] : []
+        }
+    }
+
+    /// The values an option takes.
+    private func values(of option: OptionSpec) -> [String] {
+        switch option.value {
+        case .boolean: return OptionSpec.booleans
+        case .set(let s): return Vocabulary.names(of: s)
+        case .platform: return Vocabulary.names(of: .platformFamily)
+        case .name where option.key == "team": return teams + ["none"]
+        case .name, .path, .integer, .nameList: return []
         }
     }
 
@@ -126,7 +169,7 @@ public struct Completer: Sendable {
     private func call(_ t: [CompletionTokens.Token]) -> [String] {
         switch t.count {
         case 1: return apps
-        case 2: return Operation.allCases.map(\.rawValue)
+        case 2: return Vocabulary.names(of: .operation)
         case 3: return Vocabulary.classNames
         default:
             if let values = valueContext(t) { return values }
@@ -139,57 +182,27 @@ public struct Completer: Sendable {
         }
     }
 
-    /// `expect status NAME [or NAME…]`, `expect groups APP [ID, …]` and the other subjects.
-    private func expect(_ t: [CompletionTokens.Token]) -> [String] {
-        guard t.count >= 2, case .word(let subject) = t[1] else {
-            return t.count == 1 ? ExpectSubject.all : []
+    /// `expect SUBJECT …`: the subjects from the table; what follows each
+    /// from its placeholders, with status names after `status` and `or`.
+    private func expect(_ t: [CompletionTokens.Token], _ form: StatementForm) -> [String] {
+        guard t.count >= 2, case .word(let subject) = t[1],
+              let choice = form.choices.first(where: { $0.word == subject }) else {
+            return t.count == 1 ? form.choices.map(\.word) : []
         }
         switch subject {
         case "status":
             if t.last == .word("status") || t.last == .word("or") { return Vocabulary.statusNames }
             return ["or"]
-        case "group": return t.count == 2 ? groups : []
         case "persistent-ref": return t.count == 2 ? persistentRefs : []
-        case "groups":
-            if t.count == 2 { return apps }
-            return t.contains(.open) && t.last != .close ? groups : []
-        case "default-group": return [2: apps, 3: groups][t.count] ?? []
         case "item":
             if let values = valueContext(t) { return values }
             return t.last?.isValueEnd ?? false ? attributeNames(for: nil) : []
-        default: return []
+        default:
+            // `groups APP [ID, …]`: inside the list, groups.
+            if t.contains(.open) { return t.last != .close ? groups : [] }
+            let rest = choice.rest.split(separator: " ").map(String.init)
+            return t.count - 2 < rest.count ? names(for: rest[t.count - 2]) : []
         }
-    }
-
-    /// `device NAME [account=ID] [platform=FAMILY VERSION]`
-    private func device(_ t: [CompletionTokens.Token]) -> [String] {
-        let n = t.count
-        if n >= 3, t.last == .equals, t[n - 2] == .word("platform") { return Platform.Family.allCases.map(\.rawValue) }
-        if n >= 2, t.last?.isValueEnd == true {
-            if n >= 3, t[n - 2] == .equals, t[n - 3] == .word("platform") { return [] }  // the version follows
-            var options: [String] = []
-            if !t.contains(.word("account")) { options.append("account=") }
-            if !t.contains(.word("platform")) { options.append("platform=") }
-            return options
-        }
-        return []
-    }
-
-    /// `app BUNDLEID [as NAME] [team=T] [kind=…] [keychain-access-groups=[…]] [application-groups=[…]]`
-    private func appOptions(_ t: [CompletionTokens.Token]) -> [String] {
-        guard t.count >= 2 else { return [] }
-        if t.last == .equals, t.count >= 3, case .word(let option) = t[t.count - 2] {
-            switch option {
-            case "team": return teams + ["none"]
-            case "kind": return TargetKind.allCases.map(\.rawValue)
-            case "signing": return Signing.allCases.map(\.rawValue)
-            case "provisioned": return ["true", "false"]
-            default: return []
-            }
-        }
-        if t.contains(.open) && !(t.last == .close) { return [] }
-        if t.last == .word("as") { return [] }
-        return ["as"] + AppOption.all.map { $0 + "=" }
     }
 
     /// Values after `ATTR=` or inside `ATTR=[…`; nil when the cursor is not at a value.
@@ -254,48 +267,37 @@ enum CompletionTokens {
     }
 
     /// The tokens of the statement the cursor is in, or nil when the cursor
-    /// is inside a string or a comment (nothing to complete there).
+    /// is inside a string or a comment (nothing to complete there). Read
+    /// with the language's own lexer, so completion splits words as the
+    /// parser does.
     static func statement(_ text: String) -> [Token]? {
+        let file = SourceFile(name: "<completion>", text: text)
+        var lexer = Lexer(file: file)
         var tokens: [Token] = []
-        var depth = 0
-        let chars = Array(text.unicodeScalars)
-        var i = 0
-        func isWordChar(_ c: Unicode.Scalar) -> Bool {
-            !" \t\r\n\"#[],=".unicodeScalars.contains(c)
-        }
-        while i < chars.count {
-            let c = chars[i]
-            switch c {
-            case " ", "\t", "\r":
-                i += 1
-            case "\n":
-                // A newline ends the statement unless a list is open.
-                if depth == 0 { tokens.removeAll() }
-                i += 1
-            case "#":
-                while i < chars.count && chars[i] != "\n" { i += 1 }
-                if i == chars.count { return nil }
-            case "\"":
-                i += 1
-                var closed = false
-                while i < chars.count {
-                    if chars[i] == "\\" { i += 2; continue }
-                    if chars[i] == "\"" { closed = true; i += 1; break }
-                    if chars[i] == "\n" { break }
-                    i += 1
-                }
-                if !closed && i >= chars.count { return nil }
-                tokens.append(.string)
-            case "[": tokens.append(.open); depth += 1; i += 1
-            case "]": tokens.append(.close); depth = max(0, depth - 1); i += 1
-            case ",": tokens.append(.comma); i += 1
-            case "=": tokens.append(.equals); i += 1
-            default:
-                var w = String.UnicodeScalarView()
-                while i < chars.count && isWordChar(chars[i]) { w.append(chars[i]); i += 1 }
-                tokens.append(.word(String(w)))
+        var lastStart = 0, lastEnd = 0
+        lexing: while true {
+            let t = lexer.next()
+            switch t.kind {
+            case .end: break lexing
+            // A newline ends the statement (the lexer gives none inside a list).
+            case .newline: tokens.removeAll()
+            case .word, .integer: tokens.append(.word(file.text(t.range)))
+            case .string: tokens.append(.string)
+            case .leftBracket: tokens.append(.open)
+            case .rightBracket: tokens.append(.close)
+            case .comma: tokens.append(.comma)
+            case .equals: tokens.append(.equals)
             }
+            lastStart = t.range.start
+            lastEnd = t.range.end
         }
+        // An unterminated string runs to the cursor.
+        if lexer.diagnostics.contains(where: { $0.code == .unterminatedString && $0.range?.start == lastStart }) {
+            return nil
+        }
+        // Only space or a comment follows the last token: a comment on the cursor's line.
+        let rest = file.bytes[min(lastEnd, file.bytes.count)...]
+        if let hash = rest.firstIndex(of: UInt8(ascii: "#")), !rest[hash...].contains(0x0A) { return nil }
         return tokens
     }
 

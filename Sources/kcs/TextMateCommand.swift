@@ -21,12 +21,14 @@ struct TextMate: ParsableCommand {
         case vim
         /// An Emacs major mode.
         case emacs
+        /// The statement table of grammar.md (Markdown).
+        case reference
     }
 
     @Flag(help: "Print the injection grammar for kcs blocks in Markdown instead (json or plist).")
     var markdown = false
 
-    @Option(help: "json, plist, vim or emacs.")
+    @Option(help: "json, plist, vim, emacs, or reference (grammar.md's statement table).")
     var format: Format = .json
 
     @Option(parsing: .upToNextOption,
@@ -54,6 +56,7 @@ struct TextMate: ParsableCommand {
         case .plist: EditorSyntaxFiles.plist(grammar)
         case .vim: EditorSyntaxFiles.vim
         case .emacs: EditorSyntaxFiles.emacs
+        case .reference: GrammarReference.markdownTable()
         }
         writeAll(1, Array(text.utf8))
     }
