@@ -255,6 +255,8 @@ extension String {
 extension Session {
     /// KCS520: a word of the statement that mixes scripts.
     package func mixedScriptWarnings(_ s: Statement, _ file: SourceFile) -> [Diagnostic] {
+        // Letters of two scripts need a byte past ASCII: most lines have none.
+        guard file.bytes[s.range.start..<s.range.end].contains(where: { $0 >= 0x80 }) else { return [] }
         let text = Substring(file.text(s.range))
         return MixedScripts.words(in: text).map { word, scripts in
             let names = scripts.map(\.rawValue).joined(separator: " and ")

@@ -5,15 +5,20 @@ import KeychainEngine
 /// every misspelt name or value is a syntax error before anything runs.
 package struct Lowering {
     package let file: SourceFile
-    /// Keys given so far, as bits, and where each was first given.
+    /// Keys given so far, as bits (where each was given is looked up in
+    /// ``arguments`` only for the error).
     private var seenMask: UInt64 = 0
-    private var seenRanges: [(bit: Int, range: SourceRange)] = []
+    /// The arguments of the statement, for "first given here".
+    private let arguments: [ArgumentNode]
     /// `persistent-ref=NAME` and `context=NAME` name things that exist only
     /// at run time; the session resolves them.
     private(set) var persistentRefName: Name?
     private(set) var contextName: Name?
 
-    package init(file: SourceFile) { self.file = file }
+    package init(file: SourceFile, arguments: [ArgumentNode]) {
+        self.file = file
+        self.arguments = arguments
+    }
 
     /// Applies `KEY=VALUE`, the key given by where it was written.
     package mutating func apply(_ keyRange: SourceRange, _ v: ValueNode, to spec: inout ItemSpec, changing: Bool) throws(Diagnostic) -> ArgumentKey {
@@ -24,15 +29,13 @@ package struct Lowering {
                                 ?? "attributes: " + Vocabulary.shortArguments.map(\.0).joined(separator: " "))
                 .didYouMean(text, in: Vocabulary.argumentNames)
         }
-        let key = Name(text: "", range: keyRange)
         let bit = k.bit
         if seenMask & (1 << bit) != 0 {
-            let first = seenRanges.first { $0.bit == bit }?.range
-            throw Diagnostic(.duplicateArgument, "'\(file.text(keyRange))' is given twice", file: file, range: key.range,
+            let first = arguments.first { Vocabulary.argument(file.bytes, $0.key)?.bit == bit }?.key
+            throw Diagnostic(.duplicateArgument, "'\(file.text(keyRange))' is given twice", file: file, range: keyRange,
                              notes: first.map { [DiagnosticNote("first given here", file: file, range: $0)] } ?? [])
         }
         seenMask |= 1 << bit
-        seenRanges.append((bit, key.range))
         switch k {
         case .attribute(let a):
             spec.attributes[a] = try attributeValue(a, v)

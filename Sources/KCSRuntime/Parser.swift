@@ -277,10 +277,10 @@ public struct Parser {
         }
         // The query and the changes are separate dictionaries: an attribute
         // may appear in both (set account="new" renames).
-        var lowering = Lowering(file: file)
+        var lowering = Lowering(file: file, arguments: call.arguments)
         for a in call.arguments { _ = try lowering.apply(a.key, a.value, to: &spec, changing: false) }
         var changes: ItemSpec?
-        var changeLowering = Lowering(file: file)
+        var changeLowering = Lowering(file: file, arguments: call.changes)
         if call.set != nil {
             var c = ItemSpec()
             // The class is known while the changes are read (to check their
@@ -314,7 +314,7 @@ public struct Parser {
         case .item(let arguments, _):
             var spec = ItemSpec()
             var args: [CallArgument] = []
-            var lowering = Lowering(file: file)
+            var lowering = Lowering(file: file, arguments: arguments)
             for a in arguments {
                 let k = try lowering.apply(a.key, a.value, to: &spec, changing: true)
                 args.append(CallArgument(key: k, range: a.key.union(a.value.range), isChange: false))

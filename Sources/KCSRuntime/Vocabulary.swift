@@ -83,11 +83,12 @@ public enum Vocabulary {
         return d
     }()
 
-    private static let argumentTable = ByteTable(shortArguments + constantArguments)
+    private static let argumentIndex = ByteIndex((shortArguments + constantArguments).map(\.0))
+    private static let argumentValues = (shortArguments + constantArguments).map(\.1)
 
     /// The argument key written at `range`, matched on bytes.
     package static func argument(_ bytes: [UInt8], _ range: SourceRange) -> ArgumentKey? {
-        argumentTable.lookup(bytes, range)
+        argumentIndex.index(bytes, range).map { argumentValues[$0] }
     }
 
     package static let shortName: [ArgumentKey: String] = {
@@ -173,19 +174,20 @@ public enum Vocabulary {
         }
     }
 
-    private static let operationTable = ByteTable(Operation.allCases.map { ($0.rawValue, $0) })
-    private static let classTable = ByteTable(ItemClass.allCases.map { ($0.rawValue, $0) }
-                                                + ItemClass.allCases.map { ($0.constantName, $0) })
-    private static let statusTable = ByteTable(KeychainStatus.allCases.map { ($0.name, $0) })
+    private static let operations = Operation.allCases, classes = ItemClass.allCases
+    private static let statuses = KeychainStatus.allCases
+    private static let operationIndex = ByteIndex(Operation.allCases.map(\.rawValue))
+    private static let classIndex = ByteIndex(ItemClass.allCases.map(\.rawValue) + ItemClass.allCases.map(\.constantName))
+    private static let statusIndex = ByteIndex(KeychainStatus.allCases.map(\.name))
 
     /// The operation written at `range`, matched on bytes.
-    package static func operation(_ bytes: [UInt8], _ range: SourceRange) -> Operation? { operationTable.lookup(bytes, range) }
+    package static func operation(_ bytes: [UInt8], _ range: SourceRange) -> Operation? { operationIndex.index(bytes, range).map { operations[$0] } }
 
     /// The item class written at `range` (short or `kSecClass…` name), matched on bytes.
-    package static func itemClass(_ bytes: [UInt8], _ range: SourceRange) -> ItemClass? { classTable.lookup(bytes, range) }
+    package static func itemClass(_ bytes: [UInt8], _ range: SourceRange) -> ItemClass? { classIndex.index(bytes, range).map { classes[$0 % classes.count] } }
 
     /// The status named at `range`, matched on bytes.
-    package static func status(_ bytes: [UInt8], _ range: SourceRange) -> KeychainStatus? { statusTable.lookup(bytes, range) }
+    package static func status(_ bytes: [UInt8], _ range: SourceRange) -> KeychainStatus? { statusIndex.index(bytes, range).map { statuses[$0] } }
 }
 
 extension StatementForm {

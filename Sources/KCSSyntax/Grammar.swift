@@ -9,7 +9,7 @@
 /// statuses, attributes, platforms…) are named by ``ValueSet``; the engine
 /// owns their members and the runtime supplies them where a table is rendered.
 public struct StatementForm: Sendable {
-    public enum Kind: Sendable, CaseIterable {
+    public enum Kind: Int, Sendable, CaseIterable {
         case platform, team, app, group, include, device, call, expect
         case passcode, lock, unlock, reboot, biometry, user
         case uninstall, install, transfer, sync, backup, restore
@@ -125,18 +125,20 @@ public struct StatementForm: Sendable {
         .init(.reset, "reset", summary: "start a fresh world", example: "reset"),
     ]
 
-    private static let byKeyword = ByteTable(all.map { ($0.keyword, $0) })
-    private static let byKind: [Kind: StatementForm] = Dictionary(uniqueKeysWithValues: all.map { ($0.kind, $0) })
+    private static let byKeyword = ByteIndex(all.map(\.keyword))
+    private static let kinds = all.map(\.kind)
+    /// The rows by ``Kind``'s raw value.
+    private static let byKind: [StatementForm] = Kind.allCases.map { k in all.first { $0.kind == k } ?? all[0] }
 
     /// The form whose keyword is written at `range`, matched on bytes.
-    package static func form(_ bytes: [UInt8], _ range: SourceRange) -> StatementForm? {
-        byKeyword.lookup(bytes, range)
+    package static func kind(_ bytes: [UInt8], _ range: SourceRange) -> Kind? {
+        byKeyword.index(bytes, range).map { kinds[$0] }
     }
 
     /// The row of a form.
     public static func form(_ kind: Kind) -> StatementForm {
-        // Every kind has a row (a test checks it); a missing row would be a table bug.
-        byKind[kind] ?? all[0]
+        // Every kind has a row (a test checks it).
+        byKind[kind.rawValue]
     }
 
     /// Statement keywords, for completion and "did you mean".

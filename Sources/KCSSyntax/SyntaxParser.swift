@@ -254,7 +254,7 @@ public struct SyntaxParser {
                              file: file, range: token.range,
                              hint: "a statement starts with a keyword such as 'app', 'as' or 'expect'")
         }
-        guard let form = StatementForm.form(bytes, token.range) else {
+        guard let kind = StatementForm.kind(bytes, token.range) else {
             let keyword = file.text(token.range)
             throw Diagnostic(.unknownStatement, "unknown statement '\(keyword)'", file: file, range: token.range,
                              hint: Suggest.hint(for: keyword, in: StatementForm.keywords)
@@ -263,16 +263,16 @@ public struct SyntaxParser {
         }
         let keywordRange = token.range
         advance()
-        let body = try parseBody(form)
-        return StatementNode(form: form.kind, keyword: keywordRange, device: device, body: body,
+        let body = try parseBody(kind)
+        return StatementNode(form: kind, keyword: keywordRange, device: device, body: body,
                              range: start.union(lastRange))
     }
 
     /// The end of the last token consumed.
     private var lastRange: SourceRange { SourceRange(lastEnd, lastEnd) }
 
-    private mutating func parseBody(_ form: StatementForm) throws(Diagnostic) -> StatementBody {
-        switch form.kind {
+    private mutating func parseBody(_ kind: StatementForm.Kind) throws(Diagnostic) -> StatementBody {
+        switch kind {
         case .platform:
             // platform := 'platform' FAMILY INTEGER
             let family = try name("a platform")
@@ -294,7 +294,7 @@ public struct SyntaxParser {
                 advance()
                 alias = try name("a name for the app")
             }
-            return .app(bundle: bundle, alias: alias, options: try options(of: form))
+            return .app(bundle: bundle, alias: alias, options: try options(of: StatementForm.form(kind)))
         case .group:
             // group := 'group' NAME APP { APP }
             let n = try name("a group name")
@@ -311,11 +311,11 @@ public struct SyntaxParser {
         case .device:
             // device := 'device' NAME { option '=' value }
             let n = try name("a device name")
-            return .device(name: n, options: try options(of: form))
+            return .device(name: n, options: try options(of: StatementForm.form(kind)))
         case .context:
             // context := 'context' NAME { option '=' value }
             let n = try name("a context name")
-            return .context(name: n, options: try options(of: form))
+            return .context(name: n, options: try options(of: StatementForm.form(kind)))
         case .wait:
             // wait := 'wait' INTEGER
             let seconds = try integer("a number of seconds")
@@ -329,12 +329,12 @@ public struct SyntaxParser {
             try expectWord("as")
             return .keep(try name("a name for the persistent reference"))
         case .call: return .call(try parseCall())
-        case .expect: return .expect(try parseExpect(form))
+        case .expect: return .expect(try parseExpect())
         case .passcode, .biometry, .user:
-            return .choice(try choiceWord(form))
+            return .choice(try choiceWord(StatementForm.form(kind)))
         case .show:
             // show := 'show' ( 'apps' | 'items' | 'matrix' | 'app' APP )
-            let what = try choiceWord(form)
+            let what = try choiceWord(StatementForm.form(kind))
             if what.text == "app" { return .showApp(try name("an app name")) }
             return .choice(what)
         case .uninstall, .install: return .name(try name("an app name"))
@@ -502,17 +502,21 @@ public struct SyntaxParser {
     // expect := 'expect' ( 'status' STATUS { 'or' STATUS } | 'count' INTEGER | 'data' STRING | 'no-data'
     //         | 'group' ID | 'item' ATTR '=' value { ATTR '=' value } | 'persistent-ref' NAME
     //         | 'groups' APP list | 'default-group' APP ID )
-    private mutating func parseExpect(_ form: StatementForm) throws(Diagnostic) -> ExpectNode {
-        let subjects = form.choices.map(\.word)
+    private static let subjects = StatementForm.form(.expect).choices.map(\.word)
+    private static let subjectIndex = ByteIndex(subjects)
+
+    private mutating func parseExpect() throws(Diagnostic) -> ExpectNode {
+        let subjects = Self.subjects
         guard case .word = token.kind else {
             throw Diagnostic(.expectedToken, "expected what to check after 'expect', found \(token.describe(in: file))",
                              file: file, range: token.range, hint: "one of: " + subjects.joined(separator: ", "))
         }
-        let what = file.text(token.range)
-        guard subjects.contains(what) else {
+        guard let i = Self.subjectIndex.index(bytes, token.range) else {
+            let what = file.text(token.range)
             throw Diagnostic(.unknownStatement, "unknown expectation 'expect \(what)'", file: file, range: token.range,
                              hint: Suggest.hint(for: what, in: subjects) ?? "one of: " + subjects.joined(separator: ", "))
         }
+        let what = subjects[i]
         advance()
         switch what {
         case "status":

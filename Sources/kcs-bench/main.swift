@@ -2,7 +2,10 @@
 //
 //   kcs-bench FILE.kcs
 //   kcs-bench --phases FILE.kcs
+//   kcs-bench --once FILE.kcs
 //
+// With --once it runs the file once as `kcs run` does (lint on, nothing
+// printed), for a profiler: `valgrind --tool=callgrind kcs-bench --once F`.
 // With --phases it prints where a whole `kcs run` spends its time, each
 // phase measured on its own, best of three: lexing alone, parsing alone
 // (lexing included), the engine calls alone, and a whole run without and
@@ -28,10 +31,16 @@ func fail(_ message: String) -> Never {
 
 var arguments = CommandLine.arguments
 let phases = arguments.count == 3 && arguments[1] == "--phases"
-if phases { arguments.remove(at: 1) }
-guard arguments.count == 2 else { fail("usage: kcs-bench [--phases] FILE.kcs") }
+let once = arguments.count == 3 && arguments[1] == "--once"
+if phases || once { arguments.remove(at: 1) }
+guard arguments.count == 2 else { fail("usage: kcs-bench [--phases|--once] FILE.kcs") }
 let file: SourceFile
 do { file = try FileSystemLoader().read(arguments[1]) } catch { fail("cannot read \(arguments[1])") }
+if once {
+    let outcome = BatchRunner(loader: NoFilesLoader(), lint: .warn, collectChecks: false).run(file)
+    if outcome.failed > 0 || outcome.errors > 0 { fail("\(outcome.failed) failed, \(outcome.errors) errors") }
+    exit(0)
+}
 let (program, diagnostics) = Parser.parse(file)
 guard diagnostics.isEmpty else { fail("the scenario has syntax errors") }
 
