@@ -101,6 +101,11 @@ func checkDiagnostics(_ diagnostics: [Diagnostic]) {
 }
 
 /// Exit codes the command line documents.
-func checkExitCode(_ code: Int32, _ what: String) {
-    require([0, 1, 65, 66].contains(code), "\(what): exit code \(code)")
+/// A verdict must say what the diagnostics say: invalid input has a syntax
+/// error, and a script run that passed has no error (a Markdown check may:
+/// a block documented to fail).
+func checkVerdict(_ verdict: Verdict, _ diagnostics: [Diagnostic], _ what: String, passedMeansClean: Bool = true) {
+    let errors = diagnostics.filter { $0.severity == .error }
+    if verdict == .passed && passedMeansClean { require(errors.isEmpty, "\(what): passed with \(errors.count) errors") }
+    if verdict == .invalidInput { require(errors.contains { $0.code.phase == .syntax }, "\(what): invalid input without a syntax error") }
 }

@@ -7,20 +7,20 @@ public enum EntitlementsSummary {
     /// The text, the diagnostics and the exit code (0 clean, 1 warnings,
     /// 64 the file needs --team or --bundle-id, 66 unreadable or malformed).
     public static func describe(path: String, team: String? = nil, bundleID: String? = nil,
-                                loader: any SourceLoader = FileSystemLoader()) -> (String, [Diagnostic], Int32) {
+                                loader: any SourceLoader = FileSystemLoader()) -> (String, [Diagnostic], Verdict) {
         let source: SourceFile
         do { source = try loader.read(loader.resolve(path, relativeTo: nil)) } catch {
-            return ("", [Diagnostic(error.code, error.message(for: path))], 66)
+            return ("", [Diagnostic(error.code, error.message(for: path))], .missingInput)
         }
         switch Entitlements.decode(source.bytes) {
         case .failure(let e):
-            return ("", [Diagnostic(.malformedEntitlements, "\(path): \(e.message)", hint: e.hint)], 66)
+            return ("", [Diagnostic(.malformedEntitlements, "\(path): \(e.message)", hint: e.hint)], .missingInput)
         case .success(let e):
             return describe(e, path: path, team: team, bundleID: bundleID)
         }
     }
 
-    static func describe(_ e: Entitlements, path: String, team: String?, bundleID: String?) -> (String, [Diagnostic], Int32) {
+    static func describe(_ e: Entitlements, path: String, team: String?, bundleID: String?) -> (String, [Diagnostic], Verdict) {
         // A plain Xcode .entitlements file names neither: Xcode fills in the
         // team and the app ID when it signs. Ask for what is missing at once,
         // in the command line's own words (exit 64, a usage error).
@@ -35,14 +35,14 @@ public enum EntitlementsSummary {
             return ("", [Diagnostic(.malformedEntitlements,
                                     "\(path): the file gives \(missing.joined(separator: " and ")), as an Xcode .entitlements file before signing does",
                                     hint: "give \(flags.count == 1 ? "it" : "them") on the command line: kcs lint --entitlements \(path) \(flags.joined(separator: " "))")],
-                    64)
+                    .invalidRequest)
         }
-        guard let bundle else { return ("", [], 64) }
+        guard let bundle else { return ("", [], .invalidRequest) }
         let resolved: ResolvedEntitlements
         switch e.resolve(bundleID: bundle, scriptTeam: team, explicitTeam: team != nil) {
         case .success(let r): resolved = r
         case .failure(let err):
-            return ("", [Diagnostic(.malformedEntitlements, "\(path): \(err.message)", hint: err.hint)], 66)
+            return ("", [Diagnostic(.malformedEntitlements, "\(path): \(err.message)", hint: err.hint)], .missingInput)
         }
         let target = AppTarget(name: bundle.split(separator: ".").last.map(String.init) ?? bundle, bundleID: bundle,
                                teamID: resolved.teamID, keychainAccessGroups: resolved.keychainAccessGroups,
@@ -73,6 +73,6 @@ public enum EntitlementsSummary {
         if resolved.keychainAccessGroups.contains(where: { $0.hasSuffix("*") }) {
             out += "note: a profile's wildcard group allows any group with that prefix; the signed app lists the ones it uses\n"
         }
-        return (out, diagnostics, diagnostics.isEmpty ? 0 : 1)
+        return (out, diagnostics, diagnostics.isEmpty ? .passed : .failed)
     }
 }

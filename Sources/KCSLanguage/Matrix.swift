@@ -87,20 +87,20 @@ extension BatchRunner {
         let file: SourceFile
         do { file = try loader.read(loader.resolve(path, relativeTo: nil)) } catch {
             outcome.diagnostics.append(Diagnostic(error.code, error.message(for: path)))
-            outcome.exitCode = 66
+            outcome.verdict = .missingInput
             return outcome
         }
         var session = Session()
         let report = session.run(file: file, loader: loader, options: RunOptions()) { event in
             if case .diagnostic(let d) = event { outcome.diagnostics.append(d) }
         }
-        outcome.exitCode = report.exitCode
+        outcome.verdict = report.verdict
         if report.fileNotFound || report.hasSyntaxErrors { return outcome }
         switch session.matrix(format: format, device: device) {
         case .success(let text): outcome.output = text
         case .failure(let d):
             outcome.diagnostics.append(d)
-            outcome.exitCode = FileOutcome.combine(outcome.exitCode, 1)
+            outcome.verdict = max(outcome.verdict, .failed)
         }
         return outcome
     }

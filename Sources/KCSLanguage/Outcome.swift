@@ -34,8 +34,8 @@ public struct FileOutcome: Sendable {
     public var droppedDiagnostics = 0
     /// What `show`, `explain` and (with verbose) calls printed.
     public var output = ""
-    /// 0, 1, 65 or 66, as for `kcs run`.
-    public var exitCode: Int32 = 0
+    /// How the file's run ended, as for `kcs run`.
+    public var verdict: Verdict = .passed
     /// `--update`: the rewritten document and how many output blocks changed.
     public var updatedContent: [UInt8]?
     public var updatedBlocks = 0
@@ -60,11 +60,6 @@ public struct FileOutcome: Sendable {
 
     public init(path: String) { self.path = path }
 
-    /// The most telling of two exit codes: missing input, syntax, failure.
-    public static func combine(_ a: Int32, _ b: Int32) -> Int32 {
-        let rank: [Int32: Int] = [0: 0, 1: 1, 65: 2, 66: 3]
-        return (rank[b] ?? 0) > (rank[a] ?? 0) ? b : a
-    }
 }
 
 extension Diagnostic {
@@ -85,7 +80,7 @@ public struct RunTotals: Sendable, Equatable {
     public var errors = 0
     public var skipped = 0
     public var warnings = 0
-    public var exitCode: Int32 = 0
+    public var verdict: Verdict = .passed
 
     public init() {}
 
@@ -100,7 +95,7 @@ public struct RunTotals: Sendable, Equatable {
         errors += o.errors
         skipped += o.skipped
         warnings += o.warnings.count
-        exitCode = FileOutcome.combine(exitCode, o.exitCode)
+        verdict = max(verdict, o.verdict)
     }
 
     /// The closing line of a text run: `N passed, N failed`, then
@@ -167,7 +162,7 @@ public struct BatchRunner: Sendable {
             outcome.uncollectedPassed = report.passed
             outcome.uncollectedFailed = report.failed
         }
-        outcome.exitCode = report.exitCode
+        outcome.verdict = report.verdict
         applyStrictness(&outcome)
         capDiagnostics(&outcome)
         return outcome
@@ -181,7 +176,7 @@ public struct BatchRunner: Sendable {
             outcome.diagnostics[i].severity = .error
             any = true
         }
-        if any { outcome.exitCode = FileOutcome.combine(outcome.exitCode, 1) }
+        if any { outcome.verdict = max(outcome.verdict, .failed) }
     }
 
     /// `kcs lint`: runs a script with the lint checks and keeps only what
@@ -199,7 +194,7 @@ public struct BatchRunner: Sendable {
         let warnings = outcome.diagnostics.filter(\.code.isLint).count
         outcome.output = "\(TerminalText.escaped(file.name)): \(warnings) warning\(warnings == 1 ? "" : "s")\n"
         let stopped = outcome.diagnostics.contains { $0.code == .runLimit }
-        outcome.exitCode = report.fileNotFound || report.hasSyntaxErrors ? report.exitCode : (warnings > 0 || stopped ? 1 : 0)
+        outcome.verdict = report.fileNotFound || report.hasSyntaxErrors ? report.verdict : (warnings > 0 || stopped ? .failed : .passed)
         capDiagnostics(&outcome)
         return outcome
     }
@@ -211,7 +206,7 @@ public struct BatchRunner: Sendable {
         } catch {
             var outcome = FileOutcome(path: path)
             outcome.diagnostics.append(Diagnostic(error.code, error.message(for: path)))
-            outcome.exitCode = 66
+            outcome.verdict = .missingInput
             return outcome
         }
     }
@@ -224,7 +219,7 @@ public struct BatchRunner: Sendable {
             var outcome = FileOutcome(path: path)
             outcome.diagnostics.append(Diagnostic(error.code, error.message(for: path),
                                                   hint: "check the path; kcs takes .kcs and .md files, or - for standard input"))
-            outcome.exitCode = 66
+            outcome.verdict = .missingInput
             return outcome
         }
     }
@@ -299,22 +294,22 @@ public struct BatchRunner: Sendable {
                 // A limit stops the document, not just the block.
                 outcome.diagnostics += blockOutcome.diagnostics
                 outcome.droppedDiagnostics += blockOutcome.droppedDiagnostics
-                outcome.exitCode = FileOutcome.combine(outcome.exitCode, report.exitCode)
+                outcome.verdict = max(outcome.verdict, report.verdict)
                 break
             }
             if block.modifiers.contains("fails") {
-                let failedAsDocumented = report.exitCode != 0
+                let failedAsDocumented = report.verdict != .passed
                 let failure = failedAsDocumented ? nil : Diagnostic(
                     .blockDidNotFail, "this block is marked 'fails' but ran without a failure", file: file,
                     range: block.fence, hint: "remove 'fails' from the fence, or make the example show the mistake")
                 outcome.checks.append(Check(kind: .fails, file: file, range: block.fence, failure: failure))
                 if let failure { outcome.diagnostics.append(failure) }
-                outcome.exitCode = FileOutcome.combine(outcome.exitCode, failedAsDocumented ? 0 : 1)
+                outcome.verdict = max(outcome.verdict, failedAsDocumented ? .passed : .failed)
             } else {
                 outcome.checks += blockOutcome.checks
                 outcome.diagnostics += blockOutcome.diagnostics
                 outcome.droppedDiagnostics += blockOutcome.droppedDiagnostics
-                outcome.exitCode = FileOutcome.combine(outcome.exitCode, report.exitCode)
+                outcome.verdict = max(outcome.verdict, report.verdict)
             }
             // What blocks print belongs in their output blocks, not on the terminal.
             // An `output` block directly after it shows what it printed.
@@ -338,7 +333,7 @@ public struct BatchRunner: Sendable {
                                    hint: "close the block with a fence line of its own (no words after it)\(update ? "; it was not rewritten" : "")")
                 outcome.checks.append(Check(kind: .output, file: file, range: out.fence, failure: d))
                 outcome.diagnostics.append(d)
-                outcome.exitCode = FileOutcome.combine(outcome.exitCode, 1)
+                outcome.verdict = max(outcome.verdict, .failed)
             } else if update {
                 // Written back in the file's own style: its indentation, its line breaks.
                 let crlf = out.fence.end > out.fence.start && bytes[out.fence.end - 1] == 0x0D
@@ -355,7 +350,7 @@ public struct BatchRunner: Sendable {
                                    notes: LineDiff.lines(expected: expected, actual: printed).map { DiagnosticNote($0) })
                 outcome.checks.append(Check(kind: .output, file: file, range: out.fence, failure: d))
                 outcome.diagnostics.append(d)
-                outcome.exitCode = FileOutcome.combine(outcome.exitCode, 1)
+                outcome.verdict = max(outcome.verdict, .failed)
             }
         }
         if !replacements.isEmpty {
@@ -403,14 +398,14 @@ public struct BatchRunner: Sendable {
         do { file = try loader.read(loader.resolve(path, relativeTo: nil)) } catch {
             var outcome = FileOutcome(path: path)
             outcome.diagnostics.append(Diagnostic(error.code, error.message(for: path)))
-            outcome.exitCode = 66
+            outcome.verdict = .missingInput
             return outcome
         }
         if file.bytes.count > limits.sourceBytes {
             var outcome = FileOutcome(path: path)
             outcome.diagnostics.append(Diagnostic(.inputLimit, "the document is \(file.bytes.count) bytes, over the limit of \(limits.sourceBytes)",
                                                   file: file))
-            outcome.exitCode = 65
+            outcome.verdict = .invalidInput
             return outcome
         }
         return check(markdown: file, update: update)

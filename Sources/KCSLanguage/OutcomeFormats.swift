@@ -5,7 +5,7 @@ public enum OutcomeFormat: String, Sendable, CaseIterable {
 
     /// The version of the JSON report's shape. It goes up when a field
     /// changes meaning or disappears; new fields may appear without a bump.
-    public static let jsonVersion = 1
+    public static let jsonVersion = 2
 
     /// Renders every file's outcome as one document.
     public func render(_ outcomes: [FileOutcome]) -> String {
@@ -43,7 +43,7 @@ public enum OutcomeFormat: String, Sendable, CaseIterable {
             }
             let diagnostics = o.diagnostics.map(diagnosticJSON)
             files.append("""
-                {"path": \(q(o.path)), "exitCode": \(o.exitCode), "passed": \(o.passed), "failed": \(o.failed), \
+                {"path": \(q(o.path)), "verdict": \(q(o.verdict.name)), "passed": \(o.passed), "failed": \(o.failed), \
                 "errors": \(o.errors), "skipped": \(o.skipped), "warnings": \(o.warnings.count), \
                 "checks": [\(checks.joined(separator: ", "))], "diagnostics": [\(diagnostics.joined(separator: ", "))], \
                 "output": \(q(o.output))}
@@ -52,7 +52,7 @@ public enum OutcomeFormat: String, Sendable, CaseIterable {
         let t = RunTotals(outcomes)
         return """
             {"version": \(jsonVersion), "passed": \(t.passed), "failed": \(t.failed), "errors": \(t.errors), \
-            "skipped": \(t.skipped), "warnings": \(t.warnings), "exitCode": \(t.exitCode), \
+            "skipped": \(t.skipped), "warnings": \(t.warnings), "verdict": \(q(t.verdict.name)), \
             "summary": \(q(String(t.summaryLine.dropLast()))), "files": [\(files.joined(separator: ", "))]}
 
             """

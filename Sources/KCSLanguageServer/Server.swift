@@ -20,26 +20,27 @@ public final class LanguageServer {
     private var documents: [String: Analysis] = [:]
     private var texts: [String: [UInt8]] = [:]
     private var shutdownRequested = false
-    /// Set by `exit`: the status the process should end with.
-    public private(set) var exitStatus: Int32?
+    /// Set by `exit`: how the session ended (the protocol: passed after
+    /// `shutdown`, failed without it).
+    public private(set) var exitStatus: Verdict?
 
     /// `send` writes one framed message to the client.
     public init(send: @escaping ([UInt8]) -> Void) { self.send = send }
 
     /// Reads and answers messages until `exit` or the end of input; returns
-    /// the process's exit status (0 after shutdown, 1 otherwise).
-    public func serve(_ reader: inout MessageReader) -> Int32 {
+    /// how the session ended (passed after shutdown, failed otherwise).
+    public func serve(_ reader: inout MessageReader) -> Verdict {
         while exitStatus == nil {
             do throws(MessageReader.Failure) {
                 handle(try reader.next())
             } catch {
-                if case .endOfInput = error { return shutdownRequested ? 0 : 1 }
+                if case .endOfInput = error { return shutdownRequested ? .passed : .failed }
                 // A framing error leaves the stream unusable: say so and stop.
                 notify("window/logMessage", LogMessage(type: 1, message: "kcs lsp: unreadable message: \(error)"))
-                return 1
+                return .failed
             }
         }
-        return exitStatus ?? 1
+        return exitStatus ?? .failed
     }
 
     struct LogMessage: Codable { var type: Int; var message: String }
@@ -72,7 +73,7 @@ public final class LanguageServer {
             shutdownRequested = true
             respond(id, Optional<Bool>.none)
         case "exit":
-            exitStatus = shutdownRequested ? 0 : 1
+            exitStatus = shutdownRequested ? .passed : .failed
         case "textDocument/didOpen":
             guard let p = params(DidOpenParams.self) else { return }
             update(p.textDocument.uri, Array(p.textDocument.text.utf8))

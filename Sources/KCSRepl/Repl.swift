@@ -7,10 +7,10 @@ import KCSLanguage
 
 /// The interactive session behind `kcs repl` and a bare `kcs` on a terminal.
 public enum Repl {
-    /// Runs the REPL on the terminal until `:quit` or Ctrl-D; returns the
-    /// process exit code. `colour` is the command line's decision (`--color`,
+    /// Runs the REPL on the terminal until `:quit` or Ctrl-D; returns how
+    /// the session ended. `colour` is the command line's decision (`--color`,
     /// `NO_COLOR`, `TERM=dumb`).
-    public static func run(arguments: [String] = [], colour: Bool) -> Int32 {
+    public static func run(arguments: [String] = [], colour: Bool) -> Verdict {
         let editor = LineEditor(historyPath: historyPath())
         var loop = ReplLoop(colour: colour) { text, stream in
             FileWriter.writeAll(stream == .output ? 1 : 2, text)
@@ -36,7 +36,7 @@ public enum Repl {
         if !editor.saveHistory(), let path = historyPath() {
             FileWriter.writeAll(2, "kcs: warning: could not write the history file '\(path)'\n")
         }
-        return 0
+        return .passed
     }
 
     /// `$KCS_HISTORY`, else `~/.kcs_history`; an empty `KCS_HISTORY` keeps no history.

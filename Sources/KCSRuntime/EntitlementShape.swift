@@ -66,11 +66,19 @@ public enum EntitlementShape {
 
     /// A group named in a call (`group=`): a team prefix in front of an app group.
     public static func callGroup(_ group: String, caller: AppTarget) -> Finding? {
-        guard !caller.accessGroups.contains(group), let team = teamPrefix(of: group) else { return nil }
+        let groups = caller.accessGroups
+        return callGroup(group, callerName: caller.name) { groups.contains($0) }
+    }
+
+    /// The same, asking `isEntitled` (the world's cached lists) instead of
+    /// building the caller's list: lint runs it after every call naming a
+    /// group the caller lacks. The cheap shape tests come first.
+    package static func callGroup(_ group: String, callerName: String, isEntitled: (String) -> Bool) -> Finding? {
+        guard let team = teamPrefix(of: group) else { return nil }
         let rest = String(group.dropFirst(team.count + 1))
-        guard rest.hasPrefix("group.") else { return nil }
+        guard rest.hasPrefix("group."), !isEntitled(group) else { return nil }
         // A did-you-mean only when the caller has the app group.
-        return teamPrefixedAppGroup(group, rest, lacking: caller.accessGroups.contains(rest) ? nil : caller.name)
+        return teamPrefixedAppGroup(group, rest, lacking: isEntitled(rest) ? nil : callerName)
     }
 
     private static func teamPrefixedAppGroup(_ group: String, _ bare: String, lacking app: String? = nil) -> Finding {

@@ -53,7 +53,7 @@ extension Session {
                 warn(.lintMissingTeamPrefix, "group \"\(g)\" lacks the team prefix; \(app.name) is entitled to \(prefixed)",
                      "did you mean \(prefixed)? write group=\(prefixed): Keychain Sharing groups carry the team ID in code",
                      fixIts: fix)
-            } else if let f = EntitlementShape.callGroup(g, caller: app) {
+            } else if let f = EntitlementShape.callGroup(g, callerName: app.name, isEntitled: { world.isEntitled(last.app, to: $0) }) {
                 warn(f.code, f.message, f.hint)
             }
         }

@@ -143,15 +143,45 @@ public struct RunReport: Sendable {
     public var hasSyntaxErrors: Bool { has(.syntax) }
     public var hasRuntimeErrors: Bool { has(.runtime) }
 
-    /// The batch runner's exit code (language.md): 0 every expectation held,
-    /// 1 an expectation failed or a call hit a runtime error, 65 syntax error
-    /// (nothing ran), 66 a file (the script or an include) not found or not
-    /// readable.
-    public var exitCode: Int32 {
-        if fileNotFound { return 66 }
-        if hasSyntaxErrors { return 65 }
-        if failed > 0 || hasRuntimeErrors { return 1 }
-        return 0
+    /// How the run ended (language.md): every expectation held; an
+    /// expectation failed or a call hit a runtime error; a syntax error
+    /// (nothing ran); a file (the script or an include) not found or not
+    /// readable. `kcs` maps it to its exit status.
+    public var verdict: Verdict {
+        if fileNotFound { return .missingInput }
+        if hasSyntaxErrors { return .invalidInput }
+        if failed > 0 || hasRuntimeErrors { return .failed }
+        return .passed
+    }
+}
+
+/// How a run, a file or a command ended, from best to worst: outcomes
+/// combine by the worst (`max`). The library says what happened; the
+/// command line alone turns it into a process exit status.
+public enum Verdict: Int, Sendable, Hashable, Comparable, CaseIterable {
+    /// Everything held.
+    case passed
+    /// An expectation failed, a call hit a runtime error, or (with `--strict`)
+    /// a lint warning; for tools, nothing could be done with valid input.
+    case failed
+    /// The request itself was wrong: an option names nothing that exists.
+    case invalidRequest
+    /// The input does not parse: nothing ran.
+    case invalidInput
+    /// An input (the script, an include, a project) could not be read.
+    case missingInput
+
+    public static func < (a: Verdict, b: Verdict) -> Bool { a.rawValue < b.rawValue }
+
+    /// The name reports use (`"verdict": "failed"`).
+    public var name: String {
+        switch self {
+        case .passed: "passed"
+        case .failed: "failed"
+        case .invalidRequest: "invalid-request"
+        case .invalidInput: "invalid-input"
+        case .missingInput: "missing-input"
+        }
     }
 }
 

@@ -53,8 +53,11 @@ extension Session {
         }
         pendingAnswers = queue
         var resolved = call
-        resolved.request = request  // with the persistent reference, for explanations
-        last = LastCall(call: resolved, file: file, range: s.range, app: app, device: device, result: result, answers: used)
+        if call.persistentRef != nil || call.changedPersistentRef != nil {
+            resolved.request = request  // with the persistent reference, for explanations
+        }
+        last = LastCall(call: resolved, file: file, range: s.range, app: app, device: device, result: result, answers: used,
+                        stoppedAtPrompt: result.reason == .promptUnanswered)
         // A call stopped by an unanswered prompt reports an error, not a status.
         if result.reason != .promptUnanswered, let observer {
             // A call by persistent reference reports the reference's class.
@@ -69,7 +72,6 @@ extension Session {
             // The call could not finish: later expectations say so rather
             // than check a status nobody would see on a device; `explain`
             // still explains it.
-            last?.stoppedAtPrompt = true
             throw Diagnostic(.promptUnanswered, "the call needs an answer to an authentication prompt and none is queued",
                              file: file, range: s.range,
                              hint: "put 'user approves' (or cancels, or fails) before the call, or say auth-ui=skip or auth-ui=fail")

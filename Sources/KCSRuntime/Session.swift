@@ -1,20 +1,35 @@
 import KCSSyntax
 import KeychainEngine
 
-/// The last call, kept for expectations and `explain`.
-package struct LastCall {
-    package var call: CallStatement
-    package var file: SourceFile
-    package var range: SourceRange
-    package var app: AppHandle
-    package var device: DeviceHandle
+/// The last call, kept for expectations and `explain`. A class: every call
+/// replaces it and every expectation and lint rule reads it, so holding it
+/// costs one reference, not a copy of the request and its result. Never
+/// changed once made (a session snapshot may share it).
+package final class LastCall: Sendable {
+    package let call: CallStatement
+    package let file: SourceFile
+    package let range: SourceRange
+    package let app: AppHandle
+    package let device: DeviceHandle
     /// Nil when the call stopped at a runtime error before reaching the engine.
-    package var result: CallResult?
+    package let result: CallResult?
     /// The answers its prompts took, in order.
-    package var answers: [PromptAnswer] = []
+    package let answers: [PromptAnswer]
     /// The call stopped at a prompt nobody answered: `explain` explains it,
     /// expectations refuse to check it (no device would show a status).
-    package var stoppedAtPrompt = false
+    package let stoppedAtPrompt: Bool
+
+    package init(call: CallStatement, file: SourceFile, range: SourceRange, app: AppHandle, device: DeviceHandle,
+                 result: CallResult?, answers: [PromptAnswer] = [], stoppedAtPrompt: Bool = false) {
+        self.call = call
+        self.file = file
+        self.range = range
+        self.app = app
+        self.device = device
+        self.result = result
+        self.answers = answers
+        self.stoppedAtPrompt = stoppedAtPrompt
+    }
 }
 
 /// What a run may still spend under the host's limits.

@@ -22,13 +22,14 @@ public struct XcodeImportOptions: Sendable {
     }
 }
 
-/// A generated scenario, the warnings met on the way, and the exit code
-/// (0 a scenario was written, 1 no target could be imported, 64 no such
-/// configuration, 65 project.pbxproj does not parse, 66 unreadable project).
+/// A generated scenario, the warnings met on the way, and how the import
+/// ended: passed (a scenario was written), failed (no target could be
+/// imported), invalid request (no such configuration), invalid input
+/// (project.pbxproj does not parse), missing input (unreadable project).
 public struct XcodeImport: Sendable {
     public var scenario: String
     public var diagnostics: [Diagnostic]
-    public var exitCode: Int32
+    public var verdict: Verdict
 }
 
 /// Writes a scenario from an Xcode project: a `team`, one `app` per signed
@@ -43,7 +44,7 @@ public enum XcodeImporter {
         case .success(let p): project = p
         case .failure(let issue):
             return XcodeImport(scenario: "", diagnostics: [render.diagnostic(issue, code: .projectUnreadable, length: 1)],
-                               exitCode: issue.location == nil ? 66 : 65)
+                               verdict: issue.location == nil ? .missingInput : .invalidInput)
         }
         var diagnostics = project.issues.map { render.diagnostic($0, code: .projectSetting) }
         let configuration = options.configuration ?? project.defaultConfiguration
@@ -51,7 +52,7 @@ public enum XcodeImporter {
             let names = project.configurations.map(\.name)
             diagnostics.append(Diagnostic(.projectSetting, "the project has no configuration '\(configuration)'",
                                           hint: "configurations: " + names.joined(separator: ", ")))
-            return XcodeImport(scenario: "", diagnostics: diagnostics, exitCode: 64)
+            return XcodeImport(scenario: "", diagnostics: diagnostics, verdict: .invalidRequest)
         }
 
         // Which platform: the one asked for, else the first app's first.
@@ -66,7 +67,7 @@ public enum XcodeImporter {
         guard let platform = options.platform ?? firstApp.flatMap({ platformsByTarget[$0.id]?.first }) else {
             diagnostics.append(Diagnostic(.projectSetting, "\(path) has no app or extension target kcs can import",
                                           hint: "kcs imports apps, app extensions, App Clips, watch apps and their extensions"))
-            return XcodeImport(scenario: "", diagnostics: diagnostics, exitCode: 1)
+            return XcodeImport(scenario: "", diagnostics: diagnostics, verdict: .failed)
         }
 
         // Names from the project are written as script literals, so none can end a comment line.
@@ -134,7 +135,7 @@ public enum XcodeImporter {
         }
         if apps.isEmpty {
             diagnostics.append(Diagnostic(.projectSetting, "no target of \(path) could be imported for \(platform)"))
-            return XcodeImport(scenario: "", diagnostics: diagnostics, exitCode: 1)
+            return XcodeImport(scenario: "", diagnostics: diagnostics, verdict: .failed)
         }
         let defaultVersion = ["ios": 18, "catalyst": 18, "macos": 15, "watchos": 11][platform] ?? 18
         lines.append("platform \(platform) \(min(max(version ?? defaultVersion, 1), 99))")
@@ -149,7 +150,7 @@ public enum XcodeImporter {
         // formatted as it is written.
         let text = Array((lines.joined(separator: "\n") + "\n").utf8)
         let formatted = (try? CanonicalLayout.format(SourceFile(name: path, bytes: text))) ?? text
-        return XcodeImport(scenario: String(decoding: formatted, as: UTF8.self), diagnostics: diagnostics, exitCode: 0)
+        return XcodeImport(scenario: String(decoding: formatted, as: UTF8.self), diagnostics: diagnostics, verdict: .passed)
     }
 
     /// The target's name with every character other than letters, digits,

@@ -34,7 +34,7 @@ struct Fmt: ParsableCommand {
 
     func run() throws {
         let renderer = DiagnosticRenderer(colour: colour.enabled())
-        var code: Int32 = 0
+        var verdict = Verdict.passed
         for path in documents(paths) {
             let original: [UInt8]
             do throws(LoadError) {
@@ -42,7 +42,7 @@ struct Fmt: ParsableCommand {
                                        : try FileSystemLoader().read(path).bytes
             } catch {
                 printError("kcs fmt: \(error.message(for: path))\n")
-                code = max(code, 66)
+                verdict = max(verdict, .missingInput)
                 continue
             }
             let formatted: [UInt8]
@@ -56,19 +56,19 @@ struct Fmt: ParsableCommand {
                     case .unreadable(let d): printError(renderer.render(d))
                     case .changedMeaning: printError("kcs fmt: \(path): not formatted: the layout would change the tokens (a bug; please report it)\n")
                     }
-                    code = max(code, 65)
+                    verdict = max(verdict, .invalidInput)
                     continue
                 }
             }
             if path == "-" {
                 writeAll(1, check ? [] : formatted)
-                if check && formatted != original { writeAll(1, Array("<stdin>\n".utf8)); code = max(code, 1) }
+                if check && formatted != original { writeAll(1, Array("<stdin>\n".utf8)); verdict = max(verdict, .failed) }
                 continue
             }
             guard formatted != original else { continue }
             if check {
                 writeAll(1, Array((path + "\n").utf8))
-                code = max(code, 1)
+                verdict = max(verdict, .failed)
                 continue
             }
             do throws(WriteError) {
@@ -76,10 +76,10 @@ struct Fmt: ParsableCommand {
                 writeAll(1, Array((path + "\n").utf8))
             } catch {
                 printError("kcs fmt: \(error.message)\n")
-                code = max(code, 66)
+                verdict = max(verdict, .missingInput)
             }
         }
-        if code != 0 { throw ExitCode(code) }
+        try ExitStatus.finish(verdict)
     }
 
     /// The files named, folders replaced by the .kcs and .md files below

@@ -65,27 +65,27 @@ struct Lint: ParsableCommand {
     }
 
     func run() throws {
-        var projectCode: Int32 = 0
+        var projectVerdict = Verdict.passed
         if let project {
-            projectCode = lintProject(project, profile: profile, configuration: configuration, team: team)
+            projectVerdict = lintProject(project, profile: profile, configuration: configuration, team: team)
             if files.isEmpty && entitlements == nil {
-                if projectCode != 0 { throw ExitCode(projectCode) }
+                try ExitStatus.finish(projectVerdict)
                 return
             }
         }
         if let entitlements {
-            let (text, diagnostics, code) = EntitlementsSummary.describe(path: entitlements, team: team, bundleID: bundleID,
+            let (text, diagnostics, verdict) = EntitlementsSummary.describe(path: entitlements, team: team, bundleID: bundleID,
                                                                          loader: safety.loader(for: entitlements))
             writeAll(1, Array(TerminalText.escaped(text, keepingLayout: true).utf8))
             let renderer = DiagnosticRenderer(colour: colour.enabled())
             for d in diagnostics { printError(renderer.render(d)) }
-            if code != 0 { throw ExitCode(code) }
+            try ExitStatus.finish(verdict)
             if files.isEmpty { return }
         }
         var runner = BatchRunner(lint: .warn, limits: safety.limits)
         let stdin = files.contains("-") ? safety.readStandardInput() : .bytes([])
         let renderer = DiagnosticRenderer(colour: colour.enabled())
-        var code: Int32 = projectCode
+        var verdict = projectVerdict
         for path in files {
             runner.loader = safety.loader(for: path)
             let outcome: FileOutcome
@@ -96,9 +96,9 @@ struct Lint: ParsableCommand {
             }
             for d in outcome.diagnostics { printError(renderer.render(d)) }
             writeAll(1, Array(TerminalText.escaped(outcome.output, keepingLayout: true).utf8))
-            code = FileOutcome.combine(code, outcome.exitCode)
+            verdict = max(verdict, outcome.verdict)
         }
-        if code != 0 { throw ExitCode(code) }
+        try ExitStatus.finish(verdict)
     }
 }
 
@@ -134,7 +134,8 @@ struct Export: ParsableCommand {
         do { source = try loader.read(loader.resolve(file, relativeTo: nil)) } catch {
             // The real reason: a FIFO or a folder is not "no such file".
             printError(renderer.render(Diagnostic(error.code, error.message(for: file))))
-            throw ExitCode(66)
+            try ExitStatus.finish(.missingInput)
+            return
         }
         switch SwiftExporter(loader: loader).export(source) {
         case .success(let code):
@@ -142,7 +143,8 @@ struct Export: ParsableCommand {
                 // Whole or not at all, with the system's reason when it fails.
                 do throws(WriteError) { try AtomicFile.write(Array(code.utf8), to: output) } catch {
                     printError(renderer.render(Diagnostic(.fileUnreadable, error.message)))
-                    throw ExitCode(66)
+                    try ExitStatus.finish(.missingInput)
+                    return
                 }
             } else {
                 writeAll(1, Array(code.utf8))
@@ -151,7 +153,7 @@ struct Export: ParsableCommand {
             var report = RunReport()
             report.diagnostics = failure.diagnostics
             for d in failure.diagnostics { printError(renderer.render(d)) }
-            throw ExitCode(report.exitCode == 0 ? 65 : report.exitCode)
+            try ExitStatus.finish(max(report.verdict, .invalidInput))
         }
     }
 }
@@ -181,6 +183,6 @@ struct Matrix: ParsableCommand {
         writeAll(1, Array(TerminalText.escaped(outcome.output, keepingLayout: true).utf8))
         let renderer = DiagnosticRenderer(colour: colour.enabled())
         for d in outcome.diagnostics { printError(renderer.render(d)) }
-        if outcome.exitCode != 0 { throw ExitCode(outcome.exitCode) }
+        try ExitStatus.finish(outcome.verdict)
     }
 }

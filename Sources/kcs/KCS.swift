@@ -132,12 +132,11 @@ struct Run: ParsableCommand {
                 _ = runOnce(files, recorder: recorder)
             }
         }
-        let code = runOnce(output.select(files), recorder: nil)
-        if code != 0 { throw ExitCode(code) }
+        try ExitStatus.finish(runOnce(output.select(files), recorder: nil))
     }
 
     /// One run of every file; with `--watch`, each file's reads are recorded.
-    func runOnce(_ files: [String], recorder: RecordingLoader?) -> Int32 {
+    func runOnce(_ files: [String], recorder: RecordingLoader?) -> Verdict {
         let runner = BatchRunner(verbose: verbose, lint: lint.mode, collectChecks: output.format != .text, limits: safety.limits)
         let stdin = files.contains("-") ? safety.readStandardInput() : .bytes([])
         let safety = self.safety
@@ -190,12 +189,11 @@ struct Check: ParsableCommand {
                 _ = checkOnce(files, recorder: recorder)
             }
         }
-        let code = checkOnce(output.select(expand(paths)), recorder: nil)
-        if code != 0 { throw ExitCode(code) }
+        try ExitStatus.finish(checkOnce(output.select(expand(paths)), recorder: nil))
     }
 
     /// One check of every document; with `--watch`, each one's reads are recorded.
-    func checkOnce(_ files: [String], recorder: RecordingLoader?) -> Int32 {
+    func checkOnce(_ files: [String], recorder: RecordingLoader?) -> Verdict {
         let runner = BatchRunner(lint: lint.mode, limits: safety.limits)
         let update = self.update
         let safety = self.safety
@@ -206,7 +204,7 @@ struct Check: ParsableCommand {
                 var outcome = FileOutcome(path: folder)
                 outcome.diagnostics.append(Diagnostic(.fileUnreadable, "cannot list the folder '\(folder)': \(reason)",
                                                       hint: "the documents in it were not checked"))
-                outcome.exitCode = 66
+                outcome.verdict = .missingInput
                 return outcome
             }
             var runner = runner
@@ -222,7 +220,7 @@ struct Check: ParsableCommand {
                 } catch {
                     outcome.diagnostics.append(Diagnostic(.fileUnreadable, error.message,
                                                           hint: error == .changedSinceRead(path) ? "run kcs check --update again" : nil))
-                    outcome.exitCode = FileOutcome.combine(outcome.exitCode, 66)
+                    outcome.verdict = max(outcome.verdict, .missingInput)
                 }
             }
             return outcome
@@ -250,7 +248,7 @@ struct Printer {
         self.renderer = DiagnosticRenderer(colour: colour)
     }
 
-    func runAll(_ items: [String], jobs: Int, work: @escaping @Sendable (String) -> FileOutcome) -> Int32 {
+    func runAll(_ items: [String], jobs: Int, work: @escaping @Sendable (String) -> FileOutcome) -> Verdict {
         var totals = RunTotals()
         // JSON and JUnit are one document each; text and TAP stream.
         var kept: [FileOutcome] = []
@@ -297,7 +295,7 @@ struct Printer {
         case .tap: writeAll(1, Array(OutcomeFormat.tapPlan(totals).utf8))
         case .json, .junit: writeAll(1, Array(format.render(kept).utf8))
         }
-        return totals.exitCode
+        return totals.verdict
     }
 }
 

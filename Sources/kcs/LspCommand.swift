@@ -16,7 +16,6 @@ struct Lsp: ParsableCommand {
             return n > 0 ? Array(buffer[0..<n]) : nil
         }
         let server = LanguageServer { writeAll(1, $0) }
-        let status = server.serve(&reader)
-        if status != 0 { throw ExitCode(status) }
+        try ExitStatus.finish(server.serve(&reader))
     }
 }

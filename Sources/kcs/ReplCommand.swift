@@ -25,7 +25,6 @@ struct ReplCommand: ParsableCommand {
             try Run.parse(["-", "--color", colour.mode.rawValue]).run()
             return
         }
-        let code = Repl.run(arguments: [], colour: colour.enabled(for: 1))
-        if code != 0 { throw ExitCode(code) }
+        try ExitStatus.finish(Repl.run(arguments: [], colour: colour.enabled(for: 1)))
     }
 }

@@ -61,7 +61,7 @@ struct SafetyOptions: ParsableArguments {
             var outcome = FileOutcome(path: "<stdin>")
             outcome.diagnostics.append(Diagnostic(error.code, error.message(for: "<stdin>"),
                                                   hint: "the limit is the source-size limit; see docs/limits.md"))
-            outcome.exitCode = 66
+            outcome.verdict = .missingInput
             return .failed(outcome)
         }
     }

@@ -42,7 +42,8 @@ struct TextMate: ParsableCommand {
                 let bytes: [UInt8]
                 do { bytes = try FileSystemLoader().read(path).bytes } catch {
                     printError(DiagnosticRenderer(colour: useColour(.auto)).render(Diagnostic(.fileNotFound, "cannot read '\(path)'")))
-                    throw ExitCode(66)
+                    try ExitStatus.finish(.missingInput)
+                    return
                 }
                 let json = try JSONSerialization.data(
                     withJSONObject: TokenMap.describe(path: path, bytes: bytes), options: [.sortedKeys])

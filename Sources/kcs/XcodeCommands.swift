@@ -61,20 +61,21 @@ struct ImportXcode: ParsableCommand {
             if let output {
                 guard FileManager.default.createFile(atPath: output, contents: Data(result.scenario.utf8)) else {
                     printError(renderer.render(Diagnostic(.fileUnreadable, "cannot write '\(output)'")))
-                    throw ExitCode(66)
+                    try ExitStatus.finish(.missingInput)
+                    return
                 }
             } else {
                 writeAll(1, Array(result.scenario.utf8))
             }
         }
-        if result.exitCode != 0 { throw ExitCode(result.exitCode) }
+        try ExitStatus.finish(result.verdict)
     }
 }
 
 /// `kcs lint --project`: the whole-project checks and the Swift code check.
-/// Returns the exit code: 0 no warnings, 1 warnings, 65 project.pbxproj
-/// does not parse, 66 a file cannot be read.
-func lintProject(_ path: String, profile: String?, configuration: String?, team: String?) -> Int32 {
+/// Passed without warnings, failed with warnings; invalid input when
+/// project.pbxproj does not parse, missing input when a file cannot be read.
+func lintProject(_ path: String, profile: String?, configuration: String?, team: String?) -> Verdict {
     let renderer = DiagnosticRenderer(colour: useColour(.auto))
     let fileSystem = LocalProjectFileSystem()
     var render = ProjectDiagnostics(fileSystem: fileSystem)
@@ -83,12 +84,12 @@ func lintProject(_ path: String, profile: String?, configuration: String?, team:
     case .success(let l): lint = l
     case .failure(let issue):
         printError(renderer.render(render.diagnostic(issue, code: .projectUnreadable, length: 1)))
-        return issue.location == nil ? 66 : 65
+        return issue.location == nil ? .missingInput : .invalidInput
     }
     guard lint.project.configurations.contains(where: { $0.name == lint.configuration }) else {
         printError(renderer.render(Diagnostic(.projectSetting, "the project has no configuration '\(lint.configuration)'",
                                               hint: "configurations: " + lint.project.configurations.map(\.name).joined(separator: ", "))))
-        return 64
+        return .invalidRequest
     }
     var granted: Entitlements?
     if let profile {
@@ -97,18 +98,18 @@ func lintProject(_ path: String, profile: String?, configuration: String?, team:
         case .success(let b): bytes = b
         case .failure(let e):
             printError(renderer.render(Diagnostic(.fileNotFound, "cannot read the profile '\(profile)': \(e.message)")))
-            return 66
+            return .missingInput
         }
         switch Entitlements.decode(bytes) {
         case .success(let e): granted = e
         case .failure(let e):
             printError(renderer.render(Diagnostic(.malformedEntitlements, "\(profile): \(e.message)", hint: e.hint)))
-            return 66
+            return .missingInput
         }
     }
     let diagnostics = lint.run(profile: granted, profilePath: profile) + CodeCheck.run(lint, fileSystem: fileSystem)
     for d in diagnostics { printError(renderer.render(d)) }
     let count = diagnostics.count
     writeAll(1, Array("\(path): \(count == 0 ? "no" : String(count)) warning\(count == 1 ? "" : "s") (configuration \(lint.configuration))\n".utf8))
-    return count == 0 ? 0 : 1
+    return count == 0 ? .passed : .failed
 }

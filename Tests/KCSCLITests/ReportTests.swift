@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
+import KCSLanguage
 import Testing
 
 /// Issue 13: reports that cannot mislead, and the command line's
@@ -109,7 +110,9 @@ struct ReportTests {
         let json = try BinaryRunner.run(["check", "--format", "json"] + files)
         #expect(json.status == 1)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
-        #expect(object["version"] as? Int == 1)
+        #expect(object["version"] as? Int == OutcomeFormat.jsonVersion)
+        // The verdict the process exited with, by name.
+        #expect(object["verdict"] as? String == "failed" && json.status == 1)
         let fromJSON = Summary(passed: object["passed"] as? Int ?? -1, failed: object["failed"] as? Int ?? -1,
                                errors: object["errors"] as? Int ?? -1, skipped: object["skipped"] as? Int ?? -1)
         #expect(fromJSON == expected)

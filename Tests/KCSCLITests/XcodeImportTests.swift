@@ -157,7 +157,7 @@ struct XcodeImporterTests {
         let f = XcodeFixture.appWidgetShare()
         defer { f.remove() }
         let result = XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions(scenarioFolder: f.root.path))
-        #expect(result.exitCode == 0)
+        #expect(result.verdict == .passed)
         #expect(result.diagnostics.isEmpty)
         let lines = result.scenario.split(separator: "\n").filter { !$0.hasPrefix("#") }
         #expect(lines == [
@@ -175,7 +175,7 @@ struct XcodeImporterTests {
         f.write("notes.kcs", result.scenario)
         let report = Interpreter.run(path: f.path("notes.kcs"))
         #expect(report.diagnostics.isEmpty, "\(report.diagnostics.map(\.message))")
-        #expect(report.exitCode == 0)
+        #expect(report.verdict == .passed)
     }
 
     @Test func namesAreSanitisedAndKeptApart() {
@@ -203,7 +203,7 @@ struct XcodeImporterTests {
         let withTeam = XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions(team: "ABCDE12345"))
         #expect(withTeam.scenario.contains("app com.example.App as App kind=app keychain-access-groups=[ABCDE12345.com.example.shared]\n"))
         #expect(!withTeam.scenario.contains("Lib"))  // a framework is not signed with entitlements of its own
-        #expect(Interpreter.run(source: withTeam.scenario).exitCode == 0)
+        #expect(Interpreter.run(source: withTeam.scenario).verdict == .passed)
     }
 
     @Test func otherPlatformsAreLeftForPlatform() throws {
@@ -226,7 +226,7 @@ struct XcodeImporterTests {
         #expect(!watch.scenario.contains("as Phone"))
         let mac = XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions(platform: "macos"))
         #expect(mac.scenario.contains("platform macos 15\n"))
-        #expect(Interpreter.run(source: mac.scenario).exitCode == 0)
+        #expect(Interpreter.run(source: mac.scenario).verdict == .passed)
     }
 
     @Test func brokenProjectsAreLocatedErrors() {
@@ -234,11 +234,11 @@ struct XcodeImporterTests {
         defer { f.remove() }
         f.write("App.xcodeproj/project.pbxproj", "// !$*UTF8*$!\n{\n\tobjects = {\n\t\tX = {isa = PBXProject\n\t};\n}\n")
         let broken = XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions())
-        #expect(broken.exitCode == 65)
+        #expect(broken.verdict == .invalidInput)
         #expect(broken.diagnostics.first?.location?.line == 5)
         #expect(broken.diagnostics.first?.code == .projectUnreadable)
         let missing = XcodeImporter.importProject(f.path("Nope.xcodeproj"), options: XcodeImportOptions())
-        #expect(missing.exitCode == 66)
+        #expect(missing.verdict == .missingInput)
         f.write("App.xcodeproj/project.pbxproj", "{ objects = {}; rootObject = R; }")
         #expect(XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions()).diagnostics.first?.message.contains("no PBXProject") == true)
     }

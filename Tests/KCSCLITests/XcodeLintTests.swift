@@ -152,7 +152,7 @@ struct XcodeLintTests {
             """)
         let report = Interpreter.run(path: f.path("s.kcs"))
         #expect(report.diagnostics.isEmpty, "\(report.diagnostics.map(\.message))")
-        #expect(report.exitCode == 0)
+        #expect(report.verdict == .passed)
         let errors: [(String, String)] = [
             ("app X project=\"App.xcodeproj\" target=\"Widgte\"", "has no target 'Widgte'"),
             ("app App project=\"Nope.xcodeproj\"", "cannot read"),

@@ -208,7 +208,7 @@ final class Client {
         let c = Client()
         c.request("shutdown", [:])
         c.notify("exit", [:])
-        #expect(c.server.exitStatus == 0)
+        #expect(c.server.exitStatus == .passed)
     }
 }
 

@@ -149,12 +149,12 @@ import Testing
     @Test func missingAndMalformedFilesNameTheFile() {
         let missing = run("team SKMME9E2Y8\napp com.example.App entitlements=\"nope.plist\"\n")
         #expect(missing.diagnostics.map(\.code) == [.fileNotFound])
-        #expect(missing.exitCode == 66)
+        #expect(missing.verdict == .missingInput)
         let bad = run("team SKMME9E2Y8\napp com.example.App entitlements=\"bad.plist\"\n",
                       files: ["dir/bad.plist": "<?xml version=\"1.0\"?><plist><dict><key>a</key></plist>"])
         #expect(bad.diagnostics.map(\.code) == [.malformedEntitlements])
         #expect(bad.diagnostics.first?.message.hasPrefix("bad.plist: ") == true)
-        #expect(bad.exitCode == 66)
+        #expect(bad.verdict == .missingInput)
     }
 
     @Test func entitlementsAndListsTogetherIsASyntaxError() {
@@ -172,7 +172,7 @@ import Testing
     @Test func summaryListsTheAccessGroups() {
         let (text, diagnostics, code) = EntitlementsSummary.describe(
             path: Self.root.appendingPathComponent("examples/entitlements/Widget.mobileprovision").path)
-        #expect(code == 0 && diagnostics.isEmpty)
+        #expect(code == .passed && diagnostics.isEmpty)
         #expect(text.contains("""
             access groups, in order:
               0. SKMME9E2Y8.com.example.SharedItems  (default)
@@ -182,6 +182,6 @@ import Testing
         let (_, warnings, lintCode) = EntitlementsSummary.describe(
             path: Self.root.appendingPathComponent("examples/lint/510-unprefixed.entitlements").path)
         #expect(warnings.map(\.code) == [.lintUnprefixedEntitlement, .lintUnprefixedEntitlement])
-        #expect(lintCode == 1)
+        #expect(lintCode == .failed)
     }
 }

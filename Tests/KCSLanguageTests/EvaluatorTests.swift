@@ -24,7 +24,7 @@ struct EvaluatorTests {
         #expect(report.diagnostics.isEmpty)
         #expect(report.passed == 5)
         #expect(report.failed == 0)
-        #expect(report.exitCode == 0)
+        #expect(report.verdict == .passed)
     }
 
     @Test func countsFailedExpectationsAndSetsExitCode() {
@@ -38,14 +38,14 @@ struct EvaluatorTests {
             """)
         #expect(report.passed == 1)
         #expect(report.failed == 2)
-        #expect(report.exitCode == 1)
+        #expect(report.verdict == .failed)
         #expect(report.diagnostics.map(\.code) == [.expectationFailed, .expectationFailed])
     }
 
     @Test func syntaxErrorsStopEverything() {
         let report = run("team SKMME9E2Y8\napp com.x.A\nas A add generic-password service=s\nexpect status errSecSucces\n")
         #expect(report.calls == 0)
-        #expect(report.exitCode == 65)
+        #expect(report.verdict == .invalidInput)
     }
 
     @Test func runtimeErrorStopsTheCallNotTheScript() {
@@ -59,7 +59,7 @@ struct EvaluatorTests {
             """)
         #expect(report.diagnostics.map(\.code) == [.unknownApp, .callDidNotRun])
         #expect(report.passed == 1)
-        #expect(report.exitCode == 1)
+        #expect(report.verdict == .failed)
     }
 
     @Test func expectationAfterAFailedCallSaysSo() {
@@ -78,7 +78,7 @@ struct EvaluatorTests {
         let report = run("team SKMME9E2Y8\napp com.x.A\nuninstall A\nas A find generic-password\n")
         #expect(report.diagnostics.map(\.code) == [.appNotInstalled])
         #expect(report.diagnostics.first?.location == SourceLocation(line: 4, column: 4))
-        #expect(report.exitCode == 1)
+        #expect(report.verdict == .failed)
     }
 
     @Test func explainPointsAtItemsOnOtherDevices() {
@@ -174,8 +174,8 @@ struct EvaluatorTests {
         let missing = Interpreter.run(path: "c.kcs", loader: loader)
         #expect(missing.diagnostics.map(\.code) == [.fileNotFound])
         #expect(missing.diagnostics.first?.location?.line == 1)
-        #expect(missing.exitCode == 66)
-        #expect(Interpreter.run(path: "nowhere.kcs", loader: loader).exitCode == 66)
+        #expect(missing.verdict == .missingInput)
+        #expect(Interpreter.run(path: "nowhere.kcs", loader: loader).verdict == .missingInput)
     }
 
     @Test func platformIOS12ChangesOnlyTheListedStatuses() {
@@ -204,7 +204,7 @@ struct ReviewRegressionTests {
             + String(repeating: "]", count: 20000) + "\n"
         #expect(run(deep).diagnostics.map(\.code).contains(.wrongValueType))
         let open = "as A find generic-password return=" + String(repeating: "[", count: 100000)
-        #expect(run(open).exitCode == 65)
+        #expect(run(open).verdict == .invalidInput)
     }
 
     @Test func includeCyclesAreFoundHoweverThePathIsWritten() {
@@ -278,7 +278,7 @@ struct ReviewRegressionTests {
         #expect(run("app \"\" as B\n").diagnostics.map(\.code) == [.wrongValueType])
         let comments = run("# nothing but a comment\n")
         #expect(comments.diagnostics.map(\.code) == [.emptyFile])
-        #expect(comments.exitCode == 65)
+        #expect(comments.verdict == .invalidInput)
     }
 
     @Test func suggestionsAreNotNoise() {

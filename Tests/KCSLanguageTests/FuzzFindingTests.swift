@@ -55,11 +55,11 @@ struct FuzzFindingTests {
     @Test func anOutputBlockOfABlockThatPrintsNothingIsUpdatedToEmpty() throws {
         let document = try Self.input("markdown-empty-output-block.md")
         let runner = BatchRunner(loader: NoFilesLoader())
-        #expect(runner.check(markdown: document).exitCode == 1)
+        #expect(runner.check(markdown: document).verdict == .failed)
         let updated = try #require(runner.check(markdown: document, update: true).updatedContent)
         #expect(String(decoding: updated, as: UTF8.self).hasSuffix("```output\n```\n"))
         let again = SourceFile(name: document.name, bytes: updated)
-        #expect(runner.check(markdown: again).exitCode == 0)
+        #expect(runner.check(markdown: again).verdict == .passed)
         #expect(runner.check(markdown: again, update: true).updatedContent == nil)
     }
 

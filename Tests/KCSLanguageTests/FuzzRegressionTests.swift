@@ -23,7 +23,7 @@ struct FuzzRegressionTests {
         let data = try Data(contentsOf: Self.folder.appendingPathComponent(name))
         let report = Interpreter.run(file: SourceFile(name: name, bytes: [UInt8](data)), loader: NoFilesLoader(),
                                      options: RunOptions(limits: .untrusted, defaultPromptAnswer: .approve))
-        #expect([0, 1, 65, 66].contains(report.exitCode))
+        #expect(report.verdict == .passed || !report.diagnostics.isEmpty)
         // Each of these inputs is malformed somewhere: it must say so.
         #expect(!report.diagnostics.isEmpty)
     }

@@ -17,7 +17,7 @@ import KeychainEngine
         let r = Interpreter.run(source: "include \"s.kcs\"\n", name: "top.kcs", loader: loader)
         #expect(r.diagnostics.map(\.code) == [.includeCycle])
         #expect(r.diagnostics.first?.file?.name == "s.kcs")
-        #expect(r.exitCode == 65)
+        #expect(r.verdict == .invalidInput)
     }
 
     @Test func longerCycleBelowTheTopFile() {
@@ -243,7 +243,7 @@ import KeychainEngine
         #expect(outcome.diagnostics.count == 51)
         #expect(outcome.diagnostics.last?.code == .moreDiagnostics)
         #expect(outcome.diagnostics.last?.message.hasPrefix("950 more diagnostics") == true)
-        #expect(outcome.exitCode == 65)
+        #expect(outcome.verdict == .invalidInput)
     }
 
     /// An error at the end of a line of a megabyte shows a window around
@@ -316,7 +316,7 @@ import KeychainEngine
         limits.seconds = 0.000_001
         let outcome = BatchRunner(limits: limits).check(markdown: SourceFile(name: "d.md", text: doc))
         #expect(outcome.diagnostics.filter { $0.code == .runLimit }.count == 1)
-        #expect(outcome.exitCode == 1)
+        #expect(outcome.verdict == .failed)
     }
 
     @Test func standardInputIsCapped() {
@@ -422,7 +422,7 @@ import KeychainEngine
         let r = Interpreter.run(source: text, name: "b.kcs", loader: NoFilesLoader())
         #expect(r.diagnostics.map(\.code) == [.bidiControl])
         #expect(r.diagnostics.first?.location == SourceLocation(line: 2, column: 19))
-        #expect(r.exitCode == 65)
+        #expect(r.verdict == .invalidInput)
         // Shown escaped, never raw.
         let shown = DiagnosticRenderer().render(try #require(r.diagnostics.first))
         #expect(!shown.contains(control))
@@ -431,7 +431,7 @@ import KeychainEngine
 
     @Test func bidiControlWrittenAsAnEscapeInAStringIsData() {
         let text = "team SKMME9E2Y8\napp com.x.A\nas A add generic-password account=\"\\u{202E}x\"\nexpect status errSecSuccess\n"
-        #expect(Interpreter.run(source: text, name: "b.kcs", loader: NoFilesLoader()).exitCode == 0)
+        #expect(Interpreter.run(source: text, name: "b.kcs", loader: NoFilesLoader()).verdict == .passed)
     }
 
     @Test func mixedScriptNamesWarnWithACode() {
@@ -440,7 +440,7 @@ import KeychainEngine
         #expect(outcome.diagnostics.map(\.code) == [.lintMixedScripts, .lintMixedScripts])
         #expect(outcome.diagnostics.map { $0.location?.line } == [3, 4])
         #expect(outcome.diagnostics.first?.message == "'com.x.P\u{0430}y' mixes Latin and Cyrillic letters: it can look like another name")
-        #expect(outcome.exitCode == 1)
+        #expect(outcome.verdict == .failed)
     }
 
     @Test func oneScriptNamesAndJapaneseDoNotWarn() {
@@ -501,7 +501,7 @@ import KeychainEngine
         #expect(!updated.contains("stale"))
         #expect(updated.contains("```output\nA add generic-password → errSecSuccess (0)\n```\n"))
         let again = BatchRunner(lint: .off).check(markdown: SourceFile(name: "u.md", text: updated))
-        #expect(again.exitCode == 0)
+        #expect(again.verdict == .passed)
         #expect(again.passed == 5000)
     }
 

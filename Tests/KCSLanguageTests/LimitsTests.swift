@@ -20,7 +20,7 @@ struct LimitsTests {
         limits.sourceBytes = 10
         let r = run(header, limits)
         #expect(r.diagnostics.map(\.code) == [.inputLimit])
-        #expect(r.exitCode == 65)
+        #expect(r.verdict == .invalidInput)
     }
 
     @Test func statementsStopTheRunAtTheLineThatWentOver() {
@@ -30,7 +30,7 @@ struct LimitsTests {
         let r = run(header + calls, limits)
         #expect(r.diagnostics.map(\.code) == [.runLimit])
         #expect(r.diagnostics.first?.location?.line == 4)
-        #expect(r.exitCode == 1)
+        #expect(r.verdict == .failed)
         #expect(r.calls == 1)
     }
 
@@ -48,7 +48,7 @@ struct LimitsTests {
         limits.listLength = 3
         let r = run("team SKMME9E2Y8\napp com.x.A keychain-access-groups=[a, b, c, d]\n", limits)
         #expect(r.diagnostics.map(\.code) == [.inputLimit])
-        #expect(r.exitCode == 65)
+        #expect(r.verdict == .invalidInput)
     }
 
     @Test func wallClock() {

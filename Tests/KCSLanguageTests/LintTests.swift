@@ -32,10 +32,10 @@ import Testing
         #expect(d?.severity == .warning)
         #expect(d?.location?.line == line, "the warning names the line of the call")
         #expect(d?.hint?.isEmpty == false, "each warning says how to fix it")
-        #expect(outcome.exitCode == 1)
+        #expect(outcome.verdict == .failed)
         // The sample itself runs cleanly: warnings do not change the exit code.
         let run = BatchRunner().run(path: Self.path(file))
-        #expect(run.exitCode == 0, "\(file)")
+        #expect(run.verdict == .passed, "\(file)")
         #expect(run.diagnostics.map(\.code) == [code])
     }
 
@@ -127,10 +127,10 @@ import Testing
     @Test func strictTurnsWarningsIntoErrorsAndOffSilencesThem() {
         let file = Self.path("504-deprecated-always.kcs")
         let strict = BatchRunner(lint: .strict).run(path: file)
-        #expect(strict.exitCode == 1)
+        #expect(strict.verdict == .failed)
         #expect(strict.diagnostics.map(\.severity) == [.error])
         let off = BatchRunner(lint: .off).run(path: file)
-        #expect(off.exitCode == 0 && off.diagnostics.isEmpty)
+        #expect(off.verdict == .passed && off.diagnostics.isEmpty)
     }
 
     @Test func aCleanScriptHasNoWarnings() {
@@ -144,7 +144,7 @@ import Testing
             expect status errSecSuccess
             """))
         #expect(clean.diagnostics.isEmpty)
-        #expect(clean.exitCode == 0)
+        #expect(clean.verdict == .passed)
     }
 
     @Test func lintIsOffForEmbeddersUnlessAsked() {
@@ -154,12 +154,12 @@ import Testing
         session.lints = true
         let report = session.run(file: SourceFile(name: "s.kcs", text: script))
         #expect(report.diagnostics.map(\.code) == [.lintDeprecatedAccessibility])
-        #expect(report.exitCode == 0)
+        #expect(report.verdict == .passed)
     }
 
     @Test func syntaxErrorsStillStopLint() {
         let outcome = BatchRunner().lint(SourceFile(name: "s.kcs", text: "tem X\n"))
-        #expect(outcome.exitCode == 65)
+        #expect(outcome.verdict == .invalidInput)
     }
 
     @Test func looksAlikeCatchesTyposCaseAndPrefixes() {

@@ -132,7 +132,7 @@ import Testing
 
             """)
         let report = Interpreter.run(source: repl.state.script(name: "s.kcs"))
-        #expect(report.exitCode == 0)
+        #expect(report.verdict == .passed)
         #expect(report.passed == 2)
     }
 
@@ -147,7 +147,7 @@ import Testing
         _ = repl.feed("as A find generic-password")
         let script = repl.state.script(name: "s.kcs")
         #expect(script.contains("# from :load \(path)\nteam SKMME9E2Y8\napp com.example.A\n"))
-        #expect(Interpreter.run(source: script).exitCode == 0)
+        #expect(Interpreter.run(source: script).verdict == .passed)
         _ = repl.feed(":undo")
         _ = repl.feed(":undo")
         #expect(repl.state.session.world.apps.isEmpty)

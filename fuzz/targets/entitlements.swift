@@ -66,6 +66,6 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         """
     let report = Interpreter.run(source: script, name: "main.kcs", loader: loader)
     checkDiagnostics(report.diagnostics)
-    checkExitCode(report.exitCode, "run")
+    checkVerdict(report.verdict, report.diagnostics, "run")
     return 0
 }

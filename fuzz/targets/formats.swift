@@ -62,7 +62,7 @@ func checkJSON(_ text: String, _ outcomes: [FileOutcome]) {
     for (file, o) in zip(files, outcomes) {
         require(file["path"] as? String == o.path, "JSON path \(String(describing: file["path"])) for \(o.path)")
         require(file["output"] as? String == o.output, "JSON output does not read back")
-        require(file["exitCode"] as? Int == Int(o.exitCode), "JSON exit code")
+        require(file["verdict"] as? String == o.verdict.name, "JSON verdict")
         let diagnostics = file["diagnostics"] as? [[String: Any]] ?? []
         require(diagnostics.count == o.diagnostics.count, "JSON diagnostic count")
         for (d, expected) in zip(diagnostics, o.diagnostics) {

@@ -22,6 +22,6 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
                                                      defaultPromptAnswer: size % 2 == 0 ? .approve : nil),
                                  observer: { _ in })
     checkDiagnostics(report.diagnostics)
-    checkExitCode(report.exitCode, "run")
+    checkVerdict(report.verdict, report.diagnostics, "run")
     return 0
 }

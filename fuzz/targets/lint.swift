@@ -17,20 +17,20 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 
     let linted = BatchRunner(loader: loader, lint: .warn).lint(input.main)
     checkDiagnostics(linted.diagnostics)
-    checkExitCode(linted.exitCode, "lint")
+    checkVerdict(linted.verdict, linted.diagnostics, "lint", passedMeansClean: false)
     for d in linted.diagnostics where d.code.isLint {
         require(d.severity == .warning, "lint \(d.code.rawValue) reported as \(d.severity.rawValue)")
     }
-    if linted.diagnostics.contains(where: \.code.isLint) && linted.exitCode == 0 {
+    if linted.diagnostics.contains(where: \.code.isLint) && linted.verdict == .passed {
         require(false, "lint warnings but exit code 0")
     }
 
     let strict = BatchRunner(loader: loader, lint: .strict).run(input.main)
     checkDiagnostics(strict.diagnostics)
-    checkExitCode(strict.exitCode, "run --strict")
+    checkVerdict(strict.verdict, strict.diagnostics, "run --strict", passedMeansClean: false)
     for d in strict.diagnostics where d.code.isLint {
         require(d.severity == .error, "lint \(d.code.rawValue) under --strict reported as \(d.severity.rawValue)")
-        require(strict.exitCode != 0, "lint errors under --strict but exit code 0")
+        require(strict.verdict != .passed, "lint errors under --strict but exit code 0")
     }
 
     for name in input.files.keys.sorted() where name != input.main.name {

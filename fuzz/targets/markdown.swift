@@ -17,7 +17,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let runner = BatchRunner(loader: input.loader, lint: size % 3 == 0 ? .off : .warn)
     let checked = runner.check(markdown: input.main, update: false)
     checkDiagnostics(checked.diagnostics)
-    checkExitCode(checked.exitCode, "check")
+    checkVerdict(checked.verdict, checked.diagnostics, "check", passedMeansClean: false)
     require(checked.updatedContent == nil, "check without --update produced a new document")
 
     let updated = runner.check(markdown: input.main, update: true)
