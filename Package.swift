@@ -70,7 +70,20 @@ let package = Package(
                 "KCSCodeCheck",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            swiftSettings: strict
+            swiftSettings: strict,
+            // Release builds on Linux link the standard library and Foundation
+            // in: a small `kcs run` starts without loading and relocating a
+            // dozen shared libraries (docs/performance.md). SwiftPM's
+            // --static-swift-stdlib does the same from the command line; the
+            // libraries below are the ones it adds for Foundation. Debug builds
+            // (and the test bundles, which load Swift Testing's shared runtime)
+            // stay dynamic.
+            linkerSettings: [.unsafeFlags(
+                ["-static-stdlib", "-Xlinker", "--start-group", "-lFoundation", "-lFoundationEssentials",
+                 "-lFoundationInternationalization", "-lCoreFoundation", "-l_FoundationCollections", "-l_FoundationCShims",
+                 "-l_FoundationICU", "-lswiftSynchronization", "-lswiftDispatch", "-ldispatch", "-lBlocksRuntime",
+                 "-Xlinker", "--end-group", "-lstdc++"],
+                .when(platforms: [.linux], configuration: .release))]
         ),
         .testTarget(name: "KeychainEngineTests", dependencies: ["KeychainEngine"], swiftSettings: strict),
         .testTarget(name: "KCSSyntaxTests", dependencies: ["KCSSyntax"], swiftSettings: strict),

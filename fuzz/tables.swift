@@ -50,7 +50,7 @@ func dictionary() -> [String] {
     // Every word and symbol of every statement's syntax line: platforms,
     // operations, app kinds, expectation kinds, device verbs.
     for form in StatementForm.all {
-        words += form.syntax.split(whereSeparator: { " |[]…".contains($0) }).map(String.init)
+        words += form.usage.split(whereSeparator: { " |[]…".contains($0) }).map(String.init)
         words += form.example.split(separator: " ").map(String.init)
     }
     words += Vocabulary.argumentNames + Vocabulary.argumentNames.map { $0 + "=" }
