@@ -56,7 +56,8 @@ extension World {
                 if have != e.value { reasons.append(.attribute(e.attribute, item: have, wanted: e.value)) }
             }
             if itemClass == .identity && reasons.isEmpty {
-                let found = matchingFoundItems(spec, .identity, in: searched, of: devices[device.index].keychain)
+                let found = Self.matchingFoundItems(spec, .identity, in: searched, of: devices[device.index].keychain,
+                                                   names: groupNames)
                 if !found.contains(where: { $0.item.sequence == item.sequence }) { reasons.append(.noPairedKey) }
             }
             result.append(Candidate(item: item, groupName: groupNames[Int(item.group)], reasons: reasons))
@@ -79,7 +80,7 @@ extension World {
         } else {
             groups = cache.searchIDs
         }
-        return matchingItems(spec, itemClass, in: groups, of: devices[device.index].keychain).count
+        return Self.matchingItems(spec, itemClass, in: groups, of: devices[device.index].keychain).count
     }
 
     /// The groups among `groupNames` in which a query has matches, through
@@ -89,7 +90,7 @@ extension World {
         guard let itemClass = request.spec.itemClass, itemClass != .identity else { return [] }
         return groupNames.filter { name in
             guard let id = groupIDs[name] else { return false }
-            return !matchingItems(request.spec, itemClass, in: [id], of: devices[device.index].keychain).isEmpty
+            return !Self.matchingItems(request.spec, itemClass, in: [id], of: devices[device.index].keychain).isEmpty
         }
     }
 
