@@ -203,7 +203,7 @@ public struct Keychain: Sendable {
     static func sameKeyValues(_ a: StoredItem, _ b: StoredItem) -> Bool {
         guard a.itemClass == b.itemClass else { return false }
         for attribute in a.itemClass.primaryKeyAttributes
-        where a.attributes.effectiveValue(attribute) != b.attributes.effectiveValue(attribute) {
+        where !a.attributes.sameEffectiveValue(attribute, as: b.attributes) {
             return false
         }
         return true
@@ -223,8 +223,8 @@ public struct Keychain: Sendable {
         var print = KeyFingerprint(itemClass)
         let attributes = itemClass.primaryKeyAttributes
         for a in attributes {
-            guard let v = query[a] else { return }
-            print.add(v)
+            guard let i = query.index(of: a) else { return }
+            print.add(query.entries[i].value)
         }
         var slot = byKey.head(print.value)
         guard slot >= 0 else { return }
@@ -235,7 +235,7 @@ public struct Keychain: Sendable {
                     let i = Int(slot)
                     if items[i].itemClass == itemClass,
                        accept(items[i].group, items[i].synchronizable, items[i].accessibility),
-                       attributes.allSatisfy({ items[i].attributes.effectiveValue($0) == query[$0] }) {
+                       attributes.allSatisfy({ items[i].attributes.sameEffectiveValue($0, as: query) }) {
                         ids.append(ItemID(slot: slot))
                     }
                     slot = links[i].nextKey
@@ -328,7 +328,7 @@ public struct Keychain: Sendable {
             while slot >= 0 {
                 let i = Int(slot)
                 if items[i].itemClass == itemClass && items[i].group == group
-                    && items[i].attributes.effectiveValue(first) == firstKeyValue && accept(items[i]) {
+                    && items[i].attributes.effectiveValue(first, is: firstKeyValue) && accept(items[i]) {
                     ids.append(ItemID(slot: slot))
                 }
                 slot = links[i].nextPrefix
@@ -462,24 +462,35 @@ struct KeyFingerprint {
         return h == 0 ? 1 : h
     }
 
+    /// Adds the effective value of `attribute` in `list`, read in place.
+    private mutating func add(_ attribute: ItemAttribute, of list: AttributeList) {
+        if let i = list.index(of: attribute) { add(list.entries[i].value) } else { add(.absent(for: attribute)) }
+    }
+
     /// An item's class and key values, absent attributes as empty.
     static func key(of item: StoredItem) -> UInt64 {
         var print = KeyFingerprint(item.itemClass)
-        for a in item.itemClass.primaryKeyAttributes { print.add(item.attributes.effectiveValue(a)) }
+        for a in item.itemClass.primaryKeyAttributes { print.add(a, of: item.attributes) }
         return print.value
     }
 
     /// An item's class, group and first key value.
     static func prefix(of item: StoredItem) -> UInt64 {
-        let first = item.itemClass.primaryKeyAttributes.first.map { item.attributes.effectiveValue($0) } ?? .string("")
-        return prefix(item.itemClass, item.group, first)
+        var print = KeyFingerprint(item.itemClass)
+        print.add(group: item.group)
+        if let first = item.itemClass.primaryKeyAttributes.first { print.add(first, of: item.attributes) } else { print.add(.string("")) }
+        return print.value
     }
 
     static func prefix(_ itemClass: ItemClass, _ group: GroupID, _ first: AttributeValue) -> UInt64 {
         var print = KeyFingerprint(itemClass)
-        print.add(word: UInt64(UInt32(bitPattern: group)) | 1 << 50)
+        print.add(group: group)
         print.add(first)
         return print.value
+    }
+
+    private mutating func add(group: GroupID) {
+        add(word: UInt64(UInt32(bitPattern: group)) | 1 << 50)
     }
 }
 

@@ -98,7 +98,10 @@ extension World {
     }
 
     private func firstForeignAttribute(_ spec: ItemSpec, _ itemClass: ItemClass) -> ItemAttribute? {
-        spec.attributes.first(where: { !$0.attribute.applies(to: itemClass) })?.attribute
+        // By index: `first(where:)` would copy each entry, value and all.
+        let entries = spec.attributes.entries
+        for i in entries.indices where !entries[i].attribute.applies(to: itemClass) { return entries[i].attribute }
+        return nil
     }
 
     /// The checks `SecItemAuthDoQuery` (OSX/sec/Security/SecItem.m,
@@ -323,7 +326,7 @@ extension World {
         case .any: break
         }
         if let a = spec.accessibility, item.accessibility != a { return false }
-        for e in spec.attributes where item.attributes.effectiveValue(e.attribute) != e.value {
+        for e in spec.attributes where !item.attributes.effectiveValue(e.attribute, is: e.value) {
             return false
         }
         return true
@@ -336,7 +339,7 @@ extension World {
                        of keychain: Keychain) -> [ItemID] {
         var ids: [ItemID] = []
         let keyAttributes = itemClass.primaryKeyAttributes
-        let fullKey = !keyAttributes.isEmpty && keyAttributes.allSatisfy { spec.attributes[$0] != nil }
+        let fullKey = !keyAttributes.isEmpty && keyAttributes.allSatisfy { spec.attributes.contains($0) }
         if fullKey {
             // One hash of the key values; the group and sync value are then
             // checked on the few items that share them.
@@ -510,8 +513,7 @@ extension World {
             return CallResult(status: .param, reason: .persistentRefWithAttributes, callerGroups: cache.names,
                               searchedGroups: searched)
         }
-        let matches = Self.matchingFoundItems(spec, itemClass, in: groups, of: devices[device.index].keychain,
-                                              names: groupNames)
+        let matches = devices[device.index].keychain.foundItems(spec, itemClass, in: groups, names: groupNames)
         var context = contextUse(spec, device)
         defer { if let context, let name = spec.context, context.authenticated { contexts[name]?.authenticatedOn = device } }
         // Every query decrypts the secret part of an item whose access control
@@ -556,8 +558,7 @@ extension World {
             return .failed(CallResult(status: .param, reason: .persistentRefWithAttributes, callerGroups: cache.names,
                                       searchedGroups: searched))
         }
-        let matches = Self.matchingFoundItems(query, itemClass, in: groups, of: devices[device.index].keychain,
-                                              names: groupNames)
+        let matches = devices[device.index].keychain.foundItems(query, itemClass, in: groups, names: groupNames)
         let deletes = operation == .delete
         switch Self.walk(matches, cap: Int.max, authenticates: !deletes, authUI: authUI, state: devices[device.index].state,
                     deletes: deletes, context: &context, prompt: prompt) {
@@ -733,6 +734,16 @@ extension World {
         }
         return CallResult(status: .success, reason: .succeeded, callerGroups: cache.names,
                           searchedGroups: searched, items: taken)
+    }
+}
+
+extension Keychain {
+    /// `World.matchingFoundItems` on this keychain. Called on the device's
+    /// keychain in place (`devices[i].keychain.foundItems(…)`), it lends the
+    /// keychain instead of copying it as an argument would.
+    func foundItems(_ spec: ItemSpec, _ itemClass: ItemClass, in groups: [GroupID],
+                    names groupNames: [String]) -> [FoundItem] {
+        World.matchingFoundItems(spec, itemClass, in: groups, of: self, names: groupNames)
     }
 }
 
