@@ -70,17 +70,15 @@ extension World {
     public func matchCount(of request: CallRequest, as app: AppHandle, on device: DeviceHandle = .this,
                            sync: SyncSelector) -> Int {
         guard let itemClass = request.spec.itemClass, itemClass != .identity else { return 0 }
-        var spec = request.spec
-        spec.synchronizable = sync
         let cache = cache(of: app, on: platform(of: device))
         let groups: [GroupID]
-        if let named = spec.accessGroup {
-            guard let id = groupIDs[named], cache.ids.contains(id) else { return 0 }
-            groups = [id]
+        if let named = request.spec.accessGroup {
+            guard let id = cache.id(of: named) else { return 0 }
+            groups = singleGroups[Int(id)]
         } else {
             groups = cache.searchIDs
         }
-        return Self.matchingItems(spec, itemClass, in: groups, of: devices[device.index].keychain).count
+        return devices[device.index].keychain.matchCount(request.spec, itemClass, in: groups, sync: sync)
     }
 
     /// The groups among `groupNames` in which a query has matches, through

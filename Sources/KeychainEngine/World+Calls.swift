@@ -311,8 +311,9 @@ extension World {
         return groups.map { groupNames[Int($0)] }
     }
 
-    /// Whether a stored item satisfies a query's filters (class and group aside).
-    static func matches(_ item: StoredItem, _ spec: ItemSpec) -> Bool {
+    /// Whether a stored item satisfies a query's filters (class and group
+    /// aside); `sync`, when given, stands for the query's sync value.
+    static func matches(_ item: StoredItem, _ spec: ItemSpec, sync: SyncSelector? = nil) -> Bool {
         if let ref = spec.persistentRef {
             let table: ItemClass = ref.itemClass == .identity ? .certificate : ref.itemClass
             guard table == item.itemClass, ref.names(item), ref.inFileKeychain == (item.owner != nil) else { return false }
@@ -320,7 +321,7 @@ extension World {
         // 3: a query that does not mention synchronizable matches only
         // non-synchronizable items (SecDbQuery.c query_create_with_limit),
         // unless it carries a persistent reference.
-        switch spec.synchronizable ?? (spec.persistentRef == nil ? .no : .any) {
+        switch sync ?? spec.synchronizable ?? (spec.persistentRef == nil ? .no : .any) {
         case .yes: if !item.synchronizable { return false }
         case .no: if item.synchronizable { return false }
         case .any: break
@@ -335,15 +336,17 @@ extension World {
     /// Items of `itemClass` in `groups` that match `spec`, in insertion order.
     /// With a complete primary key in the query this is one hash lookup per
     /// group and sync value; otherwise it walks only the searched groups.
+    /// `sync`, when given, replaces the query's sync value (lint asks what a
+    /// query would match with another one, without copying the query).
     static func matchingItems(_ spec: ItemSpec, _ itemClass: ItemClass, in groups: [GroupID],
-                       of keychain: Keychain) -> [ItemID] {
+                              of keychain: Keychain, sync override: SyncSelector? = nil) -> [ItemID] {
         var ids: [ItemID] = []
         let keyAttributes = itemClass.primaryKeyAttributes
         let fullKey = !keyAttributes.isEmpty && keyAttributes.allSatisfy { spec.attributes.contains($0) }
         if fullKey {
             // One hash of the key values; the group and sync value are then
             // checked on the few items that share them.
-            let sync = spec.synchronizable ?? (spec.persistentRef == nil ? .no : .any)
+            let sync = override ?? spec.synchronizable ?? (spec.persistentRef == nil ? .no : .any)
             let onlyKeys = spec.attributes.count == keyAttributes.count && spec.persistentRef == nil
             keychain.matching(itemClass, keyIn: spec.attributes, into: &ids) { group, synchronizable, accessibility in
                 guard groups.contains(group) else { return false }
@@ -356,18 +359,18 @@ extension World {
                 return true
             }
             // Attributes beyond the key need the whole item.
-            if !onlyKeys { ids.removeAll { id in keychain[id].map { !Self.matches($0, spec) } ?? true } }
+            if !onlyKeys { ids.removeAll { id in keychain[id].map { !Self.matches($0, spec, sync: override) } ?? true } }
         } else if let first = keyAttributes.first, let value = spec.attributes[first] {
             // The leading key attribute is named: look only at items with it.
             for g in groups {
-                keychain.matching(itemClass, in: g, firstKeyValue: value, into: &ids) { Self.matches($0, spec) }
+                keychain.matching(itemClass, in: g, firstKeyValue: value, into: &ids) { Self.matches($0, spec, sync: override) }
             }
         } else {
             var groupsWithMatches = 0
             for g in groups {
                 let before = ids.count
                 keychain.forEach(of: itemClass, in: g) { id, item in
-                    if Self.matches(item, spec) { ids.append(id) }
+                    if Self.matches(item, spec, sync: override) { ids.append(id) }
                     return true
                 }
                 if ids.count > before { groupsWithMatches += 1 }
@@ -738,6 +741,12 @@ extension World {
 }
 
 extension Keychain {
+    /// How many items `World.matchingItems` finds here, lent in place like
+    /// `foundItems`.
+    func matchCount(_ spec: ItemSpec, _ itemClass: ItemClass, in groups: [GroupID], sync: SyncSelector) -> Int {
+        World.matchingItems(spec, itemClass, in: groups, of: self, sync: sync).count
+    }
+
     /// `World.matchingFoundItems` on this keychain. Called on the device's
     /// keychain in place (`devices[i].keychain.foundItems(…)`), it lends the
     /// keychain instead of copying it as an argument would.

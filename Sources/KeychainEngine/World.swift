@@ -206,10 +206,9 @@ public struct World: Sendable {
     }
 
     /// Whether `group` is in the app's access-group list, asked of the cached
-    /// list: one hash of the name, no list built.
+    /// list: a comparison per entry, no hashing, no list built.
     public func isEntitled(_ app: AppHandle, to group: String) -> Bool {
-        guard let id = groupIDs[group] else { return false }
-        return appCaches[app.index].ids.contains(id)
+        appCaches[app.index].id(of: group) != nil
     }
 
     /// How many items the device's data-protection keychain holds, without
