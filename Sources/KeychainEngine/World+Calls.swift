@@ -547,8 +547,9 @@ extension World {
     /// order (locked items stop the call), with the groups searched.
     /// An update decrypts each item (kAKSKeyOpDecrypt needs the user, or the
     /// query's context); a delete uses kAKSKeyOpDelete, which every flag set
-    /// leaves open.
-    private func everyMatch(_ query: ItemSpec, _ itemClass: ItemClass, _ cache: AppCache, _ device: DeviceHandle,
+    /// leaves open. Mutating only to reach the keychain in place
+    /// (`Keychain.foundItems`).
+    private mutating func everyMatch(_ query: ItemSpec, _ itemClass: ItemClass, _ cache: AppCache, _ device: DeviceHandle,
                             _ operation: Operation, authUI: AuthUI, context: inout ContextUse?,
                             prompt: (FoundItem) -> PromptAnswer?) -> Matches {
         let groups: [GroupID]
@@ -747,10 +748,12 @@ extension Keychain {
         World.matchingItems(spec, itemClass, in: groups, of: self, sync: sync).count
     }
 
-    /// `World.matchingFoundItems` on this keychain. Called on the device's
-    /// keychain in place (`devices[i].keychain.foundItems(…)`), it lends the
-    /// keychain instead of copying it as an argument would.
-    func foundItems(_ spec: ItemSpec, _ itemClass: ItemClass, in groups: [GroupID],
+    /// `World.matchingFoundItems` on this keychain. Mutating though it
+    /// changes nothing: a call path that is itself mutating then reaches the
+    /// device's keychain in place (`devices[i].keychain.foundItems(…)`),
+    /// where a read would copy the whole keychain to lend it (callgrind:
+    /// one copy per query).
+    mutating func foundItems(_ spec: ItemSpec, _ itemClass: ItemClass, in groups: [GroupID],
                     names groupNames: [String]) -> [FoundItem] {
         World.matchingFoundItems(spec, itemClass, in: groups, of: self, names: groupNames)
     }
