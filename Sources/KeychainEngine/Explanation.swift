@@ -56,7 +56,8 @@ extension World {
                 if have != e.value { reasons.append(.attribute(e.attribute, item: have, wanted: e.value)) }
             }
             if itemClass == .identity && reasons.isEmpty {
-                let found = matchingFoundItems(spec, .identity, in: searched, of: devices[device.index].keychain)
+                let found = Self.matchingFoundItems(spec, .identity, in: searched, of: devices[device.index].keychain,
+                                                   names: groupNames)
                 if !found.contains(where: { $0.item.sequence == item.sequence }) { reasons.append(.noPairedKey) }
             }
             result.append(Candidate(item: item, groupName: groupNames[Int(item.group)], reasons: reasons))
@@ -69,17 +70,15 @@ extension World {
     public func matchCount(of request: CallRequest, as app: AppHandle, on device: DeviceHandle = .this,
                            sync: SyncSelector) -> Int {
         guard let itemClass = request.spec.itemClass, itemClass != .identity else { return 0 }
-        var spec = request.spec
-        spec.synchronizable = sync
         let cache = cache(of: app, on: platform(of: device))
         let groups: [GroupID]
-        if let named = spec.accessGroup {
-            guard let id = groupIDs[named], cache.ids.contains(id) else { return 0 }
-            groups = [id]
+        if let named = request.spec.accessGroup {
+            guard let id = cache.id(of: named) else { return 0 }
+            groups = singleGroups[Int(id)]
         } else {
             groups = cache.searchIDs
         }
-        return matchingItems(spec, itemClass, in: groups, of: devices[device.index].keychain).count
+        return devices[device.index].keychain.matchCount(request.spec, itemClass, in: groups, sync: sync)
     }
 
     /// The groups among `groupNames` in which a query has matches, through
@@ -89,7 +88,7 @@ extension World {
         guard let itemClass = request.spec.itemClass, itemClass != .identity else { return [] }
         return groupNames.filter { name in
             guard let id = groupIDs[name] else { return false }
-            return !matchingItems(request.spec, itemClass, in: [id], of: devices[device.index].keychain).isEmpty
+            return !Self.matchingItems(request.spec, itemClass, in: [id], of: devices[device.index].keychain).isEmpty
         }
     }
 

@@ -222,5 +222,33 @@ public struct AttributeList: Sendable, Hashable, Sequence {
         self[attribute] ?? .absent(for: attribute)
     }
 
+    // The call path reads values in place through these: `effectiveValue`
+    // and the subscript return copies, and a copied string is retained.
+
+    /// Where `attribute` sits in `entries`.
+    func index(of attribute: ItemAttribute) -> Int? {
+        for i in entries.indices where entries[i].attribute == attribute { return i }
+        return nil
+    }
+
+    /// Whether the list has a value for `attribute`.
+    func contains(_ attribute: ItemAttribute) -> Bool { index(of: attribute) != nil }
+
+    /// Whether the effective value of `attribute` is `value`.
+    func effectiveValue(_ attribute: ItemAttribute, is value: AttributeValue) -> Bool {
+        guard let i = index(of: attribute) else { return value == .absent(for: attribute) }
+        return entries[i].value == value
+    }
+
+    /// Whether two lists have the same effective value of `attribute`.
+    func sameEffectiveValue(_ attribute: ItemAttribute, as other: AttributeList) -> Bool {
+        switch (index(of: attribute), other.index(of: attribute)) {
+        case let (i?, j?): entries[i].value == other.entries[j].value
+        case let (i?, nil): entries[i].value == .absent(for: attribute)
+        case let (nil, j?): other.entries[j].value == .absent(for: attribute)
+        case (nil, nil): true
+        }
+    }
+
     public func makeIterator() -> IndexingIterator<[Entry]> { entries.makeIterator() }
 }

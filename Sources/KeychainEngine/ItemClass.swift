@@ -21,17 +21,24 @@ public enum ItemClass: String, Sendable, Hashable, CaseIterable {
     /// The attributes that together with access group and synchronizable make
     /// an item's primary key (keychain/securityd/SecItemSchema.c).
     public var primaryKeyAttributes: [ItemAttribute] {
+        // Stored lists: every call reads them, and a literal here would be
+        // a new array each time.
         switch self {
-        case .genericPassword: [.account, .service]
-        case .internetPassword:
-            [.account, .securityDomain, .server, .protocol, .authenticationType, .port, .path]
-        case .certificate: [.certificateType, .issuer, .serialNumber]
-        case .key:
-            [.keyClass, .applicationLabel, .applicationTag, .creator, .keyType, .keySizeInBits,
-             .effectiveKeySize, .startDate, .endDate]
+        case .genericPassword: Self.genericPasswordKey
+        case .internetPassword: Self.internetPasswordKey
+        case .certificate: Self.certificateKey
+        case .key: Self.keyKey
         case .identity: []
         }
     }
+
+    private static let genericPasswordKey: [ItemAttribute] = [.account, .service]
+    private static let internetPasswordKey: [ItemAttribute] =
+        [.account, .securityDomain, .server, .protocol, .authenticationType, .port, .path]
+    private static let certificateKey: [ItemAttribute] = [.certificateType, .issuer, .serialNumber]
+    private static let keyKey: [ItemAttribute] =
+        [.keyClass, .applicationLabel, .applicationTag, .creator, .keyType, .keySizeInBits,
+         .effectiveKeySize, .startDate, .endDate]
 
     /// The accessibility an item of this class gets when the add names none:
     /// when-unlocked for passwords and keys, always for certificates

@@ -78,17 +78,28 @@ public struct PrimaryKey: Sendable, Hashable {
 /// hashes the key's values once and checks the few items that share them
 /// (one per group and sync value at most); other queries walk only the
 /// buckets of the groups they search.
+///
+/// The indexes are keyed by fixed-size fingerprints (`KeyFingerprint`, a
+/// fast non-cryptographic hash of the values' bytes) in open-addressing
+/// tables whose entries head chains of slots; every lookup compares the real
+/// values, so two keys that share a fingerprint only share a chain. Nothing
+/// on the call path builds an array of key values or hashes a `String` with
+/// SipHash.
 public struct Keychain: Sendable {
     /// Items by slot; a free slot holds an item with sequence 0.
     private var slots: [StoredItem] = []
+    /// Per slot: its fingerprints and the next slot of each chain.
+    private var links: [SlotLinks] = []
     private var freeSlots: [Int32] = []
-    private var byKey: [KeyValues: KeyEntries] = [:]
-    /// Items by class, group and the value of the class's first key
-    /// attribute (account for passwords): a query that names that attribute
-    /// but not the whole key looks at these only, as SQLite uses the leading
-    /// column of the primary-key index.
-    private var byPrefix: [PrefixKey: [Int32]] = [:]
-    private var buckets: [BucketKey: Bucket] = [:]
+    /// Chains of items sharing a class and key values (group and sync aside).
+    private var byKey = SlotTable()
+    /// Chains of items sharing a class, a group and the value of the class's
+    /// first key attribute (account for passwords): a query that names that
+    /// attribute but not the whole key looks at these only, as SQLite uses
+    /// the leading column of the primary-key index.
+    private var byPrefix = SlotTable()
+    /// Buckets by `bucketIndex(class, group)`; group IDs are small and dense.
+    private var buckets: [Bucket] = []
     private var nextSequence: UInt64 = 1
     public private(set) var count = 0
     /// The next row ID of each class's table: AUTOINCREMENT never hands out
@@ -97,39 +108,12 @@ public struct Keychain: Sendable {
     /// Makes persistent-reference UUIDs unique across keychains.
     private let uuidSalt: UInt64
 
-    /// A primary key without its group and sync value.
-    struct KeyValues: Hashable, Sendable {
-        var itemClass: ItemClass
-        var values: [AttributeValue]
-    }
-
-    /// The items sharing one set of key values; nearly always one.
-    enum KeyEntries: Sendable {
-        case one(Int32)
-        case many([Int32])
-    }
-
-    struct BucketKey: Hashable, Sendable {
-        var itemClass: ItemClass
-        var group: GroupID
-    }
-
-    struct PrefixKey: Hashable, Sendable {
-        var itemClass: ItemClass
-        var group: GroupID
-        var value: AttributeValue
-
-        init(_ item: StoredItem) {
-            itemClass = item.itemClass
-            group = item.group
-            value = item.itemClass.primaryKeyAttributes.first.map { item.attributes.effectiveValue($0) } ?? .string("")
-        }
-
-        init(_ itemClass: ItemClass, _ group: GroupID, _ value: AttributeValue) {
-            self.itemClass = itemClass
-            self.group = group
-            self.value = value
-        }
+    /// A slot's place in the two chained indexes.
+    struct SlotLinks: Sendable {
+        var key: UInt64 = 0
+        var prefix: UInt64 = 0
+        var nextKey: Int32 = -1
+        var nextPrefix: Int32 = -1
     }
 
     /// Item handles in insertion order. Deleted entries are tombstoned (-1) and
@@ -168,43 +152,95 @@ public struct Keychain: Sendable {
 
     /// The item with this primary key, if any.
     public func item(withKey key: PrimaryKey) -> ItemID? {
-        var found: ItemID?
-        forEach(withKeyValues: key.itemClass, key.values) { id, item in
-            if item.group == key.group && item.synchronizable == key.synchronizable { found = id }
+        let attributes = key.itemClass.primaryKeyAttributes
+        guard attributes.count == key.values.count else { return nil }
+        var print = KeyFingerprint(key.itemClass)
+        for v in key.values { print.add(v) }
+        var slot = byKey.head(print.value)
+        while slot >= 0 {
+            let item = slots[Int(slot)]
+            if item.itemClass == key.itemClass && item.group == key.group && item.synchronizable == key.synchronizable
+                && zip(attributes, key.values).allSatisfy({ item.attributes.effectiveValue($0.0) == $0.1 }) {
+                return ItemID(slot: slot)
+            }
+            slot = links[Int(slot)].nextKey
         }
-        return found
+        return nil
     }
 
-    /// Calls `body` for every item whose class and key values are these,
-    /// whatever its group and sync value. One hash lookup.
-    func forEach(withKeyValues itemClass: ItemClass, _ values: [AttributeValue],
-                 _ body: (ItemID, StoredItem) -> Void) {
-        switch byKey[KeyValues(itemClass: itemClass, values: values)] {
-        case .one(let slot)?: body(ItemID(slot: slot), slots[Int(slot)])
-        case .many(let list)?: for slot in list { body(ItemID(slot: slot), slots[Int(slot)]) }
-        case nil: break
-        }
+    /// The stored item with the primary key `item` has (its class, group,
+    /// sync value and key values), without building the key.
+    func item(withKeyOf item: StoredItem) -> ItemID? {
+        self.item(withKeyOf: item, fingerprint: KeyFingerprint.key(of: item))
     }
 
-    /// The items with these key values whose group, sync value and
+    /// The same, with the key's fingerprint already computed.
+    func item(withKeyOf item: StoredItem, fingerprint: UInt64) -> ItemID? {
+        var slot = byKey.head(fingerprint)
+        while slot >= 0 {
+            let i = Int(slot)
+            if slots[i].group == item.group && slots[i].synchronizable == item.synchronizable
+                && Self.sameKeyValues(slots[i], item) {
+                return ItemID(slot: slot)
+            }
+            slot = links[i].nextKey
+        }
+        return nil
+    }
+
+    /// The stored item with `part`'s primary key, if any. A lost
+    /// when-passcode-set row with that key is cleared first, as the first
+    /// read after the passcode change would have (inferred).
+    mutating func liveItem(withKeyOf part: StoredItem, fingerprint: UInt64) -> ItemID? {
+        guard let old = item(withKeyOf: part, fingerprint: fingerprint) else { return nil }
+        guard slots[Int(old.slot)].lost else { return old }
+        remove(old)
+        return nil
+    }
+
+    /// Whether two items have the same class and key values (group and
+    /// sync aside), compared in place.
+    static func sameKeyValues(_ a: StoredItem, _ b: StoredItem) -> Bool {
+        guard a.itemClass == b.itemClass else { return false }
+        for attribute in a.itemClass.primaryKeyAttributes
+        where !a.attributes.sameEffectiveValue(attribute, as: b.attributes) {
+            return false
+        }
+        return true
+    }
+
+    /// Whether two items have the same primary key, compared in place.
+    static func samePrimaryKey(_ a: StoredItem, _ b: StoredItem) -> Bool {
+        a.group == b.group && a.synchronizable == b.synchronizable && sameKeyValues(a, b)
+    }
+
+    /// The items of `itemClass` whose key values are the ones `query` names
+    /// (every key attribute present) and whose group, sync value and
     /// accessibility pass `accept`, read in place without copying the items.
-    func matching(keyValues itemClass: ItemClass, _ values: [AttributeValue],
-                  _ accept: (GroupID, Bool, Accessibility) -> Bool) -> [ItemID] {
-        guard let entries = byKey[KeyValues(itemClass: itemClass, values: values)] else { return [] }
-        // Fields are read through the buffer so no item is copied.
-        return slots.withUnsafeBufferPointer { buffer in
-            var ids: [ItemID] = []
-            func check(_ slot: Int32) {
-                let i = Int(slot)
-                if accept(buffer[i].group, buffer[i].synchronizable, buffer[i].accessibility) {
-                    ids.append(ItemID(slot: slot))
+    /// Appends to `ids`.
+    func matching(_ itemClass: ItemClass, keyIn query: AttributeList, into ids: inout [ItemID],
+                  _ accept: (GroupID, Bool, Accessibility) -> Bool) {
+        var print = KeyFingerprint(itemClass)
+        let attributes = itemClass.primaryKeyAttributes
+        for a in attributes {
+            guard let i = query.index(of: a) else { return }
+            print.add(query.entries[i].value)
+        }
+        var slot = byKey.head(print.value)
+        guard slot >= 0 else { return }
+        // Fields are read through the buffers so no item is copied.
+        slots.withUnsafeBufferPointer { items in
+            links.withUnsafeBufferPointer { links in
+                while slot >= 0 {
+                    let i = Int(slot)
+                    if items[i].itemClass == itemClass,
+                       accept(items[i].group, items[i].synchronizable, items[i].accessibility),
+                       attributes.allSatisfy({ items[i].attributes.sameEffectiveValue($0, as: query) }) {
+                        ids.append(ItemID(slot: slot))
+                    }
+                    slot = links[i].nextKey
                 }
             }
-            switch entries {
-            case .one(let slot): check(slot)
-            case .many(let list): for slot in list { check(slot) }
-            }
-            return ids
         }
     }
 
@@ -212,6 +248,12 @@ public struct Keychain: Sendable {
     /// that its primary key is free.
     @discardableResult
     public mutating func insert(_ item: StoredItem) -> ItemID {
+        insert(item, keyFingerprint: KeyFingerprint.key(of: item))
+    }
+
+    /// The same, with the key's fingerprint already computed.
+    @discardableResult
+    mutating func insert(_ item: StoredItem, keyFingerprint: UInt64) -> ItemID {
         var item = item
         item.sequence = nextSequence
         item.persistentUUID = uuidSalt << 32 | nextSequence
@@ -226,73 +268,85 @@ public struct Keychain: Sendable {
         } else {
             slot = Int32(slots.count)
             slots.append(item)
+            links.append(SlotLinks())
         }
-        index(slot, item)
-        indexPrefix(slot, item)
-        buckets[BucketKey(itemClass: item.itemClass, group: item.group), default: Bucket()]
-            .append(slot: slot, sequence: item.sequence)
+        link(slot, key: keyFingerprint, prefix: KeyFingerprint.prefix(of: item))
+        let b = bucketIndex(item.itemClass, item.group)
+        if b >= buckets.count { buckets += Array(repeating: Bucket(), count: b + 1 - buckets.count) }
+        buckets[b].append(slot: slot, sequence: item.sequence)
         count += 1
         return ItemID(slot: slot)
     }
 
-    private mutating func indexPrefix(_ slot: Int32, _ item: StoredItem) {
-        byPrefix[PrefixKey(item), default: []].append(slot)
+    /// Puts a slot at the head of its two chains.
+    private mutating func link(_ slot: Int32, key: UInt64, prefix: UInt64) {
+        let i = Int(slot)
+        links[i].key = key
+        links[i].nextKey = byKey.head(key)
+        byKey.setHead(key, slot)
+        links[i].prefix = prefix
+        links[i].nextPrefix = byPrefix.head(prefix)
+        byPrefix.setHead(prefix, slot)
     }
 
-    private mutating func unindexPrefix(_ slot: Int32, _ item: StoredItem) {
-        let key = PrefixKey(item)
-        guard var list = byPrefix[key] else { return }
-        byPrefix[key] = nil
-        list.removeAll { $0 == slot }
-        if !list.isEmpty { byPrefix[key] = list }
-    }
-
-    /// Slots of the items of a class in a group whose first key attribute has this value.
-    func slots(of itemClass: ItemClass, in group: GroupID, firstKeyValue: AttributeValue) -> [Int32] {
-        byPrefix[PrefixKey(itemClass, group, firstKeyValue)] ?? []
-    }
-
-    /// The slots that pass `accept`, read in place.
-    func filter(_ slots: [Int32], _ accept: (StoredItem) -> Bool) -> [ItemID] {
-        self.slots.withUnsafeBufferPointer { buffer in
-            var ids: [ItemID] = []
-            for slot in slots where accept(buffer[Int(slot)]) { ids.append(ItemID(slot: slot)) }
-            return ids
+    /// Takes a slot out of its key chain.
+    private mutating func unlinkKey(_ slot: Int32) {
+        let fingerprint = links[Int(slot)].key, next = links[Int(slot)].nextKey
+        var at = byKey.head(fingerprint)
+        if at == slot {
+            if next >= 0 { byKey.setHead(fingerprint, next) } else { byKey.remove(fingerprint) }
+            return
+        }
+        while at >= 0 {
+            if links[Int(at)].nextKey == slot { links[Int(at)].nextKey = next; return }
+            at = links[Int(at)].nextKey
         }
     }
 
-    private mutating func index(_ slot: Int32, _ item: StoredItem) {
-        let key = KeyValues(itemClass: item.itemClass, values: item.primaryKeyValues)
-        switch byKey[key] {
-        case nil: byKey[key] = .one(slot)
-        case .one(let other)?: byKey[key] = .many([other, slot])
-        case .many(var list)?:
-            byKey[key] = nil
-            list.append(slot)
-            byKey[key] = .many(list)
+    /// Takes a slot out of its prefix chain.
+    private mutating func unlinkPrefix(_ slot: Int32) {
+        let fingerprint = links[Int(slot)].prefix, next = links[Int(slot)].nextPrefix
+        var at = byPrefix.head(fingerprint)
+        if at == slot {
+            if next >= 0 { byPrefix.setHead(fingerprint, next) } else { byPrefix.remove(fingerprint) }
+            return
+        }
+        while at >= 0 {
+            if links[Int(at)].nextPrefix == slot { links[Int(at)].nextPrefix = next; return }
+            at = links[Int(at)].nextPrefix
         }
     }
 
-    private mutating func unindex(_ slot: Int32, _ item: StoredItem) {
-        let key = KeyValues(itemClass: item.itemClass, values: item.primaryKeyValues)
-        switch byKey[key] {
-        case .one(let s)? where s == slot: byKey[key] = nil
-        case .many(var list)?:
-            list.removeAll { $0 == slot }
-            byKey[key] = list.count == 1 ? .one(list[0]) : .many(list)
-        default: break
+    /// The items of a class in a group whose first key attribute has this
+    /// value and that pass `accept`, read in place. Appends to `ids`.
+    func matching(_ itemClass: ItemClass, in group: GroupID, firstKeyValue: AttributeValue,
+                  into ids: inout [ItemID], _ accept: (StoredItem) -> Bool) {
+        guard let first = itemClass.primaryKeyAttributes.first else { return }
+        var slot = byPrefix.head(KeyFingerprint.prefix(itemClass, group, firstKeyValue))
+        guard slot >= 0 else { return }
+        slots.withUnsafeBufferPointer { items in
+            while slot >= 0 {
+                let i = Int(slot)
+                if items[i].itemClass == itemClass && items[i].group == group
+                    && items[i].attributes.effectiveValue(first, is: firstKeyValue) && accept(items[i]) {
+                    ids.append(ItemID(slot: slot))
+                }
+                slot = links[i].nextPrefix
+            }
         }
     }
 
     /// Removes an item for good.
     public mutating func remove(_ id: ItemID) {
-        guard let item = self[id] else { return }
-        unindex(id.slot, item)
-        unindexPrefix(id.slot, item)
-        let key = BucketKey(itemClass: item.itemClass, group: item.group)
-        buckets[key]?.remove(sequence: item.sequence)
-        if buckets[key]?.isEmpty == true { buckets[key] = nil }
-        slots[Int(id.slot)] = Self.freeSlot
+        let i = Int(id.slot)
+        guard i >= 0, i < slots.count, slots[i].sequence != 0 else { return }
+        unlinkKey(id.slot)
+        unlinkPrefix(id.slot)
+        let b = bucketIndex(slots[i].itemClass, slots[i].group)
+        buckets[b].remove(sequence: slots[i].sequence)
+        if buckets[b].isEmpty { buckets[b] = Bucket() }
+        slots[i] = Self.freeSlot
+        links[i] = SlotLinks()
         freeSlots.append(id.slot)
         count -= 1
     }
@@ -301,33 +355,47 @@ public struct Keychain: Sendable {
     /// in insertion order, even when its primary key or group changes. The
     /// caller has checked that a new primary key is free.
     public mutating func replace(_ id: ItemID, with newItem: StoredItem) {
-        guard let old = self[id] else { return }
+        let i = Int(id.slot)
+        guard i >= 0, i < slots.count, slots[i].sequence != 0 else { return }
+        let oldClass = slots[i].itemClass, oldGroup = slots[i].group, sequence = slots[i].sequence
         var updated = newItem
-        updated.sequence = old.sequence
+        updated.sequence = sequence
         // SecDbItemUpdate runs UPDATE … WHERE rowid=? and keeps the persistref.
-        updated.rowID = old.rowID
-        updated.persistentUUID = old.persistentUUID
-        if old.primaryKeyValues != updated.primaryKeyValues || old.itemClass != updated.itemClass {
-            unindex(id.slot, old)
-            index(id.slot, updated)
+        updated.rowID = slots[i].rowID
+        updated.persistentUUID = slots[i].persistentUUID
+        // A chain holds every item with its fingerprint: only a new
+        // fingerprint moves the slot to another chain.
+        let key = KeyFingerprint.key(of: updated), prefix = KeyFingerprint.prefix(of: updated)
+        if key != links[i].key || prefix != links[i].prefix {
+            unlinkKey(id.slot)
+            unlinkPrefix(id.slot)
+            link(id.slot, key: key, prefix: prefix)
         }
-        if PrefixKey(old) != PrefixKey(updated) {
-            unindexPrefix(id.slot, old)
-            indexPrefix(id.slot, updated)
+        if oldClass != updated.itemClass || oldGroup != updated.group {
+            let from = bucketIndex(oldClass, oldGroup), to = bucketIndex(updated.itemClass, updated.group)
+            buckets[from].remove(sequence: sequence)
+            if buckets[from].isEmpty { buckets[from] = Bucket() }
+            if to >= buckets.count { buckets += Array(repeating: Bucket(), count: to + 1 - buckets.count) }
+            buckets[to].insert(slot: id.slot, sequence: sequence)
         }
-        let oldBucket = BucketKey(itemClass: old.itemClass, group: old.group)
-        let newBucket = BucketKey(itemClass: updated.itemClass, group: updated.group)
-        if oldBucket != newBucket {
-            buckets[oldBucket]?.remove(sequence: old.sequence)
-            if buckets[oldBucket]?.isEmpty == true { buckets[oldBucket] = nil }
-            buckets[newBucket, default: Bucket()].insert(slot: id.slot, sequence: old.sequence)
-        }
-        slots[Int(id.slot)] = updated
+        slots[i] = updated
+    }
+
+    /// Where a class's bucket in a group sits in `buckets`.
+    private func bucketIndex(_ itemClass: ItemClass, _ group: GroupID) -> Int {
+        Int(group) * ItemClass.tableCount + itemClass.tableIndex
+    }
+
+    /// The bucket of a class in a group, if it has ever held an item.
+    private func bucket(_ itemClass: ItemClass, _ group: GroupID) -> Bucket? {
+        guard group >= 0 else { return nil }
+        let b = bucketIndex(itemClass, group)
+        return b < buckets.count ? buckets[b] : nil
     }
 
     /// The items of one class in one group, in insertion order.
     public func items(of itemClass: ItemClass, in group: GroupID) -> [ItemID] {
-        guard let bucket = buckets[BucketKey(itemClass: itemClass, group: group)] else { return [] }
+        guard let bucket = bucket(itemClass, group) else { return [] }
         return bucket.slots.compactMap { $0 < 0 ? nil : ItemID(slot: $0) }
     }
 
@@ -335,7 +403,7 @@ public struct Keychain: Sendable {
     /// until it returns false.
     public func forEach(of itemClass: ItemClass, in group: GroupID,
                         _ body: (ItemID, StoredItem) -> Bool) {
-        guard let bucket = buckets[BucketKey(itemClass: itemClass, group: group)] else { return }
+        guard let bucket = bucket(itemClass, group) else { return }
         slots.withUnsafeBufferPointer { buffer in
             for slot in bucket.slots where slot >= 0 {
                 if !body(ItemID(slot: slot), buffer[Int(slot)]) { return }
@@ -356,10 +424,138 @@ public struct Keychain: Sendable {
     }
 }
 
-extension StoredItem {
-    /// The class's key attributes, absent ones as empty.
-    var primaryKeyValues: [AttributeValue] {
-        itemClass.primaryKeyAttributes.map { attributes.effectiveValue($0) }
+/// A 64-bit fingerprint of an item class and attribute values: FNV-1a over
+/// the values' UTF-8 bytes (strings compare as bytes, so equal values have
+/// equal fingerprints), finished with a 64-bit mixer so that the tables'
+/// low bits spread. Not cryptographic: the tables compare the real values.
+struct KeyFingerprint {
+    private var state: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    init(_ itemClass: ItemClass) { add(word: UInt64(itemClass.tableIndex)) }
+
+    private mutating func add(word: UInt64) {
+        state = (state ^ word) &* 0x0000_0100_0000_01b3
+    }
+
+    mutating func add(_ value: AttributeValue) {
+        switch value {
+        case .string(let s):
+            let done: Void? = s.utf8.withContiguousStorageIfAvailable { bytes in
+                for b in bytes { add(word: UInt64(b)) }
+            }
+            if done == nil { for b in s.utf8 { add(word: UInt64(b)) } }
+            // The length ends the value, so ("ab", "c") and ("a", "bc") differ.
+            add(word: UInt64(s.utf8.count) | 1 << 40)
+        case .integer(let i):
+            add(word: UInt64(bitPattern: Int64(i)) ^ 2 << 60)
+        }
+    }
+
+    /// The fingerprint, never 0 (the tables' empty mark).
+    var value: UInt64 {
+        var h = state
+        h ^= h >> 33
+        h = h &* 0xff51_afd7_ed55_8ccd
+        h ^= h >> 33
+        h = h &* 0xc4ce_b9fe_1a85_ec53
+        h ^= h >> 33
+        return h == 0 ? 1 : h
+    }
+
+    /// Adds the effective value of `attribute` in `list`, read in place.
+    private mutating func add(_ attribute: ItemAttribute, of list: AttributeList) {
+        if let i = list.index(of: attribute) { add(list.entries[i].value) } else { add(.absent(for: attribute)) }
+    }
+
+    /// An item's class and key values, absent attributes as empty.
+    static func key(of item: StoredItem) -> UInt64 {
+        var print = KeyFingerprint(item.itemClass)
+        for a in item.itemClass.primaryKeyAttributes { print.add(a, of: item.attributes) }
+        return print.value
+    }
+
+    /// An item's class, group and first key value.
+    static func prefix(of item: StoredItem) -> UInt64 {
+        var print = KeyFingerprint(item.itemClass)
+        print.add(group: item.group)
+        if let first = item.itemClass.primaryKeyAttributes.first { print.add(first, of: item.attributes) } else { print.add(.string("")) }
+        return print.value
+    }
+
+    static func prefix(_ itemClass: ItemClass, _ group: GroupID, _ first: AttributeValue) -> UInt64 {
+        var print = KeyFingerprint(itemClass)
+        print.add(group: group)
+        print.add(first)
+        return print.value
+    }
+
+    private mutating func add(group: GroupID) {
+        add(word: UInt64(UInt32(bitPattern: group)) | 1 << 50)
+    }
+}
+
+/// An open-addressing table (linear probing, at most half full) from
+/// fingerprints to the first slot of a chain.
+struct SlotTable: Sendable {
+    /// 0 marks an empty entry; fingerprints are never 0.
+    private var keys: [UInt64] = []
+    private var heads: [Int32] = []
+    private var used = 0
+
+    private var mask: Int { keys.count - 1 }
+
+    /// The chain's first slot, or -1.
+    func head(_ key: UInt64) -> Int32 {
+        guard !keys.isEmpty else { return -1 }
+        var i = Int(truncatingIfNeeded: key) & mask
+        while true {
+            let k = keys[i]
+            if k == key { return heads[i] }
+            if k == 0 { return -1 }
+            i = (i + 1) & mask
+        }
+    }
+
+    /// Sets (or adds) the chain's first slot.
+    mutating func setHead(_ key: UInt64, _ slot: Int32) {
+        if (used + 1) * 2 > keys.count { grow() }
+        var i = Int(truncatingIfNeeded: key) & mask
+        while keys[i] != 0 && keys[i] != key { i = (i + 1) & mask }
+        if keys[i] == 0 { used += 1; keys[i] = key }
+        heads[i] = slot
+    }
+
+    /// Removes a chain, shifting later entries back so no probe sequence breaks.
+    mutating func remove(_ key: UInt64) {
+        guard !keys.isEmpty else { return }
+        var i = Int(truncatingIfNeeded: key) & mask
+        while keys[i] != key {
+            if keys[i] == 0 { return }
+            i = (i + 1) & mask
+        }
+        var j = i
+        while true {
+            j = (j + 1) & mask
+            if keys[j] == 0 { break }
+            let home = Int(truncatingIfNeeded: keys[j]) & mask
+            // Entry j may move to the hole at i unless its home lies in (i, j].
+            let stays = i <= j ? (i < home && home <= j) : (i < home || home <= j)
+            if stays { continue }
+            keys[i] = keys[j]
+            heads[i] = heads[j]
+            i = j
+        }
+        keys[i] = 0
+        used -= 1
+    }
+
+    private mutating func grow() {
+        let oldKeys = keys, oldHeads = heads
+        let capacity = max(16, keys.count * 2)
+        keys = Array(repeating: 0, count: capacity)
+        heads = Array(repeating: -1, count: capacity)
+        used = 0
+        for (k, h) in zip(oldKeys, oldHeads) where k != 0 { setHead(k, h) }
     }
 }
 
@@ -415,6 +611,9 @@ extension Keychain.Bucket {
 }
 
 extension ItemClass {
+    /// How many `tableIndex` values there are.
+    static let tableCount = 5
+
     /// A small index per class, for per-table counters.
     var tableIndex: Int {
         switch self {

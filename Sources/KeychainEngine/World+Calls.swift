@@ -98,7 +98,10 @@ extension World {
     }
 
     private func firstForeignAttribute(_ spec: ItemSpec, _ itemClass: ItemClass) -> ItemAttribute? {
-        spec.attributes.first(where: { !$0.attribute.applies(to: itemClass) })?.attribute
+        // By index: `first(where:)` would copy each entry, value and all.
+        let entries = spec.attributes.entries
+        for i in entries.indices where !entries[i].attribute.applies(to: itemClass) { return entries[i].attribute }
+        return nil
     }
 
     /// The checks `SecItemAuthDoQuery` (OSX/sec/Security/SecItem.m,
@@ -108,8 +111,14 @@ extension World {
         // item's attributes on add, the attributes to change on update. Every
         // access-control object has constraints (SecAccessControl.m
         // SecAccessControlCreateWithFlags adds kAKSKeyOpDefaultAcl without flags).
-        let dict = request.operation == .add ? request.spec : request.operation == .update ? request.changes : nil
-        if let dict, dict.synchronizable == .yes, dict.accessControl != nil {
+        // The fields are read in place: copying a dictionary retains all of it.
+        let syncWithAC: Bool
+        switch request.operation {
+        case .add: syncWithAC = request.spec.synchronizable == .yes && request.spec.accessControl != nil
+        case .update: syncWithAC = request.changes?.synchronizable == .yes && request.changes?.accessControl != nil
+        case .find, .delete: syncWithAC = false
+        }
+        if syncWithAC {
             return CallResult(status: .param, reason: .syncWithAccessControl, callerGroups: callerGroups)
         }
         // "kSecUseAuthenticationUISkip is allowed only for SecItemCopyMatching".
@@ -134,7 +143,7 @@ extension World {
     private func serverGroups(of app: AppHandle, _ operation: Operation,
                               _ platform: Platform) -> Result<AppCache, CallResultBox> {
         let full = cache(of: app, on: platform)
-        let unsigned = apps[app.index].isUnsigned
+        let unsigned = full.isUnsigned
         // 1.6: an unsigned target gets errSecMissingEntitlement from every
         // call, except on the Mac, whose list then holds com.apple.token; an
         // empty Mac list (an app ID no profile validates, nothing else) too.
@@ -143,7 +152,7 @@ extension World {
                                                      callerGroups: full.names)))
         }
         guard operation != .find else { return .success(full) }
-        let writable = full.writable(tokenGroup: groupIDs[AppTarget.tokenGroup])
+        let writable = full.writable
         if writable.ids.isEmpty {
             return .failure(CallResultBox(CallResult(status: .missingEntitlement, reason: .onlyTokenGroup,
                                                      callerGroups: full.names)))
@@ -203,72 +212,75 @@ extension World {
         if !state.isAvailable(accessibility) { return fail(.interactionNotAllowed, .locked(accessibility)) }
 
         let biometrySet = state.biometrySet
-        var parts: [StoredItem] = []
         // sync=any on add stores a non-synchronizable item, no error.
         let sync = spec.synchronizable == .yes
-        if itemClass == .identity {
-            // 2.3: an identity is stored as its certificate and its key.
-            var cert = AttributeList(), key = AttributeList()
-            for e in spec.attributes {
-                if e.attribute == .label { cert[.label] = e.value; key[.label] = e.value }
-                else if e.attribute.applies(to: .certificate) { cert[e.attribute] = e.value }
-                else { key[e.attribute] = e.value }
-            }
-            if key[.keyClass] == nil { key[.keyClass] = .string("private") }
-            if cert[.publicKeyHash] == nil { cert[.publicKeyHash] = key.effectiveValue(.applicationLabel) }
-            // explode_identity adds each half with the same dictionary, so
-            // each takes its own class's default accessibility.
-            parts.append(StoredItem(itemClass: .certificate, group: group, synchronizable: sync,
-                                    accessibility: named ?? ItemClass.certificate.defaultAccessibility,
-                                    accessControl: spec.accessControl,
-                                    attributes: cert, data: spec.data))
-            parts.append(StoredItem(itemClass: .key, group: group, synchronizable: sync,
-                                    accessibility: named ?? ItemClass.key.defaultAccessibility,
-                                    accessControl: spec.accessControl,
-                                    attributes: key, data: spec.data))
-        } else {
-            parts.append(StoredItem(itemClass: itemClass, group: group, synchronizable: sync,
-                                    accessibility: accessibility, accessControl: spec.accessControl,
-                                    attributes: spec.attributes, data: spec.data))
-        }
         let stamp = tick()
+        guard itemClass == .identity else {
+            var item = StoredItem(itemClass: itemClass, group: group, synchronizable: sync,
+                                  accessibility: accessibility, accessControl: spec.accessControl,
+                                  attributes: spec.attributes, data: spec.data)
+            item.biometrySet = biometrySet
+            item.modified = stamp
+            // One fingerprint of the key serves the lookup and the insert.
+            let key = KeyFingerprint.key(of: item)
+            if let old = devices[device.index].keychain.liveItem(withKeyOf: item, fingerprint: key) {
+                return fail(.duplicateItem, .duplicate(existing: old))
+            }
+            // Mutate in place through the array so the keychain is never copied.
+            let id = devices[device.index].keychain.insert(item, keyFingerprint: key)
+            return CallResult(status: .success, reason: .succeeded, callerGroups: cache.names,
+                              searchedGroups: singleGroupNames[Int(group)],
+                              items: [FoundItem(id: id, item: devices[device.index].keychain[id] ?? item,
+                                                groupName: groupNames[Int(group)])],
+                              returns: spec.returns)
+        }
+        // 2.3: an identity is stored as its certificate and its key.
+        var cert = AttributeList(), key = AttributeList()
+        for e in spec.attributes {
+            if e.attribute == .label { cert[.label] = e.value; key[.label] = e.value }
+            else if e.attribute.applies(to: .certificate) { cert[e.attribute] = e.value }
+            else { key[e.attribute] = e.value }
+        }
+        if key[.keyClass] == nil { key[.keyClass] = .string("private") }
+        if cert[.publicKeyHash] == nil { cert[.publicKeyHash] = key.effectiveValue(.applicationLabel) }
+        // explode_identity adds each half with the same dictionary, so
+        // each takes its own class's default accessibility.
+        var parts = [
+            StoredItem(itemClass: .certificate, group: group, synchronizable: sync,
+                       accessibility: named ?? ItemClass.certificate.defaultAccessibility,
+                       accessControl: spec.accessControl, attributes: cert, data: spec.data),
+            StoredItem(itemClass: .key, group: group, synchronizable: sync,
+                       accessibility: named ?? ItemClass.key.defaultAccessibility,
+                       accessControl: spec.accessControl, attributes: key, data: spec.data),
+        ]
         for i in parts.indices {
             parts[i].biometrySet = biometrySet
             parts[i].modified = stamp
         }
-        // A lost when-passcode-set row with the same key is cleared first, as
-        // the first read after the passcode change would have (inferred).
-        for part in parts {
-            if let old = devices[device.index].keychain.item(withKey: part.primaryKey),
-               devices[device.index].keychain[old]?.lost == true {
-                devices[device.index].keychain.remove(old)
-            }
-        }
-        let existing = parts.map { devices[device.index].keychain.item(withKey: $0.primaryKey) }
+        // The halves are of different classes: clearing one's lost row
+        // cannot change the other's lookup.
+        var existing: [ItemID?] = []
+        for part in parts { existing.append(devices[device.index].keychain.liveItem(withKeyOf: part, fingerprint: KeyFingerprint.key(of: part))) }
         // A duplicate only if every part already exists.
         if existing.allSatisfy({ $0 != nil }), let first = existing[0] {
             return fail(.duplicateItem, .duplicate(existing: first))
         }
-        // Mutate in place through the array so the keychain is never copied.
         var added: [FoundItem] = []
         for (part, old) in zip(parts, existing) {
             let id = old ?? devices[device.index].keychain.insert(part)
             added.append(FoundItem(id: id, item: devices[device.index].keychain[id] ?? part,
                                    groupName: groupNames[Int(group)]))
         }
-        if itemClass == .identity, added.count == 2 {
-            let key = added[1]
-            added = [FoundItem(id: added[0].id, item: added[0].item, groupName: added[0].groupName,
-                               identityKey: .init(id: key.id, item: key.item, groupName: key.groupName))]
-        }
+        let keyHalf = added[1]
+        added = [FoundItem(id: added[0].id, item: added[0].item, groupName: added[0].groupName,
+                           identityKey: .init(id: keyHalf.id, item: keyHalf.item, groupName: keyHalf.groupName))]
         return CallResult(status: .success, reason: .succeeded, callerGroups: cache.names,
-                          searchedGroups: [groupNames[Int(group)]], items: added, returns: spec.returns)
+                          searchedGroups: singleGroupNames[Int(group)], items: added, returns: spec.returns)
     }
 
     /// The group's ID if the caller's list holds it.
     private func entitledGroup(_ name: String, _ cache: AppCache) -> GroupID? {
-        guard let id = groupIDs[name], cache.ids.contains(id) else { return nil }
-        return id
+        cache.id(of: name)
     }
 
     // MARK: Queries
@@ -278,7 +290,7 @@ extension World {
     /// errSecMissingEntitlement from iOS 13, errSecItemNotFound before.
     private func searchScope(_ spec: ItemSpec, _ cache: AppCache, _ platform: Platform) -> Scope {
         guard let named = spec.accessGroup else { return .success(cache.searchIDs) }
-        if let id = entitledGroup(named, cache) { return .success([id]) }
+        if let id = entitledGroup(named, cache) { return .success(singleGroups[Int(id)]) }
         if platform.rejectsUnentitledQueryGroups {
             return .failure(CallResult(status: .missingEntitlement, reason: .groupNotEntitled(named),
                                        callerGroups: cache.names))
@@ -294,11 +306,14 @@ extension World {
 
     /// The names of the searched groups; the app's cached list when it searched all.
     private func names(of groups: [GroupID], _ cache: AppCache) -> [String] {
-        groups == cache.searchIDs ? cache.searchNames : groups.map { groupNames[Int($0)] }
+        if groups == cache.searchIDs { return cache.searchNames }
+        if groups.count == 1 { return singleGroupNames[Int(groups[0])] }
+        return groups.map { groupNames[Int($0)] }
     }
 
-    /// Whether a stored item satisfies a query's filters (class and group aside).
-    static func matches(_ item: StoredItem, _ spec: ItemSpec) -> Bool {
+    /// Whether a stored item satisfies a query's filters (class and group
+    /// aside); `sync`, when given, stands for the query's sync value.
+    static func matches(_ item: StoredItem, _ spec: ItemSpec, sync: SyncSelector? = nil) -> Bool {
         if let ref = spec.persistentRef {
             let table: ItemClass = ref.itemClass == .identity ? .certificate : ref.itemClass
             guard table == item.itemClass, ref.names(item), ref.inFileKeychain == (item.owner != nil) else { return false }
@@ -306,13 +321,13 @@ extension World {
         // 3: a query that does not mention synchronizable matches only
         // non-synchronizable items (SecDbQuery.c query_create_with_limit),
         // unless it carries a persistent reference.
-        switch spec.synchronizable ?? (spec.persistentRef == nil ? .no : .any) {
+        switch sync ?? spec.synchronizable ?? (spec.persistentRef == nil ? .no : .any) {
         case .yes: if !item.synchronizable { return false }
         case .no: if item.synchronizable { return false }
         case .any: break
         }
         if let a = spec.accessibility, item.accessibility != a { return false }
-        for e in spec.attributes where item.attributes.effectiveValue(e.attribute) != e.value {
+        for e in spec.attributes where !item.attributes.effectiveValue(e.attribute, is: e.value) {
             return false
         }
         return true
@@ -321,22 +336,19 @@ extension World {
     /// Items of `itemClass` in `groups` that match `spec`, in insertion order.
     /// With a complete primary key in the query this is one hash lookup per
     /// group and sync value; otherwise it walks only the searched groups.
-    func matchingItems(_ spec: ItemSpec, _ itemClass: ItemClass, in groups: [GroupID],
-                       of keychain: Keychain) -> [ItemID] {
+    /// `sync`, when given, replaces the query's sync value (lint asks what a
+    /// query would match with another one, without copying the query).
+    static func matchingItems(_ spec: ItemSpec, _ itemClass: ItemClass, in groups: [GroupID],
+                              of keychain: Keychain, sync override: SyncSelector? = nil) -> [ItemID] {
         var ids: [ItemID] = []
         let keyAttributes = itemClass.primaryKeyAttributes
-        var keyValues: [AttributeValue] = []
-        keyValues.reserveCapacity(keyAttributes.count)
-        for a in keyAttributes {
-            guard let v = spec.attributes[a] else { break }
-            keyValues.append(v)
-        }
-        if !keyAttributes.isEmpty && keyValues.count == keyAttributes.count {
+        let fullKey = !keyAttributes.isEmpty && keyAttributes.allSatisfy { spec.attributes.contains($0) }
+        if fullKey {
             // One hash of the key values; the group and sync value are then
             // checked on the few items that share them.
-            let sync = spec.synchronizable ?? (spec.persistentRef == nil ? .no : .any)
+            let sync = override ?? spec.synchronizable ?? (spec.persistentRef == nil ? .no : .any)
             let onlyKeys = spec.attributes.count == keyAttributes.count && spec.persistentRef == nil
-            ids = keychain.matching(keyValues: itemClass, keyValues) { group, synchronizable, accessibility in
+            keychain.matching(itemClass, keyIn: spec.attributes, into: &ids) { group, synchronizable, accessibility in
                 guard groups.contains(group) else { return false }
                 switch sync {
                 case .yes: if !synchronizable { return false }
@@ -347,18 +359,18 @@ extension World {
                 return true
             }
             // Attributes beyond the key need the whole item.
-            if !onlyKeys { ids.removeAll { id in keychain[id].map { !Self.matches($0, spec) } ?? true } }
+            if !onlyKeys { ids.removeAll { id in keychain[id].map { !Self.matches($0, spec, sync: override) } ?? true } }
         } else if let first = keyAttributes.first, let value = spec.attributes[first] {
             // The leading key attribute is named: look only at items with it.
             for g in groups {
-                ids += keychain.filter(keychain.slots(of: itemClass, in: g, firstKeyValue: value)) { Self.matches($0, spec) }
+                keychain.matching(itemClass, in: g, firstKeyValue: value, into: &ids) { Self.matches($0, spec, sync: override) }
             }
         } else {
             var groupsWithMatches = 0
             for g in groups {
                 let before = ids.count
                 keychain.forEach(of: itemClass, in: g) { id, item in
-                    if Self.matches(item, spec) { ids.append(id) }
+                    if Self.matches(item, spec, sync: override) { ids.append(id) }
                     return true
                 }
                 if ids.count > before { groupsWithMatches += 1 }
@@ -372,8 +384,11 @@ extension World {
     }
 
     /// Matches of a query as items, identities paired with their keys.
-    func matchingFoundItems(_ spec: ItemSpec, _ itemClass: ItemClass, in groups: [GroupID],
-                            of keychain: Keychain) -> [FoundItem] {
+    ///
+    /// Static, like `matchingItems` and `walk`: a mutating call that asked
+    /// the world for them would copy the whole world to lend it.
+    static func matchingFoundItems(_ spec: ItemSpec, _ itemClass: ItemClass, in groups: [GroupID],
+                                   of keychain: Keychain, names groupNames: [String]) -> [FoundItem] {
         guard itemClass == .identity else {
             return matchingItems(spec, itemClass, in: groups, of: keychain).compactMap { id in
                 keychain[id].map { FoundItem(id: id, item: $0, groupName: groupNames[Int($0.group)]) }
@@ -412,23 +427,26 @@ extension World {
     /// one the device state keeps locked (SecItemDb.c s3dl_query_row), and
     /// settles prompts for access-control items when the call authenticates
     /// (find and update; the context may stand in for the user).
-    private func walk(_ matches: [FoundItem], cap: Int, authenticates: Bool, authUI: AuthUI,
-                      state: DeviceState, deletes: Bool = false, context: inout ContextUse?,
-                      prompt: (FoundItem) -> PromptAnswer?) -> Result<[FoundItem], StatusFailure> {
-        var taken: [FoundItem] = []
+    private static func walk(_ matches: [FoundItem], cap: Int, authenticates: Bool, authUI: AuthUI,
+                             state: DeviceState, deletes: Bool = false, context: inout ContextUse?,
+                             prompt: (FoundItem) -> PromptAnswer?) -> Result<[FoundItem], StatusFailure> {
+        // Taken matches are a prefix of `matches` until one is passed over;
+        // only then is a separate list built.
+        var prefix = 0
+        var taken: [FoundItem]?
         for match in matches {
             // A lost when-passcode-set item cannot be decoded: reads pass it
             // over, a delete removes it (it needs no decryption: SecItemDb.c
             // s3dl_query_delete, kAKSKeyOpDelete).
             if match.item.lost || match.identityKey?.item.lost == true {
-                if deletes { taken.append(match) }
+                if deletes { Self.take(match, &taken, &prefix) } else { Self.passOver(matches, &taken, prefix) }
                 continue
             }
             // Invalidated biometry-current-set items are not found, but a
             // delete still removes them: it needs no authentication
             // (SecAccessControl.m sets kAKSKeyOpDelete to true for every flag).
             if match.item.isInvalidated(by: state) {
-                if deletes { taken.append(match) }
+                if deletes { Self.take(match, &taken, &prefix) } else { Self.passOver(matches, &taken, prefix) }
                 continue
             }
             if !state.isAvailable(match.item.accessibility) {
@@ -442,7 +460,9 @@ extension World {
                 // A non-interactive context turns a prompt into a failure.
                 let authUI = context?.context.interactionAllowed == false && authUI == .allow ? .fail : authUI
                 switch authUI {
-                case .skip: continue
+                case .skip:
+                    Self.passOver(matches, &taken, prefix)
+                    continue
                 case .fail:
                     let reason: StatusReason = context?.context.interactionAllowed == false ? .contextNotInteractive : .promptNotAllowed
                     return .failure(StatusFailure(.interactionNotAllowed, reason))
@@ -457,10 +477,22 @@ extension World {
                     }
                 }
             }
-            taken.append(match)
-            if taken.count >= cap { break }
+            Self.take(match, &taken, &prefix)
+            if (taken?.count ?? prefix) >= cap { break }
         }
-        return .success(taken)
+        if let taken { return .success(taken) }
+        return .success(prefix == matches.count ? matches : Array(matches[..<prefix]))
+    }
+
+    /// Takes a match in `walk`: while nothing was passed over, the taken
+    /// ones are the first `prefix` matches.
+    private static func take(_ match: FoundItem, _ taken: inout [FoundItem]?, _ prefix: inout Int) {
+        if taken == nil { prefix += 1 } else { taken?.append(match) }
+    }
+
+    /// Passes over a match in `walk`: from now on the taken ones are listed.
+    private static func passOver(_ matches: [FoundItem], _ taken: inout [FoundItem]?, _ prefix: Int) {
+        if taken == nil { taken = Array(matches[..<prefix]) }
     }
 
     struct StatusFailure: Error {
@@ -484,7 +516,7 @@ extension World {
             return CallResult(status: .param, reason: .persistentRefWithAttributes, callerGroups: cache.names,
                               searchedGroups: searched)
         }
-        let matches = matchingFoundItems(spec, itemClass, in: groups, of: devices[device.index].keychain)
+        let matches = devices[device.index].keychain.foundItems(spec, itemClass, in: groups, names: groupNames)
         var context = contextUse(spec, device)
         defer { if let context, let name = spec.context, context.authenticated { contexts[name]?.authenticatedOn = device } }
         // Every query decrypts the secret part of an item whose access control
@@ -493,7 +525,7 @@ extension World {
         // contraints"), so attributes alone, or nothing, prompt too
         // (secacltests/sec_acl_stress.c: auth-ui=fail → errSecInteractionNotAllowed);
         // the query's context may stand in for the prompt.
-        switch walk(matches, cap: (spec.limit ?? .one).cap, authenticates: true,
+        switch Self.walk(matches, cap: (spec.limit ?? .one).cap, authenticates: true,
                     authUI: spec.authUI ?? .allow, state: devices[device.index].state, context: &context, prompt: prompt) {
         case .failure(let f):
             return CallResult(status: f.status, reason: f.reason, callerGroups: cache.names, searchedGroups: searched)
@@ -515,8 +547,9 @@ extension World {
     /// order (locked items stop the call), with the groups searched.
     /// An update decrypts each item (kAKSKeyOpDecrypt needs the user, or the
     /// query's context); a delete uses kAKSKeyOpDelete, which every flag set
-    /// leaves open.
-    private func everyMatch(_ query: ItemSpec, _ itemClass: ItemClass, _ cache: AppCache, _ device: DeviceHandle,
+    /// leaves open. Mutating only to reach the keychain in place
+    /// (`Keychain.foundItems`).
+    private mutating func everyMatch(_ query: ItemSpec, _ itemClass: ItemClass, _ cache: AppCache, _ device: DeviceHandle,
                             _ operation: Operation, authUI: AuthUI, context: inout ContextUse?,
                             prompt: (FoundItem) -> PromptAnswer?) -> Matches {
         let groups: [GroupID]
@@ -529,9 +562,9 @@ extension World {
             return .failed(CallResult(status: .param, reason: .persistentRefWithAttributes, callerGroups: cache.names,
                                       searchedGroups: searched))
         }
-        let matches = matchingFoundItems(query, itemClass, in: groups, of: devices[device.index].keychain)
+        let matches = devices[device.index].keychain.foundItems(query, itemClass, in: groups, names: groupNames)
         let deletes = operation == .delete
-        switch walk(matches, cap: Int.max, authenticates: !deletes, authUI: authUI, state: devices[device.index].state,
+        switch Self.walk(matches, cap: Int.max, authenticates: !deletes, authUI: authUI, state: devices[device.index].state,
                     deletes: deletes, context: &context, prompt: prompt) {
         case .failure(let f):
             return .failed(CallResult(status: f.status, reason: f.reason, callerGroups: cache.names, searchedGroups: searched))
@@ -603,27 +636,37 @@ extension World {
         // Every stored part the update touches, with its new contents.
         // Two certificates may pair with one key: touch each stored item once.
         var plan: [(ItemID, StoredItem)] = []
-        var planned = Set<ItemID>()
-        for match in taken {
-            if planned.insert(match.id).inserted {
-                plan.append((match.id, Self.applying(changes, to: match.item, group: newGroup)))
-            }
-            if let key = match.identityKey, planned.insert(key.id).inserted {
-                plan.append((key.id, Self.applying(changes, to: key.item, group: newGroup)))
-            }
-        }
-        // All or nothing: a change that makes two items share a primary key
-        // is errSecDuplicateItem and changes nothing.
-        let touched = Set(plan.map(\.0))
-        var newKeys = Set<PrimaryKey>()
-        for (_, item) in plan {
-            let key = item.primaryKey
-            if !newKeys.insert(key).inserted {
-                let first = plan.first { $0.1.primaryKey == key }?.0 ?? plan[0].0
-                return fail(.duplicateItem, .duplicate(existing: first), searched)
-            }
-            if let other = devices[device.index].keychain.item(withKey: key), !touched.contains(other) {
+        if taken.count == 1 && taken[0].identityKey == nil {
+            // One item (the common case): nothing to deduplicate, and its
+            // new key can only collide with another stored item.
+            let item = Self.applying(changes, to: taken[0].item, group: newGroup)
+            if let other = devices[device.index].keychain.item(withKeyOf: item), other != taken[0].id {
                 return fail(.duplicateItem, .duplicate(existing: other), searched)
+            }
+            plan.append((taken[0].id, item))
+        } else {
+            var planned = Set<ItemID>()
+            for match in taken {
+                if planned.insert(match.id).inserted {
+                    plan.append((match.id, Self.applying(changes, to: match.item, group: newGroup)))
+                }
+                if let key = match.identityKey, planned.insert(key.id).inserted {
+                    plan.append((key.id, Self.applying(changes, to: key.item, group: newGroup)))
+                }
+            }
+            // All or nothing: a change that makes two items share a primary key
+            // is errSecDuplicateItem and changes nothing.
+            let touched = Set(plan.map(\.0))
+            var newKeys = Set<PrimaryKey>()
+            for (_, item) in plan {
+                let key = item.primaryKey
+                if !newKeys.insert(key).inserted {
+                    let first = plan.first { $0.1.primaryKey == key }?.0 ?? plan[0].0
+                    return fail(.duplicateItem, .duplicate(existing: first), searched)
+                }
+                if let other = devices[device.index].keychain.item(withKeyOf: item), !touched.contains(other) {
+                    return fail(.duplicateItem, .duplicate(existing: other), searched)
+                }
             }
         }
         // Rows are updated in place and keep their insertion order. The final
@@ -634,7 +677,7 @@ extension World {
             var item = item
             item.modified = stamp
             // A travelling item whose key changes leaves a deletion of the old key behind.
-            if let old = devices[device.index].keychain[id], old.primaryKey != item.primaryKey {
+            if let old = devices[device.index].keychain[id], !Keychain.samePrimaryKey(old, item) {
                 recordDeletion(old, on: device)
             }
             devices[device.index].keychain.replace(id, with: item)
@@ -695,6 +738,24 @@ extension World {
         }
         return CallResult(status: .success, reason: .succeeded, callerGroups: cache.names,
                           searchedGroups: searched, items: taken)
+    }
+}
+
+extension Keychain {
+    /// How many items `World.matchingItems` finds here, lent in place like
+    /// `foundItems`.
+    func matchCount(_ spec: ItemSpec, _ itemClass: ItemClass, in groups: [GroupID], sync: SyncSelector) -> Int {
+        World.matchingItems(spec, itemClass, in: groups, of: self, sync: sync).count
+    }
+
+    /// `World.matchingFoundItems` on this keychain. Mutating though it
+    /// changes nothing: a call path that is itself mutating then reaches the
+    /// device's keychain in place (`devices[i].keychain.foundItems(…)`),
+    /// where a read would copy the whole keychain to lend it (callgrind:
+    /// one copy per query).
+    mutating func foundItems(_ spec: ItemSpec, _ itemClass: ItemClass, in groups: [GroupID],
+                    names groupNames: [String]) -> [FoundItem] {
+        World.matchingFoundItems(spec, itemClass, in: groups, of: self, names: groupNames)
     }
 }
 

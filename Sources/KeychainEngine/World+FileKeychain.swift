@@ -80,7 +80,7 @@ extension World {
         query.accessibility = nil
         query.synchronizable = .any
         let storedClass: ItemClass = itemClass == .identity ? .certificate : itemClass
-        let ids = matchingItems(query, storedClass, in: [fileGroup], of: devices[device.index].fileKeychain)
+        let ids = Self.matchingItems(query, storedClass, in: [fileGroup], of: devices[device.index].fileKeychain)
         // SecItemCopyMatching_osx returns one match unless the query says
         // otherwise, and SecItemUpdate_osx and SecItemDelete_osx act on what
         // it returns: without limit=all they change or delete the first match only.

@@ -54,35 +54,71 @@ public struct World: Sendable {
     private var teamsByName: [String: Int] = [:]
     var groupNames: [String] = []
     var groupIDs: [String: GroupID] = [:]
+    /// Per group: a one-element list of its ID and of its name, made once,
+    /// so a call on one group shares them instead of building arrays.
+    var singleGroups: [[GroupID]] = []
+    var singleGroupNames: [[String]] = []
     /// Each app's access-group list, resolved once; rebuilt when its entitlements change.
     private var appCaches: [AppCache] = []
     /// The same as the Mac's keychain daemon builds them (macOS, Catalyst).
     private var macCaches: [AppCache] = []
 
-    /// An app's access groups as the call path needs them.
-    struct AppCache: Sendable {
-        var names: [String]
-        var ids: [GroupID]
+    /// An app's access groups as the call path needs them, built once per
+    /// app and platform kind and replaced when a declaration changes them.
+    /// A shared immutable object: a call holds it with one reference count,
+    /// and copying the world shares it.
+    final class AppCache: Sendable {
+        let names: [String]
+        let ids: [GroupID]
+        /// The name of each entry of `ids`: `names` itself, except in the
+        /// writable list, whose `names` stay whole for messages.
+        private let idNames: [String]
         /// The list without repeats, in first-seen order: the groups a query searches.
-        var searchIDs: [GroupID]
-        var searchNames: [String]
+        let searchIDs: [GroupID]
+        let searchNames: [String]
         /// An App Clip (`com.apple.developer.on-demand-install-capable`)
         /// whose list is not its app ID alone: every call is
         /// errSecRestrictedAPI (SecItemServer.c `appClipHasAcceptableAccessGroups`,
         /// Security-59754.41.1 and later).
-        var restrictedClip = false
+        let restrictedClip: Bool
         /// An App Clip: synchronizable items are refused.
-        var isAppClip = false
+        let isAppClip: Bool
+        /// Neither an app ID nor keychain access groups (semantics 1.6).
+        let isUnsigned: Bool
+        /// The list without the read-only token group, when it holds it.
+        private let writableList: AppCache?
+
+        init(names: [String], ids: [GroupID], idNames: [String]? = nil, searchIDs: [GroupID], searchNames: [String],
+             restrictedClip: Bool = false, isAppClip: Bool = false, isUnsigned: Bool = false,
+             tokenGroup: GroupID? = nil) {
+            self.names = names
+            self.ids = ids
+            self.idNames = idNames ?? names
+            self.searchIDs = searchIDs
+            self.searchNames = searchNames
+            self.restrictedClip = restrictedClip
+            self.isAppClip = isAppClip
+            self.isUnsigned = isUnsigned
+            if let token = tokenGroup, ids.contains(token) {
+                let kept = ids.indices.filter { ids[$0] != token }
+                writableList = AppCache(names: names, ids: kept.map { ids[$0] }, idNames: kept.map { names[$0] },
+                                        searchIDs: searchIDs.filter { $0 != token },
+                                        searchNames: searchNames.filter { $0 != AppTarget.tokenGroup },
+                                        restrictedClip: restrictedClip, isAppClip: isAppClip, isUnsigned: isUnsigned)
+            } else {
+                writableList = nil
+            }
+        }
 
         /// The groups add, update and delete may use: all but the read-only
         /// token group. The names stay whole for messages.
-        func writable(tokenGroup: GroupID?) -> AppCache {
-            guard let token = tokenGroup, ids.contains(token) else { return self }
-            var c = self
-            c.ids.removeAll { $0 == token }
-            c.searchIDs.removeAll { $0 == token }
-            c.searchNames.removeAll { $0 == AppTarget.tokenGroup }
-            return c
+        var writable: AppCache { writableList ?? self }
+
+        /// The ID of `name` if the list holds it: a comparison per entry
+        /// (String's `==`, as the world's name table compares), no hashing.
+        func id(of name: String) -> GroupID? {
+            for i in idNames.indices where idNames[i] == name { return ids[i] }
+            return nil
         }
     }
 
@@ -170,10 +206,9 @@ public struct World: Sendable {
     }
 
     /// Whether `group` is in the app's access-group list, asked of the cached
-    /// list: one hash of the name, no list built.
+    /// list: a comparison per entry, no hashing, no list built.
     public func isEntitled(_ app: AppHandle, to group: String) -> Bool {
-        guard let id = groupIDs[group] else { return false }
-        return appCaches[app.index].ids.contains(id)
+        appCaches[app.index].id(of: group) != nil
     }
 
     /// How many items the device's data-protection keychain holds, without
@@ -260,22 +295,18 @@ public struct World: Sendable {
     /// A cache for an app's list as one platform builds it, with the App
     /// Clip rules (SecItemServer.c `appClipHasAcceptableAccessGroups`).
     private mutating func makeCache(names: [String], of app: AppTarget) -> AppCache {
-        var cache = makeCache(names)
-        if app.kind == .appClip {
-            cache.isAppClip = true
-            // Acceptable: the app ID alone, or with the token group.
-            let own = [app.appID].compactMap { $0 }
-            cache.restrictedClip = cache.names != own && cache.names != own + [AppTarget.tokenGroup]
-        }
-        return cache
-    }
-
-    /// A cache for a list of access groups, in order.
-    private mutating func makeCache(_ names: [String]) -> AppCache {
         let ids = names.map { intern($0) }
         var seen = Set<GroupID>()
         let searchIDs = ids.filter { seen.insert($0).inserted }
-        return AppCache(names: names, ids: ids, searchIDs: searchIDs, searchNames: searchIDs.map { groupNames[Int($0)] })
+        var restrictedClip = false
+        if app.kind == .appClip {
+            // Acceptable: the app ID alone, or with the token group.
+            let own = [app.appID].compactMap { $0 }
+            restrictedClip = names != own && names != own + [AppTarget.tokenGroup]
+        }
+        return AppCache(names: names, ids: ids, searchIDs: searchIDs, searchNames: searchIDs.map { groupNames[Int($0)] },
+                        restrictedClip: restrictedClip, isAppClip: app.kind == .appClip, isUnsigned: app.isUnsigned,
+                        tokenGroup: groupIDs[AppTarget.tokenGroup])
     }
 
     mutating func intern(_ name: String) -> GroupID {
@@ -283,6 +314,8 @@ public struct World: Sendable {
         let id = GroupID(groupNames.count)
         groupNames.append(name)
         groupIDs[name] = id
+        singleGroups.append([id])
+        singleGroupNames.append([name])
         return id
     }
 }

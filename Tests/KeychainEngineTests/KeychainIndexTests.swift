@@ -176,6 +176,112 @@ struct KeychainIndexTests {
     }
 }
 
+/// The fingerprint-keyed tables under the indexes: chains of items that
+/// share key values, and fingerprints that share a table bucket.
+@Suite("Keychain fingerprint index")
+struct KeychainFingerprintTests {
+    static func item(_ account: String, group: GroupID, sync: Bool = false,
+                     service: String? = nil) -> StoredItem {
+        var attributes = AttributeList([(.account, .string(account))])
+        if let service { attributes[.service] = .string(service) }
+        return StoredItem(itemClass: .genericPassword, group: group, synchronizable: sync, accessibility: .whenUnlocked,
+                          accessControl: nil, attributes: attributes, data: nil)
+    }
+
+    /// Every item the keychain holds, found again through both indexes.
+    static func checkLookups(_ k: Keychain) {
+        for (id, item) in k.allItems {
+            #expect(k.item(withKey: item.primaryKey) == id)
+            #expect(k.item(withKeyOf: item) == id)
+            var byKey: [ItemID] = []
+            let query = AttributeList([(.account, item.attributes.effectiveValue(.account)),
+                                       (.service, item.attributes.effectiveValue(.service))])
+            k.matching(.genericPassword, keyIn: query, into: &byKey) { group, sync, _ in
+                group == item.group && sync == item.synchronizable
+            }
+            #expect(byKey == [id])
+            var byPrefix: [ItemID] = []
+            k.matching(.genericPassword, in: item.group, firstKeyValue: item.attributes.effectiveValue(.account),
+                       into: &byPrefix) { $0.synchronizable == item.synchronizable
+                && $0.attributes.effectiveValue(.service) == item.attributes.effectiveValue(.service) }
+            #expect(byPrefix == [id])
+        }
+    }
+
+    @Test("slot table: entries sharing a home bucket survive removals in any order")
+    func collidingHomes() {
+        var table = SlotTable()
+        // Low bits equal: every key starts probing at the same place.
+        let keys = (1...200).map { UInt64($0) << 20 | 5 }
+        for (i, key) in keys.enumerated() { table.setHead(key, Int32(i)) }
+        for (i, key) in keys.enumerated() { #expect(table.head(key) == Int32(i)) }
+        var removed = Set<UInt64>()
+        for key in keys where (key >> 20) % 3 != 1 {
+            table.remove(key)
+            removed.insert(key)
+        }
+        for (i, key) in keys.enumerated() {
+            #expect(table.head(key) == (removed.contains(key) ? -1 : Int32(i)))
+        }
+        table.remove(12345)  // absent: nothing changes
+        table.setHead(keys[1], 999)
+        #expect(table.head(keys[1]) == 999)
+        #expect(table.head(keys[0]) == 0)
+        #expect(table.head(keys[2]) == -1)
+    }
+
+    @Test("key chains: one key in many groups and sync values, removed from the middle")
+    func sharedKeyValues() {
+        var k = Keychain()
+        var ids: [ItemID] = []
+        for g in 0..<6 {
+            for sync in [false, true] { ids.append(k.insert(Self.item("a", group: GroupID(g), sync: sync, service: "s"))) }
+        }
+        ids.append(k.insert(Self.item("b", group: 0, service: "s")))
+        Self.checkLookups(k)
+        for i in [0, 5, 6, 11] { k.remove(ids[i]) }
+        #expect(k.item(withKey: Self.item("a", group: 0, service: "s").primaryKey) == nil)
+        // ids[g * 2 + (sync ? 1 : 0)]: group 2's synchronizable one went, its other stays.
+        #expect(k.item(withKey: Self.item("a", group: 2, sync: true, service: "s").primaryKey) == nil)
+        #expect(k.item(withKey: Self.item("a", group: 2, service: "s").primaryKey) == ids[4])
+        Self.checkLookups(k)
+        // All of one key, in insertion order after the caller's sort.
+        var all: [ItemID] = []
+        k.matching(.genericPassword, keyIn: AttributeList([(.account, .string("a")), (.service, .string("s"))]),
+                   into: &all) { _, _, _ in true }
+        #expect(Set(all) == Set(ids[0..<12]).subtracting([ids[0], ids[5], ids[6], ids[11]]))
+        // An absent key attribute is the empty string in both directions.
+        let bare = k.insert(Self.item("", group: 9))
+        #expect(k.item(withKey: Self.item("", group: 9, service: "").primaryKey) == bare)
+        Self.checkLookups(k)
+    }
+
+    @Test("key chains: replace moves an item between chains and keeps the others")
+    func replaceAcrossChains() {
+        var k = Keychain()
+        var ids: [ItemID] = []
+        for i in 0..<40 { ids.append(k.insert(Self.item("a\(i % 4)", group: GroupID(i % 5), service: "s\(i)"))) }
+        // New account (key and prefix change), new group (prefix and bucket change),
+        // data only (nothing changes).
+        var changed = k[ids[3]]!
+        changed.attributes[.account] = .string("zz")
+        k.replace(ids[3], with: changed)
+        changed = k[ids[7]]!
+        changed.group = 3
+        k.replace(ids[7], with: changed)
+        changed = k[ids[9]]!
+        changed.data = "new"
+        k.replace(ids[9], with: changed)
+        Self.checkLookups(k)
+        #expect(k.item(withKey: Self.item("a3", group: 3, service: "s3").primaryKey) == nil)
+        #expect(k.item(withKey: Self.item("zz", group: 3, service: "s3").primaryKey) == ids[3])
+        #expect(k[ids[9]]?.data == "new")
+        for id in ids.shuffled() { k.remove(id) }
+        #expect(k.count == 0)
+        #expect(k.allItems.isEmpty)
+    }
+}
+
 extension Fixture {
     var groupIDsOfMain: [GroupID] {
         world[main].accessGroups.compactMap { world.groupID($0) }
