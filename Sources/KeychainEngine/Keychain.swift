@@ -84,7 +84,10 @@ public struct PrimaryKey: Sendable, Hashable {
 /// tables whose entries head chains of slots; every lookup compares the real
 /// values, so two keys that share a fingerprint only share a chain. Nothing
 /// on the call path builds an array of key values or hashes a `String` with
-/// SipHash.
+/// SipHash. Each keychain seeds its fingerprints at random, as Swift seeds
+/// its own hashing, so a scenario cannot be written to make the chains or
+/// the tables' probe runs long (results never depend on the seed: matches
+/// are put in insertion order).
 public struct Keychain: Sendable {
     /// Items by slot; a free slot holds an item with sequence 0.
     private var slots: [StoredItem] = []
@@ -107,6 +110,8 @@ public struct Keychain: Sendable {
     private var nextRowID: [Int64] = Array(repeating: 1, count: ItemClass.allCases.count)
     /// Makes persistent-reference UUIDs unique across keychains.
     private let uuidSalt: UInt64
+    /// Seeds every fingerprint of this keychain.
+    private let seed = UInt64.random(in: .min ... .max)
 
     /// A slot's place in the two chained indexes.
     struct SlotLinks: Sendable {
@@ -154,7 +159,7 @@ public struct Keychain: Sendable {
     public func item(withKey key: PrimaryKey) -> ItemID? {
         let attributes = key.itemClass.primaryKeyAttributes
         guard attributes.count == key.values.count else { return nil }
-        var print = KeyFingerprint(key.itemClass)
+        var print = KeyFingerprint(key.itemClass, seed: seed)
         for v in key.values { print.add(v) }
         var slot = byKey.head(print.value)
         while slot >= 0 {
@@ -171,7 +176,7 @@ public struct Keychain: Sendable {
     /// The stored item with the primary key `item` has (its class, group,
     /// sync value and key values), without building the key.
     func item(withKeyOf item: StoredItem) -> ItemID? {
-        self.item(withKeyOf: item, fingerprint: KeyFingerprint.key(of: item))
+        self.item(withKeyOf: item, fingerprint: KeyFingerprint.key(of: item, seed: seed))
     }
 
     /// The same, with the key's fingerprint already computed.
@@ -191,7 +196,11 @@ public struct Keychain: Sendable {
     /// The stored item with `part`'s primary key, if any. A lost
     /// when-passcode-set row with that key is cleared first, as the first
     /// read after the passcode change would have (inferred).
-    mutating func liveItem(withKeyOf part: StoredItem, fingerprint: UInt64) -> ItemID? {
+    mutating func liveItem(withKeyOf part: StoredItem) -> ItemID? {
+        liveItem(withKeyOf: part, fingerprint: KeyFingerprint.key(of: part, seed: seed))
+    }
+
+    private mutating func liveItem(withKeyOf part: StoredItem, fingerprint: UInt64) -> ItemID? {
         guard let old = item(withKeyOf: part, fingerprint: fingerprint) else { return nil }
         guard slots[Int(old.slot)].lost else { return old }
         remove(old)
@@ -220,7 +229,7 @@ public struct Keychain: Sendable {
     /// Appends to `ids`.
     func matching(_ itemClass: ItemClass, keyIn query: AttributeList, into ids: inout [ItemID],
                   _ accept: (GroupID, Bool, Accessibility) -> Bool) {
-        var print = KeyFingerprint(itemClass)
+        var print = KeyFingerprint(itemClass, seed: seed)
         let attributes = itemClass.primaryKeyAttributes
         for a in attributes {
             guard let i = query.index(of: a) else { return }
@@ -248,12 +257,21 @@ public struct Keychain: Sendable {
     /// that its primary key is free.
     @discardableResult
     public mutating func insert(_ item: StoredItem) -> ItemID {
-        insert(item, keyFingerprint: KeyFingerprint.key(of: item))
+        insert(item, keyFingerprint: KeyFingerprint.key(of: item, seed: seed))
     }
 
-    /// The same, with the key's fingerprint already computed.
-    @discardableResult
-    mutating func insert(_ item: StoredItem, keyFingerprint: UInt64) -> ItemID {
+    /// Inserts `item` unless an item with its primary key is stored; a lost
+    /// when-passcode-set row with that key is cleared first, as the first
+    /// read after the passcode change would have (inferred). One
+    /// fingerprint serves the lookup and the insert.
+    mutating func insertUnlessPresent(_ item: StoredItem) -> (id: ItemID, existed: Bool) {
+        let key = KeyFingerprint.key(of: item, seed: seed)
+        if let old = liveItem(withKeyOf: item, fingerprint: key) { return (old, true) }
+        return (insert(item, keyFingerprint: key), false)
+    }
+
+    /// The same as `insert`, with the key's fingerprint already computed.
+    private mutating func insert(_ item: StoredItem, keyFingerprint: UInt64) -> ItemID {
         var item = item
         item.sequence = nextSequence
         item.persistentUUID = uuidSalt << 32 | nextSequence
@@ -270,7 +288,7 @@ public struct Keychain: Sendable {
             slots.append(item)
             links.append(SlotLinks())
         }
-        link(slot, key: keyFingerprint, prefix: KeyFingerprint.prefix(of: item))
+        link(slot, key: keyFingerprint, prefix: KeyFingerprint.prefix(of: item, seed: seed))
         let b = bucketIndex(item.itemClass, item.group)
         if b >= buckets.count { buckets += Array(repeating: Bucket(), count: b + 1 - buckets.count) }
         buckets[b].append(slot: slot, sequence: item.sequence)
@@ -322,7 +340,7 @@ public struct Keychain: Sendable {
     func matching(_ itemClass: ItemClass, in group: GroupID, firstKeyValue: AttributeValue,
                   into ids: inout [ItemID], _ accept: (StoredItem) -> Bool) {
         guard let first = itemClass.primaryKeyAttributes.first else { return }
-        var slot = byPrefix.head(KeyFingerprint.prefix(itemClass, group, firstKeyValue))
+        var slot = byPrefix.head(KeyFingerprint.prefix(itemClass, group, firstKeyValue, seed: seed))
         guard slot >= 0 else { return }
         slots.withUnsafeBufferPointer { items in
             while slot >= 0 {
@@ -365,7 +383,7 @@ public struct Keychain: Sendable {
         updated.persistentUUID = slots[i].persistentUUID
         // A chain holds every item with its fingerprint: only a new
         // fingerprint moves the slot to another chain.
-        let key = KeyFingerprint.key(of: updated), prefix = KeyFingerprint.prefix(of: updated)
+        let key = KeyFingerprint.key(of: updated, seed: seed), prefix = KeyFingerprint.prefix(of: updated, seed: seed)
         if key != links[i].key || prefix != links[i].prefix {
             unlinkKey(id.slot)
             unlinkPrefix(id.slot)
@@ -431,7 +449,10 @@ public struct Keychain: Sendable {
 struct KeyFingerprint {
     private var state: UInt64 = 0xcbf2_9ce4_8422_2325
 
-    init(_ itemClass: ItemClass) { add(word: UInt64(itemClass.tableIndex)) }
+    init(_ itemClass: ItemClass, seed: UInt64) {
+        state ^= seed
+        add(word: UInt64(itemClass.tableIndex))
+    }
 
     private mutating func add(word: UInt64) {
         state = (state ^ word) &* 0x0000_0100_0000_01b3
@@ -468,22 +489,22 @@ struct KeyFingerprint {
     }
 
     /// An item's class and key values, absent attributes as empty.
-    static func key(of item: StoredItem) -> UInt64 {
-        var print = KeyFingerprint(item.itemClass)
+    static func key(of item: StoredItem, seed: UInt64) -> UInt64 {
+        var print = KeyFingerprint(item.itemClass, seed: seed)
         for a in item.itemClass.primaryKeyAttributes { print.add(a, of: item.attributes) }
         return print.value
     }
 
     /// An item's class, group and first key value.
-    static func prefix(of item: StoredItem) -> UInt64 {
-        var print = KeyFingerprint(item.itemClass)
+    static func prefix(of item: StoredItem, seed: UInt64) -> UInt64 {
+        var print = KeyFingerprint(item.itemClass, seed: seed)
         print.add(group: item.group)
         if let first = item.itemClass.primaryKeyAttributes.first { print.add(first, of: item.attributes) } else { print.add(.string("")) }
         return print.value
     }
 
-    static func prefix(_ itemClass: ItemClass, _ group: GroupID, _ first: AttributeValue) -> UInt64 {
-        var print = KeyFingerprint(itemClass)
+    static func prefix(_ itemClass: ItemClass, _ group: GroupID, _ first: AttributeValue, seed: UInt64) -> UInt64 {
+        var print = KeyFingerprint(itemClass, seed: seed)
         print.add(group: group)
         print.add(first)
         return print.value

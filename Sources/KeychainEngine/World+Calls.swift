@@ -221,13 +221,9 @@ extension World {
                                   attributes: spec.attributes, data: spec.data)
             item.biometrySet = biometrySet
             item.modified = stamp
-            // One fingerprint of the key serves the lookup and the insert.
-            let key = KeyFingerprint.key(of: item)
-            if let old = devices[device.index].keychain.liveItem(withKeyOf: item, fingerprint: key) {
-                return fail(.duplicateItem, .duplicate(existing: old))
-            }
             // Mutate in place through the array so the keychain is never copied.
-            let id = devices[device.index].keychain.insert(item, keyFingerprint: key)
+            let (id, existed) = devices[device.index].keychain.insertUnlessPresent(item)
+            if existed { return fail(.duplicateItem, .duplicate(existing: id)) }
             return CallResult(status: .success, reason: .succeeded, callerGroups: cache.names,
                               searchedGroups: singleGroupNames[Int(group)],
                               items: [FoundItem(id: id, item: devices[device.index].keychain[id] ?? item,
@@ -260,7 +256,7 @@ extension World {
         // The halves are of different classes: clearing one's lost row
         // cannot change the other's lookup.
         var existing: [ItemID?] = []
-        for part in parts { existing.append(devices[device.index].keychain.liveItem(withKeyOf: part, fingerprint: KeyFingerprint.key(of: part))) }
+        for part in parts { existing.append(devices[device.index].keychain.liveItem(withKeyOf: part)) }
         // A duplicate only if every part already exists.
         if existing.allSatisfy({ $0 != nil }), let first = existing[0] {
             return fail(.duplicateItem, .duplicate(existing: first))

@@ -256,6 +256,21 @@ struct KeychainFingerprintTests {
         Self.checkLookups(k)
     }
 
+    @Test("seeds: a full-key query across groups answers in insertion order whatever the chain order")
+    func orderIndependentOfSeed() {
+        let groups = [Fixture.second, Fixture.appGroup, Fixture.shared, Fixture.mainID]
+        // Every world's keychain draws its own seed, so the chains are in a
+        // different order each time; the answer must not be.
+        for _ in 0..<20 {
+            var f = Fixture()
+            for g in groups { f.mustAdd(gp("a", group: g, data: g)) }
+            #expect(f.find(gp("a", limit: .all)).groups == groups)
+            #expect(f.find(gp("a")).groups == [groups[0]])
+            #expect(f.delete(gp("a", group: groups[1])).status == .success)
+            #expect(f.find(gp("a", limit: .all)).groups == [groups[0], groups[2], groups[3]])
+        }
+    }
+
     @Test("key chains: replace moves an item between chains and keeps the others")
     func replaceAcrossChains() {
         var k = Keychain()
