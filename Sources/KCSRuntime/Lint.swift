@@ -145,13 +145,15 @@ extension Session {
                 ? world.candidates(for: request, as: last.app, on: last.device) : []
             // Service or account differing between the writer and the reader.
             let keys: Set<ItemAttribute> = [.service, .account]
-            for c in candidates {
+            // One reason only: a typo, a case or a prefix, not another item
+            // (checked first: most candidates differ in more than one way).
+            for c in candidates where c.reasons.count == 1 {
                 let differing = c.reasons.compactMap { r -> (ItemAttribute, AttributeValue, AttributeValue)? in
                     if case .attribute(let a, let have, let wanted) = r, keys.contains(a) { return (a, have, wanted) }
                     return nil
                 }
-                // One key differs, and only slightly: a typo, a case or a prefix, not another item.
-                guard differing.count == 1, c.reasons.count == 1,
+                // The key that differs differs only slightly.
+                guard differing.count == 1,
                       case .string(let have) = differing[0].1, case .string(let wanted) = differing[0].2,
                       Self.looksAlike(have, wanted) else { continue }
                 let name = Vocabulary.shortName[.attribute(differing[0].0)] ?? differing[0].0.constantName

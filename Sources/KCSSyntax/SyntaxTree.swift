@@ -15,7 +15,7 @@ public struct Name: Sendable, Hashable {
 
 /// A value as written after `=`: a word, a string, an integer or a list.
 public struct ValueNode: Sendable {
-    public indirect enum Kind: Sendable {
+    public enum Kind: Sendable {
         case word(String), string(String), integer(Int), list([ValueNode])
     }
     public var kind: Kind
