@@ -155,7 +155,8 @@ for t in "${targets[@]}"; do
         formats) kcs_seeds "$s"; for f in "${markdown_files[@]}"; do cp "$f" "$s/md-$(echo "${f#"$root"/}" | tr / _)"; done ;;
         markdown) for f in "${markdown_files[@]}"; do cp "$f" "$s/$(echo "${f#"$root"/}" | tr / _)"; done ;;
         entitlements)
-            for f in "$root"/examples/entitlements/* "$root"/examples/lint/*.entitlements "$root"/fuzz/seeds/*.plist; do
+            for f in "$root"/examples/entitlements/* "$root"/examples/lint/*.entitlements "$root"/fuzz/seeds/*.plist \
+                     "$root"/Tests/KCSLanguageTests/FuzzFindings/entitlements-*; do
                 cp "$f" "$s/$(basename "$f")"
                 # codesign's blob form: magic 0xfade7171 and a big-endian length in front.
                 len=$(( $(wc -c < "$f") + 8 ))
