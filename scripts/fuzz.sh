@@ -37,7 +37,8 @@ export SWIFT_BACKTRACE=enable=no
 # would stop every run. Memory that grows per input shows as an oom instead.
 export ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 
-usage() { sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; }
+# The help is the comment at the top, however long it grows.
+usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }
 root="$(cd "$(dirname "$0")/.." && pwd)"
 all_targets=()
 for f in "$root"/fuzz/targets/*.swift; do all_targets+=("$(basename "$f" .swift)"); done
