@@ -78,7 +78,12 @@ struct RunBudget {
 
     private func overTime() -> String? {
         guard let deadline, ContinuousClock.now > deadline else { return nil }
-        return "the run took longer than its time limit\(limits.seconds.map { " of \($0) s" } ?? "")"
+        return RunBudget.overTimeMessage(limits)
+    }
+
+    /// What a run past its deadline says (before "; nothing after this line ran").
+    static func overTimeMessage(_ limits: Limits) -> String {
+        "the run took longer than its time limit\(limits.seconds.map { " of \($0) s" } ?? "")"
     }
 
     /// Stops the run with a limit error, for a statement refused before it starts.
@@ -176,7 +181,7 @@ public struct Session: Sendable {
                 if includes[resolved] == nil {
                     let script = ScriptLoader.loadInclude(path, resolved: resolved, from: file, at: statement.range,
                                                           loader: loader, includes: &includes,
-                                                          limits: options.limits)
+                                                          limits: options.limits, deadline: budget.deadline)
                     if !script.isEmpty { includeErrors += script; continue }
                 }
                 if let program = includes[resolved] {

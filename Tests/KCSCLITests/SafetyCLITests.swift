@@ -198,10 +198,19 @@ struct SafetyCLITests {
         #expect(out.status == 65)
         #expect(out.stderr.contains("<stdin>:1:17: error: unexpected 'bogus' after the statement [KCS211]"))
         #expect(out.stderr.contains("error: the run took longer than its time limit of 0.001 s; nothing after this line ran [KCS311]"))
-        // A Markdown document's blocks: the same clock from the first byte.
-        try Self.folder(["d.md": "```kcs\n" + text + "```\n"]) { dir in
+        // A Markdown document's blocks: the same clock from the first byte;
+        // an included file is read on the same clock.
+        let clean = String(text.drop { $0 != "\n" }.dropFirst())
+        try Self.folder(["d.md": "```kcs\n" + text + "```\n", "top.kcs": "team SKMME9E2Y8\ninclude \"big.kcs\"\n",
+                         "big.kcs": clean]) { dir in
             let check = try BinaryRunner.run(["check", "--timeout", "0.001", "d.md"], directory: dir)
             #expect(check.stderr.contains("the run took longer than its time limit of 0.001 s"), "\(check.stderr.prefix(500))")
+            let included = try BinaryRunner.run(["run", "--timeout", "0.001", "top.kcs"], directory: dir)
+            #expect(included.status == 1)
+            // At big.kcs's first line, unless a busy machine spent the
+            // millisecond before the include was reached.
+            #expect(included.stderr.contains("big.kcs:1:1: error") || included.stderr.contains("top.kcs:"), "\(included.stderr.prefix(500))")
+            #expect(included.stderr.contains("error: the run took longer than its time limit of 0.001 s; nothing after this line ran [KCS311]"))
         }
     }
 
