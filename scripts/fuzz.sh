@@ -20,8 +20,10 @@
 # into the repository: compiled libraries (rebuilt only when a source
 # changes; build once with --build before running targets side by side),
 # the dictionary and seeds generated from the language's tables,
-# corpus/TARGET (kept between runs) and artifacts/TARGET (crash-, timeout-,
-# oom- inputs). Exits 1 if any target found something.
+# corpus/TARGET (kept between runs), artifacts/TARGET (crash-, timeout-,
+# oom- inputs) and logs/TARGET.log. Exits 1 if any target found something,
+# after printing the reason and each new input in base64 (a CI log is all
+# that is left of a CI machine).
 #
 # Environment: SWIFTC (default /opt/swift/usr/bin/swiftc if present, else
 # swiftc), KCS_FUZZ_DIR, KCS_FUZZ_JOBS (parallel processes per target,
@@ -35,7 +37,8 @@ export SWIFT_BACKTRACE=enable=no
 # would stop every run. Memory that grows per input shows as an oom instead.
 export ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 
-usage() { sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; }
+# The help is the comment at the top, however long it grows.
+usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }
 root="$(cd "$(dirname "$0")/.." && pwd)"
 all_targets=()
 for f in "$root"/fuzz/targets/*.swift; do all_targets+=("$(basename "$f" .swift)"); done
@@ -158,7 +161,8 @@ for t in "${targets[@]}"; do
         formats) kcs_seeds "$s"; for f in "${markdown_files[@]}"; do cp "$f" "$s/md-$(echo "${f#"$root"/}" | tr / _)"; done ;;
         markdown) for f in "${markdown_files[@]}"; do cp "$f" "$s/$(echo "${f#"$root"/}" | tr / _)"; done ;;
         entitlements)
-            for f in "$root"/examples/entitlements/* "$root"/examples/lint/*.entitlements "$root"/fuzz/seeds/*.plist; do
+            for f in "$root"/examples/entitlements/* "$root"/examples/lint/*.entitlements "$root"/fuzz/seeds/*.plist \
+                     "$root"/Tests/KCSLanguageTests/FuzzFindings/entitlements-*; do
                 cp "$f" "$s/$(basename "$f")"
                 # codesign's blob form: magic 0xfade7171 and a big-endian length in front.
                 len=$(( $(wc -c < "$f") + 8 ))
@@ -200,7 +204,8 @@ fi
 
 # --- Fuzz --------------------------------------------------------------------
 status=0
-found=()
+found=() found_inputs=() found_logs=()
+mkdir -p "$work/logs"
 for t in "${targets[@]}"; do
     suffix=""; [ "$large" = 1 ] && suffix="-large"
     corpus="$work/corpus$suffix/$t" artifacts="$work/artifacts$suffix/$t"
@@ -216,19 +221,34 @@ for t in "${targets[@]}"; do
     # With -jobs libFuzzer writes fuzz-N.log into the working directory: run there.
     parallel=()
     if [ "$jobs" -gt 1 ]; then parallel=(-jobs="$jobs" -workers="$jobs"); fi
-    before="$(ls "$artifacts" | wc -l)"
+    before="$(ls "$artifacts")"
+    log="$work/logs/$t$suffix.log"
     rc=0
     # shellcheck disable=SC2086
     (cd "$work" && "$work/bin/fuzz-$t" "$corpus" "${seed_dirs[@]}" -dict="$tables/kcs.dict" \
         -max_total_time="$seconds" "${limits[@]}" -print_final_stats=1 "${parallel[@]}" \
-        -artifact_prefix="$artifacts/" ${KCS_FUZZ_ARGS:-}) || rc=$?
-    if [ "$rc" -ne 0 ] || [ "$(ls "$artifacts" | wc -l)" != "$before" ]; then
+        -artifact_prefix="$artifacts/" ${KCS_FUZZ_ARGS:-}) 2>&1 | tee "$log" >&2 || rc=$?
+    new="$(comm -13 <(echo "$before") <(ls "$artifacts"))"
+    if [ "$rc" -ne 0 ] || [ -n "$new" ]; then
         status=1
         found+=("$t")
+        found_logs+=("$log")
+        while read -r a; do [ -n "$a" ] && found_inputs+=("$artifacts/$a"); done <<< "$new"
     fi
 done
 if [ "$status" -ne 0 ]; then
     echo "fuzz.sh: findings in: ${found[*]}; inputs are under $work/artifacts*/" >&2
+    # A CI machine keeps only its log, whose end is what gets read: the
+    # reason and every new input go last (base64, the first 64 KiB; decode
+    # with `base64 -d > input` and reproduce with bin/fuzz-TARGET input).
+    for l in "${found_logs[@]}"; do
+        grep -aE "kcs fuzz oracle failed|^SUMMARY|ERROR: libFuzzer|Fatal error" "$l" | head -5 | sed "s|^|fuzz.sh: $(basename "$l" .log): |" >&2
+    done
+    for f in "${found_inputs[@]}"; do
+        echo "fuzz.sh: $(basename "$(dirname "$f")")/$(basename "$f") ($(wc -c < "$f") bytes), base64:" >&2
+        head -c 65536 "$f" | base64 -w 0 >&2
+        echo >&2
+    done
     exit 1
 fi
 echo "fuzz.sh: no finding in ${targets[*]} (${seconds}s each)" >&2

@@ -139,13 +139,37 @@ public struct BatchRunner: Sendable {
 
     /// Keeps the first ``maxDiagnostics`` diagnostics of a file and says how
     /// many more there were, so a file of a million errors prints a screenful.
+    /// Under an output limit (``Limits/outputBytes``) diagnostics count as
+    /// output, rendered as text: only those that fit beside what the file
+    /// printed are kept, so the limit bounds everything a file shows. The
+    /// error that stopped the run at a limit is kept whatever its size.
     func capDiagnostics(_ outcome: inout FileOutcome) {
-        guard outcome.diagnostics.count > maxDiagnostics || outcome.droppedDiagnostics > 0 else { return }
-        let rest = max(0, outcome.diagnostics.count - maxDiagnostics) + outcome.droppedDiagnostics
+        var keep = min(maxDiagnostics, outcome.diagnostics.count)
+        var outputLimit: Int?
+        if let limit = limits.outputBytes {
+            var used = outcome.output.utf8.count
+            let renderer = DiagnosticRenderer()
+            for (i, d) in outcome.diagnostics.prefix(keep).enumerated() {
+                used += renderer.render(d).utf8.count
+                if used > limit {
+                    keep = i
+                    outputLimit = limit
+                    break
+                }
+            }
+        }
+        guard outcome.diagnostics.count > keep || outcome.droppedDiagnostics > 0 else { return }
+        let stop = outcome.diagnostics[keep...].first { $0.code == .runLimit }
+        let rest = outcome.diagnostics.count - keep + outcome.droppedDiagnostics - (stop == nil ? 0 : 1)
         outcome.droppedDiagnostics = 0
-        if outcome.diagnostics.count > maxDiagnostics { outcome.diagnostics.removeSubrange(maxDiagnostics...) }
-        outcome.diagnostics.append(Diagnostic(.moreDiagnostics, "\(rest) more diagnostic\(rest == 1 ? "" : "s") in \(outcome.path) not shown",
-                                              severity: .note, hint: "fix the first ones and run again"))
+        outcome.diagnostics.removeSubrange(keep...)
+        if let stop { outcome.diagnostics.append(stop) }
+        guard rest > 0 else { return }
+        let why = outputLimit.map { ": the output limit of \($0) bytes was reached" } ?? ""
+        outcome.diagnostics.append(Diagnostic(.moreDiagnostics, "\(rest) more diagnostic\(rest == 1 ? "" : "s") in \(outcome.path) not shown\(why)",
+                                              severity: .note,
+                                              hint: outputLimit == nil ? "fix the first ones and run again"
+                                                                       : "the host running this script sets the limits"))
     }
 
     /// Runs one `.kcs` script in a fresh world.
@@ -256,13 +280,14 @@ public struct BatchRunner: Sendable {
     public func check(markdown file: SourceFile, update: Bool = false) -> FileOutcome {
         var outcome = FileOutcome(path: file.name)
         let bytes = file.bytes
+        // One deadline and one output budget for the whole document, from
+        // before its blocks are found.
+        let deadline = limits.seconds.map { ContinuousClock.now + .milliseconds(Int($0 * 1000)) }
         let blocks = MarkdownBlocks.scan(bytes)
         var session = Session()
         session.lints = lint != .off
         var replacements: [(SourceRange, String)] = []
         var updatedBlocks = 0
-        // One deadline and one output budget for the whole document.
-        let deadline = limits.seconds.map { ContinuousClock.now + .milliseconds(Int($0 * 1000)) }
         var outputSoFar = 0
         for (index, block) in blocks.enumerated() where block.language == "kcs" {
             if block.modifiers.contains("ignore") {
@@ -283,7 +308,7 @@ public struct BatchRunner: Sendable {
             var options = RunOptions(reportCalls: true, reportPasses: true, requireStatements: false, limits: limits)
             options.deadline = deadline
             options.outputSoFar = outputSoFar
-            options.restoresOnSyntaxError = !Self.parsesCleanWithoutIncludes(blockFile, limits: limits)
+            options.restoresOnSyntaxError = !Self.parsesCleanWithoutIncludes(blockFile, limits: limits, deadline: deadline)
             let report = session.run(file: blockFile, loader: loader, options: options) { event in
                 if case .call(let c) = event { printed += CallLine.text(c) + "\n" }
                 if case .output(let text) = event { printed += text }
@@ -366,10 +391,14 @@ public struct BatchRunner: Sendable {
     /// Whether a block parses without errors and includes nothing: then a
     /// run of it cannot fail on syntax, and the session need not be kept
     /// to roll back to.
-    static func parsesCleanWithoutIncludes(_ file: SourceFile, limits: Limits) -> Bool {
+    /// Past the deadline it answers no at once: the run that follows stops
+    /// at its first statement.
+    static func parsesCleanWithoutIncludes(_ file: SourceFile, limits: Limits,
+                                           deadline: ContinuousClock.Instant? = nil) -> Bool {
         var parser = Parser(file: file, maxListLength: limits.listLength)
         while let s = parser.next() {
             if case .include = s.kind { return false }
+            if let deadline, ContinuousClock.now > deadline { return false }
         }
         return !parser.hasErrors
     }

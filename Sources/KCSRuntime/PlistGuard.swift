@@ -15,6 +15,7 @@ package enum PlistGuard {
         case cyclic
         case entityDeclaration
         case malformedBinary(String)
+        case duplicateKey(String)
 
         var message: String {
             switch self {
@@ -23,6 +24,8 @@ package enum PlistGuard {
             case .cyclic: "the binary property list refers to itself"
             case .entityDeclaration: "the property list declares XML entities, which property lists never need"
             case .malformedBinary(let why): "the binary property list is malformed: \(why)"
+            case .duplicateKey(let key):
+                "the property list gives the key '\(TerminalText.escaped(String(key.prefix(64))))' twice in one dictionary"
             }
         }
     }
@@ -128,21 +131,29 @@ package enum PlistGuard {
             return .malformedBinary("the offset table does not fit the file")
         }
         /// The children of an object (values of arrays, sets and
-        /// dictionaries, keys included), or nil when it does not fit.
-        func children(_ object: Int) -> [Int]? {
+        /// dictionaries, keys included), or nil when it does not fit; for a
+        /// dictionary, how many of them are keys (they come first).
+        /// Where an object starts, if its offset lies inside the file.
+        func offset(of object: Int) -> Int? {
             guard let offset = int(b, table + object * offsetSize, offsetSize), offset >= 8, offset < table else { return nil }
-            let marker = b[offset]
-            let kind = marker >> 4
-            guard kind == 0xA || kind == 0xC || kind == 0xD else { return [] }
-            var count = Int(marker & 0x0F)
-            var start = offset + 1
-            if count == 0x0F {
-                guard start < table, b[start] >> 4 == 0x1 else { return nil }
-                let size = 1 << Int(b[start] & 0x0F)
-                guard size <= 8, let c = int(b, start + 1, size) else { return nil }
-                count = c
-                start += 1 + size
-            }
+            return offset
+        }
+        /// The element count of the object at `offset` (in its marker, or
+        /// an integer object after it) and where its contents start.
+        func count(at offset: Int) -> (count: Int, start: Int)? {
+            let count = Int(b[offset] & 0x0F)
+            guard count == 0x0F else { return (count, offset + 1) }
+            let start = offset + 1
+            guard start < table, b[start] >> 4 == 0x1 else { return nil }
+            let size = 1 << Int(b[start] & 0x0F)
+            guard size <= 8, let c = int(b, start + 1, size) else { return nil }
+            return (c, start + 1 + size)
+        }
+        func children(_ object: Int) -> (refs: [Int], keys: Int)? {
+            guard let offset = offset(of: object) else { return nil }
+            let kind = b[offset] >> 4
+            guard kind == 0xA || kind == 0xC || kind == 0xD else { return ([], 0) }
+            guard let (count, start) = count(at: offset) else { return nil }
             let refs = kind == 0xD ? 2 : 1
             guard count <= (table - start) / (refSize * refs) else { return nil }
             var out: [Int] = []
@@ -151,7 +162,51 @@ package enum PlistGuard {
                 guard let r = int(b, start + k * refSize, refSize), r < objects else { return nil }
                 out.append(r)
             }
-            return out
+            return (out, kind == 0xD ? count : 0)
+        }
+        // Dictionary keys, read once per key object; the bytes read are
+        // capped so overlapping objects cannot make this quadratic.
+        var keyText: [Int: String] = [:]
+        var keyBytes = 0
+        /// Why a dictionary's keys cannot be decoded the same way twice:
+        /// Foundation picks one of two equal keys by hash order, which
+        /// changes from process to process (fuzz finding 6).
+        func keyProblem(_ keys: ArraySlice<Int>) -> Problem? {
+            guard keys.count > 1 else { return nil }
+            var seen = Set<String>()
+            for k in keys {
+                let text: String
+                if let known = keyText[k] {
+                    text = known
+                } else {
+                    guard let (t, n) = string(object: k) else { return .malformedBinary("a dictionary key is not a string") }
+                    keyBytes += n
+                    guard keyBytes <= 8 * b.count + 4096 else { return .tooLarge(limit: maxValues) }
+                    keyText[k] = t
+                    text = t
+                }
+                if !seen.insert(text).inserted { return .duplicateKey(text) }
+            }
+            return nil
+        }
+        /// A string object's text and its size in bytes: ASCII (0x5_) or
+        /// UTF-16 big-endian (0x6_); nil for any other object.
+        func string(object: Int) -> (String, Int)? {
+            guard let offset = offset(of: object) else { return nil }
+            let kind = b[offset] >> 4
+            guard kind == 0x5 || kind == 0x6, let (count, start) = count(at: offset) else { return nil }
+            let width = kind == 0x5 ? 1 : 2
+            guard count <= (table - start) / width else { return nil }
+            let bytes = b[start..<(start + count * width)]
+            if width == 1 { return (String(decoding: bytes, as: UTF8.self), bytes.count) }
+            var units: [UInt16] = []
+            units.reserveCapacity(count)
+            var i = bytes.startIndex
+            while i < bytes.endIndex {
+                units.append(UInt16(bytes[i]) << 8 | UInt16(bytes[i + 1]))
+                i += 2
+            }
+            return (String(decoding: units, as: UTF16.self), bytes.count)
         }
         // Depth-first, iteratively; 0 unvisited, 1 on the path, 2 done.
         var state = [UInt8](repeating: 0, count: objects)
@@ -159,7 +214,8 @@ package enum PlistGuard {
         var values = [Int](repeating: 1, count: objects)
         var stack: [(object: Int, children: [Int], next: Int)] = []
         guard let rootChildren = children(top) else { return .malformedBinary("an object lies outside the file") }
-        stack.append((top, rootChildren, 0))
+        if let problem = keyProblem(rootChildren.refs.prefix(rootChildren.keys)) { return problem }
+        stack.append((top, rootChildren.refs, 0))
         state[top] = 1
         while let frame = stack.last {
             if frame.next < frame.children.count {
@@ -171,8 +227,9 @@ package enum PlistGuard {
                 default:
                     guard stack.count < maxDepth else { return .tooDeep(limit: maxDepth) }
                     guard let grandchildren = children(child) else { return .malformedBinary("an object lies outside the file") }
+                    if let problem = keyProblem(grandchildren.refs.prefix(grandchildren.keys)) { return problem }
                     state[child] = 1
-                    stack.append((child, grandchildren, 0))
+                    stack.append((child, grandchildren.refs, 0))
                 }
             } else {
                 stack.removeLast()

@@ -87,9 +87,19 @@ package struct RunBudget {
     /// Whether the deadline has passed.
     package var isOverTime: Bool { overTime() != nil }
 
+    /// The limit error for a statement reached after the deadline, if it has passed.
+    package func lateDiagnostic(_ file: SourceFile, _ range: SourceRange) -> Diagnostic? {
+        overTime().map { RunBudget.limitDiagnostic($0, file, range) }
+    }
+
     private func overTime() -> String? {
         guard let deadline, ContinuousClock.now > deadline else { return nil }
-        return "the run took longer than its time limit\(limits.seconds.map { " of \($0) s" } ?? "")"
+        return RunBudget.overTimeMessage(limits)
+    }
+
+    /// What a run past its deadline says (before "; nothing after this line ran").
+    package static func overTimeMessage(_ limits: Limits) -> String {
+        "the run took longer than its time limit\(limits.seconds.map { " of \($0) s" } ?? "")"
     }
 
     /// Stops the run with a limit error, for a statement refused before it starts.
@@ -158,14 +168,27 @@ public struct Session: Sendable {
         }
         var held: [RunEvent] = []
         let sink: Observer? = observer == nil ? nil : { held.append($0) }
-        var parser = Parser(file: file, maxListLength: options.limits.listLength)
+        // The clock starts before the parser's first look at the bytes.
         var budget = RunBudget(options.limits, deadline: options.deadline, outputSoFar: options.outputSoFar)
+        var parser = Parser(file: file, maxListLength: options.limits.listLength)
         var includes = IncludedPrograms()
         var expandedSizes: [String: Int] = [:]
         var includeErrors: [Diagnostic] = []
         var parsedAny = false
+        var late: Diagnostic?
         while let statement = parser.next() {
             parsedAny = true
+            // The time limit covers reading the script, not only running it:
+            // parsing on to list every error, or past a stop, ends here too.
+            if budget.deadline != nil, let d = budget.lateDiagnostic(file, statement.range) {
+                if !budget.stopped {
+                    report.record(d)
+                    sink?(.diagnostic(d))
+                }
+                budget.stopped = true
+                late = d
+                break
+            }
             // After an error, keep parsing only to report every error in one pass.
             if parser.hasErrors || !includeErrors.isEmpty || budget.stopped { continue }
             if case .include(let path, _) = statement.kind {
@@ -174,7 +197,7 @@ public struct Session: Sendable {
                 if includes[resolved] == nil {
                     let script = ScriptLoader.loadInclude(path, resolved: resolved, from: file, at: statement.range,
                                                           loader: loader, includes: &includes,
-                                                          limits: options.limits)
+                                                          limits: options.limits, deadline: budget.deadline)
                     if !script.isEmpty { includeErrors += script; continue }
                 }
                 if let program = includes[resolved] {
@@ -206,6 +229,8 @@ public struct Session: Sendable {
         }
         if !syntax.isEmpty {
             if let before { self = before }
+            // Errors found before the time ran out, and where it did.
+            if let late { syntax.append(late) }
             var failed = RunReport()
             failed.diagnostics = syntax
             for d in syntax { observer?(.diagnostic(d)) }

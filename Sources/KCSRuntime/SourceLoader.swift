@@ -175,8 +175,11 @@ package struct IncludedPrograms {
 
 /// Parses a script and, recursively, what it includes.
 public enum ScriptLoader {
+    /// Past `deadline` (a run's time limit) it stops where it is, with the
+    /// limit error at that line.
     package static func parse(_ file: SourceFile, loader: any SourceLoader, stack: [String],
-                      includes: inout IncludedPrograms, diagnostics: inout [Diagnostic], limits: Limits = Limits()) -> Program {
+                      includes: inout IncludedPrograms, diagnostics: inout [Diagnostic], limits: Limits = Limits(),
+                      deadline: ContinuousClock.Instant? = nil) -> Program {
         // The host's limits hold for included files as for the script itself.
         if file.bytes.count > limits.sourceBytes {
             diagnostics.append(Diagnostic(.inputLimit, "the included script is \(file.bytes.count) bytes, over the limit of \(limits.sourceBytes)",
@@ -185,7 +188,13 @@ public enum ScriptLoader {
         }
         var parser = Parser(file: file, maxListLength: limits.listLength)
         var statements: [Statement] = []
-        while let s = parser.next() { statements.append(s) }
+        while let s = parser.next() {
+            if let deadline, ContinuousClock.now > deadline {
+                diagnostics.append(RunBudget.limitDiagnostic(RunBudget.overTimeMessage(limits), file, s.range))
+                return Program(file: file, statements: statements)
+            }
+            statements.append(s)
+        }
         var program = Program(file: file, statements: statements)
         diagnostics += parser.finalDiagnostics
         for i in program.statements.indices {
@@ -203,7 +212,7 @@ public enum ScriptLoader {
             // that does not pass through the top file used to slip through.
             if includes[resolved] != nil { continue }
             diagnostics += loadInclude(path, resolved: resolved, from: file, at: range, loader: loader,
-                                       includes: &includes, stack: stack, limits: limits)
+                                       includes: &includes, stack: stack, limits: limits, deadline: deadline)
         }
         return program
     }
@@ -212,7 +221,8 @@ public enum ScriptLoader {
     /// `includes`; returns its errors, reported at the `include` line.
     package static func loadInclude(_ path: String, resolved: String, from file: SourceFile, at range: SourceRange,
                             loader: any SourceLoader, includes: inout IncludedPrograms,
-                            stack: [String]? = nil, limits: Limits = Limits()) -> [Diagnostic] {
+                            stack: [String]? = nil, limits: Limits = Limits(),
+                            deadline: ContinuousClock.Instant? = nil) -> [Diagnostic] {
         let maxDepth = limits.includeDepth
         let stack = stack ?? [loader.canonical(loader.resolve(file.name, relativeTo: nil))]
         if stack.count > maxDepth {
@@ -227,7 +237,7 @@ public enum ScriptLoader {
             let included = try loader.read(resolved)
             includes[resolved] = Program(file: included, statements: [])
             includes[resolved] = parse(included, loader: loader, stack: stack + [loader.canonical(resolved)],
-                                       includes: &includes, diagnostics: &diagnostics, limits: limits)
+                                       includes: &includes, diagnostics: &diagnostics, limits: limits, deadline: deadline)
         } catch {
             diagnostics.append(Diagnostic(error.code, error.message(for: path), file: file, range: range,
                                           hint: error.hint(otherwise: "paths in include are relative to the including file")))

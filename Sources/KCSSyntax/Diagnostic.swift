@@ -21,6 +21,8 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     case moreDiagnostics = "KCS009"
     /// A bidirectional-control character in a script (Trojan Source).
     case bidiControl = "KCS010"
+    /// An invisible character written raw in a script (a zero-width space…).
+    case invisibleCharacter = "KCS011"
     // Tokens.
     case unterminatedString = "KCS101"
     case badEscape = "KCS102"
@@ -125,7 +127,7 @@ extension DiagnosticCode {
     public var phase: Phase {
         switch self {
         case .fileNotFound, .fileUnreadable, .malformedEntitlements, .projectUnreadable: .input
-        case .emptyFile, .invalidUTF8, .nulByte, .bidiControl, .includeCycle, .inputLimit, .unterminatedString, .badEscape,
+        case .emptyFile, .invalidUTF8, .nulByte, .bidiControl, .invisibleCharacter, .includeCycle, .inputLimit, .unterminatedString, .badEscape,
              .unexpectedCharacter, .unexpectedEndOfInput, .integerOverflow, .unknownStatement, .expectedToken,
              .unknownClass, .unknownAttribute, .unknownValue, .unknownStatus, .duplicateArgument, .wrongValueType,
              .misplacedSet, .unknownPlatform, .unexpectedToken, .misplacedDeclaration, .malformedTeamID: .syntax

@@ -30,9 +30,7 @@ public enum ScriptText {
         return out + "\""
     }
 
-    /// Controls and bidirectional overrides never reach a file raw.
-    package static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || scalar.value == 0x7F || (0x202A...0x202E).contains(scalar.value)
-            || (0x2066...0x2069).contains(scalar.value) || scalar.value == 0x200E || scalar.value == 0x200F
-    }
+    /// Controls, bidirectional controls and invisible characters never
+    /// reach a file raw (a script holding them raw does not parse).
+    package static func needsEscape(_ scalar: Unicode.Scalar) -> Bool { TerminalText.needsEscape(scalar) }
 }

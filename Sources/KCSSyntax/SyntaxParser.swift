@@ -617,15 +617,22 @@ package enum SourceCheck {
             if c == 0xF0 && b[i + 1] < 0x90 { return invalid(file, i) }
             if c == 0xF4 && b[i + 1] > 0x8F { return invalid(file, i) }
             // Trojan Source: a direction change hidden in a comment or a
-            // string makes the line read differently from what runs.
-            if need <= 2 {
-                var v = UInt32(c) & (need == 1 ? 0x1F : 0x0F)
-                for k in 1...need { v = v << 6 | UInt32(b[i + k] & 0x3F) }
-                if TerminalText.isBidiControl(v) {
-                    return Diagnostic(.bidiControl, "the script holds the invisible bidirectional control U+\(String(v, radix: 16, uppercase: true))",
-                                      file: file, range: SourceRange(i, i + need + 1),
-                                      hint: "it can make a line read differently from what runs; delete it (it shows as \(TerminalText.escape(Unicode.Scalar(v) ?? " ")))")
-                }
+            // string makes the line read differently from what runs, and an
+            // invisible character makes two different names or values read
+            // the same. Written as an escape (`"\u{200B}"`) either is data.
+            var v = UInt32(c) & (need == 1 ? 0x1F : need == 2 ? 0x0F : 0x07)
+            for k in 1...need { v = v << 6 | UInt32(b[i + k] & 0x3F) }
+            if TerminalText.isBidiControl(v) {
+                return Diagnostic(.bidiControl, "the script holds the invisible bidirectional control U+\(String(v, radix: 16, uppercase: true))",
+                                  file: file, range: SourceRange(i, i + need + 1),
+                                  hint: "it can make a line read differently from what runs; delete it (it shows as \(TerminalText.escape(Unicode.Scalar(v) ?? " ")))")
+            }
+            // A byte-order mark that starts the file is not part of the script.
+            if TerminalText.isInvisible(v) && !(i == 0 && v == 0xFEFF) {
+                let escape = TerminalText.escape(Unicode.Scalar(v) ?? " ")
+                return Diagnostic(.invisibleCharacter, "the script holds the invisible character U+\(String(v, radix: 16, uppercase: true))",
+                                  file: file, range: SourceRange(i, i + need + 1),
+                                  hint: "text with it reads the same as text without it; delete it, or write \(escape) in a string if the value needs it")
             }
             i += need + 1
         }

@@ -1,5 +1,5 @@
-/// Text from input made safe to show: control characters and invisible
-/// direction changes are written as `\u{…}` escapes, so a script, a name or
+/// Text from input made safe to show: control characters, invisible
+/// direction changes and invisible characters are written as `\u{…}` escapes, so a script, a name or
 /// an entitlements value can neither drive the terminal (colours, cursor
 /// moves, the title) nor make a line read differently from what runs.
 public enum TerminalText {
@@ -10,11 +10,26 @@ public enum TerminalText {
         (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v) || v == 0x200E || v == 0x200F || v == 0x061C
     }
 
-    /// Whether a scalar is shown as an escape: C0 and C1 controls, DEL and
-    /// the bidirectional controls. Tabs and line breaks are the caller's call.
+    /// Characters that show as nothing, so text with one reads the same as
+    /// text without it: the soft hyphen, the zero-width space, the word
+    /// joiner and invisible operators, fillers, the byte-order mark and the
+    /// tag characters (which can carry a hidden text). Not the zero-width
+    /// (non-)joiners or variation selectors: words of many scripts and
+    /// emoji need them.
+    public static func isInvisible(_ v: UInt32) -> Bool {
+        switch v {
+        case 0x00AD, 0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x180E, 0x200B, 0x2060...0x2064, 0x206A...0x206F,
+             0x3164, 0xFEFF, 0xFFA0, 0xE0000...0xE007F: true
+        default: false
+        }
+    }
+
+    /// Whether a scalar is shown as an escape: C0 and C1 controls, DEL, the
+    /// bidirectional controls and the invisible characters. Tabs and line
+    /// breaks are the caller's call.
     public static func needsEscape(_ s: Unicode.Scalar) -> Bool {
         let v = s.value
-        return v < 0x20 || v == 0x7F || (0x80...0x9F).contains(v) || isBidiControl(v)
+        return v < 0x20 || v == 0x7F || (0x80...0x9F).contains(v) || isBidiControl(v) || isInvisible(v)
     }
 
     /// `\u{1B}` for ESC: the spelling a kcs string (and Swift) accepts.

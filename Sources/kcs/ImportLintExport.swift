@@ -123,12 +123,14 @@ struct Export: ParsableCommand {
     @Option(name: .shortAndLong, help: "Write to this file instead of standard output.", completion: .file(extensions: ["swift"]))
     var output: String?
 
+    @OptionGroup var safety: SafetyOptions
+
     mutating func validate() throws {
         if !swift { throw ValidationError("say which language to export: --swift") }
     }
 
     func run() throws {
-        let loader = FileSystemLoader()
+        let loader = safety.loader(for: file)
         let renderer = DiagnosticRenderer(colour: colour.enabled())
         let source: SourceFile
         do { source = try loader.read(loader.resolve(file, relativeTo: nil)) } catch {
@@ -137,8 +139,15 @@ struct Export: ParsableCommand {
             try ExitStatus.finish(.missingInput)
             return
         }
-        switch SwiftExporter(loader: loader).export(source) {
+        switch SwiftExporter(loader: loader, limits: safety.limits).export(source) {
         case .success(let code):
+            // Half a test file is no test: over the output limit, nothing is written.
+            if let limit = safety.limits.outputBytes, code.utf8.count > limit {
+                printError(renderer.render(Diagnostic(.runLimit, "the generated Swift is \(code.utf8.count) bytes, over the output limit of \(limit); nothing was written",
+                                                      hint: "the host running this script sets the limits")))
+                try ExitStatus.finish(.failed)
+                return
+            }
             if let output {
                 // Whole or not at all, with the system's reason when it fails.
                 do throws(WriteError) { try AtomicFile.write(Array(code.utf8), to: output) } catch {

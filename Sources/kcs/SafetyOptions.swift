@@ -2,18 +2,18 @@ import ArgumentParser
 import KCSLanguage
 
 /// `--root`, `--timeout`, `--max-output` and `--untrusted`, shared by `run`,
-/// `check` and `lint`: the embedding API's limits (docs/limits.md) for
-/// files nobody vetted.
+/// `check`, `lint` and `export`: the embedding API's limits (docs/limits.md)
+/// for files nobody vetted.
 struct SafetyOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Includes and entitlements files may not leave this folder (nor read /proc, /sys or /dev).",
                                valueName: "dir"))
     var root: String?
 
-    @Option(help: ArgumentHelp("Stop a file after this many seconds: a located KCS311 error, exit 1.", valueName: "seconds"))
+    @Option(help: ArgumentHelp("Stop a file after this many seconds, reading and parsing included: a located KCS311 error, exit 1.", valueName: "seconds"))
     var timeout: Double?
 
     @Option(name: .customLong("max-output"),
-            help: ArgumentHelp("Stop a file once it has printed this many bytes: KCS311, exit 1.", valueName: "bytes"))
+            help: ArgumentHelp("Stop a file once it has printed this many bytes, diagnostics included: KCS311, exit 1.", valueName: "bytes"))
     var maxOutput: Int?
 
     @Flag(help: ArgumentHelp(SafetyOptions.untrustedHelp))

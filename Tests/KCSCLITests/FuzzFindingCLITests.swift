@@ -31,4 +31,20 @@ struct FuzzFindingCLITests {
         #expect([65, 66].contains(result.status), "\(result.stderr)")
         #expect(result.stderr.contains("includes itself"), "\(result.stderr)")
     }
+
+    /// `kcs lint --entitlements` and a script's `entitlements=` refuse the
+    /// binary plist that named a key twice, the same way every time (each
+    /// run a new process, so a new hash seed).
+    @Test func aDuplicateBinaryPlistKeyIsRefusedInEveryProcess() throws {
+        let path = "Tests/KCSLanguageTests/FuzzFindings/entitlements-duplicate-key.bplist"
+        for _ in 0..<4 {
+            let lint = try BinaryRunner.run(["lint", "--entitlements", path])
+            #expect(lint.status == 66)
+            #expect(lint.stderr.contains("the property list gives the key 'application-identifier' twice in one dictionary [KCS008]"))
+        }
+        let script = "team SKMME9E2Y8\napp com.example.AppTwo entitlements=\"\(BinaryRunner.root.path)/\(path)\"\n"
+        let run = try BinaryRunner.run(["run", "-"], stdin: script)
+        #expect(run.status == 66, "\(run.stderr)")
+        #expect(run.stderr.contains("twice in one dictionary"), "\(run.stderr)")
+    }
 }

@@ -146,6 +146,98 @@ struct SafetyCLITests {
         }
     }
 
+    /// `--max-output` bounds everything a file shows, diagnostics included:
+    /// 300 syntax errors used to print 200 of them whatever the limit.
+    @Test func maxOutputCountsDiagnostics() throws {
+        var text = "team SKMME9E2Y8\napp com.x.A\n"
+        for i in 0..<300 { text += "as A add generic-password account=\"\(i)\" bogus=1\n" }
+        let all = try BinaryRunner.run(["run", "-"], stdin: text)
+        #expect(all.stderr.utf8.count > 20_000)
+        let capped = try BinaryRunner.run(["run", "--max-output", "2000", "-"], stdin: text)
+        #expect(capped.status == 65)
+        #expect(capped.stderr.contains("more diagnostics in <stdin> not shown: the output limit of 2000 bytes was reached [KCS009]"))
+        // The limit, then the one note and the closing line.
+        #expect(capped.stderr.utf8.count + capped.stdout.utf8.count < 2000 + 300, "\(capped.stderr)")
+        #expect(capped.stderr.hasPrefix("<stdin>:3:"))
+        // The error that stopped a run at a limit is shown whatever the limit.
+        var loud = "team SKMME9E2Y8\napp com.x.A\n"
+        for i in 0..<100 { loud += "as A add generic-password account=\"\(i)\"\n" }
+        loud += "show matrix\n"
+        let stopped = try BinaryRunner.run(["run", "--max-output", "300", "-"], stdin: loud)
+        #expect(stopped.status == 1)
+        #expect(stopped.stderr.contains("the run printed more than its limit of 300 bytes; nothing after this line ran [KCS311]"))
+    }
+
+    /// `kcs export` takes the same safety options as run, check and lint.
+    @Test func exportTakesTheSafetyOptions() throws {
+        try Self.folder(["outside.kcs": "team SKMME9E2Y8\n",
+                         "in/up.kcs": "include \"../outside.kcs\"\napp com.x.A\nas A add generic-password account=\"a\"\n",
+                         "in/ok.kcs": "team SKMME9E2Y8\napp com.x.A\nas A add generic-password account=\"a\"\n"]) { dir in
+            #expect(try BinaryRunner.run(["export", "--swift", "in/up.kcs"], directory: dir).status == 0)
+            let untrusted = try BinaryRunner.run(["export", "--swift", "--untrusted", "in/up.kcs"], directory: dir)
+            #expect(untrusted.status == 66)
+            #expect(untrusted.stderr.contains("in/up.kcs:1:1: error: may not read"))
+            #expect(untrusted.stdout.isEmpty)
+            let rooted = try BinaryRunner.run(["export", "--swift", "--root", "in", "in/up.kcs"], directory: dir)
+            #expect(rooted.stderr.contains("it is outside in"))
+            #expect(try BinaryRunner.run(["export", "--swift", "--untrusted", "in/ok.kcs"], directory: dir).status == 0)
+            // Over the output limit nothing is written: half a test is no test.
+            let small = try BinaryRunner.run(["export", "--swift", "--max-output", "100", "in/ok.kcs", "-o", "T.swift"], directory: dir)
+            #expect(small.status == 1)
+            #expect(small.stderr.contains("over the output limit of 100; nothing was written [KCS311]"))
+            #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("T.swift").path))
+        }
+    }
+
+    /// `--timeout` covers reading the script: after a syntax error the rest
+    /// used to be parsed to the end (to list every error) whatever the limit.
+    @Test func timeoutCoversParsing() throws {
+        var text = "team SKMME9E2Y8 bogus\napp com.x.A\n"
+        for i in 0..<100_000 { text += "as A add generic-password account=\"\(i)\"\n" }
+        let out = try BinaryRunner.run(["run", "--timeout", "0.001", "-"], stdin: text)
+        #expect(out.status == 65)
+        #expect(out.stderr.contains("<stdin>:1:17: error: unexpected 'bogus' after the statement [KCS211]"))
+        #expect(out.stderr.contains("error: the run took longer than its time limit of 0.001 s; nothing after this line ran [KCS311]"))
+        // A Markdown document's blocks: the same clock from the first byte;
+        // an included file is read on the same clock.
+        let clean = String(text.drop { $0 != "\n" }.dropFirst())
+        try Self.folder(["d.md": "```kcs\n" + text + "```\n", "top.kcs": "team SKMME9E2Y8\ninclude \"big.kcs\"\n",
+                         "big.kcs": clean]) { dir in
+            let check = try BinaryRunner.run(["check", "--timeout", "0.001", "d.md"], directory: dir)
+            #expect(check.stderr.contains("the run took longer than its time limit of 0.001 s"), "\(check.stderr.prefix(500))")
+            let included = try BinaryRunner.run(["run", "--timeout", "0.001", "top.kcs"], directory: dir)
+            #expect(included.status == 1)
+            // At big.kcs's first line, unless a busy machine spent the
+            // millisecond before the include was reached.
+            #expect(included.stderr.contains("big.kcs:1:1: error") || included.stderr.contains("top.kcs:"), "\(included.stderr.prefix(500))")
+            #expect(included.stderr.contains("error: the run took longer than its time limit of 0.001 s; nothing after this line ran [KCS311]"))
+        }
+    }
+
+    /// An invisible character written raw is an error at its column; written
+    /// as an escape it is data, and shown escaped wherever kcs shows it.
+    @Test(arguments: ["\u{200B}", "\u{2060}", "\u{00AD}", "\u{FEFF}", "\u{E0041}"])
+    func invisibleCharactersAreErrorsRawAndVisibleEscaped(invisible: String) throws {
+        let raw = "team SKMME9E2Y8\napp com.x.A\nas A add generic-password account=\"admin\(invisible)\"\n"
+        let out = try BinaryRunner.run(["run", "-"], stdin: raw)
+        #expect(out.status == 65)
+        #expect(out.stderr.contains("<stdin>:3:41: error: the script holds the invisible character U+"), "\(out.stderr)")
+        #expect(out.stderr.contains("[KCS011]"))
+        #expect(!out.stderr.contains(invisible))
+        let escape = "\\u{" + String(invisible.unicodeScalars.first!.value, radix: 16, uppercase: true) + "}"
+        let escaped = "team SKMME9E2Y8\napp com.x.A\nas A add generic-password account=\"admin\(escape)\"\nshow items\n"
+        let shown = try BinaryRunner.run(["run", "-"], stdin: escaped)
+        #expect(shown.status == 0, "\(shown.stderr)")
+        #expect(shown.stdout.contains("account=\"admin\(escape)\""), "\(shown.stdout)")
+        #expect(!shown.stdout.contains(invisible))
+        try Self.folder(["s.kcs": escaped]) { dir in
+            let swift = try BinaryRunner.run(["export", "--swift", "s.kcs"], directory: dir)
+            #expect(swift.status == 0)
+            #expect(swift.stdout.contains("admin\(escape)"))
+            #expect(!swift.stdout.contains(invisible))
+        }
+    }
+
     // MARK: 4. Documents never lost
 
     /// `--update` through a symbolic link keeps the link and the mode.

@@ -83,4 +83,47 @@ struct FuzzFindingTests {
         let mixed = SourceFile(name: "mixed.kcs", text: String(repeating: "@\u{C}%!^&", count: 1000) + "\n")
         #expect(Interpreter.run(file: mixed, loader: NoFilesLoader()).diagnostics.count == 1)
     }
+
+    /// Two keys of one binary dictionary pointed at the same string, one
+    /// with `true`, one with a string: Foundation's decoder picked one by
+    /// hash order, which changes per process, so the file decoded on one run
+    /// and not on the next (CI's 10 s run of `entitlements`). Now refused.
+    @Test func aBinaryDictionaryWithADuplicateKeyIsRefusedEveryTime() throws {
+        let bytes = [UInt8](try Data(contentsOf: Self.folder.appendingPathComponent("entitlements-duplicate-key.bplist")))
+        for _ in 0..<20 {
+            switch Entitlements.decode(bytes) {
+            case .success(let e): Issue.record("decoded: \(e)")
+            case .failure(let e):
+                #expect(e.message == "the property list gives the key 'application-identifier' twice in one dictionary")
+            }
+        }
+        let path = Self.folder.appendingPathComponent("entitlements-duplicate-key.bplist").path
+        let (_, diagnostics, code) = EntitlementsSummary.describe(path: path)
+        #expect(code == .missingInput)
+        #expect(diagnostics.map(\.code) == [.malformedEntitlements])
+    }
+
+    /// Siblings: the same key spelt once in ASCII and once in UTF-16 is one
+    /// key to Foundation; a key that is not a string is no plist's.
+    @Test func binaryKeysAreComparedAsTextAndMustBeStrings() {
+        // {"a" (ASCII): true, "a" (UTF-16): false}
+        var dict = Array("bplist00".utf8) + [0xD2, 1, 2, 3, 4, 0x51, 0x61, 0x61, 0x00, 0x61, 0x09, 0x08]
+        func trailer(_ offsets: [UInt8], _ b: inout [UInt8]) {
+            let table = b.count
+            b += offsets + [0, 0, 0, 0, 0, 0, 1, 1]
+            for v in [offsets.count, 0, table] { b += (0..<8).reversed().map { UInt8((v >> ($0 * 8)) & 0xFF) } }
+        }
+        var same = dict
+        trailer([8, 13, 15, 18, 19], &same)
+        #expect(PlistGuard.check(same, maxDepth: 64) == .duplicateKey("a"))
+        // The UTF-16 key made "b": two keys, accepted.
+        dict[17] = 0x62
+        var different = dict
+        trailer([8, 13, 15, 18, 19], &different)
+        #expect(PlistGuard.check(different, maxDepth: 64) == nil)
+        // A `true` as a key.
+        var boolKey = dict
+        trailer([8, 18, 15, 18, 19], &boolKey)
+        #expect(PlistGuard.check(boolKey, maxDepth: 64) == .malformedBinary("a dictionary key is not a string"))
+    }
 }
