@@ -308,7 +308,7 @@ public struct BatchRunner: Sendable {
             var options = RunOptions(reportCalls: true, reportPasses: true, requireStatements: false, limits: limits)
             options.deadline = deadline
             options.outputSoFar = outputSoFar
-            options.restoresOnSyntaxError = !Self.parsesCleanWithoutIncludes(blockFile, limits: limits, deadline: deadline)
+            options.restoresOnSyntaxError = !Parser.parsesCleanWithoutIncludes(blockFile, limits: limits, deadline: deadline)
             let report = session.run(file: blockFile, loader: loader, options: options) { event in
                 if case .call(let c) = event { printed += CallLine.text(c) + "\n" }
                 if case .output(let text) = event { printed += text }
@@ -386,21 +386,6 @@ public struct BatchRunner: Sendable {
         applyStrictness(&outcome)
         capDiagnostics(&outcome)
         return outcome
-    }
-
-    /// Whether a block parses without errors and includes nothing: then a
-    /// run of it cannot fail on syntax, and the session need not be kept
-    /// to roll back to.
-    /// Past the deadline it answers no at once: the run that follows stops
-    /// at its first statement.
-    static func parsesCleanWithoutIncludes(_ file: SourceFile, limits: Limits,
-                                           deadline: ContinuousClock.Instant? = nil) -> Bool {
-        var parser = Parser(file: file, maxListLength: limits.listLength)
-        while let s = parser.next() {
-            if case .include = s.kind { return false }
-            if let deadline, ContinuousClock.now > deadline { return false }
-        }
-        return !parser.hasErrors
     }
 
     /// The document with the ranges replaced, built in one pass from the

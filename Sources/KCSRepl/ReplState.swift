@@ -1,8 +1,13 @@
 import KCSLanguage
 
 /// The REPL's memory apart from the terminal: the session, and each chunk
-/// of input that ran with the snapshot taken before it, for `:undo` and
-/// `:save`.
+/// of input that ran, for `:undo` and `:save`.
+///
+/// No copy of the session is kept per chunk: a kept copy makes the chunk's
+/// first change copy the whole world, so a line would cost more the larger
+/// the world. A chunk that parses alone runs without one (it cannot fail on
+/// syntax half-way), and `:undo` replays the chunks before the last into a
+/// fresh session instead of restoring a copy.
 public struct ReplState: Sendable {
     /// The world and the last call, as every statement so far left them.
     public private(set) var session = ReplState.freshSession()
@@ -11,9 +16,9 @@ public struct ReplState: Sendable {
 
     /// One chunk that ran: typed input or a `:load`ed file.
     public struct Entry: Sendable {
-        /// The session before the chunk ran: `:undo` goes back to it.
-        var before: Session
         public var file: SourceFile
+        /// What read its includes and entitlements files, to replay it.
+        var loader: any SourceLoader
         /// Everything the run reported (calls, passed expectations, errors), in order.
         public var events: [RunEvent]
         /// Whether the chunk came from `:load`.
@@ -26,13 +31,13 @@ public struct ReplState: Sendable {
     /// syntax error changes nothing and is not remembered.
     public mutating func run(_ file: SourceFile, loaded: Bool = false,
                              loader: any SourceLoader = FileSystemLoader()) -> (report: RunReport, events: [RunEvent]) {
-        let before = session
         let collected = EventCollector()
-        let report = session.run(file: file, loader: loader,
-                                 options: RunOptions(reportCalls: true, reportPasses: true),
+        var options = RunOptions(reportCalls: true, reportPasses: true)
+        options.restoresOnSyntaxError = !Parser.parsesCleanWithoutIncludes(file, limits: options.limits)
+        let report = session.run(file: file, loader: loader, options: options,
                                  observer: { collected.events.append($0) })
         if !report.hasSyntaxErrors {
-            entries.append(Entry(before: before, file: file, events: collected.events, loaded: loaded))
+            entries.append(Entry(file: file, loader: loader, events: collected.events, loaded: loaded))
         }
         return (report, collected.events)
     }
@@ -40,7 +45,14 @@ public struct ReplState: Sendable {
     /// Takes back the last chunk; returns it, or nil when nothing ran.
     public mutating func undo() -> Entry? {
         guard let last = entries.popLast() else { return nil }
-        session = last.before
+        // The chunks before it, again, into a fresh session: the same
+        // statements give the same world (the engine's results do not depend
+        // on its hash seeds; `wait` is the scenario's clock, not the wall's).
+        var replayed = Self.freshSession()
+        for entry in entries {
+            _ = replayed.run(file: entry.file, loader: entry.loader, options: RunOptions())
+        }
+        session = replayed
         return last
     }
 

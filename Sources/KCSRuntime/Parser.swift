@@ -21,6 +21,21 @@ public struct Parser {
         return (Program(file: file, statements: statements), parser.finalDiagnostics)
     }
 
+    /// Whether a block parses without errors and includes nothing: then a
+    /// run of it cannot fail on syntax, and the session need not be kept
+    /// to roll back to.
+    /// Past the deadline it answers no at once: the run that follows stops
+    /// at its first statement.
+    public static func parsesCleanWithoutIncludes(_ file: SourceFile, limits: Limits,
+                                           deadline: ContinuousClock.Instant? = nil) -> Bool {
+        var parser = Parser(file: file, maxListLength: limits.listLength)
+        while let s = parser.next() {
+            if case .include = s.kind { return false }
+            if let deadline, ContinuousClock.now > deadline { return false }
+        }
+        return !parser.hasErrors
+    }
+
     /// A parser that hands out statements one at a time, so a large script
     /// never has to be held as a tree. Check ``hasErrors`` before running a
     /// statement: once an error has been seen nothing more may run.

@@ -1,0 +1,71 @@
+import KCSLanguage
+@testable import KCSRepl
+import Testing
+
+/// `:undo` replays the chunks before the last into a fresh session (no copy
+/// of the session is kept per line): the world it gives back must be the one
+/// the chunks left, prompts, contexts, kept references and runtime errors
+/// included.
+@Suite struct ReplStateTests {
+    private func chunk(_ text: String) -> SourceFile { SourceFile(name: "<repl>", text: text) }
+
+    static let chunks = [
+        "team SKMME9E2Y8\napp com.example.AppOne\napp com.example.AppTwo\ngroup com.example.Shared AppOne AppTwo\n",
+        "as AppOne add generic-password service=\"s\" account=\"a\" data=\"1\" access-control=[user-presence]\n",
+        "user approves\nas AppTwo find generic-password service=\"s\" return=persistent-ref\nkeep persistent-ref as Ref\n",
+        // A runtime error does not stop the chunk from being remembered.
+        "as Nobody find generic-password\npasscode on\nlock\nuser cancels\n",
+    ]
+    static let probe = """
+        as AppOne find generic-password service="s" return=data
+        as AppTwo find generic-password persistent-ref=Ref
+        unlock
+        user approves
+        as AppOne find generic-password service="s" return=data
+        expect data "1"
+        show items
+
+        """
+
+    /// What the probe reports after `state`: each call's line and the output.
+    private func probe(_ state: inout ReplState) -> [String] {
+        let (report, events) = state.run(chunk(Self.probe))
+        return events.map { event -> String in
+            switch event {
+            case .call(let c): CallLine.text(c)
+            case .output(let text): text
+            case .diagnostic(let d): d.code.rawValue + " " + d.message
+            default: "\(event)"
+            }
+        } + report.diagnostics.map(\.code.rawValue)
+    }
+
+    @Test func undoGivesBackTheWorldTheEarlierChunksLeft() {
+        // The chunks, then one more that changes everything, undone...
+        var undone = ReplState()
+        for c in Self.chunks { _ = undone.run(chunk(c)) }
+        _ = undone.run(chunk("unlock\nas AppTwo add generic-password service=\"t\" account=\"b\"\ncontext C reuse=10\nwait 5\nuser approves\n"))
+        #expect(undone.undo() != nil)
+        #expect(undone.entries.count == Self.chunks.count)
+        // ...answer the probe as the chunks alone do.
+        var fresh = ReplState()
+        for c in Self.chunks { _ = fresh.run(chunk(c)) }
+        #expect(undone.session.world.itemCount == fresh.session.world.itemCount)
+        let expected = probe(&fresh)
+        // The prefix's state shows: locked (interaction not allowed), then the
+        // answer it queued (cancels) taken before the probe's own.
+        #expect(expected.prefix(3) == ["AppOne find generic-password → errSecInteractionNotAllowed (-25308)",
+                                       "AppTwo find generic-password → errSecInteractionNotAllowed (-25308)",
+                                       "AppOne find generic-password → errSecUserCanceled (-128)"], "\(expected)")
+        #expect(probe(&undone) == expected)
+    }
+
+    @Test func aChunkWithASyntaxErrorChangesNothingAndIsNotRemembered() {
+        var state = ReplState()
+        _ = state.run(chunk("team SKMME9E2Y8\napp com.example.AppOne\n"))
+        let (report, _) = state.run(chunk("as AppOne add generic-password account=\"a\"\nas AppOne frob generic-password\n"))
+        #expect(report.hasSyntaxErrors)
+        #expect(state.session.world.itemCount == 0)
+        #expect(state.entries.count == 1)
+    }
+}
