@@ -38,7 +38,7 @@ let package = Package(
         .target(name: "KCSRuntime", dependencies: ["KCSSyntax", "KeychainEngine", "KCSXcodeProject"], swiftSettings: strict),
         .target(name: "KCSLanguage", dependencies: ["KCSSyntax", "KCSRuntime", "KeychainEngine"], swiftSettings: strict),
         // The core benchmark through the embedding API (scripts/bench.sh runs it).
-        .executableTarget(name: "kcs-bench", dependencies: ["KCSLanguage", "KeychainEngine"], swiftSettings: strict),
+        .executableTarget(name: "kcs-bench", dependencies: ["KCSLanguage", "KCSRepl", "KeychainEngine"], swiftSettings: strict),
         // SecItemAdd/CopyMatching/Update/Delete-shaped functions over the engine.
         .target(name: "KCSSecItem", dependencies: ["KeychainEngine"], swiftSettings: strict),
         // GNU readline (Debian: libreadline-dev) for the REPL.

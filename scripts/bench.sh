@@ -166,7 +166,7 @@ if [ "$workload" != 0 ]; then
     printf '%-8s %-10s %-10s %.0f MB\n' lua5.4 "$(echo $lw | median) s" "$lm s" "$(awk -v r="$lr" 'BEGIN { print r / 1024 }')"
     awk -v k="$km" -v l="$lm" 'BEGIN { printf "ratio kcs/Lua (CPU): %.2f  (goal: at most 0.25)\n", k / l }'
     bench_bin="$(dirname "$bin")/kcs-bench"
-    if [ -x "$bench_bin" ]; then "$bench_bin" --phases "$wl/work.kcs"; fi
+    if [ -x "$bench_bin" ]; then "$bench_bin" --phases "$wl/work.kcs"; "$bench_bin" --repl; fi
     echo
 fi
 

@@ -3,6 +3,7 @@
 //   kcs-bench FILE.kcs
 //   kcs-bench --phases FILE.kcs
 //   kcs-bench --once FILE.kcs
+//   kcs-bench --repl
 //
 // With --once it runs the file once as `kcs run` does (lint on, nothing
 // printed), for a profiler: `valgrind --tool=callgrind kcs-bench --once F`.
@@ -16,6 +17,7 @@
 // then times only `World.perform` over them. Each status is compared with
 // the script's `expect status` so a fast wrong answer cannot pass.
 import KCSLanguage
+import KCSRepl
 import KeychainEngine
 #if canImport(Glibc)
 import Glibc
@@ -27,6 +29,27 @@ func fail(_ message: String) -> Never {
     var text = "kcs-bench: " + message + "\n"
     text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
     exit(1)
+}
+
+// --repl: the cost of one REPL line, in a world of 1,000 items and of
+// 100,000: the REPL keeps no copy of the world per line, so the two match.
+if CommandLine.arguments.count == 2 && CommandLine.arguments[1] == "--repl" {
+    let clock = ContinuousClock()
+    for size in [1_000, 100_000] {
+        var state = ReplState()
+        var setup = "team SKMME9E2Y8\napp com.bench.App as App\n"
+        for i in 0..<size { setup += "as App add generic-password service=\"s\" account=\"a\(i)\"\n" }
+        _ = state.run(SourceFile(name: "setup", text: setup))
+        let lines = 2_000
+        let elapsed = clock.measure {
+            for i in 0..<lines {
+                _ = state.run(SourceFile(name: "<repl>", text: "as App add generic-password service=\"t\" account=\"b\(i)\"\n"))
+            }
+        }
+        let micros = (Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12) / Double(lines)
+        print("repl: \(lines) lines in a world of \(size) items: \(Int(micros.rounded())) µs per line")
+    }
+    exit(0)
 }
 
 var arguments = CommandLine.arguments
