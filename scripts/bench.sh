@@ -6,7 +6,7 @@
 #
 # First the judged figure: ../shared/bench/gen_workload.py writes one
 # scenario of --workload calls as work.kcs and as work.lua (a minimal Lua 5.4
-# model of the same rules; apt-get install lua5.4). Both run --runs times,
+# model of the same rules; lua5.4 is installed when missing). Both run --runs times,
 # alternating, and the script prints each one's median wall and CPU time,
 # peak memory, and the ratio kcs/Lua (on CPU time, which machine load
 # disturbs less than wall time), always with lint on, as `kcs run` runs by
@@ -143,7 +143,8 @@ median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{ a[NR] = $1 } END { prin
 if [ "$workload" != 0 ]; then
     shared="$root/../shared/bench"
     [ -f "$shared/gen_workload.py" ] || { echo "bench.sh: no $shared/gen_workload.py" >&2; exit 1; }
-    command -v lua5.4 >/dev/null || { echo "bench.sh: lua5.4 is missing (apt-get install lua5.4)" >&2; exit 1; }
+    # The Lua model runs under Debian's lua5.4: installed when missing.
+    "$root/scripts/need-debian.sh" lua5.4:lua5.4
     [ "$have_time" = 1 ] || { echo "bench.sh: /usr/bin/time is missing (apt-get install time)" >&2; exit 1; }
     wl="$work/workload-$workload"
     if [ ! -s "$wl/work.kcs" ] || [ "$shared/gen_workload.py" -nt "$wl/work.kcs" ]; then
