@@ -150,7 +150,7 @@ public struct Completer: Sendable {
                 return Vocabulary.names(of: set)
             }
             // A literal (`as`, `to`, `persistent-ref`); upper-case words are placeholders.
-            return !w.isEmpty && w.allSatisfy({ $0.isLowercase || $0 == "-" }) ? [w] : []
+            return StatementForm.isLiteral(Substring(w)) ? [w] : []
         }
     }
 

@@ -5,7 +5,8 @@ extension Vocabulary {
     /// The key an attribute name stands for, short (`service`) or framework
     /// spelling (`kSecAttrService`); nil for an unknown name.
     public static func argumentKey(named name: String) -> ArgumentKey? {
-        argumentsByName[name]
+        let bytes = Array(name.utf8)
+        return argument(bytes, SourceRange(0, bytes.count))
     }
 
     /// Short attribute names only, in the order language.md lists them.

@@ -77,12 +77,6 @@ public enum Vocabulary {
             ("kSecValuePersistentRef", .persistentRef), ("kSecUseAuthenticationContext", .context),
         ]
 
-    package static let argumentsByName: [String: ArgumentKey] = {
-        var d: [String: ArgumentKey] = [:]
-        for (n, k) in shortArguments + constantArguments { d[n] = k }
-        return d
-    }()
-
     private static let argumentIndex = ByteIndex((shortArguments + constantArguments).map(\.0))
     private static let argumentValues = (shortArguments + constantArguments).map(\.1)
 
@@ -193,31 +187,4 @@ public enum Vocabulary {
 extension StatementForm {
     /// The syntax as help prints it, the engine's value sets spelt out.
     public var usage: String { syntax(values: Vocabulary.names(of:)) }
-}
-
-/// The statement reference of grammar.md, generated from the grammar table
-/// (`kcs textmate --format reference`; scripts/update-grammar.sh writes it
-/// between the markers, and a test fails when the page differs).
-public enum GrammarReference {
-    public static let begin = "<!-- statement table: generated from the grammar table by scripts/update-grammar.sh -->"
-    public static let end = "<!-- end of statement table -->"
-
-    /// One row per statement form: its syntax, what it does, an example.
-    public static func markdownTable() -> String {
-        func cell(_ s: String) -> String { s.replacingPipes() }
-        var out = "| Statement | What it does | Example |\n|---|---|---|\n"
-        for form in StatementForm.all {
-            out += "| `\(cell(form.usage))` | \(cell(form.summary)) | `\(cell(form.example))` |\n"
-        }
-        return out
-    }
-}
-
-extension String {
-    /// `|` escaped for a Markdown table cell.
-    fileprivate func replacingPipes() -> String {
-        var out = ""
-        for c in self { if c == "|" { out += "\\|" } else { out.append(c) } }
-        return out
-    }
 }

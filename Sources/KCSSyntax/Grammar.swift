@@ -144,6 +144,12 @@ public struct StatementForm: Sendable {
     /// Statement keywords, for completion and "did you mean".
     public static var keywords: [String] { all.map(\.keyword) + ["on"] }
 
+    /// Whether a word of a syntax string is a literal to type as it is
+    /// (`to`, `persistent-ref`), as opposed to a placeholder (`APP`, `"PATH"`).
+    public static func isLiteral(_ word: Substring) -> Bool {
+        !word.isEmpty && word.allSatisfy { ("a"..."z").contains($0) || $0 == "-" }
+    }
+
     /// The option named `key`, if the form takes it.
     public func option(_ key: String) -> OptionSpec? { options.first { $0.key == key } }
 
@@ -252,14 +258,4 @@ public enum ValueSet: String, Sendable, CaseIterable {
         }
         return out + rest
     }
-}
-
-/// The words that may follow `expect`.
-public enum ExpectSubject {
-    public static var all: [String] { StatementForm.form(.expect).choices.map(\.word) }
-}
-
-/// The options of `app`.
-public enum AppOption {
-    public static var all: [String] { StatementForm.form(.app).options.map(\.key) }
 }

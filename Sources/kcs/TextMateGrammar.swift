@@ -26,19 +26,13 @@ enum TextMateGrammar {
         }
     }
 
-    /// A literal word of a syntax string: lower case, as opposed to a
-    /// placeholder such as APP or "PATH".
-    static func isLiteral(_ s: Substring) -> Bool {
-        !s.isEmpty && s.allSatisfy { ("a"..."z").contains($0) || $0 == "-" }
-    }
-
     /// The literal words standing first after the keyword, in any alternative
     /// (`passcode on|off`, `expect status … | count N | …`).
     static func firstChoices(_ form: StatementForm) -> [String] {
         unique(alternatives(form).flatMap { alt -> [String] in
             let rest = alt.first == form.keyword ? alt.dropFirst() : alt[...]
             guard let first = rest.first, !first.contains("=") else { return [] }
-            return first.split(separator: "|").filter(isLiteral).map(String.init)
+            return first.split(separator: "|").filter(StatementForm.isLiteral).map(String.init)
         })
     }
 
@@ -46,7 +40,7 @@ enum TextMateGrammar {
     static func choices(_ form: StatementForm, after placeholder: String) -> [String] {
         for alt in alternatives(form) {
             if let i = alt.firstIndex(of: placeholder), i + 1 < alt.count {
-                return alt[i + 1].split(separator: "|").filter(isLiteral).map(String.init)
+                return alt[i + 1].split(separator: "|").filter(StatementForm.isLiteral).map(String.init)
             }
         }
         return []
@@ -55,7 +49,7 @@ enum TextMateGrammar {
     /// Every literal word of a form's syntax that is not an option or a value.
     static func literals(_ form: StatementForm) -> [String] {
         unique(alternatives(form).flatMap { $0 }.filter { !$0.contains("=") }
-            .flatMap { $0.split(separator: "|").filter(isLiteral).map(String.init) })
+            .flatMap { $0.split(separator: "|").filter(StatementForm.isLiteral).map(String.init) })
     }
 
     /// `name=` options in the syntax strings (`team=`, `kind=`, `account=`).
@@ -63,7 +57,7 @@ enum TextMateGrammar {
         StatementForm.all.flatMap(alternatives).flatMap { $0 }.compactMap { w in
             guard let eq = w.firstIndex(of: "=") else { return nil }
             let name = w[..<eq]
-            return isLiteral(name) ? String(name) : nil
+            return StatementForm.isLiteral(name) ? String(name) : nil
         }
     }
 
@@ -71,7 +65,7 @@ enum TextMateGrammar {
     static var syntaxValues: [String] {
         StatementForm.all.flatMap(alternatives).flatMap { $0 }.flatMap { w -> [String] in
             guard let eq = w.firstIndex(of: "=") else { return [] }
-            return w[w.index(after: eq)...].split(separator: "|").filter(isLiteral).map(String.init)
+            return w[w.index(after: eq)...].split(separator: "|").filter(StatementForm.isLiteral).map(String.init)
         }
     }
 

@@ -220,3 +220,13 @@ struct ParserTests {
         }
     }
 }
+
+@Suite struct VocabularyTableTests {
+    /// Each attribute name, short or framework spelling, is listed once: a
+    /// name given twice would mean whichever lookup came first.
+    @Test func everyArgumentNameIsListedOnce() {
+        let names = Vocabulary.argumentNames
+        #expect(Set(names).count == names.count, "\(names.filter { n in names.filter { $0 == n }.count > 1 })")
+        for name in names { #expect(Vocabulary.argumentKey(named: name) != nil, "\(name)") }
+    }
+}
