@@ -32,9 +32,7 @@ public struct ReplState: Sendable {
     public mutating func run(_ file: SourceFile, loaded: Bool = false,
                              loader: any SourceLoader = FileSystemLoader()) -> (report: RunReport, events: [RunEvent]) {
         let collected = EventCollector()
-        var options = RunOptions(reportCalls: true, reportPasses: true)
-        options.restoresOnSyntaxError = !Parser.parsesCleanWithoutIncludes(file, limits: options.limits)
-        let report = session.run(file: file, loader: loader, options: options,
+        let report = session.run(file: file, loader: loader, options: Self.options(for: file, reporting: true),
                                  observer: { collected.events.append($0) })
         if !report.hasSyntaxErrors {
             entries.append(Entry(file: file, loader: loader, events: collected.events, loaded: loaded))
@@ -50,10 +48,19 @@ public struct ReplState: Sendable {
         // on its hash seeds; `wait` is the scenario's clock, not the wall's).
         var replayed = Self.freshSession()
         for entry in entries {
-            _ = replayed.run(file: entry.file, loader: entry.loader, options: RunOptions())
+            _ = replayed.run(file: entry.file, loader: entry.loader, options: Self.options(for: entry.file, reporting: false))
         }
         session = replayed
         return last
+    }
+
+    /// How a chunk runs: a chunk that parses alone and includes nothing
+    /// cannot fail on syntax half-way, so no copy of the session is kept to
+    /// roll back to (one would make the chunk's first change copy the world).
+    static func options(for file: SourceFile, reporting: Bool) -> RunOptions {
+        var options = RunOptions(reportCalls: reporting, reportPasses: reporting)
+        options.restoresOnSyntaxError = !Parser.parsesCleanWithoutIncludes(file, limits: options.limits)
+        return options
     }
 
     /// A fresh world with nothing to undo or save.
