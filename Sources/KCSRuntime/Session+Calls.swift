@@ -4,8 +4,8 @@ import KeychainEngine
 /// Calls: a SecItem call made by an app, its prompts answered, its result kept for the expectations.
 extension Session {
     mutating func perform(_ call: CallStatement, _ s: Statement, _ device: DeviceHandle, _ file: SourceFile,
-                                  report: inout RunReport, _ options: RunOptions, _ observer: Observer?,
-                                  _ budget: inout RunBudget) throws(Diagnostic) {
+                          report: inout RunReport, _ options: RunOptions, _ observer: Observer?,
+                          _ budget: inout RunBudget) throws(Diagnostic) {
         let app: AppHandle
         do throws(Diagnostic) {
             app = try resolveApp(call.app, file)

@@ -21,7 +21,7 @@ extension Session {
     }
 
     func failure(_ message: String, _ file: SourceFile, _ range: SourceRange, _ last: LastCall?,
-                         hint: String? = nil) -> Diagnostic {
+                 hint: String? = nil) -> Diagnostic {
         var notes: [DiagnosticNote] = []
         if let last {
             notes.append(DiagnosticNote("the call checked", file: last.file, range: last.range))
@@ -130,7 +130,7 @@ extension Session {
     /// empty data and a dictionary result has no kSecValueData (SecItemDb.c
     /// `handle_result`); nil for no data.
     func firstReturnedData(_ wanted: String, _ file: SourceFile,
-                                   _ range: SourceRange) throws(Diagnostic) -> (LastCall, String?) {
+                           _ range: SourceRange) throws(Diagnostic) -> (LastCall, String?) {
         let (last, result) = try lastCall(file, range)
         guard result.returns.contains(.data) else {
             throw failure("expected \(wanted), but the call did not ask for data", file, range, last,
