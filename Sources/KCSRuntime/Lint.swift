@@ -258,7 +258,14 @@ extension Session {
     /// KCS520: a word of the statement that mixes scripts.
     package func mixedScriptWarnings(_ s: Statement, _ file: SourceFile) -> [Diagnostic] {
         // Letters of two scripts need a byte past ASCII: most lines have none.
-        guard file.bytes[s.range.start..<s.range.end].contains(where: { $0 >= 0x80 }) else { return [] }
+        if file.isASCII { return [] }
+        let hasNonASCII = file.bytes.withUnsafeBufferPointer { b in
+            let lo = min(max(s.range.start, 0), b.count), hi = min(max(s.range.end, lo), b.count)
+            var i = lo
+            while i < hi && b[i] < 0x80 { i += 1 }
+            return i < hi
+        }
+        guard hasNonASCII else { return [] }
         let text = Substring(file.text(s.range))
         return MixedScripts.words(in: text).map { word, scripts in
             let names = scripts.map(\.rawValue).joined(separator: " and ")

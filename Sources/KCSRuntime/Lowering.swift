@@ -91,7 +91,7 @@ package struct Lowering {
     }
 
     private func text(_ v: ValueNode, _ what: String) throws(Diagnostic) -> String {
-        guard let t = v.text else {
+        guard let t = v.text(in: file) else {
             throw Diagnostic(.wrongValueType, "expected \(what) as a word or \"string\"", file: file, range: v.range)
         }
         return t
@@ -104,7 +104,7 @@ package struct Lowering {
     /// A word from a fixed vocabulary, with "did you mean" on a miss.
     private func pick<T>(_ v: ValueNode, _ what: String, _ names: [String], _ lookup: (String) -> T?) throws(Diagnostic) -> T {
         // A name may be written bare or quoted: accessible=when-unlocked or "when-unlocked".
-        guard let w = v.text else {
+        guard let w = v.text(in: file) else {
             throw Diagnostic(.wrongValueType, "expected a \(what) name", file: file, range: v.range,
                              hint: "one of: " + names.prefix(12).joined(separator: ", "))
         }
@@ -144,7 +144,7 @@ package struct Lowering {
         var combinator: AccessControl.Combinator?
         var expectFlag = true
         for (i, item) in items.enumerated() {
-            guard case .word(let w) = item.kind else {
+            guard let w = item.word(in: file) else {
                 throw Diagnostic(.wrongValueType, "expected an accessibility, a flag, 'or' or 'and'", file: file, range: item.range)
             }
             if i == 0, let a = Vocabulary.accessibility(named: w) { protection = a; continue }

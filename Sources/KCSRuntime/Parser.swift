@@ -61,8 +61,11 @@ public struct Parser {
     /// The next statement that parses and lowers; nil at the end.
     public mutating func next() -> Statement? {
         while let node = syntax.next() {
+            let device = node.device, range = node.range
             do throws(Diagnostic) {
-                return Statement(kind: try lower(node), device: node.device, range: node.range)
+                // Consumed: its parts move into the lowered statement, and
+                // nothing is left to destroy through the type's metadata.
+                return Statement(kind: try lower(node), device: device, range: range)
             } catch {
                 diagnostics.append(error)
             }
@@ -72,7 +75,7 @@ public struct Parser {
 
     // MARK: Lowering
 
-    private mutating func lower(_ node: StatementNode) throws(Diagnostic) -> StatementKind {
+    private mutating func lower(_ node: consuming StatementNode) throws(Diagnostic) -> StatementKind {
         switch node.body {
         case .platform(let family, let version):
             if sawPlatform {
@@ -104,9 +107,9 @@ public struct Parser {
             var platform: Platform?
             for o in options {
                 if o.key.text == "account" {
-                    account = Name(text: o.value.text ?? "", range: o.value.range)
+                    account = Name(text: o.value.text(in: file) ?? "", range: o.value.range)
                 } else if let version = o.version {
-                    platform = try self.platform(Name(text: o.value.text ?? "", range: o.value.range), version)
+                    platform = try self.platform(Name(text: o.value.text(in: file) ?? "", range: o.value.range), version)
                 }
             }
             return .device(name: name, account: account, platform: platform)
@@ -121,7 +124,7 @@ public struct Parser {
                     }
                     context.reuseDuration = seconds
                 } else if o.key.text == "interaction" {
-                    context.interactionAllowed = o.value.word == "true"
+                    context.interactionAllowed = o.value.word(in: file) == "true"
                 }
             }
             return .context(name: name, context)
@@ -205,10 +208,10 @@ public struct Parser {
         var decl = AppDeclaration(bundleID: bundle, alias: alias, team: nil, kind: .app)
         for o in options {
             let v = o.value
-            let name = Name(text: v.text ?? "", range: v.range)
+            let name = Name(text: v.text(in: file) ?? "", range: v.range)
             switch o.key.text {
             case "team": decl.team = name
-            case "provisioned": decl.provisioned = v.word == "true"
+            case "provisioned": decl.provisioned = v.word(in: file) == "true"
             case "signing": decl.signing = try pick(v, "signing", Signing.allCases.map(\.rawValue), Signing.init(rawValue:))
             case "kind": decl.kind = try pick(v, "target kind", TargetKind.allCases.map(\.rawValue), TargetKind.init(rawValue:))
             case "entitlements": decl.entitlements = name
@@ -217,7 +220,7 @@ public struct Parser {
             case "configuration": decl.configuration = name
             default:
                 guard case .list(let items) = v.kind else { continue }
-                let names = items.map { Name(text: $0.text ?? "", range: $0.range) }
+                let names = items.map { Name(text: $0.text(in: file) ?? "", range: $0.range) }
                 switch o.key.text {
                 case "keychain-access-groups": decl.keychainAccessGroups = names
                 case "application-groups": decl.applicationGroups = names
@@ -243,7 +246,7 @@ public struct Parser {
 
     /// A word of a value set the engine spells, with "did you mean" on a miss.
     private func pick<T>(_ v: ValueNode, _ what: String, _ names: [String], _ lookup: (String) -> T?) throws(Diagnostic) -> T {
-        let w = v.text ?? ""
+        let w = v.text(in: file) ?? ""
         guard let value = lookup(w) else {
             throw Diagnostic(.unknownValue, "unknown \(what) '\(w)'", file: file, range: v.range,
                              hint: Suggest.hint(for: w, in: names) ?? "one of: " + names.joined(separator: ", "))
@@ -268,21 +271,22 @@ public struct Parser {
 
     // call := 'as' APP OP [ CLASS ] { ATTR '=' value } [ 'set' { ATTR '=' value } ]
     private func lower(_ call: CallNode) throws(Diagnostic) -> CallStatement {
-        let opRange = call.operation.range
+        let opRange = call.operation
         guard let op = Vocabulary.operation(file.bytes, opRange) else {
-            let w = call.operation.text
+            let w = file.text(opRange)
             let names = Operation.allCases.map(\.rawValue)
             throw Diagnostic(.unknownValue, "unknown operation '\(w)'", file: file, range: opRange,
                              hint: Suggest.hint(for: w, in: names) ?? "one of: " + names.joined(separator: ", "))
                 .didYouMean(w, in: names)
         }
         var spec = ItemSpec()
-        if let c = call.itemClass {
-            guard let itemClass = Vocabulary.itemClass(file.bytes, c.range) else {
-                throw Diagnostic(.unknownClass, "unknown item class '\(c.text)'", file: file, range: c.range,
-                                 hint: Suggest.hint(for: c.text, in: Vocabulary.classNames)
+        if let range = call.itemClass {
+            guard let itemClass = Vocabulary.itemClass(file.bytes, range) else {
+                let c = file.text(range)
+                throw Diagnostic(.unknownClass, "unknown item class '\(c)'", file: file, range: range,
+                                 hint: Suggest.hint(for: c, in: Vocabulary.classNames)
                                     ?? "classes: " + ItemClass.allCases.map(\.rawValue).joined(separator: ", "))
-                    .didYouMean(c.text, in: Vocabulary.classNames)
+                    .didYouMean(c, in: Vocabulary.classNames)
             }
             spec.itemClass = itemClass
         }
@@ -293,33 +297,36 @@ public struct Parser {
         // The query and the changes are separate dictionaries: an attribute
         // may appear in both (set account="new" renames).
         var lowering = Lowering(file: file, arguments: call.arguments)
-        for a in call.arguments { _ = try lowering.apply(a.key, a.value, to: &spec, changing: false) }
+        for i in call.arguments.indices { _ = try lowering.apply(call.arguments[i].key, call.arguments[i].value, to: &spec, changing: false) }
         var changes: ItemSpec?
-        var changeLowering = Lowering(file: file, arguments: call.changes)
+        var changedPersistentRef: Name?, changedContext: Name?
         if call.set != nil {
+            var changeLowering = Lowering(file: file, arguments: call.changes)
             var c = ItemSpec()
             // The class is known while the changes are read (to check their
             // attributes); it is no attribute to change (kSecClass there is errSecNoSuchAttr).
             c.itemClass = spec.itemClass
-            for a in call.changes { _ = try changeLowering.apply(a.key, a.value, to: &c, changing: true) }
+            for i in call.changes.indices { _ = try changeLowering.apply(call.changes[i].key, call.changes[i].value, to: &c, changing: true) }
             c.itemClass = nil
             changes = c
+            changedPersistentRef = changeLowering.persistentRefName
+            changedContext = changeLowering.contextName
         }
         if op == .update && changes == nil {
             throw Diagnostic(.expectedToken, "update needs 'set' and the attributes to change", file: file,
                              range: opRange, hint: "as APP update CLASS account=\"alice\" set data=\"new\"")
         }
         return CallStatement(app: call.app, request: CallRequest(op, spec, changes: changes), operationRange: opRange,
-                             classRange: call.itemClass?.range, persistentRef: lowering.persistentRefName,
-                             context: lowering.contextName ?? changeLowering.contextName,
-                             changedPersistentRef: changeLowering.persistentRefName)
+                             classRange: call.itemClass, persistentRef: lowering.persistentRefName,
+                             context: lowering.contextName ?? changedContext,
+                             changedPersistentRef: changedPersistentRef)
     }
 
     private func lower(_ expect: ExpectNode) throws(Diagnostic) -> StatementKind {
         switch expect {
-        case .status(let values):
-            var statuses: [StatusRef] = []
-            for v in values { statuses.append(try status(v)) }
+        case .status(let first, let more):
+            var statuses = StatusRefs(try status(first))
+            for v in more { statuses.rest.append(try status(v)) }
             return .expectStatus(statuses)
         case .count(let n): return .expectCount(n.value)
         case .data(let d): return .expectData(d.text)
@@ -349,7 +356,7 @@ public struct Parser {
             }
             return StatusRef(status: s, range: v.range)
         }
-        let w = v.text ?? ""
+        let w = v.text(in: file) ?? ""
         guard let s = Vocabulary.status(file.bytes, v.range) else {
             throw Diagnostic(.unknownStatus, "unknown status '\(w)'", file: file, range: v.range,
                              hint: Suggest.hint(for: w, in: Vocabulary.statusNames)

@@ -14,17 +14,81 @@ public struct Statement: Sendable {
 
 /// A SecItem call as written: `[on DEVICE] as APP OP CLASS ATTR=VALUE… [set ATTR=VALUE…]`.
 /// The arguments are already checked and lowered to the engine's request.
+///
+/// The fields live in one shared box, copied on write: a statement passes
+/// from the parser to the session, the lint and the last call, and each
+/// copy is one reference, not a request's worth of strings and arrays.
 public struct CallStatement: Sendable {
-    public var app: Name
-    public var request: CallRequest
-    public var operationRange: SourceRange
-    public var classRange: SourceRange?
+    private final class Storage: @unchecked Sendable {
+        // Mutated only through `unique()`, when no other value shares it.
+        var app: Name
+        var request: CallRequest
+        var operationRange: SourceRange
+        var classRange: SourceRange?
+        var persistentRef: Name?
+        var context: Name?
+        var changedPersistentRef: Name?
+
+        init(app: Name, request: CallRequest, operationRange: SourceRange, classRange: SourceRange?,
+             persistentRef: Name?, context: Name?, changedPersistentRef: Name?) {
+            self.app = app
+            self.request = request
+            self.operationRange = operationRange
+            self.classRange = classRange
+            self.persistentRef = persistentRef
+            self.context = context
+            self.changedPersistentRef = changedPersistentRef
+        }
+
+        func copy() -> Storage {
+            Storage(app: app, request: request, operationRange: operationRange, classRange: classRange,
+                    persistentRef: persistentRef, context: context, changedPersistentRef: changedPersistentRef)
+        }
+    }
+    private var storage: Storage
+
+    public init(app: Name, request: CallRequest, operationRange: SourceRange, classRange: SourceRange?,
+                persistentRef: Name?, context: Name?, changedPersistentRef: Name?) {
+        storage = Storage(app: app, request: request, operationRange: operationRange, classRange: classRange,
+                          persistentRef: persistentRef, context: context, changedPersistentRef: changedPersistentRef)
+    }
+
+    private mutating func unique() -> Storage {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        return storage
+    }
+
+    public var app: Name {
+        get { storage.app }
+        set { unique().app = newValue }
+    }
+    public var request: CallRequest {
+        get { storage.request }
+        set { unique().request = newValue }
+    }
+    public var operationRange: SourceRange {
+        get { storage.operationRange }
+        set { unique().operationRange = newValue }
+    }
+    public var classRange: SourceRange? {
+        get { storage.classRange }
+        set { unique().classRange = newValue }
+    }
     /// `persistent-ref=NAME`: resolved to the kept reference when the call runs.
-    public var persistentRef: Name?
+    public var persistentRef: Name? {
+        get { storage.persistentRef }
+        set { unique().persistentRef = newValue }
+    }
     /// `context=NAME`: checked against the declared contexts when the call runs.
-    public var context: Name?
+    public var context: Name? {
+        get { storage.context }
+        set { unique().context = newValue }
+    }
     /// `persistent-ref=NAME` after `set`: a device refuses it (errSecNoSuchAttr).
-    public var changedPersistentRef: Name?
+    public var changedPersistentRef: Name? {
+        get { storage.changedPersistentRef }
+        set { unique().changedPersistentRef = newValue }
+    }
 }
 
 /// One `ATTR=VALUE` as written.
@@ -39,6 +103,22 @@ public struct CallArgument: Sendable, Hashable {
 public struct StatusRef: Sendable, Hashable {
     public var status: KeychainStatus
     public var range: SourceRange
+}
+
+/// The statuses of `expect status A or B …`: the first is held in place,
+/// so the common single status costs no allocation.
+public struct StatusRefs: RandomAccessCollection, Sendable, Hashable {
+    public var head: StatusRef
+    public var rest: [StatusRef]
+
+    public init(_ head: StatusRef, _ rest: [StatusRef] = []) {
+        self.head = head
+        self.rest = rest
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { 1 + rest.count }
+    public subscript(i: Int) -> StatusRef { i == 0 ? head : rest[i - 1] }
 }
 
 /// What `show` shows.
@@ -61,7 +141,7 @@ public enum StatementKind: Sendable {
     case include(path: String, resolved: String?)
     case device(name: Name, account: Name?, platform: Platform?)
     case call(CallStatement)
-    case expectStatus([StatusRef])
+    case expectStatus(StatusRefs)
     case expectCount(Int)
     case expectData(String)
     /// `expect no-data`: the result carries no data at all.

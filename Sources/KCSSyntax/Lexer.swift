@@ -42,16 +42,21 @@ public struct Lexer: Sendable {
         return text.unicodeScalars.first.map { ($0, n) }
     }
 
-    /// Whether a byte may appear in a word.
+    /// Whether a byte may appear in a word: letters, digits, `. - _ * $ ( )`
+    /// and every byte past ASCII (non-ASCII letters, already checked as UTF-8).
+    @inline(__always)
     public static func isWordByte(_ b: UInt8) -> Bool {
-        switch b {
-        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: true  // digits, letters
-        case UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "*"),
-             UInt8(ascii: "$"), UInt8(ascii: "("), UInt8(ascii: ")"): true
-        case 0x80...0xFF: true  // non-ASCII letters, already checked as UTF-8
-        default: false
-        }
+        // One bit per ASCII byte, in two words: no table to load, no branches.
+        if b >= 0x80 { return true }
+        let bits: UInt64 = b < 64 ? wordBitsLow : wordBitsHigh
+        return bits >> UInt64(b & 63) & 1 != 0
     }
+
+    /// Bits 0–63: `$ ( ) * - .` and the digits. Literals, so no lazy
+    /// global is touched per byte; a test rebuilds both from the characters.
+    package static var wordBitsLow: UInt64 { 0x03FF_6710_0000_0000 }
+    /// Bits 64–127: the letters and `_`.
+    package static var wordBitsHigh: UInt64 { 0x07FF_FFFE_87FF_FFFE }
 
     /// Whether the lexer has no use for a byte: ASCII that is neither part
     /// of a word, nor space, a line break, a comment, a string or a list.
@@ -125,11 +130,21 @@ public struct Lexer: Sendable {
 
     private mutating func lexWord() -> Token {
         let start = pos
-        while pos < bytes.count && Self.isWordByte(bytes[pos]) {
-            // A look-alike ends the word; next() reports it.
-            if bytes[pos] >= 0x80, let (scalar, _) = scalar(at: pos), Self.lookalike(scalar) != nil { break }
-            pos += 1
+        // ASCII runs in a tight loop on a local index; a byte past ASCII
+        // stops it to check for a look-alike, which ends the word (next()
+        // reports it).
+        var end = pos
+        while true {
+            end = bytes.withUnsafeBufferPointer { b in
+                var i = end
+                while i < b.count, b[i] < 0x80, Self.isWordByte(b[i]) { i += 1 }
+                return i
+            }
+            guard end < bytes.count, bytes[end] >= 0x80 else { break }
+            if let (scalar, _) = scalar(at: end), Self.lookalike(scalar) != nil { break }
+            end += 1
         }
+        pos = end
         // An optionally negative run of digits is an integer.
         var i = start
         if bytes[i] == UInt8(ascii: "-") { i += 1 }
@@ -162,64 +177,97 @@ public struct Lexer: Sendable {
 
     private mutating func lexString() -> Token {
         let start = pos
-        pos += 1
-        // Fast path: no escapes, so the value is the bytes between the quotes.
-        var end = pos
-        while end < bytes.count {
-            let b = bytes[end]
-            if b == UInt8(ascii: "\"") {
-                pos = end + 1
-                return Token(kind: .string(String(decoding: bytes[(start + 1)..<end], as: UTF8.self)),
-                             range: SourceRange(start, pos))
+        var problems: [StringProblem] = []
+        var none: [UInt8]? = nil
+        let (end, closed) = Self.scanString(bytes, start, value: &none, problems: &problems)
+        pos = end
+        for p in problems {
+            switch p {
+            case .malformedUnicode(let r):
+                diagnostics.append(Diagnostic(
+                    .badEscape, "malformed unicode escape", file: file, range: r,
+                    hint: "write \\u{…} with one to eight hex digits naming a Unicode scalar, e.g. \\u{1F511}"))
+            case .unknownEscape(let r, let e):
+                diagnostics.append(Diagnostic(
+                    .badEscape, "unknown escape '\\\(String(decoding: [e], as: UTF8.self))'", file: file,
+                    range: r, hint: "strings know \\\" \\\\ \\n \\t and \\u{…}"))
             }
-            if b == UInt8(ascii: "\\") || b == 0x0A { break }
-            end += 1
         }
-        var value: [UInt8] = []
-        while pos < bytes.count {
+        if !closed {
+            diagnostics.append(Diagnostic(
+                .unterminatedString, "unterminated string", file: file, range: SourceRange(start, start + 1),
+                hint: "close the string with '\"' on the same line; write a line break as \\n"))
+        }
+        return Token(kind: .string, range: SourceRange(start, end))
+    }
+
+    /// A bad escape inside a string.
+    package enum StringProblem {
+        case malformedUnicode(SourceRange)
+        case unknownEscape(SourceRange, UInt8)
+    }
+
+    /// Reads the string that starts with the quote at `start`: where it ends
+    /// (after the closing quote, or at the line break or end of input that
+    /// cut it short), whether it was closed, and, when `value` is not nil, its
+    /// decoded bytes. The one reading of escapes, for the lexer and for values.
+    package static func scanString(_ bytes: [UInt8], _ start: Int, value: inout [UInt8]?,
+                                   problems: inout [StringProblem]) -> (end: Int, closed: Bool) {
+        var pos = start + 1
+        let count = bytes.count
+        while pos < count {
             let b = bytes[pos]
-            if b == UInt8(ascii: "\"") {
-                pos += 1
-                return Token(kind: .string(String(decoding: value, as: UTF8.self)), range: SourceRange(start, pos))
-            }
+            if b == UInt8(ascii: "\"") { return (pos + 1, true) }
             if b == 0x0A { break }
             if b == UInt8(ascii: "\\") {
                 let escStart = pos
                 pos += 1
-                guard pos < bytes.count else { break }
+                guard pos < count else { break }
                 let e = bytes[pos]
                 pos += 1
                 switch e {
-                case UInt8(ascii: "\""): value.append(UInt8(ascii: "\""))
-                case UInt8(ascii: "\\"): value.append(UInt8(ascii: "\\"))
-                case UInt8(ascii: "n"): value.append(0x0A)
-                case UInt8(ascii: "t"): value.append(0x09)
+                case UInt8(ascii: "\""): value?.append(UInt8(ascii: "\""))
+                case UInt8(ascii: "\\"): value?.append(UInt8(ascii: "\\"))
+                case UInt8(ascii: "n"): value?.append(0x0A)
+                case UInt8(ascii: "t"): value?.append(0x09)
                 case UInt8(ascii: "u"):
-                    if let scalar = lexUnicodeEscape() {
-                        value.append(contentsOf: Array(String(Character(scalar)).utf8))
+                    if let scalar = unicodeEscape(bytes, &pos) {
+                        if value != nil { UTF8.encode(scalar) { value?.append($0) } }
                     } else {
-                        diagnostics.append(Diagnostic(
-                            .badEscape, "malformed unicode escape", file: file, range: SourceRange(escStart, pos),
-                            hint: "write \\u{…} with one to eight hex digits naming a Unicode scalar, e.g. \\u{1F511}"))
+                        problems.append(.malformedUnicode(SourceRange(escStart, pos)))
                     }
                 default:
-                    diagnostics.append(Diagnostic(
-                        .badEscape, "unknown escape '\\\(String(decoding: [e], as: UTF8.self))'", file: file,
-                        range: SourceRange(escStart, pos), hint: "strings know \\\" \\\\ \\n \\t and \\u{…}"))
+                    problems.append(.unknownEscape(SourceRange(escStart, pos), e))
                 }
                 continue
             }
-            value.append(b)
+            value?.append(b)
             pos += 1
         }
-        diagnostics.append(Diagnostic(
-            .unterminatedString, "unterminated string", file: file, range: SourceRange(start, start + 1),
-            hint: "close the string with '\"' on the same line; write a line break as \\n"))
-        return Token(kind: .string(String(decoding: value, as: UTF8.self)), range: SourceRange(start, pos))
+        return (pos, false)
     }
 
-    /// After `\u`: `{` hex digits `}`.
-    private mutating func lexUnicodeEscape() -> Unicode.Scalar? {
+    /// The value of the string literal at `range`: the bytes between the
+    /// quotes when it holds no escape (the common case), else decoded.
+    package static func decodeString(_ bytes: [UInt8], _ range: SourceRange) -> String {
+        let lo = min(range.start + 1, range.end), count = bytes.count
+        guard range.start >= 0, range.end <= count, lo <= range.end else { return "" }
+        return bytes.withUnsafeBufferPointer { b in
+            var i = lo
+            while i < range.end && b[i] != UInt8(ascii: "\\") { i += 1 }
+            if i == range.end {
+                let hi = range.end > lo && b[range.end - 1] == UInt8(ascii: "\"") ? range.end - 1 : range.end
+                return String(decoding: UnsafeBufferPointer(rebasing: b[lo..<hi]), as: UTF8.self)
+            }
+            var value: [UInt8]? = []
+            var ignored: [StringProblem] = []
+            _ = scanString(bytes, range.start, value: &value, problems: &ignored)
+            return String(decoding: value ?? [], as: UTF8.self)
+        }
+    }
+
+    /// After `\\u`: `{` hex digits `}`.
+    private static func unicodeEscape(_ bytes: [UInt8], _ pos: inout Int) -> Unicode.Scalar? {
         guard pos < bytes.count, bytes[pos] == UInt8(ascii: "{") else { return nil }
         pos += 1
         var v: UInt32 = 0, digits = 0
@@ -234,7 +282,7 @@ public struct Lexer: Sendable {
         return Unicode.Scalar(v)
     }
 
-    private func hexValue(_ b: UInt8) -> UInt8? {
+    private static func hexValue(_ b: UInt8) -> UInt8? {
         switch b {
         case 0x30...0x39: b - 0x30
         case 0x41...0x46: b - 0x41 + 10

@@ -10,6 +10,11 @@ public final class SourceFile: Sendable {
     /// a larger document (a Markdown block), so locations name the
     /// document's own lines without copying or re-reading the rest of it.
     public let firstLine: Int
+    /// Whether every byte is ASCII: checks that look for letters of other
+    /// scripts are skipped at once for most scripts.
+    public let isASCII: Bool
+    /// Whether some byte is NUL (the pre-check refuses such a file).
+    package let hasNUL: Bool
     /// Scalars before each multiple of ``checkpointStride`` bytes, kept only
     /// when a line is longer than ``longLine``: a column on a line of
     /// megabytes is then found without counting from the line's start, so
@@ -24,11 +29,23 @@ public final class SourceFile: Sendable {
         self.firstLine = max(1, firstLine)
         var starts = [0]
         var longest = 0
-        for (i, b) in bytes.enumerated() where b == 0x0A {
-            longest = max(longest, i + 1 - starts[starts.count - 1])
-            starts.append(i + 1)
+        var high: UInt8 = 0, low: UInt8 = 0xFF
+        bytes.withUnsafeBufferPointer { b in
+            var last = 0
+            for i in 0..<b.count {
+                let c = b[i]
+                high |= c
+                low = min(low, c)
+                if c == 0x0A {
+                    longest = max(longest, i + 1 - last)
+                    last = i + 1
+                    starts.append(last)
+                }
+            }
+            longest = max(longest, b.count - last)
         }
-        longest = max(longest, bytes.count - starts[starts.count - 1])
+        self.isASCII = high < 0x80
+        self.hasNUL = low == 0
         self.lineStarts = starts
         var checkpoints: [Int] = []
         if longest > Self.longLine {
@@ -101,7 +118,14 @@ public final class SourceFile: Sendable {
     /// The text of a byte range.
     public func text(_ range: SourceRange) -> String {
         let lo = min(max(range.start, 0), bytes.count), hi = min(max(range.end, lo), bytes.count)
-        return String(decoding: bytes[lo..<hi], as: UTF8.self)
+        // Through a buffer pointer: a slice goes through the generic path.
+        return bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[lo..<hi]), as: UTF8.self) }
+    }
+
+    /// The value of the string literal written at `range` (quotes included),
+    /// escapes decoded. The lexer has reported any bad escape already.
+    public func stringValue(_ range: SourceRange) -> String {
+        Lexer.decodeString(bytes, range)
     }
 
     public var lineCount: Int { lineStarts.count }

@@ -145,7 +145,8 @@ public struct SyntaxParser {
             let n = Name(text: file.text(token.range), range: token.range)
             advance()
             return n
-        case .string(let s):
+        case .string:
+            let s = file.stringValue(token.range)
             if s.isEmpty && !allowEmpty {
                 throw Diagnostic(.wrongValueType, "\(what) cannot be empty", file: file, range: token.range)
             }
@@ -198,10 +199,10 @@ public struct SyntaxParser {
         switch token.kind {
         case .word:
             advance()
-            return ValueNode(kind: .word(file.text(r)), range: r)
-        case .string(let s):
+            return ValueNode(kind: .word, range: r)
+        case .string:
             advance()
-            return ValueNode(kind: .string(s), range: r)
+            return ValueNode(kind: .string, range: r)
         case .integer(let i):
             advance()
             return ValueNode(kind: .integer(i), range: r)
@@ -408,11 +409,11 @@ public struct SyntaxParser {
             var version: IntegerNode?
             switch spec.value {
             case .name, .set:
-                guard v.text != nil else { throw wrongType(v, spec.value == .name ? "a name" : "a word") }
+                guard v.hasText else { throw wrongType(v, spec.value == .name ? "a name" : "a word") }
             case .path:
-                guard let t = v.text, !t.isEmpty else { throw wrongType(v, "a path in quotes, such as \"App.entitlements\"") }
+                guard let t = v.text(in: file), !t.isEmpty else { throw wrongType(v, "a path in quotes, such as \"App.entitlements\"") }
             case .boolean:
-                guard let w = v.word else { throw wrongType(v, "true or false") }
+                guard let w = v.word(in: file) else { throw wrongType(v, "true or false") }
                 guard OptionSpec.booleans.contains(w) else {
                     throw Diagnostic(.unknownValue, "unknown \(key) value '\(w)'", file: file, range: v.range,
                                      hint: "one of: " + OptionSpec.booleans.joined(separator: ", "))
@@ -423,9 +424,9 @@ public struct SyntaxParser {
                 guard case .list(let items) = v.kind else {
                     throw wrongType(v, "a list such as [$(AppIdentifierPrefix)com.example.Shared]")
                 }
-                for item in items where item.text == nil { throw wrongType(item, "a name") }
+                for item in items where !item.hasText { throw wrongType(item, "a name") }
             case .platform:
-                guard v.word != nil else { throw wrongType(v, "a platform such as ios") }
+                guard case .word = v.kind else { throw wrongType(v, "a platform such as ios") }
                 version = try integer("a major version such as 18")
             }
             out.append(OptionNode(key: Name(text: key, range: keyRange), value: v, version: version))
@@ -452,9 +453,10 @@ public struct SyntaxParser {
             throw Diagnostic(.expectedToken, "expected an operation, found \(token.describe(in: file))",
                              file: file, range: token.range, hint: "one of: add, find, update, delete")
         }
-        let operation = Name(text: file.text(token.range), range: token.range)
+        let operation = token.range
         advance()
         var call = CallNode(app: app, operation: operation, itemClass: nil, arguments: [], set: nil, changes: [])
+        call.arguments.reserveCapacity(4)
         // CLASS is a word that is neither followed by '=' nor the word 'set'.
         var pendingKey: SourceRange?
         if case .word = token.kind, !isWord("set") {
@@ -463,7 +465,7 @@ public struct SyntaxParser {
             if case .equals = token.kind {
                 pendingKey = r
             } else {
-                call.itemClass = Name(text: file.text(r), range: r)
+                call.itemClass = r
             }
         }
         while pendingKey != nil || !atLineEnd {
@@ -520,12 +522,13 @@ public struct SyntaxParser {
         advance()
         switch what {
         case "status":
-            var statuses = [try status()]
+            let first = try status()
+            var more: [ValueNode] = []
             while isWord("or") {
                 advance()
-                statuses.append(try status())
+                more.append(try status())
             }
-            return .status(statuses)
+            return .status(first, or: more)
         case "count":
             let n = try integer("a count")
             guard n.value >= 0 else { throw Diagnostic(.wrongValueType, "a count cannot be negative", file: file, range: n.range) }
@@ -563,7 +566,7 @@ public struct SyntaxParser {
             }
             var names: [Name] = []
             for item in items {
-                guard let t = item.text else { throw wrongType(item, "an access group") }
+                guard let t = item.text(in: file) else { throw wrongType(item, "an access group") }
                 names.append(Name(text: t, range: item.range))
             }
             return .groups(app: app, groups: names)
@@ -582,7 +585,7 @@ public struct SyntaxParser {
             return ValueNode(kind: .integer(i), range: r)
         case .word:
             advance()
-            return ValueNode(kind: .word(file.text(r)), range: r)
+            return ValueNode(kind: .word, range: r)
         default:
             throw Diagnostic(.expectedToken, "expected a status name or code, found \(token.describe(in: file))",
                              file: file, range: r, hint: "e.g. expect status errSecSuccess")
@@ -593,6 +596,9 @@ public struct SyntaxParser {
 /// Checks that must pass before a file is lexed: no NUL bytes, valid UTF-8.
 package enum SourceCheck {
     package static func firstProblem(in file: SourceFile) -> Diagnostic? {
+        // ASCII without NUL is valid UTF-8 with nothing invisible: the
+        // source file found that out while finding its lines.
+        if file.isASCII && !file.hasNUL { return nil }
         let b = file.bytes
         var i = 0
         while i < b.count {

@@ -14,24 +14,36 @@ public struct Name: Sendable, Hashable {
 }
 
 /// A value as written after `=`: a word, a string, an integer or a list.
+/// Words and strings carry no text: ``text(in:)`` reads it from the source
+/// when the runtime needs it, so parsing a value makes no string.
 public struct ValueNode: Sendable {
     public enum Kind: Sendable {
-        case word(String), string(String), integer(Int), list([ValueNode])
+        case word, string, integer(Int), list([ValueNode])
     }
     public var kind: Kind
     public var range: SourceRange
 
-    /// The text of a word or string, or nil.
-    public var text: String? {
+    /// Whether the value is a word or a string (it has text).
+    public var hasText: Bool {
         switch kind {
-        case .word(let s), .string(let s): s
+        case .word, .string: true
+        case .integer, .list: false
+        }
+    }
+
+    /// The text of a word, or the value of a string (escapes decoded); nil
+    /// for an integer or a list.
+    public func text(in file: SourceFile) -> String? {
+        switch kind {
+        case .word: file.text(range)
+        case .string: file.stringValue(range)
         case .integer, .list: nil
         }
     }
 
     /// The word, if the value is a bare word.
-    public var word: String? {
-        if case .word(let w) = kind { return w }
+    public func word(in file: SourceFile) -> String? {
+        if case .word = kind { return file.text(range) }
         return nil
     }
 }
@@ -59,8 +71,10 @@ public struct OptionNode: Sendable {
 /// `[on DEVICE] as APP OP [CLASS] ATTR=VALUE… [set ATTR=VALUE…]`.
 public struct CallNode: Sendable {
     public var app: Name
-    public var operation: Name
-    public var itemClass: Name?
+    /// Where the operation was written; its meaning is the runtime's.
+    public var operation: SourceRange
+    /// Where the class was written, if it was.
+    public var itemClass: SourceRange?
     public var arguments: [ArgumentNode]
     /// Where `set` was written, for update calls.
     public var set: SourceRange?
@@ -69,8 +83,9 @@ public struct CallNode: Sendable {
 
 /// What follows `expect`.
 public enum ExpectNode: Sendable {
-    /// Status names or codes, separated by `or`: each a word or an integer.
-    case status([ValueNode])
+    /// Status names or codes, separated by `or`: each a word or an integer
+    /// (the first apart, so one status allocates nothing).
+    case status(ValueNode, or: [ValueNode])
     case count(IntegerNode)
     case data(Name)
     case noData

@@ -1,8 +1,9 @@
-/// What a token is. Words carry no text: it is read from the source by range
-/// only when needed, so lexing a large script allocates little.
+/// What a token is. Words and strings carry no text: it is read from the
+/// source by range only when needed (``SourceFile/stringValue(_:)`` decodes a
+/// string's escapes), so a token is a few plain words and lexing allocates nothing.
 public enum TokenKind: Sendable, Hashable {
     case word
-    case string(String)
+    case string
     case integer(Int)
     case leftBracket, rightBracket, comma, equals
     case newline

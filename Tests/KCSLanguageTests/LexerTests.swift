@@ -12,7 +12,7 @@ func tokenLine(_ source: String) -> (String, [DiagnosticCode]) {
         let t = lexer.next()
         switch t.kind {
         case .word: parts.append("w(\(file.text(t.range)))")
-        case .string(let s): parts.append("s(\(s))")
+        case .string: parts.append("s(\(file.stringValue(t.range)))")
         case .integer(let i): parts.append("i(\(i))")
         case .leftBracket: parts.append("[")
         case .rightBracket: parts.append("]")
@@ -25,6 +25,16 @@ func tokenLine(_ source: String) -> (String, [DiagnosticCode]) {
 }
 
 struct LexerTests {
+    /// The bit masks of word bytes are literals: they must say what the
+    /// lexical rules say (letters, digits and `. - _ * $ ( )`).
+    @Test func wordBytesAreTheDocumentedCharacters() {
+        let word = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_*$()".utf8)
+        for b in UInt8(0)...UInt8(0x7F) {
+            #expect(Lexer.isWordByte(b) == word.contains(b), "byte \(b)")
+        }
+        for b in UInt8(0x80)...UInt8(0xFF) { #expect(Lexer.isWordByte(b)) }
+    }
+
     static let cases: [(String, String)] = [
         ("team SKMME9E2Y8", "w(team) w(SKMME9E2Y8)"),
         ("app com.example.AppOne", "w(app) w(com.example.AppOne)"),

@@ -21,13 +21,13 @@ import Testing
         #expect(s.device?.text == "Phone")
         guard case .call(let call) = s.body else { Issue.record("not a call: \(s.body)"); return }
         #expect(call.app.text == "AppOne")
-        #expect(call.operation.text == "frob")
-        #expect(call.itemClass?.text == "no-such-class")
+        #expect(file.text(call.operation) == "frob")
+        #expect(call.itemClass.map(file.text) == "no-such-class")
         #expect(call.arguments.map { file.text($0.key) } == ["service", "limit"])
         #expect(call.changes.map { file.text($0.key) } == ["data"])
         #expect(call.set.map(file.text) == "set")
         if case .list(let items) = call.arguments[1].value.kind {
-            #expect(items.compactMap(\.word) == ["a", "b"])
+            #expect(items.compactMap { $0.word(in: file) } == ["a", "b"])
         } else {
             Issue.record("limit is not a list")
         }
