@@ -136,10 +136,13 @@ public enum BiometryChange: String, Sendable, Hashable, CaseIterable {
 public enum StatementKind: Sendable {
     case platform(Platform)
     case team(id: Name, alias: Name?)
-    case app(AppDeclaration)
+    // The large payloads are boxed (indirect): every statement moves
+    // through the run loop, and a case as large as a declaration made each
+    // move copy hundreds of bytes.
+    indirect case app(AppDeclaration)
     case group(name: Name, apps: [Name])
     case include(path: String, resolved: String?)
-    case device(name: Name, account: Name?, platform: Platform?)
+    indirect case device(name: Name, account: Name?, platform: Platform?)
     case call(CallStatement)
     case expectStatus(StatusRefs)
     case expectCount(Int)
@@ -151,11 +154,11 @@ public enum StatementKind: Sendable {
     /// `keep persistent-ref as NAME`.
     case keepPersistentRef(Name)
     /// `context NAME [reuse=SECONDS] [interaction=true|false]`.
-    case context(name: Name, AuthContext)
+    indirect case context(name: Name, AuthContext)
     /// `wait SECONDS`.
     case wait(Int)
     case expectGroup(Name)
-    case expectItem(ItemSpec, [CallArgument])
+    indirect case expectItem(ItemSpec, [CallArgument])
     case expectGroups(app: Name, groups: [Name])
     case expectDefaultGroup(app: Name, group: Name)
     case passcode(Bool)

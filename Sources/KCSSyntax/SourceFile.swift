@@ -29,23 +29,44 @@ public final class SourceFile: Sendable {
         self.firstLine = max(1, firstLine)
         var starts = [0]
         var longest = 0
-        var high: UInt8 = 0, low: UInt8 = 0xFF
+        var high: UInt64 = 0
+        var nul = false
         bytes.withUnsafeBufferPointer { b in
             var last = 0
-            for i in 0..<b.count {
-                let c = b[i]
-                high |= c
-                low = min(low, c)
-                if c == 0x0A {
-                    longest = max(longest, i + 1 - last)
-                    last = i + 1
-                    starts.append(last)
+            func line(endingAt i: Int) {
+                longest = max(longest, i + 1 - last)
+                last = i + 1
+                starts.append(last)
+            }
+            // Eight bytes at a time: a word with no line break and no NUL
+            // (the usual case) costs a few operations; one with either is
+            // looked at byte by byte.
+            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+            let breaks: UInt64 = 0x0A0A_0A0A_0A0A_0A0A
+            var i = 0
+            if let base = b.baseAddress {
+                let raw = UnsafeRawPointer(base)
+                while i + 8 <= b.count {
+                    let v = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                    high |= v
+                    let x = v ^ breaks
+                    if ((x &- ones) & ~x | (v &- ones) & ~v) & highs != 0 {
+                        for k in i..<(i + 8) {
+                            if b[k] == 0x0A { line(endingAt: k) } else if b[k] == 0 { nul = true }
+                        }
+                    }
+                    i += 8
                 }
+            }
+            while i < b.count {
+                high |= UInt64(b[i])
+                if b[i] == 0x0A { line(endingAt: i) } else if b[i] == 0 { nul = true }
+                i += 1
             }
             longest = max(longest, b.count - last)
         }
-        self.isASCII = high < 0x80
-        self.hasNUL = low == 0
+        self.isASCII = high & 0x8080_8080_8080_8080 == 0
+        self.hasNUL = nul
         self.lineStarts = starts
         var checkpoints: [Int] = []
         if longest > Self.longLine {

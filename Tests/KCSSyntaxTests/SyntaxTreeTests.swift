@@ -83,3 +83,28 @@ import Testing
         #expect(context == "context NAME [reuse=SECONDS] [interaction=true|false]")
     }
 }
+
+/// The source file finds its lines, NUL bytes and non-ASCII bytes eight
+/// bytes at a time: checked against the plain byte-by-byte reading on
+/// inputs of every length and mix.
+@Suite struct SourceFileScanTests {
+    @Test func wordAtATimeScanMatchesTheBytes() {
+        var rng = SystemRandomNumberGenerator()
+        let alphabet: [UInt8] = [0x0A, 0x0A, 0x00, 0x41, 0x20, 0x0D, 0x7F, 0x80, 0xC3, 0xA9, 0x09, 0x0B]
+        for length in 0..<80 {
+            for _ in 0..<20 {
+                let bytes = (0..<length).map { _ in Bool.random(using: &rng) ? UInt8(0x61) : alphabet.randomElement(using: &rng)! }
+                let file = SourceFile(name: "t", bytes: bytes)
+                #expect(file.lineCount == bytes.filter { $0 == 0x0A }.count + 1, "\(bytes)")
+                #expect(file.isASCII == bytes.allSatisfy { $0 < 0x80 }, "\(bytes)")
+                #expect(file.hasNUL == bytes.contains(0), "\(bytes)")
+                // Each line break ends a line: the byte after it starts the next.
+                var line = 1
+                for (i, b) in bytes.enumerated() {
+                    #expect(file.location(of: i).line == line, "\(bytes) at \(i)")
+                    if b == 0x0A { line += 1 }
+                }
+            }
+        }
+    }
+}
