@@ -28,7 +28,10 @@ struct RunSettings: Equatable {
 
     /// One run of every file; with `--watch`, each file's reads are recorded.
     func runOnce(_ files: [String], recorder: RecordingLoader?) -> Verdict {
-        let runner = BatchRunner(verbose: verbose, lint: lint, collectChecks: format != .text, limits: safety.limits)
+        var batch = BatchRunner(verbose: verbose, lint: lint, collectChecks: format != .text, limits: safety.limits)
+        // One file and no watching: the process exits once it is done.
+        batch.abandonsWorld = files.count == 1 && recorder == nil
+        let runner = batch
         let stdin = files.contains("-") ? safety.readStandardInput() : .bytes([])
         let safety = self.safety
         return Printer(format: format, colour: useColour(colour)).runAll(files, jobs: jobs) { path in
