@@ -129,7 +129,7 @@ public struct BatchRunner: Sendable {
     /// Leave each finished run's world as it is instead of taking it apart,
     /// for a process that exits once its one file is done (`kcs run FILE`):
     /// the system takes the memory back at exit, and freeing the items one
-    /// by one cost 0.45 % of a 20,000-call run (docs/performance.md). Never
+    /// by one cost 0.6 % of a 20,000-call run (docs/performance.md). Never
     /// for a process that goes on: each run's world would stay in memory.
     public var abandonsWorld = false
 
