@@ -9,7 +9,7 @@ import KCSLanguage
 enum Main {
     static func main() {
         if let settings = RunSettings(fastPath: CommandLine.arguments.dropFirst()) {
-            // Output is written; the world need not be taken apart.
+            // Everything is written (one write per file): exit at once.
             exit(ExitStatus(settings.run()).rawValue)
         }
         KCS.main()
