@@ -3,8 +3,13 @@
 #
 #   scripts/bench.sh [--workload 200000] [--sizes 400000,1000000] [--runs 3]
 #                    [--finds 100000] [--hidden 200000] [--no-build] [--lint]
+#                    [--startup 300]
 #
-# First the judged figure: ../shared/bench/gen_workload.py writes one
+# Start-up first: `kcs run` of a small shipped example, --startup times
+# (0 skips it) under hyperfine (installed when missing), beside /bin/true,
+# the floor of starting any process: median, best and mean wall time, and
+# the page faults of one run.
+# Then the judged figure: ../shared/bench/gen_workload.py writes one
 # scenario of --workload calls as work.kcs and as work.lua (a minimal Lua 5.4
 # model of the same rules; lua5.4 is installed when missing). Both run --runs times,
 # alternating, and the script prints each one's median wall and CPU time,
@@ -33,6 +38,7 @@ finds=100000
 hidden=200000
 build=1
 lint="--no-lint"   # lint has a cost of its own; --lint measures with it
+startup=300
 while [ $# -gt 0 ]; do
     case "$1" in
         --workload) workload="$2"; shift 2 ;;
@@ -43,7 +49,8 @@ while [ $# -gt 0 ]; do
         --hidden) hidden="$2"; shift 2 ;;
         --no-build) build=0; shift ;;
         --lint) lint=""; shift ;;
-        -h|--help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --startup) startup="$2"; shift 2 ;;
+        -h|--help) sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "bench.sh: unknown argument $1 (try --help)" >&2; exit 64 ;;
     esac
 done
@@ -139,6 +146,31 @@ cpu_of() {
     cpu=$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.3f", u + s }')
 }
 median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+
+if [ "$startup" != 0 ]; then
+    "$root/scripts/need-debian.sh" hyperfine:hyperfine
+    small="$root/examples/01-private-default-group.kcs"
+    echo "start-up: kcs run ${small#$root/}, $startup runs (hyperfine; /bin/true is the floor of any process)"
+    # Every run must exit 0 (hyperfine stops otherwise); its warnings about
+    # outliers, on a shared machine, are kept out of the summary.
+    if ! hyperfine -N --warmup 20 --runs "$startup" --export-json "$work/startup.json" \
+        "$bin run $small" /bin/true >/dev/null 2>"$work/startup.err"; then
+        cat "$work/startup.err" >&2
+        echo "bench.sh: the start-up measurement failed" >&2
+        exit 1
+    fi
+    python3 -c '
+import json, sys
+for r in json.load(open(sys.argv[1]))["results"]:
+    name = "kcs run" if "kcs" in r["command"] else "/bin/true"
+    print("%-10s median %5.2f ms  best %5.2f ms  mean %5.2f ms" % (name, r["median"] * 1e3, r["min"] * 1e3, r["mean"] * 1e3))
+' "$work/startup.json"
+    if [ "$have_time" = 1 ]; then
+        /usr/bin/time -f "%R page faults (minor), %M KB peak" "$bin" run "$small" 2>&1 >/dev/null | tail -n 1
+    fi
+    echo "(goal: under 7 ms)"
+    echo
+fi
 
 if [ "$workload" != 0 ]; then
     shared="$root/../shared/bench"

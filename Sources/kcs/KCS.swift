@@ -3,7 +3,19 @@ import Dispatch
 import Foundation
 import KCSLanguage
 
+/// The entry point: a plain `kcs run FILE…` runs at once (``RunSettings/init(fastPath:)``);
+/// every other command line goes through ArgumentParser.
 @main
+enum Main {
+    static func main() {
+        if let settings = RunSettings(fastPath: CommandLine.arguments.dropFirst()) {
+            // Everything is written (one write per file): exit at once.
+            exit(ExitStatus(settings.run()).rawValue)
+        }
+        KCS.main()
+    }
+}
+
 struct KCS: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kcs",
@@ -51,10 +63,8 @@ struct OutputOptions: ParsableArguments {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
     }
 
-    var jobCount: Int { jobs ?? ProcessInfo.processInfo.activeProcessorCount }
-
     /// The files this shard runs (all of them without --shard).
-    func select(_ files: [String]) -> [String] { shard?.select(files) ?? files }
+    func select(_ files: [String]) -> [String] { Shard.select(files, shard) }
 }
 
 /// `--shard I/N`, as Jest and Playwright spell it: a CI matrix of N jobs
@@ -69,6 +79,9 @@ struct Shard: ExpressibleByArgument, Sendable, Equatable {
         index = i
         count = n
     }
+
+    /// The files `shard` runs: all of them without one.
+    static func select<T>(_ files: [T], _ shard: Shard?) -> [T] { shard?.select(files) ?? files }
 
     /// Files `[(I-1)·F/N, I·F/N)`: sizes differ by at most one, the order is kept.
     func select<T>(_ files: [T]) -> [T] {
@@ -127,28 +140,13 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
-        if watching.watch {
-            Watcher.loop(loader: FileSystemLoader(), inputs: { output.select(files) }) { files, recorder in
-                _ = runOnce(files, recorder: recorder)
-            }
-        }
-        try ExitStatus.finish(runOnce(output.select(files), recorder: nil))
+        try ExitStatus.finish(settings.run())
     }
 
-    /// One run of every file; with `--watch`, each file's reads are recorded.
-    func runOnce(_ files: [String], recorder: RecordingLoader?) -> Verdict {
-        let runner = BatchRunner(verbose: verbose, lint: lint.mode, collectChecks: output.format != .text, limits: safety.limits)
-        let stdin = files.contains("-") ? safety.readStandardInput() : .bytes([])
-        let safety = self.safety
-        return Printer(format: output.format, colour: output.colour.enabled()).runAll(files, jobs: output.jobCount) { path in
-            var runner = runner
-            runner.loader = recorder.map { $0.through(safety.loader(for: path)) } ?? safety.loader(for: path)
-            guard path == "-" else { return runner.run(path: path) }
-            switch stdin {
-            case .bytes(let bytes): return runner.run(SourceFile(name: "<stdin>", bytes: bytes))
-            case .failed(let outcome): return outcome
-            }
-        }
+    /// The parsed arguments as plain values.
+    var settings: RunSettings {
+        RunSettings(files: files, verbose: verbose, format: output.format, jobs: output.jobs, shard: output.shard,
+                    colour: output.colour.mode, lint: lint.mode, safety: safety.settings, watch: watching.watch)
     }
 }
 
@@ -197,7 +195,7 @@ struct Check: ParsableCommand {
         let runner = BatchRunner(lint: lint.mode, limits: safety.limits)
         let update = self.update
         let safety = self.safety
-        return Printer(format: output.format, colour: output.colour.enabled()).runAll(files, jobs: output.jobCount) { path in
+        return Printer(format: output.format, colour: output.colour.enabled()).runAll(files, jobs: output.jobs) { path in
             if path.hasSuffix("/") {
                 let folder = String(path.dropLast())
                 let reason = FolderWalk.listError(folder) ?? "it changed while kcs looked"
@@ -241,14 +239,16 @@ struct Check: ParsableCommand {
 struct Printer {
     let format: OutcomeFormat
     let renderer: DiagnosticRenderer
-    let annotate = ProcessInfo.processInfo.environment["GITHUB_ACTIONS"] == "true"
+    let annotate = environment("GITHUB_ACTIONS") == "true"
 
     init(format: OutcomeFormat, colour: Bool) {
         self.format = format
         self.renderer = DiagnosticRenderer(colour: colour)
     }
 
-    func runAll(_ items: [String], jobs: Int, work: @escaping @Sendable (String) -> FileOutcome) -> Verdict {
+    /// Runs `work` on every item, `jobs` at a time (nil: one per core; the
+    /// cores are counted only when there is more than one item).
+    func runAll(_ items: [String], jobs: Int?, work: @escaping @Sendable (String) -> FileOutcome) -> Verdict {
         var totals = RunTotals()
         // JSON and JUnit are one document each; text and TAP stream.
         var kept: [FileOutcome] = []
@@ -272,7 +272,8 @@ struct Printer {
             // structured report that they would corrupt; the runner reads both.
             if annotate { writeAll(format == .text ? 1 : 2, Array(OutcomeFormat.githubAnnotations(outcome).utf8)) }
         }
-        if jobs <= 1 || items.count <= 1 {
+        let jobs = items.count <= 1 ? 1 : jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        if jobs <= 1 {
             for item in items { show(work(item)) }
         } else {
             let results = Results(count: items.count)
@@ -358,9 +359,14 @@ func useColour(_ mode: ColourMode, fd: Int32 = 2) -> Bool {
     case .always: return true
     case .never: return false
     case .auto:
-        let env = ProcessInfo.processInfo.environment
-        if env["NO_COLOR"].map({ !$0.isEmpty }) == true { return false }
-        if env["TERM"] == "dumb" { return false }
+        if environment("NO_COLOR").map({ !$0.isEmpty }) == true { return false }
+        if environment("TERM") == "dumb" { return false }
         return isatty(fd) != 0
     }
+}
+
+/// One environment variable (`ProcessInfo`'s `environment` copies them all
+/// into a dictionary, on the start-up path of every run).
+func environment(_ name: String) -> String? {
+    getenv(name).map { String(cString: $0) }
 }

@@ -34,6 +34,27 @@ struct SafetyOptions: ParsableArguments {
         if let root, FileSystemLoader.realPath(root) == nil { throw ValidationError("--root \(root): no such folder") }
     }
 
+    /// The options as plain values.
+    var settings: Safety { Safety(root: root, timeout: timeout, maxOutput: maxOutput, untrusted: untrusted) }
+
+    var limits: Limits { settings.limits }
+
+    /// How the file at `path` (`-` for standard input) and what it names are read.
+    func loader(for path: String) -> any SourceLoader { settings.loader(for: path) }
+
+    /// Standard input, read up to the source-size limit (``Safety/readStandardInput()``).
+    func readStandardInput() -> StandardInput { settings.readStandardInput() }
+}
+
+/// `--root`, `--timeout`, `--max-output` and `--untrusted` as given (nil or
+/// false when not), and what they mean for a run.
+struct Safety: Equatable {
+    var root: String?
+    var timeout: Double?
+    var maxOutput: Int?
+    var untrusted = false
+
+    /// The embedding API's limits (docs/limits.md) these options set.
     var limits: Limits {
         var limits = untrusted ? Limits.untrusted : Limits()
         if let timeout { limits.seconds = timeout }
