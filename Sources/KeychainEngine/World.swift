@@ -51,6 +51,13 @@ public struct World: Sendable {
     public internal(set) var persistentRefs: [String: PersistentRef] = [:]
 
     private var appsByName: [String: Int] = [:]
+    /// The calling app is looked up by name on every call: this table finds
+    /// it with one seeded FNV-1a pass over the name's bytes and one
+    /// comparison (hashing the name for `appsByName` took some 400
+    /// instructions a call). `appsByName` stays the record, and answers
+    /// for a name whose fingerprint another app's took first.
+    private var appsByFingerprint = SlotTable()
+    private let nameSeed = UInt64.random(in: .min ... .max)
     private var teamsByName: [String: Int] = [:]
     var groupNames: [String] = []
     var groupIDs: [String: GroupID] = [:]
@@ -117,7 +124,10 @@ public struct World: Sendable {
         /// The ID of `name` if the list holds it: a comparison per entry
         /// (String's `==`, as the world's name table compares), no hashing.
         func id(of name: String) -> GroupID? {
-            for i in idNames.indices where idNames[i] == name { return ids[i] }
+            // Lengths first: most entries differ in length, and reading a
+            // native string's length costs no call.
+            let n = name.utf8.count
+            for i in idNames.indices where idNames[i].utf8.count == n && idNames[i] == name { return ids[i] }
             return nil
         }
     }
@@ -164,6 +174,8 @@ public struct World: Sendable {
             applicationGroups: applicationGroups.map { AppTarget.expandEntitlement($0, teamID: teamID) })
         let handle = AppHandle(index: apps.count)
         appsByName[name] = handle.index
+        let print = nameFingerprint(name)
+        if appsByFingerprint.head(print) < 0 { appsByFingerprint.setHead(print, Int32(handle.index)) }
         apps.append(app)
         appCaches.append(makeCache(names: app.accessGroups, of: app))
         macCaches.append(makeCache(names: app.macAccessGroups, of: app))
@@ -192,7 +204,15 @@ public struct World: Sendable {
     }
 
     public func app(named name: String) -> AppHandle? {
-        appsByName[name].map(AppHandle.init(index:))
+        let first = appsByFingerprint.head(nameFingerprint(name))
+        if first >= 0 && apps[Int(first)].name == name { return AppHandle(index: Int(first)) }
+        return appsByName[name].map(AppHandle.init(index:))
+    }
+
+    private func nameFingerprint(_ name: String) -> UInt64 {
+        var print = KeyFingerprint(seed: nameSeed)
+        print.add(string: name)
+        return print.value
     }
 
     public subscript(app: AppHandle) -> AppTarget { apps[app.index] }
@@ -210,6 +230,19 @@ public struct World: Sendable {
     public func isEntitled(_ app: AppHandle, to group: String) -> Bool {
         appCaches[app.index].id(of: group) != nil
     }
+
+    /// How many synchronizable items the device's data-protection keychain
+    /// holds, without copying the device. For lint.
+    public func synchronizableCount(on device: DeviceHandle) -> Int { devices[device.index].keychain.synchronizableCount }
+
+    /// What kind of target an app is, read in place. For lint.
+    public func kind(of app: AppHandle) -> TargetKind { apps[app.index].kind }
+
+    /// Whether an app lists application groups, read in place. For lint.
+    public func hasApplicationGroups(_ app: AppHandle) -> Bool { !apps[app.index].applicationGroups.isEmpty }
+
+    /// ``AppTarget/prefixedGroup(for:)`` of an app, read in place. For lint.
+    public func prefixedGroup(for group: String, of app: AppHandle) -> String? { apps[app.index].prefixedGroup(for: group) }
 
     /// How many items the device's data-protection keychain holds, without
     /// copying the device.
