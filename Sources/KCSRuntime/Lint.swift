@@ -29,7 +29,7 @@ extension Session {
             && world.hasApplicationGroups(last.app)
         // A named group the caller is entitled to fires a rule only on macOS
         // (the file keychain), in a group move, or for an extension's read.
-        let groupRule = Self.namedGroupCanFire(call.request, last, world)
+        let groupRule = Self.namedGroupCanFire(call.request, last, status, world)
         // A miss fires only through the sync filter (when the keychain holds
         // synchronizable items), a near miss (in a small keychain) or an
         // extension reading its app's groups.
@@ -44,10 +44,16 @@ extension Session {
     /// Whether a group named in the call (`group=` or `set group=`) can make
     /// a rule fire: one the caller lacks, any on macOS, a move, or any for
     /// an extension (which may read what its app writes).
-    private static func namedGroupCanFire(_ request: CallRequest, _ last: LastCall, _ world: World) -> Bool {
+    private static func namedGroupCanFire(_ request: CallRequest, _ last: LastCall, _ status: KeychainStatus,
+                                          _ world: World) -> Bool {
         if request.operation == .update, request.changes?.accessGroup != nil { return true }
         guard request.spec.accessGroup != nil || request.changes?.accessGroup != nil else { return false }
-        if world.platform(of: last.device).family == .macos || world.kind(of: last.app) == .extension { return true }
+        let platform = world.platform(of: last.device)
+        if platform.family == .macos || world.kind(of: last.app) == .extension { return true }
+        // A call succeeds only with groups in the caller's list (add and the
+        // queries check them first); where the engine asks the same list as
+        // `isEntitled` (not the Mac daemon's), success settles it.
+        if status == .success && !platform.usesMacDaemon { return false }
         if let g = request.spec.accessGroup, lackedGroupCanFire(g, last.app, world) { return true }
         if let g = request.changes?.accessGroup, lackedGroupCanFire(g, last.app, world) { return true }
         return false
