@@ -65,8 +65,8 @@ extension Session {
     /// group of another team's app (the common unentitled case) is none of
     /// these, and costs a few byte comparisons.
     private static func lackedGroupCanFire(_ g: String, _ app: AppHandle, _ world: World) -> Bool {
-        !world.isEntitled(app, to: g) && (AppTarget.hasBuildVariable(g) || world.prefixedGroup(for: g, of: app) != nil
-                                          || EntitlementShape.mayPrefixAppGroup(g))
+        let (lacks, mayBeUnprefixed) = world.lacks(g, app: app)
+        return lacks && (mayBeUnprefixed || AppTarget.hasBuildVariable(g) || EntitlementShape.mayPrefixAppGroup(g))
     }
 
     /// The rules, for a call that passed the cheap test above.

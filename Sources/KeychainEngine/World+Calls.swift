@@ -276,7 +276,7 @@ extension World {
 
     /// The group's ID if the caller's list holds it.
     private func entitledGroup(_ name: String, _ cache: AppCache) -> GroupID? {
-        cache.id(of: name)
+        cache.id(of: name, print: nameFingerprint(name))
     }
 
     // MARK: Queries
