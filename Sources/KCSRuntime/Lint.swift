@@ -290,10 +290,30 @@ extension String {
 }
 
 extension Session {
+    /// Whether a byte of `range` is past ASCII, eight bytes at a time: run
+    /// before every statement, where a slice and a closure cost some 300
+    /// instructions a line.
+    static func hasNonASCII(_ bytes: [UInt8], _ range: SourceRange) -> Bool {
+        let start = max(range.start, 0), end = min(range.end, bytes.count)
+        guard start < end else { return false }
+        return bytes.withUnsafeBytes { raw in
+            var i = start
+            while i + 8 <= end {
+                if raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return true }
+                i += 8
+            }
+            while i < end {
+                if raw[i] >= 0x80 { return true }
+                i += 1
+            }
+            return false
+        }
+    }
+
     /// KCS520: a word of the statement that mixes scripts.
     package func mixedScriptWarnings(_ s: Statement, _ file: SourceFile) -> [Diagnostic] {
         // Letters of two scripts need a byte past ASCII: most lines have none.
-        guard file.bytes[s.range.start..<s.range.end].contains(where: { $0 >= 0x80 }) else { return [] }
+        guard Self.hasNonASCII(file.bytes, s.range) else { return [] }
         let text = Substring(file.text(s.range))
         return MixedScripts.words(in: text).map { word, scripts in
             let names = scripts.map(\.rawValue).joined(separator: " and ")
