@@ -25,7 +25,9 @@ extension Session {
         // Names a call resolves when it runs; the request is copied only to
         // carry a persistent reference, the common call lends its own.
         var resolved: CallRequest?
-        if call.persistentRef != nil || call.changedPersistentRef != nil || call.context != nil {
+        // Tested as a flag: binding the optional request copies it, nil or not.
+        let namesRefs = call.persistentRef != nil || call.changedPersistentRef != nil || call.context != nil
+        if namesRefs {
             do throws(Diagnostic) {
                 resolved = try resolveNames(call, file)
             } catch {
@@ -40,7 +42,7 @@ extension Session {
         if pendingAnswers.isEmpty {
             // Nothing queued: every prompt takes the default answer.
             let fallback = options.defaultPromptAnswer
-            if let resolved {
+            if namesRefs, let resolved {
                 result = world.perform(resolved, as: app, on: device) { _ in fallback }
             } else {
                 result = world.perform(call.request, as: app, on: device) { _ in fallback }
@@ -61,7 +63,7 @@ extension Session {
         if case .promptUnanswered = result.reason { stopped = true } else { stopped = false }
         // What the record needs, read before the result moves into the last call.
         let status = result.status, count = result.count
-        if let resolved {
+        if namesRefs, let resolved {
             var call = call
             call.request = resolved  // with the persistent reference, for explanations
             last = LastCall(call: call, file: file, range: s.range, app: app, device: device, result: consume result,
