@@ -53,7 +53,7 @@ extension Session {
         // A call succeeds only with groups in the caller's list (add and the
         // queries check them first); where the engine asks the same list as
         // `isEntitled` (not the Mac daemon's), success settles it.
-        if status == .success && !platform.usesMacDaemon { return false }
+        if status == .success && !platform.usesMacDaemon && request.changes?.accessGroup == nil { return false }
         if let g = request.spec.accessGroup, lackedGroupCanFire(g, last.app, world) { return true }
         if let g = request.changes?.accessGroup, lackedGroupCanFire(g, last.app, world) { return true }
         return false
@@ -61,9 +61,9 @@ extension Session {
 
     /// Whether the team-prefix rules can fire for a group the call names:
     /// the caller lacks it and it holds a variable, names an entitled group
-    /// without its prefix, or puts a team prefix before an app group. A
-    /// group of another team's app (the common unentitled case) is none of
-    /// these, and costs a few byte comparisons.
+    /// without its prefix, or puts a team prefix before an app group. The
+    /// group of other apps (the common unentitled case) is none of these,
+    /// and costs a pass or two over its bytes.
     private static func lackedGroupCanFire(_ g: String, _ app: AppHandle, _ world: World) -> Bool {
         let (lacks, mayBeUnprefixed) = world.lacks(g, app: app)
         return lacks && (mayBeUnprefixed || AppTarget.hasBuildVariable(g) || EntitlementShape.mayPrefixAppGroup(g))
