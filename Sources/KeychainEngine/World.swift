@@ -363,7 +363,7 @@ public struct World: Sendable {
         // whose eleventh is the dot after a team ID.
         let bare = (app.keychainAccessGroups + [app.appID].compactMap { $0 } + app.applicationGroups).compactMap { g -> Substring? in
             let u = g.utf8
-            guard u.count > 11, u.dropFirst(10).first == UInt8(ascii: ".") else { return nil }
+            guard u.count >= 11, u.dropFirst(10).first == UInt8(ascii: ".") else { return nil }
             return Substring(u.dropFirst(11))
         }
         let seed = nameSeed

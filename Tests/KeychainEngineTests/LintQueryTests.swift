@@ -89,4 +89,27 @@ struct LintQueryTests {
         noAppID.signing = .noAppID
         #expect(noAppID.prefixedGroup(for: "com.example.main") == nil)
     }
+
+    @Test("lacks says whether the app lacks a group and whether prefixedGroup may name it")
+    func lacks() throws {
+        var f = Fixture()
+        let cases: [(String, Bool, Bool)] = [
+            (Fixture.shared, false, false), ("shared", true, true), ("com.example.main", true, true),
+            ("com.example", true, false), (Fixture.foreignShared, true, false), ("", true, false),
+        ]
+        for (group, lacks, unprefixed) in cases {
+            let answer = f.world.lacks(group, app: f.main)
+            #expect(answer.lacks == lacks && answer.mayBeUnprefixed == unprefixed, "\(group)")
+            #expect(answer.lacks == !f.world.isEntitled(f.main, to: group))
+            // Never a false "no": where prefixedGroup finds a group, lacks says it may.
+            if f.world.prefixedGroup(for: group, of: f.main) != nil { #expect(answer.mayBeUnprefixed) }
+        }
+        // Changed declarations replace the answers: a group added later, and
+        // an eleven-byte group whose bare name is empty.
+        try f.world.addGroup("later", to: [f.plain])
+        #expect(f.world.lacks("later", app: f.plain) == (true, true))
+        let odd = try f.world.addApp(bundleID: "com.example.odd", name: "odd", teamID: teamA, keychainAccessGroups: ["\(teamA)."])
+        #expect(f.world.lacks("", app: odd) == (true, true))
+        #expect(f.world.prefixedGroup(for: "", of: odd) == "\(teamA).")
+    }
 }
