@@ -94,38 +94,60 @@ public struct Lexer: Sendable {
             case UInt8(ascii: "\""):
                 return lexString()
             default:
-                if b >= 0x80, let (scalar, n) = scalar(at: pos), let what = Self.lookalike(scalar) {
-                    diagnostics.append(Diagnostic(
-                        .unexpectedCharacter, "unexpected character U+\(String(scalar.value, radix: 16, uppercase: true))",
-                        file: file, range: SourceRange(pos, pos + n), hint: "this is " + what))
-                    pos += n
-                    continue
+                if b < 0x80 {
+                    if Self.isWordByte(b) { return lexWord() }
+                    reportStray()
+                } else if !reportLookalike() {
+                    return lexWord()
                 }
-                if Self.isWordByte(b) { return lexWord() }
-                let start = pos
-                pos += 1
-                let ch = file.text(SourceRange(start, pos))
-                // A run of stray characters is one error, not one per byte:
-                // each error shows its line, so a long line of them made the
-                // text grow with the square of the line.
-                var more = 0
-                while pos < bytes.count && Self.isStrayByte(bytes[pos]) { pos += 1; more += 1 }
-                diagnostics.append(Diagnostic(
-                    .unexpectedCharacter, "unexpected character '\(ch.debugDescriptionForMessage)'"
-                        + (more > 0 ? " and \(more) more after it" : ""),
-                    file: file, range: SourceRange(start, pos),
-                    hint: "names may use letters, digits and . - _ * $ ( ); put other text in double quotes"))
             }
         }
-        if bracketDepth > 0, let opened = bracketOpenedAt.last {
-            bracketDepth = 0
-            let end = Token(kind: .end, range: SourceRange(bytes.count, bytes.count))
-            diagnostics.append(Diagnostic(
-                .unexpectedEndOfInput, "the input ended inside a list: '[' is never closed",
-                file: file, range: SourceRange(opened, opened + 1), hint: "close the list with ']'"))
-            return end
-        }
+        if bracketDepth > 0 { return unclosedListAtEnd() }
         return Token(kind: .end, range: SourceRange(bytes.count, bytes.count))
+    }
+
+    // The error paths, out of line: the common path of next() stays small.
+
+    /// At a byte past ASCII: reports and skips a look-alike of punctuation
+    /// or space; false (nothing consumed) when the character starts a word.
+    @inline(never)
+    private mutating func reportLookalike() -> Bool {
+        guard let (scalar, n) = scalar(at: pos), let what = Self.lookalike(scalar) else { return false }
+        diagnostics.append(Diagnostic(
+            .unexpectedCharacter, "unexpected character U+\(String(scalar.value, radix: 16, uppercase: true))",
+            file: file, range: SourceRange(pos, pos + n), hint: "this is " + what))
+        pos += n
+        return true
+    }
+
+    /// Reports and skips a run of ASCII characters the language has no use for.
+    @inline(never)
+    private mutating func reportStray() {
+        let start = pos
+        pos += 1
+        let ch = file.text(SourceRange(start, pos))
+        // A run of stray characters is one error, not one per byte:
+        // each error shows its line, so a long line of them made the
+        // text grow with the square of the line.
+        var more = 0
+        while pos < bytes.count && Self.isStrayByte(bytes[pos]) { pos += 1; more += 1 }
+        diagnostics.append(Diagnostic(
+            .unexpectedCharacter, "unexpected character '\(ch.debugDescriptionForMessage)'"
+                + (more > 0 ? " and \(more) more after it" : ""),
+            file: file, range: SourceRange(start, pos),
+            hint: "names may use letters, digits and . - _ * $ ( ); put other text in double quotes"))
+    }
+
+    /// The end of input inside `[ ]`: reported where the list opened.
+    @inline(never)
+    private mutating func unclosedListAtEnd() -> Token {
+        let end = Token(kind: .end, range: SourceRange(bytes.count, bytes.count))
+        guard let opened = bracketOpenedAt.last else { bracketDepth = 0; return end }
+        bracketDepth = 0
+        diagnostics.append(Diagnostic(
+            .unexpectedEndOfInput, "the input ended inside a list: '[' is never closed",
+            file: file, range: SourceRange(opened, opened + 1), hint: "close the list with ']'"))
+        return end
     }
 
     private mutating func lexWord() -> Token {
@@ -133,29 +155,45 @@ public struct Lexer: Sendable {
         // ASCII runs in a tight loop on a local index; a byte past ASCII
         // stops it to check for a look-alike, which ends the word (next()
         // reports it).
-        var end = pos
-        while true {
-            end = bytes.withUnsafeBufferPointer { b in
-                var i = end
-                while i < b.count, b[i] < 0x80, Self.isWordByte(b[i]) { i += 1 }
-                return i
-            }
-            guard end < bytes.count, bytes[end] >= 0x80 else { break }
-            if let (scalar, _) = scalar(at: end), Self.lookalike(scalar) != nil { break }
-            end += 1
+        var end = bytes.withUnsafeBufferPointer { b in
+            var i = start
+            while i < b.count, b[i] < 0x80, Self.isWordByte(b[i]) { i += 1 }
+            return i
         }
+        if end < bytes.count && bytes[end] >= 0x80 { end = wordPastASCII(end) }
         pos = end
         // An optionally negative run of digits is an integer.
+        let first = bytes[start]
+        if first == UInt8(ascii: "-") || (first >= 0x30 && first <= 0x39) { return integerOrWord(start, end) }
+        return Token(kind: .word, range: SourceRange(start, end))
+    }
+
+    /// Where a word that reached a byte past ASCII ends: at a look-alike,
+    /// or at the first byte that is no word byte.
+    @inline(never)
+    private func wordPastASCII(_ from: Int) -> Int {
+        var end = from
+        while end < bytes.count && Self.isWordByte(bytes[end]) {
+            if bytes[end] >= 0x80, let (scalar, _) = scalar(at: end), Self.lookalike(scalar) != nil { break }
+            end += 1
+        }
+        return end
+    }
+
+    /// A word that starts like a number: an integer if it is digits alone
+    /// (after an optional `-`), else a word.
+    @inline(never)
+    private mutating func integerOrWord(_ start: Int, _ end: Int) -> Token {
         var i = start
         if bytes[i] == UInt8(ascii: "-") { i += 1 }
-        guard i < pos else { return Token(kind: .word, range: SourceRange(start, pos)) }
+        guard i < end else { return Token(kind: .word, range: SourceRange(start, end)) }
         // Accumulate negatively so Int.min is representable.
         let negative = bytes[start] == UInt8(ascii: "-")
         var value = 0
         var overflow = false
-        while i < pos {
+        while i < end {
             let d = bytes[i]
-            guard d >= 0x30 && d <= 0x39 else { return Token(kind: .word, range: SourceRange(start, pos)) }
+            guard d >= 0x30 && d <= 0x39 else { return Token(kind: .word, range: SourceRange(start, end)) }
             let (m, o1) = value.multipliedReportingOverflow(by: 10)
             let (a, o2) = m.subtractingReportingOverflow(Int(d - 0x30))
             overflow = overflow || o1 || o2
@@ -168,10 +206,10 @@ public struct Lexer: Sendable {
             value = p
         }
         if overflow {
-            reportOverflow(SourceRange(start, pos))
+            reportOverflow(SourceRange(start, end))
             value = 0
         }
-        return Token(kind: .integer(value), range: SourceRange(start, pos))
+        return Token(kind: .integer(value), range: SourceRange(start, end))
     }
 
     private mutating func lexString() -> Token {
