@@ -22,7 +22,7 @@ public struct Lexer: Sendable {
 
     /// Characters that look like punctuation or space but are not: curly
     /// quotes pasted from a word processor, non-breaking and other spaces.
-    package static func lookalike(_ scalar: Unicode.Scalar) -> String? {
+    static func lookalike(_ scalar: Unicode.Scalar) -> String? {
         switch scalar.value {
         case 0x201C, 0x201D, 0x201E, 0x2018, 0x2019, 0x00AB, 0x00BB:
             return "a curly quote: write strings with straight double quotes \"…\""
@@ -54,13 +54,13 @@ public struct Lexer: Sendable {
 
     /// Bits 0–63: `$ ( ) * - .` and the digits. Literals, so no lazy
     /// global is touched per byte; a test rebuilds both from the characters.
-    package static var wordBitsLow: UInt64 { 0x03FF_6710_0000_0000 }
+    static var wordBitsLow: UInt64 { 0x03FF_6710_0000_0000 }
     /// Bits 64–127: the letters and `_`.
-    package static var wordBitsHigh: UInt64 { 0x07FF_FFFE_87FF_FFFE }
+    static var wordBitsHigh: UInt64 { 0x07FF_FFFE_87FF_FFFE }
 
     /// Whether the lexer has no use for a byte: ASCII that is neither part
     /// of a word, nor space, a line break, a comment, a string or a list.
-    package static func isStrayByte(_ b: UInt8) -> Bool {
+    static func isStrayByte(_ b: UInt8) -> Bool {
         guard b < 0x80, !isWordByte(b) else { return false }
         return !" \t\r\n#[],=\"".utf8.contains(b)
     }
@@ -274,7 +274,7 @@ public struct Lexer: Sendable {
     /// (after the closing quote, or at the line break or end of input that
     /// cut it short), whether it was closed, and, when `value` is not nil, its
     /// decoded bytes. The one reading of escapes, for the lexer and for values.
-    package static func scanString(_ bytes: [UInt8], _ start: Int, value: inout [UInt8]?,
+    static func scanString(_ bytes: [UInt8], _ start: Int, value: inout [UInt8]?,
                                    problems: inout [StringProblem]) -> (end: Int, closed: Bool) {
         var pos = start + 1
         let count = bytes.count
@@ -312,7 +312,7 @@ public struct Lexer: Sendable {
 
     /// The value of the string literal at `range`: the bytes between the
     /// quotes when it holds no escape (the common case), else decoded.
-    package static func decodeString(_ bytes: [UInt8], _ range: SourceRange) -> String {
+    static func decodeString(_ bytes: [UInt8], _ range: SourceRange) -> String {
         let lo = min(range.start + 1, range.end), count = bytes.count
         guard range.start >= 0, range.end <= count, lo <= range.end else { return "" }
         return bytes.withUnsafeBufferPointer { b in
@@ -357,7 +357,7 @@ public struct Lexer: Sendable {
 
 extension String {
     /// Control characters spelled out so a message never carries them raw.
-    package var debugDescriptionForMessage: String {
+    var debugDescriptionForMessage: String {
         var s = ""
         for u in unicodeScalars {
             if u.value < 0x20 || u.value == 0x7F { s += "\\u{\(String(u.value, radix: 16))}" } else { s.unicodeScalars.append(u) }

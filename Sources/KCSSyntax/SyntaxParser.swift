@@ -595,7 +595,7 @@ public struct SyntaxParser {
 
 /// Checks that must pass before a file is lexed: no NUL bytes, valid UTF-8.
 package enum SourceCheck {
-    package static func firstProblem(in file: SourceFile) -> Diagnostic? {
+    static func firstProblem(in file: SourceFile) -> Diagnostic? {
         // ASCII without NUL is valid UTF-8 with nothing invisible: the
         // source file found that out while finding its lines.
         if file.isASCII && !file.hasNUL { return nil }
