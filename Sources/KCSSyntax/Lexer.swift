@@ -227,7 +227,7 @@ public struct Lexer: Sendable {
         }
         if let plainEnd {
             pos = plainEnd
-            return Token(kind: .string, range: SourceRange(start, plainEnd))
+            return Token(kind: .string(needsDecoding: false), range: SourceRange(start, plainEnd))
         }
         return lexEscapedString(from: start)
     }
@@ -256,7 +256,7 @@ public struct Lexer: Sendable {
                 .unterminatedString, "unterminated string", file: file, range: SourceRange(start, start + 1),
                 hint: "close the string with '\"' on the same line; write a line break as \\n"))
         }
-        return Token(kind: .string, range: SourceRange(start, end))
+        return Token(kind: .string(needsDecoding: true), range: SourceRange(start, end))
     }
 
     @inline(never)

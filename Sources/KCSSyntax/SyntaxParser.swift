@@ -146,7 +146,7 @@ public struct SyntaxParser {
             advance()
             return n
         case .string:
-            let s = file.stringValue(token.range)
+            let s = ValueNode(kind: .string, range: token.range, needsDecoding: token.needsDecoding).text(in: file) ?? ""
             if s.isEmpty && !allowEmpty {
                 throw Diagnostic(.wrongValueType, "\(what) cannot be empty", file: file, range: token.range)
             }
@@ -201,8 +201,9 @@ public struct SyntaxParser {
             advance()
             return ValueNode(kind: .word, range: r)
         case .string:
+            let needsDecoding = token.needsDecoding
             advance()
-            return ValueNode(kind: .string, range: r)
+            return ValueNode(kind: .string, range: r, needsDecoding: needsDecoding)
         case .integer(let i):
             advance()
             return ValueNode(kind: .integer(i), range: r)
