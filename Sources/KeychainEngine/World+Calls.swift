@@ -226,7 +226,7 @@ extension World {
             if existed { return fail(.duplicateItem, .duplicate(existing: id)) }
             return CallResult(status: .success, reason: .succeeded, callerGroups: cache.names,
                               searchedGroups: singleGroupNames[Int(group)],
-                              items: [FoundItem(id: id, item: devices[device.index].keychain[id] ?? item,
+                              items: [FoundItem(id: id, item: devices[device.index].keychain.stored(id),
                                                 groupName: groupNames[Int(group)])],
                               returns: spec.returns)
         }
@@ -389,9 +389,15 @@ extension World {
     static func matchingFoundItems(_ spec: ItemSpec, _ itemClass: ItemClass, in groups: [GroupID],
                                    of keychain: Keychain, names groupNames: [String]) -> [FoundItem] {
         guard itemClass == .identity else {
-            return matchingItems(spec, itemClass, in: groups, of: keychain).compactMap { id in
-                keychain[id].map { FoundItem(id: id, item: $0, groupName: groupNames[Int($0.group)]) }
+            let ids = matchingItems(spec, itemClass, in: groups, of: keychain)
+            guard !ids.isEmpty else { return [] }
+            var found: [FoundItem] = []
+            found.reserveCapacity(ids.count)
+            for id in ids {
+                let item = keychain.stored(id)
+                found.append(FoundItem(id: id, item: item, groupName: groupNames[Int(item.group)]))
             }
+            return found
         }
         // An identity is a certificate whose public key hash is the
         // application label of a private key the caller can also see.
@@ -433,28 +439,30 @@ extension World {
         // only then is a separate list built.
         var prefix = 0
         var taken: [FoundItem]?
-        for match in matches {
+        // By index: binding each match copied it, item and group name.
+        for m in matches.indices {
             // A lost when-passcode-set item cannot be decoded: reads pass it
             // over, a delete removes it (it needs no decryption: SecItemDb.c
             // s3dl_query_delete, kAKSKeyOpDelete).
-            if match.item.lost || match.identityKey?.item.lost == true {
-                if deletes { Self.take(match, &taken, &prefix) } else { Self.passOver(matches, &taken, prefix) }
+            if matches[m].item.lost || matches[m].identityKey?.item.lost == true {
+                if deletes { Self.take(matches, m, &taken, &prefix) } else { Self.passOver(matches, &taken, prefix) }
                 continue
             }
             // Invalidated biometry-current-set items are not found, but a
             // delete still removes them: it needs no authentication
             // (SecAccessControl.m sets kAKSKeyOpDelete to true for every flag).
-            if match.item.isInvalidated(by: state) {
-                if deletes { Self.take(match, &taken, &prefix) } else { Self.passOver(matches, &taken, prefix) }
+            if matches[m].item.isInvalidated(by: state) {
+                if deletes { Self.take(matches, m, &taken, &prefix) } else { Self.passOver(matches, &taken, prefix) }
                 continue
             }
-            if !state.isAvailable(match.item.accessibility) {
-                return .failure(StatusFailure(.interactionNotAllowed, .locked(match.item.accessibility)))
+            let accessibility = matches[m].item.accessibility
+            if !state.isAvailable(accessibility) {
+                return .failure(StatusFailure(.interactionNotAllowed, .locked(accessibility)))
             }
-            if let key = match.identityKey, !state.isAvailable(key.item.accessibility) {
+            if let key = matches[m].identityKey, !state.isAvailable(key.item.accessibility) {
                 return .failure(StatusFailure(.interactionNotAllowed, .locked(key.item.accessibility)))
             }
-            if authenticates, let ac = match.item.accessControl, ac.requiresAuthentication,
+            if authenticates, let ac = matches[m].item.accessControl, ac.requiresAuthentication,
                !(context?.coversPrompt(for: ac, state: state) ?? false) {
                 // A non-interactive context turns a prompt into a failure.
                 let authUI = context?.context.interactionAllowed == false && authUI == .allow ? .fail : authUI
@@ -468,7 +476,7 @@ extension World {
                 case .allow:
                     // No way to authenticate (no biometry, no passcode): it fails.
                     guard state.canSatisfy(ac) else { return .failure(StatusFailure(.authFailed, .promptImpossible)) }
-                    switch prompt(match) {
+                    switch prompt(matches[m]) {
                     case .approve?: context?.authenticated = true
                     case .cancel?: return .failure(StatusFailure(.userCanceled, .promptCanceled))
                     case .fail?: return .failure(StatusFailure(.authFailed, .promptFailed))
@@ -476,7 +484,7 @@ extension World {
                     }
                 }
             }
-            Self.take(match, &taken, &prefix)
+            Self.take(matches, m, &taken, &prefix)
             if (taken?.count ?? prefix) >= cap { break }
         }
         if let taken { return .success(taken) }
@@ -485,8 +493,8 @@ extension World {
 
     /// Takes a match in `walk`: while nothing was passed over, the taken
     /// ones are the first `prefix` matches.
-    private static func take(_ match: FoundItem, _ taken: inout [FoundItem]?, _ prefix: inout Int) {
-        if taken == nil { prefix += 1 } else { taken?.append(match) }
+    private static func take(_ matches: [FoundItem], _ m: Int, _ taken: inout [FoundItem]?, _ prefix: inout Int) {
+        if taken == nil { prefix += 1 } else { taken?.append(matches[m]) }
     }
 
     /// Passes over a match in `walk`: from now on the taken ones are listed.
