@@ -14,7 +14,16 @@ public struct StoredItem: Sendable, Hashable {
     public var group: GroupID
     public var synchronizable: Bool
     public var accessibility: Accessibility
-    public var accessControl: AccessControl?
+    public var accessControl: AccessControl? {
+        get { accessControlBox?.value }
+        set { accessControlBox = newValue.map(AccessControlBox.init) }
+    }
+    /// Out of line and shared by copies: an optional access-control object
+    /// inline made every copy of an item a switch over its layout with a
+    /// retain of its flags (callgrind: some 100 instructions a copy, and an
+    /// add, a find and the result copy items several times a call). Few
+    /// items have one.
+    private var accessControlBox: AccessControlBox?
     public var attributes: AttributeList
     public var data: String?
     /// The enrolled biometry set when the item was added, for
@@ -51,9 +60,17 @@ public struct StoredItem: Sendable, Hashable {
         self.group = group
         self.synchronizable = synchronizable
         self.accessibility = accessibility
-        self.accessControl = accessControl
+        self.accessControlBox = accessControl.map(AccessControlBox.init)
         self.attributes = attributes
         self.data = data
+    }
+
+    /// An access-control object, immutable, compared by value.
+    private final class AccessControlBox: Sendable, Hashable {
+        let value: AccessControl
+        init(_ value: AccessControl) { self.value = value }
+        static func == (a: AccessControlBox, b: AccessControlBox) -> Bool { a.value == b.value }
+        func hash(into h: inout Hasher) { h.combine(value) }
     }
 
     /// The item's primary key (SecItemSchema.c): class, group, sync and the
