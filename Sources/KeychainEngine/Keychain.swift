@@ -323,13 +323,8 @@ public struct Keychain: Sendable {
 
     /// Puts a slot at the head of its two chains.
     private mutating func link(_ slot: Int32, key: UInt64, prefix: UInt64) {
-        let i = Int(slot)
-        links[i].key = key
-        links[i].nextKey = byKey.head(key)
-        byKey.setHead(key, slot)
-        links[i].prefix = prefix
-        links[i].nextPrefix = byPrefix.head(prefix)
-        byPrefix.setHead(prefix, slot)
+        let nextKey = byKey.exchangeHead(key, slot), nextPrefix = byPrefix.exchangeHead(prefix, slot)
+        links[Int(slot)] = SlotLinks(key: key, prefix: prefix, nextKey: nextKey, nextPrefix: nextPrefix)
     }
 
     /// Takes a slot out of its key chain.
@@ -615,16 +610,23 @@ struct SlotTable: Sendable {
 
     /// Sets (or adds) the chain's first slot.
     mutating func setHead(_ key: UInt64, _ slot: Int32) {
+        _ = exchangeHead(key, slot)
+    }
+
+    /// Sets (or adds) the chain's first slot and returns the one it
+    /// replaces, or -1: an insert links its slot with one probe, not two.
+    mutating func exchangeHead(_ key: UInt64, _ slot: Int32) -> Int32 {
         if (used + 1) * 2 > entries.count { grow() }
-        let added = entries.withUnsafeMutableBufferPointer { e in
+        let old = entries.withUnsafeMutableBufferPointer { e in
             let mask = e.count - 1
             var i = Int(truncatingIfNeeded: key) & mask
             while e[i].key != 0 && e[i].key != key { i = (i + 1) & mask }
-            let new = e[i].key == 0
+            let old = e[i].key == 0 ? Int32(-2) : e[i].head
             e[i] = Entry(key: key, head: slot)
-            return new
+            return old
         }
-        if added { used += 1 }
+        if old == -2 { used += 1; return -1 }
+        return old
     }
 
     /// Removes a chain, shifting later entries back so no probe sequence breaks.
