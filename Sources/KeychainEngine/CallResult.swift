@@ -4,12 +4,33 @@ public struct FoundItem: Sendable, Hashable {
     public var item: StoredItem
     public var groupName: String
     /// For an identity: the private key that pairs with the certificate `item`.
-    public var identityKey: IdentityKey?
+    public var identityKey: IdentityKey? {
+        get { keyBox?.key }
+        set { keyBox = newValue.map(KeyBox.init) }
+    }
+    /// The key half out of line: inline, it doubled the size of every
+    /// found item, and so of every result list and every move of one.
+    private var keyBox: KeyBox?
 
     public struct IdentityKey: Sendable, Hashable {
         public var id: ItemID
         public var item: StoredItem
         public var groupName: String
+    }
+
+    /// An identity's key half, shared by copies of the found item.
+    private final class KeyBox: Sendable, Hashable {
+        let key: IdentityKey
+        init(_ key: IdentityKey) { self.key = key }
+        static func == (a: KeyBox, b: KeyBox) -> Bool { a.key == b.key }
+        func hash(into h: inout Hasher) { h.combine(key) }
+    }
+
+    init(id: ItemID, item: StoredItem, groupName: String, identityKey: IdentityKey? = nil) {
+        self.id = id
+        self.item = item
+        self.groupName = groupName
+        self.keyBox = identityKey.map(KeyBox.init)
     }
 }
 

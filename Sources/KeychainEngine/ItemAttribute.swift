@@ -145,10 +145,30 @@ public enum AttributeValue: Sendable, Hashable, CustomStringConvertible {
     static func sameBytes(_ x: String, _ y: String) -> Bool {
         guard x.utf8.count == y.utf8.count else { return false }
         let contiguous = x.utf8.withContiguousStorageIfAvailable { a in
-            y.utf8.withContiguousStorageIfAvailable { b in a.elementsEqual(b) }
+            y.utf8.withContiguousStorageIfAvailable { b in
+                sameBytes(UnsafeRawBufferPointer(a), UnsafeRawBufferPointer(b))
+            }
         }
         if let result = contiguous ?? nil { return result }
         return x.utf8.elementsEqual(y.utf8)
+    }
+
+    /// Two buffers of one length compared eight bytes at a time (the
+    /// generic `elementsEqual` took some 75 instructions a comparison).
+    private static func sameBytes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+        let n = a.count
+        var at = 0
+        while at + 8 <= n {
+            if a.loadUnaligned(fromByteOffset: at, as: UInt64.self) != b.loadUnaligned(fromByteOffset: at, as: UInt64.self) {
+                return false
+            }
+            at += 8
+        }
+        while at < n {
+            if a[at] != b[at] { return false }
+            at += 1
+        }
+        return true
     }
 
     public func hash(into h: inout Hasher) {

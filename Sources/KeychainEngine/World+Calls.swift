@@ -23,23 +23,21 @@ extension World {
     /// A call on the data-protection keychain (iOS, Catalyst, watchOS, and
     /// macOS with the flag).
     private mutating func performDataProtection(
-        _ request: CallRequest, as app: AppHandle, on device: DeviceHandle,
+        _ request: borrowing CallRequest, as app: AppHandle, on device: DeviceHandle,
         prompt: (FoundItem) -> PromptAnswer?
     ) -> CallResult {
         let platform = platform(of: device)
         // Client side first (SecItem.m SecItemAuthDoQuery): nothing reaches
         // securityd when these fail, whoever the caller is.
-        if let refused = clientChecks(request, callerGroups: cache(of: app, on: platform).names) { return refused }
-        let cache: AppCache
-        switch serverGroups(of: app, request.operation, platform) {
-        case .success(let c): cache = c
-        case .failure(let refused): return refused.result
-        }
+        let full = cache(of: app, on: platform)
+        if let refused = clientChecks(request, callerGroups: full.names) { return refused }
+        let (cache, refusal) = serverGroups(full, request.operation, platform)
+        if let refusal { return CallResult(status: .missingEntitlement, reason: refusal, callerGroups: full.names) }
         // _SecItemUpdate and _SecItemDelete check the query's group before
         // they parse the query (and so before the class). Before iOS 13 there
         // is no such check: the group only narrows the search later.
         if request.operation == .update || request.operation == .delete, platform.rejectsUnentitledQueryGroups,
-           case .failure(let refused) = searchScope(request.spec, cache, platform) {
+           let refused = searchScope(request.spec, cache, platform).result(cache) {
             return refused
         }
         // A persistent reference is parsed with the query: it may give the class.
@@ -106,7 +104,7 @@ extension World {
 
     /// The checks `SecItemAuthDoQuery` (OSX/sec/Security/SecItem.m,
     /// Security-61901.0.87.0.1) makes before anything reaches securityd.
-    private func clientChecks(_ request: CallRequest, callerGroups: [String]) -> CallResult? {
+    private func clientChecks(_ request: borrowing CallRequest, callerGroups: [String]) -> CallResult? {
         // "item with kSecAttrAccessControl is not synchronizable": the new
         // item's attributes on add, the attributes to change on update. Every
         // access-control object has constraints (SecAccessControl.m
@@ -140,30 +138,22 @@ extension World {
     /// read-only token group (SecItemServer.c
     /// `SecurityClientCopyWritableAccessGroups`); an empty writable list ends
     /// the call with errSecMissingEntitlement.
-    private func serverGroups(of app: AppHandle, _ operation: Operation,
-                              _ platform: Platform) -> Result<AppCache, CallResultBox> {
-        let full = cache(of: app, on: platform)
+    /// `full` is the app's list; the refusal, when there is one, is
+    /// errSecMissingEntitlement's reason (a small answer: a `Result`
+    /// carrying a whole `CallResult` was copied on every call).
+    private func serverGroups(_ full: AppCache, _ operation: Operation,
+                              _ platform: Platform) -> (AppCache, StatusReason?) {
         let unsigned = full.isUnsigned
         // 1.6: an unsigned target gets errSecMissingEntitlement from every
         // call, except on the Mac, whose list then holds com.apple.token; an
         // empty Mac list (an app ID no profile validates, nothing else) too.
         if full.names.isEmpty || (unsigned && !platform.usesMacDaemon) {
-            return .failure(CallResultBox(CallResult(status: .missingEntitlement, reason: unsigned ? .unsigned : .unprovisioned,
-                                                     callerGroups: full.names)))
+            return (full, unsigned ? .unsigned : .unprovisioned)
         }
-        guard operation != .find else { return .success(full) }
+        guard operation != .find else { return (full, nil) }
         let writable = full.writable
-        if writable.ids.isEmpty {
-            return .failure(CallResultBox(CallResult(status: .missingEntitlement, reason: .onlyTokenGroup,
-                                                     callerGroups: full.names)))
-        }
-        return .success(writable)
-    }
-
-    /// A call result as an error, so a lookup can fail with the call's answer.
-    struct CallResultBox: Error {
-        var result: CallResult
-        init(_ result: CallResult) { self.result = result }
+        if writable.ids.isEmpty { return (full, .onlyTokenGroup) }
+        return (writable, nil)
     }
 
     /// The App Clip rules of `SecServerItemAdd/CopyMatching/Update/Delete`
@@ -181,7 +171,7 @@ extension World {
 
     // MARK: Add
 
-    private mutating func add(_ spec: ItemSpec, _ itemClass: ItemClass, _ cache: AppCache,
+    private mutating func add(_ spec: borrowing ItemSpec, _ itemClass: ItemClass, _ cache: AppCache,
                               _ device: DeviceHandle) -> CallResult {
         func fail(_ status: KeychainStatus, _ reason: StatusReason) -> CallResult {
             CallResult(status: status, reason: reason, callerGroups: cache.names)
@@ -222,11 +212,11 @@ extension World {
             item.biometrySet = biometrySet
             item.modified = stamp
             // Mutate in place through the array so the keychain is never copied.
-            let (id, existed) = devices[device.index].keychain.insertUnlessPresent(item)
+            let (id, existed) = devices[device.index].keychain.insertUnlessPresent(consume item)
             if existed { return fail(.duplicateItem, .duplicate(existing: id)) }
             return CallResult(status: .success, reason: .succeeded, callerGroups: cache.names,
                               searchedGroups: singleGroupNames[Int(group)],
-                              items: [FoundItem(id: id, item: devices[device.index].keychain[id] ?? item,
+                              items: [FoundItem(id: id, item: devices[device.index].keychain.stored(id),
                                                 groupName: groupNames[Int(group)])],
                               returns: spec.returns)
         }
@@ -284,20 +274,26 @@ extension World {
     /// The groups a query searches, or the result that ends the call:
     /// an explicit group narrows the search to it if entitled; otherwise
     /// errSecMissingEntitlement from iOS 13, errSecItemNotFound before.
-    private func searchScope(_ spec: ItemSpec, _ cache: AppCache, _ platform: Platform) -> Scope {
+    private func searchScope(_ spec: borrowing ItemSpec, _ cache: AppCache, _ platform: Platform) -> Scope {
         guard let named = spec.accessGroup else { return .success(cache.searchIDs) }
         if let id = entitledGroup(named, cache) { return .success(singleGroups[Int(id)]) }
         if platform.rejectsUnentitledQueryGroups {
-            return .failure(CallResult(status: .missingEntitlement, reason: .groupNotEntitled(named),
-                                       callerGroups: cache.names))
+            return .failure(StatusFailure(.missingEntitlement, .groupNotEntitled(named)))
         }
-        return .failure(CallResult(status: .itemNotFound, reason: .groupNotEntitledFindsNothing(named),
-                                   callerGroups: cache.names, searchedGroups: []))
+        return .failure(StatusFailure(.itemNotFound, .groupNotEntitledFindsNothing(named)))
     }
 
+    /// The searched groups, or why the call ends (a status and a reason,
+    /// not a whole result: the scope is asked on every query).
     enum Scope {
         case success([GroupID])
-        case failure(CallResult)
+        case failure(StatusFailure)
+
+        /// The call's result when the scope ends it.
+        func result(_ cache: AppCache) -> CallResult? {
+            guard case .failure(let f) = self else { return nil }
+            return CallResult(status: f.status, reason: f.reason, callerGroups: cache.names)
+        }
     }
 
     /// The names of the searched groups; the app's cached list when it searched all.
@@ -334,7 +330,7 @@ extension World {
     /// group and sync value; otherwise it walks only the searched groups.
     /// `sync`, when given, replaces the query's sync value (lint asks what a
     /// query would match with another one, without copying the query).
-    static func matchingItems(_ spec: ItemSpec, _ itemClass: ItemClass, in groups: [GroupID],
+    static func matchingItems(_ spec: borrowing ItemSpec, _ itemClass: ItemClass, in groups: [GroupID],
                               of keychain: Keychain, sync override: SyncSelector? = nil) -> [ItemID] {
         var ids: [ItemID] = []
         let keyAttributes = itemClass.primaryKeyAttributes
@@ -389,9 +385,15 @@ extension World {
     static func matchingFoundItems(_ spec: ItemSpec, _ itemClass: ItemClass, in groups: [GroupID],
                                    of keychain: Keychain, names groupNames: [String]) -> [FoundItem] {
         guard itemClass == .identity else {
-            return matchingItems(spec, itemClass, in: groups, of: keychain).compactMap { id in
-                keychain[id].map { FoundItem(id: id, item: $0, groupName: groupNames[Int($0.group)]) }
+            let ids = matchingItems(spec, itemClass, in: groups, of: keychain)
+            guard !ids.isEmpty else { return [] }
+            var found: [FoundItem] = []
+            found.reserveCapacity(ids.count)
+            for id in ids {
+                let item = keychain.stored(id)
+                found.append(FoundItem(id: id, item: item, groupName: groupNames[Int(item.group)]))
             }
+            return found
         }
         // An identity is a certificate whose public key hash is the
         // application label of a private key the caller can also see.
@@ -433,28 +435,30 @@ extension World {
         // only then is a separate list built.
         var prefix = 0
         var taken: [FoundItem]?
-        for match in matches {
+        // By index: binding each match copied it, item and group name.
+        for m in matches.indices {
             // A lost when-passcode-set item cannot be decoded: reads pass it
             // over, a delete removes it (it needs no decryption: SecItemDb.c
             // s3dl_query_delete, kAKSKeyOpDelete).
-            if match.item.lost || match.identityKey?.item.lost == true {
-                if deletes { Self.take(match, &taken, &prefix) } else { Self.passOver(matches, &taken, prefix) }
+            if matches[m].item.lost || matches[m].identityKey?.item.lost == true {
+                if deletes { Self.take(matches, m, &taken, &prefix) } else { Self.passOver(matches, &taken, prefix) }
                 continue
             }
             // Invalidated biometry-current-set items are not found, but a
             // delete still removes them: it needs no authentication
             // (SecAccessControl.m sets kAKSKeyOpDelete to true for every flag).
-            if match.item.isInvalidated(by: state) {
-                if deletes { Self.take(match, &taken, &prefix) } else { Self.passOver(matches, &taken, prefix) }
+            if matches[m].item.isInvalidated(by: state) {
+                if deletes { Self.take(matches, m, &taken, &prefix) } else { Self.passOver(matches, &taken, prefix) }
                 continue
             }
-            if !state.isAvailable(match.item.accessibility) {
-                return .failure(StatusFailure(.interactionNotAllowed, .locked(match.item.accessibility)))
+            let accessibility = matches[m].item.accessibility
+            if !state.isAvailable(accessibility) {
+                return .failure(StatusFailure(.interactionNotAllowed, .locked(accessibility)))
             }
-            if let key = match.identityKey, !state.isAvailable(key.item.accessibility) {
+            if let key = matches[m].identityKey, !state.isAvailable(key.item.accessibility) {
                 return .failure(StatusFailure(.interactionNotAllowed, .locked(key.item.accessibility)))
             }
-            if authenticates, let ac = match.item.accessControl, ac.requiresAuthentication,
+            if authenticates, let ac = matches[m].item.accessControl, ac.requiresAuthentication,
                !(context?.coversPrompt(for: ac, state: state) ?? false) {
                 // A non-interactive context turns a prompt into a failure.
                 let authUI = context?.context.interactionAllowed == false && authUI == .allow ? .fail : authUI
@@ -468,7 +472,7 @@ extension World {
                 case .allow:
                     // No way to authenticate (no biometry, no passcode): it fails.
                     guard state.canSatisfy(ac) else { return .failure(StatusFailure(.authFailed, .promptImpossible)) }
-                    switch prompt(match) {
+                    switch prompt(matches[m]) {
                     case .approve?: context?.authenticated = true
                     case .cancel?: return .failure(StatusFailure(.userCanceled, .promptCanceled))
                     case .fail?: return .failure(StatusFailure(.authFailed, .promptFailed))
@@ -476,7 +480,7 @@ extension World {
                     }
                 }
             }
-            Self.take(match, &taken, &prefix)
+            Self.take(matches, m, &taken, &prefix)
             if (taken?.count ?? prefix) >= cap { break }
         }
         if let taken { return .success(taken) }
@@ -485,8 +489,8 @@ extension World {
 
     /// Takes a match in `walk`: while nothing was passed over, the taken
     /// ones are the first `prefix` matches.
-    private static func take(_ match: FoundItem, _ taken: inout [FoundItem]?, _ prefix: inout Int) {
-        if taken == nil { prefix += 1 } else { taken?.append(match) }
+    private static func take(_ matches: [FoundItem], _ m: Int, _ taken: inout [FoundItem]?, _ prefix: inout Int) {
+        if taken == nil { prefix += 1 } else { taken?.append(matches[m]) }
     }
 
     /// Passes over a match in `walk`: from now on the taken ones are listed.
@@ -502,12 +506,12 @@ extension World {
 
     // MARK: Find
 
-    private mutating func find(_ spec: ItemSpec, _ itemClass: ItemClass, _ cache: AppCache, _ device: DeviceHandle,
+    private mutating func find(_ spec: borrowing ItemSpec, _ itemClass: ItemClass, _ cache: AppCache, _ device: DeviceHandle,
                                _ prompt: (FoundItem) -> PromptAnswer?) -> CallResult {
         let groups: [GroupID]
         switch searchScope(spec, cache, platform(of: device)) {
         case .success(let g): groups = g
-        case .failure(let r): return r
+        case .failure(let f): return CallResult(status: f.status, reason: f.reason, callerGroups: cache.names)
         }
         if let refused = appClipRefusal(cache, syncRequested: false) { return refused }
         let searched = names(of: groups, cache)
@@ -554,7 +558,7 @@ extension World {
         let groups: [GroupID]
         switch searchScope(query, cache, platform(of: device)) {
         case .success(let g): groups = g
-        case .failure(let r): return .failed(r)
+        case .failure(let f): return .failed(CallResult(status: f.status, reason: f.reason, callerGroups: cache.names))
         }
         let searched = names(of: groups, cache)
         if Self.persistentRefHasCompany(query, operation) {

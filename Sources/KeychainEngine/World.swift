@@ -52,7 +52,7 @@ public struct World: Sendable {
 
     private var appsByName: [String: Int] = [:]
     /// The calling app is looked up by name on every call: this table finds
-    /// it with one seeded FNV-1a pass over the name's bytes and one
+    /// it with one seeded fingerprint of the name's bytes and one
     /// comparison (hashing the name for `appsByName` took some 400
     /// instructions a call). `appsByName` stays the record, and answers
     /// for a name whose fingerprint another app's took first.
