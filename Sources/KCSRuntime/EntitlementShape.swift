@@ -74,11 +74,21 @@ public enum EntitlementShape {
     /// building the caller's list: lint runs it after every call naming a
     /// group the caller lacks. The cheap shape tests come first.
     package static func callGroup(_ group: String, callerName: String, isEntitled: (String) -> Bool) -> Finding? {
-        guard let team = teamPrefix(of: group) else { return nil }
+        guard mayPrefixAppGroup(group), let team = teamPrefix(of: group) else { return nil }
         let rest = String(group.dropFirst(team.count + 1))
         guard rest.hasPrefix("group."), !isEntitled(group) else { return nil }
         // A did-you-mean only when the caller has the app group.
         return teamPrefixedAppGroup(group, rest, lacking: isEntitled(rest) ? nil : callerName)
+    }
+
+    /// Whether `group` reads `X.group.…`: the shape ``callGroup(_:callerName:isEntitled:)``
+    /// looks for, decided on bytes (lint asks it of every group a caller lacks).
+    package static func mayPrefixAppGroup(_ group: String) -> Bool {
+        let appGroup = "group.".utf8
+        return group.utf8.withContiguousStorageIfAvailable { bytes in
+            guard let dot = bytes.firstIndex(of: UInt8(ascii: ".")) else { return false }
+            return bytes[(dot + 1)...].starts(with: appGroup)
+        } ?? true  // not contiguous: let the full test decide
     }
 
     private static func teamPrefixedAppGroup(_ group: String, _ bare: String, lacking app: String? = nil) -> Finding {

@@ -18,19 +18,61 @@ extension Session {
     package func lintWarnings(after call: CallStatement, _ s: Statement, _ file: SourceFile) -> [Diagnostic] {
         // Every rule below fires only under one of these conditions; a call
         // that meets none (the common case in a long scenario) costs these
-        // few comparisons and copies nothing.
-        guard let status = self.last?.result?.status else { return [] }
+        // few comparisons and copies nothing: the request and the result are
+        // read in place, and the app is looked at only when a rule needs it.
+        guard let last = self.last, let status = last.result?.status else { return [] }
         let operation = call.request.operation
-        let namesGroup = call.request.spec.accessGroup != nil || call.request.changes?.accessGroup != nil
         let missed = operation != .add && status == .itemNotFound
         let chosenAccessibility = call.request.spec.accessibility != nil || call.request.spec.accessControl != nil
             || call.request.changes.map { $0.accessibility != nil || $0.accessControl != nil } ?? false
         let addToDefault = operation == .add && call.request.spec.accessGroup == nil && status == .success
-            && self.last.map { !world.apps[$0.app.index].applicationGroups.isEmpty } == true
-        guard namesGroup || missed || chosenAccessibility || addToDefault else { return [] }
+            && world.hasApplicationGroups(last.app)
+        // A named group the caller is entitled to fires a rule only on macOS
+        // (the file keychain), in a group move, or for an extension's read.
+        let groupRule = Self.namedGroupCanFire(call.request, last, status, world)
+        // A miss fires only through the sync filter (when the keychain holds
+        // synchronizable items), a near miss (in a small keychain) or an
+        // extension reading its app's groups.
+        let missRule = missed && (call.request.spec.synchronizable == nil && world.synchronizableCount(on: last.device) > 0
+            || world.keychainCount(on: last.device) <= Self.nearMissLimit
+            || world.kind(of: last.app) == .extension)
+        guard groupRule || missRule || chosenAccessibility || addToDefault else { return [] }
+        return lintWarnings(call.request, last, s, file, missed: missed, chosenAccessibility: chosenAccessibility,
+                            addToDefault: addToDefault)
+    }
 
-        guard let last, let result = last.result else { return [] }
-        let request = call.request
+    /// Whether a group named in the call (`group=` or `set group=`) can make
+    /// a rule fire: one the caller lacks, any on macOS, a move, or any for
+    /// an extension (which may read what its app writes).
+    private static func namedGroupCanFire(_ request: CallRequest, _ last: LastCall, _ status: KeychainStatus,
+                                          _ world: World) -> Bool {
+        if request.operation == .update, request.changes?.accessGroup != nil { return true }
+        guard request.spec.accessGroup != nil || request.changes?.accessGroup != nil else { return false }
+        let platform = world.platform(of: last.device)
+        if platform.family == .macos || world.kind(of: last.app) == .extension { return true }
+        // A call succeeds only with groups in the caller's list (add and the
+        // queries check them first); where the engine asks the same list as
+        // `isEntitled` (not the Mac daemon's), success settles it.
+        if status == .success && !platform.usesMacDaemon && request.changes?.accessGroup == nil { return false }
+        if let g = request.spec.accessGroup, lackedGroupCanFire(g, last.app, world) { return true }
+        if let g = request.changes?.accessGroup, lackedGroupCanFire(g, last.app, world) { return true }
+        return false
+    }
+
+    /// Whether the team-prefix rules can fire for a group the call names:
+    /// the caller lacks it and it holds a variable, names an entitled group
+    /// without its prefix, or puts a team prefix before an app group. The
+    /// group of other apps (the common unentitled case) is none of these,
+    /// and costs a pass or two over its bytes.
+    private static func lackedGroupCanFire(_ g: String, _ app: AppHandle, _ world: World) -> Bool {
+        let (lacks, mayBeUnprefixed) = world.lacks(g, app: app)
+        return lacks && (mayBeUnprefixed || AppTarget.hasBuildVariable(g) || EntitlementShape.mayPrefixAppGroup(g))
+    }
+
+    /// The rules, for a call that passed the cheap test above.
+    private func lintWarnings(_ request: CallRequest, _ last: LastCall, _ s: Statement, _ file: SourceFile, missed: Bool,
+                              chosenAccessibility: Bool, addToDefault: Bool) -> [Diagnostic] {
+        guard let result = last.result else { return [] }
         let spec = request.spec
         let app = world[last.app]
         var out: [Diagnostic] = []
@@ -40,7 +82,7 @@ extension Session {
             d.fixIts = fixIts
             out.append(d)
         }
-        let namedGroups = namesGroup ? [spec.accessGroup, request.changes?.accessGroup].compactMap { $0 } : []
+        let namedGroups = [spec.accessGroup, request.changes?.accessGroup].compactMap { $0 }
 
         // A Keychain Sharing group written without its team prefix.
         for g in namedGroups where !world.isEntitled(last.app, to: g) {
@@ -131,7 +173,7 @@ extension Session {
         if missed {
             // A query that skips synchronizable items because it says nothing
             // of sync: asked through the indexes, so it costs one lookup.
-            if spec.synchronizable == nil {
+            if spec.synchronizable == nil, world.synchronizableCount(on: last.device) > 0 {
                 let syncOnly = world.matchCount(of: request, as: last.app, on: last.device, sync: .yes)
                 if syncOnly > 0 {
                     warn(.lintSyncFilter,
@@ -139,29 +181,22 @@ extension Session {
                          "add sync=any (kSecAttrSynchronizableAny) to find both kinds, or sync=true")
                 }
             }
-            // Looking for near misses walks the keychain: only in small ones,
-            // so a large generated scenario stays linear.
-            let candidates = world.keychainCount(on: last.device) <= Self.nearMissLimit
-                ? world.candidates(for: request, as: last.app, on: last.device) : []
-            // Service or account differing between the writer and the reader.
-            let keys: Set<ItemAttribute> = [.service, .account]
-            // One reason only: a typo, a case or a prefix, not another item
-            // (checked first: most candidates differ in more than one way).
-            for c in candidates where c.reasons.count == 1 {
-                let differing = c.reasons.compactMap { r -> (ItemAttribute, AttributeValue, AttributeValue)? in
-                    if case .attribute(let a, let have, let wanted) = r, keys.contains(a) { return (a, have, wanted) }
-                    return nil
-                }
-                // The key that differs differs only slightly.
-                guard differing.count == 1,
-                      case .string(let have) = differing[0].1, case .string(let wanted) = differing[0].2,
-                      Self.looksAlike(have, wanted) else { continue }
-                let name = Vocabulary.shortName[.attribute(differing[0].0)] ?? differing[0].0.constantName
+            // Looking for near misses walks the caller's searched groups:
+            // only in small keychains, so a large generated scenario stays linear.
+            // Service or account differing between the writer and the reader,
+            // and nothing else (a typo, a case or a prefix, not another item).
+            if world.keychainCount(on: last.device) <= Self.nearMissLimit,
+               let c = world.firstNearMiss(for: request, as: last.app, on: last.device, accepting: { a, have, wanted in
+                   guard a == .service || a == .account, case .string(let have) = have, case .string(let wanted) = wanted
+                   else { return false }
+                   return Self.looksAlike(have, wanted)
+               }),
+               case .attribute(let a, .string(let have), .string(let wanted)) = c.reasons.first {
+                let name = Vocabulary.shortName[.attribute(a)] ?? a.constantName
                 warn(.lintServiceAccount,
                      "the query asks \(name)=\(Self.quoted(wanted)), but the stored item has \(name)=\(Self.quoted(have)); nothing else differs",
                      "writer and reader must use the same service and account: write \(name)=\(Self.quoted(have))",
                      notes: [DiagnosticNote("the item: " + Explainer.describe(c.item, groupName: c.groupName))])
-                break
             }
         }
 
@@ -255,17 +290,31 @@ extension String {
 }
 
 extension Session {
+    /// Whether a byte of `range` is past ASCII, eight bytes at a time: run
+    /// before every statement, where a slice and a closure cost some 300
+    /// instructions a line.
+    static func hasNonASCII(_ bytes: [UInt8], _ range: SourceRange) -> Bool {
+        let start = max(range.start, 0), end = min(range.end, bytes.count)
+        guard start < end else { return false }
+        return bytes.withUnsafeBytes { raw in
+            var i = start
+            while i + 8 <= end {
+                if raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return true }
+                i += 8
+            }
+            while i < end {
+                if raw[i] >= 0x80 { return true }
+                i += 1
+            }
+            return false
+        }
+    }
+
     /// KCS520: a word of the statement that mixes scripts.
     package func mixedScriptWarnings(_ s: Statement, _ file: SourceFile) -> [Diagnostic] {
         // Letters of two scripts need a byte past ASCII: most lines have none.
-        if file.isASCII { return [] }
-        let hasNonASCII = file.bytes.withUnsafeBufferPointer { b in
-            let lo = min(max(s.range.start, 0), b.count), hi = min(max(s.range.end, lo), b.count)
-            var i = lo
-            while i < hi && b[i] < 0x80 { i += 1 }
-            return i < hi
-        }
-        guard hasNonASCII else { return [] }
+        // A file of ASCII alone (the source file knows) has no such word.
+        guard !file.isASCII, Self.hasNonASCII(file.bytes, s.range) else { return [] }
         let text = Substring(file.text(s.range))
         return MixedScripts.words(in: text).map { word, scripts in
             let names = scripts.map(\.rawValue).joined(separator: " and ")

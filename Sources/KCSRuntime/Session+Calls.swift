@@ -22,53 +22,68 @@ extension Session {
                              range: call.app.range,
                              hint: "install it again with 'install \(a.name)': its items are still there")
         }
-        var request = call.request
-        do throws(Diagnostic) {
-            if let ref = call.persistentRef {
-                request.spec.persistentRef = try named(ref, in: world.persistentRefs, "persistent reference", "kept", file,
-                                                       hint: "keep one first: a find with return=persistent-ref, then 'keep persistent-ref as \(ref.text)'")
+        // Names a call resolves when it runs; the request is copied only to
+        // carry a persistent reference, the common call lends its own.
+        var resolved: CallRequest?
+        // Tested as a flag: binding the optional request copies it, nil or not.
+        let namesRefs = call.persistentRef != nil || call.changedPersistentRef != nil || call.context != nil
+        if namesRefs {
+            do throws(Diagnostic) {
+                resolved = try resolveNames(call, file)
+            } catch {
+                last = nil
+                lastFailedCall = (file, s.range)
+                throw error
             }
-            if let ref = call.changedPersistentRef {
-                request.changes?.persistentRef = try named(ref, in: world.persistentRefs, "persistent reference", "kept", file,
-                                                           hint: "keep one first: 'keep persistent-ref as \(ref.text)'")
-            }
-            if let context = call.context {
-                _ = try named(context, in: world.contexts, "context", "declared", file, hint: "declare it first: context \(context.text)")
-            }
-        } catch {
-            last = nil
-            lastFailedCall = (file, s.range)
-            throw error
         }
         lastFailedCall = nil
-        // Prompts take the queued answers in order; what is left stays queued.
-        var queue = pendingAnswers
+        let result: CallResult
         var used: [PromptAnswer] = []
-        let fallback = options.defaultPromptAnswer
-        let result = world.perform(request, as: app, on: device) { _ in
-            guard !queue.isEmpty else { return fallback }
-            let next = queue.removeFirst()
-            used.append(next.answer)
-            return next.answer
+        if pendingAnswers.isEmpty {
+            // Nothing queued: every prompt takes the default answer.
+            let fallback = options.defaultPromptAnswer
+            if namesRefs, let resolved {
+                result = world.perform(resolved, as: app, on: device) { _ in fallback }
+            } else {
+                result = world.perform(call.request, as: app, on: device) { _ in fallback }
+            }
+        } else {
+            // Prompts take the queued answers in order; what is left stays queued.
+            var queue = pendingAnswers
+            let fallback = options.defaultPromptAnswer
+            result = world.perform(resolved ?? call.request, as: app, on: device) { _ in
+                guard !queue.isEmpty else { return fallback }
+                let next = queue.removeFirst()
+                used.append(next.answer)
+                return next.answer
+            }
+            pendingAnswers = queue
         }
-        pendingAnswers = queue
-        var resolved = call
-        if call.persistentRef != nil || call.changedPersistentRef != nil {
-            resolved.request = request  // with the persistent reference, for explanations
+        let stopped: Bool
+        if case .promptUnanswered = result.reason { stopped = true } else { stopped = false }
+        // What the record needs, read before the result moves into the last call.
+        let status = result.status, count = result.count
+        if namesRefs, let resolved {
+            var call = call
+            call.request = resolved  // with the persistent reference, for explanations
+            last = LastCall(call: call, file: file, range: s.range, app: app, device: device, result: consume result,
+                            answers: used, stoppedAtPrompt: stopped)
+        } else {
+            last = LastCall(call: call, file: file, range: s.range, app: app, device: device, result: consume result,
+                            answers: used, stoppedAtPrompt: stopped)
         }
-        last = LastCall(call: resolved, file: file, range: s.range, app: app, device: device, result: result, answers: used,
-                        stoppedAtPrompt: result.reason == .promptUnanswered)
         // A call stopped by an unanswered prompt reports an error, not a status.
-        if result.reason != .promptUnanswered, let observer {
+        if !stopped, let observer {
             // A call by persistent reference reports the reference's class.
+            let spec = resolved?.spec ?? call.request.spec
             let record = CallRecord(file: file, range: s.range, app: call.app.text, operation: call.request.operation,
-                                    itemClass: request.spec.itemClass ?? request.spec.persistentRef?.itemClass,
-                                    status: result.status, count: result.count)
+                                    itemClass: spec.itemClass ?? spec.persistentRef?.itemClass,
+                                    status: status, count: count)
             // Hosts print a line per call: it counts as output.
             try budget.chargeOutput(CallLine.text(record).utf8.count + 1, file, s.range)
             observer(.call(record))
         }
-        if result.reason == .promptUnanswered {
+        if stopped {
             // The call could not finish: later expectations say so rather
             // than check a status nobody would see on a device; `explain`
             // still explains it.
@@ -76,5 +91,23 @@ extension Session {
                              file: file, range: s.range,
                              hint: "put 'user approves' (or cancels, or fails) before the call, or say auth-ui=skip or auth-ui=fail")
         }
+    }
+
+    /// The request with the persistent references the call names resolved,
+    /// after checking that a context it names is declared.
+    private func resolveNames(_ call: CallStatement, _ file: SourceFile) throws(Diagnostic) -> CallRequest {
+        var request = call.request
+        if let ref = call.persistentRef {
+            request.spec.persistentRef = try named(ref, in: world.persistentRefs, "persistent reference", "kept", file,
+                                                   hint: "keep one first: a find with return=persistent-ref, then 'keep persistent-ref as \(ref.text)'")
+        }
+        if let ref = call.changedPersistentRef {
+            request.changes?.persistentRef = try named(ref, in: world.persistentRefs, "persistent reference", "kept", file,
+                                                       hint: "keep one first: 'keep persistent-ref as \(ref.text)'")
+        }
+        if let context = call.context {
+            _ = try named(context, in: world.contexts, "context", "declared", file, hint: "declare it first: context \(context.text)")
+        }
+        return request
     }
 }

@@ -168,8 +168,7 @@ public struct Lexer: Sendable {
             value = p
         }
         if overflow {
-            diagnostics.append(Diagnostic(.integerOverflow, "number is too large", file: file,
-                                          range: SourceRange(start, pos)))
+            reportOverflow(SourceRange(start, pos))
             value = 0
         }
         return Token(kind: .integer(value), range: SourceRange(start, pos))
@@ -177,6 +176,27 @@ public struct Lexer: Sendable {
 
     private mutating func lexString() -> Token {
         let start = pos
+        // Most strings hold no escape: find the closing quote in a tight loop.
+        let plainEnd = bytes.withUnsafeBufferPointer { b -> Int? in
+            var i = start + 1
+            while i < b.count {
+                let c = b[i]
+                if c == UInt8(ascii: "\"") { return i + 1 }
+                if c == UInt8(ascii: "\\") || c == 0x0A { return nil }
+                i += 1
+            }
+            return nil
+        }
+        if let plainEnd {
+            pos = plainEnd
+            return Token(kind: .string, range: SourceRange(start, plainEnd))
+        }
+        return lexEscapedString(from: start)
+    }
+
+    /// A string with an escape, or one cut short: read by ``scanString``.
+    @inline(never)
+    private mutating func lexEscapedString(from start: Int) -> Token {
         var problems: [StringProblem] = []
         var none: [UInt8]? = nil
         let (end, closed) = Self.scanString(bytes, start, value: &none, problems: &problems)
@@ -199,6 +219,11 @@ public struct Lexer: Sendable {
                 hint: "close the string with '\"' on the same line; write a line break as \\n"))
         }
         return Token(kind: .string, range: SourceRange(start, end))
+    }
+
+    @inline(never)
+    private mutating func reportOverflow(_ range: SourceRange) {
+        diagnostics.append(Diagnostic(.integerOverflow, "number is too large", file: file, range: range))
     }
 
     /// A bad escape inside a string.

@@ -154,7 +154,15 @@ public struct AppTarget: Sendable, Hashable {
                 && u.dropFirst(11).elementsEqual(group.utf8)
         }
         if let g = keychainAccessGroups.first(where: prefixes) { return g }
-        if let appID, prefixes(appID) { return appID }
+        // The app ID is TEAMID.BUNDLEID: with a ten-character team ID that
+        // is the bundle ID, compared without building the app ID.
+        if signing != .noAppID, let teamID {
+            if teamID.utf8.count == 10 {
+                if bundleID == group { return appID }
+            } else if let appID, prefixes(appID) {
+                return appID
+            }
+        }
         return applicationGroups.first(where: prefixes)
     }
 
@@ -168,8 +176,14 @@ public struct AppTarget: Sendable, Hashable {
     /// Whether `value` holds a `$(…)` build-setting reference, decided on
     /// its bytes (String.contains goes through the generic substring search).
     public static func hasBuildVariable(_ value: String) -> Bool {
+        // In place when the string is contiguous (native strings are): lint
+        // asks this of every group a call names and the caller lacks.
+        value.utf8.withContiguousStorageIfAvailable { hasBuildVariable(bytes: $0) } ?? hasBuildVariable(bytes: value.utf8)
+    }
+
+    private static func hasBuildVariable(bytes: some Sequence<UInt8>) -> Bool {
         var dollar = false
-        for b in value.utf8 {
+        for b in bytes {
             if dollar && b == UInt8(ascii: "(") { return true }
             dollar = b == UInt8(ascii: "$")
         }

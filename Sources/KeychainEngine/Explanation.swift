@@ -65,6 +65,56 @@ extension World {
         return result
     }
 
+    /// The first item, in insertion order, that ``candidates(for:as:on:)``
+    /// would list with one reason only, a differing attribute that `accept`
+    /// takes (the attribute, the item's value, the query's). For lint's near
+    /// misses: an item outside the searched groups has a group reason, so
+    /// only the searched groups' buckets of the class are walked, and a
+    /// candidate is built only for the item returned.
+    public func firstNearMiss(for request: CallRequest, as app: AppHandle, on device: DeviceHandle = .this,
+                              accepting accept: (ItemAttribute, AttributeValue, AttributeValue) -> Bool) -> Candidate? {
+        guard let itemClass = request.spec.itemClass else { return nil }
+        let cache = cache(of: app, on: platform(of: device))
+        let searched: [GroupID]
+        if let named = request.spec.accessGroup {
+            searched = groupIDs[named].map { [$0] } ?? []
+        } else {
+            searched = cache.searchIDs
+        }
+        let table: ItemClass = itemClass == .identity ? .certificate : itemClass
+        var best: (sequence: UInt64, item: StoredItem, difference: PassOverReason)?
+        for g in searched where cache.ids.contains(g) {
+            devices[device.index].keychain.forEach(of: table, in: g) { _, item in
+                // A bucket is in insertion order: nothing after a found item can come first.
+                if let found = best, item.sequence > found.sequence { return false }
+                guard let (a, have, wanted) = Self.onlyDifference(item, request.spec), accept(a, have, wanted) else { return true }
+                best = (item.sequence, item, .attribute(a, item: have, wanted: wanted))
+                return false
+            }
+        }
+        return best.map { Candidate(item: $0.item, groupName: groupNames[Int($0.item.group)], reasons: [$0.difference]) }
+    }
+
+    /// The one attribute in which an item of a searched group differs from
+    /// a query, as ``candidates(for:as:on:)`` compares them, when nothing
+    /// else differs (sync, accessibility, other attributes).
+    private static func onlyDifference(_ item: StoredItem, _ spec: ItemSpec) -> (ItemAttribute, AttributeValue, AttributeValue)? {
+        switch spec.synchronizable ?? .no {
+        case .yes where !item.synchronizable, .no where item.synchronizable: return nil
+        default: break
+        }
+        if let a = spec.accessibility, a != item.accessibility { return nil }
+        var differing: ItemAttribute?
+        let entries = spec.attributes.entries
+        for i in entries.indices where entries[i].attribute.applies(to: item.itemClass) {
+            if item.attributes.effectiveValue(entries[i].attribute, is: entries[i].value) { continue }
+            if differing != nil { return nil }
+            differing = entries[i].attribute
+        }
+        guard let a = differing, let wanted = spec.attributes[a] else { return nil }
+        return (a, item.attributes.effectiveValue(a), wanted)
+    }
+
     /// How many items a query would match, with the sync filter replaced,
     /// through the indexes (no walk of the whole keychain). For lint.
     public func matchCount(of request: CallRequest, as app: AppHandle, on device: DeviceHandle = .this,
@@ -73,7 +123,7 @@ extension World {
         let cache = cache(of: app, on: platform(of: device))
         let groups: [GroupID]
         if let named = request.spec.accessGroup {
-            guard let id = cache.id(of: named) else { return 0 }
+            guard let id = cache.id(of: named, print: nameFingerprint(named)) else { return 0 }
             groups = singleGroups[Int(id)]
         } else {
             groups = cache.searchIDs

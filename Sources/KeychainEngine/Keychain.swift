@@ -105,6 +105,9 @@ public struct Keychain: Sendable {
     private var buckets: [Bucket] = []
     private var nextSequence: UInt64 = 1
     public private(set) var count = 0
+    /// How many stored items are synchronizable: lint's sync-filter rule
+    /// asks the indexes only when there are some.
+    public private(set) var synchronizableCount = 0
     /// The next row ID of each class's table: AUTOINCREMENT never hands out
     /// a row ID twice, even after the row is deleted.
     private var nextRowID: [Int64] = Array(repeating: 1, count: ItemClass.allCases.count)
@@ -293,6 +296,7 @@ public struct Keychain: Sendable {
         if b >= buckets.count { buckets += Array(repeating: Bucket(), count: b + 1 - buckets.count) }
         buckets[b].append(slot: slot, sequence: item.sequence)
         count += 1
+        if item.synchronizable { synchronizableCount += 1 }
         return ItemID(slot: slot)
     }
 
@@ -363,6 +367,7 @@ public struct Keychain: Sendable {
         let b = bucketIndex(slots[i].itemClass, slots[i].group)
         buckets[b].remove(sequence: slots[i].sequence)
         if buckets[b].isEmpty { buckets[b] = Bucket() }
+        if slots[i].synchronizable { synchronizableCount -= 1 }
         slots[i] = Self.freeSlot
         links[i] = SlotLinks()
         freeSlots.append(id.slot)
@@ -396,6 +401,7 @@ public struct Keychain: Sendable {
             if to >= buckets.count { buckets += Array(repeating: Bucket(), count: to + 1 - buckets.count) }
             buckets[to].insert(slot: id.slot, sequence: sequence)
         }
+        if slots[i].synchronizable != updated.synchronizable { synchronizableCount += updated.synchronizable ? 1 : -1 }
         slots[i] = updated
     }
 
@@ -458,15 +464,24 @@ struct KeyFingerprint {
         state = (state ^ word) &* 0x0000_0100_0000_01b3
     }
 
+    /// A fingerprint of strings alone (a name table's).
+    init(seed: UInt64) {
+        state ^= seed
+    }
+
+    mutating func add(string s: String) {
+        let done: Void? = s.utf8.withContiguousStorageIfAvailable { bytes in
+            for b in bytes { add(word: UInt64(b)) }
+        }
+        if done == nil { for b in s.utf8 { add(word: UInt64(b)) } }
+        // The length ends the value, so ("ab", "c") and ("a", "bc") differ.
+        add(word: UInt64(s.utf8.count) | 1 << 40)
+    }
+
     mutating func add(_ value: AttributeValue) {
         switch value {
         case .string(let s):
-            let done: Void? = s.utf8.withContiguousStorageIfAvailable { bytes in
-                for b in bytes { add(word: UInt64(b)) }
-            }
-            if done == nil { for b in s.utf8 { add(word: UInt64(b)) } }
-            // The length ends the value, so ("ab", "c") and ("a", "bc") differ.
-            add(word: UInt64(s.utf8.count) | 1 << 40)
+            add(string: s)
         case .integer(let i):
             add(word: UInt64(bitPattern: Int64(i)) ^ 2 << 60)
         }

@@ -276,7 +276,7 @@ extension World {
 
     /// The group's ID if the caller's list holds it.
     private func entitledGroup(_ name: String, _ cache: AppCache) -> GroupID? {
-        cache.id(of: name)
+        cache.id(of: name, print: nameFingerprint(name))
     }
 
     // MARK: Queries
@@ -344,6 +344,9 @@ extension World {
             // checked on the few items that share them.
             let sync = override ?? spec.synchronizable ?? (spec.persistentRef == nil ? .no : .any)
             let onlyKeys = spec.attributes.count == keyAttributes.count && spec.persistentRef == nil
+            // The closure captures the one field it reads: capturing `spec`
+            // copied the whole query (callgrind: one copy per keyed query).
+            let wantedAccessibility = spec.accessibility
             keychain.matching(itemClass, keyIn: spec.attributes, into: &ids) { group, synchronizable, accessibility in
                 guard groups.contains(group) else { return false }
                 switch sync {
@@ -351,7 +354,7 @@ extension World {
                 case .no: if synchronizable { return false }
                 case .any: break
                 }
-                if let a = spec.accessibility, a != accessibility { return false }
+                if let a = wantedAccessibility, a != accessibility { return false }
                 return true
             }
             // Attributes beyond the key need the whole item.

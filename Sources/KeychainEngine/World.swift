@@ -51,6 +51,13 @@ public struct World: Sendable {
     public internal(set) var persistentRefs: [String: PersistentRef] = [:]
 
     private var appsByName: [String: Int] = [:]
+    /// The calling app is looked up by name on every call: this table finds
+    /// it with one seeded FNV-1a pass over the name's bytes and one
+    /// comparison (hashing the name for `appsByName` took some 400
+    /// instructions a call). `appsByName` stays the record, and answers
+    /// for a name whose fingerprint another app's took first.
+    private var appsByFingerprint = SlotTable()
+    private let nameSeed = UInt64.random(in: .min ... .max)
     private var teamsByName: [String: Int] = [:]
     var groupNames: [String] = []
     var groupIDs: [String: GroupID] = [:]
@@ -87,13 +94,23 @@ public struct World: Sendable {
         let isUnsigned: Bool
         /// The list without the read-only token group, when it holds it.
         private let writableList: AppCache?
+        /// Fingerprints (``World/nameFingerprint(_:)``) of `idNames`, so a
+        /// lookup hashes the name once and compares integers.
+        private let idPrints: [UInt64]
+        /// Fingerprints of the part after `TEAMID.` of the groups
+        /// ``AppTarget/prefixedGroup(for:)`` looks in: whether a group a call
+        /// names is one of them without its prefix is then one comparison
+        /// per group (lint asks it of every group the caller lacks).
+        let barePrints: [UInt64]
 
         init(names: [String], ids: [GroupID], idNames: [String]? = nil, searchIDs: [GroupID], searchNames: [String],
              restrictedClip: Bool = false, isAppClip: Bool = false, isUnsigned: Bool = false,
-             tokenGroup: GroupID? = nil) {
+             tokenGroup: GroupID? = nil, fingerprint: (String) -> UInt64, bareNames: [Substring] = []) {
             self.names = names
             self.ids = ids
             self.idNames = idNames ?? names
+            self.idPrints = self.idNames.map(fingerprint)
+            self.barePrints = bareNames.map { fingerprint(String($0)) }
             self.searchIDs = searchIDs
             self.searchNames = searchNames
             self.restrictedClip = restrictedClip
@@ -104,7 +121,8 @@ public struct World: Sendable {
                 writableList = AppCache(names: names, ids: kept.map { ids[$0] }, idNames: kept.map { names[$0] },
                                         searchIDs: searchIDs.filter { $0 != token },
                                         searchNames: searchNames.filter { $0 != AppTarget.tokenGroup },
-                                        restrictedClip: restrictedClip, isAppClip: isAppClip, isUnsigned: isUnsigned)
+                                        restrictedClip: restrictedClip, isAppClip: isAppClip, isUnsigned: isUnsigned,
+                                        fingerprint: fingerprint)
             } else {
                 writableList = nil
             }
@@ -114,10 +132,11 @@ public struct World: Sendable {
         /// token group. The names stay whole for messages.
         var writable: AppCache { writableList ?? self }
 
-        /// The ID of `name` if the list holds it: a comparison per entry
-        /// (String's `==`, as the world's name table compares), no hashing.
-        func id(of name: String) -> GroupID? {
-            for i in idNames.indices where idNames[i] == name { return ids[i] }
+        /// The ID of `name` if the list holds it; `print` is its
+        /// fingerprint. Fingerprints are compared first, then the names
+        /// (String's `==`, as the world's name table compares).
+        func id(of name: String, print: UInt64) -> GroupID? {
+            for i in idPrints.indices where idPrints[i] == print && idNames[i] == name { return ids[i] }
             return nil
         }
     }
@@ -164,6 +183,8 @@ public struct World: Sendable {
             applicationGroups: applicationGroups.map { AppTarget.expandEntitlement($0, teamID: teamID) })
         let handle = AppHandle(index: apps.count)
         appsByName[name] = handle.index
+        let print = nameFingerprint(name)
+        if appsByFingerprint.head(print) < 0 { appsByFingerprint.setHead(print, Int32(handle.index)) }
         apps.append(app)
         appCaches.append(makeCache(names: app.accessGroups, of: app))
         macCaches.append(makeCache(names: app.macAccessGroups, of: app))
@@ -192,7 +213,18 @@ public struct World: Sendable {
     }
 
     public func app(named name: String) -> AppHandle? {
-        appsByName[name].map(AppHandle.init(index:))
+        let first = appsByFingerprint.head(nameFingerprint(name))
+        if first >= 0 && apps[Int(first)].name == name { return AppHandle(index: Int(first)) }
+        return appsByName[name].map(AppHandle.init(index:))
+    }
+
+    /// A seeded fingerprint of a name (apps, access groups).
+    func nameFingerprint(_ name: String) -> UInt64 { Self.nameFingerprint(name, seed: nameSeed) }
+
+    static func nameFingerprint(_ name: String, seed: UInt64) -> UInt64 {
+        var print = KeyFingerprint(seed: seed)
+        print.add(string: name)
+        return print.value
     }
 
     public subscript(app: AppHandle) -> AppTarget { apps[app.index] }
@@ -208,8 +240,31 @@ public struct World: Sendable {
     /// Whether `group` is in the app's access-group list, asked of the cached
     /// list: a comparison per entry, no hashing, no list built.
     public func isEntitled(_ app: AppHandle, to group: String) -> Bool {
-        appCaches[app.index].id(of: group) != nil
+        appCaches[app.index].id(of: group, print: nameFingerprint(group)) != nil
     }
+
+    /// Whether the app lacks `group` and whether `group` may be one of its
+    /// groups without the team prefix (``prefixedGroup(for:of:)`` then says
+    /// which), with one pass over the group's bytes: lint asks this of every
+    /// group a call names.
+    public func lacks(_ group: String, app: AppHandle) -> (lacks: Bool, mayBeUnprefixed: Bool) {
+        let print = nameFingerprint(group), cache = appCaches[app.index]
+        guard cache.id(of: group, print: print) == nil else { return (false, false) }
+        return (true, cache.barePrints.contains(print))
+    }
+
+    /// How many synchronizable items the device's data-protection keychain
+    /// holds, without copying the device. For lint.
+    public func synchronizableCount(on device: DeviceHandle) -> Int { devices[device.index].keychain.synchronizableCount }
+
+    /// What kind of target an app is, read in place. For lint.
+    public func kind(of app: AppHandle) -> TargetKind { apps[app.index].kind }
+
+    /// Whether an app lists application groups, read in place. For lint.
+    public func hasApplicationGroups(_ app: AppHandle) -> Bool { !apps[app.index].applicationGroups.isEmpty }
+
+    /// ``AppTarget/prefixedGroup(for:)`` of an app, read in place. For lint.
+    public func prefixedGroup(for group: String, of app: AppHandle) -> String? { apps[app.index].prefixedGroup(for: group) }
 
     /// How many items the device's data-protection keychain holds, without
     /// copying the device.
@@ -304,9 +359,18 @@ public struct World: Sendable {
             let own = [app.appID].compactMap { $0 }
             restrictedClip = names != own && names != own + [AppTarget.tokenGroup]
         }
+        // Where `prefixedGroup(for:)` looks: names of eleven bytes or more
+        // whose eleventh is the dot after a team ID.
+        let bare = (app.keychainAccessGroups + [app.appID].compactMap { $0 } + app.applicationGroups).compactMap { g -> Substring? in
+            let u = g.utf8
+            guard u.count >= 11, u.dropFirst(10).first == UInt8(ascii: ".") else { return nil }
+            return Substring(u.dropFirst(11))
+        }
+        let seed = nameSeed
         return AppCache(names: names, ids: ids, searchIDs: searchIDs, searchNames: searchIDs.map { groupNames[Int($0)] },
                         restrictedClip: restrictedClip, isAppClip: app.kind == .appClip, isUnsigned: app.isUnsigned,
-                        tokenGroup: groupIDs[AppTarget.tokenGroup])
+                        tokenGroup: groupIDs[AppTarget.tokenGroup], fingerprint: { World.nameFingerprint($0, seed: seed) },
+                        bareNames: bare)
     }
 
     mutating func intern(_ name: String) -> GroupID {

@@ -175,4 +175,46 @@ import Testing
             .filter { $0.hasSuffix(".kcs") }
         #expect(files.count >= 9)
     }
+
+    /// The word-at-a-time scan agrees with a byte-by-byte one at every
+    /// position of a non-ASCII byte and for every range around it.
+    @Test func nonASCIIScanAgreesWithBytes() {
+        for length in [0, 1, 7, 8, 9, 16, 23] {
+            for marked in [-1] + Array(0..<length) {
+                var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                if marked >= 0 { bytes[marked] = 0xD0 }
+                for start in 0...length {
+                    for end in start...length {
+                        let expected = bytes[start..<end].contains { $0 >= 0x80 }
+                        #expect(Session.hasNonASCII(bytes, SourceRange(start, end)) == expected)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Lint after a call names the group fix only where a rule can fire,
+    /// and says nothing about an entitled group, a successful call or
+    /// another team's group the caller cannot have meant.
+    @Test func lintOnlyWhereARuleCanFire() {
+        let script = """
+        team SKMME9E2Y8
+        app com.example.A as A
+        app com.example.B as B
+        group com.example.shared A
+        group com.example.other B
+        as A add generic-password service="s" account="a" group=SKMME9E2Y8.com.example.shared
+        as A find generic-password service="s" account="a" group=SKMME9E2Y8.com.example.other
+        as A find generic-password service="s" account="a" group=com.example.shared
+        as A find generic-password service="s" account="a" group=SKMME9E2Y8.group.example
+        as A find generic-password service="S" account="a"
+        """
+        var session = Session()
+        session.lints = true
+        let report = session.run(file: SourceFile(name: "t.kcs", text: script))
+        let warnings = report.diagnostics.filter { $0.severity == .warning }
+        #expect(warnings.map(\.range?.start).compactMap { $0 }.map { script.utf8.prefix($0).filter { $0 == 10 }.count + 1 }
+                == [8, 9, 10])
+        #expect(warnings.map(\.code) == [.lintMissingTeamPrefix, .lintAppGroupShape, .lintServiceAccount])
+    }
 }
