@@ -38,6 +38,10 @@ package struct RunBudget {
     /// When the run must stop: its start plus the time limit, or the host's
     /// deadline for a whole document (a Markdown file's blocks share one).
     package let deadline: ContinuousClock.Instant?
+    /// Whether there is a deadline: tested before every statement without
+    /// touching the optional instant (a type whose copies go through the
+    /// runtime's metadata).
+    package let hasDeadline: Bool
     package var stopped = false
     /// Bytes of output (show, explain, call lines) the run produced so far.
     package var outputBytes = 0
@@ -49,6 +53,7 @@ package struct RunBudget {
         case let (a?, b?): self.deadline = min(a, b)
         case let (a, b): self.deadline = a ?? b
         }
+        self.hasDeadline = own != nil || deadline != nil
         self.outputBytes = outputSoFar
     }
 
@@ -93,7 +98,7 @@ package struct RunBudget {
     }
 
     private func overTime() -> String? {
-        guard let deadline, ContinuousClock.now > deadline else { return nil }
+        guard hasDeadline, let deadline, ContinuousClock.now > deadline else { return nil }
         return RunBudget.overTimeMessage(limits)
     }
 
@@ -180,7 +185,7 @@ public struct Session: Sendable {
             parsedAny = true
             // The time limit covers reading the script, not only running it:
             // parsing on to list every error, or past a stop, ends here too.
-            if budget.deadline != nil, let d = budget.lateDiagnostic(file, statement.range) {
+            if budget.hasDeadline, let d = budget.lateDiagnostic(file, statement.range) {
                 if !budget.stopped {
                     report.record(d)
                     sink?(.diagnostic(d))

@@ -17,6 +17,9 @@ package final class ByteIndex: @unchecked Sendable {
     private let starts: UnsafeMutablePointer<Int>
     /// Open addressing: each slot holds a name's index + 1, or 0 when empty.
     private let slots: UnsafeMutablePointer<Int32>
+    /// Each name of up to 16 bytes as two words (zero-padded, in byte
+    /// order): most names are that short, and two compares settle them.
+    private let words: UnsafeMutablePointer<UInt64>
     private let mask: Int
 
     package init(_ list: [String]) {
@@ -29,7 +32,7 @@ package final class ByteIndex: @unchecked Sendable {
             let bytes = Array(name.utf8)
             allNames += bytes
             allStarts.append(allNames.count)
-            var slot = Self.hash(bytes, 0, bytes.count) & mask
+            var slot = Self.hashForTable(bytes) & mask
             var taken = false
             while table[slot] != 0 {
                 let other = Int(table[slot]) - 1
@@ -44,6 +47,15 @@ package final class ByteIndex: @unchecked Sendable {
         starts.initialize(from: allStarts, count: allStarts.count)
         slots = .allocate(capacity: size)
         slots.initialize(from: table, count: size)
+        words = .allocate(capacity: 2 * max(list.count, 1))
+        for i in list.indices {
+            let n = allStarts[i + 1] - allStarts[i]
+            let (w0, w1) = n == 0 || n > 16 ? (0, 0) : allNames.withUnsafeBufferPointer {
+                Self.shortWords($0, allStarts[i], allStarts[i + 1])
+            }
+            words[2 * i] = w0
+            words[2 * i + 1] = w1
+        }
         self.mask = mask
     }
 
@@ -51,6 +63,35 @@ package final class ByteIndex: @unchecked Sendable {
         names.deallocate()
         starts.deallocate()
         slots.deallocate()
+        words.deallocate()
+    }
+
+    /// The bytes `start..<end` (at most 16) as two little-endian words,
+    /// zero-padded: loaded whole when the buffer allows, else byte by byte.
+    @inline(__always)
+    private static func shortWords(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> (UInt64, UInt64) {
+        let n = end - start
+        let raw = UnsafeRawPointer(b.baseAddress!)
+        if n >= 8 {
+            let w0 = raw.loadUnaligned(fromByteOffset: start, as: UInt64.self)
+            // The last eight bytes, less those already in w0.
+            let w1 = n == 8 ? 0 : raw.loadUnaligned(fromByteOffset: end - 8, as: UInt64.self) >> UInt64((16 - n) * 8)
+            return (w0, w1)
+        }
+        if end >= 8 {
+            return (raw.loadUnaligned(fromByteOffset: end - 8, as: UInt64.self) >> UInt64((8 - n) * 8), 0)
+        }
+        var w: UInt64 = 0
+        for i in 0..<n { w |= UInt64(b[start + i]) << UInt64(8 * i) }
+        return (w, 0)
+    }
+
+    /// The hash of a short name's words and length.
+    @inline(__always)
+    private static func shortHash(_ w0: UInt64, _ w1: UInt64, _ n: Int) -> Int {
+        var h = (w0 ^ (w1 &* 0x9E37_79B9_7F4A_7C15) ^ UInt64(n)) &* 0xff51_afd7_ed55_8ccd
+        h ^= h >> 32
+        return Int(truncatingIfNeeded: h)
     }
 
     /// A hash of a range of bytes, eight at a time.
@@ -68,6 +109,13 @@ package final class ByteIndex: @unchecked Sendable {
             i += 1
         }
         return Int(truncatingIfNeeded: h ^ (h >> 29))
+    }
+
+    /// The slot hash of a whole name: by its words when short.
+    private static func hashForTable(_ bytes: [UInt8]) -> Int {
+        guard !bytes.isEmpty, bytes.count <= 16 else { return hash(bytes, 0, bytes.count) }
+        let (w0, w1) = bytes.withUnsafeBufferPointer { shortWords($0, 0, bytes.count) }
+        return shortHash(w0, w1, bytes.count)
     }
 
     private static func hash(_ bytes: [UInt8], _ start: Int, _ end: Int) -> Int {
@@ -94,6 +142,19 @@ package final class ByteIndex: @unchecked Sendable {
         let n = range.end - range.start
         guard n > 0, range.start >= 0, range.end <= bytes.count else { return nil }
         return bytes.withUnsafeBufferPointer { b -> Int? in
+            if n <= 16 {
+                let (w0, w1) = Self.shortWords(b, range.start, range.end)
+                var slot = Self.shortHash(w0, w1, n) & mask
+                while true {
+                    let entry = Int(slots[slot])
+                    if entry == 0 { return nil }
+                    if words[2 * (entry - 1)] == w0, words[2 * (entry - 1) + 1] == w1,
+                       starts[entry] - starts[entry - 1] == n {
+                        return entry - 1
+                    }
+                    slot = (slot + 1) & mask
+                }
+            }
             let key = b.baseAddress! + range.start
             var slot = Self.hash(key, n) & mask
             while true {
