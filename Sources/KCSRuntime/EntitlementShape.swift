@@ -19,10 +19,10 @@ public enum EntitlementShape {
 
     /// Apple's own groups, such as `com.apple.token` (kSecAttrAccessGroupToken
     /// for CryptoTokenKit items), carry no team prefix and are no mistake.
-    package static func isApples(_ group: String) -> Bool { group.hasPrefix("com.apple.") }
+    static func isApples(_ group: String) -> Bool { group.hasPrefix("com.apple.") }
 
     /// The first component, when it is a team ID: `SKMME9E2Y8.x` → `SKMME9E2Y8`.
-    package static func teamPrefix(of group: String) -> Substring? {
+    static func teamPrefix(of group: String) -> Substring? {
         guard let dot = group.firstIndex(of: ".") else { return nil }
         let head = group[..<dot]
         return Team.isWellFormedID(String(head)) ? head : nil
@@ -73,7 +73,7 @@ public enum EntitlementShape {
     /// The same, asking `isEntitled` (the world's cached lists) instead of
     /// building the caller's list: lint runs it after every call naming a
     /// group the caller lacks. The cheap shape tests come first.
-    package static func callGroup(_ group: String, callerName: String, isEntitled: (String) -> Bool) -> Finding? {
+    static func callGroup(_ group: String, callerName: String, isEntitled: (String) -> Bool) -> Finding? {
         guard mayPrefixAppGroup(group), let team = teamPrefix(of: group) else { return nil }
         let rest = String(group.dropFirst(team.count + 1))
         guard rest.hasPrefix("group."), !isEntitled(group) else { return nil }
@@ -83,7 +83,7 @@ public enum EntitlementShape {
 
     /// Whether `group` reads `X.group.…`: the shape ``callGroup(_:callerName:isEntitled:)``
     /// looks for, decided on bytes (lint asks it of every group a caller lacks).
-    package static func mayPrefixAppGroup(_ group: String) -> Bool {
+    static func mayPrefixAppGroup(_ group: String) -> Bool {
         let appGroup = "group.".utf8
         return group.utf8.withContiguousStorageIfAvailable { bytes in
             guard let dot = bytes.firstIndex(of: UInt8(ascii: ".")) else { return false }

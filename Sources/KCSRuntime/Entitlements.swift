@@ -108,7 +108,7 @@ public struct EntitlementsError: Error, Sendable, Hashable {
 
 extension Entitlements {
     /// Real entitlements and profiles nest a few levels; this is plenty.
-    package static let maxNesting = 64
+    static let maxNesting = 64
 
     /// Decodes an entitlements file, a `codesign` print-out or a provisioning
     /// profile. The property list itself is decoded by Foundation's
@@ -170,7 +170,7 @@ extension Entitlements {
     }
 
     /// The bytes from `<?xml` (or `<plist`) through the first `</plist>` after it.
-    package static func xmlPropertyList(in bytes: [UInt8]) -> [UInt8]? {
+    static func xmlPropertyList(in bytes: [UInt8]) -> [UInt8]? {
         let start = find(Array("<?xml".utf8), in: bytes, from: 0) ?? find(Array("<plist".utf8), in: bytes, from: 0)
         guard let start else { return nil }
         let close = Array("</plist>".utf8)
@@ -224,7 +224,7 @@ extension Entitlements {
 /// Whether a property list is a provisioning profile: it has `Entitlements`
 /// and profile-only keys.
 private struct ProfileProbe: Decodable {
-    package var isProfile: Bool
+    var isProfile: Bool
 
     private struct Key: CodingKey {
         var stringValue: String
@@ -246,7 +246,7 @@ private struct ProfileProbe: Decodable {
 }
 
 private struct ProfilePlist: Decodable {
-    package var teamIdentifier: [String]?
+    var teamIdentifier: [String]?
     package var entitlements: EntitlementsPlist?
 
     package enum CodingKeys: String, CodingKey {
@@ -256,9 +256,9 @@ private struct ProfilePlist: Decodable {
 }
 
 private struct EntitlementsPlist: Decodable {
-    package var teamIdentifier: String?
+    var teamIdentifier: String?
     package var applicationIdentifier: String?
-    package var macApplicationIdentifier: String?
+    var macApplicationIdentifier: String?
     package var keychainAccessGroups: [String]?
     package var applicationGroups: [String]?
     package var associatedApplicationIdentifiers: [String]?
@@ -321,7 +321,7 @@ extension Entitlements {
 
 extension StringProtocol {
     /// "Close tag" → "close tag", to continue a sentence.
-    package var lowercasedFirst: String {
+    var lowercasedFirst: String {
         guard let f = first else { return "" }
         return f.lowercased() + dropFirst()
     }

@@ -7,7 +7,7 @@ import KeychainEngine
 package struct Explainer {
     package let world: World
     /// Candidates listed at most; the rest are counted.
-    package var candidateLimit = 8
+    var candidateLimit = 8
 
     package func explain(_ last: LastCall) -> [String] {
         let app = world[last.app]
@@ -258,7 +258,7 @@ package struct Explainer {
 
 extension String {
     /// "Notes's" reads badly: "Notes'" for a name ending in s.
-    package var possessive: String { hasSuffix("s") ? self + "'" : self + "'s" }
+    var possessive: String { hasSuffix("s") ? self + "'" : self + "'s" }
 }
 
 extension Device {
@@ -268,7 +268,7 @@ extension Device {
 
 extension PromptAnswer {
     /// As written in `user …`.
-    package var verb: String {
+    var verb: String {
         switch self {
         case .approve: "approves"
         case .cancel: "cancels"
@@ -278,7 +278,7 @@ extension PromptAnswer {
 }
 
 extension StatusReason {
-    package var isGroupRefusal: Bool {
+    var isGroupRefusal: Bool {
         switch self {
         case .groupNotEntitled, .groupNotEntitledFindsNothing: true
         default: false

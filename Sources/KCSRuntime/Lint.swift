@@ -15,7 +15,7 @@ public enum LintMode: String, Sendable, Hashable, CaseIterable {
 /// against the world the call ran in. Each warning names the line, says
 /// what is wrong and how to fix it.
 extension Session {
-    package func lintWarnings(after call: CallStatement, _ s: Statement, _ file: SourceFile) -> [Diagnostic] {
+    func lintWarnings(after call: CallStatement, _ s: Statement, _ file: SourceFile) -> [Diagnostic] {
         // Every rule below fires only under one of these conditions; a call
         // that meets none (the common case in a long scenario) costs these
         // few comparisons and copies nothing: the request and the result are
@@ -213,7 +213,7 @@ extension Session {
     /// Where the values of `key` are written in a statement (`group=X`,
     /// `kSecAttrAccessGroup="X"`), found with the lexer and the vocabulary:
     /// for a fix that rewrites the value. Only on the warning path.
-    package static func valueRanges(of key: ArgumentKey, in s: Statement, _ file: SourceFile) -> [SourceRange] {
+    static func valueRanges(of key: ArgumentKey, in s: Statement, _ file: SourceFile) -> [SourceRange] {
         // The statement alone is lexed, so the cost does not grow with the file.
         let start = s.range.start
         let statement = SourceFile(name: file.name, bytes: Array(file.bytes[start..<min(s.range.end, file.bytes.count)]))
@@ -237,7 +237,7 @@ extension Session {
     }
 
     /// Keychains up to this size are searched for service/account near misses.
-    package static let nearMissLimit = 200
+    static let nearMissLimit = 200
 
     /// Whether two names are probably meant to be the same: equal but for
     /// case, one inside the other (a bundle-ID prefix), or one typo apart.
@@ -252,14 +252,14 @@ extension Session {
 
     /// The app an extension belongs to: the longest bundle ID that prefixes
     /// the extension's, among the apps of the same team.
-    package func containingApp(of ext: AppTarget) -> AppTarget? {
+    func containingApp(of ext: AppTarget) -> AppTarget? {
         world.apps.filter { $0.kind != .extension && $0.teamID == ext.teamID && ext.bundleID.hasPrefix($0.bundleID + ".") }
             .max { $0.bundleID.count < $1.bundleID.count }
     }
 
     /// Entitlement-shape warnings for an app just declared: its inline
     /// lists or its entitlements file, checked by ``EntitlementShape``.
-    package func entitlementWarnings(_ decl: AppDeclaration, _ file: SourceFile, _ range: SourceRange) -> [Diagnostic] {
+    func entitlementWarnings(_ decl: AppDeclaration, _ file: SourceFile, _ range: SourceRange) -> [Diagnostic] {
         guard let handle = world.app(named: decl.name) else { return [] }
         let app = world[handle]
         let findings = EntitlementShape.check(keychainAccessGroups: app.keychainAccessGroups,
@@ -278,12 +278,12 @@ extension Session {
 
 extension String {
     /// The text without the double quotes around a string token.
-    package var trimmingQuotes: String {
+    var trimmingQuotes: String {
         hasPrefix("\"") && hasSuffix("\"") && count >= 2 ? String(dropFirst().dropLast()) : self
     }
 
     /// `when-unlocked-this-device-only` → `when-unlocked`.
-    package var replacingThisDeviceOnly: String {
+    var replacingThisDeviceOnly: String {
         if self == "when-passcode-set-this-device-only" { return "when-unlocked" }
         return hasSuffix("-this-device-only") ? String(dropLast("-this-device-only".count)) : self
     }
@@ -311,7 +311,7 @@ extension Session {
     }
 
     /// KCS520: a word of the statement that mixes scripts.
-    package func mixedScriptWarnings(_ s: Statement, _ file: SourceFile) -> [Diagnostic] {
+    func mixedScriptWarnings(_ s: Statement, _ file: SourceFile) -> [Diagnostic] {
         // Letters of two scripts need a byte past ASCII: most lines have none.
         // A file of ASCII alone (the source file knows) has no such word.
         guard !file.isASCII, Self.hasNonASCII(file.bytes, s.range) else { return [] }

@@ -356,8 +356,9 @@ public struct Parser {
             }
             return StatusRef(status: s, range: v.range)
         }
-        let w = v.text(in: file) ?? ""
         guard let s = Vocabulary.status(file.bytes, v.range) else {
+            // The text only for the message: a known status is found by its bytes.
+            let w = v.text(in: file) ?? ""
             throw Diagnostic(.unknownStatus, "unknown status '\(w)'", file: file, range: v.range,
                              hint: Suggest.hint(for: w, in: Vocabulary.statusNames)
                                 ?? "statuses are written as in SecBase.h, e.g. errSecItemNotFound or -25300")

@@ -88,7 +88,7 @@ package enum PlistGuard {
         return .success(deepest)
     }
 
-    package static func checkXML(_ b: [UInt8], maxDepth: Int) -> Problem? {
+    static func checkXML(_ b: [UInt8], maxDepth: Int) -> Problem? {
         switch xmlDepth(b) {
         case .failure(let p): return p
         case .success(let d): return d > maxDepth ? .tooDeep(limit: maxDepth) : nil
@@ -118,7 +118,7 @@ package enum PlistGuard {
     /// Walks a binary property list's object graph from its top object with
     /// an explicit stack: its depth, and how many values decoding would
     /// produce (shared objects counted each time they are reached).
-    package static func checkBinary(_ b: [UInt8], maxDepth: Int, maxValues: Int) -> Problem? {
+    static func checkBinary(_ b: [UInt8], maxDepth: Int, maxValues: Int) -> Problem? {
         guard b.count >= 8 + 32 else { return .malformedBinary("it is shorter than its header and trailer") }
         let t = b.count - 32
         let offsetSize = Int(b[t + 6]), refSize = Int(b[t + 7])

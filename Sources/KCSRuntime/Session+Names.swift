@@ -4,7 +4,7 @@ import KeychainEngine
 /// Names: apps, teams and devices looked up with "did you mean", and world errors as diagnostics.
 extension Session {
 
-    package func resolveApp(_ name: Name, _ file: SourceFile) throws(Diagnostic) -> AppHandle {
+    func resolveApp(_ name: Name, _ file: SourceFile) throws(Diagnostic) -> AppHandle {
         if let h = world.app(named: name.text) { return h }
         let known = world.apps.map(\.name)
         var hint = Suggest.hint(for: name.text, in: known)
@@ -25,7 +25,7 @@ extension Session {
     }
 
     /// A team for `transfer`: a declared team's name or ID, or any well-formed team ID.
-    package func resolveTeamID(_ name: Name, _ file: SourceFile) throws(Diagnostic) -> String {
+    func resolveTeamID(_ name: Name, _ file: SourceFile) throws(Diagnostic) -> String {
         if let team = world.team(named: name.text) { return team.id }
         if Team.isWellFormedID(name.text) { return name.text }
         let known = world.teams.map(\.name)
@@ -34,7 +34,7 @@ extension Session {
                             ?? "name a declared team or a ten-character team ID")
     }
 
-    package func resolveDevice(_ name: Name?, _ file: SourceFile) throws(Diagnostic) -> DeviceHandle {
+    func resolveDevice(_ name: Name?, _ file: SourceFile) throws(Diagnostic) -> DeviceHandle {
         guard let name else { return .this }
         if let d = world.device(named: name.text) { return d }
         let known = world.devices.map(\.name)

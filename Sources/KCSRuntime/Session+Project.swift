@@ -16,7 +16,7 @@ extension Session {
     /// through the same code as `kcs import xcode`, on the script's platform.
     /// Anything that does not resolve is an error at the declaration, with a
     /// note at the project line responsible: a script never runs on a guess.
-    package func projectApp(_ decl: AppDeclaration, _ file: SourceFile) throws(Diagnostic) -> ProjectApp {
+    func projectApp(_ decl: AppDeclaration, _ file: SourceFile) throws(Diagnostic) -> ProjectApp {
         guard let projectName = decl.project else {
             throw Diagnostic(.invalidDeclaration, "no project= given", file: file, range: decl.bundleID.range)
         }

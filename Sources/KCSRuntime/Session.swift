@@ -17,7 +17,7 @@ package final class LastCall: Sendable {
     package let answers: [PromptAnswer]
     /// The call stopped at a prompt nobody answered: `explain` explains it,
     /// expectations refuse to check it (no device would show a status).
-    package let stoppedAtPrompt: Bool
+    let stoppedAtPrompt: Bool
 
     package init(call: CallStatement, file: SourceFile, range: SourceRange, app: AppHandle, device: DeviceHandle,
                  result: CallResult?, answers: [PromptAnswer] = [], stoppedAtPrompt: Bool = false) {
@@ -41,7 +41,7 @@ package struct RunBudget {
     /// Whether there is a deadline: tested before every statement without
     /// touching the optional instant (a type whose copies go through the
     /// runtime's metadata).
-    package let hasDeadline: Bool
+    let hasDeadline: Bool
     package var stopped = false
     /// Bytes of output (show, explain, call lines) the run produced so far.
     package var outputBytes = 0
@@ -60,7 +60,7 @@ package struct RunBudget {
     /// Throws, and stops the run, when a limit is reached. Called before
     /// every statement: the clock is read each time, so one slow statement
     /// cannot hide behind sixty-three fast ones.
-    package mutating func charge(_ statements: Int, items: Int, _ file: SourceFile, _ range: SourceRange) throws(Diagnostic) {
+    mutating func charge(_ statements: Int, items: Int, _ file: SourceFile, _ range: SourceRange) throws(Diagnostic) {
         var problem: String?
         if statements > limits.statements {
             problem = "the run reached its limit of \(limits.statements) statements"
@@ -73,7 +73,7 @@ package struct RunBudget {
     }
 
     /// Counts output against the output limit.
-    package mutating func chargeOutput(_ bytes: Int, _ file: SourceFile, _ range: SourceRange) throws(Diagnostic) {
+    mutating func chargeOutput(_ bytes: Int, _ file: SourceFile, _ range: SourceRange) throws(Diagnostic) {
         outputBytes += bytes
         if let max = limits.outputBytes, outputBytes > max {
             throw stop("the run printed more than its limit of \(max) bytes", file, range)
@@ -82,7 +82,7 @@ package struct RunBudget {
 
     /// Checked inside statements that loop over the keychain (`show matrix`):
     /// the time so far, and the output so far with `pending` more bytes.
-    package func checkInside(pending: Int, _ file: SourceFile, _ range: SourceRange) throws(Diagnostic) {
+    func checkInside(pending: Int, _ file: SourceFile, _ range: SourceRange) throws(Diagnostic) {
         if let problem = overTime() { throw RunBudget.limitDiagnostic(problem, file, range) }
         if let max = limits.outputBytes, outputBytes + pending > max {
             throw RunBudget.limitDiagnostic("the run printed more than its limit of \(max) bytes", file, range)
@@ -90,10 +90,10 @@ package struct RunBudget {
     }
 
     /// Whether the deadline has passed.
-    package var isOverTime: Bool { overTime() != nil }
+    var isOverTime: Bool { overTime() != nil }
 
     /// The limit error for a statement reached after the deadline, if it has passed.
-    package func lateDiagnostic(_ file: SourceFile, _ range: SourceRange) -> Diagnostic? {
+    func lateDiagnostic(_ file: SourceFile, _ range: SourceRange) -> Diagnostic? {
         overTime().map { RunBudget.limitDiagnostic($0, file, range) }
     }
 
@@ -103,7 +103,7 @@ package struct RunBudget {
     }
 
     /// What a run past its deadline says (before "; nothing after this line ran").
-    package static func overTimeMessage(_ limits: Limits) -> String {
+    static func overTimeMessage(_ limits: Limits) -> String {
         "the run took longer than its time limit\(limits.seconds.map { " of \($0) s" } ?? "")"
     }
 
@@ -117,7 +117,7 @@ package struct RunBudget {
         return RunBudget.limitDiagnostic(problem, file, range)
     }
 
-    package static func limitDiagnostic(_ problem: String, _ file: SourceFile, _ range: SourceRange) -> Diagnostic {
+    static func limitDiagnostic(_ problem: String, _ file: SourceFile, _ range: SourceRange) -> Diagnostic {
         Diagnostic(.runLimit, problem + "; nothing after this line ran", file: file, range: range,
                    hint: "the host running this script sets the limits")
     }
@@ -136,9 +136,9 @@ public struct Session: Sendable {
     public package(set) var world = World()
     package var last: LastCall?
     /// Answers queued for the next authentication prompts, oldest first.
-    package var pendingAnswers: [PendingAnswer] = []
+    var pendingAnswers: [PendingAnswer] = []
     /// The last call if it stopped before reaching the engine (an unknown app).
-    package var lastFailedCall: (file: SourceFile, range: SourceRange)?
+    var lastFailedCall: (file: SourceFile, range: SourceRange)?
     /// Where output and events go; nil when nobody listens (the fast path).
     public typealias Observer = (RunEvent) -> Void
 
@@ -249,7 +249,7 @@ public struct Session: Sendable {
     /// How many statements an included file runs, its includes expanded
     /// (each as often as it is included), counted once per file and capped
     /// just past `cap`, so a diamond of includes is sized in linear time.
-    package static func expandedStatements(_ key: String, _ includes: IncludedPrograms, _ memo: inout [String: Int],
+    static func expandedStatements(_ key: String, _ includes: IncludedPrograms, _ memo: inout [String: Int],
                                    cap: Int, depth: Int = 0) -> Int {
         if let known = memo[key] { return known }
         guard let program = includes[key], depth <= 256 else { return 0 }

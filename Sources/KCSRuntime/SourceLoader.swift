@@ -66,10 +66,10 @@ public struct FileSystemLoader: SourceLoader {
 
     /// System folders whose files are not files: they describe the running
     /// machine (`/proc/self/environ` is the environment, secrets included).
-    package static let systemFolders = ["/proc", "/sys", "/dev"]
+    static let systemFolders = ["/proc", "/sys", "/dev"]
 
     /// Refuses a path that leads, through any links, into a system folder.
-    package static func refuseSystemFolder(_ path: String) throws(LoadError) {
+    static func refuseSystemFolder(_ path: String) throws(LoadError) {
         guard let real = realPath(path) else { return }
         if systemFolders.contains(where: { real == $0 || real.hasPrefix($0 + "/") }) {
             throw .forbidden(path, reason: "it is in \(real.split(separator: "/").first.map { "/" + $0 } ?? real), which describes this machine, not a script")
@@ -219,7 +219,7 @@ public enum ScriptLoader {
 
     /// Reads and parses one included script (and what it includes) into
     /// `includes`; returns its errors, reported at the `include` line.
-    package static func loadInclude(_ path: String, resolved: String, from file: SourceFile, at range: SourceRange,
+    static func loadInclude(_ path: String, resolved: String, from file: SourceFile, at range: SourceRange,
                             loader: any SourceLoader, includes: inout IncludedPrograms,
                             stack: [String]? = nil, limits: Limits = Limits(),
                             deadline: ContinuousClock.Instant? = nil) -> [Diagnostic] {
@@ -249,7 +249,7 @@ public enum ScriptLoader {
 extension ScriptLoader {
     /// An include cycle error when `resolved` names a file on the include
     /// stack (compared by canonical path), else nil.
-    package static func cycleDiagnostic(_ path: String, resolved: String, from file: SourceFile, at range: SourceRange,
+    static func cycleDiagnostic(_ path: String, resolved: String, from file: SourceFile, at range: SourceRange,
                                 loader: any SourceLoader, stack: [String]) -> Diagnostic? {
         guard stack.contains(loader.canonical(resolved)) else { return nil }
         return Diagnostic(.includeCycle, "'\(path)' includes itself (through \(stack.joined(separator: " → ")))",

@@ -43,7 +43,7 @@ public struct TargetSigning: Sendable {
     }
 
     /// The variables a scenario's `entitlements=` expands itself (Entitlements.expand).
-    package static let scenarioVariables = ["$(AppIdentifierPrefix)", "$(TeamIdentifierPrefix)", "$(PRODUCT_BUNDLE_IDENTIFIER)", "$(CFBundleIdentifier)"]
+    static let scenarioVariables = ["$(AppIdentifierPrefix)", "$(TeamIdentifierPrefix)", "$(PRODUCT_BUNDLE_IDENTIFIER)", "$(CFBundleIdentifier)"]
 
     /// Resolves a target and reads its entitlements. `team` stands in for a
     /// target whose project gives no team.

@@ -44,7 +44,7 @@ public enum ArgumentKey: Sendable, Hashable {
 /// tables completion and help are generated from.
 public enum Vocabulary {
     /// Short attribute names, as language.md lists them (plus a few more).
-    package static let shortArguments: [(String, ArgumentKey)] = [
+    static let shortArguments: [(String, ArgumentKey)] = [
         ("service", .attribute(.service)), ("account", .attribute(.account)), ("group", .group),
         ("accessible", .accessible), ("access-control", .accessControl), ("sync", .sync), ("data", .data),
         ("label", .attribute(.label)), ("generic", .attribute(.generic)), ("comment", .attribute(.comment)),
@@ -65,7 +65,7 @@ public enum Vocabulary {
     ]
 
     /// Framework spellings of the same keys.
-    package static let constantArguments: [(String, ArgumentKey)] =
+    static let constantArguments: [(String, ArgumentKey)] =
         ItemAttribute.allCases.map { ($0.constantName, ArgumentKey.attribute($0)) } + [
             ("kSecAttrAccessGroup", .group), ("kSecAttrAccessible", .accessible),
             ("kSecAttrAccessControl", .accessControl), ("kSecAttrSynchronizable", .sync),
@@ -85,7 +85,7 @@ public enum Vocabulary {
         argumentIndex.index(bytes, range).map { argumentValues[$0] }
     }
 
-    package static let shortName: [ArgumentKey: String] = {
+    static let shortName: [ArgumentKey: String] = {
         var d: [ArgumentKey: String] = [:]
         for (n, k) in shortArguments where d[k] == nil { d[k] = n }
         d[.returnFlag(.data)] = "kSecReturnData"
@@ -112,28 +112,28 @@ public enum Vocabulary {
         Accessibility(rawValue: s) ?? Accessibility.allCases.first { $0.constantName == s }
     }
 
-    package static let limitNames: [(String, MatchLimit)] = [
+    static let limitNames: [(String, MatchLimit)] = [
         ("one", .one), ("all", .all), ("kSecMatchLimitOne", .one), ("kSecMatchLimitAll", .all),
     ]
 
-    package static let authUINames: [(String, AuthUI)] = [
+    static let authUINames: [(String, AuthUI)] = [
         ("allow", .allow), ("fail", .fail), ("skip", .skip),
         ("kSecUseAuthenticationUIAllow", .allow), ("kSecUseAuthenticationUIFail", .fail),
         ("kSecUseAuthenticationUISkip", .skip),
     ]
 
-    package static let returnNames: [(String, ReturnKinds)] = [
+    static let returnNames: [(String, ReturnKinds)] = [
         ("data", .data), ("attributes", .attributes), ("ref", .reference),
         ("persistent-ref", .persistentReference),
         ("kSecReturnData", .data), ("kSecReturnAttributes", .attributes), ("kSecReturnRef", .reference),
         ("kSecReturnPersistentRef", .persistentReference),
     ]
 
-    package static let syncNames: [(String, SyncSelector)] = [
+    static let syncNames: [(String, SyncSelector)] = [
         ("true", .yes), ("false", .no), ("any", .any), ("kSecAttrSynchronizableAny", .any),
     ]
 
-    package static let flagNames: [(String, AccessControl.Flag)] =
+    static let flagNames: [(String, AccessControl.Flag)] =
         AccessControl.Flag.allCases.map { ($0.rawValue, $0) } + AccessControl.Flag.allCases.map { ($0.constantName, $0) }
 
     /// The values an enumerated key takes, for completion and "did you mean".

@@ -70,16 +70,18 @@ package final class ByteIndex: @unchecked Sendable {
     /// zero-padded: loaded whole when the buffer allows, else byte by byte.
     @inline(__always)
     private static func shortWords(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> (UInt64, UInt64) {
-        let n = end - start
+        // 1 ≤ n ≤ 16 and end ≤ the buffer's count (the callers check), so the
+        // unchecked arithmetic and masking shifts below stay in range.
+        let n = end &- start
         let raw = UnsafeRawPointer(b.baseAddress!)
         if n >= 8 {
             let w0 = raw.loadUnaligned(fromByteOffset: start, as: UInt64.self)
             // The last eight bytes, less those already in w0.
-            let w1 = n == 8 ? 0 : raw.loadUnaligned(fromByteOffset: end - 8, as: UInt64.self) >> UInt64((16 - n) * 8)
+            let w1 = n == 8 ? 0 : raw.loadUnaligned(fromByteOffset: end &- 8, as: UInt64.self) &>> UInt64((16 &- n) &* 8)
             return (w0, w1)
         }
         if end >= 8 {
-            return (raw.loadUnaligned(fromByteOffset: end - 8, as: UInt64.self) >> UInt64((8 - n) * 8), 0)
+            return (raw.loadUnaligned(fromByteOffset: end &- 8, as: UInt64.self) &>> UInt64((8 &- n) &* 8), 0)
         }
         var w: UInt64 = 0
         for i in 0..<n { w |= UInt64(b[start + i]) << UInt64(8 * i) }

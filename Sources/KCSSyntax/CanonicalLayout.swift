@@ -66,7 +66,7 @@ public enum CanonicalLayout {
 
     /// The tokens that carry meaning, as text: newlines collapsed to one
     /// (blank lines), commas before `]` dropped (trailing commas).
-    package static func meaningTokens(_ file: SourceFile) -> [String] {
+    static func meaningTokens(_ file: SourceFile) -> [String] {
         var lexer = Lexer(file: file)
         var tokens: [String] = []
         var pendingComma = false

@@ -264,9 +264,9 @@ package enum Suggest {
     }
 
     /// Names listed in a hint, at most.
-    package static let listedNames = 5
+    static let listedNames = 5
     /// Characters of one name shown in a message or hint, at most.
-    package static let shownNameLength = 64
+    static let shownNameLength = 64
 
     /// A name as a message shows it: cut to ``shownNameLength`` characters,
     /// so a megabyte-long name is not echoed into every diagnostic.
@@ -309,7 +309,7 @@ extension String {
 
     /// The text, or when it is longer than ``diagnosticTextLimit`` its
     /// start and end around `…`, cut between scalars.
-    package var shortenedForDiagnostics: String {
+    var shortenedForDiagnostics: String {
         guard utf8.count > Self.diagnosticTextLimit else { return self }
         let scalars = unicodeScalars
         var head = String.UnicodeScalarView(), tail = String.UnicodeScalarView()

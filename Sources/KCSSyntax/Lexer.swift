@@ -22,7 +22,7 @@ public struct Lexer: Sendable {
 
     /// Characters that look like punctuation or space but are not: curly
     /// quotes pasted from a word processor, non-breaking and other spaces.
-    package static func lookalike(_ scalar: Unicode.Scalar) -> String? {
+    static func lookalike(_ scalar: Unicode.Scalar) -> String? {
         switch scalar.value {
         case 0x201C, 0x201D, 0x201E, 0x2018, 0x2019, 0x00AB, 0x00BB:
             return "a curly quote: write strings with straight double quotes \"…\""
@@ -54,13 +54,13 @@ public struct Lexer: Sendable {
 
     /// Bits 0–63: `$ ( ) * - .` and the digits. Literals, so no lazy
     /// global is touched per byte; a test rebuilds both from the characters.
-    package static var wordBitsLow: UInt64 { 0x03FF_6710_0000_0000 }
+    static var wordBitsLow: UInt64 { 0x03FF_6710_0000_0000 }
     /// Bits 64–127: the letters and `_`.
-    package static var wordBitsHigh: UInt64 { 0x07FF_FFFE_87FF_FFFE }
+    static var wordBitsHigh: UInt64 { 0x07FF_FFFE_87FF_FFFE }
 
     /// Whether the lexer has no use for a byte: ASCII that is neither part
     /// of a word, nor space, a line break, a comment, a string or a list.
-    package static func isStrayByte(_ b: UInt8) -> Bool {
+    static func isStrayByte(_ b: UInt8) -> Bool {
         guard b < 0x80, !isWordByte(b) else { return false }
         return !" \t\r\n#[],=\"".utf8.contains(b)
     }
@@ -94,38 +94,60 @@ public struct Lexer: Sendable {
             case UInt8(ascii: "\""):
                 return lexString()
             default:
-                if b >= 0x80, let (scalar, n) = scalar(at: pos), let what = Self.lookalike(scalar) {
-                    diagnostics.append(Diagnostic(
-                        .unexpectedCharacter, "unexpected character U+\(String(scalar.value, radix: 16, uppercase: true))",
-                        file: file, range: SourceRange(pos, pos + n), hint: "this is " + what))
-                    pos += n
-                    continue
+                if b < 0x80 {
+                    if Self.isWordByte(b) { return lexWord() }
+                    reportStray()
+                } else if !reportLookalike() {
+                    return lexWord()
                 }
-                if Self.isWordByte(b) { return lexWord() }
-                let start = pos
-                pos += 1
-                let ch = file.text(SourceRange(start, pos))
-                // A run of stray characters is one error, not one per byte:
-                // each error shows its line, so a long line of them made the
-                // text grow with the square of the line.
-                var more = 0
-                while pos < bytes.count && Self.isStrayByte(bytes[pos]) { pos += 1; more += 1 }
-                diagnostics.append(Diagnostic(
-                    .unexpectedCharacter, "unexpected character '\(ch.debugDescriptionForMessage)'"
-                        + (more > 0 ? " and \(more) more after it" : ""),
-                    file: file, range: SourceRange(start, pos),
-                    hint: "names may use letters, digits and . - _ * $ ( ); put other text in double quotes"))
             }
         }
-        if bracketDepth > 0, let opened = bracketOpenedAt.last {
-            bracketDepth = 0
-            let end = Token(kind: .end, range: SourceRange(bytes.count, bytes.count))
-            diagnostics.append(Diagnostic(
-                .unexpectedEndOfInput, "the input ended inside a list: '[' is never closed",
-                file: file, range: SourceRange(opened, opened + 1), hint: "close the list with ']'"))
-            return end
-        }
+        if bracketDepth > 0 { return unclosedListAtEnd() }
         return Token(kind: .end, range: SourceRange(bytes.count, bytes.count))
+    }
+
+    // The error paths, out of line: the common path of next() stays small.
+
+    /// At a byte past ASCII: reports and skips a look-alike of punctuation
+    /// or space; false (nothing consumed) when the character starts a word.
+    @inline(never)
+    private mutating func reportLookalike() -> Bool {
+        guard let (scalar, n) = scalar(at: pos), let what = Self.lookalike(scalar) else { return false }
+        diagnostics.append(Diagnostic(
+            .unexpectedCharacter, "unexpected character U+\(String(scalar.value, radix: 16, uppercase: true))",
+            file: file, range: SourceRange(pos, pos + n), hint: "this is " + what))
+        pos += n
+        return true
+    }
+
+    /// Reports and skips a run of ASCII characters the language has no use for.
+    @inline(never)
+    private mutating func reportStray() {
+        let start = pos
+        pos += 1
+        let ch = file.text(SourceRange(start, pos))
+        // A run of stray characters is one error, not one per byte:
+        // each error shows its line, so a long line of them made the
+        // text grow with the square of the line.
+        var more = 0
+        while pos < bytes.count && Self.isStrayByte(bytes[pos]) { pos += 1; more += 1 }
+        diagnostics.append(Diagnostic(
+            .unexpectedCharacter, "unexpected character '\(ch.debugDescriptionForMessage)'"
+                + (more > 0 ? " and \(more) more after it" : ""),
+            file: file, range: SourceRange(start, pos),
+            hint: "names may use letters, digits and . - _ * $ ( ); put other text in double quotes"))
+    }
+
+    /// The end of input inside `[ ]`: reported where the list opened.
+    @inline(never)
+    private mutating func unclosedListAtEnd() -> Token {
+        let end = Token(kind: .end, range: SourceRange(bytes.count, bytes.count))
+        guard let opened = bracketOpenedAt.last else { bracketDepth = 0; return end }
+        bracketDepth = 0
+        diagnostics.append(Diagnostic(
+            .unexpectedEndOfInput, "the input ended inside a list: '[' is never closed",
+            file: file, range: SourceRange(opened, opened + 1), hint: "close the list with ']'"))
+        return end
     }
 
     private mutating func lexWord() -> Token {
@@ -133,29 +155,45 @@ public struct Lexer: Sendable {
         // ASCII runs in a tight loop on a local index; a byte past ASCII
         // stops it to check for a look-alike, which ends the word (next()
         // reports it).
-        var end = pos
-        while true {
-            end = bytes.withUnsafeBufferPointer { b in
-                var i = end
-                while i < b.count, b[i] < 0x80, Self.isWordByte(b[i]) { i += 1 }
-                return i
-            }
-            guard end < bytes.count, bytes[end] >= 0x80 else { break }
-            if let (scalar, _) = scalar(at: end), Self.lookalike(scalar) != nil { break }
-            end += 1
+        var end = bytes.withUnsafeBufferPointer { b in
+            var i = start
+            while i < b.count, b[i] < 0x80, Self.isWordByte(b[i]) { i += 1 }
+            return i
         }
+        if end < bytes.count && bytes[end] >= 0x80 { end = wordPastASCII(end) }
         pos = end
         // An optionally negative run of digits is an integer.
+        let first = bytes[start]
+        if first == UInt8(ascii: "-") || (first >= 0x30 && first <= 0x39) { return integerOrWord(start, end) }
+        return Token(kind: .word, range: SourceRange(start, end))
+    }
+
+    /// Where a word that reached a byte past ASCII ends: at a look-alike,
+    /// or at the first byte that is no word byte.
+    @inline(never)
+    private func wordPastASCII(_ from: Int) -> Int {
+        var end = from
+        while end < bytes.count && Self.isWordByte(bytes[end]) {
+            if bytes[end] >= 0x80, let (scalar, _) = scalar(at: end), Self.lookalike(scalar) != nil { break }
+            end += 1
+        }
+        return end
+    }
+
+    /// A word that starts like a number: an integer if it is digits alone
+    /// (after an optional `-`), else a word.
+    @inline(never)
+    private mutating func integerOrWord(_ start: Int, _ end: Int) -> Token {
         var i = start
         if bytes[i] == UInt8(ascii: "-") { i += 1 }
-        guard i < pos else { return Token(kind: .word, range: SourceRange(start, pos)) }
+        guard i < end else { return Token(kind: .word, range: SourceRange(start, end)) }
         // Accumulate negatively so Int.min is representable.
         let negative = bytes[start] == UInt8(ascii: "-")
         var value = 0
         var overflow = false
-        while i < pos {
+        while i < end {
             let d = bytes[i]
-            guard d >= 0x30 && d <= 0x39 else { return Token(kind: .word, range: SourceRange(start, pos)) }
+            guard d >= 0x30 && d <= 0x39 else { return Token(kind: .word, range: SourceRange(start, end)) }
             let (m, o1) = value.multipliedReportingOverflow(by: 10)
             let (a, o2) = m.subtractingReportingOverflow(Int(d - 0x30))
             overflow = overflow || o1 || o2
@@ -168,10 +206,10 @@ public struct Lexer: Sendable {
             value = p
         }
         if overflow {
-            reportOverflow(SourceRange(start, pos))
+            reportOverflow(SourceRange(start, end))
             value = 0
         }
-        return Token(kind: .integer(value), range: SourceRange(start, pos))
+        return Token(kind: .integer(value), range: SourceRange(start, end))
     }
 
     private mutating func lexString() -> Token {
@@ -189,7 +227,7 @@ public struct Lexer: Sendable {
         }
         if let plainEnd {
             pos = plainEnd
-            return Token(kind: .string, range: SourceRange(start, plainEnd))
+            return Token(kind: .string(needsDecoding: false), range: SourceRange(start, plainEnd))
         }
         return lexEscapedString(from: start)
     }
@@ -218,7 +256,7 @@ public struct Lexer: Sendable {
                 .unterminatedString, "unterminated string", file: file, range: SourceRange(start, start + 1),
                 hint: "close the string with '\"' on the same line; write a line break as \\n"))
         }
-        return Token(kind: .string, range: SourceRange(start, end))
+        return Token(kind: .string(needsDecoding: true), range: SourceRange(start, end))
     }
 
     @inline(never)
@@ -236,7 +274,7 @@ public struct Lexer: Sendable {
     /// (after the closing quote, or at the line break or end of input that
     /// cut it short), whether it was closed, and, when `value` is not nil, its
     /// decoded bytes. The one reading of escapes, for the lexer and for values.
-    package static func scanString(_ bytes: [UInt8], _ start: Int, value: inout [UInt8]?,
+    static func scanString(_ bytes: [UInt8], _ start: Int, value: inout [UInt8]?,
                                    problems: inout [StringProblem]) -> (end: Int, closed: Bool) {
         var pos = start + 1
         let count = bytes.count
@@ -274,7 +312,7 @@ public struct Lexer: Sendable {
 
     /// The value of the string literal at `range`: the bytes between the
     /// quotes when it holds no escape (the common case), else decoded.
-    package static func decodeString(_ bytes: [UInt8], _ range: SourceRange) -> String {
+    static func decodeString(_ bytes: [UInt8], _ range: SourceRange) -> String {
         let lo = min(range.start + 1, range.end), count = bytes.count
         guard range.start >= 0, range.end <= count, lo <= range.end else { return "" }
         return bytes.withUnsafeBufferPointer { b in
@@ -319,7 +357,7 @@ public struct Lexer: Sendable {
 
 extension String {
     /// Control characters spelled out so a message never carries them raw.
-    package var debugDescriptionForMessage: String {
+    var debugDescriptionForMessage: String {
         var s = ""
         for u in unicodeScalars {
             if u.value < 0x20 || u.value == 0x7F { s += "\\u{\(String(u.value, radix: 16))}" } else { s.unicodeScalars.append(u) }

@@ -117,7 +117,7 @@ public enum MarkdownBlocks {
 
     /// The run of fence characters at the start of a fence line: where it
     /// starts, its character and its length.
-    package static func fenceMarker(_ b: [UInt8], lineStart: Int) -> (start: Int, char: UInt8, count: Int)? {
+    static func fenceMarker(_ b: [UInt8], lineStart: Int) -> (start: Int, char: UInt8, count: Int)? {
         var i = lineStart, indent = 0
         while i < b.count, b[i] == 0x20, indent < 3 { i += 1; indent += 1 }
         guard i < b.count, b[i] == UInt8(ascii: "`") || b[i] == UInt8(ascii: "~") else { return nil }
@@ -129,7 +129,7 @@ public enum MarkdownBlocks {
     /// The longest run of `char` that starts a line of `text` (after up to
     /// three spaces beyond `indent`): a run that long or longer would close
     /// a fence.
-    package static func longestFenceRun(in text: String, char: UInt8, indent: Int) -> Int {
+    static func longestFenceRun(in text: String, char: UInt8, indent: Int) -> Int {
         var longest = 0
         // A lone CR ends a line for CommonMark too (a renderer would close
         // the block at "\r```"), though this scanner reads LF only.

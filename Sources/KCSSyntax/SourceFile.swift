@@ -20,8 +20,8 @@ public final class SourceFile: Sendable {
     /// megabytes is then found without counting from the line's start, so
     /// many diagnostics on one huge line cost no more than the file.
     private let scalarCheckpoints: [Int]
-    package static let checkpointStride = 4096
-    package static let longLine = 1 << 16
+    static let checkpointStride = 4096
+    static let longLine = 1 << 16
 
     public init(name: String, bytes: [UInt8], firstLine: Int = 1) {
         self.name = name

@@ -146,7 +146,7 @@ public struct SyntaxParser {
             advance()
             return n
         case .string:
-            let s = file.stringValue(token.range)
+            let s = ValueNode(kind: .string, range: token.range, needsDecoding: token.needsDecoding).text(in: file) ?? ""
             if s.isEmpty && !allowEmpty {
                 throw Diagnostic(.wrongValueType, "\(what) cannot be empty", file: file, range: token.range)
             }
@@ -201,8 +201,9 @@ public struct SyntaxParser {
             advance()
             return ValueNode(kind: .word, range: r)
         case .string:
+            let needsDecoding = token.needsDecoding
             advance()
-            return ValueNode(kind: .string, range: r)
+            return ValueNode(kind: .string, range: r, needsDecoding: needsDecoding)
         case .integer(let i):
             advance()
             return ValueNode(kind: .integer(i), range: r)
@@ -595,7 +596,7 @@ public struct SyntaxParser {
 
 /// Checks that must pass before a file is lexed: no NUL bytes, valid UTF-8.
 package enum SourceCheck {
-    package static func firstProblem(in file: SourceFile) -> Diagnostic? {
+    static func firstProblem(in file: SourceFile) -> Diagnostic? {
         // ASCII without NUL is valid UTF-8 with nothing invisible: the
         // source file found that out while finding its lines.
         if file.isASCII && !file.hasNUL { return nil }

@@ -22,6 +22,8 @@ public struct ValueNode: Sendable {
     }
     public var kind: Kind
     public var range: SourceRange
+    /// A string with an escape or without its closing quote (see ``Token/needsDecoding``).
+    public var needsDecoding = false
 
     /// Whether the value is a word or a string (it has text).
     public var hasText: Bool {
@@ -36,7 +38,8 @@ public struct ValueNode: Sendable {
     public func text(in file: SourceFile) -> String? {
         switch kind {
         case .word: file.text(range)
-        case .string: file.stringValue(range)
+        case .string where needsDecoding || range.end - range.start < 2: file.stringValue(range)
+        case .string: file.text(SourceRange(range.start + 1, range.end - 1))
         case .integer, .list: nil
         }
     }

@@ -3,7 +3,8 @@
 /// string's escapes), so a token is a few plain words and lexing allocates nothing.
 public enum TokenKind: Sendable, Hashable {
     case word
-    case string
+    /// `needsDecoding`: the string holds an escape or is not closed.
+    case string(needsDecoding: Bool)
     case integer(Int)
     case leftBracket, rightBracket, comma, equals
     case newline
@@ -14,6 +15,13 @@ public enum TokenKind: Sendable, Hashable {
 public struct Token: Sendable, Hashable {
     public var kind: TokenKind
     public var range: SourceRange
+
+    /// A string that needs decoding: it holds an escape or is not closed.
+    /// A string without is its bytes between the quotes.
+    public var needsDecoding: Bool {
+        if case .string(let d) = kind { return d }
+        return false
+    }
 
     /// A short description for "expected X, found Y" messages.
     package func describe(in file: SourceFile) -> String {
