@@ -1,0 +1,134 @@
+import KCSSyntax
+import Testing
+
+/// The byte-level front end of issue #12 against plain oracles: the name
+/// index (hashed, compared a word at a time, short names as two words)
+/// against a dictionary, and string literals (decoded from the source on
+/// demand) against the values their pieces spell. Seeded, so a failure
+/// replays.
+@Suite struct ByteLevelTests {
+    /// A seeded linear congruential generator (Knuth's MMIX constants),
+    /// the high half of its state: the same inputs on every run.
+    struct Seeded: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 32 | state << 32
+        }
+    }
+
+    @Test func nameIndexAgreesWithADictionaryAtEveryLengthAndOffset() {
+        var rng = Seeded(state: 12)
+        let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-.$()_é".utf8)
+        // Names of 1 to 40 bytes (across the 8- and 16-byte word paths),
+        // some sharing long prefixes, and a repeat (the first spelling wins).
+        var names: [String] = []
+        for length in 1...40 {
+            for _ in 0..<3 {
+                names.append(String(decoding: (0..<length).map { _ in letters.randomElement(using: &rng)! }, as: UTF8.self))
+            }
+        }
+        let shared = "kSecAttrAccessGroup"
+        names += [shared, shared + "s", String(shared.dropLast()), "errSecSuccess", "errSecSuccesS", names[7]]
+        let index = ByteIndex(names)
+        // Keyed by bytes: a changed byte may make invalid UTF-8, which a
+        // String would read as U+FFFD and so equal another name.
+        var first: [[UInt8]: Int] = [:]
+        for (i, n) in names.enumerated() where first[Array(n.utf8)] == nil { first[Array(n.utf8)] = i }
+
+        // Each name, and near misses of it (a byte changed at every
+        // position, one byte short, one byte long), looked up inside a
+        // larger buffer at offsets 0 to 9 from its start and with 0 to 9
+        // bytes after it, so every load path (whole words, the last word
+        // of the buffer, byte by byte) is taken.
+        for name in Set(names) {
+            var keys = [Array(name.utf8), Array(name.utf8.dropLast()), Array(name.utf8) + [UInt8(ascii: "x")]]
+            for p in 0..<name.utf8.count {
+                var k = Array(name.utf8)
+                k[p] ^= 0x20
+                keys.append(k)
+            }
+            for key in keys where !key.isEmpty {
+                let expected = first[key]
+                for before in 0..<10 {
+                    for after in [0, 1, 7, 9] {
+                        let buffer = [UInt8](repeating: UInt8(ascii: " "), count: before) + key
+                            + [UInt8](repeating: UInt8(ascii: "z"), count: after)
+                        let found = index.index(buffer, SourceRange(before, before + key.count))
+                        #expect(found == expected, "\(String(decoding: key, as: UTF8.self)) at \(before)+\(after)")
+                    }
+                }
+            }
+        }
+        // Ranges that are empty or outside the bytes find nothing.
+        #expect(index.index(Array("abc".utf8), SourceRange(1, 1)) == nil)
+        #expect(index.index(Array("abc".utf8), SourceRange(2, 9)) == nil)
+        #expect(index.index(Array("abc".utf8), SourceRange(-1, 2)) == nil)
+    }
+
+    /// A piece of a string literal: as written, its value, and whether the
+    /// lexer reports it.
+    typealias Piece = (written: String, value: String, bad: Bool)
+
+    static func piece(_ rng: inout Seeded) -> Piece {
+        switch Int.random(in: 0..<12, using: &rng) {
+        case 0: return ("\\\"", "\"", false)
+        case 1: return ("\\\\", "\\", false)
+        case 2: return ("\\n", "\n", false)
+        case 3: return ("\\t", "\t", false)
+        case 4:
+            // A scalar as one to eight hex digits (leading zeros, either case).
+            let scalars: [UInt32] = [0x41, 0x1F511, 0xE9, 0x10FFFF, 0x7F, 0x1B, 0x202E, 0xFEFF, 0x0]
+            let v = scalars.randomElement(using: &rng)!
+            var hex = String(v, radix: 16, uppercase: Bool.random(using: &rng))
+            hex = String(repeating: "0", count: Int.random(in: 0...(8 - hex.count), using: &rng)) + hex
+            return ("\\u{\(hex)}", String(Character(Unicode.Scalar(v)!)), false)
+        case 5:
+            // An unknown escape: reported, and nothing in the value.
+            let e = ["q", "0", "x", "'", "u{}", " "].randomElement(using: &rng)!
+            if e == "u{}" { return ("\\u{}", "", true) }
+            return ("\\" + e, "", true)
+        default:
+            let s = ["a", "Z", " ", "é", "🔑", "#", "=", "[", "]", ",", "abcdefghij"].randomElement(using: &rng)!
+            return (s, s, false)
+        }
+    }
+
+    @Test func stringLiteralsDecodeToWhatTheirPiecesSpellClosedOrNot() {
+        var rng = Seeded(state: 34)
+        for round in 0..<3000 {
+            let pieces = (0..<Int.random(in: 0..<6, using: &rng)).map { _ in Self.piece(&rng) }
+            let body = pieces.map(\.written).joined(), value = pieces.map(\.value).joined()
+            let bad = pieces.filter(\.bad).count
+            // Closed; cut short by a line break; cut short by the end of the file.
+            for ending in ["\" x", "\nx", ""] {
+                let prefix = String(repeating: " ", count: round % 9)
+                let file = SourceFile(name: "t.kcs", text: prefix + "\"" + body + ending)
+                var lexer = Lexer(file: file)
+                let token = lexer.next()
+                guard case .string(let needsDecoding) = token.kind else {
+                    Issue.record("not a string: \(token.kind) for \(body)")
+                    continue
+                }
+                // Only a string with an escape or without its closing quote needs decoding.
+                #expect(needsDecoding == (body.contains("\\") || !ending.hasPrefix("\"")), "\(body + ending)")
+                #expect(token.range.start == prefix.utf8.count)
+                #expect(token.range.end == prefix.utf8.count + 1 + body.utf8.count + (ending.hasPrefix("\"") ? 1 : 0),
+                        "\(body + ending)")
+                #expect(file.stringValue(token.range) == value, "\(body + ending)")
+                let problems = lexer.diagnostics.filter { $0.code == .badEscape }.count
+                #expect(problems == bad, "\(body + ending): \(lexer.diagnostics.map(\.message))")
+                let unterminated = lexer.diagnostics.contains { $0.code == .unterminatedString }
+                #expect(unterminated == !ending.hasPrefix("\""), "\(body + ending)")
+            }
+            // The same literal as a value in the syntax tree reads the same.
+            let file = SourceFile(name: "t.kcs", text: "as A find k account=\"" + body + "\"\n")
+            let (statements, _) = SyntaxParser.parse(file)
+            guard case .call(let call)? = statements.first?.body, let argument = call.arguments.first else {
+                Issue.record("no call for \(body)")
+                continue
+            }
+            #expect(argument.value.text(in: file) == value, "\(body)")
+        }
+    }
+}
