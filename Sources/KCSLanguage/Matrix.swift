@@ -95,13 +95,16 @@ extension BatchRunner {
             if case .diagnostic(let d) = event { outcome.diagnostics.append(d) }
         }
         outcome.verdict = report.verdict
-        if report.fileNotFound || report.hasSyntaxErrors { return outcome }
-        switch session.matrix(format: format, device: device) {
-        case .success(let text): outcome.output = text
-        case .failure(let d):
-            outcome.diagnostics.append(d)
-            outcome.verdict = max(outcome.verdict, .failed)
+        if !report.fileNotFound && !report.hasSyntaxErrors {
+            switch session.matrix(format: format, device: device) {
+            case .success(let text): outcome.output = text
+            case .failure(let d):
+                outcome.diagnostics.append(d)
+                outcome.verdict = max(outcome.verdict, .failed)
+            }
         }
+        // As for `kcs run`: a screenful of diagnostics and a count of the rest.
+        capDiagnostics(&outcome)
         return outcome
     }
 }

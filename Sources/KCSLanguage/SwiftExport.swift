@@ -20,7 +20,7 @@ public struct SwiftExporter: Sendable {
         var diagnostics: [Diagnostic] = []
         let program = ScriptLoader.parse(file, loader: loader, stack: [loader.canonical(loader.resolve(file.name, relativeTo: nil))],
                                          includes: &includes, diagnostics: &diagnostics, limits: limits)
-        if !diagnostics.isEmpty { return .failure(ExportFailure(diagnostics: diagnostics)) }
+        if !diagnostics.isEmpty { return .failure(failure(diagnostics, file)) }
         // Run it for the statuses the model predicts.
         var session = Session()
         var statuses: [CallKey: KeychainStatus] = [:]
@@ -33,10 +33,19 @@ public struct SwiftExporter: Sendable {
         let blocking = report.diagnostics.filter {
             $0.severity == .error && ($0.code.phase == .syntax || $0.code.phase == .input || $0.code == .runLimit)
         }
-        if !blocking.isEmpty { return .failure(ExportFailure(diagnostics: blocking)) }
+        if !blocking.isEmpty { return .failure(failure(blocking, file)) }
         var writer = Writer(world: session.world, statuses: statuses, scriptName: file.name)
         writer.statements(program, includes)
         return .success(writer.render())
+    }
+
+    /// The errors, capped as `kcs run` caps a file's: a file of a million
+    /// errors prints a screenful and a count of the rest.
+    private func failure(_ diagnostics: [Diagnostic], _ file: SourceFile) -> ExportFailure {
+        var outcome = FileOutcome(path: file.name)
+        outcome.diagnostics = diagnostics
+        BatchRunner(loader: loader, limits: limits).capDiagnostics(&outcome)
+        return ExportFailure(diagnostics: outcome.diagnostics)
     }
 
     /// The errors that kept a script from being exported.

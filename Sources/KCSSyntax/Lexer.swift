@@ -245,9 +245,10 @@ public struct Lexer: Sendable {
                 diagnostics.append(Diagnostic(
                     .badEscape, "malformed unicode escape", file: file, range: r,
                     hint: "write \\u{…} with one to eight hex digits naming a Unicode scalar, e.g. \\u{1F511}"))
-            case .unknownEscape(let r, let e):
+            case .unknownEscape(let r):
+                let escape = file.text(SourceRange(r.start + 1, r.end)).debugDescriptionForMessage
                 diagnostics.append(Diagnostic(
-                    .badEscape, "unknown escape '\\\(String(decoding: [e], as: UTF8.self))'", file: file,
+                    .badEscape, "unknown escape '\\\(escape)'", file: file,
                     range: r, hint: "strings know \\\" \\\\ \\n \\t and \\u{…}"))
             }
         }
@@ -267,7 +268,7 @@ public struct Lexer: Sendable {
     /// A bad escape inside a string.
     package enum StringProblem {
         case malformedUnicode(SourceRange)
-        case unknownEscape(SourceRange, UInt8)
+        case unknownEscape(SourceRange)
     }
 
     /// Reads the string that starts with the quote at `start`: where it ends
@@ -300,7 +301,9 @@ public struct Lexer: Sendable {
                         problems.append(.malformedUnicode(SourceRange(escStart, pos)))
                     }
                 default:
-                    problems.append(.unknownEscape(SourceRange(escStart, pos), e))
+                    // The whole character after the backslash, not its first byte.
+                    while pos < count && bytes[pos] & 0xC0 == 0x80 { pos += 1 }
+                    problems.append(.unknownEscape(SourceRange(escStart, pos)))
                 }
                 continue
             }

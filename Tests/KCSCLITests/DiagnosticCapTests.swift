@@ -1,0 +1,23 @@
+import Foundation
+import Testing
+
+/// Every command that reports a file's diagnostics caps them as `kcs run`
+/// does: the first 200 and a count of the rest, so a file of many errors
+/// prints a screenful (found by the differential test: `export --swift`
+/// and `matrix` printed every one).
+@Suite struct DiagnosticCapTests {
+    @Test(arguments: [["run"], ["export", "--swift"], ["matrix"]])
+    func manyErrorsPrintAScreenful(_ command: [String]) throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kcs-cap-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("many.kcs")
+        // 300 lines, each with an unknown statement: 300 syntax errors.
+        try String(repeating: "frobnicate now\n", count: 300).write(to: file, atomically: true, encoding: .utf8)
+        let out = try BinaryRunner.run(command + [file.path])
+        #expect(out.status == 65, "\(command)")
+        let errors = out.stderr.components(separatedBy: "\n").filter { $0.contains("error:") }
+        #expect(errors.count == 200, "\(command): \(errors.count) errors printed")
+        #expect(out.stderr.contains("100 more diagnostics in"), "\(command)")
+    }
+}
