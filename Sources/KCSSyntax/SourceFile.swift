@@ -41,20 +41,24 @@ public final class SourceFile: Sendable {
             // Eight bytes at a time: a word with no line break and no NUL
             // (the usual case) costs a few operations; one with either is
             // looked at byte by byte.
-            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+            let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
             let breaks: UInt64 = 0x0A0A_0A0A_0A0A_0A0A
+            /// 0x80 in each byte of `x` that is zero, exactly (no borrow
+            /// between bytes, unlike the shorter test).
+            func zeroBytes(_ x: UInt64) -> UInt64 { ~(((x & lows) &+ lows) | x | lows) }
             var i = 0
             if let base = b.baseAddress {
                 let raw = UnsafeRawPointer(base)
                 while i + 8 <= b.count {
                     let v = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
                     high |= v
-                    let x = v ^ breaks
-                    if ((x &- ones) & ~x | (v &- ones) & ~v) & highs != 0 {
-                        for k in i..<(i + 8) {
-                            if b[k] == 0x0A { line(endingAt: k) } else if b[k] == 0 { nul = true }
-                        }
+                    // Little-endian: byte k of the word is bits 8k…8k+7.
+                    var found = zeroBytes(v ^ breaks)
+                    while found != 0 {
+                        line(endingAt: i + found.trailingZeroBitCount / 8)
+                        found &= found &- 1
                     }
+                    if zeroBytes(v) != 0 { nul = true }
                     i += 8
                 }
             }
