@@ -7,6 +7,11 @@ package struct TextTable {
     package var rows: [[String]] = []
 
     package func render() -> String {
+        // A cell is one line: a line break or a tab in a value (data may
+        // hold either) would break the table, so they are written as
+        // escapes, like the controls the printer escapes anyway.
+        let header = self.header.map { TerminalText.escaped($0) }
+        let rows = self.rows.map { $0.map { TerminalText.escaped($0) } }
         var widths = header.map(\.count)
         for row in rows {
             for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], cell.count) }
@@ -47,19 +52,23 @@ extension Session {
         case .app(let name):
             let handle = try resolveApp(name, file)
             let a = world[handle]
-            var out = "\(a.name): \(a.bundleID), \(a.kind.rawValue), team \(a.teamID ?? "none (unsigned)")\n"
-            out += "app ID: \(a.appID ?? "none")\n"
+            // Each line is one line: names and groups from the script are
+            // written with their line breaks and tabs escaped.
+            func e(_ s: String) -> String { TerminalText.escaped(s) }
+            func list(_ l: [String]) -> String { l.map(e).joined(separator: ", ") }
+            var out = "\(e(a.name)): \(e(a.bundleID)), \(a.kind.rawValue), team \(a.teamID.map(e) ?? "none (unsigned)")\n"
+            out += "app ID: \(a.appID.map(e) ?? "none")\n"
             if a.signing != .provisioned { out += "signing: \(a.signing.rawValue)\n" }
-            out += "keychain-access-groups: [\(a.keychainAccessGroups.joined(separator: ", "))]\n"
+            out += "keychain-access-groups: [\(list(a.keychainAccessGroups))]\n"
             if !a.associatedApplicationIdentifiers.isEmpty {
-                out += "associated-application-identifier: [\(a.associatedApplicationIdentifiers.joined(separator: ", "))]\n"
+                out += "associated-application-identifier: [\(list(a.associatedApplicationIdentifiers))]\n"
             }
-            out += "application-groups: [\(a.applicationGroups.joined(separator: ", "))]\n"
+            out += "application-groups: [\(list(a.applicationGroups))]\n"
             // As the device the statement is aimed at builds the list.
             let defaultGroup = world.defaultGroup(of: handle, on: device)
             out += "access groups, in order:\n"
             for (i, g) in world.accessGroups(of: handle, on: device).enumerated() {
-                out += "  \(i). \(g)\(i == 0 && g == defaultGroup ? "  (default)" : "")\n"
+                out += "  \(i). \(e(g))\(i == 0 && g == defaultGroup ? "  (default)" : "")\n"
             }
             return out
         case .items:

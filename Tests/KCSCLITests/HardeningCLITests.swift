@@ -54,9 +54,11 @@ struct HardeningCLITests {
     }
 
     /// Finding 15: a lone CR ends a line for CommonMark; printed text with
-    /// "\r```" must lengthen the output block's fences.
+    /// "\r```" must lengthen the output block's fences. (Tables escape line
+    /// breaks in values; a call line names the app as written.)
     @Test func aCarriageReturnBeforeAFenceInOutputLengthensTheFences() throws {
-        let doc = "```kcs\nteam SKMME9E2Y8\napp com.example.A\nas A add generic-password account=\"x\\u{D}```\\u{D}# INJECTED\"\nshow items\n```\n\n```output\nold\n```\n"
+        let name = "\"A\\u{D}```\\u{D}# INJECTED\""
+        let doc = "```kcs\nteam SKMME9E2Y8\napp com.example.A as \(name)\nas \(name) add generic-password account=\"x\"\nshow items\n```\n\n```output\nold\n```\n"
         try Self.folder(["cr.md": doc]) { dir in
             let out = try BinaryRunner.run(["check", "--update", "cr.md"], directory: dir)
             #expect(out.status == 0, "\(out.stderr)")

@@ -265,7 +265,8 @@ struct SafetyCLITests {
             ```kcs
             team SKMME9E2Y8
             app com.x.A
-            as A add generic-password account="a" data="x\\n```\\n# injected heading\\n````"
+            app com.x.B as "B\\n```\\n# injected heading\\n````"
+            as "B\\n```\\n# injected heading\\n````" add generic-password account="a" data="x"
             as A find generic-password account="a"
             show items
             ```
