@@ -15,6 +15,9 @@ enum TextMateGrammar {
     /// treat as space, punctuation, a string or a comment.
     static let wordChar = ##"[^\s\[\],="#]"##
     static let word = wordChar + "+"
+    /// A name: a word, or a string for a name with spaces or other
+    /// characters (the parser takes either wherever a name goes).
+    static let name = ##"(?:"(?:[^"\\]|\\.)*"|"## + word + ")"
     static let before = ##"(?<![^\s\[\],="#])"##
     static let after = ##"(?![^\s\[\],="#])"##
 
@@ -201,7 +204,7 @@ enum TextMateGrammar {
         var nested = ""
         for (i, part) in shape.head.enumerated().reversed() {
             let (pattern, scope): (String, String) = switch part {
-            case .name(let scope): (word, scope)
+            case .name(let scope): (name, scope)
             case .words(let list, let scope): (alternation(list), scope)
             }
             captures[String(4 + i)] = ["name": scope]
