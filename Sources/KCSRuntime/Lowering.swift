@@ -46,17 +46,13 @@ package struct Lowering {
         case .accessControl:
             spec.accessControl = try accessControl(v)
         case .sync:
-            spec.synchronizable = try pick(v, "sync value", Vocabulary.syncNames.map(\.0)) { w in
-                Vocabulary.syncNames.first { $0.0 == w }?.1
-            }
+            spec.synchronizable = try pick(v, "sync value", Vocabulary.syncNames)
         case .data:
             if case .integer(let i) = v.kind { spec.data = String(i) } else { spec.data = try text(v, "the data") }
         case .dataProtection:
             spec.useDataProtectionKeychain = try bool(v)
         case .authUI:
-            spec.authUI = try pick(v, "auth-ui value", Vocabulary.authUINames.map(\.0)) { w in
-                Vocabulary.authUINames.first { $0.0 == w }?.1
-            }
+            spec.authUI = try pick(v, "auth-ui value", Vocabulary.authUINames)
         case .limit:
             if case .integer(let n) = v.kind {
                 guard n >= 1 else {
@@ -65,17 +61,13 @@ package struct Lowering {
                 }
                 spec.limit = .count(n)
             } else {
-                spec.limit = try pick(v, "limit", Vocabulary.limitNames.map(\.0)) { w in
-                    Vocabulary.limitNames.first { $0.0 == w }?.1
-                }
+                spec.limit = try pick(v, "limit", Vocabulary.limitNames)
             }
         case .returns:
             let items: [ValueNode]
             if case .list(let l) = v.kind { items = l } else { items = [v] }
             for item in items {
-                let r: ReturnKinds = try pick(item, "return kind", Vocabulary.returnNames.map(\.0)) { w in
-                    Vocabulary.returnNames.first { $0.0 == w }?.1
-                }
+                let r: ReturnKinds = try pick(item, "return kind", Vocabulary.returnNames)
                 spec.returns.insert(r)
             }
         case .returnFlag(let r):
@@ -99,6 +91,11 @@ package struct Lowering {
 
     private func bool(_ v: ValueNode) throws(Diagnostic) -> Bool {
         try pick(v, "boolean", ["true", "false"]) { $0 == "true" ? true : $0 == "false" ? false : nil }
+    }
+
+    /// A word from a table of names and values, with "did you mean" on a miss.
+    private func pick<T>(_ v: ValueNode, _ what: String, _ table: [(String, T)]) throws(Diagnostic) -> T {
+        try pick(v, what, table.map(\.0)) { w in table.first { $0.0 == w }?.1 }
     }
 
     /// A word from a fixed vocabulary, with "did you mean" on a miss.

@@ -19,8 +19,7 @@ public struct Statement: Sendable {
 /// from the parser to the session, the lint and the last call, and each
 /// copy is one reference, not a request's worth of strings and arrays.
 public struct CallStatement: Sendable {
-    private final class Storage: @unchecked Sendable {
-        // Mutated only through `unique()`, when no other value shares it.
+    private struct Fields {
         var app: Name
         var request: CallRequest
         var operationRange: SourceRange
@@ -28,66 +27,55 @@ public struct CallStatement: Sendable {
         var persistentRef: Name?
         var context: Name?
         var changedPersistentRef: Name?
-
-        init(app: Name, request: CallRequest, operationRange: SourceRange, classRange: SourceRange?,
-             persistentRef: Name?, context: Name?, changedPersistentRef: Name?) {
-            self.app = app
-            self.request = request
-            self.operationRange = operationRange
-            self.classRange = classRange
-            self.persistentRef = persistentRef
-            self.context = context
-            self.changedPersistentRef = changedPersistentRef
-        }
-
-        func copy() -> Storage {
-            Storage(app: app, request: request, operationRange: operationRange, classRange: classRange,
-                    persistentRef: persistentRef, context: context, changedPersistentRef: changedPersistentRef)
-        }
+    }
+    private final class Storage: @unchecked Sendable {
+        // Mutated only through `unique()`, when no other value shares it.
+        var fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
     }
     private var storage: Storage
 
     public init(app: Name, request: CallRequest, operationRange: SourceRange, classRange: SourceRange?,
                 persistentRef: Name?, context: Name?, changedPersistentRef: Name?) {
-        storage = Storage(app: app, request: request, operationRange: operationRange, classRange: classRange,
-                          persistentRef: persistentRef, context: context, changedPersistentRef: changedPersistentRef)
+        storage = Storage(Fields(app: app, request: request, operationRange: operationRange, classRange: classRange,
+                                 persistentRef: persistentRef, context: context, changedPersistentRef: changedPersistentRef))
     }
 
     private mutating func unique() -> Storage {
-        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
         return storage
     }
 
     public var app: Name {
-        get { storage.app }
-        set { unique().app = newValue }
+        get { storage.fields.app }
+        set { unique().fields.app = newValue }
     }
     public var request: CallRequest {
-        get { storage.request }
-        set { unique().request = newValue }
+        get { storage.fields.request }
+        set { unique().fields.request = newValue }
     }
     public var operationRange: SourceRange {
-        get { storage.operationRange }
-        set { unique().operationRange = newValue }
+        get { storage.fields.operationRange }
+        set { unique().fields.operationRange = newValue }
     }
     public var classRange: SourceRange? {
-        get { storage.classRange }
-        set { unique().classRange = newValue }
+        get { storage.fields.classRange }
+        set { unique().fields.classRange = newValue }
     }
     /// `persistent-ref=NAME`: resolved to the kept reference when the call runs.
     public var persistentRef: Name? {
-        get { storage.persistentRef }
-        set { unique().persistentRef = newValue }
+        get { storage.fields.persistentRef }
+        set { unique().fields.persistentRef = newValue }
     }
     /// `context=NAME`: checked against the declared contexts when the call runs.
     public var context: Name? {
-        get { storage.context }
-        set { unique().context = newValue }
+        get { storage.fields.context }
+        set { unique().fields.context = newValue }
     }
     /// `persistent-ref=NAME` after `set`: a device refuses it (errSecNoSuchAttr).
     public var changedPersistentRef: Name? {
-        get { storage.changedPersistentRef }
-        set { unique().changedPersistentRef = newValue }
+        get { storage.fields.changedPersistentRef }
+        set { unique().fields.changedPersistentRef = newValue }
     }
 }
 

@@ -28,11 +28,14 @@ package final class ByteIndex: @unchecked Sendable {
         var allNames: [UInt8] = [], allStarts = [0]
         var table = [Int32](repeating: 0, count: size)
         let mask = size - 1
+        var allWords: [UInt64] = []
         for (i, name) in list.enumerated() {
             let bytes = Array(name.utf8)
             allNames += bytes
             allStarts.append(allNames.count)
-            var slot = Self.hashForTable(bytes) & mask
+            let (hash, w0, w1) = bytes.withUnsafeBufferPointer { Self.key($0, 0, bytes.count) }
+            allWords += [w0, w1]
+            var slot = hash & mask
             var taken = false
             while table[slot] != 0 {
                 let other = Int(table[slot]) - 1
@@ -47,15 +50,8 @@ package final class ByteIndex: @unchecked Sendable {
         starts.initialize(from: allStarts, count: allStarts.count)
         slots = .allocate(capacity: size)
         slots.initialize(from: table, count: size)
-        words = .allocate(capacity: 2 * max(list.count, 1))
-        for i in list.indices {
-            let n = allStarts[i + 1] - allStarts[i]
-            let (w0, w1) = n == 0 || n > 16 ? (0, 0) : allNames.withUnsafeBufferPointer {
-                Self.shortWords($0, allStarts[i], allStarts[i + 1])
-            }
-            words[2 * i] = w0
-            words[2 * i + 1] = w1
-        }
+        words = .allocate(capacity: max(allWords.count, 1))
+        words.initialize(from: allWords, count: allWords.count)
         self.mask = mask
     }
 
@@ -113,16 +109,16 @@ package final class ByteIndex: @unchecked Sendable {
         return Int(truncatingIfNeeded: h ^ (h >> 29))
     }
 
-    /// The slot hash of a whole name: by its words when short.
-    private static func hashForTable(_ bytes: [UInt8]) -> Int {
-        guard !bytes.isEmpty, bytes.count <= 16 else { return hash(bytes, 0, bytes.count) }
-        let (w0, w1) = bytes.withUnsafeBufferPointer { shortWords($0, 0, bytes.count) }
-        return shortHash(w0, w1, bytes.count)
-    }
-
-    private static func hash(_ bytes: [UInt8], _ start: Int, _ end: Int) -> Int {
-        guard start < end else { return hash(UnsafePointer(bitPattern: 1)!, 0) }
-        return bytes.withUnsafeBufferPointer { hash($0.baseAddress! + start, end - start) }
+    /// Where a name's search starts, and its words when it is short (zeros
+    /// otherwise): the one rule for placing a name and for looking it up.
+    private static func key(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> (hash: Int, w0: UInt64, w1: UInt64) {
+        let n = end - start
+        guard n > 0 else { return (0, 0, 0) }
+        if n <= 16 {
+            let (w0, w1) = shortWords(b, start, end)
+            return (shortHash(w0, w1, n), w0, w1)
+        }
+        return (hash(b.baseAddress! + start, n), 0, 0)
     }
 
     /// Whether `n` bytes at `a` equal those at `b`, eight at a time.
@@ -144,27 +140,19 @@ package final class ByteIndex: @unchecked Sendable {
         let n = range.end - range.start
         guard n > 0, range.start >= 0, range.end <= bytes.count else { return nil }
         return bytes.withUnsafeBufferPointer { b -> Int? in
-            if n <= 16 {
-                let (w0, w1) = Self.shortWords(b, range.start, range.end)
-                var slot = Self.shortHash(w0, w1, n) & mask
-                while true {
-                    let entry = Int(slots[slot])
-                    if entry == 0 { return nil }
-                    if words[2 * (entry - 1)] == w0, words[2 * (entry - 1) + 1] == w1,
-                       starts[entry] - starts[entry - 1] == n {
-                        return entry - 1
-                    }
-                    slot = (slot + 1) & mask
-                }
-            }
-            let key = b.baseAddress! + range.start
-            var slot = Self.hash(key, n) & mask
+            let (hash, w0, w1) = Self.key(b, range.start, range.end)
+            var slot = hash & mask
             while true {
                 let entry = Int(slots[slot])
                 if entry == 0 { return nil }
                 let start = starts[entry - 1], end = starts[entry]
-                if end - start == n, Self.equal(UnsafeRawPointer(names + start), UnsafeRawPointer(key), n) {
-                    return entry - 1
+                if end - start == n {
+                    // Short names by their words; longer ones byte by byte.
+                    if n <= 16 {
+                        if words[2 * (entry - 1)] == w0, words[2 * (entry - 1) + 1] == w1 { return entry - 1 }
+                    } else if Self.equal(UnsafeRawPointer(names + start), UnsafeRawPointer(b.baseAddress! + range.start), n) {
+                        return entry - 1
+                    }
                 }
                 slot = (slot + 1) & mask
             }

@@ -315,11 +315,12 @@ public struct Lexer: Sendable {
 
     /// The value of the string literal at `range`: the bytes between the
     /// quotes when it holds no escape (the common case), else decoded.
-    static func decodeString(_ bytes: [UInt8], _ range: SourceRange) -> String {
+    /// `needsDecoding: false` (the lexer's finding) skips looking for an escape.
+    static func decodeString(_ bytes: [UInt8], _ range: SourceRange, needsDecoding: Bool = true) -> String {
         let lo = min(range.start + 1, range.end), count = bytes.count
         guard range.start >= 0, range.end <= count, lo <= range.end else { return "" }
         return bytes.withUnsafeBufferPointer { b in
-            var i = lo
+            var i = needsDecoding ? lo : range.end
             while i < range.end && b[i] != UInt8(ascii: "\\") { i += 1 }
             if i == range.end {
                 let hi = range.end > lo && b[range.end - 1] == UInt8(ascii: "\"") ? range.end - 1 : range.end

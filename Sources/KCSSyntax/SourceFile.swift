@@ -149,8 +149,9 @@ public final class SourceFile: Sendable {
 
     /// The value of the string literal written at `range` (quotes included),
     /// escapes decoded. The lexer has reported any bad escape already.
-    public func stringValue(_ range: SourceRange) -> String {
-        Lexer.decodeString(bytes, range)
+    /// `needsDecoding: false` is the lexer's finding that it holds no escape.
+    public func stringValue(_ range: SourceRange, needsDecoding: Bool = true) -> String {
+        Lexer.decodeString(bytes, range, needsDecoding: needsDecoding)
     }
 
     public var lineCount: Int { lineStarts.count }

@@ -282,20 +282,11 @@ public struct SyntaxParser {
         case .team:
             // team := 'team' TEAMID [ 'as' NAME ]
             let id = try name("a team ID")
-            var alias: Name?
-            if isWord("as") {
-                advance()
-                alias = try name("a name for the team")
-            }
-            return .team(id: id, alias: alias)
+            return .team(id: id, alias: try alias("a name for the team"))
         case .app:
             // app := 'app' BUNDLEID [ 'as' NAME ] { option '=' value }
             let bundle = try name("a bundle ID")
-            var alias: Name?
-            if isWord("as") {
-                advance()
-                alias = try name("a name for the app")
-            }
+            let alias = try alias("a name for the app")
             return .app(bundle: bundle, alias: alias, options: try options(of: StatementForm.form(kind)))
         case .group:
             // group := 'group' NAME APP { APP }
@@ -358,6 +349,13 @@ public struct SyntaxParser {
         case .lock, .unlock, .reboot, .sync, .explain, .reset:
             return .bare
         }
+    }
+
+    /// `[ 'as' NAME ]` after a team or an app.
+    private mutating func alias(_ what: String) throws(Diagnostic) -> Name? {
+        guard isWord("as") else { return nil }
+        advance()
+        return try name(what)
     }
 
     /// One of the words the form's table row lists (`passcode on|off`).

@@ -38,8 +38,7 @@ public struct ValueNode: Sendable {
     public func text(in file: SourceFile) -> String? {
         switch kind {
         case .word: file.text(range)
-        case .string where needsDecoding || range.end - range.start < 2: file.stringValue(range)
-        case .string: file.text(SourceRange(range.start + 1, range.end - 1))
+        case .string: file.stringValue(range, needsDecoding: needsDecoding)
         case .integer, .list: nil
         }
     }
