@@ -14,10 +14,16 @@ package struct Lowering {
     /// at run time; the session resolves them.
     private(set) var persistentRefName: Name?
     private(set) var contextName: Name?
-
     package init(file: SourceFile, arguments: [ArgumentNode]) {
         self.file = file
         self.arguments = arguments
+    }
+
+    /// Applies every `KEY=VALUE` of a list in order, reading each in place.
+    package mutating func apply(_ list: [ArgumentNode], to spec: inout ItemSpec, changing: Bool) throws(Diagnostic) {
+        try list.withUnsafeBufferPointer { (b) throws(Diagnostic) in
+            for i in b.indices { _ = try apply(b[i].key, b[i].value, to: &spec, changing: changing) }
+        }
     }
 
     /// Applies `KEY=VALUE`, the key given by where it was written.
@@ -83,6 +89,7 @@ package struct Lowering {
     }
 
     private func text(_ v: ValueNode, _ what: String) throws(Diagnostic) -> String {
+        if let r = v.verbatimRange { return file.text(r) }
         guard let t = v.text(in: file) else {
             throw Diagnostic(.wrongValueType, "expected \(what) as a word or \"string\"", file: file, range: v.range)
         }

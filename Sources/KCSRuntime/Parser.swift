@@ -279,7 +279,9 @@ public struct Parser {
                              hint: Suggest.hint(for: w, in: names) ?? "one of: " + names.joined(separator: ", "))
                 .didYouMean(w, in: names)
         }
-        var spec = ItemSpec()
+        // Lowered in place into the request the statement keeps: a request
+        // built aside and then passed in was copied and destroyed on the way.
+        var request = CallRequest(op, ItemSpec())
         if let range = call.itemClass {
             guard let itemClass = Vocabulary.itemClass(file.bytes, range) else {
                 let c = file.text(range)
@@ -288,7 +290,7 @@ public struct Parser {
                                     ?? "classes: " + ItemClass.allCases.map(\.rawValue).joined(separator: ", "))
                     .didYouMean(c, in: Vocabulary.classNames)
             }
-            spec.itemClass = itemClass
+            request.spec.itemClass = itemClass
         }
         if let set = call.set, op != .update {
             throw Diagnostic(.misplacedSet, "'set' belongs to update calls", file: file, range: set,
@@ -297,26 +299,24 @@ public struct Parser {
         // The query and the changes are separate dictionaries: an attribute
         // may appear in both (set account="new" renames).
         var lowering = Lowering(file: file, arguments: call.arguments)
-        for i in call.arguments.indices { _ = try lowering.apply(call.arguments[i].key, call.arguments[i].value, to: &spec, changing: false) }
-        var changes: ItemSpec?
+        try lowering.apply(call.arguments, to: &request.spec, changing: false)
         var changedPersistentRef: Name?, changedContext: Name?
         if call.set != nil {
             var changeLowering = Lowering(file: file, arguments: call.changes)
             var c = ItemSpec()
             // The class is known while the changes are read (to check their
             // attributes); it is no attribute to change (kSecClass there is errSecNoSuchAttr).
-            c.itemClass = spec.itemClass
-            for i in call.changes.indices { _ = try changeLowering.apply(call.changes[i].key, call.changes[i].value, to: &c, changing: true) }
+            c.itemClass = request.spec.itemClass
+            try changeLowering.apply(call.changes, to: &c, changing: true)
             c.itemClass = nil
-            changes = c
+            request.changes = c
             changedPersistentRef = changeLowering.persistentRefName
             changedContext = changeLowering.contextName
-        }
-        if op == .update && changes == nil {
+        } else if op == .update {
             throw Diagnostic(.expectedToken, "update needs 'set' and the attributes to change", file: file,
                              range: opRange, hint: "as APP update CLASS account=\"alice\" set data=\"new\"")
         }
-        return CallStatement(app: call.app, request: CallRequest(op, spec, changes: changes), operationRange: opRange,
+        return CallStatement(app: call.app, request: request, operationRange: opRange,
                              classRange: call.itemClass, persistentRef: lowering.persistentRefName,
                              context: lowering.contextName ?? changedContext,
                              changedPersistentRef: changedPersistentRef)

@@ -35,7 +35,7 @@ public struct CallStatement: Sendable {
     }
     private var storage: Storage
 
-    public init(app: Name, request: CallRequest, operationRange: SourceRange, classRange: SourceRange?,
+    public init(app: Name, request: consuming CallRequest, operationRange: SourceRange, classRange: SourceRange?,
                 persistentRef: Name?, context: Name?, changedPersistentRef: Name?) {
         storage = Storage(Fields(app: app, request: request, operationRange: operationRange, classRange: classRange,
                                  persistentRef: persistentRef, context: context, changedPersistentRef: changedPersistentRef))

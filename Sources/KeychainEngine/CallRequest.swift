@@ -49,25 +49,79 @@ public struct ReturnKinds: OptionSet, Sendable, Hashable {
 
 /// One dictionary passed to a SecItem call: a query, the attributes of a new
 /// item, or the attributes to change.
+///
+/// The keys most calls never write (access control, match limit, the
+/// data-protection flag, auth-ui, a persistent reference, a context) live in
+/// one shared box, absent when none is set: a request moves from the
+/// lowering to the engine and into the last call, and each move of the
+/// spec copies and releases its fields.
 public struct ItemSpec: Sendable, Hashable {
     public var itemClass: ItemClass?
     public var attributes = AttributeList()
     public var accessGroup: String?
     public var synchronizable: SyncSelector?
     public var accessibility: Accessibility?
-    public var accessControl: AccessControl?
     public var data: String?
-    public var limit: MatchLimit?
     public var returns: ReturnKinds = []
-    public var useDataProtectionKeychain: Bool?
-    public var authUI: AuthUI?
-    /// `kSecValuePersistentRef`: the item a persistent reference names.
-    public var persistentRef: PersistentRef?
-    /// `kSecUseAuthenticationContext`: the name of a declared context.
-    public var context: String?
+    /// The rarely written keys; nil when all of them are unset.
+    private var rare: Rare?
 
     public init(itemClass: ItemClass? = nil) {
         self.itemClass = itemClass
+    }
+
+    public var accessControl: AccessControl? {
+        get { rare?.fields.accessControl }
+        set { updateRare { $0.accessControl = newValue } }
+    }
+    public var limit: MatchLimit? {
+        get { rare?.fields.limit }
+        set { updateRare { $0.limit = newValue } }
+    }
+    public var useDataProtectionKeychain: Bool? {
+        get { rare?.fields.useDataProtectionKeychain }
+        set { updateRare { $0.useDataProtectionKeychain = newValue } }
+    }
+    public var authUI: AuthUI? {
+        get { rare?.fields.authUI }
+        set { updateRare { $0.authUI = newValue } }
+    }
+    /// `kSecValuePersistentRef`: the item a persistent reference names.
+    public var persistentRef: PersistentRef? {
+        get { rare?.fields.persistentRef }
+        set { updateRare { $0.persistentRef = newValue } }
+    }
+    /// `kSecUseAuthenticationContext`: the name of a declared context.
+    public var context: String? {
+        get { rare?.fields.context }
+        set { updateRare { $0.context = newValue } }
+    }
+
+    /// Writes through a fresh box (boxes are shared by copies of the spec
+    /// and never changed in place); no box when every rare key is unset, so
+    /// specs that differ only by an emptied box stay equal.
+    private mutating func updateRare(_ change: (inout RareFields) -> Void) {
+        var fields = rare?.fields ?? RareFields()
+        change(&fields)
+        rare = fields == RareFields() ? nil : Rare(fields)
+    }
+
+    private struct RareFields: Sendable, Hashable {
+        var accessControl: AccessControl?
+        var limit: MatchLimit?
+        var useDataProtectionKeychain: Bool?
+        var authUI: AuthUI?
+        var persistentRef: PersistentRef?
+        var context: String?
+    }
+
+    /// Compared and hashed by its fields, so the synthesized equality of
+    /// specs is equality of what they say.
+    private final class Rare: Sendable, Hashable {
+        let fields: RareFields
+        init(_ fields: RareFields) { self.fields = fields }
+        static func == (a: Rare, b: Rare) -> Bool { a === b || a.fields == b.fields }
+        func hash(into h: inout Hasher) { h.combine(fields) }
     }
 }
 
@@ -76,12 +130,29 @@ public struct ItemSpec: Sendable, Hashable {
 public struct CallRequest: Sendable, Hashable {
     public var operation: Operation
     public var spec: ItemSpec
-    public var changes: ItemSpec?
+    /// The attributes to change (update), in a shared box: only an update
+    /// has them, and inline they doubled the size of every request.
+    public var changes: ItemSpec? {
+        get { changesBox?.spec }
+        set { changesBox = newValue.map(ChangesBox.init) }
+    }
+    @usableFromInline var changesBox: ChangesBox?
 
-    public init(_ operation: Operation, _ spec: ItemSpec, changes: ItemSpec? = nil) {
+    // Inlinable: the front end, in another module, builds one per call, and
+    // through an opaque init the request was copied out and destroyed.
+    @inlinable
+    public init(_ operation: Operation, _ spec: consuming ItemSpec, changes: consuming ItemSpec? = nil) {
         self.operation = operation
         self.spec = spec
-        self.changes = changes
+        self.changesBox = changes.map(ChangesBox.init)
+    }
+
+    @usableFromInline
+    final class ChangesBox: Sendable, Hashable {
+        let spec: ItemSpec
+        @usableFromInline init(_ spec: ItemSpec) { self.spec = spec }
+        @usableFromInline static func == (a: ChangesBox, b: ChangesBox) -> Bool { a === b || a.spec == b.spec }
+        @usableFromInline func hash(into h: inout Hasher) { h.combine(spec) }
     }
 }
 

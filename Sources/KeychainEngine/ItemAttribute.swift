@@ -229,6 +229,12 @@ public struct AttributeList: Sendable, Hashable, Sequence {
             // first, so the next ones are not each a new allocation and copy
             // (callgrind: 680 instructions a call, growing the list).
             if entries.isEmpty, newValue != nil { entries.reserveCapacity(4) }
+            // Written in attribute order, as the lowering mostly meets them:
+            // an append, with no search.
+            if let newValue, entries.isEmpty || entries[entries.count - 1].attribute < attribute {
+                entries.append(Entry(attribute: attribute, value: newValue))
+                return
+            }
             if let i = entries.firstIndex(where: { $0.attribute >= attribute }) {
                 if entries[i].attribute == attribute {
                     if let newValue { entries[i].value = newValue } else { entries.remove(at: i) }
