@@ -316,7 +316,7 @@ public struct Parser {
             throw Diagnostic(.expectedToken, "update needs 'set' and the attributes to change", file: file,
                              range: opRange, hint: "as APP update CLASS account=\"alice\" set data=\"new\"")
         }
-        return CallStatement(app: call.app, request: request, operationRange: opRange,
+        return CallStatement(app: call.app, request: consume request, operationRange: opRange,
                              classRange: call.itemClass, persistentRef: lowering.persistentRefName,
                              context: lowering.contextName ?? changedContext,
                              changedPersistentRef: changedPersistentRef)

@@ -77,12 +77,11 @@ public enum Vocabulary {
             ("kSecValuePersistentRef", .persistentRef), ("kSecUseAuthenticationContext", .context),
         ]
 
-    private static let argumentIndex = ByteIndex((shortArguments + constantArguments).map(\.0))
-    private static let argumentValues = (shortArguments + constantArguments).map(\.1)
+    private static let argumentTable = NameTable(shortArguments + constantArguments)
 
     /// The argument key written at `range`, matched on bytes.
     package static func argument(_ bytes: [UInt8], _ range: SourceRange) -> ArgumentKey? {
-        argumentIndex.index(bytes, range).map { argumentValues[$0] }
+        argumentTable.value(bytes, range)
     }
 
     static let shortName: [ArgumentKey: String] = {
@@ -168,23 +167,38 @@ public enum Vocabulary {
         }
     }
 
-    private static let operations = Operation.allCases, classes = ItemClass.allCases
-    private static let statuses = KeychainStatus.allCases
-    private static let operationIndex = ByteIndex(Operation.allCases.map(\.rawValue))
-    private static let classIndex = ByteIndex(ItemClass.allCases.map(\.rawValue) + ItemClass.allCases.map(\.constantName))
-    private static let statusIndex = ByteIndex(KeychainStatus.allCases.map(\.name))
+    private static let operationTable = NameTable(Operation.allCases.map { ($0.rawValue, $0) })
+    private static let classTable = NameTable(ItemClass.allCases.map { ($0.rawValue, $0) } + ItemClass.allCases.map { ($0.constantName, $0) })
+    private static let statusTable = NameTable(KeychainStatus.allCases.map { ($0.name, $0) })
 
     /// The operation written at `range`, matched on bytes.
-    package static func operation(_ bytes: [UInt8], _ range: SourceRange) -> Operation? { operationIndex.index(bytes, range).map { operations[$0] } }
+    package static func operation(_ bytes: [UInt8], _ range: SourceRange) -> Operation? { operationTable.value(bytes, range) }
 
     /// The item class written at `range` (short or `kSecClass…` name), matched on bytes.
-    package static func itemClass(_ bytes: [UInt8], _ range: SourceRange) -> ItemClass? { classIndex.index(bytes, range).map { classes[$0 % classes.count] } }
+    package static func itemClass(_ bytes: [UInt8], _ range: SourceRange) -> ItemClass? { classTable.value(bytes, range) }
 
     /// The status named at `range`, matched on bytes.
-    package static func status(_ bytes: [UInt8], _ range: SourceRange) -> KeychainStatus? { statusIndex.index(bytes, range).map { statuses[$0] } }
+    package static func status(_ bytes: [UInt8], _ range: SourceRange) -> KeychainStatus? { statusTable.value(bytes, range) }
 }
 
 extension StatementForm {
     /// The syntax as help prints it, the engine's value sets spelt out.
     public var usage: String { syntax(values: Vocabulary.names(of:)) }
+}
+
+/// Names matched on bytes and the values they stand for, in one object: a
+/// lookup reads one lazily built static, not an index and a value array
+/// apiece. The first spelling of a name listed twice wins (``ByteIndex``).
+private final class NameTable<Value: Sendable>: Sendable {
+    private let index: ByteIndex
+    private let values: [Value]
+
+    init(_ pairs: [(String, Value)]) {
+        index = ByteIndex(pairs.map(\.0))
+        values = pairs.map(\.1)
+    }
+
+    func value(_ bytes: [UInt8], _ range: SourceRange) -> Value? {
+        index.index(bytes, range).map { values[$0] }
+    }
 }

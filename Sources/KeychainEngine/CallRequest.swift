@@ -70,31 +70,21 @@ public struct ItemSpec: Sendable, Hashable {
         self.itemClass = itemClass
     }
 
-    public var accessControl: AccessControl? {
-        get { rare?.fields.accessControl }
-        set { updateRare { $0.accessControl = newValue } }
-    }
-    public var limit: MatchLimit? {
-        get { rare?.fields.limit }
-        set { updateRare { $0.limit = newValue } }
-    }
+    public var accessControl: AccessControl? { get { self[rare: \.accessControl] } set { self[rare: \.accessControl] = newValue } }
+    public var limit: MatchLimit? { get { self[rare: \.limit] } set { self[rare: \.limit] = newValue } }
     public var useDataProtectionKeychain: Bool? {
-        get { rare?.fields.useDataProtectionKeychain }
-        set { updateRare { $0.useDataProtectionKeychain = newValue } }
+        get { self[rare: \.useDataProtectionKeychain] } set { self[rare: \.useDataProtectionKeychain] = newValue }
     }
-    public var authUI: AuthUI? {
-        get { rare?.fields.authUI }
-        set { updateRare { $0.authUI = newValue } }
-    }
+    public var authUI: AuthUI? { get { self[rare: \.authUI] } set { self[rare: \.authUI] = newValue } }
     /// `kSecValuePersistentRef`: the item a persistent reference names.
-    public var persistentRef: PersistentRef? {
-        get { rare?.fields.persistentRef }
-        set { updateRare { $0.persistentRef = newValue } }
-    }
+    public var persistentRef: PersistentRef? { get { self[rare: \.persistentRef] } set { self[rare: \.persistentRef] = newValue } }
     /// `kSecUseAuthenticationContext`: the name of a declared context.
-    public var context: String? {
-        get { rare?.fields.context }
-        set { updateRare { $0.context = newValue } }
+    public var context: String? { get { self[rare: \.context] } set { self[rare: \.context] = newValue } }
+
+    /// A rare key: nil at once when no box is there (the common read).
+    private subscript<T>(rare key: WritableKeyPath<RareFields, T?>) -> T? {
+        get { rare?.fields[keyPath: key] }
+        set { updateRare { $0[keyPath: key] = newValue } }
     }
 
     /// Writes through a fresh box (boxes are shared by copies of the spec
