@@ -273,7 +273,8 @@ public struct SwiftExporter: Sendable {
         static func value(_ a: ItemAttribute, _ v: AttributeValue) -> String {
             switch v {
             case .integer(let i): return String(i)
-            case .string(let s):
+            case .string(let text):
+                let s = text.string
                 if case .enumerated(let values) = a.valueKind, let e = values.first(where: { $0.short == s }) {
                     return e.constant
                 }

@@ -189,13 +189,13 @@ extension Session {
                let c = world.firstNearMiss(for: request, as: last.app, on: last.device, accepting: { a, have, wanted in
                    guard a == .service || a == .account, case .string(let have) = have, case .string(let wanted) = wanted
                    else { return false }
-                   return Self.looksAlike(have, wanted)
+                   return Self.looksAlike(have.string, wanted.string)
                }),
                case .attribute(let a, .string(let have), .string(let wanted)) = c.reasons.first {
                 let name = Vocabulary.shortName[.attribute(a)] ?? a.constantName
                 warn(.lintServiceAccount,
-                     "the query asks \(name)=\(Self.quoted(wanted)), but the stored item has \(name)=\(Self.quoted(have)); nothing else differs",
-                     "writer and reader must use the same service and account: write \(name)=\(Self.quoted(have))",
+                     "the query asks \(name)=\(Self.quoted(wanted.string)), but the stored item has \(name)=\(Self.quoted(have.string)); nothing else differs",
+                     "writer and reader must use the same service and account: write \(name)=\(Self.quoted(have.string))",
                      notes: [DiagnosticNote("the item: " + Explainer.describe(c.item, groupName: c.groupName))])
             }
         }

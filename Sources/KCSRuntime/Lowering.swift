@@ -96,6 +96,13 @@ package struct Lowering {
         return t
     }
 
+    /// The bytes of `range` as a text, clamped to the file like ``SourceFile/text(_:)``.
+    private func verbatimText(_ range: SourceRange) -> AttributeText {
+        let count = file.bytes.count
+        let lo = min(max(range.start, 0), count), hi = min(max(range.end, lo), count)
+        return file.bytes.withUnsafeBufferPointer { AttributeText(bytes: UnsafeBufferPointer(rebasing: $0[lo..<hi])) }
+    }
+
     private func bool(_ v: ValueNode) throws(Diagnostic) -> Bool {
         try pick(v, "boolean", ["true", "false"]) { $0 == "true" ? true : $0 == "false" ? false : nil }
     }
@@ -123,8 +130,10 @@ package struct Lowering {
     private func attributeValue(_ a: ItemAttribute, _ v: ValueNode) throws(Diagnostic) -> AttributeValue {
         switch a.valueKind {
         case .string:
-            if case .integer(let i) = v.kind { return .string(String(i)) }
-            return .string(try text(v, "a value"))
+            if case .integer(let i) = v.kind { return .string(AttributeText(String(i))) }
+            // Made from the bytes as written when there is no escape to decode.
+            if let r = v.verbatimRange { return .string(verbatimText(r)) }
+            return .string(AttributeText(try text(v, "a value")))
         case .integer:
             guard case .integer(let i) = v.kind else {
                 throw Diagnostic(.wrongValueType, "'\(a.constantName)' takes a number", file: file, range: v.range)
@@ -133,7 +142,7 @@ package struct Lowering {
         case .enumerated(let values):
             let names = values.map(\.short) + values.map(\.constant)
             let e: EnumeratedValue = try pick(v, "value", names) { w in values.first { $0.short == w || $0.constant == w } }
-            return .string(e.short)
+            return .string(AttributeText(e.short))
         }
     }
 

@@ -139,12 +139,12 @@ enum DictionaryReader {
             // Strings and bytes alike (kSecAttrGeneric, kSecAttrApplicationTag
             // and others are CFData on Apple platforms).
             guard let bytes = ByteCodec.bytes(of: value) else { return nil }
-            return .string(ByteCodec.encode(bytes))
+            return .string(AttributeText(ByteCodec.encode(bytes)))
         case .integer:
             return integer(value).map(AttributeValue.integer)
         case .enumerated(let values):
             guard let name = value as? String, let v = values.first(where: { $0.constant == name }) else { return nil }
-            return .string(v.short)
+            return .string(AttributeText(v.short))
         }
     }
 }

@@ -87,7 +87,8 @@ enum ResultBuilder {
         switch value {
         case .integer(let i):
             return i
-        case .string(let s):
+        case .string(let text):
+            let s = text.string
             if case .enumerated(let values) = attribute.valueKind,
                let v = values.first(where: { $0.short == s }) {
                 return v.constant

@@ -126,63 +126,10 @@ public enum AttributeValueKind: Sendable, Hashable {
 /// securityd binds a CFString attribute as UTF-8 text (SecDbItem.c
 /// `SecDbBindObject`) and SQLite's default BINARY collation compares bytes,
 /// so "é" (U+00E9) and "e" + U+0301 are different accounts. Swift's `==` on
-/// String would equate them; this type does not.
+/// String would equate them; ``AttributeText`` is bytes.
 public enum AttributeValue: Sendable, Hashable, CustomStringConvertible {
-    case string(String)
+    case string(AttributeText)
     case integer(Int)
-
-    public static func == (a: AttributeValue, b: AttributeValue) -> Bool {
-        switch (a, b) {
-        case (.string(let x), .string(let y)): Self.sameBytes(x, y)
-        case (.integer(let x), .integer(let y)): x == y
-        default: false
-        }
-    }
-
-    /// Whether two strings have the same UTF-8 bytes. The byte count is O(1)
-    /// and settles most unequal pairs; native strings then compare their
-    /// buffers, and small (inline) ones their code units.
-    static func sameBytes(_ x: String, _ y: String) -> Bool {
-        guard x.utf8.count == y.utf8.count else { return false }
-        let contiguous = x.utf8.withContiguousStorageIfAvailable { a in
-            y.utf8.withContiguousStorageIfAvailable { b in
-                sameBytes(UnsafeRawBufferPointer(a), UnsafeRawBufferPointer(b))
-            }
-        }
-        if let result = contiguous ?? nil { return result }
-        return x.utf8.elementsEqual(y.utf8)
-    }
-
-    /// Two buffers of one length compared eight bytes at a time (the
-    /// generic `elementsEqual` took some 75 instructions a comparison).
-    private static func sameBytes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
-        let n = a.count
-        var at = 0
-        while at + 8 <= n {
-            if a.loadUnaligned(fromByteOffset: at, as: UInt64.self) != b.loadUnaligned(fromByteOffset: at, as: UInt64.self) {
-                return false
-            }
-            at += 8
-        }
-        while at < n {
-            if a[at] != b[at] { return false }
-            at += 1
-        }
-        return true
-    }
-
-    public func hash(into h: inout Hasher) {
-        switch self {
-        case .string(let s):
-            // String's own hash is over canonical equivalence, which byte
-            // equality implies: equal values still hash alike, and it is fast.
-            h.combine(0 as UInt8)
-            h.combine(s)
-        case .integer(let i):
-            h.combine(1 as UInt8)
-            h.combine(i)
-        }
-    }
 
     public var description: String {
         switch self {
@@ -194,7 +141,97 @@ public enum AttributeValue: Sendable, Hashable, CustomStringConvertible {
     /// The value an absent attribute has in primary-key comparisons: an absent
     /// string equals the empty string, an absent number equals zero.
     public static func absent(for attribute: ItemAttribute) -> AttributeValue {
-        attribute.valueKind == .integer ? .integer(0) : .string("")
+        attribute.valueKind == .integer ? .integer(0) : .string(AttributeText())
+    }
+}
+
+/// A string attribute's value as its UTF-8 bytes, compared and hashed as
+/// bytes (see ``AttributeValue``).
+///
+/// Made from a script's bytes without a String: up to 15 bytes are held in
+/// place in two words, as most services and accounts are, so making one,
+/// comparing two or fingerprinting one for the keychain's tables is a few
+/// word operations; a longer text is held once in a shared buffer.
+public struct AttributeText: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
+    /// Bytes 0-7 and 8-14 (little-endian, zero-padded). The top byte of
+    /// `w1` is the count (0…15), or `longMark` when the bytes are in `long`
+    /// (then the words hold its first 15 bytes, so most unequal texts
+    /// differ there).
+    let w0: UInt64
+    let w1: UInt64
+    private let long: Long?
+
+    private static let longMark: UInt64 = 0xFF
+    private final class Long: Sendable {
+        let bytes: [UInt8]
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
+    }
+
+    /// The empty text.
+    public init() {
+        w0 = 0
+        w1 = 0
+        long = nil
+    }
+
+    /// The UTF-8 bytes of `string`.
+    public init(_ string: String) {
+        var s = string
+        self = s.withUTF8 { AttributeText(bytes: $0) }
+    }
+
+    public init(stringLiteral value: String) { self.init(value) }
+
+    /// These bytes (a script's, as written between quotes).
+    public init(bytes b: UnsafeBufferPointer<UInt8>) {
+        let n = b.count
+        var words: (UInt64, UInt64) = (0, 0)
+        if n > 0 {
+            withUnsafeMutableBytes(of: &words) { w in
+                w.copyMemory(from: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(b)[0..<min(n, 15)]))
+            }
+        }
+        w0 = UInt64(littleEndian: words.0)
+        if n <= 15 {
+            w1 = UInt64(littleEndian: words.1) | UInt64(n) << 56
+            long = nil
+        } else {
+            w1 = UInt64(littleEndian: words.1) | Self.longMark << 56
+            long = Long(Array(b))
+        }
+    }
+
+    /// Whether the bytes are held in place (15 or fewer).
+    var isInline: Bool { w1 >> 56 != Self.longMark }
+
+    public var count: Int { isInline ? Int(w1 >> 56) : long.unsafelyUnwrapped.bytes.count }
+    public var isEmpty: Bool { count == 0 }
+
+    /// Calls `body` with the bytes.
+    public func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        if let long { return try long.bytes.withUnsafeBufferPointer(body) }
+        var words = (w0.littleEndian, w1.littleEndian)
+        let n = count
+        return try withUnsafeBytes(of: &words) { raw in
+            try body(UnsafeBufferPointer(rebasing: raw.bindMemory(to: UInt8.self)[0..<n]))
+        }
+    }
+
+    /// The text as a String (invalid UTF-8 repaired), for messages and
+    /// for hosts that want one.
+    public var string: String { withBytes { String(decoding: $0, as: UTF8.self) } }
+    public var description: String { string }
+
+    public static func == (a: AttributeText, b: AttributeText) -> Bool {
+        guard a.w0 == b.w0, a.w1 == b.w1 else { return false }
+        guard let x = a.long, let y = b.long else { return true }
+        return x === y || x.bytes == y.bytes
+    }
+
+    public func hash(into h: inout Hasher) {
+        h.combine(w0)
+        h.combine(w1)
+        if let long { h.combine(long.bytes) }
     }
 }
 

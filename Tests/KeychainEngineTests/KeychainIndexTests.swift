@@ -9,11 +9,11 @@ struct KeychainIndexTests {
     static func item(_ account: String, group: GroupID, _ c: ItemClass = .genericPassword,
                      sync: Bool = false) -> StoredItem {
         StoredItem(itemClass: c, group: group, synchronizable: sync, accessibility: .whenUnlocked,
-                   accessControl: nil, attributes: AttributeList([(.account, .string(account))]), data: nil)
+                   accessControl: nil, attributes: AttributeList([(.account, .string(AttributeText(account)))]), data: nil)
     }
 
     static func account(_ k: Keychain, _ id: ItemID) -> String? {
-        if case .string(let s)? = k[id]?.attributes[.account] { return s }
+        if case .string(let s)? = k[id]?.attributes[.account] { return s.string }
         return nil
     }
 
@@ -182,8 +182,8 @@ struct KeychainIndexTests {
 struct KeychainFingerprintTests {
     static func item(_ account: String, group: GroupID, sync: Bool = false,
                      service: String? = nil) -> StoredItem {
-        var attributes = AttributeList([(.account, .string(account))])
-        if let service { attributes[.service] = .string(service) }
+        var attributes = AttributeList([(.account, .string(AttributeText(account)))])
+        if let service { attributes[.service] = .string(AttributeText(service)) }
         return StoredItem(itemClass: .genericPassword, group: group, synchronizable: sync, accessibility: .whenUnlocked,
                           accessControl: nil, attributes: attributes, data: nil)
     }

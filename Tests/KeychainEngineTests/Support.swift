@@ -101,8 +101,8 @@ func gp(_ account: String?, service: String? = "svc", group: String? = nil, sync
         accessibility: Accessibility? = nil, data: String? = nil, limit: MatchLimit? = nil,
         returns: ReturnKinds = []) -> ItemSpec {
     var attrs: [(ItemAttribute, AttributeValue)] = []
-    if let account { attrs.append((.account, .string(account))) }
-    if let service { attrs.append((.service, .string(service))) }
+    if let account { attrs.append((.account, .string(AttributeText(account)))) }
+    if let service { attrs.append((.service, .string(AttributeText(service)))) }
     return spec(.genericPassword, attrs, group: group, sync: sync, accessibility: accessibility,
                 data: data, limit: limit, returns: returns)
 }
@@ -115,10 +115,10 @@ func allGP(group: String? = nil, sync: SyncSelector? = nil, limit: MatchLimit? =
 extension CallResult {
     /// The accounts of the returned items, in result order.
     var accounts: [String] {
-        items.map { if case .string(let s)? = $0.item.attributes[.account] { s } else { "<none>" } }
+        items.map { if case .string(let s)? = $0.item.attributes[.account] { s.string } else { "<none>" } }
     }
     var groups: [String] { items.map(\.groupName) }
 }
 
-func str(_ s: String) -> AttributeValue { .string(s) }
+func str(_ s: String) -> AttributeValue { .string(AttributeText(s)) }
 func int(_ i: Int) -> AttributeValue { .integer(i) }

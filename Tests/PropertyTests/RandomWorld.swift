@@ -78,9 +78,9 @@ enum RandomWorld {
         var changes: ItemSpec?
         if operation == .update {
             var c = ItemSpec()
-            if rng.chance(40) { c.attributes[.account] = .string(rng.pick(["a", "b", "c"])) }
+            if rng.chance(40) { c.attributes[.account] = .string(AttributeText(rng.pick(["a", "b", "c"]))) }
             if rng.chance(50) { c.data = "u\(Int.random(in: 0..<5, using: &rng))" }
-            if rng.chance(30) { c.attributes[.label] = .string(rng.pick(["l1", "l2"])) }
+            if rng.chance(30) { c.attributes[.label] = .string(AttributeText(rng.pick(["l1", "l2"]))) }
             if rng.chance(25) { c.accessGroup = rng.pick(nameableGroups(world)) }
             if rng.chance(10) { c.synchronizable = rng.pick([.yes, .no]) }
             changes = c
@@ -90,9 +90,9 @@ enum RandomWorld {
 
     private static func itemSpec(in world: World, using rng: inout SeededGenerator) -> ItemSpec {
         var spec = ItemSpec(itemClass: rng.chance(2) ? nil : (rng.chance(80) ? .genericPassword : .internetPassword))
-        if rng.chance(90) { spec.attributes[.account] = .string(rng.pick(["a", "b", "c"])) }
+        if rng.chance(90) { spec.attributes[.account] = .string(AttributeText(rng.pick(["a", "b", "c"]))) }
         switch spec.itemClass {
-        case .genericPassword?: if rng.chance(70) { spec.attributes[.service] = .string(rng.pick(["s", "t"])) }
+        case .genericPassword?: if rng.chance(70) { spec.attributes[.service] = .string(AttributeText(rng.pick(["s", "t"]))) }
         case .internetPassword?: if rng.chance(70) { spec.attributes[.server] = .string("x.com") }
         default: break
         }

@@ -1,0 +1,57 @@
+import Testing
+@testable import KeychainEngine
+
+/// A string attribute's value is its UTF-8 bytes: equal exactly when the
+/// bytes are, at every length the in-place and shared layouts cover.
+@Suite("Attribute text")
+struct AttributeTextTests {
+    /// Texts of every length from 0 to 40 bytes, each with a twin that
+    /// differs in its last byte and one that is a byte shorter.
+    static let lengths = Array(0...40)
+
+    static func text(_ n: Int, last: UInt8 = 0x61) -> [UInt8] {
+        var b = (0..<n).map { UInt8(0x30 + $0 % 40) }
+        if n > 0 { b[n - 1] = last }
+        return b
+    }
+
+    static func make(_ bytes: [UInt8]) -> AttributeText {
+        bytes.withUnsafeBufferPointer { AttributeText(bytes: $0) }
+    }
+
+    @Test("equal bytes are equal texts, with equal hashes; any other bytes are not", arguments: lengths)
+    func equalityIsByteEquality(n: Int) {
+        let a = Self.make(Self.text(n)), same = Self.make(Self.text(n))
+        #expect(a == same)
+        #expect(a.hashValue == same.hashValue)
+        #expect(a.count == n)
+        a.withBytes { #expect(Array($0) == Self.text(n)) }
+        if n > 0 {
+            #expect(a != Self.make(Self.text(n, last: 0x62)))
+            #expect(a != Self.make(Array(Self.text(n).dropLast())))
+        }
+        // From a String, the same bytes give the same text.
+        #expect(AttributeText(String(decoding: Self.text(n), as: UTF8.self)) == a)
+    }
+
+    @Test("a NUL byte counts: \"a\" and \"a\\0\" differ, in place and shared")
+    func nulBytesCount() {
+        #expect(AttributeText("a") != AttributeText("a\u{0}"))
+        #expect(AttributeText(String(repeating: "x", count: 20)) != AttributeText(String(repeating: "x", count: 20) + "\u{0}"))
+        #expect(AttributeText("").isEmpty && AttributeText() == AttributeText(""))
+    }
+
+    @Test("canonically equivalent strings are different texts (SQLite compares bytes)")
+    func noUnicodeEquivalence() {
+        let composed = "caf\u{E9}", decomposed = "cafe\u{301}"
+        #expect(composed == decomposed)  // Swift's String equates them
+        #expect(AttributeText(composed) != AttributeText(decomposed))
+        #expect(AttributeValue.string(AttributeText(composed)) != .string(AttributeText(decomposed)))
+    }
+
+    @Test("the text reads back as the string it was made from", arguments: ["", "alice", "exactly15bytes!", "sixteen bytes!!!", "SKMME9E2Y8.com.example.shared", "🔑 clé"])
+    func roundTrip(s: String) {
+        #expect(AttributeText(s).string == s)
+        #expect(AttributeValue.string(AttributeText(s)).description == "\"\(s)\"")
+    }
+}
