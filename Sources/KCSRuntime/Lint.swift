@@ -24,7 +24,7 @@ extension Session {
         let operation = call.request.operation
         let missed = operation != .add && status == .itemNotFound
         let chosenAccessibility = call.request.spec.accessibility != nil || call.request.spec.accessControl != nil
-            || call.request.changes.map { $0.accessibility != nil || $0.accessControl != nil } ?? false
+            || operation == .update && (call.request.changes.map { $0.accessibility != nil || $0.accessControl != nil } ?? false)
         let addToDefault = operation == .add && call.request.spec.accessGroup == nil && status == .success
             && world.hasApplicationGroups(last.app)
         // A named group the caller is entitled to fires a rule only on macOS
@@ -47,16 +47,17 @@ extension Session {
     private static func namedGroupCanFire(_ request: CallRequest, _ last: LastCall, _ status: KeychainStatus,
                                           _ world: World) -> Bool {
         if request.operation == .update, request.changes?.accessGroup != nil { return true }
-        guard request.spec.accessGroup != nil || request.changes?.accessGroup != nil else { return false }
+        // Only an update has attributes to change (the lowering refuses `set`
+        // elsewhere), so past this line the call names at most the query's
+        // group; the optional changes are not read again (each read copied them).
+        guard let g = request.spec.accessGroup else { return false }
         let platform = world.platform(of: last.device)
         if platform.family == .macos || world.kind(of: last.app) == .extension { return true }
         // A call succeeds only with groups in the caller's list (add and the
         // queries check them first); where the engine asks the same list as
         // `isEntitled` (not the Mac daemon's), success settles it.
-        if status == .success && !platform.usesMacDaemon && request.changes?.accessGroup == nil { return false }
-        if let g = request.spec.accessGroup, lackedGroupCanFire(g, last.app, world) { return true }
-        if let g = request.changes?.accessGroup, lackedGroupCanFire(g, last.app, world) { return true }
-        return false
+        if status == .success && !platform.usesMacDaemon { return false }
+        return lackedGroupCanFire(g, last.app, world)
     }
 
     /// Whether the team-prefix rules can fire for a group the call names:

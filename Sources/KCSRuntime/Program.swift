@@ -28,9 +28,13 @@ public struct CallStatement: Sendable {
         var context: Name?
         var changedPersistentRef: Name?
     }
-    private final class Storage: @unchecked Sendable {
-        // Mutated only through `unique()`, when no other value shares it.
-        var fields: Fields
+    /// Immutable: a `let` lets a reader borrow the request in place (a
+    /// `var` in a class made every read copy it, strings and arrays
+    /// retained, since the optimizer cannot prove no write happens during
+    /// the borrow). A change, rare (a call's persistent reference), makes a
+    /// new box.
+    private final class Storage: Sendable {
+        let fields: Fields
         init(_ fields: Fields) { self.fields = fields }
     }
     private var storage: Storage
@@ -41,41 +45,42 @@ public struct CallStatement: Sendable {
                                  persistentRef: persistentRef, context: context, changedPersistentRef: changedPersistentRef))
     }
 
-    private mutating func unique() -> Storage {
-        if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
-        return storage
+    private mutating func change(_ body: (inout Fields) -> Void) {
+        var fields = storage.fields
+        body(&fields)
+        storage = Storage(fields)
     }
 
     public var app: Name {
         get { storage.fields.app }
-        set { unique().fields.app = newValue }
+        set { change { $0.app = newValue } }
     }
     public var request: CallRequest {
         get { storage.fields.request }
-        set { unique().fields.request = newValue }
+        set { change { $0.request = newValue } }
     }
     public var operationRange: SourceRange {
         get { storage.fields.operationRange }
-        set { unique().fields.operationRange = newValue }
+        set { change { $0.operationRange = newValue } }
     }
     public var classRange: SourceRange? {
         get { storage.fields.classRange }
-        set { unique().fields.classRange = newValue }
+        set { change { $0.classRange = newValue } }
     }
     /// `persistent-ref=NAME`: resolved to the kept reference when the call runs.
     public var persistentRef: Name? {
         get { storage.fields.persistentRef }
-        set { unique().fields.persistentRef = newValue }
+        set { change { $0.persistentRef = newValue } }
     }
     /// `context=NAME`: checked against the declared contexts when the call runs.
     public var context: Name? {
         get { storage.fields.context }
-        set { unique().fields.context = newValue }
+        set { change { $0.context = newValue } }
     }
     /// `persistent-ref=NAME` after `set`: a device refuses it (errSecNoSuchAttr).
     public var changedPersistentRef: Name? {
         get { storage.fields.changedPersistentRef }
-        set { unique().fields.changedPersistentRef = newValue }
+        set { change { $0.changedPersistentRef = newValue } }
     }
 }
 
