@@ -13,9 +13,16 @@ public struct Lexer: Sendable {
     /// Problems found while lexing; the lexer always goes on.
     public private(set) var diagnostics: [Diagnostic] = []
 
+    /// Whether ``next()`` tries its fast path first; tests turn it off to
+    /// check the fast path against the general reading.
+    package var usesCommonPath = true
+    /// ``ByteClasses/shared``, held so the loops read its table directly.
+    private let classes: ByteClasses
+
     public init(file: SourceFile) {
         self.file = file
         self.bytes = file.bytes
+        self.classes = ByteClasses.shared
         // A UTF-8 byte-order mark is not part of the script.
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { pos = 3 }
     }
@@ -66,6 +73,63 @@ public struct Lexer: Sendable {
     }
 
     public mutating func next() -> Token {
+        guard usesCommonPath else { return nextInGeneral() }
+        // The tokens of nearly every line, read in one tight loop over the
+        // buffer: blanks, a word of ASCII bytes that does not start like a
+        // number, a string without escapes, '=' and a line break outside
+        // brackets. Anything else (and the end of input) goes to the
+        // general reading below, from the first byte that is not blank.
+        let table = classes.table
+        let inList = bracketDepth > 0
+        var p = pos
+        let fast = bytes.withUnsafeBufferPointer { Self.commonToken($0, at: &p, inList: inList, table: table) }
+        pos = p
+        return fast ?? nextInGeneral()
+    }
+
+    /// The fast path of ``next()``: the token at `p` when it is one of the
+    /// common kinds (moving `p` past it), else nil with `p` at the first
+    /// byte that is not blank. Inlined so the loop runs without a call.
+    @inline(__always)
+    private static func commonToken(_ b: UnsafeBufferPointer<UInt8>, at p: inout Int, inList: Bool,
+                                    table: UnsafeMutablePointer<UInt8>) -> Token? {
+        guard let base = b.baseAddress else { return nil }
+        let count = b.count
+        while p < count {
+            let c = base[p]
+            if c == UInt8(ascii: " ") || c == UInt8(ascii: "\t") || c == UInt8(ascii: "\r") {
+                p &+= 1
+                continue
+            }
+            if table[Int(c)] & ByteClasses.asciiWord != 0 {
+                if c == UInt8(ascii: "-") || (c >= 0x30 && c <= 0x39) { return nil }
+                let end = ByteClasses.runEnd(b, from: p, while: ByteClasses.asciiWord, in: table)
+                if end < count && base[end] >= 0x80 { return nil }
+                defer { p = end }
+                return Token(kind: .word, range: SourceRange(p, end))
+            }
+            if c == UInt8(ascii: "\"") {
+                let end = ByteClasses.runEnd(b, from: p &+ 1, while: ByteClasses.plainStringByte, in: table)
+                guard end < count && base[end] == UInt8(ascii: "\"") else { return nil }
+                defer { p = end &+ 1 }
+                return Token(kind: .string(needsDecoding: false), range: SourceRange(p, end &+ 1))
+            }
+            if c == UInt8(ascii: "=") {
+                p &+= 1
+                return Token(kind: .equals, range: SourceRange(p &- 1, p))
+            }
+            if c == 0x0A && !inList {
+                p &+= 1
+                return Token(kind: .newline, range: SourceRange(p &- 1, p))
+            }
+            return nil
+        }
+        return nil
+    }
+
+    /// Every token, the fast path's too: where ``next()`` leaves off.
+    @inline(never)
+    private mutating func nextInGeneral() -> Token {
         while pos < bytes.count {
             let b = bytes[pos]
             switch b {
@@ -156,9 +220,7 @@ public struct Lexer: Sendable {
         // stops it to check for a look-alike, which ends the word (next()
         // reports it).
         var end = bytes.withUnsafeBufferPointer { b in
-            var i = start
-            while i < b.count, b[i] < 0x80, Self.isWordByte(b[i]) { i += 1 }
-            return i
+            ByteClasses.runEnd(b, from: start, while: ByteClasses.asciiWord, in: classes.table)
         }
         if end < bytes.count && bytes[end] >= 0x80 { end = wordPastASCII(end) }
         pos = end
@@ -216,14 +278,8 @@ public struct Lexer: Sendable {
         let start = pos
         // Most strings hold no escape: find the closing quote in a tight loop.
         let plainEnd = bytes.withUnsafeBufferPointer { b -> Int? in
-            var i = start + 1
-            while i < b.count {
-                let c = b[i]
-                if c == UInt8(ascii: "\"") { return i + 1 }
-                if c == UInt8(ascii: "\\") || c == 0x0A { return nil }
-                i += 1
-            }
-            return nil
+            let i = ByteClasses.runEnd(b, from: start + 1, while: ByteClasses.plainStringByte, in: classes.table)
+            return i < b.count && b[i] == UInt8(ascii: "\"") ? i + 1 : nil
         }
         if let plainEnd {
             pos = plainEnd

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A script's text with its name. Positions are byte offsets; lines and
 /// columns are worked out only when a diagnostic is shown.
 public final class SourceFile: Sendable {
@@ -27,50 +35,32 @@ public final class SourceFile: Sendable {
         self.name = name
         self.bytes = bytes
         self.firstLine = max(1, firstLine)
+        // Two passes that the compiler and the C library make cheap, rather
+        // than one that asks three things of every byte: memchr finds each
+        // line break (a line is tens of bytes, searched a vector at a time),
+        // and a loop of OR and MIN, which the compiler turns into vector
+        // instructions, finds whether any byte is past ASCII or NUL.
         var starts = [0]
-        var longest = 0
-        var high: UInt64 = 0
-        var nul = false
-        bytes.withUnsafeBufferPointer { b in
-            var last = 0
-            func line(endingAt i: Int) {
+        let (longest, high, low) = bytes.withUnsafeBufferPointer { b -> (Int, UInt8, UInt8) in
+            guard let base = b.baseAddress else { return (0, 0, 0xFF) }
+            let count = b.count
+            var last = 0, longest = 0
+            while let hit = memchr(base + last, 0x0A, count - last) {
+                let i = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
                 longest = max(longest, i + 1 - last)
                 last = i + 1
                 starts.append(last)
             }
-            // Eight bytes at a time: a word with no line break and no NUL
-            // (the usual case) costs a few operations; one with either is
-            // looked at byte by byte.
-            let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-            let breaks: UInt64 = 0x0A0A_0A0A_0A0A_0A0A
-            /// 0x80 in each byte of `x` that is zero, exactly (no borrow
-            /// between bytes, unlike the shorter test).
-            func zeroBytes(_ x: UInt64) -> UInt64 { ~(((x & lows) &+ lows) | x | lows) }
-            var i = 0
-            if let base = b.baseAddress {
-                let raw = UnsafeRawPointer(base)
-                while i + 8 <= b.count {
-                    let v = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                    high |= v
-                    // Little-endian: byte k of the word is bits 8k…8k+7.
-                    var found = zeroBytes(v ^ breaks)
-                    while found != 0 {
-                        line(endingAt: i + found.trailingZeroBitCount / 8)
-                        found &= found &- 1
-                    }
-                    if zeroBytes(v) != 0 { nul = true }
-                    i += 8
-                }
+            longest = max(longest, count - last)
+            var high: UInt8 = 0, low: UInt8 = 0xFF
+            for c in b {
+                high |= c
+                low = min(low, c)
             }
-            while i < b.count {
-                high |= UInt64(b[i])
-                if b[i] == 0x0A { line(endingAt: i) } else if b[i] == 0 { nul = true }
-                i += 1
-            }
-            longest = max(longest, b.count - last)
+            return (longest, high, low)
         }
-        self.isASCII = high & 0x8080_8080_8080_8080 == 0
-        self.hasNUL = nul
+        self.isASCII = high < 0x80
+        self.hasNUL = low == 0
         self.lineStarts = starts
         var checkpoints: [Int] = []
         if longest > Self.longLine {

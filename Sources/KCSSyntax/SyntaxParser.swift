@@ -13,6 +13,16 @@ public struct SyntaxParser {
     private let file: SourceFile
     private let bytes: [UInt8]
     private var diagnostics: [Diagnostic] = []
+    /// The strings of names lately read: a script names its few apps and
+    /// devices on line after line.
+    private var names = ShortNameCache()
+    /// The arrays the last call's arguments and changes were built in. The
+    /// runtime lowers a statement and drops it before it asks for the next,
+    /// so by then they are unique again and are refilled without allocating;
+    /// a caller that keeps its statements (``parse(_:)``) leaves them shared,
+    /// and the next call gets new ones by copy-on-write.
+    private var argumentBuffer: [ArgumentNode] = []
+    private var changeBuffer: [ArgumentNode] = []
 
     /// Parses a whole file into what was written.
     public static func parse(_ file: SourceFile) -> (statements: [StatementNode], diagnostics: [Diagnostic]) {
@@ -142,7 +152,7 @@ public struct SyntaxParser {
     private mutating func name(_ what: String, allowEmpty: Bool = false) throws(Diagnostic) -> Name {
         switch token.kind {
         case .word:
-            let n = Name(text: file.text(token.range), range: token.range)
+            let n = Name(text: names.text(of: token.range, in: file), range: token.range)
             advance()
             return n
         case .string:
@@ -454,8 +464,12 @@ public struct SyntaxParser {
         }
         let operation = token.range
         advance()
-        var call = CallNode(app: app, operation: operation, itemClass: nil, arguments: [], set: nil, changes: [])
-        call.arguments.reserveCapacity(4)
+        // The node is made once at the end from these: building it in place
+        // copied and destroyed the whole struct.
+        var itemClass: SourceRange?, set: SourceRange?
+        // Built in the parser's own arrays, handed out as shared copies.
+        if !argumentBuffer.isEmpty { argumentBuffer.removeAll(keepingCapacity: true) }
+        if !changeBuffer.isEmpty { changeBuffer.removeAll(keepingCapacity: true) }
         // CLASS is a word that is neither followed by '=' nor the word 'set'.
         var pendingKey: SourceRange?
         if case .word = token.kind, !isWord("set") {
@@ -464,7 +478,7 @@ public struct SyntaxParser {
             if case .equals = token.kind {
                 pendingKey = r
             } else {
-                call.itemClass = r
+                itemClass = r
             }
         }
         while pendingKey != nil || !atLineEnd {
@@ -481,10 +495,10 @@ public struct SyntaxParser {
                 let isSet = isWord("set")
                 advance()
                 if isSet, token.kind != .equals {
-                    if call.set != nil {
+                    if set != nil {
                         throw Diagnostic(.misplacedSet, "'set' is given twice", file: file, range: r)
                     }
-                    call.set = r
+                    set = r
                     if atLineEnd {
                         throw Diagnostic(.expectedToken, "'set' needs the attributes to change", file: file, range: r,
                                          hint: "e.g. set data=\"new\"")
@@ -495,9 +509,10 @@ public struct SyntaxParser {
             }
             try equals()
             let argument = ArgumentNode(key: key, value: try value())
-            if call.set != nil { call.changes.append(argument) } else { call.arguments.append(argument) }
+            if set != nil { changeBuffer.append(argument) } else { argumentBuffer.append(argument) }
         }
-        return call
+        return CallNode(app: app, operation: operation, itemClass: itemClass, arguments: argumentBuffer,
+                        set: set, changes: set != nil ? changeBuffer : [])
     }
 
     // expect := 'expect' ( 'status' STATUS { 'or' STATUS } | 'count' INTEGER | 'data' STRING | 'no-data'
@@ -648,5 +663,32 @@ package enum SourceCheck {
         Diagnostic(.invalidUTF8, "the file is not valid UTF-8 (byte 0x\(String(file.bytes[at], radix: 16, uppercase: true)) at offset \(at))",
                    file: file, range: SourceRange(at, at + 1),
                    hint: "save the script as UTF-8 text")
+    }
+}
+
+/// Strings of short names, by their bytes: a name read again costs a
+/// compare of two words, not a decoding of its bytes into a new String.
+/// Only names of up to 15 bytes, which a String holds inline: handing one
+/// out copies two words and retains nothing.
+struct ShortNameCache {
+    private static let slots = 256
+    /// Two words per slot: the name's bytes, zero-padded, with its length
+    /// in the last byte (a name of 15 bytes leaves it free); zero when empty.
+    private var keys = [UInt64](repeating: 0, count: 2 * slots)
+    private var texts = [String](repeating: "", count: slots)
+
+    /// The text of the bytes at `range`.
+    mutating func text(of range: SourceRange, in file: SourceFile) -> String {
+        let n = range.end - range.start
+        guard n > 0, n <= 15, range.start >= 0, range.end <= file.bytes.count else { return file.text(range) }
+        let (w0, w1) = file.bytes.withUnsafeBufferPointer { ByteIndex.shortWords($0, range.start, range.end) }
+        let k1 = w1 | UInt64(n) << 56
+        let slot = Int(truncatingIfNeeded: ((w0 ^ k1) &* 0x9E37_79B9_7F4A_7C15) >> 56)
+        if keys[2 &* slot] == w0 && keys[2 &* slot &+ 1] == k1 { return texts[slot] }
+        let text = file.text(range)
+        keys[2 &* slot] = w0
+        keys[2 &* slot &+ 1] = k1
+        texts[slot] = text
+        return text
     }
 }

@@ -132,3 +132,121 @@ import Testing
         }
     }
 }
+
+/// The fast paths of issue #12's front end against the plain readings they
+/// replace, on seeded random input: the lexer's loop for common tokens
+/// against its general reading, the table-driven run scan against a byte
+/// loop, the short-name cache against the text, and the parser's reused
+/// argument arrays against statements that are kept.
+@Suite struct FastPathTests {
+    typealias Seeded = ByteLevelTests.Seeded
+
+    /// Pieces that meet at every boundary the fast path decides: blanks,
+    /// words that start like numbers, strings with and without escapes or
+    /// closing quotes, letters past ASCII and their look-alikes, brackets,
+    /// comments and stray characters.
+    static let pieces: [String] = [
+        "as", "App1", "generic-password", "a.b-c_d*$()", "SKMME9E2Y8.com.bench.g7", "x", " ", " ", "\t", "\r", "\n", "\n",
+        "=", "\"", "\"svc\"", "\"\"", "\"a\\\"b\"", "\\", "\\n", "\"cut", "-", "-12", "42", "4x", "99999999999999999999",
+        "é", "naïve", "\u{201C}", "\u{00A0}", "#comment", "[", "]", ",", "!", "@", "\u{1F511}",
+    ]
+
+    @Test func commonPathLexesAsTheGeneralReadingDoes() {
+        var rng = Seeded(state: 12)
+        for _ in 0..<5000 {
+            let text = (0..<Int.random(in: 0..<16, using: &rng)).map { _ in Self.pieces.randomElement(using: &rng)! }.joined()
+            let file = SourceFile(name: "t.kcs", text: text)
+            var fast = Lexer(file: file), general = Lexer(file: file)
+            general.usesCommonPath = false
+            var steps = 0
+            while steps <= text.utf8.count + 2 {
+                let a = fast.next(), b = general.next()
+                #expect(a == b, "\(text.debugDescription)")
+                if a != b || a.kind == .end { break }
+                steps += 1
+            }
+            #expect(fast.diagnostics.map(\.message) == general.diagnostics.map(\.message), "\(text.debugDescription)")
+            #expect(fast.diagnostics.map(\.range) == general.diagnostics.map(\.range), "\(text.debugDescription)")
+        }
+    }
+
+    @Test func runScanStopsWhereAByteLoopStops() {
+        var rng = Seeded(state: 5)
+        let classes = ByteClasses.shared
+        for length in 0..<40 {
+            for _ in 0..<40 {
+                // Mostly word and string bytes, so runs are long enough to cross the eight-byte rounds.
+                let bytes = (0..<length).map { _ in
+                    Bool.random(using: &rng) ? UInt8.random(in: 0x61...0x7A, using: &rng) : UInt8.random(in: 0...255, using: &rng)
+                }
+                bytes.withUnsafeBufferPointer { b in
+                    for bit in [ByteClasses.asciiWord, ByteClasses.plainStringByte] {
+                        for start in 0...length {
+                            var expected = start
+                            while expected < length && classes.bits(bytes[expected]) & bit != 0 { expected += 1 }
+                            #expect(ByteClasses.runEnd(b, from: start, while: bit, in: classes.table) == expected, "\(bytes) from \(start)")
+                        }
+                    }
+                }
+            }
+        }
+        // The table is the documented rules, byte by byte.
+        for b in UInt8(0)...UInt8(255) {
+            #expect((classes.bits(b) & ByteClasses.asciiWord != 0) == (b < 0x80 && Lexer.isWordByte(b)), "byte \(b)")
+            #expect((classes.bits(b) & ByteClasses.plainStringByte != 0) == !"\"\\\n".utf8.contains(b), "byte \(b)")
+        }
+    }
+
+    @Test func namesReadThroughTheCacheAreTheirText() {
+        var rng = Seeded(state: 77)
+        // More names than the cache has slots, of every length around the
+        // 15 bytes it keeps, so slots are shared, replaced and read again.
+        // A name that starts like a number is read as one: start with a letter.
+        let first = Array("abcXYZé"), letters = Array("abcXYZ019.-_é")
+        let names = (0..<700).map { i in
+            String(first.randomElement(using: &rng)!) + String((0..<(i % 20)).map { _ in letters.randomElement(using: &rng)! })
+        }
+        var lines: [String] = []
+        for _ in 0..<3000 { lines.append(names.randomElement(using: &rng)!) }
+        let file = SourceFile(name: "t.kcs", text: lines.map { "uninstall \($0)\n" }.joined())
+        var parser = SyntaxParser(file: file)
+        var i = 0
+        while let s = parser.next() {
+            guard case .name(let n) = s.body else { Issue.record("not a name: \(s.body)"); break }
+            #expect(n.text == lines[i])
+            #expect(n.text == file.text(n.range))
+            i += 1
+        }
+        #expect(i == lines.count)
+        #expect(!parser.hasErrors)
+    }
+
+    @Test func callsKeptOrDroppedKeepTheirOwnArguments() {
+        let text = (0..<50).map { i in
+            "as A\(i) update k " + (0..<(i % 7)).map { "a\($0)=\"\(i)\"" }.joined(separator: " ") + " set data=\"d\(i)\"\n"
+        }.joined()
+        let file = SourceFile(name: "t.kcs", text: text)
+        func check(_ s: StatementNode, _ i: Int) {
+            guard case .call(let call) = s.body else { Issue.record("not a call"); return }
+            #expect(call.app.text == "A\(i)")
+            #expect(call.arguments.map { file.text($0.key) } == (0..<(i % 7)).map { "a\($0)" })
+            #expect(call.arguments.allSatisfy { $0.value.text(in: file) == "\(i)" })
+            #expect(call.changes.map { $0.value.text(in: file) } == ["d\(i)"])
+        }
+        // Kept: every statement still holds its own arrays at the end.
+        let (kept, diagnostics) = SyntaxParser.parse(file)
+        #expect(diagnostics.isEmpty)
+        #expect(kept.count == 50)
+        for (i, s) in kept.enumerated() { check(s, i) }
+        // Dropped as the runtime drops them, but every third kept a while.
+        var parser = SyntaxParser(file: file)
+        var held: [(StatementNode, Int)] = []
+        var i = 0
+        while let s = parser.next() {
+            check(s, i)
+            if i % 3 == 0 { held.append((s, i)) }
+            i += 1
+        }
+        for (s, i) in held { check(s, i) }
+    }
+}
