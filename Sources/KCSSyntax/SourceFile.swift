@@ -35,30 +35,36 @@ public final class SourceFile: Sendable {
         self.name = name
         self.bytes = bytes
         self.firstLine = max(1, firstLine)
-        // Two passes that the compiler and the C library make cheap, rather
+        // Two passes that the C library and the compiler make cheap, rather
         // than one that asks three things of every byte: memchr finds each
         // line break (a line is tens of bytes, searched a vector at a time),
         // and a loop of OR and MIN, which the compiler turns into vector
         // instructions, finds whether any byte is past ASCII or NUL.
-        var starts = [0]
-        let (longest, high, low) = bytes.withUnsafeBufferPointer { b -> (Int, UInt8, UInt8) in
-            guard let base = b.baseAddress else { return (0, 0, 0xFF) }
-            let count = b.count
-            var last = 0, longest = 0
-            while let hit = memchr(base + last, 0x0A, count - last) {
-                let i = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
-                longest = max(longest, i + 1 - last)
-                last = i + 1
-                starts.append(last)
+        // (Counting the lines first to size the array exactly cost more than
+        // it saved: the count kept that loop from vectorizing well.)
+        var longest = 0, last = 0
+        // Written straight into room for lines of 48 bytes on average; the
+        // lines of a script of shorter ones are appended past it.
+        var starts = [Int](unsafeUninitializedCapacity: bytes.count / 48 + 1) { room, filled in
+            room[0] = 0
+            filled = 1
+            bytes.withUnsafeBufferPointer { b in
+                while filled < room.count, let start = Self.nextLine(b, after: &last, longest: &longest) {
+                    room[filled] = start
+                    filled += 1
+                }
             }
-            longest = max(longest, count - last)
+        }
+        let (high, low) = bytes.withUnsafeBufferPointer { b -> (UInt8, UInt8) in
+            while let start = Self.nextLine(b, after: &last, longest: &longest) { starts.append(start) }
             var high: UInt8 = 0, low: UInt8 = 0xFF
             for c in b {
                 high |= c
                 low = min(low, c)
             }
-            return (longest, high, low)
+            return (high, low)
         }
+        longest = max(longest, bytes.count - last)
         self.isASCII = high < 0x80
         self.hasNUL = low == 0
         self.lineStarts = starts
@@ -73,6 +79,17 @@ public final class SourceFile: Sendable {
             if bytes.count % Self.checkpointStride == 0 { checkpoints.append(scalars) }
         }
         self.scalarCheckpoints = checkpoints
+    }
+
+    /// The start of the line after the one at `last`, if a line break ends
+    /// it; moves `last` there and keeps the longest line's length.
+    @inline(__always)
+    private static func nextLine(_ b: UnsafeBufferPointer<UInt8>, after last: inout Int, longest: inout Int) -> Int? {
+        guard let base = b.baseAddress, let hit = memchr(base + last, 0x0A, b.count - last) else { return nil }
+        let start = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit)) + 1
+        longest = max(longest, start - last)
+        last = start
+        return start
     }
 
     /// Scalars that start before byte `offset` (with checkpoints only).

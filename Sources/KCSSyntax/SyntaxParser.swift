@@ -671,11 +671,13 @@ package enum SourceCheck {
 /// Only names of up to 15 bytes, which a String holds inline: handing one
 /// out copies two words and retains nothing.
 struct ShortNameCache {
-    private static let slots = 256
+    private static let slotBits = 8, slots = 1 << slotBits
     /// Two words per slot: the name's bytes, zero-padded, with its length
     /// in the last byte (a name of 15 bytes leaves it free); zero when empty.
-    private var keys = [UInt64](repeating: 0, count: 2 * slots)
-    private var texts = [String](repeating: "", count: slots)
+    /// Made on first use: a parser of one short line (the REPL, a check
+    /// of a block) should not pay for slots it never fills.
+    private var keys: [UInt64] = []
+    private var texts: [String] = []
 
     /// The text of the bytes at `range`.
     mutating func text(of range: SourceRange, in file: SourceFile) -> String {
@@ -683,7 +685,11 @@ struct ShortNameCache {
         guard n > 0, n <= 15, range.start >= 0, range.end <= file.bytes.count else { return file.text(range) }
         let (w0, w1) = file.bytes.withUnsafeBufferPointer { ByteIndex.shortWords($0, range.start, range.end) }
         let k1 = w1 | UInt64(n) << 56
-        let slot = Int(truncatingIfNeeded: ((w0 ^ k1) &* 0x9E37_79B9_7F4A_7C15) >> 56)
+        let slot = Int(truncatingIfNeeded: ((w0 ^ k1) &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - Self.slotBits))
+        if keys.isEmpty {
+            keys = [UInt64](repeating: 0, count: 2 * Self.slots)
+            texts = [String](repeating: "", count: Self.slots)
+        }
         if keys[2 &* slot] == w0 && keys[2 &* slot &+ 1] == k1 { return texts[slot] }
         let text = file.text(range)
         keys[2 &* slot] = w0
