@@ -111,7 +111,9 @@ package struct Explainer {
         case .limitOrReturnOnUpdate:
             return "SecItemUpdate takes no match limit and no return keys"
         case .limitOnDelete:
-            return "SecItemDelete takes no match limit but all: it always deletes every match"
+            return "SecItemDelete takes no match limit, not even all: it always deletes every match"
+        case .matchLimitOnAdd:
+            return "the add named a match limit: securityd reports success for such an add and stores nothing (s3dl_query_add)"
         case .skipOutsideFind:
             return "auth-ui=skip is allowed only for SecItemCopyMatching (find)"
         case .appClipGroups:

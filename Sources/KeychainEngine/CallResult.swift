@@ -58,8 +58,10 @@ public enum StatusReason: Sendable, Hashable {
     case duplicate(existing: ItemID)
     case noMatch
     case limitOrReturnOnUpdate
-    /// SecItemDelete with a match limit other than all (iOS, watchOS).
+    /// SecItemDelete with a match limit, all included (iOS, watchOS).
     case limitOnDelete
+    /// SecItemAdd with a match limit (iOS, watchOS): success, nothing stored.
+    case matchLimitOnAdd
     case promptCanceled
     case promptFailed
     case promptNotAllowed

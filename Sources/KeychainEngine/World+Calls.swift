@@ -191,6 +191,13 @@ extension World {
             group = cache.ids[0]  // 1.5: the default group is element 0.
         }
         if let refused = appClipRefusal(cache, syncRequested: spec.synchronizable == .yes) { return refused }
+        // s3dl_query_add (SecItemDb.c) opens with "if (query_match_count(q)
+        // != 0) return errSecItemMatchUnsupported;" in a function returning
+        // bool: a match limit reports success and stores nothing, before the
+        // lock and duplicate checks. The Mac's client prunes it first.
+        if spec.limit != nil && !platform(of: device).prunesUpdateAndDeleteQueries {
+            return fail(.success, .matchLimitOnAdd)
+        }
         let named = spec.accessControl?.protection ?? spec.accessibility
         let accessibility = named ?? itemClass.defaultAccessibility
         let state = devices[device.index].state
@@ -715,9 +722,11 @@ extension World {
     private mutating func delete(_ query: ItemSpec, _ itemClass: ItemClass, _ cache: AppCache,
                                  _ device: DeviceHandle) -> CallResult {
         if let refused = appClipRefusal(cache, syncRequested: false) { return refused }
-        // SecServerItemDelete: a limit other than all is errSecParam; macOS
-        // and Catalyst prune the limit in the client first.
-        if !platform(of: device).prunesUpdateAndDeleteQueries, let limit = query.limit, limit != .all {
+        // SecServerItemDelete: any match limit is errSecParam, all included
+        // (a limit other than all fails "q_limit != kSecMatchUnlimited", and
+        // every kSecMatch key counts in query_match_count); macOS and Catalyst
+        // prune the limit in the client first.
+        if !platform(of: device).prunesUpdateAndDeleteQueries, query.limit != nil {
             return CallResult(status: .param, reason: .limitOnDelete, callerGroups: cache.names)
         }
         let taken: [FoundItem], searched: [String]
