@@ -629,7 +629,14 @@ extension World {
             return fail(.noSuchAttr, .notAnAttributeToChange(changes.persistentRef != nil ? "kSecValuePersistentRef"
                                                                                           : "kSecUseAuthenticationContext"))
         }
-        if changes.synchronizable == .any { return fail(.param, .syncAnyInChanges) }
+        // securityd skips sync=any among the changes (SecDbQuery.c
+        // query_add_attribute_with_desc: "skip the attribute"), so it changes
+        // nothing there. On the Mac without the data-protection flag the
+        // client's SecItemChangeSynchronizability path decides instead: kcs
+        // keeps refusing it there (semantics-notes.md, "Parameters").
+        if changes.synchronizable == .any && platform.family == .macos && query.useDataProtectionKeychain != true {
+            return fail(.param, .syncAnyInChanges)
+        }
         if changes.accessibility != nil && changes.accessControl != nil {
             return fail(.param, .accessibilityWithAccessControl)
         }
@@ -704,7 +711,7 @@ extension World {
             new.attributes[e.attribute] = e.value
         }
         if let group { new.group = group }
-        if let s = changes.synchronizable { new.synchronizable = s == .yes }
+        if let s = changes.synchronizable, s != .any { new.synchronizable = s == .yes }
         if let a = changes.accessibility {
             new.accessibility = a
             new.accessControl = nil

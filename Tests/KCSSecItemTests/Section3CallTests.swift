@@ -305,6 +305,17 @@ struct Section3CallTests {
         #expect(one.find(password([kSecReturnData: true])).1 as? Data == Data("old".utf8))
     }
 
+    /// securityd skips kSecAttrSynchronizableAny among the changes
+    /// (SecDbQuery.c query_add_attribute_with_desc): the other changes apply.
+    @Test("update: synchronizable any among the changes is skipped")
+    func updateSyncAnyInChanges() {
+        let one = standardWorld().client("One")
+        #expect(one.add(password([kSecValueData: Data("old".utf8)])) == errSecSuccess)
+        #expect(one.update(password(), [kSecAttrSynchronizable: kSecAttrSynchronizableAny,
+                                        kSecValueData: Data("new".utf8)]) == errSecSuccess)
+        #expect(one.find(password([kSecReturnData: true])).1 as? Data == Data("new".utf8))
+    }
+
     // MARK: Delete
 
     /// "match not supported by delete": every kSecMatch key counts, the limit
