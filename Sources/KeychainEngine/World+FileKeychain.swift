@@ -9,7 +9,7 @@ extension World {
     /// `kSecUseDataProtectionKeychain` decides alone (the function returns
     /// before the other checks); otherwise an access control or the token
     /// group ("not defined for CDSA keychain") or a synchronizable item.
-    static func usesDataProtection(_ spec: ItemSpec) -> Bool {
+    public static func usesDataProtection(_ spec: ItemSpec) -> Bool {
         if let flag = spec.useDataProtectionKeychain { return flag }
         return spec.synchronizable == .yes || spec.accessControl != nil || spec.accessGroup == AppTarget.tokenGroup
     }
