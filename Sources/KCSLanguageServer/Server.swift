@@ -20,6 +20,10 @@ public final class LanguageServer {
     private var documents: [String: Analysis] = [:]
     private var texts: [String: [UInt8]] = [:]
     private var shutdownRequested = false
+    /// Whether `initialize` has been answered: before it the protocol lets
+    /// only `exit` through (requests get ServerNotInitialized, notifications
+    /// are dropped).
+    private var initialized = false
     /// Set by `exit`: how the session ended (the protocol: passed after
     /// `shutdown`, failed without it).
     public private(set) var exitStatus: Verdict?
@@ -64,8 +68,16 @@ public final class LanguageServer {
             }
             return p
         }
+        // LSP, "initialize": before it "the response should be an error with
+        // code: -32002"; notifications "should be dropped, except for the exit
+        // notification".
+        if !initialized && method != "initialize" && method != "exit" {
+            if id != nil { respond(id, Optional<Bool>.none, error: ResponseError(code: -32002, message: "server not initialized")) }
+            return
+        }
         switch method {
         case "initialize":
+            initialized = true
             respond(id, InitializeResult())
         case "initialized", "$/cancelRequest", "$/setTrace", "workspace/didChangeConfiguration", "textDocument/didSave":
             break

@@ -155,8 +155,8 @@ public struct ReplLoop {
             save(argument, replacing: true)
         case ":undo", ":u":
             if let entry = state.undo() {
-                let first = entry.file.lineText(1)
-                write("undone: \(entry.loaded ? ":load " + entry.file.name : first)\(entry.file.lineCount > 1 && !entry.loaded ? " …" : "")\n", .output)
+                let first = TerminalText.escaped(entry.file.lineText(1))
+                write("undone: \(entry.loaded ? ":load " + TerminalText.escaped(entry.file.name) : first)\(entry.file.lineCount > 1 && !entry.loaded ? " …" : "")\n", .output)
             } else {
                 write("nothing to undo\n", .output)
             }
@@ -166,31 +166,33 @@ public struct ReplLoop {
         case ":quit", ":q", ":exit":
             return .quit
         default:
-            write("unknown command '\(command)'; commands: \(Completer.metaCommands.joined(separator: " "))\n", .error)
+            write("unknown command '\(TerminalText.escaped(command))'; commands: \(Completer.metaCommands.joined(separator: " "))\n", .error)
         }
         return .done(history: line)
     }
 
     private mutating func load(_ path: String) {
         guard !path.isEmpty else { write(":load needs a file: :load FILE\n", .error); return }
+        // Typed text: control characters reach the terminal escaped.
+        let shown = TerminalText.escaped(path)
         let file: SourceFile
         do throws(LoadError) {
             file = try FileSystemLoader().read(path)
         } catch {
-            var message = "cannot read '\(path)'"
-            if case .notFound = error { message = "no such file: '\(path)'" }
-            if case .unreadable(_, let reason) = error { message += ": \(reason)" }
+            var message = "cannot read '\(shown)'"
+            if case .notFound = error { message = "no such file: '\(shown)'" }
+            if case .unreadable(_, let reason) = error { message += ": \(TerminalText.escaped(reason))" }
             write("kcs: error: \(message)\n", .error)
             return
         }
         let (report, events) = state.run(file, loaded: true)
         show(events)
         if report.hasSyntaxErrors {
-            write("nothing from \(path) was run\n", .error)
+            write("nothing from \(shown) was run\n", .error)
         } else {
             // Errors are counted too: a file that only hit errors does not read "0 failed" alone.
             let errors = report.diagnostics.filter(\.isErrorButNotACheck).count
-            write("loaded \(path): \(Self.count(report.statements, "statement")), \(Self.count(report.calls, "call")), "
+            write("loaded \(shown): \(Self.count(report.statements, "statement")), \(Self.count(report.calls, "call")), "
                   + "\(Self.count(report.passed, "expectation")) held, \(report.failed) failed"
                   + (errors > 0 ? ", \(Self.count(errors, "error"))" : "") + "\n", .output)
         }
@@ -212,7 +214,8 @@ public struct ReplLoop {
             }
             return
         }
-        write("saved \(Self.count(state.entries.count, "input")) to \(path); run it with: kcs run \(path)\n", .output)
+        let shown = TerminalText.escaped(path)
+        write("saved \(Self.count(state.entries.count, "input")) to \(shown); run it with: kcs run \(shown)\n", .output)
     }
 
     /// "1 call", "2 calls".

@@ -16,7 +16,9 @@ import KCSLanguage
 /// print.
 enum ScriptWriter {
     static func script(_ entries: [ReplState.Entry], name: String) -> String {
-        var out = "# A kcs REPL session, saved with ':save'. Run it with: kcs run \(name)\n"
+        // The file's name as typed may hold control characters: escaped, so
+        // the script holds none and printing it prints none.
+        var out = "# A kcs REPL session, saved with ':save'. Run it with: kcs run \(TerminalText.escaped(name))\n"
         for entry in entries { write(entry, into: &out) }
         return out
     }

@@ -72,7 +72,7 @@ package struct Explainer {
         case .attributeNotInClass(let a, let c):
             return "\(a.constantName) is not an attribute of \(c.rawValue) items"
         case .syncAnyInChanges:
-            return "sync=any only selects in a query; to change the attribute write sync=true or sync=false"
+            return "sync=any only selects in a query; on the Mac without data-protection=true kcs refuses it among the changes (write sync=true or sync=false)"
         case .accessibilityWithAccessControl:
             return "accessible= and access-control= together are errSecParam: put the accessibility first in the access-control list"
         case .syncWithAccessControl:
@@ -111,7 +111,9 @@ package struct Explainer {
         case .limitOrReturnOnUpdate:
             return "SecItemUpdate takes no match limit and no return keys"
         case .limitOnDelete:
-            return "SecItemDelete takes no match limit but all: it always deletes every match"
+            return "SecItemDelete takes no match limit, not even all: it always deletes every match"
+        case .matchLimitOnAdd:
+            return "the add named a match limit: securityd reports success for such an add and stores nothing (s3dl_query_add)"
         case .skipOutsideFind:
             return "auth-ui=skip is allowed only for SecItemCopyMatching (find)"
         case .appClipGroups:

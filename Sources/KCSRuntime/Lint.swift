@@ -165,8 +165,7 @@ extension Session {
         }
 
         // macOS: a group in a call that goes to the file-based keychain.
-        if world.platform(of: last.device).family == .macos, !namedGroups.isEmpty, spec.useDataProtectionKeychain != true,
-           !(request.operation == .add && spec.synchronizable == .yes), spec.synchronizable != .yes {
+        if world.platform(of: last.device).family == .macos, !namedGroups.isEmpty, !World.usesDataProtection(spec) {
             warn(.lintFileKeychainGroup, "on macOS this call goes to the file-based keychain, which ignores group=",
                  "add data-protection=true (kSecUseDataProtectionKeychain) so the access group counts")
         }

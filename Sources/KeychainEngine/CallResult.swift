@@ -41,7 +41,8 @@ public enum StatusReason: Sendable, Hashable {
     case unsigned
     case missingClass
     case attributeNotInClass(ItemAttribute, ItemClass)
-    /// `sync=any` among the attributes to change.
+    /// `sync=any` among the attributes to change of a macOS update without
+    /// the data-protection flag (a kcs decision; securityd itself skips it).
     case syncAnyInChanges
     case accessibilityWithAccessControl
     case syncWithAccessControl
@@ -58,8 +59,10 @@ public enum StatusReason: Sendable, Hashable {
     case duplicate(existing: ItemID)
     case noMatch
     case limitOrReturnOnUpdate
-    /// SecItemDelete with a match limit other than all (iOS, watchOS).
+    /// SecItemDelete with a match limit, all included (iOS, watchOS).
     case limitOnDelete
+    /// SecItemAdd with a match limit (iOS, watchOS): success, nothing stored.
+    case matchLimitOnAdd
     case promptCanceled
     case promptFailed
     case promptNotAllowed

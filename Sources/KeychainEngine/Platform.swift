@@ -38,7 +38,8 @@ public struct Platform: Sendable, Hashable, CustomStringConvertible {
     /// Whether SecItemUpdate and SecItemDelete drop match limits and return
     /// keys from the query before securityd sees them: the macOS client
     /// (OSX/libsecurity_keychain/lib/SecItem.cpp `SecItemCopyTranslatedAttributes`
-    /// with pruneMatch and pruneReturn), which Mac Catalyst apps use too.
+    /// with pruneMatch and pruneReturn), which Mac Catalyst apps use too. Its
+    /// SecItemAdd prunes match keys the same way (pruneMatch).
     public var prunesUpdateAndDeleteQueries: Bool { family == .macos || family == .catalyst }
 
     /// The item classes iCloud Keychain syncs (SecItemDataSource.c

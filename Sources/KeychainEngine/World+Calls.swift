@@ -191,6 +191,13 @@ extension World {
             group = cache.ids[0]  // 1.5: the default group is element 0.
         }
         if let refused = appClipRefusal(cache, syncRequested: spec.synchronizable == .yes) { return refused }
+        // s3dl_query_add (SecItemDb.c) opens with "if (query_match_count(q)
+        // != 0) return errSecItemMatchUnsupported;" in a function returning
+        // bool: a match limit reports success and stores nothing, before the
+        // lock and duplicate checks. The Mac's client prunes it first.
+        if spec.limit != nil && !platform(of: device).prunesUpdateAndDeleteQueries {
+            return fail(.success, .matchLimitOnAdd)
+        }
         let named = spec.accessControl?.protection ?? spec.accessibility
         let accessibility = named ?? itemClass.defaultAccessibility
         let state = devices[device.index].state
@@ -622,7 +629,14 @@ extension World {
             return fail(.noSuchAttr, .notAnAttributeToChange(changes.persistentRef != nil ? "kSecValuePersistentRef"
                                                                                           : "kSecUseAuthenticationContext"))
         }
-        if changes.synchronizable == .any { return fail(.param, .syncAnyInChanges) }
+        // securityd skips sync=any among the changes (SecDbQuery.c
+        // query_add_attribute_with_desc: "skip the attribute"), so it changes
+        // nothing there. On the Mac without the data-protection flag the
+        // client's SecItemChangeSynchronizability path decides instead: kcs
+        // keeps refusing it there (semantics-notes.md, "Parameters").
+        if changes.synchronizable == .any && platform.family == .macos && query.useDataProtectionKeychain != true {
+            return fail(.param, .syncAnyInChanges)
+        }
         if changes.accessibility != nil && changes.accessControl != nil {
             return fail(.param, .accessibilityWithAccessControl)
         }
@@ -697,7 +711,7 @@ extension World {
             new.attributes[e.attribute] = e.value
         }
         if let group { new.group = group }
-        if let s = changes.synchronizable { new.synchronizable = s == .yes }
+        if let s = changes.synchronizable, s != .any { new.synchronizable = s == .yes }
         if let a = changes.accessibility {
             new.accessibility = a
             new.accessControl = nil
@@ -715,9 +729,11 @@ extension World {
     private mutating func delete(_ query: ItemSpec, _ itemClass: ItemClass, _ cache: AppCache,
                                  _ device: DeviceHandle) -> CallResult {
         if let refused = appClipRefusal(cache, syncRequested: false) { return refused }
-        // SecServerItemDelete: a limit other than all is errSecParam; macOS
-        // and Catalyst prune the limit in the client first.
-        if !platform(of: device).prunesUpdateAndDeleteQueries, let limit = query.limit, limit != .all {
+        // SecServerItemDelete: any match limit is errSecParam, all included
+        // (a limit other than all fails "q_limit != kSecMatchUnlimited", and
+        // every kSecMatch key counts in query_match_count); macOS and Catalyst
+        // prune the limit in the client first.
+        if !platform(of: device).prunesUpdateAndDeleteQueries, query.limit != nil {
             return CallResult(status: .param, reason: .limitOnDelete, callerGroups: cache.names)
         }
         let taken: [FoundItem], searched: [String]

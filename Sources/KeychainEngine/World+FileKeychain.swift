@@ -4,10 +4,14 @@
 /// synchronizable, owns each item by the app that created it and prompts
 /// other apps. Queries without the flag search both and merge the results.
 extension World {
-    /// Whether a macOS call goes to the data-protection keychain only:
-    /// `kSecUseDataProtectionKeychain=true`, or synchronizable items.
-    static func usesDataProtection(_ spec: ItemSpec) -> Bool {
-        spec.useDataProtectionKeychain == true || spec.synchronizable == .yes
+    /// Whether a macOS call goes to the data-protection keychain only
+    /// (SecItem.cpp `SecItemCategorizeQuery`): an explicit
+    /// `kSecUseDataProtectionKeychain` decides alone (the function returns
+    /// before the other checks); otherwise an access control or the token
+    /// group ("not defined for CDSA keychain") or a synchronizable item.
+    public static func usesDataProtection(_ spec: ItemSpec) -> Bool {
+        if let flag = spec.useDataProtectionKeychain { return flag }
+        return spec.synchronizable == .yes || spec.accessControl != nil || spec.accessGroup == AppTarget.tokenGroup
     }
 
     /// The pseudo-group every file-keychain item sits in, so the keychain's

@@ -36,12 +36,14 @@ struct Fmt: ParsableCommand {
         let renderer = DiagnosticRenderer(colour: colour.enabled())
         var verdict = Verdict.passed
         for path in documents(paths) {
+            // A file name is printed escaped: it may hold control characters.
+            let shown = TerminalText.escaped(path)
             let original: [UInt8]
             do throws(LoadError) {
                 original = path == "-" ? try FileSystemLoader.readStandardInput(maxBytes: FileSystemLoader().maxBytes)
                                        : try FileSystemLoader().read(path).bytes
             } catch {
-                printError("kcs fmt: \(error.message(for: path))\n")
+                printError("kcs fmt: \(TerminalText.escaped(error.message(for: path)))\n")
                 verdict = max(verdict, .missingInput)
                 continue
             }
@@ -54,7 +56,7 @@ struct Fmt: ParsableCommand {
                 } catch {
                     switch error {
                     case .unreadable(let d): printError(renderer.render(d))
-                    case .changedMeaning: printError("kcs fmt: \(path): not formatted: the layout would change the tokens (a bug; please report it)\n")
+                    case .changedMeaning: printError("kcs fmt: \(shown): not formatted: the layout would change the tokens (a bug; please report it)\n")
                     }
                     verdict = max(verdict, .invalidInput)
                     continue
@@ -67,15 +69,15 @@ struct Fmt: ParsableCommand {
             }
             guard formatted != original else { continue }
             if check {
-                writeAll(1, Array((path + "\n").utf8))
+                writeAll(1, Array((shown + "\n").utf8))
                 verdict = max(verdict, .failed)
                 continue
             }
             do throws(WriteError) {
                 try AtomicFile.write(formatted, to: path, mode: .replaceIfUnchanged(original))
-                writeAll(1, Array((path + "\n").utf8))
+                writeAll(1, Array((shown + "\n").utf8))
             } catch {
-                printError("kcs fmt: \(error.message)\n")
+                printError("kcs fmt: \(TerminalText.escaped(error.message))\n")
                 verdict = max(verdict, .missingInput)
             }
         }

@@ -10,6 +10,23 @@ struct FmtTests {
         return dir
     }
 
+    /// File names are printed escaped: the list of files to change, the
+    /// files changed and a file that cannot be read.
+    @Test func fileNamesWithControlCharactersArePrintedEscaped() throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let odd = dir.appendingPathComponent("a\u{1b}[31mb\u{7}.kcs")
+        try "team   SKMME9E2Y8\n".write(to: odd, atomically: true, encoding: .utf8)
+        let missing = dir.appendingPathComponent("gone\u{1b}]0;x\u{7}.kcs").path
+        for args in [["fmt", "--check", dir.path], ["fmt", dir.path], ["fmt", missing]] {
+            let out = try BinaryRunner.run(args)
+            let all = out.stdout + out.stderr
+            #expect(!all.contains("\u{1b}") && !all.contains("\u{7}"), "\(args): \(all)")
+            #expect(all.contains("\\u{1B}"), "\(args): \(all)")
+        }
+        #expect(try String(contentsOf: odd, encoding: .utf8) == "team SKMME9E2Y8\n")
+    }
+
     @Test func checkListsThenWriteFixesThenCheckPasses() throws {
         let dir = try scratch()
         defer { try? FileManager.default.removeItem(at: dir) }

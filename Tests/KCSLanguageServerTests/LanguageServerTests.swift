@@ -9,7 +9,8 @@ final class Client {
     var server: LanguageServer!
     var nextID = 1
 
-    init() {
+    /// A client that has already said `initialize`, unless told not to.
+    init(initialize: Bool = true) {
         server = LanguageServer { [unowned self] bytes in
             // One frame per call: split header and body.
             let text = bytes
@@ -17,6 +18,7 @@ final class Client {
             let body = Data(text[split.upperBound...])
             if let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] { self.sent.append(object) }
         }
+        if initialize { request("initialize", ["capabilities": [String: Any]()]) }
     }
 
     func message(_ object: [String: Any]) {
@@ -69,7 +71,7 @@ final class Client {
     let uri = "file:///tmp/kcs-lsp-test/a.kcs"
 
     func opened() -> Client {
-        let c = Client()
+        let c = Client(initialize: false)
         c.request("initialize", ["processId": NSNull(), "rootUri": NSNull(), "capabilities": [String: Any]()])
         c.notify("initialized", [:])
         c.open(uri, Self.script)
@@ -77,7 +79,7 @@ final class Client {
     }
 
     @Test func initializeAnnouncesEveryMethodImplemented() throws {
-        let c = Client()
+        let c = Client(initialize: false)
         let result = try #require(c.request("initialize", ["capabilities": [String: Any]()]) as? [String: Any])
         let caps = try #require(result["capabilities"] as? [String: Any])
         for key in ["hoverProvider", "inlayHintProvider", "definitionProvider", "referencesProvider",
@@ -202,6 +204,21 @@ final class Client {
         #expect(bad?["code"] as? Int == -32602)
         c.server.handle(Array("{not json".utf8))
         #expect((c.sent.last?["error"] as? [String: Any])?["code"] as? Int == -32700)
+    }
+
+    /// The protocol's rule before `initialize`: requests get -32002
+    /// ServerNotInitialized, notifications are dropped, exit still ends.
+    @Test func beforeInitializeRequestsAreRefusedAndNotificationsDropped() throws {
+        let c = Client(initialize: false)
+        let hover = try #require(c.request("textDocument/hover", c.at(uri, 0, 0)) as? [String: Any])
+        #expect(hover["code"] as? Int == -32002)
+        c.open(uri, Self.script)
+        #expect(!c.sent.contains { ($0["method"] as? String) == "textDocument/publishDiagnostics" })
+        #expect(c.request("initialize", ["capabilities": [String: Any]()]) is [String: Any])
+        c.open(uri, Self.script)
+        #expect(c.sent.contains { ($0["method"] as? String) == "textDocument/publishDiagnostics" })
+        c.notify("exit", [:])
+        #expect(c.server.exitStatus == .failed)
     }
 
     @Test func shutdownThenExitEndsWithZero() {

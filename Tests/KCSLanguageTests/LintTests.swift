@@ -39,6 +39,20 @@ import Testing
         #expect(run.diagnostics.map(\.code) == [code])
     }
 
+    /// KCS506 follows the engine's routing (SecItem.cpp SecItemCategorizeQuery):
+    /// an access control sends the call to the data-protection keychain, where
+    /// the group counts; data-protection=false keeps even sync=true on the file side.
+    @Test func fileKeychainGroupWarningFollowsTheRouting() {
+        func codes(_ call: String) -> [DiagnosticCode] {
+            let script = "platform macos 15\nteam SKMME9E2Y8\napp com.example.Mac\n" + call + "\n"
+            return BatchRunner().run(SourceFile(name: "s.kcs", text: script)).diagnostics.map(\.code)
+        }
+        #expect(codes("as Mac add generic-password account=\"a\" group=SKMME9E2Y8.com.example.Mac access-control=[user-presence]") == [])
+        #expect(codes("as Mac add generic-password account=\"a\" group=SKMME9E2Y8.com.example.Mac sync=true") == [])
+        #expect(codes("as Mac add generic-password account=\"a\" group=SKMME9E2Y8.com.example.Mac sync=true data-protection=false")
+                == [.lintFileKeychainGroup])
+    }
+
     /// Issue 13: the same entitlement-shape warning wherever the value is
     /// written, with a did-you-mean, pointing at the value itself.
     @Test func entitlementShapeWarningsWhereverWritten() {

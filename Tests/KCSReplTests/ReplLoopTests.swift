@@ -109,6 +109,36 @@ import Testing
         #expect(repl.pendingText == "")
     }
 
+    /// A file name typed with control characters (Ctrl-V Esc at the prompt)
+    /// reaches neither the terminal nor the saved script raw.
+    @Test func testSaveEscapesControlCharactersInTheFileName() throws {
+        var (repl, screen) = loop()
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kcs-save-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("a\u{1b}[31mb\u{7}.kcs").path
+        _ = repl.feed("team SKMME9E2Y8")
+        _ = repl.feed(":save \(path)")
+        #expect(screen.output.contains("saved 1 input"), "\(screen.output)\(screen.errors)")
+        #expect(!screen.output.contains("\u{1b}") && !screen.output.contains("\u{7}"))
+        #expect(screen.output.contains("a\\u{1B}[31mb\\u{7}.kcs"), "\(screen.output)")
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(!text.contains("\u{1b}") && !text.contains("\u{7}"), "\(text)")
+    }
+
+    /// The other echoes of typed text: an unknown command, a file to load,
+    /// an undone statement.
+    @Test func testEchoedInputIsEscaped() {
+        var (repl, screen) = loop()
+        _ = repl.feed(":x\u{1b}[2J")
+        _ = repl.feed(":load /nonexistent/\u{1b}]0;t\u{7}.kcs")
+        _ = repl.feed("team SKMME9E2Y8 # \u{1b}[31m")
+        _ = repl.feed(":undo")
+        let all = screen.output + screen.errors
+        #expect(!all.contains("\u{1b}") && !all.contains("\u{7}"), "\(all)")
+        #expect(screen.errors.contains(":x\\u{1B}[2J"), "\(screen.errors)")
+    }
+
     @Test func testSavedScriptHasAnExpectationPerCallAndCommentsOutWhatFailed() {
         var (repl, _) = loop()
         for line in ["team SKMME9E2Y8", "app com.example.A", "as A add generic-password account=\"x\"",

@@ -94,6 +94,16 @@ struct Section3CallTests {
                 == errSecDuplicateItem)
     }
 
+    /// Wrapper code that adds its query dictionary, limit and all: securityd's
+    /// s3dl_query_add returns errSecItemMatchUnsupported as a bool, so the
+    /// add succeeds and stores nothing (SecItemDb.c, Security-61901.0.87.0.1).
+    @Test("add: a match limit reports success and stores nothing", arguments: [kSecMatchLimitOne, kSecMatchLimitAll])
+    func addWithMatchLimit(limit: String) {
+        let one = standardWorld().client("One")
+        #expect(one.add(password([kSecMatchLimit: limit, kSecValueData: Data("x".utf8)])) == errSecSuccess)
+        #expect(one.find(password()).0 == errSecItemNotFound)
+    }
+
     // MARK: Find
 
     @Test("find: an explicit unentitled group depends on the version", arguments: [
@@ -295,10 +305,23 @@ struct Section3CallTests {
         #expect(one.find(password([kSecReturnData: true])).1 as? Data == Data("old".utf8))
     }
 
+    /// securityd skips kSecAttrSynchronizableAny among the changes
+    /// (SecDbQuery.c query_add_attribute_with_desc): the other changes apply.
+    @Test("update: synchronizable any among the changes is skipped")
+    func updateSyncAnyInChanges() {
+        let one = standardWorld().client("One")
+        #expect(one.add(password([kSecValueData: Data("old".utf8)])) == errSecSuccess)
+        #expect(one.update(password(), [kSecAttrSynchronizable: kSecAttrSynchronizableAny,
+                                        kSecValueData: Data("new".utf8)]) == errSecSuccess)
+        #expect(one.find(password([kSecReturnData: true])).1 as? Data == Data("new".utf8))
+    }
+
     // MARK: Delete
 
-    @Test("delete: a match limit other than all is errSecParam (SecServerItemDelete)", arguments: [
-        (kSecMatchLimitOne, errSecParam), (kSecMatchLimitAll, errSecSuccess),
+    /// "match not supported by delete": every kSecMatch key counts, the limit
+    /// all included (SecDbQuery.c query_add_match, SecItemServer.c SecServerItemDelete).
+    @Test("delete: any match limit is errSecParam (SecServerItemDelete)", arguments: [
+        (kSecMatchLimitOne, errSecParam), (kSecMatchLimitAll, errSecParam),
     ])
     func deleteLimit(limit: String, expected: OSStatus) {
         let one = standardWorld().client("One")

@@ -324,9 +324,11 @@ struct Section3UpdateTests {
 struct Section3DeleteTests {
 
     /// SecServerItemDelete (SecItemServer.c, Security-61901.0.87.0.1): "match
-    /// limit not supported by delete" unless the limit is all (kSecMatchUnlimited).
-    @Test("3 delete: a match limit other than all → errSecParam", arguments: bothPlatforms,
-          [MatchLimit.one, .count(1), .count(10)])
+    /// limit not supported by delete" unless the limit is all (kSecMatchUnlimited),
+    /// then "match not supported by delete" for any kSecMatch key, the limit
+    /// all included (SecDbQuery.c query_add_match counts every one).
+    @Test("3 delete: any match limit, all included → errSecParam", arguments: bothPlatforms,
+          [MatchLimit.one, .count(1), .count(10), .all])
     func deleteLimit(platform: Platform, limit: MatchLimit) {
         var f = Fixture(platform: platform)
         f.mustAdd(gp("a"))
@@ -336,12 +338,18 @@ struct Section3DeleteTests {
         #expect(f.keychain.count == 1)
     }
 
-    @Test("3 delete: limit=all deletes every match", arguments: bothPlatforms)
-    func deleteLimitAll(platform: Platform) {
+    /// SecItemDb.c s3dl_query_add returns errSecItemMatchUnsupported from a
+    /// function returning bool: the add succeeds and stores nothing, before
+    /// the duplicate check.
+    @Test("3 add: a match limit reports success and stores nothing", arguments: bothPlatforms,
+          [MatchLimit.one, .all])
+    func addWithLimit(platform: Platform, limit: MatchLimit) {
         var f = Fixture(platform: platform)
-        f.mustAdd(gp("a"))
-        #expect(f.delete(gp("a", limit: .all)).status == .success)
+        #expect(f.add(gp("a", limit: limit)).status == .success)
         #expect(f.keychain.count == 0)
+        f.mustAdd(gp("a"))
+        #expect(f.add(gp("a", limit: limit)).status == .success)
+        #expect(f.keychain.count == 1)
     }
 
     /// macOS and Catalyst prune the match limit in the client (SecItem.cpp).
