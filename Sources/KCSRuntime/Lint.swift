@@ -27,6 +27,7 @@ extension Session {
             || operation == .update && (call.request.changes.map { $0.accessibility != nil || $0.accessControl != nil } ?? false)
         let addToDefault = operation == .add && call.request.spec.accessGroup == nil && status == .success
             && world.hasApplicationGroups(last.app)
+        let limitOnAdd = operation == .add && call.request.spec.limit != nil
         // A named group the caller is entitled to fires a rule only on macOS
         // (the file keychain), in a group move, or for an extension's read.
         let groupRule = Self.namedGroupCanFire(call.request, last, status, world)
@@ -36,7 +37,7 @@ extension Session {
         let missRule = missed && (call.request.spec.synchronizable == nil && world.synchronizableCount(on: last.device) > 0
             || world.keychainCount(on: last.device) <= Self.nearMissLimit
             || world.kind(of: last.app) == .extension)
-        guard groupRule || missRule || chosenAccessibility || addToDefault else { return [] }
+        guard groupRule || missRule || chosenAccessibility || addToDefault || limitOnAdd else { return [] }
         return lintWarnings(call.request, last, s, file, missed: missed, chosenAccessibility: chosenAccessibility,
                             addToDefault: addToDefault)
     }
@@ -198,6 +199,14 @@ extension Session {
                      "writer and reader must use the same service and account: write \(name)=\(Self.quoted(have.string))",
                      notes: [DiagnosticNote("the item: " + Explainer.describe(c.item, groupName: c.groupName))])
             }
+        }
+
+        // A match limit on an add: securityd's s3dl_query_add (SecItemDb.c)
+        // answers errSecItemMatchUnsupported from a bool function, so iOS and
+        // watchOS report success and store nothing; the Mac's client drops it.
+        if request.operation == .add, spec.limit != nil {
+            warn(.lintLimitOnAdd, "this add names a match limit: on iOS and watchOS such an add reports errSecSuccess and stores nothing",
+                 "drop limit= from the add: a match limit belongs to a find")
         }
 
         // Moving an item to another group with update: works from iOS 13, not portable.

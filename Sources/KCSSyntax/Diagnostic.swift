@@ -90,6 +90,8 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     case lintUnprefixedEntitlement = "KCS510"
     /// An app group not named `group.…`, or with a team prefix in front of it.
     case lintAppGroupShape = "KCS511"
+    /// An add with a match limit: iOS and watchOS report success and store nothing.
+    case lintLimitOnAdd = "KCS512"
     // Xcode projects (kcs import xcode, kcs lint --project, app … project=).
     /// A project.pbxproj that cannot be read or parsed.
     case projectUnreadable = "KCS601"
@@ -138,7 +140,7 @@ extension DiagnosticCode {
         // Warnings; with --strict they count as runtime errors (exit 1).
         case .lintMissingTeamPrefix, .lintExtensionGroup, .lintSyncThisDeviceOnly, .lintDeprecatedAccessibility,
              .lintAppGroupDefault, .lintFileKeychainGroup, .lintSyncFilter, .lintServiceAccount, .lintGroupMove,
-             .lintUnprefixedEntitlement, .lintAppGroupShape, .lintMixedScripts: .runtime
+             .lintUnprefixedEntitlement, .lintAppGroupShape, .lintLimitOnAdd, .lintMixedScripts: .runtime
         case .projectSetting, .projectConfigurationsDiffer, .projectExtensionGroup, .projectEntitlementsFile, .projectProfile,
              .codeGroupNotEntitled, .codeGroupNotCheckable: .runtime
         }

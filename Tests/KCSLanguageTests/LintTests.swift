@@ -24,6 +24,7 @@ import Testing
         ("509-update-moves-group.kcs", .lintGroupMove, 9),
         ("510-inline-unprefixed.kcs", .lintUnprefixedEntitlement, 6),
         ("511-app-group-shape.kcs", .lintAppGroupShape, 7),
+        ("512-limit-on-add.kcs", .lintLimitOnAdd, 7),
     ])
     func eachRuleHasATriggeringSample(file: String, code: DiagnosticCode, line: Int) {
         let outcome = BatchRunner().lint(path: Self.path(file))
