@@ -145,9 +145,14 @@ public struct Keychain: Sendable {
     /// compacted when they outnumber the live ones; sequences only grow, so
     /// appends keep the bucket sorted.
     struct Bucket: Sendable {
-        var slots: [Int32] = []
-        var sequences: [UInt64] = []
+        /// One array, not one per field: an insert appends once.
+        var entries: [Entry] = []
         var dead = 0
+
+        struct Entry: Sendable {
+            var slot: Int32
+            var sequence: UInt64
+        }
     }
 
     /// A keychain; `salt` keeps its persistent-reference UUIDs apart from
@@ -280,7 +285,7 @@ public struct Keychain: Sendable {
     /// that its primary key is free.
     @discardableResult
     public mutating func insert(_ item: StoredItem) -> ItemID {
-        insert(item, keyFingerprint: KeyFingerprint.key(of: item, seed: seed))
+        insert(item, prints: KeyFingerprint.keyAndPrefix(of: item, seed: seed))
     }
 
     /// Inserts `item` unless an item with its primary key is stored; a lost
@@ -288,21 +293,20 @@ public struct Keychain: Sendable {
     /// read after the passcode change would have (inferred). One
     /// fingerprint serves the lookup and the insert.
     mutating func insertUnlessPresent(_ item: consuming StoredItem) -> (id: ItemID, existed: Bool) {
-        let key = KeyFingerprint.key(of: item, seed: seed)
-        if let old = liveItem(withKeyOf: item, fingerprint: key) { return (old, true) }
-        return (insert(item, keyFingerprint: key), false)
+        let prints = KeyFingerprint.keyAndPrefix(of: item, seed: seed)
+        if let old = liveItem(withKeyOf: item, fingerprint: prints.key) { return (old, true) }
+        return (insert(item, prints: prints), false)
     }
 
-    /// The same as `insert`, with the key's fingerprint already computed.
+    /// The same as `insert`, with the item's fingerprints already computed.
     /// Consumes the item: it moves into its slot without a copy.
-    private mutating func insert(_ item: consuming StoredItem, keyFingerprint: UInt64) -> ItemID {
+    private mutating func insert(_ item: consuming StoredItem, prints: (key: UInt64, prefix: UInt64)) -> ItemID {
         item.sequence = nextSequence
         item.persistentUUID = uuidSalt << 32 | nextSequence
         nextSequence += 1
         let table = item.itemClass.tableIndex
         item.rowID = nextRowID[table]
         nextRowID[table] += 1
-        let prefix = KeyFingerprint.prefix(of: item, seed: seed)
         let b = bucketIndex(item.itemClass, item.group), sequence = item.sequence
         if item.synchronizable { synchronizableCount += 1 }
         let slot: Int32
@@ -314,7 +318,7 @@ public struct Keychain: Sendable {
             slots.append(item)
             links.append(SlotLinks())
         }
-        link(slot, key: keyFingerprint, prefix: prefix)
+        link(slot, key: prints.key, prefix: prints.prefix)
         if b >= buckets.count { buckets += Array(repeating: Bucket(), count: b + 1 - buckets.count) }
         buckets[b].append(slot: slot, sequence: sequence)
         count += 1
@@ -404,7 +408,7 @@ public struct Keychain: Sendable {
         updated.persistentUUID = slots[i].persistentUUID
         // A chain holds every item with its fingerprint: only a new
         // fingerprint moves the slot to another chain.
-        let key = KeyFingerprint.key(of: updated, seed: seed), prefix = KeyFingerprint.prefix(of: updated, seed: seed)
+        let (key, prefix) = KeyFingerprint.keyAndPrefix(of: updated, seed: seed)
         if key != links[i].key || prefix != links[i].prefix {
             unlinkKey(id.slot)
             unlinkPrefix(id.slot)
@@ -436,7 +440,7 @@ public struct Keychain: Sendable {
     /// The items of one class in one group, in insertion order.
     public func items(of itemClass: ItemClass, in group: GroupID) -> [ItemID] {
         guard let bucket = bucket(itemClass, group) else { return [] }
-        return bucket.slots.compactMap { $0 < 0 ? nil : ItemID(slot: $0) }
+        return bucket.entries.compactMap { $0.slot < 0 ? nil : ItemID(slot: $0.slot) }
     }
 
     /// Calls `body` for each item of a class in a group, in insertion order,
@@ -445,8 +449,8 @@ public struct Keychain: Sendable {
                         _ body: (ItemID, StoredItem) -> Bool) {
         guard let bucket = bucket(itemClass, group) else { return }
         slots.withUnsafeBufferPointer { buffer in
-            for slot in bucket.slots where slot >= 0 {
-                if !body(ItemID(slot: slot), buffer[Int(slot)]) { return }
+            for entry in bucket.entries where entry.slot >= 0 {
+                if !body(ItemID(slot: entry.slot), buffer[Int(entry.slot)]) { return }
             }
         }
     }
@@ -521,12 +525,16 @@ struct KeyFingerprint {
             at += 8
         }
         if at < n {
+            // The last 1-7 bytes as one word, low byte first. With eight
+            // bytes or more in all, the word that ends the buffer holds
+            // them in its high bytes: one load and a shift, not a loop
+            // over bytes (group and app names are 10-30 bytes long).
+            let rest = n - at
             var tail: UInt64 = 0
-            var shift: UInt64 = 0
-            while at < n {
-                tail |= UInt64(bytes[at]) << shift
-                shift += 8
-                at += 1
+            if n >= 8 {
+                tail = bytes.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self) >> UInt64((8 - rest) * 8)
+            } else {
+                withUnsafeMutableBytes(of: &tail) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[at..<n])) }
             }
             mix(tail)
         }
@@ -569,18 +577,33 @@ struct KeyFingerprint {
         return print.value
     }
 
-    /// An item's class, group and first key value.
-    static func prefix(of item: StoredItem, seed: UInt64) -> UInt64 {
+    /// An item's key fingerprint and its prefix fingerprint (class, first
+    /// key value, group) in one walk over its key values: the prefix is
+    /// the key's state after the first value, with the group added, so the
+    /// first value (the account, for passwords) is looked up and hashed
+    /// once for both tables.
+    static func keyAndPrefix(of item: StoredItem, seed: UInt64) -> (key: UInt64, prefix: UInt64) {
         var print = KeyFingerprint(item.itemClass, seed: seed)
-        print.add(group: item.group)
-        if let first = item.itemClass.primaryKeyAttributes.first { print.add(first, of: item.attributes) } else { print.add(.string("")) }
-        return print.value
+        let attributes = item.itemClass.primaryKeyAttributes
+        guard let first = attributes.first else {
+            var prefix = print
+            prefix.add(.string(""))
+            prefix.add(group: item.group)
+            return (print.value, prefix.value)
+        }
+        print.add(first, of: item.attributes)
+        var prefix = print
+        prefix.add(group: item.group)
+        for a in attributes.dropFirst() { print.add(a, of: item.attributes) }
+        return (print.value, prefix.value)
     }
 
+    /// The prefix fingerprint `keyAndPrefix` gives an item of this class
+    /// and group whose first key value is `first`.
     static func prefix(_ itemClass: ItemClass, _ group: GroupID, _ first: AttributeValue, seed: UInt64) -> UInt64 {
         var print = KeyFingerprint(itemClass, seed: seed)
-        print.add(group: group)
         print.add(first)
+        print.add(group: group)
         return print.value
     }
 
@@ -677,19 +700,18 @@ struct SlotTable: Sendable {
 }
 
 extension Keychain.Bucket {
-    var isEmpty: Bool { slots.count == dead }
+    var isEmpty: Bool { entries.count == dead }
 
     mutating func append(slot: Int32, sequence: UInt64) {
-        slots.append(slot)
-        sequences.append(sequence)
+        entries.append(Entry(slot: slot, sequence: sequence))
     }
 
     /// The first position whose sequence is not below `sequence`.
     func position(of sequence: UInt64) -> Int {
-        var lo = 0, hi = sequences.count
+        var lo = 0, hi = entries.count
         while lo < hi {
             let mid = (lo + hi) / 2
-            if sequences[mid] < sequence { lo = mid + 1 } else { hi = mid }
+            if entries[mid].sequence < sequence { lo = mid + 1 } else { hi = mid }
         }
         return lo
     }
@@ -697,32 +719,20 @@ extension Keychain.Bucket {
     /// Inserts an item that moved in from another group at its place in
     /// insertion order.
     mutating func insert(slot: Int32, sequence: UInt64) {
-        let at = position(of: sequence)
-        if at == sequences.count { append(slot: slot, sequence: sequence); return }
-        slots.insert(slot, at: at)
-        sequences.insert(sequence, at: at)
+        entries.insert(Entry(slot: slot, sequence: sequence), at: position(of: sequence))
     }
 
     mutating func remove(sequence: UInt64) {
         // Binary search: sequences are strictly increasing.
         let lo = position(of: sequence)
-        guard lo < sequences.count, sequences[lo] == sequence, slots[lo] >= 0 else { return }
-        slots[lo] = -1
+        guard lo < entries.count, entries[lo].sequence == sequence, entries[lo].slot >= 0 else { return }
+        entries[lo].slot = -1
         dead += 1
-        if dead > 32 && dead * 2 > slots.count { compact() }
+        if dead > 32 && dead * 2 > entries.count { compact() }
     }
 
     mutating func compact() {
-        var newSlots: [Int32] = []
-        var newSequences: [UInt64] = []
-        newSlots.reserveCapacity(slots.count - dead)
-        newSequences.reserveCapacity(slots.count - dead)
-        for (s, q) in zip(slots, sequences) where s >= 0 {
-            newSlots.append(s)
-            newSequences.append(q)
-        }
-        slots = newSlots
-        sequences = newSequences
+        entries.removeAll { $0.slot < 0 }
         dead = 0
     }
 }
