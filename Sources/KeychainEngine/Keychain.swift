@@ -106,10 +106,10 @@ public struct PrimaryKey: Sendable, Hashable {
 /// the tables' probe runs long (results never depend on the seed: matches
 /// are put in insertion order).
 public struct Keychain: Sendable {
-    /// Items by slot; a free slot holds an item with sequence 0.
-    private var slots: [StoredItem] = []
-    /// Per slot: its fingerprints and the next slot of each chain.
-    private var links: [SlotLinks] = []
+    /// Items by slot, each with its place in the two chained indexes; a
+    /// free slot holds an item with sequence 0. One array, so an insert
+    /// grows one table of slots, not one per field.
+    private var slots: [Slot] = []
     private var freeSlots: [Int32] = []
     /// Chains of items sharing a class and key values (group and sync aside).
     private var byKey = SlotTable()
@@ -132,6 +132,12 @@ public struct Keychain: Sendable {
     private let uuidSalt: UInt64
     /// Seeds every fingerprint of this keychain.
     private let seed = UInt64.random(in: .min ... .max)
+
+    /// A stored item and its links.
+    struct Slot: Sendable {
+        var item: StoredItem
+        var links = SlotLinks()
+    }
 
     /// A slot's place in the two chained indexes.
     struct SlotLinks: Sendable {
@@ -173,15 +179,15 @@ public struct Keychain: Sendable {
 
     public subscript(id: ItemID) -> StoredItem? {
         let i = Int(id.slot)
-        guard i >= 0, i < slots.count, slots[i].sequence != 0 else { return nil }
-        return slots[i]
+        guard i >= 0, i < slots.count, slots[i].item.sequence != 0 else { return nil }
+        return slots[i].item
     }
 
     /// A live item by a handle the caller just got from this keychain.
-    func stored(_ id: ItemID) -> StoredItem { slots[Int(id.slot)] }
+    func stored(_ id: ItemID) -> StoredItem { slots[Int(id.slot)].item }
 
     /// An item's place in insertion order, without copying it.
-    func sequence(of id: ItemID) -> UInt64 { slots[Int(id.slot)].sequence }
+    func sequence(of id: ItemID) -> UInt64 { slots[Int(id.slot)].item.sequence }
 
     /// The item with this primary key, if any.
     public func item(withKey key: PrimaryKey) -> ItemID? {
@@ -191,12 +197,12 @@ public struct Keychain: Sendable {
         for v in key.values { print.add(v) }
         var slot = byKey.head(print.value)
         while slot >= 0 {
-            let item = slots[Int(slot)]
+            let item = slots[Int(slot)].item
             if item.itemClass == key.itemClass && item.group == key.group && item.synchronizable == key.synchronizable
                 && zip(attributes, key.values).allSatisfy({ item.attributes.effectiveValue($0.0) == $0.1 }) {
                 return ItemID(slot: slot)
             }
-            slot = links[Int(slot)].nextKey
+            slot = slots[Int(slot)].links.nextKey
         }
         return nil
     }
@@ -212,11 +218,11 @@ public struct Keychain: Sendable {
         var slot = byKey.head(fingerprint)
         while slot >= 0 {
             let i = Int(slot)
-            if slots[i].group == item.group && slots[i].synchronizable == item.synchronizable
-                && Self.sameKeyValues(slots[i], item) {
+            if slots[i].item.group == item.group && slots[i].item.synchronizable == item.synchronizable
+                && Self.sameKeyValues(slots[i].item, item) {
                 return ItemID(slot: slot)
             }
-            slot = links[i].nextKey
+            slot = slots[i].links.nextKey
         }
         return nil
     }
@@ -230,7 +236,7 @@ public struct Keychain: Sendable {
 
     private mutating func liveItem(withKeyOf part: StoredItem, fingerprint: UInt64) -> ItemID? {
         guard let old = item(withKeyOf: part, fingerprint: fingerprint) else { return nil }
-        guard slots[Int(old.slot)].lost else { return old }
+        guard slots[Int(old.slot)].item.lost else { return old }
         remove(old)
         return nil
     }
@@ -266,17 +272,15 @@ public struct Keychain: Sendable {
         var slot = byKey.head(print.value)
         guard slot >= 0 else { return }
         // Fields are read through the buffers so no item is copied.
-        slots.withUnsafeBufferPointer { items in
-            links.withUnsafeBufferPointer { links in
-                while slot >= 0 {
-                    let i = Int(slot)
-                    if items[i].itemClass == itemClass,
-                       accept(items[i].group, items[i].synchronizable, items[i].accessibility),
-                       attributes.allSatisfy({ items[i].attributes.sameEffectiveValue($0, as: query) }) {
-                        ids.append(ItemID(slot: slot))
-                    }
-                    slot = links[i].nextKey
+        slots.withUnsafeBufferPointer { slots in
+            while slot >= 0 {
+                let i = Int(slot)
+                if slots[i].item.itemClass == itemClass,
+                   accept(slots[i].item.group, slots[i].item.synchronizable, slots[i].item.accessibility),
+                   attributes.allSatisfy({ slots[i].item.attributes.sameEffectiveValue($0, as: query) }) {
+                    ids.append(ItemID(slot: slot))
                 }
+                slot = slots[i].links.nextKey
             }
         }
     }
@@ -312,11 +316,10 @@ public struct Keychain: Sendable {
         let slot: Int32
         if let free = freeSlots.popLast() {
             slot = free
-            slots[Int(free)] = item
+            slots[Int(free)] = Slot(item: item)
         } else {
             slot = Int32(slots.count)
-            slots.append(item)
-            links.append(SlotLinks())
+            slots.append(Slot(item: item))
         }
         link(slot, key: prints.key, prefix: prints.prefix)
         if b >= buckets.count { buckets += Array(repeating: Bucket(), count: b + 1 - buckets.count) }
@@ -328,34 +331,34 @@ public struct Keychain: Sendable {
     /// Puts a slot at the head of its two chains.
     private mutating func link(_ slot: Int32, key: UInt64, prefix: UInt64) {
         let nextKey = byKey.exchangeHead(key, slot), nextPrefix = byPrefix.exchangeHead(prefix, slot)
-        links[Int(slot)] = SlotLinks(key: key, prefix: prefix, nextKey: nextKey, nextPrefix: nextPrefix)
+        slots[Int(slot)].links = SlotLinks(key: key, prefix: prefix, nextKey: nextKey, nextPrefix: nextPrefix)
     }
 
     /// Takes a slot out of its key chain.
     private mutating func unlinkKey(_ slot: Int32) {
-        let fingerprint = links[Int(slot)].key, next = links[Int(slot)].nextKey
+        let fingerprint = slots[Int(slot)].links.key, next = slots[Int(slot)].links.nextKey
         var at = byKey.head(fingerprint)
         if at == slot {
             if next >= 0 { byKey.setHead(fingerprint, next) } else { byKey.remove(fingerprint) }
             return
         }
         while at >= 0 {
-            if links[Int(at)].nextKey == slot { links[Int(at)].nextKey = next; return }
-            at = links[Int(at)].nextKey
+            if slots[Int(at)].links.nextKey == slot { slots[Int(at)].links.nextKey = next; return }
+            at = slots[Int(at)].links.nextKey
         }
     }
 
     /// Takes a slot out of its prefix chain.
     private mutating func unlinkPrefix(_ slot: Int32) {
-        let fingerprint = links[Int(slot)].prefix, next = links[Int(slot)].nextPrefix
+        let fingerprint = slots[Int(slot)].links.prefix, next = slots[Int(slot)].links.nextPrefix
         var at = byPrefix.head(fingerprint)
         if at == slot {
             if next >= 0 { byPrefix.setHead(fingerprint, next) } else { byPrefix.remove(fingerprint) }
             return
         }
         while at >= 0 {
-            if links[Int(at)].nextPrefix == slot { links[Int(at)].nextPrefix = next; return }
-            at = links[Int(at)].nextPrefix
+            if slots[Int(at)].links.nextPrefix == slot { slots[Int(at)].links.nextPrefix = next; return }
+            at = slots[Int(at)].links.nextPrefix
         }
     }
 
@@ -366,14 +369,14 @@ public struct Keychain: Sendable {
         guard let first = itemClass.primaryKeyAttributes.first else { return }
         var slot = byPrefix.head(KeyFingerprint.prefix(itemClass, group, firstKeyValue, seed: seed))
         guard slot >= 0 else { return }
-        slots.withUnsafeBufferPointer { items in
+        slots.withUnsafeBufferPointer { slots in
             while slot >= 0 {
                 let i = Int(slot)
-                if items[i].itemClass == itemClass && items[i].group == group
-                    && items[i].attributes.effectiveValue(first, is: firstKeyValue) && accept(items[i]) {
+                if slots[i].item.itemClass == itemClass && slots[i].item.group == group
+                    && slots[i].item.attributes.effectiveValue(first, is: firstKeyValue) && accept(slots[i].item) {
                     ids.append(ItemID(slot: slot))
                 }
-                slot = links[i].nextPrefix
+                slot = slots[i].links.nextPrefix
             }
         }
     }
@@ -381,15 +384,14 @@ public struct Keychain: Sendable {
     /// Removes an item for good.
     public mutating func remove(_ id: ItemID) {
         let i = Int(id.slot)
-        guard i >= 0, i < slots.count, slots[i].sequence != 0 else { return }
+        guard i >= 0, i < slots.count, slots[i].item.sequence != 0 else { return }
         unlinkKey(id.slot)
         unlinkPrefix(id.slot)
-        let b = bucketIndex(slots[i].itemClass, slots[i].group)
-        buckets[b].remove(sequence: slots[i].sequence)
+        let b = bucketIndex(slots[i].item.itemClass, slots[i].item.group)
+        buckets[b].remove(sequence: slots[i].item.sequence)
         if buckets[b].isEmpty { buckets[b] = Bucket() }
-        if slots[i].synchronizable { synchronizableCount -= 1 }
-        slots[i] = Self.freeSlot
-        links[i] = SlotLinks()
+        if slots[i].item.synchronizable { synchronizableCount -= 1 }
+        slots[i] = Slot(item: Self.freeSlot)
         freeSlots.append(id.slot)
         count -= 1
     }
@@ -399,17 +401,17 @@ public struct Keychain: Sendable {
     /// caller has checked that a new primary key is free.
     public mutating func replace(_ id: ItemID, with newItem: StoredItem) {
         let i = Int(id.slot)
-        guard i >= 0, i < slots.count, slots[i].sequence != 0 else { return }
-        let oldClass = slots[i].itemClass, oldGroup = slots[i].group, sequence = slots[i].sequence
+        guard i >= 0, i < slots.count, slots[i].item.sequence != 0 else { return }
+        let oldClass = slots[i].item.itemClass, oldGroup = slots[i].item.group, sequence = slots[i].item.sequence
         var updated = newItem
         updated.sequence = sequence
         // SecDbItemUpdate runs UPDATE … WHERE rowid=? and keeps the persistref.
-        updated.rowID = slots[i].rowID
-        updated.persistentUUID = slots[i].persistentUUID
+        updated.rowID = slots[i].item.rowID
+        updated.persistentUUID = slots[i].item.persistentUUID
         // A chain holds every item with its fingerprint: only a new
         // fingerprint moves the slot to another chain.
         let (key, prefix) = KeyFingerprint.keyAndPrefix(of: updated, seed: seed)
-        if key != links[i].key || prefix != links[i].prefix {
+        if key != slots[i].links.key || prefix != slots[i].links.prefix {
             unlinkKey(id.slot)
             unlinkPrefix(id.slot)
             link(id.slot, key: key, prefix: prefix)
@@ -421,8 +423,8 @@ public struct Keychain: Sendable {
             if to >= buckets.count { buckets += Array(repeating: Bucket(), count: to + 1 - buckets.count) }
             buckets[to].insert(slot: id.slot, sequence: sequence)
         }
-        if slots[i].synchronizable != updated.synchronizable { synchronizableCount += updated.synchronizable ? 1 : -1 }
-        slots[i] = updated
+        if slots[i].item.synchronizable != updated.synchronizable { synchronizableCount += updated.synchronizable ? 1 : -1 }
+        slots[i].item = updated
     }
 
     /// Where a class's bucket in a group sits in `buckets`.
@@ -450,7 +452,7 @@ public struct Keychain: Sendable {
         guard let bucket = bucket(itemClass, group) else { return }
         slots.withUnsafeBufferPointer { buffer in
             for entry in bucket.entries where entry.slot >= 0 {
-                if !body(ItemID(slot: entry.slot), buffer[Int(entry.slot)]) { return }
+                if !body(ItemID(slot: entry.slot), buffer[Int(entry.slot)].item) { return }
             }
         }
     }
@@ -460,8 +462,8 @@ public struct Keychain: Sendable {
     public var allItems: [(ItemID, StoredItem)] {
         var all: [(ItemID, StoredItem)] = []
         all.reserveCapacity(count)
-        for (i, item) in slots.enumerated() where item.sequence != 0 {
-            all.append((ItemID(slot: Int32(i)), item))
+        for (i, slot) in slots.enumerated() where slot.item.sequence != 0 {
+            all.append((ItemID(slot: Int32(i)), slot.item))
         }
         all.sort { $0.1.sequence < $1.1.sequence }
         return all
@@ -691,11 +693,25 @@ struct SlotTable: Sendable {
         if removed { used -= 1 }
     }
 
+    /// Doubles the table. Keys are distinct, so each entry goes to the
+    /// first empty place from its home, written straight into the new
+    /// buffer: through `setHead` each moved entry paid the fill check, a
+    /// uniqueness check and key comparisons (callgrind: the rehashes were
+    /// some 70 instructions an insert).
     private mutating func grow() {
         let old = entries
-        entries = Array(repeating: Entry(), count: max(16, entries.count * 2))
-        used = 0
-        for e in old where e.key != 0 { setHead(e.key, e.head) }
+        var grown = [Entry](repeating: Entry(), count: max(16, entries.count * 2))
+        grown.withUnsafeMutableBufferPointer { e in
+            let mask = e.count - 1
+            old.withUnsafeBufferPointer { old in
+                for entry in old where entry.key != 0 {
+                    var i = Int(truncatingIfNeeded: entry.key) & mask
+                    while e[i].key != 0 { i = (i + 1) & mask }
+                    e[i] = entry
+                }
+            }
+        }
+        entries = grown
     }
 }
 
