@@ -77,7 +77,7 @@ public struct StoredItem: Sendable, Hashable {
     /// class's key attributes, absent strings counting as empty.
     public var primaryKey: PrimaryKey {
         PrimaryKey(itemClass: itemClass, group: group, synchronizable: synchronizable,
-                   values: itemClass.primaryKeyAttributes.map { attributes.effectiveValue($0) })
+                   values: itemClass.keyAttributes.map { attributes.effectiveValue($0) })
     }
 }
 
@@ -191,7 +191,7 @@ public struct Keychain: Sendable {
 
     /// The item with this primary key, if any.
     public func item(withKey key: PrimaryKey) -> ItemID? {
-        let attributes = key.itemClass.primaryKeyAttributes
+        let attributes = key.itemClass.keyAttributes
         guard attributes.count == key.values.count else { return nil }
         var print = KeyFingerprint(key.itemClass, seed: seed)
         for v in key.values { print.add(v) }
@@ -245,7 +245,7 @@ public struct Keychain: Sendable {
     /// sync aside), compared in place.
     static func sameKeyValues(_ a: StoredItem, _ b: StoredItem) -> Bool {
         guard a.itemClass == b.itemClass else { return false }
-        for attribute in a.itemClass.primaryKeyAttributes
+        for attribute in a.itemClass.keyAttributes
         where !a.attributes.sameEffectiveValue(attribute, as: b.attributes) {
             return false
         }
@@ -264,7 +264,7 @@ public struct Keychain: Sendable {
     func matching(_ itemClass: ItemClass, keyIn query: AttributeList, into ids: inout [ItemID],
                   _ accept: (GroupID, Bool, Accessibility) -> Bool) {
         var print = KeyFingerprint(itemClass, seed: seed)
-        let attributes = itemClass.primaryKeyAttributes
+        let attributes = itemClass.keyAttributes
         for a in attributes {
             guard let i = query.index(of: a) else { return }
             print.add(query.entries[i].value)
@@ -366,7 +366,7 @@ public struct Keychain: Sendable {
     /// value and that pass `accept`, read in place. Appends to `ids`.
     func matching(_ itemClass: ItemClass, in group: GroupID, firstKeyValue: AttributeValue,
                   into ids: inout [ItemID], _ accept: (StoredItem) -> Bool) {
-        guard let first = itemClass.primaryKeyAttributes.first else { return }
+        guard let first = itemClass.keyAttributes.first else { return }
         var slot = byPrefix.head(KeyFingerprint.prefix(itemClass, group, firstKeyValue, seed: seed))
         guard slot >= 0 else { return }
         slots.withUnsafeBufferPointer { slots in
@@ -575,7 +575,7 @@ struct KeyFingerprint {
     /// An item's class and key values, absent attributes as empty.
     static func key(of item: StoredItem, seed: UInt64) -> UInt64 {
         var print = KeyFingerprint(item.itemClass, seed: seed)
-        for a in item.itemClass.primaryKeyAttributes { print.add(a, of: item.attributes) }
+        for a in item.itemClass.keyAttributes { print.add(a, of: item.attributes) }
         return print.value
     }
 
@@ -586,7 +586,7 @@ struct KeyFingerprint {
     /// once for both tables.
     static func keyAndPrefix(of item: StoredItem, seed: UInt64) -> (key: UInt64, prefix: UInt64) {
         var print = KeyFingerprint(item.itemClass, seed: seed)
-        let attributes = item.itemClass.primaryKeyAttributes
+        let attributes = item.itemClass.keyAttributes
         guard let first = attributes.first else {
             var prefix = print
             prefix.add(.string(""))
