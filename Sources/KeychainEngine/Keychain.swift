@@ -77,7 +77,7 @@ public struct StoredItem: Sendable, Hashable {
     /// class's key attributes, absent strings counting as empty.
     public var primaryKey: PrimaryKey {
         PrimaryKey(itemClass: itemClass, group: group, synchronizable: synchronizable,
-                   values: itemClass.primaryKeyAttributes.map { attributes.effectiveValue($0) })
+                   values: itemClass.keyAttributes.map { attributes.effectiveValue($0) })
     }
 }
 
@@ -106,10 +106,10 @@ public struct PrimaryKey: Sendable, Hashable {
 /// the tables' probe runs long (results never depend on the seed: matches
 /// are put in insertion order).
 public struct Keychain: Sendable {
-    /// Items by slot; a free slot holds an item with sequence 0.
-    private var slots: [StoredItem] = []
-    /// Per slot: its fingerprints and the next slot of each chain.
-    private var links: [SlotLinks] = []
+    /// Items by slot, each with its place in the two chained indexes; a
+    /// free slot holds an item with sequence 0. One array, so an insert
+    /// grows one table of slots, not one per field.
+    private var slots: [Slot] = []
     private var freeSlots: [Int32] = []
     /// Chains of items sharing a class and key values (group and sync aside).
     private var byKey = SlotTable()
@@ -133,6 +133,12 @@ public struct Keychain: Sendable {
     /// Seeds every fingerprint of this keychain.
     private let seed = UInt64.random(in: .min ... .max)
 
+    /// A stored item and its links.
+    struct Slot: Sendable {
+        var item: StoredItem
+        var links = SlotLinks()
+    }
+
     /// A slot's place in the two chained indexes.
     struct SlotLinks: Sendable {
         var key: UInt64 = 0
@@ -145,9 +151,14 @@ public struct Keychain: Sendable {
     /// compacted when they outnumber the live ones; sequences only grow, so
     /// appends keep the bucket sorted.
     struct Bucket: Sendable {
-        var slots: [Int32] = []
-        var sequences: [UInt64] = []
+        /// One array, not one per field: an insert appends once.
+        var entries: [Entry] = []
         var dead = 0
+
+        struct Entry: Sendable {
+            var slot: Int32
+            var sequence: UInt64
+        }
     }
 
     /// A keychain; `salt` keeps its persistent-reference UUIDs apart from
@@ -168,30 +179,30 @@ public struct Keychain: Sendable {
 
     public subscript(id: ItemID) -> StoredItem? {
         let i = Int(id.slot)
-        guard i >= 0, i < slots.count, slots[i].sequence != 0 else { return nil }
-        return slots[i]
+        guard i >= 0, i < slots.count, slots[i].item.sequence != 0 else { return nil }
+        return slots[i].item
     }
 
     /// A live item by a handle the caller just got from this keychain.
-    func stored(_ id: ItemID) -> StoredItem { slots[Int(id.slot)] }
+    func stored(_ id: ItemID) -> StoredItem { slots[Int(id.slot)].item }
 
     /// An item's place in insertion order, without copying it.
-    func sequence(of id: ItemID) -> UInt64 { slots[Int(id.slot)].sequence }
+    func sequence(of id: ItemID) -> UInt64 { slots[Int(id.slot)].item.sequence }
 
     /// The item with this primary key, if any.
     public func item(withKey key: PrimaryKey) -> ItemID? {
-        let attributes = key.itemClass.primaryKeyAttributes
+        let attributes = key.itemClass.keyAttributes
         guard attributes.count == key.values.count else { return nil }
         var print = KeyFingerprint(key.itemClass, seed: seed)
         for v in key.values { print.add(v) }
         var slot = byKey.head(print.value)
         while slot >= 0 {
-            let item = slots[Int(slot)]
+            let item = slots[Int(slot)].item
             if item.itemClass == key.itemClass && item.group == key.group && item.synchronizable == key.synchronizable
                 && zip(attributes, key.values).allSatisfy({ item.attributes.effectiveValue($0.0) == $0.1 }) {
                 return ItemID(slot: slot)
             }
-            slot = links[Int(slot)].nextKey
+            slot = slots[Int(slot)].links.nextKey
         }
         return nil
     }
@@ -207,11 +218,11 @@ public struct Keychain: Sendable {
         var slot = byKey.head(fingerprint)
         while slot >= 0 {
             let i = Int(slot)
-            if slots[i].group == item.group && slots[i].synchronizable == item.synchronizable
-                && Self.sameKeyValues(slots[i], item) {
+            if slots[i].item.group == item.group && slots[i].item.synchronizable == item.synchronizable
+                && Self.sameKeyValues(slots[i].item, item) {
                 return ItemID(slot: slot)
             }
-            slot = links[i].nextKey
+            slot = slots[i].links.nextKey
         }
         return nil
     }
@@ -225,7 +236,7 @@ public struct Keychain: Sendable {
 
     private mutating func liveItem(withKeyOf part: StoredItem, fingerprint: UInt64) -> ItemID? {
         guard let old = item(withKeyOf: part, fingerprint: fingerprint) else { return nil }
-        guard slots[Int(old.slot)].lost else { return old }
+        guard slots[Int(old.slot)].item.lost else { return old }
         remove(old)
         return nil
     }
@@ -234,7 +245,7 @@ public struct Keychain: Sendable {
     /// sync aside), compared in place.
     static func sameKeyValues(_ a: StoredItem, _ b: StoredItem) -> Bool {
         guard a.itemClass == b.itemClass else { return false }
-        for attribute in a.itemClass.primaryKeyAttributes
+        for attribute in a.itemClass.keyAttributes
         where !a.attributes.sameEffectiveValue(attribute, as: b.attributes) {
             return false
         }
@@ -253,7 +264,7 @@ public struct Keychain: Sendable {
     func matching(_ itemClass: ItemClass, keyIn query: AttributeList, into ids: inout [ItemID],
                   _ accept: (GroupID, Bool, Accessibility) -> Bool) {
         var print = KeyFingerprint(itemClass, seed: seed)
-        let attributes = itemClass.primaryKeyAttributes
+        let attributes = itemClass.keyAttributes
         for a in attributes {
             guard let i = query.index(of: a) else { return }
             print.add(query.entries[i].value)
@@ -261,17 +272,15 @@ public struct Keychain: Sendable {
         var slot = byKey.head(print.value)
         guard slot >= 0 else { return }
         // Fields are read through the buffers so no item is copied.
-        slots.withUnsafeBufferPointer { items in
-            links.withUnsafeBufferPointer { links in
-                while slot >= 0 {
-                    let i = Int(slot)
-                    if items[i].itemClass == itemClass,
-                       accept(items[i].group, items[i].synchronizable, items[i].accessibility),
-                       attributes.allSatisfy({ items[i].attributes.sameEffectiveValue($0, as: query) }) {
-                        ids.append(ItemID(slot: slot))
-                    }
-                    slot = links[i].nextKey
+        slots.withUnsafeBufferPointer { slots in
+            while slot >= 0 {
+                let i = Int(slot)
+                if slots[i].item.itemClass == itemClass,
+                   accept(slots[i].item.group, slots[i].item.synchronizable, slots[i].item.accessibility),
+                   attributes.allSatisfy({ slots[i].item.attributes.sameEffectiveValue($0, as: query) }) {
+                    ids.append(ItemID(slot: slot))
                 }
+                slot = slots[i].links.nextKey
             }
         }
     }
@@ -280,7 +289,7 @@ public struct Keychain: Sendable {
     /// that its primary key is free.
     @discardableResult
     public mutating func insert(_ item: StoredItem) -> ItemID {
-        insert(item, keyFingerprint: KeyFingerprint.key(of: item, seed: seed))
+        insert(item, prints: KeyFingerprint.keyAndPrefix(of: item, seed: seed))
     }
 
     /// Inserts `item` unless an item with its primary key is stored; a lost
@@ -288,33 +297,31 @@ public struct Keychain: Sendable {
     /// read after the passcode change would have (inferred). One
     /// fingerprint serves the lookup and the insert.
     mutating func insertUnlessPresent(_ item: consuming StoredItem) -> (id: ItemID, existed: Bool) {
-        let key = KeyFingerprint.key(of: item, seed: seed)
-        if let old = liveItem(withKeyOf: item, fingerprint: key) { return (old, true) }
-        return (insert(item, keyFingerprint: key), false)
+        let prints = KeyFingerprint.keyAndPrefix(of: item, seed: seed)
+        if let old = liveItem(withKeyOf: item, fingerprint: prints.key) { return (old, true) }
+        return (insert(item, prints: prints), false)
     }
 
-    /// The same as `insert`, with the key's fingerprint already computed.
+    /// The same as `insert`, with the item's fingerprints already computed.
     /// Consumes the item: it moves into its slot without a copy.
-    private mutating func insert(_ item: consuming StoredItem, keyFingerprint: UInt64) -> ItemID {
+    private mutating func insert(_ item: consuming StoredItem, prints: (key: UInt64, prefix: UInt64)) -> ItemID {
         item.sequence = nextSequence
         item.persistentUUID = uuidSalt << 32 | nextSequence
         nextSequence += 1
         let table = item.itemClass.tableIndex
         item.rowID = nextRowID[table]
         nextRowID[table] += 1
-        let prefix = KeyFingerprint.prefix(of: item, seed: seed)
         let b = bucketIndex(item.itemClass, item.group), sequence = item.sequence
         if item.synchronizable { synchronizableCount += 1 }
         let slot: Int32
         if let free = freeSlots.popLast() {
             slot = free
-            slots[Int(free)] = item
+            slots[Int(free)] = Slot(item: item)
         } else {
             slot = Int32(slots.count)
-            slots.append(item)
-            links.append(SlotLinks())
+            slots.append(Slot(item: item))
         }
-        link(slot, key: keyFingerprint, prefix: prefix)
+        link(slot, key: prints.key, prefix: prints.prefix)
         if b >= buckets.count { buckets += Array(repeating: Bucket(), count: b + 1 - buckets.count) }
         buckets[b].append(slot: slot, sequence: sequence)
         count += 1
@@ -324,34 +331,34 @@ public struct Keychain: Sendable {
     /// Puts a slot at the head of its two chains.
     private mutating func link(_ slot: Int32, key: UInt64, prefix: UInt64) {
         let nextKey = byKey.exchangeHead(key, slot), nextPrefix = byPrefix.exchangeHead(prefix, slot)
-        links[Int(slot)] = SlotLinks(key: key, prefix: prefix, nextKey: nextKey, nextPrefix: nextPrefix)
+        slots[Int(slot)].links = SlotLinks(key: key, prefix: prefix, nextKey: nextKey, nextPrefix: nextPrefix)
     }
 
     /// Takes a slot out of its key chain.
     private mutating func unlinkKey(_ slot: Int32) {
-        let fingerprint = links[Int(slot)].key, next = links[Int(slot)].nextKey
+        let fingerprint = slots[Int(slot)].links.key, next = slots[Int(slot)].links.nextKey
         var at = byKey.head(fingerprint)
         if at == slot {
             if next >= 0 { byKey.setHead(fingerprint, next) } else { byKey.remove(fingerprint) }
             return
         }
         while at >= 0 {
-            if links[Int(at)].nextKey == slot { links[Int(at)].nextKey = next; return }
-            at = links[Int(at)].nextKey
+            if slots[Int(at)].links.nextKey == slot { slots[Int(at)].links.nextKey = next; return }
+            at = slots[Int(at)].links.nextKey
         }
     }
 
     /// Takes a slot out of its prefix chain.
     private mutating func unlinkPrefix(_ slot: Int32) {
-        let fingerprint = links[Int(slot)].prefix, next = links[Int(slot)].nextPrefix
+        let fingerprint = slots[Int(slot)].links.prefix, next = slots[Int(slot)].links.nextPrefix
         var at = byPrefix.head(fingerprint)
         if at == slot {
             if next >= 0 { byPrefix.setHead(fingerprint, next) } else { byPrefix.remove(fingerprint) }
             return
         }
         while at >= 0 {
-            if links[Int(at)].nextPrefix == slot { links[Int(at)].nextPrefix = next; return }
-            at = links[Int(at)].nextPrefix
+            if slots[Int(at)].links.nextPrefix == slot { slots[Int(at)].links.nextPrefix = next; return }
+            at = slots[Int(at)].links.nextPrefix
         }
     }
 
@@ -359,17 +366,17 @@ public struct Keychain: Sendable {
     /// value and that pass `accept`, read in place. Appends to `ids`.
     func matching(_ itemClass: ItemClass, in group: GroupID, firstKeyValue: AttributeValue,
                   into ids: inout [ItemID], _ accept: (StoredItem) -> Bool) {
-        guard let first = itemClass.primaryKeyAttributes.first else { return }
+        guard let first = itemClass.keyAttributes.first else { return }
         var slot = byPrefix.head(KeyFingerprint.prefix(itemClass, group, firstKeyValue, seed: seed))
         guard slot >= 0 else { return }
-        slots.withUnsafeBufferPointer { items in
+        slots.withUnsafeBufferPointer { slots in
             while slot >= 0 {
                 let i = Int(slot)
-                if items[i].itemClass == itemClass && items[i].group == group
-                    && items[i].attributes.effectiveValue(first, is: firstKeyValue) && accept(items[i]) {
+                if slots[i].item.itemClass == itemClass && slots[i].item.group == group
+                    && slots[i].item.attributes.effectiveValue(first, is: firstKeyValue) && accept(slots[i].item) {
                     ids.append(ItemID(slot: slot))
                 }
-                slot = links[i].nextPrefix
+                slot = slots[i].links.nextPrefix
             }
         }
     }
@@ -377,15 +384,14 @@ public struct Keychain: Sendable {
     /// Removes an item for good.
     public mutating func remove(_ id: ItemID) {
         let i = Int(id.slot)
-        guard i >= 0, i < slots.count, slots[i].sequence != 0 else { return }
+        guard i >= 0, i < slots.count, slots[i].item.sequence != 0 else { return }
         unlinkKey(id.slot)
         unlinkPrefix(id.slot)
-        let b = bucketIndex(slots[i].itemClass, slots[i].group)
-        buckets[b].remove(sequence: slots[i].sequence)
+        let b = bucketIndex(slots[i].item.itemClass, slots[i].item.group)
+        buckets[b].remove(sequence: slots[i].item.sequence)
         if buckets[b].isEmpty { buckets[b] = Bucket() }
-        if slots[i].synchronizable { synchronizableCount -= 1 }
-        slots[i] = Self.freeSlot
-        links[i] = SlotLinks()
+        if slots[i].item.synchronizable { synchronizableCount -= 1 }
+        slots[i] = Slot(item: Self.freeSlot)
         freeSlots.append(id.slot)
         count -= 1
     }
@@ -395,17 +401,17 @@ public struct Keychain: Sendable {
     /// caller has checked that a new primary key is free.
     public mutating func replace(_ id: ItemID, with newItem: StoredItem) {
         let i = Int(id.slot)
-        guard i >= 0, i < slots.count, slots[i].sequence != 0 else { return }
-        let oldClass = slots[i].itemClass, oldGroup = slots[i].group, sequence = slots[i].sequence
+        guard i >= 0, i < slots.count, slots[i].item.sequence != 0 else { return }
+        let oldClass = slots[i].item.itemClass, oldGroup = slots[i].item.group, sequence = slots[i].item.sequence
         var updated = newItem
         updated.sequence = sequence
         // SecDbItemUpdate runs UPDATE … WHERE rowid=? and keeps the persistref.
-        updated.rowID = slots[i].rowID
-        updated.persistentUUID = slots[i].persistentUUID
+        updated.rowID = slots[i].item.rowID
+        updated.persistentUUID = slots[i].item.persistentUUID
         // A chain holds every item with its fingerprint: only a new
         // fingerprint moves the slot to another chain.
-        let key = KeyFingerprint.key(of: updated, seed: seed), prefix = KeyFingerprint.prefix(of: updated, seed: seed)
-        if key != links[i].key || prefix != links[i].prefix {
+        let (key, prefix) = KeyFingerprint.keyAndPrefix(of: updated, seed: seed)
+        if key != slots[i].links.key || prefix != slots[i].links.prefix {
             unlinkKey(id.slot)
             unlinkPrefix(id.slot)
             link(id.slot, key: key, prefix: prefix)
@@ -417,8 +423,8 @@ public struct Keychain: Sendable {
             if to >= buckets.count { buckets += Array(repeating: Bucket(), count: to + 1 - buckets.count) }
             buckets[to].insert(slot: id.slot, sequence: sequence)
         }
-        if slots[i].synchronizable != updated.synchronizable { synchronizableCount += updated.synchronizable ? 1 : -1 }
-        slots[i] = updated
+        if slots[i].item.synchronizable != updated.synchronizable { synchronizableCount += updated.synchronizable ? 1 : -1 }
+        slots[i].item = updated
     }
 
     /// Where a class's bucket in a group sits in `buckets`.
@@ -436,7 +442,7 @@ public struct Keychain: Sendable {
     /// The items of one class in one group, in insertion order.
     public func items(of itemClass: ItemClass, in group: GroupID) -> [ItemID] {
         guard let bucket = bucket(itemClass, group) else { return [] }
-        return bucket.slots.compactMap { $0 < 0 ? nil : ItemID(slot: $0) }
+        return bucket.entries.compactMap { $0.slot < 0 ? nil : ItemID(slot: $0.slot) }
     }
 
     /// Calls `body` for each item of a class in a group, in insertion order,
@@ -445,8 +451,8 @@ public struct Keychain: Sendable {
                         _ body: (ItemID, StoredItem) -> Bool) {
         guard let bucket = bucket(itemClass, group) else { return }
         slots.withUnsafeBufferPointer { buffer in
-            for slot in bucket.slots where slot >= 0 {
-                if !body(ItemID(slot: slot), buffer[Int(slot)]) { return }
+            for entry in bucket.entries where entry.slot >= 0 {
+                if !body(ItemID(slot: entry.slot), buffer[Int(entry.slot)].item) { return }
             }
         }
     }
@@ -456,8 +462,8 @@ public struct Keychain: Sendable {
     public var allItems: [(ItemID, StoredItem)] {
         var all: [(ItemID, StoredItem)] = []
         all.reserveCapacity(count)
-        for (i, item) in slots.enumerated() where item.sequence != 0 {
-            all.append((ItemID(slot: Int32(i)), item))
+        for (i, slot) in slots.enumerated() where slot.item.sequence != 0 {
+            all.append((ItemID(slot: Int32(i)), slot.item))
         }
         all.sort { $0.1.sequence < $1.1.sequence }
         return all
@@ -521,12 +527,16 @@ struct KeyFingerprint {
             at += 8
         }
         if at < n {
+            // The last 1-7 bytes as one word, low byte first. With eight
+            // bytes or more in all, the word that ends the buffer holds
+            // them in its high bytes: one load and a shift, not a loop
+            // over bytes (group and app names are 10-30 bytes long).
+            let rest = n - at
             var tail: UInt64 = 0
-            var shift: UInt64 = 0
-            while at < n {
-                tail |= UInt64(bytes[at]) << shift
-                shift += 8
-                at += 1
+            if n >= 8 {
+                tail = bytes.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self) >> UInt64((8 - rest) * 8)
+            } else {
+                withUnsafeMutableBytes(of: &tail) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[at..<n])) }
             }
             mix(tail)
         }
@@ -565,22 +575,37 @@ struct KeyFingerprint {
     /// An item's class and key values, absent attributes as empty.
     static func key(of item: StoredItem, seed: UInt64) -> UInt64 {
         var print = KeyFingerprint(item.itemClass, seed: seed)
-        for a in item.itemClass.primaryKeyAttributes { print.add(a, of: item.attributes) }
+        for a in item.itemClass.keyAttributes { print.add(a, of: item.attributes) }
         return print.value
     }
 
-    /// An item's class, group and first key value.
-    static func prefix(of item: StoredItem, seed: UInt64) -> UInt64 {
+    /// An item's key fingerprint and its prefix fingerprint (class, first
+    /// key value, group) in one walk over its key values: the prefix is
+    /// the key's state after the first value, with the group added, so the
+    /// first value (the account, for passwords) is looked up and hashed
+    /// once for both tables.
+    static func keyAndPrefix(of item: StoredItem, seed: UInt64) -> (key: UInt64, prefix: UInt64) {
         var print = KeyFingerprint(item.itemClass, seed: seed)
-        print.add(group: item.group)
-        if let first = item.itemClass.primaryKeyAttributes.first { print.add(first, of: item.attributes) } else { print.add(.string("")) }
-        return print.value
+        let attributes = item.itemClass.keyAttributes
+        guard let first = attributes.first else {
+            var prefix = print
+            prefix.add(.string(""))
+            prefix.add(group: item.group)
+            return (print.value, prefix.value)
+        }
+        print.add(first, of: item.attributes)
+        var prefix = print
+        prefix.add(group: item.group)
+        for a in attributes.dropFirst() { print.add(a, of: item.attributes) }
+        return (print.value, prefix.value)
     }
 
+    /// The prefix fingerprint `keyAndPrefix` gives an item of this class
+    /// and group whose first key value is `first`.
     static func prefix(_ itemClass: ItemClass, _ group: GroupID, _ first: AttributeValue, seed: UInt64) -> UInt64 {
         var print = KeyFingerprint(itemClass, seed: seed)
-        print.add(group: group)
         print.add(first)
+        print.add(group: group)
         return print.value
     }
 
@@ -668,28 +693,41 @@ struct SlotTable: Sendable {
         if removed { used -= 1 }
     }
 
+    /// Doubles the table. Keys are distinct, so each entry goes to the
+    /// first empty place from its home, written straight into the new
+    /// buffer: through `setHead` each moved entry paid the fill check, a
+    /// uniqueness check and key comparisons (callgrind: the rehashes were
+    /// some 70 instructions an insert).
     private mutating func grow() {
         let old = entries
-        entries = Array(repeating: Entry(), count: max(16, entries.count * 2))
-        used = 0
-        for e in old where e.key != 0 { setHead(e.key, e.head) }
+        var grown = [Entry](repeating: Entry(), count: max(16, entries.count * 2))
+        grown.withUnsafeMutableBufferPointer { e in
+            let mask = e.count - 1
+            old.withUnsafeBufferPointer { old in
+                for entry in old where entry.key != 0 {
+                    var i = Int(truncatingIfNeeded: entry.key) & mask
+                    while e[i].key != 0 { i = (i + 1) & mask }
+                    e[i] = entry
+                }
+            }
+        }
+        entries = grown
     }
 }
 
 extension Keychain.Bucket {
-    var isEmpty: Bool { slots.count == dead }
+    var isEmpty: Bool { entries.count == dead }
 
     mutating func append(slot: Int32, sequence: UInt64) {
-        slots.append(slot)
-        sequences.append(sequence)
+        entries.append(Entry(slot: slot, sequence: sequence))
     }
 
     /// The first position whose sequence is not below `sequence`.
     func position(of sequence: UInt64) -> Int {
-        var lo = 0, hi = sequences.count
+        var lo = 0, hi = entries.count
         while lo < hi {
             let mid = (lo + hi) / 2
-            if sequences[mid] < sequence { lo = mid + 1 } else { hi = mid }
+            if entries[mid].sequence < sequence { lo = mid + 1 } else { hi = mid }
         }
         return lo
     }
@@ -697,32 +735,20 @@ extension Keychain.Bucket {
     /// Inserts an item that moved in from another group at its place in
     /// insertion order.
     mutating func insert(slot: Int32, sequence: UInt64) {
-        let at = position(of: sequence)
-        if at == sequences.count { append(slot: slot, sequence: sequence); return }
-        slots.insert(slot, at: at)
-        sequences.insert(sequence, at: at)
+        entries.insert(Entry(slot: slot, sequence: sequence), at: position(of: sequence))
     }
 
     mutating func remove(sequence: UInt64) {
         // Binary search: sequences are strictly increasing.
         let lo = position(of: sequence)
-        guard lo < sequences.count, sequences[lo] == sequence, slots[lo] >= 0 else { return }
-        slots[lo] = -1
+        guard lo < entries.count, entries[lo].sequence == sequence, entries[lo].slot >= 0 else { return }
+        entries[lo].slot = -1
         dead += 1
-        if dead > 32 && dead * 2 > slots.count { compact() }
+        if dead > 32 && dead * 2 > entries.count { compact() }
     }
 
     mutating func compact() {
-        var newSlots: [Int32] = []
-        var newSequences: [UInt64] = []
-        newSlots.reserveCapacity(slots.count - dead)
-        newSequences.reserveCapacity(slots.count - dead)
-        for (s, q) in zip(slots, sequences) where s >= 0 {
-            newSlots.append(s)
-            newSequences.append(q)
-        }
-        slots = newSlots
-        sequences = newSequences
+        entries.removeAll { $0.slot < 0 }
         dead = 0
     }
 }

@@ -340,7 +340,7 @@ extension World {
     static func matchingItems(_ spec: borrowing ItemSpec, _ itemClass: ItemClass, in groups: [GroupID],
                               of keychain: Keychain, sync override: SyncSelector? = nil) -> [ItemID] {
         var ids: [ItemID] = []
-        let keyAttributes = itemClass.primaryKeyAttributes
+        let keyAttributes = itemClass.keyAttributes
         let fullKey = !keyAttributes.isEmpty && keyAttributes.allSatisfy { spec.attributes.contains($0) }
         if fullKey {
             // One hash of the key values; the group and sync value are then

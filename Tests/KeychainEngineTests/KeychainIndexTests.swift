@@ -40,6 +40,27 @@ struct KeychainIndexTests {
         #expect(seen == k.count)
     }
 
+    /// The last 1-7 bytes of a name are read as one word ending the buffer
+    /// when the name has 8 bytes or more: every byte must still count, and
+    /// equal names built differently must agree.
+    @Test("name fingerprints: every length 0-40, each end byte counts, equal names agree")
+    func nameFingerprintsByLength() {
+        let seed: UInt64 = 0x5eed
+        for n in 0...40 {
+            let bytes = (0..<n).map { UInt8(0x61 + $0 % 26) }
+            let name = String(decoding: bytes, as: UTF8.self)
+            let rebuilt = String(("x" + name).dropFirst())
+            #expect(World.nameFingerprint(name, seed: seed) == World.nameFingerprint(rebuilt, seed: seed), "length \(n)")
+            for at in [0, n - 1, n - 8] where at >= 0 && at < n {
+                var changed = bytes
+                changed[at] ^= 1
+                #expect(World.nameFingerprint(name, seed: seed)
+                        != World.nameFingerprint(String(decoding: changed, as: UTF8.self), seed: seed),
+                        "length \(n), byte \(at)")
+            }
+        }
+    }
+
     @Test("index: many items across groups, buckets in insertion order")
     func manyItems() {
         var k = Keychain()
