@@ -97,8 +97,8 @@ public struct TargetSigning: Sendable {
                 if !e.problems.isEmpty || !e.undefined.isEmpty { signing.groupsResolve = false }
                 for p in e.problems { signing.issues.append(ProjectIssue(.warning, "'\(value)': \(p)", at: at)) }
                 if !e.undefined.isEmpty {
-                    signing.issues.append(ProjectIssue(.warning, "'\(value)' uses \(e.undefined.map { "$(\($0))" }.joined(separator: ", ")), which target '\(target.name)' does not define; Xcode expands \(e.undefined.count == 1 ? "it" : "them") to nothing",
-                                                       at: at, hint: "define the build setting, or write the group out"))
+                    signing.issues.append(.undefined("'\(value)'", uses: e.undefined, definedNowhere: "target '\(target.name)' does not define",
+                                                     at: at, hint: "define the build setting, or write the group out"))
                 }
                 return Located(value: e.value, location: at)
             }

@@ -22,11 +22,25 @@ public struct ProjectIssue: Error, Sendable, Hashable {
     public var location: ProjectLocation?
     public var hint: String?
 
+    /// The settings a value uses that no level defines, when that is the
+    /// whole problem: Xcode expands them to nothing, so the value is what
+    /// Xcode builds, unless the SDK (which kcs does not model) defines one.
+    public var undefinedSettings: [String] = []
+
     public init(_ severity: Severity, _ message: String, at location: ProjectLocation?, hint: String? = nil) {
         self.severity = severity
         self.message = message
         self.location = location
         self.hint = hint
+    }
+
+    /// `subject` uses `names`, which no level defines (`where` says whose levels).
+    public static func undefined(_ subject: String, uses names: [String], definedNowhere place: String, at location: ProjectLocation?,
+                                 hint: String) -> ProjectIssue {
+        var issue = ProjectIssue(.warning, "\(subject) uses \(names.map { "$(\($0))" }.joined(separator: ", ")), which \(place); Xcode expands \(names.count == 1 ? "it" : "them") to nothing",
+                                 at: location, hint: hint)
+        issue.undefinedSettings = names
+        return issue
     }
 }
 

@@ -158,4 +158,37 @@ struct XcodeRealProjectsTests {
         let text2 = try String(contentsOfFile: f.path("notes2.kcs"), encoding: .utf8)
         #expect(text2.contains("entitlements=\"Widget/Widget.entitlements\""), "\(text2)")
     }
+
+    /// Home Assistant: `PRODUCT_BUNDLE_IDENTIFIER = ${BUNDLE_ID_PREFIX}.HomeAssistant${BUNDLE_ID_SUFFIX}`,
+    /// with the suffix set only for Debug. `app … project=` refused every
+    /// target; a setting defined nowhere is what Xcode builds, so it is a
+    /// warning at the declaration. A file that does not read is still an error.
+    @Test func aScriptTakesASettingDefinedNowhereAsXcodeDoesWithAWarning() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.write("Config/Base.xcconfig", """
+            #include "Team.xcconfig"
+            PRODUCT_BUNDLE_IDENTIFIER = com.example.$(PRODUCT_NAME:rfc1034identifier)${BUNDLE_ID_SUFFIX}
+
+            """)
+        f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes$(BUNDLE_ID_SUFFIX)"])
+        f.writeProject()
+        f.write("s.kcs", """
+            app App project="App.xcodeproj"
+            expect groups App [SKMME9E2Y8.com.example.Notes, SKMME9E2Y8.com.example.Notes]
+
+            """)
+        let report = Interpreter.run(path: f.path("s.kcs"))
+        #expect(report.verdict == .passed, "\(report.diagnostics.map(\.message))")
+        let warnings = report.diagnostics.filter { $0.severity == .warning }.map { "\($0.location?.line ?? 0) \($0.message) | \($0.notes.first.map { ProjectPath.lastComponent($0.file?.name ?? "") } ?? "")" }
+        #expect(warnings == [
+            "1 PRODUCT_BUNDLE_IDENTIFIER (target 'App', configuration 'Release') uses $(BUNDLE_ID_SUFFIX), which no level of the project defines; Xcode expands it to nothing | Base.xcconfig",
+            "1 '$(AppIdentifierPrefix)com.example.Notes$(BUNDLE_ID_SUFFIX)' uses $(BUNDLE_ID_SUFFIX), which target 'App' does not define; Xcode expands it to nothing | App.entitlements",
+        ], "\(warnings)")
+        f.projectXCConfig["Release"] = "Config/Missing.xcconfig"
+        f.writeProject()
+        let missing = Interpreter.run(path: f.path("s.kcs"))
+        #expect(missing.diagnostics.first?.severity == .error)
+        #expect(missing.diagnostics.first?.message.contains("cannot read the xcconfig file") == true, "\(missing.diagnostics.map(\.message))")
+    }
 }
