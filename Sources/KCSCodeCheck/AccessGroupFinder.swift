@@ -34,14 +34,32 @@ public struct AccessGroupFinder {
 
     public init() {}
 
+    /// A string constant a file declares: `let name = "value"` on `line`.
+    public typealias Constant = (name: String, value: String, line: Int)
+
     /// Collects a file's string constants; call for every file before ``uses(in:)``.
     public mutating func collectConstants(_ tree: SourceFileSyntax, file: String) {
+        add(Self.constants(in: tree, file: file), file: file)
+    }
+
+    /// The string constants of one file (the same for every target that compiles it).
+    public static func constants(in tree: SourceFileSyntax, file: String) -> [Constant] {
         let converter = SourceLocationConverter(fileName: file, tree: tree)
         let collector = ConstantCollector(viewMode: .sourceAccurate)
         collector.walk(tree)
-        for (name, value, node) in collector.found {
-            constants[name, default: []].append((value, file, node.startLocation(converter: converter).line))
-        }
+        return collector.found.map { ($0.0, $0.1, $0.2.startLocation(converter: converter).line) }
+    }
+
+    /// Adds the constants ``constants(in:file:)`` found in `file`.
+    public mutating func add(_ found: [Constant], file: String) {
+        for c in found { constants[c.name, default: []].append((c.value, file, c.line)) }
+    }
+
+    /// Whether a file's text can hold a use at all: every API the finder
+    /// knows has `…ccessGroup` or `…haredGroupIdentifier` in its name, so a
+    /// file without either is not walked for uses (most files of an app).
+    public static func mayNameGroups(_ text: String) -> Bool {
+        text.contains("ccessGroup") || text.contains("haredGroupIdentifier")
     }
 
     /// The uses of access groups in one file.

@@ -13,18 +13,27 @@ public enum CodeCheck {
     public static func run(_ lint: ProjectLint, fileSystem: any ProjectFileSystem = LocalProjectFileSystem()) -> [Diagnostic] {
         var render = ProjectDiagnostics(fileSystem: fileSystem)
         var out: [Diagnostic] = []
+        // Each file is parsed once, however many targets compile it (Pocket
+        // Casts compiles 1,079 files 2,364 times); only the trees of files
+        // that can name a group are kept.
+        var parsed: [String: (constants: [AccessGroupFinder.Constant], tree: SourceFileSyntax?)] = [:]
         for target in lint.project.targets where target.kind != nil {
             guard let signing = lint.signing(of: target), let app = signing.appTarget else { continue }
             var finder = AccessGroupFinder()
             var trees: [(String, SourceFileSyntax)] = []
             for path in target.swiftSources.prefix(maxFiles) {
-                guard let file = render.sourceFile(path) else {
-                    out.append(Diagnostic(.projectSetting, "cannot read '\(path)', a source of target '\(target.name)'", severity: .warning))
-                    continue
+                if parsed[path] == nil {
+                    guard let file = render.sourceFile(path) else {
+                        out.append(Diagnostic(.projectSetting, "cannot read '\(path)', a source of target '\(target.name)'", severity: .warning))
+                        continue
+                    }
+                    let text = String(decoding: file.bytes, as: UTF8.self)
+                    let tree = AccessGroupFinder.parse(text)
+                    parsed[path] = (AccessGroupFinder.constants(in: tree, file: path), AccessGroupFinder.mayNameGroups(text) ? tree : nil)
                 }
-                let tree = AccessGroupFinder.parse(String(decoding: file.bytes, as: UTF8.self))
-                finder.collectConstants(tree, file: path)
-                trees.append((path, tree))
+                guard let entry = parsed[path] else { continue }
+                finder.add(entry.constants, file: path)
+                if let tree = entry.tree { trees.append((path, tree)) }
             }
             let granted = app.accessGroups
             var grantedOnce: [String] = []
