@@ -135,6 +135,12 @@ struct XcodeRealProjectsTests {
         let missing = result.diagnostics.filter { $0.message.contains("Version.public.xcconfig") }
         #expect(missing.count == 1, "\(result.diagnostics.map(\.message))")
         #expect(result.verdict == .passed)
+        // DuckDuckGo: a group from a setting only one configuration sets says so in the scenario too.
+        f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)$(VAULT_APP_GROUP)"])
+        let vault = XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions())
+        #expect(vault.scenario.contains("# App: the groups of \"\(f.path("App/App.entitlements"))\", expanded with the project's build settings; some use a setting no level defines"), "\(vault.scenario)")
+        #expect(vault.scenario.contains("keychain-access-groups=[SKMME9E2Y8.]"), "\(vault.scenario)")
+        #expect(vault.diagnostics.contains { $0.message.contains("uses $(VAULT_APP_GROUP), which target 'App' does not define") })
     }
 
     /// Running the import from elsewhere: `-o` absolute with a relative
