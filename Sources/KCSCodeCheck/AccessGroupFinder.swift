@@ -69,6 +69,14 @@ public struct AccessGroupFinder {
         return visitor.uses
     }
 
+    /// The names the uses in one file look up as constants: only a file
+    /// whose text holds one of them can declare a constant that matters.
+    public func lookups(in tree: SourceFileSyntax, file: String) -> Set<String> {
+        let visitor = UseVisitor(finder: self, converter: SourceLocationConverter(fileName: file, tree: tree), file: file)
+        visitor.walk(tree)
+        return visitor.lookedUp
+    }
+
     /// The constant `name` if it is declared with exactly one value.
     func constant(_ name: String) -> (String, (file: String, line: Int)?)? {
         guard let all = constants[name], let first = all.first, all.allSatisfy({ $0.0 == first.0 }) else { return nil }
@@ -98,6 +106,7 @@ private final class UseVisitor: SyntaxVisitor {
     let converter: SourceLocationConverter
     let file: String
     var uses: [AccessGroupUse] = []
+    var lookedUp: Set<String> = []
 
     init(finder: AccessGroupFinder, converter: SourceLocationConverter, file: String) {
         self.finder = finder
@@ -196,6 +205,7 @@ private final class UseVisitor: SyntaxVisitor {
         if e.is(NilLiteralExprSyntax.self) { return nil }
         if let s = e.as(StringLiteralExprSyntax.self), let v = s.representedLiteralValue { return (.literal(v), nil) }
         let name: String? = e.as(DeclReferenceExprSyntax.self)?.baseName.text ?? e.as(MemberAccessExprSyntax.self)?.declName.baseName.text
+        if let name { lookedUp.insert(name) }
         if let name, let (v, at) = finder.constant(name) { return (.literal(v), at) }
         return (.runtime(e.trimmedDescription), nil)
     }

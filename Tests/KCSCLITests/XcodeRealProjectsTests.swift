@@ -1,4 +1,5 @@
 import Foundation
+import KCSCodeCheck
 import KCSLanguage
 import KCSXcode
 import KCSXcodeProject
@@ -196,5 +197,30 @@ struct XcodeRealProjectsTests {
         let missing = Interpreter.run(path: f.path("s.kcs"))
         #expect(missing.diagnostics.first?.severity == .error)
         #expect(missing.diagnostics.first?.message.contains("cannot read the xcconfig file") == true, "\(missing.diagnostics.map(\.message))")
+    }
+
+    /// The code check reads only files that can name a group, and for
+    /// constants only files that hold a name those look up: a constant
+    /// declared in another file is still found, and one declared twice with
+    /// two values is still not trusted.
+    @Test func constantsFromOtherFilesAreFoundWithoutParsingEveryFile() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.targets[2].sources = ["ShareViewController.swift", "Groups.swift", "Other.swift", "Twice.swift"]
+        f.write("Share/ShareViewController.swift", """
+            import Security
+            let query: [String: Any] = [kSecAttrAccessGroup as String: notesGroup]
+            let other: [String: Any] = [kSecAttrAccessGroup as String: twice]
+
+            """)
+        f.write("Share/Groups.swift", "let notesGroup = \"com.example.Notes.shared\"\nlet twice = \"a\"\n")
+        f.write("Share/Twice.swift", "let twice = \"b\"\n")
+        f.write("Share/Other.swift", "let unrelated = \"x\"\n")
+        f.writeProject()
+        let d = CodeCheck.run(try ProjectLint.load(f.projectPath).get())
+        let messages = d.map { "\($0.code.rawValue) \($0.location?.line ?? 0) \($0.message)" }
+        #expect(messages.contains { $0.hasPrefix("KCS607 2 target 'Share Extension' (configuration 'Release') names the access group com.example.Notes.shared") }, "\(messages)")
+        #expect(messages.contains { $0.hasPrefix("KCS608 3 target 'Share Extension' (configuration 'Release') passes kSecAttrAccessGroup a value built at run time (twice)") }, "\(messages)")
+        #expect(d.count == 2, "\(messages)")
     }
 }
