@@ -34,14 +34,32 @@ public struct AccessGroupFinder {
 
     public init() {}
 
+    /// A string constant a file declares: `let name = "value"` on `line`.
+    public typealias Constant = (name: String, value: String, line: Int)
+
     /// Collects a file's string constants; call for every file before ``uses(in:)``.
     public mutating func collectConstants(_ tree: SourceFileSyntax, file: String) {
+        add(Self.constants(in: tree, file: file), file: file)
+    }
+
+    /// The string constants of one file (the same for every target that compiles it).
+    public static func constants(in tree: SourceFileSyntax, file: String) -> [Constant] {
         let converter = SourceLocationConverter(fileName: file, tree: tree)
         let collector = ConstantCollector(viewMode: .sourceAccurate)
         collector.walk(tree)
-        for (name, value, node) in collector.found {
-            constants[name, default: []].append((value, file, node.startLocation(converter: converter).line))
-        }
+        return collector.found.map { ($0.0, $0.1, $0.2.startLocation(converter: converter).line) }
+    }
+
+    /// Adds the constants ``constants(in:file:)`` found in `file`.
+    public mutating func add(_ found: [Constant], file: String) {
+        for c in found { constants[c.name, default: []].append((c.value, file, c.line)) }
+    }
+
+    /// Whether a file's text can hold a use at all: every API the finder
+    /// knows has `…ccessGroup` or `…haredGroupIdentifier` in its name, so a
+    /// file without either is not walked for uses (most files of an app).
+    public static func mayNameGroups(_ text: String) -> Bool {
+        text.contains("ccessGroup") || text.contains("haredGroupIdentifier")
     }
 
     /// The uses of access groups in one file.
@@ -49,6 +67,14 @@ public struct AccessGroupFinder {
         let visitor = UseVisitor(finder: self, converter: SourceLocationConverter(fileName: file, tree: tree), file: file)
         visitor.walk(tree)
         return visitor.uses
+    }
+
+    /// The names the uses in one file look up as constants: only a file
+    /// whose text holds one of them can declare a constant that matters.
+    public func lookups(in tree: SourceFileSyntax, file: String) -> Set<String> {
+        let visitor = UseVisitor(finder: self, converter: SourceLocationConverter(fileName: file, tree: tree), file: file)
+        visitor.walk(tree)
+        return visitor.lookedUp
     }
 
     /// The constant `name` if it is declared with exactly one value.
@@ -80,6 +106,7 @@ private final class UseVisitor: SyntaxVisitor {
     let converter: SourceLocationConverter
     let file: String
     var uses: [AccessGroupUse] = []
+    var lookedUp: Set<String> = []
 
     init(finder: AccessGroupFinder, converter: SourceLocationConverter, file: String) {
         self.finder = finder
@@ -178,6 +205,7 @@ private final class UseVisitor: SyntaxVisitor {
         if e.is(NilLiteralExprSyntax.self) { return nil }
         if let s = e.as(StringLiteralExprSyntax.self), let v = s.representedLiteralValue { return (.literal(v), nil) }
         let name: String? = e.as(DeclReferenceExprSyntax.self)?.baseName.text ?? e.as(MemberAccessExprSyntax.self)?.declName.baseName.text
+        if let name { lookedUp.insert(name) }
         if let name, let (v, at) = finder.constant(name) { return (.literal(v), at) }
         return (.runtime(e.trimmedDescription), nil)
     }

@@ -3,8 +3,12 @@ import KeychainEngine
 
 /// Declarations: apps from options, entitlements files and Xcode projects, and how they are signed.
 extension Session {
-    mutating func declareApp(_ decl: AppDeclaration, _ file: SourceFile, _ range: SourceRange) throws(Diagnostic) {
-        if decl.entitlements != nil { return try declareApp(fromEntitlements: decl, file) }
+    /// Declares the app; returns warnings (a project setting defined nowhere).
+    mutating func declareApp(_ decl: AppDeclaration, _ file: SourceFile, _ range: SourceRange) throws(Diagnostic) -> [Diagnostic] {
+        if decl.entitlements != nil {
+            try declareApp(fromEntitlements: decl, file)
+            return []
+        }
         if decl.project != nil {
             // Session+Project.swift resolves the target; the world is changed here.
             let p = try projectApp(decl, file)
@@ -15,7 +19,7 @@ extension Session {
             } catch {
                 throw worldError(error, file, decl.bundleID.range)
             }
-            return
+            return p.warnings
         }
         var teamID: String?
         if let t = decl.team {
@@ -39,6 +43,7 @@ extension Session {
         } catch {
             throw worldError(error, file, decl.alias?.range ?? decl.bundleID.range)
         }
+        return []
     }
 
     /// `app BUNDLEID entitlements="PATH"`: the team, app ID and groups come from the file.

@@ -9,6 +9,9 @@ package struct ProjectApp {
     package var kind: TargetKind
     package var keychainAccessGroups: [String]
     package var applicationGroups: [String]
+    /// Settings the project uses and defines nowhere, expanded to nothing as
+    /// Xcode does: warnings at the declaration.
+    package var warnings: [Diagnostic]
 }
 
 extension Session {
@@ -16,6 +19,9 @@ extension Session {
     /// through the same code as `kcs import xcode`, on the script's platform.
     /// Anything that does not resolve is an error at the declaration, with a
     /// note at the project line responsible: a script never runs on a guess.
+    /// A setting no level defines is the one exception, a warning: Xcode
+    /// expands it to nothing (real projects leave `$(BUNDLE_ID_SUFFIX)` unset
+    /// for Release), so the value is the one Xcode builds.
     func projectApp(_ decl: AppDeclaration, _ file: SourceFile) throws(Diagnostic) -> ProjectApp {
         guard let projectName = decl.project else {
             throw Diagnostic(.invalidDeclaration, "no project= given", file: file, range: decl.bundleID.range)
@@ -60,7 +66,7 @@ extension Session {
         }
         let signing = TargetSigning.resolve(project, target, configuration: configuration, platform: platform, team: fallbackTeam,
                                             fileSystem: fileSystem)
-        if let issue = signing.issues.first {
+        if let issue = signing.issues.first(where: { $0.undefinedSettings.isEmpty }) {
             throw Diagnostic(.projectSetting, issue.message, file: file, range: projectName.range, hint: issue.hint,
                              notes: [render.note("here", at: issue.location)])
         }
@@ -70,6 +76,10 @@ extension Session {
         return ProjectApp(bundleID: bundleID, teamID: decl.team?.text == "none" ? nil : signing.resolved.teamID,
                           kind: TargetKind(rawValue: productKind.scenarioKind) ?? .app,
                           keychainAccessGroups: signing.keychainAccessGroups.map(\.value),
-                          applicationGroups: signing.applicationGroups.map(\.value))
+                          applicationGroups: signing.applicationGroups.map(\.value),
+                          warnings: signing.issues.map {
+                              Diagnostic(.projectSetting, $0.message, file: file, range: projectName.range, severity: .warning, hint: $0.hint,
+                                         notes: [render.note("here", at: $0.location)])
+                          })
     }
 }

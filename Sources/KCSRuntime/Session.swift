@@ -324,7 +324,10 @@ public struct Session: Sendable {
                 throw worldError(error, file, alias?.range ?? id.range)
             }
         case .app(let decl):
-            try declareApp(decl, file, s.range)
+            for warning in try declareApp(decl, file, s.range) {
+                report.record(warning)
+                observer?(.diagnostic(warning))
+            }
             if lints {
                 for warning in entitlementWarnings(decl, file, s.range) {
                     report.record(warning)

@@ -17,6 +17,9 @@ public struct TargetSigning: Sendable {
     /// Whether a scenario's `entitlements="…"` reads the file to the same
     /// groups: it uses no build setting other than the ones kcs expands.
     public var scenarioCanReadFile: Bool
+    /// Whether every group expanded cleanly: no setting it uses is undefined
+    /// or malformed, and the team prefix it needs is known.
+    public var groupsResolve: Bool
     public var issues: [ProjectIssue]
 
     /// A value and where it was written.
@@ -52,7 +55,7 @@ public struct TargetSigning: Sendable {
         var resolved = project.resolve(target, configuration: configuration, platform: platform)
         if resolved.teamID == nil { resolved.teamID = team }
         var signing = TargetSigning(resolved: resolved, entitlements: nil, keychainAccessGroups: [], applicationGroups: [],
-                                    scenarioCanReadFile: true, issues: resolved.issues)
+                                    scenarioCanReadFile: true, groupsResolve: true, issues: resolved.issues)
         guard let path = resolved.entitlementsPath else { return signing }
         let bytes: [UInt8]
         switch fileSystem.read(path) {
@@ -86,14 +89,16 @@ public struct TargetSigning: Sendable {
                     signing.scenarioCanReadFile = false
                 }
                 if team == nil, value.contains("AppIdentifierPrefix") || value.contains("TeamIdentifierPrefix") {
+                    signing.groupsResolve = false
                     signing.issues.append(ProjectIssue(.warning, "'\(value)' needs a team ID, and target '\(target.name)' has none in configuration '\(configuration)'",
                                                        at: at, hint: "set DEVELOPMENT_TEAM, or give --team TEAMID"))
                 }
                 let e = resolved.settings.expand(value, extra: extra)
+                if !e.problems.isEmpty || !e.undefined.isEmpty { signing.groupsResolve = false }
                 for p in e.problems { signing.issues.append(ProjectIssue(.warning, "'\(value)': \(p)", at: at)) }
                 if !e.undefined.isEmpty {
-                    signing.issues.append(ProjectIssue(.warning, "'\(value)' uses \(e.undefined.map { "$(\($0))" }.joined(separator: ", ")), which target '\(target.name)' does not define; Xcode expands \(e.undefined.count == 1 ? "it" : "them") to nothing",
-                                                       at: at, hint: "define the build setting, or write the group out"))
+                    signing.issues.append(.undefined("'\(value)'", uses: e.undefined, definedNowhere: "target '\(target.name)' does not define",
+                                                     at: at, hint: "define the build setting, or write the group out"))
                 }
                 return Located(value: e.value, location: at)
             }

@@ -61,6 +61,11 @@ public struct ProjectLint {
             let all = signings.filter { $0.target.id == t.id }
             guard let reference = all.first(where: { $0.configuration == configuration }) else { continue }
             for other in all where other.configuration != configuration {
+                // A configuration that builds another bundle ID is another app
+                // (com.example.App.debug beside com.example.App): projects give
+                // it its own groups and file on purpose, and it never reads
+                // what the other stores. Seen in NetNewsWire and Simplenote.
+                if let mine = other.resolved.bundleID, let theirs = reference.resolved.bundleID, mine != theirs { continue }
                 if other.resolved.entitlementsPath != reference.resolved.entitlementsPath {
                     let mine = other.resolved.entitlementsPath.map { "'\($0)'" } ?? "no entitlements file"
                     let theirs = reference.resolved.entitlementsPath.map { "'\($0)'" } ?? "no entitlements file"
@@ -73,7 +78,9 @@ public struct ProjectLint {
                 }
                 let a = reference.keychainAccessGroups.map(\.value) + reference.applicationGroups.map(\.value)
                 let b = other.keychainAccessGroups.map(\.value) + other.applicationGroups.map(\.value)
-                if a != b {
+                // Groups built from a setting that does not resolve are already
+                // reported (KCS602); comparing what they expand to would be a guess.
+                if a != b, reference.groupsResolve, other.groupsResolve {
                     let missing = a.filter { !b.contains($0) }, extra = b.filter { !a.contains($0) }
                     var parts: [String] = []
                     if !missing.isEmpty { parts.append("lacks \(missing.joined(separator: ", "))") }
@@ -101,6 +108,9 @@ public struct ProjectLint {
             guard !shared.isEmpty else { continue }
             for id in host.embeddedTargets {
                 guard let child = project.targets.first(where: { $0.id == id }), let c = signing(of: child) else { continue }
+                // A watch app embedded in an iPhone app runs on the watch, with
+                // the watch's keychain: no group would let it read the phone's items.
+                guard c.resolved.platform == h.resolved.platform else { continue }
                 let theirs = c.keychainAccessGroups.map(\.value) + c.applicationGroups.map(\.value)
                 guard shared.isDisjoint(with: theirs) else { continue }
                 out.append(render.diagnostic(ProjectIssue(
@@ -116,7 +126,15 @@ public struct ProjectLint {
     /// KCS605: `.entitlements` files in the project or in a target's folder
     /// that no configuration of any target signs with.
     func unusedEntitlements(_ render: inout ProjectDiagnostics) -> [Diagnostic] {
-        let used = Set(signings.compactMap(\.resolved.entitlementsPath))
+        var used = Set(signings.compactMap(\.resolved.entitlementsPath))
+        // The other platforms a target builds for may sign with another file
+        // (`CODE_SIGN_ENTITLEMENTS[sdk=macosx*]` for Mac Catalyst, as in Home Assistant).
+        for s in signings {
+            for platform in project.platforms(of: s.target, configuration: s.configuration).platforms where platform != s.resolved.platform {
+                if let path = project.resolve(s.target, configuration: s.configuration, platform: platform).entitlementsPath { used.insert(path) }
+            }
+        }
+        let selectable = signings.compactMap(entitlementsPattern)
         var candidates: [(String, ProjectLocation?)] = project.entitlementsFiles.map { ($0.path, $0.location) }
         var folders = Set(used.map(ProjectPath.directory))
         for t in project.targets where t.kind != nil { folders.insert(ProjectPath.join(project.sourceRoot, t.name)) }
@@ -127,7 +145,10 @@ public struct ProjectLint {
             }
         }
         var out: [Diagnostic] = []
-        for (path, location) in candidates where !used.contains(path) {
+        // A file a setting that is empty here selects (NetNewsWire's
+        // `App$(DEVELOPER_ENTITLEMENTS).entitlements`, set to `-dev` in a
+        // developer's own xcconfig) is in use on some machine: not reported.
+        for (path, location) in candidates where !used.contains(path) && !selectable.contains(where: { Glob.matches($0, path) }) {
             let owner = project.targets.first { $0.kind != nil && ProjectPath.directory(path) == ProjectPath.join(project.sourceRoot, $0.name) }
             let users = owner.map { t in signings.filter { $0.target.id == t.id }.compactMap(\.resolved.entitlementsPath) } ?? []
             var message = "no configuration signs with '\(path)'"
@@ -140,6 +161,25 @@ public struct ProjectLint {
                                          code: .projectEntitlementsFile))
         }
         return out
+    }
+
+    /// The files `CODE_SIGN_ENTITLEMENTS` can name on other machines: its
+    /// value with each reference that expands to nothing here as `*`; nil
+    /// when it has no such reference.
+    func entitlementsPattern(_ s: TargetSigning) -> String? {
+        guard let raw = s.resolved.settings.definition(of: "CODE_SIGN_ENTITLEMENTS")?.value, raw.contains("$") else { return nil }
+        var pattern = ""
+        var hole = false
+        for piece in BuildSettings.references(in: raw) {
+            if piece.isReference {
+                let value = s.resolved.settings.expand(piece.text).value
+                if value.isEmpty { hole = true }
+                pattern += value.isEmpty ? "*" : value
+            } else {
+                pattern += piece.text
+            }
+        }
+        return hole ? ProjectPath.join(project.sourceRoot, pattern) : nil
     }
 
     /// KCS606: keychain and app groups the provisioning profile does not

@@ -58,10 +58,12 @@ public enum XcodeImporter {
         // Which platform: the one asked for, else the first app's first.
         let signed = project.targets.filter { $0.kind != nil }
         var platformsByTarget: [String: [String]] = [:]
+        // Targets share xcconfig files: a file that does not read is reported once, not once per target.
+        var seen = Set<ProjectIssue>()
         for t in signed {
             let (platforms, issues) = project.platforms(of: t, configuration: configuration)
             platformsByTarget[t.id] = platforms
-            diagnostics += issues.map { render.diagnostic($0, code: .projectSetting) }
+            for issue in issues where seen.insert(issue).inserted { diagnostics.append(render.diagnostic(issue, code: .projectSetting)) }
         }
         let firstApp = signed.first { $0.kind == .app || $0.kind == .watchApp } ?? signed.first
         guard let platform = options.platform ?? firstApp.flatMap({ platformsByTarget[$0.id]?.first }) else {
@@ -87,7 +89,7 @@ public enum XcodeImporter {
             }
             let signing = TargetSigning.resolve(project, t, configuration: configuration, platform: platform, team: options.team,
                                                 fileSystem: fileSystem)
-            diagnostics += signing.issues.map { render.diagnostic($0, code: .projectSetting) }
+            for issue in signing.issues where seen.insert(issue).inserted { diagnostics.append(render.diagnostic(issue, code: .projectSetting)) }
             guard let bundleID = signing.resolved.bundleID else {
                 lines.append("# target \(ScriptText.literal(t.name)) is left out: its bundle ID does not resolve (see the warnings)")
                 continue
@@ -119,7 +121,8 @@ public enum XcodeImporter {
                     let ag = signing.applicationGroups.map { ScriptText.literal($0.value) }
                     if !kag.isEmpty { app += " keychain-access-groups=[\(kag.joined(separator: ", "))]" }
                     if !ag.isEmpty { app += " application-groups=[\(ag.joined(separator: ", "))]" }
-                    apps.append("# \(name): the groups of \(ScriptText.literal(relativePath(file, from: options.scenarioFolder))), expanded with the project's build settings")
+                    apps.append("# \(name): the groups of \(ScriptText.literal(relativePath(file, from: options.scenarioFolder))), expanded with the project's build settings"
+                                + (signing.groupsResolve ? "" : "; some use a setting no level defines, expanded to nothing as Xcode does (see the warnings)"))
                 }
             }
             apps.append(app)

@@ -22,11 +22,25 @@ public struct ProjectIssue: Error, Sendable, Hashable {
     public var location: ProjectLocation?
     public var hint: String?
 
+    /// The settings a value uses that no level defines, when that is the
+    /// whole problem: Xcode expands them to nothing, so the value is what
+    /// Xcode builds, unless the SDK (which kcs does not model) defines one.
+    public var undefinedSettings: [String] = []
+
     public init(_ severity: Severity, _ message: String, at location: ProjectLocation?, hint: String? = nil) {
         self.severity = severity
         self.message = message
         self.location = location
         self.hint = hint
+    }
+
+    /// `subject` uses `names`, which no level defines (`where` says whose levels).
+    public static func undefined(_ subject: String, uses names: [String], definedNowhere place: String, at location: ProjectLocation?,
+                                 hint: String) -> ProjectIssue {
+        var issue = ProjectIssue(.warning, "\(subject) uses \(names.map { "$(\($0))" }.joined(separator: ", ")), which \(place); Xcode expands \(names.count == 1 ? "it" : "them") to nothing",
+                                 at: location, hint: hint)
+        issue.undefinedSettings = names
+        return issue
     }
 }
 
@@ -104,8 +118,8 @@ public struct SettingContext: Sendable, Hashable {
 }
 
 /// Shell-style patterns with `*` and `?`, as build-setting conditions use.
-enum Glob {
-    static func matches(_ pattern: String, _ text: String) -> Bool {
+package enum Glob {
+    package static func matches(_ pattern: String, _ text: String) -> Bool {
         let p = Array(pattern.utf8), t = Array(text.utf8)
         var pi = 0, ti = 0, star = -1, mark = 0
         while ti < t.count {
@@ -171,6 +185,38 @@ public struct BuildSettings: Sendable {
         var e = Expander(settings: self)
         let v = e.evaluate(name, below: assignments.count, depth: 0)
         return Expansion(value: v, undefined: e.undefined, problems: e.problems)
+    }
+
+    /// A piece of a value: literal text, or one whole reference (`$(A_$(B):lower)`,
+    /// `${A}`, `$A`) as written.
+    public struct Piece: Sendable, Hashable {
+        public var text: String
+        public var isReference: Bool
+    }
+
+    /// Splits a value into literal text and its top-level references, in
+    /// order; an unclosed `$(` is literal text.
+    public static func references(in text: String) -> [Piece] {
+        let s = Array(text.unicodeScalars)
+        var pieces: [Piece] = []
+        var literal: [Unicode.Scalar] = []
+        func flush() {
+            if !literal.isEmpty { pieces.append(Piece(text: String(String.UnicodeScalarView(literal)), isReference: false)) }
+            literal = []
+        }
+        var k = 0
+        while k < s.count {
+            if let end = Expander.referenceEnd(s, at: k) {
+                flush()
+                pieces.append(Piece(text: String(String.UnicodeScalarView(s[k..<end])), isReference: true))
+                k = end
+            } else {
+                literal.append(s[k])
+                k += 1
+            }
+        }
+        flush()
+        return pieces
     }
 
     /// Expands a string that is not itself a setting (a value from an
@@ -245,27 +291,20 @@ private struct Expander {
             let c = s[k]
             guard c == "$", k + 1 < s.count else { out.append(c); k += 1; continue }
             let n = s[k + 1]
+            let end = Self.referenceEnd(s, at: k)
             if n == "(" || n == "{" {
-                let close: Unicode.Scalar = n == "(" ? ")" : "}"
-                var level = 0, j = k + 1, end = -1
-                while j < s.count {
-                    if s[j] == n { level += 1 } else if s[j] == close { level -= 1; if level == 0 { end = j; break } }
-                    j += 1
-                }
-                guard end > 0 else {
-                    problem("'\(String(String.UnicodeScalarView(s[k...])))' is missing its closing '\(close)'")
+                guard let end else {
+                    problem("'\(String(String.UnicodeScalarView(s[k...])))' is missing its closing '\(n == "(" ? ")" : "}")'")
                     out.append(contentsOf: s[k...])
                     break
                 }
-                let inner = String(String.UnicodeScalarView(s[(k + 2)..<end]))
+                let inner = String(String.UnicodeScalarView(s[(k + 2)..<(end - 1)]))
                 out.append(contentsOf: reference(inner, selfName: selfName, selfIndex: selfIndex, depth: depth).unicodeScalars)
-                k = end + 1
-            } else if Self.isNameStart(n) {
-                var j = k + 1
-                while j < s.count, Self.isNameChar(s[j]) { j += 1 }
-                let name = String(String.UnicodeScalarView(s[(k + 1)..<j]))
+                k = end
+            } else if let end {
+                let name = String(String.UnicodeScalarView(s[(k + 1)..<end]))
                 out.append(contentsOf: lookup(name, selfName: selfName, selfIndex: selfIndex, depth: depth).unicodeScalars)
-                k = j
+                k = end
             } else {
                 out.append(c)
                 k += 1
@@ -329,6 +368,26 @@ private struct Expander {
         }
         parts.append(current)
         return parts
+    }
+
+    /// The index just past the reference that starts with the `$` at `k`
+    /// (`$(…)` and `${…}` with nesting, or `$NAME`); nil when none does.
+    static func referenceEnd(_ s: [Unicode.Scalar], at k: Int) -> Int? {
+        guard k + 1 < s.count, s[k] == "$" else { return nil }
+        let n = s[k + 1]
+        if n == "(" || n == "{" {
+            let close: Unicode.Scalar = n == "(" ? ")" : "}"
+            var level = 0, j = k + 1
+            while j < s.count {
+                if s[j] == n { level += 1 } else if s[j] == close { level -= 1; if level == 0 { return j + 1 } }
+                j += 1
+            }
+            return nil
+        }
+        guard isNameStart(n) else { return nil }
+        var j = k + 1
+        while j < s.count, isNameChar(s[j]) { j += 1 }
+        return j
     }
 
     static func isNameStart(_ c: Unicode.Scalar) -> Bool {

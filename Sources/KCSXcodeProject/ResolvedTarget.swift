@@ -120,8 +120,8 @@ extension XcodeProject {
             let at = definition.location ?? target.location
             for p in e.problems { issues.append(ProjectIssue(.warning, "\(name) (\(context)): \(p)", at: at)) }
             if !e.undefined.isEmpty {
-                issues.append(ProjectIssue(.warning, "\(name) (\(context)) uses \(e.undefined.map { "$(\($0))" }.joined(separator: ", ")), which no level of the project defines; Xcode expands \(e.undefined.count == 1 ? "it" : "them") to nothing",
-                                           at: at, hint: "define the setting, or check its spelling"))
+                issues.append(.undefined("\(name) (\(context))", uses: e.undefined, definedNowhere: "no level of the project defines",
+                                         at: at, hint: "define the setting, or check its spelling"))
             }
             return e.value
         }
@@ -136,8 +136,8 @@ extension XcodeProject {
                 let e = settings.expand(raw)
                 for p in e.problems { issues.append(ProjectIssue(.warning, "CFBundleIdentifier (\(context)): \(p)", at: at)) }
                 if !e.undefined.isEmpty {
-                    issues.append(ProjectIssue(.warning, "CFBundleIdentifier (\(context)) uses \(e.undefined.map { "$(\($0))" }.joined(separator: ", ")), which no level of the project defines; Xcode expands \(e.undefined.count == 1 ? "it" : "them") to nothing",
-                                               at: at, hint: "define the setting, or check its spelling"))
+                    issues.append(.undefined("CFBundleIdentifier (\(context))", uses: e.undefined, definedNowhere: "no level of the project defines",
+                                             at: at, hint: "define the setting, or check its spelling"))
                 }
                 bundleID = e.value
                 bundleIDLocation = at

@@ -52,7 +52,16 @@ struct ImportXcode: ParsableCommand {
     }
 
     func run() throws {
-        let folder = output.map { ProjectPath.directory($0) } ?? "."
+        var project = project
+        var folder = output.map { ProjectPath.directory($0) } ?? "."
+        // Entitlements paths are written relative to the scenario's folder; that
+        // needs both paths from one root (an absolute -o with a relative project,
+        // or -o ../x.kcs, would otherwise leave them relative to this directory).
+        if project.hasPrefix("/") != folder.hasPrefix("/") || ProjectPath.normalize(folder).split(separator: "/").contains("..") {
+            let cwd = FileManager.default.currentDirectoryPath
+            project = ProjectPath.join(cwd, project)
+            folder = ProjectPath.join(cwd, folder)
+        }
         let result = XcodeImporter.importProject(project, options: XcodeImportOptions(
             configuration: configuration, team: team, platform: platform, scenarioFolder: folder))
         let renderer = DiagnosticRenderer(colour: useColour(.auto))

@@ -1,0 +1,226 @@
+import Foundation
+import KCSCodeCheck
+import KCSLanguage
+import KCSXcode
+import KCSXcodeProject
+import Testing
+
+/// Cases met in real, public projects (docs/xcode.md, "Tried on real
+/// projects"), each reduced to the docs project plus the few settings and
+/// files that made it go wrong. Nothing of those projects is copied here.
+@Suite("kcs import xcode and lint --project on what real projects do")
+struct XcodeRealProjectsTests {
+    func findings(_ f: XcodeFixture) throws -> [String] {
+        try ProjectLint.load(f.projectPath).get().run().map {
+            "\($0.code.rawValue) \($0.file.map { ProjectPath.lastComponent($0.name) } ?? ""):\($0.location?.line ?? 0) \($0.message)"
+        }
+    }
+
+    /// NetNewsWire and Simplenote: Debug builds another app
+    /// (`…$(BUNDLE_ID_SUFFIX)` = `-DEBUG`) with its own groups, on purpose.
+    @Test func aConfigurationWithAnotherBundleIDIsAnotherApp() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.write("Config/Base.xcconfig", """
+            #include "Team.xcconfig"
+            SUFFIX =
+            SUFFIX[config=Debug] = -debug
+            PRODUCT_BUNDLE_IDENTIFIER = com.example.$(PRODUCT_NAME:rfc1034identifier)$(SUFFIX)
+
+            """)
+        f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.shared$(SUFFIX)"],
+                            appGroups: ["group.com.example.notes$(SUFFIX)"])
+        f.writeProject()
+        var d = try findings(f)
+        #expect(!d.contains { $0.hasPrefix("KCS603") }, "\(d)")
+        // The same app (same bundle ID) with other groups in Debug is still reported.
+        f.write("Config/Base.xcconfig", """
+            #include "Team.xcconfig"
+            SUFFIX =
+            SUFFIX[config=Debug] = -debug
+            PRODUCT_BUNDLE_IDENTIFIER = com.example.$(PRODUCT_NAME:rfc1034identifier)
+
+            """)
+        d = try findings(f)
+        #expect(d.contains { $0.hasPrefix("KCS603 App.entitlements:7 target 'App': configuration 'Debug' lacks SKMME9E2Y8.com.example.Notes.shared") }, "\(d)")
+    }
+
+    /// IceCubesApp: Debug's xcconfig is a developer's own file, absent from
+    /// the repository, so Debug's groups expand to `TEAM..IceCubesApp`.
+    /// That is reported where the setting is used, not compared as groups.
+    @Test func groupsThatDoNotResolveAreNotCompared() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.projectXCConfig["Debug"] = "Config/Missing.xcconfig"
+        f.projectSettings["Debug"]?["DEVELOPMENT_TEAM"] = XcodeFixture.team
+        f.write("Config/Base.xcconfig", """
+            #include "Team.xcconfig"
+            PREFIX = com.example
+            PRODUCT_BUNDLE_IDENTIFIER = com.example.$(PRODUCT_NAME:rfc1034identifier)
+
+            """)
+        f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)$(PREFIX).Notes.shared"])
+        f.writeProject()
+        let d = try findings(f)
+        #expect(!d.contains { $0.hasPrefix("KCS603") }, "\(d)")
+        #expect(d.contains { $0.hasPrefix("KCS602 App.entitlements:7 '$(AppIdentifierPrefix)$(PREFIX).Notes.shared' uses $(PREFIX)") }, "\(d)")
+        #expect(d.contains { $0.hasPrefix("KCS602 project.pbxproj:") && $0.contains("cannot read the xcconfig file") }, "\(d)")
+    }
+
+    /// NetNewsWire: `App$(DEVELOPER_ENTITLEMENTS).entitlements`, empty here
+    /// and `-dev` in a developer's own xcconfig, selects `App-dev.entitlements`.
+    @Test func anEntitlementsFileASettingSelectsIsInUse() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        for c in ["Debug", "Release"] {
+            f.targets[0].settings[c]?["CODE_SIGN_ENTITLEMENTS"] = "App/App$(DEVELOPER_ENTITLEMENTS).entitlements"
+            f.targets[0].settings[c]?["DEVELOPER_ENTITLEMENTS"] = ""
+        }
+        f.writeEntitlements("App/App-dev.entitlements", keychain: [])
+        f.writeEntitlements("App/Stale.entitlements", keychain: [])
+        f.writeProject()
+        let d = try findings(f)
+        #expect(!d.contains { $0.contains("App-dev.entitlements") }, "\(d)")
+        #expect(d.contains { $0.hasPrefix("KCS605 Stale.entitlements:1 no configuration signs with") }, "\(d)")
+        #expect(BuildSettings.references(in: "App/A$(X)-$(Y_$(Z):lower)${W}$V.e$").map(\.text)
+                == ["App/A", "$(X)", "-", "$(Y_$(Z):lower)", "${W}", "$V", ".e$"])
+        #expect(BuildSettings.references(in: "a$(b").map(\.isReference) == [false])
+    }
+
+    /// Home Assistant: Mac Catalyst signs with another file,
+    /// `CODE_SIGN_ENTITLEMENTS[sdk=macosx*]`; it is in use.
+    @Test func aFileOnlyAnotherPlatformSignsWithIsInUse() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        for c in ["Debug", "Release"] {
+            f.targets[0].settings[c]?["SUPPORTS_MACCATALYST"] = "YES"
+            f.targets[0].settings[c]?["CODE_SIGN_ENTITLEMENTS[sdk=macosx*]"] = "App/App-catalyst.entitlements"
+        }
+        f.writeEntitlements("App/App-catalyst.entitlements", keychain: [])
+        f.writeProject()
+        let d = try findings(f)
+        #expect(!d.contains { $0.contains("App-catalyst.entitlements") }, "\(d)")
+        let catalyst = try XcodeProject.load(f.projectPath).get()
+        let app = try #require(catalyst.targets.first)
+        #expect(catalyst.resolve(app, configuration: "Release", platform: "catalyst").entitlementsPath?.hasSuffix("App/App-catalyst.entitlements") == true)
+    }
+
+    /// Pocket Casts: a watch app embedded in the iPhone app runs on the
+    /// watch, with its own keychain; KCS604 is for what shares a device.
+    @Test func anEmbeddedWatchAppIsNotAskedToShareGroups() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let watch = ["PRODUCT_BUNDLE_IDENTIFIER": "com.example.Notes.watchkitapp", "SDKROOT": "watchos"]
+        f.targets.append(XcodeFixture.Target(name: "Watch", productType: "com.apple.product-type.application",
+                                             settings: ["Debug": watch, "Release": watch]))
+        f.targets[0].embeds.append("Watch")
+        f.writeProject()
+        let d = try findings(f)
+        #expect(!d.contains { $0.contains("'Watch' is embedded") }, "\(d)")
+        #expect(d.contains { $0.contains("'Share Extension' is embedded in 'App'") }, "\(d)")
+    }
+
+    /// Simplenote: every target's configuration includes one missing
+    /// xcconfig; the import said so once per target and per lookup.
+    @Test func theImportReportsAMissingXCConfigOnce() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.write("Config/Base.xcconfig", """
+            #include "Team.xcconfig"
+            #include "Version.public.xcconfig"
+            PRODUCT_BUNDLE_IDENTIFIER = com.example.$(PRODUCT_NAME:rfc1034identifier)
+
+            """)
+        f.writeProject()
+        let result = XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions())
+        let missing = result.diagnostics.filter { $0.message.contains("Version.public.xcconfig") }
+        #expect(missing.count == 1, "\(result.diagnostics.map(\.message))")
+        #expect(result.verdict == .passed)
+        // DuckDuckGo: a group from a setting only one configuration sets says so in the scenario too.
+        f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)$(VAULT_APP_GROUP)"])
+        let vault = XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions())
+        #expect(vault.scenario.contains("# App: the groups of \"\(f.path("App/App.entitlements"))\", expanded with the project's build settings; some use a setting no level defines"), "\(vault.scenario)")
+        #expect(vault.scenario.contains("keychain-access-groups=[SKMME9E2Y8.]"), "\(vault.scenario)")
+        #expect(vault.diagnostics.contains { $0.message.contains("uses $(VAULT_APP_GROUP), which target 'App' does not define") })
+    }
+
+    /// Running the import from elsewhere: `-o` absolute with a relative
+    /// project (or `-o ../x.kcs`) wrote entitlements paths relative to the
+    /// working directory, so the scenario could not find them.
+    @Test func entitlementsPathsAreRelativeToTheScenarioWhereverItIsWritten() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let folder = URL(fileURLWithPath: f.path("."))
+        let out = f.path("out/notes.kcs")
+        try FileManager.default.createDirectory(atPath: f.path("out"), withIntermediateDirectories: true)
+        let imported = try BinaryRunner.run(["import", "xcode", "App.xcodeproj", "-o", out], directory: folder)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let text = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(text.contains("entitlements=\"../Widget/Widget.entitlements\""), "\(text)")
+        let run = try BinaryRunner.run(["run", out])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        let sub = URL(fileURLWithPath: f.path("out"))
+        let up = try BinaryRunner.run(["import", "xcode", "../App.xcodeproj", "-o", "../notes2.kcs"], directory: sub)
+        #expect(up.status == 0, "\(up.stderr)")
+        let text2 = try String(contentsOfFile: f.path("notes2.kcs"), encoding: .utf8)
+        #expect(text2.contains("entitlements=\"Widget/Widget.entitlements\""), "\(text2)")
+    }
+
+    /// Home Assistant: `PRODUCT_BUNDLE_IDENTIFIER = ${BUNDLE_ID_PREFIX}.HomeAssistant${BUNDLE_ID_SUFFIX}`,
+    /// with the suffix set only for Debug. `app … project=` refused every
+    /// target; a setting defined nowhere is what Xcode builds, so it is a
+    /// warning at the declaration. A file that does not read is still an error.
+    @Test func aScriptTakesASettingDefinedNowhereAsXcodeDoesWithAWarning() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.write("Config/Base.xcconfig", """
+            #include "Team.xcconfig"
+            PRODUCT_BUNDLE_IDENTIFIER = com.example.$(PRODUCT_NAME:rfc1034identifier)${BUNDLE_ID_SUFFIX}
+
+            """)
+        f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes$(BUNDLE_ID_SUFFIX)"])
+        f.writeProject()
+        f.write("s.kcs", """
+            app App project="App.xcodeproj"
+            expect groups App [SKMME9E2Y8.com.example.Notes, SKMME9E2Y8.com.example.Notes]
+
+            """)
+        let report = Interpreter.run(path: f.path("s.kcs"))
+        #expect(report.verdict == .passed, "\(report.diagnostics.map(\.message))")
+        let warnings = report.diagnostics.filter { $0.severity == .warning }.map { "\($0.location?.line ?? 0) \($0.message) | \($0.notes.first.map { ProjectPath.lastComponent($0.file?.name ?? "") } ?? "")" }
+        #expect(warnings == [
+            "1 PRODUCT_BUNDLE_IDENTIFIER (target 'App', configuration 'Release') uses $(BUNDLE_ID_SUFFIX), which no level of the project defines; Xcode expands it to nothing | Base.xcconfig",
+            "1 '$(AppIdentifierPrefix)com.example.Notes$(BUNDLE_ID_SUFFIX)' uses $(BUNDLE_ID_SUFFIX), which target 'App' does not define; Xcode expands it to nothing | App.entitlements",
+        ], "\(warnings)")
+        f.projectXCConfig["Release"] = "Config/Missing.xcconfig"
+        f.writeProject()
+        let missing = Interpreter.run(path: f.path("s.kcs"))
+        #expect(missing.diagnostics.first?.severity == .error)
+        #expect(missing.diagnostics.first?.message.contains("cannot read the xcconfig file") == true, "\(missing.diagnostics.map(\.message))")
+    }
+
+    /// The code check reads only files that can name a group, and for
+    /// constants only files that hold a name those look up: a constant
+    /// declared in another file is still found, and one declared twice with
+    /// two values is still not trusted.
+    @Test func constantsFromOtherFilesAreFoundWithoutParsingEveryFile() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.targets[2].sources = ["ShareViewController.swift", "Groups.swift", "Other.swift", "Twice.swift"]
+        f.write("Share/ShareViewController.swift", """
+            import Security
+            let query: [String: Any] = [kSecAttrAccessGroup as String: notesGroup]
+            let other: [String: Any] = [kSecAttrAccessGroup as String: twice]
+
+            """)
+        f.write("Share/Groups.swift", "let notesGroup = \"com.example.Notes.shared\"\nlet twice = \"a\"\n")
+        f.write("Share/Twice.swift", "let twice = \"b\"\n")
+        f.write("Share/Other.swift", "let unrelated = \"x\"\n")
+        f.writeProject()
+        let d = CodeCheck.run(try ProjectLint.load(f.projectPath).get())
+        let messages = d.map { "\($0.code.rawValue) \($0.location?.line ?? 0) \($0.message)" }
+        #expect(messages.contains { $0.hasPrefix("KCS607 2 target 'Share Extension' (configuration 'Release') names the access group com.example.Notes.shared") }, "\(messages)")
+        #expect(messages.contains { $0.hasPrefix("KCS608 3 target 'Share Extension' (configuration 'Release') passes kSecAttrAccessGroup a value built at run time (twice)") }, "\(messages)")
+        #expect(d.count == 2, "\(messages)")
+    }
+}
