@@ -213,7 +213,7 @@ public struct AttributeText: Sendable, Hashable, CustomStringConvertible, Expres
         var words = (w0.littleEndian, w1.littleEndian)
         let n = count
         return try withUnsafeBytes(of: &words) { raw in
-            try body(UnsafeBufferPointer(rebasing: raw.bindMemory(to: UInt8.self)[0..<n]))
+            try raw.withMemoryRebound(to: UInt8.self) { try body(UnsafeBufferPointer(rebasing: $0[0..<n])) }
         }
     }
 
