@@ -214,8 +214,8 @@ public struct ReplLoop {
             }
             return
         }
-        let shown = TerminalText.escaped(path)
-        write("saved \(Self.count(state.entries.count, "input")) to \(shown); run it with: kcs run \(shown)\n", .output)
+        write("saved \(Self.count(state.entries.count, "input")) to \(TerminalText.escaped(path)); "
+              + "run it with: kcs run \(TerminalText.shellWord(path))\n", .output)
     }
 
     /// "1 call", "2 calls".

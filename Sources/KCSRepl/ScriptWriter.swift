@@ -18,7 +18,7 @@ enum ScriptWriter {
     static func script(_ entries: [ReplState.Entry], name: String) -> String {
         // The file's name as typed may hold control characters: escaped, so
         // the script holds none and printing it prints none.
-        var out = "# A kcs REPL session, saved with ':save'. Run it with: kcs run \(TerminalText.escaped(name))\n"
+        var out = "# A kcs REPL session, saved with ':save'. Run it with: kcs run \(TerminalText.shellWord(name))\n"
         for entry in entries { write(entry, into: &out) }
         return out
     }

@@ -53,4 +53,19 @@ public enum TerminalText {
         }
         return String(out)
     }
+
+    /// A path as one POSIX shell word, for a command line printed to be
+    /// copied (`run it with: kcs run …`): as it is when every character is
+    /// one the shell takes literally, else in single quotes (a quote inside
+    /// written `'\''`); then made safe to show, like any text from input.
+    public static func shellWord(_ path: String) -> String {
+        let plain = !path.isEmpty && path.unicodeScalars.allSatisfy { s in
+            s.isASCII && (("a"..."z").contains(s) || ("A"..."Z").contains(s) || ("0"..."9").contains(s)
+                || "_./@%+=:,-".unicodeScalars.contains(s))
+        }
+        if plain { return escaped(path) }
+        var quoted = "'"
+        for c in path { quoted += c == "'" ? "'\\''" : String(c) }
+        return escaped(quoted + "'")
+    }
 }

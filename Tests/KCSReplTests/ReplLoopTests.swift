@@ -126,6 +126,25 @@ import Testing
         #expect(!text.contains("\u{1b}") && !text.contains("\u{7}"), "\(text)")
     }
 
+    /// The command `:save` suggests runs the saved file when pasted into a
+    /// shell: a name with a space or a quote is one shell word.
+    @Test func testSaveSuggestsACommandAShellRunsAsIs() throws {
+        var (repl, screen) = loop()
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kcs-save-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("my it's.kcs").path
+        _ = repl.feed("team SKMME9E2Y8")
+        _ = repl.feed(":save \(path)")
+        let quoted = "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        #expect(screen.output.contains("run it with: kcs run \(quoted)\n"), "\(screen.output)\(screen.errors)")
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains("Run it with: kcs run \(quoted)\n"), "\(text)")
+        #expect(TerminalText.shellWord("examples/01-a_b.kcs") == "examples/01-a_b.kcs")
+        #expect(TerminalText.shellWord("") == "''")
+        #expect(TerminalText.shellWord("$(rm -rf x)") == "'$(rm -rf x)'")
+    }
+
     /// The other echoes of typed text: an unknown command, a file to load,
     /// an undone statement.
     @Test func testEchoedInputIsEscaped() {
