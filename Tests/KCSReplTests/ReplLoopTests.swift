@@ -109,16 +109,23 @@ import Testing
         #expect(repl.pendingText == "")
     }
 
-    /// A file name typed with control characters (Ctrl-V Esc at the prompt)
-    /// reaches neither the terminal nor the saved script raw.
-    @Test func testSaveEscapesControlCharactersInTheFileName() throws {
+    /// A session of one input saved with `:save` under `name` in a new
+    /// folder (the caller removes it).
+    private func savedOneInput(as name: String) throws -> (path: String, screen: Screen, dir: URL) {
         var (repl, screen) = loop()
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kcs-save-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("a\u{1b}[31mb\u{7}.kcs").path
+        let path = dir.appendingPathComponent(name).path
         _ = repl.feed("team SKMME9E2Y8")
         _ = repl.feed(":save \(path)")
+        return (path, screen, dir)
+    }
+
+    /// A file name typed with control characters (Ctrl-V Esc at the prompt)
+    /// reaches neither the terminal nor the saved script raw.
+    @Test func testSaveEscapesControlCharactersInTheFileName() throws {
+        let (path, screen, dir) = try savedOneInput(as: "a\u{1b}[31mb\u{7}.kcs")
+        defer { try? FileManager.default.removeItem(at: dir) }
         #expect(screen.output.contains("saved 1 input"), "\(screen.output)\(screen.errors)")
         #expect(!screen.output.contains("\u{1b}") && !screen.output.contains("\u{7}"))
         #expect(screen.output.contains("a\\u{1B}[31mb\\u{7}.kcs"), "\(screen.output)")
@@ -129,13 +136,8 @@ import Testing
     /// The command `:save` suggests runs the saved file when pasted into a
     /// shell: a name with a space or a quote is one shell word.
     @Test func testSaveSuggestsACommandAShellRunsAsIs() throws {
-        var (repl, screen) = loop()
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kcs-save-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let (path, screen, dir) = try savedOneInput(as: "my it's.kcs")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("my it's.kcs").path
-        _ = repl.feed("team SKMME9E2Y8")
-        _ = repl.feed(":save \(path)")
         let quoted = "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
         #expect(screen.output.contains("run it with: kcs run \(quoted)\n"), "\(screen.output)\(screen.errors)")
         let text = try String(contentsOfFile: path, encoding: .utf8)
