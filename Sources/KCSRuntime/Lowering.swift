@@ -89,18 +89,10 @@ package struct Lowering {
     }
 
     private func text(_ v: ValueNode, _ what: String) throws(Diagnostic) -> String {
-        if let r = v.verbatimRange { return file.text(r) }
         guard let t = v.text(in: file) else {
             throw Diagnostic(.wrongValueType, "expected \(what) as a word or \"string\"", file: file, range: v.range)
         }
         return t
-    }
-
-    /// The bytes of `range` as a text, clamped to the file like ``SourceFile/text(_:)``.
-    private func verbatimText(_ range: SourceRange) -> AttributeText {
-        let count = file.bytes.count
-        let lo = min(max(range.start, 0), count), hi = min(max(range.end, lo), count)
-        return file.bytes.withUnsafeBufferPointer { AttributeText(bytes: UnsafeBufferPointer(rebasing: $0[lo..<hi])) }
     }
 
     private func bool(_ v: ValueNode) throws(Diagnostic) -> Bool {
@@ -132,7 +124,7 @@ package struct Lowering {
         case .string:
             if case .integer(let i) = v.kind { return .string(AttributeText(String(i))) }
             // Made from the bytes as written when there is no escape to decode.
-            if let r = v.verbatimRange { return .string(verbatimText(r)) }
+            if let r = v.verbatimRange { return .string(file.withBytes(r) { AttributeText(bytes: $0) }) }
             return .string(AttributeText(try text(v, "a value")))
         case .integer:
             guard case .integer(let i) = v.kind else {

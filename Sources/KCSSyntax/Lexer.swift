@@ -369,18 +369,26 @@ public struct Lexer: Sendable {
         return (pos, false)
     }
 
+    /// The bytes between a string token's quotes: past the opening one, and
+    /// before the closing one when the token has it (a string left open runs
+    /// to the end of its line). Its value, when it holds no escape.
+    @usableFromInline
+    static func contentRange(ofString range: SourceRange, closed: Bool) -> SourceRange {
+        SourceRange(min(range.start + 1, range.end), closed ? range.end - 1 : range.end)
+    }
+
     /// The value of the string literal at `range`: the bytes between the
     /// quotes when it holds no escape (the common case), else decoded.
-    /// `needsDecoding: false` (the lexer's finding) skips looking for an escape.
-    static func decodeString(_ bytes: [UInt8], _ range: SourceRange, needsDecoding: Bool = true) -> String {
+    static func decodeString(_ bytes: [UInt8], _ range: SourceRange) -> String {
         let lo = min(range.start + 1, range.end), count = bytes.count
         guard range.start >= 0, range.end <= count, lo <= range.end else { return "" }
         return bytes.withUnsafeBufferPointer { b in
-            var i = needsDecoding ? lo : range.end
+            var i = lo
             while i < range.end && b[i] != UInt8(ascii: "\\") { i += 1 }
             if i == range.end {
-                let hi = range.end > lo && b[range.end - 1] == UInt8(ascii: "\"") ? range.end - 1 : range.end
-                return String(decoding: UnsafeBufferPointer(rebasing: b[lo..<hi]), as: UTF8.self)
+                let closed = range.end > lo && b[range.end - 1] == UInt8(ascii: "\"")
+                let content = contentRange(ofString: range, closed: closed)
+                return String(decoding: UnsafeBufferPointer(rebasing: b[content.start..<content.end]), as: UTF8.self)
             }
             var value: [UInt8]? = []
             var ignored: [StringProblem] = []

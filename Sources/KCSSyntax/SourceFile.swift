@@ -149,16 +149,22 @@ public final class SourceFile: Sendable {
 
     /// The text of a byte range.
     public func text(_ range: SourceRange) -> String {
+        withBytes(range) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Calls `body` with the bytes of a range, clamped to the file.
+    /// Through a buffer pointer: a slice goes through the generic path.
+    /// Inlinable, so a caller in another module gets it specialized.
+    @inlinable
+    public func withBytes<R>(_ range: SourceRange, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         let lo = min(max(range.start, 0), bytes.count), hi = min(max(range.end, lo), bytes.count)
-        // Through a buffer pointer: a slice goes through the generic path.
-        return bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[lo..<hi]), as: UTF8.self) }
+        return try bytes.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[lo..<hi])) }
     }
 
     /// The value of the string literal written at `range` (quotes included),
     /// escapes decoded. The lexer has reported any bad escape already.
-    /// `needsDecoding: false` is the lexer's finding that it holds no escape.
-    public func stringValue(_ range: SourceRange, needsDecoding: Bool = true) -> String {
-        Lexer.decodeString(bytes, range, needsDecoding: needsDecoding)
+    public func stringValue(_ range: SourceRange) -> String {
+        Lexer.decodeString(bytes, range)
     }
 
     public var lineCount: Int { lineStarts.count }

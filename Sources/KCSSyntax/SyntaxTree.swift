@@ -35,12 +35,11 @@ public struct ValueNode: Sendable {
 
     /// The text of a word, or the value of a string (escapes decoded); nil
     /// for an integer or a list.
+    @inlinable
     public func text(in file: SourceFile) -> String? {
-        switch kind {
-        case .word: file.text(range)
-        case .string: file.stringValue(range, needsDecoding: needsDecoding)
-        case .integer, .list: nil
-        }
+        if let r = verbatimRange { return file.text(r) }
+        if case .string = kind { return file.stringValue(range) }
+        return nil
     }
 
     /// The word, if the value is a bare word.

@@ -3,11 +3,12 @@ extension ValueNode {
     /// written: a word, or a string with no escape between its quotes (the
     /// lexer's ``needsDecoding`` is false only when the closing quote is
     /// there). Nil for a string that must be decoded, an integer or a list.
-    /// The lowering makes a value's string from these bytes directly.
+    /// A value's text or bytes are then read from here directly.
+    @inlinable
     public var verbatimRange: SourceRange? {
         switch kind {
         case .word: range
-        case .string where !needsDecoding: SourceRange(range.start + 1, range.end - 1)
+        case .string where !needsDecoding: Lexer.contentRange(ofString: range, closed: true)
         case .string, .integer, .list: nil
         }
     }
