@@ -108,8 +108,8 @@ public struct FileSystemLoader: SourceLoader {
 
     /// Reads a descriptor to its end, never keeping more than `maxBytes`.
     package static func readAll(_ fd: Int32, name: String, maxBytes: Int, expected: Int) throws(LoadError) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(min(expected, maxBytes))
+        var bytes = try readKnownSize(fd, name: name, min(expected, maxBytes))
+        if bytes.count < expected { return bytes }  // the end came early: the file shrank
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             // Never read past the cap plus one byte: enough to know it is over.
@@ -120,14 +120,44 @@ public struct FileSystemLoader: SourceLoader {
             let n = chunk.withUnsafeMutableBytes { Darwin.read(fd, $0.baseAddress, room) }
             #endif
             if n < 0 && errno == EINTR { continue }
-            if n < 0 && errno == EAGAIN { throw .unreadable(name, reason: "it has nothing to read yet (a FIFO or socket?)") }
-            if n < 0 { throw .unreadable(name, reason: String(cString: strerror(errno))) }
+            if n < 0 { throw readFailure(name) }
             if n == 0 { return bytes }
             bytes.append(contentsOf: chunk[0..<n])
             if bytes.count > maxBytes {
                 throw .unreadable(name, reason: "it is more than the \(maxBytes) bytes this host reads")
             }
         }
+    }
+
+    /// Reads up to `size` bytes straight into the array that keeps them
+    /// (through a chunk, every byte of a file was copied a second time).
+    /// Stops early at the end of the file; the caller reads on past `size`.
+    private static func readKnownSize(_ fd: Int32, name: String, _ size: Int) throws(LoadError) -> [UInt8] {
+        guard size > 0 else { return [] }
+        var failure: LoadError?
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            count = 0
+            guard let base = buffer.baseAddress else { return }
+            while count < size {
+                #if canImport(Glibc)
+                let n = Glibc.read(fd, base + count, size - count)
+                #else
+                let n = Darwin.read(fd, base + count, size - count)
+                #endif
+                if n < 0 && errno == EINTR { continue }
+                if n < 0 { failure = readFailure(name); return }
+                if n == 0 { return }
+                count += n
+            }
+        }
+        if let failure { throw failure }
+        return bytes
+    }
+
+    /// Why a `read` that returned -1 failed, from `errno`.
+    private static func readFailure(_ name: String) -> LoadError {
+        errno == EAGAIN ? .unreadable(name, reason: "it has nothing to read yet (a FIFO or socket?)")
+                        : .unreadable(name, reason: String(cString: strerror(errno)))
     }
 
     /// What a non-regular file is, in words.
