@@ -73,8 +73,12 @@ extension World {
         for itemClass in ItemClass.allCases {
             for id in devices[device.index].keychain.items(of: itemClass, in: group) {
                 let item = devices[device.index].keychain.stored(id)
-                if item.lost || item.accessControl?.requiresAuthentication == true { continue }
+                if item.lost { continue }
+                // The class key first: under the lock even an item behind
+                // access control fails the promotion (kcs reading: the keybag
+                // refuses before the ACL is evaluated).
                 guard state.isAvailable(item.accessibility) else { return false }
+                if item.accessControl?.requiresAuthentication == true { continue }
                 moving.append(item)
             }
         }

@@ -153,6 +153,15 @@ struct Section5DevicesTests {
         #expect(g.items.map { g.groupName($0) } == ["\(teamA).com.example.main.Clip", "\(teamA).com.example.main.Clip", Fixture.shared],
                 "nothing moved and nothing was deleted")
         #expect(!f.world.isInstalled(clip))
+
+        // Under the lock an item behind access control fails the promotion
+        // too: the class key is refused before the ACL is looked at.
+        let (third, clip3) = withClip()
+        var h = third
+        _ = h.delete(gp("token"), as: clip3)
+        h.state.isLocked = true
+        h.world.install(h.main)
+        #expect(h.items.map { h.groupName($0) } == ["\(teamA).com.example.main.Clip"])
     }
 
     @Test("5 transfer: new app ID and team prefix; old items unreachable; app groups move with the app")
