@@ -273,7 +273,10 @@ extension Session {
         let app = world[handle]
         let findings = EntitlementShape.check(keychainAccessGroups: app.keychainAccessGroups,
                                               applicationGroups: app.applicationGroups, teamID: app.teamID,
-                                              macOS: world.platform.family == .macos)
+                                              // A Mac device in the scenario takes Mac app groups
+                                              // (TEAMID.name) too: the app runs there as well.
+                                              macOS: world.platform.family == .macos
+                                                  || world.devices.contains { $0.platform?.family == .macos })
         let written = (decl.keychainAccessGroups ?? []) + (decl.applicationGroups ?? [])
         return findings.map { f in
             if let path = decl.entitlements {

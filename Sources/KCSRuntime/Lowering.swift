@@ -182,6 +182,12 @@ package struct Lowering {
         if expectFlag && !flags.isEmpty {
             throw Diagnostic(.expectedToken, "a flag must follow 'or'/'and'", file: file, range: v.range)
         }
+        // Flags SecAccessControlCreateWithFlags refuses never reach a call.
+        if let why = AccessControl.creationRefusal(flags, withCombinator: combinator != nil) {
+            throw Diagnostic(.unexpectedToken, "SecAccessControlCreateWithFlags refuses these flags: \(why)", file: file,
+                             range: v.range, hint: "it returns NULL (errSecParam); user-presence stands alone, "
+                                + "and one biometry flag at most")
+        }
         return AccessControl(protection: protection, flags: flags, combinator: combinator ?? .or)
     }
 }

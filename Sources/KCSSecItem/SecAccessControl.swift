@@ -76,6 +76,11 @@ public func SecAccessControlCreateWithFlags(
     if flags.contains(.or) && flags.contains(.and) { return fail("both .or and .and") }
     if flags.contains(.privateKeyUsage) { return fail("privateKeyUsage is not modelled") }
     let engineFlags = SecAccessControlCreateFlags.constraints.filter { flags.contains($0.0) }.map(\.1)
+    if let why = AccessControl.creationRefusal(engineFlags, withCombinator: flags.contains(.or) || flags.contains(.and)) {
+        return fail(why)
+    }
+    // Several constraints without .or are all required: SecAccessControl.m
+    // builds a k-of-n constraint with k = 1 for .or and k = n otherwise.
     return SecAccessControl(AccessControl(protection: accessibility, flags: engineFlags,
-                                          combinator: flags.contains(.and) ? .and : .or))
+                                          combinator: flags.contains(.or) ? .or : .and))
 }

@@ -52,6 +52,25 @@ public struct AccessControl: Sendable, Hashable, CustomStringConvertible {
     /// Whether using an item protected by this object needs a prompt.
     public var requiresAuthentication: Bool { !flags.isEmpty }
 
+    /// Why `SecAccessControlCreateWithFlags` refuses these flags, or nil: it
+    /// then returns NULL with errSecParam, so no call can carry them
+    /// (OSX/sec/Security/SecAccessControl.m, Security-61901.0.87.0.1;
+    /// `si_77_SecAccessControl.c` line 115 asserts the second rule).
+    /// `withCombinator`: kSecAccessControlOr or kSecAccessControlAnd is among
+    /// the flags, which counts as a flag beside user presence. (Or with And
+    /// is refused too; callers report that in their own words.)
+    public static func creationRefusal(_ flags: [Flag], withCombinator: Bool) -> String? {
+        if flags.contains(.biometryAny) && flags.contains(.biometryCurrentSet) {
+            return "only one bio constraint can be set"
+        }
+        if flags.contains(.userPresence),
+           withCombinator || flags.contains(where: { $0 != .userPresence && $0 != .applicationPassword }) {
+            return "kSecAccessControlUserPresence can be combined only with kSecAccessControlApplicationPassword "
+                + "and kSecAccessControlPrivateKeyUsage"
+        }
+        return nil
+    }
+
     public var description: String {
         var parts = [protection.rawValue]
         for (i, f) in flags.enumerated() {

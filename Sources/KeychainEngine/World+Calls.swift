@@ -52,6 +52,16 @@ extension World {
             return CallResult(status: .noSuchAttr, reason: .attributeNotInClass(bad, itemClass),
                               callerGroups: cache.names)
         }
+        // Accessibility and an access-control object in one dictionary, on
+        // every call: the client passes the access control on in queries too
+        // (SecItem.m SecItemAttributesPrepare), and securityd's parser turns
+        // kSecAttrAccessible into a second access control that
+        // query_set_access_control refuses, "conflicting kSecAccess and
+        // kSecAccessControl attributes" (SecDbQuery.c; errSecItemIllegalQuery
+        // is errSecParam), which query_parse returns before any search.
+        if request.spec.accessibility != nil && request.spec.accessControl != nil {
+            return CallResult(status: .param, reason: .accessibilityWithAccessControl, callerGroups: cache.names)
+        }
         switch request.operation {
         case .add:
             return add(request.spec, itemClass, cache, device)
@@ -175,10 +185,6 @@ extension World {
                               _ device: DeviceHandle) -> CallResult {
         func fail(_ status: KeychainStatus, _ reason: StatusReason) -> CallResult {
             CallResult(status: status, reason: reason, callerGroups: cache.names)
-        }
-        // Both accessibility and an access-control object: errSecParam.
-        if spec.accessibility != nil && spec.accessControl != nil {
-            return fail(.param, .accessibilityWithAccessControl)
         }
         // Explicit group must be in the caller's list, the empty string included.
         let group: GroupID

@@ -7,14 +7,92 @@ extension World {
     }
 
     /// Removes an app from a device. Its items stay in place; reinstalling
-    /// the same app (same team and bundle ID) sees them again.
+    /// the same app (same team and bundle ID) sees them again. An App Clip
+    /// is the exception: its items go with it (below).
     public mutating func uninstall(_ app: AppHandle, from device: DeviceHandle = .this) {
         devices[device.index].uninstalled.insert(app)
+        if apps[app.index].kind == .appClip { deleteAppClipItems(app, on: device) }
     }
 
-    /// Installs an app on a device again.
+    /// Installs an app on a device. Installing a full app replaces its App
+    /// Clip (one whose bundle ID extends the app's, in the same team) when
+    /// that clip is installed there: from iOS 16 the clip's items move to
+    /// the app first (below), before that they go with the clip.
     public mutating func install(_ app: AppHandle, on device: DeviceHandle = .this) {
         devices[device.index].uninstalled.remove(app)
+        let parent = apps[app.index]
+        guard parent.kind != .appClip, let parentID = parent.appID else { return }
+        for clip in apps.indices where apps[clip].kind == .appClip && apps[clip].teamID == parent.teamID
+            && apps[clip].bundleID.hasPrefix(parent.bundleID + ".") && isInstalled(AppHandle(index: clip), on: device) {
+            let handle = AppHandle(index: clip)
+            let platform = platform(of: device)
+            if platform.family == .ios && platform.version >= 16, !promoteAppClipItems(handle, to: parentID, on: device) {
+                // A failed promotion keeps the clip's items where they are
+                // (kcs decision: who retries is the installer's, closed).
+                devices[device.index].uninstalled.insert(handle)
+                continue
+            }
+            uninstall(handle, from: device)
+        }
+    }
+
+    /// The App Clip's items leave with it: `SecServerDeleteForAppClipApplicationIdentifier`
+    /// (keychain/securityd/SecItemDb.c, from Security-59754.41.1, iOS 14;
+    /// SecItemPriv.h: "At uninstallation time an App Clip should not leave
+    /// behind any data") deletes every row of every class `WHERE agrp = ?
+    /// AND clip = 1`, the group being the clip's application identifier.
+    /// kcs stores no clip flag: an App Clip can write only to its app ID
+    /// (`appClipHasAcceptableAccessGroups`), so every item in that group is
+    /// taken as the clip's (an item another app wrote there would stay on a
+    /// device).
+    mutating func deleteAppClipItems(_ clip: AppHandle, on device: DeviceHandle) {
+        guard let appID = apps[clip.index].appID, let group = groupID(appID) else { return }
+        for itemClass in ItemClass.allCases {
+            for id in devices[device.index].keychain.items(of: itemClass, in: group) {
+                devices[device.index].keychain.remove(id)
+            }
+        }
+    }
+
+    /// Moves an App Clip's items to its full app's application identifier
+    /// when the full app replaces it: `SecServerPromoteAppClipItemsToParentApp`
+    /// (SecItemDb.c, from Security-60158.100.133, iOS 15.4; kcs applies it
+    /// from iOS 16). In one transaction it copies each item of the clip's
+    /// group with `kSecAttrAccessGroup` set to the parent's app ID, replacing
+    /// an item of the same primary key there (`SecDbItemInsertOrReplace`);
+    /// items it cannot decrypt because they need authentication
+    /// (`errSecAuthNeeded`) or are lost (`errSecDecode`) are passed over; an
+    /// item out of reach under the lock (`errSecInteractionNotAllowed`)
+    /// fails the whole promotion, which then changes nothing and keeps the
+    /// leftovers. On success the clip's remaining items are deleted (by the
+    /// caller, through ``deleteAppClipItems(_:on:)``). False when it failed.
+    mutating func promoteAppClipItems(_ clip: AppHandle, to parentID: String, on device: DeviceHandle) -> Bool {
+        guard let appID = apps[clip.index].appID, let group = groupID(appID) else { return true }
+        let state = devices[device.index].state
+        var moving: [StoredItem] = []
+        for itemClass in ItemClass.allCases {
+            for id in devices[device.index].keychain.items(of: itemClass, in: group) {
+                let item = devices[device.index].keychain.stored(id)
+                if item.lost { continue }
+                // The class key first: under the lock even an item behind
+                // access control fails the promotion (kcs reading: the keybag
+                // refuses before the ACL is evaluated).
+                guard state.isAvailable(item.accessibility) else { return false }
+                if item.accessControl?.requiresAuthentication == true { continue }
+                moving.append(item)
+            }
+        }
+        let parentGroup = intern(parentID)
+        let stamp = tick()
+        for var item in moving {
+            item.group = parentGroup
+            item.modified = stamp
+            if let existing = devices[device.index].keychain.item(withKey: item.primaryKey) {
+                devices[device.index].keychain.remove(existing)
+            }
+            _ = devices[device.index].keychain.insert(item)
+        }
+        return true
     }
 
     /// Moves an app to another team: its app ID and its team-prefixed

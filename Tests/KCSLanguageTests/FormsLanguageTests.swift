@@ -181,14 +181,21 @@ struct FormsEvaluatorTests {
             expect no-data
             as A find generic-password account="none"
             expect no-data
+            as A find generic-password account="empty" return=attributes
+            expect no-data
+            as A find generic-password account="gone" return=attributes
+            expect no-data
             """)
-        #expect(report.passed == 3)
-        #expect(report.failed == 4)
+        #expect(report.passed == 4)
+        #expect(report.failed == 5)
         let failures = report.diagnostics.map(\.message)
         #expect(failures[0].contains("return=data alone returns empty data"))
         #expect(failures[1].contains("no kSecValueData"))
         #expect(failures[2] == "expected no data, got \"\"")
         #expect(failures[3].contains("did not ask for data"))
+        // return=attributes alone: a dictionary without kSecValueData holds,
+        // a call that found nothing does not.
+        #expect(failures[4].contains("returned nothing"))
     }
 
     @Test func devicesAnswerWithTheirOwnPlatform() {

@@ -75,6 +75,11 @@ import Testing
         #expect(appGroups.last?.hint?.hasPrefix("did you mean group.x?") == true)
         // macOS also takes team-prefixed app groups.
         #expect(warnings("platform macos 15\nteam SKMME9E2Y8\napp com.example.A application-groups=[SKMME9E2Y8.suite]\n").isEmpty)
+        // So does an iOS scenario with a Mac device in it (firebase-ios-sdk
+        // issue #6876: a Mac app and its helper share TEAMID.name).
+        #expect(warnings("team SKMME9E2Y8\ndevice Mac platform=macos 14\napp com.example.A application-groups=[SKMME9E2Y8.suite]\n").isEmpty)
+        #expect(warnings("team SKMME9E2Y8\ndevice Old platform=ios 12\napp com.example.A application-groups=[SKMME9E2Y8.suite]\n")
+            .map(\.code) == [.lintAppGroupShape])
 
         let call = warnings("""
             team SKMME9E2Y8

@@ -166,6 +166,10 @@ struct ParserTests {
         ("as A add generic-password limit=0", .wrongValueType),
         ("as A add generic-password access-control=[biometry-any, or]", .expectedToken),
         ("as A add generic-password access-control=[biometry-any, and, user-presence, or, device-passcode]", .unexpectedToken),
+        // SecAccessControlCreateWithFlags (SecAccessControl.m) refuses these.
+        ("as A add generic-password access-control=[user-presence, or, biometry-any]", .unexpectedToken),
+        ("as A add generic-password access-control=[user-presence, and, application-password]", .unexpectedToken),
+        ("as A add generic-password access-control=[biometry-any, or, biometry-current-set]", .unexpectedToken),
         ("app a.b kind=plugin", .unknownValue),
         ("app a.b tem=X", .unknownAttribute),
         ("as A find generic-password return=[data", .unexpectedEndOfInput),

@@ -107,6 +107,12 @@ struct DictionaryTests {
         let cases: [(SecAccessControlCreateFlags, Bool)] = [
             (.userPresence, true), ([.biometryAny, .or, .devicePasscode], true),
             ([.biometryCurrentSet, .and, .devicePasscode], true), ([.or, .and], false), (.privateKeyUsage, false),
+            // SecAccessControl.m: user presence combines only with the
+            // application password (and key usage), and .or or .and counts
+            // against it; one biometry flag at most (si_77_SecAccessControl.c line 115).
+            ([.userPresence, .applicationPassword], true), ([.userPresence, .biometryAny], false),
+            ([.userPresence, .or, .devicePasscode], false), ([.userPresence, .or, .applicationPassword], false),
+            ([.biometryAny, .or, .biometryCurrentSet], false),
         ]
         for (flags, valid) in cases {
             var error: Unmanaged<CFError>?
@@ -116,6 +122,9 @@ struct DictionaryTests {
             error?.release()
         }
         #expect(SecAccessControlCreateWithFlags(nil, "kSecAttrAccessibleSometimes", .userPresence, nil) == nil)
+        // Without .or several constraints are all required (a k-of-n with k = n).
+        let both = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlocked, [.biometryAny, .devicePasscode], nil)
+        #expect(both?.accessControl.combinator == .and)
     }
 
     @Test("error messages name the status")

@@ -189,6 +189,23 @@ struct Section3CommonAddTests {
         #expect(f.keychain.count == 0)
     }
 
+    @Test("3 find, update, delete: accessibility with an access control in the query → errSecParam (query_set_access_control)",
+          arguments: [Operation.find, .update, .delete])
+    func queryAccessibilityAndAC(_ op: Operation) {
+        var f = Fixture()
+        f.mustAdd(gp("a", accessibility: .whenUnlocked))
+        let both = spec(.genericPassword, [(.account, str("a"))], accessibility: .whenUnlocked,
+                        accessControl: AccessControl(protection: .whenUnlocked, flags: []))
+        let r = f.call(op, both, changes: op == .update ? spec(nil, [(.label, str("x"))]) : nil)
+        #expect(r.status == .param)
+        #expect(r.reason == .accessibilityWithAccessControl)
+        #expect(f.keychain.count == 1)
+        // Either alone: accessibility filters, an access control does not.
+        #expect(f.find(spec(.genericPassword, [(.account, str("a"))], accessibility: .whenUnlocked)).status == .success)
+        #expect(f.find(spec(.genericPassword, [(.account, str("a"))],
+                            accessControl: AccessControl(flags: [.userPresence]))).status == .success)
+    }
+
     @Test("3 add: synchronizable with an access-control object → errSecParam",
           arguments: [[AccessControl.Flag.userPresence], [.biometryAny, .devicePasscode]])
     func addSyncAndAC(flags: [AccessControl.Flag]) {

@@ -99,6 +99,71 @@ struct Section5DevicesTests {
         #expect(f.find(gp("a")).status == .success)
     }
 
+    /// A world with the fixture's `main` app and its App Clip, the clip
+    /// having stored one plain item and one that needs the user.
+    func withClip(_ platform: Platform = ios18) -> (Fixture, AppHandle) {
+        var f = Fixture(platform: platform)
+        let clip = try! f.world.addApp(bundleID: "com.example.main.Clip", name: "clip", teamID: teamA, kind: .appClip)
+        f.mustAdd(gp("token", data: "secret"), as: clip)
+        var bio = gp("card")
+        bio.accessControl = AccessControl(protection: .whenUnlocked, flags: [.biometryAny], combinator: .or)
+        f.mustAdd(bio, as: clip)
+        return (f, clip)
+    }
+
+    @Test("5 uninstalling an App Clip deletes its items (SecServerDeleteForAppClipApplicationIdentifier)")
+    func appClipUninstall() {
+        let (fixture, clip) = withClip()
+        var f = fixture
+        f.mustAdd(gp("mine"))
+        f.world.uninstall(clip)
+        #expect(f.items.map { f.groupName($0) } == [Fixture.shared])
+        f.world.install(clip)
+        #expect(f.find(gp("token"), as: clip).status == .itemNotFound)
+    }
+
+    @Test("5 installing the full app promotes the clip's items from iOS 16, deletes them before",
+          arguments: [(ios18, true), (Platform(.ios, 16), true), (Platform(.ios, 15), false)])
+    func appClipPromotion(_ platform: Platform, _ promotes: Bool) {
+        let (fixture, clip) = withClip(platform)
+        var f = fixture
+        f.world.install(f.main)
+        #expect(!f.world.isInstalled(clip), "the full app replaces its clip")
+        // The item that needs authentication is never promoted, and the
+        // leftovers are deleted.
+        #expect(f.items.map { f.groupName($0) } == (promotes ? [Fixture.mainID] : []))
+        #expect(f.find(gp("token", group: Fixture.mainID)).status == (promotes ? .success : .itemNotFound))
+    }
+
+    @Test("5 promotion replaces an item of the same key and fails as a whole while locked")
+    func appClipPromotionEdges() {
+        let (fixture, clip) = withClip()
+        var f = fixture
+        f.mustAdd(gp("token", group: Fixture.mainID, data: "the app's own"))
+        f.world.install(f.main)
+        #expect(f.find(gp("token", group: Fixture.mainID, returns: .data)).items.first?.item.data == "secret")
+        #expect(f.items.count == 1)
+
+        let (second, clip2) = withClip()
+        var g = second
+        g.mustAdd(gp("mine"))
+        g.state.isLocked = true
+        g.world.install(g.main)
+        #expect(!g.world.isInstalled(clip2))
+        #expect(g.items.map { g.groupName($0) } == ["\(teamA).com.example.main.Clip", "\(teamA).com.example.main.Clip", Fixture.shared],
+                "nothing moved and nothing was deleted")
+        #expect(!f.world.isInstalled(clip))
+
+        // Under the lock an item behind access control fails the promotion
+        // too: the class key is refused before the ACL is looked at.
+        let (third, clip3) = withClip()
+        var h = third
+        _ = h.delete(gp("token"), as: clip3)
+        h.state.isLocked = true
+        h.world.install(h.main)
+        #expect(h.items.map { h.groupName($0) } == ["\(teamA).com.example.main.Clip"])
+    }
+
     @Test("5 transfer: new app ID and team prefix; old items unreachable; app groups move with the app")
     func transfer() {
         var f = Fixture()
