@@ -22,6 +22,17 @@ extension Session {
                              range: call.app.range,
                              hint: "install it again with 'install \(a.name)': its items are still there")
         }
+        // Not a rule the engine would answer with a status: no such call can
+        // be made, as an app missing from the device cannot make one.
+        if world.kind(of: app) == .appClip, !world.platform(of: device).runsAppClips {
+            last = nil
+            lastFailedCall = (file, s.range)
+            let a = world[app]
+            throw Diagnostic(.appNotInstalled, "\(a.name) is an App Clip, and \(world[device].label) runs "
+                                + "\(world.platform(of: device)): App Clips run on iPhone and iPad from iOS 14",
+                             file: file, range: call.app.range,
+                             hint: "give the device iOS 14 or later (platform ios 14, or device NAME platform=ios 14)")
+        }
         // Names a call resolves when it runs; the request is copied only to
         // carry a persistent reference, the common call lends its own.
         var resolved: CallRequest?

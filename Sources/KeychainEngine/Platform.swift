@@ -65,5 +65,11 @@ public struct Platform: Sendable, Hashable, CustomStringConvertible {
     /// Mac only, where 59754 and later keep it.)
     public var usesMacDaemon: Bool { family == .macos || family == .catalyst }
 
+    /// Whether App Clips run here: iPhone and iPad from iOS 14, where they
+    /// came (Security-59754, iOS 14, is the first to hold securityd's App
+    /// Clip rules: `SecServerDeleteForAppClipApplicationIdentifier` and the
+    /// clip's single access group). No Mac, Catalyst or watch runs one.
+    public var runsAppClips: Bool { family == .ios && version >= 14 }
+
     public var description: String { "\(family.rawValue) \(version)" }
 }

@@ -74,6 +74,27 @@ struct EvaluatorTests {
         #expect(report.diagnostics.last?.notes.first?.range != nil)
     }
 
+    /// App Clips came with iOS 14: a clip's call on an earlier iOS, a Mac
+    /// or a watch is a located error, not an answer from later rules.
+    @Test func appClipsRunFromIOS14Only() {
+        for (platform, fails) in [("ios 13", true), ("macos 14", true), ("catalyst 17", true), ("watchos 10", true),
+                                  ("ios 14", false), ("ios 18", false)] {
+            let report = run("platform \(platform)\nteam SKMME9E2Y8\napp com.x.A.Clip as Clip kind=app-clip\n"
+                             + "as Clip add generic-password account=\"a\"\n")
+            #expect(report.diagnostics.map(\.code) == (fails ? [.appNotInstalled] : []), "\(platform)")
+            if fails {
+                #expect(report.diagnostics.first?.message.contains("App Clips run on iPhone and iPad from iOS 14") == true)
+                #expect(report.diagnostics.first?.location?.line == 4)
+            }
+        }
+        // Per device: the same clip runs on an iOS 18 phone beside an iOS 13 one.
+        let report = run("team SKMME9E2Y8\napp com.x.A.Clip as Clip kind=app-clip\ndevice Old platform=ios 13\n"
+                         + "as Clip add generic-password account=\"a\"\nexpect status errSecSuccess\n"
+                         + "on Old as Clip add generic-password account=\"a\"\n")
+        #expect(report.diagnostics.map(\.code) == [.appNotInstalled])
+        #expect(report.diagnostics.first?.location?.line == 6)
+    }
+
     @Test func callsByUninstalledAppsAreClearRuntimeErrors() {
         let report = run("team SKMME9E2Y8\napp com.x.A\nuninstall A\nas A find generic-password\n")
         #expect(report.diagnostics.map(\.code) == [.appNotInstalled])
