@@ -108,21 +108,18 @@ public struct FileSystemLoader: SourceLoader {
 
     /// Reads a descriptor to its end, never keeping more than `maxBytes`.
     package static func readAll(_ fd: Int32, name: String, maxBytes: Int, expected: Int) throws(LoadError) -> [UInt8] {
-        var bytes = try readKnownSize(fd, name: name, min(expected, maxBytes))
-        if bytes.count < expected { return bytes }  // the end came early: the file shrank
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        let known = min(expected, maxBytes)
+        var bytes = try readKnownSize(fd, name: name, known)
+        if bytes.count < known { return bytes }  // the end came early: the file shrank
+        let chunkSize = 1 << 16
+        let chunk = UnsafeMutablePointer<UInt8>.allocate(capacity: chunkSize)
+        defer { chunk.deallocate() }
         while true {
             // Never read past the cap plus one byte: enough to know it is over.
-            let room = min(chunk.count, maxBytes + 1 - bytes.count)
-            #if canImport(Glibc)
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, room) }
-            #else
-            let n = chunk.withUnsafeMutableBytes { Darwin.read(fd, $0.baseAddress, room) }
-            #endif
-            if n < 0 && errno == EINTR { continue }
-            if n < 0 { throw readFailure(name) }
+            let room = min(chunkSize, maxBytes + 1 - bytes.count)
+            let n = try readSome(fd, chunk, room, name)
             if n == 0 { return bytes }
-            bytes.append(contentsOf: chunk[0..<n])
+            bytes.append(contentsOf: UnsafeBufferPointer(start: chunk, count: n))
             if bytes.count > maxBytes {
                 throw .unreadable(name, reason: "it is more than the \(maxBytes) bytes this host reads")
             }
@@ -138,26 +135,35 @@ public struct FileSystemLoader: SourceLoader {
         let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
             count = 0
             guard let base = buffer.baseAddress else { return }
-            while count < size {
-                #if canImport(Glibc)
-                let n = Glibc.read(fd, base + count, size - count)
-                #else
-                let n = Darwin.read(fd, base + count, size - count)
-                #endif
-                if n < 0 && errno == EINTR { continue }
-                if n < 0 { failure = readFailure(name); return }
-                if n == 0 { return }
-                count += n
+            do throws(LoadError) {
+                while count < size {
+                    let n = try readSome(fd, base + count, size - count, name)
+                    if n == 0 { return }
+                    count += n
+                }
+            } catch {
+                failure = error
             }
         }
         if let failure { throw failure }
         return bytes
     }
 
-    /// Why a `read` that returned -1 failed, from `errno`.
-    private static func readFailure(_ name: String) -> LoadError {
-        errno == EAGAIN ? .unreadable(name, reason: "it has nothing to read yet (a FIFO or socket?)")
-                        : .unreadable(name, reason: String(cString: strerror(errno)))
+    /// One `read` of at most `count` bytes, retried when a signal interrupts
+    /// it: how many it read, 0 at the end.
+    private static func readSome(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int,
+                             _ name: String) throws(LoadError) -> Int {
+        while true {
+            #if canImport(Glibc)
+            let n = Glibc.read(fd, buffer, count)
+            #else
+            let n = Darwin.read(fd, buffer, count)
+            #endif
+            if n >= 0 { return n }
+            if errno == EINTR { continue }
+            throw errno == EAGAIN ? .unreadable(name, reason: "it has nothing to read yet (a FIFO or socket?)")
+                                  : .unreadable(name, reason: String(cString: strerror(errno)))
+        }
     }
 
     /// What a non-regular file is, in words.
