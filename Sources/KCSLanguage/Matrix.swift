@@ -63,7 +63,11 @@ extension Session {
     private func verdict(_ item: StoredItem, _ inFileKeychain: Bool, _ handle: AppHandle, _ device: DeviceHandle) -> String {
         let app = world[handle]
         let state = world[device].state
-        if !world.isInstalled(handle, on: device) { return "no: not installed" }
+        switch world.callBarrier(handle, on: device) {
+        case .notInstalled: return "no: not installed"
+        case .runsNoAppClips: return "no: App Clips run from iOS 14"
+        case nil: break
+        }
         if inFileKeychain {
             if item.owner == handle { return "read (owner)" }
             return "prompt: owned by \(item.owner.map { world[$0].name } ?? "another app")"

@@ -9,29 +9,11 @@ extension Session {
         let app: AppHandle
         do throws(Diagnostic) {
             app = try resolveApp(call.app, file)
+            if let barrier = world.callBarrier(app, on: device) { throw barrierDiagnostic(barrier, app, device, call, file) }
         } catch {
             last = nil
             lastFailedCall = (file, s.range)
             throw error
-        }
-        guard world.isInstalled(app, on: device) else {
-            last = nil
-            lastFailedCall = (file, s.range)
-            let a = world[app]
-            throw Diagnostic(.appNotInstalled, "\(a.name) is not installed on \(world[device].label)", file: file,
-                             range: call.app.range,
-                             hint: "install it again with 'install \(a.name)': its items are still there")
-        }
-        // Not a rule the engine would answer with a status: no such call can
-        // be made, as an app missing from the device cannot make one.
-        if world.kind(of: app) == .appClip, !world.platform(of: device).runsAppClips {
-            last = nil
-            lastFailedCall = (file, s.range)
-            let a = world[app]
-            throw Diagnostic(.appNotInstalled, "\(a.name) is an App Clip, and \(world[device].label) runs "
-                                + "\(world.platform(of: device)): App Clips run on iPhone and iPad from iOS 14",
-                             file: file, range: call.app.range,
-                             hint: "give the device iOS 14 or later (platform ios 14, or device NAME platform=ios 14)")
         }
         // Names a call resolves when it runs; the request is copied only to
         // carry a persistent reference, the common call lends its own.
@@ -120,5 +102,22 @@ extension Session {
             _ = try named(context, in: world.contexts, "context", "declared", file, hint: "declare it first: context \(context.text)")
         }
         return request
+    }
+
+    /// The runtime error for a call its app cannot make on the device.
+    private func barrierDiagnostic(_ barrier: CallBarrier, _ app: AppHandle, _ device: DeviceHandle,
+                                   _ call: CallStatement, _ file: SourceFile) -> Diagnostic {
+        let a = world[app], label = world[device].label
+        switch barrier {
+        case .notInstalled:
+            return Diagnostic(.appNotInstalled, "\(a.name) is not installed on \(label)", file: file,
+                              range: call.app.range,
+                              hint: "install it again with 'install \(a.name)': its items are still there")
+        case .runsNoAppClips:
+            return Diagnostic(.appNotInstalled, "\(a.name) is an App Clip, and \(label) runs "
+                                 + "\(world.platform(of: device)): App Clips run on iPhone and iPad from iOS 14",
+                              file: file, range: call.app.range,
+                              hint: "give the device iOS 14 or later (platform ios 14, or device NAME platform=ios 14)")
+        }
     }
 }

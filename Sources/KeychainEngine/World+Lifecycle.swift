@@ -6,6 +6,14 @@ extension World {
         !devices[device.index].uninstalled.contains(app)
     }
 
+    /// Why `app` can make no call at all on `device`, or nil when it can.
+    /// Not a status: no device would answer such a call, as none is made.
+    public func callBarrier(_ app: AppHandle, on device: DeviceHandle = .this) -> CallBarrier? {
+        if !isInstalled(app, on: device) { return .notInstalled }
+        if apps[app.index].kind == .appClip && !platform(of: device).runsAppClips { return .runsNoAppClips }
+        return nil
+    }
+
     /// Removes an app from a device. Its items stay in place; reinstalling
     /// the same app (same team and bundle ID) sees them again. An App Clip
     /// is the exception: its items go with it (below).
@@ -109,4 +117,12 @@ extension World {
         apps[app.index] = target
         refreshCache(app)
     }
+}
+
+/// Why an app can make no call on a device (``World/callBarrier(_:on:)``).
+public enum CallBarrier: Sendable, Hashable {
+    /// Uninstalled from the device.
+    case notInstalled
+    /// An App Clip on a device that runs none (``Platform/runsAppClips``).
+    case runsNoAppClips
 }

@@ -264,6 +264,30 @@ struct ReportTests {
         #expect(matrix.stdout.contains("#2 generic-password account=\"legacy\"  (file keychain)           read  prompt"), "\(matrix.stdout)")
     }
 
+    /// The matrix says why an app cannot read, by the same rule that stops
+    /// its calls: an App Clip on a device that runs none (its item restored
+    /// from a backup onto an iOS 13 phone).
+    @Test func matrixGivesTheCallBarrier() throws {
+        let script = """
+            team SKMME9E2Y8
+            app com.x.A as A
+            app com.x.A.Clip as Clip kind=app-clip
+            device Old platform=ios 13
+            as Clip add generic-password account="c"
+            expect status errSecSuccess
+            backup this as B
+            restore B to Old
+            """
+        let dir = try temp(["clip.kcs": script])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("clip.kcs").path
+        let matrix = try BinaryRunner.run(["matrix", path, "--device", "Old", "--format", "markdown"])
+        #expect(matrix.status == 0, "\(matrix.stderr)")
+        #expect(matrix.stdout.contains("| no: group not in its list | no: App Clips run from iOS 14 |"), "\(matrix.stdout)")
+        let run = try BinaryRunner.run(["run", path])
+        #expect(run.status == 0, "\(run.stderr)")
+    }
+
     // MARK: Command line conventions
 
     @Test func runOnAMarkdownFileSaysToUseCheck() throws {
