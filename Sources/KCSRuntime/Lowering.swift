@@ -5,6 +5,9 @@ import KeychainEngine
 /// every misspelt name or value is a syntax error before anything runs.
 package struct Lowering {
     package let file: SourceFile
+    /// The file's bytes, held once: read through `file` at each argument,
+    /// the array was retained and released per argument.
+    private let bytes: [UInt8]
     /// Keys given so far, as bits (where each was given is looked up in
     /// ``arguments`` only for the error).
     private var seenMask: UInt64 = 0
@@ -16,6 +19,7 @@ package struct Lowering {
     private(set) var contextName: Name?
     package init(file: SourceFile, arguments: [ArgumentNode]) {
         self.file = file
+        self.bytes = file.bytes
         self.arguments = arguments
     }
 
@@ -28,7 +32,7 @@ package struct Lowering {
 
     /// Applies `KEY=VALUE`, the key given by where it was written.
     package mutating func apply(_ keyRange: SourceRange, _ v: ValueNode, to spec: inout ItemSpec, changing: Bool) throws(Diagnostic) -> ArgumentKey {
-        guard let k = Vocabulary.argument(file.bytes, keyRange) else {
+        guard let k = Vocabulary.argument(bytes, keyRange) else {
             let text = file.text(keyRange)
             throw Diagnostic(.unknownAttribute, "unknown attribute '\(text)'", file: file, range: keyRange,
                              hint: Suggest.hint(for: text, in: Vocabulary.argumentNames)

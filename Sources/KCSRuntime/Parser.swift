@@ -8,6 +8,9 @@ import KeychainEngine
 public struct Parser {
     private var syntax: SyntaxParser
     private let file: SourceFile
+    /// The file's bytes, held once (read through `file` at each lookup,
+    /// the array was retained and released each time).
+    private let bytes: [UInt8]
     /// Lowering errors (the syntax parser keeps its own).
     private var diagnostics: [Diagnostic] = []
     private var sawApp = false
@@ -41,6 +44,7 @@ public struct Parser {
     /// statement: once an error has been seen nothing more may run.
     public init(file: SourceFile, maxListLength: Int = Int.max) {
         self.file = file
+        self.bytes = file.bytes
         self.syntax = SyntaxParser(file: file, maxListLength: maxListLength)
     }
 
@@ -272,7 +276,7 @@ public struct Parser {
     // call := 'as' APP OP [ CLASS ] { ATTR '=' value } [ 'set' { ATTR '=' value } ]
     private func lower(_ call: CallNode) throws(Diagnostic) -> CallStatement {
         let opRange = call.operation
-        guard let op = Vocabulary.operation(file.bytes, opRange) else {
+        guard let op = Vocabulary.operation(bytes, opRange) else {
             let w = file.text(opRange)
             let names = Operation.allCases.map(\.rawValue)
             throw Diagnostic(.unknownValue, "unknown operation '\(w)'", file: file, range: opRange,
@@ -283,7 +287,7 @@ public struct Parser {
         // built aside and then passed in was copied and destroyed on the way.
         var request = CallRequest(op, ItemSpec())
         if let range = call.itemClass {
-            guard let itemClass = Vocabulary.itemClass(file.bytes, range) else {
+            guard let itemClass = Vocabulary.itemClass(bytes, range) else {
                 let c = file.text(range)
                 throw Diagnostic(.unknownClass, "unknown item class '\(c)'", file: file, range: range,
                                  hint: Suggest.hint(for: c, in: Vocabulary.classNames)
@@ -356,7 +360,7 @@ public struct Parser {
             }
             return StatusRef(status: s, range: v.range)
         }
-        guard let s = Vocabulary.status(file.bytes, v.range) else {
+        guard let s = Vocabulary.status(bytes, v.range) else {
             // The text only for the message: a known status is found by its bytes.
             let w = v.text(in: file) ?? ""
             throw Diagnostic(.unknownStatus, "unknown status '\(w)'", file: file, range: v.range,

@@ -152,7 +152,7 @@ public struct SyntaxParser {
     private mutating func name(_ what: String, allowEmpty: Bool = false) throws(Diagnostic) -> Name {
         switch token.kind {
         case .word:
-            let n = Name(text: names.text(of: token.range, in: file), range: token.range)
+            let n = Name(text: names.text(of: token.range, in: bytes, file: file), range: token.range)
             advance()
             return n
         case .string:
@@ -679,11 +679,13 @@ struct ShortNameCache {
     private var keys: [UInt64] = []
     private var texts: [String] = []
 
-    /// The text of the bytes at `range`.
-    mutating func text(of range: SourceRange, in file: SourceFile) -> String {
+    /// The text of the bytes at `range` of `bytes`, the bytes of `file`
+    /// (passed apart: read through the file, the array was retained and
+    /// released at each name).
+    mutating func text(of range: SourceRange, in bytes: [UInt8], file: SourceFile) -> String {
         let n = range.end - range.start
-        guard n > 0, n <= 15, range.start >= 0, range.end <= file.bytes.count else { return file.text(range) }
-        let (w0, w1) = file.bytes.withUnsafeBufferPointer { ByteIndex.shortWords($0, range.start, range.end) }
+        guard n > 0, n <= 15, range.start >= 0, range.end <= bytes.count else { return file.text(range) }
+        let (w0, w1) = bytes.withUnsafeBufferPointer { ByteIndex.shortWords($0, range.start, range.end) }
         let k1 = w1 | UInt64(n) << 56
         let slot = Int(truncatingIfNeeded: ((w0 ^ k1) &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - Self.slotBits))
         if keys.isEmpty {
