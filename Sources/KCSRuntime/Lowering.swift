@@ -12,19 +12,22 @@ package struct Lowering {
     /// ``arguments`` only for the error).
     private var seenMask: UInt64 = 0
     /// The arguments of the statement, for "first given here".
-    private let arguments: [ArgumentNode]
+    private let arguments: ArraySlice<ArgumentNode>
+    /// The statement's list elements (``SyntaxParser/listValues``).
+    private let values: [ValueNode]
     /// `persistent-ref=NAME` and `context=NAME` name things that exist only
     /// at run time; the session resolves them.
     private(set) var persistentRefName: Name?
     private(set) var contextName: Name?
-    package init(file: SourceFile, arguments: [ArgumentNode]) {
+    package init(file: SourceFile, arguments: ArraySlice<ArgumentNode>, values: [ValueNode]) {
         self.file = file
         self.bytes = file.bytes
         self.arguments = arguments
+        self.values = values
     }
 
     /// Applies every `KEY=VALUE` of a list in order, reading each in place.
-    package mutating func apply(_ list: [ArgumentNode], to spec: inout ItemSpec, changing: Bool) throws(Diagnostic) {
+    package mutating func apply(_ list: ArraySlice<ArgumentNode>, to spec: inout ItemSpec, changing: Bool) throws(Diagnostic) {
         try list.withUnsafeBufferPointer { (b) throws(Diagnostic) in
             for i in b.indices { _ = try apply(b[i].key, b[i].value, to: &spec, changing: changing) }
         }
@@ -74,8 +77,8 @@ package struct Lowering {
                 spec.limit = try pick(v, "limit", Vocabulary.limitNames)
             }
         case .returns:
-            let items: [ValueNode]
-            if case .list(let l) = v.kind { items = l } else { items = [v] }
+            let items: ArraySlice<ValueNode>
+            if case .list(let l) = v.kind { items = values[l.bounds] } else { items = [v] }
             for item in items {
                 let r: ReturnKinds = try pick(item, "return kind", Vocabulary.returnNames)
                 spec.returns.insert(r)
@@ -144,7 +147,7 @@ package struct Lowering {
 
     // access-control := '[' [ PROTECTION ] FLAG { ( 'or' | 'and' ) FLAG } ']'
     private func accessControl(_ v: ValueNode) throws(Diagnostic) -> AccessControl {
-        guard case .list(let items) = v.kind else {
+        guard case .list(let list) = v.kind else {
             throw Diagnostic(.wrongValueType, "access-control takes a list", file: file, range: v.range,
                              hint: "e.g. access-control=[when-passcode-set-this-device-only, biometry-current-set]")
         }
@@ -152,7 +155,7 @@ package struct Lowering {
         var flags: [AccessControl.Flag] = []
         var combinator: AccessControl.Combinator?
         var expectFlag = true
-        for (i, item) in items.enumerated() {
+        for (i, item) in values[list.bounds].enumerated() {
             guard let w = item.word(in: file) else {
                 throw Diagnostic(.wrongValueType, "expected an accessibility, a flag, 'or' or 'and'", file: file, range: item.range)
             }

@@ -65,7 +65,7 @@ public struct Parser {
     /// The next statement that parses and lowers; nil at the end.
     public mutating func next() -> Statement? {
         while let node = syntax.next() {
-            let device = node.device, range = node.range
+            let device = node.device.map { syntax.name($0) }, range = node.range
             do throws(Diagnostic) {
                 // Consumed: its parts move into the lowered statement, and
                 // nothing is left to destroy through the type's metadata.
@@ -224,7 +224,7 @@ public struct Parser {
             case "configuration": decl.configuration = name
             default:
                 guard case .list(let items) = v.kind else { continue }
-                let names = items.map { Name(text: $0.text(in: file) ?? "", range: $0.range) }
+                let names = syntax.values(items).map { Name(text: $0.text(in: file) ?? "", range: $0.range) }
                 switch o.key.text {
                 case "keychain-access-groups": decl.keychainAccessGroups = names
                 case "application-groups": decl.applicationGroups = names
@@ -274,7 +274,7 @@ public struct Parser {
     }
 
     // call := 'as' APP OP [ CLASS ] { ATTR '=' value } [ 'set' { ATTR '=' value } ]
-    private func lower(_ call: CallNode) throws(Diagnostic) -> CallStatement {
+    private mutating func lower(_ call: CallNode) throws(Diagnostic) -> CallStatement {
         let opRange = call.operation
         guard let op = Vocabulary.operation(bytes, opRange) else {
             let w = file.text(opRange)
@@ -302,16 +302,18 @@ public struct Parser {
         }
         // The query and the changes are separate dictionaries: an attribute
         // may appear in both (set account="new" renames).
-        var lowering = Lowering(file: file, arguments: call.arguments)
-        try lowering.apply(call.arguments, to: &request.spec, changing: false)
+        let arguments = syntax.arguments(call.arguments)
+        var lowering = Lowering(file: file, arguments: arguments, values: syntax.listValues)
+        try lowering.apply(arguments, to: &request.spec, changing: false)
         var changedPersistentRef: Name?, changedContext: Name?
         if call.set != nil {
-            var changeLowering = Lowering(file: file, arguments: call.changes)
+            let changes = syntax.arguments(call.changes)
+            var changeLowering = Lowering(file: file, arguments: changes, values: syntax.listValues)
             var c = ItemSpec()
             // The class is known while the changes are read (to check their
             // attributes); it is no attribute to change (kSecClass there is errSecNoSuchAttr).
             c.itemClass = request.spec.itemClass
-            try changeLowering.apply(call.changes, to: &c, changing: true)
+            try changeLowering.apply(changes, to: &c, changing: true)
             c.itemClass = nil
             request.changes = c
             changedPersistentRef = changeLowering.persistentRefName
@@ -320,34 +322,40 @@ public struct Parser {
             throw Diagnostic(.expectedToken, "update needs 'set' and the attributes to change", file: file,
                              range: opRange, hint: "as APP update CLASS account=\"alice\" set data=\"new\"")
         }
-        return CallStatement(app: call.app, request: consume request, operationRange: opRange,
+        return CallStatement(app: syntax.name(call.app), request: consume request, operationRange: opRange,
                              classRange: call.itemClass, persistentRef: lowering.persistentRefName,
                              context: lowering.contextName ?? changedContext,
                              changedPersistentRef: changedPersistentRef)
     }
 
-    private func lower(_ expect: ExpectNode) throws(Diagnostic) -> StatementKind {
+    private mutating func lower(_ expect: ExpectNode) throws(Diagnostic) -> StatementKind {
         switch expect {
         case .status(let first, let more):
             var statuses = StatusRefs(try status(first))
-            for v in more { statuses.rest.append(try status(v)) }
+            if !more.isEmpty {
+                for v in syntax.values(more) { statuses.rest.append(try status(v)) }
+            }
             return .expectStatus(statuses)
         case .count(let n): return .expectCount(n.value)
-        case .data(let d): return .expectData(d.text)
+        case .data(let d): return .expectData(syntax.name(d).text)
         case .noData: return .expectNoData
-        case .persistentRef(let name): return .expectPersistentRef(name)
-        case .group(let g): return .expectGroup(g)
-        case .item(let arguments, _):
+        case .persistentRef(let name): return .expectPersistentRef(syntax.name(name))
+        case .group(let g): return .expectGroup(syntax.name(g))
+        case .item(let list, _):
             var spec = ItemSpec()
             var args: [CallArgument] = []
-            var lowering = Lowering(file: file, arguments: arguments)
+            let arguments = syntax.arguments(list)
+            var lowering = Lowering(file: file, arguments: arguments, values: syntax.listValues)
             for a in arguments {
                 let k = try lowering.apply(a.key, a.value, to: &spec, changing: true)
                 args.append(CallArgument(key: k, range: a.key.union(a.value.range), isChange: false))
             }
             return .expectItem(spec, args)
-        case .groups(let app, let groups): return .expectGroups(app: app, groups: groups)
-        case .defaultGroup(let app, let group): return .expectDefaultGroup(app: app, group: group)
+        case .groups(let app, let groups):
+            let names = syntax.values(groups).map { Name(text: $0.text(in: file) ?? "", range: $0.range) }
+            return .expectGroups(app: syntax.name(app), groups: names)
+        case .defaultGroup(let app, let group):
+            return .expectDefaultGroup(app: syntax.name(app), group: syntax.name(group))
         }
     }
 

@@ -16,20 +16,42 @@ public struct SyntaxParser {
     /// The strings of names lately read: a script names its few apps and
     /// devices on line after line.
     private var names = ShortNameCache()
-    /// The arrays the last call's arguments and changes were built in. The
-    /// runtime lowers a statement and drops it before it asks for the next,
-    /// so by then they are unique again and are refilled without allocating;
-    /// a caller that keeps its statements (``parse(_:)``) leaves them shared,
-    /// and the next call gets new ones by copy-on-write.
+    /// The elements of the statement's lists (``NodeList``): a list's
+    /// values and a call's or an item expectation's arguments. Emptied, room
+    /// kept, when the next statement starts, so the nodes themselves are
+    /// plain data and a statement allocates nothing for its lists; a caller
+    /// reads them before it asks for the next statement.
+    private var valueBuffer: [ValueNode] = []
     private var argumentBuffer: [ArgumentNode] = []
-    private var changeBuffer: [ArgumentNode] = []
+    /// Keeps every statement's lists (``parse(_:)``).
+    private var keepsLists = false
 
-    /// Parses a whole file into what was written.
-    public static func parse(_ file: SourceFile) -> (statements: [StatementNode], diagnostics: [Diagnostic]) {
+    /// Parses a whole file into what was written, every statement's lists kept.
+    public static func parse(_ file: SourceFile) -> ParsedFile {
         var parser = SyntaxParser(file: file)
+        parser.keepsLists = true
         var statements: [StatementNode] = []
         while let s = parser.next() { statements.append(s) }
-        return (statements, parser.finalDiagnostics)
+        return ParsedFile(statements: statements, diagnostics: parser.finalDiagnostics, parser: parser)
+    }
+
+    /// The current statement's list elements, each list at its ``NodeList/bounds``.
+    public var listValues: [ValueNode] { valueBuffer }
+
+    /// The values of a list of the current statement.
+    public func values(_ list: NodeList) -> ArraySlice<ValueNode> { valueBuffer[list.bounds] }
+
+    /// The arguments of a call or an item expectation of the current statement.
+    public func arguments(_ list: NodeList) -> ArraySlice<ArgumentNode> { argumentBuffer[list.bounds] }
+
+    /// A name's text and range: a word's through the cache of short names,
+    /// a string's decoded.
+    public mutating func name(_ node: NameNode) -> Name {
+        if node.isString {
+            return Name(text: ValueNode(kind: .string, range: node.range, needsDecoding: node.needsDecoding).text(in: file) ?? "",
+                        range: node.range)
+        }
+        return Name(text: names.text(of: node.range, in: bytes, file: file), range: node.range)
     }
 
     /// Elements one list may hold (a host limit).
@@ -82,6 +104,10 @@ public struct SyntaxParser {
             case .end: return nil
             case .newline: advance()
             default:
+                if !keepsLists {
+                    if !valueBuffer.isEmpty { valueBuffer.removeAll(keepingCapacity: true) }
+                    if !argumentBuffer.isEmpty { argumentBuffer.removeAll(keepingCapacity: true) }
+                }
                 do throws(Diagnostic) {
                     let s = try parseStatement()
                     try expectLineEnd()
@@ -150,17 +176,30 @@ public struct SyntaxParser {
     /// A name where one is expected: a word, or a string for names with
     /// spaces. Only data may be empty.
     private mutating func name(_ what: String, allowEmpty: Bool = false) throws(Diagnostic) -> Name {
+        let node = try nameNode(what, allowEmpty: allowEmpty)
+        return name(node)
+    }
+
+    /// The same, as where it was written (the nodes of calls and
+    /// expectations keep no text).
+    private mutating func nameNode(_ what: String, allowEmpty: Bool = false) throws(Diagnostic) -> NameNode {
         switch token.kind {
         case .word:
-            let n = Name(text: names.text(of: token.range, in: bytes, file: file), range: token.range)
+            let n = NameNode(range: token.range)
             advance()
             return n
         case .string:
-            let s = ValueNode(kind: .string, range: token.range, needsDecoding: token.needsDecoding).text(in: file) ?? ""
-            if s.isEmpty && !allowEmpty {
-                throw Diagnostic(.wrongValueType, "\(what) cannot be empty", file: file, range: token.range)
+            let n = NameNode(range: token.range, isString: true, needsDecoding: token.needsDecoding)
+            if !allowEmpty {
+                // A string without escapes and closed is its bytes between
+                // the quotes: empty when they touch; any other is decoded.
+                let empty = token.needsDecoding
+                    ? (ValueNode(kind: .string, range: token.range, needsDecoding: true).text(in: file) ?? "").isEmpty
+                    : token.range.end - token.range.start <= 2
+                if empty {
+                    throw Diagnostic(.wrongValueType, "\(what) cannot be empty", file: file, range: token.range)
+                }
             }
-            let n = Name(text: s, range: token.range)
             advance()
             return n
         default:
@@ -219,7 +258,9 @@ public struct SyntaxParser {
             return ValueNode(kind: .integer(i), range: r)
         case .leftBracket:
             advance()
-            var items: [ValueNode] = []
+            // Lists do not nest, so a list's elements lie together in the buffer.
+            let start = valueBuffer.count
+            var count = 0
             while true {
                 if case .rightBracket = token.kind { break }
                 if case .end = token.kind {
@@ -231,11 +272,12 @@ public struct SyntaxParser {
                     throw Diagnostic(.wrongValueType, "lists do not nest", file: file, range: token.range,
                                      hint: "write the elements of one list separated by commas")
                 }
-                if items.count >= maxListLength {
+                if count >= maxListLength {
                     throw Diagnostic(.inputLimit, "the list is longer than the limit of \(maxListLength) elements",
                                      file: file, range: token.range)
                 }
-                items.append(try value())
+                valueBuffer.append(try value())
+                count += 1
                 if case .comma = token.kind { advance(); continue }
                 if case .rightBracket = token.kind { break }
                 throw Diagnostic(.expectedToken, "expected ',' or ']' in the list, found \(token.describe(in: file))",
@@ -243,7 +285,7 @@ public struct SyntaxParser {
             }
             let end = token.range
             advance()
-            return ValueNode(kind: .list(items), range: r.union(end))
+            return ValueNode(kind: .list(NodeList(start: start, count: count)), range: r.union(end))
         default:
             throw Diagnostic(.expectedToken, "expected a value after '=', found \(token.describe(in: file))",
                              file: file, range: token.range,
@@ -256,10 +298,10 @@ public struct SyntaxParser {
     // statement := [ 'on' NAME ] form
     private mutating func parseStatement() throws(Diagnostic) -> StatementNode {
         let start = token.range
-        var device: Name?
+        var device: NameNode?
         if isWord("on") {
             advance()
-            device = try name("a device name after 'on'")
+            device = try nameNode("a device name after 'on'")
         }
         guard case .word = token.kind else {
             throw Diagnostic(.unknownStatement, "expected a statement, found \(token.describe(in: file))",
@@ -433,7 +475,7 @@ public struct SyntaxParser {
                 guard case .list(let items) = v.kind else {
                     throw wrongType(v, "a list such as [$(AppIdentifierPrefix)com.example.Shared]")
                 }
-                for item in items where !item.hasText { throw wrongType(item, "a name") }
+                for item in values(items) where !item.hasText { throw wrongType(item, "a name") }
             case .platform:
                 guard case .word = v.kind else { throw wrongType(v, "a platform such as ios") }
                 version = try integer("a major version such as 18")
@@ -457,7 +499,7 @@ public struct SyntaxParser {
 
     // call := 'as' APP OP [ CLASS ] { ATTR '=' value } [ 'set' ATTR '=' value { ATTR '=' value } ]
     private mutating func parseCall() throws(Diagnostic) -> CallNode {
-        let app = try name("an app name after 'as'")
+        let app = try nameNode("an app name after 'as'")
         guard case .word = token.kind else {
             throw Diagnostic(.expectedToken, "expected an operation, found \(token.describe(in: file))",
                              file: file, range: token.range, hint: "one of: add, find, update, delete")
@@ -467,9 +509,10 @@ public struct SyntaxParser {
         // The node is made once at the end from these: building it in place
         // copied and destroyed the whole struct.
         var itemClass: SourceRange?, set: SourceRange?
-        // Built in the parser's own arrays, handed out as shared copies.
-        if !argumentBuffer.isEmpty { argumentBuffer.removeAll(keepingCapacity: true) }
-        if !changeBuffer.isEmpty { changeBuffer.removeAll(keepingCapacity: true) }
+        // The query's arguments, then the changes after 'set', lie one after
+        // the other in the buffer.
+        let start = argumentBuffer.count
+        var changesStart = -1
         // CLASS is a word that is neither followed by '=' nor the word 'set'.
         var pendingKey: SourceRange?
         if case .word = token.kind, !isWord("set") {
@@ -499,6 +542,7 @@ public struct SyntaxParser {
                         throw Diagnostic(.misplacedSet, "'set' is given twice", file: file, range: r)
                     }
                     set = r
+                    changesStart = argumentBuffer.count
                     if atLineEnd {
                         throw Diagnostic(.expectedToken, "'set' needs the attributes to change", file: file, range: r,
                                          hint: "e.g. set data=\"new\"")
@@ -508,11 +552,12 @@ public struct SyntaxParser {
                 key = r
             }
             try equals()
-            let argument = ArgumentNode(key: key, value: try value())
-            if set != nil { changeBuffer.append(argument) } else { argumentBuffer.append(argument) }
+            argumentBuffer.append(ArgumentNode(key: key, value: try value()))
         }
-        return CallNode(app: app, operation: operation, itemClass: itemClass, arguments: argumentBuffer,
-                        set: set, changes: set != nil ? changeBuffer : [])
+        let queryEnd = changesStart >= 0 ? changesStart : argumentBuffer.count
+        return CallNode(app: app, operation: operation, itemClass: itemClass,
+                        arguments: NodeList(start: start, count: queryEnd - start), set: set,
+                        changes: changesStart >= 0 ? NodeList(start: changesStart, count: argumentBuffer.count - changesStart) : .empty)
     }
 
     // expect := 'expect' ( 'status' STATUS { 'or' STATUS } | 'count' INTEGER | 'data' STRING | 'no-data'
@@ -537,26 +582,26 @@ public struct SyntaxParser {
         switch what {
         case "status":
             let first = try status()
-            var more: [ValueNode] = []
+            let start = valueBuffer.count
             while isWord("or") {
                 advance()
-                more.append(try status())
+                valueBuffer.append(try status())
             }
-            return .status(first, or: more)
+            return .status(first, or: NodeList(start: start, count: valueBuffer.count - start))
         case "count":
             let n = try integer("a count")
             guard n.value >= 0 else { throw Diagnostic(.wrongValueType, "a count cannot be negative", file: file, range: n.range) }
             return .count(n)
         case "data":
-            return .data(try name("the data in quotes", allowEmpty: true))
+            return .data(try nameNode("the data in quotes", allowEmpty: true))
         case "no-data":
             return .noData
         case "persistent-ref":
-            return .persistentRef(try name("the name of a kept persistent reference"))
+            return .persistentRef(try nameNode("the name of a kept persistent reference"))
         case "group":
-            return .group(try name("an access group"))
+            return .group(try nameNode("an access group"))
         case "item":
-            var args: [ArgumentNode] = []
+            let start = argumentBuffer.count
             while !atLineEnd {
                 guard case .word = token.kind else {
                     throw Diagnostic(.expectedToken, "expected an attribute such as account=\"…\", found \(token.describe(in: file))",
@@ -565,28 +610,24 @@ public struct SyntaxParser {
                 let key = token.range
                 advance()
                 try equals()
-                args.append(ArgumentNode(key: key, value: try value()))
+                argumentBuffer.append(ArgumentNode(key: key, value: try value()))
             }
-            if args.isEmpty {
+            if argumentBuffer.count == start {
                 throw Diagnostic(.expectedToken, "'expect item' needs attributes to check", file: file, range: token.range,
                                  hint: "expect item account=\"alice\" accessible=when-unlocked")
             }
-            return .item(args, end: token.range)
+            return .item(NodeList(start: start, count: argumentBuffer.count - start), end: token.range)
         case "groups":
-            let app = try name("an app name")
+            let app = try nameNode("an app name")
             let v = try value()
             guard case .list(let items) = v.kind else {
                 throw wrongType(v, "a list of access groups such as [SKMME9E2Y8.com.example.AppOne]")
             }
-            var names: [Name] = []
-            for item in items {
-                guard let t = item.text(in: file) else { throw wrongType(item, "an access group") }
-                names.append(Name(text: t, range: item.range))
-            }
-            return .groups(app: app, groups: names)
+            for item in values(items) where !item.hasText { throw wrongType(item, "an access group") }
+            return .groups(app: app, groups: items)
         default:
-            let app = try name("an app name")
-            return .defaultGroup(app: app, group: try name("an access group"))
+            let app = try nameNode("an app name")
+            return .defaultGroup(app: app, group: try nameNode("an access group"))
         }
     }
 
@@ -605,6 +646,23 @@ public struct SyntaxParser {
                              file: file, range: r, hint: "e.g. expect status errSecSuccess")
         }
     }
+}
+
+/// A whole file's statements with their lists (``SyntaxParser/parse(_:)``).
+public struct ParsedFile {
+    public let statements: [StatementNode]
+    public let diagnostics: [Diagnostic]
+    private var parser: SyntaxParser
+
+    init(statements: [StatementNode], diagnostics: [Diagnostic], parser: SyntaxParser) {
+        self.statements = statements
+        self.diagnostics = diagnostics
+        self.parser = parser
+    }
+
+    public func values(_ list: NodeList) -> ArraySlice<ValueNode> { parser.values(list) }
+    public func arguments(_ list: NodeList) -> ArraySlice<ArgumentNode> { parser.arguments(list) }
+    public mutating func name(_ node: NameNode) -> Name { parser.name(node) }
 }
 
 /// Checks that must pass before a file is lexed: no NUL bytes, valid UTF-8.

@@ -13,12 +13,48 @@ public struct Name: Sendable, Hashable {
     }
 }
 
+/// A name as written in a call or an expectation, by where it was written:
+/// plain data, so a node that holds it copies as bytes and needs no
+/// destroying. ``SyntaxParser/name(_:)`` gives its text.
+public struct NameNode: Sendable, Hashable {
+    public var range: SourceRange
+    /// Written as a string: its text is the decoded value.
+    public var isString = false
+    /// A string with an escape or without its closing quote.
+    public var needsDecoding = false
+
+    public init(range: SourceRange, isString: Bool = false, needsDecoding: Bool = false) {
+        self.range = range
+        self.isString = isString
+        self.needsDecoding = needsDecoding
+    }
+}
+
+/// The elements of a list, by where they sit in the parser's buffer for
+/// the statement (``SyntaxParser/values(_:)``, ``SyntaxParser/arguments(_:)``).
+/// Read them before asking the parser for the next statement: the buffer
+/// is reused (``SyntaxParser/parse(_:)`` keeps every statement's).
+public struct NodeList: Sendable, Hashable {
+    public var start: Int32
+    public var count: Int32
+
+    public init(start: Int, count: Int) {
+        self.start = Int32(truncatingIfNeeded: start)
+        self.count = Int32(truncatingIfNeeded: count)
+    }
+
+    public static let empty = NodeList(start: 0, count: 0)
+    public var isEmpty: Bool { count == 0 }
+    public var bounds: Range<Int> { Int(start)..<Int(start) + Int(count) }
+}
+
 /// A value as written after `=`: a word, a string, an integer or a list.
 /// Words and strings carry no text: ``text(in:)`` reads it from the source
-/// when the runtime needs it, so parsing a value makes no string.
+/// when the runtime needs it, so parsing a value makes no string. Plain
+/// data: a list's elements are in the parser's buffer.
 public struct ValueNode: Sendable {
     public enum Kind: Sendable {
-        case word, string, integer(Int), list([ValueNode])
+        case word, string, integer(Int), list(NodeList)
     }
     public var kind: Kind
     public var range: SourceRange
@@ -69,32 +105,38 @@ public struct OptionNode: Sendable {
     public var version: IntegerNode? = nil
 }
 
-/// `[on DEVICE] as APP OP [CLASS] ATTR=VALUE… [set ATTR=VALUE…]`.
+/// `[on DEVICE] as APP OP [CLASS] ATTR=VALUE… [set ATTR=VALUE…]`. Plain
+/// data, as every node a call or an expectation makes: the statements a
+/// long scenario is made of move from the parser to the runtime as bytes.
 public struct CallNode: Sendable {
-    public var app: Name
+    public var app: NameNode
     /// Where the operation was written; its meaning is the runtime's.
     public var operation: SourceRange
     /// Where the class was written, if it was.
     public var itemClass: SourceRange?
-    public var arguments: [ArgumentNode]
+    /// In ``SyntaxParser/arguments(_:)``.
+    public var arguments: NodeList
     /// Where `set` was written, for update calls.
     public var set: SourceRange?
-    public var changes: [ArgumentNode]
+    /// In ``SyntaxParser/arguments(_:)``.
+    public var changes: NodeList
 }
 
 /// What follows `expect`.
 public enum ExpectNode: Sendable {
     /// Status names or codes, separated by `or`: each a word or an integer
-    /// (the first apart, so one status allocates nothing).
-    case status(ValueNode, or: [ValueNode])
+    /// (the first apart; the others in ``SyntaxParser/values(_:)``).
+    case status(ValueNode, or: NodeList)
     case count(IntegerNode)
-    case data(Name)
+    case data(NameNode)
     case noData
-    case persistentRef(Name)
-    case group(Name)
-    case item([ArgumentNode], end: SourceRange)
-    case groups(app: Name, groups: [Name])
-    case defaultGroup(app: Name, group: Name)
+    case persistentRef(NameNode)
+    case group(NameNode)
+    /// In ``SyntaxParser/arguments(_:)``.
+    case item(NodeList, end: SourceRange)
+    /// The groups in ``SyntaxParser/values(_:)``, each a word or a string.
+    case groups(app: NameNode, groups: NodeList)
+    case defaultGroup(app: NameNode, group: NameNode)
 }
 
 /// The parts of a statement, by form.
@@ -129,7 +171,7 @@ public struct StatementNode: Sendable {
     /// Where the keyword was written.
     public var keyword: SourceRange
     /// `on DEVICE`.
-    public var device: Name?
+    public var device: NameNode?
     public var body: StatementBody
     /// The whole statement, without trailing space and comment.
     public var range: SourceRange

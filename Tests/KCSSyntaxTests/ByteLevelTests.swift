@@ -123,8 +123,8 @@ import Testing
             }
             // The same literal as a value in the syntax tree reads the same.
             let file = SourceFile(name: "t.kcs", text: "as A find k account=\"" + body + "\"\n")
-            let (statements, _) = SyntaxParser.parse(file)
-            guard case .call(let call)? = statements.first?.body, let argument = call.arguments.first else {
+            let parsed = SyntaxParser.parse(file)
+            guard case .call(let call)? = parsed.statements.first?.body, let argument = parsed.arguments(call.arguments).first else {
                 Issue.record("no call for \(body)")
                 continue
             }
@@ -221,32 +221,51 @@ import Testing
         #expect(!parser.hasErrors)
     }
 
-    @Test func callsKeptOrDroppedKeepTheirOwnArguments() {
+    @Test func callsKeepTheirOwnArgumentsWhileCurrentOrParsedWhole() {
         let text = (0..<50).map { i in
-            "as A\(i) update k " + (0..<(i % 7)).map { "a\($0)=\"\(i)\"" }.joined(separator: " ") + " set data=\"d\(i)\"\n"
+            "as A\(i) update k " + (0..<(i % 7)).map { "a\($0)=\"\(i)\"" }.joined(separator: " ") + " set data=\"d\(i)\" "
+                + "returns=[r\(i), s\(i)]\n" + (i % 2 == 0 ? "expect status errSecSuccess or e\(i)\n" : "")
         }.joined()
         let file = SourceFile(name: "t.kcs", text: text)
-        func check(_ s: StatementNode, _ i: Int) {
+        func check(_ s: StatementNode, _ i: Int, _ name: (NameNode) -> String,
+                   _ arguments: (NodeList) -> ArraySlice<ArgumentNode>, _ values: (NodeList) -> ArraySlice<ValueNode>) {
             guard case .call(let call) = s.body else { Issue.record("not a call"); return }
-            #expect(call.app.text == "A\(i)")
-            #expect(call.arguments.map { file.text($0.key) } == (0..<(i % 7)).map { "a\($0)" })
-            #expect(call.arguments.allSatisfy { $0.value.text(in: file) == "\(i)" })
-            #expect(call.changes.map { $0.value.text(in: file) } == ["d\(i)"])
+            #expect(name(call.app) == "A\(i)")
+            #expect(arguments(call.arguments).map { file.text($0.key) } == (0..<(i % 7)).map { "a\($0)" })
+            #expect(arguments(call.arguments).allSatisfy { $0.value.text(in: file) == "\(i)" })
+            let changes = Array(arguments(call.changes))
+            #expect(changes.map { file.text($0.key) } == ["data", "returns"])
+            #expect(changes.first?.value.text(in: file) == "d\(i)")
+            if case .list(let l)? = changes.last?.value.kind {
+                #expect(values(l).compactMap { $0.word(in: file) } == ["r\(i)", "s\(i)"])
+            } else {
+                Issue.record("returns is not a list")
+            }
         }
-        // Kept: every statement still holds its own arrays at the end.
-        let (kept, diagnostics) = SyntaxParser.parse(file)
-        #expect(diagnostics.isEmpty)
-        #expect(kept.count == 50)
-        for (i, s) in kept.enumerated() { check(s, i) }
-        // Dropped as the runtime drops them, but every third kept a while.
-        var parser = SyntaxParser(file: file)
-        var held: [(StatementNode, Int)] = []
+        func checkExpect(_ s: StatementNode, _ i: Int, _ values: (NodeList) -> ArraySlice<ValueNode>) {
+            guard case .expect(.status(let first, let more)) = s.body else { Issue.record("not a status expectation"); return }
+            #expect(file.text(first.range) == "errSecSuccess")
+            #expect(values(more).map { file.text($0.range) } == ["e\(i)"])
+        }
+        // Parsed whole: every statement's lists are kept to the end.
+        var parsed = SyntaxParser.parse(file)
+        #expect(parsed.diagnostics.isEmpty)
+        #expect(parsed.statements.count == 75)
         var i = 0
-        while let s = parser.next() {
-            check(s, i)
-            if i % 3 == 0 { held.append((s, i)) }
+        for s in parsed.statements {
+            if s.form == .expect { checkExpect(s, i - 1, parsed.values); continue }
+            check(s, i, { parsed.name($0).text }, parsed.arguments, parsed.values)
             i += 1
         }
-        for (s, i) in held { check(s, i) }
+        // One at a time, as the runtime reads them: a statement's lists are
+        // there until the next statement, which reuses their room.
+        var parser = SyntaxParser(file: file)
+        i = 0
+        while let s = parser.next() {
+            if s.form == .expect { checkExpect(s, i - 1, parser.values); continue }
+            check(s, i, { parser.name($0).text }, parser.arguments, parser.values)
+            i += 1
+        }
+        #expect(i == 50)
     }
 }

@@ -13,21 +13,22 @@ import Testing
 
     @Test func callKeepsWhatWasWritten() throws {
         let file = SourceFile(name: "t.kcs", text: "on Phone as AppOne frob no-such-class service=\"s\" limit=[a, b] set data=1\n")
-        let (statements, diagnostics) = SyntaxParser.parse(file)
+        var parsed = SyntaxParser.parse(file)
         // Neither the operation nor the class is known to the syntax: both are kept for the runtime.
-        #expect(diagnostics.isEmpty)
-        let s = try #require(statements.first)
+        #expect(parsed.diagnostics.isEmpty)
+        let s = try #require(parsed.statements.first)
         #expect(s.form == .call)
-        #expect(s.device?.text == "Phone")
+        #expect(s.device.map { parsed.name($0).text } == "Phone")
         guard case .call(let call) = s.body else { Issue.record("not a call: \(s.body)"); return }
-        #expect(call.app.text == "AppOne")
+        #expect(parsed.name(call.app).text == "AppOne")
         #expect(file.text(call.operation) == "frob")
         #expect(call.itemClass.map(file.text) == "no-such-class")
-        #expect(call.arguments.map { file.text($0.key) } == ["service", "limit"])
-        #expect(call.changes.map { file.text($0.key) } == ["data"])
+        let arguments = Array(parsed.arguments(call.arguments))
+        #expect(arguments.map { file.text($0.key) } == ["service", "limit"])
+        #expect(parsed.arguments(call.changes).map { file.text($0.key) } == ["data"])
         #expect(call.set.map(file.text) == "set")
-        if case .list(let items) = call.arguments[1].value.kind {
-            #expect(items.compactMap { $0.word(in: file) } == ["a", "b"])
+        if case .list(let items) = arguments[1].value.kind {
+            #expect(parsed.values(items).compactMap { $0.word(in: file) } == ["a", "b"])
         } else {
             Issue.record("limit is not a list")
         }
@@ -45,7 +46,7 @@ import Testing
             ("expect nothing\n", "unknown expectation 'expect nothing'"),
         ]
         for (text, message) in cases {
-            let (_, diagnostics) = SyntaxParser.parse(SourceFile(name: "t.kcs", text: text))
+            let diagnostics = SyntaxParser.parse(SourceFile(name: "t.kcs", text: text)).diagnostics
             #expect(diagnostics.map(\.message) == [message], "\(text)")
         }
     }
