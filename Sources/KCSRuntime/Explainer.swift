@@ -227,6 +227,9 @@ package struct Explainer {
         case .attribute(let a, let item, let wanted):
             let name = Vocabulary.shortName[.attribute(a)] ?? a.constantName
             return "\(name) is \(item), the query asks \(wanted)"
+        case .attributeNotSet(let a, let wanted):
+            let name = Vocabulary.shortName[.attribute(a)] ?? a.constantName
+            return "it has no \(name) (not even \"\"), the query asks \(wanted)"
         case .noPairedKey: return "no private key with its public key hash is visible"
         }
     }

@@ -141,7 +141,7 @@ package struct Lowering {
         case .enumerated(let values):
             let names = values.map(\.short) + values.map(\.constant)
             let e: EnumeratedValue = try pick(v, "value", names) { w in values.first { $0.short == w || $0.constant == w } }
-            return .string(AttributeText(e.short))
+            return .string(AttributeText(e.stored))
         }
     }
 

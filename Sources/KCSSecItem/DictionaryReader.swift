@@ -144,7 +144,7 @@ enum DictionaryReader {
             return integer(value).map(AttributeValue.integer)
         case .enumerated(let values):
             guard let name = value as? String, let v = values.first(where: { $0.constant == name }) else { return nil }
-            return .string(AttributeText(v.short))
+            return .string(AttributeText(v.stored))
         }
     }
 }

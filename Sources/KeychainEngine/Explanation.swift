@@ -7,6 +7,9 @@ public enum PassOverReason: Sendable, Hashable {
     case synchronizable(item: Bool, wanted: SyncSelector?)
     case accessibility(item: Accessibility, wanted: Accessibility)
     case attribute(ItemAttribute, item: AttributeValue, wanted: AttributeValue)
+    /// The item has no value for an attribute outside the key (NULL), which
+    /// equals nothing, not even "".
+    case attributeNotSet(ItemAttribute, wanted: AttributeValue)
     /// An identity's certificate without a private key the caller can see.
     case noPairedKey
 }
@@ -52,7 +55,10 @@ extension World {
                 reasons.append(.accessibility(item: item.accessibility, wanted: a))
             }
             for e in spec.attributes where e.attribute.applies(to: item.itemClass) {
-                let have = item.attributes.effectiveValue(e.attribute)
+                guard let have = item.comparedValue(e.attribute) else {
+                    reasons.append(.attributeNotSet(e.attribute, wanted: e.value))
+                    continue
+                }
                 if have != e.value { reasons.append(.attribute(e.attribute, item: have, wanted: e.value)) }
             }
             if itemClass == .identity && reasons.isEmpty {
@@ -107,12 +113,13 @@ extension World {
         var differing: ItemAttribute?
         let entries = spec.attributes.entries
         for i in entries.indices where entries[i].attribute.applies(to: item.itemClass) {
-            if item.attributes.effectiveValue(entries[i].attribute, is: entries[i].value) { continue }
+            if item.matches(entries[i].attribute, entries[i].value) { continue }
             if differing != nil { return nil }
             differing = entries[i].attribute
         }
-        guard let a = differing, let wanted = spec.attributes[a] else { return nil }
-        return (a, item.attributes.effectiveValue(a), wanted)
+        // An attribute the item lacks (NULL) has no value to suggest.
+        guard let a = differing, let wanted = spec.attributes[a], let have = item.comparedValue(a) else { return nil }
+        return (a, have, wanted)
     }
 
     /// How many items a query would match, with the sync filter replaced,

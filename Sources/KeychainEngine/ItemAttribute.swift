@@ -95,21 +95,42 @@ public enum ItemAttribute: UInt8, Sendable, Hashable, CaseIterable, Comparable {
         ("default", "Default"),
     ].map { EnumeratedValue(short: $0.0, constant: "kSecAttrAuthenticationType" + $0.1) }
 
-    /// `kSecAttrKeyClass…` values.
-    public static let keyClasses: [EnumeratedValue] = [
-        ("public", "Public"), ("private", "Private"), ("symmetric", "Symmetric"),
-    ].map { EnumeratedValue(short: $0.0, constant: "kSecAttrKeyClass" + $0.1) }
+    /// `kSecAttrKeyClass…` values, with the strings SecItemConstants.c
+    /// gives them (Security-61901.0.87.0.1, lines 237-239).
+    public static let keyClasses: [EnumeratedValue] = EnumeratedValue.list("kSecAttrKeyClass", [
+        ("public", "Public", "0"), ("private", "Private", "1"), ("symmetric", "Symmetric", "2"),
+    ])
 
-    /// `kSecAttrKeyType…` values.
-    public static let keyTypes: [EnumeratedValue] = [
-        ("rsa", "RSA"), ("ec", "EC"), ("ec-secp-random", "ECSECPrimeRandom"),
-    ].map { EnumeratedValue(short: $0.0, constant: "kSecAttrKeyType" + $0.1) }
+    /// `kSecAttrKeyType…` values, with their strings (SecItemConstants.c
+    /// lines 242-244): kSecAttrKeyTypeEC and kSecAttrKeyTypeECSECPrimeRandom
+    /// are both "73", one key type under two names.
+    public static let keyTypes: [EnumeratedValue] = EnumeratedValue.list("kSecAttrKeyType", [
+        ("rsa", "RSA", "42"), ("ec", "EC", "73"), ("ec-secp-random", "ECSECPrimeRandom", "73"),
+    ])
 }
 
 /// One value of an enumerated attribute: its short name and framework constant.
 public struct EnumeratedValue: Sendable, Hashable {
     public var short: String
     public var constant: String
+    /// The short name the value is stored and compared under: its own, or
+    /// that of the first value of its list whose constant is the same
+    /// string (`ec-secp-random` is stored as `ec`).
+    public var stored: String
+
+    public init(short: String, constant: String, stored: String? = nil) {
+        self.short = short
+        self.constant = constant
+        self.stored = stored ?? short
+    }
+
+    /// Values from (short name, constant suffix, the constant's string).
+    static func list(_ prefix: String, _ rows: [(String, String, String)]) -> [EnumeratedValue] {
+        rows.map { row in
+            let first = rows.first { $0.2 == row.2 }?.0
+            return EnumeratedValue(short: row.0, constant: prefix + row.1, stored: first)
+        }
+    }
 }
 
 /// The kind of value an attribute takes.
@@ -138,10 +159,15 @@ public enum AttributeValue: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The value an absent attribute has in primary-key comparisons: an absent
-    /// string equals the empty string, an absent number equals zero.
+    /// The value a primary-key attribute the add left out has: the empty
+    /// string or zero, as `query_pre_add` (SecItemDb.c) fills in the columns
+    /// SecItemSchema.c marks not-null with a default. The key class's
+    /// default is 0, kSecAttrKeyClassPublic (SecItemSchema.c line 133,
+    /// SecItemConstants.c line 237). An attribute outside the key has no
+    /// default (``StoredItem/comparedValue(_:)``).
     public static func absent(for attribute: ItemAttribute) -> AttributeValue {
-        attribute.valueKind == .integer ? .integer(0) : .string(AttributeText())
+        if attribute == .keyClass { return .string(AttributeText(ItemAttribute.keyClasses[0].stored)) }
+        return attribute.valueKind == .integer ? .integer(0) : .string(AttributeText())
     }
 }
 
@@ -302,6 +328,12 @@ public struct AttributeList: Sendable, Hashable, Sequence {
 
     /// Whether the list has a value for `attribute`.
     func contains(_ attribute: ItemAttribute) -> Bool { index(of: attribute) != nil }
+
+    /// Whether the list holds `value` for `attribute` (absent holds nothing).
+    func holds(_ attribute: ItemAttribute, _ value: AttributeValue) -> Bool {
+        guard let i = index(of: attribute) else { return false }
+        return entries[i].value == value
+    }
 
     /// Whether the effective value of `attribute` is `value`.
     func effectiveValue(_ attribute: ItemAttribute, is value: AttributeValue) -> Bool {

@@ -53,6 +53,21 @@ public struct StoredItem: Sendable, Hashable {
     /// synced and not backed up. Unique across the world's keychains.
     public internal(set) var persistentUUID: UInt64 = 0
 
+    /// The value a query compares `attribute` with: a primary-key attribute
+    /// the add left out holds its default (``AttributeValue/absent(for:)``);
+    /// any other is SQL NULL, and nil here: `column = ?` (SecItemDb.c
+    /// SecDbAppendWhereAttrs) is never true of NULL, so `label=""` does not
+    /// find an item added without a label.
+    public func comparedValue(_ attribute: ItemAttribute) -> AttributeValue? {
+        itemClass.keyAttributes.contains(attribute) ? attributes.effectiveValue(attribute) : attributes[attribute]
+    }
+
+    /// Whether a query's `attribute=value` matches this item (see ``comparedValue(_:)``).
+    func matches(_ attribute: ItemAttribute, _ value: AttributeValue) -> Bool {
+        itemClass.keyAttributes.contains(attribute)
+            ? attributes.effectiveValue(attribute, is: value) : attributes.holds(attribute, value)
+    }
+
     public init(itemClass: ItemClass, group: GroupID, synchronizable: Bool,
                 accessibility: Accessibility, accessControl: AccessControl?,
                 attributes: AttributeList, data: String?) {

@@ -332,7 +332,7 @@ extension World {
         case .any: break
         }
         if let a = spec.accessibility, item.accessibility != a { return false }
-        for e in spec.attributes where !item.attributes.effectiveValue(e.attribute, is: e.value) {
+        for e in spec.attributes where !item.matches(e.attribute, e.value) {
             return false
         }
         return true
@@ -428,8 +428,10 @@ extension World {
         var found: [FoundItem] = []
         for certID in matchingItems(certSpec, .certificate, in: groups, of: keychain) {
             guard let cert = keychain[certID] else { continue }
-            let hash = cert.attributes.effectiveValue(.publicKeyHash)
-            guard let keyID = keys.first(where: { keychain[$0]?.attributes.effectiveValue(.applicationLabel) == hash }),
+            // The join's `pkhh = klbl` (SecItemDb.c): a certificate without a
+            // public key hash (NULL, no default) pairs with no key.
+            guard let hash = cert.comparedValue(.publicKeyHash),
+                  let keyID = keys.first(where: { keychain[$0]?.comparedValue(.applicationLabel) == hash }),
                   let key = keychain[keyID] else { continue }
             found.append(FoundItem(id: certID, item: cert, groupName: groupNames[Int(cert.group)],
                                    identityKey: .init(id: keyID, item: key, groupName: groupNames[Int(key.group)])))

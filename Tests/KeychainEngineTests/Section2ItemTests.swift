@@ -163,8 +163,36 @@ struct Section2ItemTests {
         #expect(Set(f.items.map(\.synchronizable)) == [false, true])
     }
 
+    /// The key class is a number whose default is kSecAttrKeyClassPublic
+    /// (below), not a string whose default is "".
     static let stringKeyAttributes: [(ItemClass, ItemAttribute)] = keyAttributeCases.compactMap {
-        if case .string = $0.other { return ($0.itemClass, $0.attribute) } else { return nil }
+        if case .string = $0.other, $0.attribute != .keyClass { return ($0.itemClass, $0.attribute) } else { return nil }
+    }
+
+    @Test("2.2 a key added without a class is a public key (kcls defaults to 0, kSecAttrKeyClassPublic)")
+    func absentKeyClassIsPublic() {
+        var f = Fixture()
+        var without = keyed(.key)
+        without.attributes[.keyClass] = nil
+        #expect(f.add(without).status == .success)
+        #expect(f.find(keyed(.key, replacing: .keyClass, with: str("public"))).status == .success)
+        #expect(f.find(keyed(.key, replacing: .keyClass, with: str("private"))).status == .itemNotFound)
+        #expect(f.add(keyed(.key, replacing: .keyClass, with: str("public"))).status == .duplicateItem)
+        #expect(f.keychain.count == 1)
+    }
+
+    @Test("2.2 an attribute outside the key that the add left out is NULL: a query for \"\" does not find it",
+          arguments: nonKeyAttributeCases)
+    func absentNonKeyAttributeIsNull(c: KeyAttributeCase) {
+        var f = Fixture()
+        #expect(f.add(keyed(c.itemClass)).status == .success)
+        #expect(f.find(keyed(c.itemClass, extra: [(c.attribute, str(""))])).status == .itemNotFound)
+        #expect(f.delete(keyed(c.itemClass, extra: [(c.attribute, str(""))])).status == .itemNotFound)
+        #expect(f.keychain.count == 1)
+        // Stored as "", it is found by "".
+        var g = Fixture()
+        #expect(g.add(keyed(c.itemClass, extra: [(c.attribute, str(""))])).status == .success)
+        #expect(g.find(keyed(c.itemClass, extra: [(c.attribute, str(""))])).status == .success)
     }
 
     @Test("2.2 an absent string attribute equals the empty string",
