@@ -26,6 +26,25 @@ extension World {
         _ request: borrowing CallRequest, as app: AppHandle, on device: DeviceHandle,
         prompt: (FoundItem) -> PromptAnswer?
     ) -> CallResult {
+        // An update or a delete of kSecClassIdentity without a reference is
+        // the same call made twice by the client, first as a certificate
+        // query, then, if that succeeded, as a key query (SecItem.m
+        // explode_identity, lines 587-598, and handleUpdateIdentity, lines
+        // 659-669): each pass is an ordinary query of its class, so a key
+        // attribute in the query is errSecNoSuchAttr in the first pass, and
+        // a certificate the first pass deleted stays deleted whatever the
+        // second finds. A persistent reference to an identity is exploded
+        // into the two items instead (explode_persistent_identity_ref): the
+        // paired path below.
+        if request.operation == .update || request.operation == .delete,
+           request.spec.itemClass == .identity, request.spec.persistentRef == nil {
+            var pass = copy request
+            pass.spec.itemClass = .certificate
+            let first = performDataProtection(pass, as: app, on: device, prompt: prompt)
+            guard first.status == .success else { return first }
+            pass.spec.itemClass = .key
+            return performDataProtection(pass, as: app, on: device, prompt: prompt)
+        }
         let platform = platform(of: device)
         // Client side first (SecItem.m SecItemAuthDoQuery): nothing reaches
         // securityd when these fail, whoever the caller is.

@@ -241,16 +241,36 @@ struct ReviewRegressionTests {
         #expect(FileSystemLoader.normalise("/a/../../b") == "/b")
     }
 
-    @Test func identityUpdateTouchesASharedKeyOnce() {
+    /// SecItem.m handleUpdateIdentity and explode_identity: without a
+    /// reference, an identity update or delete is a certificate call, then,
+    /// if that succeeded, the same call on keys.
+    @Test func identityUpdateAndDeleteRunOncePerClass() {
         let report = run("""
             team SKMME9E2Y8
             app com.x.A
-            as A add identity serial-number="1" issuer="x" application-label="K1"
+            as A add identity serial-number="1" issuer="x" application-label="K1" label="L"
             as A add certificate serial-number="2" issuer="x" public-key-hash="K1"
+            # The certificate pass renames both certificates; issuer is no key attribute.
             as A update identity issuer="x" set label="renamed"
+            expect status errSecNoSuchAttr
+            as A find certificate issuer="x" label="renamed" limit=all
+            expect count 2
+            as A find key application-label="K1" label="L"
             expect status errSecSuccess
+            # Both passes find their items by a label each class has.
+            as A update identity label="renamed" set label="again"
+            expect status errSecItemNotFound
+            as A update key label="L" set label="again"
+            expect status errSecSuccess
+            as A delete identity label="again"
+            expect status errSecSuccess
+            as A find key application-label="K1"
+            expect status errSecItemNotFound
+            as A find certificate issuer="x"
+            expect status errSecItemNotFound
             """)
-        #expect(report.passed == 1, "\(report.diagnostics)")
+        #expect(report.passed == 8, "\(report.diagnostics)")
+        #expect(report.failed == 0)
     }
 
     @Test func accessControlComparesByMeaning() {
