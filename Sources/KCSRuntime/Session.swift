@@ -48,13 +48,21 @@ package struct RunBudget {
 
     package init(_ limits: Limits, deadline: ContinuousClock.Instant? = nil, outputSoFar: Int = 0) {
         self.limits = limits
-        let own = limits.seconds.map { ContinuousClock.now + .milliseconds(Int($0 * 1000)) }
+        let own = limits.seconds.map { ContinuousClock.now + Self.duration(ofSeconds: $0) }
         switch (own, deadline) {
         case let (a?, b?): self.deadline = min(a, b)
         case let (a, b): self.deadline = a ?? b
         }
         self.hasDeadline = own != nil || deadline != nil
         self.outputBytes = outputSoFar
+    }
+
+    /// A time limit as a duration. NaN, zero or less has already run out;
+    /// past a century is a century (`--timeout 1e30` trapped converting the
+    /// milliseconds to an Int).
+    package static func duration(ofSeconds seconds: Double) -> Duration {
+        guard seconds > 0 else { return .zero }
+        return .milliseconds(Int(min(seconds, 100 * 365 * 24 * 3600) * 1000))
     }
 
     /// Throws, and stops the run, when a limit is reached. Called before

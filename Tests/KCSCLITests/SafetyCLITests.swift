@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import KCSRuntime
 
 /// Issue 10 through the built binary: hostile input ends in a located error
 /// or a clean refusal; documents are never lost; nothing is injected.
@@ -127,6 +128,25 @@ struct SafetyCLITests {
         #expect(out.status == 1)
         #expect(out.stderr.contains("the run took longer than its time limit of 0.05 s; nothing after this line ran [KCS311]"))
         #expect(try BinaryRunner.run(["run", "--timeout", "0", "x.kcs"]).status == 64)
+    }
+
+    /// A time limit too large for a count of milliseconds is a century, not a
+    /// trap converting it (found by adversarial testing: `--timeout 1e30`).
+    @Test func hugeTimeoutsRun() throws {
+        let text = "team SKMME9E2Y8\napp com.x.A\nas A add generic-password account=\"a\"\nexpect status errSecSuccess\n"
+        for timeout in ["1e30", "1.7976931348623157e308", "9223372036854775807"] {
+            let out = try BinaryRunner.run(["run", "--timeout", timeout, "-"], stdin: text)
+            #expect(out.status == 0, "\(timeout): \(out.stderr)")
+            #expect(out.stdout.contains("1 passed, 0 failed"), "\(timeout)")
+        }
+        let md = FileManager.default.temporaryDirectory.appendingPathComponent("huge-timeout-\(UUID().uuidString).md")
+        try ("```kcs\n" + text + "```\n").write(to: md, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: md) }
+        let check = try BinaryRunner.run(["check", "--timeout", "1e30", md.path])
+        #expect(check.status == 0, "\(check.stderr)")
+        #expect(RunBudget.duration(ofSeconds: .nan) == .zero)
+        #expect(RunBudget.duration(ofSeconds: -1) == .zero)
+        #expect(RunBudget.duration(ofSeconds: .infinity) == .seconds(100 * 365 * 24 * 3600))
     }
 
     @Test func maxOutputStopsShowMatrix() throws {
