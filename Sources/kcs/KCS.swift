@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import KCSLanguage
+import KCSSyntax
 
 /// The entry point: a plain `kcs run FILE…` runs at once (``RunSettings/init(fastPath:)``);
 /// every other command line goes through ArgumentParser.
@@ -12,7 +13,24 @@ enum Main {
             // Everything is written (one write per file): exit at once.
             exit(ExitStatus(settings.run()).rawValue)
         }
-        KCS.main()
+        // ArgumentParser's own `main` prints its messages as they are, and an
+        // error quotes the argument it could not use: a file named
+        // `--\e]0;…` in `kcs check *` reached the terminal raw (found by
+        // adversarial testing). The same parse and run, with every control
+        // character of an error escaped, the layout kept.
+        do {
+            var command = try KCS.parseAsRoot()
+            try command.run()
+        } catch {
+            let code = KCS.exitCode(for: error)
+            let message = KCS.fullMessage(for: error)
+            if code == .success {
+                if !message.isEmpty { writeAll(1, Array((message + "\n").utf8)) }
+            } else if !message.isEmpty {
+                writeAll(2, Array((TerminalText.escaped(message, keepingLayout: true) + "\n").utf8))
+            }
+            exit(code.rawValue)
+        }
     }
 }
 
@@ -85,8 +103,14 @@ struct Shard: ExpressibleByArgument, Sendable, Equatable {
 
     /// Files `[(I-1)·F/N, I·F/N)`: sizes differ by at most one, the order is kept.
     func select<T>(_ files: [T]) -> [T] {
-        let lower = (index - 1) * files.count / count, upper = index * files.count / count
-        return Array(files[lower..<upper])
+        Array(files[Self.bound(index - 1, files.count, count)..<Self.bound(index, files.count, count)])
+    }
+
+    /// `i·f/n` for `0 ≤ i ≤ n` without overflow: `--shard` takes any Int,
+    /// and the product of two large ones trapped (found by adversarial testing).
+    static func bound(_ i: Int, _ f: Int, _ n: Int) -> Int {
+        let (high, low) = i.multipliedFullWidth(by: f)
+        return n.dividingFullWidth((high, low)).quotient
     }
 }
 

@@ -321,6 +321,13 @@ struct ReportTests {
             seen = union
         }
         #expect(seen.count == 7)
+        // Shards of Int's whole range split without overflowing (i·F/N trapped).
+        let max = Int.max
+        let last = try BinaryRunner.run(["run", "--shard", "\(max)/\(max)"] + paths)
+        #expect(last.status == 0, "\(last.stderr)")
+        #expect(last.stdout.contains("App7") && !last.stdout.contains("App6"))
+        let first = try BinaryRunner.run(["run", "--shard", "1/\(max)"] + paths)
+        #expect(first.status == 0 && !first.stdout.contains("App"))
         #expect(try BinaryRunner.run(["check", "--shard", "2/2", "docs/"]).status == 0)
         for bad in ["0/2", "3/2", "1/0", "x", "1/2/3"] {
             let out = try BinaryRunner.run(["run", "--shard", bad] + paths)

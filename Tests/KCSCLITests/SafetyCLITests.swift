@@ -130,6 +130,20 @@ struct SafetyCLITests {
         #expect(try BinaryRunner.run(["run", "--timeout", "0", "x.kcs"]).status == 64)
     }
 
+    /// The argument parser's messages quote the argument at fault: a file
+    /// named like an option (`kcs check *`) printed its escapes raw.
+    @Test func argumentErrorsAreEscaped() throws {
+        for arguments in [["check", "--\u{1B}]0;pwned\u{07}\u{1B}[2J.md", "ok.md"], ["\u{1B}[31mbogus"],
+                          ["run", "--timeout", "\u{1B}[31mX", "a.kcs"]] {
+            let out = try BinaryRunner.run(arguments)
+            #expect(out.status == 64, "\(arguments)")
+            #expect(!out.stderr.contains("\u{1B}") && !out.stderr.contains("\u{07}"), "\(out.stderr)")
+            #expect(out.stderr.contains("\\u{1B}"), "\(out.stderr)")
+            #expect(out.stderr.contains("\nUsage: ") || out.stderr.contains("\nHelp: "), "the layout is kept: \(out.stderr)")
+        }
+        #expect(try BinaryRunner.run(["--version"]).stdout == "0.1.0\n")
+    }
+
     /// A time limit too large for a count of milliseconds is a century, not a
     /// trap converting it (found by adversarial testing: `--timeout 1e30`).
     @Test func hugeTimeoutsRun() throws {
