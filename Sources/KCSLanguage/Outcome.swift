@@ -192,6 +192,8 @@ public struct BatchRunner: Sendable {
             outcome.uncollectedPassed = report.passed
             outcome.uncollectedFailed = report.failed
         }
+        // The observer saw the first diagnostics only; the report counted all.
+        outcome.droppedDiagnostics = max(outcome.droppedDiagnostics, report.droppedDiagnostics)
         outcome.verdict = report.verdict
         applyStrictness(&outcome)
         capDiagnostics(&outcome)

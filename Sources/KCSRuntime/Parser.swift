@@ -64,7 +64,13 @@ public struct Parser {
 
     /// The next statement that parses and lowers; nil at the end.
     public mutating func next() -> Statement? {
-        while let node = syntax.next() {
+        while true {
+            // The lowering's errors count toward the syntax parser's limit.
+            if diagnostics.count + syntax.errorCount >= SyntaxParser.maxErrors {
+                syntax.stop()
+                return nil
+            }
+            guard let node = syntax.next() else { return nil }
             let device = node.device.map { syntax.name($0) }, range = node.range
             do throws(Diagnostic) {
                 // Consumed: its parts move into the lowered statement, and
@@ -74,7 +80,6 @@ public struct Parser {
                 diagnostics.append(error)
             }
         }
-        return nil
     }
 
     // MARK: Lowering

@@ -107,8 +107,9 @@ public struct RunReport: Sendable {
     ///
     /// At most ``keptDiagnostics`` are kept; the rest are counted in
     /// ``droppedDiagnostics`` (a script whose includes run one failing line
-    /// a million times must not hold a million diagnostics). Observers still
-    /// see every one.
+    /// a million times must not hold a million diagnostics). Observers see
+    /// the same first ``keptDiagnostics``: the session holds events until
+    /// the script has parsed, and holds no more than that.
     public var diagnostics: [Diagnostic] = []
     /// Diagnostics past ``keptDiagnostics``, counted, not kept.
     public var droppedDiagnostics = 0
