@@ -49,6 +49,19 @@ public final class LanguageServer {
 
     struct LogMessage: Codable { var type: Int; var message: String }
 
+    /// Bytes the ranged changes of one `didChange` may move in all (tests
+    /// set a smaller one).
+    package var changeBudget = 256 << 20
+
+    /// Stops tracking a document and clears its diagnostics; with a reason,
+    /// tells the client why (a `window/logMessage` error).
+    private func forget(_ uri: String, because reason: String?) {
+        documents[uri] = nil
+        texts[uri] = nil
+        notify("textDocument/publishDiagnostics", PublishDiagnosticsParams(uri: uri, diagnostics: []))
+        if let reason { notify("window/logMessage", LogMessage(type: 1, message: "kcs lsp: \(uri): \(reason)")) }
+    }
+
     // MARK: Dispatch
 
     /// Answers one message (a JSON body without framing).
@@ -92,11 +105,24 @@ public final class LanguageServer {
         case "textDocument/didChange":
             guard let p = params(DidChangeParams.self) else { return }
             var text = texts[p.textDocument.uri] ?? []
+            // Each ranged change may move the whole text: a message of
+            // hundreds of thousands of them against a large document is
+            // bounded by the bytes it may move in all. Past that the document
+            // is dropped, as if closed, and the client is told why.
+            var budget = changeBudget
             for change in p.contentChanges {
                 if let range = change.range {
-                    let index = TextIndex(text)
-                    let lo = index.offset(of: range.start), hi = max(lo, index.offset(of: range.end))
-                    text.replaceSubrange(lo..<hi, with: Array(change.text.utf8))
+                    let lo = TextIndex.offset(in: text, of: range.start)
+                    let hi = max(lo, TextIndex.offset(in: text, of: range.end))
+                    let new = Array(change.text.utf8)
+                    // What finding the range read, and the tail a change of length moves.
+                    budget -= hi + new.count + (new.count == hi - lo ? 0 : text.count - hi)
+                    if budget < 0 {
+                        forget(p.textDocument.uri, because: "one change message moved more than "
+                               + "\(changeBudget >> 10) KiB of text; close and reopen the document")
+                        return
+                    }
+                    text.replaceSubrange(lo..<hi, with: new)
                 } else {
                     text = Array(change.text.utf8)
                 }
@@ -104,9 +130,7 @@ public final class LanguageServer {
             update(p.textDocument.uri, text)
         case "textDocument/didClose":
             guard let p = params(DocumentParams.self) else { return }
-            documents[p.textDocument.uri] = nil
-            texts[p.textDocument.uri] = nil
-            notify("textDocument/publishDiagnostics", PublishDiagnosticsParams(uri: p.textDocument.uri, diagnostics: []))
+            forget(p.textDocument.uri, because: nil)
         case "textDocument/completion":
             guard let p = params(PositionParams.self) else { return }
             respond(id, completion(p))

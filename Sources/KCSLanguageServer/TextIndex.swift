@@ -19,9 +19,30 @@ struct TextIndex {
         guard p.line < lineStarts.count else { return bytes.count }
         let start = lineStarts[p.line]
         let end = p.line + 1 < lineStarts.count ? lineStarts[p.line + 1] - 1 : bytes.count
+        return Self.offset(in: bytes, column: p.character, from: start, to: end)
+    }
+
+    /// The same without an index: the text is read only up to the position,
+    /// so an edit near the top of a large document costs what it touches
+    /// (`didChange` built an index of the whole text for each of a
+    /// message's ranged changes; found by adversarial testing).
+    static func offset(in bytes: [UInt8], of p: Position) -> Int {
+        guard p.line >= 0 else { return 0 }
+        var start = 0, line = 0
+        while line < p.line {
+            guard let newline = bytes[start...].firstIndex(of: 0x0A) else { return bytes.count }
+            start = newline + 1
+            line += 1
+        }
+        let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
+        return offset(in: bytes, column: p.character, from: start, to: end)
+    }
+
+    /// The offset of UTF-16 column `column` on the line `start..<end`, clamped to its end.
+    private static func offset(in bytes: [UInt8], column: Int, from start: Int, to end: Int) -> Int {
         var i = start, units = 0
-        while i < end, units < p.character {
-            let (length, width) = Self.scalar(bytes, at: i)
+        while i < end, units < column {
+            let (length, width) = scalar(bytes, at: i)
             i += length
             units += width
         }

@@ -110,6 +110,43 @@ final class Client {
         #expect(c.diagnostics(uri).isEmpty)
     }
 
+    /// Ranged changes apply in order, each to the text the one before left;
+    /// a message whose changes would move more text than the budget drops
+    /// the document and says why, in bounded time (a 99 KB message against
+    /// a 1 MB document took over a minute; found by adversarial testing).
+    @Test func rangedChangesApplyAndAreBounded() throws {
+        let c = Client()
+        func range(_ l0: Int, _ c0: Int, _ l1: Int, _ c1: Int) -> [String: Any] {
+            ["start": ["line": l0, "character": c0], "end": ["line": l1, "character": c1]]
+        }
+        c.open(uri, "team SKMME9E2Y8\napp com.example.Ä\nzz\n")
+        #expect(c.diagnostics(uri).count == 1)
+        // Replace "zz" (line 2), then insert after "Ä" (one UTF-16 unit, two bytes).
+        c.notify("textDocument/didChange", ["textDocument": ["uri": uri, "version": 2], "contentChanges": [
+            ["range": range(2, 0, 2, 2), "text": "show apps"],
+            ["range": range(1, 17, 1, 17), "text": "B as A"],
+        ]])
+        #expect(c.diagnostics(uri).isEmpty, "\(c.diagnostics(uri))")
+        let edits = try #require(c.request("textDocument/formatting", ["textDocument": ["uri": uri],
+                                                                         "options": ["tabSize": 4, "insertSpaces": true]]) as? [Any])
+        #expect(edits.isEmpty)
+        // A flood of ranged changes against a large document (the budget
+        // scaled down with the document).
+        c.server.changeBudget = 4 << 20
+        let big = "# " + String(repeating: "x", count: 64 << 10) + "\n"
+        c.open(uri, big)
+        // Each inserts at the top: the whole text moves every time.
+        let flood = Array(repeating: ["range": range(0, 0, 0, 0), "text": "#"] as [String: Any], count: 2_000)
+        let clock = ContinuousClock()
+        let took = clock.measure {
+            c.notify("textDocument/didChange", ["textDocument": ["uri": uri, "version": 2], "contentChanges": flood])
+        }
+        #expect(took < .seconds(30), "\(took)")
+        let log = c.sent.last { ($0["method"] as? String) == "window/logMessage" }
+        #expect(((log?["params"] as? [String: Any])?["message"] as? String)?.contains("close and reopen the document") == true)
+        #expect(c.diagnostics(uri).isEmpty)
+    }
+
     @Test func lintWarningsArePublishedAsWarnings() throws {
         let c = Client()
         c.open(uri, "team SKMME9E2Y8\napp com.example.A\ngroup com.example.S A\nas A add generic-password account=\"a\" group=com.example.S\n")
@@ -249,6 +286,29 @@ final class Client {
         #expect(throws: MessageReader.Failure.badHeader("no Content-Length")) { try noLength.next() }
         var endless = reader([String(repeating: "a", count: 10_000)])
         #expect(throws: MessageReader.Failure.self) { try endless.next() }
+    }
+
+    /// Pipelined messages that never end on a read's boundary: the bytes
+    /// already handed out are dropped, so what is held stays near one read
+    /// and one message, not the whole session.
+    @Test func consumedBytesAreDropped() throws {
+        let body = "{\"pad\":\"" + String(repeating: "y", count: 50_000) + "\"}"
+        let message = Array("Content-Length: \(body.utf8.count)\r\n\r\n\(body)".utf8)
+        let messages = 400, chunk = 65_536
+        var stream: [UInt8] = []
+        for _ in 0..<messages { stream += message }
+        var offset = 0
+        var r = MessageReader {
+            guard offset < stream.count else { return nil }
+            defer { offset += chunk }
+            return Array(stream[offset..<min(offset + chunk, stream.count)])
+        }
+        var most = 0
+        for _ in 0..<messages {
+            #expect(try r.next().count == body.utf8.count)
+            most = max(most, r.bufferedBytes)
+        }
+        #expect(most <= 2 * (chunk + message.count), "held \(most) bytes of \(stream.count)")
     }
 }
 
