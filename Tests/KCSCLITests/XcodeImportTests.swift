@@ -271,5 +271,43 @@ struct XcodeImporterTests {
         let lint = try ProjectLint.load(f.projectPath).get()
         #expect(!lint.run().isEmpty)
     }
+
+    /// Found by adversarial testing: a value of 20,000 references among
+    /// 20,000 settings (each reference walked every assignment), and one
+    /// file included 200 times (each include read and kept again).
+    @Test func largeConfigurationsAreBounded() throws {
+        var f = XcodeFixture()
+        defer { f.remove() }
+        let n = 20_000
+        var team = "DEVELOPMENT_TEAM = \(XcodeFixture.team)\n"
+        for i in 0..<n { team += "S\(i) = x\n" }
+        f.write("Team.xcconfig", team)
+        f.write("Base.xcconfig", "#include \"Team.xcconfig\"\nSDKROOT = iphoneos\nCOMPANY = " + String(repeating: "$(S\(n - 1))", count: n)
+                + "\nPRODUCT_BUNDLE_IDENTIFIER = com.example.a$(U0)$(U1)\n")
+        var many = ""
+        for _ in 0..<200 { many += "#include \"Team.xcconfig\"\n" }
+        f.write("Many.xcconfig", many)
+        f.projectXCConfig = ["Release": "Base.xcconfig", "Debug": "Many.xcconfig"]
+        f.targets = [.init(name: "App", settings: ["Release": [:], "Debug": [:]])]
+        f.writeProject()
+        let project = try XcodeProject.load(f.projectPath).get()
+        let app = try #require(project.targets.first { $0.name == "App" })
+        func resolve(_ configuration: String) -> TargetSigning {
+            TargetSigning.resolve(project, app, configuration: configuration, platform: "ios", team: nil,
+                                  fileSystem: LocalProjectFileSystem())
+        }
+        let release = resolve("Release")
+        #expect(release.resolved.bundleID == "com.example.a")
+        let company = release.resolved.settings.value(of: "COMPANY")
+        #expect(company.value == String(repeating: "x", count: n))
+        #expect(company.problems.isEmpty)
+        #expect(release.issues.contains { $0.undefinedSettings == ["U0", "U1"] })
+        let debug = resolve("Debug")
+        let cut = debug.issues.filter { $0.message.contains("the rest are not read") }
+        #expect(cut.count == 1, "\(cut.map(\.message))")
+        #expect(cut.first?.message.contains("more than 100000 settings") == true)
+        // The configuration's 100,000 and the project's and target's own.
+        #expect(debug.resolved.settings.assignments.count <= 100_000 + 64)
+    }
 }
 
