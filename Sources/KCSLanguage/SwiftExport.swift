@@ -15,16 +15,25 @@ public struct SwiftExporter: Sendable {
 
     /// The generated source, or the errors that kept the script from running
     /// (syntax errors, unreadable files).
-    public func export(_ file: SourceFile) -> Result<String, ExportFailure> {
+    public func export(_ file: SourceFile) -> Result<String, ExportFailure> { exportReporting(file).result }
+
+    /// The same, with what the run that predicted the statuses found: its
+    /// runtime errors and failed expectations, which a caller reports as
+    /// `kcs run` would (the generated file records them only in comments).
+    public func exportReporting(_ file: SourceFile) -> (result: Result<String, ExportFailure>, report: RunReport) {
+        // One deadline for the run and for writing the file after it.
+        let deadline = limits.seconds.map { ContinuousClock.now + RunBudget.duration(ofSeconds: $0) }
         var includes = IncludedPrograms()
         var diagnostics: [Diagnostic] = []
         let program = ScriptLoader.parse(file, loader: loader, stack: [loader.canonical(loader.resolve(file.name, relativeTo: nil))],
                                          includes: &includes, diagnostics: &diagnostics, limits: limits)
-        if !diagnostics.isEmpty { return .failure(failure(diagnostics, file)) }
+        if !diagnostics.isEmpty { return (.failure(failure(diagnostics, file)), RunReport()) }
         // Run it for the statuses the model predicts.
         var session = Session()
         var statuses: [CallKey: KeychainStatus] = [:]
-        let report = session.run(file: file, loader: loader, options: RunOptions(reportCalls: true, limits: limits)) { event in
+        var options = RunOptions(reportCalls: true, limits: limits)
+        options.deadline = deadline
+        let report = session.run(file: file, loader: loader, options: options) { event in
             if case .call(let c) = event { statuses[CallKey(file: c.file.name, start: c.range.start)] = c.status }
         }
         // A run stopped by a limit (an include fanned out a billion times)
@@ -33,10 +42,14 @@ public struct SwiftExporter: Sendable {
         let blocking = report.diagnostics.filter {
             $0.severity == .error && ($0.code.phase == .syntax || $0.code.phase == .input || $0.code == .runLimit)
         }
-        if !blocking.isEmpty { return .failure(failure(blocking, file)) }
-        var writer = Writer(world: session.world, statuses: statuses, scriptName: file.name)
+        if !blocking.isEmpty { return (.failure(failure(blocking, file)), report) }
+        var writer = Writer(world: session.world, statuses: statuses, scriptName: file.name, deadline: deadline)
         writer.statements(program, includes)
-        return .success(writer.render())
+        if let late = writer.lateAt {
+            let d = RunBudget.limitDiagnostic(RunBudget.overTimeMessage(limits) + " while the Swift file was written", late.file, late.range)
+            return (.failure(failure([d], file)), report)
+        }
+        return (.success(writer.render()), report)
     }
 
     /// The errors, capped as `kcs run` caps a file's: a file of a million
@@ -72,18 +85,30 @@ public struct SwiftExporter: Sendable {
         let world: World
         let statuses: [CallKey: KeychainStatus]
         let scriptName: String
+        /// Writing stops here; ``lateAt`` then says at which statement.
+        var deadline: ContinuousClock.Instant?
+        var lateAt: (file: SourceFile, range: SourceRange)?
+        var written = 0
         var body: [String] = []
         /// The last call written, for the expectations that follow it.
         var lastCall: (find: Bool, returns: Bool, line: Int)?
 
-        init(world: World, statuses: [CallKey: KeychainStatus], scriptName: String) {
+        init(world: World, statuses: [CallKey: KeychainStatus], scriptName: String, deadline: ContinuousClock.Instant?) {
             self.world = world
             self.statuses = statuses
             self.scriptName = scriptName
+            self.deadline = deadline
         }
 
         mutating func statements(_ program: Program, _ includes: IncludedPrograms) {
             for s in program.statements {
+                if lateAt != nil { return }
+                written += 1
+                // The clock is read every 256 statements.
+                if let deadline, written & 255 == 0, ContinuousClock.now > deadline {
+                    lateAt = (program.file, s.range)
+                    return
+                }
                 if case .include(_, let resolved?) = s.kind, let included = includes[resolved] {
                     body.append("// \(comment(program.file, s)): from \(Self.commentText(included.file.name))")
                     statements(included, includes)

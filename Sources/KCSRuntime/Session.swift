@@ -111,7 +111,7 @@ package struct RunBudget {
     }
 
     /// What a run past its deadline says (before "; nothing after this line ran").
-    static func overTimeMessage(_ limits: Limits) -> String {
+    package static func overTimeMessage(_ limits: Limits) -> String {
         "the run took longer than its time limit\(limits.seconds.map { " of \($0) s" } ?? "")"
     }
 
@@ -125,7 +125,7 @@ package struct RunBudget {
         return RunBudget.limitDiagnostic(problem, file, range)
     }
 
-    static func limitDiagnostic(_ problem: String, _ file: SourceFile, _ range: SourceRange) -> Diagnostic {
+    package static func limitDiagnostic(_ problem: String, _ file: SourceFile, _ range: SourceRange) -> Diagnostic {
         Diagnostic(.runLimit, problem + "; nothing after this line ran", file: file, range: range,
                    hint: "the host running this script sets the limits")
     }

@@ -139,7 +139,8 @@ struct Export: ParsableCommand {
             try ExitStatus.finish(.missingInput)
             return
         }
-        switch SwiftExporter(loader: loader, limits: safety.limits).export(source) {
+        let (result, run) = SwiftExporter(loader: loader, limits: safety.limits).exportReporting(source)
+        switch result {
         case .success(let code):
             // Half a test file is no test: over the output limit, nothing is written.
             if let limit = safety.limits.outputBytes, code.utf8.count > limit {
@@ -158,11 +159,21 @@ struct Export: ParsableCommand {
             } else {
                 writeAll(1, Array(code.utf8))
             }
+            // The file is written; what the run found is reported and sets
+            // the exit code, as `kcs run` would (the file says it only in comments).
+            var outcome = FileOutcome(path: source.name)
+            outcome.diagnostics = run.diagnostics
+            outcome.droppedDiagnostics = run.droppedDiagnostics
+            BatchRunner(loader: loader, limits: safety.limits).capDiagnostics(&outcome)
+            for d in outcome.diagnostics { printError(renderer.render(d)) }
+            try ExitStatus.finish(run.verdict)
         case .failure(let failure):
             var report = RunReport()
             report.diagnostics = failure.diagnostics
             for d in failure.diagnostics { printError(renderer.render(d)) }
-            try ExitStatus.finish(max(report.verdict, .invalidInput))
+            // A syntax error or an unreadable file is 65 or 66; a time or
+            // output limit is 1, as for `kcs run`.
+            try ExitStatus.finish(max(report.verdict, .failed))
         }
     }
 }

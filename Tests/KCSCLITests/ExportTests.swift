@@ -83,6 +83,34 @@ import Testing
         #expect(try BinaryRunner.run(["export", "--swift", "Tests/Golden/syntax-errors.kcs"]).status == 65)
     }
 
+    /// The file is written, and what the run found is reported with the exit
+    /// code `kcs run` gives: a runtime error or a failed expectation is 1, and
+    /// so is a time limit (found by adversarial testing: export exited 0 in
+    /// silence, and 65 at a time limit).
+    @Test func exportReportsWhatTheRunFound() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kcs-export-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func export(_ name: String, _ text: String, _ extra: [String] = []) throws -> BinaryRunner.Output {
+            try text.write(to: dir.appendingPathComponent(name), atomically: true, encoding: .utf8)
+            return try BinaryRunner.run(["export", "--swift"] + extra + [name], directory: dir)
+        }
+        let unknown = try export("unknown.kcs", "team SKMME9E2Y8\nas X add generic-password\n")
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.contains("unknown.kcs:2:4: error: unknown app 'X' [KCS301]"))
+        #expect(unknown.stdout.contains("not exported: in kcs this call stopped with an error"))
+        let failed = try export("failed.kcs", "team SKMME9E2Y8\napp com.x.A\nas A add generic-password account=\"a\"\nexpect status errSecItemNotFound\n")
+        #expect(failed.status == 1)
+        #expect(failed.stderr.contains("[KCS401]"))
+        #expect(failed.stdout.contains("@Test"))
+        var big = "team SKMME9E2Y8\napp com.x.A\n"
+        for i in 0..<60_000 { big += "as A add generic-password account=\"\(i)\"\n" }
+        let late = try export("big.kcs", big, ["--timeout", "0.2"])
+        #expect(late.status == 1)
+        #expect(late.stderr.contains("took longer than its time limit of 0.2 s"))
+        #expect(late.stdout.isEmpty)
+    }
+
     @Test func lintCommandAndFlags() throws {
         let lint = try BinaryRunner.run(["lint", "examples/lint/503-sync-this-device-only.kcs"])
         #expect(lint.status == 1)
