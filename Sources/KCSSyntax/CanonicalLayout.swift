@@ -37,7 +37,10 @@ public enum CanonicalLayout {
     /// The canonical layout of a `.kcs` script.
     public static func format(_ file: SourceFile) throws(Failure) -> [UInt8] {
         if let problem = SourceCheck.firstProblem(in: file) { throw .unreadable(problem) }
-        let out = Layout(file).render()
+        // A statement that does not parse is kept as written: laid out, a
+        // list missing a comma got one (found by adversarial testing).
+        let errors = SyntaxParser.parse(file).diagnostics.compactMap(\.range?.start)
+        let out = Layout(file, keepingStatementsWith: errors).render()
         let formatted = SourceFile(name: file.name, bytes: out)
         guard meaningTokens(file) == meaningTokens(formatted) else { throw .changedMeaning(file) }
         return out
@@ -88,7 +91,12 @@ public enum CanonicalLayout {
             default:
                 if pendingComma { tokens.append(",") }
                 pendingComma = false
-                tokens.append(file.text(t.range))
+                var text = file.text(t.range)
+                // A string left open runs to the line's end, a CRLF line's
+                // carriage return included; the layout ends lines with LF
+                // alone, and the string is an error either way.
+                if t.needsDecoding { while text.hasSuffix("\r") { text.removeLast() } }
+                tokens.append(text)
             }
         }
     }
@@ -110,18 +118,32 @@ private struct Layout {
         case comment(ArraySlice<UInt8>)
         /// A statement, its trailing comment and the comments inside it.
         case statement(tokens: [Token], trailing: ArraySlice<UInt8>?, inner: [InnerComment])
-        /// A statement the lexer could not read, kept as written (whole lines).
+        /// A statement the lexer could not read, or that has an error, kept
+        /// as written (whole lines).
         case verbatim(ArraySlice<UInt8>)
     }
 
     package let file: SourceFile
     package let bytes: [UInt8]
     package var entries: [Entry] = []
+    /// Where errors are, sorted: a statement holding one is kept as written.
+    private let errors: [Int]
 
-    package init(_ file: SourceFile) {
+    package init(_ file: SourceFile, keepingStatementsWith errors: [Int] = []) {
         self.file = file
         self.bytes = file.bytes
+        self.errors = errors.sorted()
         scan()
+    }
+
+    /// Whether an error lies in `range`.
+    private func hasError(in range: Range<Int>) -> Bool {
+        var lo = 0, hi = errors.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if errors[mid] < range.lowerBound { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < errors.count && errors[lo] < range.upperBound
     }
 
     /// Splits the text into entries.
@@ -152,7 +174,7 @@ private struct Layout {
 
         func endStatement(at end: Int) {
             guard !tokens.isEmpty else { return }
-            if raw {
+            if raw || hasError(in: statementLineStart..<Swift.max(end, statementLineStart + 1)) {
                 var e = end
                 while e > statementLineStart, bytes[e - 1] == 0x0A || bytes[e - 1] == 0x0D { e -= 1 }
                 entries.append(.verbatim(bytes[statementLineStart..<e]))

@@ -69,6 +69,18 @@ import Testing
         #expect(try format(unclosed) == "team T\nexpect groups A [X,\n  Y\n")
     }
 
+    /// Found by adversarial testing, each refused as "a bug": a statement
+    /// that does not parse is kept as written (laid out, a list missing a
+    /// comma got one), and a string left open on a CRLF line keeps its
+    /// meaning when the line ends in LF.
+    @Test func statementsWithErrorsAreKeptAsWritten() throws {
+        let list = "team SKMME9E2Y8\napp com.example.A keychain-access-groups=[\n    SKMME9E2Y8.one  # first\n    SKMME9E2Y8.two\n]\n"
+        #expect(try format(list) == list)
+        #expect(try format("team   SKMME9E2Y8\napp com.example.A   colour=red\n") == "team SKMME9E2Y8\napp com.example.A   colour=red\n")
+        #expect(try format("team \"a\r\n") == "team \"a\n")
+        #expect(try format("team SKMME9E2Y8\r\nteam \"a\r\nlock   \r\n") == "team SKMME9E2Y8\nteam \"a\nlock\n")
+    }
+
     @Test func refusesBytesThatAreNotAScript() {
         #expect(throws: CanonicalLayout.Failure.self) {
             try CanonicalLayout.format(SourceFile(name: "t.kcs", bytes: [0x6C, 0x00, 0x0A]))
