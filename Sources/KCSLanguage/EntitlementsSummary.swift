@@ -61,8 +61,11 @@ public enum EntitlementsSummary {
         for (i, g) in target.accessGroups.enumerated() { out += "  \(i). \(one(g))\(i == 0 ? "  (default)" : "")\n" }
         out += "in a scenario:\n"
         // The team came from --team: the scenario must declare it.
-        if e.teamID == nil, let t = resolved.teamID { out += "  team \(one(t))\n" }
-        out += "  app \(one(bundle)) entitlements=\"\(one(path))\"\n"
+        // Written as the script would read them back: a word, or a string
+        // with its escapes (an identifier with a control character printed
+        // escaped but unquoted did not parse; found by adversarial testing).
+        if e.teamID == nil, let t = resolved.teamID { out += "  team \(ScriptText.literal(t))\n" }
+        out += "  app \(ScriptText.literal(bundle)) entitlements=\(ScriptText.quoted(path))\n"
         var diagnostics: [Diagnostic] = []
         // The file does not say its platform: team-prefixed app groups,
         // valid on macOS, are not flagged.

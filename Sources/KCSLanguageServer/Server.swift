@@ -76,7 +76,14 @@ public final class LanguageServer {
         let id = envelope.id
         func params<P: Decodable>(_ type: P.Type) -> P? {
             guard let p = try? decoder.decode(Params<P>.self, from: data).params else {
-                if id != nil { respond(id, Optional<Bool>.none, error: ResponseError(code: -32602, message: "invalid params for \(method)")) }
+                if id != nil {
+                    respond(id, Optional<Bool>.none, error: ResponseError(code: -32602, message: "invalid params for \(method)"))
+                } else {
+                    // A notification gets no reply: without this line a
+                    // document whose text did not decode (a lone surrogate)
+                    // was silently never tracked (found by adversarial testing).
+                    notify("window/logMessage", LogMessage(type: 1, message: "kcs lsp: invalid params for \(method); ignored"))
+                }
                 return nil
             }
             return p

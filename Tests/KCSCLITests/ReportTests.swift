@@ -457,6 +457,13 @@ struct ReportTests {
                                           "--team", "SKMME9E2Y8", "--bundle-id", "com.example.AppOne"])
         #expect(given.status == 0, "\(given.stderr)")
         #expect(given.stdout.contains("in a scenario:\n  team SKMME9E2Y8\n  app com.example.AppOne entitlements="))
+        // The lines to paste read back as the file says, whatever it holds.
+        let odd = try BinaryRunner.run(["lint", "--entitlements", "examples/entitlements/AppOne.entitlements",
+                                        "--team", "SKMME9E2Y8", "--bundle-id", "com.example.A\u{1B}[31m x"])
+        let line = try #require(odd.stdout.split(separator: "\n").first { $0.hasPrefix("  app ") })
+        #expect(line == "  app \"com.example.A\\u{1b}[31m x\" entitlements=\"examples/entitlements/AppOne.entitlements\"", "\(line)")
+        let script = "team SKMME9E2Y8\n" + line.dropFirst(2) + "\n"
+        #expect(Parser.parse(SourceFile(name: "p.kcs", text: script)).diagnostics.isEmpty)
     }
 }
 

@@ -147,6 +147,17 @@ final class Client {
         #expect(c.diagnostics(uri).isEmpty)
     }
 
+    /// A notification whose params do not decode gets no reply, so the
+    /// server says why in a log message rather than drop it in silence.
+    @Test func undecodableNotificationsAreLogged() throws {
+        let c = Client()
+        c.notify("textDocument/didOpen", ["textDocument": ["uri": uri, "languageId": "kcs", "version": 1, "text": 7]])
+        let log = c.sent.last { ($0["method"] as? String) == "window/logMessage" }
+        #expect(((log?["params"] as? [String: Any])?["message"] as? String) == "kcs lsp: invalid params for textDocument/didOpen; ignored")
+        // And nothing was tracked: no diagnostics were published for it.
+        #expect(!c.sent.contains { ($0["method"] as? String) == "textDocument/publishDiagnostics" })
+    }
+
     @Test func lintWarningsArePublishedAsWarnings() throws {
         let c = Client()
         c.open(uri, "team SKMME9E2Y8\napp com.example.A\ngroup com.example.S A\nas A add generic-password account=\"a\" group=com.example.S\n")
