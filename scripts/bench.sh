@@ -28,7 +28,8 @@
 #
 # Then the isolation measurement: finds by an app with few visible items
 # while another app's private group holds 0 and then --hidden items; the
-# per-call cost is (best run with the finds - best run without them) / finds.
+# per-call cost is (best run with the finds - best run without them) / finds
+# (--finds 0 skips it).
 set -euo pipefail
 
 workload=200000
@@ -226,6 +227,8 @@ if [ -n "$sizes" ]; then
     fi
 fi
 
+# --finds 0 skips the isolation measurement (a per-find cost of no finds is no figure).
+[ "$finds" -gt 0 ] || exit 0
 echo
 echo "isolation: $finds finds by Few (few visible items) while Big's private group holds 0 or $hidden items"
 echo "(best of $runs runs; per find = (with finds - setup only) / $finds)"
