@@ -13,12 +13,20 @@ public enum WriteError: Error, Sendable, Hashable {
     case exists(String)
     /// A system call failed: what was being done and why.
     case failed(String, step: String, reason: String)
+    /// The file is read-only (no write permission for anyone): replacing it
+    /// by a rename would ignore that.
+    case readOnly(String)
+    /// The file has other names (hard links): a new file under this name
+    /// would leave them holding the old text.
+    case hardLinked(String, links: Int)
 
     public var message: String {
         switch self {
         case .changedSinceRead(let p): "'\(p)' changed since it was read; it was not overwritten"
         case .exists(let p): "'\(p)' already exists"
         case .failed(let p, let step, let reason): "cannot write '\(p)': \(step): \(reason)"
+        case .readOnly(let p): "'\(p)' is read-only; it was not overwritten"
+        case .hardLinked(let p, let links): "'\(p)' has \(links) hard links, and a new file would split them; it was not overwritten"
         }
     }
 }
@@ -27,7 +35,8 @@ public enum WriteError: Error, Sendable, Hashable {
 /// either the old contents or the new, byte for byte: the new text goes to
 /// a temporary file beside the target, is flushed to disk and renamed over
 /// it. The target keeps its permissions; a symbolic link is followed and
-/// its target replaced, so the link stays a link.
+/// its target replaced, so the link stays a link. A read-only file, or one
+/// with other hard links, is refused rather than replaced behind them.
 public enum AtomicFile {
     /// What is replaced and how.
     public enum Mode: Sendable, Hashable {
@@ -47,6 +56,10 @@ public enum AtomicFile {
         var info = stat()
         let exists = stat(target, &info) == 0
         if exists, case .createOnly = mode { throw .exists(path) }
+        // Found by adversarial testing: the rename replaced a chmod 444 file
+        // and left a hard link's other names with the old text.
+        if exists && info.st_mode & 0o222 == 0 { throw .readOnly(path) }
+        if exists && info.st_nlink > 1 { throw .hardLinked(path, links: Int(info.st_nlink)) }
         if case .replaceIfUnchanged(let expected) = mode {
             guard exists, holds(target, expected) else { throw .changedSinceRead(path) }
         }

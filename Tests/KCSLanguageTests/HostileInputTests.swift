@@ -422,6 +422,27 @@ import KeychainEngine
         }
     }
 
+    /// Found by adversarial testing (as root, where permissions do not stop
+    /// a rename): a read-only file was replaced, and a file with a second
+    /// hard link left the other name with the old text.
+    @Test func readOnlyAndHardLinkedFilesAreNotReplaced() throws {
+        try Self.withFolder { dir in
+            let path = dir.appendingPathComponent("ro.kcs").path
+            try "old\n".write(toFile: path, atomically: false, encoding: .utf8)
+            #expect(chmod(path, 0o444) == 0)
+            #expect(throws: WriteError.readOnly(path)) { try AtomicFile.write(Array("new\n".utf8), to: path) }
+            #expect(try String(contentsOfFile: path, encoding: .utf8) == "old\n")
+            #expect(chmod(path, 0o644) == 0)
+            let other = dir.appendingPathComponent("other.kcs").path
+            #expect(link(path, other) == 0)
+            #expect(throws: WriteError.hardLinked(path, links: 2)) { try AtomicFile.write(Array("new\n".utf8), to: path) }
+            #expect(try String(contentsOfFile: other, encoding: .utf8) == "old\n")
+            #expect(unlink(other) == 0)
+            try AtomicFile.write(Array("new\n".utf8), to: path)
+            #expect(try String(contentsOfFile: path, encoding: .utf8) == "new\n")
+        }
+    }
+
     @Test func createOnlyNeverReplacesAndErrorsNameTheReason() throws {
         try Self.withFolder { dir in
             let path = dir.appendingPathComponent("s.kcs").path
