@@ -247,9 +247,12 @@ public struct Session: Sendable {
         var syntax = parser.finalDiagnostics + includeErrors
         if parsedAny == false && syntax.isEmpty && options.requireStatements {
             let blank = file.bytes.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+            // At the first line when there is one, so editors and CI
+            // annotations can place it (an empty file has none).
             syntax.append(Diagnostic(.emptyFile, file.bytes.isEmpty ? "the file is empty"
                                         : blank ? "the file has only blank lines" : "the file has no statements, only comments",
-                                     file: file, hint: "a scenario declares a team and apps, makes calls and checks them with 'expect'"))
+                                     file: file, range: file.bytes.isEmpty ? nil : SourceRange(0, 0),
+                                     hint: "a scenario declares a team and apps, makes calls and checks them with 'expect'"))
         }
         if !syntax.isEmpty {
             if let before { self = before }

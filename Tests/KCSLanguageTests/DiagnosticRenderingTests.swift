@@ -91,6 +91,8 @@ struct DiagnosticRenderingTests {
 
     @Test func inputProblemsAreClearErrors() {
         #expect(render("") == "s.kcs: error: the file is empty [KCS003]\nhint: a scenario declares a team and apps, makes calls and checks them with 'expect'\n")
+        // A file with lines is located at its first (an editor places it there).
+        #expect(render("# only a comment\n").hasPrefix("s.kcs:1:1: error: the file has no statements, only comments [KCS003]\n"))
         let nul = Interpreter.run(file: SourceFile(name: "n.kcs", bytes: [0x61, 0x00]))
         #expect(nul.diagnostics.map(\.code) == [.nulByte])
         #expect(nul.verdict == .invalidInput)
