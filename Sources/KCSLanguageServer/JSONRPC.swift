@@ -23,6 +23,30 @@ public enum RequestID: Codable, Sendable, Hashable {
     }
 }
 
+/// Any JSON value, decoded only to tell JSON from text that is not JSON.
+struct AnyJSON: Decodable {
+    init(from decoder: any Decoder) throws {
+        if var list = try? decoder.unkeyedContainer() {
+            while !list.isAtEnd { _ = try list.decode(AnyJSON.self) }
+            return
+        }
+        if let object = try? decoder.container(keyedBy: AnyKey.self) {
+            for key in object.allKeys { _ = try object.decode(AnyJSON.self, forKey: key) }
+            return
+        }
+        let c = try decoder.singleValueContainer()
+        if c.decodeNil() || (try? c.decode(Bool.self)) != nil || (try? c.decode(Double.self)) != nil { return }
+        _ = try c.decode(String.self)
+    }
+
+    struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+}
+
 /// What every incoming message has: a method (requests and notifications)
 /// and an id (requests). Params are decoded per method.
 struct Envelope: Decodable {

@@ -69,7 +69,12 @@ public final class LanguageServer {
         let data = Data(body)
         let decoder = JSONDecoder()
         guard let envelope = try? decoder.decode(Envelope.self, from: data) else {
-            respond(nil, Optional<Bool>.none, error: ResponseError(code: -32700, message: "parse error"))
+            // JSON-RPC: -32700 is for text that is not JSON; JSON that is not
+            // a request (an id of the wrong type, a method that is not a
+            // string) is -32600 (found by adversarial testing).
+            let isJSON = (try? decoder.decode(AnyJSON.self, from: data)) != nil
+            respond(nil, Optional<Bool>.none, error: isJSON ? ResponseError(code: -32600, message: "invalid request")
+                                                            : ResponseError(code: -32700, message: "parse error"))
             return
         }
         guard let method = envelope.method else { return }  // a response to us: none are sent

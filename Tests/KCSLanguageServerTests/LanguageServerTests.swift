@@ -147,6 +147,22 @@ final class Client {
         #expect(c.diagnostics(uri).isEmpty)
     }
 
+    /// Text that is not JSON is a parse error; JSON that is not a request
+    /// is an invalid request, answered with a null id.
+    @Test func malformedMessagesGetTheRightErrors() throws {
+        let c = Client()
+        func lastError(_ raw: String) -> Int? {
+            c.server.handle(Array(raw.utf8))
+            return ((c.sent.last?["error"] as? [String: Any])?["code"] as? Int)
+        }
+        #expect(lastError("{") == -32700)
+        #expect(lastError("{\"jsonrpc\":\"2.0\",\"id\":1.5,\"method\":\"shutdown\"}") == -32600)
+        #expect(lastError("{\"jsonrpc\":\"2.0\",\"id\":[1],\"method\":\"shutdown\"}") == -32600)
+        #expect(lastError("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":7}") == -32600)
+        #expect(lastError("7") == -32600)
+        #expect(c.sent.last?["id"] is NSNull)
+    }
+
     /// A notification whose params do not decode gets no reply, so the
     /// server says why in a log message rather than drop it in silence.
     @Test func undecodableNotificationsAreLogged() throws {
