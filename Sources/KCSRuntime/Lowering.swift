@@ -50,8 +50,10 @@ package struct Lowering {
         }
         seenMask |= 1 << bit
         switch k {
-        case .attribute(let a):
-            spec.attributes[a] = try attributeValue(a, v)
+        case .attribute(let written):
+            // One dictionary key under two names: the class says which column.
+            let a = spec.itemClass.map { written.sharingKey(in: $0) } ?? written
+            spec.attributes[a] = a == written ? try attributeValue(a, v) : try sharedKeyValue(written, as: a, v)
         case .group:
             spec.accessGroup = try text(v, "an access group")
         case .accessible:
@@ -124,6 +126,27 @@ package struct Lowering {
                 .didYouMean(w, in: names)
         }
         return value
+    }
+
+    /// A value written under the other name of the "type" key: a key's
+    /// type given as its number (`type=42`, what kSecAttrKeyTypeRSA is), or
+    /// a password's type given as a key type (`key-type=rsa` stores 42).
+    private func sharedKeyValue(_ written: ItemAttribute, as a: ItemAttribute, _ v: ValueNode) throws(Diagnostic) -> AttributeValue {
+        if a == .keyType {
+            let known = ItemAttribute.keyTypes.filter { $0.value != nil }
+            let digits: String? = if case .integer(let i) = v.kind { String(i) } else { v.text(in: file) }
+            guard let digits, let e = known.first(where: { $0.value == digits }) else {
+                let list = known.filter { $0.short == $0.stored }.map { "\($0.value ?? "") (\($0.short))" }.joined(separator: ", ")
+                throw Diagnostic(.unknownValue, "on a key, type= is its key type: kSecAttrType and kSecAttrKeyType are one key, \"type\"",
+                                 file: file, range: v.range, hint: "kcs models the key types " + list + "; or write key-type=")
+            }
+            return .string(AttributeText(e.stored))
+        }
+        guard case .string(let t) = try attributeValue(written, v),
+              let e = ItemAttribute.keyTypes.first(where: { $0.stored == t.string }) else {
+            return try attributeValue(a, v)
+        }
+        return .string(AttributeText(e.value ?? e.stored))
     }
 
     private func attributeValue(_ a: ItemAttribute, _ v: ValueNode) throws(Diagnostic) -> AttributeValue {

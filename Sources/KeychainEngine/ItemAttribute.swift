@@ -57,6 +57,19 @@ public enum ItemAttribute: UInt8, Sendable, Hashable, CaseIterable, Comparable {
     }
 
     /// The classes an attribute belongs to (SecItemSchema.c).
+    /// The attribute a class reads this one as. kSecAttrType and
+    /// kSecAttrKeyType are one dictionary key, "type" (SecItemConstants.c
+    /// lines 51 and 82), and `SecDbAttrWithKey` (SecItemDb.c) looks it up
+    /// in the class's columns: a password's type, a key's key type (an
+    /// identity's too: its certificate has no such column).
+    public func sharingKey(in itemClass: ItemClass) -> ItemAttribute {
+        switch (self, itemClass) {
+        case (.type, .key), (.type, .identity): .keyType
+        case (.keyType, .genericPassword), (.keyType, .internetPassword): .type
+        default: self
+        }
+    }
+
     public func applies(to itemClass: ItemClass) -> Bool {
         switch self {
         case .label: return true
@@ -117,18 +130,22 @@ public struct EnumeratedValue: Sendable, Hashable {
     /// that of the first value of its list whose constant is the same
     /// string (`ec-secp-random` is stored as `ec`).
     public var stored: String
+    /// The constant's string in SecItemConstants.c, where kcs records it
+    /// (key classes and key types: "42" is RSA).
+    public var value: String?
 
-    public init(short: String, constant: String, stored: String? = nil) {
+    public init(short: String, constant: String, stored: String? = nil, value: String? = nil) {
         self.short = short
         self.constant = constant
         self.stored = stored ?? short
+        self.value = value
     }
 
     /// Values from (short name, constant suffix, the constant's string).
     static func list(_ prefix: String, _ rows: [(String, String, String)]) -> [EnumeratedValue] {
         rows.map { row in
             let first = rows.first { $0.2 == row.2 }?.0
-            return EnumeratedValue(short: row.0, constant: prefix + row.1, stored: first)
+            return EnumeratedValue(short: row.0, constant: prefix + row.1, stored: first, value: row.2)
         }
     }
 }
