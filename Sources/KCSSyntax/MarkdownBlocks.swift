@@ -86,7 +86,10 @@ public enum MarkdownBlocks {
     package static func plainContent(_ text: String, indent: Int) -> String {
         // CR LF is a single Character, so this replaces exactly the pairs.
         let lf = text.replacing("\r\n", with: "\n")
-        guard indent > 0 else { return lf }
+        // An empty block is empty, indented or not (split into one empty
+        // line, it read as "\n", and --update rewrote it forever; found by
+        // the markdown fuzz target).
+        guard indent > 0, !lf.isEmpty else { return lf }
         var lines = lf.split(separator: "\n", omittingEmptySubsequences: false).map { line -> Substring in
             var l = line[...]
             var n = 0

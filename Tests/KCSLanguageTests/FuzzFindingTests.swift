@@ -53,14 +53,27 @@ struct FuzzFindingTests {
     }
 
     @Test func anOutputBlockOfABlockThatPrintsNothingIsUpdatedToEmpty() throws {
-        let document = try Self.input("markdown-empty-output-block.md")
+        try Self.updatesToAnEmptyBlockOnce("markdown-empty-output-block.md", endingWith: "```output\n```\n")
+    }
+
+    /// The document fails, one update empties its output block, and then it
+    /// passes and a second update changes nothing.
+    static func updatesToAnEmptyBlockOnce(_ name: String, endingWith suffix: String) throws {
+        let document = try input(name)
         let runner = BatchRunner(loader: NoFilesLoader())
         #expect(runner.check(markdown: document).verdict == .failed)
         let updated = try #require(runner.check(markdown: document, update: true).updatedContent)
-        #expect(String(decoding: updated, as: UTF8.self).hasSuffix("```output\n```\n"))
+        #expect(String(decoding: updated, as: UTF8.self).hasSuffix(suffix))
         let again = SourceFile(name: document.name, bytes: updated)
         #expect(runner.check(markdown: again).verdict == .passed)
         #expect(runner.check(markdown: again, update: true).updatedContent == nil)
+    }
+
+    /// The same with an indented output fence: an empty block read as one
+    /// blank line once the indentation was taken off.
+    @Test func anIndentedEmptyOutputBlockStaysEmpty() throws {
+        try Self.updatesToAnEmptyBlockOnce("markdown-indented-empty-output-block.md", endingWith: " ```output\n```\n")
+        #expect(MarkdownBlocks.plainContent("", indent: 2) == "")
     }
 
     /// Every bad byte of one long line was an error, each showing the line,
