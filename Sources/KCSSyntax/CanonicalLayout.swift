@@ -91,12 +91,7 @@ public enum CanonicalLayout {
             default:
                 if pendingComma { tokens.append(",") }
                 pendingComma = false
-                var text = file.text(t.range)
-                // A string left open runs to the line's end, a CRLF line's
-                // carriage return included; the layout ends lines with LF
-                // alone, and the string is an error either way.
-                if t.needsDecoding { while text.hasSuffix("\r") { text.removeLast() } }
-                tokens.append(text)
+                tokens.append(file.text(t.range))
             }
         }
     }

@@ -293,7 +293,12 @@ public struct Lexer: Sendable {
     private mutating func lexEscapedString(from start: Int) -> Token {
         var problems: [StringProblem] = []
         var none: [UInt8]? = nil
-        let (end, closed) = Self.scanString(bytes, start, value: &none, problems: &problems)
+        var (end, closed) = Self.scanString(bytes, start, value: &none, problems: &problems)
+        // A string left open runs to the line's end, and a CRLF line ends at
+        // its carriage return, as everywhere else in the lexer: the CR is
+        // not part of the string (`kcs fmt`, ending lines with LF alone,
+        // kept the same tokens only by a special case).
+        if !closed { while end > start + 1 && bytes[end - 1] == 0x0D { end -= 1 } }
         pos = end
         for p in problems {
             switch p {

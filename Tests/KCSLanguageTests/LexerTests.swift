@@ -78,6 +78,20 @@ struct LexerTests {
         #expect(diagnostics.contains(code), "\(input) gave \(diagnostics)")
     }
 
+    /// A string left open ends where its line does, and a CRLF line ends at
+    /// its carriage return: the CR belongs to no token.
+    @Test func anOpenStringEndsBeforeACarriageReturn() {
+        for text in ["team \"ab\r\nlock\n", "team \"ab\r\r\nlock\n", "team \"ab\nlock\n"] {
+            let file = SourceFile(name: "t.kcs", text: text)
+            var lexer = Lexer(file: file)
+            _ = lexer.next()
+            let string = lexer.next()
+            #expect(file.text(string.range) == "\"ab", "\(text.debugDescription)")
+            #expect(lexer.next().kind == .newline)
+            #expect(file.text(lexer.next().range) == "lock")
+        }
+    }
+
     @Test func newlinesInsideBracketsDoNotEndTheStatement() {
         let (line, _) = tokenLine("[a,\nb]\nc")
         #expect(line == "[ w(a) , w(b) ] NL w(c)")
