@@ -291,7 +291,7 @@ public struct BatchRunner: Sendable {
         let bytes = file.bytes
         // One deadline and one output budget for the whole document, from
         // before its blocks are found.
-        let deadline = limits.seconds.map { ContinuousClock.now + RunBudget.duration(ofSeconds: $0) }
+        let deadline = RunBudget.deadline(for: limits)
         let blocks = MarkdownBlocks.scan(bytes)
         var session = Session()
         session.lints = lint != .off

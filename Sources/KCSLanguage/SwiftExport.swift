@@ -22,7 +22,7 @@ public struct SwiftExporter: Sendable {
     /// `kcs run` would (the generated file records them only in comments).
     public func exportReporting(_ file: SourceFile) -> (result: Result<String, ExportFailure>, report: RunReport) {
         // One deadline for the run and for writing the file after it.
-        let deadline = limits.seconds.map { ContinuousClock.now + RunBudget.duration(ofSeconds: $0) }
+        let deadline = RunBudget.deadline(for: limits)
         var includes = IncludedPrograms()
         var diagnostics: [Diagnostic] = []
         let program = ScriptLoader.parse(file, loader: loader, stack: [loader.canonical(loader.resolve(file.name, relativeTo: nil))],

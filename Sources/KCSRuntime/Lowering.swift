@@ -53,7 +53,7 @@ package struct Lowering {
         case .attribute(let written):
             // One dictionary key under two names: the class says which column.
             let a = spec.itemClass.map { written.sharingKey(in: $0) } ?? written
-            spec.attributes[a] = a == written ? try attributeValue(a, v) : try sharedKeyValue(written, as: a, v)
+            spec.attributes[a] = a == written ? try attributeValue(a, v) : try sharedKeyValue(as: a, v)
         case .group:
             spec.accessGroup = try text(v, "an access group")
         case .accessible:
@@ -131,7 +131,7 @@ package struct Lowering {
     /// A value written under the other name of the "type" key: a key's
     /// type given as its number (`type=42`, what kSecAttrKeyTypeRSA is), or
     /// a password's type given as a key type (`key-type=rsa` stores 42).
-    private func sharedKeyValue(_ written: ItemAttribute, as a: ItemAttribute, _ v: ValueNode) throws(Diagnostic) -> AttributeValue {
+    private func sharedKeyValue(as a: ItemAttribute, _ v: ValueNode) throws(Diagnostic) -> AttributeValue {
         if a == .keyType {
             let known = ItemAttribute.keyTypes.filter { $0.value != nil }
             let digits: String? = if case .integer(let i) = v.kind { String(i) } else { v.text(in: file) }
@@ -142,11 +142,14 @@ package struct Lowering {
             }
             return .string(AttributeText(e.stored))
         }
-        guard case .string(let t) = try attributeValue(written, v),
-              let e = ItemAttribute.keyTypes.first(where: { $0.stored == t.string }) else {
-            return try attributeValue(a, v)
-        }
+        let e = try enumeratedValue(ItemAttribute.keyTypes, v)
         return .string(AttributeText(e.value ?? e.stored))
+    }
+
+    /// A value of an enumerated attribute, by short name or constant name.
+    private func enumeratedValue(_ values: [EnumeratedValue], _ v: ValueNode) throws(Diagnostic) -> EnumeratedValue {
+        let names = values.map(\.short) + values.map(\.constant)
+        return try pick(v, "value", names) { w in values.first { $0.short == w || $0.constant == w } }
     }
 
     private func attributeValue(_ a: ItemAttribute, _ v: ValueNode) throws(Diagnostic) -> AttributeValue {
@@ -162,9 +165,7 @@ package struct Lowering {
             }
             return .integer(i)
         case .enumerated(let values):
-            let names = values.map(\.short) + values.map(\.constant)
-            let e: EnumeratedValue = try pick(v, "value", names) { w in values.first { $0.short == w || $0.constant == w } }
-            return .string(AttributeText(e.stored))
+            return .string(AttributeText(try enumeratedValue(values, v).stored))
         }
     }
 

@@ -160,8 +160,7 @@ extension Session {
                 guard let want = spec.attributes[a] else { continue }
                 var have = item.comparedValue(a)
                 if let key = found.identityKey, !a.applies(to: .certificate) { have = key.item.comparedValue(a) }
-                if let have, have != want { out.append("\(arg.key.name) is \(have), expected \(want)") }
-                if have == nil { out.append("\(arg.key.name) is not set, expected \(want)") }
+                if have != want { out.append("\(arg.key.name) is \(have.map(\.description) ?? "not set"), expected \(want)") }
             case .group:
                 if let g = spec.accessGroup, g != found.groupName { out.append("group is \(found.groupName), expected \(g)") }
             case .accessible:

@@ -48,7 +48,7 @@ package struct RunBudget {
 
     package init(_ limits: Limits, deadline: ContinuousClock.Instant? = nil, outputSoFar: Int = 0) {
         self.limits = limits
-        let own = limits.seconds.map { ContinuousClock.now + Self.duration(ofSeconds: $0) }
+        let own = Self.deadline(for: limits)
         switch (own, deadline) {
         case let (a?, b?): self.deadline = min(a, b)
         case let (a, b): self.deadline = a ?? b
@@ -63,6 +63,11 @@ package struct RunBudget {
     package static func duration(ofSeconds seconds: Double) -> Duration {
         guard seconds > 0 else { return .zero }
         return .milliseconds(Int(min(seconds, 100 * 365 * 24 * 3600) * 1000))
+    }
+
+    /// When a run that starts now must stop under `limits`, if they set a time.
+    package static func deadline(for limits: Limits) -> ContinuousClock.Instant? {
+        limits.seconds.map { ContinuousClock.now + duration(ofSeconds: $0) }
     }
 
     /// Throws, and stops the run, when a limit is reached. Called before
