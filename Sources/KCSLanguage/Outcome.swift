@@ -149,7 +149,7 @@ public struct BatchRunner: Sendable {
     /// output, rendered as text: only those that fit beside what the file
     /// printed are kept, so the limit bounds everything a file shows. The
     /// error that stopped the run at a limit is kept whatever its size.
-    package func capDiagnostics(_ outcome: inout FileOutcome) {
+    func capDiagnostics(_ outcome: inout FileOutcome) {
         var keep = min(maxDiagnostics, outcome.diagnostics.count)
         var outputLimit: Int?
         if let limit = limits.outputBytes {

@@ -52,13 +52,19 @@ public struct SwiftExporter: Sendable {
         return (.success(writer.render()), report)
     }
 
-    /// The errors, capped as `kcs run` caps a file's: a file of a million
-    /// errors prints a screenful and a count of the rest.
-    private func failure(_ diagnostics: [Diagnostic], _ file: SourceFile) -> ExportFailure {
+    /// Diagnostics capped as `kcs run` caps a file's: a file of a million
+    /// errors prints a screenful and a count of the rest (with `dropped`,
+    /// those a report already counted without keeping).
+    package func capped(_ diagnostics: [Diagnostic], dropped: Int = 0, _ file: SourceFile) -> [Diagnostic] {
         var outcome = FileOutcome(path: file.name)
         outcome.diagnostics = diagnostics
+        outcome.droppedDiagnostics = dropped
         BatchRunner(loader: loader, limits: limits).capDiagnostics(&outcome)
-        return ExportFailure(diagnostics: outcome.diagnostics)
+        return outcome.diagnostics
+    }
+
+    private func failure(_ diagnostics: [Diagnostic], _ file: SourceFile) -> ExportFailure {
+        ExportFailure(diagnostics: capped(diagnostics, file))
     }
 
     /// The errors that kept a script from being exported.

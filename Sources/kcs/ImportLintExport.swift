@@ -139,7 +139,8 @@ struct Export: ParsableCommand {
             try ExitStatus.finish(.missingInput)
             return
         }
-        let (result, run) = SwiftExporter(loader: loader, limits: safety.limits).exportReporting(source)
+        let exporter = SwiftExporter(loader: loader, limits: safety.limits)
+        let (result, run) = exporter.exportReporting(source)
         switch result {
         case .success(let code):
             // Half a test file is no test: over the output limit, nothing is written.
@@ -161,11 +162,7 @@ struct Export: ParsableCommand {
             }
             // The file is written; what the run found is reported and sets
             // the exit code, as `kcs run` would (the file says it only in comments).
-            var outcome = FileOutcome(path: source.name)
-            outcome.diagnostics = run.diagnostics
-            outcome.droppedDiagnostics = run.droppedDiagnostics
-            BatchRunner(loader: loader, limits: safety.limits).capDiagnostics(&outcome)
-            for d in outcome.diagnostics { printError(renderer.render(d)) }
+            for d in exporter.capped(run.diagnostics, dropped: run.droppedDiagnostics, source) { printError(renderer.render(d)) }
             try ExitStatus.finish(run.verdict)
         case .failure(let failure):
             var report = RunReport()
