@@ -112,6 +112,11 @@ package struct Explainer {
             return "SecItemUpdate takes no match limit and no return keys"
         case .limitOnDelete:
             return "SecItemDelete takes no match limit, not even all: it always deletes every match"
+        case .storedWithoutData(let found):
+            let left = found - result.count
+            return "found \(found) item\(found == 1 ? "" : "s"); \(left == found ? (found == 1 ? "it was" : "they were") : "\(left) were") "
+                + "stored without data, and return=data alone gives nothing for \(left == 1 ? "it" : "them") (SecItem.m asks "
+                + "securityd for the attributes too, then hands back kSecValueData alone)"
         case .matchLimitOnAdd:
             return "the add named a match limit: securityd reports success for such an add and stores nothing (s3dl_query_add)"
         case .skipOutsideFind:
@@ -140,7 +145,7 @@ package struct Explainer {
         case .contextNotInteractive:
             return "the item needs a prompt, and the call's context \(request.spec.context ?? "?") does not allow interaction (interaction=false): errSecInteractionNotAllowed"
         case .persistentRefOnAdd:
-            return "SecItemAdd takes no persistent reference (errSecValuePersistentRefUnsupported, that is errSecParam)"
+            return "SecItemAdd takes no row-ID persistent reference (errSecValuePersistentRefUnsupported, that is errSecParam)"
         case .persistentRefWithAttributes:
             return request.operation == .find
                 ? "a query by persistent reference may not name attributes too (errSecItemIllegalQuery, that is errSecParam)"

@@ -70,9 +70,11 @@ package struct Lowering {
             spec.authUI = try pick(v, "auth-ui value", Vocabulary.authUINames)
         case .limit:
             if case .integer(let n) = v.kind {
-                guard n >= 1 else {
-                    throw Diagnostic(.wrongValueType, "a match limit must be at least 1", file: file, range: v.range,
-                                     hint: "write limit=one, limit=all or a positive number")
+                // 0 is a limit a device takes (it stops after the first row,
+                // ``MatchLimit/cap``); a negative one is kCFNotFound's business.
+                guard n >= 0 else {
+                    throw Diagnostic(.wrongValueType, "a match limit cannot be negative", file: file, range: v.range,
+                                     hint: "write limit=one, limit=all or a number")
                 }
                 spec.limit = .count(n)
             } else {
@@ -160,10 +162,13 @@ package struct Lowering {
             if let r = v.verbatimRange { return .string(file.withBytes(r) { AttributeText(bytes: $0) }) }
             return .string(AttributeText(try text(v, "a value")))
         case .integer:
-            guard case .integer(let i) = v.kind else {
-                throw Diagnostic(.wrongValueType, "'\(a.constantName)' takes a number", file: file, range: v.range)
+            if case .integer(let i) = v.kind { return .integer(i) }
+            // port="443" is 443 on a device too (securityd's copyNumber).
+            guard let n = v.text(in: file).flatMap(AttributeValue.number(fromText:)) else {
+                throw Diagnostic(.wrongValueType, "'\(a.constantName)' takes a number", file: file, range: v.range,
+                                 hint: "write the number bare or as its digits in quotes, e.g. 443 or \"443\"")
             }
-            return .integer(i)
+            return .integer(n)
         case .enumerated(let values):
             return .string(AttributeText(try enumeratedValue(values, v).stored))
         }

@@ -49,7 +49,7 @@ extension Session {
             guard returned == data else {
                 throw failure("expected data \"\(data)\", got \(returned.map { "\"\($0)\"" } ?? "no data (the result has no kSecValueData)")",
                               file, s.range, last,
-                              hint: returned == nil ? "the item was stored without data; return=data alone would give empty data" : nil)
+                              hint: returned == nil ? "the item was stored without data (an add without data=)" : nil)
             }
         case .expectNoData:
             let (last, result) = try lastCall(file, s.range)
@@ -61,11 +61,11 @@ extension Session {
                     throw failure("expected no data, but the call returned nothing (status \(result.status.description))",
                                   file, s.range, last)
                 }
+            } else if Self.returnedNothingForMissingData(result) {
+                // Success with a nil result: data alone of items stored without data.
             } else if let returned = try firstReturnedData("no data", file, s.range).1 {
-                let storedNothing = returned.isEmpty && last.result?.items.first?.item.data == nil
-                throw failure(storedNothing ? "expected no data, but return=data alone returns empty data for an item stored without data"
-                                            : "expected no data, got \"\(returned)\"", file, s.range, last,
-                              hint: storedNothing ? "write expect data \"\", or ask return=[data, attributes] to tell no data from empty data" : nil)
+                throw failure("expected no data, got \"\(returned)\"", file, s.range, last,
+                              hint: returned.isEmpty ? "the item holds empty data (data=\"\"): write expect data \"\"" : nil)
             }
         case .expectPersistentRef(let name):
             let (last, result) = try lastCall(file, s.range)
@@ -134,9 +134,11 @@ extension Session {
     }
 
     /// The data the last call returned for its first item, as a device
-    /// returns it: for an item stored without data, return=data alone gives
-    /// empty data and a dictionary result has no kSecValueData (SecItemDb.c
-    /// `handle_result`); nil for no data.
+    /// returns it; nil for none. A dictionary result of an item stored
+    /// without data has no kSecValueData (SecItemDb.c `handle_result`); an
+    /// add's data alone is securityd's empty CFData for it (`handle_result`,
+    /// line 484: SecItemAdd asks for data alone), while a find asks for the
+    /// attributes too and gets nothing (``returnedNothingForMissingData(_:)``).
     func firstReturnedData(_ wanted: String, _ file: SourceFile,
                            _ range: SourceRange) throws(Diagnostic) -> (LastCall, String?) {
         let (last, result) = try lastCall(file, range)
@@ -145,10 +147,22 @@ extension Session {
                           hint: "add return=data to the call")
         }
         guard let first = result.items.first else {
+            if Self.returnedNothingForMissingData(result) {
+                throw failure("expected \(wanted), but the call returned no result: return=data alone gives nothing for "
+                              + "an item stored without data", file, range, last,
+                              hint: "the status is errSecSuccess and the result nil; store data= with the item")
+            }
             throw failure("expected \(wanted), but the call returned nothing (status \(result.status.description))",
                           file, range, last)
         }
         return (last, first.item.data ?? (result.returns == .data ? "" : nil))
+    }
+
+    /// A find that succeeded with nothing to hand back: data alone, of
+    /// items stored without data.
+    static func returnedNothingForMissingData(_ result: CallResult) -> Bool {
+        guard case .storedWithoutData = result.reason else { return false }
+        return result.items.isEmpty
     }
 
     package static func mismatches(_ found: FoundItem, _ spec: ItemSpec, _ args: [CallArgument]) -> [String] {

@@ -95,7 +95,9 @@ enum DictionaryReader {
         case kSecMatchLimit:
             if let s = value as? String, s == kSecMatchLimitOne { spec.limit = .one }
             else if let s = value as? String, s == kSecMatchLimitAll { spec.limit = .all }
-            else if let n = integer(value), n > 0 { spec.limit = n == 1 ? .one : .count(n) }
+            // A number as query_add_match takes it: kCFNotFound (-1) is
+            // kSecMatchUnlimited; any other stops after max(n, 1) rows.
+            else if let n = integer(value) { spec.limit = n == 1 ? .one : n == -1 ? .all : .count(max(n, 0)) }
             else { return .param }
         case kSecUseDataProtectionKeychain:
             guard let on = value as? Bool else { return .param }
@@ -141,6 +143,7 @@ enum DictionaryReader {
             guard let bytes = ByteCodec.bytes(of: value) else { return nil }
             return .string(AttributeText(ByteCodec.encode(bytes)))
         case .integer:
+            if let text = value as? String { return AttributeValue.number(fromText: text).map(AttributeValue.integer) }
             return integer(value).map(AttributeValue.integer)
         case .enumerated(let values):
             guard let name = value as? String, let v = values.first(where: { $0.constant == name }) else { return nil }

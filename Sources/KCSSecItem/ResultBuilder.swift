@@ -33,8 +33,9 @@ enum ResultBuilder {
         default:
             var dictionary: [String: Any] = [:]
             if returns.contains(.attributes) { dictionary = attributes(of: found) }
-            // No stored data: no kSecValueData key (SecItemDb.c handle_result);
-            // return-data alone still gives empty data (above).
+            // No stored data: no kSecValueData key (SecItemDb.c handle_result).
+            // Data alone is empty data for an add (securityd's empty CFData);
+            // a find leaves such items out (World.returned, SecItem.m).
             if returns.contains(.data), found.item.data != nil { dictionary[kSecValueData] = data(of: found.item) }
             if returns.contains(.reference) { dictionary[kSecValueRef] = reference(found, platform) }
             if returns.contains(.persistentReference) {

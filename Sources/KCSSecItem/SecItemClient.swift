@@ -64,7 +64,7 @@ public struct SecItemClient: Sendable {
         let outcome = world.perform(CallRequest(.find, spec), as: app, on: device)
         if outcome.status == .success {
             result?.pointee = ResultBuilder.result(outcome.items, returns: spec.returns,
-                                                   single: (spec.limit ?? .one) == .one,
+                                                   single: (spec.limit ?? .one).givesSingleResult,
                                                    platform: world.world.platform(of: device))
         }
         return outcome.status.code

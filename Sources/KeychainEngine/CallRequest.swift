@@ -23,11 +23,23 @@ public enum MatchLimit: Sendable, Hashable {
     case one, all
     case count(Int)
 
+    /// How many rows the query takes. s3dl_query (SecItemDb.c line 1077)
+    /// tests `found >= q_limit` after each row, so a limit of 0 (which
+    /// query_add_match takes as any other number) stops after the first.
     var cap: Int {
         switch self {
         case .one: 1
         case .all: Int.max
-        case .count(let n): max(n, 0)
+        case .count(let n): max(n, 1)
+        }
+    }
+
+    /// Whether the result is one value, not an array: s3dl_query makes an
+    /// array unless `q_limit == 1` (line 1052).
+    public var givesSingleResult: Bool {
+        switch self {
+        case .one, .count(1): true
+        case .all, .count: false
         }
     }
 }

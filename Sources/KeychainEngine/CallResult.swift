@@ -63,6 +63,9 @@ public enum StatusReason: Sendable, Hashable {
     case limitOnDelete
     /// SecItemAdd with a match limit (iOS, watchOS): success, nothing stored.
     case matchLimitOnAdd
+    /// A find of data alone that matched `found` items, some stored without
+    /// data: those give no value, so the result leaves them out (success).
+    case storedWithoutData(found: Int)
     case promptCanceled
     case promptFailed
     case promptNotAllowed
@@ -94,7 +97,7 @@ public enum StatusReason: Sendable, Hashable {
     /// A non-interactive authentication context (`interactionNotAllowed`)
     /// would have needed a prompt.
     case contextNotInteractive
-    /// `kSecValuePersistentRef` in an add.
+    /// A row-ID `kSecValuePersistentRef` in an add.
     case persistentRefOnAdd
     /// A persistent reference together with attributes to match (find; and
     /// update or delete with row-ID references): errSecItemIllegalQuery.

@@ -176,6 +176,16 @@ public enum AttributeValue: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// A string given for a number attribute, as securityd's `copyNumber`
+    /// (SecDbItem.c line 131) reads it: `CFStringGetIntValue`, kept only
+    /// when the number prints back as the same text, so "443" is 443 and
+    /// "0443", "+1" or "4e2" are not numbers (a device would keep them as
+    /// text; kcs refuses them).
+    public static func number(fromText text: String) -> Int? {
+        guard let n = Int32(text), String(n) == text else { return nil }
+        return Int(n)
+    }
+
     /// The value a primary-key attribute the add left out has: the empty
     /// string or zero, as `query_pre_add` (SecItemDb.c) fills in the columns
     /// SecItemSchema.c marks not-null with a default. The key class's

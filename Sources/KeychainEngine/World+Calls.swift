@@ -95,11 +95,15 @@ extension World {
 
     /// The checks `_SecItemParsePersistentRef` and `query_set_class` make
     /// (SecDbQuery.c `query_add_value`), and SecItemServer.c's refusal of a
-    /// persistent reference in an add (errSecValuePersistentRefUnsupported,
-    /// which SecBasePriv.h maps to errSecParam).
+    /// row-ID persistent reference in an add (`q->q_row_id`, line 2768:
+    /// errSecValuePersistentRefUnsupported, which SecBasePriv.h maps to
+    /// errSecParam). A UUID reference sets no row ID (SecItem.m
+    /// `_SecItemParsePersistentRef` gives one for the 12-byte shape only):
+    /// the add goes on with its class and stores a new item under a fresh
+    /// UUID (SecItemServer.c line 2749).
     static func checkPersistentRef(_ ref: PersistentRef, _ request: CallRequest,
                                    _ platform: Platform) -> StatusFailure? {
-        if request.operation == .add { return StatusFailure(.param, .persistentRefOnAdd) }
+        if request.operation == .add, case .rowID = ref.row { return StatusFailure(.param, .persistentRefOnAdd) }
         // Before Security-61439 a 20-byte reference is not a valid one
         // (errSecItemInvalidValue, that is errSecParam).
         if case .uuid = ref.row, !platform.persistentRefsUseUUID {
@@ -570,9 +574,24 @@ extension World {
             return CallResult(status: .itemNotFound, reason: .noMatch, callerGroups: cache.names,
                               searchedGroups: searched, returns: spec.returns)
         case .success(let taken):
-            return CallResult(status: .success, reason: .succeeded, callerGroups: cache.names,
-                              searchedGroups: searched, items: taken, returns: spec.returns)
+            let returned = Self.returned(taken, spec.returns)
+            return CallResult(status: .success,
+                              reason: returned.count == taken.count ? .succeeded : .storedWithoutData(found: taken.count),
+                              callerGroups: cache.names, searchedGroups: searched, items: returned, returns: spec.returns)
         }
+    }
+
+    /// The matches a caller gets back. Data alone is asked of securityd
+    /// with the attributes too (SecItem.m `SecItemCopyMatching`, line 2063:
+    /// "if wants_data && !wants_attributes" sets kSecReturnAttributes), and
+    /// the client then hands back the dictionary's kSecValueData alone
+    /// (`SecItemResultCopyPrepared`, line 1179): for an item stored without
+    /// data that is nothing, a nil result for a match limit of one, and no
+    /// element of an array (`SecItemResultProcess`, line 1323, appends only
+    /// values). The status stays errSecSuccess: the server found the rows.
+    static func returned(_ matches: [FoundItem], _ returns: ReturnKinds) -> [FoundItem] {
+        guard returns == .data, matches.contains(where: { $0.item.data == nil }) else { return matches }
+        return matches.filter { $0.item.data != nil }
     }
 
     enum Matches {
@@ -777,13 +796,29 @@ extension World {
         for match in taken {
             recordDeletion(match.item, on: device)
             devices[device.index].keychain.remove(match.id)
-            if let key = match.identityKey {
+            if let key = match.identityKey, !keyInUse(key.item, cache, device) {
                 recordDeletion(key.item, on: device)
                 devices[device.index].keychain.remove(key.id)
             }
         }
         return CallResult(status: .success, reason: .succeeded, callerGroups: cache.names,
                           searchedGroups: searched, items: taken)
+    }
+
+    /// Deleting an identity by reference deletes its certificate, then its
+    /// private key "if the key is still in use, skip deleting it"
+    /// (SecItem.m `explode_identity`, lines 519-545): the client looks for a
+    /// certificate whose public key hash is the key's application label
+    /// with an ordinary query of the caller's (its groups, the default sync
+    /// filter), after the first certificate is gone. A renewed certificate
+    /// for the same key pair keeps the key.
+    private func keyInUse(_ key: StoredItem, _ cache: AppCache, _ device: DeviceHandle) -> Bool {
+        guard let label = key.comparedValue(.applicationLabel) else { return false }
+        var query = ItemSpec()
+        query.itemClass = .certificate
+        query.attributes[.publicKeyHash] = label
+        return Self.matchingItems(query, .certificate, in: cache.searchIDs, of: devices[device.index].keychain)
+            .contains { devices[device.index].keychain[$0]?.lost == false }
     }
 }
 

@@ -44,15 +44,32 @@ extension World {
             // (SecItem.cpp SecItemUpdate/SecItemDelete translate with
             // pruneMatch=false) and drops return keys (pruneReturn=true).
             let isPassword = itemClass == .genericPassword || itemClass == .internetPassword
-            if request.operation == .find && isPassword && request.spec.returns.contains(.data) && request.spec.limit == .all {
-                return CallResult(status: .param, reason: .fileKeychainDataForAll, callerGroups: cache.names)
-            }
-            // SecItemMergeResults: when the data-protection side fails, for
-            // whatever reason, the file side's status stands; when it
-            // succeeds, the call succeeds with its items first.
-            let fromDP = dp?.status == .success ? dp?.items ?? [] : []
-            return fileQuery(request, itemClass, app, cache, device, fileGroup, alreadyFound: fromDP, prompt: prompt)
+            let file = request.operation == .find && isPassword && request.spec.returns.contains(.data) && request.spec.limit == .all
+                ? CallResult(status: .param, reason: .fileKeychainDataForAll, callerGroups: cache.names,
+                             searchedGroups: [Self.fileKeychainGroupName])
+                : fileQuery(request, itemClass, app, cache, device, fileGroup, prompt: prompt)
+            return Self.merged(dataProtection: dp, file: file, request, cache)
         }
+    }
+
+    /// A query that ran on both keychains, as SecItem.cpp
+    /// `SecItemMergeResults` (line 4882) combines them: a data-protection
+    /// side refused for a missing entitlement counts as not asked; a
+    /// data-protection side that failed otherwise leaves the file side's
+    /// status and result; one that succeeded wins over any failure of the
+    /// file side ("ignoring it, iOS succeeded fine", line 4906: a cancelled
+    /// prompt, errSecParam for data of all passwords); when both succeed,
+    /// two arrays are folded, data-protection items first, and a single
+    /// result is the data-protection side's. Each side applied its own match
+    /// limit, so a folded array can hold twice the limit.
+    static func merged(dataProtection dp: CallResult?, file: CallResult, _ request: CallRequest,
+                       _ cache: AppCache) -> CallResult {
+        guard var dp, dp.status == .success else { return file }
+        dp.searchedGroups = cache.searchNames + [Self.fileKeychainGroupName]
+        guard file.status == .success else { return dp }
+        let single = request.operation == .find && (request.spec.limit ?? .one).givesSingleResult
+        if !single { dp.items += file.items }
+        return dp
     }
 
     private mutating func fileAdd(_ spec: ItemSpec, _ itemClass: ItemClass, _ app: AppHandle, _ cache: AppCache,
@@ -76,7 +93,7 @@ extension World {
     }
 
     private mutating func fileQuery(_ request: CallRequest, _ itemClass: ItemClass, _ app: AppHandle, _ cache: AppCache,
-                                    _ device: DeviceHandle, _ fileGroup: GroupID, alreadyFound: [FoundItem],
+                                    _ device: DeviceHandle, _ fileGroup: GroupID,
                                     prompt: (FoundItem) -> PromptAnswer?) -> CallResult {
         var query = request.spec
         // Group, accessibility and sync mean nothing here.
@@ -89,13 +106,12 @@ extension World {
         // otherwise, and SecItemUpdate_osx and SecItemDelete_osx act on what
         // it returns: without limit=all they change or delete the first match only.
         let cap = (request.spec.limit ?? .one).cap
-        var taken = request.operation == .find ? Array(alreadyFound.prefix(cap)) : alreadyFound
-        var fileTaken = 0
+        var taken: [FoundItem] = []
         // Another app's item: reading its data, changing or deleting it asks
         // the user through the item's ACL. SecItem.cpp never reads
         // kSecUseAuthenticationUI, so auth-ui changes nothing here.
         let needsConsent = request.operation != .find || request.spec.returns.contains(.data)
-        for id in ids where (request.operation == .find ? taken.count : fileTaken) < cap {
+        for id in ids where taken.count < cap {
             guard let item = devices[device.index].fileKeychain[id] else { continue }
             let found = FoundItem(id: id, item: item, groupName: Self.fileKeychainGroupName)
             if needsConsent, item.owner != app {
@@ -110,7 +126,6 @@ extension World {
                 }
             }
             taken.append(found)
-            fileTaken += 1
         }
         let searched = cache.searchNames + [Self.fileKeychainGroupName]
         guard !taken.isEmpty else {
@@ -124,7 +139,7 @@ extension World {
         case .update:
             var results: [FoundItem] = []
             let stamp = tick()
-            for found in taken where found.groupName == Self.fileKeychainGroupName {
+            for found in taken {
                 var changes = request.changes ?? ItemSpec()
                 changes.accessGroup = nil
                 changes.synchronizable = nil
@@ -138,9 +153,9 @@ extension World {
                 results.append(FoundItem(id: found.id, item: updated, groupName: found.groupName))
             }
             return CallResult(status: .success, reason: .succeeded, callerGroups: cache.names, searchedGroups: searched,
-                              items: results + taken.filter { $0.groupName != Self.fileKeychainGroupName })
+                              items: results)
         case .delete:
-            for found in taken where found.groupName == Self.fileKeychainGroupName {
+            for found in taken {
                 devices[device.index].fileKeychain.remove(found.id)
             }
             return CallResult(status: .success, reason: .succeeded, callerGroups: cache.names, searchedGroups: searched,

@@ -163,7 +163,7 @@ struct ParserTests {
         ("platform ios 12\nplatform ios 13", .misplacedDeclaration),
         ("group com.x.S", .expectedToken),
         ("team SKMME9E2Y8 extra words", .unexpectedToken),
-        ("as A add generic-password limit=0", .wrongValueType),
+        ("as A add generic-password limit=-1", .wrongValueType),
         ("as A add generic-password access-control=[biometry-any, or]", .expectedToken),
         ("as A add generic-password access-control=[biometry-any, and, user-presence, or, device-passcode]", .unexpectedToken),
         // SecAccessControlCreateWithFlags (SecAccessControl.m) refuses these.

@@ -14,10 +14,10 @@ struct DictionaryTests {
             [kSecAttrAccessible: "whenUnlocked"],
             [kSecValueData: 3.5],
             [kSecReturnData: "true"],
-            [kSecMatchLimit: 0],
+            [kSecMatchLimit: "some"],
             [kSecUseAuthenticationUI: true],
             [kSecAttrAccessControl: "user-presence"],
-            [kSecAttrPort: "443"],
+            [kSecAttrPort: [443]],
             [kSecAttrProtocol: "https"],
         ]
     }

@@ -148,10 +148,32 @@ struct Section3FindTests {
     @Test("3 find: data with limit=all is allowed on iOS", arguments: bothPlatforms)
     func findDataAll(platform: Platform) {
         var f = Fixture(platform: platform)
-        f.addInterleaved()
+        for (i, g) in interleavedGroups.enumerated() { f.mustAdd(gp("a\(i + 1)", group: g, data: "d\(i + 1)")) }
         let r = f.find(spec(.genericPassword, limit: .all, returns: .data))
         #expect(r.status == .success)
         #expect(r.count == 5)
+    }
+
+    /// SecItem.m SecItemCopyMatching asks for the attributes with data alone
+    /// and hands back only the data: an item stored without data gives no
+    /// value, so a single result is nil and an array leaves it out; the
+    /// status stays success. Any other return kind keeps it.
+    @Test("3 find: data alone leaves out items stored without data", arguments: bothPlatforms)
+    func findDataAloneWithoutData(platform: Platform) {
+        var f = Fixture(platform: platform)
+        f.mustAdd(gp("none"))
+        f.mustAdd(gp("some", data: "x"))
+        f.mustAdd(gp("empty", data: ""))
+        let all = f.find(spec(.genericPassword, limit: .all, returns: .data))
+        #expect(all.status == .success)
+        #expect(all.accounts == ["some", "empty"])
+        let one = f.find(gp("none", returns: .data))
+        #expect(one.status == .success)
+        #expect(one.count == 0)
+        let withAttributes = f.find(gp("none", returns: [.data, .attributes]))
+        #expect(withAttributes.count == 1)
+        #expect(f.find(gp("none", returns: .persistentReference)).count == 1)
+        #expect(f.find(gp("none")).count == 1)
     }
 
     @Test("3 find: nothing matches → errSecItemNotFound", arguments: bothPlatforms)
@@ -272,7 +294,7 @@ struct Section3FindTests {
         let only = f.call(.find, spec(.genericPassword, returns: .data, authUI: .skip),
                           prompt: { _ in prompted += 1; return .approve })
         #expect(only.status == .itemNotFound)
-        f.mustAdd(gp("plain"))
+        f.mustAdd(gp("plain", data: "x"))
         let r = f.call(.find, spec(.genericPassword, limit: .all, returns: .data, authUI: .skip),
                        prompt: { _ in prompted += 1; return .approve })
         #expect(r.status == .success)
