@@ -46,15 +46,18 @@ public enum EntitlementShape {
                        fix: fixed)
     }
 
-    /// An `application-groups` value, expanded: it must start with `group.`
-    /// (macOS also takes a team-prefixed name), and a team prefix in front
-    /// of `group.` is a mistake everywhere.
+    /// An `application-groups` value, expanded: it must start with `group.`,
+    /// and a team prefix in front of `group.` is a mistake on iOS. macOS
+    /// also takes `TEAMID.` and any name after it ("For macOS … begin the
+    /// group identifier with your team identifier", App Groups
+    /// Entitlement), `group.` included: WireGuard's and ProtonVPN's Mac apps
+    /// ship `TEAMID.group.…` groups, and renaming one loses its container.
     public static func applicationGroup(_ group: String, teamID: String?, macOS: Bool) -> Finding? {
         if group.contains("$(") || isApples(group) || group.hasPrefix("group.") { return nil }
         if let team = teamPrefix(of: group) {
+            if macOS { return nil }
             let rest = group.dropFirst(team.count + 1)
             if rest.hasPrefix("group.") { return teamPrefixedAppGroup(group, String(rest)) }
-            if macOS { return nil }
         }
         let fixed = "group." + group
         return Finding(code: .lintAppGroupShape, group: group,

@@ -66,6 +66,9 @@ public struct ProjectLint {
                 // it its own groups and file on purpose, and it never reads
                 // what the other stores. Seen in NetNewsWire and Simplenote.
                 if let mine = other.resolved.bundleID, let theirs = reference.resolved.bundleID, mine != theirs { continue }
+                // A bundle ID with a setting defined nowhere (reported, KCS602)
+                // may be any app: comparing its files and groups would be a guess.
+                if !other.resolved.bundleIDResolves || !reference.resolved.bundleIDResolves { continue }
                 if other.resolved.entitlementsPath != reference.resolved.entitlementsPath {
                     let mine = other.resolved.entitlementsPath.map { "'\($0)'" } ?? "no entitlements file"
                     let theirs = reference.resolved.entitlementsPath.map { "'\($0)'" } ?? "no entitlements file"

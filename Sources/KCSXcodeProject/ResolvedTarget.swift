@@ -12,6 +12,9 @@ public struct ResolvedTarget: Sendable {
     public var settings: BuildSettings
     /// `PRODUCT_BUNDLE_IDENTIFIER`, expanded; nil when it cannot be resolved.
     public var bundleID: String?
+    /// Whether the bundle ID expanded cleanly: no setting in it is defined
+    /// nowhere (a bundle ID with a hole is not compared with another).
+    public var bundleIDResolves = true
     /// `DEVELOPMENT_TEAM` (or the target attributes' team when no level sets it).
     public var teamID: String?
     /// `CODE_SIGN_ENTITLEMENTS`, resolved against the project folder.
@@ -34,6 +37,19 @@ extension XcodeProject {
         }
     }
 
+    /// A file a build setting names, written as the project's other paths
+    /// are (from its path as given): relative to the project folder, or
+    /// under `$(SRCROOT)`, which is absolute (a relative project path made
+    /// "$(SRCROOT)/App/App.entitlements" name App/App.entitlements under
+    /// the project folder twice over; found on Brave's project).
+    public func path(fromSetting value: String) -> String {
+        guard value.hasPrefix("/") else { return ProjectPath.join(sourceRoot, value) }
+        let v = ProjectPath.normalize(value), root = absoluteSourceRoot
+        if v == root { return sourceRoot }
+        if root != "/", v.hasPrefix(root + "/") { return ProjectPath.join(sourceRoot, String(v.dropFirst(root.count + 1))) }
+        return v
+    }
+
     /// The platform families kcs models, as `--platform` accepts them.
     public static let platformNames = ["ios", "macos", "catalyst", "watchos"]
 
@@ -50,8 +66,14 @@ extension XcodeProject {
         builtin("TARGETNAME", target.name)
         builtin("PROJECT_NAME", name)
         builtin("CONFIGURATION", configuration)
-        for root in ["SRCROOT", "PROJECT_DIR", "SOURCE_ROOT"] { builtin(root, sourceRoot) }
+        for root in ["SRCROOT", "PROJECT_DIR", "SOURCE_ROOT"] { builtin(root, absoluteSourceRoot) }
         builtin("PROJECT_FILE_PATH", path)
+        // Xcode takes these from the environment of the user who builds
+        // (`xcodebuild -showBuildSettings` lists them): Brave's Debug bundle
+        // ID is brave.$(USER).local.id, one app per developer.
+        let environment = ProcessInfo.processInfo.environment
+        builtin("USER", environment["USER"] ?? environment["LOGNAME"] ?? "user")
+        builtin("HOME", environment["HOME"] ?? "/")
         builtin("PLATFORM_NAME", sdk)
         builtin("EFFECTIVE_PLATFORM_NAME", sdk == "macosx" ? "" : "-" + sdk)
         builtin("PRODUCT_NAME", "$(TARGET_NAME)")
@@ -113,10 +135,12 @@ extension XcodeProject {
         var issues = stackIssues
         let context = "target '\(target.name)', configuration '\(configuration)'"
 
+        var holes: Set<String> = []
         /// The expanded value of a setting, with a warning for each problem.
         func value(_ name: String) -> String? {
             guard let definition = settings.definition(of: name) else { return nil }
             let e = settings.value(of: name)
+            if !e.undefined.isEmpty || !e.problems.isEmpty { holes.insert(name) }
             let at = definition.location ?? target.location
             for p in e.problems { issues.append(ProjectIssue(.warning, "\(name) (\(context)): \(p)", at: at)) }
             if !e.undefined.isEmpty {
@@ -130,7 +154,7 @@ extension XcodeProject {
         var bundleIDLocation = settings.definition(of: "PRODUCT_BUNDLE_IDENTIFIER")?.location ?? target.location
         if bundleID == nil, let plist = value("INFOPLIST_FILE"), !plist.isEmpty {
             // Older projects spell the bundle ID in Info.plist, with build settings in it.
-            let path = ProjectPath.join(sourceRoot, plist)
+            let path = self.path(fromSetting: plist)
             if case .success(let bytes) = fileSystem.read(path), let (raw, line) = Self.infoPlistBundleID(bytes) {
                 let at = ProjectLocation(file: path, line: line)
                 let e = settings.expand(raw)
@@ -141,6 +165,7 @@ extension XcodeProject {
                 }
                 bundleID = e.value
                 bundleIDLocation = at
+                if !e.undefined.isEmpty || !e.problems.isEmpty { holes.insert("PRODUCT_BUNDLE_IDENTIFIER") }
             }
         }
         if bundleID == nil {
@@ -168,7 +193,7 @@ extension XcodeProject {
         }
 
         var entitlementsPath: String?
-        if let e = value("CODE_SIGN_ENTITLEMENTS"), !e.isEmpty { entitlementsPath = ProjectPath.join(sourceRoot, e) }
+        if let e = value("CODE_SIGN_ENTITLEMENTS"), !e.isEmpty { entitlementsPath = path(fromSetting: e) }
 
         let versionSetting = switch platform {
         case "macos": "MACOSX_DEPLOYMENT_TARGET"
@@ -178,7 +203,8 @@ extension XcodeProject {
         let version = value(versionSetting).flatMap { Int($0.split(separator: ".").first ?? "") }
 
         return ResolvedTarget(target: target, configuration: configuration, platform: platform, sdk: sdk, settings: settings,
-                              bundleID: bundleID, teamID: team, entitlementsPath: entitlementsPath,
+                              bundleID: bundleID, bundleIDResolves: bundleID != nil && !holes.contains("PRODUCT_BUNDLE_IDENTIFIER"),
+                              teamID: team, entitlementsPath: entitlementsPath,
                               entitlementsLocation: settings.definition(of: "CODE_SIGN_ENTITLEMENTS")?.location,
                               deploymentVersion: version, issues: issues)
     }

@@ -184,3 +184,11 @@ extension Substring {
         return s
     }
 }
+
+extension ProjectPath {
+    /// `path` from the root: as is when it is absolute, else under the
+    /// current directory.
+    public static func absolute(_ path: String) -> String {
+        path.hasPrefix("/") ? normalize(path) : join(FileManager.default.currentDirectoryPath, path)
+    }
+}

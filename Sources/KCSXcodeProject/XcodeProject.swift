@@ -6,8 +6,12 @@ public struct XcodeProject: Sendable {
     public var path: String
     /// The project's name: the folder's name without `.xcodeproj` (`PROJECT_NAME`).
     public var name: String
-    /// `SRCROOT`: the folder holding the `.xcodeproj` (and `projectDirPath`).
+    /// `SRCROOT`: the folder holding the `.xcodeproj` (and `projectDirPath`),
+    /// written from the project's path as given.
     public var sourceRoot: String
+    /// The same folder as an absolute path: what `$(SRCROOT)` and
+    /// `$(PROJECT_DIR)` expand to, as in Xcode.
+    public var absoluteSourceRoot: String
     public var pbxprojPath: String
     /// The project-level configurations, in project order.
     public var configurations: [Configuration]
@@ -198,7 +202,8 @@ private struct ProjectReader {
         entitlementsFiles.sort { $0.location.line < $1.location.line }
         var name = ProjectPath.lastComponent(folder)
         if name.hasSuffix(".xcodeproj") { name.removeLast(10) }
-        return .success(XcodeProject(path: folder, name: name, sourceRoot: sourceRoot, pbxprojPath: pbxproj,
+        return .success(XcodeProject(path: folder, name: name, sourceRoot: sourceRoot,
+                                     absoluteSourceRoot: ProjectPath.absolute(sourceRoot), pbxprojPath: pbxproj,
                                      configurations: configurations, defaultConfiguration: defaultName, targets: targets,
                                      entitlementsFiles: entitlementsFiles, issues: issues, fileSystem: fileSystem))
     }

@@ -223,4 +223,56 @@ struct XcodeRealProjectsTests {
         #expect(messages.contains { $0.hasPrefix("KCS608 3 target 'Share Extension' (configuration 'Release') passes kSecAttrAccessGroup a value built at run time (twice)") }, "\(messages)")
         #expect(d.count == 2, "\(messages)")
     }
+
+    /// Brave: `CODE_SIGN_ENTITLEMENTS = "$(SRCROOT)/…"`. SRCROOT and
+    /// PROJECT_DIR are absolute in Xcode; with the project given by a
+    /// relative path, kcs joined the expanded path to the project folder a
+    /// second time and lost every file (the import still exited 0).
+    @Test func entitlementsUnderSRCROOTWithARelativeProjectPath() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        for config in ["Debug", "Release"] {
+            f.targets[0].settings[config]?["CODE_SIGN_ENTITLEMENTS"] = "$(SRCROOT)/App/App.entitlements"
+            f.targets[1].settings[config]?["CODE_SIGN_ENTITLEMENTS"] = "$(PROJECT_DIR)/Widget/./Widget.entitlements"
+        }
+        f.writeProject()
+        let folder = f.root.lastPathComponent
+        let out = try BinaryRunner.run(["import", "xcode", folder + "/App.xcodeproj"], directory: f.root.deletingLastPathComponent())
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(!out.stderr.contains("KCS602"), "\(out.stderr)")
+        #expect(out.stdout.contains("entitlements=\"\(folder)/App/App.entitlements\""), "\(out.stdout)")
+        #expect(out.stdout.contains("entitlements=\"\(folder)/Widget/Widget.entitlements\""), "\(out.stdout)")
+        // From inside the folder, and through a script's project=.
+        let inside = try BinaryRunner.run(["import", "xcode", "App.xcodeproj"], directory: f.root)
+        #expect(inside.stdout.contains("entitlements=\"App/App.entitlements\""), "\(inside.stdout)")
+        f.write("s.kcs", "app App project=\"App.xcodeproj\"\nexpect groups App [SKMME9E2Y8.com.example.Notes.shared, "
+                + "SKMME9E2Y8.com.example.Notes, group.com.example.notes]\n")
+        let run = try BinaryRunner.run(["run", folder + "/s.kcs"], directory: f.root.deletingLastPathComponent())
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+    }
+
+    /// Brave: Debug builds `brave.$(USER).local.id`, one app per developer.
+    /// USER (and HOME) come from the environment, as in Xcode; a bundle ID
+    /// with a setting defined nowhere is reported (KCS602) and not compared.
+    @Test func userIsDefinedAndAHoleInABundleIDIsNotCompared() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.targets[0].settings["Debug"]?["PRODUCT_BUNDLE_IDENTIFIER"] = "com.example.$(USER).Notes"
+        f.targets[0].settings["Debug"]?["CODE_SIGN_ENTITLEMENTS"] = "App/App-Debug.entitlements"
+        f.writeEntitlements("App/App-Debug.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.debug"])
+        f.writeProject()
+        var d = try findings(f)
+        #expect(!d.contains { $0.contains("$(USER)") }, "\(d)")
+        #expect(!d.contains { $0.hasPrefix("KCS603") || $0.hasPrefix("KCS605") }, "\(d)")
+        f.targets[0].settings["Debug"]?["PRODUCT_BUNDLE_IDENTIFIER"] = "com.example.Notes$(NOWHERE_SUFFIX)"
+        f.writeProject()
+        d = try findings(f)
+        #expect(d.contains { $0.hasPrefix("KCS602") && $0.contains("$(NOWHERE_SUFFIX)") }, "\(d)")
+        #expect(!d.contains { $0.hasPrefix("KCS603") || $0.hasPrefix("KCS605") }, "\(d)")
+        // With the suffix defined empty it is the same app, and compared.
+        f.targets[0].settings["Debug"]?["NOWHERE_SUFFIX"] = ""
+        f.writeProject()
+        d = try findings(f)
+        #expect(d.contains { $0.hasPrefix("KCS603") }, "\(d)")
+    }
 }

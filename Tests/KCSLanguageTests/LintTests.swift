@@ -73,8 +73,10 @@ import Testing
         #expect(appGroups.map(\.code) == [.lintAppGroupShape, .lintAppGroupShape])
         #expect(appGroups.first?.hint?.hasPrefix("did you mean group.com.example.suite?") == true)
         #expect(appGroups.last?.hint?.hasPrefix("did you mean group.x?") == true)
-        // macOS also takes team-prefixed app groups.
+        // macOS also takes team-prefixed app groups, group.… after the
+        // prefix included (WireGuard's and ProtonVPN's Mac apps ship them).
         #expect(warnings("platform macos 15\nteam SKMME9E2Y8\napp com.example.A application-groups=[SKMME9E2Y8.suite]\n").isEmpty)
+        #expect(warnings("platform macos 14\nteam SKMME9E2Y8\napp com.example.A application-groups=[SKMME9E2Y8.group.suite]\n").isEmpty)
         // So does an iOS scenario with a Mac device in it (firebase-ios-sdk
         // issue #6876: a Mac app and its helper share TEAMID.name).
         #expect(warnings("team SKMME9E2Y8\ndevice Mac platform=macos 14\napp com.example.A application-groups=[SKMME9E2Y8.suite]\n").isEmpty)
