@@ -64,6 +64,7 @@ let package = Package(
             name: "kcs",
             dependencies: [
                 "KCSLanguage",
+                "KeychainEngine",
                 "KCSRepl",
                 "KCSLanguageServer",
                 "KCSXcode",

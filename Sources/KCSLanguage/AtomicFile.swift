@@ -19,6 +19,9 @@ public enum WriteError: Error, Sendable, Hashable {
     /// The file has other names (hard links): a new file under this name
     /// would leave them holding the old text.
     case hardLinked(String, links: Int)
+    /// The path is no regular file that can be replaced (a folder, a
+    /// socket, a symbolic link loop): what it is instead.
+    case notRegular(String, what: String)
 
     public var message: String {
         switch self {
@@ -27,6 +30,7 @@ public enum WriteError: Error, Sendable, Hashable {
         case .failed(let p, let step, let reason): "cannot write '\(p)': \(step): \(reason)"
         case .readOnly(let p): "'\(p)' is read-only; it was not overwritten"
         case .hardLinked(let p, let links): "'\(p)' has \(links) hard links, and a new file would split them; it was not overwritten"
+        case .notRegular(let p, let what): "'\(p)' is \(what), not a file kcs can write"
         }
     }
 }
@@ -36,7 +40,10 @@ public enum WriteError: Error, Sendable, Hashable {
 /// a temporary file beside the target, is flushed to disk and renamed over
 /// it. The target keeps its permissions; a symbolic link is followed and
 /// its target replaced, so the link stays a link. A read-only file, or one
-/// with other hard links, is refused rather than replaced behind them.
+/// with other hard links, is refused rather than replaced behind them. A
+/// character device or a pipe (`-o /dev/stdout`) is written to as it is,
+/// never replaced: renaming over one turned `/dev/null` into a plain file
+/// for the whole machine (found by adversarial testing, as root).
 public enum AtomicFile {
     /// What is replaced and how.
     public enum Mode: Sendable, Hashable {
@@ -52,8 +59,19 @@ public enum AtomicFile {
 
     /// Writes `bytes` to `path`.
     public static func write(_ bytes: [UInt8], to path: String, mode: Mode = .replace) throws(WriteError) {
-        let target = followLinks(path)
+        // What the path is, asking the kernel to follow every link (also
+        // /dev/stdout → /proc/self/fd/1 → a pipe, which is no path to follow by hand).
         var info = stat()
+        if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+            switch info.st_mode & S_IFMT {
+            case S_IFCHR, S_IFIFO:
+                guard case .replace = mode else { throw .notRegular(path, what: "a device or a pipe") }
+                return try writeInPlace(bytes, to: path)
+            case S_IFDIR: throw .notRegular(path, what: "a folder")
+            default: throw .notRegular(path, what: "neither a file, a device nor a pipe")
+            }
+        }
+        guard let target = followLinks(path) else { throw .notRegular(path, what: "a loop of symbolic links") }
         let exists = stat(target, &info) == 0
         if exists, case .createOnly = mode { throw .exists(path) }
         // Found by adversarial testing: the rename replaced a chmod 444 file
@@ -103,10 +121,19 @@ public enum AtomicFile {
         if dirFD >= 0 { _ = fsync(dirFD); close(dirFD) }
     }
 
+    /// A device or a pipe, written as a shell's `>` would (no rename, no
+    /// temporary file, nothing to make durable).
+    private static func writeInPlace(_ bytes: [UInt8], to path: String) throws(WriteError) {
+        let fd = open(path, O_WRONLY)
+        guard fd >= 0 else { throw failure(path, "open it") }
+        defer { close(fd) }
+        guard writeAll(fd, bytes) else { throw failure(path, "write") }
+    }
+
     /// The file a chain of symbolic links leads to (the path itself when it
     /// is not a link, or when the link dangles: then the link's target is
-    /// created).
-    static func followLinks(_ path: String) -> String {
+    /// created); nil for a chain of more than 40 links, a loop.
+    static func followLinks(_ path: String) -> String? {
         var current = path
         for _ in 0..<40 {
             var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
@@ -121,7 +148,7 @@ public enum AtomicFile {
                 current = link
             }
         }
-        return current
+        return nil
     }
 
     /// Whether the file at `path` holds exactly `expected`.

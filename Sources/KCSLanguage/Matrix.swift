@@ -12,6 +12,11 @@ extension Session {
     /// The apps × items table of `device` after a run: who can read which
     /// item and, in Markdown, why not.
     public func matrix(format: MatrixFormat, device name: String? = nil) -> Result<String, Diagnostic> {
+        matrix(format: format, device: name, budget: nil)
+    }
+
+    /// The same, drawn within `budget` (the run's time and output limits).
+    package func matrix(format: MatrixFormat, device name: String?, budget: RunBudget?) -> Result<String, Diagnostic> {
         var device = DeviceHandle.this
         if let name {
             guard let d = world.device(named: name) else {
@@ -21,16 +26,18 @@ extension Session {
             }
             device = d
         }
-        switch format {
-        case .text:
-            let file = SourceFile(name: "<matrix>", bytes: [])
-            do throws(Diagnostic) { return .success(try show(.matrix, device, file)) } catch { return .failure(error) }
-        case .markdown:
-            return .success(markdownMatrix(device))
+        let file = SourceFile(name: "<matrix>", bytes: [])
+        do throws(Diagnostic) {
+            switch format {
+            case .text: return .success(try show(.matrix, device, file, budget: budget))
+            case .markdown: return .success(try markdownMatrix(device, budget, file))
+            }
+        } catch {
+            return .failure(error)
         }
     }
 
-    private func markdownMatrix(_ device: DeviceHandle) -> String {
+    private func markdownMatrix(_ device: DeviceHandle, _ budget: RunBudget?, _ file: SourceFile) throws(Diagnostic) -> String {
         let items = shownItems(device)
         guard !items.isEmpty, !world.apps.isEmpty else { return "_No items or no apps._\n" }
         // A cell is one line of a table row: a line break would end the
@@ -50,6 +57,7 @@ extension Session {
                 row.append(verdict(item, inFileKeychain, handle, device))
             }
             out += "| " + row.map(cell).joined(separator: " | ") + " |\n"
+            try budget?.checkInside(pending: out.utf8.count, file, SourceRange(0, 0))
         }
         return out
     }
@@ -95,12 +103,16 @@ extension BatchRunner {
             return outcome
         }
         var session = Session()
-        let report = session.run(file: file, loader: loader, options: RunOptions()) { event in
+        // One deadline and one output limit for the run and the table.
+        var options = RunOptions(limits: limits)
+        options.deadline = RunBudget.deadline(for: limits)
+        let report = session.run(file: file, loader: loader, options: options) { event in
             if case .diagnostic(let d) = event { outcome.diagnostics.append(d) }
         }
         outcome.verdict = report.verdict
         if !report.fileNotFound && !report.hasSyntaxErrors {
-            switch session.matrix(format: format, device: device) {
+            let budget = RunBudget(limits, deadline: options.deadline, outputSoFar: report.outputBytes)
+            switch session.matrix(format: format, device: device, budget: budget) {
             case .success(let text): outcome.output = text
             case .failure(let d):
                 outcome.diagnostics.append(d)

@@ -293,6 +293,12 @@ public struct BatchRunner: Sendable {
         // before its blocks are found.
         let deadline = RunBudget.deadline(for: limits)
         let blocks = MarkdownBlocks.scan(bytes)
+        for line in MarkdownBlocks.nestedKCSFences(bytes, outside: blocks) {
+            outcome.diagnostics.append(Diagnostic(
+                .nestedBlock, "this kcs block is inside a block quote, a list item or an indented code block; kcs check does not run it",
+                file: file, range: line, severity: .warning,
+                hint: "start the fence at the left margin (up to three spaces) for kcs check to run the block"))
+        }
         var session = Session()
         session.lints = lint != .off
         var replacements: [(SourceRange, String)] = []

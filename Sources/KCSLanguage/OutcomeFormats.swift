@@ -72,7 +72,20 @@ public enum OutcomeFormat: String, Sendable, CaseIterable {
     }
 
     /// A JSON string literal.
-    static func q(_ s: String) -> String {
+    static func q(_ s: String) -> String { quoted(s) { $0.value < 0x20 } }
+
+    /// A YAML double-quoted scalar (TAP's diagnostic blocks). YAML allows
+    /// no DEL, no C1 control but NEL and no U+FFFE in a document, and the
+    /// stream is read on terminals: every scalar a terminal must not see
+    /// raw (``TerminalText/needsEscape(_:)``), and those, is written with
+    /// a YAML escape (found by adversarial testing: PyYAML refused U+009B).
+    static func yq(_ s: String) -> String {
+        quoted(s) { TerminalText.needsEscape($0) || [0xFFFE, 0xFFFF, 0x2028, 0x2029].contains($0.value) }
+    }
+
+    /// `s` between double quotes, with the escapes JSON and YAML share and
+    /// `\u`/`\U` for every scalar `escapes` picks.
+    private static func quoted(_ s: String, escaping escapes: (Unicode.Scalar) -> Bool) -> String {
         var out = "\""
         for u in s.unicodeScalars {
             switch u {
@@ -82,12 +95,10 @@ public enum OutcomeFormat: String, Sendable, CaseIterable {
             case "\r": out += "\\r"
             case "\t": out += "\\t"
             default:
-                if u.value < 0x20 {
-                    let hex = String(u.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(u)
-                }
+                guard escapes(u) else { out.unicodeScalars.append(u); continue }
+                let hex = String(u.value, radix: 16, uppercase: true)
+                out += u.value > 0xFFFF ? "\\U" + String(repeating: "0", count: 8 - hex.count) + hex
+                                        : "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             }
         }
         return out + "\""
@@ -134,7 +145,8 @@ public enum OutcomeFormat: String, Sendable, CaseIterable {
     }
 
     /// XML text and attribute escaping; control characters other than tab
-    /// and line breaks are not allowed in XML 1.0 and become spaces.
+    /// and line breaks are not allowed in XML 1.0 and are written `\u{1B}`,
+    /// as kcs writes them everywhere (a space lost what they were).
     static func x(_ s: String) -> String {
         var out = ""
         for u in s.unicodeScalars {
@@ -146,7 +158,7 @@ public enum OutcomeFormat: String, Sendable, CaseIterable {
             case "'": out += "&apos;"
             case "\n", "\t", "\r": out.unicodeScalars.append(u)
             default:
-                if u.value < 0x20 || u.value == 0xFFFE || u.value == 0xFFFF { out += " " } else { out.unicodeScalars.append(u) }
+                if u.value < 0x20 || u.value == 0xFFFE || u.value == 0xFFFF { out += TerminalText.escape(u) } else { out.unicodeScalars.append(u) }
             }
         }
         return out
@@ -170,9 +182,9 @@ public enum OutcomeFormat: String, Sendable, CaseIterable {
         var lines: [String] = []
         var n = n
         func yaml(_ d: Diagnostic) -> [String] {
-            var y = ["  ---", "  message: \(q(d.message))", "  code: \(d.code.rawValue)"]
-            if let loc = d.location, let file = d.file { y.append("  at: \(q("\(file.name):\(loc.line):\(loc.column)"))") }
-            if let hint = d.hint { y.append("  hint: \(q(hint))") }
+            var y = ["  ---", "  message: \(yq(d.message))", "  code: \(d.code.rawValue)"]
+            if let loc = d.location, let file = d.file { y.append("  at: \(yq("\(file.name):\(loc.line):\(loc.column)"))") }
+            if let hint = d.hint { y.append("  hint: \(yq(hint))") }
             y.append("  ...")
             return y
         }

@@ -50,8 +50,10 @@ public final class LanguageServer {
     struct LogMessage: Codable { var type: Int; var message: String }
 
     /// Bytes the ranged changes of one `didChange` may move in all (tests
-    /// set a smaller one).
-    package var changeBudget = 256 << 20
+    /// set a smaller one): four times the largest document the server
+    /// analyses (8 MiB, ``Analysis/limits``). 256 MiB let one message keep
+    /// the server from answering for half a minute (found by adversarial testing).
+    package var changeBudget = 32 << 20
 
     /// Stops tracking a document and clears its diagnostics; with a reason,
     /// tells the client why (a `window/logMessage` error).

@@ -53,7 +53,7 @@ enum Help {
                 let note = short.count < values.count ? " (each also has its kSec… constant name)" : ""
                 return "values of \(t)=\(note):\n" + wrap(short.isEmpty ? values : short)
             }
-            return "no help on '\(t)'; try :help for the list\n"
+            return "no help on '\(TerminalText.escaped(t))'; try :help for the list\n"
         }
     }
 

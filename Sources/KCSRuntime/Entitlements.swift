@@ -165,9 +165,16 @@ extension Entitlements {
         } catch let error as DecodingError {
             return .failure(describe(error))
         } catch {
-            return .failure(EntitlementsError("the property list cannot be decoded: \(error)"))
+            // Not a DecodingError: the reader's own (a binary list whose
+            // strings or offsets are damaged), whose description is a Swift
+            // debug dump, not words for a user.
+            return .failure(Self.undecodable)
         }
     }
+
+    /// A property list the decoder refused without saying where.
+    static let undecodable = EntitlementsError("the property list cannot be decoded: it is damaged (a binary list's strings or offsets?)",
+                                               hint: "check it with plutil -lint, or write it again as XML (plutil -convert xml1)")
 
     /// The bytes from `<?xml` (or `<plist`) through the first `</plist>` after it.
     static func xmlPropertyList(in bytes: [UInt8]) -> [UInt8]? {
@@ -216,7 +223,7 @@ extension Entitlements {
             }
             return EntitlementsError("'\(path(ctx.codingPath))' is not valid" + detail)
         @unknown default:
-            return EntitlementsError("the property list cannot be decoded: \(error)")
+            return Self.undecodable
         }
     }
 }

@@ -88,7 +88,10 @@ public struct LoaderProjectFileSystem: ProjectFileSystem {
         }
     }
 
-    /// Folders are not listed through a loader: synchronized folders of
-    /// newer projects contribute no sources here.
-    public func contents(ofDirectory path: String) -> [String]? { nil }
+    /// Folders as the loader lists them (none for a host without files).
+    public func contents(ofDirectory path: String) -> [String]? {
+        loader.contents(ofDirectory: loader.resolve(path, relativeTo: nil))
+    }
+
+    public func canonical(_ path: String) -> String { loader.canonical(loader.resolve(path, relativeTo: nil)) }
 }

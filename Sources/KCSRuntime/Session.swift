@@ -95,7 +95,7 @@ package struct RunBudget {
 
     /// Checked inside statements that loop over the keychain (`show matrix`):
     /// the time so far, and the output so far with `pending` more bytes.
-    func checkInside(pending: Int, _ file: SourceFile, _ range: SourceRange) throws(Diagnostic) {
+    package func checkInside(pending: Int, _ file: SourceFile, _ range: SourceRange) throws(Diagnostic) {
         if let problem = overTime() { throw RunBudget.limitDiagnostic(problem, file, range) }
         if let max = limits.outputBytes, outputBytes + pending > max {
             throw RunBudget.limitDiagnostic("the run printed more than its limit of \(max) bytes", file, range)

@@ -29,10 +29,14 @@ public protocol SourceLoader: Sendable {
     /// One name per file however it is reached (through links, `..`), so an
     /// include cycle is found whatever path spells it. Defaults to `resolved`.
     func canonical(_ resolved: String) -> String
+    /// The names in a folder (an Xcode project's synchronized folders), or
+    /// nil. Defaults to nil: a host without files lists none.
+    func contents(ofDirectory resolved: String) -> [String]?
 }
 
 extension SourceLoader {
     public func canonical(_ resolved: String) -> String { resolved }
+    public func contents(ofDirectory resolved: String) -> [String]? { nil }
 }
 
 /// Reads from the file system; includes resolve relative to the including file.
@@ -64,16 +68,20 @@ public struct FileSystemLoader: SourceLoader {
         return SourceFile(name: resolved, bytes: try Self.readRegularFile(resolved, maxBytes: maxBytes))
     }
 
-    /// System folders whose files are not files: they describe the running
-    /// machine (`/proc/self/environ` is the environment, secrets included).
-    static let systemFolders = ["/proc", "/sys", "/dev"]
-
-    /// Refuses a path that leads, through any links, into a system folder.
+    /// Refuses a path that leads, through any links, into a system folder
+    /// (``ProjectPath/systemFolders``).
     static func refuseSystemFolder(_ path: String) throws(LoadError) {
-        guard let real = realPath(path) else { return }
-        if systemFolders.contains(where: { real == $0 || real.hasPrefix($0 + "/") }) {
-            throw .forbidden(path, reason: "it is in \(real.split(separator: "/").first.map { "/" + $0 } ?? real), which describes this machine, not a script")
+        if let folder = ProjectPath.systemFolder(holding: path) {
+            throw .forbidden(path, reason: "it is in \(folder), which describes this machine, not a script")
         }
+    }
+
+    /// The names in a folder, sorted; nil when it is no folder or a system one.
+    public func contents(ofDirectory resolved: String) -> [String]? {
+        if ProjectPath.systemFolder(holding: resolved) != nil { return nil }
+        var info = stat()
+        guard stat(resolved, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return nil }
+        return (try? FileManager.default.contentsOfDirectory(atPath: resolved))?.sorted()
     }
 
     /// The path with its links resolved, when it exists.
@@ -179,11 +187,7 @@ public struct FileSystemLoader: SourceLoader {
     }
 
     /// The path with every symbolic link resolved, or nil if it does not exist.
-    public static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
-    }
+    public static func realPath(_ path: String) -> String? { ProjectPath.realPath(path) }
 }
 
 /// The included scripts of a run, parsed once per file: keyed by the first
@@ -313,7 +317,7 @@ extension LoadError {
     /// The message, naming `path` as the user wrote it.
     public func message(for path: String) -> String {
         switch self {
-        case .notFound(let p): "no such file: '\(p == path ? path : "\(path)' (looked for '\(p)")'"
+        case .notFound(let p): p == path ? "no such file: '\(path)'" : "no such file: '\(path)' (looked for '\(p)')"
         case .unreadable(let p, let reason): "cannot read '\(p)': \(reason)"
         case .forbidden(let p, let reason): "may not read '\(p)': \(reason)"
         }
@@ -339,6 +343,13 @@ public struct RootedFileLoader: SourceLoader {
     }
 
     public func canonical(_ resolved: String) -> String { files.canonical(resolved) }
+
+    /// A folder inside the root, listed; none outside it.
+    public func contents(ofDirectory resolved: String) -> [String]? {
+        guard let realRoot = FileSystemLoader.realPath(root), let real = FileSystemLoader.realPath(resolved),
+              real == realRoot || real.hasPrefix(realRoot.hasSuffix("/") ? realRoot : realRoot + "/") else { return nil }
+        return files.contents(ofDirectory: real)
+    }
 
     public func resolve(_ path: String, relativeTo including: String?) -> String {
         // Paths written in a script are refused when absolute; the host's

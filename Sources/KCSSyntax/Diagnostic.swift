@@ -66,6 +66,9 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     case outputMismatch = "KCS402"
     /// A Markdown block marked `fails` ran without a failure.
     case blockDidNotFail = "KCS403"
+    /// A `kcs` fence inside a block quote, a list item or an indented code
+    /// block: `kcs check` does not run it (a warning).
+    case nestedBlock = "KCS404"
     // Lint: warnings about the common mistakes (semantics.md section 7).
     /// A group named without its team prefix although the prefixed one is entitled.
     case lintMissingTeamPrefix = "KCS501"
@@ -137,6 +140,7 @@ extension DiagnosticCode {
              .promptUnanswered, .callDidNotRun, .appNotInstalled, .unknownBackup, .runLimit, .moreDiagnostics,
              .unknownName, .nothingToKeep: .runtime
         case .expectationFailed, .outputMismatch, .blockDidNotFail: .expectation
+        case .nestedBlock: .runtime
         // Warnings; with --strict they count as runtime errors (exit 1).
         case .lintMissingTeamPrefix, .lintExtensionGroup, .lintSyncThisDeviceOnly, .lintDeprecatedAccessibility,
              .lintAppGroupDefault, .lintFileKeychainGroup, .lintSyncFilter, .lintServiceAccount, .lintGroupMove,

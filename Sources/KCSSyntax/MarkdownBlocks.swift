@@ -74,6 +74,47 @@ public enum MarkdownBlocks {
         return (c, n, b[restStart..<end])
     }
 
+    /// Lines outside `blocks` that open a `kcs` fence inside a block quote,
+    /// a list item or an indented code block: CommonMark reads them as code
+    /// of those containers, and `kcs check` (which reads fences at the left
+    /// margin) would skip them without a word.
+    public static func nestedKCSFences(_ bytes: [UInt8], outside blocks: [FencedBlock]) -> [SourceRange] {
+        var found: [SourceRange] = []
+        var lineStart = 0
+        var inside = blocks.makeIterator(), current = inside.next()
+        while lineStart < bytes.count {
+            var lineEnd = lineStart
+            while lineEnd < bytes.count && bytes[lineEnd] != 0x0A { lineEnd += 1 }
+            while let b = current, b.content.end < lineStart, b.fence.start < lineStart { current = inside.next() }
+            let covered = current.map { $0.fence.start <= lineStart && lineStart <= max($0.content.end, $0.fence.end) } ?? false
+            if !covered, fenceRun(bytes, lineStart, lineEnd) == nil {
+                // Take off container markers: spaces, '>' and list bullets or numbers.
+                var i = lineStart, nested = false
+                while i < lineEnd {
+                    let c = bytes[i]
+                    if c == 0x20 || c == 0x09 { i += 1; continue }
+                    if c == UInt8(ascii: ">") { nested = true; i += 1; continue }
+                    if (c == UInt8(ascii: "-") || c == UInt8(ascii: "*") || c == UInt8(ascii: "+")),
+                       i + 1 < lineEnd, bytes[i + 1] == 0x20 { nested = true; i += 2; continue }
+                    var j = i
+                    while j < lineEnd, (0x30...0x39).contains(bytes[j]) { j += 1 }
+                    if j > i, j + 1 < lineEnd, bytes[j] == UInt8(ascii: ".") || bytes[j] == UInt8(ascii: ")"), bytes[j + 1] == 0x20 {
+                        nested = true; i = j + 2; continue
+                    }
+                    break
+                }
+                if i - lineStart >= 4 { nested = true }
+                if nested, let (_, _, rest) = fenceRun(bytes, i, lineEnd),
+                   rest.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == UInt8(ascii: ",") }).first
+                    .map({ Array($0) == Array("kcs".utf8) }) == true {
+                    found.append(SourceRange(lineStart, lineEnd))
+                }
+            }
+            lineStart = lineEnd + 1
+        }
+        return found
+    }
+
     /// How many spaces indent the fence line (0 to 3).
     package static func indentation(_ b: [UInt8], _ fence: SourceRange) -> Int {
         var n = 0

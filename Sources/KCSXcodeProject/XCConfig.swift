@@ -6,6 +6,13 @@ public protocol ProjectFileSystem: Sendable {
     func read(_ path: String) -> Result<[UInt8], ProjectFileError>
     /// The names in a folder (not recursive), or nil if it is not one.
     func contents(ofDirectory path: String) -> [String]?
+    /// One name per file or folder however it is reached (through links,
+    /// `..`), so a walk visits each once. Defaults to `path`.
+    func canonical(_ path: String) -> String
+}
+
+extension ProjectFileSystem {
+    public func canonical(_ path: String) -> String { path }
 }
 
 /// Why a project file could not be read.
@@ -22,6 +29,7 @@ public struct LocalProjectFileSystem: ProjectFileSystem {
     public init(maxFileSize: Int = 32 << 20) { self.maxFileSize = maxFileSize }
 
     public func read(_ path: String) -> Result<[UInt8], ProjectFileError> {
+        if let folder = ProjectPath.systemFolder(holding: path) { return .failure(ProjectPath.systemFolderRefusal(folder)) }
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else {
             return .failure(ProjectFileError("no such file"))
         }
@@ -35,10 +43,13 @@ public struct LocalProjectFileSystem: ProjectFileSystem {
     }
 
     public func contents(ofDirectory path: String) -> [String]? {
+        if ProjectPath.systemFolder(holding: path) != nil { return nil }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else { return nil }
         return (try? FileManager.default.contentsOfDirectory(atPath: path))?.sorted()
     }
+
+    public func canonical(_ path: String) -> String { ProjectPath.realPath(path) ?? path }
 }
 
 /// Reads `.xcconfig` files: `NAME[cond] = value` lines, `//` comments and
@@ -186,6 +197,29 @@ extension Substring {
 }
 
 extension ProjectPath {
+    /// System folders whose files are not files: they describe the running
+    /// machine (`/proc/self/environ` is the environment, secrets included).
+    /// Scripts, their includes and Xcode projects alike never read them.
+    public static let systemFolders = ["/proc", "/sys", "/dev"]
+
+    /// The system folder `path` leads into through any links, if any.
+    public static func systemFolder(holding path: String) -> String? {
+        guard let real = realPath(path) else { return nil }
+        return systemFolders.first { real == $0 || real.hasPrefix($0 + "/") }
+    }
+
+    /// Why a file in a system folder is not read.
+    static func systemFolderRefusal(_ folder: String) -> ProjectFileError {
+        ProjectFileError("it is in \(folder), which describes this machine, not a project")
+    }
+
+    /// The path with every symbolic link resolved, or nil if it does not exist.
+    public static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
     /// `path` from the root: as is when it is absolute, else under the
     /// current directory.
     public static func absolute(_ path: String) -> String {

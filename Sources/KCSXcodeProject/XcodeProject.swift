@@ -299,14 +299,18 @@ private struct ProjectReader {
         var found: [String] = []
         var pending = [(folder, 0)]
         var visited = 0
+        // Each folder and file once, however links reach it: two links to
+        // "." made one file some 2,000 paths, each read and parsed (a 100 KB
+        // file took 100 s and 670 MB; found by adversarial testing).
+        var seenFolders: Set<String> = [fileSystem.canonical(folder)], seenFiles: Set<String> = []
         // Bounded in files, folders and depth: a synchronized folder may hold anything.
         while let (dir, depth) = pending.popLast(), found.count < 5000, visited < 2000 {
             visited += 1
             for name in fileSystem.contents(ofDirectory: dir) ?? [] where !name.hasPrefix(".") {
                 let p = ProjectPath.join(dir, name)
                 if name.hasSuffix(".swift") {
-                    if !excluded.contains(p) { found.append(p) }
-                } else if depth < 16, fileSystem.contents(ofDirectory: p) != nil {
+                    if !excluded.contains(p), seenFiles.insert(fileSystem.canonical(p)).inserted { found.append(p) }
+                } else if depth < 16, fileSystem.contents(ofDirectory: p) != nil, seenFolders.insert(fileSystem.canonical(p)).inserted {
                     pending.append((p, depth + 1))
                 }
             }

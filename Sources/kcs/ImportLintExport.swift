@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import KCSLanguage
+import KeychainEngine
 
 /// `--no-lint` and `--strict`, shared by `run` and `check`.
 struct LintOptions: ParsableArguments {
@@ -62,12 +63,18 @@ struct Lint: ParsableCommand {
         if project == nil && (profile != nil || configuration != nil) {
             throw ValidationError("--profile and --configuration go with --project")
         }
+        if let team, !Team.isWellFormedID(team) { throw ValidationError(Self.teamIDRule) }
     }
+
+    /// What `--team` takes (lint and import alike).
+    static let teamIDRule = "--team takes a team ID: ten upper-case letters or digits"
 
     func run() throws {
         var projectVerdict = Verdict.passed
         if let project {
-            projectVerdict = lintProject(project, profile: profile, configuration: configuration, team: team)
+            // Read under the same rules as a script (--root, --untrusted; never /proc, /sys, /dev).
+            projectVerdict = lintProject(project, profile: profile, configuration: configuration, team: team,
+                                         fileSystem: LoaderProjectFileSystem(loader: safety.loader(for: project)))
             if files.isEmpty && entitlements == nil {
                 try ExitStatus.finish(projectVerdict)
                 return
@@ -194,8 +201,11 @@ struct Matrix: ParsableCommand {
     @Option(help: "The device whose keychain to show (default: this).")
     var device: String?
 
+    @OptionGroup var safety: SafetyOptions
+
     func run() throws {
-        let outcome = BatchRunner(lint: .off).matrix(path: file, format: format, device: device)
+        let outcome = BatchRunner(loader: safety.loader(for: file), lint: .off, limits: safety.limits)
+            .matrix(path: file, format: format, device: device)
         // Names in the table come from the script: never raw to a terminal.
         writeAll(1, Array(TerminalText.escaped(outcome.output, keepingLayout: true).utf8))
         let renderer = DiagnosticRenderer(colour: colour.enabled())

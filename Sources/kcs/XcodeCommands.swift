@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import KCSCodeCheck
 import KCSLanguage
+import KeychainEngine
 import KCSXcode
 import KCSXcodeProject
 
@@ -46,9 +47,7 @@ struct ImportXcode: ParsableCommand {
         if let platform, !XcodeProject.platformNames.contains(platform) {
             throw ValidationError("--platform must be one of: " + XcodeProject.platformNames.joined(separator: ", "))
         }
-        if let team, !(team.utf8.count == 10 && team.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) }) {
-            throw ValidationError("--team takes a team ID: ten upper-case letters or digits")
-        }
+        if let team, !Team.isWellFormedID(team) { throw ValidationError(Lint.teamIDRule) }
     }
 
     func run() throws {
@@ -68,8 +67,11 @@ struct ImportXcode: ParsableCommand {
         for d in result.diagnostics { printError(renderer.render(d)) }
         if !result.scenario.isEmpty {
             if let output {
-                guard FileManager.default.createFile(atPath: output, contents: Data(result.scenario.utf8)) else {
-                    printError(renderer.render(Diagnostic(.fileUnreadable, "cannot write '\(output)'")))
+                // The same writer as export -o: whole or not at all, keeping
+                // permissions, links and devices (createFile reset a 0600
+                // file to 0644 and replaced read-only files and symbolic links).
+                do throws(WriteError) { try AtomicFile.write(Array(result.scenario.utf8), to: output) } catch {
+                    printError(renderer.render(Diagnostic(.fileUnreadable, error.message)))
                     try ExitStatus.finish(.missingInput)
                     return
                 }
@@ -84,9 +86,9 @@ struct ImportXcode: ParsableCommand {
 /// `kcs lint --project`: the whole-project checks and the Swift code check.
 /// Passed without warnings, failed with warnings; invalid input when
 /// project.pbxproj does not parse, missing input when a file cannot be read.
-func lintProject(_ path: String, profile: String?, configuration: String?, team: String?) -> Verdict {
+func lintProject(_ path: String, profile: String?, configuration: String?, team: String?,
+                 fileSystem: any ProjectFileSystem) -> Verdict {
     let renderer = DiagnosticRenderer(colour: useColour(.auto))
-    let fileSystem = LocalProjectFileSystem()
     var render = ProjectDiagnostics(fileSystem: fileSystem)
     let lint: ProjectLint
     switch ProjectLint.load(path, configuration: configuration, team: team, fileSystem: fileSystem) {

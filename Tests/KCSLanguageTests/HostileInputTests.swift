@@ -443,6 +443,32 @@ import KeychainEngine
         }
     }
 
+    /// Found by adversarial testing, as root: `-o /dev/stdout` with standard
+    /// output sent to /dev/null renamed a temporary file over /dev/null. A
+    /// pipe or a device is written to, never replaced; a folder or a loop
+    /// of links is refused.
+    @Test func pipesAreWrittenToAndFoldersAndLinkLoopsRefused() throws {
+        try Self.withFolder { dir in
+            let fifo = dir.appendingPathComponent("pipe").path
+            #expect(mkfifo(fifo, 0o600) == 0)
+            // A reader on the other end, so the write does not block.
+            let reader = Thread { _ = try? String(contentsOfFile: fifo, encoding: .utf8) }
+            reader.start()
+            try AtomicFile.write(Array("through\n".utf8), to: fifo)
+            var info = stat()
+            #expect(stat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO, "the pipe is still a pipe")
+            #expect(throws: WriteError.notRegular(fifo, what: "a device or a pipe")) {
+                try AtomicFile.write(Array("x".utf8), to: fifo, mode: .createOnly)
+            }
+            #expect(throws: WriteError.notRegular(dir.path, what: "a folder")) { try AtomicFile.write(Array("x".utf8), to: dir.path) }
+            let a = dir.appendingPathComponent("a").path, b = dir.appendingPathComponent("b").path
+            try FileManager.default.createSymbolicLink(atPath: a, withDestinationPath: "b")
+            try FileManager.default.createSymbolicLink(atPath: b, withDestinationPath: "a")
+            #expect(throws: WriteError.notRegular(a, what: "a loop of symbolic links")) { try AtomicFile.write(Array("x".utf8), to: a) }
+            #expect(try FileManager.default.destinationOfSymbolicLink(atPath: a) == "b")
+        }
+    }
+
     @Test func createOnlyNeverReplacesAndErrorsNameTheReason() throws {
         try Self.withFolder { dir in
             let path = dir.appendingPathComponent("s.kcs").path
