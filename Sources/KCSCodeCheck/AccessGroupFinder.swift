@@ -29,13 +29,27 @@ public struct AccessGroupUse: Sendable {
 /// `sharedGroupIdentifier:`.
 public struct AccessGroupFinder {
     /// String constants (`let x = "…"`) of all the files, by name: a
-    /// reference to one that is declared once with one value is resolved.
-    public private(set) var constants: [String: [(String, String, Int)]] = [:]
+    /// reference that can only mean constants of one value is resolved.
+    public private(set) var constants: [String: [Declared]] = [:]
 
     public init() {}
 
-    /// A string constant a file declares: `let name = "value"` on `line`.
-    public typealias Constant = (name: String, value: String, line: Int)
+    /// A string constant a file declares: `let name = "value"` on `line`,
+    /// in the type `container` (nil at the top level), inside a function or
+    /// closure body (`isLocal`) or not.
+    public struct Constant: Sendable, Hashable {
+        public var name: String
+        public var value: String
+        public var line: Int
+        public var container: String?
+        public var isLocal: Bool
+    }
+
+    /// A constant with the file declaring it.
+    public struct Declared: Sendable, Hashable {
+        public var constant: Constant
+        public var file: String
+    }
 
     /// Collects a file's string constants; call for every file before ``uses(in:)``.
     public mutating func collectConstants(_ tree: SourceFileSyntax, file: String) {
@@ -47,12 +61,16 @@ public struct AccessGroupFinder {
         let converter = SourceLocationConverter(fileName: file, tree: tree)
         let collector = ConstantCollector(viewMode: .sourceAccurate)
         collector.walk(tree)
-        return collector.found.map { ($0.0, $0.1, $0.2.startLocation(converter: converter).line) }
+        return collector.found.map { name, value, node in
+            let scope = Scope(of: node)
+            return Constant(name: name, value: value, line: node.startLocation(converter: converter).line,
+                            container: scope.types.first, isLocal: scope.isLocal)
+        }
     }
 
     /// Adds the constants ``constants(in:file:)`` found in `file`.
     public mutating func add(_ found: [Constant], file: String) {
-        for c in found { constants[c.name, default: []].append((c.value, file, c.line)) }
+        for c in found { constants[c.name, default: []].append(Declared(constant: c, file: file)) }
     }
 
     /// Whether a file's text can hold a use at all: every API the finder
@@ -77,13 +95,100 @@ public struct AccessGroupFinder {
         return visitor.lookedUp
     }
 
-    /// The constant `name` if it is declared with exactly one value.
-    func constant(_ name: String) -> (String, (file: String, line: Int)?)? {
-        guard let all = constants[name], let first = all.first, all.allSatisfy({ $0.0 == first.0 }) else { return nil }
-        return (first.0, all.count == 1 ? (first.1, first.2) : nil)
+    /// The value of the constants named `name` that `fits` admits, when
+    /// there are some and they agree (with where, when there is one).
+    func constant(_ name: String, where fits: (Constant) -> Bool) -> (String, (file: String, line: Int)?)? {
+        let all = (constants[name] ?? []).filter { fits($0.constant) }
+        guard let first = all.first, all.allSatisfy({ $0.constant.value == first.constant.value }) else { return nil }
+        return (first.constant.value, all.count == 1 ? (first.file, first.constant.line) : nil)
     }
 
     public static func parse(_ text: String) -> SourceFileSyntax { Parser.parse(source: text) }
+}
+
+/// Where a node sits: the types around it, innermost first (an
+/// extension counts as its type), and whether a function, an accessor or
+/// a closure body holds it.
+struct Scope {
+    var types: [String] = []
+    var isLocal = false
+
+    init(of node: Syntax) {
+        var current = node.parent
+        while let n = current {
+            if let d = n.as(StructDeclSyntax.self) { types.append(d.name.text) }
+            else if let d = n.as(ClassDeclSyntax.self) { types.append(d.name.text) }
+            else if let d = n.as(EnumDeclSyntax.self) { types.append(d.name.text) }
+            else if let d = n.as(ActorDeclSyntax.self) { types.append(d.name.text) }
+            else if let d = n.as(ExtensionDeclSyntax.self) {
+                types.append(d.extendedType.trimmedDescription.split(separator: ".").last.map(String.init) ?? "")
+            } else if types.isEmpty, n.is(FunctionDeclSyntax.self) || n.is(InitializerDeclSyntax.self) || n.is(ClosureExprSyntax.self)
+                        || n.is(AccessorDeclSyntax.self) || n.is(DeinitializerDeclSyntax.self) || n.is(SubscriptDeclSyntax.self) {
+                isLocal = true
+            }
+            current = n.parent
+        }
+    }
+}
+
+/// Whether `name` is bound, before `use`, by something other than a type's
+/// or the file's constant: a parameter of an enclosing function or
+/// closure, a local `let`/`var`, an `if let`/`guard let`/`for` binding. Then
+/// the name is that binding, a value at run time (Element X's parameter
+/// `keychainAccessGroupIdentifier` was taken for an unrelated static
+/// constant of that name). A local `let name = "literal"` gives its literal.
+enum LocalBinding {
+    case none
+    case literal(String)
+    case runtime
+
+    init(_ name: String, before use: Syntax) {
+        self = .none
+        var child = use
+        var current = use.parent
+        while let n = current {
+            if let items = n.as(CodeBlockItemListSyntax.self) {
+                for item in items where item.endPosition <= child.position {
+                    if let decl = item.item.as(VariableDeclSyntax.self) {
+                        for binding in decl.bindings where binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == name {
+                            if decl.bindingSpecifier.tokenKind == .keyword(.let),
+                               let v = binding.initializer?.value.as(StringLiteralExprSyntax.self)?.representedLiteralValue {
+                                self = .literal(v)
+                            } else {
+                                self = .runtime
+                            }
+                        }
+                    } else if let guardStmt = item.item.as(GuardStmtSyntax.self), Self.binds(guardStmt.conditions, name) {
+                        self = .runtime
+                    }
+                }
+                if case .none = self {} else { return }
+            }
+            if let i = n.as(IfExprSyntax.self), child.id == i.body.id, Self.binds(i.conditions, name) { self = .runtime; return }
+            if let w = n.as(WhileStmtSyntax.self), child.id == w.body.id, Self.binds(w.conditions, name) { self = .runtime; return }
+            if let f = n.as(ForStmtSyntax.self), child.id == f.body.id,
+               f.pattern.tokens(viewMode: .sourceAccurate).contains(where: { $0.text == name }) { self = .runtime; return }
+            if let f = n.as(FunctionDeclSyntax.self), Self.names(f.signature.parameterClause.parameters, name) { self = .runtime; return }
+            if let f = n.as(InitializerDeclSyntax.self), Self.names(f.signature.parameterClause.parameters, name) { self = .runtime; return }
+            if let c = n.as(ClosureExprSyntax.self), let sig = c.signature?.parameterClause,
+               sig.tokens(viewMode: .sourceAccurate).contains(where: { $0.text == name }) { self = .runtime; return }
+            if let c = n.as(ClosureExprSyntax.self), c.signature == nil, name.hasPrefix("$") { self = .runtime; return }
+            child = n
+            current = n.parent
+        }
+    }
+
+    static func binds(_ conditions: ConditionElementListSyntax, _ name: String) -> Bool {
+        conditions.contains { element in
+            guard let b = element.condition.as(OptionalBindingConditionSyntax.self) else { return false }
+            return b.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == name
+                || b.pattern.as(IdentifierPatternSyntax.self) == nil && b.pattern.tokens(viewMode: .sourceAccurate).contains { $0.text == name }
+        }
+    }
+
+    static func names(_ parameters: FunctionParameterListSyntax, _ name: String) -> Bool {
+        parameters.contains { ($0.secondName ?? $0.firstName).text == name }
+    }
 }
 
 private final class ConstantCollector: SyntaxVisitor {
@@ -204,9 +309,42 @@ private final class UseVisitor: SyntaxVisitor {
         if let f = e.as(ForceUnwrapExprSyntax.self) { e = f.expression }
         if e.is(NilLiteralExprSyntax.self) { return nil }
         if let s = e.as(StringLiteralExprSyntax.self), let v = s.representedLiteralValue { return (.literal(v), nil) }
-        let name: String? = e.as(DeclReferenceExprSyntax.self)?.baseName.text ?? e.as(MemberAccessExprSyntax.self)?.declName.baseName.text
-        if let name { lookedUp.insert(name) }
-        if let name, let (v, at) = finder.constant(name) { return (.literal(v), at) }
-        return (.runtime(e.trimmedDescription), nil)
+        let runtime: (AccessGroupUse.Value, (file: String, line: Int)?) = (.runtime(e.trimmedDescription), nil)
+        let scope = Scope(of: Syntax(e))
+        if let reference = e.as(DeclReferenceExprSyntax.self) {
+            // A bare name: a binding in scope first, then a constant of the
+            // file's top level or of a type around the use.
+            let name = reference.baseName.text
+            lookedUp.insert(name)
+            switch LocalBinding(name, before: Syntax(e)) {
+            case .literal(let v): return (.literal(v), nil)
+            case .runtime: return runtime
+            case .none: break
+            }
+            let found = finder.constant(name) { c in
+                !c.isLocal && (c.container == nil || scope.types.contains(c.container ?? ""))
+            }
+            return found.map { (.literal($0.0), $0.1) } ?? runtime
+        }
+        if let member = e.as(MemberAccessExprSyntax.self), let base = member.base {
+            // `Type.name` (or `Outer.Type.name`, `Self.name`, `self.name`):
+            // a constant of that type. Anything else (`reader.main.name`) is
+            // a value the code computes.
+            let name = member.declName.baseName.text
+            lookedUp.insert(name)
+            var type: String?
+            if let b = base.as(DeclReferenceExprSyntax.self) {
+                let text = b.baseName.text
+                type = text == "Self" || text == "self" ? scope.types.first : text
+            } else if let b = base.as(MemberAccessExprSyntax.self), b.base?.is(DeclReferenceExprSyntax.self) == true
+                        || b.base?.is(MemberAccessExprSyntax.self) == true {
+                // Outer.Type.name: the type is the last component, when it reads as a type.
+                let last = b.declName.baseName.text
+                if last.first?.isUppercase == true { type = last }
+            }
+            guard let type, let found = finder.constant(name, where: { !$0.isLocal && $0.container == type }) else { return runtime }
+            return (.literal(found.0), found.1)
+        }
+        return runtime
     }
 }

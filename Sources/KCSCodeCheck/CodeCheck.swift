@@ -32,7 +32,12 @@ public enum CodeCheck {
             for path in target.swiftSources.prefix(maxFiles) {
                 if texts[path] == nil {
                     guard let file = render.sourceFile(path) else {
-                        out.append(Diagnostic(.projectSetting, "cannot read '\(path)', a source of target '\(target.name)'", severity: .warning))
+                        // At the target, where the project lists it (ProtonVPN's
+                        // generated ObfuscatedConstants.swift had no location).
+                        out.append(render.diagnostic(ProjectIssue(
+                            .warning, "cannot read '\(path)', a source of target '\(target.name)'", at: target.location,
+                            hint: "a file the build generates is absent from a fresh clone; its groups are not checked"),
+                            code: .projectSetting))
                         continue
                     }
                     texts[path] = String(decoding: file.bytes, as: UTF8.self)

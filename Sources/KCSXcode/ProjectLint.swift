@@ -111,6 +111,10 @@ public struct ProjectLint {
             guard !shared.isEmpty else { continue }
             for id in host.embeddedTargets {
                 guard let child = project.targets.first(where: { $0.id == id }), let c = signing(of: child) else { continue }
+                // An app copied into another (a login item in
+                // Contents/Library/LoginItems) is a program of its own, with
+                // no reason to share: the rule is for extensions and App Clips.
+                if child.kind == .app { continue }
                 // A watch app embedded in an iPhone app runs on the watch, with
                 // the watch's keychain: no group would let it read the phone's items.
                 guard c.resolved.platform == h.resolved.platform else { continue }

@@ -137,7 +137,12 @@ public enum XcodeImporter {
             lines.append("# not on \(platform): \(otherPlatforms.joined(separator: ", ")) (import them with --platform)")
         }
         if apps.isEmpty {
-            diagnostics.append(Diagnostic(.projectSetting, "no target of \(path) could be imported for \(platform)"))
+            // Say which platforms the targets do build for (KeePassium: iOS and Catalyst, asked for macOS).
+            var built: [String] = []
+            for t in signed { for p in platformsByTarget[t.id] ?? [] where !built.contains(p) { built.append(p) } }
+            diagnostics.append(Diagnostic(.projectSetting, "no target of \(path) could be imported for \(platform)",
+                                          hint: built.isEmpty ? nil : "its targets build for " + built.joined(separator: ", ")
+                                            + ": import with --platform " + built[0]))
             return XcodeImport(scenario: "", diagnostics: diagnostics, verdict: .failed)
         }
         let defaultVersion = ["ios": 18, "catalyst": 18, "macos": 15, "watchos": 11][platform] ?? 18

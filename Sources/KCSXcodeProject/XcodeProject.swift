@@ -75,7 +75,11 @@ public struct XcodeProject: Sendable {
             case "com.apple.product-type.watchkit2-extension", "com.apple.product-type.watchkit-extension": self = .watchExtension
             case "com.apple.product-type.app-extension", "com.apple.product-type.app-extension.messages",
                  "com.apple.product-type.app-extension.messages-sticker-pack", "com.apple.product-type.extensionkit-extension",
-                 "com.apple.product-type.tv-app-extension": self = .appExtension
+                 "com.apple.product-type.tv-app-extension",
+                 // macOS: a system extension (a network extension, ProtonVPN's
+                 // OpenVPN and WireGuard) and an XPC service are signed with
+                 // their own entitlements and share groups with their app.
+                 "com.apple.product-type.system-extension", "com.apple.product-type.xpc-service": self = .appExtension
             default: return nil
             }
         }

@@ -275,4 +275,71 @@ struct XcodeRealProjectsTests {
         d = try findings(f)
         #expect(d.contains { $0.hasPrefix("KCS603") }, "\(d)")
     }
+
+    /// Element X: a computed property and a parameter named like an
+    /// unrelated `static let` (an Info.plist key) were read as that
+    /// constant, and reported as a group the target is not entitled to
+    /// (KCS607). A name is a constant only where it can mean one: a type's
+    /// own (`Keys.name`), or a bare name no parameter or local binds.
+    @Test func namesAreResolvedByScope() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.write("App/KeychainStore.swift", """
+            import Security
+
+            struct InfoPlistReader {
+                private enum Keys { static let keychainAccessGroupIdentifier = "keychainAccessGroupIdentifier" }
+                static let main = InfoPlistReader()
+                var keychainAccessGroupIdentifier: String { Keys.keychainAccessGroupIdentifier }
+            }
+            enum Shared { static let group = "\(XcodeFixture.team).com.example.Notes.shared" }
+            let wrongGroup = "\(XcodeFixture.team).com.example.elsewhere"
+
+            func save(keychainAccessGroupIdentifier: String, _ data: Data) {
+                let a: [String: Any] = [kSecAttrAccessGroup as String: InfoPlistReader.main.keychainAccessGroupIdentifier]
+                let b: [String: Any] = [kSecAttrAccessGroup as String: keychainAccessGroupIdentifier]
+                let c: [String: Any] = [kSecAttrAccessGroup as String: Shared.group]
+                let d: [String: Any] = [kSecAttrAccessGroup as String: wrongGroup]
+                if let wrongGroup = Optional("x") {
+                    let e: [String: Any] = [kSecAttrAccessGroup as String: wrongGroup]
+                    _ = e
+                }
+                _ = (a, b, c, d)
+            }
+
+            """)
+        f.writeProject()
+        let d = CodeCheck.run(try ProjectLint.load(f.projectPath).get())
+            .filter { $0.file?.name.hasSuffix("KeychainStore.swift") == true }
+            .map { "\($0.code.rawValue) KeychainStore.swift:\($0.location?.line ?? 0) \($0.message)" }
+        #expect(d.contains { $0.hasPrefix("KCS608 KeychainStore.swift:12") }, "\(d)")
+        #expect(d.contains { $0.hasPrefix("KCS608 KeychainStore.swift:13") }, "\(d)")
+        #expect(!d.contains { $0.contains(":14 ") }, "Shared.group is entitled: \(d)")
+        #expect(d.contains { $0.hasPrefix("KCS607 KeychainStore.swift:15") && $0.contains("com.example.elsewhere") }, "\(d)")
+        #expect(d.contains { $0.hasPrefix("KCS608 KeychainStore.swift:17") }, "the if-let shadows the constant: \(d)")
+        #expect(!d.contains { $0.contains("keychainAccessGroupIdentifier, which") }, "\(d)")
+    }
+
+    /// ProtonVPN's Mac app: two system extensions (network extensions) sign
+    /// with their own files and share the app's groups; they were left out
+    /// of the import and their files called unused (KCS605). Its login
+    /// item, an app copied into the app, was asked to share a group (KCS604).
+    @Test func systemExtensionsAreImportedAndHelperAppsNeedNoGroup() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        for c in ["Debug", "Release"] { f.projectSettings[c]?["SDKROOT"] = "macosx" }
+        let settings = ["PRODUCT_BUNDLE_IDENTIFIER": "com.example.Notes.tunnel", "CODE_SIGN_ENTITLEMENTS": "Tunnel/Tunnel.entitlements"]
+        f.targets.append(XcodeFixture.Target(name: "Tunnel", productType: "com.apple.product-type.system-extension",
+                                             settings: ["Debug": settings, "Release": settings]))
+        let helper = ["PRODUCT_BUNDLE_IDENTIFIER": "com.example.Notes.helper"]
+        f.targets.append(XcodeFixture.Target(name: "Helper", settings: ["Debug": helper, "Release": helper]))
+        f.targets[0].embeds += ["Tunnel", "Helper"]
+        f.writeEntitlements("Tunnel/Tunnel.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.shared"])
+        f.writeProject()
+        let d = try findings(f)
+        #expect(!d.contains { $0.contains("Tunnel.entitlements") && $0.hasPrefix("KCS605") }, "\(d)")
+        #expect(!d.contains { $0.hasPrefix("KCS604") && $0.contains("'Helper'") }, "\(d)")
+        let imported = XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions(platform: "macos"))
+        #expect(imported.scenario.contains("app com.example.Notes.tunnel as Tunnel kind=extension"), "\(imported.scenario)")
+    }
 }

@@ -451,8 +451,14 @@ import KeychainEngine
         try Self.withFolder { dir in
             let fifo = dir.appendingPathComponent("pipe").path
             #expect(mkfifo(fifo, 0o600) == 0)
-            // A reader on the other end, so the write does not block.
-            let reader = Thread { _ = try? String(contentsOfFile: fifo, encoding: .utf8) }
+            // A reader on the other end, reading to the end (a reader that
+            // closed early would make the write a SIGPIPE).
+            let reader = Thread {
+                let fd = open(fifo, O_RDONLY)
+                var buffer = [UInt8](repeating: 0, count: 64)
+                while fd >= 0, read(fd, &buffer, buffer.count) > 0 {}
+                if fd >= 0 { close(fd) }
+            }
             reader.start()
             try AtomicFile.write(Array("through\n".utf8), to: fifo)
             var info = stat()
