@@ -112,6 +112,10 @@ package struct Explainer {
             return "SecItemUpdate takes no match limit and no return keys"
         case .limitOnDelete:
             return "SecItemDelete takes no match limit, not even all: it always deletes every match"
+        case .movedBetweenKeychains(let toDataProtection):
+            return toDataProtection
+                ? "on the Mac, set sync=true without data-protection=true moves the file-keychain item into the data-protection keychain as a synchronizable one (SecItemChangeSynchronizability)"
+                : "on the Mac, set sync=false without data-protection=true moves the data-protection item into the file-based keychain (SecItemChangeSynchronizability)"
         case .storedWithoutData(let found):
             let left = found - result.count
             return "found \(found) item\(found == 1 ? "" : "s"); \(left == found ? (found == 1 ? "it was" : "they were") : "\(left) were") "

@@ -174,7 +174,10 @@ extension Session {
         if missed {
             // A query that skips synchronizable items because it says nothing
             // of sync: asked through the indexes, so it costs one lookup.
-            if spec.synchronizable == nil, world.synchronizableCount(on: last.device) > 0 {
+            // Not for the Mac's file keychain alone (data-protection=false),
+            // where synchronizable means nothing.
+            let fileKeychainOnly = world.platform(of: last.device).family == .macos && spec.useDataProtectionKeychain == false
+            if spec.synchronizable == nil, !fileKeychainOnly, world.synchronizableCount(on: last.device) > 0 {
                 let syncOnly = world.matchCount(of: request, as: last.app, on: last.device, sync: .yes)
                 if syncOnly > 0 {
                     warn(.lintSyncFilter,

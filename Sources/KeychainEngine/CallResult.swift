@@ -63,6 +63,9 @@ public enum StatusReason: Sendable, Hashable {
     case limitOnDelete
     /// SecItemAdd with a match limit (iOS, watchOS): success, nothing stored.
     case matchLimitOnAdd
+    /// macOS: an update that changed kSecAttrSynchronizable without the
+    /// data-protection flag moved its matches to the other keychain.
+    case movedBetweenKeychains(toDataProtection: Bool)
     /// A find of data alone that matched `found` items, some stored without
     /// data: those give no value, so the result leaves them out (success).
     case storedWithoutData(found: Int)

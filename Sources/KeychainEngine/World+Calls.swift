@@ -11,18 +11,30 @@ extension World {
         // macOS: calls without the data-protection flag (and not for
         // synchronizable items) go to the file-based keychain, queries to both.
         // A persistent reference names a row of one keychain.
-        if platform(of: device).family == .macos && !Self.usesDataProtection(request.spec)
-            && request.spec.persistentRef?.inFileKeychain != false {
-            // A merged query runs on the data-protection side first.
-            let dp = request.operation == .add ? nil : performDataProtection(request, as: app, on: device, prompt: prompt)
-            return performOnMac(request, as: app, on: device, prompt: prompt, dataProtection: dp)
+        if platform(of: device).family == .macos {
+            // Without kSecUseDataProtectionKeychain (SecItem.cpp SecItemUpdate
+            // returns early only when it is true), an update to sync=false
+            // moves the data-protection side's matches to the file keychain
+            // (SecItemChangeSynchronizability), wherever the query goes.
+            let movesToFile = request.operation == .update && request.changes?.synchronizable == .no
+                && request.spec.useDataProtectionKeychain != true
+            if !Self.usesDataProtection(request.spec) && request.spec.persistentRef?.inFileKeychain != false {
+                // A merged query runs on the data-protection side first, unless
+                // data-protection=false keeps it off that side
+                // (SecItemCategorizeQuery: can_target_ios = the flag).
+                let dp: CallResult? = request.operation == .add || request.spec.useDataProtectionKeychain == false ? nil
+                    : movesToFile ? changeSynchronizability(request, toSyncable: false, as: app, on: device, prompt: prompt)
+                    : performDataProtection(request, as: app, on: device, prompt: prompt)
+                return performOnMac(request, as: app, on: device, prompt: prompt, dataProtection: dp)
+            }
+            if movesToFile { return changeSynchronizability(request, toSyncable: false, as: app, on: device, prompt: prompt) }
         }
         return performDataProtection(request, as: app, on: device, prompt: prompt)
     }
 
     /// A call on the data-protection keychain (iOS, Catalyst, watchOS, and
     /// macOS with the flag).
-    private mutating func performDataProtection(
+    mutating func performDataProtection(
         _ request: borrowing CallRequest, as app: AppHandle, on device: DeviceHandle,
         prompt: (FoundItem) -> PromptAnswer?
     ) -> CallResult {

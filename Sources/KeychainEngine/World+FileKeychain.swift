@@ -47,6 +47,8 @@ extension World {
             let file = request.operation == .find && isPassword && request.spec.returns.contains(.data) && request.spec.limit == .all
                 ? CallResult(status: .param, reason: .fileKeychainDataForAll, callerGroups: cache.names,
                              searchedGroups: [Self.fileKeychainGroupName])
+                : request.operation == .update && request.changes?.synchronizable == .yes
+                ? changeSynchronizability(request, toSyncable: true, as: app, on: device, prompt: prompt)
                 : fileQuery(request, itemClass, app, cache, device, fileGroup, prompt: prompt)
             return Self.merged(dataProtection: dp, file: file, request, cache)
         }
@@ -70,6 +72,91 @@ extension World {
         let single = request.operation == .find && (request.spec.limit ?? .one).givesSingleResult
         if !single { dp.items += file.items }
         return dp
+    }
+
+    /// An update without kSecUseDataProtectionKeychain whose changes set
+    /// kSecAttrSynchronizable against a side's own value moves that side's
+    /// matches to the other keychain instead of changing them (SecItem.cpp
+    /// `SecItemUpdate` line 5096 and 5112, `SecItemChangeSynchronizability`
+    /// line 4277): `set sync=true` takes file-keychain items into the
+    /// data-protection keychain as synchronizable ones (in the caller's
+    /// default group unless the changes name one), `set sync=false` takes
+    /// data-protection items into the file keychain. Each side first finds
+    /// its matches as SecItemCopyMatching does (one unless the query says
+    /// otherwise, prompts and refusals included), adds each with the changes
+    /// to the other keychain (a duplicate there is updated instead), and on
+    /// success deletes the original, as a query with the synchronizable
+    /// value the move implies: a non-synchronizable data-protection item
+    /// "moved" to the file keychain is copied, and its delete finds nothing
+    /// (errSecItemNotFound).
+    mutating func changeSynchronizability(_ request: CallRequest, toSyncable: Bool, as app: AppHandle, on device: DeviceHandle,
+                                          prompt: (FoundItem) -> PromptAnswer?) -> CallResult {
+        let changes = request.changes ?? ItemSpec()
+        var query = request.spec
+        query.returns = changes.data == nil ? [.attributes, .data] : [.attributes]
+        let found = toSyncable
+            ? performOnMac(CallRequest(.find, query), as: app, on: device, prompt: prompt, dataProtection: nil)
+            : performDataProtection(CallRequest(.find, query), as: app, on: device, prompt: prompt)
+        guard found.status == .success else { return found }
+        guard !found.items.isEmpty else {
+            return CallResult(status: .itemNotFound, reason: .noMatch, callerGroups: found.callerGroups,
+                              searchedGroups: found.searchedGroups)
+        }
+        var failure: CallResult?
+        var moved: [FoundItem] = []
+        for match in found.items {
+            let item = match.item
+            var copy = ItemSpec(itemClass: item.itemClass)
+            copy.attributes = item.attributes
+            for e in changes.attributes where e.attribute.applies(to: item.itemClass) { copy.attributes[e.attribute] = e.value }
+            copy.data = changes.data ?? item.data
+            copy.accessGroup = changes.accessGroup
+            copy.accessibility = changes.accessibility
+            copy.synchronizable = toSyncable ? .yes : .no
+            // The existing twin, found by the moved item's attributes (the
+            // dates left out), with the changes applied to it.
+            var twin = ItemSpec(itemClass: item.itemClass)
+            twin.attributes = item.attributes
+            twin.synchronizable = toSyncable ? .yes : .no
+            var changeTwin = changes
+            changeTwin.synchronizable = nil
+            var status: KeychainStatus
+            var last: CallResult
+            if toSyncable {
+                last = performDataProtection(CallRequest(.add, copy), as: app, on: device, prompt: prompt)
+                if last.status == .duplicateItem {
+                    twin.useDataProtectionKeychain = true
+                    last = performDataProtection(CallRequest(.update, twin, changes: changeTwin), as: app, on: device, prompt: prompt)
+                }
+                status = last.status
+                if status == .success {
+                    devices[device.index].fileKeychain.remove(match.id)
+                    moved.append(match)
+                }
+            } else {
+                copy.useDataProtectionKeychain = false
+                last = perform(CallRequest(.add, copy), as: app, on: device, prompt: prompt)
+                if last.status == .duplicateItem {
+                    twin.useDataProtectionKeychain = false
+                    last = perform(CallRequest(.update, twin, changes: changeTwin), as: app, on: device, prompt: prompt)
+                }
+                status = last.status
+                if status == .success {
+                    if item.synchronizable {
+                        recordDeletion(item, on: device)
+                        devices[device.index].keychain.remove(match.id)
+                        moved.append(match)
+                    } else {
+                        status = .itemNotFound
+                        last = CallResult(status: .itemNotFound, reason: .noMatch, callerGroups: found.callerGroups)
+                    }
+                }
+            }
+            if status != .success { failure = last }
+        }
+        if let failure { return failure }
+        return CallResult(status: .success, reason: .movedBetweenKeychains(toDataProtection: toSyncable),
+                          callerGroups: found.callerGroups, searchedGroups: found.searchedGroups, items: moved)
     }
 
     private mutating func fileAdd(_ spec: ItemSpec, _ itemClass: ItemClass, _ app: AppHandle, _ cache: AppCache,
