@@ -32,6 +32,16 @@ public enum EntitlementShape {
     /// keychain groups, or a group without the team prefix.
     public static func keychainGroup(_ group: String, teamID: String?) -> Finding? {
         if group.contains("$(") || isApples(group) || group.hasSuffix("*") && teamPrefix(of: group) != nil { return nil }
+        // "*" is every group to securityd (SecServerAccessGroupsAllows), a
+        // right of Apple's own processes; TEAMID.* is a provisioning
+        // profile's wildcard, never a group a signed app holds.
+        if group.contains("*") {
+            return Finding(code: .lintUnprefixedEntitlement, group: group,
+                           message: "keychain group \(group) is a wildcard, which an app's signed entitlements never hold",
+                           hint: "list the groups the app uses, each with the team prefix "
+                               + "($(AppIdentifierPrefix)com.example.shared); a wildcard belongs in a provisioning profile",
+                           fix: nil)
+        }
         if group.hasPrefix("group.") {
             return Finding(code: .lintUnprefixedEntitlement, group: group,
                            message: "keychain-access-groups lists the app group \(group)",

@@ -180,14 +180,6 @@ public struct Keychain: Sendable {
     /// every other keychain's.
     public init(salt: UInt64 = 0) { uuidSalt = salt }
 
-    /// An empty keychain that continues this one's row-ID counters (a
-    /// restore wipes the rows, SQLite's sequence table stays).
-    func emptied(salt: UInt64) -> Keychain {
-        var k = Keychain(salt: salt)
-        k.nextRowID = nextRowID
-        return k
-    }
-
     private static let freeSlot = StoredItem(itemClass: .genericPassword, group: -1, synchronizable: false,
                                              accessibility: .always, accessControl: nil, attributes: AttributeList(),
                                              data: nil)
@@ -317,15 +309,30 @@ public struct Keychain: Sendable {
         return (insert(item, prints: prints), false)
     }
 
+    /// Inserts an item a backup held with the persistent references it had:
+    /// its UUID, and its row ID when no row of its table has it here
+    /// (`SecServerImportItem` sets both from the backup, and SQLite takes an
+    /// explicit row ID that is free; a taken one is retried without).
+    @discardableResult
+    mutating func insertRestored(_ item: StoredItem, rowIDFree: Bool) -> ItemID {
+        insert(item, prints: KeyFingerprint.keyAndPrefix(of: item, seed: seed), keepingUUID: true, keepingRowID: rowIDFree)
+    }
+
     /// The same as `insert`, with the item's fingerprints already computed.
     /// Consumes the item: it moves into its slot without a copy.
-    private mutating func insert(_ item: consuming StoredItem, prints: (key: UInt64, prefix: UInt64)) -> ItemID {
+    private mutating func insert(_ item: consuming StoredItem, prints: (key: UInt64, prefix: UInt64),
+                                 keepingUUID: Bool = false, keepingRowID: Bool = false) -> ItemID {
         item.sequence = nextSequence
-        item.persistentUUID = uuidSalt << 32 | nextSequence
+        if !keepingUUID { item.persistentUUID = uuidSalt << 32 | nextSequence }
         nextSequence += 1
         let table = item.itemClass.tableIndex
-        item.rowID = nextRowID[table]
-        nextRowID[table] += 1
+        if keepingRowID {
+            // AUTOINCREMENT keeps the largest row ID ever used.
+            nextRowID[table] = max(nextRowID[table], item.rowID + 1)
+        } else {
+            item.rowID = nextRowID[table]
+            nextRowID[table] += 1
+        }
         let b = bucketIndex(item.itemClass, item.group), sequence = item.sequence
         if item.synchronizable { synchronizableCount += 1 }
         let slot: Int32

@@ -501,11 +501,17 @@ extension World {
                 if deletes { Self.take(matches, m, &taken, &prefix) } else { Self.passOver(matches, &taken, prefix) }
                 continue
             }
+            // A delete goes on under the lock: `s3dl_query_delete` asks
+            // `SecDbItemNeedAuth`, which swallows every decryption error but
+            // errSecAuthNeeded, and deletes the row by its ID (SecItemDb.c
+            // line 1393).
             let accessibility = matches[m].item.accessibility
             if !state.isAvailable(accessibility) {
+                if deletes { Self.take(matches, m, &taken, &prefix); continue }
                 return .failure(StatusFailure(.interactionNotAllowed, .locked(accessibility)))
             }
             if let key = matches[m].identityKey, !state.isAvailable(key.item.accessibility) {
+                if deletes { Self.take(matches, m, &taken, &prefix); continue }
                 return .failure(StatusFailure(.interactionNotAllowed, .locked(key.item.accessibility)))
             }
             if authenticates, let ac = matches[m].item.accessControl, ac.requiresAuthentication,
@@ -805,11 +811,15 @@ extension World {
         if taken.isEmpty {
             return CallResult(status: .itemNotFound, reason: .noMatch, callerGroups: cache.names, searchedGroups: searched)
         }
+        let state = devices[device.index].state
         for match in taken {
-            recordDeletion(match.item, on: device)
+            // Under the lock the sync flag cannot be read (it is in the
+            // encrypted metadata), so `SecDbItemIsSyncable` says no and the
+            // delete leaves no tombstone (s3dl_query_delete line 1447).
+            if state.isAvailable(match.item.accessibility) { recordDeletion(match.item, on: device) }
             devices[device.index].keychain.remove(match.id)
             if let key = match.identityKey, !keyInUse(key.item, cache, device) {
-                recordDeletion(key.item, on: device)
+                if state.isAvailable(key.item.accessibility) { recordDeletion(key.item, on: device) }
                 devices[device.index].keychain.remove(key.id)
             }
         }

@@ -11,9 +11,25 @@ extension World {
     /// synchronizable, not this-device-only (CKKS skips device-bound items),
     /// and of a class that device's platform syncs (`Platform.syncedClasses`;
     /// each device's data source lists its own classes).
+    ///
+    /// An item whose access control needs the user (one an update made
+    /// synchronizable: an add refuses the pair) never leaves: the upload
+    /// reads its secret (CKKSOutgoingQueueEntry.m line 214,
+    /// `SecDbItemCopyPListWithMask(item, kSecDbSyncFlag)` includes v_Data),
+    /// which a daemon without the user cannot decrypt.
     func travels(_ item: StoredItem, on device: DeviceHandle) -> Bool {
-        item.synchronizable && !item.accessibility.isThisDeviceOnly
+        item.synchronizable && !item.accessibility.isThisDeviceOnly && item.accessControl?.requiresAuthentication != true
             && platform(of: device).syncedClasses.contains(item.itemClass)
+    }
+
+    /// An item as it arrives on another device: the access-control column
+    /// has no sync flag (SecItemSchema.c `accc`), so only its protection
+    /// class travels.
+    static func arriving(_ item: StoredItem) -> StoredItem {
+        guard item.accessControl != nil else { return item }
+        var copy = item
+        copy.accessControl = nil
+        return copy
     }
 
     /// Records the deletion of a travelling item so the deletion syncs too.
@@ -64,11 +80,11 @@ extension World {
                     guard travels(winner, on: DeviceHandle(index: d)) else { continue }
                     if let id = devices[d].keychain.item(withKey: key), let mine = devices[d].keychain[id] {
                         if mine.modified < winner.modified {
-                            devices[d].keychain.replace(id, with: winner)
+                            devices[d].keychain.replace(id, with: Self.arriving(winner))
                             changes += 1
                         }
                     } else {
-                        devices[d].keychain.insert(winner)
+                        devices[d].keychain.insert(Self.arriving(winner))
                         changes += 1
                         if changes % 1024 == 0, stop(changes) { return changes }
                     }
@@ -78,38 +94,62 @@ extension World {
         return changes
     }
 
-    /// Saves a copy of a device's keychain under a name. When-passcode-set
-    /// items are left out: "those are intentionally lost across restores"
-    /// (SecItemDb.c, the backup writer, Security-61901.0.87.0.1).
+    /// Saves a copy of a device's keychain under a name, as the backup
+    /// writer (`SecServerCopyKeychainPlist`, SecItemDb.c line 2070) reads it:
+    /// without when-passcode-set items ("those are intentionally lost across
+    /// restores"), without items whose access control needs the user (it
+    /// sets `q_skip_acl_items`: a row that needs authentication is passed
+    /// over, `s3dl_query` line 1073; a Face ID token is gone after a
+    /// restore), and without App Clip items (`q_skip_app_clip_items`: `clip
+    /// = 0` in its SQL, line 786; kcs takes every item of an installed
+    /// clip's app-ID group as the clip's, as its uninstall does).
     public mutating func backup(_ device: DeviceHandle, as name: String) {
         var keychain = devices[device.index].keychain
-        for (id, item) in keychain.allItems where item.accessibility == .whenPasscodeSetThisDeviceOnly {
+        var clipGroups: Set<GroupID> = []
+        for clip in apps.indices where apps[clip].kind == .appClip && isInstalled(AppHandle(index: clip), on: device) {
+            if let appID = apps[clip].appID, let group = groupID(appID) { clipGroups.insert(group) }
+        }
+        for (id, item) in keychain.allItems where item.accessibility == .whenPasscodeSetThisDeviceOnly
+            || item.accessControl?.requiresAuthentication == true || clipGroups.contains(item.group) {
             keychain.remove(id)
         }
         backups[name] = Backup(deviceName: devices[device.index].name, keychain: keychain)
     }
 
-    /// Restores a backup onto a device, replacing its keychain: onto the same
-    /// device everything comes back; onto another only items that are not
-    /// this-device-only.
+    /// Restores a backup onto a device. The device's non-synchronizable
+    /// items go first and its synchronizable ones stay ("Restoring backup
+    /// should not remove stuff that got into the keychain before us",
+    /// SecItemServer.c line 1508; `DELETE FROM … WHERE sync = 0`, SecItemDb.c
+    /// line 2469: iCloud Keychain may have brought items down already). The
+    /// backup's items come back with their persistent references
+    /// (`SecServerImportItem`, line 2320: "preserving rowids"; the UUID
+    /// always, a row ID when it is free: secd-33-keychain-backup.m line 219
+    /// finds an item by a reference taken before the restore): onto the same
+    /// device everything, onto another only items that are not
+    /// this-device-only. A backup item whose key a kept synchronizable item
+    /// has leaves that item alone, or, with static persistent references
+    /// (iOS 18, macOS 15), replaces it when it was written later (the
+    /// insert merges the two, SecDbItem.c line 1790, newer `mdat` wins).
     public mutating func restore(_ name: String, to device: DeviceHandle) throws(WorldError) -> Int {
         guard let backup = backups[name] else { throw .unknownBackup(name, known: backups.keys.sorted()) }
-        // A restore inserts the rows anew: new row IDs and new persistref
-        // UUIDs (neither is in the backup: SecItemSchema.c gives
-        // v10itempersistentref no kSecDbInBackupFlag), so persistent
-        // references made before the restore find nothing.
         let sameDevice = backup.deviceName == devices[device.index].name
-        restoredKeychains += 1
-        var keychain = devices[device.index].keychain.emptied(salt: (1 << 30) + restoredKeychains)
+        var keychain = devices[device.index].keychain
+        for (id, item) in keychain.allItems where !item.synchronizable { keychain.remove(id) }
+        var usedRows: Set<[Int64]> = []
+        for (_, item) in keychain.allItems { usedRows.insert([Int64(item.itemClass.tableIndex), item.rowID]) }
+        let newerWins = platform(of: device).persistentRefsUseUUID
+        var restored = 0
         for (_, item) in backup.keychain.allItems where sameDevice || !item.accessibility.isThisDeviceOnly {
-            keychain.insert(item)
-        }
-        if sameDevice {
-            devices[device.index].keychain = keychain
-            return keychain.count
+            if let id = keychain.item(withKey: item.primaryKey), let kept = keychain[id] {
+                if newerWins && kept.modified < item.modified { keychain.replace(id, with: item); restored += 1 }
+                continue
+            }
+            let row = [Int64(item.itemClass.tableIndex), item.rowID]
+            keychain.insertRestored(item, rowIDFree: !usedRows.contains(row))
+            usedRows.insert(row)
+            restored += 1
         }
         devices[device.index].keychain = keychain
-        devices[device.index].tombstones = [:]
-        return keychain.count
+        return restored
     }
 }

@@ -43,8 +43,6 @@ public struct World: Sendable {
     var clock: UInt64 = 0
     /// Wall-clock seconds since the scenario began, advanced by `wait`.
     public internal(set) var now = 0
-    /// Keychains made by restores so far, so each gets its own UUID salt.
-    var restoredKeychains: UInt64 = 0
     /// Authentication contexts (`LAContext`) by name.
     public internal(set) var contexts: [String: AuthContext] = [:]
     /// Persistent references kept by name (`keep persistent-ref as NAME`).

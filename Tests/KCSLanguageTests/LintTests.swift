@@ -95,6 +95,9 @@ import Testing
         #expect(call.last?.hint?.hasSuffix("add it to group.x") == true)
         // Apple's own group is no mistake.
         #expect(EntitlementShape.keychainGroup("com.apple.token", teamID: "SKMME9E2Y8") == nil)
+        // A wildcard is no group: no TEAMID.* to suggest.
+        let star = EntitlementShape.keychainGroup("*", teamID: "SKMME9E2Y8")
+        #expect(star?.fix == nil && star?.message.contains("wildcard") == true && star?.hint.contains("SKMME9E2Y8.*") == false)
     }
 
     @Test func hintsOnOneCallDoNotContradict() {

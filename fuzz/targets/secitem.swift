@@ -145,7 +145,13 @@ struct SecItemProgram {
                 if status == errSecSuccess && !returns { require(result == nil, "an add without return keys returned \(result ?? "")") }
             case 1, 2:
                 status = viaFreeFunctions ? client.run { SecItemCopyMatching(query, &result) } : client.copyMatching(query, &result)
-                if status == errSecSuccess && returns { require(result != nil, "a find with return keys succeeded with no result") }
+                // Data alone gives nothing for items stored without data (SecItem.m
+                // asks for the attributes too and hands back kSecValueData alone).
+                if status == errSecSuccess && returns && result == nil {
+                    let withoutData: Bool
+                    if case .storedWithoutData? = world.lastResult?.reason { withoutData = true } else { withoutData = false }
+                    require(withoutData, "a find with return keys succeeded with no result")
+                }
             case 3:
                 let changes = dictionary()
                 status = viaFreeFunctions ? client.run { SecItemUpdate(query, changes) } : client.update(query, changes)
