@@ -21,9 +21,9 @@ public struct DeviceState: Sendable, Hashable {
     public func canSatisfy(_ ac: AccessControl) -> Bool {
         func can(_ flag: AccessControl.Flag) -> Bool {
             switch flag {
-            case .biometryAny, .biometryCurrentSet: biometryEnrolled
-            case .devicePasscode: hasPasscode
-            case .userPresence: biometryEnrolled || hasPasscode
+            // Biometry works only with a passcode set (LAErrorPasscodeNotSet).
+            case .biometryAny, .biometryCurrentSet: biometryEnrolled && hasPasscode
+            case .devicePasscode, .userPresence: hasPasscode
             case .applicationPassword: true
             }
         }

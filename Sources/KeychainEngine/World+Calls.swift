@@ -896,9 +896,16 @@ extension World {
         devices[device.index].platform ?? platform
     }
 
-    /// The context a query names, as this device sees it.
+    /// The context a query names, as this device sees it; without one, the
+    /// call's own: `SecItemAuthDo` makes one LAContext for the call and
+    /// evaluates every protected match on it (SecItem.m lines 1516 and
+    /// 1554), so one approval opens every match of the call, as a passed
+    /// context's does.
     func contextUse(_ spec: ItemSpec, _ device: DeviceHandle) -> ContextUse? {
-        guard let name = spec.context, let c = contexts[name] else { return nil }
+        guard let name = spec.context else {
+            return ContextUse(context: AuthContext(), authenticated: false, sinceBiometricUnlock: nil, reuseAllowed: false)
+        }
+        guard let c = contexts[name] else { return nil }
         let since = devices[device.index].lastBiometricUnlock.map { now - $0 }
         // The reuse property is not available on watchOS (mockaksKeychain.m
         // testLAContext sets it only for iOS and macOS).

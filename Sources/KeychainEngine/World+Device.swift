@@ -13,6 +13,11 @@ extension World {
             devices[device.index].state.isLocked = false
             return 0
         }
+        // Biometry needs a passcode: turning it off removes Face ID and Touch
+        // ID, so biometry-current-set items end as with `biometry remove`
+        // (Apple's documentation of LocalAuthentication, whose code is
+        // closed: LAErrorPasscodeNotSet; raised by a conformance audit).
+        if devices[device.index].state.biometryEnrolled { changeBiometry(.remove, on: device) }
         let doomed = devices[device.index].keychain.allItems.filter {
             $0.1.accessibility == .whenPasscodeSetThisDeviceOnly && !$0.1.lost
         }

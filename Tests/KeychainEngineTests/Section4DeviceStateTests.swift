@@ -127,6 +127,24 @@ struct Section4DeviceStateTests {
     /// An update decrypts and fails under the lock; a delete does not
     /// (SecItemDb.c s3dl_query_delete: SecDbItemNeedAuth swallows the lock's
     /// error and the row goes by its ID), and leaves no tombstone.
+    /// Biometry needs a passcode (LAErrorPasscodeNotSet): turning the
+    /// passcode off removes it, and only a new enrollment brings it back.
+    @Test("4 passcode off removes biometry")
+    func passcodeOffRemovesBiometry() {
+        var f = Fixture()
+        var item = gp("face", data: "f")
+        item.accessControl = AccessControl(flags: [.biometryAny])
+        f.mustAdd(item)
+        let read = gp("face", returns: .data)
+        #expect(f.call(.find, read, prompt: { _ in .approve }).status == .success)
+        f.world.setPasscode(false)
+        #expect(f.call(.find, read, prompt: { _ in .approve }).status == .authFailed)
+        f.world.setPasscode(true)
+        #expect(f.call(.find, read, prompt: { _ in .approve }).status == .authFailed, "no biometry until enrolled again")
+        f.world.changeBiometry(.enroll)
+        #expect(f.call(.find, read, prompt: { _ in .approve }).status == .success)
+    }
+
     @Test("3 update locked as find; delete goes on under the lock")
     func lockedUpdateDelete() throws {
         var f = Fixture()
