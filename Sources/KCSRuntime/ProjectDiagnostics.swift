@@ -38,7 +38,10 @@ public struct ProjectDiagnostics {
     /// A note pointing at a place in a project file.
     public mutating func note(_ message: String, at location: ProjectLocation?) -> DiagnosticNote {
         guard let location, location.line > 0, let file = sourceFile(location.file) else { return DiagnosticNote(message) }
-        return DiagnosticNote(message, file: file, range: Self.range(in: file, line: location.line, column: location.column, length: 1))
+        // A place known by its line alone points at what the line holds, as
+        // the warnings do (it pointed at column 1, before the indentation).
+        return DiagnosticNote(message, file: file, range: Self.range(in: file, line: location.line, column: location.column,
+                                                                     length: location.column <= 1 ? nil : 1))
     }
 
     /// The byte range of `length` scalars from a 1-based line and column;

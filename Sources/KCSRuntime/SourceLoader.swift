@@ -317,6 +317,10 @@ extension LoadError {
     /// The message, naming `path` as the user wrote it.
     public func message(for path: String) -> String {
         switch self {
+        case .notFound(let p) where p.unicodeScalars.contains("\u{FFFD}"):
+            // Names reach kcs as text: one that is not UTF-8 was repaired on
+            // the way and names another file (found by adversarial testing).
+            "cannot open '\(path)': its name is not valid UTF-8 (shown with U+FFFD), and kcs names files by UTF-8 text; rename it"
         case .notFound(let p): p == path ? "no such file: '\(path)'" : "no such file: '\(path)' (looked for '\(p)')"
         case .unreadable(let p, let reason): "cannot read '\(p)': \(reason)"
         case .forbidden(let p, let reason): "may not read '\(p)': \(reason)"
