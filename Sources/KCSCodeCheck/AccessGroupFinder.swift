@@ -106,35 +106,52 @@ public struct AccessGroupFinder {
     public static func parse(_ text: String) -> SourceFileSyntax { Parser.parse(source: text) }
 }
 
-/// Where a node sits: the types around it, innermost first (an
-/// extension counts as its type), and whether a function, an accessor or
-/// a closure body holds it.
+/// Where a node sits: the types around it, innermost first, each by its
+/// qualified name (`A.Keys`, so `B.Keys` is another; an extension counts
+/// as its type, generic arguments dropped), and whether a function, an
+/// accessor or a closure body holds it.
 struct Scope {
     var types: [String] = []
     var isLocal = false
 
     init(of node: Syntax) {
+        var names: [String] = []
         var current = node.parent
         while let n = current {
-            if let d = n.as(StructDeclSyntax.self) { types.append(d.name.text) }
-            else if let d = n.as(ClassDeclSyntax.self) { types.append(d.name.text) }
-            else if let d = n.as(EnumDeclSyntax.self) { types.append(d.name.text) }
-            else if let d = n.as(ActorDeclSyntax.self) { types.append(d.name.text) }
-            else if let d = n.as(ExtensionDeclSyntax.self) {
-                types.append(d.extendedType.trimmedDescription.split(separator: ".").last.map(String.init) ?? "")
-            } else if types.isEmpty, n.is(FunctionDeclSyntax.self) || n.is(InitializerDeclSyntax.self) || n.is(ClosureExprSyntax.self)
+            if let d = n.as(StructDeclSyntax.self) { names.append(d.name.text) }
+            else if let d = n.as(ClassDeclSyntax.self) { names.append(d.name.text) }
+            else if let d = n.as(EnumDeclSyntax.self) { names.append(d.name.text) }
+            else if let d = n.as(ActorDeclSyntax.self) { names.append(d.name.text) }
+            else if let d = n.as(ExtensionDeclSyntax.self) { names.append(Self.typePath(d.extendedType)) }
+            else if names.isEmpty, n.is(FunctionDeclSyntax.self) || n.is(InitializerDeclSyntax.self) || n.is(ClosureExprSyntax.self)
                         || n.is(AccessorDeclSyntax.self) || n.is(DeinitializerDeclSyntax.self) || n.is(SubscriptDeclSyntax.self) {
                 isLocal = true
             }
             current = n.parent
         }
+        // Innermost first: "A.Keys", then "A".
+        for i in names.indices { types.append(names[i...].reversed().joined(separator: ".")) }
+    }
+
+    /// `Outer.Inner<T>` → `Outer.Inner`.
+    static func typePath(_ type: TypeSyntax) -> String {
+        type.trimmedDescription.split(separator: "<").first.map { $0.filter { !$0.isWhitespace } } ?? ""
+    }
+
+    /// Whether a constant's type `container` is the one `written` names
+    /// (`Keys` names `A.Keys` too, when no other type of that name has the constant).
+    static func names(_ container: String, _ written: String) -> Bool {
+        container == written || container.hasSuffix("." + written)
     }
 }
 
 /// Whether `name` is bound, before `use`, by something other than a type's
-/// or the file's constant: a parameter of an enclosing function or
-/// closure, a local `let`/`var`, an `if let`/`guard let`/`for` binding. Then
-/// the name is that binding, a value at run time (Element X's parameter
+/// or the file's string constant: a parameter of an enclosing function,
+/// closure or accessor (`newValue`, `oldValue`), a local `let`/`var` (tuples
+/// included), an `if`/`guard`/`while` binding (`case let` too), a `for`,
+/// `switch` case or `catch` pattern, or a member of an enclosing type that is
+/// no string constant (a stored or computed property). Then the name is
+/// that binding, a value at run time (Element X's parameter
 /// `keychainAccessGroupIdentifier` was taken for an unrelated static
 /// constant of that name). A local `let name = "literal"` gives its literal.
 enum LocalBinding {
@@ -150,14 +167,7 @@ enum LocalBinding {
             if let items = n.as(CodeBlockItemListSyntax.self) {
                 for item in items where item.endPosition <= child.position {
                     if let decl = item.item.as(VariableDeclSyntax.self) {
-                        for binding in decl.bindings where binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == name {
-                            if decl.bindingSpecifier.tokenKind == .keyword(.let),
-                               let v = binding.initializer?.value.as(StringLiteralExprSyntax.self)?.representedLiteralValue {
-                                self = .literal(v)
-                            } else {
-                                self = .runtime
-                            }
-                        }
+                        if let found = Self.binding(of: name, in: decl) { self = found }
                     } else if let guardStmt = item.item.as(GuardStmtSyntax.self), Self.binds(guardStmt.conditions, name) {
                         self = .runtime
                     }
@@ -166,23 +176,74 @@ enum LocalBinding {
             }
             if let i = n.as(IfExprSyntax.self), child.id == i.body.id, Self.binds(i.conditions, name) { self = .runtime; return }
             if let w = n.as(WhileStmtSyntax.self), child.id == w.body.id, Self.binds(w.conditions, name) { self = .runtime; return }
-            if let f = n.as(ForStmtSyntax.self), child.id == f.body.id,
-               f.pattern.tokens(viewMode: .sourceAccurate).contains(where: { $0.text == name }) { self = .runtime; return }
+            if let f = n.as(ForStmtSyntax.self), child.id == f.body.id, Self.mentions(f.pattern, name) { self = .runtime; return }
+            if let c = n.as(SwitchCaseSyntax.self), case .case(let label) = c.label,
+               label.caseItems.contains(where: { Self.mentions($0.pattern, name) }) { self = .runtime; return }
+            if let c = n.as(CatchClauseSyntax.self),
+               c.catchItems.isEmpty ? name == "error" : c.catchItems.contains(where: { $0.pattern.map { Self.mentions($0, name) } ?? false }) {
+                self = .runtime; return
+            }
             if let f = n.as(FunctionDeclSyntax.self), Self.names(f.signature.parameterClause.parameters, name) { self = .runtime; return }
             if let f = n.as(InitializerDeclSyntax.self), Self.names(f.signature.parameterClause.parameters, name) { self = .runtime; return }
-            if let c = n.as(ClosureExprSyntax.self), let sig = c.signature?.parameterClause,
-               sig.tokens(viewMode: .sourceAccurate).contains(where: { $0.text == name }) { self = .runtime; return }
+            if let a = n.as(AccessorDeclSyntax.self) {
+                let implicit: String? = switch a.accessorSpecifier.tokenKind {
+                case .keyword(.set), .keyword(.willSet): "newValue"
+                case .keyword(.didSet): "oldValue"
+                default: nil
+                }
+                if (a.parameters?.name.text ?? implicit) == name { self = .runtime; return }
+            }
+            if let c = n.as(ClosureExprSyntax.self), let sig = c.signature?.parameterClause, Self.mentions(sig, name) { self = .runtime; return }
             if let c = n.as(ClosureExprSyntax.self), c.signature == nil, name.hasPrefix("$") { self = .runtime; return }
+            if let members = Self.members(of: n) {
+                // A member of the type around the use: a string constant is
+                // the type's (found by its container); anything else is a value.
+                for member in members {
+                    guard let decl = member.decl.as(VariableDeclSyntax.self), let found = Self.binding(of: name, in: decl) else { continue }
+                    if case .literal = found { return }
+                    self = .runtime
+                    return
+                }
+            }
             child = n
             current = n.parent
         }
     }
 
+    /// What a declaration binds `name` to, if it binds it.
+    static func binding(of name: String, in decl: VariableDeclSyntax) -> LocalBinding? {
+        for binding in decl.bindings {
+            if binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == name {
+                if decl.bindingSpecifier.tokenKind == .keyword(.let), binding.accessorBlock == nil,
+                   let v = binding.initializer?.value.as(StringLiteralExprSyntax.self)?.representedLiteralValue {
+                    return .literal(v)
+                }
+                return .runtime
+            }
+            if binding.pattern.as(IdentifierPatternSyntax.self) == nil, mentions(binding.pattern, name) { return .runtime }
+        }
+        return nil
+    }
+
+    /// The members of a type declaration.
+    static func members(of node: Syntax) -> MemberBlockItemListSyntax? {
+        if let d = node.as(StructDeclSyntax.self) { return d.memberBlock.members }
+        if let d = node.as(ClassDeclSyntax.self) { return d.memberBlock.members }
+        if let d = node.as(EnumDeclSyntax.self) { return d.memberBlock.members }
+        if let d = node.as(ActorDeclSyntax.self) { return d.memberBlock.members }
+        if let d = node.as(ExtensionDeclSyntax.self) { return d.memberBlock.members }
+        return nil
+    }
+
+    static func mentions(_ node: some SyntaxProtocol, _ name: String) -> Bool {
+        node.tokens(viewMode: .sourceAccurate).contains { $0.text == name }
+    }
+
     static func binds(_ conditions: ConditionElementListSyntax, _ name: String) -> Bool {
         conditions.contains { element in
-            guard let b = element.condition.as(OptionalBindingConditionSyntax.self) else { return false }
-            return b.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == name
-                || b.pattern.as(IdentifierPatternSyntax.self) == nil && b.pattern.tokens(viewMode: .sourceAccurate).contains { $0.text == name }
+            if let b = element.condition.as(OptionalBindingConditionSyntax.self) { return mentions(b.pattern, name) }
+            if let m = element.condition.as(MatchingPatternConditionSyntax.self) { return mentions(m.pattern, name) }
+            return false
         }
     }
 
@@ -288,6 +349,15 @@ private final class UseVisitor: SyntaxVisitor {
         append(value, api: api, at: Syntax(expr), constant: constant)
     }
 
+    /// Whether a member access reads as a path of types (`Config.Keys`):
+    /// names that start upper-case all the way down.
+    static func isTypePath(_ e: MemberAccessExprSyntax) -> Bool {
+        guard e.declName.baseName.text.first?.isUppercase == true, let base = e.base else { return false }
+        if let b = base.as(DeclReferenceExprSyntax.self) { return b.baseName.text.first?.isUppercase == true }
+        if let b = base.as(MemberAccessExprSyntax.self) { return isTypePath(b) }
+        return false
+    }
+
     private func append(_ value: AccessGroupUse.Value, api: String, at node: Syntax, constant: (file: String, line: Int)?) {
         let start = node.startLocation(converter: converter, afterLeadingTrivia: true)
         let text = node.trimmedDescription
@@ -322,7 +392,7 @@ private final class UseVisitor: SyntaxVisitor {
             case .none: break
             }
             let found = finder.constant(name) { c in
-                !c.isLocal && (c.container == nil || scope.types.contains(c.container ?? ""))
+                !c.isLocal && (c.container.map { scope.types.contains($0) } ?? true)
             }
             return found.map { (.literal($0.0), $0.1) } ?? runtime
         }
@@ -336,14 +406,16 @@ private final class UseVisitor: SyntaxVisitor {
             if let b = base.as(DeclReferenceExprSyntax.self) {
                 let text = b.baseName.text
                 type = text == "Self" || text == "self" ? scope.types.first : text
-            } else if let b = base.as(MemberAccessExprSyntax.self), b.base?.is(DeclReferenceExprSyntax.self) == true
-                        || b.base?.is(MemberAccessExprSyntax.self) == true {
-                // Outer.Type.name: the type is the last component, when it reads as a type.
-                let last = b.declName.baseName.text
-                if last.first?.isUppercase == true { type = last }
+            } else if let b = base.as(MemberAccessExprSyntax.self), Self.isTypePath(b) {
+                // Outer.Type.name: a path of type names.
+                type = b.trimmedDescription.filter { !$0.isWhitespace }
             }
-            guard let type, let found = finder.constant(name, where: { !$0.isLocal && $0.container == type }) else { return runtime }
-            return (.literal(found.0), found.1)
+            guard let type else { return runtime }
+            let exact = type == scope.types.first
+            let found = finder.constant(name) { c in
+                !c.isLocal && (c.container.map { exact ? $0 == type : Scope.names($0, type) } ?? false)
+            }
+            return found.map { (.literal($0.0), $0.1) } ?? runtime
         }
         return runtime
     }

@@ -123,10 +123,19 @@ public enum AtomicFile {
 
     /// A device or a pipe, written as a shell's `>` would (no rename, no
     /// temporary file, nothing to make durable).
+    /// A pipe nobody reads is refused at once (opened without waiting, it
+    /// answers ENXIO; a blocking open waited for a reader forever, whatever
+    /// the run's time limit).
     private static func writeInPlace(_ bytes: [UInt8], to path: String) throws(WriteError) {
-        let fd = open(path, O_WRONLY)
-        guard fd >= 0 else { throw failure(path, "open it") }
+        let fd = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno == ENXIO { throw .notRegular(path, what: "a pipe nobody reads") }
+            throw failure(path, "open it")
+        }
         defer { close(fd) }
+        // Then as a shell's `>` writes: blocking while the reader catches up.
+        let flags = fcntl(fd, F_GETFL)
+        guard flags >= 0, fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0 else { throw failure(path, "open it") }
         guard writeAll(fd, bytes) else { throw failure(path, "write") }
     }
 

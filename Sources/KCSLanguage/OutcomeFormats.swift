@@ -71,8 +71,11 @@ public enum OutcomeFormat: String, Sendable, CaseIterable {
         return "{" + fields.joined(separator: ", ") + "}"
     }
 
-    /// A JSON string literal.
-    static func q(_ s: String) -> String { quoted(s) { $0.value < 0x20 } }
+    /// A JSON string literal. Besides what JSON requires (C0), every scalar
+    /// a terminal must not see raw (``TerminalText/needsEscape(_:)``: C1
+    /// controls, bidi overrides, invisible ones) is escaped: the report is
+    /// printed where the user reads it.
+    static func q(_ s: String) -> String { quoted(s, astral: .utf16) { TerminalText.needsEscape($0) } }
 
     /// A YAML double-quoted scalar (TAP's diagnostic blocks). YAML allows
     /// no DEL, no C1 control but NEL and no U+FFFE in a document, and the
@@ -80,12 +83,20 @@ public enum OutcomeFormat: String, Sendable, CaseIterable {
     /// raw (``TerminalText/needsEscape(_:)``), and those, is written with
     /// a YAML escape (found by adversarial testing: PyYAML refused U+009B).
     static func yq(_ s: String) -> String {
-        quoted(s) { TerminalText.needsEscape($0) || [0xFFFE, 0xFFFF, 0x2028, 0x2029].contains($0.value) }
+        quoted(s, astral: .long) { TerminalText.needsEscape($0) || [0xFFFE, 0xFFFF, 0x2028, 0x2029].contains($0.value) }
     }
 
+    /// How a scalar beyond U+FFFF is escaped: JSON has only `\uXXXX`, so a
+    /// surrogate pair; YAML has `\UXXXXXXXX`.
+    private enum AstralEscape { case utf16, long }
+
     /// `s` between double quotes, with the escapes JSON and YAML share and
-    /// `\u`/`\U` for every scalar `escapes` picks.
-    private static func quoted(_ s: String, escaping escapes: (Unicode.Scalar) -> Bool) -> String {
+    /// `\u` (or the astral form) for every scalar `escapes` picks.
+    private static func quoted(_ s: String, astral: AstralEscape, escaping escapes: (Unicode.Scalar) -> Bool) -> String {
+        func u4(_ v: UInt32) -> String {
+            let hex = String(v, radix: 16, uppercase: true)
+            return "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+        }
         var out = "\""
         for u in s.unicodeScalars {
             switch u {
@@ -96,9 +107,15 @@ public enum OutcomeFormat: String, Sendable, CaseIterable {
             case "\t": out += "\\t"
             default:
                 guard escapes(u) else { out.unicodeScalars.append(u); continue }
-                let hex = String(u.value, radix: 16, uppercase: true)
-                out += u.value > 0xFFFF ? "\\U" + String(repeating: "0", count: 8 - hex.count) + hex
-                                        : "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                if u.value <= 0xFFFF {
+                    out += u4(u.value)
+                } else if astral == .utf16 {
+                    let v = u.value - 0x10000
+                    out += u4(0xD800 + (v >> 10)) + u4(0xDC00 + (v & 0x3FF))
+                } else {
+                    let hex = String(u.value, radix: 16, uppercase: true)
+                    out += "\\U" + String(repeating: "0", count: 8 - hex.count) + hex
+                }
             }
         }
         return out + "\""
@@ -145,8 +162,9 @@ public enum OutcomeFormat: String, Sendable, CaseIterable {
     }
 
     /// XML text and attribute escaping; control characters other than tab
-    /// and line breaks are not allowed in XML 1.0 and are written `\u{1B}`,
-    /// as kcs writes them everywhere (a space lost what they were).
+    /// and line breaks are not allowed in XML 1.0, and they and every other
+    /// scalar a terminal must not see raw are written `\u{1B}`, as kcs
+    /// writes them everywhere (a space lost what they were).
     static func x(_ s: String) -> String {
         var out = ""
         for u in s.unicodeScalars {
@@ -158,7 +176,11 @@ public enum OutcomeFormat: String, Sendable, CaseIterable {
             case "'": out += "&apos;"
             case "\n", "\t", "\r": out.unicodeScalars.append(u)
             default:
-                if u.value < 0x20 || u.value == 0xFFFE || u.value == 0xFFFF { out += TerminalText.escape(u) } else { out.unicodeScalars.append(u) }
+                if TerminalText.needsEscape(u) || u.value == 0xFFFE || u.value == 0xFFFF {
+                    out += TerminalText.escape(u)
+                } else {
+                    out.unicodeScalars.append(u)
+                }
             }
         }
         return out

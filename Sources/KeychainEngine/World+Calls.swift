@@ -839,8 +839,13 @@ extension World {
         var query = ItemSpec()
         query.itemClass = .certificate
         query.attributes[.publicKeyHash] = label
-        return Self.matchingItems(query, .certificate, in: cache.searchIDs, of: devices[device.index].keychain)
-            .contains { devices[device.index].keychain[$0]?.lost == false }
+        // SecItemCopyMatching(query, NULL) succeeds only for a certificate it
+        // can read now: not lost, not locked away, no prompt it could ask.
+        let state = devices[device.index].state
+        return Self.matchingItems(query, .certificate, in: cache.searchIDs, of: devices[device.index].keychain).contains {
+            guard let cert = devices[device.index].keychain[$0] else { return false }
+            return !cert.lost && state.isAvailable(cert.accessibility) && cert.accessControl?.requiresAuthentication != true
+        }
     }
 }
 
@@ -882,7 +887,7 @@ struct ContextUse {
     mutating func coversPrompt(for ac: AccessControl, state: DeviceState) -> Bool {
         if authenticated { return true }
         guard reuseAllowed, context.reuseDuration > 0, let since = sinceBiometricUnlock,
-              since <= context.reuseDuration, state.biometryEnrolled else { return false }
+              since <= context.reuseDuration, state.biometryEnrolled, state.hasPasscode else { return false }
         let biometric: Set<AccessControl.Flag> = [.userPresence, .biometryAny, .biometryCurrentSet]
         let ok = ac.combinator == .or ? ac.flags.contains(where: biometric.contains) : ac.flags.allSatisfy(biometric.contains)
         if ok { authenticated = true }

@@ -94,6 +94,16 @@ extension World {
         let changes = request.changes ?? ItemSpec()
         var query = request.spec
         query.returns = changes.data == nil ? [.attributes, .data] : [.attributes]
+        // The data-protection side's query was translated with pruneMatch
+        // (SecItemUpdate's attrs_ios, line 5094): no match limit, so its
+        // SecItemCopyMatching finds one item; the file side keeps the limit.
+        if !toSyncable { query.limit = nil }
+        // The changes go into an add on the other side: an attribute the
+        // class lacks is errSecNoSuchAttr there.
+        if let itemClass = query.itemClass ?? query.persistentRef?.itemClass,
+           let bad = changes.attributes.first(where: { !$0.attribute.applies(to: itemClass) })?.attribute {
+            return CallResult(status: .noSuchAttr, reason: .attributeNotInClass(bad, itemClass), callerGroups: [])
+        }
         let found = toSyncable
             ? performOnMac(CallRequest(.find, query), as: app, on: device, prompt: prompt, dataProtection: nil)
             : performDataProtection(CallRequest(.find, query), as: app, on: device, prompt: prompt)
@@ -112,6 +122,7 @@ extension World {
             copy.data = changes.data ?? item.data
             copy.accessGroup = changes.accessGroup
             copy.accessibility = changes.accessibility
+            copy.accessControl = changes.accessControl
             copy.synchronizable = toSyncable ? .yes : .no
             // The existing twin, found by the moved item's attributes (the
             // dates left out), with the changes applied to it.

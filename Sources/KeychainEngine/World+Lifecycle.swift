@@ -54,12 +54,19 @@ extension World {
     /// taken as the clip's (an item another app wrote there would stay on a
     /// device).
     mutating func deleteAppClipItems(_ clip: AppHandle, on device: DeviceHandle) {
-        guard let appID = apps[clip.index].appID, let group = groupID(appID) else { return }
+        guard let group = appClipGroup(clip) else { return }
         for itemClass in ItemClass.allCases {
             for id in devices[device.index].keychain.items(of: itemClass, in: group) {
                 devices[device.index].keychain.remove(id)
             }
         }
+    }
+
+    /// The group whose items are an App Clip's: its application identifier
+    /// (kcs stores no clip flag; see ``deleteAppClipItems(_:on:)``).
+    func appClipGroup(_ clip: AppHandle) -> GroupID? {
+        guard apps[clip.index].kind == .appClip, let appID = apps[clip.index].appID else { return nil }
+        return groupID(appID)
     }
 
     /// Moves an App Clip's items to its full app's application identifier

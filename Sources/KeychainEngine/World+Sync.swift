@@ -18,8 +18,14 @@ extension World {
     /// `SecDbItemCopyPListWithMask(item, kSecDbSyncFlag)` includes v_Data),
     /// which a daemon without the user cannot decrypt.
     func travels(_ item: StoredItem, on device: DeviceHandle) -> Bool {
-        item.synchronizable && !item.accessibility.isThisDeviceOnly && item.accessControl?.requiresAuthentication != true
-            && platform(of: device).syncedClasses.contains(item.itemClass)
+        syncs(item, on: device) && item.accessControl?.requiresAuthentication != true
+    }
+
+    /// Whether the item is one iCloud Keychain keeps in step: its deletion
+    /// travels as a tombstone, which needs no secret, even when the item
+    /// itself could not be uploaded.
+    private func syncs(_ item: StoredItem, on device: DeviceHandle) -> Bool {
+        item.synchronizable && !item.accessibility.isThisDeviceOnly && platform(of: device).syncedClasses.contains(item.itemClass)
     }
 
     /// An item as it arrives on another device: the access-control column
@@ -34,7 +40,7 @@ extension World {
 
     /// Records the deletion of a travelling item so the deletion syncs too.
     mutating func recordDeletion(_ item: StoredItem, on device: DeviceHandle) {
-        guard travels(item, on: device) else { return }
+        guard syncs(item, on: device) else { return }
         devices[device.index].tombstones[item.primaryKey] = tick()
     }
 
@@ -106,8 +112,8 @@ extension World {
     public mutating func backup(_ device: DeviceHandle, as name: String) {
         var keychain = devices[device.index].keychain
         var clipGroups: Set<GroupID> = []
-        for clip in apps.indices where apps[clip].kind == .appClip && isInstalled(AppHandle(index: clip), on: device) {
-            if let appID = apps[clip].appID, let group = groupID(appID) { clipGroups.insert(group) }
+        for clip in apps.indices where isInstalled(AppHandle(index: clip), on: device) {
+            if let group = appClipGroup(AppHandle(index: clip)) { clipGroups.insert(group) }
         }
         for (id, item) in keychain.allItems where item.accessibility == .whenPasscodeSetThisDeviceOnly
             || item.accessControl?.requiresAuthentication == true || clipGroups.contains(item.group) {
@@ -135,8 +141,10 @@ extension World {
         let sameDevice = backup.deviceName == devices[device.index].name
         var keychain = devices[device.index].keychain
         for (id, item) in keychain.allItems where !item.synchronizable { keychain.remove(id) }
-        var usedRows: Set<[Int64]> = []
-        for (_, item) in keychain.allItems { usedRows.insert([Int64(item.itemClass.tableIndex), item.rowID]) }
+        // The rows taken, as table << 56 | row ID: the kept items' and each
+        // restored item's as it got it (a taken row ID gets a new one).
+        func row(_ item: StoredItem) -> Int64 { Int64(item.itemClass.tableIndex) << 56 | item.rowID }
+        var usedRows = Set(keychain.allItems.map { row($0.1) })
         let newerWins = platform(of: device).persistentRefsUseUUID
         var restored = 0
         for (_, item) in backup.keychain.allItems where sameDevice || !item.accessibility.isThisDeviceOnly {
@@ -144,9 +152,8 @@ extension World {
                 if newerWins && kept.modified < item.modified { keychain.replace(id, with: item); restored += 1 }
                 continue
             }
-            let row = [Int64(item.itemClass.tableIndex), item.rowID]
-            keychain.insertRestored(item, rowIDFree: !usedRows.contains(row))
-            usedRows.insert(row)
+            let id = keychain.insertRestored(item, rowIDFree: !usedRows.contains(row(item)))
+            if let given = keychain[id] { usedRows.insert(row(given)) }
             restored += 1
         }
         devices[device.index].keychain = keychain

@@ -306,6 +306,21 @@ struct XcodeRealProjectsTests {
                 }
                 _ = (a, b, c, d)
             }
+            struct Store {
+                let wrongGroup: String
+                func save() { let f: [String: Any] = [kSecAttrAccessGroup as String: wrongGroup]; _ = f }
+                var current: String? { didSet { let g: [String: Any] = [kSecAttrAccessGroup as String: oldValue ?? ""]; _ = g } }
+            }
+            func patterns(_ o: String?) {
+                let (wrongGroup, _) = (ProcessInfo.processInfo.environment["G"] ?? "", 1)
+                let h: [String: Any] = [kSecAttrAccessGroup as String: wrongGroup]
+                switch o { case .some(let wrongGroup): let i: [String: Any] = [kSecAttrAccessGroup as String: wrongGroup]; _ = i
+                           default: break }
+                _ = h
+            }
+            enum A { enum Keys { static let group = "\(XcodeFixture.team).com.example.elsewhere" } }
+            enum B { enum Keys { static var group: String { "" }; static func f() { let j: [String: Any] = [kSecAttrAccessGroup as String: group]; _ = j } } }
+            let oldValue = "\(XcodeFixture.team).com.example.elsewhere"
 
             """)
         f.writeProject()
@@ -318,6 +333,13 @@ struct XcodeRealProjectsTests {
         #expect(d.contains { $0.hasPrefix("KCS607 KeychainStore.swift:15") && $0.contains("com.example.elsewhere") }, "\(d)")
         #expect(d.contains { $0.hasPrefix("KCS608 KeychainStore.swift:17") }, "the if-let shadows the constant: \(d)")
         #expect(!d.contains { $0.contains("keychainAccessGroupIdentifier, which") }, "\(d)")
+        // A stored property, an accessor's oldValue, a tuple and a switch
+        // binding, and a type's own member beside a same-named nested type
+        // elsewhere: values, never the file's or A.Keys's constant.
+        for line in [24, 25, 29, 30, 35] {
+            #expect(d.contains { $0.hasPrefix("KCS608 KeychainStore.swift:\(line) ") }, "line \(line): \(d)")
+        }
+        #expect(d.filter { $0.hasPrefix("KCS607") }.count == 1, "only line 15 names a group the target lacks: \(d)")
     }
 
     /// ProtonVPN's Mac app: two system extensions (network extensions) sign

@@ -451,16 +451,19 @@ import KeychainEngine
         try Self.withFolder { dir in
             let fifo = dir.appendingPathComponent("pipe").path
             #expect(mkfifo(fifo, 0o600) == 0)
-            // A reader on the other end, reading to the end (a reader that
-            // closed early would make the write a SIGPIPE).
-            let reader = Thread {
-                let fd = open(fifo, O_RDONLY)
-                var buffer = [UInt8](repeating: 0, count: 64)
-                while fd >= 0, read(fd, &buffer, buffer.count) > 0 {}
-                if fd >= 0 { close(fd) }
+            // Nobody reads yet: refused at once, never a wait without end.
+            #expect(throws: WriteError.notRegular(fifo, what: "a pipe nobody reads")) {
+                try AtomicFile.write(Array("x".utf8), to: fifo)
             }
-            reader.start()
+            // A reader on the other end, opened first without waiting, so
+            // the write finds it; the bytes must arrive.
+            let readEnd = open(fifo, O_RDONLY | O_NONBLOCK)
+            #expect(readEnd >= 0)
+            defer { close(readEnd) }
             try AtomicFile.write(Array("through\n".utf8), to: fifo)
+            var buffer = [UInt8](repeating: 0, count: 64)
+            let n = read(readEnd, &buffer, buffer.count)
+            #expect(n == 8 && Array(buffer[0..<8]) == Array("through\n".utf8), "the bytes went through the pipe")
             var info = stat()
             #expect(stat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO, "the pipe is still a pipe")
             #expect(throws: WriteError.notRegular(fifo, what: "a device or a pipe")) {

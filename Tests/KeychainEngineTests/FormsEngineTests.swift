@@ -106,6 +106,25 @@ struct PersistentRefEngineTests {
         #expect(f.find(gp("a", sync: .yes)).status == .success)
     }
 
+    /// A restored row keeps its row ID only when no row of its table has it
+    /// there (SecServerImportItem retries a clash without one); every row
+    /// still has an ID of its own (found by review: a second item kept a
+    /// row ID the first had just been given).
+    @Test("a restore never gives two rows one row ID")
+    func restoredRowIDsStayUnique() throws {
+        var f = Fixture(platform: Platform(.ios, 17))
+        let other = try f.world.addDevice(name: "other", account: "elsewhere")
+        for account in ["a", "b", "c"] {
+            _ = f.world.perform(CallRequest(.add, gp(account, data: account.uppercased())), as: f.main, on: other)
+        }
+        f.world.backup(other, as: "ob")
+        f.mustAdd(gp("kept", sync: .yes))
+        _ = try f.world.restore("ob", to: .this)
+        let rows = f.world[DeviceHandle.this].keychain.allItems.map { $0.1.rowID }
+        #expect(rows.count == 4)
+        #expect(Set(rows).count == rows.count, "row IDs: \(rows)")
+    }
+
     @Test("a UUID reference is not readable before Security-61439")
     func uuidOnAnOldDevice() throws {
         var f = Fixture()

@@ -124,9 +124,6 @@ struct Section4DeviceStateTests {
         #expect(g.find(spec(.genericPassword, [(.service, str("svc"))])).status == .interactionNotAllowed)
     }
 
-    /// An update decrypts and fails under the lock; a delete does not
-    /// (SecItemDb.c s3dl_query_delete: SecDbItemNeedAuth swallows the lock's
-    /// error and the row goes by its ID), and leaves no tombstone.
     /// Biometry needs a passcode (LAErrorPasscodeNotSet): turning the
     /// passcode off removes it, and only a new enrollment brings it back.
     @Test("4 passcode off removes biometry")
@@ -145,6 +142,9 @@ struct Section4DeviceStateTests {
         #expect(f.call(.find, read, prompt: { _ in .approve }).status == .success)
     }
 
+    /// An update decrypts and fails under the lock; a delete does not
+    /// (SecItemDb.c s3dl_query_delete: SecDbItemNeedAuth swallows the lock's
+    /// error and the row goes by its ID), and leaves no tombstone.
     @Test("3 update locked as find; delete goes on under the lock")
     func lockedUpdateDelete() throws {
         var f = Fixture()
