@@ -29,7 +29,9 @@ struct Analysis {
             diagnostics = outcome.diagnostics
             return
         }
-        statements = Parser.parse(file).program.statements
+        let parsed = Parser.parse(file)
+        statements = parsed.program.statements
+        if !parsed.diagnostics.isEmpty { unlowered = Self.namesOfUnlowered(file, lowered: statements) }
         runnable = bytes
         var (report, session, calls) = Self.run(file, loader)
         diagnostics = report.diagnostics
@@ -46,6 +48,28 @@ struct Analysis {
 
     /// The text that ran: the document, or without its statements in error.
     private(set) var runnable: [UInt8] = []
+
+    /// Names in statements that parse but do not lower (a line being
+    /// corrected, with a misspelt attribute): the calling app and the
+    /// device, so going to their definition works there too.
+    private var unlowered: [(role: Role, name: NameRef)] = []
+
+    private static func namesOfUnlowered(_ file: SourceFile, lowered: [Statement]) -> [(role: Role, name: NameRef)] {
+        var syntax = SyntaxParser.parse(file)
+        let ran = Set(lowered.map(\.range.start))
+        var out: [(role: Role, name: NameRef)] = []
+        for node in syntax.statements where !ran.contains(node.range.start) {
+            if let d = node.device {
+                let n = syntax.name(d)
+                out.append((.device, NameRef(text: n.text, range: n.range)))
+            }
+            if case .call(let call) = node.body {
+                let n = syntax.name(call.app)
+                out.append((.app, NameRef(text: n.text, range: n.range)))
+            }
+        }
+        return out
+    }
 
     private static func run(_ file: SourceFile, _ loader: any SourceLoader) -> (RunReport, Session, [CallRecord]) {
         var session = Session()
@@ -185,6 +209,7 @@ struct Analysis {
                 break
             }
         }
+        out += unlowered.map { ($0.role, $0.name, false) }
         return out
     }
 

@@ -231,6 +231,18 @@ final class Client {
         #expect(symbols.compactMap { $0["name"] as? String } == ["SKMME9E2Y8", "AppOne", "AppTwo", "com.example.Shared"])
     }
 
+    /// A line being corrected (a misspelt attribute) lowers to nothing, but
+    /// its app and device still lead to their declarations.
+    @Test func definitionWorksOnALineWithAnError() throws {
+        let c = Client()
+        c.open(uri, "team SKMME9E2Y8\ndevice Pad\napp com.example.AppOne\non Pad as AppOne add generic-password acount=\"a\"\n")
+        let app = try #require(c.request("textDocument/definition", c.at(uri, 3, 12)) as? [[String: Any]])
+        let appStart = (app.first?["range"] as? [String: Any])?["start"] as? [String: Any]
+        #expect(appStart?["line"] as? Int == 2 && appStart?["character"] as? Int == 16)
+        let device = try #require(c.request("textDocument/definition", c.at(uri, 3, 4)) as? [[String: Any]])
+        #expect(((device.first?["range"] as? [String: Any])?["start"] as? [String: Any])?["line"] as? Int == 1)
+    }
+
     @Test func codeActionsTurnDidYouMeanIntoEdits() throws {
         let c = Client()
         c.open(uri, "team SKMME9E2Y8\napp com.example.A\nas A find generic-pasword account=\"a\"\n")
