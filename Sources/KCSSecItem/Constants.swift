@@ -247,7 +247,9 @@ public let kSecAttrKeyTypeECSECPrimeRandom = "kSecAttrKeyTypeECSECPrimeRandom"
 
 // MARK: Values, returns, match and use keys
 
-/// An item's secret data (`kSecValueData`): `Data`, `[UInt8]` or `String` (stored as UTF-8).
+/// An item's secret data (`kSecValueData`): `Data` or `[UInt8]`. A `String` is
+/// errSecParam, as on a device (securityd takes data only), except in an add
+/// to the Mac's file-based keychain, which converts it to UTF-8.
 public let kSecValueData = "kSecValueData"
 /// A reference to the item (`kSecValueRef`); returned as ``SecItemReference``.
 public let kSecValueRef = "kSecValueRef"

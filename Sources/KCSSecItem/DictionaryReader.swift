@@ -29,6 +29,11 @@ enum DictionaryReader {
         "kSecMatchValidOnDate", "kSecValueRef", "kSecUseItemList",
         "kSecUseKeychain", "kSecUseAuthenticationContext",
         "kSecUseSystemKeychain", "kSecUseUserIndependentKeychain", "kSecUseCredentialReference",
+        // Columns of their classes a device stores (SecItemSchema.c) that
+        // the model has no place for.
+        "kSecAttrIsPrivate", "kSecAttrIsModifiable", "kSecAttrAlias", "kSecAttrWasAlwaysSensitive",
+        "kSecAttrWasNeverExtractable", "kSecAttrCanSignRecover", "kSecAttrCanVerifyRecover",
+        "kSecAttrCertificateEncoding", "kSecAttrScriptCode", "kSecAttrHasCustomIcon",
     ]
 
     static let attributesByName: [String: ItemAttribute] = Dictionary(
@@ -39,7 +44,14 @@ enum DictionaryReader {
         var status: KeychainStatus
     }
 
-    static func read(_ dictionary: [String: Any]) -> Result<ItemSpec, Refusal> {
+    /// `stringData`: whether `kSecValueData` may be a string. securityd
+    /// takes data only (SecDbQuery.c `query_set_data`, line 752:
+    /// errSecItemInvalidValue, that is errSecParam); only the Mac's
+    /// file-based keychain converts a string on add (SecItem.cpp line 3002).
+    static func read(_ dictionary: [String: Any], stringData: Bool = false) -> Result<ItemSpec, Refusal> {
+        if !stringData, let value = dictionary[kSecValueData], value is String || value is Substring {
+            return .failure(Refusal(status: .param))
+        }
         var spec = ItemSpec()
         // Dictionaries have no order; read keys sorted so a dictionary with
         // two faults always reports the same one.
@@ -138,6 +150,9 @@ enum DictionaryReader {
     static func attributeValue(_ attribute: ItemAttribute, _ value: Any) -> AttributeValue? {
         switch attribute.valueKind {
         case .string:
+            // The client takes the issuer as data only (SecItem.m
+            // SecItemAttributesPrepare, line 1447: CFCastWithError(CFData)).
+            if attribute == .issuer, value is String || value is Substring { return nil }
             // Strings and bytes alike (kSecAttrGeneric, kSecAttrApplicationTag
             // and others are CFData on Apple platforms).
             guard let bytes = ByteCodec.bytes(of: value) else { return nil }

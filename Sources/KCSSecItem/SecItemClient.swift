@@ -40,9 +40,15 @@ public struct SecItemClient: Sendable {
     public func add(_ attributes: [String: Any], _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
         result?.pointee = nil
         let spec: ItemSpec
-        switch DictionaryReader.read(attributes) {
+        switch DictionaryReader.read(attributes, stringData: true) {
         case .success(let s): spec = s
         case .failure(let refusal): return refusal.status.code
+        }
+        // A string for kSecValueData: only an add to the Mac's file-based
+        // keychain converts it; securityd refuses it.
+        if let data = attributes[kSecValueData], data is String || data is Substring,
+           world.world.platform(of: device).family != .macos || World.usesDataProtection(spec) {
+            return errSecParam
         }
         let outcome = world.perform(CallRequest(.add, spec), as: app, on: device)
         if outcome.status == .success {

@@ -53,12 +53,35 @@ struct DictionaryTests {
         #expect(one.find(password(["kSecMatchCaseInsensitive": true])).0 == errSecUnimplemented)
     }
 
+    /// What a device's client and securityd refuse: a string for the secret
+    /// (SecDbQuery.c query_set_data; the Mac's file keychain converts it on
+    /// add) or for the issuer (SecItem.m SecItemAttributesPrepare); columns a
+    /// device stores but the model has no place for are errSecUnimplemented.
+    @Test("value types a device refuses, and columns the model lacks")
+    func deviceValueTypes() {
+        let one = standardWorld().client("One")
+        #expect(one.add(password([kSecValueData: "pw"])) == errSecParam)
+        #expect(one.update(password(), [kSecValueData: "pw"]) == errSecParam)
+        let mac = standardWorld(platform: "macos 15").client("One")
+        #expect(mac.add(password([kSecValueData: "pw"])) == errSecSuccess, "the file keychain converts it")
+        #expect(mac.add(password(account: "dp", [kSecValueData: "pw", kSecUseDataProtectionKeychain: true])) == errSecParam)
+        let cert: [String: Any] = [kSecClass: kSecClassCertificate, kSecAttrIssuer: "CN=ca",
+                                   kSecAttrSerialNumber: Data("1".utf8), kSecValueData: Data("c".utf8)]
+        #expect(one.add(cert) == errSecParam)
+        #expect(one.find([kSecClass: kSecClassCertificate, kSecAttrIssuer: "CN=ca"]).0 == errSecParam)
+        for key in ["kSecAttrIsPrivate", "kSecAttrCertificateEncoding", "kSecAttrScriptCode"] {
+            #expect(one.find(password([key: 1])).0 == errSecUnimplemented, "\(key)")
+        }
+    }
+
     @Test("data round-trips exactly, UTF-8 or not")
     func bytesRoundTrip() {
         let one = standardWorld().client("One")
         let binary = Data([0x00, 0xFF, 0xC3, 0x28, 0x6B, 0x63, 0x73])
         #expect(one.add(password(account: "bin", [kSecValueData: binary])) == errSecSuccess)
-        #expect(one.add(password(account: "text", [kSecValueData: "héllo"])) == errSecSuccess)
+        // A string is no data to securityd (SecDbQuery.c query_set_data): errSecParam.
+        #expect(one.add(password(account: "text", [kSecValueData: "héllo"])) == errSecParam)
+        #expect(one.add(password(account: "text", [kSecValueData: Data("héllo".utf8)])) == errSecSuccess)
         #expect(one.add(password(account: "bytes", [kSecValueData: [UInt8]("\u{0}kcs-bytes:00".utf8)])) == errSecSuccess)
         #expect(one.find(password(account: "bin", [kSecReturnData: true])).1 as? Data == binary)
         #expect(one.find(password(account: "text", [kSecReturnData: true])).1 as? Data == Data("héllo".utf8))

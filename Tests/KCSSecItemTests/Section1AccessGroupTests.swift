@@ -9,7 +9,7 @@ struct Section1AccessGroupTests {
     func extensionInheritsNothing() {
         let world = standardWorld()
         let one = world.client("One"), widget = world.client("Widget")
-        #expect(one.add(password([kSecValueData: "tok"])) == errSecSuccess)
+        #expect(one.add(password([kSecValueData: Data("tok".utf8)])) == errSecSuccess)
         // Searched without a group: the shared item is simply invisible.
         #expect(widget.find(password([kSecReturnData: true])).0 == errSecItemNotFound)
         // Named: the widget lacks the entitlement.

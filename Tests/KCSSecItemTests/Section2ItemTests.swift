@@ -30,8 +30,10 @@ struct Section2ItemTests {
     func genericPasswordKey(extra: [String: String], expected: OSStatus) {
         let world = standardWorld()
         let one = world.client("One")
-        #expect(one.add(password([kSecValueData: "first"])) == errSecSuccess)
-        #expect(one.add(password(extra.merging([kSecValueData: "second"]) { a, _ in a })) == expected)
+        #expect(one.add(password([kSecValueData: Data("first".utf8)])) == errSecSuccess)
+        var second: [String: Any] = extra
+        second[kSecValueData] = Data("second".utf8)
+        #expect(one.add(password(second)) == expected)
     }
 
     @Test("2.2 synchronizable is part of the key")

@@ -185,7 +185,7 @@ struct Section3CallTests {
         let world = standardWorld()
         let one = world.client("One")
         let ac = try #require(SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlocked, .userPresence, nil))
-        #expect(one.add(password([kSecAttrAccessControl: ac, kSecValueData: "secret"])) == errSecSuccess)
+        #expect(one.add(password([kSecAttrAccessControl: ac, kSecValueData: Data("secret".utf8)])) == errSecSuccess)
         world.answerPrompts(answer)
         #expect(one.find(password([kSecReturnData: true])).0 == expected)
     }
@@ -283,7 +283,7 @@ struct Section3CallTests {
     @Test("update: find after update sees the new data")
     func updateThenFind() {
         let one = standardWorld().client("One")
-        #expect(one.add(password([kSecValueData: "old"])) == errSecSuccess)
+        #expect(one.add(password([kSecValueData: Data("old".utf8)])) == errSecSuccess)
         #expect(one.update(password(), [kSecValueData: Data("new".utf8)]) == errSecSuccess)
         #expect(one.find(password([kSecReturnData: true])).1 as? Data == Data("new".utf8))
     }
@@ -296,7 +296,7 @@ struct Section3CallTests {
           arguments: [kSecClass, kSecMatchLimit, kSecReturnData, kSecReturnAttributes])
     func updateNonAttributeKeys(key: String) {
         let one = standardWorld().client("One")
-        #expect(one.add(password([kSecValueData: "old"])) == errSecSuccess)
+        #expect(one.add(password([kSecValueData: Data("old".utf8)])) == errSecSuccess)
         let values: [String: Any] = [kSecClass: kSecClassGenericPassword, kSecMatchLimit: kSecMatchLimitAll,
                                      kSecReturnData: true, kSecReturnAttributes: true]
         var changes: [String: Any] = [kSecValueData: Data("new".utf8)]
