@@ -10,6 +10,11 @@ public struct AccessGroupUse: Sendable {
         case runtime(String)
     }
 
+    /// The `#if` condition around the use, when there is one: whether that
+    /// code is compiled depends on the build (DEBUG, os(…)), which the
+    /// check does not evaluate.
+    public var condition: String?
+
     public var value: Value
     /// What names the group: `kSecAttrAccessGroup`, `accessGroup:`, `SharedGroupIdentifier(…)`.
     public var api: String
@@ -25,7 +30,7 @@ public struct AccessGroupUse: Sendable {
 /// dictionaries (literal, subscript or `setValue(_:forKey:)`), `accessGroup:` arguments
 /// (KeychainAccess, SwiftKeychainWrapper, SimpleKeychain), assignments to
 /// `.accessGroup` (keychain-swift, SAMKeychainQuery), and Valet's
-/// `SharedGroupIdentifier(appIDPrefix:groupIdentifier:)` and
+/// `SharedGroupIdentifier(appIDPrefix:nonEmptyGroup:)` and
 /// `sharedGroupIdentifier:`.
 public struct AccessGroupFinder {
     /// String constants (`let x = "…"`) of all the files, by name: a
@@ -296,10 +301,15 @@ private final class UseVisitor: SyntaxVisitor {
         let elements = Array(node.elements)
         for (i, e) in elements.enumerated() where e.is(AssignmentExprSyntax.self) && i > 0 && i + 1 < elements.count {
             let lhs = elements[i - 1]
+            // The whole right-hand side: `Team.id + ".x"` is not `Team.id`.
+            let rhs = elements[(i + 1)...]
             if let sub = lhs.as(SubscriptCallExprSyntax.self), Self.names(sub.arguments, "kSecAttrAccessGroup") {
-                record(elements[i + 1], api: "kSecAttrAccessGroup")
-            } else if let member = lhs.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "accessGroup" {
-                record(elements[i + 1], api: ".accessGroup")
+                record(rhs, api: "kSecAttrAccessGroup")
+            } else if let member = lhs.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "accessGroup",
+                      member.base?.as(DeclReferenceExprSyntax.self)?.baseName.text != "self" {
+                // `self.accessGroup = …` stores the type's own property (a
+                // wrapper's init); its use, if any, is elsewhere.
+                record(rhs, api: ".accessGroup")
             }
         }
         return .visitChildren
@@ -310,7 +320,9 @@ private final class UseVisitor: SyntaxVisitor {
         let args = Array(node.arguments)
         func arg(_ labels: String...) -> ExprSyntax? { args.first { labels.contains($0.label?.text ?? "") }?.expression }
         if callee.hasSuffix("SharedGroupIdentifier") {
-            recordComposed(node, prefix: arg("appIDPrefix") ?? arg("groupPrefix"), group: arg("groupIdentifier"), api: "SharedGroupIdentifier")
+            // Valet's public initialisers: (appIDPrefix:nonEmptyGroup:) and (groupPrefix:nonEmptyGroup:).
+            recordComposed(node, prefix: arg("appIDPrefix") ?? arg("groupPrefix"), group: arg("nonEmptyGroup", "groupIdentifier"),
+                           api: "SharedGroupIdentifier")
         } else if let shared = arg("sharedGroupIdentifier") {
             if shared.is(StringLiteralExprSyntax.self) {
                 recordComposed(node, prefix: arg("withAppIDPrefix", "appIDPrefix") ?? arg("withGroupPrefix", "groupPrefix"), group: shared,
@@ -349,6 +361,28 @@ private final class UseVisitor: SyntaxVisitor {
         append(value, api: api, at: Syntax(expr), constant: constant)
     }
 
+    /// The right-hand side of an assignment: one expression is resolved,
+    /// an operator chain is a value built at run time.
+    private func record(_ rhs: ArraySlice<ExprSyntax>, api: String) {
+        guard let first = rhs.first else { return }
+        if rhs.count == 1 { record(first, api: api); return }
+        append(.runtime(rhs.map(\.trimmedDescription).joined(separator: " ")), api: api, at: Syntax(first), constant: nil)
+    }
+
+    /// The condition of the innermost `#if` clause holding `node`
+    /// (`#else` as the negation of its `#if`).
+    static func ifCondition(around node: Syntax) -> String? {
+        var current = node.parent
+        while let n = current {
+            if let clause = n.as(IfConfigClauseSyntax.self) {
+                if let c = clause.condition { return c.trimmedDescription }
+                return "#else"
+            }
+            current = n.parent
+        }
+        return nil
+    }
+
     /// Whether a member access reads as a path of types (`Config.Keys`):
     /// names that start upper-case all the way down.
     static func isTypePath(_ e: MemberAccessExprSyntax) -> Bool {
@@ -362,8 +396,10 @@ private final class UseVisitor: SyntaxVisitor {
         let start = node.startLocation(converter: converter, afterLeadingTrivia: true)
         let text = node.trimmedDescription
         let firstLine = text.split(separator: "\n", omittingEmptySubsequences: false).first.map(\.count) ?? 1
-        uses.append(AccessGroupUse(value: value, api: api, line: start.line, column: start.column, length: max(1, firstLine),
-                                   constant: constant))
+        var use = AccessGroupUse(value: value, api: api, line: start.line, column: start.column, length: max(1, firstLine),
+                                 constant: constant)
+        use.condition = Self.ifCondition(around: node)
+        uses.append(use)
     }
 
     /// The value of an expression if it is spelled out; `nil` for a

@@ -64,15 +64,23 @@ public enum CodeCheck {
                     let at = ProjectLocation(file: path, line: use.line, column: use.column)
                     var notes: [DiagnosticNote] = []
                     if let c = use.constant { notes.append(render.note("the constant is declared here", at: ProjectLocation(file: c.file, line: c.line))) }
+                    let groups = grantedOnce.isEmpty ? "none (the target is unsigned)" : grantedOnce.joined(separator: ", ")
                     switch use.value {
+                    case .literal(let group) where use.condition != nil && !granted.contains(group):
+                        // Compiled or not depending on the build: not a sure failure
+                        // (Omnivore's `#if DEBUG` group; a `#if os(macOS)` one on iOS).
+                        out.append(render.diagnostic(ProjectIssue(
+                            .warning, "target '\(target.name)' (configuration '\(signing.configuration)') names the access group \(group) under #if \(use.condition ?? ""), which it is not entitled to; kcs does not evaluate #if, so it cannot tell whether this build compiles the call",
+                            at: at, hint: "its groups: \(groups)"),
+                            code: .codeGroupNotCheckable, length: use.length, notes: notes))
                     case .runtime(let expr):
                         out.append(render.diagnostic(ProjectIssue(
                             .warning, "target '\(target.name)' (configuration '\(signing.configuration)') passes \(use.api) a value built at run time (\(expr.prefix(60))): kcs cannot check it",
-                            at: at, hint: "its groups: \(grantedOnce.joined(separator: ", "))"),
+                            at: at, hint: "its groups: \(groups)"),
                             code: .codeGroupNotCheckable, length: use.length, notes: notes))
                     case .literal(let group):
                         guard !granted.contains(group) else { continue }
-                        var hint = "its groups: " + grantedOnce.joined(separator: ", ")
+                        var hint = "its groups: " + groups
                         let others = lint.signings.filter { $0.configuration == signing.configuration && $0.target.id != target.id }
                         if let prefixed = app.prefixedGroup(for: group) {
                             hint = "the group lacks its team prefix: write \"\(prefixed)\" (the entitlement's $(AppIdentifierPrefix) expands to \(app.teamID ?? "the team").)"

@@ -364,4 +364,41 @@ struct XcodeRealProjectsTests {
         let imported = XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions(platform: "macos"))
         #expect(imported.scenario.contains("app com.example.Notes.tunnel as Tunnel kind=extension"), "\(imported.scenario)")
     }
+
+    /// A second trial on real projects: an assignment's right-hand side was
+    /// cut at its first operand (`Team.id + ".x"` read as the team ID, a
+    /// false KCS607); Valet's public label is `nonEmptyGroup:`; a group under
+    /// `#if` may not be compiled in this build (Omnivore's `#if DEBUG`); a
+    /// wrapper's `self.accessGroup = accessGroup` passes nothing to SecItem.
+    @Test func assignmentsValetAndConditionalCode() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.write("App/KeychainStore.swift", """
+            import Security
+            enum Team { static let id = "\(XcodeFixture.team)" }
+            func save() {
+                var query: [String: Any] = [:]
+                query[kSecAttrAccessGroup as String] = Team.id + ".com.example.Notes.shared"
+                _ = query
+            }
+            let a = SharedGroupIdentifier(appIDPrefix: "\(XcodeFixture.team)", nonEmptyGroup: "com.example.Other")
+            #if DEBUG
+            let b: [String: Any] = [kSecAttrAccessGroup as String: "\(XcodeFixture.team).com.example.Notes.debug"]
+            #endif
+            struct Store {
+                let accessGroup: String?
+                init(accessGroup: String?) { self.accessGroup = accessGroup }
+            }
+
+            """)
+        f.writeProject()
+        let d = CodeCheck.run(try ProjectLint.load(f.projectPath).get())
+            .filter { $0.file?.name.hasSuffix("KeychainStore.swift") == true }
+            .map { "\($0.code.rawValue) \($0.location?.line ?? 0) \($0.message)" }
+        #expect(d.contains { $0.hasPrefix("KCS608 5 ") && $0.contains("Team.id + \".com.example.Notes.shared\"") }, "\(d)")
+        #expect(d.contains { $0.hasPrefix("KCS607 8 ") && $0.contains("com.example.Other") }, "Valet: \(d)")
+        #expect(d.contains { $0.hasPrefix("KCS608 10 ") && $0.contains("under #if DEBUG") }, "\(d)")
+        #expect(!d.contains { $0.hasPrefix("KCS608 14 ") || $0.hasPrefix("KCS607 14 ") }, "\(d)")
+        #expect(d.count == 3, "\(d)")
+    }
 }
