@@ -431,7 +431,8 @@ extension World {
     /// Static, like `matchingItems` and `walk`: a mutating call that asked
     /// the world for them would copy the whole world to lend it.
     static func matchingFoundItems(_ spec: ItemSpec, _ itemClass: ItemClass, in groups: [GroupID],
-                                   of keychain: Keychain, names groupNames: [String]) -> [FoundItem] {
+                                   of keychain: Keychain, names groupNames: [String],
+                                   certificateGroups: [GroupID]? = nil) -> [FoundItem] {
         guard itemClass == .identity else {
             let ids = matchingItems(spec, itemClass, in: groups, of: keychain)
             guard !ids.isEmpty else { return [] }
@@ -444,10 +445,18 @@ extension World {
             return found
         }
         // An identity is a certificate whose public key hash is the
-        // application label of a private key the caller can also see.
+        // application label of a private key the caller can also see: one
+        // result per (certificate, key) pair (SecItemDb.c line 858, a plain
+        // join). The outer query sees the certificate's label, issuer,
+        // serial, subject key ID and data, and the key's every column, so
+        // the group, sync value and accessibility it names are the key's;
+        // the certificate is held only to the caller's groups (`cert.agrp IN`).
         var certSpec = spec, keySpec = spec
         certSpec.attributes = AttributeList(spec.attributes.filter { $0.attribute.applies(to: .certificate) }
             .map { ($0.attribute, $0.value) })
+        certSpec.synchronizable = .any
+        certSpec.accessibility = nil
+        certSpec.accessControl = nil
         // An attribute both halves have (the label) filters the certificate
         // only: SecItemDb.c SecDbAttrWithKey resolves an identity's attribute
         // in the certificate class first (si-42-identity.m "still finding
@@ -461,15 +470,16 @@ extension World {
         if spec.persistentRef != nil && spec.synchronizable == nil { keySpec.synchronizable = .any }
         let keys = matchingItems(keySpec, .key, in: groups, of: keychain)
         var found: [FoundItem] = []
-        for certID in matchingItems(certSpec, .certificate, in: groups, of: keychain) {
+        for certID in matchingItems(certSpec, .certificate, in: certificateGroups ?? groups, of: keychain) {
             guard let cert = keychain[certID] else { continue }
             // The join's `pkhh = klbl` (SecItemDb.c): a certificate without a
             // public key hash (NULL, no default) pairs with no key.
-            guard let hash = cert.comparedValue(.publicKeyHash),
-                  let keyID = keys.first(where: { keychain[$0]?.comparedValue(.applicationLabel) == hash }),
-                  let key = keychain[keyID] else { continue }
-            found.append(FoundItem(id: certID, item: cert, groupName: groupNames[Int(cert.group)],
-                                   identityKey: .init(id: keyID, item: key, groupName: groupNames[Int(key.group)])))
+            guard let hash = cert.comparedValue(.publicKeyHash) else { continue }
+            for keyID in keys {
+                guard let key = keychain[keyID], key.comparedValue(.applicationLabel) == hash else { continue }
+                found.append(FoundItem(id: certID, item: cert, groupName: groupNames[Int(cert.group)],
+                                       identityKey: .init(id: keyID, item: key, groupName: groupNames[Int(key.group)])))
+            }
         }
         return found
     }
@@ -575,7 +585,8 @@ extension World {
             return CallResult(status: .param, reason: .persistentRefWithAttributes, callerGroups: cache.names,
                               searchedGroups: searched)
         }
-        let matches = devices[device.index].keychain.foundItems(spec, itemClass, in: groups, names: groupNames)
+        let matches = devices[device.index].keychain.foundItems(spec, itemClass, in: groups, names: groupNames,
+                                                                certificateGroups: cache.searchIDs)
         var context = contextUse(spec, device)
         defer { if let context, let name = spec.context, context.authenticated { contexts[name]?.authenticatedOn = device } }
         // Every query decrypts the secret part of an item whose access control
@@ -636,7 +647,8 @@ extension World {
             return .failed(CallResult(status: .param, reason: .persistentRefWithAttributes, callerGroups: cache.names,
                                       searchedGroups: searched))
         }
-        let matches = devices[device.index].keychain.foundItems(query, itemClass, in: groups, names: groupNames)
+        let matches = devices[device.index].keychain.foundItems(query, itemClass, in: groups, names: groupNames,
+                                                                certificateGroups: cache.searchIDs)
         let deletes = operation == .delete
         switch Self.walk(matches, cap: Int.max, authenticates: !deletes, authUI: authUI, state: devices[device.index].state,
                     deletes: deletes, context: &context, prompt: prompt) {
@@ -862,8 +874,8 @@ extension Keychain {
     /// where a read would copy the whole keychain to lend it (callgrind:
     /// one copy per query).
     mutating func foundItems(_ spec: ItemSpec, _ itemClass: ItemClass, in groups: [GroupID],
-                    names groupNames: [String]) -> [FoundItem] {
-        World.matchingFoundItems(spec, itemClass, in: groups, of: self, names: groupNames)
+                    names groupNames: [String], certificateGroups: [GroupID]? = nil) -> [FoundItem] {
+        World.matchingFoundItems(spec, itemClass, in: groups, of: self, names: groupNames, certificateGroups: certificateGroups)
     }
 }
 
