@@ -164,20 +164,16 @@ enum LocalBinding {
     case literal(String)
     case runtime
 
-    init(_ name: String, before use: Syntax) {
+    init(_ name: String, before use: Syntax, index: BindingIndex) {
         self = .none
         var child = use
         var current = use.parent
         while let n = current {
             if let items = n.as(CodeBlockItemListSyntax.self) {
-                for item in items where item.endPosition <= child.position {
-                    if let decl = item.item.as(VariableDeclSyntax.self) {
-                        if let found = Self.binding(of: name, in: decl) { self = found }
-                    } else if let guardStmt = item.item.as(GuardStmtSyntax.self), Self.binds(guardStmt.conditions, name) {
-                        self = .runtime
-                    }
-                }
-                if case .none = self {} else { return }
+                // The last binding of the name before the use, from the
+                // block's index (each block read once per file: scanning it
+                // per use was quadratic, a 250 KB file took minutes).
+                if let found = index.binding(of: name, in: items, before: child.position) { self = found; return }
             }
             if let i = n.as(IfExprSyntax.self), child.id == i.body.id, Self.binds(i.conditions, name) { self = .runtime; return }
             if let w = n.as(WhileStmtSyntax.self), child.id == w.body.id, Self.binds(w.conditions, name) { self = .runtime; return }
@@ -200,34 +196,50 @@ enum LocalBinding {
             }
             if let c = n.as(ClosureExprSyntax.self), let sig = c.signature?.parameterClause, Self.mentions(sig, name) { self = .runtime; return }
             if let c = n.as(ClosureExprSyntax.self), c.signature == nil, name.hasPrefix("$") { self = .runtime; return }
-            if let members = Self.members(of: n) {
+            if let found = index.member(name, of: n) {
                 // A member of the type around the use: a string constant is
                 // the type's (found by its container); anything else is a value.
-                for member in members {
-                    guard let decl = member.decl.as(VariableDeclSyntax.self), let found = Self.binding(of: name, in: decl) else { continue }
-                    if case .literal = found { return }
-                    self = .runtime
-                    return
-                }
+                if case .literal = found { return }
+                self = .runtime
+                return
             }
             child = n
             current = n.parent
         }
     }
 
-    /// What a declaration binds `name` to, if it binds it.
-    static func binding(of name: String, in decl: VariableDeclSyntax) -> LocalBinding? {
+    /// Every name a declaration binds, with what it binds it to.
+    static func bindings(in decl: VariableDeclSyntax) -> [(String, LocalBinding)] {
+        var out: [(String, LocalBinding)] = []
         for binding in decl.bindings {
-            if binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == name {
+            if let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text {
                 if decl.bindingSpecifier.tokenKind == .keyword(.let), binding.accessorBlock == nil,
                    let v = binding.initializer?.value.as(StringLiteralExprSyntax.self)?.representedLiteralValue {
-                    return .literal(v)
+                    out.append((name, .literal(v)))
+                } else {
+                    out.append((name, .runtime))
                 }
-                return .runtime
+            } else {
+                for token in binding.pattern.tokens(viewMode: .sourceAccurate) where Self.isIdentifier(token) {
+                    out.append((token.text, .runtime))
+                }
             }
-            if binding.pattern.as(IdentifierPatternSyntax.self) == nil, mentions(binding.pattern, name) { return .runtime }
         }
-        return nil
+        return out
+    }
+
+    static func isIdentifier(_ token: TokenSyntax) -> Bool {
+        if case .identifier = token.tokenKind { return true }
+        return false
+    }
+
+    /// The names `if`/`guard`/`while` conditions bind.
+    static func bound(by conditions: ConditionElementListSyntax) -> [String] {
+        conditions.flatMap { element -> [String] in
+            let pattern: PatternSyntax? = element.condition.as(OptionalBindingConditionSyntax.self)?.pattern
+                ?? element.condition.as(MatchingPatternConditionSyntax.self)?.pattern
+            return pattern.map { $0.tokens(viewMode: .sourceAccurate).filter(isIdentifier).map(\.text) } ?? []
+        }
     }
 
     /// The members of a type declaration.
@@ -245,15 +257,54 @@ enum LocalBinding {
     }
 
     static func binds(_ conditions: ConditionElementListSyntax, _ name: String) -> Bool {
-        conditions.contains { element in
-            if let b = element.condition.as(OptionalBindingConditionSyntax.self) { return mentions(b.pattern, name) }
-            if let m = element.condition.as(MatchingPatternConditionSyntax.self) { return mentions(m.pattern, name) }
-            return false
-        }
+        bound(by: conditions).contains(name)
     }
 
     static func names(_ parameters: FunctionParameterListSyntax, _ name: String) -> Bool {
         parameters.contains { ($0.secondName ?? $0.firstName).text == name }
+    }
+}
+
+/// The bindings of each code block and the members of each type of one
+/// file, read once and looked up by name: resolving a use asks its blocks
+/// and types, and asking by scanning them made a file of n declarations and
+/// n uses cost n² (found by adversarial testing).
+final class BindingIndex {
+    /// Per block: for each name, where each binding of it ends, in order.
+    private var blocks: [SyntaxIdentifier: [String: [(end: AbsolutePosition, binding: LocalBinding)]]] = [:]
+    private var types: [SyntaxIdentifier: [String: LocalBinding]] = [:]
+
+    /// The last binding of `name` in `items` that ends before `position`.
+    func binding(of name: String, in items: CodeBlockItemListSyntax, before position: AbsolutePosition) -> LocalBinding? {
+        let table = blocks[items.id] ?? {
+            var t: [String: [(end: AbsolutePosition, binding: LocalBinding)]] = [:]
+            for item in items {
+                if let decl = item.item.as(VariableDeclSyntax.self) {
+                    for (n, b) in LocalBinding.bindings(in: decl) { t[n, default: []].append((item.endPosition, b)) }
+                } else if let guardStmt = item.item.as(GuardStmtSyntax.self) {
+                    for n in LocalBinding.bound(by: guardStmt.conditions) { t[n, default: []].append((item.endPosition, .runtime)) }
+                }
+            }
+            blocks[items.id] = t
+            return t
+        }()
+        return table[name]?.last(where: { $0.end <= position })?.binding
+    }
+
+    /// What a type declaration's member named `name` is, if `node` is a type
+    /// declaration with one.
+    func member(_ name: String, of node: Syntax) -> LocalBinding? {
+        guard let members = LocalBinding.members(of: node) else { return nil }
+        let table = types[node.id] ?? {
+            var t: [String: LocalBinding] = [:]
+            for member in members {
+                guard let decl = member.decl.as(VariableDeclSyntax.self) else { continue }
+                for (n, b) in LocalBinding.bindings(in: decl) where t[n] == nil { t[n] = b }
+            }
+            types[node.id] = t
+            return t
+        }()
+        return table[name]
     }
 }
 
@@ -278,6 +329,7 @@ private final class UseVisitor: SyntaxVisitor {
     let file: String
     var uses: [AccessGroupUse] = []
     var lookedUp: Set<String> = []
+    let bindings = BindingIndex()
 
     init(finder: AccessGroupFinder, converter: SourceLocationConverter, file: String) {
         self.finder = finder
@@ -422,7 +474,7 @@ private final class UseVisitor: SyntaxVisitor {
             // file's top level or of a type around the use.
             let name = reference.baseName.text
             lookedUp.insert(name)
-            switch LocalBinding(name, before: Syntax(e)) {
+            switch LocalBinding(name, before: Syntax(e), index: bindings) {
             case .literal(let v): return (.literal(v), nil)
             case .runtime: return runtime
             case .none: break

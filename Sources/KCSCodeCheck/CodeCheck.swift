@@ -20,6 +20,25 @@ public enum CodeCheck {
         var texts: [String: String] = [:]
         var trees: [String: SourceFileSyntax] = [:]
         var constants: [String: [AccessGroupFinder.Constant]] = [:]
+        // The identifiers of each file, once: asking each looked-up name of
+        // each file's text was names × bytes.
+        var wordsByPath: [String: Set<String>] = [:]
+        func words(_ path: String, _ text: String) -> Set<String> {
+            if let known = wordsByPath[path] { return known }
+            var out = Set<String>()
+            var word = ""
+            for u in text.unicodeScalars {
+                if u == "_" || u.properties.isAlphabetic || ("0"..."9").contains(u) {
+                    word.unicodeScalars.append(u)
+                } else if !word.isEmpty {
+                    out.insert(word)
+                    word = ""
+                }
+            }
+            if !word.isEmpty { out.insert(word) }
+            wordsByPath[path] = out
+            return out
+        }
         func tree(_ path: String, _ text: String) -> SourceFileSyntax {
             if let known = trees[path] { return known }
             let t = AccessGroupFinder.parse(text)
@@ -48,7 +67,7 @@ public enum CodeCheck {
             var names = Set<String>()
             for (path, text) in naming { names.formUnion(AccessGroupFinder().lookups(in: tree(path, text), file: path)) }
             var finder = AccessGroupFinder()
-            for (path, text) in sources where names.contains(where: { text.contains($0) }) {
+            for (path, text) in sources where !names.isDisjoint(with: words(path, text)) {
                 if constants[path] == nil {
                     // A file read only for its constants is not kept.
                     constants[path] = AccessGroupFinder.constants(in: trees[path] ?? AccessGroupFinder.parse(text), file: path)

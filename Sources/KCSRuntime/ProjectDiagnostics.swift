@@ -48,12 +48,9 @@ public struct ProjectDiagnostics {
     /// without a length, from the first non-blank character to the line's end.
     public static func range(in file: SourceFile, line: Int, column: Int, length: Int?) -> SourceRange {
         let bytes = file.bytes
-        var start = 0
-        var current = 1
-        while current < line, start < bytes.count {
-            if bytes[start] == 0x0A { current += 1 }
-            start += 1
-        }
+        // The file's own line index: walking from the first byte per
+        // diagnostic was quadratic for a file with thousands of warnings.
+        let start = file.lineBounds(line)?.lowerBound ?? bytes.count
         var end = start
         while end < bytes.count, bytes[end] != 0x0A { end += 1 }
         while end > start, bytes[end - 1] == 0x0D || bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
@@ -97,4 +94,6 @@ public struct LoaderProjectFileSystem: ProjectFileSystem {
     }
 
     public func canonical(_ path: String) -> String { loader.canonical(loader.resolve(path, relativeTo: nil)) }
+
+    public func isDirectory(_ path: String) -> Bool { loader.isDirectory(loader.resolve(path, relativeTo: nil)) }
 }

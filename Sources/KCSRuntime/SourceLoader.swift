@@ -32,11 +32,14 @@ public protocol SourceLoader: Sendable {
     /// The names in a folder (an Xcode project's synchronized folders), or
     /// nil. Defaults to nil: a host without files lists none.
     func contents(ofDirectory resolved: String) -> [String]?
+    /// Whether a path is a folder this loader would list, without listing it.
+    func isDirectory(_ resolved: String) -> Bool
 }
 
 extension SourceLoader {
     public func canonical(_ resolved: String) -> String { resolved }
     public func contents(ofDirectory resolved: String) -> [String]? { nil }
+    public func isDirectory(_ resolved: String) -> Bool { contents(ofDirectory: resolved) != nil }
 }
 
 /// Reads from the file system; includes resolve relative to the including file.
@@ -74,6 +77,11 @@ public struct FileSystemLoader: SourceLoader {
         if let folder = ProjectPath.systemFolder(holding: path) {
             throw .forbidden(path, reason: "it is in \(folder), which describes this machine, not a script")
         }
+    }
+
+    public func isDirectory(_ resolved: String) -> Bool {
+        var info = stat()
+        return ProjectPath.systemFolder(holding: resolved) == nil && stat(resolved, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
     }
 
     /// The names in a folder, sorted; nil when it is no folder or a system one.
@@ -348,10 +356,17 @@ public struct RootedFileLoader: SourceLoader {
 
     public func canonical(_ resolved: String) -> String { files.canonical(resolved) }
 
+    public func isDirectory(_ resolved: String) -> Bool { inside(resolved) && files.isDirectory(resolved) }
+
+    /// Whether a path leads, through any links, inside the root.
+    private func inside(_ resolved: String) -> Bool {
+        guard let realRoot = FileSystemLoader.realPath(root), let real = FileSystemLoader.realPath(resolved) else { return false }
+        return real == realRoot || real.hasPrefix(realRoot.hasSuffix("/") ? realRoot : realRoot + "/")
+    }
+
     /// A folder inside the root, listed; none outside it.
     public func contents(ofDirectory resolved: String) -> [String]? {
-        guard let realRoot = FileSystemLoader.realPath(root), let real = FileSystemLoader.realPath(resolved),
-              real == realRoot || real.hasPrefix(realRoot.hasSuffix("/") ? realRoot : realRoot + "/") else { return nil }
+        guard inside(resolved), let real = FileSystemLoader.realPath(resolved) else { return nil }
         return files.contents(ofDirectory: real)
     }
 

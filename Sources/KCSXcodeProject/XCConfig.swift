@@ -9,10 +9,14 @@ public protocol ProjectFileSystem: Sendable {
     /// One name per file or folder however it is reached (through links,
     /// `..`), so a walk visits each once. Defaults to `path`.
     func canonical(_ path: String) -> String
+    /// Whether `path` is a folder, without listing it. Defaults to asking
+    /// for its contents.
+    func isDirectory(_ path: String) -> Bool
 }
 
 extension ProjectFileSystem {
     public func canonical(_ path: String) -> String { path }
+    public func isDirectory(_ path: String) -> Bool { contents(ofDirectory: path) != nil }
 }
 
 /// Why a project file could not be read.
@@ -50,6 +54,12 @@ public struct LocalProjectFileSystem: ProjectFileSystem {
     }
 
     public func canonical(_ path: String) -> String { ProjectPath.realPath(path) ?? path }
+
+    public func isDirectory(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return ProjectPath.systemFolder(holding: path) == nil
+            && FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+    }
 }
 
 /// Reads `.xcconfig` files: `NAME[cond] = value` lines, `//` comments and

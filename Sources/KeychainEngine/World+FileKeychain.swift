@@ -140,6 +140,20 @@ extension World {
                     last = performDataProtection(CallRequest(.update, twin, changes: changeTwin), as: app, on: device, prompt: prompt)
                 }
                 status = last.status
+                // The original goes by SecItemDelete_osx, which asks through
+                // the ACL of another app's item, as any delete does there; a
+                // refusal leaves it, and the copy already made stays too.
+                if status == .success, item.owner != app {
+                    switch prompt(match) {
+                    case .approve?: break
+                    case .cancel?, .fail?:
+                        status = .authFailed
+                        last = CallResult(status: .authFailed, reason: .fileKeychainDenied, callerGroups: found.callerGroups)
+                    case nil:
+                        status = .interactionNotAllowed
+                        last = CallResult(status: .interactionNotAllowed, reason: .promptUnanswered, callerGroups: found.callerGroups)
+                    }
+                }
                 if status == .success {
                     devices[device.index].fileKeychain.remove(match.id)
                     moved.append(match)
