@@ -141,6 +141,14 @@ public struct ProjectLint {
                 if let path = project.resolve(s.target, configuration: s.configuration, platform: platform).entitlementsPath { used.insert(path) }
             }
         }
+        // Targets on a platform kcs does not model (tvOS, visionOS) sign with
+        // their files too (Valet's tvOS host app was said to sign with none).
+        let modelled = Set(signings.map(\.target.id))
+        for t in project.targets where t.kind != nil && !modelled.contains(t.id) {
+            for c in project.configurations {
+                if let path = project.resolve(t, configuration: c.name, platform: "").entitlementsPath { used.insert(path) }
+            }
+        }
         let selectable = signings.compactMap(entitlementsPattern)
         var candidates: [(String, ProjectLocation?)] = project.entitlementsFiles.map { ($0.path, $0.location) }
         var folders = Set(used.map(ProjectPath.directory))

@@ -401,4 +401,18 @@ struct XcodeRealProjectsTests {
         #expect(!d.contains { $0.hasPrefix("KCS608 14 ") || $0.hasPrefix("KCS607 14 ") }, "\(d)")
         #expect(d.count == 3, "\(d)")
     }
+
+    /// Valet: a tvOS host app (a platform kcs does not model) signs with its
+    /// own file; the file was called unused (KCS605).
+    @Test func aTargetOnAnotherPlatformUsesItsFile() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let tv = ["PRODUCT_BUNDLE_IDENTIFIER": "com.example.Notes.tv", "SDKROOT": "appletvos",
+                  "CODE_SIGN_ENTITLEMENTS": "TV/TV.entitlements"]
+        f.targets.append(XcodeFixture.Target(name: "TV", settings: ["Debug": tv, "Release": tv]))
+        f.writeEntitlements("TV/TV.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.shared"])
+        f.writeProject()
+        let d = try findings(f)
+        #expect(!d.contains { $0.hasPrefix("KCS605") && $0.contains("TV.entitlements") }, "\(d)")
+    }
 }
