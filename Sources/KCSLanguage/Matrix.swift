@@ -33,7 +33,9 @@ extension Session {
             case .markdown: return .success(try markdownMatrix(device, budget, file))
             }
         } catch {
-            return .failure(error)
+            // Drawn from the world, not from a line: no place to point at.
+            return .failure(Diagnostic(error.code, error.message.replacingOccurrences(of: "; nothing after this line ran", with: ""),
+                                       hint: error.hint))
         }
     }
 
@@ -42,17 +44,28 @@ extension Session {
         guard !items.isEmpty, !world.apps.isEmpty else { return "_No items or no apps._\n" }
         // A cell is one line of a table row: a line break would end the
         // row (and start a heading or HTML), a `|` a new cell, a control
-        // byte drive the terminal. Line breaks and controls are written
-        // `\u{…}`, `|` as `\|` (which GFM honours in code spans too).
+        // byte drive the terminal, and Markdown or HTML in a name would
+        // become formatting (found by adversarial testing: `<script>`,
+        // `**`, a backslash lost before `|`). Line breaks and controls are
+        // written `\u{…}`; Markdown's punctuation is escaped with a
+        // backslash, `<` and `&` as entities.
         func cell(_ s: String) -> String {
-            TerminalText.escaped(s).escaping(["|": "\\|"])
+            var out = ""
+            for c in TerminalText.escaped(s) {
+                switch c {
+                case "\\", "`", "*", "_", "[", "]", "|", "~": out += "\\" + String(c)
+                case "<": out += "&lt;"
+                case "&": out += "&amp;"
+                default: out.append(c)
+                }
+            }
+            return out
         }
         var out = "| item | group | " + world.apps.map { cell($0.name) }.joined(separator: " | ") + " |\n"
         out += "|---|---|" + String(repeating: "---|", count: world.apps.count) + "\n"
         for (n, (inFileKeychain, item)) in items.enumerated() {
             let group = world.groupName(item.group)
-            var row = ["#\(n + 1) \(Self.keyDescription(item))",
-                       "`\(group)`"]
+            var row = ["#\(n + 1) \(Self.keyDescription(item))", group]
             for handle in world.appHandles {
                 row.append(verdict(item, inFileKeychain, handle, device))
             }

@@ -205,6 +205,7 @@ public struct Session: Sendable {
         var includeErrors: [Diagnostic] = []
         var parsedAny = false
         var late: Diagnostic?
+        var lastRan: SourceRange?
         while let statement = parser.next() {
             parsedAny = true
             // The time limit covers reading the script, not only running it:
@@ -248,6 +249,17 @@ public struct Session: Sendable {
                 continue
             }
             executeReporting(statement, file, &report, options, sink, &budget)
+            lastRan = statement.range
+        }
+        // The clock is read before each statement; one more time after the
+        // last, so a last statement that outran the limit does not end in
+        // success (found by adversarial testing: exit 0 after 58 s of 1).
+        if budget.hasDeadline, !budget.stopped, let lastRan, let over = budget.lateDiagnostic(file, lastRan) {
+            let d = Diagnostic(.runLimit, over.message.replacingOccurrences(of: "; nothing after this line ran", with: "")
+                                  + " (in this statement, the last)", file: file, range: lastRan, hint: over.hint)
+            report.record(d)
+            sink?(.diagnostic(d))
+            budget.stopped = true
         }
         var syntax = parser.finalDiagnostics + includeErrors
         if parsedAny == false && syntax.isEmpty && options.requireStatements {

@@ -92,13 +92,17 @@ public enum MarkdownBlocks {
                 var i = lineStart, nested = false
                 while i < lineEnd {
                     let c = bytes[i]
-                    if c == 0x20 || c == 0x09 { i += 1; continue }
+                    // A tab counts as indentation enough for code (four columns).
+                    if c == 0x09 { nested = true; i += 1; continue }
+                    if c == 0x20 { i += 1; continue }
                     if c == UInt8(ascii: ">") { nested = true; i += 1; continue }
                     if (c == UInt8(ascii: "-") || c == UInt8(ascii: "*") || c == UInt8(ascii: "+")),
-                       i + 1 < lineEnd, bytes[i + 1] == 0x20 { nested = true; i += 2; continue }
+                       i + 1 < lineEnd, bytes[i + 1] == 0x20 || bytes[i + 1] == 0x09 { nested = true; i += 2; continue }
+                    // An ordered list marker: one to nine digits, `.` or `)`, then a space or a tab.
                     var j = i
                     while j < lineEnd, (0x30...0x39).contains(bytes[j]) { j += 1 }
-                    if j > i, j + 1 < lineEnd, bytes[j] == UInt8(ascii: ".") || bytes[j] == UInt8(ascii: ")"), bytes[j + 1] == 0x20 {
+                    if j > i, j - i <= 9, j + 1 < lineEnd, bytes[j] == UInt8(ascii: ".") || bytes[j] == UInt8(ascii: ")"),
+                       bytes[j + 1] == 0x20 || bytes[j + 1] == 0x09 {
                         nested = true; i = j + 2; continue
                     }
                     break

@@ -128,6 +128,12 @@ extension World {
             // dates left out), with the changes applied to it.
             var twin = ItemSpec(itemClass: item.itemClass)
             twin.attributes = item.attributes
+            // Its whole primary key, absent parts as their defaults: the twin
+            // is found by one lookup, not a walk of the keychain (a walk per
+            // moved item made one update quadratic; found by adversarial testing).
+            for a in item.itemClass.keyAttributes where twin.attributes[a] == nil {
+                twin.attributes[a] = AttributeValue.absent(for: a)
+            }
             twin.synchronizable = toSyncable ? .yes : .no
             var changeTwin = changes
             changeTwin.synchronizable = nil

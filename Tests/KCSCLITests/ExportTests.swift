@@ -151,10 +151,18 @@ import Testing
         #expect(out.stdout == """
             | item | group | Photos | ShareExt | Unrelated | Viewer |
             |---|---|---|---|---|---|
-            | #1 generic-password account="alice" service="upload" | `SKMME9E2Y8.com.example.Photos` | read | no: group not in its list | no: group not in its list | no: group not in its list |
-            | #2 generic-password account="bob" service="upload" | `group.com.example.PhotoSuite` | read | read | no: group not in its list | read |
+            | #1 generic-password account="alice" service="upload" | SKMME9E2Y8.com.example.Photos | read | no: group not in its list | no: group not in its list | no: group not in its list |
+            | #2 generic-password account="bob" service="upload" | group.com.example.PhotoSuite | read | read | no: group not in its list | read |
 
             """)
+        // Names are text, never Markdown or HTML (found by adversarial testing).
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kcs-mx-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try "team SKMME9E2Y8\napp com.example.A as A\nas A add generic-password account=\"a\\\\|b**<script>`\"\n"
+            .write(to: dir.appendingPathComponent("m.kcs"), atomically: false, encoding: .utf8)
+        let hostile = try BinaryRunner.run(["matrix", dir.appendingPathComponent("m.kcs").path, "--format", "markdown"])
+        #expect(hostile.stdout.contains(#"account="a\\\|b\*\*&lt;script>\`""#), "\(hostile.stdout)")
         let text = try BinaryRunner.run(["matrix", "examples/03-app-groups.kcs"])
         #expect(text.stdout.hasPrefix("item "))
         #expect(try BinaryRunner.run(["matrix", "no/such.kcs"]).status == 66)
