@@ -78,7 +78,10 @@ enum DictionaryReader {
             guard let group = value as? String else { return .param }
             spec.accessGroup = group
         case kSecAttrSynchronizable:
+            // securityd reads it with copyNumber (SecDbQuery.c line 296): a
+            // Boolean or any number, non-zero being true.
             if let b = value as? Bool { spec.synchronizable = b ? .yes : .no }
+            else if let n = integer(value) { spec.synchronizable = n != 0 ? .yes : .no }
             else if let s = value as? String, s == kSecAttrSynchronizableAny { spec.synchronizable = .any }
             else { return .param }
         case kSecAttrAccessible:
@@ -159,6 +162,8 @@ enum DictionaryReader {
             return .string(AttributeText(ByteCodec.encode(bytes)))
         case .integer:
             if let text = value as? String { return AttributeValue.number(fromText: text).map(AttributeValue.integer) }
+            // copyNumber turns a Boolean into 0 or 1 (SecDbItem.c line 136).
+            if let b = value as? Bool { return .integer(b ? 1 : 0) }
             return integer(value).map(AttributeValue.integer)
         case .enumerated(let values):
             guard let name = value as? String, let v = values.first(where: { $0.constant == name }) else { return nil }

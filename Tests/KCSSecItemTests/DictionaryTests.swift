@@ -69,6 +69,11 @@ struct DictionaryTests {
                                    kSecAttrSerialNumber: Data("1".utf8), kSecValueData: Data("c".utf8)]
         #expect(one.add(cert) == errSecParam)
         #expect(one.find([kSecClass: kSecClassCertificate, kSecAttrIssuer: "CN=ca"]).0 == errSecParam)
+        // What securityd converts (copyNumber): a number for sync, a Boolean for a number column.
+        #expect(one.add(password(account: "n", [kSecAttrSynchronizable: 1, kSecValueData: Data("x".utf8)])) == errSecSuccess)
+        #expect(one.find(password(account: "n", [kSecAttrSynchronizable: true])).0 == errSecSuccess)
+        #expect(one.add([kSecClass: kSecClassInternetPassword, kSecAttrServer: "s", kSecAttrPort: true]) == errSecSuccess)
+        #expect(one.find([kSecClass: kSecClassInternetPassword, kSecAttrServer: "s", kSecAttrPort: 1]).0 == errSecSuccess)
         for key in ["kSecAttrIsPrivate", "kSecAttrCertificateEncoding", "kSecAttrScriptCode"] {
             #expect(one.find(password([key: 1])).0 == errSecUnimplemented, "\(key)")
         }
