@@ -166,7 +166,11 @@ extension Session {
         }
 
         // macOS: a group in a call that goes to the file-based keychain.
-        if world.platform(of: last.device).family == .macos, !namedGroups.isEmpty, !World.usesDataProtection(spec) {
+        // Not for the group of a move to the data-protection keychain (`set
+        // sync=true group=…`: the moved item is added to it).
+        let movesToDataProtection = request.operation == .update && request.changes?.synchronizable == .yes
+        if world.platform(of: last.device).family == .macos, !namedGroups.isEmpty, !World.usesDataProtection(spec),
+           !(movesToDataProtection && spec.accessGroup == nil) {
             warn(.lintFileKeychainGroup, "on macOS this call goes to the file-based keychain, which ignores group=",
                  "add data-protection=true (kSecUseDataProtectionKeychain) so the access group counts")
         }

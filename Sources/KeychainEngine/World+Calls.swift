@@ -544,7 +544,7 @@ extension World {
                     // No way to authenticate (no biometry, no passcode): it fails.
                     guard state.canSatisfy(ac) else { return .failure(StatusFailure(.authFailed, .promptImpossible)) }
                     switch prompt(matches[m]) {
-                    case .approve?: context?.authenticated = true
+                    case .approve?: context?.approve(ac, state: state)
                     case .cancel?: return .failure(StatusFailure(.userCanceled, .promptCanceled))
                     case .fail?: return .failure(StatusFailure(.authFailed, .promptFailed))
                     case nil: return .failure(StatusFailure(.interactionNotAllowed, .promptUnanswered))
@@ -593,7 +593,11 @@ extension World {
         let matches = devices[device.index].keychain.foundItems(spec, itemClass, in: groups, names: groupNames,
                                                                 certificateGroups: cache.searchIDs)
         var context = contextUse(spec, device)
-        defer { if let context, let name = spec.context, context.authenticated { contexts[name]?.authenticatedOn = device } }
+        defer {
+            if let context, let name = spec.context, context.authenticated || context.approvedDuringCall {
+                contexts[name]?.authenticatedOn = device
+            }
+        }
         // Every query decrypts the secret part of an item whose access control
         // has constraints, whatever it returns (SecDbKeychainItem.m
         // ks_decrypt_data: "Should also try and decrypt if there are ACL
@@ -723,7 +727,11 @@ extension World {
         }
         let taken: [FoundItem], searched: [String]
         var context = contextUse(query, device)
-        defer { if let context, let name = query.context, context.authenticated { contexts[name]?.authenticatedOn = device } }
+        defer {
+            if let context, let name = query.context, context.authenticated || context.approvedDuringCall {
+                contexts[name]?.authenticatedOn = device
+            }
+        }
         switch everyMatch(query, itemClass, cache, device, .update, authUI: query.authUI ?? .allow, context: &context,
                           prompt: prompt) {
         case .failed(let r): return r
@@ -893,6 +901,44 @@ struct ContextUse {
     /// Seconds since the device's last biometric unlock; nil if never.
     var sinceBiometricUnlock: Int?
     var reuseAllowed: Bool
+    /// What the user gave at this call's prompts: a Face ID approval opens
+    /// the items biometry opens, not a device-passcode one (SecItemAuthDo
+    /// evaluates each item's access control on the call's context,
+    /// SecItem.m line 1551; which credential satisfies which flag is
+    /// LocalAuthentication's, closed: this follows the flags' documentation).
+    var credentials: Set<Credential> = []
+
+    enum Credential { case biometry, passcode }
+
+    /// Whether a prompt was answered with approval during this call.
+    var approvedDuringCall: Bool { !credentials.isEmpty }
+
+    /// An approved prompt for `ac`: the credential the user gave.
+    mutating func approve(_ ac: AccessControl, state: DeviceState) {
+        func credential(_ flag: AccessControl.Flag) -> Credential? {
+            switch flag {
+            case .biometryAny, .biometryCurrentSet: .biometry
+            case .devicePasscode: .passcode
+            case .userPresence: state.biometryEnrolled ? .biometry : .passcode
+            case .applicationPassword: nil
+            }
+        }
+        let given = ac.combinator == .and ? ac.flags.compactMap(credential) : ac.flags.compactMap(credential).prefix(1).map { $0 }
+        credentials.formUnion(given.isEmpty ? [.passcode] : given)
+    }
+
+    /// Whether what the user gave in this call opens `ac`.
+    func credentialsOpen(_ ac: AccessControl) -> Bool {
+        func opens(_ flag: AccessControl.Flag) -> Bool {
+            switch flag {
+            case .biometryAny, .biometryCurrentSet: credentials.contains(.biometry)
+            case .devicePasscode: credentials.contains(.passcode)
+            case .userPresence: !credentials.isEmpty
+            case .applicationPassword: false
+            }
+        }
+        return ac.combinator == .or ? ac.flags.contains(where: opens) : ac.flags.allSatisfy(opens)
+    }
 
     /// Whether the context makes a prompt for `ac` unnecessary: it is
     /// already authenticated ("If the specified context has been previously
@@ -903,6 +949,7 @@ struct ContextUse {
     /// closed source, from Apple's documentation).
     mutating func coversPrompt(for ac: AccessControl, state: DeviceState) -> Bool {
         if authenticated { return true }
+        if approvedDuringCall && credentialsOpen(ac) { return true }
         guard reuseAllowed, context.reuseDuration > 0, let since = sinceBiometricUnlock,
               since <= context.reuseDuration, state.biometryEnrolled, state.hasPasscode else { return false }
         let biometric: Set<AccessControl.Flag> = [.userPresence, .biometryAny, .biometryCurrentSet]
