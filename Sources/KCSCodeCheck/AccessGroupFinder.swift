@@ -20,7 +20,7 @@ public struct AccessGroupUse: Sendable {
     public var api: String
     public var line: Int
     public var column: Int
-    /// Characters the caret covers.
+    /// Unicode scalars the caret covers.
     public var length: Int
     /// Where the constant the value came from is declared (file, line), if it came from one.
     public var constant: (file: String, line: Int)?
@@ -36,18 +36,37 @@ public struct AccessGroupFinder {
     /// String constants (`let x = "…"`) of all the files, by name: a
     /// reference that can only mean constants of one value is resolved.
     public private(set) var constants: [String: [Declared]] = [:]
+    /// For each name, the types (by their last name) with a member of that
+    /// name that is a value rather than a string constant: a stored or
+    /// computed property, in the type, an extension of it or a protocol.
+    private var valueMembers: [String: Set<String>] = [:]
+    /// For each type (by its last name), the types and protocols its
+    /// declaration and extensions inherit or conform to.
+    private var supertypes: [String: Set<String>] = [:]
 
     public init() {}
 
     /// A string constant a file declares: `let name = "value"` on `line`,
     /// in the type `container` (nil at the top level), inside a function or
-    /// closure body (`isLocal`) or not.
+    /// closure body (`isLocal`) or not, under an `#if` (`condition`) or not.
     public struct Constant: Sendable, Hashable {
         public var name: String
         public var value: String
         public var line: Int
         public var container: String?
         public var isLocal: Bool
+        public var condition: String?
+    }
+
+    /// What one file declares that resolving a name needs: its string
+    /// constants, the members of its types that are values, and what its
+    /// types inherit.
+    public struct Declarations: Sendable {
+        public var constants: [Constant] = []
+        /// (member name, type's last name)
+        var valueMembers: [(String, String)] = []
+        /// (type's last name, inherited type's last name)
+        var supertypes: [(String, String)] = []
     }
 
     /// A constant with the file declaring it.
@@ -56,26 +75,48 @@ public struct AccessGroupFinder {
         public var file: String
     }
 
-    /// Collects a file's string constants; call for every file before ``uses(in:)``.
-    public mutating func collectConstants(_ tree: SourceFileSyntax, file: String) {
-        add(Self.constants(in: tree, file: file), file: file)
-    }
-
-    /// The string constants of one file (the same for every target that compiles it).
-    public static func constants(in tree: SourceFileSyntax, file: String) -> [Constant] {
+    /// What one file declares (the same for every target that compiles it).
+    public static func declarations(in tree: SourceFileSyntax, file: String) -> Declarations {
         let converter = SourceLocationConverter(fileName: file, tree: tree)
         let collector = ConstantCollector(viewMode: .sourceAccurate)
         collector.walk(tree)
-        return collector.found.map { name, value, node in
+        var out = Declarations()
+        out.constants = collector.found.map { name, value, node in
             let scope = Scope(of: node)
             return Constant(name: name, value: value, line: node.startLocation(converter: converter).line,
-                            container: scope.types.first, isLocal: scope.isLocal)
+                            container: scope.types.first, isLocal: scope.isLocal,
+                            condition: UseVisitor.ifCondition(around: node))
         }
+        let members = MemberCollector(viewMode: .sourceAccurate)
+        members.walk(tree)
+        out.valueMembers = members.valueMembers
+        out.supertypes = members.supertypes
+        return out
     }
 
-    /// Adds the constants ``constants(in:file:)`` found in `file`.
-    public mutating func add(_ found: [Constant], file: String) {
-        for c in found { constants[c.name, default: []].append(Declared(constant: c, file: file)) }
+    /// Adds what ``declarations(in:file:)`` found in `file`; call for every
+    /// file before ``uses(in:file:)``.
+    public mutating func add(_ found: Declarations, file: String) {
+        for c in found.constants { constants[c.name, default: []].append(Declared(constant: c, file: file)) }
+        for (name, type) in found.valueMembers { valueMembers[name, default: []].insert(type) }
+        for (type, parent) in found.supertypes { supertypes[type, default: []].insert(parent) }
+    }
+
+    /// Whether `name`, used in the type `type` (a qualified name), can be a
+    /// member of it that is a value: one declared by the type, an extension
+    /// of it (in any file of the target), or a type or protocol it inherits,
+    /// through the target's declarations (Swift takes `self.name` before a
+    /// top-level constant of that name).
+    func isValueMember(_ name: String, of type: String) -> Bool {
+        guard let holders = valueMembers[name] else { return false }
+        var seen: Set<String> = []
+        var pending = [Scope.lastName(type)]
+        while let t = pending.popLast() {
+            guard seen.insert(t).inserted, seen.count <= 1_000 else { continue }
+            if holders.contains(t) { return true }
+            pending.append(contentsOf: supertypes[t] ?? [])
+        }
+        return false
     }
 
     /// Whether a file's text can hold a use at all: every API the finder
@@ -101,11 +142,22 @@ public struct AccessGroupFinder {
     }
 
     /// The value of the constants named `name` that `fits` admits, when
-    /// there are some and they agree (with where, when there is one).
-    func constant(_ name: String, where fits: (Constant) -> Bool) -> (String, (file: String, line: Int)?)? {
+    /// there are some and they agree (with where, when there is one, and
+    /// the `#if` condition a declaration is under: whether the build
+    /// compiles it is not known).
+    func constant(_ name: String, where fits: (Constant) -> Bool) -> Resolved? {
         let all = (constants[name] ?? []).filter { fits($0.constant) }
         guard let first = all.first, all.allSatisfy({ $0.constant.value == first.constant.value }) else { return nil }
-        return (first.constant.value, all.count == 1 ? (first.file, first.constant.line) : nil)
+        return Resolved(value: .literal(first.constant.value), constant: all.count == 1 ? (first.file, first.constant.line) : nil,
+                        condition: all.lazy.compactMap(\.constant.condition).first)
+    }
+
+    /// An expression's value, with the constant it came from and the `#if`
+    /// condition that constant is declared under.
+    struct Resolved {
+        var value: AccessGroupUse.Value
+        var constant: (file: String, line: Int)?
+        var condition: String?
     }
 
     public static func parse(_ text: String) -> SourceFileSyntax { Parser.parse(source: text) }
@@ -138,6 +190,11 @@ struct Scope {
         for i in names.indices { types.append(names[i...].reversed().joined(separator: ".")) }
     }
 
+    /// `Outer.Inner` → `Inner`.
+    static func lastName(_ path: String) -> String {
+        path.split(separator: ".").last.map(String.init) ?? path
+    }
+
     /// `Outer.Inner<T>` → `Outer.Inner`.
     static func typePath(_ type: TypeSyntax) -> String {
         type.trimmedDescription.split(separator: "<").first.map { $0.filter { !$0.isWhitespace } } ?? ""
@@ -164,7 +221,7 @@ enum LocalBinding {
     case literal(String)
     case runtime
 
-    init(_ name: String, before use: Syntax, index: BindingIndex) {
+    init(_ name: String, before use: Syntax, index: BindingIndex, isValueMember: (_ type: String) -> Bool) {
         self = .none
         var child = use
         var current = use.parent
@@ -194,7 +251,9 @@ enum LocalBinding {
                 }
                 if (a.parameters?.name.text ?? implicit) == name { self = .runtime; return }
             }
+            if let f = n.as(SubscriptDeclSyntax.self), Self.names(f.parameterClause.parameters, name) { self = .runtime; return }
             if let c = n.as(ClosureExprSyntax.self), let sig = c.signature?.parameterClause, Self.mentions(sig, name) { self = .runtime; return }
+            if let c = n.as(ClosureExprSyntax.self), let capture = c.signature?.capture, Self.mentions(capture, name) { self = .runtime; return }
             if let c = n.as(ClosureExprSyntax.self), c.signature == nil, name.hasPrefix("$") { self = .runtime; return }
             if let found = index.member(name, of: n) {
                 // A member of the type around the use: a string constant is
@@ -203,6 +262,8 @@ enum LocalBinding {
                 self = .runtime
                 return
             }
+            // One declared elsewhere: in an extension, a protocol or a superclass.
+            if let type = Self.typeName(of: n), isValueMember(type) { self = .runtime; return }
             child = n
             current = n.parent
         }
@@ -240,6 +301,16 @@ enum LocalBinding {
                 ?? element.condition.as(MatchingPatternConditionSyntax.self)?.pattern
             return pattern.map { $0.tokens(viewMode: .sourceAccurate).filter(isIdentifier).map(\.text) } ?? []
         }
+    }
+
+    /// The name of a type declaration (an extension's type's).
+    static func typeName(of node: Syntax) -> String? {
+        if let d = node.as(StructDeclSyntax.self) { return d.name.text }
+        if let d = node.as(ClassDeclSyntax.self) { return d.name.text }
+        if let d = node.as(EnumDeclSyntax.self) { return d.name.text }
+        if let d = node.as(ActorDeclSyntax.self) { return d.name.text }
+        if let d = node.as(ExtensionDeclSyntax.self) { return Scope.typePath(d.extendedType) }
+        return nil
     }
 
     /// The members of a type declaration.
@@ -283,6 +354,12 @@ final class BindingIndex {
                     for (n, b) in LocalBinding.bindings(in: decl) { t[n, default: []].append((item.endPosition, b)) }
                 } else if let guardStmt = item.item.as(GuardStmtSyntax.self) {
                     for n in LocalBinding.bound(by: guardStmt.conditions) { t[n, default: []].append((item.endPosition, .runtime)) }
+                } else if let ifConfig = item.item.as(IfConfigDeclSyntax.self) {
+                    // Bound in some build only: which one this build compiles is
+                    // not known, so the name is a value from here on.
+                    for decl in ifConfig.tokens(viewMode: .sourceAccurate).lazy.compactMap({ $0.parent?.as(IdentifierPatternSyntax.self) }) {
+                        t[decl.identifier.text, default: []].append((item.endPosition, .runtime))
+                    }
                 }
             }
             blocks[items.id] = t
@@ -299,7 +376,12 @@ final class BindingIndex {
             var t: [String: LocalBinding] = [:]
             for member in members {
                 guard let decl = member.decl.as(VariableDeclSyntax.self) else { continue }
-                for (n, b) in LocalBinding.bindings(in: decl) where t[n] == nil { t[n] = b }
+                // A static constant and an instance property of one name: a
+                // bare use in an instance method is the property, so any
+                // member that is a value makes the name a value.
+                for (n, b) in LocalBinding.bindings(in: decl) {
+                    if case .runtime = b { t[n] = .runtime } else if t[n] == nil { t[n] = b }
+                }
             }
             types[node.id] = t
             return t
@@ -320,6 +402,45 @@ private final class ConstantCollector: SyntaxVisitor {
             found.append((name, value, Syntax(binding)))
         }
         return .skipChildren
+    }
+}
+
+/// The members of types, extensions and protocols that are values, and
+/// what each type inherits, by last name (`extension A.Keys` is `Keys`).
+private final class MemberCollector: SyntaxVisitor {
+    var valueMembers: [(String, String)] = []
+    var supertypes: [(String, String)] = []
+
+    private func collect(_ type: String, _ inheritance: InheritanceClauseSyntax?, _ members: MemberBlockItemListSyntax) {
+        for inherited in inheritance?.inheritedTypes ?? [] {
+            supertypes.append((type, Scope.lastName(Scope.typePath(inherited.type))))
+        }
+        for member in members {
+            guard let decl = member.decl.as(VariableDeclSyntax.self) else { continue }
+            for (name, binding) in LocalBinding.bindings(in: decl) {
+                if case .runtime = binding { valueMembers.append((name, type)) }
+            }
+        }
+    }
+
+    override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind {
+        collect(node.name.text, node.inheritanceClause, node.memberBlock.members); return .visitChildren
+    }
+    override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
+        collect(node.name.text, node.inheritanceClause, node.memberBlock.members); return .visitChildren
+    }
+    override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind {
+        collect(node.name.text, node.inheritanceClause, node.memberBlock.members); return .visitChildren
+    }
+    override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind {
+        collect(node.name.text, node.inheritanceClause, node.memberBlock.members); return .visitChildren
+    }
+    override func visit(_ node: ProtocolDeclSyntax) -> SyntaxVisitorContinueKind {
+        collect(node.name.text, node.inheritanceClause, node.memberBlock.members); return .visitChildren
+    }
+    override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
+        collect(Scope.lastName(Scope.typePath(node.extendedType)), node.inheritanceClause, node.memberBlock.members)
+        return .visitChildren
     }
 }
 
@@ -401,16 +522,16 @@ private final class UseVisitor: SyntaxVisitor {
     /// Valet's `prefix.group`: checkable when both halves are spelled out.
     private func recordComposed(_ node: FunctionCallExprSyntax, prefix: ExprSyntax?, group: ExprSyntax?, api: String) {
         let p = prefix.flatMap { resolve($0) }, g = group.flatMap { resolve($0) }
-        if let p, let g, case .literal(let a) = p.0, case .literal(let b) = g.0 {
-            append(.literal(a + "." + b), api: api, at: Syntax(node), constant: nil)
+        if let p, let g, case .literal(let a) = p.value, case .literal(let b) = g.value {
+            append(.literal(a + "." + b), api: api, at: Syntax(node), constant: nil, condition: p.condition ?? g.condition)
         } else {
             append(.runtime(node.trimmedDescription), api: api, at: Syntax(node), constant: nil)
         }
     }
 
     private func record(_ expr: ExprSyntax, api: String) {
-        guard let (value, constant) = resolve(expr) else { return }
-        append(value, api: api, at: Syntax(expr), constant: constant)
+        guard let found = resolve(expr) else { return }
+        append(found.value, api: api, at: Syntax(expr), constant: found.constant, condition: found.condition)
     }
 
     /// The right-hand side of an assignment: one expression is resolved,
@@ -418,7 +539,15 @@ private final class UseVisitor: SyntaxVisitor {
     private func record(_ rhs: ArraySlice<ExprSyntax>, api: String) {
         guard let first = rhs.first else { return }
         if rhs.count == 1 { record(first, api: api); return }
-        append(.runtime(rhs.map(\.trimmedDescription).joined(separator: " ")), api: api, at: Syntax(first), constant: nil)
+        // Only as much text as a message shows: rendering the whole rest of
+        // a chain `a = b = c = …` at each `=` was quadratic (found by
+        // adversarial testing: 35 KB took 47 s).
+        var text = ""
+        for e in rhs {
+            if text.count >= 60 { break }
+            text += (text.isEmpty ? "" : " ") + e.trimmedDescription.prefix(60)
+        }
+        append(.runtime(text), api: api, at: Syntax(first), constant: nil)
     }
 
     /// The condition of the innermost `#if` clause holding `node`
@@ -444,19 +573,20 @@ private final class UseVisitor: SyntaxVisitor {
         return false
     }
 
-    private func append(_ value: AccessGroupUse.Value, api: String, at node: Syntax, constant: (file: String, line: Int)?) {
+    private func append(_ value: AccessGroupUse.Value, api: String, at node: Syntax, constant: (file: String, line: Int)?,
+                        condition: String? = nil) {
         let start = node.startLocation(converter: converter, afterLeadingTrivia: true)
         let text = node.trimmedDescription
-        let firstLine = text.split(separator: "\n", omittingEmptySubsequences: false).first.map(\.count) ?? 1
+        let firstLine = text.unicodeScalars.prefix { $0 != "\n" }.count
         var use = AccessGroupUse(value: value, api: api, line: start.line, column: start.column, length: max(1, firstLine),
                                  constant: constant)
-        use.condition = Self.ifCondition(around: node)
+        use.condition = Self.ifCondition(around: node) ?? condition
         uses.append(use)
     }
 
     /// The value of an expression if it is spelled out; `nil` for a
     /// `nil` literal (no group at all).
-    private func resolve(_ expr: ExprSyntax) -> (AccessGroupUse.Value, (file: String, line: Int)?)? {
+    private func resolve(_ expr: ExprSyntax) -> AccessGroupFinder.Resolved? {
         var e = expr
         // `"…" as String`, `("…")`, `x!`
         if let seq = e.as(SequenceExprSyntax.self), let first = seq.elements.first, seq.elements.count == 3,
@@ -466,23 +596,24 @@ private final class UseVisitor: SyntaxVisitor {
         if let t = e.as(TupleExprSyntax.self), t.elements.count == 1, let only = t.elements.first, only.label == nil { return resolve(only.expression) }
         if let f = e.as(ForceUnwrapExprSyntax.self) { e = f.expression }
         if e.is(NilLiteralExprSyntax.self) { return nil }
-        if let s = e.as(StringLiteralExprSyntax.self), let v = s.representedLiteralValue { return (.literal(v), nil) }
-        let runtime: (AccessGroupUse.Value, (file: String, line: Int)?) = (.runtime(e.trimmedDescription), nil)
+        if let s = e.as(StringLiteralExprSyntax.self), let v = s.representedLiteralValue { return .init(value: .literal(v)) }
+        let runtime = AccessGroupFinder.Resolved(value: .runtime(e.trimmedDescription))
         let scope = Scope(of: Syntax(e))
         if let reference = e.as(DeclReferenceExprSyntax.self) {
             // A bare name: a binding in scope first, then a constant of the
             // file's top level or of a type around the use.
             let name = reference.baseName.text
             lookedUp.insert(name)
-            switch LocalBinding(name, before: Syntax(e), index: bindings) {
-            case .literal(let v): return (.literal(v), nil)
+            // The files declaring the types around it tell what they inherit.
+            for t in scope.types { lookedUp.insert(Scope.lastName(t)) }
+            switch LocalBinding(name, before: Syntax(e), index: bindings, isValueMember: { finder.isValueMember(name, of: $0) }) {
+            case .literal(let v): return .init(value: .literal(v))
             case .runtime: return runtime
             case .none: break
             }
-            let found = finder.constant(name) { c in
+            return finder.constant(name) { c in
                 !c.isLocal && (c.container.map { scope.types.contains($0) } ?? true)
-            }
-            return found.map { (.literal($0.0), $0.1) } ?? runtime
+            } ?? runtime
         }
         if let member = e.as(MemberAccessExprSyntax.self), let base = member.base {
             // `Type.name` (or `Outer.Type.name`, `Self.name`, `self.name`):
@@ -494,16 +625,17 @@ private final class UseVisitor: SyntaxVisitor {
             if let b = base.as(DeclReferenceExprSyntax.self) {
                 let text = b.baseName.text
                 type = text == "Self" || text == "self" ? scope.types.first : text
+                // `self.name`: the instance's property, if it has one.
+                if text == "self", let t = type, finder.isValueMember(name, of: t) { return runtime }
             } else if let b = base.as(MemberAccessExprSyntax.self), Self.isTypePath(b) {
                 // Outer.Type.name: a path of type names.
                 type = b.trimmedDescription.filter { !$0.isWhitespace }
             }
             guard let type else { return runtime }
             let exact = type == scope.types.first
-            let found = finder.constant(name) { c in
+            return finder.constant(name) { c in
                 !c.isLocal && (c.container.map { exact ? $0 == type : Scope.names($0, type) } ?? false)
-            }
-            return found.map { (.literal($0.0), $0.1) } ?? runtime
+            } ?? runtime
         }
         return runtime
     }

@@ -19,7 +19,7 @@ public enum CodeCheck {
         // compiles 1,079 files 2,364 times, and a handful name a group).
         var texts: [String: String] = [:]
         var trees: [String: SourceFileSyntax] = [:]
-        var constants: [String: [AccessGroupFinder.Constant]] = [:]
+        var declarations: [String: AccessGroupFinder.Declarations] = [:]
         // The identifiers of each file, once: asking each looked-up name of
         // each file's text was names × bytes.
         var wordsByPath: [String: Set<String>] = [:]
@@ -68,11 +68,11 @@ public enum CodeCheck {
             for (path, text) in naming { names.formUnion(AccessGroupFinder().lookups(in: tree(path, text), file: path)) }
             var finder = AccessGroupFinder()
             for (path, text) in sources where !names.isDisjoint(with: words(path, text)) {
-                if constants[path] == nil {
-                    // A file read only for its constants is not kept.
-                    constants[path] = AccessGroupFinder.constants(in: trees[path] ?? AccessGroupFinder.parse(text), file: path)
+                if declarations[path] == nil {
+                    // A file read only for its declarations is not kept.
+                    declarations[path] = AccessGroupFinder.declarations(in: trees[path] ?? AccessGroupFinder.parse(text), file: path)
                 }
-                finder.add(constants[path] ?? [], file: path)
+                finder.add(declarations[path] ?? .init(), file: path)
             }
             let usesIn = naming.map { ($0.path, tree($0.path, $0.text)) }
             let granted = app.accessGroups

@@ -44,16 +44,19 @@ public struct ProjectDiagnostics {
                                                                      length: location.column <= 1 ? nil : 1))
     }
 
-    /// The byte range of `length` scalars from a 1-based line and column;
-    /// without a length, from the first non-blank character to the line's end.
+    /// The byte range of `length` scalars from a 1-based line and column
+    /// (in UTF-8 bytes, as swift-syntax and the property-list reader count
+    /// it); without a length, from the first non-blank character to the
+    /// line's end.
     public static func range(in file: SourceFile, line: Int, column: Int, length: Int?) -> SourceRange {
         let bytes = file.bytes
-        // The file's own line index: walking from the first byte per
-        // diagnostic was quadratic for a file with thousands of warnings.
-        let start = file.lineBounds(line)?.lowerBound ?? bytes.count
-        var end = start
-        while end < bytes.count, bytes[end] != 0x0A { end += 1 }
-        while end > start, bytes[end - 1] == 0x0D || bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
+        // The file's own line index and a byte column: walking to the line
+        // or the column per diagnostic was quadratic (a file with thousands
+        // of warnings; thousands of warnings on one 140 KB line).
+        let bounds = file.lineBounds(line) ?? bytes.count..<bytes.count
+        let start = bounds.lowerBound
+        var end = bounds.upperBound
+        while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
         /// The byte offset `count` Unicode scalars after `from`, at most `end`.
         func skip(_ count: Int, from: Int) -> Int {
             var i = from, n = 0
@@ -64,7 +67,8 @@ public struct ProjectDiagnostics {
             }
             return i
         }
-        var offset = skip(column - 1, from: start)
+        var offset = min(end, start + max(0, column - 1))
+        while offset > start, offset < end, bytes[offset] & 0xC0 == 0x80 { offset -= 1 }
         guard let length else {
             if column <= 1 { while offset < end, bytes[offset] == 0x20 || bytes[offset] == 0x09 { offset += 1 } }
             return SourceRange(offset, end)

@@ -1,5 +1,5 @@
 /// Where something in a project was written: a file and a 1-based line
-/// (0 when not known), and a column when known.
+/// (0 when not known), and a 1-based column in UTF-8 bytes when known.
 public struct ProjectLocation: Sendable, Hashable {
     public var file: String
     public var line: Int

@@ -342,6 +342,72 @@ struct XcodeRealProjectsTests {
         #expect(d.filter { $0.hasPrefix("KCS607") }.count == 1, "only line 15 names a group the target lacks: \(d)")
     }
 
+    /// An adversarial run: names Swift binds that the check did not see
+    /// (a subscript's parameter, a capture list, a `let` under `#if` in a
+    /// block, a property beside a static constant of its name, one declared
+    /// by an extension, a protocol or a superclass in another file) were
+    /// read as a top-level constant, a false KCS607. A constant declared
+    /// under `#if` is checked as that `#if`'s, and a chain `a = a = … = "x"`
+    /// is read in linear time.
+    @Test func bindingsAndMembersSwiftSees() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.targets[0].sources.append("Members.swift")
+        let bad = "\(XcodeFixture.team).com.example.elsewhere"
+        f.write("App/Members.swift", """
+            protocol HasGroup { var group: String { get } }
+            class Base { var group: String { ProcessInfo.processInfo.environment["G"] ?? "" } }
+            extension Store { var group: String { ProcessInfo.processInfo.environment["G"] ?? "" } }
+            #if DEBUG
+            let debugGroup = "\(bad)"
+            #endif
+
+            """)
+        let chain = Array(repeating: "q[kSecAttrAccessGroup as String]", count: 2_000).joined(separator: " = ")
+        f.write("App/KeychainStore.swift", """
+            import Security
+            let group = "\(bad)"
+            let g = "\(bad)"
+            struct Store {
+                func save() { let q: [String: Any] = [kSecAttrAccessGroup as String: group]; _ = q }
+                subscript(g: String) -> Int { let q: [String: Any] = [kSecAttrAccessGroup as String: g]; return q.count }
+            }
+            extension HasGroup { func save() { let q: [String: Any] = [kSecAttrAccessGroup as String: group]; _ = q } }
+            final class Sub: Base { func save() { let q: [String: Any] = [kSecAttrAccessGroup as String: group]; _ = q } }
+            struct Twin {
+                static let group = "\(bad)"
+                var group: String { ProcessInfo.processInfo.environment["G"] ?? "" }
+                func save() { let q: [String: Any] = [kSecAttrAccessGroup as String: self.group]; _ = q }
+            }
+            func save(other: String) {
+                let f = { [g = other] in let q: [String: Any] = [kSecAttrAccessGroup as String: g]; _ = q }
+                #if DEBUG
+                let g = "\(XcodeFixture.team).com.example.Notes.shared"
+                #else
+                let g = other
+                #endif
+                let q: [String: Any] = [kSecAttrAccessGroup as String: g]
+                let r: [String: Any] = [kSecAttrAccessGroup as String: debugGroup]
+                let s: [String: Any] = [kSecAttrAccessGroup as String: Store.group]
+                _ = (f, q, r, s)
+            }
+            func chain() { var q: [String: Any] = [:]; \(chain) = String(); _ = q }
+
+            """)
+        f.writeProject()
+        let d = CodeCheck.run(try ProjectLint.load(f.projectPath).get())
+            .filter { $0.file?.name.hasSuffix("KeychainStore.swift") == true }
+            .map { "\($0.code.rawValue) \($0.location?.line ?? 0) \($0.message)" }
+        for line in [5, 6, 8, 9, 13, 16, 22] {
+            #expect(d.contains { $0.hasPrefix("KCS608 \(line) ") && $0.contains("built at run time") }, "line \(line): \(d)")
+        }
+        #expect(d.contains { $0.hasPrefix("KCS608 23 ") && $0.contains("under #if DEBUG") }, "\(d)")
+        // `Store.group` names a static constant; Store has none, so a value.
+        #expect(d.contains { $0.hasPrefix("KCS608 24 ") }, "\(d)")
+        #expect(!d.contains { $0.hasPrefix("KCS607") }, "\(d)")
+        #expect(d.filter { $0.contains(" 27 ") }.count == 2_000, "one finding per use in the chain: \(d.count)")
+    }
+
     /// ProtonVPN's Mac app: two system extensions (network extensions) sign
     /// with their own files and share the app's groups; they were left out
     /// of the import and their files called unused (KCS605). Its login
