@@ -251,7 +251,7 @@ public struct BatchRunner: Sendable {
         } catch {
             var outcome = FileOutcome(path: path)
             outcome.diagnostics.append(Diagnostic(error.code, error.message(for: path),
-                                                  hint: "check the path; kcs takes .kcs and .md files, or - for standard input"))
+                                                  hint: error.hint(otherwise: "check the path; kcs takes .kcs and .md files, or - for standard input")))
             outcome.verdict = .missingInput
             return outcome
         }

@@ -182,6 +182,7 @@ public struct ReplLoop {
             var message = "cannot read '\(shown)'"
             if case .notFound = error { message = "no such file: '\(shown)'" }
             if case .unreadable(_, let reason) = error { message += ": \(TerminalText.escaped(reason))" }
+            if case .tooLarge = error { message = TerminalText.escaped(error.message(for: path)) }
             write("kcs: error: \(message)\n", .error)
             return
         }

@@ -24,7 +24,8 @@ public enum Interpreter {
                        observer: observer)
         } catch {
             var report = RunReport()
-            let d = Diagnostic(error.code, error.message(for: path), hint: error.code == .fileNotFound ? "check the path; kcs run takes .kcs files or - for standard input" : nil)
+            let hint = error.hint(otherwise: error.code == .fileNotFound ? "check the path; kcs run takes .kcs files or - for standard input" : "")
+            let d = Diagnostic(error.code, error.message(for: path), hint: hint.isEmpty ? nil : hint)
             report.diagnostics.append(d)
             observer?(.diagnostic(d))
             return report

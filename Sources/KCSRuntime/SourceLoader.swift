@@ -15,6 +15,8 @@ import Darwin
 public enum LoadError: Error, Sendable, Hashable {
     case notFound(String)
     case unreadable(String, reason: String)
+    /// Larger than the host reads (`size` when it was known before reading).
+    case tooLarge(String, size: Int?, limit: Int)
     /// The host does not allow reading this path.
     case forbidden(String, reason: String)
 }
@@ -111,7 +113,7 @@ public struct FileSystemLoader: SourceLoader {
             throw .unreadable(path, reason: "not a regular file (" + Self.kind(info.st_mode) + ")")
         }
         guard Int(info.st_size) <= maxBytes else {
-            throw .unreadable(path, reason: "it is \(info.st_size) bytes, more than the \(maxBytes) this host reads")
+            throw .tooLarge(path, size: Int(info.st_size), limit: maxBytes)
         }
         return try readAll(fd, name: path, maxBytes: maxBytes, expected: Int(info.st_size))
     }
@@ -137,7 +139,7 @@ public struct FileSystemLoader: SourceLoader {
             if n == 0 { return bytes }
             bytes.append(contentsOf: UnsafeBufferPointer(start: chunk, count: n))
             if bytes.count > maxBytes {
-                throw .unreadable(name, reason: "it is more than the \(maxBytes) bytes this host reads")
+                throw .tooLarge(name, size: nil, limit: maxBytes)
             }
         }
     }
@@ -310,7 +312,7 @@ extension LoadError {
     public var code: DiagnosticCode {
         switch self {
         case .notFound: .fileNotFound
-        case .unreadable, .forbidden: .fileUnreadable
+        case .unreadable, .forbidden, .tooLarge: .fileUnreadable
         }
     }
 
@@ -318,6 +320,7 @@ extension LoadError {
     public func hint(otherwise: String) -> String {
         switch self {
         case .forbidden: "this run reads only what its host allows (kcs: --root and --untrusted; see docs/limits.md)"
+        case .tooLarge: "a host reads files up to its limit (kcs: \(Limits().sourceBytes >> 20) MiB, \(Limits.untrusted.sourceBytes >> 20) MiB with --untrusted; see docs/limits.md)"
         case .notFound, .unreadable: otherwise
         }
     }
@@ -331,6 +334,8 @@ extension LoadError {
             "cannot open '\(path)': its name is not valid UTF-8 (shown with U+FFFD), and kcs names files by UTF-8 text; rename it"
         case .notFound(let p): p == path ? "no such file: '\(path)'" : "no such file: '\(path)' (looked for '\(p)')"
         case .unreadable(let p, let reason): "cannot read '\(p)': \(reason)"
+        case .tooLarge(_, let size?, let limit): "cannot read '\(path)': it is \(size) bytes, more than the \(limit) this host reads"
+        case .tooLarge(_, nil, let limit): "cannot read '\(path)': it is more than the \(limit) bytes this host reads"
         case .forbidden(let p, let reason): "may not read '\(p)': \(reason)"
         }
     }

@@ -62,6 +62,19 @@ struct SafetyCLITests {
         #expect(lint.status == 66)
     }
 
+    /// A file over the size limit is named with its size and the limit,
+    /// and the hint says where the limit comes from (it said "check the
+    /// path", found by adversarial testing).
+    @Test func anOversizedFileIsExplainedByTheLimit() throws {
+        try Self.folder(["big.kcs": String(repeating: "# padding\n", count: 110_000)]) { dir in
+            let out = try BinaryRunner.run(["run", "--untrusted", "big.kcs"], directory: dir)
+            #expect(out.status == 66)
+            #expect(out.stderr.contains("cannot read 'big.kcs': it is 1100000 bytes, more than the 1048576 this host reads"), "\(out.stderr)")
+            #expect(out.stderr.contains("hint: a host reads files up to its limit (kcs: 256 MiB, 1 MiB with --untrusted"), "\(out.stderr)")
+            #expect(!out.stderr.contains("check the path"), "\(out.stderr)")
+        }
+    }
+
     // MARK: 3. Limits on the command line
 
     @Test func notARegularFile() throws {

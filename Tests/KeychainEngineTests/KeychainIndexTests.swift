@@ -292,6 +292,38 @@ struct KeychainFingerprintTests {
         }
     }
 
+    /// One prefix chain holding every item (no account): removals from its
+    /// tail (oldest first, as a restore clears a device), its middle and its
+    /// head, and re-adds into freed slots, leave exactly the live items on it.
+    @Test("prefix chains: removed from the tail, the middle and the head, then refilled")
+    func prefixChainRemovals() {
+        var k = Keychain()
+        var ids: [ItemID] = []
+        for i in 0..<60 { ids.append(k.insert(Self.item("", group: 1, service: "s\(i)"))) }
+        func onChain() -> Set<String> {
+            var found: [ItemID] = []
+            k.matching(.genericPassword, in: 1, firstKeyValue: .string(""), into: &found) { _ in true }
+            #expect(Set(found).count == found.count, "an item is on the chain twice")
+            return Set(found.compactMap { id -> String? in
+                if case .string(let s)? = k[id]?.attributes[.service] { return s.string }
+                return nil
+            })
+        }
+        var live = Set((0..<60).map { "s\($0)" })
+        #expect(onChain() == live)
+        for i in Array(0..<20) + [40, 30, 35] + Array((50..<60).reversed()) {
+            k.remove(ids[i])
+            live.remove("s\(i)")
+            #expect(onChain() == live, "after removing s\(i)")
+        }
+        for i in 60..<70 {
+            _ = k.insert(Self.item("", group: 1, service: "s\(i)"))
+            live.insert("s\(i)")
+        }
+        #expect(onChain() == live)
+        Self.checkLookups(k)
+    }
+
     @Test("key chains: replace moves an item between chains and keeps the others")
     func replaceAcrossChains() {
         var k = Keychain()
