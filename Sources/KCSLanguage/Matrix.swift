@@ -47,8 +47,26 @@ extension Session {
         // byte drive the terminal, and Markdown or HTML in a name would
         // become formatting (found by adversarial testing: `<script>`,
         // `**`, a backslash lost before `|`). Line breaks and controls are
-        // written `\u{…}`; Markdown's punctuation is escaped with a
-        // backslash, `<` and `&` as entities.
+        // written `\u{…}`. What the script names (apps, items, groups) is a
+        // code span: GitHub links `@user`, `#1`, `https://…` and `www.…`,
+        // and renders `:emoji:` and `$math$`, in text but not in code
+        // (found by adversarial testing). Only a `|` is escaped in a span
+        // (a table's rule, which holds inside code too); kcs's own words
+        // are text with Markdown's punctuation escaped.
+        func code(_ s: String) -> String {
+            // GitHub reads a backslash and any punctuation as a pair when it
+            // splits a row, and takes the backslash off `\|` alone: a `|`
+            // after a backslash cannot be written in a span, so it is `\u{7C}`.
+            var text = ""
+            for c in TerminalText.escaped(s) {
+                if c == "|" { text += text.last == "\\" ? "\\u{7C}" : "\\|" } else { text.append(c) }
+            }
+            var longest = 0, run = 0
+            for c in text { run = c == "`" ? run + 1 : 0; longest = max(longest, run) }
+            let fence = String(repeating: "`", count: longest + 1)
+            let pad = text.hasPrefix("`") || text.hasSuffix("`") || text.hasPrefix(" ") && text.hasSuffix(" ") ? " " : ""
+            return text.isEmpty ? "" : fence + pad + text + pad + fence
+        }
         func cell(_ s: String) -> String {
             var out = ""
             for c in TerminalText.escaped(s) {
@@ -61,15 +79,15 @@ extension Session {
             }
             return out
         }
-        var out = "| item | group | " + world.apps.map { cell($0.name) }.joined(separator: " | ") + " |\n"
+        var out = "| item | group | " + world.apps.map { code($0.name) }.joined(separator: " | ") + " |\n"
         out += "|---|---|" + String(repeating: "---|", count: world.apps.count) + "\n"
         for (n, (inFileKeychain, item)) in items.enumerated() {
             let group = world.groupName(item.group)
-            var row = ["#\(n + 1) \(Self.keyDescription(item))", group]
+            var row = ["\(n + 1). " + code(Self.keyDescription(item)), code(group)]
             for handle in world.appHandles {
-                row.append(verdict(item, inFileKeychain, handle, device))
+                row.append(cell(verdict(item, inFileKeychain, handle, device)))
             }
-            out += "| " + row.map(cell).joined(separator: " | ") + " |\n"
+            out += "| " + row.joined(separator: " | ") + " |\n"
             try budget?.checkInside(pending: out.utf8.count, file, SourceRange(0, 0))
         }
         return out

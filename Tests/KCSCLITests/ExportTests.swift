@@ -149,10 +149,10 @@ import Testing
         let out = try BinaryRunner.run(["matrix", "examples/03-app-groups.kcs", "--format", "markdown"])
         #expect(out.status == 0, "\(out.stderr)")
         #expect(out.stdout == """
-            | item | group | Photos | ShareExt | Unrelated | Viewer |
+            | item | group | `Photos` | `ShareExt` | `Unrelated` | `Viewer` |
             |---|---|---|---|---|---|
-            | #1 generic-password account="alice" service="upload" | SKMME9E2Y8.com.example.Photos | read | no: group not in its list | no: group not in its list | no: group not in its list |
-            | #2 generic-password account="bob" service="upload" | group.com.example.PhotoSuite | read | read | no: group not in its list | read |
+            | 1. `generic-password account="alice" service="upload"` | `SKMME9E2Y8.com.example.Photos` | read | no: group not in its list | no: group not in its list | no: group not in its list |
+            | 2. `generic-password account="bob" service="upload"` | `group.com.example.PhotoSuite` | read | read | no: group not in its list | read |
 
             """)
         // Names are text, never Markdown or HTML (found by adversarial testing).
@@ -162,7 +162,14 @@ import Testing
         try "team SKMME9E2Y8\napp com.example.A as A\nas A add generic-password account=\"a\\\\|b**<script>`\"\n"
             .write(to: dir.appendingPathComponent("m.kcs"), atomically: false, encoding: .utf8)
         let hostile = try BinaryRunner.run(["matrix", dir.appendingPathComponent("m.kcs").path, "--format", "markdown"])
-        #expect(hostile.stdout.contains(#"account="a\\\|b\*\*&lt;script>\`""#), "\(hostile.stdout)")
+        #expect(hostile.stdout.contains(#"| 1. ``generic-password account="a\\u{7C}b**<script>`"``"#), "\(hostile.stdout)")
+        // GitHub's links, mentions, emoji and math stay in code spans, and
+        // kcs's own row labels are no issue references (`#1`).
+        try "team SKMME9E2Y8\napp com.example.A as \"@admin #1 www.x.example :warning: $x$ `\"\nas \"@admin #1 www.x.example :warning: $x$ `\" add generic-password\n"
+            .write(to: dir.appendingPathComponent("g.kcs"), atomically: false, encoding: .utf8)
+        let github = try BinaryRunner.run(["matrix", dir.appendingPathComponent("g.kcs").path, "--format", "markdown"])
+        #expect(github.stdout.hasPrefix("| item | group | `` @admin #1 www.x.example :warning: $x$ ` `` |\n"), "\(github.stdout)")
+        #expect(github.stdout.contains("\n| 1. `generic-password` | `SKMME9E2Y8.com.example.A` | read |\n"), "\(github.stdout)")
         let text = try BinaryRunner.run(["matrix", "examples/03-app-groups.kcs"])
         #expect(text.stdout.hasPrefix("item "))
         #expect(try BinaryRunner.run(["matrix", "no/such.kcs"]).status == 66)
