@@ -20,12 +20,13 @@ enum ResultBuilder {
 
     static func result(_ items: [FoundItem], returns: ReturnKinds, single: Bool, platform: Platform) -> Any? {
         guard !returns.isEmpty else { return nil }
-        let values = items.map { value(of: $0, returns, platform) }
+        let values = items.compactMap { value(of: $0, returns, platform) }
         if single { return values.first }
         return values
     }
 
-    static func value(of found: FoundItem, _ returns: ReturnKinds, _ platform: Platform) -> Any {
+    /// nil for a reference the client does not make (a password off the Mac).
+    static func value(of found: FoundItem, _ returns: ReturnKinds, _ platform: Platform) -> Any? {
         switch returns {
         case .data: return data(of: found.item)
         case .persistentReference: return Data(found.persistentRef(on: platform).bytes)
@@ -37,7 +38,7 @@ enum ResultBuilder {
             // Data alone is empty data for an add (securityd's empty CFData);
             // a find leaves such items out (World.returned, SecItem.m).
             if returns.contains(.data), found.item.data != nil { dictionary[kSecValueData] = data(of: found.item) }
-            if returns.contains(.reference) { dictionary[kSecValueRef] = reference(found, platform) }
+            if returns.contains(.reference), let ref = reference(found, platform) { dictionary[kSecValueRef] = ref }
             if returns.contains(.persistentReference) {
                 dictionary[kSecValuePersistentRef] = Data(found.persistentRef(on: platform).bytes)
             }
@@ -49,9 +50,11 @@ enum ResultBuilder {
         Data(ByteCodec.decode(item.data ?? ""))
     }
 
-    static func reference(_ found: FoundItem, _ platform: Platform) -> SecItemReference {
-        SecItemReference(itemClass: found.identityKey == nil ? found.item.itemClass : .identity,
-                         accessGroup: found.groupName, persistentReference: found.persistentRef(on: platform).bytes)
+    static func reference(_ found: FoundItem, _ platform: Platform) -> SecItemReference? {
+        let itemClass = found.identityKey == nil ? found.item.itemClass : .identity
+        guard platform.makesReferences(to: itemClass) else { return nil }
+        return SecItemReference(itemClass: itemClass, accessGroup: found.groupName,
+                                persistentReference: found.persistentRef(on: platform).bytes)
     }
 
     /// An item's attributes keyed by constant names: class, access group,

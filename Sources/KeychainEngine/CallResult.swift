@@ -69,6 +69,9 @@ public enum StatusReason: Sendable, Hashable {
     /// A find of data alone that matched `found` items, some stored without
     /// data: those give no value, so the result leaves them out (success).
     case storedWithoutData(found: Int)
+    /// A find of a reference alone that matched `found` items the client
+    /// makes no reference to (passwords off the Mac): success, no values.
+    case noReference(found: Int)
     case promptCanceled
     case promptFailed
     case promptNotAllowed

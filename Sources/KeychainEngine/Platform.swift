@@ -65,6 +65,23 @@ public struct Platform: Sendable, Hashable, CustomStringConvertible {
     /// Mac only, where 59754 and later keep it.)
     public var usesMacDaemon: Bool { family == .macos || family == .catalyst }
 
+    /// Whether the SecItem client makes a reference (`kSecReturnRef`) for an
+    /// item of this class. `SecItemCreateFromAttributeDictionary`
+    /// (OSX/sec/Security/SecItem.m line 442) makes keys, certificates and
+    /// identities; passwords only through its `SECITEM_SHIM_OSX` branch
+    /// (line 462), which exists in the Mac's build of the client
+    /// (OSX/sec/ipc/client.c line 31, `#if TARGET_OS_OSX`), the one Mac
+    /// Catalyst apps load too. Elsewhere a password's reference is NULL:
+    /// a nil result for ref alone, no element of an array
+    /// (`SecItemResultProcess`, line 1323) and no kSecValueRef in a
+    /// dictionary (`SecItemResultCopyPrepared`, line 1274).
+    public func makesReferences(to itemClass: ItemClass) -> Bool {
+        switch itemClass {
+        case .genericPassword, .internetPassword: usesMacDaemon
+        case .key, .certificate, .identity: true
+        }
+    }
+
     /// Whether App Clips run here: iPhone and iPad from iOS 14, where they
     /// came (Security-59754, iOS 14, is the first to hold securityd's App
     /// Clip rules: `SecServerDeleteForAppClipApplicationIdentifier` and the

@@ -612,9 +612,10 @@ extension World {
             return CallResult(status: .itemNotFound, reason: .noMatch, callerGroups: cache.names,
                               searchedGroups: searched, returns: spec.returns)
         case .success(let taken):
-            let returned = Self.returned(taken, spec.returns)
-            return CallResult(status: .success,
-                              reason: returned.count == taken.count ? .succeeded : .storedWithoutData(found: taken.count),
+            let returned = Self.returned(taken, spec.returns, platform(of: device))
+            let reason: StatusReason = returned.count == taken.count ? .succeeded
+                : spec.returns == .reference ? .noReference(found: taken.count) : .storedWithoutData(found: taken.count)
+            return CallResult(status: .success, reason: reason,
                               callerGroups: cache.names, searchedGroups: searched, items: returned, returns: spec.returns)
         }
     }
@@ -627,7 +628,12 @@ extension World {
     /// data that is nothing, a nil result for a match limit of one, and no
     /// element of an array (`SecItemResultProcess`, line 1323, appends only
     /// values). The status stays errSecSuccess: the server found the rows.
-    static func returned(_ matches: [FoundItem], _ returns: ReturnKinds) -> [FoundItem] {
+    /// A reference alone is nothing for an item the client makes no
+    /// reference to (`Platform.makesReferences(to:)`: passwords off the Mac).
+    static func returned(_ matches: [FoundItem], _ returns: ReturnKinds, _ platform: Platform) -> [FoundItem] {
+        if returns == .reference {
+            return matches.filter { platform.makesReferences(to: $0.identityKey == nil ? $0.item.itemClass : .identity) }
+        }
         guard returns == .data, matches.contains(where: { $0.item.data == nil }) else { return matches }
         return matches.filter { $0.item.data != nil }
     }

@@ -92,6 +92,27 @@ struct Section2ItemTests {
         #expect((result as? SecItemReference)?.itemClass == .identity)
     }
 
+    /// KeychainAPITests.m testGenpReturnRef, lines 279 and 293: off the Mac
+    /// the client makes no reference to a password, so a reference alone
+    /// is nil (an empty array for a limit of all) and a dictionary has no
+    /// kSecValueRef; on the Mac it is a reference (lines 272, 287).
+    @Test("2.1 a password's reference is nil off the Mac", arguments: [("ios 18", false), ("watchos 10", false), ("macos 15", true)])
+    func passwordReferences(platform: String, made: Bool) {
+        let one = standardWorld(platform: platform).client("One")
+        var added: CFTypeRef?
+        #expect(one.add(password([kSecReturnRef: true, kSecUseDataProtectionKeychain: true]), &added) == errSecSuccess)
+        #expect((added != nil) == made)
+        let (status, single) = one.find(password([kSecReturnRef: true, kSecUseDataProtectionKeychain: true]))
+        #expect(status == errSecSuccess)
+        #expect((single as? SecItemReference != nil) == made)
+        let all = one.find(password([kSecReturnRef: true, kSecMatchLimit: kSecMatchLimitAll, kSecUseDataProtectionKeychain: true])).1
+        #expect((all as? [Any])?.count == (made ? 1 : 0))
+        let both = one.find(password([kSecReturnRef: true, kSecReturnAttributes: true, kSecUseDataProtectionKeychain: true])).1
+        let dictionary = both as? [String: Any]
+        #expect(dictionary?[kSecAttrAccount] != nil)
+        #expect((dictionary?[kSecValueRef] != nil) == made)
+    }
+
     @Test("2.4 default accessibility: when-unlocked for passwords and keys, always for certificates")
     func defaultAccessibility() {
         let one = standardWorld().client("One")
