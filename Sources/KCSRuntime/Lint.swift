@@ -161,7 +161,9 @@ extension Session {
                 let partner = world[partnerHandle]
                 warn(.lintAppGroupDefault,
                      "this add stores the item in \(stored), \(app.name)'s default group, not in \(shared), which \(partner.name) shares",
-                     "an app group is never the default group: name it, group=\(shared)")
+                     app.applicationGroups.contains(stored)
+                         ? "the default group is element 0 of the list: name the shared one, group=\(shared)"
+                         : "an app group is never the default group while the app has an app ID or keychain-access-groups: name it, group=\(shared)")
             }
         }
 

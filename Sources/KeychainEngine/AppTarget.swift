@@ -125,20 +125,29 @@ public struct AppTarget: Sendable, Hashable {
         return list
     }
 
-    /// A target with neither an app ID nor keychain access groups is unsigned:
-    /// every call fails with `errSecMissingEntitlement`.
+    /// A target whose list is empty off the Mac, with neither an app ID,
+    /// keychain access groups nor application groups (an App Clip's do not
+    /// count), is unsigned: every call fails with `errSecMissingEntitlement`
+    /// (SecItemServer.c refuses an empty list only, `SecEntitlementError`;
+    /// `SecTaskCopyAccessGroups` adds application groups with or without an
+    /// app ID, server_entitlement_helpers.c line 127).
     public var isUnsigned: Bool {
         // Whether there is an app ID, without building it (this is on every call's path).
         (teamID == nil || signing == .noAppID) && keychainAccessGroups.isEmpty && associatedApplicationIdentifiers.isEmpty
+            && (applicationGroups.isEmpty || kind == .appClip)
     }
 
-    /// Element 0 of the list, which is never an application group nor the
-    /// read-only token group (SecItemServer.c
+    /// Element 0 of the list, never the read-only token group (an add
+    /// without a group takes `client->accessGroups[0]`, SecItemServer.c
+    /// line 2721; writes drop the token group,
     /// `SecurityClientCopyWritableAccessGroups`): the first keychain access
     /// group if there is one, else the first associated application
-    /// identifier, else the app ID.
+    /// identifier, else the app ID; an application group only when there is
+    /// none of those (an app without an app ID whose only entitlement is
+    /// application-groups).
     public var defaultGroup: String? {
-        (keychainAccessGroups + associatedApplicationIdentifiers + [appID].compactMap { $0 })
+        (keychainAccessGroups + associatedApplicationIdentifiers + [appID].compactMap { $0 }
+            + (kind == .appClip ? [] : applicationGroups))
             .first { $0 != Self.tokenGroup }
     }
 

@@ -236,10 +236,17 @@ struct Section1AccessGroupTests {
         try w.setPlatform(platform)
         try w.addTeam(id: teamA)
         let signed = try w.addApp(bundleID: "com.s", name: "s", teamID: teamA, applicationGroups: ["group.u"])
-        // An unsigned build even with an application group.
-        let u = try w.addApp(bundleID: "com.u", name: "u", teamID: nil, applicationGroups: ["group.u"])
+        // An unsigned build: no app ID, no keychain-access-groups, no
+        // application groups.
+        let u = try w.addApp(bundleID: "com.u", name: "u", teamID: nil)
         #expect(w[u].isUnsigned)
         #expect(!w[signed].isUnsigned)
+        // With an application group its list is that group, off the Mac as
+        // on it (SecTaskCopyAccessGroups adds application groups without an
+        // app ID; only an empty list is refused): not unsigned.
+        let grouped = try w.addApp(bundleID: "com.g", name: "g", teamID: nil, applicationGroups: ["group.u"])
+        #expect(!w[grouped].isUnsigned)
+        #expect(w.defaultGroup(of: grouped) == "group.u")
         // Something exists that the call could otherwise touch.
         #expect(w.perform(CallRequest(.add, gp("a", group: "group.u")), as: signed).status == .success)
         let before = w[DeviceHandle.this].keychain.count
