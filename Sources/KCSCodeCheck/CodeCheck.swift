@@ -55,7 +55,7 @@ public enum CodeCheck {
                         // generated ObfuscatedConstants.swift had no location).
                         out.append(render.diagnostic(ProjectIssue(
                             .warning, "cannot read '\(path)', a source of target '\(target.name)'", at: target.location,
-                            hint: "a file the build generates is absent from a fresh clone; its groups are not checked"),
+                            hint: "a file the build generates, or one in a git submodule not checked out (git submodule update --init), is absent from a fresh clone; its groups are not checked"),
                             code: .projectSetting))
                         continue
                     }
@@ -84,12 +84,17 @@ public enum CodeCheck {
                     var notes: [DiagnosticNote] = []
                     if let c = use.constant { notes.append(render.note("the constant is declared here", at: ProjectLocation(file: c.file, line: c.line))) }
                     let groups = grantedOnce.isEmpty ? "none (the target is unsigned)" : grantedOnce.joined(separator: ", ")
+                    // A group with a space in it is quoted, so the space shows
+                    // (a trailing one was invisible, found on a real project).
+                    func shown(_ group: String) -> String {
+                        group.isEmpty || group.contains(where: \.isWhitespace) ? "\"\(group)\"" : group
+                    }
                     switch use.value {
                     case .literal(let group) where use.condition != nil && !granted.contains(group):
                         // Compiled or not depending on the build: not a sure failure
                         // (Omnivore's `#if DEBUG` group; a `#if os(macOS)` one on iOS).
                         out.append(render.diagnostic(ProjectIssue(
-                            .warning, "target '\(target.name)' (configuration '\(signing.configuration)') names the access group \(group) under #if \(use.condition ?? ""), which it is not entitled to; kcs does not evaluate #if, so it cannot tell whether this build compiles the call",
+                            .warning, "target '\(target.name)' (configuration '\(signing.configuration)') names the access group \(shown(group)) under #if \(use.condition ?? ""), which it is not entitled to; kcs does not evaluate #if, so it cannot tell whether this build compiles the call",
                             at: at, hint: "its groups: \(groups)"),
                             code: .codeGroupNotCheckable, length: use.length, notes: notes))
                     case .runtime(let expr):
@@ -101,7 +106,13 @@ public enum CodeCheck {
                         guard !granted.contains(group) else { continue }
                         var hint = "its groups: " + groups
                         let others = lint.signings.filter { $0.configuration == signing.configuration && $0.target.id != target.id }
-                        if let prefixed = app.prefixedGroup(for: group) {
+                        if group.contains("$("), let team = app.teamID {
+                            // Swift strings are not build settings.
+                            let written = group.replacingOccurrences(of: "$(AppIdentifierPrefix)", with: team + ".")
+                                .replacingOccurrences(of: "$(TeamIdentifierPrefix)", with: team + ".")
+                            hint = "Xcode expands build settings in entitlements, not in Swift strings: the call passes the text as written"
+                                + (written.contains("$(") ? "" : "; write \"\(written)\"")
+                        } else if let prefixed = app.prefixedGroup(for: group) {
                             hint = "the group lacks its team prefix: write \"\(prefixed)\" (the entitlement's $(AppIdentifierPrefix) expands to \(app.teamID ?? "the team").)"
                         } else if let team = app.teamID, !group.hasPrefix("group."),
                                   case let holders = others.filter({ $0.accessGroups.contains(team + "." + group) }), !holders.isEmpty {
@@ -111,7 +122,7 @@ public enum CodeCheck {
                             hint = "the group has another team's prefix: the target is signed by \(team), so write \"\(team + group[dot...])\""
                         }
                         out.append(render.diagnostic(ProjectIssue(
-                            .warning, "target '\(target.name)' (configuration '\(signing.configuration)') names the access group \(group), which it is not entitled to: the call fails with errSecMissingEntitlement (-34018)",
+                            .warning, "target '\(target.name)' (configuration '\(signing.configuration)') names the access group \(shown(group)), which it is not entitled to: the call fails with errSecMissingEntitlement (-34018)",
                             at: at, hint: hint), code: .codeGroupNotEntitled, length: use.length, notes: notes))
                     }
                 }

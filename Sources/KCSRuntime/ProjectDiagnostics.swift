@@ -88,7 +88,7 @@ public struct LoaderProjectFileSystem: ProjectFileSystem {
         do throws(LoadError) {
             return .success(try loader.read(loader.resolve(path, relativeTo: nil)).bytes)
         } catch {
-            return .failure(ProjectFileError(error.message(for: path)))
+            return .failure(ProjectFileError(error.reason))
         }
     }
 

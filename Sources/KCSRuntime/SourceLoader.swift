@@ -325,6 +325,18 @@ extension LoadError {
         }
     }
 
+    /// What went wrong, for a message that names the file itself
+    /// ("cannot read the xcconfig file 'X': no such file").
+    public var reason: String {
+        switch self {
+        case .notFound: "no such file"
+        case .unreadable(_, let reason): reason
+        case .forbidden(_, let reason): "kcs may not read it: \(reason)"
+        case .tooLarge(_, let size?, let limit): "it is \(size) bytes, more than the \(limit) this host reads"
+        case .tooLarge(_, nil, let limit): "it is more than the \(limit) bytes this host reads"
+        }
+    }
+
     /// The message, naming `path` as the user wrote it.
     public func message(for path: String) -> String {
         switch self {
@@ -334,8 +346,7 @@ extension LoadError {
             "cannot open '\(path)': its name is not valid UTF-8 (shown with U+FFFD), and kcs names files by UTF-8 text; rename it"
         case .notFound(let p): p == path ? "no such file: '\(path)'" : "no such file: '\(path)' (looked for '\(p)')"
         case .unreadable(let p, let reason): "cannot read '\(p)': \(reason)"
-        case .tooLarge(_, let size?, let limit): "cannot read '\(path)': it is \(size) bytes, more than the \(limit) this host reads"
-        case .tooLarge(_, nil, let limit): "cannot read '\(path)': it is more than the \(limit) bytes this host reads"
+        case .tooLarge: "cannot read '\(path)': \(reason)"
         case .forbidden(let p, let reason): "may not read '\(p)': \(reason)"
         }
     }

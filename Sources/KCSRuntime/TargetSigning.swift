@@ -96,8 +96,11 @@ public struct TargetSigning: Sendable {
                 let e = resolved.settings.expand(value, extra: extra)
                 if !e.problems.isEmpty || !e.undefined.isEmpty { signing.groupsResolve = false }
                 for p in e.problems { signing.issues.append(ProjectIssue(.warning, "'\(value)': \(p)", at: at)) }
-                if !e.undefined.isEmpty {
-                    signing.issues.append(.undefined("'\(value)'", uses: e.undefined, definedNowhere: "target '\(target.name)' does not define",
+                // The team's prefixes are said missing once, above, not also as
+                // settings to define (found on a real project).
+                let undefined = team == nil ? e.undefined.filter { $0 != "AppIdentifierPrefix" && $0 != "TeamIdentifierPrefix" } : e.undefined
+                if !undefined.isEmpty {
+                    signing.issues.append(.undefined("'\(value)'", uses: undefined, definedNowhere: "target '\(target.name)' does not define",
                                                      at: at, hint: "define the build setting, or write the group out"))
                 }
                 return Located(value: e.value, location: at)

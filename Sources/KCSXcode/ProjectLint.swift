@@ -69,7 +69,13 @@ public struct ProjectLint {
                 // A bundle ID with a setting defined nowhere (reported, KCS602)
                 // may be any app: comparing its files and groups would be a guess.
                 if !other.resolved.bundleIDResolves || !reference.resolved.bundleIDResolves { continue }
-                if other.resolved.entitlementsPath != reference.resolved.entitlementsPath {
+                let a = reference.keychainAccessGroups.map(\.value) + reference.applicationGroups.map(\.value)
+                let b = other.keychainAccessGroups.map(\.value) + other.applicationGroups.map(\.value)
+                // Two files that grant the same groups are what the hint asks
+                // for (BlueWallet's Debug and Release files are identical).
+                let sameGroups = a == b && reference.groupsResolve && other.groupsResolve
+                    && (reference.entitlements == nil) == (other.entitlements == nil)
+                if other.resolved.entitlementsPath != reference.resolved.entitlementsPath, !sameGroups {
                     let mine = other.resolved.entitlementsPath.map { "'\($0)'" } ?? "no entitlements file"
                     let theirs = reference.resolved.entitlementsPath.map { "'\($0)'" } ?? "no entitlements file"
                     out.append(render.diagnostic(ProjectIssue(
@@ -79,8 +85,6 @@ public struct ProjectLint {
                         code: .projectEntitlementsFile,
                         notes: [render.note("'\(configuration)' sets it here", at: reference.resolved.entitlementsLocation)]))
                 }
-                let a = reference.keychainAccessGroups.map(\.value) + reference.applicationGroups.map(\.value)
-                let b = other.keychainAccessGroups.map(\.value) + other.applicationGroups.map(\.value)
                 // Groups built from a setting that does not resolve are already
                 // reported (KCS602); comparing what they expand to would be a guess.
                 if a != b, reference.groupsResolve, other.groupsResolve {
@@ -141,10 +145,12 @@ public struct ProjectLint {
                 if let path = project.resolve(s.target, configuration: s.configuration, platform: platform).entitlementsPath { used.insert(path) }
             }
         }
-        // Targets on a platform kcs does not model (tvOS, visionOS) sign with
-        // their files too (Valet's tvOS host app was said to sign with none).
+        // Targets on a platform kcs does not model (tvOS, visionOS), and of a
+        // product type it does not (a dynamic library or a command-line tool
+        // signed as a daemon: AltStore's AltDaemon), sign with their files too
+        // (Valet's tvOS host app was said to sign with none).
         let modelled = Set(signings.map(\.target.id))
-        for t in project.targets where t.kind != nil && !modelled.contains(t.id) {
+        for t in project.targets where !modelled.contains(t.id) {
             for c in project.configurations {
                 if let path = project.resolve(t, configuration: c.name, platform: "").entitlementsPath { used.insert(path) }
             }

@@ -108,7 +108,7 @@ public enum XcodeImporter {
             } else {
                 app += " team=none"
                 diagnostics.append(render.diagnostic(ProjectIssue(
-                    .warning, "target '\(t.name)' has no DEVELOPMENT_TEAM in configuration '\(configuration)': it is imported unsigned",
+                    .warning, "target '\(t.name)' has no team in configuration '\(configuration)' (DEVELOPMENT_TEAM is unset or empty): it is imported unsigned",
                     at: t.location, hint: "give --team TEAMID for targets without a team"), code: .projectSetting, length: 1))
             }
             app += " kind=\(t.kind?.scenarioKind ?? "app")"

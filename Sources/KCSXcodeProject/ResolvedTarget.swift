@@ -15,7 +15,8 @@ public struct ResolvedTarget: Sendable {
     /// Whether the bundle ID expanded cleanly: no setting in it is defined
     /// nowhere (a bundle ID with a hole is not compared with another).
     public var bundleIDResolves = true
-    /// `DEVELOPMENT_TEAM` (or the target attributes' team when no level sets it).
+    /// `DEVELOPMENT_TEAM` (or the target attributes' team when no level sets
+    /// it; a level that sets it empty means no team).
     public var teamID: String?
     /// `CODE_SIGN_ENTITLEMENTS`, resolved against the project folder.
     public var entitlementsPath: String?
@@ -182,9 +183,13 @@ extension XcodeProject {
             bundleID = "maccatalyst." + b
         }
 
-        var team = value("DEVELOPMENT_TEAM").flatMap { $0.isEmpty ? nil : $0 }
-        // Older Xcode versions kept the team in TargetAttributes; the build setting wins when both are there.
-        if team == nil, let attributes = target.attributesTeam, !attributes.isEmpty { team = attributes }
+        let teamSetting = value("DEVELOPMENT_TEAM")
+        var team = teamSetting.flatMap { $0.isEmpty ? nil : $0 }
+        // Older Xcode versions kept the team in TargetAttributes; the build
+        // setting wins when any level sets it, even to nothing (Simplenote's
+        // `"DEVELOPMENT_TEAM[sdk=macosx*]" = ""` builds without a team; the
+        // attributes' team was taken, with its groups, found on a real project).
+        if teamSetting == nil, let attributes = target.attributesTeam, !attributes.isEmpty { team = attributes }
         if let t = team, !(t.utf8.count == 10 && t.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) }) {
             issues.append(ProjectIssue(.warning, "DEVELOPMENT_TEAM of \(context) is '\(t)', which is not a team ID",
                                        at: settings.definition(of: "DEVELOPMENT_TEAM")?.location ?? target.location,

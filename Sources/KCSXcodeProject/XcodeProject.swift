@@ -73,8 +73,11 @@ public struct XcodeProject: Sendable {
             case "com.apple.product-type.application.watchapp2", "com.apple.product-type.application.watchapp",
                  "com.apple.product-type.application.watchapp2-container": self = .watchApp
             case "com.apple.product-type.watchkit2-extension", "com.apple.product-type.watchkit-extension": self = .watchExtension
+            // An iMessage sticker pack (`…messages-sticker-pack`) has no
+            // executable and never reads the keychain: not modelled (it was
+            // asked to share its app's groups, KCS604, found on BlueWallet).
             case "com.apple.product-type.app-extension", "com.apple.product-type.app-extension.messages",
-                 "com.apple.product-type.app-extension.messages-sticker-pack", "com.apple.product-type.extensionkit-extension",
+                 "com.apple.product-type.extensionkit-extension",
                  "com.apple.product-type.tv-app-extension",
                  // macOS: a system extension (a network extension, ProtonVPN's
                  // OpenVPN and WireGuard) and an XPC service are signed with
@@ -172,6 +175,17 @@ private struct ProjectReader {
             issues.append(ProjectIssue(.warning, "the project has \(targetIDs.count) targets; kcs reads the first \(Self.maxTargets)",
                                        at: at(project["targets"])))
         }
+        // The exception sets of synchronized folders, by the target they
+        // name: for a target the folder does not belong to, its files are
+        // added to that target (Xcode writes a file of A's folder ticked for
+        // B that way).
+        var exceptionsByTarget: [String: [(group: String, exception: String)]] = [:]
+        for (groupID, group) in objects where group["isa"]?.string == "PBXFileSystemSynchronizedRootGroup" {
+            for exceptionID in group["exceptions"]?.array?.compactMap(\.string) ?? [] {
+                guard let target = objects[exceptionID]?["target"]?.string else { continue }
+                exceptionsByTarget[target, default: []].append((groupID, exceptionID))
+            }
+        }
         for idNode in targetIDs.prefix(Self.maxTargets) {
             guard let id = idNode.string, let t = objects[id] else { continue }
             guard t["isa"]?.string == "PBXNativeTarget" else { continue }  // aggregate and legacy targets build nothing signed
@@ -189,8 +203,16 @@ private struct ProjectReader {
                 default: break
                 }
             }
-            for groupID in t["fileSystemSynchronizedGroups"]?.array?.compactMap(\.string) ?? [] {
+            let ownGroups = t["fileSystemSynchronizedGroups"]?.array?.compactMap(\.string) ?? []
+            for groupID in ownGroups {
                 sources += synchronizedSwiftFiles(groupID, target: id)
+            }
+            for (groupID, exceptionID) in exceptionsByTarget[id] ?? [] where !ownGroups.contains(groupID) {
+                guard let folder = path(of: groupID) else { continue }
+                for f in objects[exceptionID]?["membershipExceptions"]?.array?.compactMap(\.string) ?? [] {
+                    let p = ProjectPath.join(folder, f)
+                    sources += f.hasSuffix(".swift") ? [p] : swiftFiles(under: p, excluding: [])
+                }
             }
             targets.append(XcodeProject.Target(
                 id: id, name: name, productType: t["productType"]?.string ?? "",
@@ -292,7 +314,9 @@ private struct ProjectReader {
     }
 
     /// The `.swift` files under a synchronized folder (Xcode 16), less the
-    /// files an exception set takes out of this target.
+    /// files and folders an exception set takes out of this target (a
+    /// folder unticked as a whole is written as its path: its files were
+    /// checked for a target that does not compile them, found on a real project).
     func synchronizedSwiftFiles(_ groupID: String, target: String) -> [String] {
         guard let folder = path(of: groupID) else { return [] }
         var excluded = Set<String>()
@@ -300,6 +324,11 @@ private struct ProjectReader {
             guard let e = objects[exceptionID], e["target"]?.string == target else { continue }
             for f in e["membershipExceptions"]?.array?.compactMap(\.string) ?? [] { excluded.insert(ProjectPath.join(folder, f)) }
         }
+        return swiftFiles(under: folder, excluding: excluded)
+    }
+
+    /// The `.swift` files below `folder`, without the files and folders in `excluded`.
+    func swiftFiles(under folder: String, excluding excluded: Set<String>) -> [String] {
         var found: [String] = []
         var pending = [(folder, 0)]
         var visited = 0
@@ -321,7 +350,7 @@ private struct ProjectReader {
                 let p = ProjectPath.join(dir, name)
                 if name.hasSuffix(".swift") {
                     if !excluded.contains(p), seenFiles.insert(fileSystem.canonical(p)).inserted { found.append(p) }
-                } else if depth < 16, seenFolders.insert(fileSystem.canonical(p)).inserted, fileSystem.isDirectory(p) {
+                } else if depth < 16, !excluded.contains(p), seenFolders.insert(fileSystem.canonical(p)).inserted, fileSystem.isDirectory(p) {
                     pending.append((p, depth + 1))
                 }
             }

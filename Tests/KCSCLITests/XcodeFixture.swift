@@ -18,7 +18,13 @@ struct XcodeFixture {
         var embeds: [String] = []
         /// TargetAttributes → DevelopmentTeam.
         var attributesTeam: String?
+        /// Synchronized folders (Xcode 16) of the target, relative to the project folder.
+        var synchronizedFolders: [String] = []
     }
+
+    /// Exception sets of synchronized folders: for a target the folder
+    /// belongs to, paths taken out of it; for another, paths added to it.
+    var synchronizedExceptions: [(folder: String, target: String, paths: [String])] = []
 
     let root: URL
     var name = "App"
@@ -127,6 +133,21 @@ struct XcodeFixture {
             productRefs[t.name] = product
         }
         var groupChildren: [String] = []
+        var synchronized: [String: String] = [:]
+        for folder in Set(targets.flatMap(\.synchronizedFolders) + synchronizedExceptions.map(\.folder)).sorted() {
+            let exceptions = synchronizedExceptions.filter { $0.folder == folder }.map { e -> String in
+                let eid = id()
+                object(eid, "Exceptions for \(folder) in \(e.target)", [("isa", "PBXFileSystemSynchronizedBuildFileExceptionSet"),
+                                                                         ("membershipExceptions", list(e.paths.map(q))),
+                                                                         ("target", targetIDs[e.target] ?? "")])
+                return eid
+            }
+            let gid = id()
+            object(gid, folder, [("isa", "PBXFileSystemSynchronizedRootGroup"), ("exceptions", list(exceptions)), ("path", q(folder)),
+                                 ("sourceTree", "\"<group>\"")])
+            synchronized[folder] = gid
+            groupChildren.append(gid)
+        }
         var attributes: [String] = []
         for t in targets {
             guard let tid = targetIDs[t.name] else { continue }
@@ -159,9 +180,13 @@ struct XcodeFixture {
                 phases.append(copy)
             }
             let configs = configurationList("PBXNativeTarget \"\(t.name)\"", t.settings, t.xcconfig)
-            object(tid, t.name, [("isa", "PBXNativeTarget"), ("buildConfigurationList", configs), ("buildPhases", list(phases)),
-                                 ("name", q(t.name)), ("productName", q(t.name)), ("productReference", productRefs[t.name] ?? ""),
-                                 ("productType", q(t.productType))])
+            var fields = [("isa", "PBXNativeTarget"), ("buildConfigurationList", configs), ("buildPhases", list(phases))]
+            if !t.synchronizedFolders.isEmpty {
+                fields.append(("fileSystemSynchronizedGroups", list(t.synchronizedFolders.compactMap { synchronized[$0] })))
+            }
+            fields += [("name", q(t.name)), ("productName", q(t.name)), ("productReference", productRefs[t.name] ?? ""),
+                       ("productType", q(t.productType))]
+            object(tid, t.name, fields)
             if let team = t.attributesTeam { attributes.append("\(tid) = {DevelopmentTeam = \(team); };") }
         }
         let mainGroup = id()

@@ -199,7 +199,7 @@ struct XcodeImporterTests {
         f.writeProject()
         let teamless = XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions())
         #expect(teamless.scenario.contains("app com.example.App as App team=none kind=app\n"))
-        #expect(teamless.diagnostics.contains { $0.message.contains("no DEVELOPMENT_TEAM") && $0.location != nil })
+        #expect(teamless.diagnostics.contains { $0.message.contains("has no team in configuration") && $0.location != nil })
         let withTeam = XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions(team: "ABCDE12345"))
         #expect(withTeam.scenario.contains("app com.example.App as App kind=app keychain-access-groups=[ABCDE12345.com.example.shared]\n"))
         #expect(!withTeam.scenario.contains("Lib"))  // a framework is not signed with entitlements of its own

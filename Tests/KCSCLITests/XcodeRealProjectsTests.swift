@@ -408,6 +408,93 @@ struct XcodeRealProjectsTests {
         #expect(d.filter { $0.contains(" 27 ") }.count == 2_000, "one finding per use in the chain: \(d.count)")
     }
 
+    /// A third trial on real projects. Simplenote blanks the team for one
+    /// SDK (`DEVELOPMENT_TEAM[sdk=macosx*] = ""`): the target attributes'
+    /// team was taken instead. Xcode 16's synchronized folders: a file of
+    /// one target's folder ticked for another was never checked for it, and
+    /// a folder unticked as a whole was. AltStore's daemon, a dynamic
+    /// library, signs with its file (KCS605 said none did); BlueWallet's
+    /// Debug and Release files are identical (KCS605) and its sticker pack
+    /// has no code (KCS604).
+    @Test func teamsSynchronizedFoldersAndTargetsWithoutCode() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        // The team blanked at the target level, with a team in the attributes.
+        f.targets[0].settings["Release"]?["DEVELOPMENT_TEAM"] = ""
+        f.targets[0].attributesTeam = XcodeFixture.team
+        f.writeProject()
+        let imported = XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions())
+        #expect(imported.scenario.contains("app com.example.Notes as App team=none"), "\(imported.scenario)")
+        #expect(imported.diagnostics.contains { $0.message.contains("'App' has no team") }, "\(imported.diagnostics.map(\.message))")
+        // One team problem is one warning: $(AppIdentifierPrefix) is no setting to define.
+        #expect(!imported.diagnostics.contains { $0.message.contains("which target 'App' does not define") },
+                "\(imported.diagnostics.map(\.message))")
+        f.targets[0].settings["Release"]?["DEVELOPMENT_TEAM"] = nil
+
+        // Synchronized folders: WidgetExtra is Widget's, one file of it
+        // ticked for App; Shared is both targets', its AppOnlyDir unticked for Widget.
+        f.targets[1].synchronizedFolders = ["WidgetExtra", "Shared"]
+        f.targets[0].synchronizedFolders = ["Shared"]
+        f.synchronizedExceptions = [(folder: "WidgetExtra", target: "App", paths: ["AlsoInApp.swift"]),
+                                    (folder: "Shared", target: "Widget", paths: ["AppOnlyDir"])]
+        f.write("WidgetExtra/AlsoInApp.swift", """
+            import Security
+            let q: [String: Any] = [kSecAttrAccessGroup as String: "\(XcodeFixture.team).com.example.Notes.Widget"]
+
+            """)
+        f.write("Shared/AppOnlyDir/AppOnly.swift", """
+            import Security
+            let r: [String: Any] = [kSecAttrAccessGroup as String: "group.com.example.notes"]
+
+            """)
+        // A dynamic library signing with its own file; App's Release with
+        // a copy of its Debug file; a sticker pack embedded in App.
+        f.targets.append(XcodeFixture.Target(name: "Daemon", productType: "com.apple.product-type.library.dynamic",
+                                             settings: ["Debug": ["CODE_SIGN_ENTITLEMENTS": "Daemon/Daemon.entitlements"],
+                                                        "Release": ["CODE_SIGN_ENTITLEMENTS": "Daemon/Daemon.entitlements"]]))
+        f.writeEntitlements("Daemon/Daemon.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.shared"])
+        f.targets[0].settings["Release"]?["CODE_SIGN_ENTITLEMENTS"] = "App/AppRelease.entitlements"
+        f.writeEntitlements("App/AppRelease.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.shared"], appGroups: ["group.com.example.notes"])
+        f.targets.append(XcodeFixture.Target(name: "Stickers", productType: "com.apple.product-type.app-extension.messages-sticker-pack",
+                                             settings: ["Debug": ["PRODUCT_BUNDLE_IDENTIFIER": "com.example.Notes.Stickers"],
+                                                        "Release": ["PRODUCT_BUNDLE_IDENTIFIER": "com.example.Notes.Stickers"]]))
+        f.targets[0].embeds.append("Stickers")
+        f.writeProject()
+        let d = try findings(f)
+        let code = CodeCheck.run(try ProjectLint.load(f.projectPath).get())
+            .map { "\($0.code.rawValue) \($0.file.map { ProjectPath.lastComponent($0.name) } ?? ""):\($0.location?.line ?? 0) \($0.message)" }
+        #expect(code.contains { $0.hasPrefix("KCS607 AlsoInApp.swift:2") && $0.contains("target 'App'") }, "\(code)")
+        #expect(!code.contains { $0.contains("AlsoInApp.swift") && $0.contains("target 'Widget'") }, "its own group: \(code)")
+        #expect(!code.contains { $0.contains("AppOnly.swift") && $0.contains("target 'Widget'") }, "\(code)")
+        #expect(!d.contains { $0.hasPrefix("KCS605") }, "\(d)")
+        #expect(!d.contains { $0.hasPrefix("KCS604") && $0.contains("Stickers") }, "\(d)")
+        // The files differ in name only: their groups are compared, and agree.
+        #expect(!d.contains { $0.hasPrefix("KCS603") && $0.contains("'App'") }, "\(d)")
+    }
+
+    /// Public code writes `$(AppIdentifierPrefix)` in a Swift string, which
+    /// Xcode never expands: the hint says so and gives the group. A space
+    /// at the end of a group is shown, quoted.
+    @Test func settingsAndSpacesInSwiftGroups() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.write("App/KeychainStore.swift", """
+            import Security
+            let q: [String: Any] = [kSecAttrAccessGroup as String: "$(AppIdentifierPrefix)com.example.Notes.shared"]
+            let r: [String: Any] = [kSecAttrAccessGroup as String: "\(XcodeFixture.team).com.example.Notes.shared "]
+
+            """)
+        let d = CodeCheck.run(try ProjectLint.load(f.projectPath).get())
+            .filter { $0.file?.name.hasSuffix("KeychainStore.swift") == true }
+        let setting = d.first { $0.location?.line == 2 }
+        #expect(setting?.code == .codeGroupNotEntitled)
+        #expect(setting?.hint == "Xcode expands build settings in entitlements, not in Swift strings: the call passes the text as written; write \"\(XcodeFixture.team).com.example.Notes.shared\"",
+                "\(String(describing: setting?.hint))")
+        let spaced = d.first { $0.location?.line == 3 }
+        #expect(spaced?.message.contains("names the access group \"\(XcodeFixture.team).com.example.Notes.shared \", which") == true,
+                "\(String(describing: spaced?.message))")
+    }
+
     /// ProtonVPN's Mac app: two system extensions (network extensions) sign
     /// with their own files and share the app's groups; they were left out
     /// of the import and their files called unused (KCS605). Its login
