@@ -28,6 +28,7 @@ extension Session {
         let addToDefault = operation == .add && call.request.spec.accessGroup == nil && status == .success
             && world.hasApplicationGroups(last.app)
         let limitOnAdd = operation == .add && call.request.spec.limit != nil
+        let referenceAlone = call.request.spec.returns == .reference && operation != .update && operation != .delete
         // A named group the caller is entitled to fires a rule only on macOS
         // (the file keychain), in a group move, or for an extension's read.
         let groupRule = Self.namedGroupCanFire(call.request, last, status, world)
@@ -37,7 +38,7 @@ extension Session {
         let missRule = missed && (call.request.spec.synchronizable == nil && world.synchronizableCount(on: last.device) > 0
             || world.keychainCount(on: last.device) <= Self.nearMissLimit
             || world.kind(of: last.app) == .extension)
-        guard groupRule || missRule || chosenAccessibility || addToDefault || limitOnAdd else { return [] }
+        guard groupRule || missRule || chosenAccessibility || addToDefault || limitOnAdd || referenceAlone else { return [] }
         return lintWarnings(call.request, last, s, file, missed: missed, chosenAccessibility: chosenAccessibility,
                             addToDefault: addToDefault)
     }
@@ -216,6 +217,14 @@ extension Session {
         if request.operation == .add, spec.limit != nil {
             warn(.lintLimitOnAdd, "this add names a match limit: on iOS and watchOS such an add reports errSecSuccess and stores nothing",
                  "drop limit= from the add: a match limit belongs to a find")
+        }
+
+        // A reference alone to a password where the client makes none
+        // (Platform.makesReferences(to:)): success and nothing back.
+        if spec.returns == .reference, request.operation == .add || request.operation == .find,
+           let itemClass = spec.itemClass, !world.platform(of: last.device).makesReferences(to: itemClass) {
+            warn(.lintPasswordReference, "return=ref alone gives nothing for a \(itemClass.rawValue) on \(world.platform(of: last.device).family.rawValue): the SecItem client makes references to passwords only on the Mac",
+                 "ask for return=persistent-ref (a handle that finds the item again) or return=attributes")
         }
 
         // Moving an item to another group with update: works from iOS 13, not portable.

@@ -95,6 +95,8 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     case lintAppGroupShape = "KCS511"
     /// An add with a match limit: iOS and watchOS report success and store nothing.
     case lintLimitOnAdd = "KCS512"
+    /// `return=ref` alone on a password off the Mac: success and nothing back.
+    case lintPasswordReference = "KCS513"
     // Xcode projects (kcs import xcode, kcs lint --project, app … project=).
     /// A project.pbxproj that cannot be read or parsed.
     case projectUnreadable = "KCS601"
@@ -144,7 +146,7 @@ extension DiagnosticCode {
         // Warnings; with --strict they count as runtime errors (exit 1).
         case .lintMissingTeamPrefix, .lintExtensionGroup, .lintSyncThisDeviceOnly, .lintDeprecatedAccessibility,
              .lintAppGroupDefault, .lintFileKeychainGroup, .lintSyncFilter, .lintServiceAccount, .lintGroupMove,
-             .lintUnprefixedEntitlement, .lintAppGroupShape, .lintLimitOnAdd, .lintMixedScripts: .runtime
+             .lintUnprefixedEntitlement, .lintAppGroupShape, .lintLimitOnAdd, .lintPasswordReference, .lintMixedScripts: .runtime
         case .projectSetting, .projectConfigurationsDiffer, .projectExtensionGroup, .projectEntitlementsFile, .projectProfile,
              .codeGroupNotEntitled, .codeGroupNotCheckable: .runtime
         }

@@ -25,6 +25,7 @@ import Testing
         ("510-inline-unprefixed.kcs", .lintUnprefixedEntitlement, 6),
         ("511-app-group-shape.kcs", .lintAppGroupShape, 7),
         ("512-limit-on-add.kcs", .lintLimitOnAdd, 7),
+        ("513-password-reference.kcs", .lintPasswordReference, 8),
     ])
     func eachRuleHasATriggeringSample(file: String, code: DiagnosticCode, line: Int) {
         let outcome = BatchRunner().lint(path: Self.path(file))
