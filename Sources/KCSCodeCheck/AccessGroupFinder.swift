@@ -133,6 +133,23 @@ public struct AccessGroupFinder {
         return visitor.uses
     }
 
+    /// The types (by last name) around the uses in one file that resolved
+    /// to a constant, with everything the declarations known so far say
+    /// they inherit: the files naming them say whether one of them has a
+    /// property that shadows the constant (a superclass in a file of its
+    /// own, a conformance added by an extension elsewhere).
+    public func typesToChase(in tree: SourceFileSyntax, file: String) -> Set<String> {
+        let visitor = UseVisitor(finder: self, converter: SourceLocationConverter(fileName: file, tree: tree), file: file)
+        visitor.walk(tree)
+        var out = Set<String>()
+        var pending = Array(visitor.chase)
+        while let t = pending.popLast(), out.count < 10_000 {
+            guard out.insert(t).inserted else { continue }
+            pending.append(contentsOf: supertypes[t] ?? [])
+        }
+        return out
+    }
+
     /// The names the uses in one file look up as constants: only a file
     /// whose text holds one of them can declare a constant that matters.
     public func lookups(in tree: SourceFileSyntax, file: String) -> Set<String> {
@@ -148,8 +165,12 @@ public struct AccessGroupFinder {
     func constant(_ name: String, where fits: (Constant) -> Bool) -> Resolved? {
         let all = (constants[name] ?? []).filter { fits($0.constant) }
         guard let first = all.first, all.allSatisfy({ $0.constant.value == first.constant.value }) else { return nil }
+        // Declared outside any `#if`, or in both an `#if` and its `#else`
+        // with the same value: compiled in every build.
+        let conditions = all.map(\.constant.condition)
+        let always = conditions.contains(nil) || Set(conditions).count > 1 && conditions.contains("#else")
         return Resolved(value: .literal(first.constant.value), constant: all.count == 1 ? (first.file, first.constant.line) : nil,
-                        condition: all.lazy.compactMap(\.constant.condition).first)
+                        condition: always ? nil : conditions.first ?? nil)
     }
 
     /// An expression's value, with the constant it came from and the `#if`
@@ -253,17 +274,16 @@ enum LocalBinding {
             }
             if let f = n.as(SubscriptDeclSyntax.self), Self.names(f.parameterClause.parameters, name) { self = .runtime; return }
             if let c = n.as(ClosureExprSyntax.self), let sig = c.signature?.parameterClause, Self.mentions(sig, name) { self = .runtime; return }
-            if let c = n.as(ClosureExprSyntax.self), let capture = c.signature?.capture, Self.mentions(capture, name) { self = .runtime; return }
+            if let c = n.as(ClosureExprSyntax.self), let capture = c.signature?.capture,
+               capture.items.contains(where: { $0.name.text == name }) { self = .runtime; return }
             if let c = n.as(ClosureExprSyntax.self), c.signature == nil, name.hasPrefix("$") { self = .runtime; return }
-            if let found = index.member(name, of: n) {
-                // A member of the type around the use: a string constant is
-                // the type's (found by its container); anything else is a value.
-                if case .literal = found { return }
-                self = .runtime
-                return
-            }
-            // One declared elsewhere: in an extension, a protocol or a superclass.
+            // A property of the type, declared here or elsewhere (an
+            // extension, a protocol, a superclass), is a value; a string
+            // constant of the type alone is the type's (found by its container).
+            let own = index.member(name, of: n)
+            if case .runtime? = own { self = .runtime; return }
             if let type = Self.typeName(of: n), isValueMember(type) { self = .runtime; return }
+            if own != nil { return }
             child = n
             current = n.parent
         }
@@ -349,23 +369,48 @@ final class BindingIndex {
     func binding(of name: String, in items: CodeBlockItemListSyntax, before position: AbsolutePosition) -> LocalBinding? {
         let table = blocks[items.id] ?? {
             var t: [String: [(end: AbsolutePosition, binding: LocalBinding)]] = [:]
+            // A file's top level is a block too; its constants under `#if`
+            // are the file's, with their condition (ConstantCollector).
+            let local = !(items.parent?.is(SourceFileSyntax.self) ?? false)
             for item in items {
-                if let decl = item.item.as(VariableDeclSyntax.self) {
-                    for (n, b) in LocalBinding.bindings(in: decl) { t[n, default: []].append((item.endPosition, b)) }
-                } else if let guardStmt = item.item.as(GuardStmtSyntax.self) {
-                    for n in LocalBinding.bound(by: guardStmt.conditions) { t[n, default: []].append((item.endPosition, .runtime)) }
-                } else if let ifConfig = item.item.as(IfConfigDeclSyntax.self) {
-                    // Bound in some build only: which one this build compiles is
-                    // not known, so the name is a value from here on.
-                    for decl in ifConfig.tokens(viewMode: .sourceAccurate).lazy.compactMap({ $0.parent?.as(IdentifierPatternSyntax.self) }) {
-                        t[decl.identifier.text, default: []].append((item.endPosition, .runtime))
-                    }
-                }
+                for (n, b) in Self.bindings(of: item.item, ifConfig: local) { t[n, default: []].append((item.endPosition, b)) }
             }
             blocks[items.id] = t
             return t
         }()
         return table[name]?.last(where: { $0.end <= position })?.binding
+    }
+
+    /// What one item of a block binds: a `let`/`var`, a `guard`'s
+    /// conditions, and, with `ifConfig`, the same items of an `#if`'s
+    /// clauses (not names bound deeper, in a closure or an `if let`): bound
+    /// in some build only, and which one this build compiles is not known,
+    /// so such a name is a value from there on.
+    static func bindings(of item: CodeBlockItemSyntax.Item, ifConfig: Bool) -> [(String, LocalBinding)] {
+        if let decl = item.as(VariableDeclSyntax.self) { return LocalBinding.bindings(in: decl) }
+        if let guardStmt = item.as(GuardStmtSyntax.self) { return LocalBinding.bound(by: guardStmt.conditions).map { ($0, .runtime) } }
+        guard ifConfig, let config = item.as(IfConfigDeclSyntax.self) else { return [] }
+        var out: [(String, LocalBinding)] = []
+        for clause in config.clauses {
+            guard let elements = clause.elements?.as(CodeBlockItemListSyntax.self) else { continue }
+            for inner in elements { out += bindings(of: inner.item, ifConfig: true).map { ($0.0, .runtime) } }
+        }
+        return out
+    }
+
+    /// The members of a type's body, those under `#if` included.
+    static func variables(in members: MemberBlockItemListSyntax) -> [(VariableDeclSyntax, conditional: Bool)] {
+        var out: [(VariableDeclSyntax, conditional: Bool)] = []
+        for member in members {
+            if let decl = member.decl.as(VariableDeclSyntax.self) { out.append((decl, false)) }
+            if let config = member.decl.as(IfConfigDeclSyntax.self) {
+                for clause in config.clauses {
+                    guard let inner = clause.elements?.as(MemberBlockItemListSyntax.self) else { continue }
+                    out += variables(in: inner).map { ($0.0, true) }
+                }
+            }
+        }
+        return out
     }
 
     /// What a type declaration's member named `name` is, if `node` is a type
@@ -374,12 +419,13 @@ final class BindingIndex {
         guard let members = LocalBinding.members(of: node) else { return nil }
         let table = types[node.id] ?? {
             var t: [String: LocalBinding] = [:]
-            for member in members {
-                guard let decl = member.decl.as(VariableDeclSyntax.self) else { continue }
+            for (decl, conditional) in Self.variables(in: members) {
                 // A static constant and an instance property of one name: a
                 // bare use in an instance method is the property, so any
-                // member that is a value makes the name a value.
+                // member that is a value makes the name a value; so does one
+                // under `#if` (compiled in some builds only).
                 for (n, b) in LocalBinding.bindings(in: decl) {
+                    if conditional { t[n] = .runtime; continue }
                     if case .runtime = b { t[n] = .runtime } else if t[n] == nil { t[n] = b }
                 }
             }
@@ -415,9 +461,9 @@ private final class MemberCollector: SyntaxVisitor {
         for inherited in inheritance?.inheritedTypes ?? [] {
             supertypes.append((type, Scope.lastName(Scope.typePath(inherited.type))))
         }
-        for member in members {
-            guard let decl = member.decl.as(VariableDeclSyntax.self) else { continue }
+        for (decl, conditional) in BindingIndex.variables(in: members) {
             for (name, binding) in LocalBinding.bindings(in: decl) {
+                if conditional { valueMembers.append((name, type)); continue }
                 if case .runtime = binding { valueMembers.append((name, type)) }
             }
         }
@@ -450,6 +496,9 @@ private final class UseVisitor: SyntaxVisitor {
     let file: String
     var uses: [AccessGroupUse] = []
     var lookedUp: Set<String> = []
+    /// Types around a use that resolved to a constant: what they inherit
+    /// decides whether a property shadows it.
+    var chase: Set<String> = []
     let bindings = BindingIndex()
 
     init(finder: AccessGroupFinder, converter: SourceLocationConverter, file: String) {
@@ -604,23 +653,22 @@ private final class UseVisitor: SyntaxVisitor {
             // file's top level or of a type around the use.
             let name = reference.baseName.text
             lookedUp.insert(name)
-            // In an extension, the file declaring its type tells what that
-            // type inherits (a declaration around the use is in this file,
-            // read already: asking for every type's name read 40 % more of
-            // Element X's files).
-            var around = Syntax(e).parent
-            while let n = around {
-                if let x = n.as(ExtensionDeclSyntax.self) { lookedUp.insert(Scope.lastName(Scope.typePath(x.extendedType))) }
-                around = n.parent
-            }
             switch LocalBinding(name, before: Syntax(e), index: bindings, isValueMember: { finder.isValueMember(name, of: $0) }) {
-            case .literal(let v): return .init(value: .literal(v))
+            case .literal(let v):
+                // A file-level `let` seen as this file's binding: inside a
+                // type, what the type inherits may shadow it (below).
+                for t in scope.types { chase.insert(Scope.lastName(t)) }
+                return .init(value: .literal(v))
             case .runtime: return runtime
             case .none: break
             }
-            return finder.constant(name) { c in
+            guard let found = finder.constant(name, where: { c in
                 !c.isLocal && (c.container.map { scope.types.contains($0) } ?? true)
-            } ?? runtime
+            }) else { return runtime }
+            // Inside a type, a property it inherits would win over this
+            // constant: the files that say what it inherits are wanted.
+            for t in scope.types { chase.insert(Scope.lastName(t)) }
+            return found
         }
         if let member = e.as(MemberAccessExprSyntax.self), let base = member.base {
             // `Type.name` (or `Outer.Type.name`, `Self.name`, `self.name`):
@@ -633,7 +681,10 @@ private final class UseVisitor: SyntaxVisitor {
                 let text = b.baseName.text
                 type = text == "Self" || text == "self" ? scope.types.first : text
                 // `self.name`: the instance's property, if it has one.
-                if text == "self", let t = type, finder.isValueMember(name, of: t) { return runtime }
+                if text == "self", let t = type {
+                    if finder.isValueMember(name, of: t) { return runtime }
+                    chase.insert(Scope.lastName(t))
+                }
             } else if let b = base.as(MemberAccessExprSyntax.self), Self.isTypePath(b) {
                 // Outer.Type.name: a path of type names.
                 type = b.trimmedDescription.filter { !$0.isWhitespace }

@@ -67,14 +67,33 @@ public enum CodeCheck {
             var names = Set<String>()
             for (path, text) in naming { names.formUnion(AccessGroupFinder().lookups(in: tree(path, text), file: path)) }
             var finder = AccessGroupFinder()
-            for (path, text) in sources where !names.isDisjoint(with: words(path, text)) {
-                if declarations[path] == nil {
-                    // A file read only for its declarations is not kept.
-                    declarations[path] = AccessGroupFinder.declarations(in: trees[path] ?? AccessGroupFinder.parse(text), file: path)
+            var added = Set<String>()
+            func add(wanted: Set<String>) {
+                for (path, text) in sources where !added.contains(path) && !wanted.isDisjoint(with: words(path, text)) {
+                    if declarations[path] == nil {
+                        // A file read only for its declarations is not kept.
+                        declarations[path] = AccessGroupFinder.declarations(in: trees[path] ?? AccessGroupFinder.parse(text), file: path)
+                    }
+                    finder.add(declarations[path] ?? .init(), file: path)
+                    added.insert(path)
                 }
-                finder.add(declarations[path] ?? .init(), file: path)
             }
+            add(wanted: names)
             let usesIn = naming.map { ($0.path, tree($0.path, $0.text)) }
+            // Types around uses that resolve to a constant, and what they
+            // inherit, until no new type turns up: a property a superclass or
+            // a conformance elsewhere declares shadows the constant. Only
+            // those files are read (every enclosing type's name read 40 %
+            // more of Element X's files).
+            var chased = Set<String>()
+            for _ in 0..<16 {
+                var wanted = Set<String>()
+                for (path, tree) in usesIn { wanted.formUnion(finder.typesToChase(in: tree, file: path)) }
+                wanted.subtract(chased)
+                if wanted.isEmpty { break }
+                chased.formUnion(wanted)
+                add(wanted: wanted)
+            }
             let granted = app.accessGroups
             var grantedOnce: [String] = []
             for g in granted where !grantedOnce.contains(g) { grantedOnce.append(g) }
@@ -94,7 +113,7 @@ public enum CodeCheck {
                         // Compiled or not depending on the build: not a sure failure
                         // (Omnivore's `#if DEBUG` group; a `#if os(macOS)` one on iOS).
                         out.append(render.diagnostic(ProjectIssue(
-                            .warning, "target '\(target.name)' (configuration '\(signing.configuration)') names the access group \(shown(group)) under #if \(use.condition ?? ""), which it is not entitled to; kcs does not evaluate #if, so it cannot tell whether this build compiles the call",
+                            .warning, "target '\(target.name)' (configuration '\(signing.configuration)') names the access group \(shown(group)) \(use.condition == "#else" ? "under #else" : "under #if \(use.condition ?? "")"), which it is not entitled to; kcs does not evaluate #if, so it cannot tell whether this build compiles the call",
                             at: at, hint: "its groups: \(groups)"),
                             code: .codeGroupNotCheckable, length: use.length, notes: notes))
                     case .runtime(let expr):
@@ -111,7 +130,7 @@ public enum CodeCheck {
                             let written = group.replacingOccurrences(of: "$(AppIdentifierPrefix)", with: team + ".")
                                 .replacingOccurrences(of: "$(TeamIdentifierPrefix)", with: team + ".")
                             hint = "Xcode expands build settings in entitlements, not in Swift strings: the call passes the text as written"
-                                + (written.contains("$(") ? "" : "; write \"\(written)\"")
+                                + (granted.contains(written) ? "; write \"\(written)\"" : "; its groups: " + groups)
                         } else if let prefixed = app.prefixedGroup(for: group) {
                             hint = "the group lacks its team prefix: write \"\(prefixed)\" (the entitlement's $(AppIdentifierPrefix) expands to \(app.teamID ?? "the team").)"
                         } else if let team = app.teamID, !group.hasPrefix("group."),

@@ -57,7 +57,7 @@ public enum EntitlementsSummary {
         out += "keychain-access-groups: [\(resolved.keychainAccessGroups.map(one).joined(separator: ", "))]\n"
         out += "com.apple.security.application-groups: [\(resolved.applicationGroups.map(one).joined(separator: ", "))]\n"
         out += "access groups, in order:\n"
-        if target.isUnsigned { out += "  none: unsigned (no team, no keychain-access-groups)\n" }
+        if target.isUnsigned { out += "  none: unsigned (no team, no keychain-access-groups, no application groups)\n" }
         for (i, g) in target.accessGroups.enumerated() { out += "  \(i). \(one(g))\(i == 0 ? "  (default)" : "")\n" }
         out += "in a scenario:\n"
         // The team came from --team: the scenario must declare it.

@@ -85,7 +85,7 @@ extension Session {
             let group = world.groupName(item.group)
             var row = ["\(n + 1). " + code(Self.keyDescription(item)), code(group)]
             for handle in world.appHandles {
-                row.append(cell(verdict(item, inFileKeychain, handle, device)))
+                row.append(verdict(item, inFileKeychain, handle, device, text: cell, name: code))
             }
             out += "| " + row.joined(separator: " | ") + " |\n"
             try budget?.checkInside(pending: out.utf8.count, file, SourceRange(0, 0))
@@ -98,26 +98,28 @@ extension Session {
         return text.hasSuffix(" in ") ? String(text.dropLast(4)) : text
     }
 
-    /// "read", or "no: why".
-    private func verdict(_ item: StoredItem, _ inFileKeychain: Bool, _ handle: AppHandle, _ device: DeviceHandle) -> String {
+    /// "read", or "no: why": kcs's words through `text`, an app's name
+    /// through `name` (a code span in Markdown).
+    private func verdict(_ item: StoredItem, _ inFileKeychain: Bool, _ handle: AppHandle, _ device: DeviceHandle,
+                         text: (String) -> String, name: (String) -> String) -> String {
         let app = world[handle]
         let state = world[device].state
         switch world.callBarrier(handle, on: device) {
-        case .notInstalled: return "no: not installed"
-        case .runsNoAppClips: return "no: App Clips run from iOS 14"
+        case .notInstalled: return text("no: not installed")
+        case .runsNoAppClips: return text("no: App Clips run from iOS 14")
         case nil: break
         }
         if inFileKeychain {
-            if item.owner == handle { return "read (owner)" }
-            return "prompt: owned by \(item.owner.map { world[$0].name } ?? "another app")"
+            if item.owner == handle { return text("read (owner)") }
+            return text("prompt: owned by ") + (item.owner.map { name(world[$0].name) } ?? text("another app"))
         }
-        if app.isUnsigned { return "no: unsigned" }
+        if app.isUnsigned { return text("no: unsigned") }
         if world.canRead(item, as: handle, on: device) {
-            return item.accessControl?.requiresAuthentication == true ? "read after a prompt" : "read"
+            return text(item.accessControl?.requiresAuthentication == true ? "read after a prompt" : "read")
         }
-        if !app.accessGroups.contains(world.groupName(item.group)) { return "no: group not in its list" }
-        if !state.isAvailable(item.accessibility) { return "no: locked (\(item.accessibility.rawValue))" }
-        return "no"
+        if !app.accessGroups.contains(world.groupName(item.group)) { return text("no: group not in its list") }
+        if !state.isAvailable(item.accessibility) { return text("no: locked (\(item.accessibility.rawValue))") }
+        return text("no")
     }
 }
 

@@ -179,10 +179,8 @@ public struct ReplLoop {
         do throws(LoadError) {
             file = try FileSystemLoader().read(path)
         } catch {
-            var message = "cannot read '\(shown)'"
+            var message = "cannot read '\(shown)': \(TerminalText.escaped(error.reason))"
             if case .notFound = error { message = "no such file: '\(shown)'" }
-            if case .unreadable(_, let reason) = error { message += ": \(TerminalText.escaped(reason))" }
-            if case .tooLarge = error { message = TerminalText.escaped(error.message(for: path)) }
             write("kcs: error: \(message)\n", .error)
             return
         }

@@ -28,7 +28,7 @@ package struct Explainer {
         let defaultGroup = world.defaultGroup(of: last.app, on: last.device)
         if groups.isEmpty {
             lines.append("\(app.name.possessive) access groups: " + (app.isUnsigned
-                ? "none (unsigned: no app ID, no keychain-access-groups)"
+                ? "none (unsigned: no app ID, no keychain-access-groups, no application groups)"
                 : "none (no provisioning profile validates its app ID, and it has no keychain-access-groups)"))
         } else {
             lines.append("\(app.name.possessive) access groups, in order: " + groups.enumerated().map { i, g in
@@ -66,7 +66,7 @@ package struct Explainer {
             case .delete: return "deleted \(result.count) item\(result.count == 1 ? "" : "s")"
             }
         case .unsigned:
-            return "\(app.name) is unsigned (no app ID, no keychain-access-groups): every keychain call fails with errSecMissingEntitlement"
+            return "\(app.name) is unsigned (no app ID, no keychain-access-groups, no application groups): every keychain call fails with errSecMissingEntitlement"
         case .missingClass:
             return "the call names no item class; every SecItem call needs kSecClass"
         case .attributeNotInClass(let a, let c):

@@ -126,7 +126,7 @@ extension Session {
                                  "expected \(app.name)'s default group \(wanted), it is \(actual ?? "none (unsigned)")",
                                  file: file, range: s.range,
                                  notes: [DiagnosticNote("access groups: [\(world.accessGroups(of: handle, on: device).joined(separator: ", "))]"),
-                                         DiagnosticNote("the default is element 0: the first keychain access group, else the app ID; never an app group")])
+                                         DiagnosticNote("the default is element 0: the first keychain access group, else the app ID; an app group only when there is neither")])
             }
         default:
             break

@@ -320,7 +320,7 @@ extension LoadError {
     public func hint(otherwise: String) -> String {
         switch self {
         case .forbidden: "this run reads only what its host allows (kcs: --root and --untrusted; see docs/limits.md)"
-        case .tooLarge: "a host reads files up to its limit (kcs: \(Limits().sourceBytes >> 20) MiB, \(Limits.untrusted.sourceBytes >> 20) MiB with --untrusted; see docs/limits.md)"
+        case .tooLarge: "kcs run and kcs check read up to \(Limits().sourceBytes >> 20) MiB a file, \(Limits.untrusted.sourceBytes >> 20) MiB with --untrusted; a host embedding kcs sets its own limit (see docs/limits.md)"
         case .notFound, .unreadable: otherwise
         }
     }

@@ -51,7 +51,7 @@ enum ResultBuilder {
     }
 
     static func reference(_ found: FoundItem, _ platform: Platform) -> SecItemReference? {
-        let itemClass = found.identityKey == nil ? found.item.itemClass : .identity
+        let itemClass = found.resultClass
         guard platform.makesReferences(to: itemClass) else { return nil }
         return SecItemReference(itemClass: itemClass, accessGroup: found.groupName,
                                 persistentReference: found.persistentRef(on: platform).bytes)
@@ -76,7 +76,7 @@ enum ResultBuilder {
         if let key = found.identityKey { addAll(key.item) }
         addAll(found.item)
         let item = found.item
-        dictionary[kSecClass] = found.identityKey == nil ? item.itemClass.constantName : kSecClassIdentity
+        dictionary[kSecClass] = found.resultClass.constantName
         dictionary[kSecAttrAccessGroup] = found.groupName
         dictionary[kSecAttrSynchronizable] = item.synchronizable
         dictionary[kSecAttrAccessible] = item.accessibility.constantName

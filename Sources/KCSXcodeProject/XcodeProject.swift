@@ -180,7 +180,9 @@ private struct ProjectReader {
         // added to that target (Xcode writes a file of A's folder ticked for
         // B that way).
         var exceptionsByTarget: [String: [(group: String, exception: String)]] = [:]
-        for (groupID, group) in objects where group["isa"]?.string == "PBXFileSystemSynchronizedRootGroup" {
+        // In the file's order of IDs: a dictionary's order differs from run to run.
+        let synchronizedGroups = objects.filter { $0.value["isa"]?.string == "PBXFileSystemSynchronizedRootGroup" }
+        for (groupID, group) in synchronizedGroups.sorted(by: { $0.key < $1.key }) {
             for exceptionID in group["exceptions"]?.array?.compactMap(\.string) ?? [] {
                 guard let target = objects[exceptionID]?["target"]?.string else { continue }
                 exceptionsByTarget[target, default: []].append((groupID, exceptionID))
@@ -207,11 +209,14 @@ private struct ProjectReader {
             for groupID in ownGroups {
                 sources += synchronizedSwiftFiles(groupID, target: id)
             }
+            var listed = Set(sources)
             for (groupID, exceptionID) in exceptionsByTarget[id] ?? [] where !ownGroups.contains(groupID) {
                 guard let folder = path(of: groupID) else { continue }
                 for f in objects[exceptionID]?["membershipExceptions"]?.array?.compactMap(\.string) ?? [] {
                     let p = ProjectPath.join(folder, f)
-                    sources += f.hasSuffix(".swift") ? [p] : swiftFiles(under: p, excluding: [])
+                    for file in f.hasSuffix(".swift") ? [p] : swiftFiles(under: p, excluding: []) where listed.insert(file).inserted {
+                        sources.append(file)
+                    }
                 }
             }
             targets.append(XcodeProject.Target(

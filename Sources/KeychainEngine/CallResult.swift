@@ -3,6 +3,10 @@ public struct FoundItem: Sendable, Hashable {
     public var id: ItemID
     public var item: StoredItem
     public var groupName: String
+    /// The class the caller asked for: an identity (a certificate `item`
+    /// with its key) or the item's own.
+    public var resultClass: ItemClass { keyBox == nil ? item.itemClass : .identity }
+
     /// For an identity: the private key that pairs with the certificate `item`.
     public var identityKey: IdentityKey? {
         get { keyBox?.key }

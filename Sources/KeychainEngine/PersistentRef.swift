@@ -111,7 +111,7 @@ extension FoundItem {
     /// The persistent reference a call returns for this item on a device of
     /// `platform`: an identity's names its certificate's row.
     public func persistentRef(on platform: Platform) -> PersistentRef {
-        let itemClass: ItemClass = identityKey == nil ? item.itemClass : .identity
+        let itemClass = resultClass
         let row: PersistentRef.Row = platform.persistentRefsUseUUID ? .uuid(item.persistentUUID) : .rowID(item.rowID)
         return PersistentRef(itemClass: itemClass, row: row, inFileKeychain: item.owner != nil)
     }

@@ -632,7 +632,7 @@ extension World {
     /// reference to (`Platform.makesReferences(to:)`: passwords off the Mac).
     static func returned(_ matches: [FoundItem], _ returns: ReturnKinds, _ platform: Platform) -> [FoundItem] {
         if returns == .reference {
-            return matches.filter { platform.makesReferences(to: $0.identityKey == nil ? $0.item.itemClass : .identity) }
+            return matches.filter { platform.makesReferences(to: $0.resultClass) }
         }
         guard returns == .data, matches.contains(where: { $0.item.data == nil }) else { return matches }
         return matches.filter { $0.item.data != nil }

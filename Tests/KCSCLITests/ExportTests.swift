@@ -170,6 +170,11 @@ import Testing
         let github = try BinaryRunner.run(["matrix", dir.appendingPathComponent("g.kcs").path, "--format", "markdown"])
         #expect(github.stdout.hasPrefix("| item | group | `` @admin #1 www.x.example :warning: $x$ ` `` |\n"), "\(github.stdout)")
         #expect(github.stdout.contains("\n| 1. `generic-password` | `SKMME9E2Y8.com.example.A` | read |\n"), "\(github.stdout)")
+        // A name inside a verdict (a file-keychain item's owner) is code too.
+        try "platform macos 15\nteam SKMME9E2Y8\napp com.example.A as \"@admin #1\"\napp com.example.B as B\nas \"@admin #1\" add generic-password account=\"a\" data-protection=false\n"
+            .write(to: dir.appendingPathComponent("o.kcs"), atomically: false, encoding: .utf8)
+        let owner = try BinaryRunner.run(["matrix", dir.appendingPathComponent("o.kcs").path, "--format", "markdown"])
+        #expect(owner.stdout.contains("| read (owner) | prompt: owned by `@admin #1` |"), "\(owner.stdout)")
         let text = try BinaryRunner.run(["matrix", "examples/03-app-groups.kcs"])
         #expect(text.stdout.hasPrefix("item "))
         #expect(try BinaryRunner.run(["matrix", "no/such.kcs"]).status == 66)

@@ -70,7 +70,7 @@ struct SafetyCLITests {
             let out = try BinaryRunner.run(["run", "--untrusted", "big.kcs"], directory: dir)
             #expect(out.status == 66)
             #expect(out.stderr.contains("cannot read 'big.kcs': it is 1100000 bytes, more than the 1048576 this host reads"), "\(out.stderr)")
-            #expect(out.stderr.contains("hint: a host reads files up to its limit (kcs: 256 MiB, 1 MiB with --untrusted"), "\(out.stderr)")
+            #expect(out.stderr.contains("hint: kcs run and kcs check read up to 256 MiB a file, 1 MiB with --untrusted"), "\(out.stderr)")
             #expect(!out.stderr.contains("check the path"), "\(out.stderr)")
         }
     }

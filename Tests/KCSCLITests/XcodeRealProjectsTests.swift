@@ -408,6 +408,74 @@ struct XcodeRealProjectsTests {
         #expect(d.filter { $0.contains(" 27 ") }.count == 2_000, "one finding per use in the chain: \(d.count)")
     }
 
+    /// A review of the above: a superclass chain and a conformance each in
+    /// a file of its own (read only because the types around a use that
+    /// resolved to a constant are chased to what they inherit); a file's own
+    /// `#if` constant is that `#if`'s, not a value; a name bound in a
+    /// closure under a block's `#if` does not leak; a property under `#if`
+    /// in a type is a value; a capture `[x = group]` binds `x` only; one
+    /// value in an `#if` and its `#else` is compiled in every build.
+    @Test func inheritanceAcrossFilesAndConditionalDeclarations() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let bad = "\(XcodeFixture.team).com.example.elsewhere"
+        f.targets[0].sources += ["Base.swift", "Mid.swift", "Conformance.swift", "Both.swift"]
+        f.write("App/Base.swift", """
+            class Base { var group: String { "x" } }
+            protocol HasGroup {}
+            extension HasGroup { var group: String { "y" } }
+
+            """)
+        f.write("App/Mid.swift", "class Mid: Base {}\n")
+        f.write("App/Conformance.swift", "extension Store: HasGroup {}\n")
+        f.write("App/Both.swift", """
+            #if DEBUG
+            let sameGroup = "\(bad)"
+            #else
+            let sameGroup = "\(bad)"
+            #endif
+
+            """)
+        f.write("App/KeychainStore.swift", """
+            import Security
+            let group = "\(bad)"
+            final class Sub: Mid { func save() { let q: [String: Any] = [kSecAttrAccessGroup as String: group]; _ = q } }
+            struct Store { func save() { let q: [String: Any] = [kSecAttrAccessGroup as String: group]; _ = q } }
+            #if os(iOS)
+            let okGroup = "\(XcodeFixture.team).com.example.Notes.shared"
+            #endif
+            struct Conditional {
+                #if DEBUG
+                var group: String { "x" }
+                #endif
+                func save() { let q: [String: Any] = [kSecAttrAccessGroup as String: group]; _ = q }
+            }
+            func save() {
+                #if DEBUG
+                let g2 = { () -> Int in let group = 1; return group }()
+                #endif
+                let f = { [x = group] in let q: [String: Any] = [kSecAttrAccessGroup as String: group]; _ = (q, x) }
+                let q: [String: Any] = [kSecAttrAccessGroup as String: group]
+                let r: [String: Any] = [kSecAttrAccessGroup as String: okGroup]
+                let s: [String: Any] = [kSecAttrAccessGroup as String: sameGroup]
+                _ = (f, q, r, s)
+            }
+
+            """)
+        f.writeProject()
+        let d = CodeCheck.run(try ProjectLint.load(f.projectPath).get())
+            .filter { $0.file?.name.hasSuffix("KeychainStore.swift") == true }
+            .map { "\($0.code.rawValue) \($0.location?.line ?? 0) \($0.message)" }
+        for line in [3, 4, 12] {
+            #expect(d.contains { $0.hasPrefix("KCS608 \(line) ") && $0.contains("built at run time") }, "line \(line): \(d)")
+        }
+        for line in [18, 19, 21] {
+            #expect(d.contains { $0.hasPrefix("KCS607 \(line) ") && $0.contains("com.example.elsewhere") }, "line \(line): \(d)")
+        }
+        #expect(!d.contains { $0.contains(" 20 ") }, "okGroup is entitled, under #if os(iOS): \(d)")
+        #expect(d.count == 6, "\(d)")
+    }
+
     /// A third trial on real projects. Simplenote blanks the team for one
     /// SDK (`DEVELOPMENT_TEAM[sdk=macosx*] = ""`): the target attributes'
     /// team was taken instead. Xcode 16's synchronized folders: a file of
@@ -482,6 +550,7 @@ struct XcodeRealProjectsTests {
             import Security
             let q: [String: Any] = [kSecAttrAccessGroup as String: "$(AppIdentifierPrefix)com.example.Notes.shared"]
             let r: [String: Any] = [kSecAttrAccessGroup as String: "\(XcodeFixture.team).com.example.Notes.shared "]
+            let u: [String: Any] = ["é—ü": 1, kSecAttrAccessGroup as String: "BAD.grp"]
 
             """)
         let d = CodeCheck.run(try ProjectLint.load(f.projectPath).get())
@@ -490,6 +559,10 @@ struct XcodeRealProjectsTests {
         #expect(setting?.code == .codeGroupNotEntitled)
         #expect(setting?.hint == "Xcode expands build settings in entitlements, not in Swift strings: the call passes the text as written; write \"\(XcodeFixture.team).com.example.Notes.shared\"",
                 "\(String(describing: setting?.hint))")
+        // swift-syntax counts the column in UTF-8 bytes (73 here); the
+        // caret is under the string, at its 66th character.
+        let wide = d.first { $0.location?.line == 4 }
+        #expect(wide?.location?.column == 66, "\(String(describing: wide?.location))")
         let spaced = d.first { $0.location?.line == 3 }
         #expect(spaced?.message.contains("names the access group \"\(XcodeFixture.team).com.example.Notes.shared \", which") == true,
                 "\(String(describing: spaced?.message))")

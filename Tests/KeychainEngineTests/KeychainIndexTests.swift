@@ -321,6 +321,18 @@ struct KeychainFingerprintTests {
             live.insert("s\(i)")
         }
         #expect(onChain() == live)
+        // A replace that moves an item to another chain (a new account) and
+        // back unlinks it from the middle and links it at the head.
+        let moved = ids[25]
+        var changed = k[moved]!
+        changed.attributes[.account] = .string("other")
+        k.replace(moved, with: changed)
+        live.remove("s25")
+        #expect(onChain() == live)
+        changed.attributes[.account] = .string("")
+        k.replace(moved, with: changed)
+        live.insert("s25")
+        #expect(onChain() == live)
         Self.checkLookups(k)
     }
 
