@@ -107,11 +107,12 @@ struct Analysis {
     /// in an included file are reported at the document's start with the
     /// file named, so nothing is hidden.
     var lspDiagnostics: [LSPDiagnostic] {
-        diagnostics.map { d in
+        var columns = UTF16Columns()
+        return diagnostics.map { d in
             var message = d.message
             for note in d.notes { message += "\n" + note.message }
             if let hint = d.hint { message += "\nhint: " + hint }
-            var range = d.lspRange
+            var range = d.lspRange(&columns)
             if let other = d.file, other !== file, !isMarkdown || other.name != file.name {
                 let location = d.location.map { ":\($0)" } ?? ""
                 message = "\(other.name)\(location): " + message

@@ -25,7 +25,10 @@ enum ScriptWriter {
 
     private static func write(_ entry: ReplState.Entry, into out: inout String) {
         let file = entry.file
-        if entry.loaded { out += "\n# from :load \(file.name)\n" }
+        // A comment holds one line: a line break in a name or a message
+        // would end it, and what follows would run (found by adversarial
+        // testing: an expect data "\n…" saved a live delete).
+        if entry.loaded { out += "\n# from :load \(TerminalText.escaped(file.name))\n" }
         var calls: [Int: CallRecord] = [:]
         var errors: [(SourceRange, Diagnostic)] = []
         var includeFailed = false
@@ -42,7 +45,7 @@ enum ScriptWriter {
         for s in Parser.parse(file).program.statements {
             let text = trimmedTrailing(file.text(s.range))
             if let (_, d) = errors.first(where: { $0.0.start >= s.range.start && $0.0.start <= s.range.end }) {
-                out += "# \(d.code.rawValue) \(d.message):\n" + commented(text)
+                out += "# \(d.code.rawValue) \(TerminalText.escaped(d.message)):\n" + commented(text)
                 continue
             }
             switch s.kind {
@@ -61,8 +64,10 @@ enum ScriptWriter {
         }
     }
 
+    /// Each line of `text` as a comment; a lone carriage return ends a line too.
     private static func commented(_ text: String) -> String {
-        text.split(separator: "\n", omittingEmptySubsequences: false).map { "# " + $0 + "\n" }.joined()
+        text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
+            .map { "# " + $0 + "\n" }.joined()
     }
 
     private static func trimmedTrailing(_ s: String) -> String {

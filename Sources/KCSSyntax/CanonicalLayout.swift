@@ -31,7 +31,8 @@ public enum CanonicalLayout {
         case unreadable(Diagnostic)
         /// The formatted text would not lex to the same tokens: a bug in
         /// the formatter, never written out.
-        case changedMeaning(SourceFile)
+        /// `at`: where in the file the first token that would change starts.
+        case changedMeaning(SourceFile, at: SourceLocation)
     }
 
     /// The canonical layout of a `.kcs` script.
@@ -42,7 +43,11 @@ public enum CanonicalLayout {
         let errors = SyntaxParser.parse(file).diagnostics.compactMap(\.range?.start)
         let out = Layout(file, keepingStatementsWith: errors).render()
         let formatted = SourceFile(name: file.name, bytes: out)
-        guard meaningTokens(file) == meaningTokens(formatted) else { throw .changedMeaning(file) }
+        let before = meaningTokens(file), after = meaningTokens(formatted)
+        guard before.tokens == after.tokens else {
+            let i = before.tokens.indices.first { $0 >= after.tokens.count || before.tokens[$0] != after.tokens[$0] } ?? before.tokens.count
+            throw .changedMeaning(file, at: file.location(of: i < before.starts.count ? before.starts[i] : file.bytes.count))
+        }
         return out
     }
 
@@ -69,29 +74,31 @@ public enum CanonicalLayout {
 
     /// The tokens that carry meaning, as text: newlines collapsed to one
     /// (blank lines), commas before `]` dropped (trailing commas).
-    static func meaningTokens(_ file: SourceFile) -> [String] {
+    /// The tokens that carry meaning, with where each starts.
+    static func meaningTokens(_ file: SourceFile) -> (tokens: [String], starts: [Int]) {
         var lexer = Lexer(file: file)
         var tokens: [String] = []
+        var starts: [Int] = []
         var pendingComma = false
         while true {
             let t = lexer.next()
             switch t.kind {
             case .end:
-                if tokens.last == "\n" { tokens.removeLast() }
-                return tokens
+                if tokens.last == "\n" { tokens.removeLast(); starts.removeLast() }
+                return (tokens, starts)
             case .newline:
                 pendingComma = false
-                if !tokens.isEmpty && tokens.last != "\n" { tokens.append("\n") }
+                if !tokens.isEmpty && tokens.last != "\n" { tokens.append("\n"); starts.append(t.range.start) }
             case .comma:
-                if pendingComma { tokens.append(",") }
+                if pendingComma { tokens.append(","); starts.append(t.range.start) }
                 pendingComma = true
             case .rightBracket:
                 pendingComma = false
-                tokens.append("]")
+                tokens.append("]"); starts.append(t.range.start)
             default:
-                if pendingComma { tokens.append(",") }
+                if pendingComma { tokens.append(","); starts.append(t.range.start) }
                 pendingComma = false
-                tokens.append(file.text(t.range))
+                tokens.append(file.text(t.range)); starts.append(t.range.start)
             }
         }
     }
@@ -267,6 +274,10 @@ private struct Layout {
         /// Which lines may align their comments: one-line statements share
         /// group 0; each wrapped statement is a group of its own.
         var group = 0
+        /// Kept as written, trailing blanks included: an unterminated
+        /// string holds them (stripping them changed its token, and fmt
+        /// refused the file; found by adversarial testing).
+        var verbatim = false
     }
 
     package func render() -> [UInt8] {
@@ -281,7 +292,7 @@ private struct Layout {
             switch entry {
             case .blank: break
             case .comment(let text): lines.append(Line(text: Array(text)))
-            case .verbatim(let text): lines.append(Line(text: Array(text)))
+            case .verbatim(let text): lines.append(Line(text: Array(text), verbatim: true))
             case .statement(let tokens, let trailing, let inner):
                 lines += statementLines(tokens, trailing, inner, group: n + 1)
             }
@@ -337,8 +348,13 @@ private struct Layout {
             lines.append(Line(text: current, comment: currentComment, group: current.starts(with: indent) ? group : -group))
             current = []; currentComment = nil; previous = nil
         }
+        // The comments by the token they follow, found once: scanning them
+        // all per token made a list of commented elements quadratic (found
+        // by adversarial testing: 16,000 elements took 16 s).
+        var byToken: [Int: [InnerComment]] = [:]
+        for c in inner { byToken[c.afterToken, default: []].append(c) }
         func comments(after i: Int) {
-            for c in inner where c.afterToken == i {
+            for c in byToken[i] ?? [] {
                 if c.ownLine {
                     if !current.isEmpty && current != indent { flush() }
                     lines.append(Line(text: (inList ? indent : []) + Array(c.text), group: group))
@@ -437,7 +453,7 @@ private struct Layout {
                 out += c
             }
         }
-        while let last = out.last, last == 0x20 { out.removeLast() }
+        if !line.verbatim { while let last = out.last, last == 0x20 { out.removeLast() } }
         out.append(0x0A)
     }
 }

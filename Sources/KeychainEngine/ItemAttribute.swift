@@ -169,10 +169,19 @@ public enum AttributeValue: Sendable, Hashable, CustomStringConvertible {
     case string(AttributeText)
     case integer(Int)
 
+    /// As a script writes it: a string in quotes with `\"` and `\\`, so a
+    /// value holding a quote is not read as two attributes (found by
+    /// adversarial testing); controls are escaped where text is printed.
     public var description: String {
         switch self {
-        case .string(let s): "\"\(s)\""
-        case .integer(let i): String(i)
+        case .string(let s):
+            var out = "\""
+            for c in s.string.unicodeScalars {
+                if c == "\"" || c == "\\" { out.unicodeScalars.append("\\") }
+                out.unicodeScalars.append(c)
+            }
+            return out + "\""
+        case .integer(let i): return String(i)
         }
     }
 

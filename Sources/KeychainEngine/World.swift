@@ -274,14 +274,21 @@ public struct World: Sendable {
     /// Xcode-capability style sharing: a `group.` name is appended to each
     /// app's application groups; any other name is prefixed with the app's
     /// team ID and appended to its keychain access groups.
+    /// An app named twice, or one that has the group already, gets it once:
+    /// each app's list was rebuilt per name, so `group G A A A …` with 8,000
+    /// names took 54 s (found by adversarial testing).
     public mutating func addGroup(_ name: String, to targets: [AppHandle]) throws(WorldError) {
-        for handle in targets {
+        var done = Set<Int>()
+        for handle in targets where done.insert(handle.index).inserted {
             var app = apps[handle.index]
             if name.hasPrefix("group.") {
+                if app.applicationGroups.contains(name) { continue }
                 app.applicationGroups.append(name)
             } else {
                 guard let teamID = app.teamID else { throw .groupNeedsTeam(group: name, app: app.name) }
-                app.keychainAccessGroups.append("\(teamID).\(name)")
+                let group = "\(teamID).\(name)"
+                if app.keychainAccessGroups.contains(group) { continue }
+                app.keychainAccessGroups.append(group)
             }
             apps[handle.index] = app
             refreshCache(handle)

@@ -56,7 +56,7 @@ struct Fmt: ParsableCommand {
                 } catch {
                     switch error {
                     case .unreadable(let d): printError(renderer.render(d))
-                    case .changedMeaning: printError("kcs fmt: \(shown): not formatted: the layout would change the tokens (a bug; please report it)\n")
+                    case .changedMeaning(_, let at): printError("kcs fmt: \(shown):\(at): not formatted: the layout would change the tokens here (a bug; please report it)\n")
                     }
                     verdict = max(verdict, .invalidInput)
                     continue

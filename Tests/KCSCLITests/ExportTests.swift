@@ -162,7 +162,7 @@ import Testing
         try "team SKMME9E2Y8\napp com.example.A as A\nas A add generic-password account=\"a\\\\|b**<script>`\"\n"
             .write(to: dir.appendingPathComponent("m.kcs"), atomically: false, encoding: .utf8)
         let hostile = try BinaryRunner.run(["matrix", dir.appendingPathComponent("m.kcs").path, "--format", "markdown"])
-        #expect(hostile.stdout.contains(#"| 1. ``generic-password account="a\\u{7C}b**<script>`"``"#), "\(hostile.stdout)")
+        #expect(hostile.stdout.contains(#"| 1. ``generic-password account="a\\\u{7C}b**<script>`"``"#), "\(hostile.stdout)")
         // GitHub's links, mentions, emoji and math stay in code spans, and
         // kcs's own row labels are no issue references (`#1`).
         try "team SKMME9E2Y8\napp com.example.A as \"@admin #1 www.x.example :warning: $x$ `\"\nas \"@admin #1 www.x.example :warning: $x$ `\" add generic-password\n"

@@ -1,4 +1,5 @@
 import Foundation
+import KCSLanguage
 @testable import KCSLanguageServer
 import Testing
 
@@ -114,6 +115,32 @@ final class Client {
     /// a message whose changes would move more text than the budget drops
     /// the document and says why, in bounded time (a 99 KB message against
     /// a 1 MB document took over a minute; found by adversarial testing).
+    /// Many diagnostics on one long line with wide characters: each
+    /// column is counted from a checkpoint, and agrees with counting the
+    /// UTF-16 units from the line's start (which was quadratic: found by
+    /// adversarial testing, a minute for a 4 MB line).
+    @Test func columnsOnALongLineWithWideCharacters() throws {
+        var line = "team SKMME9E2Y8"
+        for i in 0..<300 { line += " é😀\(i) \u{1}" }
+        let file = SourceFile(name: "long.kcs", text: line + "\nlock\n")
+        var columns = UTF16Columns()
+        var offsets = Array(stride(from: 0, to: file.bytes.count, by: 37))
+        offsets.shuffle()
+        for offset in offsets {
+            // Counted on scalar starts, as the front end's offsets are.
+            guard offset == file.bytes.count || file.bytes[offset] & 0xC0 != 0x80 else { continue }
+            let location = file.location(of: offset)
+            let start = file.lineBounds(location.line)?.lowerBound ?? 0
+            let p = columns.position(file, offset)
+            #expect(p.line == location.line - 1)
+            #expect(p.character == TextIndex.utf16Count(file.bytes, from: start, to: offset), "offset \(offset)")
+        }
+        // Through the server: one diagnostic per control character.
+        let c = opened()
+        c.open("file:///tmp/kcs-lsp-test/long.kcs", line + "\n")
+        #expect(c.diagnostics("file:///tmp/kcs-lsp-test/long.kcs").count >= 300)
+    }
+
     @Test func rangedChangesApplyAndAreBounded() throws {
         let c = Client()
         func range(_ l0: Int, _ c0: Int, _ l1: Int, _ c1: Int) -> [String: Any] {

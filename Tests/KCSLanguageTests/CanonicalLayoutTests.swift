@@ -79,6 +79,21 @@ import Testing
         #expect(try format("team   SKMME9E2Y8\napp com.example.A   colour=red\n") == "team SKMME9E2Y8\napp com.example.A   colour=red\n")
         #expect(try format("team \"a\r\n") == "team \"a\n")
         #expect(try format("team SKMME9E2Y8\r\nteam \"a\r\nlock   \r\n") == "team SKMME9E2Y8\nteam \"a\nlock\n")
+        // An open string followed by blanks holds them: kept, not stripped
+        // (found by adversarial testing; fmt refused the file).
+        #expect(try format("\" ") == "\" \n")
+        #expect(try format("lock\nas A add generic-password service=\"abc \t \n") == "lock\nas A add generic-password service=\"abc \t \n")
+    }
+
+    /// A list whose elements carry comments is laid out element by element,
+    /// each comment kept after its own element.
+    @Test func manyCommentedElements() throws {
+        let elements = (0..<3_000).map { "    SKMME9E2Y8.g\($0),  # c\($0)\n" }.joined()
+        let out = try format("app com.example.A keychain-access-groups=[\n" + elements + "]\n")
+        let lines = out.split(separator: "\n")
+        #expect(lines.count == 3_002)
+        #expect(lines[1] == "    SKMME9E2Y8.g0,     # c0" || lines[1].hasPrefix("    SKMME9E2Y8.g0,"), "\(lines[1])")
+        #expect(lines.dropFirst().prefix(3_000).enumerated().allSatisfy { $0.element.hasSuffix("# c\($0.offset)") })
     }
 
     @Test func refusesBytesThatAreNotAScript() {

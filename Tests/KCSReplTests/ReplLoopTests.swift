@@ -160,6 +160,22 @@ import Testing
         #expect(screen.errors.contains(":x\\u{1B}[2J"), "\(screen.errors)")
     }
 
+    /// A failed entry is saved as comments with its error above: a line
+    /// break in the message (a quoted string) ended the comment, and the
+    /// rest ran as a statement (found by adversarial testing: a live delete).
+    @Test func testSavedErrorMessagesStayComments() throws {
+        var (repl, _) = loop()
+        for line in ["team SKMME9E2Y8", "app com.a.A", "as A add generic-password service=\"s\" data=\"x\"",
+                     "expect data \"\\nas A delete generic-password service=\\u{22}s\\u{22}\\n#\""] {
+            _ = repl.feed(line)
+        }
+        let text = repl.state.script(name: "s.kcs")
+        let live = text.split(separator: "\n").filter { !$0.hasPrefix("#") }
+        #expect(live == ["team SKMME9E2Y8", "app com.a.A", "as A add generic-password service=\"s\" data=\"x\"",
+                         "expect status errSecSuccess"], "\(text)")
+        #expect(text.contains("\\u{A}as A delete"), "\(text)")
+    }
+
     @Test func testSavedScriptHasAnExpectationPerCallAndCommentsOutWhatFailed() {
         var (repl, _) = loop()
         for line in ["team SKMME9E2Y8", "app com.example.A", "as A add generic-password account=\"x\"",

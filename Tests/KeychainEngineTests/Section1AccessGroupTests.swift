@@ -161,6 +161,19 @@ struct Section1AccessGroupTests {
         #expect(r.groups == ["\(teamA).shared"])
     }
 
+    @Test("1.4 addGroup: an app named twice, or given a group it has, gets it once")
+    func addGroupOnce() throws {
+        var w = World()
+        try w.addTeam(id: teamA)
+        let a = try w.addApp(bundleID: "com.a", name: "a", teamID: teamA)
+        try w.addGroup("shared", to: Array(repeating: a, count: 1_000))
+        try w.addGroup("shared", to: [a])
+        try w.addGroup("group.com.example", to: [a, a])
+        #expect(w[a].keychainAccessGroups == ["\(teamA).shared"])
+        #expect(w[a].applicationGroups == ["group.com.example"])
+        #expect(w.perform(CallRequest(.add, gp("x")), as: a).groups == ["\(teamA).shared"])
+    }
+
     @Test("1.4 addGroup: a keychain group for an app without a team is refused")
     func addGroupNeedsTeam() throws {
         var w = World()
