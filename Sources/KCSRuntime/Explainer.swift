@@ -84,7 +84,7 @@ package struct Explainer {
         case .moveNotEntitled(let g):
             return "the update would move items into \"\(g)\", which is not in \(app.name.possessive) access groups" + teamPrefixHint(g, app)
         case .passcodeRequired(let viaAC):
-            return "when-passcode-set items need a device passcode" + (viaAC ? " (through access control: errSecNotAvailable)" : " (errSecAuthFailed)")
+            return "when-passcode-set items need a device passcode" + (viaAC ? " (through access control: errSecNotAvailable)" : " (\(result.status.name))")
         case .locked(let a):
             let state = world[last.device].state
             let device = world[last.device].label

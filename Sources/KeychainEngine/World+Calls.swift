@@ -744,15 +744,41 @@ extension World {
         case .found(let t, let s): (taken, searched) = (t, s)
         }
         if taken.isEmpty { return fail(.itemNotFound, .noMatch, searched) }
+        // Every update encrypts the item anew under its (new) class
+        // (SecDbItemCopyWithUpdates drops the encrypted data, SecDbItem.c
+        // line 1174; SecDbKeychainItemCopyEncryptedData, SecDbKeychainItem.m
+        // line 1323), before the row is written: a class the device cannot
+        // use now fails as an add's does and changes nothing. Without the
+        // add's remap (SecItemDb.c line 346) a when-passcode-set class with no
+        // passcode is the keybag's errSecDecode (inferred: AppleKeyStore is
+        // closed); through access control errSecNotAvailable.
+        if let newClass = changes.accessControl?.protection ?? changes.accessibility {
+            let state = devices[device.index].state
+            if newClass == .whenPasscodeSetThisDeviceOnly && !state.hasPasscode {
+                let viaAC = changes.accessControl != nil
+                return fail(viaAC ? .notAvailable : .decode, .passcodeRequired(viaAccessControl: viaAC), searched)
+            }
+            if !state.isAvailable(newClass) { return fail(.interactionNotAllowed, .locked(newClass), searched) }
+        }
 
         // Every stored part the update touches, with its new contents.
         // Two certificates may pair with one key: touch each stored item once.
         var plan: [(ItemID, StoredItem)] = []
+        // A lost when-passcode-set row with the new key is corrupt to
+        // SecDbItemUpdate (SecDbItemIsCorrupt, SecDbItem.c line 1552: "item
+        // is irrecoverably lost with older passcode"): the update takes its
+        // place instead of failing (line 2000).
+        var lostRows: [ItemID] = []
+        func collision(_ item: StoredItem) -> ItemID? {
+            guard let other = devices[device.index].keychain.item(withKeyOf: item) else { return nil }
+            if devices[device.index].keychain[other]?.lost == true { lostRows.append(other); return nil }
+            return other
+        }
         if taken.count == 1 && taken[0].identityKey == nil {
             // One item (the common case): nothing to deduplicate, and its
             // new key can only collide with another stored item.
             let item = Self.applying(changes, to: taken[0].item, group: newGroup)
-            if let other = devices[device.index].keychain.item(withKeyOf: item), other != taken[0].id {
+            if let other = collision(item), other != taken[0].id {
                 return fail(.duplicateItem, .duplicate(existing: other), searched)
             }
             plan.append((taken[0].id, item))
@@ -776,7 +802,7 @@ extension World {
                     let first = plan.first { $0.1.primaryKey == key }?.0 ?? plan[0].0
                     return fail(.duplicateItem, .duplicate(existing: first), searched)
                 }
-                if let other = devices[device.index].keychain.item(withKeyOf: item), !touched.contains(other) {
+                if let other = collision(item), !touched.contains(other) {
                     return fail(.duplicateItem, .duplicate(existing: other), searched)
                 }
             }
@@ -784,6 +810,7 @@ extension World {
         // Rows are updated in place and keep their insertion order. The final
         // keys were checked above, so the order of replacement does not matter.
         var results: [FoundItem] = []
+        for id in lostRows { devices[device.index].keychain.remove(id) }
         let stamp = tick()
         for (id, item) in plan {
             var item = item
