@@ -60,6 +60,12 @@ public struct Device: Sendable {
     /// Deleted synchronizable items, by primary key, with when they were
     /// deleted: deletions travel with sync.
     public var tombstones: [PrimaryKey: UInt64] = [:]
+    /// The row IDs those deletions left, by key: a tombstone overwrites the
+    /// deleted item in place (SecDbItemDelete, SecDbItem.c line 2043),
+    /// keeping its row ID but not its `persistref` (SecDbItemCopyTombstone,
+    /// line 1216, copies the primary key, row ID and authenticated-data
+    /// columns; SecItemSchema.c gives `persistref` none of those flags).
+    public var tombstoneRows: [PrimaryKey: Int64] = [:]
 
     /// The platform this device runs; nil: the world's (`platform …`).
     public var platform: Platform?
@@ -75,5 +81,22 @@ public struct Device: Sendable {
         self.state = DeviceState()
         self.keychain = Keychain(salt: serial * 2 + 1)
         self.fileKeychain = Keychain(salt: serial * 2 + 2)
+    }
+
+    /// The row a tombstone of the item's key leaves for it, given up: every
+    /// insert of a key takes its tombstone's row (SecDbItemInsertOrReplace
+    /// sets the old row ID on the replacement, SecDbItem.c line 1674), so a
+    /// live item and a row for its key never coexist.
+    mutating func takeTombstoneRow(of item: StoredItem) -> Int64? {
+        guard item.synchronizable, !tombstoneRows.isEmpty else { return nil }
+        return tombstoneRows.removeValue(forKey: item.primaryKey)
+    }
+
+    /// Inserts an item into the data-protection keychain, into its
+    /// tombstone's row if its key has one. The caller has checked that the
+    /// key is free.
+    @discardableResult
+    mutating func insert(_ item: StoredItem) -> ItemID {
+        keychain.insert(item, replacing: takeTombstoneRow(of: item))
     }
 }

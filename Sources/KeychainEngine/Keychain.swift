@@ -46,11 +46,13 @@ public struct StoredItem: Sendable, Hashable {
     /// `UPDATE … WHERE rowid=?` in place.
     public internal(set) var sequence: UInt64 = 0
     /// The row's ID in its class's table (`INTEGER PRIMARY KEY AUTOINCREMENT`,
-    /// SecItemDb.c): given on insert, never reused, kept by an update.
+    /// SecItemDb.c): given on insert, never reused, kept by an update; an
+    /// insert or update into a tombstone's row takes the tombstone's
+    /// (`Device.insert`).
     public internal(set) var rowID: Int64 = 0
     /// The row's persistent-reference UUID (`persistref`, SecItemSchema.c
     /// `v10itempersistentref`): fresh on insert, kept by an update, not
-    /// synced and not backed up. Unique across the world's keychains.
+    /// synced; a backup keeps it. Unique across the world's keychains.
     public internal(set) var persistentUUID: UInt64 = 0
 
     /// The value a query compares `attribute` with: a primary-key attribute
@@ -300,19 +302,34 @@ public struct Keychain: Sendable {
 
     /// Stores a new item at the end of insertion order. The caller has checked
     /// that its primary key is free.
+    /// `tombstone`: the row ID of a deleted item with the same key, which
+    /// the new item takes.
     @discardableResult
-    public mutating func insert(_ item: StoredItem) -> ItemID {
-        insert(item, prints: KeyFingerprint.keyAndPrefix(of: item, seed: seed))
+    public mutating func insert(_ item: StoredItem, replacing tombstone: Int64? = nil) -> ItemID {
+        insert(item, prints: KeyFingerprint.keyAndPrefix(of: item, seed: seed), tombstone: tombstone)
     }
 
     /// Inserts `item` unless an item with its primary key is stored; a lost
     /// when-passcode-set row with that key is cleared first, as the first
     /// read after the passcode change would have (inferred). One
     /// fingerprint serves the lookup and the insert.
-    mutating func insertUnlessPresent(_ item: consuming StoredItem) -> (id: ItemID, existed: Bool) {
+    mutating func insertUnlessPresent(_ item: consuming StoredItem,
+                                      replacing tombstone: Int64? = nil) -> (id: ItemID, existed: Bool) {
         let prints = KeyFingerprint.keyAndPrefix(of: item, seed: seed)
         if let old = liveItem(withKeyOf: item, fingerprint: prints.key) { return (old, true) }
-        return (insert(item, prints: prints), false)
+        return (insert(item, prints: prints, tombstone: tombstone), false)
+    }
+
+    /// Inserts an item into a tombstone's row, or a new row. It takes the
+    /// row ID (SecDbItemInsertOrReplace, SecDbItem.c line 1674) and a fresh
+    /// `persistref`: the tombstone branch of SecDbItemInsert (line 1776)
+    /// copies the tombstone's, which is empty, and SecDbItemDoUpdate (line
+    /// 1857) makes one when the old row has none of 16 bytes.
+    private mutating func insert(_ item: consuming StoredItem, prints: (key: UInt64, prefix: UInt64),
+                                 tombstone: Int64?) -> ItemID {
+        guard let tombstone else { return insert(item, prints: prints) }
+        item.rowID = tombstone
+        return insert(item, prints: prints, keepingRowID: true)
     }
 
     /// Inserts an item a backup held with the persistent references it had:
@@ -430,7 +447,10 @@ public struct Keychain: Sendable {
     /// Replaces an item's contents in place: it keeps its handle and its place
     /// in insertion order, even when its primary key or group changes. The
     /// caller has checked that a new primary key is free.
-    public mutating func replace(_ id: ItemID, with newItem: StoredItem) {
+    /// `tombstone`: the row ID of a tombstone the item moves into, with a
+    /// fresh `persistref` (see `insert(_:prints:tombstone:)`); else its own
+    /// row and reference.
+    public mutating func replace(_ id: ItemID, with newItem: StoredItem, intoTombstone tombstone: Int64? = nil) {
         let i = Int(id.slot)
         guard i >= 0, i < slots.count, slots[i].item.sequence != 0 else { return }
         let oldClass = slots[i].item.itemClass, oldGroup = slots[i].item.group, sequence = slots[i].item.sequence
@@ -439,6 +459,11 @@ public struct Keychain: Sendable {
         // SecDbItemUpdate runs UPDATE … WHERE rowid=? and keeps the persistref.
         updated.rowID = slots[i].item.rowID
         updated.persistentUUID = slots[i].item.persistentUUID
+        if let tombstone {
+            updated.rowID = tombstone
+            updated.persistentUUID = uuidSalt << 32 | nextSequence
+            nextSequence += 1
+        }
         // A chain holds every item with its fingerprint: only a new
         // fingerprint moves the slot to another chain.
         let (key, prefix) = KeyFingerprint.keyAndPrefix(of: updated, seed: seed)

@@ -259,9 +259,14 @@ extension World {
                                   attributes: spec.attributes, data: spec.data)
             item.biometrySet = biometrySet
             item.modified = stamp
+            // A tombstone of the key takes the item into its row (a deleted
+            // synchronizable item's row-ID reference finds the new one).
+            let tombstoneKey = sync && !devices[device.index].tombstoneRows.isEmpty ? item.primaryKey : nil
+            let tombstone = tombstoneKey.flatMap { devices[device.index].tombstoneRows[$0] }
             // Mutate in place through the array so the keychain is never copied.
-            let (id, existed) = devices[device.index].keychain.insertUnlessPresent(consume item)
+            let (id, existed) = devices[device.index].keychain.insertUnlessPresent(consume item, replacing: tombstone)
             if existed { return fail(.duplicateItem, .duplicate(existing: id)) }
+            if tombstone != nil, let tombstoneKey { devices[device.index].tombstoneRows[tombstoneKey] = nil }
             return CallResult(status: .success, reason: .succeeded, callerGroups: cache.names,
                               searchedGroups: singleGroupNames[Int(group)],
                               items: [FoundItem(id: id, item: devices[device.index].keychain.stored(id),
@@ -301,7 +306,7 @@ extension World {
         }
         var added: [FoundItem] = []
         for (part, old) in zip(parts, existing) {
-            let id = old ?? devices[device.index].keychain.insert(part)
+            let id = old ?? devices[device.index].insert(part)
             added.append(FoundItem(id: id, item: devices[device.index].keychain[id] ?? part,
                                    groupName: groupNames[Int(group)]))
         }
@@ -816,10 +821,15 @@ extension World {
             var item = item
             item.modified = stamp
             // A travelling item whose key changes leaves a deletion of the old key behind.
+            var tombstone: Int64?
             if let old = devices[device.index].keychain[id], !Keychain.samePrimaryKey(old, item) {
                 recordDeletion(old, on: device)
+                // Onto a tombstone's key: SecDbItemUpdate deletes the item's
+                // row and writes it into the tombstone's (SecDbItem.c lines
+                // 1983-2008), with a fresh persistref.
+                tombstone = devices[device.index].takeTombstoneRow(of: item)
             }
-            devices[device.index].keychain.replace(id, with: item)
+            devices[device.index].keychain.replace(id, with: item, intoTombstone: tombstone)
             results.append(FoundItem(id: id, item: devices[device.index].keychain[id] ?? item,
                                      groupName: groupNames[Int(item.group)]))
         }
@@ -874,10 +884,10 @@ extension World {
             // Under the lock the sync flag cannot be read (it is in the
             // encrypted metadata), so `SecDbItemIsSyncable` says no and the
             // delete leaves no tombstone (s3dl_query_delete line 1447).
-            if state.isAvailable(match.item.accessibility) { recordDeletion(match.item, on: device) }
+            if state.isAvailable(match.item.accessibility) { recordDeletion(match.item, on: device, leavesRow: true) }
             devices[device.index].keychain.remove(match.id)
             if let key = match.identityKey, !keyInUse(key.item, cache, device) {
-                if state.isAvailable(key.item.accessibility) { recordDeletion(key.item, on: device) }
+                if state.isAvailable(key.item.accessibility) { recordDeletion(key.item, on: device, leavesRow: true) }
                 devices[device.index].keychain.remove(key.id)
             }
         }

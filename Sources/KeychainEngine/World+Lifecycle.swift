@@ -105,7 +105,7 @@ extension World {
             if let existing = devices[device.index].keychain.item(withKey: item.primaryKey) {
                 devices[device.index].keychain.remove(existing)
             }
-            _ = devices[device.index].keychain.insert(item)
+            devices[device.index].insert(item)
         }
         return true
     }

@@ -38,10 +38,13 @@ extension World {
         return copy
     }
 
-    /// Records the deletion of a travelling item so the deletion syncs too.
-    mutating func recordDeletion(_ item: StoredItem, on device: DeviceHandle) {
+    /// Records the deletion of a travelling item so the deletion syncs too;
+    /// a delete (`leavesRow`) leaves its row as the tombstone.
+    mutating func recordDeletion(_ item: StoredItem, on device: DeviceHandle, leavesRow: Bool = false) {
         guard syncs(item, on: device) else { return }
-        devices[device.index].tombstones[item.primaryKey] = tick()
+        let key = item.primaryKey
+        devices[device.index].tombstones[key] = tick()
+        if leavesRow { devices[device.index].tombstoneRows[key] = item.rowID }
     }
 
     /// Syncs every group of devices that share an account (or only the
@@ -75,6 +78,8 @@ extension World {
                 for (key, stamp) in deleted {
                     if let id = devices[d].keychain.item(withKey: key), let item = devices[d].keychain[id],
                        item.modified < stamp, travels(item, on: DeviceHandle(index: d)) {
+                        // An incoming deletion leaves a tombstone in the row too.
+                        devices[d].tombstoneRows[key] = item.rowID
                         devices[d].keychain.remove(id)
                         changes += 1
                     }
@@ -90,7 +95,7 @@ extension World {
                             changes += 1
                         }
                     } else {
-                        devices[d].keychain.insert(Self.arriving(winner))
+                        devices[d].insert(Self.arriving(winner))
                         changes += 1
                         if changes % 1024 == 0, stop(changes) { return changes }
                     }
@@ -152,7 +157,11 @@ extension World {
                 if newerWins && kept.modified < item.modified { keychain.replace(id, with: item); restored += 1 }
                 continue
             }
-            let id = keychain.insertRestored(item, rowIDFree: !usedRows.contains(row(item)))
+            // Onto a tombstone of its key the item takes the tombstone's row
+            // and a fresh reference, not the backup's (SecDbItemInsert's
+            // tombstone branch comes first).
+            let id = devices[device.index].takeTombstoneRow(of: item).map { keychain.insert(item, replacing: $0) }
+                ?? keychain.insertRestored(item, rowIDFree: !usedRows.contains(row(item)))
             if let given = keychain[id] { usedRows.insert(row(given)) }
             restored += 1
         }
