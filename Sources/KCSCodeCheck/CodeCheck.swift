@@ -131,6 +131,9 @@ public enum CodeCheck {
                                 .replacingOccurrences(of: "$(TeamIdentifierPrefix)", with: team + ".")
                             hint = "Xcode expands build settings in entitlements, not in Swift strings: the call passes the text as written"
                                 + (granted.contains(written) ? "; write \"\(written)\"" : "; its groups: " + groups)
+                        } else if let doubled = granted.first(where: { EntitlementShape.keychainGroup($0, teamID: app.teamID)?.fix == group }) {
+                            // The code is right; the entitlement has the team twice.
+                            hint = "the entitlement is wrong, not the code: \(doubled) repeats the team ID; write $(AppIdentifierPrefix)\(group.drop { $0 != "." }.dropFirst()) in the .entitlements file"
                         } else if let prefixed = app.prefixedGroup(for: group) {
                             hint = "the group lacks its team prefix: write \"\(prefixed)\" (the entitlement's $(AppIdentifierPrefix) expands to \(app.teamID ?? "the team").)"
                         } else if let team = app.teamID, !group.hasPrefix("group."),

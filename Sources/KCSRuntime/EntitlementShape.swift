@@ -47,12 +47,30 @@ public enum EntitlementShape {
                            message: "keychain-access-groups lists the app group \(group)",
                            hint: "app groups belong in application-groups (com.apple.security.application-groups)", fix: nil)
         }
-        guard let teamID, teamPrefix(of: group) == nil else { return nil }
+        if let first = teamPrefix(of: group) { return doubledPrefix(group, first) }
+        guard let teamID else { return nil }
         let fixed = "\(teamID).\(group)"
         return Finding(code: .lintUnprefixedEntitlement, group: group,
                        message: "keychain group \(group) does not carry the team prefix \(teamID).",
                        hint: "did you mean \(fixed)? keychain groups carry the team ID: write \(fixed) "
                            + "(in an .entitlements file $(AppIdentifierPrefix)\(group), as Xcode's Keychain Sharing writes it)",
+                       fix: fixed)
+    }
+
+    /// A keychain group with a second team ID after the first, as
+    /// `$(AppIdentifierPrefix)TEAMID.com.example.shared` writes it: the
+    /// prefix already adds the team (found on SimpleLogin, whose three
+    /// targets share the doubled group and use the default one).
+    private static func doubledPrefix(_ group: String, _ first: Substring) -> Finding? {
+        let rest = String(group.dropFirst(first.count + 1))
+        guard let second = teamPrefix(of: rest) else { return nil }
+        let bare = String(rest.dropFirst(second.count + 1))
+        let fixed = "\(first).\(bare)"
+        return Finding(code: .lintUnprefixedEntitlement, group: group,
+                       message: first == second ? "keychain group \(group) repeats the team prefix \(first)."
+                                                : "keychain group \(group) carries two team prefixes, \(first). and \(second).",
+                       hint: "did you mean \(fixed)? $(AppIdentifierPrefix) adds the team ID: write "
+                           + "$(AppIdentifierPrefix)\(bare) in the .entitlements file",
                        fix: fixed)
     }
 

@@ -278,7 +278,7 @@ public struct Parser {
         }
     }
 
-    // call := 'as' APP OP [ CLASS ] { ATTR '=' value } [ 'set' { ATTR '=' value } ]
+    // call := 'as' APP OP [ CLASS ] { ATTR '=' value } [ 'set' ATTR '=' value { ATTR '=' value } ]
     private mutating func lower(_ call: CallNode) throws(Diagnostic) -> CallStatement {
         let opRange = call.operation
         guard let op = Vocabulary.operation(bytes, opRange) else {

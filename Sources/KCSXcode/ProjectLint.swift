@@ -46,10 +46,34 @@ public struct ProjectLint {
         for s in signings {
             for issue in s.issues where seen.insert(issue).inserted { out.append(render.diagnostic(issue, code: .projectSetting)) }
         }
+        out += entitlementShapes(&render)
         out += configurationsDiffer(&render)
         out += extensionsSharingNothing(&render)
         out += unusedEntitlements(&render)
         if let profile { out += notInProfile(profile, path: profilePath ?? "the profile", &render) }
+        return out
+    }
+
+    /// KCS510 and KCS511: the shape of each group in the entitlements files
+    /// the targets sign with, expanded (a team prefix missing or written
+    /// twice, an app group among the keychain groups), with the rules and
+    /// wording of `kcs lint --entitlements` (`EntitlementShape`). Each group
+    /// of each file once, whichever targets and configurations use it.
+    func entitlementShapes(_ render: inout ProjectDiagnostics) -> [Diagnostic] {
+        var out: [Diagnostic] = []
+        var seen = Set<String>()
+        for s in signings where s.groupsResolve {
+            let findings = EntitlementShape.check(keychainAccessGroups: s.keychainAccessGroups.map(\.value),
+                                                  applicationGroups: s.applicationGroups.map(\.value),
+                                                  teamID: s.resolved.teamID, macOS: s.resolved.platform == "macos")
+            for f in findings {
+                let listed = f.code == .lintAppGroupShape ? s.applicationGroups : s.keychainAccessGroups
+                let at = listed.first { $0.value == f.group }?.location ?? s.resolved.entitlementsLocation ?? s.target.location
+                guard seen.insert("\(at.file):\(at.line):\(at.column):\(f.group)").inserted else { continue }
+                out.append(render.diagnostic(ProjectIssue(.warning, "target '\(s.target.name)': " + f.message, at: at, hint: f.hint),
+                                             code: f.code))
+            }
+        }
         return out
     }
 

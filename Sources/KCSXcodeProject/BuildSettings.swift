@@ -342,13 +342,21 @@ private struct Expander {
     private mutating func reference(_ inner: String, selfName: String?, selfIndex: Int, depth: Int) -> String {
         let parts = Self.splitTopLevel(inner, at: ":", limit: 1)
         let name = expand(parts[0], selfName: selfName, selfIndex: selfIndex, depth: depth + 1)
+        let undefinedBefore = undefined.count
         var value = lookup(name, selfName: selfName, selfIndex: selfIndex, depth: depth)
         guard parts.count > 1 else { return value }
         // Operators chain with ':' (or ','); `default=` takes the rest as its value.
         var rest = Substring(parts[1])
         while !rest.isEmpty {
             if rest.hasPrefix("default=") {
-                if value.isEmpty { value = expand(String(rest.dropFirst(8)), selfName: selfName, selfIndex: selfIndex, depth: depth + 1) }
+                guard value.isEmpty else { break }
+                // `$(NAME:default=VALUE)` is how a project gives a setting it
+                // may leave undefined a value: the settings the lookup found
+                // undefined were meant to be (a false KCS602 for every target
+                // and configuration, found on Secretive).
+                for n in undefined[undefinedBefore...] { undefinedNames.remove(n) }
+                undefined.removeSubrange(undefinedBefore...)
+                value = expand(String(rest.dropFirst(8)), selfName: selfName, selfIndex: selfIndex, depth: depth + 1)
                 break
             }
             let end = rest.firstIndex { $0 == ":" || $0 == "," } ?? rest.endIndex

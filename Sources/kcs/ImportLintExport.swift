@@ -32,7 +32,7 @@ struct Lint: ParsableCommand {
 
     @OptionGroup var colour: ColourOptions
 
-    @ArgumentParser.Argument(help: "Scenario files; - reads standard input.", completion: FileKinds.scenarios)
+    @ArgumentParser.Argument(help: "Scenario files; - reads standard input; an .xcodeproj is read as --project.", completion: FileKinds.scenarios)
     var files: [String] = []
 
     @Option(help: "An entitlements file, codesign output or provisioning profile to read instead of scenarios.",
@@ -57,6 +57,17 @@ struct Lint: ParsableCommand {
     var configuration: String?
 
     mutating func validate() throws {
+        // `kcs lint App.xcodeproj` is what a developer types first: a
+        // project among the files is the project (it was "not a regular
+        // file", found on a real-project trial).
+        let projects = files.filter { $0.hasSuffix(".xcodeproj") || $0.hasSuffix(".xcodeproj/") }
+        if !projects.isEmpty {
+            guard projects.count == 1, project == nil else {
+                throw ValidationError("lint one project at a time (--project App.xcodeproj)")
+            }
+            project = projects[0].hasSuffix("/") ? String(projects[0].dropLast()) : projects[0]
+            files.removeAll { $0 == projects[0] }
+        }
         if files.isEmpty && entitlements == nil && project == nil {
             throw ValidationError("give at least one .kcs file, --entitlements FILE or --project App.xcodeproj")
         }

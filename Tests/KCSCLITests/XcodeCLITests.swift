@@ -77,5 +77,11 @@ struct XcodeCLITests {
         let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
         #expect(lint.status == 0, "\(lint.stderr)")
         #expect(lint.stdout.hasSuffix(": no warnings (configuration Release)\n"))
+        // The project as a plain argument is the same as --project.
+        let plain = try BinaryRunner.run(["lint", f.projectPath + "/"])
+        #expect(plain.status == 0, "\(plain.stderr)")
+        #expect(plain.stdout == lint.stdout)
+        let two = try BinaryRunner.run(["lint", f.projectPath, "--project", f.projectPath])
+        #expect(two.status == 64 && two.stderr.contains("one project at a time"), "\(two.stderr)")
     }
 }

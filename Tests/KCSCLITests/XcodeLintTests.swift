@@ -133,6 +133,37 @@ struct XcodeLintTests {
         #expect(d.first?.hint?.contains("('App', 'Widget' are): add $(AppIdentifierPrefix)com.example.Notes.shared") == true)
     }
 
+    @Test func entitlementsThatRepeatTheTeamPrefixAreFoundAndTheCodeIsNotBlamed() throws {
+        // SimpleLogin's shape: $(AppIdentifierPrefix) followed by the team
+        // ID again, while the code names the group correctly.
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let team = XcodeFixture.team
+        f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)\(team).com.example.Notes.shared"],
+                            appGroups: ["group.com.example.notes", "\(team).group.com.example.notes"])
+        f.writeEntitlements("Widget/Widget.entitlements", keychain: ["$(AppIdentifierPrefix)ABCDE12345.com.example.Notes.shared"])
+        // A default for a setting nothing defines is no KCS602.
+        f.write("Config/Base.xcconfig", """
+            #include "Team.xcconfig"
+            BUNDLE_PREFIX = $(ORG_OVERRIDE:default=com.example)
+            PRODUCT_BUNDLE_IDENTIFIER = $(BUNDLE_PREFIX).$(PRODUCT_NAME:rfc1034identifier)
+
+            """)
+        f.writeProject()
+        let lint = try ProjectLint.load(f.projectPath).get()
+        let d = lint.run()
+        let shapes = d.filter { $0.code == .lintUnprefixedEntitlement || $0.code == .lintAppGroupShape }
+        let found = shapes.map { "\($0.code.rawValue) \($0.file.map { ProjectPath.lastComponent($0.name) } ?? ""):\($0.location?.line ?? 0)" }
+        #expect(found == ["KCS510 App.entitlements:7", "KCS511 App.entitlements:12", "KCS510 Widget.entitlements:7"], "\(d.map(\.message))")
+        #expect(shapes[0].message.contains("repeats the team prefix \(team)."))
+        #expect(shapes[0].hint?.contains("write $(AppIdentifierPrefix)com.example.Notes.shared") == true)
+        #expect(shapes[2].message.contains("two team prefixes, \(team). and ABCDE12345."))
+        #expect(!d.contains { $0.code == .projectSetting }, "\(d.map(\.message))")
+        // The code's group is right: the hint says the entitlement is wrong.
+        let code = CodeCheck.run(lint).filter { $0.file?.name.hasSuffix("KeychainStore.swift") == true }
+        #expect(code.first?.hint?.hasPrefix("the entitlement is wrong, not the code") == true, "\(code.map { $0.hint ?? "" })")
+    }
+
     @Test func scriptsDeclareAppsFromTheProject() throws {
         let f = XcodeFixture.appWidgetShare()
         defer { f.remove() }

@@ -143,6 +143,18 @@ struct BuildSettingsTests {
         #expect(e.undefined == ["MISSING"])
     }
 
+    @Test func aDefaultMeansTheSettingMayBeUndefined() {
+        // $(NAME:default=VALUE) is written for a setting a project may leave
+        // undefined (an optional #include? file overrides it): not reported.
+        let taken = value("ID", [a("ID", "$(ORG:lower:default=com.example).$(INNER:default=x).$(MISSING)"), a("INNER", "$(DEEP)")])
+        #expect(taken.value == "com.example.x.")
+        #expect(taken.undefined == ["MISSING"])
+        // A default not taken leaves what the value's own lookup found undefined.
+        let kept = value("ID", [a("ID", "$(PART:default=unused)"), a("PART", "a$(GONE)")])
+        #expect(kept.value == "a")
+        #expect(kept.undefined == ["GONE"])
+    }
+
     @Test func conditionsPickTheSDKConfigurationAndArchitecture() {
         let stack = [
             a("ID", "plain"), a("ID", "ios", [("sdk", "iphoneos*")]), a("ID", "mac", [("sdk", "macosx*")]),
