@@ -580,14 +580,61 @@ private final class UseVisitor: SyntaxVisitor {
 
     private func record(_ expr: ExprSyntax, api: String) {
         guard let found = resolve(expr) else { return }
+        if case .runtime = found.value, Self.isForwarded(expr) { return }
         append(found.value, api: api, at: Syntax(expr), constant: found.constant, condition: found.condition)
+    }
+
+    /// Whether a value is a wrapper's own plumbing: a parameter its function
+    /// or initialiser takes as `accessGroup:` (or `self.`/a bare
+    /// `accessGroup` property of a type whose initialiser takes one). Its
+    /// callers pass the group with that label and each is checked there, so
+    /// reporting it as not checkable says nothing (Apple's sample
+    /// `KeychainItem`: two KCS608 per copy, found on Habitica and Element X).
+    /// A local rebinding of the name in between is not looked for.
+    static func isForwarded(_ expr: ExprSyntax) -> Bool {
+        let name: String
+        if let ref = expr.as(DeclReferenceExprSyntax.self) {
+            name = ref.baseName.text
+        } else if let member = expr.as(MemberAccessExprSyntax.self), member.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "self" {
+            name = member.declName.baseName.text
+        } else {
+            return false
+        }
+        func takesAccessGroup(_ parameters: FunctionParameterListSyntax, as local: String?) -> Bool {
+            parameters.contains { $0.firstName.text == "accessGroup" && (local == nil || ($0.secondName ?? $0.firstName).text == local) }
+        }
+        var current = Syntax(expr).parent
+        var inFunction = false
+        while let n = current {
+            if !inFunction, let f = n.as(FunctionDeclSyntax.self) {
+                if takesAccessGroup(f.signature.parameterClause.parameters, as: name) { return true }
+                inFunction = true
+            } else if !inFunction, let f = n.as(InitializerDeclSyntax.self) {
+                if takesAccessGroup(f.signature.parameterClause.parameters, as: name) { return true }
+                inFunction = true
+            }
+            // The property: a type whose initialiser takes `accessGroup:`.
+            let members = n.as(StructDeclSyntax.self)?.memberBlock ?? n.as(ClassDeclSyntax.self)?.memberBlock
+                ?? n.as(ActorDeclSyntax.self)?.memberBlock ?? n.as(ExtensionDeclSyntax.self)?.memberBlock
+            if let members {
+                return name == "accessGroup" && members.members.contains {
+                    $0.decl.as(InitializerDeclSyntax.self).map { takesAccessGroup($0.signature.parameterClause.parameters, as: nil) } ?? false
+                }
+            }
+            current = n.parent
+        }
+        return false
     }
 
     /// The right-hand side of an assignment: one expression is resolved,
     /// an operator chain is a value built at run time.
     private func record(_ rhs: ArraySlice<ExprSyntax>, api: String) {
         guard let first = rhs.first else { return }
-        if rhs.count == 1 { record(first, api: api); return }
+        // One value, or one value cast (`group as AnyObject?`).
+        if rhs.count == 1 || rhs.count == 3 && rhs.dropFirst().first?.is(UnresolvedAsExprSyntax.self) == true {
+            record(first, api: api)
+            return
+        }
         // Only as much text as a message shows: rendering the whole rest of
         // a chain `a = b = c = …` at each `=` was quadratic (found by
         // adversarial testing: 35 KB took 47 s).

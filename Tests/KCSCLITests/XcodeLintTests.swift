@@ -38,6 +38,15 @@ struct XcodeLintTests {
 
     func codes(_ d: [Diagnostic]) -> [DiagnosticCode] { d.map(\.code) }
 
+    /// One app target, Release only, signed by the fixture's team, compiling `sources` from App/.
+    static func oneApp(sources: [String]) -> XcodeFixture {
+        var f = XcodeFixture()
+        f.projectSettings = ["Release": ["SDKROOT": "iphoneos", "DEVELOPMENT_TEAM": XcodeFixture.team]]
+        f.targets = [.init(name: "App", settings: ["Release": ["PRODUCT_BUNDLE_IDENTIFIER": "com.example.App", "CODE_SIGN_ENTITLEMENTS": "App/App.entitlements"]],
+                           sources: sources)]
+        return f
+    }
+
     @Test func theProjectChecks() throws {
         let f = Self.mistakes()
         defer { f.remove() }
@@ -84,12 +93,9 @@ struct XcodeLintTests {
     }
 
     @Test func theCodeCheckFindsEveryWrapperAndSuggestsTheTeamPrefix() throws {
-        var f = XcodeFixture()
+        let f = Self.oneApp(sources: ["Store.swift", "Constants.swift"])
         defer { f.remove() }
         let team = XcodeFixture.team
-        f.projectSettings = ["Release": ["SDKROOT": "iphoneos", "DEVELOPMENT_TEAM": team]]
-        f.targets = [.init(name: "App", settings: ["Release": ["PRODUCT_BUNDLE_IDENTIFIER": "com.example.App", "CODE_SIGN_ENTITLEMENTS": "App/App.entitlements"]],
-                           sources: ["Store.swift", "Constants.swift"])]
         f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.shared"], appGroups: ["group.com.example"])
         f.write("App/Constants.swift", "enum Constants {\n    static let group = \"com.example.shared\"\n}\n")
         f.write("App/Store.swift", """
@@ -162,6 +168,42 @@ struct XcodeLintTests {
         // The code's group is right: the hint says the entitlement is wrong.
         let code = CodeCheck.run(lint).filter { $0.file?.name.hasSuffix("KeychainStore.swift") == true }
         #expect(code.first?.hint?.hasPrefix("the entitlement is wrong, not the code") == true, "\(code.map { $0.hint ?? "" })")
+    }
+
+    @Test func aWrappersOwnPlumbingIsNotReportedAndItsCallersAre() throws {
+        // Apple's sample KeychainItem: the group goes from the initialiser's
+        // accessGroup: into a stored property and a static helper's
+        // accessGroup:; the callers are what kcs checks.
+        let f = Self.oneApp(sources: ["KeychainItem.swift"])
+        defer { f.remove() }
+        let team = XcodeFixture.team
+        f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.shared"])
+        f.write("App/KeychainItem.swift", """
+            import Security
+            struct KeychainItem {
+                let accessGroup: String?
+                init(accessGroup: String? = nil) { self.accessGroup = accessGroup }
+                func read() -> [String: AnyObject] { Self.query(accessGroup: accessGroup) }
+                private static func query(accessGroup: String? = nil) -> [String: AnyObject] {
+                    var query = [String: AnyObject]()
+                    if let accessGroup = accessGroup { query[kSecAttrAccessGroup as String] = accessGroup as AnyObject? }
+                    return query
+                }
+            }
+            func other(group: String) -> [String: AnyObject] {
+                var q = [String: AnyObject]()
+                q[kSecAttrAccessGroup as String] = group as AnyObject?
+                q[kSecAttrAccessGroup as String] = "\(team).com.example.other" as AnyObject?
+                _ = KeychainItem(accessGroup: "\(team).com.example.shared").read()
+                _ = KeychainItem(accessGroup: "\(team).com.example.nope").read()
+                return q
+            }
+
+            """)
+        f.writeProject()
+        let d = CodeCheck.run(try ProjectLint.load(f.projectPath).get())
+        let found = d.map { "\($0.code.rawValue) \($0.location.map { "\($0.line):\($0.column)" } ?? "-")" }
+        #expect(found == ["KCS608 14:40", "KCS607 15:40", "KCS607 17:35"], "\(d.map(\.message))")
     }
 
     @Test func scriptsDeclareAppsFromTheProject() throws {
