@@ -147,7 +147,7 @@ public struct ProjectLint {
                 // the watch's keychain: no group would let it read the phone's items.
                 guard c.resolved.platform == h.resolved.platform else { continue }
                 let theirs = c.keychainAccessGroups.map(\.value) + c.applicationGroups.map(\.value)
-                guard shared.isDisjoint(with: theirs) else { continue }
+                guard shared.isDisjoint(with: theirs), mayUseSharedData(child, &render) else { continue }
                 out.append(render.diagnostic(ProjectIssue(
                     .warning, "target '\(child.name)' is embedded in '\(host.name)' but shares no group with it (configuration '\(configuration)'): it cannot read what '\(host.name)' stores in \(shared.sorted().joined(separator: ", "))",
                     at: c.resolved.entitlementsLocation ?? child.location,
@@ -156,6 +156,31 @@ public struct ProjectLint {
             }
         }
         return out
+    }
+
+    /// Words whose absence from every source of a target means its code
+    /// touches neither the keychain nor an app group's container or
+    /// defaults: Security's names, the keychain wrappers' type names, and the
+    /// app-group APIs (`UserDefaults(suiteName:)`,
+    /// `containerURL(forSecurityApplicationGroupIdentifier:)`, SwiftData's
+    /// `groupContainer`, a `"group.…"` literal).
+    static let sharedDataWords = ["kSec", "SecItem", "SecAccessControl", "Keychain", "keychain", "KeyChain", "Valet",
+                                  "suiteName", "ApplicationGroupIdentifier", "groupContainer", "\"group."]
+
+    /// Whether a target's code may read what another stores: it names one of
+    /// `sharedDataWords`, or kcs cannot read all of it (sources in other
+    /// languages or missing, frameworks or packages linked, no Swift at all).
+    /// A notification service extension that only rewrites a title has
+    /// nothing to share, and asking it to was noise (found on 2PASS and
+    /// Secretive's XPC services).
+    func mayUseSharedData(_ target: XcodeProject.Target, _ render: inout ProjectDiagnostics) -> Bool {
+        guard target.codeIsAllSwiftSources, !target.swiftSources.isEmpty else { return true }
+        for path in target.swiftSources {
+            guard let file = render.sourceFile(path) else { return true }
+            let text = String(decoding: file.bytes, as: UTF8.self)
+            if Self.sharedDataWords.contains(where: { text.contains($0) }) { return true }
+        }
+        return false
     }
 
     /// KCS605: `.entitlements` files in the project or in a target's folder

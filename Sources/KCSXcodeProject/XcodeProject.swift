@@ -53,6 +53,10 @@ public struct XcodeProject: Sendable {
         public var swiftSources: [String]
         /// Targets whose products a Copy Files phase embeds in this one.
         public var embeddedTargets: [String]
+        /// Whether all its own code is in `swiftSources`: no sources in other
+        /// languages, no framework, library or package linked but the SDK's.
+        /// When false, kcs cannot tell what the target's code does.
+        public var codeIsAllSwiftSources = true
         /// `TargetAttributes` → `DevelopmentTeam`, which older Xcode versions wrote.
         public var attributesTeam: String?
         public var location: ProjectLocation
@@ -194,14 +198,27 @@ private struct ProjectReader {
             let name = t["name"]?.string ?? id
             var embedded: [String] = []
             var sources: [String] = []
+            var allSwift = t["packageProductDependencies"]?.array?.isEmpty ?? true
             for phaseID in t["buildPhases"]?.array?.compactMap(\.string) ?? [] {
                 guard let phase = objects[phaseID] else { continue }
-                let files = (phase["files"]?.array ?? []).compactMap { $0.string.flatMap { objects[$0]?["fileRef"]?.string } }
+                let buildFiles = (phase["files"]?.array ?? []).compactMap { $0.string.flatMap { objects[$0] } }
+                let files = buildFiles.compactMap { $0["fileRef"]?.string }
                 switch phase["isa"]?.string {
                 case "PBXCopyFilesBuildPhase":
                     embedded += files.compactMap { productOwner[$0] }
                 case "PBXSourcesBuildPhase":
-                    sources += files.compactMap { path(of: $0) }.filter { $0.hasSuffix(".swift") }
+                    let paths = files.compactMap { path(of: $0) }
+                    sources += paths.filter { $0.hasSuffix(".swift") }
+                    if paths.contains(where: { !$0.hasSuffix(".swift") }) || paths.count < buildFiles.count { allSwift = false }
+                case "PBXFrameworksBuildPhase":
+                    // The SDK's frameworks are Apple's; anything else (another
+                    // target's product, a package, Pods, a vendored binary) is code
+                    // kcs does not read.
+                    for file in buildFiles {
+                        guard let ref = file["fileRef"]?.string, let object = objects[ref] else { allSwift = false; continue }
+                        let tree = object["sourceTree"]?.string
+                        if tree != "SDKROOT" && tree != "DEVELOPER_DIR" { allSwift = false }
+                    }
                 default: break
                 }
             }
@@ -222,7 +239,7 @@ private struct ProjectReader {
             targets.append(XcodeProject.Target(
                 id: id, name: name, productType: t["productType"]?.string ?? "",
                 configurations: configurationList(objects[t["buildConfigurationList"]?.string ?? ""]),
-                swiftSources: sources, embeddedTargets: embedded,
+                swiftSources: sources, embeddedTargets: embedded, codeIsAllSwiftSources: allSwift,
                 attributesTeam: targetAttributes?[id]?["DevelopmentTeam"]?.string, location: at(t)))
         }
         var entitlementsFiles: [XcodeProject.FileReference] = []

@@ -16,6 +16,9 @@ struct XcodeFixture {
         var sources: [String] = []
         /// Targets whose products a Copy Files phase embeds.
         var embeds: [String] = []
+        /// Frameworks its Frameworks phase links: `System/Library/Frameworks/X.framework`
+        /// is the SDK's (sourceTree SDKROOT), anything else is built (BUILT_PRODUCTS_DIR).
+        var frameworks: [String] = []
         /// TargetAttributes → DevelopmentTeam.
         var attributesTeam: String?
         /// Synchronized folders (Xcode 16) of the target, relative to the project folder.
@@ -169,6 +172,18 @@ struct XcodeFixture {
             let sourcesPhase = id()
             object(sourcesPhase, "Sources", [("isa", "PBXSourcesBuildPhase"), ("files", list(buildFiles))])
             phases.append(sourcesPhase)
+            if !t.frameworks.isEmpty {
+                let linked = t.frameworks.map { path -> String in
+                    let ref = id(), bf = id()
+                    object(ref, path, [("isa", "PBXFileReference"), ("path", q(path)),
+                                       ("sourceTree", path.hasPrefix("System/") ? "SDKROOT" : "BUILT_PRODUCTS_DIR")])
+                    object(bf, "\(path) in Frameworks", [("isa", "PBXBuildFile"), ("fileRef", ref)])
+                    return bf
+                }
+                let phase = id()
+                object(phase, "Frameworks", [("isa", "PBXFrameworksBuildPhase"), ("files", list(linked))])
+                phases.append(phase)
+            }
             if !t.embeds.isEmpty {
                 let embedded = t.embeds.compactMap { productRefs[$0] }.map { ref -> String in
                     let bf = id()

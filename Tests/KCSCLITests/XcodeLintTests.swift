@@ -170,6 +170,31 @@ struct XcodeLintTests {
         #expect(code.first?.hint?.hasPrefix("the entitlement is wrong, not the code") == true, "\(code.map { $0.hint ?? "" })")
     }
 
+    @Test func anExtensionWhoseCodeTouchesNoSharedDataIsNotAskedToShare() throws {
+        // KCS604 asks only targets whose code may read what the app stores
+        // (a notification service extension rewriting a title was noise).
+        func extensionGroup(source: String, named file: String = "ShareViewController.swift",
+                            frameworks: [String] = []) throws -> Bool {
+            var f = XcodeFixture.appWidgetShare()
+            defer { f.remove() }
+            f.targets[2].sources = [file]
+            f.targets[2].frameworks = frameworks
+            f.write("Share/\(file)", source)
+            f.writeProject()
+            return try ProjectLint.load(f.projectPath).get().run().contains { $0.code == .projectExtensionGroup }
+        }
+        let plain = "import UserNotifications\nfunc title(_ s: String) -> String { s.uppercased() }\n"
+        #expect(try !extensionGroup(source: plain))
+        #expect(try !extensionGroup(source: plain, frameworks: ["System/Library/Frameworks/UserNotifications.framework"]))
+        // Code kcs does not read: a framework or package linked, another language.
+        #expect(try extensionGroup(source: plain, frameworks: ["Shared.framework"]))
+        #expect(try extensionGroup(source: "#import <Foundation/Foundation.h>\n", named: "Share.m"))
+        // Its own code uses an app group or the keychain.
+        #expect(try extensionGroup(source: "let d = UserDefaults(suiteName: \"group.com.example.notes\")\n"))
+        #expect(try extensionGroup(source: "let q = [kSecClass: kSecClassGenericPassword]\n"))
+        #expect(try extensionGroup(source: "let k = KeychainSwift()\n"))
+    }
+
     @Test func aWrappersOwnPlumbingIsNotReportedAndItsCallersAre() throws {
         // Apple's sample KeychainItem: the group goes from the initialiser's
         // accessGroup: into a stored property and a static helper's
