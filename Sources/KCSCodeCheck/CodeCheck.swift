@@ -53,9 +53,11 @@ public enum CodeCheck {
                     guard let file = render.sourceFile(path) else {
                         // At the target, where the project lists it (ProtonVPN's
                         // generated ObfuscatedConstants.swift had no location).
+                        let hint = ProjectPath.template(of: path, in: lint.fileSystem).map {
+                            "copy \($0) to \(ProjectPath.lastComponent(path)) first (the project's setup step); its groups are not checked"
+                        } ?? "a file the build generates, or one in a git submodule not checked out (git submodule update --init), is absent from a fresh clone; its groups are not checked"
                         out.append(render.diagnostic(ProjectIssue(
-                            .warning, "cannot read '\(path)', a source of target '\(target.name)'", at: target.location,
-                            hint: "a file the build generates, or one in a git submodule not checked out (git submodule update --init), is absent from a fresh clone; its groups are not checked"),
+                            .warning, "cannot read '\(path)', a source of target '\(target.name)'", at: target.location, hint: hint),
                             code: .projectSetting))
                         continue
                     }

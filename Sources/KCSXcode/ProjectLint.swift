@@ -11,7 +11,7 @@ public struct ProjectLint {
     public let signings: [TargetSigning]
     /// The configuration the single-configuration checks use.
     public let configuration: String
-    let fileSystem: any ProjectFileSystem
+    public let fileSystem: any ProjectFileSystem
 
     /// Reads the project and resolves every signed target in every configuration.
     public static func load(_ path: String, configuration: String? = nil, team: String? = nil,
@@ -41,10 +41,15 @@ public struct ProjectLint {
     public func run(profile: Entitlements? = nil, profilePath: String? = nil) -> [Diagnostic] {
         var render = ProjectDiagnostics(fileSystem: fileSystem)
         var out = project.issues.map { render.diagnostic($0, code: .projectSetting) }
-        var seen = Set<ProjectIssue>()
-        // Every configuration's: a setting that does not resolve in Debug matters too.
+        var seen = Set<String>()
+        // Every configuration's: a setting that does not resolve in Debug
+        // matters too. The same words from several configurations (one
+        // missing xcconfig that twelve configurations name) are said once,
+        // where the first names it.
         for s in signings {
-            for issue in s.issues where seen.insert(issue).inserted { out.append(render.diagnostic(issue, code: .projectSetting)) }
+            for issue in s.issues where seen.insert(issue.message + "\u{0}" + (issue.hint ?? "")).inserted {
+                out.append(render.diagnostic(issue, code: .projectSetting))
+            }
         }
         out += entitlementShapes(&render)
         out += configurationsDiffer(&render)

@@ -467,6 +467,19 @@ public enum MacroOperator: String, Sendable, CaseIterable {
 
 /// Path arithmetic on strings, without touching the file system.
 public enum ProjectPath {
+    /// A template of a missing file beside it, which a project ships for
+    /// each developer to copy: `NAME.template.EXT` or `NAME.EXT.template`,
+    /// or the same with `example` or `sample`.
+    public static func template(of path: String, in fileSystem: any ProjectFileSystem) -> String? {
+        let name = lastComponent(path)
+        let folder = path.count > name.count ? String(path.dropLast(name.count + 1)) : "."
+        guard let names = fileSystem.contents(ofDirectory: folder) else { return nil }
+        let dot = name.lastIndex(of: ".")
+        let stem = dot.map { String(name[..<$0]) } ?? name, ext = dot.map { String(name[$0...]) } ?? ""
+        let candidates = ["template", "example", "sample"].flatMap { ["\(stem).\($0)\(ext)", "\(name).\($0)"] }
+        return candidates.first { names.contains($0) }
+    }
+
     /// Removes `.`, empty components and `dir/..` pairs.
     public static func normalize(_ path: String) -> String {
         let absolute = path.hasPrefix("/")

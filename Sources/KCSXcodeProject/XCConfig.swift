@@ -113,8 +113,14 @@ struct XCConfigReader {
         case .success(let b): bytes = b
         case .failure(let e):
             if !optional {
+                // A file a project ships as a template for each developer to
+                // copy (IVPN's release.template.xcconfig; Mullvad, WireGuard
+                // and Brave do the same): say so, it is the fix.
+                let template = ProjectPath.template(of: path, in: fileSystem)
+                let fix = template.map { "copy \($0) to \(ProjectPath.lastComponent(path)) first (the project's setup step); " } ?? ""
                 issues.append(ProjectIssue(.warning, "cannot read the xcconfig file '\(path)': \(e.message)", at: from,
-                                           hint: "settings it would give are left out; #include? marks a file that may be absent"))
+                                           hint: fix + "settings it would give are left out"
+                                               + (chain.isEmpty ? "" : "; #include? marks a file that may be absent")))
             }
             return
         }

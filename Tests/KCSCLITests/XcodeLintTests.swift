@@ -195,6 +195,28 @@ struct XcodeLintTests {
         #expect(try extensionGroup(source: "let k = KeychainSwift()\n"))
     }
 
+    @Test func aMissingFileIsSaidOnceWithItsTemplate() throws {
+        // IVPN ships release.template.xcconfig for each developer to copy;
+        // every target and configuration named the missing file (12 warnings).
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.projectXCConfig = ["Debug": "Config/Missing.xcconfig", "Release": "Config/Missing.xcconfig"]
+        f.write("Config/Missing.template.xcconfig", "DEVELOPMENT_TEAM = SKMME9E2Y8\n")
+        f.write("Config/Other.xcconfig", "#include \"Gone.xcconfig\"\n")
+        f.targets[1].xcconfig = ["Release": "Config/Other.xcconfig"]
+        f.targets[2].sources = ["Secrets.swift"]
+        f.write("Share/Secrets.template.swift", "let key = \"\"\n")
+        f.writeProject()
+        let lint = try ProjectLint.load(f.projectPath).get()
+        let unreadable = (lint.run() + CodeCheck.run(lint)).filter { $0.message.hasPrefix("cannot read") }
+        #expect(unreadable.count == 3, "\(unreadable.map(\.message))")
+        let missing = unreadable.first { $0.message.contains("Missing.xcconfig") }
+        #expect(missing?.hint == "copy Missing.template.xcconfig to Missing.xcconfig first (the project's setup step); settings it would give are left out")
+        let gone = unreadable.first { $0.message.contains("Gone.xcconfig") }
+        #expect(gone?.hint == "settings it would give are left out; #include? marks a file that may be absent")
+        #expect(unreadable.contains { $0.hint?.hasPrefix("copy Secrets.template.swift to Secrets.swift first") == true })
+    }
+
     @Test func aWrappersOwnPlumbingIsNotReportedAndItsCallersAre() throws {
         // Apple's sample KeychainItem: the group goes from the initialiser's
         // accessGroup: into a stored property and a static helper's
