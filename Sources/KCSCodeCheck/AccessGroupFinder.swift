@@ -538,10 +538,9 @@ private final class UseVisitor: SyntaxVisitor {
     }
 
     override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-        let callee = node.calledExpression.trimmedDescription
         let args = Array(node.arguments)
         func arg(_ labels: String...) -> ExprSyntax? { args.first { labels.contains($0.label?.text ?? "") }?.expression }
-        if callee.hasSuffix("SharedGroupIdentifier") {
+        if Self.calleeName(node.calledExpression).hasSuffix("SharedGroupIdentifier") {
             // Valet's public initialisers: (appIDPrefix:nonEmptyGroup:) and (groupPrefix:nonEmptyGroup:).
             recordComposed(node, prefix: arg("appIDPrefix") ?? arg("groupPrefix"), group: arg("nonEmptyGroup", "groupIdentifier"),
                            api: "SharedGroupIdentifier")
@@ -565,7 +564,18 @@ private final class UseVisitor: SyntaxVisitor {
         var e = e
         if let f = e.as(ForceUnwrapExprSyntax.self) { e = f.expression }
         if let o = e.as(OptionalChainingExprSyntax.self) { e = o.expression }
-        return e.as(FunctionCallExprSyntax.self)?.calledExpression.trimmedDescription.hasSuffix("SharedGroupIdentifier") ?? false
+        return e.as(FunctionCallExprSyntax.self).map { calleeName($0.calledExpression).hasSuffix("SharedGroupIdentifier") } ?? false
+    }
+
+    /// The name a call is made by, its last component (`Valet.SharedGroupIdentifier` →
+    /// `SharedGroupIdentifier`), without rendering the expression: each
+    /// call of `f()()()…` rendered all the calls before it (quadratic, found
+    /// by adversarial testing).
+    static func calleeName(_ e: ExprSyntax) -> String {
+        if let r = e.as(DeclReferenceExprSyntax.self) { return r.baseName.text }
+        if let m = e.as(MemberAccessExprSyntax.self) { return m.declName.baseName.text }
+        if let g = e.as(GenericSpecializationExprSyntax.self) { return calleeName(g.expression) }
+        return ""
     }
 
     /// Valet's `prefix.group`: checkable when both halves are spelled out.

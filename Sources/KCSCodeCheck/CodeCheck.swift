@@ -9,8 +9,69 @@ import SwiftSyntax
 public enum CodeCheck {
     /// Sources beyond this many per target are not read.
     public static let maxFiles = 5000
+    /// A file nesting brackets or `#if` deeper than this, or longer than
+    /// `maxFileBytes`, is not parsed: swift-syntax recurses once per level
+    /// (real code nests a few dozen deep; 3,000 `#if` in 30 KB or 5,000
+    /// nested interpolations in 25 KB crashed the parser or took 1.2 GB,
+    /// found by adversarial testing).
+    public static let maxNesting = 1000
+    public static let maxFileBytes = 8 << 20
 
+    /// Why a file is not parsed, or nil: one pass over its bytes, strings
+    /// and comments included (a bracket there counts too, which only errs
+    /// on the side of refusing).
+    static func refusal(_ bytes: [UInt8]) -> String? {
+        if bytes.count > maxFileBytes { return "it is larger than \(maxFileBytes >> 20) MiB" }
+        var depth = 0, deepest = 0, ifDepth = 0, deepestIf = 0
+        // Angle brackets within a line: generic arguments nest there (the
+        // parser looks ahead over the rest at each level: 5,000 took 22 s),
+        // and a comparison's `<` is forgotten at the line's end.
+        var angles = 0, deepestAngles = 0
+        var i = 0
+        while i < bytes.count {
+            switch bytes[i] {
+            case UInt8(ascii: "<"):
+                angles += 1
+                deepestAngles = max(deepestAngles, angles)
+            case UInt8(ascii: ">"):
+                angles = max(0, angles - 1)
+            case UInt8(ascii: "\n"):
+                angles = 0
+            case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                deepest = max(deepest, depth)
+            case UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: "}"):
+                depth = max(0, depth - 1)
+            case UInt8(ascii: "#"):
+                if bytes[(i + 1)...].starts(with: "if".utf8), i + 3 >= bytes.count || !Self.isIdentifierByte(bytes[i + 3]) {
+                    ifDepth += 1
+                    deepestIf = max(deepestIf, ifDepth)
+                } else if bytes[(i + 1)...].starts(with: "endif".utf8) {
+                    ifDepth = max(0, ifDepth - 1)
+                }
+            default: break
+            }
+            i += 1
+        }
+        if deepest > maxNesting { return "it nests brackets more than \(maxNesting) deep" }
+        if deepestIf > maxNesting { return "it nests #if more than \(maxNesting) deep" }
+        if deepestAngles > maxNesting { return "it nests generic arguments more than \(maxNesting) deep" }
+        return nil
+    }
+
+    static func isIdentifierByte(_ b: UInt8) -> Bool {
+        b == UInt8(ascii: "_") || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(b) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(b)
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b) || b >= 0x80
+    }
+
+    /// Runs the check on a thread with a large stack (`LargeStack`): long
+    /// chains (`a.b.b…`, `else if` after `else if`) are deep trees however
+    /// few brackets they have, and the walks over them recurse.
     public static func run(_ lint: ProjectLint, fileSystem: any ProjectFileSystem = LocalProjectFileSystem()) -> [Diagnostic] {
+        LargeStack.run { check(lint, fileSystem: fileSystem) }
+    }
+
+    static func check(_ lint: ProjectLint, fileSystem: any ProjectFileSystem) -> [Diagnostic] {
         var render = ProjectDiagnostics(fileSystem: fileSystem)
         var out: [Diagnostic] = []
         // Only files whose text can name a group are parsed for uses, and only
@@ -18,6 +79,7 @@ public enum CodeCheck {
         // constants; each once, however many targets compile it (Pocket Casts
         // compiles 1,079 files 2,364 times, and a handful name a group).
         var texts: [String: String] = [:]
+        var refused = Set<String>()
         var trees: [String: SourceFileSyntax] = [:]
         var declarations: [String: AccessGroupFinder.Declarations] = [:]
         // The identifiers of each file, once: asking each looked-up name of
@@ -59,6 +121,14 @@ public enum CodeCheck {
                         out.append(render.diagnostic(ProjectIssue(
                             .warning, "cannot read '\(path)', a source of target '\(target.name)'", at: target.location, hint: hint),
                             code: .projectSetting))
+                        continue
+                    }
+                    if let why = refusal(file.bytes) {
+                        if refused.insert(path).inserted {
+                            out.append(render.diagnostic(ProjectIssue(
+                                .warning, "cannot check '\(path)': \(why)", at: ProjectLocation(file: path, line: 1),
+                                hint: "the groups it names, if any, are not checked"), code: .codeGroupNotCheckable))
+                        }
                         continue
                     }
                     texts[path] = String(decoding: file.bytes, as: UTF8.self)

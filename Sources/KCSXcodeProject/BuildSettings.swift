@@ -334,12 +334,20 @@ private struct Expander {
         if let selfName, name == "inherited" || name == selfName {
             return evaluate(selfName, below: selfIndex, depth: depth)
         }
-        if name == "inherited" { return "" }
+        // `$()` (a name that expanded to nothing) is nothing, not a setting.
+        if name == "inherited" || name.isEmpty { return "" }
         return evaluate(name, below: settings.assignments.count, depth: depth)
     }
 
     /// The inside of `$(NAME:op,op=arg)`: the name may itself hold references.
     private mutating func reference(_ inner: String, selfName: String?, selfIndex: Int, depth: Int) -> String {
+        // A reference inside a reference's name or default recurses here:
+        // `$($($(…)))` 5,000 deep overflowed the stack (found by adversarial
+        // testing), so the depth is counted on this path too.
+        guard depth < BuildSettings.maxDepth else {
+            problem("references nest more than \(BuildSettings.maxDepth) deep")
+            return ""
+        }
         let parts = Self.splitTopLevel(inner, at: ":", limit: 1)
         let name = expand(parts[0], selfName: selfName, selfIndex: selfIndex, depth: depth + 1)
         let undefinedBefore = undefined.count

@@ -217,6 +217,44 @@ struct XcodeLintTests {
         #expect(unreadable.contains { $0.hint?.hasPrefix("copy Secrets.template.swift to Secrets.swift first") == true })
     }
 
+    @Test func deepCodeIsCheckedOrRefusedNeverACrash() throws {
+        // Adversarial shapes: a 20,000-long member chain is a tree 20,000
+        // deep (the walks overflowed the default stack at 10,000); a long
+        // call chain rendered every prefix (quadratic); deep brackets, #if
+        // and generic arguments are refused before swift-syntax sees them.
+        let f = Self.oneApp(sources: ["Chain.swift", "Calls.swift", "Brackets.swift", "Ifs.swift", "Generics.swift"])
+        defer { f.remove() }
+        f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.shared"])
+        func use(_ value: String) -> String { "import Security\nlet q: [String: Any] = [kSecAttrAccessGroup as String: \(value)]\n" }
+        f.write("App/Chain.swift", use("a" + String(repeating: ".b", count: 20_000)))
+        f.write("App/Calls.swift", use("f" + String(repeating: "()", count: 20_000)))
+        f.write("App/Brackets.swift", use(String(repeating: "(", count: 2_000) + "x" + String(repeating: ")", count: 2_000)))
+        f.write("App/Ifs.swift", String(repeating: "#if A\n", count: 1_500) + use("g") + String(repeating: "#endif\n", count: 1_500))
+        f.write("App/Generics.swift", "let v: " + String(repeating: "A<", count: 1_500) + "B" + String(repeating: ">", count: 1_500) + " = x\n" + use("g"))
+        f.writeProject()
+        let d = CodeCheck.run(try ProjectLint.load(f.projectPath).get())
+        let found = d.map { "\($0.code.rawValue) \(ProjectPath.lastComponent($0.file?.name ?? "")) \($0.message.hasPrefix("cannot check") ? "refused" : "checked")" }
+        #expect(found.sorted() == ["KCS608 Brackets.swift refused", "KCS608 Calls.swift checked", "KCS608 Chain.swift checked",
+                                   "KCS608 Generics.swift refused", "KCS608 Ifs.swift refused"], "\(d.map(\.message))")
+    }
+
+    @Test func aGroupOrEmbedNamedAgainAddsNothing() throws {
+        // A synchronized folder listed twice was walked twice and its files
+        // kept twice; an extension embedded twice was reported twice.
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.targets[1].synchronizedFolders = ["Shared", "Shared"]
+        f.targets[0].embeds += ["Share Extension"]
+        f.write("Shared/One.swift", "let one = 1\n")
+        f.write("Shared/Two.swift", "let two = 2\n")
+        f.writeProject()
+        let lint = try ProjectLint.load(f.projectPath).get()
+        let widget = try #require(lint.project.targets.first { $0.name == "Widget" })
+        #expect(widget.swiftSources.filter { $0.hasSuffix("One.swift") }.count == 1, "\(widget.swiftSources)")
+        #expect(lint.project.targets[0].embeddedTargets.count == 2)
+        #expect(lint.run().filter { $0.code == .projectExtensionGroup }.count == 1)
+    }
+
     @Test func aWrappersOwnPlumbingIsNotReportedAndItsCallersAre() throws {
         // Apple's sample KeychainItem: the group goes from the initialiser's
         // accessGroup: into a stored property and a static helper's

@@ -181,5 +181,12 @@ struct BuildSettingsTests {
         #expect(big.value.count < 1 << 18)
         #expect(big.problems.contains { $0.contains("longer than") })
         #expect(value("A", [a("A", "$(B")]).problems.contains { $0.contains("missing its closing") })
+        // References inside references' names and defaults, 5,000 deep:
+        // each level recursed, and the stack overflowed.
+        let names = String(repeating: "$(", count: 5000) + "X" + String(repeating: ")", count: 5000)
+        let defaults = String(repeating: "$(U:default=", count: 5000) + "X" + String(repeating: ")", count: 5000)
+        for text in [names, defaults, names.replacingOccurrences(of: "(", with: "{").replacingOccurrences(of: ")", with: "}")] {
+            #expect(value("A", [a("A", text)]).problems.contains { $0.contains("nest more than") })
+        }
     }
 }
