@@ -108,6 +108,13 @@ public final class LanguageServer {
             if id != nil { respond(id, Optional<Bool>.none, error: ResponseError(code: -32002, message: "server not initialized")) }
             return
         }
+        // LSP, "shutdown": "If a server receives requests after a shutdown
+        // request those requests should error with InvalidRequest"; only
+        // exit is still heard.
+        if shutdownRequested && method != "exit" {
+            if id != nil { respond(id, Optional<Bool>.none, error: ResponseError(code: -32600, message: "the server is shutting down")) }
+            return
+        }
         switch method {
         case "initialize":
             initialized = true
@@ -388,7 +395,15 @@ public final class LanguageServer {
                 break
             }
         }
-        return out
+        // Editors show these names as they are: a control character from
+        // the script is escaped, as in every other message (an app named
+        // "A\u{1B}[2J" reached the outline raw; found by adversarial testing).
+        return out.map { symbol in
+            var s = symbol
+            s.name = TerminalText.escaped(s.name)
+            s.detail = s.detail.map { TerminalText.escaped($0) }
+            return s
+        }
     }
 
     private func codeActions(_ p: CodeActionParams) -> [CodeAction] {

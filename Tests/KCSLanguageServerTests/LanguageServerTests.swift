@@ -327,8 +327,22 @@ final class Client {
     @Test func shutdownThenExitEndsWithZero() {
         let c = Client()
         c.request("shutdown", [:])
+        // After shutdown a request is InvalidRequest and a document is not analysed.
+        c.request("textDocument/hover", c.at(uri, 0, 0))
+        #expect(((c.sent.last?["error"] as? [String: Any])?["code"] as? Int) == -32600)
+        let published = c.sent.count
+        c.open(uri, Self.script)
+        #expect(c.sent.count == published)
         c.notify("exit", [:])
         #expect(c.server.exitStatus == .passed)
+    }
+
+    @Test func symbolNamesAreEscaped() throws {
+        let c = Client()
+        c.open(uri, "team SKMME9E2Y8\napp com.example.A as \"A\u{1B}[2J\"\n")
+        let symbols = try #require(c.request("textDocument/documentSymbol", ["textDocument": ["uri": uri]]) as? [[String: Any]])
+        let names = symbols.compactMap { $0["name"] as? String }
+        #expect(names.count == 2 && !names.contains { $0.unicodeScalars.contains { $0.value == 0x1B } }, "\(names)")
     }
 }
 
