@@ -242,3 +242,36 @@ extension ProjectPath {
         path.hasPrefix("/") ? normalize(path) : join(FileManager.default.currentDirectoryPath, path)
     }
 }
+
+/// The xcconfig files of one project, each read once (with its includes)
+/// however many targets and configurations are based on it, and the
+/// project's budget of resolved settings. Shared by the copies of an
+/// `XcodeProject`; a lock keeps it safe to share across threads.
+final class XCConfigCache: @unchecked Sendable {
+    /// Settings all resolutions of a project may hold together.
+    static let maxSettings = 2_000_000
+    private let lock = NSLock()
+    private var files: [String: (assignments: [SettingAssignment], issues: [ProjectIssue])] = [:]
+    private var spent = 0
+
+    /// The assignments of `path` and its includes, and the problems reading
+    /// them, the first time said where the first configuration names it.
+    func read(_ path: String, from: ProjectLocation?, fileSystem: any ProjectFileSystem) -> ([SettingAssignment], [ProjectIssue]) {
+        lock.lock()
+        defer { lock.unlock() }
+        if let known = files[path] { return (known.assignments, known.issues) }
+        var reader = XCConfigReader(fileSystem: fileSystem)
+        let assignments = reader.read(path, from: from)
+        files[path] = (assignments, reader.issues)
+        return (assignments, reader.issues)
+    }
+
+    /// Counts `n` settings against the budget; false once it is spent.
+    func spend(_ n: Int) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard spent + n <= Self.maxSettings else { return false }
+        spent += n
+        return true
+    }
+}

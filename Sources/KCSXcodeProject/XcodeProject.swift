@@ -30,6 +30,8 @@ public struct XcodeProject: Sendable {
     }
 
     let fileSystem: any ProjectFileSystem
+    /// The xcconfig files read, shared by every resolution of the project.
+    let xcconfigs = XCConfigCache()
 
     /// One build configuration at one level: its settings, with lines, and
     /// the xcconfig file it is based on.

@@ -255,6 +255,28 @@ struct XcodeLintTests {
         #expect(lint.run().filter { $0.code == .projectExtensionGroup }.count == 1)
     }
 
+    /// Counts the reads of each file.
+    final class CountingFileSystem: ProjectFileSystem, @unchecked Sendable {
+        let inner = LocalProjectFileSystem()
+        var reads: [String: Int] = [:]
+        func read(_ path: String) -> Result<[UInt8], ProjectFileError> {
+            reads[ProjectPath.lastComponent(path), default: 0] += 1
+            return inner.read(path)
+        }
+        func contents(ofDirectory path: String) -> [String]? { inner.contents(ofDirectory: path) }
+    }
+
+    @Test func anXcconfigIsReadOncePerProject() throws {
+        // Every target in every configuration (and platform) was based on a
+        // fresh read of the same files: 40 targets × 50,000 settings, 65 s.
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let files = CountingFileSystem()
+        let lint = try ProjectLint.load(f.projectPath, fileSystem: files).get()
+        #expect(lint.signings.count == 6)
+        #expect(files.reads["Base.xcconfig"] == 1 && files.reads["Team.xcconfig"] == 1, "\(files.reads)")
+    }
+
     @Test func aWrappersOwnPlumbingIsNotReportedAndItsCallersAre() throws {
         // Apple's sample KeychainItem: the group goes from the initialiser's
         // accessGroup: into a stored property and a static helper's
