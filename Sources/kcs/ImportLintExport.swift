@@ -83,6 +83,7 @@ struct Lint: ParsableCommand {
     func run() throws {
         var projectVerdict = Verdict.passed
         if let project {
+            Deadline.start(seconds: safety.limits.seconds, reading: project)
             // Read under the same rules as a script (--root, --untrusted; never /proc, /sys, /dev).
             projectVerdict = lintProject(project, profile: profile, configuration: configuration, team: team,
                                          fileSystem: LoaderProjectFileSystem(loader: safety.loader(for: project)))

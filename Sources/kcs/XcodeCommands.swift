@@ -23,8 +23,8 @@ struct ImportXcode: ParsableCommand {
             $(VAR) forms and operators, conditional settings). A setting that does not resolve is a warning at its \
             line; a target whose bundle ID does not resolve is left out rather than guessed. Each app gets an 'expect groups' line with the \
             access groups the import worked out. Exit codes: 0 a scenario was written (warnings on standard error); \
-            1 no target could be imported; 64 bad command line or configuration; 65 project.pbxproj does not parse; \
-            66 the project cannot be read.
+            1 no target could be imported, or --timeout passed; 64 bad command line or configuration; 65 project.pbxproj \
+            does not parse; 66 the project cannot be read.
             """
     )
 
@@ -42,6 +42,8 @@ struct ImportXcode: ParsableCommand {
 
     @Option(name: .shortAndLong, help: "Write the scenario to this file (entitlements paths are written relative to it).")
     var output: String?
+
+    @OptionGroup var safety: SafetyOptions
 
     func validate() throws {
         if let platform, !XcodeProject.platformNames.contains(platform) {
@@ -61,8 +63,11 @@ struct ImportXcode: ParsableCommand {
             project = ProjectPath.join(cwd, project)
             folder = ProjectPath.join(cwd, folder)
         }
+        Deadline.start(seconds: safety.limits.seconds, reading: project)
+        // Read under the same rules as a script (--root, --untrusted; never /proc, /sys, /dev).
         let result = XcodeImporter.importProject(project, options: XcodeImportOptions(
-            configuration: configuration, team: team, platform: platform, scenarioFolder: folder))
+            configuration: configuration, team: team, platform: platform, scenarioFolder: folder),
+            fileSystem: LoaderProjectFileSystem(loader: safety.loader(for: project)))
         let renderer = DiagnosticRenderer(colour: useColour(.auto))
         for d in result.diagnostics { printError(renderer.render(d)) }
         if !result.scenario.isEmpty {

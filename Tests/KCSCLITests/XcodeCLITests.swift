@@ -67,6 +67,26 @@ struct XcodeCLITests {
         #expect(try BinaryRunner.run(["lint", "--profile", profile, "x.kcs"]).status == 64)
     }
 
+    @Test func aProjectIsReadWithinTheTimeLimit() throws {
+        // Reading a project is one piece of work: a watchdog stops it at
+        // --timeout with a located KCS311 (a slow project ran for minutes).
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        // Code that takes the check seconds: 2,000 constants, each used.
+        let constants = (0..<2000).map { "let g\($0) = \"SKMME9E2Y8.com.example.g\($0)\"" }
+        let uses = (0..<2000).map { "func f\($0)() { var q: [String: Any] = [:]; q[kSecAttrAccessGroup as String] = g\($0) }" }
+        f.write("App/Slow.swift", (["import Security"] + constants + uses).joined(separator: "\n") + "\n")
+        f.targets[0].sources.append("Slow.swift")
+        f.writeProject()
+        for arguments in [["lint", "--timeout", "0.2", "--project", f.projectPath]] {
+            let r = try BinaryRunner.run(arguments)
+            #expect(r.status == 1 && r.stderr.contains("took longer than its time limit of 0.2 s; stopped [KCS311]"),
+                    "\(arguments): \(r.status) \(r.stderr)")
+        }
+        let unhurried = try BinaryRunner.run(["import", "xcode", "--untrusted", f.projectPath])
+        #expect(unhurried.status == 0 && unhurried.stdout.contains("app com.example.Notes"), "\(unhurried.stderr)")
+    }
+
     @Test func aCleanProjectLintsClean() throws {
         var f = XcodeFixture.appWidgetShare()
         defer { f.remove() }
