@@ -124,6 +124,7 @@ public struct AccessGroupFinder {
     /// file without either is not walked for uses (most files of an app).
     public static func mayNameGroups(_ text: String) -> Bool {
         text.contains("ccessGroup") || text.contains("haredGroupIdentifier")
+            || text.contains("group:") && (text.contains("Keychain") || text.contains("keychain"))
     }
 
     /// The uses of access groups in one file.
@@ -553,6 +554,11 @@ private final class UseVisitor: SyntaxVisitor {
             }
         }
         if let group = arg("accessGroup"), !Self.isSharedGroupCall(group) { record(group, api: "accessGroup:") }
+        // A keychain type's `group:` (TunnelKit's and Partout's `Keychain(group:)`,
+        // common in VPN apps; they were skipped, found on IVPN and Passepartout).
+        if let group = arg("group"), Self.calleeName(node.calledExpression).lowercased().contains("keychain") {
+            record(group, api: "group:")
+        }
         // dict.setValue(group, forKey: kSecAttrAccessGroup as String), updateValue(_:forKey:)
         if let key = arg("forKey"), Self.names(key, "kSecAttrAccessGroup"), let value = args.first, value.label == nil {
             record(value.expression, api: "kSecAttrAccessGroup")

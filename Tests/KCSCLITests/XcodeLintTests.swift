@@ -114,6 +114,7 @@ struct XcodeLintTests {
                 let w = Valet.sharedGroupValet(with: SharedGroupIdentifier(appIDPrefix: prefix, groupIdentifier: "x")!, accessibility: .whenUnlocked)
                 let n = Keychain(service: "s", accessGroup: nil)
                 let d = NSMutableDictionary(); d.setValue("com.example.shared", forKey: kSecAttrAccessGroup as String)
+                let t = Keychain(group: "group.com.wrong")
             }
 
             """)
@@ -122,7 +123,7 @@ struct XcodeLintTests {
         let d = CodeCheck.run(lint)
         let found = d.map { "\($0.code.rawValue) \($0.location.map { "\($0.line):\($0.column)" } ?? "-")" }
         #expect(found == ["KCS607 4:69", "KCS607 6:40", "KCS608 7:40", "KCS607 8:49", "KCS607 10:55", "KCS607 11:46",
-                          "KCS608 13:42", "KCS607 15:47"], "\(d.map(\.message))")
+                          "KCS608 13:42", "KCS607 15:47", "KCS607 16:29"], "\(d.map(\.message))")
         #expect(d[0].hint?.contains("lacks its team prefix: write \"\(team).com.example.shared\"") == true)
         #expect(d[3].notes.first?.message == "the constant is declared here")
         #expect(d[3].notes.first?.file?.name.hasSuffix("Constants.swift") == true)
