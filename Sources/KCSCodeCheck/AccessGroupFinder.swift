@@ -183,6 +183,55 @@ public struct AccessGroupFinder {
     }
 
     public static func parse(_ text: String) -> SourceFileSyntax { Parser.parse(source: text) }
+
+    /// The value a `let` initialiser or an argument fixes whatever the code
+    /// does: a string literal, or a string of the target's Info.plist,
+    /// written as `infoPlistMarker` and its key (the code check reads it for
+    /// each target). One rule for constants, bindings and direct uses.
+    static func constantValue(_ e: ExprSyntax) -> String? {
+        if let s = e.as(StringLiteralExprSyntax.self) { return s.representedLiteralValue }
+        return infoPlistKey(e).map { infoPlistMarker + $0 }
+    }
+
+    /// What a value read from Info.plist is written as until a target says
+    /// which Info.plist: no string in Swift source starts with NUL.
+    public static let infoPlistMarker = "\u{0}Info.plist:"
+
+    /// The key of `Bundle.main.object(forInfoDictionaryKey: "K")` or
+    /// `Bundle.main.infoDictionary?["K"]`, cast (`as? String`, `as! String`),
+    /// unwrapped or given a default (`?? ""`): the most common way a group
+    /// reaches the code at run time (Mattermost, Lockwise, WireGuard).
+    static func infoPlistKey(_ expr: ExprSyntax) -> String? {
+        var e = expr
+        if let seq = e.as(SequenceExprSyntax.self), let first = seq.elements.first, seq.elements.count >= 3 {
+            let second = seq.elements.dropFirst().first
+            guard second?.is(UnresolvedAsExprSyntax.self) == true
+                    || second?.as(BinaryOperatorExprSyntax.self)?.operator.text == "??" else { return nil }
+            e = first
+        }
+        if let f = e.as(ForceUnwrapExprSyntax.self) { e = f.expression }
+        if let o = e.as(OptionalChainingExprSyntax.self) { e = o.expression }
+        if let t = e.as(TupleExprSyntax.self), t.elements.count == 1, let only = t.elements.first { return infoPlistKey(only.expression) }
+        func isMainBundle(_ e: ExprSyntax?) -> Bool {
+            guard let m = e?.as(MemberAccessExprSyntax.self), m.declName.baseName.text == "main" else { return false }
+            return m.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "Bundle"
+        }
+        func literal(_ e: ExprSyntax?) -> String? { e?.as(StringLiteralExprSyntax.self)?.representedLiteralValue }
+        if let call = e.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self),
+           member.declName.baseName.text == "object", isMainBundle(member.base), call.arguments.count == 1,
+           call.arguments.first?.label?.text == "forInfoDictionaryKey" {
+            return literal(call.arguments.first?.expression)
+        }
+        if let sub = e.as(SubscriptCallExprSyntax.self), sub.arguments.count == 1, sub.arguments.first?.label == nil {
+            var base = sub.calledExpression
+            if let o = base.as(OptionalChainingExprSyntax.self) { base = o.expression }
+            if let f = base.as(ForceUnwrapExprSyntax.self) { base = f.expression }
+            if let m = base.as(MemberAccessExprSyntax.self), m.declName.baseName.text == "infoDictionary", isMainBundle(m.base) {
+                return literal(sub.arguments.first?.expression)
+            }
+        }
+        return nil
+    }
 }
 
 /// Where a node sits: the types around it, innermost first, each by its
@@ -296,7 +345,7 @@ enum LocalBinding {
         for binding in decl.bindings {
             if let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text {
                 if decl.bindingSpecifier.tokenKind == .keyword(.let), binding.accessorBlock == nil,
-                   let v = binding.initializer?.value.as(StringLiteralExprSyntax.self)?.representedLiteralValue {
+                   let v = binding.initializer.flatMap({ AccessGroupFinder.constantValue($0.value) }) {
                     out.append((name, .literal(v)))
                 } else {
                     out.append((name, .runtime))
@@ -316,8 +365,19 @@ enum LocalBinding {
     }
 
     /// The names `if`/`guard`/`while` conditions bind.
+    /// An unwrapping that only renames (`if let x`, `if let x = x`, `guard
+    /// let x = self.x`) binds nothing new: the name goes on meaning what it
+    /// meant outside, a constant included (Mattermost unwraps its group
+    /// property so before each query).
     static func bound(by conditions: ConditionElementListSyntax) -> [String] {
         conditions.flatMap { element -> [String] in
+            if let optional = element.condition.as(OptionalBindingConditionSyntax.self),
+               let name = optional.pattern.as(IdentifierPatternSyntax.self)?.identifier.text {
+                let value = optional.initializer?.value
+                if value == nil || value?.as(DeclReferenceExprSyntax.self)?.baseName.text == name { return [] }
+                if let m = value?.as(MemberAccessExprSyntax.self), m.declName.baseName.text == name,
+                   m.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "self" { return [] }
+            }
             let pattern: PatternSyntax? = element.condition.as(OptionalBindingConditionSyntax.self)?.pattern
                 ?? element.condition.as(MatchingPatternConditionSyntax.self)?.pattern
             return pattern.map { $0.tokens(viewMode: .sourceAccurate).filter(isIdentifier).map(\.text) } ?? []
@@ -444,8 +504,7 @@ private final class ConstantCollector: SyntaxVisitor {
         guard node.bindingSpecifier.tokenKind == .keyword(.let) else { return .skipChildren }
         for binding in node.bindings {
             guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
-                  let literal = binding.initializer?.value.as(StringLiteralExprSyntax.self),
-                  let value = literal.representedLiteralValue else { continue }
+                  let value = binding.initializer.flatMap({ AccessGroupFinder.constantValue($0.value) }) else { continue }
             found.append((name, value, Syntax(binding)))
         }
         return .skipChildren
@@ -587,7 +646,8 @@ private final class UseVisitor: SyntaxVisitor {
     /// Valet's `prefix.group`: checkable when both halves are spelled out.
     private func recordComposed(_ node: FunctionCallExprSyntax, prefix: ExprSyntax?, group: ExprSyntax?, api: String) {
         let p = prefix.flatMap { resolve($0) }, g = group.flatMap { resolve($0) }
-        if let p, let g, case .literal(let a) = p.value, case .literal(let b) = g.value {
+        if let p, let g, case .literal(let a) = p.value, case .literal(let b) = g.value,
+           !a.hasPrefix(AccessGroupFinder.infoPlistMarker), !b.hasPrefix(AccessGroupFinder.infoPlistMarker) {
             append(.literal(a + "." + b), api: api, at: Syntax(node), constant: nil, condition: p.condition ?? g.condition)
         } else {
             append(.runtime(node.trimmedDescription), api: api, at: Syntax(node), constant: nil)
@@ -708,7 +768,7 @@ private final class UseVisitor: SyntaxVisitor {
         if let t = e.as(TupleExprSyntax.self), t.elements.count == 1, let only = t.elements.first, only.label == nil { return resolve(only.expression) }
         if let f = e.as(ForceUnwrapExprSyntax.self) { e = f.expression }
         if e.is(NilLiteralExprSyntax.self) { return nil }
-        if let s = e.as(StringLiteralExprSyntax.self), let v = s.representedLiteralValue { return .init(value: .literal(v)) }
+        if let v = AccessGroupFinder.constantValue(e) ?? AccessGroupFinder.constantValue(expr) { return .init(value: .literal(v)) }
         let runtime = AccessGroupFinder.Resolved(value: .runtime(e.trimmedDescription))
         let scope = Scope(of: Syntax(e))
         if let reference = e.as(DeclReferenceExprSyntax.self) {

@@ -202,7 +202,21 @@ public enum CodeCheck {
                     func shown(_ group: String) -> String {
                         group.isEmpty || group.contains(where: \.isWhitespace) ? "\"\(group)\"" : group
                     }
-                    switch use.value {
+                    var value = use.value
+                    // A string of Info.plist: this target's, with its build settings.
+                    if case .literal(let marked) = value, marked.hasPrefix(AccessGroupFinder.infoPlistMarker) {
+                        let key = String(marked.dropFirst(AccessGroupFinder.infoPlistMarker.count))
+                        guard let found = lint.project.infoPlistString(key, of: signing.resolved) else {
+                            out.append(render.diagnostic(ProjectIssue(
+                                .warning, "target '\(target.name)' (configuration '\(signing.configuration)') passes \(use.api) its Info.plist's \(key), which kcs cannot read: no Info.plist of the target sets it, or it uses a setting that does not resolve",
+                                at: at, hint: "its groups: \(groups)"),
+                                code: .codeGroupNotCheckable, length: use.length, notes: notes))
+                            continue
+                        }
+                        value = .literal(found.value)
+                        if let setAt = found.location { notes.append(render.note("Info.plist's \(key) is set here", at: setAt)) }
+                    }
+                    switch value {
                     case .literal(let group) where use.condition != nil && !granted.contains(group):
                         // Compiled or not depending on the build: not a sure failure
                         // (Omnivore's `#if DEBUG` group; a `#if os(macOS)` one on iOS).

@@ -228,12 +228,34 @@ extension XcodeProject {
                               deploymentVersion: version, issues: issues)
     }
 
-    /// The `CFBundleIdentifier` string of an XML Info.plist and its line,
+    /// A string of a target's Info.plist with build settings expanded, and
+    /// where it is: from the file `INFOPLIST_FILE` names, or, for a
+    /// generated Info.plist, the `INFOPLIST_KEY_<key>` setting. Nil when
+    /// neither gives it, or when it uses a setting that does not resolve.
+    public func infoPlistString(_ key: String, of target: ResolvedTarget) -> (value: String, location: ProjectLocation?)? {
+        let settings = target.settings
+        // The build expands these in Info.plist as in entitlements.
+        let extra = target.teamID.map { ["AppIdentifierPrefix": $0 + ".", "TeamIdentifierPrefix": $0 + "."] } ?? [:]
+        let file = settings.value(of: "INFOPLIST_FILE").value
+        if !file.isEmpty, case .success(let bytes) = fileSystem.read(path(fromSetting: file)),
+           let (raw, line) = Self.infoPlistString(bytes, key: key) {
+            let e = settings.expand(raw, extra: extra)
+            return e.undefined.isEmpty && e.problems.isEmpty ? (e.value, ProjectLocation(file: path(fromSetting: file), line: line)) : nil
+        }
+        guard let definition = settings.definition(of: "INFOPLIST_KEY_" + key) else { return nil }
+        let e = settings.expand("$(INFOPLIST_KEY_\(key))", extra: extra)
+        return e.undefined.isEmpty && e.problems.isEmpty ? (e.value, definition.location) : nil
+    }
+
+    /// The `CFBundleIdentifier` string of an XML Info.plist and its line.
+    static func infoPlistBundleID(_ bytes: [UInt8]) -> (String, Int)? { infoPlistString(bytes, key: "CFBundleIdentifier") }
+
+    /// The string of a top-level `key` of an XML Info.plist and its line,
     /// found by scanning (a source Info.plist is XML; nothing else is needed
     /// from it, so nothing is decoded and nesting does not matter).
-    static func infoPlistBundleID(_ bytes: [UInt8]) -> (String, Int)? {
+    static func infoPlistString(_ bytes: [UInt8], key name: String) -> (String, Int)? {
         let text = String(decoding: bytes, as: UTF8.self)
-        guard let key = text.range(of: "<key>CFBundleIdentifier</key>") else { return nil }
+        guard let key = text.range(of: "<key>\(name)</key>") else { return nil }
         let rest = text[key.upperBound...]
         guard let open = rest.range(of: "<string>"), rest[rest.startIndex..<open.lowerBound].allSatisfy(\.isWhitespace),
               let close = rest.range(of: "</string>", range: open.upperBound..<rest.endIndex) else { return nil }

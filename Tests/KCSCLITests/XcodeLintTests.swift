@@ -278,6 +278,51 @@ struct XcodeLintTests {
         #expect(files.reads["Base.xcconfig"] == 1 && files.reads["Team.xcconfig"] == 1, "\(files.reads)")
     }
 
+    @Test func aGroupReadFromInfoPlistIsCheckedAgainstEachTargetsInfoPlist() throws {
+        // Mattermost's shape: a stored property read from Info.plist, used in
+        // the queries; the value is the target's Info.plist string with its
+        // build settings expanded ($(AppIdentifierPrefix) included).
+        var f = Self.oneApp(sources: ["Keychain.swift", "Direct.swift"])
+        defer { f.remove() }
+        f.targets[0].settings["Release"]?["INFOPLIST_FILE"] = "App/Info.plist"
+        f.targets[0].settings["Release"]?["SHARED"] = "com.example.shared"
+        f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.shared"])
+        f.write("App/Info.plist", """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict>
+            <key>AppGroupIdentifier</key>
+            <string>$(AppIdentifierPrefix)$(SHARED)</string>
+            <key>OtherGroup</key>
+            <string>$(AppIdentifierPrefix)com.example.other</string>
+            </dict></plist>
+            """)
+        f.write("App/Keychain.swift", """
+            import Security
+            final class Keychain {
+                private let accessGroup: String? = Bundle.main.object(forInfoDictionaryKey: "AppGroupIdentifier") as? String
+                func query() -> [CFString: Any] {
+                    var attributes: [CFString: Any] = [:]
+                    if let accessGroup = self.accessGroup { attributes[kSecAttrAccessGroup] = accessGroup }
+                    return attributes
+                }
+            }
+
+            """)
+        f.write("App/Direct.swift", """
+            import Security
+            let other: [String: Any] = [kSecAttrAccessGroup as String: Bundle.main.infoDictionary?["OtherGroup"] as? String ?? ""]
+            let missing: [String: Any] = [kSecAttrAccessGroup as String: Bundle.main.object(forInfoDictionaryKey: "Nope") as! String]
+
+            """)
+        f.writeProject()
+        let d = CodeCheck.run(try ProjectLint.load(f.projectPath).get())
+        let found = d.map { "\($0.code.rawValue) \(ProjectPath.lastComponent($0.file?.name ?? "")):\($0.location?.line ?? 0)" }
+        #expect(found == ["KCS607 Direct.swift:2", "KCS608 Direct.swift:3"], "\(d.map(\.message))")
+        #expect(d.first?.message.contains("names the access group \(XcodeFixture.team).com.example.other") == true)
+        #expect(d.first?.notes.contains { (n: DiagnosticNote) in n.message == "Info.plist's OtherGroup is set here" && n.file?.name.hasSuffix("App/Info.plist") == true } == true)
+        #expect(d.last?.message.contains("its Info.plist's Nope, which kcs cannot read") == true)
+    }
+
     @Test func aWrappersOwnPlumbingIsNotReportedAndItsCallersAre() throws {
         // Apple's sample KeychainItem: the group goes from the initialiser's
         // accessGroup: into a stored property and a static helper's
