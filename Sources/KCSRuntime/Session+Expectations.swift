@@ -53,7 +53,7 @@ extension Session {
             }
         case .expectNoData:
             let (last, result) = try lastCall(file, s.range)
-            if result.returns.contains(.attributes), !result.returns.contains(.data) {
+            if result.returns.contains(.attributes), !carriesData(last, result) {
                 // A metadata query (return=attributes without data) answers
                 // a dictionary without kSecValueData: that is "no data"
                 // (KeychainCryptoTests testMetadataQueriesDoNotGetSecret).
@@ -142,7 +142,7 @@ extension Session {
     func firstReturnedData(_ wanted: String, _ file: SourceFile,
                            _ range: SourceRange) throws(Diagnostic) -> (LastCall, String?) {
         let (last, result) = try lastCall(file, range)
-        guard result.returns.contains(.data) else {
+        guard carriesData(last, result) else {
             throw failure("expected \(wanted), but the call did not ask for data", file, range, last,
                           hint: "add return=data to the call")
         }
@@ -156,6 +156,14 @@ extension Session {
                           file, range, last)
         }
         return (last, first.item.data ?? (result.returns == .data ? "" : nil))
+    }
+
+    /// Whether the last call's result hands back data: asked for, or kept
+    /// with a reference the client could not make (Platform.resultCarriesData).
+    func carriesData(_ last: LastCall, _ result: CallResult) -> Bool {
+        if result.returns.contains(.data) { return true }
+        guard let first = result.items.first else { return false }
+        return world.platform(of: last.device).resultCarriesData(result.returns, of: first.resultClass)
     }
 
     /// A find that succeeded with nothing to hand back: data alone, of

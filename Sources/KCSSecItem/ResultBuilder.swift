@@ -18,26 +18,30 @@ enum ResultBuilder {
         .generic, .applicationTag, .applicationLabel, .issuer, .serialNumber, .publicKeyHash,
     ]
 
-    static func result(_ items: [FoundItem], returns: ReturnKinds, single: Bool, platform: Platform) -> Any? {
+    /// `find`: a find's (which asks securityd for attributes with data alone), not an add's.
+    static func result(_ items: [FoundItem], returns: ReturnKinds, single: Bool, platform: Platform, find: Bool) -> Any? {
         guard !returns.isEmpty else { return nil }
-        let values = items.compactMap { value(of: $0, returns, platform) }
+        let values = items.compactMap { value(of: $0, returns, platform, find: find) }
         if single { return values.first }
         return values
     }
 
     /// nil for a reference the client does not make (a password off the Mac).
-    static func value(of found: FoundItem, _ returns: ReturnKinds, _ platform: Platform) -> Any? {
+    static func value(of found: FoundItem, _ returns: ReturnKinds, _ platform: Platform, find: Bool) -> Any? {
         switch returns {
         case .data: return data(of: found.item)
         case .persistentReference: return Data(found.persistentRef(on: platform).bytes)
         case .reference: return reference(found, platform)
         default:
+            // What securityd sent and the client kept (Platform.resultCarries…).
             var dictionary: [String: Any] = [:]
-            if returns.contains(.attributes) { dictionary = attributes(of: found) }
+            if platform.resultCarriesAttributes(returns, find: find) { dictionary = attributes(of: found) }
             // No stored data: no kSecValueData key (SecItemDb.c handle_result).
             // Data alone is empty data for an add (securityd's empty CFData);
             // a find leaves such items out (World.returned, SecItem.m).
-            if returns.contains(.data), found.item.data != nil { dictionary[kSecValueData] = data(of: found.item) }
+            if platform.resultCarriesData(returns, of: found.resultClass), found.item.data != nil {
+                dictionary[kSecValueData] = data(of: found.item)
+            }
             if returns.contains(.reference), let ref = reference(found, platform) { dictionary[kSecValueRef] = ref }
             if returns.contains(.persistentReference) {
                 dictionary[kSecValuePersistentRef] = Data(found.persistentRef(on: platform).bytes)

@@ -53,7 +53,7 @@ public struct SecItemClient: Sendable {
         let outcome = world.perform(CallRequest(.add, spec), as: app, on: device)
         if outcome.status == .success {
             result?.pointee = ResultBuilder.result(outcome.items, returns: spec.returns, single: true,
-                                                   platform: world.world.platform(of: device))
+                                                   platform: world.world.platform(of: device), find: false)
         }
         return outcome.status.code
     }
@@ -71,7 +71,7 @@ public struct SecItemClient: Sendable {
         if outcome.status == .success {
             result?.pointee = ResultBuilder.result(outcome.items, returns: spec.returns,
                                                    single: (spec.limit ?? .one).givesSingleResult,
-                                                   platform: world.world.platform(of: device))
+                                                   platform: world.world.platform(of: device), find: true)
         }
         return outcome.status.code
     }

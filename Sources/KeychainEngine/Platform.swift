@@ -82,6 +82,31 @@ public struct Platform: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Whether a result hands back the item's data. Asked for, it does; and
+    /// a dictionary that asks for a reference the client cannot make (a
+    /// password off the Mac) keeps the data securityd sent to make it with:
+    /// securityd returns data and attributes for a reference (SecItemDb.c
+    /// line 257), and `SecItemResultCopyPrepared` (SecItem.m lines
+    /// 1212-1215) removes the data only once a reference was made and data
+    /// was not asked for (line 1277). `[ref, attributes]` on an iPhone's
+    /// password carries the secret.
+    public func resultCarriesData(_ returns: ReturnKinds, of itemClass: ItemClass) -> Bool {
+        if returns.contains(.data) { return true }
+        return returns.contains(.reference) && returns != .reference && !makesReferences(to: itemClass)
+    }
+
+    /// Whether a dictionary result carries the item's attributes: asked for,
+    /// or along with a reference (securityd returns them to make it with,
+    /// SecItemDb.c line 257, and the client's dictionary is a copy of
+    /// securityd's, SecItem.m line 1209), or in a find that asks for data
+    /// without them (the client asks for attributes too, SecItem.m lines
+    /// 2064-2067: `[data, persistent-ref]` has every attribute).
+    public func resultCarriesAttributes(_ returns: ReturnKinds, find: Bool) -> Bool {
+        if returns.contains(.attributes) { return true }
+        let dictionary = returns.rawValue & (returns.rawValue - 1) != 0
+        return dictionary && (returns.contains(.reference) || find && returns.contains(.data))
+    }
+
     /// Whether App Clips run here: iPhone and iPad from iOS 14, where they
     /// came (Security-59754, iOS 14, is the first to hold securityd's App
     /// Clip rules: `SecServerDeleteForAppClipApplicationIdentifier` and the

@@ -100,7 +100,8 @@ struct Section2ItemTests {
     func passwordReferences(platform: String, made: Bool) {
         let one = standardWorld(platform: platform).client("One")
         var added: CFTypeRef?
-        #expect(one.add(password([kSecReturnRef: true, kSecUseDataProtectionKeychain: true]), &added) == errSecSuccess)
+        #expect(one.add(password([kSecReturnRef: true, kSecUseDataProtectionKeychain: true, kSecValueData: Data("pw".utf8)]),
+                        &added) == errSecSuccess)
         #expect((added != nil) == made)
         let (status, single) = one.find(password([kSecReturnRef: true, kSecUseDataProtectionKeychain: true]))
         #expect(status == errSecSuccess)
@@ -111,6 +112,13 @@ struct Section2ItemTests {
         let dictionary = both as? [String: Any]
         #expect(dictionary?[kSecAttrAccount] != nil)
         #expect((dictionary?[kSecValueRef] != nil) == made)
+        // The data securityd sent to make the reference stays when none was
+        // made (SecItem.m SecItemResultCopyPrepared, lines 1212-1280).
+        #expect((dictionary?[kSecValueData] != nil) == !made)
+        // A find of data without attributes asks for them too (lines 2064-2067).
+        let dataAndPersistent = one.find(password([kSecReturnData: true, kSecReturnPersistentRef: true,
+                                                   kSecUseDataProtectionKeychain: true])).1 as? [String: Any]
+        #expect(dataAndPersistent?[kSecAttrAccount] != nil && dataAndPersistent?[kSecValueData] != nil)
     }
 
     @Test("2.4 default accessibility: when-unlocked for passwords and keys, always for certificates")
