@@ -180,6 +180,9 @@ public struct AccessGroupFinder {
         var value: AccessGroupUse.Value
         var constant: (file: String, line: Int)?
         var condition: String?
+        /// A wrapper's own plumbing: a value its callers pass with an
+        /// `accessGroup:` label, each checked where it is written.
+        var forwarded = false
     }
 
     public static func parse(_ text: String) -> SourceFileSyntax { Parser.parse(source: text) }
@@ -291,6 +294,10 @@ enum LocalBinding {
     case none
     case literal(String)
     case runtime
+    /// A parameter of the enclosing function or initialiser, with its label.
+    case parameter(label: String)
+    /// A property of the enclosing type (a value).
+    case property
 
     init(_ name: String, before use: Syntax, index: BindingIndex, isValueMember: (_ type: String) -> Bool) {
         self = .none
@@ -312,8 +319,12 @@ enum LocalBinding {
                c.catchItems.isEmpty ? name == "error" : c.catchItems.contains(where: { $0.pattern.map { Self.mentions($0, name) } ?? false }) {
                 self = .runtime; return
             }
-            if let f = n.as(FunctionDeclSyntax.self), Self.names(f.signature.parameterClause.parameters, name) { self = .runtime; return }
-            if let f = n.as(InitializerDeclSyntax.self), Self.names(f.signature.parameterClause.parameters, name) { self = .runtime; return }
+            if let f = n.as(FunctionDeclSyntax.self), let p = Self.parameter(f.signature.parameterClause.parameters, name) {
+                self = .parameter(label: p.firstName.text); return
+            }
+            if let f = n.as(InitializerDeclSyntax.self), let p = Self.parameter(f.signature.parameterClause.parameters, name) {
+                self = .parameter(label: p.firstName.text); return
+            }
             if let a = n.as(AccessorDeclSyntax.self) {
                 let implicit: String? = switch a.accessorSpecifier.tokenKind {
                 case .keyword(.set), .keyword(.willSet): "newValue"
@@ -331,8 +342,8 @@ enum LocalBinding {
             // extension, a protocol, a superclass), is a value; a string
             // constant of the type alone is the type's (found by its container).
             let own = index.member(name, of: n)
-            if case .runtime? = own { self = .runtime; return }
-            if let type = Self.typeName(of: n), isValueMember(type) { self = .runtime; return }
+            if case .runtime? = own { self = .property; return }
+            if let type = Self.typeName(of: n), isValueMember(type) { self = .property; return }
             if own != nil { return }
             child = n
             current = n.parent
@@ -413,7 +424,11 @@ enum LocalBinding {
     }
 
     static func names(_ parameters: FunctionParameterListSyntax, _ name: String) -> Bool {
-        parameters.contains { ($0.secondName ?? $0.firstName).text == name }
+        parameter(parameters, name) != nil
+    }
+
+    static func parameter(_ parameters: FunctionParameterListSyntax, _ name: String) -> FunctionParameterSyntax? {
+        parameters.first { ($0.secondName ?? $0.firstName).text == name }
     }
 }
 
@@ -656,50 +671,53 @@ private final class UseVisitor: SyntaxVisitor {
 
     private func record(_ expr: ExprSyntax, api: String) {
         guard let found = resolve(expr) else { return }
-        if case .runtime = found.value, Self.isForwarded(expr) { return }
+        if found.forwarded { return }
         append(found.value, api: api, at: Syntax(expr), constant: found.constant, condition: found.condition)
     }
 
-    /// Whether a value is a wrapper's own plumbing: a parameter its function
-    /// or initialiser takes as `accessGroup:` (or `self.`/a bare
-    /// `accessGroup` property of a type whose initialiser takes one). Its
-    /// callers pass the group with that label and each is checked there, so
-    /// reporting it as not checkable says nothing (Apple's sample
-    /// `KeychainItem`: two KCS608 per copy, found on Habitica and Element X).
-    /// A local rebinding of the name in between is not looked for.
-    static func isForwarded(_ expr: ExprSyntax) -> Bool {
-        let name: String
-        if let ref = expr.as(DeclReferenceExprSyntax.self) {
-            name = ref.baseName.text
-        } else if let member = expr.as(MemberAccessExprSyntax.self), member.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "self" {
-            name = member.declName.baseName.text
-        } else {
-            return false
-        }
-        func takesAccessGroup(_ parameters: FunctionParameterListSyntax, as local: String?) -> Bool {
-            parameters.contains { $0.firstName.text == "accessGroup" && (local == nil || ($0.secondName ?? $0.firstName).text == local) }
-        }
-        var current = Syntax(expr).parent
-        var inFunction = false
+    /// Whether the property `name` of the type around `node` only ever holds
+    /// what an initialiser was passed as `accessGroup:`: a stored `let`
+    /// without a value of its own, which every initialiser that sets it sets
+    /// from that parameter (`self.accessGroup = accessGroup`, Apple's sample
+    /// `KeychainItem`: two KCS608 per copy, found on Habitica and Element
+    /// X). Its callers are checked through the label; a property filled from
+    /// anywhere else is a value built at run time.
+    static func forwardsProperty(_ name: String, around node: Syntax) -> Bool {
+        var current = node.parent
         while let n = current {
-            if !inFunction, let f = n.as(FunctionDeclSyntax.self) {
-                if takesAccessGroup(f.signature.parameterClause.parameters, as: name) { return true }
-                inFunction = true
-            } else if !inFunction, let f = n.as(InitializerDeclSyntax.self) {
-                if takesAccessGroup(f.signature.parameterClause.parameters, as: name) { return true }
-                inFunction = true
-            }
-            // The property: a type whose initialiser takes `accessGroup:`.
-            let members = n.as(StructDeclSyntax.self)?.memberBlock ?? n.as(ClassDeclSyntax.self)?.memberBlock
-                ?? n.as(ActorDeclSyntax.self)?.memberBlock ?? n.as(ExtensionDeclSyntax.self)?.memberBlock
-            if let members {
-                return name == "accessGroup" && members.members.contains {
-                    $0.decl.as(InitializerDeclSyntax.self).map { takesAccessGroup($0.signature.parameterClause.parameters, as: nil) } ?? false
-                }
+            if let members = n.as(StructDeclSyntax.self)?.memberBlock ?? n.as(ClassDeclSyntax.self)?.memberBlock
+                ?? n.as(ActorDeclSyntax.self)?.memberBlock {
+                return forwardsProperty(name, members: members.members)
             }
             current = n.parent
         }
         return false
+    }
+
+    private static func forwardsProperty(_ name: String, members: MemberBlockItemListSyntax) -> Bool {
+        let declared = members.contains { member in
+            guard let v = member.decl.as(VariableDeclSyntax.self), v.bindingSpecifier.tokenKind == .keyword(.let) else { return false }
+            return v.bindings.contains {
+                $0.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == name && $0.initializer == nil && $0.accessorBlock == nil
+            }
+        }
+        guard declared else { return false }
+        var setters = 0
+        for member in members {
+            guard let i = member.decl.as(InitializerDeclSyntax.self), let body = i.body else { continue }
+            let parameters = i.signature.parameterClause.parameters
+            for sequence in body.statements.compactMap({ $0.item.as(ExprSyntax.self)?.as(SequenceExprSyntax.self) }) {
+                let e = Array(sequence.elements)
+                guard e.count == 3, e[1].is(AssignmentExprSyntax.self) else { continue }
+                let target = e[0].as(MemberAccessExprSyntax.self)
+                guard target?.declName.baseName.text == name,
+                      target?.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "self" else { continue }
+                guard let value = e[2].as(DeclReferenceExprSyntax.self)?.baseName.text,
+                      LocalBinding.parameter(parameters, value)?.firstName.text == "accessGroup" else { return false }
+                setters += 1
+            }
+        }
+        return setters > 0
     }
 
     /// The right-hand side of an assignment: one expression is resolved,
@@ -783,6 +801,14 @@ private final class UseVisitor: SyntaxVisitor {
                 for t in scope.types { chase.insert(Scope.lastName(t)) }
                 return .init(value: .literal(v))
             case .runtime: return runtime
+            case .parameter(let label):
+                var forwarded = runtime
+                forwarded.forwarded = label == "accessGroup"
+                return forwarded
+            case .property:
+                var property = runtime
+                property.forwarded = Self.forwardsProperty(name, around: Syntax(e))
+                return property
             case .none: break
             }
             guard let found = finder.constant(name, where: { c in
@@ -805,7 +831,11 @@ private final class UseVisitor: SyntaxVisitor {
                 type = text == "Self" || text == "self" ? scope.types.first : text
                 // `self.name`: the instance's property, if it has one.
                 if text == "self", let t = type {
-                    if finder.isValueMember(name, of: t) { return runtime }
+                    if finder.isValueMember(name, of: t) {
+                        var property = runtime
+                        property.forwarded = Self.forwardsProperty(name, around: Syntax(e))
+                        return property
+                    }
                     chase.insert(Scope.lastName(t))
                 }
             } else if let b = base.as(MemberAccessExprSyntax.self), Self.isTypePath(b) {

@@ -165,7 +165,10 @@ public enum CodeCheck {
                         continue
                     }
                     if let why = refusal(file.bytes) {
-                        if refused.insert(path).inserted {
+                        // Said only of a file that may name a group: one that
+                        // cannot is no loss (an 8 MiB generated file got a
+                        // false KCS608; found by review).
+                        if refused.insert(path).inserted, AccessGroupFinder.mayNameGroups(String(decoding: file.bytes, as: UTF8.self)) {
                             out.append(render.diagnostic(ProjectIssue(
                                 .warning, "cannot check '\(path)': \(why)", at: ProjectLocation(file: path, line: 1),
                                 hint: "the groups it names, if any, are not checked"), code: .codeGroupNotCheckable))
@@ -239,7 +242,7 @@ public enum CodeCheck {
                                 .replacingOccurrences(of: "$(TeamIdentifierPrefix)", with: team + ".")
                             hint = "Xcode expands build settings in entitlements, not in Swift strings: the call passes the text as written"
                                 + (granted.contains(written) ? "; write \"\(written)\"" : "; its groups: " + groups)
-                        } else if let doubled = granted.first(where: { EntitlementShape.keychainGroup($0, teamID: app.teamID)?.fix == group }) {
+                        } else if let doubled = granted.first(where: { EntitlementShape.withoutDoubledPrefix($0) == group }) {
                             // The code is right; the entitlement has the team twice.
                             hint = "the entitlement is wrong, not the code: \(doubled) repeats the team ID; write $(AppIdentifierPrefix)\(group.drop { $0 != "." }.dropFirst()) in the .entitlements file"
                         } else if let prefixed = app.prefixedGroup(for: group) {

@@ -61,11 +61,19 @@ public enum EntitlementShape {
     /// `$(AppIdentifierPrefix)TEAMID.com.example.shared` writes it: the
     /// prefix already adds the team (found on SimpleLogin, whose three
     /// targets share the doubled group and use the default one).
-    private static func doubledPrefix(_ group: String, _ first: Substring) -> Finding? {
+    /// `TEAM.TEAM.x` (or `TEAM.OTHER.x`) → `TEAM.x`; nil for any other shape.
+    public static func withoutDoubledPrefix(_ group: String) -> String? {
+        guard let first = teamPrefix(of: group) else { return nil }
         let rest = String(group.dropFirst(first.count + 1))
         guard let second = teamPrefix(of: rest) else { return nil }
+        return "\(first).\(rest.dropFirst(second.count + 1))"
+    }
+
+    private static func doubledPrefix(_ group: String, _ first: Substring) -> Finding? {
+        guard let fixed = withoutDoubledPrefix(group) else { return nil }
+        let rest = String(group.dropFirst(first.count + 1))
+        let second = teamPrefix(of: rest) ?? ""
         let bare = String(rest.dropFirst(second.count + 1))
-        let fixed = "\(first).\(bare)"
         return Finding(code: .lintUnprefixedEntitlement, group: group,
                        message: first == second ? "keychain group \(group) repeats the team prefix \(first)."
                                                 : "keychain group \(group) carries two team prefixes, \(first). and \(second).",

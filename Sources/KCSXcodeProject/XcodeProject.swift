@@ -147,7 +147,7 @@ private struct ProjectReader {
     var sourceRoot = "."
     /// Each walk of a folder once per set of exclusions, whichever targets
     /// and groups ask for it.
-    var walks: [String: [String]] = [:]
+    var walks: [String: (swift: [String], otherSources: Bool)] = [:]
 
     init(root: PlistNode, pbxproj: String, folder: String, fileSystem: any ProjectFileSystem) {
         self.root = root
@@ -233,7 +233,9 @@ private struct ProjectReader {
             let ownGroups = t["fileSystemSynchronizedGroups"]?.array?.compactMap(\.string) ?? []
             var listed = Set(sources), seenGroups = Set<String>()
             for groupID in ownGroups where seenGroups.insert(groupID).inserted {
-                for file in synchronizedSwiftFiles(groupID, target: id) where listed.insert(file).inserted { sources.append(file) }
+                let found = synchronizedSwiftFiles(groupID, target: id)
+                if found.otherSources { allSwift = false }
+                for file in found.swift where listed.insert(file).inserted { sources.append(file) }
             }
             var seenPaths = Set<String>()
             for (groupID, exceptionID) in exceptionsByTarget[id] ?? [] where !seenGroups.contains(groupID) {
@@ -241,7 +243,10 @@ private struct ProjectReader {
                 for f in objects[exceptionID]?["membershipExceptions"]?.array?.compactMap(\.string) ?? [] {
                     let p = ProjectPath.join(folder, f)
                     guard seenPaths.insert(p).inserted else { continue }
-                    for file in f.hasSuffix(".swift") ? [p] : swiftFiles(under: p, excluding: []) where listed.insert(file).inserted {
+                    if Self.otherSourceSuffixes.contains(where: { f.hasSuffix($0) }) { allSwift = false }
+                    let found = f.hasSuffix(".swift") ? ([p], false) : self.sources(under: p, excluding: [])
+                    if found.1 { allSwift = false }
+                    for file in found.0 where listed.insert(file).inserted {
                         sources.append(file)
                     }
                 }
@@ -351,18 +356,24 @@ private struct ProjectReader {
     /// files and folders an exception set takes out of this target (a
     /// folder unticked as a whole is written as its path: its files were
     /// checked for a target that does not compile them, found on a real project).
-    mutating func synchronizedSwiftFiles(_ groupID: String, target: String) -> [String] {
-        guard let folder = path(of: groupID) else { return [] }
+    mutating func synchronizedSwiftFiles(_ groupID: String, target: String) -> (swift: [String], otherSources: Bool) {
+        guard let folder = path(of: groupID) else { return ([], false) }
         var excluded = Set<String>()
         for exceptionID in objects[groupID]?["exceptions"]?.array?.compactMap(\.string) ?? [] {
             guard let e = objects[exceptionID], e["target"]?.string == target else { continue }
             for f in e["membershipExceptions"]?.array?.compactMap(\.string) ?? [] { excluded.insert(ProjectPath.join(folder, f)) }
         }
-        return swiftFiles(under: folder, excluding: excluded)
+        return sources(under: folder, excluding: excluded)
     }
 
     /// The `.swift` files below `folder`, without the files and folders in `excluded`.
     mutating func swiftFiles(under folder: String, excluding excluded: Set<String>) -> [String] {
+        sources(under: folder, excluding: excluded).swift
+    }
+
+    /// The `.swift` files below `folder`, and whether it holds sources in
+    /// another language (Objective-C, C, C++), whose code kcs does not read.
+    mutating func sources(under folder: String, excluding excluded: Set<String>) -> (swift: [String], otherSources: Bool) {
         let key = ([folder] + excluded.sorted()).joined(separator: "\u{0}")
         if let known = walks[key] { return known }
         let found = walk(folder, excluding: excluded)
@@ -370,8 +381,11 @@ private struct ProjectReader {
         return found
     }
 
-    private func walk(_ folder: String, excluding excluded: Set<String>) -> [String] {
+    static let otherSourceSuffixes = [".m", ".mm", ".c", ".cc", ".cpp", ".cxx"]
+
+    private func walk(_ folder: String, excluding excluded: Set<String>) -> (swift: [String], otherSources: Bool) {
         var found: [String] = []
+        var otherSources = false
         var pending = [(folder, 0)]
         var visited = 0
         // Each folder and file once, however links reach it: two links to
@@ -392,11 +406,13 @@ private struct ProjectReader {
                 let p = ProjectPath.join(dir, name)
                 if name.hasSuffix(".swift") {
                     if !excluded.contains(p), seenFiles.insert(fileSystem.canonical(p)).inserted { found.append(p) }
+                } else if Self.otherSourceSuffixes.contains(where: { name.hasSuffix($0) }) {
+                    if !excluded.contains(p) { otherSources = true }
                 } else if depth < 16, !excluded.contains(p), seenFolders.insert(fileSystem.canonical(p)).inserted, fileSystem.isDirectory(p) {
                     pending.append((p, depth + 1))
                 }
             }
         }
-        return found.sorted()
+        return (found.sorted(), otherSources)
     }
 }

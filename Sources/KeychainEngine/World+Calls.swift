@@ -261,7 +261,7 @@ extension World {
             item.modified = stamp
             // A tombstone of the key takes the item into its row (a deleted
             // synchronizable item's row-ID reference finds the new one).
-            let tombstoneKey = sync && !devices[device.index].tombstoneRows.isEmpty ? item.primaryKey : nil
+            let tombstoneKey = devices[device.index].tombstoneKey(of: item)
             let tombstone = tombstoneKey.flatMap { devices[device.index].tombstoneRows[$0] }
             // Mutate in place through the array so the keychain is never copied.
             let (id, existed) = devices[device.index].keychain.insertUnlessPresent(consume item, replacing: tombstone)

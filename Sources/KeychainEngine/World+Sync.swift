@@ -150,6 +150,8 @@ extension World {
         // restored item's as it got it (a taken row ID gets a new one).
         func row(_ item: StoredItem) -> Int64 { Int64(item.itemClass.tableIndex) << 56 | item.rowID }
         var usedRows = Set(keychain.allItems.map { row($0.1) })
+        // A tombstone holds its row too: a restored item is not given it.
+        for (key, rowID) in devices[device.index].tombstoneRows { usedRows.insert(Int64(key.itemClass.tableIndex) << 56 | rowID) }
         let newerWins = platform(of: device).persistentRefsUseUUID
         var restored = 0
         for (_, item) in backup.keychain.allItems where sameDevice || !item.accessibility.isThisDeviceOnly {

@@ -175,12 +175,16 @@ struct XcodeLintTests {
         // KCS604 asks only targets whose code may read what the app stores
         // (a notification service extension rewriting a title was noise).
         func extensionGroup(source: String, named file: String = "ShareViewController.swift",
-                            frameworks: [String] = []) throws -> Bool {
+                            frameworks: [String] = [], synchronized: String? = nil) throws -> Bool {
             var f = XcodeFixture.appWidgetShare()
             defer { f.remove() }
             f.targets[2].sources = [file]
             f.targets[2].frameworks = frameworks
             f.write("Share/\(file)", source)
+            if let synchronized {
+                f.targets[2].synchronizedFolders = ["ShareSync"]
+                f.write("ShareSync/\(synchronized)", "int helper(void) { return 0; }\n")
+            }
             f.writeProject()
             return try ProjectLint.load(f.projectPath).get().run().contains { $0.code == .projectExtensionGroup }
         }
@@ -190,6 +194,8 @@ struct XcodeLintTests {
         // Code kcs does not read: a framework or package linked, another language.
         #expect(try extensionGroup(source: plain, frameworks: ["Shared.framework"]))
         #expect(try extensionGroup(source: "#import <Foundation/Foundation.h>\n", named: "Share.m"))
+        #expect(try extensionGroup(source: plain, synchronized: "Helper.m"))
+        #expect(try !extensionGroup(source: plain, synchronized: "Helper.swift"))
         // Its own code uses an app group or the keychain.
         #expect(try extensionGroup(source: "let d = UserDefaults(suiteName: \"group.com.example.notes\")\n"))
         #expect(try extensionGroup(source: "let q = [kSecClass: kSecClassGenericPassword]\n"))
