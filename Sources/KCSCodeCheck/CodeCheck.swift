@@ -72,6 +72,8 @@ public enum CodeCheck {
     }
 
     static func check(_ lint: ProjectLint, fileSystem: any ProjectFileSystem) -> [Diagnostic] {
+        // Targets past the settings budget are not resolved (ProjectLint says so).
+        if lint.project.settingsBudgetExhausted { return [] }
         var render = ProjectDiagnostics(fileSystem: fileSystem)
         var out: [Diagnostic] = []
         // Only files whose text can name a group are parsed for uses, and only

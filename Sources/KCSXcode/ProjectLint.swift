@@ -14,13 +14,16 @@ public struct ProjectLint {
     public let fileSystem: any ProjectFileSystem
 
     /// Reads the project and resolves every signed target in every configuration.
+    /// `settingsBudget`: the settings all resolutions may hold together (tests).
     public static func load(_ path: String, configuration: String? = nil, team: String? = nil,
-                            fileSystem: any ProjectFileSystem = LocalProjectFileSystem()) -> Result<ProjectLint, ProjectIssue> {
-        let project: XcodeProject
+                            fileSystem: any ProjectFileSystem = LocalProjectFileSystem(),
+                            settingsBudget: Int? = nil) -> Result<ProjectLint, ProjectIssue> {
+        var project: XcodeProject
         switch XcodeProject.load(path, fileSystem: fileSystem) {
         case .success(let p): project = p
         case .failure(let issue): return .failure(issue)
         }
+        if let settingsBudget { project.limitSettings(to: settingsBudget) }
         var signings: [TargetSigning] = []
         for t in project.targets where t.kind != nil {
             for c in project.configurations {
@@ -50,6 +53,14 @@ public struct ProjectLint {
             for issue in s.issues where seen.insert(issue.message + "\u{0}" + (issue.hint ?? "")).inserted {
                 out.append(render.diagnostic(issue, code: .projectSetting))
             }
+        }
+        // Targets past the budget are not resolved: they would look unsigned.
+        if project.settingsBudgetExhausted {
+            if seen.insert(project.budgetMessage + "\u{0}").inserted {
+                out.append(render.diagnostic(ProjectIssue(.warning, project.budgetMessage, at: ProjectLocation(file: project.pbxprojPath, line: 1)),
+                                             code: .projectSetting))
+            }
+            return out
         }
         out += entitlementShapes(&render)
         out += configurationsDiffer(&render)

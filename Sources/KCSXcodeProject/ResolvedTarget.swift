@@ -54,6 +54,17 @@ extension XcodeProject {
     /// The platform families kcs models, as `--platform` accepts them.
     public static let platformNames = ["ios", "macos", "catalyst", "watchos"]
 
+    /// Said once (the same words for every target refused): past the
+    /// budget targets are not resolved, and checks across them are skipped.
+    public var budgetMessage: String {
+        "the project's targets and configurations come to more than \(xcconfigs.limit) build settings; "
+            + "kcs resolves no more of them, and skips the checks across targets"
+    }
+
+    /// Whether the project's budget of resolved settings ran out: some
+    /// targets are not resolved, so comparing targets would mislead.
+    public var settingsBudgetExhausted: Bool { xcconfigs.exhausted }
+
     /// The assignments of one target in one configuration, lowest precedence
     /// first: build-system defaults, the project's xcconfig, the project, the
     /// target's xcconfig, the target.
@@ -99,12 +110,9 @@ extension XcodeProject {
         // stack: the project as a whole has a budget (40 targets sharing an
         // xcconfig of 50,000 settings took 65 s and 849 MB; found by
         // adversarial testing).
-        guard xcconfigs.spend(stack.count) else {
+        guard xcconfigs.spend(stack.count, for: "\(target.id)\u{0}\(configuration)\u{0}\(sdk)") else {
             let builtins = stack.prefix { $0.location == nil }
-            return (Array(builtins), issues + [ProjectIssue(
-                .warning, "the project's targets and configurations come to more than \(XCConfigCache.maxSettings) build settings; "
-                    + "target '\(target.name)', configuration '\(configuration)' and the rest are not resolved",
-                at: target.location)])
+            return (Array(builtins), issues + [ProjectIssue(.warning, budgetMessage, at: target.location)])
         }
         return (stack, issues)
     }

@@ -250,9 +250,17 @@ extension ProjectPath {
 final class XCConfigCache: @unchecked Sendable {
     /// Settings all resolutions of a project may hold together.
     static let maxSettings = 2_000_000
+    /// This project's budget (`maxSettings` but in tests).
+    let limit: Int
     private let lock = NSLock()
     private var files: [String: (assignments: [SettingAssignment], issues: [ProjectIssue])] = [:]
     private var spent = 0
+    private var charged: Set<String> = []
+    /// Whether some resolution was refused: what the project's targets have
+    /// in common can no longer be compared.
+    private(set) var exhausted = false
+
+    init(limit: Int = XCConfigCache.maxSettings) { self.limit = limit }
 
     /// The assignments of `path` and its includes, and the problems reading
     /// them, the first time said where the first configuration names it.
@@ -266,12 +274,16 @@ final class XCConfigCache: @unchecked Sendable {
         return (assignments, reader.issues)
     }
 
-    /// Counts `n` settings against the budget; false once it is spent.
-    func spend(_ n: Int) -> Bool {
+    /// Counts `n` settings of one target, configuration and SDK (`key`)
+    /// against the budget, once however often it is resolved; false once
+    /// the budget is spent.
+    func spend(_ n: Int, for key: String) -> Bool {
         lock.lock()
         defer { lock.unlock() }
-        guard spent + n <= Self.maxSettings else { return false }
+        if charged.contains(key) { return true }
+        guard spent + n <= limit else { exhausted = true; return false }
         spent += n
+        charged.insert(key)
         return true
     }
 }

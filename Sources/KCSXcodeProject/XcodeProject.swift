@@ -31,7 +31,10 @@ public struct XcodeProject: Sendable {
 
     let fileSystem: any ProjectFileSystem
     /// The xcconfig files read, shared by every resolution of the project.
-    let xcconfigs = XCConfigCache()
+    private(set) var xcconfigs = XCConfigCache()
+
+    /// Sets the budget of resolved settings (tests; real projects keep the default).
+    public mutating func limitSettings(to count: Int) { xcconfigs = XCConfigCache(limit: count) }
 
     /// One build configuration at one level: its settings, with lines, and
     /// the xcconfig file it is based on.

@@ -83,10 +83,11 @@ struct Lint: ParsableCommand {
     func run() throws {
         var projectVerdict = Verdict.passed
         if let project {
-            Deadline.start(seconds: safety.limits.seconds, reading: project)
+            let deadline = Deadline.start(seconds: safety.limits.seconds, reading: project)
             // Read under the same rules as a script (--root, --untrusted; never /proc, /sys, /dev).
             projectVerdict = lintProject(project, profile: profile, configuration: configuration, team: team,
                                          fileSystem: LoaderProjectFileSystem(loader: safety.loader(for: project)))
+            deadline?.cancel()
             if files.isEmpty && entitlements == nil {
                 try ExitStatus.finish(projectVerdict)
                 return

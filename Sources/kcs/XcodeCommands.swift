@@ -63,7 +63,8 @@ struct ImportXcode: ParsableCommand {
             project = ProjectPath.join(cwd, project)
             folder = ProjectPath.join(cwd, folder)
         }
-        Deadline.start(seconds: safety.limits.seconds, reading: project)
+        let deadline = Deadline.start(seconds: safety.limits.seconds, reading: project)
+        defer { deadline?.cancel() }
         // Read under the same rules as a script (--root, --untrusted; never /proc, /sys, /dev).
         let result = XcodeImporter.importProject(project, options: XcodeImportOptions(
             configuration: configuration, team: team, platform: platform, scenarioFolder: folder),

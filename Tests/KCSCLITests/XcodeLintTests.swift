@@ -329,6 +329,21 @@ struct XcodeLintTests {
         #expect(d.last?.message.contains("its Info.plist's Nope, which kcs cannot read") == true)
     }
 
+    @Test func pastTheSettingsBudgetTargetsAreNotComparedAndTheLintSaysSo() throws {
+        // Targets past the budget are not resolved: comparing them gave false
+        // KCS605 (no entitlements file) and dropped KCS510 (found by review).
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let within = try ProjectLint.load(f.projectPath).get().run()
+        #expect(within.contains { $0.code == .projectExtensionGroup })
+        let lint = try ProjectLint.load(f.projectPath, settingsBudget: 40).get()
+        #expect(lint.project.settingsBudgetExhausted)
+        let d = lint.run() + CodeCheck.run(lint)
+        #expect(d.filter { $0.message.contains("build settings; kcs resolves no more of them") }.count == 1, "\(d.map(\.message))")
+        #expect(!d.contains { [.projectExtensionGroup, .projectEntitlementsFile, .projectConfigurationsDiffer, .codeGroupNotEntitled].contains($0.code) },
+                "\(d.map(\.message))")
+    }
+
     @Test func aWrappersOwnPlumbingIsNotReportedAndItsCallersAre() throws {
         // Apple's sample KeychainItem: the group goes from the initialiser's
         // accessGroup: into a stored property and a static helper's
