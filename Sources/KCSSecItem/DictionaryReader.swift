@@ -59,6 +59,16 @@ enum DictionaryReader {
             guard let value = dictionary[key] else { continue }
             if let status = apply(key, value, to: &spec) { return .failure(Refusal(status: status)) }
         }
+        // SecItem.m SecItemAuthCopyParams (lines 1594-1606): kSecUseAuthenticationUI
+        // when present, else kSecUseNoAuthenticationUI equal to true means
+        // fail; only the Fail and Skip values mean anything, every other
+        // value is allow (no call refuses one).
+        if let ui = dictionary[kSecUseAuthenticationUI] {
+            let name = ui as? String
+            spec.authUI = name == kSecUseAuthenticationUIFail ? .fail : name == kSecUseAuthenticationUISkip ? .skip : .allow
+        } else if let no = dictionary[kSecUseNoAuthenticationUI] {
+            if (no as? Bool) == true { spec.authUI = .fail }
+        }
         return .success(spec)
     }
 
@@ -115,18 +125,13 @@ enum DictionaryReader {
             else if let n = integer(value) { spec.limit = n == 1 ? .one : n == -1 ? .all : .count(max(n, 0)) }
             else { return .param }
         case kSecUseDataProtectionKeychain:
-            guard let on = value as? Bool else { return .param }
-            spec.useDataProtectionKeychain = on
-        case kSecUseAuthenticationUI:
-            switch value as? String {
-            case kSecUseAuthenticationUIAllow?: spec.authUI = .allow
-            case kSecUseAuthenticationUIFail?: spec.authUI = .fail
-            case kSecUseAuthenticationUISkip?: spec.authUI = .skip
-            default: return .param
-            }
-        case kSecUseNoAuthenticationUI:
-            guard let on = value as? Bool else { return .param }
-            if on { spec.authUI = .fail }
+            // iOS ignores the key; the Mac's client reads it as a number
+            // (SecItem.cpp readNumber): anything else is no flag.
+            if let on = value as? Bool { spec.useDataProtectionKeychain = on }
+            else if let n = integer(value) { spec.useDataProtectionKeychain = n != 0 }
+        case kSecUseAuthenticationUI, kSecUseNoAuthenticationUI:
+            // Decided after the loop: one key wins over the other.
+            break
         case kSecUseOperationPrompt:
             guard value is String else { return .param }
         default:

@@ -58,12 +58,24 @@ public struct SecItemClient: Sendable {
         return outcome.status.code
     }
 
+    /// A query as the Mac's client passes it on: its translation
+    /// (SecItem.cpp line 4729, `pruneData` for find, update and delete)
+    /// drops kSecValueData, which securityd would refuse as a string (one
+    /// dictionary with a string password, reused for all four calls, works
+    /// on a Mac). Elsewhere the query goes as it is.
+    private func macPruned(_ query: [String: Any]) -> [String: Any] {
+        guard world.world.platform(of: device).usesMacDaemon, query[kSecValueData] != nil else { return query }
+        var pruned = query
+        pruned[kSecValueData] = nil
+        return pruned
+    }
+
     /// Finds items, as `SecItemCopyMatching`; `result` receives a single value
     /// for a match limit of one (the default) and an array otherwise.
     public func copyMatching(_ query: [String: Any], _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
         result?.pointee = nil
         let spec: ItemSpec
-        switch DictionaryReader.read(query) {
+        switch DictionaryReader.read(macPruned(query)) {
         case .success(let s): spec = s
         case .failure(let refusal): return refusal.status.code
         }
@@ -85,7 +97,7 @@ public struct SecItemClient: Sendable {
         let classAmongChanges = attributes.removeValue(forKey: kSecClass) != nil
         let spec: ItemSpec
         var changes: ItemSpec
-        switch (DictionaryReader.read(query), DictionaryReader.read(attributes)) {
+        switch (DictionaryReader.read(macPruned(query)), DictionaryReader.read(attributes)) {
         case (.failure(let refusal), _), (_, .failure(let refusal)): return refusal.status.code
         case (.success(let q), .success(let c)): (spec, changes) = (q, c)
         }
@@ -97,7 +109,7 @@ public struct SecItemClient: Sendable {
     /// Deletes every item the query matches, as `SecItemDelete`.
     public func delete(_ query: [String: Any]) -> OSStatus {
         let spec: ItemSpec
-        switch DictionaryReader.read(query) {
+        switch DictionaryReader.read(macPruned(query)) {
         case .success(let s): spec = s
         case .failure(let refusal): return refusal.status.code
         }

@@ -45,11 +45,15 @@ extension World {
         // 659-669): each pass is an ordinary query of its class, so a key
         // attribute in the query is errSecNoSuchAttr in the first pass, and
         // a certificate the first pass deleted stays deleted whatever the
-        // second finds. A persistent reference to an identity is exploded
-        // into the two items instead (explode_persistent_identity_ref): the
-        // paired path below.
-        if request.operation == .update || request.operation == .delete,
-           request.spec.itemClass == .identity, request.spec.persistentRef == nil {
+        // second finds. A delete explodes a persistent reference to an
+        // identity into the two items instead (SecItemDelete,
+        // explode_persistent_identity_ref): the paired path below. An update
+        // does not (SecItemUpdateWithError calls only handleUpdateIdentity):
+        // its certificate pass carries the identity's reference, whose class
+        // is not the certificate's (errSecNoSuchClass, SecDbQuery.c
+        // query_set_class), and nothing changes.
+        if request.spec.itemClass == .identity,
+           request.operation == .update || request.operation == .delete && request.spec.persistentRef == nil {
             var pass = copy request
             pass.spec.itemClass = .certificate
             let first = performDataProtection(pass, as: app, on: device, prompt: prompt)

@@ -15,14 +15,13 @@ struct DictionaryTests {
             [kSecValueData: 3.5],
             [kSecReturnData: "true"],
             [kSecMatchLimit: "some"],
-            [kSecUseAuthenticationUI: true],
             [kSecAttrAccessControl: "user-presence"],
             [kSecAttrPort: [443]],
             [kSecAttrProtocol: "https"],
         ]
     }
 
-    @Test("wrong value types are errSecParam", arguments: 0..<11)
+    @Test("wrong value types are errSecParam", arguments: 0..<10)
     func wrongTypes(index: Int) {
         let extra = Self.wrongTypes()[index]
         let one = standardWorld().client("One")
@@ -31,6 +30,40 @@ struct DictionaryTests {
             : [kSecClass: kSecClassInternetPassword, kSecAttrServer: "example.com"].merging(extra) { _, b in b }
         #expect(one.add(query) == errSecParam)
         #expect(one.find(query).0 == errSecParam)
+    }
+
+    /// SecItem.m SecItemAuthCopyParams (lines 1594-1606): no value of the
+    /// auth-UI keys is refused; kSecUseAuthenticationUI wins over the
+    /// deprecated kSecUseNoAuthenticationUI; only Fail and Skip change anything.
+    @Test("auth-UI keys: any value, the newer key wins")
+    func authenticationUIKeys() {
+        let world = standardWorld()
+        let one = world.client("One")
+        #expect(one.add(password(["kSecUseAuthenticationUI": true, kSecValueData: Data("pw".utf8)])) == errSecSuccess)
+        #expect(one.find(password([kSecUseAuthenticationUI: "kSecUseAuthenticationUIBogus"])).0 == errSecSuccess)
+        #expect(one.find(password([kSecUseNoAuthenticationUI: "yes"])).0 == errSecSuccess)
+        // A protected item: Allow with NoAuthUI true prompts (Allow wins); Skip skips it.
+        var ac: Unmanaged<CFError>?
+        let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlocked, .userPresence, &ac)
+        #expect(one.add(password(service: "p", [kSecAttrAccessControl: access as Any, kSecValueData: Data("pw".utf8)])) == errSecSuccess)
+        world.answerPrompts(.approve)
+        #expect(one.find(password(service: "p", [kSecUseAuthenticationUI: kSecUseAuthenticationUIAllow, kSecUseNoAuthenticationUI: true,
+                                                  kSecReturnData: true])).0 == errSecSuccess)
+        #expect(one.find(password(service: "p", [kSecUseAuthenticationUI: kSecUseAuthenticationUISkip, kSecUseNoAuthenticationUI: true,
+                                                  kSecReturnData: true])).0 == errSecItemNotFound)
+        #expect(one.find(password(service: "p", [kSecUseNoAuthenticationUI: true, kSecReturnData: true])).0 == errSecInteractionNotAllowed)
+    }
+
+    /// The Mac's client drops kSecValueData from a find's, an update's and a
+    /// delete's query (SecItem.cpp line 4729): a string there is no fault.
+    @Test("a Mac query's kSecValueData is dropped", arguments: [("macos 15", true), ("ios 18", false)])
+    func macQueriesDropData(platform: String, dropped: Bool) {
+        let one = standardWorld(platform: platform).client("One")
+        let query = password([kSecValueData: "pw", kSecUseDataProtectionKeychain: true])
+        #expect(one.add(password([kSecValueData: Data("pw".utf8), kSecUseDataProtectionKeychain: true])) == errSecSuccess)
+        #expect(one.find(query).0 == (dropped ? errSecSuccess : errSecParam))
+        #expect(one.update(query, [kSecAttrLabel: "l"]) == (dropped ? errSecSuccess : errSecParam))
+        #expect(one.delete(query) == (dropped ? errSecSuccess : errSecParam))
     }
 
     @Test("an attribute the model does not know is errSecNoSuchAttr; a short key errSecParam")
