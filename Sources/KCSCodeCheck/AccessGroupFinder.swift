@@ -575,6 +575,8 @@ private final class UseVisitor: SyntaxVisitor {
     /// decides whether a property shadows it.
     var chase: Set<String> = []
     let bindings = BindingIndex()
+    /// `forwardsProperty(_:around:)`'s answers, by the type's member block and name.
+    var forwarded: [SyntaxIdentifier: [String: Bool]] = [:]
 
     init(finder: AccessGroupFinder, converter: SourceLocationConverter, file: String) {
         self.finder = finder
@@ -682,12 +684,18 @@ private final class UseVisitor: SyntaxVisitor {
     /// `KeychainItem`: two KCS608 per copy, found on Habitica and Element
     /// X). Its callers are checked through the label; a property filled from
     /// anywhere else is a value built at run time.
-    static func forwardsProperty(_ name: String, around node: Syntax) -> Bool {
+    /// Each type's answer is kept: asked per use, the scan of its
+    /// initialisers was quadratic (a 308 KB file ran past a minute; found by
+    /// adversarial testing).
+    func forwardsProperty(_ name: String, around node: Syntax) -> Bool {
         var current = node.parent
         while let n = current {
             if let members = n.as(StructDeclSyntax.self)?.memberBlock ?? n.as(ClassDeclSyntax.self)?.memberBlock
                 ?? n.as(ActorDeclSyntax.self)?.memberBlock {
-                return forwardsProperty(name, members: members.members)
+                if let known = forwarded[members.id]?[name] { return known }
+                let answer = Self.forwardsProperty(name, members: members.members)
+                forwarded[members.id, default: [:]][name] = answer
+                return answer
             }
             current = n.parent
         }
@@ -807,7 +815,7 @@ private final class UseVisitor: SyntaxVisitor {
                 return forwarded
             case .property:
                 var property = runtime
-                property.forwarded = Self.forwardsProperty(name, around: Syntax(e))
+                property.forwarded = forwardsProperty(name, around: Syntax(e))
                 return property
             case .none: break
             }
@@ -833,7 +841,7 @@ private final class UseVisitor: SyntaxVisitor {
                 if text == "self", let t = type {
                     if finder.isValueMember(name, of: t) {
                         var property = runtime
-                        property.forwarded = Self.forwardsProperty(name, around: Syntax(e))
+                        property.forwarded = forwardsProperty(name, around: Syntax(e))
                         return property
                     }
                     chase.insert(Scope.lastName(t))

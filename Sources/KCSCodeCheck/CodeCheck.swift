@@ -13,45 +13,108 @@ public enum CodeCheck {
     /// `maxFileBytes`, is not parsed: swift-syntax recurses once per level
     /// (real code nests a few dozen deep; 3,000 `#if` in 30 KB or 5,000
     /// nested interpolations in 25 KB crashed the parser or took 1.2 GB,
-    /// found by adversarial testing).
+    /// found by adversarial testing). A chain without brackets (`try try
+    /// …`, `a!!!…`) is as deep as it is long: 1 MiB keeps it within the
+    /// large stack (2.4 MB of `try` overflowed 1 GiB in a debug build).
     public static let maxNesting = 1000
-    public static let maxFileBytes = 8 << 20
+    public static let maxFileBytes = 1 << 20
+    /// Source parsed in one check, all files together.
+    public static let maxParsedBytes = 16 << 20
 
-    /// Why a file is not parsed, or nil: one pass over its bytes, strings
-    /// and comments included (a bracket there counts too, which only errs
-    /// on the side of refusing).
+    /// Why a file is not parsed, or nil: one pass over its bytes that knows
+    /// strings (interpolations nest), raw strings and comments, so a bracket
+    /// or `#endif` written in a string or a comment counts for nothing (60 KB
+    /// of nested interpolations with a `)` in each string got past a count
+    /// that did not, and took 2.9 GB; found by adversarial testing).
     static func refusal(_ bytes: [UInt8]) -> String? {
         if bytes.count > maxFileBytes { return "it is larger than \(maxFileBytes >> 20) MiB" }
+        enum Frame {
+            /// Code; in an interpolation, the bracket depth its `(` opened at.
+            case code(interpolation: Int?)
+            case string(hashes: Int, multiline: Bool)
+        }
+        var frames: [Frame] = [.code(interpolation: nil)]
         var depth = 0, deepest = 0, ifDepth = 0, deepestIf = 0
-        // Angle brackets within a line: generic arguments nest there (the
-        // parser looks ahead over the rest at each level: 5,000 took 22 s),
-        // and a comparison's `<` is forgotten at the line's end.
+        // Generic arguments: a `<` right after a name opens them, a `>`
+        // closes one; a statement's end or a brace forgets them (a
+        // comparison's `<` stays open otherwise). The parser looks ahead
+        // over the rest at each level: 5,000 levels took 22 s.
         var angles = 0, deepestAngles = 0
+        func at(_ i: Int) -> UInt8 { i < bytes.count ? bytes[i] : 0 }
+        func starts(_ i: Int, _ text: String) -> Bool { bytes[i...].starts(with: text.utf8) }
         var i = 0
         while i < bytes.count {
-            switch bytes[i] {
-            case UInt8(ascii: "<"):
-                angles += 1
-                deepestAngles = max(deepestAngles, angles)
-            case UInt8(ascii: ">"):
-                angles = max(0, angles - 1)
-            case UInt8(ascii: "\n"):
-                angles = 0
-            case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{"):
-                depth += 1
-                deepest = max(deepest, depth)
-            case UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: "}"):
-                depth = max(0, depth - 1)
-            case UInt8(ascii: "#"):
-                if bytes[(i + 1)...].starts(with: "if".utf8), i + 3 >= bytes.count || !Self.isIdentifierByte(bytes[i + 3]) {
-                    ifDepth += 1
-                    deepestIf = max(deepestIf, ifDepth)
-                } else if bytes[(i + 1)...].starts(with: "endif".utf8) {
-                    ifDepth = max(0, ifDepth - 1)
+            let c = bytes[i]
+            switch frames[frames.count - 1] {
+            case .string(let hashes, let multiline):
+                if c == UInt8(ascii: "\\") {
+                    // `\(`, or `\#(` in a raw string: an interpolation.
+                    var k = i + 1, n = 0
+                    while n < hashes, at(k) == UInt8(ascii: "#") { k += 1; n += 1 }
+                    if n == hashes, at(k) == UInt8(ascii: "(") {
+                        depth += 1
+                        deepest = max(deepest, depth)
+                        frames.append(.code(interpolation: depth))
+                        i = k + 1
+                        continue
+                    }
+                    i += hashes == 0 ? 2 : 1
+                    continue
                 }
-            default: break
+                if c == UInt8(ascii: "\""), !multiline || starts(i, "\"\"\"") {
+                    var k = i + (multiline ? 3 : 1), n = 0
+                    while n < hashes, at(k) == UInt8(ascii: "#") { k += 1; n += 1 }
+                    if n == hashes { frames.removeLast(); i = k; continue }
+                }
+                i += 1
+                continue
+            case .code(let interpolation):
+                switch c {
+                case UInt8(ascii: "/") where at(i + 1) == UInt8(ascii: "/"):
+                    while i < bytes.count, bytes[i] != UInt8(ascii: "\n") { i += 1 }
+                    continue
+                case UInt8(ascii: "/") where at(i + 1) == UInt8(ascii: "*"):
+                    var level = 0
+                    while i < bytes.count {
+                        if starts(i, "/*") { level += 1; i += 2 } else if starts(i, "*/") { level -= 1; i += 2; if level == 0 { break } } else { i += 1 }
+                    }
+                    continue
+                case UInt8(ascii: "#"), UInt8(ascii: "\""):
+                    var k = i, hashes = 0
+                    while at(k) == UInt8(ascii: "#") { k += 1; hashes += 1 }
+                    if at(k) == UInt8(ascii: "\"") {
+                        let multiline = starts(k, "\"\"\"")
+                        frames.append(.string(hashes: hashes, multiline: multiline))
+                        i = k + (multiline ? 3 : 1)
+                        continue
+                    }
+                    if starts(i, "#if"), !isIdentifierByte(at(i + 3)) {
+                        ifDepth += 1
+                        deepestIf = max(deepestIf, ifDepth)
+                    } else if starts(i, "#endif") {
+                        ifDepth = max(0, ifDepth - 1)
+                    }
+                case UInt8(ascii: "<"):
+                    if i > 0, isIdentifierByte(bytes[i - 1]) {
+                        angles += 1
+                        deepestAngles = max(deepestAngles, angles)
+                    }
+                case UInt8(ascii: ">"):
+                    angles = max(0, angles - 1)
+                case UInt8(ascii: ";"), UInt8(ascii: "="):
+                    angles = 0
+                case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{"):
+                    if c == UInt8(ascii: "{") { angles = 0 }
+                    depth += 1
+                    deepest = max(deepest, depth)
+                case UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: "}"):
+                    if c == UInt8(ascii: "}") { angles = 0 }
+                    if c == UInt8(ascii: ")"), let opened = interpolation, depth == opened { frames.removeLast() }
+                    depth = max(0, depth - 1)
+                default: break
+                }
+                i += 1
             }
-            i += 1
         }
         if deepest > maxNesting { return "it nests brackets more than \(maxNesting) deep" }
         if deepestIf > maxNesting { return "it nests #if more than \(maxNesting) deep" }
@@ -103,8 +166,25 @@ public enum CodeCheck {
             wordsByPath[path] = out
             return out
         }
+        // Trees are kept for every target that compiles the file, some 50
+        // bytes for each byte of source: past `maxParsedBytes` in all, files
+        // are not parsed (eight hard links to one 1 MB file took 414 MB;
+        // found by adversarial testing).
+        var parsedBytes = 0
         func tree(_ path: String, _ text: String) -> SourceFileSyntax {
             if let known = trees[path] { return known }
+            parsedBytes += text.utf8.count
+            if parsedBytes > maxParsedBytes {
+                if parsedBytes - text.utf8.count <= maxParsedBytes {
+                    out.append(render.diagnostic(ProjectIssue(
+                        .warning, "the code check has parsed \(maxParsedBytes >> 20) MiB of Swift; '\(path)' and the files after it are not checked",
+                        at: ProjectLocation(file: path, line: 1), hint: "the groups they name, if any, are not checked"),
+                        code: .codeGroupNotCheckable))
+                }
+                let empty = AccessGroupFinder.parse("")
+                trees[path] = empty
+                return empty
+            }
             let t = AccessGroupFinder.parse(text)
             trees[path] = t
             return t

@@ -149,6 +149,7 @@ public struct ProjectLint {
     /// shares groups, without any of them.
     func extensionsSharingNothing(_ render: inout ProjectDiagnostics) -> [Diagnostic] {
         var out: [Diagnostic] = []
+        var answers: [String: Bool] = [:]
         for host in project.targets where host.kind != nil {
             guard let h = signing(of: host) else { continue }
             let shared = Set(h.keychainAccessGroups.map(\.value) + h.applicationGroups.map(\.value))
@@ -163,7 +164,12 @@ public struct ProjectLint {
                 // the watch's keychain: no group would let it read the phone's items.
                 guard c.resolved.platform == h.resolved.platform else { continue }
                 let theirs = c.keychainAccessGroups.map(\.value) + c.applicationGroups.map(\.value)
-                guard shared.isDisjoint(with: theirs), mayUseSharedData(child, &render) else { continue }
+                guard shared.isDisjoint(with: theirs) else { continue }
+                // Each extension read once, however many apps embed it (a
+                // shared one was read again per host; found by adversarial testing).
+                let mayUse = answers[child.id] ?? mayUseSharedData(child, &render)
+                answers[child.id] = mayUse
+                guard mayUse else { continue }
                 out.append(render.diagnostic(ProjectIssue(
                     .warning, "target '\(child.name)' is embedded in '\(host.name)' but shares no group with it (configuration '\(configuration)'): it cannot read what '\(host.name)' stores in \(shared.sorted().joined(separator: ", "))",
                     at: c.resolved.entitlementsLocation ?? child.location,

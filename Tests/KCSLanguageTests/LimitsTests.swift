@@ -43,6 +43,19 @@ struct LimitsTests {
         #expect(r.calls == 3)
     }
 
+    /// Deletions of synchronizable items are kept to sync: they count (eight
+    /// million from 427 KB took 548 MB).
+    @Test func deletionsKeptToSyncCountAsItems() {
+        var limits = Limits()
+        limits.items = 3
+        let calls = (0..<5).map {
+            "as A add generic-password account=\"\($0)\" sync=true\nas A delete generic-password account=\"\($0)\" sync=true\n"
+        }.joined()
+        let r = run(header + calls, limits)
+        #expect(r.diagnostics.map(\.code) == [.runLimit])
+        #expect(r.calls == 7)
+    }
+
     @Test func listLength() {
         var limits = Limits()
         limits.listLength = 3
