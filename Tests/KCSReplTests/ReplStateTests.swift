@@ -60,6 +60,29 @@ import Testing
         #expect(probe(&undone) == expected)
     }
 
+    /// Undo after undo replays from the checkpoints the first one made,
+    /// and a chunk run after an undo leaves the later checkpoints out: each
+    /// state is the one the same chunks give in a fresh session.
+    @Test func undoAfterUndoGivesTheSameWorldsFromCheckpoints() {
+        var state = ReplState()
+        _ = state.run(chunk("team SKMME9E2Y8\napp com.example.A as A\n"))
+        for i in 0..<200 { _ = state.run(chunk("as A add generic-password account=\"\(i)\"\n")) }
+        func items(_ s: ReplState) -> Int { s.session.world.itemCount }
+        for expected in stride(from: 199, through: 150, by: -1) {
+            #expect(state.undo() != nil)
+            #expect(items(state) == expected)
+        }
+        // A new chunk, then undo past it and below: the checkpoints left are still right.
+        _ = state.run(chunk("as A add generic-password account=\"new\"\n"))
+        #expect(items(state) == 151)
+        for expected in stride(from: 150, through: 100, by: -1) {
+            #expect(state.undo() != nil)
+            #expect(items(state) == expected)
+        }
+        let (report, _) = state.run(chunk("as A find generic-password account=\"new\"\nexpect status errSecItemNotFound\n"))
+        #expect(report.verdict == .passed)
+    }
+
     @Test func aChunkWithASyntaxErrorChangesNothingAndIsNotRemembered() {
         var state = ReplState()
         _ = state.run(chunk("team SKMME9E2Y8\napp com.example.AppOne\n"))
