@@ -427,6 +427,11 @@ public struct Session: Sendable {
         case .reboot:
             world.reboot(device)
         case .biometry(let change):
+            guard world.platform(of: device).hasBiometry else {
+                throw Diagnostic(.invalidDeclaration, "a watch has no Face ID or Touch ID: there is no biometry to enrol, change or remove",
+                                 file: file, range: s.range,
+                                 hint: "a watch authenticates with its passcode and wrist detection: biometry-any and biometry-current-set items fail there (errSecAuthFailed)")
+            }
             let event: BiometryEvent
             switch change {
             case .enroll: event = .enroll

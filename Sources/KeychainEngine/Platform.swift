@@ -107,6 +107,12 @@ public struct Platform: Sendable, Hashable, CustomStringConvertible {
         return dictionary && (returns.contains(.reference) || find && returns.contains(.data))
     }
 
+    /// Whether the device has a biometric sensor: no Apple Watch has Face ID
+    /// or Touch ID (watchOS authenticates with the passcode and wrist
+    /// detection, `LAPolicy.deviceOwnerAuthenticationWithWristDetection`),
+    /// so a watch starts with no biometry and cannot enrol any.
+    public var hasBiometry: Bool { family != .watchos }
+
     /// Whether App Clips run here: iPhone and iPad from iOS 14, where they
     /// came (Security-59754, iOS 14, is the first to hold securityd's App
     /// Clip rules: `SecServerDeleteForAppClipApplicationIdentifier` and the

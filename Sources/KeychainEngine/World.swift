@@ -147,6 +147,7 @@ public struct World: Sendable {
     public mutating func setPlatform(_ platform: Platform) throws(WorldError) {
         guard apps.isEmpty else { throw .platformAfterApps }
         self.platform = platform
+        for i in devices.indices where devices[i].platform == nil { devices[i].state.biometryEnrolled = platform.hasBiometry }
     }
 
     /// Declares a team. The first team is the default for later apps.
@@ -308,6 +309,7 @@ public struct World: Sendable {
         guard !devices.contains(where: { $0.name == name }) else { throw .duplicateDevice(name) }
         devices.append(Device(name: name, account: account ?? devices[0].account, serial: UInt64(devices.count)))
         devices[devices.count - 1].platform = platform
+        devices[devices.count - 1].state.biometryEnrolled = (platform ?? self.platform).hasBiometry
         return DeviceHandle(index: devices.count - 1)
     }
 

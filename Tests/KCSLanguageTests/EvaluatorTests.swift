@@ -95,6 +95,21 @@ struct EvaluatorTests {
         #expect(report.diagnostics.first?.location?.line == 6)
     }
 
+    /// No Apple Watch has Face ID or Touch ID: a watch starts without
+    /// biometry (biometry items fail, user presence asks for the passcode)
+    /// and a biometry statement aimed at one is a located error.
+    @Test func aWatchHasNoBiometry() {
+        let items = "team SKMME9E2Y8\napp com.x.W as W\ndevice Watch platform=watchos 10\n"
+            + "on Watch as W add generic-password account=\"b\" data=\"x\" access-control=[biometry-any]\n"
+            + "user approves\non Watch as W find generic-password account=\"b\" return=data\nexpect status errSecAuthFailed\n"
+            + "as W add generic-password account=\"b\" data=\"x\" access-control=[biometry-any]\n"
+            + "user approves\nas W find generic-password account=\"b\" return=data\nexpect status errSecSuccess\n"
+        #expect(run(items).verdict == .passed, "\(run(items).diagnostics.map(\.message))")
+        let world = run("platform watchos 10\nteam SKMME9E2Y8\napp com.x.W as W\nbiometry enroll\n")
+        #expect(world.diagnostics.map(\.code) == [.invalidDeclaration])
+        #expect(world.diagnostics.first?.location?.line == 4)
+    }
+
     @Test func callsByUninstalledAppsAreClearRuntimeErrors() {
         let report = run("team SKMME9E2Y8\napp com.x.A\nuninstall A\nas A find generic-password\n")
         #expect(report.diagnostics.map(\.code) == [.appNotInstalled])
