@@ -104,6 +104,10 @@ enum ResultBuilder {
             if byteAttributes.contains(attribute) || s.hasPrefix(ByteCodec.marker) {
                 return Data(ByteCodec.decode(s))
             }
+            // A date the API stored (DictionaryReader.dateText) comes back a Date.
+            if DictionaryReader.dateAttributes.contains(attribute), let seconds = DictionaryReader.seconds(fromDateText: s) {
+                return Date(timeIntervalSinceReferenceDate: seconds)
+            }
             return s
         }
     }

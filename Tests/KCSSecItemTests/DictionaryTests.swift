@@ -66,6 +66,19 @@ struct DictionaryTests {
         #expect(one.delete(query) == (dropped ? errSecSuccess : errSecParam))
     }
 
+    /// SecDbItem.c copyDate (line 154): a date attribute is a Date, and
+    /// comes back one.
+    @Test("start and end dates are Dates")
+    func dates() {
+        let one = standardWorld().client("One")
+        let start = Date(timeIntervalSinceReferenceDate: 725_846_400)
+        var result: CFTypeRef?
+        #expect(one.add([kSecClass: kSecClassKey, kSecAttrApplicationTag: Data("d".utf8), kSecAttrStartDate: start,
+                         kSecReturnAttributes: true], &result) == errSecSuccess)
+        #expect((result as? [String: Any])?[kSecAttrStartDate] as? Date == start)
+        #expect(one.add([kSecClass: kSecClassKey, kSecAttrApplicationTag: Data("e".utf8), kSecAttrEndDate: "2025-01-01"]) == errSecParam)
+    }
+
     @Test("an attribute the model does not know is errSecNoSuchAttr; a short key errSecParam")
     func unknownKeys() {
         let one = standardWorld().client("One")
