@@ -130,8 +130,9 @@ public enum CodeCheck {
     /// Runs the check on a thread with a large stack (`LargeStack`): long
     /// chains (`a.b.b…`, `else if` after `else if`) are deep trees however
     /// few brackets they have, and the walks over them recurse.
-    public static func run(_ lint: ProjectLint, fileSystem: any ProjectFileSystem = LocalProjectFileSystem()) -> [Diagnostic] {
-        LargeStack.run { check(lint, fileSystem: fileSystem) }
+    /// Files are read through the lint's file system (the one it was loaded with).
+    public static func run(_ lint: ProjectLint) -> [Diagnostic] {
+        LargeStack.run { check(lint, fileSystem: lint.fileSystem) }
     }
 
     static func check(_ lint: ProjectLint, fileSystem: any ProjectFileSystem) -> [Diagnostic] {

@@ -26,7 +26,8 @@ extension Session {
         guard let projectName = decl.project else {
             throw Diagnostic(.invalidDeclaration, "no project= given", file: file, range: decl.bundleID.range)
         }
-        let fileSystem = LoaderProjectFileSystem(loader: loader)
+        // Paths as a Mac finds them, whatever the case (CaseFoldingFileSystem).
+        let fileSystem = CaseFoldingFileSystem(LoaderProjectFileSystem(loader: loader))
         var render = ProjectDiagnostics(fileSystem: fileSystem)
         let project: XcodeProject
         switch XcodeProject.load(loader.resolve(projectName.text, relativeTo: file.name), fileSystem: fileSystem) {

@@ -16,8 +16,11 @@ public struct ProjectLint {
     /// Reads the project and resolves every signed target in every configuration.
     /// `settingsBudget`: the settings all resolutions may hold together (tests).
     public static func load(_ path: String, configuration: String? = nil, team: String? = nil,
-                            fileSystem: any ProjectFileSystem = LocalProjectFileSystem(),
+                            fileSystem given: any ProjectFileSystem = LocalProjectFileSystem(),
                             settingsBudget: Int? = nil) -> Result<ProjectLint, ProjectIssue> {
+        // Paths as a Mac finds them, whatever the case (CaseFoldingFileSystem);
+        // the lint's `fileSystem` is this one, for the code check and excerpts.
+        let fileSystem = CaseFoldingFileSystem(given)
         var project: XcodeProject
         switch XcodeProject.load(path, fileSystem: fileSystem) {
         case .success(let p): project = p
@@ -115,7 +118,8 @@ public struct ProjectLint {
                 // for (BlueWallet's Debug and Release files are identical).
                 let sameGroups = a == b && reference.groupsResolve && other.groupsResolve
                     && (reference.entitlements == nil) == (other.entitlements == nil)
-                if other.resolved.entitlementsPath != reference.resolved.entitlementsPath, !sameGroups {
+                if other.resolved.entitlementsPath.map(fileSystem.canonical) != reference.resolved.entitlementsPath.map(fileSystem.canonical),
+                   !sameGroups {
                     let mine = other.resolved.entitlementsPath.map { "'\($0)'" } ?? "no entitlements file"
                     let theirs = reference.resolved.entitlementsPath.map { "'\($0)'" } ?? "no entitlements file"
                     out.append(render.diagnostic(ProjectIssue(
@@ -208,12 +212,14 @@ public struct ProjectLint {
     /// KCS605: `.entitlements` files in the project or in a target's folder
     /// that no configuration of any target signs with.
     func unusedEntitlements(_ render: inout ProjectDiagnostics) -> [Diagnostic] {
-        var used = Set(signings.compactMap(\.resolved.entitlementsPath))
+        // By canonical path: a project may spell a file in another case, as
+        // the Mac's file system lets it (CaseFoldingFileSystem).
+        var used = Set(signings.compactMap(\.resolved.entitlementsPath).map(fileSystem.canonical))
         // The other platforms a target builds for may sign with another file
         // (`CODE_SIGN_ENTITLEMENTS[sdk=macosx*]` for Mac Catalyst, as in Home Assistant).
         for s in signings {
             for platform in project.platforms(of: s.target, configuration: s.configuration).platforms where platform != s.resolved.platform {
-                if let path = project.resolve(s.target, configuration: s.configuration, platform: platform).entitlementsPath { used.insert(path) }
+                if let path = project.resolve(s.target, configuration: s.configuration, platform: platform).entitlementsPath { used.insert(fileSystem.canonical(path)) }
             }
         }
         // Targets on a platform kcs does not model (tvOS, visionOS), and of a
@@ -223,7 +229,7 @@ public struct ProjectLint {
         let modelled = Set(signings.map(\.target.id))
         for t in project.targets where !modelled.contains(t.id) {
             for c in project.configurations {
-                if let path = project.resolve(t, configuration: c.name, platform: "").entitlementsPath { used.insert(path) }
+                if let path = project.resolve(t, configuration: c.name, platform: "").entitlementsPath { used.insert(fileSystem.canonical(path)) }
             }
         }
         let selectable = signings.compactMap(entitlementsPattern)
@@ -233,14 +239,14 @@ public struct ProjectLint {
         for folder in folders.sorted() {
             for name in fileSystem.contents(ofDirectory: folder) ?? [] where name.hasSuffix(".entitlements") {
                 let p = ProjectPath.join(folder, name)
-                if !candidates.contains(where: { $0.0 == p }) { candidates.append((p, nil)) }
+                if !candidates.contains(where: { fileSystem.canonical($0.0) == fileSystem.canonical(p) }) { candidates.append((p, nil)) }
             }
         }
         var out: [Diagnostic] = []
         // A file a setting that is empty here selects (NetNewsWire's
         // `App$(DEVELOPER_ENTITLEMENTS).entitlements`, set to `-dev` in a
         // developer's own xcconfig) is in use on some machine: not reported.
-        for (path, location) in candidates where !used.contains(path) && !selectable.contains(where: { Glob.matches($0, path) }) {
+        for (path, location) in candidates where !used.contains(fileSystem.canonical(path)) && !selectable.contains(where: { Glob.matches($0, path) }) {
             let owner = project.targets.first { $0.kind != nil && ProjectPath.directory(path) == ProjectPath.join(project.sourceRoot, $0.name) }
             let users = owner.map { t in signings.filter { $0.target.id == t.id }.compactMap(\.resolved.entitlementsPath) } ?? []
             var message = "no configuration signs with '\(path)'"

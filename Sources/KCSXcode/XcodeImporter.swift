@@ -37,7 +37,9 @@ public struct XcodeImport: Sendable {
 /// per app that pins the access-group list the import worked out.
 public enum XcodeImporter {
     public static func importProject(_ path: String, options: XcodeImportOptions,
-                                     fileSystem: any ProjectFileSystem = LocalProjectFileSystem()) -> XcodeImport {
+                                     fileSystem given: any ProjectFileSystem = LocalProjectFileSystem()) -> XcodeImport {
+        // Paths as a Mac finds them, whatever the case (CaseFoldingFileSystem).
+        let fileSystem = CaseFoldingFileSystem(given)
         var render = ProjectDiagnostics(fileSystem: fileSystem)
         let project: XcodeProject
         switch XcodeProject.load(path, fileSystem: fileSystem) {

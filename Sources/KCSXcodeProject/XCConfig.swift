@@ -287,3 +287,73 @@ final class XCConfigCache: @unchecked Sendable {
         return true
     }
 }
+
+/// A project's files as a Mac finds them: its file system ignores case, so
+/// a project that names `xdrip/xDrip.entitlements` for `xDrip/xdrip.entitlements`
+/// builds there, and a Linux CI must find the file too (xDrip4iOS's four
+/// warnings were false on Linux, and its main app went unchecked; found on
+/// a real project). A path that is not found as written is looked up again
+/// component by component, ignoring case; each folder is listed once.
+public final class CaseFoldingFileSystem: ProjectFileSystem, @unchecked Sendable {
+    public let base: any ProjectFileSystem
+    private let lock = NSLock()
+    /// Each folder's names, and the same by their lowercased form (the
+    /// first in sorted order wins).
+    private var listings: [String: (exact: Set<String>, folded: [String: String])] = [:]
+
+    public init(_ base: any ProjectFileSystem) {
+        self.base = (base as? CaseFoldingFileSystem)?.base ?? base
+    }
+
+    public func read(_ path: String) -> Result<[UInt8], ProjectFileError> {
+        let first = base.read(path)
+        if case .success = first { return first }
+        guard let found = folded(path), found != path else { return first }
+        return base.read(found)
+    }
+
+    public func contents(ofDirectory path: String) -> [String]? {
+        base.contents(ofDirectory: path) ?? folded(path).flatMap { base.contents(ofDirectory: $0) }
+    }
+
+    public func canonical(_ path: String) -> String { base.canonical(folded(path) ?? path) }
+
+    public func isDirectory(_ path: String) -> Bool {
+        base.isDirectory(path) || folded(path).map { $0 != path && base.isDirectory($0) } ?? false
+    }
+
+    /// The path as the file system spells it, found ignoring case; nil
+    /// when some component matches nothing.
+    func folded(_ path: String) -> String? {
+        let absolute = path.hasPrefix("/")
+        var current = absolute ? "/" : "."
+        var out: [String] = []
+        for component in path.split(separator: "/", omittingEmptySubsequences: true).map(String.init) {
+            if component == "." || component == ".." {
+                out.append(component)
+                current = ProjectPath.join(current, component)
+                continue
+            }
+            guard let names = listing(current) else { return nil }
+            guard let name = names.exact.contains(component) ? component : names.folded[component.lowercased()] else { return nil }
+            out.append(name)
+            current = ProjectPath.join(current, name)
+        }
+        let joined = out.joined(separator: "/")
+        return absolute ? "/" + joined : joined
+    }
+
+    private func listing(_ folder: String) -> (exact: Set<String>, folded: [String: String])? {
+        lock.lock()
+        if let known = listings[folder] { lock.unlock(); return known }
+        lock.unlock()
+        guard let names = base.contents(ofDirectory: folder) else { return nil }
+        var byLowercase: [String: String] = [:]
+        for name in names.sorted() where byLowercase[name.lowercased()] == nil { byLowercase[name.lowercased()] = name }
+        let found = (exact: Set(names), folded: byLowercase)
+        lock.lock()
+        listings[folder] = found
+        lock.unlock()
+        return found
+    }
+}

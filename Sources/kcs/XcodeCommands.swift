@@ -124,7 +124,7 @@ func lintProject(_ path: String, profile: String?, configuration: String?, team:
             return .missingInput
         }
     }
-    let diagnostics = lint.run(profile: granted, profilePath: profile) + CodeCheck.run(lint, fileSystem: fileSystem)
+    let diagnostics = lint.run(profile: granted, profilePath: profile) + CodeCheck.run(lint)
     for d in diagnostics { printError(renderer.render(d)) }
     let count = diagnostics.count
     writeAll(1, Array("\(path): \(count == 0 ? "no" : String(count)) warning\(count == 1 ? "" : "s") (configuration \(lint.configuration))\n".utf8))

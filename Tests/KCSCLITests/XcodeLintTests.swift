@@ -349,6 +349,21 @@ struct XcodeLintTests {
                 "\(d.map(\.message))")
     }
 
+    /// A Mac's file system ignores case: a project that names
+    /// `app/App.entitlements` for `App/App.entitlements` builds there, and
+    /// is read the same on Linux (xDrip4iOS: four false warnings).
+    @Test func pathsAreFoundWhateverTheirCase() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.targets[0].settings["Debug"]?["CODE_SIGN_ENTITLEMENTS"] = "app/app.ENTITLEMENTS"
+        f.writeProject()
+        let lint = try ProjectLint.load(f.projectPath).get()
+        let d = lint.run() + CodeCheck.run(lint)
+        #expect(!d.contains { $0.code == .projectSetting || $0.code == .projectEntitlementsFile }, "\(d.map(\.message))")
+        let debug = try #require(lint.signings.first { $0.target.name == "App" && $0.configuration == "Debug" })
+        #expect(debug.accessGroups.contains("\(XcodeFixture.team).com.example.Notes.shared"))
+    }
+
     @Test func aWrappersOwnPlumbingIsNotReportedAndItsCallersAre() throws {
         // Apple's sample KeychainItem: the group goes from the initialiser's
         // accessGroup: into a stored property and a static helper's
