@@ -632,7 +632,7 @@ private final class UseVisitor: SyntaxVisitor {
         if let group = arg("accessGroup"), !Self.isSharedGroupCall(group) { record(group, api: "accessGroup:") }
         // A keychain type's `group:` (TunnelKit's and Partout's `Keychain(group:)`,
         // common in VPN apps; they were skipped, found on IVPN and Passepartout).
-        if let group = arg("group"), Self.calleeName(node.calledExpression).lowercased().contains("keychain") {
+        if let group = arg("group"), Self.isKeychainNamed(Self.calleeName(node.calledExpression)) {
             record(group, api: "group:")
         }
         // dict.setValue(group, forKey: kSecAttrAccessGroup as String), updateValue(_:forKey:)
@@ -653,6 +653,16 @@ private final class UseVisitor: SyntaxVisitor {
     /// `SharedGroupIdentifier`), without rendering the expression: each
     /// call of `f()()()…` rendered all the calls before it (quadratic, found
     /// by adversarial testing).
+    /// A keychain type's name (`Keychain`, `AppleKeychain`, `KeychainRepository`):
+    /// its `group:` argument is checked where it is written.
+    static func isKeychainNamed(_ name: String) -> Bool { name.lowercased().contains("keychain") }
+
+    /// Whether callers pass a parameter with this label through a checked
+    /// argument: `accessGroup:` anywhere, `group:` of a keychain type.
+    static func isCheckedLabel(_ label: String, inType type: String?) -> Bool {
+        label == "accessGroup" || label == "group" && type.map { isKeychainNamed(Scope.lastName($0)) } == true
+    }
+
     static func calleeName(_ e: ExprSyntax) -> String {
         if let r = e.as(DeclReferenceExprSyntax.self) { return r.baseName.text }
         if let m = e.as(MemberAccessExprSyntax.self) { return m.declName.baseName.text }
@@ -693,7 +703,7 @@ private final class UseVisitor: SyntaxVisitor {
             if let members = n.as(StructDeclSyntax.self)?.memberBlock ?? n.as(ClassDeclSyntax.self)?.memberBlock
                 ?? n.as(ActorDeclSyntax.self)?.memberBlock {
                 if let known = forwarded[members.id]?[name] { return known }
-                let answer = Self.forwardsProperty(name, members: members.members)
+                let answer = Self.forwardsProperty(name, members: members.members, type: LocalBinding.typeName(of: n))
                 forwarded[members.id, default: [:]][name] = answer
                 return answer
             }
@@ -702,7 +712,7 @@ private final class UseVisitor: SyntaxVisitor {
         return false
     }
 
-    private static func forwardsProperty(_ name: String, members: MemberBlockItemListSyntax) -> Bool {
+    private static func forwardsProperty(_ name: String, members: MemberBlockItemListSyntax, type: String?) -> Bool {
         let declared = members.contains { member in
             guard let v = member.decl.as(VariableDeclSyntax.self), v.bindingSpecifier.tokenKind == .keyword(.let) else { return false }
             return v.bindings.contains {
@@ -721,7 +731,8 @@ private final class UseVisitor: SyntaxVisitor {
                 guard target?.declName.baseName.text == name,
                       target?.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "self" else { continue }
                 guard let value = e[2].as(DeclReferenceExprSyntax.self)?.baseName.text,
-                      LocalBinding.parameter(parameters, value)?.firstName.text == "accessGroup" else { return false }
+                      let label = LocalBinding.parameter(parameters, value)?.firstName.text,
+                      isCheckedLabel(label, inType: type) else { return false }
                 setters += 1
             }
         }
@@ -811,7 +822,7 @@ private final class UseVisitor: SyntaxVisitor {
             case .runtime: return runtime
             case .parameter(let label):
                 var forwarded = runtime
-                forwarded.forwarded = label == "accessGroup"
+                forwarded.forwarded = Self.isCheckedLabel(label, inType: scope.types.first)
                 return forwarded
             case .property:
                 var property = runtime

@@ -196,9 +196,23 @@ extension XcodeProject {
                                        at: target.location, hint: "set it in the target's build settings"))
         } else if let b = bundleID, b.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty)
                     || !b.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }) {
-            issues.append(ProjectIssue(.warning, "the bundle ID of \(context) expands to '\(b.prefix(200))', which is not a bundle ID",
-                                       at: bundleIDLocation,
-                                       hint: "a bundle ID is dot-separated parts of letters, digits and '-'"))
+            // A setting no level defines is already said at this line (KCS602).
+            if !holes.contains("PRODUCT_BUNDLE_IDENTIFIER") {
+                // Name what expanded to nothing: a team left empty for a
+                // developer's own override file (Loop's `com..loopkit.Loop`).
+                var empty: [String] = [], seen: Set<String> = ["PRODUCT_BUNDLE_IDENTIFIER"]
+                var pending = settings.definition(of: "PRODUCT_BUNDLE_IDENTIFIER").map { Self.referencedNames(in: $0.value) } ?? []
+                while let name = pending.popLast(), seen.count < 64 {
+                    guard seen.insert(name).inserted, let definition = settings.definition(of: name) else { continue }
+                    if settings.value(of: name).value.isEmpty { empty.append(name); continue }
+                    pending += Self.referencedNames(in: definition.value)
+                }
+                issues.append(ProjectIssue(.warning, "the bundle ID of \(context) expands to '\(b.prefix(200))', which is not a bundle ID",
+                                           at: bundleIDLocation,
+                                           hint: (empty.isEmpty ? "" : empty.map { "$(\($0))" }.joined(separator: ", ")
+                                                  + (empty.count == 1 ? " is" : " are") + " set to nothing here; ")
+                                               + "a bundle ID is dot-separated parts of letters, digits and '-'"))
+            }
             bundleID = nil
         }
         if platform == "catalyst", let b = bundleID, value("DERIVE_MACCATALYST_PRODUCT_BUNDLE_IDENTIFIER") == "YES" {
@@ -253,6 +267,18 @@ extension XcodeProject {
         guard let definition = settings.definition(of: "INFOPLIST_KEY_" + key) else { return nil }
         let e = settings.expand("$(INFOPLIST_KEY_\(key))", extra: extra)
         return e.undefined.isEmpty && e.problems.isEmpty ? (e.value, definition.location) : nil
+    }
+
+    /// The setting names a value refers to directly (`$(NAME)`, `$(NAME:op)`, `${NAME}`).
+    static func referencedNames(in value: String) -> [String] {
+        var names: [String] = []
+        var rest = Substring(value)
+        while let start = rest.range(of: "$(") ?? rest.range(of: "${") {
+            let name = rest[start.upperBound...].prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+            if !name.isEmpty, !names.contains(String(name)) { names.append(String(name)) }
+            rest = rest[start.upperBound...]
+        }
+        return names
     }
 
     /// The `CFBundleIdentifier` string of an XML Info.plist and its line.

@@ -264,7 +264,9 @@ struct XcodeImporterTests {
         let result = XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions())
         #expect(clock.now - start < .seconds(20))
         #expect(result.diagnostics.contains { $0.message.contains("includes itself") })
-        #expect(result.diagnostics.contains { $0.message.contains("not a bundle ID") })
+        // The bundle ID's problem is said where it is set (not again as "not a bundle ID").
+        #expect(result.diagnostics.contains { $0.message.contains("PRODUCT_BUNDLE_IDENTIFIER") && $0.message.contains("longer than") },
+                "\(result.diagnostics.map(\.message))")
         // The target's name cannot leave its comment line, nor a value its literal.
         #expect(!result.scenario.split(separator: "\n").contains { $0.hasPrefix("platform macos") })
         #expect(!result.scenario.unicodeScalars.contains("\u{202E}"))

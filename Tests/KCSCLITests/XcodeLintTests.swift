@@ -364,6 +364,31 @@ struct XcodeLintTests {
         #expect(debug.accessGroups.contains("\(XcodeFixture.team).com.example.Notes.shared"))
     }
 
+    /// A bundle ID emptied by a setting set to nothing names the setting
+    /// (Loop's `com..loopkit.Loop`); one that uses a setting no level
+    /// defines is said once, as undefined, not also as no bundle ID.
+    @Test func anEmptiedBundleIDNamesWhatEmptiedIt() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.write("Config/Base.xcconfig", """
+            #include "Team.xcconfig"
+            ORG_TEAM =
+            BUNDLE_PREFIX = com.$(ORG_TEAM).example
+            PRODUCT_BUNDLE_IDENTIFIER = $(BUNDLE_PREFIX).$(PRODUCT_NAME:rfc1034identifier)
+
+            """)
+        f.writeProject()
+        let emptied = try ProjectLint.load(f.projectPath).get().run().filter { $0.message.contains("target 'App'") && $0.message.contains("which is not a bundle ID") }
+        #expect(!emptied.isEmpty && emptied.allSatisfy { $0.hint?.hasPrefix("$(ORG_TEAM) is set to nothing here") == true }, "\(emptied.map { $0.hint ?? "" })")
+        f.write("Config/Base.xcconfig", """
+            #include "Team.xcconfig"
+            PRODUCT_BUNDLE_IDENTIFIER = com.$(NOWHERE).$(PRODUCT_NAME:rfc1034identifier)
+
+            """)
+        let undefined = try ProjectLint.load(f.projectPath).get().run().filter { $0.location?.line == 2 }
+        #expect(undefined.count == 2 && undefined.allSatisfy { $0.message.contains("uses $(NOWHERE)") }, "\(undefined.map(\.message))")
+    }
+
     @Test func aWrappersOwnPlumbingIsNotReportedAndItsCallersAre() throws {
         // Apple's sample KeychainItem: the group goes from the initialiser's
         // accessGroup: into a stored property and a static helper's
@@ -392,12 +417,24 @@ struct XcodeLintTests {
                 _ = KeychainItem(accessGroup: "\(team).com.example.nope").read()
                 return q
             }
+            // group: of a keychain type is checked at its callers (Muun's shape); of another type it is not.
+            struct KeychainRepository {
+                private let group: String
+                init(group: String) { self.group = group }
+                func query() -> [String: Any] { [kSecAttrAccessGroup as String: group] }
+            }
+            struct Store {
+                private let group: String
+                init(group: String) { self.group = group }
+                func query() -> [String: Any] { [kSecAttrAccessGroup as String: group] }
+            }
+            let repository = KeychainRepository(group: "\(team).com.example.nope")
 
             """)
         f.writeProject()
         let d = CodeCheck.run(try ProjectLint.load(f.projectPath).get())
         let found = d.map { "\($0.code.rawValue) \($0.location.map { "\($0.line):\($0.column)" } ?? "-")" }
-        #expect(found == ["KCS608 14:40", "KCS607 15:40", "KCS607 17:35"], "\(d.map(\.message))")
+        #expect(found == ["KCS608 14:40", "KCS607 15:40", "KCS607 17:35", "KCS608 29:69", "KCS607 31:44"], "\(d.map(\.message))")
     }
 
     @Test func scriptsDeclareAppsFromTheProject() throws {
