@@ -153,7 +153,7 @@ public struct ProjectLint {
     /// shares groups, without any of them.
     func extensionsSharingNothing(_ render: inout ProjectDiagnostics) -> [Diagnostic] {
         var out: [Diagnostic] = []
-        var answers: [String: Bool] = [:]
+        var answers: [String: String?] = [:]
         for host in project.targets where host.kind != nil {
             guard let h = signing(of: host) else { continue }
             let shared = Set(h.keychainAccessGroups.map(\.value) + h.applicationGroups.map(\.value))
@@ -171,13 +171,13 @@ public struct ProjectLint {
                 guard shared.isDisjoint(with: theirs) else { continue }
                 // Each extension read once, however many apps embed it (a
                 // shared one was read again per host; found by adversarial testing).
-                let mayUse = answers[child.id] ?? mayUseSharedData(child, &render)
-                answers[child.id] = mayUse
-                guard mayUse else { continue }
+                let reason = answers[child.id] ?? sharedDataReason(child, &render)
+                answers[child.id] = reason
+                guard let reason else { continue }
                 out.append(render.diagnostic(ProjectIssue(
                     .warning, "target '\(child.name)' is embedded in '\(host.name)' but shares no group with it (configuration '\(configuration)'): it cannot read what '\(host.name)' stores in \(shared.sorted().joined(separator: ", "))",
                     at: c.resolved.entitlementsLocation ?? child.location,
-                    hint: "add the group the two should share to both entitlements files (an extension inherits nothing from its app)"),
+                    hint: "asked because \(reason): add the group the two should share to both entitlements files (an extension inherits nothing from its app)"),
                     code: .projectExtensionGroup))
             }
         }
@@ -199,14 +199,20 @@ public struct ProjectLint {
     /// A notification service extension that only rewrites a title has
     /// nothing to share, and asking it to was noise (found on 2PASS and
     /// Secretive's XPC services).
-    func mayUseSharedData(_ target: XcodeProject.Target, _ render: inout ProjectDiagnostics) -> Bool {
-        guard target.codeIsAllSwiftSources, !target.swiftSources.isEmpty else { return true }
+    /// Why the target may read shared data, said in KCS604's hint (a
+    /// developer asked for a linked package cannot find a call to fix;
+    /// found on a real-project trial); nil when it cannot.
+    func sharedDataReason(_ target: XcodeProject.Target, _ render: inout ProjectDiagnostics) -> String? {
+        guard target.codeIsAllSwiftSources else { return "it has code kcs does not read (in another language, or a framework or package it links)" }
+        guard !target.swiftSources.isEmpty else { return "kcs finds no Swift source of it" }
         for path in target.swiftSources {
-            guard let file = render.sourceFile(path) else { return true }
+            guard let file = render.sourceFile(path) else { return "kcs cannot read its source '\(path)'" }
             let text = String(decoding: file.bytes, as: UTF8.self)
-            if Self.sharedDataWords.contains(where: { text.contains($0) }) { return true }
+            if let word = Self.sharedDataWords.first(where: { text.contains($0) }) {
+                return "its code names the keychain or an app group (\(word.replacingOccurrences(of: "\"", with: "")) in \(ProjectPath.lastComponent(path)))"
+            }
         }
-        return false
+        return nil
     }
 
     /// KCS605: `.entitlements` files in the project or in a target's folder

@@ -200,6 +200,14 @@ struct XcodeLintTests {
         #expect(try extensionGroup(source: "let d = UserDefaults(suiteName: \"group.com.example.notes\")\n"))
         #expect(try extensionGroup(source: "let q = [kSecClass: kSecClassGenericPassword]\n"))
         #expect(try extensionGroup(source: "let k = KeychainSwift()\n"))
+        // The hint says why the extension was asked.
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.targets[2].frameworks = ["Shared.framework"]
+        f.write("Share/ShareViewController.swift", plain)
+        f.writeProject()
+        let asked = try ProjectLint.load(f.projectPath).get().run().first { $0.code == .projectExtensionGroup }
+        #expect(asked?.hint?.hasPrefix("asked because it has code kcs does not read") == true, "\(asked?.hint ?? "")")
     }
 
     @Test func aMissingFileIsSaidOnceWithItsTemplate() throws {
