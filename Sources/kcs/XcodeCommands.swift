@@ -54,7 +54,10 @@ struct ImportXcode: ParsableCommand {
 
     func run() throws {
         var project = project
-        var folder = output.map { ProjectPath.directory($0) } ?? "."
+        // Paths are relative to the scenario's folder; a device or pipe
+        // (`-o /dev/stdout`) has none, so they are relative to here (they
+        // were relative to /dev; found on a real-project trial).
+        var folder = output.flatMap { $0.hasPrefix("/dev/") || $0.hasPrefix("/proc/self/fd/") ? nil : ProjectPath.directory($0) } ?? "."
         // Entitlements paths are written relative to the scenario's folder; that
         // needs both paths from one root (an absolute -o with a relative project,
         // or -o ../x.kcs, would otherwise leave them relative to this directory).

@@ -87,6 +87,17 @@ struct XcodeCLITests {
         #expect(unhurried.status == 0 && unhurried.stdout.contains("app com.example.Notes"), "\(unhurried.stderr)")
     }
 
+    /// A device has no folder: `-o /dev/stdout` writes what plain output
+    /// writes (entitlements paths were relative to /dev).
+    @Test func importToADeviceWritesPathsFromHere() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let plain = try BinaryRunner.run(["import", "xcode", f.projectPath])
+        let device = try BinaryRunner.run(["import", "xcode", f.projectPath, "-o", "/dev/stdout"])
+        #expect(plain.status == 0 && device.status == 0, "\(device.stderr)")
+        #expect(device.stdout == plain.stdout)
+    }
+
     @Test func aCleanProjectLintsClean() throws {
         var f = XcodeFixture.appWidgetShare()
         defer { f.remove() }
