@@ -43,6 +43,8 @@ public struct AccessGroupFinder {
     /// For each type (by its last name), the types and protocols its
     /// declaration and extensions inherit or conform to.
     private var supertypes: [String: Set<String>] = [:]
+    /// Type aliases of the target's files, by alias.
+    private var typeAliases: [String: Set<String>] = [:]
 
     public init() {}
 
@@ -67,6 +69,8 @@ public struct AccessGroupFinder {
         var valueMembers: [(String, String)] = []
         /// (type's last name, inherited type's last name)
         var supertypes: [(String, String)] = []
+        /// (alias, the type path it names): `typealias KcM = KeychainManager`.
+        var typeAliases: [(String, String)] = []
     }
 
     /// A constant with the file declaring it.
@@ -91,6 +95,7 @@ public struct AccessGroupFinder {
         members.walk(tree)
         out.valueMembers = members.valueMembers
         out.supertypes = members.supertypes
+        out.typeAliases = members.typeAliases
         return out
     }
 
@@ -100,6 +105,16 @@ public struct AccessGroupFinder {
         for c in found.constants { constants[c.name, default: []].append(Declared(constant: c, file: file)) }
         for (name, type) in found.valueMembers { valueMembers[name, default: []].insert(type) }
         for (type, parent) in found.supertypes { supertypes[type, default: []].insert(parent) }
+        for (alias, type) in found.typeAliases { typeAliases[alias, default: []].insert(type) }
+    }
+
+    /// A type path with a type alias at its head replaced by the type it
+    /// names, when the target's files give it one meaning (Delta Chat's
+    /// `private typealias KcM = KeychainManager`, then `KcM.sharedKeychainGroup`).
+    func aliased(_ path: String) -> String {
+        let head = path.prefix { $0 != "." }
+        guard let types = typeAliases[String(head)], types.count == 1, let type = types.first else { return path }
+        return type + path.dropFirst(head.count)
     }
 
     /// Whether `name`, used in the type `type` (a qualified name), can be a
@@ -171,7 +186,7 @@ public struct AccessGroupFinder {
         let conditions = all.map(\.constant.condition)
         let always = conditions.contains(nil) || Set(conditions).count > 1 && conditions.contains("#else")
         return Resolved(value: .literal(first.constant.value), constant: all.count == 1 ? (first.file, first.constant.line) : nil,
-                        condition: always ? nil : conditions.first ?? nil)
+                        condition: always ? nil : conditions.first ?? nil, container: first.constant.container)
     }
 
     /// An expression's value, with the constant it came from and the `#if`
@@ -183,6 +198,8 @@ public struct AccessGroupFinder {
         /// A wrapper's own plumbing: a value its callers pass with an
         /// `accessGroup:` label, each checked where it is written.
         var forwarded = false
+        /// The type declaring the constant it came from (nil: top level).
+        var container: String?
     }
 
     public static func parse(_ text: String) -> SourceFileSyntax { Parser.parse(source: text) }
@@ -192,8 +209,41 @@ public struct AccessGroupFinder {
     /// written as `infoPlistMarker` and its key (the code check reads it for
     /// each target). One rule for constants, bindings and direct uses.
     static func constantValue(_ e: ExprSyntax) -> String? {
-        if let s = e.as(StringLiteralExprSyntax.self) { return s.representedLiteralValue }
+        if let s = e.as(StringLiteralExprSyntax.self) { return s.representedLiteralValue ?? interpolation(s) }
         return infoPlistKey(e).map { infoPlistMarker + $0 }
+    }
+
+    /// A string that interpolates constants only (`"\\(teamID).com.example.shared"`,
+    /// `"\\(Config.team).group"`), as `interpolationMarker` and its parts:
+    /// literal text, and the names, resolved where the string is used or
+    /// declared ("team ID constant plus a suffix" is the common way to spell
+    /// a group; found on real projects). Anything else in it: nil.
+    static func interpolation(_ s: StringLiteralExprSyntax) -> String? {
+        var parts: [String] = []
+        for segment in s.segments {
+            if let text = segment.as(StringSegmentSyntax.self) {
+                parts.append("s" + text.content.text)
+            } else if let e = segment.as(ExpressionSegmentSyntax.self), e.expressions.count == 1, let only = e.expressions.first,
+                      only.label == nil, let path = referencePath(only.expression) {
+                parts.append("r" + path)
+            } else {
+                return nil
+            }
+        }
+        // Escapes in the text (\\n, \\u{…}) are not worked out: such a string is not followed.
+        guard !parts.contains(where: { $0.hasPrefix("s") && $0.contains("\\") }) else { return nil }
+        return interpolationMarker + parts.joined(separator: "\u{1}")
+    }
+
+    static let interpolationMarker = "\u{0}Interpolation:"
+
+    /// `name`, `Type.name` or `Outer.Type.name`: a path of names.
+    static func referencePath(_ e: ExprSyntax) -> String? {
+        if let r = e.as(DeclReferenceExprSyntax.self) { return r.baseName.text }
+        if let m = e.as(MemberAccessExprSyntax.self), let base = m.base, let prefix = referencePath(base) {
+            return prefix + "." + m.declName.baseName.text
+        }
+        return nil
     }
 
     /// What a value read from Info.plist is written as until a target says
@@ -531,6 +581,12 @@ private final class ConstantCollector: SyntaxVisitor {
 private final class MemberCollector: SyntaxVisitor {
     var valueMembers: [(String, String)] = []
     var supertypes: [(String, String)] = []
+    var typeAliases: [(String, String)] = []
+
+    override func visit(_ node: TypeAliasDeclSyntax) -> SyntaxVisitorContinueKind {
+        typeAliases.append((node.name.text, Scope.typePath(node.initializer.value)))
+        return .skipChildren
+    }
 
     private func collect(_ type: String, _ inheritance: InheritanceClauseSyntax?, _ members: MemberBlockItemListSyntax) {
         for inherited in inheritance?.inheritedTypes ?? [] {
@@ -674,7 +730,7 @@ private final class UseVisitor: SyntaxVisitor {
     private func recordComposed(_ node: FunctionCallExprSyntax, prefix: ExprSyntax?, group: ExprSyntax?, api: String) {
         let p = prefix.flatMap { resolve($0) }, g = group.flatMap { resolve($0) }
         if let p, let g, case .literal(let a) = p.value, case .literal(let b) = g.value,
-           !a.hasPrefix(AccessGroupFinder.infoPlistMarker), !b.hasPrefix(AccessGroupFinder.infoPlistMarker) {
+           !a.hasPrefix("\u{0}"), !b.hasPrefix("\u{0}") {
             append(.literal(a + "." + b), api: api, at: Syntax(node), constant: nil, condition: p.condition ?? g.condition)
         } else {
             append(.runtime(node.trimmedDescription), api: api, at: Syntax(node), constant: nil)
@@ -793,9 +849,42 @@ private final class UseVisitor: SyntaxVisitor {
         uses.append(use)
     }
 
+    /// A value with its interpolations worked out: each name a constant of
+    /// `types` (innermost first) or of the top level, each `Type.name` a
+    /// constant of that type; nil when one is not a known constant.
+    private func expanded(_ value: String, in types: [String], depth: Int = 0) -> String? {
+        guard value.hasPrefix(AccessGroupFinder.interpolationMarker) else { return value }
+        guard depth < 8 else { return nil }
+        var out = ""
+        for part in value.dropFirst(AccessGroupFinder.interpolationMarker.count).split(separator: "\u{1}", omittingEmptySubsequences: false) {
+            if part.hasPrefix("s") { out += part.dropFirst(); continue }
+            let path = part.dropFirst().split(separator: ".").map(String.init)
+            guard let name = path.last else { return nil }
+            lookedUp.insert(name)
+            let type = finder.aliased(path.dropLast().joined(separator: "."))
+            let found = type.isEmpty
+                ? finder.constant(name) { c in !c.isLocal && (c.container.map { types.contains($0) } ?? true) }
+                : finder.constant(name) { c in !c.isLocal && (c.container.map { Scope.names($0, type) } ?? false) }
+            guard let found, case .literal(let v) = found.value, let text = expanded(v, in: found.container.map { [$0] } ?? [], depth: depth + 1),
+                  !text.hasPrefix("\u{0}") else { return nil }
+            out += text
+        }
+        return out
+    }
+
+    /// `resolve`, with interpolated constants worked out (else a value built at run time).
+    private func resolve(_ expr: ExprSyntax) -> AccessGroupFinder.Resolved? {
+        guard var found = resolveWritten(expr) else { return nil }
+        if case .literal(let v) = found.value, v.hasPrefix(AccessGroupFinder.interpolationMarker) {
+            let types = found.container.map { [$0] } ?? Scope(of: Syntax(expr)).types
+            found.value = expanded(v, in: types).map { .literal($0) } ?? .runtime(expr.trimmedDescription)
+        }
+        return found
+    }
+
     /// The value of an expression if it is spelled out; `nil` for a
     /// `nil` literal (no group at all).
-    private func resolve(_ expr: ExprSyntax) -> AccessGroupFinder.Resolved? {
+    private func resolveWritten(_ expr: ExprSyntax) -> AccessGroupFinder.Resolved? {
         var e = expr
         // `"…" as String`, `("…")`, `x!`
         if let seq = e.as(SequenceExprSyntax.self), let first = seq.elements.first, seq.elements.count == 3,
@@ -847,7 +936,7 @@ private final class UseVisitor: SyntaxVisitor {
             var type: String?
             if let b = base.as(DeclReferenceExprSyntax.self) {
                 let text = b.baseName.text
-                type = text == "Self" || text == "self" ? scope.types.first : text
+                type = text == "Self" || text == "self" ? scope.types.first : finder.aliased(text)
                 // `self.name`: the instance's property, if it has one.
                 if text == "self", let t = type {
                     if finder.isValueMember(name, of: t) {
@@ -859,7 +948,7 @@ private final class UseVisitor: SyntaxVisitor {
                 }
             } else if let b = base.as(MemberAccessExprSyntax.self), Self.isTypePath(b) {
                 // Outer.Type.name: a path of type names.
-                type = b.trimmedDescription.filter { !$0.isWhitespace }
+                type = finder.aliased(b.trimmedDescription.filter { !$0.isWhitespace })
             }
             guard let type else { return runtime }
             let exact = type == scope.types.first

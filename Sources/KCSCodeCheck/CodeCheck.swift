@@ -289,6 +289,10 @@ public enum CodeCheck {
                         group.isEmpty || group.contains(where: \.isWhitespace) ? "\"\(group)\"" : group
                     }
                     var value = use.value
+                    // A marker the finder did not work out is no group.
+                    if case .literal(let marked) = value, marked.hasPrefix("\u{0}"), !marked.hasPrefix(AccessGroupFinder.infoPlistMarker) {
+                        value = .runtime("a string kcs cannot work out")
+                    }
                     // A string of Info.plist: this target's, with its build settings.
                     if case .literal(let marked) = value, marked.hasPrefix(AccessGroupFinder.infoPlistMarker) {
                         let key = String(marked.dropFirst(AccessGroupFinder.infoPlistMarker.count))

@@ -397,6 +397,44 @@ struct XcodeLintTests {
         #expect(undefined.count == 2 && undefined.allSatisfy { $0.message.contains("uses $(NOWHERE)") }, "\(undefined.map(\.message))")
     }
 
+    /// "Team ID constant plus a suffix": interpolations of constants are
+    /// worked out, directly, through a constant, a type's constant and a
+    /// constant of constants, and through a type alias (Delta Chat's `KcM`);
+    /// anything else stays a value built at run time.
+    @Test func interpolatedConstantsAreWorkedOut() throws {
+        let f = Self.oneApp(sources: ["Groups.swift"])
+        defer { f.remove() }
+        let team = XcodeFixture.team
+        f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.shared"])
+        f.write("App/Groups.swift", """
+            import Security
+            let teamID = "\(team)"
+            enum Config {
+                static let team = "\(team)"
+                static let shared = "\\(team).com.example.shared"
+                static let wrong = "\\(Config.team).com.example.wrong"
+            }
+            let nested = "\\(Config.shared)"
+            func calls(prefix: String) {
+                let a: [String: Any] = [kSecAttrAccessGroup as String: "\\(teamID).com.example.shared"]
+                let b: [String: Any] = [kSecAttrAccessGroup as String: Config.shared]
+                let c: [String: Any] = [kSecAttrAccessGroup as String: Config.wrong]
+                let d: [String: Any] = [kSecAttrAccessGroup as String: nested]
+                let e: [String: Any] = [kSecAttrAccessGroup as String: "\\(prefix).com.example.shared"]
+                let g: [String: Any] = [kSecAttrAccessGroup as String: "\\(teamID).com.example.other"]
+                let h: [String: Any] = [kSecAttrAccessGroup as String: C.wrong]
+                let i: [String: Any] = [kSecAttrAccessGroup as String: C.shared]
+            }
+            private typealias C = Config
+
+            """)
+        f.writeProject()
+        let d = CodeCheck.run(try ProjectLint.load(f.projectPath).get())
+        let found = d.map { "\($0.code.rawValue) \($0.location?.line ?? 0)" }
+        #expect(found == ["KCS607 12", "KCS608 14", "KCS607 15", "KCS607 16"], "\(d.map(\.message))")
+        #expect(d.first?.message.contains("\(team).com.example.wrong") == true)
+    }
+
     @Test func aWrappersOwnPlumbingIsNotReportedAndItsCallersAre() throws {
         // Apple's sample KeychainItem: the group goes from the initialiser's
         // accessGroup: into a stored property and a static helper's
