@@ -38,6 +38,17 @@ struct XcodeLintTests {
 
     func codes(_ d: [Diagnostic]) -> [DiagnosticCode] { d.map(\.code) }
 
+    /// The code check of one file compiled by one app entitled to
+    /// `$(AppIdentifierPrefix)com.example.shared`.
+    static func checkedCode(_ name: String, _ source: String) throws -> [Diagnostic] {
+        let f = oneApp(sources: [name])
+        defer { f.remove() }
+        f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.shared"])
+        f.write("App/\(name)", source)
+        f.writeProject()
+        return CodeCheck.run(try ProjectLint.load(f.projectPath).get())
+    }
+
     /// One app target, Release only, signed by the fixture's team, compiling `sources` from App/.
     static func oneApp(sources: [String]) -> XcodeFixture {
         var f = XcodeFixture()
@@ -402,11 +413,8 @@ struct XcodeLintTests {
     /// constant of constants, and through a type alias (Delta Chat's `KcM`);
     /// anything else stays a value built at run time.
     @Test func interpolatedConstantsAreWorkedOut() throws {
-        let f = Self.oneApp(sources: ["Groups.swift"])
-        defer { f.remove() }
         let team = XcodeFixture.team
-        f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.shared"])
-        f.write("App/Groups.swift", """
+        let d = try Self.checkedCode("Groups.swift", """
             import Security
             let teamID = "\(team)"
             enum Config {
@@ -428,8 +436,6 @@ struct XcodeLintTests {
             private typealias C = Config
 
             """)
-        f.writeProject()
-        let d = CodeCheck.run(try ProjectLint.load(f.projectPath).get())
         let found = d.map { "\($0.code.rawValue) \($0.location?.line ?? 0)" }
         #expect(found == ["KCS607 12", "KCS608 14", "KCS607 15", "KCS607 16"], "\(d.map(\.message))")
         #expect(d.first?.message.contains("\(team).com.example.wrong") == true)
@@ -439,11 +445,8 @@ struct XcodeLintTests {
         // Apple's sample KeychainItem: the group goes from the initialiser's
         // accessGroup: into a stored property and a static helper's
         // accessGroup:; the callers are what kcs checks.
-        let f = Self.oneApp(sources: ["KeychainItem.swift"])
-        defer { f.remove() }
         let team = XcodeFixture.team
-        f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.shared"])
-        f.write("App/KeychainItem.swift", """
+        let d = try Self.checkedCode("KeychainItem.swift", """
             import Security
             struct KeychainItem {
                 let accessGroup: String?
@@ -477,8 +480,6 @@ struct XcodeLintTests {
             let repository = KeychainRepository(group: "\(team).com.example.nope")
 
             """)
-        f.writeProject()
-        let d = CodeCheck.run(try ProjectLint.load(f.projectPath).get())
         let found = d.map { "\($0.code.rawValue) \($0.location.map { "\($0.line):\($0.column)" } ?? "-")" }
         #expect(found == ["KCS608 14:40", "KCS607 15:40", "KCS607 17:35", "KCS608 29:69", "KCS607 31:44"], "\(d.map(\.message))")
     }
