@@ -256,10 +256,13 @@ public struct AccessGroupFinder {
     /// reaches the code at run time (Mattermost, Lockwise, WireGuard).
     static func infoPlistKey(_ expr: ExprSyntax) -> String? {
         var e = expr
-        if let seq = e.as(SequenceExprSyntax.self), let first = seq.elements.first, seq.elements.count >= 3 {
-            let second = seq.elements.dropFirst().first
-            guard second?.is(UnresolvedAsExprSyntax.self) == true
-                    || second?.as(BinaryOperatorExprSyntax.self)?.operator.text == "??" else { return nil }
+        // `X as? T`, `X ?? d` or `X as? T ?? d`, and nothing else: `X as! String
+        // + ".shared"` is more than the Info.plist string (found by review).
+        if let seq = e.as(SequenceExprSyntax.self), let first = seq.elements.first {
+            let rest = Array(seq.elements.dropFirst())
+            func isCast(_ i: Int) -> Bool { rest.count > i && rest[i].is(UnresolvedAsExprSyntax.self) }
+            func isDefault(_ i: Int) -> Bool { rest.count > i && rest[i].as(BinaryOperatorExprSyntax.self)?.operator.text == "??" }
+            guard rest.count == 2 && (isCast(0) || isDefault(0)) || rest.count == 4 && isCast(0) && isDefault(2) else { return nil }
             e = first
         }
         if let f = e.as(ForceUnwrapExprSyntax.self) { e = f.expression }
@@ -348,6 +351,8 @@ enum LocalBinding {
     case parameter(label: String)
     /// A property of the enclosing type (a value).
     case property
+    /// `if let name = self.name` (or `guard let`): the type's member `name`.
+    case selfMember
 
     init(_ name: String, before use: Syntax, index: BindingIndex, isValueMember: (_ type: String) -> Bool) {
         self = .none
@@ -360,8 +365,12 @@ enum LocalBinding {
                 // per use was quadratic, a 250 KB file took minutes).
                 if let found = index.binding(of: name, in: items, before: child.position) { self = found; return }
             }
-            if let i = n.as(IfExprSyntax.self), child.id == i.body.id, Self.binds(i.conditions, name) { self = .runtime; return }
-            if let w = n.as(WhileStmtSyntax.self), child.id == w.body.id, Self.binds(w.conditions, name) { self = .runtime; return }
+            if let i = n.as(IfExprSyntax.self), child.id == i.body.id, Self.binds(i.conditions, name) {
+                self = Self.binding(of: name, by: i.conditions); return
+            }
+            if let w = n.as(WhileStmtSyntax.self), child.id == w.body.id, Self.binds(w.conditions, name) {
+                self = Self.binding(of: name, by: w.conditions); return
+            }
             if let f = n.as(ForStmtSyntax.self), child.id == f.body.id, Self.mentions(f.pattern, name) { self = .runtime; return }
             if let c = n.as(SwitchCaseSyntax.self), case .case(let label) = c.label,
                label.caseItems.contains(where: { Self.mentions($0.pattern, name) }) { self = .runtime; return }
@@ -426,18 +435,16 @@ enum LocalBinding {
     }
 
     /// The names `if`/`guard`/`while` conditions bind.
-    /// An unwrapping that only renames (`if let x`, `if let x = x`, `guard
-    /// let x = self.x`) binds nothing new: the name goes on meaning what it
-    /// meant outside, a constant included (Mattermost unwraps its group
-    /// property so before each query).
+    /// An unwrapping that only renames (`if let x`, `if let x = x`) binds
+    /// nothing new: the name goes on meaning what it meant outside, a
+    /// constant included. `if let x = self.x` binds the member
+    /// (`binding(of:by:)`: Mattermost unwraps its group property so).
     static func bound(by conditions: ConditionElementListSyntax) -> [String] {
         conditions.flatMap { element -> [String] in
             if let optional = element.condition.as(OptionalBindingConditionSyntax.self),
                let name = optional.pattern.as(IdentifierPatternSyntax.self)?.identifier.text {
                 let value = optional.initializer?.value
                 if value == nil || value?.as(DeclReferenceExprSyntax.self)?.baseName.text == name { return [] }
-                if let m = value?.as(MemberAccessExprSyntax.self), m.declName.baseName.text == name,
-                   m.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "self" { return [] }
             }
             let pattern: PatternSyntax? = element.condition.as(OptionalBindingConditionSyntax.self)?.pattern
                 ?? element.condition.as(MatchingPatternConditionSyntax.self)?.pattern
@@ -467,6 +474,18 @@ enum LocalBinding {
 
     static func mentions(_ node: some SyntaxProtocol, _ name: String) -> Bool {
         node.tokens(viewMode: .sourceAccurate).contains { $0.text == name }
+    }
+
+    /// What conditions bind `name` to: the type's member for `let name =
+    /// self.name`, else a value.
+    static func binding(of name: String, by conditions: ConditionElementListSyntax) -> LocalBinding {
+        for element in conditions {
+            guard let optional = element.condition.as(OptionalBindingConditionSyntax.self),
+                  optional.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == name else { continue }
+            if let m = optional.initializer?.value.as(MemberAccessExprSyntax.self), m.declName.baseName.text == name,
+               m.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "self" { return .selfMember }
+        }
+        return .runtime
     }
 
     static func binds(_ conditions: ConditionElementListSyntax, _ name: String) -> Bool {
@@ -514,7 +533,9 @@ final class BindingIndex {
     /// so such a name is a value from there on.
     static func bindings(of item: CodeBlockItemSyntax.Item, ifConfig: Bool) -> [(String, LocalBinding)] {
         if let decl = item.as(VariableDeclSyntax.self) { return LocalBinding.bindings(in: decl) }
-        if let guardStmt = item.as(GuardStmtSyntax.self) { return LocalBinding.bound(by: guardStmt.conditions).map { ($0, .runtime) } }
+        if let guardStmt = item.as(GuardStmtSyntax.self) {
+            return LocalBinding.bound(by: guardStmt.conditions).map { ($0, LocalBinding.binding(of: $0, by: guardStmt.conditions)) }
+        }
         guard ifConfig, let config = item.as(IfConfigDeclSyntax.self) else { return [] }
         var out: [(String, LocalBinding)] = []
         for clause in config.clauses {
@@ -776,17 +797,21 @@ private final class UseVisitor: SyntaxVisitor {
             }
         }
         guard declared else { return false }
+        // Every assignment to it, at any depth of any initialiser (`self.p = …`
+        // or `p = …`), must be the parameter alone: one from Info.plist or
+        // with a default (`accessGroup ?? "…"`) is a value (found by review).
         var setters = 0
         for member in members {
             guard let i = member.decl.as(InitializerDeclSyntax.self), let body = i.body else { continue }
             let parameters = i.signature.parameterClause.parameters
-            for sequence in body.statements.compactMap({ $0.item.as(ExprSyntax.self)?.as(SequenceExprSyntax.self) }) {
-                let e = Array(sequence.elements)
-                guard e.count == 3, e[1].is(AssignmentExprSyntax.self) else { continue }
+            let assignments = AssignmentCollector(viewMode: .sourceAccurate)
+            assignments.walk(body)
+            for e in assignments.found {
                 let target = e[0].as(MemberAccessExprSyntax.self)
-                guard target?.declName.baseName.text == name,
-                      target?.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "self" else { continue }
-                guard let value = e[2].as(DeclReferenceExprSyntax.self)?.baseName.text,
+                let named = target.map { $0.declName.baseName.text == name && $0.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "self" }
+                    ?? (e[0].as(DeclReferenceExprSyntax.self)?.baseName.text == name)
+                guard named else { continue }
+                guard e.count == 3, let value = e[2].as(DeclReferenceExprSyntax.self)?.baseName.text,
                       let label = LocalBinding.parameter(parameters, value)?.firstName.text,
                       isCheckedLabel(label, inType: type) else { return false }
                 setters += 1
@@ -872,6 +897,20 @@ private final class UseVisitor: SyntaxVisitor {
         return out
     }
 
+    /// `self.name` (or a name unwrapped from it): the instance's property,
+    /// if it has one, else a constant of the type.
+    private func resolveSelfMember(_ name: String, _ e: ExprSyntax, _ scope: Scope,
+                                   _ runtime: AccessGroupFinder.Resolved) -> AccessGroupFinder.Resolved {
+        guard let type = scope.types.first else { return runtime }
+        if finder.isValueMember(name, of: type) {
+            var property = runtime
+            property.forwarded = forwardsProperty(name, around: Syntax(e))
+            return property
+        }
+        chase.insert(Scope.lastName(type))
+        return finder.constant(name) { c in !c.isLocal && c.container == type } ?? runtime
+    }
+
     /// `resolve`, with interpolated constants worked out (else a value built at run time).
     private func resolve(_ expr: ExprSyntax) -> AccessGroupFinder.Resolved? {
         guard var found = resolveWritten(expr) else { return nil }
@@ -917,6 +956,8 @@ private final class UseVisitor: SyntaxVisitor {
                 var property = runtime
                 property.forwarded = forwardsProperty(name, around: Syntax(e))
                 return property
+            case .selfMember:
+                return resolveSelfMember(name, e, scope, runtime)
             case .none: break
             }
             guard let found = finder.constant(name, where: { c in
@@ -936,16 +977,9 @@ private final class UseVisitor: SyntaxVisitor {
             var type: String?
             if let b = base.as(DeclReferenceExprSyntax.self) {
                 let text = b.baseName.text
-                type = text == "Self" || text == "self" ? scope.types.first : finder.aliased(text)
                 // `self.name`: the instance's property, if it has one.
-                if text == "self", let t = type {
-                    if finder.isValueMember(name, of: t) {
-                        var property = runtime
-                        property.forwarded = forwardsProperty(name, around: Syntax(e))
-                        return property
-                    }
-                    chase.insert(Scope.lastName(t))
-                }
+                if text == "self" { return resolveSelfMember(name, e, scope, runtime) }
+                type = text == "Self" ? scope.types.first : finder.aliased(text)
             } else if let b = base.as(MemberAccessExprSyntax.self), Self.isTypePath(b) {
                 // Outer.Type.name: a path of type names.
                 type = finder.aliased(b.trimmedDescription.filter { !$0.isWhitespace })
@@ -957,5 +991,17 @@ private final class UseVisitor: SyntaxVisitor {
             } ?? runtime
         }
         return runtime
+    }
+}
+
+/// Every assignment below a node, as the elements of its sequence
+/// (`target = value …`).
+private final class AssignmentCollector: SyntaxVisitor {
+    var found: [[ExprSyntax]] = []
+
+    override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind {
+        let elements = Array(node.elements)
+        if elements.count >= 3, elements[1].is(AssignmentExprSyntax.self) { found.append(elements) }
+        return .visitChildren
     }
 }

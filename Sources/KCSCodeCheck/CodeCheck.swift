@@ -39,7 +39,10 @@ public enum CodeCheck {
         // closes one; a statement's end or a brace forgets them (a
         // comparison's `<` stays open otherwise). The parser looks ahead
         // over the rest at each level: 5,000 levels took 22 s.
-        var angles = 0, deepestAngles = 0
+        // Each open `<` with the bracket depth it opened at: a bracket that
+        // closes below it closes it too (`assert(i<n)` a thousand times was
+        // taken for deep generics; found by review).
+        var angles: [Int] = [], deepestAngles = 0
         func at(_ i: Int) -> UInt8 { i < bytes.count ? bytes[i] : 0 }
         func starts(_ i: Int, _ text: String) -> Bool { bytes[i...].starts(with: text.utf8) }
         var i = 0
@@ -61,6 +64,9 @@ public enum CodeCheck {
                     i += hashes == 0 ? 2 : 1
                     continue
                 }
+                // A one-line string ends at its line, closed or not (an open
+                // one blinded the scan to the rest of the file; found by review).
+                if c == UInt8(ascii: "\n"), !multiline { frames.removeLast(); i += 1; continue }
                 if c == UInt8(ascii: "\""), !multiline || starts(i, "\"\"\"") {
                     var k = i + (multiline ? 3 : 1), n = 0
                     while n < hashes, at(k) == UInt8(ascii: "#") { k += 1; n += 1 }
@@ -82,6 +88,20 @@ public enum CodeCheck {
                 case UInt8(ascii: "#"), UInt8(ascii: "\""):
                     var k = i, hashes = 0
                     while at(k) == UInt8(ascii: "#") { k += 1; hashes += 1 }
+                    // A regex literal `#/…/#` may hold quotes: skipped whole.
+                    if hashes > 0, at(k) == UInt8(ascii: "/") {
+                        var j = k + 1
+                        while j < bytes.count {
+                            if bytes[j] == UInt8(ascii: "/") {
+                                var n = 0
+                                while n < hashes, at(j + 1 + n) == UInt8(ascii: "#") { n += 1 }
+                                if n == hashes { j += 1 + n; break }
+                            }
+                            j += 1
+                        }
+                        i = j
+                        continue
+                    }
                     if at(k) == UInt8(ascii: "\"") {
                         let multiline = starts(k, "\"\"\"")
                         frames.append(.string(hashes: hashes, multiline: multiline))
@@ -96,21 +116,22 @@ public enum CodeCheck {
                     }
                 case UInt8(ascii: "<"):
                     if i > 0, isIdentifierByte(bytes[i - 1]) {
-                        angles += 1
-                        deepestAngles = max(deepestAngles, angles)
+                        angles.append(depth)
+                        deepestAngles = max(deepestAngles, angles.count)
                     }
                 case UInt8(ascii: ">"):
-                    angles = max(0, angles - 1)
+                    if !angles.isEmpty { angles.removeLast() }
                 case UInt8(ascii: ";"), UInt8(ascii: "="):
-                    angles = 0
+                    angles.removeAll()
                 case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{"):
-                    if c == UInt8(ascii: "{") { angles = 0 }
+                    if c == UInt8(ascii: "{") { angles.removeAll() }
                     depth += 1
                     deepest = max(deepest, depth)
                 case UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: "}"):
-                    if c == UInt8(ascii: "}") { angles = 0 }
+                    if c == UInt8(ascii: "}") { angles.removeAll() }
                     if c == UInt8(ascii: ")"), let opened = interpolation, depth == opened { frames.removeLast() }
                     depth = max(0, depth - 1)
+                    while let last = angles.last, last > depth { angles.removeLast() }
                 default: break
                 }
                 i += 1
@@ -191,6 +212,7 @@ public enum CodeCheck {
             return t
         }
         var usesBySources: [String: [(path: String, uses: [AccessGroupUse])]] = [:]
+        var infoPlistStrings: [String: (value: String, location: ProjectLocation?)?] = [:]
         var lookupsByPath: [String: Set<String>] = [:]
         /// The uses in a target's files, each resolved against the
         /// declarations of the files it compiles.
@@ -296,7 +318,12 @@ public enum CodeCheck {
                     // A string of Info.plist: this target's, with its build settings.
                     if case .literal(let marked) = value, marked.hasPrefix(AccessGroupFinder.infoPlistMarker) {
                         let key = String(marked.dropFirst(AccessGroupFinder.infoPlistMarker.count))
-                        guard let found = lint.project.infoPlistString(key, of: signing.resolved) else {
+                        // Each target's key read once, however many uses ask
+                        // (a 32 MB Info.plist with 200 uses took 365 s; found by review).
+                        let cacheKey = target.id + "\u{0}" + key
+                        let found = infoPlistStrings[cacheKey] ?? lint.project.infoPlistString(key, of: signing.resolved)
+                        infoPlistStrings[cacheKey] = .some(found)
+                        guard let found else {
                             out.append(render.diagnostic(ProjectIssue(
                                 .warning, "target '\(target.name)' (configuration '\(signing.configuration)') passes \(use.api) its Info.plist's \(key), which kcs cannot read: no Info.plist of the target sets it, or it uses a setting that does not resolve",
                                 at: at, hint: "its groups: \(groups)"),

@@ -18,16 +18,19 @@ enum ResultBuilder {
         .generic, .applicationTag, .applicationLabel, .issuer, .serialNumber, .publicKeyHash,
     ]
 
-    /// `find`: a find's (which asks securityd for attributes with data alone), not an add's.
-    static func result(_ items: [FoundItem], returns: ReturnKinds, single: Bool, platform: Platform, find: Bool) -> Any? {
+    /// `find`: a find's (which asks securityd for attributes with data
+    /// alone), not an add's. `fileKeychain`: the Mac's file-based keychain,
+    /// whose client returns only what was asked for.
+    static func result(_ items: [FoundItem], returns: ReturnKinds, single: Bool, platform: Platform, find: Bool,
+                       fileKeychain: Bool = false) -> Any? {
         guard !returns.isEmpty else { return nil }
-        let values = items.compactMap { value(of: $0, returns, platform, find: find) }
+        let values = items.compactMap { value(of: $0, returns, platform, find: find, fileKeychain: fileKeychain) }
         if single { return values.first }
         return values
     }
 
     /// nil for a reference the client does not make (a password off the Mac).
-    static func value(of found: FoundItem, _ returns: ReturnKinds, _ platform: Platform, find: Bool) -> Any? {
+    static func value(of found: FoundItem, _ returns: ReturnKinds, _ platform: Platform, find: Bool, fileKeychain: Bool) -> Any? {
         switch returns {
         case .data: return data(of: found.item)
         case .persistentReference: return Data(found.persistentRef(on: platform).bytes)
@@ -35,7 +38,9 @@ enum ResultBuilder {
         default:
             // What securityd sent and the client kept (Platform.resultCarries…).
             var dictionary: [String: Any] = [:]
-            if platform.resultCarriesAttributes(returns, find: find) { dictionary = attributes(of: found) }
+            if fileKeychain ? returns.contains(.attributes) : platform.resultCarriesAttributes(returns, find: find) {
+                dictionary = attributes(of: found)
+            }
             // No stored data: no kSecValueData key (SecItemDb.c handle_result).
             // Data alone is empty data for an add (securityd's empty CFData);
             // a find leaves such items out (World.returned, SecItem.m).

@@ -53,9 +53,16 @@ public struct SecItemClient: Sendable {
         let outcome = world.perform(CallRequest(.add, spec), as: app, on: device)
         if outcome.status == .success {
             result?.pointee = ResultBuilder.result(outcome.items, returns: spec.returns, single: true,
-                                                   platform: world.world.platform(of: device), find: false)
+                                                   platform: world.world.platform(of: device), find: false,
+                                                   fileKeychain: usesFileKeychain(spec))
         }
         return outcome.status.code
+    }
+
+    /// Whether a call goes to the Mac's file-based keychain, whose results
+    /// SecItem.cpp shapes (only what was asked for), not SecItem.m.
+    private func usesFileKeychain(_ spec: ItemSpec) -> Bool {
+        world.world.platform(of: device).family == .macos && !World.usesDataProtection(spec)
     }
 
     /// A query as the Mac's client passes it on: its translation
@@ -83,7 +90,8 @@ public struct SecItemClient: Sendable {
         if outcome.status == .success {
             result?.pointee = ResultBuilder.result(outcome.items, returns: spec.returns,
                                                    single: (spec.limit ?? .one).givesSingleResult,
-                                                   platform: world.world.platform(of: device), find: true)
+                                                   platform: world.world.platform(of: device), find: true,
+                                                   fileKeychain: usesFileKeychain(spec))
         }
         return outcome.status.code
     }

@@ -58,7 +58,7 @@ extension XcodeProject {
     /// budget targets are not resolved, and checks across them are skipped.
     public var budgetMessage: String {
         "the project's targets and configurations come to more than \(xcconfigs.limit) build settings; "
-            + "kcs resolves no more of them, and skips the checks across targets"
+            + "kcs resolves no more of them, and skips the checks across targets and of the code"
     }
 
     /// Whether the project's budget of resolved settings ran out: some

@@ -60,6 +60,8 @@ extension World {
     public mutating func sync(account device: DeviceHandle? = nil, stop: (Int) -> Bool = { _ in false }) -> Int {
         let accounts = device.map { [devices[$0.index].account] } ?? Array(Set(devices.map(\.account))).sorted()
         var changes = 0
+        // Deletions copied to other devices: not changes, but held (the item limit).
+        var copied = 0
         for account in accounts {
             let members = devices.indices.filter { devices[$0].account == account }
             guard members.count > 1 else { continue }
@@ -74,7 +76,7 @@ extension World {
                 for (key, stamp) in devices[d].tombstones where (deleted[key] ?? 0) < stamp { deleted[key] = stamp }
             }
             for d in members {
-                if stop(changes) { return changes }
+                if stop(changes + copied) { return changes }
                 for (key, stamp) in deleted {
                     if let id = devices[d].keychain.item(withKey: key), let item = devices[d].keychain[id],
                        item.modified < stamp, travels(item, on: DeviceHandle(index: d)) {
@@ -82,6 +84,13 @@ extension World {
                         devices[d].tombstoneRows[key] = item.rowID
                         devices[d].keychain.remove(id)
                         changes += 1
+                    }
+                    // A deletion copied to a device counts as a change: the
+                    // item limit is asked every 1,024 changes (copied
+                    // deletions went 14 M past it; found by review).
+                    if devices[d].tombstones[key] == nil {
+                        copied += 1
+                        if copied % 1024 == 0, stop(changes + copied) { return changes }
                     }
                     devices[d].tombstones[key] = max(devices[d].tombstones[key] ?? 0, stamp)
                 }
@@ -97,7 +106,7 @@ extension World {
                     } else {
                         devices[d].insert(Self.arriving(winner))
                         changes += 1
-                        if changes % 1024 == 0, stop(changes) { return changes }
+                        if changes % 1024 == 0, stop(changes + copied) { return changes }
                     }
                 }
             }
@@ -148,10 +157,11 @@ extension World {
         for (id, item) in keychain.allItems where !item.synchronizable { keychain.remove(id) }
         // The rows taken, as table << 56 | row ID: the kept items' and each
         // restored item's as it got it (a taken row ID gets a new one).
-        func row(_ item: StoredItem) -> Int64 { Int64(item.itemClass.tableIndex) << 56 | item.rowID }
+        func row(_ itemClass: ItemClass, _ rowID: Int64) -> Int64 { Int64(itemClass.tableIndex) << 56 | rowID }
+        func row(_ item: StoredItem) -> Int64 { row(item.itemClass, item.rowID) }
         var usedRows = Set(keychain.allItems.map { row($0.1) })
         // A tombstone holds its row too: a restored item is not given it.
-        for (key, rowID) in devices[device.index].tombstoneRows { usedRows.insert(Int64(key.itemClass.tableIndex) << 56 | rowID) }
+        for (key, rowID) in devices[device.index].tombstoneRows { usedRows.insert(row(key.itemClass, rowID)) }
         let newerWins = platform(of: device).persistentRefsUseUUID
         var restored = 0
         for (_, item) in backup.keychain.allItems where sameDevice || !item.accessibility.isThisDeviceOnly {

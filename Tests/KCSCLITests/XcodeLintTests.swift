@@ -248,7 +248,8 @@ struct XcodeLintTests {
         // deep (the walks overflowed the default stack at 10,000); a long
         // call chain rendered every prefix (quadratic); deep brackets, #if
         // and generic arguments are refused before swift-syntax sees them.
-        let f = Self.oneApp(sources: ["Chain.swift", "Calls.swift", "Brackets.swift", "Ifs.swift", "Generics.swift", "Strings.swift", "Comments.swift"])
+        let f = Self.oneApp(sources: ["Chain.swift", "Calls.swift", "Brackets.swift", "Ifs.swift", "Generics.swift", "Strings.swift", "Comments.swift",
+                                      "Regex.swift", "Asserts.swift"])
         defer { f.remove() }
         f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.shared"])
         func use(_ value: String) -> String { "import Security\nlet q: [String: Any] = [kSecAttrAccessGroup as String: \(value)]\n" }
@@ -261,12 +262,16 @@ struct XcodeLintTests {
         f.write("App/Generics.swift", "let v: " + String(repeating: "A<\n", count: 1_500) + "B" + String(repeating: ">", count: 1_500) + " = x\n" + use("g"))
         f.write("App/Strings.swift", use("g") + "let s = " + String(repeating: "\"a)\\(", count: 1_500) + "x" + String(repeating: ")\"", count: 1_500) + "\n")
         f.write("App/Comments.swift", String(repeating: "#if A // #endif\n", count: 1_500) + use("g") + String(repeating: "#endif\n", count: 1_500))
+        // A regex literal holding a quote, and an unterminated string, hide nothing after them;
+        // a thousand comparisons in calls are not generics.
+        f.write("App/Regex.swift", "let r = #/\"/#\nlet s = \"open\n" + use("g") + "let v: " + String(repeating: "A<", count: 1_500) + "B" + String(repeating: ">", count: 1_500) + " = x\n")
+        f.write("App/Asserts.swift", use("g") + "func f(i: Int, n: Int) {\n" + String(repeating: "    assert(i<n)\n", count: 1_500) + "}\n")
         f.writeProject()
         let d = CodeCheck.run(try ProjectLint.load(f.projectPath).get())
         let found = d.map { "\($0.code.rawValue) \(ProjectPath.lastComponent($0.file?.name ?? "")) \($0.message.hasPrefix("cannot check") ? "refused" : "checked")" }
-        #expect(found.sorted() == ["KCS608 Brackets.swift refused", "KCS608 Calls.swift checked", "KCS608 Chain.swift checked",
-                                   "KCS608 Comments.swift refused", "KCS608 Generics.swift refused", "KCS608 Ifs.swift refused",
-                                   "KCS608 Strings.swift refused"], "\(d.map(\.message))")
+        #expect(found.sorted() == ["KCS608 Asserts.swift checked", "KCS608 Brackets.swift refused", "KCS608 Calls.swift checked",
+                                   "KCS608 Chain.swift checked", "KCS608 Comments.swift refused", "KCS608 Generics.swift refused",
+                                   "KCS608 Ifs.swift refused", "KCS608 Regex.swift refused", "KCS608 Strings.swift refused"], "\(d.map(\.message))")
     }
 
     @Test func aGroupOrEmbedNamedAgainAddsNothing() throws {

@@ -119,6 +119,12 @@ struct Section2ItemTests {
         let dataAndPersistent = one.find(password([kSecReturnData: true, kSecReturnPersistentRef: true,
                                                    kSecUseDataProtectionKeychain: true])).1 as? [String: Any]
         #expect(dataAndPersistent?[kSecAttrAccount] != nil && dataAndPersistent?[kSecValueData] != nil)
+        // The Mac's file-based keychain (SecItem.cpp) returns only what was asked for.
+        if platform.hasPrefix("macos") {
+            #expect(one.add(password(service: "file", [kSecValueData: Data("pw".utf8)])) == errSecSuccess)
+            let file = one.find(password(service: "file", [kSecReturnData: true, kSecReturnPersistentRef: true])).1 as? [String: Any]
+            #expect(file?[kSecAttrAccount] == nil && file?[kSecValueData] != nil, "\(String(describing: file))")
+        }
     }
 
     @Test("2.4 default accessibility: when-unlocked for passwords and keys, always for certificates")
