@@ -51,11 +51,32 @@ public struct ProjectLint {
         // Every configuration's: a setting that does not resolve in Debug
         // matters too. The same words from several configurations (one
         // missing xcconfig that twelve configurations name) are said once,
-        // where the first names it.
+        // where the first names it; the same finding at the same place in
+        // several configurations is said once, naming them all (Secretive's
+        // undefined setting came three times).
+        var groups: [(issue: ProjectIssue, configurations: [String])] = []
+        var groupIndex: [String: Int] = [:]
         for s in signings {
             for issue in s.issues where seen.insert(issue.message + "\u{0}" + (issue.hint ?? "")).inserted {
-                out.append(render.diagnostic(issue, code: .projectSetting))
+                let marker = "configuration '\(s.configuration)'"
+                let place = issue.location.map { "\($0.file):\($0.line):\($0.column)" } ?? ""
+                let key = issue.message.replacingOccurrences(of: marker, with: "\u{0}") + "\u{0}" + (issue.hint ?? "") + "\u{0}" + place
+                if issue.message.contains(marker), let i = groupIndex[key] {
+                    groups[i].configurations.append(s.configuration)
+                } else {
+                    groupIndex[key] = groups.count
+                    groups.append((issue, issue.message.contains(marker) ? [s.configuration] : []))
+                }
             }
+        }
+        for (issue, configurations) in groups {
+            var said = issue
+            if configurations.count > 1 {
+                said.message = issue.message.replacingOccurrences(
+                    of: "configuration '\(configurations[0])'",
+                    with: "configurations " + configurations.map { "'\($0)'" }.joined(separator: ", "))
+            }
+            out.append(render.diagnostic(said, code: .projectSetting))
         }
         // Targets past the budget are not resolved: they would look unsigned.
         if project.settingsBudgetExhausted {
