@@ -213,6 +213,21 @@ public struct AccessGroupFinder {
         return infoPlistKey(e).map { infoPlistMarker + $0 }
     }
 
+    /// The value a declaration fixes for a name: a `let` initialised with a
+    /// `constantValue`, or a computed property whose getter only returns an
+    /// Info.plist string (`static var appGroup: String? { Bundle.main.object(
+    /// forInfoDictionaryKey: "AppGroup") as? String }`, WireGuard's shape;
+    /// found on a real-project trial).
+    static func fixedValue(of binding: PatternBindingSyntax, in decl: VariableDeclSyntax) -> String? {
+        if decl.bindingSpecifier.tokenKind == .keyword(.let), binding.accessorBlock == nil {
+            return binding.initializer.flatMap { constantValue($0.value) }
+        }
+        guard binding.initializer == nil, let getter = binding.accessorBlock?.accessors.as(CodeBlockItemListSyntax.self),
+              getter.count == 1, let item = getter.first?.item else { return nil }
+        let returned = item.as(ReturnStmtSyntax.self)?.expression ?? item.as(ExprSyntax.self)
+        return returned.flatMap { infoPlistKey($0) }.map { infoPlistMarker + $0 }
+    }
+
     /// A string that interpolates constants only (`"\\(teamID).com.example.shared"`,
     /// `"\\(Config.team).group"`), as `interpolationMarker` and its parts:
     /// literal text, and the names, resolved where the string is used or
@@ -414,8 +429,7 @@ enum LocalBinding {
         var out: [(String, LocalBinding)] = []
         for binding in decl.bindings {
             if let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text {
-                if decl.bindingSpecifier.tokenKind == .keyword(.let), binding.accessorBlock == nil,
-                   let v = binding.initializer.flatMap({ AccessGroupFinder.constantValue($0.value) }) {
+                if let v = AccessGroupFinder.fixedValue(of: binding, in: decl) {
                     out.append((name, .literal(v)))
                 } else {
                     out.append((name, .runtime))
@@ -587,10 +601,9 @@ private final class ConstantCollector: SyntaxVisitor {
     var found: [(String, String, Syntax)] = []
 
     override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
-        guard node.bindingSpecifier.tokenKind == .keyword(.let) else { return .skipChildren }
         for binding in node.bindings {
             guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
-                  let value = binding.initializer.flatMap({ AccessGroupFinder.constantValue($0.value) }) else { continue }
+                  let value = AccessGroupFinder.fixedValue(of: binding, in: node) else { continue }
             found.append((name, value, Syntax(binding)))
         }
         return .skipChildren
