@@ -665,8 +665,10 @@ private final class UseVisitor: SyntaxVisitor {
     /// decides whether a property shadows it.
     var chase: Set<String> = []
     let bindings = BindingIndex()
-    /// `forwardsProperty(_:around:)`'s answers, by the type's member block and name.
+    /// `forwardsProperty(_:around:)`'s answers, by the type's member block and property.
     var forwarded: [SyntaxIdentifier: [String: Bool]] = [:]
+    /// `expanded(_:in:)`'s answers, by value and context.
+    var expansions: [String: String?] = [:]
 
     init(finder: AccessGroupFinder, converter: SourceLocationConverter, file: String) {
         self.finder = finder
@@ -792,45 +794,54 @@ private final class UseVisitor: SyntaxVisitor {
         while let n = current {
             if let members = n.as(StructDeclSyntax.self)?.memberBlock ?? n.as(ClassDeclSyntax.self)?.memberBlock
                 ?? n.as(ActorDeclSyntax.self)?.memberBlock {
-                if let known = forwarded[members.id]?[name] { return known }
-                let answer = Self.forwardsProperty(name, members: members.members, type: LocalBinding.typeName(of: n))
-                forwarded[members.id, default: [:]][name] = answer
-                return answer
+                // Every property of the type decided in one walk of its
+                // initialisers (walking them per name was names × size: a
+                // 270 KB file ran past a minute; found by adversarial testing).
+                if forwarded[members.id] == nil {
+                    forwarded[members.id] = Self.forwardedProperties(members.members, type: LocalBinding.typeName(of: n))
+                }
+                return forwarded[members.id]?[name] ?? false
             }
             current = n.parent
         }
         return false
     }
 
-    private static func forwardsProperty(_ name: String, members: MemberBlockItemListSyntax, type: String?) -> Bool {
-        let declared = members.contains { member in
-            guard let v = member.decl.as(VariableDeclSyntax.self), v.bindingSpecifier.tokenKind == .keyword(.let) else { return false }
-            return v.bindings.contains {
-                $0.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == name && $0.initializer == nil && $0.accessorBlock == nil
+    /// For each stored `let` without a value of its own: whether every
+    /// assignment to it, at any depth of any initialiser (`self.p = …` or
+    /// `p = …`), is a parameter with a checked label alone, and there is one
+    /// (one from Info.plist or with a default, `accessGroup ?? "…"`, is a
+    /// value: found by review).
+    private static func forwardedProperties(_ members: MemberBlockItemListSyntax, type: String?) -> [String: Bool] {
+        var candidates = Set<String>()
+        for member in members {
+            guard let v = member.decl.as(VariableDeclSyntax.self), v.bindingSpecifier.tokenKind == .keyword(.let) else { continue }
+            for binding in v.bindings where binding.initializer == nil && binding.accessorBlock == nil {
+                if let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text { candidates.insert(name) }
             }
         }
-        guard declared else { return false }
-        // Every assignment to it, at any depth of any initialiser (`self.p = …`
-        // or `p = …`), must be the parameter alone: one from Info.plist or
-        // with a default (`accessGroup ?? "…"`) is a value (found by review).
-        var setters = 0
+        var verdicts: [String: Bool] = [:]
+        guard !candidates.isEmpty else { return verdicts }
         for member in members {
             guard let i = member.decl.as(InitializerDeclSyntax.self), let body = i.body else { continue }
             let parameters = i.signature.parameterClause.parameters
             let assignments = AssignmentCollector(viewMode: .sourceAccurate)
             assignments.walk(body)
             for e in assignments.found {
-                let target = e[0].as(MemberAccessExprSyntax.self)
-                let named = target.map { $0.declName.baseName.text == name && $0.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "self" }
-                    ?? (e[0].as(DeclReferenceExprSyntax.self)?.baseName.text == name)
-                guard named else { continue }
-                guard e.count == 3, let value = e[2].as(DeclReferenceExprSyntax.self)?.baseName.text,
-                      let label = LocalBinding.parameter(parameters, value)?.firstName.text,
-                      isCheckedLabel(label, inType: type) else { return false }
-                setters += 1
+                let name: String?
+                if let target = e[0].as(MemberAccessExprSyntax.self) {
+                    name = target.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "self" ? target.declName.baseName.text : nil
+                } else {
+                    name = e[0].as(DeclReferenceExprSyntax.self)?.baseName.text
+                }
+                guard let name, candidates.contains(name), verdicts[name] != false else { continue }
+                let forwards = e.count == 3 && e[2].as(DeclReferenceExprSyntax.self).flatMap {
+                    LocalBinding.parameter(parameters, $0.baseName.text)?.firstName.text
+                }.map { isCheckedLabel($0, inType: type) } == true
+                verdicts[name] = forwards
             }
         }
-        return setters > 0
+        return verdicts
     }
 
     /// The right-hand side of an assignment: one expression is resolved,
@@ -893,6 +904,17 @@ private final class UseVisitor: SyntaxVisitor {
     private func expanded(_ value: String, in types: [String], depth: Int = 0) -> String? {
         guard value.hasPrefix(AccessGroupFinder.interpolationMarker) else { return value }
         guard depth < 8 else { return nil }
+        // Each value worked out once, and no longer than a group can be:
+        // seven levels each naming the one below many times was exponential
+        // (731 bytes ran past a minute; found by adversarial testing).
+        let memoKey = value + "\u{2}" + types.joined(separator: "\u{2}")
+        if let known = expansions[memoKey] { return known }
+        let result = expandParts(value, in: types, depth: depth)
+        expansions[memoKey] = .some(result)
+        return result
+    }
+
+    private func expandParts(_ value: String, in types: [String], depth: Int) -> String? {
         var out = ""
         for part in value.dropFirst(AccessGroupFinder.interpolationMarker.count).split(separator: "\u{1}", omittingEmptySubsequences: false) {
             if part.hasPrefix("s") { out += part.dropFirst(); continue }
@@ -906,6 +928,7 @@ private final class UseVisitor: SyntaxVisitor {
             guard let found, case .literal(let v) = found.value, let text = expanded(v, in: found.container.map { [$0] } ?? [], depth: depth + 1),
                   !text.hasPrefix("\u{0}") else { return nil }
             out += text
+            if out.utf8.count > 4096 { return nil }
         }
         return out
     }

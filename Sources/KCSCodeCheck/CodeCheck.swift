@@ -19,7 +19,7 @@ public enum CodeCheck {
     public static let maxNesting = 1000
     public static let maxFileBytes = 1 << 20
     /// Source parsed in one check, all files together.
-    public static let maxParsedBytes = 16 << 20
+    public static let maxParsedBytes = 8 << 20
 
     /// Why a file is not parsed, or nil: one pass over its bytes that knows
     /// strings (interpolations nest), raw strings and comments, so a bracket
@@ -89,17 +89,19 @@ public enum CodeCheck {
                     var k = i, hashes = 0
                     while at(k) == UInt8(ascii: "#") { k += 1; hashes += 1 }
                     // A regex literal `#/…/#` may hold quotes: skipped whole.
+                    // An unclosed one is no regex: scanning goes on after the
+                    // `#` (skipping the rest hid nesting; found by adversarial testing).
                     if hashes > 0, at(k) == UInt8(ascii: "/") {
-                        var j = k + 1
-                        while j < bytes.count {
+                        var j = k + 1, closed = false
+                        while j < bytes.count, !closed {
                             if bytes[j] == UInt8(ascii: "/") {
                                 var n = 0
                                 while n < hashes, at(j + 1 + n) == UInt8(ascii: "#") { n += 1 }
-                                if n == hashes { j += 1 + n; break }
+                                if n == hashes { j += 1 + n; closed = true; continue }
                             }
                             j += 1
                         }
-                        i = j
+                        i = closed ? j : i + 1
                         continue
                     }
                     if at(k) == UInt8(ascii: "\"") {
@@ -115,10 +117,12 @@ public enum CodeCheck {
                         ifDepth = max(0, ifDepth - 1)
                     }
                 case UInt8(ascii: "<"):
-                    if i > 0, isIdentifierByte(bytes[i - 1]) {
-                        angles.append(depth)
-                        deepestAngles = max(deepestAngles, angles.count)
-                    }
+                    // Every `<`: a space before one does not stop the parser
+                    // reading generic arguments (`A <A <…` hung; found by
+                    // adversarial testing); a comparison's is forgotten at
+                    // the statement's end or the bracket that closes around it.
+                    angles.append(depth)
+                    deepestAngles = max(deepestAngles, angles.count)
                 case UInt8(ascii: ">"):
                     if !angles.isEmpty { angles.removeLast() }
                 case UInt8(ascii: ";"), UInt8(ascii: "="):

@@ -241,12 +241,13 @@ public struct ProjectLint {
     func unusedEntitlements(_ render: inout ProjectDiagnostics) -> [Diagnostic] {
         // By canonical path: a project may spell a file in another case, as
         // the Mac's file system lets it (CaseFoldingFileSystem).
-        var used = Set(signings.compactMap(\.resolved.entitlementsPath).map(fileSystem.canonical))
+        var written = signings.compactMap(\.resolved.entitlementsPath)
+        var used = Set(written.map(fileSystem.canonical))
         // The other platforms a target builds for may sign with another file
         // (`CODE_SIGN_ENTITLEMENTS[sdk=macosx*]` for Mac Catalyst, as in Home Assistant).
         for s in signings {
             for platform in project.platforms(of: s.target, configuration: s.configuration).platforms where platform != s.resolved.platform {
-                if let path = project.resolve(s.target, configuration: s.configuration, platform: platform).entitlementsPath { used.insert(fileSystem.canonical(path)) }
+                if let path = project.resolve(s.target, configuration: s.configuration, platform: platform).entitlementsPath { written.append(path); used.insert(fileSystem.canonical(path)) }
             }
         }
         // Targets on a platform kcs does not model (tvOS, visionOS), and of a
@@ -256,17 +257,21 @@ public struct ProjectLint {
         let modelled = Set(signings.map(\.target.id))
         for t in project.targets where !modelled.contains(t.id) {
             for c in project.configurations {
-                if let path = project.resolve(t, configuration: c.name, platform: "").entitlementsPath { used.insert(fileSystem.canonical(path)) }
+                if let path = project.resolve(t, configuration: c.name, platform: "").entitlementsPath { written.append(path); used.insert(fileSystem.canonical(path)) }
             }
         }
         let selectable = signings.compactMap(entitlementsPattern)
         var candidates: [(String, ProjectLocation?)] = project.entitlementsFiles.map { ($0.path, $0.location) }
-        var folders = Set(used.map(ProjectPath.directory))
+        // Each file once, by its real path (compared pairwise, 2,000 stray
+        // files took minutes; found by adversarial testing); folders as the
+        // project writes them, so messages keep its paths.
+        var listed = Set(candidates.map { fileSystem.canonical($0.0) })
+        var folders = Set(written.map(ProjectPath.directory))
         for t in project.targets where t.kind != nil { folders.insert(ProjectPath.join(project.sourceRoot, t.name)) }
         for folder in folders.sorted() {
             for name in fileSystem.contents(ofDirectory: folder) ?? [] where name.hasSuffix(".entitlements") {
                 let p = ProjectPath.join(folder, name)
-                if !candidates.contains(where: { fileSystem.canonical($0.0) == fileSystem.canonical(p) }) { candidates.append((p, nil)) }
+                if listed.insert(fileSystem.canonical(p)).inserted { candidates.append((p, nil)) }
             }
         }
         var out: [Diagnostic] = []

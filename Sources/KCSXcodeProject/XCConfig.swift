@@ -274,6 +274,21 @@ final class XCConfigCache: @unchecked Sendable {
         return (assignments, reader.issues)
     }
 
+    private var infoPlists: [String: [String: (String, Int)]?] = [:]
+
+    /// The strings of an Info.plist, read once per project.
+    func infoPlist(_ path: String, fileSystem: any ProjectFileSystem) -> [String: (String, Int)]? {
+        lock.lock()
+        if let known = infoPlists[path] { lock.unlock(); return known }
+        lock.unlock()
+        var strings: [String: (String, Int)]?
+        if case .success(let bytes) = fileSystem.read(path) { strings = XcodeProject.infoPlistStrings(bytes) }
+        lock.lock()
+        infoPlists[path] = .some(strings)
+        lock.unlock()
+        return strings
+    }
+
     /// Counts `n` settings of one target, configuration and SDK (`key`)
     /// against the budget, once however often it is resolved; false once
     /// the budget is spent.
@@ -343,16 +358,26 @@ public final class CaseFoldingFileSystem: ProjectFileSystem, @unchecked Sendable
         return absolute ? "/" + joined : joined
     }
 
-    private func listing(_ folder: String) -> (exact: Set<String>, folded: [String: String])? {
+    /// Names kept in all: past this a path not found as written is not
+    /// looked for again (links to one folder under many spellings each
+    /// listed it anew: 2.9 GB; found by adversarial testing).
+    static let maxEntries = 200_000
+    private var entries = 0
+
+    private func listing(_ written: String) -> (exact: Set<String>, folded: [String: String])? {
+        // By the folder's real path: each folder once, however it is reached.
+        let folder = base.canonical(written)
         lock.lock()
         if let known = listings[folder] { lock.unlock(); return known }
+        let full = entries >= Self.maxEntries
         lock.unlock()
-        guard let names = base.contents(ofDirectory: folder) else { return nil }
+        guard !full, let names = base.contents(ofDirectory: written) else { return nil }
         var byLowercase: [String: String] = [:]
         for name in names.sorted() where byLowercase[name.lowercased()] == nil { byLowercase[name.lowercased()] = name }
         let found = (exact: Set(names), folded: byLowercase)
         lock.lock()
         listings[folder] = found
+        entries += names.count
         lock.unlock()
         return found
     }

@@ -249,7 +249,7 @@ struct XcodeLintTests {
         // call chain rendered every prefix (quadratic); deep brackets, #if
         // and generic arguments are refused before swift-syntax sees them.
         let f = Self.oneApp(sources: ["Chain.swift", "Calls.swift", "Brackets.swift", "Ifs.swift", "Generics.swift", "Strings.swift", "Comments.swift",
-                                      "Regex.swift", "Asserts.swift"])
+                                      "Regex.swift", "Asserts.swift", "RegexOpen.swift"])
         defer { f.remove() }
         f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.shared"])
         func use(_ value: String) -> String { "import Security\nlet q: [String: Any] = [kSecAttrAccessGroup as String: \(value)]\n" }
@@ -266,12 +266,15 @@ struct XcodeLintTests {
         // a thousand comparisons in calls are not generics.
         f.write("App/Regex.swift", "let r = #/\"/#\nlet s = \"open\n" + use("g") + "let v: " + String(repeating: "A<", count: 1_500) + "B" + String(repeating: ">", count: 1_500) + " = x\n")
         f.write("App/Asserts.swift", use("g") + "func f(i: Int, n: Int) {\n" + String(repeating: "    assert(i<n)\n", count: 1_500) + "}\n")
+        // An unclosed regex literal, and generic arguments written with spaces.
+        f.write("App/RegexOpen.swift", "let r = #/abc\n" + use("g") + "let v: " + String(repeating: "A <", count: 1_500) + "B" + String(repeating: ">", count: 1_500) + " = x\n")
         f.writeProject()
         let d = CodeCheck.run(try ProjectLint.load(f.projectPath).get())
         let found = d.map { "\($0.code.rawValue) \(ProjectPath.lastComponent($0.file?.name ?? "")) \($0.message.hasPrefix("cannot check") ? "refused" : "checked")" }
         #expect(found.sorted() == ["KCS608 Asserts.swift checked", "KCS608 Brackets.swift refused", "KCS608 Calls.swift checked",
                                    "KCS608 Chain.swift checked", "KCS608 Comments.swift refused", "KCS608 Generics.swift refused",
-                                   "KCS608 Ifs.swift refused", "KCS608 Regex.swift refused", "KCS608 Strings.swift refused"], "\(d.map(\.message))")
+                                   "KCS608 Ifs.swift refused", "KCS608 Regex.swift refused", "KCS608 RegexOpen.swift refused",
+                                   "KCS608 Strings.swift refused"], "\(d.map(\.message))")
     }
 
     @Test func aGroupOrEmbedNamedAgainAddsNothing() throws {
@@ -444,10 +447,33 @@ struct XcodeLintTests {
                 let i: [String: Any] = [kSecAttrAccessGroup as String: C.shared]
             }
             private typealias C = Config
+            // Each level names the one below twice: worked out once each, and past 4 KB a value built at run time.
+            let l0 = "ab"
+            let l1 = "\\(l0)\\(l0)"
+            let l2 = "\\(l1)\\(l1)"
+            let l3 = "\\(l2)\\(l2)"
+            let l4 = "\\(l3)\\(l3)"
+            let l5 = "\\(l4)\\(l4)"
+            let l6 = "\\(l5)\\(l5)"
+            let l7 = "\\(l6)\\(l6)"
+            let l8 = "\\(l7)\\(l7)"
+            let l9 = "\\(l8)\\(l8)"
+            let l10 = "\\(l9)\\(l9)"
+            let l11 = "\\(l10)\\(l10)"
+            let l12 = "\\(l11)\\(l11)"
+            let l13 = "\\(l12)\\(l12)"
+            let l14 = "\\(l13)\\(l13)"
+            let l15 = "\\(l14)\\(l14)"
+            let l16 = "\\(l15)\\(l15)"
+            let l17 = "\\(l16)\\(l16)"
+            let l18 = "\\(l17)\\(l17)"
+            let l19 = "\\(l18)\\(l18)"
+            let l20 = "\\(l19)\\(l19)"
+            let big: [String: Any] = [kSecAttrAccessGroup as String: l20]
 
             """)
         let found = d.map { "\($0.code.rawValue) \($0.location?.line ?? 0)" }
-        #expect(found == ["KCS607 12", "KCS608 14", "KCS607 15", "KCS607 16"], "\(d.map(\.message))")
+        #expect(found == ["KCS607 12", "KCS608 14", "KCS607 15", "KCS607 16", "KCS608 42"], "\(d.map(\.message))")
         #expect(d.first?.message.contains("\(team).com.example.wrong") == true)
     }
 
