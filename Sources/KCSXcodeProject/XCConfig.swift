@@ -364,10 +364,17 @@ public final class CaseFoldingFileSystem: ProjectFileSystem, @unchecked Sendable
     static let maxEntries = 200_000
     private var entries = 0
 
+    /// Each folder's real path, by how it was written (one `realpath` per spelling).
+    private var realPaths: [String: String] = [:]
+
     private func listing(_ written: String) -> (exact: Set<String>, folded: [String: String])? {
         // By the folder's real path: each folder once, however it is reached.
-        let folder = base.canonical(written)
         lock.lock()
+        let knownReal = realPaths[written]
+        lock.unlock()
+        let folder = knownReal ?? base.canonical(written)
+        lock.lock()
+        if knownReal == nil, realPaths.count < Self.maxEntries { realPaths[written] = folder }
         if let known = listings[folder] { lock.unlock(); return known }
         let full = entries >= Self.maxEntries
         lock.unlock()
