@@ -51,16 +51,16 @@ public struct ProjectLint {
         // Every configuration's: a setting that does not resolve in Debug
         // matters too. The same words from several configurations (one
         // missing xcconfig that twelve configurations name) are said once,
-        // where the first names it; the same finding at the same place in
-        // several configurations is said once, naming them all (Secretive's
-        // undefined setting came three times).
+        // where the first names it; the same finding in several
+        // configurations is said once, naming them all, where the first is
+        // (Secretive's undefined setting came three times, WireGuard's
+        // twice per target).
         var groups: [(issue: ProjectIssue, configurations: [String])] = []
         var groupIndex: [String: Int] = [:]
         for s in signings {
             for issue in s.issues where seen.insert(issue.message + "\u{0}" + (issue.hint ?? "")).inserted {
                 let marker = "configuration '\(s.configuration)'"
-                let place = issue.location.map { "\($0.file):\($0.line):\($0.column)" } ?? ""
-                let key = issue.message.replacingOccurrences(of: marker, with: "\u{0}") + "\u{0}" + (issue.hint ?? "") + "\u{0}" + place
+                let key = issue.message.replacingOccurrences(of: marker, with: "\u{0}") + "\u{0}" + (issue.hint ?? "")
                 if issue.message.contains(marker), let i = groupIndex[key] {
                     groups[i].configurations.append(s.configuration)
                 } else {
