@@ -87,17 +87,10 @@ public struct Device: Sendable {
     /// insert of a key takes its tombstone's row (SecDbItemInsertOrReplace
     /// sets the old row ID on the replacement, SecDbItem.c line 1674), so a
     /// live item and a row for its key never coexist.
+    /// The common add (not synchronizable, or no tombstone at all) computes no key.
     mutating func takeTombstoneRow(of item: StoredItem) -> Int64? {
-        guard let key = tombstoneKey(of: item) else { return nil }
-        return tombstoneRows.removeValue(forKey: key)
-    }
-
-    /// The key under which a tombstone of the item's key would be kept: nil
-    /// when none can be (not synchronizable, or no tombstone at all), so the
-    /// common add computes no key.
-    func tombstoneKey(of item: StoredItem) -> PrimaryKey? {
         guard item.synchronizable, !tombstoneRows.isEmpty else { return nil }
-        return item.primaryKey
+        return tombstoneRows.removeValue(forKey: item.primaryKey)
     }
 
     /// Inserts an item into the data-protection keychain, into its

@@ -341,12 +341,16 @@ public struct Keychain: Sendable {
         insert(item, prints: KeyFingerprint.keyAndPrefix(of: item, seed: seed), keepingUUID: true, keepingRowID: rowIDFree)
     }
 
+    /// A `persistref` no row has had: the keychain's salt and the next
+    /// sequence number (the caller then moves the sequence on).
+    private var unusedUUID: UInt64 { uuidSalt << 32 | nextSequence }
+
     /// The same as `insert`, with the item's fingerprints already computed.
     /// Consumes the item: it moves into its slot without a copy.
     private mutating func insert(_ item: consuming StoredItem, prints: (key: UInt64, prefix: UInt64),
                                  keepingUUID: Bool = false, keepingRowID: Bool = false) -> ItemID {
         item.sequence = nextSequence
-        if !keepingUUID { item.persistentUUID = uuidSalt << 32 | nextSequence }
+        if !keepingUUID { item.persistentUUID = unusedUUID }
         nextSequence += 1
         let table = item.itemClass.tableIndex
         if keepingRowID {
@@ -461,7 +465,7 @@ public struct Keychain: Sendable {
         updated.persistentUUID = slots[i].item.persistentUUID
         if let tombstone {
             updated.rowID = tombstone
-            updated.persistentUUID = uuidSalt << 32 | nextSequence
+            updated.persistentUUID = unusedUUID
             nextSequence += 1
         }
         // A chain holds every item with its fingerprint: only a new

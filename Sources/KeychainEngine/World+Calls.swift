@@ -264,13 +264,13 @@ extension World {
             item.biometrySet = biometrySet
             item.modified = stamp
             // A tombstone of the key takes the item into its row (a deleted
-            // synchronizable item's row-ID reference finds the new one).
-            let tombstoneKey = devices[device.index].tombstoneKey(of: item)
-            let tombstone = tombstoneKey.flatMap { devices[device.index].tombstoneRows[$0] }
+            // synchronizable item's row-ID reference finds the new one). A
+            // key with a tombstone has no live item (`Device.takeTombstoneRow`),
+            // so taking it before the duplicate check loses nothing.
+            let tombstone = devices[device.index].takeTombstoneRow(of: item)
             // Mutate in place through the array so the keychain is never copied.
             let (id, existed) = devices[device.index].keychain.insertUnlessPresent(consume item, replacing: tombstone)
             if existed { return fail(.duplicateItem, .duplicate(existing: id)) }
-            if tombstone != nil, let tombstoneKey { devices[device.index].tombstoneRows[tombstoneKey] = nil }
             return CallResult(status: .success, reason: .succeeded, callerGroups: cache.names,
                               searchedGroups: singleGroupNames[Int(group)],
                               items: [FoundItem(id: id, item: devices[device.index].keychain.stored(id),

@@ -85,8 +85,8 @@ extension World {
                         devices[d].keychain.remove(id)
                         changes += 1
                     }
-                    // A deletion copied to a device counts as a change: the
-                    // item limit is asked every 1,024 changes (copied
+                    // A deletion copied to a device is held there: the item
+                    // limit is asked every 1,024 of them too (copied
                     // deletions went 14 M past it; found by review).
                     if devices[d].tombstones[key] == nil {
                         copied += 1
