@@ -245,12 +245,12 @@ public struct AccessGroupFinder {
                 return nil
             }
         }
-        // Escapes in the text (\\n, \\u{…}) are not worked out: such a string is not followed.
+        // Escapes in the text (\n, \u{…}) are not worked out: such a string is not followed.
         guard !parts.contains(where: { $0.hasPrefix("s") && $0.contains("\\") }) else { return nil }
         return interpolationMarker + parts.joined(separator: "\u{1}")
     }
 
-    static let interpolationMarker = "\u{0}Interpolation:"
+    static let interpolationMarker = markerStart + "Interpolation:"
 
     /// `name`, `Type.name` or `Outer.Type.name`: a path of names.
     static func referencePath(_ e: ExprSyntax) -> String? {
@@ -262,8 +262,16 @@ public struct AccessGroupFinder {
     }
 
     /// What a value read from Info.plist is written as until a target says
-    /// which Info.plist: no string in Swift source starts with NUL.
-    public static let infoPlistMarker = "\u{0}Info.plist:"
+    /// which Info.plist.
+    public static let infoPlistMarker = markerStart + "Info.plist:"
+
+    /// How every value the finder leaves to be worked out later starts (an
+    /// Info.plist read, an interpolation): no string in Swift source starts
+    /// with NUL, so such a value is never taken for a group.
+    public static let markerStart = "\u{0}"
+
+    /// Whether a literal value is one of those markers.
+    public static func isMarker(_ value: String) -> Bool { value.hasPrefix(markerStart) }
 
     /// The key of `Bundle.main.object(forInfoDictionaryKey: "K")` or
     /// `Bundle.main.infoDictionary?["K"]`, cast (`as? String`, `as! String`),
@@ -766,7 +774,7 @@ private final class UseVisitor: SyntaxVisitor {
     private func recordComposed(_ node: FunctionCallExprSyntax, prefix: ExprSyntax?, group: ExprSyntax?, api: String) {
         let p = prefix.flatMap { resolve($0) }, g = group.flatMap { resolve($0) }
         if let p, let g, case .literal(let a) = p.value, case .literal(let b) = g.value,
-           !a.hasPrefix("\u{0}"), !b.hasPrefix("\u{0}") {
+           !AccessGroupFinder.isMarker(a), !AccessGroupFinder.isMarker(b) {
             append(.literal(a + "." + b), api: api, at: Syntax(node), constant: nil, condition: p.condition ?? g.condition)
         } else {
             append(.runtime(node.trimmedDescription), api: api, at: Syntax(node), constant: nil)
@@ -926,7 +934,7 @@ private final class UseVisitor: SyntaxVisitor {
                 ? finder.constant(name) { c in !c.isLocal && (c.container.map { types.contains($0) } ?? true) }
                 : finder.constant(name) { c in !c.isLocal && (c.container.map { Scope.names($0, type) } ?? false) }
             guard let found, case .literal(let v) = found.value, let text = expanded(v, in: found.container.map { [$0] } ?? [], depth: depth + 1),
-                  !text.hasPrefix("\u{0}") else { return nil }
+                  !AccessGroupFinder.isMarker(text) else { return nil }
             out += text
             if out.utf8.count > 4096 { return nil }
         }

@@ -35,13 +35,11 @@ public enum CodeCheck {
         }
         var frames: [Frame] = [.code(interpolation: nil)]
         var depth = 0, deepest = 0, ifDepth = 0, deepestIf = 0
-        // Generic arguments: a `<` right after a name opens them, a `>`
-        // closes one; a statement's end or a brace forgets them (a
-        // comparison's `<` stays open otherwise). The parser looks ahead
-        // over the rest at each level: 5,000 levels took 22 s.
-        // Each open `<` with the bracket depth it opened at: a bracket that
-        // closes below it closes it too (`assert(i<n)` a thousand times was
-        // taken for deep generics; found by review).
+        // Generic arguments, which the parser looks ahead over at each level
+        // (5,000 levels took 22 s): each open `<` with the bracket depth it
+        // opened at. A `>` closes one; a statement's end, a brace or a
+        // bracket closing below it forgets it (`assert(i<n)` a thousand times
+        // was taken for deep generics; found by review).
         var angles: [Int] = [], deepestAngles = 0
         func at(_ i: Int) -> UInt8 { i < bytes.count ? bytes[i] : 0 }
         func starts(_ i: Int, _ text: String) -> Bool { bytes[i...].starts(with: text.utf8) }
@@ -157,13 +155,19 @@ public enum CodeCheck {
     /// few brackets they have, and the walks over them recurse.
     /// Files are read through the lint's file system (the one it was loaded with).
     public static func run(_ lint: ProjectLint) -> [Diagnostic] {
-        LargeStack.run { check(lint, fileSystem: lint.fileSystem) }
+        LargeStack.run { check(lint) }
     }
 
-    static func check(_ lint: ProjectLint, fileSystem: any ProjectFileSystem) -> [Diagnostic] {
+    /// A group with a space in it, quoted so the space shows (a trailing one
+    /// was invisible, found on a real project).
+    static func shown(_ group: String) -> String {
+        group.isEmpty || group.contains(where: \.isWhitespace) ? "\"\(group)\"" : group
+    }
+
+    static func check(_ lint: ProjectLint) -> [Diagnostic] {
         // Targets past the settings budget are not resolved (ProjectLint says so).
         if lint.project.settingsBudgetExhausted { return [] }
-        var render = ProjectDiagnostics(fileSystem: fileSystem)
+        var render = ProjectDiagnostics(fileSystem: lint.fileSystem)
         var out: [Diagnostic] = []
         // Only files whose text can name a group are parsed for uses, and only
         // files whose text holds a name those uses look up are parsed for
@@ -303,20 +307,15 @@ public enum CodeCheck {
             let granted = app.accessGroups
             var grantedOnce: [String] = []
             for g in granted where !grantedOnce.contains(g) { grantedOnce.append(g) }
+            let groups = grantedOnce.isEmpty ? "none (the target is unsigned)" : grantedOnce.joined(separator: ", ")
             for (path, uses) in found {
                 for use in uses {
                     let at = ProjectLocation(file: path, line: use.line, column: use.column)
                     var notes: [DiagnosticNote] = []
                     if let c = use.constant { notes.append(render.note("the constant is declared here", at: ProjectLocation(file: c.file, line: c.line))) }
-                    let groups = grantedOnce.isEmpty ? "none (the target is unsigned)" : grantedOnce.joined(separator: ", ")
-                    // A group with a space in it is quoted, so the space shows
-                    // (a trailing one was invisible, found on a real project).
-                    func shown(_ group: String) -> String {
-                        group.isEmpty || group.contains(where: \.isWhitespace) ? "\"\(group)\"" : group
-                    }
                     var value = use.value
                     // A marker the finder did not work out is no group.
-                    if case .literal(let marked) = value, marked.hasPrefix("\u{0}"), !marked.hasPrefix(AccessGroupFinder.infoPlistMarker) {
+                    if case .literal(let marked) = value, AccessGroupFinder.isMarker(marked), !marked.hasPrefix(AccessGroupFinder.infoPlistMarker) {
                         value = .runtime("a string kcs cannot work out")
                     }
                     // A string of Info.plist: this target's, with its build settings.
