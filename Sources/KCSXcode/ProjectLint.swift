@@ -214,15 +214,14 @@ public struct ProjectLint {
     static let sharedDataWords = ["kSec", "SecItem", "SecAccessControl", "Keychain", "keychain", "KeyChain", "Valet",
                                   "suiteName", "ApplicationGroupIdentifier", "groupContainer", "\"group."]
 
-    /// Whether a target's code may read what another stores: it names one of
+    /// Why a target's code may read what another stores, said in KCS604's
+    /// hint (a developer asked because of a linked package could not find a
+    /// call to fix; found on a real-project trial): it names one of
     /// `sharedDataWords`, or kcs cannot read all of it (sources in other
-    /// languages or missing, frameworks or packages linked, no Swift at all).
-    /// A notification service extension that only rewrites a title has
-    /// nothing to share, and asking it to was noise (found on 2PASS and
-    /// Secretive's XPC services).
-    /// Why the target may read shared data, said in KCS604's hint (a
-    /// developer asked for a linked package cannot find a call to fix;
-    /// found on a real-project trial); nil when it cannot.
+    /// languages or missing, frameworks or packages linked, no Swift at
+    /// all). Nil when it cannot: a notification service extension that only
+    /// rewrites a title has nothing to share, and asking it to was noise
+    /// (found on 2PASS and Secretive's XPC services).
     func sharedDataReason(_ target: XcodeProject.Target, _ render: inout ProjectDiagnostics) -> String? {
         guard target.codeIsAllSwiftSources else { return "it has code kcs does not read (in another language, or a framework or package it links)" }
         guard !target.swiftSources.isEmpty else { return "kcs finds no Swift source of it" }

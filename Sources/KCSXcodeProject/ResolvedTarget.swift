@@ -178,7 +178,7 @@ extension XcodeProject {
         if bundleID == nil, let plist = value("INFOPLIST_FILE"), !plist.isEmpty {
             // Older projects spell the bundle ID in Info.plist, with build settings in it.
             let path = self.path(fromSetting: plist)
-            if case .success(let bytes) = fileSystem.read(path), let (raw, line) = Self.infoPlistBundleID(bytes) {
+            if let (raw, line) = xcconfigs.infoPlist(path, fileSystem: fileSystem)?["CFBundleIdentifier"] {
                 let at = ProjectLocation(file: path, line: line)
                 let e = settings.expand(raw)
                 for p in e.problems { issues.append(ProjectIssue(.warning, "CFBundleIdentifier (\(context)): \(p)", at: at)) }
@@ -283,14 +283,10 @@ extension XcodeProject {
         return names
     }
 
-    /// The `CFBundleIdentifier` string of an XML Info.plist and its line.
-    static func infoPlistBundleID(_ bytes: [UInt8]) -> (String, Int)? { infoPlistString(bytes, key: "CFBundleIdentifier") }
-
-    /// The string of a top-level `key` of an XML Info.plist and its line,
-    /// found by scanning (a source Info.plist is XML; nothing else is needed
-    /// from it, so nothing is decoded and nesting does not matter).
     /// Every `<key>K</key>` followed by a `<string>` of an XML Info.plist,
-    /// with its line, in one pass (the first of a key wins).
+    /// with its line, in one pass (the first of a key wins), found by
+    /// scanning: a source Info.plist is XML, nothing else is needed from it,
+    /// so nothing is decoded and nesting does not matter.
     static func infoPlistStrings(_ bytes: [UInt8]) -> [String: (String, Int)] {
         // On bytes: each search starts where the last ended, so the scan is
         // one pass however many keys the file has.
@@ -324,17 +320,5 @@ extension XcodeProject {
             i = close + 9
         }
         return out
-    }
-
-    static func infoPlistString(_ bytes: [UInt8], key name: String) -> (String, Int)? {
-        let text = String(decoding: bytes, as: UTF8.self)
-        guard let key = text.range(of: "<key>\(name)</key>") else { return nil }
-        let rest = text[key.upperBound...]
-        guard let open = rest.range(of: "<string>"), rest[rest.startIndex..<open.lowerBound].allSatisfy(\.isWhitespace),
-              let close = rest.range(of: "</string>", range: open.upperBound..<rest.endIndex) else { return nil }
-        let value = String(rest[open.upperBound..<close.lowerBound])
-            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
-        let line = text[..<open.lowerBound].reduce(1) { $0 + ($1 == "\n" ? 1 : 0) }
-        return (value, line)
     }
 }
