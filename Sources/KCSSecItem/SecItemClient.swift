@@ -46,8 +46,7 @@ public struct SecItemClient: Sendable {
         }
         // A string for kSecValueData: only an add to the Mac's file-based
         // keychain converts it; securityd refuses it.
-        if let data = attributes[kSecValueData], data is String || data is Substring,
-           world.world.platform(of: device).family != .macos || World.usesDataProtection(spec) {
+        if let data = attributes[kSecValueData], data is String || data is Substring, !usesFileKeychain(spec) {
             return errSecParam
         }
         let outcome = world.perform(CallRequest(.add, spec), as: app, on: device)
@@ -62,7 +61,7 @@ public struct SecItemClient: Sendable {
     /// Whether a call goes to the Mac's file-based keychain, whose results
     /// SecItem.cpp shapes (only what was asked for), not SecItem.m.
     private func usesFileKeychain(_ spec: ItemSpec) -> Bool {
-        world.world.platform(of: device).family == .macos && !World.usesDataProtection(spec)
+        World.reachesFileKeychain(spec, on: world.world.platform(of: device))
     }
 
     /// A query as the Mac's client passes it on: its translation

@@ -18,7 +18,7 @@ extension World {
             // (SecItemChangeSynchronizability), wherever the query goes.
             let movesToFile = request.operation == .update && request.changes?.synchronizable == .no
                 && request.spec.useDataProtectionKeychain != true
-            if !Self.usesDataProtection(request.spec) && request.spec.persistentRef?.inFileKeychain != false {
+            if Self.reachesFileKeychain(request.spec, on: platform(of: device)) && request.spec.persistentRef?.inFileKeychain != false {
                 // A merged query runs on the data-protection side first, unless
                 // data-protection=false keeps it off that side
                 // (SecItemCategorizeQuery: can_target_ios = the flag).

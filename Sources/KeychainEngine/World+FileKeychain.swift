@@ -14,6 +14,12 @@ extension World {
         return spec.synchronizable == .yes || spec.accessControl != nil || spec.accessGroup == AppTarget.tokenGroup
     }
 
+    /// Whether a call reaches the Mac's file-based keychain (on its own, or
+    /// merged with the data-protection side for a query).
+    public static func reachesFileKeychain(_ spec: ItemSpec, on platform: Platform) -> Bool {
+        platform.family == .macos && !usesDataProtection(spec)
+    }
+
     /// The pseudo-group every file-keychain item sits in, so the keychain's
     /// indexes work unchanged and messages can name it.
     static let fileKeychainGroupName = "(file keychain)"
