@@ -210,8 +210,11 @@ public struct AccessGroupFinder {
     /// each target). One rule for constants, bindings and direct uses.
     static func constantValue(_ e: ExprSyntax) -> String? {
         if let s = e.as(StringLiteralExprSyntax.self) { return s.representedLiteralValue ?? interpolation(s) }
-        return infoPlistKey(e).map { infoPlistMarker + $0 }
+        return infoPlistValue(e)
     }
+
+    /// An Info.plist read as `infoPlistMarker` and its key, or nil.
+    static func infoPlistValue(_ e: ExprSyntax) -> String? { infoPlistKey(e).map { infoPlistMarker + $0 } }
 
     /// The value a declaration fixes for a name: a `let` initialised with a
     /// `constantValue`, or a computed property whose getter only returns an
@@ -225,11 +228,11 @@ public struct AccessGroupFinder {
         guard binding.initializer == nil, let getter = binding.accessorBlock?.accessors.as(CodeBlockItemListSyntax.self),
               getter.count == 1, let item = getter.first?.item else { return nil }
         let returned = item.as(ReturnStmtSyntax.self)?.expression ?? item.as(ExprSyntax.self)
-        return returned.flatMap { infoPlistKey($0) }.map { infoPlistMarker + $0 }
+        return returned.flatMap(infoPlistValue)
     }
 
-    /// A string that interpolates constants only (`"\\(teamID).com.example.shared"`,
-    /// `"\\(Config.team).group"`), as `interpolationMarker` and its parts:
+    /// A string that interpolates constants only (`"\(teamID).com.example.shared"`,
+    /// `"\(Config.team).group"`), as `interpolationMarker` and its parts:
     /// literal text, and the names, resolved where the string is used or
     /// declared ("team ID constant plus a suffix" is the common way to spell
     /// a group; found on real projects). Anything else in it: nil.
@@ -749,10 +752,6 @@ private final class UseVisitor: SyntaxVisitor {
         return e.as(FunctionCallExprSyntax.self).map { calleeName($0.calledExpression).hasSuffix("SharedGroupIdentifier") } ?? false
     }
 
-    /// The name a call is made by, its last component (`Valet.SharedGroupIdentifier` →
-    /// `SharedGroupIdentifier`), without rendering the expression: each
-    /// call of `f()()()…` rendered all the calls before it (quadratic, found
-    /// by adversarial testing).
     /// A keychain type's name (`Keychain`, `AppleKeychain`, `KeychainRepository`):
     /// its `group:` argument is checked where it is written.
     static func isKeychainNamed(_ name: String) -> Bool { name.lowercased().contains("keychain") }
@@ -763,6 +762,10 @@ private final class UseVisitor: SyntaxVisitor {
         label == "accessGroup" || label == "group" && type.map { isKeychainNamed(Scope.lastName($0)) } == true
     }
 
+    /// The name a call is made by, its last component (`Valet.SharedGroupIdentifier` →
+    /// `SharedGroupIdentifier`), without rendering the expression: each
+    /// call of `f()()()…` rendered all the calls before it (quadratic, found
+    /// by adversarial testing).
     static func calleeName(_ e: ExprSyntax) -> String {
         if let r = e.as(DeclReferenceExprSyntax.self) { return r.baseName.text }
         if let m = e.as(MemberAccessExprSyntax.self) { return m.declName.baseName.text }
