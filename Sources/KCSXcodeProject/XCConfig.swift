@@ -244,8 +244,9 @@ extension ProjectPath {
 }
 
 /// The xcconfig files of one project, each read once (with its includes)
-/// however many targets and configurations are based on it, and the
-/// project's budget of resolved settings. Shared by the copies of an
+/// however many targets and configurations are based on it, its Info.plist
+/// strings, each file scanned once, and the project's budget of resolved
+/// settings. Shared by the copies of an
 /// `XcodeProject`; a lock keeps it safe to share across threads.
 final class XCConfigCache: @unchecked Sendable {
     /// Settings all resolutions of a project may hold together.
@@ -254,6 +255,7 @@ final class XCConfigCache: @unchecked Sendable {
     let limit: Int
     private let lock = NSLock()
     private var files: [String: (assignments: [SettingAssignment], issues: [ProjectIssue])] = [:]
+    private var infoPlists: [String: [String: (String, Int)]?] = [:]
     private var spent = 0
     private var charged: Set<String> = []
     /// Whether some resolution was refused: what the project's targets have
@@ -273,8 +275,6 @@ final class XCConfigCache: @unchecked Sendable {
         files[path] = (assignments, reader.issues)
         return (assignments, reader.issues)
     }
-
-    private var infoPlists: [String: [String: (String, Int)]?] = [:]
 
     /// The strings of an Info.plist, read once per project.
     func infoPlist(_ path: String, fileSystem: any ProjectFileSystem) -> [String: (String, Int)]? {

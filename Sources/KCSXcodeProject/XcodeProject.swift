@@ -30,7 +30,8 @@ public struct XcodeProject: Sendable {
     }
 
     let fileSystem: any ProjectFileSystem
-    /// The xcconfig files read, shared by every resolution of the project.
+    /// The xcconfig files and Info.plists read, and the settings budget,
+    /// shared by every resolution of the project.
     private(set) var xcconfigs = XCConfigCache()
 
     /// Sets the budget of resolved settings (tests; real projects keep the default).
