@@ -47,7 +47,7 @@ public enum EntitlementShape {
                            message: "keychain-access-groups lists the app group \(group)",
                            hint: "app groups belong in application-groups (com.apple.security.application-groups)", fix: nil)
         }
-        if let first = teamPrefix(of: group) { return doubledPrefix(group, first) }
+        if teamPrefix(of: group) != nil { return doubledPrefix(group) }
         guard let teamID else { return nil }
         let fixed = "\(teamID).\(group)"
         return Finding(code: .lintUnprefixedEntitlement, group: group,
@@ -63,17 +63,20 @@ public enum EntitlementShape {
     /// targets share the doubled group and use the default one).
     /// `TEAM.TEAM.x` (or `TEAM.OTHER.x`) → `TEAM.x`; nil for any other shape.
     public static func withoutDoubledPrefix(_ group: String) -> String? {
+        doubledPrefixParts(group).map { "\($0.first).\($0.bare)" }
+    }
+
+    /// `TEAM.OTHER.x` → (`TEAM`, `OTHER`, `x`).
+    private static func doubledPrefixParts(_ group: String) -> (first: String, second: String, bare: String)? {
         guard let first = teamPrefix(of: group) else { return nil }
         let rest = String(group.dropFirst(first.count + 1))
         guard let second = teamPrefix(of: rest) else { return nil }
-        return "\(first).\(rest.dropFirst(second.count + 1))"
+        return (String(first), String(second), String(rest.dropFirst(second.count + 1)))
     }
 
-    private static func doubledPrefix(_ group: String, _ first: Substring) -> Finding? {
-        guard let fixed = withoutDoubledPrefix(group) else { return nil }
-        let rest = String(group.dropFirst(first.count + 1))
-        let second = teamPrefix(of: rest) ?? ""
-        let bare = String(rest.dropFirst(second.count + 1))
+    private static func doubledPrefix(_ group: String) -> Finding? {
+        guard let (first, second, bare) = doubledPrefixParts(group) else { return nil }
+        let fixed = "\(first).\(bare)"
         return Finding(code: .lintUnprefixedEntitlement, group: group,
                        message: first == second ? "keychain group \(group) repeats the team prefix \(first)."
                                                 : "keychain group \(group) carries two team prefixes, \(first). and \(second).",
