@@ -264,7 +264,10 @@ public enum CodeCheck {
         for target in lint.project.targets where target.kind != nil {
             guard let signing = lint.signing(of: target), let app = signing.appTarget else { continue }
             var sources: [(path: String, text: String)] = []
-            for path in target.swiftSources.prefix(maxFiles) {
+            // Its own sources and those of the frameworks it links: their
+            // calls run with this target's entitlements.
+            let code = lint.project.code(of: target)
+            for path in code.swiftSources.prefix(maxFiles) {
                 if texts[path] == nil {
                     guard let file = render.sourceFile(path) else {
                         // At the target, where the project lists it (ProtonVPN's
@@ -273,7 +276,8 @@ public enum CodeCheck {
                             "copy \($0) to \(ProjectPath.lastComponent(path)) first (the project's setup step); its groups are not checked"
                         } ?? "a file the build generates, or one in a git submodule not checked out (git submodule update --init), is absent from a fresh clone; its groups are not checked"
                         out.append(render.diagnostic(ProjectIssue(
-                            .warning, "cannot read '\(path)', a source of target '\(target.name)'", at: target.location, hint: hint),
+                            .warning, "cannot read '\(path)', a source of target '\(code.owner[path].map { "\($0)', which '\(target.name)' links" } ?? target.name + "'")",
+                            at: target.location, hint: hint),
                             code: .projectSetting))
                         continue
                     }
@@ -309,6 +313,8 @@ public enum CodeCheck {
             for g in granted where !grantedOnce.contains(g) { grantedOnce.append(g) }
             let groups = grantedOnce.isEmpty ? "none (the target is unsigned)" : grantedOnce.joined(separator: ", ")
             for (path, uses) in found {
+                // A linked framework's file says whose it is.
+                let via = code.owner[path].map { " (in '\($0)', which it links)" } ?? ""
                 for use in uses {
                     let at = ProjectLocation(file: path, line: use.line, column: use.column)
                     var notes: [DiagnosticNote] = []
@@ -328,7 +334,7 @@ public enum CodeCheck {
                         infoPlistStrings[cacheKey] = .some(found)
                         guard let found else {
                             out.append(render.diagnostic(ProjectIssue(
-                                .warning, "target '\(target.name)' (configuration '\(signing.configuration)') passes \(use.api) its Info.plist's \(key), which kcs cannot read: no Info.plist of the target sets it, or it uses a setting that does not resolve",
+                                .warning, "target '\(target.name)' (configuration '\(signing.configuration)')\(via) passes \(use.api) its Info.plist's \(key), which kcs cannot read: no Info.plist of the target sets it, or it uses a setting that does not resolve",
                                 at: at, hint: "its groups: \(groups)"),
                                 code: .codeGroupNotCheckable, length: use.length, notes: notes))
                             continue
@@ -341,12 +347,12 @@ public enum CodeCheck {
                         // Compiled or not depending on the build: not a sure failure
                         // (Omnivore's `#if DEBUG` group; a `#if os(macOS)` one on iOS).
                         out.append(render.diagnostic(ProjectIssue(
-                            .warning, "target '\(target.name)' (configuration '\(signing.configuration)') names the access group \(shown(group)) \(use.condition == "#else" ? "under #else" : "under #if \(use.condition ?? "")"), which it is not entitled to; kcs does not evaluate #if, so it cannot tell whether this build compiles the call",
+                            .warning, "target '\(target.name)' (configuration '\(signing.configuration)')\(via) names the access group \(shown(group)) \(use.condition == "#else" ? "under #else" : "under #if \(use.condition ?? "")"), which it is not entitled to; kcs does not evaluate #if, so it cannot tell whether this build compiles the call",
                             at: at, hint: "its groups: \(groups)"),
                             code: .codeGroupNotCheckable, length: use.length, notes: notes))
                     case .runtime(let expr):
                         out.append(render.diagnostic(ProjectIssue(
-                            .warning, "target '\(target.name)' (configuration '\(signing.configuration)') passes \(use.api) a value built at run time (\(expr.prefix(60))): kcs cannot check it",
+                            .warning, "target '\(target.name)' (configuration '\(signing.configuration)')\(via) passes \(use.api) a value built at run time (\(expr.prefix(60))): kcs cannot check it",
                             at: at, hint: "its groups: \(groups)"),
                             code: .codeGroupNotCheckable, length: use.length, notes: notes))
                     case .literal(let group):
@@ -372,7 +378,7 @@ public enum CodeCheck {
                             hint = "the group has another team's prefix: the target is signed by \(team), so write \"\(team + group[dot...])\""
                         }
                         out.append(render.diagnostic(ProjectIssue(
-                            .warning, "target '\(target.name)' (configuration '\(signing.configuration)') names the access group \(shown(group)), which it is not entitled to: the call fails with errSecMissingEntitlement (-34018)",
+                            .warning, "target '\(target.name)' (configuration '\(signing.configuration)')\(via) names the access group \(shown(group)), which it is not entitled to: the call fails with errSecMissingEntitlement (-34018)",
                             at: at, hint: hint), code: .codeGroupNotEntitled, length: use.length, notes: notes))
                     }
                 }

@@ -223,9 +223,11 @@ public struct ProjectLint {
     /// rewrites a title has nothing to share, and asking it to was noise
     /// (found on 2PASS and Secretive's XPC services).
     func sharedDataReason(_ target: XcodeProject.Target, _ render: inout ProjectDiagnostics) -> String? {
-        guard target.codeIsAllSwiftSources else { return "it has code kcs does not read (in another language, or a framework or package it links)" }
-        guard !target.swiftSources.isEmpty else { return "kcs finds no Swift source of it" }
-        for path in target.swiftSources {
+        // Its own code and that of the project's frameworks it links.
+        let code = project.code(of: target)
+        guard code.allSwift else { return "it has code kcs does not read (in another language, or a framework or package it links)" }
+        guard !code.swiftSources.isEmpty else { return "kcs finds no Swift source of it" }
+        for path in code.swiftSources {
             guard let file = render.sourceFile(path) else { return "kcs cannot read its source '\(path)'" }
             let text = String(decoding: file.bytes, as: UTF8.self)
             if let word = Self.sharedDataWords.first(where: { text.contains($0) }) {

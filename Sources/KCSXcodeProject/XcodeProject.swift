@@ -37,6 +37,35 @@ public struct XcodeProject: Sendable {
     /// Sets the budget of resolved settings (tests; real projects keep the default).
     public mutating func limitSettings(to count: Int) { xcconfigs = XCConfigCache(limit: count) }
 
+    /// The code that runs in a target's process: its own Swift sources, then
+    /// those of the project's targets it links (``Target/linkedTargets``), and
+    /// theirs in turn, each file once; `allSwift` when all of it is Swift kcs
+    /// reads. A framework's SecItem calls are made with the entitlements of
+    /// the app or extension that loads it (real projects keep their keychain
+    /// code in a framework more often than not; found on a real-project trial).
+    /// `owner` names the linked target a file comes from (nil for its own).
+    public func code(of target: Target) -> (swiftSources: [String], allSwift: Bool, owner: [String: String]) {
+        var sources: [String] = [], listed = Set<String>(), owner: [String: String] = [:]
+        var allSwift = true
+        var visited: Set<String> = [target.id], queue = [target]
+        var next = 0
+        // By ID, once: a search per link was targets × links for each target.
+        let byID = Dictionary(targets.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        while next < queue.count {
+            let t = queue[next]
+            next += 1
+            if !t.codeIsAllSwiftSources { allSwift = false }
+            for path in t.swiftSources where listed.insert(path).inserted {
+                sources.append(path)
+                if t.id != target.id { owner[path] = t.name }
+            }
+            for id in t.linkedTargets where visited.insert(id).inserted {
+                if let linked = byID[id] { queue.append(linked) }
+            }
+        }
+        return (sources, allSwift, owner)
+    }
+
     /// One build configuration at one level: its settings, with lines, and
     /// the xcconfig file it is based on.
     public struct Configuration: Sendable {
@@ -59,8 +88,13 @@ public struct XcodeProject: Sendable {
         public var swiftSources: [String]
         /// Targets whose products a Copy Files phase embeds in this one.
         public var embeddedTargets: [String]
+        /// Targets of this project whose products its Frameworks phase links
+        /// (frameworks and libraries): their code runs in this target's
+        /// process, with its entitlements (``code(of:)``).
+        public var linkedTargets: [String] = []
         /// Whether all its own code is in `swiftSources`: no sources in other
-        /// languages, no framework, library or package linked but the SDK's.
+        /// languages, no framework, library or package linked but the SDK's
+        /// and the project's own (``linkedTargets``).
         /// When false, kcs cannot tell what the target's code does.
         public var codeIsAllSwiftSources = true
         /// `TargetAttributes` → `DevelopmentTeam`, which older Xcode versions wrote.
@@ -205,7 +239,7 @@ private struct ProjectReader {
             guard let id = idNode.string, let t = objects[id] else { continue }
             guard t["isa"]?.string == "PBXNativeTarget" else { continue }  // aggregate and legacy targets build nothing signed
             let name = t["name"]?.string ?? id
-            var embedded: [String] = []
+            var embedded: [String] = [], linked: [String] = []
             var sources: [String] = []
             var allSwift = t["packageProductDependencies"]?.array?.isEmpty ?? true
             for phaseID in t["buildPhases"]?.array?.compactMap(\.string) ?? [] {
@@ -220,11 +254,16 @@ private struct ProjectReader {
                     sources += paths.filter { $0.hasSuffix(".swift") }
                     if paths.contains(where: { !$0.hasSuffix(".swift") }) || paths.count < buildFiles.count { allSwift = false }
                 case "PBXFrameworksBuildPhase":
-                    // The SDK's frameworks are Apple's; anything else (another
-                    // target's product, a package, Pods, a vendored binary) is code
-                    // kcs does not read.
+                    // The SDK's frameworks are Apple's; another target's product
+                    // is code kcs reads with that target's sources; anything
+                    // else (a package, Pods, a vendored binary) is code kcs
+                    // does not read.
                     for file in buildFiles {
                         guard let ref = file["fileRef"]?.string, let object = objects[ref] else { allSwift = false; continue }
+                        if let owner = productOwner[ref], owner != id {
+                            linked.append(owner)
+                            continue
+                        }
                         let tree = object["sourceTree"]?.string
                         if tree != "SDKROOT" && tree != "DEVELOPER_DIR" { allSwift = false }
                     }
@@ -255,12 +294,13 @@ private struct ProjectReader {
                     }
                 }
             }
-            var seenEmbeds = Set<String>()
+            var seenEmbeds = Set<String>(), seenLinks = Set<String>()
             embedded = embedded.filter { seenEmbeds.insert($0).inserted }
+            linked = linked.filter { seenLinks.insert($0).inserted }
             targets.append(XcodeProject.Target(
                 id: id, name: name, productType: t["productType"]?.string ?? "",
                 configurations: configurationList(objects[t["buildConfigurationList"]?.string ?? ""]),
-                swiftSources: sources, embeddedTargets: embedded, codeIsAllSwiftSources: allSwift,
+                swiftSources: sources, embeddedTargets: embedded, linkedTargets: linked, codeIsAllSwiftSources: allSwift,
                 attributesTeam: targetAttributes?[id]?["DevelopmentTeam"]?.string, location: at(t)))
         }
         var entitlementsFiles: [XcodeProject.FileReference] = []

@@ -19,6 +19,8 @@ struct XcodeFixture {
         /// Frameworks its Frameworks phase links: `System/Library/Frameworks/X.framework`
         /// is the SDK's (sourceTree SDKROOT), anything else is built (BUILT_PRODUCTS_DIR).
         var frameworks: [String] = []
+        /// Targets of the project whose products its Frameworks phase links.
+        var links: [String] = []
         /// TargetAttributes → DevelopmentTeam.
         var attributesTeam: String?
         /// Synchronized folders (Xcode 16) of the target, relative to the project folder.
@@ -172,12 +174,16 @@ struct XcodeFixture {
             let sourcesPhase = id()
             object(sourcesPhase, "Sources", [("isa", "PBXSourcesBuildPhase"), ("files", list(buildFiles))])
             phases.append(sourcesPhase)
-            if !t.frameworks.isEmpty {
+            if !t.frameworks.isEmpty || !t.links.isEmpty {
                 let linked = t.frameworks.map { path -> String in
                     let ref = id(), bf = id()
                     object(ref, path, [("isa", "PBXFileReference"), ("path", q(path)),
                                        ("sourceTree", path.hasPrefix("System/") ? "SDKROOT" : "BUILT_PRODUCTS_DIR")])
                     object(bf, "\(path) in Frameworks", [("isa", "PBXBuildFile"), ("fileRef", ref)])
+                    return bf
+                } + t.links.compactMap { productRefs[$0] }.map { ref -> String in
+                    let bf = id()
+                    object(bf, "linked in Frameworks", [("isa", "PBXBuildFile"), ("fileRef", ref)])
                     return bf
                 }
                 let phase = id()

@@ -221,6 +221,60 @@ struct XcodeLintTests {
         #expect(asked?.hint?.hasPrefix("asked because it has code kcs does not read") == true, "\(asked?.hint ?? "")")
     }
 
+    @Test func aFrameworkOfTheProjectIsCheckedWithTheEntitlementsOfEachTargetThatLinksIt() throws {
+        // Real projects keep their keychain code in a framework target the
+        // app and its extensions link: its calls run with theirs.
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let team = XcodeFixture.team
+        f.targets.append(XcodeFixture.Target(name: "SharedKit", productType: "com.apple.product-type.framework",
+                                             sources: ["Vault.swift", "Plain.swift"], links: ["Core"]))
+        f.targets.append(XcodeFixture.Target(name: "Core", productType: "com.apple.product-type.framework", sources: ["Token.swift"]))
+        f.targets[0].links = ["SharedKit"]
+        f.targets[2].links = ["SharedKit"]
+        f.write("SharedKit/Vault.swift", """
+            import Security
+            func store(_ data: Data) -> OSStatus {
+                let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword,
+                                            kSecAttrAccessGroup as String: "\(team).com.example.Notes.shared",
+                                            kSecValueData as String: data]
+                return SecItemAdd(query as CFDictionary, nil)
+            }
+
+            """)
+        f.write("SharedKit/Plain.swift", "func title(_ s: String) -> String { s.uppercased() }\n")
+        // Linked by the framework, so by the app and the extension in turn.
+        f.write("Core/Token.swift", """
+            import Security
+            func token() -> OSStatus {
+                let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword,
+                                            kSecAttrAccessGroup as String: "\(team).com.example.Other"]
+                return SecItemCopyMatching(query as CFDictionary, nil)
+            }
+
+            """)
+        f.write("Share/ShareViewController.swift", "func title(_ s: String) -> String { s }\n")
+        f.writeProject()
+        let lint = try ProjectLint.load(f.projectPath).get()
+        let app = try #require(lint.project.targets.first { $0.name == "App" })
+        let code = lint.project.code(of: app)
+        #expect(code.swiftSources.map { ($0 as NSString).lastPathComponent } == ["KeychainStore.swift", "Vault.swift", "Plain.swift", "Token.swift"])
+        #expect(code.allSwift && code.owner.values.sorted() == ["Core", "SharedKit", "SharedKit"])
+        let d = CodeCheck.run(lint).filter { $0.code == .codeGroupNotEntitled }
+        // The app holds the shared group, not the other; the share extension neither.
+        let said = d.map { "\($0.file.map { ($0.name as NSString).lastPathComponent } ?? "?"): \($0.message.prefix { $0 != ":" })" }.sorted()
+        #expect(said == [
+            "Token.swift: target 'App' (configuration 'Release') (in 'Core', which it links) names the access group \(team).com.example.Other, which it is not entitled to",
+            "Token.swift: target 'Share Extension' (configuration 'Release') (in 'Core', which it links) names the access group \(team).com.example.Other, which it is not entitled to",
+            "Vault.swift: target 'Share Extension' (configuration 'Release') (in 'SharedKit', which it links) names the access group \(team).com.example.Notes.shared, which it is not entitled to",
+        ], "\(said)")
+        // KCS604 reads the framework's code too: the extension that links the
+        // keychain code is asked to share, with the file that made it ask.
+        let asked = lint.run().first { $0.code == .projectExtensionGroup }
+        #expect(asked?.hint?.hasPrefix("asked because its code names the keychain or an app group (kSec in Vault.swift)") == true,
+                "\(asked?.hint ?? "none")")
+    }
+
     @Test func aMissingFileIsSaidOnceWithItsTemplate() throws {
         // IVPN ships release.template.xcconfig for each developer to copy;
         // every target and configuration named the missing file (12 warnings).
