@@ -11,9 +11,13 @@ public struct AccessGroupUse: Sendable {
     }
 
     /// The `#if` condition around the use, when there is one: whether that
-    /// code is compiled depends on the build (DEBUG, os(…)), which the
-    /// check does not evaluate.
+    /// code is compiled depends on the build (DEBUG, os(…)).
     public var condition: String?
+    /// What a build must answer to compile the use: for each `#if` around it,
+    /// the conditions of the clauses before its own false, and its own (not
+    /// `#else`'s) true. Empty when the condition came from a constant's
+    /// declaration: that one is not answered (``BuildConditions``).
+    public var requirements: [(condition: String, holds: Bool)] = []
 
     public var value: Value
     /// What names the group: `kSecAttrAccessGroup`, `accessGroup:`, `SharedGroupIdentifier(…)`.
@@ -877,6 +881,24 @@ private final class UseVisitor: SyntaxVisitor {
 
     /// The condition of the innermost `#if` clause holding `node`
     /// (`#else` as the negation of its `#if`).
+    /// What each `#if` around a node asks of the build to compile it
+    /// (``AccessGroupUse/requirements``), innermost first.
+    static func ifRequirements(around node: Syntax) -> [(condition: String, holds: Bool)] {
+        var out: [(condition: String, holds: Bool)] = []
+        var current = node.parent
+        while let n = current {
+            if let clause = n.as(IfConfigClauseSyntax.self), let decl = clause.parent?.parent?.as(IfConfigDeclSyntax.self) {
+                for other in decl.clauses {
+                    if other.id == clause.id { break }
+                    if let c = other.condition { out.append((c.trimmedDescription, false)) }
+                }
+                if let c = clause.condition { out.append((c.trimmedDescription, true)) }
+            }
+            current = n.parent
+        }
+        return out
+    }
+
     static func ifCondition(around node: Syntax) -> String? {
         var current = node.parent
         while let n = current {
@@ -906,6 +928,7 @@ private final class UseVisitor: SyntaxVisitor {
         var use = AccessGroupUse(value: value, api: api, line: start.line, column: start.column, length: max(1, firstLine),
                                  constant: constant)
         use.condition = Self.ifCondition(around: node) ?? condition
+        use.requirements = Self.ifRequirements(around: node)
         uses.append(use)
     }
 

@@ -309,6 +309,8 @@ public enum CodeCheck {
                 usesBySources[key] = found
             }
             let granted = app.accessGroups
+            // What `#if` this build compiles: the target's platform and flags.
+            let build = buildConditions(signing.resolved)
             var grantedOnce: [String] = []
             for g in granted where !grantedOnce.contains(g) { grantedOnce.append(g) }
             let groups = grantedOnce.isEmpty ? "none (the target is unsigned)" : grantedOnce.joined(separator: ", ")
@@ -316,6 +318,10 @@ public enum CodeCheck {
                 // A linked framework's file says whose it is.
                 let via = code.owner[path].map { " (in '\($0)', which it links)" } ?? ""
                 for use in uses {
+                    // Under `#if`: skipped when this build does not compile it,
+                    // checked as any call when it does, "cannot tell" otherwise.
+                    let compiled = use.condition == nil ? true : build.compiles(use.requirements)
+                    if compiled == false { continue }
                     let at = ProjectLocation(file: path, line: use.line, column: use.column)
                     var notes: [DiagnosticNote] = []
                     if let c = use.constant { notes.append(render.note("the constant is declared here", at: ProjectLocation(file: c.file, line: c.line))) }
@@ -343,11 +349,12 @@ public enum CodeCheck {
                         if let setAt = found.location { notes.append(render.note("Info.plist's \(key) is set here", at: setAt)) }
                     }
                     switch value {
-                    case .literal(let group) where use.condition != nil && !granted.contains(group):
-                        // Compiled or not depending on the build: not a sure failure
-                        // (Omnivore's `#if DEBUG` group; a `#if os(macOS)` one on iOS).
+                    case .literal(let group) where compiled == nil && !granted.contains(group):
+                        // Compiled or not depending on what kcs cannot answer
+                        // (an architecture, a flag from an unread xcconfig, a
+                        // condition on a constant's declaration): not a sure failure.
                         out.append(render.diagnostic(ProjectIssue(
-                            .warning, "target '\(target.name)' (configuration '\(signing.configuration)')\(via) names the access group \(shown(group)) \(use.condition == "#else" ? "under #else" : "under #if \(use.condition ?? "")"), which it is not entitled to; kcs does not evaluate #if, so it cannot tell whether this build compiles the call",
+                            .warning, "target '\(target.name)' (configuration '\(signing.configuration)')\(via) names the access group \(shown(group)) \(use.condition == "#else" ? "under #else" : "under #if \(use.condition ?? "")"), which it is not entitled to; kcs cannot tell whether this build compiles the call",
                             at: at, hint: "its groups: \(groups)"),
                             code: .codeGroupNotCheckable, length: use.length, notes: notes))
                     case .runtime(let expr):
@@ -378,7 +385,7 @@ public enum CodeCheck {
                             hint = "the group has another team's prefix: the target is signed by \(team), so write \"\(team + group[dot...])\""
                         }
                         out.append(render.diagnostic(ProjectIssue(
-                            .warning, "target '\(target.name)' (configuration '\(signing.configuration)')\(via) names the access group \(shown(group)), which it is not entitled to: the call fails with errSecMissingEntitlement (-34018)",
+                            .warning, "target '\(target.name)' (configuration '\(signing.configuration)')\(via) names the access group \(shown(group))\(use.condition.map { " under \($0 == "#else" ? "#else" : "#if " + $0), which this build compiles," } ?? ""), which it is not entitled to: the call fails with errSecMissingEntitlement (-34018)",
                             at: at, hint: hint), code: .codeGroupNotEntitled, length: use.length, notes: notes))
                     }
                 }
@@ -386,5 +393,18 @@ public enum CodeCheck {
         }
         return out
     }
-}
 
+    /// The `#if` answers of one target's build: its platform, and the flags
+    /// its settings define when every level of them was read and expands.
+    static func buildConditions(_ r: ResolvedTarget) -> BuildConditions {
+        let names = ["SWIFT_ACTIVE_COMPILATION_CONDITIONS", "OTHER_SWIFT_FLAGS"]
+        let active = r.settings.value(of: names[0]), other = r.settings.value(of: names[1])
+        // A setting no level sets is empty in the build too; one whose value
+        // names an undefined setting is not known.
+        let known = r.settingsAreComplete && zip(names, [active, other]).allSatisfy { name, e in
+            e.problems.isEmpty && e.undefined.allSatisfy { $0 == name }
+        }
+        return BuildConditions(platform: r.platform,
+                               flags: known ? BuildConditions.flags(activeConditions: active.value, otherSwiftFlags: other.value) : nil)
+    }
+}

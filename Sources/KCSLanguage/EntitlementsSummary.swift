@@ -70,7 +70,8 @@ public enum EntitlementsSummary {
         // The file does not say its platform: team-prefixed app groups,
         // valid on macOS, are not flagged.
         for f in EntitlementShape.check(keychainAccessGroups: resolved.keychainAccessGroups,
-                                        applicationGroups: resolved.applicationGroups, teamID: resolved.teamID, macOS: true) {
+                                        applicationGroups: resolved.applicationGroups, teamID: resolved.teamID, macOS: true,
+                                        bundleIDs: [bundle]) {
             diagnostics.append(Diagnostic(f.code, "\(path): \(f.message)", severity: .warning, hint: f.hint))
         }
         if resolved.keychainAccessGroups.contains(where: { $0.hasSuffix("*") }) {

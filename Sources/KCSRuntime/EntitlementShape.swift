@@ -30,7 +30,10 @@ public enum EntitlementShape {
 
     /// A `keychain-access-groups` value, expanded: an app group among the
     /// keychain groups, or a group without the team prefix.
-    public static func keychainGroup(_ group: String, teamID: String?) -> Finding? {
+    /// `bundleIDs`: the bundle IDs of the apps in view, whose app IDs
+    /// (`TEAM.` + bundle ID) are groups of their own even when the bundle ID
+    /// starts with something shaped like a team ID.
+    public static func keychainGroup(_ group: String, teamID: String?, bundleIDs: [String] = []) -> Finding? {
         if group.contains("$(") || isApples(group) || group.hasSuffix("*") && teamPrefix(of: group) != nil { return nil }
         // "*" is every group to securityd (SecServerAccessGroupsAllows), a
         // right of Apple's own processes; TEAMID.* is a provisioning
@@ -47,7 +50,7 @@ public enum EntitlementShape {
                            message: "keychain-access-groups lists the app group \(group)",
                            hint: "app groups belong in application-groups (com.apple.security.application-groups)", fix: nil)
         }
-        if teamPrefix(of: group) != nil { return doubledPrefix(group) }
+        if teamPrefix(of: group) != nil { return doubledPrefix(group, bundleIDs: bundleIDs) }
         guard let teamID else { return nil }
         let fixed = "\(teamID).\(group)"
         return Finding(code: .lintUnprefixedEntitlement, group: group,
@@ -74,8 +77,17 @@ public enum EntitlementShape {
         return (String(first), String(second), String(rest.dropFirst(second.count + 1)))
     }
 
-    private static func doubledPrefix(_ group: String) -> Finding? {
+    private static func doubledPrefix(_ group: String, bundleIDs: [String]) -> Finding? {
         guard let (first, second, bare) = doubledPrefixParts(group) else { return nil }
+        // An app ID whose bundle ID starts with a team-shaped word is no
+        // doubled prefix: Monal's bundle ID is G7YU7X7KRJ.SworIM, and
+        // $(AppIdentifierPrefix)G7YU7X7KRJ.SworIM is its app ID, shared with
+        // its extension (the fix said to write $(AppIdentifierPrefix)SworIM,
+        // a group neither holds; found on a real-project trial).
+        let rest = String(group.dropFirst(first.count + 1))
+        // The app ID of an app in view, a group under it, or that of the app
+        // an extension in view sits in (its bundle ID is the app's plus more).
+        if bundleIDs.contains(where: { rest == $0 || rest.hasPrefix($0 + ".") || $0.hasPrefix(rest + ".") }) { return nil }
         let fixed = "\(first).\(bare)"
         return Finding(code: .lintUnprefixedEntitlement, group: group,
                        message: first == second ? "keychain group \(group) repeats the team prefix \(first)."
@@ -145,8 +157,8 @@ public enum EntitlementShape {
     /// never adds a group the list already has: then the fix is to drop the
     /// misspelt one.
     public static func check(keychainAccessGroups: [String], applicationGroups: [String], teamID: String?,
-                             macOS: Bool) -> [Finding] {
-        let keychain = keychainAccessGroups.compactMap { keychainGroup($0, teamID: teamID) }.map {
+                             macOS: Bool, bundleIDs: [String] = []) -> [Finding] {
+        let keychain = keychainAccessGroups.compactMap { keychainGroup($0, teamID: teamID, bundleIDs: bundleIDs) }.map {
             dropping($0, ifListed: keychainAccessGroups, "keychain-access-groups")
         }
         let app = applicationGroups.compactMap { applicationGroup($0, teamID: teamID, macOS: macOS) }.map {

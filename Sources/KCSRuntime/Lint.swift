@@ -294,7 +294,8 @@ extension Session {
                                               // A Mac device in the scenario takes Mac app groups
                                               // (TEAMID.name) too: the app runs there as well.
                                               macOS: world.platform.family == .macos
-                                                  || world.devices.contains { $0.platform?.family == .macos })
+                                                  || world.devices.contains { $0.platform?.family == .macos },
+                                              bundleIDs: world.apps.map(\.bundleID))
         let written = (decl.keychainAccessGroups ?? []) + (decl.applicationGroups ?? [])
         return findings.map { f in
             if let path = decl.entitlements {

@@ -6,6 +6,10 @@ extension Session {
 
     func resolveApp(_ name: Name, _ file: SourceFile) throws(Diagnostic) -> AppHandle {
         if let h = world.app(named: name.text) { return h }
+        if let at = failedDeclarations[name.text] {
+            throw Diagnostic(.unknownApp, "app '\(Suggest.shown(name.text))' was not declared: its declaration at \(at) failed",
+                             file: file, range: name.range, hint: "fix the error reported there; nothing can use the app until it is declared")
+        }
         let known = world.apps.map(\.name)
         var hint = Suggest.hint(for: name.text, in: known)
         if hint == nil, let byBundle = world.apps.first(where: { $0.bundleID == name.text }) {

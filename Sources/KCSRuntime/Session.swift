@@ -152,6 +152,10 @@ public struct Session: Sendable {
     var pendingAnswers: [PendingAnswer] = []
     /// The last call if it stopped before reaching the engine (an unknown app).
     var lastFailedCall: (file: SourceFile, range: SourceRange)?
+    /// Apps whose declaration failed, by name, and where: a later use says
+    /// so rather than "declare it first" (an `app … entitlements=` naming a
+    /// missing file was followed by "unknown app"; found on a real-project trial).
+    var failedDeclarations: [String: String] = [:]
     /// Where output and events go; nil when nobody listens (the fast path).
     public typealias Observer = (RunEvent) -> Void
 
@@ -363,7 +367,17 @@ public struct Session: Sendable {
                 throw worldError(error, file, alias?.range ?? id.range)
             }
         case .app(let decl):
-            for warning in try declareApp(decl, file, s.range) {
+            let warnings: [Diagnostic]
+            do throws(Diagnostic) {
+                warnings = try declareApp(decl, file, s.range)
+                failedDeclarations[decl.name] = nil
+            } catch {
+                if world.app(named: decl.name) == nil {
+                    failedDeclarations[decl.name] = "\(file.name):\(file.location(of: s.range.start).line)"
+                }
+                throw error
+            }
+            for warning in warnings {
                 report.record(warning)
                 observer?(.diagnostic(warning))
             }
@@ -412,6 +426,7 @@ public struct Session: Sendable {
             observer?(.output(text))
         case .reset:
             world = World()
+            failedDeclarations = [:]
             last = nil
             lastFailedCall = nil
             pendingAnswers = []

@@ -102,10 +102,13 @@ public struct ProjectLint {
     func entitlementShapes(_ render: inout ProjectDiagnostics) -> [Diagnostic] {
         var out: [Diagnostic] = []
         var seen = Set<String>()
+        // The project's bundle IDs: an extension may hold its app's app ID.
+        let bundleIDs = Array(Set(signings.compactMap(\.resolved.bundleID)))
         for s in signings where s.groupsResolve {
             let findings = EntitlementShape.check(keychainAccessGroups: s.keychainAccessGroups.map(\.value),
                                                   applicationGroups: s.applicationGroups.map(\.value),
-                                                  teamID: s.resolved.teamID, macOS: s.resolved.platform == "macos")
+                                                  teamID: s.resolved.teamID, macOS: s.resolved.platform == "macos",
+                                                  bundleIDs: bundleIDs)
             for f in findings {
                 let listed = f.code == .lintAppGroupShape ? s.applicationGroups : s.keychainAccessGroups
                 let at = listed.first { $0.value == f.group }?.location ?? s.resolved.entitlementsLocation ?? s.target.location

@@ -116,14 +116,14 @@ public enum XcodeImporter {
             app += " kind=\(t.kind?.scenarioKind ?? "app")"
             if let file = signing.resolved.entitlementsPath, signing.entitlements != nil, signing.resolved.teamID != nil {
                 if signing.scenarioCanReadFile {
-                    app += " entitlements=" + ScriptText.quoted(relativePath(file, from: options.scenarioFolder))
+                    app += " entitlements=" + ScriptText.quoted(relativePath(fileSystem.spelled(file), from: options.scenarioFolder))
                 } else {
                     // The file uses build settings a scenario cannot expand: write what they expand to.
                     let kag = signing.keychainAccessGroups.map { ScriptText.literal($0.value) }
                     let ag = signing.applicationGroups.map { ScriptText.literal($0.value) }
                     if !kag.isEmpty { app += " keychain-access-groups=[\(kag.joined(separator: ", "))]" }
                     if !ag.isEmpty { app += " application-groups=[\(ag.joined(separator: ", "))]" }
-                    apps.append("# \(name): the groups of \(ScriptText.literal(relativePath(file, from: options.scenarioFolder))), expanded with the project's build settings"
+                    apps.append("# \(name): the groups of \(ScriptText.literal(relativePath(fileSystem.spelled(file), from: options.scenarioFolder))), expanded with the project's build settings"
                                 + (signing.groupsResolve ? "" : "; some use a setting no level defines, expanded to nothing as Xcode does (see the warnings)"))
                 }
             }

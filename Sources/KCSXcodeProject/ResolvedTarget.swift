@@ -10,6 +10,9 @@ public struct ResolvedTarget: Sendable {
     /// The SDK name `[sdk=…]` conditions matched: `iphoneos`, `macosx`, `watchos`.
     public var sdk: String
     public var settings: BuildSettings
+    /// Whether every xcconfig file of its levels was read: a setting they
+    /// leave undefined is then undefined in the build too.
+    public var settingsAreComplete = true
     /// `PRODUCT_BUNDLE_IDENTIFIER`, expanded; nil when it cannot be resolved.
     public var bundleID: String?
     /// Whether the bundle ID expanded cleanly: no setting in it is defined
@@ -244,6 +247,7 @@ extension XcodeProject {
         let version = value(versionSetting).flatMap { Int($0.split(separator: ".").first ?? "") }
 
         return ResolvedTarget(target: target, configuration: configuration, platform: platform, sdk: sdk, settings: settings,
+                              settingsAreComplete: stackIssues.isEmpty,
                               bundleID: bundleID, bundleIDResolves: bundleID != nil && !holes.contains("PRODUCT_BUNDLE_IDENTIFIER"),
                               teamID: team, entitlementsPath: entitlementsPath,
                               entitlementsLocation: settings.definition(of: "CODE_SIGN_ENTITLEMENTS")?.location,

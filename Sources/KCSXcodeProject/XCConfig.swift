@@ -333,6 +333,12 @@ public final class CaseFoldingFileSystem: ProjectFileSystem, @unchecked Sendable
 
     public func canonical(_ path: String) -> String { base.canonical(folded(path) ?? path) }
 
+    /// `path` spelled as the file system spells it (the same path when
+    /// nothing matches it ignoring case): what a scenario written for Linux
+    /// must name (an import wrote `AdGuardPro/…` for `AdguardPro/…`, and its
+    /// scenario failed to run; found on a real-project trial).
+    public func spelled(_ path: String) -> String { folded(path) ?? path }
+
     public func isDirectory(_ path: String) -> Bool {
         base.isDirectory(path) || folded(path).map { $0 != path && base.isDirectory($0) } ?? false
     }

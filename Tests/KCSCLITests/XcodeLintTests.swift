@@ -182,6 +182,33 @@ struct XcodeLintTests {
         #expect(code.first?.hint?.hasPrefix("the entitlement is wrong, not the code") == true, "\(code.map { $0.hint ?? "" })")
     }
 
+
+    @Test func aBundleIDThatStartsLikeATeamIDIsNoDoubledPrefix() throws {
+        // Monal's bundle ID is G7YU7X7KRJ.SworIM: $(AppIdentifierPrefix)
+        // G7YU7X7KRJ.SworIM is the app's own app ID, which its extension
+        // holds too; the fix said to write $(AppIdentifierPrefix)SworIM.
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let legacy = ["PRODUCT_BUNDLE_IDENTIFIER": "G7YU7X7KRJ.SworIM", "CODE_SIGN_ENTITLEMENTS": "App/App.entitlements"]
+        f.targets[0].settings = ["Debug": legacy, "Release": legacy]
+        let widget = ["PRODUCT_BUNDLE_IDENTIFIER": "G7YU7X7KRJ.SworIM.widget", "CODE_SIGN_ENTITLEMENTS": "Widget/Widget.entitlements"]
+        f.targets[1].settings = ["Debug": widget, "Release": widget]
+        f.targets.removeLast()
+        f.targets[0].embeds = ["Widget"]
+        f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)G7YU7X7KRJ.SworIM"])
+        f.writeEntitlements("Widget/Widget.entitlements", keychain: ["$(AppIdentifierPrefix)G7YU7X7KRJ.SworIM", "$(AppIdentifierPrefix)ABCDE12345.shared"])
+        f.writeProject()
+        let d = try ProjectLint.load(f.projectPath).get().run().filter { $0.code == .lintUnprefixedEntitlement }
+        // Only the group that is no app's ID is a doubled prefix.
+        #expect(d.count == 1 && d.first?.message.contains("two team prefixes, \(XcodeFixture.team). and ABCDE12345.") == true,
+                "\(d.map(\.message))")
+        // The scenario the import writes lints the same, whichever app it declares first.
+        let imported = XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions())
+        let path = f.path("imported.kcs")
+        try imported.scenario.write(toFile: path, atomically: true, encoding: .utf8)
+        let lint = try BinaryRunner.run(["lint", path])
+        #expect((lint.stdout + lint.stderr).components(separatedBy: "[KCS510]").count - 1 == 1, "\(lint.stdout)\(lint.stderr)")
+    }
     @Test func anExtensionWhoseCodeTouchesNoSharedDataIsNotAskedToShare() throws {
         // KCS604 asks only targets whose code may read what the app stores
         // (a notification service extension rewriting a title was noise).
@@ -273,6 +300,59 @@ struct XcodeLintTests {
         let asked = lint.run().first { $0.code == .projectExtensionGroup }
         #expect(asked?.hint?.hasPrefix("asked because its code names the keychain or an app group (kSec in Vault.swift)") == true,
                 "\(asked?.hint ?? "none")")
+    }
+
+    @Test func ifConditionsAreAnsweredForEachBuild() throws {
+        // `#if os(…)` and flags are the build's: a group under a branch this
+        // build does not compile is no failure, under one it does it is.
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let team = XcodeFixture.team
+        f.projectSettings["Debug"]?["SWIFT_ACTIVE_COMPILATION_CONDITIONS"] = "DEBUG $(inherited)"
+        f.projectSettings["Release"]?["OTHER_SWIFT_FLAGS"] = "-D STAGING"
+        func call(_ group: String) -> String {
+            "    _ = SecItemAdd([kSecClass as String: kSecClassGenericPassword, kSecAttrAccessGroup as String: \"\(team).\(group)\"] as CFDictionary, nil)\n"
+        }
+        f.write("App/KeychainStore.swift", "import Security\nfunc save() {\n#if os(macOS)\n" + call("Mac") + "#elseif os(iOS) && !targetEnvironment(macCatalyst)\n"
+                + call("Phone") + "#else\n" + call("Other") + "#endif\n#if DEBUG\n" + call("Debug") + "#elseif STAGING\n" + call("Staging")
+                + "#endif\n#if arch(arm64)\n" + call("Arm") + "#endif\n#if canImport(UIKit) && swift(>=5.9)\n" + call("Kit") + "#endif\n}\n")
+        f.writeProject()
+        func said(_ configuration: String) throws -> [String] {
+            let lint = try ProjectLint.load(f.projectPath, configuration: configuration).get()
+            return CodeCheck.run(lint).filter { $0.file?.name.hasSuffix("KeychainStore.swift") == true && $0.message.hasPrefix("target 'App'") }
+                .map { "\($0.code.rawValue) \($0.message.split(separator: ",").first ?? "")" }
+        }
+        let debug = try said("Debug"), release = try said("Release")
+        #expect(debug == [
+            "KCS607 target 'App' (configuration 'Debug') names the access group \(team).Phone under #if os(iOS) && !targetEnvironment(macCatalyst)",
+            "KCS607 target 'App' (configuration 'Debug') names the access group \(team).Debug under #if DEBUG",
+            "KCS608 target 'App' (configuration 'Debug') names the access group \(team).Arm under #if arch(arm64)",
+            "KCS608 target 'App' (configuration 'Debug') names the access group \(team).Kit under #if canImport(UIKit) && swift(>=5.9)",
+        ], "\(debug)")
+        #expect(release.contains("KCS607 target 'App' (configuration 'Release') names the access group \(team).Staging under #if STAGING"), "\(release)")
+        #expect(!release.contains { $0.contains(".Debug") || $0.contains(".Mac") || $0.contains(".Other") }, "\(release)")
+        // Flags from an xcconfig kcs cannot read are not known: "cannot tell".
+        f.targets[0].xcconfig = ["Debug": "Config/Missing.xcconfig"]
+        f.writeProject()
+        let unread = try said("Debug")
+        #expect(unread.contains("KCS608 target 'App' (configuration 'Debug') names the access group \(team).Debug under #if DEBUG"), "\(unread)")
+        #expect(unread.contains { $0.hasPrefix("KCS607") && $0.contains(".Phone") }, "\(unread)")
+    }
+
+    @Test func buildConditionsAnswerInThreeValues() {
+        let phone = BuildConditions(platform: "ios", flags: ["DEBUG"]), mac = BuildConditions(platform: "macos", flags: nil)
+        #expect(phone.evaluate("DEBUG && os(iOS)") == true)
+        #expect(phone.evaluate("!DEBUG || os(macOS)") == false)
+        #expect(phone.evaluate("(os(watchOS) || os(tvOS)) && arch(arm64)") == false)
+        #expect(phone.evaluate("os(iOS) && arch(arm64)") == nil)
+        #expect(mac.evaluate("DEBUG") == nil)
+        #expect(mac.evaluate("DEBUG && os(iOS)") == false)
+        #expect(mac.evaluate("canImport(AppKit)") == true)
+        #expect(BuildConditions(platform: "catalyst", flags: []).evaluate("os(iOS) && targetEnvironment(macCatalyst)") == true)
+        // Text it cannot break down is never guessed.
+        #expect(phone.evaluate("os(iOS) &&") == nil && phone.evaluate("((DEBUG)") == nil && phone.evaluate("") == nil)
+        #expect(phone.evaluate(String(repeating: "(", count: 10_000) + "DEBUG" + String(repeating: ")", count: 10_000)) == nil)
+        #expect(BuildConditions.flags(activeConditions: "DEBUG \"BETA\"", otherSwiftFlags: "-D STAGING -DFOO -Onone") == ["DEBUG", "BETA", "STAGING", "FOO"])
     }
 
     @Test func aMissingFileIsSaidOnceWithItsTemplate() throws {
@@ -445,6 +525,11 @@ struct XcodeLintTests {
         #expect(!d.contains { $0.code == .projectSetting || $0.code == .projectEntitlementsFile }, "\(d.map(\.message))")
         let debug = try #require(lint.signings.first { $0.target.name == "App" && $0.configuration == "Debug" })
         #expect(debug.accessGroups.contains("\(XcodeFixture.team).com.example.Notes.shared"))
+        // The import names the file as the disk spells it, so its scenario
+        // runs where case matters (AdGuard's `AdGuardPro/…` for `AdguardPro/…`).
+        let imported = XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions(configuration: "Debug"))
+        #expect(imported.scenario.contains("/App/App.entitlements\""), "\(imported.scenario)")
+        #expect(!imported.scenario.contains("app/app.ENTITLEMENTS"), "\(imported.scenario)")
     }
 
     /// A bundle ID emptied by a setting set to nothing names the setting

@@ -31,6 +31,16 @@ struct DiagnosticRenderingTests {
             """)
     }
 
+    @Test func anAppWhoseDeclarationFailedIsSaidToHaveFailed() {
+        // Not "declare it first": it was declared, and that line failed.
+        let text = render("team SKMME9E2Y8\napp com.x.AppOne entitlements=\"missing.entitlements\"\nas AppOne find generic-password\n")
+        #expect(text.contains("s.kcs:3:4: error: app 'AppOne' was not declared: its declaration at s.kcs:2 failed [KCS301]"), "\(text)")
+        #expect(text.contains("hint: fix the error reported there"), "\(text)")
+        // A later declaration that works is used as any other.
+        let fixed = render("team SKMME9E2Y8\napp com.x.AppOne entitlements=\"missing.entitlements\"\napp com.x.AppOne\nas AppOne find generic-password\nexpect status errSecItemNotFound\n")
+        #expect(!fixed.contains("was not declared"), "\(fixed)")
+    }
+
     @Test func appNamedByBundleID() {
         let text = render("team SKMME9E2Y8\napp com.x.AppOne\nas com.x.AppOne find generic-password\n")
         #expect(text.contains("hint: apps are named by the last bundle component or 'as NAME': did you mean 'AppOne'?"))

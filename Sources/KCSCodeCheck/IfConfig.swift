@@ -1,0 +1,214 @@
+/// What a build compiles under `#if`: the conditions Swift's compiler
+/// evaluates (`os(…)`, `targetEnvironment(…)`, `canImport(…)`, flags from
+/// `SWIFT_ACTIVE_COMPILATION_CONDITIONS` and `-D` in `OTHER_SWIFT_FLAGS`),
+/// answered for one target, configuration and platform, in three values:
+/// true, false, or nil when kcs cannot tell (an architecture, a module kcs
+/// does not know, a compiler version, flags from a file it could not read).
+public struct BuildConditions: Sendable {
+    /// The platform as `ResolvedTarget.platform` spells it: ios, macos, catalyst, watchos.
+    public var platform: String
+    /// The flags the build defines; nil when they are not all known.
+    public var flags: Set<String>?
+
+    public init(platform: String, flags: Set<String>?) {
+        self.platform = platform
+        self.flags = flags
+    }
+
+    /// The flags one build-setting value defines: SWIFT_ACTIVE_COMPILATION_CONDITIONS
+    /// is a list of names; OTHER_SWIFT_FLAGS gives them as `-D NAME` or `-DNAME`.
+    public static func flags(activeConditions: String, otherSwiftFlags: String) -> Set<String> {
+        func words(_ s: String) -> [String] {
+            s.split(whereSeparator: { $0 == " " || $0 == "\t" }).map { trimmed($0, ["\"", "'"]) }.filter { !$0.isEmpty }
+        }
+        var out = Set(words(activeConditions))
+        let other = words(otherSwiftFlags)
+        var i = 0
+        while i < other.count {
+            if other[i] == "-D", i + 1 < other.count {
+                out.insert(other[i + 1])
+                i += 2
+                continue
+            }
+            if other[i].hasPrefix("-D"), other[i].count > 2 { out.insert(String(other[i].dropFirst(2))) }
+            i += 1
+        }
+        return out
+    }
+
+    /// Whether a build compiles under `condition` (an `#if`'s text), or nil
+    /// when kcs cannot tell. Text it cannot parse is nil, never a guess.
+    public func evaluate(_ condition: String) -> Bool? {
+        var parser = ConditionParser(Array(condition.utf8), self)
+        guard let value = parser.expression(depth: 0), parser.atEnd else { return nil }
+        return value.known
+    }
+
+    /// Whether a build compiles code under these requirements
+    /// (``AccessGroupUse/requirements``): false when one is answered the
+    /// other way, true when all are answered as required, else nil. None
+    /// (a condition kcs could not break down) is nil.
+    public func compiles(_ requirements: [(condition: String, holds: Bool)]) -> Bool? {
+        guard !requirements.isEmpty else { return nil }
+        var all = true
+        for r in requirements {
+            switch evaluate(r.condition) {
+            case .some(let v) where v != r.holds: return false
+            case .some: continue
+            case .none: all = false
+            }
+        }
+        return all ? true : nil
+    }
+
+    /// `os(X)`.
+    func isOS(_ name: String) -> Bool? {
+        switch name {
+        case "iOS": return platform == "ios" || platform == "catalyst"
+        case "macOS", "OSX": return platform == "macos"
+        case "watchOS": return platform == "watchos"
+        case "tvOS", "visionOS", "xrOS", "Linux", "Windows", "Android", "FreeBSD", "OpenBSD", "WASI", "none": return false
+        default: return nil
+        }
+    }
+
+    /// `targetEnvironment(X)`: kcs checks device builds; a simulator build
+    /// is not one it answers for.
+    func isEnvironment(_ name: String) -> Bool? {
+        switch name {
+        case "macCatalyst": return platform == "catalyst"
+        case "simulator": return nil
+        default: return nil
+        }
+    }
+
+    /// `canImport(X)` for the SDK's UI frameworks; other modules are not known.
+    func canImport(_ name: String) -> Bool? {
+        switch name {
+        case "UIKit": return platform != "macos"
+        case "AppKit": return platform == "macos"
+        case "WatchKit": return platform == "watchos"
+        case "Security", "Foundation", "SwiftUI", "Combine", "LocalAuthentication": return true
+        default: return nil
+        }
+    }
+}
+
+/// `s` without `characters` at either end.
+func trimmed(_ s: Substring, _ characters: Set<Character>) -> String {
+    String(s.drop { characters.contains($0) }.reversed().drop { characters.contains($0) }.reversed())
+}
+
+/// Three values: true, false, unknown. `&&` is false when either side is,
+/// `||` true when either side is.
+struct Tri {
+    var known: Bool?
+    static let unknown = Tri(known: nil)
+    static func && (a: Tri, b: Tri) -> Tri {
+        if a.known == false || b.known == false { return Tri(known: false) }
+        if a.known == true && b.known == true { return Tri(known: true) }
+        return .unknown
+    }
+    static func || (a: Tri, b: Tri) -> Tri {
+        if a.known == true || b.known == true { return Tri(known: true) }
+        if a.known == false && b.known == false { return Tri(known: false) }
+        return .unknown
+    }
+    static prefix func ! (a: Tri) -> Tri { Tri(known: a.known.map { !$0 }) }
+}
+
+/// condition := or; or := and { '||' and }; and := unary { '&&' unary };
+/// unary := '!' unary | '(' condition ')' | NAME [ '(' ARGS ')' ] | true | false
+struct ConditionParser {
+    private let bytes: [UInt8]
+    private var i = 0
+    private let build: BuildConditions
+    /// Real conditions nest a few deep; text nesting deeper is not answered.
+    static let maxDepth = 64
+
+    init(_ bytes: [UInt8], _ build: BuildConditions) {
+        self.bytes = bytes
+        self.build = build
+    }
+
+    var atEnd: Bool {
+        mutating get {
+            skipSpace()
+            return i >= bytes.count
+        }
+    }
+
+    private mutating func skipSpace() {
+        while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x09 || bytes[i] == 0x0A || bytes[i] == 0x0D { i += 1 }
+    }
+
+    private mutating func take(_ text: String) -> Bool {
+        skipSpace()
+        let t = Array(text.utf8)
+        guard bytes.count - i >= t.count, Array(bytes[i..<i + t.count]) == t else { return false }
+        i += t.count
+        return true
+    }
+
+    private mutating func name() -> String? {
+        skipSpace()
+        let start = i
+        while i < bytes.count, bytes[i] == UInt8(ascii: "_") || (bytes[i] | 0x20) >= UInt8(ascii: "a") && (bytes[i] | 0x20) <= UInt8(ascii: "z")
+                || bytes[i] >= UInt8(ascii: "0") && bytes[i] <= UInt8(ascii: "9") || bytes[i] >= 0x80 {
+            i += 1
+        }
+        return i > start ? String(decoding: bytes[start..<i], as: UTF8.self) : nil
+    }
+
+    mutating func expression(depth: Int) -> Tri? {
+        guard depth < Self.maxDepth, var value = conjunction(depth: depth) else { return nil }
+        while take("||") {
+            guard let rhs = conjunction(depth: depth) else { return nil }
+            value = value || rhs
+        }
+        return value
+    }
+
+    private mutating func conjunction(depth: Int) -> Tri? {
+        guard var value = unary(depth: depth) else { return nil }
+        while take("&&") {
+            guard let rhs = unary(depth: depth) else { return nil }
+            value = value && rhs
+        }
+        return value
+    }
+
+    private mutating func unary(depth: Int) -> Tri? {
+        guard depth < Self.maxDepth else { return nil }
+        if take("!") { return unary(depth: depth + 1).map { !$0 } }
+        if take("(") {
+            guard let value = expression(depth: depth + 1), take(")") else { return nil }
+            return value
+        }
+        guard let word = name() else { return nil }
+        if word == "true" { return Tri(known: true) }
+        if word == "false" { return Tri(known: false) }
+        guard take("(") else {
+            // A flag: defined or not, when the build's flags are known.
+            return Tri(known: build.flags.map { $0.contains(word) })
+        }
+        // The argument, to the closing parenthesis (none nest in these).
+        skipSpace()
+        let start = i
+        while i < bytes.count, bytes[i] != UInt8(ascii: ")") { i += 1 }
+        guard i < bytes.count else { return nil }
+        let argument = trimmed(String(decoding: bytes[start..<i], as: UTF8.self)[...], [" ", "\t"])
+        i += 1
+        switch word {
+        case "os": return Tri(known: build.isOS(argument))
+        case "targetEnvironment": return Tri(known: build.isEnvironment(argument))
+        case "canImport":
+            let module = argument.split(separator: ",").first.map { trimmed($0, [" "]) } ?? argument
+            return Tri(known: build.canImport(module))
+        default:
+            // arch(…), swift(…), compiler(…), hasFeature(…), hasAttribute(…):
+            // the build machine's or the compiler's, which kcs does not know.
+            return .unknown
+        }
+    }
+}
