@@ -16,6 +16,9 @@ extension Session {
                 let handle = try world.addApp(bundleID: p.bundleID, name: decl.name, teamID: p.teamID, kind: p.kind,
                                               keychainAccessGroups: p.keychainAccessGroups, applicationGroups: p.applicationGroups)
                 if !decl.provisioned { world.setProvisioned(false, for: handle) }
+                if !p.associatedApplicationIdentifiers.isEmpty {
+                    world.setAssociatedApplicationIdentifiers(p.associatedApplicationIdentifiers, for: handle)
+                }
             } catch {
                 throw worldError(error, file, decl.bundleID.range)
             }

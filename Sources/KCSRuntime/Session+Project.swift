@@ -9,6 +9,8 @@ package struct ProjectApp {
     package var kind: TargetKind
     package var keychainAccessGroups: [String]
     package var applicationGroups: [String]
+    /// `com.apple.developer.associated-application-identifier` (Mac Catalyst).
+    package var associatedApplicationIdentifiers: [String]
     /// Settings the project uses and defines nowhere, expanded to nothing as
     /// Xcode does: warnings at the declaration.
     package var warnings: [Diagnostic]
@@ -78,6 +80,7 @@ extension Session {
                           kind: TargetKind(rawValue: productKind.scenarioKind) ?? .app,
                           keychainAccessGroups: signing.keychainAccessGroups.map(\.value),
                           applicationGroups: signing.applicationGroups.map(\.value),
+                          associatedApplicationIdentifiers: signing.associatedApplicationIdentifiers.map(\.value),
                           warnings: signing.issues.map {
                               Diagnostic(.projectSetting, $0.message, file: file, range: projectName.range, severity: .warning, hint: $0.hint,
                                          notes: [render.note("here", at: $0.location)])

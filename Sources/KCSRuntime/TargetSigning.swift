@@ -14,6 +14,9 @@ public struct TargetSigning: Sendable {
     public var keychainAccessGroups: [Located]
     /// `com.apple.security.application-groups`, expanded.
     public var applicationGroups: [Located]
+    /// `com.apple.developer.associated-application-identifier` (Mac
+    /// Catalyst), expanded: the iOS app's ID, which joins the access groups.
+    public var associatedApplicationIdentifiers: [Located] = []
     /// Whether a scenario's `entitlements="…"` reads the file to the same
     /// groups: it uses no build setting other than the ones kcs expands.
     public var scenarioCanReadFile: Bool
@@ -34,8 +37,12 @@ public struct TargetSigning: Sendable {
     /// The engine's view of the target, when its bundle ID resolved.
     public var appTarget: AppTarget? {
         guard let bundleID = resolved.bundleID else { return nil }
-        return AppTarget(name: target.name, bundleID: bundleID, teamID: resolved.teamID, kind: kind,
-                         keychainAccessGroups: keychainAccessGroups.map(\.value), applicationGroups: applicationGroups.map(\.value))
+        var app = AppTarget(name: target.name, bundleID: bundleID, teamID: resolved.teamID, kind: kind,
+                            keychainAccessGroups: keychainAccessGroups.map(\.value), applicationGroups: applicationGroups.map(\.value))
+        // Dropped here, a Catalyst target got the wrong list and default
+        // group, and an import failed its own `expect groups` (found by audit).
+        app.associatedApplicationIdentifiers = associatedApplicationIdentifiers.map(\.value)
+        return app
     }
 
     /// The access-group list in the order the system builds it.
@@ -108,6 +115,7 @@ public struct TargetSigning: Sendable {
         }
         signing.keychainAccessGroups = expand(entitlements.keychainAccessGroups)
         signing.applicationGroups = expand(entitlements.applicationGroups)
+        signing.associatedApplicationIdentifiers = expand(entitlements.associatedApplicationIdentifiers)
         return signing
     }
 

@@ -123,6 +123,8 @@ public enum XcodeImporter {
                     let ag = signing.applicationGroups.map { ScriptText.literal($0.value) }
                     if !kag.isEmpty { app += " keychain-access-groups=[\(kag.joined(separator: ", "))]" }
                     if !ag.isEmpty { app += " application-groups=[\(ag.joined(separator: ", "))]" }
+                    let associated = signing.associatedApplicationIdentifiers.map { ScriptText.literal($0.value) }
+                    if !associated.isEmpty { app += " associated-application-identifier=[\(associated.joined(separator: ", "))]" }
                     apps.append("# \(name): the groups of \(ScriptText.literal(relativePath(fileSystem.spelled(file), from: options.scenarioFolder))), expanded with the project's build settings"
                                 + (signing.groupsResolve ? "" : "; some use a setting no level defines, expanded to nothing as Xcode does (see the warnings)"))
                 }

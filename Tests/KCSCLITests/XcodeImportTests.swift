@@ -229,6 +229,58 @@ struct XcodeImporterTests {
         #expect(Interpreter.run(source: mac.scenario).verdict == .passed)
     }
 
+    @Test func aCatalystTargetKeepsItsAssociatedApplicationIdentifier() throws {
+        // The Mac build of an iPhone app lists the iPhone app's ID as its
+        // associated application identifier, which SecTaskCopyAccessGroups puts
+        // before its own app ID (server_entitlement_helpers.c:124-126): its
+        // default group is the iPhone app's. The import and `app … project=`
+        // dropped it (found by a conformance audit).
+        var f = XcodeFixture()
+        defer { f.remove() }
+        let settings = ["SDKROOT": "iphoneos", "SUPPORTS_MACCATALYST": "YES", "DERIVE_MACCATALYST_PRODUCT_BUNDLE_IDENTIFIER": "YES",
+                        "DEVELOPMENT_TEAM": XcodeFixture.team, "PRODUCT_BUNDLE_IDENTIFIER": "com.example.Notes",
+                        "CODE_SIGN_ENTITLEMENTS": "App/App.entitlements", "GROUP": "com.example.shared"]
+        f.targets = [.init(name: "App", settings: ["Release": settings])]
+        func entitlements(_ keychainGroup: String) {
+            f.write("App/App.entitlements", """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <plist version="1.0"><dict>
+                <key>com.apple.developer.associated-application-identifier</key>
+                <array><string>$(AppIdentifierPrefix)com.example.Notes</string></array>
+                <key>keychain-access-groups</key><array><string>\(keychainGroup)</string></array>
+                </dict></plist>
+
+                """)
+        }
+        entitlements("$(AppIdentifierPrefix)com.example.shared")
+        f.writeProject()
+        let team = XcodeFixture.team
+        let expected = "[\(team).com.example.shared, \(team).com.example.Notes, \(team).maccatalyst.com.example.Notes, com.apple.token]"
+        // The file a scenario reads itself, and one it cannot (a setting of the project's).
+        for group in ["$(AppIdentifierPrefix)com.example.shared", "$(AppIdentifierPrefix)$(GROUP)"] {
+            entitlements(group)
+            let imported = XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions(platform: "catalyst", scenarioFolder: f.root.path))
+            // As one line (the canonical layout wraps the list).
+            let flat = imported.scenario.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+            #expect(flat.contains("expect groups App [ \(team).com.example.shared, \(team).com.example.Notes, \(team).maccatalyst.com.example.Notes, com.apple.token, ]"),
+                    "\(imported.scenario)")
+            f.write("imported.kcs", imported.scenario)
+            let report = Interpreter.run(path: f.path("imported.kcs"))
+            #expect(report.verdict == .passed, "\(report.diagnostics.map(\.message))\n\(imported.scenario)")
+        }
+        // `app … project=` builds the same list.
+        f.write("project.kcs", """
+            platform catalyst 17
+            team \(team)
+            app App project="App.xcodeproj"
+            expect groups App \(expected)
+            expect default-group App \(team).com.example.shared
+
+            """)
+        let report = Interpreter.run(path: f.path("project.kcs"))
+        #expect(report.verdict == .passed, "\(report.diagnostics.map(\.message))")
+    }
+
     @Test func brokenProjectsAreLocatedErrors() {
         let f = XcodeFixture()
         defer { f.remove() }
