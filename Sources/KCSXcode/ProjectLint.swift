@@ -57,8 +57,15 @@ public struct ProjectLint {
         // twice per target).
         var groups: [(issue: ProjectIssue, configurations: [String])] = []
         var groupIndex: [String: Int] = [:]
+        // CocoaPods' files, absent until `pod install`: one warning for all.
+        var pods: (first: ProjectIssue, files: Set<String>)?
         for s in signings {
             for issue in s.issues where seen.insert(issue.message + "\u{0}" + (issue.hint ?? "")).inserted {
+                if let file = issue.missingPodsFile {
+                    if pods == nil { pods = (issue, []) }
+                    pods?.files.insert(file)
+                    continue
+                }
                 let marker = "configuration '\(s.configuration)'"
                 let key = issue.message.replacingOccurrences(of: marker, with: "\u{0}") + "\u{0}" + (issue.hint ?? "")
                 if issue.message.contains(marker), let i = groupIndex[key] {
@@ -68,6 +75,15 @@ public struct ProjectLint {
                     groups.append((issue, issue.message.contains(marker) ? [s.configuration] : []))
                 }
             }
+        }
+        if let pods {
+            let n = pods.files.count
+            out.append(render.diagnostic(ProjectIssue(
+                .warning, n == 1 ? pods.first.message
+                    : "cannot read \(n) xcconfig files CocoaPods writes (Pods/Target Support Files/…), the first named here",
+                at: pods.first.location,
+                hint: "run `pod install` first: the Pods folder is CocoaPods' output, absent from a fresh clone; the settings \(n == 1 ? "it" : "they") would give are left out"),
+                code: .projectSetting))
         }
         for (issue, configurations) in groups {
             var said = issue

@@ -26,6 +26,10 @@ public struct ProjectIssue: Error, Sendable, Hashable {
     /// whole problem: Xcode expands them to nothing, so the value is what
     /// Xcode builds, unless the SDK (which kcs does not model) defines one.
     public var undefinedSettings: [String] = []
+    /// An xcconfig file CocoaPods writes (`Pods/Target Support Files/…`)
+    /// that is absent: `pod install` has not run, and one warning says so
+    /// for all of them (a project of 3 targets × 6 configurations had 18).
+    public var missingPodsFile: String?
 
     public init(_ severity: Severity, _ message: String, at location: ProjectLocation?, hint: String? = nil) {
         self.severity = severity

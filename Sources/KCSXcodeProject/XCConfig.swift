@@ -118,9 +118,11 @@ struct XCConfigReader {
                 // and Brave do the same): say so, it is the fix.
                 let template = ProjectPath.template(of: path, in: fileSystem)
                 let fix = template.map { "copy \($0) to \(ProjectPath.lastComponent(path)) first (the project's setup step); " } ?? ""
-                issues.append(ProjectIssue(.warning, "cannot read the xcconfig file '\(path)': \(e.message)", at: from,
-                                           hint: fix + "settings it would give are left out"
-                                               + (chain.isEmpty ? "" : "; #include? marks a file that may be absent")))
+                var issue = ProjectIssue(.warning, "cannot read the xcconfig file '\(path)': \(e.message)", at: from,
+                                         hint: fix + "settings it would give are left out"
+                                             + (chain.isEmpty ? "" : "; #include? marks a file that may be absent"))
+                if ("/" + path).contains("/Pods/Target Support Files/") { issue.missingPodsFile = path }
+                issues.append(issue)
             }
             return
         }

@@ -355,6 +355,21 @@ struct XcodeLintTests {
         #expect(BuildConditions.flags(activeConditions: "DEBUG \"BETA\"", otherSwiftFlags: "-D STAGING -DFOO -Onone") == ["DEBUG", "BETA", "STAGING", "FOO"])
     }
 
+    @Test func cocoaPodsFilesMissingAreSaidOnceWithPodInstall() throws {
+        // Monal: 3 targets × 6 configurations gave 18 warnings, none saying why.
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        for (i, name) in ["App", "Widget"].enumerated() {
+            f.targets[i].xcconfig = ["Debug": "Pods/Target Support Files/Pods-\(name)/Pods-\(name).debug.xcconfig",
+                                     "Release": "Pods/Target Support Files/Pods-\(name)/Pods-\(name).release.xcconfig"]
+        }
+        f.writeProject()
+        let d = try ProjectLint.load(f.projectPath).get().run().filter { $0.message.contains("xcconfig") }
+        #expect(d.count == 1, "\(d.map(\.message))")
+        #expect(d.first?.message == "cannot read 4 xcconfig files CocoaPods writes (Pods/Target Support Files/…), the first named here")
+        #expect(d.first?.hint?.hasPrefix("run `pod install` first") == true && d.first?.location != nil)
+    }
+
     @Test func aMissingFileIsSaidOnceWithItsTemplate() throws {
         // IVPN ships release.template.xcconfig for each developer to copy;
         // every target and configuration named the missing file (12 warnings).
