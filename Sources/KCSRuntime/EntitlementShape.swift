@@ -50,13 +50,41 @@ public enum EntitlementShape {
                            message: "keychain-access-groups lists the app group \(group)",
                            hint: "app groups belong in application-groups (com.apple.security.application-groups)", fix: nil)
         }
-        if teamPrefix(of: group) != nil { return doubledPrefix(group, bundleIDs: bundleIDs) }
+        if let prefix = teamPrefix(of: group) {
+            if let doubled = doubledPrefix(group, bundleIDs: bundleIDs) { return doubled }
+            guard let teamID, prefix != teamID, doubledPrefixParts(group) == nil else { return nil }
+            // A bundle ID shaped like TEAM.x, written without the prefix.
+            if bundleIDs.contains(where: { group == $0 || $0.hasPrefix(group + ".") }) { return unprefixed(group, teamID) }
+            return otherTeams(group, prefix: String(prefix), teamID: teamID)
+        }
         guard let teamID else { return nil }
+        return unprefixed(group, teamID)
+    }
+
+    /// A keychain group without the team prefix.
+    private static func unprefixed(_ group: String, _ teamID: String) -> Finding {
         let fixed = "\(teamID).\(group)"
         return Finding(code: .lintUnprefixedEntitlement, group: group,
                        message: "keychain group \(group) does not carry the team prefix \(teamID).",
                        hint: "did you mean \(fixed)? keychain groups carry the team ID: write \(fixed) "
                            + "(in an .entitlements file $(AppIdentifierPrefix)\(group), as Xcode's Keychain Sharing writes it)",
+                       fix: fixed)
+    }
+
+    /// A keychain group with another team's prefix. securityd compares
+    /// strings and would share it (SecServerAccessGroupsAllows,
+    /// SecItemServer.c), but a provisioning profile grants only its own
+    /// team's groups (`TEAMID.*`), and a device refuses to launch an app
+    /// whose signed entitlements the profile does not allow: access groups
+    /// share items within one team (found by a conformance audit; kcs let
+    /// the app read the other team's items).
+    private static func otherTeams(_ group: String, prefix: String, teamID: String) -> Finding {
+        let bare = String(group.dropFirst(prefix.count + 1)), fixed = "\(teamID).\(bare)"
+        return Finding(code: .lintUnprefixedEntitlement, group: group,
+                       message: "keychain group \(group) carries the prefix of team \(prefix), but the app is signed by team \(teamID)",
+                       hint: "a provisioning profile of \(teamID) grants only \(teamID).* groups, and a device does not launch an app "
+                           + "its profile does not allow: keychain groups share items within one team. Write \(fixed) "
+                           + "($(AppIdentifierPrefix)\(bare) in an .entitlements file)",
                        fix: fixed)
     }
 

@@ -99,6 +99,15 @@ import Testing
         // A wildcard is no group: no TEAMID.* to suggest.
         let star = EntitlementShape.keychainGroup("*", teamID: "SKMME9E2Y8")
         #expect(star?.fix == nil && star?.message.contains("wildcard") == true && star?.hint.contains("SKMME9E2Y8.*") == false)
+        // Another team's group: securityd would share it, a profile never grants it.
+        let other = EntitlementShape.keychainGroup("ABCDE12345.com.example.shared", teamID: "SKMME9E2Y8")
+        #expect(other?.message == "keychain group ABCDE12345.com.example.shared carries the prefix of team ABCDE12345, but the app is signed by team SKMME9E2Y8")
+        #expect(other?.fix == "SKMME9E2Y8.com.example.shared")
+        #expect(EntitlementShape.keychainGroup("SKMME9E2Y8.com.example.shared", teamID: "SKMME9E2Y8") == nil)
+        // A bundle ID shaped like TEAM.x is the app's own ID once prefixed, and unprefixed without.
+        #expect(EntitlementShape.keychainGroup("SKMME9E2Y8.G7YU7X7KRJ.SworIM", teamID: "SKMME9E2Y8", bundleIDs: ["G7YU7X7KRJ.SworIM"]) == nil)
+        #expect(EntitlementShape.keychainGroup("G7YU7X7KRJ.SworIM", teamID: "SKMME9E2Y8", bundleIDs: ["G7YU7X7KRJ.SworIM"])?.fix
+                    == "SKMME9E2Y8.G7YU7X7KRJ.SworIM")
     }
 
     @Test func hintsOnOneCallDoNotContradict() {
