@@ -1043,18 +1043,30 @@ private final class UseVisitor: SyntaxVisitor {
             // a constant of that type. Anything else (`reader.main.name`) is
             // a value the code computes.
             let name = member.declName.baseName.text
-            lookedUp.insert(name)
             var type: String?
             if let b = base.as(DeclReferenceExprSyntax.self) {
                 let text = b.baseName.text
                 // `self.name`: the instance's property, if it has one.
-                if text == "self" { return resolveSelfMember(name, e, scope, runtime) }
+                if text == "self" {
+                    lookedUp.insert(name)
+                    return resolveSelfMember(name, e, scope, runtime)
+                }
+                // A parameter or a local (`key.value`) is a value, not a type:
+                // looking `value` up read every file that says it (Phoenix's
+                // `key.accessGroup.value` parsed 365 of 368 files; found on a
+                // real-project trial).
+                if text != "Self" {
+                    if case .none = LocalBinding(text, before: Syntax(e), index: bindings,
+                                                 isValueMember: { finder.isValueMember(text, of: $0) }) {} else { return runtime }
+                }
                 type = text == "Self" ? scope.types.first : finder.aliased(text)
             } else if let b = base.as(MemberAccessExprSyntax.self), Self.isTypePath(b) {
                 // Outer.Type.name: a path of type names.
                 type = finder.aliased(b.trimmedDescription.filter { !$0.isWhitespace })
             }
+            // Anything else (`reader.main.name`) is computed: nothing to look up.
             guard let type else { return runtime }
+            lookedUp.insert(name)
             let exact = type == scope.types.first
             return finder.constant(name) { c in
                 !c.isLocal && (c.container.map { exact ? $0 == type : Scope.names($0, type) } ?? false)
