@@ -208,6 +208,10 @@ public struct AccessGroupFinder {
 
     public static func parse(_ text: String) -> SourceFileSyntax { Parser.parse(source: text) }
 
+    /// A String enum case is kept as a constant named `case` + this: only
+    /// `Type.case.rawValue` reads it (`Type.case` alone is no string).
+    static let rawValueSuffix = ".rawValue"
+
     /// The value a `let` initialiser or an argument fixes whatever the code
     /// does: a string literal, or a string of the target's Info.plist,
     /// written as `infoPlistMarker` and its key (the code check reads it for
@@ -622,6 +626,32 @@ private final class ConstantCollector: SyntaxVisitor {
             found.append((name, value, Syntax(binding)))
         }
         return .skipChildren
+    }
+
+    /// A String enum's case, as `case.rawValue` of its type: its raw
+    /// value, or its name when it has none (`enum Group: String { case
+    /// shared = "…" }` was KCS608, and a wrong group there was missed;
+    /// found on a real-project trial).
+    override func visit(_ node: EnumCaseElementSyntax) -> SyntaxVisitorContinueKind {
+        let name = node.name.text
+        if let raw = node.rawValue?.value {
+            if let value = AccessGroupFinder.constantValue(raw), !AccessGroupFinder.isMarker(value) {
+                found.append((name + AccessGroupFinder.rawValueSuffix, value, Syntax(node)))
+            }
+        } else if node.parameterClause == nil, let e = Self.enclosingEnum(of: Syntax(node)),
+                  e.inheritanceClause?.inheritedTypes.first.map({ $0.type.trimmedDescription == "String" }) == true {
+            found.append((name + AccessGroupFinder.rawValueSuffix, name, Syntax(node)))
+        }
+        return .skipChildren
+    }
+
+    private static func enclosingEnum(of node: Syntax) -> EnumDeclSyntax? {
+        var current = node.parent
+        while let n = current {
+            if let e = n.as(EnumDeclSyntax.self) { return e }
+            current = n.parent
+        }
+        return nil
     }
 }
 
@@ -1043,6 +1073,23 @@ private final class UseVisitor: SyntaxVisitor {
             // a constant of that type. Anything else (`reader.main.name`) is
             // a value the code computes.
             let name = member.declName.baseName.text
+            // `Type.case.rawValue`: a String enum case's raw value.
+            if name == "rawValue", let caseAccess = base.as(MemberAccessExprSyntax.self), let typeBase = caseAccess.base {
+                let type: String?
+                if let b = typeBase.as(DeclReferenceExprSyntax.self), b.baseName.text.first?.isUppercase == true {
+                    type = b.baseName.text == "Self" ? scope.types.first : finder.aliased(b.baseName.text)
+                } else if let b = typeBase.as(MemberAccessExprSyntax.self), Self.isTypePath(b) {
+                    type = finder.aliased(b.trimmedDescription.filter { !$0.isWhitespace })
+                } else {
+                    type = nil
+                }
+                guard let type else { return runtime }
+                let caseName = caseAccess.declName.baseName.text
+                lookedUp.insert(caseName)
+                return finder.constant(caseName + AccessGroupFinder.rawValueSuffix) { c in
+                    !c.isLocal && (c.container.map { Scope.names($0, type) } ?? false)
+                } ?? runtime
+            }
             var type: String?
             if let b = base.as(DeclReferenceExprSyntax.self) {
                 let text = b.baseName.text

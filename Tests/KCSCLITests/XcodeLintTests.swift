@@ -419,6 +419,37 @@ struct XcodeLintTests {
         #expect(constant.contains("shared"), "\(constant)")
     }
 
+    @Test func aStringEnumsRawValueIsChecked() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let team = XcodeFixture.team
+        f.write("App/KeychainStore.swift", """
+            import Security
+            enum Group: String {
+                case shared = "\(team).com.example.Notes.shared"
+                case typo = "\(team).com.example.Notes.typo"
+                case bare
+            }
+            struct Vault { enum Kind: String { case other = "\(team).com.example.Other" } }
+            func save() {
+                _ = SecItemAdd([kSecAttrAccessGroup as String: Group.shared.rawValue] as CFDictionary, nil)
+                _ = SecItemAdd([kSecAttrAccessGroup as String: Group.typo.rawValue] as CFDictionary, nil)
+                _ = SecItemAdd([kSecAttrAccessGroup as String: Group.bare.rawValue] as CFDictionary, nil)
+                _ = SecItemAdd([kSecAttrAccessGroup as String: Vault.Kind.other.rawValue] as CFDictionary, nil)
+            }
+
+            """)
+        f.writeProject()
+        let d = CodeCheck.run(try ProjectLint.load(f.projectPath).get())
+            .filter { $0.file?.name.hasSuffix("KeychainStore.swift") == true && $0.message.hasPrefix("target 'App'") }
+            .map { "\($0.code.rawValue) \($0.location?.line ?? 0) \($0.message.split(separator: ",").first ?? "")" }
+        #expect(d == [
+            "KCS607 10 target 'App' (configuration 'Release') names the access group \(team).com.example.Notes.typo",
+            "KCS607 11 target 'App' (configuration 'Release') names the access group bare",
+            "KCS607 12 target 'App' (configuration 'Release') names the access group \(team).com.example.Other",
+        ], "\(d)")
+    }
+
     @Test func deepCodeIsCheckedOrRefusedNeverACrash() throws {
         // Adversarial shapes: a 20,000-long member chain is a tree 20,000
         // deep (the walks overflowed the default stack at 10,000); a long
