@@ -6,16 +6,52 @@ package struct TextTable {
     package var header: [String]
     package var rows: [[String]] = []
 
-    package func render() -> String {
-        // A cell is one line: a line break or a tab in a value (data may
-        // hold either) would break the table, so they are written as
-        // escapes, like the controls the printer escapes anyway.
-        let header = self.header.map { TerminalText.escaped($0) }
-        let rows = self.rows.map { $0.map { TerminalText.escaped($0) } }
+    /// Characters a cell shows; a longer value ends in `…`. Every row is
+    /// padded to its columns' widest cell, so one long value made every
+    /// row as long: a 241 KB script printed 200 MB past the output limit
+    /// (found by adversarial testing). `show app` prints a name whole.
+    package static let maxCellWidth = 100
+
+    /// A cell as the table shows it: one line (a line break or a tab in a
+    /// value, as data may hold, is written as an escape, like the controls
+    /// the printer escapes anyway), at most ``maxCellWidth`` characters.
+    package static func shown(_ value: String) -> String {
+        let e = TerminalText.escaped(value)
+        return e.count <= maxCellWidth ? e : String(e.prefix(maxCellWidth - 1)) + "…"
+    }
+
+    /// The bytes ``render()`` writes, worked out before it writes them, so
+    /// a caller can refuse a table over its output limit first.
+    package var renderedBytes: Int {
+        let header = self.header.map(Self.shown)
+        let rows = self.rows.map { $0.map(Self.shown) }
+        let widths = columnWidths(header, rows)
+        // Each line: its cells padded to their column (all but the last),
+        // two spaces between, a newline; an upper bound, as trailing
+        // spaces are trimmed.
+        func bytes(_ cells: [String]) -> Int {
+            var n = 2 * max(0, cells.count - 1) + 1
+            for (i, c) in cells.enumerated() {
+                n += c.utf8.count
+                if i < cells.count - 1, i < widths.count { n += max(0, widths[i] - c.count) }
+            }
+            return n
+        }
+        return bytes(header) + bytes(widths.map { String(repeating: "-", count: $0) }) + rows.reduce(0) { $0 + bytes($1) }
+    }
+
+    private func columnWidths<S: Sequence>(_ header: [String], _ rows: S) -> [Int] where S.Element == [String] {
         var widths = header.map(\.count)
         for row in rows {
             for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], cell.count) }
         }
+        return widths
+    }
+
+    package func render() -> String {
+        let header = self.header.map(Self.shown)
+        let rows = self.rows.map { $0.map(Self.shown) }
+        let widths = columnWidths(header, rows)
         func line(_ cells: [String]) -> String {
             cells.enumerated().map { i, c in
                 i == cells.count - 1 ? c : c + String(repeating: " ", count: widths[i] - c.count)
@@ -36,19 +72,26 @@ extension Session {
               budget: RunBudget? = nil) throws(Diagnostic) -> String {
         var pending = 0
         func row(_ cells: [String]) throws(Diagnostic) -> [String] {
-            pending += cells.reduce(2) { $0 + $1.utf8.count + 2 }
+            pending += cells.reduce(2) { $0 + min($1.utf8.count, 4 * TextTable.maxCellWidth) + 2 }
             try budget?.checkInside(pending: pending, file, range)
             return cells
+        }
+        // The table as it prints, padded, counted before it is written.
+        func rendered(_ t: TextTable) throws(Diagnostic) -> String {
+            if let budget {
+                try budget.checkInside(pending: t.renderedBytes, file, range)
+            }
+            return t.render()
         }
         switch target {
         case .apps:
             var t = TextTable(header: ["app", "bundle ID", "team", "kind", "default group", "access groups"])
             for (h, a) in zip(world.appHandles, world.apps) {
-                t.rows.append([a.name, a.bundleID, a.teamID ?? "none", a.kind.rawValue,
-                               world.defaultGroup(of: h, on: device) ?? "-",
-                               String(world.accessGroups(of: h, on: device).count)])
+                t.rows.append(try row([a.name, a.bundleID, a.teamID ?? "none", a.kind.rawValue,
+                                       world.defaultGroup(of: h, on: device) ?? "-",
+                                       String(world.accessGroups(of: h, on: device).count)]))
             }
-            return world.apps.isEmpty ? "no apps declared\n" : t.render()
+            return world.apps.isEmpty ? "no apps declared\n" : try rendered(t)
         case .app(let name):
             let handle = try resolveApp(name, file)
             let a = world[handle]
@@ -80,7 +123,7 @@ extension Session {
                                        item.synchronizable ? "yes" : "no", item.accessibility.rawValue,
                                        item.data.map { "\"\($0)\"" } ?? "-"]))
             }
-            return t.render()
+            return try rendered(t)
         case .matrix:
             let items = shownItems(device)
             guard !items.isEmpty, !world.apps.isEmpty else { return "nothing to show: no items or no apps\n" }
@@ -99,7 +142,7 @@ extension Session {
                 }
                 t.rows.append(try row(["#\(n + 1) \(item.itemClass.rawValue) \(keyText(item))", world.groupName(item.group)] + cells))
             }
-            return t.render()
+            return try rendered(t)
         }
     }
 

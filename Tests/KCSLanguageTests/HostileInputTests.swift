@@ -307,6 +307,32 @@ import KeychainEngine
         #expect(printed == 0)
     }
 
+    /// A table is counted as it prints, padded: one long value no longer
+    /// widens every row past the limit (241 KB printed 200 MB), and a cell
+    /// shows at most `maxCellWidth` characters.
+    @Test func oneLongValueDoesNotWidenEveryRow() {
+        let long = String(repeating: "s", count: 50_000)
+        var text = "team SKMME9E2Y8\napp com.x.A\nas A add generic-password service=\"\(long)\"\n"
+        for i in 0..<300 { text += "as A add generic-password account=\"\(i)\"\n" }
+        text += "show matrix\nshow items\n"
+        var limits = Limits()
+        limits.outputBytes = 1 << 20
+        var printed = 0
+        let r = Interpreter.run(file: SourceFile(name: "m.kcs", text: text), loader: NoFilesLoader(),
+                                options: RunOptions(limits: limits)) { event in
+            if case .output(let s) = event { printed += s.utf8.count }
+        }
+        #expect(r.diagnostics.isEmpty, "\(r.diagnostics.map(\.message))")
+        // 301 rows of at most a few hundred bytes each, twice.
+        #expect(printed > 0 && printed < 200_000, "\(printed)")
+        // Counted padded: a limit the unpadded cells pass but the table does not is a limit error.
+        var table = TextTable(header: ["a", "b"])
+        table.rows = [[String(repeating: "x", count: 99), "y"]] + Array(repeating: ["x", "y"], count: 1000)
+        #expect(table.renderedBytes == table.render().utf8.count)
+        #expect(table.renderedBytes > 100_000)
+        #expect(TextTable.shown(long).count == TextTable.maxCellWidth && TextTable.shown(long).hasSuffix("…"))
+    }
+
     /// A Markdown document's blocks share one deadline.
     @Test func markdownBlocksShareTheDeadline() {
         var doc = "```kcs\nteam SKMME9E2Y8\napp com.x.A\n```\n"
