@@ -174,16 +174,16 @@ package struct Explainer {
     }
 
     private func candidates(_ last: LastCall) -> [String] {
-        let all = world.candidates(for: last.call.request, as: last.app, on: last.device)
+        let (shown, total) = world.candidates(for: last.call.request, as: last.app, on: last.device, first: candidateLimit)
         let cls = last.call.request.spec.itemClass?.rawValue ?? "?"
-        guard !all.isEmpty else { return ["no \(cls) items exist on \(world[last.device].label)"] + elsewhere(last) }
+        guard total > 0 else { return ["no \(cls) items exist on \(world[last.device].label)"] + elsewhere(last) }
         let appName = world[last.app].name
         var lines = ["\(cls) items on the device:"]
-        for c in all.prefix(candidateLimit) {
+        for c in shown {
             let why = c.reasons.isEmpty ? passedOver(c.item, last) : c.reasons.map { Self.describe($0, appName) }.joined(separator: "; ")
             lines.append("  - \(Self.describe(c.item, groupName: c.groupName)): \(why)")
         }
-        if all.count > candidateLimit { lines.append("  … and \(all.count - candidateLimit) more") }
+        if total > candidateLimit { lines.append("  … and \(total - candidateLimit) more") }
         return lines + elsewhere(last)
     }
 
@@ -206,7 +206,7 @@ package struct Explainer {
     /// Items that would match on another device, and why they are not here.
     private func elsewhere(_ last: LastCall) -> [String] {
         guard last.result?.reason == .noMatch else { return [] }
-        var lines: [String] = []
+        var lines: [String] = [], more = 0
         let here = world[last.device]
         for other in world.deviceHandles where other != last.device {
             let device = world[other]
@@ -221,9 +221,15 @@ package struct Explainer {
                 } else {
                     why = "it has not been synced yet ('sync')"
                 }
-                lines.append("  - on \(device.name): \(Self.describe(c.item, groupName: c.groupName)) would match; \(why)")
+                // As many as the device's own list shows; the rest counted.
+                if lines.count < candidateLimit {
+                    lines.append("  - on \(device.name): \(Self.describe(c.item, groupName: c.groupName)) would match; \(why)")
+                } else {
+                    more += 1
+                }
             }
         }
+        if more > 0 { lines.append("  … and \(more) more") }
         return lines.isEmpty ? [] : ["on other devices:"] + lines
     }
 

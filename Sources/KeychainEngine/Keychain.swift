@@ -517,6 +517,34 @@ public struct Keychain: Sendable {
         }
     }
 
+    /// The first `limit` items of `classes` in insertion order, and how many
+    /// there are in all: one pass keeping the lowest sequences, without
+    /// copying and sorting every item (``allItems``) each time an
+    /// explanation shows a few.
+    public func firstItems(of classes: [ItemClass], limit: Int) -> (items: [(ItemID, StoredItem)], total: Int) {
+        var kept: [(ItemID, StoredItem)] = [], total = 0
+        slots.withUnsafeBufferPointer { buffer in
+            for i in buffer.indices {
+                // Read in place; an item is copied only when it is kept.
+                let sequence = buffer[i].item.sequence
+                guard sequence != 0, classes.contains(buffer[i].item.itemClass) else { continue }
+                total += 1
+                guard limit > 0 else { continue }
+                if kept.count < limit {
+                    kept.append((ItemID(slot: Int32(i)), buffer[i].item))
+                    if kept.count == limit { kept.sort { $0.1.sequence < $1.1.sequence } }
+                } else if let last = kept.last, sequence < last.1.sequence {
+                    // Into its place; the latest falls off.
+                    let at = kept.firstIndex { $0.1.sequence > sequence } ?? kept.count - 1
+                    kept.insert((ItemID(slot: Int32(i)), buffer[i].item), at: at)
+                    kept.removeLast()
+                }
+            }
+        }
+        if kept.count < limit { kept.sort { $0.1.sequence < $1.1.sequence } }
+        return (kept, total)
+    }
+
     /// Every item in insertion order. For inspection and explanations, not
     /// for the call path.
     public var allItems: [(ItemID, StoredItem)] {

@@ -22,6 +22,13 @@ struct KeychainIndexTests {
         let all = k.allItems
         #expect(all.count == k.count)
         #expect(zip(all, all.dropFirst()).allSatisfy { $0.1.sequence < $1.1.sequence })
+        // The first few of a class, as explanations take them, are the sorted list's.
+        for limit in [0, 1, 3, 8, all.count + 1] {
+            let ofClass = all.filter { classes.contains($0.1.itemClass) }
+            let first = k.firstItems(of: classes, limit: limit)
+            #expect(first.total == ofClass.count)
+            #expect(first.items.map(\.0) == ofClass.prefix(limit).map(\.0))
+        }
         var seen = 0
         for c in classes {
             for g in groups {
