@@ -132,9 +132,9 @@ public enum OutcomeFormat: String, Sendable, CaseIterable {
         for o in outcomes {
             var cases: [String] = []
             for c in o.checks {
-                let head = "    <testcase classname=\"\(x(o.path))\" name=\"\(x(c.title))\""
+                let head = "    <testcase classname=\"\(x(o.path, attribute: true))\" name=\"\(x(c.title, attribute: true))\""
                 if let f = c.failure {
-                    cases.append(head + ">\n      <failure message=\"\(x(f.message))\">\(x(renderer.render(f)))</failure>\n    </testcase>")
+                    cases.append(head + ">\n      <failure message=\"\(x(f.message, attribute: true))\">\(x(renderer.render(f)))</failure>\n    </testcase>")
                 } else if c.kind == .skipped {
                     cases.append(head + ">\n      <skipped message=\"kcs ignore\"/>\n    </testcase>")
                 } else {
@@ -142,15 +142,15 @@ public enum OutcomeFormat: String, Sendable, CaseIterable {
                 }
             }
             for d in o.errorDiagnostics {
-                cases.append("    <testcase classname=\"\(x(o.path))\" name=\"\(x(d.code.rawValue + " " + d.message))\">\n"
-                    + "      <error message=\"\(x(d.message))\">\(x(renderer.render(d)))</error>\n    </testcase>")
+                cases.append("    <testcase classname=\"\(x(o.path, attribute: true))\" name=\"\(x(d.code.rawValue + " " + d.message, attribute: true))\">\n"
+                    + "      <error message=\"\(x(d.message, attribute: true))\">\(x(renderer.render(d)))</error>\n    </testcase>")
             }
             let warnings = o.warnings
             if !warnings.isEmpty {
                 cases.append("    <system-err>\(x(warnings.map { renderer.render($0) }.joined()))</system-err>")
             }
             let tests = o.passed + o.failed + o.errors + o.skipped
-            suites.append("  <testsuite name=\"\(x(o.path))\" tests=\"\(tests)\" failures=\"\(o.failed)\" "
+            suites.append("  <testsuite name=\"\(x(o.path, attribute: true))\" tests=\"\(tests)\" failures=\"\(o.failed)\" "
                 + "errors=\"\(o.errors)\" skipped=\"\(o.skipped)\">\n" + cases.joined(separator: "\n")
                 + (cases.isEmpty ? "" : "\n") + "  </testsuite>")
         }
@@ -165,7 +165,12 @@ public enum OutcomeFormat: String, Sendable, CaseIterable {
     /// and line breaks are not allowed in XML 1.0, and they and every other
     /// scalar a terminal must not see raw are written `\u{1B}`, as kcs
     /// writes them everywhere (a space lost what they were).
-    static func x(_ s: String) -> String {
+    /// In an attribute (`attribute`), a line break, a tab or a carriage
+    /// return from a script's value or a file name is written `\u{…}` as
+    /// every other control: raw, a CR overwrote the log line it was on
+    /// ("FAKE: all tests passed") and an LF split the attribute (found by
+    /// adversarial testing). Text keeps the renderer's line breaks and tabs.
+    static func x(_ s: String, attribute: Bool = false) -> String {
         var out = ""
         for u in s.unicodeScalars {
             switch u {
@@ -174,7 +179,7 @@ public enum OutcomeFormat: String, Sendable, CaseIterable {
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
             case "'": out += "&apos;"
-            case "\n", "\t", "\r": out.unicodeScalars.append(u)
+            case "\n" where !attribute, "\t" where !attribute: out.unicodeScalars.append(u)
             default:
                 if TerminalText.needsEscape(u) || u.value == 0xFFFE || u.value == 0xFFFF {
                     out += TerminalText.escape(u)

@@ -132,6 +132,22 @@ struct CheckTests {
         #expect(tap.stdout.contains("not ok 2 - \(path):12: ```output"))
     }
 
+    @Test func junitAttributesCarryNoRawLineBreaks() throws {
+        // A CR in a value overwrote the log line the attribute was on.
+        let out = try BinaryRunner.run(["run", "--format", "junit", "-"], stdin: """
+            team SKMME9E2Y8
+            app com.x.A
+            as A add generic-password service="s"
+            expect item service="ok\\u{D}FAKE: all tests passed\\u{D}\\u{A}x"
+
+            """)
+        #expect(out.status == 1)
+        #expect(!out.stdout.contains("\r"), "\(out.stdout)")
+        let failure = try #require(out.stdout.split(separator: "\n").first { $0.contains("<failure message=") })
+        #expect(failure.contains("ok\\u{D}FAKE: all tests passed\\u{D}\\u{A}x"), "\(failure)")
+        #expect(XMLParser(data: Data(out.stdout.utf8)).parse())
+    }
+
     @Test func runTakesTheFormatsToo() throws {
         let out = try BinaryRunner.run(["run", "--format", "json", "-"],
                                        stdin: "team SKMME9E2Y8\napp com.x.A\nexpect default-group A X\n")
