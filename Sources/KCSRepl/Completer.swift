@@ -19,14 +19,20 @@ public struct Completer: Sendable {
     /// Kept persistent references, for `persistent-ref=` and `expect persistent-ref`.
     public var persistentRefs: [String]
 
+    /// Each name is offered as a script spells it (``ScriptText/literal(_:)``):
+    /// a word as it is, anything else quoted with its escapes. Readline
+    /// prints the candidates and inserts a match as given, so a name with
+    /// an escape sequence from a loaded script set the terminal's title and
+    /// cleared its screen at a Tab (found by adversarial testing), and a
+    /// name with a space was inserted as two words.
     public init(apps: [String] = [], teams: [String] = [], devices: [String] = ["this"], groups: [String] = [],
                 contexts: [String] = [], persistentRefs: [String] = []) {
-        self.apps = apps
-        self.teams = teams
-        self.devices = devices
-        self.groups = groups
-        self.contexts = contexts
-        self.persistentRefs = persistentRefs
+        self.apps = apps.map(ScriptText.literal)
+        self.teams = teams.map(ScriptText.literal)
+        self.devices = devices.map(ScriptText.literal)
+        self.groups = groups.map(ScriptText.literal)
+        self.contexts = contexts.map(ScriptText.literal)
+        self.persistentRefs = persistentRefs.map(ScriptText.literal)
     }
 
     /// The names declared in a world.

@@ -80,4 +80,25 @@ import Testing
         #expect(c.teams == ["Acme", "SKMME9E2Y8"])
         #expect(c.groups.contains("SKMME9E2Y8.com.example.AppOne"))
     }
+
+    @Test func namesAreOfferedAsAScriptSpellsThem() {
+        // Readline prints candidates and inserts a match as given: an escape
+        // sequence in a loaded name reached the terminal at a Tab.
+        var state = ReplState()
+        _ = state.run(SourceFile(name: "<repl>", text: """
+            team SKMME9E2Y8
+            app com.a.A as "X\u{1B}]0;pwned\u{7}\u{1B}[2J"
+            app com.a.B as "Two words"
+            device "D\u{1B}[2J"
+
+            """))
+        let c = Completer(world: state.session.world)
+        #expect(c.apps == ["\"X\\u{1b}]0;pwned\\u{7}\\u{1b}[2J\"", "\"Two words\""], "\(c.apps)")
+        #expect(c.devices.allSatisfy { !$0.unicodeScalars.contains { $0.value == 0x1B } }, "\(c.devices)")
+        let offered = c.complete("", after: "as ").candidates
+        #expect(offered.allSatisfy { !$0.unicodeScalars.contains { $0.value < 0x20 } }, "\(offered)")
+        // The quoted spelling reads back as the name.
+        _ = state.run(SourceFile(name: "<repl>", text: "as \(c.apps[1]) add generic-password account=\"a\"\n"))
+        #expect(state.session.world.itemCount == 1)
+    }
 }
