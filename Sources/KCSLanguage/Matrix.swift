@@ -148,7 +148,10 @@ extension BatchRunner {
             switch session.matrix(format: format, device: device, budget: budget) {
             case .success(let text): outcome.output = text
             case .failure(let d):
-                outcome.diagnostics.append(d)
+                // The table is the file's, though no line of it drew it: the
+                // error names the file (it named none; found by adversarial testing).
+                outcome.diagnostics.append(d.file == nil
+                    ? Diagnostic(d.code, d.message, file: file, severity: d.severity, hint: d.hint, notes: d.notes) : d)
                 outcome.verdict = max(outcome.verdict, .failed)
             }
         }

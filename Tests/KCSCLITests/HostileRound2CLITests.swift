@@ -123,6 +123,8 @@ import Testing
         let out = try BinaryRunner.run(["matrix", "--max-output", "1000", "m.kcs"], directory: dir)
         #expect(out.status != 0 && out.stderr.contains("KCS311"), "\(out.stderr)")
         #expect(out.stdout.utf8.count < 100_000)
+        // The error names the file the table is drawn from.
+        #expect(out.stderr.contains("m.kcs: error: the run printed more than its limit of 1000 bytes"), "\(out.stderr)")
     }
 
     /// `kcs check` skipped kcs blocks in block quotes and list items without a word.
