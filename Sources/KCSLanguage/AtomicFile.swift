@@ -22,6 +22,9 @@ public enum WriteError: Error, Sendable, Hashable {
     /// The path is no regular file that can be replaced (a folder, a
     /// socket, a symbolic link loop): what it is instead.
     case notRegular(String, what: String)
+    /// The file belongs to another user (or group) whom the new file cannot
+    /// be given to: replacing it would take it from them.
+    case ownedByOther(String)
 
     public var message: String {
         switch self {
@@ -31,6 +34,7 @@ public enum WriteError: Error, Sendable, Hashable {
         case .readOnly(let p): "'\(p)' is read-only; it was not overwritten"
         case .hardLinked(let p, let links): "'\(p)' has \(links) hard links, and a new file would split them; it was not overwritten"
         case .notRegular(let p, let what): "'\(p)' is \(what), not a file kcs can write"
+        case .ownedByOther(let p): "'\(p)' belongs to another user or group, whom the new file could not be given to; it was not overwritten"
         }
     }
 }
@@ -38,7 +42,9 @@ public enum WriteError: Error, Sendable, Hashable {
 /// Writes whole files so that a reader, or a crash at any moment, sees
 /// either the old contents or the new, byte for byte: the new text goes to
 /// a temporary file beside the target, is flushed to disk and renamed over
-/// it. The target keeps its permissions; a symbolic link is followed and
+/// it. The target keeps its permissions, owner and group (a file the writer
+/// cannot give back to its owner is refused, not taken over; a set-ID bit is
+/// never carried to a new owner); a symbolic link is followed and
 /// its target replaced, so the link stays a link. A read-only file, or one
 /// with other hard links, is refused rather than replaced behind them. A
 /// character device or a pipe (`-o /dev/stdout`) is written to as it is,
@@ -71,7 +77,7 @@ public enum AtomicFile {
             default: throw .notRegular(path, what: "neither a file, a device nor a pipe")
             }
         }
-        guard let target = followLinks(path) else { throw .notRegular(path, what: "a loop of symbolic links") }
+        let target = try followLinks(path)
         let exists = stat(target, &info) == 0
         if exists, case .createOnly = mode { throw .exists(path) }
         // Found by adversarial testing: the rename replaced a chmod 444 file
@@ -97,6 +103,16 @@ public enum AtomicFile {
         do {
             defer { close(fd) }
             guard writeAll(fd, bytes) else { throw failure(path, "write") }
+            // The new file is the writer's: given back to the old one's owner
+            // and group, or refused (a `kcs fmt` by another user, or by root,
+            // took the file over, and a set-user-ID file stayed one with its
+            // new owner; found by adversarial testing).
+            if exists && (info.st_uid != geteuid() || info.st_gid != getegid()),
+               fchown(fd, info.st_uid, info.st_gid) != 0 {
+                // The writer's own file in a group it cannot give it: it
+                // stays the writer's, in the writer's group.
+                guard info.st_uid == geteuid() else { throw .ownedByOther(path) }
+            }
             guard fchmod(fd, permissions) == 0 else { throw failure(path, "keep its permissions") }
             guard fsync(fd) == 0 else { throw failure(path, "flush to disk") }
         }
@@ -142,13 +158,18 @@ public enum AtomicFile {
     /// The file a chain of symbolic links leads to (the path itself when it
     /// is not a link, or when the link dangles: then the link's target is
     /// created); nil for a chain of more than 40 links, a loop.
-    static func followLinks(_ path: String) -> String? {
+    static func followLinks(_ path: String) throws(WriteError) -> String {
         var current = path
         for _ in 0..<40 {
             var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
             let n = readlink(current, &buffer, buffer.count - 1)
             guard n > 0 else { return current }
-            let link = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            // A name that is not UTF-8 cannot be carried as text: decoded,
+            // it named another file, and the write was refused as "changed
+            // since it was read" (found by adversarial testing).
+            guard let link = String(validating: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) else {
+                throw .notRegular(path, what: "a symbolic link to a name that is not UTF-8")
+            }
             if link.hasPrefix("/") {
                 current = link
             } else if let slash = current.lastIndex(of: "/") {
@@ -157,7 +178,7 @@ public enum AtomicFile {
                 current = link
             }
         }
-        return nil
+        throw .notRegular(path, what: "a loop of symbolic links")
     }
 
     /// Whether the file at `path` holds exactly `expected`.

@@ -466,6 +466,18 @@ import KeychainEngine
             #expect(unlink(other) == 0)
             try AtomicFile.write(Array("new\n".utf8), to: path)
             #expect(try String(contentsOfFile: path, encoding: .utf8) == "new\n")
+            // Another user's file keeps its owner, group and set-user-ID bit
+            // when root rewrites it (it became root's, set-user-ID included).
+            if geteuid() == 0 {
+                let theirs = dir.appendingPathComponent("theirs.kcs").path
+                try "old\n".write(toFile: theirs, atomically: false, encoding: .utf8)
+                #expect(chown(theirs, 65534, 65534) == 0 && chmod(theirs, 0o4664) == 0)
+                try AtomicFile.write(Array("new\n".utf8), to: theirs)
+                var after = stat()
+                #expect(stat(theirs, &after) == 0)
+                #expect(after.st_uid == 65534 && after.st_gid == 65534 && after.st_mode & 0o7777 == 0o4664)
+                #expect(try String(contentsOfFile: theirs, encoding: .utf8) == "new\n")
+            }
         }
     }
 
