@@ -33,7 +33,8 @@ public enum EntitlementShape {
     /// `bundleIDs`: the bundle IDs of the apps in view, whose app IDs
     /// (`TEAM.` + bundle ID) are groups of their own even when the bundle ID
     /// starts with something shaped like a team ID.
-    public static func keychainGroup(_ group: String, teamID: String?, bundleIDs: [String] = []) -> Finding? {
+    /// `appIDPrefix`: a legacy App ID prefix, whose groups are the app's own.
+    public static func keychainGroup(_ group: String, teamID: String?, bundleIDs: [String] = [], appIDPrefix: String? = nil) -> Finding? {
         if group.contains("$(") || isApples(group) || group.hasSuffix("*") && teamPrefix(of: group) != nil { return nil }
         // "*" is every group to securityd (SecServerAccessGroupsAllows), a
         // right of Apple's own processes; TEAMID.* is a provisioning
@@ -52,7 +53,7 @@ public enum EntitlementShape {
         }
         if let prefix = teamPrefix(of: group) {
             if let doubled = doubledPrefix(group, bundleIDs: bundleIDs) { return doubled }
-            guard let teamID, prefix != teamID, doubledPrefixParts(group) == nil else { return nil }
+            guard let teamID, prefix != teamID, String(prefix) != appIDPrefix, doubledPrefixParts(group) == nil else { return nil }
             // A bundle ID shaped like TEAM.x, written without the prefix.
             if bundleIDs.contains(where: { group == $0 || $0.hasPrefix(group + ".") }) { return unprefixed(group, teamID) }
             return otherTeams(group, prefix: String(prefix), teamID: teamID)
@@ -185,8 +186,8 @@ public enum EntitlementShape {
     /// never adds a group the list already has: then the fix is to drop the
     /// misspelt one.
     public static func check(keychainAccessGroups: [String], applicationGroups: [String], teamID: String?,
-                             macOS: Bool, bundleIDs: [String] = []) -> [Finding] {
-        let keychain = keychainAccessGroups.compactMap { keychainGroup($0, teamID: teamID, bundleIDs: bundleIDs) }.map {
+                             macOS: Bool, bundleIDs: [String] = [], appIDPrefix: String? = nil) -> [Finding] {
+        let keychain = keychainAccessGroups.compactMap { keychainGroup($0, teamID: teamID, bundleIDs: bundleIDs, appIDPrefix: appIDPrefix) }.map {
             dropping($0, ifListed: keychainAccessGroups, "keychain-access-groups")
         }
         let app = applicationGroups.compactMap { applicationGroup($0, teamID: teamID, macOS: macOS) }.map {

@@ -64,12 +64,12 @@ public struct Entitlements: Sendable, Hashable {
     /// `$(AppIdentifierPrefix)` and `$(TeamIdentifierPrefix)` become `TEAMID.`;
     /// `$(PRODUCT_BUNDLE_IDENTIFIER)` the bundle ID. Any other `$(…)` is
     /// returned as the problem.
-    public static func expand(_ value: String, teamID: String?, bundleID: String) -> Result<String, ExpansionProblem> {
+    public static func expand(_ value: String, teamID: String?, appIDPrefix: String? = nil, bundleID: String) -> Result<String, ExpansionProblem> {
         guard AppTarget.hasBuildVariable(value) else { return .success(value) }
         if teamID == nil && (value.contains("$(AppIdentifierPrefix)") || value.contains("$(TeamIdentifierPrefix)")) {
             return .failure(.noTeam(value))
         }
-        var v = AppTarget.expandEntitlement(value, teamID: teamID)
+        var v = AppTarget.expandEntitlement(value, teamID: teamID, appIDPrefix: appIDPrefix)
         for name in ["$(PRODUCT_BUNDLE_IDENTIFIER)", "$(CFBundleIdentifier)"] {
             v = v.replacing(name, with: bundleID)
         }
@@ -294,6 +294,8 @@ package struct ResolvedEntitlements {
     package var keychainAccessGroups: [String]
     package var applicationGroups: [String]
     package var associatedApplicationIdentifiers: [String]
+    /// The application-identifier's prefix when it is not the team's (a legacy App ID).
+    package var appIDPrefix: String?
 }
 
 extension Entitlements {
@@ -306,7 +308,15 @@ extension Entitlements {
                                               hint: "remove team= to take the team from the file"))
         }
         let team = teamID ?? scriptTeam
-        if let team, !allows(bundleID: bundleID, teamID: team), let appID = applicationIdentifier {
+        // An App ID made before 2011 keeps its own prefix, which the signed
+        // application-identifier carries and securityd uses as it is: the
+        // file of such an app names the team apart (audit 10, F1).
+        var prefix: String?
+        if let team, let appID = applicationIdentifier, !appID.hasSuffix("*"), appID.hasSuffix("." + bundleID) {
+            let head = String(appID.dropLast(bundleID.count + 1))
+            if head != team, Team.isWellFormedID(head) { prefix = head }
+        }
+        if let team, prefix == nil, !allows(bundleID: bundleID, teamID: team), let appID = applicationIdentifier {
             return .failure(EntitlementsError("the entitlements are for \(appID), not \(team).\(bundleID)",
                                               hint: "declare the app with the bundle ID the file was signed for"))
         }
@@ -314,7 +324,7 @@ extension Entitlements {
         for (list, into) in [(keychainAccessGroups ?? [], 0), (applicationGroups ?? [], 1),
                              (associatedApplicationIdentifiers ?? [], 2)] {
             for value in list {
-                switch Self.expand(value, teamID: team, bundleID: bundleID) {
+                switch Self.expand(value, teamID: team, appIDPrefix: prefix, bundleID: bundleID) {
                 case .success(let v): lists[into].append(v)
                 case .failure(let p):
                     return .failure(EntitlementsError(p.message, hint: "declare a team before the app, or give team=TEAMID"))
@@ -322,7 +332,7 @@ extension Entitlements {
             }
         }
         return .success(ResolvedEntitlements(teamID: team, keychainAccessGroups: lists[0], applicationGroups: lists[1],
-                                             associatedApplicationIdentifiers: lists[2]))
+                                             associatedApplicationIdentifiers: lists[2], appIDPrefix: prefix))
     }
 }
 

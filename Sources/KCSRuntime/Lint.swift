@@ -295,7 +295,7 @@ extension Session {
                                               // (TEAMID.name) too: the app runs there as well.
                                               macOS: world.platform.family == .macos
                                                   || world.devices.contains { $0.platform?.family == .macos },
-                                              bundleIDs: world.apps.map(\.bundleID))
+                                              bundleIDs: world.apps.map(\.bundleID), appIDPrefix: app.appIDPrefix)
         let written = (decl.keychainAccessGroups ?? []) + (decl.applicationGroups ?? [])
         return findings.map { f in
             if let path = decl.entitlements {

@@ -227,6 +227,12 @@ public struct Parser {
             case "project": decl.project = name
             case "target": decl.target = name
             case "configuration": decl.configuration = name
+            case "app-id-prefix":
+                guard Team.isWellFormedID(name.text) else {
+                    throw Diagnostic(.malformedTeamID, "'\(name.text)' is not an App ID prefix", file: file, range: v.range,
+                                     hint: "an App ID prefix is ten upper-case letters or digits, as a team ID, e.g. ABCDE12345")
+                }
+                decl.appIDPrefix = name
             default:
                 guard case .list(let items) = v.kind else { continue }
                 let names = syntax.values(items).map { Name(text: $0.text(in: file) ?? "", range: $0.range) }
@@ -244,6 +250,10 @@ public struct Parser {
         if decl.signing != nil && seen.contains("provisioned") {
             throw Diagnostic(.duplicateArgument, "provisioned= and signing= both say how the app is signed", file: file,
                              range: bundle.range, hint: "provisioned=false is signing=unprovisioned: keep one")
+        }
+        if let prefix = decl.appIDPrefix, decl.entitlements != nil {
+            throw Diagnostic(.duplicateArgument, "entitlements= and app-id-prefix= both give the App ID", file: file, range: prefix.range,
+                             hint: "the file's application-identifier gives the prefix: keep the file")
         }
         if let path = decl.entitlements,
            decl.keychainAccessGroups != nil || decl.applicationGroups != nil || decl.associatedApplicationIdentifiers != nil {
@@ -272,7 +282,7 @@ public struct Parser {
             throw Diagnostic(.unexpectedToken, "target= and configuration= go with project=", file: file, range: given?.range,
                              hint: "add project=\"App.xcodeproj\"")
         }
-        for clash in ["kind", "keychain-access-groups", "application-groups", "entitlements"] where seen.contains(clash) {
+        for clash in ["kind", "keychain-access-groups", "application-groups", "entitlements", "app-id-prefix"] where seen.contains(clash) {
             throw Diagnostic(.duplicateArgument, "\(clash)= and project= both describe the app", file: file, range: project.range,
                              hint: "the project gives the bundle ID, kind and entitlements; keep project= alone")
         }

@@ -184,6 +184,8 @@ public struct AppDeclaration: Sendable {
     public var signing: Signing?
     /// `associated-application-identifier=[…]` (Mac Catalyst).
     public var associatedApplicationIdentifiers: [Name]?
+    /// `app-id-prefix=`: a legacy App ID prefix other than the team ID.
+    public var appIDPrefix: Name?
 
     /// The signing shade the options give.
     public var effectiveSigning: Signing { signing ?? (provisioned ? .provisioned : .unprovisioned) }

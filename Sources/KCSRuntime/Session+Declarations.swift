@@ -41,7 +41,8 @@ extension Session {
         do throws(WorldError) {
             let handle = try world.addApp(bundleID: decl.bundleID.text, name: decl.name, teamID: teamID, kind: decl.kind,
                                           keychainAccessGroups: decl.keychainAccessGroups?.map(\.text) ?? [],
-                                          applicationGroups: decl.applicationGroups?.map(\.text) ?? [])
+                                          applicationGroups: decl.applicationGroups?.map(\.text) ?? [],
+                                          appIDPrefix: decl.appIDPrefix?.text)
             applySigning(decl, handle)
         } catch {
             throw worldError(error, file, decl.alias?.range ?? decl.bundleID.range)
@@ -85,7 +86,7 @@ extension Session {
         do throws(WorldError) {
             let handle = try world.addApp(bundleID: decl.bundleID.text, name: decl.name, teamID: resolved.teamID, kind: decl.kind,
                                           keychainAccessGroups: resolved.keychainAccessGroups,
-                                          applicationGroups: resolved.applicationGroups)
+                                          applicationGroups: resolved.applicationGroups, appIDPrefix: resolved.appIDPrefix)
             if !resolved.associatedApplicationIdentifiers.isEmpty {
                 world.setAssociatedApplicationIdentifiers(resolved.associatedApplicationIdentifiers, for: handle)
             }

@@ -107,7 +107,7 @@ extension Session {
         case .expectGroups(let appName, let groups):
             let handle = try resolveApp(appName, file)
             let app = world[handle]
-            let wanted = groups.map { AppTarget.expandEntitlement($0.text, teamID: app.teamID) }
+            let wanted = groups.map { AppTarget.expandEntitlement($0.text, teamID: app.teamID, appIDPrefix: app.appIDPrefix) }
             let actual = world.accessGroups(of: handle, on: try resolveDevice(s.device, file))
             guard actual == wanted else {
                 throw Diagnostic(.expectationFailed, "\(app.name)'s access groups differ", file: file, range: s.range,
@@ -119,7 +119,7 @@ extension Session {
             let handle = try resolveApp(appName, file)
             let app = world[handle]
             let device = try resolveDevice(s.device, file)
-            let wanted = AppTarget.expandEntitlement(group.text, teamID: app.teamID)
+            let wanted = AppTarget.expandEntitlement(group.text, teamID: app.teamID, appIDPrefix: app.appIDPrefix)
             let actual = world.defaultGroup(of: handle, on: device)
             guard actual == wanted else {
                 throw Diagnostic(.expectationFailed,

@@ -59,6 +59,7 @@ public struct StatementForm: Sendable {
                   .init("associated-application-identifier", .nameList),
                   .init("signing", .set(.signing)),
                   .init("provisioned", .boolean, shown: "false"),
+                  .init("app-id-prefix", .name, shown: "PREFIX"),
                   .init("entitlements", .path, shown: "\"PATH\""),
                   .init("project", .path, shown: "\"P.xcodeproj\""),
                   .init("target", .name, shown: "T"),

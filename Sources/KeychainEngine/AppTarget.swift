@@ -53,6 +53,14 @@ public struct AppTarget: Sendable, Hashable {
     /// `com.apple.developer.associated-application-identifier` (Mac Catalyst):
     /// app IDs that join the access groups after keychain-access-groups.
     public var associatedApplicationIdentifiers: [String] = []
+    /// The App ID prefix when it is not the team ID: an App ID made before
+    /// 2011 kept its own "bundle seed ID". The signed application-identifier
+    /// carries it and securityd appends that string as it is
+    /// (`SecTaskCopyApplicationIdentifier`, server_entitlement_helpers.c
+    /// lines 104 and 127-128; the team identifier is never read for access
+    /// groups). `$(AppIdentifierPrefix)` expands to it, `$(TeamIdentifierPrefix)`
+    /// to the team. Nil: the team ID.
+    public var appIDPrefix: String?
 
     /// Whether a provisioning profile validates the entitlements.
     public var provisioned: Bool {
@@ -76,7 +84,7 @@ public struct AppTarget: Sendable, Hashable {
 
     /// The application identifier, `TEAMID.BUNDLEID`; nil when unsigned or
     /// signed without one (`signing=no-app-id`).
-    public var appID: String? { signing == .noAppID ? nil : teamID.map { "\($0).\(bundleID)" } }
+    public var appID: String? { signing == .noAppID ? nil : teamID.map { "\(appIDPrefix ?? $0).\(bundleID)" } }
 
     /// The access-group list in the order `SecTaskCopyAccessGroups` builds it
     /// (OSX/sec/ipc/server_entitlement_helpers.c, Security-61901.0.87.0.1):
@@ -199,14 +207,16 @@ public struct AppTarget: Sendable, Hashable {
         return false
     }
 
-    /// Expands `$(AppIdentifierPrefix)` and `$(TeamIdentifierPrefix)` to `TEAMID.`,
-    /// as the signed binary carries them.
-    public static func expandEntitlement(_ value: String, teamID: String?) -> String {
+    /// Expands `$(AppIdentifierPrefix)` to the App ID prefix (`appIDPrefix`,
+    /// else the team ID) and `$(TeamIdentifierPrefix)` to the team ID, each
+    /// with its dot, as the signed binary carries them.
+    public static func expandEntitlement(_ value: String, teamID: String?, appIDPrefix: String? = nil) -> String {
         guard hasBuildVariable(value) else { return value }
-        let prefix = teamID.map { $0 + "." } ?? ""
+        let team = teamID.map { $0 + "." } ?? ""
+        let app = teamID == nil ? "" : appIDPrefix.map { $0 + "." } ?? team
         return value
-            .replacingOccurrences(of: "$(AppIdentifierPrefix)", with: prefix)
-            .replacingOccurrences(of: "$(TeamIdentifierPrefix)", with: prefix)
+            .replacingOccurrences(of: "$(AppIdentifierPrefix)", with: app)
+            .replacingOccurrences(of: "$(TeamIdentifierPrefix)", with: team)
     }
 }
 

@@ -172,14 +172,17 @@ public struct World: Sendable {
 
     /// Declares an app target. List values are expanded as in an entitlements file.
     @discardableResult
+    /// `appIDPrefix`: an App ID prefix other than the team ID (``AppTarget/appIDPrefix``).
     public mutating func addApp(bundleID: String, name: String, teamID: String?,
                                 kind: TargetKind = .app, keychainAccessGroups: [String] = [],
-                                applicationGroups: [String] = []) throws(WorldError) -> AppHandle {
+                                applicationGroups: [String] = [], appIDPrefix: String? = nil) throws(WorldError) -> AppHandle {
         guard appsByName[name] == nil else { throw .duplicateApp(name) }
-        let app = AppTarget(
+        let prefix = appIDPrefix == teamID ? nil : appIDPrefix
+        var app = AppTarget(
             name: name, bundleID: bundleID, teamID: teamID, kind: kind,
-            keychainAccessGroups: keychainAccessGroups.map { AppTarget.expandEntitlement($0, teamID: teamID) },
-            applicationGroups: applicationGroups.map { AppTarget.expandEntitlement($0, teamID: teamID) })
+            keychainAccessGroups: keychainAccessGroups.map { AppTarget.expandEntitlement($0, teamID: teamID, appIDPrefix: prefix) },
+            applicationGroups: applicationGroups.map { AppTarget.expandEntitlement($0, teamID: teamID, appIDPrefix: prefix) })
+        app.appIDPrefix = prefix
         let handle = AppHandle(index: apps.count)
         appsByName[name] = handle.index
         let print = nameFingerprint(name)
@@ -206,7 +209,7 @@ public struct World: Sendable {
     /// expanded as in an entitlements file.
     public mutating func setAssociatedApplicationIdentifiers(_ ids: [String], for app: AppHandle) {
         apps[app.index].associatedApplicationIdentifiers = ids.map {
-            AppTarget.expandEntitlement($0, teamID: apps[app.index].teamID)
+            AppTarget.expandEntitlement($0, teamID: apps[app.index].teamID, appIDPrefix: apps[app.index].appIDPrefix)
         }
         refreshCache(app)
     }

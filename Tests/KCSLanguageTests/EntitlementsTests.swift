@@ -146,6 +146,44 @@ import Testing
         #expect(noTeam.diagnostics.first?.message.contains("needs a team ID") == true)
     }
 
+    @Test func aLegacyAppIDPrefixIsTheAppsOwn() {
+        // An App ID made before 2011 keeps its prefix; the signature names the
+        // team apart, and securityd appends the application-identifier as it is
+        // (server_entitlement_helpers.c 104, 127-128). kcs refused the file (audit 10, F1).
+        let legacy = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict>
+            <key>application-identifier</key><string>ABCDE12345.com.example.Legacy</string>
+            <key>com.apple.developer.team-identifier</key><string>SKMME9E2Y8</string>
+            <key>keychain-access-groups</key>
+            <array><string>$(AppIdentifierPrefix)com.example.Legacy</string><string>$(TeamIdentifierPrefix)com.example.Shared</string></array>
+            </dict></plist>
+            """
+        let report = run("""
+            team SKMME9E2Y8
+            app com.example.Legacy as Legacy entitlements="legacy.xml"
+            app com.example.Inline as Inline app-id-prefix=ABCDE12345 keychain-access-groups=[$(TeamIdentifierPrefix)com.example.Shared]
+            app com.example.New as New keychain-access-groups=[$(AppIdentifierPrefix)com.example.Shared]
+            expect groups Legacy [ABCDE12345.com.example.Legacy, SKMME9E2Y8.com.example.Shared, ABCDE12345.com.example.Legacy]
+            expect groups Inline [SKMME9E2Y8.com.example.Shared, ABCDE12345.com.example.Inline]
+            as Legacy add generic-password service="private" data="p"
+            expect group ABCDE12345.com.example.Legacy
+            as Legacy add generic-password service="shared" data="s" group=SKMME9E2Y8.com.example.Shared
+            as New find generic-password service="shared" return=data
+            expect data "s"
+            as New find generic-password service="private"
+            expect status errSecItemNotFound
+            """, files: ["dir/legacy.xml": legacy])
+        #expect(report.diagnostics.isEmpty, "\(report.diagnostics.map(\.message))")
+        #expect(report.passed == 5)
+        // A prefix is shaped as a team ID, and a file gives its own.
+        let bad = run("team SKMME9E2Y8\napp com.example.A app-id-prefix=abc\n")
+        #expect(bad.diagnostics.map(\.code) == [.malformedTeamID])
+        let both = run("team SKMME9E2Y8\napp com.example.Legacy app-id-prefix=ABCDE12345 entitlements=\"legacy.xml\"\n",
+                       files: ["dir/legacy.xml": legacy])
+        #expect(both.diagnostics.map(\.code) == [.duplicateArgument])
+    }
+
     @Test func missingAndMalformedFilesNameTheFile() {
         let missing = run("team SKMME9E2Y8\napp com.example.App entitlements=\"nope.plist\"\n")
         #expect(missing.diagnostics.map(\.code) == [.fileNotFound])
