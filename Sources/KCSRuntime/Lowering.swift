@@ -70,8 +70,8 @@ package struct Lowering {
             spec.authUI = try pick(v, "auth-ui value", Vocabulary.authUINames)
         case .limit:
             if case .integer(let n) = v.kind {
-                // 0 is a limit a device takes (it stops after the first row,
-                // ``MatchLimit/cap``); a negative one is kCFNotFound's business.
+                // 0 is a limit a device takes (SQL's LIMIT 0: nothing is
+                // found, ``MatchLimit/cap``); a negative one is kCFNotFound's business.
                 guard n >= 0 else {
                     throw Diagnostic(.wrongValueType, "a match limit cannot be negative", file: file, range: v.range,
                                      hint: "write limit=one, limit=all or a number")

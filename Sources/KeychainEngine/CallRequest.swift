@@ -23,14 +23,19 @@ public enum MatchLimit: Sendable, Hashable {
     case one, all
     case count(Int)
 
-    /// How many rows the query takes. s3dl_query (SecItemDb.c line 1077)
-    /// tests `found >= q_limit` after each row, so a limit of 0 (which
-    /// query_add_match takes as any other number) stops after the first.
+    /// How many rows the query reads: the limit is SQL's `LIMIT`
+    /// (`SecDbAppendLimit`, SecItemDb.c lines 840-842, appended by
+    /// `s3dl_create_select_sql` at 890-893), so a limit of 0 (which
+    /// query_add_match takes as any other number, SecDbQuery.c line 479)
+    /// reads no row and finds nothing (line 1098), and every row read counts,
+    /// also one passed over afterwards (audit 11, F1 and F2). The Mac's
+    /// file keychain stops as soon (`SecItemCopyMatching_osx`, SecItem.cpp
+    /// line 5205: `matchCount >= maxMatches`).
     var cap: Int {
         switch self {
         case .one: 1
         case .all: Int.max
-        case .count(let n): max(n, 1)
+        case .count(let n): max(n, 0)
         }
     }
 

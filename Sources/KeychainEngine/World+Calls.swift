@@ -509,8 +509,16 @@ extension World {
         // only then is a separate list built.
         var prefix = 0
         var taken: [FoundItem]?
+        // The cap is SQL's LIMIT: it counts the rows read, also those passed
+        // over below (an item skipped under auth-ui=skip, a lost one), not
+        // only those taken (SecItemDb.c s3dl_query, lines 1070-1079: the walk
+        // stops at `found >= q_limit`, but SQLite hands it no more than
+        // LIMIT rows; audit 11, F2).
+        var read = 0
         // By index: binding each match copied it, item and group name.
         for m in matches.indices {
+            if read >= cap { break }
+            read += 1
             // A lost when-passcode-set item cannot be decoded: reads pass it
             // over, a delete removes it (it needs no decryption: SecItemDb.c
             // s3dl_query_delete, kAKSKeyOpDelete).
@@ -561,7 +569,6 @@ extension World {
                 }
             }
             Self.take(matches, m, &taken, &prefix)
-            if (taken?.count ?? prefix) >= cap { break }
         }
         if let taken { return .success(taken) }
         return .success(prefix == matches.count ? matches : Array(matches[..<prefix]))
