@@ -110,16 +110,10 @@ extension World {
     }
 
     /// The checks `_SecItemParsePersistentRef` and `query_set_class` make
-    /// (SecDbQuery.c `query_add_value`), and SecItemServer.c's refusal of a
-    /// row-ID persistent reference in an add (`q->q_row_id`, line 2768:
-    /// errSecValuePersistentRefUnsupported, which SecBasePriv.h maps to
-    /// errSecParam). A UUID reference sets no row ID (SecItem.m
-    /// `_SecItemParsePersistentRef` gives one for the 12-byte shape only):
-    /// the add goes on with its class and stores a new item under a fresh
-    /// UUID (SecItemServer.c line 2749).
+    /// (SecDbQuery.c `query_add_value`) when the query is parsed. An add's
+    /// row-ID reference is refused later (``addRefusesRowID(_:)``).
     static func checkPersistentRef(_ ref: PersistentRef, _ request: CallRequest,
                                    _ platform: Platform) -> StatusFailure? {
-        if request.operation == .add, case .rowID = ref.row { return StatusFailure(.param, .persistentRefOnAdd) }
         // Before Security-61439 a 20-byte reference is not a valid one
         // (errSecItemInvalidValue, that is errSecParam).
         if case .uuid = ref.row, !platform.persistentRefsUseUUID {
@@ -129,6 +123,19 @@ extension World {
             return StatusFailure(.noSuchClass, .persistentRefClassMismatch(named))
         }
         return nil
+    }
+
+    /// SecItemServer.c's refusal of a row-ID persistent reference in an add
+    /// (`q->q_row_id`, line 2768: errSecValuePersistentRefUnsupported, which
+    /// SecBasePriv.h maps to errSecParam), made after the query is parsed,
+    /// the explicit group checked and the App Clip rules applied (lines 2705,
+    /// 2714-2718, 2754-2757; audit 11, F3). A UUID reference sets no row ID
+    /// (SecItem.m `_SecItemParsePersistentRef` gives one for the 12-byte
+    /// shape only): the add goes on with its class and stores a new item
+    /// under a fresh UUID (line 2749).
+    static func addRefusesRowID(_ spec: ItemSpec) -> Bool {
+        if let ref = spec.persistentRef, case .rowID = ref.row { return true }
+        return false
     }
 
     /// Whether a query names attributes besides a persistent reference:
@@ -236,6 +243,7 @@ extension World {
             group = cache.ids[0]  // 1.5: the default group is element 0.
         }
         if let refused = appClipRefusal(cache, syncRequested: spec.synchronizable == .yes) { return refused }
+        if Self.addRefusesRowID(spec) { return fail(.param, .persistentRefOnAdd) }
         // s3dl_query_add (SecItemDb.c) opens with "if (query_match_count(q)
         // != 0) return errSecItemMatchUnsupported;" in a function returning
         // bool: a match limit reports success and stores nothing, before the
@@ -717,6 +725,10 @@ extension World {
             newGroup = id
         }
         if !prunes && query.limit != nil { return fail(.param, .limitOrReturnOnUpdate) }
+        // s3dl_query_update refuses a row-ID reference with attributes
+        // before it parses the changes (SecItemDb.c lines 1304-1305, then
+        // 1317-1318; audit 11, F4).
+        if Self.persistentRefHasCompany(query, .update) { return fail(.param, .persistentRefWithAttributes) }
         // The attributes to change are parsed as attributes of the class
         // (SecDbQuery.c query_update_applier → SecDbAttrWithKey): a class, a
         // match limit or a return key there is errSecNoSuchAttr.

@@ -32,6 +32,9 @@ extension World {
         if let ref = request.spec.persistentRef, let refused = Self.checkPersistentRef(ref, request, platform(of: device)) {
             return CallResult(status: refused.status, reason: refused.reason, callerGroups: cache.names)
         }
+        if request.operation == .add, Self.addRefusesRowID(request.spec) {
+            return CallResult(status: .param, reason: .persistentRefOnAdd, callerGroups: cache.names)
+        }
         guard let itemClass = request.spec.itemClass ?? request.spec.persistentRef?.itemClass else {
             return CallResult(status: .param, reason: .missingClass, callerGroups: cache.names)
         }
