@@ -109,11 +109,30 @@ public enum XcodeImporter {
                 }
             } else {
                 app += " team=none"
+                // At the line that empties the team, when one does (Jami's
+                // `DEVELOPMENT_TEAM = ""` was blamed on the target).
+                let teamLine = signing.resolved.settings.definition(of: "DEVELOPMENT_TEAM")?.location ?? t.location
                 diagnostics.append(render.diagnostic(ProjectIssue(
-                    .warning, "target '\(t.name)' has no team in configuration '\(configuration)' (DEVELOPMENT_TEAM is unset or empty): it is imported unsigned",
-                    at: t.location, hint: "give --team TEAMID for targets without a team"), code: .projectSetting, length: 1))
+                    .warning, "target '\(t.name)' has no team in configuration '\(configuration)' (DEVELOPMENT_TEAM is unset or empty): it is imported unsigned"
+                        + (signing.entitlements == nil ? "" : ", with the groups of its entitlements that need no team"),
+                    at: teamLine, hint: "give --team TEAMID for targets without a team"), code: .projectSetting, length: 1))
             }
             app += " kind=\(t.kind?.scenarioKind ?? "app")"
+            if signing.resolved.teamID == nil, signing.entitlements != nil {
+                // Without a team, $(AppIdentifierPrefix) cannot expand, but app
+                // groups (and groups written out) need none: an unsigned
+                // build that lists them still has them (the import dropped
+                // Jami's app group; found on a real-project trial).
+                func teamless(_ raw: [String]?, _ expanded: [TargetSigning.Located]) -> [String] {
+                    zip(raw ?? [], expanded).filter { w, e in
+                        !w.contains("IdentifierPrefix)") && !e.value.isEmpty && !AppTarget.hasBuildVariable(e.value)
+                    }.map { ScriptText.literal($0.1.value) }
+                }
+                let kag = teamless(signing.entitlements?.keychainAccessGroups, signing.keychainAccessGroups)
+                let ag = teamless(signing.entitlements?.applicationGroups, signing.applicationGroups)
+                if !kag.isEmpty { app += " keychain-access-groups=[\(kag.joined(separator: ", "))]" }
+                if !ag.isEmpty { app += " application-groups=[\(ag.joined(separator: ", "))]" }
+            }
             if let file = signing.resolved.entitlementsPath, signing.entitlements != nil, signing.resolved.teamID != nil {
                 if signing.scenarioCanReadFile {
                     app += " entitlements=" + ScriptText.quoted(relativePath(fileSystem.spelled(file), from: options.scenarioFolder))

@@ -195,13 +195,20 @@ struct XcodeImporterTests {
             .init(name: "App", settings: ["Release": ["PRODUCT_BUNDLE_IDENTIFIER": "com.example.App", "CODE_SIGN_ENTITLEMENTS": "App.entitlements"]]),
             .init(name: "Lib", productType: "com.apple.product-type.framework", settings: ["Release": ["PRODUCT_BUNDLE_IDENTIFIER": "com.example.Lib"]]),
         ]
-        f.writeEntitlements("App.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.$(GROUP_SUFFIX)"])
+        f.writeEntitlements("App.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.$(GROUP_SUFFIX)", "ABCDE12345.com.example.written"],
+                            appGroups: ["group.com.example.app"])
         f.writeProject()
+        // Without a team, the groups that need none are kept (Jami's app group was dropped).
         let teamless = XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions())
-        #expect(teamless.scenario.contains("app com.example.App as App team=none kind=app\n"))
+        // As one line (the canonical layout wraps long lists).
+        func flat(_ s: String) -> String { s.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ") }
+        #expect(flat(teamless.scenario).contains("app com.example.App as App team=none kind=app keychain-access-groups=[ ABCDE12345.com.example.written, ] application-groups=[ group.com.example.app, ]"),
+                "\(teamless.scenario)")
         #expect(teamless.diagnostics.contains { $0.message.contains("has no team in configuration") && $0.location != nil })
+        #expect(Interpreter.run(source: teamless.scenario).verdict == .passed)
         let withTeam = XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions(team: "ABCDE12345"))
-        #expect(withTeam.scenario.contains("app com.example.App as App kind=app keychain-access-groups=[ABCDE12345.com.example.shared]\n"))
+        #expect(flat(withTeam.scenario).contains("app com.example.App as App kind=app keychain-access-groups=[ ABCDE12345.com.example.shared, ABCDE12345.com.example.written, ] application-groups=[ group.com.example.app, ]"),
+                "\(withTeam.scenario)")
         #expect(!withTeam.scenario.contains("Lib"))  // a framework is not signed with entitlements of its own
         #expect(Interpreter.run(source: withTeam.scenario).verdict == .passed)
     }
