@@ -208,8 +208,9 @@ public struct AccessGroupFinder {
 
     public static func parse(_ text: String) -> SourceFileSyntax { Parser.parse(source: text) }
 
-    /// A String enum case is kept as a constant named `case` + this: only
-    /// `Type.case.rawValue` reads it (`Type.case` alone is no string).
+    /// A String enum case is kept as a constant named `case` + this (a
+    /// case's member, as a computed property switching over the case is
+    /// kept): only `Type.case.rawValue` reads it (`Type.case` alone is no string).
     static let rawValueSuffix = ".rawValue"
 
     /// The value a `let` initialiser or an argument fixes whatever the code
@@ -621,11 +622,44 @@ private final class ConstantCollector: SyntaxVisitor {
 
     override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
         for binding in node.bindings {
-            guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
-                  let value = AccessGroupFinder.fixedValue(of: binding, in: node) else { continue }
-            found.append((name, value, Syntax(binding)))
+            guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { continue }
+            if let value = AccessGroupFinder.fixedValue(of: binding, in: node) {
+                found.append((name, value, Syntax(binding)))
+            } else {
+                // An enum's computed property that switches over `self` and
+                // returns a literal for each case: `case.name` of the type
+                // for each (Phoenix's `AccessGroup.appOnly.value`: 24 of its
+                // 28 warnings were "cannot check"; found on a real-project trial).
+                for (caseName, value) in Self.switchOverSelf(binding) {
+                    found.append((caseName + "." + name, value, Syntax(binding)))
+                }
+            }
         }
         return .skipChildren
+    }
+
+    /// `var name: String { switch self { case .a: return "x" … } }`: each
+    /// case name with its literal (a case of several patterns gives each).
+    static func switchOverSelf(_ binding: PatternBindingSyntax) -> [(String, String)] {
+        let getter = binding.accessorBlock?.accessors.as(AccessorDeclListSyntax.self)?.first(where: { $0.accessorSpecifier.text == "get" })
+        guard let body = binding.accessorBlock?.accessors.as(CodeBlockItemListSyntax.self) ?? getter?.body?.statements,
+              body.count == 1, let item = body.first?.item else { return [] }
+        let expression = item.as(ExpressionStmtSyntax.self)?.expression ?? item.as(ExprSyntax.self)
+        guard let switchExpr = expression?.as(SwitchExprSyntax.self),
+              switchExpr.subject.as(DeclReferenceExprSyntax.self)?.baseName.text == "self" else { return [] }
+        var out: [(String, String)] = []
+        for element in switchExpr.cases {
+            guard let c = element.as(SwitchCaseSyntax.self), let label = c.label.as(SwitchCaseLabelSyntax.self),
+                  c.statements.count == 1, let statement = c.statements.first?.item else { continue }
+            let returned = statement.as(ReturnStmtSyntax.self)?.expression ?? statement.as(ExprSyntax.self)
+            guard let returned, let value = AccessGroupFinder.constantValue(returned), !AccessGroupFinder.isMarker(value) else { continue }
+            for item in label.caseItems {
+                guard let member = item.pattern.as(ExpressionPatternSyntax.self)?.expression.as(MemberAccessExprSyntax.self),
+                      member.base == nil else { continue }
+                out.append((member.declName.baseName.text, value))
+            }
+        }
+        return out
     }
 
     /// A String enum's case, as `case.rawValue` of its type: its raw
@@ -780,6 +814,13 @@ private final class UseVisitor: SyntaxVisitor {
             }
         }
         if let group = arg("accessGroup"), !Self.isSharedGroupCall(group) { record(group, api: "accessGroup:") }
+        // A wrapper's other labels for a group (`move(oldAccessGroup:newAccessGroup:)`,
+        // Phoenix's): its parameters are plumbing, and its callers are
+        // checked here (they were not; found on a real-project trial).
+        for a in args {
+            guard let label = a.label?.text, label != "accessGroup", Self.isGroupLabel(label) else { continue }
+            if !Self.isSharedGroupCall(a.expression) { record(a.expression, api: label + ":") }
+        }
         // A keychain type's `group:` (TunnelKit's and Partout's `Keychain(group:)`,
         // common in VPN apps; they were skipped, found on IVPN and Passepartout).
         if let group = arg("group"), Self.isKeychainNamed(Self.calleeName(node.calledExpression)) {
@@ -806,8 +847,11 @@ private final class UseVisitor: SyntaxVisitor {
     /// Whether callers pass a parameter with this label through a checked
     /// argument: `accessGroup:` anywhere, `group:` of a keychain type.
     static func isCheckedLabel(_ label: String, inType type: String?) -> Bool {
-        label == "accessGroup" || label == "group" && type.map { isKeychainNamed(Scope.lastName($0)) } == true
+        isGroupLabel(label) || label == "group" && type.map { isKeychainNamed(Scope.lastName($0)) } == true
     }
+
+    /// `accessGroup:`, or a label that ends in `AccessGroup` (`oldAccessGroup:`).
+    static func isGroupLabel(_ label: String) -> Bool { label == "accessGroup" || label.hasSuffix("AccessGroup") }
 
     /// The name a call is made by, its last component (`Valet.SharedGroupIdentifier` →
     /// `SharedGroupIdentifier`), without rendering the expression: each
@@ -1086,8 +1130,10 @@ private final class UseVisitor: SyntaxVisitor {
             // a constant of that type. Anything else (`reader.main.name`) is
             // a value the code computes.
             let name = member.declName.baseName.text
-            // `Type.case.rawValue`: a String enum case's raw value.
-            if name == "rawValue", let caseAccess = base.as(MemberAccessExprSyntax.self), let typeBase = caseAccess.base {
+            // `Type.case.rawValue`: a String enum case's raw value; `Type.case.name`:
+            // a computed property switching over the case (``ConstantCollector``).
+            if let caseAccess = base.as(MemberAccessExprSyntax.self), let typeBase = caseAccess.base,
+               caseAccess.declName.baseName.text.first?.isLowercase == true {
                 let type: String?
                 if let b = typeBase.as(DeclReferenceExprSyntax.self), b.baseName.text.first?.isUppercase == true {
                     type = b.baseName.text == "Self" ? scope.types.first : finder.aliased(b.baseName.text)
@@ -1099,7 +1145,7 @@ private final class UseVisitor: SyntaxVisitor {
                 guard let type else { return runtime }
                 let caseName = caseAccess.declName.baseName.text
                 lookedUp.insert(caseName)
-                return constant(caseName + AccessGroupFinder.rawValueSuffix, "names\u{1}" + type) { c in
+                return constant(caseName + "." + name, "names\u{1}" + type) { c in
                     !c.isLocal && (c.container.map { Scope.names($0, type) } ?? false)
                 } ?? runtime
             }

@@ -450,6 +450,48 @@ struct XcodeLintTests {
         ], "\(d)")
     }
 
+    @Test func anEnumsSwitchAndAWrappersOtherLabelsAreChecked() throws {
+        // Phoenix: groups from `AccessGroup.appOnly.value`, a computed
+        // property switching over the case, passed through a wrapper's
+        // `oldAccessGroup:`/`newAccessGroup:` (its plumbing was reported,
+        // its callers were not checked).
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let team = XcodeFixture.team
+        f.write("App/KeychainStore.swift", """
+            import Security
+            enum AccessGroup {
+                case appOnly, shared
+                case typo
+                var value: String {
+                    switch self {
+                    case .appOnly, .shared: return "\(team).com.example.Notes.shared"
+                    case .typo: "\(team).com.example.Notes.typo"
+                    }
+                }
+            }
+            enum Store {
+                static func read(accessGroup: String) -> OSStatus {
+                    SecItemCopyMatching([kSecAttrAccessGroup as String: accessGroup] as CFDictionary, nil)
+                }
+                static func move(oldAccessGroup: String, newAccessGroup: String) {
+                    _ = read(accessGroup: oldAccessGroup)
+                    _ = read(accessGroup: newAccessGroup)
+                }
+            }
+            func migrate() {
+                Store.move(oldAccessGroup: AccessGroup.appOnly.value, newAccessGroup: AccessGroup.typo.value)
+                _ = Store.read(accessGroup: AccessGroup.shared.value)
+            }
+
+            """)
+        f.writeProject()
+        let d = CodeCheck.run(try ProjectLint.load(f.projectPath).get())
+            .filter { $0.file?.name.hasSuffix("KeychainStore.swift") == true && $0.message.hasPrefix("target 'App'") }
+            .map { "\($0.code.rawValue) \($0.location?.line ?? 0) \($0.message.split(separator: ",").first ?? "")" }
+        #expect(d == ["KCS607 22 target 'App' (configuration 'Release') names the access group \(team).com.example.Notes.typo"], "\(d)")
+    }
+
     @Test func deepCodeIsCheckedOrRefusedNeverACrash() throws {
         // Adversarial shapes: a 20,000-long member chain is a tree 20,000
         // deep (the walks overflowed the default stack at 10,000); a long
