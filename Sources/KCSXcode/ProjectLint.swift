@@ -116,8 +116,11 @@ public struct ProjectLint {
     /// wording of `kcs lint --entitlements` (`EntitlementShape`). Each group
     /// of each file once, whichever targets and configurations use it.
     func entitlementShapes(_ render: inout ProjectDiagnostics) -> [Diagnostic] {
-        var out: [Diagnostic] = []
-        var seen = Set<String>()
+        // Each finding once, with the configurations that sign with the
+        // group (the target alone was named, for configurations that sign
+        // with another file too; found on a real-project trial).
+        var found: [(target: String, configurations: [String], at: ProjectLocation, finding: EntitlementShape.Finding)] = []
+        var index: [String: Int] = [:]
         // The project's bundle IDs: an extension may hold its app's app ID.
         let bundleIDs = Array(Set(signings.compactMap(\.resolved.bundleID)))
         for s in signings where s.groupsResolve {
@@ -128,12 +131,19 @@ public struct ProjectLint {
             for f in findings {
                 let listed = f.code == .lintAppGroupShape ? s.applicationGroups : s.keychainAccessGroups
                 let at = listed.first { $0.value == f.group }?.location ?? s.resolved.entitlementsLocation ?? s.target.location
-                guard seen.insert("\(at.file):\(at.line):\(at.column):\(f.group)").inserted else { continue }
-                out.append(render.diagnostic(ProjectIssue(.warning, "target '\(s.target.name)': " + f.message, at: at, hint: f.hint),
-                                             code: f.code))
+                let key = "\(at.file):\(at.line):\(at.column):\(f.group)"
+                if let i = index[key] {
+                    if !found[i].configurations.contains(s.configuration) { found[i].configurations.append(s.configuration) }
+                    continue
+                }
+                index[key] = found.count
+                found.append((s.target.name, [s.configuration], at, f))
             }
         }
-        return out
+        return found.map { t, configurations, at, f in
+            let which = (configurations.count == 1 ? "configuration " : "configurations ") + configurations.map { "'\($0)'" }.joined(separator: ", ")
+            return render.diagnostic(ProjectIssue(.warning, "target '\(t)' (\(which)): " + f.message, at: at, hint: f.hint), code: f.code)
+        }
     }
 
     /// KCS603 and the disagreeing half of KCS605: a target whose

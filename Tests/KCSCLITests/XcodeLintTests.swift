@@ -174,6 +174,8 @@ struct XcodeLintTests {
         let found = shapes.map { "\($0.code.rawValue) \($0.file.map { ProjectPath.lastComponent($0.name) } ?? ""):\($0.location?.line ?? 0)" }
         #expect(found == ["KCS510 App.entitlements:7", "KCS511 App.entitlements:12", "KCS510 Widget.entitlements:7"], "\(d.map(\.message))")
         #expect(shapes[0].message.contains("repeats the team prefix \(team)."))
+        // Once, naming the configurations that sign with it.
+        #expect(shapes[0].message.hasPrefix("target 'App' (configurations 'Debug', 'Release'): keychain group"), "\(shapes[0].message)")
         #expect(shapes[0].hint?.contains("write $(AppIdentifierPrefix)com.example.Notes.shared") == true)
         #expect(shapes[2].message.contains("two team prefixes, \(team). and ABCDE12345."))
         #expect(!d.contains { $0.code == .projectSetting }, "\(d.map(\.message))")
