@@ -1,6 +1,21 @@
 import SwiftParser
 import SwiftSyntax
 
+/// One `#if` around a use: the conditions of its clauses in order (nil
+/// for `#else`, shared by every use under it) and the clause holding the use.
+public struct IfBranch: Sendable {
+    /// Where the `#if` starts in its file: with the file, it names the `#if`.
+    public var decl: Int
+    public var conditions: [String?]
+    public var index: Int
+
+    public init(decl: Int, conditions: [String?], index: Int) {
+        self.decl = decl
+        self.conditions = conditions
+        self.index = index
+    }
+}
+
 /// A place where Swift code names a keychain access group.
 public struct AccessGroupUse: Sendable {
     public enum Value: Sendable, Hashable {
@@ -13,11 +28,11 @@ public struct AccessGroupUse: Sendable {
     /// The `#if` condition around the use, when there is one: whether that
     /// code is compiled depends on the build (DEBUG, os(…)).
     public var condition: String?
-    /// What a build must answer to compile the use: for each `#if` around it,
-    /// the conditions of the clauses before its own false, and its own (not
-    /// `#else`'s) true. Empty when the condition came from a constant's
-    /// declaration: that one is not answered (``BuildConditions``).
-    public var requirements: [(condition: String, holds: Bool)] = []
+    /// The `#if`s around the use, innermost first: a build compiles it when
+    /// each one's clauses before the use's are false and the use's holds.
+    /// Empty when the condition came from a constant's declaration: that
+    /// one is not answered (``BuildConditions``).
+    public var branches: [IfBranch] = []
 
     public var value: Value
     /// What names the group: `kSecAttrAccessGroup`, `accessGroup:`, `SharedGroupIdentifier(…)`.
@@ -748,6 +763,10 @@ private final class UseVisitor: SyntaxVisitor {
     var forwarded: [SyntaxIdentifier: [String: Bool]] = [:]
     /// `expanded(_:in:)`'s answers, by value and context.
     var expansions: [String: String?] = [:]
+    /// Each `#if`'s clause conditions and where each clause sits, and each
+    /// clause's condition text (``branches(around:)``).
+    var ifDecls: [SyntaxIdentifier: (conditions: [String?], index: [SyntaxIdentifier: Int])] = [:]
+    var clauseTexts: [SyntaxIdentifier: String] = [:]
     /// `finder.constant(_:where:)`'s answers, by name and what the filter
     /// reads: each walks every declaration of the name (a name declared
     /// under 6,000 `#if`s and interpolated 6,000 times took 58 s; found
@@ -966,24 +985,57 @@ private final class UseVisitor: SyntaxVisitor {
         append(.runtime(text), api: api, at: Syntax(first), constant: nil)
     }
 
-    /// The condition of the innermost `#if` clause holding `node`
-    /// (`#else` as the negation of its `#if`).
-    /// What each `#if` around a node asks of the build to compile it
-    /// (``AccessGroupUse/requirements``), innermost first.
-    static func ifRequirements(around node: Syntax) -> [(condition: String, holds: Bool)] {
-        var out: [(condition: String, holds: Bool)] = []
+    /// The `#if`s around a node (``AccessGroupUse/branches``), innermost
+    /// first. Each `#if`'s conditions are written out once and shared by
+    /// every use under it: rebuilt per use, 3,000 `#elseif`s each holding a
+    /// call were quadratic, and one long condition over many calls too
+    /// (found by adversarial testing).
+    func branches(around node: Syntax) -> [IfBranch] {
+        var out: [IfBranch] = []
         var current = node.parent
         while let n = current {
             if let clause = n.as(IfConfigClauseSyntax.self), let decl = clause.parent?.parent?.as(IfConfigDeclSyntax.self) {
-                for other in decl.clauses {
-                    if other.id == clause.id { break }
-                    if let c = other.condition { out.append((c.trimmedDescription, false)) }
+                let known: (conditions: [String?], index: [SyntaxIdentifier: Int])
+                if let memo = ifDecls[decl.id] {
+                    known = memo
+                } else {
+                    var conditions: [String?] = [], index: [SyntaxIdentifier: Int] = [:]
+                    for c in decl.clauses {
+                        index[c.id] = conditions.count
+                        conditions.append(c.condition.map { clauseText(c, $0) })
+                    }
+                    known = (conditions, index)
+                    ifDecls[decl.id] = known
                 }
-                if let c = clause.condition { out.append((c.trimmedDescription, true)) }
+                if let i = known.index[clause.id] {
+                    out.append(IfBranch(decl: decl.position.utf8Offset, conditions: known.conditions, index: i))
+                }
             }
             current = n.parent
         }
         return out
+    }
+
+    /// A clause's condition as written, once per clause.
+    private func clauseText(_ clause: IfConfigClauseSyntax, _ condition: ExprSyntax) -> String {
+        if let known = clauseTexts[clause.id] { return known }
+        let text = condition.trimmedDescription
+        clauseTexts[clause.id] = text
+        return text
+    }
+
+    /// The condition of the innermost `#if` clause holding `node`
+    /// (`#else` as the negation of its `#if`), through the clause texts.
+    func condition(around node: Syntax) -> String? {
+        var current = node.parent
+        while let n = current {
+            if let clause = n.as(IfConfigClauseSyntax.self) {
+                if let c = clause.condition { return clauseText(clause, c) }
+                return "#else"
+            }
+            current = n.parent
+        }
+        return nil
     }
 
     static func ifCondition(around node: Syntax) -> String? {
@@ -1014,8 +1066,8 @@ private final class UseVisitor: SyntaxVisitor {
         let firstLine = text.unicodeScalars.prefix { $0 != "\n" }.count
         var use = AccessGroupUse(value: value, api: api, line: start.line, column: start.column, length: max(1, firstLine),
                                  constant: constant)
-        use.condition = Self.ifCondition(around: node) ?? condition
-        use.requirements = Self.ifRequirements(around: node)
+        use.condition = self.condition(around: node) ?? condition
+        use.branches = branches(around: node)
         uses.append(use)
     }
 

@@ -309,8 +309,11 @@ public enum CodeCheck {
                 usesBySources[key] = found
             }
             let granted = app.accessGroups
-            // What `#if` this build compiles: the target's platform and flags.
-            let build = buildConditions(signing.resolved)
+            // What `#if` this build compiles: the target's platforms and flags,
+            // each `#if` answered once for the target.
+            let build = buildConditions(signing.resolved,
+                                        alsoBuiltFor: lint.project.platforms(of: target, configuration: signing.configuration).platforms)
+            var answered: [String: BuildConditions.Answered] = [:]
             var grantedOnce: [String] = []
             for g in granted where !grantedOnce.contains(g) { grantedOnce.append(g) }
             let groups = grantedOnce.isEmpty ? "none (the target is unsigned)" : grantedOnce.joined(separator: ", ")
@@ -320,7 +323,7 @@ public enum CodeCheck {
                 for use in uses {
                     // Under `#if`: skipped when this build does not compile it,
                     // checked as any call when it does, "cannot tell" otherwise.
-                    let compiled = use.condition == nil ? true : build.compiles(use.requirements)
+                    let compiled = use.condition == nil ? true : build.compiles(use.branches, in: path, answered: &answered)
                     if compiled == false { continue }
                     let at = ProjectLocation(file: path, line: use.line, column: use.column)
                     var notes: [DiagnosticNote] = []
@@ -385,7 +388,7 @@ public enum CodeCheck {
                             hint = "the group has another team's prefix: the target is signed by \(team), so write \"\(team + group[dot...])\""
                         }
                         out.append(render.diagnostic(ProjectIssue(
-                            .warning, "target '\(target.name)' (configuration '\(signing.configuration)')\(via) names the access group \(shown(group))\(use.condition.map { " under \($0 == "#else" ? "#else" : "#if " + $0), which this build compiles," } ?? ""), which it is not entitled to: the call fails with errSecMissingEntitlement (-34018)",
+                            .warning, "target '\(target.name)' (configuration '\(signing.configuration)')\(via) names the access group \(shown(group))\(use.condition.map { " under \($0 == "#else" ? "#else" : "#if " + $0), which this build compiles" } ?? ""), which it is not entitled to: the call fails with errSecMissingEntitlement (-34018)",
                             at: at, hint: hint), code: .codeGroupNotEntitled, length: use.length, notes: notes))
                     }
                 }
@@ -396,7 +399,7 @@ public enum CodeCheck {
 
     /// The `#if` answers of one target's build: its platform, and the flags
     /// its settings define when every level of them was read and expands.
-    static func buildConditions(_ r: ResolvedTarget) -> BuildConditions {
+    static func buildConditions(_ r: ResolvedTarget, alsoBuiltFor platforms: [String] = []) -> BuildConditions {
         let names = ["SWIFT_ACTIVE_COMPILATION_CONDITIONS", "OTHER_SWIFT_FLAGS"]
         let active = r.settings.value(of: names[0]), other = r.settings.value(of: names[1])
         // A setting no level sets is empty in the build too; one whose value
@@ -405,6 +408,7 @@ public enum CodeCheck {
             e.problems.isEmpty && e.undefined.allSatisfy { $0 == name }
         }
         return BuildConditions(platform: r.platform,
-                               flags: known ? BuildConditions.flags(activeConditions: active.value, otherSwiftFlags: other.value) : nil)
+                               flags: known ? BuildConditions.flags(activeConditions: active.value, otherSwiftFlags: other.value) : nil,
+                               alsoBuiltFor: platforms)
     }
 }

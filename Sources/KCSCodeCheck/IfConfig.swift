@@ -7,12 +7,18 @@
 public struct BuildConditions: Sendable {
     /// The platform as `ResolvedTarget.platform` spells it: ios, macos, catalyst, watchos.
     public var platform: String
+    /// Every platform the target builds for in the configuration: a
+    /// condition is answered only when all of them answer it alike (a
+    /// `#if os(macOS)` branch of a target built for iOS and macOS is not
+    /// skipped; found by adversarial testing).
+    public var platforms: [String]
     /// The flags the build defines; nil when they are not all known.
     public var flags: Set<String>?
 
-    public init(platform: String, flags: Set<String>?) {
+    public init(platform: String, flags: Set<String>?, alsoBuiltFor others: [String] = []) {
         self.platform = platform
         self.flags = flags
+        self.platforms = [platform] + others.filter { $0 != platform }
     }
 
     /// The flags one build-setting value defines: SWIFT_ACTIVE_COMPILATION_CONDITIONS
@@ -25,6 +31,11 @@ public struct BuildConditions: Sendable {
         let other = words(otherSwiftFlags)
         var i = 0
         while i < other.count {
+            // `-Xcc -DFOO` is clang's macro, not a Swift flag (found by adversarial testing).
+            if other[i] == "-Xcc" || other[i] == "-Xfrontend" || other[i] == "-Xllvm" || other[i] == "-Xlinker" {
+                i += 2
+                continue
+            }
             if other[i] == "-D", i + 1 < other.count {
                 out.insert(other[i + 1])
                 i += 2
@@ -39,24 +50,55 @@ public struct BuildConditions: Sendable {
     /// Whether a build compiles under `condition` (an `#if`'s text), or nil
     /// when kcs cannot tell. Text it cannot parse is nil, never a guess.
     public func evaluate(_ condition: String) -> Bool? {
-        var parser = ConditionParser(Array(condition.utf8), self)
-        guard let value = parser.expression(depth: 0), parser.atEnd else { return nil }
-        return value.known
+        let bytes = Array(condition.utf8)
+        var answer: Bool??
+        for p in platforms {
+            var one = self
+            one.platform = p
+            var parser = ConditionParser(bytes, one)
+            guard let value = parser.expression(depth: 0), parser.atEnd else { return nil }
+            if let previous = answer, previous != value.known { return nil }
+            answer = value.known
+        }
+        return answer ?? nil
     }
 
-    /// Whether a build compiles code under these requirements
-    /// (``AccessGroupUse/requirements``): false when one is answered the
-    /// other way, true when all are answered as required, else nil. None
-    /// (a condition kcs could not break down) is nil.
-    public func compiles(_ requirements: [(condition: String, holds: Bool)]) -> Bool? {
-        guard !requirements.isEmpty else { return nil }
+    /// One `#if` answered: the first clause that holds and the first kcs
+    /// cannot answer (`#else` holds), each condition evaluated once.
+    public struct Answered: Sendable {
+        var own: [Bool?]
+        var firstTrue: Int?
+        var firstUnknown: Int?
+    }
+
+    public func answer(_ conditions: [String?]) -> Answered {
+        var a = Answered(own: [], firstTrue: nil, firstUnknown: nil)
+        for (i, c) in conditions.enumerated() {
+            let v: Bool? = c.map(evaluate) ?? true
+            a.own.append(v)
+            if v == true, a.firstTrue == nil { a.firstTrue = i }
+            if v == nil, a.firstUnknown == nil { a.firstUnknown = i }
+        }
+        return a
+    }
+
+    /// Whether a build compiles a use under these `#if`s
+    /// (``AccessGroupUse/branches``): false when one says no, true when all
+    /// say yes, nil when kcs cannot tell; none at all (a condition on a
+    /// constant's declaration) is nil. `answered` keeps each `#if`'s answer
+    /// for the target, by `file` and the `#if`'s place.
+    public func compiles(_ branches: [IfBranch], in file: String, answered: inout [String: Answered]) -> Bool? {
+        guard !branches.isEmpty else { return nil }
         var all = true
-        for r in requirements {
-            switch evaluate(r.condition) {
-            case .some(let v) where v != r.holds: return false
-            case .some: continue
-            case .none: all = false
-            }
+        for b in branches {
+            let key = file + "\u{0}" + String(b.decl)
+            let a: Answered
+            if let known = answered[key] { a = known } else { a = answer(b.conditions); answered[key] = a }
+            guard b.index < a.own.count else { return nil }
+            // Its own clause false, or an earlier one true: not compiled.
+            if a.own[b.index] == false { return false }
+            if let t = a.firstTrue, t < b.index { return false }
+            if let u = a.firstUnknown, u <= b.index { all = false }
         }
         return all ? true : nil
     }

@@ -355,6 +355,19 @@ struct XcodeLintTests {
         #expect(phone.evaluate("os(iOS) &&") == nil && phone.evaluate("((DEBUG)") == nil && phone.evaluate("") == nil)
         #expect(phone.evaluate(String(repeating: "(", count: 10_000) + "DEBUG" + String(repeating: ")", count: 10_000)) == nil)
         #expect(BuildConditions.flags(activeConditions: "DEBUG \"BETA\"", otherSwiftFlags: "-D STAGING -DFOO -Onone") == ["DEBUG", "BETA", "STAGING", "FOO"])
+        // clang's macros are not Swift's flags.
+        #expect(BuildConditions.flags(activeConditions: "", otherSwiftFlags: "-Xcc -DFOO -DBAR") == ["BAR"])
+        // A target built for two platforms answers only what both answer alike.
+        let both = BuildConditions(platform: "ios", flags: [], alsoBuiltFor: ["ios", "catalyst"])
+        #expect(both.evaluate("os(iOS)") == true && both.evaluate("targetEnvironment(macCatalyst)") == nil && both.evaluate("os(watchOS)") == false)
+        // A chain of #elseif answered once: the first clause that holds wins.
+        var answered: [String: BuildConditions.Answered] = [:]
+        let chain: [String?] = ["os(macOS)", "DEBUG", "os(iOS)", nil]
+        let compiled = (0..<4).map { phone.compiles([IfBranch(decl: 0, conditions: chain, index: $0)], in: "f", answered: &answered) }
+        #expect(compiled == [false, true, false, false] && answered.count == 1)
+        let unknownFirst: [String?] = ["arch(arm64)", "os(iOS)", nil]
+        // Either of the first two holds, so #else never does.
+        #expect((0..<3).map { phone.compiles([IfBranch(decl: 1, conditions: unknownFirst, index: $0)], in: "f", answered: &answered) } == [nil, nil, false])
     }
 
     @Test func cocoaPodsFilesMissingAreSaidOnceWithPodInstall() throws {
