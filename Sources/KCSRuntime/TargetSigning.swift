@@ -82,6 +82,10 @@ public struct TargetSigning: Sendable {
         }
         signing.entitlements = entitlements
         let text = String(decoding: bytes, as: UTF8.self)
+        // Each value's line, found in one pass: searched for value by value,
+        // a 107 KB file took 17 s, and 300 targets sharing a file 55 s
+        // (found by adversarial testing).
+        let lines = stringLines(bytes)
         let team = entitlements.teamID ?? resolved.teamID
         var extra: [String: String] = [:]
         if let team {
@@ -91,7 +95,7 @@ public struct TargetSigning: Sendable {
         if let bundleID = resolved.bundleID { extra["CFBundleIdentifier"] = bundleID }
         func expand(_ raw: [String]?) -> [Located] {
             (raw ?? []).map { value in
-                let at = ProjectLocation(file: path, line: line(of: value, in: text))
+                let at = ProjectLocation(file: path, line: lines[value] ?? (lines.isEmpty ? line(of: value, in: text) : 0))
                 if scenarioVariables.reduce(value, { $0.replacingOccurrences(of: $1, with: "") }).contains("$") {
                     signing.scenarioCanReadFile = false
                 }
@@ -117,6 +121,36 @@ public struct TargetSigning: Sendable {
         signing.applicationGroups = expand(entitlements.applicationGroups)
         signing.associatedApplicationIdentifiers = expand(entitlements.associatedApplicationIdentifiers)
         return signing
+    }
+
+    /// The line of each `<string>…</string>` of an XML property list, by its
+    /// value (the first, when a value is written twice; entities decoded).
+    package static func stringLines(_ bytes: [UInt8]) -> [String: Int] {
+        var out: [String: Int] = [:]
+        let open = Array("<string>".utf8), close = Array("</string>".utf8)
+        var line = 1, i = 0
+        func at(_ j: Int, _ t: [UInt8]) -> Bool {
+            guard j + t.count <= bytes.count else { return false }
+            for k in t.indices where bytes[j + k] != t[k] { return false }
+            return true
+        }
+        while i < bytes.count {
+            if bytes[i] == 0x0A { line += 1; i += 1; continue }
+            guard bytes[i] == UInt8(ascii: "<"), at(i, open) else { i += 1; continue }
+            let start = i + open.count, startLine = line
+            var j = start
+            while j < bytes.count, !(bytes[j] == UInt8(ascii: "<") && at(j, close)) {
+                if bytes[j] == 0x0A { line += 1 }
+                j += 1
+            }
+            let raw = String(decoding: bytes[start..<min(j, bytes.count)], as: UTF8.self)
+            let value = raw.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+                .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&apos;", with: "'")
+                .replacingOccurrences(of: "&amp;", with: "&")
+            if out[value] == nil { out[value] = startLine }
+            i = j + close.count
+        }
+        return out
     }
 
     /// The line on which an entitlements file writes `<string>value</string>` (0 if not found).
