@@ -20,17 +20,22 @@ extension Session {
         return (last, result)
     }
 
-    func failure(_ message: String, _ file: SourceFile, _ range: SourceRange, _ last: LastCall?,
-                 hint: String? = nil) -> Diagnostic {
+    mutating func failure(_ message: String, _ file: SourceFile, _ range: SourceRange, _ last: LastCall?,
+                          hint: String? = nil) -> Diagnostic {
         var notes: [DiagnosticNote] = []
         if let last {
-            notes.append(DiagnosticNote("the call checked", file: last.file, range: last.range))
-            notes += Explainer(world: world).explain(last).map { DiagnosticNote($0) }
+            if let known = explained, known.call == ObjectIdentifier(last) {
+                notes = known.notes
+            } else {
+                notes.append(DiagnosticNote("the call checked", file: last.file, range: last.range))
+                notes += Explainer(world: world).explain(last).map { DiagnosticNote($0) }
+                explained = (ObjectIdentifier(last), notes)
+            }
         }
         return Diagnostic(.expectationFailed, message, file: file, range: range, hint: hint, notes: notes)
     }
 
-    func check(_ s: Statement, _ file: SourceFile) throws(Diagnostic) {
+    mutating func check(_ s: Statement, _ file: SourceFile) throws(Diagnostic) {
         switch s.kind {
         case .expectStatus(let wanted):
             let (last, result) = try lastCall(file, s.range)
@@ -139,7 +144,7 @@ extension Session {
     /// add's data alone is securityd's empty CFData for it (`handle_result`,
     /// line 484: SecItemAdd asks for data alone), while a find asks for the
     /// attributes too and gets nothing (``returnedNothingForMissingData(_:)``).
-    func firstReturnedData(_ wanted: String, _ file: SourceFile,
+    mutating func firstReturnedData(_ wanted: String, _ file: SourceFile,
                            _ range: SourceRange) throws(Diagnostic) -> (LastCall, String?) {
         let (last, result) = try lastCall(file, range)
         guard carriesData(last, result) else {

@@ -156,6 +156,11 @@ public struct Session: Sendable {
     /// so rather than "declare it first" (an `app … entitlements=` naming a
     /// missing file was followed by "unknown app"; found on a real-project trial).
     var failedDeclarations: [String: String] = [:]
+    /// The last call's explanation, worked out at its first failed
+    /// expectation and reused by the next ones while nothing else runs
+    /// (5,000 failures after one call explained it 5,000 times over every
+    /// item of every device; found by adversarial testing).
+    var explained: (call: ObjectIdentifier, notes: [DiagnosticNote])?
     /// Where output and events go; nil when nobody listens (the fast path).
     public typealias Observer = (RunEvent) -> Void
 
@@ -359,6 +364,10 @@ public struct Session: Sendable {
     private mutating func execute(_ s: Statement, _ file: SourceFile, _ report: inout RunReport,
                                   _ options: RunOptions, _ observer: Observer?, _ budget: inout RunBudget) throws(Diagnostic) {
         let device = try resolveDevice(s.device, file)
+        // The explanation of the last call holds while only expectations
+        // run: any other statement may change what it says.
+        let heldExplanation = explained
+        explained = nil
         switch s.kind {
         case .platform(let p):
             do throws(WorldError) { try world.setPlatform(p) } catch { throw worldError(error, file, s.range) }
@@ -410,6 +419,7 @@ public struct Session: Sendable {
             if options.reportPasses { observer?(.expectationPassed(file: file, range: s.range)) }
         case .expectStatus, .expectCount, .expectData, .expectGroup, .expectItem, .expectGroups, .expectDefaultGroup,
              .expectNoData, .expectPersistentRef:
+            explained = heldExplanation
             try check(s, file)
             report.passed += 1
             if options.reportPasses { observer?(.expectationPassed(file: file, range: s.range)) }

@@ -41,6 +41,28 @@ struct DiagnosticRenderingTests {
         #expect(!fixed.contains("was not declared"), "\(fixed)")
     }
 
+    @Test func aCallIsExplainedOnceWhileOnlyExpectationsFollow() {
+        // Worked out at the first failure and reused (5,000 failures on
+        // 5,000 items took 39 s); a statement between them may change it.
+        let report = Interpreter.run(source: """
+            team SKMME9E2Y8
+            app com.x.A
+            app com.x.B
+            as A add generic-password service="s"
+            as B find generic-password service="s"
+            expect status errSecSuccess
+            expect count 1
+            group com.x.Later B
+            expect status errSecSuccess
+            """, name: "s.kcs")
+        let notes = report.diagnostics.map { $0.notes.map(\.message) }
+        #expect(notes.count == 3)
+        #expect(notes[0] == notes[1] && !notes[0].isEmpty)
+        // The group added to B shows in the third failure's explanation.
+        #expect(!notes[1].contains { $0.contains("SKMME9E2Y8.com.x.Later") })
+        #expect(notes[2].contains { $0.contains("SKMME9E2Y8.com.x.Later") }, "\(notes[2])")
+    }
+
     @Test func appNamedByBundleID() {
         let text = render("team SKMME9E2Y8\napp com.x.AppOne\nas com.x.AppOne find generic-password\n")
         #expect(text.contains("hint: apps are named by the last bundle component or 'as NAME': did you mean 'AppOne'?"))
