@@ -221,7 +221,14 @@ public struct AccessGroupFinder {
         var container: String?
     }
 
-    public static func parse(_ text: String) -> SourceFileSyntax { Parser.parse(source: text) }
+    /// Parses with the nesting the check allows (``CodeCheck/maxNesting``),
+    /// in debug builds as in release ones: swift-syntax's own default is 20
+    /// levels in a debug build and 256 in a release one, past which the
+    /// rest of a file was dropped without a word (found by adversarial testing).
+    public static func parse(_ text: String) -> SourceFileSyntax {
+        var parser = Parser(text, maximumNestingLevel: CodeCheck.maxNesting)
+        return SourceFileSyntax.parse(from: &parser)
+    }
 
     /// A String enum case is kept as a constant named `case` + this (a
     /// case's member, as a computed property switching over the case is

@@ -216,6 +216,14 @@ public enum CodeCheck {
                 return empty
             }
             let t = AccessGroupFinder.parse(text)
+            // What does not parse (nesting past the parser's limit, a syntax
+            // error) may hide a call: said, not passed over in silence.
+            if t.hasError, refused.insert(path).inserted {
+                out.append(render.diagnostic(ProjectIssue(
+                    .warning, "cannot fully check '\(path)': it does not parse as Swift (a syntax error, or code nested past \(maxNesting) levels)",
+                    at: ProjectLocation(file: path, line: 1), hint: "the groups named in the part that does not parse, if any, are not checked"),
+                    code: .codeGroupNotCheckable))
+            }
             trees[path] = t
             return t
         }

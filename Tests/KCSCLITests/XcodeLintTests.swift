@@ -507,6 +507,21 @@ struct XcodeLintTests {
         #expect(d == ["KCS607 22 target 'App' (configuration 'Release') names the access group \(team).com.example.Notes.typo"], "\(d)")
     }
 
+    @Test func codeThatDoesNotParseIsSaidAndNestingIsTheSameInEveryBuild() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let team = XcodeFixture.team
+        // 30 levels: past swift-syntax's debug default (20), within kcs's.
+        let deep = String(repeating: "(", count: 30) + "SecItemAdd([kSecAttrAccessGroup as String: \"\(team).com.example.Deep\"] as CFDictionary, nil)"
+            + String(repeating: ")", count: 30)
+        f.write("App/KeychainStore.swift", "import Security\nfunc save() { _ = \(deep) }\nfunc broken( { let g = kSecAttrAccessGroup\n")
+        f.writeProject()
+        let d = CodeCheck.run(try ProjectLint.load(f.projectPath).get())
+            .filter { $0.file?.name.hasSuffix("KeychainStore.swift") == true && $0.message.contains("App") || $0.message.contains("cannot fully check") }
+        #expect(d.contains { $0.code == .codeGroupNotEntitled && $0.message.contains("\(team).com.example.Deep") }, "\(d.map(\.message))")
+        #expect(d.contains { $0.code == .codeGroupNotCheckable && $0.message.hasPrefix("cannot fully check") }, "\(d.map(\.message))")
+    }
+
     @Test func deepCodeIsCheckedOrRefusedNeverACrash() throws {
         // Adversarial shapes: a 20,000-long member chain is a tree 20,000
         // deep (the walks overflowed the default stack at 10,000); a long
