@@ -230,6 +230,11 @@ public struct AccessGroupFinder {
         return SourceFileSyntax.parse(from: &parser)
     }
 
+    /// A name without the backticks that let it be a keyword (`` `default` ``).
+    static func unquoted(_ name: String) -> String {
+        name.count > 2 && name.hasPrefix("`") && name.hasSuffix("`") ? String(name.dropFirst().dropLast()) : name
+    }
+
     /// A String enum case is kept as a constant named `case` + this (a
     /// case's member, as a computed property switching over the case is
     /// kept): only `Type.case.rawValue` reads it (`Type.case` alone is no string).
@@ -678,7 +683,7 @@ private final class ConstantCollector: SyntaxVisitor {
             for item in label.caseItems {
                 guard let member = item.pattern.as(ExpressionPatternSyntax.self)?.expression.as(MemberAccessExprSyntax.self),
                       member.base == nil else { continue }
-                out.append((member.declName.baseName.text, value))
+                out.append((AccessGroupFinder.unquoted(member.declName.baseName.text), value))
             }
         }
         return out
@@ -689,7 +694,8 @@ private final class ConstantCollector: SyntaxVisitor {
     /// shared = "…" }` was KCS608, and a wrong group there was missed;
     /// found on a real-project trial).
     override func visit(_ node: EnumCaseElementSyntax) -> SyntaxVisitorContinueKind {
-        let name = node.name.text
+        // `` case `default` `` is named default (its raw value too).
+        let name = AccessGroupFinder.unquoted(node.name.text)
         if let raw = node.rawValue?.value {
             if let value = AccessGroupFinder.constantValue(raw), !AccessGroupFinder.isMarker(value) {
                 found.append((name + AccessGroupFinder.rawValueSuffix, value, Syntax(node)))
@@ -1192,7 +1198,7 @@ private final class UseVisitor: SyntaxVisitor {
             // `Type.case.rawValue`: a String enum case's raw value; `Type.case.name`:
             // a computed property switching over the case (``ConstantCollector``).
             if let caseAccess = base.as(MemberAccessExprSyntax.self), let typeBase = caseAccess.base,
-               caseAccess.declName.baseName.text.first?.isLowercase == true {
+               AccessGroupFinder.unquoted(caseAccess.declName.baseName.text).first?.isLowercase == true {
                 let type: String?
                 if let b = typeBase.as(DeclReferenceExprSyntax.self), b.baseName.text.first?.isUppercase == true {
                     type = b.baseName.text == "Self" ? scope.types.first : finder.aliased(b.baseName.text)
@@ -1202,7 +1208,7 @@ private final class UseVisitor: SyntaxVisitor {
                     type = nil
                 }
                 guard let type else { return runtime }
-                let caseName = caseAccess.declName.baseName.text
+                let caseName = AccessGroupFinder.unquoted(caseAccess.declName.baseName.text)
                 lookedUp.insert(caseName)
                 return constant(caseName + "." + name, "names\u{1}" + type) { c in
                     !c.isLocal && (c.container.map { Scope.names($0, type) } ?? false)

@@ -260,9 +260,15 @@ private struct ProjectReader {
                     // does not read.
                     for file in buildFiles {
                         guard let ref = file["fileRef"]?.string, let object = objects[ref] else { allSwift = false; continue }
+                        // Only a framework or a library is code in this process:
+                        // an app's product listed here is none (an extension was
+                        // blamed for its app's groups; found by adversarial testing).
                         if let owner = productOwner[ref], owner != id {
-                            linked.append(owner)
-                            continue
+                            let type = objects[owner]?["productType"]?.string ?? ""
+                            if type.contains("framework") || type.contains("library") {
+                                linked.append(owner)
+                                continue
+                            }
                         }
                         let tree = object["sourceTree"]?.string
                         if tree != "SDKROOT" && tree != "DEVELOPER_DIR" { allSwift = false }

@@ -261,6 +261,8 @@ struct XcodeLintTests {
         f.targets.append(XcodeFixture.Target(name: "Core", productType: "com.apple.product-type.framework", sources: ["Token.swift"]))
         f.targets[0].links = ["SharedKit"]
         f.targets[2].links = ["SharedKit"]
+        // An app's product in the Frameworks phase is no code of the widget's.
+        f.targets[1].links = ["App"]
         f.write("SharedKit/Vault.swift", """
             import Security
             func store(_ data: Data) -> OSStatus {
@@ -289,6 +291,8 @@ struct XcodeLintTests {
         let code = lint.project.code(of: app)
         #expect(code.swiftSources.map { ($0 as NSString).lastPathComponent } == ["KeychainStore.swift", "Vault.swift", "Plain.swift", "Token.swift"])
         #expect(code.allSwift && code.owner.values.sorted() == ["Core", "SharedKit", "SharedKit"])
+        let widget = try #require(lint.project.targets.first { $0.name == "Widget" })
+        #expect(!lint.project.code(of: widget).swiftSources.contains { $0.hasSuffix("KeychainStore.swift") })
         let d = CodeCheck.run(lint).filter { $0.code == .codeGroupNotEntitled }
         // The app holds the shared group, not the other; the share extension neither.
         let said = d.map { "\($0.file.map { ($0.name as NSString).lastPathComponent } ?? "?"): \($0.message.prefix { $0 != ":" })" }.sorted()
