@@ -87,7 +87,7 @@ public enum AtomicFile {
         if case .replaceIfUnchanged(let expected) = mode {
             guard exists, holds(target, expected) else { throw .changedSinceRead(path) }
         }
-        let permissions: mode_t = exists ? info.st_mode & 0o7777 : 0o644
+        var permissions: mode_t = exists ? info.st_mode & 0o7777 : 0o644
         let slash = target.lastIndex(of: "/")
         let dir = slash.map { String(target[..<$0]) } ?? "."
         let base = slash.map { String(target[target.index(after: $0)...]) } ?? target
@@ -110,8 +110,10 @@ public enum AtomicFile {
             if exists && (info.st_uid != geteuid() || info.st_gid != getegid()),
                fchown(fd, info.st_uid, info.st_gid) != 0 {
                 // The writer's own file in a group it cannot give it: it
-                // stays the writer's, in the writer's group.
+                // stays the writer's, in the writer's group, and a set-group-ID
+                // bit is not carried to that group (found by adversarial testing).
                 guard info.st_uid == geteuid() else { throw .ownedByOther(path) }
+                permissions &= ~mode_t(0o2000)
             }
             guard fchmod(fd, permissions) == 0 else { throw failure(path, "keep its permissions") }
             guard fsync(fd) == 0 else { throw failure(path, "flush to disk") }
