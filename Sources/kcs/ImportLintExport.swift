@@ -86,7 +86,8 @@ struct Lint: ParsableCommand {
             let deadline = Deadline.start(seconds: safety.limits.seconds, reading: project)
             // Read under the same rules as a script (--root, --untrusted; never /proc, /sys, /dev).
             projectVerdict = lintProject(project, profile: profile, configuration: configuration, team: team,
-                                         fileSystem: LoaderProjectFileSystem(loader: safety.loader(for: project)))
+                                         fileSystem: LoaderProjectFileSystem(loader: safety.loader(for: project)),
+                                         maxOutput: safety.limits.outputBytes)
             deadline?.cancel()
             if files.isEmpty && entitlements == nil {
                 try ExitStatus.finish(projectVerdict)

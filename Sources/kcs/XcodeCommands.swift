@@ -96,7 +96,7 @@ struct ImportXcode: ParsableCommand {
 /// Passed without warnings, failed with warnings; invalid input when
 /// project.pbxproj does not parse, missing input when a file cannot be read.
 func lintProject(_ path: String, profile: String?, configuration: String?, team: String?,
-                 fileSystem: any ProjectFileSystem) -> Verdict {
+                 fileSystem: any ProjectFileSystem, maxOutput: Int? = nil) -> Verdict {
     let renderer = DiagnosticRenderer(colour: useColour(.auto))
     var render = ProjectDiagnostics(fileSystem: fileSystem)
     let lint: ProjectLint
@@ -128,7 +128,20 @@ func lintProject(_ path: String, profile: String?, configuration: String?, team:
         }
     }
     let diagnostics = lint.run(profile: granted, profilePath: profile) + CodeCheck.run(lint)
-    for d in diagnostics { printError(renderer.render(d)) }
+    // Within --max-output (--untrusted's 1 MiB): a framework checked for
+    // each of 70 apps printed 2.2 MB past it (found by adversarial testing).
+    var printed = 0
+    for (i, d) in diagnostics.enumerated() {
+        let text = renderer.render(d)
+        if let maxOutput, printed + text.utf8.count > maxOutput {
+            let rest = diagnostics.count - i
+            printError(renderer.render(Diagnostic(.moreDiagnostics, "\(rest) more diagnostic\(rest == 1 ? "" : "s") not shown: the output limit of \(maxOutput) bytes was reached",
+                                                  severity: .note, hint: "the host running kcs sets the limits")))
+            break
+        }
+        printed += text.utf8.count
+        printError(text)
+    }
     let count = diagnostics.count
     writeAll(1, Array("\(path): \(count == 0 ? "no" : String(count)) warning\(count == 1 ? "" : "s") (configuration \(lint.configuration))\n".utf8))
     return count == 0 ? .passed : .failed

@@ -98,6 +98,21 @@ struct XcodeCLITests {
         #expect(device.stdout == plain.stdout)
     }
 
+    @Test func projectLintKeepsToTheOutputLimit() throws {
+        // 40 groups the app lacks: 40 warnings, cut at --max-output with a count.
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let calls = (0..<40).map { "_ = SecItemAdd([kSecAttrAccessGroup as String: \"SKMME9E2Y8.com.example.G\($0)\"] as CFDictionary, nil)" }
+        f.write("App/KeychainStore.swift", "import Security\nfunc save() {\n" + calls.joined(separator: "\n") + "\n}\n")
+        f.writeProject()
+        let all = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        #expect(all.stderr.components(separatedBy: "[KCS607]").count - 1 >= 40, "\(all.stderr)")
+        let cut = try BinaryRunner.run(["lint", "--max-output", "3000", "--project", f.projectPath])
+        #expect(cut.status == 1)
+        #expect(cut.stderr.utf8.count < 3_400, "\(cut.stderr.utf8.count)")
+        #expect(cut.stderr.contains("more diagnostics not shown: the output limit of 3000 bytes was reached"), "\(cut.stderr)")
+    }
+
     @Test func aCleanProjectLintsClean() throws {
         var f = XcodeFixture.appWidgetShare()
         defer { f.remove() }
