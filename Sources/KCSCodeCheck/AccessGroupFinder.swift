@@ -55,6 +55,15 @@ public struct AccessGroupFinder {
     /// String constants (`let x = "…"`) of all the files, by name: a
     /// reference that can only mean constants of one value is resolved.
     public private(set) var constants: [String: [Declared]] = [:]
+    /// The same, by name and the last name of the type declaring them (nil:
+    /// the top level): a lookup that says which types may hold the constant
+    /// reads those alone (a name declared in thousands of types, each use
+    /// naming one, scanned them all per use; found by adversarial testing).
+    private var byContainer: [ContainerKey: [Declared]] = [:]
+    struct ContainerKey: Hashable {
+        var name: String
+        var container: String?
+    }
     /// For each name, the types (by their last name) with a member of that
     /// name that is a value rather than a string constant: a stored or
     /// computed property, in the type, an extension of it or a protocol.
@@ -121,7 +130,11 @@ public struct AccessGroupFinder {
     /// Adds what ``declarations(in:file:)`` found in `file`; call for every
     /// file before ``uses(in:file:)``.
     public mutating func add(_ found: Declarations, file: String) {
-        for c in found.constants { constants[c.name, default: []].append(Declared(constant: c, file: file)) }
+        for c in found.constants {
+            let d = Declared(constant: c, file: file)
+            constants[c.name, default: []].append(d)
+            byContainer[ContainerKey(name: c.name, container: c.container.map(Scope.lastName)), default: []].append(d)
+        }
         for (name, type) in found.valueMembers { valueMembers[name, default: []].insert(type) }
         for (type, parent) in found.supertypes { supertypes[type, default: []].insert(parent) }
         for (alias, type) in found.typeAliases { typeAliases[alias, default: []].insert(type) }
@@ -197,8 +210,11 @@ public struct AccessGroupFinder {
     /// there are some and they agree (with where, when there is one, and
     /// the `#if` condition a declaration is under: whether the build
     /// compiles it is not known).
-    func constant(_ name: String, where fits: (Constant) -> Bool) -> Resolved? {
-        let all = (constants[name] ?? []).filter { fits($0.constant) }
+    /// `containers`: the last names of the types that may declare it (nil
+    /// for the top level), when the filter admits no others.
+    func constant(_ name: String, in containers: [String?]? = nil, where fits: (Constant) -> Bool) -> Resolved? {
+        let candidates = containers.map { $0.flatMap { byContainer[ContainerKey(name: name, container: $0)] ?? [] } } ?? constants[name] ?? []
+        let all = candidates.filter { fits($0.constant) }
         guard let first = all.first, all.allSatisfy({ $0.constant.value == first.constant.value }) else { return nil }
         // Declared outside any `#if`, or in both an `#if` and its `#else`
         // with the same value: compiled in every build.
@@ -786,10 +802,11 @@ private final class UseVisitor: SyntaxVisitor {
     /// by adversarial testing).
     var constants: [String: AccessGroupFinder.Resolved?] = [:]
 
-    func constant(_ name: String, _ context: String, where fits: (AccessGroupFinder.Constant) -> Bool) -> AccessGroupFinder.Resolved? {
+    func constant(_ name: String, _ context: String, in containers: [String?]? = nil,
+                  where fits: (AccessGroupFinder.Constant) -> Bool) -> AccessGroupFinder.Resolved? {
         let key = name + "\u{2}" + context
         if let known = constants[key] { return known }
-        let found = finder.constant(name, where: fits)
+        let found = finder.constant(name, in: containers, where: fits)
         constants[key] = .some(found)
         return found
     }
@@ -1109,8 +1126,12 @@ private final class UseVisitor: SyntaxVisitor {
             lookedUp.insert(name)
             let type = finder.aliased(path.dropLast().joined(separator: "."))
             let found = type.isEmpty
-                ? constant(name, "in\u{1}" + types.joined(separator: "\u{1}")) { c in !c.isLocal && (c.container.map { types.contains($0) } ?? true) }
-                : constant(name, "names\u{1}" + type) { c in !c.isLocal && (c.container.map { Scope.names($0, type) } ?? false) }
+                ? constant(name, "in\u{1}" + types.joined(separator: "\u{1}"), in: types.map(Scope.lastName) + [nil]) { c in
+                    !c.isLocal && (c.container.map { types.contains($0) } ?? true)
+                }
+                : constant(name, "names\u{1}" + type, in: [Scope.lastName(type)]) { c in
+                    !c.isLocal && (c.container.map { Scope.names($0, type) } ?? false)
+                }
             guard let found, case .literal(let v) = found.value, let text = expanded(v, in: found.container.map { [$0] } ?? [], depth: depth + 1),
                   !AccessGroupFinder.isMarker(text) else { return nil }
             out += text
@@ -1130,7 +1151,7 @@ private final class UseVisitor: SyntaxVisitor {
             return property
         }
         chase.insert(Scope.lastName(type))
-        return constant(name, "exact\u{1}" + type) { c in !c.isLocal && c.container == type } ?? runtime
+        return constant(name, "exact\u{1}" + type, in: [Scope.lastName(type)]) { c in !c.isLocal && c.container == type } ?? runtime
     }
 
     /// `resolve`, with interpolated constants worked out (else a value built at run time).
@@ -1182,7 +1203,8 @@ private final class UseVisitor: SyntaxVisitor {
                 return resolveSelfMember(name, e, scope, runtime)
             case .none: break
             }
-            guard let found = constant(name, "in\u{1}" + scope.types.joined(separator: "\u{1}"), where: { c in
+            guard let found = constant(name, "in\u{1}" + scope.types.joined(separator: "\u{1}"),
+                                       in: scope.types.map(Scope.lastName) + [nil], where: { c in
                 !c.isLocal && (c.container.map { scope.types.contains($0) } ?? true)
             }) else { return runtime }
             // Inside a type, a property it inherits would win over this
@@ -1210,7 +1232,7 @@ private final class UseVisitor: SyntaxVisitor {
                 guard let type else { return runtime }
                 let caseName = AccessGroupFinder.unquoted(caseAccess.declName.baseName.text)
                 lookedUp.insert(caseName)
-                return constant(caseName + "." + name, "names\u{1}" + type) { c in
+                return constant(caseName + "." + name, "names\u{1}" + type, in: [Scope.lastName(type)]) { c in
                     !c.isLocal && (c.container.map { Scope.names($0, type) } ?? false)
                 } ?? runtime
             }
@@ -1239,7 +1261,7 @@ private final class UseVisitor: SyntaxVisitor {
             guard let type else { return runtime }
             lookedUp.insert(name)
             let exact = type == scope.types.first
-            return constant(name, (exact ? "exact\u{1}" : "names\u{1}") + type) { c in
+            return constant(name, (exact ? "exact\u{1}" : "names\u{1}") + type, in: [Scope.lastName(type)]) { c in
                 !c.isLocal && (c.container.map { exact ? $0 == type : Scope.names($0, type) } ?? false)
             } ?? runtime
         }
