@@ -72,6 +72,15 @@ public struct Completer: Sendable {
         let trimmed = before.drop { $0 == " " || $0 == "\t" }
         if trimmed.isEmpty && word.hasPrefix(":") { return Completion(filter(Self.metaCommands, word)) }
         if trimmed.hasPrefix(":") { return meta(String(trimmed), word) }
+        // A quoted name being typed (`as "Two w`): readline breaks words at
+        // the quote, so the word is what follows it; the names offered
+        // quoted match without their opening quote (Tab after a quote rang
+        // the bell; found by adversarial testing).
+        if before.hasSuffix("\""), before.filter({ $0 == "\"" }).count % 2 == 1 {
+            guard let tokens = CompletionTokens.statement(String(before.dropLast())) else { return Completion([]) }
+            let quoted = statement(tokens).filter { $0.hasPrefix("\"") }.map { String($0.dropFirst()) }
+            return Completion(filter(quoted, word))
+        }
         guard let tokens = CompletionTokens.statement(before) else { return Completion([]) }
         return Completion(filter(statement(tokens), word))
     }

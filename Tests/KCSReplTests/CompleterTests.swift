@@ -97,6 +97,8 @@ import Testing
         #expect(c.devices.allSatisfy { !$0.unicodeScalars.contains { $0.value == 0x1B } }, "\(c.devices)")
         let offered = c.complete("", after: "as ").candidates
         #expect(offered.allSatisfy { !$0.unicodeScalars.contains { $0.value < 0x20 } }, "\(offered)")
+        // Typed after an opening quote, a quoted name completes without it.
+        #expect(c.complete("Tw", after: "as \"").candidates == ["Two words\""])
         // The quoted spelling reads back as the name.
         _ = state.run(SourceFile(name: "<repl>", text: "as \(c.apps[1]) add generic-password account=\"a\"\n"))
         #expect(state.session.world.itemCount == 1)
