@@ -284,7 +284,7 @@ public enum CodeCheck {
                             "copy \($0) to \(ProjectPath.lastComponent(path)) first (the project's setup step); its groups are not checked"
                         } ?? "a file the build generates, or one in a git submodule not checked out (git submodule update --init), is absent from a fresh clone; its groups are not checked"
                         out.append(render.diagnostic(ProjectIssue(
-                            .warning, "cannot read '\(path)', a source of target '\(code.owner[path].map { "\($0)', which '\(target.name)' links" } ?? target.name + "'")",
+                            .warning, "cannot read '\(path)', a source of target '\(code.owner[path].map { "\($0.name)', which '\(target.name)' links" } ?? target.name + "'")",
                             at: target.location, hint: hint),
                             code: .projectSetting))
                         continue
@@ -317,17 +317,36 @@ public enum CodeCheck {
                 usesBySources[key] = found
             }
             let granted = app.accessGroups
-            // What `#if` this build compiles: the target's platforms and flags,
-            // each `#if` answered once for the target.
-            let build = buildConditions(signing.resolved,
-                                        alsoBuiltFor: lint.project.platforms(of: target, configuration: signing.configuration).platforms)
+            // What `#if` this build compiles: for each platform the target
+            // builds for, the flags of the target whose code it is (a linked
+            // framework's own), each `#if` answered once for the target.
+            let platforms = lint.project.platforms(of: target, configuration: signing.configuration).platforms
+            let others = lint.project.otherPlatforms(of: target, configuration: signing.configuration)
+            var byCodeTarget: [String: BuildConditions] = [:]
+            func conditions(for codeTarget: XcodeProject.Target) -> BuildConditions {
+                if let known = byCodeTarget[codeTarget.id] { return known }
+                var builds: [BuildConditions.Build] = []
+                for p in platforms.isEmpty ? [signing.resolved.platform] : platforms {
+                    let r = p == signing.resolved.platform && codeTarget.id == target.id
+                        ? signing.resolved : lint.project.resolve(codeTarget, configuration: signing.configuration, platform: p)
+                    builds.append(BuildConditions.Build(platform: p, flags: Self.flags(r)))
+                }
+                // Platforms kcs does not model: their flags are not read.
+                builds += others.map { BuildConditions.Build(platform: $0, flags: nil) }
+                let c = BuildConditions(builds: builds)
+                byCodeTarget[codeTarget.id] = c
+                return c
+            }
+            let build = conditions(for: target)
             var answered: [String: BuildConditions.Answered] = [:]
             var grantedOnce: [String] = []
             for g in granted where !grantedOnce.contains(g) { grantedOnce.append(g) }
             let groups = grantedOnce.isEmpty ? "none (the target is unsigned)" : grantedOnce.joined(separator: ", ")
             for (path, uses) in found {
                 // A linked framework's file says whose it is.
-                let via = code.owner[path].map { " (in '\($0)', which it links)" } ?? ""
+                let via = code.owner[path].map { " (in '\($0.name)', which it links)" } ?? ""
+                // A framework's `#if`s are its own build's: its flags, the app's platforms.
+                let build = code.owner[path].map { conditions(for: $0) } ?? build
                 for use in uses {
                     // Under `#if`: skipped when this build does not compile it,
                     // checked as any call when it does, "cannot tell" otherwise.
@@ -396,7 +415,7 @@ public enum CodeCheck {
                             hint = "the group has another team's prefix: the target is signed by \(team), so write \"\(team + group[dot...])\""
                         }
                         out.append(render.diagnostic(ProjectIssue(
-                            .warning, "target '\(target.name)' (configuration '\(signing.configuration)')\(via) names the access group \(shown(group))\(use.condition.map { " under \($0 == "#else" ? "#else" : "#if " + $0), which this build compiles" } ?? ""), which it is not entitled to: the call fails with errSecMissingEntitlement (-34018)",
+                            .warning, "target '\(target.name)' (configuration '\(signing.configuration)')\(via) names the access group \(shown(group))\(use.condition.map { " (under \($0 == "#else" ? "#else" : "#if " + $0), which this build compiles)" } ?? ""), which it is not entitled to: the call fails with errSecMissingEntitlement (-34018)",
                             at: at, hint: hint), code: .codeGroupNotEntitled, length: use.length, notes: notes))
                     }
                 }
@@ -405,9 +424,9 @@ public enum CodeCheck {
         return out
     }
 
-    /// The `#if` answers of one target's build: its platform, and the flags
-    /// its settings define when every level of them was read and expands.
-    static func buildConditions(_ r: ResolvedTarget, alsoBuiltFor platforms: [String] = []) -> BuildConditions {
+    /// The flags a resolved target's settings define, when every level of
+    /// them was read and expands (else nil: not known).
+    static func flags(_ r: ResolvedTarget) -> Set<String>? {
         let names = ["SWIFT_ACTIVE_COMPILATION_CONDITIONS", "OTHER_SWIFT_FLAGS"]
         let active = r.settings.value(of: names[0]), other = r.settings.value(of: names[1])
         // A setting no level sets is empty in the build too; one whose value
@@ -415,8 +434,6 @@ public enum CodeCheck {
         let known = r.settingsAreComplete && zip(names, [active, other]).allSatisfy { name, e in
             e.problems.isEmpty && e.undefined.allSatisfy { $0 == name }
         }
-        return BuildConditions(platform: r.platform,
-                               flags: known ? BuildConditions.flags(activeConditions: active.value, otherSwiftFlags: other.value) : nil,
-                               alsoBuiltFor: platforms)
+        return known ? BuildConditions.flags(activeConditions: active.value, otherSwiftFlags: other.value) : nil
     }
 }

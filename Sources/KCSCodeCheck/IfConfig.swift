@@ -5,20 +5,29 @@
 /// true, false, or nil when kcs cannot tell (an architecture, a module kcs
 /// does not know, a compiler version, flags from a file it could not read).
 public struct BuildConditions: Sendable {
-    /// The platform as `ResolvedTarget.platform` spells it: ios, macos, catalyst, watchos.
-    public var platform: String
-    /// Every platform the target builds for in the configuration: a
-    /// condition is answered only when all of them answer it alike (a
-    /// `#if os(macOS)` branch of a target built for iOS and macOS is not
-    /// skipped; found by adversarial testing).
-    public var platforms: [String]
-    /// The flags the build defines; nil when they are not all known.
-    public var flags: Set<String>?
+    /// One build: a platform as `ResolvedTarget.platform` spells it (ios,
+    /// macos, catalyst, watchos; tvos and visionos, which kcs does not
+    /// model otherwise) and the flags its settings define there (nil when
+    /// they are not all known: `[sdk=…]` settings differ per platform).
+    public struct Build: Sendable {
+        public var platform: String
+        public var flags: Set<String>?
+        public init(platform: String, flags: Set<String>?) {
+            self.platform = platform
+            self.flags = flags
+        }
+    }
+    /// Every build the target makes in the configuration: a condition is
+    /// answered only when all of them answer it alike (a `#if os(macOS)`
+    /// branch of a target built for iOS and macOS is not skipped; found by
+    /// adversarial testing).
+    public var builds: [Build]
 
+    public init(builds: [Build]) { self.builds = builds }
+
+    /// One platform, or several sharing these flags.
     public init(platform: String, flags: Set<String>?, alsoBuiltFor others: [String] = []) {
-        self.platform = platform
-        self.flags = flags
-        self.platforms = [platform] + others.filter { $0 != platform }
+        builds = ([platform] + others.filter { $0 != platform }).map { Build(platform: $0, flags: flags) }
     }
 
     /// The flags one build-setting value defines: SWIFT_ACTIVE_COMPILATION_CONDITIONS
@@ -52,10 +61,8 @@ public struct BuildConditions: Sendable {
     public func evaluate(_ condition: String) -> Bool? {
         let bytes = Array(condition.utf8)
         var answer: Bool??
-        for p in platforms {
-            var one = self
-            one.platform = p
-            var parser = ConditionParser(bytes, one)
+        for build in builds {
+            var parser = ConditionParser(bytes, build)
             guard let value = parser.expression(depth: 0), parser.atEnd else { return nil }
             if let previous = answer, previous != value.known { return nil }
             answer = value.known
@@ -103,13 +110,18 @@ public struct BuildConditions: Sendable {
         return all ? true : nil
     }
 
+}
+
+extension BuildConditions.Build {
     /// `os(X)`.
     func isOS(_ name: String) -> Bool? {
         switch name {
         case "iOS": return platform == "ios" || platform == "catalyst"
         case "macOS", "OSX": return platform == "macos"
         case "watchOS": return platform == "watchos"
-        case "tvOS", "visionOS", "xrOS", "Linux", "Windows", "Android", "FreeBSD", "OpenBSD", "WASI", "none": return false
+        case "tvOS": return platform == "tvos"
+        case "visionOS", "xrOS": return platform == "visionos"
+        case "Linux", "Windows", "Android", "FreeBSD", "OpenBSD", "WASI", "none": return false
         default: return nil
         }
     }
@@ -124,12 +136,16 @@ public struct BuildConditions: Sendable {
         }
     }
 
-    /// `canImport(X)` for the SDK's UI frameworks; other modules are not known.
+    /// `canImport(X)` for the SDK's UI frameworks; other modules are not
+    /// known. UIKit is every platform's but the Mac's own; AppKit the Mac's,
+    /// and on Mac Catalyst it is not known (its SDK lists an AppKit module
+    /// that Catalyst code may import in part); WatchKit only watchOS's, as
+    /// far as kcs knows (not known elsewhere).
     func canImport(_ name: String) -> Bool? {
         switch name {
         case "UIKit": return platform != "macos"
-        case "AppKit": return platform == "macos"
-        case "WatchKit": return platform == "watchos"
+        case "AppKit": return platform == "catalyst" ? nil : platform == "macos"
+        case "WatchKit": return platform == "watchos" ? true : nil
         case "Security", "Foundation", "SwiftUI", "Combine", "LocalAuthentication": return true
         default: return nil
         }
@@ -164,11 +180,11 @@ struct Tri {
 struct ConditionParser {
     private let bytes: [UInt8]
     private var i = 0
-    private let build: BuildConditions
+    private let build: BuildConditions.Build
     /// Real conditions nest a few deep; text nesting deeper is not answered.
     static let maxDepth = 64
 
-    init(_ bytes: [UInt8], _ build: BuildConditions) {
+    init(_ bytes: [UInt8], _ build: BuildConditions.Build) {
         self.bytes = bytes
         self.build = build
     }

@@ -123,32 +123,61 @@ extension XcodeProject {
     /// The platforms a target builds for, from `SDKROOT`,
     /// `SUPPORTED_PLATFORMS` and `SUPPORTS_MACCATALYST`.
     public func platforms(of target: Target, configuration: String) -> (platforms: [String], issues: [ProjectIssue]) {
-        let (stack, issues) = assignments(for: target, configuration: configuration, sdk: "")
-        let settings = BuildSettings(stack, context: SettingContext(sdk: "", configuration: configuration))
-        let sdkroot = settings.value(of: "SDKROOT").value.lowercased()
+        let (sdks, settings, issues) = platformSDKs(of: target, configuration: configuration)
         var platforms: [String] = []
-        func add(_ sdk: String) {
-            let p: String? = sdk.hasPrefix("iphoneos") || sdk.contains("iphoneos.") ? "ios"
-                : sdk.hasPrefix("macosx") || sdk.contains("macosx.") ? "macos"
-                : sdk.hasPrefix("watchos") || sdk.contains("watchos.") ? "watchos" : nil
+        for sdk in sdks {
+            let p: String? = sdk.hasPrefix("iphoneos") ? "ios" : sdk.hasPrefix("macosx") ? "macos" : sdk.hasPrefix("watchos") ? "watchos" : nil
             if let p, !platforms.contains(p) { platforms.append(p) }
         }
-        if sdkroot == "auto" || sdkroot.isEmpty {
-            for word in settings.value(of: "SUPPORTED_PLATFORMS").value.lowercased().split(separator: " ") where !word.hasSuffix("simulator") {
-                add(String(word))
-            }
-        } else {
-            add(ProjectPath.lastComponent(sdkroot))
-        }
-        if platforms.isEmpty, target.kind == .watchApp || target.kind == .watchExtension { platforms = ["watchos"] }
+        if platforms.isEmpty, sdks.isEmpty, target.kind == .watchApp || target.kind == .watchExtension { platforms = ["watchos"] }
         if platforms.contains("ios"), settings.value(of: "SUPPORTS_MACCATALYST").value == "YES" { platforms.append("catalyst") }
         var out = issues
         if platforms.isEmpty {
-            out.append(ProjectIssue(.warning, "cannot tell which platform target '\(target.name)' builds for: SDKROOT is '\(sdkroot)'",
-                                    at: settings.definition(of: "SDKROOT")?.location ?? target.location,
+            let others = otherPlatformNames(sdks)
+            out.append(ProjectIssue(.warning, others.isEmpty
+                                        ? "cannot tell which platform target '\(target.name)' builds for: SDKROOT is '\(settings.value(of: "SDKROOT").value)'"
+                                        : "target '\(target.name)' builds for \(others.joined(separator: ", ")), which kcs does not model",
+                                    at: settings.definition(of: "SUPPORTED_PLATFORMS")?.location ?? settings.definition(of: "SDKROOT")?.location
+                                        ?? target.location,
                                     hint: "kcs models iOS, macOS, Mac Catalyst and watchOS"))
         }
         return (platforms, out)
+    }
+
+    /// The platforms a target also builds for that kcs does not model
+    /// (tvOS, visionOS): a `#if os(tvOS)` branch of such a target may be compiled.
+    public func otherPlatforms(of target: Target, configuration: String) -> [String] {
+        otherPlatformNames(platformSDKs(of: target, configuration: configuration).sdks)
+    }
+
+    private func otherPlatformNames(_ sdks: [String]) -> [String] {
+        var out: [String] = []
+        for sdk in sdks {
+            let p: String? = sdk.hasPrefix("appletvos") ? "tvos" : sdk.hasPrefix("xros") ? "visionos" : nil
+            if let p, !out.contains(p) { out.append(p) }
+        }
+        return out
+    }
+
+    /// The SDKs a target builds with: `SUPPORTED_PLATFORMS` when it names
+    /// them (Xcode builds for any of them, the destination picks; SDKROOT
+    /// is only the default: sing-box's iOS tunnel sets SDKROOT = macosx and
+    /// was left out of the iOS app; found on a real-project trial), else
+    /// `SDKROOT`. Simulators are left out.
+    private func platformSDKs(of target: Target, configuration: String) -> (sdks: [String], settings: BuildSettings, issues: [ProjectIssue]) {
+        let (stack, issues) = assignments(for: target, configuration: configuration, sdk: "")
+        let settings = BuildSettings(stack, context: SettingContext(sdk: "", configuration: configuration))
+        let sdkroot = settings.value(of: "SDKROOT").value.lowercased()
+        let supported = settings.value(of: "SUPPORTED_PLATFORMS").value.lowercased().split(separator: " ")
+            .map(String.init).filter { !$0.hasSuffix("simulator") && !$0.isEmpty }
+        if !supported.isEmpty { return (supported, settings, issues) }
+        if sdkroot == "auto" || sdkroot.isEmpty { return ([], settings, issues) }
+        // A path to an SDK (`…/iPhoneOS17.0.sdk`) names its platform too.
+        let last = ProjectPath.lastComponent(sdkroot)
+        for name in ["iphoneos", "macosx", "watchos", "appletvos", "xros"] where last.hasPrefix(name) || last.contains(name + ".") {
+            return ([name], settings, issues)
+        }
+        return ([last], settings, issues)
     }
 
     /// The bundle ID, team and entitlements file of a target in one

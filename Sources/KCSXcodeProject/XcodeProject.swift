@@ -43,9 +43,9 @@ public struct XcodeProject: Sendable {
     /// reads. A framework's SecItem calls are made with the entitlements of
     /// the app or extension that loads it (real projects keep their keychain
     /// code in a framework more often than not; found on a real-project trial).
-    /// `owner` names the linked target a file comes from (nil for its own).
-    public func code(of target: Target) -> (swiftSources: [String], allSwift: Bool, owner: [String: String]) {
-        var sources: [String] = [], listed = Set<String>(), owner: [String: String] = [:]
+    /// `owner` is the linked target a file comes from (none for its own).
+    public func code(of target: Target) -> (swiftSources: [String], allSwift: Bool, owner: [String: Target]) {
+        var sources: [String] = [], listed = Set<String>(), owner: [String: Target] = [:]
         var allSwift = true
         var visited: Set<String> = [target.id], queue = [target]
         var next = 0
@@ -57,7 +57,7 @@ public struct XcodeProject: Sendable {
             if !t.codeIsAllSwiftSources { allSwift = false }
             for path in t.swiftSources where listed.insert(path).inserted {
                 sources.append(path)
-                if t.id != target.id { owner[path] = t.name }
+                if t.id != target.id { owner[path] = t }
             }
             for id in t.linkedTargets where visited.insert(id).inserted {
                 if let linked = byID[id] { queue.append(linked) }

@@ -234,6 +234,19 @@ struct XcodeImporterTests {
         let mac = XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions(platform: "macos"))
         #expect(mac.scenario.contains("platform macos 15\n"))
         #expect(Interpreter.run(source: mac.scenario).verdict == .passed)
+        // SUPPORTED_PLATFORMS, not SDKROOT, says where a target builds
+        // (sing-box's iOS tunnel sets SDKROOT = macosx); a tvOS-only target is not iOS's.
+        f.targets += [
+            .init(name: "Tunnel", settings: ["Release": ["SDKROOT": "macosx", "SUPPORTED_PLATFORMS": "iphoneos iphonesimulator macosx",
+                                                         "PRODUCT_BUNDLE_IDENTIFIER": "com.example.Tunnel"]]),
+            .init(name: "TV", settings: ["Release": ["SDKROOT": "iphoneos", "SUPPORTED_PLATFORMS": "appletvos appletvsimulator",
+                                                     "PRODUCT_BUNDLE_IDENTIFIER": "com.example.TV"]]),
+        ]
+        f.writeProject()
+        let both = XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions())
+        #expect(both.scenario.contains("app com.example.Tunnel as Tunnel"), "\(both.scenario)")
+        #expect(!both.scenario.contains("com.example.TV "), "\(both.scenario)")
+        #expect(both.diagnostics.contains { $0.message == "target 'TV' builds for tvos, which kcs does not model" })
     }
 
     @Test func aCatalystTargetKeepsItsAssociatedApplicationIdentifier() throws {

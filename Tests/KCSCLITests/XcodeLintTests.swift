@@ -290,7 +290,7 @@ struct XcodeLintTests {
         let app = try #require(lint.project.targets.first { $0.name == "App" })
         let code = lint.project.code(of: app)
         #expect(code.swiftSources.map { ($0 as NSString).lastPathComponent } == ["KeychainStore.swift", "Vault.swift", "Plain.swift", "Token.swift"])
-        #expect(code.allSwift && code.owner.values.sorted() == ["Core", "SharedKit", "SharedKit"])
+        #expect(code.allSwift && code.owner.values.map(\.name).sorted() == ["Core", "SharedKit", "SharedKit"])
         let widget = try #require(lint.project.targets.first { $0.name == "Widget" })
         #expect(!lint.project.code(of: widget).swiftSources.contains { $0.hasSuffix("KeychainStore.swift") })
         let d = CodeCheck.run(lint).filter { $0.code == .codeGroupNotEntitled }
@@ -330,12 +330,12 @@ struct XcodeLintTests {
         }
         let debug = try said("Debug"), release = try said("Release")
         #expect(debug == [
-            "KCS607 target 'App' (configuration 'Debug') names the access group \(team).Phone under #if os(iOS) && !targetEnvironment(macCatalyst)",
-            "KCS607 target 'App' (configuration 'Debug') names the access group \(team).Debug under #if DEBUG",
+            "KCS607 target 'App' (configuration 'Debug') names the access group \(team).Phone (under #if os(iOS) && !targetEnvironment(macCatalyst)",
+            "KCS607 target 'App' (configuration 'Debug') names the access group \(team).Debug (under #if DEBUG",
             "KCS608 target 'App' (configuration 'Debug') names the access group \(team).Arm under #if arch(arm64)",
             "KCS608 target 'App' (configuration 'Debug') names the access group \(team).Kit under #if canImport(UIKit) && swift(>=5.9)",
         ], "\(debug)")
-        #expect(release.contains("KCS607 target 'App' (configuration 'Release') names the access group \(team).Staging under #if STAGING"), "\(release)")
+        #expect(release.contains("KCS607 target 'App' (configuration 'Release') names the access group \(team).Staging (under #if STAGING"), "\(release)")
         #expect(!release.contains { $0.contains(".Debug") || $0.contains(".Mac") || $0.contains(".Other") }, "\(release)")
         // Flags from an xcconfig kcs cannot read are not known: "cannot tell".
         f.targets[0].xcconfig = ["Debug": "Config/Missing.xcconfig"]
@@ -343,6 +343,26 @@ struct XcodeLintTests {
         let unread = try said("Debug")
         #expect(unread.contains("KCS608 target 'App' (configuration 'Debug') names the access group \(team).Debug under #if DEBUG"), "\(unread)")
         #expect(unread.contains { $0.hasPrefix("KCS607") && $0.contains(".Phone") }, "\(unread)")
+    }
+
+    @Test func aFrameworksIfsAreAnsweredWithItsOwnFlags() throws {
+        // SharedKit defines KIT; the app does not: the framework's `#if KIT`
+        // is compiled into the app, its `#if !KIT` is not.
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let team = XcodeFixture.team
+        let kit = ["SWIFT_ACTIVE_COMPILATION_CONDITIONS": "KIT", "PRODUCT_BUNDLE_IDENTIFIER": "com.example.Kit"]
+        f.targets.append(XcodeFixture.Target(name: "SharedKit", productType: "com.apple.product-type.framework",
+                                             settings: ["Debug": kit, "Release": kit], sources: ["Vault.swift"]))
+        f.targets[0].links = ["SharedKit"]
+        func call(_ g: String) -> String {
+            "_ = SecItemAdd([kSecAttrAccessGroup as String: \"\(team).\(g)\"] as CFDictionary, nil)\n"
+        }
+        f.write("SharedKit/Vault.swift", "import Security\nfunc store() {\n#if KIT\n" + call("Kit") + "#else\n" + call("NoKit") + "#endif\n}\n")
+        f.writeProject()
+        let d = CodeCheck.run(try ProjectLint.load(f.projectPath).get())
+            .filter { $0.file?.name.hasSuffix("Vault.swift") == true }.map { "\($0.code.rawValue) \($0.message.prefix { $0 != ":" })" }
+        #expect(d == ["KCS607 target 'App' (configuration 'Release') (in 'SharedKit', which it links) names the access group \(team).Kit (under #if KIT, which this build compiles), which it is not entitled to"], "\(d)")
     }
 
     @Test func buildConditionsAnswerInThreeValues() {
@@ -364,6 +384,13 @@ struct XcodeLintTests {
         // A target built for two platforms answers only what both answer alike.
         let both = BuildConditions(platform: "ios", flags: [], alsoBuiltFor: ["ios", "catalyst"])
         #expect(both.evaluate("os(iOS)") == true && both.evaluate("targetEnvironment(macCatalyst)") == nil && both.evaluate("os(watchOS)") == false)
+        // A platform kcs does not model still counts, and each build has its own flags.
+        let tv = BuildConditions(builds: [.init(platform: "ios", flags: ["A"]), .init(platform: "tvos", flags: nil)])
+        #expect(tv.evaluate("os(tvOS)") == nil && tv.evaluate("os(watchOS)") == false && tv.evaluate("A") == nil)
+        let perSDK = BuildConditions(builds: [.init(platform: "ios", flags: ["A"]), .init(platform: "catalyst", flags: ["A", "MAC"])])
+        #expect(perSDK.evaluate("A") == true && perSDK.evaluate("MAC") == nil)
+        // AppKit on Catalyst is not known.
+        #expect(BuildConditions(platform: "catalyst", flags: []).evaluate("canImport(AppKit)") == nil)
         // A chain of #elseif answered once: the first clause that holds wins.
         var answered: [String: BuildConditions.Answered] = [:]
         let chain: [String?] = ["os(macOS)", "DEBUG", "os(iOS)", nil]
