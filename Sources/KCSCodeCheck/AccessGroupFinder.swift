@@ -213,7 +213,11 @@ public struct AccessGroupFinder {
     /// `containers`: the last names of the types that may declare it (nil
     /// for the top level), when the filter admits no others.
     func constant(_ name: String, in containers: [String?]? = nil, where fits: (Constant) -> Bool) -> Resolved? {
-        let candidates = containers.map { $0.flatMap { byContainer[ContainerKey(name: name, container: $0)] ?? [] } } ?? constants[name] ?? []
+        // Each container once: two enclosing types may share a last name.
+        let candidates = containers.map { list in
+            var seen = Set<String?>()
+            return list.filter { seen.insert($0).inserted }.flatMap { byContainer[ContainerKey(name: name, container: $0)] ?? [] }
+        } ?? constants[name] ?? []
         let all = candidates.filter { fits($0.constant) }
         guard let first = all.first, all.allSatisfy({ $0.constant.value == first.constant.value }) else { return nil }
         // Declared outside any `#if`, or in both an `#if` and its `#else`
@@ -1054,27 +1058,21 @@ private final class UseVisitor: SyntaxVisitor {
         return text
     }
 
-    /// The condition of the innermost `#if` clause holding `node`
-    /// (`#else` as the negation of its `#if`), through the clause texts.
+    /// The condition of the innermost `#if` clause holding `node`, as
+    /// written (`#else` for an else clause), through the clause texts.
     func condition(around node: Syntax) -> String? {
-        var current = node.parent
-        while let n = current {
-            if let clause = n.as(IfConfigClauseSyntax.self) {
-                if let c = clause.condition { return clauseText(clause, c) }
-                return "#else"
-            }
-            current = n.parent
-        }
-        return nil
+        Self.innermostClause(around: node).map { clause in clause.condition.map { clauseText(clause, $0) } ?? "#else" }
     }
 
+    /// The same for a declaration, read once.
     static func ifCondition(around node: Syntax) -> String? {
+        innermostClause(around: node).map { $0.condition?.trimmedDescription ?? "#else" }
+    }
+
+    static func innermostClause(around node: Syntax) -> IfConfigClauseSyntax? {
         var current = node.parent
         while let n = current {
-            if let clause = n.as(IfConfigClauseSyntax.self) {
-                if let c = clause.condition { return c.trimmedDescription }
-                return "#else"
-            }
+            if let clause = n.as(IfConfigClauseSyntax.self) { return clause }
             current = n.parent
         }
         return nil

@@ -43,8 +43,9 @@ public enum WriteError: Error, Sendable, Hashable {
 /// either the old contents or the new, byte for byte: the new text goes to
 /// a temporary file beside the target, is flushed to disk and renamed over
 /// it. The target keeps its permissions, owner and group (a file the writer
-/// cannot give back to its owner is refused, not taken over; a set-ID bit is
-/// never carried to a new owner); a symbolic link is followed and
+/// cannot give back to its owner is refused, not taken over; the writer's
+/// own file in a group it cannot give it to takes the writer's group, without
+/// a set-group-ID bit); a symbolic link is followed and
 /// its target replaced, so the link stays a link. A read-only file, or one
 /// with other hard links, is refused rather than replaced behind them. A
 /// character device or a pipe (`-o /dev/stdout`) is written to as it is,
@@ -159,7 +160,8 @@ public enum AtomicFile {
 
     /// The file a chain of symbolic links leads to (the path itself when it
     /// is not a link, or when the link dangles: then the link's target is
-    /// created); nil for a chain of more than 40 links, a loop.
+    /// created); a chain of more than 40 links (a loop), or a link to a name
+    /// that is not UTF-8, is refused.
     static func followLinks(_ path: String) throws(WriteError) -> String {
         var current = path
         for _ in 0..<40 {

@@ -171,11 +171,16 @@ public struct BatchRunner: Sendable {
         outcome.diagnostics.removeSubrange(keep...)
         if let stop { outcome.diagnostics.append(stop) }
         guard rest > 0 else { return }
+        outcome.diagnostics.append(Self.moreDiagnostics(rest, in: outcome.path, outputLimit: outputLimit))
+    }
+
+    /// The note that ends a list of diagnostics cut short: at the list's
+    /// cap, or at the output limit (`kcs lint --project` says it too).
+    public static func moreDiagnostics(_ rest: Int, in path: String, outputLimit: Int?) -> Diagnostic {
         let why = outputLimit.map { ": the output limit of \($0) bytes was reached" } ?? ""
-        outcome.diagnostics.append(Diagnostic(.moreDiagnostics, "\(rest) more diagnostic\(rest == 1 ? "" : "s") in \(outcome.path) not shown\(why)",
-                                              severity: .note,
-                                              hint: outputLimit == nil ? "fix the first ones and run again"
-                                                                       : "the host running this script sets the limits"))
+        return Diagnostic(.moreDiagnostics, "\(rest) more diagnostic\(rest == 1 ? "" : "s") in \(path) not shown\(why)",
+                          severity: .note,
+                          hint: outputLimit == nil ? "fix the first ones and run again" : "the host running this script sets the limits")
     }
 
     /// Runs one `.kcs` script in a fresh world.

@@ -135,8 +135,7 @@ func lintProject(_ path: String, profile: String?, configuration: String?, team:
         let text = renderer.render(d)
         if let maxOutput, printed + text.utf8.count > maxOutput {
             let rest = diagnostics.count - i
-            printError(renderer.render(Diagnostic(.moreDiagnostics, "\(rest) more diagnostic\(rest == 1 ? "" : "s") not shown: the output limit of \(maxOutput) bytes was reached",
-                                                  severity: .note, hint: "the host running kcs sets the limits")))
+            printError(renderer.render(BatchRunner.moreDiagnostics(rest, in: path, outputLimit: maxOutput)))
             break
         }
         printed += text.utf8.count

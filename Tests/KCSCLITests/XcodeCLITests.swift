@@ -110,7 +110,7 @@ struct XcodeCLITests {
         let cut = try BinaryRunner.run(["lint", "--max-output", "3000", "--project", f.projectPath])
         #expect(cut.status == 1)
         #expect(cut.stderr.utf8.count < 3_400, "\(cut.stderr.utf8.count)")
-        #expect(cut.stderr.contains("more diagnostics not shown: the output limit of 3000 bytes was reached"), "\(cut.stderr)")
+        #expect(cut.stderr.contains("more diagnostics in \(f.projectPath) not shown: the output limit of 3000 bytes was reached"), "\(cut.stderr)")
     }
 
     @Test func aCleanProjectLintsClean() throws {
