@@ -435,6 +435,10 @@ enum LocalBinding {
     case property
     /// `if let name = self.name` (or `guard let`): the type's member `name`.
     case selfMember
+    /// A local `let name = Type.constant` (or another name): the value of
+    /// that expression (Windscribe's `let accessGroup = SharedKeys.group`
+    /// passed on was "cannot check"; found on a real-project trial).
+    case expression(ExprSyntax)
 
     init(_ name: String, before use: Syntax, index: BindingIndex, isValueMember: (_ type: String) -> Bool) {
         self = .none
@@ -492,12 +496,18 @@ enum LocalBinding {
     }
 
     /// Every name a declaration binds, with what it binds it to.
-    static func bindings(in decl: VariableDeclSyntax) -> [(String, LocalBinding)] {
+    /// `expressions`: a local `let` bound to a name or a member
+    /// (`Type.constant`) is that expression (``expression(_:)``).
+    static func bindings(in decl: VariableDeclSyntax, expressions: Bool = false) -> [(String, LocalBinding)] {
         var out: [(String, LocalBinding)] = []
         for binding in decl.bindings {
             if let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text {
                 if let v = AccessGroupFinder.fixedValue(of: binding, in: decl) {
                     out.append((name, .literal(v)))
+                } else if expressions, decl.bindingSpecifier.tokenKind == .keyword(.let), binding.accessorBlock == nil,
+                          let value = binding.initializer?.value,
+                          value.is(MemberAccessExprSyntax.self) || value.is(DeclReferenceExprSyntax.self) {
+                    out.append((name, .expression(value)))
                 } else {
                     out.append((name, .runtime))
                 }
@@ -613,7 +623,7 @@ final class BindingIndex {
     /// in some build only, and which one this build compiles is not known,
     /// so such a name is a value from there on.
     static func bindings(of item: CodeBlockItemSyntax.Item, ifConfig: Bool) -> [(String, LocalBinding)] {
-        if let decl = item.as(VariableDeclSyntax.self) { return LocalBinding.bindings(in: decl) }
+        if let decl = item.as(VariableDeclSyntax.self) { return LocalBinding.bindings(in: decl, expressions: ifConfig) }
         if let guardStmt = item.as(GuardStmtSyntax.self) {
             return LocalBinding.bound(by: guardStmt.conditions).map { ($0, LocalBinding.binding(of: $0, by: guardStmt.conditions)) }
         }
@@ -800,6 +810,8 @@ private final class UseVisitor: SyntaxVisitor {
     /// clause's condition text (``branches(around:)``).
     var ifDecls: [SyntaxIdentifier: (conditions: [String?], index: [SyntaxIdentifier: Int])] = [:]
     var clauseTexts: [SyntaxIdentifier: String] = [:]
+    /// How many local `let`s deep a resolution has followed.
+    var boundDepth = 0
     /// `finder.constant(_:where:)`'s answers, by name and what the filter
     /// reads: each walks every declaration of the name (a name declared
     /// under 6,000 `#if`s and interpolated 6,000 times took 58 s; found
@@ -1189,6 +1201,12 @@ private final class UseVisitor: SyntaxVisitor {
                 for t in scope.types { chase.insert(Scope.lastName(t)) }
                 return .init(value: .literal(v))
             case .runtime: return runtime
+            case .expression(let bound):
+                // Followed a few levels at most (`let a = b` chains).
+                guard boundDepth < 8 else { return runtime }
+                boundDepth += 1
+                defer { boundDepth -= 1 }
+                return resolveWritten(bound) ?? runtime
             case .parameter(let label):
                 var forwarded = runtime
                 forwarded.forwarded = Self.isCheckedLabel(label, inType: scope.types.first)

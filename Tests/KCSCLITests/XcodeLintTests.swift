@@ -365,6 +365,31 @@ struct XcodeLintTests {
         #expect(d == ["KCS607 target 'App' (configuration 'Release') (in 'SharedKit', which it links) names the access group \(team).Kit (under #if KIT, which this build compiles), which it is not entitled to"], "\(d)")
     }
 
+    @Test func aLocalLetBoundToAConstantIsFollowed() throws {
+        // Windscribe: `let accessGroup = SharedKeys.group` then `accessGroup: accessGroup`.
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let team = XcodeFixture.team
+        f.write("App/KeychainStore.swift", """
+            import Security
+            enum SharedKeys { static let group = "\(team).com.example.Notes.wrong" }
+            func set(accessGroup: String) -> OSStatus {
+                SecItemAdd([kSecAttrAccessGroup as String: accessGroup] as CFDictionary, nil)
+            }
+            func save() -> OSStatus {
+                let accessGroup = SharedKeys.group
+                let again = accessGroup
+                _ = set(accessGroup: again)
+                return set(accessGroup: accessGroup)
+            }
+
+            """)
+        f.writeProject()
+        let d = CodeCheck.run(try ProjectLint.load(f.projectPath).get())
+            .filter { $0.file?.name.hasSuffix("KeychainStore.swift") == true }.map { "\($0.code.rawValue) \($0.location?.line ?? 0)" }
+        #expect(d == ["KCS607 9", "KCS607 10"], "\(d)")
+    }
+
     @Test func buildConditionsAnswerInThreeValues() {
         let phone = BuildConditions(platform: "ios", flags: ["DEBUG"]), mac = BuildConditions(platform: "macos", flags: nil)
         #expect(phone.evaluate("DEBUG && os(iOS)") == true)
