@@ -421,6 +421,43 @@ public enum CodeCheck {
                 }
             }
         }
+        return mergedAcrossTargets(out, names: lint.project.targets.map(\.name))
+    }
+
+    /// One finding per place and wording: the same call found for several
+    /// targets (a file they share, a framework they link) is said once,
+    /// naming them (Windscribe had 28 warnings for two expressions, most
+    /// repeated across five targets; found on a real-project trial).
+    static func mergedAcrossTargets(_ all: [Diagnostic], names: [String]) -> [Diagnostic] {
+        // Longest first: a name that begins another is not mistaken for it.
+        let byLength = Array(Set(names)).sorted { $0.count > $1.count }
+        var out: [Diagnostic] = [], index: [String: Int] = [:], targets: [[String]] = [], hints: [[String?]] = []
+        for d in all {
+            guard d.code == .codeGroupNotEntitled || d.code == .codeGroupNotCheckable, let loc = d.location,
+                  let name = byLength.first(where: { d.message.hasPrefix("target '\($0)' (configuration") }) else {
+                out.append(d)
+                targets.append([])
+                hints.append([])
+                continue
+            }
+            let rest = String(d.message.dropFirst("target '\(name)' ".count))
+            let key = "\(d.code.rawValue)\u{0}\(d.file?.name ?? "")\u{0}\(loc.line):\(loc.column)\u{0}\(rest)"
+            if let i = index[key] {
+                if !targets[i].contains(name) { targets[i].append(name); hints[i].append(d.hint) }
+                continue
+            }
+            index[key] = out.count
+            out.append(d)
+            targets.append([name])
+            hints.append([d.hint])
+        }
+        for i in out.indices where targets[i].count > 1 {
+            let rest = String(out[i].message.dropFirst("target '\(targets[i][0])' ".count))
+            out[i].message = "targets " + targets[i].map { "'\($0)'" }.joined(separator: ", ") + " " + rest
+            if Set(hints[i].map { $0 ?? "" }).count > 1 {
+                out[i].hint = zip(targets[i], hints[i]).map { "'\($0)': \($1 ?? "")" }.joined(separator: "; ")
+            }
+        }
         return out
     }
 

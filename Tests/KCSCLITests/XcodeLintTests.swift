@@ -296,11 +296,13 @@ struct XcodeLintTests {
         let d = CodeCheck.run(lint).filter { $0.code == .codeGroupNotEntitled }
         // The app holds the shared group, not the other; the share extension neither.
         let said = d.map { "\($0.file.map { ($0.name as NSString).lastPathComponent } ?? "?"): \($0.message.prefix { $0 != ":" })" }.sorted()
+        // Once per place, naming every target it is found for.
         #expect(said == [
-            "Token.swift: target 'App' (configuration 'Release') (in 'Core', which it links) names the access group \(team).com.example.Other, which it is not entitled to",
-            "Token.swift: target 'Share Extension' (configuration 'Release') (in 'Core', which it links) names the access group \(team).com.example.Other, which it is not entitled to",
+            "Token.swift: targets 'App', 'Share Extension' (configuration 'Release') (in 'Core', which it links) names the access group \(team).com.example.Other, which it is not entitled to",
             "Vault.swift: target 'Share Extension' (configuration 'Release') (in 'SharedKit', which it links) names the access group \(team).com.example.Notes.shared, which it is not entitled to",
         ], "\(said)")
+        // Each target's own hint, when they differ.
+        #expect(d.first { $0.message.hasPrefix("targets") }?.hint?.hasPrefix("'App': ") == true)
         // KCS604 reads the framework's code too: the extension that links the
         // keychain code is asked to share, with the file that made it ask.
         let asked = lint.run().first { $0.code == .projectExtensionGroup }
