@@ -210,7 +210,7 @@ package struct Explainer {
         let here = world[last.device]
         for other in world.deviceHandles where other != last.device {
             let device = world[other]
-            for c in world.candidates(for: last.call.request, as: last.app, on: other) where c.reasons.isEmpty {
+            for c in world.matches(for: last.call.request, as: last.app, on: other) {
                 let why: String
                 if !c.item.synchronizable {
                     why = "it is not synchronizable, so iCloud Keychain does not carry it"

@@ -31,6 +31,20 @@ extension World {
         candidates(for: request, as: app, on: device, first: Int.max).shown
     }
 
+    /// The items a find of `request` by `app` would match on `device`, by
+    /// the engine's own matching (the searched groups, the sync selector,
+    /// the attributes): which other device holds what the call missed,
+    /// without walking that device's every item per failure (calls each
+    /// followed by a failed expectation, beside a device of 5,000 items,
+    /// took 73 s; found by review).
+    public func matches(for request: CallRequest, as app: AppHandle, on device: DeviceHandle) -> [FoundItem] {
+        guard let itemClass = request.spec.itemClass else { return [] }
+        let cache = cache(of: app, on: platform(of: device))
+        guard case .success(let groups) = searchScope(request.spec, cache, platform(of: device)) else { return [] }
+        return Self.matchingFoundItems(request.spec, itemClass, in: groups, of: devices[device.index].keychain, names: groupNames,
+                                       certificateGroups: cache.searchIDs)
+    }
+
     /// The first `first` of them, with their reasons, and how many there
     /// are in all: a failed expectation shows a few, and working out every
     /// item's reasons for each one was failures × items (5,000 of each

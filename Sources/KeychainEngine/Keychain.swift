@@ -522,27 +522,25 @@ public struct Keychain: Sendable {
     /// copying and sorting every item (``allItems``) each time an
     /// explanation shows a few.
     public func firstItems(of classes: [ItemClass], limit: Int) -> (items: [(ItemID, StoredItem)], total: Int) {
-        var kept: [(ItemID, StoredItem)] = [], total = 0
-        slots.withUnsafeBufferPointer { buffer in
-            for i in buffer.indices {
-                // Read in place; an item is copied only when it is kept.
-                let sequence = buffer[i].item.sequence
-                guard sequence != 0, classes.contains(buffer[i].item.itemClass) else { continue }
-                total += 1
-                guard limit > 0 else { continue }
-                if kept.count < limit {
-                    kept.append((ItemID(slot: Int32(i)), buffer[i].item))
-                    if kept.count == limit { kept.sort { $0.1.sequence < $1.1.sequence } }
-                } else if let last = kept.last, sequence < last.1.sequence {
-                    // Into its place; the latest falls off.
-                    let at = kept.firstIndex { $0.1.sequence > sequence } ?? kept.count - 1
-                    kept.insert((ItemID(slot: Int32(i)), buffer[i].item), at: at)
-                    kept.removeLast()
-                }
+        // From the buckets of those classes, each in insertion order: the
+        // count from their sizes, the first ones from each bucket's head
+        // (a scan of every slot per failed expectation was failures × items).
+        var total = 0
+        var heads: [Bucket.Entry] = []
+        for b in buckets.indices where classes.contains(where: { b % ItemClass.tableCount == $0.tableIndex }) {
+            let bucket = buckets[b]
+            total += bucket.entries.count - bucket.dead
+            guard limit > 0 else { continue }
+            var taken = 0
+            for e in bucket.entries where e.slot >= 0 {
+                heads.append(e)
+                taken += 1
+                if taken >= limit { break }
             }
         }
-        if kept.count < limit { kept.sort { $0.1.sequence < $1.1.sequence } }
-        return (kept, total)
+        heads.sort { $0.sequence < $1.sequence }
+        let items = heads.prefix(max(0, limit)).map { (ItemID(slot: $0.slot), slots[Int($0.slot)].item) }
+        return (items, total)
     }
 
     /// Every item in insertion order. For inspection and explanations, not

@@ -339,7 +339,7 @@ extension World {
     /// The groups a query searches, or the result that ends the call:
     /// an explicit group narrows the search to it if entitled; otherwise
     /// errSecMissingEntitlement from iOS 13, errSecItemNotFound before.
-    private func searchScope(_ spec: borrowing ItemSpec, _ cache: AppCache, _ platform: Platform) -> Scope {
+    func searchScope(_ spec: borrowing ItemSpec, _ cache: AppCache, _ platform: Platform) -> Scope {
         guard let named = spec.accessGroup else { return .success(cache.searchIDs) }
         if let id = entitledGroup(named, cache) { return .success(singleGroups[Int(id)]) }
         if platform.rejectsUnentitledQueryGroups {
