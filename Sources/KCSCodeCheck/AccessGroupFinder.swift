@@ -43,6 +43,10 @@ public struct AccessGroupUse: Sendable {
     public var length: Int
     /// Where the constant the value came from is declared (file, line), if it came from one.
     public var constant: (file: String, line: Int)?
+    /// An app group (`UserDefaults(suiteName:)`,
+    /// `containerURL(forSecurityApplicationGroupIdentifier:)`), checked
+    /// against the target's application groups, not its access groups.
+    public var isAppGroup = false
 }
 
 /// Finds the access groups Swift code names: `kSecAttrAccessGroup` in SecItem
@@ -170,7 +174,8 @@ public struct AccessGroupFinder {
     /// knows has `…ccessGroup` or `…haredGroupIdentifier` in its name, so a
     /// file without either is not walked for uses (most files of an app).
     public static func mayNameGroups(_ text: String) -> Bool {
-        text.contains("ccessGroup") || text.contains("haredGroupIdentifier")
+        text.contains("ccessGroup") || text.contains("haredGroupIdentifier") || text.contains("suiteName")
+            || text.contains("forSecurityApplicationGroupIdentifier")
             || text.contains("group:") && (text.contains("Keychain") || text.contains("keychain"))
     }
 
@@ -879,6 +884,15 @@ private final class UseVisitor: SyntaxVisitor {
             }
         }
         if let group = arg("accessGroup"), !Self.isSharedGroupCall(group) { record(group, api: "accessGroup:") }
+        // App groups named in code: a suite or a container another target
+        // is to share (they were only a reason to ask KCS604; found on a
+        // real-project trial).
+        if let suite = arg("suiteName"), Self.calleeName(node.calledExpression).hasSuffix("UserDefaults") {
+            record(suite, api: "UserDefaults(suiteName:)", appGroup: true)
+        }
+        if let group = arg("forSecurityApplicationGroupIdentifier") {
+            record(group, api: "containerURL(forSecurityApplicationGroupIdentifier:)", appGroup: true)
+        }
         // A wrapper's other labels for a group (`move(oldAccessGroup:newAccessGroup:)`,
         // Phoenix's): its parameters are plumbing, and its callers are
         // checked here (they were not; found on a real-project trial).
@@ -940,10 +954,10 @@ private final class UseVisitor: SyntaxVisitor {
         }
     }
 
-    private func record(_ expr: ExprSyntax, api: String) {
+    private func record(_ expr: ExprSyntax, api: String, appGroup: Bool = false) {
         guard let found = resolve(expr) else { return }
         if found.forwarded { return }
-        append(found.value, api: api, at: Syntax(expr), constant: found.constant, condition: found.condition)
+        append(found.value, api: api, at: Syntax(expr), constant: found.constant, condition: found.condition, appGroup: appGroup)
     }
 
     /// Whether the property `name` of the type around `node` only ever holds
@@ -1100,12 +1114,13 @@ private final class UseVisitor: SyntaxVisitor {
     }
 
     private func append(_ value: AccessGroupUse.Value, api: String, at node: Syntax, constant: (file: String, line: Int)?,
-                        condition: String? = nil) {
+                        condition: String? = nil, appGroup: Bool = false) {
         let start = node.startLocation(converter: converter, afterLeadingTrivia: true)
         let text = node.trimmedDescription
         let firstLine = text.unicodeScalars.prefix { $0 != "\n" }.count
         var use = AccessGroupUse(value: value, api: api, line: start.line, column: start.column, length: max(1, firstLine),
                                  constant: constant)
+        use.isAppGroup = appGroup
         use.condition = self.condition(around: node) ?? condition
         use.branches = branches(around: node)
         uses.append(use)

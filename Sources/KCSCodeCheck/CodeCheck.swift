@@ -378,6 +378,24 @@ public enum CodeCheck {
                         value = .literal(found.value)
                         if let setAt = found.location { notes.append(render.note("Info.plist's \(key) is set here", at: setAt)) }
                     }
+                    if use.isAppGroup {
+                        // An app group: only a group the build surely names is
+                        // checked, against the application groups, where the
+                        // entitlement governs the container (not on macOS,
+                        // whose apps may use team-prefixed groups without it).
+                        guard case .literal(let group) = value, compiled == true, signing.resolved.platform != "macos",
+                              !app.applicationGroups.contains(group) else { continue }
+                        let what = use.api.hasPrefix("UserDefaults")
+                            ? "UserDefaults(suiteName:) then keeps defaults of its own that no other target reads"
+                            : "containerURL(forSecurityApplicationGroupIdentifier:) returns nil"
+                        out.append(render.diagnostic(ProjectIssue(
+                            .warning, "target '\(target.name)' (configuration '\(signing.configuration)')\(via) names the app group \(shown(group)), which it is not entitled to: \(what)",
+                            at: at, hint: app.applicationGroups.isEmpty
+                                ? "it has no app groups: add \(shown(group)) to its com.apple.security.application-groups"
+                                : "its app groups: " + app.applicationGroups.joined(separator: ", ")),
+                            code: .codeGroupNotEntitled, length: use.length, notes: notes))
+                        continue
+                    }
                     switch value {
                     case .literal(let group) where compiled == nil && !granted.contains(group):
                         // Compiled or not depending on what kcs cannot answer

@@ -367,6 +367,29 @@ struct XcodeLintTests {
         #expect(d == ["KCS607 target 'App' (configuration 'Release') (in 'SharedKit', which it links) names the access group \(team).Kit (under #if KIT, which this build compiles), which it is not entitled to"], "\(d)")
     }
 
+    @Test func appGroupsNamedInCodeAreChecked() throws {
+        // The app holds group.com.example.notes; the widget no app group.
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.write("App/KeychainStore.swift", """
+            import Foundation
+            let good = UserDefaults(suiteName: "group.com.example.notes")
+            let typo = UserDefaults(suiteName: "group.com.example.notez")
+            let url = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: "group.com.example.other")
+            func suite(_ name: String) -> UserDefaults? { UserDefaults(suiteName: name) }
+
+            """)
+        f.write("Widget/Provider.swift", "import Foundation\nlet shared = UserDefaults(suiteName: \"group.com.example.notes\")\n")
+        f.writeProject()
+        let d = CodeCheck.run(try ProjectLint.load(f.projectPath).get()).filter { $0.message.contains("app group") }
+            .map { "\($0.file.map { ProjectPath.lastComponent($0.name) } ?? ""):\($0.location?.line ?? 0) \($0.message.prefix { $0 != ":" })" }
+        #expect(d == [
+            "KeychainStore.swift:3 target 'App' (configuration 'Release') names the app group group.com.example.notez, which it is not entitled to",
+            "KeychainStore.swift:4 target 'App' (configuration 'Release') names the app group group.com.example.other, which it is not entitled to",
+            "Provider.swift:2 target 'Widget' (configuration 'Release') names the app group group.com.example.notes, which it is not entitled to",
+        ], "\(d)")
+    }
+
     @Test func aLocalLetBoundToAConstantIsFollowed() throws {
         // Windscribe: `let accessGroup = SharedKeys.group` then `accessGroup: accessGroup`.
         let f = XcodeFixture.appWidgetShare()
