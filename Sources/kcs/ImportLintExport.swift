@@ -141,7 +141,7 @@ struct Export: ParsableCommand {
     @ArgumentParser.Argument(help: "The scenario file.", completion: FileKinds.scenarios)
     var file: String
 
-    @Option(name: .shortAndLong, help: "Write to this file instead of standard output.", completion: .file(extensions: ["swift"]))
+    @Option(name: .shortAndLong, help: "Write to this file instead of standard output (- is standard output).", completion: .file(extensions: ["swift"]))
     var output: String?
 
     @OptionGroup var safety: SafetyOptions
@@ -151,6 +151,7 @@ struct Export: ParsableCommand {
     }
 
     func run() throws {
+        let output = self.output == "-" ? nil : self.output
         let loader = safety.loader(for: file)
         let renderer = DiagnosticRenderer(colour: colour.enabled())
         let source: SourceFile

@@ -40,7 +40,7 @@ struct ImportXcode: ParsableCommand {
     @Option(help: "ios, macos, catalyst or watchos: import the targets that build for it (default: the first app's platform).")
     var platform: String?
 
-    @Option(name: .shortAndLong, help: "Write the scenario to this file (entitlements paths are written relative to it).")
+    @Option(name: .shortAndLong, help: "Write the scenario to this file (entitlements paths are written relative to it); - is standard output.")
     var output: String?
 
     @OptionGroup var safety: SafetyOptions
@@ -54,6 +54,8 @@ struct ImportXcode: ParsableCommand {
 
     func run() throws {
         var project = project
+        // `-o -` is standard output, as for every other command (it wrote a file named "-").
+        let output = self.output == "-" ? nil : self.output
         // Paths are relative to the scenario's folder; a device or pipe
         // (`-o /dev/stdout`) has none, so they are relative to here (they
         // were relative to /dev; found on a real-project trial).

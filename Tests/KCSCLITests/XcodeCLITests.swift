@@ -96,6 +96,13 @@ struct XcodeCLITests {
         let device = try BinaryRunner.run(["import", "xcode", f.projectPath, "-o", "/dev/stdout"])
         #expect(plain.status == 0 && device.status == 0, "\(device.stderr)")
         #expect(device.stdout == plain.stdout)
+        // `-o -` is standard output too (it wrote a file named "-").
+        let here = try BinaryRunner.run(["import", "xcode", f.projectPath], directory: f.root)
+        let dash = try BinaryRunner.run(["import", "xcode", f.projectPath, "-o", "-"], directory: f.root)
+        #expect(dash.stdout == here.stdout && !dash.stdout.isEmpty && !FileManager.default.fileExists(atPath: f.path("-")))
+        let export = try BinaryRunner.run(["export", "--swift", "examples/01-private-default-group.kcs", "-o", "-"])
+        #expect(export.stdout.contains("import XCTest") || export.stdout.contains("import Testing") || export.stdout.contains("SecItem"), "\(export.stdout.prefix(200))")
+        #expect(!FileManager.default.fileExists(atPath: BinaryRunner.root.appendingPathComponent("-").path))
     }
 
     @Test func projectLintKeepsToTheOutputLimit() throws {
