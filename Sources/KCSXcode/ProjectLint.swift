@@ -254,16 +254,24 @@ public struct ProjectLint {
     func sharedDataReason(_ target: XcodeProject.Target, _ render: inout ProjectDiagnostics) -> String? {
         // Its own code and that of the project's frameworks it links.
         let code = project.code(of: target)
-        guard code.allSwift else { return "it has code kcs does not read (in another language, or a framework or package it links)" }
-        guard !code.swiftSources.isEmpty else { return "kcs finds no Swift source of it" }
+        // What its code says first: a word of the keychain or an app group
+        // is a better reason than code kcs cannot read beside it (Focus's
+        // intent extension calls UserDefaults(suiteName:) and was asked
+        // because of an .intentdefinition; found on a real-project trial).
+        var unreadable: String?
         for path in code.swiftSources {
-            guard let file = render.sourceFile(path) else { return "kcs cannot read its source '\(path)'" }
+            guard let file = render.sourceFile(path) else {
+                if unreadable == nil { unreadable = "kcs cannot read its source '\(path)'" }
+                continue
+            }
             let text = String(decoding: file.bytes, as: UTF8.self)
             if let word = Self.sharedDataWords.first(where: { text.contains($0) }) {
                 return "its code names the keychain or an app group (\(word.replacingOccurrences(of: "\"", with: "")) in \(ProjectPath.lastComponent(path)))"
             }
         }
-        return nil
+        if !code.allSwift { return "it has code kcs does not read (in another language, or a framework or package it links)" }
+        if code.swiftSources.isEmpty { return "kcs finds no Swift source of it" }
+        return unreadable
     }
 
     /// KCS605: `.entitlements` files in the project or in a target's folder

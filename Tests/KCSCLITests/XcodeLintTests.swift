@@ -248,6 +248,10 @@ struct XcodeLintTests {
         f.writeProject()
         let asked = try ProjectLint.load(f.projectPath).get().run().first { $0.code == .projectExtensionGroup }
         #expect(asked?.hint?.hasPrefix("asked because it has code kcs does not read") == true, "\(asked?.hint ?? "")")
+        // What its code says comes first.
+        f.write("Share/ShareViewController.swift", "let d = UserDefaults(suiteName: \"group.com.example.notes\")\n")
+        let named = try ProjectLint.load(f.projectPath).get().run().first { $0.code == .projectExtensionGroup }
+        #expect(named?.hint?.hasPrefix("asked because its code names the keychain or an app group (suiteName") == true, "\(named?.hint ?? "")")
     }
 
     @Test func aFrameworkOfTheProjectIsCheckedWithTheEntitlementsOfEachTargetThatLinksIt() throws {
