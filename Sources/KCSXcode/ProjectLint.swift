@@ -80,7 +80,7 @@ public struct ProjectLint {
             let n = pods.files.count
             out.append(render.diagnostic(ProjectIssue(
                 .warning, n == 1 ? pods.first.message
-                    : "cannot read \(n) xcconfig files CocoaPods writes (Pods/Target Support Files/…), the first named here",
+                    : "cannot read \(n) xcconfig files CocoaPods writes (Pods/Target Support Files/…), the first named here; \(pods.first.message)",
                 at: pods.first.location,
                 hint: "run `pod install` first: the Pods folder is CocoaPods' output, absent from a fresh clone; the settings \(n == 1 ? "it" : "they") would give are left out"),
                 code: .projectSetting))
