@@ -26,7 +26,7 @@ public enum EntitlementsSummary {
         // in the command line's own words (exit 64, a usage error).
         let variables = (e.keychainAccessGroups ?? []) + (e.applicationGroups ?? [])
         let needsTeam = e.teamID == nil && team == nil
-            && variables.contains { $0.contains("$(AppIdentifierPrefix)") || $0.contains("$(TeamIdentifierPrefix)") }
+            && variables.contains(where: AppTarget.needsTeam)
         let bundle = bundleID ?? e.bundleID
         if bundle == nil || needsTeam {
             var missing: [String] = [], flags: [String] = []

@@ -66,7 +66,7 @@ public struct Entitlements: Sendable, Hashable {
     /// returned as the problem.
     public static func expand(_ value: String, teamID: String?, appIDPrefix: String? = nil, bundleID: String) -> Result<String, ExpansionProblem> {
         guard AppTarget.hasBuildVariable(value) else { return .success(value) }
-        if teamID == nil && (value.contains("$(AppIdentifierPrefix)") || value.contains("$(TeamIdentifierPrefix)")) {
+        if teamID == nil && AppTarget.needsTeam(value) {
             return .failure(.noTeam(value))
         }
         var v = AppTarget.expandEntitlement(value, teamID: teamID, appIDPrefix: appIDPrefix)

@@ -125,7 +125,7 @@ public enum XcodeImporter {
                 // Jami's app group; found on a real-project trial).
                 func teamless(_ raw: [String]?, _ expanded: [TargetSigning.Located]) -> [String] {
                     zip(raw ?? [], expanded).filter { w, e in
-                        !w.contains("IdentifierPrefix)") && !e.value.isEmpty && !AppTarget.hasBuildVariable(e.value)
+                        !AppTarget.needsTeam(w) && !e.value.isEmpty && !AppTarget.hasBuildVariable(e.value)
                     }.map { ScriptText.literal($0.1.value) }
                 }
                 let kag = teamless(signing.entitlements?.keychainAccessGroups, signing.keychainAccessGroups)

@@ -207,6 +207,12 @@ public struct AppTarget: Sendable, Hashable {
         return false
     }
 
+    /// Whether an entitlement value needs a team to expand: it names
+    /// `$(AppIdentifierPrefix)` or `$(TeamIdentifierPrefix)`.
+    public static func needsTeam(_ value: String) -> Bool {
+        value.contains("$(AppIdentifierPrefix)") || value.contains("$(TeamIdentifierPrefix)")
+    }
+
     /// Expands `$(AppIdentifierPrefix)` to the App ID prefix (`appIDPrefix`,
     /// else the team ID) and `$(TeamIdentifierPrefix)` to the team ID, each
     /// with its dot, as the signed binary carries them.
