@@ -1062,7 +1062,9 @@ private final class UseVisitor: SyntaxVisitor {
                     var conditions: [String?] = [], index: [SyntaxIdentifier: Int] = [:]
                     for c in decl.clauses {
                         index[c.id] = conditions.count
-                        conditions.append(c.condition.map { clauseText(c, $0) })
+                        // Its tokens without trivia: a comment inside a
+                        // condition made it unanswerable (found by review).
+                        conditions.append(c.condition.map { $0.tokens(viewMode: .sourceAccurate).map(\.text).joined(separator: " ") })
                     }
                     known = (conditions, index)
                     ifDecls[decl.id] = known

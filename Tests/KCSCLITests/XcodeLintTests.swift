@@ -325,7 +325,7 @@ struct XcodeLintTests {
         func call(_ group: String) -> String {
             "    _ = SecItemAdd([kSecClass as String: kSecClassGenericPassword, kSecAttrAccessGroup as String: \"\(team).\(group)\"] as CFDictionary, nil)\n"
         }
-        f.write("App/KeychainStore.swift", "import Security\nfunc save() {\n#if os(macOS)\n" + call("Mac") + "#elseif os(iOS) && !targetEnvironment(macCatalyst)\n"
+        f.write("App/KeychainStore.swift", "import Security\nfunc save() {\n#if os(macOS) /* the Mac */ || /* never */ false\n" + call("Mac") + "#elseif os(iOS) && !targetEnvironment(macCatalyst)\n"
                 + call("Phone") + "#else\n" + call("Other") + "#endif\n#if DEBUG\n" + call("Debug") + "#elseif STAGING\n" + call("Staging")
                 + "#endif\n#if arch(arm64)\n" + call("Arm") + "#endif\n#if canImport(UIKit) && swift(>=5.9)\n" + call("Kit") + "#endif\n}\n")
         f.writeProject()
