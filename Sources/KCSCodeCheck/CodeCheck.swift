@@ -407,7 +407,7 @@ public enum CodeCheck {
                             code: .codeGroupNotCheckable, length: use.length, notes: notes))
                     case .runtime(let expr):
                         out.append(render.diagnostic(ProjectIssue(
-                            .warning, "target '\(target.name)' (configuration '\(signing.configuration)')\(via) passes \(use.api) a value built at run time (\(expr.prefix(60))): kcs cannot check it",
+                            .warning, "target '\(target.name)' (configuration '\(signing.configuration)')\(via) passes \(use.api) a value built at run time (\(expr.prefix(60)))\(use.condition.map { " under \($0 == "#else" ? "#else" : "#if " + $0)" } ?? ""): kcs cannot check it",
                             at: at, hint: "its groups: \(groups)"),
                             code: .codeGroupNotCheckable, length: use.length, notes: notes))
                     case .literal(let group):

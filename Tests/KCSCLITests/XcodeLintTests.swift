@@ -327,7 +327,8 @@ struct XcodeLintTests {
         }
         f.write("App/KeychainStore.swift", "import Security\nfunc save() {\n#if os(macOS) /* the Mac */ || /* never */ false\n" + call("Mac") + "#elseif os(iOS) && !targetEnvironment(macCatalyst)\n"
                 + call("Phone") + "#else\n" + call("Other") + "#endif\n#if DEBUG\n" + call("Debug") + "#elseif STAGING\n" + call("Staging")
-                + "#endif\n#if arch(arm64)\n" + call("Arm") + "#endif\n#if canImport(UIKit) && swift(>=5.9)\n" + call("Kit") + "#endif\n}\n")
+                + "#endif\n#if arch(arm64)\n" + call("Arm") + "    _ = SecItemAdd([kSecAttrAccessGroup as String: name()] as CFDictionary, nil)\n"
+                + "#endif\n#if canImport(UIKit) && swift(>=5.9)\n" + call("Kit") + "#endif\n}\n")
         f.writeProject()
         func said(_ configuration: String) throws -> [String] {
             let lint = try ProjectLint.load(f.projectPath, configuration: configuration).get()
@@ -339,6 +340,7 @@ struct XcodeLintTests {
             "KCS607 target 'App' (configuration 'Debug') names the access group \(team).Phone (under #if os(iOS) && !targetEnvironment(macCatalyst)",
             "KCS607 target 'App' (configuration 'Debug') names the access group \(team).Debug (under #if DEBUG",
             "KCS608 target 'App' (configuration 'Debug') names the access group \(team).Arm under #if arch(arm64)",
+            "KCS608 target 'App' (configuration 'Debug') passes kSecAttrAccessGroup a value built at run time (name()) under #if arch(arm64): kcs cannot check it",
             "KCS608 target 'App' (configuration 'Debug') names the access group \(team).Kit under #if canImport(UIKit) && swift(>=5.9)",
         ], "\(debug)")
         #expect(release.contains("KCS607 target 'App' (configuration 'Release') names the access group \(team).Staging (under #if STAGING"), "\(release)")
