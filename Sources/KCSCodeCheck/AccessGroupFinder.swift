@@ -887,7 +887,10 @@ private final class UseVisitor: SyntaxVisitor {
         // App groups named in code: a suite or a container another target
         // is to share (they were only a reason to ask KCS604; found on a
         // real-project trial).
-        if let suite = arg("suiteName"), Self.calleeName(node.calledExpression).hasSuffix("UserDefaults") {
+        // Foundation's UserDefaults, by that name (`UserDefaults(…)`,
+        // `UserDefaults.init(…)`, `Foundation.UserDefaults(…)`), not a type
+        // whose name ends in it (found by adversarial testing).
+        if let suite = arg("suiteName"), Self.namesUserDefaults(node.calledExpression) {
             record(suite, api: "UserDefaults(suiteName:)", appGroup: true)
         }
         if let group = arg("forSecurityApplicationGroupIdentifier") {
@@ -936,6 +939,13 @@ private final class UseVisitor: SyntaxVisitor {
     /// `SharedGroupIdentifier`), without rendering the expression: each
     /// call of `f()()()…` rendered all the calls before it (quadratic, found
     /// by adversarial testing).
+    static func namesUserDefaults(_ e: ExprSyntax) -> Bool {
+        if let m = e.as(MemberAccessExprSyntax.self), m.declName.baseName.text == "init", let base = m.base {
+            return calleeName(base) == "UserDefaults"
+        }
+        return calleeName(e) == "UserDefaults"
+    }
+
     static func calleeName(_ e: ExprSyntax) -> String {
         if let r = e.as(DeclReferenceExprSyntax.self) { return r.baseName.text }
         if let m = e.as(MemberAccessExprSyntax.self) { return m.declName.baseName.text }

@@ -269,8 +269,30 @@ public enum CodeCheck {
             }
             return usesIn.map { (path: $0.0, uses: finder.uses(in: $0.1, file: $0.0)) }
         }
+        // Who holds which access group, per configuration, worked out once
+        // (each finding filtered every signing: 400 targets sharing a
+        // framework took 33 s; found by adversarial testing).
+        var holders: [String: [String: [String]]] = [:]
+        func holdersByGroup(_ configuration: String) -> [String: [String]] {
+            if let known = holders[configuration] { return known }
+            var table: [String: [String]] = [:]
+            for s in lint.signings where s.configuration == configuration {
+                for g in Set(s.accessGroups) where !(table[g]?.contains(s.target.name) ?? false) { table[g, default: []].append(s.target.name) }
+            }
+            holders[configuration] = table
+            return table
+        }
+        // A framework's build conditions, by framework, configuration and the
+        // platforms built for: shared by every app that links it (apps ×
+        // frameworks resolutions; found by adversarial testing).
+        var conditionsMemo: [String: BuildConditions] = [:]
         for target in lint.project.targets where target.kind != nil {
             guard let signing = lint.signing(of: target), let app = signing.appTarget else { continue }
+            // An entitlements file named but unreadable grants nothing kcs
+            // knows of: its code is not judged against nothing (every group
+            // was a sure KCS607; the file's own warning says why; found by
+            // adversarial testing).
+            if signing.resolved.entitlementsPath != nil && signing.entitlements == nil { continue }
             var sources: [(path: String, text: String)] = []
             // Its own sources and those of the frameworks it links: their
             // calls run with this target's entitlements.
@@ -322,9 +344,11 @@ public enum CodeCheck {
             // framework's own), each `#if` answered once for the target.
             let platforms = lint.project.platforms(of: target, configuration: signing.configuration).platforms
             let others = lint.project.otherPlatforms(of: target, configuration: signing.configuration)
-            var byCodeTarget: [String: BuildConditions] = [:]
             func conditions(for codeTarget: XcodeProject.Target) -> BuildConditions {
-                if let known = byCodeTarget[codeTarget.id] { return known }
+                let key = codeTarget.id == target.id
+                    ? "own\u{0}" + target.id + "\u{0}" + signing.configuration
+                    : codeTarget.id + "\u{0}" + signing.configuration + "\u{0}" + platforms.joined(separator: ",") + "\u{0}" + others.joined(separator: ",")
+                if let known = conditionsMemo[key] { return known }
                 var builds: [BuildConditions.Build] = []
                 for p in platforms.isEmpty ? [signing.resolved.platform] : platforms {
                     let r = p == signing.resolved.platform && codeTarget.id == target.id
@@ -334,7 +358,7 @@ public enum CodeCheck {
                 // Platforms kcs does not model: their flags are not read.
                 builds += others.map { BuildConditions.Build(platform: $0, flags: nil) }
                 let c = BuildConditions(builds: builds)
-                byCodeTarget[codeTarget.id] = c
+                conditionsMemo[key] = c
                 return c
             }
             let build = conditions(for: target)
@@ -383,13 +407,16 @@ public enum CodeCheck {
                         // checked, against the application groups, where the
                         // entitlement governs the container (not on macOS,
                         // whose apps may use team-prefixed groups without it).
+                        // A suite that is no app group (`com.example.App.debug`) is
+                        // the app's own (found by adversarial testing): only
+                        // `group.` names are app groups here.
                         guard case .literal(let group) = value, compiled == true, signing.resolved.platform != "macos",
-                              !app.applicationGroups.contains(group) else { continue }
+                              group.hasPrefix("group."), !app.applicationGroups.contains(group) else { continue }
                         let what = use.api.hasPrefix("UserDefaults")
                             ? "UserDefaults(suiteName:) then keeps defaults of its own that no other target reads"
                             : "containerURL(forSecurityApplicationGroupIdentifier:) returns nil"
                         out.append(render.diagnostic(ProjectIssue(
-                            .warning, "target '\(target.name)' (configuration '\(signing.configuration)')\(via) names the app group \(shown(group)), which it is not entitled to: \(what)",
+                            .warning, "target '\(target.name)' (configuration '\(signing.configuration)')\(via) names the app group \(shown(group))\(use.condition.map { " (under \($0 == "#else" ? "#else" : "#if " + $0), which this build compiles)" } ?? ""), which it is not entitled to: \(what)",
                             at: at, hint: app.applicationGroups.isEmpty
                                 ? "it has no app groups: add \(shown(group)) to its com.apple.security.application-groups"
                                 : "its app groups: " + app.applicationGroups.joined(separator: ", ")),
@@ -413,7 +440,7 @@ public enum CodeCheck {
                     case .literal(let group):
                         guard !granted.contains(group) else { continue }
                         var hint = "its groups: " + groups
-                        let others = lint.signings.filter { $0.configuration == signing.configuration && $0.target.id != target.id }
+
                         if group.contains("$("), let team = app.teamID {
                             // Swift strings are not build settings.
                             let written = group.replacingOccurrences(of: "$(AppIdentifierPrefix)", with: team + ".")
@@ -426,8 +453,9 @@ public enum CodeCheck {
                         } else if let prefixed = app.prefixedGroup(for: group) {
                             hint = "the group lacks its team prefix: write \"\(prefixed)\" (the entitlement's $(AppIdentifierPrefix) expands to \(app.teamID ?? "the team").)"
                         } else if let team = app.teamID, !group.hasPrefix("group."),
-                                  case let holders = others.filter({ $0.accessGroups.contains(team + "." + group) }), !holders.isEmpty {
-                            hint = "the group lacks its team prefix, and '\(target.name)' is not entitled to \(team).\(group) either (\(holders.map { "'\($0.target.name)'" }.joined(separator: ", ")) \(holders.count == 1 ? "is" : "are")): add $(AppIdentifierPrefix)\(group) to its keychain-access-groups and write \"\(team).\(group)\""
+                                  case let holders = (holdersByGroup(signing.configuration)[team + "." + group] ?? []).filter({ $0 != target.name }),
+                                  !holders.isEmpty {
+                            hint = "the group lacks its team prefix, and '\(target.name)' is not entitled to \(team).\(group) either (\(holders.map { "'\($0)'" }.joined(separator: ", ")) \(holders.count == 1 ? "is" : "are")): add $(AppIdentifierPrefix)\(group) to its keychain-access-groups and write \"\(team).\(group)\""
                         } else if let dot = group.firstIndex(of: "."), group.distance(from: group.startIndex, to: dot) == 10,
                                   let team = app.teamID, granted.contains(team + group[dot...]) {
                             hint = "the group has another team's prefix: the target is signed by \(team), so write \"\(team + group[dot...])\""

@@ -251,9 +251,10 @@ public struct Parser {
             throw Diagnostic(.duplicateArgument, "provisioned= and signing= both say how the app is signed", file: file,
                              range: bundle.range, hint: "provisioned=false is signing=unprovisioned: keep one")
         }
-        if let prefix = decl.appIDPrefix, decl.team?.text == "none" {
-            throw Diagnostic(.duplicateArgument, "app-id-prefix= gives an app ID, and team=none signs the app without one", file: file,
-                             range: prefix.range, hint: "keep one: an unsigned app has no App ID prefix")
+        if let prefix = decl.appIDPrefix, decl.team?.text == "none" || decl.signing == .noAppID {
+            let other = decl.signing == .noAppID ? "signing=no-app-id" : "team=none"
+            throw Diagnostic(.duplicateArgument, "app-id-prefix= gives an app ID, and \(other) signs the app without one", file: file,
+                             range: prefix.range, hint: "keep one: an app without an app ID has no App ID prefix")
         }
         if let prefix = decl.appIDPrefix, decl.entitlements != nil {
             throw Diagnostic(.duplicateArgument, "entitlements= and app-id-prefix= both give the App ID", file: file, range: prefix.range,

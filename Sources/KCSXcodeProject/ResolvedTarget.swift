@@ -126,8 +126,15 @@ extension XcodeProject {
         let (sdks, settings, issues) = platformSDKs(of: target, configuration: configuration)
         var platforms: [String] = []
         for sdk in sdks {
-            let p: String? = sdk.hasPrefix("iphoneos") ? "ios" : sdk.hasPrefix("macosx") ? "macos" : sdk.hasPrefix("watchos") ? "watchos" : nil
-            if let p, !platforms.contains(p) { platforms.append(p) }
+            if let p = Self.modelled(sdk), !platforms.contains(p) { platforms.append(p) }
+        }
+        // SDKROOT's own platform first, when the target builds for it: the
+        // checks of one configuration take the first (with "macosx iphoneos"
+        // the iOS build went unchecked; found by adversarial testing).
+        if let root = Self.modelled(ProjectPath.lastComponent(settings.value(of: "SDKROOT").value.lowercased())),
+           let i = platforms.firstIndex(of: root), i > 0 {
+            platforms.remove(at: i)
+            platforms.insert(root, at: 0)
         }
         if platforms.isEmpty, sdks.isEmpty, target.kind == .watchApp || target.kind == .watchExtension { platforms = ["watchos"] }
         if platforms.contains("ios"), settings.value(of: "SUPPORTS_MACCATALYST").value == "YES" { platforms.append("catalyst") }
@@ -164,12 +171,25 @@ extension XcodeProject {
     /// is only the default: sing-box's iOS tunnel sets SDKROOT = macosx and
     /// was left out of the iOS app; found on a real-project trial), else
     /// `SDKROOT`. Simulators are left out.
+    private static func modelled(_ sdk: String) -> String? {
+        sdk.hasPrefix("iphoneos") ? "ios" : sdk.hasPrefix("macosx") ? "macos" : sdk.hasPrefix("watchos") ? "watchos" : nil
+    }
+
     private func platformSDKs(of target: Target, configuration: String) -> (sdks: [String], settings: BuildSettings, issues: [ProjectIssue]) {
+        xcconfigs.platforms(target.id + "\u{0}" + configuration) { readPlatformSDKs(of: target, configuration: configuration) }
+    }
+
+    private func readPlatformSDKs(of target: Target, configuration: String) -> (sdks: [String], settings: BuildSettings, issues: [ProjectIssue]) {
         let (stack, issues) = assignments(for: target, configuration: configuration, sdk: "")
         let settings = BuildSettings(stack, context: SettingContext(sdk: "", configuration: configuration))
         let sdkroot = settings.value(of: "SDKROOT").value.lowercased()
+        // Distinct words, and only the platforms kcs knows of: a list naming
+        // none (driverkit, a typo) falls back to SDKROOT (such a target was
+        // skipped silently; found by adversarial testing).
+        var seen = Set<String>()
         let supported = settings.value(of: "SUPPORTED_PLATFORMS").value.lowercased().split(separator: " ")
-            .map(String.init).filter { !$0.hasSuffix("simulator") && !$0.isEmpty }
+            .map(String.init).filter { !$0.hasSuffix("simulator") && !$0.isEmpty && seen.insert($0).inserted }
+            .filter { Self.modelled($0) != nil || !otherPlatformNames([$0]).isEmpty }
         if !supported.isEmpty { return (supported, settings, issues) }
         if sdkroot == "auto" || sdkroot.isEmpty { return ([], settings, issues) }
         // A path to an SDK (`…/iPhoneOS17.0.sdk`) names its platform too.

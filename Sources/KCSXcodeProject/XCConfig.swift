@@ -258,6 +258,22 @@ final class XCConfigCache: @unchecked Sendable {
     private let lock = NSLock()
     private var files: [String: (assignments: [SettingAssignment], issues: [ProjectIssue])] = [:]
     private var infoPlists: [String: [String: (String, Int)]?] = [:]
+    /// Each target's platforms in each configuration, worked out once (300
+    /// targets × 20,000 words of SUPPORTED_PLATFORMS, split again at every
+    /// question, took 20 s; found by adversarial testing).
+    private var platformSets: [String: (sdks: [String], settings: BuildSettings, issues: [ProjectIssue])] = [:]
+
+    func platforms(_ key: String, _ make: () -> (sdks: [String], settings: BuildSettings, issues: [ProjectIssue]))
+        -> (sdks: [String], settings: BuildSettings, issues: [ProjectIssue]) {
+        lock.lock()
+        if let known = platformSets[key] { lock.unlock(); return known }
+        lock.unlock()
+        let made = make()
+        lock.lock()
+        platformSets[key] = made
+        lock.unlock()
+        return made
+    }
     private var spent = 0
     private var charged: Set<String> = []
     /// Whether some resolution was refused: what the project's targets have
