@@ -243,6 +243,19 @@ struct XcodeImporterTests {
                                                      "PRODUCT_BUNDLE_IDENTIFIER": "com.example.TV"]]),
         ]
         f.writeProject()
+        // SDKROOT's platform first among those supported; words kcs does not know fall back to SDKROOT.
+        f.targets += [
+            .init(name: "Both", settings: ["Release": ["SDKROOT": "iphoneos", "SUPPORTED_PLATFORMS": "macosx iphoneos",
+                                                       "PRODUCT_BUNDLE_IDENTIFIER": "com.example.Both"]]),
+            .init(name: "Odd", settings: ["Release": ["SDKROOT": "iphoneos", "SUPPORTED_PLATFORMS": "driverkit iphone",
+                                                      "PRODUCT_BUNDLE_IDENTIFIER": "com.example.Odd"]]),
+        ]
+        f.writeProject()
+        let project = try XcodeProject.load(f.projectPath).get()
+        func platforms(_ name: String) throws -> [String] {
+            project.platforms(of: try #require(project.targets.first { $0.name == name }), configuration: "Release").platforms
+        }
+        #expect(try platforms("Both") == ["ios", "macos"] && platforms("Odd") == ["ios"])
         let both = XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions())
         #expect(both.scenario.contains("app com.example.Tunnel as Tunnel"), "\(both.scenario)")
         #expect(!both.scenario.contains("com.example.TV "), "\(both.scenario)")

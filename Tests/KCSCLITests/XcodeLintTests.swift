@@ -383,6 +383,9 @@ struct XcodeLintTests {
             let typo = UserDefaults(suiteName: "group.com.example.notez")
             let url = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: "group.com.example.other")
             func suite(_ name: String) -> UserDefaults? { UserDefaults(suiteName: name) }
+            let own = UserDefaults(suiteName: "com.example.Notes.debug")
+            let spelled = UserDefaults.init(suiteName: "group.com.example.spelled")
+            let other = EncryptedUserDefaults(suiteName: "group.com.example.encrypted")
 
             """)
         f.write("Widget/Provider.swift", "import Foundation\nlet shared = UserDefaults(suiteName: \"group.com.example.notes\")\n")
@@ -392,8 +395,22 @@ struct XcodeLintTests {
         #expect(d == [
             "KeychainStore.swift:3 target 'App' (configuration 'Release') names the app group group.com.example.notez, which it is not entitled to",
             "KeychainStore.swift:4 target 'App' (configuration 'Release') names the app group group.com.example.other, which it is not entitled to",
+            "KeychainStore.swift:7 target 'App' (configuration 'Release') names the app group group.com.example.spelled, which it is not entitled to",
             "Provider.swift:2 target 'Widget' (configuration 'Release') names the app group group.com.example.notes, which it is not entitled to",
         ], "\(d)")
+    }
+
+    @Test func codeIsNotJudgedAgainstEntitlementsKcsCannotRead() throws {
+        // A missing file grants nothing kcs knows of: its lint warning says
+        // so, and the code's groups are not sure failures.
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.targets[0].settings["Release"]?["CODE_SIGN_ENTITLEMENTS"] = "App/Missing.entitlements"
+        f.write("App/KeychainStore.swift", "import Security\nlet q = [kSecAttrAccessGroup as String: \"SKMME9E2Y8.com.example.Anything\"]\n")
+        f.writeProject()
+        let lint = try ProjectLint.load(f.projectPath).get()
+        #expect(lint.run().contains { $0.message.contains("Missing.entitlements") })
+        #expect(!CodeCheck.run(lint).contains { $0.message.hasPrefix("target 'App'") && $0.code == .codeGroupNotEntitled })
     }
 
     @Test func aLocalLetBoundToAConstantIsFollowed() throws {
