@@ -235,21 +235,14 @@ struct XcodeImporterTests {
         #expect(mac.scenario.contains("platform macos 15\n"))
         #expect(Interpreter.run(source: mac.scenario).verdict == .passed)
         // SUPPORTED_PLATFORMS, not SDKROOT, says where a target builds
-        // (sing-box's iOS tunnel sets SDKROOT = macosx); a tvOS-only target is not iOS's.
-        f.targets += [
-            .init(name: "Tunnel", settings: ["Release": ["SDKROOT": "macosx", "SUPPORTED_PLATFORMS": "iphoneos iphonesimulator macosx",
-                                                         "PRODUCT_BUNDLE_IDENTIFIER": "com.example.Tunnel"]]),
-            .init(name: "TV", settings: ["Release": ["SDKROOT": "iphoneos", "SUPPORTED_PLATFORMS": "appletvos appletvsimulator",
-                                                     "PRODUCT_BUNDLE_IDENTIFIER": "com.example.TV"]]),
-        ]
-        f.writeProject()
-        // SDKROOT's platform first among those supported; words kcs does not know fall back to SDKROOT.
-        f.targets += [
-            .init(name: "Both", settings: ["Release": ["SDKROOT": "iphoneos", "SUPPORTED_PLATFORMS": "macosx iphoneos",
-                                                       "PRODUCT_BUNDLE_IDENTIFIER": "com.example.Both"]]),
-            .init(name: "Odd", settings: ["Release": ["SDKROOT": "iphoneos", "SUPPORTED_PLATFORMS": "driverkit iphone",
-                                                      "PRODUCT_BUNDLE_IDENTIFIER": "com.example.Odd"]]),
-        ]
+        // (sing-box's iOS tunnel sets SDKROOT = macosx); a tvOS-only target is
+        // not iOS's; SDKROOT's platform comes first among those supported, and
+        // words kcs does not know fall back to SDKROOT.
+        for (name, sdkroot, supported) in [("Tunnel", "macosx", "iphoneos iphonesimulator macosx"), ("TV", "iphoneos", "appletvos appletvsimulator"),
+                                           ("Both", "iphoneos", "macosx iphoneos"), ("Odd", "iphoneos", "driverkit iphone")] {
+            f.targets.append(.init(name: name, settings: ["Release": ["SDKROOT": sdkroot, "SUPPORTED_PLATFORMS": supported,
+                                                                      "PRODUCT_BUNDLE_IDENTIFIER": "com.example." + name]]))
+        }
         f.writeProject()
         let project = try XcodeProject.load(f.projectPath).get()
         func platforms(_ name: String) throws -> [String] {
