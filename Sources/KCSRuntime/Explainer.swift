@@ -43,7 +43,7 @@ package struct Explainer {
         }
         lines.append("why: " + reason(result, last))
         if last.call.request.operation != .add && last.call.request.spec.persistentRef == nil
-            && (result.reason == .noMatch || result.reason.isGroupRefusal) {
+            && (result.reason == .noMatch || result.reason.isGroupRefusal || { if case .limitUsedUp = result.reason { true } else { false } }()) {
             lines += candidates(last)
         }
         return lines
@@ -108,6 +108,11 @@ package struct Explainer {
                     + "it is in a group \(app.name) cannot see, or the reference was made on another device"
             }
             return "no \(request.spec.itemClass?.rawValue ?? "") item in the searched groups matches the query"
+        case .limitUsedUp(let limit):
+            return limit == 0
+                ? "limit=0 reads no row: securityd's match limit is SQL's LIMIT (SecItemDb.c SecDbAppendLimit), so nothing is found"
+                : "items match, but the \(limit == 1 ? "row" : "\(limit) rows") the match limit lets securityd read (SQL's LIMIT) \(limit == 1 ? "was" : "were") passed over "
+                    + "(needing authentication under auth-ui=skip, or lost when the passcode was removed), and no further row is read"
         case .limitOrReturnOnUpdate:
             return "SecItemUpdate takes no match limit and no return keys"
         case .limitOnDelete:
@@ -275,6 +280,7 @@ package struct Explainer {
             return "add the group to \(app.name.possessive) entitlements (group \(app.withoutTeamPrefix(g)) \(app.name)) or name one it has"
         case .unsigned: return "declare a team before the app, or give the app team=TEAMID"
         case .noMatch: return "run 'explain' after the call, or see the candidates above"
+        case .limitUsedUp(let limit): return limit == 0 ? "give a limit of 1 or more, or limit=all" : "use limit=all, or a larger limit"
         default: return nil
         }
     }

@@ -62,6 +62,10 @@ public enum StatusReason: Sendable, Hashable {
     case locked(Accessibility)
     case duplicate(existing: ItemID)
     case noMatch
+    /// Items matched, but the rows the match limit let securityd read were
+    /// all passed over (needing authentication under auth-ui=skip, lost),
+    /// or the limit was 0: SQL's LIMIT (``MatchLimit/cap``).
+    case limitUsedUp(limit: Int)
     case limitOrReturnOnUpdate
     /// SecItemDelete with a match limit, all included (iOS, watchOS).
     case limitOnDelete

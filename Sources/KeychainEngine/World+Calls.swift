@@ -633,7 +633,9 @@ extension World {
         case .failure(let f):
             return CallResult(status: f.status, reason: f.reason, callerGroups: cache.names, searchedGroups: searched)
         case .success(let taken) where taken.isEmpty:
-            return CallResult(status: .itemNotFound, reason: .noMatch, callerGroups: cache.names,
+            let cap = (spec.limit ?? .one).cap
+            // The limit is the cause only when it stopped the read short.
+            return CallResult(status: .itemNotFound, reason: cap < matches.count ? .limitUsedUp(limit: cap) : .noMatch, callerGroups: cache.names,
                               searchedGroups: searched, returns: spec.returns)
         case .success(let taken):
             let returned = Self.returned(taken, spec.returns, platform(of: device))

@@ -63,6 +63,25 @@ struct DiagnosticRenderingTests {
         #expect(notes[2].contains { $0.contains("SKMME9E2Y8.com.x.Later") }, "\(notes[2])")
     }
 
+    @Test func aMissTheMatchLimitCausedIsExplainedSo() {
+        // Not "no item matches": the rows the limit let securityd read were passed over.
+        let text = render("""
+            platform ios 17
+            team SKMME9E2Y8
+            app com.example.App as App
+            as App add generic-password service="p" account="protected" access-control=[when-unlocked, user-presence]
+            as App add generic-password service="p" account="plain"
+            as App find generic-password service="p" auth-ui=skip
+            expect status errSecSuccess
+            as App find generic-password service="p" limit=0
+            expect status errSecSuccess
+
+            """)
+        #expect(text.contains("why: items match, but the row the match limit lets securityd read (SQL's LIMIT) was passed over"), "\(text)")
+        #expect(text.contains("why: limit=0 reads no row"), "\(text)")
+        #expect(!text.contains("matches the query"), "\(text)")
+    }
+
     @Test func appNamedByBundleID() {
         let text = render("team SKMME9E2Y8\napp com.x.AppOne\nas com.x.AppOne find generic-password\n")
         #expect(text.contains("hint: apps are named by the last bundle component or 'as NAME': did you mean 'AppOne'?"))
