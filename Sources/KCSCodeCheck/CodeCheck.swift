@@ -492,12 +492,18 @@ public enum CodeCheck {
     /// naming them (Windscribe had 28 warnings for two expressions, most
     /// repeated across five targets; found on a real-project trial).
     static func mergedAcrossTargets(_ all: [Diagnostic], names: [String]) -> [Diagnostic] {
-        // Longest first: a name that begins another is not mistaken for it.
-        let byLength = Array(Set(names)).sorted { $0.count > $1.count }
+        // The name up to the first "' (configuration", when it is a target's
+        // (a search of every name per finding was targets × findings).
+        let known = Set(names)
+        func target(of message: String) -> String? {
+            guard message.hasPrefix("target '"), let end = message.range(of: "' (configuration") else { return nil }
+            let name = String(message[message.index(message.startIndex, offsetBy: 8)..<end.lowerBound])
+            return known.contains(name) ? name : nil
+        }
         var out: [Diagnostic] = [], index: [String: Int] = [:], targets: [[String]] = [], hints: [[String?]] = []
         for d in all {
             guard d.code == .codeGroupNotEntitled || d.code == .codeGroupNotCheckable, let loc = d.location,
-                  let name = byLength.first(where: { d.message.hasPrefix("target '\($0)' (configuration") }) else {
+                  let name = target(of: d.message) else {
                 out.append(d)
                 targets.append([])
                 hints.append([])
