@@ -386,12 +386,20 @@ public enum CodeCheck {
             for (path, uses) in found {
                 // A linked framework's file says whose it is.
                 let via = code.owner[path].map { " (in '\($0.name)', which it links)" } ?? ""
-                // A framework's `#if`s are its own build's: its flags, the app's platforms.
-                let build = code.owner[path].map { conditions(for: $0) } ?? build
+                // A framework's `#if`s are its own build's: its flags, the app's
+                // platforms; a file several of them compile, each one's (the
+                // second's wrong group was missed; found by adversarial testing).
+                let builds: [(key: String, conditions: BuildConditions)] = code.compilers[path].map { list in
+                    list.map { t in (path + "\u{0}" + t.id, t.id == target.id ? build : conditions(for: t)) }
+                } ?? [(path, code.owner[path].map { conditions(for: $0) } ?? build)]
                 for use in uses {
                     // Under `#if`: skipped when this build does not compile it,
                     // checked as any call when it does, "cannot tell" otherwise.
-                    let compiled = use.condition == nil ? true : build.compiles(use.branches, in: path, answered: &answered)
+                    // Compiled when one build compiles it; not when none does.
+                    let compiled: Bool? = use.condition == nil ? true : {
+                        let answers = builds.map { $0.conditions.compiles(use.branches, in: $0.key, answered: &answered) }
+                        return answers.contains(true) ? true : answers.allSatisfy { $0 == false } ? false : nil
+                    }()
                     if compiled == false { continue }
                     let at = ProjectLocation(file: path, line: use.line, column: use.column)
                     var notes: [DiagnosticNote] = []

@@ -43,9 +43,12 @@ public struct XcodeProject: Sendable {
     /// reads. A framework's SecItem calls are made with the entitlements of
     /// the app or extension that loads it (real projects keep their keychain
     /// code in a framework more often than not; found on a real-project trial).
-    /// `owner` is the linked target a file comes from (none for its own).
-    public func code(of target: Target) -> (swiftSources: [String], allSwift: Bool, owner: [String: Target]) {
-        var sources: [String] = [], listed = Set<String>(), owner: [String: Target] = [:]
+    /// `owner` is the linked target a file comes from (none for its own);
+    /// `compilers`, for a file more than one of them compiles, each of them
+    /// (its `#if`s are answered with each one's flags).
+    public func code(of target: Target) -> (swiftSources: [String], allSwift: Bool, owner: [String: Target], compilers: [String: [Target]]) {
+        var sources: [String] = [], listed = Set<String>(), owner: [String: Target] = [:], compilers: [String: [Target]] = [:]
+        var firstCompiler: [String: Target] = [:]
         var allSwift = true
         var visited: Set<String> = [target.id], queue = [target]
         var next = 0
@@ -55,15 +58,22 @@ public struct XcodeProject: Sendable {
             let t = queue[next]
             next += 1
             if !t.codeIsAllSwiftSources { allSwift = false }
-            for path in t.swiftSources where listed.insert(path).inserted {
+            for path in t.swiftSources {
+                guard listed.insert(path).inserted else {
+                    // Compiled again, by another target of the process.
+                    if compilers[path] == nil, let first = firstCompiler[path] { compilers[path] = [first] }
+                    if compilers[path]?.contains(where: { $0.id == t.id }) == false { compilers[path]?.append(t) }
+                    continue
+                }
                 sources.append(path)
+                firstCompiler[path] = t
                 if t.id != target.id { owner[path] = t }
             }
             for id in t.linkedTargets where visited.insert(id).inserted {
                 if let linked = byID[id] { queue.append(linked) }
             }
         }
-        return (sources, allSwift, owner)
+        return (sources, allSwift, owner, compilers)
     }
 
     /// One build configuration at one level: its settings, with lines, and

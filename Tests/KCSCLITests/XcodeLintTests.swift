@@ -371,6 +371,14 @@ struct XcodeLintTests {
         let d = CodeCheck.run(try ProjectLint.load(f.projectPath).get())
             .filter { $0.file?.name.hasSuffix("Vault.swift") == true }.map { "\($0.code.rawValue) \($0.message.prefix { $0 != ":" })" }
         #expect(d == ["KCS607 target 'App' (configuration 'Release') (in 'SharedKit', which it links) names the access group \(team).Kit (under #if KIT, which this build compiles), which it is not entitled to"], "\(d)")
+        // A second framework compiling the same file without KIT compiles its #else.
+        f.targets.append(XcodeFixture.Target(name: "PlainKit", folder: "SharedKit", productType: "com.apple.product-type.framework",
+                                             sources: ["Vault.swift"]))
+        f.targets[0].links = ["SharedKit", "PlainKit"]
+        f.writeProject()
+        let both = CodeCheck.run(try ProjectLint.load(f.projectPath).get()).filter { $0.file?.name.hasSuffix("Vault.swift") == true }
+        #expect(both.contains { $0.message.contains("\(team).Kit (under #if KIT") } && both.contains { $0.message.contains("\(team).NoKit (under #else") },
+                "\(both.map(\.message))")
     }
 
     @Test func appGroupsNamedInCodeAreChecked() throws {
