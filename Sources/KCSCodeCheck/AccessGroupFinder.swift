@@ -939,6 +939,17 @@ private final class UseVisitor: SyntaxVisitor {
     /// `SharedGroupIdentifier`), without rendering the expression: each
     /// call of `f()()()…` rendered all the calls before it (quadratic, found
     /// by adversarial testing).
+    /// `Bundle.main.x`, `UserDefaults.standard.x`: an instance reached
+    /// through a system type, not an enum case of the project's.
+    static let singletonNames: Set<String> = ["main", "shared", "standard", "default", "current", "sharedInstance", "instance"]
+
+    static func isSystemType(_ type: ExprSyntax) -> Bool {
+        let name = calleeName(type)
+        return name.hasPrefix("NS") || name.hasPrefix("UI") || name.hasPrefix("CF")
+            || ["Bundle", "ProcessInfo", "UserDefaults", "FileManager", "Locale", "TimeZone", "Calendar", "Thread",
+                "DispatchQueue", "NotificationCenter", "URLSession", "WKInterfaceDevice", "LAContext"].contains(name)
+    }
+
     static func namesUserDefaults(_ e: ExprSyntax) -> Bool {
         if let m = e.as(MemberAccessExprSyntax.self), m.declName.baseName.text == "init", let base = m.base {
             return calleeName(base) == "UserDefaults"
@@ -1263,7 +1274,8 @@ private final class UseVisitor: SyntaxVisitor {
             // `Type.case.rawValue`: a String enum case's raw value; `Type.case.name`:
             // a computed property switching over the case (``ConstantCollector``).
             if let caseAccess = base.as(MemberAccessExprSyntax.self), let typeBase = caseAccess.base,
-               AccessGroupFinder.unquoted(caseAccess.declName.baseName.text).first?.isLowercase == true {
+               AccessGroupFinder.unquoted(caseAccess.declName.baseName.text).first?.isLowercase == true,
+               name == "rawValue" || !Self.isSystemType(typeBase) {
                 let type: String?
                 if let b = typeBase.as(DeclReferenceExprSyntax.self), b.baseName.text.first?.isUppercase == true {
                     type = b.baseName.text == "Self" ? scope.types.first : finder.aliased(b.baseName.text)
@@ -1274,7 +1286,10 @@ private final class UseVisitor: SyntaxVisitor {
                 }
                 guard let type else { return runtime }
                 let caseName = AccessGroupFinder.unquoted(caseAccess.declName.baseName.text)
-                lookedUp.insert(caseName)
+                // A common singleton name (`shared`, `main`) is looked for by
+                // its type's name instead: as a word, it read every file that
+                // says it (Element X: 2.3 s to 6.9 s; found on a real-project check).
+                lookedUp.insert(Self.singletonNames.contains(caseName) ? Scope.lastName(type) : caseName)
                 return constant(caseName + "." + name, "names\u{1}" + type, in: [Scope.lastName(type)]) { c in
                     !c.isLocal && (c.container.map { Scope.names($0, type) } ?? false)
                 } ?? runtime

@@ -303,6 +303,7 @@ public enum CodeCheck {
         // platforms built for: shared by every app that links it (apps ×
         // frameworks resolutions; found by adversarial testing).
         var conditionsMemo: [String: BuildConditions] = [:]
+        var unreadable = Set<String>()
         for target in lint.project.targets where target.kind != nil {
             guard let signing = lint.signing(of: target), let app = signing.appTarget else { continue }
             // An entitlements file named but unreadable grants nothing kcs
@@ -317,6 +318,9 @@ public enum CodeCheck {
             for path in code.swiftSources.prefix(maxFiles) {
                 if texts[path] == nil {
                     guard let file = render.sourceFile(path) else {
+                        // Once per file, however many targets link the framework
+                        // that lists it (found on a real-project check).
+                        guard unreadable.insert(path).inserted else { continue }
                         // At the target, where the project lists it (ProtonVPN's
                         // generated ObfuscatedConstants.swift had no location).
                         let hint = ProjectPath.template(of: path, in: lint.fileSystem).map {
@@ -486,7 +490,7 @@ public enum CodeCheck {
                             hint = "the group has another team's prefix: the target is signed by \(team), so write \"\(team + group[dot...])\""
                         }
                         out.append(render.diagnostic(ProjectIssue(
-                            .warning, "target '\(target.name)' (configuration '\(signing.configuration)')\(via) names the access group \(shown(group))\(use.condition.map { " (under \($0 == "#else" ? "#else" : "#if " + $0), which this build compiles)" } ?? ""), which it is not entitled to: the call fails with errSecMissingEntitlement (-34018)",
+                            .warning, "target '\(target.name)' (configuration '\(signing.configuration)')\(via) names the access group \(shown(group))\(use.condition.map { " (under \($0 == "#else" ? "#else" : "#if " + $0), which this build compiles)" } ?? ""), which it is not entitled to: \(via.isEmpty ? "the call fails" : "if it makes this call, the call fails") with errSecMissingEntitlement (-34018)",
                             at: at, hint: hint), code: .codeGroupNotEntitled, length: use.length, notes: notes))
                     }
                 }

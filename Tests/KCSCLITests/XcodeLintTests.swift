@@ -545,6 +545,14 @@ struct XcodeLintTests {
             }
             """)
         #expect(constant.contains("shared"), "\(constant)")
+        // A system type's instance is no enum case; a singleton's common name
+        // is looked for by its type's name (each read every file that says it).
+        let system = lookups("""
+            import Foundation
+            let a = UserDefaults(suiteName: Bundle.main.appGroupSuiteName)
+            let b = UserDefaults(suiteName: Config.shared.suite)
+            """)
+        #expect(!system.contains("main") && !system.contains("shared") && system.contains("Config"), "\(system)")
     }
 
     @Test func aStringEnumsRawValueIsChecked() throws {
