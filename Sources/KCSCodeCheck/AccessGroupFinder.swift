@@ -3,7 +3,7 @@ import SwiftSyntax
 
 /// One `#if` around a use: the conditions of its clauses in order (nil
 /// for `#else`, shared by every use under it) and the clause holding the use.
-public struct IfBranch: Sendable {
+public struct IfBranch: Sendable, Hashable {
     /// Where the `#if` starts in its file: with the file, it names the `#if`.
     public var decl: Int
     public var conditions: [String?]
@@ -47,6 +47,15 @@ public struct AccessGroupUse: Sendable {
     /// `containerURL(forSecurityApplicationGroupIdentifier:)`), checked
     /// against the target's application groups, not its access groups.
     public var isAppGroup = false
+    /// A constant with a value per `#if` branch: each value, where it is
+    /// declared and the `#if`s around it (``AccessGroupFinder/Resolved``).
+    public struct Alternative: Sendable, Hashable {
+        public var value: String
+        public var branches: [IfBranch]
+        public var file: String
+        public var line: Int
+    }
+    public var alternatives: [Alternative] = []
 }
 
 /// Finds the access groups Swift code names: `kSecAttrAccessGroup` in SecItem
@@ -90,6 +99,8 @@ public struct AccessGroupFinder {
         public var container: String?
         public var isLocal: Bool
         public var condition: String?
+        /// The `#if`s around the declaration (``IfBranch``).
+        public var branches: [IfBranch] = []
     }
 
     /// What one file declares that resolving a name needs: its string
@@ -117,11 +128,13 @@ public struct AccessGroupFinder {
         let collector = ConstantCollector(viewMode: .sourceAccurate)
         collector.walk(tree)
         var out = Declarations()
+        var decls: [SyntaxIdentifier: (conditions: [String?], index: [SyntaxIdentifier: Int])] = [:]
         out.constants = collector.found.map { name, value, node in
             let scope = Scope(of: node)
             return Constant(name: name, value: value, line: node.startLocation(converter: converter).line,
                             container: scope.types.first, isLocal: scope.isLocal,
-                            condition: UseVisitor.ifCondition(around: node))
+                            condition: UseVisitor.ifCondition(around: node),
+                            branches: UseVisitor.branches(around: node, decls: &decls))
         }
         let members = MemberCollector(viewMode: .sourceAccurate)
         members.walk(tree)
@@ -224,7 +237,16 @@ public struct AccessGroupFinder {
             return list.filter { seen.insert($0).inserted }.flatMap { byContainer[ContainerKey(name: name, container: $0)] ?? [] }
         } ?? constants[name] ?? []
         let all = candidates.filter { fits($0.constant) }
-        guard let first = all.first, all.allSatisfy({ $0.constant.value == first.constant.value }) else { return nil }
+        guard let first = all.first else { return nil }
+        guard all.allSatisfy({ $0.constant.value == first.constant.value }) else {
+            // `#if DEBUG let g = "….dev" #else let g = "…" #endif`: each
+            // build has one of them (2PASS's AutoFill group was "cannot
+            // check"; found on a real-project check).
+            guard all.count <= 16, all.allSatisfy({ !$0.constant.branches.isEmpty && !Self.isMarker($0.constant.value) }) else { return nil }
+            return Resolved(value: .runtime(name + ", declared under #if with another value in each branch"), constant: nil, condition: nil,
+                            container: first.constant.container,
+                            alternatives: all.map { .init(value: $0.constant.value, branches: $0.constant.branches, file: $0.file, line: $0.constant.line) })
+        }
         // Declared outside any `#if`, or in both an `#if` and its `#else`
         // with the same value: compiled in every build.
         let conditions = all.map(\.constant.condition)
@@ -244,6 +266,10 @@ public struct AccessGroupFinder {
         var forwarded = false
         /// The type declaring the constant it came from (nil: top level).
         var container: String?
+        /// Constants of one name with a different value in each `#if`
+        /// branch: which one a build has is answered per build (the value
+        /// stays "built at run time" when no build answer picks one).
+        var alternatives: [AccessGroupUse.Alternative] = []
     }
 
     /// Parses with the nesting the check allows (``CodeCheck/maxNesting``),
@@ -978,7 +1004,8 @@ private final class UseVisitor: SyntaxVisitor {
     private func record(_ expr: ExprSyntax, api: String, appGroup: Bool = false) {
         guard let found = resolve(expr) else { return }
         if found.forwarded { return }
-        append(found.value, api: api, at: Syntax(expr), constant: found.constant, condition: found.condition, appGroup: appGroup)
+        append(found.value, api: api, at: Syntax(expr), constant: found.constant, condition: found.condition, appGroup: appGroup,
+               alternatives: found.alternatives)
     }
 
     /// Whether the property `name` of the type around `node` only ever holds
@@ -1071,7 +1098,11 @@ private final class UseVisitor: SyntaxVisitor {
     /// every use under it: rebuilt per use, 3,000 `#elseif`s each holding a
     /// call were quadratic, and one long condition over many calls too
     /// (found by adversarial testing).
-    func branches(around node: Syntax) -> [IfBranch] {
+    func branches(around node: Syntax) -> [IfBranch] { Self.branches(around: node, decls: &ifDecls) }
+
+    /// The same, with the `#if`s written out kept in `decls`.
+    static func branches(around node: Syntax, decls ifDecls: inout [SyntaxIdentifier: (conditions: [String?], index: [SyntaxIdentifier: Int])])
+        -> [IfBranch] {
         var out: [IfBranch] = []
         var current = node.parent
         while let n = current {
@@ -1137,13 +1168,14 @@ private final class UseVisitor: SyntaxVisitor {
     }
 
     private func append(_ value: AccessGroupUse.Value, api: String, at node: Syntax, constant: (file: String, line: Int)?,
-                        condition: String? = nil, appGroup: Bool = false) {
+                        condition: String? = nil, appGroup: Bool = false, alternatives: [AccessGroupUse.Alternative] = []) {
         let start = node.startLocation(converter: converter, afterLeadingTrivia: true)
         let text = node.trimmedDescription
         let firstLine = text.unicodeScalars.prefix { $0 != "\n" }.count
         var use = AccessGroupUse(value: value, api: api, line: start.line, column: start.column, length: max(1, firstLine),
                                  constant: constant)
         use.isAppGroup = appGroup
+        use.alternatives = alternatives
         use.condition = self.condition(around: node) ?? condition
         use.branches = branches(around: node)
         uses.append(use)

@@ -409,6 +409,22 @@ public enum CodeCheck {
                     var notes: [DiagnosticNote] = []
                     if let c = use.constant { notes.append(render.note("the constant is declared here", at: ProjectLocation(file: c.file, line: c.line))) }
                     var value = use.value
+                    // A constant with a value per `#if` branch: the one this
+                    // build compiles, when the build answers which.
+                    if !use.alternatives.isEmpty, let first = builds.first?.conditions {
+                        var chosen: [AccessGroupUse.Alternative] = [], unknown = false
+                        for alt in use.alternatives {
+                            switch first.compiles(alt.branches, in: alt.file, answered: &answered) {
+                            case true?: chosen.append(alt)
+                            case false?: break
+                            case nil: unknown = true
+                            }
+                        }
+                        if !unknown, let pick = chosen.first, chosen.allSatisfy({ $0.value == pick.value }) {
+                            value = .literal(pick.value)
+                            notes.append(render.note("the constant this build compiles is declared here", at: ProjectLocation(file: pick.file, line: pick.line)))
+                        }
+                    }
                     // A marker the finder did not work out is no group.
                     if case .literal(let marked) = value, AccessGroupFinder.isMarker(marked), !marked.hasPrefix(AccessGroupFinder.infoPlistMarker) {
                         value = .runtime("a string kcs cannot work out")

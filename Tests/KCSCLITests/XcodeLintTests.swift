@@ -421,6 +421,38 @@ struct XcodeLintTests {
         #expect(!CodeCheck.run(lint).contains { $0.message.hasPrefix("target 'App'") && $0.code == .codeGroupNotEntitled })
     }
 
+    @Test func aConstantWithAValuePerIfBranchIsTheBuildsOwn() throws {
+        // `#if STAGING let group = "….staging" #else let group = "…" #endif`:
+        // each build has one (it was "cannot check").
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let team = XcodeFixture.team
+        f.projectSettings["Debug"]?["SWIFT_ACTIVE_COMPILATION_CONDITIONS"] = "STAGING"
+        f.write("App/KeychainStore.swift", """
+            import Security
+            enum Config {
+                #if STAGING
+                static let group = "\(team).com.example.Notes.staging"
+                #else
+                static let group = "\(team).com.example.Notes.shared"
+                #endif
+            }
+            func read() -> OSStatus {
+                SecItemCopyMatching([kSecAttrAccessGroup as String: Config.group] as CFDictionary, nil)
+            }
+
+            """)
+        f.writeProject()
+        func said(_ configuration: String) throws -> [String] {
+            try CodeCheck.run(ProjectLint.load(f.projectPath, configuration: configuration).get())
+                .filter { $0.file?.name.hasSuffix("KeychainStore.swift") == true }.map { "\($0.code.rawValue) \($0.message.prefix { $0 != ":" })" }
+        }
+        let release = try said("Release"), debug = try said("Debug")
+        #expect(release.isEmpty, "\(release)")
+        #expect(debug == ["KCS607 target 'App' (configuration 'Debug') names the access group \(team).com.example.Notes.staging, which it is not entitled to"],
+                "\(debug)")
+    }
+
     @Test func aLocalLetBoundToAConstantIsFollowed() throws {
         // Windscribe: `let accessGroup = SharedKeys.group` then `accessGroup: accessGroup`.
         let f = XcodeFixture.appWidgetShare()
