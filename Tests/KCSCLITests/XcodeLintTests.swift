@@ -46,7 +46,7 @@ struct XcodeLintTests {
         f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.shared"])
         f.write("App/\(name)", source)
         f.writeProject()
-        return CodeCheck.run(try ProjectLint.load(f.projectPath).get())
+        return try f.codeFindings()
     }
 
     /// One app target, Release only, signed by the fixture's team, compiling `sources` from App/.
@@ -145,7 +145,7 @@ struct XcodeLintTests {
     @Test func aSharedFileIsCheckedForEachTargetWithTheFixThatNamesWhoHasTheGroup() throws {
         let f = XcodeFixture.appWidgetShare()
         defer { f.remove() }
-        let d = CodeCheck.run(try ProjectLint.load(f.projectPath).get())
+        let d = try f.codeFindings()
         #expect(d.count == 1)
         #expect(d.first?.message.contains("target 'Share Extension' (configuration 'Release') names the access group com.example.Notes.shared") == true)
         #expect(d.first?.hint?.contains("('App', 'Widget' are): add $(AppIdentifierPrefix)com.example.Notes.shared") == true)
@@ -368,7 +368,7 @@ struct XcodeLintTests {
         }
         f.write("SharedKit/Vault.swift", "import Security\nfunc store() {\n#if KIT\n" + call("Kit") + "#else\n" + call("NoKit") + "#endif\n}\n")
         f.writeProject()
-        let d = CodeCheck.run(try ProjectLint.load(f.projectPath).get())
+        let d = try f.codeFindings()
             .filter { $0.file?.name.hasSuffix("Vault.swift") == true }.map { "\($0.code.rawValue) \($0.message.prefix { $0 != ":" })" }
         #expect(d == ["KCS607 target 'App' (configuration 'Release') (in 'SharedKit', which it links) names the access group \(team).Kit (under #if KIT, which this build compiles), which it is not entitled to"], "\(d)")
         // A second framework compiling the same file without KIT compiles its #else.
@@ -376,7 +376,7 @@ struct XcodeLintTests {
                                              sources: ["Vault.swift"]))
         f.targets[0].links = ["SharedKit", "PlainKit"]
         f.writeProject()
-        let both = CodeCheck.run(try ProjectLint.load(f.projectPath).get()).filter { $0.file?.name.hasSuffix("Vault.swift") == true }
+        let both = try f.codeFindings().filter { $0.file?.name.hasSuffix("Vault.swift") == true }
         #expect(both.contains { $0.message.contains("\(team).Kit (under #if KIT") } && both.contains { $0.message.contains("\(team).NoKit (under #else") },
                 "\(both.map(\.message))")
     }
@@ -398,7 +398,7 @@ struct XcodeLintTests {
             """)
         f.write("Widget/Provider.swift", "import Foundation\nlet shared = UserDefaults(suiteName: \"group.com.example.notes\")\n")
         f.writeProject()
-        let d = CodeCheck.run(try ProjectLint.load(f.projectPath).get()).filter { $0.message.contains("app group") }
+        let d = try f.codeFindings().filter { $0.message.contains("app group") }
             .map { "\($0.file.map { ProjectPath.lastComponent($0.name) } ?? ""):\($0.location?.line ?? 0) \($0.message.prefix { $0 != ":" })" }
         #expect(d == [
             "KeychainStore.swift:3 target 'App' (configuration 'Release') names the app group group.com.example.notez, which it is not entitled to",
@@ -473,7 +473,7 @@ struct XcodeLintTests {
 
             """)
         f.writeProject()
-        let d = CodeCheck.run(try ProjectLint.load(f.projectPath).get())
+        let d = try f.codeFindings()
             .filter { $0.file?.name.hasSuffix("KeychainStore.swift") == true }.map { "\($0.code.rawValue) \($0.location?.line ?? 0)" }
         #expect(d == ["KCS607 9", "KCS607 10"], "\(d)")
     }
@@ -608,7 +608,7 @@ struct XcodeLintTests {
 
             """)
         f.writeProject()
-        let d = CodeCheck.run(try ProjectLint.load(f.projectPath).get())
+        let d = try f.codeFindings()
             .filter { $0.file?.name.hasSuffix("KeychainStore.swift") == true && $0.message.hasPrefix("target 'App'") }
             .map { "\($0.code.rawValue) \($0.location?.line ?? 0) \($0.message.split(separator: ",").first ?? "")" }
         #expect(d == [
@@ -654,7 +654,7 @@ struct XcodeLintTests {
 
             """)
         f.writeProject()
-        let d = CodeCheck.run(try ProjectLint.load(f.projectPath).get())
+        let d = try f.codeFindings()
             .filter { $0.file?.name.hasSuffix("KeychainStore.swift") == true && $0.message.hasPrefix("target 'App'") }
             .map { "\($0.code.rawValue) \($0.location?.line ?? 0) \($0.message.split(separator: ",").first ?? "")" }
         #expect(d == ["KCS607 22 target 'App' (configuration 'Release') names the access group \(team).com.example.Notes.typo"], "\(d)")
@@ -669,7 +669,7 @@ struct XcodeLintTests {
             + String(repeating: ")", count: 30)
         f.write("App/KeychainStore.swift", "import Security\nfunc save() { _ = \(deep) }\nfunc broken( { let g = kSecAttrAccessGroup\n")
         f.writeProject()
-        let d = CodeCheck.run(try ProjectLint.load(f.projectPath).get())
+        let d = try f.codeFindings()
             .filter { $0.file?.name.hasSuffix("KeychainStore.swift") == true && $0.message.contains("App") || $0.message.contains("cannot fully check") }
         #expect(d.contains { $0.code == .codeGroupNotEntitled && $0.message.contains("\(team).com.example.Deep") }, "\(d.map(\.message))")
         #expect(d.contains { $0.code == .codeGroupNotCheckable && $0.message.hasPrefix("cannot fully check") }, "\(d.map(\.message))")
@@ -701,7 +701,7 @@ struct XcodeLintTests {
         // An unclosed regex literal, and generic arguments written with spaces.
         f.write("App/RegexOpen.swift", "let r = #/abc\n" + use("g") + "let v: " + String(repeating: "A <", count: 1_500) + "B" + String(repeating: ">", count: 1_500) + " = x\n")
         f.writeProject()
-        let d = CodeCheck.run(try ProjectLint.load(f.projectPath).get())
+        let d = try f.codeFindings()
         let found = d.map { "\($0.code.rawValue) \(ProjectPath.lastComponent($0.file?.name ?? "")) \($0.message.hasPrefix("cannot check") ? "refused" : "checked")" }
         #expect(found.sorted() == ["KCS608 Asserts.swift checked", "KCS608 Brackets.swift refused", "KCS608 Calls.swift checked",
                                    "KCS608 Chain.swift checked", "KCS608 Comments.swift refused", "KCS608 Generics.swift refused",
@@ -787,7 +787,7 @@ struct XcodeLintTests {
 
             """)
         f.writeProject()
-        let d = CodeCheck.run(try ProjectLint.load(f.projectPath).get())
+        let d = try f.codeFindings()
         let found = d.map { "\($0.code.rawValue) \(ProjectPath.lastComponent($0.file?.name ?? "")):\($0.location?.line ?? 0)" }
         #expect(found == ["KCS607 Direct.swift:2", "KCS608 Direct.swift:3", "KCS607 Direct.swift:5"], "\(d.map(\.message))")
         #expect(d.first?.message.contains("names the access group \(XcodeFixture.team).com.example.other") == true)
@@ -999,5 +999,12 @@ struct XcodeLintTests {
         #expect(refused.diagnostics.first?.message.contains("does not allow reading files") == true)
         let elsewhere = Interpreter.run(source: "app App project=\"\(f.projectPath)\"\n", loader: RootedFileLoader(root: f.path("Share")))
         #expect(elsewhere.diagnostics.first?.message.contains("outside") == true)
+    }
+}
+
+extension XcodeFixture {
+    /// What `kcs lint --project` reports from the code of the written project.
+    func codeFindings() throws -> [Diagnostic] {
+        CodeCheck.run(try ProjectLint.load(projectPath).get())
     }
 }

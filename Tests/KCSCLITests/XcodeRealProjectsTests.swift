@@ -217,7 +217,7 @@ struct XcodeRealProjectsTests {
         f.write("Share/Twice.swift", "let twice = \"b\"\n")
         f.write("Share/Other.swift", "let unrelated = \"x\"\n")
         f.writeProject()
-        let d = CodeCheck.run(try ProjectLint.load(f.projectPath).get())
+        let d = try f.codeFindings()
         let messages = d.map { "\($0.code.rawValue) \($0.location?.line ?? 0) \($0.message)" }
         #expect(messages.contains { $0.hasPrefix("KCS607 2 target 'Share Extension' (configuration 'Release') names the access group com.example.Notes.shared") }, "\(messages)")
         #expect(messages.contains { $0.hasPrefix("KCS608 3 target 'Share Extension' (configuration 'Release') passes kSecAttrAccessGroup a value built at run time (twice)") }, "\(messages)")
@@ -324,7 +324,7 @@ struct XcodeRealProjectsTests {
 
             """)
         f.writeProject()
-        let d = CodeCheck.run(try ProjectLint.load(f.projectPath).get())
+        let d = try f.codeFindings()
             .filter { $0.file?.name.hasSuffix("KeychainStore.swift") == true }
             .map { "\($0.code.rawValue) KeychainStore.swift:\($0.location?.line ?? 0) \($0.message)" }
         #expect(d.contains { $0.hasPrefix("KCS608 KeychainStore.swift:12") }, "\(d)")
@@ -395,7 +395,7 @@ struct XcodeRealProjectsTests {
 
             """)
         f.writeProject()
-        let d = CodeCheck.run(try ProjectLint.load(f.projectPath).get())
+        let d = try f.codeFindings()
             .filter { $0.file?.name.hasSuffix("KeychainStore.swift") == true }
             .map { "\($0.code.rawValue) \($0.location?.line ?? 0) \($0.message)" }
         for line in [5, 6, 8, 9, 13, 16, 22] {
@@ -463,7 +463,7 @@ struct XcodeRealProjectsTests {
 
             """)
         f.writeProject()
-        let d = CodeCheck.run(try ProjectLint.load(f.projectPath).get())
+        let d = try f.codeFindings()
             .filter { $0.file?.name.hasSuffix("KeychainStore.swift") == true }
             .map { "\($0.code.rawValue) \($0.location?.line ?? 0) \($0.message)" }
         for line in [3, 4, 12] {
@@ -529,7 +529,7 @@ struct XcodeRealProjectsTests {
         f.targets[0].embeds.append("Stickers")
         f.writeProject()
         let d = try findings(f)
-        let code = CodeCheck.run(try ProjectLint.load(f.projectPath).get())
+        let code = try f.codeFindings()
             .map { "\($0.code.rawValue) \($0.file.map { ProjectPath.lastComponent($0.name) } ?? ""):\($0.location?.line ?? 0) \($0.message)" }
         #expect(code.contains { $0.hasPrefix("KCS607 AlsoInApp.swift:2") && $0.contains("target 'App'") }, "\(code)")
         #expect(!code.contains { $0.contains("AlsoInApp.swift") && $0.contains("target 'Widget'") }, "its own group: \(code)")
@@ -553,7 +553,7 @@ struct XcodeRealProjectsTests {
             let u: [String: Any] = ["é—ü": 1, kSecAttrAccessGroup as String: "BAD.grp"]
 
             """)
-        let d = CodeCheck.run(try ProjectLint.load(f.projectPath).get())
+        let d = try f.codeFindings()
             .filter { $0.file?.name.hasSuffix("KeychainStore.swift") == true }
         let setting = d.first { $0.location?.line == 2 }
         #expect(setting?.code == .codeGroupNotEntitled)
@@ -619,7 +619,7 @@ struct XcodeRealProjectsTests {
 
             """)
         f.writeProject()
-        let d = CodeCheck.run(try ProjectLint.load(f.projectPath).get())
+        let d = try f.codeFindings()
             .filter { $0.file?.name.hasSuffix("KeychainStore.swift") == true }
             .map { "\($0.code.rawValue) \($0.location?.line ?? 0) \($0.message)" }
         #expect(d.contains { $0.hasPrefix("KCS608 5 ") && $0.contains("Team.id + \".com.example.Notes.shared\"") }, "\(d)")
