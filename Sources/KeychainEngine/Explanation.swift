@@ -63,9 +63,7 @@ extension World {
         let classes: [ItemClass] = itemClass == .identity ? [.certificate] : [itemClass]
         var result: [Candidate] = []
         let keychain = devices[device.index].keychain
-        let (items, total) = first == Int.max
-            ? ({ let all = keychain.allItems.filter { classes.contains($0.1.itemClass) }; return (all, all.count) })()
-            : keychain.firstItems(of: classes, limit: first)
+        let (items, total) = keychain.firstItems(of: classes, limit: first)
         for (_, item) in items {
             var reasons: [PassOverReason] = []
             if !cache.ids.contains(item.group) {

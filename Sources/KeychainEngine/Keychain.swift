@@ -536,18 +536,17 @@ public struct Keychain: Sendable {
                 total += 1
                 heads.append(Bucket.Entry(slot: Int32(i), sequence: slot.item.sequence))
             }
-            heads.sort { $0.sequence < $1.sequence }
-            return (heads.prefix(max(0, limit)).map { (ItemID(slot: $0.slot), slots[Int($0.slot)].item) }, total)
-        }
-        for b in buckets.indices where classes.contains(where: { b % ItemClass.tableCount == $0.tableIndex }) {
-            let bucket = buckets[b]
-            total += bucket.entries.count - bucket.dead
-            guard limit > 0 else { continue }
-            var taken = 0
-            for e in bucket.entries where e.slot >= 0 {
-                heads.append(e)
-                taken += 1
-                if taken >= limit { break }
+        } else {
+            for b in buckets.indices where classes.contains(where: { b % ItemClass.tableCount == $0.tableIndex }) {
+                let bucket = buckets[b]
+                total += bucket.entries.count - bucket.dead
+                guard limit > 0 else { continue }
+                var taken = 0
+                for e in bucket.entries where e.slot >= 0 {
+                    heads.append(e)
+                    taken += 1
+                    if taken >= limit { break }
+                }
             }
         }
         heads.sort { $0.sequence < $1.sequence }
