@@ -20,48 +20,59 @@ package struct TextTable {
         return e.count <= maxCellWidth ? e : String(e.prefix(maxCellWidth - 1)) + "…"
     }
 
-    /// The bytes ``render()`` writes, worked out before it writes them, so
-    /// a caller can refuse a table over its output limit first.
-    package var renderedBytes: Int {
-        let header = self.header.map(Self.shown)
-        let rows = self.rows.map { $0.map(Self.shown) }
-        let widths = columnWidths(header, rows)
-        // Each line: its cells padded to their column (all but the last),
-        // two spaces between, a newline; an upper bound, as trailing
-        // spaces are trimmed.
-        func bytes(_ cells: [String]) -> Int {
-            var n = 2 * max(0, cells.count - 1) + 1
-            for (i, c) in cells.enumerated() {
-                n += c.utf8.count
-                if i < cells.count - 1, i < widths.count { n += max(0, widths[i] - c.count) }
+    /// The table as it prints: its cells as shown and its columns' widths,
+    /// worked out once for both the byte count and the text.
+    package struct LaidOut {
+        let header: [String]
+        let rows: [[String]]
+        let widths: [Int]
+
+        /// The bytes ``text`` writes, worked out before it writes them, so
+        /// a caller can refuse a table over its output limit first.
+        package var bytes: Int {
+            // Each line: its cells padded to their column (all but the last),
+            // two spaces between, a newline; an upper bound, as trailing
+            // spaces are trimmed.
+            func bytes(_ cells: [String]) -> Int {
+                var n = 2 * max(0, cells.count - 1) + 1
+                for (i, c) in cells.enumerated() {
+                    n += c.utf8.count
+                    if i < cells.count - 1, i < widths.count { n += max(0, widths[i] - c.count) }
+                }
+                return n
             }
-            return n
+            return bytes(header) + bytes(rule) + rows.reduce(0) { $0 + bytes($1) }
         }
-        return bytes(header) + bytes(widths.map { String(repeating: "-", count: $0) }) + rows.reduce(0) { $0 + bytes($1) }
+
+        package var text: String {
+            func line(_ cells: [String]) -> String {
+                cells.enumerated().map { i, c in
+                    i == cells.count - 1 ? c : c + String(repeating: " ", count: widths[i] - c.count)
+                }.joined(separator: "  ").trimmingTrailingSpace
+            }
+            var out = line(header) + "\n"
+            out += line(rule) + "\n"
+            for row in rows { out += line(row) + "\n" }
+            return out
+        }
+
+        private var rule: [String] { widths.map { String(repeating: "-", count: $0) } }
     }
 
-    private func columnWidths<S: Sequence>(_ header: [String], _ rows: S) -> [Int] where S.Element == [String] {
+    package var laidOut: LaidOut {
+        let header = self.header.map(Self.shown)
+        let rows = self.rows.map { $0.map(Self.shown) }
         var widths = header.map(\.count)
         for row in rows {
             for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], cell.count) }
         }
-        return widths
+        return LaidOut(header: header, rows: rows, widths: widths)
     }
 
-    package func render() -> String {
-        let header = self.header.map(Self.shown)
-        let rows = self.rows.map { $0.map(Self.shown) }
-        let widths = columnWidths(header, rows)
-        func line(_ cells: [String]) -> String {
-            cells.enumerated().map { i, c in
-                i == cells.count - 1 ? c : c + String(repeating: " ", count: widths[i] - c.count)
-            }.joined(separator: "  ").trimmingTrailingSpace
-        }
-        var out = line(header) + "\n"
-        out += line(widths.map { String(repeating: "-", count: $0) }) + "\n"
-        for row in rows { out += line(row) + "\n" }
-        return out
-    }
+    /// The bytes ``render()`` writes (``LaidOut/bytes``).
+    package var renderedBytes: Int { laidOut.bytes }
+
+    package func render() -> String { laidOut.text }
 }
 
 extension Session {
@@ -78,10 +89,11 @@ extension Session {
         }
         // The table as it prints, padded, counted before it is written.
         func rendered(_ t: TextTable) throws(Diagnostic) -> String {
+            let table = t.laidOut
             if let budget {
-                try budget.checkInside(pending: t.renderedBytes, file, range)
+                try budget.checkInside(pending: table.bytes, file, range)
             }
-            return t.render()
+            return table.text
         }
         switch target {
         case .apps:
