@@ -171,8 +171,8 @@ public struct World: Sendable {
     public var defaultTeam: Team? { teams.first }
 
     /// Declares an app target. List values are expanded as in an entitlements file.
-    @discardableResult
     /// `appIDPrefix`: an App ID prefix other than the team ID (``AppTarget/appIDPrefix``).
+    @discardableResult
     public mutating func addApp(bundleID: String, name: String, teamID: String?,
                                 kind: TargetKind = .app, keychainAccessGroups: [String] = [],
                                 applicationGroups: [String] = [], appIDPrefix: String? = nil) throws(WorldError) -> AppHandle {
