@@ -160,10 +160,20 @@ extension XcodeProject {
     private func otherPlatformNames(_ sdks: [String]) -> [String] {
         var out: [String] = []
         for sdk in sdks {
-            let p: String? = sdk.hasPrefix("appletvos") ? "tvos" : sdk.hasPrefix("xros") ? "visionos" : nil
-            if let p, !out.contains(p) { out.append(p) }
+            if let p = Self.sdkPlatforms.first(where: { !$0.modelled && sdk.hasPrefix($0.sdk) })?.platform, !out.contains(p) { out.append(p) }
         }
         return out
+    }
+
+    /// Each SDK name, the platform it builds for, and whether kcs models it.
+    private static let sdkPlatforms: [(sdk: String, platform: String, modelled: Bool)] = [
+        ("iphoneos", "ios", true), ("macosx", "macos", true), ("watchos", "watchos", true),
+        ("appletvos", "tvos", false), ("xros", "visionos", false),
+    ]
+
+    /// The platform kcs models that an SDK name builds for.
+    private static func modelled(_ sdk: String) -> String? {
+        sdkPlatforms.first { $0.modelled && sdk.hasPrefix($0.sdk) }?.platform
     }
 
     /// The SDKs a target builds with: `SUPPORTED_PLATFORMS` when it names
@@ -171,10 +181,6 @@ extension XcodeProject {
     /// is only the default: sing-box's iOS tunnel sets SDKROOT = macosx and
     /// was left out of the iOS app; found on a real-project trial), else
     /// `SDKROOT`. Simulators are left out.
-    private static func modelled(_ sdk: String) -> String? {
-        sdk.hasPrefix("iphoneos") ? "ios" : sdk.hasPrefix("macosx") ? "macos" : sdk.hasPrefix("watchos") ? "watchos" : nil
-    }
-
     private func platformSDKs(of target: Target, configuration: String) -> (sdks: [String], settings: BuildSettings, issues: [ProjectIssue]) {
         xcconfigs.platforms(target.id + "\u{0}" + configuration) { readPlatformSDKs(of: target, configuration: configuration) }
     }
@@ -196,7 +202,7 @@ extension XcodeProject {
         if sdkroot == "auto" || sdkroot.isEmpty { return ([], settings, issues) }
         // A path to an SDK (`…/iPhoneOS17.0.sdk`) names its platform too.
         let last = ProjectPath.lastComponent(sdkroot)
-        for name in ["iphoneos", "macosx", "watchos", "appletvos", "xros"] where last.hasPrefix(name) || last.contains(name + ".") {
+        for name in Self.sdkPlatforms.map(\.sdk) where last.hasPrefix(name) || last.contains(name + ".") {
             return ([name], settings, issues)
         }
         return ([last], settings, issues)
