@@ -265,12 +265,19 @@ final class XCConfigCache: @unchecked Sendable {
 
     func platforms(_ key: String, _ make: () -> (sdks: [String], settings: BuildSettings, issues: [ProjectIssue]))
         -> (sdks: [String], settings: BuildSettings, issues: [ProjectIssue]) {
+        memo(\.platformSets, key, make)
+    }
+
+    /// What `table` holds under `key`, made the first time outside the lock
+    /// (a make may read files; two threads making the same key store the same).
+    private func memo<Value>(_ table: ReferenceWritableKeyPath<XCConfigCache, [String: Value]>, _ key: String,
+                             _ make: () -> Value) -> Value {
         lock.lock()
-        if let known = platformSets[key] { lock.unlock(); return known }
+        if let known = self[keyPath: table][key] { lock.unlock(); return known }
         lock.unlock()
         let made = make()
         lock.lock()
-        platformSets[key] = made
+        self[keyPath: table][key] = made
         lock.unlock()
         return made
     }
@@ -296,15 +303,10 @@ final class XCConfigCache: @unchecked Sendable {
 
     /// The strings of an Info.plist, read once per project.
     func infoPlist(_ path: String, fileSystem: any ProjectFileSystem) -> [String: (String, Int)]? {
-        lock.lock()
-        if let known = infoPlists[path] { lock.unlock(); return known }
-        lock.unlock()
-        var strings: [String: (String, Int)]?
-        if case .success(let bytes) = fileSystem.read(path) { strings = XcodeProject.infoPlistStrings(bytes) }
-        lock.lock()
-        infoPlists[path] = .some(strings)
-        lock.unlock()
-        return strings
+        memo(\.infoPlists, path) {
+            guard case .success(let bytes) = fileSystem.read(path) else { return nil }
+            return XcodeProject.infoPlistStrings(bytes)
+        }
     }
 
     /// Counts `n` settings of one target, configuration and SDK (`key`)
