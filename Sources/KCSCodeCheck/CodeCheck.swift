@@ -264,12 +264,14 @@ public enum CodeCheck {
             // add one of their own that declares nothing it needs reuse them
             // (30 such targets and a 203 KB shared file took 27 s; found by
             // adversarial testing).
-            func known(_ path: String) -> String { path + "\u{0}" + added.sorted().joined(separator: "\u{1}") }
+            // The set's part of the key, spelled once per set, not per file.
+            func addedKey() -> String { added.sorted().joined(separator: "\u{1}") }
             var chased = Set<String>()
             for _ in 0..<16 {
                 var wanted = Set<String>()
+                let read = addedKey()
                 for (path, tree) in usesIn {
-                    let key = known(path)
+                    let key = path + "\u{0}" + read
                     let types = chasedByFile[key] ?? finder.typesToChase(in: tree, file: path)
                     chasedByFile[key] = types
                     wanted.formUnion(types)
@@ -279,8 +281,9 @@ public enum CodeCheck {
                 chased.formUnion(wanted)
                 add(wanted: wanted)
             }
+            let read = addedKey()
             return usesIn.map { path, tree in
-                let key = known(path)
+                let key = path + "\u{0}" + read
                 let uses = usesByFile[key] ?? finder.uses(in: tree, file: path)
                 usesByFile[key] = uses
                 return (path: path, uses: uses)
