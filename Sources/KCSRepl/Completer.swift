@@ -76,7 +76,9 @@ public struct Completer: Sendable {
         // the quote, so the word is what follows it; the names offered
         // quoted match without their opening quote (Tab after a quote rang
         // the bell; found by adversarial testing).
-        if before.hasSuffix("\""), before.filter({ $0 == "\"" }).count % 2 == 1 {
+        // The lexer decides whether the last quote opens a string: counting
+        // quotes took an escaped one (`on "a\"b" as "`) for a string's end.
+        if CompletionTokens.endsWithOpeningQuote(before) {
             guard let tokens = CompletionTokens.statement(String(before.dropLast())) else { return Completion([]) }
             let quoted = statement(tokens).filter { $0.hasPrefix("\"") }.map { String($0.dropFirst()) }
             return Completion(filter(quoted, word))
@@ -314,6 +316,17 @@ enum CompletionTokens {
         let rest = file.bytes[min(lastEnd, file.bytes.count)...]
         if let hash = rest.firstIndex(of: UInt8(ascii: "#")), !rest[hash...].contains(0x0A) { return nil }
         return tokens
+    }
+
+    /// Whether `text` ends with a quote that opens a string (the lexer's
+    /// unterminated string starts there), not one that closes a string or
+    /// is escaped inside one.
+    static func endsWithOpeningQuote(_ text: String) -> Bool {
+        guard text.hasSuffix("\"") else { return false }
+        let file = SourceFile(name: "<completion>", text: text)
+        var lexer = Lexer(file: file)
+        while lexer.next().kind != .end {}
+        return lexer.diagnostics.contains { $0.code == .unterminatedString && $0.range?.start == file.bytes.count - 1 }
     }
 
     /// The index of the innermost `[` not yet closed.

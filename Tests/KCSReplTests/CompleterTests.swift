@@ -99,6 +99,9 @@ import Testing
         #expect(offered.allSatisfy { !$0.unicodeScalars.contains { $0.value < 0x20 } }, "\(offered)")
         // Typed after an opening quote, a quoted name completes without it.
         #expect(c.complete("Tw", after: "as \"").candidates == ["Two words\""])
+        // An escaped quote earlier on the line is no string's end: the
+        // quote after `as` still opens one (counting quotes said it closed).
+        #expect(c.complete("Tw", after: #"on "a\"b" as ""#).candidates == ["Two words\""])
         // The quoted spelling reads back as the name.
         _ = state.run(SourceFile(name: "<repl>", text: "as \(c.apps[1]) add generic-password account=\"a\"\n"))
         #expect(state.session.world.itemCount == 1)
