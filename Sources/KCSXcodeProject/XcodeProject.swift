@@ -17,7 +17,15 @@ public struct XcodeProject: Sendable {
     public var configurations: [Configuration]
     /// `defaultConfigurationName` of the project's configuration list.
     public var defaultConfiguration: String
-    public var targets: [Target]
+    public var targets: [Target] { didSet { targetIndex = Self.index(targets) } }
+    /// Each target's place in ``targets`` by its ID, the first when an ID
+    /// repeats; kept with ``targets`` (``code(of:)`` follows links by ID for
+    /// every target, and building it there was targets² for a project).
+    fileprivate(set) var targetIndex: [String: Int]
+
+    static func index(_ targets: [Target]) -> [String: Int] {
+        Dictionary(targets.indices.map { (targets[$0].id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
     /// The `.entitlements` files the project lists, with the line of their file reference.
     public var entitlementsFiles: [FileReference]
     /// Problems found while reading (an object that is not what it should be).
@@ -52,8 +60,6 @@ public struct XcodeProject: Sendable {
         var allSwift = true
         var visited: Set<String> = [target.id], queue = [target]
         var next = 0
-        // By ID, once: a search per link was targets × links for each target.
-        let byID = Dictionary(targets.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         while next < queue.count {
             let t = queue[next]
             next += 1
@@ -70,7 +76,7 @@ public struct XcodeProject: Sendable {
                 if t.id != target.id { owner[path] = t }
             }
             for id in t.linkedTargets where visited.insert(id).inserted {
-                if let linked = byID[id] { queue.append(linked) }
+                if let linked = targetIndex[id] { queue.append(targets[linked]) }
             }
         }
         return (sources, allSwift, owner, compilers)
@@ -330,7 +336,8 @@ private struct ProjectReader {
         return .success(XcodeProject(path: folder, name: name, sourceRoot: sourceRoot,
                                      absoluteSourceRoot: ProjectPath.absolute(sourceRoot), pbxprojPath: pbxproj,
                                      configurations: configurations, defaultConfiguration: defaultName, targets: targets,
-                                     entitlementsFiles: entitlementsFiles, issues: issues, fileSystem: fileSystem))
+                                     targetIndex: XcodeProject.index(targets), entitlementsFiles: entitlementsFiles,
+                                     issues: issues, fileSystem: fileSystem))
     }
 
     /// Real projects have tens of targets and a handful of configurations;
