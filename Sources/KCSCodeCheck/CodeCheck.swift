@@ -164,6 +164,11 @@ public enum CodeCheck {
         group.isEmpty || group.contains(where: \.isWhitespace) ? "\"\(group)\"" : group
     }
 
+    /// A linked target or package module, as a finding names it.
+    static func linked(_ t: XcodeProject.Target) -> String {
+        t.isPackageModule ? "package module '\(t.name)'" : "'\(t.name)'"
+    }
+
     static func check(_ lint: ProjectLint) -> [Diagnostic] {
         // Targets past the settings budget are not resolved (ProjectLint says so).
         if lint.project.settingsBudgetExhausted { return [] }
@@ -330,7 +335,7 @@ public enum CodeCheck {
                             "copy \($0) to \(ProjectPath.lastComponent(path)) first (the project's setup step); its groups are not checked"
                         } ?? "a file the build generates, or one in a git submodule not checked out (git submodule update --init), is absent from a fresh clone; its groups are not checked"
                         out.append(render.diagnostic(ProjectIssue(
-                            .warning, "cannot read '\(path)', a source of target '\(code.owner[path].map { "\($0.name)', which '\(target.name)' links" } ?? target.name + "'")",
+                            .warning, "cannot read '\(path)', a source of \(code.owner[path].map { "\(Self.linked($0)), which '\(target.name)' links" } ?? "target '" + target.name + "'")",
                             at: target.location, hint: hint),
                             code: .projectSetting))
                         continue
@@ -374,7 +379,14 @@ public enum CodeCheck {
                     : codeTarget.id + "\u{0}" + signing.configuration + "\u{0}" + platforms.joined(separator: ",") + "\u{0}" + others.joined(separator: ",")
                 if let known = conditionsMemo[key] { return known }
                 var builds: [BuildConditions.Build] = []
+                // A package's module has no build settings of the project's:
+                // its flags (the package's `.define`s, and DEBUG as Xcode
+                // builds it) are not known; its platforms are the app's.
                 for p in platforms.isEmpty ? [signing.resolved.platform] : platforms {
+                    if codeTarget.isPackageModule {
+                        builds.append(BuildConditions.Build(platform: p, flags: nil))
+                        continue
+                    }
                     let r = p == signing.resolved.platform && codeTarget.id == target.id
                         ? signing.resolved : lint.project.resolve(codeTarget, configuration: signing.configuration, platform: p)
                     builds.append(BuildConditions.Build(platform: p, flags: Self.flags(r)))
@@ -392,7 +404,7 @@ public enum CodeCheck {
             let groups = grantedOnce.isEmpty ? "none (the target is unsigned)" : grantedOnce.joined(separator: ", ")
             for (path, uses) in found {
                 // A linked framework's file says whose it is.
-                let via = code.owner[path].map { " (in '\($0.name)', which it links)" } ?? ""
+                let via = code.owner[path].map { " (in \(Self.linked($0)), which it links)" } ?? ""
                 // A framework's `#if`s are its own build's: its flags, the app's
                 // platforms; a file several of them compile, each one's (the
                 // second's wrong group was missed; found by adversarial testing).

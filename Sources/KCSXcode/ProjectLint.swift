@@ -17,12 +17,12 @@ public struct ProjectLint {
     /// `settingsBudget`: the settings all resolutions may hold together (tests).
     public static func load(_ path: String, configuration: String? = nil, team: String? = nil,
                             fileSystem given: any ProjectFileSystem = LocalProjectFileSystem(),
-                            settingsBudget: Int? = nil) -> Result<ProjectLint, ProjectIssue> {
+                            settingsBudget: Int? = nil, packages: (any SwiftPackageReading)? = nil) -> Result<ProjectLint, ProjectIssue> {
         // Paths as a Mac finds them, whatever the case (CaseFoldingFileSystem);
         // the lint's `fileSystem` is this one, for the code check and excerpts.
         let fileSystem = CaseFoldingFileSystem(given)
         var project: XcodeProject
-        switch XcodeProject.load(path, fileSystem: fileSystem) {
+        switch XcodeProject.load(path, fileSystem: fileSystem, packages: packages) {
         case .success(let p): project = p
         case .failure(let issue): return .failure(issue)
         }

@@ -17,8 +17,13 @@ public struct XcodeProject: Sendable {
     public var configurations: [Configuration]
     /// `defaultConfigurationName` of the project's configuration list.
     public var defaultConfiguration: String
-    public var targets: [Target] { didSet { targetIndex = Self.index(targets) } }
-    /// Each target's place in ``targets`` by its ID, the first when an ID
+    public var targets: [Target] { didSet { targetIndex = Self.index(targets + packageModules) } }
+    /// Modules of local Swift packages that targets link, read from each
+    /// package's manifest when the project was loaded with a
+    /// ``SwiftPackageReading`` (``Target/isPackageModule``); their IDs are
+    /// among their linkers' ``Target/linkedTargets``.
+    public var packageModules: [Target] = [] { didSet { targetIndex = Self.index(targets + packageModules) } }
+    /// Each target's place in ``targets`` and then ``packageModules`` by its ID, the first when an ID
     /// repeats; kept with ``targets`` (``code(of:)`` follows links by ID for
     /// every target, and building it there was targets² for a project).
     fileprivate(set) var targetIndex: [String: Int]
@@ -46,8 +51,8 @@ public struct XcodeProject: Sendable {
     public mutating func limitSettings(to count: Int) { xcconfigs = XCConfigCache(limit: count) }
 
     /// The code that runs in a target's process: its own Swift sources, then
-    /// those of the project's targets it links (``Target/linkedTargets``), and
-    /// theirs in turn, each file once; `allSwift` when all of it is Swift kcs
+    /// those of the project's targets and local packages' modules it links
+    /// (``Target/linkedTargets``), and theirs in turn, each file once; `allSwift` when all of it is Swift kcs
     /// reads. A framework's SecItem calls are made with the entitlements of
     /// the app or extension that loads it (real projects keep their keychain
     /// code in a framework more often than not; found on a real-project trial).
@@ -76,7 +81,9 @@ public struct XcodeProject: Sendable {
                 if t.id != target.id { owner[path] = t }
             }
             for id in t.linkedTargets where visited.insert(id).inserted {
-                if let linked = targetIndex[id] { queue.append(targets[linked]) }
+                if let linked = targetIndex[id] {
+                    queue.append(linked < targets.count ? targets[linked] : packageModules[linked - targets.count])
+                }
             }
         }
         return (sources, allSwift, owner, compilers)
@@ -116,6 +123,13 @@ public struct XcodeProject: Sendable {
         /// `TargetAttributes` → `DevelopmentTeam`, which older Xcode versions wrote.
         public var attributesTeam: String?
         public var location: ProjectLocation
+
+        /// The product type kcs gives a module of a local Swift package
+        /// (``XcodeProject/packageModules``); Xcode has none.
+        public static let packageModuleType = "kcs.swift-package-module"
+        /// A module of a local Swift package, not a target of the project:
+        /// it has no build settings of the project's.
+        public var isPackageModule: Bool { productType == Self.packageModuleType }
 
         /// The kind of signed executable the product type makes, or nil for
         /// a framework, library, test bundle or other product.
@@ -159,7 +173,10 @@ public struct XcodeProject: Sendable {
 
     /// Reads `PATH/project.pbxproj`. A project that cannot be parsed is an
     /// error with its line and column.
-    public static func load(_ path: String, fileSystem: any ProjectFileSystem = LocalProjectFileSystem()) -> Result<XcodeProject, ProjectIssue> {
+    /// `packages` reads the manifests of local Swift packages the targets
+    /// link (``packageModules``); without one, their code is not read.
+    public static func load(_ path: String, fileSystem: any ProjectFileSystem = LocalProjectFileSystem(),
+                            packages: (any SwiftPackageReading)? = nil) -> Result<XcodeProject, ProjectIssue> {
         var folder = path
         while folder.count > 1 && folder.hasSuffix("/") { folder.removeLast() }
         // Also accepted: the project.pbxproj itself, or a folder holding exactly one project.
@@ -184,7 +201,7 @@ public struct XcodeProject: Sendable {
             return .failure(ProjectIssue(.error, "project.pbxproj is not a valid property list: \(e.message)",
                                          at: ProjectLocation(file: pbxproj, line: e.line, column: e.column), hint: e.hint))
         }
-        var reader = ProjectReader(root: root, pbxproj: pbxproj, folder: folder, fileSystem: fileSystem)
+        var reader = ProjectReader(root: root, pbxproj: pbxproj, folder: folder, fileSystem: fileSystem, packages: packages)
         return reader.project()
     }
 }
@@ -195,6 +212,7 @@ private struct ProjectReader {
     let pbxproj: String
     let folder: String
     let fileSystem: any ProjectFileSystem
+    let packages: (any SwiftPackageReading)?
     var objects: [String: PlistNode] = [:]
     var parents: [String: String] = [:]
     var issues: [ProjectIssue] = []
@@ -203,11 +221,25 @@ private struct ProjectReader {
     /// and groups ask for it.
     var walks: [String: (swift: [String], otherSources: Bool)] = [:]
 
-    init(root: PlistNode, pbxproj: String, folder: String, fileSystem: any ProjectFileSystem) {
+    /// Modules of local packages read so far, in the order found.
+    var packageModules: [XcodeProject.Target] = [], packageModuleIDs = Set<String>()
+    /// Each manifest read once (nil: none kcs reads), by folder.
+    var packagesByFolder: [String: (any SwiftPackage)?] = [:]
+    /// Each product's module IDs once (nil: not readable), by its package's
+    /// folder and its name, and by product dependency, however many targets
+    /// and dependency objects name it.
+    var productModules: [String: [String]?] = [:], dependencyModules: [String: [String]?] = [:]
+    /// Folders the project lists that hold a `Package.swift`: local packages
+    /// as Xcode before 15 added them (a folder reference, and product
+    /// dependencies naming no package).
+    var packageFolders: [String]?
+
+    init(root: PlistNode, pbxproj: String, folder: String, fileSystem: any ProjectFileSystem, packages: (any SwiftPackageReading)?) {
         self.root = root
         self.pbxproj = pbxproj
         self.folder = folder
         self.fileSystem = fileSystem
+        self.packages = packages
     }
 
     func at(_ node: PlistNode?) -> ProjectLocation {
@@ -257,7 +289,14 @@ private struct ProjectReader {
             let name = t["name"]?.string ?? id
             var embedded: [String] = [], linked: [String] = []
             var sources: [String] = []
-            var allSwift = t["packageProductDependencies"]?.array?.isEmpty ?? true
+            var allSwift = true
+            // Products of Swift packages: a local package's modules are code
+            // kcs reads (keychain code lives in a package in many projects);
+            // a remote package's, or one kcs cannot read, is not.
+            for dependency in t["packageProductDependencies"]?.array?.compactMap(\.string) ?? [] {
+                guard let modules = packageProduct(dependency) else { allSwift = false; continue }
+                linked += modules
+            }
             for phaseID in t["buildPhases"]?.array?.compactMap(\.string) ?? [] {
                 guard let phase = objects[phaseID] else { continue }
                 let buildFiles = (phase["files"]?.array ?? []).compactMap { $0.string.flatMap { objects[$0] } }
@@ -308,7 +347,7 @@ private struct ProjectReader {
                 for f in objects[exceptionID]?["membershipExceptions"]?.array?.compactMap(\.string) ?? [] {
                     let p = ProjectPath.join(folder, f)
                     guard seenPaths.insert(p).inserted else { continue }
-                    if Self.otherSourceSuffixes.contains(where: { f.hasSuffix($0) }) { allSwift = false }
+                    if SourceFolder.otherSourceSuffixes.contains(where: { f.hasSuffix($0) }) { allSwift = false }
                     let found = f.hasSuffix(".swift") ? ([p], false) : self.sources(under: p, excluding: [])
                     if found.1 { allSwift = false }
                     for file in found.0 where listed.insert(file).inserted {
@@ -336,7 +375,8 @@ private struct ProjectReader {
         return .success(XcodeProject(path: folder, name: name, sourceRoot: sourceRoot,
                                      absoluteSourceRoot: ProjectPath.absolute(sourceRoot), pbxprojPath: pbxproj,
                                      configurations: configurations, defaultConfiguration: defaultName, targets: targets,
-                                     targetIndex: XcodeProject.index(targets), entitlementsFiles: entitlementsFiles,
+                                     packageModules: packageModules,
+                                     targetIndex: XcodeProject.index(targets + packageModules), entitlementsFiles: entitlementsFiles,
                                      issues: issues, fileSystem: fileSystem))
     }
 
@@ -438,48 +478,115 @@ private struct ProjectReader {
         sources(under: folder, excluding: excluded).swift
     }
 
+    /// The IDs of the package modules a product dependency
+    /// (`XCSwiftPackageProductDependency`) links, or nil when kcs does not
+    /// read its code: a remote package, a manifest kcs cannot follow, or no
+    /// reader given. A build-tool plugin links none.
+    mutating func packageProduct(_ id: String) -> [String]? {
+        if let known = dependencyModules[id] { return known }
+        var found: [String]?
+        if let dependency = objects[id], let product = dependency["productName"]?.string {
+            // A build-tool plugin (`plugin:SwiftLintPlugin`) runs at build
+            // time: no code of the target's.
+            if product.hasPrefix("plugin:") { return [] }
+            if let ref = dependency["package"]?.string {
+                let package = objects[ref]
+                if package?["isa"]?.string == "XCLocalSwiftPackageReference", let relative = package?["relativePath"]?.string {
+                    found = modules(of: product, inPackage: ProjectPath.join(sourceRoot, relative), at: dependency)
+                }
+            } else {
+                for folder in localPackageFolders() {
+                    found = modules(of: product, inPackage: folder, at: dependency)
+                    if found != nil { break }
+                }
+            }
+        }
+        dependencyModules[id] = found
+        return found
+    }
+
+    /// Local packages kcs reads at most, and their modules: a project names
+    /// a handful (a hostile one, any number).
+    static let maxPackages = 200, maxPackageModules = 5000
+
+    /// The IDs of the modules `product` of the package in `folder` compiles,
+    /// each added to ``packageModules`` once.
+    private mutating func modules(of product: String, inPackage folder: String, at dependency: PlistNode) -> [String]? {
+        let key = folder + "\u{0}" + product
+        if let known = productModules[key] { return known }
+        let package: (any SwiftPackage)?
+        if let known = packagesByFolder[folder] {
+            package = known
+        } else {
+            package = packagesByFolder.count < Self.maxPackages ? packages?.package(in: folder, fileSystem: fileSystem) : nil
+            packagesByFolder[folder] = package
+        }
+        var ids: [String]?
+        if let modules = package?.modules(of: product, fileSystem: fileSystem), packageModules.count + modules.count <= Self.maxPackageModules {
+            // Met again while its own dependencies are read (packages that
+            // depend on each other): nothing more to add.
+            productModules[key] = .some([])
+            var all: [String] = []
+            for m in modules {
+                // A product of another local package it depends on is code
+                // kcs reads too, its modules linked as the product's own.
+                var allSwift = m.allSwift, others: [String] = []
+                for other in m.localProducts {
+                    var found: [String]?
+                    for folder in other.packages {
+                        found = self.modules(of: other.name, inPackage: folder, at: dependency)
+                        if found != nil { break }
+                    }
+                    if let found { others += found } else { allSwift = false }
+                }
+                let moduleID = "swiftpm:" + folder + ":" + m.name
+                if packageModuleIDs.insert(moduleID).inserted {
+                    packageModules.append(XcodeProject.Target(
+                        id: moduleID, name: m.name, productType: XcodeProject.Target.packageModuleType, configurations: [],
+                        swiftSources: m.swiftSources, embeddedTargets: [], linkedTargets: others, codeIsAllSwiftSources: allSwift,
+                        attributesTeam: nil, location: at(dependency)))
+                }
+                all.append(moduleID)
+            }
+            ids = all
+        }
+        productModules[key] = ids
+        return ids
+    }
+
+    /// Folders of the project that hold a `Package.swift`: a folder
+    /// reference, a group or a synchronized folder, or a folder right below
+    /// one of them (Xcode 16 keeps a project's packages in a synchronized
+    /// `Modules` folder, as Anytype does; found on a real-project trial).
+    mutating func localPackageFolders() -> [String] {
+        if let known = packageFolders { return known }
+        var out: [String] = [], seen = Set<String>()
+        func consider(_ folder: String) {
+            guard seen.insert(fileSystem.canonical(folder)).inserted, seen.count < 10_000 else { return }
+            if case .success = fileSystem.read(ProjectPath.join(folder, "Package.swift")) { out.append(folder) }
+        }
+        for (id, object) in objects.sorted(by: { $0.key < $1.key }) {
+            let isa = object["isa"]?.string
+            let type = object["lastKnownFileType"]?.string ?? object["explicitFileType"]?.string
+            let folderReference = isa == "PBXFileReference" && (type == "folder" || type == "wrapper")
+            guard folderReference || isa == "PBXGroup" || isa == "PBXFileSystemSynchronizedRootGroup",
+                  object["path"] != nil, let p = path(of: id) else { continue }
+            consider(p)
+            if !folderReference {
+                for name in (fileSystem.contents(ofDirectory: p) ?? []).prefix(1000) where !name.hasPrefix(".") { consider(ProjectPath.join(p, name)) }
+            }
+        }
+        packageFolders = out
+        return out
+    }
+
     /// The `.swift` files below `folder`, and whether it holds sources in
     /// another language (Objective-C, C, C++), whose code kcs does not read.
     mutating func sources(under folder: String, excluding excluded: Set<String>) -> (swift: [String], otherSources: Bool) {
         let key = ([folder] + excluded.sorted()).joined(separator: "\u{0}")
         if let known = walks[key] { return known }
-        let found = walk(folder, excluding: excluded)
+        let found = SourceFolder.walk(folder, excluding: excluded, fileSystem: fileSystem)
         walks[key] = found
         return found
-    }
-
-    static let otherSourceSuffixes = [".m", ".mm", ".c", ".cc", ".cpp", ".cxx"]
-
-    private func walk(_ folder: String, excluding excluded: Set<String>) -> (swift: [String], otherSources: Bool) {
-        var found: [String] = []
-        var otherSources = false
-        var pending = [(folder, 0)]
-        var visited = 0
-        // Each folder and file once, however links reach it: two links to
-        // "." made one file some 2,000 paths, each read and parsed (a 100 KB
-        // file took 100 s and 670 MB; found by adversarial testing).
-        var seenFolders: Set<String> = [fileSystem.canonical(folder)], seenFiles: Set<String> = []
-        // Bounded in files, folders, entries looked at and depth: a
-        // synchronized folder may hold anything (2,000 links to one folder of
-        // 20,000 files listed it 2,000 times: 45 s; found by adversarial
-        // testing). A folder is known by its canonical name before it is
-        // looked into, and told from a file without listing it.
-        var entries = 0
-        while let (dir, depth) = pending.popLast(), found.count < 5000, visited < 2000, entries < 100_000 {
-            visited += 1
-            for name in fileSystem.contents(ofDirectory: dir) ?? [] where !name.hasPrefix(".") {
-                entries += 1
-                if entries >= 100_000 { break }
-                let p = ProjectPath.join(dir, name)
-                if name.hasSuffix(".swift") {
-                    if !excluded.contains(p), seenFiles.insert(fileSystem.canonical(p)).inserted { found.append(p) }
-                } else if Self.otherSourceSuffixes.contains(where: { name.hasSuffix($0) }) {
-                    if !excluded.contains(p) { otherSources = true }
-                } else if depth < 16, !excluded.contains(p), seenFolders.insert(fileSystem.canonical(p)).inserted, fileSystem.isDirectory(p) {
-                    pending.append((p, depth + 1))
-                }
-            }
-        }
-        return (found.sorted(), otherSources)
     }
 }

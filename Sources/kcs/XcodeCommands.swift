@@ -102,7 +102,7 @@ func lintProject(_ path: String, profile: String?, configuration: String?, team:
     let renderer = DiagnosticRenderer(colour: useColour(.auto))
     var render = ProjectDiagnostics(fileSystem: fileSystem)
     let lint: ProjectLint
-    switch ProjectLint.load(path, configuration: configuration, team: team, fileSystem: fileSystem) {
+    switch ProjectLint.load(path, configuration: configuration, team: team, fileSystem: fileSystem, packages: PackageManifestReader()) {
     case .success(let l): lint = l
     case .failure(let issue):
         printError(renderer.render(render.diagnostic(issue, code: .projectUnreadable, length: 1)))

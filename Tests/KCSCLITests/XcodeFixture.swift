@@ -25,6 +25,18 @@ struct XcodeFixture {
         var attributesTeam: String?
         /// Synchronized folders (Xcode 16) of the target, relative to the project folder.
         var synchronizedFolders: [String] = []
+        /// Products of Swift packages it links.
+        var packageProducts: [PackageProduct] = []
+    }
+
+    /// A product of a Swift package: a local one by its folder (relative to
+    /// the project folder), as Xcode 15 writes it (`XCLocalSwiftPackageReference`)
+    /// or, `legacy`, as earlier versions did (a folder reference, and a
+    /// product dependency naming no package); a remote one when `local` is nil.
+    struct PackageProduct {
+        var name: String
+        var local: String?
+        var legacy = false
     }
 
     /// Exception sets of synchronized folders: for a target the folder
@@ -153,6 +165,37 @@ struct XcodeFixture {
             synchronized[folder] = gid
             groupChildren.append(gid)
         }
+        var packageRefs: [String: String] = [:], legacyFolders: [String: String] = [:]
+        func packageProductDependency(_ p: PackageProduct) -> String {
+            let dep = id()
+            var fields = [("isa", "XCSwiftPackageProductDependency")]
+            if let local = p.local, p.legacy {
+                if legacyFolders[local] == nil {
+                    let ref = id()
+                    object(ref, local, [("isa", "PBXFileReference"), ("lastKnownFileType", "folder"), ("path", q(local)),
+                                        ("sourceTree", "\"<group>\"")])
+                    legacyFolders[local] = ref
+                    groupChildren.append(ref)
+                }
+            } else {
+                let key = p.local ?? "remote"
+                let ref = packageRefs[key] ?? {
+                    let ref = id()
+                    if let local = p.local {
+                        object(ref, local, [("isa", "XCLocalSwiftPackageReference"), ("relativePath", q(local))])
+                    } else {
+                        object(ref, "remote", [("isa", "XCRemoteSwiftPackageReference"), ("repositoryURL", q("https://example.com/kit.git")),
+                                               ("requirement", "{kind = upToNextMajorVersion; minimumVersion = 1.0.0; }")])
+                    }
+                    packageRefs[key] = ref
+                    return ref
+                }()
+                fields.append(("package", ref))
+            }
+            fields.append(("productName", q(p.name)))
+            object(dep, p.name, fields)
+            return dep
+        }
         var attributes: [String] = []
         for t in targets {
             guard let tid = targetIDs[t.name] else { continue }
@@ -205,6 +248,9 @@ struct XcodeFixture {
             if !t.synchronizedFolders.isEmpty {
                 fields.append(("fileSystemSynchronizedGroups", list(t.synchronizedFolders.compactMap { synchronized[$0] })))
             }
+            if !t.packageProducts.isEmpty {
+                fields.append(("packageProductDependencies", list(t.packageProducts.map(packageProductDependency))))
+            }
             fields += [("name", q(t.name)), ("productName", q(t.name)), ("productReference", productRefs[t.name] ?? ""),
                        ("productType", q(t.productType))]
             object(tid, t.name, fields)
@@ -214,9 +260,11 @@ struct XcodeFixture {
         object(mainGroup, "main", [("isa", "PBXGroup"), ("children", list(groupChildren)), ("sourceTree", "\"<group>\"")])
         let projectConfigs = configurationList("PBXProject \"\(name)\"", projectSettings, projectXCConfig, anchored: anchoredXCConfig)
         let rootID = id()
-        object(rootID, "Project object", [("isa", "PBXProject"), ("attributes", "{TargetAttributes = {\(attributes.joined(separator: " "))}; }"),
-                                          ("buildConfigurationList", projectConfigs), ("mainGroup", mainGroup),
-                                          ("projectDirPath", "\"\""), ("targets", list(targets.compactMap { targetIDs[$0.name] }))])
+        var projectFields = [("isa", "PBXProject"), ("attributes", "{TargetAttributes = {\(attributes.joined(separator: " "))}; }"),
+                             ("buildConfigurationList", projectConfigs), ("mainGroup", mainGroup)]
+        if !packageRefs.isEmpty { projectFields.append(("packageReferences", list(packageRefs.keys.sorted().compactMap { packageRefs[$0] }))) }
+        projectFields += [("projectDirPath", "\"\""), ("targets", list(targets.compactMap { targetIDs[$0.name] }))]
+        object(rootID, "Project object", projectFields)
         let text = """
             // !$*UTF8*$!
             {

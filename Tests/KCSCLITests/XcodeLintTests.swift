@@ -314,6 +314,123 @@ struct XcodeLintTests {
                 "\(asked?.hint ?? "none")")
     }
 
+    @Test(arguments: [false, true])
+    func aLocalSwiftPackageIsCodeOfTheTargetsThatLinkIt(legacy: Bool) throws {
+        // Keychain code in a package of the repository runs with the
+        // entitlements of the app that links its product, as a framework's
+        // does; Xcode 15 names the package, earlier versions a folder.
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let team = XcodeFixture.team
+        f.targets[0].packageProducts = [.init(name: "VaultKit", local: "Packages/Vault", legacy: legacy)]
+        f.targets[1].packageProducts = [.init(name: "Analytics", local: nil)]
+        func call(_ group: String) -> String {
+            "    _ = SecItemAdd([kSecClass as String: kSecClassGenericPassword, kSecAttrAccessGroup as String: \"\(team).\(group)\"] as CFDictionary, nil)\n"
+        }
+        f.write("Packages/Vault/Package.swift", """
+            // swift-tools-version:5.9
+            import PackageDescription
+
+            let package = Package(
+                name: "Vault",
+                platforms: [.iOS(.v17)],
+                products: [
+                    .library(name: "VaultKit", targets: ["VaultKit"]),
+                    .library(name: "Unused", targets: ["Unused"]),
+                ],
+                dependencies: [.package(url: "https://example.com/log.git", from: "1.0.0"), .package(path: "../Shared")],
+                targets: [
+                    .target(name: "VaultKit", dependencies: ["Store", .product(name: "Log", package: "log"), "SharedKit"],
+                            exclude: ["Old"]),
+                    .target(name: "Store", path: "Custom/Store"),
+                    .target(name: "Unused"),
+                    .testTarget(name: "VaultKitTests", dependencies: ["VaultKit"]),
+                ]
+            )
+
+            """)
+        f.write("Packages/Vault/Sources/VaultKit/Vault.swift", "import Store\nfunc title() -> String { \"\" }\n")
+        f.write("Packages/Vault/Sources/VaultKit/Old/Old.swift", "import Security\nfunc old() {\n" + call("Old") + "}\n")
+        f.write("Packages/Vault/Custom/Store/Store.swift", "import Security\nfunc save() {\n" + call("com.example.Other")
+                + "#if DEBUG\n" + call("Debug") + "#endif\n#if os(macOS)\n" + call("Mac") + "#endif\n}\n")
+        f.write("Packages/Vault/Sources/Unused/Unused.swift", "import Security\nfunc unused() {\n" + call("Unused") + "}\n")
+        // A product of another local package the first depends on.
+        f.write("Packages/Shared/Package.swift", """
+            // swift-tools-version:5.9
+            import PackageDescription
+            let package = Package(name: "Shared", products: [.library(name: "SharedKit", targets: ["SharedKit"])],
+                                  targets: [.target(name: "SharedKit")])
+
+            """)
+        f.write("Packages/Shared/Sources/SharedKit/Shared.swift", "import Security\nfunc shared() {\n" + call("com.example.Elsewhere") + "}\n")
+        f.writeProject()
+        let lint = try ProjectLint.load(f.projectPath, packages: PackageManifestReader()).get()
+        let app = try #require(lint.project.targets.first { $0.name == "App" })
+        let code = lint.project.code(of: app)
+        // The product's module and the module it depends on in the package;
+        // not the folder it excludes, nor another product's module.
+        #expect(code.swiftSources.map { ($0 as NSString).lastPathComponent } == ["KeychainStore.swift", "Vault.swift", "Store.swift", "Shared.swift"])
+        // `Log` comes from a remote package: code kcs does not read.
+        #expect(!code.allSwift)
+        #expect(lint.project.packageModules.map(\.name) == ["SharedKit", "VaultKit", "Store"])
+        let said = CodeCheck.run(lint).filter { $0.code == .codeGroupNotEntitled || $0.code == .codeGroupNotCheckable }
+            .map { "\($0.file.map { ($0.name as NSString).lastPathComponent } ?? "?"): \($0.message)" }
+            .filter { !$0.hasPrefix("ShareViewController.swift") }
+        #expect(said == [
+            "Store.swift: target 'App' (configuration 'Release') (in package module 'Store', which it links) names the access group "
+                + "\(team).com.example.Other, which it is not entitled to: if it makes this call, the call fails with errSecMissingEntitlement (-34018)",
+            // A package's flags are its own: DEBUG is not known; os() is the app's.
+            "Store.swift: target 'App' (configuration 'Release') (in package module 'Store', which it links) names the access group "
+                + "\(team).Debug under #if DEBUG, which it is not entitled to; kcs cannot tell whether this build compiles the call",
+            "Shared.swift: target 'App' (configuration 'Release') (in package module 'SharedKit', which it links) names the access group "
+                + "\(team).com.example.Elsewhere, which it is not entitled to: if it makes this call, the call fails with errSecMissingEntitlement (-34018)",
+        ], "\(said)")
+        // Without a manifest reader the package is not read.
+        let unread = try ProjectLint.load(f.projectPath).get()
+        let plainApp = try #require(unread.project.targets.first { $0.name == "App" })
+        #expect(unread.project.code(of: plainApp).swiftSources.count == 1 && !unread.project.code(of: plainApp).allSwift)
+    }
+
+    @Test func aPackageManifestKcsCannotFollowLeavesItsCodeUnread() throws {
+        // A product list built in code is not guessed at: the package's code
+        // is code kcs does not read, as before.
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.targets[0].packageProducts = [.init(name: "Kit", local: "Kit")]
+        f.write("Kit/Package.swift", """
+            import PackageDescription
+            let names = ["Kit"]
+            let package = Package(name: "Kit", products: names.map { .library(name: $0, targets: [$0]) },
+                                  targets: names.map { .target(name: $0) })
+
+            """)
+        f.write("Kit/Sources/Kit/Kit.swift", "func kit() {}\n")
+        // Hostile: nesting past any person's manifest, on the thread that
+        // reads the project (swift-syntax recurses per level), and packages
+        // that depend on each other.
+        f.targets[1].packageProducts = [.init(name: "Deep", local: "Deep"), .init(name: "Chain", local: "Chain"), .init(name: "A", local: "A")]
+        f.write("Deep/Package.swift", "let package = Package(name: \"Deep\", products: " + String(repeating: "[", count: 200_000) + "\n")
+        f.write("Chain/Package.swift", "let package = Package(name: \"Chain\", products: [.library(name: \"Chain\", targets: "
+                + String(repeating: "try ", count: 50_000) + "[\"Chain\"])], targets: [.target(name: \"Chain\")])\n")
+        for (name, other) in [("A", "B"), ("B", "A")] {
+            f.write("\(name)/Package.swift", """
+                let package = Package(name: "\(name)", products: [.library(name: "\(name)", targets: ["\(name)"])],
+                                      dependencies: [.package(path: "../\(other)")],
+                                      targets: [.target(name: "\(name)", dependencies: ["\(other)"])])
+
+                """)
+            f.write("\(name)/Sources/\(name)/\(name).swift", "func f\(name)() {}\n")
+        }
+        f.writeProject()
+        let lint = try ProjectLint.load(f.projectPath, packages: PackageManifestReader()).get()
+        let app = try #require(lint.project.targets.first { $0.name == "App" })
+        #expect(!lint.project.code(of: app).allSwift && lint.project.code(of: app).swiftSources.count == 1)
+        let widget = try #require(lint.project.targets.first { $0.name == "Widget" })
+        #expect(lint.project.packageModules.map(\.name).sorted() == ["A", "B"])
+        #expect(lint.project.code(of: widget).swiftSources.map { ($0 as NSString).lastPathComponent } == ["Provider.swift", "A.swift", "B.swift"])
+        #expect(!lint.project.code(of: widget).allSwift)  // Deep is not read
+    }
+
     @Test func ifConditionsAreAnsweredForEachBuild() throws {
         // `#if os(…)` and flags are the build's: a group under a branch this
         // build does not compile is no failure, under one it does it is.
@@ -1005,6 +1122,6 @@ struct XcodeLintTests {
 extension XcodeFixture {
     /// What `kcs lint --project` reports from the code of the written project.
     func codeFindings() throws -> [Diagnostic] {
-        CodeCheck.run(try ProjectLint.load(projectPath).get())
+        CodeCheck.run(try ProjectLint.load(projectPath, packages: PackageManifestReader()).get())
     }
 }

@@ -1,0 +1,208 @@
+import KCSXcodeProject
+import SwiftParser
+import SwiftSyntax
+
+/// A local Swift package's manifest, read without running it: the literal
+/// `Package(products: […], targets: […])` most manifests are. Whatever is
+/// computed (a list built in a loop, targets appended later, a name held in
+/// a variable) leaves the part it touches unknown, never guessed.
+struct PackageManifest: SwiftPackage {
+    enum Dependency: Hashable {
+        /// `"Name"` or `.byName(name:)`: a module of this package, else a product of another.
+        case byName(String)
+        /// `.target(name:)`: a module of this package.
+        case module(String)
+        /// `.product(name:package:)`: another package's product.
+        case product(String, package: String)
+    }
+
+    struct Module {
+        /// `target`, `executableTarget`, `binaryTarget`, `systemLibrary`, `macro`, …
+        var kind: String
+        var path: String?
+        var exclude: [String]
+        var sources: [String]?
+        /// Nil when the list is not written out.
+        var dependencies: [Dependency]?
+        /// An argument kcs reads (`path:`, `exclude:`, `sources:`) is not a literal.
+        var unreadable: Bool
+    }
+
+    /// The package's folder.
+    let folder: String
+    /// The folders of the local packages it depends on (`.package(path:)`).
+    var localPackages: [String] = []
+    /// Library products: their modules by name, nil when not written out.
+    var libraries: [String: [String]?] = [:]
+    var modules: [String: Module] = [:]
+
+
+    /// The manifest's `Package(…)` call, or nil when there is none.
+    init?(_ text: String, folder: String) {
+        self.folder = folder
+        var parser = Parser(text, maximumNestingLevel: CodeCheck.maxNesting)
+        let tree = SourceFileSyntax.parse(from: &parser)
+        let finder = PackageCallFinder(viewMode: .sourceAccurate)
+        finder.walk(tree)
+        guard let call = finder.call else { return nil }
+        for argument in call.arguments {
+            switch argument.label?.text {
+            case "dependencies":
+                for call in Self.calls(in: argument.expression) where Self.member(call) == "package" {
+                    if let path = Self.string(Self.argument("path", of: call)) { localPackages.append(ProjectPath.join(folder, path)) }
+                }
+            case "products":
+                for call in Self.calls(in: argument.expression) where Self.member(call) == "library" {
+                    guard let name = Self.string(Self.argument("name", of: call)) else { continue }
+                    libraries[name] = Self.strings(Self.argument("targets", of: call))
+                }
+            case "targets":
+                for call in Self.calls(in: argument.expression) {
+                    guard let kind = Self.member(call), let name = Self.string(Self.argument("name", of: call)) else { continue }
+                    let path = Self.argument("path", of: call), exclude = Self.argument("exclude", of: call)
+                    let sources = Self.argument("sources", of: call)
+                    let readPath = path.map(Self.string), readExclude = exclude.map(Self.strings), readSources = sources.map(Self.strings)
+                    modules[name] = Module(
+                        kind: kind, path: readPath ?? nil, exclude: (readExclude ?? nil) ?? [], sources: readSources ?? nil,
+                        dependencies: Self.dependencies(Self.argument("dependencies", of: call)),
+                        unreadable: readPath == .some(nil) || readExclude == .some(nil) || readSources == .some(nil))
+                }
+            default: break
+            }
+        }
+    }
+
+    /// The modules `product` compiles, its own first, then those they depend
+    /// on in the package, breadth first; nil when the manifest does not say.
+    func modules(of product: String, fileSystem: any ProjectFileSystem) -> [PackageModule]? {
+        guard let first = libraries[product] ?? nil else { return nil }
+        var out: [PackageModule] = []
+        var queue = first, seen = Set(first), next = 0
+        while next < queue.count, out.count < 1000 {
+            let name = queue[next]
+            next += 1
+            guard let module = modules[name] else { return nil }
+            // Macros and plugins run at build time: no code of the app's.
+            if module.kind == "macro" || module.kind == "plugin" { continue }
+            var allSwift = !module.unreadable && module.kind != "binaryTarget" && module.kind != "systemLibrary"
+            var localProducts: [PackageModule.LocalProduct] = []
+            for dependency in module.dependencies ?? [] {
+                switch dependency {
+                case .module(let d):
+                    guard modules[d] != nil else { return nil }
+                    if seen.insert(d).inserted { queue.append(d) }
+                case .byName(let d) where modules[d] != nil:
+                    if seen.insert(d).inserted { queue.append(d) }
+                case .byName(let d), .product(let d, _):
+                    // Another package's product: read when a local package
+                    // may declare it (the one named, else any; SwiftPM names a
+                    // path package by its folder), not when it is remote.
+                    var package: String?
+                    if case .product(_, let p) = dependency { package = p }
+                    let folders = localPackages.filter { package == nil || ProjectPath.lastComponent($0).lowercased() == package?.lowercased() }
+                    if folders.isEmpty { allSwift = false } else { localProducts.append(.init(name: d, packages: folders)) }
+                }
+            }
+            if module.dependencies == nil { allSwift = false }
+            var swift: [String] = []
+            if allSwift || module.kind == "target" || module.kind == "executableTarget" {
+                let defaults = ["Sources", "Source", "src", "srcs"].map { ProjectPath.join(ProjectPath.join(folder, $0), name) }
+                if let dir = module.path.map({ ProjectPath.join(folder, $0) }) ?? defaults.first(where: fileSystem.isDirectory) {
+                    let excluded = Set(module.exclude.map { ProjectPath.join(dir, $0) })
+                    for part in module.sources?.map({ ProjectPath.join(dir, $0) }) ?? [dir] {
+                        if part.hasSuffix(".swift") {
+                            if !excluded.contains(part) { swift.append(part) }
+                            continue
+                        }
+                        let found = SourceFolder.walk(part, excluding: excluded, fileSystem: fileSystem)
+                        if found.otherSources { allSwift = false }
+                        swift += found.swift
+                    }
+                } else {
+                    allSwift = false
+                }
+            }
+            out.append(PackageModule(name: name, swiftSources: swift, allSwift: allSwift, localProducts: localProducts))
+        }
+        return out
+    }
+
+    // MARK: Reading the call
+
+    /// The calls written as the elements of an array literal (`[.library(…), …]`).
+    private static func calls(in e: ExprSyntax) -> [FunctionCallExprSyntax] {
+        e.as(ArrayExprSyntax.self)?.elements.compactMap { $0.expression.as(FunctionCallExprSyntax.self) } ?? []
+    }
+
+    /// The member a call names: `library` of `.library(…)` or `Product.library(…)`.
+    private static func member(_ call: FunctionCallExprSyntax) -> String? {
+        call.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text
+    }
+
+    private static func argument(_ label: String, of call: FunctionCallExprSyntax) -> ExprSyntax? {
+        call.arguments.first { $0.label?.text == label }?.expression
+    }
+
+    private static func string(_ e: ExprSyntax?) -> String? {
+        e?.as(StringLiteralExprSyntax.self)?.representedLiteralValue
+    }
+
+    /// An array of string literals, or nil when it is anything else.
+    private static func strings(_ e: ExprSyntax?) -> [String]? {
+        guard let elements = e?.as(ArrayExprSyntax.self)?.elements else { return nil }
+        var out: [String] = []
+        for element in elements {
+            guard let s = string(element.expression) else { return nil }
+            out.append(s)
+        }
+        return out
+    }
+
+    private static func dependencies(_ e: ExprSyntax?) -> [Dependency]? {
+        guard let e else { return [] }
+        guard let elements = e.as(ArrayExprSyntax.self)?.elements else { return nil }
+        var out: [Dependency] = []
+        for element in elements {
+            if let name = string(element.expression) {
+                out.append(.byName(name))
+                continue
+            }
+            guard let call = element.expression.as(FunctionCallExprSyntax.self), let kind = member(call) else { return nil }
+            switch kind {
+            case "product", "target", "byName":
+                guard let name = string(argument("name", of: call)) else { return nil }
+                if kind == "product" {
+                    guard let package = string(argument("package", of: call)) else { return nil }
+                    out.append(.product(name, package: package))
+                } else {
+                    out.append(kind == "target" ? .module(name) : .byName(name))
+                }
+            default: return nil
+            }
+        }
+        return out
+    }
+
+    /// The first `Package(…)` call.
+    private final class PackageCallFinder: SyntaxVisitor {
+        var call: FunctionCallExprSyntax?
+        override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+            if call == nil, node.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text == "Package" { call = node }
+            return call == nil ? .visitChildren : .skipChildren
+        }
+    }
+}
+
+/// Reads local packages' manifests for the project reader.
+public struct PackageManifestReader: SwiftPackageReading {
+    public init() {}
+
+    public func package(in folder: String, fileSystem: any ProjectFileSystem) -> (any SwiftPackage)? {
+        // The code check's limits, and its thread of large stack: the
+        // project is read on the caller's, and swift-syntax recurses once
+        // per level of nesting or of a long chain (`try try …`).
+        guard case .success(let bytes) = fileSystem.read(ProjectPath.join(folder, "Package.swift")),
+              CodeCheck.refusal(bytes) == nil else { return nil }
+        return LargeStack.run { PackageManifest(String(decoding: bytes, as: UTF8.self), folder: folder) }
+    }
+}
