@@ -76,7 +76,10 @@ public enum SourceFolder {
                 entries += 1
                 if entries >= 100_000 { break }
                 let p = ProjectPath.join(dir, name)
-                if name.hasSuffix(".swift") {
+                // A folder named `X.swift` is a folder: Xcode compiles what it
+                // holds (Anytype keeps a file in one; it was reported as a
+                // source kcs could not read, and its calls were missed).
+                if name.hasSuffix(".swift"), !fileSystem.isDirectory(p) {
                     if !excluded.contains(p), seenFiles.insert(fileSystem.canonical(p)).inserted { found.append(p) }
                 } else if otherSourceSuffixes.contains(where: { name.hasSuffix($0) }) {
                     if !excluded.contains(p) { otherSources = true }

@@ -211,6 +211,28 @@ struct XcodeLintTests {
         let lint = try BinaryRunner.run(["lint", path])
         #expect((lint.stdout + lint.stderr).components(separatedBy: "[KCS510]").count - 1 == 1, "\(lint.stdout)\(lint.stderr)")
     }
+    @Test func aFolderNamedLikeASwiftFileIsWalked() throws {
+        // Xcode compiles the file in `Keys.swift/`: it is no source kcs
+        // cannot read, and its calls are checked (found on Anytype).
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.targets[0].synchronizedFolders = ["AppSync"]
+        f.write("AppSync/Keys.swift/Keys.swift", """
+            import Security
+            func key() -> OSStatus {
+                SecItemAdd([kSecClass as String: kSecClassGenericPassword, kSecAttrAccessGroup as String: "\(XcodeFixture.team).com.example.inFolder"] as CFDictionary, nil)
+            }
+
+            """)
+        f.writeProject()
+        let lint = try ProjectLint.load(f.projectPath).get()
+        let app = try #require(lint.project.targets.first { $0.name == "App" })
+        #expect(lint.project.code(of: app).swiftSources.map { ($0 as NSString).lastPathComponent } == ["KeychainStore.swift", "Keys.swift"])
+        let found = CodeCheck.run(lint)
+        #expect(!found.contains { $0.message.contains("cannot read") }, "\(found.map(\.message))")
+        #expect(found.contains { $0.code == .codeGroupNotEntitled && $0.message.contains("com.example.inFolder") }, "\(found.map(\.message))")
+    }
+
     @Test func anExtensionWhoseCodeTouchesNoSharedDataIsNotAskedToShare() throws {
         // KCS604 asks only targets whose code may read what the app stores
         // (a notification service extension rewriting a title was noise).
