@@ -12,6 +12,11 @@ public struct ProjectLint {
     /// The configuration the single-configuration checks use.
     public let configuration: String
     public let fileSystem: any ProjectFileSystem
+    /// Why targets were left out in some configuration: kcs cannot tell
+    /// which platform they build for (an xcconfig that sets SDKROOT is
+    /// missing). Said by ``run(profile:profilePath:)``: the lint passed
+    /// silently while the import failed (found on a real-project trial).
+    var unplaced: [ProjectIssue] = []
 
     /// Reads the project and resolves every signed target in every configuration.
     /// `settingsBudget`: the settings all resolutions may hold together (tests).
@@ -27,15 +32,21 @@ public struct ProjectLint {
         case .failure(let issue): return .failure(issue)
         }
         if let settingsBudget { project.limitSettings(to: settingsBudget) }
-        var signings: [TargetSigning] = []
+        var signings: [TargetSigning] = [], unplaced: [ProjectIssue] = []
         for t in project.targets where t.kind != nil {
             for c in project.configurations {
-                guard let platform = project.platforms(of: t, configuration: c.name).platforms.first else { continue }
+                let (platforms, issues) = project.platforms(of: t, configuration: c.name)
+                guard let platform = platforms.first else {
+                    unplaced += issues
+                    continue
+                }
                 signings.append(TargetSigning.resolve(project, t, configuration: c.name, platform: platform, team: team, fileSystem: fileSystem))
             }
         }
-        return .success(ProjectLint(project: project, signings: signings, configuration: configuration ?? project.defaultConfiguration,
-                                    fileSystem: fileSystem))
+        var lint = ProjectLint(project: project, signings: signings, configuration: configuration ?? project.defaultConfiguration,
+                               fileSystem: fileSystem)
+        lint.unplaced = unplaced
+        return .success(lint)
     }
 
     /// The signing of a target in the lint's configuration.
@@ -59,6 +70,9 @@ public struct ProjectLint {
         var groupIndex: [String: Int] = [:]
         // CocoaPods' files, absent until `pod install`: one warning for all.
         var pods: (first: ProjectIssue, files: Set<String>)?
+        for issue in unplaced where seen.insert(issue.message + "\u{0}" + (issue.hint ?? "")).inserted {
+            groups.append((issue, []))
+        }
         for s in signings {
             for issue in s.issues where seen.insert(issue.message + "\u{0}" + (issue.hint ?? "")).inserted {
                 if let file = issue.missingPodsFile {

@@ -497,6 +497,30 @@ public enum ProjectPath {
         }
     }
 
+    /// The git submodule a missing file is in: a folder a `.gitmodules`
+    /// above the file lists (`path = …`) and the file's path runs through.
+    /// A submodule not checked out is an empty folder in a fresh clone
+    /// (Authenticator's xcconfigs; found on a real-project trial).
+    public static func submodule(of path: String, in fileSystem: any ProjectFileSystem) -> String? {
+        let file = normalize(path)
+        var folder = directory(file)
+        for _ in 0..<32 {
+            if case .success(let bytes) = fileSystem.read(join(folder, ".gitmodules")), bytes.count <= 1 << 20 {
+                for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
+                    let parts = line.split(separator: "=", maxSplits: 1)
+                    guard parts.count == 2, parts[0].split(whereSeparator: { $0 == " " || $0 == "\t" }) == ["path"] else { continue }
+                    let value = parts[1].drop { $0 == " " || $0 == "\t" }
+                    let module = normalize(join(folder, String(value.reversed().drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed())))
+                    if file.hasPrefix(module + "/") { return module }
+                }
+            }
+            let up = directory(folder)
+            if up == folder { break }
+            folder = up
+        }
+        return nil
+    }
+
     /// Removes `.`, empty components and `dir/..` pairs.
     public static func normalize(_ path: String) -> String {
         let absolute = path.hasPrefix("/")

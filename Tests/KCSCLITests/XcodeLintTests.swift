@@ -211,6 +211,24 @@ struct XcodeLintTests {
         let lint = try BinaryRunner.run(["lint", path])
         #expect((lint.stdout + lint.stderr).components(separatedBy: "[KCS510]").count - 1 == 1, "\(lint.stdout)\(lint.stderr)")
     }
+    @Test func aTargetWhosePlatformIsUnknownIsSaidNotPassedOver() throws {
+        // SDKROOT set only in an xcconfig of a submodule not checked out:
+        // the lint said nothing while the import failed (Authenticator).
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.projectSettings = [:]
+        f.write(".gitmodules", "[submodule \"xcconfigs\"]\n\tpath = Vendor/xcconfigs\n\turl = https://example.com/xcconfigs.git\n")
+        f.projectXCConfig = ["Debug": "Vendor/xcconfigs/iOS.xcconfig", "Release": "Carthage/Checkouts/base/Base.xcconfig"]
+        f.writeProject()
+        let d = try ProjectLint.load(f.projectPath).get().run()
+        let said = d.map { "\($0.message) | \($0.hint ?? "")" }
+        #expect(said.contains { $0.hasPrefix("cannot read the xcconfig file '") && $0.contains("Vendor/xcconfigs/iOS.xcconfig")
+                    && $0.contains("| it is in the git submodule ") && $0.contains("run `git submodule update --init`") }, "\(said)")
+        #expect(said.contains { $0.contains("Carthage/Checkouts/base/Base.xcconfig") && $0.contains("| it is in Carthage/Checkouts, which `carthage checkout` fills") },
+                "\(said)")
+        #expect(said.contains { $0.hasPrefix("cannot tell which platform target 'App' builds for: SDKROOT is ''") }, "\(said)")
+    }
+
     @Test func aFolderNamedLikeASwiftFileIsWalked() throws {
         // Xcode compiles the file in `Keys.swift/`: it is no source kcs
         // cannot read, and its calls are checked (found on Anytype).
