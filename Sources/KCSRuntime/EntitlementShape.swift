@@ -133,6 +133,13 @@ public enum EntitlementShape {
     /// Entitlement), `group.` included: WireGuard's and ProtonVPN's Mac apps
     /// ship `TEAMID.group.…` groups, and renaming one loses its container.
     public static func applicationGroup(_ group: String, teamID: String?, macOS: Bool) -> Finding? {
+        // A setting left empty (Orbot empties its Debug settings on purpose):
+        // "did you mean group.?" fixed nothing (found on a real-project trial).
+        if group.isEmpty {
+            return Finding(code: .lintAppGroupShape, group: group, message: "an app group is empty: the setting that names it expands to nothing",
+                           hint: "give the setting a value (group.…) in this configuration, or take the entry out of the entitlements file",
+                           fix: nil)
+        }
         if group.contains("$(") || isApples(group) || group.hasPrefix("group.") { return nil }
         if let team = teamPrefix(of: group) {
             if macOS { return nil }

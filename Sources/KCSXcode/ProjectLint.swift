@@ -220,7 +220,9 @@ public struct ProjectLint {
         var answers: [String: String?] = [:]
         for host in project.targets where host.kind != nil {
             guard let h = signing(of: host) else { continue }
-            let shared = Set(h.keychainAccessGroups.map(\.value) + h.applicationGroups.map(\.value))
+            // A group whose setting expands to nothing is no group to share
+            // ("stores in" and nothing after it; found on a real-project trial).
+            let shared = Set(h.keychainAccessGroups.map(\.value) + h.applicationGroups.map(\.value)).subtracting([""])
             guard !shared.isEmpty else { continue }
             for id in host.embeddedTargets {
                 guard let child = project.targets.first(where: { $0.id == id }), let c = signing(of: child) else { continue }

@@ -229,6 +229,22 @@ struct XcodeLintTests {
         #expect(said.contains { $0.hasPrefix("cannot tell which platform target 'App' builds for: SDKROOT is ''") }, "\(said)")
     }
 
+    @Test func aGroupWhoseSettingIsEmptyIsSaidSo() throws {
+        // Orbot empties its Debug settings on purpose: "app group  does not
+        // start with group. … did you mean group.?" and an extension "cannot
+        // read what 'Orbot' stores in " (nothing) helped nobody.
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.writeEntitlements("App/App.entitlements", keychain: [], appGroups: ["$(APP_GROUP)"])
+        f.projectSettings["Release"]?["APP_GROUP"] = ""
+        f.writeProject()
+        let d = try ProjectLint.load(f.projectPath).get().run()
+        let said = d.map { "\($0.code.rawValue) \($0.message) | \($0.hint ?? "")" }
+        #expect(said.contains { $0.contains("an app group is empty: the setting that names it expands to nothing | give the setting a value") }, "\(said)")
+        #expect(!said.contains { $0.contains("did you mean group.?") }, "\(said)")
+        #expect(!d.contains { $0.code == .projectExtensionGroup }, "\(said)")
+    }
+
     @Test func aFolderNamedLikeASwiftFileIsWalked() throws {
         // Xcode compiles the file in `Keys.swift/`: it is no source kcs
         // cannot read, and its calls are checked (found on Anytype).
