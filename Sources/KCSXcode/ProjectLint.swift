@@ -321,7 +321,27 @@ public struct ProjectLint {
         // project writes them, so messages keep its paths.
         var listed = Set(candidates.map { fileSystem.canonical($0.0) })
         var folders = Set(written.map(ProjectPath.directory))
-        for t in project.targets where t.kind != nil { folders.insert(ProjectPath.join(project.sourceRoot, t.name)) }
+        // Each target's folder and those below it, two levels down: a stale
+        // copy in `Resources/` is the file someone edits by mistake
+        // (ChatSecure; found on a real-project trial). Bounded in entries
+        // looked at and folders kept.
+        var entries = 0
+        for t in project.targets where t.kind != nil {
+            var level = [ProjectPath.join(project.sourceRoot, t.name)]
+            for depth in 0...2 {
+                var next: [String] = []
+                for folder in level where folders.insert(folder).inserted || depth == 0 {
+                    guard depth < 2 else { continue }
+                    for name in fileSystem.contents(ofDirectory: folder) ?? [] where !name.hasPrefix(".") && !name.contains(".") {
+                        entries += 1
+                        if entries > 20_000 || folders.count > 2_000 { break }
+                        let child = ProjectPath.join(folder, name)
+                        if fileSystem.isDirectory(child) { next.append(child) }
+                    }
+                }
+                level = next
+            }
+        }
         for folder in folders.sorted() {
             for name in fileSystem.contents(ofDirectory: folder) ?? [] where name.hasSuffix(".entitlements") {
                 let p = ProjectPath.join(folder, name)
@@ -333,7 +353,10 @@ public struct ProjectLint {
         // `App$(DEVELOPER_ENTITLEMENTS).entitlements`, set to `-dev` in a
         // developer's own xcconfig) is in use on some machine: not reported.
         for (path, location) in candidates where !used.contains(fileSystem.canonical(path)) && !selectable.contains(where: { Glob.matches($0, path) }) {
-            let owner = project.targets.first { $0.kind != nil && ProjectPath.directory(path) == ProjectPath.join(project.sourceRoot, $0.name) }
+            let owner = project.targets.first {
+                let folder = ProjectPath.join(project.sourceRoot, $0.name)
+                return $0.kind != nil && (ProjectPath.directory(path) == folder || path.hasPrefix(folder + "/"))
+            }
             let users = owner.map { t in signings.filter { $0.target.id == t.id }.compactMap(\.resolved.entitlementsPath) } ?? []
             var message = "no configuration signs with '\(path)'"
             if let owner {

@@ -245,6 +245,19 @@ struct XcodeLintTests {
         #expect(!d.contains { $0.code == .projectExtensionGroup }, "\(said)")
     }
 
+    @Test func aStaleEntitlementsFileBelowTheTargetsFolderIsReported() throws {
+        // ChatSecure signs with App/App.entitlements; a copy with the
+        // keychain group sits in App/Resources/, where someone edits it.
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.writeEntitlements("App/Resources/App.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.old"])
+        f.writeEntitlements("App/Resources/Deep/Deeper/Deepest/App.entitlements", keychain: [])
+        f.writeProject()
+        let d = try ProjectLint.load(f.projectPath).get().run().filter { $0.code == .projectEntitlementsFile }
+        #expect(d.count == 1 && d[0].message.hasSuffix("App/Resources/App.entitlements'; target 'App' signs with '\(f.path("App/App.entitlements"))'"),
+                "\(d.map(\.message))")
+    }
+
     @Test func aFolderNamedLikeASwiftFileIsWalked() throws {
         // Xcode compiles the file in `Keys.swift/`: it is no source kcs
         // cannot read, and its calls are checked (found on Anytype).
