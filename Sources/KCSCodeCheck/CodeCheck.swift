@@ -567,10 +567,23 @@ public enum CodeCheck {
         }
         for i in out.indices where targets[i].count > 1 {
             let rest = String(out[i].message.dropFirst("target '\(targets[i][0])' ".count))
-            out[i].message = "targets " + targets[i].map { "'\($0)'" }.joined(separator: ", ") + " " + rest
+            out[i].message = "targets " + targets[i].map { "'\($0)'" }.joined(separator: ", ") + " " + Self.plural(rest)
             if Set(hints[i].map { $0 ?? "" }).count > 1 {
                 out[i].hint = zip(targets[i], hints[i]).map { "'\($0)': \($1 ?? "")" }.joined(separator: "; ")
             }
+        }
+        return out
+    }
+
+    /// A finding's words after its target's name, said of several targets
+    /// ("targets 'pass', 'passExtension' … which it links) passes" read
+    /// wrong; found on a real-project trial).
+    static func plural(_ rest: String) -> String {
+        var out = rest
+        for (one, many) in [(", which it links)", ", which they link)"), (") names the access group", ") name the access group"),
+                            (") passes ", ") pass "), ("which it is not entitled to", "which they are not entitled to"),
+                            ("if it makes this call", "if they make this call"), (" its Info.plist's ", " their Info.plist's ")] {
+            if let r = out.range(of: one) { out.replaceSubrange(r, with: many) }
         }
         return out
     }

@@ -198,11 +198,35 @@ public struct XcodeProject: Sendable {
         switch OldStylePlistParser.parse(bytes) {
         case .success(let r): root = r
         case .failure(let e):
+            // A merge left unresolved is the usual cause (Raivo's had four;
+            // found on a real-project trial): said, at its first marker.
+            if let marker = Self.conflictMarkerLine(bytes) {
+                return .failure(ProjectIssue(.error, "project.pbxproj has an unresolved merge conflict",
+                                             at: ProjectLocation(file: pbxproj, line: marker, column: 1),
+                                             hint: "resolve the conflict between <<<<<<< and >>>>>>> first (git mergetool, or pick a side), then lint again"))
+            }
             return .failure(ProjectIssue(.error, "project.pbxproj is not a valid property list: \(e.message)",
                                          at: ProjectLocation(file: pbxproj, line: e.line, column: e.column), hint: e.hint))
         }
         var reader = ProjectReader(root: root, pbxproj: pbxproj, folder: folder, fileSystem: fileSystem, packages: packages)
         return reader.project()
+    }
+}
+
+extension XcodeProject {
+    /// The 1-based line of the first `<<<<<<< ` merge-conflict marker that
+    /// starts a line, if any.
+    static func conflictMarkerLine(_ bytes: [UInt8]) -> Int? {
+        let marker = Array("<<<<<<< ".utf8)
+        var line = 1, start = true
+        var i = 0
+        while i < bytes.count {
+            if start, bytes.count - i >= marker.count, bytes[i..<i + marker.count].elementsEqual(marker) { return line }
+            start = bytes[i] == 0x0A
+            if start { line += 1 }
+            i += 1
+        }
+        return nil
     }
 }
 

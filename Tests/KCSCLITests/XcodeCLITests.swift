@@ -47,6 +47,12 @@ struct XcodeCLITests {
         let broken = try BinaryRunner.run(["import", "xcode", f.projectPath])
         #expect(broken.status == 65)
         #expect(broken.stderr.contains("App.xcodeproj/project.pbxproj:3:9: error: project.pbxproj is not a valid property list: unterminated string [KCS601]"))
+        // A merge left unresolved is said, at its first marker.
+        f.write("App.xcodeproj/project.pbxproj", "{\n  objects = {\n<<<<<<< HEAD\n    A = B;\n=======\n    A = C;\n>>>>>>> branch\n  };\n}\n")
+        let conflict = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        #expect(conflict.status == 65)
+        #expect(conflict.stderr.contains("App.xcodeproj/project.pbxproj:3:1: error: project.pbxproj has an unresolved merge conflict [KCS601]"), "\(conflict.stderr)")
+        #expect(conflict.stderr.contains("hint: resolve the conflict between <<<<<<< and >>>>>>> first"))
     }
 
     @Test func projectLintNamesTargetConfigurationFileAndLine() throws {

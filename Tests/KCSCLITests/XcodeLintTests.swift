@@ -371,7 +371,7 @@ struct XcodeLintTests {
         let said = d.map { "\($0.file.map { ($0.name as NSString).lastPathComponent } ?? "?"): \($0.message.prefix { $0 != ":" })" }.sorted()
         // Once per place, naming every target it is found for.
         #expect(said == [
-            "Token.swift: targets 'App', 'Share Extension' (configuration 'Release') (in 'Core', which it links) names the access group \(team).com.example.Other, which it is not entitled to",
+            "Token.swift: targets 'App', 'Share Extension' (configuration 'Release') (in 'Core', which they link) name the access group \(team).com.example.Other, which they are not entitled to",
             "Vault.swift: target 'Share Extension' (configuration 'Release') (in 'SharedKit', which it links) names the access group \(team).com.example.Notes.shared, which it is not entitled to",
         ], "\(said)")
         // Each target's own hint, when they differ.
