@@ -97,6 +97,13 @@ package struct Explainer {
                 return "\(device) is locked, and \(a.rawValue) items need it unlocked" + (last.call.request.operation == .add
                     ? " (checked before the duplicate check)" : "; a query stops at the first locked match in insertion order")
             }
+        case .lockedDuplicate(let a, let existing):
+            let device = world[last.device].label
+            let row = existing.flatMap { world[last.device].keychain[$0] }
+                .map { "an item with the same primary key exists (\(Self.describe($0, groupName: world.groupName($0.group))))" }
+                ?? "a deleted synchronizable item's tombstone holds the same primary key"
+            return row + ", and \(device) keeps its class, \(a.rawValue), locked: securityd decrypts that row before it can call the call a duplicate, "
+                + "and the lock's error wins (SecDbItemIsCorrupt)"
         case .duplicate(let existing):
             if let item = world[last.device].keychain[existing] {
                 return "an item with the same primary key already exists: \(Self.describe(item, groupName: world.groupName(item.group)))"

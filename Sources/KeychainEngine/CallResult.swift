@@ -61,6 +61,11 @@ public enum StatusReason: Sendable, Hashable {
     /// The device state keeps this accessibility's items out of reach.
     case locked(Accessibility)
     case duplicate(existing: ItemID)
+    /// An add or update met a row with its key (a live item, or a
+    /// tombstone: `existing` nil) whose class the device state keeps
+    /// locked: securityd decrypts that row before it can call the call a
+    /// duplicate, and the lock's error wins (SecDbItemIsCorrupt).
+    case lockedDuplicate(Accessibility, existing: ItemID?)
     case noMatch
     /// Items matched, but the rows the match limit let securityd read were
     /// all passed over (needing authentication under auth-ui=skip, lost),

@@ -64,8 +64,15 @@ public struct Device: Sendable {
     /// deleted item in place (SecDbItemDelete, SecDbItem.c line 2043),
     /// keeping its row ID but not its `persistref` (SecDbItemCopyTombstone,
     /// line 1216, copies the primary key, row ID and authenticated-data
-    /// columns; SecItemSchema.c gives `persistref` none of those flags).
-    public var tombstoneRows: [PrimaryKey: Int64] = [:]
+    /// columns; SecItemSchema.c gives `persistref` none of those flags),
+    /// and its access class (`SecDbIsTombstoneDbUpdateAttr` keeps
+    /// kSecDbAccessAttr, lines 239-242): the row stays encrypted under it.
+    public var tombstoneRows: [PrimaryKey: TombstoneRow] = [:]
+
+    public struct TombstoneRow: Sendable, Hashable {
+        public var rowID: Int64
+        public var accessibility: Accessibility
+    }
 
     /// The platform this device runs; nil: the world's (`platform …`).
     public var platform: Platform?
@@ -90,7 +97,13 @@ public struct Device: Sendable {
     /// The common add (not synchronizable, or no tombstone at all) computes no key.
     mutating func takeTombstoneRow(of item: StoredItem) -> Int64? {
         guard item.synchronizable, !tombstoneRows.isEmpty else { return nil }
-        return tombstoneRows.removeValue(forKey: item.primaryKey)
+        return tombstoneRows.removeValue(forKey: item.primaryKey)?.rowID
+    }
+
+    /// The access class of the tombstone with `item`'s key, if there is one.
+    func tombstoneAccessibility(of item: StoredItem) -> Accessibility? {
+        guard item.synchronizable, !tombstoneRows.isEmpty else { return nil }
+        return tombstoneRows[item.primaryKey]?.accessibility
     }
 
     /// Inserts an item into the data-protection keychain, into its

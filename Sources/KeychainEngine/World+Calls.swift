@@ -275,10 +275,23 @@ extension World {
             // synchronizable item's row-ID reference finds the new one). A
             // key with a tombstone has no live item (`Device.takeTombstoneRow`),
             // so taking it before the duplicate check loses nothing.
+            // A row with the key is decrypted before the add can call it a
+            // duplicate or take its place (SecDbItemInsertOrReplace,
+            // SecDbItem.c line 1661, SecDbItemIsCorrupt line 1540): a
+            // class the device keeps locked fails the add with the lock's
+            // error (errSecInteractionNotAllowed), whatever the new item's
+            // class; nothing changes. A tombstone keeps its row's class.
+            if let stone = devices[device.index].tombstoneAccessibility(of: item), !state.isAvailable(stone) {
+                return fail(.interactionNotAllowed, .lockedDuplicate(stone, existing: nil))
+            }
             let tombstone = devices[device.index].takeTombstoneRow(of: item)
             // Mutate in place through the array so the keychain is never copied.
             let (id, existed) = devices[device.index].keychain.insertUnlessPresent(consume item, replacing: tombstone)
-            if existed { return fail(.duplicateItem, .duplicate(existing: id)) }
+            if existed {
+                let old = devices[device.index].keychain.stored(id).accessibility
+                if !state.isAvailable(old) { return fail(.interactionNotAllowed, .lockedDuplicate(old, existing: id)) }
+                return fail(.duplicateItem, .duplicate(existing: id))
+            }
             return CallResult(status: .success, reason: .succeeded, callerGroups: cache.names,
                               searchedGroups: singleGroupNames[Int(group)],
                               items: [FoundItem(id: id, item: devices[device.index].keychain.stored(id),
@@ -804,12 +817,24 @@ extension World {
             if devices[device.index].keychain[other]?.lost == true { lostRows.append(other); return nil }
             return other
         }
+        // The row an update collides with is decrypted first, as an add's
+        // (SecDbItemUpdate, SecDbItem.c line 1995): a locked class is the
+        // lock's error, not errSecDuplicateItem (lines 2014-2020).
+        let state = devices[device.index].state
+        func duplicate(_ other: ItemID) -> CallResult {
+            let old = devices[device.index].keychain.stored(other).accessibility
+            if !state.isAvailable(old) { return fail(.interactionNotAllowed, .lockedDuplicate(old, existing: other), searched) }
+            return fail(.duplicateItem, .duplicate(existing: other), searched)
+        }
         if taken.count == 1 && taken[0].identityKey == nil {
             // One item (the common case): nothing to deduplicate, and its
             // new key can only collide with another stored item.
             let item = Self.applying(changes, to: taken[0].item, group: newGroup)
             if let other = collision(item), other != taken[0].id {
-                return fail(.duplicateItem, .duplicate(existing: other), searched)
+                return duplicate(other)
+            }
+            if let stone = devices[device.index].tombstoneAccessibility(of: item), !state.isAvailable(stone) {
+                return fail(.interactionNotAllowed, .lockedDuplicate(stone, existing: nil), searched)
             }
             plan.append((taken[0].id, item))
         } else {
@@ -833,7 +858,10 @@ extension World {
                     return fail(.duplicateItem, .duplicate(existing: first), searched)
                 }
                 if let other = collision(item), !touched.contains(other) {
-                    return fail(.duplicateItem, .duplicate(existing: other), searched)
+                    return duplicate(other)
+                }
+                if let stone = devices[device.index].tombstoneAccessibility(of: item), !state.isAvailable(stone) {
+                    return fail(.interactionNotAllowed, .lockedDuplicate(stone, existing: nil), searched)
                 }
             }
         }

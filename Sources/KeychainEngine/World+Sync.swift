@@ -44,7 +44,7 @@ extension World {
         guard syncs(item, on: device) else { return }
         let key = item.primaryKey
         devices[device.index].tombstones[key] = tick()
-        if leavesRow { devices[device.index].tombstoneRows[key] = item.rowID }
+        if leavesRow { devices[device.index].tombstoneRows[key] = .init(rowID: item.rowID, accessibility: item.accessibility) }
     }
 
     /// Syncs every group of devices that share an account (or only the
@@ -81,7 +81,7 @@ extension World {
                     if let id = devices[d].keychain.item(withKey: key), let item = devices[d].keychain[id],
                        item.modified < stamp, travels(item, on: DeviceHandle(index: d)) {
                         // An incoming deletion leaves a tombstone in the row too.
-                        devices[d].tombstoneRows[key] = item.rowID
+                        devices[d].tombstoneRows[key] = .init(rowID: item.rowID, accessibility: item.accessibility)
                         devices[d].keychain.remove(id)
                         changes += 1
                     }
@@ -161,7 +161,7 @@ extension World {
         func row(_ item: StoredItem) -> Int64 { row(item.itemClass, item.rowID) }
         var usedRows = Set(keychain.allItems.map { row($0.1) })
         // A tombstone holds its row too: a restored item is not given it.
-        for (key, rowID) in devices[device.index].tombstoneRows { usedRows.insert(row(key.itemClass, rowID)) }
+        for (key, stone) in devices[device.index].tombstoneRows { usedRows.insert(row(key.itemClass, stone.rowID)) }
         let newerWins = platform(of: device).persistentRefsUseUUID
         var restored = 0
         for (_, item) in backup.keychain.allItems where sameDevice || !item.accessibility.isThisDeviceOnly {
