@@ -266,11 +266,15 @@ extension World {
         let sync = spec.synchronizable == .yes
         let stamp = tick()
         guard itemClass == .identity else {
-            var item = StoredItem(itemClass: itemClass, group: group, synchronizable: sync,
-                                  accessibility: accessibility, accessControl: spec.accessControl,
-                                  attributes: spec.attributes, data: spec.data)
-            item.biometrySet = biometrySet
-            item.modified = stamp
+            func newItem() -> StoredItem {
+                var item = StoredItem(itemClass: itemClass, group: group, synchronizable: sync,
+                                      accessibility: accessibility, accessControl: spec.accessControl,
+                                      attributes: spec.attributes, data: spec.data)
+                item.biometrySet = biometrySet
+                item.modified = stamp
+                return item
+            }
+            let item = newItem()
             // A tombstone of the key takes the item into its row (a deleted
             // synchronizable item's row-ID reference finds the new one). A
             // key with a tombstone has no live item (`Device.takeTombstoneRow`),
@@ -287,14 +291,25 @@ extension World {
             let tombstone = devices[device.index].takeTombstoneRow(of: item)
             // Mutate in place through the array so the keychain is never copied.
             let (id, existed) = devices[device.index].keychain.insertUnlessPresent(consume item, replacing: tombstone)
+            var added = id
             if existed {
-                let old = devices[device.index].keychain.stored(id).accessibility
-                if !state.isAvailable(old) { return fail(.interactionNotAllowed, .lockedDuplicate(old, existing: id)) }
-                return fail(.duplicateItem, .duplicate(existing: id))
+                let old = devices[device.index].keychain.stored(id)
+                if !state.isAvailable(old.accessibility) { return fail(.interactionNotAllowed, .lockedDuplicate(old.accessibility, existing: id)) }
+                // A biometry-current-set row whose enrolled set changed does
+                // not decrypt (errSecDecode): it is corrupt to
+                // SecDbItemIsCorrupt (SecDbItem.c lines 1541-1560), and the
+                // add takes its place and its row ID ("If old_item is
+                // corrupted pretend it's not there and just replace it",
+                // lines 1664-1690), as for a lost when-passcode-set row
+                // (audit 12; the premise that the row answers errSecDecode
+                // is kcs's, see "Biometry").
+                guard old.isInvalidated(by: state) else { return fail(.duplicateItem, .duplicate(existing: id)) }
+                devices[device.index].keychain.remove(id)
+                added = devices[device.index].keychain.insert(newItem(), replacing: old.rowID)
             }
             return CallResult(status: .success, reason: .succeeded, callerGroups: cache.names,
                               searchedGroups: singleGroupNames[Int(group)],
-                              items: [FoundItem(id: id, item: devices[device.index].keychain.stored(id),
+                              items: [FoundItem(id: added, item: devices[device.index].keychain.stored(added),
                                                 groupName: groupNames[Int(group)])],
                               returns: spec.returns)
         }
@@ -814,7 +829,12 @@ extension World {
         var lostRows: [ItemID] = []
         func collision(_ item: StoredItem) -> ItemID? {
             guard let other = devices[device.index].keychain.item(withKeyOf: item) else { return nil }
-            if devices[device.index].keychain[other]?.lost == true { lostRows.append(other); return nil }
+            let row = devices[device.index].keychain.stored(other)
+            // An invalidated biometry-current-set row is corrupt too (as on add).
+            if row.lost || row.isInvalidated(by: devices[device.index].state) && devices[device.index].state.isAvailable(row.accessibility) {
+                lostRows.append(other)
+                return nil
+            }
             return other
         }
         // The row an update collides with is decrypted first, as an add's
