@@ -20,6 +20,9 @@ public enum CodeCheck {
     public static let maxFileBytes = 1 << 20
     /// Source parsed in one check, all files together.
     public static let maxParsedBytes = 8 << 20
+    /// Source read in one check, each real file once: most is only scanned
+    /// for words, not parsed.
+    public static let maxReadBytes = 64 << 20
 
     /// Why a file is not parsed, or nil: one pass over its bytes that knows
     /// strings (interpolations nest), raw strings and comments, so a bracket
@@ -139,9 +142,41 @@ public enum CodeCheck {
                 i += 1
             }
         }
+        if let line = hugeSourceLocation(bytes) {
+            return "a #sourceLocation sets line \(line), past what kcs counts lines to"
+        }
         if deepest > maxNesting { return "it nests brackets more than \(maxNesting) deep" }
         if deepestIf > maxNesting { return "it nests #if more than \(maxNesting) deep" }
         if deepestAngles > maxNesting { return "it nests generic arguments more than \(maxNesting) deep" }
+        return nil
+    }
+
+    /// A `#sourceLocation(… line: N)` whose N is past a billion, if any:
+    /// swift-syntax adds it to a line index, and near `Int.max` that
+    /// overflows and traps (found by adversarial testing). kcs reports
+    /// physical lines; a real directive names a line of a real file.
+    static func hugeSourceLocation(_ bytes: [UInt8]) -> String? {
+        let directive = Array("#sourceLocation".utf8), label = Array("line".utf8)
+        var i = 0
+        while i + directive.count <= bytes.count {
+            guard bytes[i] == directive[0], bytes[i..<i + directive.count].elementsEqual(directive) else { i += 1; continue }
+            // The directive's own text, up to its `)`.
+            var k = i + directive.count
+            let end = min(bytes.count, k + 4096)
+            while k + label.count <= end, bytes[k] != UInt8(ascii: ")") {
+                if bytes[k..<k + label.count].elementsEqual(label) {
+                    var d = k + label.count
+                    while d < end, bytes[d] == 0x20 || bytes[d] == 0x09 || bytes[d] == UInt8(ascii: ":") || bytes[d] == UInt8(ascii: "-") { d += 1 }
+                    var digits = 0
+                    while d + digits < end, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[d + digits]) || bytes[d + digits] == UInt8(ascii: "_") {
+                        digits += 1
+                    }
+                    if digits > 9 { return String(decoding: bytes[d..<d + digits], as: UTF8.self) }
+                }
+                k += 1
+            }
+            i += directive.count
+        }
         return nil
     }
 
@@ -178,7 +213,8 @@ public enum CodeCheck {
         // files whose text holds a name those uses look up are parsed for
         // constants; each once, however many targets compile it (Pocket Casts
         // compiles 1,079 files 2,364 times, and a handful name a group).
-        var texts: [String: String] = [:]
+        /// Each real file's text (by its canonical path), and the bytes read.
+        var texts: [String: String] = [:], readBytes = 0
         var refused = Set<String>()
         var trees: [String: SourceFileSyntax] = [:]
         var declarations: [String: AccessGroupFinder.Declarations] = [:]
@@ -232,12 +268,29 @@ public enum CodeCheck {
             trees[path] = t
             return t
         }
-        var usesBySources: [String: [(path: String, uses: [AccessGroupUse])]] = [:]
+        // Memo keys are small integers: a path once, a set of read files
+        // once. Keys that spelled every path of the set, per file, took
+        // files² × path length (2.9 GB for 1,000 files in a deep folder;
+        // found by adversarial testing).
+        var pathIDs: [String: Int] = [:], readSets: [[Int]: Int] = [:]
+        func pathID(_ path: String) -> Int {
+            if let known = pathIDs[path] { return known }
+            pathIDs[path] = pathIDs.count
+            return pathIDs.count - 1
+        }
+        func setID(_ paths: some Sequence<String>) -> Int {
+            let key = paths.map(pathID).sorted()
+            if let known = readSets[key] { return known }
+            readSets[key] = readSets.count
+            return readSets.count - 1
+        }
+        struct FileKey: Hashable { var file: Int, read: Int }
+        var usesBySources: [Int: [(path: String, uses: [AccessGroupUse])]] = [:]
         var infoPlistStrings: [String: (value: String, location: ProjectLocation?)?] = [:]
         var lookupsByPath: [String: Set<String>] = [:]
         /// The uses in a target's files, each resolved against the
         /// declarations of the files it compiles.
-        var usesByFile: [String: [AccessGroupUse]] = [:], chasedByFile: [String: Set<String>] = [:]
+        var usesByFile: [FileKey: [AccessGroupUse]] = [:], chasedByFile: [FileKey: Set<String>] = [:]
         func resolveUses(_ sources: [(path: String, text: String)]) -> [(path: String, uses: [AccessGroupUse])] {
             let naming = sources.filter { AccessGroupFinder.mayNameGroups($0.text) }
             var names = Set<String>()
@@ -269,14 +322,12 @@ public enum CodeCheck {
             // add one of their own that declares nothing it needs reuse them
             // (30 such targets and a 203 KB shared file took 27 s; found by
             // adversarial testing).
-            // The set's part of the key, spelled once per set, not per file.
-            func addedKey() -> String { added.sorted().joined(separator: "\u{1}") }
             var chased = Set<String>()
             for _ in 0..<16 {
                 var wanted = Set<String>()
-                let read = addedKey()
+                let read = setID(added)
                 for (path, tree) in usesIn {
-                    let key = path + "\u{0}" + read
+                    let key = FileKey(file: pathID(path), read: read)
                     let types = chasedByFile[key] ?? finder.typesToChase(in: tree, file: path)
                     chasedByFile[key] = types
                     wanted.formUnion(types)
@@ -286,9 +337,9 @@ public enum CodeCheck {
                 chased.formUnion(wanted)
                 add(wanted: wanted)
             }
-            let read = addedKey()
+            let read = setID(added)
             return usesIn.map { path, tree in
-                let key = path + "\u{0}" + read
+                let key = FileKey(file: pathID(path), read: read)
                 let uses = usesByFile[key] ?? finder.uses(in: tree, file: path)
                 usesByFile[key] = uses
                 return (path: path, uses: uses)
@@ -323,9 +374,18 @@ public enum CodeCheck {
             // Its own sources and those of the frameworks it links: their
             // calls run with this target's entitlements.
             let code = lint.project.code(of: target)
+            // Each real file once, however many paths (links) lead to it,
+            // and its text kept once: 1,500 links to a 1 MB file were read
+            // and kept 1,500 times twice over (2.4 GB; found by adversarial
+            // testing).
+            var realFiles = Set<String>()
             for path in code.swiftSources.prefix(maxFiles) {
-                if texts[path] == nil {
-                    guard let file = render.sourceFile(path) else {
+                let real = lint.fileSystem.canonical(path)
+                guard realFiles.insert(real).inserted else { continue }
+                if texts[real] == nil {
+                    if refused.contains(real) || unreadable.contains(path) || readBytes > maxReadBytes { continue }
+                    let read = lint.fileSystem.read(path)
+                    guard case .success(let bytes) = read else {
                         // Once per file, however many targets link the framework
                         // that lists it (found on a real-project check).
                         guard unreadable.insert(path).inserted else { continue }
@@ -342,26 +402,34 @@ public enum CodeCheck {
                             code: .projectSetting))
                         continue
                     }
-                    if let why = refusal(file.bytes) {
+                    readBytes += bytes.count
+                    if readBytes > maxReadBytes {
+                        out.append(render.diagnostic(ProjectIssue(
+                            .warning, "the code check has read \(maxReadBytes >> 20) MiB of Swift; '\(path)' and the files after it are not checked",
+                            at: ProjectLocation(file: path, line: 1), hint: "the groups they name, if any, are not checked"),
+                            code: .codeGroupNotCheckable))
+                        continue
+                    }
+                    if let why = refusal(bytes) {
                         // Said only of a file that may name a group: one that
                         // cannot is no loss (an 8 MiB generated file got a
                         // false KCS608; found by review).
-                        if refused.insert(path).inserted, AccessGroupFinder.mayNameGroups(String(decoding: file.bytes, as: UTF8.self)) {
+                        if refused.insert(real).inserted, AccessGroupFinder.mayNameGroups(String(decoding: bytes, as: UTF8.self)) {
                             out.append(render.diagnostic(ProjectIssue(
                                 .warning, "cannot check '\(path)': \(why)", at: ProjectLocation(file: path, line: 1),
                                 hint: "the groups it names, if any, are not checked"), code: .codeGroupNotCheckable))
                         }
                         continue
                     }
-                    texts[path] = String(decoding: file.bytes, as: UTF8.self)
+                    texts[real] = String(decoding: bytes, as: UTF8.self)
                 }
-                if let text = texts[path] { sources.append((path, text)) }
+                if let text = texts[real] { sources.append((path, text)) }
             }
             // Targets that compile the same files find the same uses: the
             // resolution is made once per set of files (30 targets sharing
             // one 250 KB file resolved it 30 times, 35 s; found by
             // adversarial testing). Only the verdicts are the target's.
-            let key = sources.map(\.path).joined(separator: "\u{0}")
+            let key = setID(sources.map(\.path))
             let found: [(path: String, uses: [AccessGroupUse])]
             if let known = usesBySources[key] {
                 found = known
@@ -541,8 +609,12 @@ public enum CodeCheck {
         // (a search of every name per finding was targets × findings).
         let known = Set(names)
         func target(of message: String) -> String? {
-            guard message.hasPrefix("target '"), let end = message.range(of: "' (configuration") else { return nil }
-            let name = String(message[message.index(message.startIndex, offsetBy: 8)..<end.lowerBound])
+            // The marker is looked for after the prefix: a target named
+            // " (configuration" made the range run backwards (a crash; found
+            // by adversarial testing).
+            let start = message.index(message.startIndex, offsetBy: 8, limitedBy: message.endIndex) ?? message.endIndex
+            guard message.hasPrefix("target '"), let end = message.range(of: "' (configuration", range: start..<message.endIndex) else { return nil }
+            let name = String(message[start..<end.lowerBound])
             return known.contains(name) ? name : nil
         }
         var out: [Diagnostic] = [], index: [String: Int] = [:], targets: [[String]] = [], hints: [[String?]] = []
