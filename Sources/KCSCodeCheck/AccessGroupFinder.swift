@@ -1,3 +1,4 @@
+import KCSXcodeProject
 import SwiftParser
 import SwiftSyntax
 
@@ -187,9 +188,9 @@ public struct AccessGroupFinder {
     /// knows has `…ccessGroup` or `…haredGroupIdentifier` in its name, so a
     /// file without either is not walked for uses (most files of an app).
     public static func mayNameGroups(_ text: String) -> Bool {
-        text.contains("ccessGroup") || text.contains("haredGroupIdentifier") || text.contains("suiteName")
-            || text.contains("forSecurityApplicationGroupIdentifier")
-            || text.contains("group:") && (text.contains("Keychain") || text.contains("keychain"))
+        func has(_ word: String) -> Bool { ByteSearch.contains(text, word) }
+        return has("ccessGroup") || has("haredGroupIdentifier") || has("suiteName") || has("forSecurityApplicationGroupIdentifier")
+            || has("group:") && (has("Keychain") || has("keychain"))
     }
 
     /// The uses of access groups in one file.

@@ -288,11 +288,18 @@ public enum CodeCheck {
         var usesBySources: [Int: [(path: String, uses: [AccessGroupUse])]] = [:]
         var infoPlistStrings: [String: (value: String, location: ProjectLocation?)?] = [:]
         var lookupsByPath: [String: Set<String>] = [:]
+        /// Whether each file may name a group, asked once per file, not per target.
+        var mayName: [String: Bool] = [:]
         /// The uses in a target's files, each resolved against the
         /// declarations of the files it compiles.
         var usesByFile: [FileKey: [AccessGroupUse]] = [:], chasedByFile: [FileKey: Set<String>] = [:]
         func resolveUses(_ sources: [(path: String, text: String)]) -> [(path: String, uses: [AccessGroupUse])] {
-            let naming = sources.filter { AccessGroupFinder.mayNameGroups($0.text) }
+            let naming = sources.filter { source in
+                if let known = mayName[source.path] { return known }
+                let answer = AccessGroupFinder.mayNameGroups(source.text)
+                mayName[source.path] = answer
+                return answer
+            }
             var names = Set<String>()
             for (path, text) in naming {
                 if lookupsByPath[path] == nil { lookupsByPath[path] = AccessGroupFinder().lookups(in: tree(path, text), file: path) }
@@ -362,6 +369,11 @@ public enum CodeCheck {
         // platforms built for: shared by every app that links it (apps ×
         // frameworks resolutions; found by adversarial testing).
         var conditionsMemo: [String: BuildConditions] = [:]
+        // Each `#if`'s answer under one build's conditions, kept with them:
+        // shared by every app that links the framework (each app answered
+        // every framework's conditions again: 5,000 uses × 300 frameworks ×
+        // 10 apps took 30 s; found by adversarial testing).
+        var answeredMemo: [String: [String: BuildConditions.Answered]] = [:]
         var unreadable = Set<String>()
         for target in lint.project.targets where target.kind != nil {
             guard let signing = lint.signing(of: target), let app = signing.appTarget else { continue }
@@ -443,10 +455,13 @@ public enum CodeCheck {
             // framework's own), each `#if` answered once for the target.
             let platforms = lint.project.platforms(of: target, configuration: signing.configuration).platforms
             let others = lint.project.otherPlatforms(of: target, configuration: signing.configuration)
-            func conditions(for codeTarget: XcodeProject.Target) -> BuildConditions {
-                let key = codeTarget.id == target.id
+            func conditionsKey(for codeTarget: XcodeProject.Target) -> String {
+                codeTarget.id == target.id
                     ? "own\u{0}" + target.id + "\u{0}" + signing.configuration
                     : codeTarget.id + "\u{0}" + signing.configuration + "\u{0}" + platforms.joined(separator: ",") + "\u{0}" + others.joined(separator: ",")
+            }
+            func conditions(for codeTarget: XcodeProject.Target) -> BuildConditions {
+                let key = conditionsKey(for: codeTarget)
                 if let known = conditionsMemo[key] { return known }
                 var builds: [BuildConditions.Build] = []
                 // A package's module has no build settings of the project's:
@@ -467,8 +482,7 @@ public enum CodeCheck {
                 conditionsMemo[key] = c
                 return c
             }
-            let build = conditions(for: target)
-            var answered: [String: BuildConditions.Answered] = [:]
+            let build = conditions(for: target), buildKey = conditionsKey(for: target)
             var grantedOnce: [String] = []
             for g in granted where !grantedOnce.contains(g) { grantedOnce.append(g) }
             let groups = grantedOnce.isEmpty ? "none (the target is unsigned)" : grantedOnce.joined(separator: ", ")
@@ -479,14 +493,14 @@ public enum CodeCheck {
                 // platforms; a file several of them compile, each one's (the
                 // second's wrong group was missed; found by adversarial testing).
                 let builds: [(key: String, conditions: BuildConditions)] = code.compilers[path].map { list in
-                    list.map { t in (path + "\u{0}" + t.id, t.id == target.id ? build : conditions(for: t)) }
-                } ?? [(path, code.owner[path].map { conditions(for: $0) } ?? build)]
+                    list.map { t in t.id == target.id ? (buildKey, build) : (conditionsKey(for: t), conditions(for: t)) }
+                } ?? [code.owner[path].map { (conditionsKey(for: $0), conditions(for: $0)) } ?? (buildKey, build)]
                 for use in uses {
                     // Under `#if`: skipped when this build does not compile it,
                     // checked as any call when it does, "cannot tell" otherwise.
                     // Compiled when one build compiles it; not when none does.
                     let compiled: Bool? = use.condition == nil ? true : {
-                        let answers = builds.map { $0.conditions.compiles(use.branches, in: $0.key, answered: &answered) }
+                        let answers = builds.map { $0.conditions.compiles(use.branches, in: path, answered: &answeredMemo[$0.key, default: [:]]) }
                         return answers.contains(true) ? true : answers.allSatisfy { $0 == false } ? false : nil
                     }()
                     if compiled == false { continue }
@@ -496,10 +510,10 @@ public enum CodeCheck {
                     var value = use.value
                     // A constant with a value per `#if` branch: the one this
                     // build compiles, when the build answers which.
-                    if !use.alternatives.isEmpty, let first = builds.first?.conditions {
+                    if !use.alternatives.isEmpty, let first = builds.first {
                         var chosen: [AccessGroupUse.Alternative] = [], unknown = false
                         for alt in use.alternatives {
-                            switch first.compiles(alt.branches, in: alt.file, answered: &answered) {
+                            switch first.conditions.compiles(alt.branches, in: alt.file, answered: &answeredMemo[first.key, default: [:]]) {
                             case true?: chosen.append(alt)
                             case false?: break
                             case nil: unknown = true

@@ -167,6 +167,8 @@ public struct Session: Sendable {
     /// Check calls against the common mistakes (semantics.md section 7) and
     /// report them as warnings. Off unless the host turns it on.
     public var lints = false
+    /// The apps' bundle IDs for the lint, extended as apps are declared.
+    var appIndex = AppLintIndex()
     /// Reads `entitlements="PATH"` files; set by ``run(file:loader:options:observer:)``.
     package var loader: any SourceLoader = FileSystemLoader()
 
@@ -391,6 +393,7 @@ public struct Session: Sendable {
                 observer?(.diagnostic(warning))
             }
             if lints {
+                appIndex.update(world.apps)
                 for warning in entitlementWarnings(decl, file, s.range) {
                     report.record(warning)
                     observer?(.diagnostic(warning))
@@ -436,6 +439,7 @@ public struct Session: Sendable {
             observer?(.output(text))
         case .reset:
             world = World()
+            appIndex = AppLintIndex()
             failedDeclarations = [:]
             last = nil
             lastFailedCall = nil

@@ -136,7 +136,7 @@ public struct ProjectLint {
         var found: [(target: String, configurations: [String], at: ProjectLocation, finding: EntitlementShape.Finding)] = []
         var index: [String: Int] = [:]
         // The project's bundle IDs: an extension may hold its app's app ID.
-        let bundleIDs = Array(Set(signings.compactMap(\.resolved.bundleID)))
+        let bundleIDs = BundleIDIndex(signings.compactMap(\.resolved.bundleID))
         for s in signings where s.groupsResolve {
             let findings = EntitlementShape.check(keychainAccessGroups: s.keychainAccessGroups.map(\.value),
                                                   applicationGroups: s.applicationGroups.map(\.value),
@@ -217,7 +217,7 @@ public struct ProjectLint {
     /// shares groups, without any of them.
     func extensionsSharingNothing(_ render: inout ProjectDiagnostics) -> [Diagnostic] {
         var out: [Diagnostic] = []
-        var answers: [String: String?] = [:]
+        var answers: [String: String?] = [:], words: [String: String?] = [:]
         for host in project.targets where host.kind != nil {
             guard let h = signing(of: host) else { continue }
             // A group whose setting expands to nothing is no group to share
@@ -237,7 +237,7 @@ public struct ProjectLint {
                 guard shared.isDisjoint(with: theirs) else { continue }
                 // Each extension read once, however many apps embed it (a
                 // shared one was read again per host; found by adversarial testing).
-                let reason = answers[child.id] ?? sharedDataReason(child, &render)
+                let reason = answers[child.id] ?? sharedDataReason(child, &render, words: &words)
                 answers[child.id] = reason
                 guard let reason else { continue }
                 out.append(render.diagnostic(ProjectIssue(
@@ -267,7 +267,10 @@ public struct ProjectLint {
     /// all). Nil when it cannot: a notification service extension that only
     /// rewrites a title has nothing to share, and asking it to was noise
     /// (found on 2PASS and Secretive's XPC services).
-    func sharedDataReason(_ target: XcodeProject.Target, _ render: inout ProjectDiagnostics) -> String? {
+    /// `words`: the word each file names, if any, found once per file
+    /// however many extensions link it (found by adversarial testing).
+    func sharedDataReason(_ target: XcodeProject.Target, _ render: inout ProjectDiagnostics,
+                          words: inout [String: String?]) -> String? {
         // Its own code and that of the project's frameworks it links.
         let code = project.code(of: target)
         // What its code says first: a word of the keychain or an app group
@@ -280,8 +283,16 @@ public struct ProjectLint {
                 if unreadable == nil { unreadable = "kcs cannot read its source '\(path)'" }
                 continue
             }
-            let text = String(decoding: file.bytes, as: UTF8.self)
-            if let word = Self.sharedDataWords.first(where: { text.contains($0) }) {
+            let word: String?
+            if let known = words[path] {
+                word = known
+            } else {
+                word = file.bytes.withUnsafeBufferPointer { bytes in
+                    Self.sharedDataWords.first { w in var w = w; return w.withUTF8 { ByteSearch.contains(bytes, $0) } }
+                }
+                words[path] = word
+            }
+            if let word {
                 return "its code names the keychain or an app group (\(word.replacingOccurrences(of: "\"", with: "")) in \(ProjectPath.lastComponent(path)))"
             }
         }

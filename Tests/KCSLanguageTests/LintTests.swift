@@ -57,6 +57,18 @@ import Testing
 
     /// Issue 13: the same entitlement-shape warning wherever the value is
     /// written, with a did-you-mean, pointing at the value itself.
+    @Test func bundleIDIndexAnswersAsTheScansItReplacedDid() {
+        // The set lookups give what a scan of every bundle ID gave.
+        let ids = ["com.example.App", "com.example.App.Widget", "G7YU7X7KRJ.SworIM", "org.x"]
+        let index = BundleIDIndex(ids)
+        for name in ["com", "com.example", "com.example.App", "com.example.App.Widget", "com.example.App.Widget.More",
+                     "com.example.Ap", "org.x.y", "org", "G7YU7X7KRJ", "G7YU7X7KRJ.SworIM.Share", "x", "", "."] {
+            #expect(index.isOrPrefixes(name) == ids.contains { name == $0 || $0.hasPrefix(name + ".") }, "\(name)")
+            #expect((index.isOrPrefixes(name) || index.hasOne(under: name))
+                        == ids.contains { name == $0 || name.hasPrefix($0 + ".") || $0.hasPrefix(name + ".") }, "\(name)")
+        }
+    }
+
     @Test func entitlementShapeWarningsWhereverWritten() {
         func warnings(_ script: String) -> [Diagnostic] {
             BatchRunner().run(SourceFile(name: "s.kcs", text: script)).diagnostics.filter { $0.severity == .warning }
@@ -105,8 +117,8 @@ import Testing
         #expect(other?.fix == "SKMME9E2Y8.com.example.shared")
         #expect(EntitlementShape.keychainGroup("SKMME9E2Y8.com.example.shared", teamID: "SKMME9E2Y8") == nil)
         // A bundle ID shaped like TEAM.x is the app's own ID once prefixed, and unprefixed without.
-        #expect(EntitlementShape.keychainGroup("SKMME9E2Y8.G7YU7X7KRJ.SworIM", teamID: "SKMME9E2Y8", bundleIDs: ["G7YU7X7KRJ.SworIM"]) == nil)
-        #expect(EntitlementShape.keychainGroup("G7YU7X7KRJ.SworIM", teamID: "SKMME9E2Y8", bundleIDs: ["G7YU7X7KRJ.SworIM"])?.fix
+        #expect(EntitlementShape.keychainGroup("SKMME9E2Y8.G7YU7X7KRJ.SworIM", teamID: "SKMME9E2Y8", bundleIDs: BundleIDIndex(["G7YU7X7KRJ.SworIM"])) == nil)
+        #expect(EntitlementShape.keychainGroup("G7YU7X7KRJ.SworIM", teamID: "SKMME9E2Y8", bundleIDs: BundleIDIndex(["G7YU7X7KRJ.SworIM"]))?.fix
                     == "SKMME9E2Y8.G7YU7X7KRJ.SworIM")
     }
 
