@@ -57,16 +57,54 @@ public struct TargetSigning: Sendable {
 
     /// Resolves a target and reads its entitlements. `team` stands in for a
     /// target whose project gives no team.
+    /// Entitlements files read, decoded and indexed once, by real path:
+    /// every target, configuration and platform that signs with a file
+    /// decoded it again (100 targets sharing a 949 KB file took 27 s; found
+    /// by adversarial testing). One per project load.
+    public final class FileCache: @unchecked Sendable {
+        struct Read {
+            var decoded: Result<Entitlements, EntitlementsError>
+            var text: String
+            var lines: [String: Int]
+            /// Values with a variable the scenario cannot expand itself.
+            var unreadable: Set<String>
+        }
+        var byPath: [String: Read] = [:]
+        public init() {}
+
+        func read(_ path: String, _ bytes: () -> Result<[UInt8], ProjectFileError>, canonical: String) -> Result<Read, ProjectFileError> {
+            if let known = byPath[canonical] { return .success(known) }
+            let b: [UInt8]
+            switch bytes() {
+            case .success(let read): b = read
+            case .failure(let e): return .failure(e)
+            }
+            let decoded = Entitlements.decode(b)
+            var unreadable = Set<String>()
+            if case .success(let e) = decoded {
+                for value in (e.keychainAccessGroups ?? []) + (e.applicationGroups ?? []) + (e.associatedApplicationIdentifiers ?? [])
+                where value.contains("$") && scenarioVariables.reduce(value, { $0.replacingOccurrences(of: $1, with: "") }).contains("$") {
+                    unreadable.insert(value)
+                }
+            }
+            // Each value's line, found in one pass: searched for value by
+            // value, a 107 KB file took 17 s (found by adversarial testing).
+            let read = Read(decoded: decoded, text: String(decoding: b, as: UTF8.self), lines: stringLines(b), unreadable: unreadable)
+            byPath[canonical] = read
+            return .success(read)
+        }
+    }
+
     public static func resolve(_ project: XcodeProject, _ target: XcodeProject.Target, configuration: String, platform: String,
-                               team: String?, fileSystem: any ProjectFileSystem) -> TargetSigning {
+                               team: String?, fileSystem: any ProjectFileSystem, files: FileCache = FileCache()) -> TargetSigning {
         var resolved = project.resolve(target, configuration: configuration, platform: platform)
         if resolved.teamID == nil { resolved.teamID = team }
         var signing = TargetSigning(resolved: resolved, entitlements: nil, keychainAccessGroups: [], applicationGroups: [],
                                     scenarioCanReadFile: true, groupsResolve: true, issues: resolved.issues)
         guard let path = resolved.entitlementsPath else { return signing }
-        let bytes: [UInt8]
-        switch fileSystem.read(path) {
-        case .success(let b): bytes = b
+        let file: FileCache.Read
+        switch files.read(path, { fileSystem.read(path) }, canonical: fileSystem.canonical(path)) {
+        case .success(let f): file = f
         case .failure(let e):
             signing.issues.append(ProjectIssue(.warning, "CODE_SIGN_ENTITLEMENTS of target '\(target.name)', configuration '\(configuration)' names '\(path)': \(e.message)",
                                                at: resolved.entitlementsLocation ?? target.location,
@@ -74,18 +112,14 @@ public struct TargetSigning: Sendable {
             return signing
         }
         let entitlements: Entitlements
-        switch Entitlements.decode(bytes) {
+        switch file.decoded {
         case .success(let e): entitlements = e
         case .failure(let e):
             signing.issues.append(ProjectIssue(.warning, "\(path): \(e.message)", at: ProjectLocation(file: path, line: 0), hint: e.hint))
             return signing
         }
         signing.entitlements = entitlements
-        let text = String(decoding: bytes, as: UTF8.self)
-        // Each value's line, found in one pass: searched for value by value,
-        // a 107 KB file took 17 s, and 300 targets sharing a file 55 s
-        // (found by adversarial testing).
-        let lines = stringLines(bytes)
+        let text = file.text, lines = file.lines
         let team = entitlements.teamID ?? resolved.teamID
         var extra: [String: String] = [:]
         if let team {
@@ -96,9 +130,7 @@ public struct TargetSigning: Sendable {
         func expand(_ raw: [String]?) -> [Located] {
             (raw ?? []).map { value in
                 let at = ProjectLocation(file: path, line: lines[value] ?? (lines.isEmpty ? line(of: value, in: text) : 0))
-                if scenarioVariables.reduce(value, { $0.replacingOccurrences(of: $1, with: "") }).contains("$") {
-                    signing.scenarioCanReadFile = false
-                }
+                if file.unreadable.contains(value) { signing.scenarioCanReadFile = false }
                 if team == nil, value.contains("AppIdentifierPrefix") || value.contains("TeamIdentifierPrefix") {
                     signing.groupsResolve = false
                     signing.issues.append(ProjectIssue(.warning, "'\(value)' needs a team ID, and target '\(target.name)' has none in configuration '\(configuration)'",

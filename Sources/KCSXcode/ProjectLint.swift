@@ -33,6 +33,7 @@ public struct ProjectLint {
         }
         if let settingsBudget { project.limitSettings(to: settingsBudget) }
         var signings: [TargetSigning] = [], unplaced: [ProjectIssue] = []
+        let files = TargetSigning.FileCache()
         for t in project.targets where t.kind != nil {
             for c in project.configurations {
                 let (platforms, issues) = project.platforms(of: t, configuration: c.name)
@@ -40,7 +41,7 @@ public struct ProjectLint {
                     unplaced += issues
                     continue
                 }
-                signings.append(TargetSigning.resolve(project, t, configuration: c.name, platform: platform, team: team, fileSystem: fileSystem))
+                signings.append(TargetSigning.resolve(project, t, configuration: c.name, platform: platform, team: team, fileSystem: fileSystem, files: files))
             }
         }
         var lint = ProjectLint(project: project, signings: signings, configuration: configuration ?? project.defaultConfiguration,

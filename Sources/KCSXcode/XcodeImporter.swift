@@ -83,6 +83,7 @@ public enum XcodeImporter {
         var names = Set<String>()
         var version: Int?
         var otherPlatforms: [String] = []
+        let files = TargetSigning.FileCache()
         for t in signed {
             let platforms = platformsByTarget[t.id] ?? []
             guard platforms.contains(platform) else {
@@ -90,7 +91,7 @@ public enum XcodeImporter {
                 continue
             }
             let signing = TargetSigning.resolve(project, t, configuration: configuration, platform: platform, team: options.team,
-                                                fileSystem: fileSystem)
+                                                fileSystem: fileSystem, files: files)
             for issue in signing.issues where seen.insert(issue).inserted { diagnostics.append(render.diagnostic(issue, code: .projectSetting)) }
             guard let bundleID = signing.resolved.bundleID else {
                 lines.append("# target \(ScriptText.literal(t.name)) is left out: its bundle ID does not resolve (see the warnings)")
