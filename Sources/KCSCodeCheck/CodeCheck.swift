@@ -199,6 +199,11 @@ public enum CodeCheck {
         group.isEmpty || group.contains(where: \.isWhitespace) ? "\"\(group)\"" : group
     }
 
+    /// A branch of an `#if` in a file: the `#if` and which of its clauses.
+    struct BranchKey: Hashable {
+        var decl: Int, index: Int
+    }
+
     /// A linked target or package module, as a finding names it.
     static func linked(_ t: XcodeProject.Target) -> String {
         t.isPackageModule ? "package module '\(t.name)'" : "'\(t.name)'"
@@ -492,16 +497,28 @@ public enum CodeCheck {
                 // A framework's `#if`s are its own build's: its flags, the app's
                 // platforms; a file several of them compile, each one's (the
                 // second's wrong group was missed; found by adversarial testing).
-                let builds: [(key: String, conditions: BuildConditions)] = code.compilers[path].map { list in
+                // Compilers with the same conditions answer alike: asked once
+                // (300 frameworks with 7 sets of flags were asked 300 times).
+                var distinct = Set<BuildConditions>()
+                let builds: [(key: String, conditions: BuildConditions)] = (code.compilers[path].map { list in
                     list.map { t in t.id == target.id ? (buildKey, build) : (conditionsKey(for: t), conditions(for: t)) }
-                } ?? [code.owner[path].map { (conditionsKey(for: $0), conditions(for: $0)) } ?? (buildKey, build)]
+                } ?? [code.owner[path].map { (conditionsKey(for: $0), conditions(for: $0)) } ?? (buildKey, build)])
+                    .filter { distinct.insert($0.conditions).inserted }
+                // Uses under the same `#if` branches share one verdict: asked
+                // per use, each asked every compiler again (found by
+                // adversarial testing).
+                var verdicts: [[BranchKey]: Bool?] = [:]
                 for use in uses {
                     // Under `#if`: skipped when this build does not compile it,
                     // checked as any call when it does, "cannot tell" otherwise.
                     // Compiled when one build compiles it; not when none does.
                     let compiled: Bool? = use.condition == nil ? true : {
+                        let key = use.branches.map { BranchKey(decl: $0.decl, index: $0.index) }
+                        if let known = verdicts[key] { return known }
                         let answers = builds.map { $0.conditions.compiles(use.branches, in: path, answered: &answeredMemo[$0.key, default: [:]]) }
-                        return answers.contains(true) ? true : answers.allSatisfy { $0 == false } ? false : nil
+                        let verdict: Bool? = answers.contains(true) ? true : answers.allSatisfy { $0 == false } ? false : nil
+                        verdicts[key] = verdict
+                        return verdict
                     }()
                     if compiled == false { continue }
                     let at = ProjectLocation(file: path, line: use.line, column: use.column)

@@ -4,12 +4,12 @@
 /// answered for one target, configuration and platform, in three values:
 /// true, false, or nil when kcs cannot tell (an architecture, a module kcs
 /// does not know, a compiler version, flags from a file it could not read).
-public struct BuildConditions: Sendable {
+public struct BuildConditions: Sendable, Hashable {
     /// One build: a platform as `ResolvedTarget.platform` spells it (ios,
     /// macos, catalyst, watchos; tvos and visionos, which kcs does not
     /// model otherwise) and the flags its settings define there (nil when
     /// they are not all known: `[sdk=…]` settings differ per platform).
-    public struct Build: Sendable {
+    public struct Build: Sendable, Hashable {
         public var platform: String
         public var flags: Set<String>?
         public init(platform: String, flags: Set<String>?) {
