@@ -22,6 +22,8 @@ public enum WriteError: Error, Sendable, Hashable {
     /// The path is no regular file that can be replaced (a folder, a
     /// socket, a symbolic link loop): what it is instead.
     case notRegular(String, what: String)
+    /// The output is a file the run read: writing it would replace its input.
+    case isInput(String, input: String)
     /// The file belongs to another user (or group) whom the new file cannot
     /// be given to: replacing it would take it from them.
     case ownedByOther(String)
@@ -34,6 +36,7 @@ public enum WriteError: Error, Sendable, Hashable {
         case .readOnly(let p): "'\(p)' is read-only; it was not overwritten"
         case .hardLinked(let p, let links): "'\(p)' has \(links) hard links, and a new file would split them; it was not overwritten"
         case .notRegular(let p, let what): "'\(p)' is \(what), not a file kcs can write"
+        case .isInput(let p, let input): "'\(p)' is '\(input)', which this run reads; it was not overwritten"
         case .ownedByOther(let p): "'\(p)' belongs to another user or group, whom the new file could not be given to; it was not overwritten"
         }
     }
@@ -62,6 +65,11 @@ public enum AtomicFile {
         /// Replace the file only if it still holds exactly these bytes (what
         /// was read); a file changed by someone else is left alone.
         case replaceIfUnchanged([UInt8])
+        /// Replace the file unless it is one of these (the same file,
+        /// however it is reached): an output that names the run's input
+        /// would replace what it was made from (`export -o` given the
+        /// scenario; found by adversarial testing).
+        case replaceExcept([String])
     }
 
     /// Writes `bytes` to `path`.
@@ -72,7 +80,10 @@ public enum AtomicFile {
         if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
             switch info.st_mode & S_IFMT {
             case S_IFCHR, S_IFIFO:
-                guard case .replace = mode else { throw .notRegular(path, what: "a device or a pipe") }
+                switch mode {
+                case .replace, .replaceExcept: break
+                case .createOnly, .replaceIfUnchanged: throw .notRegular(path, what: "a device or a pipe")
+                }
                 return try writeInPlace(bytes, to: path)
             case S_IFDIR: throw .notRegular(path, what: "a folder")
             default: throw .notRegular(path, what: "neither a file, a device nor a pipe")
@@ -80,6 +91,12 @@ public enum AtomicFile {
         }
         let target = try followLinks(path)
         let exists = stat(target, &info) == 0
+        if exists, case .replaceExcept(let inputs) = mode {
+            var other = stat()
+            for input in inputs where stat(input, &other) == 0 && other.st_dev == info.st_dev && other.st_ino == info.st_ino {
+                throw .isInput(path, input: input)
+            }
+        }
         if exists, case .createOnly = mode { throw .exists(path) }
         // Found by adversarial testing: the rename replaced a chmod 444 file
         // and left a hard link's other names with the old text.
@@ -131,7 +148,7 @@ public enum AtomicFile {
             guard holds(target, expected) else { throw .changedSinceRead(path) }
             guard rename(temp, target) == 0 else { throw failure(path, "replace it") }
             done = true
-        case .replace:
+        case .replace, .replaceExcept:
             guard rename(temp, target) == 0 else { throw failure(path, "replace it") }
             done = true
         }

@@ -53,7 +53,10 @@ enum ScriptWriter {
                 out += commented(text)
             case .include(let path, _):
                 let resolved = absolute(FileSystemLoader().resolve(path, relativeTo: file.name))
-                let line = "include \"\(escaped(resolved))\""
+                // Spelled as the language spells strings: a line break or an
+                // escape in a file's name was written raw (found by
+                // adversarial testing).
+                let line = "include " + ScriptText.quoted(resolved)
                 out += includeFailed ? "# an error was reported in an included file:\n" + commented(line) : line + "\n"
             case .call:
                 out += text + "\n"
@@ -74,10 +77,6 @@ enum ScriptWriter {
         var s = Substring(s)
         while let last = s.last, last == " " || last == "\t" || last == "\n" || last == "\r" { s.removeLast() }
         return String(s)
-    }
-
-    private static func escaped(_ s: String) -> String {
-        s.replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"")
     }
 
     /// A path relative to the working directory made absolute, so the saved

@@ -30,6 +30,9 @@ public struct XcodeImport: Sendable {
     public var scenario: String
     public var diagnostics: [Diagnostic]
     public var verdict: Verdict
+    /// The project's files the import read (project.pbxproj and the
+    /// entitlements files): an output must not replace one of them.
+    public var filesRead: [String] = []
 }
 
 /// Writes a scenario from an Xcode project: a `team`, one `app` per signed
@@ -84,6 +87,7 @@ public enum XcodeImporter {
         var version: Int?
         var otherPlatforms: [String] = []
         let files = TargetSigning.FileCache()
+        var filesRead = [project.pbxprojPath]
         for t in signed {
             let platforms = platformsByTarget[t.id] ?? []
             guard platforms.contains(platform) else {
@@ -92,6 +96,7 @@ public enum XcodeImporter {
             }
             let signing = TargetSigning.resolve(project, t, configuration: configuration, platform: platform, team: options.team,
                                                 fileSystem: fileSystem, files: files)
+            if let file = signing.resolved.entitlementsPath { filesRead.append(file) }
             for issue in signing.issues where seen.insert(issue).inserted { diagnostics.append(render.diagnostic(issue, code: .projectSetting)) }
             guard let bundleID = signing.resolved.bundleID else {
                 lines.append("# target \(ScriptText.literal(t.name)) is left out: its bundle ID does not resolve (see the warnings)")
@@ -182,7 +187,8 @@ public enum XcodeImporter {
         // formatted as it is written.
         let text = Array((lines.joined(separator: "\n") + "\n").utf8)
         let formatted = (try? CanonicalLayout.format(SourceFile(name: path, bytes: text))) ?? text
-        return XcodeImport(scenario: String(decoding: formatted, as: UTF8.self), diagnostics: diagnostics, verdict: .passed)
+        return XcodeImport(scenario: String(decoding: formatted, as: UTF8.self), diagnostics: diagnostics, verdict: .passed,
+                           filesRead: filesRead)
     }
 
     /// The target's name with every character other than letters, digits,

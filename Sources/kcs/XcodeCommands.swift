@@ -81,7 +81,9 @@ struct ImportXcode: ParsableCommand {
                 // The same writer as export -o: whole or not at all, keeping
                 // permissions, links and devices (createFile reset a 0600
                 // file to 0644 and replaced read-only files and symbolic links).
-                do throws(WriteError) { try AtomicFile.write(Array(result.scenario.utf8), to: output) } catch {
+                // Never over a file the import read (`-o` naming the
+                // project's own file lost the project; found by adversarial testing).
+                do throws(WriteError) { try AtomicFile.write(Array(result.scenario.utf8), to: output, mode: .replaceExcept(result.filesRead)) } catch {
                     printError(renderer.render(Diagnostic(.fileUnreadable, error.message)))
                     try ExitStatus.finish(.missingInput)
                     return

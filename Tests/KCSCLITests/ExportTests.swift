@@ -55,6 +55,33 @@ import Testing
     /// SecItemUpdate's attributes to change; a device answers kSecClass,
     /// match, return and use keys there with errSecNoSuchAttr. No exported
     /// changes dictionary may hold one.
+    @Test func anOutputThatIsTheInputIsRefused() throws {
+        // `-o` naming the scenario (or, for an import, the project's own
+        // file) replaced it with what was made from it (found by
+        // adversarial testing); through a link too.
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kcs-same-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let scenario = dir.appendingPathComponent("s.kcs").path
+        let original = try String(contentsOfFile: "examples/02-keychain-access-group.kcs", encoding: .utf8)
+        try original.write(toFile: scenario, atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("link.swift").path, withDestinationPath: scenario)
+        for target in [scenario, dir.appendingPathComponent("link.swift").path] {
+            let out = try BinaryRunner.run(["export", "--swift", scenario, "-o", target])
+            #expect(out.status == 66 && out.stderr.contains("which this run reads; it was not overwritten"), "\(out.stderr)")
+            #expect(try String(contentsOfFile: scenario, encoding: .utf8) == original)
+        }
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let pbxproj = f.path("App.xcodeproj/project.pbxproj")
+        let before = try Data(contentsOf: URL(fileURLWithPath: pbxproj))
+        for target in [pbxproj, f.path("App/App.entitlements")] {
+            let out = try BinaryRunner.run(["import", "xcode", f.projectPath, "-o", target])
+            #expect(out.status == 66 && out.stderr.contains("which this run reads; it was not overwritten"), "\(out.stderr)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: pbxproj)) == before)
+    }
+
     @Test func updateChangesHoldOnlyRealAttributes() throws {
         let examples = try FileManager.default.contentsOfDirectory(atPath: BinaryRunner.root.appendingPathComponent("examples").path)
             .filter { $0.hasSuffix(".kcs") }.sorted()

@@ -176,6 +176,25 @@ import Testing
         #expect(text.contains("\\u{A}as A delete"), "\(text)")
     }
 
+    /// An include of a file whose name holds a line break or an escape is
+    /// saved as the language spells the name: written raw, it split the
+    /// line and the saved test did not parse (found by adversarial testing).
+    @Test func testSavedIncludePathsAreSpelledAsStrings() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kcs-inc-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let name = dir.appendingPathComponent("in\nc\u{1B}.kcs").path
+        try "team SKMME9E2Y8\napp com.example.A\n".write(toFile: name, atomically: true, encoding: .utf8)
+        var (repl, _) = loop()
+        _ = repl.feed("include " + ScriptText.quoted(name))
+        _ = repl.feed("as A add generic-password account=\"x\"")
+        let text = repl.state.script(name: "s.kcs")
+        #expect(!text.unicodeScalars.contains { $0.value == 0x1B }, "\(text)")
+        #expect(text.contains("\\n"), "\(text)")
+        let report = Interpreter.run(source: text)
+        #expect(report.verdict == .passed && report.passed == 1, "\(report.diagnostics.map(\.message))")
+    }
+
     @Test func testSavedScriptHasAnExpectationPerCallAndCommentsOutWhatFailed() {
         var (repl, _) = loop()
         for line in ["team SKMME9E2Y8", "app com.example.A", "as A add generic-password account=\"x\"",
