@@ -1,4 +1,5 @@
 import KCSLanguage
+import KeychainEngine
 
 /// The REPL's memory apart from the terminal: the session, and each chunk
 /// of input that ran, for `:undo` and `:save`.
@@ -38,10 +39,15 @@ public struct ReplState: Sendable {
     public mutating func run(_ file: SourceFile, loaded: Bool = false,
                              loader: any SourceLoader = FileSystemLoader()) -> (report: RunReport, events: [RunEvent]) {
         let collected = EventCollector()
-        let report = session.run(file: file, loader: loader, options: Self.options(for: file, reporting: true),
+        // What it reads is kept as it was read: `:undo` replays the chunk
+        // with the same bytes (re-read from disk, an include changed since
+        // made an undo silently remove what it had added; found by
+        // adversarial testing).
+        let snapshot = SnapshotLoader(loader)
+        let report = session.run(file: file, loader: snapshot, options: Self.options(for: file, reporting: true),
                                  observer: { collected.events.append($0) })
         if !report.hasSyntaxErrors {
-            entries.append(Entry(file: file, loader: loader, events: collected.events, loaded: loaded))
+            entries.append(Entry(file: file, loader: snapshot, events: collected.events, loaded: loaded))
         }
         return (report, collected.events)
     }
@@ -100,4 +106,30 @@ public struct ReplState: Sendable {
 /// Holds events while a run reports them (the observer is an escaping closure).
 private final class EventCollector {
     var events: [RunEvent] = []
+}
+
+/// A loader that keeps every file it read, as read: asked again, it answers
+/// the same bytes (or the same error), whatever the disk holds now.
+final class SnapshotLoader: SourceLoader, Sendable {
+    private let base: any SourceLoader
+    private let files = Locked<[String: Result<SourceFile, LoadError>]>([:])
+
+    init(_ base: any SourceLoader) { self.base = base }
+
+    func resolve(_ path: String, relativeTo including: String?) -> String { base.resolve(path, relativeTo: including) }
+
+    func read(_ resolved: String) throws(LoadError) -> SourceFile {
+        let result: Result<SourceFile, LoadError>
+        if let known = files.withLock({ $0[resolved] }) {
+            result = known
+        } else {
+            do throws(LoadError) { result = .success(try base.read(resolved)) } catch { result = .failure(error) }
+            files.withLock { $0[resolved] = $0[resolved] ?? result }
+        }
+        return try result.get()
+    }
+
+    func canonical(_ resolved: String) -> String { base.canonical(resolved) }
+    func contents(ofDirectory resolved: String) -> [String]? { base.contents(ofDirectory: resolved) }
+    func isDirectory(_ resolved: String) -> Bool { base.isDirectory(resolved) }
 }

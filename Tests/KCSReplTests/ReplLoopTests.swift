@@ -195,6 +195,22 @@ import Testing
         #expect(report.verdict == .passed && report.passed == 1, "\(report.diagnostics.map(\.message))")
     }
 
+    /// `:undo` replays what ran with the files as they were read: an include
+    /// changed on disk since made undoing a typed line also remove an item
+    /// the include had added (found by adversarial testing).
+    @Test func testUndoReplaysIncludesAsTheyWereRead() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("kcs-undo-\(UUID().uuidString).kcs").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try "team SKMME9E2Y8\napp com.example.A\nas A add generic-password account=\"kept\"\n".write(toFile: path, atomically: true, encoding: .utf8)
+        var (repl, _) = loop()
+        _ = repl.feed("include " + ScriptText.quoted(path))
+        _ = repl.feed("as A add generic-password account=\"typed\"")
+        #expect(repl.state.session.world.itemCount == 2)
+        try "team SKMME9E2Y8\napp com.example.A\n".write(toFile: path, atomically: true, encoding: .utf8)
+        _ = repl.feed(":undo")
+        #expect(repl.state.session.world.itemCount == 1)
+    }
+
     @Test func testSavedScriptHasAnExpectationPerCallAndCommentsOutWhatFailed() {
         var (repl, _) = loop()
         for line in ["team SKMME9E2Y8", "app com.example.A", "as A add generic-password account=\"x\"",

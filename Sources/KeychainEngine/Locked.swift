@@ -8,12 +8,12 @@ import Darwin
 
 /// State behind a mutex. A pthread mutex rather than `Synchronization.Mutex`
 /// so the module needs no newer macOS than the package's platforms.
-final class Locked<State>: @unchecked Sendable {
+package final class Locked<State>: @unchecked Sendable {
     // Safety: `state` is only touched inside `withLock`, which holds `mutex`.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var state: State
 
-    init(_ state: State) {
+    package init(_ state: State) {
         self.state = state
         mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
@@ -27,7 +27,7 @@ final class Locked<State>: @unchecked Sendable {
     }
 
     /// Runs `body` with exclusive access to the state. Not reentrant.
-    func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
+    package func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&state)
