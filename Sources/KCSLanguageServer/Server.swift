@@ -241,7 +241,22 @@ public final class LanguageServer {
         return out
     }
 
+    /// The open documents kept, in bytes, all together.
+    package var maxOpenBytes = 64 << 20
+
     private func update(_ uri: String, _ text: [UInt8]) {
+        // A document past the analysis limit is not kept, nor one past the
+        // total: each is held with its line tables (some 19 bytes a byte of
+        // line breaks), and 20 documents of 10 MiB aborted the server
+        // (found by adversarial testing). The client is told why.
+        let limit = Analysis.limits.sourceBytes
+        let others = texts.reduce(0) { $0 + ($1.key == uri ? 0 : $1.value.count) }
+        if text.count > limit || others + text.count > maxOpenBytes {
+            forget(uri, because: text.count > limit
+                   ? "the document is \(text.count) bytes, over the server's limit of \(limit >> 20) MiB; it is not analysed"
+                   : "the open documents come to more than \(maxOpenBytes >> 20) MiB; this one is not analysed until others are closed")
+            return
+        }
         texts[uri] = text
         let path = Self.path(of: uri)
         let base: any SourceLoader = uri.hasPrefix("file://") ? FileSystemLoader(maxBytes: Analysis.limits.sourceBytes)
@@ -422,7 +437,7 @@ public final class LanguageServer {
     }
 
     private func formatting(_ p: DocumentParams) -> [TextEdit]? {
-        guard let doc = documents[p.textDocument.uri] else { return nil }
+        guard let doc = documents[p.textDocument.uri], CanonicalLayout.sizeRefusal(doc.file.bytes.count) == nil else { return nil }
         let formatted: [UInt8]
         if doc.isMarkdown {
             formatted = CanonicalLayout.formatMarkdown(doc.file.bytes, name: doc.file.name)

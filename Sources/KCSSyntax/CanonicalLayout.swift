@@ -36,7 +36,22 @@ public enum CanonicalLayout {
     }
 
     /// The canonical layout of a `.kcs` script.
+    /// The largest text formatted: the layout holds some 50 bytes per byte
+    /// of input (the tree, the token lists it compares), and a 60 MB script
+    /// aborted `kcs fmt` (found by adversarial testing). The language
+    /// server's analysis limit is the same.
+    public static let maxBytes = 8 << 20
+
+    /// Why a text of `count` bytes is not formatted, or nil.
+    public static func sizeRefusal(_ count: Int) -> String? {
+        count > maxBytes ? "it is \(count) bytes, and kcs formats files up to \(maxBytes >> 20) MiB" : nil
+    }
+
     public static func format(_ file: SourceFile) throws(Failure) -> [UInt8] {
+        if let why = sizeRefusal(file.bytes.count) {
+            throw .unreadable(Diagnostic(.inputLimit, "not formatted: " + why, file: file,
+                                         hint: "split the scenario into files joined with include"))
+        }
         if let problem = SourceCheck.firstProblem(in: file) { throw .unreadable(problem) }
         // A statement that does not parse is kept as written: laid out, a
         // list missing a comma got one (found by adversarial testing).

@@ -48,6 +48,11 @@ struct Fmt: ParsableCommand {
                 continue
             }
             let formatted: [UInt8]
+            if isMarkdownPath(path), let why = CanonicalLayout.sizeRefusal(original.count) {
+                printError("kcs fmt: \(shown): not formatted: \(why)\n")
+                verdict = max(verdict, .invalidInput)
+                continue
+            }
             if isMarkdownPath(path) {
                 formatted = CanonicalLayout.formatMarkdown(original, name: path)
             } else {

@@ -55,6 +55,21 @@ struct FmtTests {
         #expect(try BinaryRunner.run(["run", messy.path]).status == 0, "the formatted script still runs")
     }
 
+    @Test func aFileTooLargeToFormatIsRefused() throws {
+        // The layout holds some 50 bytes a byte: a 60 MB script aborted
+        // `kcs fmt` (found by adversarial testing).
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kcs-fmt-big-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let text = String(repeating: "wait 1\n", count: (8 << 20) / 7 + 1)
+        for name in ["big.kcs", "big.md"] {
+            let path = dir.appendingPathComponent(name).path
+            try (name.hasSuffix(".md") ? "```kcs\n" + text + "```\n" : text).write(toFile: path, atomically: true, encoding: .utf8)
+            let out = try BinaryRunner.run(["fmt", "--check", path])
+            #expect(out.status == 65 && out.stderr.contains("and kcs formats files up to 8 MiB"), "\(out.stderr)")
+        }
+    }
+
     @Test func standardInputGoesToStandardOutput() throws {
         let out = try BinaryRunner.run(["fmt", "-"], stdin: "lock   #a\n\n\nunlock")
         #expect(out.status == 0)

@@ -174,6 +174,28 @@ final class Client {
         #expect(c.diagnostics(uri).isEmpty)
     }
 
+    /// A document past the analysis limit, or past the total the server
+    /// keeps, is not kept, and the client is told why (20 documents of
+    /// 10 MiB of line breaks aborted the server; found by adversarial testing).
+    @Test func documentsPastTheLimitsAreNotKept() throws {
+        let c = Client()
+        c.open(uri, String(repeating: "\n", count: (8 << 20) + 1))
+        var log = c.sent.last { ($0["method"] as? String) == "window/logMessage" }
+        #expect(((log?["params"] as? [String: Any])?["message"] as? String)?.contains("over the server's limit of 8 MiB; it is not analysed") == true)
+        #expect(c.request("textDocument/formatting", ["textDocument": ["uri": uri], "options": ["tabSize": 4, "insertSpaces": true]]) is NSNull)
+        c.server.maxOpenBytes = 1 << 20
+        let small = String(repeating: "# x\n", count: 200_000)
+        c.open("file:///tmp/one.kcs", small)
+        c.open("file:///tmp/two.kcs", small)
+        log = c.sent.last { ($0["method"] as? String) == "window/logMessage" }
+        #expect(((log?["params"] as? [String: Any])?["message"] as? String)?.contains("file:///tmp/two.kcs: the open documents come to more than 1 MiB") == true)
+        // Closing one makes room.
+        c.notify("textDocument/didClose", ["textDocument": ["uri": "file:///tmp/one.kcs"]])
+        let before = c.sent.count
+        c.open("file:///tmp/two.kcs", small)
+        #expect(!c.sent[before...].contains { ($0["method"] as? String) == "window/logMessage" })
+    }
+
     /// Text that is not JSON is a parse error; JSON that is not a request
     /// is an invalid request, answered with a null id.
     @Test func malformedMessagesGetTheRightErrors() throws {
