@@ -89,6 +89,17 @@ public enum ItemAttribute: UInt8, Sendable, Hashable, CaseIterable, Comparable {
         }
     }
 
+    /// Whether the Mac's file keychain reads this attribute for the class:
+    /// its tables (SecItem.cpp gGenericPasswordAttributes, the internet
+    /// password builder, gCertificateAttributes, gKeyAttributes) hold each
+    /// class's own, but a key's table leaves out its creator and dates
+    /// ("not yet exposed by SecItem", lines 401-415).
+    public func inFileKeychainTable(of itemClass: ItemClass) -> Bool {
+        guard applies(to: itemClass) else { return false }
+        if itemClass == .key { return self != .creator && self != .startDate && self != .endDate }
+        return true
+    }
+
     /// `kSecAttrProtocol…` values: short name and constant name.
     public static let protocols: [EnumeratedValue] = [
         ("ftp", "FTP"), ("ftp-account", "FTPAccount"), ("http", "HTTP"), ("irc", "IRC"),

@@ -25,9 +25,10 @@ extension World {
     static let fileKeychainGroupName = "(file keychain)"
 
     mutating func performOnMac(
-        _ request: CallRequest, as app: AppHandle, on device: DeviceHandle,
+        _ asked: CallRequest, as app: AppHandle, on device: DeviceHandle,
         prompt: (FoundItem) -> PromptAnswer?, dataProtection dp: CallResult?
     ) -> CallResult {
+        var request = asked
         let cache = cache(of: app, on: platform(of: device))
         if let ref = request.spec.persistentRef, let refused = Self.checkPersistentRef(ref, request, platform(of: device)) {
             return CallResult(status: refused.status, reason: refused.reason, callerGroups: cache.names)
@@ -41,8 +42,22 @@ extension World {
         if request.operation != .add, Self.persistentRefHasCompany(request.spec, request.operation) {
             return CallResult(status: .param, reason: .persistentRefWithAttributes, callerGroups: cache.names)
         }
-        if let bad = request.spec.attributes.first(where: { !$0.attribute.applies(to: itemClass) })?.attribute {
-            return CallResult(status: .noSuchAttr, reason: .attributeNotInClass(bad, itemClass), callerGroups: cache.names)
+        // The file keychain reads each class's own attributes from a table
+        // and passes over the rest ("if we got here, we aren't interested in
+        // this item", SecItem.cpp _ConvertNewFormatToOldFormat line 592;
+        // gGenericPasswordAttributes line 343, gCertificateAttributes 384,
+        // gKeyAttributes 399, in the query, the item and the changes
+        // alike): no attribute is errSecNoSuchAttr there. The
+        // data-protection side still refuses one (SecDbAttrWithKey), and
+        // the merge then goes with the file side (audit 12).
+        func kept(_ list: AttributeList) -> AttributeList {
+            AttributeList(list.filter { $0.attribute.inFileKeychainTable(of: itemClass) }.map { ($0.attribute, $0.value) })
+        }
+        if request.spec.attributes.contains(where: { !$0.attribute.inFileKeychainTable(of: itemClass) }) {
+            request.spec.attributes = kept(request.spec.attributes)
+        }
+        if let changes = request.changes, changes.attributes.contains(where: { !$0.attribute.inFileKeychainTable(of: itemClass) }) {
+            request.changes?.attributes = kept(changes.attributes)
         }
         let fileGroup = intern(Self.fileKeychainGroupName)
         switch request.operation {
