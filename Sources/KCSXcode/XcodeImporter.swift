@@ -85,7 +85,7 @@ public enum XcodeImporter {
         var teams: [String] = []
         var names = Set<String>()
         var version: Int?
-        var otherPlatforms: [String] = []
+        var otherPlatforms: [String] = [], unresolved: [String] = []
         let files = TargetSigning.FileCache()
         var filesRead = [project.pbxprojPath]
         for t in signed {
@@ -100,6 +100,7 @@ public enum XcodeImporter {
             for issue in signing.issues where seen.insert(issue).inserted { diagnostics.append(render.diagnostic(issue, code: .projectSetting)) }
             guard let bundleID = signing.resolved.bundleID else {
                 lines.append("# target \(ScriptText.literal(t.name)) is left out: its bundle ID does not resolve (see the warnings)")
+                unresolved.append(t.name)
                 continue
             }
             var name = scenarioName(t.name)
@@ -169,9 +170,15 @@ public enum XcodeImporter {
             // Say which platforms the targets do build for (KeePassium: iOS and Catalyst, asked for macOS).
             var built: [String] = []
             for t in signed { for p in platformsByTarget[t.id] ?? [] where !built.contains(p) { built.append(p) } }
-            diagnostics.append(Diagnostic(.projectSetting, "no target of \(path) could be imported for \(platform)",
-                                          hint: built.isEmpty ? nil : "its targets build for " + built.joined(separator: ", ")
-                                            + ": import with --platform " + built[0]))
+            // Targets on this platform whose bundle IDs do not resolve: the
+            // platform is not the cause (the hint named the platform already
+            // in use; found on a real-project trial).
+            let hint = !unresolved.isEmpty
+                ? "the bundle ID of \(unresolved.map { "'\($0)'" }.joined(separator: ", ")) does not resolve here (see the warnings above): "
+                    + "define the settings it uses, or give --configuration"
+                : built.isEmpty ? nil : "its targets build for " + built.joined(separator: ", ")
+                    + (built.contains(platform) ? "" : ": import with --platform " + built[0])
+            diagnostics.append(Diagnostic(.projectSetting, "no target of \(path) could be imported for \(platform)", hint: hint))
             return XcodeImport(scenario: "", diagnostics: diagnostics, verdict: .failed)
         }
         let defaultVersion = ["ios": 18, "catalyst": 18, "macos": 15, "watchos": 11][platform] ?? 18

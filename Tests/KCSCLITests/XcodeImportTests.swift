@@ -15,6 +15,22 @@ struct XcodeResolutionTests {
                                      fileSystem: LocalProjectFileSystem())
     }
 
+    @Test func anImportWhoseBundleIDsDoNotResolveSaysSo() throws {
+        // Orbot without its Config.xcconfig: every bundle ID is empty, and the
+        // hint said to import with the platform already in use.
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        for i in f.targets.indices {
+            for c in f.configurations { f.targets[i].settings[c, default: [:]]["PRODUCT_BUNDLE_IDENTIFIER"] = "$(APP_BUNDLE_ID)" }
+        }
+        f.writeProject()
+        let result = XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions())
+        #expect(result.verdict == .failed)
+        let last = try #require(result.diagnostics.last)
+        #expect(last.message.hasPrefix("no target of ") && last.message.hasSuffix(" could be imported for ios"))
+        #expect(last.hint?.hasPrefix("the bundle ID of 'App', 'Widget', 'Share Extension' does not resolve here") == true, "\(last.hint ?? "")")
+    }
+
     @Test func theDocsProjectResolvesThroughXcconfigIncludesAndInheritance() throws {
         let f = XcodeFixture.appWidgetShare()
         defer { f.remove() }
