@@ -227,6 +227,35 @@ extension World {
 
     // MARK: Add
 
+    /// An add whose key a stored row holds: that row is decrypted first
+    /// (SecDbItemInsertOrReplace, SecDbItem.c line 1661). A class the
+    /// device keeps locked is the lock's error; a biometry-current-set row
+    /// whose enrolled set changed does not decrypt (errSecDecode), is
+    /// corrupt to SecDbItemIsCorrupt (lines 1541-1560), and the add takes
+    /// its place and row ID ("If old_item is corrupted pretend it's not
+    /// there and just replace it", lines 1664-1690), as for a lost
+    /// when-passcode-set row (audit 12; that the row answers errSecDecode
+    /// is kcs's premise, see "Biometry"); any other is a duplicate. Off the
+    /// common path: a new item is only built when it replaces the row.
+    private mutating func duplicateAdd(_ spec: borrowing ItemSpec, _ id: ItemID, _ device: DeviceHandle, _ cache: AppCache,
+                                       newItem: @autoclosure () -> StoredItem) -> CallResult {
+        let state = devices[device.index].state
+        let old = devices[device.index].keychain.stored(id)
+        if !state.isAvailable(old.accessibility) {
+            return CallResult(status: .interactionNotAllowed, reason: .lockedDuplicate(old.accessibility, existing: id), callerGroups: cache.names)
+        }
+        guard old.isInvalidated(by: state) else {
+            return CallResult(status: .duplicateItem, reason: .duplicate(existing: id), callerGroups: cache.names)
+        }
+        devices[device.index].keychain.remove(id)
+        let added = devices[device.index].keychain.insert(newItem(), replacing: old.rowID)
+        return CallResult(status: .success, reason: .succeeded, callerGroups: cache.names,
+                          searchedGroups: singleGroupNames[Int(old.group)],
+                          items: [FoundItem(id: added, item: devices[device.index].keychain.stored(added),
+                                            groupName: groupNames[Int(old.group)])],
+                          returns: spec.returns)
+    }
+
     private mutating func add(_ spec: borrowing ItemSpec, _ itemClass: ItemClass, _ cache: AppCache,
                               _ device: DeviceHandle) -> CallResult {
         func fail(_ status: KeychainStatus, _ reason: StatusReason) -> CallResult {
@@ -266,15 +295,11 @@ extension World {
         let sync = spec.synchronizable == .yes
         let stamp = tick()
         guard itemClass == .identity else {
-            func newItem() -> StoredItem {
-                var item = StoredItem(itemClass: itemClass, group: group, synchronizable: sync,
-                                      accessibility: accessibility, accessControl: spec.accessControl,
-                                      attributes: spec.attributes, data: spec.data)
-                item.biometrySet = biometrySet
-                item.modified = stamp
-                return item
-            }
-            let item = newItem()
+            var item = StoredItem(itemClass: itemClass, group: group, synchronizable: sync,
+                                  accessibility: accessibility, accessControl: spec.accessControl,
+                                  attributes: spec.attributes, data: spec.data)
+            item.biometrySet = biometrySet
+            item.modified = stamp
             // A tombstone of the key takes the item into its row (a deleted
             // synchronizable item's row-ID reference finds the new one). A
             // key with a tombstone has no live item (`Device.takeTombstoneRow`),
@@ -285,31 +310,26 @@ extension World {
             // class the device keeps locked fails the add with the lock's
             // error (errSecInteractionNotAllowed), whatever the new item's
             // class; nothing changes. A tombstone keeps its row's class.
-            if let stone = devices[device.index].tombstoneAccessibility(of: item), !state.isAvailable(stone) {
+            if !devices[device.index].tombstoneRows.isEmpty, let stone = devices[device.index].tombstoneAccessibility(of: item),
+               !state.isAvailable(stone) {
                 return fail(.interactionNotAllowed, .lockedDuplicate(stone, existing: nil))
             }
             let tombstone = devices[device.index].takeTombstoneRow(of: item)
             // Mutate in place through the array so the keychain is never copied.
             let (id, existed) = devices[device.index].keychain.insertUnlessPresent(consume item, replacing: tombstone)
-            var added = id
             if existed {
-                let old = devices[device.index].keychain.stored(id)
-                if !state.isAvailable(old.accessibility) { return fail(.interactionNotAllowed, .lockedDuplicate(old.accessibility, existing: id)) }
-                // A biometry-current-set row whose enrolled set changed does
-                // not decrypt (errSecDecode): it is corrupt to
-                // SecDbItemIsCorrupt (SecDbItem.c lines 1541-1560), and the
-                // add takes its place and its row ID ("If old_item is
-                // corrupted pretend it's not there and just replace it",
-                // lines 1664-1690), as for a lost when-passcode-set row
-                // (audit 12; the premise that the row answers errSecDecode
-                // is kcs's, see "Biometry").
-                guard old.isInvalidated(by: state) else { return fail(.duplicateItem, .duplicate(existing: id)) }
-                devices[device.index].keychain.remove(id)
-                added = devices[device.index].keychain.insert(newItem(), replacing: old.rowID)
+                return duplicateAdd(spec, id, device, cache, newItem: {
+                    var item = StoredItem(itemClass: itemClass, group: group, synchronizable: sync,
+                                          accessibility: accessibility, accessControl: spec.accessControl,
+                                          attributes: spec.attributes, data: spec.data)
+                    item.biometrySet = biometrySet
+                    item.modified = stamp
+                    return item
+                }())
             }
             return CallResult(status: .success, reason: .succeeded, callerGroups: cache.names,
                               searchedGroups: singleGroupNames[Int(group)],
-                              items: [FoundItem(id: added, item: devices[device.index].keychain.stored(added),
+                              items: [FoundItem(id: id, item: devices[device.index].keychain.stored(id),
                                                 groupName: groupNames[Int(group)])],
                               returns: spec.returns)
         }
@@ -853,7 +873,8 @@ extension World {
             if let other = collision(item), other != taken[0].id {
                 return duplicate(other)
             }
-            if let stone = devices[device.index].tombstoneAccessibility(of: item), !state.isAvailable(stone) {
+            if !devices[device.index].tombstoneRows.isEmpty, let stone = devices[device.index].tombstoneAccessibility(of: item),
+               !state.isAvailable(stone) {
                 return fail(.interactionNotAllowed, .lockedDuplicate(stone, existing: nil), searched)
             }
             plan.append((taken[0].id, item))
@@ -880,7 +901,8 @@ extension World {
                 if let other = collision(item), !touched.contains(other) {
                     return duplicate(other)
                 }
-                if let stone = devices[device.index].tombstoneAccessibility(of: item), !state.isAvailable(stone) {
+                if !devices[device.index].tombstoneRows.isEmpty, let stone = devices[device.index].tombstoneAccessibility(of: item),
+               !state.isAvailable(stone) {
                     return fail(.interactionNotAllowed, .lockedDuplicate(stone, existing: nil), searched)
                 }
             }
