@@ -45,26 +45,39 @@ struct PackageManifest: SwiftPackage {
         let finder = PackageCallFinder(viewMode: .sourceAccurate)
         finder.walk(tree)
         guard let call = finder.call else { return nil }
-        for argument in call.arguments {
-            switch argument.label?.text {
+        // A name of a top-level `let` stands for its value (a few levels,
+        // never a cycle).
+        let constants = finder.constants
+        func value(_ e: ExprSyntax?) -> ExprSyntax? {
+            var e = e
+            for _ in 0..<8 {
+                guard let name = e?.as(DeclReferenceExprSyntax.self)?.baseName.text, let bound = constants[name] else { break }
+                e = bound
+            }
+            return e
+        }
+        func argument(_ label: String, of call: FunctionCallExprSyntax) -> ExprSyntax? { value(Self.argument(label, of: call)) }
+        for given in call.arguments {
+            guard let list = value(given.expression) else { continue }
+            switch given.label?.text {
             case "dependencies":
-                for call in Self.calls(in: argument.expression) where Self.member(call) == "package" {
-                    if let path = Self.string(Self.argument("path", of: call)) { localPackages.append(ProjectPath.join(folder, path)) }
+                for call in Self.calls(in: list) where Self.member(call) == "package" {
+                    if let path = Self.string(argument("path", of: call)) { localPackages.append(ProjectPath.join(folder, path)) }
                 }
             case "products":
-                for call in Self.calls(in: argument.expression) where Self.member(call) == "library" {
-                    guard let name = Self.string(Self.argument("name", of: call)) else { continue }
-                    libraries[name] = Self.strings(Self.argument("targets", of: call))
+                for call in Self.calls(in: list) where Self.member(call) == "library" {
+                    guard let name = Self.string(argument("name", of: call)) else { continue }
+                    libraries[name] = Self.strings(argument("targets", of: call))
                 }
             case "targets":
-                for call in Self.calls(in: argument.expression) {
-                    guard let kind = Self.member(call), let name = Self.string(Self.argument("name", of: call)) else { continue }
-                    let path = Self.argument("path", of: call), exclude = Self.argument("exclude", of: call)
-                    let sources = Self.argument("sources", of: call)
+                for call in Self.calls(in: list) {
+                    guard let kind = Self.member(call), let name = Self.string(argument("name", of: call)) else { continue }
+                    let path = argument("path", of: call), exclude = argument("exclude", of: call)
+                    let sources = argument("sources", of: call)
                     let readPath = path.map(Self.string), readExclude = exclude.map(Self.strings), readSources = sources.map(Self.strings)
                     modules[name] = Module(
                         kind: kind, path: readPath ?? nil, exclude: (readExclude ?? nil) ?? [], sources: readSources ?? nil,
-                        dependencies: Self.dependencies(Self.argument("dependencies", of: call)),
+                        dependencies: Self.dependencies(argument("dependencies", of: call)),
                         unreadable: readPath == .some(nil) || readExclude == .some(nil) || readSources == .some(nil))
                 }
             default: break
@@ -183,9 +196,23 @@ struct PackageManifest: SwiftPackage {
         return out
     }
 
-    /// The first `Package(…)` call.
+    /// The first `Package(…)` call, and the manifest's top-level `let`s
+    /// (`let publicLibraryTargets = ["A", "B"]`, as Mastodon's manifest
+    /// names its product's targets; found on a real-project trial).
     private final class PackageCallFinder: SyntaxVisitor {
         var call: FunctionCallExprSyntax?
+        var constants: [String: ExprSyntax] = [:]
+        override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
+            // At the top level only, and `let`: a `var` may change below.
+            guard node.bindingSpecifier.tokenKind == .keyword(.let),
+                  node.parent?.parent?.parent?.is(SourceFileSyntax.self) == true else { return .visitChildren }
+            for binding in node.bindings {
+                guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
+                      let value = binding.initializer?.value, constants[name] == nil else { continue }
+                constants[name] = value
+            }
+            return .visitChildren
+        }
         override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
             if call == nil, node.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text == "Package" { call = node }
             return call == nil ? .visitChildren : .skipChildren

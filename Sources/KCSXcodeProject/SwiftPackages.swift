@@ -84,6 +84,12 @@ public enum SourceFolder {
                 } else if otherSourceSuffixes.contains(where: { name.hasSuffix($0) }) {
                     if !excluded.contains(p) { otherSources = true }
                 } else if depth < 16, !excluded.contains(p), seenFolders.insert(fileSystem.canonical(p)).inserted, fileSystem.isDirectory(p) {
+                    // A folder holding a Package.swift is a package of its own,
+                    // which Xcode builds as such, not as sources of the target
+                    // whose folder holds it (Mlem keeps its packages in a
+                    // synchronized folder; their tests were read as the app's
+                    // code; found on a real-project trial).
+                    if case .success = fileSystem.read(ProjectPath.join(p, "Package.swift")) { continue }
                     pending.append((p, depth + 1))
                 }
             }

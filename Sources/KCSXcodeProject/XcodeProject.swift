@@ -257,6 +257,9 @@ private struct ProjectReader {
     /// as Xcode before 15 added them (a folder reference, and product
     /// dependencies naming no package).
     var packageFolders: [String]?
+    /// Products of local packages kcs could not read, by package, in the
+    /// order met, with where the first was named: said once per package.
+    var unreadProducts: [(package: String, products: [String], location: ProjectLocation)] = []
 
     init(root: PlistNode, pbxproj: String, folder: String, fileSystem: any ProjectFileSystem, packages: (any SwiftPackageReading)?) {
         self.root = root
@@ -387,6 +390,13 @@ private struct ProjectReader {
                 configurations: configurationList(objects[t["buildConfigurationList"]?.string ?? ""]),
                 swiftSources: sources, embeddedTargets: embedded, linkedTargets: linked, codeIsAllSwiftSources: allSwift,
                 attributesTeam: targetAttributes?[id]?["DevelopmentTeam"]?.string, location: at(t)))
+        }
+        for (package, products, location) in unreadProducts {
+            let shown = products.prefix(8).map { "'\($0)'" }.joined(separator: ", ") + (products.count > 8 ? " and \(products.count - 8) more" : "")
+            issues.append(ProjectIssue(.warning, "the code check does not read product\(products.count == 1 ? "" : "s") \(shown) of \(package)",
+                                       at: location,
+                                       hint: "the groups their code names, if any, are not checked; kcs reads a product its "
+                                           + "Package.swift declares in a literal Package(products:targets:), lists written out or held in a top-level let"))
         }
         var entitlementsFiles: [XcodeProject.FileReference] = []
         for (id, object) in objects where object["isa"]?.string == "PBXFileReference" {
@@ -526,7 +536,34 @@ private struct ProjectReader {
             }
         }
         dependencyModules[id] = found
+        // A local package kcs could not follow is said, once per product: the
+        // check passed in silence over code it had not read (Mastodon,
+        // Omnivore and isowords build lists in code; found on a
+        // real-project trial).
+        if found == nil, packages != nil, let dependency = objects[id], let product = dependency["productName"]?.string,
+           let package = unreadLocalPackage(dependency) {
+            if let i = unreadProducts.firstIndex(where: { $0.package == package }) {
+                if !unreadProducts[i].products.contains(product) { unreadProducts[i].products.append(product) }
+            } else {
+                unreadProducts.append((package, [product], at(dependency)))
+            }
+        }
         return found
+    }
+
+    /// The local package a product dependency names, as a finding says it
+    /// (nil for a remote package).
+    private func unreadLocalPackage(_ dependency: PlistNode) -> String? {
+        if let ref = dependency["package"]?.string {
+            guard let package = objects[ref], package["isa"]?.string == "XCLocalSwiftPackageReference",
+                  let relative = package["relativePath"]?.string else { return nil }
+            return "the local package at '\(ProjectPath.join(sourceRoot, relative))'"
+        }
+        // Xcode before 15 names no package for a local product: one of the
+        // package folders the project holds.
+        let folders = packageFolders ?? []
+        return folders.isEmpty ? "a local package kcs did not find among the project's folders"
+            : "a local package (\(folders.map { "'\($0)'" }.joined(separator: ", ")))"
     }
 
     /// Local packages kcs reads at most, and their modules: a project names
@@ -591,8 +628,12 @@ private struct ProjectReader {
         }
         for (id, object) in objects.sorted(by: { $0.key < $1.key }) {
             let isa = object["isa"]?.string
+            // A package's folder reference is `folder` or `wrapper`, or in
+            // older projects any type for a name without an extension
+            // (Pocket Casts' are `text`; found on a real-project trial).
             let type = object["lastKnownFileType"]?.string ?? object["explicitFileType"]?.string
-            let folderReference = isa == "PBXFileReference" && (type == "folder" || type == "wrapper")
+            let extensionless = object["path"]?.string.map { !ProjectPath.lastComponent($0).contains(".") } ?? false
+            let folderReference = isa == "PBXFileReference" && (type == "folder" || type == "wrapper" || extensionless)
             guard folderReference || isa == "PBXGroup" || isa == "PBXFileSystemSynchronizedRootGroup",
                   object["path"] != nil, let p = path(of: id) else { continue }
             consider(p)

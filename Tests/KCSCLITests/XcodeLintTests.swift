@@ -485,9 +485,47 @@ struct XcodeLintTests {
         #expect(unread.project.code(of: plainApp).swiftSources.count == 1 && !unread.project.code(of: plainApp).allSwift)
     }
 
+    @Test func manifestsAsRealProjectsWriteThem() throws {
+        // Mastodon names its product's targets in a top-level `let`; Mlem
+        // keeps its packages in a synchronized folder of the app (their
+        // files, tests included, were read as the app's own); Pocket Casts'
+        // package folder references are typed `text`.
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let team = XcodeFixture.team
+        f.targets[0].packageProducts = [.init(name: "Kit", local: "Kit"), .init(name: "Legacy", local: "Legacy", legacy: true)]
+        f.targets[0].synchronizedFolders = ["Packages"]
+        f.write("Kit/Package.swift", """
+            import PackageDescription
+            let libraryTargets = ["Kit"]
+            let kitName = "Kit"
+            let package = Package(name: "Kit", products: [.library(name: "Kit", targets: libraryTargets)],
+                                  targets: [.target(name: kitName)])
+
+            """)
+        let call = "import Security\nfunc f() { _ = SecItemAdd([kSecAttrAccessGroup as String: \"\(team).com.example.Wrong\"] as CFDictionary, nil) }\n"
+        f.write("Kit/Sources/Kit/Kit.swift", call)
+        f.write("Legacy/Package.swift", "import PackageDescription\nlet package = Package(name: \"Legacy\", products: [.library(name: \"Legacy\", targets: [\"Legacy\"])], targets: [.target(name: \"Legacy\")])\n")
+        f.write("Legacy/Sources/Legacy/Legacy.swift", "func legacy() {}\n")
+        f.write("Packages/Nested/Package.swift", "import PackageDescription\nlet package = Package(name: \"Nested\")\n")
+        f.write("Packages/Nested/Tests/NestedTests/T.swift", call)
+        f.write("Packages/Own.swift", "func own() {}\n")
+        f.writeProject()
+        // The fixture's legacy folder reference, typed as Pocket Casts types it.
+        let pbxproj = f.path("App.xcodeproj/project.pbxproj")
+        let text = try String(contentsOfFile: pbxproj, encoding: .utf8).replacingOccurrences(of: "lastKnownFileType = folder;", with: "lastKnownFileType = text;")
+        try text.write(toFile: pbxproj, atomically: true, encoding: .utf8)
+        let lint = try ProjectLint.load(f.projectPath, packages: PackageManifestReader()).get()
+        let app = try #require(lint.project.targets.first { $0.name == "App" })
+        #expect(lint.project.code(of: app).swiftSources.map { ($0 as NSString).lastPathComponent }.sorted()
+                    == ["KeychainStore.swift", "Kit.swift", "Legacy.swift", "Own.swift"])
+        let found = CodeCheck.run(lint).filter { $0.code == .codeGroupNotEntitled && $0.message.contains("com.example.Wrong") }
+        #expect(found.count == 1 && found[0].message.contains("(in package module 'Kit', which it links)"), "\(found.map(\.message))")
+    }
+
     @Test func aPackageManifestKcsCannotFollowLeavesItsCodeUnread() throws {
         // A product list built in code is not guessed at: the package's code
-        // is code kcs does not read, as before.
+        // is code kcs does not read, as before, and the lint says so.
         var f = XcodeFixture.appWidgetShare()
         defer { f.remove() }
         f.targets[0].packageProducts = [.init(name: "Kit", local: "Kit")]
@@ -519,6 +557,7 @@ struct XcodeLintTests {
         let lint = try ProjectLint.load(f.projectPath, packages: PackageManifestReader()).get()
         let app = try #require(lint.project.targets.first { $0.name == "App" })
         #expect(!lint.project.code(of: app).allSwift && lint.project.code(of: app).swiftSources.count == 1)
+        #expect(lint.run().contains { $0.message.hasPrefix("the code check does not read product 'Kit' of the local package at '") }, "\(lint.run().map(\.message))")
         let widget = try #require(lint.project.targets.first { $0.name == "Widget" })
         #expect(lint.project.packageModules.map(\.name).sorted() == ["A", "B"])
         #expect(lint.project.code(of: widget).swiftSources.map { ($0 as NSString).lastPathComponent } == ["Provider.swift", "A.swift", "B.swift"])
