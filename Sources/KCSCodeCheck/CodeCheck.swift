@@ -603,7 +603,13 @@ public enum CodeCheck {
                             code: .codeGroupNotCheckable, length: use.length, notes: notes))
                     case .literal(let group):
                         guard !grantedSet.contains(group) else { continue }
-                        var hint = "its groups: " + groups
+                        // One typo from a group it holds: said first (NetNewsWire's
+                        // "group.io.netbird.ap" listed the right one without
+                        // saying so; found on a real-project trial). Among a
+                        // few hundred groups at most: each is an edit distance.
+                        let near = grantedOnce.count <= 200 ? Suggest.closest(to: group, in: grantedOnce) : nil
+                        var hint = near.map { "did you mean \"\($0)\"? " } ?? ""
+                        hint += "its groups: " + groups
 
                         if group.contains("$("), let team = app.teamID {
                             // Swift strings are not build settings.

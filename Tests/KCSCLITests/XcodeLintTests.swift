@@ -283,6 +283,16 @@ struct XcodeLintTests {
         #expect(found.contains { $0.code == .codeGroupNotCheckable && $0.message.contains("a #sourceLocation sets line 9223372036854775807") }, "\(said)")
     }
 
+    @Test func aGroupOneTypoFromAHeldOneIsSuggested() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let team = XcodeFixture.team
+        f.write("App/KeychainStore.swift", "import Security\nfunc f() { _ = SecItemAdd([kSecAttrAccessGroup as String: \"\(team).com.example.Notes.shard\"] as CFDictionary, nil) }\n")
+        f.writeProject()
+        let d = try f.codeFindings().first { $0.code == .codeGroupNotEntitled && $0.message.contains("Notes.shard") }
+        #expect(d?.hint?.hasPrefix("did you mean \"\(team).com.example.Notes.shared\"? its groups: ") == true, "\(d?.hint ?? "none")")
+    }
+
     @Test func aFolderNamedLikeASwiftFileIsWalked() throws {
         // Xcode compiles the file in `Keys.swift/`: it is no source kcs
         // cannot read, and its calls are checked (found on Anytype).
