@@ -86,7 +86,9 @@ public enum EntitlementShape {
                        message: "keychain group \(group) carries the prefix of team \(prefix), but the app is signed by team \(teamID)",
                        hint: "a provisioning profile of \(teamID) grants only \(teamID).* groups, and a device does not launch an app "
                            + "its profile does not allow: keychain groups share items within one team. Write \(fixed) "
-                           + "($(AppIdentifierPrefix)\(bare) in an .entitlements file)",
+                           + "($(AppIdentifierPrefix)\(bare) in an .entitlements file); unless \(prefix) is the app's own legacy App ID "
+                           + "prefix (an App ID made before 2011 has one, and its profile grants \(prefix).* groups: IceCubes ships such a group), "
+                           + "which a scenario says with app-id-prefix=",
                        fix: fixed)
     }
 
