@@ -277,9 +277,31 @@ public struct AccessGroupFinder {
     /// in debug builds as in release ones: swift-syntax's own default is 20
     /// levels in a debug build and 256 in a release one, past which the
     /// rest of a file was dropped without a word (found by adversarial testing).
+    /// `#sourceLocation` directives are blanked first (spaces of the same
+    /// length, so every other offset stays): kcs reports physical lines,
+    /// and swift-syntax's presumed lines overflowed near `Int.max` (a crash;
+    /// found by adversarial testing, and a pre-scan of the directive's text
+    /// was bypassed with a comment or a `)` in its file name). What is left,
+    /// `(file: …, line: …)`, is a tuple expression, no directive.
     public static func parse(_ text: String) -> SourceFileSyntax {
-        var parser = Parser(text, maximumNestingLevel: CodeCheck.maxNesting)
+        var parser = Parser(withoutLineDirectives(text), maximumNestingLevel: CodeCheck.maxNesting)
         return SourceFileSyntax.parse(from: &parser)
+    }
+
+    static func withoutLineDirectives(_ text: String) -> String {
+        guard ByteSearch.contains(text, "#sourceLocation") else { return text }
+        var bytes = Array(text.utf8)
+        let directive = Array("#sourceLocation".utf8)
+        var i = 0
+        while i + directive.count <= bytes.count {
+            if bytes[i] == directive[0], bytes[i..<i + directive.count].elementsEqual(directive) {
+                for k in i..<i + directive.count { bytes[k] = 0x20 }
+                i += directive.count
+            } else {
+                i += 1
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// A name without the backticks that let it be a keyword (`` `default` ``).

@@ -142,41 +142,9 @@ public enum CodeCheck {
                 i += 1
             }
         }
-        if let line = hugeSourceLocation(bytes) {
-            return "a #sourceLocation sets line \(line), past what kcs counts lines to"
-        }
         if deepest > maxNesting { return "it nests brackets more than \(maxNesting) deep" }
         if deepestIf > maxNesting { return "it nests #if more than \(maxNesting) deep" }
         if deepestAngles > maxNesting { return "it nests generic arguments more than \(maxNesting) deep" }
-        return nil
-    }
-
-    /// A `#sourceLocation(… line: N)` whose N is past a billion, if any:
-    /// swift-syntax adds it to a line index, and near `Int.max` that
-    /// overflows and traps (found by adversarial testing). kcs reports
-    /// physical lines; a real directive names a line of a real file.
-    static func hugeSourceLocation(_ bytes: [UInt8]) -> String? {
-        let directive = Array("#sourceLocation".utf8), label = Array("line".utf8)
-        var i = 0
-        while i + directive.count <= bytes.count {
-            guard bytes[i] == directive[0], bytes[i..<i + directive.count].elementsEqual(directive) else { i += 1; continue }
-            // The directive's own text, up to its `)`.
-            var k = i + directive.count
-            let end = min(bytes.count, k + 4096)
-            while k + label.count <= end, bytes[k] != UInt8(ascii: ")") {
-                if bytes[k..<k + label.count].elementsEqual(label) {
-                    var d = k + label.count
-                    while d < end, bytes[d] == 0x20 || bytes[d] == 0x09 || bytes[d] == UInt8(ascii: ":") || bytes[d] == UInt8(ascii: "-") { d += 1 }
-                    var digits = 0
-                    while d + digits < end, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[d + digits]) || bytes[d + digits] == UInt8(ascii: "_") {
-                        digits += 1
-                    }
-                    if digits > 9 { return String(decoding: bytes[d..<d + digits], as: UTF8.self) }
-                }
-                k += 1
-            }
-            i += directive.count
-        }
         return nil
     }
 
