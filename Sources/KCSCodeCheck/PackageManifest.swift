@@ -1,4 +1,5 @@
 import KCSXcodeProject
+import KeychainEngine
 import SwiftParser
 import SwiftSyntax
 
@@ -61,7 +62,8 @@ struct PackageManifest: SwiftPackage {
             guard let list = value(given.expression) else { continue }
             switch given.label?.text {
             case "dependencies":
-                for call in Self.calls(in: list) where Self.member(call) == "package" {
+                // A manifest names a handful; past 64 the rest are not followed.
+                for call in Self.calls(in: list).prefix(64) where Self.member(call) == "package" {
                     if let path = Self.string(argument("path", of: call)) { localPackages.append(ProjectPath.join(folder, path)) }
                 }
             case "products":
@@ -87,7 +89,8 @@ struct PackageManifest: SwiftPackage {
 
     /// The modules `product` compiles, its own first, then those they depend
     /// on in the package, breadth first; nil when the manifest does not say.
-    func modules(of product: String, fileSystem: any ProjectFileSystem) -> [PackageModule]? {
+    func modules(of product: String, fileSystem: any ProjectFileSystem,
+                 walk: (String, Set<String>) -> (swift: [String], otherSources: Bool)) -> [PackageModule]? {
         guard let first = libraries[product] ?? nil else { return nil }
         var out: [PackageModule] = []
         var queue = first, seen = Set(first), next = 0
@@ -112,7 +115,11 @@ struct PackageManifest: SwiftPackage {
                     // path package by its folder), not when it is remote.
                     var package: String?
                     if case .product(_, let p) = dependency { package = p }
-                    let folders = localPackages.filter { package == nil || ProjectPath.lastComponent($0).lowercased() == package?.lowercased() }
+                    // The list itself for a name (shared, not copied: a
+                    // 453 KB manifest copied it per dependency into 3.9 GB;
+                    // found by adversarial testing).
+                    let folders = package.map { p in localPackages.filter { ProjectPath.lastComponent($0).lowercased() == p.lowercased() } }
+                        ?? localPackages
                     if folders.isEmpty { allSwift = false } else { localProducts.append(.init(name: d, packages: folders)) }
                 }
             }
@@ -123,11 +130,12 @@ struct PackageManifest: SwiftPackage {
                 if let dir = module.path.map({ ProjectPath.join(folder, $0) }) ?? defaults.first(where: fileSystem.isDirectory) {
                     let excluded = Set(module.exclude.map { ProjectPath.join(dir, $0) })
                     for part in module.sources?.map({ ProjectPath.join(dir, $0) }) ?? [dir] {
-                        if part.hasSuffix(".swift") {
+                        // A folder named `X.swift` is walked like any folder.
+                        if part.hasSuffix(".swift"), !fileSystem.isDirectory(part) {
                             if !excluded.contains(part) { swift.append(part) }
                             continue
                         }
-                        let found = SourceFolder.walk(part, excluding: excluded, fileSystem: fileSystem)
+                        let found = walk(part, excluded)
                         if found.otherSources { allSwift = false }
                         swift += found.swift
                     }
@@ -220,8 +228,14 @@ struct PackageManifest: SwiftPackage {
     }
 }
 
-/// Reads local packages' manifests for the project reader.
-public struct PackageManifestReader: SwiftPackageReading {
+/// Reads local packages' manifests for the project reader: one per
+/// project load, which keeps the bytes it parsed within a budget.
+public final class PackageManifestReader: SwiftPackageReading {
+    /// Manifest text parsed in all: 200 packages of 0.87 MB took 37 s
+    /// (found by adversarial testing); real manifests are a few KB each.
+    public static let maxParsedBytes = 8 << 20
+    private let parsed = Locked(0)
+
     public init() {}
 
     public func package(in folder: String, fileSystem: any ProjectFileSystem) -> (any SwiftPackage)? {
@@ -229,6 +243,10 @@ public struct PackageManifestReader: SwiftPackageReading {
         // project is read on the caller's, and swift-syntax recurses once
         // per level of nesting or of a long chain (`try try …`).
         guard case .success(let bytes) = fileSystem.read(ProjectPath.join(folder, "Package.swift")),
+              parsed.withLock({ total in
+                  total += bytes.count
+                  return total <= Self.maxParsedBytes
+              }),
               CodeCheck.refusal(bytes) == nil else { return nil }
         return LargeStack.run { PackageManifest(String(decoding: bytes, as: UTF8.self), folder: folder) }
     }

@@ -32,6 +32,11 @@ public struct ReplState: Sendable {
         public var loaded: Bool
     }
 
+    /// The files the chunks read, each version kept once however many
+    /// chunks read it (40 includes of one 7 MiB file kept 40 copies; found
+    /// by adversarial testing).
+    private let snapshots = SnapshotStore()
+
     public init() {}
 
     /// Runs a chunk into the session and reports its events. A chunk with a
@@ -43,7 +48,7 @@ public struct ReplState: Sendable {
         // with the same bytes (re-read from disk, an include changed since
         // made an undo silently remove what it had added; found by
         // adversarial testing).
-        let snapshot = SnapshotLoader(loader)
+        let snapshot = SnapshotLoader(loader, store: snapshots)
         let report = session.run(file: file, loader: snapshot, options: Self.options(for: file, reporting: true),
                                  observer: { collected.events.append($0) })
         if !report.hasSyntaxErrors {
@@ -113,8 +118,12 @@ private final class EventCollector {
 final class SnapshotLoader: SourceLoader, Sendable {
     private let base: any SourceLoader
     private let files = Locked<[String: Result<SourceFile, LoadError>]>([:])
+    private let store: SnapshotStore
 
-    init(_ base: any SourceLoader) { self.base = base }
+    init(_ base: any SourceLoader, store: SnapshotStore = SnapshotStore()) {
+        self.base = base
+        self.store = store
+    }
 
     func resolve(_ path: String, relativeTo including: String?) -> String { base.resolve(path, relativeTo: including) }
 
@@ -123,7 +132,7 @@ final class SnapshotLoader: SourceLoader, Sendable {
         if let known = files.withLock({ $0[resolved] }) {
             result = known
         } else {
-            do throws(LoadError) { result = .success(try base.read(resolved)) } catch { result = .failure(error) }
+            do throws(LoadError) { result = .success(store.shared(try base.read(resolved))) } catch { result = .failure(error) }
             files.withLock { $0[resolved] = $0[resolved] ?? result }
         }
         return try result.get()
@@ -132,4 +141,18 @@ final class SnapshotLoader: SourceLoader, Sendable {
     func canonical(_ resolved: String) -> String { base.canonical(resolved) }
     func contents(ofDirectory resolved: String) -> [String]? { base.contents(ofDirectory: resolved) }
     func isDirectory(_ resolved: String) -> Bool { base.isDirectory(resolved) }
+}
+
+/// The versions of files snapshots hold, by name: a version read again is
+/// the one already kept.
+final class SnapshotStore: Sendable {
+    private let versions = Locked<[String: [SourceFile]]>([:])
+
+    func shared(_ file: SourceFile) -> SourceFile {
+        versions.withLock { all in
+            if let same = all[file.name, default: []].first(where: { $0.bytes == file.bytes }) { return same }
+            all[file.name, default: []].append(file)
+            return file
+        }
+    }
 }

@@ -30,8 +30,8 @@ public struct XcodeImport: Sendable {
     public var scenario: String
     public var diagnostics: [Diagnostic]
     public var verdict: Verdict
-    /// The project's files the import read (project.pbxproj and the
-    /// entitlements files): an output must not replace one of them.
+    /// The project's files the import read (project.pbxproj, the
+    /// entitlements and xcconfig files): an output must not replace one.
     public var filesRead: [String] = []
 }
 
@@ -195,7 +195,7 @@ public enum XcodeImporter {
         let text = Array((lines.joined(separator: "\n") + "\n").utf8)
         let formatted = (try? CanonicalLayout.format(SourceFile(name: path, bytes: text))) ?? text
         return XcodeImport(scenario: String(decoding: formatted, as: UTF8.self), diagnostics: diagnostics, verdict: .passed,
-                           filesRead: filesRead)
+                           filesRead: filesRead + project.xcconfigFilesRead)
     }
 
     /// The target's name with every character other than letters, digits,

@@ -14,7 +14,11 @@ public protocol SwiftPackage {
     /// depend on in the package, each with its Swift files. Nil when the
     /// manifest does not declare the product, or declares it in code kcs
     /// cannot follow.
-    func modules(of product: String, fileSystem: any ProjectFileSystem) -> [PackageModule]?
+    /// `walk` lists a module's folder: the `.swift` files below it (less
+    /// those excluded) and whether it holds sources in another language
+    /// (``SourceFolder/walk(_:excluding:fileSystem:)``, remembered by the caller).
+    func modules(of product: String, fileSystem: any ProjectFileSystem,
+                 walk: (String, Set<String>) -> (swift: [String], otherSources: Bool)) -> [PackageModule]?
 }
 
 /// One module of a local Swift package, as ``SwiftPackageReading`` finds it.
@@ -89,7 +93,7 @@ public enum SourceFolder {
                     // whose folder holds it (Mlem keeps its packages in a
                     // synchronized folder; their tests were read as the app's
                     // code; found on a real-project trial).
-                    if case .success = fileSystem.read(ProjectPath.join(p, "Package.swift")) { continue }
+                    if fileSystem.isFile(ProjectPath.join(p, "Package.swift")) { continue }
                     pending.append((p, depth + 1))
                 }
             }

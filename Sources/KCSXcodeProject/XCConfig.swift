@@ -12,11 +12,19 @@ public protocol ProjectFileSystem: Sendable {
     /// Whether `path` is a folder, without listing it. Defaults to asking
     /// for its contents.
     func isDirectory(_ path: String) -> Bool
+    /// Whether `path` is a regular file, without reading it. Defaults to
+    /// reading it (a test for a `Package.swift` read 30 MiB files in full;
+    /// found by adversarial testing).
+    func isFile(_ path: String) -> Bool
 }
 
 extension ProjectFileSystem {
     public func canonical(_ path: String) -> String { path }
     public func isDirectory(_ path: String) -> Bool { contents(ofDirectory: path) != nil }
+    public func isFile(_ path: String) -> Bool {
+        if case .success = read(path) { return true }
+        return false
+    }
 }
 
 /// Why a project file could not be read.
@@ -59,6 +67,12 @@ public struct LocalProjectFileSystem: ProjectFileSystem {
         var isDirectory: ObjCBool = false
         return ProjectPath.systemFolder(holding: path) == nil
             && FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+    }
+
+    public func isFile(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return ProjectPath.systemFolder(holding: path) == nil
+            && FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
     }
 }
 
@@ -267,6 +281,13 @@ final class XCConfigCache: @unchecked Sendable {
     /// question, took 20 s; found by adversarial testing).
     private var platformSets: [String: (sdks: [String], settings: BuildSettings, issues: [ProjectIssue])] = [:]
 
+    /// The xcconfig files read so far (with those that could not be).
+    var filesRead: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return files.keys.sorted()
+    }
+
     func platforms(_ key: String, _ make: () -> (sdks: [String], settings: BuildSettings, issues: [ProjectIssue]))
         -> (sdks: [String], settings: BuildSettings, issues: [ProjectIssue]) {
         memo(\.platformSets, key, make)
@@ -365,6 +386,10 @@ public final class CaseFoldingFileSystem: ProjectFileSystem, @unchecked Sendable
 
     public func isDirectory(_ path: String) -> Bool {
         base.isDirectory(path) || folded(path).map { $0 != path && base.isDirectory($0) } ?? false
+    }
+
+    public func isFile(_ path: String) -> Bool {
+        base.isFile(path) || folded(path).map { $0 != path && base.isFile($0) } ?? false
     }
 
     /// The path as the file system spells it, found ignoring case; nil

@@ -47,6 +47,9 @@ public struct XcodeProject: Sendable {
     /// shared by every resolution of the project.
     private(set) var xcconfigs = XCConfigCache()
 
+    /// The xcconfig files the project's resolutions have read so far.
+    public var xcconfigFilesRead: [String] { xcconfigs.filesRead }
+
     /// Sets the budget of resolved settings (tests; real projects keep the default).
     public mutating func limitSettings(to count: Int) { xcconfigs = XCConfigCache(limit: count) }
 
@@ -572,9 +575,13 @@ private struct ProjectReader {
 
     /// The IDs of the modules `product` of the package in `folder` compiles,
     /// each added to ``packageModules`` once.
-    private mutating func modules(of product: String, inPackage folder: String, at dependency: PlistNode) -> [String]? {
+    private mutating func modules(of product: String, inPackage folder: String, at dependency: PlistNode, depth: Int = 0) -> [String]? {
         let key = folder + "\u{0}" + product
         if let known = productModules[key] { return known }
+        // Products that depend on products, and so on, are followed this
+        // deep: each level is a call on the caller's stack (11,000 chained
+        // products overflowed it; found by adversarial testing).
+        guard depth < 64 else { return nil }
         let package: (any SwiftPackage)?
         if let known = packagesByFolder[folder] {
             package = known
@@ -583,7 +590,10 @@ private struct ProjectReader {
             packagesByFolder[folder] = package
         }
         var ids: [String]?
-        if let modules = package?.modules(of: product, fileSystem: fileSystem), packageModules.count + modules.count <= Self.maxPackageModules {
+        // Each folder walked once, however many modules and products name it
+        // (found by adversarial testing).
+        if let modules = package?.modules(of: product, fileSystem: fileSystem, walk: { sources(under: $0, excluding: $1) }),
+           packageModules.count + modules.count <= Self.maxPackageModules {
             // Met again while its own dependencies are read (packages that
             // depend on each other): nothing more to add.
             productModules[key] = .some([])
@@ -595,7 +605,7 @@ private struct ProjectReader {
                 for other in m.localProducts {
                     var found: [String]?
                     for folder in other.packages {
-                        found = self.modules(of: other.name, inPackage: folder, at: dependency)
+                        found = self.modules(of: other.name, inPackage: folder, at: dependency, depth: depth + 1)
                         if found != nil { break }
                     }
                     if let found { others += found } else { allSwift = false }
@@ -624,7 +634,7 @@ private struct ProjectReader {
         var out: [String] = [], seen = Set<String>()
         func consider(_ folder: String) {
             guard seen.insert(fileSystem.canonical(folder)).inserted, seen.count < 10_000 else { return }
-            if case .success = fileSystem.read(ProjectPath.join(folder, "Package.swift")) { out.append(folder) }
+            if fileSystem.isFile(ProjectPath.join(folder, "Package.swift")) { out.append(folder) }
         }
         for (id, object) in objects.sorted(by: { $0.key < $1.key }) {
             let isa = object["isa"]?.string

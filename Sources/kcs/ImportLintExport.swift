@@ -152,7 +152,10 @@ struct Export: ParsableCommand {
 
     func run() throws {
         let output = self.output == "-" ? nil : self.output
-        let loader = safety.loader(for: file)
+        // Every file the export reads (the scenario, its includes and
+        // entitlements files) is one `-o` must not replace (found by
+        // adversarial testing: an include was overwritten).
+        let loader = RecordingLoader(safety.loader(for: file))
         let renderer = DiagnosticRenderer(colour: colour.enabled())
         let source: SourceFile
         do { source = try loader.read(loader.resolve(file, relativeTo: nil)) } catch {
@@ -174,7 +177,7 @@ struct Export: ParsableCommand {
             }
             if let output {
                 // Whole or not at all, with the system's reason when it fails.
-                do throws(WriteError) { try AtomicFile.write(Array(code.utf8), to: output, mode: .replaceExcept([file])) } catch {
+                do throws(WriteError) { try AtomicFile.write(Array(code.utf8), to: output, mode: .replaceExcept([file] + loader.stamps.keys.sorted())) } catch {
                     printError(renderer.render(Diagnostic(.fileUnreadable, error.message)))
                     try ExitStatus.finish(.missingInput)
                     return

@@ -66,6 +66,14 @@ import Testing
         let original = try String(contentsOfFile: "examples/02-keychain-access-group.kcs", encoding: .utf8)
         try original.write(toFile: scenario, atomically: true, encoding: .utf8)
         try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("link.swift").path, withDestinationPath: scenario)
+        // An include the scenario reads is an input too.
+        let included = dir.appendingPathComponent("inc.kcs").path
+        try "# shared\n".write(toFile: included, atomically: true, encoding: .utf8)
+        try (original + "include \"inc.kcs\"\n").write(toFile: scenario, atomically: true, encoding: .utf8)
+        let out = try BinaryRunner.run(["export", "--swift", scenario, "-o", included])
+        #expect(out.status == 66 && out.stderr.contains("which this run reads"), "\(out.stderr)")
+        #expect(try String(contentsOfFile: included, encoding: .utf8) == "# shared\n")
+        try original.write(toFile: scenario, atomically: true, encoding: .utf8)
         for target in [scenario, dir.appendingPathComponent("link.swift").path] {
             let out = try BinaryRunner.run(["export", "--swift", scenario, "-o", target])
             #expect(out.status == 66 && out.stderr.contains("which this run reads; it was not overwritten"), "\(out.stderr)")
@@ -75,7 +83,7 @@ import Testing
         defer { f.remove() }
         let pbxproj = f.path("App.xcodeproj/project.pbxproj")
         let before = try Data(contentsOf: URL(fileURLWithPath: pbxproj))
-        for target in [pbxproj, f.path("App/App.entitlements")] {
+        for target in [pbxproj, f.path("App/App.entitlements"), f.path("Config/Base.xcconfig")] {
             let out = try BinaryRunner.run(["import", "xcode", f.projectPath, "-o", target])
             #expect(out.status == 66 && out.stderr.contains("which this run reads; it was not overwritten"), "\(out.stderr)")
         }
