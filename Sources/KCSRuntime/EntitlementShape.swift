@@ -225,14 +225,22 @@ public struct BundleIDIndex: Sendable {
         for id in list { insert(id) }
     }
 
+    /// Dot-prefixes are kept for the first levels of a bundle ID of a real
+    /// length only: each is a string of its own, and one ID of 70,000 parts
+    /// held their squares (an abort; found by adversarial testing). A
+    /// bundle ID is at most 155 characters (App Store Connect).
+    static let maxIndexedLength = 255, maxIndexedLevels = 16
+
     public mutating func insert(_ id: String) {
-        guard ids.insert(id).inserted else { return }
+        guard ids.insert(id).inserted, id.utf8.count <= Self.maxIndexedLength else { return }
+        var levels: [Substring] = []
         var rest = Substring(id)
         while let dot = rest.lastIndex(of: ".") {
             rest = rest[..<dot]
-            // Its shorter prefixes are in already when this one is.
-            guard prefixes.insert(String(rest)).inserted else { break }
+            levels.append(rest)
         }
+        // The shortest first, so a prefix already in means the shorter ones are too.
+        for prefix in levels.reversed().prefix(Self.maxIndexedLevels) { prefixes.insert(String(prefix)) }
     }
 
     /// `name` is a bundle ID, or a bundle ID starts with `name.`.
@@ -240,6 +248,7 @@ public struct BundleIDIndex: Sendable {
 
     /// `name` starts with a bundle ID and a dot (an extension's under its app's).
     public func hasOne(under name: String) -> Bool {
+        guard name.utf8.count <= 4 * Self.maxIndexedLength else { return false }
         var rest = Substring(name)
         while let dot = rest.lastIndex(of: ".") {
             rest = rest[..<dot]
