@@ -242,7 +242,9 @@ public final class PackageManifestReader: SwiftPackageReading {
         // The code check's limits, and its thread of large stack: the
         // project is read on the caller's, and swift-syntax recurses once
         // per level of nesting or of a long chain (`try try …`).
-        guard case .success(let bytes) = fileSystem.read(ProjectPath.join(folder, "Package.swift")),
+        // Nothing more is read once the budget is spent.
+        guard parsed.withLock({ $0 }) <= Self.maxParsedBytes,
+              case .success(let bytes) = fileSystem.read(ProjectPath.join(folder, "Package.swift")),
               parsed.withLock({ total in
                   total += bytes.count
                   return total <= Self.maxParsedBytes

@@ -488,6 +488,7 @@ struct OverlayLoader: SourceLoader {
         if let bytes = open.texts[resolved] { return SourceFile(name: resolved, bytes: bytes) }
         return try base.read(resolved)
     }
+    func isFile(_ resolved: String) -> Bool { open.texts[resolved] != nil || base.isFile(resolved) }
 }
 
 /// The server's open documents by path, shared with the loaders of their

@@ -141,6 +141,7 @@ final class SnapshotLoader: SourceLoader, Sendable {
     func canonical(_ resolved: String) -> String { base.canonical(resolved) }
     func contents(ofDirectory resolved: String) -> [String]? { base.contents(ofDirectory: resolved) }
     func isDirectory(_ resolved: String) -> Bool { base.isDirectory(resolved) }
+    func isFile(_ resolved: String) -> Bool { base.isFile(resolved) }
 }
 
 /// The versions of files snapshots hold, by name: a version read again is

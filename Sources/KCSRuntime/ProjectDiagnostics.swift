@@ -100,4 +100,6 @@ public struct LoaderProjectFileSystem: ProjectFileSystem {
     public func canonical(_ path: String) -> String { loader.canonical(loader.resolve(path, relativeTo: nil)) }
 
     public func isDirectory(_ path: String) -> Bool { loader.isDirectory(loader.resolve(path, relativeTo: nil)) }
+
+    public func isFile(_ path: String) -> Bool { loader.isFile(loader.resolve(path, relativeTo: nil)) }
 }

@@ -36,12 +36,16 @@ public protocol SourceLoader: Sendable {
     func contents(ofDirectory resolved: String) -> [String]?
     /// Whether a path is a folder this loader would list, without listing it.
     func isDirectory(_ resolved: String) -> Bool
+    /// Whether a path is a file this loader would read, without reading it.
+    /// Defaults to reading it.
+    func isFile(_ resolved: String) -> Bool
 }
 
 extension SourceLoader {
     public func canonical(_ resolved: String) -> String { resolved }
     public func contents(ofDirectory resolved: String) -> [String]? { nil }
     public func isDirectory(_ resolved: String) -> Bool { contents(ofDirectory: resolved) != nil }
+    public func isFile(_ resolved: String) -> Bool { (try? read(resolved)) != nil }
 }
 
 /// Reads from the file system; includes resolve relative to the including file.
@@ -84,6 +88,11 @@ public struct FileSystemLoader: SourceLoader {
     public func isDirectory(_ resolved: String) -> Bool {
         var info = stat()
         return ProjectPath.systemFolder(holding: resolved) == nil && stat(resolved, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+    }
+
+    public func isFile(_ resolved: String) -> Bool {
+        var info = stat()
+        return ProjectPath.systemFolder(holding: resolved) == nil && stat(resolved, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
     }
 
     /// The names in a folder, sorted; nil when it is no folder or a system one.
@@ -373,6 +382,8 @@ public struct RootedFileLoader: SourceLoader {
     public func canonical(_ resolved: String) -> String { files.canonical(resolved) }
 
     public func isDirectory(_ resolved: String) -> Bool { inside(resolved) && files.isDirectory(resolved) }
+
+    public func isFile(_ resolved: String) -> Bool { inside(resolved) && files.isFile(resolved) }
 
     /// Whether a path leads, through any links, inside the root.
     private func inside(_ resolved: String) -> Bool {

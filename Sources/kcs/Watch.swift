@@ -41,6 +41,9 @@ final class RecordingLoader: SourceLoader, @unchecked Sendable {
         base.resolve(path, relativeTo: including)
     }
 
+    /// Asked without reading: a test is no read to watch.
+    func isFile(_ resolved: String) -> Bool { base.isFile(resolved) }
+
     func read(_ resolved: String) throws(LoadError) -> SourceFile {
         let stamp = Watcher.stamp(resolved)
         log.lock.lock()
