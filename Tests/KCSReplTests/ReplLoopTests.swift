@@ -211,6 +211,17 @@ import Testing
         #expect(repl.state.session.world.itemCount == 1)
     }
 
+    /// Chunks that include one unchanged file share one copy of it (40
+    /// includes of a 7 MiB file held 40 copies; found by adversarial
+    /// testing); a changed file is a version of its own.
+    @Test func testSnapshotsKeepEachVersionOnce() {
+        let store = SnapshotStore()
+        let first = store.shared(SourceFile(name: "big.kcs", text: "wait 1\n"))
+        #expect(store.shared(SourceFile(name: "big.kcs", text: "wait 1\n")) === first)
+        #expect(store.shared(SourceFile(name: "big.kcs", text: "wait 2\n")) !== first)
+        #expect(store.shared(SourceFile(name: "other.kcs", text: "wait 1\n")) !== first)
+    }
+
     @Test func testSavedScriptHasAnExpectationPerCallAndCommentsOutWhatFailed() {
         var (repl, _) = loop()
         for line in ["team SKMME9E2Y8", "app com.example.A", "as A add generic-password account=\"x\"",
