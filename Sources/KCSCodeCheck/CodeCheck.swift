@@ -186,6 +186,8 @@ public enum CodeCheck {
         // files whose text holds a name those uses look up are parsed for
         // constants; each once, however many targets compile it (Pocket Casts
         // compiles 1,079 files 2,364 times, and a handful name a group).
+        /// Git submodules by folder, for the hint on a missing source.
+        var gitmodules: [String: [String]] = [:]
         /// Each real file's text (by its canonical path), and the bytes read.
         var texts: [String: String] = [:], readBytes = 0
         var refused = Set<String>()
@@ -378,7 +380,7 @@ public enum CodeCheck {
                         // generated ObfuscatedConstants.swift had no location).
                         let hint = ProjectPath.template(of: path, in: lint.fileSystem).map {
                             "copy \($0) to \(ProjectPath.lastComponent(path)) first (the project's setup step); its groups are not checked"
-                        } ?? ProjectPath.submodule(of: path, in: lint.fileSystem).map {
+                        } ?? ProjectPath.submodule(of: path, in: lint.fileSystem, known: &gitmodules).map {
                             "it is in the git submodule \($0), not checked out: run `git submodule update --init`; its groups are not checked"
                         } ?? "a file the build generates, or one in a git submodule not checked out (git submodule update --init), is absent from a fresh clone; its groups are not checked"
                         out.append(render.diagnostic(ProjectIssue(

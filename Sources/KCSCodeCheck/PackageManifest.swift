@@ -4,9 +4,12 @@ import SwiftParser
 import SwiftSyntax
 
 /// A local Swift package's manifest, read without running it: the literal
-/// `Package(products: […], targets: […])` most manifests are. Whatever is
-/// computed (a list built in a loop, targets appended later, a name held in
-/// a variable) leaves the part it touches unknown, never guessed.
+/// `Package(products: […], targets: […])` most manifests are, with lists
+/// and names held in top-level `let`s. Whatever is computed (a list built
+/// in a loop or a `var`) leaves the part it touches unknown, never guessed;
+/// products or targets appended after the call (`package.products.append`)
+/// are not seen, so a target linking such a product is told kcs does not
+/// read it.
 struct PackageManifest: SwiftPackage {
     enum Dependency: Hashable {
         /// `"Name"` or `.byName(name:)`: a module of this package, else a product of another.

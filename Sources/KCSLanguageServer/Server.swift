@@ -63,6 +63,11 @@ public final class LanguageServer {
     /// Stops tracking a document and clears its diagnostics; with a reason,
     /// tells the client why (a `window/logMessage` error).
     private func forget(_ uri: String, because reason: String?) {
+        // Dropped for a reason: later ranged changes have no text to apply
+        // to, and are ignored until the client sends the whole text again
+        // (they were applied to nothing, and formatting answered an edit
+        // over the user's text; found by review).
+        if reason != nil { dropped.insert(uri) } else { dropped.remove(uri) }
         documents[uri] = nil
         openBytes -= texts[uri]?.count ?? 0
         texts[uri] = nil
@@ -129,16 +134,25 @@ public final class LanguageServer {
             exitStatus = shutdownRequested ? .passed : .failed
         case "textDocument/didOpen":
             guard let p = params(DidOpenParams.self) else { return }
+            dropped.remove(p.textDocument.uri)
             update(p.textDocument.uri, Array(p.textDocument.text.utf8))
         case "textDocument/didChange":
             guard let p = params(DidChangeParams.self) else { return }
+            var changes = p.contentChanges[...]
+            if dropped.contains(p.textDocument.uri) {
+                // Only a whole text brings a dropped document back, with the
+                // changes after it.
+                guard let whole = changes.lastIndex(where: { $0.range == nil }) else { return }
+                dropped.remove(p.textDocument.uri)
+                changes = changes[whole...]
+            }
             var text = texts[p.textDocument.uri] ?? []
             // Each ranged change may move the whole text: a message of
             // hundreds of thousands of them against a large document is
             // bounded by the bytes it may move in all. Past that the document
             // is dropped, as if closed, and the client is told why.
             var budget = changeBudget
-            for change in p.contentChanges {
+            for change in changes {
                 if let range = change.range {
                     let lo = TextIndex.offset(in: text, of: range.start)
                     let hi = max(lo, TextIndex.offset(in: text, of: range.end))
@@ -246,6 +260,9 @@ public final class LanguageServer {
     package var maxOpenBytes = 64 << 20
     /// The bytes of ``texts``, kept as they change.
     private var openBytes = 0
+    /// Documents the server dropped (too large, too many changes), until
+    /// they are opened again or sent whole.
+    private var dropped = Set<String>()
 
     private func update(_ uri: String, _ text: [UInt8]) {
         // A document past the analysis limit is not kept, nor one past the

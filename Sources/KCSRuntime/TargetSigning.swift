@@ -61,7 +61,7 @@ public struct TargetSigning: Sendable {
     /// every target, configuration and platform that signs with a file
     /// decoded it again (100 targets sharing a 949 KB file took 27 s; found
     /// by adversarial testing). One per project load.
-    public final class FileCache: @unchecked Sendable {
+    public final class FileCache {
         struct Read {
             var decoded: Result<Entitlements, EntitlementsError>
             var text: String

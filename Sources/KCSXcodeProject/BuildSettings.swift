@@ -501,19 +501,29 @@ public enum ProjectPath {
     /// above the file lists (`path = …`) and the file's path runs through.
     /// A submodule not checked out is an empty folder in a fresh clone
     /// (Authenticator's xcconfigs; found on a real-project trial).
-    public static func submodule(of path: String, in fileSystem: any ProjectFileSystem) -> String? {
+    /// `known`: each folder's submodules, read once per check (a missing
+    /// file per source re-read a `.gitmodules` in every folder above it;
+    /// found by review).
+    public static func submodule(of path: String, in fileSystem: any ProjectFileSystem,
+                                 known: inout [String: [String]]) -> String? {
         let file = normalize(path)
         var folder = directory(file)
         for _ in 0..<32 {
-            if case .success(let bytes) = fileSystem.read(join(folder, ".gitmodules")), bytes.count <= 1 << 20 {
-                for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
-                    let parts = line.split(separator: "=", maxSplits: 1)
-                    guard parts.count == 2, parts[0].split(whereSeparator: { $0 == " " || $0 == "\t" }) == ["path"] else { continue }
-                    let value = parts[1].drop { $0 == " " || $0 == "\t" }
-                    let module = normalize(join(folder, String(value.reversed().drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed())))
-                    if file.hasPrefix(module + "/") { return module }
+            let modules = known[folder] ?? {
+                var found: [String] = []
+                // A real one lists a handful; a large one is not read.
+                if case .success(let bytes) = fileSystem.read(join(folder, ".gitmodules")), bytes.count <= 64 << 10 {
+                    for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") where found.count < 1000 {
+                        let parts = line.split(separator: "=", maxSplits: 1)
+                        guard parts.count == 2, parts[0].split(whereSeparator: { $0 == " " || $0 == "\t" }) == ["path"] else { continue }
+                        let value = parts[1].drop { $0 == " " || $0 == "\t" }
+                        found.append(normalize(join(folder, String(value.reversed().drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed()))))
+                    }
                 }
-            }
+                known[folder] = found
+                return found
+            }()
+            if let module = modules.first(where: { file.hasPrefix($0 + "/") }) { return module }
             let up = directory(folder)
             if up == folder { break }
             folder = up

@@ -94,6 +94,8 @@ struct XCConfigReader {
     var issues: [ProjectIssue] = []
     private var filesRead = 0
     private var bytesRead = 0
+    /// Git submodules by folder, for the hint on a missing file.
+    private var gitmodules: [String: [String]] = [:]
     private var settingsRead = 0
     /// Set once a budget is spent: nothing more is read, and it was said once.
     private var exhausted = false
@@ -132,7 +134,7 @@ struct XCConfigReader {
                 // and Brave do the same): say so, it is the fix.
                 let template = ProjectPath.template(of: path, in: fileSystem)
                 let fix = template.map { "copy \($0) to \(ProjectPath.lastComponent(path)) first (the project's setup step); " }
-                    ?? ProjectPath.submodule(of: path, in: fileSystem).map {
+                    ?? ProjectPath.submodule(of: path, in: fileSystem, known: &gitmodules).map {
                         "it is in the git submodule \($0), not checked out: run `git submodule update --init`; "
                     } ?? (("/" + path).contains("/Carthage/Checkouts/")
                         ? "it is in Carthage/Checkouts, which `carthage checkout` fills (absent from a fresh clone); " : "")

@@ -72,10 +72,23 @@ extension World {
                 ? CallResult(status: .param, reason: .fileKeychainDataForAll, callerGroups: cache.names,
                              searchedGroups: [Self.fileKeychainGroupName])
                 : request.operation == .update && request.changes?.synchronizable == .yes
-                ? changeSynchronizability(request, toSyncable: true, as: app, on: device, prompt: prompt)
+                ? changeSynchronizability(movingToDataProtection(request, changes: asked.changes), toSyncable: true,
+                                          as: app, on: device, prompt: prompt)
                 : fileQuery(request, itemClass, app, cache, device, fileGroup, prompt: prompt)
             return Self.merged(dataProtection: dp, file: file, request, cache)
         }
+    }
+
+    /// An update to sync=true that moves file-keychain items to the
+    /// data-protection side: the items are found with the file side's
+    /// query, but the changes go, as written, into a data-protection add
+    /// (SecItem.cpp SecItemChangeSynchronizability, lines 4333-4336, from
+    /// SecItemUpdate line 5115), which refuses an attribute of another
+    /// class (errSecNoSuchAttr; review 6).
+    private func movingToDataProtection(_ request: CallRequest, changes: ItemSpec?) -> CallRequest {
+        var moving = request
+        moving.changes = changes
+        return moving
     }
 
     /// A query that ran on both keychains, as SecItem.cpp

@@ -189,6 +189,13 @@ final class Client {
         c.open("file:///tmp/two.kcs", small)
         log = c.sent.last { ($0["method"] as? String) == "window/logMessage" }
         #expect(((log?["params"] as? [String: Any])?["message"] as? String)?.contains("file:///tmp/two.kcs: the open documents come to more than 1 MiB") == true)
+        // Ranged changes to a dropped document are ignored until it comes
+        // back whole (they were applied to nothing; found by review).
+        c.notify("textDocument/didChange", ["textDocument": ["uri": "file:///tmp/two.kcs", "version": 2],
+                                            "contentChanges": [["range": ["start": ["line": 0, "character": 0], "end": ["line": 0, "character": 0]], "text": "lock\n"]]])
+        #expect(c.diagnostics("file:///tmp/two.kcs").isEmpty)
+        #expect(c.request("textDocument/formatting", ["textDocument": ["uri": "file:///tmp/two.kcs"],
+                                                      "options": ["tabSize": 4, "insertSpaces": true]]) is NSNull)
         // Closing one makes room.
         c.notify("textDocument/didClose", ["textDocument": ["uri": "file:///tmp/one.kcs"]])
         let before = c.sent.count
