@@ -95,6 +95,7 @@ struct PackageManifest: SwiftPackage {
     func modules(of product: String, fileSystem: any ProjectFileSystem,
                  walk: (String, Set<String>) -> (swift: [String], otherSources: Bool)) -> [PackageModule]? {
         guard let first = libraries[product] ?? nil else { return nil }
+        let regularModules = modules.values.filter { $0.kind == "target" || $0.kind == "executableTarget" }.count
         var out: [PackageModule] = []
         var queue = first, seen = Set(first), next = 0
         while next < queue.count, out.count < 1000 {
@@ -129,7 +130,11 @@ struct PackageManifest: SwiftPackage {
             if module.dependencies == nil { allSwift = false }
             var swift: [String] = []
             if allSwift || module.kind == "target" || module.kind == "executableTarget" {
-                let defaults = ["Sources", "Source", "src", "srcs"].map { ProjectPath.join(ProjectPath.join(folder, $0), name) }
+                // A package of one target may keep its sources right in
+                // `Sources/` (SwiftPM 5.9; Meshtastic's protobuf package;
+                // found on a real-project trial).
+                let roots = ["Sources", "Source", "src", "srcs"].map { ProjectPath.join(folder, $0) }
+                let defaults = roots.map { ProjectPath.join($0, name) } + (regularModules == 1 ? roots : [])
                 if let dir = module.path.map({ ProjectPath.join(folder, $0) }) ?? defaults.first(where: fileSystem.isDirectory) {
                     let excluded = Set(module.exclude.map { ProjectPath.join(dir, $0) })
                     for part in module.sources?.map({ ProjectPath.join(dir, $0) }) ?? [dir] {

@@ -560,13 +560,21 @@ private struct ProjectReader {
         if let ref = dependency["package"]?.string {
             guard let package = objects[ref], package["isa"]?.string == "XCLocalSwiftPackageReference",
                   let relative = package["relativePath"]?.string else { return nil }
-            return "the local package at '\(ProjectPath.join(sourceRoot, relative))'"
+            let folder = ProjectPath.join(sourceRoot, relative)
+            // An absent package (a git submodule not checked out, a package a
+            // script generates) is said as such, not as a manifest kcs cannot
+            // follow (found on a real-project trial).
+            if !fileSystem.isFile(ProjectPath.join(folder, "Package.swift")) {
+                return "the local package at '\(folder)', which is absent (no Package.swift there: a git submodule not checked out, "
+                    + "or a package the project's setup generates)"
+            }
+            return "the local package at '\(folder)'"
         }
-        // Xcode before 15 names no package for a local product: one of the
-        // package folders the project holds.
+        // No package named (Xcode before 15, and sometimes since): none of
+        // the local packages the project holds declares it.
         let folders = packageFolders ?? []
-        return folders.isEmpty ? "a local package kcs did not find among the project's folders"
-            : "a local package (\(folders.map { "'\($0)'" }.joined(separator: ", ")))"
+        return folders.isEmpty ? "a package kcs did not find among the project's folders"
+            : "a package none of the project's local packages declares (\(folders.map { "'\($0)'" }.joined(separator: ", ")))"
     }
 
     /// Local packages kcs reads at most, and their modules: a project names
@@ -635,6 +643,12 @@ private struct ProjectReader {
         func consider(_ folder: String) {
             guard seen.insert(fileSystem.canonical(folder)).inserted, seen.count < 10_000 else { return }
             if fileSystem.isFile(ProjectPath.join(folder, "Package.swift")) { out.append(folder) }
+        }
+        // The local packages the project lists first: Xcode 15 may still
+        // write a product dependency without `package =` (wallabag, Feather;
+        // found on a real-project trial).
+        for (_, object) in objects.sorted(by: { $0.key < $1.key }) where object["isa"]?.string == "XCLocalSwiftPackageReference" {
+            if let relative = object["relativePath"]?.string { consider(ProjectPath.join(sourceRoot, relative)) }
         }
         for (id, object) in objects.sorted(by: { $0.key < $1.key }) {
             let isa = object["isa"]?.string

@@ -535,6 +535,39 @@ struct XcodeLintTests {
         #expect(found.count == 1 && found[0].message.contains("(in package module 'Kit', which it links)"), "\(found.map(\.message))")
     }
 
+    @Test func xcode15ProductsWithoutAPackageKeyAndAbsentPackages() throws {
+        // Xcode 15 lists the local package but may write its product with
+        // no `package =` (wallabag, Feather); a package of one target may
+        // keep its sources in Sources/ itself (Meshtastic); an absent package
+        // is said as such (a git submodule; SideStore, Feather).
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let team = XcodeFixture.team
+        f.targets[0].packageProducts = [.init(name: "Shared", local: "SharedLib"), .init(name: "Gone", local: "Vendor/Gone")]
+        f.write("SharedLib/Package.swift", """
+            import PackageDescription
+            let package = Package(name: "SharedLib", products: [.library(name: "Shared", targets: ["SharedLib"])],
+                                  targets: [.target(name: "SharedLib"), .testTarget(name: "SharedLibTests", dependencies: ["SharedLib"])])
+
+            """)
+        f.write("SharedLib/Sources/Store.swift", "import Security\nfunc f() { _ = SecItemAdd([kSecAttrAccessGroup as String: \"\(team).com.example.Wrong\"] as CFDictionary, nil) }\n")
+        f.writeProject()
+        let pbxproj = f.path("App.xcodeproj/project.pbxproj")
+        var text = try String(contentsOfFile: pbxproj, encoding: .utf8)
+        // The product dependency of Shared without its package key.
+        let line = try #require(text.split(separator: "\n").first { $0.contains("isa = XCSwiftPackageProductDependency;") && $0.contains("productName = \"Shared\";") })
+        let stripped = line.replacingOccurrences(of: #"package = [0-9A-F]+; "#, with: "", options: .regularExpression)
+        #expect(stripped != String(line) && !stripped.contains("package ="))
+        text = text.replacingOccurrences(of: String(line), with: stripped)
+        try text.write(toFile: pbxproj, atomically: true, encoding: .utf8)
+        let lint = try ProjectLint.load(f.projectPath, packages: PackageManifestReader()).get()
+        let found = CodeCheck.run(lint).filter { $0.code == .codeGroupNotEntitled && $0.message.contains("com.example.Wrong") }
+        #expect(found.count == 1 && found[0].message.contains("(in package module 'SharedLib', which it links)"), "\(found.map(\.message))")
+        let said = lint.run().map(\.message)
+        #expect(said.contains { $0.hasPrefix("the code check does not read product 'Gone' of the local package at '") && $0.contains("which is absent (no Package.swift there") },
+                "\(said)")
+    }
+
     @Test func aPackageManifestKcsCannotFollowLeavesItsCodeUnread() throws {
         // A product list built in code is not guessed at: the package's code
         // is code kcs does not read, as before, and the lint says so.
