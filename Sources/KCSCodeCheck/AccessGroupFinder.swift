@@ -277,12 +277,11 @@ public struct AccessGroupFinder {
     /// in debug builds as in release ones: swift-syntax's own default is 20
     /// levels in a debug build and 256 in a release one, past which the
     /// rest of a file was dropped without a word (found by adversarial testing).
-    /// `#sourceLocation` directives are blanked first (spaces of the same
-    /// length, so every other offset stays): kcs reports physical lines,
-    /// and swift-syntax's presumed lines overflowed near `Int.max` (a crash;
-    /// found by adversarial testing, and a pre-scan of the directive's text
-    /// was bypassed with a comment or a `)` in its file name). What is left,
-    /// `(file: …, line: …)`, is a tuple expression, no directive.
+    /// `#sourceLocation` directives are blanked first, whole (spaces, line
+    /// breaks kept, so every other offset stays): kcs reports physical
+    /// lines, and swift-syntax's presumed lines overflowed near `Int.max` (a
+    /// crash; found by adversarial testing, and a pre-scan of the
+    /// directive's text was bypassed with a comment or a `)` in its file name).
     public static func parse(_ text: String) -> SourceFileSyntax {
         var parser = Parser(withoutLineDirectives(text), maximumNestingLevel: CodeCheck.maxNesting)
         return SourceFileSyntax.parse(from: &parser)
@@ -292,16 +291,54 @@ public struct AccessGroupFinder {
         guard ByteSearch.contains(text, "#sourceLocation") else { return text }
         var bytes = Array(text.utf8)
         let directive = Array("#sourceLocation".utf8)
-        var i = 0
-        while i + directive.count <= bytes.count {
-            if bytes[i] == directive[0], bytes[i..<i + directive.count].elementsEqual(directive) {
-                for k in i..<i + directive.count { bytes[k] = 0x20 }
-                i += directive.count
-            } else {
-                i += 1
+        var i = 0, lineStart = true
+        while i < bytes.count {
+            let b = bytes[i]
+            // A directive starts a line (after spaces): one inside a string
+            // literal is no directive and stays (found by adversarial testing).
+            if lineStart, b == directive[0], i + directive.count <= bytes.count, bytes[i..<i + directive.count].elementsEqual(directive) {
+                i = blankDirective(&bytes, from: i)
+                continue
             }
+            if b == 0x0A { lineStart = true } else if b != 0x20 && b != 0x09 { lineStart = false }
+            i += 1
         }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Blanks a directive from `start` through its closing `)`, skipping
+    /// strings and comments inside it, keeping line breaks: what is left
+    /// parses wherever the directive stood (a class body included).
+    /// Returns where scanning goes on.
+    private static func blankDirective(_ bytes: inout [UInt8], from start: Int) -> Int {
+        var i = start, inString = false, depth = 0
+        func blank(_ k: Int) { if bytes[k] != 0x0A { bytes[k] = 0x20 } }
+        while i < bytes.count {
+            let b = bytes[i]
+            if inString {
+                if b == UInt8(ascii: "\\"), i + 1 < bytes.count { blank(i); blank(i + 1); i += 2; continue }
+                if b == UInt8(ascii: "\"") || b == 0x0A { inString = false }
+            } else if b == UInt8(ascii: "\"") {
+                inString = true
+            } else if b == UInt8(ascii: "/"), i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "/") {
+                while i < bytes.count, bytes[i] != 0x0A { blank(i); i += 1 }
+                continue
+            } else if b == UInt8(ascii: "/"), i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "*") {
+                blank(i); blank(i + 1); i += 2
+                while i < bytes.count, !(bytes[i] == UInt8(ascii: "*") && i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: "/")) { blank(i); i += 1 }
+                if i + 1 < bytes.count { blank(i); blank(i + 1) }
+                i += 2
+                continue
+            } else if b == UInt8(ascii: "(") {
+                depth += 1
+            } else if b == UInt8(ascii: ")") {
+                depth -= 1
+                if depth <= 0 { blank(i); return i + 1 }
+            }
+            blank(i)
+            i += 1
+        }
+        return i
     }
 
     /// A name without the backticks that let it be a keyword (`` `default` ``).

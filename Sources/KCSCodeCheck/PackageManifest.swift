@@ -253,6 +253,9 @@ public final class PackageManifestReader: SwiftPackageReading {
         // Nothing more is read once the budget is spent.
         guard parsed.withLock({ $0 }) <= Self.maxParsedBytes,
               case .success(let bytes) = fileSystem.read(ProjectPath.join(folder, "Package.swift")),
+              // One past the code check's size is refused without spending
+              // the budget the others need (found by adversarial testing).
+              bytes.count <= CodeCheck.maxFileBytes,
               parsed.withLock({ total in
                   total += bytes.count
                   return total <= Self.maxParsedBytes

@@ -219,7 +219,7 @@ public enum EntitlementShape {
 /// name, each a set lookup. A scan of every bundle ID per group made
 /// declaring 64,000 apps take 29 s (found by adversarial testing).
 public struct BundleIDIndex: Sendable {
-    private var ids = Set<String>(), prefixes = Set<String>()
+    private var ids = Set<String>(), prefixes = Set<String>(), long: [String] = []
 
     public init(_ list: some Sequence<String> = [String]()) {
         for id in list { insert(id) }
@@ -232,22 +232,30 @@ public struct BundleIDIndex: Sendable {
     static let maxIndexedLength = 255, maxIndexedLevels = 16
 
     public mutating func insert(_ id: String) {
-        guard ids.insert(id).inserted, id.utf8.count <= Self.maxIndexedLength else { return }
+        guard ids.insert(id).inserted else { return }
+        // Past the limits, asked by a scan, a thousand at most: a group
+        // naming such an ID got a false KCS510 (found by adversarial testing).
+        guard id.utf8.count <= Self.maxIndexedLength, id.utf8.count(where: { $0 == UInt8(ascii: ".") }) <= Self.maxIndexedLevels else {
+            if long.count < 1000 { long.append(id) }
+            return
+        }
         var levels: [Substring] = []
         var rest = Substring(id)
         while let dot = rest.lastIndex(of: ".") {
             rest = rest[..<dot]
             levels.append(rest)
         }
-        // The shortest first, so a prefix already in means the shorter ones are too.
-        for prefix in levels.reversed().prefix(Self.maxIndexedLevels) { prefixes.insert(String(prefix)) }
+        for prefix in levels { prefixes.insert(String(prefix)) }
     }
 
     /// `name` is a bundle ID, or a bundle ID starts with `name.`.
-    public func isOrPrefixes(_ name: String) -> Bool { ids.contains(name) || prefixes.contains(name) }
+    public func isOrPrefixes(_ name: String) -> Bool {
+        ids.contains(name) || prefixes.contains(name) || long.contains { $0.hasPrefix(name + ".") }
+    }
 
     /// `name` starts with a bundle ID and a dot (an extension's under its app's).
     public func hasOne(under name: String) -> Bool {
+        if long.contains(where: { name.hasPrefix($0 + ".") }) { return true }
         guard name.utf8.count <= 4 * Self.maxIndexedLength else { return false }
         var rest = Substring(name)
         while let dot = rest.lastIndex(of: ".") {

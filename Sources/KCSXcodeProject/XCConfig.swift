@@ -95,12 +95,15 @@ struct XCConfigReader {
     private var filesRead = 0
     private var bytesRead = 0
     /// Git submodules by folder, for the hint on a missing file.
-    private var gitmodules: [String: [String]] = [:]
+    fileprivate(set) var gitmodules: [String: [String]] = [:]
     private var settingsRead = 0
     /// Set once a budget is spent: nothing more is read, and it was said once.
     private var exhausted = false
 
-    init(fileSystem: any ProjectFileSystem) { self.fileSystem = fileSystem }
+    init(fileSystem: any ProjectFileSystem, gitmodules: [String: [String]] = [:]) {
+        self.fileSystem = fileSystem
+        self.gitmodules = gitmodules
+    }
 
     /// The assignments of `path` and its includes, in file order.
     mutating func read(_ path: String, optional: Bool = false, from: ProjectLocation?) -> [SettingAssignment] {
@@ -278,16 +281,18 @@ final class XCConfigCache: @unchecked Sendable {
     private let lock = NSLock()
     private var files: [String: (assignments: [SettingAssignment], issues: [ProjectIssue])] = [:]
     private var infoPlists: [String: [String: (String, Int)]?] = [:]
+    /// Git submodules by folder, for the hints on missing files.
+    private var gitmodules: [String: [String]] = [:]
     /// Each target's platforms in each configuration, worked out once (300
     /// targets × 20,000 words of SUPPORTED_PLATFORMS, split again at every
     /// question, took 20 s; found by adversarial testing).
     private var platformSets: [String: (sdks: [String], settings: BuildSettings, issues: [ProjectIssue])] = [:]
 
-    /// The xcconfig files read so far (with those that could not be).
+    /// The xcconfig files and Info.plists read so far (with those that could not be).
     var filesRead: [String] {
         lock.lock()
         defer { lock.unlock() }
-        return files.keys.sorted()
+        return (Array(files.keys) + Array(infoPlists.keys)).sorted()
     }
 
     func platforms(_ key: String, _ make: () -> (sdks: [String], settings: BuildSettings, issues: [ProjectIssue]))
@@ -322,8 +327,12 @@ final class XCConfigCache: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if let known = files[path] { return (known.assignments, known.issues) }
-        var reader = XCConfigReader(fileSystem: fileSystem)
+        // The submodules found so far go from reader to reader: one per
+        // xcconfig re-read a 30 MiB .gitmodules 302 times (found by
+        // adversarial testing).
+        var reader = XCConfigReader(fileSystem: fileSystem, gitmodules: gitmodules)
         let assignments = reader.read(path, from: from)
+        gitmodules = reader.gitmodules
         files[path] = (assignments, reader.issues)
         return (assignments, reader.issues)
     }

@@ -47,7 +47,7 @@ public struct XcodeProject: Sendable {
     /// shared by every resolution of the project.
     private(set) var xcconfigs = XCConfigCache()
 
-    /// The xcconfig files the project's resolutions have read so far.
+    /// The xcconfig files and Info.plists the project's resolutions have read so far.
     public var xcconfigFilesRead: [String] { xcconfigs.filesRead }
 
     /// Sets the budget of resolved settings (tests; real projects keep the default).
@@ -639,7 +639,7 @@ private struct ProjectReader {
     /// `Modules` folder, as Anytype does; found on a real-project trial).
     mutating func localPackageFolders() -> [String] {
         if let known = packageFolders { return known }
-        var out: [String] = [], seen = Set<String>()
+        var out: [String] = [], seen = Set<String>(), listed = Set<String>()
         func consider(_ folder: String) {
             guard seen.insert(fileSystem.canonical(folder)).inserted, seen.count < 10_000 else { return }
             if fileSystem.isFile(ProjectPath.join(folder, "Package.swift")) { out.append(folder) }
@@ -661,7 +661,9 @@ private struct ProjectReader {
             guard folderReference || isa == "PBXGroup" || isa == "PBXFileSystemSynchronizedRootGroup",
                   object["path"] != nil, let p = path(of: id) else { continue }
             consider(p)
-            if !folderReference {
+            // Each folder listed once, however many groups name it (2,000
+            // groups naming one large folder took 35 s; found by adversarial testing).
+            if !folderReference, listed.insert(fileSystem.canonical(p)).inserted, listed.count <= 10_000 {
                 for name in (fileSystem.contents(ofDirectory: p) ?? []).prefix(1000) where !name.hasPrefix(".") { consider(ProjectPath.join(p, name)) }
             }
         }

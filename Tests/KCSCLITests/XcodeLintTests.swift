@@ -271,7 +271,9 @@ struct XcodeLintTests {
         f.targets[0].sources = ["KeychainStore.swift", "Located.swift", "Link1.swift", "Link2.swift"]
         let call = "SecItemAdd([kSecClass as String: kSecClassGenericPassword, kSecAttrAccessGroup as String: \"\(team).com.example.bad\"] as CFDictionary, nil)"
         f.write("App/KeychainStore.swift", "import Security\nfunc save() { _ = \(call) }\n")
-        f.write("App/Located.swift", "import Security\n#sourceLocation(file: \"x).swift\", /* c */ line:\n 9223372036854775807)\nfunc g() { _ = \(call) }\n#sourceLocation()\n")
+        f.write("App/Located.swift", "import Security\n#sourceLocation(file: \"x).swift\", /* c */ line:\n 9223372036854775807)\nfunc g() { _ = \(call) }\n#sourceLocation()\n"
+                + "class C {\n    #sourceLocation(file: \"y.swift\", line: 9223372036854775806)\n    func h() {}\n}\n"
+                + "let s = \"\(team).com.example.Notes.shared#sourceLocation\"\n")
         try FileManager.default.createSymbolicLink(atPath: f.path("App/Link1.swift"), withDestinationPath: "KeychainStore.swift")
         try FileManager.default.createSymbolicLink(atPath: f.path("App/Link2.swift"), withDestinationPath: "KeychainStore.swift")
         f.writeProject()
@@ -283,6 +285,9 @@ struct XcodeLintTests {
         // The located call is found at its physical line; the directive's
         // bypasses (a comment, a line break, a ")" in the file name) too.
         #expect(found.contains { $0.code == .codeGroupNotEntitled && $0.file?.name.hasSuffix("Located.swift") == true && $0.location?.line == 4 }, "\(said)")
+        // A directive in a class body leaves the file parsing; one written in
+        // a string is text, not a directive.
+        #expect(!found.contains { $0.file?.name.hasSuffix("Located.swift") == true && $0.code == .codeGroupNotCheckable }, "\(said)")
     }
 
     @Test func aGroupOneTypoFromAHeldOneIsSuggested() throws {

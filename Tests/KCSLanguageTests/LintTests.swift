@@ -59,10 +59,13 @@ import Testing
     /// written, with a did-you-mean, pointing at the value itself.
     @Test func bundleIDIndexAnswersAsTheScansItReplacedDid() {
         // The set lookups give what a scan of every bundle ID gave.
-        let ids = ["com.example.App", "com.example.App.Widget", "G7YU7X7KRJ.SworIM", "org.x"]
+        // One past the indexed length and levels: asked by a scan.
+        let deep = (1...20).map { "l\($0)" }.joined(separator: ".")
+        let ids = ["com.example.App", "com.example.App.Widget", "G7YU7X7KRJ.SworIM", "org.x", deep]
         let index = BundleIDIndex(ids)
         for name in ["com", "com.example", "com.example.App", "com.example.App.Widget", "com.example.App.Widget.More",
-                     "com.example.Ap", "org.x.y", "org", "G7YU7X7KRJ", "G7YU7X7KRJ.SworIM.Share", "x", "", "."] {
+                     "com.example.Ap", "org.x.y", "org", "G7YU7X7KRJ", "G7YU7X7KRJ.SworIM.Share", "x", "", ".",
+                     "l1", "l1.l2.l3", deep, deep + ".ext"] {
             #expect(index.isOrPrefixes(name) == ids.contains { name == $0 || $0.hasPrefix(name + ".") }, "\(name)")
             #expect((index.isOrPrefixes(name) || index.hasOne(under: name))
                         == ids.contains { name == $0 || name.hasPrefix($0 + ".") || $0.hasPrefix(name + ".") }, "\(name)")
