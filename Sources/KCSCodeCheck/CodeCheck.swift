@@ -187,7 +187,7 @@ public enum CodeCheck {
         // constants; each once, however many targets compile it (Pocket Casts
         // compiles 1,079 files 2,364 times, and a handful name a group).
         /// Git submodules by folder, for the hint on a missing source.
-        var gitmodules: [String: [String]] = [:]
+        var gitmodules = ProjectPath.Submodules()
         /// Each real file's text (by its canonical path), and the bytes read.
         var texts: [String: String] = [:], readBytes = 0
         var refused = Set<String>()

@@ -502,16 +502,30 @@ public enum ProjectPath {
     /// (Authenticator's xcconfigs; found on a real-project trial).
     /// `known`: each folder's submodules, read once per check (a missing
     /// file per source re-read a `.gitmodules` in every folder above it;
-    /// found by review).
+    /// found by review), and the bytes read for them, which stop at 64 MiB
+    /// (300 missing files, each beside a 30 MiB `.gitmodules`, took 25 s;
+    /// found by adversarial testing).
+    public struct Submodules: Sendable {
+        var folders: [String: [String]] = [:]
+        var bytesRead = 0
+        public init() {}
+    }
+
     public static func submodule(of path: String, in fileSystem: any ProjectFileSystem,
-                                 known: inout [String: [String]]) -> String? {
+                                 known: inout Submodules) -> String? {
         let file = normalize(path)
         var folder = directory(file)
         for _ in 0..<32 {
-            let modules = known[folder] ?? {
+            let modules = known.folders[folder] ?? {
                 var found: [String] = []
+                guard known.bytesRead <= 64 << 20, fileSystem.isFile(join(folder, ".gitmodules")) else {
+                    known.folders[folder] = found
+                    return found
+                }
                 // A real one lists a handful; a large one is not read.
-                if case .success(let bytes) = fileSystem.read(join(folder, ".gitmodules")), bytes.count <= 64 << 10 {
+                let read = fileSystem.read(join(folder, ".gitmodules"))
+                if case .success(let bytes) = read { known.bytesRead += bytes.count }
+                if case .success(let bytes) = read, bytes.count <= 64 << 10 {
                     for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") where found.count < 1000 {
                         let parts = line.split(separator: "=", maxSplits: 1)
                         guard parts.count == 2, parts[0].split(whereSeparator: { $0 == " " || $0 == "\t" }) == ["path"] else { continue }
@@ -519,7 +533,7 @@ public enum ProjectPath {
                         found.append(normalize(join(folder, String(value.reversed().drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed()))))
                     }
                 }
-                known[folder] = found
+                known.folders[folder] = found
                 return found
             }()
             if let module = modules.first(where: { file.hasPrefix($0 + "/") }) { return module }

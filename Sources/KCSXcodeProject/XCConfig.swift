@@ -95,12 +95,12 @@ struct XCConfigReader {
     private var filesRead = 0
     private var bytesRead = 0
     /// Git submodules by folder, for the hint on a missing file.
-    fileprivate(set) var gitmodules: [String: [String]] = [:]
+    fileprivate(set) var gitmodules = ProjectPath.Submodules()
     private var settingsRead = 0
     /// Set once a budget is spent: nothing more is read, and it was said once.
     private var exhausted = false
 
-    init(fileSystem: any ProjectFileSystem, gitmodules: [String: [String]] = [:]) {
+    init(fileSystem: any ProjectFileSystem, gitmodules: ProjectPath.Submodules = ProjectPath.Submodules()) {
         self.fileSystem = fileSystem
         self.gitmodules = gitmodules
     }
@@ -282,7 +282,7 @@ final class XCConfigCache: @unchecked Sendable {
     private var files: [String: (assignments: [SettingAssignment], issues: [ProjectIssue])] = [:]
     private var infoPlists: [String: [String: (String, Int)]?] = [:]
     /// Git submodules by folder, for the hints on missing files.
-    private var gitmodules: [String: [String]] = [:]
+    private var gitmodules = ProjectPath.Submodules()
     /// Each target's platforms in each configuration, worked out once (300
     /// targets × 20,000 words of SUPPORTED_PLATFORMS, split again at every
     /// question, took 20 s; found by adversarial testing).
