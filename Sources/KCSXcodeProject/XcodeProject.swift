@@ -344,6 +344,14 @@ private struct ProjectReader {
                     // else (a package, Pods, a vendored binary) is code kcs
                     // does not read.
                     for file in buildFiles {
+                        // A package product the phase links (`productRef`):
+                        // read as the target's package dependencies are, also
+                        // when the target does not list it among them (SideStore's
+                        // AltBackup; found on a real-project trial).
+                        if let product = file["productRef"]?.string {
+                            if let modules = packageProduct(product) { linked += modules } else { allSwift = false }
+                            continue
+                        }
                         guard let ref = file["fileRef"]?.string, let object = objects[ref] else { allSwift = false; continue }
                         // Only a framework or a library is code in this process:
                         // an app's product listed here is none (an extension was

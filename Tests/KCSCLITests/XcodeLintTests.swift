@@ -573,6 +573,32 @@ struct XcodeLintTests {
                 "\(said)")
     }
 
+    @Test func aPackageProductLinkedOnlyByTheFrameworksPhaseIsRead() throws {
+        // SideStore's AltBackup links a product in its Frameworks phase
+        // (`productRef`) without listing it among its package dependencies.
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let team = XcodeFixture.team
+        f.targets[0].packageProducts = [.init(name: "Kit", local: "Kit")]
+        f.targets[0].frameworks = ["System/Library/Frameworks/Security.framework"]
+        f.write("Kit/Package.swift", "import PackageDescription\nlet package = Package(name: \"Kit\", products: [.library(name: \"Kit\", targets: [\"Kit\"])], targets: [.target(name: \"Kit\")])\n")
+        f.write("Kit/Sources/Kit/Kit.swift", "import Security\nfunc f() { _ = SecItemAdd([kSecAttrAccessGroup as String: \"\(team).com.example.Wrong\"] as CFDictionary, nil) }\n")
+        f.writeProject()
+        let pbxproj = f.path("App.xcodeproj/project.pbxproj")
+        var text = try String(contentsOfFile: pbxproj, encoding: .utf8)
+        // The dependency moves from the target's list to a build file of its Frameworks phase.
+        let dependency = try #require(text.firstMatch(of: /packageProductDependencies = \(([0-9A-F]+), \);/))
+        let id = String(dependency.1)
+        text = text.replacingOccurrences(of: String(dependency.0), with: "")
+        let phase = try #require(text.firstMatch(of: /isa = PBXFrameworksBuildPhase; files = \(/))
+        text = text.replacingOccurrences(of: String(phase.0), with: String(phase.0) + "FFFF00000000000000000001, ")
+        text = text.replacingOccurrences(of: "\t};\n\trootObject", with: "\t\tFFFF00000000000000000001 = {isa = PBXBuildFile; productRef = \(id); };\n\t};\n\trootObject")
+        try text.write(toFile: pbxproj, atomically: true, encoding: .utf8)
+        let lint = try ProjectLint.load(f.projectPath, packages: PackageManifestReader()).get()
+        let found = CodeCheck.run(lint).filter { $0.code == .codeGroupNotEntitled && $0.message.contains("com.example.Wrong") }
+        #expect(found.count == 1 && found[0].message.contains("(in package module 'Kit', which it links)"), "\(found.map(\.message))")
+    }
+
     @Test func aPackageManifestKcsCannotFollowLeavesItsCodeUnread() throws {
         // A product list built in code is not guessed at: the package's code
         // is code kcs does not read, as before, and the lint says so.
