@@ -535,10 +535,7 @@ private struct ProjectReader {
             // time: no code of the target's.
             if product.hasPrefix("plugin:") { return [] }
             if let ref = dependency["package"]?.string {
-                let package = objects[ref]
-                if package?["isa"]?.string == "XCLocalSwiftPackageReference", let relative = package?["relativePath"]?.string {
-                    found = modules(of: product, inPackage: ProjectPath.join(sourceRoot, relative), at: dependency)
-                }
+                if let folder = localPackageFolder(objects[ref]) { found = modules(of: product, inPackage: folder, at: dependency) }
             } else {
                 for folder in localPackageFolders() {
                     found = modules(of: product, inPackage: folder, at: dependency)
@@ -547,7 +544,7 @@ private struct ProjectReader {
             }
         }
         dependencyModules[id] = found
-        // A local package kcs could not follow is said, once per product: the
+        // A local package kcs could not follow is said, once per package: the
         // check passed in silence over code it had not read (Mastodon,
         // Omnivore and isowords build lists in code; found on a
         // real-project trial).
@@ -562,13 +559,17 @@ private struct ProjectReader {
         return found
     }
 
+    /// The folder of an `XCLocalSwiftPackageReference` (nil for any other object).
+    private func localPackageFolder(_ reference: PlistNode?) -> String? {
+        guard reference?["isa"]?.string == "XCLocalSwiftPackageReference", let relative = reference?["relativePath"]?.string else { return nil }
+        return ProjectPath.join(sourceRoot, relative)
+    }
+
     /// The local package a product dependency names, as a finding says it
     /// (nil for a remote package).
     private func unreadLocalPackage(_ dependency: PlistNode) -> String? {
         if let ref = dependency["package"]?.string {
-            guard let package = objects[ref], package["isa"]?.string == "XCLocalSwiftPackageReference",
-                  let relative = package["relativePath"]?.string else { return nil }
-            let folder = ProjectPath.join(sourceRoot, relative)
+            guard let folder = localPackageFolder(objects[ref]) else { return nil }
             // An absent package (a git submodule not checked out, a package a
             // script generates) is said as such, not as a manifest kcs cannot
             // follow (found on a real-project trial).
@@ -655,8 +656,8 @@ private struct ProjectReader {
         // The local packages the project lists first: Xcode 15 may still
         // write a product dependency without `package =` (wallabag, Feather;
         // found on a real-project trial).
-        for (_, object) in objects.sorted(by: { $0.key < $1.key }) where object["isa"]?.string == "XCLocalSwiftPackageReference" {
-            if let relative = object["relativePath"]?.string { consider(ProjectPath.join(sourceRoot, relative)) }
+        for (_, object) in objects.sorted(by: { $0.key < $1.key }) {
+            if let folder = localPackageFolder(object) { consider(folder) }
         }
         for (id, object) in objects.sorted(by: { $0.key < $1.key }) {
             let isa = object["isa"]?.string
