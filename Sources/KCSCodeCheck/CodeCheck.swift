@@ -172,6 +172,11 @@ public enum CodeCheck {
         var decl: Int, index: Int
     }
 
+    /// Where a use stands in its file's `#if`s, as a finding says it.
+    static func under(_ condition: String) -> String {
+        condition == "#else" ? "under #else" : "under #if " + condition
+    }
+
     /// A linked target or package module, as a finding names it.
     static func linked(_ t: XcodeProject.Target) -> String {
         t.isPackageModule ? "package module '\(t.name)'" : "'\(t.name)'"
@@ -460,13 +465,14 @@ public enum CodeCheck {
             let build = conditions(for: target), buildKey = conditionsKey(for: target)
             // Each once, in order, through a set: 15,000 groups made this
             // and each use's test quadratic (found by adversarial testing).
-            let grantedSet = Set(granted)
-            var listed = Set<String>(), grantedOnce: [String] = []
-            for g in granted where listed.insert(g).inserted { grantedOnce.append(g) }
+            var grantedSet = Set<String>(), grantedOnce: [String] = []
+            for g in granted where grantedSet.insert(g).inserted { grantedOnce.append(g) }
             let groups = grantedOnce.isEmpty ? "none (the target is unsigned)" : grantedOnce.joined(separator: ", ")
             for (path, uses) in found {
                 // A linked framework's file says whose it is.
                 let via = code.owner[path].map { " (in \(Self.linked($0)), which it links)" } ?? ""
+                // Who a finding is about: the words `mergedAcrossTargets` reads back.
+                let who = "target '\(target.name)' (configuration '\(signing.configuration)')" + via
                 // A framework's `#if`s are its own build's: its flags, the app's
                 // platforms; a file several of them compile, each one's (the
                 // second's wrong group was missed; found by adversarial testing).
@@ -528,7 +534,7 @@ public enum CodeCheck {
                         infoPlistStrings[cacheKey] = .some(found)
                         guard let found else {
                             out.append(render.diagnostic(ProjectIssue(
-                                .warning, "target '\(target.name)' (configuration '\(signing.configuration)')\(via) passes \(use.api) its Info.plist's \(key), which kcs cannot read: no Info.plist of the target sets it, or it uses a setting that does not resolve",
+                                .warning, "\(who) passes \(use.api) its Info.plist's \(key), which kcs cannot read: no Info.plist of the target sets it, or it uses a setting that does not resolve",
                                 at: at, hint: "its groups: \(groups)"),
                                 code: .codeGroupNotCheckable, length: use.length, notes: notes))
                             continue
@@ -550,7 +556,7 @@ public enum CodeCheck {
                             ? "UserDefaults(suiteName:) then keeps defaults of its own that no other target reads"
                             : "containerURL(forSecurityApplicationGroupIdentifier:) returns nil"
                         out.append(render.diagnostic(ProjectIssue(
-                            .warning, "target '\(target.name)' (configuration '\(signing.configuration)')\(via) names the app group \(shown(group))\(use.condition.map { " (under \($0 == "#else" ? "#else" : "#if " + $0), which this build compiles)" } ?? ""), which it is not entitled to: \(what)",
+                            .warning, "\(who) names the app group \(shown(group))\(use.condition.map { " (\(Self.under($0)), which this build compiles)" } ?? ""), which it is not entitled to: \(what)",
                             at: at, hint: app.applicationGroups.isEmpty
                                 ? "it has no app groups: add \(shown(group)) to its com.apple.security.application-groups"
                                 : "its app groups: " + app.applicationGroups.joined(separator: ", ")),
@@ -563,12 +569,12 @@ public enum CodeCheck {
                         // (an architecture, a flag from an unread xcconfig, a
                         // condition on a constant's declaration): not a sure failure.
                         out.append(render.diagnostic(ProjectIssue(
-                            .warning, "target '\(target.name)' (configuration '\(signing.configuration)')\(via) names the access group \(shown(group)) \(use.condition == "#else" ? "under #else" : "under #if \(use.condition ?? "")"), which it is not entitled to; kcs cannot tell whether this build compiles the call",
+                            .warning, "\(who) names the access group \(shown(group)) \(Self.under(use.condition ?? "")), which it is not entitled to; kcs cannot tell whether this build compiles the call",
                             at: at, hint: "its groups: \(groups)"),
                             code: .codeGroupNotCheckable, length: use.length, notes: notes))
                     case .runtime(let expr):
                         out.append(render.diagnostic(ProjectIssue(
-                            .warning, "target '\(target.name)' (configuration '\(signing.configuration)')\(via) passes \(use.api) a value built at run time (\(expr.prefix(60)))\(use.condition.map { " under \($0 == "#else" ? "#else" : "#if " + $0)" } ?? ""): kcs cannot check it",
+                            .warning, "\(who) passes \(use.api) a value built at run time (\(expr.prefix(60)))\(use.condition.map { " " + Self.under($0) } ?? ""): kcs cannot check it",
                             at: at, hint: "its groups: \(groups)"),
                             code: .codeGroupNotCheckable, length: use.length, notes: notes))
                     case .literal(let group):
@@ -601,7 +607,7 @@ public enum CodeCheck {
                             hint = "the group has another team's prefix: the target is signed by \(team), so write \"\(team + group[dot...])\""
                         }
                         out.append(render.diagnostic(ProjectIssue(
-                            .warning, "target '\(target.name)' (configuration '\(signing.configuration)')\(via) names the access group \(shown(group))\(use.condition.map { " (under \($0 == "#else" ? "#else" : "#if " + $0), which this build compiles)" } ?? ""), which it is not entitled to: \(via.isEmpty ? "the call fails" : "if it makes this call, the call fails") with errSecMissingEntitlement (-34018)",
+                            .warning, "\(who) names the access group \(shown(group))\(use.condition.map { " (\(Self.under($0)), which this build compiles)" } ?? ""), which it is not entitled to: \(via.isEmpty ? "the call fails" : "if it makes this call, the call fails") with errSecMissingEntitlement (-34018)",
                             at: at, hint: hint), code: .codeGroupNotEntitled, length: use.length, notes: notes))
                     }
                 }
