@@ -76,7 +76,7 @@ public struct TargetSigning: Sendable {
         var byContent: [Int: [(bytes: [UInt8], read: Read)]] = [:]
         public init() {}
 
-        func read(_ path: String, _ bytes: () -> Result<[UInt8], ProjectFileError>, canonical: String) -> Result<Read, ProjectFileError> {
+        func read(canonical: String, _ bytes: () -> Result<[UInt8], ProjectFileError>) -> Result<Read, ProjectFileError> {
             if let known = byPath[canonical] { return .success(known) }
             let b: [UInt8]
             switch bytes() {
@@ -115,7 +115,7 @@ public struct TargetSigning: Sendable {
                                     scenarioCanReadFile: true, groupsResolve: true, issues: resolved.issues)
         guard let path = resolved.entitlementsPath else { return signing }
         let file: FileCache.Read
-        switch files.read(path, { fileSystem.read(path) }, canonical: fileSystem.canonical(path)) {
+        switch files.read(canonical: fileSystem.canonical(path), { fileSystem.read(path) }) {
         case .success(let f): file = f
         case .failure(let e):
             signing.issues.append(ProjectIssue(.warning, "CODE_SIGN_ENTITLEMENTS of target '\(target.name)', configuration '\(configuration)' names '\(path)': \(e.message)",
