@@ -339,16 +339,17 @@ public struct ProjectLint {
         // looked at and folders kept.
         var entries = 0
         for t in project.targets where t.kind != nil {
+            // The target's folder is listed even when a signed file sits in it.
             var level = [ProjectPath.join(project.sourceRoot, t.name)]
-            for depth in 0...2 {
+            folders.insert(level[0])
+            for _ in 0..<2 {
                 var next: [String] = []
-                for folder in level where folders.insert(folder).inserted || depth == 0 {
-                    guard depth < 2 else { continue }
+                for folder in level {
                     for name in fileSystem.contents(ofDirectory: folder) ?? [] where !name.hasPrefix(".") && !name.contains(".") {
                         entries += 1
                         if entries > 20_000 || folders.count > 2_000 { break }
                         let child = ProjectPath.join(folder, name)
-                        if fileSystem.isDirectory(child) { next.append(child) }
+                        if fileSystem.isDirectory(child), folders.insert(child).inserted { next.append(child) }
                     }
                 }
                 level = next

@@ -523,10 +523,9 @@ public enum ProjectPath {
                     return found
                 }
                 // A real one lists a handful; a large one is not read.
-                let read = fileSystem.read(join(folder, ".gitmodules"))
-                if case .success(let bytes) = read { known.bytesRead += bytes.count }
-                if case .success(let bytes) = read, bytes.count <= 64 << 10 {
-                    for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") where found.count < 1000 {
+                if case .success(let bytes) = fileSystem.read(join(folder, ".gitmodules")) {
+                    known.bytesRead += bytes.count
+                    for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") where bytes.count <= 64 << 10 && found.count < 1000 {
                         let parts = line.split(separator: "=", maxSplits: 1)
                         guard parts.count == 2, parts[0].split(whereSeparator: { $0 == " " || $0 == "\t" }) == ["path"] else { continue }
                         let value = parts[1].drop { $0 == " " || $0 == "\t" }
