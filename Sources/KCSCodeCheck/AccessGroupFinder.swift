@@ -427,7 +427,10 @@ public struct AccessGroupFinder {
     /// `Bundle.main.infoDictionary?["K"]`, cast (`as? String`, `as! String`),
     /// unwrapped or given a default (`?? ""`): the most common way a group
     /// reaches the code at run time (Mattermost, Lockwise, WireGuard).
-    static func infoPlistKey(_ expr: ExprSyntax) -> String? {
+    /// `ofSelf`: the bundle is the one a `Bundle` extension's property is
+    /// read on (`infoDictionary?["K"]`, `self.object(forInfoDictionaryKey:)`),
+    /// which ``mainBundleProperty(_:_:)`` takes for the main bundle.
+    static func infoPlistKey(_ expr: ExprSyntax, ofSelf: Bool = false) -> String? {
         var e = expr
         // `X as? T`, `X ?? d` or `X as? T ?? d`, and nothing else: `X as! String
         // + ".shared"` is more than the Info.plist string (found by review).
@@ -440,14 +443,21 @@ public struct AccessGroupFinder {
         }
         if let f = e.as(ForceUnwrapExprSyntax.self) { e = f.expression }
         if let o = e.as(OptionalChainingExprSyntax.self) { e = o.expression }
-        if let t = e.as(TupleExprSyntax.self), t.elements.count == 1, let only = t.elements.first { return infoPlistKey(only.expression) }
+        if let t = e.as(TupleExprSyntax.self), t.elements.count == 1, let only = t.elements.first {
+            return infoPlistKey(only.expression, ofSelf: ofSelf)
+        }
         func isMainBundle(_ e: ExprSyntax?) -> Bool {
+            if ofSelf { return e == nil || e?.as(DeclReferenceExprSyntax.self)?.baseName.text == "self" }
             guard let m = e?.as(MemberAccessExprSyntax.self), m.declName.baseName.text == "main" else { return false }
             return m.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "Bundle"
         }
+        /// `base.name`, or `name` alone on the bundle itself.
+        func member(_ e: ExprSyntax, _ name: String) -> Bool {
+            if let m = e.as(MemberAccessExprSyntax.self) { return m.declName.baseName.text == name && isMainBundle(m.base) }
+            return ofSelf && e.as(DeclReferenceExprSyntax.self)?.baseName.text == name
+        }
         func literal(_ e: ExprSyntax?) -> String? { e?.as(StringLiteralExprSyntax.self)?.representedLiteralValue }
-        if let call = e.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self),
-           member.declName.baseName.text == "object", isMainBundle(member.base), call.arguments.count == 1,
+        if let call = e.as(FunctionCallExprSyntax.self), member(call.calledExpression, "object"), call.arguments.count == 1,
            call.arguments.first?.label?.text == "forInfoDictionaryKey" {
             return literal(call.arguments.first?.expression)
         }
@@ -455,11 +465,31 @@ public struct AccessGroupFinder {
             var base = sub.calledExpression
             if let o = base.as(OptionalChainingExprSyntax.self) { base = o.expression }
             if let f = base.as(ForceUnwrapExprSyntax.self) { base = f.expression }
-            if let m = base.as(MemberAccessExprSyntax.self), m.declName.baseName.text == "infoDictionary", isMainBundle(m.base) {
-                return literal(sub.arguments.first?.expression)
-            }
+            if member(base, "infoDictionary") { return literal(sub.arguments.first?.expression) }
         }
         return nil
+    }
+
+    /// A computed property of `extension Bundle` whose getter only returns
+    /// one of its own Info.plist strings (`var appGroup: String {
+    /// infoDictionary?["APPGROUP"] as? String ?? "" }`): its name and the
+    /// key. Read as `Bundle.main.appGroup`, it is the main bundle's value,
+    /// checked like `Bundle.main.infoDictionary?["APPGROUP"]` (Blockstream
+    /// Green's group was six KCS608; found on a real-project trial).
+    static func mainBundleProperty(_ binding: PatternBindingSyntax, _ decl: VariableDeclSyntax) -> String? {
+        guard binding.initializer == nil, !decl.modifiers.contains(where: { $0.name.text == "static" || $0.name.text == "class" }),
+              let getter = binding.accessorBlock?.accessors.as(CodeBlockItemListSyntax.self)
+                ?? binding.accessorBlock?.accessors.as(AccessorDeclListSyntax.self)?.first(where: { $0.accessorSpecifier.text == "get" })?.body?.statements,
+              getter.count == 1, let item = getter.first?.item else { return nil }
+        var parent = decl.parent
+        while let p = parent, !p.is(ExtensionDeclSyntax.self) {
+            if p.is(StructDeclSyntax.self) || p.is(ClassDeclSyntax.self) || p.is(EnumDeclSyntax.self) || p.is(ProtocolDeclSyntax.self) { return nil }
+            parent = p.parent
+        }
+        guard let ext = parent?.as(ExtensionDeclSyntax.self), Scope.typePath(ext.extendedType) == "Bundle"
+            || Scope.typePath(ext.extendedType) == "Foundation.Bundle" else { return nil }
+        let returned = item.as(ReturnStmtSyntax.self)?.expression ?? item.as(ExprSyntax.self)
+        return returned.flatMap { infoPlistKey($0, ofSelf: true) }.map { infoPlistMarker + $0 }
     }
 }
 
@@ -773,6 +803,9 @@ private final class ConstantCollector: SyntaxVisitor {
             guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { continue }
             if let value = AccessGroupFinder.fixedValue(of: binding, in: node) {
                 found.append((name, value, Syntax(binding)))
+            } else if let value = AccessGroupFinder.mainBundleProperty(binding, node) {
+                // Looked up as `main.NAME` of Bundle, as a case's property is.
+                found.append(("main." + name, value, Syntax(binding)))
             } else {
                 // An enum's computed property that switches over `self` and
                 // returns a literal for each case: `case.name` of the type
@@ -1028,6 +1061,12 @@ private final class UseVisitor: SyntaxVisitor {
     /// `Bundle.main.x`, `UserDefaults.standard.x`: an instance reached
     /// through a system type, not an enum case of the project's.
     static let singletonNames: Set<String> = ["main", "shared", "standard", "default", "current", "sharedInstance", "instance"]
+
+    /// `Bundle.main`: its extension properties that read its Info.plist are
+    /// looked up (``AccessGroupFinder/mainBundleProperty(_:_:)``).
+    static func isMainBundle(_ e: MemberAccessExprSyntax) -> Bool {
+        e.declName.baseName.text == "main" && e.base.map(calleeName) == "Bundle"
+    }
 
     static func isSystemType(_ type: ExprSyntax) -> Bool {
         let name = calleeName(type)
@@ -1367,7 +1406,7 @@ private final class UseVisitor: SyntaxVisitor {
             // a computed property switching over the case (``ConstantCollector``).
             if let caseAccess = base.as(MemberAccessExprSyntax.self), let typeBase = caseAccess.base,
                AccessGroupFinder.unquoted(caseAccess.declName.baseName.text).first?.isLowercase == true,
-               name == "rawValue" || !Self.isSystemType(typeBase) {
+               name == "rawValue" || !Self.isSystemType(typeBase) || Self.isMainBundle(caseAccess) {
                 let type: String?
                 if let b = typeBase.as(DeclReferenceExprSyntax.self), b.baseName.text.first?.isUppercase == true {
                     type = b.baseName.text == "Self" ? scope.types.first : finder.aliased(b.baseName.text)

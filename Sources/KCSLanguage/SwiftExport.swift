@@ -226,7 +226,7 @@ public struct SwiftExporter: Sendable {
             case .delete:
                 body.append("    let status = SecItemDelete(query as CFDictionary)")
             }
-            body.append("    #expect(status == \(status.name), \(message))")
+            body.append("    #expect(status == \(status.isInSDK ? status.name : "OSStatus(\(status.code)) /* \(status.name) */"), \(message))")
             body.append("}")
             lastCall = (request.operation == .find, returns, line)
             if request.operation == .find && returns {

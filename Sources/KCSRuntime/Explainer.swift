@@ -150,6 +150,14 @@ package struct Explainer {
         case .promptCanceled: return "the user canceled the authentication prompt (errSecUserCanceled)"
         case .promptFailed: return "authentication failed or was tried too often (errSecAuthFailed)"
         case .promptNotAllowed: return "the item needs a prompt and auth-ui=fail forbids one"
+        case .identityReferenceUpdate:
+            return "an update by an identity's persistent reference without class=identity reaches securityd as an identity query, "
+                + "which no update writes (errSecInternal, asserted by Apple's secitemfunctionality test); name the class, "
+                + "or update the certificate and the key by their own references"
+        case .accessControlUnbound:
+            return "the access control cannot be bound on \(world[last.device].label): an item is stored with its access control "
+                + "bound by LocalAuthentication, which fails for biometry with none enrolled (even beside 'or device-passcode') "
+                + "or for flags the device cannot satisfy"
         case .promptImpossible:
             return "the item's access control cannot be satisfied on \(world[last.device].label): no enrolled biometry or no passcode for the flags it names"
         case .promptUnanswered: return "the item needs an authentication prompt and no answer was queued"

@@ -41,6 +41,8 @@ public let errSecReadOnlyAttr: OSStatus = -25309
 public let errSecInteractionRequired: OSStatus = -25315
 /// `errSecDecode` (-26275).
 public let errSecDecode: OSStatus = -26275
+/// `errSecInternal` (-26276), declared in base/SecBasePriv.h, not the SDK.
+public let errSecInternal: OSStatus = -26276
 /// `errSecMissingEntitlement` (-34018).
 public let errSecMissingEntitlement: OSStatus = -34018
 /// `errSecRestrictedAPI` (-34020).

@@ -103,7 +103,7 @@ extension XcodeProject {
                 continue
             }
             if let base = config.baseConfiguration {
-                let (read, readIssues) = xcconfigs.read(base, from: config.location, fileSystem: fileSystem)
+                let (read, readIssues) = xcconfigs.read(base, from: config.location, fileSystem: fileSystem, searchRoot: sourceRoot)
                 stack += read
                 issues += readIssues
             }

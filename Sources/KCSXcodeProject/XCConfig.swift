@@ -99,10 +99,20 @@ struct XCConfigReader {
     private var settingsRead = 0
     /// Set once a budget is spent: nothing more is read, and it was said once.
     private var exhausted = false
+    /// Where a relative `#include` is looked for when the including file's
+    /// folder does not hold it: the project's source root, as Xcode looks
+    /// (swift-build's MacroConfigFileLoader: "we look first in the includer's
+    /// directory and after that in the search paths", which are
+    /// `[project.sourceRoot]`). Flutter's `Flutter/Debug.xcconfig` includes
+    /// `Pods/Target Support Files/…` this way, and every Flutter app with
+    /// CocoaPods lost its settings (found on a real-project trial).
+    let searchRoot: String?
 
-    init(fileSystem: any ProjectFileSystem, gitmodules: ProjectPath.Submodules = ProjectPath.Submodules()) {
+    init(fileSystem: any ProjectFileSystem, gitmodules: ProjectPath.Submodules = ProjectPath.Submodules(),
+         searchRoot: String? = nil) {
         self.fileSystem = fileSystem
         self.gitmodules = gitmodules
+        self.searchRoot = searchRoot
     }
 
     /// The assignments of `path` and its includes, in file order.
@@ -112,7 +122,10 @@ struct XCConfigReader {
         return out
     }
 
-    private mutating func read(_ path: String, optional: Bool, from: ProjectLocation?, chain: [String], into out: inout [SettingAssignment]) {
+    /// `orElse`: where an `#include` is read when `path` cannot be (the
+    /// search root's copy); a problem is said of `path`.
+    private mutating func read(_ path: String, optional: Bool, from: ProjectLocation?, chain: [String], into out: inout [SettingAssignment],
+                               orElse: String? = nil) {
         guard !exhausted else { return }
         if chain.contains(path) {
             issues.append(ProjectIssue(.warning, "'\(path)' includes itself (through \(chain.map(ProjectPath.lastComponent).joined(separator: " → ")))",
@@ -131,6 +144,9 @@ struct XCConfigReader {
         switch fileSystem.read(path) {
         case .success(let b): bytes = b
         case .failure(let e):
+            if let other = orElse, fileSystem.isFile(other) {
+                return read(other, optional: optional, from: from, chain: chain, into: &out)
+            }
             if !optional {
                 // A file a project ships as a template for each developer to
                 // copy (IVPN's release.template.xcconfig; Mullvad, WireGuard
@@ -180,7 +196,10 @@ struct XCConfigReader {
                     issues.append(ProjectIssue(.warning, "#include \"\(target)\" names a folder of the developer tools, which kcs does not have", at: here))
                     continue
                 }
-                read(ProjectPath.join(ProjectPath.directory(path), target), optional: mayBeAbsent, from: here, chain: chain + [path], into: &out)
+                let beside = ProjectPath.join(ProjectPath.directory(path), target)
+                let inRoot = target.hasPrefix("/") ? nil : searchRoot.map { ProjectPath.join($0, target) }
+                read(beside, optional: mayBeAbsent, from: here, chain: chain + [path], into: &out,
+                     orElse: inRoot == beside ? nil : inRoot)
                 continue
             }
             if line.hasSuffix(";") { line = line.dropLast().trimmedSubstring }
@@ -323,14 +342,17 @@ final class XCConfigCache: @unchecked Sendable {
 
     /// The assignments of `path` and its includes, and the problems reading
     /// them, the first time said where the first configuration names it.
-    func read(_ path: String, from: ProjectLocation?, fileSystem: any ProjectFileSystem) -> ([SettingAssignment], [ProjectIssue]) {
+    /// `searchRoot`: the project's source root, where an `#include` not
+    /// beside its includer is looked for.
+    func read(_ path: String, from: ProjectLocation?, fileSystem: any ProjectFileSystem,
+              searchRoot: String? = nil) -> ([SettingAssignment], [ProjectIssue]) {
         lock.lock()
         defer { lock.unlock() }
         if let known = files[path] { return (known.assignments, known.issues) }
         // The submodules found so far go from reader to reader: one per
         // xcconfig re-read a 30 MiB .gitmodules 302 times (found by
         // adversarial testing).
-        var reader = XCConfigReader(fileSystem: fileSystem, gitmodules: gitmodules)
+        var reader = XCConfigReader(fileSystem: fileSystem, gitmodules: gitmodules, searchRoot: searchRoot)
         let assignments = reader.read(path, from: from)
         gitmodules = reader.gitmodules
         files[path] = (assignments, reader.issues)

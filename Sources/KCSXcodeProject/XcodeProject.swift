@@ -288,7 +288,14 @@ private struct ProjectReader {
         sourceRoot = ProjectPath.join(ProjectPath.directory(folder), project["projectDirPath"]?.string ?? "")
         let list = objects[project["buildConfigurationList"]?.string ?? ""]
         let configurations = configurationList(list)
-        let defaultName = list?["defaultConfigurationName"]?.string ?? configurations.last?.name ?? "Release"
+        // A default the list lacks (Proton Drive names `Release-External`,
+        // an orphan object) is not an error: Xcode builds the list's first
+        // configuration then (swift-build's getEffectiveConfiguration: the
+        // named one, else the default's, else `buildConfigurations.first`).
+        // kcs stopped with "no configuration" (found on a real-project trial).
+        let named = list?["defaultConfigurationName"]?.string
+        let defaultName = named.flatMap { n in configurations.contains { $0.name == n } ? n : configurations.first?.name }
+            ?? named ?? configurations.last?.name ?? "Release"
         let targetAttributes = project["attributes"]?["TargetAttributes"]
         var productOwner: [String: String] = [:]
         for id in project["targets"]?.array?.compactMap(\.string) ?? [] {

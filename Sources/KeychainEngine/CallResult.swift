@@ -91,6 +91,13 @@ public enum StatusReason: Sendable, Hashable {
     /// The access control cannot be satisfied on this device (no biometry
     /// enrolled, no passcode).
     case promptImpossible
+    /// An add, or an update's new access control, that LocalAuthentication
+    /// cannot bind: biometry named with none enrolled (``DeviceState/canBind(_:)``).
+    case accessControlUnbound
+    /// An update by an identity's persistent reference that names no class:
+    /// securityd gets an `idnt` query, which no update can write (Apple's
+    /// secitemfunctionality.m lines 383-396 assert errSecInternal).
+    case identityReferenceUpdate
     /// macOS and Catalyst: no entitlement counts (an app ID without a
     /// validating profile and no keychain-access-groups).
     case unprovisioned

@@ -31,6 +31,22 @@ public struct DeviceState: Sendable, Hashable {
         return ac.combinator == .or ? ac.flags.contains(where: can) : ac.flags.allSatisfy(can)
     }
 
+    /// Whether an item can be stored with this access control now. Every
+    /// flag but the application password and private-key usage leaves it
+    /// unbound (SecAccessControlTests.m `testImplicitBound`), so storing
+    /// the item fails with errSecAuthNeeded (SecDbKeychainItemV7.m
+    /// `wrapToAKS`, lines 661-665) and the client asks LocalAuthentication
+    /// to bind it (SecItem.m lines 1553-1567), whose failure is
+    /// errSecAuthFailed (lines 204-215). Binding a biometry flag with no
+    /// biometry enrolled fails, even beside `or device-passcode`
+    /// (LocalAuthentication is closed; react-native-keychain issues 752 and
+    /// 362 report it on devices); a flag set the device cannot satisfy at
+    /// all fails too (inferred, as a find's prompt).
+    public func canBind(_ ac: AccessControl) -> Bool {
+        if !biometryEnrolled, ac.flags.contains(where: { $0 == .biometryAny || $0 == .biometryCurrentSet }) { return false }
+        return canSatisfy(ac)
+    }
+
     /// The one place the engine decides whether items with a given
     /// accessibility are available in the current state.
     public func isAvailable(_ accessibility: Accessibility) -> Bool {

@@ -89,6 +89,16 @@ public enum ItemAttribute: UInt8, Sendable, Hashable, CaseIterable, Comparable {
         }
     }
 
+    /// Whether a key reference's attributes hold it (SecKey.m lines 130-152:
+    /// kcls, klbl, type, bsiz, esiz and the usage flags): what an identity
+    /// add may say of its key beside the certificate's attributes.
+    public var keyReferenceCarries: Bool {
+        switch self {
+        case .label, .keyClass, .applicationLabel, .keyType, .keySizeInBits, .effectiveKeySize: true
+        default: false
+        }
+    }
+
     /// Whether the Mac's file keychain reads this attribute for the class:
     /// its tables (SecItem.cpp gGenericPasswordAttributes, the internet
     /// password builder, gCertificateAttributes, gKeyAttributes) hold each

@@ -21,6 +21,8 @@ public enum KeychainStatus: Int32, CaseIterable, Sendable, Hashable {
     case readOnlyAttr = -25309
     case interactionRequired = -25315
     case decode = -26275
+    /// `errSecInternal`, declared in SecBasePriv.h (not the SDK's SecBase.h).
+    case internalError = -26276
     case missingEntitlement = -34018
     case restrictedAPI = -34020
 
@@ -48,10 +50,15 @@ public enum KeychainStatus: Int32, CaseIterable, Sendable, Hashable {
         case .readOnlyAttr: "errSecReadOnlyAttr"
         case .interactionRequired: "errSecInteractionRequired"
         case .decode: "errSecDecode"
+        case .internalError: "errSecInternal"
         case .missingEntitlement: "errSecMissingEntitlement"
         case .restrictedAPI: "errSecRestrictedAPI"
         }
     }
+
+    /// Whether the SDK's headers declare the constant: `errSecInternal` is
+    /// SecBasePriv.h's, so code an app compiles spells it by number.
+    public var isInSDK: Bool { self != .internalError }
 
     /// `errSecItemNotFound (-25300)`: the form used in messages.
     public var description: String { "\(name) (\(code))" }

@@ -38,16 +38,19 @@ extension World {
         _ request: borrowing CallRequest, as app: AppHandle, on device: DeviceHandle,
         prompt: (FoundItem) -> PromptAnswer?
     ) -> CallResult {
+        // A delete by an identity's persistent reference reads the identity
+        // first (``deleteIdentity(byReference:as:on:prompt:)``).
+        if request.operation == .delete, request.spec.persistentRef?.itemClass == .identity {
+            return deleteIdentity(byReference: request, as: app, on: device, prompt: prompt)
+        }
         // An update or a delete of kSecClassIdentity without a reference is
         // the same call made twice by the client, first as a certificate
         // query, then, if that succeeded, as a key query (SecItem.m
-        // explode_identity, lines 587-598, and handleUpdateIdentity, lines
-        // 659-669): each pass is an ordinary query of its class, so a key
+        // explode_identity, lines 591-604, and handleUpdateIdentity, lines
+        // 663-676): each pass is an ordinary query of its class, so a key
         // attribute in the query is errSecNoSuchAttr in the first pass, and
         // a certificate the first pass deleted stays deleted whatever the
-        // second finds. A delete explodes a persistent reference to an
-        // identity into the two items instead (SecItemDelete,
-        // explode_persistent_identity_ref): the paired path below. An update
+        // second finds. An update
         // does not (SecItemUpdateWithError calls only handleUpdateIdentity):
         // its certificate pass carries the identity's reference, whose class
         // is not the certificate's (errSecNoSuchClass, SecDbQuery.c
@@ -86,6 +89,22 @@ extension World {
         if let bad = firstForeignAttribute(request.spec, itemClass) {
             return CallResult(status: .noSuchAttr, reason: .attributeNotInClass(bad, itemClass),
                               callerGroups: cache.names)
+        }
+        // Without a class, an update by an identity's reference is an `idnt`
+        // query to securityd, whose rows no update writes: Apple's
+        // secitemfunctionality.m asserts errSecInternal (lines 383-396, the
+        // same at Security-58286 and 59754; audit 13, F9).
+        if request.operation == .update, request.spec.itemClass == nil, itemClass == .identity {
+            return CallResult(status: .internalError, reason: .identityReferenceUpdate, callerGroups: cache.names)
+        }
+        // An identity add's dictionary goes whole into its certificate pass
+        // (SecItem.m lines 503-507, 512), where a key attribute is no column
+        // (SecItemDb.c lines 76-87): the key's own come with its reference
+        // (SecKey.m lines 130-152), so only the caller can have written one
+        // that no key reference carries (audit 13, F1).
+        if request.operation == .add, itemClass == .identity,
+           let bad = request.spec.attributes.entries.first(where: { !$0.attribute.applies(to: .certificate) && !$0.attribute.keyReferenceCarries })?.attribute {
+            return CallResult(status: .noSuchAttr, reason: .attributeNotInClass(bad, .certificate), callerGroups: cache.names)
         }
         // Accessibility and an access-control object in one dictionary, on
         // every call: the client passes the access control on in queries too
@@ -298,8 +317,12 @@ extension World {
             let viaAC = spec.accessControl != nil
             return fail(viaAC ? .notAvailable : .authFailed, .passcodeRequired(viaAccessControl: viaAC))
         }
-        // Locked before duplicate.
-        if !state.isAvailable(accessibility) { return fail(.interactionNotAllowed, .locked(accessibility)) }
+        // The access control is bound before the item is encrypted under its
+        // class, so an unbindable one fails first (``DeviceState/canBind(_:)``).
+        if let ac = spec.accessControl, !state.canBind(ac) { return fail(.authFailed, .accessControlUnbound) }
+        // Locked before duplicate. An identity's halves are added one after
+        // the other, each under its own class (below).
+        if itemClass != .identity, !state.isAvailable(accessibility) { return fail(.interactionNotAllowed, .locked(accessibility)) }
 
         let biometrySet = state.biometrySet
         // sync=any on add stores a non-synchronizable item, no error.
@@ -362,25 +385,38 @@ extension World {
             parts[i].biometrySet = biometrySet
             parts[i].modified = stamp
         }
+        // explode_identity (SecItem.m lines 503-556) adds the certificate,
+        // then the key, each an add of its own: a certificate already stored
+        // is no error there (`duplicate_cert`), and the call is a duplicate
+        // only if the key is stored too. Each half is encrypted under its own
+        // class, so under the lock the certificate (`always` by default,
+        // SecDbQuery.c lines 934-936) is stored and the key's (when-unlocked,
+        // line 939) error is the call's; the certificate stays (audit 13, F2).
+        if !state.isAvailable(parts[0].accessibility) {
+            return fail(.interactionNotAllowed, .locked(parts[0].accessibility))
+        }
         // The halves are of different classes: clearing one's lost row
         // cannot change the other's lookup.
-        var existing: [ItemID?] = []
-        for part in parts { existing.append(devices[device.index].keychain.liveItem(withKeyOf: part)) }
-        // A duplicate only if every part already exists.
-        if existing.allSatisfy({ $0 != nil }), let first = existing[0] {
-            return fail(.duplicateItem, .duplicate(existing: first))
+        let oldCert = devices[device.index].keychain.liveItem(withKeyOf: parts[0])
+        let certID = oldCert ?? devices[device.index].insert(parts[0])
+        if !state.isAvailable(parts[1].accessibility) {
+            return fail(.interactionNotAllowed, .locked(parts[1].accessibility))
         }
-        var added: [FoundItem] = []
-        for (part, old) in zip(parts, existing) {
-            let id = old ?? devices[device.index].insert(part)
-            added.append(FoundItem(id: id, item: devices[device.index].keychain[id] ?? part,
-                                   groupName: groupNames[Int(group)]))
-        }
-        let keyHalf = added[1]
-        added = [FoundItem(id: added[0].id, item: added[0].item, groupName: added[0].groupName,
-                           identityKey: .init(id: keyHalf.id, item: keyHalf.item, groupName: keyHalf.groupName))]
+        let oldKey = devices[device.index].keychain.liveItem(withKeyOf: parts[1])
+        if let oldCert, oldKey != nil { return fail(.duplicateItem, .duplicate(existing: oldCert)) }
+        let keyID = oldKey ?? devices[device.index].insert(parts[1])
+        let keyHalf = FoundItem.IdentityKey(id: keyID, item: devices[device.index].keychain[keyID] ?? parts[1],
+                                            groupName: groupNames[Int(group)])
+        let added = [FoundItem(id: certID, item: devices[device.index].keychain[certID] ?? parts[0],
+                               groupName: groupNames[Int(group)], identityKey: keyHalf)]
+        // The result is the certificate add's, turned into the identity's
+        // persistent reference (lines 559-575): none when that add found the
+        // certificate stored (its result stays NULL), and none for any other
+        // return kind, which `_SecItemParsePersistentRef` refuses (line 848;
+        // audit 13, F7).
+        let returns: ReturnKinds = oldCert == nil && spec.returns.contains(.persistentReference) ? .persistentReference : []
         return CallResult(status: .success, reason: .succeeded, callerGroups: cache.names,
-                          searchedGroups: singleGroupNames[Int(group)], items: added, returns: spec.returns)
+                          searchedGroups: singleGroupNames[Int(group)], items: added, returns: returns)
     }
 
     /// The group's ID if the caller's list holds it.
@@ -535,6 +571,10 @@ extension World {
         keySpec.attributes = AttributeList(spec.attributes.filter {
             !$0.attribute.applies(to: .certificate)
         }.map { ($0.attribute, $0.value) })
+        // The join takes private keys only (`keys.priv == 1`, SecItemDb.c
+        // line 865); a key class the query names is tested against them
+        // (line 874): another one finds nothing (audit 13, F8).
+        if let named = spec.attributes[.keyClass], named != .string("private") { return [] }
         keySpec.attributes[.keyClass] = .string("private")
         // The reference names the certificate's row; the key pairs with it.
         keySpec.persistentRef = nil
@@ -553,7 +593,12 @@ extension World {
             guard let hash = cert.comparedValue(.publicKeyHash) else { continue }
             for keyID in keysByLabel[hash] ?? [] {
                 guard let key = keychain[keyID] else { continue }
-                found.append(FoundItem(id: certID, item: cert, groupName: groupNames[Int(cert.group)],
+                // securityd moves the certificate's data aside and merges
+                // the certificate's attributes into the key's row (SecItemDb.c
+                // lines 645-656): the identity's data is the key's (audit 13, F6).
+                var paired = cert
+                paired.data = key.data
+                found.append(FoundItem(id: certID, item: paired, groupName: groupNames[Int(cert.group)],
                                        identityKey: .init(id: keyID, item: key, groupName: groupNames[Int(key.group)])))
             }
         }
@@ -842,6 +887,7 @@ extension World {
                 let viaAC = changes.accessControl != nil
                 return fail(viaAC ? .notAvailable : .decode, .passcodeRequired(viaAccessControl: viaAC), searched)
             }
+            if let ac = changes.accessControl, !state.canBind(ac) { return fail(.authFailed, .accessControlUnbound, searched) }
             if !state.isAvailable(newClass) { return fail(.interactionNotAllowed, .locked(newClass), searched) }
         }
 
@@ -983,15 +1029,58 @@ extension World {
             // Under the lock the sync flag cannot be read (it is in the
             // encrypted metadata), so `SecDbItemIsSyncable` says no and the
             // delete leaves no tombstone (s3dl_query_delete line 1447).
+            // (An identity never gets here: the client splits its delete
+            // into a certificate pass and a key pass, above.)
             if state.isAvailable(match.item.accessibility) { recordDeletion(match.item, on: device, leavesRow: true) }
             devices[device.index].keychain.remove(match.id)
-            if let key = match.identityKey, !keyInUse(key.item, cache, device) {
-                if state.isAvailable(key.item.accessibility) { recordDeletion(key.item, on: device, leavesRow: true) }
-                devices[device.index].keychain.remove(key.id)
-            }
         }
         return CallResult(status: .success, reason: .succeeded, callerGroups: cache.names,
                           searchedGroups: searched, items: taken)
+    }
+
+    /// SecItemDelete with an identity's persistent reference (SecItem.m
+    /// `explode_persistent_identity_ref`, lines 2246-2270): the client reads
+    /// the identity first (`SecItemCopyMatching` with the reference and
+    /// kSecReturnRef), so a key the lock keeps, or one whose access control
+    /// asks, ends the call as that read ends (audit 13, F5). It then deletes
+    /// with the identity's reference in place of the persistent one
+    /// (`explode_identity`, lines 503-556): the certificate by its
+    /// reference's attributes (type, issuer, serial, public key hash;
+    /// SecCertificate.c lines 6149-6169) and the caller's other keys, in
+    /// every group of the caller and with the default sync filter, since
+    /// neither reference carries a group or a sync value (F3, F4); then,
+    /// unless another certificate still uses it, the key by its reference's
+    /// (SecKey.m lines 130-152). A certificate pass that finds nothing goes
+    /// on to the key (line 519); the key pass's status is the call's.
+    private mutating func deleteIdentity(byReference request: borrowing CallRequest, as app: AppHandle, on device: DeviceHandle,
+                                         prompt: (FoundItem) -> PromptAnswer?) -> CallResult {
+        var read = ItemSpec()
+        read.persistentRef = request.spec.persistentRef
+        read.returns = .reference
+        let found = performDataProtection(CallRequest(.find, read), as: app, on: device, prompt: prompt)
+        guard found.status == .success else { return found }
+        guard let identity = found.items.first, let key = identity.identityKey else {
+            return CallResult(status: .itemNotFound, reason: .noMatch, callerGroups: found.callerGroups,
+                              searchedGroups: found.searchedGroups)
+        }
+        func pass(_ itemClass: ItemClass, _ from: StoredItem, _ attributes: [ItemAttribute]) -> CallRequest {
+            var spec = request.spec
+            spec.persistentRef = nil
+            spec.itemClass = itemClass
+            // The caller's keys win over the reference's (SecItemAttributesPrepare).
+            for a in attributes where spec.attributes[a] == nil {
+                if let v = from.attributes[a] { spec.attributes[a] = v }
+            }
+            return CallRequest(.delete, spec)
+        }
+        let first = performDataProtection(pass(.certificate, identity.item, [.certificateType, .issuer, .serialNumber, .publicKeyHash]),
+                                          as: app, on: device, prompt: prompt)
+        guard first.status == .success || first.status == .itemNotFound else { return first }
+        if keyInUse(key.item, cache(of: app, on: platform(of: device)), device) { return first }
+        var second = performDataProtection(pass(.key, key.item, [.keyClass, .applicationLabel, .keyType, .keySizeInBits, .effectiveKeySize]),
+                                           as: app, on: device, prompt: prompt)
+        second.items = first.items + second.items
+        return second
     }
 
     /// Deleting an identity by reference deletes its certificate, then its

@@ -856,6 +856,48 @@ struct XcodeLintTests {
         #expect(d.first?.hint?.hasPrefix("run `pod install` first") == true && d.first?.location != nil)
     }
 
+    @Test func anIncludeNotBesideItsIncluderIsReadFromTheSourceRoot() throws {
+        // Flutter's Flutter/Release.xcconfig includes "Pods/Target Support
+        // Files/…" and "Generated.xcconfig": the first is in the project
+        // folder, as Xcode looks there after the includer's folder
+        // (swift-build's MacroConfigFileLoader); kcs said `pod install`
+        // after it had run (found on a real-project trial).
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.projectXCConfig = ["Debug": "Flutter/Release.xcconfig", "Release": "Flutter/Release.xcconfig"]
+        f.write("Flutter/Release.xcconfig", "#include \"Pods/Target Support Files/Pods-Runner/Pods-Runner.release.xcconfig\"\n"
+                + "#include \"Generated.xcconfig\"\n#include? \"Absent.xcconfig\"\n")
+        f.write("Pods/Target Support Files/Pods-Runner/Pods-Runner.release.xcconfig", "KCS_FROM_PODS = root\n")
+        // Beside the includer wins over the source root.
+        f.write("Flutter/Generated.xcconfig", "KCS_GENERATED = beside\n")
+        f.write("Generated.xcconfig", "KCS_GENERATED = root\n")
+        f.writeProject()
+        let lint = try ProjectLint.load(f.projectPath).get()
+        let d = lint.run().filter { $0.message.contains("xcconfig") }
+        #expect(d.isEmpty, "\(d.map(\.message))")
+        let (assignments, issues) = lint.project.assignments(for: lint.project.targets[0], configuration: "Release", sdk: "iphoneos")
+        #expect(issues.isEmpty, "\(issues.map(\.message))")
+        #expect(assignments.filter { $0.name == "KCS_FROM_PODS" }.map(\.value) == ["root"])
+        #expect(assignments.filter { $0.name == "KCS_GENERATED" }.map(\.value) == ["beside"])
+        // Found in neither place: said as written beside the includer.
+        f.write("Flutter/Release.xcconfig", "#include \"Pods/Missing.xcconfig\"\n")
+        let missing = try ProjectLint.load(f.projectPath).get().run().filter { $0.message.contains("xcconfig") }
+        #expect(missing.count == 1 && missing.first?.message.contains("Flutter/Pods/Missing.xcconfig'") == true,
+                "\(missing.map(\.message))")
+    }
+
+    @Test func aDefaultConfigurationTheListLacksFallsBackToItsFirst() throws {
+        // Proton Drive names `Release-External`, which its lists lack:
+        // Xcode builds the first configuration, and kcs stopped with exit 64.
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.defaultConfiguration = "Release-External"
+        f.writeProject()
+        let lint = try ProjectLint.load(f.projectPath).get()
+        #expect(lint.project.defaultConfiguration == "Debug")
+        #expect(!lint.run().contains { $0.message.contains("no configuration") })
+    }
+
     @Test func aMissingFileIsSaidOnceWithItsTemplate() throws {
         // IVPN ships release.template.xcconfig for each developer to copy;
         // every target and configuration named the missing file (12 warnings).
@@ -1078,7 +1120,7 @@ struct XcodeLintTests {
         // Mattermost's shape: a stored property read from Info.plist, used in
         // the queries; the value is the target's Info.plist string with its
         // build settings expanded ($(AppIdentifierPrefix) included).
-        var f = Self.oneApp(sources: ["Keychain.swift", "Direct.swift"])
+        var f = Self.oneApp(sources: ["Keychain.swift", "Direct.swift", "Green.swift"])
         defer { f.remove() }
         f.targets[0].settings["Release"]?["INFOPLIST_FILE"] = "App/Info.plist"
         f.targets[0].settings["Release"]?["SHARED"] = "com.example.shared"
@@ -1112,8 +1154,24 @@ struct XcodeLintTests {
             let computed: [String: Any] = [kSecAttrAccessGroup as String: Groups.other as Any]
 
             """)
+        // Blockstream Green's shape: a Bundle extension property read on the
+        // main bundle; on another bundle it is not the app's Info.plist.
+        f.write("App/Green.swift", """
+            import Foundation
+            extension Bundle {
+                var appGroup: String { infoDictionary?["AppGroupIdentifier"] as? String ?? "" }
+                var otherGroup: String? { return self.object(forInfoDictionaryKey: "OtherGroup") as? String }
+            }
+            let fine: [String: Any] = [kSecAttrAccessGroup as String: Bundle.main.appGroup]
+            let wrong: [String: Any] = [kSecAttrAccessGroup as String: Bundle.main.otherGroup as Any]
+            let elsewhere: [String: Any] = [kSecAttrAccessGroup as String: Bundle(for: Keychain.self).appGroup]
+
+            """)
         f.writeProject()
-        let d = try f.codeFindings()
+        let all = try f.codeFindings()
+        let green = all.filter { $0.file?.name.hasSuffix("Green.swift") == true }
+        let d = all.filter { $0.file?.name.hasSuffix("Green.swift") != true }
+        #expect(green.map { "\($0.code.rawValue) \($0.location?.line ?? 0)" } == ["KCS607 7", "KCS608 8"], "\(green.map(\.message))")
         let found = d.map { "\($0.code.rawValue) \(ProjectPath.lastComponent($0.file?.name ?? "")):\($0.location?.line ?? 0)" }
         #expect(found == ["KCS607 Direct.swift:2", "KCS608 Direct.swift:3", "KCS607 Direct.swift:5"], "\(d.map(\.message))")
         #expect(d.first?.message.contains("names the access group \(XcodeFixture.team).com.example.other") == true)

@@ -100,8 +100,8 @@ struct EvaluatorTests {
     /// and a biometry statement aimed at one is a located error.
     @Test func aWatchHasNoBiometry() {
         let items = "team SKMME9E2Y8\napp com.x.W as W\ndevice Watch platform=watchos 10\n"
-            + "on Watch as W add generic-password account=\"b\" data=\"x\" access-control=[biometry-any]\n"
-            + "user approves\non Watch as W find generic-password account=\"b\" return=data\nexpect status errSecAuthFailed\n"
+            + "on Watch as W add generic-password account=\"b\" data=\"x\" access-control=[biometry-any]\nexpect status errSecAuthFailed\n"
+            + "on Watch as W find generic-password account=\"b\" return=data\nexpect status errSecItemNotFound\n"
             + "as W add generic-password account=\"b\" data=\"x\" access-control=[biometry-any]\n"
             + "user approves\nas W find generic-password account=\"b\" return=data\nexpect status errSecSuccess\n"
         #expect(run(items).verdict == .passed, "\(run(items).diagnostics.map(\.message))")
