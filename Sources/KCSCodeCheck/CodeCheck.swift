@@ -385,7 +385,8 @@ public enum CodeCheck {
                         // generated ObfuscatedConstants.swift had no location).
                         let hint = ProjectPath.template(of: path, in: lint.fileSystem).map {
                             "copy \($0) to \(ProjectPath.lastComponent(path)) first (the project's setup step); its groups are not checked"
-                        } ?? ProjectPath.submodule(of: path, in: lint.fileSystem, known: &gitmodules).map {
+                        } ?? ProjectPath.generatedBy(path).map { $0 + "its groups are not checked" }
+                          ?? ProjectPath.submodule(of: path, in: lint.fileSystem, known: &gitmodules).map {
                             "it is in the git submodule \($0), not checked out: run `git submodule update --init`; its groups are not checked"
                         } ?? "a file the build generates, or one in a git submodule not checked out (git submodule update --init), is absent from a fresh clone; its groups are not checked"
                         out.append(render.diagnostic(ProjectIssue(

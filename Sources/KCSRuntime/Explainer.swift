@@ -57,6 +57,10 @@ package struct Explainer {
             switch request.operation {
             case .add:
                 let group = result.items.first?.groupName ?? "?"
+                if group == World.fileKeychainGroupName {
+                    return "added to the Mac's file-based keychain, where access groups, accessibility and sync do not apply "
+                        + "(data-protection=true, sync=true or an access control send an add to the data-protection keychain)"
+                }
                 return request.spec.accessGroup == nil
                     ? "added to \(group), \(app.name.possessive) default group (element 0 of its list)"
                     : "added to \(group), the group the call named"
@@ -196,7 +200,24 @@ package struct Explainer {
     private func candidates(_ last: LastCall) -> [String] {
         let (shown, total) = world.candidates(for: last.call.request, as: last.app, on: last.device, first: candidateLimit)
         let cls = last.call.request.spec.itemClass?.rawValue ?? "?"
-        guard total > 0 else { return ["no \(cls) items exist on \(world[last.device].label)"] + elsewhere(last) }
+        // On the Mac a call the data-protection keychain takes alone does not
+        // see the file-based keychain's items: "none exist" misled a
+        // developer whose plain add had stored one there (found checking
+        // reported device behaviour).
+        let spec = last.call.request.spec, platform = world.platform(of: last.device)
+        var unsearched: [String] = []
+        if platform.family == .macos, !World.reachesFileKeychain(spec, on: platform), let c = spec.itemClass {
+            let n = world.fileKeychainCount(of: c, on: last.device)
+            if n > 0 {
+                unsearched = ["the Mac's file-based keychain holds \(n) \(cls) item\(n == 1 ? "" : "s"), which this call does not search: "
+                              + "with sync=true, an access control or data-protection=true it goes to the data-protection keychain only"]
+            }
+        }
+        guard total > 0 else {
+            let none = unsearched.isEmpty ? "no \(cls) items exist on \(world[last.device].label)"
+                : "no \(cls) items in the data-protection keychain of \(world[last.device].label)"
+            return [none] + unsearched + elsewhere(last)
+        }
         let appName = world[last.app].name
         var lines = ["\(cls) items on the device:"]
         for c in shown {
@@ -204,7 +225,7 @@ package struct Explainer {
             lines.append("  - \(Self.describe(c.item, groupName: c.groupName)): \(why)")
         }
         if total > candidateLimit { lines.append("  … and \(total - candidateLimit) more") }
-        return lines + elsewhere(last)
+        return lines + unsearched + elsewhere(last)
     }
 
     /// An item that matches the query's attributes: why the call still did

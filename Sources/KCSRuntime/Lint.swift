@@ -140,7 +140,11 @@ extension Session {
         for (what, item) in chosenAccessibility ? [("", Optional(spec)), ("set ", request.changes)] : [] {
             guard let item else { continue }
             let accessibility = item.accessibility ?? item.accessControl.flatMap { $0.protectionIsExplicit ? $0.protection : nil }
-            if request.operation == .add || !what.isEmpty, item.synchronizable == .yes, let a = accessibility, a.isThisDeviceOnly {
+            // With an access control the call itself is refused (errSecParam:
+            // access control is never synchronizable), and "stored but never
+            // synced" misled (found checking reported device behaviour).
+            if request.operation == .add || !what.isEmpty, item.synchronizable == .yes, item.accessControl == nil,
+               let a = accessibility, a.isThisDeviceOnly {
                 // Never suggest what KCS504 warns about: `always` becomes after-first-unlock.
                 let synced = a.isDeprecated ? "after-first-unlock" : a.rawValue.replacingThisDeviceOnly
                 warn(.lintSyncThisDeviceOnly, "\(what)sync=true with \(a.rawValue): the item is stored but never synced",

@@ -71,11 +71,14 @@ public struct ProjectLint {
         var groupIndex: [String: Int] = [:]
         // CocoaPods' files, absent until `pod install`: one warning for all.
         var pods: (first: ProjectIssue, files: Set<String>)?
-        for issue in unplaced where seen.insert(issue.message + "\u{0}" + (issue.hint ?? "")).inserted {
+        // By message: one missing file reached as a base configuration and
+        // through an #include has two hints, and was said twice (Flutter's
+        // Generated.xcconfig; found on a real-project trial).
+        for issue in unplaced where seen.insert(issue.message).inserted {
             groups.append((issue, []))
         }
         for s in signings {
-            for issue in s.issues where seen.insert(issue.message + "\u{0}" + (issue.hint ?? "")).inserted {
+            for issue in s.issues where seen.insert(issue.message).inserted {
                 if let file = issue.missingPodsFile {
                     if pods == nil { pods = (issue, []) }
                     pods?.files.insert(file)
@@ -111,7 +114,7 @@ public struct ProjectLint {
         }
         // Targets past the budget are not resolved: they would look unsigned.
         if project.settingsBudgetExhausted {
-            if seen.insert(project.budgetMessage + "\u{0}").inserted {
+            if seen.insert(project.budgetMessage).inserted {
                 out.append(render.diagnostic(ProjectIssue(.warning, project.budgetMessage, at: ProjectLocation(file: project.pbxprojPath, line: 1)),
                                              code: .projectSetting))
             }

@@ -85,13 +85,16 @@ public enum XcodeImporter {
         var teams: [String] = []
         var names = Set<String>()
         var version: Int?
-        var otherPlatforms: [String] = [], unresolved: [String] = []
+        var otherPlatforms: [String] = [], unmodelled: [String] = [], unresolved: [String] = []
         let files = TargetSigning.FileCache()
         var filesRead = [project.pbxprojPath]
         for t in signed {
             let platforms = platformsByTarget[t.id] ?? []
             guard platforms.contains(platform) else {
-                otherPlatforms.append("\(ScriptText.literal(t.name)) (\(platforms.isEmpty ? "no platform kcs models" : platforms.joined(separator: ", ")))")
+                // No --platform imports a target kcs models on no platform
+                // (a tvOS one): it is not offered (found on a real-project trial).
+                if platforms.isEmpty { unmodelled.append(ScriptText.literal(t.name)) }
+                else { otherPlatforms.append("\(ScriptText.literal(t.name)) (\(platforms.joined(separator: ", ")))") }
                 continue
             }
             let signing = TargetSigning.resolve(project, t, configuration: configuration, platform: platform, team: options.team,
@@ -165,6 +168,9 @@ public enum XcodeImporter {
         }
         if !otherPlatforms.isEmpty {
             lines.append("# not on \(platform): \(otherPlatforms.joined(separator: ", ")) (import them with --platform)")
+        }
+        if !unmodelled.isEmpty {
+            lines.append("# not imported: \(unmodelled.joined(separator: ", ")), for no platform kcs models (it models iOS, macOS, Mac Catalyst and watchOS)")
         }
         if apps.isEmpty {
             // Say which platforms the targets do build for (KeePassium: iOS and Catalyst, asked for macOS).

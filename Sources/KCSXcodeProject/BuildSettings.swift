@@ -479,6 +479,23 @@ public enum MacroOperator: String, Sendable, CaseIterable {
 
 /// Path arithmetic on strings, without touching the file system.
 public enum ProjectPath {
+    /// The step that writes a missing file a tool generates into a project
+    /// (absent from a fresh clone), as a hint's opening: Flutter's
+    /// `Flutter/Generated.xcconfig` and `ephemeral` folder, CocoaPods' Pods
+    /// folder (Expo's ExpoModulesProvider.swift is there), Carthage's
+    /// checkouts. Nil for another path. One place for all the hints on
+    /// missing files (a Flutter file got the generic one; found on a
+    /// real-project trial).
+    public static func generatedBy(_ path: String) -> String? {
+        let p = "/" + normalize(path)
+        if p.hasSuffix("/Flutter/Generated.xcconfig") || p.contains("/Flutter/ephemeral/") {
+            return "Flutter writes it: run `flutter pub get` (or `flutter build ios --config-only`) in the Flutter project first; "
+        }
+        if p.contains("/Pods/") { return "CocoaPods writes it: run `pod install` first; " }
+        if p.contains("/Carthage/Checkouts/") { return "it is in Carthage/Checkouts, which `carthage checkout` fills (absent from a fresh clone); " }
+        return nil
+    }
+
     /// A template of a missing file beside it, which a project ships for
     /// each developer to copy: `NAME.template.EXT` or `NAME.EXT.template`,
     /// or the same with `example` or `sample`.

@@ -139,8 +139,12 @@ extension XcodeProject {
         if platforms.isEmpty, sdks.isEmpty, target.kind == .watchApp || target.kind == .watchExtension { platforms = ["watchos"] }
         if platforms.contains("ios"), settings.value(of: "SUPPORTS_MACCATALYST").value == "YES" { platforms.append("catalyst") }
         var out = issues
-        if platforms.isEmpty {
-            let others = otherPlatformNames(sdks)
+        let others = platforms.isEmpty ? otherPlatformNames(sdks) : []
+        // A target only for a platform kcs does not model (tvOS, visionOS)
+        // that signs with no entitlements has nothing to check: React
+        // Native's old template leaves a `-tvOS` target in many apps, and
+        // each made the lint exit 1 (found on a real-project trial).
+        if platforms.isEmpty, others.isEmpty || !settings.value(of: "CODE_SIGN_ENTITLEMENTS").value.isEmpty {
             out.append(ProjectIssue(.warning, others.isEmpty
                                         ? "cannot tell which platform target '\(target.name)' builds for: SDKROOT is '\(settings.value(of: "SDKROOT").value)'"
                                         : "target '\(target.name)' builds for \(others.joined(separator: ", ")), which kcs does not model",

@@ -153,10 +153,10 @@ struct XCConfigReader {
                 // and Brave do the same): say so, it is the fix.
                 let template = ProjectPath.template(of: path, in: fileSystem)
                 let fix = template.map { "copy \($0) to \(ProjectPath.lastComponent(path)) first (the project's setup step); " }
+                    ?? ProjectPath.generatedBy(path)
                     ?? ProjectPath.submodule(of: path, in: fileSystem, known: &gitmodules).map {
                         "it is in the git submodule \($0), not checked out: run `git submodule update --init`; "
-                    } ?? (("/" + path).contains("/Carthage/Checkouts/")
-                        ? "it is in Carthage/Checkouts, which `carthage checkout` fills (absent from a fresh clone); " : "")
+                    } ?? ""
                 var issue = ProjectIssue(.warning, "cannot read the xcconfig file '\(path)': \(e.message)", at: from,
                                          hint: fix + "settings it would give are left out"
                                              + (chain.isEmpty ? "" : "; #include? marks a file that may be absent"))

@@ -31,6 +31,13 @@ extension World {
         candidates(for: request, as: app, on: device, first: Int.max).shown
     }
 
+    /// How many items of a class the Mac's file-based keychain of `device`
+    /// holds: what a call that goes to the data-protection keychain alone
+    /// does not search, said when it finds nothing there.
+    public func fileKeychainCount(of itemClass: ItemClass, on device: DeviceHandle) -> Int {
+        devices[device.index].fileKeychain.firstItems(of: [itemClass == .identity ? .certificate : itemClass], limit: 0).total
+    }
+
     /// The items a find of `request` by `app` would match on `device`, by
     /// the engine's own matching (the searched groups, the sync selector,
     /// the attributes): which other device holds what the call missed,

@@ -22,7 +22,7 @@ extension World {
 
     /// The pseudo-group every file-keychain item sits in, so the keychain's
     /// indexes work unchanged and messages can name it.
-    static let fileKeychainGroupName = "(file keychain)"
+    public static let fileKeychainGroupName = "(file keychain)"
 
     mutating func performOnMac(
         _ asked: CallRequest, as app: AppHandle, on device: DeviceHandle,

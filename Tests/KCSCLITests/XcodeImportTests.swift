@@ -255,9 +255,13 @@ struct XcodeImporterTests {
         // not iOS's; SDKROOT's platform comes first among those supported, and
         // words kcs does not know fall back to SDKROOT.
         for (name, sdkroot, supported) in [("Tunnel", "macosx", "iphoneos iphonesimulator macosx"), ("TV", "iphoneos", "appletvos appletvsimulator"),
-                                           ("Both", "iphoneos", "macosx iphoneos"), ("Odd", "iphoneos", "driverkit iphone")] {
+                                           ("Both", "iphoneos", "macosx iphoneos"), ("Odd", "iphoneos", "driverkit iphone"),
+                                           ("TVBare", "iphoneos", "appletvos appletvsimulator")] {
+            // A tvOS target that signs with nothing has nothing to check, and
+            // is not said (React Native's leftover `-tvOS` target).
             f.targets.append(.init(name: name, settings: ["Release": ["SDKROOT": sdkroot, "SUPPORTED_PLATFORMS": supported,
-                                                                      "PRODUCT_BUNDLE_IDENTIFIER": "com.example." + name]]))
+                                                                      "PRODUCT_BUNDLE_IDENTIFIER": "com.example." + name,
+                                                                      "CODE_SIGN_ENTITLEMENTS": name == "TV" ? "TV/TV.entitlements" : ""]]))
         }
         f.writeProject()
         let project = try XcodeProject.load(f.projectPath).get()
@@ -269,6 +273,9 @@ struct XcodeImporterTests {
         #expect(both.scenario.contains("app com.example.Tunnel as Tunnel"), "\(both.scenario)")
         #expect(!both.scenario.contains("com.example.TV "), "\(both.scenario)")
         #expect(both.diagnostics.contains { $0.message == "target 'TV' builds for tvos, which kcs does not model" })
+        #expect(!both.diagnostics.contains { $0.message.contains("'TVBare'") }, "\(both.diagnostics.map(\.message))")
+        // No --platform imports them: they are said as not imported.
+        #expect(both.scenario.contains("# not imported: TV") && !both.scenario.contains("TV (no platform"), "\(both.scenario)")
     }
 
     @Test func aCatalystTargetKeepsItsAssociatedApplicationIdentifier() throws {

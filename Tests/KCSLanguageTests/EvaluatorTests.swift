@@ -135,6 +135,27 @@ struct EvaluatorTests {
         #expect(outputs[1].contains("it is not synchronizable, so iCloud Keychain does not carry it"))
     }
 
+    @Test func explainOnTheMacSaysWhichKeychainTheCallReached() {
+        // evgenyneu/keychain-swift issue 27's shape: a Mac app without
+        // entitlements stores a plain item in the file keychain; a
+        // synchronizable find goes to the data-protection keychain only.
+        var outputs: [String] = []
+        _ = Interpreter.run(source: """
+            platform macos 14
+            team SKMME9E2Y8
+            app com.x.Demo signing=no-app-id
+            as Demo add generic-password account="KeyName" data="v"
+            explain
+            as Demo find generic-password account="KeyName" sync=true
+            explain
+            """, observer: { if case .output(let text) = $0 { outputs.append(text) } })
+        #expect(outputs.count == 2)
+        #expect(outputs[0].contains("added to the Mac's file-based keychain, where access groups"), "\(outputs[0])")
+        #expect(!outputs[0].contains("default group"), "\(outputs[0])")
+        #expect(outputs[1].contains("no generic-password items in the data-protection keychain"), "\(outputs[1])")
+        #expect(outputs[1].contains("the Mac's file-based keychain holds 1 generic-password item, which this call does not search"), "\(outputs[1])")
+    }
+
     @Test func expectGroupsExpandsPrefixVariables() {
         let report = run("""
             team SKMME9E2Y8

@@ -135,6 +135,15 @@ import Testing
         #expect(Set(d.map(\.code)) == [.lintSyncThisDeviceOnly, .lintDeprecatedAccessibility])
         for w in d { #expect(w.hint?.contains("use always") == false, "\(w.hint ?? "")") }
         #expect(d.first { $0.code == .lintSyncThisDeviceOnly }?.hint?.hasSuffix("or use after-first-unlock") == true)
+        // With an access control the call is refused (errSecParam): no
+        // "stored but never synced" (KeychainAccess issue 53's shape).
+        let refused = BatchRunner().run(SourceFile(name: "s.kcs", text: """
+            team SKMME9E2Y8
+            app com.example.A
+            as A add generic-password account="a" sync=true access-control=[when-passcode-set-this-device-only, user-presence]
+            expect status errSecParam
+            """))
+        #expect(!refused.diagnostics.contains { $0.code == .lintSyncThisDeviceOnly }, "\(refused.diagnostics.map(\.message))")
     }
 
     @Test func hintsOnOneFlowAgree() {
