@@ -305,6 +305,24 @@ public struct ProjectLint {
         return unreadable
     }
 
+    /// A target's folders: the one named after it, and the top folders its
+    /// Swift sources sit in (a widget target `BitkitWidgetExtension` keeps
+    /// them in `BitkitWidget/`, whose stale entitlements file went unsaid;
+    /// found on a real-project trial). At most 8.
+    func targetFolders(_ t: XcodeProject.Target) -> [String] {
+        var out = [ProjectPath.join(project.sourceRoot, t.name)]
+        let root = ProjectPath.normalize(project.sourceRoot)
+        for source in t.swiftSources where out.count < 8 {
+            let path = ProjectPath.normalize(source)
+            guard root == "." || path.hasPrefix(root + "/") else { continue }
+            let relative = root == "." ? path : String(path.dropFirst(root.count + 1))
+            guard let top = relative.split(separator: "/").first, relative.contains("/"), top != "..", top != "." else { continue }
+            let folder = ProjectPath.join(project.sourceRoot, String(top))
+            if !out.contains(folder) { out.append(folder) }
+        }
+        return out
+    }
+
     /// KCS605: `.entitlements` files in the project or in a target's folder
     /// that no configuration of any target signs with.
     func unusedEntitlements(_ render: inout ProjectDiagnostics) -> [Diagnostic] {
@@ -341,10 +359,14 @@ public struct ProjectLint {
         // (ChatSecure; found on a real-project trial). Bounded in entries
         // looked at and folders kept.
         var entries = 0
+        // Worked out once per target: asked per file and target, each asking
+        // walked the target's sources.
+        var foldersOf: [String: [String]] = [:]
+        for t in project.targets where t.kind != nil { foldersOf[t.id] = targetFolders(t) }
         for t in project.targets where t.kind != nil {
             // The target's folder is listed even when a signed file sits in it.
-            var level = [ProjectPath.join(project.sourceRoot, t.name)]
-            folders.insert(level[0])
+            var level = foldersOf[t.id] ?? []
+            for f in level { folders.insert(f) }
             for _ in 0..<2 {
                 var next: [String] = []
                 for folder in level {
@@ -369,9 +391,8 @@ public struct ProjectLint {
         // `App$(DEVELOPER_ENTITLEMENTS).entitlements`, set to `-dev` in a
         // developer's own xcconfig) is in use on some machine: not reported.
         for (path, location) in candidates where !used.contains(fileSystem.canonical(path)) && !selectable.contains(where: { Glob.matches($0, path) }) {
-            let owner = project.targets.first {
-                let folder = ProjectPath.join(project.sourceRoot, $0.name)
-                return $0.kind != nil && (ProjectPath.directory(path) == folder || path.hasPrefix(folder + "/"))
+            let owner = project.targets.first { t in
+                (foldersOf[t.id] ?? []).contains { ProjectPath.directory(path) == $0 || path.hasPrefix($0 + "/") }
             }
             let users = owner.map { t in signings.filter { $0.target.id == t.id }.compactMap(\.resolved.entitlementsPath) } ?? []
             var message = "no configuration signs with '\(path)'"

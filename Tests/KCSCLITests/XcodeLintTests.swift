@@ -258,6 +258,21 @@ struct XcodeLintTests {
                 "\(d.map(\.message))")
     }
 
+    @Test func aStaleEntitlementsFileInTheFolderOfATargetsSourcesIsReported() throws {
+        // Bitkit's widget target is named BitkitWidgetExtension and keeps its
+        // sources in BitkitWidget/, beside an entitlements file nothing signs.
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.targets[1].folder = "BitkitWidget"
+        f.targets[1].sources = ["Widget.swift"]
+        f.write("BitkitWidget/Widget.swift", "import WidgetKit\n")
+        f.writeEntitlements("BitkitWidget/BitkitWidget.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.old"])
+        f.writeProject()
+        let d = try ProjectLint.load(f.projectPath).get().run().filter { $0.code == .projectEntitlementsFile }
+        #expect(d.count == 1 && d[0].message.contains("BitkitWidget/BitkitWidget.entitlements'; target 'Widget' signs with"),
+                "\(d.map(\.message))")
+    }
+
     @Test func hostileNamesLinesAndLinksEndInFindingsNotCrashes() throws {
         // A target named " (configuration" made the merge of findings read
         // its name backwards, a `#sourceLocation` near Int.max overflowed
