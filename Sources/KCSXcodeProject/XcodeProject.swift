@@ -262,7 +262,12 @@ private struct ProjectReader {
     var packageFolders: [String]?
     /// Products of local packages kcs could not read, by package, in the
     /// order met, with where the first was named: said once per package.
-    var unreadProducts: [(package: String, products: [String], location: ProjectLocation)] = []
+    /// `absent`: the folder of a referenced package that is not there, whose
+    /// hint says what writes it.
+    var unreadProducts: [(package: String, products: [String], location: ProjectLocation, absent: String?)] = []
+    /// The `XCLocalSwiftPackageReference` folders (in ID order) with no
+    /// Package.swift, once looked for.
+    var absentReferenceFolders: [String]?
 
     init(root: PlistNode, pbxproj: String, folder: String, fileSystem: any ProjectFileSystem, packages: (any SwiftPackageReading)?) {
         self.root = root
@@ -409,11 +414,12 @@ private struct ProjectReader {
                 swiftSources: sources, embeddedTargets: embedded, linkedTargets: linked, codeIsAllSwiftSources: allSwift,
                 attributesTeam: targetAttributes?[id]?["DevelopmentTeam"]?.string, location: at(t)))
         }
-        for (package, products, location) in unreadProducts {
+        for (package, products, location, absent) in unreadProducts {
             let shown = products.prefix(8).map { "'\($0)'" }.joined(separator: ", ") + (products.count > 8 ? " and \(products.count - 8) more" : "")
             issues.append(ProjectIssue(.warning, "the code check does not read product\(products.count == 1 ? "" : "s") \(shown) of \(package)",
                                        at: location,
-                                       hint: "the groups their code names, if any, are not checked; kcs reads a product its "
+                                       hint: absent.map { (ProjectPath.generatedBy(ProjectPath.join($0, "Package.swift")) ?? "") + "the groups their code names, if any, are not checked" }
+                                           ?? "the groups their code names, if any, are not checked; kcs reads a product its "
                                            + "Package.swift declares in a literal Package(products:targets:), lists written out or held in a top-level let"))
         }
         var entitlementsFiles: [XcodeProject.FileReference] = []
@@ -556,11 +562,11 @@ private struct ProjectReader {
         // Omnivore and isowords build lists in code; found on a
         // real-project trial).
         if found == nil, packages != nil, let dependency = objects[id], let product = dependency["productName"]?.string,
-           let package = unreadLocalPackage(dependency) {
+           let (package, absent) = unreadLocalPackage(dependency) {
             if let i = unreadProducts.firstIndex(where: { $0.package == package }) {
                 if !unreadProducts[i].products.contains(product) { unreadProducts[i].products.append(product) }
             } else {
-                unreadProducts.append((package, [product], at(dependency)))
+                unreadProducts.append((package, [product], at(dependency), absent))
             }
         }
         return found
@@ -572,26 +578,47 @@ private struct ProjectReader {
         return ProjectPath.join(sourceRoot, relative)
     }
 
-    /// The local package a product dependency names, as a finding says it
-    /// (nil for a remote package).
-    private func unreadLocalPackage(_ dependency: PlistNode) -> String? {
+    /// The local package a product dependency names, as a finding says it,
+    /// and its folder when it is absent (nil for a remote package).
+    private mutating func unreadLocalPackage(_ dependency: PlistNode) -> (String, absent: String?)? {
+        // An absent package (a git submodule not checked out, a package a
+        // script generates) is said as such, not as a manifest kcs cannot
+        // follow (found on a real-project trial).
+        func absent(_ folder: String) -> String {
+            "the local package at '\(folder)', which is absent (no Package.swift there: a git submodule not checked out, "
+                + "or a package the project's setup generates)"
+        }
         if let ref = dependency["package"]?.string {
             guard let folder = localPackageFolder(objects[ref]) else { return nil }
-            // An absent package (a git submodule not checked out, a package a
-            // script generates) is said as such, not as a manifest kcs cannot
-            // follow (found on a real-project trial).
-            if !fileSystem.isFile(ProjectPath.join(folder, "Package.swift")) {
-                return "the local package at '\(folder)', which is absent (no Package.swift there: a git submodule not checked out, "
-                    + "or a package the project's setup generates)"
-            }
-            return "the local package at '\(folder)'"
+            if !fileSystem.isFile(ProjectPath.join(folder, "Package.swift")) { return (absent(folder), folder) }
+            return ("the local package at '\(folder)'", nil)
         }
         // No package named (Xcode before 15, and sometimes since): none of
-        // the local packages the project holds declares it.
+        // the local packages the project holds declares it, or one it
+        // refers to is absent (Flutter's generated plugin package under
+        // Flutter/ephemeral; found on a real-project trial).
         let folders = packageFolders ?? []
-        return folders.isEmpty ? "a package kcs did not find among the project's folders"
-            : "a package none of the project's local packages declares (\(folders.map { "'\($0)'" }.joined(separator: ", ")))"
+        if absentReferenceFolders == nil {
+            // Worked out once: asked per product kcs could not read.
+            var missing: [String] = []
+            var looked = 0
+            for key in objects.keys.sorted() where looked < Self.maxPackages {
+                guard let folder = localPackageFolder(objects[key]) else { continue }
+                looked += 1
+                if !fileSystem.isFile(ProjectPath.join(folder, "Package.swift")) { missing.append(folder) }
+            }
+            absentReferenceFolders = missing
+        }
+        // The one named like the product, if any (Flutter's is).
+        let product = dependency["productName"]?.string ?? ""
+        let candidates = absentReferenceFolders ?? []
+        if let missing = candidates.first(where: { ProjectPath.lastComponent($0) == product }) ?? candidates.first {
+            return (absent(missing), missing)
+        }
+        return (folders.isEmpty ? "a package kcs did not find among the project's folders"
+            : "a package none of the project's local packages declares (\(folders.map { "'\($0)'" }.joined(separator: ", ")))", nil)
     }
+
 
     /// Local packages kcs reads at most, and their modules: a project names
     /// a handful (a hostile one, any number).

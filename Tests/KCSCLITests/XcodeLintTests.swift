@@ -563,7 +563,8 @@ struct XcodeLintTests {
         var f = XcodeFixture.appWidgetShare()
         defer { f.remove() }
         let team = XcodeFixture.team
-        f.targets[0].packageProducts = [.init(name: "Shared", local: "SharedLib"), .init(name: "Gone", local: "Vendor/Gone")]
+        f.targets[0].packageProducts = [.init(name: "Shared", local: "SharedLib"), .init(name: "Gone", local: "Vendor/Gone"),
+                                        .init(name: "FlutterGeneratedPluginSwiftPackage", local: "Flutter/ephemeral/Packages/FlutterGeneratedPluginSwiftPackage")]
         f.write("SharedLib/Package.swift", """
             import PackageDescription
             let package = Package(name: "SharedLib", products: [.library(name: "Shared", targets: ["SharedLib"])],
@@ -574,11 +575,14 @@ struct XcodeLintTests {
         f.writeProject()
         let pbxproj = f.path("App.xcodeproj/project.pbxproj")
         var text = try String(contentsOfFile: pbxproj, encoding: .utf8)
-        // The product dependency of Shared without its package key.
-        let line = try #require(text.split(separator: "\n").first { $0.contains("isa = XCSwiftPackageProductDependency;") && $0.contains("productName = \"Shared\";") })
-        let stripped = line.replacingOccurrences(of: #"package = [0-9A-F]+; "#, with: "", options: .regularExpression)
-        #expect(stripped != String(line) && !stripped.contains("package ="))
-        text = text.replacingOccurrences(of: String(line), with: stripped)
+        // The product dependencies of Shared and of Flutter's generated
+        // package without their package keys.
+        for product in ["Shared", "FlutterGeneratedPluginSwiftPackage"] {
+            let line = try #require(text.split(separator: "\n").first { $0.contains("isa = XCSwiftPackageProductDependency;") && $0.contains("productName = \"\(product)\";") })
+            let stripped = line.replacingOccurrences(of: #"package = [0-9A-F]+; "#, with: "", options: .regularExpression)
+            #expect(stripped != String(line) && !stripped.contains("package ="))
+            text = text.replacingOccurrences(of: String(line), with: stripped)
+        }
         try text.write(toFile: pbxproj, atomically: true, encoding: .utf8)
         let lint = try ProjectLint.load(f.projectPath, packages: PackageManifestReader()).get()
         let found = CodeCheck.run(lint).filter { $0.code == .codeGroupNotEntitled && $0.message.contains("com.example.Wrong") }
@@ -586,6 +590,11 @@ struct XcodeLintTests {
         let said = lint.run().map(\.message)
         #expect(said.contains { $0.hasPrefix("the code check does not read product 'Gone' of the local package at '") && $0.contains("which is absent (no Package.swift there") },
                 "\(said)")
+        // A product naming no package, of a referenced package that is absent:
+        // that package, and what writes it (Flutter's plugin package).
+        let flutter = try #require(lint.run().first { $0.message.hasPrefix("the code check does not read product 'FlutterGeneratedPluginSwiftPackage'") })
+        #expect(flutter.message.contains("Flutter/ephemeral/Packages/FlutterGeneratedPluginSwiftPackage', which is absent"), "\(flutter.message)")
+        #expect(flutter.hint?.hasPrefix("Flutter writes it") == true, "\(flutter.hint ?? "")")
     }
 
     @Test func aPackageProductLinkedOnlyByTheFrameworksPhaseIsRead() throws {
