@@ -94,7 +94,8 @@ package struct Explainer {
             let device = world[last.device].label
             switch a.requirement {
             case .firstUnlockSinceBoot:
-                return "\(device) has not been unlocked since it booted, and \(a.rawValue) items need that (checked before the duplicate check on add)"
+                return "\(device) has not been unlocked since it booted, and \(a.rawValue) items need that"
+                    + (last.call.request.operation == .add ? " (checked before the duplicate check)" : "")
             case .unlockedWithPasscode where !state.hasPasscode:
                 return "\(a.rawValue) items need a passcode, and \(device) has none"
             default:

@@ -90,7 +90,7 @@ extension Session {
         // A Keychain Sharing group written without its team prefix.
         for g in namedGroups where !world.isEntitled(last.app, to: g) {
             if AppTarget.hasBuildVariable(g) {
-                warn(.lintMissingTeamPrefix, "group \"\(g)\" holds an unexpanded variable: code sees the expanded string",
+                warn(.lintMissingTeamPrefix, "group \"\(g)\" holds a build variable: only the entitlements file is expanded, and code passes this text as it is",
                      "write the group with the team ID, e.g. group=\(AppTarget.expandEntitlement(g, teamID: app.teamID ?? "TEAMID"))")
             } else if let prefixed = app.prefixedGroup(for: g) {
                 let fix = Self.valueRanges(of: .group, in: s, file).first { file.text($0).trimmingQuotes == g }
@@ -233,7 +233,7 @@ extension Session {
 
         // Moving an item to another group with update: works from iOS 13, not portable.
         if request.operation == .update, let g = request.changes?.accessGroup {
-            warn(.lintGroupMove, "this update moves items to \(g); Apple documents the access group as fixed",
+            warn(.lintGroupMove, "this update moves items to \(g): a move works from iOS 13 (errSecNoAccessForItem before)",
                  "for code that must run before iOS 13 (errSecNoAccessForItem there), delete the item and add it to \(corrected(g))")
         }
         return out
