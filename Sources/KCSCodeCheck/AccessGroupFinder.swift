@@ -57,6 +57,13 @@ public struct AccessGroupUse: Sendable {
         public var line: Int
     }
     public var alternatives: [Alternative] = []
+    /// `kSecAttrAccessGroup` in a dictionary literal with none of the keys
+    /// that send a macOS call to the data-protection keychain
+    /// (`kSecUseDataProtectionKeychain`, `kSecAttrSynchronizable`,
+    /// `kSecAttrAccessControl`; SecItem.cpp `SecItemCategorizeQuery`), in a
+    /// file that never names the first: on the Mac the call goes to the
+    /// file-based keychain, which ignores the group.
+    public var fileKeychainOnMac = false
 }
 
 /// Finds the access groups Swift code names: `kSecAttrAccessGroup` in SecItem
@@ -963,9 +970,31 @@ private final class UseVisitor: SyntaxVisitor {
     }
 
     override func visit(_ node: DictionaryElementSyntax) -> SyntaxVisitorContinueKind {
-        if Self.names(node.key, "kSecAttrAccessGroup") { record(node.value, api: "kSecAttrAccessGroup") }
+        if Self.names(node.key, "kSecAttrAccessGroup") {
+            let before = uses.count
+            if walkedRoot == nil { walkedRoot = node.root }
+            record(node.value, api: "kSecAttrAccessGroup")
+            if uses.count > before, !fileNamesDataProtection,
+               let elements = node.parent?.as(DictionaryElementListSyntax.self),
+               !elements.contains(where: { e in Self.dataProtectionKeys.contains { Self.names(e.key, $0) } }) {
+                uses[uses.count - 1].fileKeychainOnMac = true
+            }
+        }
         return .visitChildren
     }
+
+    /// The keys that send a macOS call to the data-protection keychain.
+    static let dataProtectionKeys = ["kSecUseDataProtectionKeychain", "kSecAttrSynchronizable", "kSecAttrAccessControl"]
+
+    /// Whether the file names `kSecUseDataProtectionKeychain` anywhere (a
+    /// dictionary may get it after it is written), worked out once.
+    lazy var fileNamesDataProtection: Bool = {
+        guard let root = walkedRoot else { return true }
+        return root.tokens(viewMode: .sourceAccurate).contains { $0.text == "kSecUseDataProtectionKeychain" }
+    }()
+    /// The tree being walked.
+    var walkedRoot: Syntax?
+
 
     /// `query[kSecAttrAccessGroup as String] = …` and `x.accessGroup = …`
     /// (operators are not folded, so an assignment is a sequence).

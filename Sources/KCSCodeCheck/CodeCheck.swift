@@ -502,6 +502,18 @@ public enum CodeCheck {
                     }()
                     if compiled == false { continue }
                     let at = ProjectLocation(file: path, line: use.line, column: use.column)
+                    // A Mac build: without the data-protection flag the call
+                    // goes to the file-based keychain, which ignores the group
+                    // (SecItem.cpp SecItemCategorizeQuery): it is not shared
+                    // through it, and no group is refused (found on a
+                    // real-project trial: Bitkit's macOS app).
+                    if use.fileKeychainOnMac, signing.resolved.platform == "macos" {
+                        out.append(render.diagnostic(ProjectIssue(
+                            .warning, "\(who) passes kSecAttrAccessGroup in a dictionary without kSecUseDataProtectionKeychain: on macOS the call goes to the file-based keychain, which ignores the access group",
+                            at: at, hint: "add kSecUseDataProtectionKeychain as String: true (macOS 10.15 and later) for the group to count, as on iOS; a query without it searches the file-based keychain too"),
+                            code: .codeFileKeychainGroup, length: use.length))
+                        continue
+                    }
                     var notes: [DiagnosticNote] = []
                     if let c = use.constant { notes.append(render.note("the constant is declared here", at: ProjectLocation(file: c.file, line: c.line))) }
                     var value = use.value

@@ -114,6 +114,9 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     case codeGroupNotEntitled = "KCS607"
     /// Swift code builds an access group at run time: it cannot be checked.
     case codeGroupNotCheckable = "KCS608"
+    /// Swift code for macOS names an access group in a dictionary that goes
+    /// to the file-based keychain, which ignores it.
+    case codeFileKeychainGroup = "KCS609"
     /// A name that mixes scripts (Latin with Cyrillic…): a look-alike of another name.
     case lintMixedScripts = "KCS520"
 }
@@ -148,7 +151,7 @@ extension DiagnosticCode {
              .lintAppGroupDefault, .lintFileKeychainGroup, .lintSyncFilter, .lintServiceAccount, .lintGroupMove,
              .lintUnprefixedEntitlement, .lintAppGroupShape, .lintLimitOnAdd, .lintPasswordReference, .lintMixedScripts: .runtime
         case .projectSetting, .projectConfigurationsDiffer, .projectExtensionGroup, .projectEntitlementsFile, .projectProfile,
-             .codeGroupNotEntitled, .codeGroupNotCheckable: .runtime
+             .codeGroupNotEntitled, .codeGroupNotCheckable, .codeFileKeychainGroup: .runtime
         }
     }
 

@@ -273,6 +273,40 @@ struct XcodeLintTests {
                 "\(d.map(\.message))")
     }
 
+    @Test func aMacBuildWithoutTheDataProtectionFlagIgnoresTheGroup() throws {
+        // Bitkit's macOS app passes kSecAttrAccessGroup without
+        // kSecUseDataProtectionKeychain: the Mac's file-based keychain
+        // ignores the group, so it is neither shared nor refused.
+        for sdk in ["macosx", "iphoneos"] {
+            var f = Self.oneApp(sources: ["Plain.swift", "Flagged.swift"])
+            defer { f.remove() }
+            f.projectSettings["Release"]?["SDKROOT"] = sdk
+            f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.shared"])
+            let team = XcodeFixture.team
+            f.write("App/Plain.swift", """
+                import Security
+                let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccessGroup as String: "\(team).com.example.other"]
+                let synced: [String: Any] = [kSecAttrSynchronizable as String: true, kSecAttrAccessGroup as String: "\(team).com.example.other"]
+
+                """)
+            f.write("App/Flagged.swift", """
+                import Security
+                var flagged: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccessGroup as String: "\(team).com.example.other"]
+                func mark() { flagged[kSecUseDataProtectionKeychain as String] = true }
+
+                """)
+            f.writeProject()
+            let d = try f.codeFindings()
+            let found = d.map { "\($0.code.rawValue) \(ProjectPath.lastComponent($0.file?.name ?? "")):\($0.location?.line ?? 0)" }.sorted()
+            if sdk == "macosx" {
+                #expect(found == ["KCS607 Flagged.swift:2", "KCS607 Plain.swift:3", "KCS609 Plain.swift:2"], "\(d.map(\.message))")
+                #expect(d.first { $0.code == .codeFileKeychainGroup }?.message.contains("on macOS the call goes to the file-based keychain, which ignores the access group") == true)
+            } else {
+                #expect(found == ["KCS607 Flagged.swift:2", "KCS607 Plain.swift:2", "KCS607 Plain.swift:3"], "\(d.map(\.message))")
+            }
+        }
+    }
+
     @Test func hostileNamesLinesAndLinksEndInFindingsNotCrashes() throws {
         // A target named " (configuration" made the merge of findings read
         // its name backwards, a `#sourceLocation` near Int.max overflowed
