@@ -974,17 +974,20 @@ private final class UseVisitor: SyntaxVisitor {
             let before = uses.count
             if walkedRoot == nil { walkedRoot = node.root }
             record(node.value, api: "kSecAttrAccessGroup")
-            if uses.count > before, !fileNamesDataProtection,
+            // The token group sends the call there too (kSecAttrAccessGroupToken).
+            if uses.count > before, !fileNamesDataProtection, !Self.names(node.value, "kSecAttrAccessGroupToken"),
                let elements = node.parent?.as(DictionaryElementListSyntax.self),
                !elements.contains(where: { e in Self.dataProtectionKeys.contains { Self.names(e.key, $0) } }) {
-                uses[uses.count - 1].fileKeychainOnMac = true
+                for i in before..<uses.count { uses[i].fileKeychainOnMac = true }
             }
         }
         return .visitChildren
     }
 
-    /// The keys that send a macOS call to the data-protection keychain.
-    static let dataProtectionKeys = ["kSecUseDataProtectionKeychain", "kSecAttrSynchronizable", "kSecAttrAccessControl"]
+    /// The keys that send a macOS call to the data-protection keychain
+    /// (SecItem.cpp `SecItemCategorizeQuery`, lines 4095-4190).
+    static let dataProtectionKeys = ["kSecUseDataProtectionKeychain", "kSecAttrNoLegacy", "kSecAttrSharingGroup", "kSecUseSystemKeychainAlways",
+                                     "kSecAttrTokenID", "kSecAttrSynchronizable", "kSecAttrAccessControl"]
 
     /// Whether the file names `kSecUseDataProtectionKeychain` anywhere (a
     /// dictionary may get it after it is written), worked out once.

@@ -144,12 +144,16 @@ public enum EntitlementShape {
                            fix: nil)
         }
         if group.contains("$(") || isApples(group) || group.hasPrefix("group.") { return nil }
+        var fixed = "group." + group
         if let team = teamPrefix(of: group) {
             if macOS { return nil }
             let rest = group.dropFirst(team.count + 1)
             if rest.hasPrefix("group.") { return teamPrefixedAppGroup(group, String(rest)) }
+            // The Mac's shape (TEAMID.name) on iOS: the name is what an iOS
+            // app group takes, not group.TEAMID.name (found checking
+            // reported device behaviour).
+            fixed = "group." + rest
         }
-        let fixed = "group." + group
         return Finding(code: .lintAppGroupShape, group: group,
                        message: "app group \(group) does not start with group.",
                        hint: "did you mean \(fixed)? app groups are named group.…: write \(fixed)"

@@ -157,12 +157,11 @@ package struct Explainer {
         case .promptNotAllowed: return "the item needs a prompt and auth-ui=fail forbids one"
         case .identityReferenceUpdate:
             return "an update by an identity's persistent reference without class=identity reaches securityd as an identity query, "
-                + "which no update writes (errSecInternal, asserted by Apple's secitemfunctionality test); name the class, "
-                + "or update the certificate and the key by their own references"
+                + "which no update writes (errSecInternal, asserted by Apple's secitemfunctionality test); "
+                + "update the certificate and the key by their own references, or by class=identity and their attributes"
         case .accessControlUnbound:
             return "the access control cannot be bound on \(world[last.device].label): an item is stored with its access control "
-                + "bound by LocalAuthentication, which fails for biometry with none enrolled (even beside 'or device-passcode') "
-                + "or for flags the device cannot satisfy"
+                + "bound by LocalAuthentication, which fails for biometry with none enrolled (even beside 'or device-passcode')"
         case .promptImpossible:
             return "the item's access control cannot be satisfied on \(world[last.device].label): no enrolled biometry or no passcode for the flags it names"
         case .promptUnanswered: return "the item needs an authentication prompt and no answer was queued"
@@ -209,8 +208,9 @@ package struct Explainer {
         var unsearched: [String] = []
         if platform.family == .macos, !World.reachesFileKeychain(spec, on: platform), let c = spec.itemClass {
             let n = world.fileKeychainCount(of: c, on: last.device)
+            let counted = c == .identity ? "certificate" : cls
             if n > 0 {
-                unsearched = ["the Mac's file-based keychain holds \(n) \(cls) item\(n == 1 ? "" : "s"), which this call does not search: "
+                unsearched = ["the Mac's file-based keychain holds \(n) \(counted) item\(n == 1 ? "" : "s"), which this call does not search: "
                               + "with sync=true, an access control or data-protection=true it goes to the data-protection keychain only"]
             }
         }

@@ -152,7 +152,7 @@ extension Session {
             }
             if let a = accessibility, a.isDeprecated {
                 warn(.lintDeprecatedAccessibility, "accessibility \(a.rawValue) (\(a.constantName)) is deprecated since iOS 12",
-                     "use \(a == .always ? "after-first-unlock" : "after-first-unlock-this-device-only"): readable after the first unlock, like \(a.rawValue) in practice")
+                     "use \(a == .always ? "after-first-unlock" : "after-first-unlock-this-device-only"): the nearest class that is not deprecated, readable from the first unlock after a restart (\(a.rawValue) needs no unlock)")
             }
         }
 
@@ -178,7 +178,10 @@ extension Session {
         let movesToDataProtection = request.operation == .update && request.changes?.synchronizable == .yes
         if world.platform(of: last.device).family == .macos, !namedGroups.isEmpty, !World.usesDataProtection(spec),
            !(movesToDataProtection && spec.accessGroup == nil) {
-            warn(.lintFileKeychainGroup, "on macOS this call goes to the file-based keychain, which ignores group=",
+            // A query searches both keychains: the group counts on the data-protection side only.
+            warn(.lintFileKeychainGroup, request.operation == .add
+                    ? "on macOS this call goes to the file-based keychain, which ignores group="
+                    : "on macOS this query also searches the file-based keychain, which ignores group=",
                  "add data-protection=true (kSecUseDataProtectionKeychain) so the access group counts")
         }
 

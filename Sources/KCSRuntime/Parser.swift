@@ -209,6 +209,11 @@ public struct Parser {
             throw Diagnostic(.unknownPlatform, "unlikely \(f.rawValue) version \(version.value)", file: file, range: version.range,
                              hint: "write the major version, e.g. 'platform \(f.rawValue) 18'")
         }
+        guard version.value >= f.oldestModelled else {
+            throw Diagnostic(.unknownPlatform, "kcs models \(f.rawValue) from version \(f.oldestModelled): "
+                                 + "an older device's rules are not read from Apple's source", file: file, range: version.range,
+                             hint: "write 'platform \(f.rawValue) \(f.oldestModelled)' or later")
+        }
         return Platform(f, version.value)
     }
 

@@ -54,6 +54,9 @@ extension Session {
         }
         let stopped: Bool
         if case .promptUnanswered = result.reason { stopped = true } else { stopped = false }
+        // The Mac's file-based keychain asks through the item's access list,
+        // which auth-ui does not change (SecItem.cpp never reads it).
+        let asksThroughACL = stopped && result.searchedGroups.contains(World.fileKeychainGroupName)
         // What the record needs, read before the result moves into the last call.
         let status = result.status, count = result.count
         if namesRefs, let resolved {
@@ -82,7 +85,10 @@ extension Session {
             // still explains it.
             throw Diagnostic(.promptUnanswered, "the call needs an answer to an authentication prompt and none is queued",
                              file: file, range: s.range,
-                             hint: "put 'user approves' (or cancels, or fails) before the call, or say auth-ui=skip or auth-ui=fail")
+                             hint: asksThroughACL
+                                ? "put 'user approves' (or cancels, or fails) before the call: the Mac's file-based keychain asks before "
+                                    + "another app reads an item's data or changes it, and auth-ui does not change that"
+                                : "put 'user approves' (or cancels, or fails) before the call, or say auth-ui=skip or auth-ui=fail")
         }
     }
 

@@ -73,7 +73,8 @@ public struct ProjectLint {
         var pods: (first: ProjectIssue, files: Set<String>)?
         // By message: one missing file reached as a base configuration and
         // through an #include has two hints, and was said twice (Flutter's
-        // Generated.xcconfig; found on a real-project trial).
+        // Generated.xcconfig; found on a real-project trial). An issue that
+        // differs from an earlier one only in its hint is dropped.
         for issue in unplaced where seen.insert(issue.message).inserted {
             groups.append((issue, []))
         }

@@ -188,7 +188,9 @@ public enum XcodeImporter {
             return XcodeImport(scenario: "", diagnostics: diagnostics, verdict: .failed)
         }
         let defaultVersion = ["ios": 18, "catalyst": 18, "macos": 15, "watchos": 11][platform] ?? 18
-        lines.append("platform \(platform) \(min(max(version ?? defaultVersion, 1), 99))")
+        // An old deployment target is written as the oldest version kcs models.
+        let floor = Platform.Family(rawValue: platform)?.oldestModelled ?? 1
+        lines.append("platform \(platform) \(min(max(version ?? defaultVersion, floor), 99))")
         lines += teams.map { "team \($0)" }
         lines += apps
         if !expectations.isEmpty {

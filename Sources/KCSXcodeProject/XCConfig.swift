@@ -148,19 +148,22 @@ struct XCConfigReader {
                 return read(other, optional: optional, from: from, chain: chain, into: &out)
             }
             if !optional {
+                // Where CocoaPods writes an included Pods file, and Xcode finds
+                // it: the source root, not beside the includer (found by review).
+                let missing = orElse.flatMap { ("/" + $0).contains("/Pods/") ? $0 : nil } ?? path
                 // A file a project ships as a template for each developer to
                 // copy (IVPN's release.template.xcconfig; Mullvad, WireGuard
                 // and Brave do the same): say so, it is the fix.
-                let template = ProjectPath.template(of: path, in: fileSystem)
-                let fix = template.map { "copy \($0) to \(ProjectPath.lastComponent(path)) first (the project's setup step); " }
-                    ?? ProjectPath.generatedBy(path)
-                    ?? ProjectPath.submodule(of: path, in: fileSystem, known: &gitmodules).map {
+                let template = ProjectPath.template(of: missing, in: fileSystem)
+                let fix = template.map { "copy \($0) to \(ProjectPath.lastComponent(missing)) first (the project's setup step); " }
+                    ?? ProjectPath.generatedBy(missing)
+                    ?? ProjectPath.submodule(of: missing, in: fileSystem, known: &gitmodules).map {
                         "it is in the git submodule \($0), not checked out: run `git submodule update --init`; "
                     } ?? ""
-                var issue = ProjectIssue(.warning, "cannot read the xcconfig file '\(path)': \(e.message)", at: from,
+                var issue = ProjectIssue(.warning, "cannot read the xcconfig file '\(missing)': \(e.message)", at: from,
                                          hint: fix + "settings it would give are left out"
                                              + (chain.isEmpty ? "" : "; #include? marks a file that may be absent"))
-                if ("/" + path).contains("/Pods/Target Support Files/") { issue.missingPodsFile = path }
+                if ("/" + missing).contains("/Pods/Target Support Files/") { issue.missingPodsFile = missing }
                 issues.append(issue)
             }
             return

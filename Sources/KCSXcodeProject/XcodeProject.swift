@@ -298,6 +298,7 @@ private struct ProjectReader {
         // configuration then (swift-build's getEffectiveConfiguration: the
         // named one, else the default's, else `buildConfigurations.first`).
         // kcs stopped with "no configuration" (found on a real-project trial).
+        // A list naming no default keeps kcs's earlier choice, its last.
         let named = list?["defaultConfigurationName"]?.string
         let defaultName = named.flatMap { n in configurations.contains { $0.name == n } ? n : configurations.first?.name }
             ?? named ?? configurations.last?.name ?? "Release"
@@ -612,7 +613,10 @@ private struct ProjectReader {
         // The one named like the product, if any (Flutter's is).
         let product = dependency["productName"]?.string ?? ""
         let candidates = absentReferenceFolders ?? []
-        if let missing = candidates.first(where: { ProjectPath.lastComponent($0) == product }) ?? candidates.first {
+        // Else the only absent one, when the project has no package kcs
+        // reads (another product may be a readable package's; found by review).
+        if let missing = candidates.first(where: { ProjectPath.lastComponent($0) == product })
+            ?? (candidates.count == 1 && folders.isEmpty ? candidates.first : nil) {
             return (absent(missing), missing)
         }
         return (folders.isEmpty ? "a package kcs did not find among the project's folders"

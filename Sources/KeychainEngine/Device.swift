@@ -40,11 +40,10 @@ public struct DeviceState: Sendable, Hashable {
     /// errSecAuthFailed (lines 204-215). Binding a biometry flag with no
     /// biometry enrolled fails, even beside `or device-passcode`
     /// (LocalAuthentication is closed; react-native-keychain issues 752 and
-    /// 362 report it on devices); a flag set the device cannot satisfy at
-    /// all fails too (inferred, as a find's prompt).
+    /// 362 report it on devices). Other flags on a device without a
+    /// passcode are not decided by any source or report, and bind.
     public func canBind(_ ac: AccessControl) -> Bool {
-        if !biometryEnrolled, ac.flags.contains(where: { $0 == .biometryAny || $0 == .biometryCurrentSet }) { return false }
-        return canSatisfy(ac)
+        biometryEnrolled || !ac.flags.contains { $0 == .biometryAny || $0 == .biometryCurrentSet }
     }
 
     /// The one place the engine decides whether items with a given

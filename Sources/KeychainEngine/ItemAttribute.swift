@@ -94,7 +94,7 @@ public enum ItemAttribute: UInt8, Sendable, Hashable, CaseIterable, Comparable {
     /// add may say of its key beside the certificate's attributes.
     public var keyReferenceCarries: Bool {
         switch self {
-        case .label, .keyClass, .applicationLabel, .keyType, .keySizeInBits, .effectiveKeySize: true
+        case .keyClass, .applicationLabel, .keyType, .keySizeInBits, .effectiveKeySize: true
         default: false
         }
     }

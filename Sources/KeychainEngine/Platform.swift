@@ -5,6 +5,22 @@ public struct Platform: Sendable, Hashable, CustomStringConvertible {
     /// The operating-system family.
     public enum Family: String, Sendable, Hashable, CaseIterable {
         case ios, macos, catalyst, watchos
+
+        /// The oldest major version kcs answers for. Its version rules are
+        /// read from Security-58286 (iOS 11, watchOS 4, macOS 10.13) on, and
+        /// the release before (iOS 10, watchOS 3) is modelled as "before"
+        /// them; Mac Catalyst began with iOS 13, and `macos 10` stands for
+        /// 10.13-10.15. An older version would get a newer device's answers
+        /// in silence (OS X 10.10's update reported errSecMissingEntitlement
+        /// and changed the item, Security-57031; found checking reported
+        /// device behaviour), so the language refuses it.
+        public var oldestModelled: Int {
+            switch self {
+            case .ios, .macos: 10
+            case .watchos: 3
+            case .catalyst: 13
+            }
+        }
     }
 
     public var family: Family

@@ -94,8 +94,13 @@ extension World {
         // query to securityd, whose rows no update writes: Apple's
         // secitemfunctionality.m asserts errSecInternal (lines 383-396, the
         // same at Security-58286 and 59754; audit 13, F9).
+        // A reference that names no identity any more finds nothing first
+        // (inferred: the test covers a live one).
         if request.operation == .update, request.spec.itemClass == nil, itemClass == .identity {
-            return CallResult(status: .internalError, reason: .identityReferenceUpdate, callerGroups: cache.names)
+            let live = !Self.matchingFoundItems(request.spec, .identity, in: cache.searchIDs, of: devices[device.index].keychain,
+                                               names: groupNames, certificateGroups: cache.searchIDs).isEmpty
+            return CallResult(status: live ? .internalError : .itemNotFound, reason: live ? .identityReferenceUpdate : .noMatch,
+                              callerGroups: cache.names)
         }
         // An identity add's dictionary goes whole into its certificate pass
         // (SecItem.m lines 503-507, 512), where a key attribute is no column
@@ -414,7 +419,7 @@ extension World {
         // certificate stored (its result stays NULL), and none for any other
         // return kind, which `_SecItemParsePersistentRef` refuses (line 848;
         // audit 13, F7).
-        let returns: ReturnKinds = oldCert == nil && spec.returns.contains(.persistentReference) ? .persistentReference : []
+        let returns: ReturnKinds = oldCert == nil && spec.returns == .persistentReference ? .persistentReference : []
         return CallResult(status: .success, reason: .succeeded, callerGroups: cache.names,
                           searchedGroups: singleGroupNames[Int(group)], items: added, returns: returns)
     }
@@ -571,9 +576,11 @@ extension World {
         keySpec.attributes = AttributeList(spec.attributes.filter {
             !$0.attribute.applies(to: .certificate)
         }.map { ($0.attribute, $0.value) })
-        // The join takes private keys only (`keys.priv == 1`, SecItemDb.c
-        // line 865); a key class the query names is tested against them
-        // (line 874): another one finds nothing (audit 13, F8).
+        // kcs pairs private keys only (the join's `keys.priv == 1`, SecItemDb.c
+        // line 865, is kSecAttrIsPrivate, which a key reference sets for
+        // public keys too: kcs's premise, as before); a key class the query
+        // names is tested against the joined keys (line 874), so another
+        // one finds nothing (audit 13, F8; inferred).
         if let named = spec.attributes[.keyClass], named != .string("private") { return [] }
         keySpec.attributes[.keyClass] = .string("private")
         // The reference names the certificate's row; the key pairs with it.

@@ -937,11 +937,12 @@ struct XcodeLintTests {
         #expect(issues.isEmpty, "\(issues.map(\.message))")
         #expect(assignments.filter { $0.name == "KCS_FROM_PODS" }.map(\.value) == ["root"])
         #expect(assignments.filter { $0.name == "KCS_GENERATED" }.map(\.value) == ["beside"])
-        // Found in neither place: said as written beside the includer.
-        f.write("Flutter/Release.xcconfig", "#include \"Pods/Missing.xcconfig\"\n")
-        let missing = try ProjectLint.load(f.projectPath).get().run().filter { $0.message.contains("xcconfig") }
-        #expect(missing.count == 1 && missing.first?.message.contains("Flutter/Pods/Missing.xcconfig'") == true,
-                "\(missing.map(\.message))")
+        // Found in neither place: said beside the includer, but a Pods file
+        // where CocoaPods writes it, the source root.
+        f.write("Flutter/Release.xcconfig", "#include \"Other/Missing.xcconfig\"\n#include \"Pods/Gone.xcconfig\"\n")
+        let missing = try ProjectLint.load(f.projectPath).get().run().filter { $0.message.contains("xcconfig") }.map(\.message)
+        #expect(missing.count == 2 && missing.contains { $0.contains("Flutter/Other/Missing.xcconfig'") }
+                    && missing.contains { $0.contains("/Pods/Gone.xcconfig'") && !$0.contains("Flutter/Pods") }, "\(missing)")
     }
 
     @Test func aDefaultConfigurationTheListLacksFallsBackToItsFirst() throws {

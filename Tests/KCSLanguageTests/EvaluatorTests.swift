@@ -156,6 +156,35 @@ struct EvaluatorTests {
         #expect(outputs[1].contains("the Mac's file-based keychain holds 1 generic-password item, which this call does not search"), "\(outputs[1])")
     }
 
+    @Test func anUnansweredFileKeychainPromptDoesNotSuggestAuthUI() {
+        // keychain-swift issue 117's shape: another app reading a file-keychain
+        // item is asked through its access list, which auth-ui does not change.
+        let report = run("""
+            platform macos 15
+            team SKMME9E2Y8
+            app com.x.A as A
+            app com.x.B as B
+            as A add generic-password account="a" data="x"
+            as B find generic-password account="a" return=data auth-ui=fail
+            """)
+        let d = report.diagnostics.first { $0.code == .promptUnanswered }
+        #expect(d?.hint?.contains("the Mac's file-based keychain asks before another app reads") == true, "\(report.diagnostics.map { $0.hint ?? "" })")
+        #expect(d?.hint?.contains("auth-ui=skip") == false)
+    }
+
+    @Test func anIdentityAddReturnsOnlyANewCertificatesReferenceAlone() {
+        // SecItem.m explode_identity (lines 559-575, 848): the certificate
+        // add's result becomes the identity's persistent reference only when
+        // it is one (asked alone) and the certificate was new (audit 13, F7).
+        let add = "as A add identity certificate-type=3 issuer=\"CN=ca\" serial-number=\"1\" key-class=private key-type=rsa application-label=\"d\" data=\"c\""
+        func kept(_ returns: String, after setup: String = "") -> [DiagnosticCode] {
+            run("team SKMME9E2Y8\napp com.x.A as A\n\(setup)\(add) return=\(returns)\nkeep persistent-ref as R\n").diagnostics.map(\.code)
+        }
+        #expect(kept("persistent-ref") == [])
+        #expect(kept("[persistent-ref, attributes]") == [.nothingToKeep])
+        #expect(kept("persistent-ref", after: "as A add certificate certificate-type=3 issuer=\"CN=ca\" serial-number=\"1\" data=\"c\"\n") == [.nothingToKeep])
+    }
+
     @Test func expectGroupsExpandsPrefixVariables() {
         let report = run("""
             team SKMME9E2Y8

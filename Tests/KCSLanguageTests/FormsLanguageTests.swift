@@ -41,6 +41,11 @@ struct FormsParserTests {
         ("device D platform=ios", .expectedToken),
         ("device D platform=android 3", .unknownValue),
         ("device D platform=ios 200", .unknownPlatform),
+        // Older than kcs models: refused, not answered with newer rules.
+        ("device D platform=macos 9", .unknownPlatform),
+        ("device D platform=ios 5", .unknownPlatform),
+        ("device D platform=catalyst 12", .unknownPlatform),
+        ("device D platform=watchos 2", .unknownPlatform),
         ("device D platfrom=ios 13", .unknownAttribute),
         ("device D account=a account=b", .duplicateArgument),
         ("as A find generic-password persistent-ref=[a, b]", .wrongValueType),
