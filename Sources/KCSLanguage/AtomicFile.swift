@@ -27,6 +27,9 @@ public enum WriteError: Error, Sendable, Hashable {
     /// The file belongs to another user (or group) whom the new file cannot
     /// be given to: replacing it would take it from them.
     case ownedByOther(String)
+    /// The file exists and is not of the kind the run writes (a scenario
+    /// over a template the hint names to copy; found by adversarial testing).
+    case otherKind(String, kind: String)
 
     public var message: String {
         switch self {
@@ -38,6 +41,7 @@ public enum WriteError: Error, Sendable, Hashable {
         case .notRegular(let p, let what): "'\(p)' is \(what), not a file kcs can write"
         case .isInput(let p, let input): "'\(p)' is '\(input)', which this run reads; it was not overwritten"
         case .ownedByOther(let p): "'\(p)' belongs to another user or group, whom the new file could not be given to; it was not overwritten"
+        case .otherKind(let p, let kind): "'\(p)' exists and is no \(kind); it was not overwritten"
         }
     }
 }
@@ -69,7 +73,7 @@ public enum AtomicFile {
         /// however it is reached): an output that names the run's input
         /// would replace what it was made from (`export -o` given the
         /// scenario; found by adversarial testing).
-        case replaceExcept([String])
+        case replaceExcept([String], onlySuffix: String? = nil)
     }
 
     /// Writes `bytes` to `path`.
@@ -91,11 +95,14 @@ public enum AtomicFile {
         }
         let target = try followLinks(path)
         let exists = stat(target, &info) == 0
-        if exists, case .replaceExcept(let inputs) = mode {
+        if exists, case .replaceExcept(let inputs, let suffix) = mode {
             var other = stat()
             for input in inputs where stat(input, &other) == 0 && other.st_dev == info.st_dev && other.st_ino == info.st_ino {
                 throw .isInput(path, input: input)
             }
+            // An existing file replaced only when it is of the kind written.
+            // (/dev/stdout redirected to a file is the caller's own output.)
+            if let suffix, !path.hasSuffix(suffix), !path.hasPrefix("/dev/") { throw .otherKind(path, kind: suffix + " file") }
         }
         if exists, case .createOnly = mode { throw .exists(path) }
         // Found by adversarial testing: the rename replaced a chmod 444 file

@@ -158,11 +158,11 @@ extension Session {
 
         // An app group relied on as the default group.
         if addToDefault, let stored = result.items.first?.groupName, !app.applicationGroups.isEmpty {
-            let defaultShared = !world.otherApps(accessing: stored, besides: last.app).isEmpty
+            let defaultShared = world.firstOtherApp(accessing: stored, besides: last.app) != nil
             // App groups appear in other apps' lists only as app groups (they start "group.").
             if !defaultShared,
                let (shared, partnerHandle) = app.applicationGroups.lazy
-                   .compactMap({ g in world.otherApps(accessing: g, besides: last.app).first.map { (g, $0) } }).first {
+                   .compactMap({ g in world.firstOtherApp(accessing: g, besides: last.app).map { (g, $0) } }).first {
                 let partner = world[partnerHandle]
                 warn(.lintAppGroupDefault,
                      "this add stores the item in \(stored), \(app.name)'s default group, not in \(shared), which \(partner.name) shares",

@@ -166,6 +166,24 @@ public enum StatementKind: Sendable {
     case show(ShowTarget)
     case explain
     case reset
+
+    /// How running it may change the number of items the world holds (its
+    /// devices' keychains and tombstones, its backups): the item limit is
+    /// counted again only after a statement that may change it beyond a
+    /// known bound.
+    var itemCountChange: ItemCountChange {
+        switch self {
+        case .expectStatus, .expectCount, .expectData, .expectNoData, .expectPersistentRef, .keepPersistentRef,
+             .wait, .expectGroup, .expectItem, .expectGroups, .expectDefaultGroup, .lock, .unlock, .biometry,
+             .user, .show, .explain, .platform, .team, .group, .context, .device: .none
+        // An add stores one item, an identity two; an update or a delete
+        // keeps the count (a deleted row becomes a tombstone).
+        case .call: .atMost(2)
+        default: .any
+        }
+    }
+
+    enum ItemCountChange { case none, atMost(Int), any }
 }
 
 /// `app BUNDLEID [as NAME] [team=T] [kind=…] [keychain-access-groups=[…]] [application-groups=[…]]`

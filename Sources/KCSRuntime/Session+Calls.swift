@@ -45,8 +45,7 @@ extension Session {
             var queue = pendingAnswers
             let fallback = options.defaultPromptAnswer
             result = world.perform(resolved ?? call.request, as: app, on: device) { _ in
-                guard !queue.isEmpty else { return fallback }
-                let next = queue.removeFirst()
+                guard let next = queue.next() else { return fallback }
                 used.append(next.answer)
                 return next.answer
             }

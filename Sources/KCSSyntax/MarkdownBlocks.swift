@@ -25,7 +25,10 @@ public enum MarkdownBlocks {
 
     public static func scan(_ bytes: [UInt8]) -> [FencedBlock] {
         var blocks: [FencedBlock] = []
-        var lineStart = 0
+        // A byte order mark opens the first line, not a character of it: a
+        // fence right after one was no fence, and its block went unchecked
+        // with exit 0 (found by adversarial testing).
+        var lineStart = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         var open: (char: UInt8, count: Int, fence: SourceRange, info: [String], contentStart: Int)?
         while lineStart <= bytes.count {
             var lineEnd = lineStart

@@ -37,6 +37,9 @@ public struct World: Sendable {
     public private(set) var teams: [Team] = []
     public internal(set) var apps: [AppTarget] = []
     public internal(set) var devices: [Device] = [Device(name: "this", account: "default")]
+    /// Devices by name (devices are only ever appended): a scan per name
+    /// made 20,000 declarations quadratic (found by adversarial testing).
+    private var deviceIndex: [String: Int] = ["this": 0]
     /// Backups by name: the device they came from and its keychain then.
     public internal(set) var backups: [String: Backup] = [:]
     /// A logical clock for last-writer-wins sync.
@@ -65,6 +68,11 @@ public struct World: Sendable {
     var singleGroupNames: [[String]] = []
     /// Each app's access-group list, resolved once; rebuilt when its entitlements change.
     private var appCaches: [AppCache] = []
+    /// The apps whose lists hold each group, kept with `appCaches`: lint
+    /// asks after every add whether another app shares a group, and a scan
+    /// of every app per app group per add was cubic (a 223 KB script took
+    /// 30 s; found by adversarial testing).
+    private var groupHolders: [GroupID: [Int]] = [:]
     /// The same as the Mac's keychain daemon builds them (macOS, Catalyst).
     private var macCaches: [AppCache] = []
 
@@ -189,6 +197,7 @@ public struct World: Sendable {
         if appsByFingerprint.head(print) < 0 { appsByFingerprint.setHead(print, Int32(handle.index)) }
         apps.append(app)
         appCaches.append(makeCache(names: app.accessGroups, of: app))
+        for id in Set(appCaches[handle.index].ids) { groupHolders[id, default: []].append(handle.index) }
         macCaches.append(makeCache(names: app.macAccessGroups, of: app))
         return handle
     }
@@ -231,12 +240,13 @@ public struct World: Sendable {
 
     public subscript(app: AppHandle) -> AppTarget { apps[app.index] }
 
-    /// Apps other than `app` whose access groups include `group`, found
-    /// through the cached lists without copying any app. For lint.
-    public func otherApps(accessing group: String, besides app: AppHandle) -> [AppHandle] {
-        guard let id = groupIDs[group] else { return [] }
-        return appCaches.indices.filter { $0 != app.index && appCaches[$0].ids.contains(id) }
-            .map(AppHandle.init(index:))
+    /// The first app other than `app`, in declaration order, whose access
+    /// groups include `group`, from the holders kept with the cached lists.
+    /// For lint.
+    public func firstOtherApp(accessing group: String, besides app: AppHandle) -> AppHandle? {
+        guard let id = groupIDs[group], let holders = groupHolders[id] else { return nil }
+        // Kept in declaration order: the first, or the second when the first is `app`.
+        return holders.prefix(2).first { $0 != app.index }.map(AppHandle.init(index:))
     }
 
     /// Whether `group` is in the app's access-group list, asked of the cached
@@ -302,14 +312,23 @@ public struct World: Sendable {
     /// Rebuilds an app's cached access groups after its entitlements changed.
     mutating func refreshCache(_ app: AppHandle) {
         let target = apps[app.index]
+        let old = Set(appCaches[app.index].ids)
         appCaches[app.index] = makeCache(names: target.accessGroups, of: target)
+        let new = Set(appCaches[app.index].ids)
+        for id in old.subtracting(new) { groupHolders[id]?.removeAll { $0 == app.index } }
+        for id in new.subtracting(old) {
+            // In declaration order (an app declared earlier may join later).
+            let at = groupHolders[id, default: []].firstIndex { $0 > app.index } ?? groupHolders[id, default: []].count
+            groupHolders[id, default: []].insert(app.index, at: at)
+        }
         macCaches[app.index] = makeCache(names: target.macAccessGroups, of: target)
     }
 
     /// Declares a further device. Without an account it shares `this` device's.
     @discardableResult
     public mutating func addDevice(name: String, account: String?, platform: Platform? = nil) throws(WorldError) -> DeviceHandle {
-        guard !devices.contains(where: { $0.name == name }) else { throw .duplicateDevice(name) }
+        guard deviceIndex[name] == nil else { throw .duplicateDevice(name) }
+        deviceIndex[name] = devices.count
         devices.append(Device(name: name, account: account ?? devices[0].account, serial: UInt64(devices.count)))
         devices[devices.count - 1].platform = platform
         devices[devices.count - 1].state.biometryEnrolled = (platform ?? self.platform).hasBiometry
@@ -332,7 +351,7 @@ public struct World: Sendable {
 
     /// Finds a device by name.
     public func device(named name: String) -> DeviceHandle? {
-        devices.firstIndex(where: { $0.name == name }).map(DeviceHandle.init(index:))
+        deviceIndex[name].map(DeviceHandle.init(index:))
     }
 
     public subscript(device: DeviceHandle) -> Device {

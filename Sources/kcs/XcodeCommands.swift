@@ -82,8 +82,12 @@ struct ImportXcode: ParsableCommand {
                 // permissions, links and devices (createFile reset a 0600
                 // file to 0644 and replaced read-only files and symbolic links).
                 // Never over a file the import read (`-o` naming the
-                // project's own file lost the project; found by adversarial testing).
-                do throws(WriteError) { try AtomicFile.write(Array(result.scenario.utf8), to: output, mode: .replaceExcept(result.filesRead)) } catch {
+                // project's own file lost the project; found by adversarial testing),
+                // nor over an existing file that is no scenario (the template a
+                // hint says to copy was lost).
+                do throws(WriteError) {
+                    try AtomicFile.write(Array(result.scenario.utf8), to: output, mode: .replaceExcept(result.filesRead, onlySuffix: ".kcs"))
+                } catch {
                     printError(renderer.render(Diagnostic(.fileUnreadable, error.message)))
                     try ExitStatus.finish(.missingInput)
                     return

@@ -88,6 +88,13 @@ import Testing
             #expect(out.status == 66 && out.stderr.contains("which this run reads; it was not overwritten"), "\(out.stderr)")
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: pbxproj)) == before)
+        // Nor over an existing file that is no scenario: the template a hint
+        // says to copy (found by adversarial testing).
+        let template = f.path("Secrets.template.xcconfig")
+        try "API_KEY = x\n".write(toFile: template, atomically: true, encoding: .utf8)
+        let kept = try BinaryRunner.run(["import", "xcode", f.projectPath, "-o", template])
+        #expect(kept.status == 66 && kept.stderr.contains("exists and is no .kcs file; it was not overwritten"), "\(kept.stderr)")
+        #expect(try String(contentsOfFile: template, encoding: .utf8) == "API_KEY = x\n")
     }
 
     @Test func updateChangesHoldOnlyRealAttributes() throws {

@@ -76,6 +76,15 @@ struct FuzzFindingTests {
         #expect(MarkdownBlocks.plainContent("", indent: 2) == "")
     }
 
+    /// A byte order mark before a fence on the first line hid the block:
+    /// a failing block "passed" with exit 0 (found by adversarial testing).
+    @Test func aFenceRightAfterAByteOrderMarkIsABlock() {
+        let file = SourceFile(name: "bom.md", text: "\u{FEFF}```kcs\nteam SKMME9E2Y8\napp com.x.A\nas A find generic-password\nexpect status errSecSuccess\n```\n")
+        #expect(MarkdownBlocks.scan(file.bytes).count == 1)
+        let outcome = BatchRunner().check(markdown: file)
+        #expect(outcome.failed == 1, "\(outcome.diagnostics.map(\.message))")
+    }
+
     /// Every bad byte of one long line was an error, each showing the line,
     /// so the text grew with the square of the line (a 4 KiB line: 26 MB on
     /// the terminal). A run of stray characters is now one error, and its
