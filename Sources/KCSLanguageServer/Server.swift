@@ -18,6 +18,10 @@ import KeychainEngine
 public final class LanguageServer {
     private let send: ([UInt8]) -> Void
     private var documents: [String: Analysis] = [:]
+    /// What a hover ran, by document, statement end and what it ran after:
+    /// a hover re-ran the document, up to 2 s each (found by adversarial
+    /// testing). Cleared when the document changes; 64 kept per document.
+    private var hoverRuns: [String: [String: String]] = [:]
     private var texts: [String: [UInt8]] = [:]
     /// The open `file://` documents' texts by path, kept up to date as they
     /// change: an include reads what is typed. Built anew from every open
@@ -69,6 +73,7 @@ public final class LanguageServer {
         // over the user's text; found by review).
         if reason != nil { dropped.insert(uri) } else { dropped.remove(uri) }
         documents[uri] = nil
+        hoverRuns[uri] = nil
         openBytes -= texts[uri]?.count ?? 0
         texts[uri] = nil
         if uri.hasPrefix("file://") { openFiles.texts[Self.path(of: uri)] = nil }
@@ -287,6 +292,7 @@ public final class LanguageServer {
         if uri.hasPrefix("file://") { openFiles.texts[path] = text }
         let analysis = Analysis(path: path, bytes: text, loader: OverlayLoader(base: base, open: openFiles))
         documents[uri] = analysis
+        hoverRuns[uri] = nil
         notify("textDocument/publishDiagnostics", PublishDiagnosticsParams(uri: uri, diagnostics: analysis.lspDiagnostics))
     }
 
@@ -352,14 +358,14 @@ public final class LanguageServer {
         if let (role, name) = doc.name(at: offset), let s = statement {
             switch role {
             case .app:
-                parts.append("app **\(name.text)** here:\n\n```\n" + runUpTo(doc, s, then: "show app \(name.text)") + "```")
+                parts.append("app **\(name.text)** here:\n\n```\n" + runUpTo(p.textDocument.uri, doc, s, then: "show app \(name.text)") + "```")
             case .team, .device, .backup, .group:
                 parts.append("\(role.rawValue) **\(name.text)**")
             }
         }
         if let s = statement, case .call = s.kind,
            let record = doc.calls.last(where: { $0.file === doc.file && $0.range == s.range }) {
-            parts.append("→ **\(record.status.name)** (\(record.status.code))\n\n```\n" + runUpTo(doc, s, then: "explain") + "```")
+            parts.append("→ **\(record.status.name)** (\(record.status.code))\n\n```\n" + runUpTo(p.textDocument.uri, doc, s, then: "explain") + "```")
         }
         guard !parts.isEmpty else { return nil }
         return Hover(contents: MarkupContent(value: parts.joined(separator: "\n\n---\n\n")), range: doc.index.range(token.range))
@@ -372,7 +378,15 @@ public final class LanguageServer {
     }
 
     /// What the script prints when it runs up to and including `s`, then `extra`.
-    private func runUpTo(_ doc: Analysis, _ s: Statement, then extra: String) -> String {
+    private func runUpTo(_ uri: String, _ doc: Analysis, _ s: Statement, then extra: String) -> String {
+        let key = "\(s.range.end)\u{0}\(extra)"
+        if let known = hoverRuns[uri]?[key] { return known }
+        let text = run(doc, upTo: s, then: extra)
+        if hoverRuns[uri, default: [:]].count < 64 { hoverRuns[uri, default: [:]][key] = text }
+        return text
+    }
+
+    private func run(_ doc: Analysis, upTo s: Statement, then extra: String) -> String {
         let prefix = Array(doc.runnable[0..<min(s.range.end, doc.runnable.count)]) + Array("\n\(extra)\n".utf8)
         var output = ""
         var session = Session()

@@ -37,13 +37,15 @@ public struct Completer: Sendable {
 
     /// The names declared in a world.
     public init(world: World) {
-        var teams: [String] = []
+        // Each name once, in order, through a set: a search of the list per
+        // name made 80,000 apps take 14 s per prompt (found by adversarial testing).
+        var teams: [String] = [], seenTeams = Set<String>()
         for t in world.teams {
-            for n in [t.name, t.id] where !teams.contains(n) { teams.append(n) }
+            for n in [t.name, t.id] where seenTeams.insert(n).inserted { teams.append(n) }
         }
-        var groups: [String] = []
+        var groups: [String] = [], seenGroups = Set<String>()
         for a in world.apps {
-            for g in a.accessGroups where !groups.contains(g) { groups.append(g) }
+            for g in a.accessGroups where seenGroups.insert(g).inserted { groups.append(g) }
         }
         self.init(apps: world.apps.map(\.name), teams: teams, devices: world.devices.map(\.name), groups: groups,
                   contexts: world.contexts.keys.sorted(), persistentRefs: world.persistentRefs.keys.sorted())
