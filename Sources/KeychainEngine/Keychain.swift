@@ -139,6 +139,12 @@ public struct Keychain: Sendable {
     private var buckets: [Bucket] = []
     private var nextSequence: UInt64 = 1
     public private(set) var count = 0
+    /// Removals and replacements so far; with the inserts' sequence numbers,
+    /// ``version`` says whether anything changed (a sync with nothing new
+    /// is no work).
+    private var edits: UInt64 = 0
+    /// Grows with every insert, removal and replacement.
+    var version: UInt64 { nextSequence &+ edits }
     /// How many stored items are synchronizable: lint's sync-filter rule
     /// asks the indexes only when there are some.
     public private(set) var synchronizableCount = 0
@@ -435,6 +441,7 @@ public struct Keychain: Sendable {
 
     /// Removes an item for good.
     public mutating func remove(_ id: ItemID) {
+        edits &+= 1
         let i = Int(id.slot)
         guard i >= 0, i < slots.count, slots[i].item.sequence != 0 else { return }
         unlinkKey(id.slot)
@@ -455,6 +462,7 @@ public struct Keychain: Sendable {
     /// fresh `persistref` (see `insert(_:prints:tombstone:)`); else its own
     /// row and reference.
     public mutating func replace(_ id: ItemID, with newItem: StoredItem, intoTombstone tombstone: Int64? = nil) {
+        edits &+= 1
         let i = Int(id.slot)
         guard i >= 0, i < slots.count, slots[i].item.sequence != 0 else { return }
         let oldClass = slots[i].item.itemClass, oldGroup = slots[i].item.group, sequence = slots[i].item.sequence

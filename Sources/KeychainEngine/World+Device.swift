@@ -7,6 +7,7 @@ extension World {
     /// items were lost.
     @discardableResult
     public mutating func setPasscode(_ on: Bool, on device: DeviceHandle = .this) -> Int {
+        syncEpoch += 1
         devices[device.index].state.hasPasscode = on
         if on {
             // A new passcode: the device stays unlocked until it is locked.

@@ -18,6 +18,7 @@ extension World {
     /// the same app (same team and bundle ID) sees them again. An App Clip
     /// is the exception: its items go with it (below).
     public mutating func uninstall(_ app: AppHandle, from device: DeviceHandle = .this) {
+        syncEpoch += 1
         devices[device.index].uninstalled.insert(app)
         if apps[app.index].kind == .appClip { deleteAppClipItems(app, on: device) }
     }
@@ -27,6 +28,7 @@ extension World {
     /// that clip is installed there: from iOS 16 the clip's items move to
     /// the app first (below), before that they go with the clip.
     public mutating func install(_ app: AppHandle, on device: DeviceHandle = .this) {
+        syncEpoch += 1
         devices[device.index].uninstalled.remove(app)
         let parent = apps[app.index]
         guard parent.kind != .appClip, let parentID = parent.appID else { return }
@@ -114,6 +116,7 @@ extension World {
     /// keychain groups take the new prefix; application groups move with the
     /// app unchanged. Items stored under the old prefix become unreachable.
     public mutating func transfer(_ app: AppHandle, to teamID: String) {
+        syncEpoch += 1
         var target = apps[app.index]
         let old = target.teamID.map { $0 + "." }
         target.keychainAccessGroups = target.keychainAccessGroups.map { group in

@@ -65,6 +65,8 @@ extension World {
         for account in accounts {
             let members = devices.indices.filter { devices[$0].account == account }
             guard members.count > 1 else { continue }
+            // Nothing written, deleted or moved since this account's last full sync.
+            if syncedAt[account] == syncMark(members) { continue }
             // The newest version of each travelling item, and the newest deletion.
             var newest: [PrimaryKey: StoredItem] = [:]
             var deleted: [PrimaryKey: UInt64] = [:]
@@ -110,6 +112,8 @@ extension World {
                     }
                 }
             }
+            // Synced in full (a stopped sync returned above): marked as it is now.
+            syncedAt[account] = syncMark(members)
         }
         return changes
     }
@@ -152,6 +156,7 @@ extension World {
     /// insert merges the two, SecDbItem.c line 1790, newer `mdat` wins).
     public mutating func restore(_ name: String, to device: DeviceHandle) throws(WorldError) -> Int {
         guard let backup = backups[name] else { throw .unknownBackup(name, known: backups.keys.sorted()) }
+        syncEpoch += 1
         let sameDevice = backup.deviceName == devices[device.index].name
         var keychain = devices[device.index].keychain
         for (id, item) in keychain.allItems where !item.synchronizable { keychain.remove(id) }
