@@ -975,13 +975,52 @@ private final class UseVisitor: SyntaxVisitor {
             if walkedRoot == nil { walkedRoot = node.root }
             record(node.value, api: "kSecAttrAccessGroup")
             // The token group sends the call there too (kSecAttrAccessGroupToken).
-            if uses.count > before, !fileNamesDataProtection, !Self.names(node.value, "kSecAttrAccessGroupToken"),
+            // A literal bound to a `var` may get a routing key later in the
+            // file; one passed or bound to a `let` says all it has.
+            if uses.count > before, !Self.names(node.value, "kSecAttrAccessGroupToken"),
                let elements = node.parent?.as(DictionaryElementListSyntax.self),
-               !elements.contains(where: { e in Self.dataProtectionKeys.contains { Self.names(e.key, $0) } }) {
+               !elements.contains(where: Self.routesToDataProtection),
+               !(Self.mayGrow(elements) && fileNamesRouting) {
                 for i in before..<uses.count { uses[i].fileKeychainOnMac = true }
             }
         }
         return .visitChildren
+    }
+
+    /// Whether a dictionary element sends a macOS call to the
+    /// data-protection keychain: one of ``dataProtectionKeys``, unless its
+    /// value is `false` (kSecUseDataProtectionKeychain, kSecAttrNoLegacy,
+    /// kSecUseSystemKeychainAlways and kSecAttrSynchronizable are read as
+    /// numbers, SecItem.cpp lines 4104-4141).
+    static func routesToDataProtection(_ e: DictionaryElementSyntax) -> Bool {
+        guard dataProtectionKeys.contains(where: { names(e.key, $0) }) else { return false }
+        var value = e.value
+        if let seq = value.as(SequenceExprSyntax.self), let first = seq.elements.first { value = first }
+        let text = value.trimmedDescription
+        return text != "false" && text != "kCFBooleanFalse"
+    }
+
+    /// Whether a dictionary literal initialises a `var` (or is assigned to
+    /// one), which code may extend after it is written.
+    static func mayGrow(_ elements: DictionaryElementListSyntax) -> Bool {
+        var node = elements.parent
+        while let n = node {
+            if let decl = n.as(VariableDeclSyntax.self) { return decl.bindingSpecifier.tokenKind == .keyword(.var) }
+            if n.is(SequenceExprSyntax.self) { return true }  // `query = [...]`
+            if n.is(CodeBlockItemSyntax.self) || n.is(FunctionCallExprSyntax.self) || n.is(ReturnStmtSyntax.self) { return false }
+            node = n.parent
+        }
+        return false
+    }
+
+    /// Marks the uses recorded since `before` as going to the Mac's file
+    /// keychain when the file names no key that routes elsewhere: a
+    /// dictionary built by subscripts (`query[kSecAttrAccessGroup as String]
+    /// = group`, NetNewsWire's shape; found on a real-project trial).
+    func markBuiltByParts(since before: Int, _ node: some SyntaxProtocol) {
+        if walkedRoot == nil { walkedRoot = Syntax(node).root }
+        guard uses.count > before, !fileNamesRouting else { return }
+        for i in before..<uses.count { uses[i].fileKeychainOnMac = true }
     }
 
     /// The keys that send a macOS call to the data-protection keychain
@@ -989,11 +1028,13 @@ private final class UseVisitor: SyntaxVisitor {
     static let dataProtectionKeys = ["kSecUseDataProtectionKeychain", "kSecAttrNoLegacy", "kSecAttrSharingGroup", "kSecUseSystemKeychainAlways",
                                      "kSecAttrTokenID", "kSecAttrSynchronizable", "kSecAttrAccessControl"]
 
-    /// Whether the file names `kSecUseDataProtectionKeychain` anywhere (a
-    /// dictionary may get it after it is written), worked out once.
-    lazy var fileNamesDataProtection: Bool = {
+    /// Whether the file names a key that routes a call to the
+    /// data-protection keychain anywhere (a dictionary may get it after it is
+    /// written), worked out once.
+    lazy var fileNamesRouting: Bool = {
         guard let root = walkedRoot else { return true }
-        return root.tokens(viewMode: .sourceAccurate).contains { $0.text == "kSecUseDataProtectionKeychain" }
+        let keys = Set(Self.dataProtectionKeys)
+        return root.tokens(viewMode: .sourceAccurate).contains { keys.contains($0.text) }
     }()
     /// The tree being walked.
     var walkedRoot: Syntax?
@@ -1008,7 +1049,9 @@ private final class UseVisitor: SyntaxVisitor {
             // The whole right-hand side: `Team.id + ".x"` is not `Team.id`.
             let rhs = elements[(i + 1)...]
             if let sub = lhs.as(SubscriptCallExprSyntax.self), Self.names(sub.arguments, "kSecAttrAccessGroup") {
+                let before = uses.count
                 record(rhs, api: "kSecAttrAccessGroup")
+                markBuiltByParts(since: before, node)
             } else if let member = lhs.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "accessGroup",
                       member.base?.as(DeclReferenceExprSyntax.self)?.baseName.text != "self" {
                 // `self.accessGroup = …` stores the type's own property (a
@@ -1061,7 +1104,9 @@ private final class UseVisitor: SyntaxVisitor {
         }
         // dict.setValue(group, forKey: kSecAttrAccessGroup as String), updateValue(_:forKey:)
         if let key = arg("forKey"), Self.names(key, "kSecAttrAccessGroup"), let value = args.first, value.label == nil {
+            let before = uses.count
             record(value.expression, api: "kSecAttrAccessGroup")
+            markBuiltByParts(since: before, node)
         }
         return .visitChildren
     }

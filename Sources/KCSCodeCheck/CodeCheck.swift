@@ -464,6 +464,7 @@ public enum CodeCheck {
                 return c
             }
             let build = conditions(for: target), buildKey = conditionsKey(for: target)
+            let buildsForMac = lint.project.platforms(of: target, configuration: signing.configuration).platforms.contains("macos")
             // Each once, in order, through a set: 15,000 groups made this
             // and each use's test quadratic (found by adversarial testing).
             var grantedSet = Set<String>(), grantedOnce: [String] = []
@@ -507,12 +508,16 @@ public enum CodeCheck {
                     // (SecItem.cpp SecItemCategorizeQuery): it is not shared
                     // through it, and no group is refused (found on a
                     // real-project trial: Bitkit's macOS app).
-                    if use.fileKeychainOnMac, signing.resolved.platform == "macos" {
+                    // A target that also builds for the Mac (its first
+                    // platform is checked below) is said so for a call every
+                    // build compiles (Bitkit's app; found on a real-project trial).
+                    let macOnly = signing.resolved.platform == "macos"
+                    if use.fileKeychainOnMac, macOnly || use.condition == nil && buildsForMac {
                         out.append(render.diagnostic(ProjectIssue(
                             .warning, "\(who) passes kSecAttrAccessGroup in a dictionary without kSecUseDataProtectionKeychain: on macOS the call goes to the file-based keychain, which ignores the access group",
                             at: at, hint: "add kSecUseDataProtectionKeychain as String: true (macOS 10.15 and later) for the group to count, as on iOS; a query without it searches the file-based keychain too"),
                             code: .codeFileKeychainGroup, length: use.length))
-                        continue
+                        if macOnly { continue }
                     }
                     var notes: [DiagnosticNote] = []
                     if let c = use.constant { notes.append(render.note("the constant is declared here", at: ProjectLocation(file: c.file, line: c.line))) }
@@ -648,7 +653,7 @@ public enum CodeCheck {
         }
         var out: [Diagnostic] = [], index: [String: Int] = [:], targets: [[String]] = [], hints: [[String?]] = []
         for d in all {
-            guard d.code == .codeGroupNotEntitled || d.code == .codeGroupNotCheckable, let loc = d.location,
+            guard d.code == .codeGroupNotEntitled || d.code == .codeGroupNotCheckable || d.code == .codeFileKeychainGroup, let loc = d.location,
                   let name = target(of: d.message) else {
                 out.append(d)
                 targets.append([])

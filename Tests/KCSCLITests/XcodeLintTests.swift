@@ -276,17 +276,22 @@ struct XcodeLintTests {
     @Test func aMacBuildWithoutTheDataProtectionFlagIgnoresTheGroup() throws {
         // Bitkit's macOS app passes kSecAttrAccessGroup without
         // kSecUseDataProtectionKeychain: the Mac's file-based keychain
-        // ignores the group, so it is neither shared nor refused.
-        for sdk in ["macosx", "iphoneos"] {
-            var f = Self.oneApp(sources: ["Plain.swift", "Flagged.swift"])
+        // ignores the group, so it is neither shared nor refused. A literal
+        // says all it has unless a `var` holds it and the file names a
+        // routing key; a dictionary built by subscripts (NetNewsWire) is
+        // judged by its file; `false` routes nowhere.
+        for sdk in ["macosx", "iphoneos", "both"] {
+            var f = Self.oneApp(sources: ["Plain.swift", "Flagged.swift", "Parts.swift"])
             defer { f.remove() }
-            f.projectSettings["Release"]?["SDKROOT"] = sdk
+            f.projectSettings["Release"]?["SDKROOT"] = sdk == "macosx" ? "macosx" : "iphoneos"
+            if sdk == "both" { f.projectSettings["Release"]?["SUPPORTED_PLATFORMS"] = "iphoneos macosx" }
             f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.shared"])
             let team = XcodeFixture.team
             f.write("App/Plain.swift", """
                 import Security
                 let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccessGroup as String: "\(team).com.example.other"]
                 let synced: [String: Any] = [kSecAttrSynchronizable as String: true, kSecAttrAccessGroup as String: "\(team).com.example.other"]
+                let off: [String: Any] = [kSecUseDataProtectionKeychain as String: false, kSecAttrAccessGroup as String: "\(team).com.example.other"]
 
                 """)
             f.write("App/Flagged.swift", """
@@ -295,14 +300,26 @@ struct XcodeLintTests {
                 func mark() { flagged[kSecUseDataProtectionKeychain as String] = true }
 
                 """)
+            f.write("App/Parts.swift", """
+                import Security
+                func parts(_ group: String) { var q: [String: Any] = [:]; q[kSecAttrAccessGroup as String] = "\(team).com.example.other"; _ = q }
+
+                """)
             f.writeProject()
             let d = try f.codeFindings()
             let found = d.map { "\($0.code.rawValue) \(ProjectPath.lastComponent($0.file?.name ?? "")):\($0.location?.line ?? 0)" }.sorted()
-            if sdk == "macosx" {
-                #expect(found == ["KCS607 Flagged.swift:2", "KCS607 Plain.swift:3", "KCS609 Plain.swift:2"], "\(d.map(\.message))")
+            switch sdk {
+            case "macosx":
+                #expect(found == ["KCS607 Flagged.swift:2", "KCS607 Plain.swift:3", "KCS609 Parts.swift:2", "KCS609 Plain.swift:2", "KCS609 Plain.swift:4"],
+                        "\(d.map(\.message))")
                 #expect(d.first { $0.code == .codeFileKeychainGroup }?.message.contains("on macOS the call goes to the file-based keychain, which ignores the access group") == true)
-            } else {
-                #expect(found == ["KCS607 Flagged.swift:2", "KCS607 Plain.swift:2", "KCS607 Plain.swift:3"], "\(d.map(\.message))")
+            case "both":
+                // Checked as its first platform (iOS), and said for the Mac too.
+                #expect(found == ["KCS607 Flagged.swift:2", "KCS607 Parts.swift:2", "KCS607 Plain.swift:2", "KCS607 Plain.swift:3", "KCS607 Plain.swift:4",
+                                  "KCS609 Parts.swift:2", "KCS609 Plain.swift:2", "KCS609 Plain.swift:4"], "\(d.map(\.message))")
+            default:
+                #expect(found == ["KCS607 Flagged.swift:2", "KCS607 Parts.swift:2", "KCS607 Plain.swift:2", "KCS607 Plain.swift:3", "KCS607 Plain.swift:4"],
+                        "\(d.map(\.message))")
             }
         }
     }
