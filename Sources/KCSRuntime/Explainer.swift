@@ -174,6 +174,12 @@ package struct Explainer {
             return "the macOS file-based keychain does not return data for all matching passwords: use limit=one, or data-protection=true"
         case .fileKeychainDenied:
             return "the item in the macOS file-based keychain belongs to another app, and the user denied access"
+        case .fileKeychainNotOwner:
+            return "the macOS file-based keychain lets an app delete only the passwords whose access list names it; "
+                + "another app's password is refused without a prompt (errSecInvalidOwnerEdit), and the call goes on with the other matches"
+        case .fileKeychainIdentityAdd:
+            return "the macOS file-based keychain takes no add by class identity (SecItemAdd_osx: errSecParam): "
+                + "add it with data-protection=true, or add the certificate and the key"
         case .contextNotInteractive:
             return "the item needs a prompt, and the call's context \(request.spec.context ?? "?") does not allow interaction (interaction=false): errSecInteractionNotAllowed"
         case .persistentRefOnAdd:

@@ -21,6 +21,8 @@ public let errSecBadReq: OSStatus = -909
 public let errSecInternalComponent: OSStatus = -2070
 /// `errSecNoAccessForItem` (-25243).
 public let errSecNoAccessForItem: OSStatus = -25243
+/// `errSecInvalidOwnerEdit` (-25244).
+public let errSecInvalidOwnerEdit: OSStatus = -25244
 /// `errSecNotAvailable` (-25291).
 public let errSecNotAvailable: OSStatus = -25291
 /// `errSecAuthFailed` (-25293).

@@ -108,6 +108,11 @@ public enum StatusReason: Sendable, Hashable {
     case fileKeychainDataForAll
     /// macOS file keychain: another app's item, and the user denied access.
     case fileKeychainDenied
+    /// macOS file keychain: a delete of another app's password, refused
+    /// without a prompt (errSecInvalidOwnerEdit).
+    case fileKeychainNotOwner
+    /// macOS file keychain: an add by class identity (errSecParam).
+    case fileKeychainIdentityAdd
     /// An item needed a prompt and no answer was supplied.
     case promptUnanswered
     /// `auth-ui=skip` outside SecItemCopyMatching (client-side errSecParam).

@@ -11,6 +11,7 @@ public enum KeychainStatus: Int32, CaseIterable, Sendable, Hashable {
     case badReq = -909
     case internalComponent = -2070
     case noAccessForItem = -25243
+    case invalidOwnerEdit = -25244
     case notAvailable = -25291
     case authFailed = -25293
     case duplicateItem = -25299
@@ -40,6 +41,7 @@ public enum KeychainStatus: Int32, CaseIterable, Sendable, Hashable {
         case .badReq: "errSecBadReq"
         case .internalComponent: "errSecInternalComponent"
         case .noAccessForItem: "errSecNoAccessForItem"
+        case .invalidOwnerEdit: "errSecInvalidOwnerEdit"
         case .notAvailable: "errSecNotAvailable"
         case .authFailed: "errSecAuthFailed"
         case .duplicateItem: "errSecDuplicateItem"

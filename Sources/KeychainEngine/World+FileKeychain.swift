@@ -30,17 +30,28 @@ extension World {
     ) -> CallResult {
         var request = asked
         let cache = cache(of: app, on: platform(of: device))
-        if let ref = request.spec.persistentRef, let refused = Self.checkPersistentRef(ref, request, platform(of: device)) {
-            return CallResult(status: refused.status, reason: refused.reason, callerGroups: cache.names)
+        // A reference here is the file keychain's own: its item gives the
+        // class, and the file side checks neither its company nor its class
+        // against one named (SecItem.cpp lines 3029-3055, 3152-3165,
+        // 3639-3660; audit 14, A5).
+        if let ref = request.spec.persistentRef {
+            let fileGroup = intern(Self.fileKeychainGroupName)
+            let target = devices[device.index].fileKeychain.items(of: ref.itemClass == .identity ? .certificate : ref.itemClass, in: fileGroup)
+                .first { devices[device.index].fileKeychain[$0].map(ref.names) == true }
+            guard let target else {
+                return CallResult(status: .itemNotFound, reason: .noMatch, callerGroups: cache.names, searchedGroups: [Self.fileKeychainGroupName])
+            }
+            // An add copies the referenced item into the keychain that holds
+            // it (lines 5366-5384; audit 14, A6, likely).
+            if request.operation == .add {
+                return CallResult(status: .duplicateItem, reason: .duplicate(existing: target), callerGroups: cache.names,
+                                  searchedGroups: [Self.fileKeychainGroupName])
+            }
+            request.spec.itemClass = ref.itemClass
+            request.spec.attributes = AttributeList()
         }
-        if request.operation == .add, Self.addRefusesRowID(request.spec) {
-            return CallResult(status: .param, reason: .persistentRefOnAdd, callerGroups: cache.names)
-        }
-        guard let itemClass = request.spec.itemClass ?? request.spec.persistentRef?.itemClass else {
+        guard let itemClass = request.spec.itemClass else {
             return CallResult(status: .param, reason: .missingClass, callerGroups: cache.names)
-        }
-        if request.operation != .add, Self.persistentRefHasCompany(request.spec, request.operation) {
-            return CallResult(status: .param, reason: .persistentRefWithAttributes, callerGroups: cache.names)
         }
         // The file keychain reads each class's own attributes from a table
         // and passes over the rest ("if we got here, we aren't interested in
@@ -229,6 +240,12 @@ extension World {
 
     private mutating func fileAdd(_ spec: ItemSpec, _ itemClass: ItemClass, _ app: AppHandle, _ cache: AppCache,
                                   _ device: DeviceHandle, _ fileGroup: GroupID) -> CallResult {
+        // By class identity the file side sets `returnIdentity`, which
+        // SecItemAdd_osx refuses (SecItem.cpp lines 2728-2732, 5280; audit 14, A3).
+        if itemClass == .identity {
+            return CallResult(status: .param, reason: .fileKeychainIdentityAdd, callerGroups: cache.names,
+                              searchedGroups: [Self.fileKeychainGroupName])
+        }
         var item = StoredItem(itemClass: itemClass == .identity ? .certificate : itemClass, group: fileGroup,
                               synchronizable: false, accessibility: itemClass.defaultAccessibility, accessControl: nil,
                               attributes: spec.attributes, data: spec.data)
@@ -264,26 +281,48 @@ extension World {
         var taken: [FoundItem] = []
         // Another app's item: reading its data, changing or deleting it asks
         // the user through the item's ACL. SecItem.cpp never reads
-        // kSecUseAuthenticationUI, so auth-ui changes nothing here.
-        let needsConsent = request.operation != .find || request.spec.returns.contains(.data)
-        for id in ids where taken.count < cap {
+        // kSecUseAuthenticationUI, so auth-ui changes nothing here. A
+        // certificate's data needs no ACL (SecCertificateCopyData, lines
+        // 3929-3948; audit 14, A4).
+        let readsData = request.spec.returns.contains(.data) && storedClass != .certificate
+        // Update and delete go on past an item that fails and say the last
+        // failure (SecItemUpdate_osx lines 5438-5444, SecItemDelete_osx
+        // 5493-5505, _UpdateAggregateStatus 2623-2640; audit 14, A2).
+        var failure: (status: KeychainStatus, reason: StatusReason)?
+        var read = 0
+        for id in ids where read < cap {
             guard let item = devices[device.index].fileKeychain[id] else { continue }
+            read += 1
             let found = FoundItem(id: id, item: item, groupName: Self.fileKeychainGroupName)
-            if needsConsent, item.owner != app {
-                switch prompt(found) {
-                case .approve?: break
-                case .cancel?, .fail?:
-                    return CallResult(status: .authFailed, reason: .fileKeychainDenied, callerGroups: cache.names,
-                                      searchedGroups: [Self.fileKeychainGroupName])
-                case nil:
-                    return CallResult(status: .interactionNotAllowed, reason: .promptUnanswered,
-                                      callerGroups: cache.names, searchedGroups: [Self.fileKeychainGroupName])
+            if item.owner != app {
+                // Deleting another app's password compares the item's access
+                // list with the caller, without a prompt: errSecInvalidOwnerEdit
+                // (_SafeSecKeychainItemDelete, lines 2177-2291; web-form
+                // internet passwords are exempt; audit 14, A1).
+                if request.operation == .delete, Self.deleteChecksOwner(item) {
+                    failure = (.invalidOwnerEdit, .fileKeychainNotOwner)
+                    continue
+                }
+                if request.operation != .find || readsData {
+                    switch prompt(found) {
+                    case .approve?: break
+                    case .cancel?, .fail?:
+                        if request.operation == .find {
+                            return CallResult(status: .authFailed, reason: .fileKeychainDenied, callerGroups: cache.names,
+                                              searchedGroups: [Self.fileKeychainGroupName])
+                        }
+                        failure = (.authFailed, .fileKeychainDenied)
+                        continue
+                    case nil:
+                        return CallResult(status: .interactionNotAllowed, reason: .promptUnanswered,
+                                          callerGroups: cache.names, searchedGroups: [Self.fileKeychainGroupName])
+                    }
                 }
             }
             taken.append(found)
         }
         let searched = cache.searchNames + [Self.fileKeychainGroupName]
-        guard !taken.isEmpty else {
+        guard !taken.isEmpty || failure != nil else {
             return CallResult(status: .itemNotFound, reason: .noMatch, callerGroups: cache.names, searchedGroups: searched,
                               returns: request.spec.returns)
         }
@@ -301,20 +340,31 @@ extension World {
                 var updated = Self.applying(changes, to: found.item, group: nil)
                 updated.modified = stamp
                 if let other = devices[device.index].fileKeychain.item(withKey: updated.primaryKey), other != found.id {
-                    return CallResult(status: .duplicateItem, reason: .duplicate(existing: other), callerGroups: cache.names,
-                                      searchedGroups: searched)
+                    failure = (.duplicateItem, .duplicate(existing: other))
+                    continue
                 }
                 devices[device.index].fileKeychain.replace(found.id, with: updated)
                 results.append(FoundItem(id: found.id, item: updated, groupName: found.groupName))
             }
-            return CallResult(status: .success, reason: .succeeded, callerGroups: cache.names, searchedGroups: searched,
-                              items: results)
+            return CallResult(status: failure?.status ?? .success, reason: failure?.reason ?? .succeeded, callerGroups: cache.names,
+                              searchedGroups: searched, items: results)
         case .delete:
             for found in taken {
                 devices[device.index].fileKeychain.remove(found.id)
             }
-            return CallResult(status: .success, reason: .succeeded, callerGroups: cache.names, searchedGroups: searched,
-                              items: taken)
+            return CallResult(status: failure?.status ?? .success, reason: failure?.reason ?? .succeeded, callerGroups: cache.names,
+                              searchedGroups: searched, items: taken)
+        }
+    }
+
+    /// Whether deleting the file item compares its access list with the
+    /// caller: passwords, but not internet passwords of an HTML form
+    /// (SecItem.cpp lines 2194-2213).
+    static func deleteChecksOwner(_ item: StoredItem) -> Bool {
+        switch item.itemClass {
+        case .genericPassword: true
+        case .internetPassword: item.attributes[.authenticationType] != .string("html-form")
+        default: false
         }
     }
 }
