@@ -47,6 +47,17 @@ public enum EntitlementShape {
                                + "($(AppIdentifierPrefix)com.example.shared); a wildcard belongs in a provisioning profile",
                            fix: nil)
         }
+        // An empty part: a setting that expands to nothing, or a dot too many
+        // (eduVPN's `$(AppIdentifierPrefix).$(APP_ID)` gave TEAM..org.…; found
+        // on a real-project trial). The group is valid, but no other
+        // target writes it so.
+        if group.contains("..") || group.hasPrefix(".") || group.hasSuffix(".") {
+            let fixed = group.split(separator: ".", omittingEmptySubsequences: true).joined(separator: ".")
+            return Finding(code: .lintUnprefixedEntitlement, group: group,
+                           message: "keychain group \(group) has an empty part",
+                           hint: "a setting expands to nothing, or the value has a dot too many ($(AppIdentifierPrefix) ends with one): did you mean \(fixed)?",
+                           fix: fixed)
+        }
         if group.hasPrefix("group.") {
             return Finding(code: .lintUnprefixedEntitlement, group: group,
                            message: "keychain-access-groups lists the app group \(group)",

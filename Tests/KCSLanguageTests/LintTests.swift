@@ -81,6 +81,9 @@ import Testing
         #expect(inline.first?.message == "keychain group com.example.shared does not carry the team prefix SKMME9E2Y8.")
         #expect(inline.first?.hint?.hasPrefix("did you mean SKMME9E2Y8.com.example.shared?") == true)
         #expect(inline.first?.location?.column == 43, "the warning points at the group")
+        // An empty part (eduVPN's `$(AppIdentifierPrefix).$(APP_ID)`).
+        let doubled = EntitlementShape.keychainGroup("SKMME9E2Y8..org.eduvpn.client", teamID: "SKMME9E2Y8")
+        #expect(doubled?.message == "keychain group SKMME9E2Y8..org.eduvpn.client has an empty part" && doubled?.fix == "SKMME9E2Y8.org.eduvpn.client")
         // The same words as for an entitlements file.
         let file = EntitlementShape.keychainGroup("com.example.shared", teamID: "SKMME9E2Y8")
         #expect(file?.message == inline.first?.message && file?.hint == inline.first?.hint)
