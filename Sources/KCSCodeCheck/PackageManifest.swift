@@ -160,7 +160,25 @@ struct PackageManifest: SwiftPackage {
 
     /// The calls written as the elements of an array literal (`[.library(…), …]`).
     private static func calls(in e: ExprSyntax) -> [FunctionCallExprSyntax] {
-        e.as(ArrayExprSyntax.self)?.elements.compactMap { $0.expression.as(FunctionCallExprSyntax.self) } ?? []
+        elements(of: e)?.compactMap { $0.as(FunctionCallExprSyntax.self) } ?? []
+    }
+
+    /// The elements of an array literal, also behind a member the manifest
+    /// defines on it (`[…].pro`, `[…].pro([…])`, whose array arguments are
+    /// taken as more elements: Copilot for Xcode's lists were not read, in
+    /// silence; found on a real-project trial). Nil for anything else.
+    private static func elements(of e: ExprSyntax) -> [ExprSyntax]? {
+        if let array = e.as(ArrayExprSyntax.self) { return array.elements.map(\.expression) }
+        if let member = e.as(MemberAccessExprSyntax.self), let base = member.base { return elements(of: base) }
+        if let call = e.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self),
+           let base = member.base, var out = elements(of: base) {
+            for argument in call.arguments {
+                guard let more = argument.expression.as(ArrayExprSyntax.self) else { continue }
+                out += more.elements.map(\.expression)
+            }
+            return out
+        }
+        return nil
     }
 
     /// The member a call names: `library` of `.library(…)` or `Product.library(…)`.
@@ -178,10 +196,10 @@ struct PackageManifest: SwiftPackage {
 
     /// An array of string literals, or nil when it is anything else.
     private static func strings(_ e: ExprSyntax?) -> [String]? {
-        guard let elements = e?.as(ArrayExprSyntax.self)?.elements else { return nil }
+        guard let e, let elements = elements(of: e) else { return nil }
         var out: [String] = []
         for element in elements {
-            guard let s = string(element.expression) else { return nil }
+            guard let s = string(element) else { return nil }
             out.append(s)
         }
         return out
@@ -189,14 +207,14 @@ struct PackageManifest: SwiftPackage {
 
     private static func dependencies(_ e: ExprSyntax?) -> [Dependency]? {
         guard let e else { return [] }
-        guard let elements = e.as(ArrayExprSyntax.self)?.elements else { return nil }
+        guard let elements = elements(of: e) else { return nil }
         var out: [Dependency] = []
         for element in elements {
-            if let name = string(element.expression) {
+            if let name = string(element) {
                 out.append(.byName(name))
                 continue
             }
-            guard let call = element.expression.as(FunctionCallExprSyntax.self), let kind = member(call) else { return nil }
+            guard let call = element.as(FunctionCallExprSyntax.self), let kind = member(call) else { return nil }
             switch kind {
             case "product", "target", "byName":
                 guard let name = string(argument("name", of: call)) else { return nil }

@@ -569,7 +569,8 @@ struct XcodeLintTests {
     }
 
     @Test func manifestsAsRealProjectsWriteThem() throws {
-        // Mastodon names its product's targets in a top-level `let`; Mlem
+        // Mastodon names its product's targets in a top-level `let` (Copilot
+        // for Xcode passes its lists through a member it defines); Mlem
         // keeps its packages in a synchronized folder of the app (their
         // files, tests included, were read as the app's own); Pocket Casts'
         // package folder references are typed `text`.
@@ -582,8 +583,9 @@ struct XcodeLintTests {
             import PackageDescription
             let libraryTargets = ["Kit"]
             let kitName = "Kit"
+            extension Array { func pro(_ more: Self) -> Self { self + more } }
             let package = Package(name: "Kit", products: [.library(name: "Kit", targets: libraryTargets)],
-                                  targets: [.target(name: kitName)])
+                                  targets: [].pro([.target(name: kitName)]))
 
             """)
         let call = "import Security\nfunc f() { _ = SecItemAdd([kSecAttrAccessGroup as String: \"\(team).com.example.Wrong\"] as CFDictionary, nil) }\n"
