@@ -76,6 +76,18 @@ public enum AtomicFile {
         case replaceExcept([String], onlySuffix: String? = nil)
     }
 
+    /// Whether the path, with `.` and `..` worked out, is in /dev
+    /// (`/dev/stdout`, `/dev/fd/1`), not merely written through it.
+    static func isDevicePath(_ path: String) -> Bool {
+        var parts: [Substring] = []
+        for c in path.split(separator: "/") {
+            if c == "." { continue }
+            if c == ".." { _ = parts.popLast(); continue }
+            parts.append(c)
+        }
+        return path.hasPrefix("/") && parts.first == "dev"
+    }
+
     /// Writes `bytes` to `path`.
     public static func write(_ bytes: [UInt8], to path: String, mode: Mode = .replace) throws(WriteError) {
         // What the path is, asking the kernel to follow every link (also
@@ -101,8 +113,12 @@ public enum AtomicFile {
                 throw .isInput(path, input: input)
             }
             // An existing file replaced only when it is of the kind written.
-            // (/dev/stdout redirected to a file is the caller's own output.)
-            if let suffix, !path.hasSuffix(suffix), !path.hasPrefix("/dev/") { throw .otherKind(path, kind: suffix + " file") }
+            // The file written, not only the name typed (a link named out.kcs
+            // to a template; found by adversarial testing). /dev/stdout
+            // redirected to a file is the caller's own output.
+            if let suffix, !(path.hasSuffix(suffix) && target.hasSuffix(suffix)), !Self.isDevicePath(path) {
+                throw .otherKind(path, kind: suffix + " file")
+            }
         }
         if exists, case .createOnly = mode { throw .exists(path) }
         // Found by adversarial testing: the rename replaced a chmod 444 file

@@ -94,7 +94,32 @@ public struct World: Sendable {
     /// asks after every add whether another app shares a group, and a scan
     /// of every app per app group per add was cubic (a 223 KB script took
     /// 30 s; found by adversarial testing).
-    private var groupHolders: [GroupID: [Int]] = [:]
+    private var groupHolders: [GroupID: Holders] = [:]
+
+    /// The apps holding one group, and the first two in declaration order
+    /// (lint asks for the first other than the caller): an ordered list
+    /// made each app joining a group of 400,000 scan it (25 s; found by
+    /// adversarial testing).
+    struct Holders {
+        private(set) var members: Set<Int> = []
+        private(set) var first: Int?
+        private(set) var second: Int?
+
+        mutating func insert(_ app: Int) {
+            guard members.insert(app).inserted else { return }
+            if first.map({ app < $0 }) ?? true { (first, second) = (app, first) }
+            else if second.map({ app < $0 }) ?? true { second = app }
+        }
+
+        mutating func remove(_ app: Int) {
+            guard members.remove(app) != nil else { return }
+            guard app == first || app == second else { return }
+            // Rare (a transfer drops groups): the two smallest found again.
+            let two = members.sorted().prefix(2)
+            first = two.first
+            second = two.count > 1 ? two.last : nil
+        }
+    }
     /// The same as the Mac's keychain daemon builds them (macOS, Catalyst).
     private var macCaches: [AppCache] = []
 
@@ -220,7 +245,7 @@ public struct World: Sendable {
         if appsByFingerprint.head(print) < 0 { appsByFingerprint.setHead(print, Int32(handle.index)) }
         apps.append(app)
         appCaches.append(makeCache(names: app.accessGroups, of: app))
-        for id in Set(appCaches[handle.index].ids) { groupHolders[id, default: []].append(handle.index) }
+        for id in Set(appCaches[handle.index].ids) { groupHolders[id, default: Holders()].insert(handle.index) }
         macCaches.append(makeCache(names: app.macAccessGroups, of: app))
         return handle
     }
@@ -268,8 +293,8 @@ public struct World: Sendable {
     /// For lint.
     public func firstOtherApp(accessing group: String, besides app: AppHandle) -> AppHandle? {
         guard let id = groupIDs[group], let holders = groupHolders[id] else { return nil }
-        // Kept in declaration order: the first, or the second when the first is `app`.
-        return holders.prefix(2).first { $0 != app.index }.map(AppHandle.init(index:))
+        // The first, or the second when the first is `app`.
+        return (holders.first == app.index ? holders.second : holders.first).map(AppHandle.init(index:))
     }
 
     /// Whether `group` is in the app's access-group list, asked of the cached
@@ -338,12 +363,8 @@ public struct World: Sendable {
         let old = Set(appCaches[app.index].ids)
         appCaches[app.index] = makeCache(names: target.accessGroups, of: target)
         let new = Set(appCaches[app.index].ids)
-        for id in old.subtracting(new) { groupHolders[id]?.removeAll { $0 == app.index } }
-        for id in new.subtracting(old) {
-            // In declaration order (an app declared earlier may join later).
-            let at = groupHolders[id, default: []].firstIndex { $0 > app.index } ?? groupHolders[id, default: []].count
-            groupHolders[id, default: []].insert(app.index, at: at)
-        }
+        for id in old.subtracting(new) { groupHolders[id]?.remove(app.index) }
+        for id in new.subtracting(old) { groupHolders[id, default: Holders()].insert(app.index) }
         macCaches[app.index] = makeCache(names: target.macAccessGroups, of: target)
     }
 

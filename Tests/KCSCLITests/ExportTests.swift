@@ -95,6 +95,14 @@ import Testing
         let kept = try BinaryRunner.run(["import", "xcode", f.projectPath, "-o", template])
         #expect(kept.status == 66 && kept.stderr.contains("exists and is no .kcs file; it was not overwritten"), "\(kept.stderr)")
         #expect(try String(contentsOfFile: template, encoding: .utf8) == "API_KEY = x\n")
+        // Nor through a link named like a scenario, or a path through /dev.
+        let link = f.path("out.kcs")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: template)
+        for target in [link, "/dev/.." + template] {
+            let linked = try BinaryRunner.run(["import", "xcode", f.projectPath, "-o", target])
+            #expect(linked.status == 66 && linked.stderr.contains("is no .kcs file"), "\(linked.stderr)")
+        }
+        #expect(try String(contentsOfFile: template, encoding: .utf8) == "API_KEY = x\n")
     }
 
     @Test func updateChangesHoldOnlyRealAttributes() throws {

@@ -290,6 +290,21 @@ import KeychainEngine
         #expect(r.diagnostics.first?.location?.line == 1)
     }
 
+    /// An update that changes the key of synchronizable items leaves a
+    /// tombstone per item: the item count is taken again after it, and a
+    /// run past the limit is stopped (it ended with 21 million items,
+    /// unreported; found by adversarial testing).
+    @Test func tombstonesAnUpdateLeavesCountTowardTheItemLimit() {
+        var text = "team SKMME9E2Y8\napp com.x.A\n"
+        for i in 0..<30 { text += "as A add generic-password service=\"s\" account=\"\(i)\" sync=true\n" }
+        text += "as A update generic-password service=\"s\" sync=true set service=\"t\"\nexpect count 30\nwait 1\n"
+        var limits = Limits()
+        limits.items = 50
+        let r = Interpreter.run(source: text, name: "t.kcs", loader: NoFilesLoader(), options: RunOptions(limits: limits))
+        #expect(r.diagnostics.map(\.code) == [.runLimit], "\(r.diagnostics.map(\.message))")
+        #expect(r.diagnostics.first?.location?.line == 34)
+    }
+
     /// Inside one long statement: a matrix of many rows stops at the limit.
     @Test func outputLimitStopsShowMatrixInsideTheStatement() {
         var text = "team SKMME9E2Y8\napp com.x.A\n"
