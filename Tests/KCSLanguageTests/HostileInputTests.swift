@@ -282,12 +282,17 @@ import KeychainEngine
     /// The clock is read before every statement: a limit of zero stops the
     /// run at the first statement, not the 64th.
     @Test func timeLimitIsCheckedOnEveryStatement() {
-        var limits = Limits()
-        limits.seconds = 0.000_001
         let text = "team SKMME9E2Y8\napp com.x.A\n" + String(repeating: "as A find generic-password\n", count: 10)
+        Self.expectStopped(text, at: 1) { $0.seconds = 0.000_001 }
+    }
+
+    /// `text` run under limits `set` changes stops with one run-limit error at `line`.
+    static func expectStopped(_ text: String, at line: Int, _ set: (inout Limits) -> Void) {
+        var limits = Limits()
+        set(&limits)
         let r = Interpreter.run(source: text, name: "t.kcs", loader: NoFilesLoader(), options: RunOptions(limits: limits))
-        #expect(r.diagnostics.map(\.code) == [.runLimit])
-        #expect(r.diagnostics.first?.location?.line == 1)
+        #expect(r.diagnostics.map(\.code) == [.runLimit], "\(r.diagnostics.map(\.message))")
+        #expect(r.diagnostics.first?.location?.line == line)
     }
 
     /// An update that changes the key of synchronizable items leaves a
@@ -298,11 +303,7 @@ import KeychainEngine
         var text = "team SKMME9E2Y8\napp com.x.A\n"
         for i in 0..<30 { text += "as A add generic-password service=\"s\" account=\"\(i)\" sync=true\n" }
         text += "as A update generic-password service=\"s\" sync=true set service=\"t\"\nexpect count 30\nwait 1\n"
-        var limits = Limits()
-        limits.items = 50
-        let r = Interpreter.run(source: text, name: "t.kcs", loader: NoFilesLoader(), options: RunOptions(limits: limits))
-        #expect(r.diagnostics.map(\.code) == [.runLimit], "\(r.diagnostics.map(\.message))")
-        #expect(r.diagnostics.first?.location?.line == 34)
+        Self.expectStopped(text, at: 34) { $0.items = 50 }
     }
 
     /// Inside one long statement: a matrix of many rows stops at the limit.
