@@ -268,6 +268,8 @@ private struct ProjectReader {
     /// The `XCLocalSwiftPackageReference` folders (in ID order) with no
     /// Package.swift, once looked for.
     var absentReferenceFolders: [String]?
+    /// Whether the project names a remote package, once looked for.
+    var hasRemotePackages: Bool?
 
     init(root: PlistNode, pbxproj: String, folder: String, fileSystem: any ProjectFileSystem, packages: (any SwiftPackageReading)?) {
         self.root = root
@@ -619,6 +621,13 @@ private struct ProjectReader {
             ?? (candidates.count == 1 && folders.isEmpty ? candidates.first : nil) {
             return (absent(missing), missing)
         }
+        // A project with remote packages may take it from one of them, and a
+        // remote package's code is not read anywhere else either (CodeEdit's
+        // three were said as not found; found on a real-project trial).
+        if hasRemotePackages == nil {
+            hasRemotePackages = objects.values.contains { $0["isa"]?.string == "XCRemoteSwiftPackageReference" }
+        }
+        if hasRemotePackages == true { return nil }
         return (folders.isEmpty ? "a package kcs did not find among the project's folders"
             : "a package none of the project's local packages declares (\(folders.map { "'\($0)'" }.joined(separator: ", ")))", nil)
     }
