@@ -1007,7 +1007,8 @@ private final class UseVisitor: SyntaxVisitor {
         var value = e.value
         if let seq = value.as(SequenceExprSyntax.self), let first = seq.elements.first { value = first }
         let text = value.trimmedDescription
-        return text != "false" && text != "kCFBooleanFalse"
+        // kSecAttrSynchronizableAny reads as 0 there (readNumber of "syna"; review 8).
+        return text != "false" && text != "kCFBooleanFalse" && !text.hasSuffix("kSecAttrSynchronizableAny")
     }
 
     /// Whether a dictionary literal initialises a `var` (or is assigned to
@@ -1016,7 +1017,8 @@ private final class UseVisitor: SyntaxVisitor {
         var node = elements.parent
         while let n = node {
             if let decl = n.as(VariableDeclSyntax.self) { return decl.bindingSpecifier.tokenKind == .keyword(.var) }
-            if n.is(SequenceExprSyntax.self) { return true }  // `query = [...]`
+            // `query = [...]`, not `[...] as CFDictionary` (review 8).
+            if let seq = n.as(SequenceExprSyntax.self) { return seq.elements.contains { $0.is(AssignmentExprSyntax.self) } }
             if n.is(CodeBlockItemSyntax.self) || n.is(FunctionCallExprSyntax.self) || n.is(ReturnStmtSyntax.self) { return false }
             node = n.parent
         }

@@ -163,15 +163,22 @@ struct PackageManifest: SwiftPackage {
         elements(of: e)?.compactMap { $0.as(FunctionCallExprSyntax.self) } ?? []
     }
 
+    /// Members of Array and Sequence that make another list of the elements.
+    private static let listMethods: Set<String> = ["filter", "map", "compactMap", "flatMap", "dropFirst", "dropLast", "prefix",
+                                                   "suffix", "reversed", "sorted", "shuffled", "removing", "first", "last", "lazy"]
+
     /// The elements of an array literal, also behind a member the manifest
     /// defines on it (`[…].pro`, `[…].pro([…])`, whose array arguments are
     /// taken as more elements: Copilot for Xcode's lists were not read, in
     /// silence; found on a real-project trial). Nil for anything else.
     private static func elements(of e: ExprSyntax) -> [ExprSyntax]? {
         if let array = e.as(ArrayExprSyntax.self) { return array.elements.map(\.expression) }
-        if let member = e.as(MemberAccessExprSyntax.self), let base = member.base { return elements(of: base) }
+        // The standard library's own members change the list: not followed (review 8).
+        if let member = e.as(MemberAccessExprSyntax.self), let base = member.base, !listMethods.contains(member.declName.baseName.text) {
+            return elements(of: base)
+        }
         if let call = e.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self),
-           let base = member.base, var out = elements(of: base) {
+           !listMethods.contains(member.declName.baseName.text), let base = member.base, var out = elements(of: base) {
             for argument in call.arguments {
                 guard let more = argument.expression.as(ArrayExprSyntax.self) else { continue }
                 out += more.elements.map(\.expression)

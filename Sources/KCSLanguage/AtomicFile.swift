@@ -76,8 +76,8 @@ public enum AtomicFile {
         case replaceExcept([String], onlySuffix: String? = nil)
     }
 
-    /// Whether the path, with `.` and `..` worked out, is in /dev
-    /// (`/dev/stdout`, `/dev/fd/1`), not merely written through it.
+    /// Whether the path, with `.` and `..` worked out, is in /dev or
+    /// /proc/self/fd (`/dev/stdout`, `/dev/fd/1`), not merely written through it.
     static func isDevicePath(_ path: String) -> Bool {
         var parts: [Substring] = []
         for c in path.split(separator: "/") {
@@ -85,7 +85,7 @@ public enum AtomicFile {
             if c == ".." { _ = parts.popLast(); continue }
             parts.append(c)
         }
-        return path.hasPrefix("/") && parts.first == "dev"
+        return path.hasPrefix("/") && (parts.first == "dev" || parts.prefix(3) == ["proc", "self", "fd"])
     }
 
     /// Writes `bytes` to `path`.

@@ -185,13 +185,15 @@ public enum StatementKind: Sendable {
             switch call.request.operation {
             case .add: .atMost(2)
             case .find, .delete: .none
-            case .update: .any
+            // At most one tombstone per item it changed, said by its result;
+            // an identity's two passes, or a class from a reference, recount.
+            case .update: call.request.spec.itemClass == nil || call.request.spec.itemClass == .identity ? .any : .perChangedItem
             }
         default: .any
         }
     }
 
-    enum ItemCountChange { case none, atMost(Int), any }
+    enum ItemCountChange { case none, atMost(Int), perChangedItem, any }
 }
 
 /// `app BUNDLEID [as NAME] [team=T] [kind=…] [keychain-access-groups=[…]] [application-groups=[…]]`

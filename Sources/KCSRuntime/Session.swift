@@ -383,16 +383,21 @@ public struct Session: Sendable {
             if items > budget.limits.items { items = world.itemCount }
             itemCountMemo = items
             try budget.charge(report.statements, items: items, file, statement.range)
-            switch statement.kind.itemCountChange {
+            let change = statement.kind.itemCountChange
+            switch change {
             case .none: break
             case .atMost(let n): itemCountMemo = items + n
-            case .any: itemCountMemo = nil
+            case .perChangedItem, .any: itemCountMemo = nil
             }
             if tooDeep {
                 throw Diagnostic(.inputLimit, "includes nest deeper than the limit of \(options.limits.includeDepth)",
                                  file: file, range: statement.range, hint: "the host running this script sets the limits")
             }
             try execute(statement, file, &report, options, observer, &budget)
+            // An update that ran: a tombstone at most per item it changed
+            // (recounting every device after every update made 20,000 devices
+            // and 200,000 updates take 8.7 s; found by review).
+            if case .perChangedItem = change, let result = last?.result { itemCountMemo = items + result.count }
         } catch {
             if error.code == .runLimit { budget.stopped = true }
             report.record(error)

@@ -194,10 +194,14 @@ extension World {
                     last = performDataProtection(CallRequest(.update, twin, changes: changeTwin), as: app, on: device, prompt: prompt)
                 }
                 status = last.status
-                // The original goes by SecItemDelete_osx, which asks through
-                // the ACL of another app's item, as any delete does there; a
-                // refusal leaves it, and the copy already made stays too.
-                if status == .success, item.owner != app {
+                // The original goes by SecItemDelete_osx: another app's
+                // password is refused without a prompt (errSecInvalidOwnerEdit,
+                // as any delete there; review 8), another item asks through its
+                // ACL. A refusal leaves it, and the copy already made stays too.
+                if status == .success, item.owner != app, Self.deleteChecksOwner(item) {
+                    status = .invalidOwnerEdit
+                    last = CallResult(status: .invalidOwnerEdit, reason: .fileKeychainNotOwner, callerGroups: found.callerGroups)
+                } else if status == .success, item.owner != app {
                     switch prompt(match) {
                     case .approve?: break
                     case .cancel?, .fail?:
@@ -288,11 +292,18 @@ extension World {
         // Update and delete go on past an item that fails and say the last
         // failure (SecItemUpdate_osx lines 5438-5444, SecItemDelete_osx
         // 5493-5505, _UpdateAggregateStatus 2623-2640; audit 14, A2).
-        var failure: (status: KeychainStatus, reason: StatusReason)?
+        // Each failure with its place among the matches: the last in item
+        // order is the call's, whichever step found it (review 8).
+        var failure: (place: Int, status: KeychainStatus, reason: StatusReason)?
+        func fail(_ place: Int, _ status: KeychainStatus, _ reason: StatusReason) {
+            if failure.map({ $0.place < place }) ?? true { failure = (place, status, reason) }
+        }
+        var places: [ItemID: Int] = [:]
         var read = 0
         for id in ids where read < cap {
             guard let item = devices[device.index].fileKeychain[id] else { continue }
             read += 1
+            places[id] = read
             let found = FoundItem(id: id, item: item, groupName: Self.fileKeychainGroupName)
             if item.owner != app {
                 // Deleting another app's password compares the item's access
@@ -300,7 +311,7 @@ extension World {
                 // (_SafeSecKeychainItemDelete, lines 2177-2291; web-form
                 // internet passwords are exempt; audit 14, A1).
                 if request.operation == .delete, Self.deleteChecksOwner(item) {
-                    failure = (.invalidOwnerEdit, .fileKeychainNotOwner)
+                    fail(read, .invalidOwnerEdit, .fileKeychainNotOwner)
                     continue
                 }
                 if request.operation != .find || readsData {
@@ -311,7 +322,7 @@ extension World {
                             return CallResult(status: .authFailed, reason: .fileKeychainDenied, callerGroups: cache.names,
                                               searchedGroups: [Self.fileKeychainGroupName])
                         }
-                        failure = (.authFailed, .fileKeychainDenied)
+                        fail(read, .authFailed, .fileKeychainDenied)
                         continue
                     case nil:
                         return CallResult(status: .interactionNotAllowed, reason: .promptUnanswered,
@@ -340,7 +351,7 @@ extension World {
                 var updated = Self.applying(changes, to: found.item, group: nil)
                 updated.modified = stamp
                 if let other = devices[device.index].fileKeychain.item(withKey: updated.primaryKey), other != found.id {
-                    failure = (.duplicateItem, .duplicate(existing: other))
+                    fail(places[found.id] ?? 0, .duplicateItem, .duplicate(existing: other))
                     continue
                 }
                 devices[device.index].fileKeychain.replace(found.id, with: updated)

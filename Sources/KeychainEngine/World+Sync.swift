@@ -68,12 +68,12 @@ extension World {
             // Nothing written, deleted or moved since this account's last full sync.
             if syncedAt[account] == syncMark(members) { continue }
             // The newest version of each travelling item, and the newest deletion.
-            var newest: [PrimaryKey: StoredItem] = [:]
+            var newest: [PrimaryKey: (item: StoredItem, device: Int)] = [:]
             var deleted: [PrimaryKey: UInt64] = [:]
             for d in members {
                 for (_, item) in devices[d].keychain.allItems where travels(item, on: DeviceHandle(index: d)) {
                     let key = item.primaryKey
-                    if (newest[key]?.modified ?? 0) < item.modified { newest[key] = item }
+                    if (newest[key]?.item.modified ?? 0) < item.modified { newest[key] = (item, d) }
                 }
                 for (key, stamp) in devices[d].tombstones where (deleted[key] ?? 0) < stamp { deleted[key] = stamp }
             }
@@ -96,7 +96,14 @@ extension World {
                     }
                     devices[d].tombstones[key] = max(devices[d].tombstones[key] ?? 0, stamp)
                 }
-                for (key, winner) in newest.sorted(by: { $0.value.sequence < $1.value.sequence }) {
+                // In one order whatever the hash seed: by write time, then
+                // device, then place (a sequence is per keychain, so ties
+                // across devices went by dictionary order; found by review).
+                let ordered = newest.sorted {
+                    ($0.value.item.modified, $0.value.device, $0.value.item.sequence)
+                        < ($1.value.item.modified, $1.value.device, $1.value.item.sequence)
+                }
+                for (key, (winner, _)) in ordered {
                     if let stamp = deleted[key], stamp > winner.modified { continue }
                     // A device whose platform does not sync the class takes nothing.
                     guard travels(winner, on: DeviceHandle(index: d)) else { continue }

@@ -292,12 +292,14 @@ struct XcodeLintTests {
                 let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccessGroup as String: "\(team).com.example.other"]
                 let synced: [String: Any] = [kSecAttrSynchronizable as String: true, kSecAttrAccessGroup as String: "\(team).com.example.other"]
                 let off: [String: Any] = [kSecUseDataProtectionKeychain as String: false, kSecAttrAccessGroup as String: "\(team).com.example.other"]
+                let any: [String: Any] = [kSecAttrSynchronizable as String: kSecAttrSynchronizableAny, kSecAttrAccessGroup as String: "\(team).com.example.other"]
 
                 """)
             f.write("App/Flagged.swift", """
                 import Security
                 var flagged: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccessGroup as String: "\(team).com.example.other"]
                 func mark() { flagged[kSecUseDataProtectionKeychain as String] = true }
+                func direct() { _ = SecItemAdd([kSecAttrAccessGroup as String: "\(team).com.example.other"] as CFDictionary, nil) }
 
                 """)
             f.write("App/Parts.swift", """
@@ -310,16 +312,17 @@ struct XcodeLintTests {
             let found = d.map { "\($0.code.rawValue) \(ProjectPath.lastComponent($0.file?.name ?? "")):\($0.location?.line ?? 0)" }.sorted()
             switch sdk {
             case "macosx":
-                #expect(found == ["KCS607 Flagged.swift:2", "KCS607 Plain.swift:3", "KCS609 Parts.swift:2", "KCS609 Plain.swift:2", "KCS609 Plain.swift:4"],
-                        "\(d.map(\.message))")
+                #expect(found == ["KCS607 Flagged.swift:2", "KCS607 Plain.swift:3", "KCS609 Flagged.swift:4", "KCS609 Parts.swift:2", "KCS609 Plain.swift:2",
+                                  "KCS609 Plain.swift:4", "KCS609 Plain.swift:5"], "\(d.map(\.message))")
                 #expect(d.first { $0.code == .codeFileKeychainGroup }?.message.contains("on macOS the call goes to the file-based keychain, which ignores the access group") == true)
             case "both":
                 // Checked as its first platform (iOS), and said for the Mac too.
-                #expect(found == ["KCS607 Flagged.swift:2", "KCS607 Parts.swift:2", "KCS607 Plain.swift:2", "KCS607 Plain.swift:3", "KCS607 Plain.swift:4",
-                                  "KCS609 Parts.swift:2", "KCS609 Plain.swift:2", "KCS609 Plain.swift:4"], "\(d.map(\.message))")
+                #expect(found == ["KCS607 Flagged.swift:2", "KCS607 Flagged.swift:4", "KCS607 Parts.swift:2", "KCS607 Plain.swift:2", "KCS607 Plain.swift:3",
+                                  "KCS607 Plain.swift:4", "KCS607 Plain.swift:5", "KCS609 Flagged.swift:4", "KCS609 Parts.swift:2", "KCS609 Plain.swift:2",
+                                  "KCS609 Plain.swift:4", "KCS609 Plain.swift:5"], "\(d.map(\.message))")
             default:
-                #expect(found == ["KCS607 Flagged.swift:2", "KCS607 Parts.swift:2", "KCS607 Plain.swift:2", "KCS607 Plain.swift:3", "KCS607 Plain.swift:4"],
-                        "\(d.map(\.message))")
+                #expect(found == ["KCS607 Flagged.swift:2", "KCS607 Flagged.swift:4", "KCS607 Parts.swift:2", "KCS607 Plain.swift:2", "KCS607 Plain.swift:3",
+                                  "KCS607 Plain.swift:4", "KCS607 Plain.swift:5"], "\(d.map(\.message))")
             }
         }
     }

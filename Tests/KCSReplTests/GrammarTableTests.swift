@@ -1,5 +1,6 @@
 import Foundation
 import KCSLanguage
+import KeychainEngine
 @testable import KCSRepl
 import Testing
 
@@ -73,6 +74,11 @@ import Testing
         #expect(page.contains(expected), "grammar.md's statement table is stale: run scripts/update-grammar.sh")
         for form in StatementForm.all {
             #expect(page.contains(form.keyword), "\(form.keyword)")
+        }
+        // Every status `expect status` takes is in its table (two were
+        // missing; found by review).
+        for status in KeychainStatus.allCases {
+            #expect(page.contains("| `\(status.name)` | \(status.code) |"), "\(status.name) is missing from grammar.md's status table")
         }
     }
 }

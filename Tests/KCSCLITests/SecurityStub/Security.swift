@@ -144,6 +144,7 @@ public let errSecMissingEntitlement: OSStatus = -34018
 public let errSecRestrictedAPI: OSStatus = -34020
 public let errSecDecode: OSStatus = -26275
 public let errSecNoAccessForItem: OSStatus = -25243
+public let errSecInvalidOwnerEdit: OSStatus = -25244
 public let errSecNotAvailable: OSStatus = -25291
 public let errSecAuthFailed: OSStatus = -25293
 public let errSecDuplicateItem: OSStatus = -25299
