@@ -159,7 +159,11 @@ public struct XcodeProject: Sendable {
                  // macOS: a system extension (a network extension, ProtonVPN's
                  // OpenVPN and WireGuard) and an XPC service are signed with
                  // their own entitlements and share groups with their app.
-                 "com.apple.product-type.system-extension", "com.apple.product-type.xpc-service": self = .appExtension
+                 "com.apple.product-type.system-extension", "com.apple.product-type.xpc-service",
+                 // An Xcode source editor extension is an app extension too
+                 // (Copilot for Xcode's was dropped in silence; found on a
+                 // real-project trial).
+                 "com.apple.product-type.xcode-extension": self = .appExtension
             default: return nil
             }
         }

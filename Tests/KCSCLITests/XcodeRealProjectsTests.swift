@@ -581,14 +581,20 @@ struct XcodeRealProjectsTests {
                                              settings: ["Debug": settings, "Release": settings]))
         let helper = ["PRODUCT_BUNDLE_IDENTIFIER": "com.example.Notes.helper"]
         f.targets.append(XcodeFixture.Target(name: "Helper", settings: ["Debug": helper, "Release": helper]))
-        f.targets[0].embeds += ["Tunnel", "Helper"]
+        // An Xcode source editor extension too (Copilot for Xcode's was dropped).
+        let editor = ["PRODUCT_BUNDLE_IDENTIFIER": "com.example.Notes.editor", "CODE_SIGN_ENTITLEMENTS": "Editor/Editor.entitlements"]
+        f.targets.append(XcodeFixture.Target(name: "Editor", productType: "com.apple.product-type.xcode-extension",
+                                             settings: ["Debug": editor, "Release": editor]))
+        f.targets[0].embeds += ["Tunnel", "Helper", "Editor"]
         f.writeEntitlements("Tunnel/Tunnel.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.shared"])
+        f.writeEntitlements("Editor/Editor.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.shared"])
         f.writeProject()
         let d = try findings(f)
         #expect(!d.contains { $0.contains("Tunnel.entitlements") && $0.hasPrefix("KCS605") }, "\(d)")
         #expect(!d.contains { $0.hasPrefix("KCS604") && $0.contains("'Helper'") }, "\(d)")
         let imported = XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions(platform: "macos"))
         #expect(imported.scenario.contains("app com.example.Notes.tunnel as Tunnel kind=extension"), "\(imported.scenario)")
+        #expect(imported.scenario.contains("app com.example.Notes.editor as Editor kind=extension"), "\(imported.scenario)")
     }
 
     /// A second trial on real projects: an assignment's right-hand side was
