@@ -279,6 +279,8 @@ public struct SwiftExporter: Sendable {
                 case .one: out.append("kSecMatchLimit as String: kSecMatchLimitOne")
                 case .all: out.append("kSecMatchLimit as String: kSecMatchLimitAll")
                 case .count(let n): out.append("kSecMatchLimit as String: \(n)")
+                // Only the SecItem-shaped API makes one: a number below -1.
+                case .firstOnly: out.append("kSecMatchLimit as String: -2")
                 }
             }
             let kinds: [(ReturnKinds, String)] = [(.data, "kSecReturnData"), (.attributes, "kSecReturnAttributes"),

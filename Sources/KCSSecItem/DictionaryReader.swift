@@ -125,20 +125,29 @@ enum DictionaryReader {
         case kSecMatchLimit:
             if let s = value as? String, s == kSecMatchLimitOne { spec.limit = .one }
             else if let s = value as? String, s == kSecMatchLimitAll { spec.limit = .all }
-            // A number as query_add_match takes it: kCFNotFound (-1) is
-            // kSecMatchUnlimited; any other stops after max(n, 1) rows.
-            else if let n = integer(value) { spec.limit = n == 1 ? .one : n == -1 ? .all : .count(max(n, 0)) }
+            // A number as query_add_match takes it (CFNumberGetValue as a
+            // CFIndex, a whole Double too): kCFNotFound (-1) is
+            // kSecMatchUnlimited; SQLite reads a lower one as no limit and the
+            // walk stops after the first row (SecDbQuery.c lines 478-480,
+            // SecItemDb.c 1078; audit 14, K3): a list of one.
+            else if let n = integer(value) ?? (value as? Double).flatMap({ Int(exactly: $0) }) {
+                spec.limit = n == 1 ? .one : n == -1 ? .all : n < -1 ? .firstOnly : .count(n)
+            }
             else { return .param }
         case kSecUseDataProtectionKeychain:
             // iOS ignores the key; the Mac's client reads it as a number
             // (SecItem.cpp readNumber): anything else is no flag.
+            // Present with another value, it reads as 0 (readNumber; audit 14, K2).
             if let on = value as? Bool { spec.useDataProtectionKeychain = on }
             else if let n = integer(value) { spec.useDataProtectionKeychain = n != 0 }
+            else { spec.useDataProtectionKeychain = false }
         case kSecUseAuthenticationUI, kSecUseNoAuthenticationUI:
             // Decided after the loop: one key wins over the other.
             break
         case kSecUseOperationPrompt:
-            guard value is String else { return .param }
+            // Moved aside by the client without a type check (SecItem.m
+            // lines 1579-1584; audit 14, K4): only shown at a prompt.
+            break
         default:
             if let attribute = attributesByName[key] {
                 guard let v = attributeValue(attribute, value) else { return .param }

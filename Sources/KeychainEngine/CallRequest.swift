@@ -22,6 +22,9 @@ public enum SyncSelector: Sendable, Hashable {
 public enum MatchLimit: Sendable, Hashable {
     case one, all
     case count(Int)
+    /// A number below kCFNotFound: SQL reads every row (a negative LIMIT),
+    /// and the walk stops after the first (`++count >= q_limit`), in a list.
+    case firstOnly
 
     /// How many rows the query reads: the limit is SQL's `LIMIT`
     /// (`SecDbAppendLimit`, SecItemDb.c lines 840-842, appended by
@@ -36,6 +39,7 @@ public enum MatchLimit: Sendable, Hashable {
         case .one: 1
         case .all: Int.max
         case .count(let n): max(n, 0)
+        case .firstOnly: 1
         }
     }
 
@@ -44,7 +48,7 @@ public enum MatchLimit: Sendable, Hashable {
     public var givesSingleResult: Bool {
         switch self {
         case .one, .count(1): true
-        case .all, .count: false
+        case .all, .count, .firstOnly: false
         }
     }
 }

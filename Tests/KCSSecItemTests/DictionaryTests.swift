@@ -32,6 +32,24 @@ struct DictionaryTests {
         #expect(one.find(query).0 == errSecParam)
     }
 
+    /// Values the client does not check (audit 14): a match limit below -1
+    /// reads as no SQL limit and stops after the first row, in a list (K3);
+    /// a whole Double is a number (K3); kSecUseOperationPrompt is moved aside
+    /// whatever it holds (K4).
+    @Test("a limit below -1, a whole Double and any operation prompt are taken")
+    func uncheckedValues() {
+        let one = standardWorld().client("One")
+        #expect(one.add(password(account: "a", [kSecValueData: Data("1".utf8)])) == errSecSuccess)
+        #expect(one.add(password(account: "b", [kSecValueData: Data("2".utf8)])) == errSecSuccess)
+        let (status, result) = one.find([kSecClass: kSecClassGenericPassword, kSecAttrService: "auth", kSecMatchLimit: -2,
+                                         kSecReturnAttributes: true])
+        #expect(status == errSecSuccess && (result as? [Any])?.count == 1, "\(name(status)) \(String(describing: result))")
+        let (two, list) = one.find([kSecClass: kSecClassGenericPassword, kSecAttrService: "auth", kSecMatchLimit: 2.0,
+                                    kSecReturnAttributes: true])
+        #expect(two == errSecSuccess && (list as? [Any])?.count == 2, "\(name(two))")
+        #expect(one.find(password(account: "a", [kSecUseOperationPrompt: 42])).0 == errSecSuccess)
+    }
+
     /// SecItem.m SecItemAuthCopyParams (lines 1594-1606): no value of the
     /// auth-UI keys is refused; kSecUseAuthenticationUI wins over the
     /// deprecated kSecUseNoAuthenticationUI; only Fail and Skip change anything.
