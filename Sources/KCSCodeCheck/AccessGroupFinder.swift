@@ -1017,8 +1017,9 @@ private final class UseVisitor: SyntaxVisitor {
         var node = elements.parent
         while let n = node {
             if let decl = n.as(VariableDeclSyntax.self) { return decl.bindingSpecifier.tokenKind == .keyword(.var) }
-            // `query = [...]`, not `[...] as CFDictionary` (review 8).
-            if let seq = n.as(SequenceExprSyntax.self) { return seq.elements.contains { $0.is(AssignmentExprSyntax.self) } }
+            // `query = [...]`; `[...] as …` is the same literal, so look further
+            // up (`var q = [...] as [String: Any]`; review 8, adversarial run 17).
+            if let seq = n.as(SequenceExprSyntax.self), seq.elements.contains(where: { $0.is(AssignmentExprSyntax.self) }) { return true }
             if n.is(CodeBlockItemSyntax.self) || n.is(FunctionCallExprSyntax.self) || n.is(ReturnStmtSyntax.self) { return false }
             node = n.parent
         }

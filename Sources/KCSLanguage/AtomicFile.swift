@@ -76,16 +76,12 @@ public enum AtomicFile {
         case replaceExcept([String], onlySuffix: String? = nil)
     }
 
-    /// Whether the path, with `.` and `..` worked out, is in /dev or
-    /// /proc/self/fd (`/dev/stdout`, `/dev/fd/1`), not merely written through it.
+    /// Whether the path names the caller's own standard output or error,
+    /// as written (`/dev/stdout`, `/dev/fd/1`, `/proc/self/fd/2`): a shell
+    /// may redirect them to a file. Nothing else under /dev or /proc counts
+    /// (`/dev/fd/../cwd/…` reached a template; found by adversarial testing).
     static func isDevicePath(_ path: String) -> Bool {
-        var parts: [Substring] = []
-        for c in path.split(separator: "/") {
-            if c == "." { continue }
-            if c == ".." { _ = parts.popLast(); continue }
-            parts.append(c)
-        }
-        return path.hasPrefix("/") && (parts.first == "dev" || parts.prefix(3) == ["proc", "self", "fd"])
+        ["/dev/stdout", "/dev/stderr", "/dev/fd/1", "/dev/fd/2", "/proc/self/fd/1", "/proc/self/fd/2"].contains(path)
     }
 
     /// Writes `bytes` to `path`.

@@ -165,6 +165,16 @@ public enum EntitlementShape {
             // reported device behaviour).
             fixed = "group." + rest
         }
+        // A Mac app's usual shape is the team prefix (a `group.` name there
+        // needs a provisioning profile): offered first (found on a
+        // real-project trial).
+        if macOS, let teamID {
+            let prefixed = "\(teamID).\(group)"
+            return Finding(code: .lintAppGroupShape, group: group,
+                           message: "app group \(group) starts with neither the team prefix nor group.",
+                           hint: "did you mean \(prefixed)? a Mac app's groups carry the team prefix (group.… ones need a provisioning profile)",
+                           fix: prefixed)
+        }
         return Finding(code: .lintAppGroupShape, group: group,
                        message: "app group \(group) does not start with group.",
                        hint: "did you mean \(fixed)? app groups are named group.…: write \(fixed)"

@@ -155,6 +155,10 @@ package struct Explainer {
         case .promptCanceled: return "the user canceled the authentication prompt (errSecUserCanceled)"
         case .promptFailed: return "authentication failed or was tried too often (errSecAuthFailed)"
         case .promptNotAllowed: return "the item needs a prompt and auth-ui=fail forbids one"
+        case .identityQueryColumn(let a):
+            return "an identity query selects only the certificate's label, issuer, serial number, subject key ID and token ID "
+                + "beside the key's columns: \(a.constantName) is no column there, and SQLite's error is errSecNotAvailable; "
+                + "find the certificate by it, then the identity by issuer and serial number"
         case .identityReferenceUpdate:
             return "an update by an identity's persistent reference without class=identity reaches securityd as an identity query, "
                 + "which no update writes (errSecInternal, asserted by Apple's secitemfunctionality test); "

@@ -397,7 +397,11 @@ public struct Session: Sendable {
             // An update that ran: a tombstone at most per item it changed
             // (recounting every device after every update made 20,000 devices
             // and 200,000 updates take 8.7 s; found by review).
-            if case .perChangedItem = change, let result = last?.result { itemCountMemo = items + result.count }
+            // A failed update may have moved some (a Mac move makes its copies
+            // before a refused delete; found by adversarial testing): recounted.
+            if case .perChangedItem = change, let result = last?.result, result.status == .success {
+                itemCountMemo = items + result.count
+            }
         } catch {
             if error.code == .runLimit { budget.stopped = true }
             report.record(error)

@@ -98,6 +98,9 @@ public enum StatusReason: Sendable, Hashable {
     /// securityd gets an `idnt` query, which no update can write (Apple's
     /// secitemfunctionality.m lines 383-396 assert errSecInternal).
     case identityReferenceUpdate
+    /// An identity query naming a certificate column the identity's SQL does
+    /// not select (errSecNotAvailable, from SQLite's error).
+    case identityQueryColumn(ItemAttribute)
     /// macOS and Catalyst: no entitlement counts (an app ID without a
     /// validating profile and no keychain-access-groups).
     case unprovisioned

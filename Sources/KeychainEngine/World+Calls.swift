@@ -720,6 +720,15 @@ extension World {
             return CallResult(status: .param, reason: .persistentRefWithAttributes, callerGroups: cache.names,
                               searchedGroups: searched)
         }
+        // An identity's SQL joins the keys with a few certificate columns
+        // (`crowid, labl, issr, slnr, skid, tkid`, SecItemDb.c lines
+        // 858-866); another certificate column in the query is no column
+        // there, and SQLite's error is errSecNotAvailable (SecItem.m lines
+        // 142-146; reported on a device, Apple forum thread 748892).
+        if itemClass == .identity,
+           let bad = spec.attributes.entries.first(where: { $0.attribute == .certificateType || $0.attribute == .publicKeyHash })?.attribute {
+            return CallResult(status: .notAvailable, reason: .identityQueryColumn(bad), callerGroups: cache.names, searchedGroups: searched)
+        }
         let matches = devices[device.index].keychain.foundItems(spec, itemClass, in: groups, names: groupNames,
                                                                 certificateGroups: cache.searchIDs)
         var context = contextUse(spec, device)

@@ -300,6 +300,8 @@ struct XcodeLintTests {
                 var flagged: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccessGroup as String: "\(team).com.example.other"]
                 func mark() { flagged[kSecUseDataProtectionKeychain as String] = true }
                 func direct() { _ = SecItemAdd([kSecAttrAccessGroup as String: "\(team).com.example.other"] as CFDictionary, nil) }
+                var typed = [kSecAttrAccessGroup as String: "\(team).com.example.other"] as [String: Any]
+                func markTyped() { typed[kSecUseDataProtectionKeychain as String] = true }
 
                 """)
             f.write("App/Parts.swift", """
@@ -312,17 +314,17 @@ struct XcodeLintTests {
             let found = d.map { "\($0.code.rawValue) \(ProjectPath.lastComponent($0.file?.name ?? "")):\($0.location?.line ?? 0)" }.sorted()
             switch sdk {
             case "macosx":
-                #expect(found == ["KCS607 Flagged.swift:2", "KCS607 Plain.swift:3", "KCS609 Flagged.swift:4", "KCS609 Parts.swift:2", "KCS609 Plain.swift:2",
+                #expect(found == ["KCS607 Flagged.swift:2", "KCS607 Flagged.swift:5", "KCS607 Plain.swift:3", "KCS609 Flagged.swift:4", "KCS609 Parts.swift:2", "KCS609 Plain.swift:2",
                                   "KCS609 Plain.swift:4", "KCS609 Plain.swift:5"], "\(d.map(\.message))")
                 #expect(d.first { $0.code == .codeFileKeychainGroup }?.message.contains("on macOS the call goes to the file-based keychain, which ignores the access group") == true)
             case "both":
                 // Checked as its first platform (iOS), and said for the Mac too.
-                #expect(found == ["KCS607 Flagged.swift:2", "KCS607 Flagged.swift:4", "KCS607 Parts.swift:2", "KCS607 Plain.swift:2", "KCS607 Plain.swift:3",
+                #expect(found == ["KCS607 Flagged.swift:2", "KCS607 Flagged.swift:4", "KCS607 Flagged.swift:5", "KCS607 Parts.swift:2", "KCS607 Plain.swift:2", "KCS607 Plain.swift:3",
                                   "KCS607 Plain.swift:4", "KCS607 Plain.swift:5", "KCS609 Flagged.swift:4", "KCS609 Parts.swift:2", "KCS609 Plain.swift:2",
                                   "KCS609 Plain.swift:4", "KCS609 Plain.swift:5"], "\(d.map(\.message))")
             default:
-                #expect(found == ["KCS607 Flagged.swift:2", "KCS607 Flagged.swift:4", "KCS607 Parts.swift:2", "KCS607 Plain.swift:2", "KCS607 Plain.swift:3",
-                                  "KCS607 Plain.swift:4", "KCS607 Plain.swift:5"], "\(d.map(\.message))")
+                #expect(found == ["KCS607 Flagged.swift:2", "KCS607 Flagged.swift:4", "KCS607 Flagged.swift:5", "KCS607 Parts.swift:2", "KCS607 Plain.swift:2",
+                                  "KCS607 Plain.swift:3", "KCS607 Plain.swift:4", "KCS607 Plain.swift:5"], "\(d.map(\.message))")
             }
         }
     }

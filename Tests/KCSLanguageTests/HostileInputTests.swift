@@ -306,6 +306,18 @@ import KeychainEngine
         Self.expectStopped(text, at: 34) { $0.items = 50 }
     }
 
+    /// A Mac move to sync=true of another app's passwords makes its copies
+    /// and then fails (errSecInvalidOwnerEdit): a failed update is counted
+    /// again (301,000 items went past a limit of 100,000, unreported; found
+    /// by adversarial testing).
+    @Test func aFailedMoveStillCountsTowardTheItemLimit() {
+        var text = "platform macos 15\nteam SKMME9E2Y8\napp com.x.A as A\napp com.x.B as B\n"
+        for i in 0..<30 { text += "as A add generic-password service=\"s\" account=\"\(i)\" data=\"x\"\n" }
+        text += String(repeating: "user approves\n", count: 90)
+        text += "as B update generic-password service=\"s\" limit=all set sync=true data=\"y\" service=\"u\"\nwait 1\n"
+        Self.expectStopped(text, at: 126) { $0.items = 50 }
+    }
+
     /// Inside one long statement: a matrix of many rows stops at the limit.
     @Test func outputLimitStopsShowMatrixInsideTheStatement() {
         var text = "team SKMME9E2Y8\napp com.x.A\n"

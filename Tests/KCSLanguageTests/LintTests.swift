@@ -84,6 +84,9 @@ import Testing
         // An empty part (eduVPN's `$(AppIdentifierPrefix).$(APP_ID)`).
         let doubled = EntitlementShape.keychainGroup("SKMME9E2Y8..org.eduvpn.client", teamID: "SKMME9E2Y8")
         #expect(doubled?.message == "keychain group SKMME9E2Y8..org.eduvpn.client has an empty part" && doubled?.fix == "SKMME9E2Y8.org.eduvpn.client")
+        // A Mac app: the team prefix is offered first (real projects 12, F8).
+        let mac = EntitlementShape.applicationGroup("com.example.suite", teamID: "SKMME9E2Y8", macOS: true)
+        #expect(mac?.fix == "SKMME9E2Y8.com.example.suite" && mac?.hint.hasPrefix("did you mean SKMME9E2Y8.com.example.suite?") == true)
         // The same words as for an entitlements file.
         let file = EntitlementShape.keychainGroup("com.example.shared", teamID: "SKMME9E2Y8")
         #expect(file?.message == inline.first?.message && file?.hint == inline.first?.hint)
