@@ -263,9 +263,17 @@ package struct Explainer {
         for other in world.deviceHandles where other != last.device {
             let device = world[other]
             for c in world.matches(for: last.call.request, as: last.app, on: other) {
+                // What would carry it here: sync, and a backup restored here
+                // (which brings no this-device-only item, and leaves out one
+                // whose access control needs the user; found checking reported
+                // device behaviour: a missing key was blamed on sync alone).
+                let restore = c.item.accessibility.isThisDeviceOnly
+                    ? "; a backup restored onto another device brings no \(c.item.accessibility.rawValue) item either"
+                    : c.item.accessControl?.requiresAuthentication == true
+                    ? "; a backup leaves out an item whose access control needs the user" : ""
                 let why: String
                 if !c.item.synchronizable {
-                    why = "it is not synchronizable, so iCloud Keychain does not carry it"
+                    why = "it is not synchronizable, so iCloud Keychain does not carry it" + restore
                 } else if c.item.accessibility.isThisDeviceOnly {
                     why = "it is \(c.item.accessibility.rawValue), so it never leaves \(device.name)"
                 } else if device.account != here.account {

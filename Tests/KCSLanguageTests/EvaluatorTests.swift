@@ -125,12 +125,17 @@ struct EvaluatorTests {
             device iPad
             on iPad as A add generic-password account="a" sync=true
             on iPad as A add generic-password account="b"
+            on iPad as A add generic-password account="c" accessible=when-unlocked-this-device-only
             as A find generic-password account="a" sync=true
             explain
             as A find generic-password account="b"
             explain
+            as A find generic-password account="c"
+            explain
             """, observer: { if case .output(let text) = $0 { outputs.append(text) } })
-        #expect(outputs.count == 2)
+        #expect(outputs.count == 3)
+        // Nor would a restore bring it (a reported key missing after one was blamed on sync alone).
+        #expect(outputs[2].contains("a backup restored onto another device brings no when-unlocked-this-device-only item either"), "\(outputs[2])")
         #expect(outputs[0].contains("on iPad: generic-password account=\"a\" sync=true in SKMME9E2Y8.com.x.A would match; it has not been synced yet ('sync')"))
         #expect(outputs[1].contains("it is not synchronizable, so iCloud Keychain does not carry it"))
     }
