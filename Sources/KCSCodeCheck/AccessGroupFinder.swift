@@ -1047,8 +1047,18 @@ private final class UseVisitor: SyntaxVisitor {
     lazy var fileNamesRouting: Bool = {
         guard let root = walkedRoot else { return true }
         let keys = Set(Self.dataProtectionKeys)
-        return root.tokens(viewMode: .sourceAccurate).contains { keys.contains($0.text) }
+        let tokens = root.tokens(viewMode: .sourceAccurate).map(\.text)
+        for (i, token) in tokens.enumerated() where keys.contains(token) {
+            // A value that routes nowhere written with it (`= false`,
+            // `: kSecAttrSynchronizableAny`) does not count (found by
+            // adversarial testing); one not seen within a few tokens does.
+            let value = tokens[(i + 1)..<min(i + 9, tokens.count)].first { Self.knownValues.contains($0) }
+            if !(value.map(Self.routesNowhere.contains) ?? false) { return true }
+        }
+        return false
     }()
+    static let routesNowhere: Set<String> = ["false", "kCFBooleanFalse", "kSecAttrSynchronizableAny"]
+    static let knownValues: Set<String> = routesNowhere.union(["true", "kCFBooleanTrue"])
     /// The tree being walked.
     var walkedRoot: Syntax?
 

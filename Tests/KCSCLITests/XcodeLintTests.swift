@@ -307,6 +307,7 @@ struct XcodeLintTests {
             f.write("App/Parts.swift", """
                 import Security
                 func parts(_ group: String) { var q: [String: Any] = [:]; q[kSecAttrAccessGroup as String] = "\(team).com.example.other"; _ = q }
+                func any() { var q: [String: Any] = [:]; q[kSecAttrSynchronizable as String] = kSecAttrSynchronizableAny; _ = q }
 
                 """)
             f.writeProject()
