@@ -277,7 +277,21 @@ extension World {
         query.accessibility = nil
         query.synchronizable = .any
         let storedClass: ItemClass = itemClass == .identity ? .certificate : itemClass
-        let ids = Self.matchingItems(query, storedClass, in: [fileGroup], of: devices[device.index].fileKeychain)
+        var ids = Self.matchingItems(query, storedClass, in: [fileGroup], of: devices[device.index].fileKeychain)
+        // An identity there is found by walking private keys and pairing each
+        // with its certificate (SecIdentitySearchCreate, SecItem.cpp line 3213;
+        // IdentityCursor.cpp line 241): a certificate without a private key
+        // is no identity (audit 14, A7, likely).
+        // The keys by application label, once per call (a scan per
+        // certificate would be certificates × keys).
+        var keysByLabel: [AttributeValue: [ItemID]] = [:]
+        if itemClass == .identity {
+            let keychain = devices[device.index].fileKeychain
+            for id in keychain.items(of: .key, in: fileGroup) {
+                if let label = keychain[id]?.comparedValue(.applicationLabel) { keysByLabel[label, default: []].append(id) }
+            }
+            ids = ids.filter { pairedKeys($0, device, keysByLabel, keyClass: "private").first != nil }
+        }
         // SecItemCopyMatching_osx returns one match unless the query says
         // otherwise, and SecItemUpdate_osx and SecItemDelete_osx act on what
         // it returns: without limit=all they change or delete the first match only.
@@ -361,10 +375,29 @@ extension World {
                               searchedGroups: searched, items: results)
         case .delete:
             for found in taken {
+                // An identity goes with its public and private keys
+                // (_DeleteIdentity, lines 2591-2620; audit 14, A7).
+                if itemClass == .identity {
+                    for key in pairedKeys(found.id, device, keysByLabel, keyClass: nil) {
+                        devices[device.index].fileKeychain.remove(key)
+                    }
+                }
                 devices[device.index].fileKeychain.remove(found.id)
             }
             return CallResult(status: failure?.status ?? .success, reason: failure?.reason ?? .succeeded, callerGroups: cache.names,
                               searchedGroups: searched, items: taken)
+        }
+    }
+
+    /// The file keychain's keys whose application label is the certificate's
+    /// public key hash (from `byLabel`), of one key class or of any.
+    private func pairedKeys(_ certificate: ItemID, _ device: DeviceHandle, _ byLabel: [AttributeValue: [ItemID]],
+                            keyClass: String?) -> [ItemID] {
+        let keychain = devices[device.index].fileKeychain
+        guard let hash = keychain[certificate]?.comparedValue(.publicKeyHash) else { return [] }
+        return (byLabel[hash] ?? []).filter { id in
+            guard let key = keychain[id] else { return false }
+            return keyClass.map { key.comparedValue(.keyClass) == .string(AttributeText($0)) } ?? true
         }
     }
 
