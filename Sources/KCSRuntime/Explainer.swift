@@ -218,7 +218,7 @@ package struct Explainer {
         var unsearched: [String] = []
         if platform.family == .macos, !World.reachesFileKeychain(spec, on: platform), let c = spec.itemClass {
             let n = world.fileKeychainCount(of: c, on: last.device)
-            let counted = c == .identity ? "certificate" : cls
+            let counted = c.table.rawValue
             if n > 0 {
                 unsearched = ["the Mac's file-based keychain holds \(n) \(counted) item\(n == 1 ? "" : "s"), which this call does not search: "
                               + "with sync=true, an access control or data-protection=true it goes to the data-protection keychain only"]

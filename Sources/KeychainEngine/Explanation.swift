@@ -35,7 +35,7 @@ extension World {
     /// holds: what a call that goes to the data-protection keychain alone
     /// does not search, said when it finds nothing there.
     public func fileKeychainCount(of itemClass: ItemClass, on device: DeviceHandle) -> Int {
-        devices[device.index].fileKeychain.firstItems(of: [itemClass == .identity ? .certificate : itemClass], limit: 0).total
+        devices[device.index].fileKeychain.firstItems(of: [itemClass.table], limit: 0).total
     }
 
     /// The items a find of `request` by `app` would match on `device`, by
@@ -67,7 +67,7 @@ extension World {
         } else {
             searched = cache.searchIDs
         }
-        let classes: [ItemClass] = itemClass == .identity ? [.certificate] : [itemClass]
+        let classes = [itemClass.table]
         var result: [Candidate] = []
         let keychain = devices[device.index].keychain
         let (items, total) = keychain.firstItems(of: classes, limit: first)
@@ -119,7 +119,7 @@ extension World {
         } else {
             searched = cache.searchIDs
         }
-        let table: ItemClass = itemClass == .identity ? .certificate : itemClass
+        let table = itemClass.table
         var best: (sequence: UInt64, item: StoredItem, difference: PassOverReason)?
         for g in searched where cache.ids.contains(g) {
             devices[device.index].keychain.forEach(of: table, in: g) { _, item in

@@ -7,6 +7,10 @@ public enum ItemClass: String, Sendable, Hashable, CaseIterable {
     /// Not stored: an identity is a certificate together with its private key.
     case identity
 
+    /// The class whose table holds this class's items: an identity is
+    /// stored as its certificate, found with its private key beside it.
+    public var table: ItemClass { self == .identity ? .certificate : self }
+
     /// The Security framework's constant name.
     public var constantName: String {
         switch self {

@@ -467,8 +467,7 @@ extension World {
     /// aside); `sync`, when given, stands for the query's sync value.
     static func matches(_ item: StoredItem, _ spec: ItemSpec, sync: SyncSelector? = nil) -> Bool {
         if let ref = spec.persistentRef {
-            let table: ItemClass = ref.itemClass == .identity ? .certificate : ref.itemClass
-            guard table == item.itemClass, ref.names(item), ref.inFileKeychain == (item.owner != nil) else { return false }
+            guard ref.itemClass.table == item.itemClass, ref.names(item), ref.inFileKeychain == (item.owner != nil) else { return false }
         }
         // 3: a query that does not mention synchronizable matches only
         // non-synchronizable items (SecDbQuery.c query_create_with_limit),

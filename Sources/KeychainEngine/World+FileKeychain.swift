@@ -36,7 +36,7 @@ extension World {
         // 3639-3660; audit 14, A5).
         if let ref = request.spec.persistentRef {
             let fileGroup = intern(Self.fileKeychainGroupName)
-            let target = devices[device.index].fileKeychain.items(of: ref.itemClass == .identity ? .certificate : ref.itemClass, in: fileGroup)
+            let target = devices[device.index].fileKeychain.items(of: ref.itemClass.table, in: fileGroup)
                 .first { devices[device.index].fileKeychain[$0].map(ref.names) == true }
             guard let target else {
                 return CallResult(status: .itemNotFound, reason: .noMatch, callerGroups: cache.names, searchedGroups: [Self.fileKeychainGroupName])
@@ -250,7 +250,7 @@ extension World {
             return CallResult(status: .param, reason: .fileKeychainIdentityAdd, callerGroups: cache.names,
                               searchedGroups: [Self.fileKeychainGroupName])
         }
-        var item = StoredItem(itemClass: itemClass == .identity ? .certificate : itemClass, group: fileGroup,
+        var item = StoredItem(itemClass: itemClass, group: fileGroup,
                               synchronizable: false, accessibility: itemClass.defaultAccessibility, accessControl: nil,
                               attributes: spec.attributes, data: spec.data)
         item.owner = app
@@ -276,7 +276,7 @@ extension World {
         query.accessGroup = nil
         query.accessibility = nil
         query.synchronizable = .any
-        let storedClass: ItemClass = itemClass == .identity ? .certificate : itemClass
+        let storedClass = itemClass.table
         var ids = Self.matchingItems(query, storedClass, in: [fileGroup], of: devices[device.index].fileKeychain)
         // An identity there is found by walking private keys and pairing each
         // with its certificate (SecIdentitySearchCreate, SecItem.cpp line 3213;
