@@ -255,8 +255,7 @@ extension World {
                               attributes: spec.attributes, data: spec.data)
         item.owner = app
         item.modified = tick()
-        if devices[device.index].fileKeychain.item(withKey: item.primaryKey) != nil,
-           let existing = devices[device.index].fileKeychain.item(withKey: item.primaryKey) {
+        if let existing = devices[device.index].fileKeychain.item(withKey: item.primaryKey) {
             return CallResult(status: .duplicateItem, reason: .duplicate(existing: existing), callerGroups: cache.names,
                               searchedGroups: [Self.fileKeychainGroupName])
         }
