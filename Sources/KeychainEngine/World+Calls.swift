@@ -585,12 +585,7 @@ extension World {
         // The reference names the certificate's row; the key pairs with it.
         keySpec.persistentRef = nil
         if spec.persistentRef != nil && spec.synchronizable == nil { keySpec.synchronizable = .any }
-        // The keys by application label, so the join is linear (a nested
-        // loop took 26 s for 8,000 identities; found by adversarial testing).
-        var keysByLabel: [AttributeValue: [ItemID]] = [:]
-        for keyID in matchingItems(keySpec, .key, in: groups, of: keychain) {
-            if let label = keychain[keyID]?.comparedValue(.applicationLabel) { keysByLabel[label, default: []].append(keyID) }
-        }
+        let keysByLabel = keysByApplicationLabel(matchingItems(keySpec, .key, in: groups, of: keychain), in: keychain)
         var found: [FoundItem] = []
         for certID in matchingItems(certSpec, .certificate, in: certificateGroups ?? groups, of: keychain) {
             guard let cert = keychain[certID] else { continue }
@@ -609,6 +604,17 @@ extension World {
             }
         }
         return found
+    }
+
+    /// Keys by application label, the column an identity's certificate
+    /// joins on with its public key hash, so a join is linear (a nested
+    /// loop took 26 s for 8,000 identities; found by adversarial testing).
+    static func keysByApplicationLabel(_ keys: [ItemID], in keychain: Keychain) -> [AttributeValue: [ItemID]] {
+        var byLabel: [AttributeValue: [ItemID]] = [:]
+        for id in keys {
+            if let label = keychain[id]?.comparedValue(.applicationLabel) { byLabel[label, default: []].append(id) }
+        }
+        return byLabel
     }
 
     /// Walks matches in insertion order, stopping the whole call at the first

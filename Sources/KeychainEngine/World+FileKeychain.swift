@@ -286,10 +286,8 @@ extension World {
         var keysByLabel: [AttributeValue: [ItemID]] = [:]
         if itemClass == .identity {
             let keychain = devices[device.index].fileKeychain
-            for id in keychain.items(of: .key, in: fileGroup) {
-                if let label = keychain[id]?.comparedValue(.applicationLabel) { keysByLabel[label, default: []].append(id) }
-            }
-            ids = ids.filter { pairedKeys($0, device, keysByLabel, keyClass: "private").first != nil }
+            keysByLabel = Self.keysByApplicationLabel(keychain.items(of: .key, in: fileGroup), in: keychain)
+            ids = ids.filter { pairedKeys($0, device, keysByLabel, keyClass: .string("private")).first != nil }
         }
         // SecItemCopyMatching_osx returns one match unless the query says
         // otherwise, and SecItemUpdate_osx and SecItemDelete_osx act on what
@@ -391,12 +389,12 @@ extension World {
     /// The file keychain's keys whose application label is the certificate's
     /// public key hash (from `byLabel`), of one key class or of any.
     private func pairedKeys(_ certificate: ItemID, _ device: DeviceHandle, _ byLabel: [AttributeValue: [ItemID]],
-                            keyClass: String?) -> [ItemID] {
+                            keyClass: AttributeValue?) -> [ItemID] {
         let keychain = devices[device.index].fileKeychain
         guard let hash = keychain[certificate]?.comparedValue(.publicKeyHash) else { return [] }
         return (byLabel[hash] ?? []).filter { id in
             guard let key = keychain[id] else { return false }
-            return keyClass.map { key.comparedValue(.keyClass) == .string(AttributeText($0)) } ?? true
+            return keyClass.map { key.comparedValue(.keyClass) == $0 } ?? true
         }
     }
 
