@@ -1008,7 +1008,7 @@ private final class UseVisitor: SyntaxVisitor {
         if let seq = value.as(SequenceExprSyntax.self), let first = seq.elements.first { value = first }
         let text = value.trimmedDescription
         // kSecAttrSynchronizableAny reads as 0 there (readNumber of "syna"; review 8).
-        return text != "false" && text != "kCFBooleanFalse" && !text.hasSuffix("kSecAttrSynchronizableAny")
+        return !routesNowhere.contains(text) && !text.hasSuffix("kSecAttrSynchronizableAny")
     }
 
     /// Whether a dictionary literal initialises a `var` (or is assigned to
