@@ -80,11 +80,29 @@ public enum CanonicalLayout {
             guard !content.isEmpty,
                   let formatted = try? format(SourceFile(name: name, bytes: content)) else { continue }
             out += bytes[copied..<block.content.start]
-            out += formatted
+            // A document written with CRLF line ends keeps them: the
+            // block's opening fence line says which the document uses
+            // (a block of LF lines in a CRLF file was mixed endings).
+            if endsInCRLF(bytes, lineBefore: block.content.start) {
+                // Lines kept as written (a statement with an error) have theirs.
+                var previous: UInt8 = 0
+                for b in formatted {
+                    if b == 0x0A && previous != 0x0D { out.append(0x0D) }
+                    out.append(b)
+                    previous = b
+                }
+            } else {
+                out += formatted
+            }
             copied = block.content.end
         }
         out += bytes[copied...]
         return out
+    }
+
+    /// Whether the line that ends just before `start` ends in CR LF.
+    private static func endsInCRLF(_ bytes: [UInt8], lineBefore start: Int) -> Bool {
+        start >= 2 && start <= bytes.count && bytes[start - 1] == 0x0A && bytes[start - 2] == 0x0D
     }
 
     /// The tokens that carry meaning, as text: newlines collapsed to one

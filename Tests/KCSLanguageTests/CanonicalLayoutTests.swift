@@ -111,6 +111,17 @@ import Testing
         #expect(out == "# Title  \n\n```kcs\nlock  # a\n\nunlock\n```\n\n```output\nlock   x  \n```\n   ```kcs\n  lock  \n   ```\ntext  \n")
     }
 
+    /// A CRLF document keeps CRLF in the blocks it formats, also on lines
+    /// kept as written (a statement with an error), and stays stable.
+    @Test func markdownKeepsCRLFLineEnds() {
+        let doc = "# T\r\n\r\n```kcs\r\nlock   # a\r\n\r\n\r\nunlock\r\nas ( x\r\n```\r\ntext\r\n"
+        let once = CanonicalLayout.formatMarkdown(Array(doc.utf8), name: "d.md")
+        let out = String(decoding: once, as: UTF8.self)
+        #expect(out == "# T\r\n\r\n```kcs\r\nlock  # a\r\n\r\nunlock\r\nas ( x\r\n```\r\ntext\r\n")
+        #expect(!out.replacingOccurrences(of: "\r\n", with: "").contains("\n"), "a bare LF in \(out.debugDescription)")
+        #expect(CanonicalLayout.formatMarkdown(once, name: "d.md") == once)
+    }
+
     /// Every shipped script and every kcs block of the docs: formatting is
     /// idempotent and keeps the tokens.
     @Test func idempotentOnEveryExampleAndDoc() throws {
