@@ -86,6 +86,11 @@ public struct AppTarget: Sendable, Hashable {
     /// signed without one (`signing=no-app-id`).
     public var appID: String? { signing == .noAppID ? nil : teamID.map { "\(appIDPrefix ?? $0).\(bundleID)" } }
 
+    /// Whether the app's application groups are among its access groups: an
+    /// App Clip's are ignored (`SecTaskCopyAccessGroups`, "Ignoring … because
+    /// client is API-restricted").
+    public var listsApplicationGroups: Bool { kind != .appClip }
+
     /// The access-group list in the order `SecTaskCopyAccessGroups` builds it
     /// (OSX/sec/ipc/server_entitlement_helpers.c, Security-61901.0.87.0.1):
     /// keychain-access-groups, associated application identifiers, the app
@@ -97,7 +102,7 @@ public struct AppTarget: Sendable, Hashable {
         var list = keychainAccessGroups
         list.append(contentsOf: associatedApplicationIdentifiers)
         if let appID { list.append(appID) }
-        if kind != .appClip { list.append(contentsOf: applicationGroups) }
+        if listsApplicationGroups { list.append(contentsOf: applicationGroups) }
         // com.apple.token is read-only, so it goes last: a write without an
         // explicit group must never default to it.
         if let i = list.firstIndex(of: Self.tokenGroup) {
@@ -142,7 +147,7 @@ public struct AppTarget: Sendable, Hashable {
     public var isUnsigned: Bool {
         // Whether there is an app ID, without building it (this is on every call's path).
         (teamID == nil || signing == .noAppID) && keychainAccessGroups.isEmpty && associatedApplicationIdentifiers.isEmpty
-            && (applicationGroups.isEmpty || kind == .appClip)
+            && (applicationGroups.isEmpty || !listsApplicationGroups)
     }
 
     /// Element 0 of the list, never the read-only token group (an add
@@ -155,7 +160,7 @@ public struct AppTarget: Sendable, Hashable {
     /// application-groups).
     public var defaultGroup: String? {
         (keychainAccessGroups + associatedApplicationIdentifiers + [appID].compactMap { $0 }
-            + (kind == .appClip ? [] : applicationGroups))
+            + (listsApplicationGroups ? applicationGroups : []))
             .first { $0 != Self.tokenGroup }
     }
 

@@ -8,6 +8,7 @@ extension World {
         _ request: CallRequest, as app: AppHandle, on device: DeviceHandle = .this,
         prompt: (FoundItem) -> PromptAnswer? = { _ in nil }
     ) -> CallResult {
+        settleCaches()
         // macOS: calls without the data-protection flag (and not for
         // synchronizable items) go to the file-based keychain, queries to both.
         // A persistent reference names a row of one keychain.

@@ -130,6 +130,22 @@ public struct World: Sendable {
     }
     /// The same as the Mac's keychain daemon builds them (macOS, Catalyst).
     private var macCaches: [AppCache] = []
+    /// Apps whose cached lists `group` declarations have made out of date:
+    /// rebuilt once, when a call needs them (``settleCaches()``), and built
+    /// aside meanwhile for a question that cannot store them. Rebuilt at
+    /// every declaration, 20,000 `group G APP` lines for one app took 100 s
+    /// (found by adversarial testing); the group holders stay current.
+    private var staleCaches: Set<Int> = []
+    /// Per app, the names its two declared lists hold, for `group` lines: a
+    /// search of a list per line was quadratic too (100,000 lines: 32 s).
+    /// Made at an app's first `group` line; dropped when anything else
+    /// changes its entitlements.
+    private var declaredGroups: [Int: DeclaredGroups] = [:]
+
+    struct DeclaredGroups {
+        var keychainAccessGroups: Set<String>
+        var applicationGroups: Set<String>
+    }
 
     /// An app's access groups as the call path needs them, built once per
     /// app and platform kind and replaced when a declaration changes them.
@@ -307,7 +323,7 @@ public struct World: Sendable {
     /// Whether `group` is in the app's access-group list, asked of the cached
     /// list: a comparison per entry, no hashing, no list built.
     public func isEntitled(_ app: AppHandle, to group: String) -> Bool {
-        appCaches[app.index].id(of: group, print: nameFingerprint(group)) != nil
+        listCache(app).id(of: group, print: nameFingerprint(group)) != nil
     }
 
     /// Whether the app lacks `group` and whether `group` may be one of its
@@ -315,7 +331,7 @@ public struct World: Sendable {
     /// which), with one pass over the group's bytes: lint asks this of every
     /// group a call names.
     public func lacks(_ group: String, app: AppHandle) -> (lacks: Bool, mayBeUnprefixed: Bool) {
-        let print = nameFingerprint(group), cache = appCaches[app.index]
+        let print = nameFingerprint(group), cache = listCache(app)
         guard cache.id(of: group, print: print) == nil else { return (false, false) }
         return (true, cache.barePrints.contains(print))
     }
@@ -348,24 +364,56 @@ public struct World: Sendable {
     /// names took 54 s (found by adversarial testing).
     public mutating func addGroup(_ name: String, to targets: [AppHandle]) throws(WorldError) {
         var done = Set<Int>()
+        let isApplicationGroup = name.hasPrefix("group.")
         for handle in targets where done.insert(handle.index).inserted {
-            var app = apps[handle.index]
-            if name.hasPrefix("group.") {
-                if app.applicationGroups.contains(name) { continue }
-                app.applicationGroups.append(name)
-            } else {
-                guard let teamID = app.teamID else { throw .groupNeedsTeam(group: name, app: app.name) }
-                let group = "\(teamID).\(name)"
-                if app.keychainAccessGroups.contains(group) { continue }
-                app.keychainAccessGroups.append(group)
+            // Changed in place: a copy of the app made every append copy its
+            // whole list.
+            // The sets are changed in place in the table, and the lists in
+            // the app: a copy of either made every line copy it whole.
+            if declaredGroups[handle.index] == nil {
+                declaredGroups[handle.index] = DeclaredGroups(
+                    keychainAccessGroups: Set(apps[handle.index].keychainAccessGroups),
+                    applicationGroups: Set(apps[handle.index].applicationGroups))
             }
-            apps[handle.index] = app
-            refreshCache(handle)
+            let listed: String
+            if isApplicationGroup {
+                guard declaredGroups[handle.index]?.applicationGroups.insert(name).inserted == true else { continue }
+                apps[handle.index].applicationGroups.append(name)
+                listed = name
+            } else {
+                guard let teamID = apps[handle.index].teamID else {
+                    throw .groupNeedsTeam(group: name, app: apps[handle.index].name)
+                }
+                listed = "\(teamID).\(name)"
+                guard declaredGroups[handle.index]?.keychainAccessGroups.insert(listed).inserted == true else { continue }
+                apps[handle.index].keychainAccessGroups.append(listed)
+            }
+            // An appended name can only join the list: its ID and holder now,
+            // the list itself when a call needs it.
+            let id = intern(listed)
+            if !isApplicationGroup || apps[handle.index].listsApplicationGroups {
+                groupHolders[id, default: Holders()].insert(handle.index)
+            }
+            staleCaches.insert(handle.index)
         }
+    }
+
+    /// Rebuilds the lists `group` declarations left out of date; the call
+    /// path starts here.
+    mutating func settleCaches() {
+        guard !staleCaches.isEmpty else { return }
+        for index in staleCaches.sorted() {
+            let target = apps[index]
+            appCaches[index] = makeCache(names: target.accessGroups, of: target)
+            macCaches[index] = makeCache(names: target.macAccessGroups, of: target)
+        }
+        staleCaches.removeAll()
     }
 
     /// Rebuilds an app's cached access groups after its entitlements changed.
     mutating func refreshCache(_ app: AppHandle) {
+        settleCaches()
+        declaredGroups[app.index] = nil
         let target = apps[app.index]
         let old = Set(appCaches[app.index].ids)
         appCaches[app.index] = makeCache(names: target.accessGroups, of: target)
@@ -421,7 +469,20 @@ public struct World: Sendable {
 
     /// An app's access-group list as a device of `platform` builds it.
     func cache(of app: AppHandle, on platform: Platform) -> AppCache {
-        platform.usesMacDaemon ? macCaches[app.index] : appCaches[app.index]
+        platform.usesMacDaemon ? macCache(app) : listCache(app)
+    }
+
+    /// An app's list as devices other than the Mac build it; built aside
+    /// when a declaration left it out of date.
+    private func listCache(_ app: AppHandle) -> AppCache {
+        guard staleCaches.contains(app.index) else { return appCaches[app.index] }
+        return cacheOfInterned(names: apps[app.index].accessGroups, of: apps[app.index])
+    }
+
+    /// The same, as the Mac's keychain daemon builds it.
+    private func macCache(_ app: AppHandle) -> AppCache {
+        guard staleCaches.contains(app.index) else { return macCaches[app.index] }
+        return cacheOfInterned(names: apps[app.index].macAccessGroups, of: apps[app.index])
     }
 
     /// An app's access groups on a device, in order.
@@ -433,15 +494,26 @@ public struct World: Sendable {
     /// list, never the read-only token group.
     public func defaultGroup(of app: AppHandle, on device: DeviceHandle = .this) -> String? {
         guard platform(of: device).usesMacDaemon else { return apps[app.index].defaultGroup }
-        return macCaches[app.index].names.first.flatMap { $0 == AppTarget.tokenGroup ? nil : $0 }
+        return macCache(app).names.first.flatMap { $0 == AppTarget.tokenGroup ? nil : $0 }
     }
 
     /// A cache for an app's list as one platform builds it, with the App
     /// Clip rules (SecItemServer.c `appClipHasAcceptableAccessGroups`).
     private mutating func makeCache(names: [String], of app: AppTarget) -> AppCache {
-        let ids = names.map { intern($0) }
+        for name in names { _ = intern(name) }
+        return cacheOfInterned(names: names, of: app)
+    }
+
+    /// The same, of names already interned (every name of a declared app's
+    /// lists is: ``makeCache(names:of:)`` and ``addGroup(_:to:)`` intern them).
+    private func cacheOfInterned(names: [String], of app: AppTarget) -> AppCache {
+        let ids = names.map { groupIDs[$0] ?? World.uninternedGroup }
         var seen = Set<GroupID>()
-        let searchIDs = ids.filter { seen.insert($0).inserted }
+        var searchIDs: [GroupID] = [], searchNames: [String] = []
+        for (id, name) in zip(ids, names) where seen.insert(id).inserted {
+            searchIDs.append(id)
+            searchNames.append(name)
+        }
         var restrictedClip = false
         if app.kind == .appClip {
             // Acceptable: the app ID alone, or with the token group.
@@ -456,11 +528,15 @@ public struct World: Sendable {
             return Substring(u.dropFirst(11))
         }
         let seed = nameSeed
-        return AppCache(names: names, ids: ids, searchIDs: searchIDs, searchNames: searchIDs.map { groupNames[Int($0)] },
+        return AppCache(names: names, ids: ids, searchIDs: searchIDs, searchNames: searchNames,
                         restrictedClip: restrictedClip, isAppClip: app.kind == .appClip, isUnsigned: app.isUnsigned,
                         tokenGroup: groupIDs[AppTarget.tokenGroup], fingerprint: { World.nameFingerprint($0, seed: seed) },
                         bareNames: bare)
     }
+
+    /// Stands for a name that was never interned, which no list holds: no
+    /// item has it.
+    static let uninternedGroup = GroupID.min
 
     mutating func intern(_ name: String) -> GroupID {
         if let id = groupIDs[name] { return id }

@@ -174,6 +174,38 @@ struct Section1AccessGroupTests {
         #expect(w.perform(CallRequest(.add, gp("x")), as: a).groups == ["\(teamA).shared"])
     }
 
+    /// `group` lines leave the lists out of date until a call needs them
+    /// (adversarial J4); every question asked before then sees the groups
+    /// already, and a transfer in between keeps them.
+    @Test("1.4 addGroup: questions between group lines see the new groups")
+    func addGroupSeenBeforeACall() throws {
+        var w = World()
+        try w.addTeam(id: teamA)
+        try w.addTeam(id: teamB)
+        let a = try w.addApp(bundleID: "com.a", name: "a", teamID: teamA)
+        let b = try w.addApp(bundleID: "com.b", name: "b", teamID: teamA)
+        let clip = try w.addApp(bundleID: "com.a.Clip", name: "clip", teamID: teamA, kind: .appClip)
+        try w.addGroup("one", to: [a])
+        #expect(w.accessGroups(of: a) == ["\(teamA).one", "\(teamA).com.a"])
+        #expect(w.isEntitled(a, to: "\(teamA).one"))
+        #expect(w.firstOtherApp(accessing: "\(teamA).one", besides: b) == a)
+        try w.addGroup("two", to: [a, b])
+        try w.addGroup("group.x", to: [b, clip])
+        #expect(w.lacks("\(teamA).two", app: b).lacks == false)
+        #expect(w.firstOtherApp(accessing: "\(teamA).two", besides: a) == b)
+        #expect(w.firstOtherApp(accessing: "group.x", besides: b) == nil, "an App Clip's app groups are not in its list")
+        #expect(w.accessGroups(of: a, on: .this) == ["\(teamA).one", "\(teamA).two", "\(teamA).com.a"])
+        let r = w.perform(CallRequest(.add, gp("x", group: "\(teamA).two")), as: a)
+        #expect(r.status == .success)
+        #expect(w.perform(CallRequest(.find, gp("x")), as: b).status == .success)
+        w.transfer(b, to: teamB)
+        try w.addGroup("three", to: [b])
+        #expect(w.accessGroups(of: b) == ["\(teamB).two", "\(teamB).three", "\(teamB).com.b", "group.x"])
+        #expect(w.perform(CallRequest(.find, gp("x")), as: b).status == .itemNotFound)
+        #expect(w.firstOtherApp(accessing: "\(teamA).two", besides: b) == a)
+        #expect(w.firstOtherApp(accessing: "\(teamA).two", besides: a) == nil)
+    }
+
     @Test("1.4 addGroup: a keychain group for an app without a team is refused")
     func addGroupNeedsTeam() throws {
         var w = World()
