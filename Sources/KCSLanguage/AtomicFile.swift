@@ -27,9 +27,9 @@ public enum WriteError: Error, Sendable, Hashable {
     /// The file belongs to another user (or group) whom the new file cannot
     /// be given to: replacing it would take it from them.
     case ownedByOther(String)
-    /// The file exists and is not of the kind the run writes (a scenario
-    /// over a template the hint names to copy; found by adversarial testing).
-    case otherKind(String, kind: String)
+    /// The file exists and is not one the command wrote before (it does not
+    /// begin with the command's header): someone's own file.
+    case notGenerated(String, what: String)
 
     public var message: String {
         switch self {
@@ -41,7 +41,8 @@ public enum WriteError: Error, Sendable, Hashable {
         case .notRegular(let p, let what): "'\(p)' is \(what), not a file kcs can write"
         case .isInput(let p, let input): "'\(p)' is '\(input)', which this run reads; it was not overwritten"
         case .ownedByOther(let p): "'\(p)' belongs to another user or group, whom the new file could not be given to; it was not overwritten"
-        case .otherKind(let p, let kind): "'\(p)' exists and is no \(kind); it was not overwritten"
+        case .notGenerated(let p, let what):
+            "'\(p)' exists and is no \(what) wrote; it was not overwritten (write to a new file, or delete this one first)"
         }
     }
 }
@@ -69,11 +70,14 @@ public enum AtomicFile {
         /// Replace the file only if it still holds exactly these bytes (what
         /// was read); a file changed by someone else is left alone.
         case replaceIfUnchanged([UInt8])
-        /// Replace the file unless it is one of these (the same file,
-        /// however it is reached): an output that names the run's input
-        /// would replace what it was made from (`export -o` given the
-        /// scenario; found by adversarial testing).
-        case replaceExcept([String], onlySuffix: String? = nil)
+        /// A generated file: created, or replaced only when it is an earlier
+        /// one (it begins with `header`), and never when it is one of
+        /// `inputs` (the same file, however it is reached). An output naming
+        /// the run's input replaced what it was made from (`export -o` given
+        /// the scenario); `export -o` replaced Package.swift and a
+        /// hand-written scenario, and an import the template a hint says to
+        /// copy (found by adversarial testing).
+        case replaceGenerated(inputs: [String], header: String, what: String)
     }
 
     /// Whether the path names the caller's own standard output or error,
@@ -93,7 +97,7 @@ public enum AtomicFile {
             switch info.st_mode & S_IFMT {
             case S_IFCHR, S_IFIFO:
                 switch mode {
-                case .replace, .replaceExcept: break
+                case .replace, .replaceGenerated: break
                 case .createOnly, .replaceIfUnchanged: throw .notRegular(path, what: "a device or a pipe")
                 }
                 return try writeInPlace(bytes, to: path)
@@ -103,17 +107,16 @@ public enum AtomicFile {
         }
         let target = try followLinks(path)
         let exists = stat(target, &info) == 0
-        if exists, case .replaceExcept(let inputs, let suffix) = mode {
+        if exists, case .replaceGenerated(let inputs, let header, let what) = mode {
             var other = stat()
             for input in inputs where stat(input, &other) == 0 && other.st_dev == info.st_dev && other.st_ino == info.st_ino {
                 throw .isInput(path, input: input)
             }
-            // An existing file replaced only when it is of the kind written.
-            // The file written, not only the name typed (a link named out.kcs
-            // to a template; found by adversarial testing). /dev/stdout
+            // The file written, not only the name typed; /dev/stdout
             // redirected to a file is the caller's own output.
-            if let suffix, !(path.hasSuffix(suffix) && target.hasSuffix(suffix)), !Self.isDevicePath(path) {
-                throw .otherKind(path, kind: suffix + " file")
+            // An empty file holds nothing to lose.
+            if !Self.isDevicePath(path) && info.st_size > 0 && !begins(target, with: Array(header.utf8)) {
+                throw .notGenerated(path, what: what)
             }
         }
         if exists, case .createOnly = mode { throw .exists(path) }
@@ -167,7 +170,7 @@ public enum AtomicFile {
             guard holds(target, expected) else { throw .changedSinceRead(path) }
             guard rename(temp, target) == 0 else { throw failure(path, "replace it") }
             done = true
-        case .replace, .replaceExcept:
+        case .replace, .replaceGenerated:
             guard rename(temp, target) == 0 else { throw failure(path, "replace it") }
             done = true
         }
@@ -222,6 +225,29 @@ public enum AtomicFile {
     }
 
     /// Whether the file at `path` holds exactly `expected`.
+    /// Whether the file begins with `prefix` (its first bytes only are read).
+    static func begins(_ path: String, with prefix: [UInt8]) -> Bool {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var read = [UInt8](repeating: 0, count: prefix.count)
+        var got = 0
+        while got < prefix.count {
+            let n = read.withUnsafeMutableBufferPointer { buf -> Int in
+                guard let base = buf.baseAddress else { return 0 }
+                #if canImport(Glibc)
+                return Glibc.read(fd, base + got, prefix.count - got)
+                #else
+                return Darwin.read(fd, base + got, prefix.count - got)
+                #endif
+            }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return false }
+            got += n
+        }
+        return read == prefix
+    }
+
     static func holds(_ path: String, _ expected: [UInt8]) -> Bool {
         guard let now = try? FileSystemLoader.readRegularFile(path, maxBytes: expected.count) else { return false }
         return now == expected

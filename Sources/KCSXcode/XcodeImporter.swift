@@ -39,6 +39,9 @@ public struct XcodeImport: Sendable {
 /// target with its kind, bundle ID and entitlements, and an `expect groups`
 /// per app that pins the access-group list the import worked out.
 public enum XcodeImporter {
+    /// How every imported scenario begins: `-o` replaces only a file that does.
+    public static let header = "# Imported from "
+
     public static func importProject(_ path: String, options: XcodeImportOptions,
                                      fileSystem given: any ProjectFileSystem = LocalProjectFileSystem()) -> XcodeImport {
         // Paths as a Mac finds them, whatever the case (CaseFoldingFileSystem).
@@ -78,7 +81,7 @@ public enum XcodeImporter {
         }
 
         // Names from the project are written as script literals, so none can end a comment line.
-        var lines = ["# Imported from \(ScriptText.literal(ProjectPath.lastComponent(project.path))) by kcs import xcode:"
+        var lines = [header + "\(ScriptText.literal(ProjectPath.lastComponent(project.path))) by kcs import xcode:"
                      + " configuration \(ScriptText.literal(configuration)), platform \(platform)."]
         var apps: [String] = []
         var expectations: [String] = []

@@ -177,7 +177,7 @@ struct Export: ParsableCommand {
             }
             if let output {
                 // Whole or not at all, with the system's reason when it fails.
-                do throws(WriteError) { try AtomicFile.write(Array(code.utf8), to: output, mode: .replaceExcept([file] + loader.stamps.keys.sorted())) } catch {
+                do throws(WriteError) { try AtomicFile.write(Array(code.utf8), to: output, mode: .replaceGenerated(inputs: [file] + loader.stamps.keys.sorted(), header: SwiftExporter.header, what: "file kcs export")) } catch {
                     printError(renderer.render(Diagnostic(.fileUnreadable, error.message)))
                     try ExitStatus.finish(.missingInput)
                     return

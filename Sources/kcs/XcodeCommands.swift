@@ -83,10 +83,10 @@ struct ImportXcode: ParsableCommand {
                 // file to 0644 and replaced read-only files and symbolic links).
                 // Never over a file the import read (`-o` naming the
                 // project's own file lost the project; found by adversarial testing),
-                // nor over an existing file that is no scenario (the template a
-                // hint says to copy was lost).
+                // nor over an existing file an import did not write (the template a
+                // hint says to copy was lost, and a hand-written scenario).
                 do throws(WriteError) {
-                    try AtomicFile.write(Array(result.scenario.utf8), to: output, mode: .replaceExcept(result.filesRead, onlySuffix: ".kcs"))
+                    try AtomicFile.write(Array(result.scenario.utf8), to: output, mode: .replaceGenerated(inputs: result.filesRead, header: XcodeImporter.header, what: "scenario kcs import"))
                 } catch {
                     printError(renderer.render(Diagnostic(.fileUnreadable, error.message)))
                     try ExitStatus.finish(.missingInput)
