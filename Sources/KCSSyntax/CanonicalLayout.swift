@@ -454,7 +454,10 @@ private struct Layout {
     }
 
     /// Joins the lines, aligning the trailing comments of consecutive lines
-    /// of one group to one column.
+    /// of one group to one column. A line longer than ``CanonicalLayout/lineWidth``
+    /// (a long string) keeps its comment two spaces after it and sets no
+    /// column: one such line padded every line after it to its width, and a
+    /// 600 KB script formatted to 5 GB (found by adversarial testing).
     private func align(_ lines: [Line]) -> [UInt8] {
         var out: [UInt8] = []
         var i = 0
@@ -462,7 +465,7 @@ private struct Layout {
             var j = i
             var width = 0
             while j < lines.count, lines[j].comment != nil, lines[j].group == lines[i].group {
-                width = max(width, lines[j].text.count)
+                if lines[j].text.count <= CanonicalLayout.lineWidth { width = max(width, lines[j].text.count) }
                 j += 1
             }
             if j == i {

@@ -111,6 +111,20 @@ import Testing
         #expect(out == "# Title  \n\n```kcs\nlock  # a\n\nunlock\n```\n\n```output\nlock   x  \n```\n   ```kcs\n  lock  \n   ```\ntext  \n")
     }
 
+    /// A line longer than the line width keeps its comment two spaces after
+    /// it and sets no column for the lines around it (adversarial 18, B1: a
+    /// 600 KB script formatted to 5 GB).
+    @Test func aLongLineSetsNoCommentColumn() throws {
+        let long = "as A add generic-password account=\"" + String(repeating: "x", count: 20_000) + "\"  # long"
+        let text = long + "\n" + String(repeating: "lock   # c\nunlock  # d\n", count: 1_000)
+        let out = try CanonicalLayout.format(SourceFile(name: "t.kcs", text: text))
+        #expect(out.count < text.utf8.count + 10_000, "\(out.count) bytes from \(text.utf8.count)")
+        let lines = String(decoding: out, as: UTF8.self).split(separator: "\n")
+        #expect(lines[0].hasSuffix("\"  # long"))
+        #expect(lines[1] == "lock    # c" && lines[2] == "unlock  # d", "\(lines[1]) / \(lines[2])")
+        #expect(try CanonicalLayout.format(SourceFile(name: "t.kcs", bytes: out)) == out)
+    }
+
     /// A CRLF document keeps CRLF in the blocks it formats, also on lines
     /// kept as written (a statement with an error), and stays stable.
     @Test func markdownKeepsCRLFLineEnds() {
