@@ -90,6 +90,8 @@ public enum AtomicFile {
 
     /// Writes `bytes` to `path`.
     public static func write(_ bytes: [UInt8], to path: String, mode: Mode = .replace) throws(WriteError) {
+        // The system would write the path up to its first NUL, another file.
+        if path.utf8.contains(0) { throw .notRegular(path, what: "a path holding a NUL character (\\u{0})") }
         // What the path is, asking the kernel to follow every link (also
         // /dev/stdout → /proc/self/fd/1 → a pipe, which is no path to follow by hand).
         var info = stat()

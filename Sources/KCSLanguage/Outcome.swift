@@ -267,7 +267,7 @@ public struct BatchRunner: Sendable {
         case .call(let c):
             if verbose {
                 let loc = c.file.location(of: c.range.start)
-                outcome.output += "\(c.file.name):\(loc.line): \(CallLine.text(c))\n"
+                outcome.output += "\(TerminalText.escaped(c.file.name)):\(loc.line): \(CallLine.text(c))\n"
             }
         case .output(let text):
             outcome.output += text

@@ -358,14 +358,18 @@ public final class LanguageServer {
         if let (role, name) = doc.name(at: offset), let s = statement {
             switch role {
             case .app:
-                parts.append("app **\(name.text)** here:\n\n```\n" + runUpTo(p.textDocument.uri, doc, s, then: "show app \(name.text)") + "```")
+                // Names from the script: escaped in the text, a literal in the
+                // statement the hover runs, and a fence no line can close.
+                let shown = runUpTo(p.textDocument.uri, doc, s, then: "show app \(ScriptText.literal(name.text))")
+                parts.append("app **\(MarkdownBlocks.inlineText(name.text))** here:\n\n" + MarkdownBlocks.codeBlock(shown))
             case .team, .device, .backup, .group:
-                parts.append("\(role.rawValue) **\(name.text)**")
+                parts.append("\(role.rawValue) **\(MarkdownBlocks.inlineText(name.text))**")
             }
         }
         if let s = statement, case .call = s.kind,
            let record = doc.calls.last(where: { $0.file === doc.file && $0.range == s.range }) {
-            parts.append("→ **\(record.status.name)** (\(record.status.code))\n\n```\n" + runUpTo(p.textDocument.uri, doc, s, then: "explain") + "```")
+            parts.append("→ **\(record.status.name)** (\(record.status.code))\n\n"
+                         + MarkdownBlocks.codeBlock(runUpTo(p.textDocument.uri, doc, s, then: "explain")))
         }
         guard !parts.isEmpty else { return nil }
         return Hover(contents: MarkupContent(value: parts.joined(separator: "\n\n---\n\n")), range: doc.index.range(token.range))

@@ -9,7 +9,15 @@ package struct Explainer {
     /// Candidates listed at most; the rest are counted.
     var candidateLimit = 8
 
+    /// Each line made safe to show: names and groups (from a script or an
+    /// entitlements file) may hold line breaks, and a line of output that
+    /// began `::error` was a workflow command to GitHub's runner (found by
+    /// adversarial testing).
     package func explain(_ last: LastCall) -> [String] {
+        explanation(last).map { TerminalText.escaped($0) }
+    }
+
+    private func explanation(_ last: LastCall) -> [String] {
         let app = world[last.app]
         var lines: [String] = []
         let callText = last.file.text(last.range).trimmingTrailingSpace

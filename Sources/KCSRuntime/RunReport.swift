@@ -191,7 +191,8 @@ public enum Verdict: Int, Sendable, Hashable, Comparable, CaseIterable {
 /// `AppOne find generic-password → errSecSuccess (0), 1 item`.
 public enum CallLine {
     public static func text(_ c: CallRecord) -> String {
-        var line = "\(c.app) \(c.operation.rawValue) \(c.itemClass?.rawValue ?? "(no class)") → \(c.status.description)"
+        // The app's name as written may hold a line break (found by adversarial testing).
+        var line = "\(TerminalText.escaped(c.app)) \(c.operation.rawValue) \(c.itemClass?.rawValue ?? "(no class)") → \(c.status.description)"
         if c.status == .success && c.operation != .add {
             line += ", \(c.count) item\(c.count == 1 ? "" : "s")"
         }

@@ -73,8 +73,15 @@ public struct FileSystemLoader: SourceLoader {
     }
 
     public func read(_ resolved: String) throws(LoadError) -> SourceFile {
+        try Self.refuseNUL(resolved)
         try Self.refuseSystemFolder(resolved)
         return SourceFile(name: resolved, bytes: try Self.readRegularFile(resolved, maxBytes: maxBytes))
+    }
+
+    /// Refuses a path holding a NUL: the system reads a path up to its first
+    /// one, so `include "a.kcs\u{0}x"` read a.kcs (found by adversarial testing).
+    static func refuseNUL(_ path: String) throws(LoadError) {
+        if path.utf8.contains(0) { throw .unreadable(path, reason: "a path cannot hold a NUL character (\\u{0})") }
     }
 
     /// Refuses a path that leads, through any links, into a system folder
@@ -110,6 +117,7 @@ public struct FileSystemLoader: SourceLoader {
     /// Devices, FIFOs and directories are refused before anything is read,
     /// so a path can neither hang the reader nor feed it forever.
     package static func readRegularFile(_ path: String, maxBytes: Int) throws(LoadError) -> [UInt8] {
+        try refuseNUL(path)
         let fd = open(path, O_RDONLY | O_NONBLOCK)
         guard fd >= 0 else {
             if errno == ENOENT || errno == ENOTDIR { throw .notFound(path) }
@@ -408,6 +416,7 @@ public struct RootedFileLoader: SourceLoader {
         if resolved.hasPrefix(Self.refusedMark) {
             throw .forbidden(String(resolved.dropFirst(Self.refusedMark.count)), reason: "absolute paths are not allowed here")
         }
+        try FileSystemLoader.refuseNUL(resolved)
         let path = FileSystemLoader.normalise(resolved)
         // First as written: a path that climbs out is refused whether or not it exists.
         let lexicalPrefix = root.hasSuffix("/") ? root : root + "/"

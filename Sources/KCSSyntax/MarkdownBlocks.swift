@@ -177,6 +177,31 @@ public enum MarkdownBlocks {
         return (start, c, i - start)
     }
 
+    /// `text` as a fenced code block whose fence no line of it can close:
+    /// one backtick longer than the longest run that starts a line (at
+    /// least three). A name holding a line of three backticks closed a
+    /// fixed fence, and the rest rendered as Markdown (found by adversarial testing).
+    public static func codeBlock(_ text: String) -> String {
+        let fence = String(repeating: "`", count: max(3, longestFenceRun(in: text, char: UInt8(ascii: "`"), indent: 0) + 1))
+        return fence + "\n" + text + (text.hasSuffix("\n") || text.isEmpty ? "" : "\n") + fence
+    }
+
+    /// `text` as plain Markdown inline text: controls and line breaks as
+    /// escapes (``TerminalText/escaped(_:keepingLayout:)``), then every ASCII
+    /// punctuation character backslash-escaped, so a name cannot open a
+    /// link, end the bold around it or start a heading.
+    public static func inlineText(_ text: String) -> String {
+        var out = ""
+        for c in TerminalText.escaped(text) {
+            if let a = c.asciiValue, (0x21...0x2F).contains(a) || (0x3A...0x40).contains(a) || (0x5B...0x60).contains(a)
+                || (0x7B...0x7E).contains(a) {
+                out.append("\\")
+            }
+            out.append(c)
+        }
+        return out
+    }
+
     /// The longest run of `char` that starts a line of `text` (after up to
     /// three spaces beyond `indent`): a run that long or longer would close
     /// a fence.

@@ -54,8 +54,9 @@ struct HardeningCLITests {
     }
 
     /// Finding 15: a lone CR ends a line for CommonMark; printed text with
-    /// "\r```" must lengthen the output block's fences. (Tables escape line
-    /// breaks in values; a call line names the app as written.)
+    /// "\r```" must not close the output block. (Tables escape line breaks
+    /// in values, and since adversarial 18, E1, call lines escape the app's
+    /// name too.)
     @Test func aCarriageReturnBeforeAFenceInOutputLengthensTheFences() throws {
         let name = "\"A\\u{D}```\\u{D}# INJECTED\""
         let doc = "```kcs\nteam SKMME9E2Y8\napp com.example.A as \(name)\nas \(name) add generic-password account=\"x\"\nshow items\n```\n\n```output\nold\n```\n"
@@ -63,7 +64,8 @@ struct HardeningCLITests {
             let out = try BinaryRunner.run(["check", "--update", "cr.md"], directory: dir)
             #expect(out.status == 0, "\(out.stderr)")
             let text = try String(contentsOf: dir.appendingPathComponent("cr.md"), encoding: .utf8)
-            #expect(text.contains("````output\n"), "\(text)")
+            #expect(text.contains("A\\u{D}```\\u{D}# INJECTED add generic-password"), "\(text)")
+            #expect(!text.contains("\r"), "\(text)")
             #expect(try BinaryRunner.run(["check", "cr.md"], directory: dir).status == 0)
         }
     }
@@ -104,6 +106,45 @@ struct HardeningCLITests {
             #expect(annotations.count == 1, "\(run.stdout)")
             #expect(!run.stdout.contains("\n::warning"))
             #expect(annotations.allSatisfy { !$0.unicodeScalars.contains { $0.value < 0x20 } })
+        }
+    }
+
+    /// Adversarial 18, E1: `explain` and `-v` call lines printed names with
+    /// their line breaks, so a line of output could begin `::error` or
+    /// `::stop-commands::`, a command to GitHub's runner; names from an
+    /// entitlements file too.
+    @Test func explainAndCallLinesCannotStartWorkflowCommands() throws {
+        let name = "A\\n::error file=README.md,line=1::forged\\n::add-mask::s3cret"
+        try Self.folder(["e.kcs": "team SKMME9E2Y8\napp com.example.A as \"\(name)\" entitlements=\"a.entitlements\"\n"
+                            + "as \"\(name)\" find generic-password account=\"x\"\nexplain\n",
+                         "a.entitlements": "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\"><dict>"
+                            + "<key>keychain-access-groups</key><array><string>$(AppIdentifierPrefix)x\n::error::inj</string></array>"
+                            + "</dict></plist>\n"]) { dir in
+            for arguments in [["run", "e.kcs"], ["run", "-v", "e.kcs"]] {
+                let out = try BinaryRunner.run(arguments, environment: ["GITHUB_ACTIONS": "true"], directory: dir)
+                #expect(out.stdout.contains("forged"), "\(arguments): \(out.stdout) \(out.stderr)")
+                let lines = out.stdout.components(separatedBy: "\n")
+                #expect(!lines.contains { $0.hasPrefix("::add-mask") || $0.hasPrefix("::error::inj") || $0.hasPrefix("::error file=README") },
+                        "\(arguments): \(out.stdout)")
+            }
+        }
+    }
+
+    /// Adversarial 18, P1: a path is read up to its first NUL by the system,
+    /// so `include "base.kcs\u{0}x"` ran base.kcs; with `--untrusted` too.
+    @Test func aPathHoldingANulIsRefused() throws {
+        try Self.folder(["base.kcs": "team SKMME9E2Y8\napp com.example.A\n",
+                         "inc.kcs": "include \"base.kcs\\u{0}x\"\n",
+                         "ent.kcs": "team SKMME9E2Y8\napp com.example.A entitlements=\"a.entitlements\\u{0}\"\n",
+                         "a.entitlements": "<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><dict></dict></plist>\n"]) { dir in
+            for (script, column) in [("inc.kcs", ":1:"), ("ent.kcs", ":2:")] {
+                for extra in [[], ["--untrusted"]] {
+                    let out = try BinaryRunner.run(["run"] + extra + [script], directory: dir)
+                    #expect(out.status != 0, "\(script) \(extra): \(out.stdout)")
+                    #expect(out.stderr.contains("a path cannot hold a NUL character"), "\(script) \(extra): \(out.stderr)")
+                    #expect(out.stderr.contains(script + column), "\(out.stderr)")
+                }
+            }
         }
     }
 

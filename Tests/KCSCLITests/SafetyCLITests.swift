@@ -327,8 +327,11 @@ struct SafetyCLITests {
             let update = try BinaryRunner.run(["check", "--update", "d.md"], directory: dir)
             #expect(update.status == 0, "\(update.stderr)")
             let text = try String(contentsOfFile: dir.appendingPathComponent("d.md").path, encoding: .utf8)
-            #expect(text.contains("\n`````output\n"), "\(text)")
-            #expect(text.hasSuffix("\n`````\n\nafter\n"), "\(text)")
+            // The call line escapes the name's line breaks (adversarial 18, E1):
+            // no line of the output is a fence or the heading.
+            #expect(!text.contains("\n# injected heading"), "\(text)")
+            #expect(text.contains("B\\u{A}```\\u{A}# injected heading"), "\(text)")
+            #expect(text.hasSuffix("\n```\n\nafter\n"), "\(text)")
             let check = try BinaryRunner.run(["check", "d.md"], directory: dir)
             #expect(check.status == 0, "\(check.stderr)")
         }

@@ -267,6 +267,23 @@ final class Client {
         #expect(try hover(4, 35).contains("kSecAttrService"))
     }
 
+    /// A name holding a line of backticks, a heading and a link: the call's
+    /// hover keeps it inside its code block (adversarial 18, E2; names in
+    /// bold are ``MarkdownTextTests``'s).
+    @Test func hoverKeepsHostileNamesInside() throws {
+        let c = Client()
+        let name = "A\\n```\\n# Heading\\n[click](https://example.invalid)**"
+        let script = "team SKMME9E2Y8\napp com.example.A as \"\(name)\"\nas \"\(name)\" add generic-password account=\"x\"\n"
+        c.open(uri, script)
+        for (line, character) in [(2, 0)] {
+            let result = try #require(c.request("textDocument/hover", c.at(uri, line, character)) as? [String: Any])
+            let value = try #require((result["contents"] as? [String: Any])?["value"] as? String)
+            let lines = value.split(separator: "\n", omittingEmptySubsequences: false)
+            #expect(!lines.contains { $0.hasPrefix("# ") || $0.hasPrefix("[click]") }, "\(value)")
+            #expect(!value.contains("**A\\u{A}```"), "\(value)")
+        }
+    }
+
     @Test func inlayHintsShowEachCallsStatus() throws {
         let c = opened()
         let hints = try #require(c.request("textDocument/inlayHint", ["textDocument": ["uri": uri],

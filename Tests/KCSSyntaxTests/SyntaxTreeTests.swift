@@ -110,3 +110,19 @@ import Testing
         }
     }
 }
+
+/// Text from input put into Markdown (the language server's hovers).
+@Suite struct MarkdownTextTests {
+    @Test func aCodeBlocksFenceOutrunsEveryLineOfBackticks() {
+        #expect(MarkdownBlocks.codeBlock("a\nb\n") == "```\na\nb\n```")
+        #expect(MarkdownBlocks.codeBlock("x\n```\n# h") == "````\nx\n```\n# h\n````")
+        #expect(MarkdownBlocks.codeBlock("  `````") == "``````\n  `````\n``````")
+    }
+
+    @Test func inlineTextEscapesPunctuationAndLineBreaks() {
+        #expect(MarkdownBlocks.inlineText("AppOne") == "AppOne")
+        #expect(MarkdownBlocks.inlineText("a**b") == "a\\*\\*b")
+        #expect(MarkdownBlocks.inlineText("[x](y)") == "\\[x\\]\\(y\\)")
+        #expect(MarkdownBlocks.inlineText("a\n# h") == "a\\\\u\\{A\\}\\# h")
+    }
+}
