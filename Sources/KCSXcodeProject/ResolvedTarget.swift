@@ -223,11 +223,15 @@ extension XcodeProject {
         let context = "target '\(target.name)', configuration '\(configuration)'"
 
         var holes: Set<String> = []
+        /// Settings whose expansion failed (a cycle, a value cut at the
+        /// length limit): what they give is no value.
+        var broken: Set<String> = []
         /// The expanded value of a setting, with a warning for each problem.
         func value(_ name: String) -> String? {
             guard let definition = settings.definition(of: name) else { return nil }
             let e = settings.value(of: name)
             if !e.undefined.isEmpty || !e.problems.isEmpty { holes.insert(name) }
+            if !e.problems.isEmpty { broken.insert(name) }
             let at = definition.location ?? target.location
             for p in e.problems { issues.append(ProjectIssue(.warning, "\(name) (\(context)): \(p)", at: at)) }
             if !e.undefined.isEmpty {
@@ -253,9 +257,15 @@ extension XcodeProject {
                 bundleID = e.value
                 bundleIDLocation = at
                 if !e.undefined.isEmpty || !e.problems.isEmpty { holes.insert("PRODUCT_BUNDLE_IDENTIFIER") }
+                if !e.problems.isEmpty { broken.insert("PRODUCT_BUNDLE_IDENTIFIER") }
             }
         }
-        if bundleID == nil {
+        // A bundle ID cut at the expansion limit was imported as the app's
+        // (131,000 characters; found by adversarial testing): the warnings
+        // say why, and the target is left out as unresolved.
+        if broken.contains("PRODUCT_BUNDLE_IDENTIFIER") {
+            bundleID = nil
+        } else if bundleID == nil {
             issues.append(ProjectIssue(.warning, "PRODUCT_BUNDLE_IDENTIFIER is not set for \(context), and Info.plist gives no CFBundleIdentifier",
                                        at: target.location, hint: "set it in the target's build settings"))
         } else if let b = bundleID, b.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty)

@@ -3,6 +3,25 @@ import Testing
 
 @Suite("kcs import xcode and lint --project, through the binary")
 struct XcodeCLITests {
+    /// A bundle ID that doubles past the expansion limit was cut and
+    /// imported as the app's (131,000 characters; adversarial 18, P2): it
+    /// counts as unresolved, and its targets are left out.
+    @Test func aBundleIDCutAtTheLimitIsUnresolved() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        var config = "#include \"Team.xcconfig\"\nA0 = xy\n"
+        for i in 0..<60 { config += "A\(i + 1) = $(A\(i))$(A\(i))\n" }
+        config += "BUNDLE_PREFIX = com.$(A60)\nPRODUCT_BUNDLE_IDENTIFIER = $(BUNDLE_PREFIX).$(PRODUCT_NAME:rfc1034identifier)\n"
+        f.write("Config/Base.xcconfig", config)
+        f.writeProject()
+        let out = try BinaryRunner.run(["import", "xcode", f.projectPath])
+        #expect(out.stderr.contains("an expanded value is longer than"), "\(out.stderr)")
+        #expect(out.stdout.contains("# target App is left out: its bundle ID does not resolve"), "\(out.stdout)")
+        #expect(out.stdout.contains("# target Widget is left out"), "\(out.stdout)")
+        #expect(!out.stdout.contains("xyxyxy"), "no cut bundle ID is written")
+        #expect(out.stdout.contains("app com.example.Notes.Share "), "\(out.stdout)")
+    }
+
     @Test func importRunAndMatrix() throws {
         let f = XcodeFixture.appWidgetShare()
         defer { f.remove() }
