@@ -309,6 +309,7 @@ public struct SwiftExporter: Sendable {
         static func value(_ a: ItemAttribute, _ v: AttributeValue) -> String {
             switch v {
             case .integer(let i): return String(i)
+            case .date(let seconds): return "Date(timeIntervalSinceReferenceDate: \(seconds))"
             case .string(let text):
                 let s = text.string
                 if case .enumerated(let values) = a.valueKind, let e = values.first(where: { $0.short == s }) {

@@ -144,8 +144,10 @@ package struct Lowering {
             }
             return .string(AttributeText(e.stored))
         }
+        // A password's type is a number column: the key type's number.
         let e = try enumeratedValue(ItemAttribute.keyTypes, v)
-        return .string(AttributeText(e.value ?? e.stored))
+        guard let n = Int(e.value ?? e.stored) else { return .string(AttributeText(e.value ?? e.stored)) }
+        return .integer(n)
     }
 
     /// A value of an enumerated attribute, by short name or constant name.
@@ -165,13 +167,31 @@ package struct Lowering {
             if case .integer(let i) = v.kind { return .integer(i) }
             // port="443" is 443 on a device too (securityd's copyNumber).
             guard let n = v.text(in: file).flatMap(AttributeValue.number(fromText:)) else {
+                let text = v.text(in: file) ?? ""
                 throw Diagnostic(.wrongValueType, "'\(a.constantName)' takes a number", file: file, range: v.range,
-                                 hint: "write the number bare or as its digits in quotes, e.g. 443 or \"443\"")
+                                 hint: Self.fourCharacterCode(text).map { "a four-character code is a number: '\(text)' is \($0)" }
+                                    ?? "write the number bare or as its digits in quotes, e.g. 443 or \"443\"")
             }
             return .integer(n)
         case .enumerated(let values):
             return .string(AttributeText(try enumeratedValue(values, v).stored))
+        case .date:
+            // A device takes a date only (a string is errSecParam): the
+            // script writes the instant, the call passes a Date.
+            guard let seconds = v.text(in: file).flatMap(AttributeValue.date(fromText:)) else {
+                throw Diagnostic(.wrongValueType, "'\(a.constantName)' takes a date", file: file, range: v.range,
+                                 hint: "write it as \"2025-01-31\" or \"2025-01-31T12:00:00Z\" (UTC); the call passes a Date")
+            }
+            return .date(seconds)
         }
+    }
+
+    /// The number of a four-character code (`'abcd'`, as kSecAttrCreator
+    /// and kSecAttrType take one), or nil.
+    static func fourCharacterCode(_ text: String) -> Int? {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 4, bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
+        return bytes.reduce(0) { $0 << 8 | Int($1) }
     }
 
     // access-control := '[' [ PROTECTION ] FLAG { ( 'or' | 'and' ) FLAG } ']'

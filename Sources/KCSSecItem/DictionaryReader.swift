@@ -169,24 +169,13 @@ enum DictionaryReader {
     }
 
     /// The engine's value for an attribute, or nil for a value of the wrong type.
-    /// The date attributes: a device takes a `Date` only (SecDbItem.c
-    /// `copyDate`, line 154: CFDateGetTypeID, else errSecItemInvalidValue,
-    /// that is errSecParam). The model keeps the seconds since 2001 as text.
-    static let dateAttributes: Set<ItemAttribute> = [.startDate, .endDate]
-    static let datePrefix = "date:"
-
-    static func dateText(_ date: Date) -> String { datePrefix + String(date.timeIntervalSinceReferenceDate) }
-
-    static func seconds(fromDateText text: String) -> Double? {
-        text.hasPrefix(datePrefix) ? Double(text.dropFirst(datePrefix.count)) : nil
-    }
-
     static func attributeValue(_ attribute: ItemAttribute, _ value: Any) -> AttributeValue? {
-        if dateAttributes.contains(attribute) {
-            guard let date = value as? Date else { return nil }
-            return .string(AttributeText(dateText(date)))
-        }
         switch attribute.valueKind {
+        case .date:
+            // A device takes a `Date` only (SecDbItem.c `copyDate`, line 154:
+            // CFDateGetTypeID, else errSecItemInvalidValue, that is errSecParam).
+            guard let date = value as? Date else { return nil }
+            return .date(date.timeIntervalSinceReferenceDate)
         case .string:
             // The client takes the issuer as data only (SecItem.m
             // SecItemAttributesPrepare, line 1447: CFCastWithError(CFData)).

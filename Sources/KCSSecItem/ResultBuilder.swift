@@ -100,6 +100,8 @@ enum ResultBuilder {
         switch value {
         case .integer(let i):
             return i
+        case .date(let seconds):
+            return Date(timeIntervalSinceReferenceDate: seconds)
         case .string(let text):
             let s = text.string
             if case .enumerated(let values) = attribute.valueKind,
@@ -108,10 +110,6 @@ enum ResultBuilder {
             }
             if byteAttributes.contains(attribute) || s.hasPrefix(ByteCodec.marker) {
                 return Data(ByteCodec.decode(s))
-            }
-            // A date the API stored (DictionaryReader.dateText) comes back a Date.
-            if DictionaryReader.dateAttributes.contains(attribute), let seconds = DictionaryReader.seconds(fromDateText: s) {
-                return Date(timeIntervalSinceReferenceDate: seconds)
             }
             return s
         }

@@ -47,7 +47,15 @@ public enum ItemAttribute: UInt8, Sendable, Hashable, CaseIterable, Comparable {
     /// What kind of value the attribute takes.
     public var valueKind: AttributeValueKind {
         switch self {
-        case .port, .keySizeInBits, .effectiveKeySize, .certificateType: .integer
+        // Number columns (SecItemSchema.c): `crtr` and a password's `type`
+        // too (lines 100, 105, 158). A key's creator is part of its primary
+        // key with the default 0 (line 158), so `creator=0` and no creator
+        // are one key (conformance audit 15, F3).
+        case .port, .keySizeInBits, .effectiveKeySize, .certificateType, .creator, .type: .integer
+        // Date columns (`sdat`, `edat`, lines 141-142): a device takes a
+        // CFDate only (SecDbItem.c `copyDate`, line 154; anything else is
+        // errSecItemInvalidValue, that is errSecParam). Conformance audit 15, F4.
+        case .startDate, .endDate: .date
         case .protocol: .enumerated(Self.protocols)
         case .authenticationType: .enumerated(Self.authenticationTypes)
         case .keyClass: .enumerated(Self.keyClasses)
@@ -175,6 +183,8 @@ public struct EnumeratedValue: Sendable, Hashable {
 public enum AttributeValueKind: Sendable, Hashable {
     case string
     case integer
+    /// An instant (`2025-01-31` or `2025-01-31T12:00:00Z`, UTC).
+    case date
     /// One of a fixed set, stored by short name.
     case enumerated([EnumeratedValue])
 }
@@ -189,6 +199,8 @@ public enum AttributeValueKind: Sendable, Hashable {
 public enum AttributeValue: Sendable, Hashable, CustomStringConvertible {
     case string(AttributeText)
     case integer(Int)
+    /// Seconds since 2001-01-01T00:00:00Z (CFAbsoluteTime, as a CFDate holds it).
+    case date(Double)
 
     /// As a script writes it: a string in quotes with `\"` and `\\`, so a
     /// value holding a quote is not read as two attributes (found by
@@ -203,7 +215,56 @@ public enum AttributeValue: Sendable, Hashable, CustomStringConvertible {
             }
             return out + "\""
         case .integer(let i): return String(i)
+        case .date(let seconds): return "\"" + Self.dateText(seconds) + "\""
         }
+    }
+
+    /// `2025-01-31T12:00:00Z` for an instant (whole seconds; a fraction is
+    /// written with its digits).
+    public static func dateText(_ seconds: Double) -> String {
+        let whole = seconds.rounded(.down)
+        let total = Int(whole) + 978_307_200  // 2001-01-01 in Unix seconds
+        let days = Int((Double(total) / 86_400).rounded(.down)), rest = total - days * 86_400
+        // Howard Hinnant's civil_from_days.
+        let z = days + 719_468, era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097, yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100), mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1, month = mp < 10 ? mp + 3 : mp - 9
+        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        var text = "\(year)-\(two(month))-\(two(day))T\(two(rest / 3600)):\(two(rest / 60 % 60)):\(two(rest % 60))"
+        if seconds != whole { text += String(String(seconds - whole).dropFirst()) }
+        return text + "Z"
+    }
+
+    /// The instant `2025-01-31` or `2025-01-31T12:00:00Z` (UTC; the `Z` may
+    /// be left out) names, as seconds since 2001; nil for any other text.
+    public static func date(fromText text: String) -> Double? {
+        let b = Array(text.utf8)
+        func number(_ r: Range<Int>) -> Int? {
+            guard r.upperBound <= b.count, r.allSatisfy({ (0x30...0x39).contains(b[$0]) }) else { return nil }
+            return r.reduce(0) { $0 * 10 + Int(b[$1] - 0x30) }
+        }
+        guard b.count >= 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"),
+              let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+              (1...12).contains(month), day >= 1 else { return nil }
+        var (hour, minute, second) = (0, 0, 0)
+        if b.count > 10 {
+            let end = b.last == UInt8(ascii: "Z") ? b.count - 1 : b.count
+            guard end == 19, b[10] == UInt8(ascii: "T"), b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"),
+                  let h = number(11..<13), let m = number(14..<16), let s = number(17..<19),
+                  h < 24, m < 60, s < 60 else { return nil }
+            (hour, minute, second) = (h, m, s)
+        }
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let lengths = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        guard day <= lengths[month - 1] else { return nil }
+        // Howard Hinnant's days_from_civil.
+        let y = month <= 2 ? year - 1 : year, era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400, mp = month > 2 ? month - 3 : month + 9
+        let doy = (153 * mp + 2) / 5 + day - 1, doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        let days = era * 146_097 + doe - 719_468
+        return Double(days * 86_400 + hour * 3600 + minute * 60 + second - 978_307_200)
     }
 
     /// A string given for a number attribute, as securityd's `copyNumber`
@@ -224,7 +285,12 @@ public enum AttributeValue: Sendable, Hashable, CustomStringConvertible {
     /// default (``StoredItem/comparedValue(_:)``).
     public static func absent(for attribute: ItemAttribute) -> AttributeValue {
         if attribute == .keyClass { return .string(AttributeText(ItemAttribute.keyClasses[0].stored)) }
-        return attribute.valueKind == .integer ? .integer(0) : .string(AttributeText())
+        switch attribute.valueKind {
+        case .integer: return .integer(0)
+        // A key's dates default to zero too (`Z`, SecItemSchema.c lines 141-142).
+        case .date: return .date(0)
+        case .string, .enumerated: return .string(AttributeText())
+        }
     }
 }
 

@@ -658,6 +658,9 @@ struct KeyFingerprint {
             add(text: t)
         case .integer(let i):
             add(word: UInt64(bitPattern: Int64(i)) ^ 2 << 60)
+        case .date(let seconds):
+            // -0 and 0 are one instant, and equal: one fingerprint.
+            add(word: (seconds == 0 ? 0 : seconds).bitPattern ^ 3 << 60)
         }
     }
 

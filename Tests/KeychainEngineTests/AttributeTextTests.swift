@@ -55,3 +55,23 @@ struct AttributeTextTests {
         #expect(AttributeValue.string(AttributeText(s)).description == "\"\(s)\"")
     }
 }
+
+/// Dates as scripts write them (conformance audit 15, F4).
+@Suite struct DateValueTests {
+    @Test func datesReadAndPrintAsUTCInstants() {
+        #expect(AttributeValue.date(fromText: "2001-01-01") == 0)
+        #expect(AttributeValue.date(fromText: "2001-01-01T00:00:01Z") == 1)
+        #expect(AttributeValue.date(fromText: "2025-01-31") == 759_974_400)
+        #expect(AttributeValue.date(fromText: "2000-12-31T23:59:59") == -1)
+        #expect(AttributeValue.date(fromText: "2024-02-29") != nil)
+        for bad in ["2023-02-29", "2025-13-01", "2025-01-32", "2025-1-31", "yesterday", "2025-01-31T24:00:00Z", "2025-01-31T12:00Z", ""] {
+            #expect(AttributeValue.date(fromText: bad) == nil, "\(bad)")
+        }
+        for text in ["2025-01-31T00:00:00Z", "1970-01-01T00:00:00Z", "2001-01-01T00:00:00Z", "2100-03-01T12:34:56Z"] {
+            let seconds = AttributeValue.date(fromText: text)
+            #expect(seconds.map(AttributeValue.dateText) == text, "\(text)")
+        }
+        #expect(AttributeValue.date(0).description == "\"2001-01-01T00:00:00Z\"")
+        #expect(AttributeValue.absent(for: .startDate) == .date(0))
+    }
+}

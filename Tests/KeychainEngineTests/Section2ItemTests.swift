@@ -18,7 +18,7 @@ let baseKeys: [ItemClass: [(ItemAttribute, AttributeValue)]] = [
     .certificate: [(.certificateType, int(1)), (.issuer, str("CN=Issuer")), (.serialNumber, str("01"))],
     .key: [(.keyClass, str("private")), (.applicationLabel, str("lbl")), (.applicationTag, str("tag")),
            (.keyType, str("rsa")), (.keySizeInBits, int(2048)),
-           (.effectiveKeySize, int(2048)), (.startDate, str("2024-01-01")), (.endDate, str("2030-01-01"))],
+           (.effectiveKeySize, int(2048)), (.startDate, .date(725_846_400)), (.endDate, .date(915_148_800))],
 ]
 
 let keyAttributeCases: [KeyAttributeCase] = [
@@ -40,8 +40,8 @@ let keyAttributeCases: [KeyAttributeCase] = [
     .init(itemClass: .key, attribute: .keyType, other: str("ec")),
     .init(itemClass: .key, attribute: .keySizeInBits, other: int(4096)),
     .init(itemClass: .key, attribute: .effectiveKeySize, other: int(1024)),
-    .init(itemClass: .key, attribute: .startDate, other: str("2025-01-01")),
-    .init(itemClass: .key, attribute: .endDate, other: str("2031-01-01")),
+    .init(itemClass: .key, attribute: .startDate, other: .date(757_382_400)),
+    .init(itemClass: .key, attribute: .endDate, other: .date(946_684_800)),
 ]
 
 let nonKeyAttributeCases: [KeyAttributeCase] = [
