@@ -837,11 +837,8 @@ struct XcodeLintTests {
     @Test func aConstantWithAValuePerIfBranchIsTheBuildsOwn() throws {
         // `#if STAGING let group = "….staging" #else let group = "…" #endif`:
         // each build has one (it was "cannot check").
-        var f = XcodeFixture.appWidgetShare()
-        defer { f.remove() }
         let team = XcodeFixture.team
-        f.projectSettings["Debug"]?["SWIFT_ACTIVE_COMPILATION_CONDITIONS"] = "STAGING"
-        f.write("App/KeychainStore.swift", """
+        let f = XcodeFixture.debugFlag("STAGING", source: """
             import Security
             enum Config {
                 #if STAGING
@@ -855,15 +852,62 @@ struct XcodeLintTests {
             }
 
             """)
-        f.writeProject()
+        defer { f.remove() }
         func said(_ configuration: String) throws -> [String] {
-            try CodeCheck.run(ProjectLint.load(f.projectPath, configuration: configuration).get())
-                .filter { $0.file?.name.hasSuffix("KeychainStore.swift") == true }.map { "\($0.code.rawValue) \($0.message.prefix { $0 != ":" })" }
+            try f.codeFindings(configuration: configuration, in: "KeychainStore.swift").map { "\($0.code.rawValue) \($0.message.prefix { $0 != ":" })" }
         }
         let release = try said("Release"), debug = try said("Debug")
         #expect(release.isEmpty, "\(release)")
         #expect(debug == ["KCS607 target 'App' (configuration 'Debug') names the access group \(team).com.example.Notes.staging, which it is not entitled to"],
                 "\(debug)")
+    }
+
+    @Test func aGetterThatOnlyReturnsALiteralIsAConstant() throws {
+        // Zotero: `static var identifier: String { return "group.…" }` was
+        // "a value built at run time" (KCS608), and a wrong group there went
+        // unreported; 2FAS: `{ #if DEV "group.dev.…" #else "group.…" #endif }`.
+        let team = XcodeFixture.team
+        let f = XcodeFixture.debugFlag("DEV", source: """
+            import Security
+            struct AppGroup {
+                static var identifier: String {
+                    return "\(team).com.example.Notes.wrong"
+                }
+                static var implicit: String { "\(team).com.example.Notes.implicit" }
+                static var explicit: String { get { return "\(team).com.example.Notes.shared" } }
+                static var perBuild: String {
+                    #if DEV
+                        "\(team).com.example.Notes.dev"
+                    #else
+                        "\(team).com.example.Notes.shared"
+                    #endif
+                }
+                static var built: String { return "\(team)" + ".com.example.Notes.shared" }
+            }
+            func read() {
+                _ = SecItemCopyMatching([kSecAttrAccessGroup as String: AppGroup.identifier] as CFDictionary, nil)
+                _ = SecItemCopyMatching([kSecAttrAccessGroup as String: AppGroup.implicit] as CFDictionary, nil)
+                _ = SecItemCopyMatching([kSecAttrAccessGroup as String: AppGroup.explicit] as CFDictionary, nil)
+                _ = SecItemCopyMatching([kSecAttrAccessGroup as String: AppGroup.perBuild] as CFDictionary, nil)
+                _ = SecItemCopyMatching([kSecAttrAccessGroup as String: AppGroup.built] as CFDictionary, nil)
+            }
+
+            """)
+        defer { f.remove() }
+        func said(_ configuration: String) throws -> [String] {
+            try f.codeFindings(configuration: configuration, in: "KeychainStore.swift").filter { $0.message.hasPrefix("target 'App'") }
+                .map { "\($0.code.rawValue) \($0.location?.line ?? 0) \($0.message.prefix { $0 != ":" })" }
+        }
+        let release = try said("Release"), debug = try said("Debug")
+        let common = [
+            "KCS607 18 target 'App' (configuration 'CONF') names the access group \(team).com.example.Notes.wrong, which it is not entitled to",
+            "KCS607 19 target 'App' (configuration 'CONF') names the access group \(team).com.example.Notes.implicit, which it is not entitled to",
+        ]
+        let built = "KCS608 22 target 'App' (configuration 'CONF') passes kSecAttrAccessGroup a value built at run time (AppGroup.built)"
+        func inConf(_ list: [String], _ c: String) -> [String] { list.map { $0.replacingOccurrences(of: "CONF", with: c) } }
+        #expect(release == inConf(common + [built], "Release"), "\(release)")
+        #expect(debug == inConf(common + ["KCS607 21 target 'App' (configuration 'CONF') names the access group \(team).com.example.Notes.dev, which it is not entitled to",
+                                          built], "Debug"), "\(debug)")
     }
 
     @Test func aLocalLetBoundToAConstantIsFollowed() throws {
@@ -1478,5 +1522,20 @@ extension XcodeFixture {
     /// What `kcs lint --project` reports from the code of the written project.
     func codeFindings() throws -> [Diagnostic] {
         CodeCheck.run(try ProjectLint.load(projectPath, packages: PackageManifestReader()).get())
+    }
+
+    /// The app, widget and share extension, the Debug configuration
+    /// defining `flag`, and `source` as App/KeychainStore.swift.
+    static func debugFlag(_ flag: String, source: String) -> XcodeFixture {
+        var f = XcodeFixture.appWidgetShare()
+        f.projectSettings["Debug"]?["SWIFT_ACTIVE_COMPILATION_CONDITIONS"] = flag
+        f.write("App/KeychainStore.swift", source)
+        f.writeProject()
+        return f
+    }
+
+    /// What the code check reports in one configuration about a file.
+    func codeFindings(configuration: String, in file: String) throws -> [Diagnostic] {
+        try CodeCheck.run(ProjectLint.load(projectPath, configuration: configuration).get()).filter { $0.file?.name.hasSuffix(file) == true }
     }
 }
