@@ -687,6 +687,7 @@ public enum CodeCheck {
     static func plural(_ rest: String) -> String {
         var out = rest
         for (one, many) in [(", which it links)", ", which they link)"), (") names the access group", ") name the access group"),
+                            (") names the app group", ") name the app group"),
                             (") passes ", ") pass "), ("which it is not entitled to", "which they are not entitled to"),
                             ("if it makes this call", "if they make this call"), (" its Info.plist's ", " their Info.plist's ")] {
             if let r = out.range(of: one) { out.replaceSubrange(r, with: many) }

@@ -469,6 +469,7 @@ struct XcodeLintTests {
                                             kSecAttrAccessGroup as String: "\(team).com.example.Other"]
                 return SecItemCopyMatching(query as CFDictionary, nil)
             }
+            let defaults = UserDefaults(suiteName: "group.com.example.elsewhere")
 
             """)
         f.write("Share/ShareViewController.swift", "func title(_ s: String) -> String { s }\n")
@@ -486,6 +487,7 @@ struct XcodeLintTests {
         // Once per place, naming every target it is found for.
         #expect(said == [
             "Token.swift: targets 'App', 'Share Extension' (configuration 'Release') (in 'Core', which they link) name the access group \(team).com.example.Other, which they are not entitled to",
+            "Token.swift: targets 'App', 'Share Extension' (configuration 'Release') (in 'Core', which they link) name the app group group.com.example.elsewhere, which they are not entitled to",
             "Vault.swift: target 'Share Extension' (configuration 'Release') (in 'SharedKit', which it links) names the access group \(team).com.example.Notes.shared, which it is not entitled to",
         ], "\(said)")
         // Each target's own hint, when they differ.
