@@ -49,7 +49,7 @@ public enum XcodeImporter {
         case .success(let p): project = p
         case .failure(let issue):
             return XcodeImport(scenario: "", diagnostics: [render.diagnostic(issue, code: .projectUnreadable, length: 1)],
-                               verdict: issue.location == nil ? .missingInput : .invalidInput)
+                               verdict: issue.isUnreadable ? .missingInput : .invalidInput)
         }
         var diagnostics = project.issues.map { render.diagnostic($0, code: .projectSetting) }
         let configuration = options.configuration ?? project.defaultConfiguration

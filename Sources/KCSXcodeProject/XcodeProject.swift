@@ -184,14 +184,11 @@ public struct XcodeProject: Sendable {
     /// link (``packageModules``); without one, their code is not read.
     public static func load(_ path: String, fileSystem: any ProjectFileSystem = LocalProjectFileSystem(),
                             packages: (any SwiftPackageReading)? = nil) -> Result<XcodeProject, ProjectIssue> {
-        var folder = path
-        while folder.count > 1 && folder.hasSuffix("/") { folder.removeLast() }
         // Also accepted: the project.pbxproj itself, or a folder holding exactly one project.
-        if ProjectPath.lastComponent(folder) == "project.pbxproj" {
-            folder = ProjectPath.directory(folder)
-        } else if !folder.hasSuffix(".xcodeproj"), let names = fileSystem.contents(ofDirectory: folder) {
-            let projects = names.filter { $0.hasSuffix(".xcodeproj") }
-            if projects.count == 1 { folder = ProjectPath.join(folder, projects[0]) }
+        let folder: String
+        switch ProjectInput.projectFolder(path, fileSystem: fileSystem) {
+        case .success(let f): folder = f
+        case .failure(let issue): return .failure(issue)
         }
         let pbxproj = ProjectPath.join(folder, "project.pbxproj")
         let bytes: [UInt8]

@@ -112,7 +112,7 @@ func lintProject(_ path: String, profile: String?, configuration: String?, team:
     case .success(let l): lint = l
     case .failure(let issue):
         printError(renderer.render(render.diagnostic(issue, code: .projectUnreadable, length: 1)))
-        return issue.location == nil ? .missingInput : .invalidInput
+        return issue.isUnreadable ? .missingInput : .invalidInput
     }
     guard lint.project.configurations.contains(where: { $0.name == lint.configuration }) else {
         printError(renderer.render(Diagnostic(.projectSetting, "the project has no configuration '\(lint.configuration)'",

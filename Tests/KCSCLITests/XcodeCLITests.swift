@@ -126,6 +126,76 @@ struct XcodeCLITests {
         #expect(cut.stderr.contains("more diagnostics in \(f.projectPath) not shown: the output limit of 3000 bytes was reached"), "\(cut.stderr)")
     }
 
+    /// A workspace, a Swift package, an XcodeGen folder or a folder of two
+    /// projects: each is said for what it is, with what to give instead
+    /// (each was "cannot read 'X.xcworkspace/project.pbxproj'", a path
+    /// that cannot exist; found on a real-project trial).
+    @Test func inputsThatAreNoProjectAreSaidForWhatTheyAre() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.write("App.xcworkspace/contents.xcworkspacedata", """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <Workspace
+               version = "1.0">
+               <FileRef
+                  location = "group:App.xcodeproj">
+               </FileRef>
+               <Group
+                  location = "container:Libs"
+                  name = "Libs">
+                  <FileRef
+                     location = "group:Kit &amp; Co/Kit.xcodeproj">
+                  </FileRef>
+               </Group>
+               <FileRef
+                  location = "group:Notes.md">
+               </FileRef>
+            </Workspace>
+
+            """)
+        f.write("Package/Package.swift", "// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: \"Kit\")\n")
+        f.write("Gen/project.yml", "name: Gen\n")
+        f.write("Two\u{1B}[31m/A.xcodeproj/project.pbxproj", "{}\n")
+        f.write("Two\u{1B}[31m/B.xcodeproj/project.pbxproj", "{}\n")
+        f.write("Empty/README.md", "nothing\n")
+        func run(_ arguments: [String]) throws -> BinaryRunner.Output { try BinaryRunner.run(arguments, directory: f.root) }
+        let cases: [(input: String, said: [String])] = [
+            ("App.xcworkspace", [
+                "App.xcworkspace/contents.xcworkspacedata:5:7: error: 'App.xcworkspace' is an Xcode workspace, which kcs does not read;"
+                    + " it lists the projects 'App.xcodeproj', 'Libs/Kit & Co/Kit.xcodeproj' [KCS601]",
+                "hint: give one of its projects: kcs reads one .xcodeproj at a time"]),
+            ("Package/Package.swift", [
+                "Package/Package.swift:1:1: error: 'Package/Package.swift' is a Swift package's manifest, not an Xcode project [KCS601]",
+                "hint: give the .xcodeproj of an app that links the package: kcs reads a local package's code through the targets that link it"]),
+            ("Package", [
+                "Package/Package.swift:1:1: error: 'Package' holds no .xcodeproj, but a Swift package (Package.swift), which is not an Xcode project [KCS601]",
+                "hint: give the .xcodeproj of an app that links the package"]),
+            ("Gen", [
+                "Gen/project.yml:1:1: error: 'Gen' holds no .xcodeproj, but XcodeGen's project.yml [KCS601]",
+                "hint: run `xcodegen generate` in 'Gen' first, then give the .xcodeproj it writes"]),
+            ("Two\u{1B}[31m", [
+                "kcs: error: 'Two\\u{1B}[31m' holds 2 Xcode projects: 'Two\\u{1B}[31m/A.xcodeproj', 'Two\\u{1B}[31m/B.xcodeproj' [KCS601]",
+                "hint: give one of them"]),
+            ("Empty", ["kcs: error: 'Empty' holds no .xcodeproj [KCS601]", "hint: give the .xcodeproj folder, which holds project.pbxproj"]),
+            ("Empty/README.md", ["kcs: error: 'Empty/README.md' is a file, not an .xcodeproj folder [KCS601]"]),
+        ]
+        for (input, said) in cases {
+            for arguments in [["import", "xcode", input], ["lint", "--project", input]] {
+                let r = try run(arguments)
+                #expect(r.status == 66, "\(arguments): \(r.status) \(r.stderr)")
+                for line in said { #expect(r.stderr.contains(line), "\(arguments): \(r.stderr)") }
+                #expect(!r.stderr.contains("/project.pbxproj"), "\(arguments): \(r.stderr)")
+                #expect(!r.stderr.contains("\u{1B}"), "escaped: \(r.stderr)")
+            }
+        }
+        // A project's own workspace is the project.
+        let own = try run(["import", "xcode", "App.xcodeproj/project.xcworkspace"])
+        #expect(own.status == 0 && own.stdout.contains("app com.example.Notes as App"), "\(own.stderr)")
+        // `kcs lint X.xcworkspace` is `--project`, not a script.
+        let plain = try run(["lint", "App.xcworkspace"]), project = try run(["lint", "--project", "App.xcworkspace"])
+        #expect(plain.status == 66 && plain.stderr == project.stderr, "\(plain.stderr)")
+    }
+
     @Test func aCleanProjectLintsClean() throws {
         var f = XcodeFixture.appWidgetShare()
         defer { f.remove() }
