@@ -85,7 +85,7 @@ public enum XcodeImporter {
         var teams: [String] = []
         var names = Set<String>()
         var version: Int?
-        var otherPlatforms: [String] = [], unmodelled: [String] = [], unresolved: [String] = []
+        var otherPlatforms: [String] = [], unmodelled: [String] = [], unresolved: [String] = [], listedOnly: [String] = []
         let files = TargetSigning.FileCache()
         var filesRead = [project.pbxprojPath]
         for t in signed {
@@ -96,6 +96,11 @@ public enum XcodeImporter {
                 if platforms.isEmpty { unmodelled.append(ScriptText.literal(t.name)) }
                 else { otherPlatforms.append("\(ScriptText.literal(t.name)) (\(platforms.joined(separator: ", ")))") }
                 continue
+            }
+            // SDKROOT's platform comes first: on another, only SUPPORTED_PLATFORMS
+            // has it there (AltStore's iPhone app, on macOS by the project's list).
+            if let first = platforms.first, first != platform, platform != "catalyst" {
+                listedOnly.append("\(ScriptText.literal(t.name)) (\(first))")
             }
             let signing = TargetSigning.resolve(project, t, configuration: configuration, platform: platform, team: options.team,
                                                 fileSystem: fileSystem, files: files)
@@ -168,6 +173,9 @@ public enum XcodeImporter {
         }
         if !otherPlatforms.isEmpty {
             lines.append("# not on \(platform): \(otherPlatforms.joined(separator: ", ")) (import them with --platform)")
+        }
+        if !listedOnly.isEmpty {
+            lines.append("# on \(platform) by SUPPORTED_PLATFORMS, though SDKROOT names another platform: \(listedOnly.joined(separator: ", "))")
         }
         if !unmodelled.isEmpty {
             lines.append("# not imported: \(unmodelled.joined(separator: ", ")), for no platform kcs models (it models iOS, macOS, Mac Catalyst and watchOS)")

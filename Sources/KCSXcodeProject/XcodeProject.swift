@@ -139,6 +139,13 @@ public struct XcodeProject: Sendable {
         public var kind: ProductKind? { ProductKind(productType: productType) }
     }
 
+    /// Products only macOS runs: a system extension, an XPC service and
+    /// an Xcode source editor extension build for the Mac, whatever
+    /// platforms the project lists (``platforms(of:configuration:)``).
+    static let macOnlyProductTypes: Set<String> = [
+        "com.apple.product-type.system-extension", "com.apple.product-type.xpc-service", "com.apple.product-type.xcode-extension",
+    ]
+
     /// The signed executables kcs models, by Xcode product type.
     public enum ProductKind: String, Sendable, Hashable {
         case app, appExtension = "extension", appClip = "app-clip", watchApp = "watch-app", watchExtension = "watch-extension"
