@@ -45,7 +45,7 @@ public enum XcodeImporter {
         let fileSystem = CaseFoldingFileSystem(given)
         var render = ProjectDiagnostics(fileSystem: fileSystem)
         let project: XcodeProject
-        switch XcodeProject.load(path, fileSystem: fileSystem) {
+        switch XcodeProject.load(path, fileSystem: fileSystem, again: "import again") {
         case .success(let p): project = p
         case .failure(let issue):
             return XcodeImport(scenario: "", diagnostics: [render.diagnostic(issue, code: .projectUnreadable, length: 1)],

@@ -189,8 +189,10 @@ public struct XcodeProject: Sendable {
     /// error with its line and column.
     /// `packages` reads the manifests of local Swift packages the targets
     /// link (``packageModules``); without one, their code is not read.
+    /// `again`: what the user does once the project is mended, in the
+    /// words of the command that read it ("lint again", "import again").
     public static func load(_ path: String, fileSystem: any ProjectFileSystem = LocalProjectFileSystem(),
-                            packages: (any SwiftPackageReading)? = nil) -> Result<XcodeProject, ProjectIssue> {
+                            packages: (any SwiftPackageReading)? = nil, again: String = "lint again") -> Result<XcodeProject, ProjectIssue> {
         // Also accepted: the project.pbxproj itself, or a folder holding exactly one project.
         let folder: String
         switch ProjectInput.projectFolder(path, fileSystem: fileSystem) {
@@ -214,7 +216,7 @@ public struct XcodeProject: Sendable {
             if let marker = Self.conflictMarkerLine(bytes) {
                 return .failure(ProjectIssue(.error, "project.pbxproj has an unresolved merge conflict",
                                              at: ProjectLocation(file: pbxproj, line: marker, column: 1),
-                                             hint: "resolve the conflict between <<<<<<< and >>>>>>> first (git mergetool, or pick a side), then lint again"))
+                                             hint: "resolve the conflict between <<<<<<< and >>>>>>> first (git mergetool, or pick a side), then \(again)"))
             }
             return .failure(ProjectIssue(.error, "project.pbxproj is not a valid property list: \(e.message)",
                                          at: ProjectLocation(file: pbxproj, line: e.line, column: e.column), hint: e.hint))

@@ -52,7 +52,13 @@ struct XcodeCLITests {
         let conflict = try BinaryRunner.run(["lint", "--project", f.projectPath])
         #expect(conflict.status == 65)
         #expect(conflict.stderr.contains("App.xcodeproj/project.pbxproj:3:1: error: project.pbxproj has an unresolved merge conflict [KCS601]"), "\(conflict.stderr)")
-        #expect(conflict.stderr.contains("hint: resolve the conflict between <<<<<<< and >>>>>>> first"))
+        #expect(conflict.stderr.contains("hint: resolve the conflict between <<<<<<< and >>>>>>> first (git mergetool, or pick a side), then lint again"))
+        // Each command says its own verb (the import said "lint again").
+        let imported = try BinaryRunner.run(["import", "xcode", f.projectPath])
+        #expect(imported.status == 65 && imported.stderr.contains("pick a side), then import again\n"), "\(imported.stderr)")
+        f.write("conflict.kcs", "team SKMME9E2Y8\napp App project=\"App.xcodeproj\"\n")
+        let script = try BinaryRunner.run(["run", f.path("conflict.kcs")])
+        #expect(script.stderr.contains("pick a side), then run the script again\n"), "\(script.stderr)")
     }
 
     @Test func projectLintNamesTargetConfigurationFileAndLine() throws {
