@@ -69,8 +69,7 @@ public struct ProjectLint {
         // twice per target).
         var groups: [(issue: ProjectIssue, configurations: [String])] = []
         var groupIndex: [String: Int] = [:]
-        // CocoaPods' files, absent until `pod install`: one warning for all.
-        var pods: (first: ProjectIssue, files: Set<String>)?
+        var pods = MissingPods()
         // By message: one missing file reached as a base configuration and
         // through an #include has two hints, and was said twice (Flutter's
         // Generated.xcconfig; found on a real-project trial). An issue that
@@ -79,12 +78,7 @@ public struct ProjectLint {
             groups.append((issue, []))
         }
         for s in signings {
-            for issue in s.issues where seen.insert(issue.message).inserted {
-                if let file = issue.missingPodsFile {
-                    if pods == nil { pods = (issue, []) }
-                    pods?.files.insert(file)
-                    continue
-                }
+            for issue in s.issues where seen.insert(issue.message).inserted && !pods.take(issue) {
                 let marker = "configuration '\(s.configuration)'"
                 let key = issue.message.replacingOccurrences(of: marker, with: "\u{0}") + "\u{0}" + (issue.hint ?? "")
                 if issue.message.contains(marker), let i = groupIndex[key] {
@@ -95,15 +89,7 @@ public struct ProjectLint {
                 }
             }
         }
-        if let pods {
-            let n = pods.files.count
-            out.append(render.diagnostic(ProjectIssue(
-                .warning, n == 1 ? pods.first.message
-                    : "cannot read \(n) xcconfig files CocoaPods writes (Pods/Target Support Files/…), the first named here; \(pods.first.message)",
-                at: pods.first.location,
-                hint: "run `pod install` first: the Pods folder is CocoaPods' output, absent from a fresh clone; the settings \(n == 1 ? "it" : "they") would give are left out"),
-                code: .projectSetting))
-        }
+        if let issue = pods.issue { out.append(render.diagnostic(issue, code: .projectSetting)) }
         for (issue, configurations) in groups {
             var said = issue
             if configurations.count > 1 {
@@ -485,5 +471,34 @@ public struct ProjectLint {
                 .replacingOccurrences(of: "$(TeamIdentifierPrefix)", with: team + ".")
             return p.hasSuffix("*") ? group.hasPrefix(p.dropLast()) : p == group
         }
+    }
+}
+
+/// CocoaPods' xcconfig files, absent until `pod install`: one warning for
+/// all of them, where the first is named (3 targets × 6 configurations gave
+/// 18; the import said each apart while the lint said one, found on a
+/// real-project trial).
+struct MissingPods {
+    private var first: ProjectIssue?
+    private var files: Set<String> = []
+
+    /// Keeps `issue` if it is about such a file.
+    mutating func take(_ issue: ProjectIssue) -> Bool {
+        guard let file = issue.missingPodsFile else { return false }
+        if first == nil { first = issue }
+        files.insert(file)
+        return true
+    }
+
+    /// The one warning, when a file was missing.
+    var issue: ProjectIssue? {
+        guard let first, let file = first.missingPodsFile else { return nil }
+        let n = files.count
+        let said = "cannot read the xcconfig file '\(file)': "
+        let reason = first.message.hasPrefix(said) ? String(first.message.dropFirst(said.count)) : first.message
+        return ProjectIssue(.warning, n == 1 ? first.message : "cannot read \(n) xcconfig files CocoaPods writes, the first of them '\(file)' (\(reason))",
+                            at: first.location,
+                            hint: "run `pod install` first: the Pods folder is CocoaPods' output, absent from a fresh clone; "
+                                + "the settings \(n == 1 ? "it" : "they") would give are left out")
     }
 }

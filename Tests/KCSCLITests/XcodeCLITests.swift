@@ -202,6 +202,34 @@ struct XcodeCLITests {
         #expect(plain.status == 66 && plain.stderr == project.stderr, "\(plain.stderr)")
     }
 
+    /// Nextcloud Talk: the import said each missing Pods xcconfig apart (5
+    /// warnings where the lint said 1), with absolute paths for a relative
+    /// project when -o was absolute.
+    @Test func importAndLintSayMissingPodsFilesOnceWithThePathsAsGiven() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        for (i, name) in ["App", "Widget", "Share"].enumerated() {
+            f.targets[i].xcconfig = ["Debug": "Pods/Target Support Files/Pods-\(name)/Pods-\(name).debug.xcconfig",
+                                     "Release": "Pods/Target Support Files/Pods-\(name)/Pods-\(name).release.xcconfig"]
+        }
+        f.writeProject()
+        let imported = try BinaryRunner.run(["import", "xcode", "App.xcodeproj", "-o", f.path("out.kcs")], directory: f.root)
+        let lint = try BinaryRunner.run(["lint", "--project", "App.xcodeproj"], directory: f.root)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        for (r, n) in [(imported, 3), (lint, 6)] {
+            let said = r.stderr.split(separator: "\n").filter { $0.contains("xcconfig") && $0.contains("[KCS602]") }
+            #expect(said.count == 1, "\(r.stderr)")
+            #expect(said.first?.hasPrefix("App.xcodeproj/project.pbxproj:") == true, "\(said)")
+            #expect(said.first?.contains("warning: cannot read \(n) xcconfig files CocoaPods writes, the first of them 'Pods/Target Support Files/Pods-") == true,
+                    "\(said)")
+            #expect(r.stderr.contains("hint: run `pod install` first"), "\(r.stderr)")
+            #expect(!r.stderr.contains(f.root.path), "paths as given: \(r.stderr)")
+        }
+        // Entitlements paths in the scenario are still relative to it.
+        let text = try String(contentsOfFile: f.path("out.kcs"), encoding: .utf8)
+        #expect(text.contains("entitlements=\"App/App.entitlements\""), "\(text)")
+    }
+
     @Test func aCleanProjectLintsClean() throws {
         var f = XcodeFixture.appWidgetShare()
         defer { f.remove() }
