@@ -372,6 +372,25 @@ struct XcodeLintTests {
         #expect(d?.hint?.hasPrefix("did you mean \"\(team).com.example.Notes.shared\"? its groups: ") == true, "\(d?.hint ?? "none")")
     }
 
+    @Test func aStrayFileIsComparedWithTheTargetWhoseFolderItIsNotOneThatBorrowsAFile() throws {
+        // KeePassium: the app borrows one file from the AutoFill extension's
+        // synchronized folder; an unused entitlements file there was
+        // compared with the app's, not the extension's.
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.targets[1].synchronizedFolders = ["WidgetKit"]
+        f.synchronizedExceptions = [(folder: "WidgetKit", target: "App", paths: ["Util.swift"])]
+        for name in ["Timeline", "Entry", "Util"] { f.write("WidgetKit/\(name).swift", "let \(name.lowercased()) = 1\n") }
+        f.writeEntitlements("WidgetKit/Old.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.shared"])
+        f.writeProject()
+        let lint = try ProjectLint.load(f.projectPath).get()
+        let app = try #require(lint.project.targets.first { $0.name == "App" })
+        #expect(app.swiftSources.contains { $0.hasSuffix("WidgetKit/Util.swift") }, "\(app.swiftSources)")
+        let stray = lint.run().filter { $0.code == .projectEntitlementsFile && $0.message.contains("Old.entitlements") }.map(\.message)
+        #expect(stray.count == 1 && stray.first?.contains("; target 'Widget' signs with '") == true
+                    && stray.first?.hasSuffix("/Widget/Widget.entitlements'") == true, "\(stray)")
+    }
+
     @Test func aFolderNamedLikeASwiftFileIsWalked() throws {
         // Xcode compiles the file in `Keys.swift/`: it is no source kcs
         // cannot read, and its calls are checked (found on Anytype).
