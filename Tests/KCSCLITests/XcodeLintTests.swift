@@ -372,6 +372,20 @@ struct XcodeLintTests {
         #expect(d?.hint?.hasPrefix("did you mean \"\(team).com.example.Notes.shared\"? its groups: ") == true, "\(d?.hint ?? "none")")
     }
 
+    @Test func aGroupOtherTargetsHoldIsTheirsNotATypo() throws {
+        // The extension's own code names the app's group: "did you mean"
+        // its nearest own group pushed toward another group.
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let team = XcodeFixture.team
+        f.targets[2].sources = ["ShareViewController.swift"]
+        f.write("Share/ShareViewController.swift", "import Security\nlet q = [kSecAttrAccessGroup: \"\(team).com.example.Notes.shared\"]\n")
+        f.writeProject()
+        let d = try f.codeFindings().filter { $0.code == .codeGroupNotEntitled }
+        #expect(d.map(\.hint) == ["only 'App', 'Widget' hold \(team).com.example.Notes.shared: add it to the entitlements of 'Share Extension' to share it"],
+                "\(d.map(\.hint))")
+    }
+
     @Test func aStrayFileIsComparedWithTheTargetWhoseFolderItIsNotOneThatBorrowsAFile() throws {
         // KeePassium: the app borrows one file from the AutoFill extension's
         // synchronized folder; an unused entitlements file there was
@@ -511,6 +525,12 @@ struct XcodeLintTests {
         ], "\(said)")
         // Each target's own hint, when they differ.
         #expect(d.first { $0.message.hasPrefix("targets") }?.hint?.hasPrefix("'App': ") == true)
+        // A group other targets hold is theirs, not a typo: the framework's
+        // call may be one the extension never makes (2PASS's app-only item
+        // was told "did you mean …Shared?").
+        let vault = d.first { $0.file?.name.hasSuffix("Vault.swift") == true }
+        #expect(vault?.hint == "only 'App', 'Widget' hold \(team).com.example.Notes.shared: make sure 'Share Extension' never makes this call, "
+                    + "or add the group to its entitlements", "\(vault?.hint ?? "none")")
         // KCS604 reads the framework's code too: the extension that links the
         // keychain code is asked to share, with the file that made it ask.
         let asked = lint.run().first { $0.code == .projectExtensionGroup }
