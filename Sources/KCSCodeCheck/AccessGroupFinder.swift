@@ -89,6 +89,10 @@ public struct AccessGroupFinder {
     /// name that is a value rather than a string constant: a stored or
     /// computed property, in the type, an extension of it or a protocol.
     private var valueMembers: [String: Set<String>] = [:]
+    /// The same for computed properties whose getter only returns a
+    /// string: the type's own constant, but one a subclass or a conforming
+    /// type inherits may be overridden (``isValueMember(_:of:)``).
+    private var computedMembers: [String: Set<String>] = [:]
     /// For each type (by its last name), the types and protocols its
     /// declaration and extensions inherit or conform to.
     private var supertypes: [String: Set<String>] = [:]
@@ -118,6 +122,8 @@ public struct AccessGroupFinder {
         public var constants: [Constant] = []
         /// (member name, type's last name)
         var valueMembers: [(String, String)] = []
+        /// (member name, type's last name) of computed constants
+        var computedMembers: [(String, String)] = []
         /// (type's last name, inherited type's last name)
         var supertypes: [(String, String)] = []
         /// (alias, the type path it names): `typealias KcM = KeychainManager`.
@@ -137,16 +143,18 @@ public struct AccessGroupFinder {
         collector.walk(tree)
         var out = Declarations()
         var decls: [SyntaxIdentifier: (conditions: [String?], index: [SyntaxIdentifier: Int])] = [:]
-        out.constants = collector.found.map { name, value, node in
+        out.constants = collector.found.map { name, value, node, written in
             let scope = Scope(of: node)
-            return Constant(name: name, value: value, line: node.startLocation(converter: converter).line,
+            let at = written ?? node
+            return Constant(name: name, value: value, line: at.startLocation(converter: converter).line,
                             container: scope.types.first, isLocal: scope.isLocal,
-                            condition: UseVisitor.ifCondition(around: node),
-                            branches: UseVisitor.branches(around: node, decls: &decls))
+                            condition: UseVisitor.ifCondition(around: at),
+                            branches: UseVisitor.branches(around: at, decls: &decls))
         }
         let members = MemberCollector(viewMode: .sourceAccurate)
         members.walk(tree)
         out.valueMembers = members.valueMembers
+        out.computedMembers = members.computedMembers
         out.supertypes = members.supertypes
         out.typeAliases = members.typeAliases
         return out
@@ -161,6 +169,7 @@ public struct AccessGroupFinder {
             byContainer[ContainerKey(name: c.name, container: c.container.map(Scope.lastName)), default: []].append(d)
         }
         for (name, type) in found.valueMembers { valueMembers[name, default: []].insert(type) }
+        for (name, type) in found.computedMembers { computedMembers[name, default: []].insert(type) }
         for (type, parent) in found.supertypes { supertypes[type, default: []].insert(parent) }
         for (alias, type) in found.typeAliases { typeAliases[alias, default: []].insert(type) }
     }
@@ -178,14 +187,18 @@ public struct AccessGroupFinder {
     /// member of it that is a value: one declared by the type, an extension
     /// of it (in any file of the target), or a type or protocol it inherits,
     /// through the target's declarations (Swift takes `self.name` before a
-    /// top-level constant of that name).
+    /// top-level constant of that name). A computed property that only
+    /// returns a string is a value when inherited (an override may return
+    /// another), the type's own constant otherwise.
     func isValueMember(_ name: String, of type: String) -> Bool {
-        guard let holders = valueMembers[name] else { return false }
+        let holders = valueMembers[name] ?? [], computed = computedMembers[name] ?? []
+        guard !holders.isEmpty || !computed.isEmpty else { return false }
+        let own = Scope.lastName(type)
         var seen: Set<String> = []
-        var pending = [Scope.lastName(type)]
+        var pending = [own]
         while let t = pending.popLast() {
             guard seen.insert(t).inserted, seen.count <= 1_000 else { continue }
-            if holders.contains(t) { return true }
+            if holders.contains(t) || t != own && computed.contains(t) { return true }
             pending.append(contentsOf: supertypes[t] ?? [])
         }
         return false
@@ -371,7 +384,10 @@ public struct AccessGroupFinder {
     static func infoPlistValue(_ e: ExprSyntax) -> String? { infoPlistKey(e).map { infoPlistMarker + $0 } }
 
     /// The value a declaration fixes for a name: a `let` initialised with a
-    /// `constantValue`, or a computed property whose getter only returns an
+    /// `constantValue`, or a computed property whose getter only returns
+    /// one: a string literal (`static var identifier: String { return
+    /// "group.…" }`, Zotero's shape: it was "built at run time", and a wrong
+    /// group there went unreported; found on a real-project trial) or an
     /// Info.plist string (`static var appGroup: String? { Bundle.main.object(
     /// forInfoDictionaryKey: "AppGroup") as? String }`, WireGuard's shape;
     /// found on a real-project trial).
@@ -379,10 +395,50 @@ public struct AccessGroupFinder {
         if decl.bindingSpecifier.tokenKind == .keyword(.let), binding.accessorBlock == nil {
             return binding.initializer.flatMap { constantValue($0.value) }
         }
-        guard binding.initializer == nil, let getter = binding.accessorBlock?.accessors.as(CodeBlockItemListSyntax.self),
-              getter.count == 1, let item = getter.first?.item else { return nil }
-        let returned = item.as(ReturnStmtSyntax.self)?.expression ?? item.as(ExprSyntax.self)
-        return returned.flatMap(infoPlistValue)
+        guard let getter = getterBody(binding), getter.count == 1, let item = getter.first?.item else { return nil }
+        return returnedExpression(item).flatMap(constantValue)
+    }
+
+    /// The statements of a computed property's getter, when it has no
+    /// other accessor (a setter, an observer) and no initial value.
+    static func getterBody(_ binding: PatternBindingSyntax) -> CodeBlockItemListSyntax? {
+        guard binding.initializer == nil, let accessors = binding.accessorBlock?.accessors else { return nil }
+        if let body = accessors.as(CodeBlockItemListSyntax.self) { return body }
+        guard let list = accessors.as(AccessorDeclListSyntax.self), list.count == 1, let only = list.first,
+              only.accessorSpecifier.tokenKind == .keyword(.get) else { return nil }
+        return only.body?.statements
+    }
+
+    /// What a getter's only statement returns: `return e`, or `e` alone.
+    static func returnedExpression(_ item: CodeBlockItemSyntax.Item) -> ExprSyntax? {
+        item.as(ReturnStmtSyntax.self)?.expression ?? item.as(ExpressionStmtSyntax.self)?.expression ?? item.as(ExprSyntax.self)
+    }
+
+    /// A getter that is one `#if` whose every clause only returns a string
+    /// (`static var group: String { #if DEV "group.dev.…" #else "group.…"
+    /// #endif }`, 2FAS's shape; found on a real-project trial): each
+    /// value with the literal returning it, whose `#if`s say which builds
+    /// compile it, as constants declared under `#if` are. Nil for anything
+    /// else, a clause that does more included.
+    static func valuePerIfBranch(_ binding: PatternBindingSyntax) -> [(String, Syntax)]? {
+        guard let getter = getterBody(binding), getter.count == 1, let config = getter.first?.item.as(IfConfigDeclSyntax.self) else { return nil }
+        return valuePerBranch(config, depth: 0)
+    }
+
+    private static func valuePerBranch(_ config: IfConfigDeclSyntax, depth: Int) -> [(String, Syntax)]? {
+        guard depth < 8 else { return nil }
+        var out: [(String, Syntax)] = []
+        for clause in config.clauses {
+            guard let items = clause.elements?.as(CodeBlockItemListSyntax.self), items.count == 1, let item = items.first?.item else { return nil }
+            if let inner = item.as(IfConfigDeclSyntax.self) {
+                guard let values = valuePerBranch(inner, depth: depth + 1) else { return nil }
+                out += values
+            } else {
+                guard let returned = returnedExpression(item), let value = constantValue(returned), !isMarker(value) else { return nil }
+                out.append((value, Syntax(returned)))
+            }
+        }
+        return out.isEmpty || out.count > 16 ? nil : out
     }
 
     /// A string that interpolates constants only (`"\(teamID).com.example.shared"`,
@@ -484,10 +540,8 @@ public struct AccessGroupFinder {
     /// checked like `Bundle.main.infoDictionary?["APPGROUP"]` (Blockstream
     /// Green's group was six KCS608; found on a real-project trial).
     static func mainBundleProperty(_ binding: PatternBindingSyntax, _ decl: VariableDeclSyntax) -> String? {
-        guard binding.initializer == nil, !decl.modifiers.contains(where: { $0.name.text == "static" || $0.name.text == "class" }),
-              let getter = binding.accessorBlock?.accessors.as(CodeBlockItemListSyntax.self)
-                ?? binding.accessorBlock?.accessors.as(AccessorDeclListSyntax.self)?.first(where: { $0.accessorSpecifier.text == "get" })?.body?.statements,
-              getter.count == 1, let item = getter.first?.item else { return nil }
+        guard !decl.modifiers.contains(where: { $0.name.text == "static" || $0.name.text == "class" }),
+              let getter = getterBody(binding), getter.count == 1, let item = getter.first?.item else { return nil }
         var parent = decl.parent
         while let p = parent, !p.is(ExtensionDeclSyntax.self) {
             if p.is(StructDeclSyntax.self) || p.is(ClassDeclSyntax.self) || p.is(EnumDeclSyntax.self) || p.is(ProtocolDeclSyntax.self) { return nil }
@@ -495,8 +549,7 @@ public struct AccessGroupFinder {
         }
         guard let ext = parent?.as(ExtensionDeclSyntax.self), Scope.typePath(ext.extendedType) == "Bundle"
             || Scope.typePath(ext.extendedType) == "Foundation.Bundle" else { return nil }
-        let returned = item.as(ReturnStmtSyntax.self)?.expression ?? item.as(ExprSyntax.self)
-        return returned.flatMap { infoPlistKey($0, ofSelf: true) }.map { infoPlistMarker + $0 }
+        return returnedExpression(item).flatMap { infoPlistKey($0, ofSelf: true) }.map { infoPlistMarker + $0 }
     }
 }
 
@@ -803,23 +856,27 @@ final class BindingIndex {
 }
 
 private final class ConstantCollector: SyntaxVisitor {
-    var found: [(String, String, Syntax)] = []
+    /// (name, value, declaration, where the value is written when that is
+    /// under `#if`s of its own: its line and its builds come from there)
+    var found: [(String, String, Syntax, Syntax?)] = []
 
     override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
         for binding in node.bindings {
             guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { continue }
             if let value = AccessGroupFinder.fixedValue(of: binding, in: node) {
-                found.append((name, value, Syntax(binding)))
+                found.append((name, value, Syntax(binding), nil))
             } else if let value = AccessGroupFinder.mainBundleProperty(binding, node) {
                 // Looked up as `main.NAME` of Bundle, as a case's property is.
-                found.append(("main." + name, value, Syntax(binding)))
+                found.append(("main." + name, value, Syntax(binding), nil))
+            } else if let values = AccessGroupFinder.valuePerIfBranch(binding) {
+                for (value, at) in values { found.append((name, value, Syntax(binding), at)) }
             } else {
                 // An enum's computed property that switches over `self` and
                 // returns a literal for each case: `case.name` of the type
                 // for each (Phoenix's `AccessGroup.appOnly.value`: 24 of its
                 // 28 warnings were "cannot check"; found on a real-project trial).
                 for (caseName, value) in Self.switchOverSelf(binding) {
-                    found.append((caseName + "." + name, value, Syntax(binding)))
+                    found.append((caseName + "." + name, value, Syntax(binding), nil))
                 }
             }
         }
@@ -829,11 +886,8 @@ private final class ConstantCollector: SyntaxVisitor {
     /// `var name: String { switch self { case .a: return "x" … } }`: each
     /// case name with its literal (a case of several patterns gives each).
     static func switchOverSelf(_ binding: PatternBindingSyntax) -> [(String, String)] {
-        let getter = binding.accessorBlock?.accessors.as(AccessorDeclListSyntax.self)?.first(where: { $0.accessorSpecifier.text == "get" })
-        guard let body = binding.accessorBlock?.accessors.as(CodeBlockItemListSyntax.self) ?? getter?.body?.statements,
-              body.count == 1, let item = body.first?.item else { return [] }
-        let expression = item.as(ExpressionStmtSyntax.self)?.expression ?? item.as(ExprSyntax.self)
-        guard let switchExpr = expression?.as(SwitchExprSyntax.self),
+        guard let body = AccessGroupFinder.getterBody(binding), body.count == 1, let item = body.first?.item else { return [] }
+        guard let switchExpr = AccessGroupFinder.returnedExpression(item)?.as(SwitchExprSyntax.self),
               switchExpr.subject.as(DeclReferenceExprSyntax.self)?.baseName.text == "self" else { return [] }
         var out: [(String, String)] = []
         for element in switchExpr.cases {
@@ -859,11 +913,11 @@ private final class ConstantCollector: SyntaxVisitor {
         let name = AccessGroupFinder.unquoted(node.name.text)
         if let raw = node.rawValue?.value {
             if let value = AccessGroupFinder.constantValue(raw), !AccessGroupFinder.isMarker(value) {
-                found.append((name + AccessGroupFinder.rawValueSuffix, value, Syntax(node)))
+                found.append((name + AccessGroupFinder.rawValueSuffix, value, Syntax(node), nil))
             }
         } else if node.parameterClause == nil, let e = Self.enclosingEnum(of: Syntax(node)),
                   e.inheritanceClause?.inheritedTypes.first.map({ $0.type.trimmedDescription == "String" }) == true {
-            found.append((name + AccessGroupFinder.rawValueSuffix, name, Syntax(node)))
+            found.append((name + AccessGroupFinder.rawValueSuffix, name, Syntax(node), nil))
         }
         return .skipChildren
     }
@@ -882,6 +936,7 @@ private final class ConstantCollector: SyntaxVisitor {
 /// what each type inherits, by last name (`extension A.Keys` is `Keys`).
 private final class MemberCollector: SyntaxVisitor {
     var valueMembers: [(String, String)] = []
+    var computedMembers: [(String, String)] = []
     var supertypes: [(String, String)] = []
     var typeAliases: [(String, String)] = []
 
@@ -895,9 +950,10 @@ private final class MemberCollector: SyntaxVisitor {
             supertypes.append((type, Scope.lastName(Scope.typePath(inherited.type))))
         }
         for (decl, conditional) in BindingIndex.variables(in: members) {
+            let computed = decl.bindings.contains { $0.accessorBlock != nil }
             for (name, binding) in LocalBinding.bindings(in: decl) {
                 if conditional { valueMembers.append((name, type)); continue }
-                if case .runtime = binding { valueMembers.append((name, type)) }
+                if case .runtime = binding { valueMembers.append((name, type)) } else if computed { computedMembers.append((name, type)) }
             }
         }
     }

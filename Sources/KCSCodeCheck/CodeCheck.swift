@@ -623,6 +623,14 @@ public enum CodeCheck {
                         } else if let dot = group.firstIndex(of: "."), group.distance(from: group.startIndex, to: dot) == 10,
                                   let team = app.teamID, grantedSet.contains(team + group[dot...]) {
                             hint = "the group has another team's prefix: the target is signed by \(team), so write \"\(team + group[dot...])\""
+                        } else if case let holders = (holdersByGroup(signing.configuration)[group] ?? []).filter({ $0 != target.name }), !holders.isEmpty {
+                            // Another target's group is no typo: "did you mean" this
+                            // target's nearest pushed an app-only secret toward the
+                            // group its extension shares (2PASS; found on a real-project trial).
+                            let who = holders.map { "'\($0)'" }.joined(separator: ", ")
+                            hint = "only \(who) \(holders.count == 1 ? "holds" : "hold") \(group): " + (via.isEmpty
+                                ? "add it to the entitlements of '\(target.name)' to share it"
+                                : "make sure '\(target.name)' never makes this call, or add the group to its entitlements")
                         }
                         out.append(render.diagnostic(ProjectIssue(
                             .warning, "\(who) names the access group \(shown(group))\(use.condition.map { " (\(Self.under($0)), which this build compiles)" } ?? ""), which it is not entitled to: \(via.isEmpty ? "the call fails" : "if it makes this call, the call fails") with errSecMissingEntitlement (-34018)",
@@ -687,6 +695,7 @@ public enum CodeCheck {
     static func plural(_ rest: String) -> String {
         var out = rest
         for (one, many) in [(", which it links)", ", which they link)"), (") names the access group", ") name the access group"),
+                            (") names the app group", ") name the app group"),
                             (") passes ", ") pass "), ("which it is not entitled to", "which they are not entitled to"),
                             ("if it makes this call", "if they make this call"), (" its Info.plist's ", " their Info.plist's ")] {
             if let r = out.range(of: one) { out.replaceSubrange(r, with: many) }

@@ -32,7 +32,7 @@ extension Session {
         let fileSystem = CaseFoldingFileSystem(LoaderProjectFileSystem(loader: loader))
         var render = ProjectDiagnostics(fileSystem: fileSystem)
         let project: XcodeProject
-        switch XcodeProject.load(loader.resolve(projectName.text, relativeTo: file.name), fileSystem: fileSystem) {
+        switch XcodeProject.load(loader.resolve(projectName.text, relativeTo: file.name), fileSystem: fileSystem, again: "run the script again") {
         case .success(let p): project = p
         case .failure(let issue):
             throw Diagnostic(.projectUnreadable, issue.message, file: file, range: projectName.range,

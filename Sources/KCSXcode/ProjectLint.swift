@@ -69,8 +69,7 @@ public struct ProjectLint {
         // twice per target).
         var groups: [(issue: ProjectIssue, configurations: [String])] = []
         var groupIndex: [String: Int] = [:]
-        // CocoaPods' files, absent until `pod install`: one warning for all.
-        var pods: (first: ProjectIssue, files: Set<String>)?
+        var pods = MissingPods()
         // By message: one missing file reached as a base configuration and
         // through an #include has two hints, and was said twice (Flutter's
         // Generated.xcconfig; found on a real-project trial). An issue that
@@ -79,12 +78,7 @@ public struct ProjectLint {
             groups.append((issue, []))
         }
         for s in signings {
-            for issue in s.issues where seen.insert(issue.message).inserted {
-                if let file = issue.missingPodsFile {
-                    if pods == nil { pods = (issue, []) }
-                    pods?.files.insert(file)
-                    continue
-                }
+            for issue in s.issues where seen.insert(issue.message).inserted && !pods.take(issue) {
                 let marker = "configuration '\(s.configuration)'"
                 let key = issue.message.replacingOccurrences(of: marker, with: "\u{0}") + "\u{0}" + (issue.hint ?? "")
                 if issue.message.contains(marker), let i = groupIndex[key] {
@@ -95,15 +89,7 @@ public struct ProjectLint {
                 }
             }
         }
-        if let pods {
-            let n = pods.files.count
-            out.append(render.diagnostic(ProjectIssue(
-                .warning, n == 1 ? pods.first.message
-                    : "cannot read \(n) xcconfig files CocoaPods writes (Pods/Target Support Files/…), the first named here; \(pods.first.message)",
-                at: pods.first.location,
-                hint: "run `pod install` first: the Pods folder is CocoaPods' output, absent from a fresh clone; the settings \(n == 1 ? "it" : "they") would give are left out"),
-                code: .projectSetting))
-        }
+        if let issue = pods.issue { out.append(render.diagnostic(issue, code: .projectSetting)) }
         for (issue, configurations) in groups {
             var said = issue
             if configurations.count > 1 {
@@ -310,18 +296,28 @@ public struct ProjectLint {
     /// Swift sources sit in (a widget target `BitkitWidgetExtension` keeps
     /// them in `BitkitWidget/`, whose stale entitlements file went unsaid;
     /// found on a real-project trial). At most 8.
-    func targetFolders(_ t: XcodeProject.Target) -> [String] {
-        var out = [ProjectPath.join(project.sourceRoot, t.name)]
+    /// `own`: the folder named after the target and the one holding most
+    /// of its sources (the first of them on a tie): a folder the target
+    /// only borrows a file from is another target's (KeePassium's app
+    /// compiles one file of its AutoFill extension's folder; found on a
+    /// real-project trial).
+    func targetFolders(_ t: XcodeProject.Target) -> (all: [String], own: Set<String>) {
+        let named = ProjectPath.join(project.sourceRoot, t.name)
+        var out = [named], counts: [String: Int] = [:]
         let root = ProjectPath.normalize(project.sourceRoot)
-        for source in t.swiftSources where out.count < 8 {
+        for source in t.swiftSources {
             let path = ProjectPath.normalize(source)
             guard root == "." || path.hasPrefix(root + "/") else { continue }
             let relative = root == "." ? path : String(path.dropFirst(root.count + 1))
             guard let top = relative.split(separator: "/").first, relative.contains("/"), top != "..", top != "." else { continue }
             let folder = ProjectPath.join(project.sourceRoot, String(top))
-            if !out.contains(folder) { out.append(folder) }
+            counts[folder, default: 0] += 1
+            if out.count < 8, !out.contains(folder) { out.append(folder) }
         }
-        return out
+        let most = out.max { counts[$0, default: 0] < counts[$1, default: 0] }
+        var own: Set<String> = [named]
+        if let most, let first = out.first(where: { counts[$0, default: 0] == counts[most, default: 0] }) { own.insert(first) }
+        return (out, own)
     }
 
     /// KCS605: `.entitlements` files in the project or in a target's folder
@@ -362,8 +358,8 @@ public struct ProjectLint {
         var entries = 0
         // Worked out once per target: asked per file and target, each asking
         // walked the target's sources.
-        var foldersOf: [String: [String]] = [:]
-        for t in project.targets where t.kind != nil { foldersOf[t.id] = targetFolders(t) }
+        var foldersOf: [String: [String]] = [:], ownFolders: [String: Set<String>] = [:]
+        for t in project.targets where t.kind != nil { (foldersOf[t.id], ownFolders[t.id]) = targetFolders(t) }
         // Each folder walked once, however many targets it belongs to (1,000
         // targets over one 60,000-file folder took 27 s; found by adversarial
         // testing). The target's folder is walked even when a signed file sits in it.
@@ -399,21 +395,24 @@ public struct ProjectLint {
         // whose folders holds it, found by the file's folders, not by asking
         // every target per file (20,000 stray files over 2,000 targets took
         // 20 s; found by adversarial testing).
-        var firstHolder: [String: Int] = [:]
+        // A target whose own folder it is comes before one that borrows a file there.
+        var firstHolder: [String: Int] = [:], firstOwner: [String: Int] = [:]
         for (i, t) in project.targets.enumerated() {
             for folder in foldersOf[t.id] ?? [] where firstHolder[folder] == nil { firstHolder[folder] = i }
+            for folder in ownFolders[t.id] ?? [] where firstOwner[folder] == nil { firstOwner[folder] = i }
         }
         var signedBy: [String: [String]] = [:]
         for s in signings { if let p = s.resolved.entitlementsPath { signedBy[s.target.id, default: []].append(p) } }
         for (path, location) in candidates where !used.contains(fileSystem.canonical(path)) && !selectable.contains(where: { Glob.matches($0, path) }) {
-            var folder = ProjectPath.directory(path), holders: [Int] = []
+            var folder = ProjectPath.directory(path), holders: [Int] = [], owners: [Int] = []
             for _ in 0..<64 {
                 if let i = firstHolder[folder] { holders.append(i) }
+                if let i = firstOwner[folder] { owners.append(i) }
                 let up = ProjectPath.directory(folder)
                 if up == folder { break }
                 folder = up
             }
-            let owner = holders.min().map { project.targets[$0] }
+            let owner = (owners.min() ?? holders.min()).map { project.targets[$0] }
             let users = owner.map { signedBy[$0.id] ?? [] } ?? []
             var message = "no configuration signs with '\(path)'"
             if let owner {
@@ -485,5 +484,34 @@ public struct ProjectLint {
                 .replacingOccurrences(of: "$(TeamIdentifierPrefix)", with: team + ".")
             return p.hasSuffix("*") ? group.hasPrefix(p.dropLast()) : p == group
         }
+    }
+}
+
+/// CocoaPods' xcconfig files, absent until `pod install`: one warning for
+/// all of them, where the first is named (3 targets × 6 configurations gave
+/// 18; the import said each apart while the lint said one, found on a
+/// real-project trial).
+struct MissingPods {
+    private var first: ProjectIssue?
+    private var files: Set<String> = []
+
+    /// Keeps `issue` if it is about such a file.
+    mutating func take(_ issue: ProjectIssue) -> Bool {
+        guard let file = issue.missingPodsFile else { return false }
+        if first == nil { first = issue }
+        files.insert(file)
+        return true
+    }
+
+    /// The one warning, when a file was missing.
+    var issue: ProjectIssue? {
+        guard let first, let file = first.missingPodsFile else { return nil }
+        let n = files.count
+        let said = "cannot read the xcconfig file '\(file)': "
+        let reason = first.message.hasPrefix(said) ? String(first.message.dropFirst(said.count)) : first.message
+        return ProjectIssue(.warning, n == 1 ? first.message : "cannot read \(n) xcconfig files CocoaPods writes, the first of them '\(file)' (\(reason))",
+                            at: first.location,
+                            hint: "run `pod install` first: the Pods folder is CocoaPods' output, absent from a fresh clone; "
+                                + "the settings \(n == 1 ? "it" : "they") would give are left out")
     }
 }

@@ -13,12 +13,29 @@ public struct XcodeImportOptions: Sendable {
     /// The folder the scenario will be read from: entitlements paths are
     /// written relative to it.
     public var scenarioFolder: String
+    /// Where relative paths start: a relative project and an absolute
+    /// scenario folder (or one that climbs out, `../x`) are compared from
+    /// there. The project's paths stay as given in what is said (an
+    /// absolute `-o` made them absolute; found on a real-project trial).
+    public var workingDirectory: String?
 
-    public init(configuration: String? = nil, team: String? = nil, platform: String? = nil, scenarioFolder: String = ".") {
+    public init(configuration: String? = nil, team: String? = nil, platform: String? = nil, scenarioFolder: String = ".",
+                workingDirectory: String? = nil) {
         self.configuration = configuration
         self.team = team
         self.platform = platform
         self.scenarioFolder = scenarioFolder
+        self.workingDirectory = workingDirectory
+    }
+
+    /// `path` (from here) as the scenario reaches it.
+    func fromScenario(_ path: String) -> String {
+        var path = path, folder = scenarioFolder
+        if let workingDirectory, path.hasPrefix("/") != folder.hasPrefix("/") || ProjectPath.normalize(folder).split(separator: "/").contains("..") {
+            path = ProjectPath.join(workingDirectory, path)
+            folder = ProjectPath.join(workingDirectory, folder)
+        }
+        return XcodeImporter.relativePath(path, from: folder)
     }
 }
 
@@ -48,11 +65,11 @@ public enum XcodeImporter {
         let fileSystem = CaseFoldingFileSystem(given)
         var render = ProjectDiagnostics(fileSystem: fileSystem)
         let project: XcodeProject
-        switch XcodeProject.load(path, fileSystem: fileSystem) {
+        switch XcodeProject.load(path, fileSystem: fileSystem, again: "import again") {
         case .success(let p): project = p
         case .failure(let issue):
             return XcodeImport(scenario: "", diagnostics: [render.diagnostic(issue, code: .projectUnreadable, length: 1)],
-                               verdict: issue.location == nil ? .missingInput : .invalidInput)
+                               verdict: issue.isUnreadable ? .missingInput : .invalidInput)
         }
         var diagnostics = project.issues.map { render.diagnostic($0, code: .projectSetting) }
         let configuration = options.configuration ?? project.defaultConfiguration
@@ -68,13 +85,17 @@ public enum XcodeImporter {
         var platformsByTarget: [String: [String]] = [:]
         // Targets share xcconfig files: a file that does not read is reported once, not once per target.
         var seen = Set<ProjectIssue>()
+        var pods = MissingPods()
         for t in signed {
             let (platforms, issues) = project.platforms(of: t, configuration: configuration)
             platformsByTarget[t.id] = platforms
-            for issue in issues where seen.insert(issue).inserted { diagnostics.append(render.diagnostic(issue, code: .projectSetting)) }
+            for issue in issues where seen.insert(issue).inserted && !pods.take(issue) {
+                diagnostics.append(render.diagnostic(issue, code: .projectSetting))
+            }
         }
         let firstApp = signed.first { $0.kind == .app || $0.kind == .watchApp } ?? signed.first
         guard let platform = options.platform ?? firstApp.flatMap({ platformsByTarget[$0.id]?.first }) else {
+            if let issue = pods.issue { diagnostics.append(render.diagnostic(issue, code: .projectSetting)) }
             diagnostics.append(Diagnostic(.projectSetting, "\(path) has no app or extension target kcs can import",
                                           hint: "kcs imports apps, app extensions, App Clips, watch apps and their extensions"))
             return XcodeImport(scenario: "", diagnostics: diagnostics, verdict: .failed)
@@ -88,7 +109,7 @@ public enum XcodeImporter {
         var teams: [String] = []
         var names = Set<String>()
         var version: Int?
-        var otherPlatforms: [String] = [], unmodelled: [String] = [], unresolved: [String] = []
+        var otherPlatforms: [String] = [], unmodelled: [String] = [], unresolved: [String] = [], listedOnly: [String] = []
         let files = TargetSigning.FileCache()
         var filesRead = [project.pbxprojPath]
         for t in signed {
@@ -100,10 +121,17 @@ public enum XcodeImporter {
                 else { otherPlatforms.append("\(ScriptText.literal(t.name)) (\(platforms.joined(separator: ", ")))") }
                 continue
             }
+            // SDKROOT's platform comes first: on another, only SUPPORTED_PLATFORMS
+            // has it there (AltStore's iPhone app, on macOS by the project's list).
+            if let first = platforms.first, first != platform, platform != "catalyst" {
+                listedOnly.append("\(ScriptText.literal(t.name)) (\(first))")
+            }
             let signing = TargetSigning.resolve(project, t, configuration: configuration, platform: platform, team: options.team,
                                                 fileSystem: fileSystem, files: files)
             if let file = signing.resolved.entitlementsPath { filesRead.append(file) }
-            for issue in signing.issues where seen.insert(issue).inserted { diagnostics.append(render.diagnostic(issue, code: .projectSetting)) }
+            for issue in signing.issues where seen.insert(issue).inserted && !pods.take(issue) {
+                diagnostics.append(render.diagnostic(issue, code: .projectSetting))
+            }
             guard let bundleID = signing.resolved.bundleID else {
                 lines.append("# target \(ScriptText.literal(t.name)) is left out: its bundle ID does not resolve (see the warnings)")
                 unresolved.append(t.name)
@@ -148,7 +176,7 @@ public enum XcodeImporter {
             }
             if let file = signing.resolved.entitlementsPath, signing.entitlements != nil, signing.resolved.teamID != nil {
                 if signing.scenarioCanReadFile {
-                    app += " entitlements=" + ScriptText.quoted(relativePath(fileSystem.spelled(file), from: options.scenarioFolder))
+                    app += " entitlements=" + ScriptText.quoted(options.fromScenario(fileSystem.spelled(file)))
                 } else {
                     // The file uses build settings a scenario cannot expand: write what they expand to.
                     let kag = signing.keychainAccessGroups.map { ScriptText.literal($0.value) }
@@ -157,7 +185,7 @@ public enum XcodeImporter {
                     if !ag.isEmpty { app += " application-groups=[\(ag.joined(separator: ", "))]" }
                     let associated = signing.associatedApplicationIdentifiers.map { ScriptText.literal($0.value) }
                     if !associated.isEmpty { app += " associated-application-identifier=[\(associated.joined(separator: ", "))]" }
-                    apps.append("# \(name): the groups of \(ScriptText.literal(relativePath(fileSystem.spelled(file), from: options.scenarioFolder))), expanded with the project's build settings"
+                    apps.append("# \(name): the groups of \(ScriptText.literal(options.fromScenario(fileSystem.spelled(file)))), expanded with the project's build settings"
                                 + (signing.groupsResolve ? "" : "; some use a setting no level defines, expanded to nothing as Xcode does (see the warnings)"))
                 }
             }
@@ -169,8 +197,12 @@ public enum XcodeImporter {
                 expectations.append("expect groups \(ScriptText.literal(name)) [\(groups.map(ScriptText.literal).joined(separator: ", "))]")
             }
         }
+        if let issue = pods.issue { diagnostics.append(render.diagnostic(issue, code: .projectSetting)) }
         if !otherPlatforms.isEmpty {
             lines.append("# not on \(platform): \(otherPlatforms.joined(separator: ", ")) (import them with --platform)")
+        }
+        if !listedOnly.isEmpty {
+            lines.append("# on \(platform) by SUPPORTED_PLATFORMS, though SDKROOT names another platform: \(listedOnly.joined(separator: ", "))")
         }
         if !unmodelled.isEmpty {
             lines.append("# not imported: \(unmodelled.joined(separator: ", ")), for no platform kcs models (it models iOS, macOS, Mac Catalyst and watchOS)")

@@ -30,6 +30,10 @@ public struct ProjectIssue: Error, Sendable, Hashable {
     /// that is absent: `pod install` has not run, and one warning says so
     /// for all of them (a project of 3 targets × 6 configurations had 18).
     public var missingPodsFile: String?
+    /// The path given names no project (a workspace, a Swift package, a
+    /// folder of several projects): the input is missing, wherever the
+    /// issue points.
+    public var namesNoProject = false
 
     public init(_ severity: Severity, _ message: String, at location: ProjectLocation?, hint: String? = nil) {
         self.severity = severity
@@ -39,6 +43,10 @@ public struct ProjectIssue: Error, Sendable, Hashable {
     }
 
     /// `subject` uses `names`, which no level defines (`where` says whose levels).
+    /// Whether the project could not be read at all, rather than read
+    /// and found wrong (which is said at its place).
+    public var isUnreadable: Bool { location == nil || namesNoProject }
+
     public static func undefined(_ subject: String, uses names: [String], definedNowhere place: String, at location: ProjectLocation?,
                                  hint: String) -> ProjectIssue {
         var issue = ProjectIssue(.warning, "\(subject) uses \(names.map { "$(\($0))" }.joined(separator: ", ")), which \(place); Xcode expands \(names.count == 1 ? "it" : "them") to nothing",

@@ -184,7 +184,12 @@ extension XcodeProject {
     /// them (Xcode builds for any of them, the destination picks; SDKROOT
     /// is only the default: sing-box's iOS tunnel sets SDKROOT = macosx and
     /// was left out of the iOS app; found on a real-project trial), else
-    /// `SDKROOT`. Simulators are left out.
+    /// `SDKROOT`. Simulators are left out. A list the target only inherits
+    /// from the project gives way to an SDKROOT the target sets itself, and
+    /// a product only the Mac runs builds for the Mac (AltStore's project
+    /// lists iOS and macOS for every target: its Mac app and XPC service
+    /// were imported for iOS, its iPhone app for macOS; found on a
+    /// real-project trial).
     private func platformSDKs(of target: Target, configuration: String) -> (sdks: [String], settings: BuildSettings, issues: [ProjectIssue]) {
         xcconfigs.platforms(target.id + "\u{0}" + configuration) { readPlatformSDKs(of: target, configuration: configuration) }
     }
@@ -192,6 +197,7 @@ extension XcodeProject {
     private func readPlatformSDKs(of target: Target, configuration: String) -> (sdks: [String], settings: BuildSettings, issues: [ProjectIssue]) {
         let (stack, issues) = assignments(for: target, configuration: configuration, sdk: "")
         let settings = BuildSettings(stack, context: SettingContext(sdk: "", configuration: configuration))
+        if XcodeProject.macOnlyProductTypes.contains(target.productType) { return (["macosx"], settings, issues) }
         let sdkroot = settings.value(of: "SDKROOT").value.lowercased()
         // Distinct words, and only the platforms kcs knows of: a list naming
         // none (driverkit, a typo) falls back to SDKROOT (such a target was
@@ -202,14 +208,32 @@ extension XcodeProject {
         let supported = settings.value(of: "SUPPORTED_PLATFORMS").value.prefix(4096).lowercased().split(separator: " ")
             .map(String.init).filter { !$0.hasSuffix("simulator") && !$0.isEmpty && seen.insert($0).inserted }
             .filter { Self.modelled($0) != nil || !otherPlatformNames([$0]).isEmpty }
-        if !supported.isEmpty { return (supported, settings, issues) }
-        if sdkroot == "auto" || sdkroot.isEmpty { return ([], settings, issues) }
-        // A path to an SDK (`…/iPhoneOS17.0.sdk`) names its platform too.
-        let last = ProjectPath.lastComponent(sdkroot)
-        for name in Self.sdkPlatforms.map(\.sdk) where last.hasPrefix(name) || last.contains(name + ".") {
-            return ([name], settings, issues)
+        let root = Self.sdkName(sdkroot)
+        if !supported.isEmpty {
+            let own = targetLevelNames(target, configuration: configuration)
+            if let root, !own.contains("SUPPORTED_PLATFORMS"), own.contains("SDKROOT"), supported.contains(root) { return ([root], settings, issues) }
+            return (supported, settings, issues)
         }
-        return ([last], settings, issues)
+        return (root.map { [$0] } ?? [], settings, issues)
+    }
+
+    /// The SDK an SDKROOT value names: `iphoneos`, `macosx`, or a path to
+    /// an SDK (`…/iPhoneOS17.0.sdk`) by its platform; nil for `auto` or none.
+    private static func sdkName(_ sdkroot: String) -> String? {
+        if sdkroot == "auto" || sdkroot.isEmpty { return nil }
+        let last = ProjectPath.lastComponent(sdkroot)
+        return sdkPlatforms.map(\.sdk).first { last.hasPrefix($0) || last.contains($0 + ".") } ?? last
+    }
+
+    /// The settings the target's own level assigns in a configuration (its
+    /// build settings and its xcconfig), not those it inherits from the project's.
+    private func targetLevelNames(_ target: Target, configuration: String) -> Set<String> {
+        guard let config = target.configurations.first(where: { $0.name == configuration }) else { return [] }
+        var names = Set(config.settings.map(\.name))
+        if let base = config.baseConfiguration {
+            names.formUnion(xcconfigs.read(base, from: config.location, fileSystem: fileSystem, searchRoot: sourceRoot).0.map(\.name))
+        }
+        return names
     }
 
     /// The bundle ID, team and entitlements file of a target in one

@@ -139,6 +139,13 @@ public struct XcodeProject: Sendable {
         public var kind: ProductKind? { ProductKind(productType: productType) }
     }
 
+    /// Products only macOS runs: a system extension, an XPC service and
+    /// an Xcode source editor extension build for the Mac, whatever
+    /// platforms the project lists (``platforms(of:configuration:)``).
+    static let macOnlyProductTypes: Set<String> = [
+        "com.apple.product-type.system-extension", "com.apple.product-type.xpc-service", "com.apple.product-type.xcode-extension",
+    ]
+
     /// The signed executables kcs models, by Xcode product type.
     public enum ProductKind: String, Sendable, Hashable {
         case app, appExtension = "extension", appClip = "app-clip", watchApp = "watch-app", watchExtension = "watch-extension"
@@ -182,16 +189,15 @@ public struct XcodeProject: Sendable {
     /// error with its line and column.
     /// `packages` reads the manifests of local Swift packages the targets
     /// link (``packageModules``); without one, their code is not read.
+    /// `again`: what the user does once the project is mended, in the
+    /// words of the command that read it ("lint again", "import again").
     public static func load(_ path: String, fileSystem: any ProjectFileSystem = LocalProjectFileSystem(),
-                            packages: (any SwiftPackageReading)? = nil) -> Result<XcodeProject, ProjectIssue> {
-        var folder = path
-        while folder.count > 1 && folder.hasSuffix("/") { folder.removeLast() }
+                            packages: (any SwiftPackageReading)? = nil, again: String = "lint again") -> Result<XcodeProject, ProjectIssue> {
         // Also accepted: the project.pbxproj itself, or a folder holding exactly one project.
-        if ProjectPath.lastComponent(folder) == "project.pbxproj" {
-            folder = ProjectPath.directory(folder)
-        } else if !folder.hasSuffix(".xcodeproj"), let names = fileSystem.contents(ofDirectory: folder) {
-            let projects = names.filter { $0.hasSuffix(".xcodeproj") }
-            if projects.count == 1 { folder = ProjectPath.join(folder, projects[0]) }
+        let folder: String
+        switch ProjectInput.projectFolder(path, fileSystem: fileSystem) {
+        case .success(let f): folder = f
+        case .failure(let issue): return .failure(issue)
         }
         let pbxproj = ProjectPath.join(folder, "project.pbxproj")
         let bytes: [UInt8]
@@ -210,7 +216,7 @@ public struct XcodeProject: Sendable {
             if let marker = Self.conflictMarkerLine(bytes) {
                 return .failure(ProjectIssue(.error, "project.pbxproj has an unresolved merge conflict",
                                              at: ProjectLocation(file: pbxproj, line: marker, column: 1),
-                                             hint: "resolve the conflict between <<<<<<< and >>>>>>> first (git mergetool, or pick a side), then lint again"))
+                                             hint: "resolve the conflict between <<<<<<< and >>>>>>> first (git mergetool, or pick a side), then \(again)"))
             }
             return .failure(ProjectIssue(.error, "project.pbxproj is not a valid property list: \(e.message)",
                                          at: ProjectLocation(file: pbxproj, line: e.line, column: e.column), hint: e.hint))

@@ -32,7 +32,7 @@ struct Lint: ParsableCommand {
 
     @OptionGroup var colour: ColourOptions
 
-    @ArgumentParser.Argument(help: "Scenario files; - reads standard input; an .xcodeproj is read as --project.", completion: FileKinds.scenarios)
+    @ArgumentParser.Argument(help: "Scenario files; - reads standard input; an .xcodeproj (or .xcworkspace) is read as --project.", completion: FileKinds.scenarios)
     var files: [String] = []
 
     @Option(help: "An entitlements file, codesign output or provisioning profile to read instead of scenarios.",
@@ -60,7 +60,8 @@ struct Lint: ParsableCommand {
         // `kcs lint App.xcodeproj` is what a developer types first: a
         // project among the files is the project (it was "not a regular
         // file", found on a real-project trial).
-        let projects = files.filter { $0.hasSuffix(".xcodeproj") || $0.hasSuffix(".xcodeproj/") }
+        // A workspace too: --project says what it is and which projects it lists.
+        let projects = files.filter { file in [".xcodeproj", ".xcworkspace"].contains { file.hasSuffix($0) || file.hasSuffix($0 + "/") } }
         if !projects.isEmpty {
             guard projects.count == 1, project == nil else {
                 throw ValidationError("lint one project at a time (--project App.xcodeproj)")

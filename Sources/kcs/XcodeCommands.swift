@@ -53,26 +53,22 @@ struct ImportXcode: ParsableCommand {
     }
 
     func run() throws {
-        var project = project
         // `-o -` is standard output, as for every other command (it wrote a file named "-").
         let output = self.output == "-" ? nil : self.output
         // Paths are relative to the scenario's folder; a device or pipe
         // (`-o /dev/stdout`) has none, so they are relative to here (they
         // were relative to /dev; found on a real-project trial).
-        var folder = output.flatMap { $0.hasPrefix("/dev/") || $0.hasPrefix("/proc/self/fd/") ? nil : ProjectPath.directory($0) } ?? "."
+        let folder = output.flatMap { $0.hasPrefix("/dev/") || $0.hasPrefix("/proc/self/fd/") ? nil : ProjectPath.directory($0) } ?? "."
         // Entitlements paths are written relative to the scenario's folder; that
         // needs both paths from one root (an absolute -o with a relative project,
-        // or -o ../x.kcs, would otherwise leave them relative to this directory).
-        if project.hasPrefix("/") != folder.hasPrefix("/") || ProjectPath.normalize(folder).split(separator: "/").contains("..") {
-            let cwd = FileManager.default.currentDirectoryPath
-            project = ProjectPath.join(cwd, project)
-            folder = ProjectPath.join(cwd, folder)
-        }
+        // or -o ../x.kcs, would otherwise leave them relative to this
+        // directory): the import compares them from here.
         let deadline = Deadline.start(seconds: safety.limits.seconds, reading: project)
         defer { deadline?.cancel() }
         // Read under the same rules as a script (--root, --untrusted; never /proc, /sys, /dev).
         let result = XcodeImporter.importProject(project, options: XcodeImportOptions(
-            configuration: configuration, team: team, platform: platform, scenarioFolder: folder),
+            configuration: configuration, team: team, platform: platform, scenarioFolder: folder,
+            workingDirectory: FileManager.default.currentDirectoryPath),
             fileSystem: LoaderProjectFileSystem(loader: safety.loader(for: project)))
         let renderer = DiagnosticRenderer(colour: useColour(.auto))
         for d in result.diagnostics { printError(renderer.render(d)) }
@@ -112,7 +108,7 @@ func lintProject(_ path: String, profile: String?, configuration: String?, team:
     case .success(let l): lint = l
     case .failure(let issue):
         printError(renderer.render(render.diagnostic(issue, code: .projectUnreadable, length: 1)))
-        return issue.location == nil ? .missingInput : .invalidInput
+        return issue.isUnreadable ? .missingInput : .invalidInput
     }
     guard lint.project.configurations.contains(where: { $0.name == lint.configuration }) else {
         printError(renderer.render(Diagnostic(.projectSetting, "the project has no configuration '\(lint.configuration)'",

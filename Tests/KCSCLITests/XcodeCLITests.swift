@@ -71,7 +71,13 @@ struct XcodeCLITests {
         let conflict = try BinaryRunner.run(["lint", "--project", f.projectPath])
         #expect(conflict.status == 65)
         #expect(conflict.stderr.contains("App.xcodeproj/project.pbxproj:3:1: error: project.pbxproj has an unresolved merge conflict [KCS601]"), "\(conflict.stderr)")
-        #expect(conflict.stderr.contains("hint: resolve the conflict between <<<<<<< and >>>>>>> first"))
+        #expect(conflict.stderr.contains("hint: resolve the conflict between <<<<<<< and >>>>>>> first (git mergetool, or pick a side), then lint again"))
+        // Each command says its own verb (the import said "lint again").
+        let imported = try BinaryRunner.run(["import", "xcode", f.projectPath])
+        #expect(imported.status == 65 && imported.stderr.contains("pick a side), then import again\n"), "\(imported.stderr)")
+        f.write("conflict.kcs", "team SKMME9E2Y8\napp App project=\"App.xcodeproj\"\n")
+        let script = try BinaryRunner.run(["run", f.path("conflict.kcs")])
+        #expect(script.stderr.contains("pick a side), then run the script again\n"), "\(script.stderr)")
     }
 
     @Test func projectLintNamesTargetConfigurationFileAndLine() throws {
@@ -143,6 +149,104 @@ struct XcodeCLITests {
         #expect(cut.status == 1)
         #expect(cut.stderr.utf8.count < 3_400, "\(cut.stderr.utf8.count)")
         #expect(cut.stderr.contains("more diagnostics in \(f.projectPath) not shown: the output limit of 3000 bytes was reached"), "\(cut.stderr)")
+    }
+
+    /// A workspace, a Swift package, an XcodeGen folder or a folder of two
+    /// projects: each is said for what it is, with what to give instead
+    /// (each was "cannot read 'X.xcworkspace/project.pbxproj'", a path
+    /// that cannot exist; found on a real-project trial).
+    @Test func inputsThatAreNoProjectAreSaidForWhatTheyAre() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.write("App.xcworkspace/contents.xcworkspacedata", """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <Workspace
+               version = "1.0">
+               <FileRef
+                  location = "group:App.xcodeproj">
+               </FileRef>
+               <Group
+                  location = "container:Libs"
+                  name = "Libs">
+                  <FileRef
+                     location = "group:Kit &amp; Co/Kit.xcodeproj">
+                  </FileRef>
+               </Group>
+               <FileRef
+                  location = "group:Notes.md">
+               </FileRef>
+            </Workspace>
+
+            """)
+        f.write("Package/Package.swift", "// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: \"Kit\")\n")
+        f.write("Gen/project.yml", "name: Gen\n")
+        f.write("Two\u{1B}[31m/A.xcodeproj/project.pbxproj", "{}\n")
+        f.write("Two\u{1B}[31m/B.xcodeproj/project.pbxproj", "{}\n")
+        f.write("Empty/README.md", "nothing\n")
+        func run(_ arguments: [String]) throws -> BinaryRunner.Output { try BinaryRunner.run(arguments, directory: f.root) }
+        let cases: [(input: String, said: [String])] = [
+            ("App.xcworkspace", [
+                "App.xcworkspace/contents.xcworkspacedata:5:7: error: 'App.xcworkspace' is an Xcode workspace, which kcs does not read;"
+                    + " it lists the projects 'App.xcodeproj', 'Libs/Kit & Co/Kit.xcodeproj' [KCS601]",
+                "hint: give one of its projects: kcs reads one .xcodeproj at a time"]),
+            ("Package/Package.swift", [
+                "Package/Package.swift:1:1: error: 'Package/Package.swift' is a Swift package's manifest, not an Xcode project [KCS601]",
+                "hint: give the .xcodeproj of an app that links the package: kcs reads a local package's code through the targets that link it"]),
+            ("Package", [
+                "Package/Package.swift:1:1: error: 'Package' holds no .xcodeproj, but a Swift package (Package.swift), which is not an Xcode project [KCS601]",
+                "hint: give the .xcodeproj of an app that links the package"]),
+            ("Gen", [
+                "Gen/project.yml:1:1: error: 'Gen' holds no .xcodeproj, but XcodeGen's project.yml [KCS601]",
+                "hint: run `xcodegen generate` in 'Gen' first, then give the .xcodeproj it writes"]),
+            ("Two\u{1B}[31m", [
+                "kcs: error: 'Two\\u{1B}[31m' holds 2 Xcode projects: 'Two\\u{1B}[31m/A.xcodeproj', 'Two\\u{1B}[31m/B.xcodeproj' [KCS601]",
+                "hint: give one of them"]),
+            ("Empty", ["kcs: error: 'Empty' holds no .xcodeproj [KCS601]", "hint: give the .xcodeproj folder, which holds project.pbxproj"]),
+            ("Empty/README.md", ["kcs: error: 'Empty/README.md' is a file, not an .xcodeproj folder [KCS601]"]),
+        ]
+        for (input, said) in cases {
+            for arguments in [["import", "xcode", input], ["lint", "--project", input]] {
+                let r = try run(arguments)
+                #expect(r.status == 66, "\(arguments): \(r.status) \(r.stderr)")
+                for line in said { #expect(r.stderr.contains(line), "\(arguments): \(r.stderr)") }
+                #expect(!r.stderr.contains("/project.pbxproj"), "\(arguments): \(r.stderr)")
+                #expect(!r.stderr.contains("\u{1B}"), "escaped: \(r.stderr)")
+            }
+        }
+        // A project's own workspace is the project.
+        let own = try run(["import", "xcode", "App.xcodeproj/project.xcworkspace"])
+        #expect(own.status == 0 && own.stdout.contains("app com.example.Notes as App"), "\(own.stderr)")
+        // `kcs lint X.xcworkspace` is `--project`, not a script.
+        let plain = try run(["lint", "App.xcworkspace"]), project = try run(["lint", "--project", "App.xcworkspace"])
+        #expect(plain.status == 66 && plain.stderr == project.stderr, "\(plain.stderr)")
+    }
+
+    /// Nextcloud Talk: the import said each missing Pods xcconfig apart (5
+    /// warnings where the lint said 1), with absolute paths for a relative
+    /// project when -o was absolute.
+    @Test func importAndLintSayMissingPodsFilesOnceWithThePathsAsGiven() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        for (i, name) in ["App", "Widget", "Share"].enumerated() {
+            f.targets[i].xcconfig = ["Debug": "Pods/Target Support Files/Pods-\(name)/Pods-\(name).debug.xcconfig",
+                                     "Release": "Pods/Target Support Files/Pods-\(name)/Pods-\(name).release.xcconfig"]
+        }
+        f.writeProject()
+        let imported = try BinaryRunner.run(["import", "xcode", "App.xcodeproj", "-o", f.path("out.kcs")], directory: f.root)
+        let lint = try BinaryRunner.run(["lint", "--project", "App.xcodeproj"], directory: f.root)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        for (r, n) in [(imported, 3), (lint, 6)] {
+            let said = r.stderr.split(separator: "\n").filter { $0.contains("xcconfig") && $0.contains("[KCS602]") }
+            #expect(said.count == 1, "\(r.stderr)")
+            #expect(said.first?.hasPrefix("App.xcodeproj/project.pbxproj:") == true, "\(said)")
+            #expect(said.first?.contains("warning: cannot read \(n) xcconfig files CocoaPods writes, the first of them 'Pods/Target Support Files/Pods-") == true,
+                    "\(said)")
+            #expect(r.stderr.contains("hint: run `pod install` first"), "\(r.stderr)")
+            #expect(!r.stderr.contains(f.root.path), "paths as given: \(r.stderr)")
+        }
+        // Entitlements paths in the scenario are still relative to it.
+        let text = try String(contentsOfFile: f.path("out.kcs"), encoding: .utf8)
+        #expect(text.contains("entitlements=\"App/App.entitlements\""), "\(text)")
     }
 
     @Test func aCleanProjectLintsClean() throws {

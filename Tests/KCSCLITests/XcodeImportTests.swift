@@ -278,6 +278,46 @@ struct XcodeImporterTests {
         #expect(both.scenario.contains("# not imported: TV") && !both.scenario.contains("TV (no platform"), "\(both.scenario)")
     }
 
+    /// AltStore: the project says SUPPORTED_PLATFORMS = "iphonesimulator
+    /// iphoneos macosx" for every target; the iPhone app's own SDKROOT is
+    /// iphoneos, the Mac app's and the XPC service's macosx. Each was
+    /// imported on both platforms (an XPC service under `platform ios`).
+    @Test func aTargetsOwnSDKRootWinsOverTheProjectsPlatformsAndMacOnlyKindsStayOnTheMac() throws {
+        var f = XcodeFixture()
+        defer { f.remove() }
+        f.projectSettings = ["Release": ["DEVELOPMENT_TEAM": XcodeFixture.team, "SDKROOT": "iphoneos",
+                                         "SUPPORTED_PLATFORMS": "iphonesimulator iphoneos macosx"]]
+        func target(_ name: String, _ type: String = "com.apple.product-type.application", _ own: [String: String] = [:]) -> XcodeFixture.Target {
+            .init(name: name, productType: type, settings: ["Release": own.merging(["PRODUCT_BUNDLE_IDENTIFIER": "com.example." + name]) { a, _ in a }])
+        }
+        f.targets = [
+            target("Phone", "com.apple.product-type.application", ["SDKROOT": "iphoneos"]),
+            target("Server", "com.apple.product-type.application", ["SDKROOT": "macosx"]),
+            target("XPC", "com.apple.product-type.xpc-service", ["SDKROOT": "macosx"]),
+            // Macs only, whatever the project says.
+            target("Helper", "com.apple.product-type.xpc-service"),
+            target("Filter", "com.apple.product-type.system-extension"),
+            target("Editor", "com.apple.product-type.xcode-extension", ["SUPPORTED_PLATFORMS": "iphoneos macosx"]),
+            // Inherits both SDKROOT and the list: both platforms, as before.
+            target("Inherits"),
+            // Its own list wins over its own SDKROOT, as before.
+            target("Own", "com.apple.product-type.application", ["SDKROOT": "iphoneos", "SUPPORTED_PLATFORMS": "iphoneos macosx"]),
+        ]
+        f.writeProject()
+        let project = try XcodeProject.load(f.projectPath).get()
+        let said = project.targets.map { "\($0.name): " + project.platforms(of: $0, configuration: "Release").platforms.joined(separator: " ") }
+        #expect(said == ["Phone: ios", "Server: macos", "XPC: macos", "Helper: macos", "Filter: macos", "Editor: macos",
+                         "Inherits: ios macos", "Own: ios macos"], "\(said)")
+        let ios = XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions(platform: "ios"))
+        #expect(!ios.scenario.contains("as Server") && !ios.scenario.contains("as XPC") && ios.scenario.contains("as Phone"), "\(ios.scenario)")
+        let mac = XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions(platform: "macos"))
+        #expect(!mac.scenario.contains("as Phone") && mac.scenario.contains("as Server") && mac.scenario.contains("as XPC"), "\(mac.scenario)")
+        // Where only the list puts a target, the header says so.
+        #expect(mac.scenario.contains("# on macos by SUPPORTED_PLATFORMS, though SDKROOT names another platform: Inherits (ios), Own (ios)\n"),
+                "\(mac.scenario)")
+        #expect(!ios.scenario.contains("by SUPPORTED_PLATFORMS"), "\(ios.scenario)")
+    }
+
     @Test func aCatalystTargetKeepsItsAssociatedApplicationIdentifier() throws {
         // The Mac build of an iPhone app lists the iPhone app's ID as its
         // associated application identifier, which SecTaskCopyAccessGroups puts

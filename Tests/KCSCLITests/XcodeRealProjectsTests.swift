@@ -319,7 +319,7 @@ struct XcodeRealProjectsTests {
                 _ = h
             }
             enum A { enum Keys { static let group = "\(XcodeFixture.team).com.example.elsewhere" } }
-            enum B { enum Keys { static var group: String { "" }; static func f() { let j: [String: Any] = [kSecAttrAccessGroup as String: group]; _ = j } } }
+            enum B { enum Keys { static var group: String { String() }; static func f() { let j: [String: Any] = [kSecAttrAccessGroup as String: group]; _ = j } } }
             let oldValue = "\(XcodeFixture.team).com.example.elsewhere"
 
             """)

@@ -1,0 +1,191 @@
+/// What a path given for a project names: the `.xcodeproj` folder, or why
+/// it is not one. A workspace, a Swift package, XcodeGen's or Tuist's
+/// description of a project, or a folder of several projects was read as
+/// `PATH/project.pbxproj`, a path that cannot exist (found on a
+/// real-project trial): each is said for what it is, with what to give.
+enum ProjectInput {
+    /// The `.xcodeproj` folder `path` names: itself, the folder of its
+    /// `project.pbxproj`, a folder holding `project.pbxproj`, or the one
+    /// project in a folder. A path that cannot be read at all is returned
+    /// as it is: reading its project.pbxproj says why.
+    static func projectFolder(_ path: String, fileSystem: any ProjectFileSystem) -> Result<String, ProjectIssue> {
+        var folder = path
+        while folder.count > 1 && folder.hasSuffix("/") { folder.removeLast() }
+        if ProjectPath.lastComponent(folder) == "project.pbxproj" { return .success(ProjectPath.directory(folder)) }
+        if folder.hasSuffix(".xcodeproj") { return .success(folder) }
+        // A project's own workspace (`App.xcodeproj/project.xcworkspace`) is that project.
+        if folder.hasSuffix(".xcworkspace"), ProjectPath.directory(folder).hasSuffix(".xcodeproj") { return .success(ProjectPath.directory(folder)) }
+        if folder.hasSuffix(".xcworkspace") {
+            return .failure(workspace(folder, "'\(folder)' is an Xcode workspace, which kcs does not read", fileSystem: fileSystem))
+        }
+        guard let names = fileSystem.contents(ofDirectory: folder) else {
+            guard fileSystem.isFile(folder) else {
+                if case .failure(let e) = fileSystem.read(folder) {
+                    return .failure(issue("cannot read '\(folder)': \(e.message)", hint: giveProject, at: nil))
+                }
+                return .success(folder)
+            }
+            if ProjectPath.lastComponent(folder) == "Package.swift" {
+                return .failure(issue("'\(folder)' is a Swift package's manifest, not an Xcode project",
+                                      hint: packageHint + ": kcs reads a local package's code through the targets that link it", at: folder))
+            }
+            return .failure(issue("'\(folder)' is a file, not an .xcodeproj folder", hint: giveProject + " (or that file)", at: nil))
+        }
+        if names.contains("project.pbxproj") { return .success(folder) }
+        let projects = names.filter { $0.hasSuffix(".xcodeproj") }.sorted()
+        if projects.count == 1 { return .success(ProjectPath.join(folder, projects[0])) }
+        if projects.count > 1 {
+            return .failure(issue("'\(folder)' holds \(projects.count) Xcode projects: " + listed(projects.map { ProjectPath.join(folder, $0) }),
+                                  hint: "give one of them", at: nil))
+        }
+        if let w = names.filter({ $0.hasSuffix(".xcworkspace") }).sorted().first {
+            let path = ProjectPath.join(folder, w)
+            return .failure(workspace(path, "'\(folder)' holds no .xcodeproj, but the Xcode workspace '\(path)', which kcs does not read",
+                                      fileSystem: fileSystem))
+        }
+        // Descriptions a tool turns into an .xcodeproj (bitwarden/ios and
+        // Element X keep only XcodeGen's; found on a real-project trial).
+        for (file, tool, command) in [("project.yml", "XcodeGen", "xcodegen generate"), ("Project.swift", "Tuist", "tuist generate")]
+        where names.contains(file) {
+            return .failure(issue("'\(folder)' holds no .xcodeproj, but \(tool)'s \(file)",
+                                  hint: "run `\(command)` in '\(folder)' first, then give the .xcodeproj it writes", at: ProjectPath.join(folder, file)))
+        }
+        if names.contains("Package.swift") {
+            return .failure(issue("'\(folder)' holds no .xcodeproj, but a Swift package (Package.swift), which is not an Xcode project",
+                                  hint: packageHint, at: ProjectPath.join(folder, "Package.swift")))
+        }
+        return .failure(issue("'\(folder)' holds no .xcodeproj", hint: giveProject, at: nil))
+    }
+
+    static let giveProject = "give the .xcodeproj folder, which holds project.pbxproj"
+    static let packageHint = "give the .xcodeproj of an app that links the package"
+
+    /// An issue about the input itself: at the start of `file`, if there is one.
+    static func issue(_ message: String, hint: String, at file: String?, line: Int = 1, column: Int = 1) -> ProjectIssue {
+        var out = ProjectIssue(.error, message, at: file.map { ProjectLocation(file: $0, line: line, column: column) }, hint: hint)
+        out.namesNoProject = true
+        return out
+    }
+
+    /// Names in quotes, the first ten of them.
+    static func listed(_ names: [String]) -> String {
+        let shown = names.prefix(10).map { "'\($0)'" }.joined(separator: ", ")
+        return names.count > 10 ? shown + " and \(names.count - 10) more" : shown
+    }
+
+    /// A workspace: `said`, then the projects its contents.xcworkspacedata
+    /// lists, at the first of them.
+    static func workspace(_ path: String, _ said: String, fileSystem: any ProjectFileSystem) -> ProjectIssue {
+        let contents = ProjectPath.join(path, "contents.xcworkspacedata")
+        let bytes: [UInt8]
+        switch fileSystem.read(contents) {
+        case .success(let b): bytes = b
+        case .failure(let e):
+            return issue(said + "; its contents.xcworkspacedata cannot be read (\(e.message))",
+                         hint: "give the .xcodeproj folder of the project you want", at: nil)
+        }
+        let projects = workspaceProjects(bytes, workspace: path)
+        guard let first = projects.first else {
+            return issue(said + "; it lists no .xcodeproj", hint: giveProject, at: contents)
+        }
+        if projects.count == 1 {
+            return issue(said + "; it lists one project, '\(first.path)'", hint: "give that project", at: contents,
+                         line: first.line, column: first.column)
+        }
+        return issue(said + "; it lists the projects " + listed(projects.map(\.path)),
+                     hint: "give one of its projects: kcs reads one .xcodeproj at a time", at: contents, line: first.line, column: first.column)
+    }
+
+    /// The `.xcodeproj` paths a workspace's contents.xcworkspacedata lists
+    /// (`<FileRef location = "group:App.xcodeproj">`, in `<Group>`s), each
+    /// from where the workspace is, with the line and byte column of its
+    /// `location`. `group:` is relative to the group around it, `container:`
+    /// to the workspace's folder, `self:` the project holding the workspace.
+    static func workspaceProjects(_ b: [UInt8], workspace: String) -> [(path: String, line: Int, column: Int)] {
+        let root = ProjectPath.directory(workspace)
+        var out: [(path: String, line: Int, column: Int)] = []
+        var groups: [String] = []
+        var line = 1, lineStart = 0, i = 0
+        func isName(_ c: UInt8) -> Bool { c >= 0x41 && c <= 0x5A || c >= 0x61 && c <= 0x7A || c >= 0x30 && c <= 0x39 || c == 0x5F || c == 0x2D }
+        func newline(_ at: Int) { line += 1; lineStart = at + 1 }
+        while i < b.count {
+            if b[i] == 0x0A { newline(i) }
+            guard b[i] == UInt8(ascii: "<") else { i += 1; continue }
+            var j = i + 1
+            let closing = j < b.count && b[j] == UInt8(ascii: "/")
+            if closing { j += 1 }
+            let nameStart = j
+            while j < b.count, isName(b[j]) { j += 1 }
+            let tag = String(decoding: b[nameStart..<j], as: UTF8.self)
+            // The tag's attributes, to its `>`: `location = "…"` kept.
+            var location: (value: String, line: Int, column: Int)?
+            var lastName = "", nameAt = (line: line, column: 1), selfClosing = false
+            while j < b.count, b[j] != UInt8(ascii: ">") {
+                let c = b[j]
+                if c == 0x0A { newline(j) }
+                if isName(c) {
+                    let start = j
+                    nameAt = (line, start - lineStart + 1)
+                    while j < b.count, isName(b[j]) { j += 1 }
+                    lastName = String(decoding: b[start..<j], as: UTF8.self)
+                    continue
+                }
+                if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") {
+                    var k = j + 1
+                    while k < b.count, b[k] != c { if b[k] == 0x0A { newline(k) }; k += 1 }
+                    if lastName == "location" { location = (unescaped(b[min(j + 1, k)..<k]), nameAt.line, nameAt.column) }
+                    lastName = ""
+                    j = k + 1
+                    continue
+                }
+                selfClosing = c == UInt8(ascii: "/")
+                j += 1
+            }
+            i = j + 1
+            if closing {
+                if tag == "Group" { _ = groups.popLast() }
+                continue
+            }
+            let parent = groups.last ?? root
+            let resolved = location.flatMap { resolve($0.value, in: parent, root: root) }
+            if tag == "Group", !selfClosing { groups.append(resolved ?? parent) }
+            if tag == "FileRef", let location, let path = resolved, path.hasSuffix(".xcodeproj") {
+                out.append((path, location.line, location.column))
+            }
+        }
+        return out
+    }
+
+    /// A workspace location (`group:A.xcodeproj`) as a path, or nil for a kind not followed.
+    static func resolve(_ location: String, in parent: String, root: String) -> String? {
+        guard let colon = location.firstIndex(of: ":") else { return nil }
+        let rest = String(location[location.index(after: colon)...])
+        switch location[..<colon] {
+        case "group": return rest.isEmpty ? parent : ProjectPath.join(parent, rest)
+        case "container": return rest.isEmpty ? root : ProjectPath.join(root, rest)
+        case "absolute": return rest
+        case "self": return root
+        default: return nil
+        }
+    }
+
+    /// XML's five entities worked out.
+    static func unescaped(_ bytes: ArraySlice<UInt8>) -> String {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard text.contains("&") else { return text }
+        let entities: [Substring: String] = ["lt": "<", "gt": ">", "quot": "\"", "apos": "'", "amp": "&"]
+        var out = "", rest = Substring(text)
+        while let amp = rest.firstIndex(of: "&") {
+            out += rest[..<amp]
+            let after = rest[rest.index(after: amp)...]
+            if let semicolon = after.prefix(5).firstIndex(of: ";"), let character = entities[after[..<semicolon]] {
+                out += character
+                rest = after[after.index(after: semicolon)...]
+            } else {
+                out += "&"
+                rest = after
+            }
+        }
+        return out + rest
+    }
+}
