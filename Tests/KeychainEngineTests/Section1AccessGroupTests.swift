@@ -316,3 +316,25 @@ struct Section1AccessGroupTests {
         #expect(f.add(gp("b", group: Fixture.shared), as: f.foreign).status == .missingEntitlement)
     }
 }
+
+/// The holders of a group answer "the first app other than this one" as a
+/// sorted list would, through any order of joins and departures (adversarial
+/// K3: departures of the first holder rescanned the group).
+@Suite struct GroupHoldersTests {
+    @Test func holdersAgreeWithASortedList() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<200 {
+            var holders = World.Holders()
+            var model = Set<Int>()
+            for _ in 0..<200 {
+                let app = Int.random(in: 0..<24, using: &generator)
+                if Bool.random(using: &generator) { holders.insert(app); model.insert(app) } else { holders.remove(app); model.remove(app) }
+                let sorted = model.sorted()
+                for probe in [-1, app, sorted.first ?? -1] {
+                    #expect(holders.firstOther(than: probe) == sorted.first { $0 != probe })
+                }
+                #expect(holders.members == model)
+            }
+        }
+    }
+}
