@@ -147,9 +147,10 @@ package struct Explainer {
                 + "stored without data, and return=data alone gives nothing for \(left == 1 ? "it" : "them") (SecItem.m asks "
                 + "securityd for the attributes too, then hands back kSecValueData alone)"
         case .noReference(let found):
-            return "found \(found) item\(found == 1 ? "" : "s"), but return=ref alone gives nothing for a password here: the SecItem "
-                + "client makes references to keys, certificates and identities, and to passwords only on the Mac "
-                + "(SecItemCreateFromAttributeDictionary, SecItem.m); ask for persistent-ref or attributes instead"
+            return "found \(found) item\(found == 1 ? "" : "s"), but return=ref alone gives nothing for \(found == 1 ? "it" : "them") here: the SecItem "
+                + "client makes references to certificates, identities and the keys SecKeyCreateWithData rebuilds (RSA or EC, "
+                + "with data; no symmetric key), and to passwords only on the Mac (SecItemCreateFromAttributeDictionary, "
+                + "SecItem.m); ask for persistent-ref or attributes instead"
         case .matchLimitOnAdd:
             return "the add named a match limit: securityd reports success for such an add and stores nothing (s3dl_query_add)"
         case .skipOutsideFind:

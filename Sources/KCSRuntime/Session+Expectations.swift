@@ -168,7 +168,7 @@ extension Session {
     func carriesData(_ last: LastCall, _ result: CallResult) -> Bool {
         if result.returns.contains(.data) { return true }
         guard let first = result.items.first else { return false }
-        return world.platform(of: last.device).resultCarriesData(result.returns, of: first.resultClass)
+        return world.platform(of: last.device).resultCarriesData(result.returns, of: first)
     }
 
     /// A find that succeeded with nothing to hand back: data alone, of

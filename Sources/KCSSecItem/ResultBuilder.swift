@@ -44,7 +44,7 @@ enum ResultBuilder {
             // No stored data: no kSecValueData key (SecItemDb.c handle_result).
             // Data alone is empty data for an add (securityd's empty CFData);
             // a find leaves such items out (World.returned, SecItem.m).
-            if platform.resultCarriesData(returns, of: found.resultClass), found.item.data != nil {
+            if platform.resultCarriesData(returns, of: found), found.item.data != nil {
                 dictionary[kSecValueData] = data(of: found.item)
             }
             if returns.contains(.reference), let ref = reference(found, platform) { dictionary[kSecValueRef] = ref }
@@ -61,7 +61,7 @@ enum ResultBuilder {
 
     static func reference(_ found: FoundItem, _ platform: Platform) -> SecItemReference? {
         let itemClass = found.resultClass
-        guard platform.makesReferences(to: itemClass) else { return nil }
+        guard platform.makesReference(to: found) else { return nil }
         return SecItemReference(itemClass: itemClass, accessGroup: found.groupName,
                                 persistentReference: found.persistentRef(on: platform).bytes)
     }

@@ -98,6 +98,24 @@ public struct Platform: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Whether the client makes a reference to this found item: its class
+    /// allows one, and a key of the data-protection keychain is one
+    /// `SecKeyCreateWithData` takes (OSX/sec/Security/SecKey.m): not a
+    /// symmetric key ("Unsupported symmetric key type", lines 1559-1560), a
+    /// key type it knows (kcs models RSA and EC; the default type 0 is
+    /// "Unsupported … key type", lines 1480 and 1555), with data (line
+    /// 1395). Otherwise the reference is NULL and the call still succeeds:
+    /// the same as a password's off the Mac (conformance audit 16, F1). The
+    /// Mac's file keychain makes its key references through CSSM.
+    public func makesReference(to found: FoundItem) -> Bool {
+        guard makesReferences(to: found.resultClass) else { return false }
+        guard found.resultClass == .key, found.item.owner == nil else { return true }
+        let item = found.item
+        guard item.data != nil, case .string(let keyClass) = item.attributes.effectiveValue(.keyClass),
+              keyClass.string != "symmetric", case .string(let keyType) = item.attributes.effectiveValue(.keyType) else { return false }
+        return ItemAttribute.keyTypes.contains { $0.stored == keyType.string }
+    }
+
     /// Whether a result hands back the item's data. Asked for, it does; and
     /// a dictionary that asks for a reference the client cannot make (a
     /// password off the Mac) keeps the data securityd sent to make it with:
@@ -106,9 +124,9 @@ public struct Platform: Sendable, Hashable, CustomStringConvertible {
     /// 1212-1215) removes the data only once a reference was made and data
     /// was not asked for (line 1277). `[ref, attributes]` on an iPhone's
     /// password carries the secret.
-    public func resultCarriesData(_ returns: ReturnKinds, of itemClass: ItemClass) -> Bool {
+    public func resultCarriesData(_ returns: ReturnKinds, of found: FoundItem) -> Bool {
         if returns.contains(.data) { return true }
-        return returns.contains(.reference) && returns != .reference && !makesReferences(to: itemClass)
+        return returns.contains(.reference) && returns != .reference && !makesReference(to: found)
     }
 
     /// Whether a dictionary result carries the item's attributes: asked for,

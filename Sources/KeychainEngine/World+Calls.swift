@@ -776,10 +776,11 @@ extension World {
     /// element of an array (`SecItemResultProcess`, line 1323, appends only
     /// values). The status stays errSecSuccess: the server found the rows.
     /// A reference alone is nothing for an item the client makes no
-    /// reference to (`Platform.makesReferences(to:)`: passwords off the Mac).
+    /// reference to (`Platform.makesReference(to:)`: passwords off the Mac,
+    /// keys `SecKeyCreateWithData` refuses).
     static func returned(_ matches: [FoundItem], _ returns: ReturnKinds, _ platform: Platform) -> [FoundItem] {
         if returns == .reference {
-            return matches.filter { platform.makesReferences(to: $0.resultClass) }
+            return matches.filter { platform.makesReference(to: $0) }
         }
         guard returns == .data, matches.contains(where: { $0.item.data == nil }) else { return matches }
         return matches.filter { $0.item.data != nil }
