@@ -11,7 +11,8 @@ import KeychainEngine
 /// reference, ``SecItemReference`` for a reference); attributes, or more than
 /// one kind, give a dictionary keyed by constant names with the data under
 /// ``kSecValueData``. A match limit of one gives a single value; any other
-/// limit an array, even with one element. Nothing asked to be returned: nil.
+/// limit an array, even with one element. Nothing asked to be returned: nil,
+/// but for the Mac's file keychain, which returns a reference then.
 enum ResultBuilder {
     /// Attributes whose value is `CFData` on Apple platforms.
     static let byteAttributes: Set<ItemAttribute> = [
@@ -23,7 +24,16 @@ enum ResultBuilder {
     /// whose client returns only what was asked for.
     static func result(_ items: [FoundItem], returns: ReturnKinds, single: Bool, platform: Platform, find: Bool,
                        fileKeychain: Bool = false) -> Any? {
-        guard !returns.isEmpty else { return nil }
+        guard !returns.isEmpty else {
+            // The Mac's file keychain returns a reference when nothing is
+            // asked for (SecItem.cpp lines 3126-3130), and the merge passes
+            // its result on whenever the data-protection side has none
+            // (lines 4893-4899, 4925-4928): a query without return keys
+            // gets a reference to a file-keychain match (audit 16, F2).
+            let fileMatches = items.filter { $0.item.owner != nil }
+            guard find, fileKeychain, !fileMatches.isEmpty else { return nil }
+            return result(fileMatches, returns: .reference, single: single, platform: platform, find: true, fileKeychain: true)
+        }
         let values = items.compactMap { value(of: $0, returns, platform, find: find, fileKeychain: fileKeychain) }
         if single { return values.first }
         return values

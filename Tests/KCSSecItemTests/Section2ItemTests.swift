@@ -124,6 +124,14 @@ struct Section2ItemTests {
             #expect(one.add(password(service: "file", [kSecValueData: Data("pw".utf8)])) == errSecSuccess)
             let file = one.find(password(service: "file", [kSecReturnData: true, kSecReturnPersistentRef: true])).1 as? [String: Any]
             #expect(file?[kSecAttrAccount] == nil && file?[kSecValueData] != nil, "\(String(describing: file))")
+            // Asked for nothing, it returns a reference (SecItem.cpp lines
+            // 3126-3130), which the merge passes on (audit 16, F2); the
+            // data-protection side alone returns nothing.
+            let bare = one.find(password(service: "file", [:]))
+            #expect(bare.0 == errSecSuccess && bare.1 as? SecItemReference != nil, "\(String(describing: bare.1))")
+            let every = one.find(password(service: "file", [kSecMatchLimit: kSecMatchLimitAll])).1 as? [Any]
+            #expect(every?.count == 1 && every?.first is SecItemReference)
+            #expect(one.find(password([kSecUseDataProtectionKeychain: true])).1 == nil)
         }
     }
 
