@@ -319,12 +319,18 @@ extension Session {
                                               bundleIDs: appIndex.count == world.apps.count ? appIndex.bundleIDs
                                                   : BundleIDIndex(world.apps.map(\.bundleID)),
                                               appIDPrefix: app.appIDPrefix)
-        let written = (decl.keychainAccessGroups ?? []) + (decl.applicationGroups ?? [])
+        // Where each group was first written, by name: a search of the list
+        // per finding was the square of a 100,000-group list (found by
+        // adversarial testing).
+        var writtenAt: [String: SourceRange] = [:]
+        for name in (decl.keychainAccessGroups ?? []) + (decl.applicationGroups ?? []) where writtenAt[name.text] == nil {
+            writtenAt[name.text] = name.range
+        }
         return findings.map { f in
             if let path = decl.entitlements {
                 return Diagnostic(f.code, "\(path.text): \(f.message)", file: file, range: path.range, severity: .warning, hint: f.hint)
             }
-            let at = written.first { $0.text == f.group }?.range ?? range
+            let at = writtenAt[f.group] ?? range
             return Diagnostic(f.code, f.message, file: file, range: at, severity: .warning, hint: f.hint)
         }
     }

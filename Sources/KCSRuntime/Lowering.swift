@@ -179,8 +179,15 @@ package struct Lowering {
             // A device takes a date only (a string is errSecParam): the
             // script writes the instant, the call passes a Date.
             guard let seconds = v.text(in: file).flatMap(AttributeValue.date(fromText:)) else {
+                let text = v.text(in: file) ?? ""
+                let shaped = text.utf8.count >= 10 && text.utf8.prefix(10).enumerated().allSatisfy { i, b in
+                    i == 4 || i == 7 ? b == UInt8(ascii: "-") : (0x30...0x39).contains(b)
+                }
+                let why = text.contains(" ") ? "a date has no spaces; "
+                    : text.contains(".") ? "fractions of a second are not written; "
+                    : shaped ? "'\(text)' is no day of the calendar, or its time is not 00:00:00 to 23:59:59; " : ""
                 throw Diagnostic(.wrongValueType, "'\(a.constantName)' takes a date", file: file, range: v.range,
-                                 hint: "write it as \"2025-01-31\" or \"2025-01-31T12:00:00Z\" (UTC); the call passes a Date")
+                                 hint: why + "write it as \"2025-01-31\" or \"2025-01-31T12:00:00Z\" (UTC); the call passes a Date")
             }
             return .date(seconds)
         }

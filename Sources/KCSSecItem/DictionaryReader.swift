@@ -174,7 +174,10 @@ enum DictionaryReader {
         case .date:
             // A device takes a `Date` only (SecDbItem.c `copyDate`, line 154:
             // CFDateGetTypeID, else errSecItemInvalidValue, that is errSecParam).
-            guard let date = value as? Date else { return nil }
+            // A date that is no number (NaN, infinite) is refused: NaN never
+            // equals itself, so such a key could be added again and again
+            // and found by no query (a kcs decision; found by adversarial testing).
+            guard let date = value as? Date, date.timeIntervalSinceReferenceDate.isFinite else { return nil }
             return .date(date.timeIntervalSinceReferenceDate)
         case .string:
             // The client takes the issuer as data only (SecItem.m

@@ -219,10 +219,17 @@ public enum AttributeValue: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// `2025-01-31T12:00:00Z` for an instant (whole seconds; a fraction is
-    /// written with its digits).
+    /// `2025-01-31T12:00:00Z` for an instant, a fraction of a second to the
+    /// microsecond (`…:00.5Z`). An instant outside the years 0 to 9999, or
+    /// no number at all (an API caller's NaN), is written as its seconds
+    /// since 2001 (`"1e+19 s since 2001"`): such a date trapped on its way
+    /// to an Int (found by adversarial testing).
     public static func dateText(_ seconds: Double) -> String {
-        let whole = seconds.rounded(.down)
+        // Years 0 to 9999: -63,145,526,400 to 252,423,993,599 seconds since 2001.
+        guard seconds.isFinite, seconds >= -63_145_526_400, seconds < 252_423_993_600 else { return "\(seconds) s since 2001" }
+        var whole = seconds.rounded(.down)
+        var micros = Int(((seconds - whole) * 1_000_000).rounded())
+        if micros == 1_000_000 { whole += 1; micros = 0 }
         let total = Int(whole) + 978_307_200  // 2001-01-01 in Unix seconds
         let days = Int((Double(total) / 86_400).rounded(.down)), rest = total - days * 86_400
         // Howard Hinnant's civil_from_days.
@@ -231,9 +238,16 @@ public enum AttributeValue: Sendable, Hashable, CustomStringConvertible {
         let doy = doe - (365 * yoe + yoe / 4 - yoe / 100), mp = (5 * doy + 2) / 153
         let day = doy - (153 * mp + 2) / 5 + 1, month = mp < 10 ? mp + 3 : mp - 9
         let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
-        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        var text = "\(year)-\(two(month))-\(two(day))T\(two(rest / 3600)):\(two(rest / 60 % 60)):\(two(rest % 60))"
-        if seconds != whole { text += String(String(seconds - whole).dropFirst()) }
+        func padded(_ n: Int, _ width: Int) -> String {
+            let digits = String(n)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        var text = "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2))T\(padded(rest / 3600, 2)):\(padded(rest / 60 % 60, 2)):\(padded(rest % 60, 2))"
+        if micros > 0 {
+            var fraction = padded(micros, 6)
+            while fraction.hasSuffix("0") { fraction.removeLast() }
+            text += "." + fraction
+        }
         return text + "Z"
     }
 

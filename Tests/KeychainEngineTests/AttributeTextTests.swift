@@ -72,6 +72,20 @@ struct AttributeTextTests {
             #expect(seconds.map(AttributeValue.dateText) == text, "\(text)")
         }
         #expect(AttributeValue.date(0).description == "\"2001-01-01T00:00:00Z\"")
+        // Fractions to the microsecond, years of four digits, and no trap
+        // for what an API caller may pass (adversarial 19, C1 and P1).
+        #expect(AttributeValue.dateText(0.5) == "2001-01-01T00:00:00.5Z")
+        #expect(AttributeValue.dateText(-0.25) == "2000-12-31T23:59:59.75Z")
+        #expect(AttributeValue.dateText(123.000001) == "2001-01-01T00:02:03.000001Z")
+        #expect(AttributeValue.dateText(1e-7) == "2001-01-01T00:00:00Z")
+        #expect(AttributeValue.dateText(0.9999999) == "2001-01-01T00:00:01Z")
+        let year999 = AttributeValue.date(fromText: "0999-01-01")
+        #expect(year999.map(AttributeValue.dateText) == "0999-01-01T00:00:00Z")
+        #expect(AttributeValue.date(fromText: "0000-01-01").map(AttributeValue.dateText) == "0000-01-01T00:00:00Z")
+        #expect(AttributeValue.date(fromText: "9999-12-31T23:59:59Z").map(AttributeValue.dateText) == "9999-12-31T23:59:59Z")
+        for odd in [Double.nan, .infinity, -.infinity, 1e19, 9.2233720368547748e18, -1e19] {
+            #expect(AttributeValue.dateText(odd).hasSuffix("s since 2001"), "\(odd)")
+        }
         #expect(AttributeValue.absent(for: .startDate) == .date(0))
     }
 }
