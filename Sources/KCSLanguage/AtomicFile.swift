@@ -84,8 +84,16 @@ public enum AtomicFile {
     /// as written (`/dev/stdout`, `/dev/fd/1`, `/proc/self/fd/2`): a shell
     /// may redirect them to a file. Nothing else under /dev or /proc counts
     /// (`/dev/fd/../cwd/…` reached a template; found by adversarial testing).
-    static func isDevicePath(_ path: String) -> Bool {
-        ["/dev/stdout", "/dev/stderr", "/dev/fd/1", "/dev/fd/2", "/proc/self/fd/1", "/proc/self/fd/2"].contains(path)
+    static func isDevicePath(_ path: String) -> Bool { ownOutput(path) != nil }
+
+    /// The descriptor a path names when it is the caller's own standard
+    /// output or error, as written.
+    static func ownOutput(_ path: String) -> Int32? {
+        switch path {
+        case "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1": 1
+        case "/dev/stderr", "/dev/fd/2", "/proc/self/fd/2": 2
+        default: nil
+        }
     }
 
     /// Writes `bytes` to `path`.
@@ -106,6 +114,14 @@ public enum AtomicFile {
             case S_IFDIR: throw .notRegular(path, what: "a folder")
             default: throw .notRegular(path, what: "neither a file, a device nor a pipe")
             }
+        }
+        // The caller's own output, redirected by a shell to a file: written
+        // through the descriptor, as the shell set it up (`>>` appends,
+        // `1<>` writes from the start). Reopened by its name, the file was
+        // replaced (found by adversarial testing).
+        if let fd = ownOutput(path) {
+            guard writeAll(fd, bytes) else { throw failure(path, "write") }
+            return
         }
         let target = try followLinks(path)
         let exists = stat(target, &info) == 0

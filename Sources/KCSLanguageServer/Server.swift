@@ -328,7 +328,12 @@ public final class LanguageServer {
     private func hover(_ p: PositionParams) -> Hover? {
         guard let doc = documents[p.textDocument.uri], !doc.isMarkdown else { return nil }
         let offset = doc.index.offset(of: p.position)
-        guard let token = doc.token(at: offset), case .word = token.kind else { return nil }
+        // A quoted name (one with spaces or punctuation) hovers as a word does.
+        guard let token = doc.token(at: offset) else { return nil }
+        switch token.kind {
+        case .word, .string(_): break
+        default: return nil
+        }
         let word = doc.file.text(token.range)
         var parts: [String] = []
         let statement = doc.statement(at: offset)

@@ -25,11 +25,14 @@ public enum TerminalText {
     }
 
     /// Whether a scalar is shown as an escape: C0 and C1 controls, DEL, the
-    /// bidirectional controls and the invisible characters. Tabs and line
+    /// line and paragraph separators, the bidirectional controls and the
+    /// invisible characters. Tabs and line
     /// breaks are the caller's call.
     public static func needsEscape(_ s: Unicode.Scalar) -> Bool {
         let v = s.value
-        return v < 0x20 || v == 0x7F || (0x80...0x9F).contains(v) || isBidiControl(v) || isInvisible(v)
+        // U+2028 and U+2029 end a line for some editors, Markdown tools and
+        // JavaScript readers of JSON, as U+0085 does (found by adversarial testing).
+        return v < 0x20 || v == 0x7F || (0x80...0x9F).contains(v) || v == 0x2028 || v == 0x2029 || isBidiControl(v) || isInvisible(v)
     }
 
     /// `\u{1B}` for ESC: the spelling a kcs string (and Swift) accepts.

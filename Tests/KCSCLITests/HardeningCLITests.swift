@@ -114,7 +114,7 @@ struct HardeningCLITests {
     /// `::stop-commands::`, a command to GitHub's runner; names from an
     /// entitlements file too.
     @Test func explainAndCallLinesCannotStartWorkflowCommands() throws {
-        let name = "A\\n::error file=README.md,line=1::forged\\n::add-mask::s3cret"
+        let name = "A\\n::error file=README.md,line=1::forged\\n::add-mask::s3cret\\u{2028}x\\u{2029}"
         try Self.folder(["e.kcs": "team SKMME9E2Y8\napp com.example.A as \"\(name)\" entitlements=\"a.entitlements\"\n"
                             + "as \"\(name)\" find generic-password account=\"x\"\nexplain\n",
                          "a.entitlements": "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\"><dict>"
@@ -126,6 +126,8 @@ struct HardeningCLITests {
                 let lines = out.stdout.components(separatedBy: "\n")
                 #expect(!lines.contains { $0.hasPrefix("::add-mask") || $0.hasPrefix("::error::inj") || $0.hasPrefix("::error file=README") },
                         "\(arguments): \(out.stdout)")
+                // Nor a line or paragraph separator (adversarial 19, E1).
+                #expect(!(out.stdout + out.stderr).unicodeScalars.contains { $0.value == 0x2028 || $0.value == 0x2029 })
             }
         }
     }

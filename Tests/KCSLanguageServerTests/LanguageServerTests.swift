@@ -284,6 +284,15 @@ final class Client {
         }
     }
 
+    /// A quoted name hovers as a word does (adversarial 19, P3).
+    @Test func hoverOnAQuotedName() throws {
+        let c = Client()
+        c.open(uri, "team SKMME9E2Y8\napp com.example.B as \"My App\"\nas \"My App\" add generic-password account=\"x\"\n")
+        let result = try #require(c.request("textDocument/hover", c.at(uri, 2, 6)) as? [String: Any])
+        let value = try #require((result["contents"] as? [String: Any])?["value"] as? String)
+        #expect(value.contains("app **My App** here") && value.contains("SKMME9E2Y8.com.example.B"), "\(value)")
+    }
+
     @Test func inlayHintsShowEachCallsStatus() throws {
         let c = opened()
         let hints = try #require(c.request("textDocument/inlayHint", ["textDocument": ["uri": uri],
