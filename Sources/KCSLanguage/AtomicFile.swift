@@ -77,7 +77,9 @@ public enum AtomicFile {
         /// the scenario); `export -o` replaced Package.swift and a
         /// hand-written scenario, and an import the template a hint says to
         /// copy (found by adversarial testing).
-        case replaceGenerated(inputs: [String], header: String, what: String)
+        /// `marker`: text the header's first line must also hold (a generic
+        /// header, `# Imported from `, could begin someone's own notes).
+        case replaceGenerated(inputs: [String], header: String, marker: String? = nil, what: String)
     }
 
     /// Whether the path names the caller's own standard output or error,
@@ -125,7 +127,7 @@ public enum AtomicFile {
         }
         let target = try followLinks(path)
         let exists = stat(target, &info) == 0
-        if exists, case .replaceGenerated(let inputs, let header, let what) = mode {
+        if exists, case .replaceGenerated(let inputs, let header, let marker, let what) = mode {
             var other = stat()
             for input in inputs where stat(input, &other) == 0 && other.st_dev == info.st_dev && other.st_ino == info.st_ino {
                 throw .isInput(path, input: input)
@@ -133,7 +135,7 @@ public enum AtomicFile {
             // The file written, not only the name typed; /dev/stdout
             // redirected to a file is the caller's own output.
             // An empty file holds nothing to lose.
-            if !Self.isDevicePath(path) && info.st_size > 0 && !begins(target, with: Array(header.utf8)) {
+            if !Self.isDevicePath(path) && info.st_size > 0 && !firstLine(of: target, begins: header, holding: marker) {
                 throw .notGenerated(path, what: what)
             }
         }
@@ -243,27 +245,29 @@ public enum AtomicFile {
     }
 
     /// Whether the file at `path` holds exactly `expected`.
-    /// Whether the file begins with `prefix` (its first bytes only are read).
-    static func begins(_ path: String, with prefix: [UInt8]) -> Bool {
+    /// Whether the file's first line begins with `prefix` and holds
+    /// `marker` (its first 4 KB only are read).
+    static func firstLine(of path: String, begins prefix: String, holding marker: String?) -> Bool {
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
         guard fd >= 0 else { return false }
         defer { close(fd) }
-        var read = [UInt8](repeating: 0, count: prefix.count)
+        var head = [UInt8](repeating: 0, count: 4096)
         var got = 0
-        while got < prefix.count {
-            let n = read.withUnsafeMutableBufferPointer { buf -> Int in
+        while got < head.count {
+            let n = head.withUnsafeMutableBufferPointer { buf -> Int in
                 guard let base = buf.baseAddress else { return 0 }
                 #if canImport(Glibc)
-                return Glibc.read(fd, base + got, prefix.count - got)
+                return Glibc.read(fd, base + got, buf.count - got)
                 #else
-                return Darwin.read(fd, base + got, prefix.count - got)
+                return Darwin.read(fd, base + got, buf.count - got)
                 #endif
             }
             if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return false }
+            if n <= 0 { break }
             got += n
         }
-        return read == prefix
+        let line = String(decoding: head[..<got].prefix { $0 != 0x0A }, as: UTF8.self)
+        return line.hasPrefix(prefix) && (marker.map { line.contains($0) } ?? true)
     }
 
     static func holds(_ path: String, _ expected: [UInt8]) -> Bool {

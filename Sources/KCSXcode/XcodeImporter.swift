@@ -56,8 +56,10 @@ public struct XcodeImport: Sendable {
 /// target with its kind, bundle ID and entitlements, and an `expect groups`
 /// per app that pins the access-group list the import worked out.
 public enum XcodeImporter {
-    /// How every imported scenario begins: `-o` replaces only a file that does.
+    /// How every imported scenario begins, and what its first line holds
+    /// further on: `-o` replaces only a file whose first line has both.
     public static let header = "# Imported from "
+    public static let headerMarker = " by kcs import xcode: configuration "
 
     public static func importProject(_ path: String, options: XcodeImportOptions,
                                      fileSystem given: any ProjectFileSystem = LocalProjectFileSystem()) -> XcodeImport {
@@ -102,8 +104,8 @@ public enum XcodeImporter {
         }
 
         // Names from the project are written as script literals, so none can end a comment line.
-        var lines = [header + "\(ScriptText.literal(ProjectPath.lastComponent(project.path))) by kcs import xcode:"
-                     + " configuration \(ScriptText.literal(configuration)), platform \(platform)."]
+        var lines = [header + "\(ScriptText.literal(ProjectPath.lastComponent(project.path)))" + headerMarker
+                     + "\(ScriptText.literal(configuration)), platform \(platform)."]
         var apps: [String] = []
         var expectations: [String] = []
         var teams: [String] = []

@@ -82,7 +82,8 @@ struct ImportXcode: ParsableCommand {
                 // nor over an existing file an import did not write (the template a
                 // hint says to copy was lost, and a hand-written scenario).
                 do throws(WriteError) {
-                    try AtomicFile.write(Array(result.scenario.utf8), to: output, mode: .replaceGenerated(inputs: result.filesRead, header: XcodeImporter.header, what: "scenario kcs import"))
+                    try AtomicFile.write(Array(result.scenario.utf8), to: output, mode: .replaceGenerated(inputs: result.filesRead, header: XcodeImporter.header, marker: XcodeImporter.headerMarker,
+                                                                                         what: "scenario kcs import"))
                 } catch {
                     printError(renderer.render(Diagnostic(.fileUnreadable, error.message)))
                     try ExitStatus.finish(.missingInput)

@@ -106,10 +106,13 @@ import Testing
         #expect(try String(contentsOfFile: template, encoding: .utf8) == "API_KEY = x\n")
         // Nor over a hand-written scenario; an earlier import is replaced.
         let own = f.path("own.kcs")
-        try "team SKMME9E2Y8\n".write(toFile: own, atomically: true, encoding: .utf8)
-        let handWritten = try BinaryRunner.run(["import", "xcode", f.projectPath, "-o", own])
-        #expect(handWritten.status == 66 && handWritten.stderr.contains("is no scenario kcs import wrote"), "\(handWritten.stderr)")
-        #expect(try String(contentsOfFile: own, encoding: .utf8) == "team SKMME9E2Y8\n")
+        // Notes whose first line merely begins as an import's does are someone's own too.
+        for text in ["team SKMME9E2Y8\n", "# Imported from my head, hand-written notes follow\nteam SKMME9E2Y8\n"] {
+            try text.write(toFile: own, atomically: true, encoding: .utf8)
+            let handWritten = try BinaryRunner.run(["import", "xcode", f.projectPath, "-o", own])
+            #expect(handWritten.status == 66 && handWritten.stderr.contains("is no scenario kcs import wrote"), "\(handWritten.stderr)")
+            #expect(try String(contentsOfFile: own, encoding: .utf8) == text)
+        }
         let imported = f.path("imported.kcs")
         for _ in 0..<2 {
             let again = try BinaryRunner.run(["import", "xcode", f.projectPath, "-o", imported])

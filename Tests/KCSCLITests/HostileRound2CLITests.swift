@@ -77,13 +77,13 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         // Earlier imports: the only files an import replaces.
         let ro = dir.appendingPathComponent("ro.kcs").path
-        try "# Imported from old\n".write(toFile: ro, atomically: false, encoding: .utf8)
+        try "# Imported from old by kcs import xcode: configuration Release, platform ios.\n".write(toFile: ro, atomically: false, encoding: .utf8)
         #expect(chmod(ro, 0o444) == 0)
         let refused = try BinaryRunner.run(["import", "xcode", "Notes/Notes.xcodeproj", "-o", "ro.kcs"], directory: dir)
         #expect(refused.status == 66 && refused.stderr.contains("read-only"), "\(refused.stderr)")
-        #expect(try String(contentsOfFile: ro, encoding: .utf8) == "# Imported from old\n")
+        #expect(try String(contentsOfFile: ro, encoding: .utf8) == "# Imported from old by kcs import xcode: configuration Release, platform ios.\n")
         let kept = dir.appendingPathComponent("kept.kcs").path
-        try "# Imported from old\n".write(toFile: kept, atomically: false, encoding: .utf8)
+        try "# Imported from old by kcs import xcode: configuration Release, platform ios.\n".write(toFile: kept, atomically: false, encoding: .utf8)
         #expect(chmod(kept, 0o600) == 0)
         try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("link.kcs").path, withDestinationPath: "kept.kcs")
         let written = try BinaryRunner.run(["import", "xcode", "Notes/Notes.xcodeproj", "-o", "link.kcs"], directory: dir)
