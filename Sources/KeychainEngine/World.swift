@@ -411,8 +411,6 @@ public struct World: Sendable {
         var done = Set<Int>()
         let isApplicationGroup = name.hasPrefix("group.")
         for handle in targets where done.insert(handle.index).inserted {
-            // Changed in place: a copy of the app made every append copy its
-            // whole list.
             // The sets are changed in place in the table, and the lists in
             // the app: a copy of either made every line copy it whole.
             if declaredGroups[handle.index] == nil {
