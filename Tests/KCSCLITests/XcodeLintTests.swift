@@ -768,6 +768,70 @@ struct XcodeLintTests {
         #expect(!lint.project.code(of: widget).allSwift)  // Deep is not read
     }
 
+    @Test func aTargetsDependenciesBuiltInCodeAreFollowedOrSaidUnread() throws {
+        // Omnivore's `App` target takes its dependencies from a computed
+        // var that starts from a literal and appends; its modules' code
+        // was not read and the lint said "no warnings" (real-project trial 14, D1).
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let team = XcodeFixture.team
+        f.targets[0].packageProducts = [.init(name: "Kit", local: "Kit")]
+        f.write("Kit/Package.swift", """
+            import PackageDescription
+            let package = Package(
+                name: "Kit",
+                products: [.library(name: "Kit", targets: ["Kit"]), .library(name: "Loose", targets: ["Loose"])],
+                dependencies: packages,
+                targets: [
+                    .target(name: "Kit", dependencies: kitDependencies),
+                    .target(name: "Store"),
+                    .target(name: "Joined", dependencies: ["Store"] + extra),
+                    .target(name: "Extra"),
+                    .target(name: "Loose", dependencies: looseDependencies),
+                ]
+            )
+            let extra: [Target.Dependency] = ["Extra"]
+            var kitDependencies: [Target.Dependency] {
+                var deps: [Target.Dependency] = ["Joined"]
+                // A comment between the statements.
+                deps.append(.product(name: "Remote", package: "remote"))
+                deps += ["Store"]
+                return deps
+            }
+            var packages: [Package.Dependency] {
+                var deps: [Package.Dependency] = []
+                if true { deps.append(.package(url: "https://example.com/remote", from: "1.0.0")) }
+                return deps
+            }
+            var looseDependencies: [Target.Dependency] {
+                var deps: [Target.Dependency] = []
+                for name in ["Store"] { deps.append(.target(name: name)) }
+                return deps
+            }
+
+            """)
+        f.write("Kit/Sources/Kit/Kit.swift", "func kit() {}\n")
+        f.write("Kit/Sources/Joined/Joined.swift", "func joined() {}\n")
+        f.write("Kit/Sources/Loose/Loose.swift", "func loose() {}\n")
+        f.write("Kit/Sources/Store/Store.swift", "import Security\nfunc f() { _ = SecItemAdd([kSecAttrAccessGroup as String: \"\(team).com.example.Store\"] as CFDictionary, nil) }\n")
+        f.write("Kit/Sources/Extra/Extra.swift", "import Security\nfunc g() { _ = SecItemAdd([kSecAttrAccessGroup as String: \"\(team).com.example.Extra\"] as CFDictionary, nil) }\n")
+        f.targets[1].packageProducts = [.init(name: "Loose", local: "Kit")]
+        f.writeProject()
+        let lint = try ProjectLint.load(f.projectPath, packages: PackageManifestReader()).get()
+        let app = try #require(lint.project.targets.first { $0.name == "App" })
+        #expect(lint.project.code(of: app).swiftSources.map { ($0 as NSString).lastPathComponent }.sorted()
+                == ["Extra.swift", "Joined.swift", "KeychainStore.swift", "Kit.swift", "Store.swift"])
+        let found = CodeCheck.run(lint).filter { $0.code == .codeGroupNotEntitled }.map(\.message)
+        #expect(found.contains { $0.contains("com.example.Store") } && found.contains { $0.contains("com.example.Extra") }, "\(found)")
+        // A list kcs does not follow is said, at its place in the manifest.
+        let said = lint.run()
+        let loose = try #require(said.first { $0.message.contains("looseDependencies") }, "\(said.map(\.message))")
+        #expect(loose.code == .projectSetting && loose.severity == .warning)
+        #expect(loose.file?.name.hasSuffix("Kit/Package.swift") == true && loose.range.map { loose.file?.location(of: $0.start).line } == 11, "\(loose.message)")
+        #expect(loose.message.contains("the dependencies of package target 'Loose'"), "\(loose.message)")
+        #expect(!said.contains { $0.message.contains("kitDependencies") || $0.message.contains("packages") }, "\(said.map(\.message))")
+    }
+
     @Test func ifConditionsAreAnsweredForEachBuild() throws {
         // `#if os(…)` and flags are the build's: a group under a branch this
         // build does not compile is no failure, under one it does it is.
