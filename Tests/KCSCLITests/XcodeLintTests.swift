@@ -456,6 +456,19 @@ struct XcodeLintTests {
         #expect(try extensionGroup(source: "let d = UserDefaults(suiteName: \"group.com.example.notes\")\n"))
         #expect(try extensionGroup(source: "let q = [kSecClass: kSecClassGenericPassword]\n"))
         #expect(try extensionGroup(source: "let k = KeychainSwift()\n"))
+        // Its code, not its comments or strings, nor a key's type (real-project trial 14, D2).
+        #expect(try !extensionGroup(source: "import Foundation\n\n// Tokens live in the keychain; this extension never reads them.\n"
+                                    + "/** Not SecItemAdd, /* nor kSecClass */ nor UserDefaults(suiteName:) */\n"
+                                    + "func greet() -> String {\n    return \"hello from the keychain, kSecClass, \\(1 + 1) \\\"group.x\"\n}\n"))
+        #expect(try !extensionGroup(source: "let types = [kSecAttrKeyTypeEC, kSecAttrKeyTypeRSA, kSecAttrKeySizeInBits]\n"
+                                    + "let s = #\"keychain \"group.x\" SecItemAdd\"#\nlet m = \"\"\"\n  Keychain kSecClass\n  \"\"\"\n"))
+        // Secretive's own helper named after the keychain wraps no keychain call.
+        #expect(try !extensionGroup(source: "func KeychainDictionary(_ d: [CFString: Any]) -> CFDictionary { d as CFDictionary }\n"
+                                    + "struct KeychainError: Error {}\nlet d = KeychainDictionary([:])\n"))
+        #expect(try extensionGroup(source: "let s = \"\\(UserDefaults(suiteName: nil) as Any)\"\n"))
+        #expect(try extensionGroup(source: "let s = \"group.com.example.notes\"\n"))
+        #expect(try extensionGroup(source: "import KeychainAccess\nlet k = Keychain(service: \"x\")\n"))
+        #expect(try extensionGroup(source: "let q = [kSecAttrKeyType: kSecAttrKeyTypeEC, kSecAttrIsPermanent: true] as CFDictionary\n"))
         // The hint says why the extension was asked.
         var f = XcodeFixture.appWidgetShare()
         defer { f.remove() }
@@ -534,7 +547,7 @@ struct XcodeLintTests {
         // KCS604 reads the framework's code too: the extension that links the
         // keychain code is asked to share, with the file that made it ask.
         let asked = lint.run().first { $0.code == .projectExtensionGroup }
-        #expect(asked?.hint?.hasPrefix("asked because its code names the keychain or an app group (kSec in Vault.swift)") == true,
+        #expect(asked?.hint?.hasPrefix("asked because its code names the keychain or an app group (kSecClass in Vault.swift)") == true,
                 "\(asked?.hint ?? "none")")
     }
 
