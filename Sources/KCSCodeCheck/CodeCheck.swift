@@ -614,6 +614,14 @@ public enum CodeCheck {
                         } else if let doubled = granted.first(where: { EntitlementShape.withoutDoubledPrefix($0) == group }) {
                             // The code is right; the entitlement has the team twice.
                             hint = "the entitlement is wrong, not the code: \(doubled) repeats the team ID; write $(AppIdentifierPrefix)\(group.drop { $0 != "." }.dropFirst()) in the .entitlements file"
+                        } else if let dot = group.firstIndex(of: "."), group.distance(from: group.startIndex, to: dot) == 10,
+                                  case let appGroup = String(group[dot...].dropFirst()), appGroup.hasPrefix("group."),
+                                  app.applicationGroups.contains(appGroup) {
+                            // An app group with a team prefix: "did you mean" the
+                            // app-ID group by edit distance would move the items into
+                            // the app's private group (Habitica's tokens; real-project
+                            // trial 14, D4).
+                            hint = "\(appGroup) is an app group: write \"\(appGroup)\", without the team prefix (an app group is a keychain access group as it is named)"
                         } else if let prefixed = app.prefixedGroup(for: group) {
                             hint = "the group lacks its team prefix: write \"\(prefixed)\" (the entitlement's $(AppIdentifierPrefix) expands to \(app.teamID ?? "the team").)"
                         } else if let team = app.teamID, !group.hasPrefix("group."),

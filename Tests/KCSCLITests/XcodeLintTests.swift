@@ -142,6 +142,25 @@ struct XcodeLintTests {
         #expect(d.allSatisfy { $0.file?.name.hasSuffix("Store.swift") == true })
     }
 
+    @Test func anAppGroupWrittenWithTheTeamPrefixIsToldToDropIt() throws {
+        // Habitica's mistake made on purpose: the app group with a team
+        // prefix was told "did you mean" the app-ID group, the app's private
+        // one (real-project trial 14, D4).
+        let f = Self.oneApp(sources: ["Store.swift"])
+        defer { f.remove() }
+        let team = XcodeFixture.team
+        f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.app"], appGroups: ["group.com.example.app"])
+        f.write("App/Store.swift", "let a = Keychain(service: \"s\", accessGroup: \"\(team).group.com.example.app\")\n"
+                + "let b = Keychain(service: \"s\", accessGroup: \"\(team).group.com.example.other\")\n")
+        f.writeProject()
+        let d = CodeCheck.run(try ProjectLint.load(f.projectPath).get())
+        #expect(d.map(\.code) == [.codeGroupNotEntitled, .codeGroupNotEntitled], "\(d.map(\.message))")
+        #expect(d.first?.hint == "group.com.example.app is an app group: write \"group.com.example.app\", without the team prefix "
+                    + "(an app group is a keychain access group as it is named)", "\(d.first?.hint ?? "")")
+        // An app group the target does not hold: no such advice.
+        #expect(d.last?.hint?.contains("is an app group") == false, "\(d.last?.hint ?? "")")
+    }
+
     @Test func aSharedFileIsCheckedForEachTargetWithTheFixThatNamesWhoHasTheGroup() throws {
         let f = XcodeFixture.appWidgetShare()
         defer { f.remove() }
