@@ -39,7 +39,7 @@ struct Lint: ParsableCommand {
             completion: FileKinds.entitlements)
     var entitlements: String?
 
-    @Option(help: "With --entitlements: the team ID for $(AppIdentifierPrefix) when the file has none; with --project: the team of targets that set none.")
+    @Option(help: "With --entitlements: the team ID for $(AppIdentifierPrefix) when the file has none; with --project: the team of targets that set none, or one that expands to nothing.")
     var team: String?
 
     @Option(name: .customLong("bundle-id"), help: "With --entitlements: the bundle ID (default: from the file).")
