@@ -613,7 +613,8 @@ public enum CodeCheck {
                                 + (grantedSet.contains(written) ? "; write \"\(written)\"" : "; its groups: " + groups)
                         } else if let doubled = granted.first(where: { EntitlementShape.withoutDoubledPrefix($0) == group }) {
                             // The code is right; the entitlement has the team twice.
-                            hint = "the entitlement is wrong, not the code: \(doubled) repeats the team ID; write $(AppIdentifierPrefix)\(group.drop { $0 != "." }.dropFirst()) in the .entitlements file"
+                            hint = "the entitlement is wrong, not the code: \(doubled) repeats the team ID; write $(AppIdentifierPrefix)\(group.drop { $0 != "." }.dropFirst()) in the .entitlements file; "
+                                + EntitlementShape.shippedGroupCaveat(doubled)
                         } else if let dot = group.firstIndex(of: "."), group.distance(from: group.startIndex, to: dot) == 10,
                                   case let appGroup = String(group[dot...].dropFirst()), appGroup.hasPrefix("group."),
                                   app.applicationGroups.contains(appGroup) {

@@ -196,11 +196,16 @@ struct XcodeLintTests {
         // Once, naming the configurations that sign with it.
         #expect(shapes[0].message.hasPrefix("target 'App' (configurations 'Debug', 'Release'): keychain group"), "\(shapes[0].message)")
         #expect(shapes[0].hint?.contains("write $(AppIdentifierPrefix)com.example.Notes.shared") == true)
+        // Renaming a group that has shipped strands its items (SimpleLogin; real-project trial 14, D7).
+        #expect(shapes[0].hint?.hasSuffix("in the .entitlements file; but if a build with \(team).\(team).com.example.Notes.shared has shipped, "
+                                          + "its items are stored there: keep the group (valid, if not tidy), or move the items to the new one first "
+                                          + "(SecItemUpdate with the new kSecAttrAccessGroup)") == true, "\(shapes[0].hint ?? "")")
         #expect(shapes[2].message.contains("two team prefixes, \(team). and ABCDE12345."))
         #expect(!d.contains { $0.code == .projectSetting }, "\(d.map(\.message))")
         // The code's group is right: the hint says the entitlement is wrong.
         let code = CodeCheck.run(lint).filter { $0.file?.name.hasSuffix("KeychainStore.swift") == true }
         #expect(code.first?.hint?.hasPrefix("the entitlement is wrong, not the code") == true, "\(code.map { $0.hint ?? "" })")
+        #expect(code.first?.hint?.contains("has shipped, its items are stored there") == true, "\(code.map { $0.hint ?? "" })")
     }
 
 
