@@ -547,7 +547,7 @@ public enum CodeCheck {
                         let key = String(marked.dropFirst(AccessGroupFinder.infoPlistMarker.count))
                         // Each target's key read once, however many uses ask
                         // (a 32 MB Info.plist with 200 uses took 365 s; found by review).
-                        let cacheKey = target.id + "\u{0}" + key
+                        let cacheKey = target.id + "\u{0}" + signing.resolved.platform + "\u{0}" + key
                         let found = infoPlistStrings[cacheKey] ?? lint.project.infoPlistString(key, of: signing.resolved)
                         infoPlistStrings[cacheKey] = .some(found)
                         guard let found else {

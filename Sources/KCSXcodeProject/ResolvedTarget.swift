@@ -431,14 +431,29 @@ extension XcodeProject {
         let file = settings.value(of: "INFOPLIST_FILE").value
         // Each Info.plist read and scanned once for all its keys (150 keys of
         // an 8 MB file read it 150 times; found by adversarial testing).
+        // `KEY-iphoneos` or `KEY-macos` is KEY on that platform: CoreFoundation
+        // folds it in when it loads the Info.plist (`_CFBundleInfoPlistProcessInfoDictionary`;
+        // Userscripts' Safari extensions name their group so; real-project trial 14, D3).
+        let platformKey = Self.infoPlistPlatformName(target.platform).map { key + "-" + $0 }
         if !file.isEmpty, let strings = xcconfigs.infoPlist(path(fromSetting: file), fileSystem: fileSystem),
-           let (raw, line) = strings[key] {
+           let (raw, line) = platformKey.flatMap({ strings[$0] }) ?? strings[key] {
             let e = settings.expand(raw, extra: extra)
             return e.undefined.isEmpty && e.problems.isEmpty ? (e.value, ProjectLocation(file: path(fromSetting: file), line: line)) : nil
         }
         guard let definition = settings.definition(of: "INFOPLIST_KEY_" + key) else { return nil }
         let e = settings.expand("$(INFOPLIST_KEY_\(key))", extra: extra)
         return e.undefined.isEmpty && e.problems.isEmpty ? (e.value, definition.location) : nil
+    }
+
+    /// The platform CoreFoundation names in an Info.plist key's `-platform`
+    /// suffix: `iphoneos` for iOS and watchOS, `macos` for the Mac. Nil for
+    /// Mac Catalyst, whose name there kcs does not know (the plain key is read).
+    static func infoPlistPlatformName(_ platform: String) -> String? {
+        switch platform {
+        case "ios", "watchos": "iphoneos"
+        case "macos": "macos"
+        default: nil
+        }
     }
 
     /// The setting names a value refers to directly (`$(NAME)`, `$(NAME:op)`, `${NAME}`).

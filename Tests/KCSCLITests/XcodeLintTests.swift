@@ -1453,6 +1453,39 @@ struct XcodeLintTests {
         #expect(d[1].message.contains("its Info.plist's Nope, which kcs cannot read"))
     }
 
+    @Test func anInfoPlistKeyForThePlatformIsTheKeyOnIt() throws {
+        // CoreFoundation reads `KEY-iphoneos` as KEY on iOS, `KEY-macos` on
+        // the Mac: Userscripts' Safari extensions were told their group key
+        // was set by no Info.plist (real-project trial 14, D3).
+        var f = Self.oneApp(sources: ["Direct.swift"])
+        defer { f.remove() }
+        f.targets[0].settings["Release"]?["INFOPLIST_FILE"] = "App/Info.plist"
+        f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.shared"])
+        f.write("App/Info.plist", """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict>
+            <key>SharedGroup-macos</key>
+            <string>$(AppIdentifierPrefix)com.example.mac</string>
+            <key>SharedGroup-iphoneos</key>
+            <string>$(AppIdentifierPrefix)com.example.shared</string>
+            <key>SharedGroup</key>
+            <string>$(AppIdentifierPrefix)com.example.plain</string>
+            <key>MacOnly-macos</key>
+            <string>$(AppIdentifierPrefix)com.example.shared</string>
+            </dict></plist>
+            """)
+        f.write("App/Direct.swift", """
+            import Security
+            let shared: [String: Any] = [kSecAttrAccessGroup as String: Bundle.main.infoDictionary?["SharedGroup"] as? String ?? ""]
+            let mac: [String: Any] = [kSecAttrAccessGroup as String: Bundle.main.object(forInfoDictionaryKey: "MacOnly") as! String]
+
+            """)
+        f.writeProject()
+        let d = try f.codeFindings()
+        #expect(d.map { "\($0.code.rawValue) \($0.location?.line ?? 0)" } == ["KCS608 3"], "\(d.map(\.message))")
+        #expect(d.first?.message.contains("its Info.plist's MacOnly, which kcs cannot read") == true, "\(d.map(\.message))")
+    }
+
     @Test func pastTheSettingsBudgetTargetsAreNotComparedAndTheLintSaysSo() throws {
         // Targets past the budget are not resolved: comparing them gave false
         // KCS605 (no entitlements file) and dropped KCS510 (found by review).
