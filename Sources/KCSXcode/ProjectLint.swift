@@ -208,7 +208,12 @@ public struct ProjectLint {
     /// shares groups, without any of them.
     func extensionsSharingNothing(_ render: inout ProjectDiagnostics) -> [Diagnostic] {
         var out: [Diagnostic] = []
-        var answers: [String: String?] = [:], words: [String: SharedDataScan] = [:]
+        var words: [String: SharedDataScan] = [:]
+        // Each extension once, naming every app that embeds it (Secretive's
+        // three XPC services, each in two apps, made six warnings at three
+        // places; real-project trial 14, D8).
+        var hostsByChild: [String: [(host: XcodeProject.Target, shared: [String])]] = [:]
+        var children: [(target: XcodeProject.Target, signing: TargetSigning)] = []
         for host in project.targets where host.kind != nil {
             guard let h = signing(of: host) else { continue }
             // A group whose setting expands to nothing is no group to share
@@ -226,17 +231,26 @@ public struct ProjectLint {
                 guard c.resolved.platform == h.resolved.platform else { continue }
                 let theirs = c.keychainAccessGroups.map(\.value) + c.applicationGroups.map(\.value)
                 guard shared.isDisjoint(with: theirs) else { continue }
-                // Each extension read once, however many apps embed it (a
-                // shared one was read again per host; found by adversarial testing).
-                let reason = answers[child.id] ?? sharedDataReason(child, &render, words: &words)
-                answers[child.id] = reason
-                guard let reason else { continue }
-                out.append(render.diagnostic(ProjectIssue(
-                    .warning, "target '\(child.name)' is embedded in '\(host.name)' but shares no group with it (configuration '\(configuration)'): it cannot read what '\(host.name)' stores in \(shared.sorted().joined(separator: ", "))",
-                    at: c.resolved.entitlementsLocation ?? child.location,
-                    hint: "asked because \(reason): add the group the two should share to both entitlements files (an extension inherits nothing from its app)"),
-                    code: .projectExtensionGroup))
+                if hostsByChild[child.id] == nil { children.append((child, c)) }
+                hostsByChild[child.id, default: []].append((host, shared.sorted()))
             }
+        }
+        for (child, c) in children {
+            let hosts = hostsByChild[child.id] ?? []
+            // Each extension read once, however many apps embed it (a
+            // shared one was read again per host; found by adversarial testing).
+            guard let reason = sharedDataReason(child, &render, words: &words), let first = hosts.first else { continue }
+            let names = hosts.map { "'\($0.host.name)'" }
+            let embedded = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1]
+            let stores = hosts.allSatisfy({ $0.shared == first.shared })
+                ? "what \(embedded) \(hosts.count == 1 ? "stores" : "store") in \(first.shared.joined(separator: ", "))"
+                : hosts.map { "what '\($0.host.name)' stores in \($0.shared.joined(separator: ", "))" }.joined(separator: ", or ")
+            out.append(render.diagnostic(ProjectIssue(
+                .warning, "target '\(child.name)' is embedded in \(embedded) but shares no group with \(hosts.count == 1 ? "it" : "them") (configuration '\(configuration)'): it cannot read \(stores)",
+                at: c.resolved.entitlementsLocation ?? child.location,
+                hint: "asked because \(reason): add the group \(hosts.count == 1 ? "the two" : "they") should share to "
+                    + "\(hosts.count == 1 ? "both" : "each") entitlements files (an extension inherits nothing from its app)"),
+                code: .projectExtensionGroup))
         }
         return out
     }

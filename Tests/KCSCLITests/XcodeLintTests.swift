@@ -507,6 +507,24 @@ struct XcodeLintTests {
         #expect(named?.hint?.hasPrefix("asked because its code names the keychain or an app group (suiteName") == true, "\(named?.hint ?? "")")
     }
 
+    @Test func anExtensionEmbeddedInTwoAppsIsAskedOnce() throws {
+        // Secretive embeds each XPC service in two apps: six warnings at
+        // three places, each with the same hint (real-project trial 14, D8).
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let other = ["PRODUCT_BUNDLE_IDENTIFIER": "com.example.Other", "CODE_SIGN_ENTITLEMENTS": "Other/Other.entitlements"]
+        f.targets.append(XcodeFixture.Target(name: "Other", settings: ["Debug": other, "Release": other], sources: ["Other.swift"],
+                                             embeds: ["Share Extension"]))
+        f.write("Other/Other.swift", "func other() {}\n")
+        f.writeEntitlements("Other/Other.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Other"])
+        f.writeProject()
+        let asked = try ProjectLint.load(f.projectPath).get().run().filter { $0.code == .projectExtensionGroup }
+        #expect(asked.count == 1, "\(asked.map(\.message))")
+        #expect(asked.first?.message == "target 'Share Extension' is embedded in 'App' and 'Other' but shares no group with them (configuration 'Release'): "
+                    + "it cannot read what 'App' stores in \(XcodeFixture.team).com.example.Notes.shared, group.com.example.notes, "
+                    + "or what 'Other' stores in \(XcodeFixture.team).com.example.Other", "\(asked.first?.message ?? "")")
+    }
+
     @Test func aFrameworkOfTheProjectIsCheckedWithTheEntitlementsOfEachTargetThatLinksIt() throws {
         // Real projects keep their keychain code in a framework target the
         // app and its extensions link: its calls run with theirs.
@@ -1192,6 +1210,20 @@ struct XcodeLintTests {
         let gone = unreadable.first { $0.message.contains("Gone.xcconfig") }
         #expect(gone?.hint == "settings it would give are left out; #include? marks a file that may be absent")
         #expect(unreadable.contains { $0.hint?.hasPrefix("copy Secrets.template.swift to Secrets.swift first") == true })
+        // Nos ships EmptySecrets.xcconfig beside the missing Secrets.xcconfig (real-project trial 14, D8).
+        f.targets[1].xcconfig = ["Release": "Config/Secrets.xcconfig"]
+        f.write("Config/EmptySecrets.xcconfig", "API_KEY =\n")
+        f.writeProject()
+        let secrets = try ProjectLint.load(f.projectPath).get().run().first { $0.message.hasPrefix("cannot read") && $0.message.contains("Secrets.xcconfig") }
+        #expect(secrets?.hint?.hasPrefix("copy EmptySecrets.xcconfig to Secrets.xcconfig first") == true, "\(secrets?.hint ?? "none")")
+        // Sources of an absent folder: one warning for them all, naming the first (ios-pass; D8).
+        f.targets[2].sources += ["Gone/A.swift", "Gone/B.swift", "Gone/C.swift"]
+        f.writeProject()
+        let lint2 = try ProjectLint.load(f.projectPath).get()
+        let all2 = CodeCheck.run(lint2)
+        let gone3 = all2.filter { $0.message.hasPrefix("cannot read") && $0.message.contains("Gone/") }
+        #expect(gone3.count == 1 && gone3.first?.message.hasPrefix("cannot read 3 sources of target 'Share Extension', the first of them '") == true
+                    && gone3.first?.message.hasSuffix("Gone/A.swift'") == true, "\(all2.map(\.message))")
     }
 
     @Test func aMemberOfAValueLooksNothingUp() {
