@@ -371,6 +371,8 @@ public enum CodeCheck {
             // and kept 1,500 times twice over (2.4 GB; found by adversarial
             // testing).
             var realFiles = Set<String>()
+            /// Sources that cannot be read, with whose they are and the hint.
+            var missing: [(path: String, of: String, hint: String)] = []
             for path in code.swiftSources.prefix(maxFiles) {
                 let real = lint.fileSystem.canonical(path)
                 guard realFiles.insert(real).inserted else { continue }
@@ -389,10 +391,7 @@ public enum CodeCheck {
                           ?? ProjectPath.submodule(of: path, in: lint.fileSystem, known: &gitmodules).map {
                             "it is in the git submodule \($0), not checked out: run `git submodule update --init`; its groups are not checked"
                         } ?? "a file the build generates, or one in a git submodule not checked out (git submodule update --init), is absent from a fresh clone; its groups are not checked"
-                        out.append(render.diagnostic(ProjectIssue(
-                            .warning, "cannot read '\(path)', a source of \(code.owner[path].map { "\(Self.linked($0)), which '\(target.name)' links" } ?? "target '" + target.name + "'")",
-                            at: target.location, hint: hint),
-                            code: .projectSetting))
+                        missing.append((path, code.owner[path].map { "\(Self.linked($0)), which '\(target.name)' links" } ?? "target '" + target.name + "'", hint))
                         continue
                     }
                     readBytes += bytes.count
@@ -417,6 +416,20 @@ public enum CodeCheck {
                     texts[real] = String(decoding: bytes, as: UTF8.self)
                 }
                 if let text = texts[real] { sources.append((path, text)) }
+            }
+            // Said once per owner and hint, naming the first: one absent
+            // folder made 19 warnings alike at one line (ios-pass;
+            // real-project trial 14, D8).
+            var alike: [(of: String, hint: String, paths: [String])] = []
+            for m in missing {
+                if let i = alike.firstIndex(where: { $0.of == m.of && $0.hint == m.hint }) { alike[i].paths.append(m.path) } else { alike.append((m.of, m.hint, [m.path])) }
+            }
+            for g in alike {
+                out.append(render.diagnostic(ProjectIssue(
+                    .warning, g.paths.count == 1 ? "cannot read '\(g.paths[0])', a source of \(g.of)"
+                        : "cannot read \(g.paths.count) sources of \(g.of), the first of them '\(g.paths[0])'",
+                    at: target.location, hint: g.hint),
+                    code: .projectSetting))
             }
             // Targets that compile the same files find the same uses: the
             // resolution is made once per set of files (30 targets sharing
@@ -547,7 +560,7 @@ public enum CodeCheck {
                         let key = String(marked.dropFirst(AccessGroupFinder.infoPlistMarker.count))
                         // Each target's key read once, however many uses ask
                         // (a 32 MB Info.plist with 200 uses took 365 s; found by review).
-                        let cacheKey = target.id + "\u{0}" + key
+                        let cacheKey = target.id + "\u{0}" + signing.resolved.platform + "\u{0}" + key
                         let found = infoPlistStrings[cacheKey] ?? lint.project.infoPlistString(key, of: signing.resolved)
                         infoPlistStrings[cacheKey] = .some(found)
                         guard let found else {
@@ -613,7 +626,16 @@ public enum CodeCheck {
                                 + (grantedSet.contains(written) ? "; write \"\(written)\"" : "; its groups: " + groups)
                         } else if let doubled = granted.first(where: { EntitlementShape.withoutDoubledPrefix($0) == group }) {
                             // The code is right; the entitlement has the team twice.
-                            hint = "the entitlement is wrong, not the code: \(doubled) repeats the team ID; write $(AppIdentifierPrefix)\(group.drop { $0 != "." }.dropFirst()) in the .entitlements file"
+                            hint = "the entitlement is wrong, not the code: \(doubled) repeats the team ID; write $(AppIdentifierPrefix)\(group.drop { $0 != "." }.dropFirst()) in the .entitlements file; "
+                                + EntitlementShape.shippedGroupCaveat(doubled)
+                        } else if let dot = group.firstIndex(of: "."), group.distance(from: group.startIndex, to: dot) == 10,
+                                  case let appGroup = String(group[dot...].dropFirst()), appGroup.hasPrefix("group."),
+                                  app.applicationGroups.contains(appGroup) {
+                            // An app group with a team prefix: "did you mean" the
+                            // app-ID group by edit distance would move the items into
+                            // the app's private group (Habitica's tokens; real-project
+                            // trial 14, D4).
+                            hint = "\(appGroup) is an app group: write \"\(appGroup)\", without the team prefix (an app group is a keychain access group as it is named)"
                         } else if let prefixed = app.prefixedGroup(for: group) {
                             hint = "the group lacks its team prefix: write \"\(prefixed)\" (the entitlement's $(AppIdentifierPrefix) expands to \(app.teamID ?? "the team").)"
                         } else if let team = app.teamID, !group.hasPrefix("group."),

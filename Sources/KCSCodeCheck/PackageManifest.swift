@@ -41,6 +41,11 @@ struct PackageManifest: SwiftPackage {
     var modules: [String: Module] = [:]
 
 
+    /// Lists and arguments kcs did not follow, each at its place in the
+    /// manifest, by the module whose code they leave unread ("" for the
+    /// package's own dependencies): said with the modules a target links.
+    var unread: [String: [ProjectIssue]] = [:]
+
     /// The manifest's `Package(…)` call, or nil when there is none.
     init?(_ text: String, folder: String) {
         self.folder = folder
@@ -49,40 +54,56 @@ struct PackageManifest: SwiftPackage {
         let finder = PackageCallFinder(viewMode: .sourceAccurate)
         finder.walk(tree)
         guard let call = finder.call else { return nil }
-        // A name of a top-level `let` stands for its value (a few levels,
-        // never a cycle).
-        let constants = finder.constants
-        func value(_ e: ExprSyntax?) -> ExprSyntax? {
-            var e = e
-            for _ in 0..<8 {
-                guard let name = e?.as(DeclReferenceExprSyntax.self)?.baseName.text, let bound = constants[name] else { break }
-                e = bound
-            }
-            return e
+        let lists = Lists(constants: finder.constants, computed: finder.computed)
+        let file = ProjectPath.join(folder, "Package.swift")
+        let converter = SourceLocationConverter(fileName: file, tree: tree)
+        /// `what` is read from `e`, which kcs did not follow.
+        func notFollowed(_ what: String, _ e: ExprSyntax, module: String = "") {
+            let at = e.startLocation(converter: converter)
+            var shown = e.trimmedDescription.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+            if shown.count > 60 || shown.count < e.trimmedDescription.count { shown = String(shown.prefix(60)) + "…" }
+            unread[module, default: []].append(ProjectIssue(
+                .warning, "kcs does not follow \(what) in this manifest (`\(shown)`): the code it leaves out is not checked",
+                at: ProjectLocation(file: file, line: at.line, column: at.column),
+                hint: "kcs reads a list written out, one held in a top-level let, lists joined with +, "
+                    + "and a top-level computed var that starts from a list and appends to it; write the list out to have it checked"))
         }
-        func argument(_ label: String, of call: FunctionCallExprSyntax) -> ExprSyntax? { value(Self.argument(label, of: call)) }
+        func argument(_ label: String, of call: FunctionCallExprSyntax) -> ExprSyntax? { lists.value(Self.argument(label, of: call)) }
         for given in call.arguments {
-            guard let list = value(given.expression) else { continue }
             switch given.label?.text {
             case "dependencies":
+                guard let list = lists.elements(of: given.expression) else {
+                    notFollowed("the package's dependencies", given.expression)
+                    continue
+                }
                 // A manifest names a handful; past 64 the rest are not followed.
-                for call in Self.calls(in: list).prefix(64) where Self.member(call) == "package" {
+                for call in list.compactMap({ $0.as(FunctionCallExprSyntax.self) }).prefix(64) where Self.member(call) == "package" {
                     if let path = Self.string(argument("path", of: call)) { localPackages.append(ProjectPath.join(folder, path)) }
                 }
             case "products":
-                for call in Self.calls(in: list) where Self.member(call) == "library" {
+                for call in lists.calls(in: given.expression) where Self.member(call) == "library" {
                     guard let name = Self.string(argument("name", of: call)) else { continue }
-                    libraries[name] = Self.strings(argument("targets", of: call))
+                    libraries[name] = lists.strings(Self.argument("targets", of: call))
                 }
             case "targets":
-                for call in Self.calls(in: list) {
+                for call in lists.calls(in: given.expression) {
                     guard let kind = Self.member(call), let name = Self.string(argument("name", of: call)) else { continue }
-                    let path = argument("path", of: call), exclude = argument("exclude", of: call)
-                    let sources = argument("sources", of: call)
-                    let readPath = path.map(Self.string), readExclude = exclude.map(Self.strings), readSources = sources.map(Self.strings)
+                    let path = argument("path", of: call), exclude = Self.argument("exclude", of: call)
+                    let sources = Self.argument("sources", of: call)
+                    let readPath = path.map(Self.string), readExclude = exclude.map(lists.strings), readSources = sources.map(lists.strings)
+                    let given = Self.argument("dependencies", of: call)
+                    let dependencies = lists.dependencies(given)
+                    // Test targets and plugins are no code of the app's.
+                    if kind != "testTarget" && kind != "plugin" {
+                        for (label, e, read) in [("path", path, readPath == .some(nil)), ("exclude", exclude, readExclude == .some(nil)),
+                                                 ("sources", sources, readSources == .some(nil)), ("dependencies", given, dependencies == nil)]
+                        where read {
+                            if let e { notFollowed("the \(label) of package target '\(name)'", e, module: name) }
+                        }
+                    }
                     modules[name] = Module(
                         kind: kind, path: readPath ?? nil, exclude: (readExclude ?? nil) ?? [], sources: readSources ?? nil,
-                        dependencies: Self.dependencies(argument("dependencies", of: call)),
+                        dependencies: dependencies,
                         unreadable: readPath == .some(nil) || readExclude == .some(nil) || readSources == .some(nil))
                 }
             default: break
@@ -105,7 +126,7 @@ struct PackageManifest: SwiftPackage {
             // Macros and plugins run at build time: no code of the app's.
             if module.kind == "macro" || module.kind == "plugin" { continue }
             var allSwift = !module.unreadable && module.kind != "binaryTarget" && module.kind != "systemLibrary"
-            var localProducts: [PackageModule.LocalProduct] = []
+            var localProducts: [PackageModule.LocalProduct] = [], namesAProduct = false
             for dependency in module.dependencies ?? [] {
                 switch dependency {
                 case .module(let d):
@@ -117,6 +138,7 @@ struct PackageManifest: SwiftPackage {
                     // Another package's product: read when a local package
                     // may declare it (the one named, else any; SwiftPM names a
                     // path package by its folder), not when it is remote.
+                    namesAProduct = true
                     var package: String?
                     if case .product(_, let p) = dependency { package = p }
                     // The list itself for a name (shared, not copied: a
@@ -151,106 +173,258 @@ struct PackageManifest: SwiftPackage {
                     allSwift = false
                 }
             }
-            out.append(PackageModule(name: name, swiftSources: swift, allSwift: allSwift, localProducts: localProducts))
+            out.append(PackageModule(name: name, swiftSources: swift, allSwift: allSwift, localProducts: localProducts,
+                                     unread: (unread[name] ?? []) + (namesAProduct ? unread[""] ?? [] : [])))
         }
         return out
     }
 
     // MARK: Reading the call
 
-    /// The calls written as the elements of an array literal (`[.library(…), …]`).
-    private static func calls(in e: ExprSyntax) -> [FunctionCallExprSyntax] {
-        elements(of: e)?.compactMap { $0.as(FunctionCallExprSyntax.self) } ?? []
-    }
-
     /// Members of Array and Sequence that make another list of the elements.
-    private static let listMethods: Set<String> = ["filter", "map", "compactMap", "flatMap", "dropFirst", "dropLast", "prefix",
-                                                   "suffix", "reversed", "sorted", "shuffled", "removing", "first", "last", "lazy"]
-
-    /// The elements of an array literal, also behind a member the manifest
-    /// defines on it (`[…].pro`, `[…].pro([…])`, whose array arguments are
-    /// taken as more elements: Copilot for Xcode's lists were not read, in
-    /// silence; found on a real-project trial). Nil for anything else.
-    private static func elements(of e: ExprSyntax) -> [ExprSyntax]? {
-        if let array = e.as(ArrayExprSyntax.self) { return array.elements.map(\.expression) }
-        // The standard library's own members change the list: not followed (review 8).
-        if let member = e.as(MemberAccessExprSyntax.self), let base = member.base, !listMethods.contains(member.declName.baseName.text) {
-            return elements(of: base)
-        }
-        if let call = e.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self),
-           !listMethods.contains(member.declName.baseName.text), let base = member.base, var out = elements(of: base) {
-            for argument in call.arguments {
-                guard let more = argument.expression.as(ArrayExprSyntax.self) else { continue }
-                out += more.elements.map(\.expression)
-            }
-            return out
-        }
-        return nil
-    }
+    static let listMethods: Set<String> = ["filter", "map", "compactMap", "flatMap", "dropFirst", "dropLast", "prefix",
+                                           "suffix", "reversed", "sorted", "shuffled", "removing", "first", "last", "lazy"]
 
     /// The member a call names: `library` of `.library(…)` or `Product.library(…)`.
-    private static func member(_ call: FunctionCallExprSyntax) -> String? {
+    static func member(_ call: FunctionCallExprSyntax) -> String? {
         call.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text
     }
 
-    private static func argument(_ label: String, of call: FunctionCallExprSyntax) -> ExprSyntax? {
+    static func argument(_ label: String, of call: FunctionCallExprSyntax) -> ExprSyntax? {
         call.arguments.first { $0.label?.text == label }?.expression
     }
 
-    private static func string(_ e: ExprSyntax?) -> String? {
+    static func string(_ e: ExprSyntax?) -> String? {
         e?.as(StringLiteralExprSyntax.self)?.representedLiteralValue
     }
 
-    /// An array of string literals, or nil when it is anything else.
-    private static func strings(_ e: ExprSyntax?) -> [String]? {
-        guard let e, let elements = elements(of: e) else { return nil }
-        var out: [String] = []
-        for element in elements {
-            guard let s = string(element) else { return nil }
-            out.append(s)
-        }
-        return out
-    }
+    /// The lists of a manifest as kcs follows them: written out, held in a
+    /// top-level `let`, joined with `+`, behind a member the manifest
+    /// defines, or built by a top-level computed `var` whose getter starts
+    /// from a list and appends to it (Omnivore's `App` target takes its
+    /// dependencies so; its modules went unread while the lint said "no
+    /// warnings"; real-project trial 14).
+    struct Lists {
+        let constants: [String: ExprSyntax]
+        /// Top-level computed `var`s: the statements of their getters.
+        let computed: [String: CodeBlockItemListSyntax]
+        /// Elements of one list, at most: `let b = a + a`, `let c = b + b`, …
+        /// doubles at each level.
+        static let maxElements = 4096
 
-    private static func dependencies(_ e: ExprSyntax?) -> [Dependency]? {
-        guard let e else { return [] }
-        guard let elements = elements(of: e) else { return nil }
-        var out: [Dependency] = []
-        for element in elements {
-            if let name = string(element) {
-                out.append(.byName(name))
-                continue
+        /// A name of a top-level `let` stands for its value (a few levels,
+        /// never a cycle).
+        func value(_ e: ExprSyntax?) -> ExprSyntax? {
+            var e = e
+            for _ in 0..<8 {
+                guard let name = e?.as(DeclReferenceExprSyntax.self)?.baseName.text, let bound = constants[name] else { break }
+                e = bound
             }
-            guard let call = element.as(FunctionCallExprSyntax.self), let kind = member(call) else { return nil }
-            switch kind {
-            case "product", "target", "byName":
-                guard let name = string(argument("name", of: call)) else { return nil }
-                if kind == "product" {
-                    guard let package = string(argument("package", of: call)) else { return nil }
-                    out.append(.product(name, package: package))
-                } else {
-                    out.append(kind == "target" ? .module(name) : .byName(name))
+            return e
+        }
+
+        /// The calls written as the elements of a list (`[.library(…), …]`).
+        func calls(in e: ExprSyntax) -> [FunctionCallExprSyntax] {
+            elements(of: e)?.compactMap { $0.as(FunctionCallExprSyntax.self) } ?? []
+        }
+
+        /// A list of string literals, or nil when it is anything else.
+        func strings(_ e: ExprSyntax?) -> [String]? {
+            guard let e, let elements = elements(of: e) else { return nil }
+            var out: [String] = []
+            for element in elements {
+                guard let s = PackageManifest.string(value(element)) else { return nil }
+                out.append(s)
+            }
+            return out
+        }
+
+        func dependencies(_ e: ExprSyntax?) -> [Dependency]? {
+            guard let e else { return [] }
+            guard let elements = elements(of: e) else { return nil }
+            var out: [Dependency] = []
+            for element in elements {
+                let element = value(element) ?? element
+                if let name = PackageManifest.string(element) {
+                    out.append(.byName(name))
+                    continue
                 }
-            default: return nil
+                guard let call = element.as(FunctionCallExprSyntax.self), let kind = PackageManifest.member(call) else { return nil }
+                func argument(_ label: String) -> String? { PackageManifest.string(value(PackageManifest.argument(label, of: call))) }
+                switch kind {
+                case "product", "target", "byName":
+                    guard let name = argument("name") else { return nil }
+                    if kind == "product" {
+                        guard let package = argument("package") else { return nil }
+                        out.append(.product(name, package: package))
+                    } else {
+                        out.append(kind == "target" ? .module(name) : .byName(name))
+                    }
+                default: return nil
+                }
             }
+            return out
         }
-        return out
+
+        /// The elements of a list, or nil when kcs does not follow it.
+        /// `locals`: the lists a getter has built so far.
+        func elements(of given: ExprSyntax, locals: [String: [ExprSyntax]] = [:], depth: Int = 0) -> [ExprSyntax]? {
+            guard depth < 16 else { return nil }
+            if let name = given.as(DeclReferenceExprSyntax.self)?.baseName.text, let list = locals[name] { return list }
+            guard let e = value(given) else { return nil }
+            if let array = e.as(ArrayExprSyntax.self) { return array.elements.map(\.expression) }
+            if let tuple = e.as(TupleExprSyntax.self), tuple.elements.count == 1, let only = tuple.elements.first, only.label == nil {
+                return elements(of: only.expression, locals: locals, depth: depth + 1)
+            }
+            if let name = e.as(DeclReferenceExprSyntax.self)?.baseName.text, let body = computed[name] {
+                var locals: [String: [ExprSyntax]] = [:]
+                guard case .returned(let list) = run(body, locals: &locals, depth: depth + 1) else { return nil }
+                return list
+            }
+            // `a + b + …`
+            if let sequence = e.as(SequenceExprSyntax.self) {
+                var out: [ExprSyntax] = []
+                for (i, part) in sequence.elements.enumerated() {
+                    if i % 2 == 1 {
+                        guard part.as(BinaryOperatorExprSyntax.self)?.operator.text == "+" else { return nil }
+                        continue
+                    }
+                    guard let more = elements(of: part, locals: locals, depth: depth + 1), out.count + more.count <= Self.maxElements else { return nil }
+                    out += more
+                }
+                return out
+            }
+            // Behind a member the manifest defines on it (`[…].pro`,
+            // `[…].pro([…])`, whose array arguments are taken as more
+            // elements: Copilot for Xcode's lists were not read, in silence;
+            // found on a real-project trial). The standard library's own
+            // members change the list: not followed (review 8).
+            if let member = e.as(MemberAccessExprSyntax.self), let base = member.base, !PackageManifest.listMethods.contains(member.declName.baseName.text) {
+                return elements(of: base, locals: locals, depth: depth + 1)
+            }
+            if let call = e.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self),
+               !PackageManifest.listMethods.contains(member.declName.baseName.text), let base = member.base,
+               var out = elements(of: base, locals: locals, depth: depth + 1) {
+                for argument in call.arguments {
+                    guard let more = argument.expression.as(ArrayExprSyntax.self) else { continue }
+                    out += more.elements.map(\.expression)
+                }
+                return out.count <= Self.maxElements ? out : nil
+            }
+            return nil
+        }
+
+        enum Run {
+            case fellThrough, returned([ExprSyntax]), notFollowed
+        }
+
+        /// A getter's statements: `var deps = […]`, `deps.append(x)`,
+        /// `deps.append(contentsOf: […])`, `deps += […]`, also under `if`
+        /// or `#if` (each branch: the lint reads more code rather than
+        /// less), then `return deps` or a list. Anything else is not followed.
+        func run(_ items: CodeBlockItemListSyntax, locals: inout [String: [ExprSyntax]], depth: Int) -> Run {
+            guard depth < 16 else { return .notFollowed }
+            func branch(_ items: CodeBlockItemListSyntax) -> Bool {
+                if case .fellThrough = run(items, locals: &locals, depth: depth + 1) { return true }
+                return false
+            }
+            for (index, item) in items.enumerated() {
+                var expression: ExprSyntax?
+                switch item.item {
+                case .decl(let decl):
+                    if let ifConfig = decl.as(IfConfigDeclSyntax.self) {
+                        for clause in ifConfig.clauses {
+                            guard case .statements(let statements)? = clause.elements, branch(statements) else { return .notFollowed }
+                        }
+                        continue
+                    }
+                    guard let variable = decl.as(VariableDeclSyntax.self) else { return .notFollowed }
+                    for binding in variable.bindings {
+                        guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
+                              let initial = binding.initializer?.value,
+                              let list = elements(of: initial, locals: locals, depth: depth + 1) else { return .notFollowed }
+                        locals[name] = list
+                    }
+                    continue
+                case .stmt(let statement):
+                    if let returned = statement.as(ReturnStmtSyntax.self) {
+                        guard let e = returned.expression, let list = elements(of: e, locals: locals, depth: depth + 1) else { return .notFollowed }
+                        return .returned(list)
+                    }
+                    guard let e = statement.as(ExpressionStmtSyntax.self)?.expression else { return .notFollowed }
+                    expression = e
+                case .expr(let e):
+                    expression = e
+                }
+                guard let e = expression else { return .notFollowed }
+                if let ifExpression = e.as(IfExprSyntax.self) {
+                    var next: IfExprSyntax? = ifExpression
+                    while let current = next {
+                        guard branch(current.body.statements) else { return .notFollowed }
+                        next = nil
+                        switch current.elseBody {
+                        case .ifExpr(let e)?: next = e
+                        case .codeBlock(let block)?: guard branch(block.statements) else { return .notFollowed }
+                        case nil: break
+                        }
+                    }
+                    continue
+                }
+                // `deps.append(x)`, `deps.append(contentsOf: list)`
+                if let call = e.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self),
+                   member.declName.baseName.text == "append", let name = member.base?.as(DeclReferenceExprSyntax.self)?.baseName.text,
+                   locals[name] != nil, call.arguments.count == 1, let argument = call.arguments.first {
+                    switch argument.label?.text {
+                    case nil: locals[name]?.append(argument.expression)
+                    case "contentsOf":
+                        guard let more = elements(of: argument.expression, locals: locals, depth: depth + 1) else { return .notFollowed }
+                        locals[name]? += more
+                    default: return .notFollowed
+                    }
+                } else if let sequence = e.as(SequenceExprSyntax.self), sequence.elements.count == 3,
+                          let name = sequence.elements.first?.as(DeclReferenceExprSyntax.self)?.baseName.text, locals[name] != nil,
+                          sequence.elements.dropFirst().first?.as(BinaryOperatorExprSyntax.self)?.operator.text == "+=",
+                          let rhs = sequence.elements.last {
+                    guard let more = elements(of: rhs, locals: locals, depth: depth + 1) else { return .notFollowed }
+                    locals[name]? += more
+                } else if index == items.count - 1, items.count == 1, let list = elements(of: e, locals: locals, depth: depth + 1) {
+                    // A getter of one expression returns it.
+                    return .returned(list)
+                } else {
+                    return .notFollowed
+                }
+                if locals.values.contains(where: { $0.count > Self.maxElements }) { return .notFollowed }
+            }
+            return .fellThrough
+        }
     }
 
-    /// The first `Package(…)` call, and the manifest's top-level `let`s
+    /// The first `Package(…)` call, the manifest's top-level `let`s
     /// (`let publicLibraryTargets = ["A", "B"]`, as Mastodon's manifest
-    /// names its product's targets; found on a real-project trial).
+    /// names its product's targets; found on a real-project trial), and its
+    /// top-level computed `var`s.
     private final class PackageCallFinder: SyntaxVisitor {
         var call: FunctionCallExprSyntax?
         var constants: [String: ExprSyntax] = [:]
+        var computed: [String: CodeBlockItemListSyntax] = [:]
         override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
-            // At the top level only, and `let`: a `var` may change below.
-            guard node.bindingSpecifier.tokenKind == .keyword(.let),
-                  node.parent?.parent?.parent?.is(SourceFileSyntax.self) == true else { return .visitChildren }
+            guard node.parent?.parent?.parent?.is(SourceFileSyntax.self) == true else { return .visitChildren }
             for binding in node.bindings {
                 guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
-                      let value = binding.initializer?.value, constants[name] == nil else { continue }
-                constants[name] = value
+                      constants[name] == nil, computed[name] == nil else { continue }
+                // A `let`'s value; a `var`'s only when computed: a stored one may change below.
+                if node.bindingSpecifier.tokenKind == .keyword(.let), let value = binding.initializer?.value {
+                    constants[name] = value
+                } else if node.bindingSpecifier.tokenKind == .keyword(.var), binding.initializer == nil {
+                    switch binding.accessorBlock?.accessors {
+                    case .getter(let statements)?: computed[name] = statements
+                    case .accessors(let accessors)?:
+                        if let getter = accessors.first(where: { $0.accessorSpecifier.tokenKind == .keyword(.get) })?.body {
+                            computed[name] = getter.statements
+                        }
+                    case nil: break
+                    }
+                }
             }
             return .visitChildren
         }

@@ -230,7 +230,12 @@ public struct BatchRunner: Sendable {
             outcome.diagnostics.append(d)
         }
         let warnings = outcome.diagnostics.filter(\.code.isLint).count
-        outcome.output = "\(TerminalText.escaped(file.name)): \(warnings) warning\(warnings == 1 ? "" : "s")\n"
+        // A file with errors was not all checked: "0 warnings" read as a
+        // clean bill (a Package.swift read as a script; real-project trial 14, D6).
+        let errors = outcome.diagnostics.filter { !$0.code.isLint && $0.severity == .error }.count
+        outcome.output = "\(TerminalText.escaped(file.name)): "
+            + (errors == 0 ? "" : "\(errors) error\(errors == 1 ? "" : "s")" + (warnings == 0 ? "" : ", "))
+            + (errors > 0 && warnings == 0 ? "" : "\(warnings) warning\(warnings == 1 ? "" : "s")") + "\n"
         let stopped = outcome.diagnostics.contains { $0.code == .runLimit }
         outcome.verdict = report.fileNotFound || report.hasSyntaxErrors ? report.verdict : (warnings > 0 || stopped ? .failed : .passed)
         capDiagnostics(&outcome)
@@ -243,7 +248,12 @@ public struct BatchRunner: Sendable {
             return lint(try loader.read(loader.resolve(path, relativeTo: nil)))
         } catch {
             var outcome = FileOutcome(path: path)
-            outcome.diagnostics.append(Diagnostic(error.code, error.message(for: path)))
+            // A folder is a project's, most likely: --project reads it (real-project trial 14, D6).
+            var hint: String?
+            if case .unreadable(_, let reason) = error, reason.contains("a directory") {
+                hint = "to check the Xcode project in a folder, give it with --project: kcs lint --project FOLDER"
+            }
+            outcome.diagnostics.append(Diagnostic(error.code, error.message(for: path), hint: hint))
             outcome.verdict = .missingInput
             return outcome
         }

@@ -136,8 +136,17 @@ public enum EntitlementShape {
                        message: first == second ? "keychain group \(group) repeats the team prefix \(first)."
                                                 : "keychain group \(group) carries two team prefixes, \(first). and \(second).",
                        hint: "did you mean \(fixed)? $(AppIdentifierPrefix) adds the team ID: write "
-                           + "$(AppIdentifierPrefix)\(bare) in the .entitlements file",
+                           + "$(AppIdentifierPrefix)\(bare) in the .entitlements file; " + shippedGroupCaveat(group),
                        fix: fixed)
+    }
+
+    /// A group that has shipped holds its users' items: renaming it in the
+    /// entitlements strands them (SimpleLogin's doubled group is every
+    /// target's default; following the hint would lose the stored login
+    /// after an update; real-project trial 14, D7).
+    public static func shippedGroupCaveat(_ group: String) -> String {
+        "but if a build with \(group) has shipped, its items are stored there: keep the group (valid, if not tidy), "
+            + "or move the items to the new one first (SecItemUpdate with the new kSecAttrAccessGroup)"
     }
 
     /// An `application-groups` value, expanded: it must start with `group.`,

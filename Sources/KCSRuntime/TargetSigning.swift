@@ -56,7 +56,8 @@ public struct TargetSigning: Sendable {
     static let scenarioVariables = ["$(AppIdentifierPrefix)", "$(TeamIdentifierPrefix)", "$(PRODUCT_BUNDLE_IDENTIFIER)", "$(CFBundleIdentifier)"]
 
     /// Resolves a target and reads its entitlements. `team` stands in for a
-    /// target whose project gives no team.
+    /// target whose project gives no team, or one that expands to nothing,
+    /// also in the settings that use it (a bundle ID `com.$(DEVELOPMENT_TEAM).app`).
     /// Entitlements files read, decoded and indexed once, by real path:
     /// every target, configuration and platform that signs with a file
     /// decoded it again (100 targets sharing a 949 KB file took 27 s; found
@@ -109,7 +110,7 @@ public struct TargetSigning: Sendable {
 
     public static func resolve(_ project: XcodeProject, _ target: XcodeProject.Target, configuration: String, platform: String,
                                team: String?, fileSystem: any ProjectFileSystem, files: FileCache = FileCache()) -> TargetSigning {
-        var resolved = project.resolve(target, configuration: configuration, platform: platform)
+        var resolved = project.resolve(target, configuration: configuration, platform: platform, team: team)
         if resolved.teamID == nil { resolved.teamID = team }
         var signing = TargetSigning(resolved: resolved, entitlements: nil, keychainAccessGroups: [], applicationGroups: [],
                                     scenarioCanReadFile: true, groupsResolve: true, issues: resolved.issues)

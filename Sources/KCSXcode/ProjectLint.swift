@@ -208,7 +208,12 @@ public struct ProjectLint {
     /// shares groups, without any of them.
     func extensionsSharingNothing(_ render: inout ProjectDiagnostics) -> [Diagnostic] {
         var out: [Diagnostic] = []
-        var answers: [String: String?] = [:], words: [String: String?] = [:]
+        var words: [String: SharedDataScan] = [:]
+        // Each extension once, naming every app that embeds it (Secretive's
+        // three XPC services, each in two apps, made six warnings at three
+        // places; real-project trial 14, D8).
+        var hostsByChild: [String: [(host: XcodeProject.Target, shared: [String])]] = [:]
+        var children: [(target: XcodeProject.Target, signing: TargetSigning)] = []
         for host in project.targets where host.kind != nil {
             guard let h = signing(of: host) else { continue }
             // A group whose setting expands to nothing is no group to share
@@ -226,42 +231,43 @@ public struct ProjectLint {
                 guard c.resolved.platform == h.resolved.platform else { continue }
                 let theirs = c.keychainAccessGroups.map(\.value) + c.applicationGroups.map(\.value)
                 guard shared.isDisjoint(with: theirs) else { continue }
-                // Each extension read once, however many apps embed it (a
-                // shared one was read again per host; found by adversarial testing).
-                let reason = answers[child.id] ?? sharedDataReason(child, &render, words: &words)
-                answers[child.id] = reason
-                guard let reason else { continue }
-                out.append(render.diagnostic(ProjectIssue(
-                    .warning, "target '\(child.name)' is embedded in '\(host.name)' but shares no group with it (configuration '\(configuration)'): it cannot read what '\(host.name)' stores in \(shared.sorted().joined(separator: ", "))",
-                    at: c.resolved.entitlementsLocation ?? child.location,
-                    hint: "asked because \(reason): add the group the two should share to both entitlements files (an extension inherits nothing from its app)"),
-                    code: .projectExtensionGroup))
+                if hostsByChild[child.id] == nil { children.append((child, c)) }
+                hostsByChild[child.id, default: []].append((host, shared.sorted()))
             }
+        }
+        for (child, c) in children {
+            let hosts = hostsByChild[child.id] ?? []
+            // Each extension read once, however many apps embed it (a
+            // shared one was read again per host; found by adversarial testing).
+            guard let reason = sharedDataReason(child, &render, words: &words), let first = hosts.first else { continue }
+            let names = hosts.map { "'\($0.host.name)'" }
+            let embedded = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1]
+            let stores = hosts.allSatisfy({ $0.shared == first.shared })
+                ? "what \(embedded) \(hosts.count == 1 ? "stores" : "store") in \(first.shared.joined(separator: ", "))"
+                : hosts.map { "what '\($0.host.name)' stores in \($0.shared.joined(separator: ", "))" }.joined(separator: ", or ")
+            out.append(render.diagnostic(ProjectIssue(
+                .warning, "target '\(child.name)' is embedded in \(embedded) but shares no group with \(hosts.count == 1 ? "it" : "them") (configuration '\(configuration)'): it cannot read \(stores)",
+                at: c.resolved.entitlementsLocation ?? child.location,
+                hint: "asked because \(reason): add the group \(hosts.count == 1 ? "the two" : "they") should share to "
+                    + "\(hosts.count == 1 ? "both" : "each") entitlements files (an extension inherits nothing from its app)"),
+                code: .projectExtensionGroup))
         }
         return out
     }
 
-    /// Words whose absence from every source of a target means its code
-    /// touches neither the keychain nor an app group's container or
-    /// defaults: Security's names, the keychain wrappers' type names, and the
-    /// app-group APIs (`UserDefaults(suiteName:)`,
-    /// `containerURL(forSecurityApplicationGroupIdentifier:)`, SwiftData's
-    /// `groupContainer`, a `"group.…"` literal).
-    static let sharedDataWords = ["kSec", "SecItem", "SecAccessControl", "Keychain", "keychain", "KeyChain", "Valet",
-                                  "suiteName", "ApplicationGroupIdentifier", "groupContainer", "\"group."]
-
     /// Why a target's code may read what another stores, said in KCS604's
     /// hint (a developer asked because of a linked package could not find a
-    /// call to fix; found on a real-project trial): it names one of
-    /// `sharedDataWords`, or kcs cannot read all of it (sources in other
+    /// call to fix; found on a real-project trial): its code uses keychain
+    /// or app-group API, or a keychain wrapper it does not declare
+    /// (``SharedDataScan``), or kcs cannot read all of it (sources in other
     /// languages or missing, frameworks or packages linked, no Swift at
     /// all). Nil when it cannot: a notification service extension that only
     /// rewrites a title has nothing to share, and asking it to was noise
     /// (found on 2PASS and Secretive's XPC services).
-    /// `words`: the word each file names, if any, found once per file
+    /// `words`: what each file's code names, found once per file
     /// however many extensions link it (found by adversarial testing).
     func sharedDataReason(_ target: XcodeProject.Target, _ render: inout ProjectDiagnostics,
-                          words: inout [String: String?]) -> String? {
+                          words: inout [String: SharedDataScan]) -> String? {
         // Its own code and that of the project's frameworks it links.
         let code = project.code(of: target)
         // What its code says first: a word of the keychain or an app group
@@ -269,22 +275,30 @@ public struct ProjectLint {
         // intent extension calls UserDefaults(suiteName:) and was asked
         // because of an .intentdefinition; found on a real-project trial).
         var unreadable: String?
+        var scans: [(path: String, scan: SharedDataScan)] = []
         for path in code.swiftSources {
             guard let file = render.sourceFile(path) else {
                 if unreadable == nil { unreadable = "kcs cannot read its source '\(path)'" }
                 continue
             }
-            let word: String?
+            let scan: SharedDataScan
             if let known = words[path] {
-                word = known
+                scan = known
             } else {
-                word = file.bytes.withUnsafeBufferPointer { bytes in
-                    Self.sharedDataWords.first { w in var w = w; return w.withUTF8 { ByteSearch.contains(bytes, $0) } }
-                }
-                words[path] = word
+                scan = file.bytes.withUnsafeBufferPointer { SharedDataScan($0) }
+                words[path] = scan
             }
-            if let word {
+            if let word = scan.word {
                 return "its code names the keychain or an app group (\(word.replacingOccurrences(of: "\"", with: "")) in \(ProjectPath.lastComponent(path)))"
+            }
+            scans.append((path, scan))
+        }
+        // A wrapper's name its code uses but does not declare: a keychain
+        // wrapper from a package kcs does not read (`KeychainSwift()`).
+        let declared = scans.reduce(into: Set<String>()) { $0.formUnion($1.scan.declared) }
+        for (path, scan) in scans {
+            if let name = scan.wrapperNames.first(where: { !declared.contains($0) }) {
+                return "its code names the keychain or an app group (\(name) in \(ProjectPath.lastComponent(path)))"
             }
         }
         if !code.allSwift { return "it has code kcs does not read (in another language, or a framework or package it links)" }

@@ -112,6 +112,9 @@ public enum XcodeImporter {
         var names = Set<String>()
         var version: Int?
         var otherPlatforms: [String] = [], unmodelled: [String] = [], unresolved: [String] = [], listedOnly: [String] = []
+        /// Why bundle IDs do not resolve: settings set empty, a team that
+        /// expands to nothing, and a configuration where one does resolve.
+        var emptiedBy: [String] = [], emptiedTeam = false, otherConfiguration: String?
         let files = TargetSigning.FileCache()
         var filesRead = [project.pbxprojPath]
         for t in signed {
@@ -137,6 +140,15 @@ public enum XcodeImporter {
             guard let bundleID = signing.resolved.bundleID else {
                 lines.append("# target \(ScriptText.literal(t.name)) is left out: its bundle ID does not resolve (see the warnings)")
                 unresolved.append(t.name)
+                for name in signing.resolved.bundleIDEmptiedBy where !emptiedBy.contains(name) { emptiedBy.append(name) }
+                if signing.resolved.bundleIDEmptiedByTeam { emptiedTeam = true }
+                // Another configuration where it resolves, if any: only then
+                // is --configuration advice (Loop's are all alike).
+                if otherConfiguration == nil {
+                    otherConfiguration = project.configurations.map(\.name).first { c in
+                        c != configuration && project.resolve(t, configuration: c, platform: platform, team: options.team).bundleID != nil
+                    }
+                }
                 continue
             }
             var name = scenarioName(t.name)
@@ -216,9 +228,16 @@ public enum XcodeImporter {
             // Targets on this platform whose bundle IDs do not resolve: the
             // platform is not the cause (the hint named the platform already
             // in use; found on a real-project trial).
+            // What can help: the settings set empty, --team for a team that
+            // expands to nothing, another configuration only where one
+            // resolves (Loop was told to give --configuration, which could
+            // not help, and its --team was ignored; real-project trial 14, D5).
+            var advice = emptiedBy.isEmpty ? ["define the settings it uses"] : ["set " + emptiedBy.prefix(8).joined(separator: ", ")]
+            if emptiedTeam, options.team == nil { advice.append("give --team TEAMID") }
+            if let otherConfiguration { advice.append("give --configuration \(ScriptText.literal(otherConfiguration)), where it resolves") }
             let hint = !unresolved.isEmpty
                 ? "the bundle ID of \(unresolved.map { "'\($0)'" }.joined(separator: ", ")) does not resolve here (see the warnings above): "
-                    + "define the settings it uses, or give --configuration"
+                    + advice.joined(separator: ", or ")
                 : built.isEmpty ? nil : "its targets build for " + built.joined(separator: ", ")
                     + (built.contains(platform) ? "" : ": import with --platform " + built[0])
             diagnostics.append(Diagnostic(.projectSetting, "no target of \(path) could be imported for \(platform)", hint: hint))

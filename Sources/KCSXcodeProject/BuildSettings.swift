@@ -506,13 +506,17 @@ public enum ProjectPath {
 
     /// A template of a missing file beside it, which a project ships for
     /// each developer to copy: `NAME.template.EXT` or `NAME.EXT.template`,
-    /// or the same with `example` or `sample`.
+    /// `NAME-template.EXT`, `NAME_template.EXT`, or the same with `example`
+    /// or `sample`, or the name with `Empty`, `Example`, `Sample` or
+    /// `Template` in front (Nos copies `EmptySecrets.xcconfig` to
+    /// `Secrets.xcconfig`; real-project trial 14, D8).
     public static func template(of path: String, in fileSystem: any ProjectFileSystem) -> String? {
         let name = lastComponent(path)
         let folder = path.count > name.count ? String(path.dropLast(name.count + 1)) : "."
         let dot = name.lastIndex(of: ".")
         let stem = dot.map { String(name[..<$0]) } ?? name, ext = dot.map { String(name[$0...]) } ?? ""
-        let candidates = ["template", "example", "sample"].flatMap { ["\(stem).\($0)\(ext)", "\(name).\($0)"] }
+        let candidates = ["template", "example", "sample"].flatMap { ["\(stem).\($0)\(ext)", "\(name).\($0)", "\(stem)-\($0)\(ext)", "\(stem)_\($0)\(ext)"] }
+            + ["Empty", "Example", "Sample", "Template"].map { $0 + name }
         // Asked of each name, not by listing the folder: a thousand missing
         // files in a folder of 20,000 listed it a thousand times (27 s;
         // found by adversarial testing).

@@ -3,7 +3,7 @@
 /// description of a project, or a folder of several projects was read as
 /// `PATH/project.pbxproj`, a path that cannot exist (found on a
 /// real-project trial): each is said for what it is, with what to give.
-enum ProjectInput {
+public enum ProjectInput {
     /// The `.xcodeproj` folder `path` names: itself, the folder of its
     /// `project.pbxproj`, a folder holding `project.pbxproj`, or the one
     /// project in a folder. A path that cannot be read at all is returned
@@ -29,6 +29,12 @@ enum ProjectInput {
                 return .failure(issue("'\(folder)' is a Swift package's manifest, not an Xcode project",
                                       hint: packageHint + ": kcs reads a local package's code through the targets that link it", at: folder))
             }
+            // XcodeGen's or Tuist's description given itself: said as its
+            // folder is (it was "a file, not an .xcodeproj folder"; real-project trial 14, D6).
+            for (file, tool, command) in generators where ProjectPath.lastComponent(folder) == file {
+                return .failure(issue("'\(folder)' is \(tool)'s description of a project, not an Xcode project",
+                                      hint: generateHint(command, in: ProjectPath.directory(folder)), at: folder))
+            }
             return .failure(issue("'\(folder)' is a file, not an .xcodeproj folder", hint: giveProject + " (or that file)", at: nil))
         }
         if names.contains("project.pbxproj") { return .success(folder) }
@@ -45,16 +51,25 @@ enum ProjectInput {
         }
         // Descriptions a tool turns into an .xcodeproj (bitwarden/ios and
         // Element X keep only XcodeGen's; found on a real-project trial).
-        for (file, tool, command) in [("project.yml", "XcodeGen", "xcodegen generate"), ("Project.swift", "Tuist", "tuist generate")]
-        where names.contains(file) {
+        for (file, tool, command) in generators where names.contains(file) {
             return .failure(issue("'\(folder)' holds no .xcodeproj, but \(tool)'s \(file)",
-                                  hint: "run `\(command)` in '\(folder)' first, then give the .xcodeproj it writes", at: ProjectPath.join(folder, file)))
+                                  hint: generateHint(command, in: folder), at: ProjectPath.join(folder, file)))
         }
         if names.contains("Package.swift") {
             return .failure(issue("'\(folder)' holds no .xcodeproj, but a Swift package (Package.swift), which is not an Xcode project",
                                   hint: packageHint, at: ProjectPath.join(folder, "Package.swift")))
         }
         return .failure(issue("'\(folder)' holds no .xcodeproj", hint: giveProject, at: nil))
+    }
+
+    /// Descriptions a tool turns into an .xcodeproj, the tool, and its command.
+    static let generators = [("project.yml", "XcodeGen", "xcodegen generate"), ("project.yaml", "XcodeGen", "xcodegen generate"),
+                             ("Project.swift", "Tuist", "tuist generate")]
+    /// File names `kcs lint` reads as `--project` rather than as a script.
+    public static let projectFileNames: Set<String> = Set(generators.map(\.0)).union(["Package.swift", "project.pbxproj"])
+
+    static func generateHint(_ command: String, in folder: String) -> String {
+        "run `\(command)` in '\(folder)' first, then give the .xcodeproj it writes"
     }
 
     static let giveProject = "give the .xcodeproj folder, which holds project.pbxproj"

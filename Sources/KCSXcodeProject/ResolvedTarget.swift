@@ -28,6 +28,12 @@ public struct ResolvedTarget: Sendable {
     /// The major version of the deployment target, when set.
     public var deploymentVersion: Int?
     public var issues: [ProjectIssue]
+    /// The settings set empty that left the bundle ID no bundle ID
+    /// (`com..loopkit.Loop`): Loop's `LOOP_DEVELOPMENT_TEAM`.
+    public var bundleIDEmptiedBy: [String] = []
+    /// Whether `DEVELOPMENT_TEAM` expanding to nothing is among the causes:
+    /// `--team` then stands in.
+    public var bundleIDEmptiedByTeam = false
 }
 
 extension XcodeProject {
@@ -239,14 +245,26 @@ extension XcodeProject {
     /// The bundle ID, team and entitlements file of a target in one
     /// configuration on one platform. Nothing is guessed: a setting that does
     /// not resolve is left nil with a warning at the line that sets it.
-    public func resolve(_ target: Target, configuration: String, platform: String) -> ResolvedTarget {
+    /// `team` (`--team`) stands in for a team the project leaves out or sets
+    /// to something that expands to nothing, in every setting that uses it:
+    /// Loop's `DEVELOPMENT_TEAM = $(LOOP_DEVELOPMENT_TEAM)`, left empty for
+    /// a developer's override file, made its bundle IDs `com..loopkit.Loop`,
+    /// and `--team` was ignored (real-project trial 14, D5).
+    public func resolve(_ target: Target, configuration: String, platform: String, team given: String? = nil) -> ResolvedTarget {
         let sdk = Self.sdk(for: platform) ?? platform
-        let (stack, stackIssues) = assignments(for: target, configuration: configuration, sdk: sdk)
-        let settings = BuildSettings(stack, context: SettingContext(sdk: sdk, configuration: configuration))
+        var (stack, stackIssues) = assignments(for: target, configuration: configuration, sdk: sdk)
+        let settingContext = SettingContext(sdk: sdk, configuration: configuration)
+        var settings = BuildSettings(stack, context: settingContext)
+        if let given, settings.value(of: "DEVELOPMENT_TEAM").value.isEmpty,
+           settings.isDefined("DEVELOPMENT_TEAM") || (target.attributesTeam ?? "").isEmpty {
+            stack.append(SettingAssignment(name: "DEVELOPMENT_TEAM", value: given, location: nil))
+            settings = BuildSettings(stack, context: settingContext)
+        }
         var issues = stackIssues
         let context = "target '\(target.name)', configuration '\(configuration)'"
 
         var holes: Set<String> = []
+        var emptiedBy: [String] = [], emptiedTeam = false
         /// Settings whose expansion failed (a cycle, a value cut at the
         /// length limit): what they give is no value.
         var broken: Set<String> = []
@@ -296,20 +314,24 @@ extension XcodeProject {
                     || !b.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }) {
             // A setting no level defines is already said at this line (KCS602).
             if !holes.contains("PRODUCT_BUNDLE_IDENTIFIER") {
-                // Name what expanded to nothing: a team left empty for a
-                // developer's own override file (Loop's `com..loopkit.Loop`).
-                var empty: [String] = [], seen: Set<String> = ["PRODUCT_BUNDLE_IDENTIFIER"]
-                var pending = settings.definition(of: "PRODUCT_BUNDLE_IDENTIFIER").map { Self.referencedNames(in: $0.value) } ?? []
-                while let name = pending.popLast(), seen.count < 64 {
-                    guard seen.insert(name).inserted, let definition = settings.definition(of: name) else { continue }
-                    if settings.value(of: name).value.isEmpty { empty.append(name); continue }
-                    pending += Self.referencedNames(in: definition.value)
+                // Name what expanded to nothing, down to the setting set
+                // empty: a team left empty for a developer's own override
+                // file (Loop's `com..loopkit.Loop`).
+                let empty = Self.emptied("PRODUCT_BUNDLE_IDENTIFIER", in: settings)
+                emptiedBy = empty.flatMap(\.setEmpty)
+                emptiedTeam = empty.contains { $0.team }
+                var hint = ""
+                if !empty.isEmpty {
+                    hint = empty.map { "$(\($0.name))" }.joined(separator: ", ") + (empty.count == 1 ? " is" : " are") + " set to nothing here ("
+                        + empty.flatMap(\.why).joined(separator: "; ") + ")"
+                    var seen = Set<String>(), advice: [String] = []
+                    let set = emptiedBy.filter { seen.insert($0).inserted }
+                    if !set.isEmpty { advice.append("set " + set.joined(separator: ", ")) }
+                    if emptiedTeam { advice.append("give --team TEAMID, which stands in for a team that expands to nothing") }
+                    hint += (advice.isEmpty ? "" : ": " + advice.joined(separator: ", or ")) + "; "
                 }
                 issues.append(ProjectIssue(.warning, "the bundle ID of \(context) expands to '\(b.prefix(200))', which is not a bundle ID",
-                                           at: bundleIDLocation,
-                                           hint: (empty.isEmpty ? "" : empty.map { "$(\($0))" }.joined(separator: ", ")
-                                                  + (empty.count == 1 ? " is" : " are") + " set to nothing here; ")
-                                               + "a bundle ID is dot-separated parts of letters, digits and '-'"))
+                                           at: bundleIDLocation, hint: hint + "a bundle ID is dot-separated parts of letters, digits and '-'"))
             }
             bundleID = nil
         }
@@ -346,7 +368,56 @@ extension XcodeProject {
                               bundleID: bundleID, bundleIDResolves: bundleID != nil && !holes.contains("PRODUCT_BUNDLE_IDENTIFIER"),
                               teamID: team, entitlementsPath: entitlementsPath,
                               entitlementsLocation: settings.definition(of: "CODE_SIGN_ENTITLEMENTS")?.location,
-                              deploymentVersion: version, issues: issues)
+                              deploymentVersion: version, issues: issues, bundleIDEmptiedBy: emptiedBy, bundleIDEmptiedByTeam: emptiedTeam)
+    }
+
+    /// The settings `name`'s value uses, directly or through others (and
+    /// `$(inherited)`), that expand to nothing, each with why: the
+    /// assignments down to the one that sets a setting empty (`setEmpty`),
+    /// and whether `DEVELOPMENT_TEAM` is among them.
+    static func emptied(_ name: String, in settings: BuildSettings) -> [(name: String, why: [String], setEmpty: [String], team: Bool)] {
+        /// The names an assignment of `n` and those below it that `$(inherited)` reaches use.
+        func references(_ n: String) -> [String] {
+            var out: [String] = [], below = settings.assignments.count, layers = 0
+            while layers < 16, let i = settings.index(of: n, below: below) {
+                layers += 1
+                let names = referencedNames(in: settings.assignments[i].value)
+                out += names.filter { $0 != "inherited" && $0 != n }
+                guard names.contains("inherited") || names.contains(n) else { break }
+                below = i
+            }
+            return out
+        }
+        func place(_ a: SettingAssignment) -> String {
+            a.location.map { " (\(ProjectPath.lastComponent($0.file)):\($0.line))" } ?? ""
+        }
+        func isEmpty(_ n: String) -> Bool { settings.isDefined(n) && settings.value(of: n).value.isEmpty }
+        var out: [(name: String, why: [String], setEmpty: [String], team: Bool)] = []
+        var seen: Set<String> = [name], pending = references(name).reversed() as [String]
+        while let n = pending.popLast(), seen.count < 64 {
+            guard seen.insert(n).inserted, settings.isDefined(n) else { continue }
+            guard isEmpty(n) else {
+                pending += references(n).reversed()
+                continue
+            }
+            var why: [String] = [], setEmpty: [String] = [], team = false
+            var chain = [n], visited = Set<String>()
+            while let m = chain.popLast(), visited.count < 16 {
+                guard visited.insert(m).inserted, let d = settings.definition(of: m) else { continue }
+                if m == "DEVELOPMENT_TEAM" { team = true }
+                let next = references(m).filter(isEmpty)
+                let v = d.value.trimmingCharacters(in: .whitespaces)
+                if next.isEmpty {
+                    why.append("\(m) is set " + (v.isEmpty || v == "\"\"" ? "empty" : "to '\(v.prefix(60))'") + place(d))
+                    setEmpty.append(m)
+                } else {
+                    why.append("\(m) = \(v.prefix(60))" + place(d))
+                    chain += next.reversed()
+                }
+            }
+            out.append((n, why, setEmpty, team))
+        }
+        return out
     }
 
     /// A string of a target's Info.plist with build settings expanded, and
@@ -360,14 +431,29 @@ extension XcodeProject {
         let file = settings.value(of: "INFOPLIST_FILE").value
         // Each Info.plist read and scanned once for all its keys (150 keys of
         // an 8 MB file read it 150 times; found by adversarial testing).
+        // `KEY-iphoneos` or `KEY-macos` is KEY on that platform: CoreFoundation
+        // folds it in when it loads the Info.plist (`_CFBundleInfoPlistProcessInfoDictionary`;
+        // Userscripts' Safari extensions name their group so; real-project trial 14, D3).
+        let platformKey = Self.infoPlistPlatformName(target.platform).map { key + "-" + $0 }
         if !file.isEmpty, let strings = xcconfigs.infoPlist(path(fromSetting: file), fileSystem: fileSystem),
-           let (raw, line) = strings[key] {
+           let (raw, line) = platformKey.flatMap({ strings[$0] }) ?? strings[key] {
             let e = settings.expand(raw, extra: extra)
             return e.undefined.isEmpty && e.problems.isEmpty ? (e.value, ProjectLocation(file: path(fromSetting: file), line: line)) : nil
         }
         guard let definition = settings.definition(of: "INFOPLIST_KEY_" + key) else { return nil }
         let e = settings.expand("$(INFOPLIST_KEY_\(key))", extra: extra)
         return e.undefined.isEmpty && e.problems.isEmpty ? (e.value, definition.location) : nil
+    }
+
+    /// The platform CoreFoundation names in an Info.plist key's `-platform`
+    /// suffix: `iphoneos` for iOS and watchOS, `macos` for the Mac. Nil for
+    /// Mac Catalyst, whose name there kcs does not know (the plain key is read).
+    static func infoPlistPlatformName(_ platform: String) -> String? {
+        switch platform {
+        case "ios", "watchos": "iphoneos"
+        case "macos": "macos"
+        default: nil
+        }
     }
 
     /// The setting names a value refers to directly (`$(NAME)`, `$(NAME:op)`, `${NAME}`).

@@ -32,6 +32,9 @@ public struct PackageModule: Sendable, Hashable {
     /// Products of other local packages (`.package(path:)`) it depends on,
     /// each with the folders of the packages that may declare it.
     public var localProducts: [LocalProduct]
+    /// What its manifest says of it that kcs does not follow (a list built
+    /// in code), each at its place: said when a target links it.
+    public var unread: [ProjectIssue]
 
     public struct LocalProduct: Sendable, Hashable {
         public var name: String
@@ -42,11 +45,12 @@ public struct PackageModule: Sendable, Hashable {
         }
     }
 
-    public init(name: String, swiftSources: [String], allSwift: Bool, localProducts: [LocalProduct] = []) {
+    public init(name: String, swiftSources: [String], allSwift: Bool, localProducts: [LocalProduct] = [], unread: [ProjectIssue] = []) {
         self.name = name
         self.swiftSources = swiftSources
         self.allSwift = allSwift
         self.localProducts = localProducts
+        self.unread = unread
     }
 }
 

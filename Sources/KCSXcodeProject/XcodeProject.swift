@@ -260,6 +260,8 @@ private struct ProjectReader {
 
     /// Modules of local packages read so far, in the order found.
     var packageModules: [XcodeProject.Target] = [], packageModuleIDs = Set<String>()
+    /// What local packages' manifests say that kcs does not follow, once said.
+    var saidUnread = Set<ProjectIssue>()
     /// Each manifest read once (nil: none kcs reads), by folder.
     var packagesByFolder: [String: (any SwiftPackage)?] = [:]
     /// Each product's module IDs once (nil: not readable), by its package's
@@ -686,6 +688,8 @@ private struct ProjectReader {
                 }
                 let moduleID = "swiftpm:" + folder + ":" + m.name
                 if packageModuleIDs.insert(moduleID).inserted {
+                    // Said once, however many modules it leaves unread.
+                    for issue in m.unread where saidUnread.insert(issue).inserted { issues.append(issue) }
                     packageModules.append(XcodeProject.Target(
                         id: moduleID, name: m.name, productType: XcodeProject.Target.packageModuleType, configurations: [],
                         swiftSources: m.swiftSources, embeddedTargets: [], linkedTargets: others, codeIsAllSwiftSources: allSwift,

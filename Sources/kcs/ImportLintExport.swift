@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import KCSLanguage
+import KCSXcodeProject
 import KeychainEngine
 
 /// `--no-lint` and `--strict`, shared by `run` and `check`.
@@ -32,14 +33,14 @@ struct Lint: ParsableCommand {
 
     @OptionGroup var colour: ColourOptions
 
-    @ArgumentParser.Argument(help: "Scenario files; - reads standard input; an .xcodeproj (or .xcworkspace) is read as --project.", completion: FileKinds.scenarios)
+    @ArgumentParser.Argument(help: "Scenario files; - reads standard input; an .xcodeproj (or .xcworkspace, Package.swift, project.yml, Project.swift) is read as --project.", completion: FileKinds.scenarios)
     var files: [String] = []
 
     @Option(help: "An entitlements file, codesign output or provisioning profile to read instead of scenarios.",
             completion: FileKinds.entitlements)
     var entitlements: String?
 
-    @Option(help: "With --entitlements: the team ID for $(AppIdentifierPrefix) when the file has none; with --project: the team of targets that set none.")
+    @Option(help: "With --entitlements: the team ID for $(AppIdentifierPrefix) when the file has none; with --project: the team of targets that set none, or one that expands to nothing.")
     var team: String?
 
     @Option(name: .customLong("bundle-id"), help: "With --entitlements: the bundle ID (default: from the file).")
@@ -61,7 +62,13 @@ struct Lint: ParsableCommand {
         // project among the files is the project (it was "not a regular
         // file", found on a real-project trial).
         // A workspace too: --project says what it is and which projects it lists.
-        let projects = files.filter { file in [".xcodeproj", ".xcworkspace"].contains { file.hasSuffix($0) || file.hasSuffix($0 + "/") } }
+        // A Swift package's manifest, XcodeGen's or Tuist's description:
+        // --project says what each is (they were read as scripts, hundreds
+        // of syntax errors; real-project trial 14, D6).
+        let projects = files.filter { file in
+            [".xcodeproj", ".xcworkspace"].contains { file.hasSuffix($0) || file.hasSuffix($0 + "/") }
+                || ProjectInput.projectFileNames.contains(ProjectPath.lastComponent(file))
+        }
         if !projects.isEmpty {
             guard projects.count == 1, project == nil else {
                 throw ValidationError("lint one project at a time (--project App.xcodeproj)")

@@ -34,7 +34,7 @@ struct ImportXcode: ParsableCommand {
     @Option(help: "The build configuration to resolve (default: the project's defaultConfigurationName).")
     var configuration: String?
 
-    @Option(help: "The team ID for targets whose project sets no DEVELOPMENT_TEAM.")
+    @Option(help: "The team ID for targets whose project sets no DEVELOPMENT_TEAM, or one that expands to nothing.")
     var team: String?
 
     @Option(help: "ios, macos, catalyst or watchos: import the targets that build for it (default: the first app's platform).")

@@ -219,6 +219,24 @@ struct XcodeCLITests {
         // `kcs lint X.xcworkspace` is `--project`, not a script.
         let plain = try run(["lint", "App.xcworkspace"]), project = try run(["lint", "--project", "App.xcworkspace"])
         #expect(plain.status == 66 && plain.stderr == project.stderr, "\(plain.stderr)")
+        // So are a package's manifest and XcodeGen's or Tuist's description,
+        // said for what they are, not read as scripts (real-project trial 14, D6).
+        f.write("Tuist/Project.swift", "import ProjectDescription\nlet project = Project(name: \"App\")\n")
+        for (input, said) in [("Package/Package.swift", "'Package/Package.swift' is a Swift package's manifest, not an Xcode project [KCS601]"),
+                              ("Gen/project.yml", "Gen/project.yml:1:1: error: 'Gen/project.yml' is XcodeGen's description of a project, not an Xcode project [KCS601]"),
+                              ("Tuist/Project.swift", "'Tuist/Project.swift' is Tuist's description of a project, not an Xcode project [KCS601]")] {
+            let plain = try run(["lint", input]), project = try run(["lint", "--project", input])
+            #expect(plain.status == 66 && plain.stderr == project.stderr && plain.stderr.contains(said), "\(plain.stderr)")
+            #expect(!plain.stderr.contains("KCS1") && !plain.stderr.contains("KCS2") && !plain.stdout.contains("warnings"), "\(plain.stdout)")
+        }
+        #expect(try run(["lint", "Gen/project.yml"]).stderr.contains("hint: run `xcodegen generate` in 'Gen' first, then give the .xcodeproj it writes"))
+        // A folder points at --project.
+        let folder = try run(["lint", "Gen"])
+        #expect(folder.status == 66 && folder.stderr.contains("hint: to check the Xcode project in a folder, give it with --project"), "\(folder.stderr)")
+        // A script with errors is not "0 warnings".
+        f.write("bad.kcs", "foo bar\n")
+        let bad = try run(["lint", "bad.kcs"])
+        #expect(bad.status == 65 && bad.stdout == "bad.kcs: 1 error\n", "\(bad.stdout)")
     }
 
     /// Nextcloud Talk: the import said each missing Pods xcconfig apart (5

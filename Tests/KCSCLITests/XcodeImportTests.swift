@@ -229,6 +229,38 @@ struct XcodeImporterTests {
         #expect(Interpreter.run(source: withTeam.scenario).verdict == .passed)
     }
 
+    @Test func aTeamThatExpandsToNothingIsNamedAndTeamStandsIn() throws {
+        // Loop's shape: the bundle ID uses the team, which a setting left
+        // empty for the developer's own override file empties. The refusal
+        // named the symptom, advised --configuration, which cannot help,
+        // and --team was ignored (real-project trial 14, D5).
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        for c in ["Debug", "Release"] { f.targets[2].settings[c]?["PRODUCT_BUNDLE_IDENTIFIER"] = "$(MAIN_BUNDLE).Share" }
+        f.write("Config/Base.xcconfig", """
+            #include? "Override.xcconfig"
+            ORG_DEVELOPMENT_TEAM =
+            DEVELOPMENT_TEAM = $(ORG_DEVELOPMENT_TEAM)
+            MAIN_BUNDLE = com.${DEVELOPMENT_TEAM}.example
+            PRODUCT_BUNDLE_IDENTIFIER = $(MAIN_BUNDLE).$(PRODUCT_NAME:rfc1034identifier)
+            IPHONEOS_DEPLOYMENT_TARGET = 17.0
+
+            """)
+        f.writeProject()
+        let refused = XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions())
+        let warning = try #require(refused.diagnostics.first { $0.message.contains("target 'App'") && $0.message.contains("which is not a bundle ID") })
+        #expect(warning.hint?.hasPrefix("$(DEVELOPMENT_TEAM) is set to nothing here (DEVELOPMENT_TEAM = $(ORG_DEVELOPMENT_TEAM) (Base.xcconfig:3); "
+                                        + "ORG_DEVELOPMENT_TEAM is set empty (Base.xcconfig:2)): set ORG_DEVELOPMENT_TEAM, or give --team TEAMID") == true,
+                "\(warning.hint ?? "")")
+        let last = try #require(refused.diagnostics.last)
+        #expect(last.message.hasPrefix("no target of") && last.hint?.hasSuffix("set ORG_DEVELOPMENT_TEAM, or give --team TEAMID") == true, "\(last.hint ?? "")")
+        #expect(refused.verdict == .failed)
+        let team = XcodeFixture.team
+        let imported = XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions(team: team))
+        #expect(imported.scenario.contains("app com.\(team).example.Notes as App"), "\(imported.scenario)\n\(imported.diagnostics.map(\.message))")
+        #expect(!imported.diagnostics.contains { $0.message.contains("which is not a bundle ID") })
+    }
+
     @Test func otherPlatformsAreLeftForPlatform() throws {
         var f = XcodeFixture()
         defer { f.remove() }

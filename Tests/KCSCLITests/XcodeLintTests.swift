@@ -142,6 +142,25 @@ struct XcodeLintTests {
         #expect(d.allSatisfy { $0.file?.name.hasSuffix("Store.swift") == true })
     }
 
+    @Test func anAppGroupWrittenWithTheTeamPrefixIsToldToDropIt() throws {
+        // Habitica's mistake made on purpose: the app group with a team
+        // prefix was told "did you mean" the app-ID group, the app's private
+        // one (real-project trial 14, D4).
+        let f = Self.oneApp(sources: ["Store.swift"])
+        defer { f.remove() }
+        let team = XcodeFixture.team
+        f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.app"], appGroups: ["group.com.example.app"])
+        f.write("App/Store.swift", "let a = Keychain(service: \"s\", accessGroup: \"\(team).group.com.example.app\")\n"
+                + "let b = Keychain(service: \"s\", accessGroup: \"\(team).group.com.example.other\")\n")
+        f.writeProject()
+        let d = CodeCheck.run(try ProjectLint.load(f.projectPath).get())
+        #expect(d.map(\.code) == [.codeGroupNotEntitled, .codeGroupNotEntitled], "\(d.map(\.message))")
+        #expect(d.first?.hint == "group.com.example.app is an app group: write \"group.com.example.app\", without the team prefix "
+                    + "(an app group is a keychain access group as it is named)", "\(d.first?.hint ?? "")")
+        // An app group the target does not hold: no such advice.
+        #expect(d.last?.hint?.contains("is an app group") == false, "\(d.last?.hint ?? "")")
+    }
+
     @Test func aSharedFileIsCheckedForEachTargetWithTheFixThatNamesWhoHasTheGroup() throws {
         let f = XcodeFixture.appWidgetShare()
         defer { f.remove() }
@@ -177,11 +196,16 @@ struct XcodeLintTests {
         // Once, naming the configurations that sign with it.
         #expect(shapes[0].message.hasPrefix("target 'App' (configurations 'Debug', 'Release'): keychain group"), "\(shapes[0].message)")
         #expect(shapes[0].hint?.contains("write $(AppIdentifierPrefix)com.example.Notes.shared") == true)
+        // Renaming a group that has shipped strands its items (SimpleLogin; real-project trial 14, D7).
+        #expect(shapes[0].hint?.hasSuffix("in the .entitlements file; but if a build with \(team).\(team).com.example.Notes.shared has shipped, "
+                                          + "its items are stored there: keep the group (valid, if not tidy), or move the items to the new one first "
+                                          + "(SecItemUpdate with the new kSecAttrAccessGroup)") == true, "\(shapes[0].hint ?? "")")
         #expect(shapes[2].message.contains("two team prefixes, \(team). and ABCDE12345."))
         #expect(!d.contains { $0.code == .projectSetting }, "\(d.map(\.message))")
         // The code's group is right: the hint says the entitlement is wrong.
         let code = CodeCheck.run(lint).filter { $0.file?.name.hasSuffix("KeychainStore.swift") == true }
         #expect(code.first?.hint?.hasPrefix("the entitlement is wrong, not the code") == true, "\(code.map { $0.hint ?? "" })")
+        #expect(code.first?.hint?.contains("has shipped, its items are stored there") == true, "\(code.map { $0.hint ?? "" })")
     }
 
 
@@ -456,6 +480,19 @@ struct XcodeLintTests {
         #expect(try extensionGroup(source: "let d = UserDefaults(suiteName: \"group.com.example.notes\")\n"))
         #expect(try extensionGroup(source: "let q = [kSecClass: kSecClassGenericPassword]\n"))
         #expect(try extensionGroup(source: "let k = KeychainSwift()\n"))
+        // Its code, not its comments or strings, nor a key's type (real-project trial 14, D2).
+        #expect(try !extensionGroup(source: "import Foundation\n\n// Tokens live in the keychain; this extension never reads them.\n"
+                                    + "/** Not SecItemAdd, /* nor kSecClass */ nor UserDefaults(suiteName:) */\n"
+                                    + "func greet() -> String {\n    return \"hello from the keychain, kSecClass, \\(1 + 1) \\\"group.x\"\n}\n"))
+        #expect(try !extensionGroup(source: "let types = [kSecAttrKeyTypeEC, kSecAttrKeyTypeRSA, kSecAttrKeySizeInBits]\n"
+                                    + "let s = #\"keychain \"group.x\" SecItemAdd\"#\nlet m = \"\"\"\n  Keychain kSecClass\n  \"\"\"\n"))
+        // Secretive's own helper named after the keychain wraps no keychain call.
+        #expect(try !extensionGroup(source: "func KeychainDictionary(_ d: [CFString: Any]) -> CFDictionary { d as CFDictionary }\n"
+                                    + "struct KeychainError: Error {}\nlet d = KeychainDictionary([:])\n"))
+        #expect(try extensionGroup(source: "let s = \"\\(UserDefaults(suiteName: nil) as Any)\"\n"))
+        #expect(try extensionGroup(source: "let s = \"group.com.example.notes\"\n"))
+        #expect(try extensionGroup(source: "import KeychainAccess\nlet k = Keychain(service: \"x\")\n"))
+        #expect(try extensionGroup(source: "let q = [kSecAttrKeyType: kSecAttrKeyTypeEC, kSecAttrIsPermanent: true] as CFDictionary\n"))
         // The hint says why the extension was asked.
         var f = XcodeFixture.appWidgetShare()
         defer { f.remove() }
@@ -468,6 +505,24 @@ struct XcodeLintTests {
         f.write("Share/ShareViewController.swift", "let d = UserDefaults(suiteName: \"group.com.example.notes\")\n")
         let named = try ProjectLint.load(f.projectPath).get().run().first { $0.code == .projectExtensionGroup }
         #expect(named?.hint?.hasPrefix("asked because its code names the keychain or an app group (suiteName") == true, "\(named?.hint ?? "")")
+    }
+
+    @Test func anExtensionEmbeddedInTwoAppsIsAskedOnce() throws {
+        // Secretive embeds each XPC service in two apps: six warnings at
+        // three places, each with the same hint (real-project trial 14, D8).
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let other = ["PRODUCT_BUNDLE_IDENTIFIER": "com.example.Other", "CODE_SIGN_ENTITLEMENTS": "Other/Other.entitlements"]
+        f.targets.append(XcodeFixture.Target(name: "Other", settings: ["Debug": other, "Release": other], sources: ["Other.swift"],
+                                             embeds: ["Share Extension"]))
+        f.write("Other/Other.swift", "func other() {}\n")
+        f.writeEntitlements("Other/Other.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Other"])
+        f.writeProject()
+        let asked = try ProjectLint.load(f.projectPath).get().run().filter { $0.code == .projectExtensionGroup }
+        #expect(asked.count == 1, "\(asked.map(\.message))")
+        #expect(asked.first?.message == "target 'Share Extension' is embedded in 'App' and 'Other' but shares no group with them (configuration 'Release'): "
+                    + "it cannot read what 'App' stores in \(XcodeFixture.team).com.example.Notes.shared, group.com.example.notes, "
+                    + "or what 'Other' stores in \(XcodeFixture.team).com.example.Other", "\(asked.first?.message ?? "")")
     }
 
     @Test func aFrameworkOfTheProjectIsCheckedWithTheEntitlementsOfEachTargetThatLinksIt() throws {
@@ -534,7 +589,7 @@ struct XcodeLintTests {
         // KCS604 reads the framework's code too: the extension that links the
         // keychain code is asked to share, with the file that made it ask.
         let asked = lint.run().first { $0.code == .projectExtensionGroup }
-        #expect(asked?.hint?.hasPrefix("asked because its code names the keychain or an app group (kSec in Vault.swift)") == true,
+        #expect(asked?.hint?.hasPrefix("asked because its code names the keychain or an app group (kSecClass in Vault.swift)") == true,
                 "\(asked?.hint ?? "none")")
     }
 
@@ -766,6 +821,70 @@ struct XcodeLintTests {
         #expect(lint.project.packageModules.map(\.name).sorted() == ["A", "B"])
         #expect(lint.project.code(of: widget).swiftSources.map { ($0 as NSString).lastPathComponent } == ["Provider.swift", "A.swift", "B.swift"])
         #expect(!lint.project.code(of: widget).allSwift)  // Deep is not read
+    }
+
+    @Test func aTargetsDependenciesBuiltInCodeAreFollowedOrSaidUnread() throws {
+        // Omnivore's `App` target takes its dependencies from a computed
+        // var that starts from a literal and appends; its modules' code
+        // was not read and the lint said "no warnings" (real-project trial 14, D1).
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let team = XcodeFixture.team
+        f.targets[0].packageProducts = [.init(name: "Kit", local: "Kit")]
+        f.write("Kit/Package.swift", """
+            import PackageDescription
+            let package = Package(
+                name: "Kit",
+                products: [.library(name: "Kit", targets: ["Kit"]), .library(name: "Loose", targets: ["Loose"])],
+                dependencies: packages,
+                targets: [
+                    .target(name: "Kit", dependencies: kitDependencies),
+                    .target(name: "Store"),
+                    .target(name: "Joined", dependencies: ["Store"] + extra),
+                    .target(name: "Extra"),
+                    .target(name: "Loose", dependencies: looseDependencies),
+                ]
+            )
+            let extra: [Target.Dependency] = ["Extra"]
+            var kitDependencies: [Target.Dependency] {
+                var deps: [Target.Dependency] = ["Joined"]
+                // A comment between the statements.
+                deps.append(.product(name: "Remote", package: "remote"))
+                deps += ["Store"]
+                return deps
+            }
+            var packages: [Package.Dependency] {
+                var deps: [Package.Dependency] = []
+                if true { deps.append(.package(url: "https://example.com/remote", from: "1.0.0")) }
+                return deps
+            }
+            var looseDependencies: [Target.Dependency] {
+                var deps: [Target.Dependency] = []
+                for name in ["Store"] { deps.append(.target(name: name)) }
+                return deps
+            }
+
+            """)
+        f.write("Kit/Sources/Kit/Kit.swift", "func kit() {}\n")
+        f.write("Kit/Sources/Joined/Joined.swift", "func joined() {}\n")
+        f.write("Kit/Sources/Loose/Loose.swift", "func loose() {}\n")
+        f.write("Kit/Sources/Store/Store.swift", "import Security\nfunc f() { _ = SecItemAdd([kSecAttrAccessGroup as String: \"\(team).com.example.Store\"] as CFDictionary, nil) }\n")
+        f.write("Kit/Sources/Extra/Extra.swift", "import Security\nfunc g() { _ = SecItemAdd([kSecAttrAccessGroup as String: \"\(team).com.example.Extra\"] as CFDictionary, nil) }\n")
+        f.targets[1].packageProducts = [.init(name: "Loose", local: "Kit")]
+        f.writeProject()
+        let lint = try ProjectLint.load(f.projectPath, packages: PackageManifestReader()).get()
+        let app = try #require(lint.project.targets.first { $0.name == "App" })
+        #expect(lint.project.code(of: app).swiftSources.map { ($0 as NSString).lastPathComponent }.sorted()
+                == ["Extra.swift", "Joined.swift", "KeychainStore.swift", "Kit.swift", "Store.swift"])
+        let found = CodeCheck.run(lint).filter { $0.code == .codeGroupNotEntitled }.map(\.message)
+        #expect(found.contains { $0.contains("com.example.Store") } && found.contains { $0.contains("com.example.Extra") }, "\(found)")
+        // A list kcs does not follow is said, at its place in the manifest.
+        let said = lint.run()
+        let loose = try #require(said.first { $0.message.contains("looseDependencies") }, "\(said.map(\.message))")
+        #expect(loose.code == .projectSetting && loose.severity == .warning)
+        #expect(loose.file?.name.hasSuffix("Kit/Package.swift") == true && loose.range.map { loose.file?.location(of: $0.start).line } == 11, "\(loose.message)")
+        #expect(loose.message.contains("the dependencies of package target 'Loose'"), "\(loose.message)")
+        #expect(!said.contains { $0.message.contains("kitDependencies") || $0.message.contains("packages") }, "\(said.map(\.message))")
     }
 
     @Test func ifConditionsAreAnsweredForEachBuild() throws {
@@ -1091,6 +1210,20 @@ struct XcodeLintTests {
         let gone = unreadable.first { $0.message.contains("Gone.xcconfig") }
         #expect(gone?.hint == "settings it would give are left out; #include? marks a file that may be absent")
         #expect(unreadable.contains { $0.hint?.hasPrefix("copy Secrets.template.swift to Secrets.swift first") == true })
+        // Nos ships EmptySecrets.xcconfig beside the missing Secrets.xcconfig (real-project trial 14, D8).
+        f.targets[1].xcconfig = ["Release": "Config/Secrets.xcconfig"]
+        f.write("Config/EmptySecrets.xcconfig", "API_KEY =\n")
+        f.writeProject()
+        let secrets = try ProjectLint.load(f.projectPath).get().run().first { $0.message.hasPrefix("cannot read") && $0.message.contains("Secrets.xcconfig") }
+        #expect(secrets?.hint?.hasPrefix("copy EmptySecrets.xcconfig to Secrets.xcconfig first") == true, "\(secrets?.hint ?? "none")")
+        // Sources of an absent folder: one warning for them all, naming the first (ios-pass; D8).
+        f.targets[2].sources += ["Gone/A.swift", "Gone/B.swift", "Gone/C.swift"]
+        f.writeProject()
+        let lint2 = try ProjectLint.load(f.projectPath).get()
+        let all2 = CodeCheck.run(lint2)
+        let gone3 = all2.filter { $0.message.hasPrefix("cannot read") && $0.message.contains("Gone/") }
+        #expect(gone3.count == 1 && gone3.first?.message.hasPrefix("cannot read 3 sources of target 'Share Extension', the first of them '") == true
+                    && gone3.first?.message.hasSuffix("Gone/A.swift'") == true, "\(all2.map(\.message))")
     }
 
     @Test func aMemberOfAValueLooksNothingUp() {
@@ -1350,6 +1483,39 @@ struct XcodeLintTests {
         #expect(d.first?.message.contains("names the access group \(XcodeFixture.team).com.example.other") == true)
         #expect(d.first?.notes.contains { (n: DiagnosticNote) in n.message == "Info.plist's OtherGroup is set here" && n.file?.name.hasSuffix("App/Info.plist") == true } == true)
         #expect(d[1].message.contains("its Info.plist's Nope, which kcs cannot read"))
+    }
+
+    @Test func anInfoPlistKeyForThePlatformIsTheKeyOnIt() throws {
+        // CoreFoundation reads `KEY-iphoneos` as KEY on iOS, `KEY-macos` on
+        // the Mac: Userscripts' Safari extensions were told their group key
+        // was set by no Info.plist (real-project trial 14, D3).
+        var f = Self.oneApp(sources: ["Direct.swift"])
+        defer { f.remove() }
+        f.targets[0].settings["Release"]?["INFOPLIST_FILE"] = "App/Info.plist"
+        f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.shared"])
+        f.write("App/Info.plist", """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict>
+            <key>SharedGroup-macos</key>
+            <string>$(AppIdentifierPrefix)com.example.mac</string>
+            <key>SharedGroup-iphoneos</key>
+            <string>$(AppIdentifierPrefix)com.example.shared</string>
+            <key>SharedGroup</key>
+            <string>$(AppIdentifierPrefix)com.example.plain</string>
+            <key>MacOnly-macos</key>
+            <string>$(AppIdentifierPrefix)com.example.shared</string>
+            </dict></plist>
+            """)
+        f.write("App/Direct.swift", """
+            import Security
+            let shared: [String: Any] = [kSecAttrAccessGroup as String: Bundle.main.infoDictionary?["SharedGroup"] as? String ?? ""]
+            let mac: [String: Any] = [kSecAttrAccessGroup as String: Bundle.main.object(forInfoDictionaryKey: "MacOnly") as! String]
+
+            """)
+        f.writeProject()
+        let d = try f.codeFindings()
+        #expect(d.map { "\($0.code.rawValue) \($0.location?.line ?? 0)" } == ["KCS608 3"], "\(d.map(\.message))")
+        #expect(d.first?.message.contains("its Info.plist's MacOnly, which kcs cannot read") == true, "\(d.map(\.message))")
     }
 
     @Test func pastTheSettingsBudgetTargetsAreNotComparedAndTheLintSaysSo() throws {

@@ -1,0 +1,208 @@
+/// What one Swift file's code says of the keychain and app groups, for
+/// KCS604: read token by token, so a comment, a doc comment or a string
+/// naming the keychain says nothing (a comment "Tokens live in the
+/// keychain" made an extension that never reads it share a group, and so
+/// did Secretive's `kSecAttrKeyTypeEC`; real-project trial 14, D2).
+struct SharedDataScan: Sendable, Hashable {
+    /// The first name of keychain or app-group API its code uses
+    /// (`SecItemAdd`, `kSecClass`, `suiteName`, …), or `"group.` for a
+    /// string literal starting with `group.`.
+    var word: String?
+    /// Names that look like a keychain wrapper's (`KeychainSwift`,
+    /// `Valet`, a `keychain` variable), each once, at most 16: a reason when
+    /// the code kcs reads does not declare them (a wrapper from a package
+    /// kcs does not read), not when it does (Secretive's own
+    /// `KeychainDictionary` helper wraps no keychain call).
+    var wrapperNames: [String] = []
+    /// Names the file declares (`struct`, `class`, `func`, `var`, …).
+    var declared: Set<String> = []
+
+    /// Security's names that query or store keychain items: a `kSec…` key
+    /// of a query or its value, not a key's type or size (`kSecAttrKeyTypeEC`
+    /// describes a key, in memory or not) nor `kSecRandomDefault`.
+    static func isKeychainName(_ name: Substring) -> Bool {
+        if name.hasPrefix("SecItem") || name.hasPrefix("SecAccessControl") { return true }
+        guard name.hasPrefix("kSec") else { return false }
+        let keyDescriptions = ["kSecAttrKeyType", "kSecAttrKeySizeInBits", "kSecAttrEffectiveKeySize", "kSecAttrKeyClass"]
+        if keyDescriptions.contains(where: { name.hasPrefix($0) }) { return false }
+        let queryNames = ["kSecClass", "kSecAttr", "kSecReturn", "kSecMatch", "kSecValue", "kSecUse", "kSecPrivateKeyAttrs", "kSecPublicKeyAttrs"]
+        return queryNames.contains { name.hasPrefix($0) }
+    }
+
+    /// App-group API: `UserDefaults(suiteName:)`,
+    /// `containerURL(forSecurityApplicationGroupIdentifier:)`, SwiftData's `groupContainer`.
+    static func isAppGroupName(_ name: Substring) -> Bool {
+        name.contains("suiteName") || name.contains("ApplicationGroupIdentifier") || name.contains("groupContainer")
+    }
+
+    static func isWrapperName(_ name: Substring) -> Bool {
+        name.contains("Keychain") || name.contains("keychain") || name.contains("KeyChain") || name.contains("Valet")
+    }
+
+    static let declaringKeywords: Set<Substring> = ["class", "struct", "enum", "protocol", "typealias", "actor", "func", "var", "let",
+                                                    "associatedtype"]
+
+    init() {}
+
+    /// Scans Swift source: comments are skipped, strings are skipped but
+    /// for their start (`"group.…"`) and their interpolations, which are code.
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        var lexer = Lexer(bytes: bytes)
+        lexer.code(closingParenthesis: false, nesting: 0)
+        self = lexer.out
+    }
+
+    private struct Lexer {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var i = 0
+        var out = SharedDataScan()
+        var declaring = false
+        /// Interpolations nested in strings, at most: each is a call on the stack.
+        static let maxNesting = 64
+
+        init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+        func at(_ j: Int) -> UInt8 { j < bytes.count ? bytes[j] : 0 }
+
+        static func isIdentifierByte(_ c: UInt8) -> Bool {
+            (c >= UInt8(ascii: "a") && c <= UInt8(ascii: "z")) || (c >= UInt8(ascii: "A") && c <= UInt8(ascii: "Z"))
+                || (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")) || c == UInt8(ascii: "_") || c >= 0x80
+        }
+
+        mutating func identifier(_ start: Int, _ end: Int) {
+            let name = Substring(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+            if declaring {
+                declaring = false
+                if out.declared.count < 100_000 { out.declared.insert(String(name)) }
+                return
+            }
+            if SharedDataScan.declaringKeywords.contains(name) {
+                declaring = true
+                return
+            }
+            if out.word == nil, SharedDataScan.isKeychainName(name) || SharedDataScan.isAppGroupName(name) {
+                out.word = String(name)
+            } else if SharedDataScan.isWrapperName(name), out.wrapperNames.count < 16, !out.wrapperNames.contains(where: { $0 == name }) {
+                out.wrapperNames.append(String(name))
+            }
+        }
+
+        /// Code up to the end, or past the `)` that closes an interpolation.
+        mutating func code(closingParenthesis: Bool, nesting: Int) {
+            var depth = 0
+            while i < bytes.count {
+                let c = bytes[i]
+                switch c {
+                case UInt8(ascii: "/") where at(i + 1) == UInt8(ascii: "/"):
+                    while i < bytes.count, bytes[i] != UInt8(ascii: "\n") { i += 1 }
+                case UInt8(ascii: "/") where at(i + 1) == UInt8(ascii: "*"):
+                    // Block comments nest in Swift.
+                    var open = 0
+                    while i < bytes.count {
+                        if bytes[i] == UInt8(ascii: "/"), at(i + 1) == UInt8(ascii: "*") {
+                            open += 1
+                            i += 2
+                        } else if bytes[i] == UInt8(ascii: "*"), at(i + 1) == UInt8(ascii: "/") {
+                            open -= 1
+                            i += 2
+                            if open == 0 { break }
+                        } else {
+                            i += 1
+                        }
+                    }
+                case UInt8(ascii: "\""):
+                    declaring = false
+                    string(hashes: 0, nesting: nesting)
+                case UInt8(ascii: "#"):
+                    var hashes = 0
+                    while at(i + hashes) == UInt8(ascii: "#") { hashes += 1 }
+                    if at(i + hashes) == UInt8(ascii: "\"") {
+                        i += hashes
+                        declaring = false
+                        string(hashes: hashes, nesting: nesting)
+                    } else {
+                        i += hashes
+                    }
+                case UInt8(ascii: "("):
+                    depth += 1
+                    i += 1
+                case UInt8(ascii: ")"):
+                    i += 1
+                    if closingParenthesis, depth == 0 { return }
+                    depth -= 1
+                case UInt8(ascii: "`"):
+                    let start = i + 1
+                    var end = start
+                    while end < bytes.count, bytes[end] != UInt8(ascii: "`"), bytes[end] != UInt8(ascii: "\n") { end += 1 }
+                    identifier(start, end)
+                    i = end + 1
+                case _ where Self.isIdentifierByte(c):
+                    let start = i
+                    while i < bytes.count, Self.isIdentifierByte(bytes[i]) { i += 1 }
+                    // A number is no name.
+                    if !(c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")) { identifier(start, i) }
+                default:
+                    i += 1
+                }
+            }
+        }
+
+        /// A string literal from its opening quote, with `hashes` `#`s of a
+        /// raw string before it, past its closing delimiter.
+        mutating func string(hashes: Int, nesting: Int) {
+            let multiline = at(i + 1) == UInt8(ascii: "\"") && at(i + 2) == UInt8(ascii: "\"")
+            i += multiline ? 3 : 1
+            if multiline {
+                while i < bytes.count, bytes[i] != UInt8(ascii: "\n") { i += 1 }
+                i += 1
+                while at(i) == UInt8(ascii: " ") || at(i) == UInt8(ascii: "\t") { i += 1 }
+            }
+            let group = Array("group.".utf8)
+            if out.word == nil, i + group.count <= bytes.count, bytes[i..<(i + group.count)].elementsEqual(group) { out.word = "\"group." }
+            while i < bytes.count {
+                let c = bytes[i]
+                if c == UInt8(ascii: "\\") {
+                    // An escape of a raw string is `\` and its `#`s.
+                    var j = i + 1, n = 0
+                    while n < hashes, at(j) == UInt8(ascii: "#") {
+                        j += 1
+                        n += 1
+                    }
+                    guard n == hashes else {
+                        i += 1
+                        continue
+                    }
+                    if at(j) == UInt8(ascii: "(") {
+                        i = j + 1
+                        // Past this many, the rest of the file is skipped, not recursed into.
+                        guard nesting < Self.maxNesting else {
+                            i = bytes.count
+                            return
+                        }
+                        code(closingParenthesis: true, nesting: nesting + 1)
+                    } else {
+                        i = j + 1
+                    }
+                    continue
+                }
+                if c == UInt8(ascii: "\"") {
+                    let quotes = multiline ? 3 : 1
+                    var closes = true
+                    for k in 0..<(quotes + hashes) where at(i + k) != (k < quotes ? UInt8(ascii: "\"") : UInt8(ascii: "#")) {
+                        closes = false
+                        break
+                    }
+                    if closes {
+                        i += quotes + hashes
+                        return
+                    }
+                    i += 1
+                    continue
+                }
+                // A single-line string ends at its line, closed or not.
+                if c == UInt8(ascii: "\n"), !multiline { return }
+                i += 1
+            }
+        }
+    }
+}
