@@ -122,6 +122,17 @@ public enum AtomicFile {
         // `1<>` writes from the start). Reopened by its name, the file was
         // replaced (found by adversarial testing).
         if let fd = ownOutput(path) {
+            switch mode {
+            case .createOnly, .replaceIfUnchanged: throw .notRegular(path, what: "the standard output or error")
+            case .replace, .replaceGenerated(inputs: _, header: _, marker: _, what: _): break
+            }
+            // Redirected to a file the run read (`1<>s.kcs`): that file is not written.
+            if case .replaceGenerated(let inputs, _, _, _) = mode, fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG {
+                var other = stat()
+                for input in inputs where stat(input, &other) == 0 && other.st_dev == info.st_dev && other.st_ino == info.st_ino {
+                    throw .isInput(path, input: input)
+                }
+            }
             guard writeAll(fd, bytes) else { throw failure(path, "write") }
             return
         }

@@ -184,7 +184,7 @@ package struct Lowering {
                     i == 4 || i == 7 ? b == UInt8(ascii: "-") : (0x30...0x39).contains(b)
                 }
                 let why = text.contains(" ") ? "a date has no spaces; "
-                    : text.contains(".") ? "fractions of a second are not written; "
+                    : text.contains(".") ? "a fraction of a second has one to nine digits after the seconds (…:00.25Z); "
                     : shaped ? "'\(text)' is no day of the calendar, or its time is not 00:00:00 to 23:59:59; " : ""
                 throw Diagnostic(.wrongValueType, "'\(a.constantName)' takes a date", file: file, range: v.range,
                                  hint: why + "write it as \"2025-01-31\" or \"2025-01-31T12:00:00Z\" (UTC); the call passes a Date")

@@ -419,6 +419,9 @@ public struct Session: Sendable {
         // run: any other statement may change what it says.
         let heldExplanation = explained
         explained = nil
+        // A run of `group` lines leaves the lists out of date until they
+        // are needed: any other statement may read them.
+        if case .group = s.kind {} else { world.settleCaches() }
         switch s.kind {
         case .platform(let p):
             do throws(WorldError) { try world.setPlatform(p) } catch { throw worldError(error, file, s.range) }

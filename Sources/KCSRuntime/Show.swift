@@ -160,6 +160,8 @@ extension Session {
                     // A row is as long as the apps are many: check inside it too.
                     if k % 1024 == 1023 { try budget?.checkInside(pending: 0, file, range) }
                 }
+                // And on every row, as docs/limits.md says.
+                try budget?.checkInside(pending: 0, file, range)
             }
             let labels = items.enumerated().map { n, entry in
                 (TextTable.shown("#\(n + 1) \(entry.item.itemClass.rawValue) \(keyText(entry.item))"),

@@ -252,7 +252,8 @@ public enum AttributeValue: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The instant `2025-01-31` or `2025-01-31T12:00:00Z` (UTC; the `Z` may
-    /// be left out) names, as seconds since 2001; nil for any other text.
+    /// be left out; a fraction of a second, `…:00.25Z`, is taken) names, as
+    /// seconds since 2001; nil for any other text.
     public static func date(fromText text: String) -> Double? {
         let b = Array(text.utf8)
         func number(_ r: Range<Int>) -> Int? {
@@ -263,12 +264,18 @@ public enum AttributeValue: Sendable, Hashable, CustomStringConvertible {
               let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
               (1...12).contains(month), day >= 1 else { return nil }
         var (hour, minute, second) = (0, 0, 0)
+        var fraction = 0.0
         if b.count > 10 {
             let end = b.last == UInt8(ascii: "Z") ? b.count - 1 : b.count
-            guard end == 19, b[10] == UInt8(ascii: "T"), b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"),
+            guard end >= 19, b[10] == UInt8(ascii: "T"), b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"),
                   let h = number(11..<13), let m = number(14..<16), let s = number(17..<19),
                   h < 24, m < 60, s < 60 else { return nil }
             (hour, minute, second) = (h, m, s)
+            // A fraction of a second, as ``dateText(_:)`` writes one (`…:00.5Z`).
+            if end > 19 {
+                guard b[19] == UInt8(ascii: "."), end - 20 >= 1, end - 20 <= 9, let digits = number(20..<end) else { return nil }
+                fraction = Double(digits) / pow10(end - 20)
+            }
         }
         let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
         let lengths = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
@@ -278,8 +285,10 @@ public enum AttributeValue: Sendable, Hashable, CustomStringConvertible {
         let yoe = y - era * 400, mp = month > 2 ? month - 3 : month + 9
         let doy = (153 * mp + 2) / 5 + day - 1, doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
         let days = era * 146_097 + doe - 719_468
-        return Double(days * 86_400 + hour * 3600 + minute * 60 + second - 978_307_200)
+        return Double(days * 86_400 + hour * 3600 + minute * 60 + second - 978_307_200) + fraction
     }
+
+    private static func pow10(_ n: Int) -> Double { (0..<n).reduce(1.0) { r, _ in r * 10 } }
 
     /// A string given for a number attribute, as securityd's `copyNumber`
     /// (SecDbItem.c line 131) reads it: `CFStringGetIntValue`, kept only

@@ -145,6 +145,12 @@ public struct World: Sendable {
         }
 
         private mutating func push(_ value: Int) {
+            // Entries of apps that left stay until they come up: rebuilt
+            // from the members when they outnumber them, so a group whose
+            // holders come and go (transfers) keeps a heap of its size.
+            if rest.count > 2 * members.count + 16 {
+                rest = members.filter { $0 != first && $0 != second && $0 != value }.sorted()
+            }
             rest.append(value)
             var i = rest.count - 1
             while i > 0, rest[(i - 1) / 2] > rest[i] {
@@ -442,8 +448,11 @@ public struct World: Sendable {
     }
 
     /// Rebuilds the lists `group` declarations left out of date; the call
-    /// path starts here.
-    mutating func settleCaches() {
+    /// path starts here, and a host calls it before a statement that reads
+    /// the lists (a `show`, an expectation): read out of date, a list is
+    /// built aside at every question, and `show matrix` asks one per cell
+    /// (found by review).
+    public mutating func settleCaches() {
         guard !staleCaches.isEmpty else { return }
         for index in staleCaches.sorted() {
             let target = apps[index]

@@ -301,3 +301,18 @@ import Testing
             : BinaryRunner.tool("swiftc")
     }
 }
+
+/// `-o /dev/stdout` writes through the descriptor; when the shell opened it
+/// on a file the run reads (`1<>s.kcs`), that file is not written (review 9).
+@Suite struct OwnOutputTests {
+    @Test func standardOutputOnAnInputIsRefused() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kcs-ownout-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let original = try String(contentsOfFile: "examples/01-private-default-group.kcs", encoding: .utf8)
+        try original.write(to: dir.appendingPathComponent("s.kcs"), atomically: true, encoding: .utf8)
+        let out = try BinaryRunner.exec("/bin/sh", ["-c", "'\(BinaryRunner.binary.path)' export --swift s.kcs -o /dev/stdout 1<>s.kcs"], in: dir)
+        #expect(out.status == 66 && out.output.contains("which this run reads"), "\(out.output)")
+        #expect(try String(contentsOf: dir.appendingPathComponent("s.kcs"), encoding: .utf8) == original)
+    }
+}

@@ -83,6 +83,12 @@ struct AttributeTextTests {
         #expect(year999.map(AttributeValue.dateText) == "0999-01-01T00:00:00Z")
         #expect(AttributeValue.date(fromText: "0000-01-01").map(AttributeValue.dateText) == "0000-01-01T00:00:00Z")
         #expect(AttributeValue.date(fromText: "9999-12-31T23:59:59Z").map(AttributeValue.dateText) == "9999-12-31T23:59:59Z")
+        // What dateText writes reads back (found by review).
+        for seconds in [0.5, -0.25, 123.000001, 759_974_400.75] {
+            #expect(AttributeValue.date(fromText: AttributeValue.dateText(seconds)).map { abs($0 - seconds) < 1e-6 } == true, "\(seconds)")
+        }
+        #expect(AttributeValue.date(fromText: "2025-01-31T00:00:00.Z") == nil)
+        #expect(AttributeValue.date(fromText: "2025-01-31T00:00:00.1234567890Z") == nil)
         for odd in [Double.nan, .infinity, -.infinity, 1e19, 9.2233720368547748e18, -1e19] {
             #expect(AttributeValue.dateText(odd).hasSuffix("s since 2001"), "\(odd)")
         }
