@@ -109,6 +109,8 @@ struct SecItemProgram {
             switch attribute.valueKind {
             case .string: return pick(Self.strings)
             case .integer: return Int(next() % 4)
+            // Dates a caller may pass, the odd ones too (NaN, infinite, past Int).
+            case .date: return Date(timeIntervalSinceReferenceDate: pick([0, 1, 759_974_400.5, -1e12, 1e19, .nan, .infinity]))
             case .enumerated(let values): return pick(values.map(\.constant))
             }
         }
