@@ -186,7 +186,12 @@ public struct World: Sendable {
     /// aside meanwhile for a question that cannot store them. Rebuilt at
     /// every declaration, 20,000 `group G APP` lines for one app took 100 s
     /// (found by adversarial testing); the group holders stay current.
-    private var staleCaches: Set<Int> = []
+    private var staleCaches: Set<Int> = [] {
+        didSet { hasStaleCaches = !staleCaches.isEmpty }
+    }
+    /// Whether ``staleCaches`` holds any app: tested before every statement
+    /// and every call, where asking the set itself cost some 85 instructions.
+    @usableFromInline private(set) var hasStaleCaches = false
     /// Per app, the names its two declared lists hold, for `group` lines: a
     /// search of a list per line was quadratic too (100,000 lines: 32 s).
     /// Made at an app's first `group` line; dropped when anything else
@@ -452,8 +457,11 @@ public struct World: Sendable {
     /// the lists (a `show`, an expectation): read out of date, a list is
     /// built aside at every question, and `show matrix` asks one per cell
     /// (found by review).
-    public mutating func settleCaches() {
-        guard !staleCaches.isEmpty else { return }
+    @inlinable public mutating func settleCaches() {
+        if hasStaleCaches { settleStaleCaches() }
+    }
+
+    @usableFromInline mutating func settleStaleCaches() {
         for index in staleCaches.sorted() {
             let target = apps[index]
             appCaches[index] = makeCache(names: target.accessGroups, of: target)
