@@ -105,12 +105,23 @@ public struct Platform: Sendable, Hashable, CustomStringConvertible {
     /// key type it knows (kcs models RSA and EC; the default type 0 is
     /// "Unsupported … key type", lines 1480 and 1555), with data (line
     /// 1395). Otherwise the reference is NULL and the call still succeeds:
-    /// the same as a password's off the Mac (conformance audit 16, F1). The
-    /// Mac's file keychain makes its key references through CSSM.
+    /// the same as a password's off the Mac (conformance audit 16, F1). An
+    /// identity's reference is made from its key's (SecItem.m lines 449-458:
+    /// no key, no identity; audit 17, F1). The Mac's file keychain makes its
+    /// key references through CSSM.
     public func makesReference(to found: FoundItem) -> Bool {
         guard makesReferences(to: found.resultClass) else { return false }
-        guard found.resultClass == .key, found.item.owner == nil else { return true }
-        let item = found.item
+        switch found.resultClass {
+        case .key: return Self.rebuildsKey(found.item)
+        case .identity: return found.identityKey.map { Self.rebuildsKey($0.item) } ?? true
+        case .genericPassword, .internetPassword, .certificate: return true
+        }
+    }
+
+    /// Whether `SecKeyCreateWithData` makes a key of a stored key (see
+    /// ``makesReference(to:)``).
+    static func rebuildsKey(_ item: StoredItem) -> Bool {
+        guard item.owner == nil else { return true }
         guard item.data != nil, case .string(let keyClass) = item.attributes.effectiveValue(.keyClass),
               keyClass.string != "symmetric", case .string(let keyType) = item.attributes.effectiveValue(.keyType) else { return false }
         return ItemAttribute.keyTypes.contains { $0.stored == keyType.string }

@@ -87,9 +87,17 @@ struct Section2ItemTests {
         // Remove the key: the identity can be added again (the certificate is reused).
         #expect(one.delete([kSecClass: kSecClassKey, kSecAttrApplicationLabel: Data([0xAB])]) == errSecSuccess)
         #expect(one.add(identity) == errSecSuccess)
+        // Its key has no key type and no data: SecKeyCreateWithData makes no
+        // key, so no identity reference either (SecItem.m lines 449-458; audit 17).
         let (status, result) = one.find([kSecClass: kSecClassIdentity, kSecReturnRef: true])
         #expect(status == errSecSuccess)
-        #expect((result as? SecItemReference)?.itemClass == .identity)
+        #expect(result == nil)
+        let rsa: [String: Any] = [kSecClass: kSecClassIdentity, kSecAttrSerialNumber: Data([0x08]),
+                                  kSecAttrApplicationLabel: Data([0xCD]), kSecAttrKeyType: kSecAttrKeyTypeRSA,
+                                  kSecValueData: Data([0x30, 0x02])]
+        #expect(one.add(rsa) == errSecSuccess)
+        let made = one.find([kSecClass: kSecClassIdentity, kSecAttrSerialNumber: Data([0x08]), kSecReturnRef: true]).1
+        #expect((made as? SecItemReference)?.itemClass == .identity)
     }
 
     /// KeychainAPITests.m testGenpReturnRef, lines 279 and 293: off the Mac
