@@ -169,7 +169,8 @@ package struct Lowering {
             guard let n = v.text(in: file).flatMap(AttributeValue.number(fromText:)) else {
                 let text = v.text(in: file) ?? ""
                 throw Diagnostic(.wrongValueType, "'\(a.constantName)' takes a number", file: file, range: v.range,
-                                 hint: Self.fourCharacterCode(text).map { "a four-character code is a number: '\(text)' is \($0)" }
+                                 hint: (a == .creator || a == .type ? Self.fourCharacterCode(text) : nil)
+                                    .map { "a four-character code is a number: '\(text)' is \($0)" }
                                     ?? "write the number bare or as its digits in quotes, e.g. 443 or \"443\"")
             }
             return .integer(n)
