@@ -82,14 +82,11 @@ public enum AtomicFile {
         case replaceGenerated(inputs: [String], header: String, marker: String? = nil, what: String)
     }
 
-    /// Whether the path names the caller's own standard output or error,
-    /// as written (`/dev/stdout`, `/dev/fd/1`, `/proc/self/fd/2`): a shell
-    /// may redirect them to a file. Nothing else under /dev or /proc counts
-    /// (`/dev/fd/../cwd/…` reached a template; found by adversarial testing).
-    static func isDevicePath(_ path: String) -> Bool { ownOutput(path) != nil }
-
     /// The descriptor a path names when it is the caller's own standard
-    /// output or error, as written.
+    /// output or error, as written (`/dev/stdout`, `/dev/fd/1`,
+    /// `/proc/self/fd/2`): a shell may redirect them to a file. Nothing else
+    /// under /dev or /proc counts (`/dev/fd/../cwd/…` reached a template;
+    /// found by adversarial testing).
     static func ownOutput(_ path: String) -> Int32? {
         switch path {
         case "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1": 1
@@ -128,10 +125,7 @@ public enum AtomicFile {
             }
             // Redirected to a file the run read (`1<>s.kcs`): that file is not written.
             if case .replaceGenerated(let inputs, _, _, _) = mode, fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG {
-                var other = stat()
-                for input in inputs where stat(input, &other) == 0 && other.st_dev == info.st_dev && other.st_ino == info.st_ino {
-                    throw .isInput(path, input: input)
-                }
+                try refuseInput(info, inputs, path)
             }
             guard writeAll(fd, bytes) else { throw failure(path, "write") }
             return
@@ -139,14 +133,10 @@ public enum AtomicFile {
         let target = try followLinks(path)
         let exists = stat(target, &info) == 0
         if exists, case .replaceGenerated(let inputs, let header, let marker, let what) = mode {
-            var other = stat()
-            for input in inputs where stat(input, &other) == 0 && other.st_dev == info.st_dev && other.st_ino == info.st_ino {
-                throw .isInput(path, input: input)
-            }
-            // The file written, not only the name typed; /dev/stdout
-            // redirected to a file is the caller's own output.
-            // An empty file holds nothing to lose.
-            if !Self.isDevicePath(path) && info.st_size > 0 && !firstLine(of: target, begins: header, holding: marker) {
+            try refuseInput(info, inputs, path)
+            // The file written, not only the name typed. An empty file holds
+            // nothing to lose.
+            if info.st_size > 0 && !firstLine(of: target, begins: header, holding: marker) {
                 throw .notGenerated(path, what: what)
             }
         }
@@ -255,7 +245,15 @@ public enum AtomicFile {
         throw .notRegular(path, what: "a loop of symbolic links")
     }
 
-    /// Whether the file at `path` holds exactly `expected`.
+    /// Refuses the file `info` describes when it is one of `inputs` (the
+    /// same file, however it is reached).
+    private static func refuseInput(_ info: stat, _ inputs: [String], _ path: String) throws(WriteError) {
+        var other = stat()
+        for input in inputs where stat(input, &other) == 0 && other.st_dev == info.st_dev && other.st_ino == info.st_ino {
+            throw .isInput(path, input: input)
+        }
+    }
+
     /// Whether the file's first line begins with `prefix` and holds
     /// `marker` (its first 4 KB only are read).
     static func firstLine(of path: String, begins prefix: String, holding marker: String?) -> Bool {
@@ -281,6 +279,7 @@ public enum AtomicFile {
         return line.hasPrefix(prefix) && (marker.map { line.contains($0) } ?? true)
     }
 
+    /// Whether the file at `path` holds exactly `expected`.
     static func holds(_ path: String, _ expected: [UInt8]) -> Bool {
         guard let now = try? FileSystemLoader.readRegularFile(path, maxBytes: expected.count) else { return false }
         return now == expected
