@@ -560,14 +560,21 @@ public struct World: Sendable {
     /// A cache for an app's list as one platform builds it, with the App
     /// Clip rules (SecItemServer.c `appClipHasAcceptableAccessGroups`).
     private mutating func makeCache(names: [String], of app: AppTarget) -> AppCache {
-        for name in names { _ = intern(name) }
-        return cacheOfInterned(names: names, of: app)
+        // Interned first, apart: `self` is read for the call before its
+        // arguments run, and the build looks up the token group's ID.
+        let ids = names.map { intern($0) }
+        return builtCache(names: names, ids: ids, of: app)
     }
 
     /// The same, of names already interned (every name of a declared app's
     /// lists is: ``makeCache(names:of:)`` and ``addGroup(_:to:)`` intern them).
     private func cacheOfInterned(names: [String], of app: AppTarget) -> AppCache {
-        let ids = names.map { groupIDs[$0] ?? World.uninternedGroup }
+        builtCache(names: names, ids: names.map { groupIDs[$0] ?? World.uninternedGroup }, of: app)
+    }
+
+    /// The cache of a list whose names have these IDs (each name hashed
+    /// once: interned, then looked up again, made every rebuild hash it twice).
+    private func builtCache(names: [String], ids: [GroupID], of app: AppTarget) -> AppCache {
         var seen = Set<GroupID>()
         var searchIDs: [GroupID] = [], searchNames: [String] = []
         for (id, name) in zip(ids, names) where seen.insert(id).inserted {
