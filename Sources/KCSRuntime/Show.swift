@@ -41,23 +41,27 @@ package struct TextTable {
                 }
                 return n
             }
-            return bytes(header) + bytes(rule) + rows.reduce(0) { $0 + bytes($1) }
+            return bytes(header) + bytes(TextTable.rule(widths)) + rows.reduce(0) { $0 + bytes($1) }
         }
 
         package var text: String {
-            func line(_ cells: [String]) -> String {
-                cells.enumerated().map { i, c in
-                    i == cells.count - 1 ? c : c + String(repeating: " ", count: widths[i] - c.count)
-                }.joined(separator: "  ").trimmingTrailingSpace
-            }
-            var out = line(header) + "\n"
-            out += line(rule) + "\n"
-            for row in rows { out += line(row) + "\n" }
+            var out = TextTable.line(header, widths) + "\n"
+            out += TextTable.line(TextTable.rule(widths), widths) + "\n"
+            for row in rows { out += TextTable.line(row, widths) + "\n" }
             return out
         }
-
-        private var rule: [String] { widths.map { String(repeating: "-", count: $0) } }
     }
+
+    /// One line of a table: each cell but the last padded to its column's
+    /// width, two spaces between, no trailing space.
+    package static func line(_ cells: [String], _ widths: [Int]) -> String {
+        cells.enumerated().map { i, c in
+            i == cells.count - 1 ? c : c + String(repeating: " ", count: widths[i] - c.count)
+        }.joined(separator: "  ").trimmingTrailingSpace
+    }
+
+    /// The rule under the header.
+    package static func rule(_ widths: [Int]) -> [String] { widths.map { String(repeating: "-", count: $0) } }
 
     package var laidOut: LaidOut {
         let header = self.header.map(Self.shown)
@@ -170,20 +174,9 @@ extension Session {
             let header = ["item", "group"] + world.apps.map { TextTable.shown($0.name) }
             var widths = [labels.reduce(4) { max($0, $1.0.count) }, labels.reduce(5) { max($0, $1.1.count) }]
             widths += zip(header.dropFirst(2), columnWidths).map { max($0.count, $1) }
-            var out = ""
-            func line(_ cells: [String]) {
-                var text = ""
-                for (i, c) in cells.enumerated() {
-                    if i > 0 { text += "  " }
-                    text += c
-                    if i < cells.count - 1 { text += String(repeating: " ", count: widths[i] - c.count) }
-                }
-                out += text.trimmingTrailingSpace + "\n"
-            }
-            line(header)
-            line(widths.map { String(repeating: "-", count: $0) })
+            var out = TextTable.line(header, widths) + "\n" + TextTable.line(TextTable.rule(widths), widths) + "\n"
             for (n, (label, group)) in labels.enumerated() {
-                line([label, group] + codes[n * apps.count..<(n + 1) * apps.count].map { words[Int($0)] })
+                out += TextTable.line([label, group] + codes[n * apps.count..<(n + 1) * apps.count].map { words[Int($0)] }, widths) + "\n"
                 try budget?.checkInside(pending: out.utf8.count, file, range)
             }
             return out
