@@ -197,6 +197,9 @@ public struct World: Sendable {
     /// Made at an app's first `group` line; dropped when anything else
     /// changes its entitlements.
     private var declaredGroups: [Int: DeclaredGroups] = [:]
+    /// Per stale app, the names its `group` lines appended since its lists
+    /// were built: settling then hashes only those (``extendedCache(_:names:appended:of:)``).
+    private var appendedGroups: [Int: [String]] = [:]
 
     struct DeclaredGroups {
         var keychainAccessGroups: Set<String>
@@ -229,21 +232,21 @@ public struct World: Sendable {
         private let writableList: AppCache?
         /// Fingerprints (``World/nameFingerprint(_:)``) of `idNames`, so a
         /// lookup hashes the name once and compares integers.
-        private let idPrints: [UInt64]
+        fileprivate let idPrints: [UInt64]
         /// Fingerprints of the part after `TEAMID.` of the groups
         /// ``AppTarget/prefixedGroup(for:)`` looks in: whether a group a call
         /// names is one of them without its prefix is then one comparison
         /// per group (lint asks it of every group the caller lacks).
         let barePrints: [UInt64]
 
-        init(names: [String], ids: [GroupID], idNames: [String]? = nil, searchIDs: [GroupID], searchNames: [String],
-             restrictedClip: Bool = false, isAppClip: Bool = false, isUnsigned: Bool = false,
-             tokenGroup: GroupID? = nil, fingerprint: (String) -> UInt64, bareNames: [Substring] = []) {
+        init(names: [String], ids: [GroupID], idNames: [String]? = nil, idPrints: [UInt64], searchIDs: [GroupID],
+             searchNames: [String], restrictedClip: Bool = false, isAppClip: Bool = false, isUnsigned: Bool = false,
+             tokenGroup: GroupID? = nil, barePrints: [UInt64] = []) {
             self.names = names
             self.ids = ids
             self.idNames = idNames ?? names
-            self.idPrints = self.idNames.map(fingerprint)
-            self.barePrints = bareNames.map { fingerprint(String($0)) }
+            self.idPrints = idPrints
+            self.barePrints = barePrints
             self.searchIDs = searchIDs
             self.searchNames = searchNames
             self.restrictedClip = restrictedClip
@@ -252,10 +255,9 @@ public struct World: Sendable {
             if let token = tokenGroup, ids.contains(token) {
                 let kept = ids.indices.filter { ids[$0] != token }
                 writableList = AppCache(names: names, ids: kept.map { ids[$0] }, idNames: kept.map { names[$0] },
-                                        searchIDs: searchIDs.filter { $0 != token },
+                                        idPrints: kept.map { idPrints[$0] }, searchIDs: searchIDs.filter { $0 != token },
                                         searchNames: searchNames.filter { $0 != AppTarget.tokenGroup },
-                                        restrictedClip: restrictedClip, isAppClip: isAppClip, isUnsigned: isUnsigned,
-                                        fingerprint: fingerprint)
+                                        restrictedClip: restrictedClip, isAppClip: isAppClip, isUnsigned: isUnsigned)
             } else {
                 writableList = nil
             }
@@ -449,6 +451,7 @@ public struct World: Sendable {
                 groupHolders[id, default: Holders()].insert(handle.index)
             }
             staleCaches.insert(handle.index)
+            appendedGroups[handle.index, default: []].append(listed)
         }
     }
 
@@ -463,11 +466,50 @@ public struct World: Sendable {
 
     @usableFromInline mutating func settleStaleCaches() {
         for index in staleCaches.sorted() {
-            let target = apps[index]
-            appCaches[index] = makeCache(names: target.accessGroups, of: target)
-            macCaches[index] = makeCache(names: target.macAccessGroups, of: target)
+            let target = apps[index], appended = appendedGroups[index] ?? []
+            appCaches[index] = extendedCache(appCaches[index], names: target.accessGroups, appended: appended, of: target)
+            macCaches[index] = extendedCache(macCaches[index], names: target.macAccessGroups, appended: appended, of: target)
         }
         staleCaches.removeAll()
+        appendedGroups.removeAll()
+    }
+
+    /// An app's list rebuilt after its `group` lines appended `appended`
+    /// (and nothing else changed it): every name the old list held keeps its
+    /// ID and fingerprint, so only the appended names are hashed. Rebuilt
+    /// whole, a `group` line and a call of the same app, 4,000 times over,
+    /// took 5.8 s (found by adversarial testing). The values are those of
+    /// the names, so a name matched to the wrong old entry costs hashing
+    /// only, never a wrong list.
+    private mutating func extendedCache(_ old: AppCache, names: [String], appended: [String], of app: AppTarget) -> AppCache {
+        // An App Clip's list follows its own rules: built whole.
+        guard app.kind != .appClip else { return makeCache(names: names, of: app) }
+        var ids: [GroupID] = [], prints: [UInt64] = [], added: [GroupID] = []
+        ids.reserveCapacity(names.count)
+        prints.reserveCapacity(names.count)
+        var j = 0
+        for name in names {
+            // The new list holds the old one in order, with names inserted.
+            if j < old.names.count, name == old.names[j] {
+                ids.append(old.ids[j])
+                prints.append(old.idPrints[j])
+                j += 1
+            } else {
+                let id = intern(name)
+                ids.append(id)
+                prints.append(nameFingerprint(name))
+                added.append(id)
+            }
+        }
+        // The search list is the list while neither the old list nor an
+        // added name repeats one; a few added names are looked for among
+        // the IDs, more go through a set.
+        let repeats = old.searchIDs.count != old.ids.count
+            || (added.count > 8 ? Set(ids).count != ids.count : added.contains { a in ids.lazy.filter { $0 == a }.count > 1 })
+        let (searchIDs, searchNames) = repeats ? Self.withoutRepeats(ids, names) : (ids, names)
+        return AppCache(names: names, ids: ids, idPrints: prints, searchIDs: searchIDs, searchNames: searchNames,
+                        isUnsigned: app.isUnsigned, tokenGroup: groupIDs[AppTarget.tokenGroup],
+                        barePrints: old.barePrints + Self.bareNames(appended).map { nameFingerprint(String($0)) })
     }
 
     /// Rebuilds an app's cached access groups after its entitlements changed.
@@ -575,30 +617,39 @@ public struct World: Sendable {
     /// The cache of a list whose names have these IDs (each name hashed
     /// once: interned, then looked up again, made every rebuild hash it twice).
     private func builtCache(names: [String], ids: [GroupID], of app: AppTarget) -> AppCache {
-        var seen = Set<GroupID>()
-        var searchIDs: [GroupID] = [], searchNames: [String] = []
-        for (id, name) in zip(ids, names) where seen.insert(id).inserted {
-            searchIDs.append(id)
-            searchNames.append(name)
-        }
+        let (searchIDs, searchNames) = Self.withoutRepeats(ids, names)
         var restrictedClip = false
         if app.kind == .appClip {
             // Acceptable: the app ID alone, or with the token group.
             let own = [app.appID].compactMap { $0 }
             restrictedClip = names != own && names != own + [AppTarget.tokenGroup]
         }
-        // Where `prefixedGroup(for:)` looks: names of eleven bytes or more
-        // whose eleventh is the dot after a team ID.
-        let bare = (app.keychainAccessGroups + [app.appID].compactMap { $0 } + app.applicationGroups).compactMap { g -> Substring? in
+        let bare = Self.bareNames(app.keychainAccessGroups + [app.appID].compactMap { $0 } + app.applicationGroups)
+        return AppCache(names: names, ids: ids, idPrints: names.map(nameFingerprint), searchIDs: searchIDs,
+                        searchNames: searchNames, restrictedClip: restrictedClip, isAppClip: app.kind == .appClip,
+                        isUnsigned: app.isUnsigned, tokenGroup: groupIDs[AppTarget.tokenGroup],
+                        barePrints: bare.map { nameFingerprint(String($0)) })
+    }
+
+    /// A list without repeats, in first-seen order, with its names.
+    private static func withoutRepeats(_ ids: [GroupID], _ names: [String]) -> ([GroupID], [String]) {
+        var seen = Set<GroupID>()
+        var searchIDs: [GroupID] = [], searchNames: [String] = []
+        for (id, name) in zip(ids, names) where seen.insert(id).inserted {
+            searchIDs.append(id)
+            searchNames.append(name)
+        }
+        return (searchIDs, searchNames)
+    }
+
+    /// Where `prefixedGroup(for:)` looks: names of eleven bytes or more
+    /// whose eleventh is the dot after a team ID, past that dot.
+    private static func bareNames(_ names: [String]) -> [Substring] {
+        names.compactMap { g -> Substring? in
             let u = g.utf8
             guard u.count >= 11, u.dropFirst(10).first == UInt8(ascii: ".") else { return nil }
             return Substring(u.dropFirst(11))
         }
-        let seed = nameSeed
-        return AppCache(names: names, ids: ids, searchIDs: searchIDs, searchNames: searchNames,
-                        restrictedClip: restrictedClip, isAppClip: app.kind == .appClip, isUnsigned: app.isUnsigned,
-                        tokenGroup: groupIDs[AppTarget.tokenGroup], fingerprint: { World.nameFingerprint($0, seed: seed) },
-                        bareNames: bare)
     }
 
     /// Stands for a name that was never interned, which no list holds: no

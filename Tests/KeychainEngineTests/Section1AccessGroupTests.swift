@@ -206,6 +206,53 @@ struct Section1AccessGroupTests {
         #expect(w.firstOtherApp(accessing: "\(teamA).two", besides: a) == nil)
     }
 
+    /// A call after each `group` line extends the app's lists rather than
+    /// rebuilding them (adversarial run 19, H2): whatever order the lines
+    /// come in, repeats and names equal to the app ID included, the lists
+    /// must be those of a world that declared every group first.
+    @Test("1.4 addGroup: lists extended call by call equal lists built whole",
+          arguments: [Platform(.ios, 18), Platform(.macos, 15)], [1, 2, 3] as [UInt64])
+    func addGroupInterleavedWithCalls(platform: Platform, seed: UInt64) throws {
+        var state = seed
+        func next() -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(state >> 33)
+        }
+        let pool = ["one", "two", "com.a", "com.b", "group.x", "group.y", "three", "four", "group.z", "five"]
+        var lines: [(group: String, app: Int)] = []
+        for _ in 0..<40 { lines.append((pool[next() % pool.count], next() % 3)) }
+        func world() throws -> (World, [AppHandle]) {
+            var w = World()
+            try w.setPlatform(platform)
+            try w.addTeam(id: teamA)
+            let apps = [try w.addApp(bundleID: "com.a", name: "a", teamID: teamA),
+                        try w.addApp(bundleID: "com.b", name: "b", teamID: teamA),
+                        try w.addApp(bundleID: "com.a.Clip", name: "clip", teamID: teamA, kind: .appClip)]
+            return (w, apps)
+        }
+        var (stepped, apps) = try world()
+        var (whole, _) = try world()
+        let probes = pool.map { $0.hasPrefix("group.") ? $0 : "\(teamA).\($0)" } + pool
+        func answers(_ w: inout World, _ app: AppHandle) -> [String] {
+            var out = [w.accessGroups(of: app).joined(separator: ","),
+                       w.perform(CallRequest(.find, allGP()), as: app).searchedGroups.joined(separator: ",")]
+            for probe in probes {
+                let r = w.perform(CallRequest(.find, allGP(group: probe)), as: app)
+                out.append("\(probe) \(r.status) \(w.lacks(probe, app: app))")
+            }
+            return out
+        }
+        for (i, line) in lines.enumerated() {
+            try stepped.addGroup(line.group, to: [apps[line.app]])
+            try whole.addGroup(line.group, to: [apps[line.app]])
+            // Every other line, a call settles the lists of the app just named.
+            if i % 2 == 0 { _ = stepped.perform(CallRequest(.find, allGP()), as: apps[line.app]) }
+        }
+        // Built whole: the path a change of entitlements takes.
+        for app in apps { whole.refreshCache(app) }
+        for app in apps { #expect(answers(&stepped, app) == answers(&whole, app)) }
+    }
+
     @Test("1.4 addGroup: a keychain group for an app without a team is refused")
     func addGroupNeedsTeam() throws {
         var w = World()
