@@ -83,8 +83,6 @@ package struct Explainer {
             return "the call names no item class; every SecItem call needs kSecClass"
         case .attributeNotInClass(let a, let c):
             return "\(a.constantName) is not an attribute of \(c.rawValue) items"
-        case .syncAnyInChanges:
-            return "sync=any only selects in a query; on the Mac without data-protection=true kcs refuses it among the changes (write sync=true or sync=false)"
         case .accessibilityWithAccessControl:
             return "accessible= and access-control= together are errSecParam: put the accessibility first in the access-control list"
         case .syncWithAccessControl:

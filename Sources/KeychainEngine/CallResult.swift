@@ -45,9 +45,6 @@ public enum StatusReason: Sendable, Hashable {
     case unsigned
     case missingClass
     case attributeNotInClass(ItemAttribute, ItemClass)
-    /// `sync=any` among the attributes to change of a macOS update without
-    /// the data-protection flag (a kcs decision; securityd itself skips it).
-    case syncAnyInChanges
     case accessibilityWithAccessControl
     case syncWithAccessControl
     /// An explicit group the caller's list lacks (add; queries from iOS 13).

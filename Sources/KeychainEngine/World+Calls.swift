@@ -17,8 +17,12 @@ extension World {
             // returns early only when it is true), an update to sync=false
             // moves the data-protection side's matches to the file keychain
             // (SecItemChangeSynchronizability), wherever the query goes.
-            let movesToFile = request.operation == .update && request.changes?.synchronizable == .no
-                && request.spec.useDataProtectionKeychain != true
+            // sync=any among the changes is sync=false there: the client
+            // reads the value as a number (`readNumber`, lines 4044-4066),
+            // and "syna" is none, so 0 (`SecItemHasSynchronizableUpdate`,
+            // 4248-4258, called at 5097); the move then writes false (4351).
+            let movesToFile = request.operation == .update && request.spec.useDataProtectionKeychain != true
+                && (request.changes?.synchronizable == .no || request.changes?.synchronizable == .any)
             if Self.reachesFileKeychain(request.spec, on: platform(of: device)) && request.spec.persistentRef?.inFileKeychain != false {
                 // A merged query runs on the data-protection side first, unless
                 // data-protection=false keeps it off that side
@@ -39,6 +43,19 @@ extension World {
         _ request: borrowing CallRequest, as app: AppHandle, on device: DeviceHandle,
         prompt: (FoundItem) -> PromptAnswer?
     ) -> CallResult {
+        // The Mac's client (macOS and Mac Catalyst) takes
+        // kSecAttrSynchronizable out of a data-protection dictionary that
+        // holds a persistent reference, "as it will be rejected by secd"
+        // (SecItem.cpp SecItemCopyTranslatedAttributes, lines 4786-4792, for
+        // the query of every call and the attributes of an add): the call
+        // is neither a reference with attributes nor filtered by sync, and
+        // an add stores the default, not synchronizable (audit 18, F2).
+        if request.spec.persistentRef != nil, request.spec.synchronizable != nil,
+           platform(of: device).prunesUpdateAndDeleteQueries {
+            var translated = copy request
+            translated.spec.synchronizable = nil
+            return performDataProtection(translated, as: app, on: device, prompt: prompt)
+        }
         // A delete by an identity's persistent reference reads the identity
         // first (``deleteIdentity(byReference:as:on:prompt:)``).
         if request.operation == .delete, request.spec.persistentRef?.itemClass == .identity {
@@ -874,12 +891,8 @@ extension World {
         }
         // securityd skips sync=any among the changes (SecDbQuery.c
         // query_add_attribute_with_desc: "skip the attribute"), so it changes
-        // nothing there. On the Mac without the data-protection flag the
-        // client's SecItemChangeSynchronizability path decides instead: kcs
-        // keeps refusing it there (semantics-notes.md, "Parameters").
-        if changes.synchronizable == .any && platform.family == .macos && query.useDataProtectionKeychain != true {
-            return fail(.param, .syncAnyInChanges)
-        }
+        // nothing here. On the Mac without the data-protection flag the
+        // client moved the matches already (``perform(_:as:on:prompt:)``).
         if changes.accessibility != nil && changes.accessControl != nil {
             return fail(.param, .accessibilityWithAccessControl)
         }
