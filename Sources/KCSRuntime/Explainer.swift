@@ -81,6 +81,8 @@ package struct Explainer {
             return "\(app.name) is unsigned (no app ID, no keychain-access-groups, no application groups): every keychain call fails with errSecMissingEntitlement"
         case .missingClass:
             return "the call names no item class; every SecItem call needs kSecClass"
+        case .unknownClass(let name):
+            return "kSecClass is \"\(name)\", which names no item class: securityd answers errSecNoSuchClass"
         case .attributeNotInClass(let a, let c):
             return "\(a.constantName) is not an attribute of \(c.rawValue) items"
         case .accessibilityWithAccessControl:

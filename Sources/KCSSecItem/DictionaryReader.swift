@@ -83,10 +83,14 @@ enum DictionaryReader {
         if unmodelled.contains(key) { return .unimplemented }
         switch key {
         case kSecClass:
-            // An unknown class is left out: the engine's missing class (errSecParam).
+            // A string that names no class goes on to securityd, whose
+            // answer is errSecNoSuchClass (``ItemSpec/unknownClass``); any
+            // other value is errSecParam.
             if let name = value as? String, let c = ItemClass(name: name), c.constantName == name {
                 spec.itemClass = c
-            } else if !(value is String) {
+            } else if let name = value as? String {
+                spec.unknownClass = name
+            } else {
                 return .param
             }
         case kSecAttrAccessGroup:

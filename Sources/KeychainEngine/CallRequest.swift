@@ -101,6 +101,10 @@ public struct ItemSpec: Sendable, Hashable {
     public var persistentRef: PersistentRef? { get { self[rare: \.persistentRef] } set { self[rare: \.persistentRef] = newValue } }
     /// `kSecUseAuthenticationContext`: the name of a declared context.
     public var context: String? { get { self[rare: \.context] } set { self[rare: \.context] = newValue } }
+    /// A `kSecClass` string that names no class (only the SecItem-shaped
+    /// API can pass one): securityd's `query_get_class` answers
+    /// errSecNoSuchClass, where an absent class is errSecParam.
+    public var unknownClass: String? { get { self[rare: \.unknownClass] } set { self[rare: \.unknownClass] = newValue } }
 
     /// A rare key: nil at once when no box is there (the common read).
     private subscript<T>(rare key: WritableKeyPath<RareFields, T?>) -> T? {
@@ -124,6 +128,7 @@ public struct ItemSpec: Sendable, Hashable {
         var authUI: AuthUI?
         var persistentRef: PersistentRef?
         var context: String?
+        var unknownClass: String?
     }
 
     /// Compared and hashed by its fields, so the synthesized equality of

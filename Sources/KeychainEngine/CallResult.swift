@@ -44,6 +44,8 @@ public enum StatusReason: Sendable, Hashable {
     /// Neither an app ID nor keychain access groups (semantics 1.6).
     case unsigned
     case missingClass
+    /// A `kSecClass` string that names no class (the SecItem-shaped API).
+    case unknownClass(String)
     case attributeNotInClass(ItemAttribute, ItemClass)
     case accessibilityWithAccessControl
     case syncWithAccessControl

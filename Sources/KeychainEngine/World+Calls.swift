@@ -96,6 +96,16 @@ extension World {
            let refused = searchScope(request.spec, cache, platform).result(cache) {
             return refused
         }
+        // securityd reads the class before anything else of the query
+        // (SecDbQuery.c `query_create_with_limit`, line 1085): a string that
+        // names no class is errSecNoSuchClass ("can't find class named",
+        // `query_get_class`, line 603); an absent one is errSecParam (605,
+        // below). The same place for the four calls: after the caller's
+        // list, and after an update's or delete's group check (SecItemServer.c
+        // 2548-2588, 2696-2705, 3137-3160, 3248-3269). Audit 18, F3.
+        if let name = request.spec.unknownClass, request.spec.itemClass == nil {
+            return CallResult(status: .noSuchClass, reason: .unknownClass(name), callerGroups: cache.names)
+        }
         // A persistent reference is parsed with the query: it may give the class.
         if let ref = request.spec.persistentRef, let refused = Self.checkPersistentRef(ref, request, platform) {
             return CallResult(status: refused.status, reason: refused.reason, callerGroups: cache.names)

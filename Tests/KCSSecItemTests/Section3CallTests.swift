@@ -8,13 +8,37 @@ import Testing
 struct Section3CallTests {
     // MARK: Common rules
 
-    @Test("3 a missing or unknown class is errSecParam")
+    @Test("3 a missing class, or a class that is no string, is errSecParam")
     func missingClass() {
         let one = standardWorld().client("One")
         #expect(one.add([kSecAttrAccount: "a"]) == errSecParam)
-        #expect(one.add([kSecClass: "kSecClassPassword", kSecAttrAccount: "a"]) == errSecParam)
+        #expect(one.add([kSecClass: 42, kSecAttrAccount: "a"]) == errSecParam)
         #expect(one.find([kSecAttrAccount: "a"]).0 == errSecParam)
         #expect(one.delete([kSecAttrAccount: "a"]) == errSecParam)
+    }
+
+    /// securityd's `query_get_class` (SecDbQuery.c line 603): a class string
+    /// that names no class is errSecNoSuchClass, after the caller's list and
+    /// an update's or delete's group check (audit 18, F3). On the Mac
+    /// without the data-protection flag the file keychain's errSecParam
+    /// (SecItem.cpp 3064-3074) is what the merge keeps.
+    @Test("3 a class string that names no class is errSecNoSuchClass",
+          arguments: ["ios 18", "watchos 11", "catalyst 18", "macos 15"])
+    func unknownClass(platform: String) {
+        let one = standardWorld(platform: platform).client("One")
+        let flag: [String: Any] = platform.hasPrefix("macos") ? [kSecUseDataProtectionKeychain: true] : [:]
+        func query(_ more: [String: Any] = [:]) -> [String: Any] {
+            [kSecClass: "kSecClassPassword", kSecAttrAccount: "a"].merging(flag) { a, _ in a }.merging(more) { a, _ in a }
+        }
+        #expect(one.add(query()) == errSecNoSuchClass)
+        #expect(one.find(query()).0 == errSecNoSuchClass)
+        #expect(one.update(query(), [kSecAttrLabel: "x"]) == errSecNoSuchClass)
+        #expect(one.delete(query()) == errSecNoSuchClass)
+        // The group check of update and delete comes first.
+        #expect(one.delete(query([kSecAttrAccessGroup: "ABCDE12345.other"])) == errSecMissingEntitlement)
+        if platform.hasPrefix("macos") {
+            #expect(one.find([kSecClass: "kSecClassPassword", kSecAttrAccount: "a"]).0 == errSecParam)
+        }
     }
 
     @Test("3 queries that do not mention synchronizable match only non-synchronizable items")
