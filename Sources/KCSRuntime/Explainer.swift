@@ -205,6 +205,10 @@ package struct Explainer {
             return "\(world[last.device].label) runs \(world.platform(of: last.device)), which reads only row-ID persistent references; this UUID reference is not a valid one (errSecParam)"
         case .persistentRefClassMismatch(let c):
             return "the call names class \(c.rawValue), the persistent reference names another (errSecNoSuchClass)"
+        case .persistentRefOtherKeychain(let flag):
+            return flag
+                ? "data-protection=true sends the call to the data-protection keychain only, which cannot read a file keychain's persistent reference (errSecParam)"
+                : "data-protection=false sends the call to the file keychain only, which cannot resolve a data-protection item's persistent reference (errSecItemNotFound)"
         }
     }
 

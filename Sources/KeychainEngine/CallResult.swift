@@ -139,6 +139,10 @@ public enum StatusReason: Sendable, Hashable {
     case persistentRefUnreadable
     /// The class named disagrees with the persistent reference's.
     case persistentRefClassMismatch(ItemClass)
+    /// macOS: `data-protection=` sent the call to the other keychain than
+    /// the one whose row the persistent reference names
+    /// (``World/refusesReferenceRoute(_:)``).
+    case persistentRefOtherKeychain(flag: Bool)
 }
 
 /// The outcome of one SecItem call.

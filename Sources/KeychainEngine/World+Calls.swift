@@ -21,6 +21,7 @@ extension World {
             // reads the value as a number (`readNumber`, lines 4044-4066),
             // and "syna" is none, so 0 (`SecItemHasSynchronizableUpdate`,
             // 4248-4258, called at 5097); the move then writes false (4351).
+            if let refused = Self.refusesReferenceRoute(request) { return refused }
             let movesToFile = request.operation == .update && request.spec.useDataProtectionKeychain != true
                 && (request.changes?.synchronizable == .no || request.changes?.synchronizable == .any)
             if Self.reachesFileKeychain(request.spec, on: platform(of: device)) && request.spec.persistentRef?.inFileKeychain != false {
@@ -159,6 +160,27 @@ extension World {
         case .delete:
             return delete(request.spec, itemClass, cache, device)
         }
+    }
+
+    /// macOS: a `data-protection=` flag decides the route alone, before the
+    /// client looks at a persistent reference (SecItem.cpp
+    /// `SecItemCategorizeQuery`, lines 4136-4154 return before 4204-4212),
+    /// so a reference to the other keychain's row fails there (audit 19, F1):
+    /// - `false` with a data-protection reference: the file keychain only,
+    ///   whose `CopyResolvedKeychainItem` (3522-3570) gets from
+    ///   `SecKeychainItemCopyFromPersistentReference` (SecKeychainItem.cpp
+    ///   677-697) an item without a keychain, which no attribute read takes
+    ///   (Item.cpp 1211-1214, 1243-1246): errSecItemNotFound (SecItem.cpp
+    ///   3659, 5226-5227; update and delete return it, 5415-5416, 5467-5468).
+    /// - `true` with a file keychain's reference: the data-protection side
+    ///   only, where `_SecItemParsePersistentRef` (SecItem.m 845-888) reads
+    ///   no such shape and securityd answers errSecItemClassMissing or
+    ///   errSecItemInvalidValue (SecDbQuery.c 585-611, 808): errSecParam.
+    /// An add keeps its own routes.
+    static func refusesReferenceRoute(_ request: CallRequest) -> CallResult? {
+        guard request.operation != .add, let ref = request.spec.persistentRef,
+              let flag = request.spec.useDataProtectionKeychain, flag == ref.inFileKeychain else { return nil }
+        return CallResult(status: flag ? .param : .itemNotFound, reason: .persistentRefOtherKeychain(flag: flag), callerGroups: [])
     }
 
     /// The checks `_SecItemParsePersistentRef` and `query_set_class` make
