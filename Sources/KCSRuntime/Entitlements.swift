@@ -70,7 +70,13 @@ public struct Entitlements: Sendable, Hashable {
             return .failure(.noTeam(value))
         }
         var v = AppTarget.expandEntitlement(value, teamID: teamID, appIDPrefix: appIDPrefix)
-        for name in ["$(PRODUCT_BUNDLE_IDENTIFIER)", "$(CFBundleIdentifier)"] {
+        let names = ["$(PRODUCT_BUNDLE_IDENTIFIER)", "$(CFBundleIdentifier)"]
+        // Sized before it is made: a value of 35,000 references to a
+        // 30,000-byte bundle ID expanded to a gigabyte inside one statement,
+        // past every limit (found by adversarial testing).
+        let size = v.utf8.count + names.reduce(0) { $0 + v.ranges(of: $1).count * (bundleID.utf8.count - $1.utf8.count) }
+        if size > maxExpandedBytes { return .failure(.tooLong(value, size: size)) }
+        for name in names {
             v = v.replacing(name, with: bundleID)
         }
         if let start = v.firstRange(of: "$(") {
@@ -81,15 +87,31 @@ public struct Entitlements: Sendable, Hashable {
         return .success(v)
     }
 
+    /// The longest value an expansion may make. An access group is a team
+    /// ID and a bundle ID or a name of the developer's, tens of bytes.
+    public static let maxExpandedBytes = 4096
+
     /// Why a value could not be expanded.
     public enum ExpansionProblem: Error, Sendable, Hashable {
         case noTeam(String)
         case unknownVariable(String, in: String)
+        /// The value would expand past ``Entitlements/maxExpandedBytes``.
+        case tooLong(String, size: Int)
 
         public var message: String {
             switch self {
             case .noTeam(let v): "'\(v)' needs a team ID, and neither the file nor the script gives one"
             case .unknownVariable(let name, let v): "'\(v)' uses the build setting \(name), which kcs cannot expand"
+            case .tooLong(let v, let size):
+                "'\(Suggest.shown(v))' would expand to \(size) bytes, past the limit of \(Entitlements.maxExpandedBytes) for one value"
+            }
+        }
+
+        public var hint: String {
+            switch self {
+            case .noTeam: "declare a team before the app, or give team=TEAMID"
+            case .unknownVariable: "write the value the build gives, or import the project with kcs import xcode"
+            case .tooLong: "an access group is a team ID and a name of tens of bytes: check the bundle ID and the $(…) references"
             }
         }
     }
@@ -327,7 +349,7 @@ extension Entitlements {
                 switch Self.expand(value, teamID: team, appIDPrefix: prefix, bundleID: bundleID) {
                 case .success(let v): lists[into].append(v)
                 case .failure(let p):
-                    return .failure(EntitlementsError(p.message, hint: "declare a team before the app, or give team=TEAMID"))
+                    return .failure(EntitlementsError(p.message, hint: p.hint))
                 }
             }
         }

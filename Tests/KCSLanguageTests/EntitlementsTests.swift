@@ -146,6 +146,30 @@ import Testing
         #expect(noTeam.diagnostics.first?.message.contains("needs a team ID") == true)
     }
 
+    /// A value is sized before it is expanded: 35,000 references to a long
+    /// bundle ID made a gigabyte inside one statement, past every limit
+    /// (adversarial run 20, H1).
+    @Test func anExpansionPastTheLimitIsRefusedAtTheDeclaration() {
+        let bundleID = "com." + String(repeating: "a", count: 1_000)
+        let value = "SKMME9E2Y8.x" + String(repeating: "$(PRODUCT_BUNDLE_IDENTIFIER)", count: 5)
+        let plist = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict>
+            <key>keychain-access-groups</key><array><string>\(value)</string></array>
+            </dict></plist>
+            """
+        let script = "team SKMME9E2Y8\napp \(bundleID) as A entitlements=\"A.entitlements\"\n"
+        let report = run(script, files: ["dir/A.entitlements": plist])
+        #expect(report.diagnostics.map(\.code) == [.invalidDeclaration])
+        #expect(report.diagnostics.first?.message.contains("past the limit of \(Entitlements.maxExpandedBytes)") == true)
+        // At the path, as every error about the file is.
+        #expect(report.diagnostics.first?.range?.start == script.utf8.count - "\"A.entitlements\"\n".utf8.count)
+        // Four references fit, and expand.
+        let fits = plist.replacingOccurrences(of: value, with: "SKMME9E2Y8.x" + String(repeating: "$(PRODUCT_BUNDLE_IDENTIFIER)", count: 4))
+        let ok = run("team SKMME9E2Y8\napp \(bundleID) as A entitlements=\"A.entitlements\"\n", files: ["dir/A.entitlements": fits])
+        #expect(ok.diagnostics.isEmpty, "\(ok.diagnostics.map(\.message))")
+    }
+
     @Test func aLegacyAppIDPrefixIsTheAppsOwn() {
         // An App ID made before 2011 keeps its prefix; the signature names the
         // team apart, and securityd appends the application-identifier as it is
