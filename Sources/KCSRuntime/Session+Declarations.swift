@@ -53,18 +53,7 @@ extension Session {
     /// `app BUNDLEID entitlements="PATH"`: the team, app ID and groups come from the file.
     mutating func declareApp(fromEntitlements decl: AppDeclaration, _ file: SourceFile) throws(Diagnostic) {
         guard let path = decl.entitlements else { return }
-        let resolvedPath = loader.resolve(path.text, relativeTo: file.name)
-        let source: SourceFile
-        do throws(LoadError) { source = try loader.read(resolvedPath) } catch {
-            throw Diagnostic(error.code, error.message(for: path.text), file: file, range: path.range,
-                             hint: error.hint(otherwise: "paths in entitlements= are relative to the script"))
-        }
-        let entitlements: Entitlements
-        switch Entitlements.decode(source.bytes) {
-        case .success(let e): entitlements = e
-        case .failure(let e):
-            throw Diagnostic(.malformedEntitlements, "\(path.text): \(e.message)", file: file, range: path.range, hint: e.hint)
-        }
+        let entitlements = try decodedEntitlements(path, file)
         var scriptTeam: String?
         if let t = decl.team {
             if t.text != "none" {
@@ -93,6 +82,25 @@ extension Session {
             applySigning(decl, handle)
         } catch {
             throw worldError(error, file, decl.alias?.range ?? decl.bundleID.range)
+        }
+    }
+
+    /// The entitlements file `path` names, read and decoded once per run
+    /// (``DeclarationFiles``).
+    private mutating func decodedEntitlements(_ path: Name, _ file: SourceFile) throws(Diagnostic) -> Entitlements {
+        let resolvedPath = loader.resolve(path.text, relativeTo: file.name)
+        if let known = declarationFiles.entitlements[resolvedPath] { return known }
+        let source: SourceFile
+        do throws(LoadError) { source = try loader.read(resolvedPath) } catch {
+            throw Diagnostic(error.code, error.message(for: path.text), file: file, range: path.range,
+                             hint: error.hint(otherwise: "paths in entitlements= are relative to the script"))
+        }
+        switch Entitlements.decode(source.bytes) {
+        case .success(let e):
+            declarationFiles.entitlements[resolvedPath] = e
+            return e
+        case .failure(let e):
+            throw Diagnostic(.malformedEntitlements, "\(path.text): \(e.message)", file: file, range: path.range, hint: e.hint)
         }
     }
 

@@ -24,7 +24,7 @@ extension Session {
     /// A setting no level defines is the one exception, a warning: Xcode
     /// expands it to nothing (real projects leave `$(BUNDLE_ID_SUFFIX)` unset
     /// for Release), so the value is the one Xcode builds.
-    func projectApp(_ decl: AppDeclaration, _ file: SourceFile) throws(Diagnostic) -> ProjectApp {
+    mutating func projectApp(_ decl: AppDeclaration, _ file: SourceFile) throws(Diagnostic) -> ProjectApp {
         guard let projectName = decl.project else {
             throw Diagnostic(.invalidDeclaration, "no project= given", file: file, range: decl.bundleID.range)
         }
@@ -32,8 +32,12 @@ extension Session {
         let fileSystem = CaseFoldingFileSystem(LoaderProjectFileSystem(loader: loader))
         var render = ProjectDiagnostics(fileSystem: fileSystem)
         let project: XcodeProject
-        switch XcodeProject.load(loader.resolve(projectName.text, relativeTo: file.name), fileSystem: fileSystem, again: "run the script again") {
-        case .success(let p): project = p
+        let resolvedPath = loader.resolve(projectName.text, relativeTo: file.name)
+        switch declarationFiles.projects[resolvedPath].map({ .success($0) })
+                ?? XcodeProject.load(resolvedPath, fileSystem: fileSystem, again: "run the script again") {
+        case .success(let p):
+            project = p
+            declarationFiles.projects[resolvedPath] = p
         case .failure(let issue):
             throw Diagnostic(.projectUnreadable, issue.message, file: file, range: projectName.range,
                              hint: issue.hint ?? "paths in project= are relative to the script",

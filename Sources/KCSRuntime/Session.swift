@@ -1,4 +1,5 @@
 import KCSSyntax
+import KCSXcodeProject
 import KeychainEngine
 
 /// The last call, kept for expectations and `explain`. A class: every call
@@ -136,6 +137,15 @@ package struct RunBudget {
     }
 }
 
+/// Entitlements files and Xcode projects a run's declarations read, by
+/// resolved path: each is read and decoded once per run. One file named by
+/// 400 `app` lines was decoded 400 times (54 s), and `app … project=` lines
+/// loaded their project each time (found by adversarial testing).
+struct DeclarationFiles: Sendable {
+    var entitlements: [String: Entitlements] = [:]
+    var projects: [String: XcodeProject] = [:]
+}
+
 /// An answer given with `user approves|cancels|fails`, waiting for a prompt.
 package struct PendingAnswer: Sendable {
     package var answer: PromptAnswer
@@ -199,6 +209,8 @@ public struct Session: Sendable {
     var itemCountMemo: Int?
     /// Reads `entitlements="PATH"` files; set by ``run(file:loader:options:observer:)``.
     package var loader: any SourceLoader = FileSystemLoader()
+    /// The files this run's declarations read.
+    var declarationFiles = DeclarationFiles()
 
     public init() {}
 
@@ -212,6 +224,8 @@ public struct Session: Sendable {
     public mutating func run(file: SourceFile, loader: any SourceLoader = FileSystemLoader(),
                              options: RunOptions = RunOptions(), observer: Observer? = nil) -> RunReport {
         self.loader = loader
+        // A file may change between two runs (REPL lines, Markdown blocks).
+        declarationFiles = DeclarationFiles()
         // Kept only when asked: holding it makes the first change of the
         // world copy all of it (per Markdown block, that was quadratic).
         let before: Session? = options.restoresOnSyntaxError ? self : nil
