@@ -233,7 +233,7 @@ public struct BatchRunner: Sendable {
         // A file with errors was not all checked: "0 warnings" read as a
         // clean bill (a Package.swift read as a script; real-project trial 14, D6).
         let errors = outcome.diagnostics.filter { !$0.code.isLint && $0.severity == .error }.count
-        outcome.output = "\(TerminalText.escaped(file.name)): "
+        outcome.output = "\(TerminalText.lineStart(file.name)): "
             + (errors == 0 ? "" : "\(errors) error\(errors == 1 ? "" : "s")" + (warnings == 0 ? "" : ", "))
             + (errors > 0 && warnings == 0 ? "" : "\(warnings) warning\(warnings == 1 ? "" : "s")") + "\n"
         let stopped = outcome.diagnostics.contains { $0.code == .runLimit }
@@ -277,7 +277,7 @@ public struct BatchRunner: Sendable {
         case .call(let c):
             if verbose {
                 let loc = c.file.location(of: c.range.start)
-                outcome.output += "\(TerminalText.escaped(c.file.name)):\(loc.line): \(CallLine.text(c))\n"
+                outcome.output += "\(TerminalText.lineStart(c.file.name)):\(loc.line): \(CallLine.text(c))\n"
             }
         case .output(let text):
             outcome.output += text

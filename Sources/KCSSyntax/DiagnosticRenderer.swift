@@ -17,17 +17,17 @@ public struct DiagnosticRenderer: Sendable {
         let head = paint(sev + ":", d.severity == .error ? "31;1" : d.severity == .warning ? "35;1" : "36;1")
         if let file = d.file, let range = d.range {
             let loc = file.location(of: range.start)
-            out += paint("\(TerminalText.escaped(file.name)):\(loc.line):\(loc.column):", "1") + " \(head) \(message) [\(d.code.rawValue)]\n"
+            out += paint("\(TerminalText.lineStart(file.name)):\(loc.line):\(loc.column):", "1") + " \(head) \(message) [\(d.code.rawValue)]\n"
             out += excerpt(file, range)
         } else if let file = d.file {
-            out += paint("\(TerminalText.escaped(file.name)):", "1") + " \(head) \(message) [\(d.code.rawValue)]\n"
+            out += paint("\(TerminalText.lineStart(file.name)):", "1") + " \(head) \(message) [\(d.code.rawValue)]\n"
         } else {
             out += "kcs: \(head) \(message) [\(d.code.rawValue)]\n"
         }
         for note in d.notes {
             if let file = note.file, let range = note.range {
                 let loc = file.location(of: range.start)
-                out += "\(TerminalText.escaped(file.name)):\(loc.line):\(loc.column): " + paint("note:", "36;1")
+                out += "\(TerminalText.lineStart(file.name)):\(loc.line):\(loc.column): " + paint("note:", "36;1")
                     + " \(TerminalText.escaped(note.message))\n"
             } else {
                 out += "  " + TerminalText.escaped(note.message) + "\n"

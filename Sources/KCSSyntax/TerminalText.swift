@@ -57,6 +57,18 @@ public enum TerminalText {
         return String(out)
     }
 
+    /// A file name as it starts a line of output (`NAME:LINE:COL: error: …`):
+    /// escaped, and after `./` when it begins with a colon, a `#` or a space,
+    /// so no name makes the line a CI runner's command. GitHub Actions reads
+    /// a line that starts `::` as a workflow command (`::error …`,
+    /// `::stop-commands::`), Azure Pipelines one that starts `##vso[` (found
+    /// by adversarial testing: a file named by a pull request).
+    public static func lineStart(_ name: String) -> String {
+        let shown = escaped(name)
+        guard let first = shown.unicodeScalars.first, ":# ".unicodeScalars.contains(first) else { return shown }
+        return "./" + shown
+    }
+
     /// A path as one POSIX shell word, for a command line printed to be
     /// copied (`run it with: kcs run …`): as it is when every character is
     /// one the shell takes literally, else in single quotes (a quote inside

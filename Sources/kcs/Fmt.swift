@@ -36,8 +36,9 @@ struct Fmt: ParsableCommand {
         let renderer = DiagnosticRenderer(colour: colour.enabled())
         var verdict = Verdict.passed
         for path in documents(paths) {
-            // A file name is printed escaped: it may hold control characters.
-            let shown = TerminalText.escaped(path)
+            // A file name is printed escaped: it may hold control characters,
+            // and it starts the line that lists a changed file.
+            let shown = TerminalText.lineStart(path)
             let original: [UInt8]
             do throws(LoadError) {
                 // Standard input only as far as formatting goes: read to the
@@ -96,7 +97,10 @@ struct Fmt: ParsableCommand {
     /// them (sorted; hidden folders such as .git and .build skipped). A
     /// folder that cannot be listed is named as it is, and reading it fails.
     func documents(_ paths: [String]) -> [String] {
-        let walk = FolderWalk(paths) { $0.hasSuffix(".kcs") || isMarkdownPath($0) }
+        let walk = FolderWalk(paths, followsFileLinks: false) { $0.hasSuffix(".kcs") || isMarkdownPath($0) }
+        for link in walk.skippedLinks.sorted() {
+            printError("kcs fmt: \(TerminalText.lineStart(link)): a symbolic link in a folder is not followed; name it to format the file it points to\n")
+        }
         return walk.files + walk.unlisted.keys.sorted()
     }
 

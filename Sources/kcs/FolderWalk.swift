@@ -11,6 +11,8 @@ struct FolderWalk {
     var files: [String] = []
     /// Folders that could not be listed, with why.
     var unlisted: [String: String] = [:]
+    /// Links to documents found in folders and left out (``init(_:followsFileLinks:keep:)``).
+    var skippedLinks: [String] = []
 
     /// Why a folder cannot be listed, or nil when it can.
     static func listError(_ folder: String) -> String? {
@@ -19,7 +21,12 @@ struct FolderWalk {
         return nil
     }
 
-    init(_ paths: [String], keep: (String) -> Bool) {
+    /// `followsFileLinks`: whether a link in a folder to a document counts
+    /// as the document. A reader (`kcs check`) follows it; a writer
+    /// (`kcs fmt`) does not: the link may come from a pull request and point
+    /// at any file the user can write (found by adversarial testing; gofmt
+    /// and rustfmt skip links too). A file named itself is always taken.
+    init(_ paths: [String], followsFileLinks: Bool = true, keep: (String) -> Bool) {
         for path in paths {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -53,7 +60,9 @@ struct FolderWalk {
                     // is not followed (`loop -> .` would never end).
                     if kind == UInt8(DT_LNK) {
                         var info = stat()
-                        if stat(child, &info) == 0, info.st_mode & S_IFMT == S_IFREG { kind = UInt8(DT_REG) }
+                        if stat(child, &info) == 0, info.st_mode & S_IFMT == S_IFREG {
+                            if followsFileLinks { kind = UInt8(DT_REG) } else if keep(child) { skippedLinks.append(child) }
+                        }
                     }
                     if kind == UInt8(DT_DIR) {
                         pending.append(child)

@@ -9,6 +9,11 @@ import KCSSyntax
 @main
 enum Main {
     static func main() {
+        // Past a file-size limit (`ulimit -f`) a write fails with EFBIG and
+        // the writer reports it and removes its temporary file; the default
+        // SIGXFSZ killed the process mid-write and left the file behind
+        // (found by adversarial testing).
+        signal(SIGXFSZ, SIG_IGN)
         if let settings = RunSettings(fastPath: CommandLine.arguments.dropFirst()) {
             // Everything is written (one write per file): exit at once.
             exit(ExitStatus(settings.run()).rawValue)

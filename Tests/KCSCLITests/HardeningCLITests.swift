@@ -132,6 +132,59 @@ struct HardeningCLITests {
         }
     }
 
+    /// Adversarial 20, E1: a file's name starts the lines about it
+    /// (`NAME:LINE:COL: error`, `-v` call lines, the lint summary, a changed
+    /// file of `kcs fmt`): a name from a pull request such as
+    /// `::stop-commands::x.kcs` made them GitHub workflow commands.
+    @Test func fileNamesCannotStartWorkflowCommands() throws {
+        let bad = "team SKMME9E2Y8\nbogus\n", call = "team SKMME9E2Y8\napp com.a.A\nas A add generic-password account=\"x\"\n"
+        try Self.folder(["::stop-commands::off.kcs": bad, "::error file=README.md::x.kcs": call, "##vso[task.complete]y.kcs": bad,
+                         "::notice::hi.md": "# x\n```kcs\n" + bad + "```\n", "fmt/::warning::f.kcs": "team   SKMME9E2Y8\n"]) { dir in
+            for arguments in [["run", "-v", "::stop-commands::off.kcs", "::error file=README.md::x.kcs", "##vso[task.complete]y.kcs"],
+                              ["check", "::notice::hi.md"], ["lint", "::stop-commands::off.kcs", "::error file=README.md::x.kcs"],
+                              ["fmt", "fmt"]] {
+                let out = try BinaryRunner.run(arguments, environment: ["GITHUB_ACTIONS": "true"], directory: dir)
+                let lines = (out.stdout + "\n" + out.stderr).components(separatedBy: "\n")
+                // kcs's own annotations encode the name (`file=%3A%3A…`).
+                let forged = lines.filter { ($0.hasPrefix("::") && !$0.hasPrefix("::error file=")) || $0.hasPrefix("##")
+                                              || ($0.hasPrefix("::error file=") && $0.dropFirst(13).prefix { $0 != "," }.contains(":")) }
+                #expect(forged.isEmpty, "\(arguments): \(forged)")
+                #expect(lines.contains { $0.hasPrefix("./::") || $0.hasPrefix("./##") || $0.hasPrefix("fmt/::") }, "\(arguments): \(lines)")
+            }
+        }
+    }
+
+    /// Adversarial 20, L3: past `ulimit -f` the signal killed `kcs fmt`
+    /// mid-write, with no message, and left its temporary file behind.
+    @Test func aFileSizeLimitIsAnErrorNotASignal() throws {
+        let script = String(repeating: "as   A   add generic-password account=\"x\"\n", count: 400)
+        try Self.folder(["big.kcs": "team SKMME9E2Y8\napp com.a.A\n" + script]) { dir in
+            let out = try BinaryRunner.run(["-c", "ulimit -f 8; exec \"$0\" fmt big.kcs", BinaryRunner.binary.path],
+                                           executable: URL(fileURLWithPath: "/bin/sh"), directory: dir)
+            #expect(out.status != 0 && out.status < 128, "\(out.status) \(out.stderr)")
+            #expect(out.stderr.contains("big.kcs") && out.stderr.contains("File too large"), "\(out.stderr)")
+            let left = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+            #expect(left == ["big.kcs"], "\(left)")
+            #expect(try String(contentsOf: dir.appendingPathComponent("big.kcs"), encoding: .utf8).hasSuffix(script))
+        }
+    }
+
+    /// Adversarial 20, L4: `kcs fmt DIR` wrote through a link in DIR to a
+    /// file outside it; a link named on the command line is still followed.
+    @Test func fmtOfAFolderDoesNotWriteThroughLinks() throws {
+        let messy = "team    SKMME9E2Y8\n"
+        try Self.folder(["outside.kcs": messy, "d/own.kcs": messy]) { dir in
+            try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("d/link.kcs").path,
+                                                       withDestinationPath: "../outside.kcs")
+            let out = try BinaryRunner.run(["fmt", "d"], directory: dir)
+            #expect(out.stderr.contains("d/link.kcs: a symbolic link in a folder is not followed"), "\(out.stderr)")
+            #expect(try String(contentsOf: dir.appendingPathComponent("outside.kcs"), encoding: .utf8) == messy)
+            #expect(try String(contentsOf: dir.appendingPathComponent("d/own.kcs"), encoding: .utf8) == "team SKMME9E2Y8\n")
+            _ = try BinaryRunner.run(["fmt", "d/link.kcs"], directory: dir)
+            #expect(try String(contentsOf: dir.appendingPathComponent("outside.kcs"), encoding: .utf8) == "team SKMME9E2Y8\n")
+        }
+    }
+
     /// Adversarial 18, P1: a path is read up to its first NUL by the system,
     /// so `include "base.kcs\u{0}x"` ran base.kcs; with `--untrusted` too.
     @Test func aPathHoldingANulIsRefused() throws {
