@@ -64,6 +64,23 @@ public enum ItemAttribute: UInt8, Sendable, Hashable, CaseIterable, Comparable {
         }
     }
 
+    /// The type of the attribute's SQLite column on a device
+    /// (SecItemSchema.c: `Blob` lines 84, 103-104, 111-114, 116-117,
+    /// 119-120, 138; `Data` lines 125-127, 129, 137; `Number` lines 100,
+    /// 105, 118, 121, 123, 133, 139-140, 157-158; `Date` lines 141-142).
+    /// What a column keeps of a value the SecItem API gives, and how two
+    /// values compare, follow from it (``AttributeValue``).
+    public var column: AttributeColumn {
+        switch self {
+        case .issuer, .serialNumber, .publicKeyHash, .applicationLabel: .data
+        case .startDate, .endDate: .date
+        case .creator, .type, .protocol, .port, .certificateType, .keyClass, .keyType, .keySizeInBits,
+             .effectiveKeySize: .number
+        case .service, .account, .label, .generic, .comment, .description, .server, .path, .securityDomain,
+             .authenticationType, .applicationTag: .blob
+        }
+    }
+
     /// The classes an attribute belongs to (SecItemSchema.c).
     /// The attribute a class reads this one as. kSecAttrType and
     /// kSecAttrKeyType are one dictionary key, "type" (SecItemConstants.c
@@ -179,6 +196,25 @@ public struct EnumeratedValue: Sendable, Hashable {
     }
 }
 
+/// The type a device's schema gives an attribute's column
+/// (SecItemSchema.c `SECDB_ATTR(…, Blob|Data|Number|Date, …)`; SecItemDb.c
+/// `SecDbGetKindSQL`, lines 102-128, declares them BLOB, BLOB, INTEGER and
+/// REAL).
+public enum AttributeColumn: Sendable, Hashable {
+    /// `copyBlob` (SecDbItem.c lines 108-119) keeps a CFData, a CFString or
+    /// a CFNumber as it is, and SQLite converts nothing in a BLOB column:
+    /// text, bytes and a number are three kinds of value.
+    case blob
+    /// `copyData` (SecDbItem.c lines 84-105) turns a CFString into its
+    /// UTF-8 bytes: a String and a Data with the same bytes are one value.
+    case data
+    /// `copyNumber` (SecDbItem.c lines 131-151) reads a string that prints
+    /// back as the same Int32 as that number and keeps any other string.
+    case number
+    /// `copyDate` (SecDbItem.c lines 154-160) takes a CFDate only.
+    case date
+}
+
 /// The kind of value an attribute takes.
 public enum AttributeValueKind: Sendable, Hashable {
     case string
@@ -196,11 +232,61 @@ public enum AttributeValueKind: Sendable, Hashable {
 /// `SecDbBindObject`) and SQLite's default BINARY collation compares bytes,
 /// so "é" (U+00E9) and "e" + U+0301 are different accounts. Swift's `==` on
 /// String would equate them; ``AttributeText`` is bytes.
+///
+/// A script writes every value as text, so its values are `.string`,
+/// `.integer` and `.date` alone. The SecItem API (KCSSecItem) also gives
+/// the two kinds below, which keep the type a device stores: a device
+/// binds a CFString as TEXT and a CFData as a BLOB (`SecDbBindObject`,
+/// OSX/utilities/SecDb.c lines 1575-1583), and SQLite never equates a TEXT
+/// with a BLOB or either with an INTEGER, in a `WHERE` clause or in the
+/// primary key's `UNIQUE` index (SecItemDb.c lines 131-136). So in a Blob column
+/// (``AttributeColumn/blob``) `"alice"`, the bytes of "alice" and 42 are
+/// three values (conformance audit 15, F1 and F2).
 public enum AttributeValue: Sendable, Hashable, CustomStringConvertible {
     case string(AttributeText)
     case integer(Int)
     /// Seconds since 2001-01-01T00:00:00Z (CFAbsoluteTime, as a CFDate holds it).
     case date(Double)
+    /// A CFData kept as bytes in a Blob column (`copyBlob`, SecDbItem.c
+    /// lines 108-119), bound as a BLOB: never equal to a `.string` of the
+    /// same bytes, but for the empty value, which `SecDbBindObject` binds as
+    /// the text '' (SecDb.c lines 1578-1582), so empty data and "" are one
+    /// value (and one key). SecItem API only.
+    case bytes(AttributeText)
+    /// A CFString kept as it is where kcs's own values are not text: in a
+    /// Number column, a string that is no number (`copyNumber`, SecDbItem.c
+    /// lines 139-147: "If a string converted to an int isn't equal to the
+    /// int printed as a string, return a CFStringRef instead"), and in an
+    /// enumerated attribute a string that is none of its constants
+    /// (`kSecAttrProtocol: "https"`). Stored as TEXT; equal only to the same
+    /// text given the same way, never to a value a script writes (whose
+    /// `.string` is an enumerated value's short name there). SecItem API only.
+    case verbatim(AttributeText)
+
+    /// Equality as SQLite compares the bound values: by kind, then by
+    /// bytes or number; `.bytes` and `.string` meet only when both are
+    /// empty (``bytes(_:)``).
+    public static func == (a: AttributeValue, b: AttributeValue) -> Bool {
+        switch (a, b) {
+        case let (.string(x), .string(y)): x == y
+        case let (.integer(x), .integer(y)): x == y
+        case let (.date(x), .date(y)): x == y
+        case let (.bytes(x), .bytes(y)), let (.verbatim(x), .verbatim(y)): x == y
+        case let (.bytes(x), .string(y)), let (.string(y), .bytes(x)): x.isEmpty && y.isEmpty
+        default: false
+        }
+    }
+
+    public func hash(into h: inout Hasher) {
+        switch self {
+        case .string(let t): h.combine(0 as UInt8); h.combine(t)
+        case .integer(let i): h.combine(1 as UInt8); h.combine(i)
+        case .date(let d): h.combine(2 as UInt8); h.combine(d)
+        // Empty bytes hash as the empty string they equal.
+        case .bytes(let t): h.combine(t.isEmpty ? 0 as UInt8 : 3); h.combine(t)
+        case .verbatim(let t): h.combine(4 as UInt8); h.combine(t)
+        }
+    }
 
     /// As a script writes it: a string in quotes with `\"` and `\\`, so a
     /// value holding a quote is not read as two attributes (found by
@@ -216,6 +302,9 @@ public enum AttributeValue: Sendable, Hashable, CustomStringConvertible {
             return out + "\""
         case .integer(let i): return String(i)
         case .date(let seconds): return "\"" + Self.dateText(seconds) + "\""
+        // No script writes these; a message tells them from text.
+        case .bytes(let t): return "Data(" + AttributeValue.string(t).description + ")"
+        case .verbatim(let t): return "String(" + AttributeValue.string(t).description + ")"
         }
     }
 
@@ -293,11 +382,43 @@ public enum AttributeValue: Sendable, Hashable, CustomStringConvertible {
     /// A string given for a number attribute, as securityd's `copyNumber`
     /// (SecDbItem.c line 131) reads it: `CFStringGetIntValue`, kept only
     /// when the number prints back as the same text, so "443" is 443 and
-    /// "0443", "+1" or "4e2" are not numbers (a device would keep them as
-    /// text; kcs refuses them).
+    /// "0443", "+1" or "4e2" are not numbers (a device keeps them as text,
+    /// which SQLite reads as a number: ``sqliteReadsAsNumber(_:)``; kcs
+    /// refuses them).
     public static func number(fromText text: String) -> Int? {
         guard let n = Int32(text), String(n) == text else { return nil }
         return Int(n)
+    }
+
+    /// Whether SQLite's INTEGER affinity turns this text into a number when
+    /// it is stored or compared in a Number column (sqlite3AtoF: optional
+    /// spaces, a sign, digits with an optional point, an optional exponent,
+    /// spaces; hexadecimal is not read). A string ``number(fromText:)``
+    /// does not take but this does ("0443", "+1", "1.5") is a number on a
+    /// device that kcs does not model.
+    public static func sqliteReadsAsNumber(_ text: String) -> Bool {
+        let b = Array(text.utf8)
+        func isSpace(_ c: UInt8) -> Bool { c == 0x20 || (0x09...0x0D).contains(c) }
+        func isDigit(_ c: UInt8) -> Bool { (0x30...0x39).contains(c) }
+        var i = 0, end = b.count
+        while i < end, isSpace(b[i]) { i += 1 }
+        while end > i, isSpace(b[end - 1]) { end -= 1 }
+        if i < end, b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") { i += 1 }
+        var digits = 0
+        while i < end, isDigit(b[i]) { i += 1; digits += 1 }
+        if i < end, b[i] == UInt8(ascii: ".") {
+            i += 1
+            while i < end, isDigit(b[i]) { i += 1; digits += 1 }
+        }
+        guard digits > 0 else { return false }
+        if i < end, b[i] == UInt8(ascii: "e") || b[i] == UInt8(ascii: "E") {
+            i += 1
+            if i < end, b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") { i += 1 }
+            var exponent = 0
+            while i < end, isDigit(b[i]) { i += 1; exponent += 1 }
+            guard exponent > 0 else { return false }
+        }
+        return i == end
     }
 
     /// The value a primary-key attribute the add left out has: the empty
