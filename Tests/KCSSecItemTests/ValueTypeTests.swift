@@ -174,9 +174,9 @@ struct ValueTypeTests {
         #expect(one.add(password()) == errSecSuccess)
     }
 
-    /// The Mac's file-based keychain turns a String or a Data into the
-    /// attribute's bytes and refuses other types (SecItem.cpp lines
-    /// 1564-1585): there the two are one value, and a number is errSecParam.
+    /// The Mac's file-based keychain stores attributes as bytes (SecItem.cpp
+    /// lines 1396-1450): there a String and a Data are one value, and kcs
+    /// refuses a number, as before.
     @Test("the Mac's file keychain compares bytes")
     func fileKeychainBytes() {
         let one = standardWorld(platform: "macos 15").client("One")
