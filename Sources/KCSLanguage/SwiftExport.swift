@@ -310,9 +310,6 @@ public struct SwiftExporter: Sendable {
             switch v {
             case .integer(let i): return String(i)
             case .date(let seconds): return "Date(timeIntervalSinceReferenceDate: \(seconds))"
-            // Only the SecItem API gives these; a script's values never hold them.
-            case .bytes(let text): return "Data(\(literal(text.string)).utf8)"
-            case .verbatim(let text): return literal(text.string)
             case .string(let text):
                 let s = text.string
                 if case .enumerated(let values) = a.valueKind, let e = values.first(where: { $0.short == s }) {

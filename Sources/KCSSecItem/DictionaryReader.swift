@@ -204,7 +204,7 @@ enum DictionaryReader {
             // `copyBlob` (SecDbItem.c lines 108-119) keeps a string, a data
             // or a number, each as its own kind; a Boolean is none of them.
             if let text = string(value) { return enumeratedOrText(attribute, text) }
-            if let bytes = bytes(value) { return bytes.withUnsafeBufferPointer { .bytes(AttributeText(bytes: $0)) } }
+            if let bytes = bytes(value) { return bytes.withUnsafeBufferPointer { .string(AttributeText(bytes: $0, kind: .bytes)) } }
             return integer(value).map(AttributeValue.integer)
         case .number:
             // copyNumber turns a Boolean into 0 or 1 (SecDbItem.c line 136).
@@ -219,7 +219,7 @@ enum DictionaryReader {
             // SQLite reads it as one ("0443", "1.5"): such a value matches
             // numbers kcs cannot tell, so kcs refuses it (a kcs decision).
             if AttributeValue.sqliteReadsAsNumber(text) { return nil }
-            return .verbatim(AttributeText(text))
+            return .string(AttributeText(text, kind: .verbatim))
         }
     }
 
@@ -239,10 +239,12 @@ enum DictionaryReader {
         case .string: guard ByteCodec.bytes(of: value) != nil else { return nil }
         case .integer, .date: break
         }
-        switch attributeValue(attribute, value) {
-        case .bytes(let t)?: return .string(AttributeText(ByteCodec.encode(t.withBytes { Array($0) })))
-        case .verbatim?: return nil
-        case let v: return v
+        let v = attributeValue(attribute, value)
+        guard case .string(let t)? = v else { return v }
+        switch t.kind {
+        case .text: return v
+        case .bytes: return .string(AttributeText(ByteCodec.encode(t.withBytes { Array($0) })))
+        case .verbatim: return nil
         }
     }
 
@@ -258,11 +260,11 @@ enum DictionaryReader {
 
     /// A string for a Blob column: an enumerated attribute's constant by its
     /// short name, any other string of such an attribute as given
-    /// (`.verbatim`), and plain text otherwise.
+    /// (``AttributeText/Kind/verbatim``), and plain text otherwise.
     private static func enumeratedOrText(_ attribute: ItemAttribute, _ text: String) -> AttributeValue {
         guard case .enumerated(let values) = attribute.valueKind else { return .string(AttributeText(text)) }
         if let v = values.first(where: { $0.constant == text }) { return .string(AttributeText(v.stored)) }
-        return .verbatim(AttributeText(text))
+        return .string(AttributeText(text, kind: .verbatim))
     }
 
     /// A number for a Number column: an enumerated attribute's constant

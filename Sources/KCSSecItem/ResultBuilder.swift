@@ -101,7 +101,9 @@ enum ResultBuilder {
     /// A stored value as the framework returns it: the type it was given
     /// in, which a device keeps in the item's encrypted attributes and reads
     /// back from a column by the stored type (SecDbItem.c lines 1062-1078:
-    /// SQLITE_TEXT a CFString, SQLITE_BLOB a CFData). `Int` for a number,
+    /// SQLITE_TEXT a CFString, SQLITE_BLOB a CFData; empty data is kept as
+    /// the empty text, ``AttributeText/init(bytes:kind:)``, and comes back
+    /// a String). `Int` for a number,
     /// the constant name of an enumerated value, `Data` for bytes and for
     /// any value of a Data column (`copyData` stores bytes, SecDbItem.c
     /// lines 74-87, and an absent one is empty data, `query_pre_add`,
@@ -113,11 +115,12 @@ enum ResultBuilder {
             return i
         case .date(let seconds):
             return Date(timeIntervalSinceReferenceDate: seconds)
-        case .bytes(let text):
-            return text.withBytes { Data($0) }
-        case .verbatim(let text):
-            return text.string
         case .string(let text):
+            switch text.kind {
+            case .bytes: return text.withBytes { Data($0) }
+            case .verbatim: return text.string
+            case .text: break
+            }
             let s = text.string
             if case .enumerated(let values) = attribute.valueKind,
                let v = values.first(where: { $0.short == s }) {

@@ -233,74 +233,22 @@ public enum AttributeValueKind: Sendable, Hashable {
 /// so "é" (U+00E9) and "e" + U+0301 are different accounts. Swift's `==` on
 /// String would equate them; ``AttributeText`` is bytes.
 ///
-/// A script writes every value as text, so its values are `.string`,
-/// `.integer` and `.date` alone. The SecItem API (KCSSecItem) also gives
-/// the two kinds below, which keep the type a device stores: a device
+/// A script writes every value as text (of kind ``AttributeText/Kind/text``).
+/// The SecItem API (KCSSecItem) also gives the other kinds of text, which
+/// keep the type a device stores, and numbers in Blob columns: a device
 /// binds a CFString as TEXT and a CFData as a BLOB (`SecDbBindObject`,
 /// OSX/utilities/SecDb.c lines 1575-1583), and SQLite never equates a TEXT
 /// with a BLOB or either with an INTEGER, in a `WHERE` clause or in the
 /// primary key's `UNIQUE` index (SecItemDb.c lines 131-136). So in a Blob column
 /// (``AttributeColumn/blob``) `"alice"`, the bytes of "alice" and 42 are
-/// three values (conformance audit 15, F1 and F2).
+/// three values (conformance audit 15, F1 and F2). Text keeps that type
+/// as its ``AttributeText/Kind``, in the words it is compared by, so a
+/// comparison costs what it did before values had types.
 public enum AttributeValue: Sendable, Hashable, CustomStringConvertible {
     case string(AttributeText)
     case integer(Int)
     /// Seconds since 2001-01-01T00:00:00Z (CFAbsoluteTime, as a CFDate holds it).
     case date(Double)
-    /// A CFData kept as bytes in a Blob column (`copyBlob`, SecDbItem.c
-    /// lines 108-119), bound as a BLOB: never equal to a `.string` of the
-    /// same bytes, but for the empty value, which `SecDbBindObject` binds as
-    /// the text '' (SecDb.c lines 1578-1582), so empty data and "" are one
-    /// value (and one key). SecItem API only.
-    case bytes(AttributeText)
-    /// A CFString kept as it is where kcs's own values are not text: in a
-    /// Number column, a string that is no number (`copyNumber`, SecDbItem.c
-    /// lines 139-147: "If a string converted to an int isn't equal to the
-    /// int printed as a string, return a CFStringRef instead"), and in an
-    /// enumerated attribute a string that is none of its constants
-    /// (`kSecAttrProtocol: "https"`). Stored as TEXT; equal only to the same
-    /// text given the same way, never to a value a script writes (whose
-    /// `.string` is an enumerated value's short name there). SecItem API only.
-    case verbatim(AttributeText)
-
-    /// Equality as SQLite compares the bound values: by kind, then by
-    /// bytes or number; `.bytes` and `.string` meet only when both are
-    /// empty (``bytes(_:)``).
-    /// Inlined as the synthesized one was: a call per comparison cost the
-    /// 20,000-call workload 0.6% more instructions (callgrind).
-    @inline(__always)
-    public static func == (a: AttributeValue, b: AttributeValue) -> Bool {
-        switch a {
-        case .string(let x):
-            if case .string(let y) = b { return x == y }
-            if case .bytes(let y) = b { return x.isEmpty && y.isEmpty }
-            return false
-        case .integer(let x):
-            if case .integer(let y) = b { return x == y }
-            return false
-        case .date(let x):
-            if case .date(let y) = b { return x == y }
-            return false
-        case .bytes(let x):
-            if case .bytes(let y) = b { return x == y }
-            if case .string(let y) = b { return x.isEmpty && y.isEmpty }
-            return false
-        case .verbatim(let x):
-            if case .verbatim(let y) = b { return x == y }
-            return false
-        }
-    }
-
-    public func hash(into h: inout Hasher) {
-        switch self {
-        case .string(let t): h.combine(0 as UInt8); h.combine(t)
-        case .integer(let i): h.combine(1 as UInt8); h.combine(i)
-        case .date(let d): h.combine(2 as UInt8); h.combine(d)
-        // Empty bytes hash as the empty string they equal.
-        case .bytes(let t): h.combine(t.isEmpty ? 0 as UInt8 : 3); h.combine(t)
-        case .verbatim(let t): h.combine(4 as UInt8); h.combine(t)
-        }
-    }
 
     /// As a script writes it: a string in quotes with `\"` and `\\`, so a
     /// value holding a quote is not read as two attributes (found by
@@ -313,12 +261,15 @@ public enum AttributeValue: Sendable, Hashable, CustomStringConvertible {
                 if c == "\"" || c == "\\" { out.unicodeScalars.append("\\") }
                 out.unicodeScalars.append(c)
             }
-            return out + "\""
+            out += "\""
+            // No script writes the other kinds; a message tells them from text.
+            switch s.kind {
+            case .text: return out
+            case .bytes: return "Data(" + out + ")"
+            case .verbatim: return "String(" + out + ")"
+            }
         case .integer(let i): return String(i)
         case .date(let seconds): return "\"" + Self.dateText(seconds) + "\""
-        // No script writes these; a message tells them from text.
-        case .bytes(let t): return "Data(" + AttributeValue.string(t).description + ")"
-        case .verbatim(let t): return "String(" + AttributeValue.string(t).description + ")"
         }
     }
 
@@ -461,14 +412,35 @@ public enum AttributeValue: Sendable, Hashable, CustomStringConvertible {
 /// word operations; a longer text is held once in a shared buffer.
 public struct AttributeText: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
     /// Bytes 0-7 and 8-14 (little-endian, zero-padded). The top byte of
-    /// `w1` is the count (0…15), or `longMark` when the bytes are in `long`
-    /// (then the words hold its first 15 bytes, so most unequal texts
-    /// differ there).
+    /// `w1` is the count (0…15) in its low four bits, or `longMark` when
+    /// the bytes are in `long` (then the words hold its first 15 bytes, so
+    /// most unequal texts differ there), and the ``Kind`` in bits 4-5.
     let w0: UInt64
     let w1: UInt64
     private let long: Long?
 
-    private static let longMark: UInt64 = 0xFF
+    private static let longMark: UInt64 = 0x80
+
+    /// What a device stored the value as (``AttributeValue``). Part of the
+    /// words, so texts of two kinds are unequal and hash apart with no
+    /// further test. A script's values are all `.text`.
+    public enum Kind: UInt8, Sendable {
+        /// A CFString bound as TEXT (`SecDbBindObject`, SecDb.c lines
+        /// 1575-1577), and every value a script writes.
+        case text = 0
+        /// A non-empty CFData a Blob column keeps as bytes (`copyBlob`,
+        /// SecDbItem.c lines 108-119), bound as a BLOB (SecDb.c lines
+        /// 1578-1581). SecItem API only.
+        case bytes = 1
+        /// A CFString kept as it is where kcs's own values are not text: in
+        /// a Number column a string that is no number (`copyNumber`,
+        /// SecDbItem.c lines 139-147: "If a string converted to an int
+        /// isn't equal to the int printed as a string, return a CFStringRef
+        /// instead"), and in an enumerated attribute a string that is none
+        /// of its constants (`kSecAttrProtocol: "https"`; a script's value
+        /// there is a constant's short name). SecItem API only.
+        case verbatim = 2
+    }
     private final class Long: Sendable {
         let bytes: [UInt8]
         init(_ bytes: [UInt8]) { self.bytes = bytes }
@@ -489,7 +461,7 @@ public struct AttributeText: Sendable, Hashable, CustomStringConvertible, Expres
 
     public init(stringLiteral value: String) { self.init(value) }
 
-    /// These bytes (a script's, as written between quotes).
+    /// These bytes (a script's, as written between quotes), as text.
     public init(bytes b: UnsafeBufferPointer<UInt8>) {
         let n = b.count
         var words: (UInt64, UInt64) = (0, 0)
@@ -508,10 +480,31 @@ public struct AttributeText: Sendable, Hashable, CustomStringConvertible, Expres
         }
     }
 
-    /// Whether the bytes are held in place (15 or fewer).
-    var isInline: Bool { w1 >> 56 != Self.longMark }
+    /// These bytes, of `kind` (the SecItem API's; a script's text is made
+    /// by ``init(bytes:)``, at no cost for the kind). Empty bytes are text
+    /// whatever the kind: `SecDbBindObject` binds an empty CFData as the
+    /// text '' (SecDb.c lines 1578-1582), so empty data and "" are one
+    /// value (and one key).
+    public init(bytes b: UnsafeBufferPointer<UInt8>, kind: Kind) {
+        let text = AttributeText(bytes: b)
+        w0 = text.w0
+        w1 = b.isEmpty ? text.w1 : text.w1 | UInt64(kind.rawValue) << 60
+        long = text.long
+    }
 
-    public var count: Int { isInline ? Int(w1 >> 56) : long.unsafelyUnwrapped.bytes.count }
+    /// The UTF-8 bytes of `string`, of `kind`.
+    public init(_ string: String, kind: Kind) {
+        var s = string
+        self = s.withUTF8 { AttributeText(bytes: $0, kind: kind) }
+    }
+
+    /// Whether the bytes are held in place (15 or fewer).
+    var isInline: Bool { w1 >> 63 == 0 }
+
+    public var count: Int { isInline ? Int(w1 >> 56 & 0x0F) : long.unsafelyUnwrapped.bytes.count }
+
+    /// What a device stored the value as.
+    public var kind: Kind { Kind(rawValue: UInt8(truncatingIfNeeded: w1 >> 60 & 0x3)).unsafelyUnwrapped }
     public var isEmpty: Bool { count == 0 }
 
     /// Calls `body` with the bytes.

@@ -661,13 +661,6 @@ struct KeyFingerprint {
         case .date(let seconds):
             // -0 and 0 are one instant, and equal: one fingerprint.
             add(word: (seconds == 0 ? 0 : seconds).bitPattern ^ 3 << 60)
-        case .bytes(let t):
-            // Empty bytes equal the empty string: one fingerprint.
-            add(text: t)
-            if !t.isEmpty { add(word: 4 << 60) }
-        case .verbatim(let t):
-            add(text: t)
-            add(word: 5 << 60)
         }
     }
 
