@@ -164,6 +164,21 @@ struct ValueTypeTests {
         #expect(one.find([kSecClass: kSecClassKey, kSecAttrKeyType: 5]).0 == errSecItemNotFound)
     }
 
+    /// A key type given as a string that is no constant ("rsa" is not
+    /// kSecAttrKeyTypeRSA, which is "42") is a type the client cannot make
+    /// a key of (SecKey.m lines 1480, 1555): no reference.
+    @Test("a key type that is no constant makes no reference")
+    func verbatimKeyType() {
+        let one = standardWorld().client("One")
+        #expect(one.add([kSecClass: kSecClassKey, kSecAttrApplicationTag: "a", kSecAttrKeyClass: kSecAttrKeyClassPrivate,
+                         kSecAttrKeyType: "rsa", kSecValueData: Data("k".utf8)]) == errSecSuccess)
+        #expect(one.add([kSecClass: kSecClassKey, kSecAttrApplicationTag: "b", kSecAttrKeyClass: kSecAttrKeyClassPrivate,
+                         kSecAttrKeyType: kSecAttrKeyTypeRSA, kSecValueData: Data("k".utf8)]) == errSecSuccess)
+        let (s, none) = one.find([kSecClass: kSecClassKey, kSecAttrApplicationTag: "a", kSecReturnRef: true])
+        #expect(s == errSecSuccess && none == nil)
+        #expect(one.find([kSecClass: kSecClassKey, kSecAttrApplicationTag: "b", kSecReturnRef: true]).1 is SecItemReference)
+    }
+
     /// An update's changes keep their type too: the account changed to
     /// bytes is no longer found by its text.
     @Test("an update stores the type it is given")
