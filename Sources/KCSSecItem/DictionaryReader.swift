@@ -53,7 +53,10 @@ enum DictionaryReader {
     /// takes data only (SecDbQuery.c `query_set_data`, line 752:
     /// errSecItemInvalidValue, that is errSecParam); only the Mac's
     /// file-based keychain converts a string on add (SecItem.cpp line 3002).
-    static func read(_ dictionary: [String: Any], stringData: Bool = false) -> Result<ItemSpec, Refusal> {
+    /// `fileKeychain`: the call goes to the Mac's file-based keychain,
+    /// whose attributes are bytes (``fileKeychainValue(_:_:)``).
+    static func read(_ dictionary: [String: Any], stringData: Bool = false,
+                     fileKeychain: Bool = false) -> Result<ItemSpec, Refusal> {
         if !stringData, let value = dictionary[kSecValueData], value is String || value is Substring {
             return .failure(Refusal(status: .param))
         }
@@ -62,7 +65,7 @@ enum DictionaryReader {
         // two faults always reports the same one.
         for key in dictionary.keys.sorted() {
             guard let value = dictionary[key] else { continue }
-            if let status = apply(key, value, to: &spec) { return .failure(Refusal(status: status)) }
+            if let status = apply(key, value, to: &spec, fileKeychain: fileKeychain) { return .failure(Refusal(status: status)) }
         }
         // SecItem.m SecItemAuthCopyParams (lines 1594-1606): kSecUseAuthenticationUI
         // when present, else kSecUseNoAuthenticationUI equal to true means
@@ -78,7 +81,7 @@ enum DictionaryReader {
     }
 
     /// Reads one entry into `spec`; the failing status, if any.
-    private static func apply(_ key: String, _ value: Any, to spec: inout ItemSpec) -> KeychainStatus? {
+    private static func apply(_ key: String, _ value: Any, to spec: inout ItemSpec, fileKeychain: Bool) -> KeychainStatus? {
         if key.utf8.count < 4 { return .param }
         if unmodelled.contains(key) { return .unimplemented }
         switch key {
@@ -154,7 +157,8 @@ enum DictionaryReader {
             break
         default:
             if let attribute = attributesByName[key] {
-                guard let v = attributeValue(attribute, value) else { return .param }
+                let v = fileKeychain ? fileKeychainValue(attribute, value) : attributeValue(attribute, value)
+                guard let v else { return .param }
                 spec.attributes[attribute] = v
             } else if key.hasPrefix("kSecMatch") || key.hasPrefix("kSecReturn") || key.hasPrefix("kSecUse")
                         || key.hasPrefix("kSecValue") || key.hasPrefix("kSecClass") {
@@ -172,9 +176,13 @@ enum DictionaryReader {
         return Int(exactly: i)
     }
 
-    /// The engine's value for an attribute, or nil for a value of the wrong type.
+    /// The engine's value for an attribute, or nil for a value of the wrong
+    /// type: what securityd's conversion for the attribute's column keeps
+    /// of the value (SecDbQuery.c `query_add_attribute_with_desc`, lines
+    /// 287-310, the same for an add, a query and the changes of an update),
+    /// with its type where the column keeps one (``AttributeValue``).
     static func attributeValue(_ attribute: ItemAttribute, _ value: Any) -> AttributeValue? {
-        switch attribute.valueKind {
+        switch attribute.column {
         case .date:
             // A device takes a `Date` only (SecDbItem.c `copyDate`, line 154:
             // CFDateGetTypeID, else errSecItemInvalidValue, that is errSecParam).
@@ -183,22 +191,93 @@ enum DictionaryReader {
             // and found by no query (a kcs decision; found by adversarial testing).
             guard let date = value as? Date, date.timeIntervalSinceReferenceDate.isFinite else { return nil }
             return .date(date.timeIntervalSinceReferenceDate)
-        case .string:
+        case .data:
             // The client takes the issuer as data only (SecItem.m
             // SecItemAttributesPrepare, line 1447: CFCastWithError(CFData)).
-            if attribute == .issuer, value is String || value is Substring { return nil }
-            // Strings and bytes alike (kSecAttrGeneric, kSecAttrApplicationTag
-            // and others are CFData on Apple platforms).
+            if attribute == .issuer, bytes(value) == nil { return nil }
+            // `copyData` (SecDbItem.c lines 74-87): a string's UTF-8 bytes,
+            // a number's four bytes as an SInt32 (kcs refuses one that does
+            // not fit, whose conversion is lossy).
+            if let n = integer(value) {
+                guard let n32 = Int32(exactly: n) else { return nil }
+                return .string(AttributeText(ByteCodec.encode(withUnsafeBytes(of: n32.littleEndian) { Array($0) })))
+            }
             guard let bytes = ByteCodec.bytes(of: value) else { return nil }
             return .string(AttributeText(ByteCodec.encode(bytes)))
-        case .integer:
-            if let text = value as? String { return AttributeValue.number(fromText: text).map(AttributeValue.integer) }
-            // copyNumber turns a Boolean into 0 or 1 (SecDbItem.c line 136).
-            if let b = value as? Bool { return .integer(b ? 1 : 0) }
+        case .blob:
+            // `copyBlob` (SecDbItem.c lines 108-119) keeps a string, a data
+            // or a number, each as its own kind; a Boolean is none of them.
+            if let text = string(value) { return enumeratedOrText(attribute, text) }
+            if let bytes = bytes(value) { return bytes.withUnsafeBufferPointer { .string(AttributeText(bytes: $0, kind: .bytes)) } }
             return integer(value).map(AttributeValue.integer)
-        case .enumerated(let values):
-            guard let name = value as? String, let v = values.first(where: { $0.constant == name }) else { return nil }
-            return .string(AttributeText(v.stored))
+        case .number:
+            // copyNumber turns a Boolean into 0 or 1 (SecDbItem.c line 136).
+            if let b = value as? Bool { return number(attribute, b ? 1 : 0) }
+            if let n = integer(value) { return number(attribute, n) }
+            guard let text = string(value) else { return nil }
+            if case .enumerated(let values) = attribute.valueKind,
+               let v = values.first(where: { $0.constant == text }) { return .string(AttributeText(v.stored)) }
+            if let n = AttributeValue.number(fromText: text) { return number(attribute, n) }
+            // Any other string is kept as text (SecDbItem.c lines 139-147),
+            // which the column's INTEGER affinity turns into a number when
+            // SQLite reads it as one ("0443", "1.5"): such a value matches
+            // numbers kcs cannot tell, so kcs refuses it (a kcs decision).
+            if AttributeValue.sqliteReadsAsNumber(text) { return nil }
+            return .string(AttributeText(text, kind: .verbatim))
         }
+    }
+
+    /// The engine's value for an attribute of a call to the Mac's
+    /// file-based keychain, or nil for a value of the wrong type. Its
+    /// client stores attributes as bytes, not typed SQLite values: it makes
+    /// each from a string's UTF-8 or a data's bytes (SecItem.cpp
+    /// `_CFDataCreateAttribute` and `_CFStringCreateAttribute`, lines
+    /// 1396-1450; a key's label and tag take either type, lines 1564-1585).
+    /// kcs reads a String and a Data there as the same bytes and refuses a
+    /// number or a string kept as given, as it did before values had types
+    /// (how each of that client's paths treats the other type is not
+    /// modelled).
+    static func fileKeychainValue(_ attribute: ItemAttribute, _ value: Any) -> AttributeValue? {
+        switch attribute.valueKind {
+        case .enumerated: guard value is String else { return nil }
+        case .string: guard ByteCodec.bytes(of: value) != nil else { return nil }
+        case .integer, .date: break
+        }
+        let v = attributeValue(attribute, value)
+        guard case .string(let t)? = v else { return v }
+        switch t.kind {
+        case .text: return v
+        case .bytes: return .string(AttributeText(ByteCodec.encode(t.withBytes { Array($0) })))
+        case .verbatim: return nil
+        }
+    }
+
+    /// The bytes of a `Data` or `[UInt8]` value (a CFData).
+    private static func bytes(_ value: Any) -> [UInt8]? {
+        ByteCodec.dataBytes(of: value) ?? (value as? [UInt8])
+    }
+
+    /// A `String` or `Substring` value as a String.
+    private static func string(_ value: Any) -> String? {
+        (value as? String) ?? (value as? Substring).map(String.init)
+    }
+
+    /// A string for a Blob column: an enumerated attribute's constant by its
+    /// short name, any other string of such an attribute as given
+    /// (``AttributeText/Kind/verbatim``), and plain text otherwise.
+    private static func enumeratedOrText(_ attribute: ItemAttribute, _ text: String) -> AttributeValue {
+        guard case .enumerated(let values) = attribute.valueKind else { return .string(AttributeText(text)) }
+        if let v = values.first(where: { $0.constant == text }) { return .string(AttributeText(v.stored)) }
+        return .string(AttributeText(text, kind: .verbatim))
+    }
+
+    /// A number for a Number column: an enumerated attribute's constant
+    /// whose string is that number (kSecAttrKeyTypeRSA is "42", which
+    /// `copyNumber` stores as 42: OSX/sec/Security/SecItemConstants.c lines 239-244), else
+    /// the number.
+    private static func number(_ attribute: ItemAttribute, _ n: Int) -> AttributeValue {
+        if case .enumerated(let values) = attribute.valueKind,
+           let v = values.first(where: { $0.value == String(n) }) { return .string(AttributeText(v.stored)) }
+        return .integer(n)
     }
 }

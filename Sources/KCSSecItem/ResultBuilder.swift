@@ -14,11 +14,6 @@ import KeychainEngine
 /// limit an array, even with one element. Nothing asked to be returned: nil,
 /// but for the Mac's file keychain, which returns a reference then.
 enum ResultBuilder {
-    /// Attributes whose value is `CFData` on Apple platforms.
-    static let byteAttributes: Set<ItemAttribute> = [
-        .generic, .applicationTag, .applicationLabel, .issuer, .serialNumber, .publicKeyHash,
-    ]
-
     /// `find`: a find's (which asks securityd for attributes with data
     /// alone), not an add's. `fileKeychain`: the Mac's file-based keychain,
     /// whose client returns only what was asked for.
@@ -103,9 +98,17 @@ enum ResultBuilder {
         return dictionary
     }
 
-    /// A stored value as the framework returns it: `Int`, the constant name
-    /// of an enumerated value, `Data` for byte attributes (or bytes that are
-    /// not UTF-8), `String` otherwise.
+    /// A stored value as the framework returns it: the type it was given
+    /// in, which a device keeps in the item's encrypted attributes and reads
+    /// back from a column by the stored type (SecDbItem.c lines 1062-1078:
+    /// SQLITE_TEXT a CFString, SQLITE_BLOB a CFData; empty data is kept as
+    /// the empty text, ``AttributeText/init(bytes:kind:)``, and comes back
+    /// a String). `Int` for a number,
+    /// the constant name of an enumerated value, `Data` for bytes and for
+    /// any value of a Data column (`copyData` stores bytes, SecDbItem.c
+    /// lines 74-87, and an absent one is empty data, `query_pre_add`,
+    /// SecItemDb.c lines 1263-1265), `String` otherwise (an absent Blob
+    /// column's default is the empty CFString, line 1267).
     static func value(_ attribute: ItemAttribute, _ value: AttributeValue) -> Any {
         switch value {
         case .integer(let i):
@@ -113,12 +116,17 @@ enum ResultBuilder {
         case .date(let seconds):
             return Date(timeIntervalSinceReferenceDate: seconds)
         case .string(let text):
+            switch text.kind {
+            case .bytes: return text.withBytes { Data($0) }
+            case .verbatim: return text.string
+            case .text: break
+            }
             let s = text.string
             if case .enumerated(let values) = attribute.valueKind,
                let v = values.first(where: { $0.short == s }) {
                 return v.constant
             }
-            if byteAttributes.contains(attribute) || s.hasPrefix(ByteCodec.marker) {
+            if attribute.column == .data || s.hasPrefix(ByteCodec.marker) {
                 return Data(ByteCodec.decode(s))
             }
             return s

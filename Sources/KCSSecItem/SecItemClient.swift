@@ -40,7 +40,7 @@ public struct SecItemClient: Sendable {
     public func add(_ attributes: [String: Any], _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
         result?.pointee = nil
         let spec: ItemSpec
-        switch DictionaryReader.read(attributes, stringData: true) {
+        switch read(attributes, stringData: true) {
         case .success(let s): spec = s
         case .failure(let refusal): return refusal.status.code
         }
@@ -56,6 +56,17 @@ public struct SecItemClient: Sendable {
                                                    fileKeychain: usesFileKeychain(spec))
         }
         return outcome.status.code
+    }
+
+    /// A dictionary read for the keychain the call goes to: a call that
+    /// reaches the Mac's file-based keychain is read again with its bytes
+    /// for values (``DictionaryReader/fileKeychainValue(_:_:)``);
+    /// `changes` are read for the keychain `query` goes to.
+    private func read(_ dictionary: [String: Any], stringData: Bool = false,
+                      for query: ItemSpec? = nil) -> Result<ItemSpec, DictionaryReader.Refusal> {
+        let typed = DictionaryReader.read(dictionary, stringData: stringData)
+        guard case .success(let spec) = typed, usesFileKeychain(query ?? spec) else { return typed }
+        return DictionaryReader.read(dictionary, stringData: stringData, fileKeychain: true)
     }
 
     /// Whether a call goes to the Mac's file-based keychain, whose results
@@ -81,7 +92,7 @@ public struct SecItemClient: Sendable {
     public func copyMatching(_ query: [String: Any], _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
         result?.pointee = nil
         let spec: ItemSpec
-        switch DictionaryReader.read(macPruned(query)) {
+        switch read(macPruned(query)) {
         case .success(let s): spec = s
         case .failure(let refusal): return refusal.status.code
         }
@@ -104,7 +115,9 @@ public struct SecItemClient: Sendable {
         let classAmongChanges = attributes.removeValue(forKey: kSecClass) != nil
         let spec: ItemSpec
         var changes: ItemSpec
-        switch (DictionaryReader.read(macPruned(query)), DictionaryReader.read(attributes)) {
+        let readQuery = read(macPruned(query))
+        let readChanges = readQuery.flatMap { q in read(attributes, for: q) }
+        switch (readQuery, readChanges) {
         case (.failure(let refusal), _), (_, .failure(let refusal)): return refusal.status.code
         case (.success(let q), .success(let c)): (spec, changes) = (q, c)
         }
@@ -116,7 +129,7 @@ public struct SecItemClient: Sendable {
     /// Deletes every item the query matches, as `SecItemDelete`.
     public func delete(_ query: [String: Any]) -> OSStatus {
         let spec: ItemSpec
-        switch DictionaryReader.read(macPruned(query)) {
+        switch read(macPruned(query)) {
         case .success(let s): spec = s
         case .failure(let refusal): return refusal.status.code
         }

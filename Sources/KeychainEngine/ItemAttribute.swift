@@ -64,6 +64,23 @@ public enum ItemAttribute: UInt8, Sendable, Hashable, CaseIterable, Comparable {
         }
     }
 
+    /// The type of the attribute's SQLite column on a device
+    /// (SecItemSchema.c: `Blob` lines 84, 103-104, 111-114, 116-117,
+    /// 119-120, 138; `Data` lines 125-127, 129, 137; `Number` lines 100,
+    /// 105, 118, 121, 123, 133, 139-140, 157-158; `Date` lines 141-142).
+    /// What a column keeps of a value the SecItem API gives, and how two
+    /// values compare, follow from it (``AttributeValue``).
+    public var column: AttributeColumn {
+        switch self {
+        case .issuer, .serialNumber, .publicKeyHash, .applicationLabel: .data
+        case .startDate, .endDate: .date
+        case .creator, .type, .protocol, .port, .certificateType, .keyClass, .keyType, .keySizeInBits,
+             .effectiveKeySize: .number
+        case .service, .account, .label, .generic, .comment, .description, .server, .path, .securityDomain,
+             .authenticationType, .applicationTag: .blob
+        }
+    }
+
     /// The classes an attribute belongs to (SecItemSchema.c).
     /// The attribute a class reads this one as. kSecAttrType and
     /// kSecAttrKeyType are one dictionary key, "type" (SecItemConstants.c
@@ -179,6 +196,25 @@ public struct EnumeratedValue: Sendable, Hashable {
     }
 }
 
+/// The type a device's schema gives an attribute's column
+/// (SecItemSchema.c `SECDB_ATTR(…, Blob|Data|Number|Date, …)`; SecItemDb.c
+/// `SecDbGetKindSQL`, lines 102-128, declares them BLOB, BLOB, INTEGER and
+/// REAL).
+public enum AttributeColumn: Sendable, Hashable {
+    /// `copyBlob` (SecDbItem.c lines 108-119) keeps a CFData, a CFString or
+    /// a CFNumber as it is, and SQLite converts nothing in a BLOB column:
+    /// text, bytes and a number are three kinds of value.
+    case blob
+    /// `copyData` (SecDbItem.c lines 84-105) turns a CFString into its
+    /// UTF-8 bytes: a String and a Data with the same bytes are one value.
+    case data
+    /// `copyNumber` (SecDbItem.c lines 131-151) reads a string that prints
+    /// back as the same Int32 as that number and keeps any other string.
+    case number
+    /// `copyDate` (SecDbItem.c lines 154-160) takes a CFDate only.
+    case date
+}
+
 /// The kind of value an attribute takes.
 public enum AttributeValueKind: Sendable, Hashable {
     case string
@@ -196,6 +232,18 @@ public enum AttributeValueKind: Sendable, Hashable {
 /// `SecDbBindObject`) and SQLite's default BINARY collation compares bytes,
 /// so "é" (U+00E9) and "e" + U+0301 are different accounts. Swift's `==` on
 /// String would equate them; ``AttributeText`` is bytes.
+///
+/// A script writes every value as text (of kind ``AttributeText/Kind/text``).
+/// The SecItem API (KCSSecItem) also gives the other kinds of text, which
+/// keep the type a device stores, and numbers in Blob columns: a device
+/// binds a CFString as TEXT and a CFData as a BLOB (`SecDbBindObject`,
+/// OSX/utilities/SecDb.c lines 1575-1583), and SQLite never equates a TEXT
+/// with a BLOB or either with an INTEGER, in a `WHERE` clause or in the
+/// primary key's `UNIQUE` index (SecItemDb.c lines 131-136). So in a Blob column
+/// (``AttributeColumn/blob``) `"alice"`, the bytes of "alice" and 42 are
+/// three values (conformance audit 15, F1 and F2). Text keeps that type
+/// as its ``AttributeText/Kind``, in the words it is compared by, so a
+/// comparison costs what it did before values had types.
 public enum AttributeValue: Sendable, Hashable, CustomStringConvertible {
     case string(AttributeText)
     case integer(Int)
@@ -213,7 +261,13 @@ public enum AttributeValue: Sendable, Hashable, CustomStringConvertible {
                 if c == "\"" || c == "\\" { out.unicodeScalars.append("\\") }
                 out.unicodeScalars.append(c)
             }
-            return out + "\""
+            out += "\""
+            // No script writes the other kinds; a message tells them from text.
+            switch s.kind {
+            case .text: return out
+            case .bytes: return "Data(" + out + ")"
+            case .verbatim: return "String(" + out + ")"
+            }
         case .integer(let i): return String(i)
         case .date(let seconds): return "\"" + Self.dateText(seconds) + "\""
         }
@@ -293,11 +347,43 @@ public enum AttributeValue: Sendable, Hashable, CustomStringConvertible {
     /// A string given for a number attribute, as securityd's `copyNumber`
     /// (SecDbItem.c line 131) reads it: `CFStringGetIntValue`, kept only
     /// when the number prints back as the same text, so "443" is 443 and
-    /// "0443", "+1" or "4e2" are not numbers (a device would keep them as
-    /// text; kcs refuses them).
+    /// "0443", "+1" or "4e2" are not numbers (a device keeps them as text,
+    /// which SQLite reads as a number: ``sqliteReadsAsNumber(_:)``; kcs
+    /// refuses them).
     public static func number(fromText text: String) -> Int? {
         guard let n = Int32(text), String(n) == text else { return nil }
         return Int(n)
+    }
+
+    /// Whether SQLite's INTEGER affinity turns this text into a number when
+    /// it is stored or compared in a Number column (sqlite3AtoF: optional
+    /// spaces, a sign, digits with an optional point, an optional exponent,
+    /// spaces; hexadecimal is not read). A string ``number(fromText:)``
+    /// does not take but this does ("0443", "+1", "1.5") is a number on a
+    /// device that kcs does not model.
+    public static func sqliteReadsAsNumber(_ text: String) -> Bool {
+        let b = Array(text.utf8)
+        func isSpace(_ c: UInt8) -> Bool { c == 0x20 || (0x09...0x0D).contains(c) }
+        func isDigit(_ c: UInt8) -> Bool { (0x30...0x39).contains(c) }
+        var i = 0, end = b.count
+        while i < end, isSpace(b[i]) { i += 1 }
+        while end > i, isSpace(b[end - 1]) { end -= 1 }
+        if i < end, b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") { i += 1 }
+        var digits = 0
+        while i < end, isDigit(b[i]) { i += 1; digits += 1 }
+        if i < end, b[i] == UInt8(ascii: ".") {
+            i += 1
+            while i < end, isDigit(b[i]) { i += 1; digits += 1 }
+        }
+        guard digits > 0 else { return false }
+        if i < end, b[i] == UInt8(ascii: "e") || b[i] == UInt8(ascii: "E") {
+            i += 1
+            if i < end, b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") { i += 1 }
+            var exponent = 0
+            while i < end, isDigit(b[i]) { i += 1; exponent += 1 }
+            guard exponent > 0 else { return false }
+        }
+        return i == end
     }
 
     /// The value a primary-key attribute the add left out has: the empty
@@ -326,14 +412,35 @@ public enum AttributeValue: Sendable, Hashable, CustomStringConvertible {
 /// word operations; a longer text is held once in a shared buffer.
 public struct AttributeText: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
     /// Bytes 0-7 and 8-14 (little-endian, zero-padded). The top byte of
-    /// `w1` is the count (0…15), or `longMark` when the bytes are in `long`
-    /// (then the words hold its first 15 bytes, so most unequal texts
-    /// differ there).
+    /// `w1` is the count (0…15) in its low four bits, or `longMark` when
+    /// the bytes are in `long` (then the words hold its first 15 bytes, so
+    /// most unequal texts differ there), and the ``Kind`` in bits 4-5.
     let w0: UInt64
     let w1: UInt64
     private let long: Long?
 
-    private static let longMark: UInt64 = 0xFF
+    private static let longMark: UInt64 = 0x80
+
+    /// What a device stored the value as (``AttributeValue``). Part of the
+    /// words, so texts of two kinds are unequal and hash apart with no
+    /// further test. A script's values are all `.text`.
+    public enum Kind: UInt8, Sendable {
+        /// A CFString bound as TEXT (`SecDbBindObject`, SecDb.c lines
+        /// 1575-1577), and every value a script writes.
+        case text = 0
+        /// A non-empty CFData a Blob column keeps as bytes (`copyBlob`,
+        /// SecDbItem.c lines 108-119), bound as a BLOB (SecDb.c lines
+        /// 1578-1581). SecItem API only.
+        case bytes = 1
+        /// A CFString kept as it is where kcs's own values are not text: in
+        /// a Number column a string that is no number (`copyNumber`,
+        /// SecDbItem.c lines 139-147: "If a string converted to an int
+        /// isn't equal to the int printed as a string, return a CFStringRef
+        /// instead"), and in an enumerated attribute a string that is none
+        /// of its constants (`kSecAttrProtocol: "https"`; a script's value
+        /// there is a constant's short name). SecItem API only.
+        case verbatim = 2
+    }
     private final class Long: Sendable {
         let bytes: [UInt8]
         init(_ bytes: [UInt8]) { self.bytes = bytes }
@@ -354,7 +461,7 @@ public struct AttributeText: Sendable, Hashable, CustomStringConvertible, Expres
 
     public init(stringLiteral value: String) { self.init(value) }
 
-    /// These bytes (a script's, as written between quotes).
+    /// These bytes (a script's, as written between quotes), as text.
     public init(bytes b: UnsafeBufferPointer<UInt8>) {
         let n = b.count
         var words: (UInt64, UInt64) = (0, 0)
@@ -373,10 +480,31 @@ public struct AttributeText: Sendable, Hashable, CustomStringConvertible, Expres
         }
     }
 
-    /// Whether the bytes are held in place (15 or fewer).
-    var isInline: Bool { w1 >> 56 != Self.longMark }
+    /// These bytes, of `kind` (the SecItem API's; a script's text is made
+    /// by ``init(bytes:)``, at no cost for the kind). Empty bytes are text
+    /// whatever the kind: `SecDbBindObject` binds an empty CFData as the
+    /// text '' (SecDb.c lines 1578-1582), so empty data and "" are one
+    /// value (and one key).
+    public init(bytes b: UnsafeBufferPointer<UInt8>, kind: Kind) {
+        let text = AttributeText(bytes: b)
+        w0 = text.w0
+        w1 = b.isEmpty ? text.w1 : text.w1 | UInt64(kind.rawValue) << 60
+        long = text.long
+    }
 
-    public var count: Int { isInline ? Int(w1 >> 56) : long.unsafelyUnwrapped.bytes.count }
+    /// The UTF-8 bytes of `string`, of `kind`.
+    public init(_ string: String, kind: Kind) {
+        var s = string
+        self = s.withUTF8 { AttributeText(bytes: $0, kind: kind) }
+    }
+
+    /// Whether the bytes are held in place (15 or fewer).
+    var isInline: Bool { w1 >> 63 == 0 }
+
+    public var count: Int { isInline ? Int(w1 >> 56 & 0x0F) : long.unsafelyUnwrapped.bytes.count }
+
+    /// What a device stored the value as.
+    public var kind: Kind { Kind(rawValue: UInt8(truncatingIfNeeded: w1 >> 60 & 0x3)).unsafelyUnwrapped }
     public var isEmpty: Bool { count == 0 }
 
     /// Calls `body` with the bytes.

@@ -122,8 +122,12 @@ public struct Platform: Sendable, Hashable, CustomStringConvertible {
     /// ``makesReference(to:)``).
     static func rebuildsKey(_ item: StoredItem) -> Bool {
         guard item.owner == nil else { return true }
+        // A key class or key type the SecItem API gave as a string that is
+        // no constant (text of kind `verbatim`) names none the client knows
+        // (SecKey.m lines 1480, 1555: no key is made; audit 15, F2).
         guard item.data != nil, case .string(let keyClass) = item.attributes.effectiveValue(.keyClass),
-              keyClass.string != "symmetric", case .string(let keyType) = item.attributes.effectiveValue(.keyType) else { return false }
+              keyClass.kind == .text, keyClass.string != "symmetric",
+              case .string(let keyType) = item.attributes.effectiveValue(.keyType), keyType.kind == .text else { return false }
         return ItemAttribute.keyTypes.contains { $0.stored == keyType.string }
     }
 

@@ -5,10 +5,13 @@ import Testing
 /// How dictionaries are read: keys, value types, bytes, unbound calls.
 @Suite("Dictionaries")
 struct DictionaryTests {
-    /// Entries whose value has the wrong type for its key.
+    /// Entries whose value has the wrong type for its key. A number for the
+    /// account and a string for the protocol are not among them: a device
+    /// keeps both (ValueTypeTests); a Boolean is no CFNumber to `copyBlob`
+    /// and a data is nothing to `copyNumber` (SecDbItem.c lines 108-151).
     static func wrongTypes() -> [[String: Any]] {
         [
-            [kSecAttrAccount: 42],
+            [kSecAttrAccount: true],
             [kSecAttrAccessGroup: 1],
             [kSecAttrSynchronizable: "yes"],
             [kSecAttrAccessible: "whenUnlocked"],
@@ -17,7 +20,7 @@ struct DictionaryTests {
             [kSecMatchLimit: "some"],
             [kSecAttrAccessControl: "user-presence"],
             [kSecAttrPort: [443]],
-            [kSecAttrProtocol: "https"],
+            [kSecAttrProtocol: Data("https".utf8)],
         ]
     }
 

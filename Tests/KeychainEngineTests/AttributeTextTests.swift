@@ -54,6 +54,40 @@ struct AttributeTextTests {
         #expect(AttributeText(s).string == s)
         #expect(AttributeValue.string(AttributeText(s)).description == "\"\(s)\"")
     }
+
+    /// A text's kind (what a device stored it as, audit 15 F1-F2) is part
+    /// of it: the same bytes of two kinds are unequal, at every length;
+    /// empty bytes are text (SecDb.c lines 1578-1582).
+    @Test("the same bytes of two kinds differ; empty bytes are text", arguments: lengths)
+    func kinds(n: Int) {
+        let bytes = Self.text(n)
+        let kinds: [AttributeText.Kind] = [.text, .bytes, .verbatim]
+        let texts = kinds.map { kind in bytes.withUnsafeBufferPointer { AttributeText(bytes: $0, kind: kind) } }
+        for (kind, t) in zip(kinds, texts) {
+            #expect(t.count == n)
+            #expect(t.kind == (n == 0 ? .text : kind))
+            t.withBytes { #expect(Array($0) == bytes) }
+        }
+        #expect(texts[0] == Self.make(bytes))
+        if n == 0 {
+            #expect(texts[0] == texts[1] && texts[1] == texts[2])
+        } else {
+            #expect(texts[0] != texts[1] && texts[1] != texts[2] && texts[0] != texts[2])
+            #expect(AttributeValue.string(texts[0]) != AttributeValue.string(texts[1]))
+        }
+    }
+
+    /// What SQLite's INTEGER affinity reads as a number (KCSSecItem refuses
+    /// such a string in a Number column).
+    @Test("text SQLite reads as a number")
+    func sqliteNumbers() {
+        for yes in ["0443", "+1", "-2", " 7 ", "1.5", ".5", "1.", "4e2", "1E-3"] {
+            #expect(AttributeValue.sqliteReadsAsNumber(yes), "\(yes)")
+        }
+        for no in ["", " ", "https", "0x10", "1e", "e5", "1.2.3", "+", "12a", "."] {
+            #expect(!AttributeValue.sqliteReadsAsNumber(no), "\(no)")
+        }
+    }
 }
 
 /// Dates as scripts write them (conformance audit 15, F4).
