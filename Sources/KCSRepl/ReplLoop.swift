@@ -43,6 +43,17 @@ public struct ReplLoop {
     /// Ctrl-C: forget the unfinished statement.
     public mutating func interrupt() { pending.removeAll() }
 
+    /// Whether Ctrl-C was pressed while an input runs (the terminal's
+    /// handler sets it); nil where nothing can interrupt.
+    public var interruption: (@Sendable () -> Bool)?
+
+    /// Runs a chunk, and says so when Ctrl-C stopped it.
+    private mutating func runChunk(_ file: SourceFile, loaded: Bool = false) -> (report: RunReport, events: [RunEvent]) {
+        let ran = state.run(file, loaded: loaded, interruption: interruption)
+        if ran.report.interrupted { write("interrupted: the input was taken back\n", .error) }
+        return ran
+    }
+
     /// Words that act as commands on a line of their own, as in Python and
     /// OPA: `help [TOPIC]`, `quit`, `exit`. No statement starts with them.
     static let bareCommands = ["help": ":help", "quit": ":quit", "exit": ":quit"]
@@ -94,7 +105,7 @@ public struct ReplLoop {
         let history = Self.historyEntry(pending)
         pending.removeAll()
         if onlyComments { return .done(history: history) }
-        let (_, events) = state.run(file)
+        let (_, events) = runChunk(file)
         show(events.filter { event in
             guard case .diagnostic(let d) = event, let range = d.range else { return true }
             return !hiding.contains(range)
@@ -184,11 +195,11 @@ public struct ReplLoop {
             write("kcs: error: \(message)\n", .error)
             return
         }
-        let (report, events) = state.run(file, loaded: true)
+        let (report, events) = runChunk(file, loaded: true)
         show(events)
         if report.hasSyntaxErrors {
             write("nothing from \(shown) was run\n", .error)
-        } else {
+        } else if !report.interrupted {
             // Errors are counted too: a file that only hit errors does not read "0 failed" alone.
             let errors = report.diagnostics.filter(\.isErrorButNotACheck).count
             write("loaded \(shown): \(Self.count(report.statements, "statement")), \(Self.count(report.calls, "call")), "

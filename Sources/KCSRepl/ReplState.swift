@@ -41,18 +41,25 @@ public struct ReplState: Sendable {
 
     /// Runs a chunk into the session and reports its events. A chunk with a
     /// syntax error changes nothing and is not remembered.
-    public mutating func run(_ file: SourceFile, loaded: Bool = false,
-                             loader: any SourceLoader = FileSystemLoader()) -> (report: RunReport, events: [RunEvent]) {
+    ///
+    /// `interruption` is asked before every statement (Ctrl-C): a chunk it
+    /// stops is taken back whole, as `:undo` takes one back, so the world
+    /// never holds half of an input (a `:load` of 40,000 statements could
+    /// only be ended by killing the REPL; found by adversarial testing).
+    public mutating func run(_ file: SourceFile, loaded: Bool = false, loader: any SourceLoader = FileSystemLoader(),
+                             interruption: (@Sendable () -> Bool)? = nil) -> (report: RunReport, events: [RunEvent]) {
         let collected = EventCollector()
         // What it reads is kept as it was read: `:undo` replays the chunk
         // with the same bytes (re-read from disk, an include changed since
         // made an undo silently remove what it had added; found by
         // adversarial testing).
         let snapshot = SnapshotLoader(loader, store: snapshots)
-        let report = session.run(file: file, loader: snapshot, options: Self.options(for: file, reporting: true),
-                                 observer: { collected.events.append($0) })
+        var options = Self.options(for: file, reporting: true)
+        options.interruption = interruption
+        let report = session.run(file: file, loader: snapshot, options: options, observer: { collected.events.append($0) })
         if !report.hasSyntaxErrors {
             entries.append(Entry(file: file, loader: snapshot, events: collected.events, loaded: loaded))
+            if report.interrupted { _ = undo() }
         }
         return (report, collected.events)
     }

@@ -50,6 +50,9 @@ public struct RunOptions: Sendable {
     /// found no error and no `include` turns it off: keeping the old session
     /// costs a copy of the world at the first change.
     public var restoresOnSyntaxError = true
+    /// Asked before every statement: `true` stops the run there (the REPL's
+    /// Ctrl-C). The report says ``RunReport/interrupted``.
+    public var interruption: (@Sendable () -> Bool)?
 
     public init(reportCalls: Bool = false, reportPasses: Bool = false, requireStatements: Bool = true,
                 limits: Limits = Limits(), defaultPromptAnswer: PromptAnswer? = nil) {
@@ -122,6 +125,8 @@ public struct RunReport: Sendable {
     /// Bytes of output counted against ``Limits/outputBytes`` (with
     /// ``RunOptions/outputSoFar``).
     public var outputBytes = 0
+    /// The host's ``RunOptions/interruption`` stopped the run.
+    public var interrupted = false
 
     public init() {}
 

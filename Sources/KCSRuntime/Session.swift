@@ -46,9 +46,14 @@ package struct RunBudget {
     package var stopped = false
     /// Bytes of output (show, explain, call lines) the run produced so far.
     package var outputBytes = 0
+    /// The host's ``RunOptions/interruption``, and whether it stopped the run.
+    let interruption: (@Sendable () -> Bool)?
+    package private(set) var interrupted = false
 
-    package init(_ limits: Limits, deadline: ContinuousClock.Instant? = nil, outputSoFar: Int = 0) {
+    package init(_ limits: Limits, deadline: ContinuousClock.Instant? = nil, outputSoFar: Int = 0,
+                 interruption: (@Sendable () -> Bool)? = nil) {
         self.limits = limits
+        self.interruption = interruption
         let own = Self.deadline(for: limits)
         switch (own, deadline) {
         case let (a?, b?): self.deadline = min(a, b)
@@ -84,6 +89,11 @@ package struct RunBudget {
             problem = overTime()
         }
         if let problem { throw stop(problem, file, range) }
+        if let interruption, interruption() {
+            stopped = true
+            interrupted = true
+            throw Diagnostic(.runLimit, "interrupted; nothing after this line ran", file: file, range: range)
+        }
     }
 
     /// Counts output against the output limit.
@@ -251,7 +261,8 @@ public struct Session: Sendable {
             held.append(event)
         }
         // The clock starts before the parser's first look at the bytes.
-        var budget = RunBudget(options.limits, deadline: options.deadline, outputSoFar: options.outputSoFar)
+        var budget = RunBudget(options.limits, deadline: options.deadline, outputSoFar: options.outputSoFar,
+                               interruption: options.interruption)
         var parser = Parser(file: file, maxListLength: options.limits.listLength)
         var includes = IncludedPrograms()
         var expandedSizes: [String: Int] = [:]
@@ -335,6 +346,7 @@ public struct Session: Sendable {
         }
         if let observer { for e in held { observer(e) } }
         report.outputBytes = budget.outputBytes
+        report.interrupted = budget.interrupted
         return report
     }
 

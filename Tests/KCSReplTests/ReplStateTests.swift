@@ -40,6 +40,36 @@ import Testing
         } + report.diagnostics.map(\.code.rawValue)
     }
 
+    /// Ctrl-C while an input runs stops it before the next statement and
+    /// takes the whole input back (adversarial 20, L2: only killing the REPL
+    /// ended a long `:load`, and the session was lost with it).
+    @Test func anInterruptedInputIsTakenBackWhole() {
+        final class Presses: @unchecked Sendable {
+            var asked = 0
+        }
+        var state = ReplState()
+        for c in Self.chunks { _ = state.run(chunk(c)) }
+        var fresh = ReplState()
+        for c in Self.chunks { _ = fresh.run(chunk(c)) }
+        let adds = (0..<50).map { "as AppOne add generic-password service=\"i\($0)\" account=\"a\"\n" }.joined()
+        // Pressed while the twentieth statement runs.
+        let presses = Presses()
+        let (report, _) = state.run(chunk(adds), interruption: {
+            presses.asked += 1
+            return presses.asked > 20
+        })
+        #expect(report.interrupted)
+        #expect(report.statements == 21)
+        #expect(report.diagnostics.last?.message.hasPrefix("interrupted") == true)
+        #expect(state.entries.count == Self.chunks.count)
+        #expect(state.session.world.itemCount == fresh.session.world.itemCount)
+        #expect(probe(&state) == probe(&fresh))
+        // Not pressed: the same input runs whole and is remembered.
+        let (whole, _) = state.run(chunk(adds), interruption: { false })
+        #expect(!whole.interrupted && whole.statements == 50)
+        #expect(state.entries.count == Self.chunks.count + 2)
+    }
+
     @Test func undoGivesBackTheWorldTheEarlierChunksLeft() {
         // The chunks, then one more that changes everything, undone...
         var undone = ReplState()
