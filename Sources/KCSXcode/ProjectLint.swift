@@ -128,11 +128,20 @@ public struct ProjectLint {
         var index: [String: Int] = [:]
         // The project's bundle IDs: an extension may hold its app's app ID.
         let bundleIDs = BundleIDIndex(signings.compactMap(\.resolved.bundleID))
+        // Who lists each keychain group, for a did-you-mean naming the group
+        // a sibling holds (trial 15, D2).
+        var listedBy: [String: String] = [:]
+        for s in signings where s.groupsResolve {
+            for g in s.keychainAccessGroups where listedBy[g.value] == nil { listedBy[g.value] = "target '\(s.target.name)'" }
+        }
         for s in signings where s.groupsResolve {
             let findings = EntitlementShape.check(keychainAccessGroups: s.keychainAccessGroups.map(\.value),
                                                   applicationGroups: s.applicationGroups.map(\.value),
                                                   teamID: s.resolved.teamID, macOS: s.resolved.platform == "macos",
-                                                  bundleIDs: bundleIDs)
+                                                  bundleIDs: bundleIDs,
+                                                  previousAppIDPrefixes: s.entitlements?.previousAppIDPrefixes ?? [],
+                                                  // Its own list is no sibling's: a group it lists makes the hint "already lists".
+                                                  listedBy: listedBy)
             for f in findings {
                 let listed = f.code == .lintAppGroupShape ? s.applicationGroups : s.keychainAccessGroups
                 let at = listed.first { $0.value == f.group }?.location ?? s.resolved.entitlementsLocation ?? s.target.location

@@ -650,4 +650,70 @@ struct XcodeRealProjectsTests {
         let d = try findings(f)
         #expect(!d.contains { $0.hasPrefix("KCS605") && $0.contains("TV.entitlements") }, "\(d)")
     }
+
+    /// An entitlements file with keychain groups and `previous-application-identifiers`.
+    static func writeTransferred(_ f: XcodeFixture, _ path: String, keychain: [String], previous: [String]) {
+        let strings = { (values: [String]) in values.map { "\t\t<string>\($0)</string>\n" }.joined() }
+        f.write(path, """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0">
+            <dict>
+            \t<key>previous-application-identifiers</key>
+            \t<array>
+            \(strings(previous))\t</array>
+            \t<key>keychain-access-groups</key>
+            \t<array>
+            \(strings(keychain))\t</array>
+            </dict>
+            </plist>
+
+            """)
+    }
+
+    /// Simplenote, transferred from one team to another: its
+    /// `previous-application-identifiers` name the old prefix, whose group
+    /// holds what users stored before. KCS510 called that group another
+    /// team's and, as the file lists the new one too, said to drop it; a
+    /// doubled prefix meant to match a sibling's old group was told to drop
+    /// it too (real-project trial 15, D2).
+    @Test func aPreviousAppIDPrefixsGroupIsTheAppsOwnAndNoHintDropsAShippedGroup() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let team = XcodeFixture.team, old = "4ESDVWK654"
+        // The widget keeps the pre-transfer group: no finding.
+        Self.writeTransferred(f, "Widget/Widget.entitlements",
+                              keychain: ["$(AppIdentifierPrefix)com.example.Notes.shared", "\(old).com.example.Notes.shared"],
+                              previous: ["\(old).com.example.Notes.Widget"])
+        // The share extension doubles the prefix, meaning the widget's group.
+        Self.writeTransferred(f, "Share/Share.entitlements",
+                              keychain: ["$(AppIdentifierPrefix)com.example.Notes.shared", "$(AppIdentifierPrefix)\(old).com.example.Notes.shared"],
+                              previous: ["\(old).com.example.Notes.Share"])
+        // The app lists the old group without saying it was transferred.
+        f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.shared", "\(old).com.example.Notes.shared"],
+                            appGroups: ["group.com.example.notes"])
+        let d = try ProjectLint.load(f.projectPath).get().run().filter { $0.code == .lintUnprefixedEntitlement }
+        let said = d.map { "\($0.file.map { ProjectPath.lastComponent($0.name) } ?? ""): \($0.message) / \($0.hint ?? "")" }
+        #expect(!said.contains { $0.hasPrefix("Widget.entitlements") }, "\(said)")
+        let share = d.first { $0.file?.name.hasSuffix("Share.entitlements") == true }
+        #expect(share?.hint?.hasPrefix("did you mean \(old).com.example.Notes.shared, as \(old) is the app's previous App ID prefix "
+                                       + "(previous-application-identifiers) and target 'App' lists it?") == true, "\(said)")
+        let app = d.first { $0.file?.name.hasSuffix("App.entitlements") == true }
+        #expect(app?.hint?.hasPrefix("keychain-access-groups already lists \(team).com.example.Notes.shared: drop \(old).com.example.Notes.shared; "
+                                     + "unless \(old) is the app's own legacy App ID prefix") == true, "\(said)")
+        #expect(app?.hint?.contains("previous-application-identifiers") == true, "\(said)")
+        // No hint says to drop a group without saying what dropping it costs.
+        #expect(d.allSatisfy { !($0.hint ?? "").contains(": drop ") || ($0.hint ?? "").contains("unless") || ($0.hint ?? "").contains("has shipped") },
+                "\(said)")
+        #expect(d.count == 2, "\(said)")
+        // kcs lint --entitlements reads the key too.
+        let lint = try BinaryRunner.run(["lint", "--entitlements", f.path("Widget/Widget.entitlements"), "--team", team])
+        #expect(!(lint.stdout + lint.stderr).contains("KCS510"), "\(lint.stdout)\(lint.stderr)")
+        // And so does the scenario the import writes.
+        let imported = XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions())
+        let path = f.path("imported.kcs")
+        try imported.scenario.write(toFile: path, atomically: true, encoding: .utf8)
+        let run = try BinaryRunner.run(["lint", path])
+        #expect((run.stdout + run.stderr).components(separatedBy: "[KCS510]").count - 1 == 2, "\(run.stdout)\(run.stderr)")
+        #expect(!(run.stdout + run.stderr).contains("Widget.entitlements: keychain group"), "\(run.stdout)\(run.stderr)")
+    }
 }
