@@ -213,8 +213,57 @@ public struct ProjectLint {
         return out
     }
 
+    /// A group an embedded target lists that is one or two letters from
+    /// one its host lists: the extension's copy of the app's group, misspelt.
+    struct NearMiss {
+        var mine: TargetSigning.Located
+        var theirs: String
+        var distance: Int
+        var keychain: Bool
+        /// Both are the first keychain group: the default one, where code
+        /// that names no group stores.
+        var bothDefault: Bool
+
+        /// "the keychain group X, one letter from Y"
+        var said: String {
+            "the \(keychain ? "keychain" : "app") group \(mine.value), \(distance == 1 ? "one letter" : "two letters") from \(theirs)"
+        }
+    }
+
+    /// The near misses of a child's groups against its host's: a group of the
+    /// child's that the host lacks and no other target holds (another
+    /// target's is a real group), at most two edits from one of the host's
+    /// groups the child lacks, compared as written (Home Assistant's
+    /// extensions listed `…HomeAsistant…`; real-project trial 15, D1).
+    /// `heldElsewhere`: whether the group is an app ID, or another
+    /// entitlements file than the child's lists it too: written twice, it is
+    /// meant (nine of Home Assistant's targets, two of them on the watch,
+    /// sign with the one misspelt file: they do not make the group real).
+    static func nearMisses(child c: TargetSigning, host h: TargetSigning, heldElsewhere: (String) -> Bool) -> [NearMiss] {
+        var out: [NearMiss] = []
+        for keychain in [true, false] {
+            let mine = keychain ? c.keychainAccessGroups : c.applicationGroups
+            let theirs = keychain ? h.keychainAccessGroups.map(\.value) : h.applicationGroups.map(\.value)
+            let mineSet = Set(mine.map(\.value)), theirSet = Set(theirs)
+            // Among a few hundred groups at most: each pair is an edit distance.
+            guard mine.count * theirs.count <= 10_000 else { continue }
+            for g in mine where !theirSet.contains(g.value) && g.value.count >= 12 && !heldElsewhere(g.value) {
+                var best: (String, Int)?
+                for t in theirs where !mineSet.contains(t) {
+                    if let d = Suggest.editDistance(g.value, t, atMost: 2), d > 0, d < (best?.1 ?? 3) { best = (t, d) }
+                }
+                guard let (t, d) = best else { continue }
+                out.append(NearMiss(mine: g, theirs: t, distance: d, keychain: keychain,
+                                    bothDefault: keychain && g.value == mine.first?.value && t == theirs.first))
+            }
+        }
+        // The nearest first, in the order written.
+        return out.enumerated().sorted { ($0.element.distance, $0.offset) < ($1.element.distance, $1.offset) }.map(\.element)
+    }
+
     /// KCS604: an extension (or watch app, App Clip) embedded in an app that
-    /// shares groups, without any of them.
+    /// shares groups, without any of them, or that lists one of the app's
+    /// groups misspelt (a near miss), even when it shares another.
     func extensionsSharingNothing(_ render: inout ProjectDiagnostics) -> [Diagnostic] {
         var out: [Diagnostic] = []
         var words: [String: SharedDataScan] = [:]
@@ -223,6 +272,24 @@ public struct ProjectLint {
         // places; real-project trial 14, D8).
         var hostsByChild: [String: [(host: XcodeProject.Target, shared: [String])]] = [:]
         var children: [(target: XcodeProject.Target, signing: TargetSigning)] = []
+        // Near misses of children that share some group, by place and
+        // groups: one entitlements file several extensions sign with is
+        // said once, naming them all.
+        var misses: [(miss: NearMiss, host: String, children: [(XcodeProject.Target, TargetSigning)])] = []
+        var missIndex: [String: Int] = [:]
+        var nearMissesOf: [String: [NearMiss]] = [:]
+        // The entitlements files that list each group in this configuration;
+        // an app ID is a real group, whoever holds it (a share extension's
+        // `$(AppIdentifierPrefix)$(CFBundleIdentifier)`, TEAM.….Notes.Share,
+        // is two letters from TEAM.….Notes.shared).
+        var writtenIn: [String: Set<String>] = [:], appIDs = Set<String>()
+        for s in signings where s.configuration == configuration {
+            if let id = s.appTarget?.appID { appIDs.insert(id) }
+            guard let path = s.resolved.entitlementsPath.map(fileSystem.canonical) else { continue }
+            for g in s.keychainAccessGroups.map(\.value) + s.applicationGroups.map(\.value) where writtenIn[g]?.count ?? 0 < 2 {
+                writtenIn[g, default: []].insert(path)
+            }
+        }
         for host in project.targets where host.kind != nil {
             guard let h = signing(of: host) else { continue }
             // A group whose setting expands to nothing is no group to share
@@ -239,8 +306,22 @@ public struct ProjectLint {
                 // the watch's keychain: no group would let it read the phone's items.
                 guard c.resolved.platform == h.resolved.platform else { continue }
                 let theirs = c.keychainAccessGroups.map(\.value) + c.applicationGroups.map(\.value)
-                guard shared.isDisjoint(with: theirs) else { continue }
+                let own = c.resolved.entitlementsPath.map(fileSystem.canonical)
+                let near = Self.nearMisses(child: c, host: h) { g in appIDs.contains(g) || (writtenIn[g] ?? []).contains { $0 != own } }
+                guard shared.isDisjoint(with: theirs) else {
+                    for m in near {
+                        let key = "\(m.mine.location.map { "\($0.file):\($0.line)" } ?? child.id)\u{0}\(m.mine.value)\u{0}\(m.theirs)\u{0}\(host.id)"
+                        if let i = missIndex[key] {
+                            if !misses[i].children.contains(where: { $0.0.id == child.id }) { misses[i].children.append((child, c)) }
+                        } else {
+                            missIndex[key] = misses.count
+                            misses.append((m, host.name, [(child, c)]))
+                        }
+                    }
+                    continue
+                }
                 if hostsByChild[child.id] == nil { children.append((child, c)) }
+                if nearMissesOf[child.id] == nil, !near.isEmpty { nearMissesOf[child.id] = near }
                 hostsByChild[child.id, default: []].append((host, shared.sorted()))
             }
         }
@@ -254,11 +335,37 @@ public struct ProjectLint {
             let stores = hosts.allSatisfy({ $0.shared == first.shared })
                 ? "what \(embedded) \(hosts.count == 1 ? "stores" : "store") in \(first.shared.joined(separator: ", "))"
                 : hosts.map { "what '\($0.host.name)' stores in \($0.shared.joined(separator: ", "))" }.joined(separator: ", or ")
+            // A group one or two letters from the app's is the likely fix
+            // (Joplin's share extension's group.net.cozic.jopin; real-project
+            // trial 15, D1b).
+            let didYouMean = (nearMissesOf[child.id] ?? []).first.map {
+                "did you mean \($0.theirs)? '\(child.name)' lists \($0.said); "
+            } ?? ""
             out.append(render.diagnostic(ProjectIssue(
                 .warning, "target '\(child.name)' is embedded in \(embedded) but shares no group with \(hosts.count == 1 ? "it" : "them") (configuration '\(configuration)'): it cannot read \(stores)",
                 at: c.resolved.entitlementsLocation ?? child.location,
-                hint: "asked because \(reason): add the group \(hosts.count == 1 ? "the two" : "they") should share to "
+                hint: didYouMean + "asked because \(reason): add the group \(hosts.count == 1 ? "the two" : "they") should share to "
                     + "\(hosts.count == 1 ? "both" : "each") entitlements files (an extension inherits nothing from its app)"),
+                code: .projectExtensionGroup))
+        }
+        // A near miss beside a group they share: the shared app group hid
+        // a misspelt keychain group, and every read of the app's tokens from
+        // the extensions failed (Home Assistant; real-project trial 15, D1).
+        for (m, host, kids) in misses {
+            // Only extensions whose code may read what the app stores, as above.
+            let asked = kids.filter { child, _ in sharedDataReason(child, &render, words: &words) != nil }
+            guard let (firstChild, firstSigning) = asked.first else { continue }
+            let names = asked.map { "'\($0.0.name)'" }
+            let who = names.count == 1 ? "target \(names[0])" : "targets " + names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1]
+            let them = names.count == 1 ? "it" : "them", they = names.count == 1 ? "it" : "they"
+            let list = names.count == 1 ? "lists" : "list"
+            var message = "\(who) \(list) \(m.said) of '\(host)', which embeds \(them) (configuration '\(configuration)'): "
+                + "\(they) cannot read what '\(host)' stores in \(m.theirs)"
+            if m.bothDefault { message += "; both are the default keychain group, where code that names no group stores and reads" }
+            out.append(render.diagnostic(ProjectIssue(
+                .warning, message,
+                at: m.mine.location ?? firstSigning.resolved.entitlementsLocation ?? firstChild.location,
+                hint: "did you mean \(m.theirs)? write it as the entitlements of '\(host)' do (an extension inherits nothing from its app)"),
                 code: .projectExtensionGroup))
         }
         return out

@@ -716,4 +716,44 @@ struct XcodeRealProjectsTests {
         #expect((run.stdout + run.stderr).components(separatedBy: "[KCS510]").count - 1 == 2, "\(run.stdout)\(run.stderr)")
         #expect(!(run.stdout + run.stderr).contains("Widget.entitlements: keychain group"), "\(run.stdout)\(run.stderr)")
     }
+
+    /// Home Assistant: every extension signs with one file whose keychain
+    /// group is one letter from the app's, while they share an app group,
+    /// so KCS604 ("shares no group") never fired and the extensions' default
+    /// group was one the app never writes. Joplin: a share extension's app
+    /// group one letter off got KCS604 without the likely fix (real-project
+    /// trial 15, D1, D1b and D12).
+    @Test func aGroupOneLetterFromTheHostsIsSaidEvenBesideASharedOne() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let team = XcodeFixture.team
+        // A second extension signing with the widget's file: said once, naming both.
+        let today = ["PRODUCT_BUNDLE_IDENTIFIER": "com.example.Notes.Today", "CODE_SIGN_ENTITLEMENTS": "Widget/Widget.entitlements"]
+        f.targets.append(XcodeFixture.Target(name: "Today", folder: "Widget", productType: "com.apple.product-type.app-extension",
+                                             settings: ["Debug": today, "Release": today], sources: ["Provider.swift"]))
+        f.targets[0].embeds.append("Today")
+        f.writeEntitlements("Widget/Widget.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.shard"],
+                            appGroups: ["group.com.example.notes"])
+        f.writeEntitlements("Share/Share.entitlements", keychain: ["$(AppIdentifierPrefix)$(CFBundleIdentifier)"],
+                            appGroups: ["group.com.example.note"])
+        f.writeProject()
+        let d = try ProjectLint.load(f.projectPath).get().run().filter { $0.code == .projectExtensionGroup }
+        let said = d.map { "\($0.file.map { ProjectPath.lastComponent($0.name) } ?? ""):\($0.location?.line ?? 0) \($0.message) / \($0.hint ?? "")" }
+        #expect(said.contains("Widget.entitlements:7 targets 'Widget' and 'Today' list the keychain group \(team).com.example.Notes.shard, "
+                              + "one letter from \(team).com.example.Notes.shared of 'App', which embeds them (configuration 'Release'): "
+                              + "they cannot read what 'App' stores in \(team).com.example.Notes.shared; both are the default keychain group, "
+                              + "where code that names no group stores and reads / did you mean \(team).com.example.Notes.shared? "
+                              + "write it as the entitlements of 'App' do (an extension inherits nothing from its app)"), "\(said)")
+        let share = d.first { $0.message.hasPrefix("target 'Share Extension' is embedded in 'App' but shares no group") }
+        #expect(share?.hint?.hasPrefix("did you mean group.com.example.notes? 'Share Extension' lists the app group group.com.example.note, "
+                                       + "one letter from group.com.example.notes; asked because") == true, "\(said)")
+        #expect(d.count == 2, "\(said)")
+        // A group another app holds is a real one, not a typo of this app's.
+        let other = ["PRODUCT_BUNDLE_IDENTIFIER": "com.example.Other", "CODE_SIGN_ENTITLEMENTS": "Other/Other.entitlements"]
+        f.targets.append(XcodeFixture.Target(name: "Other", settings: ["Debug": other, "Release": other]))
+        f.writeEntitlements("Other/Other.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.shard"])
+        f.writeProject()
+        let again = try ProjectLint.load(f.projectPath).get().run().filter { $0.code == .projectExtensionGroup }
+        #expect(!again.contains { $0.message.contains("one letter from \(team)") }, "\(again.map(\.message))")
+    }
 }
