@@ -756,4 +756,36 @@ struct XcodeRealProjectsTests {
         let again = try ProjectLint.load(f.projectPath).get().run().filter { $0.code == .projectExtensionGroup }
         #expect(!again.contains { $0.message.contains("one letter from \(team)") }, "\(again.map(\.message))")
     }
+
+    /// sphinx: no DEVELOPMENT_TEAM, `$(AppIdentifierPrefix)sphinxSharedItems`
+    /// in the entitlements and `8297M44YTW.sphinxSharedItems` in the code.
+    /// KCS607 said the call fails, against a group expanded without its team,
+    /// and showed `sphinxSharedItems` as a group (real-project trial 15, D3).
+    @Test func codeIsNotJudgedAgainstATeamTheProjectDoesNotGive() throws {
+        var f = XcodeFixture()
+        defer { f.remove() }
+        f.projectSettings = ["Release": ["SDKROOT": "iphoneos"]]
+        f.targets = [.init(name: "App", settings: ["Release": ["PRODUCT_BUNDLE_IDENTIFIER": "com.example.App",
+                                                               "CODE_SIGN_ENTITLEMENTS": "App/App.entitlements"]],
+                           sources: ["Store.swift"])]
+        f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)sharedItems"])
+        f.write("App/Store.swift", """
+            let a = Keychain(service: "s", accessGroup: "8297M44YTW.sharedItems")
+            let b = Keychain(service: "s", accessGroup: "8297M44YTW.com.example.App")
+            let c = Keychain(service: "s", accessGroup: "8297M44YTW.otherItems")
+
+            """)
+        f.writeProject()
+        func found(team: String?) throws -> [String] {
+            try CodeCheck.run(ProjectLint.load(f.projectPath, team: team).get())
+                .map { "\($0.code.rawValue) \($0.location?.line ?? 0) \($0.hint ?? "")" }
+        }
+        // Without a team only the group no team can make it hold is said,
+        // with the groups as written.
+        let none = try found(team: nil)
+        #expect(none == ["KCS607 3 its groups: $(AppIdentifierPrefix)sharedItems"], "\(none)")
+        // With the team the code names, the same; with another, all three.
+        #expect(try found(team: "8297M44YTW").map { String($0.prefix(9)) } == ["KCS607 3 "])
+        #expect(try found(team: "ABCDE12345").count == 3)
+    }
 }
