@@ -788,4 +788,38 @@ struct XcodeRealProjectsTests {
         #expect(try found(team: "8297M44YTW").map { String($0.prefix(9)) } == ["KCS607 3 "])
         #expect(try found(team: "ABCDE12345").count == 3)
     }
+
+    /// DuckDuckGo's XPCHelper: `.targetItem(name:condition:)` dropped the
+    /// whole list, and the warning showed "`[…`" with a hint to write out
+    /// the list it was given (real-project trial 15, D8).
+    @Test func theItemFormsOfADependencyAreReadAndAnElementNotFollowedIsShown() throws {
+        let f = XcodeFixture.appLinkingKit("""
+                products: [.library(name: "Kit", targets: ["Kit"])],
+                targets: [
+                    .target(name: "Kit", dependencies: [
+                        .targetItem(name: "Store", condition: nil),
+                        .byNameItem(name: "Extra", condition: .when(platforms: [.iOS])),
+                        helper(),
+                    ]),
+                    .target(name: "Store"),
+                    .target(name: "Extra"),
+                ]
+            )
+            func helper() -> Target.Dependency { .target(name: "Store") }
+
+            """)
+        defer { f.remove() }
+        f.write("Kit/Sources/Kit/Kit.swift", "func kit() {}\n")
+        f.writeKitModule("Store")
+        f.writeKitModule("Extra")
+        f.writeProject()
+        let lint = try ProjectLint.load(f.projectPath, packages: PackageManifestReader()).get()
+        let found = CodeCheck.run(lint).filter { $0.code == .codeGroupNotEntitled }.map(\.message)
+        #expect(found.contains { $0.contains("com.example.Store") } && found.contains { $0.contains("com.example.Extra") }, "\(found)")
+        let said = lint.run().filter { $0.message.contains("kcs does not follow") }
+        #expect(said.map(\.message) == ["kcs does not follow a dependency of package target 'Kit' in this manifest (`helper()`): the code it leaves out is not checked"],
+                "\(said.map(\.message))")
+        #expect(said.first?.hint?.contains("write the list out") == false)
+        #expect(said.first.flatMap { d in d.range.map { d.file?.location(of: $0.start).line } } == 9)
+    }
 }
