@@ -822,4 +822,52 @@ struct XcodeRealProjectsTests {
         #expect(said.first?.hint?.contains("write the list out") == false)
         #expect(said.first.flatMap { d in d.range.map { d.file?.location(of: $0.start).line } } == 9)
     }
+
+    /// Trio and Linphone: an Info.plist group read through `guard let` and
+    /// `if let` bindings, a `let` of a `Bundle` extension property with `!`,
+    /// and constants initialised by `{ … }()` were not followed: app-group
+    /// typos went silent and keychain ones were "built at run time"
+    /// (real-project trial 15, D4).
+    @Test func bindingsOfReadableValuesAndImmediatelyCalledClosuresAreFollowed() throws {
+        var f = XcodeLintTests.oneApp(sources: ["Probes.swift"])
+        defer { f.remove() }
+        f.targets[0].settings["Release"]?["INFOPLIST_FILE"] = "App/Info.plist"
+        f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.shared"], appGroups: ["group.com.example.app"])
+        f.write("App/Info.plist", """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict>
+            <key>AppGroupID</key>
+            <string>group.com.example.ap</string>
+            <key>KeychainGroup</key>
+            <string>$(AppIdentifierPrefix)com.example.shard</string>
+            </dict></plist>
+            """)
+        f.write("App/Probes.swift", """
+            import Foundation
+            extension Bundle {
+                var appGroupSuiteName: String? { object(forInfoDictionaryKey: "AppGroupID") as? String }
+            }
+            enum Shared {
+                static let appGroupName: String = { Bundle.main.object(forInfoDictionaryKey: "AppGroupID") as? String ?? { fatalError() }() }()
+            }
+            let topLevel = { return Bundle.main.object(forInfoDictionaryKey: "AppGroupID") as! String }()
+            func probes(made: String?) {
+                guard let suiteName = Bundle.main.appGroupSuiteName, let d = UserDefaults(suiteName: suiteName) else { return }
+                let s1 = Bundle.main.appGroupSuiteName!
+                _ = UserDefaults(suiteName: s1)
+                if let s2 = Bundle.main.appGroupSuiteName { _ = UserDefaults(suiteName: s2) }
+                _ = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: Shared.appGroupName)
+                _ = UserDefaults(suiteName: topLevel)
+                guard let g8 = Bundle.main.object(forInfoDictionaryKey: "KeychainGroup") as? String else { return }
+                _ = SecItemAdd([kSecAttrAccessGroup as String: g8] as CFDictionary, nil)
+                if let made { _ = SecItemAdd([kSecAttrAccessGroup as String: made] as CFDictionary, nil) }
+                if let other = made?.lowercased() { _ = SecItemAdd([kSecAttrAccessGroup as String: other] as CFDictionary, nil) }
+                _ = d
+            }
+
+            """)
+        f.writeProject()
+        let d = try f.codeFindings().map { "\($0.code.rawValue) \($0.location?.line ?? 0)" }
+        #expect(d == ["KCS607 10", "KCS607 12", "KCS607 13", "KCS607 14", "KCS607 15", "KCS607 17", "KCS608 18", "KCS608 19"], "\(d)")
+    }
 }
