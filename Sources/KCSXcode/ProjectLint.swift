@@ -77,8 +77,18 @@ public struct ProjectLint {
         for issue in unplaced where seen.insert(issue.message).inserted {
             groups.append((issue, []))
         }
+        // Where each setting is set, in any target and configuration.
+        let all = signings
+        var partly = PartlyDefinedSettings { setting in
+            all.compactMap { s in
+                s.resolved.settings.definition(of: setting).map {
+                    PartlyDefinedSettings.Definition(target: s.target.name, configuration: s.configuration,
+                                                     value: s.resolved.settings.value(of: setting).value, location: $0.location)
+                }
+            }
+        }
         for s in signings {
-            for issue in s.issues where seen.insert(issue.message).inserted && !pods.take(issue) {
+            for issue in s.issues where !partly.take(issue, of: s) && seen.insert(issue.message).inserted && !pods.take(issue) {
                 let marker = "configuration '\(s.configuration)'"
                 let key = issue.message.replacingOccurrences(of: marker, with: "\u{0}") + "\u{0}" + (issue.hint ?? "")
                 if issue.message.contains(marker), let i = groupIndex[key] {
@@ -90,6 +100,7 @@ public struct ProjectLint {
             }
         }
         if let issue = pods.issue { out.append(render.diagnostic(issue, code: .projectSetting)) }
+        out += partly.diagnostics(&render)
         for (issue, configurations) in groups {
             var said = issue
             if configurations.count > 1 {

@@ -30,6 +30,10 @@ public struct ProjectIssue: Error, Sendable, Hashable {
     /// that is absent: `pod install` has not run, and one warning says so
     /// for all of them (a project of 3 targets × 6 configurations had 18).
     public var missingPodsFile: String?
+    /// An xcconfig file that is required and cannot be read: the settings
+    /// it would give are missing, and one a value leaves undefined may be
+    /// among them.
+    public var unreadXCConfig: String?
     /// The path given names no project (a workspace, a Swift package, a
     /// folder of several projects): the input is missing, wherever the
     /// issue points.

@@ -870,4 +870,46 @@ struct XcodeRealProjectsTests {
         let d = try f.codeFindings().map { "\($0.code.rawValue) \($0.location?.line ?? 0)" }
         #expect(d == ["KCS607 10", "KCS607 12", "KCS607 13", "KCS607 14", "KCS607 15", "KCS607 17", "KCS608 18", "KCS608 19"], "\(d)")
     }
+
+    /// Home Assistant: `BUNDLE_ID_SUFFIX = .dev` in Debug only, and
+    /// `PROVISIONING_SUFFIX` set for the extensions only. "No level of the
+    /// project defines" was untrue, and said per target and value: 31 of 34
+    /// warnings. Each setting is a note, once, saying where it is set
+    /// (real-project trial 15, D5).
+    @Test func aSettingOnlySomeConfigurationsOrTargetsSetIsOneNote() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.write("Config/Base.xcconfig", """
+            #include "Team.xcconfig"
+            SUFFIX[config=Debug] = .dev
+            PRODUCT_BUNDLE_IDENTIFIER = com.example.$(PRODUCT_NAME:rfc1034identifier)$(SUFFIX)$(EXTENSION_SUFFIX)
+
+            """)
+        for c in ["Debug", "Release"] {
+            f.targets[1].settings[c]?["EXTENSION_SUFFIX"] = ".ext"
+            f.targets[2].settings[c]?["EXTENSION_SUFFIX"] = ".ext"
+        }
+        f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.shared$(SUFFIX)"],
+                            appGroups: ["group.com.example.notes"])
+        f.writeProject()
+        let d = try ProjectLint.load(f.projectPath).get().run().filter { $0.code == .projectSetting }
+        let said = d.map { "\($0.severity) \($0.file.map { ProjectPath.lastComponent($0.name) } ?? ""):\($0.location?.line ?? 0) \($0.message)" }
+        #expect(said.count == 2, "\(said)")
+        #expect(said.contains { $0.hasPrefix("note Base.xcconfig:3 $(SUFFIX) is set only in configuration 'Debug' ('.dev'): in 'Release' "
+                                              + "Xcode expands it to nothing for targets 'App' and 'Widget' (at Base.xcconfig:3, App.entitlements:7, project.pbxproj:") },
+                "\(said)")
+        #expect(said.contains("note Base.xcconfig:3 $(EXTENSION_SUFFIX) is set by targets 'Widget' and 'Share Extension', not by target 'App', "
+                              + "where Xcode expands it to nothing (at Base.xcconfig:3)"), "\(said)")
+        let suffix = d.first { $0.message.hasPrefix("$(SUFFIX)") }
+        #expect(suffix?.notes.first?.message == "'Debug' sets it here")
+        #expect(suffix?.notes.first.flatMap { n in n.range.map { n.file?.location(of: $0.start).line } } == 2)
+        // The import says the same, for its configuration; notes are no warnings.
+        let imported = XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions())
+        let importNotes = imported.diagnostics.filter { $0.severity == .note }.map(\.message)
+        #expect(importNotes.count == 2 && importNotes.first?.hasPrefix("$(SUFFIX) is set only in configuration 'Debug'") == true, "\(importNotes)")
+        #expect(!imported.diagnostics.contains { $0.message.contains("no level of the project defines") || $0.message.contains("does not define") })
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        let warnings = lint.stderr.components(separatedBy: "warning: ").count - 1
+        #expect(lint.stderr.contains("note: $(SUFFIX) is set only") && lint.stdout.contains(": \(warnings) warning"), "\(lint.stdout)\(lint.stderr)")
+    }
 }
