@@ -267,7 +267,7 @@ public enum CodeCheck {
         }
         struct FileKey: Hashable { var file: Int, read: Int }
         var usesBySources: [Int: [(path: String, uses: [AccessGroupUse])]] = [:]
-        var infoPlistStrings: [String: (value: String, location: ProjectLocation?)?] = [:]
+        var infoPlistStrings: [String: (value: String, location: ProjectLocation?, settings: [(name: String, location: ProjectLocation)])?] = [:]
         var lookupsByPath: [String: Set<String>] = [:]
         /// Whether each file may name a group, asked once per file, not per target.
         var mayName: [String: Bool] = [:]
@@ -591,6 +591,8 @@ public enum CodeCheck {
                         }
                         value = .literal(found.value)
                         if let setAt = found.location { notes.append(render.note("Info.plist's \(key) is set here", at: setAt)) }
+                        // And the build setting it names, where the value is written.
+                        for (name, setAt) in found.settings.prefix(4) { notes.append(render.note("\(name) is set here", at: setAt)) }
                     }
                     if use.isAppGroup {
                         // An app group: only a group the build surely names is

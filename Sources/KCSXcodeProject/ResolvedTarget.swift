@@ -424,7 +424,11 @@ extension XcodeProject {
     /// where it is: from the file `INFOPLIST_FILE` names, or, for a
     /// generated Info.plist, the `INFOPLIST_KEY_<key>` setting. Nil when
     /// neither gives it, or when it uses a setting that does not resolve.
-    public func infoPlistString(_ key: String, of target: ResolvedTarget) -> (value: String, location: ProjectLocation?)? {
+    /// `settings`: the build settings the Info.plist value names, with the
+    /// line that sets each, where a misspelt value would be (Linphone's
+    /// APP_GROUP_NAME in Shared.xcconfig; real-project trial 15, D13).
+    public func infoPlistString(_ key: String, of target: ResolvedTarget)
+        -> (value: String, location: ProjectLocation?, settings: [(name: String, location: ProjectLocation)])? {
         let settings = target.settings
         // The build expands these in Info.plist as in entitlements.
         let extra = target.teamID.map { ["AppIdentifierPrefix": $0 + ".", "TeamIdentifierPrefix": $0 + "."] } ?? [:]
@@ -438,11 +442,12 @@ extension XcodeProject {
         if !file.isEmpty, let strings = xcconfigs.infoPlist(path(fromSetting: file), fileSystem: fileSystem),
            let (raw, line) = platformKey.flatMap({ strings[$0] }) ?? strings[key] {
             let e = settings.expand(raw, extra: extra)
-            return e.undefined.isEmpty && e.problems.isEmpty ? (e.value, ProjectLocation(file: path(fromSetting: file), line: line)) : nil
+            let named = Self.referencedNames(in: raw).compactMap { name in settings.definition(of: name)?.location.map { (name, $0) } }
+            return e.undefined.isEmpty && e.problems.isEmpty ? (e.value, ProjectLocation(file: path(fromSetting: file), line: line), named) : nil
         }
         guard let definition = settings.definition(of: "INFOPLIST_KEY_" + key) else { return nil }
         let e = settings.expand("$(INFOPLIST_KEY_\(key))", extra: extra)
-        return e.undefined.isEmpty && e.problems.isEmpty ? (e.value, definition.location) : nil
+        return e.undefined.isEmpty && e.problems.isEmpty ? (e.value, definition.location, []) : nil
     }
 
     /// The platform CoreFoundation names in an Info.plist key's `-platform`

@@ -912,4 +912,33 @@ struct XcodeRealProjectsTests {
         let warnings = lint.stderr.components(separatedBy: "warning: ").count - 1
         #expect(lint.stderr.contains("note: $(SUFFIX) is set only") && lint.stdout.contains(": \(warnings) warning"), "\(lint.stdout)\(lint.stderr)")
     }
+
+    /// Linphone: Info.plist's `$(APP_GROUP_NAME)`, set misspelt in
+    /// Shared.xcconfig. The note named only the Info.plist line, where there
+    /// is nothing to fix (real-project trial 15, D13).
+    @Test func anInfoPlistValueNamesTheLineThatSetsItsSetting() throws {
+        var f = XcodeLintTests.oneApp(sources: ["Files.swift"])
+        defer { f.remove() }
+        f.targets[0].settings["Release"]?["INFOPLIST_FILE"] = "App/Info.plist"
+        f.targets[0].xcconfig["Release"] = "Config/Shared.xcconfig"
+        f.write("Config/Shared.xcconfig", "APP_GROUP_NAME = group.com.example.ap\n")
+        f.writeEntitlements("App/App.entitlements", keychain: [], appGroups: ["group.com.example.app"])
+        f.write("App/Info.plist", """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict>
+            <key>AppGroup</key>
+            <string>$(APP_GROUP_NAME)</string>
+            </dict></plist>
+            """)
+        f.write("App/Files.swift", """
+            import Foundation
+            let url = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: Bundle.main.object(forInfoDictionaryKey: "AppGroup") as! String)
+
+            """)
+        f.writeProject()
+        let d = try f.codeFindings()
+        #expect(d.map(\.code) == [.codeGroupNotEntitled], "\(d.map(\.message))")
+        let notes = d.first?.notes.map { "\($0.message) \($0.file.map { ProjectPath.lastComponent($0.name) } ?? "")" } ?? []
+        #expect(notes == ["Info.plist's AppGroup is set here Info.plist", "APP_GROUP_NAME is set here Shared.xcconfig"], "\(notes)")
+    }
 }
