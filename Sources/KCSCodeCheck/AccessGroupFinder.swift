@@ -1327,10 +1327,29 @@ private final class UseVisitor: SyntaxVisitor {
     }
 
     private func record(_ expr: ExprSyntax, api: String, appGroup: Bool = false) {
+        if Self.readsReturnedGroup(expr) { return }
         guard let found = resolve(expr) else { return }
         if found.forwarded { return }
         append(found.value, api: api, at: Syntax(expr), constant: found.constant, condition: found.condition, appGroup: appGroup,
                alternatives: found.alternatives)
+    }
+
+    /// Whether `e` reads a group out of a dictionary by `kSecAttrAccessGroup`
+    /// (`attributes[kSecAttrAccessGroup as String] as? String`, after a
+    /// cast, `!`, `?` or `?? d`): a group the keychain returned, so one the
+    /// app holds, not one to check (Home Assistant's keychain explorer passes
+    /// it to a display model as `accessGroup:`; real-project trial 15, D6).
+    static func readsReturnedGroup(_ expr: ExprSyntax) -> Bool {
+        var e = expr
+        for _ in 0..<4 {
+            if let seq = e.as(SequenceExprSyntax.self), let first = AccessGroupFinder.castOrDefault(seq) { e = first; continue }
+            if let f = e.as(ForceUnwrapExprSyntax.self) { e = f.expression; continue }
+            if let o = e.as(OptionalChainingExprSyntax.self) { e = o.expression; continue }
+            break
+        }
+        guard let sub = e.as(SubscriptCallExprSyntax.self), sub.arguments.count == 1, let key = sub.arguments.first?.expression else { return false }
+        let name = key.as(SequenceExprSyntax.self)?.elements.first ?? key
+        return name.as(DeclReferenceExprSyntax.self)?.baseName.text == "kSecAttrAccessGroup"
     }
 
     /// Whether the property `name` of the type around `node` only ever holds

@@ -941,4 +941,22 @@ struct XcodeRealProjectsTests {
         let notes = d.first?.notes.map { "\($0.message) \($0.file.map { ProjectPath.lastComponent($0.name) } ?? "")" } ?? []
         #expect(notes == ["Info.plist's AppGroup is set here Info.plist", "APP_GROUP_NAME is set here Shared.xcconfig"], "\(notes)")
     }
+
+    /// Home Assistant's keychain explorer builds a display model with
+    /// `accessGroup: attributes[kSecAttrAccessGroup as String] as? String`,
+    /// a group the keychain returned: it was "built at run time" (KCS608;
+    /// real-project trial 15, D6).
+    @Test func aGroupReadBackFromTheKeychainIsNotChecked() throws {
+        let d = try XcodeLintTests.checkedCode("Explorer.swift", """
+            import Security
+            struct Item { let accessGroup: String? }
+            func list(attributes: [String: Any], dict: NSDictionary) {
+                _ = Item(accessGroup: attributes[kSecAttrAccessGroup as String] as? String)
+                _ = Item(accessGroup: dict[kSecAttrAccessGroup] as! String)
+                _ = Item(accessGroup: attributes["other"] as? String)
+            }
+
+            """)
+        #expect(d.map { "\($0.code.rawValue) \($0.location?.line ?? 0)" } == ["KCS608 6"], "\(d.map(\.message))")
+    }
 }
