@@ -607,11 +607,25 @@ public enum CodeCheck {
                         let what = use.api.hasPrefix("UserDefaults")
                             ? "UserDefaults(suiteName:) then keeps defaults of its own that no other target reads"
                             : "containerURL(forSecurityApplicationGroupIdentifier:) returns nil"
+                        var hint = app.applicationGroups.isEmpty
+                            ? "it has no app groups: add \(shown(group)) to its com.apple.security.application-groups"
+                            : "its app groups: " + app.applicationGroups.joined(separator: ", ")
+                        // Another target's group in a file they share: the call
+                        // may be one this target never makes (Woo's watch app
+                        // compiles a `static let` the phone app uses; real-project
+                        // trial 15, D9), as for keychain groups below.
+                        let holders = (holdersByGroup(signing.configuration)[group] ?? []).filter { $0 != target.name }
+                        if !holders.isEmpty {
+                            hint = "only \(holders.map { "'\($0)'" }.joined(separator: ", ")) \(holders.count == 1 ? "holds" : "hold") \(shown(group)): "
+                                + "make sure '\(target.name)' never makes this call (a static let is set on first use), or add the group to its entitlements"
+                        }
+                        // A watch app's group reaches its own extensions, never the phone.
+                        if signing.resolved.platform == "watchos" {
+                            hint = "on watchOS an app group is shared only with the watch app's own extensions, not with the iPhone app; " + hint
+                        }
                         out.append(render.diagnostic(ProjectIssue(
                             .warning, "\(who) names the app group \(shown(group))\(use.condition.map { " (\(Self.under($0)), which this build compiles)" } ?? ""), which it is not entitled to: \(what)",
-                            at: at, hint: app.applicationGroups.isEmpty
-                                ? "it has no app groups: add \(shown(group)) to its com.apple.security.application-groups"
-                                : "its app groups: " + app.applicationGroups.joined(separator: ", ")),
+                            at: at, hint: hint),
                             code: .codeGroupNotEntitled, length: use.length, notes: notes))
                         continue
                     }

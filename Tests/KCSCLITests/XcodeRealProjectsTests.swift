@@ -959,4 +959,26 @@ struct XcodeRealProjectsTests {
             """)
         #expect(d.map { "\($0.code.rawValue) \($0.location?.line ?? 0)" } == ["KCS608 6"], "\(d.map(\.message))")
     }
+
+    /// WooCommerce: a `static let` of a file the watch app shares with the
+    /// phone app names the phone app's group. The hint said to give the
+    /// watch app the group, which would not reach the phone, and a static
+    /// let runs only if used (real-project trial 15, D9).
+    @Test func aWatchAppsAppGroupHintSaysItDoesNotReachThePhone() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let watch = ["PRODUCT_BUNDLE_IDENTIFIER": "com.example.Notes.watchkitapp", "SDKROOT": "watchos",
+                     "CODE_SIGN_ENTITLEMENTS": "Watch/Watch.entitlements"]
+        f.targets.append(XcodeFixture.Target(name: "Watch", folder: "App", productType: "com.apple.product-type.application",
+                                             settings: ["Debug": watch, "Release": watch], sources: ["Defaults.swift"]))
+        f.targets[0].sources.append("Defaults.swift")
+        f.writeEntitlements("Watch/Watch.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.watchkitapp"])
+        f.write("App/Defaults.swift", "import Foundation\nextension UserDefaults {\n    static let group = UserDefaults(suiteName: \"group.com.example.notes\")\n}\n")
+        f.writeProject()
+        let d = try f.codeFindings().filter { $0.file?.name.hasSuffix("Defaults.swift") == true }
+        #expect(d.map(\.message).allSatisfy { $0.hasPrefix("target 'Watch'") } && d.count == 1, "\(d.map(\.message))")
+        #expect(d.first?.hint == "on watchOS an app group is shared only with the watch app's own extensions, not with the iPhone app; "
+                    + "only 'App' holds group.com.example.notes: make sure 'Watch' never makes this call (a static let is set on first use), "
+                    + "or add the group to its entitlements", "\(d.first?.hint ?? "")")
+    }
 }
