@@ -544,7 +544,36 @@ public struct ProjectLint {
         }
         var signedBy: [String: [String]] = [:]
         for s in signings { if let p = s.resolved.entitlementsPath { signedBy[s.target.id, default: []].append(p) } }
+        // Files CODE_SIGN_ENTITLEMENTS[sdk=macosx*] names for a target that
+        // does not build for the Mac: found once, when a file is unused
+        // (Woo's `Woo-Release-macOS.entitlements`, named in the pbxproj, was
+        // said unused without why; real-project trial 15, D14).
+        var forTheMac: [String: (target: String, at: ProjectLocation?)]?
+        func namedForTheMac(_ path: String) -> (target: String, at: ProjectLocation?)? {
+            if forTheMac == nil {
+                var found: [String: (target: String, at: ProjectLocation?)] = [:]
+                for t in project.targets where t.kind != nil {
+                    for c in project.configurations {
+                        let platforms = project.platforms(of: t, configuration: c.name).platforms
+                        guard !platforms.isEmpty, !platforms.contains("catalyst"), !platforms.contains("macos") else { continue }
+                        let r = project.resolve(t, configuration: c.name, platform: "catalyst")
+                        if let p = r.entitlementsPath, found[fileSystem.canonical(p)] == nil { found[fileSystem.canonical(p)] = (t.name, r.entitlementsLocation) }
+                    }
+                }
+                forTheMac = found
+            }
+            return forTheMac?[fileSystem.canonical(path)]
+        }
         for (path, location) in candidates where !used.contains(fileSystem.canonical(path)) && !selectable.contains(where: { Glob.matches($0, path) }) {
+            if let mac = namedForTheMac(path) {
+                out.append(render.diagnostic(ProjectIssue(
+                    .warning, "no configuration signs with '\(path)': CODE_SIGN_ENTITLEMENTS of target '\(mac.target)' names it for the Mac SDK "
+                        + "(sdk=macosx*), and the target does not build for the Mac (SUPPORTS_MACCATALYST is not YES)",
+                    at: mac.at ?? location ?? ProjectLocation(file: path, line: 1),
+                    hint: "set SUPPORTS_MACCATALYST = YES if the target is to run on the Mac; else delete the file and the setting"),
+                    code: .projectEntitlementsFile))
+                continue
+            }
             var folder = ProjectPath.directory(path), holders: [Int] = [], owners: [Int] = []
             for _ in 0..<64 {
                 if let i = firstHolder[folder] { holders.append(i) }

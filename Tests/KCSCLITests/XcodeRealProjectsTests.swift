@@ -103,6 +103,16 @@ struct XcodeRealProjectsTests {
         let catalyst = try XcodeProject.load(f.projectPath).get()
         let app = try #require(catalyst.targets.first)
         #expect(catalyst.resolve(app, configuration: "Release", platform: "catalyst").entitlementsPath?.hasSuffix("App/App-catalyst.entitlements") == true)
+        // WooCommerce: the same setting for a target that does not build for
+        // the Mac names a file no build signs with; the warning says why
+        // (real-project trial 15, D14).
+        for c in ["Debug", "Release"] { f.targets[0].settings[c]?["SUPPORTS_MACCATALYST"] = "NO" }
+        f.writeProject()
+        let unused = try findings(f).filter { $0.contains("App-catalyst.entitlements") }
+        #expect(unused.count == 1 && unused[0].hasPrefix("KCS605 project.pbxproj:")
+                && unused[0].hasSuffix("App/App-catalyst.entitlements': CODE_SIGN_ENTITLEMENTS of target 'App' "
+                                       + "names it for the Mac SDK (sdk=macosx*), and the target does not build for the Mac (SUPPORTS_MACCATALYST is not YES)"),
+                "\(unused)")
     }
 
     /// Pocket Casts: a watch app embedded in the iPhone app runs on the
