@@ -991,4 +991,17 @@ struct XcodeRealProjectsTests {
                     + "only 'App' holds group.com.example.notes: make sure 'Watch' never makes this call (a static let is set on first use), "
                     + "or add the group to its entitlements", "\(d.first?.hint ?? "")")
     }
+
+    /// Blink: `developer_setup.xcconfig` is each developer's copy of
+    /// `template_setup.xcconfig`; the template was not found (real-project
+    /// trial 15, D10).
+    @Test func aTemplateNamedWithAWordOfTheFileSwappedIsFound() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.projectXCConfig["Release"] = "Config/developer_setup.xcconfig"
+        f.write("Config/template_setup.xcconfig", "DEVELOPMENT_TEAM = \(XcodeFixture.team)\n")
+        f.writeProject()
+        let missing = try ProjectLint.load(f.projectPath).get().run().first { $0.message.hasPrefix("cannot read the xcconfig file") }
+        #expect(missing?.hint?.hasPrefix("copy template_setup.xcconfig to developer_setup.xcconfig first") == true, "\(missing?.hint ?? "none")")
+    }
 }
