@@ -1004,4 +1004,29 @@ struct XcodeRealProjectsTests {
         let missing = try ProjectLint.load(f.projectPath).get().run().first { $0.message.hasPrefix("cannot read the xcconfig file") }
         #expect(missing?.hint?.hasPrefix("copy template_setup.xcconfig to developer_setup.xcconfig first") == true, "\(missing?.hint ?? "none")")
     }
+
+    /// Trio: `DEVELOPER_TEAM = ##TEAM_ID##`, a placeholder each developer
+    /// overrides in an optional ConfigOverride.xcconfig. `--team` did not
+    /// stand in for it, and no hint named the override (real-project
+    /// trial 15, D7).
+    @Test func aPlaceholderTeamTakesTeamAndNamesTheAbsentOverride() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.write("Config/Team.xcconfig", "DEVELOPER_TEAM = ##TEAM_ID##\nDEVELOPMENT_TEAM = $(DEVELOPER_TEAM)\n#include? \"../TeamOverride.xcconfig\"\n#include? \"TeamOverride.xcconfig\"\n")
+        f.write("Config/Base.xcconfig", """
+            #include "Team.xcconfig"
+            PRODUCT_BUNDLE_IDENTIFIER = com.example.$(DEVELOPMENT_TEAM).$(PRODUCT_NAME:rfc1034identifier)
+
+            """)
+        let without = XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions())
+        let placeholder = without.diagnostics.first { $0.message.contains("is '##TEAM_ID##', which is not a team ID") }
+        #expect(placeholder?.hint?.hasPrefix("Team.xcconfig includes the absent TeamOverride.xcconfig (#include?): "
+                                             + "create it with DEVELOPER_TEAM = TEAMID, or give --team TEAMID") == true, "\(placeholder?.hint ?? "none")")
+        let team = XcodeFixture.team
+        let with = XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions(team: team))
+        #expect(with.scenario.contains("app com.example.\(team).Notes as App"), "\(with.scenario)")
+        #expect(!with.diagnostics.contains { $0.message.contains("not a team ID") || $0.message.contains("not a bundle ID") }, "\(with.diagnostics.map(\.message))")
+        let lint = try ProjectLint.load(f.projectPath, team: team).get().run()
+        #expect(!lint.contains { $0.message.contains("not a team ID") }, "\(lint.map(\.message))")
+    }
 }
