@@ -393,7 +393,7 @@ public struct AccessGroupFinder {
     /// found on a real-project trial).
     static func fixedValue(of binding: PatternBindingSyntax, in decl: VariableDeclSyntax) -> String? {
         if decl.bindingSpecifier.tokenKind == .keyword(.let), binding.accessorBlock == nil {
-            return binding.initializer.flatMap { constantValue($0.value) }
+            return binding.initializer.flatMap { constantValue(immediatelyCalled($0.value) ?? $0.value) }
         }
         guard let getter = getterBody(binding), getter.count == 1, let item = getter.first?.item else { return nil }
         return returnedExpression(item).flatMap(constantValue)
@@ -493,15 +493,31 @@ public struct AccessGroupFinder {
     /// `ofSelf`: the bundle is the one a `Bundle` extension's property is
     /// read on (`infoDictionary?["K"]`, `self.object(forInfoDictionaryKey:)`),
     /// which ``mainBundleProperty(_:_:)`` takes for the main bundle.
+    /// `X as? T`, `X ?? d` or `X as? T ?? d`: X; nil for any other
+    /// sequence: `X as! String + ".shared"` is more than X (found by review).
+    static func castOrDefault(_ seq: SequenceExprSyntax) -> ExprSyntax? {
+        guard let first = seq.elements.first else { return nil }
+        let rest = Array(seq.elements.dropFirst())
+        func isCast(_ i: Int) -> Bool { rest.count > i && rest[i].is(UnresolvedAsExprSyntax.self) }
+        func isDefault(_ i: Int) -> Bool { rest.count > i && rest[i].as(BinaryOperatorExprSyntax.self)?.operator.text == "??" }
+        guard rest.count == 2 && (isCast(0) || isDefault(0)) || rest.count == 4 && isCast(0) && isDefault(2) else { return nil }
+        return first
+    }
+
+    /// `{ E }()` or `{ return E }()`, a closure called where it is
+    /// written: E (Linphone's `static let appGroupName: String = { Bundle.main
+    /// .object(…) as? String ?? { fatalError() }() }()`; real-project trial 15, D4).
+    static func immediatelyCalled(_ e: ExprSyntax) -> ExprSyntax? {
+        guard let call = e.as(FunctionCallExprSyntax.self), call.arguments.isEmpty, call.trailingClosure == nil,
+              let closure = call.calledExpression.as(ClosureExprSyntax.self), closure.statements.count == 1,
+              let item = closure.statements.first?.item else { return nil }
+        return returnedExpression(item)
+    }
+
     static func infoPlistKey(_ expr: ExprSyntax, ofSelf: Bool = false) -> String? {
         var e = expr
-        // `X as? T`, `X ?? d` or `X as? T ?? d`, and nothing else: `X as! String
-        // + ".shared"` is more than the Info.plist string (found by review).
-        if let seq = e.as(SequenceExprSyntax.self), let first = seq.elements.first {
-            let rest = Array(seq.elements.dropFirst())
-            func isCast(_ i: Int) -> Bool { rest.count > i && rest[i].is(UnresolvedAsExprSyntax.self) }
-            func isDefault(_ i: Int) -> Bool { rest.count > i && rest[i].as(BinaryOperatorExprSyntax.self)?.operator.text == "??" }
-            guard rest.count == 2 && (isCast(0) || isDefault(0)) || rest.count == 4 && isCast(0) && isDefault(2) else { return nil }
+        if let seq = e.as(SequenceExprSyntax.self) {
+            guard let first = castOrDefault(seq) else { return nil }
             e = first
         }
         if let f = e.as(ForceUnwrapExprSyntax.self) { e = f.expression }
@@ -626,6 +642,16 @@ enum LocalBinding {
         var child = use
         var current = use.parent
         while let n = current {
+            // A later condition sees what an earlier one binds (`guard let s =
+            // Bundle.main.appGroup, let d = UserDefaults(suiteName: s)`).
+            if let list = n.as(ConditionElementListSyntax.self) {
+                var found: LocalBinding?
+                for element in list {
+                    if element.id == child.id { break }
+                    if let b = Self.binding(of: name, in: element) { found = b }
+                }
+                if let found { self = found; return }
+            }
             if let items = n.as(CodeBlockItemListSyntax.self) {
                 // The last binding of the name before the use, from the
                 // block's index (each block read once per file: scanning it
@@ -686,9 +712,8 @@ enum LocalBinding {
                 if let v = AccessGroupFinder.fixedValue(of: binding, in: decl) {
                     out.append((name, .literal(v)))
                 } else if expressions, decl.bindingSpecifier.tokenKind == .keyword(.let), binding.accessorBlock == nil,
-                          let value = binding.initializer?.value,
-                          value.is(MemberAccessExprSyntax.self) || value.is(DeclReferenceExprSyntax.self) {
-                    out.append((name, .expression(value)))
+                          let value = binding.initializer?.value, let followed = followed(value) {
+                    out.append((name, .expression(followed)))
                 } else {
                     out.append((name, .runtime))
                 }
@@ -699,6 +724,33 @@ enum LocalBinding {
             }
         }
         return out
+    }
+
+    /// What a binding to `value` stands for, when kcs can follow it: a
+    /// name or a member (`Type.constant`, `Bundle.main.appGroup`), or a
+    /// value it reads (an Info.plist string), after `!`, `as? T`, `?? d`,
+    /// parentheses and `{ E }()` (Trio's `let s = Bundle.main.appGroupSuiteName!`
+    /// was a value built at run time; real-project trial 15, D4). Nil for
+    /// anything else, which is a value.
+    static func followed(_ value: ExprSyntax) -> ExprSyntax? {
+        if AccessGroupFinder.constantValue(value) != nil { return value }
+        var e = value
+        for _ in 0..<8 {
+            if let inner = AccessGroupFinder.immediatelyCalled(e) { e = inner; continue }
+            if let seq = e.as(SequenceExprSyntax.self) {
+                guard let first = AccessGroupFinder.castOrDefault(seq) else { return nil }
+                e = first
+                continue
+            }
+            if let f = e.as(ForceUnwrapExprSyntax.self) { e = f.expression; continue }
+            if let t = e.as(TupleExprSyntax.self), t.elements.count == 1, let only = t.elements.first, only.label == nil {
+                e = only.expression
+                continue
+            }
+            break
+        }
+        if AccessGroupFinder.constantValue(e) != nil || e.is(MemberAccessExprSyntax.self) || e.is(DeclReferenceExprSyntax.self) { return e }
+        return nil
     }
 
     static func isIdentifier(_ token: TokenSyntax) -> Bool {
@@ -749,14 +801,32 @@ enum LocalBinding {
     }
 
     /// What conditions bind `name` to: the type's member for `let name =
-    /// self.name`, else a value.
+    /// self.name`, what `let name = E` follows to (``followed(_:)``: a
+    /// constant, an Info.plist string, `Bundle.main.appGroup`; Trio's
+    /// `guard let suiteName = Bundle.main.appGroupSuiteName`, real-project
+    /// trial 15, D4), else a value.
     static func binding(of name: String, by conditions: ConditionElementListSyntax) -> LocalBinding {
+        var found: LocalBinding = .runtime
         for element in conditions {
-            guard let optional = element.condition.as(OptionalBindingConditionSyntax.self),
-                  optional.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == name else { continue }
-            if let m = optional.initializer?.value.as(MemberAccessExprSyntax.self), m.declName.baseName.text == name,
-               m.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "self" { return .selfMember }
+            if let b = binding(of: name, in: element) { found = b }
         }
+        return found
+    }
+
+    /// What one condition binds `name` to; nil when it does not bind it,
+    /// or only unwraps it (`if let name`, `if let name = name`).
+    static func binding(of name: String, in element: ConditionElementSyntax) -> LocalBinding? {
+        guard let optional = element.condition.as(OptionalBindingConditionSyntax.self) else {
+            if let pattern = element.condition.as(MatchingPatternConditionSyntax.self)?.pattern, mentions(pattern, name) { return .runtime }
+            return nil
+        }
+        guard optional.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == name else {
+            return mentions(optional.pattern, name) ? .runtime : nil
+        }
+        guard let value = optional.initializer?.value, value.as(DeclReferenceExprSyntax.self)?.baseName.text != name else { return nil }
+        if let m = value.as(MemberAccessExprSyntax.self), m.declName.baseName.text == name,
+           m.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "self" { return .selfMember }
+        if optional.bindingSpecifier.tokenKind == .keyword(.let), let followed = followed(value) { return .expression(followed) }
         return .runtime
     }
 
@@ -1257,10 +1327,29 @@ private final class UseVisitor: SyntaxVisitor {
     }
 
     private func record(_ expr: ExprSyntax, api: String, appGroup: Bool = false) {
+        if Self.readsReturnedGroup(expr) { return }
         guard let found = resolve(expr) else { return }
         if found.forwarded { return }
         append(found.value, api: api, at: Syntax(expr), constant: found.constant, condition: found.condition, appGroup: appGroup,
                alternatives: found.alternatives)
+    }
+
+    /// Whether `e` reads a group out of a dictionary by `kSecAttrAccessGroup`
+    /// (`attributes[kSecAttrAccessGroup as String] as? String`, after a
+    /// cast, `!`, `?` or `?? d`): a group the keychain returned, so one the
+    /// app holds, not one to check (Home Assistant's keychain explorer passes
+    /// it to a display model as `accessGroup:`; real-project trial 15, D6).
+    static func readsReturnedGroup(_ expr: ExprSyntax) -> Bool {
+        var e = expr
+        for _ in 0..<4 {
+            if let seq = e.as(SequenceExprSyntax.self), let first = AccessGroupFinder.castOrDefault(seq) { e = first; continue }
+            if let f = e.as(ForceUnwrapExprSyntax.self) { e = f.expression; continue }
+            if let o = e.as(OptionalChainingExprSyntax.self) { e = o.expression; continue }
+            break
+        }
+        guard let sub = e.as(SubscriptCallExprSyntax.self), sub.arguments.count == 1, let key = sub.arguments.first?.expression else { return false }
+        let name = key.as(SequenceExprSyntax.self)?.elements.first ?? key
+        return name.as(DeclReferenceExprSyntax.self)?.baseName.text == "kSecAttrAccessGroup"
     }
 
     /// Whether the property `name` of the type around `node` only ever holds

@@ -1,6 +1,7 @@
 import KCSLanguage
 import KCSXcode
 import KCSXcodeProject
+import KeychainEngine
 import SwiftSyntax
 
 /// What the code asks for against what it is granted: every access group a
@@ -266,7 +267,7 @@ public enum CodeCheck {
         }
         struct FileKey: Hashable { var file: Int, read: Int }
         var usesBySources: [Int: [(path: String, uses: [AccessGroupUse])]] = [:]
-        var infoPlistStrings: [String: (value: String, location: ProjectLocation?)?] = [:]
+        var infoPlistStrings: [String: (value: String, location: ProjectLocation?, settings: [(name: String, location: ProjectLocation)])?] = [:]
         var lookupsByPath: [String: Set<String>] = [:]
         /// Whether each file may name a group, asked once per file, not per target.
         var mayName: [String: Bool] = [:]
@@ -482,7 +483,25 @@ public enum CodeCheck {
             // and each use's test quadratic (found by adversarial testing).
             var grantedSet = Set<String>(), grantedOnce: [String] = []
             for g in granted where grantedSet.insert(g).inserted { grantedOnce.append(g) }
-            let groups = grantedOnce.isEmpty ? "none (the target is unsigned)" : grantedOnce.joined(separator: ", ")
+            // No team: a group written `$(AppIdentifierPrefix)x` expands to
+            // `x`, and the app ID is not known. Code naming `T.x` (or
+            // `T.BUNDLEID`) holds it if the team is T: no call is judged
+            // against a team kcs was not given, which KCS602 already says is
+            // missing, nor is a half-expanded value shown as a group
+            // (sphinx's 8297M44YTW.sphinxSharedItems; real-project trial 15, D3).
+            var teamless: [String: String] = [:]
+            if app.teamID == nil {
+                for (raw, expanded) in zip(signing.entitlements?.keychainAccessGroups ?? [], signing.keychainAccessGroups)
+                where raw.contains("AppIdentifierPrefix") || raw.contains("TeamIdentifierPrefix") {
+                    teamless[expanded.value] = raw
+                }
+                teamless[app.bundleID] = teamless[app.bundleID] ?? "$(AppIdentifierPrefix)" + app.bundleID
+            }
+            func heldUnderSomeTeam(_ group: String) -> Bool {
+                guard !teamless.isEmpty, let dot = group.firstIndex(of: "."), Team.isWellFormedID(String(group[..<dot])) else { return false }
+                return teamless[String(group[group.index(after: dot)...])] != nil
+            }
+            let groups = grantedOnce.isEmpty ? "none (the target is unsigned)" : grantedOnce.map { teamless[$0] ?? $0 }.joined(separator: ", ")
             for (path, uses) in found {
                 // A linked framework's file says whose it is.
                 let via = code.owner[path].map { " (in \(Self.linked($0)), which it links)" } ?? ""
@@ -572,6 +591,8 @@ public enum CodeCheck {
                         }
                         value = .literal(found.value)
                         if let setAt = found.location { notes.append(render.note("Info.plist's \(key) is set here", at: setAt)) }
+                        // And the build setting it names, where the value is written.
+                        for (name, setAt) in found.settings.prefix(4) { notes.append(render.note("\(name) is set here", at: setAt)) }
                     }
                     if use.isAppGroup {
                         // An app group: only a group the build surely names is
@@ -586,14 +607,29 @@ public enum CodeCheck {
                         let what = use.api.hasPrefix("UserDefaults")
                             ? "UserDefaults(suiteName:) then keeps defaults of its own that no other target reads"
                             : "containerURL(forSecurityApplicationGroupIdentifier:) returns nil"
+                        var hint = app.applicationGroups.isEmpty
+                            ? "it has no app groups: add \(shown(group)) to its com.apple.security.application-groups"
+                            : "its app groups: " + app.applicationGroups.joined(separator: ", ")
+                        // Another target's group in a file they share: the call
+                        // may be one this target never makes (Woo's watch app
+                        // compiles a `static let` the phone app uses; real-project
+                        // trial 15, D9), as for keychain groups below.
+                        let holders = (holdersByGroup(signing.configuration)[group] ?? []).filter { $0 != target.name }
+                        if !holders.isEmpty {
+                            hint = "only \(holders.map { "'\($0)'" }.joined(separator: ", ")) \(holders.count == 1 ? "holds" : "hold") \(shown(group)): "
+                                + "make sure '\(target.name)' never makes this call (a static let is set on first use), or add the group to its entitlements"
+                        }
+                        // A watch app's group reaches its own extensions, never the phone.
+                        if signing.resolved.platform == "watchos" {
+                            hint = "on watchOS an app group is shared only with the watch app's own extensions, not with the iPhone app; " + hint
+                        }
                         out.append(render.diagnostic(ProjectIssue(
                             .warning, "\(who) names the app group \(shown(group))\(use.condition.map { " (\(Self.under($0)), which this build compiles)" } ?? ""), which it is not entitled to: \(what)",
-                            at: at, hint: app.applicationGroups.isEmpty
-                                ? "it has no app groups: add \(shown(group)) to its com.apple.security.application-groups"
-                                : "its app groups: " + app.applicationGroups.joined(separator: ", ")),
+                            at: at, hint: hint),
                             code: .codeGroupNotEntitled, length: use.length, notes: notes))
                         continue
                     }
+                    if case .literal(let group) = value, !grantedSet.contains(group), heldUnderSomeTeam(group) { continue }
                     switch value {
                     case .literal(let group) where compiled == nil && !grantedSet.contains(group):
                         // Compiled or not depending on what kcs cannot answer

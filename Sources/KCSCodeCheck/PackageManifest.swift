@@ -28,7 +28,8 @@ struct PackageManifest: SwiftPackage {
         var sources: [String]?
         /// Nil when the list is not written out.
         var dependencies: [Dependency]?
-        /// An argument kcs reads (`path:`, `exclude:`, `sources:`) is not a literal.
+        /// An argument kcs reads (`path:`, `exclude:`, `sources:`) is not a
+        /// literal, or a dependency is one it does not follow.
         var unreadable: Bool
     }
 
@@ -58,15 +59,15 @@ struct PackageManifest: SwiftPackage {
         let file = ProjectPath.join(folder, "Package.swift")
         let converter = SourceLocationConverter(fileName: file, tree: tree)
         /// `what` is read from `e`, which kcs did not follow.
-        func notFollowed(_ what: String, _ e: ExprSyntax, module: String = "") {
+        func notFollowed(_ what: String, _ e: ExprSyntax, module: String = "",
+                         hint: String = "kcs reads a list written out, one held in a top-level let, lists joined with +, "
+                            + "and a top-level computed var that starts from a list and appends to it; write the list out to have it checked") {
             let at = e.startLocation(converter: converter)
             var shown = e.trimmedDescription.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
             if shown.count > 60 || shown.count < e.trimmedDescription.count { shown = String(shown.prefix(60)) + "…" }
             unread[module, default: []].append(ProjectIssue(
                 .warning, "kcs does not follow \(what) in this manifest (`\(shown)`): the code it leaves out is not checked",
-                at: ProjectLocation(file: file, line: at.line, column: at.column),
-                hint: "kcs reads a list written out, one held in a top-level let, lists joined with +, "
-                    + "and a top-level computed var that starts from a list and appends to it; write the list out to have it checked"))
+                at: ProjectLocation(file: file, line: at.line, column: at.column), hint: hint))
         }
         func argument(_ label: String, of call: FunctionCallExprSyntax) -> ExprSyntax? { lists.value(Self.argument(label, of: call)) }
         for given in call.arguments {
@@ -92,19 +93,31 @@ struct PackageManifest: SwiftPackage {
                     let sources = Self.argument("sources", of: call)
                     let readPath = path.map(Self.string), readExclude = exclude.map(lists.strings), readSources = sources.map(lists.strings)
                     let given = Self.argument("dependencies", of: call)
-                    let dependencies = lists.dependencies(given)
+                    var stoppedAt: ExprSyntax?
+                    let dependencies = lists.dependencies(given, stoppedAt: &stoppedAt)
                     // Test targets and plugins are no code of the app's.
                     if kind != "testTarget" && kind != "plugin" {
                         for (label, e, read) in [("path", path, readPath == .some(nil)), ("exclude", exclude, readExclude == .some(nil)),
-                                                 ("sources", sources, readSources == .some(nil)), ("dependencies", given, dependencies == nil)]
+                                                 ("sources", sources, readSources == .some(nil)),
+                                                 ("dependencies", given, dependencies == nil)]
                         where read {
                             if let e { notFollowed("the \(label) of package target '\(name)'", e, module: name) }
+                        }
+                        // The list is read, one element is not: that element is
+                        // said, not the list (DuckDuckGo's `.targetItem(…)` was
+                        // shown as `[…` with a hint to write out a list that was;
+                        // real-project trial 15, D8).
+                        if let stoppedAt {
+                            notFollowed("a dependency of package target '\(name)'", stoppedAt, module: name,
+                                        hint: "kcs reads a module's name as a string and .target, .product and .byName "
+                                            + "(and .targetItem, .productItem, .byNameItem) with string arguments; "
+                                            + "the other dependencies of the target are read")
                         }
                     }
                     modules[name] = Module(
                         kind: kind, path: readPath ?? nil, exclude: (readExclude ?? nil) ?? [], sources: readSources ?? nil,
                         dependencies: dependencies,
-                        unreadable: readPath == .some(nil) || readExclude == .some(nil) || readSources == .some(nil))
+                        unreadable: readPath == .some(nil) || readExclude == .some(nil) || readSources == .some(nil) || stoppedAt != nil)
                 }
             default: break
             }
@@ -239,7 +252,14 @@ struct PackageManifest: SwiftPackage {
             return out
         }
 
-        func dependencies(_ e: ExprSyntax?) -> [Dependency]? {
+        /// A target's dependencies; nil when kcs does not follow the list.
+        /// An element it does not follow is left out, the first such one
+        /// given as `stoppedAt` (the module is then not all read).
+        /// `.targetItem(name:condition:)`, `.productItem(name:package:moduleAliases:condition:)`
+        /// and `.byNameItem(name:condition:)` are `Target.Dependency`'s own
+        /// cases, read as `.target`, `.product` and `.byName` (a condition
+        /// is taken as met: the code is read).
+        func dependencies(_ e: ExprSyntax?, stoppedAt: inout ExprSyntax?) -> [Dependency]? {
             guard let e else { return [] }
             guard let elements = elements(of: e) else { return nil }
             var out: [Dependency] = []
@@ -249,18 +269,27 @@ struct PackageManifest: SwiftPackage {
                     out.append(.byName(name))
                     continue
                 }
-                guard let call = element.as(FunctionCallExprSyntax.self), let kind = PackageManifest.member(call) else { return nil }
+                guard let call = element.as(FunctionCallExprSyntax.self), let kind = PackageManifest.member(call) else {
+                    if stoppedAt == nil { stoppedAt = element }
+                    continue
+                }
                 func argument(_ label: String) -> String? { PackageManifest.string(value(PackageManifest.argument(label, of: call))) }
+                let name = argument("name")
                 switch kind {
-                case "product", "target", "byName":
-                    guard let name = argument("name") else { return nil }
-                    if kind == "product" {
-                        guard let package = argument("package") else { return nil }
-                        out.append(.product(name, package: package))
-                    } else {
-                        out.append(kind == "target" ? .module(name) : .byName(name))
+                case "product", "productItem":
+                    guard let name, let package = argument("package") else {
+                        if stoppedAt == nil { stoppedAt = element }
+                        continue
                     }
-                default: return nil
+                    out.append(.product(name, package: package))
+                case "target", "targetItem", "byName", "byNameItem":
+                    guard let name else {
+                        if stoppedAt == nil { stoppedAt = element }
+                        continue
+                    }
+                    out.append(kind.hasPrefix("target") ? .module(name) : .byName(name))
+                default:
+                    if stoppedAt == nil { stoppedAt = element }
                 }
             }
             return out

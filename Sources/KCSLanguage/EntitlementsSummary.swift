@@ -71,7 +71,8 @@ public enum EntitlementsSummary {
         // valid on macOS, are not flagged.
         for f in EntitlementShape.check(keychainAccessGroups: resolved.keychainAccessGroups,
                                         applicationGroups: resolved.applicationGroups, teamID: resolved.teamID, macOS: true,
-                                        bundleIDs: BundleIDIndex([bundle])) {
+                                        bundleIDs: BundleIDIndex([bundle]), appIDPrefix: resolved.appIDPrefix,
+                                        previousAppIDPrefixes: e.previousAppIDPrefixes) {
             diagnostics.append(Diagnostic(f.code, "\(path): \(f.message)", severity: .warning, hint: f.hint))
         }
         if resolved.keychainAccessGroups.contains(where: { $0.hasSuffix("*") }) {

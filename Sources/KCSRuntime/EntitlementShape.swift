@@ -15,6 +15,10 @@ public enum EntitlementShape {
         public var hint: String
         /// The value the fix writes instead, when there is one.
         public var fix: String?
+        /// When following the fix would do harm (the group has shipped and
+        /// holds items), said in the hint, and kept when the hint becomes
+        /// "already lists …: drop …".
+        public var caveat: String?
     }
 
     /// Apple's own groups, such as `com.apple.token` (kSecAttrAccessGroupToken
@@ -34,8 +38,14 @@ public enum EntitlementShape {
     /// (`TEAM.` + bundle ID) are groups of their own even when the bundle ID
     /// starts with something shaped like a team ID.
     /// `appIDPrefix`: a legacy App ID prefix, whose groups are the app's own.
+    /// `previousAppIDPrefixes`: the prefixes of `previous-application-identifiers`
+    /// (``Entitlements/previousAppIDPrefixes``), whose groups are the app's
+    /// own from before a transfer.
+    /// `listedBy`: who else lists a group (`target 'Share'`), by group, for
+    /// a did-you-mean that names the group a sibling holds.
     public static func keychainGroup(_ group: String, teamID: String?, bundleIDs: BundleIDIndex = BundleIDIndex(),
-                                     appIDPrefix: String? = nil) -> Finding? {
+                                     appIDPrefix: String? = nil, previousAppIDPrefixes: Set<String> = [],
+                                     listedBy: [String: String] = [:]) -> Finding? {
         if group.contains("$(") || isApples(group) || group.hasSuffix("*") && teamPrefix(of: group) != nil { return nil }
         // "*" is every group to securityd (SecServerAccessGroupsAllows), a
         // right of Apple's own processes; TEAMID.* is a provisioning
@@ -64,8 +74,11 @@ public enum EntitlementShape {
                            hint: "app groups belong in application-groups (com.apple.security.application-groups)", fix: nil)
         }
         if let prefix = teamPrefix(of: group) {
-            if let doubled = doubledPrefix(group, bundleIDs: bundleIDs) { return doubled }
-            guard let teamID, prefix != teamID, String(prefix) != appIDPrefix, doubledPrefixParts(group) == nil else { return nil }
+            if let doubled = doubledPrefix(group, bundleIDs: bundleIDs, previousAppIDPrefixes: previousAppIDPrefixes, listedBy: listedBy) {
+                return doubled
+            }
+            guard let teamID, prefix != teamID, String(prefix) != appIDPrefix, !previousAppIDPrefixes.contains(String(prefix)),
+                  doubledPrefixParts(group) == nil else { return nil }
             // A bundle ID shaped like TEAM.x, written without the prefix.
             if bundleIDs.isOrPrefixes(group) { return unprefixed(group, teamID) }
             return otherTeams(group, prefix: String(prefix), teamID: teamID)
@@ -93,14 +106,16 @@ public enum EntitlementShape {
     /// the app read the other team's items).
     private static func otherTeams(_ group: String, prefix: String, teamID: String) -> Finding {
         let bare = String(group.dropFirst(prefix.count + 1)), fixed = "\(teamID).\(bare)"
+        let caveat = "unless \(prefix) is the app's own legacy App ID "
+            + "prefix (an App ID made before 2011 has one, and its profile grants \(prefix).* groups: IceCubes ships such a group), "
+            + "which a scenario says with app-id-prefix=, or the app came from team \(prefix) by a transfer, which "
+            + "previous-application-identifiers says (\(prefix).BUNDLEID): then the group holds the items its users stored before"
         return Finding(code: .lintUnprefixedEntitlement, group: group,
                        message: "keychain group \(group) carries the prefix of team \(prefix), but the app is signed by team \(teamID)",
                        hint: "a provisioning profile of \(teamID) grants only \(teamID).* groups, and a device does not launch an app "
                            + "its profile does not allow: keychain groups share items within one team. Write \(fixed) "
-                           + "($(AppIdentifierPrefix)\(bare) in an .entitlements file); unless \(prefix) is the app's own legacy App ID "
-                           + "prefix (an App ID made before 2011 has one, and its profile grants \(prefix).* groups: IceCubes ships such a group), "
-                           + "which a scenario says with app-id-prefix=",
-                       fix: fixed)
+                           + "($(AppIdentifierPrefix)\(bare) in an .entitlements file); " + caveat,
+                       fix: fixed, caveat: caveat)
     }
 
     /// A keychain group with a second team ID after the first, as
@@ -120,7 +135,8 @@ public enum EntitlementShape {
         return (String(first), String(second), String(rest.dropFirst(second.count + 1)))
     }
 
-    private static func doubledPrefix(_ group: String, bundleIDs: BundleIDIndex) -> Finding? {
+    private static func doubledPrefix(_ group: String, bundleIDs: BundleIDIndex, previousAppIDPrefixes: Set<String>,
+                                      listedBy: [String: String]) -> Finding? {
         guard let (first, second, bare) = doubledPrefixParts(group) else { return nil }
         // An app ID whose bundle ID starts with a team-shaped word is no
         // doubled prefix: Monal's bundle ID is G7YU7X7KRJ.SworIM, and
@@ -131,13 +147,30 @@ public enum EntitlementShape {
         // The app ID of an app in view, a group under it, or that of the app
         // an extension in view sits in (its bundle ID is the app's plus more).
         if bundleIDs.isOrPrefixes(rest) || bundleIDs.hasOne(under: rest) { return nil }
+        let caveat = shippedGroupCaveat(group)
+        // The second prefix is the app's previous one, or a sibling lists the
+        // group under it: that group is the one meant, written out, not the
+        // team's (Simplenote's intents extension wrote
+        // $(AppIdentifierPrefix)4ESDVWK654.… "to match share extension",
+        // which lists 4ESDVWK654.…; real-project trial 15, D2).
+        let previous = "\(second).\(bare)"
+        if first != second, previousAppIDPrefixes.contains(second) || listedBy[previous] != nil {
+            var why: [String] = []
+            if previousAppIDPrefixes.contains(second) { why.append("\(second) is the app's previous App ID prefix (previous-application-identifiers)") }
+            if let who = listedBy[previous] { why.append("\(who) lists it") }
+            return Finding(code: .lintUnprefixedEntitlement, group: group,
+                           message: "keychain group \(group) carries two team prefixes, \(first). and \(second).",
+                           hint: "did you mean \(previous), as \(why.joined(separator: " and "))? $(AppIdentifierPrefix) adds "
+                               + "the team ID \(first): write \(previous) without it in the .entitlements file; " + caveat,
+                           fix: previous, caveat: caveat)
+        }
         let fixed = "\(first).\(bare)"
         return Finding(code: .lintUnprefixedEntitlement, group: group,
                        message: first == second ? "keychain group \(group) repeats the team prefix \(first)."
                                                 : "keychain group \(group) carries two team prefixes, \(first). and \(second).",
                        hint: "did you mean \(fixed)? $(AppIdentifierPrefix) adds the team ID: write "
-                           + "$(AppIdentifierPrefix)\(bare) in the .entitlements file; " + shippedGroupCaveat(group),
-                       fix: fixed)
+                           + "$(AppIdentifierPrefix)\(bare) in the .entitlements file; " + caveat,
+                       fix: fixed, caveat: caveat)
     }
 
     /// A group that has shipped holds its users' items: renaming it in the
@@ -228,13 +261,17 @@ public enum EntitlementShape {
 
     /// Every finding for an app's entitlements, in the order written. A fix
     /// never adds a group the list already has: then the fix is to drop the
-    /// misspelt one.
+    /// misspelt one, with the finding's caveat (a shipped group holds items).
     public static func check(keychainAccessGroups: [String], applicationGroups: [String], teamID: String?,
-                             macOS: Bool, bundleIDs: BundleIDIndex = BundleIDIndex(), appIDPrefix: String? = nil) -> [Finding] {
+                             macOS: Bool, bundleIDs: BundleIDIndex = BundleIDIndex(), appIDPrefix: String? = nil,
+                             previousAppIDPrefixes: Set<String> = [], listedBy: [String: String] = [:]) -> [Finding] {
         // The lists as sets: a search of the list per finding was the square
         // of a 100,000-group list (66 s; found by adversarial testing).
         let keychainSet = Set(keychainAccessGroups), appSet = Set(applicationGroups)
-        let keychain = keychainAccessGroups.compactMap { keychainGroup($0, teamID: teamID, bundleIDs: bundleIDs, appIDPrefix: appIDPrefix) }.map {
+        let keychain = keychainAccessGroups.compactMap {
+            keychainGroup($0, teamID: teamID, bundleIDs: bundleIDs, appIDPrefix: appIDPrefix,
+                          previousAppIDPrefixes: previousAppIDPrefixes, listedBy: listedBy)
+        }.map {
             dropping($0, ifListed: keychainSet, "keychain-access-groups")
         }
         let app = applicationGroups.compactMap { applicationGroup($0, teamID: teamID, macOS: macOS) }.map {
@@ -246,7 +283,10 @@ public enum EntitlementShape {
     private static func dropping(_ f: Finding, ifListed list: Set<String>, _ key: String) -> Finding {
         guard let fix = f.fix, list.contains(fix) else { return f }
         var out = f
-        out.hint = "\(key) already lists \(fix): drop \(f.group)"
+        // The caveat stays: dropping a group that has shipped strands its
+        // items, as renaming it does (Simplenote's pre-transfer group was
+        // said to drop; real-project trial 15, D2).
+        out.hint = "\(key) already lists \(fix): drop \(f.group)" + (f.caveat.map { "; " + $0 } ?? "")
         return out
     }
 }

@@ -32,16 +32,35 @@ public struct Entitlements: Sendable, Hashable {
     public var applicationGroups: [String]?
     /// `com.apple.developer.associated-application-identifier` (Mac Catalyst), as written.
     public var associatedApplicationIdentifiers: [String]?
+    /// `previous-application-identifiers`, as written: the application
+    /// identifiers the app had before a transfer to another team (or a
+    /// change of its App ID prefix), whose keychain groups hold the items
+    /// its users stored then.
+    public var previousApplicationIdentifiers: [String]?
 
     public init(source: Source = .entitlements, teamID: String? = nil, applicationIdentifier: String? = nil,
                 keychainAccessGroups: [String]? = nil, applicationGroups: [String]? = nil,
-                associatedApplicationIdentifiers: [String]? = nil) {
+                associatedApplicationIdentifiers: [String]? = nil, previousApplicationIdentifiers: [String]? = nil) {
         self.source = source
         self.teamID = teamID
         self.applicationIdentifier = applicationIdentifier
         self.keychainAccessGroups = keychainAccessGroups
         self.applicationGroups = applicationGroups
         self.associatedApplicationIdentifiers = associatedApplicationIdentifiers
+        self.previousApplicationIdentifiers = previousApplicationIdentifiers
+    }
+
+    /// The team-shaped prefixes of `previous-application-identifiers`
+    /// (`4ESDVWK654.com.codality.NotationalFlow` gives `4ESDVWK654`): a
+    /// group under one is the app's own from before the change, not another
+    /// team's (Simplenote, transferred between teams, keeps its old group;
+    /// real-project trial 15, D2).
+    public var previousAppIDPrefixes: Set<String> {
+        Set((previousApplicationIdentifiers ?? []).compactMap { id in
+            guard let dot = id.firstIndex(of: ".") else { return nil }
+            let head = String(id[..<dot])
+            return Team.isWellFormedID(head) ? head : nil
+        })
     }
 
     /// The bundle ID part of the application identifier, when it names one
@@ -186,14 +205,16 @@ extension Entitlements {
                     teamID: e.teamIdentifier ?? profile.teamIdentifier?.first ?? e.appIDPrefix,
                     applicationIdentifier: e.applicationIdentifier ?? e.macApplicationIdentifier,
                     keychainAccessGroups: e.keychainAccessGroups, applicationGroups: e.applicationGroups,
-                    associatedApplicationIdentifiers: e.associatedApplicationIdentifiers))
+                    associatedApplicationIdentifiers: e.associatedApplicationIdentifiers,
+                    previousApplicationIdentifiers: e.previousApplicationIdentifiers?.values))
             }
             let e = try PropertyListDecoder().decode(EntitlementsPlist.self, from: data)
             return .success(Entitlements(
                 source: .entitlements, teamID: e.teamIdentifier ?? e.appIDPrefix,
                 applicationIdentifier: e.applicationIdentifier ?? e.macApplicationIdentifier,
                 keychainAccessGroups: e.keychainAccessGroups, applicationGroups: e.applicationGroups,
-                associatedApplicationIdentifiers: e.associatedApplicationIdentifiers))
+                associatedApplicationIdentifiers: e.associatedApplicationIdentifiers,
+                previousApplicationIdentifiers: e.previousApplicationIdentifiers?.values))
         } catch let error as DecodingError {
             return .failure(describe(error))
         } catch {
@@ -301,6 +322,9 @@ private struct EntitlementsPlist: Decodable {
     package var keychainAccessGroups: [String]?
     package var applicationGroups: [String]?
     package var associatedApplicationIdentifiers: [String]?
+    /// Read leniently: kcs does not otherwise check the key, and a value of
+    /// another shape must not make the whole file unreadable.
+    package var previousApplicationIdentifiers: LenientStrings?
 
     package enum CodingKeys: String, CodingKey {
         case teamIdentifier = "com.apple.developer.team-identifier"
@@ -309,6 +333,7 @@ private struct EntitlementsPlist: Decodable {
         case keychainAccessGroups = "keychain-access-groups"
         case applicationGroups = "com.apple.security.application-groups"
         case associatedApplicationIdentifiers = "com.apple.developer.associated-application-identifier"
+        case previousApplicationIdentifiers = "previous-application-identifiers"
     }
 
     /// The team ID in front of the application identifier.
@@ -317,6 +342,15 @@ private struct EntitlementsPlist: Decodable {
               let dot = appID.firstIndex(of: ".") else { return nil }
         let prefix = String(appID[..<dot])
         return Team.isWellFormedID(prefix) ? prefix : nil
+    }
+}
+
+/// An array of strings, or nil when the value is of another shape.
+package struct LenientStrings: Decodable {
+    package var values: [String]?
+
+    package init(from decoder: any Decoder) throws {
+        values = try? decoder.singleValueContainer().decode([String].self)
     }
 }
 

@@ -310,6 +310,14 @@ extension Session {
     func entitlementWarnings(_ decl: AppDeclaration, _ file: SourceFile, _ range: SourceRange) -> [Diagnostic] {
         guard let handle = world.app(named: decl.name) else { return [] }
         let app = world[handle]
+        // The file's previous-application-identifiers, whose groups are the
+        // app's own (trial 15, D2): read again here, the one place that
+        // needs them, rather than kept on every app of the world.
+        var previous: Set<String> = []
+        if let path = decl.entitlements, let source = try? loader.read(loader.resolve(path.text, relativeTo: file.name)),
+           case .success(let e) = Entitlements.decode(source.bytes) {
+            previous = e.previousAppIDPrefixes
+        }
         let findings = EntitlementShape.check(keychainAccessGroups: app.keychainAccessGroups,
                                               applicationGroups: app.applicationGroups, teamID: app.teamID,
                                               // A Mac device in the scenario takes Mac app groups
@@ -318,7 +326,7 @@ extension Session {
                                                   || world.devices.contains { $0.platform?.family == .macos },
                                               bundleIDs: appIndex.count == world.apps.count ? appIndex.bundleIDs
                                                   : BundleIDIndex(world.apps.map(\.bundleID)),
-                                              appIDPrefix: app.appIDPrefix)
+                                              appIDPrefix: app.appIDPrefix, previousAppIDPrefixes: previous)
         // Where each group was first written, by name: a search of the list
         // per finding was the square of a 100,000-group list (found by
         // adversarial testing).

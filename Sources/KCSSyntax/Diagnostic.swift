@@ -269,6 +269,17 @@ package enum Suggest {
         return name
     }
 
+    /// The edit distance between two names, case and all (keychain and app
+    /// groups are compared as written), when it is at most `limit`; nil past
+    /// it, or for names longer than 256 bytes, which are not typos of each other.
+    package static func editDistance(_ a: String, _ b: String, atMost limit: Int) -> Int? {
+        guard a.utf8.count <= 256, b.utf8.count <= 256 else { return nil }
+        let x = Array(a.unicodeScalars), y = Array(b.unicodeScalars)
+        guard abs(x.count - y.count) <= limit else { return nil }
+        let d = distance(x, y)
+        return d <= limit ? d : nil
+    }
+
     /// "did you mean 'X'?" or nil.
     package static func hint(for word: String, in candidates: [String]) -> String? {
         closest(to: word, in: candidates).map { "did you mean '\($0)'?" }

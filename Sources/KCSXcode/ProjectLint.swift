@@ -77,8 +77,18 @@ public struct ProjectLint {
         for issue in unplaced where seen.insert(issue.message).inserted {
             groups.append((issue, []))
         }
+        // Where each setting is set, in any target and configuration.
+        let all = signings
+        var partly = PartlyDefinedSettings { setting in
+            all.compactMap { s in
+                s.resolved.settings.definition(of: setting).map {
+                    PartlyDefinedSettings.Definition(target: s.target.name, configuration: s.configuration,
+                                                     value: s.resolved.settings.value(of: setting).value, location: $0.location)
+                }
+            }
+        }
         for s in signings {
-            for issue in s.issues where seen.insert(issue.message).inserted && !pods.take(issue) {
+            for issue in s.issues where !partly.take(issue, of: s) && seen.insert(issue.message).inserted && !pods.take(issue) {
                 let marker = "configuration '\(s.configuration)'"
                 let key = issue.message.replacingOccurrences(of: marker, with: "\u{0}") + "\u{0}" + (issue.hint ?? "")
                 if issue.message.contains(marker), let i = groupIndex[key] {
@@ -90,6 +100,7 @@ public struct ProjectLint {
             }
         }
         if let issue = pods.issue { out.append(render.diagnostic(issue, code: .projectSetting)) }
+        out += partly.diagnostics(&render)
         for (issue, configurations) in groups {
             var said = issue
             if configurations.count > 1 {
@@ -128,11 +139,20 @@ public struct ProjectLint {
         var index: [String: Int] = [:]
         // The project's bundle IDs: an extension may hold its app's app ID.
         let bundleIDs = BundleIDIndex(signings.compactMap(\.resolved.bundleID))
+        // Who lists each keychain group, for a did-you-mean naming the group
+        // a sibling holds (trial 15, D2).
+        var listedBy: [String: String] = [:]
+        for s in signings where s.groupsResolve {
+            for g in s.keychainAccessGroups where listedBy[g.value] == nil { listedBy[g.value] = "target '\(s.target.name)'" }
+        }
         for s in signings where s.groupsResolve {
             let findings = EntitlementShape.check(keychainAccessGroups: s.keychainAccessGroups.map(\.value),
                                                   applicationGroups: s.applicationGroups.map(\.value),
                                                   teamID: s.resolved.teamID, macOS: s.resolved.platform == "macos",
-                                                  bundleIDs: bundleIDs)
+                                                  bundleIDs: bundleIDs,
+                                                  previousAppIDPrefixes: s.entitlements?.previousAppIDPrefixes ?? [],
+                                                  // Its own list is no sibling's: a group it lists makes the hint "already lists".
+                                                  listedBy: listedBy)
             for f in findings {
                 let listed = f.code == .lintAppGroupShape ? s.applicationGroups : s.keychainAccessGroups
                 let at = listed.first { $0.value == f.group }?.location ?? s.resolved.entitlementsLocation ?? s.target.location
@@ -204,8 +224,57 @@ public struct ProjectLint {
         return out
     }
 
+    /// A group an embedded target lists that is one or two letters from
+    /// one its host lists: the extension's copy of the app's group, misspelt.
+    struct NearMiss {
+        var mine: TargetSigning.Located
+        var theirs: String
+        var distance: Int
+        var keychain: Bool
+        /// Both are the first keychain group: the default one, where code
+        /// that names no group stores.
+        var bothDefault: Bool
+
+        /// "the keychain group X, one letter from Y"
+        var said: String {
+            "the \(keychain ? "keychain" : "app") group \(mine.value), \(distance == 1 ? "one letter" : "two letters") from \(theirs)"
+        }
+    }
+
+    /// The near misses of a child's groups against its host's: a group of the
+    /// child's that the host lacks and no other target holds (another
+    /// target's is a real group), at most two edits from one of the host's
+    /// groups the child lacks, compared as written (Home Assistant's
+    /// extensions listed `…HomeAsistant…`; real-project trial 15, D1).
+    /// `heldElsewhere`: whether the group is an app ID, or another
+    /// entitlements file than the child's lists it too: written twice, it is
+    /// meant (nine of Home Assistant's targets, two of them on the watch,
+    /// sign with the one misspelt file: they do not make the group real).
+    static func nearMisses(child c: TargetSigning, host h: TargetSigning, heldElsewhere: (String) -> Bool) -> [NearMiss] {
+        var out: [NearMiss] = []
+        for keychain in [true, false] {
+            let mine = keychain ? c.keychainAccessGroups : c.applicationGroups
+            let theirs = keychain ? h.keychainAccessGroups.map(\.value) : h.applicationGroups.map(\.value)
+            let mineSet = Set(mine.map(\.value)), theirSet = Set(theirs)
+            // Among a few hundred groups at most: each pair is an edit distance.
+            guard mine.count * theirs.count <= 10_000 else { continue }
+            for g in mine where !theirSet.contains(g.value) && g.value.count >= 12 && !heldElsewhere(g.value) {
+                var best: (String, Int)?
+                for t in theirs where !mineSet.contains(t) {
+                    if let d = Suggest.editDistance(g.value, t, atMost: 2), d > 0, d < (best?.1 ?? 3) { best = (t, d) }
+                }
+                guard let (t, d) = best else { continue }
+                out.append(NearMiss(mine: g, theirs: t, distance: d, keychain: keychain,
+                                    bothDefault: keychain && g.value == mine.first?.value && t == theirs.first))
+            }
+        }
+        // The nearest first, in the order written.
+        return out.enumerated().sorted { ($0.element.distance, $0.offset) < ($1.element.distance, $1.offset) }.map(\.element)
+    }
+
     /// KCS604: an extension (or watch app, App Clip) embedded in an app that
-    /// shares groups, without any of them.
+    /// shares groups, without any of them, or that lists one of the app's
+    /// groups misspelt (a near miss), even when it shares another.
     func extensionsSharingNothing(_ render: inout ProjectDiagnostics) -> [Diagnostic] {
         var out: [Diagnostic] = []
         var words: [String: SharedDataScan] = [:]
@@ -214,6 +283,24 @@ public struct ProjectLint {
         // places; real-project trial 14, D8).
         var hostsByChild: [String: [(host: XcodeProject.Target, shared: [String])]] = [:]
         var children: [(target: XcodeProject.Target, signing: TargetSigning)] = []
+        // Near misses of children that share some group, by place and
+        // groups: one entitlements file several extensions sign with is
+        // said once, naming them all.
+        var misses: [(miss: NearMiss, host: String, children: [(XcodeProject.Target, TargetSigning)])] = []
+        var missIndex: [String: Int] = [:]
+        var nearMissesOf: [String: [NearMiss]] = [:]
+        // The entitlements files that list each group in this configuration;
+        // an app ID is a real group, whoever holds it (a share extension's
+        // `$(AppIdentifierPrefix)$(CFBundleIdentifier)`, TEAM.….Notes.Share,
+        // is two letters from TEAM.….Notes.shared).
+        var writtenIn: [String: Set<String>] = [:], appIDs = Set<String>()
+        for s in signings where s.configuration == configuration {
+            if let id = s.appTarget?.appID { appIDs.insert(id) }
+            guard let path = s.resolved.entitlementsPath.map(fileSystem.canonical) else { continue }
+            for g in s.keychainAccessGroups.map(\.value) + s.applicationGroups.map(\.value) where writtenIn[g]?.count ?? 0 < 2 {
+                writtenIn[g, default: []].insert(path)
+            }
+        }
         for host in project.targets where host.kind != nil {
             guard let h = signing(of: host) else { continue }
             // A group whose setting expands to nothing is no group to share
@@ -230,8 +317,22 @@ public struct ProjectLint {
                 // the watch's keychain: no group would let it read the phone's items.
                 guard c.resolved.platform == h.resolved.platform else { continue }
                 let theirs = c.keychainAccessGroups.map(\.value) + c.applicationGroups.map(\.value)
-                guard shared.isDisjoint(with: theirs) else { continue }
+                let own = c.resolved.entitlementsPath.map(fileSystem.canonical)
+                let near = Self.nearMisses(child: c, host: h) { g in appIDs.contains(g) || (writtenIn[g] ?? []).contains { $0 != own } }
+                guard shared.isDisjoint(with: theirs) else {
+                    for m in near {
+                        let key = "\(m.mine.location.map { "\($0.file):\($0.line)" } ?? child.id)\u{0}\(m.mine.value)\u{0}\(m.theirs)\u{0}\(host.id)"
+                        if let i = missIndex[key] {
+                            if !misses[i].children.contains(where: { $0.0.id == child.id }) { misses[i].children.append((child, c)) }
+                        } else {
+                            missIndex[key] = misses.count
+                            misses.append((m, host.name, [(child, c)]))
+                        }
+                    }
+                    continue
+                }
                 if hostsByChild[child.id] == nil { children.append((child, c)) }
+                if nearMissesOf[child.id] == nil, !near.isEmpty { nearMissesOf[child.id] = near }
                 hostsByChild[child.id, default: []].append((host, shared.sorted()))
             }
         }
@@ -245,11 +346,37 @@ public struct ProjectLint {
             let stores = hosts.allSatisfy({ $0.shared == first.shared })
                 ? "what \(embedded) \(hosts.count == 1 ? "stores" : "store") in \(first.shared.joined(separator: ", "))"
                 : hosts.map { "what '\($0.host.name)' stores in \($0.shared.joined(separator: ", "))" }.joined(separator: ", or ")
+            // A group one or two letters from the app's is the likely fix
+            // (Joplin's share extension's group.net.cozic.jopin; real-project
+            // trial 15, D1b).
+            let didYouMean = (nearMissesOf[child.id] ?? []).first.map {
+                "did you mean \($0.theirs)? '\(child.name)' lists \($0.said); "
+            } ?? ""
             out.append(render.diagnostic(ProjectIssue(
                 .warning, "target '\(child.name)' is embedded in \(embedded) but shares no group with \(hosts.count == 1 ? "it" : "them") (configuration '\(configuration)'): it cannot read \(stores)",
                 at: c.resolved.entitlementsLocation ?? child.location,
-                hint: "asked because \(reason): add the group \(hosts.count == 1 ? "the two" : "they") should share to "
+                hint: didYouMean + "asked because \(reason): add the group \(hosts.count == 1 ? "the two" : "they") should share to "
                     + "\(hosts.count == 1 ? "both" : "each") entitlements files (an extension inherits nothing from its app)"),
+                code: .projectExtensionGroup))
+        }
+        // A near miss beside a group they share: the shared app group hid
+        // a misspelt keychain group, and every read of the app's tokens from
+        // the extensions failed (Home Assistant; real-project trial 15, D1).
+        for (m, host, kids) in misses {
+            // Only extensions whose code may read what the app stores, as above.
+            let asked = kids.filter { child, _ in sharedDataReason(child, &render, words: &words) != nil }
+            guard let (firstChild, firstSigning) = asked.first else { continue }
+            let names = asked.map { "'\($0.0.name)'" }
+            let who = names.count == 1 ? "target \(names[0])" : "targets " + names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1]
+            let them = names.count == 1 ? "it" : "them", they = names.count == 1 ? "it" : "they"
+            let list = names.count == 1 ? "lists" : "list"
+            var message = "\(who) \(list) \(m.said) of '\(host)', which embeds \(them) (configuration '\(configuration)'): "
+                + "\(they) cannot read what '\(host)' stores in \(m.theirs)"
+            if m.bothDefault { message += "; both are the default keychain group, where code that names no group stores and reads" }
+            out.append(render.diagnostic(ProjectIssue(
+                .warning, message,
+                at: m.mine.location ?? firstSigning.resolved.entitlementsLocation ?? firstChild.location,
+                hint: "did you mean \(m.theirs)? write it as the entitlements of '\(host)' do (an extension inherits nothing from its app)"),
                 code: .projectExtensionGroup))
         }
         return out
@@ -417,7 +544,36 @@ public struct ProjectLint {
         }
         var signedBy: [String: [String]] = [:]
         for s in signings { if let p = s.resolved.entitlementsPath { signedBy[s.target.id, default: []].append(p) } }
+        // Files CODE_SIGN_ENTITLEMENTS[sdk=macosx*] names for a target that
+        // does not build for the Mac: found once, when a file is unused
+        // (Woo's `Woo-Release-macOS.entitlements`, named in the pbxproj, was
+        // said unused without why; real-project trial 15, D14).
+        var forTheMac: [String: (target: String, at: ProjectLocation?)]?
+        func namedForTheMac(_ path: String) -> (target: String, at: ProjectLocation?)? {
+            if forTheMac == nil {
+                var found: [String: (target: String, at: ProjectLocation?)] = [:]
+                for t in project.targets where t.kind != nil {
+                    for c in project.configurations {
+                        let platforms = project.platforms(of: t, configuration: c.name).platforms
+                        guard !platforms.isEmpty, !platforms.contains("catalyst"), !platforms.contains("macos") else { continue }
+                        let r = project.resolve(t, configuration: c.name, platform: "catalyst")
+                        if let p = r.entitlementsPath, found[fileSystem.canonical(p)] == nil { found[fileSystem.canonical(p)] = (t.name, r.entitlementsLocation) }
+                    }
+                }
+                forTheMac = found
+            }
+            return forTheMac?[fileSystem.canonical(path)]
+        }
         for (path, location) in candidates where !used.contains(fileSystem.canonical(path)) && !selectable.contains(where: { Glob.matches($0, path) }) {
+            if let mac = namedForTheMac(path) {
+                out.append(render.diagnostic(ProjectIssue(
+                    .warning, "no configuration signs with '\(path)': CODE_SIGN_ENTITLEMENTS of target '\(mac.target)' names it for the Mac SDK "
+                        + "(sdk=macosx*), and the target does not build for the Mac (SUPPORTS_MACCATALYST is not YES)",
+                    at: mac.at ?? location ?? ProjectLocation(file: path, line: 1),
+                    hint: "set SUPPORTS_MACCATALYST = YES if the target is to run on the Mac; else delete the file and the setting"),
+                    code: .projectEntitlementsFile))
+                continue
+            }
             var folder = ProjectPath.directory(path), holders: [Int] = [], owners: [Int] = []
             for _ in 0..<64 {
                 if let i = firstHolder[folder] { holders.append(i) }

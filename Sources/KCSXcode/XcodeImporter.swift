@@ -117,6 +117,24 @@ public enum XcodeImporter {
         var emptiedBy: [String] = [], emptiedTeam = false, otherConfiguration: String?
         let files = TargetSigning.FileCache()
         var filesRead = [project.pbxprojPath]
+        // Where a setting is set, in any signed target and configuration:
+        // each resolved once, when a value uses a setting left undefined.
+        var resolvedSettings: [(target: String, configuration: String, settings: BuildSettings)]?
+        var partly = PartlyDefinedSettings { setting in
+            if resolvedSettings == nil {
+                resolvedSettings = signed.flatMap { t in
+                    project.configurations.map { c in
+                        (t.name, c.name, project.resolve(t, configuration: c.name, platform: platform, team: options.team).settings)
+                    }
+                }
+            }
+            return (resolvedSettings ?? []).compactMap { r in
+                r.settings.definition(of: setting).map {
+                    PartlyDefinedSettings.Definition(target: r.target, configuration: r.configuration,
+                                                     value: r.settings.value(of: setting).value, location: $0.location)
+                }
+            }
+        }
         for t in signed {
             let platforms = platformsByTarget[t.id] ?? []
             guard platforms.contains(platform) else {
@@ -134,7 +152,7 @@ public enum XcodeImporter {
             let signing = TargetSigning.resolve(project, t, configuration: configuration, platform: platform, team: options.team,
                                                 fileSystem: fileSystem, files: files)
             if let file = signing.resolved.entitlementsPath { filesRead.append(file) }
-            for issue in signing.issues where seen.insert(issue).inserted && !pods.take(issue) {
+            for issue in signing.issues where !partly.take(issue, of: signing) && seen.insert(issue).inserted && !pods.take(issue) {
                 diagnostics.append(render.diagnostic(issue, code: .projectSetting))
             }
             guard let bundleID = signing.resolved.bundleID else {
@@ -212,6 +230,7 @@ public enum XcodeImporter {
             }
         }
         if let issue = pods.issue { diagnostics.append(render.diagnostic(issue, code: .projectSetting)) }
+        diagnostics += partly.diagnostics(&render)
         if !otherPlatforms.isEmpty {
             lines.append("# not on \(platform): \(otherPlatforms.joined(separator: ", ")) (import them with --platform)")
         }

@@ -30,6 +30,10 @@ public struct ProjectIssue: Error, Sendable, Hashable {
     /// that is absent: `pod install` has not run, and one warning says so
     /// for all of them (a project of 3 targets × 6 configurations had 18).
     public var missingPodsFile: String?
+    /// An xcconfig file that is required and cannot be read: the settings
+    /// it would give are missing, and one a value leaves undefined may be
+    /// among them.
+    public var unreadXCConfig: String?
     /// The path given names no project (a workspace, a Swift package, a
     /// folder of several projects): the input is missing, wherever the
     /// issue points.
@@ -509,14 +513,35 @@ public enum ProjectPath {
     /// `NAME-template.EXT`, `NAME_template.EXT`, or the same with `example`
     /// or `sample`, or the name with `Empty`, `Example`, `Sample` or
     /// `Template` in front (Nos copies `EmptySecrets.xcconfig` to
-    /// `Secrets.xcconfig`; real-project trial 14, D8).
+    /// `Secrets.xcconfig`; real-project trial 14, D8), or one word of the
+    /// name between `_`, `-` or `.` put as `template`, `example` or `sample`
+    /// (Blink copies `template_setup.xcconfig` to `developer_setup.xcconfig`;
+    /// real-project trial 15, D10).
     public static func template(of path: String, in fileSystem: any ProjectFileSystem) -> String? {
         let name = lastComponent(path)
         let folder = path.count > name.count ? String(path.dropLast(name.count + 1)) : "."
         let dot = name.lastIndex(of: ".")
         let stem = dot.map { String(name[..<$0]) } ?? name, ext = dot.map { String(name[$0...]) } ?? ""
-        let candidates = ["template", "example", "sample"].flatMap { ["\(stem).\($0)\(ext)", "\(name).\($0)", "\(stem)-\($0)\(ext)", "\(stem)_\($0)\(ext)"] }
-            + ["Empty", "Example", "Sample", "Template"].map { $0 + name }
+        let words = ["template", "example", "sample"]
+        // The stem's words and what separates them, a few at most.
+        var parts: [String] = [], separators: [Character] = []
+        var word = ""
+        for c in stem {
+            if c == "_" || c == "-" || c == "." { parts.append(word); separators.append(c); word = "" } else { word.append(c) }
+        }
+        parts.append(word)
+        var swapped: [String] = []
+        if parts.count > 1, parts.count <= 8 {
+            for i in parts.indices where !parts[i].isEmpty {
+                for w in words {
+                    var p = parts
+                    p[i] = w
+                    swapped.append(zip(p, separators.map(String.init) + [""]).map { $0 + $1 }.joined() + ext)
+                }
+            }
+        }
+        let candidates = words.flatMap { ["\(stem).\($0)\(ext)", "\(name).\($0)", "\(stem)-\($0)\(ext)", "\(stem)_\($0)\(ext)"] }
+            + ["Empty", "Example", "Sample", "Template"].map { $0 + name } + swapped
         // Asked of each name, not by listing the folder: a thousand missing
         // files in a folder of 20,000 listed it a thousand times (27 s;
         // found by adversarial testing).

@@ -35,6 +35,12 @@ public enum ProjectInput {
                 return .failure(issue("'\(folder)' is \(tool)'s description of a project, not an Xcode project",
                                       hint: generateHint(command, in: ProjectPath.directory(folder)), at: folder))
             }
+            // A spec under another name (Tuta's mail-project.yml; real-project trial 15, D11).
+            if isYAML(folder) {
+                let name = ProjectPath.lastComponent(folder)
+                return .failure(issue("'\(folder)' is a YAML file, not an Xcode project: XcodeGen's description of one?",
+                                      hint: generateHint("xcodegen generate --spec \(name)", in: ProjectPath.directory(folder)), at: folder))
+            }
             return .failure(issue("'\(folder)' is a file, not an .xcodeproj folder", hint: giveProject + " (or that file)", at: nil))
         }
         if names.contains("project.pbxproj") { return .success(folder) }
@@ -46,6 +52,22 @@ public enum ProjectInput {
         }
         if let w = names.filter({ $0.hasSuffix(".xcworkspace") }).sorted().first {
             let path = ProjectPath.join(folder, w)
+            // A workspace of projects XcodeGen writes from the folder's specs,
+            // none of them generated yet: the specs are the way (Tuta's
+            // tuta.xcworkspace and mail-project.yml; real-project trial 15, D11).
+            // Not a tool's own settings (`.swiftlint.yml`); specs named as
+            // projects first, alone when there are such (`common.yml` is included by them).
+            let yaml = names.filter { isYAML($0) && !$0.hasPrefix(".") }.sorted()
+            let named = yaml.filter { $0.lowercased().contains("project") }
+            let specs = named.isEmpty ? yaml : named
+            if !specs.isEmpty, case .success(let bytes) = fileSystem.read(ProjectPath.join(path, "contents.xcworkspacedata")),
+               case let listed = workspaceProjects(bytes, workspace: path), !listed.isEmpty,
+               !listed.contains(where: { fileSystem.isDirectory($0.path) }) {
+                return .failure(issue("'\(folder)' holds no .xcodeproj, and none of the projects its workspace '\(path)' lists exists; "
+                                      + "it holds the YAML files " + self.listed(specs) + ", XcodeGen's descriptions of them?",
+                                      hint: generateHint("xcodegen generate --spec \(specs[0])", in: folder) + " (one run per description)",
+                                      at: ProjectPath.join(folder, specs[0])))
+            }
             return .failure(workspace(path, "'\(folder)' holds no .xcodeproj, but the Xcode workspace '\(path)', which kcs does not read",
                                       fileSystem: fileSystem))
         }
@@ -66,7 +88,17 @@ public enum ProjectInput {
     static let generators = [("project.yml", "XcodeGen", "xcodegen generate"), ("project.yaml", "XcodeGen", "xcodegen generate"),
                              ("Project.swift", "Tuist", "tuist generate")]
     /// File names `kcs lint` reads as `--project` rather than as a script.
-    public static let projectFileNames: Set<String> = Set(generators.map(\.0)).union(["Package.swift", "project.pbxproj"])
+    static let projectFileNames: Set<String> = Set(generators.map(\.0)).union(["Package.swift", "project.pbxproj"])
+
+    /// Whether `kcs lint` reads the file as `--project`, which says what it
+    /// is, rather than as a script: a project's own files, and YAML (an
+    /// XcodeGen spec under any name; 350 syntax errors for Tuta's
+    /// mail-project.yml, real-project trial 15, D11).
+    public static func isProjectFile(_ path: String) -> Bool {
+        projectFileNames.contains(ProjectPath.lastComponent(path)) || isYAML(path)
+    }
+
+    static func isYAML(_ path: String) -> Bool { path.hasSuffix(".yml") || path.hasSuffix(".yaml") }
 
     static func generateHint(_ command: String, in folder: String) -> String {
         "run `\(command)` in '\(folder)' first, then give the .xcodeproj it writes"

@@ -255,8 +255,11 @@ extension XcodeProject {
         var (stack, stackIssues) = assignments(for: target, configuration: configuration, sdk: sdk)
         let settingContext = SettingContext(sdk: sdk, configuration: configuration)
         var settings = BuildSettings(stack, context: settingContext)
-        if let given, settings.value(of: "DEVELOPMENT_TEAM").value.isEmpty,
-           settings.isDefined("DEVELOPMENT_TEAM") || (target.attributesTeam ?? "").isEmpty {
+        // Also for a placeholder that is no team ID (Trio's `##TEAM_ID##`,
+        // for a developer's override file; real-project trial 15, D7).
+        let projectTeam = settings.value(of: "DEVELOPMENT_TEAM").value
+        if let given, projectTeam.isEmpty && (settings.isDefined("DEVELOPMENT_TEAM") || (target.attributesTeam ?? "").isEmpty)
+            || !projectTeam.isEmpty && !Self.isTeamID(projectTeam) {
             stack.append(SettingAssignment(name: "DEVELOPMENT_TEAM", value: given, location: nil))
             settings = BuildSettings(stack, context: settingContext)
         }
@@ -346,10 +349,28 @@ extension XcodeProject {
         // `"DEVELOPMENT_TEAM[sdk=macosx*]" = ""` builds without a team; the
         // attributes' team was taken, with its groups, found on a real project).
         if teamSetting == nil, let attributes = target.attributesTeam, !attributes.isEmpty { team = attributes }
-        if let t = team, !(t.utf8.count == 10 && t.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) }) {
+        if let t = team, !Self.isTeamID(t) {
+            // The optional includes absent beside where the team is set: the
+            // developer's own file the project expects (Trio's
+            // ConfigOverride.xcconfig) is the fix.
+            // Every level that assigns the team or a setting it names (a
+            // target's `DEVELOPER_TEAM = $(DEVELOPER_TEAM)` is the level below's).
+            let names = Set(["DEVELOPMENT_TEAM"] + settings.assignments.filter { $0.name == "DEVELOPMENT_TEAM" }.flatMap { Self.referencedNames(in: $0.value) })
+            var files: [String] = []
+            for a in settings.assignments.reversed() where names.contains(a.name) {
+                if let file = a.location?.file, file.hasSuffix(".xcconfig"), !files.contains(file), files.count < 4 { files.append(file) }
+            }
+            // The one beside the file first (Trio tries ../../, ../ and its own folder).
+            let absent = files.flatMap { file in absentOptionalIncludes(of: file).map { (file, $0) } }
+                .min { $0.1.split(separator: "/").count < $1.1.split(separator: "/").count }
+            // The setting that holds the placeholder (Trio's DEVELOPER_TEAM).
+            let holder = settings.assignments.last { $0.value == t }?.name ?? "DEVELOPMENT_TEAM"
+            let override = absent.map { file, include in
+                "\(ProjectPath.lastComponent(file)) includes the absent \(include) (#include?): create it with \(holder) = TEAMID, or give --team TEAMID; "
+            } ?? "give --team TEAMID, which stands in for it; "
             issues.append(ProjectIssue(.warning, "DEVELOPMENT_TEAM of \(context) is '\(t)', which is not a team ID",
                                        at: settings.definition(of: "DEVELOPMENT_TEAM")?.location ?? target.location,
-                                       hint: "a team ID is ten upper-case letters or digits"))
+                                       hint: override + "a team ID is ten upper-case letters or digits"))
             team = nil
         }
 
@@ -424,7 +445,11 @@ extension XcodeProject {
     /// where it is: from the file `INFOPLIST_FILE` names, or, for a
     /// generated Info.plist, the `INFOPLIST_KEY_<key>` setting. Nil when
     /// neither gives it, or when it uses a setting that does not resolve.
-    public func infoPlistString(_ key: String, of target: ResolvedTarget) -> (value: String, location: ProjectLocation?)? {
+    /// `settings`: the build settings the Info.plist value names, with the
+    /// line that sets each, where a misspelt value would be (Linphone's
+    /// APP_GROUP_NAME in Shared.xcconfig; real-project trial 15, D13).
+    public func infoPlistString(_ key: String, of target: ResolvedTarget)
+        -> (value: String, location: ProjectLocation?, settings: [(name: String, location: ProjectLocation)])? {
         let settings = target.settings
         // The build expands these in Info.plist as in entitlements.
         let extra = target.teamID.map { ["AppIdentifierPrefix": $0 + ".", "TeamIdentifierPrefix": $0 + "."] } ?? [:]
@@ -438,11 +463,34 @@ extension XcodeProject {
         if !file.isEmpty, let strings = xcconfigs.infoPlist(path(fromSetting: file), fileSystem: fileSystem),
            let (raw, line) = platformKey.flatMap({ strings[$0] }) ?? strings[key] {
             let e = settings.expand(raw, extra: extra)
-            return e.undefined.isEmpty && e.problems.isEmpty ? (e.value, ProjectLocation(file: path(fromSetting: file), line: line)) : nil
+            let named = Self.referencedNames(in: raw).compactMap { name in settings.definition(of: name)?.location.map { (name, $0) } }
+            return e.undefined.isEmpty && e.problems.isEmpty ? (e.value, ProjectLocation(file: path(fromSetting: file), line: line), named) : nil
         }
         guard let definition = settings.definition(of: "INFOPLIST_KEY_" + key) else { return nil }
         let e = settings.expand("$(INFOPLIST_KEY_\(key))", extra: extra)
-        return e.undefined.isEmpty && e.problems.isEmpty ? (e.value, definition.location) : nil
+        return e.undefined.isEmpty && e.problems.isEmpty ? (e.value, definition.location, []) : nil
+    }
+
+    /// Ten upper-case letters or digits.
+    static func isTeamID(_ t: String) -> Bool {
+        t.utf8.count == 10 && t.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) }
+    }
+
+    /// The files an xcconfig includes with `#include?` that do not exist,
+    /// as written (a few at most).
+    func absentOptionalIncludes(of file: String) -> [String] {
+        guard file.hasSuffix(".xcconfig"), case .success(let bytes) = fileSystem.read(file), bytes.count <= 1 << 20 else { return [] }
+        var out: [String] = []
+        for line in String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline) where out.count < 4 {
+            let text = line.trimmingPrefix(while: { $0 == " " || $0 == "\t" })
+            guard text.hasPrefix("#include?"), let open = text.firstIndex(of: "\"") else { continue }
+            let rest = text[text.index(after: open)...]
+            guard let close = rest.firstIndex(of: "\"") else { continue }
+            let include = String(rest[..<close])
+            let path = include.hasPrefix("/") ? include : ProjectPath.join(ProjectPath.directory(file), include)
+            if !fileSystem.isFile(path) { out.append(include) }
+        }
+        return out
     }
 
     /// The platform CoreFoundation names in an Info.plist key's `-platform`

@@ -164,6 +164,7 @@ struct XCConfigReader {
                                          hint: fix + "settings it would give are left out"
                                              + (chain.isEmpty ? "" : "; #include? marks a file that may be absent"))
                 if ("/" + missing).contains("/Pods/Target Support Files/") { issue.missingPodsFile = missing }
+                issue.unreadXCConfig = missing
                 issues.append(issue)
             }
             return

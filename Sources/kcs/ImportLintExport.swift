@@ -67,7 +67,7 @@ struct Lint: ParsableCommand {
         // of syntax errors; real-project trial 14, D6).
         let projects = files.filter { file in
             [".xcodeproj", ".xcworkspace"].contains { file.hasSuffix($0) || file.hasSuffix($0 + "/") }
-                || ProjectInput.projectFileNames.contains(ProjectPath.lastComponent(file))
+                || ProjectInput.isProjectFile(file)
         }
         if !projects.isEmpty {
             guard projects.count == 1, project == nil else {

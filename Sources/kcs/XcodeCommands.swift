@@ -146,7 +146,8 @@ func lintProject(_ path: String, profile: String?, configuration: String?, team:
         printed += text.utf8.count
         printError(text)
     }
-    let count = diagnostics.count
+    // Notes (a setting only some configurations or targets set) are no warnings.
+    let count = diagnostics.filter { $0.severity != .note }.count
     writeAll(1, Array("\(path): \(count == 0 ? "no" : String(count)) warning\(count == 1 ? "" : "s") (configuration \(lint.configuration))\n".utf8))
     return count == 0 ? .passed : .failed
 }

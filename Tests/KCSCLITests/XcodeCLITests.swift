@@ -233,6 +233,27 @@ struct XcodeCLITests {
         // A folder points at --project.
         let folder = try run(["lint", "Gen"])
         #expect(folder.status == 66 && folder.stderr.contains("hint: to check the Xcode project in a folder, give it with --project"), "\(folder.stderr)")
+        // Tuta: XcodeGen specs under other names, and a workspace of the
+        // projects they make, none generated yet (real-project trial 15, D11).
+        f.write("Tuta/mail-project.yml", "name: mail\n")
+        f.write("Tuta/calendar-project.yml", "name: calendar\n")
+        f.write("Tuta/common.yml", "settings: {}\n")
+        f.write("Tuta/.swiftlint.yml", "disabled_rules: []\n")
+        f.write("Tuta/tuta.xcworkspace/contents.xcworkspacedata", """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <Workspace version = "1.0">
+               <FileRef location = "group:mail.xcodeproj"></FileRef>
+               <FileRef location = "group:calendar.xcodeproj"></FileRef>
+            </Workspace>
+
+            """)
+        let spec = try run(["lint", "Tuta/mail-project.yml"])
+        #expect(spec.status == 66 && spec.stderr.contains("'Tuta/mail-project.yml' is a YAML file, not an Xcode project: XcodeGen's description of one? [KCS601]")
+                && spec.stderr.contains("hint: run `xcodegen generate --spec mail-project.yml` in 'Tuta' first"), "\(spec.stderr)")
+        let generated = try run(["lint", "--project", "Tuta"])
+        #expect(generated.status == 66 && generated.stderr.contains("'Tuta' holds no .xcodeproj, and none of the projects its workspace 'Tuta/tuta.xcworkspace' "
+                                                                    + "lists exists; it holds the YAML files 'calendar-project.yml', 'mail-project.yml', "
+                                                                    + "XcodeGen's descriptions of them? [KCS601]"), "\(generated.stderr)")
         // A script with errors is not "0 warnings".
         f.write("bad.kcs", "foo bar\n")
         let bad = try run(["lint", "bad.kcs"])

@@ -286,6 +286,22 @@ struct XcodeFixture {
 extension XcodeFixture {
     static let team = "SKMME9E2Y8"
 
+    /// The docs project whose app links the product Kit of the local
+    /// package in Kit/, whose Package.swift is the package `Kit` with
+    /// `arguments` after its name (the project is not written yet).
+    static func appLinkingKit(_ arguments: String) -> XcodeFixture {
+        var f = appWidgetShare()
+        f.targets[0].packageProducts = [.init(name: "Kit", local: "Kit")]
+        f.write("Kit/Package.swift", "import PackageDescription\nlet package = Package(\n    name: \"Kit\",\n" + arguments)
+        return f
+    }
+
+    /// Module `name` of Kit: one file adding an item to `TEAM.com.example.NAME`.
+    func writeKitModule(_ name: String) {
+        write("Kit/Sources/\(name)/\(name).swift", "import Security\nfunc f() { _ = SecItemAdd([kSecAttrAccessGroup as String: "
+              + "\"\(Self.team).com.example.\(name)\"] as CFDictionary, nil) }\n")
+    }
+
     /// The project the docs walk through: an app, a widget and a share
     /// extension, Debug and Release, bundle IDs from an xcconfig with an
     /// #include, entitlements with $(AppIdentifierPrefix).

@@ -827,14 +827,7 @@ struct XcodeLintTests {
         // Omnivore's `App` target takes its dependencies from a computed
         // var that starts from a literal and appends; its modules' code
         // was not read and the lint said "no warnings" (real-project trial 14, D1).
-        var f = XcodeFixture.appWidgetShare()
-        defer { f.remove() }
-        let team = XcodeFixture.team
-        f.targets[0].packageProducts = [.init(name: "Kit", local: "Kit")]
-        f.write("Kit/Package.swift", """
-            import PackageDescription
-            let package = Package(
-                name: "Kit",
+        var f = XcodeFixture.appLinkingKit("""
                 products: [.library(name: "Kit", targets: ["Kit"]), .library(name: "Loose", targets: ["Loose"])],
                 dependencies: packages,
                 targets: [
@@ -865,11 +858,12 @@ struct XcodeLintTests {
             }
 
             """)
+        defer { f.remove() }
         f.write("Kit/Sources/Kit/Kit.swift", "func kit() {}\n")
         f.write("Kit/Sources/Joined/Joined.swift", "func joined() {}\n")
         f.write("Kit/Sources/Loose/Loose.swift", "func loose() {}\n")
-        f.write("Kit/Sources/Store/Store.swift", "import Security\nfunc f() { _ = SecItemAdd([kSecAttrAccessGroup as String: \"\(team).com.example.Store\"] as CFDictionary, nil) }\n")
-        f.write("Kit/Sources/Extra/Extra.swift", "import Security\nfunc g() { _ = SecItemAdd([kSecAttrAccessGroup as String: \"\(team).com.example.Extra\"] as CFDictionary, nil) }\n")
+        f.writeKitModule("Store")
+        f.writeKitModule("Extra")
         f.targets[1].packageProducts = [.init(name: "Loose", local: "Kit")]
         f.writeProject()
         let lint = try ProjectLint.load(f.projectPath, packages: PackageManifestReader()).get()

@@ -103,6 +103,16 @@ struct XcodeRealProjectsTests {
         let catalyst = try XcodeProject.load(f.projectPath).get()
         let app = try #require(catalyst.targets.first)
         #expect(catalyst.resolve(app, configuration: "Release", platform: "catalyst").entitlementsPath?.hasSuffix("App/App-catalyst.entitlements") == true)
+        // WooCommerce: the same setting for a target that does not build for
+        // the Mac names a file no build signs with; the warning says why
+        // (real-project trial 15, D14).
+        for c in ["Debug", "Release"] { f.targets[0].settings[c]?["SUPPORTS_MACCATALYST"] = "NO" }
+        f.writeProject()
+        let unused = try findings(f).filter { $0.contains("App-catalyst.entitlements") }
+        #expect(unused.count == 1 && unused[0].hasPrefix("KCS605 project.pbxproj:")
+                && unused[0].hasSuffix("App/App-catalyst.entitlements': CODE_SIGN_ENTITLEMENTS of target 'App' "
+                                       + "names it for the Mac SDK (sdk=macosx*), and the target does not build for the Mac (SUPPORTS_MACCATALYST is not YES)"),
+                "\(unused)")
     }
 
     /// Pocket Casts: a watch app embedded in the iPhone app runs on the
@@ -649,5 +659,374 @@ struct XcodeRealProjectsTests {
         f.writeProject()
         let d = try findings(f)
         #expect(!d.contains { $0.hasPrefix("KCS605") && $0.contains("TV.entitlements") }, "\(d)")
+    }
+
+    /// An entitlements file with keychain groups and `previous-application-identifiers`.
+    static func writeTransferred(_ f: XcodeFixture, _ path: String, keychain: [String], previous: [String]) {
+        let strings = { (values: [String]) in values.map { "\t\t<string>\($0)</string>\n" }.joined() }
+        f.write(path, """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0">
+            <dict>
+            \t<key>previous-application-identifiers</key>
+            \t<array>
+            \(strings(previous))\t</array>
+            \t<key>keychain-access-groups</key>
+            \t<array>
+            \(strings(keychain))\t</array>
+            </dict>
+            </plist>
+
+            """)
+    }
+
+    /// Simplenote, transferred from one team to another: its
+    /// `previous-application-identifiers` name the old prefix, whose group
+    /// holds what users stored before. KCS510 called that group another
+    /// team's and, as the file lists the new one too, said to drop it; a
+    /// doubled prefix meant to match a sibling's old group was told to drop
+    /// it too (real-project trial 15, D2).
+    @Test func aPreviousAppIDPrefixsGroupIsTheAppsOwnAndNoHintDropsAShippedGroup() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let team = XcodeFixture.team, old = "4ESDVWK654"
+        // The widget keeps the pre-transfer group: no finding.
+        Self.writeTransferred(f, "Widget/Widget.entitlements",
+                              keychain: ["$(AppIdentifierPrefix)com.example.Notes.shared", "\(old).com.example.Notes.shared"],
+                              previous: ["\(old).com.example.Notes.Widget"])
+        // The share extension doubles the prefix, meaning the widget's group.
+        Self.writeTransferred(f, "Share/Share.entitlements",
+                              keychain: ["$(AppIdentifierPrefix)com.example.Notes.shared", "$(AppIdentifierPrefix)\(old).com.example.Notes.shared"],
+                              previous: ["\(old).com.example.Notes.Share"])
+        // The app lists the old group without saying it was transferred.
+        f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.shared", "\(old).com.example.Notes.shared"],
+                            appGroups: ["group.com.example.notes"])
+        let d = try ProjectLint.load(f.projectPath).get().run().filter { $0.code == .lintUnprefixedEntitlement }
+        let said = d.map { "\($0.file.map { ProjectPath.lastComponent($0.name) } ?? ""): \($0.message) / \($0.hint ?? "")" }
+        #expect(!said.contains { $0.hasPrefix("Widget.entitlements") }, "\(said)")
+        let share = d.first { $0.file?.name.hasSuffix("Share.entitlements") == true }
+        #expect(share?.hint?.hasPrefix("did you mean \(old).com.example.Notes.shared, as \(old) is the app's previous App ID prefix "
+                                       + "(previous-application-identifiers) and target 'App' lists it?") == true, "\(said)")
+        let app = d.first { $0.file?.name.hasSuffix("App.entitlements") == true }
+        #expect(app?.hint?.hasPrefix("keychain-access-groups already lists \(team).com.example.Notes.shared: drop \(old).com.example.Notes.shared; "
+                                     + "unless \(old) is the app's own legacy App ID prefix") == true, "\(said)")
+        #expect(app?.hint?.contains("previous-application-identifiers") == true, "\(said)")
+        // No hint says to drop a group without saying what dropping it costs.
+        #expect(d.allSatisfy { !($0.hint ?? "").contains(": drop ") || ($0.hint ?? "").contains("unless") || ($0.hint ?? "").contains("has shipped") },
+                "\(said)")
+        #expect(d.count == 2, "\(said)")
+        // kcs lint --entitlements reads the key too.
+        let lint = try BinaryRunner.run(["lint", "--entitlements", f.path("Widget/Widget.entitlements"), "--team", team])
+        #expect(!(lint.stdout + lint.stderr).contains("KCS510"), "\(lint.stdout)\(lint.stderr)")
+        // And so does the scenario the import writes.
+        let imported = XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions())
+        let path = f.path("imported.kcs")
+        try imported.scenario.write(toFile: path, atomically: true, encoding: .utf8)
+        let run = try BinaryRunner.run(["lint", path])
+        #expect((run.stdout + run.stderr).components(separatedBy: "[KCS510]").count - 1 == 2, "\(run.stdout)\(run.stderr)")
+        #expect(!(run.stdout + run.stderr).contains("Widget.entitlements: keychain group"), "\(run.stdout)\(run.stderr)")
+    }
+
+    /// Home Assistant: every extension signs with one file whose keychain
+    /// group is one letter from the app's, while they share an app group,
+    /// so KCS604 ("shares no group") never fired and the extensions' default
+    /// group was one the app never writes. Joplin: a share extension's app
+    /// group one letter off got KCS604 without the likely fix (real-project
+    /// trial 15, D1, D1b and D12).
+    @Test func aGroupOneLetterFromTheHostsIsSaidEvenBesideASharedOne() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let team = XcodeFixture.team
+        // A second extension signing with the widget's file: said once, naming both.
+        let today = ["PRODUCT_BUNDLE_IDENTIFIER": "com.example.Notes.Today", "CODE_SIGN_ENTITLEMENTS": "Widget/Widget.entitlements"]
+        f.targets.append(XcodeFixture.Target(name: "Today", folder: "Widget", productType: "com.apple.product-type.app-extension",
+                                             settings: ["Debug": today, "Release": today], sources: ["Provider.swift"]))
+        f.targets[0].embeds.append("Today")
+        f.writeEntitlements("Widget/Widget.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.shard"],
+                            appGroups: ["group.com.example.notes"])
+        f.writeEntitlements("Share/Share.entitlements", keychain: ["$(AppIdentifierPrefix)$(CFBundleIdentifier)"],
+                            appGroups: ["group.com.example.note"])
+        f.writeProject()
+        let d = try ProjectLint.load(f.projectPath).get().run().filter { $0.code == .projectExtensionGroup }
+        let said = d.map { "\($0.file.map { ProjectPath.lastComponent($0.name) } ?? ""):\($0.location?.line ?? 0) \($0.message) / \($0.hint ?? "")" }
+        #expect(said.contains("Widget.entitlements:7 targets 'Widget' and 'Today' list the keychain group \(team).com.example.Notes.shard, "
+                              + "one letter from \(team).com.example.Notes.shared of 'App', which embeds them (configuration 'Release'): "
+                              + "they cannot read what 'App' stores in \(team).com.example.Notes.shared; both are the default keychain group, "
+                              + "where code that names no group stores and reads / did you mean \(team).com.example.Notes.shared? "
+                              + "write it as the entitlements of 'App' do (an extension inherits nothing from its app)"), "\(said)")
+        let share = d.first { $0.message.hasPrefix("target 'Share Extension' is embedded in 'App' but shares no group") }
+        #expect(share?.hint?.hasPrefix("did you mean group.com.example.notes? 'Share Extension' lists the app group group.com.example.note, "
+                                       + "one letter from group.com.example.notes; asked because") == true, "\(said)")
+        #expect(d.count == 2, "\(said)")
+        // A group another app holds is a real one, not a typo of this app's.
+        let other = ["PRODUCT_BUNDLE_IDENTIFIER": "com.example.Other", "CODE_SIGN_ENTITLEMENTS": "Other/Other.entitlements"]
+        f.targets.append(XcodeFixture.Target(name: "Other", settings: ["Debug": other, "Release": other]))
+        f.writeEntitlements("Other/Other.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.shard"])
+        f.writeProject()
+        let again = try ProjectLint.load(f.projectPath).get().run().filter { $0.code == .projectExtensionGroup }
+        #expect(!again.contains { $0.message.contains("one letter from \(team)") }, "\(again.map(\.message))")
+    }
+
+    /// sphinx: no DEVELOPMENT_TEAM, `$(AppIdentifierPrefix)sphinxSharedItems`
+    /// in the entitlements and `8297M44YTW.sphinxSharedItems` in the code.
+    /// KCS607 said the call fails, against a group expanded without its team,
+    /// and showed `sphinxSharedItems` as a group (real-project trial 15, D3).
+    @Test func codeIsNotJudgedAgainstATeamTheProjectDoesNotGive() throws {
+        var f = XcodeFixture()
+        defer { f.remove() }
+        f.projectSettings = ["Release": ["SDKROOT": "iphoneos"]]
+        f.targets = [.init(name: "App", settings: ["Release": ["PRODUCT_BUNDLE_IDENTIFIER": "com.example.App",
+                                                               "CODE_SIGN_ENTITLEMENTS": "App/App.entitlements"]],
+                           sources: ["Store.swift"])]
+        f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)sharedItems"])
+        f.write("App/Store.swift", """
+            let a = Keychain(service: "s", accessGroup: "8297M44YTW.sharedItems")
+            let b = Keychain(service: "s", accessGroup: "8297M44YTW.com.example.App")
+            let c = Keychain(service: "s", accessGroup: "8297M44YTW.otherItems")
+
+            """)
+        f.writeProject()
+        func found(team: String?) throws -> [String] {
+            try CodeCheck.run(ProjectLint.load(f.projectPath, team: team).get())
+                .map { "\($0.code.rawValue) \($0.location?.line ?? 0) \($0.hint ?? "")" }
+        }
+        // Without a team only the group no team can make it hold is said,
+        // with the groups as written.
+        let none = try found(team: nil)
+        #expect(none == ["KCS607 3 its groups: $(AppIdentifierPrefix)sharedItems"], "\(none)")
+        // With the team the code names, the same; with another, all three.
+        #expect(try found(team: "8297M44YTW").map { String($0.prefix(9)) } == ["KCS607 3 "])
+        #expect(try found(team: "ABCDE12345").count == 3)
+    }
+
+    /// DuckDuckGo's XPCHelper: `.targetItem(name:condition:)` dropped the
+    /// whole list, and the warning showed "`[…`" with a hint to write out
+    /// the list it was given (real-project trial 15, D8).
+    @Test func theItemFormsOfADependencyAreReadAndAnElementNotFollowedIsShown() throws {
+        let f = XcodeFixture.appLinkingKit("""
+                products: [.library(name: "Kit", targets: ["Kit"])],
+                targets: [
+                    .target(name: "Kit", dependencies: [
+                        .targetItem(name: "Store", condition: nil),
+                        .byNameItem(name: "Extra", condition: .when(platforms: [.iOS])),
+                        helper(),
+                    ]),
+                    .target(name: "Store"),
+                    .target(name: "Extra"),
+                ]
+            )
+            func helper() -> Target.Dependency { .target(name: "Store") }
+
+            """)
+        defer { f.remove() }
+        f.write("Kit/Sources/Kit/Kit.swift", "func kit() {}\n")
+        f.writeKitModule("Store")
+        f.writeKitModule("Extra")
+        f.writeProject()
+        let lint = try ProjectLint.load(f.projectPath, packages: PackageManifestReader()).get()
+        let found = CodeCheck.run(lint).filter { $0.code == .codeGroupNotEntitled }.map(\.message)
+        #expect(found.contains { $0.contains("com.example.Store") } && found.contains { $0.contains("com.example.Extra") }, "\(found)")
+        let said = lint.run().filter { $0.message.contains("kcs does not follow") }
+        #expect(said.map(\.message) == ["kcs does not follow a dependency of package target 'Kit' in this manifest (`helper()`): the code it leaves out is not checked"],
+                "\(said.map(\.message))")
+        #expect(said.first?.hint?.contains("write the list out") == false)
+        #expect(said.first.flatMap { d in d.range.map { d.file?.location(of: $0.start).line } } == 9)
+    }
+
+    /// Trio and Linphone: an Info.plist group read through `guard let` and
+    /// `if let` bindings, a `let` of a `Bundle` extension property with `!`,
+    /// and constants initialised by `{ … }()` were not followed: app-group
+    /// typos went silent and keychain ones were "built at run time"
+    /// (real-project trial 15, D4).
+    @Test func bindingsOfReadableValuesAndImmediatelyCalledClosuresAreFollowed() throws {
+        var f = XcodeLintTests.oneApp(sources: ["Probes.swift"])
+        defer { f.remove() }
+        f.targets[0].settings["Release"]?["INFOPLIST_FILE"] = "App/Info.plist"
+        f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.shared"], appGroups: ["group.com.example.app"])
+        f.write("App/Info.plist", """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict>
+            <key>AppGroupID</key>
+            <string>group.com.example.ap</string>
+            <key>KeychainGroup</key>
+            <string>$(AppIdentifierPrefix)com.example.shard</string>
+            </dict></plist>
+            """)
+        f.write("App/Probes.swift", """
+            import Foundation
+            extension Bundle {
+                var appGroupSuiteName: String? { object(forInfoDictionaryKey: "AppGroupID") as? String }
+            }
+            enum Shared {
+                static let appGroupName: String = { Bundle.main.object(forInfoDictionaryKey: "AppGroupID") as? String ?? { fatalError() }() }()
+            }
+            let topLevel = { return Bundle.main.object(forInfoDictionaryKey: "AppGroupID") as! String }()
+            func probes(made: String?) {
+                guard let suiteName = Bundle.main.appGroupSuiteName, let d = UserDefaults(suiteName: suiteName) else { return }
+                let s1 = Bundle.main.appGroupSuiteName!
+                _ = UserDefaults(suiteName: s1)
+                if let s2 = Bundle.main.appGroupSuiteName { _ = UserDefaults(suiteName: s2) }
+                _ = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: Shared.appGroupName)
+                _ = UserDefaults(suiteName: topLevel)
+                guard let g8 = Bundle.main.object(forInfoDictionaryKey: "KeychainGroup") as? String else { return }
+                _ = SecItemAdd([kSecAttrAccessGroup as String: g8] as CFDictionary, nil)
+                if let made { _ = SecItemAdd([kSecAttrAccessGroup as String: made] as CFDictionary, nil) }
+                if let other = made?.lowercased() { _ = SecItemAdd([kSecAttrAccessGroup as String: other] as CFDictionary, nil) }
+                _ = d
+            }
+
+            """)
+        f.writeProject()
+        let d = try f.codeFindings().map { "\($0.code.rawValue) \($0.location?.line ?? 0)" }
+        #expect(d == ["KCS607 10", "KCS607 12", "KCS607 13", "KCS607 14", "KCS607 15", "KCS607 17", "KCS608 18", "KCS608 19"], "\(d)")
+    }
+
+    /// Home Assistant: `BUNDLE_ID_SUFFIX = .dev` in Debug only, and
+    /// `PROVISIONING_SUFFIX` set for the extensions only. "No level of the
+    /// project defines" was untrue, and said per target and value: 31 of 34
+    /// warnings. Each setting is a note, once, saying where it is set
+    /// (real-project trial 15, D5).
+    @Test func aSettingOnlySomeConfigurationsOrTargetsSetIsOneNote() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.write("Config/Base.xcconfig", """
+            #include "Team.xcconfig"
+            SUFFIX[config=Debug] = .dev
+            PRODUCT_BUNDLE_IDENTIFIER = com.example.$(PRODUCT_NAME:rfc1034identifier)$(SUFFIX)$(EXTENSION_SUFFIX)
+
+            """)
+        for c in ["Debug", "Release"] {
+            f.targets[1].settings[c]?["EXTENSION_SUFFIX"] = ".ext"
+            f.targets[2].settings[c]?["EXTENSION_SUFFIX"] = ".ext"
+        }
+        f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.shared$(SUFFIX)"],
+                            appGroups: ["group.com.example.notes"])
+        f.writeProject()
+        let d = try ProjectLint.load(f.projectPath).get().run().filter { $0.code == .projectSetting }
+        let said = d.map { "\($0.severity) \($0.file.map { ProjectPath.lastComponent($0.name) } ?? ""):\($0.location?.line ?? 0) \($0.message)" }
+        #expect(said.count == 2, "\(said)")
+        #expect(said.contains { $0.hasPrefix("note Base.xcconfig:3 $(SUFFIX) is set only in configuration 'Debug' ('.dev'): in 'Release' "
+                                              + "Xcode expands it to nothing for targets 'App' and 'Widget' (at Base.xcconfig:3, App.entitlements:7, project.pbxproj:") },
+                "\(said)")
+        #expect(said.contains("note Base.xcconfig:3 $(EXTENSION_SUFFIX) is set by targets 'Widget' and 'Share Extension', not by target 'App', "
+                              + "where Xcode expands it to nothing (at Base.xcconfig:3)"), "\(said)")
+        let suffix = d.first { $0.message.hasPrefix("$(SUFFIX)") }
+        #expect(suffix?.notes.first?.message == "'Debug' sets it here")
+        #expect(suffix?.notes.first.flatMap { n in n.range.map { n.file?.location(of: $0.start).line } } == 2)
+        // The import says the same, for its configuration; notes are no warnings.
+        let imported = XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions())
+        let importNotes = imported.diagnostics.filter { $0.severity == .note }.map(\.message)
+        #expect(importNotes.count == 2 && importNotes.first?.hasPrefix("$(SUFFIX) is set only in configuration 'Debug'") == true, "\(importNotes)")
+        #expect(!imported.diagnostics.contains { $0.message.contains("no level of the project defines") || $0.message.contains("does not define") })
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        let warnings = lint.stderr.components(separatedBy: "warning: ").count - 1
+        #expect(lint.stderr.contains("note: $(SUFFIX) is set only") && lint.stdout.contains(": \(warnings) warning"), "\(lint.stdout)\(lint.stderr)")
+    }
+
+    /// Linphone: Info.plist's `$(APP_GROUP_NAME)`, set misspelt in
+    /// Shared.xcconfig. The note named only the Info.plist line, where there
+    /// is nothing to fix (real-project trial 15, D13).
+    @Test func anInfoPlistValueNamesTheLineThatSetsItsSetting() throws {
+        var f = XcodeLintTests.oneApp(sources: ["Files.swift"])
+        defer { f.remove() }
+        f.targets[0].settings["Release"]?["INFOPLIST_FILE"] = "App/Info.plist"
+        f.targets[0].xcconfig["Release"] = "Config/Shared.xcconfig"
+        f.write("Config/Shared.xcconfig", "APP_GROUP_NAME = group.com.example.ap\n")
+        f.writeEntitlements("App/App.entitlements", keychain: [], appGroups: ["group.com.example.app"])
+        f.write("App/Info.plist", """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict>
+            <key>AppGroup</key>
+            <string>$(APP_GROUP_NAME)</string>
+            </dict></plist>
+            """)
+        f.write("App/Files.swift", """
+            import Foundation
+            let url = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: Bundle.main.object(forInfoDictionaryKey: "AppGroup") as! String)
+
+            """)
+        f.writeProject()
+        let d = try f.codeFindings()
+        #expect(d.map(\.code) == [.codeGroupNotEntitled], "\(d.map(\.message))")
+        let notes = d.first?.notes.map { "\($0.message) \($0.file.map { ProjectPath.lastComponent($0.name) } ?? "")" } ?? []
+        #expect(notes == ["Info.plist's AppGroup is set here Info.plist", "APP_GROUP_NAME is set here Shared.xcconfig"], "\(notes)")
+    }
+
+    /// Home Assistant's keychain explorer builds a display model with
+    /// `accessGroup: attributes[kSecAttrAccessGroup as String] as? String`,
+    /// a group the keychain returned: it was "built at run time" (KCS608;
+    /// real-project trial 15, D6).
+    @Test func aGroupReadBackFromTheKeychainIsNotChecked() throws {
+        let d = try XcodeLintTests.checkedCode("Explorer.swift", """
+            import Security
+            struct Item { let accessGroup: String? }
+            func list(attributes: [String: Any], dict: NSDictionary) {
+                _ = Item(accessGroup: attributes[kSecAttrAccessGroup as String] as? String)
+                _ = Item(accessGroup: dict[kSecAttrAccessGroup] as! String)
+                _ = Item(accessGroup: attributes["other"] as? String)
+            }
+
+            """)
+        #expect(d.map { "\($0.code.rawValue) \($0.location?.line ?? 0)" } == ["KCS608 6"], "\(d.map(\.message))")
+    }
+
+    /// WooCommerce: a `static let` of a file the watch app shares with the
+    /// phone app names the phone app's group. The hint said to give the
+    /// watch app the group, which would not reach the phone, and a static
+    /// let runs only if used (real-project trial 15, D9).
+    @Test func aWatchAppsAppGroupHintSaysItDoesNotReachThePhone() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let watch = ["PRODUCT_BUNDLE_IDENTIFIER": "com.example.Notes.watchkitapp", "SDKROOT": "watchos",
+                     "CODE_SIGN_ENTITLEMENTS": "Watch/Watch.entitlements"]
+        f.targets.append(XcodeFixture.Target(name: "Watch", folder: "App", productType: "com.apple.product-type.application",
+                                             settings: ["Debug": watch, "Release": watch], sources: ["Defaults.swift"]))
+        f.targets[0].sources.append("Defaults.swift")
+        f.writeEntitlements("Watch/Watch.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.watchkitapp"])
+        f.write("App/Defaults.swift", "import Foundation\nextension UserDefaults {\n    static let group = UserDefaults(suiteName: \"group.com.example.notes\")\n}\n")
+        f.writeProject()
+        let d = try f.codeFindings().filter { $0.file?.name.hasSuffix("Defaults.swift") == true }
+        #expect(d.map(\.message).allSatisfy { $0.hasPrefix("target 'Watch'") } && d.count == 1, "\(d.map(\.message))")
+        #expect(d.first?.hint == "on watchOS an app group is shared only with the watch app's own extensions, not with the iPhone app; "
+                    + "only 'App' holds group.com.example.notes: make sure 'Watch' never makes this call (a static let is set on first use), "
+                    + "or add the group to its entitlements", "\(d.first?.hint ?? "")")
+    }
+
+    /// Blink: `developer_setup.xcconfig` is each developer's copy of
+    /// `template_setup.xcconfig`; the template was not found (real-project
+    /// trial 15, D10).
+    @Test func aTemplateNamedWithAWordOfTheFileSwappedIsFound() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.projectXCConfig["Release"] = "Config/developer_setup.xcconfig"
+        f.write("Config/template_setup.xcconfig", "DEVELOPMENT_TEAM = \(XcodeFixture.team)\n")
+        f.writeProject()
+        let missing = try ProjectLint.load(f.projectPath).get().run().first { $0.message.hasPrefix("cannot read the xcconfig file") }
+        #expect(missing?.hint?.hasPrefix("copy template_setup.xcconfig to developer_setup.xcconfig first") == true, "\(missing?.hint ?? "none")")
+    }
+
+    /// Trio: `DEVELOPER_TEAM = ##TEAM_ID##`, a placeholder each developer
+    /// overrides in an optional ConfigOverride.xcconfig. `--team` did not
+    /// stand in for it, and no hint named the override (real-project
+    /// trial 15, D7).
+    @Test func aPlaceholderTeamTakesTeamAndNamesTheAbsentOverride() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.write("Config/Team.xcconfig", "DEVELOPER_TEAM = ##TEAM_ID##\nDEVELOPMENT_TEAM = $(DEVELOPER_TEAM)\n#include? \"../TeamOverride.xcconfig\"\n#include? \"TeamOverride.xcconfig\"\n")
+        f.write("Config/Base.xcconfig", """
+            #include "Team.xcconfig"
+            PRODUCT_BUNDLE_IDENTIFIER = com.example.$(DEVELOPMENT_TEAM).$(PRODUCT_NAME:rfc1034identifier)
+
+            """)
+        let without = XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions())
+        let placeholder = without.diagnostics.first { $0.message.contains("is '##TEAM_ID##', which is not a team ID") }
+        #expect(placeholder?.hint?.hasPrefix("Team.xcconfig includes the absent TeamOverride.xcconfig (#include?): "
+                                             + "create it with DEVELOPER_TEAM = TEAMID, or give --team TEAMID") == true, "\(placeholder?.hint ?? "none")")
+        let team = XcodeFixture.team
+        let with = XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions(team: team))
+        #expect(with.scenario.contains("app com.example.\(team).Notes as App"), "\(with.scenario)")
+        #expect(!with.diagnostics.contains { $0.message.contains("not a team ID") || $0.message.contains("not a bundle ID") }, "\(with.diagnostics.map(\.message))")
+        let lint = try ProjectLint.load(f.projectPath, team: team).get().run()
+        #expect(!lint.contains { $0.message.contains("not a team ID") }, "\(lint.map(\.message))")
     }
 }
