@@ -73,6 +73,9 @@ struct MarkdownFenceTests {
         let o = Self.check("<div>\n```kcs\nbogus\n```\n</div>\n")
         #expect(o.errors == 0 && o.checks.isEmpty)
         #expect(Self.warnings(o) == ["2:1 this kcs fence is text of the HTML block above it; kcs check does not run it"])
+        // A lone closing tag, `</script>` too (as cmark reads it), is such a line.
+        let script = Self.check("</script>\n```kcs\nbogus\n```\n")
+        #expect(script.checks.isEmpty && Self.warnings(script).count == 1, "\(script.diagnostics.map(\.message))")
         let apart = Self.check("<details>\n<summary>Example</summary>\n\n```kcs\n\(Self.failing)```\n</details>\n")
         #expect(apart.failed == 1 && Self.warnings(apart).isEmpty, "\(apart.diagnostics.map(\.message))")
     }
