@@ -301,18 +301,34 @@ public struct BatchRunner: Sendable {
     /// (`kcs fresh` starts a new one, `kcs ignore` is skipped, `kcs fails`
     /// must fail), and an `output` block right after a `kcs` block must hold
     /// exactly what it printed. With `update`, output blocks are rewritten.
-    public func check(markdown file: SourceFile, update: Bool = false) -> FileOutcome {
+    public func check(markdown original: SourceFile, update: Bool = false) -> FileOutcome {
+        // Lines ended by CR alone are lines (CommonMark, section 2.1): read
+        // with LF there, so blocks run as scripts and every location names
+        // its line; --update still writes into the file's own bytes.
+        let file = MarkdownBlocks.withLFLineBreaks(original.bytes).map { SourceFile(name: original.name, bytes: $0) } ?? original
         var outcome = FileOutcome(path: file.name)
         let bytes = file.bytes
         // One deadline and one output budget for the whole document, from
         // before its blocks are found.
         let deadline = RunBudget.deadline(for: limits)
-        let blocks = MarkdownBlocks.scan(bytes)
-        for line in MarkdownBlocks.nestedKCSFences(bytes, outside: blocks) {
-            outcome.diagnostics.append(Diagnostic(
-                .nestedBlock, "this kcs block is inside a block quote, a list item or an indented code block; kcs check does not run it",
-                file: file, range: line, severity: .warning,
-                hint: "start the fence at the left margin (up to three spaces) for kcs check to run the block"))
+        let document = MarkdownBlocks.read(bytes)
+        let blocks = document.blocks
+        for unrun in document.unrun {
+            let (message, hint): (String, String) = switch unrun.reason {
+            case .container:
+                ("this kcs block is inside a block quote or a list item; kcs check does not run it",
+                 "start the fence at the left margin (up to three spaces) for kcs check to run the block")
+            case .indentedCode:
+                ("this kcs fence is text of an indented code block; kcs check does not run it",
+                 "start the fence at the left margin (up to three spaces) for kcs check to run the block")
+            case .htmlBlock:
+                ("this kcs fence is text of the HTML block above it; kcs check does not run it",
+                 "leave a blank line between the HTML line and the fence")
+            case .unclosed(let opener):
+                ("this kcs fence is text of the block that line \(file.location(of: opener.start).line) opens, which is never closed; kcs check does not run it",
+                 "close that block (a fence as long as its opening one, or '-->' for a comment)")
+            }
+            outcome.diagnostics.append(Diagnostic(.nestedBlock, message, file: file, range: unrun.line, severity: .warning, hint: hint))
         }
         var session = Session()
         session.lints = lint != .off
@@ -409,8 +425,8 @@ public struct BatchRunner: Sendable {
             }
         }
         if !replacements.isEmpty {
-            outcome.updatedContent = Self.applying(replacements, to: bytes)
-            outcome.originalContent = bytes
+            outcome.updatedContent = Self.applying(replacements, to: original.bytes)
+            outcome.originalContent = original.bytes
             outcome.updatedBlocks = updatedBlocks
         }
         applyStrictness(&outcome)

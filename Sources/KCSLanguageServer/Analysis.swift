@@ -27,9 +27,11 @@ struct Analysis {
                                listLength: 10_000, includeDepth: 16, seconds: 2, outputBytes: 1 << 20)
 
     init(path: String, bytes: [UInt8], loader: any SourceLoader) {
-        file = SourceFile(name: path, bytes: bytes)
-        index = TextIndex(bytes)
         isMarkdown = MarkdownBlocks.isDocument(path)
+        // Markdown lines may end at a CR alone: read as LF (same offsets), the
+        // check's diagnostics name this file, and are kept.
+        file = SourceFile(name: path, bytes: isMarkdown ? MarkdownBlocks.withLFLineBreaks(bytes) ?? bytes : bytes)
+        index = TextIndex(bytes)
         if isMarkdown {
             let outcome = BatchRunner(loader: loader, lint: .warn, collectChecks: false, limits: Self.limits)
                 .check(markdown: file)

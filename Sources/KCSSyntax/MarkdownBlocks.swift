@@ -13,9 +13,8 @@ public struct FencedBlock: Sendable, Hashable {
     public var closed: Bool
 }
 
-/// Finds fenced code blocks the way CommonMark does: up to three spaces of
-/// indentation, three or more backticks or tildes, closed by the same
-/// character at least as many times.
+/// Finds fenced code blocks the way CommonMark does (``MarkdownBlockReader``),
+/// and helps read and write their contents.
 public enum MarkdownBlocks {
     /// Whether a path names a Markdown document (what `kcs check`, `kcs fmt`
     /// and the language server read as Markdown rather than as a script).
@@ -23,44 +22,28 @@ public enum MarkdownBlocks {
         path.hasSuffix(".md") || path.hasSuffix(".markdown")
     }
 
+    /// The document's top-level fenced blocks, in order: the ones `kcs
+    /// check` runs and `kcs fmt` formats (``MarkdownBlockReader``).
     public static func scan(_ bytes: [UInt8]) -> [FencedBlock] {
-        var blocks: [FencedBlock] = []
-        // A byte order mark opens the first line, not a character of it: a
-        // fence right after one was no fence, and its block went unchecked
-        // with exit 0 (found by adversarial testing).
-        var lineStart = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        var open: (char: UInt8, count: Int, fence: SourceRange, info: [String], contentStart: Int)?
-        while lineStart <= bytes.count {
-            var lineEnd = lineStart
-            while lineEnd < bytes.count && bytes[lineEnd] != 0x0A { lineEnd += 1 }
-            let next = lineEnd + 1
-            if let o = open {
-                if let (c, n, rest) = fenceRun(bytes, lineStart, lineEnd), c == o.char, n >= o.count,
-                   rest.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
-                    blocks.append(block(o.info, o.fence, SourceRange(o.contentStart, lineStart), closed: true))
-                    open = nil
-                }
-            } else if let (c, n, rest) = fenceRun(bytes, lineStart, lineEnd) {
-                let info = String(decoding: rest, as: UTF8.self)
-                // A backtick fence's info string may not contain backticks.
-                if !(c == UInt8(ascii: "`") && info.contains("`")) {
-                    let words = info.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "," })
-                        .map(String.init)
-                    open = (c, n, SourceRange(lineStart, lineEnd), words, min(next, bytes.count))
-                }
-            }
-            if lineEnd >= bytes.count { break }
-            lineStart = next
-        }
-        if let o = open {
-            blocks.append(block(o.info, o.fence, SourceRange(o.contentStart, bytes.count), closed: false))
-        }
-        return blocks
+        MarkdownBlockReader.read(bytes).blocks
     }
 
-    private static func block(_ info: [String], _ fence: SourceRange, _ content: SourceRange, closed: Bool) -> FencedBlock {
-        FencedBlock(language: info.first?.lowercased() ?? "", modifiers: Array(info.dropFirst()).map { $0.lowercased() },
-                    fence: fence, content: content, closed: closed)
+    /// The top-level fenced blocks, and the `kcs` fences that are not run:
+    /// inside a block quote, a list item, an indented code block, an HTML
+    /// block, or a block that is never closed.
+    public static func read(_ bytes: [UInt8]) -> MarkdownDocument {
+        MarkdownBlockReader.read(bytes)
+    }
+
+    /// The document with each line break that is a CR alone made LF, byte
+    /// for byte (so offsets stay), or nil when there is none: CommonMark
+    /// ends a line at CR (section 2.1), and kcs scripts end them at LF.
+    public static func withLFLineBreaks(_ bytes: [UInt8]) -> [UInt8]? {
+        guard let first = bytes.indices.first(where: { bytes[$0] == 0x0D && ($0 + 1 == bytes.count || bytes[$0 + 1] != 0x0A) })
+        else { return nil }
+        var out = bytes
+        for i in first..<out.count where out[i] == 0x0D && (i + 1 == out.count || out[i + 1] != 0x0A) { out[i] = 0x0A }
+        return out
     }
 
     /// A fence at the start of the line: its character, length and the rest.
@@ -75,51 +58,6 @@ public enum MarkdownBlocks {
         var restStart = i
         while restStart < end && (b[restStart] == 0x20 || b[restStart] == 0x09) { restStart += 1 }
         return (c, n, b[restStart..<end])
-    }
-
-    /// Lines outside `blocks` that open a `kcs` fence inside a block quote,
-    /// a list item or an indented code block: CommonMark reads them as code
-    /// of those containers, and `kcs check` (which reads fences at the left
-    /// margin) would skip them without a word.
-    public static func nestedKCSFences(_ bytes: [UInt8], outside blocks: [FencedBlock]) -> [SourceRange] {
-        var found: [SourceRange] = []
-        var lineStart = 0
-        var inside = blocks.makeIterator(), current = inside.next()
-        while lineStart < bytes.count {
-            var lineEnd = lineStart
-            while lineEnd < bytes.count && bytes[lineEnd] != 0x0A { lineEnd += 1 }
-            while let b = current, b.content.end < lineStart, b.fence.start < lineStart { current = inside.next() }
-            let covered = current.map { $0.fence.start <= lineStart && lineStart <= max($0.content.end, $0.fence.end) } ?? false
-            if !covered, fenceRun(bytes, lineStart, lineEnd) == nil {
-                // Take off container markers: spaces, '>' and list bullets or numbers.
-                var i = lineStart, nested = false
-                while i < lineEnd {
-                    let c = bytes[i]
-                    // A tab counts as indentation enough for code (four columns).
-                    if c == 0x09 { nested = true; i += 1; continue }
-                    if c == 0x20 { i += 1; continue }
-                    if c == UInt8(ascii: ">") { nested = true; i += 1; continue }
-                    if (c == UInt8(ascii: "-") || c == UInt8(ascii: "*") || c == UInt8(ascii: "+")),
-                       i + 1 < lineEnd, bytes[i + 1] == 0x20 || bytes[i + 1] == 0x09 { nested = true; i += 2; continue }
-                    // An ordered list marker: one to nine digits, `.` or `)`, then a space or a tab.
-                    var j = i
-                    while j < lineEnd, (0x30...0x39).contains(bytes[j]) { j += 1 }
-                    if j > i, j - i <= 9, j + 1 < lineEnd, bytes[j] == UInt8(ascii: ".") || bytes[j] == UInt8(ascii: ")"),
-                       bytes[j + 1] == 0x20 || bytes[j + 1] == 0x09 {
-                        nested = true; i = j + 2; continue
-                    }
-                    break
-                }
-                if i - lineStart >= 4 { nested = true }
-                if nested, let (_, _, rest) = fenceRun(bytes, i, lineEnd),
-                   rest.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == UInt8(ascii: ",") }).first
-                    .map({ Array($0) == Array("kcs".utf8) }) == true {
-                    found.append(SourceRange(lineStart, lineEnd))
-                }
-            }
-            lineStart = lineEnd + 1
-        }
-        return found
     }
 
     /// How many spaces indent the fence line (0 to 3).

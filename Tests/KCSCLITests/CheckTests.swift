@@ -204,8 +204,10 @@ extension CheckTests {
 
 /// Findings of the second review, pinned.
 extension CheckTests {
+    /// Its indented blocks follow a paragraph: after a list item (as they
+    /// once did) they are in the item, as CommonMark reads it, and not run.
     static let indentedPage = "# t\n\n```kcs\nteam SKMME9E2Y8\napp com.x.A\nas A add generic-password account=\"a\"\n```\n\n"
-        + "```output\nA add generic-password → errSecSuccess (0)\n```\n\n- item\n\n   ```kcs\n"
+        + "```output\nA add generic-password → errSecSuccess (0)\n```\n\nText.\n\n   ```kcs\n"
         + "   as A find generic-password account=\"a\"\n   ```\n\n   ```output\n   A find generic-password → errSecWrong\n   ```\n"
 
     @Test func crlfAndIndentedBlocksUpdateInTheirOwnStyle() throws {
