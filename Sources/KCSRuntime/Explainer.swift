@@ -43,8 +43,8 @@ package struct Explainer {
                 i == 0 && g == defaultGroup ? "\(g) (default)" : g
             }.joined(separator: ", "))
         }
-        if !result.searchedGroups.isEmpty && last.call.request.operation != .add {
-            lines.append("searched: " + result.searchedGroups.joined(separator: ", "))
+        if !result.searchedGroupIDs.isEmpty && last.call.request.operation != .add {
+            lines.append("searched: " + result.searchedGroups(in: world).joined(separator: ", "))
         }
         if !last.answers.isEmpty {
             lines.append("prompts answered: " + last.answers.map(\.verb).joined(separator: ", "))

@@ -20,7 +20,7 @@ extension Session {
         // that meets none (the common case in a long scenario) costs these
         // few comparisons and copies nothing: the request and the result are
         // read in place, and the app is looked at only when a rule needs it.
-        guard let last = self.last, let status = last.result?.status else { return [] }
+        guard let last = self.last, let status = last.status else { return [] }
         let operation = call.request.operation
         let missed = operation != .add && status == .itemNotFound
         let chosenAccessibility = call.request.spec.accessibility != nil || call.request.spec.accessControl != nil

@@ -55,7 +55,7 @@ extension Session {
         if case .promptUnanswered = result.reason { stopped = true } else { stopped = false }
         // The Mac's file-based keychain asks through the item's access list,
         // which auth-ui does not change (SecItem.cpp never reads it).
-        let asksThroughACL = stopped && result.searchedGroups.contains(World.fileKeychainGroupName)
+        let asksThroughACL = stopped && result.searchedGroupIDs.contains(World.fileKeychainSearchGroup)
         // What the record needs, read before the result moves into the last call.
         let status = result.status, count = result.count
         if namesRefs, let resolved {

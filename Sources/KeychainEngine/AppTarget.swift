@@ -98,25 +98,13 @@ public struct AppTarget: Sendable, Hashable {
     /// that an App Clip (on-demand-install capable) gets no application
     /// groups (securityd ignores them for it) and a listed `com.apple.token`
     /// moves to the end.
-    public var accessGroups: [String] {
-        var list = keychainAccessGroups
-        list.append(contentsOf: associatedApplicationIdentifiers)
-        if let appID { list.append(appID) }
-        if listsApplicationGroups { list.append(contentsOf: applicationGroups) }
-        // com.apple.token is read-only, so it goes last: a write without an
-        // explicit group must never default to it.
-        if let i = list.firstIndex(of: Self.tokenGroup) {
-            list.remove(at: i)
-            list.append(Self.tokenGroup)
-        }
-        return list
-    }
+    public var accessGroups: [String] { list(macDaemon: false) }
 
     /// The list as a device of `platform` builds it: the Mac's daemon
     /// (macOS, Mac Catalyst) builds ``macAccessGroups``, the others
     /// ``accessGroups``.
     public func accessGroups(on platform: Platform) -> [String] {
-        platform.usesMacDaemon ? macAccessGroups : accessGroups
+        list(macDaemon: platform.usesMacDaemon)
     }
 
     /// The list the Mac's keychain daemon builds (macOS and Mac Catalyst):
@@ -126,16 +114,54 @@ public struct AppTarget: Sendable, Hashable {
     /// keychain and should see errSecMissingEntitlement). Security-59754 and
     /// later (`#if TARGET_OS_OSX` in `SecTaskCopyAccessGroups`), and on every
     /// platform in Security-58286 and 59306 (macOS 10.13-10.15).
-    public var macAccessGroups: [String] {
-        var list = signing == .unprovisioned ? keychainAccessGroups : accessGroups
-        if list.contains(Self.tokenGroup) {
-            // A listed token group is moved to the end: it is read-only.
-            list.removeAll { $0 == Self.tokenGroup }
-            list.append(Self.tokenGroup)
-        } else if !(list.isEmpty && appID != nil) {
-            list.append(Self.tokenGroup)
-        }
+    public var macAccessGroups: [String] { list(macDaemon: true) }
+
+    private func list(macDaemon: Bool) -> [String] {
+        var list: [String] = []
+        list.reserveCapacity(keychainAccessGroups.count + applicationGroups.count + 2)
+        forEachAccessGroup(macDaemon: macDaemon) { name, _ in list.append(name) }
         return list
+    }
+
+    /// Where an entry of an access-group list comes from; the cases are in
+    /// list order.
+    public enum GroupSource: Sendable, Hashable {
+        case keychainAccessGroups, associatedApplicationIdentifiers, appID, applicationGroups
+        /// The read-only token group, moved or appended to the end.
+        case tokenGroup
+    }
+
+    /// The list entry by entry, with where each comes from: the one
+    /// statement of the order, for ``accessGroups``, ``macAccessGroups`` and
+    /// the world's cached lists, which insert a keychain access group or an
+    /// application group appended later at the end of its run. Off the Mac
+    /// only the first listed `com.apple.token` moves to the end; the Mac's
+    /// daemon drops every listed one and appends it once (unless an app ID
+    /// was left with nothing). Returns whether an application group
+    /// appended later joins this list (not an App Clip's, nor on the Mac
+    /// without a validating profile).
+    @discardableResult
+    public func forEachAccessGroup(macDaemon: Bool, _ body: (String, GroupSource) -> Void) -> Bool {
+        let token = Self.tokenGroup
+        let keychainGroupsOnly = macDaemon && signing == .unprovisioned
+        var tokenListed = false, any = false
+        func run(_ names: some Sequence<String>, _ source: GroupSource) {
+            for name in names {
+                any = true
+                // com.apple.token is read-only, so it goes last: a write
+                // without an explicit group must never default to it.
+                if name == token && (macDaemon || !tokenListed) { tokenListed = true; continue }
+                body(name, source)
+            }
+        }
+        run(keychainAccessGroups, .keychainAccessGroups)
+        if !keychainGroupsOnly {
+            run(associatedApplicationIdentifiers, .associatedApplicationIdentifiers)
+            if let appID { run(CollectionOfOne(appID), .appID) }
+            if listsApplicationGroups { run(applicationGroups, .applicationGroups) }
+        }
+        if tokenListed || (macDaemon && (any || appID == nil)) { body(token, .tokenGroup) }
+        return !keychainGroupsOnly && listsApplicationGroups
     }
 
     /// A target whose list is empty off the Mac, with neither an app ID,

@@ -149,10 +149,10 @@ public enum StatusReason: Sendable, Hashable {
 public struct CallResult: Sendable {
     public var status: KeychainStatus
     public var reason: StatusReason
-    /// The caller's access groups, in order.
-    public var callerGroups: [String]
-    /// The groups a query searched (all of the caller's, or the one named).
-    public var searchedGroups: [String]
+    /// The groups a query searched (all of the caller's, or the one named),
+    /// as IDs: ``searchedGroups(in:)`` names them. (The caller's list is
+    /// ``World/accessGroups(of:on:)``.)
+    public var searchedGroupIDs: [GroupID]
     /// Added items (add), matches (find, up to the limit), changed items
     /// (update, after the change) or removed items (delete).
     public var items: [FoundItem]
@@ -162,12 +162,15 @@ public struct CallResult: Sendable {
     /// Items returned (find) or removed (delete) or changed (update).
     public var count: Int { items.count }
 
-    init(status: KeychainStatus, reason: StatusReason, callerGroups: [String],
-         searchedGroups: [String] = [], items: [FoundItem] = [], returns: ReturnKinds = []) {
+    /// The names of the groups the query searched, in `world`, which made
+    /// the call (or a later state of it: names are never forgotten).
+    public func searchedGroups(in world: World) -> [String] { searchedGroupIDs.map(world.groupName) }
+
+    init(status: KeychainStatus, reason: StatusReason, searchedGroupIDs: [GroupID] = [],
+         items: [FoundItem] = [], returns: ReturnKinds = []) {
         self.status = status
         self.reason = reason
-        self.callerGroups = callerGroups
-        self.searchedGroups = searchedGroups
+        self.searchedGroupIDs = searchedGroupIDs
         self.items = items
         self.returns = returns
     }

@@ -166,7 +166,7 @@ extension World {
         let cache = cache(of: app, on: platform(of: device))
         let groups: [GroupID]
         if let named = request.spec.accessGroup {
-            guard let id = cache.id(of: named, print: nameFingerprint(named)) else { return 0 }
+            guard let id = cache.id(of: named, print: nameFingerprint(named), names: groupNames) else { return 0 }
             groups = singleGroups[Int(id)]
         } else {
             groups = cache.searchIDs

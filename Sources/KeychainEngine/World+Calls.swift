@@ -87,9 +87,9 @@ extension World {
         // Client side first (SecItem.m SecItemAuthDoQuery): nothing reaches
         // securityd when these fail, whoever the caller is.
         let full = cache(of: app, on: platform)
-        if let refused = clientChecks(request, callerGroups: full.names) { return refused }
+        if let refused = clientChecks(request) { return refused }
         let (cache, refusal) = serverGroups(full, request.operation, platform)
-        if let refusal { return CallResult(status: .missingEntitlement, reason: refusal, callerGroups: full.names) }
+        if let refusal { return CallResult(status: .missingEntitlement, reason: refusal) }
         // _SecItemUpdate and _SecItemDelete check the query's group before
         // they parse the query (and so before the class). Before iOS 13 there
         // is no such check: the group only narrows the search later.
@@ -105,19 +105,18 @@ extension World {
         // list, and after an update's or delete's group check (SecItemServer.c
         // 2548-2588, 2696-2705, 3137-3160, 3248-3269). Audit 18, F3.
         if let name = request.spec.unknownClass, request.spec.itemClass == nil {
-            return CallResult(status: .noSuchClass, reason: .unknownClass(name), callerGroups: cache.names)
+            return CallResult(status: .noSuchClass, reason: .unknownClass(name))
         }
         // A persistent reference is parsed with the query: it may give the class.
         if let ref = request.spec.persistentRef, let refused = Self.checkPersistentRef(ref, request, platform) {
-            return CallResult(status: refused.status, reason: refused.reason, callerGroups: cache.names)
+            return CallResult(status: refused.status, reason: refused.reason)
         }
         // 3: a missing class is errSecParam.
         guard let itemClass = request.spec.itemClass ?? request.spec.persistentRef?.itemClass else {
-            return CallResult(status: .param, reason: .missingClass, callerGroups: cache.names)
+            return CallResult(status: .param, reason: .missingClass)
         }
         if let bad = firstForeignAttribute(request.spec, itemClass) {
-            return CallResult(status: .noSuchAttr, reason: .attributeNotInClass(bad, itemClass),
-                              callerGroups: cache.names)
+            return CallResult(status: .noSuchAttr, reason: .attributeNotInClass(bad, itemClass))
         }
         // Without a class, an update by an identity's reference is an `idnt`
         // query to securityd, whose rows no update writes: Apple's
@@ -128,8 +127,7 @@ extension World {
         if request.operation == .update, request.spec.itemClass == nil, itemClass == .identity {
             let live = !Self.matchingFoundItems(request.spec, .identity, in: cache.searchIDs, of: devices[device.index].keychain,
                                                names: groupNames, certificateGroups: cache.searchIDs).isEmpty
-            return CallResult(status: live ? .internalError : .itemNotFound, reason: live ? .identityReferenceUpdate : .noMatch,
-                              callerGroups: cache.names)
+            return CallResult(status: live ? .internalError : .itemNotFound, reason: live ? .identityReferenceUpdate : .noMatch)
         }
         // An identity add's dictionary goes whole into its certificate pass
         // (SecItem.m lines 503-507, 512), where a key attribute is no column
@@ -138,7 +136,7 @@ extension World {
         // that no key reference carries (audit 13, F1).
         if request.operation == .add, itemClass == .identity,
            let bad = request.spec.attributes.entries.first(where: { !$0.attribute.applies(to: .certificate) && !$0.attribute.keyReferenceCarries })?.attribute {
-            return CallResult(status: .noSuchAttr, reason: .attributeNotInClass(bad, .certificate), callerGroups: cache.names)
+            return CallResult(status: .noSuchAttr, reason: .attributeNotInClass(bad, .certificate))
         }
         // Accessibility and an access-control object in one dictionary, on
         // every call: the client passes the access control on in queries too
@@ -148,7 +146,7 @@ extension World {
         // kSecAccessControl attributes" (SecDbQuery.c; errSecItemIllegalQuery
         // is errSecParam), which query_parse returns before any search.
         if request.spec.accessibility != nil && request.spec.accessControl != nil {
-            return CallResult(status: .param, reason: .accessibilityWithAccessControl, callerGroups: cache.names)
+            return CallResult(status: .param, reason: .accessibilityWithAccessControl)
         }
         switch request.operation {
         case .add:
@@ -234,7 +232,7 @@ extension World {
 
     /// The checks `SecItemAuthDoQuery` (OSX/sec/Security/SecItem.m,
     /// Security-61901.0.87.0.1) makes before anything reaches securityd.
-    private func clientChecks(_ request: borrowing CallRequest, callerGroups: [String]) -> CallResult? {
+    private func clientChecks(_ request: borrowing CallRequest) -> CallResult? {
         // "item with kSecAttrAccessControl is not synchronizable": the new
         // item's attributes on add, the attributes to change on update. Every
         // access-control object has constraints (SecAccessControl.m
@@ -247,11 +245,11 @@ extension World {
         case .find, .delete: syncWithAC = false
         }
         if syncWithAC {
-            return CallResult(status: .param, reason: .syncWithAccessControl, callerGroups: callerGroups)
+            return CallResult(status: .param, reason: .syncWithAccessControl)
         }
         // "kSecUseAuthenticationUISkip is allowed only for SecItemCopyMatching".
         if request.operation != .find, request.spec.authUI == .skip {
-            return CallResult(status: .param, reason: .skipOutsideFind, callerGroups: callerGroups)
+            return CallResult(status: .param, reason: .skipOutsideFind)
         }
         return nil
     }
@@ -277,7 +275,7 @@ extension World {
         // 1.6: an unsigned target gets errSecMissingEntitlement from every
         // call, except on the Mac, whose list then holds com.apple.token; an
         // empty Mac list (an app ID no profile validates, nothing else) too.
-        if full.names.isEmpty || (unsigned && !platform.usesMacDaemon) {
+        if full.ids.isEmpty || (unsigned && !platform.usesMacDaemon) {
             return (full, unsigned ? .unsigned : .unprovisioned)
         }
         guard operation != .find else { return (full, nil) }
@@ -291,10 +289,10 @@ extension World {
     private func appClipRefusal(_ cache: AppCache, syncRequested: Bool) -> CallResult? {
         guard cache.isAppClip else { return nil }
         if cache.restrictedClip {
-            return CallResult(status: .restrictedAPI, reason: .appClipGroups, callerGroups: cache.names)
+            return CallResult(status: .restrictedAPI, reason: .appClipGroups)
         }
         if syncRequested {
-            return CallResult(status: .restrictedAPI, reason: .appClipSync, callerGroups: cache.names)
+            return CallResult(status: .restrictedAPI, reason: .appClipSync)
         }
         return nil
     }
@@ -327,15 +325,15 @@ extension World {
         let state = devices[device.index].state
         let old = devices[device.index].keychain.stored(id)
         if !state.isAvailable(old.accessibility) {
-            return CallResult(status: .interactionNotAllowed, reason: .lockedDuplicate(old.accessibility, existing: id), callerGroups: cache.names)
+            return CallResult(status: .interactionNotAllowed, reason: .lockedDuplicate(old.accessibility, existing: id))
         }
         guard old.isInvalidated(by: state) else {
-            return CallResult(status: .duplicateItem, reason: .duplicate(existing: id), callerGroups: cache.names)
+            return CallResult(status: .duplicateItem, reason: .duplicate(existing: id))
         }
         devices[device.index].keychain.remove(id)
         let added = devices[device.index].keychain.insert(newItem(), replacing: old.rowID)
-        return CallResult(status: .success, reason: .succeeded, callerGroups: cache.names,
-                          searchedGroups: singleGroupNames[Int(old.group)],
+        return CallResult(status: .success, reason: .succeeded,
+                          searchedGroupIDs: singleGroups[Int(old.group)],
                           items: [FoundItem(id: added, item: devices[device.index].keychain.stored(added),
                                             groupName: groupNames[Int(old.group)])],
                           returns: spec.returns)
@@ -344,7 +342,7 @@ extension World {
     private mutating func add(_ spec: borrowing ItemSpec, _ itemClass: ItemClass, _ cache: AppCache,
                               _ device: DeviceHandle) -> CallResult {
         func fail(_ status: KeychainStatus, _ reason: StatusReason) -> CallResult {
-            CallResult(status: status, reason: reason, callerGroups: cache.names)
+            CallResult(status: status, reason: reason)
         }
         // Explicit group must be in the caller's list, the empty string included.
         let group: GroupID
@@ -411,8 +409,8 @@ extension World {
             // Mutate in place through the array so the keychain is never copied.
             let (id, existed) = devices[device.index].keychain.insertUnlessPresent(consume item, replacing: tombstone)
             if existed { return duplicateAdd(spec, id, device, cache, newItem: newItem()) }
-            return CallResult(status: .success, reason: .succeeded, callerGroups: cache.names,
-                              searchedGroups: singleGroupNames[Int(group)],
+            return CallResult(status: .success, reason: .succeeded,
+                              searchedGroupIDs: singleGroups[Int(group)],
                               items: [FoundItem(id: id, item: devices[device.index].keychain.stored(id),
                                                 groupName: groupNames[Int(group)])],
                               returns: spec.returns)
@@ -470,13 +468,13 @@ extension World {
         // return kind, which `_SecItemParsePersistentRef` refuses (line 848;
         // audit 13, F7).
         let returns: ReturnKinds = oldCert == nil && spec.returns == .persistentReference ? .persistentReference : []
-        return CallResult(status: .success, reason: .succeeded, callerGroups: cache.names,
-                          searchedGroups: singleGroupNames[Int(group)], items: added, returns: returns)
+        return CallResult(status: .success, reason: .succeeded,
+                          searchedGroupIDs: singleGroups[Int(group)], items: added, returns: returns)
     }
 
     /// The group's ID if the caller's list holds it.
     private func entitledGroup(_ name: String, _ cache: AppCache) -> GroupID? {
-        cache.id(of: name, print: nameFingerprint(name))
+        cache.id(of: name, print: nameFingerprint(name), names: groupNames)
     }
 
     // MARK: Queries
@@ -502,15 +500,8 @@ extension World {
         /// The call's result when the scope ends it.
         func result(_ cache: AppCache) -> CallResult? {
             guard case .failure(let f) = self else { return nil }
-            return CallResult(status: f.status, reason: f.reason, callerGroups: cache.names)
+            return CallResult(status: f.status, reason: f.reason)
         }
-    }
-
-    /// The names of the searched groups; the app's cached list when it searched all.
-    private func names(of groups: [GroupID], _ cache: AppCache) -> [String] {
-        if groups == cache.searchIDs { return cache.searchNames }
-        if groups.count == 1 { return singleGroupNames[Int(groups[0])] }
-        return groups.map { groupNames[Int($0)] }
     }
 
     /// Whether a stored item satisfies a query's filters (class and group
@@ -767,13 +758,13 @@ extension World {
         let groups: [GroupID]
         switch searchScope(spec, cache, platform(of: device)) {
         case .success(let g): groups = g
-        case .failure(let f): return CallResult(status: f.status, reason: f.reason, callerGroups: cache.names)
+        case .failure(let f): return CallResult(status: f.status, reason: f.reason)
         }
         if let refused = appClipRefusal(cache, syncRequested: false) { return refused }
-        let searched = names(of: groups, cache)
+        let searched = groups
         if Self.persistentRefHasCompany(spec, .find) {
-            return CallResult(status: .param, reason: .persistentRefWithAttributes, callerGroups: cache.names,
-                              searchedGroups: searched)
+            return CallResult(status: .param, reason: .persistentRefWithAttributes,
+                              searchedGroupIDs: searched)
         }
         // An identity's SQL joins the keys with a few certificate columns
         // (`crowid, labl, issr, slnr, skid, tkid`, SecItemDb.c lines
@@ -782,7 +773,7 @@ extension World {
         // 142-146; reported on a device, Apple forum thread 748892).
         if itemClass == .identity,
            let bad = spec.attributes.entries.first(where: { $0.attribute == .certificateType || $0.attribute == .publicKeyHash })?.attribute {
-            return CallResult(status: .notAvailable, reason: .identityQueryColumn(bad), callerGroups: cache.names, searchedGroups: searched)
+            return CallResult(status: .notAvailable, reason: .identityQueryColumn(bad), searchedGroupIDs: searched)
         }
         let matches = devices[device.index].keychain.foundItems(spec, itemClass, in: groups, names: groupNames,
                                                                 certificateGroups: cache.searchIDs)
@@ -801,18 +792,17 @@ extension World {
         switch Self.walk(matches, cap: (spec.limit ?? .one).cap, authenticates: true,
                     authUI: spec.authUI ?? .allow, state: devices[device.index].state, context: &context, prompt: prompt) {
         case .failure(let f):
-            return CallResult(status: f.status, reason: f.reason, callerGroups: cache.names, searchedGroups: searched)
+            return CallResult(status: f.status, reason: f.reason, searchedGroupIDs: searched)
         case .success(let taken) where taken.isEmpty:
             let cap = (spec.limit ?? .one).cap
             // The limit is the cause only when it stopped the read short.
-            return CallResult(status: .itemNotFound, reason: cap < matches.count ? .limitUsedUp(limit: cap) : .noMatch, callerGroups: cache.names,
-                              searchedGroups: searched, returns: spec.returns)
+            return CallResult(status: .itemNotFound, reason: cap < matches.count ? .limitUsedUp(limit: cap) : .noMatch,
+                              searchedGroupIDs: searched, returns: spec.returns)
         case .success(let taken):
             let returned = Self.returned(taken, spec.returns, platform(of: device))
             let reason: StatusReason = returned.count == taken.count ? .succeeded
                 : spec.returns == .reference ? .noReference(found: taken.count) : .storedWithoutData(found: taken.count)
-            return CallResult(status: .success, reason: reason,
-                              callerGroups: cache.names, searchedGroups: searched, items: returned, returns: spec.returns)
+            return CallResult(status: .success, reason: reason, searchedGroupIDs: searched, items: returned, returns: spec.returns)
         }
     }
 
@@ -837,7 +827,7 @@ extension World {
 
     enum Matches {
         case failed(CallResult)
-        case found([FoundItem], searched: [String])
+        case found([FoundItem], searched: [GroupID])
     }
 
     /// Every match of an update's or delete's query, walked in insertion
@@ -852,12 +842,12 @@ extension World {
         let groups: [GroupID]
         switch searchScope(query, cache, platform(of: device)) {
         case .success(let g): groups = g
-        case .failure(let f): return .failed(CallResult(status: f.status, reason: f.reason, callerGroups: cache.names))
+        case .failure(let f): return .failed(CallResult(status: f.status, reason: f.reason))
         }
-        let searched = names(of: groups, cache)
+        let searched = groups
         if Self.persistentRefHasCompany(query, operation) {
-            return .failed(CallResult(status: .param, reason: .persistentRefWithAttributes, callerGroups: cache.names,
-                                      searchedGroups: searched))
+            return .failed(CallResult(status: .param, reason: .persistentRefWithAttributes,
+                                      searchedGroupIDs: searched))
         }
         let matches = devices[device.index].keychain.foundItems(query, itemClass, in: groups, names: groupNames,
                                                                 certificateGroups: cache.searchIDs)
@@ -865,7 +855,7 @@ extension World {
         switch Self.walk(matches, cap: Int.max, authenticates: !deletes, authUI: authUI, state: devices[device.index].state,
                     deletes: deletes, context: &context, prompt: prompt) {
         case .failure(let f):
-            return .failed(CallResult(status: f.status, reason: f.reason, callerGroups: cache.names, searchedGroups: searched))
+            return .failed(CallResult(status: f.status, reason: f.reason, searchedGroupIDs: searched))
         case .success(let t):
             return .found(t, searched: searched)
         }
@@ -876,8 +866,8 @@ extension World {
     private mutating func update(_ query: ItemSpec, _ changes: ItemSpec, _ itemClass: ItemClass,
                                  _ cache: AppCache, _ device: DeviceHandle, _ platform: Platform,
                                  _ prompt: (FoundItem) -> PromptAnswer?) -> CallResult {
-        func fail(_ status: KeychainStatus, _ reason: StatusReason, _ searched: [String] = []) -> CallResult {
-            CallResult(status: status, reason: reason, callerGroups: cache.names, searchedGroups: searched)
+        func fail(_ status: KeychainStatus, _ reason: StatusReason, _ searched: [GroupID] = []) -> CallResult {
+            CallResult(status: status, reason: reason, searchedGroupIDs: searched)
         }
         // Order as SecServerItemUpdate (SecItemServer.c): App Clip rules,
         // return keys, the new group, then s3dl_query_update (SecItemDb.c):
@@ -928,7 +918,7 @@ extension World {
         if changes.accessibility != nil && changes.accessControl != nil {
             return fail(.param, .accessibilityWithAccessControl)
         }
-        let taken: [FoundItem], searched: [String]
+        let taken: [FoundItem], searched: [GroupID]
         var context = contextUse(query, device)
         defer {
             if let context, let name = query.context, context.authenticated || context.approvedDuringCall {
@@ -1046,8 +1036,8 @@ extension World {
             results.append(FoundItem(id: id, item: devices[device.index].keychain[id] ?? item,
                                      groupName: groupNames[Int(item.group)]))
         }
-        return CallResult(status: .success, reason: .succeeded, callerGroups: cache.names,
-                          searchedGroups: searched, items: results)
+        return CallResult(status: .success, reason: .succeeded,
+                          searchedGroupIDs: searched, items: results)
     }
 
     static func applying(_ changes: ItemSpec, to item: StoredItem, group: GroupID?) -> StoredItem {
@@ -1079,9 +1069,9 @@ extension World {
         // every kSecMatch key counts in query_match_count); macOS and Catalyst
         // prune the limit in the client first.
         if !platform(of: device).prunesUpdateAndDeleteQueries, query.limit != nil {
-            return CallResult(status: .param, reason: .limitOnDelete, callerGroups: cache.names)
+            return CallResult(status: .param, reason: .limitOnDelete)
         }
-        let taken: [FoundItem], searched: [String]
+        let taken: [FoundItem], searched: [GroupID]
         // Deleting asks no one (kAKSKeyOpDelete is open for every flag set).
         var noContext: ContextUse?
         switch everyMatch(query, itemClass, cache, device, .delete, authUI: .allow, context: &noContext,
@@ -1090,7 +1080,7 @@ extension World {
         case .found(let t, let s): (taken, searched) = (t, s)
         }
         if taken.isEmpty {
-            return CallResult(status: .itemNotFound, reason: .noMatch, callerGroups: cache.names, searchedGroups: searched)
+            return CallResult(status: .itemNotFound, reason: .noMatch, searchedGroupIDs: searched)
         }
         let state = devices[device.index].state
         for match in taken {
@@ -1102,8 +1092,8 @@ extension World {
             if state.isAvailable(match.item.accessibility) { recordDeletion(match.item, on: device, leavesRow: true) }
             devices[device.index].keychain.remove(match.id)
         }
-        return CallResult(status: .success, reason: .succeeded, callerGroups: cache.names,
-                          searchedGroups: searched, items: taken)
+        return CallResult(status: .success, reason: .succeeded,
+                          searchedGroupIDs: searched, items: taken)
     }
 
     /// SecItemDelete with an identity's persistent reference (SecItem.m
@@ -1128,8 +1118,8 @@ extension World {
         let found = performDataProtection(CallRequest(.find, read), as: app, on: device, prompt: prompt)
         guard found.status == .success else { return found }
         guard let identity = found.items.first, let key = identity.identityKey else {
-            return CallResult(status: .itemNotFound, reason: .noMatch, callerGroups: found.callerGroups,
-                              searchedGroups: found.searchedGroups)
+            return CallResult(status: .itemNotFound, reason: .noMatch,
+                              searchedGroupIDs: found.searchedGroupIDs)
         }
         func pass(_ itemClass: ItemClass, _ from: StoredItem, _ attributes: [ItemAttribute]) -> CallRequest {
             var spec = request.spec

@@ -23,6 +23,9 @@ extension World {
     /// The pseudo-group every file-keychain item sits in, so the keychain's
     /// indexes work unchanged and messages can name it.
     public static let fileKeychainGroupName = "(file keychain)"
+    /// Stands for the file-based keychain among the groups a call searched
+    /// (``CallResult/searchedGroupIDs``); ``groupName(_:)`` names it.
+    public static let fileKeychainSearchGroup = GroupID.max
 
     mutating func performOnMac(
         _ asked: CallRequest, as app: AppHandle, on device: DeviceHandle,
@@ -39,19 +42,19 @@ extension World {
             let target = devices[device.index].fileKeychain.items(of: ref.itemClass.table, in: fileGroup)
                 .first { devices[device.index].fileKeychain[$0].map(ref.names) == true }
             guard let target else {
-                return CallResult(status: .itemNotFound, reason: .noMatch, callerGroups: cache.names, searchedGroups: [Self.fileKeychainGroupName])
+                return CallResult(status: .itemNotFound, reason: .noMatch, searchedGroupIDs: [Self.fileKeychainSearchGroup])
             }
             // An add copies the referenced item into the keychain that holds
             // it (lines 5366-5384; audit 14, A6, likely).
             if request.operation == .add {
-                return CallResult(status: .duplicateItem, reason: .duplicate(existing: target), callerGroups: cache.names,
-                                  searchedGroups: [Self.fileKeychainGroupName])
+                return CallResult(status: .duplicateItem, reason: .duplicate(existing: target),
+                                  searchedGroupIDs: [Self.fileKeychainSearchGroup])
             }
             request.spec.itemClass = ref.itemClass
             request.spec.attributes = AttributeList()
         }
         guard let itemClass = request.spec.itemClass else {
-            return CallResult(status: .param, reason: .missingClass, callerGroups: cache.names)
+            return CallResult(status: .param, reason: .missingClass)
         }
         // The file keychain reads each class's own attributes from a table
         // and passes over the rest ("if we got here, we aren't interested in
@@ -80,8 +83,8 @@ extension World {
             // pruneMatch=false) and drops return keys (pruneReturn=true).
             let isPassword = itemClass == .genericPassword || itemClass == .internetPassword
             let file = request.operation == .find && isPassword && request.spec.returns.contains(.data) && request.spec.limit == .all
-                ? CallResult(status: .param, reason: .fileKeychainDataForAll, callerGroups: cache.names,
-                             searchedGroups: [Self.fileKeychainGroupName])
+                ? CallResult(status: .param, reason: .fileKeychainDataForAll,
+                             searchedGroupIDs: [Self.fileKeychainSearchGroup])
                 : request.operation == .update && request.changes?.synchronizable == .yes
                 ? changeSynchronizability(movingToDataProtection(request, changes: asked.changes), toSyncable: true,
                                           as: app, on: device, prompt: prompt)
@@ -115,7 +118,7 @@ extension World {
     static func merged(dataProtection dp: CallResult?, file: CallResult, _ request: CallRequest,
                        _ cache: AppCache) -> CallResult {
         guard var dp, dp.status == .success else { return file }
-        dp.searchedGroups = cache.searchNames + [Self.fileKeychainGroupName]
+        dp.searchedGroupIDs = cache.searchIDs + [Self.fileKeychainSearchGroup]
         guard file.status == .success else { return dp }
         let single = request.operation == .find && (request.spec.limit ?? .one).givesSingleResult
         if !single { dp.items += file.items }
@@ -150,15 +153,15 @@ extension World {
         // class lacks is errSecNoSuchAttr there.
         if let itemClass = query.itemClass ?? query.persistentRef?.itemClass,
            let bad = changes.attributes.first(where: { !$0.attribute.applies(to: itemClass) })?.attribute {
-            return CallResult(status: .noSuchAttr, reason: .attributeNotInClass(bad, itemClass), callerGroups: [])
+            return CallResult(status: .noSuchAttr, reason: .attributeNotInClass(bad, itemClass))
         }
         let found = toSyncable
             ? performOnMac(CallRequest(.find, query), as: app, on: device, prompt: prompt, dataProtection: nil)
             : performDataProtection(CallRequest(.find, query), as: app, on: device, prompt: prompt)
         guard found.status == .success else { return found }
         guard !found.items.isEmpty else {
-            return CallResult(status: .itemNotFound, reason: .noMatch, callerGroups: found.callerGroups,
-                              searchedGroups: found.searchedGroups)
+            return CallResult(status: .itemNotFound, reason: .noMatch,
+                              searchedGroupIDs: found.searchedGroupIDs)
         }
         var failure: CallResult?
         var moved: [FoundItem] = []
@@ -200,16 +203,16 @@ extension World {
                 // ACL. A refusal leaves it, and the copy already made stays too.
                 if status == .success, item.owner != app, Self.deleteChecksOwner(item) {
                     status = .invalidOwnerEdit
-                    last = CallResult(status: .invalidOwnerEdit, reason: .fileKeychainNotOwner, callerGroups: found.callerGroups)
+                    last = CallResult(status: .invalidOwnerEdit, reason: .fileKeychainNotOwner)
                 } else if status == .success, item.owner != app {
                     switch prompt(match) {
                     case .approve?: break
                     case .cancel?, .fail?:
                         status = .authFailed
-                        last = CallResult(status: .authFailed, reason: .fileKeychainDenied, callerGroups: found.callerGroups)
+                        last = CallResult(status: .authFailed, reason: .fileKeychainDenied)
                     case nil:
                         status = .interactionNotAllowed
-                        last = CallResult(status: .interactionNotAllowed, reason: .promptUnanswered, callerGroups: found.callerGroups)
+                        last = CallResult(status: .interactionNotAllowed, reason: .promptUnanswered)
                     }
                 }
                 if status == .success {
@@ -231,15 +234,14 @@ extension World {
                         moved.append(match)
                     } else {
                         status = .itemNotFound
-                        last = CallResult(status: .itemNotFound, reason: .noMatch, callerGroups: found.callerGroups)
+                        last = CallResult(status: .itemNotFound, reason: .noMatch)
                     }
                 }
             }
             if status != .success { failure = last }
         }
         if let failure { return failure }
-        return CallResult(status: .success, reason: .movedBetweenKeychains(toDataProtection: toSyncable),
-                          callerGroups: found.callerGroups, searchedGroups: found.searchedGroups, items: moved)
+        return CallResult(status: .success, reason: .movedBetweenKeychains(toDataProtection: toSyncable), searchedGroupIDs: found.searchedGroupIDs, items: moved)
     }
 
     private mutating func fileAdd(_ spec: ItemSpec, _ itemClass: ItemClass, _ app: AppHandle, _ cache: AppCache,
@@ -247,8 +249,8 @@ extension World {
         // By class identity the file side sets `returnIdentity`, which
         // SecItemAdd_osx refuses (SecItem.cpp lines 2728-2732, 5280; audit 14, A3).
         if itemClass == .identity {
-            return CallResult(status: .param, reason: .fileKeychainIdentityAdd, callerGroups: cache.names,
-                              searchedGroups: [Self.fileKeychainGroupName])
+            return CallResult(status: .param, reason: .fileKeychainIdentityAdd,
+                              searchedGroupIDs: [Self.fileKeychainSearchGroup])
         }
         var item = StoredItem(itemClass: itemClass, group: fileGroup,
                               synchronizable: false, accessibility: itemClass.defaultAccessibility, accessControl: nil,
@@ -256,13 +258,13 @@ extension World {
         item.owner = app
         item.modified = tick()
         if let existing = devices[device.index].fileKeychain.item(withKey: item.primaryKey) {
-            return CallResult(status: .duplicateItem, reason: .duplicate(existing: existing), callerGroups: cache.names,
-                              searchedGroups: [Self.fileKeychainGroupName])
+            return CallResult(status: .duplicateItem, reason: .duplicate(existing: existing),
+                              searchedGroupIDs: [Self.fileKeychainSearchGroup])
         }
         let id = devices[device.index].fileKeychain.insert(item)
         let stored = devices[device.index].fileKeychain[id] ?? item
-        return CallResult(status: .success, reason: .succeeded, callerGroups: cache.names,
-                          searchedGroups: [Self.fileKeychainGroupName],
+        return CallResult(status: .success, reason: .succeeded,
+                          searchedGroupIDs: [Self.fileKeychainSearchGroup],
                           items: [FoundItem(id: id, item: stored, groupName: Self.fileKeychainGroupName)],
                           returns: spec.returns)
     }
@@ -330,27 +332,26 @@ extension World {
                     case .approve?: break
                     case .cancel?, .fail?:
                         if request.operation == .find {
-                            return CallResult(status: .authFailed, reason: .fileKeychainDenied, callerGroups: cache.names,
-                                              searchedGroups: [Self.fileKeychainGroupName])
+                            return CallResult(status: .authFailed, reason: .fileKeychainDenied,
+                                              searchedGroupIDs: [Self.fileKeychainSearchGroup])
                         }
                         fail(read, .authFailed, .fileKeychainDenied)
                         continue
                     case nil:
-                        return CallResult(status: .interactionNotAllowed, reason: .promptUnanswered,
-                                          callerGroups: cache.names, searchedGroups: [Self.fileKeychainGroupName])
+                        return CallResult(status: .interactionNotAllowed, reason: .promptUnanswered, searchedGroupIDs: [Self.fileKeychainSearchGroup])
                     }
                 }
             }
             taken.append(found)
         }
-        let searched = cache.searchNames + [Self.fileKeychainGroupName]
+        let searched = cache.searchIDs + [Self.fileKeychainSearchGroup]
         guard !taken.isEmpty || failure != nil else {
-            return CallResult(status: .itemNotFound, reason: .noMatch, callerGroups: cache.names, searchedGroups: searched,
+            return CallResult(status: .itemNotFound, reason: .noMatch, searchedGroupIDs: searched,
                               returns: request.spec.returns)
         }
         switch request.operation {
         case .add, .find:
-            return CallResult(status: .success, reason: .succeeded, callerGroups: cache.names, searchedGroups: searched,
+            return CallResult(status: .success, reason: .succeeded, searchedGroupIDs: searched,
                               items: taken, returns: request.spec.returns)
         case .update:
             var results: [FoundItem] = []
@@ -368,8 +369,8 @@ extension World {
                 devices[device.index].fileKeychain.replace(found.id, with: updated)
                 results.append(FoundItem(id: found.id, item: updated, groupName: found.groupName))
             }
-            return CallResult(status: failure?.status ?? .success, reason: failure?.reason ?? .succeeded, callerGroups: cache.names,
-                              searchedGroups: searched, items: results)
+            return CallResult(status: failure?.status ?? .success, reason: failure?.reason ?? .succeeded,
+                              searchedGroupIDs: searched, items: results)
         case .delete:
             for found in taken {
                 // An identity goes with its public and private keys
@@ -381,8 +382,8 @@ extension World {
                 }
                 devices[device.index].fileKeychain.remove(found.id)
             }
-            return CallResult(status: failure?.status ?? .success, reason: failure?.reason ?? .succeeded, callerGroups: cache.names,
-                              searchedGroups: searched, items: taken)
+            return CallResult(status: failure?.status ?? .success, reason: failure?.reason ?? .succeeded,
+                              searchedGroupIDs: searched, items: taken)
         }
     }
 

@@ -84,10 +84,9 @@ public struct World: Sendable {
     private var teamsByName: [String: Int] = [:]
     var groupNames: [String] = []
     var groupIDs: [String: GroupID] = [:]
-    /// Per group: a one-element list of its ID and of its name, made once,
-    /// so a call on one group shares them instead of building arrays.
+    /// Per group: a one-element list of its ID, made once, so a call on
+    /// one group shares it instead of building an array.
     var singleGroups: [[GroupID]] = []
-    var singleGroupNames: [[String]] = []
     /// Each app's access-group list, resolved once; rebuilt when its entitlements change.
     private var appCaches: [AppCache] = []
     /// The apps whose lists hold each group, kept with `appCaches`: lint
@@ -197,9 +196,15 @@ public struct World: Sendable {
     /// Made at an app's first `group` line; dropped when anything else
     /// changes its entitlements.
     private var declaredGroups: [Int: DeclaredGroups] = [:]
-    /// Per stale app, the names its `group` lines appended since its lists
-    /// were built: settling then hashes only those (``extendedCache(_:names:appended:of:)``).
-    private var appendedGroups: [Int: [String]] = [:]
+    /// Per stale app, the groups its `group` lines appended since its lists
+    /// were settled: settling inserts only those (``AppCache/insert(_:print:applicationGroup:bare:isUnsigned:)``).
+    private var appendedGroups: [Int: [AppendedGroup]] = [:]
+
+    struct AppendedGroup {
+        var id: GroupID
+        /// Appended to the application groups, not the keychain access groups.
+        var applicationGroup: Bool
+    }
 
     struct DeclaredGroups {
         var keychainAccessGroups: Set<String>
@@ -208,17 +213,31 @@ public struct World: Sendable {
 
     /// An app's access groups as the call path needs them, built once per
     /// app and platform kind and replaced when a declaration changes them.
-    /// A shared immutable object: a call holds it with one reference count,
-    /// and copying the world shares it.
-    final class AppCache: Sendable {
-        let names: [String]
-        let ids: [GroupID]
-        /// The name of each entry of `ids`: `names` itself, except in the
-        /// writable list, whose `names` stay whole for messages.
-        private let idNames: [String]
-        /// The list without repeats, in first-seen order: the groups a query searches.
-        let searchIDs: [GroupID]
-        let searchNames: [String]
+    /// A shared object: a call holds it with one reference count, and
+    /// copying the world shares it. It holds group IDs only (names are the
+    /// world's, ``World/groupName(_:)``), so a `group` line's name is
+    /// inserted in place when the world holds the only reference (and into
+    /// a copy of the IDs otherwise): a list rebuilt or copied as names per
+    /// `group` line and call made 20,000 such pairs take 28 s (found by
+    /// adversarial testing). Changed only through ``World``, never while a
+    /// call or another world holds it: its properties go without the
+    /// run-time exclusivity check (a check per read on every call cost 3 %
+    /// of the judged workload's instructions).
+    final class AppCache: @unchecked Sendable {
+        @exclusivity(unchecked) private(set) var ids: [GroupID]
+        /// Fingerprints (``World/nameFingerprint(_:)``) of the names of
+        /// `ids`, so a lookup hashes the name once and compares integers.
+        @exclusivity(unchecked) private var idPrints: [UInt64]
+        /// The list without repeats, in first-seen order, when it has
+        /// repeats; nil when `ids` has none.
+        @exclusivity(unchecked) private var distinctIDs: [GroupID]?
+        /// The list's members, made at the first insertion, to tell whether
+        /// an inserted group repeats one.
+        @exclusivity(unchecked) private var members: Set<GroupID>?
+        /// Where a keychain access group appended later joins the list, and
+        /// an application group (nil: it does not join this list).
+        @exclusivity(unchecked) private var keychainGroupsEnd: Int
+        @exclusivity(unchecked) private var applicationGroupsEnd: Int?
         /// An App Clip (`com.apple.developer.on-demand-install-capable`)
         /// whose list is not its app ID alone: every call is
         /// errSecRestrictedAPI (SecItemServer.c `appClipHasAcceptableAccessGroups`,
@@ -227,52 +246,100 @@ public struct World: Sendable {
         /// An App Clip: synchronizable items are refused.
         let isAppClip: Bool
         /// Neither an app ID nor keychain access groups (semantics 1.6).
-        let isUnsigned: Bool
+        @exclusivity(unchecked) private(set) var isUnsigned: Bool
         /// The list without the read-only token group, when it holds it.
-        private let writableList: AppCache?
-        /// Fingerprints (``World/nameFingerprint(_:)``) of `idNames`, so a
-        /// lookup hashes the name once and compares integers.
-        fileprivate let idPrints: [UInt64]
+        @exclusivity(unchecked) private var writableList: AppCache?
         /// Fingerprints of the part after `TEAMID.` of the groups
         /// ``AppTarget/prefixedGroup(for:)`` looks in: whether a group a call
         /// names is one of them without its prefix is then one comparison
         /// per group (lint asks it of every group the caller lacks).
-        let barePrints: [UInt64]
+        @exclusivity(unchecked) private(set) var barePrints: [UInt64]
 
-        init(names: [String], ids: [GroupID], idNames: [String]? = nil, idPrints: [UInt64], searchIDs: [GroupID],
-             searchNames: [String], restrictedClip: Bool = false, isAppClip: Bool = false, isUnsigned: Bool = false,
+        init(ids: [GroupID], idPrints: [UInt64], keychainGroupsEnd: Int, applicationGroupsEnd: Int?,
+             restrictedClip: Bool = false, isAppClip: Bool = false, isUnsigned: Bool = false,
              tokenGroup: GroupID? = nil, barePrints: [UInt64] = []) {
-            self.names = names
             self.ids = ids
-            self.idNames = idNames ?? names
             self.idPrints = idPrints
+            self.distinctIDs = World.withoutRepeats(ids)
+            self.keychainGroupsEnd = keychainGroupsEnd
+            self.applicationGroupsEnd = applicationGroupsEnd
             self.barePrints = barePrints
-            self.searchIDs = searchIDs
-            self.searchNames = searchNames
             self.restrictedClip = restrictedClip
             self.isAppClip = isAppClip
             self.isUnsigned = isUnsigned
             if let token = tokenGroup, ids.contains(token) {
+                // The ends less the tokens before them.
+                func end(_ e: Int) -> Int { e - ids[..<e].lazy.filter { $0 == token }.count }
                 let kept = ids.indices.filter { ids[$0] != token }
-                writableList = AppCache(names: names, ids: kept.map { ids[$0] }, idNames: kept.map { names[$0] },
-                                        idPrints: kept.map { idPrints[$0] }, searchIDs: searchIDs.filter { $0 != token },
-                                        searchNames: searchNames.filter { $0 != AppTarget.tokenGroup },
+                writableList = AppCache(ids: kept.map { ids[$0] }, idPrints: kept.map { idPrints[$0] },
+                                        keychainGroupsEnd: end(keychainGroupsEnd), applicationGroupsEnd: applicationGroupsEnd.map(end),
                                         restrictedClip: restrictedClip, isAppClip: isAppClip, isUnsigned: isUnsigned)
             } else {
                 writableList = nil
             }
         }
 
+        /// A copy to change, for a world that shares this one.
+        private init(copying other: AppCache) {
+            ids = other.ids
+            idPrints = other.idPrints
+            distinctIDs = other.distinctIDs
+            members = other.members
+            keychainGroupsEnd = other.keychainGroupsEnd
+            applicationGroupsEnd = other.applicationGroupsEnd
+            restrictedClip = other.restrictedClip
+            isAppClip = other.isAppClip
+            isUnsigned = other.isUnsigned
+            writableList = other.writableList.map(AppCache.init(copying:))
+            barePrints = other.barePrints
+        }
+
+        /// The list without repeats: the groups a query searches.
+        var searchIDs: [GroupID] { distinctIDs ?? ids }
+
         /// The groups add, update and delete may use: all but the read-only
-        /// token group. The names stay whole for messages.
+        /// token group.
         var writable: AppCache { writableList ?? self }
 
         /// The ID of `name` if the list holds it; `print` is its
         /// fingerprint. Fingerprints are compared first, then the names
         /// (String's `==`, as the world's name table compares).
-        func id(of name: String, print: UInt64) -> GroupID? {
-            for i in idPrints.indices where idPrints[i] == print && idNames[i] == name { return ids[i] }
+        func id(of name: String, print: UInt64, names: [String]) -> GroupID? {
+            for i in idPrints.indices where idPrints[i] == print && names[Int(ids[i])] == name { return ids[i] }
             return nil
+        }
+
+        /// `cache`, or a copy of it when something else holds it, ready to change.
+        static func unique(_ cache: inout AppCache) {
+            if !isKnownUniquelyReferenced(&cache) { cache = AppCache(copying: cache) }
+        }
+
+        /// Inserts a group a `group` line appended to the app's keychain
+        /// access groups (or application groups) where the list takes it:
+        /// at the end of that run. `bare` is the fingerprint of its name
+        /// past `TEAMID.`, when it has that shape.
+        func insert(_ id: GroupID, print: UInt64, applicationGroup: Bool, bare: UInt64?, isUnsigned: Bool) {
+            self.isUnsigned = isUnsigned
+            if let bare { barePrints.append(bare) }
+            let at: Int
+            if applicationGroup {
+                guard let end = applicationGroupsEnd else { return }
+                at = end
+            } else {
+                at = keychainGroupsEnd
+                keychainGroupsEnd += 1
+            }
+            if let end = applicationGroupsEnd, end >= at { applicationGroupsEnd = end + 1 }
+            if members == nil { members = Set(ids) }
+            let repeated = !members!.insert(id).inserted
+            ids.insert(id, at: at)
+            idPrints.insert(print, at: at)
+            // A repeat, new or old: the search list is made again.
+            if repeated || distinctIDs != nil { distinctIDs = World.withoutRepeats(ids) }
+            if writableList != nil {
+                if !isKnownUniquelyReferenced(&writableList!) { writableList = AppCache(copying: writableList!) }
+                writableList!.insert(id, print: print, applicationGroup: applicationGroup, bare: nil, isUnsigned: isUnsigned)
+            }
         }
     }
 
@@ -326,9 +393,9 @@ public struct World: Sendable {
         let print = nameFingerprint(name)
         if appsByFingerprint.head(print) < 0 { appsByFingerprint.setHead(print, Int32(handle.index)) }
         apps.append(app)
-        appCaches.append(makeCache(names: app.accessGroups, of: app))
-        for id in Set(appCaches[handle.index].ids) { groupHolders[id, default: Holders()].insert(handle.index) }
-        macCaches.append(makeCache(names: app.macAccessGroups, of: app))
+        appCaches.append(makeCache(of: app, macDaemon: false))
+        for id in appCaches[handle.index].searchIDs { groupHolders[id, default: Holders()].insert(handle.index) }
+        macCaches.append(makeCache(of: app, macDaemon: true))
         return handle
     }
 
@@ -381,7 +448,7 @@ public struct World: Sendable {
     /// Whether `group` is in the app's access-group list, asked of the cached
     /// list: a comparison per entry, no hashing, no list built.
     public func isEntitled(_ app: AppHandle, to group: String) -> Bool {
-        listCache(app).id(of: group, print: nameFingerprint(group)) != nil
+        listCache(app).id(of: group, print: nameFingerprint(group), names: groupNames) != nil
     }
 
     /// Whether the app lacks `group` and whether `group` may be one of its
@@ -390,7 +457,7 @@ public struct World: Sendable {
     /// group a call names.
     public func lacks(_ group: String, app: AppHandle) -> (lacks: Bool, mayBeUnprefixed: Bool) {
         let print = nameFingerprint(group), cache = listCache(app)
-        guard cache.id(of: group, print: print) == nil else { return (false, false) }
+        guard cache.id(of: group, print: print, names: groupNames) == nil else { return (false, false) }
         return (true, cache.barePrints.contains(print))
     }
 
@@ -451,7 +518,7 @@ public struct World: Sendable {
                 groupHolders[id, default: Holders()].insert(handle.index)
             }
             staleCaches.insert(handle.index)
-            appendedGroups[handle.index, default: []].append(listed)
+            appendedGroups[handle.index, default: []].append(AppendedGroup(id: id, applicationGroup: isApplicationGroup))
         }
     }
 
@@ -465,51 +532,44 @@ public struct World: Sendable {
     }
 
     @usableFromInline mutating func settleStaleCaches() {
+        let names = groupNames, seed = nameSeed
         for index in staleCaches.sorted() {
             let target = apps[index], appended = appendedGroups[index] ?? []
-            appCaches[index] = extendedCache(appCaches[index], names: target.accessGroups, appended: appended, of: target)
-            macCaches[index] = extendedCache(macCaches[index], names: target.macAccessGroups, appended: appended, of: target)
+            if Self.extends(appCaches[index], target) {
+                Self.extend(&appCaches[index], with: appended, of: target, names: names, seed: seed)
+            } else {
+                appCaches[index] = makeCache(of: target, macDaemon: false)
+            }
+            if Self.extends(macCaches[index], target) {
+                Self.extend(&macCaches[index], with: appended, of: target, names: names, seed: seed)
+            } else {
+                macCaches[index] = makeCache(of: target, macDaemon: true)
+            }
         }
         staleCaches.removeAll()
         appendedGroups.removeAll()
     }
 
-    /// An app's list rebuilt after its `group` lines appended `appended`
-    /// (and nothing else changed it): every name the old list held keeps its
-    /// ID and fingerprint, so only the appended names are hashed. Rebuilt
-    /// whole, a `group` line and a call of the same app, 4,000 times over,
-    /// took 5.8 s (found by adversarial testing). The values are those of
-    /// the names, so a name matched to the wrong old entry costs hashing
-    /// only, never a wrong list.
-    private mutating func extendedCache(_ old: AppCache, names: [String], appended: [String], of app: AppTarget) -> AppCache {
-        // An App Clip's list follows its own rules: built whole.
-        guard app.kind != .appClip else { return makeCache(names: names, of: app) }
-        var ids: [GroupID] = [], prints: [UInt64] = [], added: [GroupID] = []
-        ids.reserveCapacity(names.count)
-        prints.reserveCapacity(names.count)
-        var j = 0
-        for name in names {
-            // The new list holds the old one in order, with names inserted.
-            if j < old.names.count, name == old.names[j] {
-                ids.append(old.ids[j])
-                prints.append(old.idPrints[j])
-                j += 1
-            } else {
-                let id = intern(name)
-                ids.append(id)
-                prints.append(nameFingerprint(name))
-                added.append(id)
-            }
+    /// Whether `group` lines' names can be inserted into a list: not an App
+    /// Clip's (its list follows its own rules), nor an empty list (the
+    /// Mac's daemon then adds the token group to what is appended).
+    private static func extends(_ cache: AppCache, _ app: AppTarget) -> Bool {
+        app.kind != .appClip && !cache.ids.isEmpty
+    }
+
+    /// An app's list after its `group` lines appended `appended` (and
+    /// nothing else changed it): each group is inserted where the list
+    /// takes it, and only its name is hashed. Rebuilt whole, a `group` line
+    /// and a call of the same app, 4,000 times over, took 5.8 s; copied as
+    /// names, 20,000 times over, 28 s (found by adversarial testing).
+    private static func extend(_ cache: inout AppCache, with appended: [AppendedGroup], of app: AppTarget,
+                               names: [String], seed: UInt64) {
+        AppCache.unique(&cache)
+        for group in appended {
+            let name = names[Int(group.id)]
+            cache.insert(group.id, print: nameFingerprint(name, seed: seed), applicationGroup: group.applicationGroup,
+                         bare: bareName(name).map { nameFingerprint(String($0), seed: seed) }, isUnsigned: app.isUnsigned)
         }
-        // The search list is the list while neither the old list nor an
-        // added name repeats one; a few added names are looked for among
-        // the IDs, more go through a set.
-        let repeats = old.searchIDs.count != old.ids.count
-            || (added.count > 8 ? Set(ids).count != ids.count : added.contains { a in ids.lazy.filter { $0 == a }.count > 1 })
-        let (searchIDs, searchNames) = repeats ? Self.withoutRepeats(ids, names) : (ids, names)
-        return AppCache(names: names, ids: ids, idPrints: prints, searchIDs: searchIDs, searchNames: searchNames,
-                        isUnsigned: app.isUnsigned, tokenGroup: groupIDs[AppTarget.tokenGroup],
-                        barePrints: old.barePrints + Self.bareNames(appended).map { nameFingerprint(String($0)) })
     }
 
     /// Rebuilds an app's cached access groups after its entitlements changed.
@@ -518,11 +578,11 @@ public struct World: Sendable {
         declaredGroups[app.index] = nil
         let target = apps[app.index]
         let old = Set(appCaches[app.index].ids)
-        appCaches[app.index] = makeCache(names: target.accessGroups, of: target)
+        appCaches[app.index] = makeCache(of: target, macDaemon: false)
         let new = Set(appCaches[app.index].ids)
         for id in old.subtracting(new) { groupHolders[id]?.remove(app.index) }
         for id in new.subtracting(old) { groupHolders[id, default: Holders()].insert(app.index) }
-        macCaches[app.index] = makeCache(names: target.macAccessGroups, of: target)
+        macCaches[app.index] = makeCache(of: target, macDaemon: true)
     }
 
     /// Declares a further device. Without an account it shares `this` device's.
@@ -564,7 +624,9 @@ public struct World: Sendable {
     // MARK: Access groups
 
     /// The name of an interned group.
-    public func groupName(_ id: GroupID) -> String { groupNames[Int(id)] }
+    public func groupName(_ id: GroupID) -> String {
+        id == Self.fileKeychainSearchGroup ? Self.fileKeychainGroupName : groupNames[Int(id)]
+    }
 
     /// The interned ID of a group name, if any item or app ever used it.
     public func groupID(_ name: String) -> GroupID? { groupIDs[name] }
@@ -578,78 +640,89 @@ public struct World: Sendable {
     /// when a declaration left it out of date.
     private func listCache(_ app: AppHandle) -> AppCache {
         guard staleCaches.contains(app.index) else { return appCaches[app.index] }
-        return cacheOfInterned(names: apps[app.index].accessGroups, of: apps[app.index])
+        return cacheOfInterned(of: apps[app.index], macDaemon: false)
     }
 
     /// The same, as the Mac's keychain daemon builds it.
     private func macCache(_ app: AppHandle) -> AppCache {
         guard staleCaches.contains(app.index) else { return macCaches[app.index] }
-        return cacheOfInterned(names: apps[app.index].macAccessGroups, of: apps[app.index])
+        return cacheOfInterned(of: apps[app.index], macDaemon: true)
     }
 
     /// An app's access groups on a device, in order.
     public func accessGroups(of app: AppHandle, on device: DeviceHandle = .this) -> [String] {
-        cache(of: app, on: platform(of: device)).names
+        cache(of: app, on: platform(of: device)).ids.map { groupNames[Int($0)] }
     }
 
     /// The group an add without `group=` uses on a device: element 0 of the
     /// list, never the read-only token group.
     public func defaultGroup(of app: AppHandle, on device: DeviceHandle = .this) -> String? {
         guard platform(of: device).usesMacDaemon else { return apps[app.index].defaultGroup }
-        return macCache(app).names.first.flatMap { $0 == AppTarget.tokenGroup ? nil : $0 }
+        return macCache(app).ids.first.map { groupNames[Int($0)] }.flatMap { $0 == AppTarget.tokenGroup ? nil : $0 }
     }
 
-    /// A cache for an app's list as one platform builds it, with the App
-    /// Clip rules (SecItemServer.c `appClipHasAcceptableAccessGroups`).
-    private mutating func makeCache(names: [String], of app: AppTarget) -> AppCache {
-        // Interned first, apart: `self` is read for the call before its
-        // arguments run, and the build looks up the token group's ID.
-        let ids = names.map { intern($0) }
-        return builtCache(names: names, ids: ids, of: app)
+    /// A cache for an app's list as one platform kind builds it, with the
+    /// App Clip rules (SecItemServer.c `appClipHasAcceptableAccessGroups`).
+    private mutating func makeCache(of app: AppTarget, macDaemon: Bool) -> AppCache {
+        Self.builtCache(of: app, macDaemon: macDaemon, seed: nameSeed) { intern($0) }
     }
 
     /// The same, of names already interned (every name of a declared app's
-    /// lists is: ``makeCache(names:of:)`` and ``addGroup(_:to:)`` intern them).
-    private func cacheOfInterned(names: [String], of app: AppTarget) -> AppCache {
-        builtCache(names: names, ids: names.map { groupIDs[$0] ?? World.uninternedGroup }, of: app)
+    /// lists is: ``makeCache(of:macDaemon:)`` and ``addGroup(_:to:)`` intern them).
+    private func cacheOfInterned(of app: AppTarget, macDaemon: Bool) -> AppCache {
+        Self.builtCache(of: app, macDaemon: macDaemon, seed: nameSeed) { groupIDs[$0] ?? World.uninternedGroup }
     }
 
-    /// The cache of a list whose names have these IDs (each name hashed
-    /// once: interned, then looked up again, made every rebuild hash it twice).
-    private func builtCache(names: [String], ids: [GroupID], of app: AppTarget) -> AppCache {
-        let (searchIDs, searchNames) = Self.withoutRepeats(ids, names)
+    /// The cache of an app's list, in ``AppTarget/forEachAccessGroup(macDaemon:_:)``'s
+    /// order; `id` gives a name's ID (each name hashed once for it).
+    private static func builtCache(of app: AppTarget, macDaemon: Bool, seed: UInt64,
+                                   id: (String) -> GroupID) -> AppCache {
+        var ids: [GroupID] = [], prints: [UInt64] = []
+        var keychainGroupsEnd = 0, end = 0
+        var token: GroupID?
+        let joins = app.forEachAccessGroup(macDaemon: macDaemon) { name, source in
+            let groupID = id(name)
+            ids.append(groupID)
+            prints.append(nameFingerprint(name, seed: seed))
+            if source == .keychainAccessGroups { keychainGroupsEnd = ids.count }
+            if source == .tokenGroup { token = groupID } else { end = ids.count }
+        }
         var restrictedClip = false
         if app.kind == .appClip {
             // Acceptable: the app ID alone, or with the token group.
+            let names = macDaemon ? app.macAccessGroups : app.accessGroups
             let own = [app.appID].compactMap { $0 }
             restrictedClip = names != own && names != own + [AppTarget.tokenGroup]
         }
-        let bare = Self.bareNames(app.keychainAccessGroups + [app.appID].compactMap { $0 } + app.applicationGroups)
-        return AppCache(names: names, ids: ids, idPrints: names.map(nameFingerprint), searchIDs: searchIDs,
-                        searchNames: searchNames, restrictedClip: restrictedClip, isAppClip: app.kind == .appClip,
-                        isUnsigned: app.isUnsigned, tokenGroup: groupIDs[AppTarget.tokenGroup],
-                        barePrints: bare.map { nameFingerprint(String($0)) })
-    }
-
-    /// A list without repeats, in first-seen order, with its names.
-    private static func withoutRepeats(_ ids: [GroupID], _ names: [String]) -> ([GroupID], [String]) {
-        var seen = Set<GroupID>()
-        var searchIDs: [GroupID] = [], searchNames: [String] = []
-        for (id, name) in zip(ids, names) where seen.insert(id).inserted {
-            searchIDs.append(id)
-            searchNames.append(name)
+        var bare: [UInt64] = []
+        for name in app.keychainAccessGroups + [app.appID].compactMap({ $0 }) + app.applicationGroups {
+            if let b = bareName(name) { bare.append(nameFingerprint(String(b), seed: seed)) }
         }
-        return (searchIDs, searchNames)
+        return AppCache(ids: ids, idPrints: prints, keychainGroupsEnd: keychainGroupsEnd, applicationGroupsEnd: joins ? end : nil,
+                        restrictedClip: restrictedClip, isAppClip: app.kind == .appClip, isUnsigned: app.isUnsigned,
+                        tokenGroup: token, barePrints: bare)
     }
 
-    /// Where `prefixedGroup(for:)` looks: names of eleven bytes or more
+    /// A list without repeats, in first-seen order; nil when it has none.
+    static func withoutRepeats(_ ids: [GroupID]) -> [GroupID]? {
+        if ids.count <= 16 {
+            // Short lists, the usual ones, are compared pairwise, without a set.
+            var repeats = false
+            for i in ids.indices where !repeats { repeats = ids[..<i].contains(ids[i]) }
+            if !repeats { return nil }
+        }
+        var seen = Set<GroupID>(minimumCapacity: ids.count)
+        var searchIDs: [GroupID] = []
+        for id in ids where seen.insert(id).inserted { searchIDs.append(id) }
+        return searchIDs.count == ids.count ? nil : searchIDs
+    }
+
+    /// Where `prefixedGroup(for:)` looks: a name of eleven bytes or more
     /// whose eleventh is the dot after a team ID, past that dot.
-    private static func bareNames(_ names: [String]) -> [Substring] {
-        names.compactMap { g -> Substring? in
-            let u = g.utf8
-            guard u.count >= 11, u.dropFirst(10).first == UInt8(ascii: ".") else { return nil }
-            return Substring(u.dropFirst(11))
-        }
+    private static func bareName(_ name: String) -> Substring? {
+        let u = name.utf8
+        guard u.count >= 11, u.dropFirst(10).first == UInt8(ascii: ".") else { return nil }
+        return Substring(u.dropFirst(11))
     }
 
     /// Stands for a name that was never interned, which no list holds: no
@@ -662,7 +735,6 @@ public struct World: Sendable {
         groupNames.append(name)
         groupIDs[name] = id
         singleGroups.append([id])
-        singleGroupNames.append([name])
         return id
     }
 }

@@ -74,8 +74,8 @@ struct Section1AccessGroupTests {
         #expect(f.world[f.main].accessGroups == expected)
         // The call path reports the same list.
         let r = f.find(gp("nothing"))
-        #expect(r.callerGroups == expected)
-        #expect(r.searchedGroups == expected)
+        #expect(f.world.accessGroups(of: f.main) == expected)
+        #expect(r.searchedGroups(in: f.world) == expected)
     }
 
     @Test("1.3 access-group order: keychain groups keep entitlement order, app groups too")
@@ -99,7 +99,9 @@ struct Section1AccessGroupTests {
         let list = ["\(teamA).s", "\(teamA).com.x", "\(teamA).s", "\(teamA).com.x", "group.g", "group.g"]
         #expect(w[a].accessGroups == list)
         let r = w.perform(CallRequest(.find, gp("x")), as: a)
-        #expect(r.callerGroups == list)
+        #expect(w.accessGroups(of: a) == list)
+        // A query searches each group once, in first-seen order.
+        #expect(r.searchedGroups(in: w) == ["\(teamA).s", "\(teamA).com.x", "group.g"])
     }
 
     @Test("1.3 duplicated groups: an item is found once, not once per listing")
@@ -207,50 +209,84 @@ struct Section1AccessGroupTests {
     }
 
     /// A call after each `group` line extends the app's lists rather than
-    /// rebuilding them (adversarial run 19, H2): whatever order the lines
-    /// come in, repeats and names equal to the app ID included, the lists
-    /// must be those of a world that declared every group first.
+    /// rebuilding them (adversarial run 19, H2), inserting each group in
+    /// place where the list takes it: whatever order the lines come in,
+    /// repeats and names equal to the app ID included, the lists must be
+    /// those of a world that declared every group first. The apps cover
+    /// the list's rules: a listed token group (once and twice), an App
+    /// Clip, associated application identifiers, Mac signing without a
+    /// profile or an app ID, and no team. A copy of the world taken midway
+    /// keeps its lists while the original goes on.
     @Test("1.4 addGroup: lists extended call by call equal lists built whole",
-          arguments: [Platform(.ios, 18), Platform(.macos, 15)], [1, 2, 3] as [UInt64])
+          arguments: [Platform(.ios, 18), Platform(.macos, 15), Platform(.catalyst, 18)], [1, 2, 3] as [UInt64])
     func addGroupInterleavedWithCalls(platform: Platform, seed: UInt64) throws {
         var state = seed
         func next() -> Int {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return Int(state >> 33)
         }
-        let pool = ["one", "two", "com.a", "com.b", "group.x", "group.y", "three", "four", "group.z", "five"]
-        var lines: [(group: String, app: Int)] = []
-        for _ in 0..<40 { lines.append((pool[next() % pool.count], next() % 3)) }
+        let pool = ["one", "two", "com.a", "com.b", "group.x", "group.y", "three", "four", "group.z", "five", "group.pre", "k"]
         func world() throws -> (World, [AppHandle]) {
             var w = World()
             try w.setPlatform(platform)
             try w.addTeam(id: teamA)
+            let token = AppTarget.tokenGroup
             let apps = [try w.addApp(bundleID: "com.a", name: "a", teamID: teamA),
-                        try w.addApp(bundleID: "com.b", name: "b", teamID: teamA),
-                        try w.addApp(bundleID: "com.a.Clip", name: "clip", teamID: teamA, kind: .appClip)]
+                        try w.addApp(bundleID: "com.b", name: "b", teamID: teamA,
+                                     keychainAccessGroups: [token, "\(teamA).k"], applicationGroups: ["group.pre"]),
+                        try w.addApp(bundleID: "com.a.Clip", name: "clip", teamID: teamA, kind: .appClip),
+                        try w.addApp(bundleID: "com.d", name: "d", teamID: teamA, applicationGroups: ["group.pre"]),
+                        try w.addApp(bundleID: "com.e", name: "e", teamID: teamA),
+                        try w.addApp(bundleID: "com.f", name: "f", teamID: teamA,
+                                     keychainAccessGroups: [token, "\(teamA).k", token], applicationGroups: [token]),
+                        try w.addApp(bundleID: "com.g", name: "g", teamID: teamA),
+                        try w.addApp(bundleID: "com.u", name: "u", teamID: nil)]
+            w.setAssociatedApplicationIdentifiers(["$(AppIdentifierPrefix)com.d.ios", "$(AppIdentifierPrefix)one"], for: apps[3])
+            w.setSigning(.unprovisioned, for: apps[4])
+            w.setSigning(.noAppID, for: apps[6])
             return (w, apps)
+        }
+        var lines: [(group: String, app: Int)] = []
+        for _ in 0..<80 {
+            let app = next() % 8
+            // The app without a team takes application groups only.
+            let groups = app == 7 ? pool.filter { $0.hasPrefix("group.") } : pool
+            lines.append((groups[next() % groups.count], app))
         }
         var (stepped, apps) = try world()
         var (whole, _) = try world()
-        let probes = pool.map { $0.hasPrefix("group.") ? $0 : "\(teamA).\($0)" } + pool
+        let probes = pool.map { $0.hasPrefix("group.") ? $0 : "\(teamA).\($0)" } + pool + [AppTarget.tokenGroup]
         func answers(_ w: inout World, _ app: AppHandle) -> [String] {
             var out = [w.accessGroups(of: app).joined(separator: ","),
-                       w.perform(CallRequest(.find, allGP()), as: app).searchedGroups.joined(separator: ",")]
+                       w.perform(CallRequest(.find, allGP()), as: app).searchedGroups(in: w).joined(separator: ","),
+                       "\(w.defaultGroup(of: app) ?? "-")",
+                       "\(w.perform(CallRequest(.add, gp("default")), as: app).items.first?.groupName ?? "-")"]
             for probe in probes {
                 let r = w.perform(CallRequest(.find, allGP(group: probe)), as: app)
-                out.append("\(probe) \(r.status) \(w.lacks(probe, app: app))")
+                let added = w.perform(CallRequest(.add, gp("in \(probe)", group: probe)), as: app)
+                out.append("\(probe) \(r.status) \(added.status) \(w.lacks(probe, app: app)) \(w.isEntitled(app, to: probe))")
             }
             return out
         }
+        var snapshot: (world: World, answers: [[String]])?
         for (i, line) in lines.enumerated() {
             try stepped.addGroup(line.group, to: [apps[line.app]])
             try whole.addGroup(line.group, to: [apps[line.app]])
             // Every other line, a call settles the lists of the app just named.
             if i % 2 == 0 { _ = stepped.perform(CallRequest(.find, allGP()), as: apps[line.app]) }
+            if i == lines.count / 2 {
+                var copy = stepped
+                snapshot = (stepped, apps.map { answers(&copy, $0) })
+            }
         }
         // Built whole: the path a change of entitlements takes.
         for app in apps { whole.refreshCache(app) }
         for app in apps { #expect(answers(&stepped, app) == answers(&whole, app)) }
+        // The copy's lists did not take the later lines.
+        if let (world, before) = snapshot {
+            var copy = world
+            #expect(apps.map { answers(&copy, $0) } == before)
+        }
     }
 
     @Test("1.4 addGroup: a keychain group for an app without a team is refused")

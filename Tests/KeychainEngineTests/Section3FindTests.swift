@@ -65,7 +65,7 @@ struct Section3FindTests {
         f.addInterleaved()
         let r = f.find(allGP(group: group))
         #expect(r.status == .success)
-        #expect(r.searchedGroups == [group])
+        #expect(r.searchedGroups(in: f.world) == [group])
         #expect(!r.items.isEmpty)
         #expect(r.groups.allSatisfy { $0 == group })
         let expected = interleavedGroups.enumerated().filter { $0.element == group }.map { "a\($0.offset + 1)" }
@@ -77,7 +77,7 @@ struct Section3FindTests {
         var f = Fixture(platform: platform)
         f.addInterleaved()
         let r = f.find(allGP())
-        #expect(r.searchedGroups == [Fixture.shared, Fixture.second, Fixture.mainID, Fixture.appGroup])
+        #expect(r.searchedGroups(in: f.world) == [Fixture.shared, Fixture.second, Fixture.mainID, Fixture.appGroup])
         #expect(r.count == 5)
     }
 
