@@ -178,7 +178,7 @@ extension World {
     static func refusesReferenceRoute(_ request: CallRequest) -> CallResult? {
         guard request.operation != .add, let ref = request.spec.persistentRef,
               let flag = request.spec.useDataProtectionKeychain, flag == ref.inFileKeychain else { return nil }
-        return CallResult(status: flag ? .param : .itemNotFound, reason: .persistentRefOtherKeychain(flag: flag), callerGroups: [])
+        return CallResult(status: flag ? .param : .itemNotFound, reason: .persistentRefOtherKeychain(flag: flag))
     }
 
     /// The checks `_SecItemParsePersistentRef` and `query_set_class` make
