@@ -194,6 +194,8 @@ public struct Session: Sendable {
     public var lints = false
     /// The apps' bundle IDs for the lint, extended as apps are declared.
     var appIndex = AppLintIndex()
+    /// Declared names for "did you mean", extended before each statement.
+    var declared = DeclaredNames()
     /// The world's item count for the limit, or a bound above it, while no
     /// statement that may change it more has run (``StatementKind/itemCountChange``).
     var itemCountMemo: Int?
@@ -414,6 +416,7 @@ public struct Session: Sendable {
 
     private mutating func execute(_ s: Statement, _ file: SourceFile, _ report: inout RunReport,
                                   _ options: RunOptions, _ observer: Observer?, _ budget: inout RunBudget) throws(Diagnostic) {
+        declared.update(world)
         let device = try resolveDevice(s.device, file)
         // The explanation of the last call holds while only expectations
         // run: any other statement may change what it says.
@@ -492,6 +495,7 @@ public struct Session: Sendable {
         case .reset:
             world = World()
             appIndex = AppLintIndex()
+            declared = DeclaredNames()
             failedDeclarations = [:]
             last = nil
             lastFailedCall = nil

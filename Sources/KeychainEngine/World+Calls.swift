@@ -1283,6 +1283,7 @@ extension World {
 
     /// Declares (or replaces with a fresh one) an authentication context.
     public mutating func declareContext(_ name: String, _ context: AuthContext) {
+        if contexts[name] == nil { contextNames.append(name) }
         contexts[name] = context
     }
 
