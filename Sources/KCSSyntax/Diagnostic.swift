@@ -305,9 +305,9 @@ package enum Suggest {
     /// adversarial testing). A value: names are added as they are declared.
     package struct Index: Sendable {
         /// Names looked at by one lookup, at most.
-        package static let maxVisits = 4_096
+        package static let maxVisits = 1_024
         /// Cells of edit distance one lookup computes, at most.
-        package static let maxCells = 65_536
+        package static let maxCells = 16_384
         /// The longest name (in characters) any word can be close to.
         static let longestName = longestWord + editLimit(longestWord)
 
