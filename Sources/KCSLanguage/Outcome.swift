@@ -334,7 +334,7 @@ public struct BatchRunner: Sendable {
         session.lints = lint != .off
         var replacements: [(SourceRange, String)] = []
         var updatedBlocks = 0
-        var outputSoFar = 0
+        var outputSoFar = 0, reportSoFar = 0
         for (index, block) in blocks.enumerated() where block.language == "kcs" {
             if block.modifiers.contains("ignore") {
                 outcome.checks.append(Check(kind: .skipped, file: file, range: block.fence))
@@ -354,6 +354,7 @@ public struct BatchRunner: Sendable {
             var options = RunOptions(reportCalls: true, reportPasses: true, requireStatements: false, limits: limits)
             options.deadline = deadline
             options.outputSoFar = outputSoFar
+            options.reportSoFar = reportSoFar
             options.restoresOnSyntaxError = !Parser.parsesCleanWithoutIncludes(blockFile, limits: limits, deadline: deadline)
             let report = session.run(file: blockFile, loader: loader, options: options) { event in
                 if case .call(let c) = event { printed += CallLine.text(c) + "\n" }
@@ -361,6 +362,7 @@ public struct BatchRunner: Sendable {
                 Self.record(event, into: &blockOutcome, verbose: false)
             }
             outputSoFar = max(outputSoFar, report.outputBytes)
+            reportSoFar = max(reportSoFar, report.reportBytes)
             if report.diagnostics.contains(where: { $0.code == .runLimit }) {
                 // A limit stops the document, not just the block.
                 outcome.diagnostics += blockOutcome.diagnostics

@@ -46,10 +46,19 @@ public struct SwiftExporter: Sendable {
             $0.severity == .error && ($0.code.phase == .syntax || $0.code.phase == .input || $0.code == .runLimit)
         }
         if !blocking.isEmpty { return (.failure(failure(blocking, file)), report) }
-        var writer = Writer(world: session.world, statuses: statuses, scriptName: file.name, deadline: deadline)
+        var writer = Writer(world: session.world, statuses: statuses, scriptName: file.name, deadline: deadline,
+                            maxBytes: limits.generatedBytes)
         writer.statements(program, includes)
         if let late = writer.lateAt {
             let d = RunBudget.limitDiagnostic(RunBudget.overTimeMessage(limits) + " while the Swift file was written", late.file, late.range)
+            return (.failure(failure([d], file)), report)
+        }
+        if let over = writer.overAt {
+            // Includes repeat statements: 103 KB of scripts asked for
+            // gigabytes of Swift and the export aborted (adversarial 20, M6).
+            let d = Diagnostic(.runLimit, "the generated Swift passes \(writer.size) bytes at this statement, over the output limit of \(limits.generatedBytes); nothing was written",
+                               file: over.file, range: over.range,
+                               hint: "an include repeats its statements in the file each time; --max-output sets the limit")
             return (.failure(failure([d], file)), report)
         }
         return (.success(writer.render()), report)
@@ -97,21 +106,69 @@ public struct SwiftExporter: Sendable {
         /// Writing stops here; ``lateAt`` then says at which statement.
         var deadline: ContinuousClock.Instant?
         var lateAt: (file: SourceFile, range: SourceRange)?
+        /// Writing stops past this many bytes; ``overAt`` then says at which statement.
+        let maxBytes: Int
+        var overAt: (file: SourceFile, range: SourceRange)?
         var written = 0
+        /// The file so far, from its header: lines are added as they come,
+        /// not kept one string each and joined at the end (that took 9
+        /// bytes of memory per byte written; adversarial 20, M6).
+        var text = ""
+        /// The lines from the last call's block on, which expectations
+        /// after it may still add to; then moved into ``text``.
         var body: [String] = []
+        /// Bytes of ``body`` (about: escapes may add some).
+        var bodyBytes = 0
+        /// Bytes written so far, about.
+        var size: Int { text.utf8.count + bodyBytes }
         /// The last call written, for the expectations that follow it.
         var lastCall: (find: Bool, returns: Bool, line: Int)?
 
-        init(world: World, statuses: [CallKey: KeychainStatus], scriptName: String, deadline: ContinuousClock.Instant?) {
+        init(world: World, statuses: [CallKey: KeychainStatus], scriptName: String, deadline: ContinuousClock.Instant?,
+             maxBytes: Int = .max) {
             self.world = world
             self.statuses = statuses
             self.scriptName = scriptName
             self.deadline = deadline
+            self.maxBytes = maxBytes
+            for line in header() { Self.appendVisible(line, to: &text); text += "\n" }
         }
+
+        mutating func add(_ line: String) {
+            body.append(line)
+            bodyBytes += line.utf8.count + 9
+        }
+
+        mutating func add(contentsOf lines: [String]) {
+            for line in lines { add(line) }
+        }
+
+        mutating func insert(_ line: String, at index: Int) {
+            body.insert(line, at: index)
+            bodyBytes += line.utf8.count + 9
+        }
+
+        /// Moves ``body`` into ``text``, indented into the test function;
+        /// blank lines before the first are left out.
+        mutating func flush() {
+            for line in body {
+                if line.isEmpty {
+                    if !wroteBody { continue }
+                } else {
+                    wroteBody = true
+                    text += "        "
+                    Self.appendVisible(line, to: &text)
+                }
+                text += "\n"
+            }
+            body.removeAll(keepingCapacity: true)
+            bodyBytes = 0
+        }
+        var wroteBody = false
 
         mutating func statements(_ program: Program, _ includes: IncludedPrograms) {
             for s in program.statements {
-                if lateAt != nil { return }
+                if lateAt != nil || overAt != nil { return }
                 written += 1
                 // The clock is read every 256 statements.
                 if let deadline, written & 255 == 0, ContinuousClock.now > deadline {
@@ -119,11 +176,18 @@ public struct SwiftExporter: Sendable {
                     return
                 }
                 if case .include(_, let resolved?) = s.kind, let included = includes[resolved] {
-                    body.append("// \(comment(program.file, s)): from \(Self.commentText(included.file.name))")
+                    add("// \(comment(program.file, s)): from \(Self.commentText(included.file.name))")
                     statements(included, includes)
                     continue
                 }
                 statement(s, program.file)
+                // Nothing can be added to a call's block once another
+                // statement has closed the way to it.
+                if lastCall == nil { flush() }
+                if size > maxBytes {
+                    overAt = (program.file, s.range)
+                    return
+                }
             }
         }
 
@@ -155,17 +219,17 @@ public struct SwiftExporter: Sendable {
             let device = s.device.map { " (on device \(Self.commentText($0.text)))" } ?? ""
             switch s.kind {
             case .call(let call):
-                body.append("")
-                body.append("// \(comment(file, s))")
+                add("")
+                add("// \(comment(file, s))")
                 guard let status = statuses[CallKey(file: file.name, start: s.range.start)] else {
-                    body.append("// not exported: in kcs this call stopped with an error and did not run")
+                    add("// not exported: in kcs this call stopped with an error and did not run")
                     lastCall = nil
                     return
                 }
                 if call.persistentRef != nil || call.context != nil {
                     // A persistent reference or an LAContext is a live object
                     // in a test, not a literal this export can write.
-                    body.append("// not exported: the call uses persistent-ref= or context=")
+                    add("// not exported: the call uses persistent-ref= or context=")
                     lastCall = nil
                     return
                 }
@@ -182,14 +246,14 @@ public struct SwiftExporter: Sendable {
             case .platform, .team, .app, .group, .device, .include:
                 break  // declarations: in the entitlements comment at the top
             case .passcode, .lock, .unlock, .reboot, .biometry, .uninstall, .install, .transfer, .sync, .backup, .restore:
-                body.append("")
-                body.append("// \(comment(file, s))\(device): do this by hand before the next call")
+                add("")
+                add("// \(comment(file, s))\(device): do this by hand before the next call")
             case .context, .wait:
-                body.append("")
-                body.append("// \(comment(file, s)): not exported (contexts and time are the test's to arrange)")
+                add("")
+                add("// \(comment(file, s)): not exported (contexts and time are the test's to arrange)")
             case .user:
-                body.append("")
-                body.append("// \(comment(file, s)): answer the next authentication prompt this way")
+                add("")
+                add("// \(comment(file, s)): answer the next authentication prompt this way")
             case .show, .explain, .reset:
                 break
             }
@@ -198,43 +262,45 @@ public struct SwiftExporter: Sendable {
         /// Puts a line inside the block of the call it checks (which ends with "}").
         mutating func appendIndented(_ code: String, inCallOf line: Int) {
             guard let close = body.lastIndex(of: "}") else { return }
-            body.insert("    " + code, at: close)
+            insert("    " + code, at: close)
         }
 
         mutating func callCode(_ call: CallStatement, status: KeychainStatus, line: Int, device: String) {
+            // The block before is closed to expectations from here on.
+            flush()
             let request = call.request
             let app = call.app.text
-            body.append("if runs(\(Self.literal(app))) {\(device.isEmpty ? "" : " //" + device)")
+            add("if runs(\(Self.literal(app))) {\(device.isEmpty ? "" : " //" + device)")
             var setup: [String] = []
             let query = Self.dictionary(request.spec, setup: &setup, name: "access")
             var changes: [String]?
             if let c = request.changes { changes = Self.dictionary(c, setup: &setup, name: "newAccess") }
-            for l in setup { body.append("    " + l) }
-            body.append(contentsOf: Self.declare("query", query))
+            for l in setup { add("    " + l) }
+            add(contentsOf: Self.declare("query", query))
             let message = Self.literal("line \(line): \(app) \(request.operation.rawValue)")
             let returns = !request.spec.returns.isEmpty
             switch request.operation {
             case .add:
-                body.append("    let status = SecItemAdd(query as CFDictionary, nil)")
+                add("    let status = SecItemAdd(query as CFDictionary, nil)")
             case .find:
                 if returns {
-                    body.append("    var result: CFTypeRef?")
-                    body.append("    let status = SecItemCopyMatching(query as CFDictionary, &result)")
+                    add("    var result: CFTypeRef?")
+                    add("    let status = SecItemCopyMatching(query as CFDictionary, &result)")
                 } else {
-                    body.append("    let status = SecItemCopyMatching(query as CFDictionary, nil)")
+                    add("    let status = SecItemCopyMatching(query as CFDictionary, nil)")
                 }
             case .update:
-                body.append(contentsOf: Self.declare("changes", changes ?? []))
-                body.append("    let status = SecItemUpdate(query as CFDictionary, changes as CFDictionary)")
+                add(contentsOf: Self.declare("changes", changes ?? []))
+                add("    let status = SecItemUpdate(query as CFDictionary, changes as CFDictionary)")
             case .delete:
-                body.append("    let status = SecItemDelete(query as CFDictionary)")
+                add("    let status = SecItemDelete(query as CFDictionary)")
             }
-            body.append("    #expect(status == \(status.isInSDK ? status.name : "OSStatus(\(status.code)) /* \(status.name) */"), \(message))")
-            body.append("}")
+            add("    #expect(status == \(status.isInSDK ? status.name : "OSStatus(\(status.code)) /* \(status.name) */"), \(message))")
+            add("}")
             lastCall = (request.operation == .find, returns, line)
             if request.operation == .find && returns {
                 // `result` is read by expectations inserted before the closing brace.
-                body.insert("    _ = result", at: body.count - 1)
+                insert("    _ = result", at: body.count - 1)
             }
         }
 
@@ -348,7 +414,20 @@ public struct SwiftExporter: Sendable {
         /// One line of generated source: whatever a name, path or comment
         /// brought in, it stays one line and shows every invisible character.
         static func visibleLine(_ line: String) -> String {
-            line.unicodeScalars.map(visible).joined()
+            var out = ""
+            appendVisible(line, to: &out)
+            return out
+        }
+
+        /// ``visibleLine(_:)`` added to `out`; printable ASCII as it is.
+        static func appendVisible(_ line: String, to out: inout String) {
+            if line.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+                out += line
+                return
+            }
+            for u in line.unicodeScalars {
+                if breaksOrHides(u) { out += visible(u) } else { out.unicodeScalars.append(u) }
+            }
         }
 
         static func platformName(_ p: Platform) -> String {
@@ -378,7 +457,8 @@ public struct SwiftExporter: Sendable {
             return lines.map(Self.commentText)
         }
 
-        func render() -> String {
+        /// The file's lines before the test's statements.
+        func header() -> [String] {
             let suite = SwiftExporter.suiteName(for: scriptName)
             let base = scriptName.split(separator: "/").last.map(String.init) ?? scriptName
             var out: [String] = [
@@ -434,11 +514,14 @@ public struct SwiftExporter: Sendable {
                 "        Self.removeAll()",
                 "",
             ]
-            var lines = body
-            while lines.first == "" { lines.removeFirst() }
-            out += lines.map { $0.isEmpty ? "" : "        " + $0 }
-            out += ["    }", "}", ""]
-            return out.map(Self.visibleLine).joined(separator: "\n")
+            return out
+        }
+
+        /// The whole file.
+        mutating func render() -> String {
+            flush()
+            text += "    }\n}\n"
+            return text
         }
     }
 }

@@ -45,6 +45,9 @@ public struct RunOptions: Sendable {
     /// Output already printed by earlier runs of the same input, counted
     /// against ``Limits/outputBytes``.
     public var outputSoFar = 0
+    /// Checks already listed by earlier runs of the same input, in bytes
+    /// counted against ``Limits/generatedBytes``.
+    public var reportSoFar = 0
     /// Put the session back as it was when a syntax error turns up (in the
     /// script or an include). A host that has parsed the script already and
     /// found no error and no `include` turns it off: keeping the old session
@@ -82,11 +85,22 @@ public struct Limits: Sendable, Hashable {
     public var seconds: Double?
     /// Bytes a run may print (show, explain, call lines); nil: no limit.
     public var outputBytes: Int?
+    /// Bytes of a generated file or report: the Swift of `kcs export`, and
+    /// the checks a JSON, JUnit or TAP report lists (each passed check
+    /// counts its statement's bytes and ``bytesPerCheck``). Includes repeat
+    /// statements, so a small script can ask for gigabytes: 103 KB of
+    /// scripts made `kcs export --swift` abort at 2.7 GB (adversarial 20, M6).
+    public var generatedBytes: Int
+
+    /// What a listed check adds to a report besides its statement, at least
+    /// (`ok N - FILE:LINE: ` in TAP; JSON and JUnit say more).
+    public static let bytesPerCheck = 64
 
     /// Generous defaults: far beyond any hand-written scenario, well inside
     /// the machine.
     public init(sourceBytes: Int = 256 << 20, statements: Int = 50_000_000, items: Int = 20_000_000,
-                listLength: Int = 100_000, includeDepth: Int = 32, seconds: Double? = nil, outputBytes: Int? = nil) {
+                listLength: Int = 100_000, includeDepth: Int = 32, seconds: Double? = nil, outputBytes: Int? = nil,
+                generatedBytes: Int = 64 << 20) {
         self.sourceBytes = sourceBytes
         self.statements = statements
         self.items = items
@@ -94,11 +108,13 @@ public struct Limits: Sendable, Hashable {
         self.includeDepth = includeDepth
         self.seconds = seconds
         self.outputBytes = outputBytes
+        self.generatedBytes = generatedBytes
     }
 
     /// Tight bounds for scripts from strangers (a web playground, a fuzzer).
     public static let untrusted = Limits(sourceBytes: 1 << 20, statements: 100_000, items: 100_000,
-                                         listLength: 1_000, includeDepth: 8, seconds: 5, outputBytes: 1 << 20)
+                                         listLength: 1_000, includeDepth: 8, seconds: 5, outputBytes: 1 << 20,
+                                         generatedBytes: 1 << 20)
 }
 
 /// The outcome of running one script.
@@ -127,6 +143,9 @@ public struct RunReport: Sendable {
     public var outputBytes = 0
     /// The host's ``RunOptions/interruption`` stopped the run.
     public var interrupted = false
+    /// Bytes of listed checks counted against ``Limits/generatedBytes``
+    /// (with ``RunOptions/reportSoFar``).
+    public var reportBytes = 0
 
     public init() {}
 

@@ -96,15 +96,15 @@ extension Session {
     private func resolveNames(_ call: CallStatement, _ file: SourceFile) throws(Diagnostic) -> CallRequest {
         var request = call.request
         if let ref = call.persistentRef {
-            request.spec.persistentRef = try named(ref, in: world.persistentRefs, "persistent reference", "kept", file,
+            request.spec.persistentRef = try named(ref, in: world.persistentRefs, \.persistentRefs, "persistent reference", "kept", file,
                                                    hint: "keep one first: a find with return=persistent-ref, then 'keep persistent-ref as \(ref.text)'")
         }
         if let ref = call.changedPersistentRef {
-            request.changes?.persistentRef = try named(ref, in: world.persistentRefs, "persistent reference", "kept", file,
+            request.changes?.persistentRef = try named(ref, in: world.persistentRefs, \.persistentRefs, "persistent reference", "kept", file,
                                                        hint: "keep one first: 'keep persistent-ref as \(ref.text)'")
         }
         if let context = call.context {
-            _ = try named(context, in: world.contexts, "context", "declared", file, hint: "declare it first: context \(context.text)")
+            _ = try named(context, in: world.contexts, \.contexts, "context", "declared", file, hint: "declare it first: context \(context.text)")
         }
         return request
     }

@@ -28,9 +28,9 @@ extension Session {
         if let t = decl.team {
             if t.text != "none" {
                 guard let team = world.team(named: t.text) else {
-                    let known = world.teams.map(\.name)
+                    let known = world.teams.lazy.map(\.name)
                     throw Diagnostic(.unknownTeam, "unknown team '\(Suggest.shown(t.text))'", file: file, range: t.range,
-                                     hint: Suggest.hint(for: t.text, in: known)
+                                     hint: suggestion(for: t.text, in: \.teams)
                                         ?? (known.isEmpty ? "declare it first: team \(t.text)" : Suggest.listing("declared teams", known)))
                 }
                 teamID = team.id

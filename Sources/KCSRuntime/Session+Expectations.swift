@@ -74,7 +74,7 @@ extension Session {
             }
         case .expectPersistentRef(let name):
             let (last, result) = try lastCall(file, s.range)
-            let kept = try named(name, in: world.persistentRefs, "persistent reference", "kept", file,
+            let kept = try named(name, in: world.persistentRefs, \.persistentRefs, "persistent reference", "kept", file,
                                  hint: "keep one first: 'keep persistent-ref as \(name.text)' after a call with return=persistent-ref")
             guard let first = result.items.first else {
                 throw failure("expected the item \(name.text) refers to, but the call added or found none (status \(result.status.description))",

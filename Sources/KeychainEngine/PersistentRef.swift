@@ -143,6 +143,7 @@ public struct AuthContext: Sendable, Hashable {
 extension World {
     /// Keeps a persistent reference under a name, replacing any kept before.
     public mutating func keep(_ ref: PersistentRef, as name: String) {
+        if persistentRefs[name] == nil { persistentRefNames.append(name) }
         persistentRefs[name] = ref
     }
 }

@@ -1273,6 +1273,7 @@ extension World {
 
     /// Declares (or replaces with a fresh one) an authentication context.
     public mutating func declareContext(_ name: String, _ context: AuthContext) {
+        if contexts[name] == nil { contextNames.append(name) }
         contexts[name] = context
     }
 

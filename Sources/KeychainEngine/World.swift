@@ -72,6 +72,12 @@ public struct World: Sendable {
     public internal(set) var contexts: [String: AuthContext] = [:]
     /// Persistent references kept by name (`keep persistent-ref as NAME`).
     public internal(set) var persistentRefs: [String: PersistentRef] = [:]
+    /// The names of ``backups``, ``contexts`` and ``persistentRefs`` in the
+    /// order first given: only ever appended, so a reader that indexes
+    /// them ("did you mean") takes just the new ones.
+    public internal(set) var backupNames: [String] = []
+    public internal(set) var contextNames: [String] = []
+    public internal(set) var persistentRefNames: [String] = []
 
     private var appsByName: [String: Int] = [:]
     /// The calling app is looked up by name on every call: this table finds

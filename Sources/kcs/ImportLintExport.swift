@@ -177,7 +177,8 @@ struct Export: ParsableCommand {
         switch result {
         case .success(let code):
             // Half a test file is no test: over the output limit, nothing is written.
-            if let limit = safety.limits.outputBytes, code.utf8.count > limit {
+            let limit = safety.limits.generatedBytes
+            if code.utf8.count > limit {
                 printError(renderer.render(Diagnostic(.runLimit, "the generated Swift is \(code.utf8.count) bytes, over the output limit of \(limit); nothing was written",
                                                       hint: "the host running this script sets the limits")))
                 try ExitStatus.finish(.failed)

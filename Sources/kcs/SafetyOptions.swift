@@ -13,7 +13,9 @@ struct SafetyOptions: ParsableArguments {
     var timeout: Double?
 
     @Option(name: .customLong("max-output"),
-            help: ArgumentHelp("Stop a file once it has printed this many bytes, diagnostics included: KCS311, exit 1.", valueName: "bytes"))
+            help: ArgumentHelp("Stop a file once it has printed this many bytes, diagnostics included: KCS311, exit 1. "
+                               + "It also bounds an exported file and a JSON, JUnit or TAP report (\(Limits().generatedBytes >> 20) MiB without it).",
+                               valueName: "bytes"))
     var maxOutput: Int?
 
     @Flag(help: ArgumentHelp(SafetyOptions.untrustedHelp))
@@ -58,7 +60,10 @@ struct Safety: Equatable {
     var limits: Limits {
         var limits = untrusted ? Limits.untrusted : Limits()
         if let timeout { limits.seconds = timeout }
-        if let maxOutput { limits.outputBytes = maxOutput }
+        if let maxOutput {
+            limits.outputBytes = maxOutput
+            limits.generatedBytes = maxOutput
+        }
         return limits
     }
 

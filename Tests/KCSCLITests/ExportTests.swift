@@ -316,3 +316,30 @@ import Testing
         #expect(try String(contentsOf: dir.appendingPathComponent("s.kcs"), encoding: .utf8) == original)
     }
 }
+
+/// Generated files and reports stop at a limit (64 MiB unless --max-output
+/// says otherwise) with a located error: 103 KB of scripts made `kcs export
+/// --swift` abort at 2.7 GB (adversarial 20, M6).
+@Suite struct GeneratedOutputCLITests {
+    @Test func exportAndReportsStopAtTheLimitWhereTheyPassIt() throws {
+        var body = ""
+        for i in 0..<20 { body += "as A add generic-password account=\"a\(i)\"\nexpect status errSecSuccess\n" }
+        var main = "team SKMME9E2Y8\napp com.a.A\n"
+        for _ in 0..<100 { main += "include \"body.kcs\"\nreset\nteam SKMME9E2Y8\napp com.a.A\n" }
+        try SafetyCLITests.folder(["main.kcs": main, "body.kcs": body]) { dir in
+            let export = try BinaryRunner.run(["export", "--swift", "--max-output", "50000", "main.kcs", "-o", "T.swift"], directory: dir)
+            #expect(export.status == 1)
+            #expect(export.stderr.hasPrefix("body.kcs:"), "\(export.stderr)")
+            // The run's own output (its call lines) reaches the limit first here.
+            #expect(export.stderr.contains("limit of 50000") && export.stderr.contains("[KCS311]"), "\(export.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("T.swift").path))
+            #expect(try BinaryRunner.run(["export", "--swift", "main.kcs", "-o", "T.swift"], directory: dir).status == 0)
+            for format in ["json", "junit", "tap"] {
+                let report = try BinaryRunner.run(["run", "--format", format, "--max-output", "20000", "main.kcs"], directory: dir)
+                #expect(report.status == 1)
+                #expect((report.stdout + report.stderr).contains("make a report of more than its limit of 20000 bytes"), "\(format)")
+                #expect(report.stdout.utf8.count < 60_000, "\(format): \(report.stdout.utf8.count)")
+            }
+        }
+    }
+}
