@@ -83,6 +83,10 @@ package struct Explainer {
             return "the call names no item class; every SecItem call needs kSecClass"
         case .unknownClass(let name):
             return "kSecClass is \"\(name)\", which names no item class: securityd answers errSecNoSuchClass"
+        case .valueRefused(let key):
+            return result.status == .unimplemented
+                ? "the value of \(key) is one kcs does not model"
+                : "securityd's parse refuses the value of \(key)"
         case .attributeNotInClass(let a, let c):
             return "\(a.constantName) is not an attribute of \(c.rawValue) items"
         case .accessibilityWithAccessControl:

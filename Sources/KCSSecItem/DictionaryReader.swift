@@ -13,7 +13,8 @@ import KeychainEngine
 /// as an attribute of the class. An attribute the model does not know is
 /// `errSecNoSuchAttr` (as an attribute missing from the class's schema is on a
 /// device); an unknown match, return, use or value key, a key shorter than
-/// four characters, or a value of the wrong type is `errSecParam`. Keys that
+/// four characters, or a value of the wrong type is `errSecParam`, which
+/// the engine answers where securityd parses (``Fault/atParse(_:)``). Keys that
 /// exist in Security but that the model does not cover (dates kept by the
 /// keychain, key-usage flags, search lists) are `errSecUnimplemented`, so a
 /// test never passes by silently ignoring them. An unknown class leaves the
@@ -49,23 +50,62 @@ enum DictionaryReader {
         var status: KeychainStatus
     }
 
+    /// What an entry's fault does to the call.
+    enum Fault {
+        /// The call ends before the engine runs: a check of Apple's client
+        /// (SecItem.m `SecItemAuthDoQuery`, lines 1646-1673: the access
+        /// control's type, the issuer's), the Mac's file keychain's own
+        /// reading, or a key kcs does not model.
+        case now(KeychainStatus)
+        /// securityd's parse refuses the value: the first such fault goes
+        /// into the spec (``ItemSpec/pendingValue``) and the engine answers
+        /// it at its parse, after the caller's entitlement (audit 19, F5).
+        case atParse(KeychainStatus)
+    }
+
+    /// A `kSecAttrAccessGroup` that is no string where securityd checks the
+    /// raw value against the caller's groups (`SecServerAccessGroupsAllows`,
+    /// SecItemServer.c 1436-1442: false for anything but a string): a
+    /// group no app can have, so the engine's group check answers
+    /// errSecMissingEntitlement at its place (audit 19, F4).
+    static let groupNotAString = "(an access group that is no string)"
+
     /// `stringData`: whether `kSecValueData` may be a string. securityd
     /// takes data only (SecDbQuery.c `query_set_data`, line 752:
     /// errSecItemInvalidValue, that is errSecParam); only the Mac's
     /// file-based keychain converts a string on add (SecItem.cpp line 3002).
     /// `fileKeychain`: the call goes to the Mac's file-based keychain,
-    /// whose attributes are bytes (``fileKeychainValue(_:_:)``).
-    static func read(_ dictionary: [String: Any], stringData: Bool = false,
+    /// whose attributes are bytes (``fileKeychainValue(_:_:)``) and whose
+    /// client checks its values itself (a fault there ends the call), but
+    /// drops or ignores the return keys, accessibility, group and sync
+    /// (SecItem.cpp 3115-3124, 4820-4824), whose faults stay for the
+    /// data-protection side. `operation`: the call, for how a group that
+    /// is no string reads (``accessGroup(_:_:)``); the changes of an update
+    /// read as `.update`.
+    static func read(_ dictionary: [String: Any], operation: KeychainEngine.Operation = .find, stringData: Bool = false,
                      fileKeychain: Bool = false) -> Result<ItemSpec, Refusal> {
-        if !stringData, let value = dictionary[kSecValueData], value is String || value is Substring {
-            return .failure(Refusal(status: .param))
-        }
         var spec = ItemSpec()
+        var syncNotBoolean = false
         // Dictionaries have no order; read keys sorted so a dictionary with
         // two faults always reports the same one.
         for key in dictionary.keys.sorted() {
             guard let value = dictionary[key] else { continue }
-            if let status = apply(key, value, to: &spec, fileKeychain: fileKeychain) { return .failure(Refusal(status: status)) }
+            if key == kSecAttrSynchronizable { syncNotBoolean = !(value is Bool) }
+            switch apply(key, value, to: &spec, Context(operation: operation, stringData: stringData, fileKeychain: fileKeychain)) {
+            case .now(let status)?: return .failure(Refusal(status: status))
+            case .atParse(let status)?: if spec.pendingValue == nil { spec.pendingValue = PendingValue(status, key: key) }
+            case nil: break
+            }
+        }
+        // The client's "item with kSecAttrAccessControl is not
+        // synchronizable" compares the value with kCFBooleanTrue only
+        // (SecItem.m 1657-1660), and no check of securityd refuses the
+        // pair: `"1"` (or any other value that reads as synchronizable)
+        // with an access control stores a synchronizable item with access
+        // control, which kcs does not model (audit 19, F2).
+        if syncNotBoolean, spec.synchronizable == .yes, spec.accessControl != nil,
+           operation == .add || operation == .update {
+            return .failure(Refusal(status: .unimplemented))
         }
         // SecItem.m SecItemAuthCopyParams (lines 1594-1606): kSecUseAuthenticationUI
         // when present, else kSecUseNoAuthenticationUI equal to true means
@@ -80,10 +120,21 @@ enum DictionaryReader {
         return .success(spec)
     }
 
-    /// Reads one entry into `spec`; the failing status, if any.
-    private static func apply(_ key: String, _ value: Any, to spec: inout ItemSpec, fileKeychain: Bool) -> KeychainStatus? {
-        if key.utf8.count < 4 { return .param }
-        if unmodelled.contains(key) { return .unimplemented }
+    /// How one dictionary is read.
+    struct Context {
+        var operation: KeychainEngine.Operation
+        var stringData: Bool
+        var fileKeychain: Bool
+
+        /// A fault of securityd's parse: at the parse, but at once where
+        /// the file keychain's client reads the key itself.
+        func parse(_ status: KeychainStatus) -> Fault { fileKeychain ? .now(status) : .atParse(status) }
+    }
+
+    /// Reads one entry into `spec`; the fault, if any.
+    private static func apply(_ key: String, _ value: Any, to spec: inout ItemSpec, _ context: Context) -> Fault? {
+        if key.utf8.count < 4 { return context.parse(.param) }
+        if unmodelled.contains(key) { return .now(.unimplemented) }
         switch key {
         case kSecClass:
             // A string that names no class goes on to securityd, whose
@@ -94,34 +145,36 @@ enum DictionaryReader {
             } else if let name = value as? String {
                 spec.unknownClass = name
             } else {
-                return .param
+                return context.parse(.param)
             }
         case kSecAttrAccessGroup:
-            guard let group = value as? String else { return .param }
-            spec.accessGroup = group
+            switch accessGroup(value, context.operation) {
+            case .success(let group): spec.accessGroup = group
+            case .failure(let refusal): return .atParse(refusal.status)
+            }
         case kSecAttrSynchronizable:
-            // securityd reads it with copyNumber (SecDbQuery.c line 296): a
-            // Boolean or any number, non-zero being true.
-            if let b = value as? Bool { spec.synchronizable = b ? .yes : .no }
-            else if let n = integer(value) { spec.synchronizable = n != 0 ? .yes : .no }
-            else if let s = value as? String, s == kSecAttrSynchronizableAny { spec.synchronizable = .any }
-            else { return .param }
+            return synchronizable(value, &spec)
         case kSecAttrAccessible:
             guard let name = value as? String,
-                  let a = Accessibility.allCases.first(where: { $0.constantName == name }) else { return .param }
+                  let a = Accessibility.allCases.first(where: { $0.constantName == name }) else { return .atParse(.param) }
             spec.accessibility = a
         case kSecAttrAccessControl:
-            guard let ac = value as? SecAccessControl else { return .param }
+            // The client's check (SecItem.m 1653-1655).
+            guard let ac = value as? SecAccessControl else { return .now(.param) }
             spec.accessControl = ac.accessControl
         case kSecValueData:
-            guard let bytes = ByteCodec.bytes(of: value) else { return .param }
+            if !context.stringData, value is String || value is Substring { return context.parse(.param) }
+            guard let bytes = ByteCodec.bytes(of: value) else { return context.parse(.param) }
             spec.data = ByteCodec.encode(bytes)
         case kSecValuePersistentRef:
             // Bytes a device cannot parse: errSecItemInvalidValue (errSecParam).
-            guard let bytes = ByteCodec.dataBytes(of: value), let ref = PersistentRef(bytes: bytes) else { return .param }
+            guard let bytes = ByteCodec.dataBytes(of: value), let ref = PersistentRef(bytes: bytes) else { return context.parse(.param) }
             spec.persistentRef = ref
         case kSecReturnData, kSecReturnAttributes, kSecReturnRef, kSecReturnPersistentRef:
-            guard let on = value as? Bool else { return .param }
+            // securityd takes a Boolean only (SecDbQuery.c `query_add_return`,
+            // 627-633); the file keychain reads "equals kCFBooleanTrue" and
+            // takes any other value as false (SecItem.cpp 3115-3124).
+            guard let on = value as? Bool else { return .atParse(.param) }
             let kind: ReturnKinds = switch key {
             case kSecReturnData: .data
             case kSecReturnAttributes: .attributes
@@ -130,17 +183,7 @@ enum DictionaryReader {
             }
             if on { spec.returns.insert(kind) } else { spec.returns.remove(kind) }
         case kSecMatchLimit:
-            if let s = value as? String, s == kSecMatchLimitOne { spec.limit = .one }
-            else if let s = value as? String, s == kSecMatchLimitAll { spec.limit = .all }
-            // A number as query_add_match takes it (CFNumberGetValue as a
-            // CFIndex, a whole Double too): kCFNotFound (-1) is
-            // kSecMatchUnlimited; SQLite reads a lower one as no limit and the
-            // walk stops after the first row (SecDbQuery.c lines 478-480,
-            // SecItemDb.c 1078; audit 14, K3): a list of one.
-            else if let n = integer(value) ?? (value as? Double).flatMap({ Int(exactly: $0) }) {
-                spec.limit = n == 1 ? .one : n == -1 ? .all : n < -1 ? .firstOnly : .count(n)
-            }
-            else { return .param }
+            return matchLimit(value, &spec, context)
         case kSecUseDataProtectionKeychain:
             // iOS ignores the key; the Mac's client reads it as a number
             // (SecItem.cpp readNumber): anything else is no flag.
@@ -157,15 +200,101 @@ enum DictionaryReader {
             break
         default:
             if let attribute = attributesByName[key] {
-                let v = fileKeychain ? fileKeychainValue(attribute, value) : attributeValue(attribute, value)
-                guard let v else { return .param }
+                // The client takes the issuer as data only (SecItem.m
+                // SecItemAttributesPrepare, line 1447: CFCastWithError(CFData)).
+                if attribute == .issuer, bytes(value) == nil { return .now(.param) }
+                let v = context.fileKeychain ? fileKeychainValue(attribute, value) : attributeValue(attribute, value)
+                guard let v else { return context.parse(.param) }
                 spec.attributes[attribute] = v
             } else if key.hasPrefix("kSecMatch") || key.hasPrefix("kSecReturn") || key.hasPrefix("kSecUse")
                         || key.hasPrefix("kSecValue") || key.hasPrefix("kSecClass") {
-                return .param
+                return context.parse(.param)
             } else {
-                return .noSuchAttr
+                return context.parse(.noSuchAttr)
             }
+        }
+        return nil
+    }
+
+    /// `kSecAttrAccessGroup` (audit 19, F4). `agrp` is a String column
+    /// (SecItemSchema.c 86), which `copyString` fills from a string or
+    /// from a data's UTF-8, and refuses otherwise (SecDbItem.c 61-72, via
+    /// SecDbQuery.c 324: errSecParam). Which value the group check sees
+    /// depends on the call:
+    /// - find: the parse comes first (SecItemServer.c 2588) and the check
+    ///   reads the converted value (2590-2600): a data is its string.
+    /// - add: the parse comes first (2705), the check reads the raw value
+    ///   (2707-2719): a data is no string (``groupNotAString``).
+    /// - update and delete, and an update's changes: the raw value is
+    ///   checked before any parse (3145-3150, 3255-3260, 3204-3213): any
+    ///   value that is no string is ``groupNotAString``.
+    /// The failure is the parse's errSecParam.
+    static func accessGroup(_ value: Any, _ operation: KeychainEngine.Operation) -> Result<String, Refusal> {
+        if let group = string(value) { return .success(group) }
+        if operation == .update || operation == .delete { return .success(groupNotAString) }
+        guard let data = ByteCodec.dataBytes(of: value), let text = String(validating: data, as: UTF8.self) else {
+            return .failure(Refusal(status: .param))
+        }
+        return .success(operation == .find ? text : groupNotAString)
+    }
+
+    /// `kSecAttrSynchronizable` (audit 19, F2). securityd reads it with
+    /// `copyNumber` (the `sync` column is a Number, SecItemSchema.c 88;
+    /// SecDbQuery.c 302-304): a number as it is, a Boolean as 0 or 1, a
+    /// string as its integer when `"%ld"` prints it back ("1", "0"),
+    /// any other string as text (SecDbItem.c 131-151); the column is SQL
+    /// INTEGER (SecItemDb.c 114-117), so a whole Double is stored as an
+    /// integer. Only 1 is synchronizable (SecDbItem.c 634-640, 1449-1454)
+    /// and a query without the key looks for 0 (SecDbQuery.c 1092-1096): a
+    /// stored 2, 1.5 or "yes" syncs nowhere and is found only by
+    /// `kSecAttrSynchronizableAny`, which kcs does not model:
+    /// errSecUnimplemented at the parse. The Mac's client routes by
+    /// `readNumber` (SecItem.cpp 4044-4075: non-zero is synchronizable, a
+    /// string that is no number is 0), so the spec keeps that reading.
+    private static func synchronizable(_ value: Any, _ spec: inout ItemSpec) -> Fault? {
+        if let s = string(value), s == kSecAttrSynchronizableAny {
+            spec.synchronizable = .any
+            return nil
+        }
+        let stored: Int?, routed: Bool
+        if let b = value as? Bool {
+            (stored, routed) = (b ? 1 : 0, b)
+        } else if let n = integer(value) {
+            (stored, routed) = (n, Int32(truncatingIfNeeded: n) != 0)
+        } else if let d = value as? Double {
+            (stored, routed) = (Int(exactly: d), d.isFinite && Int32(exactly: d.rounded(.towardZero)).map { $0 != 0 } ?? true)
+        } else if let s = string(value) {
+            let n = Int32(s).flatMap { String($0) == s ? Int($0) : nil }
+            (stored, routed) = (n, (n ?? 0) != 0)
+        } else {
+            return .atParse(.param)
+        }
+        spec.synchronizable = stored == 1 || stored != 0 && routed ? .yes : .no
+        return stored == 0 || stored == 1 ? nil : .atParse(.unimplemented)
+    }
+
+    /// `kSecMatchLimit`. securityd: kSecMatchLimitOne or All, or a number
+    /// as query_add_match takes it (CFNumberGetValue as a CFIndex, a whole
+    /// Double too): kCFNotFound (-1) is kSecMatchUnlimited; SQLite reads a
+    /// lower one as no limit and the walk stops after the first row
+    /// (SecDbQuery.c lines 476-487, SecItemDb.c 1078; audit 14, K3): a list
+    /// of one. The Mac's file keychain takes a string or a number only
+    /// (SecItem.cpp 2982), reads a string other than All as one and a
+    /// number as an int (3131-3137); securityd's refusal of the others
+    /// stays for the data-protection side (audit 19, F3).
+    private static func matchLimit(_ value: Any, _ spec: inout ItemSpec, _ context: Context) -> Fault? {
+        if let s = value as? String, s == kSecMatchLimitOne { spec.limit = .one }
+        else if let s = value as? String, s == kSecMatchLimitAll { spec.limit = .all }
+        else if let n = integer(value) ?? (value as? Double).flatMap({ Int(exactly: $0) }) {
+            spec.limit = n == 1 ? .one : n == -1 ? .all : n < -1 ? .firstOnly : .count(n)
+        } else if context.fileKeychain, value is String {
+            spec.limit = .one
+            return .atParse(.param)
+        } else if context.fileKeychain, let d = value as? Double, let n = Int32(exactly: d.rounded(.towardZero)) {
+            spec.limit = n == 1 ? .one : n == -1 ? .all : n < -1 ? .firstOnly : .count(Int(n))
+            return .atParse(.param)
+        } else {
+            return context.parse(.param)
         }
         return nil
     }

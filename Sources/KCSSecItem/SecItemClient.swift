@@ -40,14 +40,11 @@ public struct SecItemClient: Sendable {
     public func add(_ attributes: [String: Any], _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
         result?.pointee = nil
         let spec: ItemSpec
-        switch read(attributes, stringData: true) {
-        case .success(let s): spec = s
-        case .failure(let refusal): return refusal.status.code
-        }
         // A string for kSecValueData: only an add to the Mac's file-based
         // keychain converts it; securityd refuses it.
-        if let data = attributes[kSecValueData], data is String || data is Substring, !usesFileKeychain(spec) {
-            return errSecParam
+        switch read(attributes, .add, stringData: true) {
+        case .success(let s): spec = s
+        case .failure(let refusal): return refusal.status.code
         }
         let outcome = world.perform(CallRequest(.add, spec), as: app, on: device)
         if outcome.status == .success {
@@ -60,13 +57,15 @@ public struct SecItemClient: Sendable {
 
     /// A dictionary read for the keychain the call goes to: a call that
     /// reaches the Mac's file-based keychain is read again with its bytes
-    /// for values (``DictionaryReader/fileKeychainValue(_:_:)``);
-    /// `changes` are read for the keychain `query` goes to.
-    private func read(_ dictionary: [String: Any], stringData: Bool = false,
+    /// for values (``DictionaryReader/fileKeychainValue(_:_:)``) and its
+    /// client's own checks; `changes` are read for the keychain `query`
+    /// goes to. `stringData`: a string for kSecValueData is taken on the
+    /// file route (an add there converts it).
+    private func read(_ dictionary: [String: Any], _ operation: KeychainEngine.Operation, stringData: Bool = false,
                       for query: ItemSpec? = nil) -> Result<ItemSpec, DictionaryReader.Refusal> {
-        let typed = DictionaryReader.read(dictionary, stringData: stringData)
+        let typed = DictionaryReader.read(dictionary, operation: operation)
         guard case .success(let spec) = typed, usesFileKeychain(query ?? spec) else { return typed }
-        return DictionaryReader.read(dictionary, stringData: stringData, fileKeychain: true)
+        return DictionaryReader.read(dictionary, operation: operation, stringData: stringData, fileKeychain: true)
     }
 
     /// Whether a call goes to the Mac's file-based keychain, whose results
@@ -75,15 +74,32 @@ public struct SecItemClient: Sendable {
         World.reachesFileKeychain(spec, on: world.world.platform(of: device))
     }
 
-    /// A query as the Mac's client passes it on: its translation
-    /// (SecItem.cpp line 4729, `pruneData` for find, update and delete)
-    /// drops kSecValueData, which securityd would refuse as a string (one
-    /// dictionary with a string password, reused for all four calls, works
-    /// on a Mac). Elsewhere the query goes as it is.
-    private func macPruned(_ query: [String: Any]) -> [String: Any] {
-        guard world.world.platform(of: device).usesMacDaemon, query[kSecValueData] != nil else { return query }
+    /// A query as the Mac's client passes it on (macOS and Mac Catalyst).
+    /// Its translation (SecItem.cpp `SecItemCopyTranslatedAttributes`,
+    /// 4699-4729) drops kSecValueData from a find's, an update's and a
+    /// delete's query (`pruneData`), which securityd would refuse as a
+    /// string (one dictionary with a string password, reused for all four
+    /// calls, works on a Mac); elsewhere the query goes as it is. From an
+    /// update's and a delete's query it also drops the return keys on
+    /// both sides (`pruneReturn`) and the match keys on the
+    /// data-protection side (`pruneMatch`; 5078-5079, 5091-5092,
+    /// 5108-5109, 5150-5151, 5162-5163), so securityd's checks of their
+    /// types never run (audit 19, F3): a match limit stays only when the
+    /// call reaches the file keychain, whose client reads a string other
+    /// than All as one (3131-3135) and checks the type itself (2982).
+    private func macPruned(_ query: [String: Any], _ operation: KeychainEngine.Operation) -> [String: Any] {
+        guard world.world.platform(of: device).usesMacDaemon else { return query }
         var pruned = query
         pruned[kSecValueData] = nil
+        guard operation == .update || operation == .delete else { return pruned }
+        for key in [kSecReturnData, kSecReturnAttributes, kSecReturnRef, kSecReturnPersistentRef] { pruned[key] = nil }
+        if let limit = pruned[kSecMatchLimit] {
+            if case .success(let spec) = DictionaryReader.read(pruned, operation: operation), usesFileKeychain(spec) {
+                if let s = limit as? String, s != kSecMatchLimitAll { pruned[kSecMatchLimit] = kSecMatchLimitOne }
+            } else {
+                pruned[kSecMatchLimit] = nil
+            }
+        }
         return pruned
     }
 
@@ -92,7 +108,7 @@ public struct SecItemClient: Sendable {
     public func copyMatching(_ query: [String: Any], _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
         result?.pointee = nil
         let spec: ItemSpec
-        switch read(macPruned(query)) {
+        switch read(macPruned(query, .find), .find) {
         case .success(let s): spec = s
         case .failure(let refusal): return refusal.status.code
         }
@@ -115,8 +131,8 @@ public struct SecItemClient: Sendable {
         let classAmongChanges = attributes.removeValue(forKey: kSecClass) != nil
         let spec: ItemSpec
         var changes: ItemSpec
-        let readQuery = read(macPruned(query))
-        let readChanges = readQuery.flatMap { q in read(attributes, for: q) }
+        let readQuery = read(macPruned(query, .update), .update)
+        let readChanges = readQuery.flatMap { q in read(attributes, .update, for: q) }
         switch (readQuery, readChanges) {
         case (.failure(let refusal), _), (_, .failure(let refusal)): return refusal.status.code
         case (.success(let q), .success(let c)): (spec, changes) = (q, c)
@@ -129,7 +145,7 @@ public struct SecItemClient: Sendable {
     /// Deletes every item the query matches, as `SecItemDelete`.
     public func delete(_ query: [String: Any]) -> OSStatus {
         let spec: ItemSpec
-        switch read(macPruned(query)) {
+        switch read(macPruned(query, .delete), .delete) {
         case .success(let s): spec = s
         case .failure(let refusal): return refusal.status.code
         }

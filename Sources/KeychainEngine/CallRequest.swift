@@ -105,6 +105,17 @@ public struct ItemSpec: Sendable, Hashable {
     /// API can pass one): securityd's `query_get_class` answers
     /// errSecNoSuchClass, where an absent class is errSecParam.
     public var unknownClass: String? { get { self[rare: \.unknownClass] } set { self[rare: \.unknownClass] = newValue } }
+    /// The first value securityd's parse refuses (only the SecItem-shaped
+    /// API can pass one: a value of the wrong type, an unknown key): the
+    /// engine answers it where securityd parses the dictionary, after the
+    /// caller's entitlement and, for update and delete, the query's group
+    /// (SecItemServer.c 2550-2588, 2697-2705, 3137-3160, 3249-3269).
+    /// Only the data-protection side answers it; the Mac's file keychain
+    /// reads its own dictionary (audit 19, F5).
+    /// Read without a key path: the engine asks on every call.
+    public var pendingValue: PendingValue? {
+        get { rare?.fields.pendingValue } set { self[rare: \.pendingValue] = newValue }
+    }
 
     /// A rare key: nil at once when no box is there (the common read).
     private subscript<T>(rare key: WritableKeyPath<RareFields, T?>) -> T? {
@@ -129,6 +140,7 @@ public struct ItemSpec: Sendable, Hashable {
         var persistentRef: PersistentRef?
         var context: String?
         var unknownClass: String?
+        var pendingValue: PendingValue?
     }
 
     /// Compared and hashed by its fields, so the synthesized equality of
@@ -138,6 +150,21 @@ public struct ItemSpec: Sendable, Hashable {
         init(_ fields: RareFields) { self.fields = fields }
         static func == (a: Rare, b: Rare) -> Bool { a === b || a.fields == b.fields }
         func hash(into h: inout Hasher) { h.combine(fields) }
+    }
+}
+
+/// A value securityd's parse refuses, kept until the engine reaches the
+/// parse (``ItemSpec/pendingValue``).
+public struct PendingValue: Sendable, Hashable {
+    /// What securityd answers (errSecParam, errSecNoSuchAttr), or
+    /// errSecUnimplemented for a value kcs does not model.
+    public var status: KeychainStatus
+    /// The dictionary key whose value is refused.
+    public var key: String
+
+    public init(_ status: KeychainStatus, key: String) {
+        self.status = status
+        self.key = key
     }
 }
 

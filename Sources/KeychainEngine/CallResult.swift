@@ -46,6 +46,9 @@ public enum StatusReason: Sendable, Hashable {
     case missingClass
     /// A `kSecClass` string that names no class (the SecItem-shaped API).
     case unknownClass(String)
+    /// A value securityd's parse refuses (the SecItem-shaped API): its key
+    /// (the key alone, so the payload is no larger than the others').
+    case valueRefused(String)
     case attributeNotInClass(ItemAttribute, ItemClass)
     case accessibilityWithAccessControl
     case syncWithAccessControl

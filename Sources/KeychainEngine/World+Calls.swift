@@ -115,6 +115,15 @@ extension World {
         guard let itemClass = request.spec.itemClass ?? request.spec.persistentRef?.itemClass else {
             return CallResult(status: .param, reason: .missingClass)
         }
+        // The rest of the dictionary is parsed next (SecDbQuery.c
+        // `query_update_parse` → `query_applier`, after the class): a value
+        // the parse refuses is answered here, after the caller's entitlement
+        // and an update's or delete's query group (SecItemServer.c
+        // 2550-2554 before 2588, 2697-2701 before 2705, 3137-3150 before
+        // 3160, 3249-3260 before 3269). Audit 19, F5.
+        if let refused = request.spec.pendingValue {
+            return CallResult(status: refused.status, reason: .valueRefused(refused.key), callerGroups: cache.names)
+        }
         if let bad = firstForeignAttribute(request.spec, itemClass) {
             return CallResult(status: .noSuchAttr, reason: .attributeNotInClass(bad, itemClass))
         }
@@ -895,6 +904,8 @@ extension World {
         // The attributes to change are parsed as attributes of the class
         // (SecDbQuery.c query_update_applier → SecDbAttrWithKey): a class, a
         // match limit or a return key there is errSecNoSuchAttr.
+        // A value of the changes the parse refuses (``ItemSpec/pendingValue``).
+        if let refused = changes.pendingValue { return fail(refused.status, .valueRefused(refused.key)) }
         if changes.itemClass != nil { return fail(.noSuchAttr, .notAnAttributeToChange("kSecClass")) }
         if changes.limit != nil { return fail(.noSuchAttr, .notAnAttributeToChange("kSecMatchLimit")) }
         if !changes.returns.isEmpty { return fail(.noSuchAttr, .notAnAttributeToChange("kSecReturn…")) }

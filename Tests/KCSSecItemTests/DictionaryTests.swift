@@ -8,12 +8,14 @@ struct DictionaryTests {
     /// Entries whose value has the wrong type for its key. A number for the
     /// account and a string for the protocol are not among them: a device
     /// keeps both (ValueTypeTests); a Boolean is no CFNumber to `copyBlob`
-    /// and a data is nothing to `copyNumber` (SecDbItem.c lines 108-151).
+    /// and a data is nothing to `copyNumber` (SecDbItem.c lines 108-151);
+    /// `"yes"` for sync is kept as text, which kcs does not model
+    /// (ValueReadingTests).
     static func wrongTypes() -> [[String: Any]] {
         [
             [kSecAttrAccount: true],
             [kSecAttrAccessGroup: 1],
-            [kSecAttrSynchronizable: "yes"],
+            [kSecAttrSynchronizable: Data("yes".utf8)],
             [kSecAttrAccessible: "whenUnlocked"],
             [kSecValueData: 3.5],
             [kSecReturnData: "true"],
