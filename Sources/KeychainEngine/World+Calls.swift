@@ -122,7 +122,7 @@ extension World {
         // 2550-2554 before 2588, 2697-2701 before 2705, 3137-3150 before
         // 3160, 3249-3260 before 3269). Audit 19, F5.
         if let refused = request.spec.pendingValue {
-            return CallResult(status: refused.status, reason: .valueRefused(refused.key), callerGroups: cache.names)
+            return CallResult(status: refused.status, reason: .valueRefused(refused.key))
         }
         if let bad = firstForeignAttribute(request.spec, itemClass) {
             return CallResult(status: .noSuchAttr, reason: .attributeNotInClass(bad, itemClass))
