@@ -881,6 +881,35 @@ struct XcodeLintTests {
         #expect(!said.contains { $0.message.contains("kitDependencies") || $0.message.contains("packages") }, "\(said.map(\.message))")
     }
 
+    @Test func listsJoinedWithPlusAreFollowedOnceEach() throws {
+        // `let a1 = a0 + a0 + …` ten times a level, eight levels: 10^8
+        // parts, each followed anew, ran past 60 s even with empty lists
+        // (adversarial 20, M2). Each name's list is followed once.
+        var levels = ["let a0: [Target.Dependency] = []"]
+        for level in 1...8 {
+            levels.append("let a\(level) = " + Array(repeating: "a\(level - 1)", count: 10).joined(separator: " + "))
+        }
+        // A list that joins itself is a cycle: not followed, and said.
+        levels.append("let c = c + c + c + c + c + c + c + c + c + c")
+        var f = XcodeFixture.appLinkingKit("""
+                products: [.library(name: "Kit", targets: ["Kit"]), .library(name: "Loop", targets: ["Loop"])],
+                targets: [.target(name: "Kit", dependencies: a8 + ["Store"] + a8), .target(name: "Store"), .target(name: "Loop", dependencies: c)]
+            )
+            \(levels.joined(separator: "\n"))
+
+            """)
+        defer { f.remove() }
+        f.write("Kit/Sources/Kit/Kit.swift", "func kit() {}\n")
+        f.write("Kit/Sources/Loop/Loop.swift", "func loop() {}\n")
+        f.writeKitModule("Store")
+        f.targets[1].packageProducts = [.init(name: "Loop", local: "Kit")]
+        f.writeProject()
+        let lint = try ProjectLint.load(f.projectPath, packages: PackageManifestReader()).get()
+        #expect(try swiftFileNames(of: "App", in: lint) == ["KeychainStore.swift", "Kit.swift", "Store.swift"])
+        let said = lint.run().map(\.message)
+        #expect(said.contains { $0.contains("the dependencies of package target 'Loop'") && $0.contains("`c`") }, "\(said)")
+    }
+
     @Test func ifConditionsAreAnsweredForEachBuild() throws {
         // `#if os(…)` and flags are the build's: a group under a branch this
         // build does not compile is no failure, under one it does it is.
@@ -1739,4 +1768,10 @@ extension XcodeFixture {
     func codeFindings(configuration: String, in file: String) throws -> [Diagnostic] {
         try CodeCheck.run(ProjectLint.load(projectPath, configuration: configuration).get()).filter { $0.file?.name.hasSuffix(file) == true }
     }
+}
+
+/// The names of the Swift files the code check reads for `target`, sorted.
+private func swiftFileNames(of target: String, in lint: ProjectLint) throws -> [String] {
+    let found = try #require(lint.project.targets.first { $0.name == target })
+    return lint.project.code(of: found).swiftSources.map { ($0 as NSString).lastPathComponent }.sorted()
 }
