@@ -523,6 +523,9 @@ struct XcodeLintTests {
         #expect(asked.first?.message == "target 'Share Extension' is embedded in 'App' and 'Other' but shares no group with them (configuration 'Release'): "
                     + "it cannot read what 'App' stores in \(XcodeFixture.team).com.example.Notes.shared, group.com.example.notes, "
                     + "or what 'Other' stores in \(XcodeFixture.team).com.example.Other", "\(asked.first?.message ?? "")")
+        // Two hosts: the group goes to all three files (real-project trial 16, D13).
+        #expect(asked.first?.hint?.hasSuffix("add the group they should share to all their entitlements files (an extension inherits nothing from its app)") == true,
+                "\(asked.first?.hint ?? "")")
     }
 
     @Test func aFrameworkOfTheProjectIsCheckedWithTheEntitlementsOfEachTargetThatLinksIt() throws {
