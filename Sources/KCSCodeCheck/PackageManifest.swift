@@ -159,7 +159,7 @@ struct PackageManifest: SwiftPackage {
                     // found by adversarial testing).
                     let folders = package.map { p in localPackages.filter { ProjectPath.lastComponent($0).lowercased() == p.lowercased() } }
                         ?? localPackages
-                    if folders.isEmpty { allSwift = false } else { localProducts.append(.init(name: d, packages: folders)) }
+                    if folders.isEmpty { allSwift = false } else { localProducts.append(.init(name: d, packages: folders, packageNamed: package != nil)) }
                 }
             }
             if module.dependencies == nil { allSwift = false }

@@ -884,6 +884,33 @@ struct XcodeLintTests {
         #expect(!said.contains { $0.message.contains("kitDependencies") || $0.message.contains("packages") }, "\(said.map(\.message))")
     }
 
+    @Test func aSiblingPackageNamedByIdentityIsRead() throws {
+        // feditext's packages sit side by side and name each other as
+        // `.package(path: "ServiceLayer")`; Xcode uses the project's local
+        // package of that identity. kcs looked in `Kit/Store` and dropped
+        // the product without a word (real-project trial 16, D1).
+        var f = XcodeFixture.appLinkingKit("""
+                products: [.library(name: "Kit", targets: ["Kit"])],
+                dependencies: [.package(path: "Store"), .package(path: "Gone"), .package(url: "https://example.com/remote", from: "1.0.0")],
+                targets: [.target(name: "Kit", dependencies: [.product(name: "Store", package: "Store"), .product(name: "Gone", package: "Gone"), "RemoteKit"])]
+            )
+
+            """)
+        defer { f.remove() }
+        f.write("Kit/Sources/Kit/Kit.swift", "func kit() {}\n")
+        f.write("Store/Package.swift", "import PackageDescription\nlet package = Package(name: \"Store\", products: [.library(name: \"Store\", targets: [\"Store\"])], targets: [.target(name: \"Store\")])\n")
+        f.write("Store/Sources/Store/Store.swift", "func store() {}\n")
+        f.targets[1].packageProducts = [.init(name: "Store", local: "Store")]
+        f.writeProject()
+        let lint = try ProjectLint.load(f.projectPath, packages: PackageManifestReader()).get()
+        #expect(try swiftFileNames(of: "App", in: lint) == ["KeychainStore.swift", "Kit.swift", "Store.swift"])
+        let said = lint.run().map(\.message)
+        #expect(said.contains { $0.hasPrefix("the code check does not read product 'Gone', which package module 'Kit' of the local package at '") && $0.contains("/Kit/Gone'") },
+                "\(said)")
+        // A product named alone may be a remote package's: not said so.
+        #expect(!said.contains { $0.contains("'RemoteKit'") }, "\(said)")
+    }
+
     @Test func listsJoinedWithPlusAreFollowedOnceEach() throws {
         // `let a1 = a0 + a0 + …` ten times a level, eight levels: 10^8
         // parts, each followed anew, ran past 60 s even with empty lists
