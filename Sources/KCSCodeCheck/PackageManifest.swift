@@ -159,7 +159,7 @@ struct PackageManifest: SwiftPackage {
                     // found by adversarial testing).
                     let folders = package.map { p in localPackages.filter { ProjectPath.lastComponent($0).lowercased() == p.lowercased() } }
                         ?? localPackages
-                    if folders.isEmpty { allSwift = false } else { localProducts.append(.init(name: d, packages: folders)) }
+                    if folders.isEmpty { allSwift = false } else { localProducts.append(.init(name: d, packages: folders, packageNamed: package != nil)) }
                 }
             }
             if module.dependencies == nil { allSwift = false }
@@ -224,6 +224,15 @@ struct PackageManifest: SwiftPackage {
         /// Elements of one list, at most: `let b = a + a`, `let c = b + b`, …
         /// doubles at each level.
         static let maxElements = 4096
+        /// The lists of top-level names, each followed once: `let a2 = a1 + a1 + …`,
+        /// `let a3 = a2 + a2 + …` took time exponential in the levels, even
+        /// of empty lists (found by adversarial testing).
+        let memo = Memo()
+
+        final class Memo {
+            /// nil while the name is being followed: a cycle is not followed.
+            var lists: [String: [ExprSyntax]?] = [:]
+        }
 
         /// A name of a top-level `let` stands for its value (a few levels,
         /// never a cycle).
@@ -299,7 +308,20 @@ struct PackageManifest: SwiftPackage {
         /// `locals`: the lists a getter has built so far.
         func elements(of given: ExprSyntax, locals: [String: [ExprSyntax]] = [:], depth: Int = 0) -> [ExprSyntax]? {
             guard depth < 16 else { return nil }
-            if let name = given.as(DeclReferenceExprSyntax.self)?.baseName.text, let list = locals[name] { return list }
+            if let name = given.as(DeclReferenceExprSyntax.self)?.baseName.text {
+                if let list = locals[name] { return list }
+                if constants[name] != nil || computed[name] != nil {
+                    if let known = memo.lists[name] { return known }
+                    memo.lists[name] = .some(nil)
+                    let list = followed(given, locals: [:], depth: depth)
+                    memo.lists[name] = .some(list)
+                    return list
+                }
+            }
+            return followed(given, locals: locals, depth: depth)
+        }
+
+        private func followed(_ given: ExprSyntax, locals: [String: [ExprSyntax]], depth: Int) -> [ExprSyntax]? {
             guard let e = value(given) else { return nil }
             if let array = e.as(ArrayExprSyntax.self) { return array.elements.map(\.expression) }
             if let tuple = e.as(TupleExprSyntax.self), tuple.elements.count == 1, let only = tuple.elements.first, only.label == nil {

@@ -356,7 +356,7 @@ public struct ProjectLint {
                 .warning, "target '\(child.name)' is embedded in \(embedded) but shares no group with \(hosts.count == 1 ? "it" : "them") (configuration '\(configuration)'): it cannot read \(stores)",
                 at: c.resolved.entitlementsLocation ?? child.location,
                 hint: didYouMean + "asked because \(reason): add the group \(hosts.count == 1 ? "the two" : "they") should share to "
-                    + "\(hosts.count == 1 ? "both" : "each") entitlements files (an extension inherits nothing from its app)"),
+                    + "\(hosts.count == 1 ? "both" : "all their") entitlements files (an extension inherits nothing from its app)"),
                 code: .projectExtensionGroup))
         }
         // A near miss beside a group they share: the shared app group hid

@@ -12,7 +12,7 @@ public enum ProjectInput {
         var folder = path
         while folder.count > 1 && folder.hasSuffix("/") { folder.removeLast() }
         if ProjectPath.lastComponent(folder) == "project.pbxproj" { return .success(ProjectPath.directory(folder)) }
-        if folder.hasSuffix(".xcodeproj") { return .success(folder) }
+        if folder.hasSuffix(".xcodeproj") { return ungenerated(folder, fileSystem: fileSystem).map { .failure($0) } ?? .success(folder) }
         // A project's own workspace (`App.xcodeproj/project.xcworkspace`) is that project.
         if folder.hasSuffix(".xcworkspace"), ProjectPath.directory(folder).hasSuffix(".xcodeproj") { return .success(ProjectPath.directory(folder)) }
         if folder.hasSuffix(".xcworkspace") {
@@ -45,7 +45,10 @@ public enum ProjectInput {
         }
         if names.contains("project.pbxproj") { return .success(folder) }
         let projects = names.filter { $0.hasSuffix(".xcodeproj") }.sorted()
-        if projects.count == 1 { return .success(ProjectPath.join(folder, projects[0])) }
+        if projects.count == 1 {
+            let project = ProjectPath.join(folder, projects[0])
+            return ungenerated(project, fileSystem: fileSystem).map { .failure($0) } ?? .success(project)
+        }
         if projects.count > 1 {
             return .failure(issue("'\(folder)' holds \(projects.count) Xcode projects: " + listed(projects.map { ProjectPath.join(folder, $0) }),
                                   hint: "give one of them", at: nil))
@@ -82,6 +85,21 @@ public enum ProjectInput {
                                   hint: packageHint, at: ProjectPath.join(folder, "Package.swift")))
         }
         return .failure(issue("'\(folder)' holds no .xcodeproj", hint: giveProject, at: nil))
+    }
+
+    /// An .xcodeproj that holds no project.pbxproj, beside a description a
+    /// tool writes it from: the shared schemes of a generated project are
+    /// committed, the project is not (element-ios's Riot.xcodeproj and its
+    /// project.yml; "cannot read project.pbxproj, give the .xcodeproj"
+    /// was said of the .xcodeproj given; real-project trial 16, D5).
+    static func ungenerated(_ project: String, fileSystem: any ProjectFileSystem) -> ProjectIssue? {
+        guard let inside = fileSystem.contents(ofDirectory: project), !inside.contains("project.pbxproj") else { return nil }
+        let folder = ProjectPath.directory(project)
+        guard let beside = fileSystem.contents(ofDirectory: folder),
+              let (file, tool, command) = generators.first(where: { beside.contains($0.0) }) else { return nil }
+        return issue("'\(project)' holds no project.pbxproj" + (inside.isEmpty ? "" : " (only " + listed(inside.sorted()) + ")")
+                     + ", but \(tool)'s \(file) is beside it: the project is generated from it",
+                     hint: generateHint(command, in: folder), at: ProjectPath.join(folder, file))
     }
 
     /// Descriptions a tool turns into an .xcodeproj, the tool, and its command.

@@ -39,9 +39,13 @@ public struct PackageModule: Sendable, Hashable {
     public struct LocalProduct: Sendable, Hashable {
         public var name: String
         public var packages: [String]
-        public init(name: String, packages: [String]) {
+        /// Whether the dependency names its package (`.product(name:package:)`),
+        /// rather than a name alone, which may be a remote package's product.
+        public var packageNamed: Bool
+        public init(name: String, packages: [String], packageNamed: Bool = false) {
             self.name = name
             self.packages = packages
+            self.packageNamed = packageNamed
         }
     }
 

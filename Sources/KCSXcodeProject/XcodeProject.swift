@@ -262,6 +262,8 @@ private struct ProjectReader {
     var packageModules: [XcodeProject.Target] = [], packageModuleIDs = Set<String>()
     /// What local packages' manifests say that kcs does not follow, once said.
     var saidUnread = Set<ProjectIssue>()
+    /// Products of local packages a local package depends on, not found: said once each.
+    var saidAbsentDependencies = Set<String>()
     /// Each manifest read once (nil: none kcs reads), by folder.
     var packagesByFolder: [String: (any SwiftPackage)?] = [:]
     /// Each product's module IDs once (nil: not readable), by its package's
@@ -683,6 +685,33 @@ private struct ProjectReader {
                     for folder in other.packages {
                         found = self.modules(of: other.name, inPackage: folder, at: dependency, depth: depth + 1)
                         if found != nil { break }
+                    }
+                    // Xcode resolves a package by its identity: a local
+                    // package of the project with the same folder name is
+                    // used for `.package(path: "Sibling")`, which names a
+                    // folder inside the depending package (feditext's
+                    // packages side by side; they went unread without a
+                    // word; real-project trial 16, D1).
+                    let absent = other.packages.filter { !fileSystem.isFile(ProjectPath.join($0, "Package.swift")) }
+                    if found == nil, !absent.isEmpty {
+                        let identities = Set(absent.map { ProjectPath.lastComponent($0).lowercased() })
+                        let locals = localPackageFolders().filter { identities.contains(ProjectPath.lastComponent($0).lowercased()) }
+                        for local in locals {
+                            found = self.modules(of: other.name, inPackage: local, at: dependency, depth: depth + 1)
+                            if found != nil { break }
+                        }
+                        // Said when the package it names is nowhere: a product
+                        // named alone may be a remote package's.
+                        let named = Set(locals.map { ProjectPath.lastComponent($0).lowercased() })
+                        let nowhere = absent.filter { !named.contains(ProjectPath.lastComponent($0).lowercased()) }
+                        if found == nil, other.packageNamed, absent.count == other.packages.count, !nowhere.isEmpty,
+                           saidAbsentDependencies.insert(folder + "\u{0}" + other.name).inserted {
+                            issues.append(ProjectIssue(
+                                .warning, "the code check does not read product '\(other.name)', which package module '\(m.name)' of the local package at '\(folder)' "
+                                    + "depends on: no Package.swift at " + nowhere.prefix(3).map { "'\($0)'" }.joined(separator: ", ")
+                                    + " and no local package of the project named so",
+                                at: at(dependency), hint: "the groups its code names, if any, are not checked"))
+                        }
                     }
                     if let found { others += found } else { allSwift = false }
                 }

@@ -180,6 +180,9 @@ struct XcodeCLITests {
             """)
         f.write("Package/Package.swift", "// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: \"Kit\")\n")
         f.write("Gen/project.yml", "name: Gen\n")
+        // XcodeGen's project with its shared schemes committed (element-ios; real-project trial 16, D5).
+        f.write("Schemes/project.yml", "name: Riot\n")
+        f.write("Schemes/Riot.xcodeproj/xcshareddata/xcschemes/Riot.xcscheme", "<Scheme/>\n")
         f.write("Two\u{1B}[31m/A.xcodeproj/project.pbxproj", "{}\n")
         f.write("Two\u{1B}[31m/B.xcodeproj/project.pbxproj", "{}\n")
         f.write("Empty/README.md", "nothing\n")
@@ -198,6 +201,11 @@ struct XcodeCLITests {
             ("Gen", [
                 "Gen/project.yml:1:1: error: 'Gen' holds no .xcodeproj, but XcodeGen's project.yml [KCS601]",
                 "hint: run `xcodegen generate` in 'Gen' first, then give the .xcodeproj it writes"]),
+            ("Schemes/Riot.xcodeproj", [
+                "Schemes/project.yml:1:1: error: 'Schemes/Riot.xcodeproj' holds no project.pbxproj (only 'xcshareddata'), "
+                    + "but XcodeGen's project.yml is beside it: the project is generated from it [KCS601]",
+                "hint: run `xcodegen generate` in 'Schemes' first, then give the .xcodeproj it writes"]),
+            ("Schemes", ["error: 'Schemes/Riot.xcodeproj' holds no project.pbxproj (only 'xcshareddata'), but XcodeGen's project.yml is beside it"]),
             ("Two\u{1B}[31m", [
                 "kcs: error: 'Two\\u{1B}[31m' holds 2 Xcode projects: 'Two\\u{1B}[31m/A.xcodeproj', 'Two\\u{1B}[31m/B.xcodeproj' [KCS601]",
                 "hint: give one of them"]),

@@ -523,6 +523,9 @@ struct XcodeLintTests {
         #expect(asked.first?.message == "target 'Share Extension' is embedded in 'App' and 'Other' but shares no group with them (configuration 'Release'): "
                     + "it cannot read what 'App' stores in \(XcodeFixture.team).com.example.Notes.shared, group.com.example.notes, "
                     + "or what 'Other' stores in \(XcodeFixture.team).com.example.Other", "\(asked.first?.message ?? "")")
+        // Two hosts: the group goes to all three files (real-project trial 16, D13).
+        #expect(asked.first?.hint?.hasSuffix("add the group they should share to all their entitlements files (an extension inherits nothing from its app)") == true,
+                "\(asked.first?.hint ?? "")")
     }
 
     @Test func aFrameworkOfTheProjectIsCheckedWithTheEntitlementsOfEachTargetThatLinksIt() throws {
@@ -879,6 +882,62 @@ struct XcodeLintTests {
         #expect(loose.file?.name.hasSuffix("Kit/Package.swift") == true && loose.range.map { loose.file?.location(of: $0.start).line } == 11, "\(loose.message)")
         #expect(loose.message.contains("the dependencies of package target 'Loose'"), "\(loose.message)")
         #expect(!said.contains { $0.message.contains("kitDependencies") || $0.message.contains("packages") }, "\(said.map(\.message))")
+    }
+
+    @Test func aSiblingPackageNamedByIdentityIsRead() throws {
+        // feditext's packages sit side by side and name each other as
+        // `.package(path: "ServiceLayer")`; Xcode uses the project's local
+        // package of that identity. kcs looked in `Kit/Store` and dropped
+        // the product without a word (real-project trial 16, D1).
+        var f = XcodeFixture.appLinkingKit("""
+                products: [.library(name: "Kit", targets: ["Kit"])],
+                dependencies: [.package(path: "Store"), .package(path: "Gone"), .package(url: "https://example.com/remote", from: "1.0.0")],
+                targets: [.target(name: "Kit", dependencies: [.product(name: "Store", package: "Store"), .product(name: "Gone", package: "Gone"), "RemoteKit"])]
+            )
+
+            """)
+        defer { f.remove() }
+        f.write("Kit/Sources/Kit/Kit.swift", "func kit() {}\n")
+        f.write("Store/Package.swift", "import PackageDescription\nlet package = Package(name: \"Store\", products: [.library(name: \"Store\", targets: [\"Store\"])], targets: [.target(name: \"Store\")])\n")
+        f.write("Store/Sources/Store/Store.swift", "func store() {}\n")
+        f.targets[1].packageProducts = [.init(name: "Store", local: "Store")]
+        f.writeProject()
+        let lint = try ProjectLint.load(f.projectPath, packages: PackageManifestReader()).get()
+        #expect(try swiftFileNames(of: "App", in: lint) == ["KeychainStore.swift", "Kit.swift", "Store.swift"])
+        let said = lint.run().map(\.message)
+        #expect(said.contains { $0.hasPrefix("the code check does not read product 'Gone', which package module 'Kit' of the local package at '") && $0.contains("/Kit/Gone'") },
+                "\(said)")
+        // A product named alone may be a remote package's: not said so.
+        #expect(!said.contains { $0.contains("'RemoteKit'") }, "\(said)")
+    }
+
+    @Test func listsJoinedWithPlusAreFollowedOnceEach() throws {
+        // `let a1 = a0 + a0 + …` ten times a level, eight levels: 10^8
+        // parts, each followed anew, ran past 60 s even with empty lists
+        // (adversarial 20, M2). Each name's list is followed once.
+        var levels = ["let a0: [Target.Dependency] = []"]
+        for level in 1...8 {
+            levels.append("let a\(level) = " + Array(repeating: "a\(level - 1)", count: 10).joined(separator: " + "))
+        }
+        // A list that joins itself is a cycle: not followed, and said.
+        levels.append("let c = c + c + c + c + c + c + c + c + c + c")
+        var f = XcodeFixture.appLinkingKit("""
+                products: [.library(name: "Kit", targets: ["Kit"]), .library(name: "Loop", targets: ["Loop"])],
+                targets: [.target(name: "Kit", dependencies: a8 + ["Store"] + a8), .target(name: "Store"), .target(name: "Loop", dependencies: c)]
+            )
+            \(levels.joined(separator: "\n"))
+
+            """)
+        defer { f.remove() }
+        f.write("Kit/Sources/Kit/Kit.swift", "func kit() {}\n")
+        f.write("Kit/Sources/Loop/Loop.swift", "func loop() {}\n")
+        f.writeKitModule("Store")
+        f.targets[1].packageProducts = [.init(name: "Loop", local: "Kit")]
+        f.writeProject()
+        let lint = try ProjectLint.load(f.projectPath, packages: PackageManifestReader()).get()
+        #expect(try swiftFileNames(of: "App", in: lint) == ["KeychainStore.swift", "Kit.swift", "Store.swift"])
+        let said = lint.run().map(\.message)
+        #expect(said.contains { $0.contains("the dependencies of package target 'Loop'") && $0.contains("`c`") }, "\(said)")
     }
 
     @Test func ifConditionsAreAnsweredForEachBuild() throws {
@@ -1739,4 +1798,10 @@ extension XcodeFixture {
     func codeFindings(configuration: String, in file: String) throws -> [Diagnostic] {
         try CodeCheck.run(ProjectLint.load(projectPath, configuration: configuration).get()).filter { $0.file?.name.hasSuffix(file) == true }
     }
+}
+
+/// The names of the Swift files the code check reads for `target`, sorted.
+private func swiftFileNames(of target: String, in lint: ProjectLint) throws -> [String] {
+    let found = try #require(lint.project.targets.first { $0.name == target })
+    return lint.project.code(of: found).swiftSources.map { ($0 as NSString).lastPathComponent }.sorted()
 }
