@@ -91,19 +91,19 @@ extension Session {
                        hint: "a team ID is ten upper-case letters or digits")
         case .duplicateTeam(let n):
             Diagnostic(.invalidDeclaration, "team '\(n)' is already declared", file: file, range: range)
-        case .unknownTeam(let n, _):
+        case .unknownTeam(let n):
             Diagnostic(.unknownTeam, "unknown team '\(n)'", file: file, range: range, hint: suggestion(for: n, in: \.teams))
         case .duplicateApp(let n):
             Diagnostic(.invalidDeclaration, "an app named '\(n)' is already declared", file: file, range: range,
                        hint: "give one of them another name with 'as NAME'")
-        case .unknownApp(let n, _):
+        case .unknownApp(let n):
             Diagnostic(.unknownApp, "unknown app '\(n)'", file: file, range: range, hint: suggestion(for: n, in: \.apps))
                 .didYouMean(n, in: declared.apps)
         case .duplicateDevice(let n):
             Diagnostic(.invalidDeclaration, "device '\(n)' is already declared", file: file, range: range)
-        case .unknownDevice(let n, _):
+        case .unknownDevice(let n):
             Diagnostic(.unknownDevice, "unknown device '\(n)'", file: file, range: range, hint: suggestion(for: n, in: \.devices))
-        case .unknownBackup(let n, _):
+        case .unknownBackup(let n):
             Diagnostic(.unknownBackup, "no backup named '\(n)'", file: file, range: range,
                        hint: suggestion(for: n, in: \.backups) ?? "make one first: backup DEVICE as \(n)")
         case .groupNeedsTeam(let g, let app):

@@ -163,7 +163,7 @@ extension World {
     /// (iOS 18, macOS 15), replaces it when it was written later (the
     /// insert merges the two, SecDbItem.c line 1790, newer `mdat` wins).
     public mutating func restore(_ name: String, to device: DeviceHandle) throws(WorldError) -> Int {
-        guard let backup = backups[name] else { throw .unknownBackup(name, known: backupNames) }
+        guard let backup = backups[name] else { throw .unknownBackup(name) }
         syncEpoch += 1
         let sameDevice = backup.deviceName == devices[device.index].name
         var keychain = devices[device.index].keychain

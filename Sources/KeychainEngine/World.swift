@@ -9,19 +9,21 @@ public struct DeviceHandle: Sendable, Hashable {
     public static let this = DeviceHandle(index: 0)
 }
 
-/// Why a declaration was refused. Each case carries what a message needs.
+/// Why a declaration was refused. Each case carries what a message needs;
+/// the names a "did you mean" chooses from are the host's (`KCSRuntime`'s
+/// `DeclaredNames`), not copied into each error.
 public enum WorldError: Error, Sendable, Hashable {
     case platformAfterApps
     case malformedTeamID(String)
     case duplicateTeam(String)
-    case unknownTeam(String, known: [String])
+    case unknownTeam(String)
     case duplicateApp(String)
-    case unknownApp(String, known: [String])
+    case unknownApp(String)
     case duplicateDevice(String)
-    case unknownDevice(String, known: [String])
+    case unknownDevice(String)
     /// A keychain group needs a team prefix and the app has no team.
     case groupNeedsTeam(group: String, app: String)
-    case unknownBackup(String, known: [String])
+    case unknownBackup(String)
 }
 
 /// A device's keychain as it was backed up.
