@@ -264,7 +264,7 @@ enum DictionaryReader {
         } else if let d = value as? Double {
             (stored, routed) = (Int(exactly: d), d.isFinite && Int32(exactly: d.rounded(.towardZero)).map { $0 != 0 } ?? true)
         } else if let s = string(value) {
-            let n = Int32(s).flatMap { String($0) == s ? Int($0) : nil }
+            let n = AttributeValue.number(fromText: s)
             (stored, routed) = (n, (n ?? 0) != 0)
         } else {
             return .atParse(.param)
