@@ -408,9 +408,10 @@ public struct BatchRunner: Sendable {
                 outcome.diagnostics.append(d)
                 outcome.verdict = max(outcome.verdict, .failed)
             } else if update {
-                // Written back in the file's own style: its indentation, its line breaks.
-                let crlf = out.fence.end > out.fence.start && bytes[out.fence.end - 1] == 0x0D
-                replacements.append((out.content, MarkdownBlocks.styled(printed, indent: indent, crlf: crlf)))
+                // Written back in the file's own style: its indentation, its
+                // line breaks (the fence line's, as read: CR LF, CR or LF).
+                let lineBreak = MarkdownBlocks.lineBreak(original.bytes, lineStart: out.fence.start)
+                replacements.append((out.content, MarkdownBlocks.styled(printed, indent: indent, lineBreak: lineBreak)))
                 updatedBlocks += 1
                 // Printed text that holds a fence would close the block early:
                 // the block's fences grow longer than any run in the text.

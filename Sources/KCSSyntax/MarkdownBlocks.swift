@@ -87,15 +87,25 @@ public enum MarkdownBlocks {
     }
 
     /// Text made to fit a block written with this indentation and these line breaks.
-    package static func styled(_ text: String, indent: Int, crlf: Bool) -> String {
+    package static func styled(_ text: String, indent: Int, lineBreak: String) -> String {
         // Nothing printed is an empty block, not one blank line.
         guard !text.isEmpty else { return "" }
         let pad = String(repeating: " ", count: indent)
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let trailing = lines.last == ""
         if trailing { lines.removeLast() }
-        let joined = lines.map { $0.isEmpty ? $0 : pad + $0 }.joined(separator: crlf ? "\r\n" : "\n")
-        return joined + (trailing ? (crlf ? "\r\n" : "\n") : "")
+        let joined = lines.map { $0.isEmpty ? $0 : pad + $0 }.joined(separator: lineBreak)
+        return joined + (trailing ? lineBreak : "")
+    }
+
+    /// How the line that starts at `lineStart` ends in `original` (the
+    /// document as read, before ``withLFLineBreaks(_:)``): CR LF, CR alone
+    /// or LF; LF when it is the last line and ends with nothing.
+    package static func lineBreak(_ original: [UInt8], lineStart: Int) -> String {
+        var i = lineStart
+        while i < original.count, original[i] != 0x0A, original[i] != 0x0D { i += 1 }
+        guard i < original.count, original[i] == 0x0D else { return "\n" }
+        return i + 1 < original.count && original[i + 1] == 0x0A ? "\r\n" : "\r"
     }
 
     /// Whether only blank lines stand between two offsets.

@@ -39,6 +39,20 @@ struct MarkdownFenceTests {
         #expect(Self.check("```kcs\r\n\(Self.failing.replacing("\n", with: "\r\n"))```\r\n").failed == 1)
     }
 
+    /// `--update` writes an output block in the document's own line
+    /// breaks: a CR-only document got LF lines in it (mixed breaks, which
+    /// an editor then shows as one long line or rewrites whole).
+    @Test func updateKeepsEachDocumentsLineBreaks() throws {
+        let script = "team SKMME9E2Y8\napp com.a.A\nas A add generic-password account=\"x\"\n"
+        for lineBreak in ["\r", "\r\n", "\n"] {
+            let doc = "# T\n\n```kcs\n\(script)```\n\n```output\nstale\n```\n".replacing("\n", with: lineBreak)
+            let o = BatchRunner().check(markdown: SourceFile(name: "d.md", text: doc), update: true)
+            let updated = try #require(o.updatedContent.map { String(decoding: $0, as: UTF8.self) })
+            let expected = doc.replacing("stale" + lineBreak, with: "A add generic-password → errSecSuccess (0)" + lineBreak)
+            #expect(updated == expected, "\(lineBreak.utf8.map { $0 }): \(updated.debugDescription)")
+        }
+    }
+
     /// A nested fence whose language is `KCS` was not reported (only `kcs` was);
     /// a top-level one runs, so case does not matter anywhere.
     @Test func anUpperCaseNestedFenceIsReported() {
