@@ -78,8 +78,10 @@ public struct DiagnosticRenderer: Sendable {
         let cutAfter = hi < line.upperBound || cutEnd
         let head = (cutBefore ? "…" : "") + before.joined()
         let text = head + marked.joined() + after.joined() + (cutAfter ? "…" : "")
-        let column = head.unicodeScalars.count
-        let width = max(1, marked.joined().unicodeScalars.count)
+        // Counted in terminal columns: a wide character takes two, a
+        // combining mark none.
+        let column = TerminalText.columns(of: head)
+        let width = max(1, TerminalText.columns(of: marked.joined()))
         let caret = String(repeating: " ", count: column) + "^" + String(repeating: "~", count: width - 1)
         return " \(gutter) | \(text)\n \(pad) | \(paint(caret, "32;1"))\n"
     }

@@ -35,6 +35,39 @@ public enum TerminalText {
         return v < 0x20 || v == 0x7F || (0x80...0x9F).contains(v) || v == 0x2028 || v == 0x2029 || isBidiControl(v) || isInvisible(v)
     }
 
+    /// The terminal columns a scalar takes, as `wcwidth` counts them: none
+    /// for a combining mark, a zero-width joiner or a variation selector
+    /// (they sit on the scalar before), two for East Asian wide and
+    /// full-width characters and emoji shown as pictures, one otherwise.
+    /// A caret lines up under the text it marks only if it counts columns,
+    /// not scalars.
+    public static func columns(_ s: Unicode.Scalar) -> Int {
+        let v = s.value
+        if v < 0x300 { return 1 }
+        switch s.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark: return 0
+        default: break
+        }
+        if v == 0x200D || (0xFE00...0xFE0F).contains(v) || (0xE0100...0xE01EF).contains(v) { return 0 }
+        if s.properties.isEmojiPresentation { return 2 }
+        switch v {
+        // Unicode's East Asian Width W and F ranges (EastAsianWidth.txt), as
+        // Markus Kuhn's wcwidth groups them.
+        case 0x1100...0x115F, 0x231A...0x231B, 0x2329...0x232A, 0x2E80...0x303E, 0x3041...0x33FF,
+             0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF, 0xA960...0xA97F, 0xAC00...0xD7A3,
+             0xF900...0xFAFF, 0xFE10...0xFE19, 0xFE30...0xFE6F, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
+             0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x2FFFD, 0x30000...0x3FFFD:
+            return 2
+        default:
+            return 1
+        }
+    }
+
+    /// The terminal columns of a text (``columns(_:)`` of each scalar).
+    public static func columns(of text: String) -> Int {
+        text.unicodeScalars.reduce(0) { $0 + columns($1) }
+    }
+
     /// `\u{1B}` for ESC: the spelling a kcs string (and Swift) accepts.
     public static func escape(_ s: Unicode.Scalar) -> String {
         "\\u{" + String(s.value, radix: 16, uppercase: true) + "}"

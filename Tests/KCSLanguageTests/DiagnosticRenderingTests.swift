@@ -21,6 +21,24 @@ struct DiagnosticRenderingTests {
             """)
     }
 
+    /// The caret counts terminal columns: a wide character takes two, so a
+    /// CJK or emoji value before the mistake no longer pulled the caret
+    /// left of it, and one marked is underlined in full; a combining
+    /// accent takes none.
+    @Test func theCaretLinesUpAfterWideAndCombiningCharacters() {
+        // `as A add generic-password service="` is 35 columns, 服, 务 and 🔑
+        // two each, then `" `: the mistake starts 43 columns in.
+        let wide = render("team SKMME9E2Y8\napp com.x.A\nas A add generic-password service=\"服务🔑\" acount=\"e\u{301}\"\n")
+        #expect(wide.contains("   | " + String(repeating: " ", count: 43) + "^~~~~~\n"), "\(wide)")
+        // A combining accent before the mistake takes no column.
+        let accent = render("team SKMME9E2Y8\napp com.x.A\nas A add generic-password service=\"e\u{301}\" acount=\"x\"\n")
+        #expect(accent.contains("   | " + String(repeating: " ", count: 38) + "^~~~~~\n"), "\(accent)")
+        // A wide name marked is underlined across its four columns.
+        let name = render("team SKMME9E2Y8\napp com.x.A\nas 服务 find generic-password\n")
+        #expect(name.contains("   |    ^~~~\n"), "\(name)")
+        #expect(TerminalText.columns(of: "e\u{301}") == 1 && TerminalText.columns(of: "👩‍💻") == 4)
+    }
+
     @Test func unknownAppAtRuntime() {
         #expect(render("team SKMME9E2Y8\napp com.x.AppOne\nas AppOen find generic-password\n") == """
             s.kcs:3:4: error: unknown app 'AppOen' [KCS301]
