@@ -20,6 +20,12 @@ public struct FoundItem: Sendable, Hashable {
         public var id: ItemID
         public var item: StoredItem
         public var groupName: String
+        /// Whether the certificate row holds data: the identity's `item`
+        /// carries the key's data in its place (securityd moves the
+        /// certificate's aside, SecItemDb.c lines 645-656), and the client
+        /// makes the identity's certificate, so its reference, from it
+        /// (``Platform/makesReference(to:)``).
+        public var certificateHasData = true
     }
 
     /// An identity's key half, shared by copies of the found item.

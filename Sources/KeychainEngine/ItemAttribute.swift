@@ -390,10 +390,17 @@ public enum AttributeValue: Sendable, Hashable, CustomStringConvertible {
     /// string or zero, as `query_pre_add` (SecItemDb.c) fills in the columns
     /// SecItemSchema.c marks not-null with a default. The key class's
     /// default is 0, kSecAttrKeyClassPublic (SecItemSchema.c line 133,
-    /// SecItemConstants.c line 237). An attribute outside the key has no
+    /// SecItemConstants.c line 237). The default follows the column, not the
+    /// constants: an internet password's protocol (`ptcl`) and a key's type
+    /// (`type`) are number columns defaulting to 0 (SecItemSchema.c lines
+    /// 118 and 157, `Z`; `query_pre_add` stores the CFNumber 0, SecItemDb.c
+    /// lines 1243-1275), though their constants are strings; the
+    /// authentication type (`atyp`, a blob, line 119) is the empty string
+    /// (conformance audit 20, F3). An attribute outside the key has no
     /// default (``StoredItem/comparedValue(_:)``).
     public static func absent(for attribute: ItemAttribute) -> AttributeValue {
         if attribute == .keyClass { return .string(AttributeText(ItemAttribute.keyClasses[0].stored)) }
+        if attribute == .protocol || attribute == .keyType { return .integer(0) }
         switch attribute.valueKind {
         case .integer: return .integer(0)
         // A key's dates default to zero too (`Z`, SecItemSchema.c lines 141-142).

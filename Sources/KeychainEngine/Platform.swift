@@ -107,14 +107,21 @@ public struct Platform: Sendable, Hashable, CustomStringConvertible {
     /// 1395). Otherwise the reference is NULL and the call still succeeds:
     /// the same as a password's off the Mac (conformance audit 16, F1). An
     /// identity's reference is made from its key's (SecItem.m lines 449-458:
-    /// no key, no identity; audit 17, F1). The Mac's file keychain makes its
+    /// no key, no identity; audit 17, F1). A certificate's is made from its
+    /// data (`SecCertificateCreateFromAttributeDictionary`, SecCertificate.c
+    /// lines 6183-6189: no data, NULL), and an identity's needs its
+    /// certificate's too (SecItem.m lines 449-458: `if (key && cert)`;
+    /// conformance audit 20, F2). The Mac's file keychain makes its
     /// key references through CSSM.
     public func makesReference(to found: FoundItem) -> Bool {
         guard makesReferences(to: found.resultClass) else { return false }
         switch found.resultClass {
         case .key: return Self.rebuildsKey(found.item)
-        case .identity: return found.identityKey.map { Self.rebuildsKey($0.item) } ?? true
-        case .genericPassword, .internetPassword, .certificate: return true
+        case .certificate: return found.item.owner != nil || found.item.data != nil
+        case .identity:
+            guard let key = found.identityKey else { return true }
+            return (found.item.owner != nil || key.certificateHasData) && Self.rebuildsKey(key.item)
+        case .genericPassword, .internetPassword: return true
         }
     }
 

@@ -223,13 +223,16 @@ extension World {
     /// s3dl_copy_matching refuses that (errSecItemIllegalQuery, errSecParam),
     /// and so do update and delete for row-ID references (SecItemDb.c
     /// `s3dl_query_update`, SecItemServer.c `SecServerItemDeleteWithCustomDb`); a UUID
-    /// reference is ANDed with them there.
+    /// reference is ANDed with them there. They count `query_attr_count`,
+    /// the attribute pairs; an access control is none: it goes to
+    /// `q_access_control` only (SecDbQuery.c 356-366, `desc->kind !=
+    /// kSecDbAccessControlAttr`), so a reference with one is no reference
+    /// "with attributes" (conformance audit 20, F1).
     static func persistentRefHasCompany(_ spec: ItemSpec, _ operation: Operation) -> Bool {
         guard let ref = spec.persistentRef else { return false }
         if operation != .find, case .uuid = ref.row { return false }
         let syncNamed = spec.synchronizable == .yes || spec.synchronizable == .no
-        return !spec.attributes.isEmpty || spec.accessGroup != nil || spec.accessibility != nil
-            || spec.accessControl != nil || syncNamed
+        return !spec.attributes.isEmpty || spec.accessGroup != nil || spec.accessibility != nil || syncNamed
     }
 
     private func firstForeignAttribute(_ spec: ItemSpec, _ itemClass: ItemClass) -> ItemAttribute? {
@@ -467,10 +470,10 @@ extension World {
         let oldKey = devices[device.index].keychain.liveItem(withKeyOf: parts[1])
         if let oldCert, oldKey != nil { return fail(.duplicateItem, .duplicate(existing: oldCert)) }
         let keyID = oldKey ?? devices[device.index].insert(parts[1])
+        let certificate = devices[device.index].keychain[certID] ?? parts[0]
         let keyHalf = FoundItem.IdentityKey(id: keyID, item: devices[device.index].keychain[keyID] ?? parts[1],
-                                            groupName: groupNames[Int(group)])
-        let added = [FoundItem(id: certID, item: devices[device.index].keychain[certID] ?? parts[0],
-                               groupName: groupNames[Int(group)], identityKey: keyHalf)]
+                                            groupName: groupNames[Int(group)], certificateHasData: certificate.data != nil)
+        let added = [FoundItem(id: certID, item: certificate, groupName: groupNames[Int(group)], identityKey: keyHalf)]
         // The result is the certificate add's, turned into the identity's
         // persistent reference (lines 559-575): none when that add found the
         // certificate stored (its result stays NULL), and none for any other
@@ -650,7 +653,8 @@ extension World {
                 var paired = cert
                 paired.data = key.data
                 found.append(FoundItem(id: certID, item: paired, groupName: groupNames[Int(cert.group)],
-                                       identityKey: .init(id: keyID, item: key, groupName: groupNames[Int(key.group)])))
+                                       identityKey: .init(id: keyID, item: key, groupName: groupNames[Int(key.group)],
+                                                          certificateHasData: cert.data != nil)))
             }
         }
         return found

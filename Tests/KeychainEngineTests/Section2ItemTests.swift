@@ -165,8 +165,31 @@ struct Section2ItemTests {
 
     /// The key class is a number whose default is kSecAttrKeyClassPublic
     /// (below), not a string whose default is "".
+    /// Primary-key attributes written as strings whose columns are number
+    /// columns defaulting to 0 (SecItemSchema.c: `kcls`, `ptcl` line 118,
+    /// a key's `type` line 157): absent is the number 0 there, not "".
+    static let numberColumnsOfStrings: Set<ItemAttribute> = [.keyClass, .protocol, .keyType]
+
     static let stringKeyAttributes: [(ItemClass, ItemAttribute)] = keyAttributeCases.compactMap {
-        if case .string = $0.other, $0.attribute != .keyClass { return ($0.itemClass, $0.attribute) } else { return nil }
+        if case .string = $0.other, !numberColumnsOfStrings.contains($0.attribute) { return ($0.itemClass, $0.attribute) } else { return nil }
+    }
+
+    /// An internet password added without a protocol, or a key without a
+    /// key type, holds the number 0 there (`query_pre_add`, SecItemDb.c
+    /// lines 1243-1275): a second add that gives 0 is a duplicate, one
+    /// that gives "" (text in a number column) is another item
+    /// (conformance audit 20, F3).
+    @Test("2.2 an absent protocol or key type is the number 0", arguments: [ItemAttribute.protocol, .keyType])
+    func absentNumberColumnIsZero(attribute: ItemAttribute) {
+        let c: ItemClass = attribute == .protocol ? .internetPassword : .key
+        var f = Fixture()
+        var without = keyed(c)
+        without.attributes[attribute] = nil
+        #expect(f.add(without).status == .success)
+        #expect(f.find(keyed(c, replacing: attribute, with: .integer(0))).status == .success)
+        #expect(f.add(keyed(c, replacing: attribute, with: .integer(0))).status == .duplicateItem)
+        #expect(f.add(keyed(c, replacing: attribute, with: str(""))).status == .success)
+        #expect(f.keychain.count == 2)
     }
 
     @Test("2.2 a key added without a class is a public key (kcls defaults to 0, kSecAttrKeyClassPublic)")
