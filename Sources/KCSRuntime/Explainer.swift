@@ -74,8 +74,9 @@ package struct Explainer {
                     : "added to \(group), the group the call named"
             case .find:
                 return "found \(result.count) item\(result.count == 1 ? "" : "s"); the first is in \(result.items.first?.groupName ?? "?")"
-            case .update: return "changed \(result.count) item\(result.count == 1 ? "" : "s")"
-            case .delete: return "deleted \(result.count) item\(result.count == 1 ? "" : "s")"
+                    + syncLeftOut(last)
+            case .update: return "changed \(result.count) item\(result.count == 1 ? "" : "s")" + syncLeftOut(last)
+            case .delete: return "deleted \(result.count) item\(result.count == 1 ? "" : "s")" + syncLeftOut(last)
             }
         case .unsigned:
             return "\(app.name) is unsigned (no app ID, no keychain-access-groups, no application groups): every keychain call fails with errSecMissingEntitlement"
@@ -111,8 +112,13 @@ package struct Explainer {
             case .unlockedWithPasscode where !state.hasPasscode:
                 return "\(a.rawValue) items need a passcode, and \(device) has none"
             default:
-                return "\(device) is locked, and \(a.rawValue) items need it unlocked" + (last.call.request.operation == .add
-                    ? " (checked before the duplicate check)" : "; a query stops at the first locked match in insertion order")
+                if last.call.request.operation == .add {
+                    return "\(device) is locked, and \(a.rawValue) items need it unlocked (checked before the duplicate check)"
+                }
+                // Which item stopped the query: a developer who stores with
+                // after-first-unlock is stopped by an older when-unlocked
+                // match (found checking developers' reports).
+                return "\(device) is locked, and \(a.rawValue) items need it unlocked; " + lockedMatch(last, state)
             }
         case .lockedDuplicate(let a, let existing):
             let device = world[last.device].label
@@ -122,10 +128,22 @@ package struct Explainer {
             return row + ", and \(device) keeps its class, \(a.rawValue), locked: securityd decrypts that row before it can call the call a duplicate, "
                 + "and the lock's error wins (SecDbItemIsCorrupt)"
         case .duplicate(let existing):
-            if let item = world[last.device].keychain[existing] {
-                return "an item with the same primary key already exists: \(Self.describe(item, groupName: world.groupName(item.group)))"
+            guard let item = world[last.device].keychain[existing] else { return "an item with the same primary key already exists" }
+            // The key in full, absent attributes at their defaults: two
+            // items told apart only by generic= or label= collide on an
+            // empty account and service (found checking developers' reports).
+            var text = "an item with the same primary key already exists: "
+                + Self.describe(item, groupName: world.groupName(item.group), absentKeys: true)
+            let written = (request.operation == .update ? request.changes?.attributes : request.spec.attributes) ?? AttributeList()
+            let keyAttributes = item.itemClass.primaryKeyAttributes
+            let outside = written.map(\.attribute).filter { !keyAttributes.contains($0) }
+            if !outside.isEmpty {
+                let names = keyAttributes.map { Vocabulary.shortName[.attribute($0)] ?? $0.constantName }
+                text += "; a \(item.itemClass.rawValue)'s primary key is " + (names + ["its group"]).joined(separator: ", ") + " and sync"
+                    + ": " + outside.map { (Vocabulary.shortName[.attribute($0)] ?? $0.constantName) + "=" }.joined(separator: ", ")
+                    + " do\(outside.count == 1 ? "es" : "") not tell items apart"
             }
-            return "an item with the same primary key already exists"
+            return text
         case .noMatch:
             if let ref = request.spec.persistentRef {
                 return "no item in the searched groups is the row the persistent reference names (\(ref)): it was deleted or restored over, "
@@ -217,6 +235,37 @@ package struct Explainer {
     }
 
     /// "did you mean TEAM.g" when a prefixed group of that name is entitled.
+    /// What a query that takes every match left out by saying nothing of
+    /// sync: securityd adds `kSecAttrSynchronizable=false` to such a query
+    /// (SecDbQuery.c `query_create_with_limit`, lines 1092-1096).
+    private func syncLeftOut(_ last: LastCall) -> String {
+        let request = last.call.request
+        guard request.spec.synchronizable == nil, request.spec.persistentRef == nil, Session.takesEveryMatch(request),
+              world.synchronizableCount(on: last.device) > 0 else { return "" }
+        let n = world.matchCount(of: request, as: last.app, on: last.device, sync: .yes)
+        guard n > 0 else { return "" }
+        return "; \(n) synchronizable item\(n == 1 ? "" : "s") matching the rest \(n == 1 ? "was" : "were") left out: "
+            + "a query that does not say sync= takes non-synchronizable items only (sync=any takes both)"
+    }
+
+    /// The match a query stopped at under the lock, and what else matched.
+    private func lockedMatch(_ last: LastCall, _ state: DeviceState) -> String {
+        let matches = world.matches(for: last.call.request, as: last.app, on: last.device)
+        func locked(_ f: FoundItem) -> Bool {
+            !state.isAvailable(f.item.accessibility) || f.identityKey.map { !state.isAvailable($0.item.accessibility) } == true
+        }
+        guard let first = matches.firstIndex(where: locked) else {
+            return "a query stops at the first locked match in insertion order"
+        }
+        let item = matches[first].identityKey.map { key in
+            state.isAvailable(matches[first].item.accessibility) ? key.item : matches[first].item
+        } ?? matches[first].item
+        let readable = matches.count - matches.filter(locked).count
+        return "the query stopped at its first locked match in insertion order, "
+            + "\(Self.describe(matches[first].item, groupName: matches[first].groupName)) (\(item.accessibility.rawValue))"
+            + (readable > 0 ? "; \(readable) other match\(readable == 1 ? " is" : "es are") readable while locked" : "")
+    }
+
     private func teamPrefixHint(_ group: String, _ app: AppTarget) -> String {
         if let prefixed = app.prefixedGroup(for: group) {
             return "; did you mean \(prefixed)? Keychain Sharing groups carry the team prefix in code"
@@ -249,11 +298,22 @@ package struct Explainer {
         let appName = world[last.app].name
         var lines = ["\(cls) items on the device:"]
         for c in shown {
-            let why = c.reasons.isEmpty ? passedOver(c.item, last) : c.reasons.map { Self.describe($0, appName) }.joined(separator: "; ")
+            var why = c.reasons.isEmpty ? passedOver(c.item, last) : c.reasons.map { Self.describe($0, appName) }.joined(separator: "; ")
+            // Whose default group holds it: an item the reader cannot see is
+            // most often one its writer added without group=, into its own
+            // element 0 (an extension listing its group before the shared one).
+            if c.reasons.contains(.groupNotAccessible), let writer = defaultGroupOwner(c.groupName, last) {
+                why += " (it is \(writer.possessive) default group, where \(writer) adds what names no group=)"
+            }
             lines.append("  - \(Self.describe(c.item, groupName: c.groupName)): \(why)")
         }
         if total > candidateLimit { lines.append("  … and \(total - candidateLimit) more") }
         return lines + unsearched + elsewhere(last)
+    }
+
+    /// The first other app whose default group on the call's device is `group`.
+    private func defaultGroupOwner(_ group: String, _ last: LastCall) -> String? {
+        world.appHandles.first { $0 != last.app && world.defaultGroup(of: $0, on: last.device) == group }.map { world[$0].name }
     }
 
     /// An item that matches the query's attributes: why the call still did
@@ -330,11 +390,15 @@ package struct Explainer {
         }
     }
 
-    /// `generic-password service="auth" account="alice" in GROUP`
-    package static func describe(_ item: StoredItem, groupName: String) -> String {
+    /// `generic-password service="auth" account="alice" in GROUP`; with
+    /// `absentKeys`, a key attribute the item has no value for is shown at
+    /// the default it compares as (`account=""`).
+    package static func describe(_ item: StoredItem, groupName: String, absentKeys: Bool = false) -> String {
         var parts = [item.itemClass.rawValue]
         for a in item.itemClass.primaryKeyAttributes {
-            if let v = item.attributes[a] { parts.append("\(Vocabulary.shortName[.attribute(a)] ?? a.constantName)=\(v)") }
+            if let v = item.attributes[a] ?? (absentKeys ? AttributeValue.absent(for: a) : nil) {
+                parts.append("\(Vocabulary.shortName[.attribute(a)] ?? a.constantName)=\(v)")
+            }
         }
         if item.synchronizable { parts.append("sync=true") }
         parts.append("in \(groupName)")
@@ -353,6 +417,17 @@ package struct Explainer {
         case .unsigned: return "declare a team before the app, or give the app team=TEAMID"
         case .noMatch: return "run 'explain' after the call, or see the candidates above"
         case .limitUsedUp(let limit): return limit == 0 ? "give a limit of 1 or more, or limit=all" : "use limit=all, or a larger limit"
+        case .locked(let a) where a.requirement == .firstUnlockSinceBoot:
+            return "the device has not been unlocked since it booted: wait for protected data "
+                + "(UIApplication.protectedDataDidBecomeAvailableNotification) before reading or writing the keychain"
+        case .locked(let a) where a.requirement == .unlocked || a.requirement == .unlockedWithPasscode && world[last.device].state.hasPasscode:
+            // What the developers' threads settled on: data read in the
+            // background is stored after-first-unlock, and a query that
+            // must not stop at older items says which ones it wants.
+            return last.call.request.operation == .add
+                ? "unlock first, or store what is written while the device is locked with accessible=after-first-unlock"
+                : "store what is read while the device is locked with accessible=after-first-unlock, "
+                    + "or narrow the query (e.g. accessible=after-first-unlock) so it matches no \(a.rawValue) item"
         default: return nil
         }
     }

@@ -35,12 +35,32 @@ extension Session {
         // A miss fires only through the sync filter (when the keychain holds
         // synchronizable items), a near miss (in a small keychain) or an
         // extension reading its app's groups.
-        let missRule = missed && (call.request.spec.synchronizable == nil && world.synchronizableCount(on: last.device) > 0
+        let syncSkipped = call.request.spec.synchronizable == nil && world.synchronizableCount(on: last.device) > 0
+        let missRule = missed && (syncSkipped
             || world.keychainCount(on: last.device) <= Self.nearMissLimit
             || world.kind(of: last.app) == .extension)
-        guard groupRule || missRule || chosenAccessibility || addToDefault || limitOnAdd || referenceAlone else { return [] }
+        // A query that succeeds and reads or removes every match (a delete, an
+        // update, a find for all of them) may still have left synchronizable
+        // ones out: the "delete all" of a wrapper that leaves iCloud items behind.
+        let allRule = syncSkipped && status == .success && Self.takesEveryMatch(call.request)
+        guard groupRule || missRule || allRule || chosenAccessibility || addToDefault || limitOnAdd || referenceAlone else { return [] }
         return lintWarnings(call.request, last, s, file, missed: missed, chosenAccessibility: chosenAccessibility,
                             addToDefault: addToDefault)
+    }
+
+    /// Whether a call acts on every match of its query: a delete, an update
+    /// (securityd changes every match), a find for all or several.
+    static func takesEveryMatch(_ request: CallRequest) -> Bool {
+        switch request.operation {
+        case .add: false
+        case .update, .delete: true
+        case .find:
+            switch request.spec.limit {
+            case .all?: true
+            case .count(let n)?: n > 1
+            default: false
+            }
+        }
     }
 
     /// Whether a group named in the call (`group=` or `set group=`) can make
@@ -185,20 +205,32 @@ extension Session {
                  "add data-protection=true (kSecUseDataProtectionKeychain) so the access group counts")
         }
 
-        if missed {
-            // A query that skips synchronizable items because it says nothing
-            // of sync: asked through the indexes, so it costs one lookup.
-            // Not for the Mac's file keychain alone (data-protection=false),
-            // where synchronizable means nothing.
-            let fileKeychainOnly = world.platform(of: last.device).family == .macos && spec.useDataProtectionKeychain == false
-            if spec.synchronizable == nil, !fileKeychainOnly, world.synchronizableCount(on: last.device) > 0 {
-                let syncOnly = world.matchCount(of: request, as: last.app, on: last.device, sync: .yes)
-                if syncOnly > 0 {
-                    warn(.lintSyncFilter,
-                         "the query does not say sync=, so it skips synchronizable items; \(syncOnly) synchronizable item\(syncOnly == 1 ? "" : "s") would match",
-                         "add sync=any (kSecAttrSynchronizableAny) to find both kinds, or sync=true")
+        // A query that skips synchronizable items because it says nothing
+        // of sync: asked through the indexes, so it costs one lookup. Not for
+        // the Mac's file keychain alone (data-protection=false), where
+        // synchronizable means nothing. A miss, or a call that takes every
+        // match (`delete`, `update`, `limit=all`) and so leaves them behind.
+        let fileKeychainOnly = world.platform(of: last.device).family == .macos && spec.useDataProtectionKeychain == false
+        if missed || result.status == .success && Self.takesEveryMatch(request), spec.synchronizable == nil, spec.persistentRef == nil,
+           !fileKeychainOnly, world.synchronizableCount(on: last.device) > 0 {
+            let syncOnly = world.matchCount(of: request, as: last.app, on: last.device, sync: .yes)
+            if syncOnly > 0 {
+                let one = syncOnly == 1
+                let items = "\(syncOnly) synchronizable item\(one ? "" : "s")"
+                let (message, fix) = switch (missed, request.operation) {
+                case (true, _): ("the query does not say sync=, so it skips synchronizable items; \(items) would match", "find both kinds")
+                case (false, .delete):
+                    ("the delete does not say sync=, so it leaves synchronizable items; \(items) matching it \(one ? "stays" : "stay")", "delete both kinds")
+                case (false, .update):
+                    ("the update does not say sync=, so it leaves synchronizable items unchanged; \(items) \(one ? "matches" : "match")", "change both kinds")
+                default:
+                    ("the query does not say sync=, so it skips synchronizable items; \(items) also \(one ? "matches" : "match")", "find both kinds")
                 }
+                warn(.lintSyncFilter, message, "add sync=any (kSecAttrSynchronizableAny) to \(fix), or sync=true")
             }
+        }
+
+        if missed {
             // Looking for near misses walks the caller's searched groups:
             // only in small keychains, so a large generated scenario stays linear.
             // Service or account differing between the writer and the reader,
@@ -334,13 +366,28 @@ extension Session {
         for name in (decl.keychainAccessGroups ?? []) + (decl.applicationGroups ?? []) where writtenAt[name.text] == nil {
             writtenAt[name.text] = name.range
         }
-        return findings.map { f in
+        var out = findings.map { f in
             if let path = decl.entitlements {
                 return Diagnostic(f.code, "\(path.text): \(f.message)", file: file, range: path.range, severity: .warning, hint: f.hint)
             }
             let at = writtenAt[f.group] ?? range
             return Diagnostic(f.code, f.message, file: file, range: at, severity: .warning, hint: f.hint)
         }
+        // keychain-access-groups is a restricted entitlement on the Mac: a
+        // profile must allow it, or AMFI refuses to launch the app ("Restricted
+        // entitlements not validated"; Apple's TN3125). securityd would honour
+        // the groups (SecTaskCopyAccessGroups), but no call is ever made.
+        let macDevice = [world.platform.family] + world.devices.compactMap { $0.platform?.family }
+        if decl.effectiveSigning == .unprovisioned, !app.keychainAccessGroups.isEmpty,
+           macDevice.contains(where: { $0 == .macos || $0 == .catalyst }) {
+            out.append(Diagnostic(.lintUnprovisionedKeychainGroups,
+                                  "\(app.name) has keychain-access-groups and no provisioning profile: the Mac does not launch it "
+                                    + "(keychain-access-groups is a restricted entitlement; AMFI: \"restricted entitlements not validated\")",
+                                  file: file, range: decl.entitlements?.range ?? range, severity: .warning,
+                                  hint: "embed a provisioning profile that allows the groups (development or Developer ID), "
+                                    + "or drop keychain-access-groups and use the file-based keychain"))
+        }
+        return out
     }
 }
 

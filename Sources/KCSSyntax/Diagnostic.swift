@@ -97,6 +97,9 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     case lintLimitOnAdd = "KCS512"
     /// `return=ref` alone on a password off the Mac: success and nothing back.
     case lintPasswordReference = "KCS513"
+    /// macOS: keychain-access-groups without a provisioning profile: the
+    /// app is not launched (a restricted entitlement AMFI validates).
+    case lintUnprovisionedKeychainGroups = "KCS514"
     // Xcode projects (kcs import xcode, kcs lint --project, app … project=).
     /// A project.pbxproj that cannot be read or parsed.
     case projectUnreadable = "KCS601"
@@ -149,7 +152,8 @@ extension DiagnosticCode {
         // Warnings; with --strict they count as runtime errors (exit 1).
         case .lintMissingTeamPrefix, .lintExtensionGroup, .lintSyncThisDeviceOnly, .lintDeprecatedAccessibility,
              .lintAppGroupDefault, .lintFileKeychainGroup, .lintSyncFilter, .lintServiceAccount, .lintGroupMove,
-             .lintUnprefixedEntitlement, .lintAppGroupShape, .lintLimitOnAdd, .lintPasswordReference, .lintMixedScripts: .runtime
+             .lintUnprefixedEntitlement, .lintAppGroupShape, .lintLimitOnAdd, .lintPasswordReference, .lintMixedScripts,
+             .lintUnprovisionedKeychainGroups: .runtime
         case .projectSetting, .projectConfigurationsDiffer, .projectExtensionGroup, .projectEntitlementsFile, .projectProfile,
              .codeGroupNotEntitled, .codeGroupNotCheckable, .codeFileKeychainGroup: .runtime
         }

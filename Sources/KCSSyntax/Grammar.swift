@@ -114,7 +114,7 @@ public struct StatementForm: Sendable {
         .init(.install, "install", head: "install APP", summary: "install an app again: it sees its items again; a full app replaces its App Clip",
               example: "install AppOne"),
         .init(.transfer, "transfer", head: "transfer APP to TEAM",
-              summary: "move an app to another team: new app ID and team-prefixed groups", example: "transfer AppOne to NEWTEAM123"),
+              summary: "move an app to another team: new app ID and team-prefixed groups (a legacy App ID prefix gives way to the team ID)", example: "transfer AppOne to NEWTEAM123"),
         .init(.sync, "sync", summary: "iCloud Keychain sync between devices of one account (last writer wins)", example: "sync"),
         .init(.backup, "backup", head: "backup DEVICE as NAME", summary: "save a device's keychain under a name",
               example: "backup this as monday"),

@@ -115,17 +115,28 @@ extension World {
     /// Moves an app to another team: its app ID and its team-prefixed
     /// keychain groups take the new prefix; application groups move with the
     /// app unchanged. Items stored under the old prefix become unreachable.
-    public mutating func transfer(_ app: AppHandle, to teamID: String) {
-        syncEpoch += 1
+    /// A legacy App ID prefix (``AppTarget/appIDPrefix``) gives way to the
+    /// team ID too, and so do the groups `$(AppIdentifierPrefix)` gave it:
+    /// to the app's own team, this is the migration from a unique App ID
+    /// prefix to the Team ID that Apple's DTS describes ("App ID Prefix
+    /// Change and Keychain Access", developer forums thread 706128).
+    /// Returns whether anything changed (a transfer to the team the app is
+    /// already in, with no legacy prefix, changes nothing).
+    @discardableResult
+    public mutating func transfer(_ app: AppHandle, to teamID: String) -> Bool {
         var target = apps[app.index]
-        let old = target.teamID.map { $0 + "." }
+        guard target.teamID != teamID || target.appIDPrefix != nil else { return false }
+        syncEpoch += 1
+        let old = [target.appIDPrefix, target.teamID].compactMap { $0.map { $0 + "." } }
         target.keychainAccessGroups = target.keychainAccessGroups.map { group in
-            if let old, group.hasPrefix(old) { return teamID + "." + group.dropFirst(old.count) }
+            for prefix in old where group.hasPrefix(prefix) { return teamID + "." + group.dropFirst(prefix.count) }
             return group
         }
         target.teamID = teamID
+        target.appIDPrefix = nil
         apps[app.index] = target
         refreshCache(app)
+        return true
     }
 }
 

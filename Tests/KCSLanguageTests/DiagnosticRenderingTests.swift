@@ -124,7 +124,7 @@ struct DiagnosticRenderingTests {
               searched: SKMME9E2Y8.com.example.AppTwo
               why: no generic-password item in the searched groups matches the query
               generic-password items on the device:
-                - generic-password account="alice" service="auth" in SKMME9E2Y8.com.example.AppOne: its group is not in AppTwo's access groups
+                - generic-password account="alice" service="auth" in SKMME9E2Y8.com.example.AppOne: its group is not in AppTwo's access groups (it is AppOne's default group, where AppOne adds what names no group=)
             hint: run 'explain' after the call, or see the candidates above
 
             """)

@@ -27,6 +27,27 @@ struct EvaluatorTests {
         #expect(report.verdict == .passed)
     }
 
+    /// A legacy App ID prefix gives way to the team ID on a transfer, to
+    /// another team or to the app's own (the migration DTS describes in
+    /// forums thread 706128): `$(AppIdentifierPrefix)` groups follow, and
+    /// what was stored under the old prefix is out of reach. The transfer
+    /// kept the legacy prefix, and so the old default group, before.
+    @Test func aTransferDropsALegacyAppIDPrefix() {
+        let report = run("""
+            team SKMME9E2Y8
+            app com.example.Legacy as Legacy app-id-prefix=ABCDE12345 keychain-access-groups=[$(AppIdentifierPrefix)com.example.shared]
+            expect groups Legacy [ABCDE12345.com.example.shared, ABCDE12345.com.example.Legacy]
+            as Legacy add generic-password service="api" account="bob" data="tok"
+            expect group ABCDE12345.com.example.shared
+            transfer Legacy to SKMME9E2Y8
+            expect groups Legacy [SKMME9E2Y8.com.example.shared, SKMME9E2Y8.com.example.Legacy]
+            as Legacy find generic-password service="api" account="bob"
+            expect status errSecItemNotFound
+            """)
+        #expect(report.failed == 0 && report.diagnostics.isEmpty, "\(report.diagnostics.map(\.message))")
+        #expect(report.passed == 4)
+    }
+
     @Test func countsFailedExpectationsAndSetsExitCode() {
         let report = run("""
             team SKMME9E2Y8

@@ -26,6 +26,7 @@ import Testing
         ("511-app-group-shape.kcs", .lintAppGroupShape, 7),
         ("512-limit-on-add.kcs", .lintLimitOnAdd, 7),
         ("513-password-reference.kcs", .lintPasswordReference, 8),
+        ("514-unprovisioned-keychain-groups.kcs", .lintUnprovisionedKeychainGroups, 6),
     ])
     func eachRuleHasATriggeringSample(file: String, code: DiagnosticCode, line: Int) {
         let outcome = BatchRunner().lint(path: Self.path(file))
@@ -53,6 +54,30 @@ import Testing
         #expect(codes("as Mac add generic-password account=\"a\" group=SKMME9E2Y8.com.example.Mac sync=true") == [])
         #expect(codes("as Mac add generic-password account=\"a\" group=SKMME9E2Y8.com.example.Mac sync=true data-protection=false")
                 == [.lintFileKeychainGroup])
+    }
+
+    /// KCS507 for a call that succeeds yet leaves synchronizable matches
+    /// out: a wrapper's "delete all" or "read all" that says nothing of sync
+    /// (SwiftKeychainWrapper #179, KeychainAccess #525); `explain` counts them.
+    /// A find for one item, or a call that says sync=, is not warned.
+    @Test func aCallThatTakesEveryMatchWarnsOfTheSynchronizableOnesItLeaves() {
+        let setup = "team SKMME9E2Y8\napp com.example.App\n"
+            + "as App add generic-password service=\"W\" account=\"a\"\nas App add generic-password service=\"W\" account=\"b\" sync=true\n"
+        func run(_ call: String) -> [Diagnostic] { BatchRunner().run(SourceFile(name: "s.kcs", text: setup + call + "\n")).diagnostics }
+        for call in ["as App delete generic-password service=\"W\"", "as App update generic-password service=\"W\" set label=\"x\"",
+                     "as App find generic-password service=\"W\" limit=all", "as App find generic-password service=\"W\" limit=2"] {
+            let d = run(call)
+            #expect(d.map(\.code) == [.lintSyncFilter], "\(call): \(d.map(\.message))")
+            #expect(d.first?.message.contains("1 synchronizable item") == true, "\(call)")
+        }
+        for call in ["as App find generic-password service=\"W\"", "as App delete generic-password service=\"W\" sync=any",
+                     "as App delete generic-password service=\"W\" sync=false"] {
+            #expect(run(call).isEmpty, "\(call)")
+        }
+        let explained = Interpreter.run(source: setup + "as App delete generic-password service=\"W\"\nexpect status errSecItemNotFound\n",
+                                        name: "s.kcs")
+        let why = explained.diagnostics.flatMap { $0.notes.map(\.message) }.joined()
+        #expect(why.contains("deleted 1 item; 1 synchronizable item matching the rest was left out"), "\(why)")
     }
 
     /// Issue 13: the same entitlement-shape warning wherever the value is
