@@ -243,9 +243,15 @@ extension Session {
                }),
                case .attribute(let a, .string(let have), .string(let wanted)) = c.reasons.first {
                 let name = Vocabulary.shortName[.attribute(a)] ?? a.constantName
+                // Two targets' bundle IDs as the services: a wrapper's default
+                // service (Locksmith, SwiftKeychainWrapper and KeychainAccess
+                // take Bundle.main.bundleIdentifier), which differs per target.
+                let bundleIDs = a == .service && [have.string, wanted.string].allSatisfy { s in world.apps.contains { $0.bundleID == s } }
                 warn(.lintServiceAccount,
                      "the query asks \(name)=\(Self.quoted(wanted.string)), but the stored item has \(name)=\(Self.quoted(have.string)); nothing else differs",
-                     "writer and reader must use the same service and account: write \(name)=\(Self.quoted(have.string))",
+                     "writer and reader must use the same service and account: write \(name)=\(Self.quoted(have.string))"
+                        + (bundleIDs ? "; both are bundle IDs, as a keychain wrapper's default service (Bundle.main.bundleIdentifier) is "
+                            + "in each target: give the wrapper one service name in both" : ""),
                      notes: [DiagnosticNote("the item: " + Explainer.describe(c.item, groupName: c.groupName))])
             }
         }

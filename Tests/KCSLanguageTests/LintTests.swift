@@ -80,6 +80,25 @@ import Testing
         #expect(why.contains("deleted 1 item; 1 synchronizable item matching the rest was left out"), "\(why)")
     }
 
+    /// KCS508 names the usual cause when the two services are the two
+    /// targets' bundle IDs: a keychain wrapper's default service.
+    @Test func servicesThatAreBundleIDsPointAtTheWrappersDefault() {
+        let script = """
+            team SKMME9E2Y8
+            app com.example.App as App
+            app com.example.App.Widget as Widget kind=extension
+            group com.example.shared App Widget
+            as App add generic-password service="com.example.App" account="token" group=SKMME9E2Y8.com.example.shared
+            as Widget find generic-password service="com.example.App.Widget" account="token"
+
+            """
+        let d = BatchRunner().run(SourceFile(name: "s.kcs", text: script)).diagnostics
+        #expect(d.map(\.code) == [.lintServiceAccount])
+        #expect(d.first?.hint?.contains("Bundle.main.bundleIdentifier") == true, "\(d.map { $0.hint ?? "" })")
+        let other = BatchRunner().run(SourceFile(name: "s.kcs", text: script.replacing("com.example.App.Widget\" account", with: "com.example.Ap\" account")))
+        #expect(other.diagnostics.first?.hint?.contains("Bundle.main") == false)
+    }
+
     /// Issue 13: the same entitlement-shape warning wherever the value is
     /// written, with a did-you-mean, pointing at the value itself.
     @Test func bundleIDIndexAnswersAsTheScansItReplacedDid() {
