@@ -13,6 +13,30 @@ public struct Lexer: Sendable {
     /// Problems found while lexing; the lexer always goes on.
     public private(set) var diagnostics: [Diagnostic] = []
 
+    /// Errors the lexer keeps at most: the parse reads no further than its
+    /// ``SyntaxParser/maxErrors``-th error, but it counts at statements, and
+    /// one line (a string of a million bad escapes, a line of control bytes)
+    /// made one error each: 32 MB took 4.8 GB and ignored `--timeout`
+    /// (adversarial 21, F2). Past the cap nothing more is built.
+    static let maxDiagnostics = SyntaxParser.maxErrors
+
+    /// Whether the lexer has stopped recording errors (``maxDiagnostics``).
+    var isFull: Bool { diagnostics.count >= Self.maxDiagnostics }
+
+    /// Where the first error past the cap was, for the parser's "the rest
+    /// was not read" (nothing is said to be checked that was not).
+    private(set) var firstDropped: Int?
+
+    /// Records an error unless the lexer is full; the sites that can repeat
+    /// (stray characters, escapes, numbers) test ``isFull`` before they build one.
+    private mutating func report(_ d: Diagnostic) {
+        if !isFull { diagnostics.append(d) } else { dropped(at: d.range?.start ?? pos) }
+    }
+
+    private mutating func dropped(at offset: Int) {
+        if firstDropped == nil { firstDropped = offset }
+    }
+
     /// Whether ``next()`` tries its fast path first; tests turn it off to
     /// check the fast path against the general reading.
     package var usesCommonPath = true
@@ -177,7 +201,8 @@ public struct Lexer: Sendable {
     @inline(never)
     private mutating func reportLookalike() -> Bool {
         guard let (scalar, n) = scalar(at: pos), let what = Self.lookalike(scalar) else { return false }
-        diagnostics.append(Diagnostic(
+        if isFull { dropped(at: pos); pos += n; return true }
+        report(Diagnostic(
             .unexpectedCharacter, "unexpected character U+\(String(scalar.value, radix: 16, uppercase: true))",
             file: file, range: SourceRange(pos, pos + n), hint: "this is " + what))
         pos += n
@@ -195,7 +220,8 @@ public struct Lexer: Sendable {
         // text grow with the square of the line.
         var more = 0
         while pos < bytes.count && Self.isStrayByte(bytes[pos]) { pos += 1; more += 1 }
-        diagnostics.append(Diagnostic(
+        if isFull { dropped(at: start); return }
+        report(Diagnostic(
             .unexpectedCharacter, "unexpected character '\(ch.debugDescriptionForMessage)'"
                 + (more > 0 ? " and \(more) more after it" : ""),
             file: file, range: SourceRange(start, pos),
@@ -208,7 +234,7 @@ public struct Lexer: Sendable {
         let end = Token(kind: .end, range: SourceRange(bytes.count, bytes.count))
         guard let opened = bracketOpenedAt.last else { bracketDepth = 0; return end }
         bracketDepth = 0
-        diagnostics.append(Diagnostic(
+        report(Diagnostic(
             .unexpectedEndOfInput, "the input ended inside a list: '[' is never closed",
             file: file, range: SourceRange(opened, opened + 1), hint: "close the list with ']'"))
         return end
@@ -293,7 +319,8 @@ public struct Lexer: Sendable {
     private mutating func lexEscapedString(from start: Int) -> Token {
         var problems: [StringProblem] = []
         var none: [UInt8]? = nil
-        var (end, closed) = Self.scanString(bytes, start, value: &none, problems: &problems)
+        var (end, closed) = Self.scanString(bytes, start, value: &none, problems: &problems,
+                                            maxProblems: Self.maxDiagnostics - diagnostics.count + 1)
         // A string left open runs to the line's end, and a CRLF line ends at
         // its carriage return, as everywhere else in the lexer: the CR is
         // not part of the string (`kcs fmt`, ending lines with LF alone,
@@ -303,18 +330,18 @@ public struct Lexer: Sendable {
         for p in problems {
             switch p {
             case .malformedUnicode(let r):
-                diagnostics.append(Diagnostic(
+                report(Diagnostic(
                     .badEscape, "malformed unicode escape", file: file, range: r,
                     hint: "write \\u{…} with one to eight hex digits naming a Unicode scalar, e.g. \\u{1F511}"))
             case .unknownEscape(let r):
                 let escape = file.text(SourceRange(r.start + 1, r.end)).debugDescriptionForMessage
-                diagnostics.append(Diagnostic(
+                report(Diagnostic(
                     .badEscape, "unknown escape '\\\(escape)'", file: file,
                     range: r, hint: "strings know \\\" \\\\ \\n \\t and \\u{…}"))
             }
         }
         if !closed {
-            diagnostics.append(Diagnostic(
+            report(Diagnostic(
                 .unterminatedString, "unterminated string", file: file, range: SourceRange(start, start + 1),
                 hint: "close the string with '\"' on the same line; write a line break as \\n"))
         }
@@ -323,7 +350,8 @@ public struct Lexer: Sendable {
 
     @inline(never)
     private mutating func reportOverflow(_ range: SourceRange) {
-        diagnostics.append(Diagnostic(.integerOverflow, "number is too large", file: file, range: range))
+        if isFull { dropped(at: range.start); return }
+        report(Diagnostic(.integerOverflow, "number is too large", file: file, range: range))
     }
 
     /// A bad escape inside a string.
@@ -336,8 +364,9 @@ public struct Lexer: Sendable {
     /// (after the closing quote, or at the line break or end of input that
     /// cut it short), whether it was closed, and, when `value` is not nil, its
     /// decoded bytes. The one reading of escapes, for the lexer and for values.
+    /// At most `maxProblems` problems are kept (the rest are not reported).
     static func scanString(_ bytes: [UInt8], _ start: Int, value: inout [UInt8]?,
-                                   problems: inout [StringProblem]) -> (end: Int, closed: Bool) {
+                           problems: inout [StringProblem], maxProblems: Int = .max) -> (end: Int, closed: Bool) {
         var pos = start + 1
         let count = bytes.count
         while pos < count {
@@ -359,12 +388,12 @@ public struct Lexer: Sendable {
                     if let scalar = unicodeEscape(bytes, &pos) {
                         if value != nil { UTF8.encode(scalar) { value?.append($0) } }
                     } else {
-                        problems.append(.malformedUnicode(SourceRange(escStart, pos)))
+                        if problems.count < maxProblems { problems.append(.malformedUnicode(SourceRange(escStart, pos))) }
                     }
                 default:
                     // The whole character after the backslash, not its first byte.
                     while pos < count && bytes[pos] & 0xC0 == 0x80 { pos += 1 }
-                    problems.append(.unknownEscape(SourceRange(escStart, pos)))
+                    if problems.count < maxProblems { problems.append(.unknownEscape(SourceRange(escStart, pos))) }
                 }
                 continue
             }
@@ -397,7 +426,7 @@ public struct Lexer: Sendable {
             }
             var value: [UInt8]? = []
             var ignored: [StringProblem] = []
-            _ = scanString(bytes, range.start, value: &value, problems: &ignored)
+            _ = scanString(bytes, range.start, value: &value, problems: &ignored, maxProblems: 0)
             return String(decoding: value ?? [], as: UTF8.self)
         }
     }

@@ -112,9 +112,11 @@ public struct SyntaxParser {
             all.append(d)
         }
         all.sort { ($0.range?.start ?? 0) < ($1.range?.start ?? 0) }
-        if let stoppedAt {
+        // Stopped at a statement, or (one line of errors past the limit) at
+        // the first error the lexer did not keep.
+        if let at = stoppedAt ?? lexer.firstDropped.map({ SourceRange($0, $0) }) {
             all.append(Diagnostic(.inputLimit, "more than \(Self.maxErrors) errors: the rest of the file was not read",
-                                  file: file, range: stoppedAt, hint: "fix these and run again"))
+                                  file: file, range: at, hint: "fix these and run again"))
         }
         return all
     }

@@ -664,6 +664,24 @@ import KeychainEngine
 /// 6 MB of bad lines held 1.25 GB of diagnostics, 1.3 million failing
 /// statements held 350 MB of events).
 @Suite struct ErrorFloodTests {
+    /// One line can hold a million errors (a string of bad escapes, control
+    /// bytes between spaces, numbers too large): the lexer made one each,
+    /// and the limit, counted at statements, never stopped it (32 MB: 4.8 GB,
+    /// 22 s past `--timeout 2`; adversarial 21, F2).
+    @Test func oneLineOfErrorsStopsAtTheLimit() {
+        let n = SyntaxParser.maxErrors * 50
+        for (name, line) in [("escapes", "as A add generic-password account=\"" + String(repeating: "\\q", count: n) + "\""),
+                             ("control", "as A find generic-password " + String(repeating: "\u{1} ", count: n)),
+                             ("numbers", "as A find generic-password limit=[" + String(repeating: "99999999999999999999999,", count: n) + "]")] {
+            let file = SourceFile(name: "\(name).kcs", text: "team SKMME9E2Y8\napp com.a.A\n" + line + "\n")
+            let d = Interpreter.run(file: file, loader: NoFilesLoader()).diagnostics
+            // The lexer's thousand, the statement's own error (the list is
+            // no limit), and where reading stopped.
+            #expect((SyntaxParser.maxErrors + 1...SyntaxParser.maxErrors + 2).contains(d.count), "\(name): \(d.count)")
+            #expect(d.last?.code == .inputLimit && d.last?.message.contains("the rest of the file was not read") == true, "\(name)")
+        }
+    }
+
     @Test func syntaxErrorsStopAtTheLimit() {
         let lines = SyntaxParser.maxErrors * 3
         let file = SourceFile(name: "flood.kcs", text: String(repeating: "zz\n", count: lines))
