@@ -15,6 +15,8 @@ public struct Parser {
     private var diagnostics: [Diagnostic] = []
     private var sawApp = false
     private var sawPlatform = false
+    /// Lowers calls' and item expectations' lists, kept from statement to statement.
+    private var lowering: Lowering
 
     /// Parses a whole file. Nothing should run when any diagnostic is an error.
     public static func parse(_ file: SourceFile) -> (program: Program, diagnostics: [Diagnostic]) {
@@ -46,6 +48,7 @@ public struct Parser {
         self.file = file
         self.bytes = file.bytes
         self.syntax = SyntaxParser(file: file, maxListLength: maxListLength)
+        self.lowering = Lowering(file: file)
     }
 
     /// Whether any error has been found so far.
@@ -327,29 +330,27 @@ public struct Parser {
         }
         // The query and the changes are separate dictionaries: an attribute
         // may appear in both (set account="new" renames).
-        let arguments = syntax.arguments(call.arguments)
-        var lowering = Lowering(file: file, arguments: arguments, values: syntax.listValues)
-        try lowering.apply(arguments, to: &request.spec, changing: false)
-        var changedPersistentRef: Name?, changedContext: Name?
+        try lowering.apply(syntax.arguments(call.arguments), values: syntax.listValues, to: &request.spec, changing: false)
+        let persistentRef = lowering.persistentRefName
+        var context = lowering.contextName
+        var changedPersistentRef: Name?
         if call.set != nil {
-            let changes = syntax.arguments(call.changes)
-            var changeLowering = Lowering(file: file, arguments: changes, values: syntax.listValues)
             var c = ItemSpec()
             // The class is known while the changes are read (to check their
             // attributes); it is no attribute to change (kSecClass there is errSecNoSuchAttr).
             c.itemClass = request.spec.itemClass
-            try changeLowering.apply(changes, to: &c, changing: true)
+            try lowering.apply(syntax.arguments(call.changes), values: syntax.listValues, to: &c, changing: true)
             c.itemClass = nil
             request.changes = c
-            changedPersistentRef = changeLowering.persistentRefName
-            changedContext = changeLowering.contextName
+            changedPersistentRef = lowering.persistentRefName
+            if context == nil { context = lowering.contextName }
         } else if op == .update {
             throw Diagnostic(.expectedToken, "update needs 'set' and the attributes to change", file: file,
                              range: opRange, hint: "as APP update CLASS account=\"alice\" set data=\"new\"")
         }
         return CallStatement(app: syntax.name(call.app), request: consume request, operationRange: opRange,
-                             classRange: call.itemClass, persistentRef: lowering.persistentRefName,
-                             context: lowering.contextName ?? changedContext,
+                             classRange: call.itemClass, persistentRef: persistentRef,
+                             context: context,
                              changedPersistentRef: changedPersistentRef)
     }
 
@@ -369,10 +370,10 @@ public struct Parser {
         case .item(let list, _):
             var spec = ItemSpec()
             var args: [CallArgument] = []
-            let arguments = syntax.arguments(list)
-            var lowering = Lowering(file: file, arguments: arguments, values: syntax.listValues)
+            let arguments = syntax.arguments(list), values = syntax.listValues
+            lowering.start()
             for a in arguments {
-                let k = try lowering.apply(a.key, a.value, to: &spec, changing: true)
+                let k = try lowering.apply(a.key, a.value, of: arguments, values: values, to: &spec, changing: true)
                 args.append(CallArgument(key: k, range: a.key.union(a.value.range), isChange: false))
             }
             return .expectItem(spec, args)
