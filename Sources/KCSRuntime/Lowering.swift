@@ -8,6 +8,9 @@ package struct Lowering {
     /// The file's bytes, held once: read through `file` at each argument,
     /// the array was retained and released per argument.
     private let bytes: [UInt8]
+    /// The argument names, held here: read through the static, each
+    /// lookup cost a lazy initialization check.
+    private let argumentKeys = Vocabulary.argumentTable
     /// The strings of values lately read (an access group named on call
     /// after call is one shared String, not an allocation per call).
     private var texts = TextCache()
@@ -47,7 +50,7 @@ package struct Lowering {
     /// `arguments` is the list it is part of, for "first given here".
     package mutating func apply(_ keyRange: SourceRange, _ v: ValueNode, of arguments: ArraySlice<ArgumentNode>, values: [ValueNode],
                                 to spec: inout ItemSpec, changing: Bool) throws(Diagnostic) -> ArgumentKey {
-        guard let k = Vocabulary.argument(bytes, keyRange) else {
+        guard let k = argumentKeys.value(bytes, keyRange) else {
             let text = file.text(keyRange)
             throw Diagnostic(.unknownAttribute, "unknown attribute '\(text)'", file: file, range: keyRange,
                              hint: Suggest.hint(for: text, in: Vocabulary.argumentNames)

@@ -17,6 +17,12 @@ public struct Parser {
     private var sawPlatform = false
     /// Lowers calls' and item expectations' lists, kept from statement to statement.
     private var lowering: Lowering
+    /// The vocabulary's tables a call and a status are matched against,
+    /// held here: read through the statics, each lookup cost a lazy
+    /// initialization check.
+    private let operations = Vocabulary.operationTable
+    private let classes = Vocabulary.classTable
+    private let statuses = Vocabulary.statusTable
 
     /// Parses a whole file. Nothing should run when any diagnostic is an error.
     public static func parse(_ file: SourceFile) -> (program: Program, diagnostics: [Diagnostic]) {
@@ -304,7 +310,7 @@ public struct Parser {
     // call := 'as' APP OP [ CLASS ] { ATTR '=' value } [ 'set' ATTR '=' value { ATTR '=' value } ]
     private mutating func lower(_ call: CallNode) throws(Diagnostic) -> CallStatement {
         let opRange = call.operation
-        guard let op = Vocabulary.operation(bytes, opRange) else {
+        guard let op = operations.value(bytes, opRange) else {
             let w = file.text(opRange)
             let names = Operation.allCases.map(\.rawValue)
             throw Diagnostic(.unknownValue, "unknown operation '\(w)'", file: file, range: opRange,
@@ -315,7 +321,7 @@ public struct Parser {
         // built aside and then passed in was copied and destroyed on the way.
         var request = CallRequest(op, ItemSpec())
         if let range = call.itemClass {
-            guard let itemClass = Vocabulary.itemClass(bytes, range) else {
+            guard let itemClass = classes.value(bytes, range) else {
                 let c = file.text(range)
                 throw Diagnostic(.unknownClass, "unknown item class '\(c)'", file: file, range: range,
                                  hint: Suggest.hint(for: c, in: Vocabulary.classNames)
@@ -394,7 +400,7 @@ public struct Parser {
             }
             return StatusRef(status: s, range: v.range)
         }
-        guard let s = Vocabulary.status(bytes, v.range) else {
+        guard let s = statuses.value(bytes, v.range) else {
             // The text only for the message: a known status is found by its bytes.
             let w = v.text(in: file) ?? ""
             throw Diagnostic(.unknownStatus, "unknown status '\(w)'", file: file, range: v.range,

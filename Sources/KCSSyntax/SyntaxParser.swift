@@ -25,6 +25,10 @@ public struct SyntaxParser {
     private var argumentBuffer: [ArgumentNode] = []
     /// Keeps every statement's lists (``parse(_:)``).
     private var keepsLists = false
+    /// The statics the parser matches every statement against, held here:
+    /// read through the statics, each lookup cost a lazy initialization check.
+    private let keywords = StatementForm.keywordTable
+    private let subjectIndex = SyntaxParser.subjectIndex
 
     /// Parses a whole file into what was written, every statement's lists kept.
     public static func parse(_ file: SourceFile) -> ParsedFile {
@@ -342,7 +346,7 @@ public struct SyntaxParser {
                              file: file, range: token.range,
                              hint: "a statement starts with a keyword such as 'app', 'as' or 'expect'")
         }
-        guard let kind = StatementForm.kind(bytes, token.range) else {
+        guard let kind = keywords.kind(bytes, token.range) else {
             let keyword = file.text(token.range)
             throw Diagnostic(.unknownStatement, "unknown statement '\(keyword)'", file: file, range: token.range,
                              hint: Suggest.hint(for: keyword, in: StatementForm.keywords)
@@ -607,7 +611,7 @@ public struct SyntaxParser {
             throw Diagnostic(.expectedToken, "expected what to check after 'expect', found \(token.describe(in: file))",
                              file: file, range: token.range, hint: "one of: " + subjects.joined(separator: ", "))
         }
-        guard let i = Self.subjectIndex.index(bytes, token.range) else {
+        guard let i = subjectIndex.index(bytes, token.range) else {
             let what = file.text(token.range)
             throw Diagnostic(.unknownStatement, "unknown expectation 'expect \(what)'", file: file, range: token.range,
                              hint: Suggest.hint(for: what, in: subjects) ?? "one of: " + subjects.joined(separator: ", "))
