@@ -8,34 +8,49 @@ package struct Lowering {
     /// The file's bytes, held once: read through `file` at each argument,
     /// the array was retained and released per argument.
     private let bytes: [UInt8]
-    /// Keys given so far, as bits (where each was given is looked up in
-    /// ``arguments`` only for the error).
+    /// The argument names, held here: read through the static, each
+    /// lookup cost a lazy initialization check.
+    private let argumentKeys = Vocabulary.argumentTable
+    /// The strings of values lately read (an access group named on call
+    /// after call is one shared String, not an allocation per call).
+    private var texts = TextCache()
+    /// Keys given so far in the list, as bits (where each was given is
+    /// looked up in the list only for the error).
     private var seenMask: UInt64 = 0
-    /// The arguments of the statement, for "first given here".
-    private let arguments: ArraySlice<ArgumentNode>
-    /// The statement's list elements (``SyntaxParser/listValues``).
-    private let values: [ValueNode]
     /// `persistent-ref=NAME` and `context=NAME` name things that exist only
     /// at run time; the session resolves them.
     private(set) var persistentRefName: Name?
     private(set) var contextName: Name?
-    package init(file: SourceFile, arguments: ArraySlice<ArgumentNode>, values: [ValueNode]) {
+
+    /// A lowering for the lists of one file; the parser keeps it from
+    /// statement to statement, so a call makes and destroys none.
+    package init(file: SourceFile) {
         self.file = file
         self.bytes = file.bytes
-        self.arguments = arguments
-        self.values = values
     }
 
-    /// Applies every `KEY=VALUE` of a list in order, reading each in place.
-    package mutating func apply(_ list: ArraySlice<ArgumentNode>, to spec: inout ItemSpec, changing: Bool) throws(Diagnostic) {
+    /// Starts a list: no key seen, no name given.
+    package mutating func start() {
+        seenMask = 0
+        if persistentRefName != nil { persistentRefName = nil }
+        if contextName != nil { contextName = nil }
+    }
+
+    /// Applies every `KEY=VALUE` of a list in order, reading each in place;
+    /// `values` are the statement's list elements (``SyntaxParser/listValues``).
+    package mutating func apply(_ list: ArraySlice<ArgumentNode>, values: [ValueNode], to spec: inout ItemSpec,
+                                changing: Bool) throws(Diagnostic) {
+        start()
         try list.withUnsafeBufferPointer { (b) throws(Diagnostic) in
-            for i in b.indices { _ = try apply(b[i].key, b[i].value, to: &spec, changing: changing) }
+            for i in b.indices { _ = try apply(b[i].key, b[i].value, of: list, values: values, to: &spec, changing: changing) }
         }
     }
 
     /// Applies `KEY=VALUE`, the key given by where it was written.
-    package mutating func apply(_ keyRange: SourceRange, _ v: ValueNode, to spec: inout ItemSpec, changing: Bool) throws(Diagnostic) -> ArgumentKey {
-        guard let k = Vocabulary.argument(bytes, keyRange) else {
+    /// `arguments` is the list it is part of, for "first given here".
+    package mutating func apply(_ keyRange: SourceRange, _ v: ValueNode, of arguments: ArraySlice<ArgumentNode>, values: [ValueNode],
+                                to spec: inout ItemSpec, changing: Bool) throws(Diagnostic) -> ArgumentKey {
+        guard let k = argumentKeys.value(bytes, keyRange) else {
             let text = file.text(keyRange)
             throw Diagnostic(.unknownAttribute, "unknown attribute '\(text)'", file: file, range: keyRange,
                              hint: Suggest.hint(for: text, in: Vocabulary.argumentNames)
@@ -59,7 +74,7 @@ package struct Lowering {
         case .accessible:
             spec.accessibility = try pick(v, "accessibility", Vocabulary.accessibilityNames) { Vocabulary.accessibility(named: $0) }
         case .accessControl:
-            spec.accessControl = try accessControl(v)
+            spec.accessControl = try accessControl(v, values)
         case .sync:
             spec.synchronizable = try pick(v, "sync value", Vocabulary.syncNames)
         case .data:
@@ -99,7 +114,17 @@ package struct Lowering {
         return k
     }
 
-    private func text(_ v: ValueNode, _ what: String) throws(Diagnostic) -> String {
+    private mutating func text(_ v: ValueNode, _ what: String) throws(Diagnostic) -> String {
+        // A word or a string without escapes, past 15 bytes, through the
+        // cache: the same String as `v.text(in:)` makes, without allocating
+        // it again. A shorter one is held inline: making it costs no more
+        // than looking it up (data="d1" is mostly new each time).
+        if let r = v.verbatimRange, r.end - r.start > 15 { return texts.text(of: r, in: bytes, file: file) }
+        return try decodedText(v, what)
+    }
+
+    /// The text of a word or a string, made anew.
+    private func decodedText(_ v: ValueNode, _ what: String) throws(Diagnostic) -> String {
         guard let t = v.text(in: file) else {
             throw Diagnostic(.wrongValueType, "expected \(what) as a word or \"string\"", file: file, range: v.range)
         }
@@ -162,7 +187,7 @@ package struct Lowering {
             if case .integer(let i) = v.kind { return .string(AttributeText(String(i))) }
             // Made from the bytes as written when there is no escape to decode.
             if let r = v.verbatimRange { return .string(file.withBytes(r) { AttributeText(bytes: $0) }) }
-            return .string(AttributeText(try text(v, "a value")))
+            return .string(AttributeText(try decodedText(v, "a value")))
         case .integer:
             if case .integer(let i) = v.kind { return .integer(i) }
             // port="443" is 443 on a device too (securityd's copyNumber).
@@ -203,7 +228,7 @@ package struct Lowering {
     }
 
     // access-control := '[' [ PROTECTION ] FLAG { ( 'or' | 'and' ) FLAG } ']'
-    private func accessControl(_ v: ValueNode) throws(Diagnostic) -> AccessControl {
+    private func accessControl(_ v: ValueNode, _ values: [ValueNode]) throws(Diagnostic) -> AccessControl {
         guard case .list(let list) = v.kind else {
             throw Diagnostic(.wrongValueType, "access-control takes a list", file: file, range: v.range,
                              hint: "e.g. access-control=[when-passcode-set-this-device-only, biometry-current-set]")

@@ -15,6 +15,14 @@ public struct Parser {
     private var diagnostics: [Diagnostic] = []
     private var sawApp = false
     private var sawPlatform = false
+    /// Lowers calls' and item expectations' lists, kept from statement to statement.
+    private var lowering: Lowering
+    /// The vocabulary's tables a call and a status are matched against,
+    /// held here: read through the statics, each lookup cost a lazy
+    /// initialization check.
+    private let operations = Vocabulary.operationTable
+    private let classes = Vocabulary.classTable
+    private let statuses = Vocabulary.statusTable
 
     /// Parses a whole file. Nothing should run when any diagnostic is an error.
     public static func parse(_ file: SourceFile) -> (program: Program, diagnostics: [Diagnostic]) {
@@ -46,6 +54,7 @@ public struct Parser {
         self.file = file
         self.bytes = file.bytes
         self.syntax = SyntaxParser(file: file, maxListLength: maxListLength)
+        self.lowering = Lowering(file: file)
     }
 
     /// Whether any error has been found so far.
@@ -301,7 +310,7 @@ public struct Parser {
     // call := 'as' APP OP [ CLASS ] { ATTR '=' value } [ 'set' ATTR '=' value { ATTR '=' value } ]
     private mutating func lower(_ call: CallNode) throws(Diagnostic) -> CallStatement {
         let opRange = call.operation
-        guard let op = Vocabulary.operation(bytes, opRange) else {
+        guard let op = operations.value(bytes, opRange) else {
             let w = file.text(opRange)
             let names = Operation.allCases.map(\.rawValue)
             throw Diagnostic(.unknownValue, "unknown operation '\(w)'", file: file, range: opRange,
@@ -312,7 +321,7 @@ public struct Parser {
         // built aside and then passed in was copied and destroyed on the way.
         var request = CallRequest(op, ItemSpec())
         if let range = call.itemClass {
-            guard let itemClass = Vocabulary.itemClass(bytes, range) else {
+            guard let itemClass = classes.value(bytes, range) else {
                 let c = file.text(range)
                 throw Diagnostic(.unknownClass, "unknown item class '\(c)'", file: file, range: range,
                                  hint: Suggest.hint(for: c, in: Vocabulary.classNames)
@@ -327,29 +336,27 @@ public struct Parser {
         }
         // The query and the changes are separate dictionaries: an attribute
         // may appear in both (set account="new" renames).
-        let arguments = syntax.arguments(call.arguments)
-        var lowering = Lowering(file: file, arguments: arguments, values: syntax.listValues)
-        try lowering.apply(arguments, to: &request.spec, changing: false)
-        var changedPersistentRef: Name?, changedContext: Name?
+        try lowering.apply(syntax.arguments(call.arguments), values: syntax.listValues, to: &request.spec, changing: false)
+        let persistentRef = lowering.persistentRefName
+        var context = lowering.contextName
+        var changedPersistentRef: Name?
         if call.set != nil {
-            let changes = syntax.arguments(call.changes)
-            var changeLowering = Lowering(file: file, arguments: changes, values: syntax.listValues)
             var c = ItemSpec()
             // The class is known while the changes are read (to check their
             // attributes); it is no attribute to change (kSecClass there is errSecNoSuchAttr).
             c.itemClass = request.spec.itemClass
-            try changeLowering.apply(changes, to: &c, changing: true)
+            try lowering.apply(syntax.arguments(call.changes), values: syntax.listValues, to: &c, changing: true)
             c.itemClass = nil
             request.changes = c
-            changedPersistentRef = changeLowering.persistentRefName
-            changedContext = changeLowering.contextName
+            changedPersistentRef = lowering.persistentRefName
+            if context == nil { context = lowering.contextName }
         } else if op == .update {
             throw Diagnostic(.expectedToken, "update needs 'set' and the attributes to change", file: file,
                              range: opRange, hint: "as APP update CLASS account=\"alice\" set data=\"new\"")
         }
         return CallStatement(app: syntax.name(call.app), request: consume request, operationRange: opRange,
-                             classRange: call.itemClass, persistentRef: lowering.persistentRefName,
-                             context: lowering.contextName ?? changedContext,
+                             classRange: call.itemClass, persistentRef: persistentRef,
+                             context: context,
                              changedPersistentRef: changedPersistentRef)
     }
 
@@ -369,10 +376,10 @@ public struct Parser {
         case .item(let list, _):
             var spec = ItemSpec()
             var args: [CallArgument] = []
-            let arguments = syntax.arguments(list)
-            var lowering = Lowering(file: file, arguments: arguments, values: syntax.listValues)
+            let arguments = syntax.arguments(list), values = syntax.listValues
+            lowering.start()
             for a in arguments {
-                let k = try lowering.apply(a.key, a.value, to: &spec, changing: true)
+                let k = try lowering.apply(a.key, a.value, of: arguments, values: values, to: &spec, changing: true)
                 args.append(CallArgument(key: k, range: a.key.union(a.value.range), isChange: false))
             }
             return .expectItem(spec, args)
@@ -393,7 +400,7 @@ public struct Parser {
             }
             return StatusRef(status: s, range: v.range)
         }
-        guard let s = Vocabulary.status(bytes, v.range) else {
+        guard let s = statuses.value(bytes, v.range) else {
             // The text only for the message: a known status is found by its bytes.
             let w = v.text(in: file) ?? ""
             throw Diagnostic(.unknownStatus, "unknown status '\(w)'", file: file, range: v.range,

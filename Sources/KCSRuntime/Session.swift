@@ -86,7 +86,15 @@ package struct RunBudget {
     /// Throws, and stops the run, when a limit is reached. Called before
     /// every statement: the clock is read each time, so one slow statement
     /// cannot hide behind sixty-three fast ones.
+    @inline(__always)
     mutating func charge(_ statements: Int, items: Int, _ file: SourceFile, _ range: SourceRange) throws(Diagnostic) {
+        // Within the counts, with no clock and nobody to interrupt: nothing
+        // to check further (the common batch run), tested inline.
+        if statements <= limits.statements && items <= limits.items && !hasDeadline && interruption == nil { return }
+        try chargeChecking(statements, items: items, file, range)
+    }
+
+    private mutating func chargeChecking(_ statements: Int, items: Int, _ file: SourceFile, _ range: SourceRange) throws(Diagnostic) {
         var problem: String?
         if statements > limits.statements {
             problem = "the run reached its limit of \(limits.statements) statements"
@@ -457,6 +465,29 @@ public struct Session: Sendable {
 
     // MARK: Statements
 
+    /// A call, and the lint after it.
+    private mutating func run(_ call: CallStatement, _ s: Statement, _ device: DeviceHandle, _ file: SourceFile,
+                              _ report: inout RunReport, _ options: RunOptions, _ observer: Observer?,
+                              _ budget: inout RunBudget) throws(Diagnostic) {
+        report.calls += 1
+        try perform(call, s, device, file, report: &report, options, options.reportCalls ? observer : nil, &budget)
+        if lints {
+            for warning in lintWarnings(after: call, s, file) {
+                report.record(warning)
+                observer?(.diagnostic(warning))
+            }
+        }
+    }
+
+    /// `expect status S` of the last call's status: the common case,
+    /// checked without copying the last call.
+    private func passStatus(_ s: Statement, _ file: SourceFile, _ report: inout RunReport, _ options: RunOptions,
+                            _ observer: Observer?, _ budget: inout RunBudget) throws(Diagnostic) {
+        if options.reportPasses { try budget.chargeCheck(file, s.range) }
+        report.passed += 1
+        if options.reportPasses { observer?(.expectationPassed(file: file, range: s.range)) }
+    }
+
     private mutating func execute(_ s: Statement, _ file: SourceFile, _ report: inout RunReport,
                                   _ options: RunOptions, _ observer: Observer?, _ budget: inout RunBudget) throws(Diagnostic) {
         declared.update(world)
@@ -506,19 +537,9 @@ public struct Session: Sendable {
         case .include:
             break  // resolved and run by the caller
         case .call(let call):
-            report.calls += 1
-            try perform(call, s, device, file, report: &report, options, options.reportCalls ? observer : nil, &budget)
-            if lints {
-                for warning in lintWarnings(after: call, s, file) {
-                    report.record(warning)
-                    observer?(.diagnostic(warning))
-                }
-            }
+            try run(call, s, device, file, &report, options, observer, &budget)
         case .expectStatus(let wanted) where wanted.count == 1 && last?.status == wanted[0].status:
-            // The common case, checked without copying the last call.
-            if options.reportPasses { try budget.chargeCheck(file, s.range) }
-            report.passed += 1
-            if options.reportPasses { observer?(.expectationPassed(file: file, range: s.range)) }
+            try passStatus(s, file, &report, options, observer, &budget)
         case .expectStatus, .expectCount, .expectData, .expectGroup, .expectItem, .expectGroups, .expectDefaultGroup,
              .expectNoData, .expectPersistentRef:
             explained = heldExplanation

@@ -77,7 +77,7 @@ public enum Vocabulary {
             ("kSecValuePersistentRef", .persistentRef), ("kSecUseAuthenticationContext", .context),
         ]
 
-    private static let argumentTable = NameTable(shortArguments + constantArguments)
+    static let argumentTable = NameTable(shortArguments + constantArguments)
 
     /// The argument key written at `range`, matched on bytes.
     package static func argument(_ bytes: [UInt8], _ range: SourceRange) -> ArgumentKey? {
@@ -167,18 +167,11 @@ public enum Vocabulary {
         }
     }
 
-    private static let operationTable = NameTable(Operation.allCases.map { ($0.rawValue, $0) })
-    private static let classTable = NameTable(ItemClass.allCases.map { ($0.rawValue, $0) } + ItemClass.allCases.map { ($0.constantName, $0) })
-    private static let statusTable = NameTable(KeychainStatus.allCases.map { ($0.name, $0) })
-
-    /// The operation written at `range`, matched on bytes.
-    package static func operation(_ bytes: [UInt8], _ range: SourceRange) -> Operation? { operationTable.value(bytes, range) }
-
-    /// The item class written at `range` (short or `kSecClass…` name), matched on bytes.
-    package static func itemClass(_ bytes: [UInt8], _ range: SourceRange) -> ItemClass? { classTable.value(bytes, range) }
-
-    /// The status named at `range`, matched on bytes.
-    package static func status(_ bytes: [UInt8], _ range: SourceRange) -> KeychainStatus? { statusTable.value(bytes, range) }
+    /// The operations, the item classes (short or `kSecClass…` name) and
+    /// the statuses, matched on bytes (``Parser`` holds them).
+    static let operationTable = NameTable(Operation.allCases.map { ($0.rawValue, $0) })
+    static let classTable = NameTable(ItemClass.allCases.map { ($0.rawValue, $0) } + ItemClass.allCases.map { ($0.constantName, $0) })
+    static let statusTable = NameTable(KeychainStatus.allCases.map { ($0.name, $0) })
 }
 
 extension StatementForm {
@@ -189,7 +182,7 @@ extension StatementForm {
 /// Names matched on bytes and the values they stand for, in one object: a
 /// lookup reads one lazily built static, not an index and a value array
 /// apiece. The first spelling of a name listed twice wins (``ByteIndex``).
-private final class NameTable<Value: Sendable>: Sendable {
+final class NameTable<Value: Sendable>: Sendable {
     private let index: ByteIndex
     private let values: [Value]
 

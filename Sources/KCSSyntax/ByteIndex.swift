@@ -11,38 +11,44 @@
 package final class ByteIndex: @unchecked Sendable {
     // Immutable after init, in memory this object owns: a lookup reads it
     // through plain pointers, with no array retained and no closure.
-    /// Every name's bytes, one after another.
+    /// Every name's bytes, one after another (read for names past 16 bytes).
     private let names: UnsafeMutablePointer<UInt8>
     /// Where name `i` starts in ``names``; one more entry marks the end.
     private let starts: UnsafeMutablePointer<Int>
-    /// Open addressing: each slot holds a name's index + 1, or 0 when empty.
-    private let slots: UnsafeMutablePointer<Int32>
-    /// Each name of up to 16 bytes as two words (zero-padded, in byte
-    /// order): most names are that short, and two compares settle them.
-    private let words: UnsafeMutablePointer<UInt64>
+    /// Open addressing, each slot a name's first 16 bytes as two words
+    /// (zero-padded, in byte order), its length and its index + 1 (0 when
+    /// empty): a short name is settled in the slot it hashes to, with no
+    /// second load from another table.
+    private let slots: UnsafeMutablePointer<Slot>
     private let mask: Int
+
+    private struct Slot {
+        var w0: UInt64 = 0
+        var w1: UInt64 = 0
+        var count: Int32 = 0
+        var entry: Int32 = 0
+    }
 
     package init(_ list: [String]) {
         var size = 16
         while size < list.count * 2 { size *= 2 }
         var allNames: [UInt8] = [], allStarts = [0]
-        var table = [Int32](repeating: 0, count: size)
+        var table = [Slot](repeating: Slot(), count: size)
         let mask = size - 1
-        var allWords: [UInt64] = []
         for (i, name) in list.enumerated() {
             let bytes = Array(name.utf8)
             allNames += bytes
             allStarts.append(allNames.count)
+            guard !bytes.isEmpty else { continue }
             let (hash, w0, w1) = bytes.withUnsafeBufferPointer { Self.key($0, 0, bytes.count) }
-            allWords += [w0, w1]
             var slot = hash & mask
             var taken = false
-            while table[slot] != 0 {
-                let other = Int(table[slot]) - 1
+            while table[slot].entry != 0 {
+                let other = Int(table[slot].entry) - 1
                 if Array(allNames[allStarts[other]..<allStarts[other + 1]]) == bytes { taken = true; break }  // first spelling wins
                 slot = (slot + 1) & mask
             }
-            if !taken { table[slot] = Int32(i + 1) }
+            if !taken { table[slot] = Slot(w0: w0, w1: w1, count: Int32(bytes.count), entry: Int32(i + 1)) }
         }
         names = .allocate(capacity: max(allNames.count, 1))
         names.initialize(from: allNames, count: allNames.count)
@@ -50,8 +56,6 @@ package final class ByteIndex: @unchecked Sendable {
         starts.initialize(from: allStarts, count: allStarts.count)
         slots = .allocate(capacity: size)
         slots.initialize(from: table, count: size)
-        words = .allocate(capacity: max(allWords.count, 1))
-        words.initialize(from: allWords, count: allWords.count)
         self.mask = mask
     }
 
@@ -59,7 +63,6 @@ package final class ByteIndex: @unchecked Sendable {
         names.deallocate()
         starts.deallocate()
         slots.deallocate()
-        words.deallocate()
     }
 
     /// The bytes `start..<end` (at most 16) as two little-endian words,
@@ -109,53 +112,72 @@ package final class ByteIndex: @unchecked Sendable {
         return Int(truncatingIfNeeded: h ^ (h >> 29))
     }
 
-    /// Where a name's search starts, and its words when it is short (zeros
-    /// otherwise): the one rule for placing a name and for looking it up.
+    /// Where a name's search starts, and its first 16 bytes as words: the
+    /// one rule for placing a name and for looking it up.
     private static func key(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> (hash: Int, w0: UInt64, w1: UInt64) {
         let n = end - start
         guard n > 0 else { return (0, 0, 0) }
-        if n <= 16 {
-            let (w0, w1) = shortWords(b, start, end)
-            return (shortHash(w0, w1, n), w0, w1)
-        }
-        return (hash(b.baseAddress! + start, n), 0, 0)
+        let (w0, w1) = shortWords(b, start, min(end, start + 16))
+        return (n <= 16 ? shortHash(w0, w1, n) : hash(b.baseAddress! + start, n), w0, w1)
     }
 
-    /// Whether `n` bytes at `a` equal those at `b`, eight at a time.
-    private static func equal(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ n: Int) -> Bool {
+    /// Whether `n` bytes at `a` equal those at `b`, eight at a time (the
+    /// last eight overlapping the word before when `n` is no multiple of 8).
+    static func equal(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ n: Int) -> Bool {
+        guard n >= 8 else {
+            var i = 0
+            while i < n {
+                if a.load(fromByteOffset: i, as: UInt8.self) != b.load(fromByteOffset: i, as: UInt8.self) { return false }
+                i += 1
+            }
+            return true
+        }
         var i = 0
-        while i + 8 <= n {
+        while i &+ 8 <= n {
             if a.loadUnaligned(fromByteOffset: i, as: UInt64.self) != b.loadUnaligned(fromByteOffset: i, as: UInt64.self) { return false }
-            i += 8
+            i &+= 8
         }
-        while i < n {
-            if a.load(fromByteOffset: i, as: UInt8.self) != b.load(fromByteOffset: i, as: UInt8.self) { return false }
-            i += 1
-        }
-        return true
+        return i == n || a.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self) == b.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
     }
 
     /// The index of the name written at `range` of `bytes`, if it is one.
     package func index(_ bytes: [UInt8], _ range: SourceRange) -> Int? {
+        bytes.withUnsafeBufferPointer { index($0, range) }
+    }
+
+    /// The same, from the bytes in place.
+    package func index(_ b: UnsafeBufferPointer<UInt8>, _ range: SourceRange) -> Int? {
+        let n = range.end &- range.start
+        guard n > 0, range.start >= 0, range.end <= b.count else { return nil }
+        guard n <= 16 else { return longIndex(b, range) }
+        // The common case inline: two words, a hash, the slot it names.
+        let (w0, w1) = Self.shortWords(b, range.start, range.end)
+        var slot = Self.shortHash(w0, w1, n) & mask
+        while true {
+            let s = slots[slot]
+            if s.entry == 0 { return nil }
+            if s.w0 == w0 && s.w1 == w1 && Int(s.count) == n { return Int(s.entry) &- 1 }
+            slot = (slot &+ 1) & mask
+        }
+    }
+
+    /// A name past 16 bytes: its first 16 in the slot, the rest compared
+    /// with the names' bytes.
+    @inline(never)
+    private func longIndex(_ b: UnsafeBufferPointer<UInt8>, _ range: SourceRange) -> Int? {
         let n = range.end - range.start
-        guard n > 0, range.start >= 0, range.end <= bytes.count else { return nil }
-        return bytes.withUnsafeBufferPointer { b -> Int? in
-            let (hash, w0, w1) = Self.key(b, range.start, range.end)
-            var slot = hash & mask
-            while true {
-                let entry = Int(slots[slot])
-                if entry == 0 { return nil }
-                let start = starts[entry - 1], end = starts[entry]
-                if end - start == n {
-                    // Short names by their words; longer ones byte by byte.
-                    if n <= 16 {
-                        if words[2 * (entry - 1)] == w0, words[2 * (entry - 1) + 1] == w1 { return entry - 1 }
-                    } else if Self.equal(UnsafeRawPointer(names + start), UnsafeRawPointer(b.baseAddress! + range.start), n) {
-                        return entry - 1
-                    }
+        let (hash, w0, w1) = Self.key(b, range.start, range.end)
+        var slot = hash & mask
+        while true {
+            let s = slots[slot]
+            if s.entry == 0 { return nil }
+            if s.w0 == w0 && s.w1 == w1 && Int(s.count) == n {
+                let start = starts[Int(s.entry) - 1]
+                if Self.equal(UnsafeRawPointer(names + start), UnsafeRawPointer(b.baseAddress! + range.start), n) {
+                    return Int(s.entry) - 1
                 }
-                slot = (slot + 1) & mask
             }
+            slot = (slot + 1) & mask
         }
     }
 }

@@ -127,15 +127,26 @@ public struct StatementForm: Sendable {
         .init(.reset, "reset", summary: "start a fresh world", example: "reset"),
     ]
 
-    private static let byKeyword = ByteIndex(all.map(\.keyword))
-    private static let kinds = all.map(\.kind)
+    /// The keywords, matched on bytes, with each one's kind: a parser keeps
+    /// it (read through the static at each statement, it cost a lazy
+    /// initialization check).
+    package final class KeywordTable: Sendable {
+        private let index: ByteIndex
+        private let kinds: [Kind]
+
+        init(_ forms: [StatementForm]) {
+            index = ByteIndex(forms.map(\.keyword))
+            kinds = forms.map(\.kind)
+        }
+
+        /// The form whose keyword is written at `range`.
+        package func kind(_ bytes: [UInt8], _ range: SourceRange) -> Kind? {
+            index.index(bytes, range).map { kinds[$0] }
+        }
+    }
+    package static let keywordTable = KeywordTable(all)
     /// The rows by ``Kind``'s raw value.
     private static let byKind: [StatementForm] = Kind.allCases.map { k in all.first { $0.kind == k } ?? all[0] }
-
-    /// The form whose keyword is written at `range`, matched on bytes.
-    package static func kind(_ bytes: [UInt8], _ range: SourceRange) -> Kind? {
-        byKeyword.index(bytes, range).map { kinds[$0] }
-    }
 
     /// The row of a form.
     public static func form(_ kind: Kind) -> StatementForm {

@@ -15,7 +15,7 @@ public struct SyntaxParser {
     private var diagnostics: [Diagnostic] = []
     /// The strings of names lately read: a script names its few apps and
     /// devices on line after line.
-    private var names = ShortNameCache()
+    private var names = TextCache()
     /// The elements of the statement's lists (``NodeList``): a list's
     /// values and a call's or an item expectation's arguments. Emptied, room
     /// kept, when the next statement starts, so the nodes themselves are
@@ -25,6 +25,10 @@ public struct SyntaxParser {
     private var argumentBuffer: [ArgumentNode] = []
     /// Keeps every statement's lists (``parse(_:)``).
     private var keepsLists = false
+    /// The statics the parser matches every statement against, held here:
+    /// read through the statics, each lookup cost a lazy initialization check.
+    private let keywords = StatementForm.keywordTable
+    private let subjectIndex = SyntaxParser.subjectIndex
 
     /// Parses a whole file into what was written, every statement's lists kept.
     public static func parse(_ file: SourceFile) -> ParsedFile {
@@ -144,9 +148,10 @@ public struct SyntaxParser {
                     if !argumentBuffer.isEmpty { argumentBuffer.removeAll(keepingCapacity: true) }
                 }
                 do throws(Diagnostic) {
-                    let s = try parseStatement()
-                    try expectLineEnd()
-                    return s
+                    // Built in place: the line's end is checked before the
+                    // node is made (a node held across the check was copied
+                    // twice more, each a memcpy of its 168 bytes).
+                    return try parseStatement()
                 } catch {
                     diagnostics.append(error)
                     skipToLineEnd()
@@ -343,7 +348,7 @@ public struct SyntaxParser {
                              file: file, range: token.range,
                              hint: "a statement starts with a keyword such as 'app', 'as' or 'expect'")
         }
-        guard let kind = StatementForm.kind(bytes, token.range) else {
+        guard let kind = keywords.kind(bytes, token.range) else {
             let keyword = file.text(token.range)
             throw Diagnostic(.unknownStatement, "unknown statement '\(keyword)'", file: file, range: token.range,
                              hint: Suggest.hint(for: keyword, in: StatementForm.keywords)
@@ -353,6 +358,7 @@ public struct SyntaxParser {
         let keywordRange = token.range
         advance()
         let body = try parseBody(kind)
+        try expectLineEnd()
         return StatementNode(form: kind, keyword: keywordRange, device: device, body: body,
                              range: start.union(lastRange))
     }
@@ -607,7 +613,7 @@ public struct SyntaxParser {
             throw Diagnostic(.expectedToken, "expected what to check after 'expect', found \(token.describe(in: file))",
                              file: file, range: token.range, hint: "one of: " + subjects.joined(separator: ", "))
         }
-        guard let i = Self.subjectIndex.index(bytes, token.range) else {
+        guard let i = subjectIndex.index(bytes, token.range) else {
             let what = file.text(token.range)
             throw Diagnostic(.unknownStatement, "unknown expectation 'expect \(what)'", file: file, range: token.range,
                              hint: Suggest.hint(for: what, in: subjects) ?? "one of: " + subjects.joined(separator: ", "))
@@ -759,37 +765,67 @@ package enum SourceCheck {
     }
 }
 
-/// Strings of short names, by their bytes: a name read again costs a
-/// compare of two words, not a decoding of its bytes into a new String.
-/// Only names of up to 15 bytes, which a String holds inline: handing one
-/// out copies two words and retains nothing.
-struct ShortNameCache {
-    private static let slotBits = 8, slots = 1 << slotBits
-    /// Two words per slot: the name's bytes, zero-padded, with its length
-    /// in the last byte (a name of 15 bytes leaves it free); zero when empty.
-    /// Made on first use: a parser of one short line (the REPL, a check
-    /// of a block) should not pay for slots it never fills.
-    private var keys: [UInt64] = []
-    private var texts: [String] = []
+/// Strings of names and values lately read, by their bytes: a text read
+/// again costs a compare, not a decoding of its bytes into a new String
+/// (and, past 15 bytes, not an allocation: the kept String is shared).
+/// A script names its few apps and access groups on line after line.
+/// One file's: a long text is checked against where it was first read.
+package struct TextCache {
+    private static let slotBits = 8, slotCount = 1 << slotBits
+    /// Texts up to this long are kept; a longer one is made each time.
+    private static let longest = 256
+    /// A text of up to 15 bytes: its bytes, zero-padded, with its length in
+    /// the last byte (a text of 15 bytes leaves it free). A longer one:
+    /// where it was first read, and its length with the top bit set. Zero
+    /// when empty.
+    private struct Slot {
+        var k0: UInt64 = 0
+        var k1: UInt64 = 0
+        var text = ""
+    }
+    /// Made on first use: a parser of one short line (the REPL, a check of
+    /// a block) should not pay for slots it never fills.
+    private var slots: [Slot] = []
+
+    package init() {}
 
     /// The text of the bytes at `range` of `bytes`, the bytes of `file`
     /// (passed apart: read through the file, the array was retained and
     /// released at each name).
-    mutating func text(of range: SourceRange, in bytes: [UInt8], file: SourceFile) -> String {
-        let n = range.end - range.start
-        guard n > 0, n <= 15, range.start >= 0, range.end <= bytes.count else { return file.text(range) }
-        let (w0, w1) = bytes.withUnsafeBufferPointer { ByteIndex.shortWords($0, range.start, range.end) }
-        let k1 = w1 | UInt64(n) << 56
-        let slot = Int(truncatingIfNeeded: ((w0 ^ k1) &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - Self.slotBits))
-        if keys.isEmpty {
-            keys = [UInt64](repeating: 0, count: 2 * Self.slots)
-            texts = [String](repeating: "", count: Self.slots)
+    package mutating func text(of range: SourceRange, in bytes: [UInt8], file: SourceFile) -> String {
+        let n = range.end &- range.start
+        guard n > 0, n <= Self.longest, range.start >= 0, range.end <= bytes.count else { return file.text(range) }
+        if slots.isEmpty { slots = [Slot](repeating: Slot(), count: Self.slotCount) }
+        let slot: Int, k0: UInt64, k1: UInt64
+        if n <= 15 {
+            let (w0, w1) = bytes.withUnsafeBufferPointer { ByteIndex.shortWords($0, range.start, range.end) }
+            k0 = w0
+            k1 = w1 | UInt64(n) << 56
+            slot = Int(truncatingIfNeeded: ((w0 ^ k1) &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - Self.slotBits))
+            if slots[slot].k0 == k0 && slots[slot].k1 == k1 { return slots[slot].text }
+        } else {
+            // The slot by the first sixteen bytes, the last eight and the
+            // length: the bytes are compared on a hit anyway.
+            let (w0, w1, w2) = bytes.withUnsafeBufferPointer {
+                let raw = UnsafeRawPointer($0.baseAddress!)
+                return (raw.loadUnaligned(fromByteOffset: range.start, as: UInt64.self),
+                        raw.loadUnaligned(fromByteOffset: range.start &+ 8, as: UInt64.self),
+                        raw.loadUnaligned(fromByteOffset: range.end &- 8, as: UInt64.self))
+            }
+            k0 = UInt64(range.start)
+            k1 = UInt64(n) | 1 << 63
+            let h = (w0 ^ (w1 &* 0x9E37_79B9_7F4A_7C15) ^ (w2 &* 0xff51_afd7_ed55_8ccd) ^ UInt64(n)) &* 0x9E37_79B9_7F4A_7C15
+            slot = Int(truncatingIfNeeded: h >> UInt64(64 - Self.slotBits))
+            if slots[slot].k1 == k1 {
+                let first = Int(slots[slot].k0)
+                let same = bytes.withUnsafeBufferPointer {
+                    ByteIndex.equal(UnsafeRawPointer($0.baseAddress! + first), UnsafeRawPointer($0.baseAddress! + range.start), n)
+                }
+                if same { return slots[slot].text }
+            }
         }
-        if keys[2 &* slot] == w0 && keys[2 &* slot &+ 1] == k1 { return texts[slot] }
         let text = file.text(range)
-        keys[2 &* slot] = w0
-        keys[2 &* slot &+ 1] = k1
-        texts[slot] = text
+        slots[slot] = Slot(k0: k0, k1: k1, text: text)
         return text
     }
 }
