@@ -654,7 +654,20 @@ public enum CodeCheck {
                         var hint = near.map { "did you mean \"\($0)\"? " } ?? ""
                         hint += "its groups: " + groups
 
-                        if group.contains("$("), let team = app.teamID {
+                        if use.prefixPassedApart, let dot = group.firstIndex(of: "."), group.distance(from: group.startIndex, to: dot) == 10 {
+                            // The team is an argument of its own: the fix is
+                            // that argument, or the group without it, never
+                            // a prefix written into the group (a correct
+                            // `Keychain(team:group:)` was told to add the
+                            // team twice; real-project trial 17, D1).
+                            let passed = group[..<dot], rest = String(group[dot...].dropFirst())
+                            if let team = app.teamID, passed != team, grantedSet.contains(team + "." + rest) {
+                                hint = "the team passed is \(passed), and '\(target.name)' is signed by \(team): pass \"\(team)\" (\(team).\(rest) is one of its groups)"
+                            } else if grantedSet.contains(rest) {
+                                hint = "\(rest) is one of its groups as it is named, without a team: pass it without the team (a call that takes the group alone), "
+                                    + "or add $(AppIdentifierPrefix)\(rest) to its keychain-access-groups; its groups: " + groups
+                            }
+                        } else if group.contains("$("), let team = app.teamID {
                             // Swift strings are not build settings.
                             let written = group.replacingOccurrences(of: "$(AppIdentifierPrefix)", with: team + ".")
                                 .replacingOccurrences(of: "$(TeamIdentifierPrefix)", with: team + ".")

@@ -1029,4 +1029,61 @@ struct XcodeRealProjectsTests {
         let lint = try ProjectLint.load(f.projectPath, team: team).get().run()
         #expect(!lint.contains { $0.message.contains("not a team ID") }, "\(lint.map(\.message))")
     }
+
+    /// PIA and TunnelKit: `Keychain(team:group:)` stores
+    /// `"\(team).\(group)"`, and `group:` alone was checked as the group: a
+    /// wrong team went unsaid, and a correct call was told to add the team
+    /// again (real-project trial 17, D1).
+    @Test func aKeychainWrappersTeamAndGroupAreJoinedAsItsInitialiserJoinsThem() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let team = XcodeFixture.team
+        f.targets[0].sources.append("Keychain.swift")
+        func wrapper(_ joined: String) {
+            f.write("App/Keychain.swift", """
+                import Security
+                struct Keychain {
+                    let accessGroup: String
+                    init(group: String) { accessGroup = group }
+                    init(team: String, group: String) { accessGroup = \(joined) }
+                    func save() { let q: [String: Any] = [kSecAttrAccessGroup as String: accessGroup]; _ = q }
+                }
+
+                """)
+        }
+        wrapper("\"\\(team).\\(group)\"")
+        f.write("App/KeychainStore.swift", """
+            let k1 = Keychain(team: "\(team)", group: "group.com.example.notes")
+            let k2 = Keychain(team: "XXXXXXXXXX", group: "com.example.Notes.shared")
+            let k3 = Keychain(team: "\(team)", group: "com.example.Notes.shared")
+            let k4 = Keychain(group: "com.example.Notes.shared")
+
+            """)
+        f.writeProject()
+        func found() throws -> [String] {
+            try f.codeFindings().filter { $0.file?.name.contains("/App/") == true }.map { "\($0.code.rawValue) \(ProjectPath.lastComponent($0.file?.name ?? "")):\($0.location?.line ?? 0) \($0.message) / \($0.hint ?? "")" }
+        }
+        var d = try found()
+        #expect(d.contains { $0.hasPrefix("KCS607 KeychainStore.swift:1 ") && $0.contains("names the access group \(team).group.com.example.notes,")
+                && $0.contains("/ group.com.example.notes is one of its groups as it is named, without a team: pass it without the team") }, "\(d)")
+        #expect(d.contains { $0.hasPrefix("KCS607 KeychainStore.swift:2 ") && $0.contains("XXXXXXXXXX.com.example.Notes.shared")
+                && $0.hasSuffix("/ the team passed is XXXXXXXXXX, and 'App' is signed by \(team): pass \"\(team)\" (\(team).com.example.Notes.shared is one of its groups)") }, "\(d)")
+        // The group-only initialiser's group lacks the team: that hint is right there.
+        #expect(d.contains { $0.hasPrefix("KCS607 KeychainStore.swift:4 ") && $0.contains("the group lacks its team prefix") }, "\(d)")
+        // The correct call, and the wrapper's own plumbing, are not said.
+        #expect(!d.contains { $0.contains(":3 ") || $0.contains("Keychain.swift:") }, "\(d)")
+        #expect(!d.contains { $0.contains("lacks its team prefix") && !$0.contains(":4 ") }, "\(d)")
+        #expect(d.count == 3, "\(d)")
+        // Joined the other way round, the wrapper's own order is what counts.
+        wrapper("group + \".\" + team")
+        d = try found()
+        #expect(d.contains { $0.contains(":3 ") && $0.contains("names the access group com.example.Notes.shared.\(team),") }, "\(d)")
+        // Without the wrapper's source, a team beside the group is joined as TunnelKit does.
+        f.targets[0].sources.removeLast()
+        f.writeProject()
+        d = try found()
+        #expect(d.contains { $0.hasPrefix("KCS607 KeychainStore.swift:2 ") && $0.contains("the team passed is XXXXXXXXXX") }, "\(d)")
+        #expect(!d.contains { $0.contains(":3 ") }, "\(d)")
+        #expect(d.count == 3, "\(d)")
+    }
 }
