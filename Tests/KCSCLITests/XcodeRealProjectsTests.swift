@@ -1086,4 +1086,34 @@ struct XcodeRealProjectsTests {
         #expect(!d.contains { $0.contains(":3 ") }, "\(d)")
         #expect(d.count == 3, "\(d)")
     }
+
+    /// Corona-Warn-App: `CODE_SIGN_ENTITLEMENTS = "${PROJECT}/Resources/ENA.entitlements"`.
+    /// `$(PROJECT)`, Xcode's own name for PROJECT_NAME, was "undefined":
+    /// the file was lost with its groups, and the hint said to define it.
+    /// Xcode's settings kcs cannot know (a build folder) are said as Xcode's
+    /// (real-project trial 17, D2).
+    @Test func xcodesOwnSettingsAreKnownOrSaidToBeXcodes() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let team = XcodeFixture.team
+        func set(_ target: Int, _ path: String) {
+            for c in ["Debug", "Release"] { f.targets[target].settings[c]?["CODE_SIGN_ENTITLEMENTS"] = path }
+        }
+        set(0, "${PROJECT}/App.entitlements")
+        // The widget's module is its product's name, and its bundle is an .appex.
+        set(1, "Widget/$(PRODUCT_MODULE_NAME).entitlements")
+        f.writeEntitlements("Widget/Notes.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.$(WRAPPER_NAME)"])
+        set(2, "$(TARGET_BUILD_DIR)/Share.entitlements")
+        f.writeProject()
+        let d = try findings(f)
+        #expect(!d.contains { $0.contains("$(PROJECT)") || $0.contains("PRODUCT_MODULE_NAME") || $0.contains("WRAPPER_NAME") }, "\(d)")
+        #expect(d.contains { $0.hasPrefix("KCS604") && $0.contains("'Widget'") }, "\(d)")
+        let build = try ProjectLint.load(f.projectPath).get().run().filter { $0.message.contains("TARGET_BUILD_DIR") }
+        #expect(build.map(\.message) == ["CODE_SIGN_ENTITLEMENTS (target 'Share Extension', configurations 'Debug', 'Release') uses $(TARGET_BUILD_DIR), "
+                                         + "which Xcode sets while it builds and kcs cannot know: the value is not checked"], "\(d)")
+        #expect(build.first?.hint == "$(TARGET_BUILD_DIR) is Xcode's own, a folder of the build: nothing to define; kcs reads the project, not a build", "\(d)")
+        let imported = XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions())
+        #expect(imported.scenario.contains("app com.example.Notes as App kind=app entitlements=\"\(f.path("App/App.entitlements"))\""), "\(imported.scenario)")
+        #expect(imported.scenario.contains("expect groups Widget [\(team).com.example.Notes.appex, "), "\(imported.scenario)")
+    }
 }
