@@ -24,6 +24,10 @@ public struct AccessGroupUse: Sendable {
         case literal(String)
         /// Built at run time: cannot be checked without running the code.
         case runtime(String)
+        /// Not followed to a value, said as what it is (a parameter whose
+        /// callers are not followed): a parameter is no "value built at
+        /// run time" (real-project trial 17, D3).
+        case unfollowed(String)
     }
 
     /// The `#if` condition around the use, when there is one: whether that
@@ -102,6 +106,8 @@ public struct AccessGroupFinder {
     private var supertypes: [String: Set<String>] = [:]
     /// Type aliases of the target's files, by alias.
     private var typeAliases: [String: Set<String>] = [:]
+    /// Every name a `let` or `var` of the files read declares, at any level.
+    private(set) var declaredNames: Set<String> = []
     /// The groups keychain types' initialisers join from their parameters,
     /// by the type's last name (``Composition``).
     private var compositions: [String: [Composition]] = [:]
@@ -152,6 +158,8 @@ public struct AccessGroupFinder {
         var typeAliases: [(String, String)] = []
         /// (type's last name, a composition one of its initialisers makes).
         var compositions: [(String, Composition)] = []
+        /// The names its `let`s and `var`s declare.
+        var declaredNames: Set<String> = []
     }
 
     /// A constant with the file declaring it.
@@ -182,6 +190,7 @@ public struct AccessGroupFinder {
         out.supertypes = members.supertypes
         out.typeAliases = members.typeAliases
         out.compositions = members.compositions
+        out.declaredNames = members.declaredNames
         return out
     }
 
@@ -197,6 +206,7 @@ public struct AccessGroupFinder {
         for (name, type) in found.computedMembers { computedMembers[name, default: []].insert(type) }
         for (type, parent) in found.supertypes { supertypes[type, default: []].insert(parent) }
         for (alias, type) in found.typeAliases { typeAliases[alias, default: []].insert(type) }
+        declaredNames.formUnion(found.declaredNames)
         for (type, c) in found.compositions where !(compositions[type]?.contains(c) ?? false) { compositions[type, default: []].append(c) }
     }
 
@@ -1088,6 +1098,16 @@ private final class MemberCollector: SyntaxVisitor {
     var supertypes: [(String, String)] = []
     var typeAliases: [(String, String)] = []
     var compositions: [(String, AccessGroupFinder.Composition)] = []
+    var declaredNames: Set<String> = []
+
+    override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
+        for binding in node.bindings {
+            for token in binding.pattern.tokens(viewMode: .sourceAccurate) where LocalBinding.isIdentifier(token) {
+                declaredNames.insert(AccessGroupFinder.unquoted(token.text))
+            }
+        }
+        return .visitChildren
+    }
 
     /// A keychain type's initialiser storing a group it joins from its
     /// parameters into a property named for a group (``AccessGroupFinder/Composition``).
@@ -1554,6 +1574,26 @@ private final class UseVisitor: SyntaxVisitor {
         return verdicts
     }
 
+    /// `Type.name(a:b:)`: the function or initialiser around `node` whose
+    /// parameter `name` is.
+    static func function(declaring name: String, around node: Syntax) -> String? {
+        var current = node.parent
+        while let n = current {
+            let signature: (String, FunctionParameterListSyntax)? = if let f = n.as(FunctionDeclSyntax.self) {
+                (f.name.text, f.signature.parameterClause.parameters)
+            } else if let f = n.as(InitializerDeclSyntax.self) {
+                ("init", f.signature.parameterClause.parameters)
+            } else {
+                nil
+            }
+            if let (base, parameters) = signature, LocalBinding.parameter(parameters, name) != nil {
+                return (Scope(of: n).types.first.map { $0 + "." } ?? "") + base + "(" + parameters.map { $0.firstName.text + ":" }.joined() + ")"
+            }
+            current = n.parent
+        }
+        return nil
+    }
+
     /// The property an assignment's left-hand side names: `self.p` or `p`.
     static func assignedProperty(_ lhs: ExprSyntax) -> String? {
         if let target = lhs.as(MemberAccessExprSyntax.self) {
@@ -1769,6 +1809,9 @@ private final class UseVisitor: SyntaxVisitor {
             case .parameter(let label):
                 var forwarded = runtime
                 forwarded.forwarded = Self.isCheckedLabel(label, inType: scope.types.first)
+                if !forwarded.forwarded, let function = Self.function(declaring: name, around: Syntax(e)) {
+                    forwarded.value = .unfollowed("its parameter `\(name)` (of `\(function)`), whose callers kcs does not follow")
+                }
                 return forwarded
             case .property:
                 var property = runtime
@@ -1781,7 +1824,15 @@ private final class UseVisitor: SyntaxVisitor {
             guard let found = constant(name, "in\u{1}" + scope.types.joined(separator: "\u{1}"),
                                        in: scope.types.map(Scope.lastName) + [nil], where: { c in
                 !c.isLocal && (c.container.map { scope.types.contains($0) } ?? true)
-            }) else { return runtime }
+            }) else {
+                // Declared in no Swift file of the target: an Objective-C
+                // constant of the bridging header, or another module's
+                // (Nextcloud Talk's `groupIdentifier`; real-project trial 17, D4).
+                if !finder.declaredNames.contains(name) {
+                    return .init(value: .unfollowed("`\(name)`, which kcs finds no Swift declaration of (an Objective-C constant, or another module's)"))
+                }
+                return runtime
+            }
             // Inside a type, a property it inherits would win over this
             // constant: the files that say what it inherits are wanted.
             for t in scope.types { chase.insert(Scope.lastName(t)) }

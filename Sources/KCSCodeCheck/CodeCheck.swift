@@ -572,7 +572,7 @@ public enum CodeCheck {
                     }
                     // A marker the finder did not work out is no group.
                     if case .literal(let marked) = value, AccessGroupFinder.isMarker(marked), !marked.hasPrefix(AccessGroupFinder.infoPlistMarker) {
-                        value = .runtime("a string kcs cannot work out")
+                        value = .unfollowed("a string kcs cannot work out")
                     }
                     // A string of Info.plist: this target's, with its build settings.
                     if case .literal(let marked) = value, marked.hasPrefix(AccessGroupFinder.infoPlistMarker) {
@@ -642,6 +642,11 @@ public enum CodeCheck {
                     case .runtime(let expr):
                         out.append(render.diagnostic(ProjectIssue(
                             .warning, "\(who) passes \(use.api) a value built at run time (\(expr.prefix(60)))\(use.condition.map { " " + Self.under($0) } ?? ""): kcs cannot check it",
+                            at: at, hint: "its groups: \(groups)"),
+                            code: .codeGroupNotCheckable, length: use.length, notes: notes))
+                    case .unfollowed(let what):
+                        out.append(render.diagnostic(ProjectIssue(
+                            .warning, "\(who) passes \(use.api) \(what)\(use.condition.map { " " + Self.under($0) } ?? ""): kcs cannot check it",
                             at: at, hint: "its groups: \(groups)"),
                             code: .codeGroupNotCheckable, length: use.length, notes: notes))
                     case .literal(let group):

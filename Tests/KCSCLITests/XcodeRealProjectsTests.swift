@@ -1116,4 +1116,36 @@ struct XcodeRealProjectsTests {
         #expect(imported.scenario.contains("app com.example.Notes as App kind=app entitlements=\"\(f.path("App/App.entitlements"))\""), "\(imported.scenario)")
         #expect(imported.scenario.contains("expect groups Widget [\(team).com.example.Notes.appex, "), "\(imported.scenario)")
     }
+
+    /// PIA's `Client.Database.init(group:)` passes its parameter on, and
+    /// Nextcloud Talk passes `groupIdentifier`, an Objective-C constant of
+    /// its bridging header: both were "a value built at run time". Each is
+    /// said as what it is (real-project trial 17, D3 and D4).
+    @Test func aParameterOrANameWithNoSwiftDeclarationIsSaidAsWhatItIs() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.write("App/KeychainStore.swift", """
+            enum Client {
+                struct Database {
+                    let secure: Any
+                    init(group: String) { secure = KeychainStore(group: group) }
+                }
+            }
+            let computed = String()
+            let a = UICKeyChainStore(service: "s", accessGroup: groupIdentifier)
+            let b = UICKeyChainStore(service: "s", accessGroup: computed)
+
+            """)
+        f.writeProject()
+        let d = try f.codeFindings()
+            .filter { $0.file?.name.hasSuffix("KeychainStore.swift") == true }
+            .map { "\($0.code.rawValue) \($0.location?.line ?? 0) \($0.message)" }
+        #expect(d.contains("KCS608 4 target 'App' (configuration 'Release') passes group: its parameter `group` (of `Client.Database.init(group:)`), "
+                           + "whose callers kcs does not follow: kcs cannot check it"), "\(d)")
+        #expect(d.contains("KCS608 8 target 'App' (configuration 'Release') passes accessGroup: `groupIdentifier`, which kcs finds no Swift declaration of "
+                           + "(an Objective-C constant, or another module's): kcs cannot check it"), "\(d)")
+        // A name the Swift code declares is a value it builds.
+        #expect(d.contains { $0.hasPrefix("KCS608 9 ") && $0.contains("a value built at run time (computed)") }, "\(d)")
+        #expect(d.count == 3, "\(d)")
+    }
 }
