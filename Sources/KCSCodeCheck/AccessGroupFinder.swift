@@ -1614,10 +1614,11 @@ private final class UseVisitor: SyntaxVisitor {
         // Only as much text as a message shows: rendering the whole rest of
         // a chain `a = b = c = …` at each `=` was quadratic (found by
         // adversarial testing: 35 KB took 47 s).
+        // One character past what is shown says whether it was cut.
         var text = ""
         for e in rhs {
-            if text.count >= 60 { break }
-            text += (text.isEmpty ? "" : " ") + e.trimmedDescription.prefix(60)
+            if text.count > CodeCheck.shownExpression { break }
+            text += (text.isEmpty ? "" : " ") + e.trimmedDescription.prefix(CodeCheck.shownExpression + 1)
         }
         append(.runtime(text), api: api, at: Syntax(first), constant: nil)
     }

@@ -641,7 +641,7 @@ public enum CodeCheck {
                             code: .codeGroupNotCheckable, length: use.length, notes: notes))
                     case .runtime(let expr):
                         out.append(render.diagnostic(ProjectIssue(
-                            .warning, "\(who) passes \(use.api) a value built at run time (\(expr.prefix(60)))\(use.condition.map { " " + Self.under($0) } ?? ""): kcs cannot check it",
+                            .warning, "\(who) passes \(use.api) a value built at run time (\(Self.excerpt(expr)))\(use.condition.map { " " + Self.under($0) } ?? ""): kcs cannot check it",
                             at: at, hint: "its groups: \(groups)"),
                             code: .codeGroupNotCheckable, length: use.length, notes: notes))
                     case .unfollowed(let what):
@@ -716,6 +716,53 @@ public enum CodeCheck {
             }
         }
         return mergedAcrossTargets(out, names: lint.project.targets.map(\.name))
+    }
+
+    /// How many characters of an expression a message shows.
+    static let shownExpression = 60
+
+    /// An expression as a message shows it: whole when short, else cut
+    /// where a token ends, with `…` and the brackets and quotes left open
+    /// closed (Harbour's was cut inside a name, nio's had three `(` to
+    /// one `)`; real-project trial 17, D6).
+    static func excerpt(_ expr: String) -> String {
+        let chars = Array(expr)
+        guard chars.count > shownExpression else { return expr }
+        func isWord(_ c: Character) -> Bool { c == "_" || c.isLetter || c.isNumber }
+        // The openers around each position: (, [, {, a string's ", an interpolation's \(.
+        var open: [Character] = [], cut = 0, openAtCut: [Character] = []
+        var i = 0
+        while i <= shownExpression, i < chars.count {
+            let c = chars[i]
+            let inString = open.last == "\""
+            // A token ends before i: not inside a string's text, not inside a word.
+            if i > 0, !inString, !(isWord(chars[i - 1]) && isWord(c)) { cut = i; openAtCut = open }
+            if inString {
+                if c == "\\", i + 1 < chars.count, chars[i + 1] == "(" { open.append("i"); i += 2; continue }
+                if c == "\\" { i += 2; continue }
+                if c == "\"" { open.removeLast() }
+            } else if c == "\"" {
+                open.append("\"")
+            } else if "([{".contains(c) {
+                open.append(c)
+            } else if ")]}".contains(c), !open.isEmpty {
+                open.removeLast()
+            }
+            i += 1
+        }
+        // One long token: cut where the message stops.
+        if cut == 0 { cut = min(i, shownExpression); openAtCut = open }
+        var head = chars[..<cut]
+        while head.last == " " { head = head.dropLast() }
+        let closers = openAtCut.reversed().map { o -> String in
+            switch o {
+            case "(", "i": ")"
+            case "[": "]"
+            case "{": "}"
+            default: "\""
+            }
+        }.joined()
+        return String(head) + "…" + closers
     }
 
     /// One finding per place and wording: the same call found for several

@@ -1148,4 +1148,29 @@ struct XcodeRealProjectsTests {
         #expect(d.contains { $0.hasPrefix("KCS608 9 ") && $0.contains("a value built at run time (computed)") }, "\(d)")
         #expect(d.count == 3, "\(d)")
     }
+
+    /// nio's and Harbour's expressions were shown cut at 60 characters, in
+    /// the middle of a name, with three `(` to one `)` (real-project trial 17, D6).
+    @Test func aLongExpressionIsCutWhereATokenEndsWithItsBracketsClosed() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.write("App/KeychainStore.swift", """
+            import Foundation
+            let a: [String: Any] = [kSecAttrAccessGroup as String: ((Bundle.main.infoDictionary?["DevelopmentTeam"] as? String) ?? "") + ".nio.keychain"]
+            let b: [String: Any] = [kSecAttrAccessGroup as String: (("\\(Bundle.main.appIdentifierPrefix ?? "")\\(Bundle.main.mainBundleIdentifier).shared"))]
+            func c() { var q: [String: Any] = [:]; q[kSecAttrAccessGroup as String] = Bundle.main.appIdentifierPrefixOfTheTeamThatSigns + ".com.example.shared"; _ = q }
+
+            """)
+        f.writeProject()
+        let d = try f.codeFindings()
+            .filter { $0.file?.name.hasSuffix("KeychainStore.swift") == true }
+            .map { "\($0.location?.line ?? 0) \($0.message)" }
+        let said = "target 'App' (configuration 'Release') passes kSecAttrAccessGroup a value built at run time"
+        #expect(d == [
+            "2 \(said) (((Bundle.main.infoDictionary?[\"DevelopmentTeam\"] as? String)…)): kcs cannot check it",
+            "3 \(said) (\"\\(Bundle.main.appIdentifierPrefix ?? \"\")\\(Bundle.main.…)\"): kcs cannot check it",
+            // An assignment's operands are kept only as far as the message shows.
+            "4 \(said) (Bundle.main.appIdentifierPrefixOfTheTeamThatSigns +…): kcs cannot check it",
+        ], "\(d)")
+    }
 }
