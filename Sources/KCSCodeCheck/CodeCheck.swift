@@ -609,7 +609,7 @@ public enum CodeCheck {
                             : "containerURL(forSecurityApplicationGroupIdentifier:) returns nil"
                         var hint = app.applicationGroups.isEmpty
                             ? "it has no app groups: add \(shown(group)) to its com.apple.security.application-groups"
-                            : "its app groups: " + app.applicationGroups.joined(separator: ", ")
+                            : Self.didYouMean(group, in: app.applicationGroups) + "its app groups: " + app.applicationGroups.joined(separator: ", ")
                         // Another target's group in a file they share: the call
                         // may be one this target never makes (Woo's watch app
                         // compiles a `static let` the phone app uses; real-project
@@ -655,9 +655,7 @@ public enum CodeCheck {
                         // "group.io.netbird.ap" listed the right one without
                         // saying so; found on a real-project trial). Among a
                         // few hundred groups at most: each is an edit distance.
-                        let near = grantedOnce.count <= 200 ? Suggest.closest(to: group, in: grantedOnce) : nil
-                        var hint = near.map { "did you mean \"\($0)\"? " } ?? ""
-                        hint += "its groups: " + groups
+                        var hint = Self.didYouMean(group, in: grantedOnce) + "its groups: " + groups
 
                         if use.prefixPassedApart, let dot = group.firstIndex(of: "."), group.distance(from: group.startIndex, to: dot) == 10 {
                             // The team is an argument of its own: the fix is
@@ -716,6 +714,15 @@ public enum CodeCheck {
             }
         }
         return mergedAcrossTargets(out, names: lint.project.targets.map(\.name))
+    }
+
+    /// "did you mean "…"? " for a group one typo from one of `groups` (an
+    /// app group's too: Bark's `group.brak` had none; real-project trial
+    /// 17, D7), else nothing. Among a few hundred groups at most: each is an
+    /// edit distance.
+    static func didYouMean(_ group: String, in groups: [String]) -> String {
+        guard groups.count <= 200, let near = Suggest.closest(to: group, in: groups) else { return "" }
+        return "did you mean \"\(near)\"? "
     }
 
     /// How many characters of an expression a message shows.

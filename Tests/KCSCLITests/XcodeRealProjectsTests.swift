@@ -1173,4 +1173,27 @@ struct XcodeRealProjectsTests {
             "4 \(said) (Bundle.main.appIdentifierPrefixOfTheTeamThatSigns +…): kcs cannot check it",
         ], "\(d)")
     }
+
+    /// Bark's `group.brak` and Harbour's `…Harbor` for `…Harbour` in
+    /// `UserDefaults(suiteName:)` and `containerURL(…)`: the keychain
+    /// KCS607 said "did you mean", the app-group one did not (real-project
+    /// trial 17, D7).
+    @Test func anAppGroupOneTypoFromTheTargetsIsSaidWithDidYouMean() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.write("App/KeychainStore.swift", """
+            import Foundation
+            let a = UserDefaults(suiteName: "group.com.example.ntoes")
+            let b = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: "group.com.example.note")
+            let c = UserDefaults(suiteName: "group.org.elsewhere")
+
+            """)
+        f.writeProject()
+        let d = try f.codeFindings()
+            .filter { $0.file?.name.hasSuffix("KeychainStore.swift") == true }
+            .map { "\($0.location?.line ?? 0) \($0.hint ?? "")" }
+        #expect(d == ["2 did you mean \"group.com.example.notes\"? its app groups: group.com.example.notes",
+                      "3 did you mean \"group.com.example.notes\"? its app groups: group.com.example.notes",
+                      "4 its app groups: group.com.example.notes"], "\(d)")
+    }
 }
