@@ -295,10 +295,15 @@ public struct AccessGroupFinder {
     /// Whether a file's text can hold a use at all: every API the finder
     /// knows has `…ccessGroup` or `…haredGroupIdentifier` in its name, so a
     /// file without either is not walked for uses (most files of an app).
-    public static func mayNameGroups(_ text: String) -> Bool {
+    /// `sameLine`: a keychain type's `group:` only on the line naming the
+    /// type, for a file kcs refuses to read (a 1.3 MB generated file had
+    /// `group:` in one place and `case Keychain(` in another: a false "cannot
+    /// check"; real-project trial 17, D5).
+    public static func mayNameGroups(_ text: String, sameLine: Bool = false) -> Bool {
         func has(_ word: String) -> Bool { ByteSearch.contains(text, word) }
         return has("ccessGroup") || has("haredGroupIdentifier") || has("suiteName") || has("forSecurityApplicationGroupIdentifier")
             || has("group:") && (has("Keychain") || has("keychain"))
+            && (!sameLine || text.split(separator: "\n").contains { $0.contains("group:") && $0.contains("eychain") })
     }
 
     /// The uses of access groups in one file.

@@ -407,7 +407,7 @@ public enum CodeCheck {
                         // Said only of a file that may name a group: one that
                         // cannot is no loss (an 8 MiB generated file got a
                         // false KCS608; found by review).
-                        if refused.insert(real).inserted, AccessGroupFinder.mayNameGroups(String(decoding: bytes, as: UTF8.self)) {
+                        if refused.insert(real).inserted, AccessGroupFinder.mayNameGroups(String(decoding: bytes, as: UTF8.self), sameLine: true) {
                             out.append(render.diagnostic(ProjectIssue(
                                 .warning, "cannot check '\(path)': \(why)", at: ProjectLocation(file: path, line: 1),
                                 hint: "the groups it names, if any, are not checked"), code: .codeGroupNotCheckable))

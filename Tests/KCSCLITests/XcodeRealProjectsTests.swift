@@ -1196,4 +1196,22 @@ struct XcodeRealProjectsTests {
                       "3 did you mean \"group.com.example.notes\"? its app groups: group.com.example.notes",
                       "4 its app groups: group.com.example.notes"], "\(d)")
     }
+
+    /// cove's 1.3 MB uniffi output has `group:` in one enum case and
+    /// `case Keychain(String` in another: a file kcs refuses to read got
+    /// "cannot check", though it names no group (real-project trial 17, D5).
+    @Test func aRefusedFileIsSaidOnlyWhenALineCouldNameAGroup() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.targets[0].sources.append("Generated.swift")
+        f.writeProject()
+        let padding = String(repeating: "// generated\n", count: CodeCheck.maxFileBytes / 13 + 1)
+        func refused() throws -> [String] {
+            try f.codeFindings().filter { $0.message.hasPrefix("cannot check") }.map(\.message)
+        }
+        f.write("App/Generated.swift", "enum A { case note(title: String, group: String) }\n" + padding + "enum B { case Keychain(String) }\n")
+        #expect(try refused() == [], "apart")
+        f.write("App/Generated.swift", padding + "let k = Keychain(group: \"group.x\")\n")
+        #expect(try refused().count == 1, "one line")
+    }
 }
