@@ -24,6 +24,10 @@ public struct AccessGroupUse: Sendable {
         case literal(String)
         /// Built at run time: cannot be checked without running the code.
         case runtime(String)
+        /// Not followed to a value, said as what it is (a parameter whose
+        /// callers are not followed): a parameter is no "value built at
+        /// run time" (real-project trial 17, D3).
+        case unfollowed(String)
     }
 
     /// The `#if` condition around the use, when there is one: whether that
@@ -64,6 +68,10 @@ public struct AccessGroupUse: Sendable {
     /// file that never names the first: on the Mac the call goes to the
     /// file-based keychain, which ignores the group.
     public var fileKeychainOnMac = false
+    /// The group is a prefix and a group passed apart and joined by the
+    /// call (Valet's `appIDPrefix:`, a wrapper's `Keychain(team:group:)`):
+    /// a hint names the argument to change, never a prefix to write.
+    public var prefixPassedApart = false
 }
 
 /// Finds the access groups Swift code names: `kSecAttrAccessGroup` in SecItem
@@ -98,6 +106,26 @@ public struct AccessGroupFinder {
     private var supertypes: [String: Set<String>] = [:]
     /// Type aliases of the target's files, by alias.
     private var typeAliases: [String: Set<String>] = [:]
+    /// Every name a `let` or `var` of the files read declares, at any level.
+    private(set) var declaredNames: Set<String> = []
+    /// The groups keychain types' initialisers join from their parameters,
+    /// by the type's last name (``Composition``).
+    private var compositions: [String: [Composition]] = [:]
+
+    /// An initialiser of a keychain type that stores a group joined from
+    /// its parameters (TunnelKit's and PIA's `init(team:group:) {
+    /// accessGroup = "\(team).\(group)" }`): its callers pass the parts,
+    /// and the group is what the parts make (real-project trial 17, D1).
+    public struct Composition: Sendable, Hashable {
+        /// The initialiser's argument labels, in order (`_` for none).
+        public var labels: [String]
+        public var parts: [Part]
+        public enum Part: Sendable, Hashable {
+            case text(String)
+            /// The argument passed with this label.
+            case argument(String)
+        }
+    }
 
     public init() {}
 
@@ -128,6 +156,10 @@ public struct AccessGroupFinder {
         var supertypes: [(String, String)] = []
         /// (alias, the type path it names): `typealias KcM = KeychainManager`.
         var typeAliases: [(String, String)] = []
+        /// (type's last name, a composition one of its initialisers makes).
+        var compositions: [(String, Composition)] = []
+        /// The names its `let`s and `var`s declare.
+        var declaredNames: Set<String> = []
     }
 
     /// A constant with the file declaring it.
@@ -157,6 +189,8 @@ public struct AccessGroupFinder {
         out.computedMembers = members.computedMembers
         out.supertypes = members.supertypes
         out.typeAliases = members.typeAliases
+        out.compositions = members.compositions
+        out.declaredNames = members.declaredNames
         return out
     }
 
@@ -172,6 +206,8 @@ public struct AccessGroupFinder {
         for (name, type) in found.computedMembers { computedMembers[name, default: []].insert(type) }
         for (type, parent) in found.supertypes { supertypes[type, default: []].insert(parent) }
         for (alias, type) in found.typeAliases { typeAliases[alias, default: []].insert(type) }
+        declaredNames.formUnion(found.declaredNames)
+        for (type, c) in found.compositions where !(compositions[type]?.contains(c) ?? false) { compositions[type, default: []].append(c) }
     }
 
     /// A type path with a type alias at its head replaced by the type it
@@ -181,6 +217,58 @@ public struct AccessGroupFinder {
         let head = path.prefix { $0 != "." }
         guard let types = typeAliases[String(head)], types.count == 1, let type = types.first else { return path }
         return type + path.dropFirst(head.count)
+    }
+
+    /// The compositions of the type `type` (its last name) that a call with
+    /// these argument labels can reach: each part's label is passed, and
+    /// every label passed is the initialiser's.
+    func compositions(of type: String, labels: [String]) -> [Composition] {
+        (compositions[type] ?? []).filter { c in
+            labels.allSatisfy(c.labels.contains) && c.parts.allSatisfy { part in
+                if case .argument(let label) = part { return labels.contains(label) }
+                return true
+            }
+        }
+    }
+
+    /// The parts of a group an initialiser joins from its parameters, each
+    /// passed with a label: `"\(team).\(group)"` or `team + "." + group`
+    /// (the elements of the right-hand side of an assignment), with the
+    /// label `group` among them and a second part; nil for anything else.
+    static func composition(_ rhs: ArraySlice<ExprSyntax>, parameters: FunctionParameterListSyntax) -> [Composition.Part]? {
+        func argument(_ e: ExprSyntax) -> Composition.Part? {
+            guard let name = e.as(DeclReferenceExprSyntax.self)?.baseName.text,
+                  let label = LocalBinding.parameter(parameters, name)?.firstName.text, label != "_" else { return nil }
+            return .argument(label)
+        }
+        var parts: [Composition.Part] = []
+        if rhs.count == 1, let s = rhs.first?.as(StringLiteralExprSyntax.self) {
+            for segment in s.segments {
+                if let text = segment.as(StringSegmentSyntax.self), !text.content.text.contains("\\") {
+                    if !text.content.text.isEmpty { parts.append(.text(text.content.text)) }
+                } else if let e = segment.as(ExpressionSegmentSyntax.self), e.expressions.count == 1, let only = e.expressions.first,
+                          only.label == nil, let part = argument(only.expression) {
+                    parts.append(part)
+                } else {
+                    return nil
+                }
+            }
+        } else {
+            // operand + operand + …
+            for (i, e) in rhs.enumerated() {
+                if i % 2 == 1 {
+                    guard e.as(BinaryOperatorExprSyntax.self)?.operator.text == "+" else { return nil }
+                } else if let s = e.as(StringLiteralExprSyntax.self), let text = s.representedLiteralValue {
+                    parts.append(.text(text))
+                } else if let part = argument(e) {
+                    parts.append(part)
+                } else {
+                    return nil
+                }
+            }
+        }
+        guard parts.count >= 2, parts.contains(.argument("group")) else { return nil }
+        return parts
     }
 
     /// Whether `name`, used in the type `type` (a qualified name), can be a
@@ -207,10 +295,15 @@ public struct AccessGroupFinder {
     /// Whether a file's text can hold a use at all: every API the finder
     /// knows has `…ccessGroup` or `…haredGroupIdentifier` in its name, so a
     /// file without either is not walked for uses (most files of an app).
-    public static func mayNameGroups(_ text: String) -> Bool {
+    /// `sameLine`: a keychain type's `group:` only on the line naming the
+    /// type, for a file kcs refuses to read (a 1.3 MB generated file had
+    /// `group:` in one place and `case Keychain(` in another: a false "cannot
+    /// check"; real-project trial 17, D5).
+    public static func mayNameGroups(_ text: String, sameLine: Bool = false) -> Bool {
         func has(_ word: String) -> Bool { ByteSearch.contains(text, word) }
         return has("ccessGroup") || has("haredGroupIdentifier") || has("suiteName") || has("forSecurityApplicationGroupIdentifier")
             || has("group:") && (has("Keychain") || has("keychain"))
+            && (!sameLine || text.split(separator: "\n").contains { $0.contains("group:") && $0.contains("eychain") })
     }
 
     /// The uses of access groups in one file.
@@ -1009,6 +1102,33 @@ private final class MemberCollector: SyntaxVisitor {
     var computedMembers: [(String, String)] = []
     var supertypes: [(String, String)] = []
     var typeAliases: [(String, String)] = []
+    var compositions: [(String, AccessGroupFinder.Composition)] = []
+    var declaredNames: Set<String> = []
+
+    override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
+        for binding in node.bindings {
+            for token in binding.pattern.tokens(viewMode: .sourceAccurate) where LocalBinding.isIdentifier(token) {
+                declaredNames.insert(AccessGroupFinder.unquoted(token.text))
+            }
+        }
+        return .visitChildren
+    }
+
+    /// A keychain type's initialiser storing a group it joins from its
+    /// parameters into a property named for a group (``AccessGroupFinder/Composition``).
+    override func visit(_ node: InitializerDeclSyntax) -> SyntaxVisitorContinueKind {
+        guard let type = Scope(of: Syntax(node)).types.first.map(Scope.lastName), UseVisitor.isKeychainNamed(type),
+              let body = node.body else { return .skipChildren }
+        let parameters = node.signature.parameterClause.parameters
+        let assignments = AssignmentCollector(viewMode: .sourceAccurate)
+        assignments.walk(body)
+        for e in assignments.found {
+            guard let target = UseVisitor.assignedProperty(e[0]), target.lowercased().contains("group"),
+                  let parts = AccessGroupFinder.composition(e[2...], parameters: parameters) else { continue }
+            compositions.append((type, .init(labels: parameters.map(\.firstName.text), parts: parts)))
+        }
+        return .skipChildren
+    }
 
     override func visit(_ node: TypeAliasDeclSyntax) -> SyntaxVisitorContinueKind {
         typeAliases.append((node.name.text, Scope.typePath(node.initializer.value)))
@@ -1248,8 +1368,30 @@ private final class UseVisitor: SyntaxVisitor {
         }
         // A keychain type's `group:` (TunnelKit's and Partout's `Keychain(group:)`,
         // common in VPN apps; they were skipped, found on IVPN and Passepartout).
-        if let group = arg("group"), Self.isKeychainNamed(Self.calleeName(node.calledExpression)) {
-            record(group, api: "group:")
+        if let group = arg("group"), case let callee = Self.calleeName(node.calledExpression), Self.isKeychainNamed(callee) {
+            // The group the type's own initialiser joins from the arguments
+            // (its file is read for it), or, without its source, a team
+            // passed beside the group, joined as TunnelKit's
+            // `init(team:group:)` does: `group:` alone is not the group
+            // (PIA's calls; real-project trial 17, D1).
+            lookedUp.insert(callee)
+            let labels = args.map { $0.label?.text ?? "_" }
+            let api = callee + "(" + labels.map { $0 + ":" }.joined() + ")"
+            let found = finder.compositions(of: callee, labels: labels)
+            if let parts = found.first?.parts, found.allSatisfy({ $0.parts == parts }) {
+                recordComposed(node, parts: parts.map { part in
+                    switch part {
+                    case .text(let text): .text(text)
+                    case .argument(let label): .argument(arg(label))
+                    }
+                }, api: api)
+            } else if !found.isEmpty {
+                append(.runtime(node.trimmedDescription), api: api, at: Syntax(node), constant: nil)
+            } else if let team = arg("team", "teamID", "teamId", "appIDPrefix") {
+                recordComposed(node, parts: [.argument(team), .text("."), .argument(group)], api: api)
+            } else {
+                record(group, api: "group:")
+            }
         }
         // dict.setValue(group, forKey: kSecAttrAccessGroup as String), updateValue(_:forKey:)
         if let key = arg("forKey"), Self.names(key, "kSecAttrAccessGroup"), let value = args.first, value.label == nil {
@@ -1317,12 +1459,34 @@ private final class UseVisitor: SyntaxVisitor {
 
     /// Valet's `prefix.group`: checkable when both halves are spelled out.
     private func recordComposed(_ node: FunctionCallExprSyntax, prefix: ExprSyntax?, group: ExprSyntax?, api: String) {
-        let p = prefix.flatMap { resolve($0) }, g = group.flatMap { resolve($0) }
-        if let p, let g, case .literal(let a) = p.value, case .literal(let b) = g.value,
-           !AccessGroupFinder.isMarker(a), !AccessGroupFinder.isMarker(b) {
-            append(.literal(a + "." + b), api: api, at: Syntax(node), constant: nil, condition: p.condition ?? g.condition)
-        } else {
-            append(.runtime(node.trimmedDescription), api: api, at: Syntax(node), constant: nil)
+        recordComposed(node, parts: [.argument(prefix), .text("."), .argument(group)], api: api)
+    }
+
+    /// A part of a group a call joins: text, or an argument (nil: not passed).
+    enum Joined {
+        case text(String)
+        case argument(ExprSyntax?)
+    }
+
+    /// A group a call joins from its arguments: checkable when every one
+    /// is spelled out; its prefix, up to the first `.`, is an argument's.
+    private func recordComposed(_ node: FunctionCallExprSyntax, parts: [Joined], api: String) {
+        var value = "", condition: String?
+        for part in parts {
+            switch part {
+            case .text(let text): value += text
+            case .argument(let e):
+                guard let found = e.flatMap({ resolve($0) }), case .literal(let v) = found.value, !AccessGroupFinder.isMarker(v) else {
+                    append(.runtime(node.trimmedDescription), api: api, at: Syntax(node), constant: nil)
+                    return
+                }
+                value += v
+                condition = condition ?? found.condition
+            }
+        }
+        append(.literal(value), api: api, at: Syntax(node), constant: nil, condition: condition)
+        if case .argument? = parts.first, case .text(let text)? = parts.dropFirst().first, text.hasPrefix(".") {
+            uses[uses.count - 1].prefixPassedApart = true
         }
     }
 
@@ -1401,20 +1565,46 @@ private final class UseVisitor: SyntaxVisitor {
             let assignments = AssignmentCollector(viewMode: .sourceAccurate)
             assignments.walk(body)
             for e in assignments.found {
-                let name: String?
-                if let target = e[0].as(MemberAccessExprSyntax.self) {
-                    name = target.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "self" ? target.declName.baseName.text : nil
-                } else {
-                    name = e[0].as(DeclReferenceExprSyntax.self)?.baseName.text
-                }
-                guard let name, candidates.contains(name), verdicts[name] != false else { continue }
+                guard let name = assignedProperty(e[0]), candidates.contains(name), verdicts[name] != false else { continue }
+                // A group a keychain type joins from its parameters is checked
+                // where its callers pass them (``AccessGroupFinder/Composition``).
                 let forwards = e.count == 3 && e[2].as(DeclReferenceExprSyntax.self).flatMap {
                     LocalBinding.parameter(parameters, $0.baseName.text)?.firstName.text
                 }.map { isCheckedLabel($0, inType: type) } == true
+                    || type.map { isKeychainNamed(Scope.lastName($0)) } == true && name.lowercased().contains("group")
+                    && AccessGroupFinder.composition(e[2...], parameters: parameters) != nil
                 verdicts[name] = forwards
             }
         }
         return verdicts
+    }
+
+    /// `Type.name(a:b:)`: the function or initialiser around `node` whose
+    /// parameter `name` is.
+    static func function(declaring name: String, around node: Syntax) -> String? {
+        var current = node.parent
+        while let n = current {
+            let signature: (String, FunctionParameterListSyntax)? = if let f = n.as(FunctionDeclSyntax.self) {
+                (f.name.text, f.signature.parameterClause.parameters)
+            } else if let f = n.as(InitializerDeclSyntax.self) {
+                ("init", f.signature.parameterClause.parameters)
+            } else {
+                nil
+            }
+            if let (base, parameters) = signature, LocalBinding.parameter(parameters, name) != nil {
+                return (Scope(of: n).types.first.map { $0 + "." } ?? "") + base + "(" + parameters.map { $0.firstName.text + ":" }.joined() + ")"
+            }
+            current = n.parent
+        }
+        return nil
+    }
+
+    /// The property an assignment's left-hand side names: `self.p` or `p`.
+    static func assignedProperty(_ lhs: ExprSyntax) -> String? {
+        if let target = lhs.as(MemberAccessExprSyntax.self) {
+            return target.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "self" ? target.declName.baseName.text : nil
+        }
+        return lhs.as(DeclReferenceExprSyntax.self)?.baseName.text
     }
 
     /// The right-hand side of an assignment: one expression is resolved,
@@ -1429,10 +1619,11 @@ private final class UseVisitor: SyntaxVisitor {
         // Only as much text as a message shows: rendering the whole rest of
         // a chain `a = b = c = …` at each `=` was quadratic (found by
         // adversarial testing: 35 KB took 47 s).
+        // One character past what is shown says whether it was cut.
         var text = ""
         for e in rhs {
-            if text.count >= 60 { break }
-            text += (text.isEmpty ? "" : " ") + e.trimmedDescription.prefix(60)
+            if text.count > CodeCheck.shownExpression { break }
+            text += (text.isEmpty ? "" : " ") + e.trimmedDescription.prefix(CodeCheck.shownExpression + 1)
         }
         append(.runtime(text), api: api, at: Syntax(first), constant: nil)
     }
@@ -1624,6 +1815,9 @@ private final class UseVisitor: SyntaxVisitor {
             case .parameter(let label):
                 var forwarded = runtime
                 forwarded.forwarded = Self.isCheckedLabel(label, inType: scope.types.first)
+                if !forwarded.forwarded, let function = Self.function(declaring: name, around: Syntax(e)) {
+                    forwarded.value = .unfollowed("its parameter `\(name)` (of `\(function)`), whose callers kcs does not follow")
+                }
                 return forwarded
             case .property:
                 var property = runtime
@@ -1636,7 +1830,15 @@ private final class UseVisitor: SyntaxVisitor {
             guard let found = constant(name, "in\u{1}" + scope.types.joined(separator: "\u{1}"),
                                        in: scope.types.map(Scope.lastName) + [nil], where: { c in
                 !c.isLocal && (c.container.map { scope.types.contains($0) } ?? true)
-            }) else { return runtime }
+            }) else {
+                // Declared in no Swift file of the target: an Objective-C
+                // constant of the bridging header, or another module's
+                // (Nextcloud Talk's `groupIdentifier`; real-project trial 17, D4).
+                if !finder.declaredNames.contains(name) {
+                    return .init(value: .unfollowed("`\(name)`, which kcs finds no Swift declaration of (an Objective-C constant, or another module's)"))
+                }
+                return runtime
+            }
             // Inside a type, a property it inherits would win over this
             // constant: the files that say what it inherits are wanted.
             for t in scope.types { chase.insert(Scope.lastName(t)) }

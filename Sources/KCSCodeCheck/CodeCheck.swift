@@ -407,7 +407,7 @@ public enum CodeCheck {
                         // Said only of a file that may name a group: one that
                         // cannot is no loss (an 8 MiB generated file got a
                         // false KCS608; found by review).
-                        if refused.insert(real).inserted, AccessGroupFinder.mayNameGroups(String(decoding: bytes, as: UTF8.self)) {
+                        if refused.insert(real).inserted, AccessGroupFinder.mayNameGroups(String(decoding: bytes, as: UTF8.self), sameLine: true) {
                             out.append(render.diagnostic(ProjectIssue(
                                 .warning, "cannot check '\(path)': \(why)", at: ProjectLocation(file: path, line: 1),
                                 hint: "the groups it names, if any, are not checked"), code: .codeGroupNotCheckable))
@@ -572,7 +572,7 @@ public enum CodeCheck {
                     }
                     // A marker the finder did not work out is no group.
                     if case .literal(let marked) = value, AccessGroupFinder.isMarker(marked), !marked.hasPrefix(AccessGroupFinder.infoPlistMarker) {
-                        value = .runtime("a string kcs cannot work out")
+                        value = .unfollowed("a string kcs cannot work out")
                     }
                     // A string of Info.plist: this target's, with its build settings.
                     if case .literal(let marked) = value, marked.hasPrefix(AccessGroupFinder.infoPlistMarker) {
@@ -609,7 +609,7 @@ public enum CodeCheck {
                             : "containerURL(forSecurityApplicationGroupIdentifier:) returns nil"
                         var hint = app.applicationGroups.isEmpty
                             ? "it has no app groups: add \(shown(group)) to its com.apple.security.application-groups"
-                            : "its app groups: " + app.applicationGroups.joined(separator: ", ")
+                            : Self.didYouMean(group, in: app.applicationGroups) + "its app groups: " + app.applicationGroups.joined(separator: ", ")
                         // Another target's group in a file they share: the call
                         // may be one this target never makes (Woo's watch app
                         // compiles a `static let` the phone app uses; real-project
@@ -641,7 +641,12 @@ public enum CodeCheck {
                             code: .codeGroupNotCheckable, length: use.length, notes: notes))
                     case .runtime(let expr):
                         out.append(render.diagnostic(ProjectIssue(
-                            .warning, "\(who) passes \(use.api) a value built at run time (\(expr.prefix(60)))\(use.condition.map { " " + Self.under($0) } ?? ""): kcs cannot check it",
+                            .warning, "\(who) passes \(use.api) a value built at run time (\(Self.excerpt(expr)))\(use.condition.map { " " + Self.under($0) } ?? ""): kcs cannot check it",
+                            at: at, hint: "its groups: \(groups)"),
+                            code: .codeGroupNotCheckable, length: use.length, notes: notes))
+                    case .unfollowed(let what):
+                        out.append(render.diagnostic(ProjectIssue(
+                            .warning, "\(who) passes \(use.api) \(what)\(use.condition.map { " " + Self.under($0) } ?? ""): kcs cannot check it",
                             at: at, hint: "its groups: \(groups)"),
                             code: .codeGroupNotCheckable, length: use.length, notes: notes))
                     case .literal(let group):
@@ -650,11 +655,22 @@ public enum CodeCheck {
                         // "group.io.netbird.ap" listed the right one without
                         // saying so; found on a real-project trial). Among a
                         // few hundred groups at most: each is an edit distance.
-                        let near = grantedOnce.count <= 200 ? Suggest.closest(to: group, in: grantedOnce) : nil
-                        var hint = near.map { "did you mean \"\($0)\"? " } ?? ""
-                        hint += "its groups: " + groups
+                        var hint = Self.didYouMean(group, in: grantedOnce) + "its groups: " + groups
 
-                        if group.contains("$("), let team = app.teamID {
+                        if use.prefixPassedApart, let dot = group.firstIndex(of: "."), group.distance(from: group.startIndex, to: dot) == 10 {
+                            // The team is an argument of its own: the fix is
+                            // that argument, or the group without it, never
+                            // a prefix written into the group (a correct
+                            // `Keychain(team:group:)` was told to add the
+                            // team twice; real-project trial 17, D1).
+                            let passed = group[..<dot], rest = String(group[dot...].dropFirst())
+                            if let team = app.teamID, passed != team, grantedSet.contains(team + "." + rest) {
+                                hint = "the team passed is \(passed), and '\(target.name)' is signed by \(team): pass \"\(team)\" (\(team).\(rest) is one of its groups)"
+                            } else if grantedSet.contains(rest) {
+                                hint = "\(rest) is one of its groups as it is named, without a team: pass it without the team (a call that takes the group alone), "
+                                    + "or add $(AppIdentifierPrefix)\(rest) to its keychain-access-groups; its groups: " + groups
+                            }
+                        } else if group.contains("$("), let team = app.teamID {
                             // Swift strings are not build settings.
                             let written = group.replacingOccurrences(of: "$(AppIdentifierPrefix)", with: team + ".")
                                 .replacingOccurrences(of: "$(TeamIdentifierPrefix)", with: team + ".")
@@ -698,6 +714,62 @@ public enum CodeCheck {
             }
         }
         return mergedAcrossTargets(out, names: lint.project.targets.map(\.name))
+    }
+
+    /// "did you mean "…"? " for a group one typo from one of `groups` (an
+    /// app group's too: Bark's `group.brak` had none; real-project trial
+    /// 17, D7), else nothing. Among a few hundred groups at most: each is an
+    /// edit distance.
+    static func didYouMean(_ group: String, in groups: [String]) -> String {
+        guard groups.count <= 200, let near = Suggest.closest(to: group, in: groups) else { return "" }
+        return "did you mean \"\(near)\"? "
+    }
+
+    /// How many characters of an expression a message shows.
+    static let shownExpression = 60
+
+    /// An expression as a message shows it: whole when short, else cut
+    /// where a token ends, with `…` and the brackets and quotes left open
+    /// closed (Harbour's was cut inside a name, nio's had three `(` to
+    /// one `)`; real-project trial 17, D6).
+    static func excerpt(_ expr: String) -> String {
+        let chars = Array(expr)
+        guard chars.count > shownExpression else { return expr }
+        func isWord(_ c: Character) -> Bool { c == "_" || c.isLetter || c.isNumber }
+        // The openers around each position: (, [, {, a string's ", an interpolation's \(.
+        var open: [Character] = [], cut = 0, openAtCut: [Character] = []
+        var i = 0
+        while i <= shownExpression, i < chars.count {
+            let c = chars[i]
+            let inString = open.last == "\""
+            // A token ends before i: not inside a string's text, not inside a word.
+            if i > 0, !inString, !(isWord(chars[i - 1]) && isWord(c)) { cut = i; openAtCut = open }
+            if inString {
+                if c == "\\", i + 1 < chars.count, chars[i + 1] == "(" { open.append("i"); i += 2; continue }
+                if c == "\\" { i += 2; continue }
+                if c == "\"" { open.removeLast() }
+            } else if c == "\"" {
+                open.append("\"")
+            } else if "([{".contains(c) {
+                open.append(c)
+            } else if ")]}".contains(c), !open.isEmpty {
+                open.removeLast()
+            }
+            i += 1
+        }
+        // One long token: cut where the message stops.
+        if cut == 0 { cut = min(i, shownExpression); openAtCut = open }
+        var head = chars[..<cut]
+        while head.last == " " { head = head.dropLast() }
+        let closers = openAtCut.reversed().map { o -> String in
+            switch o {
+            case "(", "i": ")"
+            case "[": "]"
+            case "{": "}"
+            default: "\""
+            }
+        }.joined()
+        return String(head) + "…" + closers
     }
 
     /// One finding per place and wording: the same call found for several

@@ -53,8 +53,14 @@ public struct ProjectIssue: Error, Sendable, Hashable {
 
     public static func undefined(_ subject: String, uses names: [String], definedNowhere place: String, at location: ProjectLocation?,
                                  hint: String) -> ProjectIssue {
-        var issue = ProjectIssue(.warning, "\(subject) uses \(names.map { "$(\($0))" }.joined(separator: ", ")), which \(place); Xcode expands \(names.count == 1 ? "it" : "them") to nothing",
-                                 at: location, hint: hint)
+        // Xcode's own settings that kcs cannot know are not to be defined.
+        let own = names.filter { BuiltinSettings.unknowable($0) != nil }, others = names.filter { BuiltinSettings.unknowable($0) == nil }
+        let said = own.map { "$(\($0)) is Xcode's own, \(BuiltinSettings.unknowable($0) ?? "")" }.joined(separator: "; ")
+        var issue = others.isEmpty
+            ? ProjectIssue(.warning, "\(subject) uses \(own.map { "$(\($0))" }.joined(separator: ", ")), which Xcode sets while it builds and kcs cannot know: "
+                           + "the value is not checked", at: location, hint: said + ": nothing to define; kcs reads the project, not a build")
+            : ProjectIssue(.warning, "\(subject) uses \(others.map { "$(\($0))" }.joined(separator: ", ")), which \(place); Xcode expands \(others.count == 1 ? "it" : "them") to nothing",
+                           at: location, hint: own.isEmpty ? hint : hint + "; " + said + ", which kcs cannot know")
         issue.undefinedSettings = names
         return issue
     }

@@ -80,24 +80,11 @@ extension XcodeProject {
     public func assignments(for target: Target, configuration: String, sdk: String) -> ([SettingAssignment], [ProjectIssue]) {
         var issues: [ProjectIssue] = []
         var stack: [SettingAssignment] = []
-        func builtin(_ name: String, _ value: String) {
+        let context = BuiltinSettings.Context(projectName: name, projectPath: path, sourceRoot: absoluteSourceRoot, targetName: target.name,
+                                              productType: target.productType, configuration: configuration, sdk: sdk)
+        for (name, value) in BuiltinSettings.values(context) {
             stack.append(SettingAssignment(name: name, value: value, location: nil))
         }
-        builtin("TARGET_NAME", target.name)
-        builtin("TARGETNAME", target.name)
-        builtin("PROJECT_NAME", name)
-        builtin("CONFIGURATION", configuration)
-        for root in ["SRCROOT", "PROJECT_DIR", "SOURCE_ROOT"] { builtin(root, absoluteSourceRoot) }
-        builtin("PROJECT_FILE_PATH", path)
-        // Xcode takes these from the environment of the user who builds
-        // (`xcodebuild -showBuildSettings` lists them): Brave's Debug bundle
-        // ID is brave.$(USER).local.id, one app per developer.
-        let environment = ProcessInfo.processInfo.environment
-        builtin("USER", environment["USER"] ?? environment["LOGNAME"] ?? "user")
-        builtin("HOME", environment["HOME"] ?? "/")
-        builtin("PLATFORM_NAME", sdk)
-        builtin("EFFECTIVE_PLATFORM_NAME", sdk == "macosx" ? "" : "-" + sdk)
-        builtin("PRODUCT_NAME", "$(TARGET_NAME)")
         let levels: [(Configuration?, String)] = [
             (configurations.first { $0.name == configuration }, "project"),
             (target.configurations.first { $0.name == configuration }, "target '\(target.name)'"),

@@ -1029,4 +1029,189 @@ struct XcodeRealProjectsTests {
         let lint = try ProjectLint.load(f.projectPath, team: team).get().run()
         #expect(!lint.contains { $0.message.contains("not a team ID") }, "\(lint.map(\.message))")
     }
+
+    /// PIA and TunnelKit: `Keychain(team:group:)` stores
+    /// `"\(team).\(group)"`, and `group:` alone was checked as the group: a
+    /// wrong team went unsaid, and a correct call was told to add the team
+    /// again (real-project trial 17, D1).
+    @Test func aKeychainWrappersTeamAndGroupAreJoinedAsItsInitialiserJoinsThem() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let team = XcodeFixture.team
+        f.targets[0].sources.append("Keychain.swift")
+        func wrapper(_ joined: String) {
+            f.write("App/Keychain.swift", """
+                import Security
+                struct Keychain {
+                    let accessGroup: String
+                    init(group: String) { accessGroup = group }
+                    init(team: String, group: String) { accessGroup = \(joined) }
+                    func save() { let q: [String: Any] = [kSecAttrAccessGroup as String: accessGroup]; _ = q }
+                }
+
+                """)
+        }
+        wrapper("\"\\(team).\\(group)\"")
+        f.write("App/KeychainStore.swift", """
+            let k1 = Keychain(team: "\(team)", group: "group.com.example.notes")
+            let k2 = Keychain(team: "XXXXXXXXXX", group: "com.example.Notes.shared")
+            let k3 = Keychain(team: "\(team)", group: "com.example.Notes.shared")
+            let k4 = Keychain(group: "com.example.Notes.shared")
+
+            """)
+        f.writeProject()
+        func found() throws -> [String] {
+            try f.codeFindings().filter { $0.file?.name.contains("/App/") == true }.map { "\($0.code.rawValue) \(ProjectPath.lastComponent($0.file?.name ?? "")):\($0.location?.line ?? 0) \($0.message) / \($0.hint ?? "")" }
+        }
+        var d = try found()
+        #expect(d.contains { $0.hasPrefix("KCS607 KeychainStore.swift:1 ") && $0.contains("names the access group \(team).group.com.example.notes,")
+                && $0.contains("/ group.com.example.notes is one of its groups as it is named, without a team: pass it without the team") }, "\(d)")
+        #expect(d.contains { $0.hasPrefix("KCS607 KeychainStore.swift:2 ") && $0.contains("XXXXXXXXXX.com.example.Notes.shared")
+                && $0.hasSuffix("/ the team passed is XXXXXXXXXX, and 'App' is signed by \(team): pass \"\(team)\" (\(team).com.example.Notes.shared is one of its groups)") }, "\(d)")
+        // The group-only initialiser's group lacks the team: that hint is right there.
+        #expect(d.contains { $0.hasPrefix("KCS607 KeychainStore.swift:4 ") && $0.contains("the group lacks its team prefix") }, "\(d)")
+        // The correct call, and the wrapper's own plumbing, are not said.
+        #expect(!d.contains { $0.contains(":3 ") || $0.contains("Keychain.swift:") }, "\(d)")
+        #expect(!d.contains { $0.contains("lacks its team prefix") && !$0.contains(":4 ") }, "\(d)")
+        #expect(d.count == 3, "\(d)")
+        // Joined the other way round, the wrapper's own order is what counts.
+        wrapper("group + \".\" + team")
+        d = try found()
+        #expect(d.contains { $0.contains(":3 ") && $0.contains("names the access group com.example.Notes.shared.\(team),") }, "\(d)")
+        // Without the wrapper's source, a team beside the group is joined as TunnelKit does.
+        f.targets[0].sources.removeLast()
+        f.writeProject()
+        d = try found()
+        #expect(d.contains { $0.hasPrefix("KCS607 KeychainStore.swift:2 ") && $0.contains("the team passed is XXXXXXXXXX") }, "\(d)")
+        #expect(!d.contains { $0.contains(":3 ") }, "\(d)")
+        #expect(d.count == 3, "\(d)")
+    }
+
+    /// Corona-Warn-App: `CODE_SIGN_ENTITLEMENTS = "${PROJECT}/Resources/ENA.entitlements"`.
+    /// `$(PROJECT)`, Xcode's own name for PROJECT_NAME, was "undefined":
+    /// the file was lost with its groups, and the hint said to define it.
+    /// Xcode's settings kcs cannot know (a build folder) are said as Xcode's
+    /// (real-project trial 17, D2).
+    @Test func xcodesOwnSettingsAreKnownOrSaidToBeXcodes() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let team = XcodeFixture.team
+        func set(_ target: Int, _ path: String) {
+            for c in ["Debug", "Release"] { f.targets[target].settings[c]?["CODE_SIGN_ENTITLEMENTS"] = path }
+        }
+        set(0, "${PROJECT}/App.entitlements")
+        // The widget's module is its product's name, and its bundle is an .appex.
+        set(1, "Widget/$(PRODUCT_MODULE_NAME).entitlements")
+        f.writeEntitlements("Widget/Notes.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.$(WRAPPER_NAME)"])
+        set(2, "$(TARGET_BUILD_DIR)/Share.entitlements")
+        f.writeProject()
+        let d = try findings(f)
+        #expect(!d.contains { $0.contains("$(PROJECT)") || $0.contains("PRODUCT_MODULE_NAME") || $0.contains("WRAPPER_NAME") }, "\(d)")
+        #expect(d.contains { $0.hasPrefix("KCS604") && $0.contains("'Widget'") }, "\(d)")
+        let build = try ProjectLint.load(f.projectPath).get().run().filter { $0.message.contains("TARGET_BUILD_DIR") }
+        #expect(build.map(\.message) == ["CODE_SIGN_ENTITLEMENTS (target 'Share Extension', configurations 'Debug', 'Release') uses $(TARGET_BUILD_DIR), "
+                                         + "which Xcode sets while it builds and kcs cannot know: the value is not checked"], "\(d)")
+        #expect(build.first?.hint == "$(TARGET_BUILD_DIR) is Xcode's own, a folder of the build: nothing to define; kcs reads the project, not a build", "\(d)")
+        let imported = XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions())
+        #expect(imported.scenario.contains("app com.example.Notes as App kind=app entitlements=\"\(f.path("App/App.entitlements"))\""), "\(imported.scenario)")
+        #expect(imported.scenario.contains("expect groups Widget [\(team).com.example.Notes.appex, "), "\(imported.scenario)")
+    }
+
+    /// PIA's `Client.Database.init(group:)` passes its parameter on, and
+    /// Nextcloud Talk passes `groupIdentifier`, an Objective-C constant of
+    /// its bridging header: both were "a value built at run time". Each is
+    /// said as what it is (real-project trial 17, D3 and D4).
+    @Test func aParameterOrANameWithNoSwiftDeclarationIsSaidAsWhatItIs() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.write("App/KeychainStore.swift", """
+            enum Client {
+                struct Database {
+                    let secure: Any
+                    init(group: String) { secure = KeychainStore(group: group) }
+                }
+            }
+            let computed = String()
+            let a = UICKeyChainStore(service: "s", accessGroup: groupIdentifier)
+            let b = UICKeyChainStore(service: "s", accessGroup: computed)
+
+            """)
+        f.writeProject()
+        let d = try f.codeFindings()
+            .filter { $0.file?.name.hasSuffix("KeychainStore.swift") == true }
+            .map { "\($0.code.rawValue) \($0.location?.line ?? 0) \($0.message)" }
+        #expect(d.contains("KCS608 4 target 'App' (configuration 'Release') passes group: its parameter `group` (of `Client.Database.init(group:)`), "
+                           + "whose callers kcs does not follow: kcs cannot check it"), "\(d)")
+        #expect(d.contains("KCS608 8 target 'App' (configuration 'Release') passes accessGroup: `groupIdentifier`, which kcs finds no Swift declaration of "
+                           + "(an Objective-C constant, or another module's): kcs cannot check it"), "\(d)")
+        // A name the Swift code declares is a value it builds.
+        #expect(d.contains { $0.hasPrefix("KCS608 9 ") && $0.contains("a value built at run time (computed)") }, "\(d)")
+        #expect(d.count == 3, "\(d)")
+    }
+
+    /// nio's and Harbour's expressions were shown cut at 60 characters, in
+    /// the middle of a name, with three `(` to one `)` (real-project trial 17, D6).
+    @Test func aLongExpressionIsCutWhereATokenEndsWithItsBracketsClosed() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.write("App/KeychainStore.swift", """
+            import Foundation
+            let a: [String: Any] = [kSecAttrAccessGroup as String: ((Bundle.main.infoDictionary?["DevelopmentTeam"] as? String) ?? "") + ".nio.keychain"]
+            let b: [String: Any] = [kSecAttrAccessGroup as String: (("\\(Bundle.main.appIdentifierPrefix ?? "")\\(Bundle.main.mainBundleIdentifier).shared"))]
+            func c() { var q: [String: Any] = [:]; q[kSecAttrAccessGroup as String] = Bundle.main.appIdentifierPrefixOfTheTeamThatSigns + ".com.example.shared"; _ = q }
+
+            """)
+        f.writeProject()
+        let d = try f.codeFindings()
+            .filter { $0.file?.name.hasSuffix("KeychainStore.swift") == true }
+            .map { "\($0.location?.line ?? 0) \($0.message)" }
+        let said = "target 'App' (configuration 'Release') passes kSecAttrAccessGroup a value built at run time"
+        #expect(d == [
+            "2 \(said) (((Bundle.main.infoDictionary?[\"DevelopmentTeam\"] as? String)…)): kcs cannot check it",
+            "3 \(said) (\"\\(Bundle.main.appIdentifierPrefix ?? \"\")\\(Bundle.main.…)\"): kcs cannot check it",
+            // An assignment's operands are kept only as far as the message shows.
+            "4 \(said) (Bundle.main.appIdentifierPrefixOfTheTeamThatSigns +…): kcs cannot check it",
+        ], "\(d)")
+    }
+
+    /// Bark's `group.brak` and Harbour's `…Harbor` for `…Harbour` in
+    /// `UserDefaults(suiteName:)` and `containerURL(…)`: the keychain
+    /// KCS607 said "did you mean", the app-group one did not (real-project
+    /// trial 17, D7).
+    @Test func anAppGroupOneTypoFromTheTargetsIsSaidWithDidYouMean() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.write("App/KeychainStore.swift", """
+            import Foundation
+            let a = UserDefaults(suiteName: "group.com.example.ntoes")
+            let b = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: "group.com.example.note")
+            let c = UserDefaults(suiteName: "group.org.elsewhere")
+
+            """)
+        f.writeProject()
+        let d = try f.codeFindings()
+            .filter { $0.file?.name.hasSuffix("KeychainStore.swift") == true }
+            .map { "\($0.location?.line ?? 0) \($0.hint ?? "")" }
+        #expect(d == ["2 did you mean \"group.com.example.notes\"? its app groups: group.com.example.notes",
+                      "3 did you mean \"group.com.example.notes\"? its app groups: group.com.example.notes",
+                      "4 its app groups: group.com.example.notes"], "\(d)")
+    }
+
+    /// cove's 1.3 MB uniffi output has `group:` in one enum case and
+    /// `case Keychain(String` in another: a file kcs refuses to read got
+    /// "cannot check", though it names no group (real-project trial 17, D5).
+    @Test func aRefusedFileIsSaidOnlyWhenALineCouldNameAGroup() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.targets[0].sources.append("Generated.swift")
+        f.writeProject()
+        let padding = String(repeating: "// generated\n", count: CodeCheck.maxFileBytes / 13 + 1)
+        func refused() throws -> [String] {
+            try f.codeFindings().filter { $0.message.hasPrefix("cannot check") }.map(\.message)
+        }
+        f.write("App/Generated.swift", "enum A { case note(title: String, group: String) }\n" + padding + "enum B { case Keychain(String) }\n")
+        #expect(try refused() == [], "apart")
+        f.write("App/Generated.swift", padding + "let k = Keychain(group: \"group.x\")\n")
+        #expect(try refused().count == 1, "one line")
+    }
 }
