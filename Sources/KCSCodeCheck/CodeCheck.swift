@@ -267,7 +267,7 @@ public enum CodeCheck {
         }
         struct FileKey: Hashable { var file: Int, read: Int }
         var usesBySources: [Int: [(path: String, uses: [AccessGroupUse])]] = [:]
-        var infoPlistStrings: [String: (value: String, location: ProjectLocation?, settings: [(name: String, location: ProjectLocation)])?] = [:]
+        var infoPlistStrings: [String: XcodeProject.InfoPlistString] = [:]
         var lookupsByPath: [String: Set<String>] = [:]
         /// Whether each file may name a group, asked once per file, not per target.
         var mayName: [String: Bool] = [:]
@@ -575,24 +575,41 @@ public enum CodeCheck {
                         value = .runtime("a string kcs cannot work out")
                     }
                     // A string of Info.plist: this target's, with its build settings.
-                    if case .literal(let marked) = value, marked.hasPrefix(AccessGroupFinder.infoPlistMarker) {
-                        let key = String(marked.dropFirst(AccessGroupFinder.infoPlistMarker.count))
+                    if case .literal(let marked) = value, let (key, fallback) = AccessGroupFinder.infoPlistRead(marked: marked) {
                         // Each target's key read once, however many uses ask
                         // (a 32 MB Info.plist with 200 uses took 365 s; found by review).
                         let cacheKey = target.id + "\u{0}" + signing.resolved.platform + "\u{0}" + key
                         let found = infoPlistStrings[cacheKey] ?? lint.project.infoPlistString(key, of: signing.resolved)
-                        infoPlistStrings[cacheKey] = .some(found)
-                        guard let found else {
+                        infoPlistStrings[cacheKey] = found
+                        func cannotRead(_ why: String) {
                             out.append(render.diagnostic(ProjectIssue(
-                                .warning, "\(who) passes \(use.api) its Info.plist's \(key), which kcs cannot read: no Info.plist of the target sets it, or it uses a setting that does not resolve",
+                                .warning, "\(who) passes \(use.api) its Info.plist's \(key), which kcs cannot read: \(why)",
                                 at: at, hint: "its groups: \(groups)"),
                                 code: .codeGroupNotCheckable, length: use.length, notes: notes))
+                        }
+                        switch found {
+                        case .value(let string, let setAt, let settings):
+                            value = .literal(string)
+                            if let setAt { notes.append(render.note("Info.plist's \(key) is set here", at: setAt)) }
+                            // And the build setting it names, where the value is written.
+                            for (name, setAt) in settings.prefix(4) { notes.append(render.note("\(name) is set here", at: setAt)) }
+                        case .unset:
+                            // The code's default is the value (real-project trial 16, D2).
+                            guard let fallback else { cannotRead("no Info.plist of the target sets it"); continue }
+                            value = .literal(fallback)
+                            notes.append(render.note("no Info.plist of the target sets \(key): the code's default \"\(fallback)\" is used",
+                                                     at: use.constant.map { ProjectLocation(file: $0.file, line: $0.line) } ?? at))
+                        case .unresolved(let setAt, let undefined, let problems):
+                            // Which of the two it is, and where the value is written.
+                            if let setAt { notes.append(render.note("Info.plist's \(key) is set here", at: setAt)) }
+                            cannotRead(undefined.isEmpty
+                                ? "its value is malformed (\(problems.prefix(2).joined(separator: "; ")))"
+                                : "its value uses " + undefined.prefix(3).map { "$(\($0))" }.joined(separator: ", ") + ", which the target does not define")
+                            continue
+                        case .unread(let why):
+                            cannotRead(why)
                             continue
                         }
-                        value = .literal(found.value)
-                        if let setAt = found.location { notes.append(render.note("Info.plist's \(key) is set here", at: setAt)) }
-                        // And the build setting it names, where the value is written.
-                        for (name, setAt) in found.settings.prefix(4) { notes.append(render.note("\(name) is set here", at: setAt)) }
                     }
                     if use.isAppGroup {
                         // An app group: only a group the build surely names is

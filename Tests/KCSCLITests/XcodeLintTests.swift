@@ -1571,6 +1571,51 @@ struct XcodeLintTests {
         #expect(d.first?.message.contains("its Info.plist's MacOnly, which kcs cannot read") == true, "\(d.map(\.message))")
     }
 
+    @Test func anInfoPlistLookupsDefaultIsTheValueWhenNoInfoPlistSetsTheKey() throws {
+        // Provenance's `infoDictionary?["APP_GROUP_IDENTIFIER"] as? String ??
+        // "group.…"`: the default was dropped, so a target whose Info.plist
+        // lacks the key got KCS608, and a wrong default went unreported
+        // (real-project trial 16, D2). A key the Info.plist does set is its
+        // value, default or not; one that names an undefined setting says so.
+        var f = Self.oneApp(sources: ["Groups.swift"])
+        defer { f.remove() }
+        f.targets[0].settings["Release"]?["INFOPLIST_FILE"] = "App/Info.plist"
+        f.writeEntitlements("App/App.entitlements", keychain: [], appGroups: ["group.com.example.shared"])
+        f.write("App/Info.plist", """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict>
+            <key>SetGroup</key>
+            <string>group.com.example.shared</string>
+            <key>HoleGroup</key>
+            <string>group.$(NOT_DEFINED)</string>
+            </dict></plist>
+            """)
+        f.write("App/Groups.swift", """
+            import Foundation
+            enum Config {
+                static let wrongDefault = Bundle.main.infoDictionary?["UnsetGroup"] as? String ?? "group.com.example.shraed"
+                static let rightDefault = Bundle.main.object(forInfoDictionaryKey: "UnsetGroup") as? String ?? "group.com.example.shared"
+            }
+            let a = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: Config.wrongDefault)
+            let b = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: Config.rightDefault)
+            let c = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: Bundle.main.infoDictionary?["SetGroup"] as? String ?? "group.com.example.other")
+            let d = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: Bundle.main.infoDictionary?["UnsetGroup"] as? String ?? "")
+            let e = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: (Bundle.main.infoDictionary?["HoleGroup"] as? String) ?? "group.com.example.shared")
+
+            """)
+        f.writeProject()
+        let d = try f.codeFindings()
+        #expect(d.map { "\($0.code.rawValue) \($0.location?.line ?? 0)" } == ["KCS607 6", "KCS608 9", "KCS608 10"], "\(d.map(\.message))")
+        #expect(d.first?.message.contains("names the app group group.com.example.shraed") == true, "\(d.map(\.message))")
+        // The note is at the constant, where the default is written.
+        let note = d.first?.notes.first { (n: DiagnosticNote) in n.message.hasPrefix("no Info.plist") }
+        #expect(note?.message == "no Info.plist of the target sets UnsetGroup: the code's default \"group.com.example.shraed\" is used", "\(d.first?.notes.map(\.message) ?? [])")
+        #expect(note.flatMap { n in n.range.flatMap { n.file?.location(of: $0.start).line } } == 3)
+        #expect(d.dropFirst().first?.message.contains("its Info.plist's UnsetGroup, which kcs cannot read: no Info.plist of the target sets it") == true, "\(d.map(\.message))")
+        #expect(d.last?.message.contains("its Info.plist's HoleGroup, which kcs cannot read: its value uses $(NOT_DEFINED), which the target does not define") == true, "\(d.map(\.message))")
+        #expect(d.last?.notes.contains { (n: DiagnosticNote) in n.message == "Info.plist's HoleGroup is set here" && n.file?.name.hasSuffix("App/Info.plist") == true } == true)
+    }
+
     @Test func pastTheSettingsBudgetTargetsAreNotComparedAndTheLintSaysSo() throws {
         // Targets past the budget are not resolved: comparing them gave false
         // KCS605 (no entitlements file) and dropped KCS510 (found by review).
