@@ -1336,10 +1336,36 @@ private final class UseVisitor: SyntaxVisitor {
     }
 
     static func namesUserDefaults(_ e: ExprSyntax) -> Bool {
-        if let m = e.as(MemberAccessExprSyntax.self), m.declName.baseName.text == "init", let base = m.base {
+        if let m = e.as(MemberAccessExprSyntax.self), m.declName.baseName.text == "init" {
+            guard let base = m.base else { return !declaresOtherType(around: m) }
             return calleeName(base) == "UserDefaults"
         }
         return calleeName(e) == "UserDefaults"
+    }
+
+    /// Whether the type a base-less `.init(suiteName:)` makes is declared
+    /// as another than UserDefaults: `let d: Store = .init(suiteName: …)`,
+    /// through `?? fallback`, `!` and `?`. `suiteName:` is UserDefaults'
+    /// own label, so one with no declared type is taken for it (Passbolt's
+    /// `let defaults: UserDefaults = .init(suiteName: "group.…") ??
+    /// .standard` went unchecked; real-project trial 16, D3).
+    static func declaresOtherType(around initializer: MemberAccessExprSyntax) -> Bool {
+        var node = Syntax(initializer)
+        for _ in 0..<8 {
+            guard let parent = node.parent else { return false }
+            if parent.is(FunctionCallExprSyntax.self) || parent.is(ExprListSyntax.self) || parent.is(SequenceExprSyntax.self)
+                || parent.is(ForceUnwrapExprSyntax.self) || parent.is(OptionalChainingExprSyntax.self) || parent.is(InitializerClauseSyntax.self) {
+                node = parent
+                continue
+            }
+            guard let binding = parent.as(PatternBindingSyntax.self), let type = binding.typeAnnotation?.type else { return false }
+            var t = type
+            if let o = t.as(OptionalTypeSyntax.self) { t = o.wrappedType }
+            if let o = t.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) { t = o.wrappedType }
+            let name = Scope.typePath(t)
+            return name != "UserDefaults" && name != "Foundation.UserDefaults"
+        }
+        return false
     }
 
     static func calleeName(_ e: ExprSyntax) -> String {

@@ -1034,6 +1034,31 @@ struct XcodeLintTests {
         ], "\(d)")
     }
 
+    @Test func aBaseLessInitWithASuiteNameIsUserDefaults() throws {
+        // Passbolt's `let defaults: UserDefaults = .init(suiteName: "group.…")
+        // ?? .standard` was not checked (real-project trial 16, D3).
+        // `suiteName:` is UserDefaults' own label: only a declared other type
+        // is something else.
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.write("App/KeychainStore.swift", """
+            import Foundation
+            let a: UserDefaults = .init(suiteName: "group.com.example.typo1") ?? .standard
+            let b: UserDefaults? = .init(suiteName: "group.com.example.typo2")
+            let c: Foundation.UserDefaults = .init(suiteName: "group.com.example.typo3")!
+            func use(_ d: UserDefaults?) {}
+            let d: Void = use(.init(suiteName: "group.com.example.typo4"))
+            let e: Store = .init(suiteName: "group.com.example.store")
+            let f: Store? = .init(suiteName: "group.com.example.store") ?? nil
+            let good: UserDefaults? = .init(suiteName: "group.com.example.notes")
+
+            """)
+        f.writeProject()
+        let d = try f.codeFindings().filter { $0.message.contains("app group") }
+            .map { "\($0.location?.line ?? 0) \($0.message.drop { $0 != "." }.prefix { $0 != "," })" }
+        #expect(d == ["2 .com.example.typo1", "3 .com.example.typo2", "4 .com.example.typo3", "6 .com.example.typo4"], "\(d)")
+    }
+
     @Test func codeIsNotJudgedAgainstEntitlementsKcsCannotRead() throws {
         // A missing file grants nothing kcs knows of: its lint warning says
         // so, and the code's groups are not sure failures.
