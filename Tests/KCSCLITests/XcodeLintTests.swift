@@ -1059,6 +1059,49 @@ struct XcodeLintTests {
         #expect(d == ["2 .com.example.typo1", "3 .com.example.typo2", "4 .com.example.typo3", "6 .com.example.typo4"], "\(d)")
     }
 
+    @Test func oneMisspeltConstantIsSaidOnceAtItsDeclaration() throws {
+        // nightguard: one misspelt APP_GROUP_ID gave a KCS607 at each of its
+        // 38 uses and none at the constant, the one line to fix
+        // (real-project trial 16, D4). A constant used once is said at the
+        // use, with a note at the constant, as before.
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.targets[0].sources = ["Constants.swift", "KeychainStore.swift", "Settings.swift"]
+        f.write("App/Constants.swift", """
+            enum AppConstants {
+                static let group = "group.com.example.notez"
+                static let once = "group.com.example.other"
+            }
+
+            """)
+        f.write("App/KeychainStore.swift", """
+            import Foundation
+            let a = UserDefaults(suiteName: AppConstants.group)
+            let b = UserDefaults(suiteName: AppConstants.group)
+            let c = UserDefaults(suiteName: AppConstants.once)
+
+            """)
+        f.write("App/Settings.swift", """
+            import Foundation
+            func load() {
+                _ = UserDefaults(suiteName: AppConstants.group)
+                _ = UserDefaults(suiteName: AppConstants.group)
+                _ = UserDefaults(suiteName: AppConstants.group)
+            }
+
+            """)
+        f.writeProject()
+        let d = try f.codeFindings().filter { $0.code == .codeGroupNotEntitled && $0.file?.name.contains("/App/") == true }
+        let at = d.map { "\(ProjectPath.lastComponent($0.file?.name ?? "")):\($0.location?.line ?? 0)" }
+        #expect(at == ["Constants.swift:2", "KeychainStore.swift:4"], "\(d.map(\.message))")
+        let folded = try #require(d.first)
+        #expect(folded.message.hasSuffix("(said once for its 5 uses)"), "\(folded.message)")
+        #expect(folded.notes.map(\.message) == ["used here", "used here", "used here", "and 2 more uses"], "\(folded.notes.map(\.message))")
+        #expect(folded.notes.prefix(3).map { n in "\(ProjectPath.lastComponent(n.file?.name ?? "")):\(n.range.flatMap { n.file?.location(of: $0.start).line } ?? 0)" }
+                == ["KeychainStore.swift:2", "KeychainStore.swift:3", "Settings.swift:3"])
+        #expect(d.last?.notes.map(\.message) == ["the constant is declared here"])
+    }
+
     @Test func codeIsNotJudgedAgainstEntitlementsKcsCannotRead() throws {
         // A missing file grants nothing kcs knows of: its lint warning says
         // so, and the code's groups are not sure failures.
@@ -1169,8 +1212,8 @@ struct XcodeLintTests {
             """)
         f.writeProject()
         let d = try f.codeFindings()
-            .filter { $0.file?.name.hasSuffix("KeychainStore.swift") == true }.map { "\($0.code.rawValue) \($0.location?.line ?? 0)" }
-        #expect(d == ["KCS607 9", "KCS607 10"], "\(d)")
+            .filter { $0.file?.name.hasSuffix("KeychainStore.swift") == true }
+        #expect(Diagnostic.byUse(d) == ["KCS607 9", "KCS607 10"], "\(d.map(\.message))")
     }
 
     @Test func buildConditionsAnswerInThreeValues() {
@@ -1755,8 +1798,7 @@ struct XcodeLintTests {
             let big: [String: Any] = [kSecAttrAccessGroup as String: l20]
 
             """)
-        let found = d.map { "\($0.code.rawValue) \($0.location?.line ?? 0)" }
-        #expect(found == ["KCS607 12", "KCS608 14", "KCS607 15", "KCS607 16", "KCS608 42"], "\(d.map(\.message))")
+        #expect(Diagnostic.byUse(d) == ["KCS607 12", "KCS608 14", "KCS607 15", "KCS607 16", "KCS608 42"], "\(d.map(\.message))")
         #expect(d.first?.message.contains("\(team).com.example.wrong") == true)
     }
 
@@ -1845,6 +1887,21 @@ struct XcodeLintTests {
         #expect(refused.diagnostics.first?.message.contains("does not allow reading files") == true)
         let elsewhere = Interpreter.run(source: "app App project=\"\(f.projectPath)\"\n", loader: RootedFileLoader(root: f.path("Share")))
         #expect(elsewhere.diagnostics.first?.message.contains("outside") == true)
+    }
+}
+
+extension Diagnostic {
+    /// The lines of the uses a code finding is about: a finding said once at
+    /// its constant for several uses, those of its "used here" notes; any
+    /// other, its own.
+    var useLines: [Int] {
+        let uses = notes.compactMap { n in n.message == "used here" ? n.range.flatMap { n.file?.location(of: $0.start).line } : nil }
+        return uses.isEmpty ? [location?.line ?? 0] : uses
+    }
+
+    /// "CODE LINE" for each use (``useLines``), in line order.
+    static func byUse(_ all: [Diagnostic]) -> [String] {
+        all.flatMap { d in d.useLines.map { (line: $0, text: "\(d.code.rawValue) \($0)") } }.sorted { $0.line < $1.line }.map(\.text)
     }
 }
 
