@@ -190,9 +190,13 @@ public struct ProjectLint {
                 let a = reference.keychainAccessGroups.map(\.value) + reference.applicationGroups.map(\.value)
                 let b = other.keychainAccessGroups.map(\.value) + other.applicationGroups.map(\.value)
                 // Two files that grant the same groups are what the hint asks
-                // for (BlueWallet's Debug and Release files are identical).
-                let sameGroups = a == b && reference.groupsResolve && other.groupsResolve
-                    && (reference.entitlements == nil) == (other.entitlements == nil)
+                // for (BlueWallet's Debug and Release files are identical), and
+                // so are a file and none when the file grants no group
+                // (MonitorControl's Debug file only disables library
+                // validation; real-project trial 16, D9). A file kcs could not
+                // read grants groups it does not know.
+                let known = { (s: TargetSigning) in s.groupsResolve && (s.resolved.entitlementsPath == nil || s.entitlements != nil) }
+                let sameGroups = a == b && known(reference) && known(other)
                 if other.resolved.entitlementsPath.map(fileSystem.canonical) != reference.resolved.entitlementsPath.map(fileSystem.canonical),
                    !sameGroups {
                     let mine = other.resolved.entitlementsPath.map { "'\($0)'" } ?? "no entitlements file"

@@ -429,6 +429,25 @@ struct XcodeLintTests {
                     && stray.first?.hasSuffix("/Widget/Widget.entitlements'") == true, "\(stray)")
     }
 
+    @Test func aFileAndNoFileThatGrantNoGroupDoNotDiffer() throws {
+        // MonitorControl: Debug signs with a file that only disables library
+        // validation, Release with none; both grant no group, yet KCS605 said
+        // to keep the files' groups the same (real-project trial 16, D9).
+        var f = XcodeFixture()
+        defer { f.remove() }
+        let base = ["SDKROOT": "macosx", "DEVELOPMENT_TEAM": XcodeFixture.team]
+        f.projectSettings = ["Debug": base, "Release": base]
+        f.targets = ["App", "Tool"].map { name in
+            .init(name: name, settings: ["Debug": ["PRODUCT_BUNDLE_IDENTIFIER": "com.example.\(name)", "CODE_SIGN_ENTITLEMENTS": "\(name)/\(name)Debug.entitlements"],
+                                         "Release": ["PRODUCT_BUNDLE_IDENTIFIER": "com.example.\(name)"]])
+        }
+        f.writeEntitlements("App/AppDebug.entitlements", keychain: [])
+        f.writeEntitlements("Tool/ToolDebug.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.shared"])
+        f.writeProject()
+        let d = try ProjectLint.load(f.projectPath).get().run().filter { $0.code == .projectEntitlementsFile }.map(\.message)
+        #expect(d == ["target 'Tool': configuration 'Debug' signs with '\(f.path("Tool/ToolDebug.entitlements"))', 'Release' with no entitlements file"], "\(d)")
+    }
+
     @Test func aFolderNamedLikeASwiftFileIsWalked() throws {
         // Xcode compiles the file in `Keys.swift/`: it is no source kcs
         // cannot read, and its calls are checked (found on Anytype).
