@@ -536,15 +536,51 @@ public struct ProjectLint {
         // A file a setting that is empty here selects (NetNewsWire's
         // `App$(DEVELOPER_ENTITLEMENTS).entitlements`, set to `-dev` in a
         // developer's own xcconfig) is in use on some machine: not reported.
-        // A file's owner: the first target (in the project's order) one of
-        // whose folders holds it, found by the file's folders, not by asking
-        // every target per file (20,000 stray files over 2,000 targets took
-        // 20 s; found by adversarial testing).
-        // A target whose own folder it is comes before one that borrows a file there.
-        var firstHolder: [String: Int] = [:], firstOwner: [String: Int] = [:]
-        for (i, t) in project.targets.enumerated() {
-            for folder in foldersOf[t.id] ?? [] where firstHolder[folder] == nil { firstHolder[folder] = i }
-            for folder in ownFolders[t.id] ?? [] where firstOwner[folder] == nil { firstOwner[folder] = i }
+        // A file's owner, to compare it with: the target named like it
+        // (`ROM_File_ProviderUI.entitlements`, 'ROM File ProviderUI'), else
+        // the one target of the nearest folder that holds it: a folder holding
+        // a target's sources or signed file, or one of its folders (a target
+        // whose own folder it is before one that borrows a file there). A
+        // folder of several is none's: Provenance's `Extensions/` named
+        // 'Spotlight' for eight files of other extensions (real-project
+        // trial 16, D10). Found by the file's folders, not by asking every
+        // target per file (20,000 stray files over 2,000 targets took 20 s;
+        // found by adversarial testing).
+        var holdersAt: [String: [Int]] = [:], ownersAt: [String: [Int]] = [:], nearAt: [String: [Int]] = [:]
+        var byName: [String: [Int]] = [:]
+        func add(_ i: Int, _ folder: String, _ table: inout [String: [Int]]) {
+            let key = ProjectPath.normalize(folder)
+            if table[key]?.last != i { table[key, default: []].append(i) }
+        }
+        for (i, t) in project.targets.enumerated() where t.kind != nil {
+            for folder in foldersOf[t.id] ?? [] { add(i, folder, &holdersAt) }
+            for folder in ownFolders[t.id] ?? [] { add(i, folder, &ownersAt) }
+            for source in t.swiftSources.prefix(200) { add(i, ProjectPath.directory(source), &nearAt) }
+            byName[Self.nameKey(t.name), default: []].append(i)
+        }
+        let indexOf = Dictionary(project.targets.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+        for s in signings {
+            if let p = s.resolved.entitlementsPath, let i = indexOf[s.target.id] { add(i, ProjectPath.directory(p), &nearAt) }
+        }
+        func owner(of path: String) -> XcodeProject.Target? {
+            let file = ProjectPath.lastComponent(path)
+            let key = Self.nameKey(file.hasSuffix(".entitlements") ? String(file.dropLast(".entitlements".count)) : file)
+            if !key.isEmpty, let named = byName[key], named.count == 1 { return project.targets[named[0]] }
+            var folder = ProjectPath.normalize(ProjectPath.directory(path))
+            for _ in 0..<64 {
+                let near = Set(nearAt[folder] ?? []), owners = Set(ownersAt[folder] ?? []), holders = Set(holdersAt[folder] ?? [])
+                if !near.isEmpty || !owners.isEmpty || !holders.isEmpty {
+                    let all = near.union(owners).union(holders)
+                    // Several: the one named after the folder, else the only one whose folder it is.
+                    let named = all.filter { Self.nameKey(project.targets[$0].name) == Self.nameKey(ProjectPath.lastComponent(folder)) }
+                    let one = all.count == 1 ? all : named.count == 1 ? named : owners.count == 1 ? owners : near.count == 1 ? near : []
+                    return one.first.map { project.targets[$0] }
+                }
+                let up = ProjectPath.directory(folder)
+                if up == folder || up.isEmpty { break }
+                folder = up
+            }
+            return nil
         }
         var signedBy: [String: [String]] = [:]
         for s in signings { if let p = s.resolved.entitlementsPath { signedBy[s.target.id, default: []].append(p) } }
@@ -578,15 +614,7 @@ public struct ProjectLint {
                     code: .projectEntitlementsFile))
                 continue
             }
-            var folder = ProjectPath.directory(path), holders: [Int] = [], owners: [Int] = []
-            for _ in 0..<64 {
-                if let i = firstHolder[folder] { holders.append(i) }
-                if let i = firstOwner[folder] { owners.append(i) }
-                let up = ProjectPath.directory(folder)
-                if up == folder { break }
-                folder = up
-            }
-            let owner = (owners.min() ?? holders.min()).map { project.targets[$0] }
+            let owner = owner(of: path)
             let users = owner.map { signedBy[$0.id] ?? [] } ?? []
             var message = "no configuration signs with '\(path)'"
             if let owner {
@@ -599,6 +627,10 @@ public struct ProjectLint {
         }
         return out
     }
+
+    /// A target's name as compared with an entitlements file's: its letters
+    /// and digits, lower-cased (`ROM File ProviderUI`, `ROM_File_ProviderUI`).
+    static func nameKey(_ name: String) -> String { String(name.lowercased().filter { $0.isLetter || $0.isNumber }) }
 
     /// The files `CODE_SIGN_ENTITLEMENTS` can name on other machines: its
     /// value with each reference that expands to nothing here as `*`; nil

@@ -448,6 +448,36 @@ struct XcodeLintTests {
         #expect(d == ["target 'Tool': configuration 'Debug' signs with '\(f.path("Tool/ToolDebug.entitlements"))', 'Release' with no entitlements file"], "\(d)")
     }
 
+    @Test func aStrayFileIsComparedWithTheTargetNamedLikeItOrOfTheNearestFolder() throws {
+        // Provenance: every extension keeps its folder in Extensions/, and
+        // stray files there were compared with 'Spotlight', the first target
+        // of Extensions/, not with the target named like the file, which
+        // signs with its sibling (real-project trial 16, D10).
+        var f = XcodeFixture()
+        defer { f.remove() }
+        f.projectSettings = ["Release": ["SDKROOT": "iphoneos", "DEVELOPMENT_TEAM": XcodeFixture.team]]
+        f.configurations = ["Release"]
+        func ext(_ name: String, _ folder: String, _ entitlements: String) -> XcodeFixture.Target {
+            .init(name: name, folder: folder, productType: "com.apple.product-type.app-extension",
+                  settings: ["Release": ["PRODUCT_BUNDLE_IDENTIFIER": "com.example.\(name.filter { $0 != " " })", "CODE_SIGN_ENTITLEMENTS": entitlements]],
+                  sources: ["\(name.filter { $0 != " " }).swift"])
+        }
+        f.targets = [ext("Spotlight", "Extensions/Spotlight", "Extensions/Spotlight/Spotlight.entitlements"),
+                     ext("ROM File Provider", "Extensions/ROM File Provider", "Extensions/ROM File Provider/ROM_File_Provider.entitlements"),
+                     ext("ROM File ProviderUI", "Extensions/ROM File ProviderUI", "Extensions/ROM File Provider/ROM_File_Provider.entitlements")]
+        for t in f.targets { f.write("\(t.folder ?? "")/\(t.sources[0])", "import Foundation\n") }
+        for file in ["Spotlight/Spotlight", "ROM File Provider/ROM_File_Provider", "ROM File Provider/ROM_File_ProviderUI", "Stickers/Stickers"] {
+            f.writeEntitlements("Extensions/\(file).entitlements", keychain: [])
+        }
+        f.writeProject()
+        let d = try ProjectLint.load(f.projectPath).get().run().filter { $0.code == .projectEntitlementsFile }.map(\.message)
+        #expect(d.sorted() == [
+            "no configuration signs with '\(f.path("Extensions/ROM File Provider/ROM_File_ProviderUI.entitlements"))'; "
+                + "target 'ROM File ProviderUI' signs with '\(f.path("Extensions/ROM File Provider/ROM_File_Provider.entitlements"))'",
+            "no configuration signs with '\(f.path("Extensions/Stickers/Stickers.entitlements"))'",
+        ], "\(d)")
+    }
+
     @Test func aFolderNamedLikeASwiftFileIsWalked() throws {
         // Xcode compiles the file in `Keys.swift/`: it is no source kcs
         // cannot read, and its calls are checked (found on Anytype).
