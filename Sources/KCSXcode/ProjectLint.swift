@@ -614,6 +614,16 @@ public struct ProjectLint {
                     code: .projectEntitlementsFile))
                 continue
             }
+            // A file the project lists that is not there: pointing a setting
+            // at it, or deleting it, makes no sense (LuLu's Base.lproj variant
+            // of Extension.entitlements; real-project trial 16, D11).
+            if location != nil, !fileSystem.isFile(path) {
+                out.append(render.diagnostic(ProjectIssue(
+                    .warning, "the project lists '\(path)', which does not exist, and no configuration signs with it",
+                    at: location, hint: "remove the reference from the project (Xcode shows it in red)"),
+                    code: .projectEntitlementsFile))
+                continue
+            }
             let owner = owner(of: path)
             let users = owner.map { signedBy[$0.id] ?? [] } ?? []
             var message = "no configuration signs with '\(path)'"

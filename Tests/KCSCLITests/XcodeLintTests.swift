@@ -478,6 +478,24 @@ struct XcodeLintTests {
         ], "\(d)")
     }
 
+    @Test func anEntitlementsFileTheProjectListsThatDoesNotExistIsSaidSo() throws {
+        // LuLu lists a Base.lproj variant of its extension's file that is
+        // not in the repository: "point CODE_SIGN_ENTITLEMENTS at it, or
+        // delete it" made no sense (real-project trial 16, D11).
+        var f = Self.oneApp(sources: [])
+        defer { f.remove() }
+        f.targets[0].listed = ["Base.lproj/Gone.entitlements", "Stale.entitlements"]
+        f.writeEntitlements("App/App.entitlements", keychain: [])
+        f.writeEntitlements("App/Stale.entitlements", keychain: [])
+        f.writeProject()
+        let d = try ProjectLint.load(f.projectPath).get().run().filter { $0.code == .projectEntitlementsFile }
+        #expect(d.map(\.message) == ["the project lists '\(f.path("App/Base.lproj/Gone.entitlements"))', which does not exist, and no configuration signs with it",
+                                     "no configuration signs with '\(f.path("App/Stale.entitlements"))'; target 'App' signs with '\(f.path("App/App.entitlements"))'"],
+                "\(d.map(\.message))")
+        #expect(d.first?.hint == "remove the reference from the project (Xcode shows it in red)")
+        #expect(d.allSatisfy { $0.file?.name.hasSuffix("project.pbxproj") == true })
+    }
+
     @Test func aFolderNamedLikeASwiftFileIsWalked() throws {
         // Xcode compiles the file in `Keys.swift/`: it is no source kcs
         // cannot read, and its calls are checked (found on Anytype).
