@@ -951,6 +951,31 @@ struct XcodeLintTests {
         #expect(!said.contains { $0.message.contains("kitDependencies") || $0.message.contains("packages") }, "\(said.map(\.message))")
     }
 
+    @Test func aCTargetsListsKcsDoesNotFollowAreNotSaid() throws {
+        // Provenance's emulator cores: `sources: Sources.PSX.map { … }` of
+        // C and C++ targets gave 32 "kcs does not follow the sources",
+        // hinting to write the list out, which would check nothing: kcs
+        // reads no C (real-project trial 16, D7). A Swift target's is said.
+        let f = XcodeFixture.appLinkingKit("""
+                products: [.library(name: "Kit", targets: ["Kit"])],
+                targets: [
+                    .target(name: "Kit", dependencies: ["Core", "CxxCore", "Helpers"]),
+                    .target(name: "Core", path: "Sources/core", sources: files.map { "src/\\($0)" }, cSettings: [.define("CORE")]),
+                    .target(name: "CxxCore", sources: files.map { "src/\\($0)" }, cxxSettings: [.define("CORE")]),
+                    .target(name: "Helpers", sources: files.map { "src/\\($0)" }, cSettings: [.define("CORE")], swiftSettings: []),
+                ]
+            )
+            let files = ["a.c", "b.c"]
+
+            """)
+        defer { f.remove() }
+        f.write("Kit/Sources/Kit/Kit.swift", "func kit() {}\n")
+        f.write("Kit/Sources/core/src/a.c", "int a;\n")
+        f.writeProject()
+        let said = try ProjectLint.load(f.projectPath, packages: PackageManifestReader()).get().run().map(\.message).filter { $0.contains("does not follow") }
+        #expect(said == ["kcs does not follow the sources of package target 'Helpers' in this manifest (`files.map { \"src/\\($0)\" }`): the code it leaves out is not checked"], "\(said)")
+    }
+
     @Test func aSiblingPackageNamedByIdentityIsRead() throws {
         // feditext's packages sit side by side and name each other as
         // `.package(path: "ServiceLayer")`; Xcode uses the project's local
