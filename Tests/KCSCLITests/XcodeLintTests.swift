@@ -976,6 +976,32 @@ struct XcodeLintTests {
         #expect(said == ["kcs does not follow the sources of package target 'Helpers' in this manifest (`files.map { \"src/\\($0)\" }`): the code it leaves out is not checked"], "\(said)")
     }
 
+    @Test func aProductOfAManifestWhoseProductsKcsDoesNotFollowIsSaidAtTheManifest() throws {
+        // CodexBar builds `products:` in a closure: a product its widget
+        // links was "of a package none of the project's local packages
+        // declares", which it does (real-project trial 16, D8). Said at the
+        // manifest's `products:`, whether or not the project names the package.
+        var f = XcodeFixture.appLinkingKit("""
+                products: {
+                    let products: [Product] = [.library(name: "Kit", targets: ["Kit"])]
+                    return products
+                }(),
+                targets: [.target(name: "Kit")]
+            )
+
+            """)
+        defer { f.remove() }
+        f.write("Kit/Sources/Kit/Kit.swift", "func kit() {}\n")
+        for legacy in [false, true] {
+            f.targets[0].packageProducts = [.init(name: "Kit", local: "Kit", legacy: legacy)]
+            f.writeProject()
+            let said = try ProjectLint.load(f.projectPath, packages: PackageManifestReader()).get().run().filter { $0.message.contains("product 'Kit'") }
+            #expect(said.map(\.message) == ["the code check does not read product 'Kit' of the local package at '\(f.path("Kit"))', whose products: kcs does not follow (`{…`)"],
+                    "legacy \(legacy): \(said.map(\.message))")
+            #expect(said.first?.file?.name == f.path("Kit/Package.swift") && said.first?.location?.line == 4, "legacy \(legacy): \(said.map { $0.file?.name ?? "" })")
+        }
+    }
+
     @Test func aSiblingPackageNamedByIdentityIsRead() throws {
         // feditext's packages sit side by side and name each other as
         // `.package(path: "ServiceLayer")`; Xcode uses the project's local
