@@ -1802,6 +1802,29 @@ struct XcodeLintTests {
         #expect(d.last?.notes.contains { (n: DiagnosticNote) in n.message == "Info.plist's HoleGroup is set here" && n.file?.name.hasSuffix("App/Info.plist") == true } == true)
     }
 
+    @Test func aMisspeltSettingInsideASettingIsSaidWhereItIsWrittenWithADidYouMean() throws {
+        // GlucoseDirect: `APP_GROUP_ID = group.com.$(DEVELOPMENT_TEM)…` in its
+        // xcconfig, used by the entitlements as `$(APP_GROUP_ID)`, was said
+        // only at the entitlements, with no "did you mean" (real-project
+        // trial 16, D12). The target's own `APP_GROUP = $(APP_GROUP)` passes
+        // on to the level below it.
+        var f = Self.oneApp(sources: [])
+        defer { f.remove() }
+        f.projectXCConfig = ["Release": "Config/App.xcconfig"]
+        f.write("Config/App.xcconfig", "// Shared\nAPP_GROUP = group.com.$(DEVELOPMENT_TEM).shared\n")
+        f.targets[0].settings["Release"]?["APP_GROUP"] = "$(APP_GROUP)"
+        f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.$(PRODUCT_NAM)"], appGroups: ["$(APP_GROUP)"])
+        f.writeProject()
+        let d = try ProjectLint.load(f.projectPath).get().run().filter { $0.message.contains("which target 'App' does not define") }
+        let group = try #require(d.first { $0.message.hasPrefix("'$(APP_GROUP)' uses $(DEVELOPMENT_TEM)") }, "\(d.map(\.message))")
+        #expect(group.hint == "did you mean $(DEVELOPMENT_TEAM) for $(DEVELOPMENT_TEM)? define the build setting, or write the group out")
+        #expect(group.notes.map { n in "\(n.message) \(ProjectPath.lastComponent(n.file?.name ?? "")):\(n.range.flatMap { n.file?.location(of: $0.start).line } ?? 0)" }
+                == ["APP_GROUP uses $(DEVELOPMENT_TEM) here App.xcconfig:2"])
+        // Written in the entitlements itself: no note, the did-you-mean still.
+        let direct = try #require(d.first { $0.message.contains("$(PRODUCT_NAM)") }, "\(d.map(\.message))")
+        #expect(direct.notes.isEmpty && direct.hint?.hasPrefix("did you mean $(PRODUCT_NAME) for $(PRODUCT_NAM)? ") == true, "\(direct.hint ?? "")")
+    }
+
     @Test func pastTheSettingsBudgetTargetsAreNotComparedAndTheLintSaysSo() throws {
         // Targets past the budget are not resolved: comparing them gave false
         // KCS605 (no entitlements file) and dropped KCS510 (found by review).
