@@ -562,11 +562,15 @@ public struct ProjectLint {
         for s in signings {
             if let p = s.resolved.entitlementsPath, let i = indexOf[s.target.id] { add(i, ProjectPath.directory(p), &nearAt) }
         }
+        var ownerOfFolder: [String: Int?] = [:]
         func owner(of path: String) -> XcodeProject.Target? {
             let file = ProjectPath.lastComponent(path)
             let key = Self.nameKey(file.hasSuffix(".entitlements") ? String(file.dropLast(".entitlements".count)) : file)
             if !key.isEmpty, let named = byName[key], named.count == 1 { return project.targets[named[0]] }
-            var folder = ProjectPath.normalize(ProjectPath.directory(path))
+            let start = ProjectPath.normalize(ProjectPath.directory(path))
+            // Worked out once per folder, however many stray files it holds.
+            if let known = ownerOfFolder[start] { return known.map { project.targets[$0] } }
+            var folder = start, found: Int?
             for _ in 0..<64 {
                 let near = Set(nearAt[folder] ?? []), owners = Set(ownersAt[folder] ?? []), holders = Set(holdersAt[folder] ?? [])
                 if !near.isEmpty || !owners.isEmpty || !holders.isEmpty {
@@ -574,13 +578,15 @@ public struct ProjectLint {
                     // Several: the one named after the folder, else the only one whose folder it is.
                     let named = all.filter { Self.nameKey(project.targets[$0].name) == Self.nameKey(ProjectPath.lastComponent(folder)) }
                     let one = all.count == 1 ? all : named.count == 1 ? named : owners.count == 1 ? owners : near.count == 1 ? near : []
-                    return one.first.map { project.targets[$0] }
+                    found = one.first
+                    break
                 }
                 let up = ProjectPath.directory(folder)
                 if up == folder || up.isEmpty { break }
                 folder = up
             }
-            return nil
+            ownerOfFolder[start] = .some(found)
+            return found.map { project.targets[$0] }
         }
         var signedBy: [String: [String]] = [:]
         for s in signings { if let p = s.resolved.entitlementsPath { signedBy[s.target.id, default: []].append(p) } }
