@@ -474,7 +474,22 @@ public struct AccessGroupFinder {
     }
 
     /// An Info.plist read as `infoPlistMarker` and its key, or nil.
-    static func infoPlistValue(_ e: ExprSyntax) -> String? { infoPlistKey(e).map { infoPlistMarker + $0 } }
+    static func infoPlistValue(_ e: ExprSyntax) -> String? { infoPlistRead(e).map(infoPlistMarked) }
+
+    /// An Info.plist read written as one value: `infoPlistMarker`, the key
+    /// and, when the code gives one, `markerStart` and the default.
+    static func infoPlistMarked(_ read: (key: String, fallback: String?)) -> String {
+        infoPlistMarker + read.key + (read.fallback.map { markerStart + $0 } ?? "")
+    }
+
+    /// The key and the default of a value written by ``infoPlistMarked(_:)``;
+    /// nil for any other value.
+    public static func infoPlistRead(marked: String) -> (key: String, fallback: String?)? {
+        guard marked.hasPrefix(infoPlistMarker) else { return nil }
+        let rest = marked.dropFirst(infoPlistMarker.count)
+        guard let split = rest.firstIndex(of: Character(markerStart)) else { return (String(rest), nil) }
+        return (String(rest[..<split]), String(rest[rest.index(after: split)...]))
+    }
 
     /// The value a declaration fixes for a name: a `let` initialised with a
     /// `constantValue`, or a computed property whose getter only returns
@@ -588,13 +603,16 @@ public struct AccessGroupFinder {
     /// which ``mainBundleProperty(_:_:)`` takes for the main bundle.
     /// `X as? T`, `X ?? d` or `X as? T ?? d`: X; nil for any other
     /// sequence: `X as! String + ".shared"` is more than X (found by review).
-    static func castOrDefault(_ seq: SequenceExprSyntax) -> ExprSyntax? {
+    static func castOrDefault(_ seq: SequenceExprSyntax) -> ExprSyntax? { castAndDefault(seq)?.value }
+
+    /// `castOrDefault`'s X, with the default d when there is one.
+    static func castAndDefault(_ seq: SequenceExprSyntax) -> (value: ExprSyntax, fallback: ExprSyntax?)? {
         guard let first = seq.elements.first else { return nil }
         let rest = Array(seq.elements.dropFirst())
         func isCast(_ i: Int) -> Bool { rest.count > i && rest[i].is(UnresolvedAsExprSyntax.self) }
         func isDefault(_ i: Int) -> Bool { rest.count > i && rest[i].as(BinaryOperatorExprSyntax.self)?.operator.text == "??" }
         guard rest.count == 2 && (isCast(0) || isDefault(0)) || rest.count == 4 && isCast(0) && isDefault(2) else { return nil }
-        return first
+        return (first, isDefault(rest.count - 2) ? rest.last : nil)
     }
 
     /// `{ E }()` or `{ return E }()`, a closure called where it is
@@ -607,17 +625,30 @@ public struct AccessGroupFinder {
         return returnedExpression(item)
     }
 
-    static func infoPlistKey(_ expr: ExprSyntax, ofSelf: Bool = false) -> String? {
-        var e = expr
+    /// The key, and the default the code gives when no Info.plist sets it
+    /// (`?? "group.…"`, Provenance's shape: without it the targets that do
+    /// not set the key got KCS608, and a wrong default went unreported;
+    /// real-project trial 16, D2). An empty default is none: it is no group.
+    static func infoPlistRead(_ expr: ExprSyntax, ofSelf: Bool = false) -> (key: String, fallback: String?)? {
+        var e = expr, fallback: String?
         if let seq = e.as(SequenceExprSyntax.self) {
-            guard let first = castOrDefault(seq) else { return nil }
+            guard let (first, d) = castAndDefault(seq) else { return nil }
             e = first
+            if let text = d?.as(StringLiteralExprSyntax.self)?.representedLiteralValue, !text.isEmpty, !text.contains(Character(markerStart)) {
+                fallback = text
+            }
         }
         if let f = e.as(ForceUnwrapExprSyntax.self) { e = f.expression }
         if let o = e.as(OptionalChainingExprSyntax.self) { e = o.expression }
         if let t = e.as(TupleExprSyntax.self), t.elements.count == 1, let only = t.elements.first {
-            return infoPlistKey(only.expression, ofSelf: ofSelf)
+            // `(X ?? "inner") ?? "outer"`: the inner default applies first.
+            return infoPlistRead(only.expression, ofSelf: ofSelf).map { ($0.key, $0.fallback ?? fallback) }
         }
+        return infoPlistKey(e, ofSelf: ofSelf).map { ($0, fallback) }
+    }
+
+    /// The key `e` reads, once casts and defaults are taken off.
+    private static func infoPlistKey(_ e: ExprSyntax, ofSelf: Bool) -> String? {
         func isMainBundle(_ e: ExprSyntax?) -> Bool {
             if ofSelf { return e == nil || e?.as(DeclReferenceExprSyntax.self)?.baseName.text == "self" }
             guard let m = e?.as(MemberAccessExprSyntax.self), m.declName.baseName.text == "main" else { return false }
@@ -628,7 +659,10 @@ public struct AccessGroupFinder {
             if let m = e.as(MemberAccessExprSyntax.self) { return m.declName.baseName.text == name && isMainBundle(m.base) }
             return ofSelf && e.as(DeclReferenceExprSyntax.self)?.baseName.text == name
         }
-        func literal(_ e: ExprSyntax?) -> String? { e?.as(StringLiteralExprSyntax.self)?.representedLiteralValue }
+        // A key holding the marker's separator is not followed.
+        func literal(_ e: ExprSyntax?) -> String? {
+            e?.as(StringLiteralExprSyntax.self)?.representedLiteralValue.flatMap { $0.contains(Character(markerStart)) ? nil : $0 }
+        }
         if let call = e.as(FunctionCallExprSyntax.self), member(call.calledExpression, "object"), call.arguments.count == 1,
            call.arguments.first?.label?.text == "forInfoDictionaryKey" {
             return literal(call.arguments.first?.expression)
@@ -658,7 +692,7 @@ public struct AccessGroupFinder {
         }
         guard let ext = parent?.as(ExtensionDeclSyntax.self), Scope.typePath(ext.extendedType) == "Bundle"
             || Scope.typePath(ext.extendedType) == "Foundation.Bundle" else { return nil }
-        return returnedExpression(item).flatMap { infoPlistKey($0, ofSelf: true) }.map { infoPlistMarker + $0 }
+        return returnedExpression(item).flatMap { infoPlistRead($0, ofSelf: true) }.map(infoPlistMarked)
     }
 }
 
@@ -1444,10 +1478,36 @@ private final class UseVisitor: SyntaxVisitor {
     }
 
     static func namesUserDefaults(_ e: ExprSyntax) -> Bool {
-        if let m = e.as(MemberAccessExprSyntax.self), m.declName.baseName.text == "init", let base = m.base {
+        if let m = e.as(MemberAccessExprSyntax.self), m.declName.baseName.text == "init" {
+            guard let base = m.base else { return !declaresOtherType(around: m) }
             return calleeName(base) == "UserDefaults"
         }
         return calleeName(e) == "UserDefaults"
+    }
+
+    /// Whether the type a base-less `.init(suiteName:)` makes is declared
+    /// as another than UserDefaults: `let d: Store = .init(suiteName: …)`,
+    /// through `?? fallback`, `!` and `?`. `suiteName:` is UserDefaults'
+    /// own label, so one with no declared type is taken for it (Passbolt's
+    /// `let defaults: UserDefaults = .init(suiteName: "group.…") ??
+    /// .standard` went unchecked; real-project trial 16, D3).
+    static func declaresOtherType(around initializer: MemberAccessExprSyntax) -> Bool {
+        var node = Syntax(initializer)
+        for _ in 0..<8 {
+            guard let parent = node.parent else { return false }
+            if parent.is(FunctionCallExprSyntax.self) || parent.is(ExprListSyntax.self) || parent.is(SequenceExprSyntax.self)
+                || parent.is(ForceUnwrapExprSyntax.self) || parent.is(OptionalChainingExprSyntax.self) || parent.is(InitializerClauseSyntax.self) {
+                node = parent
+                continue
+            }
+            guard let binding = parent.as(PatternBindingSyntax.self), let type = binding.typeAnnotation?.type else { return false }
+            var t = type
+            if let o = t.as(OptionalTypeSyntax.self) { t = o.wrappedType }
+            if let o = t.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) { t = o.wrappedType }
+            let name = Scope.typePath(t)
+            return name != "UserDefaults" && name != "Foundation.UserDefaults"
+        }
+        return false
     }
 
     static func calleeName(_ e: ExprSyntax) -> String {

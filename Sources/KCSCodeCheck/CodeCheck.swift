@@ -267,7 +267,7 @@ public enum CodeCheck {
         }
         struct FileKey: Hashable { var file: Int, read: Int }
         var usesBySources: [Int: [(path: String, uses: [AccessGroupUse])]] = [:]
-        var infoPlistStrings: [String: (value: String, location: ProjectLocation?, settings: [(name: String, location: ProjectLocation)])?] = [:]
+        var infoPlistStrings: [String: XcodeProject.InfoPlistString] = [:]
         var lookupsByPath: [String: Set<String>] = [:]
         /// Whether each file may name a group, asked once per file, not per target.
         var mayName: [String: Bool] = [:]
@@ -552,7 +552,7 @@ public enum CodeCheck {
                         if macOnly { continue }
                     }
                     var notes: [DiagnosticNote] = []
-                    if let c = use.constant { notes.append(render.note("the constant is declared here", at: ProjectLocation(file: c.file, line: c.line))) }
+                    if let c = use.constant { notes.append(render.note(Self.constantNote, at: ProjectLocation(file: c.file, line: c.line))) }
                     var value = use.value
                     // A constant with a value per `#if` branch: the one this
                     // build compiles, when the build answers which.
@@ -575,24 +575,41 @@ public enum CodeCheck {
                         value = .unfollowed("a string kcs cannot work out")
                     }
                     // A string of Info.plist: this target's, with its build settings.
-                    if case .literal(let marked) = value, marked.hasPrefix(AccessGroupFinder.infoPlistMarker) {
-                        let key = String(marked.dropFirst(AccessGroupFinder.infoPlistMarker.count))
+                    if case .literal(let marked) = value, let (key, fallback) = AccessGroupFinder.infoPlistRead(marked: marked) {
                         // Each target's key read once, however many uses ask
                         // (a 32 MB Info.plist with 200 uses took 365 s; found by review).
                         let cacheKey = target.id + "\u{0}" + signing.resolved.platform + "\u{0}" + key
                         let found = infoPlistStrings[cacheKey] ?? lint.project.infoPlistString(key, of: signing.resolved)
-                        infoPlistStrings[cacheKey] = .some(found)
-                        guard let found else {
+                        infoPlistStrings[cacheKey] = found
+                        func cannotRead(_ why: String) {
                             out.append(render.diagnostic(ProjectIssue(
-                                .warning, "\(who) passes \(use.api) its Info.plist's \(key), which kcs cannot read: no Info.plist of the target sets it, or it uses a setting that does not resolve",
+                                .warning, "\(who) passes \(use.api) its Info.plist's \(key), which kcs cannot read: \(why)",
                                 at: at, hint: "its groups: \(groups)"),
                                 code: .codeGroupNotCheckable, length: use.length, notes: notes))
+                        }
+                        switch found {
+                        case .value(let string, let setAt, let settings):
+                            value = .literal(string)
+                            if let setAt { notes.append(render.note("Info.plist's \(key) is set here", at: setAt)) }
+                            // And the build setting it names, where the value is written.
+                            for (name, setAt) in settings.prefix(4) { notes.append(render.note("\(name) is set here", at: setAt)) }
+                        case .unset:
+                            // The code's default is the value (real-project trial 16, D2).
+                            guard let fallback else { cannotRead("no Info.plist of the target sets it"); continue }
+                            value = .literal(fallback)
+                            notes.append(render.note("no Info.plist of the target sets \(key): the code's default \"\(fallback)\" is used",
+                                                     at: use.constant.map { ProjectLocation(file: $0.file, line: $0.line) } ?? at))
+                        case .unresolved(let setAt, let undefined, let problems):
+                            // Which of the two it is, and where the value is written.
+                            if let setAt { notes.append(render.note("Info.plist's \(key) is set here", at: setAt)) }
+                            cannotRead(undefined.isEmpty
+                                ? "its value is malformed (\(problems.prefix(2).joined(separator: "; ")))"
+                                : "its value uses " + undefined.prefix(3).map { "$(\($0))" }.joined(separator: ", ") + ", which the target does not define")
+                            continue
+                        case .unread(let why):
+                            cannotRead(why)
                             continue
                         }
-                        value = .literal(found.value)
-                        if let setAt = found.location { notes.append(render.note("Info.plist's \(key) is set here", at: setAt)) }
-                        // And the build setting it names, where the value is written.
-                        for (name, setAt) in found.settings.prefix(4) { notes.append(render.note("\(name) is set here", at: setAt)) }
                     }
                     if use.isAppGroup {
                         // An app group: only a group the build surely names is
@@ -713,7 +730,47 @@ public enum CodeCheck {
                 }
             }
         }
-        return mergedAcrossTargets(out, names: lint.project.targets.map(\.name))
+        return foldedByConstant(mergedAcrossTargets(out, names: lint.project.targets.map(\.name)))
+    }
+
+    /// The note a finding whose group comes from one constant carries, at its declaration.
+    static let constantNote = "the constant is declared here"
+
+    /// How many uses a finding said once at its constant points at.
+    static let usesShown = 3
+
+    /// One finding per constant and wording: the same group from one
+    /// constant found at each of its uses is said once, at the constant's
+    /// declaration, the one line to fix, with notes at its first uses and
+    /// their count (one misspelt constant in nightguard gave 38 KCS607
+    /// alike, none at the constant; real-project trial 16, D4). A finding
+    /// at one use stays there, with its note at the constant.
+    static func foldedByConstant(_ all: [Diagnostic]) -> [Diagnostic] {
+        func constant(_ d: Diagnostic) -> DiagnosticNote? {
+            guard d.code == .codeGroupNotEntitled || d.code == .codeGroupNotCheckable, d.range != nil else { return nil }
+            return d.notes.first { $0.message == constantNote && $0.file != nil && $0.range != nil }
+        }
+        struct Key: Hashable { var code: String, file: String, start: Int, message: String, hint: String? }
+        var groups: [Key: [Int]] = [:]
+        for (i, d) in all.enumerated() {
+            guard let c = constant(d), let file = c.file, let range = c.range else { continue }
+            groups[Key(code: d.code.rawValue, file: file.name, start: range.start, message: d.message, hint: d.hint), default: []].append(i)
+        }
+        var folded: [Int: Diagnostic] = [:], dropped = Set<Int>()
+        for indices in groups.values where indices.count > 1 {
+            let first = all[indices[0]]
+            guard let c = constant(first) else { continue }
+            var d = first
+            d.message += " (said once for its \(indices.count) uses)"
+            d.file = c.file
+            d.range = c.range
+            d.notes = indices.prefix(usesShown).map { DiagnosticNote("used here", file: all[$0].file, range: all[$0].range) }
+            if indices.count > usesShown { d.notes.append(DiagnosticNote("and \(indices.count - usesShown) more uses")) }
+            d.notes += first.notes.filter { $0.message != constantNote }
+            folded[indices[0]] = d
+            dropped.formUnion(indices.dropFirst())
+        }
+        return all.indices.compactMap { dropped.contains($0) ? nil : folded[$0] ?? all[$0] }
     }
 
     /// "did you mean "…"? " for a group one typo from one of `groups` (an

@@ -42,6 +42,10 @@ struct PackageManifest: SwiftPackage {
     var modules: [String: Module] = [:]
 
 
+    /// `products:` when kcs does not follow it (a closure, a function), as
+    /// written and where.
+    var productsNotFollowed: (shown: String, at: ProjectLocation)?
+
     /// Lists and arguments kcs did not follow, each at its place in the
     /// manifest, by the module whose code they leave unread ("" for the
     /// package's own dependencies): said with the modules a target links.
@@ -58,16 +62,21 @@ struct PackageManifest: SwiftPackage {
         let lists = Lists(constants: finder.constants, computed: finder.computed)
         let file = ProjectPath.join(folder, "Package.swift")
         let converter = SourceLocationConverter(fileName: file, tree: tree)
+        /// `e` as a message shows it, and where it is.
+        func place(_ e: ExprSyntax) -> (shown: String, at: ProjectLocation) {
+            let at = e.startLocation(converter: converter)
+            var shown = e.trimmedDescription.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+            if shown.count > 60 || shown.count < e.trimmedDescription.count { shown = String(shown.prefix(60)) + "…" }
+            return (shown, ProjectLocation(file: file, line: at.line, column: at.column))
+        }
         /// `what` is read from `e`, which kcs did not follow.
         func notFollowed(_ what: String, _ e: ExprSyntax, module: String = "",
                          hint: String = "kcs reads a list written out, one held in a top-level let, lists joined with +, "
                             + "and a top-level computed var that starts from a list and appends to it; write the list out to have it checked") {
-            let at = e.startLocation(converter: converter)
-            var shown = e.trimmedDescription.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
-            if shown.count > 60 || shown.count < e.trimmedDescription.count { shown = String(shown.prefix(60)) + "…" }
+            let (shown, at) = place(e)
             unread[module, default: []].append(ProjectIssue(
                 .warning, "kcs does not follow \(what) in this manifest (`\(shown)`): the code it leaves out is not checked",
-                at: ProjectLocation(file: file, line: at.line, column: at.column), hint: hint))
+                at: at, hint: hint))
         }
         func argument(_ label: String, of call: FunctionCallExprSyntax) -> ExprSyntax? { lists.value(Self.argument(label, of: call)) }
         for given in call.arguments {
@@ -82,6 +91,14 @@ struct PackageManifest: SwiftPackage {
                     if let path = Self.string(argument("path", of: call)) { localPackages.append(ProjectPath.join(folder, path)) }
                 }
             case "products":
+                // Said by the project, with the products a target links
+                // (CodexBar's `products: { var products = […]; #if os(macOS)
+                // … #endif; return products }()` was "a package none of the
+                // project's local packages declares"; real-project trial 16, D8).
+                guard lists.elements(of: given.expression) != nil else {
+                    productsNotFollowed = place(given.expression)
+                    continue
+                }
                 for call in lists.calls(in: given.expression) where Self.member(call) == "library" {
                     guard let name = Self.string(argument("name", of: call)) else { continue }
                     libraries[name] = lists.strings(Self.argument("targets", of: call))
@@ -95,8 +112,14 @@ struct PackageManifest: SwiftPackage {
                     let given = Self.argument("dependencies", of: call)
                     var stoppedAt: ExprSyntax?
                     let dependencies = lists.dependencies(given, stoppedAt: &stoppedAt)
-                    // Test targets and plugins are no code of the app's.
-                    if kind != "testTarget" && kind != "plugin" {
+                    // Test targets and plugins are no code of the app's. A C
+                    // or C++ target (`cSettings:` or `cxxSettings:`, no
+                    // `swiftSettings:`) holds no Swift kcs would read, and
+                    // writing its list out would change nothing (Provenance's
+                    // cores had 32 such warnings; real-project trial 16, D7).
+                    let cFamily = (Self.argument("cSettings", of: call) != nil || Self.argument("cxxSettings", of: call) != nil)
+                        && Self.argument("swiftSettings", of: call) == nil
+                    if kind != "testTarget" && kind != "plugin" && !cFamily {
                         for (label, e, read) in [("path", path, readPath == .some(nil)), ("exclude", exclude, readExclude == .some(nil)),
                                                  ("sources", sources, readSources == .some(nil)),
                                                  ("dependencies", given, dependencies == nil)]

@@ -23,8 +23,10 @@ public struct ProjectDiagnostics {
     /// A diagnostic at the issue's place: the file and line, the caret under
     /// `length` characters from the column, or under the rest of the line.
     public mutating func diagnostic(_ issue: ProjectIssue, code: DiagnosticCode, length: Int? = nil,
-                                    notes: [DiagnosticNote] = []) -> Diagnostic {
+                                    notes given: [DiagnosticNote] = []) -> Diagnostic {
         let severity: Severity = issue.severity == .error ? .error : .warning
+        var notes = given
+        for n in issue.notes { notes.append(note(n.message, at: n.location)) }
         guard let at = issue.location else {
             return Diagnostic(code, issue.message, severity: severity, hint: issue.hint, notes: notes)
         }

@@ -156,8 +156,20 @@ public struct TargetSigning: Sendable {
                 // settings to define (found on a real project).
                 let undefined = team == nil ? e.undefined.filter { $0 != "AppIdentifierPrefix" && $0 != "TeamIdentifierPrefix" } : e.undefined
                 if !undefined.isEmpty {
-                    signing.issues.append(.undefined("'\(value)'", uses: undefined, definedNowhere: "target '\(target.name)' does not define",
-                                                     at: at, hint: "define the build setting, or write the group out"))
+                    // A setting the value names may be where the misspelt
+                    // name is written: a note there, and the defined setting
+                    // one typo from it (real-project trial 16, D12).
+                    let defined = Array(Set(resolved.settings.assignments.map(\.name)).union(extra.keys)).sorted()
+                    let near = undefined.prefix(4).compactMap { name in Suggest.closest(to: name, in: defined).map { "$(\($0)) for $(\(name))" } }
+                    var issue = ProjectIssue.undefined("'\(value)'", uses: undefined, definedNowhere: "target '\(target.name)' does not define",
+                                                       at: at, hint: (near.isEmpty ? "" : "did you mean " + near.joined(separator: ", ") + "? ")
+                                                           + "define the build setting, or write the group out")
+                    for name in undefined.prefix(4) {
+                        if let a = resolved.settings.assignment(naming: name, from: value), let setAt = a.location {
+                            issue.notes.append(.init("\(a.name) uses $(\(name)) here", at: setAt))
+                        }
+                    }
+                    signing.issues.append(issue)
                 }
                 return Located(value: e.value, location: at)
             }

@@ -38,6 +38,18 @@ public struct ProjectIssue: Error, Sendable, Hashable {
     /// folder of several projects): the input is missing, wherever the
     /// issue points.
     public var namesNoProject = false
+    /// Other places the finding points at, each with what is there.
+    public var notes: [Note] = []
+
+    public struct Note: Sendable, Hashable {
+        public var message: String
+        public var location: ProjectLocation
+
+        public init(_ message: String, at location: ProjectLocation) {
+            self.message = message
+            self.location = location
+        }
+    }
 
     public init(_ severity: Severity, _ message: String, at location: ProjectLocation?, hint: String? = nil) {
         self.severity = severity
@@ -208,6 +220,32 @@ public struct BuildSettings: Sendable {
     /// The assignment that gives `name` its value, if any.
     public func definition(of name: String) -> SettingAssignment? {
         index(of: name, below: assignments.count).map { assignments[$0] }
+    }
+
+    /// The assignment whose value names `name` itself, among the settings
+    /// `text` names and those their values name in turn (a few dozen at
+    /// most): where a misspelt reference inside a setting is written
+    /// (GlucoseDirect's `APP_GROUP_ID = group.com.$(DEVELOPMENT_TEM)…`,
+    /// used by the entitlements as `$(APP_GROUP_ID)`; real-project trial 16,
+    /// D12). Nil when `text` names it itself, or no such assignment is found.
+    public func assignment(naming name: String, from text: String) -> SettingAssignment? {
+        let named = XcodeProject.referencedNames(in: text)
+        guard !named.contains(name) else { return nil }
+        // Assignments by position: one that names its own setting or
+        // `$(inherited)` goes on to the one below it (GlucoseDirect's
+        // override file sets `APP_GROUP_ID = $(APP_GROUP_ID)`).
+        var queue = named.compactMap { index(of: $0, below: assignments.count) }, seen = Set(queue), next = 0
+        while next < queue.count, next < 64 {
+            let a = assignments[queue[next]], at = queue[next]
+            next += 1
+            let names = XcodeProject.referencedNames(in: a.value)
+            if names.contains(name) { return a }
+            for n in names {
+                let found = n == a.name || n == "inherited" ? index(of: a.name, below: at) : index(of: n, below: assignments.count)
+                if let i = found, seen.insert(i).inserted { queue.append(i) }
+            }
+        }
+        return nil
     }
 
     /// Whether any level assigns `name`.

@@ -38,7 +38,9 @@ public enum ProjectInput {
             // A spec under another name (Tuta's mail-project.yml; real-project trial 15, D11).
             if isYAML(folder) {
                 let name = ProjectPath.lastComponent(folder)
-                return .failure(issue("'\(folder)' is a YAML file, not an Xcode project: XcodeGen's description of one?",
+                return .failure(issue(isXcodeGenSpec(folder, fileSystem: fileSystem)
+                                        ? "'\(folder)' is XcodeGen's description of a project, not an Xcode project"
+                                        : "'\(folder)' is a YAML file, not an Xcode project: XcodeGen's description of one?",
                                       hint: generateHint("xcodegen generate --spec \(name)", in: ProjectPath.directory(folder)), at: folder))
             }
             return .failure(issue("'\(folder)' is a file, not an .xcodeproj folder", hint: giveProject + " (or that file)", at: nil))
@@ -80,6 +82,16 @@ public enum ProjectInput {
             return .failure(issue("'\(folder)' holds no .xcodeproj, but \(tool)'s \(file)",
                                   hint: generateHint(command, in: folder), at: ProjectPath.join(folder, file)))
         }
+        // XcodeGen's description under another name (bitwarden's
+        // project-bwa.yml: "holds no .xcodeproj" and nothing more;
+        // real-project trial 16, D6). A few YAML files are looked into.
+        let specs = names.filter { isYAML($0) && !$0.hasPrefix(".") }.sorted().prefix(16)
+            .filter { isXcodeGenSpec(ProjectPath.join(folder, $0), fileSystem: fileSystem) }
+        if let first = specs.first {
+            return .failure(issue("'\(folder)' holds no .xcodeproj, but XcodeGen's description" + (specs.count == 1 ? " of a project, '\(first)'" : "s of projects " + listed(specs)),
+                                  hint: generateHint("xcodegen generate --spec \(first)", in: folder) + (specs.count == 1 ? "" : " (one run per description)"),
+                                  at: ProjectPath.join(folder, first)))
+        }
         if names.contains("Package.swift") {
             return .failure(issue("'\(folder)' holds no .xcodeproj, but a Swift package (Package.swift), which is not an Xcode project",
                                   hint: packageHint, at: ProjectPath.join(folder, "Package.swift")))
@@ -117,6 +129,17 @@ public enum ProjectInput {
     }
 
     static func isYAML(_ path: String) -> Bool { path.hasSuffix(".yml") || path.hasSuffix(".yaml") }
+
+    /// Whether a YAML file is an XcodeGen spec: `name:` and `targets:` at
+    /// its top level, as every spec has them (a file past 4 MiB is none).
+    static func isXcodeGenSpec(_ path: String, fileSystem: any ProjectFileSystem) -> Bool {
+        guard case .success(let bytes) = fileSystem.read(path), bytes.count <= 4 << 20 else { return false }
+        var keys = Set<String>()
+        for line in String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline) {
+            for key in ["name:", "targets:"] where line.hasPrefix(key) { keys.insert(key) }
+        }
+        return keys.count == 2
+    }
 
     static func generateHint(_ command: String, in folder: String) -> String {
         "run `\(command)` in '\(folder)' first, then give the .xcodeproj it writes"

@@ -428,15 +428,27 @@ extension XcodeProject {
         return out
     }
 
+    /// What a target's Info.plist gives for a key.
+    public enum InfoPlistString: Sendable {
+        /// The string with build settings expanded, where it is set, and
+        /// the build settings it names with the line that sets each, where
+        /// a misspelt value would be (Linphone's APP_GROUP_NAME in
+        /// Shared.xcconfig; real-project trial 15, D13).
+        case value(String, location: ProjectLocation?, settings: [(name: String, location: ProjectLocation)])
+        /// No Info.plist of the target sets it, and kcs read all that could:
+        /// at run time the lookup gives nil.
+        case unset
+        /// Set, at `location`, to a value that names settings no level
+        /// defines (they expand to nothing) or is malformed (`problems`).
+        case unresolved(location: ProjectLocation?, undefined: [String], problems: [String])
+        /// kcs could not read everything that may set it: why.
+        case unread(String)
+    }
+
     /// A string of a target's Info.plist with build settings expanded, and
     /// where it is: from the file `INFOPLIST_FILE` names, or, for a
-    /// generated Info.plist, the `INFOPLIST_KEY_<key>` setting. Nil when
-    /// neither gives it, or when it uses a setting that does not resolve.
-    /// `settings`: the build settings the Info.plist value names, with the
-    /// line that sets each, where a misspelt value would be (Linphone's
-    /// APP_GROUP_NAME in Shared.xcconfig; real-project trial 15, D13).
-    public func infoPlistString(_ key: String, of target: ResolvedTarget)
-        -> (value: String, location: ProjectLocation?, settings: [(name: String, location: ProjectLocation)])? {
+    /// generated Info.plist, the `INFOPLIST_KEY_<key>` setting.
+    public func infoPlistString(_ key: String, of target: ResolvedTarget) -> InfoPlistString {
         let settings = target.settings
         // The build expands these in Info.plist as in entitlements.
         let extra = target.teamID.map { ["AppIdentifierPrefix": $0 + ".", "TeamIdentifierPrefix": $0 + "."] } ?? [:]
@@ -447,15 +459,22 @@ extension XcodeProject {
         // folds it in when it loads the Info.plist (`_CFBundleInfoPlistProcessInfoDictionary`;
         // Userscripts' Safari extensions name their group so; real-project trial 14, D3).
         let platformKey = Self.infoPlistPlatformName(target.platform).map { key + "-" + $0 }
-        if !file.isEmpty, let strings = xcconfigs.infoPlist(path(fromSetting: file), fileSystem: fileSystem),
-           let (raw, line) = platformKey.flatMap({ strings[$0] }) ?? strings[key] {
+        let strings = file.isEmpty ? nil : xcconfigs.infoPlist(path(fromSetting: file), fileSystem: fileSystem)
+        if let strings, let (raw, line) = platformKey.flatMap({ strings[$0] }) ?? strings[key] {
             let e = settings.expand(raw, extra: extra)
+            let at = ProjectLocation(file: path(fromSetting: file), line: line)
+            guard e.undefined.isEmpty && e.problems.isEmpty else { return .unresolved(location: at, undefined: e.undefined, problems: e.problems) }
             let named = Self.referencedNames(in: raw).compactMap { name in settings.definition(of: name)?.location.map { (name, $0) } }
-            return e.undefined.isEmpty && e.problems.isEmpty ? (e.value, ProjectLocation(file: path(fromSetting: file), line: line), named) : nil
+            return .value(e.value, location: at, settings: named)
         }
-        guard let definition = settings.definition(of: "INFOPLIST_KEY_" + key) else { return nil }
+        guard let definition = settings.definition(of: "INFOPLIST_KEY_" + key) else {
+            if !file.isEmpty && strings == nil { return .unread("its Info.plist '\(path(fromSetting: file))' cannot be read") }
+            if !target.settingsAreComplete { return .unread("not every xcconfig file of the target was read") }
+            return .unset
+        }
         let e = settings.expand("$(INFOPLIST_KEY_\(key))", extra: extra)
-        return e.undefined.isEmpty && e.problems.isEmpty ? (e.value, definition.location, []) : nil
+        guard e.undefined.isEmpty && e.problems.isEmpty else { return .unresolved(location: definition.location, undefined: e.undefined, problems: e.problems) }
+        return .value(e.value, location: definition.location, settings: [])
     }
 
     /// Ten upper-case letters or digits.

@@ -19,6 +19,9 @@ public protocol SwiftPackage {
     /// (``SourceFolder/walk(_:excluding:fileSystem:)``, remembered by the caller).
     func modules(of product: String, fileSystem: any ProjectFileSystem,
                  walk: (String, Set<String>) -> (swift: [String], otherSources: Bool)) -> [PackageModule]?
+    /// The manifest's `products:` when kcs does not follow it (built in a
+    /// closure or a function): as written, cut short, and where.
+    var productsNotFollowed: (shown: String, at: ProjectLocation)? { get }
 }
 
 /// One module of a local Swift package, as ``SwiftPackageReading`` finds it.

@@ -278,7 +278,7 @@ private struct ProjectReader {
     /// order met, with where the first was named: said once per package.
     /// `absent`: the folder of a referenced package that is not there, whose
     /// hint says what writes it.
-    var unreadProducts: [(package: String, products: [String], location: ProjectLocation, absent: String?)] = []
+    var unreadProducts: [(package: String, products: [String], location: ProjectLocation, absent: String?, productsAt: ProjectLocation?)] = []
     /// The `XCLocalSwiftPackageReference` folders (in ID order) with no
     /// Package.swift, once looked for.
     var absentReferenceFolders: [String]?
@@ -431,10 +431,12 @@ private struct ProjectReader {
                 swiftSources: sources, embeddedTargets: embedded, linkedTargets: linked, codeIsAllSwiftSources: allSwift,
                 attributesTeam: targetAttributes?[id]?["DevelopmentTeam"]?.string, location: at(t)))
         }
-        for (package, products, location, absent) in unreadProducts {
+        for (package, products, location, absent, productsAt) in unreadProducts {
             let shown = products.prefix(8).map { "'\($0)'" }.joined(separator: ", ") + (products.count > 8 ? " and \(products.count - 8) more" : "")
+            // At the manifest's `products:` when that is what kcs does not
+            // follow, as the other "does not follow" warnings are.
             issues.append(ProjectIssue(.warning, "the code check does not read product\(products.count == 1 ? "" : "s") \(shown) of \(package)",
-                                       at: location,
+                                       at: productsAt ?? location,
                                        hint: absent.map { (ProjectPath.generatedBy(ProjectPath.join($0, "Package.swift")) ?? "") + "the groups their code names, if any, are not checked" }
                                            ?? "the groups their code names, if any, are not checked; kcs reads a product its "
                                            + "Package.swift declares in a literal Package(products:targets:), lists written out or held in a top-level let"))
@@ -579,11 +581,11 @@ private struct ProjectReader {
         // Omnivore and isowords build lists in code; found on a
         // real-project trial).
         if found == nil, packages != nil, let dependency = objects[id], let product = dependency["productName"]?.string,
-           let (package, absent) = unreadLocalPackage(dependency) {
+           let (package, absent, productsAt) = unreadLocalPackage(dependency) {
             if let i = unreadProducts.firstIndex(where: { $0.package == package }) {
                 if !unreadProducts[i].products.contains(product) { unreadProducts[i].products.append(product) }
             } else {
-                unreadProducts.append((package, [product], at(dependency), absent))
+                unreadProducts.append((package, [product], at(dependency), absent, productsAt))
             }
         }
         return found
@@ -596,8 +598,14 @@ private struct ProjectReader {
     }
 
     /// The local package a product dependency names, as a finding says it,
-    /// and its folder when it is absent (nil for a remote package).
-    private mutating func unreadLocalPackage(_ dependency: PlistNode) -> (String, absent: String?)? {
+    /// its folder when it is absent (nil for a remote package), and where
+    /// its manifest's `products:` is when kcs does not follow it.
+    private mutating func unreadLocalPackage(_ dependency: PlistNode) -> (String, absent: String?, productsAt: ProjectLocation?)? {
+        /// A package whose `products:` kcs does not follow, said so.
+        func unfollowed(_ folder: String) -> (String, absent: String?, productsAt: ProjectLocation?)? {
+            guard let package = packagesByFolder[folder] ?? nil, let products = package.productsNotFollowed else { return nil }
+            return ("the local package at '\(folder)', whose products: kcs does not follow (`\(products.shown)`)", nil, products.at)
+        }
         // An absent package (a git submodule not checked out, a package a
         // script generates) is said as such, not as a manifest kcs cannot
         // follow (found on a real-project trial).
@@ -607,8 +615,8 @@ private struct ProjectReader {
         }
         if let ref = dependency["package"]?.string {
             guard let folder = localPackageFolder(objects[ref]) else { return nil }
-            if !fileSystem.isFile(ProjectPath.join(folder, "Package.swift")) { return (absent(folder), folder) }
-            return ("the local package at '\(folder)'", nil)
+            if !fileSystem.isFile(ProjectPath.join(folder, "Package.swift")) { return (absent(folder), folder, nil) }
+            return unfollowed(folder) ?? ("the local package at '\(folder)'", nil, nil)
         }
         // No package named (Xcode before 15, and sometimes since): none of
         // the local packages the project holds declares it, or one it
@@ -633,8 +641,10 @@ private struct ProjectReader {
         // reads (another product may be a readable package's; found by review).
         if let missing = candidates.first(where: { ProjectPath.lastComponent($0) == product })
             ?? (candidates.count == 1 && folders.isEmpty ? candidates.first : nil) {
-            return (absent(missing), missing)
+            return (absent(missing), missing, nil)
         }
+        // A local package whose products kcs does not follow may declare it.
+        for folder in folders { if let said = unfollowed(folder) { return said } }
         // A project with remote packages may take it from one of them, and a
         // remote package's code is not read anywhere else either (CodeEdit's
         // three were said as not found; found on a real-project trial).
@@ -643,7 +653,7 @@ private struct ProjectReader {
         }
         if hasRemotePackages == true { return nil }
         return (folders.isEmpty ? "a package kcs did not find among the project's folders"
-            : "a package none of the project's local packages declares (\(folders.map { "'\($0)'" }.joined(separator: ", ")))", nil)
+            : "a package none of the project's local packages declares (\(folders.map { "'\($0)'" }.joined(separator: ", ")))", nil, nil)
     }
 
 

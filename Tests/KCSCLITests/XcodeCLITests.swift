@@ -271,6 +271,35 @@ struct XcodeCLITests {
     /// Nextcloud Talk: the import said each missing Pods xcconfig apart (5
     /// warnings where the lint said 1), with absolute paths for a relative
     /// project when -o was absolute.
+    @Test func anXcodeGenSpecUnderAnotherNameIsNamedForTheFolderAndItself() throws {
+        // bitwarden's authenticator-ios keeps XcodeGen's spec as
+        // project-bwa.yml: `lint --project` of its folder said only "holds
+        // no .xcodeproj" (real-project trial 16, D6). A spec is told by its
+        // top-level name: and targets:, not by its file name.
+        let f = XcodeFixture()
+        defer { f.remove() }
+        f.write("Bwa/project-bwa.yml", "name: Authenticator\noptions:\n  bundleIdPrefix: com.example\ntargets:\n  App:\n    type: application\n")
+        f.write("Bwa/crowdin-bwa.yml", "files:\n  - source: name\n")
+        f.write("Two/ios.yml", "name: iOS\ntargets: {}\n")
+        f.write("Two/mac.yaml", "name: Mac\ntargets: {}\n")
+        f.write("Other/settings.yml", "name: not a spec\n")
+        func run(_ arguments: [String]) throws -> BinaryRunner.Output { try BinaryRunner.run(arguments, directory: f.root) }
+        for arguments in [["lint", "--project", "Bwa"], ["import", "xcode", "Bwa"]] {
+            let r = try run(arguments)
+            #expect(r.status == 66 && r.stderr.contains("Bwa/project-bwa.yml:1:1: error: 'Bwa' holds no .xcodeproj, but XcodeGen's description of a project, 'project-bwa.yml' [KCS601]")
+                    && r.stderr.contains("hint: run `xcodegen generate --spec project-bwa.yml` in 'Bwa' first, then give the .xcodeproj it writes"), "\(arguments): \(r.stderr)")
+        }
+        let two = try run(["lint", "--project", "Two"])
+        #expect(two.stderr.contains("'Two' holds no .xcodeproj, but XcodeGen's descriptions of projects 'ios.yml', 'mac.yaml' [KCS601]")
+                && two.stderr.contains("(one run per description)"), "\(two.stderr)")
+        let other = try run(["lint", "--project", "Other"])
+        #expect(other.stderr.contains("kcs: error: 'Other' holds no .xcodeproj [KCS601]"), "\(other.stderr)")
+        let file = try run(["lint", "Bwa/project-bwa.yml"])
+        #expect(file.status == 66 && file.stderr.contains("'Bwa/project-bwa.yml' is XcodeGen's description of a project, not an Xcode project [KCS601]"), "\(file.stderr)")
+        let notSpec = try run(["lint", "Other/settings.yml"])
+        #expect(notSpec.stderr.contains("'Other/settings.yml' is a YAML file, not an Xcode project: XcodeGen's description of one? [KCS601]"), "\(notSpec.stderr)")
+    }
+
     @Test func importAndLintSayMissingPodsFilesOnceWithThePathsAsGiven() throws {
         var f = XcodeFixture.appWidgetShare()
         defer { f.remove() }

@@ -14,6 +14,8 @@ struct XcodeFixture {
         var xcconfig: [String: String] = [:]
         /// Swift sources, relative to the target's folder (a group named after the target).
         var sources: [String] = []
+        /// Other files its group lists, in no build phase (an entitlements file), relative to its folder.
+        var listed: [String] = []
         /// Targets whose products a Copy Files phase embeds.
         var embeds: [String] = []
         /// Frameworks its Frameworks phase links: `System/Library/Frameworks/X.framework`
@@ -209,6 +211,11 @@ struct XcodeFixture {
                 let bf = id()
                 object(bf, "\(s) in Sources", [("isa", "PBXBuildFile"), ("fileRef", ref)])
                 buildFiles.append(bf)
+            }
+            for l in t.listed {
+                let ref = id()
+                object(ref, l, [("isa", "PBXFileReference"), ("path", q(l)), ("sourceTree", "\"<group>\"")])
+                children.append(ref)
             }
             let group = id()
             object(group, t.name, [("isa", "PBXGroup"), ("children", list(children)), ("path", q(t.folder ?? t.name)), ("sourceTree", "\"<group>\"")])

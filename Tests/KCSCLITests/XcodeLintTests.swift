@@ -429,6 +429,73 @@ struct XcodeLintTests {
                     && stray.first?.hasSuffix("/Widget/Widget.entitlements'") == true, "\(stray)")
     }
 
+    @Test func aFileAndNoFileThatGrantNoGroupDoNotDiffer() throws {
+        // MonitorControl: Debug signs with a file that only disables library
+        // validation, Release with none; both grant no group, yet KCS605 said
+        // to keep the files' groups the same (real-project trial 16, D9).
+        var f = XcodeFixture()
+        defer { f.remove() }
+        let base = ["SDKROOT": "macosx", "DEVELOPMENT_TEAM": XcodeFixture.team]
+        f.projectSettings = ["Debug": base, "Release": base]
+        f.targets = ["App", "Tool"].map { name in
+            .init(name: name, settings: ["Debug": ["PRODUCT_BUNDLE_IDENTIFIER": "com.example.\(name)", "CODE_SIGN_ENTITLEMENTS": "\(name)/\(name)Debug.entitlements"],
+                                         "Release": ["PRODUCT_BUNDLE_IDENTIFIER": "com.example.\(name)"]])
+        }
+        f.writeEntitlements("App/AppDebug.entitlements", keychain: [])
+        f.writeEntitlements("Tool/ToolDebug.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.shared"])
+        f.writeProject()
+        let d = try ProjectLint.load(f.projectPath).get().run().filter { $0.code == .projectEntitlementsFile }.map(\.message)
+        #expect(d == ["target 'Tool': configuration 'Debug' signs with '\(f.path("Tool/ToolDebug.entitlements"))', 'Release' with no entitlements file"], "\(d)")
+    }
+
+    @Test func aStrayFileIsComparedWithTheTargetNamedLikeItOrOfTheNearestFolder() throws {
+        // Provenance: every extension keeps its folder in Extensions/, and
+        // stray files there were compared with 'Spotlight', the first target
+        // of Extensions/, not with the target named like the file, which
+        // signs with its sibling (real-project trial 16, D10).
+        var f = XcodeFixture()
+        defer { f.remove() }
+        f.projectSettings = ["Release": ["SDKROOT": "iphoneos", "DEVELOPMENT_TEAM": XcodeFixture.team]]
+        f.configurations = ["Release"]
+        func ext(_ name: String, _ folder: String, _ entitlements: String) -> XcodeFixture.Target {
+            .init(name: name, folder: folder, productType: "com.apple.product-type.app-extension",
+                  settings: ["Release": ["PRODUCT_BUNDLE_IDENTIFIER": "com.example.\(name.filter { $0 != " " })", "CODE_SIGN_ENTITLEMENTS": entitlements]],
+                  sources: ["\(name.filter { $0 != " " }).swift"])
+        }
+        f.targets = [ext("Spotlight", "Extensions/Spotlight", "Extensions/Spotlight/Spotlight.entitlements"),
+                     ext("ROM File Provider", "Extensions/ROM File Provider", "Extensions/ROM File Provider/ROM_File_Provider.entitlements"),
+                     ext("ROM File ProviderUI", "Extensions/ROM File ProviderUI", "Extensions/ROM File Provider/ROM_File_Provider.entitlements")]
+        for t in f.targets { f.write("\(t.folder ?? "")/\(t.sources[0])", "import Foundation\n") }
+        for file in ["Spotlight/Spotlight", "ROM File Provider/ROM_File_Provider", "ROM File Provider/ROM_File_ProviderUI", "Stickers/Stickers"] {
+            f.writeEntitlements("Extensions/\(file).entitlements", keychain: [])
+        }
+        f.writeProject()
+        let d = try ProjectLint.load(f.projectPath).get().run().filter { $0.code == .projectEntitlementsFile }.map(\.message)
+        #expect(d.sorted() == [
+            "no configuration signs with '\(f.path("Extensions/ROM File Provider/ROM_File_ProviderUI.entitlements"))'; "
+                + "target 'ROM File ProviderUI' signs with '\(f.path("Extensions/ROM File Provider/ROM_File_Provider.entitlements"))'",
+            "no configuration signs with '\(f.path("Extensions/Stickers/Stickers.entitlements"))'",
+        ], "\(d)")
+    }
+
+    @Test func anEntitlementsFileTheProjectListsThatDoesNotExistIsSaidSo() throws {
+        // LuLu lists a Base.lproj variant of its extension's file that is
+        // not in the repository: "point CODE_SIGN_ENTITLEMENTS at it, or
+        // delete it" made no sense (real-project trial 16, D11).
+        var f = Self.oneApp(sources: [])
+        defer { f.remove() }
+        f.targets[0].listed = ["Base.lproj/Gone.entitlements", "Stale.entitlements"]
+        f.writeEntitlements("App/App.entitlements", keychain: [])
+        f.writeEntitlements("App/Stale.entitlements", keychain: [])
+        f.writeProject()
+        let d = try ProjectLint.load(f.projectPath).get().run().filter { $0.code == .projectEntitlementsFile }
+        #expect(d.map(\.message) == ["the project lists '\(f.path("App/Base.lproj/Gone.entitlements"))', which does not exist, and no configuration signs with it",
+                                     "no configuration signs with '\(f.path("App/Stale.entitlements"))'; target 'App' signs with '\(f.path("App/App.entitlements"))'"],
+                "\(d.map(\.message))")
+        #expect(d.first?.hint == "remove the reference from the project (Xcode shows it in red)")
+        #expect(d.allSatisfy { $0.file?.name.hasSuffix("project.pbxproj") == true })
+    }
+
     @Test func aFolderNamedLikeASwiftFileIsWalked() throws {
         // Xcode compiles the file in `Keys.swift/`: it is no source kcs
         // cannot read, and its calls are checked (found on Anytype).
@@ -884,6 +951,57 @@ struct XcodeLintTests {
         #expect(!said.contains { $0.message.contains("kitDependencies") || $0.message.contains("packages") }, "\(said.map(\.message))")
     }
 
+    @Test func aCTargetsListsKcsDoesNotFollowAreNotSaid() throws {
+        // Provenance's emulator cores: `sources: Sources.PSX.map { … }` of
+        // C and C++ targets gave 32 "kcs does not follow the sources",
+        // hinting to write the list out, which would check nothing: kcs
+        // reads no C (real-project trial 16, D7). A Swift target's is said.
+        let f = XcodeFixture.appLinkingKit("""
+                products: [.library(name: "Kit", targets: ["Kit"])],
+                targets: [
+                    .target(name: "Kit", dependencies: ["Core", "CxxCore", "Helpers"]),
+                    .target(name: "Core", path: "Sources/core", sources: files.map { "src/\\($0)" }, cSettings: [.define("CORE")]),
+                    .target(name: "CxxCore", sources: files.map { "src/\\($0)" }, cxxSettings: [.define("CORE")]),
+                    .target(name: "Helpers", sources: files.map { "src/\\($0)" }, cSettings: [.define("CORE")], swiftSettings: []),
+                ]
+            )
+            let files = ["a.c", "b.c"]
+
+            """)
+        defer { f.remove() }
+        f.write("Kit/Sources/Kit/Kit.swift", "func kit() {}\n")
+        f.write("Kit/Sources/core/src/a.c", "int a;\n")
+        f.writeProject()
+        let said = try ProjectLint.load(f.projectPath, packages: PackageManifestReader()).get().run().map(\.message).filter { $0.contains("does not follow") }
+        #expect(said == ["kcs does not follow the sources of package target 'Helpers' in this manifest (`files.map { \"src/\\($0)\" }`): the code it leaves out is not checked"], "\(said)")
+    }
+
+    @Test func aProductOfAManifestWhoseProductsKcsDoesNotFollowIsSaidAtTheManifest() throws {
+        // CodexBar builds `products:` in a closure: a product its widget
+        // links was "of a package none of the project's local packages
+        // declares", which it does (real-project trial 16, D8). Said at the
+        // manifest's `products:`, whether or not the project names the package.
+        var f = XcodeFixture.appLinkingKit("""
+                products: {
+                    let products: [Product] = [.library(name: "Kit", targets: ["Kit"])]
+                    return products
+                }(),
+                targets: [.target(name: "Kit")]
+            )
+
+            """)
+        defer { f.remove() }
+        f.write("Kit/Sources/Kit/Kit.swift", "func kit() {}\n")
+        for legacy in [false, true] {
+            f.targets[0].packageProducts = [.init(name: "Kit", local: "Kit", legacy: legacy)]
+            f.writeProject()
+            let said = try ProjectLint.load(f.projectPath, packages: PackageManifestReader()).get().run().filter { $0.message.contains("product 'Kit'") }
+            #expect(said.map(\.message) == ["the code check does not read product 'Kit' of the local package at '\(f.path("Kit"))', whose products: kcs does not follow (`{…`)"],
+                    "legacy \(legacy): \(said.map(\.message))")
+            #expect(said.first?.file?.name == f.path("Kit/Package.swift") && said.first?.location?.line == 4, "legacy \(legacy): \(said.map { $0.file?.name ?? "" })")
+        }
+    }
+
     @Test func aSiblingPackageNamedByIdentityIsRead() throws {
         // feditext's packages sit side by side and name each other as
         // `.package(path: "ServiceLayer")`; Xcode uses the project's local
@@ -1034,6 +1152,74 @@ struct XcodeLintTests {
         ], "\(d)")
     }
 
+    @Test func aBaseLessInitWithASuiteNameIsUserDefaults() throws {
+        // Passbolt's `let defaults: UserDefaults = .init(suiteName: "group.…")
+        // ?? .standard` was not checked (real-project trial 16, D3).
+        // `suiteName:` is UserDefaults' own label: only a declared other type
+        // is something else.
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.write("App/KeychainStore.swift", """
+            import Foundation
+            let a: UserDefaults = .init(suiteName: "group.com.example.typo1") ?? .standard
+            let b: UserDefaults? = .init(suiteName: "group.com.example.typo2")
+            let c: Foundation.UserDefaults = .init(suiteName: "group.com.example.typo3")!
+            func use(_ d: UserDefaults?) {}
+            let d: Void = use(.init(suiteName: "group.com.example.typo4"))
+            let e: Store = .init(suiteName: "group.com.example.store")
+            let f: Store? = .init(suiteName: "group.com.example.store") ?? nil
+            let good: UserDefaults? = .init(suiteName: "group.com.example.notes")
+
+            """)
+        f.writeProject()
+        let d = try f.codeFindings().filter { $0.message.contains("app group") }
+            .map { "\($0.location?.line ?? 0) \($0.message.drop { $0 != "." }.prefix { $0 != "," })" }
+        #expect(d == ["2 .com.example.typo1", "3 .com.example.typo2", "4 .com.example.typo3", "6 .com.example.typo4"], "\(d)")
+    }
+
+    @Test func oneMisspeltConstantIsSaidOnceAtItsDeclaration() throws {
+        // nightguard: one misspelt APP_GROUP_ID gave a KCS607 at each of its
+        // 38 uses and none at the constant, the one line to fix
+        // (real-project trial 16, D4). A constant used once is said at the
+        // use, with a note at the constant, as before.
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.targets[0].sources = ["Constants.swift", "KeychainStore.swift", "Settings.swift"]
+        f.write("App/Constants.swift", """
+            enum AppConstants {
+                static let group = "group.com.example.notez"
+                static let once = "group.com.example.other"
+            }
+
+            """)
+        f.write("App/KeychainStore.swift", """
+            import Foundation
+            let a = UserDefaults(suiteName: AppConstants.group)
+            let b = UserDefaults(suiteName: AppConstants.group)
+            let c = UserDefaults(suiteName: AppConstants.once)
+
+            """)
+        f.write("App/Settings.swift", """
+            import Foundation
+            func load() {
+                _ = UserDefaults(suiteName: AppConstants.group)
+                _ = UserDefaults(suiteName: AppConstants.group)
+                _ = UserDefaults(suiteName: AppConstants.group)
+            }
+
+            """)
+        f.writeProject()
+        let d = try f.codeFindings().filter { $0.code == .codeGroupNotEntitled && $0.file?.name.contains("/App/") == true }
+        let at = d.map { "\(ProjectPath.lastComponent($0.file?.name ?? "")):\($0.location?.line ?? 0)" }
+        #expect(at == ["Constants.swift:2", "KeychainStore.swift:4"], "\(d.map(\.message))")
+        let folded = try #require(d.first)
+        #expect(folded.message.hasSuffix("(said once for its 5 uses)"), "\(folded.message)")
+        #expect(folded.notes.map(\.message) == ["used here", "used here", "used here", "and 2 more uses"], "\(folded.notes.map(\.message))")
+        #expect(folded.notes.prefix(3).map { n in "\(ProjectPath.lastComponent(n.file?.name ?? "")):\(n.range.flatMap { n.file?.location(of: $0.start).line } ?? 0)" }
+                == ["KeychainStore.swift:2", "KeychainStore.swift:3", "Settings.swift:3"])
+        #expect(d.last?.notes.map(\.message) == ["the constant is declared here"])
+    }
+
     @Test func codeIsNotJudgedAgainstEntitlementsKcsCannotRead() throws {
         // A missing file grants nothing kcs knows of: its lint warning says
         // so, and the code's groups are not sure failures.
@@ -1144,8 +1330,8 @@ struct XcodeLintTests {
             """)
         f.writeProject()
         let d = try f.codeFindings()
-            .filter { $0.file?.name.hasSuffix("KeychainStore.swift") == true }.map { "\($0.code.rawValue) \($0.location?.line ?? 0)" }
-        #expect(d == ["KCS607 9", "KCS607 10"], "\(d)")
+            .filter { $0.file?.name.hasSuffix("KeychainStore.swift") == true }
+        #expect(Diagnostic.byUse(d) == ["KCS607 9", "KCS607 10"], "\(d.map(\.message))")
     }
 
     @Test func buildConditionsAnswerInThreeValues() {
@@ -1571,6 +1757,74 @@ struct XcodeLintTests {
         #expect(d.first?.message.contains("its Info.plist's MacOnly, which kcs cannot read") == true, "\(d.map(\.message))")
     }
 
+    @Test func anInfoPlistLookupsDefaultIsTheValueWhenNoInfoPlistSetsTheKey() throws {
+        // Provenance's `infoDictionary?["APP_GROUP_IDENTIFIER"] as? String ??
+        // "group.…"`: the default was dropped, so a target whose Info.plist
+        // lacks the key got KCS608, and a wrong default went unreported
+        // (real-project trial 16, D2). A key the Info.plist does set is its
+        // value, default or not; one that names an undefined setting says so.
+        var f = Self.oneApp(sources: ["Groups.swift"])
+        defer { f.remove() }
+        f.targets[0].settings["Release"]?["INFOPLIST_FILE"] = "App/Info.plist"
+        f.writeEntitlements("App/App.entitlements", keychain: [], appGroups: ["group.com.example.shared"])
+        f.write("App/Info.plist", """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict>
+            <key>SetGroup</key>
+            <string>group.com.example.shared</string>
+            <key>HoleGroup</key>
+            <string>group.$(NOT_DEFINED)</string>
+            </dict></plist>
+            """)
+        f.write("App/Groups.swift", """
+            import Foundation
+            enum Config {
+                static let wrongDefault = Bundle.main.infoDictionary?["UnsetGroup"] as? String ?? "group.com.example.shraed"
+                static let rightDefault = Bundle.main.object(forInfoDictionaryKey: "UnsetGroup") as? String ?? "group.com.example.shared"
+            }
+            let a = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: Config.wrongDefault)
+            let b = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: Config.rightDefault)
+            let c = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: Bundle.main.infoDictionary?["SetGroup"] as? String ?? "group.com.example.other")
+            let d = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: Bundle.main.infoDictionary?["UnsetGroup"] as? String ?? "")
+            let e = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: (Bundle.main.infoDictionary?["HoleGroup"] as? String) ?? "group.com.example.shared")
+
+            """)
+        f.writeProject()
+        let d = try f.codeFindings()
+        #expect(d.map { "\($0.code.rawValue) \($0.location?.line ?? 0)" } == ["KCS607 6", "KCS608 9", "KCS608 10"], "\(d.map(\.message))")
+        #expect(d.first?.message.contains("names the app group group.com.example.shraed") == true, "\(d.map(\.message))")
+        // The note is at the constant, where the default is written.
+        let note = d.first?.notes.first { (n: DiagnosticNote) in n.message.hasPrefix("no Info.plist") }
+        #expect(note?.message == "no Info.plist of the target sets UnsetGroup: the code's default \"group.com.example.shraed\" is used", "\(d.first?.notes.map(\.message) ?? [])")
+        #expect(note.flatMap { n in n.range.flatMap { n.file?.location(of: $0.start).line } } == 3)
+        #expect(d.dropFirst().first?.message.contains("its Info.plist's UnsetGroup, which kcs cannot read: no Info.plist of the target sets it") == true, "\(d.map(\.message))")
+        #expect(d.last?.message.contains("its Info.plist's HoleGroup, which kcs cannot read: its value uses $(NOT_DEFINED), which the target does not define") == true, "\(d.map(\.message))")
+        #expect(d.last?.notes.contains { (n: DiagnosticNote) in n.message == "Info.plist's HoleGroup is set here" && n.file?.name.hasSuffix("App/Info.plist") == true } == true)
+    }
+
+    @Test func aMisspeltSettingInsideASettingIsSaidWhereItIsWrittenWithADidYouMean() throws {
+        // GlucoseDirect: `APP_GROUP_ID = group.com.$(DEVELOPMENT_TEM)…` in its
+        // xcconfig, used by the entitlements as `$(APP_GROUP_ID)`, was said
+        // only at the entitlements, with no "did you mean" (real-project
+        // trial 16, D12). The target's own `APP_GROUP = $(APP_GROUP)` passes
+        // on to the level below it.
+        var f = Self.oneApp(sources: [])
+        defer { f.remove() }
+        f.projectXCConfig = ["Release": "Config/App.xcconfig"]
+        f.write("Config/App.xcconfig", "// Shared\nAPP_GROUP = group.com.$(DEVELOPMENT_TEM).shared\n")
+        f.targets[0].settings["Release"]?["APP_GROUP"] = "$(APP_GROUP)"
+        f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.$(PRODUCT_NAM)"], appGroups: ["$(APP_GROUP)"])
+        f.writeProject()
+        let d = try ProjectLint.load(f.projectPath).get().run().filter { $0.message.contains("which target 'App' does not define") }
+        let group = try #require(d.first { $0.message.hasPrefix("'$(APP_GROUP)' uses $(DEVELOPMENT_TEM)") }, "\(d.map(\.message))")
+        #expect(group.hint == "did you mean $(DEVELOPMENT_TEAM) for $(DEVELOPMENT_TEM)? define the build setting, or write the group out")
+        #expect(group.notes.map { n in "\(n.message) \(ProjectPath.lastComponent(n.file?.name ?? "")):\(n.range.flatMap { n.file?.location(of: $0.start).line } ?? 0)" }
+                == ["APP_GROUP uses $(DEVELOPMENT_TEM) here App.xcconfig:2"])
+        // Written in the entitlements itself: no note, the did-you-mean still.
+        let direct = try #require(d.first { $0.message.contains("$(PRODUCT_NAM)") }, "\(d.map(\.message))")
+        #expect(direct.notes.isEmpty && direct.hint?.hasPrefix("did you mean $(PRODUCT_NAME) for $(PRODUCT_NAM)? ") == true, "\(direct.hint ?? "")")
+    }
+
     @Test func pastTheSettingsBudgetTargetsAreNotComparedAndTheLintSaysSo() throws {
         // Targets past the budget are not resolved: comparing them gave false
         // KCS605 (no entitlements file) and dropped KCS510 (found by review).
@@ -1685,8 +1939,7 @@ struct XcodeLintTests {
             let big: [String: Any] = [kSecAttrAccessGroup as String: l20]
 
             """)
-        let found = d.map { "\($0.code.rawValue) \($0.location?.line ?? 0)" }
-        #expect(found == ["KCS607 12", "KCS608 14", "KCS607 15", "KCS607 16", "KCS608 42"], "\(d.map(\.message))")
+        #expect(Diagnostic.byUse(d) == ["KCS607 12", "KCS608 14", "KCS607 15", "KCS607 16", "KCS608 42"], "\(d.map(\.message))")
         #expect(d.first?.message.contains("\(team).com.example.wrong") == true)
     }
 
@@ -1775,6 +2028,21 @@ struct XcodeLintTests {
         #expect(refused.diagnostics.first?.message.contains("does not allow reading files") == true)
         let elsewhere = Interpreter.run(source: "app App project=\"\(f.projectPath)\"\n", loader: RootedFileLoader(root: f.path("Share")))
         #expect(elsewhere.diagnostics.first?.message.contains("outside") == true)
+    }
+}
+
+extension Diagnostic {
+    /// The lines of the uses a code finding is about: a finding said once at
+    /// its constant for several uses, those of its "used here" notes; any
+    /// other, its own.
+    var useLines: [Int] {
+        let uses = notes.compactMap { n in n.message == "used here" ? n.range.flatMap { n.file?.location(of: $0.start).line } : nil }
+        return uses.isEmpty ? [location?.line ?? 0] : uses
+    }
+
+    /// "CODE LINE" for each use (``useLines``), in line order.
+    static func byUse(_ all: [Diagnostic]) -> [String] {
+        all.flatMap { d in d.useLines.map { (line: $0, text: "\(d.code.rawValue) \($0)") } }.sorted { $0.line < $1.line }.map(\.text)
     }
 }
 

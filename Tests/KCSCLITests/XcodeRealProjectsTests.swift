@@ -877,8 +877,8 @@ struct XcodeRealProjectsTests {
 
             """)
         f.writeProject()
-        let d = try f.codeFindings().map { "\($0.code.rawValue) \($0.location?.line ?? 0)" }
-        #expect(d == ["KCS607 10", "KCS607 12", "KCS607 13", "KCS607 14", "KCS607 15", "KCS607 17", "KCS608 18", "KCS608 19"], "\(d)")
+        let d = try f.codeFindings()
+        #expect(Diagnostic.byUse(d) == ["KCS607 10", "KCS607 12", "KCS607 13", "KCS607 14", "KCS607 15", "KCS607 17", "KCS608 18", "KCS608 19"], "\(d.map(\.message))")
     }
 
     /// Home Assistant: `BUNDLE_ID_SUFFIX = .dev` in Debug only, and
