@@ -70,39 +70,46 @@ public enum CanonicalLayout {
     /// formatted; every other byte is kept. A block that cannot be
     /// formatted is left as it is.
     public static func formatMarkdown(_ bytes: [UInt8], name: String) -> [UInt8] {
+        // A line ended by CR alone is a line (CommonMark 2.1, as `kcs check`
+        // reads it): blocks are found and formatted with LF there (same
+        // offsets), and written back with the document's own breaks. Read
+        // as a script, a lone CR was a space, and fmt joined two statements
+        // into one (adversarial 21, F4).
+        let lines = MarkdownBlocks.withLFLineBreaks(bytes) ?? bytes
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var copied = 0
-        for block in MarkdownBlocks.scan(bytes) where block.language == "kcs" && block.closed {
+        for block in MarkdownBlocks.scan(lines) where block.language == "kcs" && block.closed {
             // An indented fence lets its content lines be indented too.
-            guard block.fence.start < bytes.count, bytes[block.fence.start] != 0x20 else { continue }
-            let content = Array(bytes[block.content.start..<block.content.end])
+            guard block.fence.start < lines.count, lines[block.fence.start] != 0x20 else { continue }
+            let content = Array(lines[block.content.start..<block.content.end])
             guard !content.isEmpty,
                   let formatted = try? format(SourceFile(name: name, bytes: content)) else { continue }
             out += bytes[copied..<block.content.start]
-            // A document written with CRLF line ends keeps them: the
-            // block's opening fence line says which the document uses
-            // (a block of LF lines in a CRLF file was mixed endings).
-            if endsInCRLF(bytes, lineBefore: block.content.start) {
-                // Lines kept as written (a statement with an error) have theirs.
+            // Each block's lines end as its opening fence line does (a block
+            // of LF lines in a CRLF or CR file was mixed endings); lines kept
+            // as written (a statement with an error) have theirs.
+            switch MarkdownBlocks.lineBreak(bytes, lineStart: block.fence.start) {
+            case "\r\n":
                 var previous: UInt8 = 0
                 for b in formatted {
                     if b == 0x0A && previous != 0x0D { out.append(0x0D) }
                     out.append(b)
                     previous = b
                 }
-            } else {
+            case "\r":
+                var previous: UInt8 = 0
+                for b in formatted {
+                    if b == 0x0A { if previous != 0x0D { out.append(0x0D) } } else { out.append(b) }
+                    previous = b
+                }
+            default:
                 out += formatted
             }
             copied = block.content.end
         }
         out += bytes[copied...]
         return out
-    }
-
-    /// Whether the line that ends just before `start` ends in CR LF.
-    private static func endsInCRLF(_ bytes: [UInt8], lineBefore start: Int) -> Bool {
-        start >= 2 && start <= bytes.count && bytes[start - 1] == 0x0A && bytes[start - 2] == 0x0D
     }
 
     /// The tokens that carry meaning, as text: newlines collapsed to one
@@ -350,7 +357,13 @@ private struct Layout {
         if inner.isEmpty && (flat.count <= CanonicalLayout.lineWidth || !hasList) {
             return [Line(text: flat, comment: trailing)]
         }
-        return wrapped(tokens, trailing, inner, group: group)
+        var lines = wrapped(tokens, trailing, inner, group: group)
+        // A statement whose only inner comment sat in an empty list comes
+        // out on one line, with the comment behind it: it aligns as the
+        // one-line statement it is, as the next run reads it (fmt was not
+        // idempotent there; adversarial 21, F3).
+        if lines.count == 1 { lines[0].group = 0 }
+        return lines
     }
 
     /// The statement on one line; a comma right before `]` is dropped.

@@ -136,6 +136,30 @@ import Testing
         #expect(CanonicalLayout.formatMarkdown(once, name: "d.md") == once)
     }
 
+    /// An empty list holding a comment comes out as a one-line statement
+    /// with a trailing comment: it aligns with its neighbours on the first
+    /// run as on the second (adversarial 21, F3: fmt then fmt --check failed).
+    @Test func anEmptyListsCommentAlignsOnTheFirstRun() throws {
+        let once = try format("as A find generic-password # x\nexpect groups C [ # c\n]\n")
+        #expect(once == "as A find generic-password  # x\nexpect groups C []          # c\n")
+        #expect(try format(once) == once)
+    }
+
+    /// Lines ended by CR alone are lines in Markdown (as `kcs check` reads
+    /// them): fmt joined `as A find generic-password` and `explain` into one
+    /// statement, a passing document became a syntax error, and LF crept
+    /// into CR documents (adversarial 21, F4). Each block keeps its fence
+    /// line's breaks, in a document of one kind or of several.
+    @Test func markdownKeepsLinesEndedByCRAlone() {
+        let cr = "# T\r\r```kcs\rlock   # a\ras A find generic-password\rexplain\r```\rtext\r"
+        let once = CanonicalLayout.formatMarkdown(Array(cr.utf8), name: "d.md")
+        #expect(String(decoding: once, as: UTF8.self) == "# T\r\r```kcs\rlock  # a\ras A find generic-password\rexplain\r```\rtext\r")
+        #expect(CanonicalLayout.formatMarkdown(once, name: "d.md") == once)
+        let mixed = "# T\n\n```kcs\nlock   # b\n```\n\n```kcs\ras A find generic-password\rexplain\r```\n"
+        let out = String(decoding: CanonicalLayout.formatMarkdown(Array(mixed.utf8), name: "d.md"), as: UTF8.self)
+        #expect(out == "# T\n\n```kcs\nlock  # b\n```\n\n```kcs\ras A find generic-password\rexplain\r```\n", "\(out.debugDescription)")
+    }
+
     /// Every shipped script and every kcs block of the docs: formatting is
     /// idempotent and keeps the tokens.
     @Test func idempotentOnEveryExampleAndDoc() throws {
