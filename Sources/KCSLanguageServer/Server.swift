@@ -315,15 +315,19 @@ public final class LanguageServer {
         }
         let before = String(decoding: bytes[statementStart..<wordStart], as: UTF8.self)
         let word = String(decoding: bytes[wordStart..<offset], as: UTF8.self)
-        let keywords = Set(StatementForm.keywords)
+        // Each candidate's kind by set lookups: a search of a list per
+        // candidate was quadratic in declared apps (adversarial 21, F5).
         return doc.completer.complete(word, after: before).candidates.map { candidate in
-            let kind = keywords.contains(candidate) ? 14
+            let kind = Self.keywords.contains(candidate) ? 14
                 : candidate.hasSuffix("=") ? 5
-                : KeychainStatus(name: candidate) != nil ? 21
-                : doc.completer.apps.contains(candidate) || doc.completer.devices.contains(candidate) ? 6 : 12
+                : Self.statusNames.contains(candidate) ? 21
+                : doc.declaredNames.contains(candidate) ? 6 : 12
             return CompletionItem(label: candidate, kind: kind, detail: nil)
         }
     }
+
+    private static let keywords = Set(StatementForm.keywords)
+    private static let statusNames = Set(KeychainStatus.allCases.map(\.name))
 
     private func hover(_ p: PositionParams) -> Hover? {
         guard let doc = documents[p.textDocument.uri], !doc.isMarkdown else { return nil }
