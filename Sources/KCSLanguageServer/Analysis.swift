@@ -142,14 +142,19 @@ struct Analysis {
     /// file named, so nothing is hidden.
     private func makeLSPDiagnostics() -> [LSPDiagnostic] {
         var columns = UTF16Columns()
+        // Editors show the text as it is: each part is escaped as the
+        // terminal renderer escapes it (``DiagnosticRenderer``), so a name
+        // or an output line from the script brings no raw ESC, BEL or
+        // direction override into the Problems panel (adversarial 21, F1).
+        func escaped(_ text: String) -> String { TerminalText.escaped(text) }
         return diagnostics.map { d in
-            var message = d.message
-            for note in d.notes { message += "\n" + note.message }
-            if let hint = d.hint { message += "\nhint: " + hint }
+            var message = escaped(d.message)
+            for note in d.notes { message += "\n" + escaped(note.message) }
+            if let hint = d.hint { message += "\nhint: " + escaped(hint) }
             var range = d.lspRange(&columns)
             if let other = d.file, other !== file, !isMarkdown || other.name != file.name {
                 let location = d.location.map { ":\($0)" } ?? ""
-                message = "\(other.name)\(location): " + message
+                message = "\(escaped(other.name))\(location): " + message
                 range = LSPRange(start: Position(line: 0, character: 0), end: Position(line: 0, character: 0))
             }
             let severity = switch d.severity {

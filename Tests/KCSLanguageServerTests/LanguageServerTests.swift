@@ -539,4 +539,25 @@ final class Client {
         #expect(items.allSatisfy { ($0["kind"] as? Int) == 6 })
         #expect(completing < opening, "completion \(completing), analysis \(opening)")
     }
+
+    /// Message, notes and hint are escaped as the terminal shows them:
+    /// raw ESC, BEL and a direction override reached the Problems panel (F1).
+    @Test func diagnosticTextIsEscaped() throws {
+        let c = Client()
+        c.open(uri, """
+            team SKMME9E2Y8
+            app com.a.A as "A\\u{1B}[31m\\u{202E}x\\u{7}"
+            as "A\\u{1B}[31m\\u{202E}x\\u{7}" add generic-password account="\\u{1B}]0;pwn\\u{7}" data="\\u{9B}31m"
+            expect data "\\u{1B}[2J"
+            as "Z\\u{1B}[2J" find generic-password
+
+            """)
+        let messages = c.diagnostics(uri).compactMap { $0["message"] as? String }
+        #expect(messages.count >= 2)
+        for m in messages {
+            #expect(!m.unicodeScalars.contains { $0 != "\n" && TerminalText.needsEscape($0) }, "\(m.debugDescription)")
+        }
+        #expect(messages.contains { $0.contains("unknown app 'Z\\u{1B}[2J'") && $0.contains("A\\u{1B}[31m\\u{202E}x\\u{7}") },
+                "\(messages)")
+    }
 }
