@@ -151,7 +151,10 @@ struct Analysis {
             var message = escaped(d.message)
             for note in d.notes { message += "\n" + escaped(note.message) }
             if let hint = d.hint { message += "\nhint: " + escaped(hint) }
-            var range = d.lspRange(&columns)
+            // A script's own diagnostics at the protocol's lines (a lone CR
+            // ends one there, not for kcs); a Markdown block's file already
+            // reads a lone CR as a line break, as CommonMark does.
+            var range = d.lspRange(&columns, lines: !isMarkdown && d.file === file ? index : nil)
             if let other = d.file, other !== file, !isMarkdown || other.name != file.name {
                 let location = d.location.map { ":\($0)" } ?? ""
                 message = "\(escaped(other.name))\(location): " + message

@@ -488,14 +488,18 @@ public final class LanguageServer {
 
     private func formatting(_ p: DocumentParams) -> [TextEdit]? {
         guard let doc = documents[p.textDocument.uri], CanonicalLayout.sizeRefusal(doc.file.bytes.count) == nil else { return nil }
+        // The client's text, as `kcs fmt FILE` formats it: a Markdown
+        // document's own line breaks, not the LF the analysis reads for a CR.
+        let original = doc.index.bytes
         let formatted: [UInt8]
         if doc.isMarkdown {
-            formatted = CanonicalLayout.formatMarkdown(doc.file.bytes, name: doc.file.name)
+            formatted = CanonicalLayout.formatMarkdown(original, name: doc.file.name)
         } else {
             guard let f = try? CanonicalLayout.format(doc.file) else { return nil }
             formatted = f
         }
-        guard formatted != doc.file.bytes else { return [] }
+        guard formatted != original else { return [] }
+        // The range covers the client's whole text, at the protocol's lines.
         return [TextEdit(range: doc.index.all, newText: String(decoding: formatted, as: UTF8.self))]
     }
 }

@@ -560,4 +560,61 @@ final class Client {
         #expect(messages.contains { $0.contains("unknown app 'Z\\u{1B}[2J'") && $0.contains("A\\u{1B}[31m\\u{202E}x\\u{7}") },
                 "\(messages)")
     }
+
+    private func range(_ l0: Int, _ c0: Int, _ l1: Int, _ c1: Int) -> [String: Any] {
+        ["start": ["line": l0, "character": c0], "end": ["line": l1, "character": c1]]
+    }
+
+    /// The protocol's lines end at LF, CR LF and a CR alone, both ways (F6).
+    @Test func textIndexUsesTheProtocolsLines() {
+        let text = Array("a\rbé\r\ncc\n\rd".utf8)
+        let index = TextIndex(text)
+        // (line, character) of each scalar start and of the end.
+        let expected: [(Int, Int, Int)] = [(0, 0, 0), (1, 0, 1), (2, 1, 0), (3, 1, 1), (5, 1, 2), (7, 2, 0), (8, 2, 1),
+                                           (9, 2, 2), (10, 3, 0), (11, 4, 0), (12, 4, 1)]
+        for (offset, line, character) in expected {
+            #expect(index.position(of: offset) == Position(line: line, character: character), "offset \(offset)")
+            let p = Position(line: line, character: character)
+            #expect(index.offset(of: p) == offset, "\(p)")
+            #expect(TextIndex.offset(in: text, of: p) == offset, "\(p)")
+        }
+        // Past a line's end: its end, before the line break.
+        #expect(index.offset(of: Position(line: 1, character: 9)) == 5)
+        #expect(TextIndex.offset(in: text, of: Position(line: 1, character: 9)) == 5)
+        #expect(index.offset(of: Position(line: 9, character: 0)) == text.count)
+        #expect(index.all.end == Position(line: 4, character: 1))
+    }
+
+    /// The finding's steps: a CR-only Markdown document, a ranged edit at
+    /// the place the server reported, then formatting, whose edit covers
+    /// the client's whole text and keeps its CRs.
+    @Test func aCROnlyDocumentIsEditedWhereTheClientSays() throws {
+        let c = Client()
+        let doc = "file:///tmp/kcs-lsp-test/cr2.md"
+        c.open(doc, "# Doc\r\r```kcs\rteam  SKMME9E2Y8\rapp com.a.A\ras B add generic-password account=\"x\"\r```\r\rEnd.\r")
+        let d = c.diagnostics(doc)
+        let start = try #require((d.first?["range"] as? [String: Any])?["start"] as? [String: Any])
+        #expect(d.count == 1 && start["line"] as? Int == 5 && start["character"] as? Int == 3, "\(d)")
+        c.notify("textDocument/didChange", ["textDocument": ["uri": doc, "version": 2],
+                                            "contentChanges": [["range": range(5, 3, 5, 4), "text": "A"]]])
+        #expect(c.diagnostics(doc).isEmpty, "\(c.diagnostics(doc))")
+        let edits = try #require(c.request("textDocument/formatting", ["textDocument": ["uri": doc],
+                                                                         "options": ["tabSize": 4, "insertSpaces": true]]) as? [[String: Any]])
+        let edit = try #require(edits.first)
+        let end = try #require((edit["range"] as? [String: Any])?["end"] as? [String: Any])
+        #expect(end["line"] as? Int == 9 && end["character"] as? Int == 0, "\(edit)")
+        // The document's own line breaks, as `kcs fmt FILE` keeps them.
+        let newText = try #require(edit["newText"] as? String)
+        #expect(newText.hasPrefix("# Doc\r\r```kcs\r") && newText.contains("as A add"), "\(newText.debugDescription)")
+    }
+
+    /// In a script a lone CR is blank space to kcs, but a line break to the
+    /// client: diagnostics are placed at the client's lines.
+    @Test func scriptDiagnosticsAtTheProtocolsLines() throws {
+        let c = Client()
+        c.open(uri, "team SKMME9E2Y8 # note\rsecond half\napp com.a.A\nlok\n")
+        let d = c.diagnostics(uri)
+        let start = try #require((d.first?["range"] as? [String: Any])?["start"] as? [String: Any])
+        #expect(d.count == 1 && start["line"] as? Int == 3 && start["character"] as? Int == 0, "\(d)")
+    }
 }
