@@ -617,4 +617,79 @@ final class Client {
         let start = try #require((d.first?["range"] as? [String: Any])?["start"] as? [String: Any])
         #expect(d.count == 1 && start["line"] as? Int == 3 && start["character"] as? Int == 0, "\(d)")
     }
+
+    /// A session fed through ``LanguageServer/serve(_:)``: the first message
+    /// from the blocking read, the rest as input already there.
+    private func serve(_ c: Client, _ messages: [[String: Any]]) {
+        var chunks = messages.map { object -> [UInt8] in
+            var object = object
+            object["jsonrpc"] = "2.0"
+            let body = [UInt8](try! JSONSerialization.data(withJSONObject: object))
+            return Array("Content-Length: \(body.count)\r\n\r\n".utf8) + body
+        }
+        var first = true
+        var reader = MessageReader(pull: {
+            guard first, !chunks.isEmpty else { return nil }
+            first = false
+            return chunks.removeFirst()
+        }, available: {
+            chunks.isEmpty ? nil : chunks.removeFirst()
+        })
+        _ = c.server.serve(&reader)
+    }
+
+    private func published(_ c: Client, _ uri: String) -> Int {
+        c.sent.count { ($0["method"] as? String) == "textDocument/publishDiagnostics" && (($0["params"] as? [String: Any])?["uri"] as? String) == uri }
+    }
+
+    /// Changes already queued behind a change are applied, and the document
+    /// analysed once; a request between them sees the text before it; a
+    /// request cancelled before it is worked on is answered RequestCancelled.
+    /// Every keystroke of a burst was analysed in full (F7).
+    @Test func queuedChangesAreCoalescedAndCancelledRequestsSkipped() throws {
+        let c = Client()
+        var messages: [[String: Any]] = [
+            ["method": "textDocument/didOpen", "params": ["textDocument": ["uri": uri, "languageId": "kcs", "version": 1,
+                                                                           "text": "team SKMME9E2Y8\napp com.a.A\nas A find generic-password\n"]]],
+        ]
+        for k in 0..<10 {
+            messages.append(["method": "textDocument/didChange", "params": ["textDocument": ["uri": uri, "version": k + 2],
+                "contentChanges": [["range": range(3, k, 3, k), "text": "x"]]]])
+        }
+        // The symbols see "xxxxxxxxxx" as the last line; then it becomes an app.
+        messages.append(["id": 7, "method": "textDocument/documentSymbol", "params": ["textDocument": ["uri": uri]]])
+        messages.append(["method": "textDocument/didChange", "params": ["textDocument": ["uri": uri, "version": 12],
+            "contentChanges": [["range": range(3, 0, 3, 0), "text": "app com.a."]]]])
+        messages.append(["id": 8, "method": "textDocument/hover", "params": ["textDocument": ["uri": uri], "position": ["line": 0, "character": 1]]])
+        messages.append(["method": "$/cancelRequest", "params": ["id": 8]])
+        messages.append(["id": 9, "method": "textDocument/documentSymbol", "params": ["textDocument": ["uri": uri]]])
+        serve(c, messages)
+        // One analysis for the symbols (after ten changes), one at the end.
+        #expect(published(c, uri) == 2)
+        let symbols = try #require(c.sent.first { ($0["id"] as? Int) == 7 }?["result"] as? [[String: Any]])
+        #expect(symbols.compactMap { $0["name"] as? String } == ["SKMME9E2Y8", "A"])
+        let cancelled = try #require(c.sent.first { ($0["id"] as? Int) == 8 }?["error"] as? [String: Any])
+        #expect(cancelled["code"] as? Int == -32800)
+        let after = try #require(c.sent.first { ($0["id"] as? Int) == 9 }?["result"] as? [[String: Any]])
+        #expect(after.compactMap { $0["name"] as? String } == ["SKMME9E2Y8", "A", "xxxxxxxxxx"])
+        // The first diagnostics: the line of x's, an unknown statement.
+        let first = c.sent.first { ($0["method"] as? String) == "textDocument/publishDiagnostics" }
+        let d = (first?["params"] as? [String: Any])?["diagnostics"] as? [[String: Any]]
+        #expect(d?.count == 1 && (((d?.first?["range"] as? [String: Any])?["start"] as? [String: Any])?["line"] as? Int) == 3)
+        #expect(c.diagnostics(uri).isEmpty, "\(c.diagnostics(uri))")
+    }
+
+    /// A cancel for a request already answered, or not yet made, changes nothing.
+    @Test func aLateCancelIsIgnored() throws {
+        let c = Client()
+        serve(c, [["id": 3, "method": "textDocument/documentSymbol", "params": ["textDocument": ["uri": uri]]]])
+        serve(c, [
+            ["method": "$/cancelRequest", "params": ["id": 3]],
+            ["method": "$/cancelRequest", "params": ["id": 4]],
+            ["id": 4, "method": "textDocument/documentSymbol", "params": ["textDocument": ["uri": uri]]],
+            ["id": 3, "method": "textDocument/documentSymbol", "params": ["textDocument": ["uri": uri]]],
+        ])
+        #expect(c.sent.filter { ($0["id"] as? Int) == 3 }.map { $0["result"] is [Any] } == [true, true])
+        #expect(c.sent.first { ($0["id"] as? Int) == 4 }?["result"] is [Any])
+    }
 }
