@@ -126,6 +126,9 @@ public struct BatchRunner: Sendable {
     public var limits: Limits
     /// Diagnostics kept per file; past it they are counted in one note.
     public var maxDiagnostics: Int
+    /// The diagnostics of a file that are shown by default (`kcs run`,
+    /// `kcs check`, the REPL's inputs and `:load`).
+    public static let shownDiagnostics = 200
     /// Leave each finished run's world as it is instead of taking it apart,
     /// for a process that exits once its one file is done (`kcs run FILE`):
     /// the system takes the memory back at exit, and freeing the items one
@@ -134,7 +137,7 @@ public struct BatchRunner: Sendable {
     public var abandonsWorld = false
 
     public init(loader: any SourceLoader = FileSystemLoader(), verbose: Bool = false, lint: LintMode = .warn,
-                collectChecks: Bool = true, limits: Limits = Limits(), maxDiagnostics: Int = 200) {
+                collectChecks: Bool = true, limits: Limits = Limits(), maxDiagnostics: Int = BatchRunner.shownDiagnostics) {
         self.loader = loader
         self.verbose = verbose
         self.lint = lint
