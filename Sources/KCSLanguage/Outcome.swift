@@ -126,6 +126,9 @@ public struct BatchRunner: Sendable {
     public var limits: Limits
     /// Diagnostics kept per file; past it they are counted in one note.
     public var maxDiagnostics: Int
+    /// The diagnostics of a file that are shown by default (`kcs run`,
+    /// `kcs check`, the REPL's inputs and `:load`).
+    public static let shownDiagnostics = 200
     /// Leave each finished run's world as it is instead of taking it apart,
     /// for a process that exits once its one file is done (`kcs run FILE`):
     /// the system takes the memory back at exit, and freeing the items one
@@ -134,7 +137,7 @@ public struct BatchRunner: Sendable {
     public var abandonsWorld = false
 
     public init(loader: any SourceLoader = FileSystemLoader(), verbose: Bool = false, lint: LintMode = .warn,
-                collectChecks: Bool = true, limits: Limits = Limits(), maxDiagnostics: Int = 200) {
+                collectChecks: Bool = true, limits: Limits = Limits(), maxDiagnostics: Int = BatchRunner.shownDiagnostics) {
         self.loader = loader
         self.verbose = verbose
         self.lint = lint
@@ -335,10 +338,30 @@ public struct BatchRunner: Sendable {
         var replacements: [(SourceRange, String)] = []
         var updatedBlocks = 0
         var outputSoFar = 0, reportSoFar = 0
+        // Syntax errors of all the blocks so far: the document's blocks are
+        // read up to ``SyntaxParser/maxErrors`` of them in all, as one
+        // script's lines are.
+        var syntaxErrors = 0
         for (index, block) in blocks.enumerated() where block.language == "kcs" {
             if block.modifiers.contains("ignore") {
                 outcome.checks.append(Check(kind: .skipped, file: file, range: block.fence))
                 continue
+            }
+            // The deadline and the error bound hold between blocks too: a
+            // block with a syntax error runs no statement, so the run's own
+            // clock was never read, and 300,000 such blocks took 8 s under
+            // --timeout 2, each error kept (adversarial 21, F9).
+            if let deadline, ContinuousClock.now > deadline {
+                outcome.diagnostics.append(RunBudget.limitDiagnostic(RunBudget.overTimeMessage(limits), file, block.fence))
+                outcome.verdict = max(outcome.verdict, .failed)
+                break
+            }
+            if syntaxErrors >= SyntaxParser.maxErrors {
+                outcome.diagnostics.append(Diagnostic(
+                    .inputLimit, "more than \(SyntaxParser.maxErrors) syntax errors in the document's blocks: this block and those after it were not read",
+                    file: file, range: block.fence, hint: "fix these and run again"))
+                outcome.verdict = max(outcome.verdict, .invalidInput)
+                break
             }
             if block.modifiers.contains("fresh") {
                 session = Session()
@@ -363,6 +386,10 @@ public struct BatchRunner: Sendable {
             }
             outputSoFar = max(outputSoFar, report.outputBytes)
             reportSoFar = max(reportSoFar, report.reportBytes)
+            if report.hasSyntaxErrors {
+                syntaxErrors += blockOutcome.diagnostics.count { $0.severity == .error && $0.code.phase == .syntax }
+                    + blockOutcome.droppedDiagnostics
+            }
             if report.diagnostics.contains(where: { $0.code == .runLimit }) {
                 // A limit stops the document, not just the block.
                 outcome.diagnostics += blockOutcome.diagnostics

@@ -2,6 +2,13 @@ import KCSLanguage
 
 /// Converts between byte offsets, which the front end uses, and the
 /// protocol's positions: a 0-based line and UTF-16 code units in that line.
+///
+/// Lines are the protocol's (LSP 3.17, "Text Documents"): each ends at LF,
+/// CR LF or a CR alone, whatever the document's language makes of a CR
+/// (a `.kcs` script reads a lone CR as blank space, Markdown as a line
+/// break). Counting LF only, the server put a ranged edit of a CR-only
+/// document at its end and answered formatting with an edit over its first
+/// line alone (adversarial 21, F6).
 struct TextIndex {
     let bytes: [UInt8]
     private let lineStarts: [Int]
@@ -9,17 +16,46 @@ struct TextIndex {
     init(_ bytes: [UInt8]) {
         self.bytes = bytes
         var starts = [0]
-        for (i, b) in bytes.enumerated() where b == 0x0A { starts.append(i + 1) }
+        var i = 0
+        while let next = Self.lineBreak(in: bytes, from: i) {
+            starts.append(next.nextLine)
+            i = next.nextLine
+        }
         lineStarts = starts
+    }
+
+    /// The first line break at or after `from`: where the line's text ends
+    /// and where the next line starts (LF, CR LF or CR).
+    static func lineBreak(in bytes: [UInt8], from: Int) -> (end: Int, nextLine: Int)? {
+        guard from < bytes.count, let i = bytes[from...].firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) else { return nil }
+        if bytes[i] == 0x0D, i + 1 < bytes.count, bytes[i + 1] == 0x0A { return (i, i + 2) }
+        return (i, i + 1)
+    }
+
+    /// The 0-based line holding a byte offset (an offset between the CR and
+    /// the LF of a CR LF is on the line they end).
+    func line(of offset: Int) -> Int {
+        var lo = 0, hi = lineStarts.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if lineStarts[mid] <= offset { lo = mid } else { hi = mid - 1 }
+        }
+        return lo
+    }
+
+    /// The bytes of a line's text, without its line break.
+    func bounds(ofLine line: Int) -> Range<Int> {
+        let start = lineStarts[line]
+        guard line + 1 < lineStarts.count else { return start..<bytes.count }
+        return start..<(Self.lineBreak(in: bytes, from: start)?.end ?? bytes.count)
     }
 
     /// The byte offset of a position; positions past a line's end clamp to it.
     func offset(of p: Position) -> Int {
         guard p.line >= 0 else { return 0 }
         guard p.line < lineStarts.count else { return bytes.count }
-        let start = lineStarts[p.line]
-        let end = p.line + 1 < lineStarts.count ? lineStarts[p.line + 1] - 1 : bytes.count
-        return Self.offset(in: bytes, column: p.character, from: start, to: end)
+        let bounds = bounds(ofLine: p.line)
+        return Self.offset(in: bytes, column: p.character, from: bounds.lowerBound, to: bounds.upperBound)
     }
 
     /// The same without an index: the text is read only up to the position,
@@ -30,11 +66,11 @@ struct TextIndex {
         guard p.line >= 0 else { return 0 }
         var start = 0, line = 0
         while line < p.line {
-            guard let newline = bytes[start...].firstIndex(of: 0x0A) else { return bytes.count }
-            start = newline + 1
+            guard let next = lineBreak(in: bytes, from: start) else { return bytes.count }
+            start = next.nextLine
             line += 1
         }
-        let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
+        let end = lineBreak(in: bytes, from: start)?.end ?? bytes.count
         return offset(in: bytes, column: p.character, from: start, to: end)
     }
 
@@ -52,12 +88,8 @@ struct TextIndex {
     /// The position of a byte offset.
     func position(of offset: Int) -> Position {
         let offset = min(max(offset, 0), bytes.count)
-        var lo = 0, hi = lineStarts.count - 1
-        while lo < hi {
-            let mid = (lo + hi + 1) / 2
-            if lineStarts[mid] <= offset { lo = mid } else { hi = mid - 1 }
-        }
-        return Position(line: lo, character: Self.utf16Count(bytes, from: lineStarts[lo], to: offset))
+        let line = line(of: offset)
+        return Position(line: line, character: Self.utf16Count(bytes, from: lineStarts[line], to: offset))
     }
 
     func range(_ r: SourceRange) -> LSPRange {
@@ -97,13 +129,24 @@ struct UTF16Columns {
     private var checkpoints: [Int: [(offset: Int, units: Int)]] = [:]
     private static let stride = 256
 
-    /// The protocol position of a byte offset in `file`.
-    mutating func position(_ file: SourceFile, _ offset: Int) -> Position {
+    /// The protocol position of a byte offset in `file`. With `lines`, the
+    /// index of the file's own bytes, lines are the protocol's (a `.kcs`
+    /// document with a lone CR); without, the file's own (a Markdown
+    /// block's file, read with LF for CR and numbered with the document's
+    /// lines).
+    mutating func position(_ file: SourceFile, _ offset: Int, lines: TextIndex? = nil) -> Position {
         if self.file != ObjectIdentifier(file) { self.file = ObjectIdentifier(file); checkpoints = [:] }
         let offset = min(max(offset, 0), file.bytes.count)
-        let location = file.location(of: offset)
-        let bounds = file.lineBounds(location.line) ?? offset..<offset
-        let marks = checkpoints[location.line] ?? {
+        let line: Int, bounds: Range<Int>
+        if let lines {
+            line = lines.line(of: offset)
+            bounds = lines.bounds(ofLine: line)
+        } else {
+            let location = file.location(of: offset)
+            line = location.line - 1
+            bounds = file.lineBounds(location.line) ?? offset..<offset
+        }
+        let marks = checkpoints[line] ?? {
             var marks = [(offset: bounds.lowerBound, units: 0)]
             var i = bounds.lowerBound, units = 0, next = bounds.lowerBound + Self.stride
             while i < bounds.upperBound {
@@ -112,13 +155,13 @@ struct UTF16Columns {
                 i += length
                 units += width
             }
-            checkpoints[location.line] = marks
+            checkpoints[line] = marks
             return marks
         }()
         var k = min((offset - bounds.lowerBound) / Self.stride, marks.count - 1)
         while k > 0, marks[k].offset > offset { k -= 1 }
-        let units = marks[k].units + TextIndex.utf16Count(file.bytes, from: marks[k].offset, to: offset)
-        return Position(line: location.line - 1, character: units)
+        let units = marks[k].units + TextIndex.utf16Count(file.bytes, from: marks[k].offset, to: max(offset, marks[k].offset))
+        return Position(line: line, character: units)
     }
 }
 
@@ -126,8 +169,9 @@ extension Diagnostic {
     /// Where this diagnostic is, in the protocol's terms, in the document
     /// its file belongs to (a Markdown block's file numbers the document's
     /// own lines).
-    func lspRange(_ columns: inout UTF16Columns) -> LSPRange {
+    func lspRange(_ columns: inout UTF16Columns, lines: TextIndex? = nil) -> LSPRange {
         guard let file, let range else { return LSPRange(start: Position(line: 0, character: 0), end: Position(line: 0, character: 0)) }
-        return LSPRange(start: columns.position(file, range.start), end: columns.position(file, range.end))
+        return LSPRange(start: columns.position(file, range.start, lines: lines),
+                        end: columns.position(file, range.end, lines: lines))
     }
 }

@@ -54,6 +54,18 @@ public struct ReplLoop {
         return ran
     }
 
+    /// Runs a chunk and shows what it reported.
+    @discardableResult
+    private mutating func runAndShow(_ file: SourceFile, loaded: Bool = false,
+                                     hiding: Set<SourceRange> = []) -> RunReport {
+        let (report, events) = runChunk(file, loaded: loaded)
+        show(events.filter { event in
+            guard case .diagnostic(let d) = event, let range = d.range else { return true }
+            return !hiding.contains(range)
+        }, of: file, notShown: report.droppedDiagnostics, interrupted: report.interrupted)
+        return report
+    }
+
     /// Words that act as commands on a line of their own, as in Python and
     /// OPA: `help [TOPIC]`, `quit`, `exit`. No statement starts with them.
     static let bareCommands = ["help": ":help", "quit": ":quit", "exit": ":quit"]
@@ -105,11 +117,7 @@ public struct ReplLoop {
         let history = Self.historyEntry(pending)
         pending.removeAll()
         if onlyComments { return .done(history: history) }
-        let (_, events) = runChunk(file)
-        show(events.filter { event in
-            guard case .diagnostic(let d) = event, let range = d.range else { return true }
-            return !hiding.contains(range)
-        })
+        runAndShow(file, hiding: hiding)
         return .done(history: history)
     }
 
@@ -134,16 +142,36 @@ public struct ReplLoop {
 
     // MARK: Printing
 
-    private func show(_ events: [RunEvent]) {
+    /// Shows a chunk's events. As `kcs run` shows a file's, the first
+    /// ``BatchRunner/shownDiagnostics`` diagnostics are shown (and the one
+    /// that stopped the run at a limit), the rest counted in one KCS009
+    /// note; Ctrl-C stops the showing. A `:load` printed every one of a
+    /// file's 500,000 errors, 209 MB over a minute, and Ctrl-C did not stop
+    /// it (adversarial 21, F10). `notShown` counts diagnostics the run
+    /// counted but did not report.
+    private func show(_ events: [RunEvent], of file: SourceFile, notShown: Int, interrupted: Bool) {
+        var shown = 0, rest = notShown
         for event in events {
+            if let interruption, interruption() {
+                // Ctrl-C during the run already said so.
+                if !interrupted { write("interrupted: the rest of what it reported is not shown\n", .error) }
+                return
+            }
             switch event {
             // Names and strings from the input (a :load-ed file) never reach the terminal raw.
             case .call(let c): write(TerminalText.escaped(Self.describe(c)) + "\n", .output)
             case .output(let text): write(TerminalText.escaped(text, keepingLayout: true), .output)
             case .expectationPassed: write("ok\n", .output)
-            case .diagnostic(let d): write(renderer.render(d), .error)
+            case .diagnostic(let d):
+                if shown < BatchRunner.shownDiagnostics || d.code == .runLimit {
+                    write(renderer.render(d), .error)
+                    shown += 1
+                } else {
+                    rest += 1
+                }
             }
         }
+        if rest > 0 { write(renderer.render(BatchRunner.moreDiagnostics(rest, in: file.name, outputLimit: nil)), .error) }
     }
 
     /// A call as every front end prints it (``CallLine``).
@@ -195,8 +223,7 @@ public struct ReplLoop {
             write("kcs: error: \(message)\n", .error)
             return
         }
-        let (report, events) = runChunk(file, loaded: true)
-        show(events)
+        let report = runAndShow(file, loaded: true)
         if report.hasSyntaxErrors {
             write("nothing from \(shown) was run\n", .error)
         } else if !report.interrupted {

@@ -11,10 +11,17 @@ struct Lsp: ParsableCommand {
 
     func run() throws {
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        var reader = MessageReader {
+        func readStandardInput() -> [UInt8]? {
             let n = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
             return n > 0 ? Array(buffer[0..<n]) : nil
         }
+        // What has arrived, without waiting: the server reads ahead to skip
+        // analyses that later changes make moot.
+        var reader = MessageReader(pull: readStandardInput, available: {
+            var ready = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+            guard poll(&ready, 1, 0) == 1, ready.revents & Int16(POLLIN) != 0 else { return nil }
+            return readStandardInput()
+        })
         let server = LanguageServer { writeAll(1, $0) }
         try ExitStatus.finish(server.serve(&reader))
     }

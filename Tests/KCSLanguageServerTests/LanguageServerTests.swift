@@ -514,3 +514,182 @@ final class Client {
         #expect(blanked == "team SKMME9E2Y8\n \napp com.a.A\r\nas A add generic-password account=\"x\"\n\n\u{1} oops\n     ")
     }
 }
+
+/// Findings of adversarial round 21 in the server.
+@Suite struct Adversarial21ServerTests {
+    let uri = "file:///tmp/kcs-lsp-test/a21.kcs"
+
+    /// Each candidate's kind is a set lookup: completion after `as` in a
+    /// document of 100,000 apps took 13 s when each was searched in the list
+    /// of apps (F5). Here it must cost less than the document's analysis,
+    /// which is linear in the apps.
+    @Test func completionIsLinearInDeclaredApps() throws {
+        let c = Client()
+        let apps = 10_000
+        var text = "team SKMME9E2Y8\n"
+        for i in 0..<apps { text += "app com.a.A\(i)\n" }
+        text += "as "
+        let clock = ContinuousClock()
+        let opening = clock.measure { c.open(uri, text) }
+        var items: [[String: Any]] = []
+        let completing = clock.measure {
+            items = (c.request("textDocument/completion", c.at(uri, apps + 1, 3)) as? [[String: Any]]) ?? []
+        }
+        #expect(items.count == apps)
+        #expect(items.allSatisfy { ($0["kind"] as? Int) == 6 })
+        #expect(completing < opening, "completion \(completing), analysis \(opening)")
+    }
+
+    /// Message, notes and hint are escaped as the terminal shows them:
+    /// raw ESC, BEL and a direction override reached the Problems panel (F1).
+    @Test func diagnosticTextIsEscaped() throws {
+        let c = Client()
+        c.open(uri, """
+            team SKMME9E2Y8
+            app com.a.A as "A\\u{1B}[31m\\u{202E}x\\u{7}"
+            as "A\\u{1B}[31m\\u{202E}x\\u{7}" add generic-password account="\\u{1B}]0;pwn\\u{7}" data="\\u{9B}31m"
+            expect data "\\u{1B}[2J"
+            as "Z\\u{1B}[2J" find generic-password
+
+            """)
+        let messages = c.diagnostics(uri).compactMap { $0["message"] as? String }
+        #expect(messages.count >= 2)
+        for m in messages {
+            #expect(!m.unicodeScalars.contains { $0 != "\n" && TerminalText.needsEscape($0) }, "\(m.debugDescription)")
+        }
+        #expect(messages.contains { $0.contains("unknown app 'Z\\u{1B}[2J'") && $0.contains("A\\u{1B}[31m\\u{202E}x\\u{7}") },
+                "\(messages)")
+    }
+
+    private func range(_ l0: Int, _ c0: Int, _ l1: Int, _ c1: Int) -> [String: Any] {
+        ["start": ["line": l0, "character": c0], "end": ["line": l1, "character": c1]]
+    }
+
+    /// The protocol's lines end at LF, CR LF and a CR alone, both ways (F6).
+    @Test func textIndexUsesTheProtocolsLines() {
+        let text = Array("a\rbé\r\ncc\n\rd".utf8)
+        let index = TextIndex(text)
+        // (line, character) of each scalar start and of the end.
+        let expected: [(Int, Int, Int)] = [(0, 0, 0), (1, 0, 1), (2, 1, 0), (3, 1, 1), (5, 1, 2), (7, 2, 0), (8, 2, 1),
+                                           (9, 2, 2), (10, 3, 0), (11, 4, 0), (12, 4, 1)]
+        for (offset, line, character) in expected {
+            #expect(index.position(of: offset) == Position(line: line, character: character), "offset \(offset)")
+            let p = Position(line: line, character: character)
+            #expect(index.offset(of: p) == offset, "\(p)")
+            #expect(TextIndex.offset(in: text, of: p) == offset, "\(p)")
+        }
+        // Past a line's end: its end, before the line break.
+        #expect(index.offset(of: Position(line: 1, character: 9)) == 5)
+        #expect(TextIndex.offset(in: text, of: Position(line: 1, character: 9)) == 5)
+        #expect(index.offset(of: Position(line: 9, character: 0)) == text.count)
+        #expect(index.all.end == Position(line: 4, character: 1))
+    }
+
+    /// The finding's steps: a CR-only Markdown document, a ranged edit at
+    /// the place the server reported, then formatting, whose edit covers
+    /// the client's whole text and keeps its CRs.
+    @Test func aCROnlyDocumentIsEditedWhereTheClientSays() throws {
+        let c = Client()
+        let doc = "file:///tmp/kcs-lsp-test/cr2.md"
+        c.open(doc, "# Doc\r\r```kcs\rteam  SKMME9E2Y8\rapp com.a.A\ras B add generic-password account=\"x\"\r```\r\rEnd.\r")
+        let d = c.diagnostics(doc)
+        let start = try #require((d.first?["range"] as? [String: Any])?["start"] as? [String: Any])
+        #expect(d.count == 1 && start["line"] as? Int == 5 && start["character"] as? Int == 3, "\(d)")
+        c.notify("textDocument/didChange", ["textDocument": ["uri": doc, "version": 2],
+                                            "contentChanges": [["range": range(5, 3, 5, 4), "text": "A"]]])
+        #expect(c.diagnostics(doc).isEmpty, "\(c.diagnostics(doc))")
+        let edits = try #require(c.request("textDocument/formatting", ["textDocument": ["uri": doc],
+                                                                         "options": ["tabSize": 4, "insertSpaces": true]]) as? [[String: Any]])
+        let edit = try #require(edits.first)
+        let end = try #require((edit["range"] as? [String: Any])?["end"] as? [String: Any])
+        #expect(end["line"] as? Int == 9 && end["character"] as? Int == 0, "\(edit)")
+        // The document's own line breaks, as `kcs fmt FILE` keeps them.
+        let newText = try #require(edit["newText"] as? String)
+        #expect(newText.hasPrefix("# Doc\r\r```kcs\r") && newText.contains("as A add"), "\(newText.debugDescription)")
+    }
+
+    /// In a script a lone CR is blank space to kcs, but a line break to the
+    /// client: diagnostics are placed at the client's lines.
+    @Test func scriptDiagnosticsAtTheProtocolsLines() throws {
+        let c = Client()
+        c.open(uri, "team SKMME9E2Y8 # note\rsecond half\napp com.a.A\nlok\n")
+        let d = c.diagnostics(uri)
+        let start = try #require((d.first?["range"] as? [String: Any])?["start"] as? [String: Any])
+        #expect(d.count == 1 && start["line"] as? Int == 3 && start["character"] as? Int == 0, "\(d)")
+    }
+
+    /// A session fed through ``LanguageServer/serve(_:)``: the first message
+    /// from the blocking read, the rest as input already there.
+    private func serve(_ c: Client, _ messages: [[String: Any]]) {
+        var chunks = messages.map { object -> [UInt8] in
+            var object = object
+            object["jsonrpc"] = "2.0"
+            let body = [UInt8](try! JSONSerialization.data(withJSONObject: object))
+            return Array("Content-Length: \(body.count)\r\n\r\n".utf8) + body
+        }
+        var first = true
+        var reader = MessageReader(pull: {
+            guard first, !chunks.isEmpty else { return nil }
+            first = false
+            return chunks.removeFirst()
+        }, available: {
+            chunks.isEmpty ? nil : chunks.removeFirst()
+        })
+        _ = c.server.serve(&reader)
+    }
+
+    private func published(_ c: Client, _ uri: String) -> Int {
+        c.sent.count { ($0["method"] as? String) == "textDocument/publishDiagnostics" && (($0["params"] as? [String: Any])?["uri"] as? String) == uri }
+    }
+
+    /// Changes already queued behind a change are applied, and the document
+    /// analysed once; a request between them sees the text before it; a
+    /// request cancelled before it is worked on is answered RequestCancelled.
+    /// Every keystroke of a burst was analysed in full (F7).
+    @Test func queuedChangesAreCoalescedAndCancelledRequestsSkipped() throws {
+        let c = Client()
+        var messages: [[String: Any]] = [
+            ["method": "textDocument/didOpen", "params": ["textDocument": ["uri": uri, "languageId": "kcs", "version": 1,
+                                                                           "text": "team SKMME9E2Y8\napp com.a.A\nas A find generic-password\n"]]],
+        ]
+        for k in 0..<10 {
+            messages.append(["method": "textDocument/didChange", "params": ["textDocument": ["uri": uri, "version": k + 2],
+                "contentChanges": [["range": range(3, k, 3, k), "text": "x"]]]])
+        }
+        // The symbols see "xxxxxxxxxx" as the last line; then it becomes an app.
+        messages.append(["id": 7, "method": "textDocument/documentSymbol", "params": ["textDocument": ["uri": uri]]])
+        messages.append(["method": "textDocument/didChange", "params": ["textDocument": ["uri": uri, "version": 12],
+            "contentChanges": [["range": range(3, 0, 3, 0), "text": "app com.a."]]]])
+        messages.append(["id": 8, "method": "textDocument/hover", "params": ["textDocument": ["uri": uri], "position": ["line": 0, "character": 1]]])
+        messages.append(["method": "$/cancelRequest", "params": ["id": 8]])
+        messages.append(["id": 9, "method": "textDocument/documentSymbol", "params": ["textDocument": ["uri": uri]]])
+        serve(c, messages)
+        // One analysis for the symbols (after ten changes), one at the end.
+        #expect(published(c, uri) == 2)
+        let symbols = try #require(c.sent.first { ($0["id"] as? Int) == 7 }?["result"] as? [[String: Any]])
+        #expect(symbols.compactMap { $0["name"] as? String } == ["SKMME9E2Y8", "A"])
+        let cancelled = try #require(c.sent.first { ($0["id"] as? Int) == 8 }?["error"] as? [String: Any])
+        #expect(cancelled["code"] as? Int == -32800)
+        let after = try #require(c.sent.first { ($0["id"] as? Int) == 9 }?["result"] as? [[String: Any]])
+        #expect(after.compactMap { $0["name"] as? String } == ["SKMME9E2Y8", "A", "xxxxxxxxxx"])
+        // The first diagnostics: the line of x's, an unknown statement.
+        let first = c.sent.first { ($0["method"] as? String) == "textDocument/publishDiagnostics" }
+        let d = (first?["params"] as? [String: Any])?["diagnostics"] as? [[String: Any]]
+        #expect(d?.count == 1 && (((d?.first?["range"] as? [String: Any])?["start"] as? [String: Any])?["line"] as? Int) == 3)
+        #expect(c.diagnostics(uri).isEmpty, "\(c.diagnostics(uri))")
+    }
+
+    /// A cancel for a request already answered, or not yet made, changes nothing.
+    @Test func aLateCancelIsIgnored() throws {
+        let c = Client()
+        serve(c, [["id": 3, "method": "textDocument/documentSymbol", "params": ["textDocument": ["uri": uri]]]])
+        serve(c, [
+            ["method": "$/cancelRequest", "params": ["id": 3]],
+            ["method": "$/cancelRequest", "params": ["id": 4]],
+            ["id": 4, "method": "textDocument/documentSymbol", "params": ["textDocument": ["uri": uri]]],
+            ["id": 3, "method": "textDocument/documentSymbol", "params": ["textDocument": ["uri": uri]]],
+        ])
+        #expect(c.sent.filter { ($0["id"] as? Int) == 3 }.map { $0["result"] is [Any] } == [true, true])
+        #expect(c.sent.first { ($0["id"] as? Int) == 4 }?["result"] is [Any])
+    }
+}

@@ -73,6 +73,25 @@ struct LimitsTests {
         #expect(r.calls < 200)
     }
 
+    /// A Markdown document's blocks share its deadline and one bound of
+    /// syntax errors: blocks that fail to parse run no statement, so the
+    /// clock was never read, and each block's error was kept (300,000 of
+    /// them: 8 s under --timeout 2; adversarial 21, F9).
+    @Test func markdownBlocksWithSyntaxErrorsShareTheDeadlineAndTheErrorBound() {
+        let blocks = String(repeating: "```kcs\nas A add generic-pasword\n```\n\n", count: 1_500)
+        let document = SourceFile(name: "d.md", text: "# D\n\n" + blocks)
+        var limits = Limits()
+        limits.seconds = 0
+        let late = BatchRunner(loader: NoFilesLoader(), limits: limits, maxDiagnostics: 10_000).check(markdown: document)
+        #expect(late.diagnostics.map(\.code) == [.runLimit], "\(late.diagnostics.prefix(3).map(\.message))")
+        #expect(late.diagnostics.first?.range.map { document.location(of: $0.start).line } == 3)
+        let all = BatchRunner(loader: NoFilesLoader(), maxDiagnostics: 10_000).check(markdown: document)
+        #expect(all.diagnostics.count { $0.code == .unknownClass } == SyntaxParser.maxErrors)
+        let stop = all.diagnostics.last
+        #expect(stop?.code == .inputLimit && stop?.message.contains("more than 1000 syntax errors") == true, "\(stop?.message ?? "")")
+        #expect(all.verdict == .invalidInput)
+    }
+
     @Test func includeDepth() {
         var files: [String: String] = [:]
         for i in 0..<6 { files["f\(i).kcs"] = "include \"f\(i + 1).kcs\"\n" }

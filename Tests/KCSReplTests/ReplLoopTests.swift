@@ -268,6 +268,34 @@ import Testing
         #expect(screen.errors.contains("no such file: '/no/such/file.kcs'"))
     }
 
+    /// `:load` shows a file's first 200 diagnostics, as `kcs run` does, and
+    /// counts the rest; Ctrl-C stops the showing. A 1 MB file printed
+    /// 500,000 errors over a minute, and Ctrl-C did not stop it
+    /// (adversarial 21, F10).
+    @Test func testLoadShowsTheFirstDiagnosticsAndCtrlCStopsThem() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("kcs-load-\(UUID().uuidString).kcs").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try ("team SKMME9E2Y8\napp com.example.A\nas A add generic-password account=\"" + String(repeating: "\\q", count: 500) + "\"\n")
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        var (repl, screen) = loop()
+        _ = repl.feed(":load \(path)")
+        let shown = screen.errors.split(separator: "\n").filter { $0.contains(": error: ") }
+        #expect(shown.count == BatchRunner.shownDiagnostics, "\(shown.count)")
+        #expect(screen.errors.contains("300 more diagnostics in \(path) not shown [KCS009]"), "\(screen.errors.suffix(300))")
+        #expect(screen.errors.hasSuffix("nothing from \(path) was run\n"))
+        // Ctrl-C (the terminal's flag) pressed as the diagnostics are shown.
+        final class Presses: @unchecked Sendable { var asked = 0 }
+        let presses = Presses()
+        var (interrupted, seen) = loop()
+        interrupted.interruption = {
+            presses.asked += 1
+            return presses.asked > 10
+        }
+        _ = interrupted.feed(":load \(path)")
+        #expect(seen.errors.split(separator: "\n").filter { $0.contains(": error: ") }.count < 10)
+        #expect(seen.errors.contains("interrupted: the rest of what it reported is not shown"), "\(seen.errors)")
+    }
+
     @Test func testHelpIsGeneratedFromTheStatementTable() {
         let overview = Help.text(nil)
         for form in StatementForm.all { #expect(overview.contains("  \(form.keyword) "), "\(form.keyword)") }
