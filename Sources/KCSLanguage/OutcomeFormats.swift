@@ -37,8 +37,8 @@ public enum OutcomeFormat: String, Sendable, CaseIterable {
             let checks = o.checks.map { c -> String in
                 let loc = c.file.location(of: c.range.start)
                 var fields = ["\"kind\": \(q(c.kind.rawValue))", "\"line\": \(loc.line)", "\"column\": \(loc.column)",
-                              "\"title\": \(q(c.title))", "\"passed\": \(c.passed)", "\"skipped\": \(c.kind == .skipped)"]
-                if let f = c.failure { fields.append("\"message\": \(q(f.message))") }
+                              "\"title\": \(q(shown(c.title)))", "\"passed\": \(c.passed)", "\"skipped\": \(c.kind == .skipped)"]
+                if let f = c.failure { fields.append("\"message\": \(q(shown(f.message)))") }
                 return "{" + fields.joined(separator: ", ") + "}"
             }
             let diagnostics = o.diagnostics.map(diagnosticJSON)
@@ -60,16 +60,24 @@ public enum OutcomeFormat: String, Sendable, CaseIterable {
 
     static func diagnosticJSON(_ d: Diagnostic) -> String {
         var fields = ["\"code\": \(q(d.code.rawValue))", "\"severity\": \(q(d.severity.rawValue))",
-                      "\"message\": \(q(d.message))"]
+                      "\"message\": \(q(shown(d.message)))"]
         if let file = d.file { fields.append("\"file\": \(q(file.name))") }
         if let file = d.file, let r = d.range {
             let s = file.location(of: r.start), e = file.location(of: r.end)
             fields += ["\"line\": \(s.line)", "\"column\": \(s.column)", "\"endLine\": \(e.line)", "\"endColumn\": \(e.column)"]
         }
-        if let hint = d.hint { fields.append("\"hint\": \(q(hint))") }
-        fields.append("\"notes\": [" + d.notes.map { q($0.message) }.joined(separator: ", ") + "]")
+        if let hint = d.hint { fields.append("\"hint\": \(q(shown(hint)))") }
+        fields.append("\"notes\": [" + d.notes.map { q(shown($0.message)) }.joined(separator: ", ") + "]")
         return "{" + fields.joined(separator: ", ") + "}"
     }
+
+    /// A message, hint, note or title as the text renderer shows it
+    /// (``TerminalText/escaped(_:keepingLayout:)``): JSON's and YAML's own
+    /// escapes protect only a reader of the raw report, and a consumer that
+    /// prints the decoded value (`jq -r .message`, an annotation bot) wrote
+    /// a name's ESC sequences to a terminal; the same diagnostic now decodes
+    /// to the same text in every format (adversarial 21, F1).
+    static func shown(_ s: String) -> String { TerminalText.escaped(s) }
 
     /// A JSON string literal. Besides what JSON requires (C0), every scalar
     /// a terminal must not see raw (``TerminalText/needsEscape(_:)``: C1
@@ -209,9 +217,9 @@ public enum OutcomeFormat: String, Sendable, CaseIterable {
         var lines: [String] = []
         var n = n
         func yaml(_ d: Diagnostic) -> [String] {
-            var y = ["  ---", "  message: \(yq(d.message))", "  code: \(d.code.rawValue)"]
+            var y = ["  ---", "  message: \(yq(shown(d.message)))", "  code: \(d.code.rawValue)"]
             if let loc = d.location, let file = d.file { y.append("  at: \(yq("\(file.name):\(loc.line):\(loc.column)"))") }
-            if let hint = d.hint { y.append("  hint: \(yq(hint))") }
+            if let hint = d.hint { y.append("  hint: \(yq(shown(hint)))") }
             y.append("  ...")
             return y
         }

@@ -3,6 +3,7 @@ import Foundation
 import FoundationXML
 #endif
 import KCSLanguage
+import KCSSyntax
 import Testing
 
 /// Issue 13: reports that cannot mislead, and the command line's
@@ -157,6 +158,26 @@ struct ReportTests {
         #expect(consumer.output.contains("Tests: \(ok + skips + notOK) Failed: \(notOK)"), "\(consumer.output)")
         #expect(!consumer.output.contains("Parse errors"), "\(consumer.output)")
         #expect(consumer.status != 0)
+    }
+
+    /// A name that holds ESC, BEL or a right-to-left override is shown
+    /// escaped in a message and a hint as in the notes, in JSON and TAP once
+    /// decoded too: a consumer printing `jq -r .message` wrote the name's
+    /// terminal sequences (adversarial 21, F1).
+    @Test func messagesAndHintsDecodeToTheEscapedTextInEveryFormat() throws {
+        let dir = try temp(["ctl.kcs": "team SKMME9E2Y8\napp com.a.A as \"A\\u{1B}[31m\\u{202E}x\\u{7}\"\n"
+                                + "as \"Z\\u{1B}[2J\" find generic-password\n"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("ctl.kcs").path
+        let json = try BinaryRunner.run(["run", "--format", "json", path])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let d = try #require((object["files"] as? [[String: Any]])?.first?["diagnostics"] as? [[String: Any]])
+        let unknown = try #require(d.first { $0["code"] as? String == "KCS301" })
+        #expect(unknown["message"] as? String == "unknown app 'Z\\u{1B}[2J'")
+        #expect((unknown["hint"] as? String)?.contains("A\\u{1B}[31m\\u{202E}x\\u{7}") == true, "\(unknown)")
+        for (key, value) in unknown { #expect(!"\(value)".unicodeScalars.contains { TerminalText.needsEscape($0) }, "\(key)") }
+        let tap = try BinaryRunner.run(["run", "--format", "tap", path])
+        #expect(tap.stdout.contains("message: \"unknown app 'Z\\\\u{1B}[2J'\""), "\(tap.stdout)")
     }
 
     @Test func aPassingRunIsReadAsPassingByEveryConsumer() throws {
