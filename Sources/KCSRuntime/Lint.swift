@@ -381,8 +381,11 @@ extension Session {
         }
         // keychain-access-groups is a restricted entitlement on the Mac: a
         // profile must allow it, or AMFI refuses to launch the app ("Restricted
-        // entitlements not validated"; Apple's TN3125). securityd would honour
-        // the groups (SecTaskCopyAccessGroups), but no call is ever made.
+        // entitlements not validated"; Apple's TN3125). securityd honours the
+        // groups without validation for that reason ("AMFI would not allow
+        // client to run if it would have k-a-g entitlement and not being
+        // properly signed", server_entitlement_helpers.c line 120, in
+        // SecTaskCopyAccessGroups), but no call is ever made.
         let macDevice = [world.platform.family] + world.devices.compactMap { $0.platform?.family }
         if decl.effectiveSigning == .unprovisioned, !app.keychainAccessGroups.isEmpty,
            macDevice.contains(where: { $0 == .macos || $0 == .catalyst }) {
