@@ -384,7 +384,7 @@ extension Session {
         // entitlements not validated"; Apple's TN3125). securityd honours the
         // groups without validation for that reason ("AMFI would not allow
         // client to run if it would have k-a-g entitlement and not being
-        // properly signed", server_entitlement_helpers.c line 120, in
+        // properly signed", server_entitlement_helpers.c line 122, in
         // SecTaskCopyAccessGroups), but no call is ever made.
         let macDevice = [world.platform.family] + world.devices.compactMap { $0.platform?.family }
         if decl.effectiveSigning == .unprovisioned, !app.keychainAccessGroups.isEmpty,
