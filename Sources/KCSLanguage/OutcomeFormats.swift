@@ -43,7 +43,7 @@ public enum OutcomeFormat: String, Sendable, CaseIterable {
             }
             let diagnostics = o.diagnostics.map(diagnosticJSON)
             files.append("""
-                {"path": \(q(o.path)), "verdict": \(q(o.verdict.name)), "passed": \(o.passed), "failed": \(o.failed), \
+                {"path": \(q(shown(o.path))), "verdict": \(q(o.verdict.name)), "passed": \(o.passed), "failed": \(o.failed), \
                 "errors": \(o.errors), "skipped": \(o.skipped), "warnings": \(o.warnings.count), \
                 "checks": [\(checks.joined(separator: ", "))], "diagnostics": [\(diagnostics.joined(separator: ", "))], \
                 "output": \(q(o.output))}
@@ -61,7 +61,7 @@ public enum OutcomeFormat: String, Sendable, CaseIterable {
     static func diagnosticJSON(_ d: Diagnostic) -> String {
         var fields = ["\"code\": \(q(d.code.rawValue))", "\"severity\": \(q(d.severity.rawValue))",
                       "\"message\": \(q(shown(d.message)))"]
-        if let file = d.file { fields.append("\"file\": \(q(file.name))") }
+        if let file = d.file { fields.append("\"file\": \(q(shown(file.name)))") }
         if let file = d.file, let r = d.range {
             let s = file.location(of: r.start), e = file.location(of: r.end)
             fields += ["\"line\": \(s.line)", "\"column\": \(s.column)", "\"endLine\": \(e.line)", "\"endColumn\": \(e.column)"]
@@ -71,7 +71,7 @@ public enum OutcomeFormat: String, Sendable, CaseIterable {
         return "{" + fields.joined(separator: ", ") + "}"
     }
 
-    /// A message, hint, note or title as the text renderer shows it
+    /// A message, hint, note, title or file name as the text renderer shows it
     /// (``TerminalText/escaped(_:keepingLayout:)``): JSON's and YAML's own
     /// escapes protect only a reader of the raw report, and a consumer that
     /// prints the decoded value (`jq -r .message`, an annotation bot) wrote
@@ -218,7 +218,7 @@ public enum OutcomeFormat: String, Sendable, CaseIterable {
         var n = n
         func yaml(_ d: Diagnostic) -> [String] {
             var y = ["  ---", "  message: \(yq(shown(d.message)))", "  code: \(d.code.rawValue)"]
-            if let loc = d.location, let file = d.file { y.append("  at: \(yq("\(file.name):\(loc.line):\(loc.column)"))") }
+            if let loc = d.location, let file = d.file { y.append("  at: \(yq("\(shown(file.name)):\(loc.line):\(loc.column)"))") }
             if let hint = d.hint { y.append("  hint: \(yq(shown(hint)))") }
             y.append("  ...")
             return y

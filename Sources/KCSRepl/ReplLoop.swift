@@ -152,9 +152,11 @@ public struct ReplLoop {
     private func show(_ events: [RunEvent], of file: SourceFile, notShown: Int, interrupted: Bool) {
         var shown = 0, rest = notShown
         for event in events {
-            if let interruption, interruption() {
-                // Ctrl-C during the run already said so.
-                if !interrupted { write("interrupted: the rest of what it reported is not shown\n", .error) }
+            // A Ctrl-C that stopped the run is still raised: its report (what
+            // ran, and where it stopped) is shown whole, within the cap
+            // (hiding it was a regression, found by review).
+            if !interrupted, let interruption, interruption() {
+                write("interrupted: the rest of what it reported is not shown\n", .error)
                 return
             }
             switch event {

@@ -134,13 +134,18 @@ package struct Explainer {
             // empty account and service (found checking developers' reports).
             var text = "an item with the same primary key already exists: "
                 + Self.describe(item, groupName: world.groupName(item.group), absentKeys: true)
-            let written = (request.operation == .update ? request.changes?.attributes : request.spec.attributes) ?? AttributeList()
+            let written = (request.operation == .update ? request.changes : request.spec) ?? ItemSpec()
             let keyAttributes = item.itemClass.primaryKeyAttributes
-            let outside = written.map(\.attribute).filter { !keyAttributes.contains($0) }
+            var outside = written.attributes.map(\.attribute).filter { !keyAttributes.contains($0) }
+                .map { Vocabulary.shortName[.attribute($0)] ?? $0.constantName }
+            if written.accessibility != nil { outside.append("accessible") }
+            if written.accessControl != nil { outside.append("access-control") }
+            if written.data != nil { outside.append("data") }
             if !outside.isEmpty {
                 let names = keyAttributes.map { Vocabulary.shortName[.attribute($0)] ?? $0.constantName }
-                text += "; a \(item.itemClass.rawValue)'s primary key is " + (names + ["its group"]).joined(separator: ", ") + " and sync"
-                    + ": " + outside.map { (Vocabulary.shortName[.attribute($0)] ?? $0.constantName) + "=" }.joined(separator: ", ")
+                let article = "aeiou".contains(item.itemClass.rawValue.first ?? "x") ? "an" : "a"
+                text += "; \(article) \(item.itemClass.rawValue)'s primary key is " + (names + ["its group"]).joined(separator: ", ") + " and sync"
+                    + ": " + outside.map { $0 + "=" }.joined(separator: ", ")
                     + " do\(outside.count == 1 ? "es" : "") not tell items apart"
             }
             return text
@@ -234,22 +239,27 @@ package struct Explainer {
         }
     }
 
-    /// "did you mean TEAM.g" when a prefixed group of that name is entitled.
     /// What a query that takes every match left out by saying nothing of
     /// sync: securityd adds `kSecAttrSynchronizable=false` to such a query
     /// (SecDbQuery.c `query_create_with_limit`, lines 1092-1096).
     private func syncLeftOut(_ last: LastCall) -> String {
         let request = last.call.request
-        guard request.spec.synchronizable == nil, request.spec.persistentRef == nil, Session.takesEveryMatch(request),
-              world.synchronizableCount(on: last.device) > 0 else { return "" }
+        guard Session.takesEveryMatch(request), world.keychainCount(on: last.device) <= Session.nearMissLimit,
+              Session.syncFilterSkips(request.spec, on: last.device, world) else { return "" }
         let n = world.matchCount(of: request, as: last.app, on: last.device, sync: .yes)
         guard n > 0 else { return "" }
         return "; \(n) synchronizable item\(n == 1 ? "" : "s") matching the rest \(n == 1 ? "was" : "were") left out: "
             + "a query that does not say sync= takes non-synchronizable items only (sync=any takes both)"
     }
 
-    /// The match a query stopped at under the lock, and what else matched.
+    /// The match a query stopped at under the lock, and what else matched:
+    /// in keychains of up to ``Session/nearMissLimit`` items, as the other
+    /// searches for a likely cause (each failed expectation of a large
+    /// generated scenario would build every match).
     private func lockedMatch(_ last: LastCall, _ state: DeviceState) -> String {
+        guard world.keychainCount(on: last.device) <= Session.nearMissLimit else {
+            return "a query stops at the first locked match in insertion order"
+        }
         let matches = world.matches(for: last.call.request, as: last.app, on: last.device)
         func locked(_ f: FoundItem) -> Bool {
             !state.isAvailable(f.item.accessibility) || f.identityKey.map { !state.isAvailable($0.item.accessibility) } == true
@@ -266,6 +276,7 @@ package struct Explainer {
             + (readable > 0 ? "; \(readable) other match\(readable == 1 ? " is" : "es are") readable while locked" : "")
     }
 
+    /// "did you mean TEAM.g" when a prefixed group of that name is entitled.
     private func teamPrefixHint(_ group: String, _ app: AppTarget) -> String {
         if let prefixed = app.prefixedGroup(for: group) {
             return "; did you mean \(prefixed)? Keychain Sharing groups carry the team prefix in code"
@@ -297,12 +308,13 @@ package struct Explainer {
         }
         let appName = world[last.app].name
         var lines = ["\(cls) items on the device:"]
+        let owners = shown.contains { $0.reasons.contains(.groupNotAccessible) } ? defaultGroupOwners(last) : [:]
         for c in shown {
             var why = c.reasons.isEmpty ? passedOver(c.item, last) : c.reasons.map { Self.describe($0, appName) }.joined(separator: "; ")
             // Whose default group holds it: an item the reader cannot see is
             // most often one its writer added without group=, into its own
             // element 0 (an extension listing its group before the shared one).
-            if c.reasons.contains(.groupNotAccessible), let writer = defaultGroupOwner(c.groupName, last) {
+            if c.reasons.contains(.groupNotAccessible), let writer = owners[c.groupName] {
                 why += " (it is \(writer.possessive) default group, where \(writer) adds what names no group=)"
             }
             lines.append("  - \(Self.describe(c.item, groupName: c.groupName)): \(why)")
@@ -311,9 +323,17 @@ package struct Explainer {
         return lines + unsearched + elsewhere(last)
     }
 
-    /// The first other app whose default group on the call's device is `group`.
-    private func defaultGroupOwner(_ group: String, _ last: LastCall) -> String? {
-        world.appHandles.first { $0 != last.app && world.defaultGroup(of: $0, on: last.device) == group }.map { world[$0].name }
+    /// The other apps' default groups on the call's device, each by the
+    /// first app that has it: worked out once per explanation, in worlds of
+    /// up to ``Session/nearMissLimit`` apps (a note, not worth a walk of a
+    /// generated world's every app per failed expectation).
+    private func defaultGroupOwners(_ last: LastCall) -> [String: String] {
+        guard world.apps.count <= Session.nearMissLimit else { return [:] }
+        var owners: [String: String] = [:]
+        for app in world.appHandles where app != last.app {
+            if let g = world.defaultGroup(of: app, on: last.device), owners[g] == nil { owners[g] = world[app].name }
+        }
+        return owners
     }
 
     /// An item that matches the query's attributes: why the call still did
@@ -418,16 +438,24 @@ package struct Explainer {
         case .noMatch: return "run 'explain' after the call, or see the candidates above"
         case .limitUsedUp(let limit): return limit == 0 ? "give a limit of 1 or more, or limit=all" : "use limit=all, or a larger limit"
         case .locked(let a) where a.requirement == .firstUnlockSinceBoot:
-            return "the device has not been unlocked since it booted: wait for protected data "
-                + "(UIApplication.protectedDataDidBecomeAvailableNotification) before reading or writing the keychain"
-        case .locked(let a) where a.requirement == .unlocked || a.requirement == .unlockedWithPasscode && world[last.device].state.hasPasscode:
+            // The notification is UIKit's; a Mac app has no such lock to wait for.
+            let wait = world.platform(of: last.device).family == .ios
+                ? " (UIApplication.protectedDataDidBecomeAvailableNotification)" : ""
+            return "the device has not been unlocked since it booted: wait for protected data\(wait) before reading or writing the keychain"
+        case .locked(let a) where a == .whenPasscodeSetThisDeviceOnly && world[last.device].state.hasPasscode:
+            // By design: no class readable under the lock keeps the passcode rule.
+            return "when-passcode-set items are readable only while the device is unlocked: make the call then, "
+                + "or narrow the query (e.g. accessible=) so it matches no when-passcode-set item"
+        case .locked(let a) where a.requirement == .unlocked:
             // What the developers' threads settled on: data read in the
-            // background is stored after-first-unlock, and a query that
-            // must not stop at older items says which ones it wants.
+            // background is stored after-first-unlock (this-device-only kept
+            // when the item is: it stays out of backups and other devices),
+            // and a query that must not stop at older items says which it wants.
+            let background = a.isThisDeviceOnly ? Accessibility.afterFirstUnlockThisDeviceOnly : .afterFirstUnlock
             return last.call.request.operation == .add
-                ? "unlock first, or store what is written while the device is locked with accessible=after-first-unlock"
-                : "store what is read while the device is locked with accessible=after-first-unlock, "
-                    + "or narrow the query (e.g. accessible=after-first-unlock) so it matches no \(a.rawValue) item"
+                ? "unlock first, or store what is written while the device is locked with accessible=\(background.rawValue)"
+                : "store what is read while the device is locked with accessible=\(background.rawValue), "
+                    + "or narrow the query (e.g. accessible=\(background.rawValue)) so it matches no \(a.rawValue) item"
         default: return nil
         }
     }

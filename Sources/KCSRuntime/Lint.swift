@@ -43,9 +43,22 @@ extension Session {
         // update, a find for all of them) may still have left synchronizable
         // ones out: the "delete all" of a wrapper that leaves iCloud items behind.
         let allRule = syncSkipped && status == .success && Self.takesEveryMatch(call.request)
+            && world.keychainCount(on: last.device) <= Self.nearMissLimit
         guard groupRule || missRule || allRule || chosenAccessibility || addToDefault || limitOnAdd || referenceAlone else { return [] }
         return lintWarnings(call.request, last, s, file, missed: missed, chosenAccessibility: chosenAccessibility,
                             addToDefault: addToDefault)
+    }
+
+    /// Whether securityd's default sync filter applies to a query and could
+    /// have left something out: it says nothing of sync and names no
+    /// persistent reference (SecDbQuery.c `query_create_with_limit`, lines
+    /// 1092-1096), it reaches the data-protection keychain (not the Mac's file
+    /// keychain alone, where synchronizable means nothing: SecItem.cpp
+    /// 4136-4139), and the device holds a synchronizable item. One test for
+    /// KCS507 and for `explain`.
+    static func syncFilterSkips(_ spec: ItemSpec, on device: DeviceHandle, _ world: World) -> Bool {
+        guard spec.synchronizable == nil, spec.persistentRef == nil, world.synchronizableCount(on: device) > 0 else { return false }
+        return !(world.platform(of: device).family == .macos && spec.useDataProtectionKeychain == false)
     }
 
     /// Whether a call acts on every match of its query: a delete, an update
@@ -210,9 +223,11 @@ extension Session {
         // the Mac's file keychain alone (data-protection=false), where
         // synchronizable means nothing. A miss, or a call that takes every
         // match (`delete`, `update`, `limit=all`) and so leaves them behind.
-        let fileKeychainOnly = world.platform(of: last.device).family == .macos && spec.useDataProtectionKeychain == false
-        if missed || result.status == .success && Self.takesEveryMatch(request), spec.synchronizable == nil, spec.persistentRef == nil,
-           !fileKeychainOnly, world.synchronizableCount(on: last.device) > 0 {
+        // A call that succeeded counts in small keychains only, as the near
+        // misses: each delete of a large one would walk its matches again.
+        if missed || result.status == .success && Self.takesEveryMatch(request)
+            && world.keychainCount(on: last.device) <= Self.nearMissLimit,
+           Self.syncFilterSkips(spec, on: last.device, world) {
             let syncOnly = world.matchCount(of: request, as: last.app, on: last.device, sync: .yes)
             if syncOnly > 0 {
                 let one = syncOnly == 1
@@ -308,7 +323,10 @@ extension Session {
         return out
     }
 
-    /// Keychains up to this size are searched for service/account near misses.
+    /// Keychains up to this size are searched for service/account near misses;
+    /// the same bound keeps the other searches for a likely cause (a
+    /// delete's synchronizable matches, the match a locked query stopped at,
+    /// other apps' default groups) from walking a generated world per call.
     static let nearMissLimit = 200
 
     /// Whether two names are probably meant to be the same: equal but for
@@ -391,7 +409,8 @@ extension Session {
            macDevice.contains(where: { $0 == .macos || $0 == .catalyst }) {
             out.append(Diagnostic(.lintUnprovisionedKeychainGroups,
                                   "\(app.name) has keychain-access-groups and no provisioning profile: the Mac does not launch it "
-                                    + "(keychain-access-groups is a restricted entitlement; AMFI: \"restricted entitlements not validated\")",
+                                    + "(keychain-access-groups is a restricted entitlement; AMFI: \"restricted entitlements not validated\"); "
+                                    + "its calls below get what securityd would answer if it ran",
                                   file: file, range: decl.entitlements?.range ?? range, severity: .warning,
                                   hint: "embed a provisioning profile that allows the groups (development or Developer ID), "
                                     + "or drop keychain-access-groups and use the file-based keychain"))

@@ -118,7 +118,8 @@ public struct SyntaxParser {
         all.sort { ($0.range?.start ?? 0) < ($1.range?.start ?? 0) }
         // Stopped at a statement, or (one line of errors past the limit) at
         // the first error the lexer did not keep.
-        if let at = stoppedAt ?? lexer.firstDropped.map({ SourceRange($0, $0) }) {
+        let dropped = lexer.firstDropped.map { SourceRange($0, $0) }
+        if let at = [stoppedAt, dropped].compactMap({ $0 }).min(by: { $0.start < $1.start }) {
             all.append(Diagnostic(.inputLimit, "more than \(Self.maxErrors) errors: the rest of the file was not read",
                                   file: file, range: at, hint: "fix these and run again"))
         }

@@ -296,6 +296,17 @@ import Testing
         #expect(seen.errors.contains("interrupted: the rest of what it reported is not shown"), "\(seen.errors)")
     }
 
+    /// The Ctrl-C that stopped a run stays raised until the next prompt: the
+    /// run's report, with where it stopped, is still shown (review of
+    /// session 16: the F10 change hid it).
+    @Test func testTheReportOfAnInterruptedRunIsShown() {
+        var (repl, screen) = loop()
+        repl.interruption = { true }
+        _ = repl.feed("team SKMME9E2Y8")
+        #expect(screen.errors.contains("interrupted; nothing after this line ran"), "\(screen.errors)")
+        #expect(!screen.errors.contains("the rest of what it reported is not shown"), "\(screen.errors)")
+    }
+
     @Test func testHelpIsGeneratedFromTheStatementTable() {
         let overview = Help.text(nil)
         for form in StatementForm.all { #expect(overview.contains("  \(form.keyword) "), "\(form.keyword)") }
