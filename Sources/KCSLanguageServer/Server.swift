@@ -80,6 +80,10 @@ public final class LanguageServer {
                 if pendingChanges[uri] == 0 { pendingChanges[uri] = nil }
             }
             handle(body)
+            // The change read ahead of a stale document may not have applied
+            // (it did not decode): with none left queued for it, the text it
+            // holds is analysed and published now (found by review).
+            if let uri = peek.changedDocument, pendingChanges[uri] == nil, stale.contains(uri) { analyse(uri) }
         }
         return exitStatus ?? .failed
     }

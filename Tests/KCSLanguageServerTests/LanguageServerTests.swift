@@ -679,6 +679,24 @@ final class Client {
         #expect(c.diagnostics(uri).isEmpty, "\(c.diagnostics(uri))")
     }
 
+    /// A change left unanalysed because another was read ahead is analysed
+    /// when that other does not apply (its params do not decode): the
+    /// document kept the diagnostics of the text before (review of session 16).
+    @Test func aStaleDocumentIsAnalysedWhenTheChangeAheadOfItFails() throws {
+        let c = Client()
+        serve(c, [
+            ["method": "textDocument/didOpen", "params": ["textDocument": ["uri": uri, "languageId": "kcs", "version": 1,
+                                                                           "text": "team SKMME9E2Y8\n"]]],
+            ["method": "textDocument/didChange", "params": ["textDocument": ["uri": uri, "version": 2],
+                "contentChanges": [["range": range(1, 0, 1, 0), "text": "zz\n"]]]],
+            ["method": "textDocument/didChange", "params": ["textDocument": ["uri": uri, "version": 3]]],
+        ])
+        // The open and the change were read ahead of the broken one: one
+        // analysis, of the text with the change (its unknown statement).
+        #expect(published(c, uri) == 1)
+        #expect(c.diagnostics(uri).count == 1, "\(c.diagnostics(uri))")
+    }
+
     /// A cancel for a request already answered, or not yet made, changes nothing.
     @Test func aLateCancelIsIgnored() throws {
         let c = Client()
