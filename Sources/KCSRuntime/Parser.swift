@@ -317,9 +317,10 @@ public struct Parser {
                              hint: Suggest.hint(for: w, in: names) ?? "one of: " + names.joined(separator: ", "))
                 .didYouMean(w, in: names)
         }
-        // Lowered in place into the request the statement keeps: a request
-        // built aside and then passed in was copied and destroyed on the way.
-        var request = CallRequest(op, ItemSpec())
+        // The query and the changes are lowered in place, and the request is
+        // made of them once, moved into the statement: a request made first
+        // and lowered into was copied and destroyed once more.
+        var spec = ItemSpec()
         if let range = call.itemClass {
             guard let itemClass = classes.value(bytes, range) else {
                 let c = file.text(range)
@@ -328,7 +329,7 @@ public struct Parser {
                                     ?? "classes: " + ItemClass.allCases.map(\.rawValue).joined(separator: ", "))
                     .didYouMean(c, in: Vocabulary.classNames)
             }
-            request.spec.itemClass = itemClass
+            spec.itemClass = itemClass
         }
         if let set = call.set, op != .update {
             throw Diagnostic(.misplacedSet, "'set' belongs to update calls", file: file, range: set,
@@ -336,25 +337,27 @@ public struct Parser {
         }
         // The query and the changes are separate dictionaries: an attribute
         // may appear in both (set account="new" renames).
-        try lowering.apply(syntax.arguments(call.arguments), values: syntax.listValues, to: &request.spec, changing: false)
+        try lowering.apply(syntax.arguments(call.arguments), values: syntax.listValues, to: &spec, changing: false)
         let persistentRef = lowering.persistentRefName
         var context = lowering.contextName
         var changedPersistentRef: Name?
+        var changes: ItemSpec?
         if call.set != nil {
             var c = ItemSpec()
             // The class is known while the changes are read (to check their
             // attributes); it is no attribute to change (kSecClass there is errSecNoSuchAttr).
-            c.itemClass = request.spec.itemClass
+            c.itemClass = spec.itemClass
             try lowering.apply(syntax.arguments(call.changes), values: syntax.listValues, to: &c, changing: true)
             c.itemClass = nil
-            request.changes = c
+            changes = consume c
             changedPersistentRef = lowering.persistentRefName
             if context == nil { context = lowering.contextName }
         } else if op == .update {
             throw Diagnostic(.expectedToken, "update needs 'set' and the attributes to change", file: file,
                              range: opRange, hint: "as APP update CLASS account=\"alice\" set data=\"new\"")
         }
-        return CallStatement(app: syntax.name(call.app), request: consume request, operationRange: opRange,
+        return CallStatement(app: syntax.name(call.app), request: CallRequest(op, consume spec, changes: consume changes),
+                             operationRange: opRange,
                              classRange: call.itemClass, persistentRef: persistentRef,
                              context: context,
                              changedPersistentRef: changedPersistentRef)

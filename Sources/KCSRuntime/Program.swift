@@ -41,7 +41,8 @@ public struct CallStatement: Sendable {
 
     public init(app: Name, request: consuming CallRequest, operationRange: SourceRange, classRange: SourceRange?,
                 persistentRef: Name?, context: Name?, changedPersistentRef: Name?) {
-        storage = Storage(Fields(app: app, request: request, operationRange: operationRange, classRange: classRange,
+        // Moved in: passed on without `consume`, the request was copied and the parameter destroyed.
+        storage = Storage(Fields(app: app, request: consume request, operationRange: operationRange, classRange: classRange,
                                  persistentRef: persistentRef, context: context, changedPersistentRef: changedPersistentRef))
     }
 

@@ -338,8 +338,8 @@ public struct Session: Sendable {
                 }
                 continue
             }
-            executeReporting(statement, file, &report, options, sink, &budget)
             lastRan = statement.range
+            executeReporting(statement, file, &report, options, sink, &budget)
         }
         // The clock is read before each statement; one more time after the
         // last, so a last statement that outran the limit does not end in
@@ -416,7 +416,7 @@ public struct Session: Sendable {
     }
 
     /// Runs one statement; an error is recorded and the script goes on.
-    private mutating func executeReporting(_ statement: Statement, _ file: SourceFile, _ report: inout RunReport,
+    private mutating func executeReporting(_ statement: consuming Statement, _ file: SourceFile, _ report: inout RunReport,
                                            _ options: RunOptions, _ observer: Observer?, _ budget: inout RunBudget,
                                            tooDeep: Bool = false) {
         report.statements += 1
@@ -488,7 +488,7 @@ public struct Session: Sendable {
         if options.reportPasses { observer?(.expectationPassed(file: file, range: s.range)) }
     }
 
-    private mutating func execute(_ s: Statement, _ file: SourceFile, _ report: inout RunReport,
+    private mutating func execute(_ s: consuming Statement, _ file: SourceFile, _ report: inout RunReport,
                                   _ options: RunOptions, _ observer: Observer?, _ budget: inout RunBudget) throws(Diagnostic) {
         declared.update(world)
         let device = try resolveDevice(s.device, file)

@@ -95,30 +95,18 @@ package final class ByteIndex: @unchecked Sendable {
         return Int(truncatingIfNeeded: h)
     }
 
-    /// A hash of a range of bytes, eight at a time.
-    private static func hash(_ base: UnsafePointer<UInt8>, _ count: Int) -> Int {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(count)
-        var i = 0
-        let raw = UnsafeRawPointer(base)
-        while i + 8 <= count {
-            h = (h ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0x9E37_79B9_7F4A_7C15
-            h ^= h >> 32
-            i += 8
-        }
-        while i < count {
-            h = (h ^ UInt64(base[i])) &* 0x100_0000_01b3
-            i += 1
-        }
-        return Int(truncatingIfNeeded: h ^ (h >> 29))
-    }
-
     /// Where a name's search starts, and its first 16 bytes as words: the
     /// one rule for placing a name and for looking it up.
     private static func key(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> (hash: Int, w0: UInt64, w1: UInt64) {
         let n = end - start
         guard n > 0 else { return (0, 0, 0) }
         let (w0, w1) = shortWords(b, start, min(end, start + 16))
-        return (n <= 16 ? shortHash(w0, w1, n) : hash(b.baseAddress! + start, n), w0, w1)
+        guard n > 16 else { return (shortHash(w0, w1, n), w0, w1) }
+        // A longer one by its first sixteen bytes, its last eight and its
+        // length (the whole is compared on a hit): hashing every byte cost
+        // a status name (errSecMissingEntitlement) 137 instructions a lookup.
+        let last = UnsafeRawPointer(b.baseAddress!).loadUnaligned(fromByteOffset: end &- 8, as: UInt64.self)
+        return (shortHash(w0, w1 ^ (last &* 0xc4ce_b9fe_1a85_ec53), n), w0, w1)
     }
 
     /// Whether `n` bytes at `a` equal those at `b`, eight at a time (the

@@ -108,18 +108,51 @@ public struct OptionNode: Sendable {
 /// `[on DEVICE] as APP OP [CLASS] ATTR=VALUE… [set ATTR=VALUE…]`. Plain
 /// data, as every node a call or an expectation makes: the statements a
 /// long scenario is made of move from the parser to the runtime as bytes.
+///
+/// Held packed, so that a ``StatementNode`` stays within 128 bytes and
+/// moves as a few stores rather than a call to memcpy: the class range
+/// without an optional's tag, `set` by where it starts (it is three bytes),
+/// the changes by their count (they follow the query's arguments in the
+/// buffer), and the app's range apart from its flags.
 public struct CallNode: Sendable {
-    public var app: NameNode
     /// Where the operation was written; its meaning is the runtime's.
     public var operation: SourceRange
-    /// Where the class was written, if it was.
-    public var itemClass: SourceRange?
+    /// ``itemClass``, or a start of -1 when no class was written.
+    private var classRange: SourceRange
+    private var appRange: SourceRange
+    /// Where `set` starts, or -1.
+    private var setStart: Int
     /// In ``SyntaxParser/arguments(_:)``.
     public var arguments: NodeList
+    private var changeCount: Int32
+    private var appIsString: Bool
+    private var appNeedsDecoding: Bool
+
+    init(app: NameNode, operation: SourceRange, itemClass: SourceRange?, arguments: NodeList, set: SourceRange?,
+         changes: NodeList) {
+        self.operation = operation
+        classRange = itemClass ?? SourceRange(-1, -1)
+        appRange = app.range
+        setStart = set?.start ?? -1
+        self.arguments = arguments
+        // The changes follow the query's arguments (or there are none).
+        assert(changes.isEmpty || changes.start == arguments.start + arguments.count)
+        changeCount = changes.count
+        appIsString = app.isString
+        appNeedsDecoding = app.needsDecoding
+    }
+
+    public var app: NameNode {
+        NameNode(range: appRange, isString: appIsString, needsDecoding: appNeedsDecoding)
+    }
+    /// Where the class was written, if it was.
+    public var itemClass: SourceRange? { classRange.start < 0 ? nil : classRange }
     /// Where `set` was written, for update calls.
-    public var set: SourceRange?
+    public var set: SourceRange? { setStart < 0 ? nil : SourceRange(setStart, setStart + 3) }
     /// In ``SyntaxParser/arguments(_:)``.
-    public var changes: NodeList
+    public var changes: NodeList {
+        NodeList(start: Int(arguments.start) + Int(arguments.count), count: Int(changeCount))
+    }
 }
 
 /// What follows `expect`.
@@ -165,14 +198,24 @@ public enum StatementBody: Sendable {
     case bare
 }
 
-/// One statement as written.
+/// One statement as written. Its fields are in this order, and a call's
+/// node packed, to keep it within 128 bytes: a larger one is moved by a
+/// call to memcpy, three times per statement in the parser alone.
 public struct StatementNode: Sendable {
-    public var form: StatementForm.Kind
     /// Where the keyword was written.
     public var keyword: SourceRange
-    /// `on DEVICE`.
-    public var device: NameNode?
-    public var body: StatementBody
     /// The whole statement, without trailing space and comment.
     public var range: SourceRange
+    /// `on DEVICE`.
+    public var device: NameNode?
+    public var form: StatementForm.Kind
+    public var body: StatementBody
+
+    public init(form: StatementForm.Kind, keyword: SourceRange, device: NameNode?, body: StatementBody, range: SourceRange) {
+        self.keyword = keyword
+        self.range = range
+        self.device = device
+        self.form = form
+        self.body = body
+    }
 }

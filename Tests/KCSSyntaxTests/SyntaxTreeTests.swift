@@ -35,6 +35,29 @@ import Testing
         #expect(file.text(s.range) == "on Phone as AppOne frob no-such-class service=\"s\" limit=[a, b] set data=1")
     }
 
+    /// A statement moves from the parser to the runtime as a few stores,
+    /// not a call to memcpy, while it is at most 128 bytes.
+    @Test func statementNodeStaysSmall() {
+        #expect(MemoryLayout<StatementNode>.size <= 128)
+        #expect(MemoryLayout<StatementNode?>.size <= 128)
+    }
+
+    @Test func callWithoutClassOrSet() throws {
+        let file = SourceFile(name: "t.kcs", text: "as A find\nas B update generic-password set data=\"x\"\n")
+        var parsed = SyntaxParser.parse(file)
+        #expect(parsed.diagnostics.isEmpty)
+        guard case .call(let find) = try #require(parsed.statements.first).body,
+              case .call(let update) = try #require(parsed.statements.last).body else {
+            Issue.record("not calls")
+            return
+        }
+        #expect(parsed.name(find.app).text == "A")
+        #expect(find.itemClass == nil && find.set == nil && find.changes.isEmpty)
+        #expect(update.itemClass.map(file.text) == "generic-password")
+        #expect(update.arguments.isEmpty)
+        #expect(parsed.arguments(update.changes).map { file.text($0.key) } == ["data"])
+    }
+
     @Test func optionsAreCheckedAgainstTheTable() {
         let cases: [(String, String)] = [
             ("app com.example.A colour=red\n", "unknown app option 'colour'"),
