@@ -397,25 +397,34 @@ extension Session {
             let at = writtenAt[f.group] ?? range
             return Diagnostic(f.code, f.message, file: file, range: at, severity: .warning, hint: f.hint)
         }
-        // keychain-access-groups is a restricted entitlement on the Mac: a
-        // profile must allow it, or AMFI refuses to launch the app ("Restricted
-        // entitlements not validated"; Apple's TN3125). securityd honours the
-        // groups without validation for that reason ("AMFI would not allow
-        // client to run if it would have k-a-g entitlement and not being
-        // properly signed", server_entitlement_helpers.c line 122, in
-        // SecTaskCopyAccessGroups), but no call is ever made.
-        let macDevice = [world.platform.family] + world.devices.compactMap { $0.platform?.family }
-        if decl.effectiveSigning == .unprovisioned, !app.keychainAccessGroups.isEmpty,
-           macDevice.contains(where: { $0 == .macos || $0 == .catalyst }) {
-            out.append(Diagnostic(.lintUnprovisionedKeychainGroups,
-                                  "\(app.name) has keychain-access-groups and no provisioning profile: the Mac does not launch it "
-                                    + "(keychain-access-groups is a restricted entitlement; AMFI: \"restricted entitlements not validated\"); "
-                                    + "its calls below get what securityd would answer if it ran",
-                                  file: file, range: decl.entitlements?.range ?? range, severity: .warning,
-                                  hint: "embed a provisioning profile that allows the groups (development or Developer ID), "
-                                    + "or drop keychain-access-groups and use the file-based keychain"))
-        }
+        if let d = unlaunchedWarning(handle, file, decl.entitlements?.range ?? range) { out.append(d) }
         return out
+    }
+
+    /// Whether the world has a Mac or Mac Catalyst device.
+    var hasMacDevice: Bool {
+        ([world.platform.family] + world.devices.compactMap { $0.platform?.family }).contains { $0 == .macos || $0 == .catalyst }
+    }
+
+    /// KCS514. keychain-access-groups is a restricted entitlement on the
+    /// Mac: a profile must allow it, or AMFI refuses to launch the app
+    /// ("Restricted entitlements not validated"; Apple's TN3125). securityd
+    /// honours the groups without validation for that reason ("AMFI would
+    /// not allow client to run if it would have k-a-g entitlement and not
+    /// being properly signed", server_entitlement_helpers.c line 122, in
+    /// SecTaskCopyAccessGroups), but no call is ever made. Asked where the
+    /// app is declared, where `group` gives it a first keychain group, and
+    /// where a first Mac device is declared (found by review).
+    func unlaunchedWarning(_ handle: AppHandle, _ file: SourceFile, _ range: SourceRange) -> Diagnostic? {
+        let app = world[handle]
+        guard app.signing == .unprovisioned, !app.keychainAccessGroups.isEmpty, hasMacDevice else { return nil }
+        return Diagnostic(.lintUnprovisionedKeychainGroups,
+                          "\(app.name) has keychain-access-groups and no provisioning profile: the Mac does not launch it "
+                            + "(keychain-access-groups is a restricted entitlement; AMFI: \"restricted entitlements not validated\"); "
+                            + "its calls below get what securityd would answer if it ran",
+                          file: file, range: range, severity: .warning,
+                          hint: "embed a provisioning profile that allows the groups (development or Developer ID), "
+                            + "or drop keychain-access-groups and use the file-based keychain")
     }
 }
 

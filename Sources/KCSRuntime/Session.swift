@@ -531,8 +531,15 @@ public struct Session: Sendable {
         case .group(let name, let apps):
             var handles: [AppHandle] = []
             for a in apps { handles.append(try resolveApp(a, file)) }
+            let hadGroups = lints ? handles.map { !world[$0].keychainAccessGroups.isEmpty } : []
             do throws(WorldError) { try world.addGroup(name.text, to: handles) } catch {
                 throw worldError(error, file, name.range)
+            }
+            // An app's first keychain group may make it one the Mac does not launch.
+            if lints {
+                for (i, app) in handles.enumerated() where !hadGroups[i] {
+                    if let d = unlaunchedWarning(app, file, apps[i].range) { report.record(d); observer?(.diagnostic(d)) }
+                }
             }
         case .include:
             break  // resolved and run by the caller
@@ -608,8 +615,15 @@ public struct Session: Sendable {
             }
             world.keep(first.persistentRef(on: world.platform(of: last.device)), as: name.text)
         case .device(let name, let account, let platform):
+            let hadMac = lints && hasMacDevice
             do throws(WorldError) { try world.addDevice(name: name.text, account: account?.text, platform: platform) } catch {
                 throw worldError(error, file, name.range)
+            }
+            // The first Mac device: the apps it does not launch, said once each.
+            if lints && !hadMac && hasMacDevice {
+                for app in world.appHandles {
+                    if let d = unlaunchedWarning(app, file, s.range) { report.record(d); observer?(.diagnostic(d)) }
+                }
             }
         case .uninstall(let name):
             world.uninstall(try resolveApp(name, file), from: device)

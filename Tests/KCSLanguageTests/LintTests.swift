@@ -80,6 +80,23 @@ import Testing
         #expect(why.contains("deleted 1 item; 1 synchronizable item matching the rest was left out"), "\(why)")
     }
 
+    /// KCS514 where the app becomes one the Mac does not launch: declared
+    /// so, given its first keychain group by `group`, or met by the first
+    /// Mac device; said once at each (found by review: only the declaration
+    /// was checked, against the world as it was then).
+    @Test func anUnlaunchedMacAppIsSaidWhereverItBecomesOne() {
+        func lines(_ script: String) -> [Int] {
+            BatchRunner().run(SourceFile(name: "s.kcs", text: script)).diagnostics
+                .filter { $0.code == .lintUnprovisionedKeychainGroups }.compactMap { $0.location?.line }
+        }
+        let tool = "app com.example.Tool as Tool signing=unprovisioned"
+        #expect(lines("platform ios 18\nteam SKMME9E2Y8\n\(tool) keychain-access-groups=[SKMME9E2Y8.x]\ndevice Mac platform=macos 15\ndevice Mac2 platform=macos 14\n") == [4])
+        #expect(lines("platform macos 15\nteam SKMME9E2Y8\n\(tool)\ngroup com.example.shared Tool\ngroup com.example.more Tool\n") == [4])
+        #expect(lines("platform macos 15\nteam SKMME9E2Y8\n\(tool) keychain-access-groups=[SKMME9E2Y8.x]\n") == [3])
+        #expect(lines("platform ios 18\nteam SKMME9E2Y8\n\(tool) keychain-access-groups=[SKMME9E2Y8.x]\ngroup com.example.g Tool\n").isEmpty)
+        #expect(lines("platform macos 15\nteam SKMME9E2Y8\napp com.example.Tool as Tool keychain-access-groups=[SKMME9E2Y8.x]\n").isEmpty)
+    }
+
     /// KCS508 names the usual cause when the two services are the two
     /// targets' bundle IDs: a keychain wrapper's default service.
     @Test func servicesThatAreBundleIDsPointAtTheWrappersDefault() {
