@@ -236,6 +236,13 @@ public final class LanguageServer {
                 guard let whole = changes.lastIndex(where: { $0.range == nil }) else { return }
                 dropped.remove(p.textDocument.uri)
                 changes = changes[whole...]
+            } else if texts[p.textDocument.uri] == nil {
+                // A change to a document that is not open (closed, or never
+                // opened) is the client's mistake: applied to nothing, it
+                // brought a closed document back, with diagnostics no editor
+                // clears, and an include of that file read the phantom text
+                // instead of the disk (found by adversarial testing).
+                return
             }
             var text = texts[p.textDocument.uri] ?? []
             // Each ranged change may move the whole text: a message of

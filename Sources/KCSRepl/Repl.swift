@@ -17,6 +17,7 @@ public enum Repl {
         }
         // Ctrl-C while an input runs stops it (the flag is cleared at every read).
         loop.interruption = { ReadlineHooks.interrupted != 0 }
+        loop.clearInterruption = { ReadlineHooks.interrupted = 0 }
         FileWriter.writeAll(1, "kcs: keychain scenarios. :help lists statements and commands, Ctrl-D leaves.\n")
         reading: while true {
             switch editor.read(prompt: loop.prompt, completer: loop.completer, pending: loop.pendingText) {

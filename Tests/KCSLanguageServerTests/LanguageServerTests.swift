@@ -697,6 +697,21 @@ final class Client {
         #expect(c.diagnostics(uri).count == 1, "\(c.diagnostics(uri))")
     }
 
+    /// A change to a closed document is ignored: applied to nothing, it
+    /// brought the document back with diagnostics no editor clears.
+    @Test func aChangeAfterTheCloseIsIgnored() throws {
+        let c = Client()
+        serve(c, [
+            ["method": "textDocument/didOpen", "params": ["textDocument": ["uri": uri, "languageId": "kcs", "version": 1,
+                                                                           "text": "team SKMME9E2Y8\n"]]],
+            ["method": "textDocument/didClose", "params": ["textDocument": ["uri": uri]]],
+            ["method": "textDocument/didChange", "params": ["textDocument": ["uri": uri, "version": 2],
+                "contentChanges": [["range": range(0, 0, 0, 0), "text": "zz\n"]]]],
+        ])
+        #expect(c.diagnostics(uri).isEmpty, "\(c.diagnostics(uri))")
+        #expect(published(c, uri) == 1, "the close's (the open was read ahead of it), none after")
+    }
+
     /// A cancel for a request already answered, or not yet made, changes nothing.
     @Test func aLateCancelIsIgnored() throws {
         let c = Client()

@@ -300,11 +300,30 @@ import Testing
     /// run's report, with where it stopped, is still shown (review of
     /// session 16: the F10 change hid it).
     @Test func testTheReportOfAnInterruptedRunIsShown() {
+        // The terminal's flag: raised before the run, lowered by the loop
+        // once the run stopped; a second press stops the showing.
+        final class Flag: @unchecked Sendable { var raised = true; var asked = 0 }
+        let flag = Flag()
         var (repl, screen) = loop()
-        repl.interruption = { true }
+        repl.interruption = { flag.asked += 1; return flag.raised }
+        repl.clearInterruption = { flag.raised = false }
         _ = repl.feed("team SKMME9E2Y8")
         #expect(screen.errors.contains("interrupted; nothing after this line ran"), "\(screen.errors)")
         #expect(!screen.errors.contains("the rest of what it reported is not shown"), "\(screen.errors)")
+        // A second press while the report is shown stops it: the run is
+        // stopped before its 15th statement, and the showing at its 4th line.
+        final class Presses: @unchecked Sendable { var asked = 0; var cleared = false }
+        let presses = Presses()
+        var (again, seen) = loop()
+        again.interruption = {
+            presses.asked += 1
+            return presses.cleared ? presses.asked > 17 : presses.asked == 15
+        }
+        again.clearInterruption = { presses.cleared = true }
+        let calls = (0..<20).map { "as A add generic-password account=\"a\($0)\"" }.joined(separator: "\n")
+        _ = again.feed("team SKMME9E2Y8\napp com.a.A\n" + calls)
+        #expect(seen.errors.contains("interrupted: the rest of what it reported is not shown"), "\(seen.errors)")
+        #expect(seen.output.split(separator: "\n").count == 2, "\(seen.output)")
     }
 
     @Test func testHelpIsGeneratedFromTheStatementTable() {
