@@ -6,8 +6,9 @@
 // starts with a `%%% NAME` line, NAME is the path the reports carry, so file
 // names are fuzzed too); a third outcome is a missing file. Each format is
 // read back:
-// - JSON parses with JSONSerialization, and every path, message and output
-//   string reads back exactly, with the counts;
+// - JSON parses with JSONSerialization, and every path and message reads
+//   back as the terminal shows it (TerminalText.escaped: the same text in
+//   every format) and every output string exactly, with the counts;
 // - JUnit is well-formed XML (XMLParser) with one <testsuite> per file and
 //   one <testcase> per check or error;
 // - TAP is a version line, a plan, numbered test lines without a bare '#',
@@ -60,13 +61,14 @@ func checkJSON(_ text: String, _ outcomes: [FileOutcome]) {
     require(top["failed"] as? Int == outcomes.reduce(0) { $0 + $1.failed }, "JSON failed count")
     require(files.count == outcomes.count, "JSON file count")
     for (file, o) in zip(files, outcomes) {
-        require(file["path"] as? String == o.path, "JSON path \(String(describing: file["path"])) for \(o.path)")
+        require(file["path"] as? String == TerminalText.escaped(o.path), "JSON path \(String(describing: file["path"])) for \(o.path)")
         require(file["output"] as? String == o.output, "JSON output does not read back")
         require(file["verdict"] as? String == o.verdict.name, "JSON verdict")
         let diagnostics = file["diagnostics"] as? [[String: Any]] ?? []
         require(diagnostics.count == o.diagnostics.count, "JSON diagnostic count")
         for (d, expected) in zip(diagnostics, o.diagnostics) {
-            require(d["message"] as? String == expected.message, "JSON message does not read back: \(expected.message)")
+            require(d["message"] as? String == TerminalText.escaped(expected.message),
+                    "JSON message does not read back: \(TerminalText.escaped(expected.message))")
             require(d["code"] as? String == expected.code.rawValue, "JSON code")
         }
         require((file["checks"] as? [Any])?.count == o.checks.count, "JSON check count")
