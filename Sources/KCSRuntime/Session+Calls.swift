@@ -87,7 +87,8 @@ extension Session {
                              hint: asksThroughACL
                                 ? "put 'user approves' (or cancels, or fails) before the call: the Mac's file-based keychain asks before "
                                     + "another app reads an item's data or changes it, and auth-ui does not change that"
-                                : "put 'user approves' (or cancels, or fails) before the call, or say auth-ui=skip or auth-ui=fail")
+                                : "put 'user approves' (or cancels, or fails) before the call, or say auth-ui=skip or auth-ui=fail; "
+                                    + "reads that pass one declared context (context NAME, then context=NAME) share one approval")
         }
     }
 
