@@ -137,12 +137,12 @@ package struct Explainer {
             let written = (request.operation == .update ? request.changes : request.spec) ?? ItemSpec()
             let keyAttributes = item.itemClass.primaryKeyAttributes
             var outside = written.attributes.map(\.attribute).filter { !keyAttributes.contains($0) }
-                .map { Vocabulary.shortName[.attribute($0)] ?? $0.constantName }
-            if written.accessibility != nil { outside.append("accessible") }
-            if written.accessControl != nil { outside.append("access-control") }
-            if written.data != nil { outside.append("data") }
+                .map { Vocabulary.name(of: $0) }
+            if written.accessibility != nil { outside.append(ArgumentKey.accessible.name) }
+            if written.accessControl != nil { outside.append(ArgumentKey.accessControl.name) }
+            if written.data != nil { outside.append(ArgumentKey.data.name) }
             if !outside.isEmpty {
-                let names = keyAttributes.map { Vocabulary.shortName[.attribute($0)] ?? $0.constantName }
+                let names = keyAttributes.map { Vocabulary.name(of: $0) }
                 let article = "aeiou".contains(item.itemClass.rawValue.first ?? "x") ? "an" : "a"
                 text += "; \(article) \(item.itemClass.rawValue)'s primary key is " + (names + ["its group"]).joined(separator: ", ") + " and sync"
                     + ": " + outside.map { $0 + "=" }.joined(separator: ", ")
@@ -244,7 +244,7 @@ package struct Explainer {
     /// (SecDbQuery.c `query_create_with_limit`, lines 1092-1096).
     private func syncLeftOut(_ last: LastCall) -> String {
         let request = last.call.request
-        guard Session.takesEveryMatch(request), world.keychainCount(on: last.device) <= Session.nearMissLimit,
+        guard Session.countsLeftOutSync(request, on: last.device, world),
               Session.syncFilterSkips(request.spec, on: last.device, world) else { return "" }
         let n = world.matchCount(of: request, as: last.app, on: last.device, sync: .yes)
         guard n > 0 else { return "" }
@@ -401,10 +401,10 @@ package struct Explainer {
             return "it is not synchronizable and the query asked for sync=\(wanted == .yes ? "true" : "false")"
         case .accessibility(let item, let wanted): return "accessible is \(item.rawValue), the query asks \(wanted.rawValue)"
         case .attribute(let a, let item, let wanted):
-            let name = Vocabulary.shortName[.attribute(a)] ?? a.constantName
+            let name = Vocabulary.name(of: a)
             return "\(name) is \(item), the query asks \(wanted)"
         case .attributeNotSet(let a, let wanted):
-            let name = Vocabulary.shortName[.attribute(a)] ?? a.constantName
+            let name = Vocabulary.name(of: a)
             return "it has no \(name) (not even \"\"), the query asks \(wanted)"
         case .noPairedKey: return "no private key with its public key hash is visible"
         }
@@ -417,7 +417,7 @@ package struct Explainer {
         var parts = [item.itemClass.rawValue]
         for a in item.itemClass.primaryKeyAttributes {
             if let v = item.attributes[a] ?? (absentKeys ? AttributeValue.absent(for: a) : nil) {
-                parts.append("\(Vocabulary.shortName[.attribute(a)] ?? a.constantName)=\(v)")
+                parts.append("\(Vocabulary.name(of: a))=\(v)")
             }
         }
         if item.synchronizable { parts.append("sync=true") }

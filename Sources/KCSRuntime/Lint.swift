@@ -42,8 +42,7 @@ extension Session {
         // A query that succeeds and reads or removes every match (a delete, an
         // update, a find for all of them) may still have left synchronizable
         // ones out: the "delete all" of a wrapper that leaves iCloud items behind.
-        let allRule = syncSkipped && status == .success && Self.takesEveryMatch(call.request)
-            && world.keychainCount(on: last.device) <= Self.nearMissLimit
+        let allRule = syncSkipped && status == .success && Self.countsLeftOutSync(call.request, on: last.device, world)
         guard groupRule || missRule || allRule || chosenAccessibility || addToDefault || limitOnAdd || referenceAlone else { return [] }
         return lintWarnings(call.request, last, s, file, missed: missed, chosenAccessibility: chosenAccessibility,
                             addToDefault: addToDefault)
@@ -59,6 +58,14 @@ extension Session {
     static func syncFilterSkips(_ spec: ItemSpec, on device: DeviceHandle, _ world: World) -> Bool {
         guard spec.synchronizable == nil, spec.persistentRef == nil, world.synchronizableCount(on: device) > 0 else { return false }
         return !(world.platform(of: device).family == .macos && spec.useDataProtectionKeychain == false)
+    }
+
+    /// Whether the synchronizable matches a successful call left out are
+    /// counted (KCS507, `explain`): it takes every match, and the keychain is
+    /// small, as for the near misses: each delete of a large one would walk
+    /// its matches again.
+    static func countsLeftOutSync(_ request: CallRequest, on device: DeviceHandle, _ world: World) -> Bool {
+        takesEveryMatch(request) && world.keychainCount(on: device) <= nearMissLimit
     }
 
     /// Whether a call acts on every match of its query: a delete, an update
@@ -223,10 +230,7 @@ extension Session {
         // the Mac's file keychain alone (data-protection=false), where
         // synchronizable means nothing. A miss, or a call that takes every
         // match (`delete`, `update`, `limit=all`) and so leaves them behind.
-        // A call that succeeded counts in small keychains only, as the near
-        // misses: each delete of a large one would walk its matches again.
-        if missed || result.status == .success && Self.takesEveryMatch(request)
-            && world.keychainCount(on: last.device) <= Self.nearMissLimit,
+        if missed || result.status == .success && Self.countsLeftOutSync(request, on: last.device, world),
            Self.syncFilterSkips(spec, on: last.device, world) {
             let syncOnly = world.matchCount(of: request, as: last.app, on: last.device, sync: .yes)
             if syncOnly > 0 {
@@ -257,7 +261,7 @@ extension Session {
                    return Self.looksAlike(have.string, wanted.string)
                }),
                case .attribute(let a, .string(let have), .string(let wanted)) = c.reasons.first {
-                let name = Vocabulary.shortName[.attribute(a)] ?? a.constantName
+                let name = Vocabulary.name(of: a)
                 // Two targets' bundle IDs as the services: a wrapper's default
                 // service (Locksmith, SwiftKeychainWrapper and KeychainAccess
                 // take Bundle.main.bundleIdentifier), which differs per target.
@@ -401,10 +405,8 @@ extension Session {
         return out
     }
 
-    /// Whether the world has a Mac or Mac Catalyst device.
-    var hasMacDevice: Bool {
-        ([world.platform.family] + world.devices.compactMap { $0.platform?.family }).contains { $0 == .macos || $0 == .catalyst }
-    }
+    /// Whether the world has a device that runs Mac apps (macOS or Mac Catalyst).
+    var hasMacDevice: Bool { world.deviceHandles.contains { world.platform(of: $0).usesMacDaemon } }
 
     /// KCS514. keychain-access-groups is a restricted entitlement on the
     /// Mac: a profile must allow it, or AMFI refuses to launch the app

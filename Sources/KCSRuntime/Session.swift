@@ -422,10 +422,7 @@ public struct Session: Sendable {
         report.statements += 1
         if lints {
             // Before the statement runs: a look-alike name is often why it fails.
-            for warning in mixedScriptWarnings(statement, file) {
-                report.record(warning)
-                observer?(.diagnostic(warning))
-            }
+            emit(mixedScriptWarnings(statement, file), &report, observer)
         }
         do throws(Diagnostic) {
             // The items are counted exactly only after a statement that may
@@ -472,16 +469,23 @@ public struct Session: Sendable {
         report.calls += 1
         try perform(call, s, device, file, report: &report, options, options.reportCalls ? observer : nil, &budget)
         if lints {
-            for warning in lintWarnings(after: call, s, file) {
-                report.record(warning)
-                observer?(.diagnostic(warning))
-            }
+            emit(lintWarnings(after: call, s, file), &report, observer)
         }
     }
 
-    /// `expect status S` of the last call's status: the common case,
-    /// checked without copying the last call.
-    private func passStatus(_ s: Statement, _ file: SourceFile, _ report: inout RunReport, _ options: RunOptions,
+    /// Warnings found beside a statement: kept in the report and handed to
+    /// the host as they come.
+    private func emit(_ warnings: [Diagnostic], _ report: inout RunReport, _ observer: Observer?) {
+        for warning in warnings {
+            report.record(warning)
+            observer?(.diagnostic(warning))
+        }
+    }
+
+    /// An expectation held: counted, and listed when the host asks. The
+    /// common `expect status S` of the last call's status comes here
+    /// straight, checked without copying the last call.
+    private func pass(_ s: Statement, _ file: SourceFile, _ report: inout RunReport, _ options: RunOptions,
                             _ observer: Observer?, _ budget: inout RunBudget) throws(Diagnostic) {
         if options.reportPasses { try budget.chargeCheck(file, s.range) }
         report.passed += 1
@@ -517,16 +521,10 @@ public struct Session: Sendable {
                 }
                 throw error
             }
-            for warning in warnings {
-                report.record(warning)
-                observer?(.diagnostic(warning))
-            }
+            emit(warnings, &report, observer)
             if lints {
                 appIndex.update(world.apps)
-                for warning in entitlementWarnings(decl, file, s.range) {
-                    report.record(warning)
-                    observer?(.diagnostic(warning))
-                }
+                emit(entitlementWarnings(decl, file, s.range), &report, observer)
             }
         case .group(let name, let apps):
             var handles: [AppHandle] = []
@@ -537,23 +535,20 @@ public struct Session: Sendable {
             }
             // An app's first keychain group may make it one the Mac does not launch.
             if lints {
-                for (i, app) in handles.enumerated() where !hadGroups[i] {
-                    if let d = unlaunchedWarning(app, file, apps[i].range) { report.record(d); observer?(.diagnostic(d)) }
-                }
+                emit(handles.indices.filter { !hadGroups[$0] }.compactMap { unlaunchedWarning(handles[$0], file, apps[$0].range) },
+                     &report, observer)
             }
         case .include:
             break  // resolved and run by the caller
         case .call(let call):
             try run(call, s, device, file, &report, options, observer, &budget)
         case .expectStatus(let wanted) where wanted.count == 1 && last?.status == wanted[0].status:
-            try passStatus(s, file, &report, options, observer, &budget)
+            try pass(s, file, &report, options, observer, &budget)
         case .expectStatus, .expectCount, .expectData, .expectGroup, .expectItem, .expectGroups, .expectDefaultGroup,
              .expectNoData, .expectPersistentRef:
             explained = heldExplanation
             try check(s, file)
-            if options.reportPasses { try budget.chargeCheck(file, s.range) }
-            report.passed += 1
-            if options.reportPasses { observer?(.expectationPassed(file: file, range: s.range)) }
+            try pass(s, file, &report, options, observer, &budget)
         case .show(let target):
             let text = try show(target, device, file, s.range, budget: budget)
             try budget.chargeOutput(text.utf8.count, file, s.range)
@@ -621,9 +616,7 @@ public struct Session: Sendable {
             }
             // The first Mac device: the apps it does not launch, said once each.
             if lints && !hadMac && hasMacDevice {
-                for app in world.appHandles {
-                    if let d = unlaunchedWarning(app, file, s.range) { report.record(d); observer?(.diagnostic(d)) }
-                }
+                emit(world.appHandles.compactMap { unlaunchedWarning($0, file, s.range) }, &report, observer)
             }
         case .uninstall(let name):
             world.uninstall(try resolveApp(name, file), from: device)

@@ -192,7 +192,7 @@ extension Session {
 
     private func keyText(_ item: StoredItem) -> String {
         item.itemClass.primaryKeyAttributes.compactMap { a in
-            item.attributes[a].map { "\(Vocabulary.shortName[.attribute(a)] ?? a.constantName)=\($0)" }
+            item.attributes[a].map { "\(Vocabulary.name(of: a))=\($0)" }
         }.joined(separator: " ")
     }
 }

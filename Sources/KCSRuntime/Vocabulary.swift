@@ -34,9 +34,12 @@ public enum ArgumentKey: Sendable, Hashable {
         }
     }
 
-    /// The short name used in messages.
+    /// The short name used in messages; an attribute without one by its
+    /// constant's name.
     public var name: String {
-        Vocabulary.shortName[self] ?? "?"
+        if let short = Vocabulary.shortName[self] { return short }
+        if case .attribute(let a) = self { return a.constantName }
+        return "?"
     }
 }
 
@@ -93,6 +96,9 @@ public enum Vocabulary {
         d[.returnFlag(.persistentReference)] = "kSecReturnPersistentRef"
         return d
     }()
+
+    /// How a message writes an attribute (``ArgumentKey/name``).
+    static func name(of attribute: ItemAttribute) -> String { ArgumentKey.attribute(attribute).name }
 
     /// Every attribute name a call accepts, short names first.
     public static var argumentNames: [String] { (shortArguments + constantArguments).map(\.0) }
