@@ -474,7 +474,10 @@ public struct Session: Sendable {
     }
 
     /// Warnings found beside a statement: kept in the report and handed to
-    /// the host as they come.
+    /// the host as they come. Inlined: called after every call and statement
+    /// with an empty list, a call out of line cost 0.9 M instructions on the
+    /// 20,000-call workload.
+    @inline(__always)
     private func emit(_ warnings: [Diagnostic], _ report: inout RunReport, _ observer: Observer?) {
         for warning in warnings {
             report.record(warning)
