@@ -173,7 +173,11 @@ public struct Parser {
             case .reboot: return .reboot
             case .sync: return .sync
             case .explain: return .explain
-            default: return .reset
+            default:
+                // A fresh world: its platform may be set again, before its first app.
+                sawApp = false
+                sawPlatform = false
+                return .reset
             }
         }
     }

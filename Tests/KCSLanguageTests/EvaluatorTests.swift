@@ -302,6 +302,15 @@ struct EvaluatorTests {
         let ios12 = run("platform ios 12\n" + body + "\nexpect status errSecItemNotFound\n")
         #expect(ios13.passed == 1)
         #expect(ios12.passed == 1)
+        // `reset` starts a fresh world: its platform may be set again, and it
+        // is the new one's (the parser refused it as after the first app).
+        let again = body + "\nexpect status errSecMissingEntitlement\nreset\nplatform ios 12\n" + body
+            + "\nexpect status errSecItemNotFound\n"
+        #expect(run(again).passed == 2)
+        #expect(run(again).diagnostics.isEmpty)
+        let twice = run(again + "reset\nplatform ios 12\nplatform ios 13\n")
+        #expect(twice.diagnostics.map(\.code) == [.misplacedDeclaration])
+        #expect(twice.diagnostics.first?.location?.line == 17)
     }
 }
 
