@@ -308,9 +308,7 @@ public struct AccessGroupFinder {
 
     /// The uses of access groups in one file.
     public func uses(in tree: SourceFileSyntax, file: String) -> [AccessGroupUse] {
-        let visitor = UseVisitor(finder: self, converter: SourceLocationConverter(fileName: file, tree: tree), file: file)
-        visitor.walk(tree)
-        return visitor.uses
+        walk(tree, file: file).uses
     }
 
     /// The types (by last name) around the uses in one file that resolved
@@ -319,7 +317,23 @@ public struct AccessGroupFinder {
     /// property that shadows the constant (a superclass in a file of its
     /// own, a conformance added by an extension elsewhere).
     public func typesToChase(in tree: SourceFileSyntax, file: String) -> Set<String> {
-        let visitor = UseVisitor(finder: self, converter: SourceLocationConverter(fileName: file, tree: tree), file: file)
+        walk(tree, file: file).typesToChase
+    }
+
+    /// What one walk of a file finds with the declarations known so far:
+    /// its uses, and the types to chase (``typesToChase(in:file:)``). When
+    /// chasing adds nothing, the uses are the file's answer: one walk, not
+    /// two (the code check walked each file twice per target).
+    public struct Walk: Sendable {
+        public var uses: [AccessGroupUse]
+        public var typesToChase: Set<String>
+    }
+
+    /// One walk of a file. `converter`: the file's, when the caller keeps
+    /// it (making one walks the whole tree: a sixth of the code check's
+    /// time when many targets compile a file).
+    public func walk(_ tree: SourceFileSyntax, file: String, converter: SourceLocationConverter? = nil) -> Walk {
+        let visitor = UseVisitor(finder: self, converter: converter ?? SourceLocationConverter(fileName: file, tree: tree), file: file)
         visitor.walk(tree)
         var out = Set<String>()
         var pending = Array(visitor.chase)
@@ -327,13 +341,13 @@ public struct AccessGroupFinder {
             guard out.insert(t).inserted else { continue }
             pending.append(contentsOf: supertypes[t] ?? [])
         }
-        return out
+        return Walk(uses: visitor.uses, typesToChase: out)
     }
 
     /// The names the uses in one file look up as constants: only a file
     /// whose text holds one of them can declare a constant that matters.
-    public func lookups(in tree: SourceFileSyntax, file: String) -> Set<String> {
-        let visitor = UseVisitor(finder: self, converter: SourceLocationConverter(fileName: file, tree: tree), file: file)
+    public func lookups(in tree: SourceFileSyntax, file: String, converter: SourceLocationConverter? = nil) -> Set<String> {
+        let visitor = UseVisitor(finder: self, converter: converter ?? SourceLocationConverter(fileName: file, tree: tree), file: file)
         visitor.walk(tree)
         return visitor.lookedUp
     }

@@ -266,6 +266,15 @@ public enum CodeCheck {
             return readSets.count - 1
         }
         struct FileKey: Hashable { var file: Int, read: Int }
+        /// Each parsed file's line table, made once: making it walks the
+        /// whole tree, and each target walked it again for each walk.
+        var converters: [String: SourceLocationConverter] = [:]
+        func converter(_ path: String, _ tree: SourceFileSyntax) -> SourceLocationConverter {
+            if let known = converters[path] { return known }
+            let made = SourceLocationConverter(fileName: path, tree: tree)
+            converters[path] = made
+            return made
+        }
         var usesBySources: [Int: [(path: String, uses: [AccessGroupUse])]] = [:]
         var infoPlistStrings: [String: XcodeProject.InfoPlistString] = [:]
         var lookupsByPath: [String: Set<String>] = [:]
@@ -283,7 +292,10 @@ public enum CodeCheck {
             }
             var names = Set<String>()
             for (path, text) in naming {
-                if lookupsByPath[path] == nil { lookupsByPath[path] = AccessGroupFinder().lookups(in: tree(path, text), file: path) }
+                if lookupsByPath[path] == nil {
+                    let t = tree(path, text)
+                    lookupsByPath[path] = AccessGroupFinder().lookups(in: t, file: path, converter: converter(path, t))
+                }
                 names.formUnion(lookupsByPath[path] ?? [])
             }
             var finder = AccessGroupFinder()
@@ -310,15 +322,25 @@ public enum CodeCheck {
             // add one of their own that declares nothing it needs reuse them
             // (30 such targets and a 203 KB shared file took 27 s; found by
             // adversarial testing).
+            // A walk finds the types to chase and the uses together: the
+            // uses of the walk after which nothing new is read are the answer.
             var chased = Set<String>()
+            var walked: [String: [AccessGroupUse]] = [:], walkedRead = -1
             for _ in 0..<16 {
                 var wanted = Set<String>()
                 let read = setID(added)
+                walked = [:]
+                walkedRead = read
                 for (path, tree) in usesIn {
                     let key = FileKey(file: pathID(path), read: read)
-                    let types = chasedByFile[key] ?? finder.typesToChase(in: tree, file: path)
-                    chasedByFile[key] = types
-                    wanted.formUnion(types)
+                    if let types = chasedByFile[key] {
+                        wanted.formUnion(types)
+                        continue
+                    }
+                    let walk = finder.walk(tree, file: path, converter: converter(path, tree))
+                    chasedByFile[key] = walk.typesToChase
+                    walked[path] = walk.uses
+                    wanted.formUnion(walk.typesToChase)
                 }
                 wanted.subtract(chased)
                 if wanted.isEmpty { break }
@@ -328,7 +350,8 @@ public enum CodeCheck {
             let read = setID(added)
             return usesIn.map { path, tree in
                 let key = FileKey(file: pathID(path), read: read)
-                let uses = usesByFile[key] ?? finder.uses(in: tree, file: path)
+                let uses = usesByFile[key] ?? (read == walkedRead ? walked[path] : nil)
+                    ?? finder.walk(tree, file: path, converter: converter(path, tree)).uses
                 usesByFile[key] = uses
                 return (path: path, uses: uses)
             }
