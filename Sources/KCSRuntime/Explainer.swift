@@ -160,6 +160,12 @@ package struct Explainer {
                 ? "limit=0 reads no row: securityd's match limit is SQL's LIMIT (SecItemDb.c SecDbAppendLimit), so nothing is found"
                 : "items match, but the \(limit == 1 ? "row" : "\(limit) rows") the match limit lets securityd read (SQL's LIMIT) \(limit == 1 ? "was" : "were") passed over "
                     + "(needing authentication under auth-ui=skip, or lost when the passcode was removed), and no further row is read"
+        case .lostRowsDeleted(let count, let more):
+            let one = count == 1
+            return "the \(one ? "match" : "\(count) matches") securityd read \(one ? "was a when-passcode-set item" : "were when-passcode-set items") "
+                + "lost when the passcode was removed: \(one ? "it" : "they") cannot be decrypted, and securityd deleted \(one ? "it" : "them") "
+                + "as it read \(one ? "it" : "them") (SecItemDb.c \(last.call.request.operation == .update ? "s3dl_query_update" : "s3dl_query_row"))"
+                + (more ? "; the match limit let it read no further row, and the next call reads past \(one ? "it" : "them")" : "")
         case .limitOrReturnOnUpdate:
             return "SecItemUpdate takes no match limit and no return keys"
         case .limitOnDelete:
@@ -341,7 +347,7 @@ package struct Explainer {
     private func passedOver(_ item: StoredItem, _ last: LastCall) -> String {
         let state = world[last.device].state
         if item.lost {
-            return "it matches, but the passcode was removed after it was added: it can never be decrypted again (a delete still removes it)"
+            return "it matches, but the passcode was removed after it was added: it can never be decrypted again (the first read, update or delete that meets it removes it)"
         }
         if item.isInvalidated(by: state) {
             return "it matches, but a biometry change since it was added invalidated its biometry-current-set access control"
@@ -437,6 +443,9 @@ package struct Explainer {
         case .unsigned: return "declare a team before the app, or give the app team=TEAMID"
         case .noMatch: return "run 'explain' after the call, or see the candidates above"
         case .limitUsedUp(let limit): return limit == 0 ? "give a limit of 1 or more, or limit=all" : "use limit=all, or a larger limit"
+        case .lostRowsDeleted(let count, let more):
+            return more ? "call again, or use limit=all: the lost \(count == 1 ? "row is" : "rows are") gone now"
+                : "the item is gone for good with the passcode: add it again, with a class that survives a passcode's removal if it must"
         case .locked(let a) where a.requirement == .firstUnlockSinceBoot:
             // The notification is UIKit's; a Mac app has no such lock to wait for.
             let wait = world.platform(of: last.device).family == .ios

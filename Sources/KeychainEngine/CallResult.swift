@@ -79,6 +79,10 @@ public enum StatusReason: Sendable, Hashable {
     /// all passed over (needing authentication under auth-ui=skip, lost),
     /// or the limit was 0: SQL's LIMIT (``MatchLimit/cap``).
     case limitUsedUp(limit: Int)
+    /// Nothing found but lost when-passcode-set rows, which the read
+    /// deleted (``World`` `walk`); `more`: the match limit stopped it before
+    /// further matches, which the next call reads.
+    case lostRowsDeleted(count: Int, more: Bool)
     case limitOrReturnOnUpdate
     /// SecItemDelete with a match limit, all included (iOS, watchOS).
     case limitOnDelete

@@ -675,8 +675,10 @@ extension World {
     /// one the device state keeps locked (SecItemDb.c s3dl_query_row), and
     /// settles prompts for access-control items when the call authenticates
     /// (find and update; the context may stand in for the user).
+    /// `lost`: the lost rows a find or an update read and passed over,
+    /// which securityd then deletes (see below).
     private static func walk(_ matches: [FoundItem], cap: Int, authenticates: Bool, authUI: AuthUI,
-                             state: DeviceState, deletes: Bool = false, context: inout ContextUse?,
+                             state: DeviceState, deletes: Bool = false, context: inout ContextUse?, lost: inout [ItemID],
                              prompt: (FoundItem) -> PromptAnswer?) -> Result<[FoundItem], StatusFailure> {
         // Taken matches are a prefix of `matches` until one is passed over;
         // only then is a separate list built.
@@ -694,9 +696,21 @@ extension World {
             read += 1
             // A lost when-passcode-set item cannot be decoded: reads pass it
             // over, a delete removes it (it needs no decryption: SecItemDb.c
-            // s3dl_query_delete, kAKSKeyOpDelete).
+            // s3dl_query_delete, kAKSKeyOpDelete). The row a find or an
+            // update passes over is deleted too: a find's decode error
+            // schedules `DELETE … WHERE rowid` at once (s3dl_query_row,
+            // SecItemDb.c lines 573-578; SecServerDeleteCorruptedItemAsync,
+            // SecItemServer.c lines 2314-2356, delayed only under test), and
+            // an update deletes it in its transaction (s3dl_query_update,
+            // lines 1348-1361: "treat as if item is not found"). An identity's
+            // row is a join, no table a delete names: it stays (audit 21, F1).
             if matches[m].item.lost || matches[m].identityKey?.item.lost == true {
-                if deletes { Self.take(matches, m, &taken, &prefix) } else { Self.passOver(matches, &taken, prefix) }
+                if deletes {
+                    Self.take(matches, m, &taken, &prefix)
+                } else {
+                    Self.passOver(matches, &taken, prefix)
+                    if matches[m].identityKey == nil { lost.append(matches[m].id) }
+                }
                 continue
             }
             // Invalidated biometry-current-set items are not found, but a
@@ -791,10 +805,14 @@ extension World {
         let matches = devices[device.index].keychain.foundItems(spec, itemClass, in: groups, names: groupNames,
                                                                 certificateGroups: cache.searchIDs)
         var context = contextUse(spec, device)
+        var lost: [ItemID] = []
         defer {
             if let context, let name = spec.context, context.authenticated || context.approvedDuringCall {
                 contexts[name]?.authenticatedOn = device
             }
+            // Deleted whatever the call answers: the delete was scheduled
+            // when the row was read.
+            for id in lost { devices[device.index].keychain.remove(id) }
         }
         // Every query decrypts the secret part of an item whose access control
         // has constraints, whatever it returns (SecDbKeychainItem.m
@@ -802,15 +820,16 @@ extension World {
         // contraints"), so attributes alone, or nothing, prompt too
         // (secacltests/sec_acl_stress.c: auth-ui=fail → errSecInteractionNotAllowed);
         // the query's context may stand in for the prompt.
-        switch Self.walk(matches, cap: (spec.limit ?? .one).cap, authenticates: true,
-                    authUI: spec.authUI ?? .allow, state: devices[device.index].state, context: &context, prompt: prompt) {
+        switch Self.walk(matches, cap: (spec.limit ?? .one).cap, authenticates: true, authUI: spec.authUI ?? .allow,
+                         state: devices[device.index].state, context: &context, lost: &lost, prompt: prompt) {
         case .failure(let f):
             return CallResult(status: f.status, reason: f.reason, searchedGroupIDs: searched)
         case .success(let taken) where taken.isEmpty:
             let cap = (spec.limit ?? .one).cap
             // The limit is the cause only when it stopped the read short.
-            return CallResult(status: .itemNotFound, reason: cap < matches.count ? .limitUsedUp(limit: cap) : .noMatch,
-                              searchedGroupIDs: searched, returns: spec.returns)
+            let reason: StatusReason = !lost.isEmpty ? .lostRowsDeleted(count: lost.count, more: cap < matches.count)
+                : cap < matches.count ? .limitUsedUp(limit: cap) : .noMatch
+            return CallResult(status: .itemNotFound, reason: reason, searchedGroupIDs: searched, returns: spec.returns)
         case .success(let taken):
             let returned = Self.returned(taken, spec.returns, platform(of: device))
             let reason: StatusReason = returned.count == taken.count ? .succeeded
@@ -840,7 +859,8 @@ extension World {
 
     enum Matches {
         case failed(CallResult)
-        case found([FoundItem], searched: [GroupID])
+        /// `lost`: lost rows an update read (``walk``), deleted if it commits.
+        case found([FoundItem], searched: [GroupID], lost: [ItemID])
     }
 
     /// Every match of an update's or delete's query, walked in insertion
@@ -865,12 +885,13 @@ extension World {
         let matches = devices[device.index].keychain.foundItems(query, itemClass, in: groups, names: groupNames,
                                                                 certificateGroups: cache.searchIDs)
         let deletes = operation == .delete
+        var lost: [ItemID] = []
         switch Self.walk(matches, cap: Int.max, authenticates: !deletes, authUI: authUI, state: devices[device.index].state,
-                    deletes: deletes, context: &context, prompt: prompt) {
+                         deletes: deletes, context: &context, lost: &lost, prompt: prompt) {
         case .failure(let f):
             return .failed(CallResult(status: f.status, reason: f.reason, searchedGroupIDs: searched))
         case .success(let t):
-            return .found(t, searched: searched)
+            return .found(t, searched: searched, lost: lost)
         }
     }
 
@@ -933,7 +954,7 @@ extension World {
         if changes.accessibility != nil && changes.accessControl != nil {
             return fail(.param, .accessibilityWithAccessControl)
         }
-        let taken: [FoundItem], searched: [GroupID]
+        let taken: [FoundItem], searched: [GroupID], passedLost: [ItemID]
         var context = contextUse(query, device)
         defer {
             if let context, let name = query.context, context.authenticated || context.approvedDuringCall {
@@ -943,9 +964,15 @@ extension World {
         switch everyMatch(query, itemClass, cache, device, .update, authUI: query.authUI ?? .allow, context: &context,
                           prompt: prompt) {
         case .failed(let r): return r
-        case .found(let t, let s): (taken, searched) = (t, s)
+        case .found(let t, let s, let l): (taken, searched, passedLost) = (t, s, l)
         }
-        if taken.isEmpty { return fail(.itemNotFound, .noMatch, searched) }
+        // The lost rows read are deleted in the update's transaction, which
+        // commits when nothing else was found (the status is set after it,
+        // SecItemDb.c lines 1383-1384) and is rolled back by a failure.
+        if taken.isEmpty {
+            for id in passedLost { devices[device.index].keychain.remove(id) }
+            return fail(.itemNotFound, passedLost.isEmpty ? .noMatch : .lostRowsDeleted(count: passedLost.count, more: false), searched)
+        }
         // Every update encrypts the item anew under its (new) class
         // (SecDbItemCopyWithUpdates drops the encrypted data, SecDbItem.c
         // line 1174; SecDbKeychainItemCopyEncryptedData, SecDbKeychainItem.m
@@ -971,7 +998,7 @@ extension World {
         // SecDbItemUpdate (SecDbItemIsCorrupt, SecDbItem.c line 1552: "item
         // is irrecoverably lost with older passcode"): the update takes its
         // place instead of failing (line 2000).
-        var lostRows: [ItemID] = []
+        var lostRows = passedLost
         func collision(_ item: StoredItem) -> ItemID? {
             guard let other = devices[device.index].keychain.item(withKeyOf: item) else { return nil }
             let row = devices[device.index].keychain.stored(other)
@@ -1092,7 +1119,7 @@ extension World {
         switch everyMatch(query, itemClass, cache, device, .delete, authUI: .allow, context: &noContext,
                           prompt: { _ in .approve }) {
         case .failed(let r): return r
-        case .found(let t, let s): (taken, searched) = (t, s)
+        case .found(let t, let s, _): (taken, searched) = (t, s)
         }
         if taken.isEmpty {
             return CallResult(status: .itemNotFound, reason: .noMatch, searchedGroupIDs: searched)

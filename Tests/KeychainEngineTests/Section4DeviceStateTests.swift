@@ -68,19 +68,25 @@ struct Section4DeviceStateTests {
         #expect(f.find(gp("afu")).status == .success)
     }
 
-    /// secd-81-item-acl.m item_with_akpu (not found, for good) and
-    /// sec_acl_stress.c line 299 (the lost row can still be deleted).
-    @Test("4 removing the passcode loses when-passcode-set items for good; a delete removes the row")
+    /// secd-81-item-acl.m item_with_akpu (not found, for good),
+    /// sec_acl_stress.c line 299 (the lost row can still be deleted), and
+    /// SecItemDb.c s3dl_query_row (a read that meets it deletes it).
+    @Test("4 removing the passcode loses when-passcode-set items for good; a read or a delete removes the row")
     func passcodeRemoval() {
         var f = Fixture()
         f.mustAdd(gp("wps", accessibility: .whenPasscodeSetThisDeviceOnly))
+        f.mustAdd(gp("unread", accessibility: .whenPasscodeSetThisDeviceOnly))
         f.mustAdd(gp("wu", accessibility: .whenUnlocked))
-        #expect(f.world.setPasscode(false) == 1)
-        #expect(f.find(gp("wps")).status == .itemNotFound)
+        #expect(f.world.setPasscode(false) == 2)
+        let read = f.find(gp("wps"))
+        #expect(read.status == .itemNotFound)
+        #expect(read.reason == .lostRowsDeleted(count: 1, more: false))
         f.world.setPasscode(true)
         #expect(f.find(gp("wps")).status == .itemNotFound)
+        #expect(f.find(gp("wps")).reason == .noMatch)
         #expect(f.find(gp("wu")).status == .success)
-        #expect(f.delete(gp("wps")).status == .success)
+        #expect(f.delete(gp("unread")).status == .success)
+        #expect(f.delete(gp("unread")).status == .itemNotFound)
         #expect(f.delete(gp("wps")).status == .itemNotFound)
         // Re-adding a lost item's key works: the lost row is no duplicate.
         f.mustAdd(gp("again", accessibility: .whenPasscodeSetThisDeviceOnly))
