@@ -228,9 +228,15 @@ extension World {
     /// `q_access_control` only (SecDbQuery.c 356-366, `desc->kind !=
     /// kSecDbAccessControlAttr`), so a reference with one is no reference
     /// "with attributes" (conformance audit 20, F1).
-    static func persistentRefHasCompany(_ spec: ItemSpec, _ operation: Operation) -> Bool {
+    /// A find refuses one shape only, by the static-references flag
+    /// (`s3dl_copy_matching`, SecItemDb.c lines 1115-1120): where references
+    /// are UUIDs (`staticRefs`, from Security-61439) a row-ID reference, which
+    /// `_SecItemParsePersistentRef` still reads (one an app stored before
+    /// the upgrade), is ANDed with the attributes (conformance audit 21, F3).
+    static func persistentRefHasCompany(_ spec: ItemSpec, _ operation: Operation, staticRefs: Bool = false) -> Bool {
         guard let ref = spec.persistentRef else { return false }
         if operation != .find, case .uuid = ref.row { return false }
+        if operation == .find, staticRefs, case .rowID = ref.row { return false }
         let syncNamed = spec.synchronizable == .yes || spec.synchronizable == .no
         return !spec.attributes.isEmpty || spec.accessGroup != nil || spec.accessibility != nil || syncNamed
     }
@@ -789,7 +795,7 @@ extension World {
         }
         if let refused = appClipRefusal(cache, syncRequested: false) { return refused }
         let searched = groups
-        if Self.persistentRefHasCompany(spec, .find) {
+        if Self.persistentRefHasCompany(spec, .find, staticRefs: platform(of: device).persistentRefsUseUUID) {
             return CallResult(status: .param, reason: .persistentRefWithAttributes,
                               searchedGroupIDs: searched)
         }
