@@ -11,8 +11,9 @@ import KeychainEngine
 /// reference, ``SecItemReference`` for a reference); attributes, or more than
 /// one kind, give a dictionary keyed by constant names with the data under
 /// ``kSecValueData``. A match limit of one gives a single value; any other
-/// limit an array, even with one element. Nothing asked to be returned: nil,
-/// but for the Mac's file keychain, which returns a reference then.
+/// limit an array, even with one element. Nothing asked to be returned: nil
+/// for a limit of one, an empty array for a find with another limit, but for
+/// the Mac's file keychain, which returns a reference then.
 enum ResultBuilder {
     /// `find`: a find's (which asks securityd for attributes with data
     /// alone), not an add's. `fileKeychain`: the Mac's file-based keychain,
@@ -25,8 +26,15 @@ enum ResultBuilder {
             // its result on whenever the data-protection side has none
             // (lines 4893-4899, 4925-4928): a query without return keys
             // gets a reference to a file-keychain match (audit 16, F2).
+            // Otherwise securityd makes the result an array whenever the
+            // limit is not one (SecItemDb.c s3dl_query, lines 1052-1056) and
+            // appends nothing for a row without return keys (kCFNull,
+            // lines 475-477 and 674-686); the client makes a new array of
+            // the reply and appends nothing to it (SecItem.m
+            // SecItemResultProcess, lines 1306-1325): a find by a limit
+            // other than one gets an empty array, an add nil (audit 21, F4).
             let fileMatches = items.filter { $0.item.owner != nil }
-            guard find, fileKeychain, !fileMatches.isEmpty else { return nil }
+            guard find, fileKeychain, !fileMatches.isEmpty else { return find && !single ? [Any]() : nil }
             return result(fileMatches, returns: .reference, single: single, platform: platform, find: true, fileKeychain: true)
         }
         let values = items.compactMap { value(of: $0, returns, platform, find: find, fileKeychain: fileKeychain) }

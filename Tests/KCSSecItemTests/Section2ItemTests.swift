@@ -16,6 +16,14 @@ struct Section2ItemTests {
         #expect(items.count == 1)
         #expect(items.first?[kSecClass] as? String == kSecClassGenericPassword)
         #expect(items.first?[kSecAttrAccessGroup] as? String == "SKMME9E2Y8.com.example.Shared")
+        // No return keys: nil for a limit of one, an empty array for any
+        // other (SecItemDb.c s3dl_query, SecItem.m SecItemResultProcess; audit 21, F4).
+        let bare = world.client("One").find(password([kSecMatchLimit: kSecMatchLimitAll]))
+        #expect(bare.0 == errSecSuccess)
+        #expect((bare.1 as? [Any])?.isEmpty == true, "\(String(describing: bare.1))")
+        let two = world.client("One").find(password([kSecMatchLimit: 2]))
+        #expect((two.1 as? [Any])?.isEmpty == true, "\(String(describing: two.1))")
+        #expect(world.client("One").find(password([:])).1 == nil)
     }
 
     @Test("2.2 generic passwords collide on group, sync, account and service", arguments: [
