@@ -360,14 +360,28 @@ extension World {
                 var changes = request.changes ?? ItemSpec()
                 changes.accessGroup = nil
                 changes.synchronizable = nil
-                var updated = Self.applying(changes, to: found.item, group: nil)
+                // An identity's update changes its private key: "since we
+                // can't really change the certificate's attributes, assume we
+                // want to update the private key" (_UpdateKeychainItem,
+                // SecItem.cpp lines 2459-2462), with the key's attribute table
+                // (lines 2494-2500), which drops the certificate's attributes
+                // (conformance audit 21, F2).
+                var target = found.id, current = found.item
+                if itemClass == .identity {
+                    guard let key = pairedKeys(found.id, device, keysByLabel, keyClass: .string("private")).first,
+                          let stored = devices[device.index].fileKeychain[key] else { continue }
+                    (target, current) = (key, stored)
+                    changes.attributes = AttributeList(changes.attributes.filter { $0.attribute.inFileKeychainTable(of: .key) }
+                        .map { ($0.attribute, $0.value) })
+                }
+                var updated = Self.applying(changes, to: current, group: nil)
                 updated.modified = stamp
-                if let other = devices[device.index].fileKeychain.item(withKey: updated.primaryKey), other != found.id {
+                if let other = devices[device.index].fileKeychain.item(withKey: updated.primaryKey), other != target {
                     fail(places[found.id] ?? 0, .duplicateItem, .duplicate(existing: other))
                     continue
                 }
-                devices[device.index].fileKeychain.replace(found.id, with: updated)
-                results.append(FoundItem(id: found.id, item: updated, groupName: found.groupName))
+                devices[device.index].fileKeychain.replace(target, with: updated)
+                results.append(FoundItem(id: target, item: updated, groupName: found.groupName))
             }
             return CallResult(status: failure?.status ?? .success, reason: failure?.reason ?? .succeeded,
                               searchedGroupIDs: searched, items: results)
