@@ -299,12 +299,15 @@ package struct Explainer {
         // reported device behaviour).
         let spec = last.call.request.spec, platform = world.platform(of: last.device)
         var unsearched: [String] = []
-        if platform.family == .macos, !World.reachesFileKeychain(spec, on: platform), let c = spec.itemClass {
+        if platform.family == .macos, let c = spec.itemClass {
             let n = world.fileKeychainCount(of: c, on: last.device)
-            let counted = c.table.rawValue
-            if n > 0 {
-                unsearched = ["the Mac's file-based keychain holds \(n) \(counted) item\(n == 1 ? "" : "s"), which this call does not search: "
+            let counted = "\(n) \(c.table.rawValue) item\(n == 1 ? "" : "s")"
+            if n > 0, !World.reachesFileKeychain(spec, on: platform) {
+                unsearched = ["the Mac's file-based keychain holds \(counted), which this call does not search: "
                               + "with sync=true, an access control or data-protection=true it goes to the data-protection keychain only"]
+            } else if n > 0 {
+                // Searched, and none matched: "none exist" was wrong there too.
+                unsearched = ["the Mac's file-based keychain holds \(counted), which this call searched: none matches the query's attributes"]
             }
         }
         guard total > 0 else {

@@ -174,8 +174,14 @@ struct EvaluatorTests {
             explain
             as Demo find generic-password account="KeyName" sync=true
             explain
+            as Demo find generic-password account="Other"
+            explain
             """, observer: { if case .output(let text) = $0 { outputs.append(text) } })
-        #expect(outputs.count == 2)
+        #expect(outputs.count == 3)
+        // A call that searched the file keychain and found nothing there:
+        // "no items exist" was said though one does.
+        #expect(!outputs[2].contains("exist"), "\(outputs[2])")
+        #expect(outputs[2].contains("the Mac's file-based keychain holds 1 generic-password item, which this call searched: none matches"), "\(outputs[2])")
         #expect(outputs[0].contains("added to the Mac's file-based keychain, where access groups"), "\(outputs[0])")
         #expect(!outputs[0].contains("default group"), "\(outputs[0])")
         #expect(outputs[1].contains("no generic-password items in the data-protection keychain"), "\(outputs[1])")
