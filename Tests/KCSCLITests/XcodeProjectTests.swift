@@ -188,5 +188,21 @@ struct BuildSettingsTests {
         for text in [names, defaults, names.replacingOccurrences(of: "(", with: "{").replacingOccurrences(of: ")", with: "}")] {
             #expect(value("A", [a("A", text)]).problems.contains { $0.contains("nest more than") })
         }
+        // Refused before expanding (each level copied the rest of the value),
+        // counted on the text: 64 levels are expanded, 65 are not.
+        let nest = { (n: Int) in String(repeating: "${A_", count: n) + "X" + String(repeating: "}", count: n) }
+        #expect(value("P", [a("P", "a" + nest(65))]).value == "")
+        #expect(value("P", [a("P", "a" + nest(65))]).problems.contains { $0.contains("nest more than") })
+        #expect(value("P", [a("P", "a" + nest(3)), a("A_X", "1"), a("A_1", "2"), a("A_2", "3")]).value == "a3")
+    }
+
+    /// The names a value refers to, each once, whichever spelling: a `$(`
+    /// anywhere hid every `${…}` before it (adversarial run 23, F1).
+    @Test func aMisspeltReferenceIsFoundThroughBothSpellings() {
+        let stack = BuildSettings([a("A", "group.$(DEVELOPMENT_TEM)"), a("B", "x")],
+                                  context: SettingContext(sdk: "iphoneos", configuration: "Release"))
+        #expect(stack.assignment(naming: "DEVELOPMENT_TEM", from: "${A}.$(B)")?.name == "A")
+        #expect(stack.assignment(naming: "DEVELOPMENT_TEM", from: "$(B)${A}")?.name == "A")
+        #expect(stack.assignment(naming: "DEVELOPMENT_TEM", from: "${B}") == nil)
     }
 }
