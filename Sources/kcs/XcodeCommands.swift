@@ -148,6 +148,6 @@ func lintProject(_ path: String, profile: String?, configuration: String?, team:
     }
     // Notes (a setting only some configurations or targets set) are no warnings.
     let count = diagnostics.filter { $0.severity != .note }.count
-    writeAll(1, Array("\(path): \(count == 0 ? "no" : String(count)) warning\(count == 1 ? "" : "s") (configuration \(lint.configuration))\n".utf8))
+    writeAll(1, Array("\(TerminalText.escaped(path)): \(count == 0 ? "no" : String(count)) warning\(count == 1 ? "" : "s") (configuration \(TerminalText.escaped(lint.configuration)))\n".utf8))
     return count == 0 ? .passed : .failed
 }

@@ -118,6 +118,28 @@ struct XcodeCLITests {
         #expect(unhurried.status == 0 && unhurried.stdout.contains("app com.example.Notes"), "\(unhurried.stderr)")
     }
 
+    /// The closing line names the project and the configuration as the
+    /// diagnostics do, escaped: a configuration named with ESC and BEL (an
+    /// old-style plist escape decodes to them) set the terminal's title and
+    /// cleared its screen (adversarial run 23, F3).
+    @Test func theClosingLineIsEscaped() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let hostile = "Rel\u{1B}]0;pwned\u{7}\u{1B}[2J\u{202E}ease"
+        f.configurations = ["Debug", hostile]
+        f.defaultConfiguration = hostile
+        for t in f.targets.indices { f.targets[t].settings[hostile] = f.targets[t].settings["Release"] }
+        f.projectSettings[hostile] = f.projectSettings["Release"]
+        f.projectXCConfig[hostile] = f.projectXCConfig["Release"]
+        f.writeProject()
+        let folder = f.path("P\u{1B}[31m.xcodeproj")
+        try FileManager.default.moveItem(atPath: f.projectPath, toPath: folder)
+        let lint = try BinaryRunner.run(["lint", "--project", folder])
+        #expect(lint.stdout.contains("(configuration Rel\\u{1B}]0;pwned\\u{7}"), "\(lint.stdout)")
+        #expect(lint.stdout.contains("P\\u{1B}[31m.xcodeproj: "), "\(lint.stdout)")
+        for raw: Character in ["\u{1B}", "\u{7}", "\u{202E}"] { #expect(!lint.stdout.contains(raw) && !lint.stderr.contains(raw)) }
+    }
+
     /// A device has no folder: `-o /dev/stdout` writes what plain output
     /// writes (entitlements paths were relative to /dev).
     @Test func importToADeviceWritesPathsFromHere() throws {
