@@ -364,7 +364,21 @@ private struct ProjectReader {
                 case "PBXCopyFilesBuildPhase":
                     embedded += files.compactMap { productOwner[$0] }
                 case "PBXSourcesBuildPhase":
-                    let paths = files.compactMap { path(of: $0) }
+                    var paths: [String] = []
+                    for ref in files {
+                        if let p = path(of: ref) { paths.append(p); continue }
+                        // A Swift source kcs cannot place is said, not dropped:
+                        // under groups nested past 64 or in a loop, or relative
+                        // to a folder only the build knows, its calls went
+                        // unchecked while the lint passed (adversarial run 23, F2).
+                        guard let object = objects[ref], let named = object["path"]?.string ?? object["name"]?.string,
+                              named.hasSuffix(".swift") else { continue }
+                        let tree = object["sourceTree"]?.string ?? "<group>"
+                        let why = ["<group>", "<absolute>", "SOURCE_ROOT"].contains(tree)
+                            ? "its groups nest more than 64 deep or form a loop" : "it is relative to \(tree), which only the build knows"
+                        issues.append(ProjectIssue(.warning, "cannot work out where '\(named)', a source of target '\(name)', is: \(why)",
+                                                   at: at(object), hint: "the groups it names, if any, are not checked"))
+                    }
                     sources += paths.filter { $0.hasSuffix(".swift") }
                     if paths.contains(where: { !$0.hasSuffix(".swift") }) || paths.count < buildFiles.count { allSwift = false }
                 case "PBXFrameworksBuildPhase":

@@ -140,6 +140,25 @@ struct XcodeCLITests {
         for raw: Character in ["\u{1B}", "\u{7}", "\u{202E}"] { #expect(!lint.stdout.contains(raw) && !lint.stderr.contains(raw)) }
     }
 
+    /// A source whose groups form a loop cannot be placed: said at its file
+    /// reference, not dropped (its calls went unchecked while the lint
+    /// passed; adversarial run 23, F2).
+    @Test func aSourceKcsCannotPlaceIsSaid() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let pbxproj = f.path("App.xcodeproj/project.pbxproj")
+        var text = try String(contentsOfFile: pbxproj, encoding: .utf8)
+        // The main group inside Widget's: each is the other's parent.
+        let main = try #require(text.firstMatch(of: #/(\w+) /\* main \*/ = \{isa = PBXGroup/#)).output.1
+        let group = try #require(text.firstMatch(of: #/(\w+) /\* Widget \*/ = \{isa = PBXGroup; children = \(/#))
+        text.replaceSubrange(group.range, with: group.output.0 + main + ", ")
+        try text.write(toFile: pbxproj, atomically: true, encoding: .utf8)
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        #expect(lint.stderr.contains("warning: cannot work out where 'Provider.swift', a source of target 'Widget', is: "
+                                     + "its groups nest more than 64 deep or form a loop [KCS602]"), "\(lint.stderr)")
+        #expect(lint.status == 1)
+    }
+
     /// A device has no folder: `-o /dev/stdout` writes what plain output
     /// writes (entitlements paths were relative to /dev).
     @Test func importToADeviceWritesPathsFromHere() throws {
