@@ -434,7 +434,7 @@ public struct BatchRunner: Sendable {
                 outcome.checks.append(Check(kind: .output, file: file, range: out.fence, failure: d))
                 outcome.diagnostics.append(d)
                 outcome.verdict = max(outcome.verdict, .failed)
-            } else if update {
+            } else if update, report.verdict < .invalidInput {
                 // Written back in the file's own style: its indentation, its
                 // line breaks (the fence line's, as read: CR LF, CR or LF).
                 let lineBreak = MarkdownBlocks.lineBreak(original.bytes, lineStart: out.fence.start)
@@ -445,9 +445,14 @@ public struct BatchRunner: Sendable {
                 replacements += MarkdownBlocks.lengthenedFences(bytes, out, toHold: printed)
                 outcome.checks.append(Check(kind: .output, file: file, range: out.fence))
             } else {
+                // A block that did not parse, or stopped at an include it
+                // could not read, printed nothing of what it documents:
+                // --update wrote that nothing over its output block (found
+                // by adversarial testing, run 23, F6).
                 let d = Diagnostic(.outputMismatch, "the output block differs from what the kcs block printed",
                                    file: file, range: out.fence,
-                                   hint: "run kcs check --update to rewrite output blocks",
+                                   hint: update ? "it was not rewritten: the kcs block above stopped at an error before it ran; fix that first"
+                                       : "run kcs check --update to rewrite output blocks",
                                    notes: LineDiff.lines(expected: expected, actual: printed).map { DiagnosticNote($0) })
                 outcome.checks.append(Check(kind: .output, file: file, range: out.fence, failure: d))
                 outcome.diagnostics.append(d)

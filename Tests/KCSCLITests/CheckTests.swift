@@ -77,6 +77,29 @@ struct CheckTests {
         #expect(try String(contentsOf: url, encoding: .utf8) == expected)
     }
 
+    /// A block that did not run (a typo, an include it cannot read, an
+    /// include cycle) printed nothing: --update kept its output block, it
+    /// wrote that nothing over it (adversarial run 23, F6).
+    @Test func updateKeepsTheOutputOfABlockThatDidNotRun() throws {
+        let output = "\n```output\nprecious expected output\n```\n"
+        let pages = [
+            "typo.md": "```kcs\nteam SKMME9E2Y8\napp com.example.A\nas A add generic-password acount=\"x\"\n```\n" + output,
+            "missing.md": "```kcs\ninclude \"nowhere.kcs\"\nshow items\n```\n" + output,
+            "cycle.md": "```kcs\ninclude \"a.kcs\"\n```\n" + output,
+            "a.kcs": "include \"b.kcs\"\n", "b.kcs": "include \"a.kcs\"\n",
+        ]
+        let dir = try temp(pages)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for page in ["typo.md", "missing.md", "cycle.md"] {
+            let url = dir.appendingPathComponent(page)
+            let out = try BinaryRunner.run(["check", "--update", url.path])
+            #expect(out.status != 0, "\(page)")
+            #expect(!out.stdout.contains("updated"), "\(page): \(out.stdout)")
+            #expect(out.stderr.contains("it was not rewritten: the kcs block above stopped at an error"), "\(page): \(out.stderr)")
+            #expect(try String(contentsOf: url, encoding: .utf8) == pages[page], "\(page)")
+        }
+    }
+
     @Test func blocksMarkedFailsMustFail() throws {
         let dir = try temp(["page.md": "```kcs fails\nteam SKMME9E2Y8\n```\n"])
         defer { try? FileManager.default.removeItem(at: dir) }
