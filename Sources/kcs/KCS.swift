@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import KCSLanguage
 import KCSSyntax
+import Synchronization
 
 /// The entry point: a plain `kcs run FILE…` runs at once (``RunSettings/init(fastPath:)``);
 /// every other command line goes through ArgumentParser.
@@ -18,6 +19,7 @@ enum Main {
             // Everything is written (one write per file): exit at once.
             exit(ExitStatus(settings.run()).rawValue)
         }
+        defer { exit(ExitStatus.success.rawValue) }
         // ArgumentParser's own `main` prints its messages as they are, and an
         // error quotes the argument it could not use: a file named
         // `--\e]0;…` in `kcs check *` reached the terminal raw (found by
@@ -36,6 +38,16 @@ enum Main {
             }
             exit(code.rawValue)
         }
+    }
+
+    /// Ends the process with `status`, unless a write to standard output
+    /// failed: then that is said, and the status is EX_NOINPUT's, as a
+    /// failed `-o` write's is.
+    static func exit(_ status: Int32) -> Never {
+        let failure = standardOutputFailure.withLock { $0 }
+        guard failure != 0 else { Foundation.exit(status) }
+        writeAll(2, Array("kcs: error: cannot write standard output: \(String(cString: strerror(failure)))\n".utf8))
+        Foundation.exit(max(status, ExitStatus.noInput.rawValue))
     }
 }
 
@@ -368,18 +380,31 @@ func printError(_ s: String) {
     writeAll(2, Array(s.utf8))
 }
 
-/// Writes every byte to a file descriptor (no shared `FILE*` state).
+/// Writes every byte to a file descriptor (no shared `FILE*` state),
+/// again after a signal interrupts it. A failed write to standard output
+/// (a full disk, a file-size limit) is kept, nothing more is written there,
+/// and ``Main/exit(_:)`` reports it: `kcs fmt - > f` and `--format json >
+/// report` left half a file and exited 0 (adversarial run 23, F7).
 func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
+    if fd == 1, standardOutputFailure.withLock({ $0 }) != 0 { return }
     bytes.withUnsafeBufferPointer { buf in
         guard let base = buf.baseAddress else { return }
         var offset = 0
         while offset < buf.count {
             let n = write(fd, base + offset, buf.count - offset)
-            if n <= 0 { return }
+            if n < 0, errno == EINTR { continue }
+            if n <= 0 {
+                let failure = n < 0 ? errno : EIO
+                if fd == 1 { standardOutputFailure.withLock { if $0 == 0 { $0 = failure } } }
+                return
+            }
             offset += n
         }
     }
 }
+
+/// The error number of the first failed write to standard output; 0 while none failed.
+let standardOutputFailure = Mutex<Int32>(0)
 
 /// The colour decision: `always` and `never` as said; `auto` colours a
 /// terminal unless `NO_COLOR` is set (https://no-color.org) or `TERM=dumb`.

@@ -26,9 +26,10 @@ enum BinaryRunner {
 
     /// Runs `kcs` (or `executable`) in the package root (or `directory`).
     /// `stdinPath` gives standard input from a file or device (`/dev/zero`)
-    /// instead of `stdin`.
+    /// instead of `stdin`; `stdoutPath` sends standard output to one (`/dev/full`).
     static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
-                    executable: URL = binary, stdinPath: String? = nil, directory: URL? = nil) throws -> Output {
+                    executable: URL = binary, stdinPath: String? = nil, stdoutPath: String? = nil,
+                    directory: URL? = nil) throws -> Output {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -49,7 +50,7 @@ enum BinaryRunner {
         }
         let outHandle = try FileHandle(forWritingTo: outURL), errHandle = try FileHandle(forWritingTo: errURL)
         let input = Pipe()
-        process.standardOutput = outHandle
+        process.standardOutput = stdoutPath.map { FileHandle(forWritingAtPath: $0) as Any } ?? outHandle
         process.standardError = errHandle
         if let stdinPath {
             process.standardInput = FileHandle(forReadingAtPath: stdinPath)

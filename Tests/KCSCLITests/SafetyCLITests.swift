@@ -430,4 +430,18 @@ struct SafetyCLITests {
             #expect(out.stderr + out.stdout == t.expected, "\(t.command)")
         }
     }
+
+    /// A failed write to standard output (a full disk) is an error, exit 66,
+    /// as a failed `-o` write is: `kcs fmt - > f` left half a file and
+    /// exited 0 (adversarial run 23, F7).
+    @Test(arguments: [["fmt", "-"], ["export", "--swift", "examples/02-keychain-access-group.kcs"],
+                      ["run", "--format", "json", "examples/02-keychain-access-group.kcs"],
+                      ["run", "examples/02-keychain-access-group.kcs"]])
+    func aFailedWriteToStandardOutputIsAnError(_ arguments: [String]) throws {
+        let script = try String(contentsOf: BinaryRunner.root.appendingPathComponent("examples/02-keychain-access-group.kcs"), encoding: .utf8)
+        let full = try BinaryRunner.run(arguments, stdin: script, stdoutPath: "/dev/full")
+        #expect(full.status == 66, "\(arguments): \(full.stderr)")
+        #expect(full.stderr.contains("kcs: error: cannot write standard output: No space left on device"), "\(full.stderr)")
+        #expect(try BinaryRunner.run(arguments, stdin: script, stdoutPath: "/dev/null").status == 0)
+    }
 }
