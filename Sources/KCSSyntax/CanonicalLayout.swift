@@ -68,8 +68,11 @@ public enum CanonicalLayout {
 
     /// A Markdown document with each closed, unindented ```kcs block
     /// formatted; every other byte is kept. A block that cannot be
-    /// formatted is left as it is.
-    public static func formatMarkdown(_ bytes: [UInt8], name: String) -> [UInt8] {
+    /// formatted is left as it is; `unreadable` is told why a block's text
+    /// is no script the lexer can read (a NUL byte, invalid UTF-8, a
+    /// direction control), located in the document (`kcs fmt` passed such a
+    /// block in silence; adversarial run 23, F5).
+    public static func formatMarkdown(_ bytes: [UInt8], name: String, unreadable: ((Diagnostic) -> Void)? = nil) -> [UInt8] {
         // A line ended by CR alone is a line (CommonMark 2.1, as `kcs check`
         // reads it): blocks are found and formatted with LF there (same
         // offsets), and written back with the document's own breaks. Read
@@ -79,12 +82,25 @@ public enum CanonicalLayout {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var copied = 0
+        var document: SourceFile?
         for block in MarkdownBlocks.scan(lines) where block.language == "kcs" && block.closed {
             // An indented fence lets its content lines be indented too.
             guard block.fence.start < lines.count, lines[block.fence.start] != 0x20 else { continue }
             let content = Array(lines[block.content.start..<block.content.end])
-            guard !content.isEmpty,
-                  let formatted = try? format(SourceFile(name: name, bytes: content)) else { continue }
+            guard !content.isEmpty else { continue }
+            let formatted: [UInt8]
+            do throws(Failure) {
+                formatted = try format(SourceFile(name: name, bytes: content))
+            } catch {
+                if case .unreadable(var d) = error, let unreadable {
+                    document = document ?? SourceFile(name: name, bytes: lines)
+                    d.file = document
+                    d.range = d.range.map { SourceRange($0.start + block.content.start, $0.end + block.content.start) }
+                        ?? SourceRange(block.content.start, block.content.start)
+                    unreadable(d)
+                }
+                continue
+            }
             out += bytes[copied..<block.content.start]
             // Each block's lines end as its opening fence line does (a block
             // of LF lines in a CRLF or CR file was mixed endings); lines kept

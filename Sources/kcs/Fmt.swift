@@ -58,7 +58,10 @@ struct Fmt: ParsableCommand {
                 continue
             }
             if isMarkdownPath(path) {
-                formatted = CanonicalLayout.formatMarkdown(original, name: path)
+                formatted = CanonicalLayout.formatMarkdown(original, name: path) { d in
+                    printError(renderer.render(d))
+                    verdict = max(verdict, .invalidInput)
+                }
             } else {
                 do throws(CanonicalLayout.Failure) {
                     formatted = try CanonicalLayout.format(SourceFile(name: path == "-" ? "<stdin>" : path, bytes: original))

@@ -87,6 +87,18 @@ struct FmtTests {
         #expect(try Data(contentsOf: binary) == Data([0x6C, 0x6F, 0x63, 0x6B, 0x00, 0x0A]))
         let missing = try BinaryRunner.run(["fmt", dir.appendingPathComponent("nope.kcs").path])
         #expect(missing.status == 66)
+        // A Markdown block the lexer cannot read is said at its place in the
+        // document, exit 65; the blocks around it are formatted (it passed
+        // in silence; adversarial run 23, F5).
+        let page = dir.appendingPathComponent("page.md")
+        let text = "# T\n\n```kcs\nlock   #a\n```\n\n```kcs\nteam   SKMME9E2Y8 # \u{202E}\n```\n"
+        try text.write(to: page, atomically: true, encoding: .utf8)
+        let check = try BinaryRunner.run(["fmt", "--check", page.path])
+        #expect(check.status == 65)
+        #expect(check.stderr.contains("page.md:8:21: error: the script holds the invisible bidirectional control U+202E [KCS010]"), "\(check.stderr)")
+        let write = try BinaryRunner.run(["fmt", page.path])
+        #expect(write.status == 65)
+        #expect(try String(contentsOf: page, encoding: .utf8) == text.replacingOccurrences(of: "lock   #a", with: "lock  #a"))
     }
 
     @Test func aLinkStaysALinkAndItsTargetIsFormatted() throws {
