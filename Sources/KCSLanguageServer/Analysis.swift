@@ -261,9 +261,11 @@ struct Analysis {
         names.first { $0.name.range.start <= offset && offset <= $0.name.range.end }.map { ($0.role, $0.name) }
     }
 
-    /// The include statement whose path is at a byte offset, with the resolved path.
+    /// The resolved path of the include statement whose path is at a byte
+    /// offset; nil when there is none, or its file was not found (the path
+    /// as written made a relative, malformed `file://` URI; adversarial run 23).
     func include(at offset: Int) -> String? {
-        guard let s = statement(at: offset), case .include(let path, let resolved) = s.kind else { return nil }
-        return resolved ?? path
+        guard let s = statement(at: offset), case .include(_, let resolved) = s.kind else { return nil }
+        return resolved
     }
 }
