@@ -55,19 +55,18 @@ public struct FileOutcome: Sendable {
     /// Errors that are not failed checks: syntax, runtime, unreadable input
     /// (and lint warnings under `--strict`).
     public var errorDiagnostics: [Diagnostic] { diagnostics.filter(\.isErrorButNotACheck) }
-    public var errors: Int { errorDiagnostics.count }
+    /// Errors in all: those listed and those counted, not listed (past the
+    /// list's cap, or past ``RunReport/keptDiagnostics``). The closing line
+    /// said "200 errors" of a run whose note counted 11,800 more.
+    public var errors: Int { errorDiagnostics.count + hiddenErrors }
+    /// Errors that are not failed checks, counted but not in ``diagnostics``.
+    public var hiddenErrors = 0
     public var warnings: [Diagnostic] { diagnostics.filter { $0.severity == .warning } }
 
     public init(path: String) { self.path = path }
 
 }
 
-extension Diagnostic {
-    /// An error that is not a failed check (a syntax or runtime error, an
-    /// unreadable input, a lint warning under `--strict`): what the closing
-    /// line counts as an error.
-    public var isErrorButNotACheck: Bool { severity == .error && code.phase != .expectation }
-}
 
 /// The counts of a whole run, added up file by file as files finish, so a
 /// streamed run keeps no list of outcomes. Every output format reports
@@ -171,6 +170,7 @@ public struct BatchRunner: Sendable {
         let stop = outcome.diagnostics[keep...].first { $0.code == .runLimit }
         let rest = outcome.diagnostics.count - keep + outcome.droppedDiagnostics - (stop == nil ? 0 : 1)
         outcome.droppedDiagnostics = 0
+        outcome.hiddenErrors += outcome.diagnostics[keep...].count { $0.isErrorButNotACheck && $0.code != .runLimit }
         outcome.diagnostics.removeSubrange(keep...)
         if let stop { outcome.diagnostics.append(stop) }
         guard rest > 0 else { return }
@@ -202,6 +202,7 @@ public struct BatchRunner: Sendable {
         }
         // The observer saw the first diagnostics only; the report counted all.
         outcome.droppedDiagnostics = max(outcome.droppedDiagnostics, report.droppedDiagnostics)
+        outcome.hiddenErrors = max(outcome.hiddenErrors, report.droppedErrors)
         outcome.verdict = report.verdict
         applyStrictness(&outcome)
         capDiagnostics(&outcome)
@@ -293,6 +294,7 @@ public struct BatchRunner: Sendable {
                 outcome.diagnostics.append(d)
             } else {
                 outcome.droppedDiagnostics += 1
+                if d.isErrorButNotACheck { outcome.hiddenErrors += 1 }
             }
             if collectChecks, d.code == .expectationFailed, let file = d.file, let range = d.range {
                 outcome.checks.append(Check(kind: .expectation, file: file, range: range, failure: d))

@@ -134,6 +134,9 @@ public struct RunReport: Sendable {
     public var droppedDiagnostics = 0
     /// The phases of the dropped errors, so the exit code stays right.
     private var droppedErrorPhases: Set<DiagnosticCode.Phase> = []
+    /// Dropped diagnostics that are errors but not failed checks, so the
+    /// closing line counts every error.
+    public private(set) var droppedErrors = 0
     /// Diagnostics a report keeps, at most.
     public static let keptDiagnostics = 10_000
     public var calls = 0
@@ -160,6 +163,7 @@ public struct RunReport: Sendable {
         } else {
             droppedDiagnostics += 1
             if d.severity == .error { droppedErrorPhases.insert(d.code.phase) }
+            if d.isErrorButNotACheck { droppedErrors += 1 }
         }
     }
 

@@ -221,6 +221,11 @@ public struct Diagnostic: Error, Sendable, Hashable {
         self.notes = notes
     }
 
+    /// An error that is not a failed check (a syntax or runtime error, an
+    /// unreadable input, a lint warning under `--strict`): what the closing
+    /// line counts as an error.
+    public var isErrorButNotACheck: Bool { severity == .error && code.phase != .expectation }
+
     /// Whether the only trouble is that the input stopped early (an open `[`):
     /// a REPL keeps reading instead of reporting it.
     public var isIncompleteInput: Bool { code == .unexpectedEndOfInput }

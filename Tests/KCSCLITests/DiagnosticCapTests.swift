@@ -20,4 +20,20 @@ import Testing
         #expect(errors.count == 200, "\(command): \(errors.count) errors printed")
         #expect(out.stderr.contains("100 more diagnostics in"), "\(command)")
     }
+
+    /// The closing line counts every error, shown or not, past the list's
+    /// cap and past the 10,000 a report keeps: it said "200 errors" of a
+    /// run whose note counted 11,800 more (the REPL's `:load`: ReplLoopTests).
+    @Test func theClosingLineCountsEveryError() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kcs-cap-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("flood.kcs")
+        // 12,000 runtime errors (an unknown app) and 2 failed expectations.
+        try ("team SKMME9E2Y8\napp com.example.A\n" + String(repeating: "as B add generic-password\n", count: 12_000)
+             + "as A find generic-password\nexpect status errSecSuccess\nexpect count 1\n").write(to: file, atomically: true, encoding: .utf8)
+        let out = try BinaryRunner.run(["run", file.path])
+        #expect(out.stdout.hasSuffix("0 passed, 2 failed, 12000 errors\n"), "\(out.stdout)")
+        #expect(out.stderr.contains("11802 more diagnostics in"), "\(out.stderr.suffix(300))")
+    }
 }

@@ -268,6 +268,18 @@ import Testing
         #expect(screen.errors.contains("no such file: '/no/such/file.kcs'"))
     }
 
+    /// `:load` counts every error, those past the 10,000 a report keeps
+    /// too, as `kcs run`'s closing line does (it counted the kept ones only).
+    @Test func testLoadCountsEveryError() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("kcs-load-\(UUID().uuidString).kcs").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try ("team SKMME9E2Y8\napp com.example.A\n" + String(repeating: "as B add generic-password\n", count: 12_000))
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        var (repl, screen) = loop()
+        _ = repl.feed(":load \(path)")
+        #expect(screen.output.contains("0 expectations held, 0 failed, 12000 errors"), "\(screen.output.suffix(300))")
+    }
+
     /// `:load` shows a file's first 200 diagnostics, as `kcs run` does, and
     /// counts the rest; Ctrl-C stops the showing. A 1 MB file printed
     /// 500,000 errors over a minute, and Ctrl-C did not stop it
