@@ -19,8 +19,8 @@ public enum CodeCheck {
     /// large stack (2.4 MB of `try` overflowed 1 GiB in a debug build).
     public static let maxNesting = 1000
     public static let maxFileBytes = 1 << 20
-    /// Square brackets opened in a row past which a file is not parsed (``refusal(_:)``).
-    public static let maxOpenRun = 16
+    /// Square brackets nested past which a file is not parsed (``refusal(_:)``).
+    public static let maxSquareNesting = 16
     /// Source parsed in one check, all files together.
     public static let maxParsedBytes = 8 << 20
     /// Source read in one check, each real file once: most is only scanned
@@ -47,12 +47,13 @@ public enum CodeCheck {
         // bracket closing below it forgets it (`assert(i<n)` a thousand times
         // was taken for deep generics; found by review).
         var angles: [Int] = [], deepestAngles = 0
-        // Square brackets opened in a row (`[[[`, `[([(`, with only spaces or
-        // comments between): swift-syntax 603's parser tries each `[` as an
-        // inline-array type and again as a collection, so its time doubles
-        // with each one (40 in a 196-byte file ran for hours; adversarial
-        // run 23, F4). Real code opens a few.
-        var openRun = 0, longestOpenRun = 0
+        // Square brackets open at once (`[[[`, `[([(`, `[A<[A<`, `[(a:[(a:`):
+        // swift-syntax 603's parser tries each `[` as an inline-array type
+        // and again as a collection, so its time doubles with each level
+        // (40 in a 196-byte file ran for hours; adversarial run 23, F4; the
+        // review of session 17 found the shapes with words between). Real
+        // code nests a few; parentheses and generics alone are linear.
+        var squareDepth = 0, deepestSquare = 0
         func at(_ i: Int) -> UInt8 { i < bytes.count ? bytes[i] : 0 }
         func starts(_ i: Int, _ text: String) -> Bool { bytes[i...].starts(with: text.utf8) }
         var i = 0
@@ -86,14 +87,10 @@ public enum CodeCheck {
                 continue
             case .code(let interpolation):
                 if c == UInt8(ascii: "[") {
-                    openRun += 1
-                    longestOpenRun = max(longestOpenRun, openRun)
-                } else if c == UInt8(ascii: "(") {
-                    // Between them, a `(` keeps the run (`[([(`); alone,
-                    // parentheses are read in linear time.
-                } else if c != UInt8(ascii: " "), c != UInt8(ascii: "\t"), c != UInt8(ascii: "\n"), c != UInt8(ascii: "\r"),
-                          !(c == UInt8(ascii: "/") && (at(i + 1) == UInt8(ascii: "/") || at(i + 1) == UInt8(ascii: "*"))) {
-                    openRun = 0
+                    squareDepth += 1
+                    deepestSquare = max(deepestSquare, squareDepth)
+                } else if c == UInt8(ascii: "]") {
+                    squareDepth = max(0, squareDepth - 1)
                 }
                 switch c {
                 case UInt8(ascii: "/") where at(i + 1) == UInt8(ascii: "/"):
@@ -161,8 +158,8 @@ public enum CodeCheck {
                 i += 1
             }
         }
-        if longestOpenRun > maxOpenRun {
-            return "it opens more than \(maxOpenRun) square brackets in a row (swift-syntax's parser takes time that doubles with each one)"
+        if deepestSquare > maxSquareNesting {
+            return "it nests square brackets more than \(maxSquareNesting) deep (swift-syntax's parser takes time that doubles with each level)"
         }
         if deepest > maxNesting { return "it nests brackets more than \(maxNesting) deep" }
         if deepestIf > maxNesting { return "it nests #if more than \(maxNesting) deep" }

@@ -1594,7 +1594,7 @@ struct XcodeLintTests {
         // call chain rendered every prefix (quadratic); deep brackets, #if
         // and generic arguments are refused before swift-syntax sees them.
         let f = Self.oneApp(sources: ["Chain.swift", "Calls.swift", "Brackets.swift", "Ifs.swift", "Generics.swift", "Strings.swift", "Comments.swift",
-                                      "Regex.swift", "Asserts.swift", "RegexOpen.swift", "Runs.swift", "MixedRuns.swift", "Lists.swift"])
+                                      "Regex.swift", "Asserts.swift", "RegexOpen.swift", "Runs.swift", "MixedRuns.swift", "Generic.swift", "Lists.swift"])
         defer { f.remove() }
         f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.shared"])
         func use(_ value: String) -> String { "import Security\nlet q: [String: Any] = [kSecAttrAccessGroup as String: \(value)]\n" }
@@ -1613,19 +1613,20 @@ struct XcodeLintTests {
         f.write("App/Asserts.swift", use("g") + "func f(i: Int, n: Int) {\n" + String(repeating: "    assert(i<n)\n", count: 1_500) + "}\n")
         // An unclosed regex literal, and generic arguments written with spaces.
         f.write("App/RegexOpen.swift", "let r = #/abc\n" + use("g") + "let v: " + String(repeating: "A <", count: 1_500) + "B" + String(repeating: ">", count: 1_500) + " = x\n")
-        // Brackets opened in a row: swift-syntax's time doubles with each one
-        // (40 ran for hours; adversarial run 23, F4), with spaces and comments
-        // between too. Lists nested with elements between are read.
+        // Square brackets nested past 16: swift-syntax's time doubles with
+        // each level (40 ran for hours; adversarial run 23, F4), with words
+        // between too (`[A<[A<`: review). Parentheses alone are read.
         f.write("App/Runs.swift", use("g") + "let a = " + String(repeating: "[", count: 40) + String(repeating: "]", count: 40) + "\n")
         f.write("App/MixedRuns.swift", use("g") + "let a = " + String(repeating: "[ /* */ (\n", count: 17) + "1" + String(repeating: ")]", count: 17) + "\n")
-        f.write("App/Lists.swift", use("g") + "let a = " + String(repeating: "[1, ", count: 40) + "1" + String(repeating: "]", count: 40)
-                + "\nlet b: [[[[Int]]]] = [[[[1]]]]\n")
+        f.write("App/Generic.swift", use("g") + "let a = " + String(repeating: "[A<", count: 17) + "B" + String(repeating: ">]", count: 17) + "\n")
+        f.write("App/Lists.swift", use("g") + "let a = " + String(repeating: "(a: ", count: 40) + "1" + String(repeating: ")", count: 40)
+                + "\nlet b: [[[[Int]]]] = [[[[1]]]]\nlet c = " + String(repeating: "[1, ", count: 16) + "1" + String(repeating: "]", count: 16) + "\n")
         f.writeProject()
         let d = try f.codeFindings()
         let found = d.map { "\($0.code.rawValue) \(ProjectPath.lastComponent($0.file?.name ?? "")) \($0.message.hasPrefix("cannot check") ? "refused" : "checked")" }
         #expect(found.sorted() == ["KCS608 Asserts.swift checked", "KCS608 Brackets.swift refused", "KCS608 Calls.swift checked",
-                                   "KCS608 Chain.swift checked", "KCS608 Comments.swift refused", "KCS608 Generics.swift refused",
-                                   "KCS608 Ifs.swift refused", "KCS608 Lists.swift checked", "KCS608 MixedRuns.swift refused",
+                                   "KCS608 Chain.swift checked", "KCS608 Comments.swift refused", "KCS608 Generic.swift refused",
+                                   "KCS608 Generics.swift refused", "KCS608 Ifs.swift refused", "KCS608 Lists.swift checked", "KCS608 MixedRuns.swift refused",
                                    "KCS608 Regex.swift refused", "KCS608 RegexOpen.swift refused", "KCS608 Runs.swift refused",
                                    "KCS608 Strings.swift refused"], "\(d.map(\.message))")
     }
