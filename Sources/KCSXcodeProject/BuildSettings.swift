@@ -344,6 +344,14 @@ private struct Expander {
         }
         active.insert(i)
         defer { active.remove(i) }
+        // Each assignment's value checked once, at whatever depth it is
+        // reached (checked only at the top, one indirection got past it:
+        // review of session 17, R2).
+        if Self.nesting(of: settings.assignments[i].value) > BuildSettings.maxDepth {
+            problem("references nest more than \(BuildSettings.maxDepth) deep")
+            cache[i] = ""
+            return ""
+        }
         let value = expand(settings.assignments[i].value, selfName: name, selfIndex: i, depth: depth + 1)
         cache[i] = value
         return value
@@ -448,15 +456,22 @@ private struct Expander {
     }
 
     /// How deep the references of `text` nest (`$(` and `${` opened, not yet
-    /// closed), in one pass over its bytes.
+    /// closed), in one pass over its bytes. A close pairs with its own kind
+    /// of opener (`$(A_}` is one level open, not closed: review of session
+    /// 17, R2); one that matches nothing open is text.
     static func nesting(of text: String) -> Int {
+        var open: [(close: UInt8, reference: Bool)] = []
         var level = 0, deepest = 0, dollar = false
         for b in text.utf8 {
-            if dollar, b == UInt8(ascii: "(") || b == UInt8(ascii: "{") {
-                level += 1
-                deepest = max(deepest, level)
-            } else if b == UInt8(ascii: ")") || b == UInt8(ascii: "}") {
-                level = max(0, level - 1)
+            if b == UInt8(ascii: "(") || b == UInt8(ascii: "{") {
+                open.append((b == UInt8(ascii: "(") ? UInt8(ascii: ")") : UInt8(ascii: "}"), dollar))
+                if dollar {
+                    level += 1
+                    deepest = max(deepest, level)
+                }
+            } else if b == UInt8(ascii: ")") || b == UInt8(ascii: "}"), let last = open.last, last.close == b {
+                open.removeLast()
+                if last.reference { level -= 1 }
             }
             dollar = b == UInt8(ascii: "$")
         }

@@ -194,6 +194,11 @@ struct BuildSettingsTests {
         #expect(value("P", [a("P", "a" + nest(65))]).value == "")
         #expect(value("P", [a("P", "a" + nest(65))]).problems.contains { $0.contains("nest more than") })
         #expect(value("P", [a("P", "a" + nest(3)), a("A_X", "1"), a("A_1", "2"), a("A_2", "3")]).value == "a3")
+        // Through an indirection, and with closers of the other kind between.
+        let indirect = value("P", [a("P", "com.example.$(APP_X)"), a("APP_X", nest(65))])
+        #expect(indirect.value == "com.example." && indirect.problems.contains { $0.contains("nest more than") })
+        let mixed = String(repeating: "$(A_}", count: 65)
+        #expect(value("P", [a("P", mixed)]).problems.contains { $0.contains("nest more than") })
     }
 
     /// The names a value refers to, each once, whichever spelling: a `$(`
