@@ -51,7 +51,12 @@ package struct Explainer {
         }
         lines.append("why: " + reason(result, last))
         if last.call.request.operation != .add && last.call.request.spec.persistentRef == nil
-            && (result.reason == .noMatch || result.reason.isGroupRefusal || { if case .limitUsedUp = result.reason { true } else { false } }()) {
+            && (result.reason == .noMatch || result.reason.isGroupRefusal || {
+                switch result.reason {
+                case .limitUsedUp, .lostRowsDeleted: true
+                default: false
+                }
+            }()) {
             lines += candidates(last)
         }
         return lines
@@ -151,8 +156,11 @@ package struct Explainer {
             return text
         case .noMatch:
             if let ref = request.spec.persistentRef {
+                // A row-ID reference beside attributes is ANDed with them
+                // (review of session 17, R6).
+                let company = !request.spec.attributes.isEmpty ? ", or it does not match the query's other attributes" : ""
                 return "no item in the searched groups is the row the persistent reference names (\(ref)): it was deleted or restored over, "
-                    + "it is in a group \(app.name) cannot see, or the reference was made on another device"
+                    + "it is in a group \(app.name) cannot see, or the reference was made on another device\(company)"
             }
             return "no \(request.spec.itemClass?.rawValue ?? "") item in the searched groups matches the query"
         case .limitUsedUp(let limit):

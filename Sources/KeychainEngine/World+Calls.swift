@@ -715,7 +715,13 @@ extension World {
                     Self.take(matches, m, &taken, &prefix)
                 } else {
                     Self.passOver(matches, &taken, prefix)
-                    if matches[m].identityKey == nil { lost.append(matches[m].id) }
+                    // Under the lock the keybag answers "locked" before it
+                    // could fail to decode (create_cferror_from_aks), and
+                    // only errSecDecode deletes: nothing is deleted then
+                    // (review of session 17, R5; AppleKeyStore is closed).
+                    if matches[m].identityKey == nil, state.isAvailable(.whenUnlocked) {
+                        lost.append(matches[m].id)
+                    }
                 }
                 continue
             }
@@ -833,7 +839,11 @@ extension World {
         case .success(let taken) where taken.isEmpty:
             let cap = (spec.limit ?? .one).cap
             // The limit is the cause only when it stopped the read short.
-            let reason: StatusReason = !lost.isEmpty ? .lostRowsDeleted(count: lost.count, more: cap < matches.count)
+            // Said so when every row read was lost; other rows passed over
+            // too (a prompt under auth-ui=skip) keep the general reason and
+            // their candidates (review of session 17, R4).
+            let reason: StatusReason = !lost.isEmpty && lost.count == min(cap, matches.count)
+                ? .lostRowsDeleted(count: lost.count, more: cap < matches.count)
                 : cap < matches.count ? .limitUsedUp(limit: cap) : .noMatch
             return CallResult(status: .itemNotFound, reason: reason, searchedGroupIDs: searched, returns: spec.returns)
         case .success(let taken):

@@ -188,6 +188,36 @@ struct EvaluatorTests {
         #expect(outputs[1].contains("the Mac's file-based keychain holds 1 generic-password item, which this call does not search"), "\(outputs[1])")
     }
 
+    /// A read deletes the lost rows it meets (audit 21, F1), but not under
+    /// the lock (the keybag says "locked" first: review R5), and explain
+    /// still lists the other rows it passed over (review R4).
+    @Test func aReadDeletesLostRowsOnlyUnlockedAndExplainKeepsTheRest() {
+        var outputs: [String] = []
+        let report = Interpreter.run(source: """
+            team SKMME9E2Y8
+            app com.x.A as A
+            as A add generic-password service="f" account="old" accessible=when-passcode-set-this-device-only data="1"
+            as A add generic-password service="g" account="old2" accessible=when-passcode-set-this-device-only data="1"
+            as A add generic-password service="f" account="ac" access-control=[when-unlocked, user-presence] data="2"
+            passcode off
+            passcode on
+            lock
+            as A find generic-password service="g" account="old2"
+            expect status errSecItemNotFound
+            unlock
+            as A delete generic-password service="g" account="old2"
+            expect count 1
+            as A find generic-password service="f" limit=all auth-ui=skip
+            expect status errSecItemNotFound
+            explain
+            as A delete generic-password service="f" account="old"
+            expect status errSecItemNotFound
+            """, observer: { if case .output(let text) = $0 { outputs.append(text) } })
+        #expect(report.passed == 4, "\(report.diagnostics)")
+        #expect(outputs.count == 1)
+        #expect(outputs.first?.contains("account=\"ac\" service=\"f\" in SKMME9E2Y8.com.x.A: it matches, but it needs a prompt") == true, "\(outputs)")
+    }
+
     @Test func anUnansweredFileKeychainPromptDoesNotSuggestAuthUI() {
         // keychain-swift issue 117's shape: another app reading a file-keychain
         // item is asked through its access list, which auth-ui does not change.
