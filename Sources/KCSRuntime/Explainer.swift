@@ -57,7 +57,11 @@ package struct Explainer {
                 default: false
                 }
             }()) {
-            lines += candidates(last)
+            // After lost rows were deleted, "none exist" would read as if
+            // nothing had been there: the why line has said what was.
+            var quiet = false
+            if case .lostRowsDeleted = result.reason { quiet = true }
+            lines += candidates(last, quietWhenNone: quiet)
         }
         return lines
     }
@@ -298,7 +302,7 @@ package struct Explainer {
         return ""
     }
 
-    private func candidates(_ last: LastCall) -> [String] {
+    private func candidates(_ last: LastCall, quietWhenNone: Bool = false) -> [String] {
         let (shown, total) = world.candidates(for: last.call.request, as: last.app, on: last.device, first: candidateLimit)
         let cls = last.call.request.spec.itemClass?.rawValue ?? "?"
         // On the Mac a call the data-protection keychain takes alone does not
@@ -319,6 +323,7 @@ package struct Explainer {
             }
         }
         guard total > 0 else {
+            if quietWhenNone { return unsearched + elsewhere(last) }
             let none = unsearched.isEmpty ? "no \(cls) items exist on \(world[last.device].label)"
                 : "no \(cls) items in the data-protection keychain of \(world[last.device].label)"
             return [none] + unsearched + elsewhere(last)
