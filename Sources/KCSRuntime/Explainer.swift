@@ -363,7 +363,7 @@ package struct Explainer {
     private func passedOver(_ item: StoredItem, _ last: LastCall) -> String {
         let state = world[last.device].state
         if item.lost {
-            return "it matches, but the passcode was removed after it was added: it can never be decrypted again (the first read, update or delete that meets it removes it)"
+            return "it matches, but the passcode was removed after it was added: it can never be decrypted again (a delete removes it, and so does a read or an update of its class that meets it)"
         }
         if item.isInvalidated(by: state) {
             return "it matches, but a biometry change since it was added invalidated its biometry-current-set access control"

@@ -97,6 +97,11 @@ public enum CanonicalLayout {
                     d.file = document
                     d.range = d.range.map { SourceRange($0.start + block.content.start, $0.end + block.content.start) }
                         ?? SourceRange(block.content.start, block.content.start)
+                    // A byte offset in the message is the document's too
+                    // (it gave the block's; review of session 17, R7).
+                    if let m = d.message.firstMatch(of: #/at offset (\d+)/#), let n = Int(m.output.1) {
+                        d.message.replaceSubrange(m.range, with: "at offset \(n + block.content.start)")
+                    }
                     unreadable(d)
                 }
                 continue

@@ -45,7 +45,9 @@ enum Main {
     /// failed `-o` write's is.
     static func exit(_ status: Int32) -> Never {
         let failure = standardOutputFailure.withLock { $0 }
-        guard failure != 0 else { Foundation.exit(status) }
+        // A reader that went away (`| head`, with SIGPIPE ignored by the
+        // parent) is no error: the writing stops, quietly.
+        guard failure != 0, failure != EPIPE else { Foundation.exit(status) }
         writeAll(2, Array("kcs: error: cannot write standard output: \(String(cString: strerror(failure)))\n".utf8))
         Foundation.exit(max(status, ExitStatus.noInput.rawValue))
     }
