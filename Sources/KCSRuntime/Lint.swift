@@ -86,6 +86,7 @@ extension Session {
     /// Whether a group named in the call (`group=` or `set group=`) can make
     /// a rule fire: one the caller lacks, any on macOS, a move, or any for
     /// an extension (which may read what its app writes).
+    @inline(__always)  // out of line, it was passed a copy of the world
     private static func namedGroupCanFire(_ request: CallRequest, _ last: LastCall, _ status: KeychainStatus,
                                           _ world: World) -> Bool {
         if request.operation == .update, request.changes?.accessGroup != nil { return true }

@@ -1265,6 +1265,7 @@ struct ContextUse {
 
 extension World {
     /// The platform a device runs: its own, else the world's.
+    @inlinable @inline(__always)
     public func platform(of device: DeviceHandle) -> Platform {
         devices[device.index].platform ?? platform
     }

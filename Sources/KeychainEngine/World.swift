@@ -1,6 +1,7 @@
 /// A handle to a declared app target.
 public struct AppHandle: Sendable, Hashable {
     public let index: Int
+    @usableFromInline init(index: Int) { self.index = index }
 }
 
 /// A handle to a device; `this` is the first one, present from the start.
@@ -81,14 +82,14 @@ public struct World: Sendable {
     public internal(set) var contextNames: [String] = []
     public internal(set) var persistentRefNames: [String] = []
 
-    private var appsByName: [String: Int] = [:]
+    @usableFromInline var appsByName: [String: Int] = [:]
     /// The calling app is looked up by name on every call: this table finds
     /// it with one seeded fingerprint of the name's bytes and one
     /// comparison (hashing the name for `appsByName` took some 400
     /// instructions a call). `appsByName` stays the record, and answers
     /// for a name whose fingerprint another app's took first.
-    private var appsByFingerprint = SlotTable()
-    private let nameSeed = UInt64.random(in: .min ... .max)
+    @usableFromInline var appsByFingerprint = SlotTable()
+    @usableFromInline let nameSeed = UInt64.random(in: .min ... .max)
     private var teamsByName: [String: Int] = [:]
     var groupNames: [String] = []
     var groupIDs: [String: GroupID] = [:]
@@ -428,6 +429,9 @@ public struct World: Sendable {
         refreshCache(app)
     }
 
+    /// Inlined into the caller: out of line, the caller (another module)
+    /// passed a copy of the 248-byte world.
+    @inlinable @inline(__always)
     public func app(named name: String) -> AppHandle? {
         let first = appsByFingerprint.head(nameFingerprint(name))
         if first >= 0 && apps[Int(first)].name == name { return AppHandle(index: Int(first)) }
@@ -435,8 +439,10 @@ public struct World: Sendable {
     }
 
     /// A seeded fingerprint of a name (apps, access groups).
+    @inlinable
     func nameFingerprint(_ name: String) -> UInt64 { Self.nameFingerprint(name, seed: nameSeed) }
 
+    @usableFromInline
     static func nameFingerprint(_ name: String, seed: UInt64) -> UInt64 {
         var print = KeyFingerprint(seed: seed)
         print.add(string: name)
@@ -471,20 +477,20 @@ public struct World: Sendable {
 
     /// How many synchronizable items the device's data-protection keychain
     /// holds, without copying the device. For lint.
-    public func synchronizableCount(on device: DeviceHandle) -> Int { devices[device.index].keychain.synchronizableCount }
+    @inlinable public func synchronizableCount(on device: DeviceHandle) -> Int { devices[device.index].keychain.synchronizableCount }
 
     /// What kind of target an app is, read in place. For lint.
-    public func kind(of app: AppHandle) -> TargetKind { apps[app.index].kind }
+    @inlinable public func kind(of app: AppHandle) -> TargetKind { apps[app.index].kind }
 
     /// Whether an app lists application groups, read in place. For lint.
-    public func hasApplicationGroups(_ app: AppHandle) -> Bool { !apps[app.index].applicationGroups.isEmpty }
+    @inlinable public func hasApplicationGroups(_ app: AppHandle) -> Bool { !apps[app.index].applicationGroups.isEmpty }
 
     /// ``AppTarget/prefixedGroup(for:)`` of an app, read in place. For lint.
     public func prefixedGroup(for group: String, of app: AppHandle) -> String? { apps[app.index].prefixedGroup(for: group) }
 
     /// How many items the device's data-protection keychain holds, without
     /// copying the device.
-    public func keychainCount(on device: DeviceHandle) -> Int { devices[device.index].keychain.count }
+    @inlinable public func keychainCount(on device: DeviceHandle) -> Int { devices[device.index].keychain.count }
 
     /// Every declared app, in declaration order.
     public var appHandles: [AppHandle] { apps.indices.map(AppHandle.init(index:)) }
