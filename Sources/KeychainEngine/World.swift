@@ -646,18 +646,23 @@ public struct World: Sendable {
     public func groupID(_ name: String) -> GroupID? { groupIDs[name] }
 
     /// An app's access-group list as a device of `platform` builds it.
+    /// Inlined, with the two below: read from mutating code on every call,
+    /// a method out of line was passed a copy of the 248-byte world.
+    @inline(__always)
     func cache(of app: AppHandle, on platform: Platform) -> AppCache {
         platform.usesMacDaemon ? macCache(app) : listCache(app)
     }
 
     /// An app's list as devices other than the Mac build it; built aside
     /// when a declaration left it out of date.
+    @inline(__always)
     private func listCache(_ app: AppHandle) -> AppCache {
         guard staleCaches.contains(app.index) else { return appCaches[app.index] }
         return cacheOfInterned(of: apps[app.index], macDaemon: false)
     }
 
     /// The same, as the Mac's keychain daemon builds it.
+    @inline(__always)
     private func macCache(_ app: AppHandle) -> AppCache {
         guard staleCaches.contains(app.index) else { return macCaches[app.index] }
         return cacheOfInterned(of: apps[app.index], macDaemon: true)
