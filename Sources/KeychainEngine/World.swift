@@ -658,14 +658,14 @@ public struct World: Sendable {
     @inline(__always)
     private func listCache(_ app: AppHandle) -> AppCache {
         guard staleCaches.contains(app.index) else { return appCaches[app.index] }
-        return cacheOfInterned(of: apps[app.index], macDaemon: false)
+        return Self.cacheOfInterned(of: apps[app.index], macDaemon: false, groupIDs, nameSeed)
     }
 
     /// The same, as the Mac's keychain daemon builds it.
     @inline(__always)
     private func macCache(_ app: AppHandle) -> AppCache {
         guard staleCaches.contains(app.index) else { return macCaches[app.index] }
-        return cacheOfInterned(of: apps[app.index], macDaemon: true)
+        return Self.cacheOfInterned(of: apps[app.index], macDaemon: true, groupIDs, nameSeed)
     }
 
     /// An app's access groups on a device, in order.
@@ -688,8 +688,12 @@ public struct World: Sendable {
 
     /// The same, of names already interned (every name of a declared app's
     /// lists is: ``makeCache(of:macDaemon:)`` and ``addGroup(_:to:)`` intern them).
-    private func cacheOfInterned(of app: AppTarget, macDaemon: Bool) -> AppCache {
-        Self.builtCache(of: app, macDaemon: macDaemon, seed: nameSeed) { groupIDs[$0] ?? World.uninternedGroup }
+    /// Static, given the two fields it reads: a method, called on the
+    /// caches' out-of-date path, made every call copy the 248-byte world
+    /// first (the copy was made before the test that skips it).
+    private static func cacheOfInterned(of app: AppTarget, macDaemon: Bool, _ groupIDs: [String: GroupID],
+                                        _ nameSeed: UInt64) -> AppCache {
+        builtCache(of: app, macDaemon: macDaemon, seed: nameSeed) { groupIDs[$0] ?? World.uninternedGroup }
     }
 
     /// The cache of an app's list, in ``AppTarget/forEachAccessGroup(macDaemon:_:)``'s
