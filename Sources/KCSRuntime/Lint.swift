@@ -31,7 +31,7 @@ extension Session {
         let referenceAlone = call.request.spec.returns == .reference && operation != .update && operation != .delete
         // A named group the caller is entitled to fires a rule only on macOS
         // (the file keychain), in a group move, or for an extension's read.
-        let groupRule = Self.namedGroupCanFire(call.request, last, status, world)
+        let groupRule = namedGroupCanFire(call.request, last, status)
         // A miss fires only through the sync filter (when the keychain holds
         // synchronizable items), a near miss (in a small keychain) or an
         // extension reading its app's groups.
@@ -86,8 +86,8 @@ extension Session {
     /// Whether a group named in the call (`group=` or `set group=`) can make
     /// a rule fire: one the caller lacks, any on macOS, a move, or any for
     /// an extension (which may read what its app writes).
-    private static func namedGroupCanFire(_ request: CallRequest, _ last: LastCall, _ status: KeychainStatus,
-                                          _ world: World) -> Bool {
+    @inline(__always)  // out of line, it was passed a copy of the world
+    private func namedGroupCanFire(_ request: CallRequest, _ last: LastCall, _ status: KeychainStatus) -> Bool {
         if request.operation == .update, request.changes?.accessGroup != nil { return true }
         // Only an update has attributes to change (the lowering refuses `set`
         // elsewhere), so past this line the call names at most the query's
@@ -99,7 +99,7 @@ extension Session {
         // queries check them first); where the engine asks the same list as
         // `isEntitled` (not the Mac daemon's), success settles it.
         if status == .success && !platform.usesMacDaemon { return false }
-        return lackedGroupCanFire(g, last.app, world)
+        return lackedGroupCanFire(g, last.app)
     }
 
     /// Whether the team-prefix rules can fire for a group the call names:
@@ -107,7 +107,11 @@ extension Session {
     /// without its prefix, or puts a team prefix before an app group. The
     /// group of other apps (the common unentitled case) is none of these,
     /// and costs a pass or two over its bytes.
-    private static func lackedGroupCanFire(_ g: String, _ app: AppHandle, _ world: World) -> Bool {
+    /// Out of line, and reading the session's world: passed the world, it
+    /// was inlined into the gate, and the copy of the world `lacks` needs
+    /// was made for every call, not only for the calls that name a group.
+    @inline(never)
+    private func lackedGroupCanFire(_ g: String, _ app: AppHandle) -> Bool {
         let (lacks, mayBeUnprefixed) = world.lacks(g, app: app)
         return lacks && (mayBeUnprefixed || AppTarget.hasBuildVariable(g) || EntitlementShape.mayPrefixAppGroup(g))
     }

@@ -399,22 +399,32 @@ public struct Parser {
     }
 
     // STATUS := NAME | CODE
+    // Inlined, its errors made apart from the parser: called from the
+    // mutating lowering for every expectation, a method out of line was
+    // passed a copy of the 376-byte parser.
+    @inline(__always)
     private func status(_ v: ValueNode) throws(Diagnostic) -> StatusRef {
         if case .integer(let i) = v.kind {
             guard let s = Int32(exactly: i).flatMap(KeychainStatus.init(code:)) else {
-                throw Diagnostic(.unknownStatus, "unknown status code \(i)", file: file, range: v.range,
-                                 hint: "known codes: " + KeychainStatus.allCases.map { String($0.code) }.joined(separator: ", "))
+                throw Self.unknownStatusCode(i, v.range, file)
             }
             return StatusRef(status: s, range: v.range)
         }
-        guard let s = statuses.value(bytes, v.range) else {
-            // The text only for the message: a known status is found by its bytes.
-            let w = v.text(in: file) ?? ""
-            throw Diagnostic(.unknownStatus, "unknown status '\(w)'", file: file, range: v.range,
-                             hint: Suggest.hint(for: w, in: Vocabulary.statusNames)
-                                ?? "statuses are written as in SecBase.h, e.g. errSecItemNotFound or -25300")
-                .didYouMean(w, in: Vocabulary.statusNames)
-        }
+        guard let s = statuses.value(bytes, v.range) else { throw Self.unknownStatus(v, file) }
         return StatusRef(status: s, range: v.range)
+    }
+
+    private static func unknownStatusCode(_ i: Int, _ range: SourceRange, _ file: SourceFile) -> Diagnostic {
+        Diagnostic(.unknownStatus, "unknown status code \(i)", file: file, range: range,
+                   hint: "known codes: " + KeychainStatus.allCases.map { String($0.code) }.joined(separator: ", "))
+    }
+
+    private static func unknownStatus(_ v: ValueNode, _ file: SourceFile) -> Diagnostic {
+        // The text only for the message: a known status is found by its bytes.
+        let w = v.text(in: file) ?? ""
+        return Diagnostic(.unknownStatus, "unknown status '\(w)'", file: file, range: v.range,
+                          hint: Suggest.hint(for: w, in: Vocabulary.statusNames)
+                             ?? "statuses are written as in SecBase.h, e.g. errSecItemNotFound or -25300")
+            .didYouMean(w, in: Vocabulary.statusNames)
     }
 }

@@ -497,7 +497,7 @@ public struct Session: Sendable {
 
     private mutating func execute(_ s: consuming Statement, _ file: SourceFile, _ report: inout RunReport,
                                   _ options: RunOptions, _ observer: Observer?, _ budget: inout RunBudget) throws(Diagnostic) {
-        declared.update(world)
+        declared.update(&world)
         let device = try resolveDevice(s.device, file)
         // The explanation of the last call holds while only expectations
         // run: any other statement may change what it says.

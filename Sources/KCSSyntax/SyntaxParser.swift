@@ -5,14 +5,14 @@
 /// Errors are thrown inside a statement, collected at the statement loop, and
 /// parsing resumes at the next line, so one pass reports every syntax error.
 public struct SyntaxParser {
-    private var lexer: Lexer
+    @usableFromInline var lexer: Lexer
     private var token: Token
     /// Where the last consumed token ended: a statement's range stops there,
     /// before trailing spaces and comments.
     private var lastEnd = 0
     private let file: SourceFile
     private let bytes: [UInt8]
-    private var diagnostics: [Diagnostic] = []
+    @usableFromInline var diagnostics: [Diagnostic] = []
     /// The strings of names lately read: a script names its few apps and
     /// devices on line after line.
     private var names = TextCache()
@@ -21,8 +21,8 @@ public struct SyntaxParser {
     /// kept, when the next statement starts, so the nodes themselves are
     /// plain data and a statement allocates nothing for its lists; a caller
     /// reads them before it asks for the next statement.
-    private var valueBuffer: [ValueNode] = []
-    private var argumentBuffer: [ArgumentNode] = []
+    @usableFromInline var valueBuffer: [ValueNode] = []
+    @usableFromInline var argumentBuffer: [ArgumentNode] = []
     /// Keeps every statement's lists (``parse(_:)``).
     private var keepsLists = false
     /// The statics the parser matches every statement against, held here:
@@ -40,12 +40,17 @@ public struct SyntaxParser {
     }
 
     /// The current statement's list elements, each list at its ``NodeList/bounds``.
+    /// These three are inlined into the lowering, which reads them for
+    /// every call: out of line, each read passed a copy of the parser.
+    @inlinable @inline(__always)
     public var listValues: [ValueNode] { valueBuffer }
 
     /// The values of a list of the current statement.
+    @inlinable @inline(__always)
     public func values(_ list: NodeList) -> ArraySlice<ValueNode> { valueBuffer[list.bounds] }
 
     /// The arguments of a call or an item expectation of the current statement.
+    @inlinable @inline(__always)
     public func arguments(_ list: NodeList) -> ArraySlice<ArgumentNode> { argumentBuffer[list.bounds] }
 
     /// A name's text and range: a word's through the cache of short names,
@@ -78,6 +83,9 @@ public struct SyntaxParser {
     }
 
     /// Whether any syntax error has been found so far.
+    // Inlined into the runtime, which asks before every statement: out of
+    // line, each read passed a copy of the 209-byte parser.
+    @inlinable @inline(__always)
     public var hasErrors: Bool { !diagnostics.isEmpty || !lexer.diagnostics.isEmpty }
 
     /// Errors one parse reports before it reads no further. Every error is
@@ -88,6 +96,7 @@ public struct SyntaxParser {
     public static let maxErrors = 1_000
 
     /// Syntax errors found so far, the lexer's and the parser's.
+    @inlinable @inline(__always)
     public var errorCount: Int { diagnostics.count + lexer.diagnostics.count }
 
     /// Where the parse stopped at ``maxErrors``, if it did.

@@ -728,6 +728,7 @@ struct KeyFingerprint {
 /// A fingerprint and its slot share one 16-byte entry, so a probe in a
 /// table of tens of thousands of chains touches one cache line, not one in
 /// each of two arrays.
+@usableFromInline
 struct SlotTable: Sendable {
     struct Entry: Sendable {
         /// 0 marks an empty entry; fingerprints are never 0.
@@ -739,6 +740,7 @@ struct SlotTable: Sendable {
     private var used = 0
 
     /// The chain's first slot, or -1.
+    @usableFromInline
     func head(_ key: UInt64) -> Int32 {
         entries.withUnsafeBufferPointer { e in
             guard !e.isEmpty else { return -1 }

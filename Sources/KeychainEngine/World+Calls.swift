@@ -322,6 +322,9 @@ extension World {
     /// (``duplicateAdd``). The table's emptiness is asked in place first: a
     /// method called on the device through the array copied the device on
     /// every add (callgrind: +3.4 % on the judged workload).
+    // Inlined here and below: called from mutating code on every call, a
+    // method out of line was passed a copy of the 248-byte world.
+    @inline(__always)
     private func lockedTombstone(of item: StoredItem, on device: DeviceHandle) -> Accessibility? {
         guard !devices[device.index].tombstoneRows.isEmpty, let stone = devices[device.index].tombstoneAccessibility(of: item),
               !devices[device.index].state.isAvailable(stone) else { return nil }
@@ -500,6 +503,7 @@ extension World {
     /// The groups a query searches, or the result that ends the call:
     /// an explicit group narrows the search to it if entitled; otherwise
     /// errSecMissingEntitlement from iOS 13, errSecItemNotFound before.
+    @inline(__always)
     func searchScope(_ spec: borrowing ItemSpec, _ cache: AppCache, _ platform: Platform) -> Scope {
         guard let named = spec.accessGroup else { return .success(cache.searchIDs) }
         if let id = entitledGroup(named, cache) { return .success(singleGroups[Int(id)]) }
@@ -1308,6 +1312,7 @@ struct ContextUse {
 
 extension World {
     /// The platform a device runs: its own, else the world's.
+    @inlinable @inline(__always)
     public func platform(of device: DeviceHandle) -> Platform {
         devices[device.index].platform ?? platform
     }
@@ -1317,6 +1322,7 @@ extension World {
     /// evaluates every protected match on it (SecItem.m lines 1516 and
     /// 1554), so one approval opens every match of the call, as a passed
     /// context's does.
+    @inline(__always)
     func contextUse(_ spec: ItemSpec, _ device: DeviceHandle) -> ContextUse? {
         guard let name = spec.context else {
             return ContextUse(context: AuthContext(), authenticated: false, sinceBiometricUnlock: nil, reuseAllowed: false)

@@ -2,12 +2,16 @@
 /// (semantics.md section 5).
 extension World {
     /// Whether an app is installed on a device.
+    @inlinable @inline(__always)
     public func isInstalled(_ app: AppHandle, on device: DeviceHandle = .this) -> Bool {
         !devices[device.index].uninstalled.contains(app)
     }
 
     /// Why `app` can make no call at all on `device`, or nil when it can.
     /// Not a status: no device would answer such a call, as none is made.
+    /// Inlined into the caller (the session, before every call): out of
+    /// line, it was passed a copy of the 248-byte world.
+    @inlinable @inline(__always)
     public func callBarrier(_ app: AppHandle, on device: DeviceHandle = .this) -> CallBarrier? {
         if !isInstalled(app, on: device) { return .notInstalled }
         if apps[app.index].kind == .appClip && !platform(of: device).runsAppClips { return .runsNoAppClips }

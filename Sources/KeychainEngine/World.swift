@@ -1,6 +1,7 @@
 /// A handle to a declared app target.
 public struct AppHandle: Sendable, Hashable {
     public let index: Int
+    @usableFromInline init(index: Int) { self.index = index }
 }
 
 /// A handle to a device; `this` is the first one, present from the start.
@@ -81,14 +82,14 @@ public struct World: Sendable {
     public internal(set) var contextNames: [String] = []
     public internal(set) var persistentRefNames: [String] = []
 
-    private var appsByName: [String: Int] = [:]
+    @usableFromInline var appsByName: [String: Int] = [:]
     /// The calling app is looked up by name on every call: this table finds
     /// it with one seeded fingerprint of the name's bytes and one
     /// comparison (hashing the name for `appsByName` took some 400
     /// instructions a call). `appsByName` stays the record, and answers
     /// for a name whose fingerprint another app's took first.
-    private var appsByFingerprint = SlotTable()
-    private let nameSeed = UInt64.random(in: .min ... .max)
+    @usableFromInline var appsByFingerprint = SlotTable()
+    @usableFromInline let nameSeed = UInt64.random(in: .min ... .max)
     private var teamsByName: [String: Int] = [:]
     var groupNames: [String] = []
     var groupIDs: [String: GroupID] = [:]
@@ -428,6 +429,9 @@ public struct World: Sendable {
         refreshCache(app)
     }
 
+    /// Inlined into the caller: out of line, the caller (another module)
+    /// passed a copy of the 248-byte world.
+    @inlinable @inline(__always)
     public func app(named name: String) -> AppHandle? {
         let first = appsByFingerprint.head(nameFingerprint(name))
         if first >= 0 && apps[Int(first)].name == name { return AppHandle(index: Int(first)) }
@@ -435,8 +439,10 @@ public struct World: Sendable {
     }
 
     /// A seeded fingerprint of a name (apps, access groups).
+    @inlinable
     func nameFingerprint(_ name: String) -> UInt64 { Self.nameFingerprint(name, seed: nameSeed) }
 
+    @usableFromInline
     static func nameFingerprint(_ name: String, seed: UInt64) -> UInt64 {
         var print = KeyFingerprint(seed: seed)
         print.add(string: name)
@@ -471,20 +477,20 @@ public struct World: Sendable {
 
     /// How many synchronizable items the device's data-protection keychain
     /// holds, without copying the device. For lint.
-    public func synchronizableCount(on device: DeviceHandle) -> Int { devices[device.index].keychain.synchronizableCount }
+    @inlinable public func synchronizableCount(on device: DeviceHandle) -> Int { devices[device.index].keychain.synchronizableCount }
 
     /// What kind of target an app is, read in place. For lint.
-    public func kind(of app: AppHandle) -> TargetKind { apps[app.index].kind }
+    @inlinable public func kind(of app: AppHandle) -> TargetKind { apps[app.index].kind }
 
     /// Whether an app lists application groups, read in place. For lint.
-    public func hasApplicationGroups(_ app: AppHandle) -> Bool { !apps[app.index].applicationGroups.isEmpty }
+    @inlinable public func hasApplicationGroups(_ app: AppHandle) -> Bool { !apps[app.index].applicationGroups.isEmpty }
 
     /// ``AppTarget/prefixedGroup(for:)`` of an app, read in place. For lint.
     public func prefixedGroup(for group: String, of app: AppHandle) -> String? { apps[app.index].prefixedGroup(for: group) }
 
     /// How many items the device's data-protection keychain holds, without
     /// copying the device.
-    public func keychainCount(on device: DeviceHandle) -> Int { devices[device.index].keychain.count }
+    @inlinable public func keychainCount(on device: DeviceHandle) -> Int { devices[device.index].keychain.count }
 
     /// Every declared app, in declaration order.
     public var appHandles: [AppHandle] { apps.indices.map(AppHandle.init(index:)) }
@@ -640,21 +646,26 @@ public struct World: Sendable {
     public func groupID(_ name: String) -> GroupID? { groupIDs[name] }
 
     /// An app's access-group list as a device of `platform` builds it.
+    /// Inlined, with the two below: read from mutating code on every call,
+    /// a method out of line was passed a copy of the 248-byte world.
+    @inline(__always)
     func cache(of app: AppHandle, on platform: Platform) -> AppCache {
         platform.usesMacDaemon ? macCache(app) : listCache(app)
     }
 
     /// An app's list as devices other than the Mac build it; built aside
     /// when a declaration left it out of date.
+    @inline(__always)
     private func listCache(_ app: AppHandle) -> AppCache {
         guard staleCaches.contains(app.index) else { return appCaches[app.index] }
-        return cacheOfInterned(of: apps[app.index], macDaemon: false)
+        return Self.cacheOfInterned(of: apps[app.index], macDaemon: false, groupIDs, nameSeed)
     }
 
     /// The same, as the Mac's keychain daemon builds it.
+    @inline(__always)
     private func macCache(_ app: AppHandle) -> AppCache {
         guard staleCaches.contains(app.index) else { return macCaches[app.index] }
-        return cacheOfInterned(of: apps[app.index], macDaemon: true)
+        return Self.cacheOfInterned(of: apps[app.index], macDaemon: true, groupIDs, nameSeed)
     }
 
     /// An app's access groups on a device, in order.
@@ -677,8 +688,12 @@ public struct World: Sendable {
 
     /// The same, of names already interned (every name of a declared app's
     /// lists is: ``makeCache(of:macDaemon:)`` and ``addGroup(_:to:)`` intern them).
-    private func cacheOfInterned(of app: AppTarget, macDaemon: Bool) -> AppCache {
-        Self.builtCache(of: app, macDaemon: macDaemon, seed: nameSeed) { groupIDs[$0] ?? World.uninternedGroup }
+    /// Static, given the two fields it reads: a method, called on the
+    /// caches' out-of-date path, made every call copy the 248-byte world
+    /// first (the copy was made before the test that skips it).
+    private static func cacheOfInterned(of app: AppTarget, macDaemon: Bool, _ groupIDs: [String: GroupID],
+                                        _ nameSeed: UInt64) -> AppCache {
+        builtCache(of: app, macDaemon: macDaemon, seed: nameSeed) { groupIDs[$0] ?? World.uninternedGroup }
     }
 
     /// The cache of an app's list, in ``AppTarget/forEachAccessGroup(macDaemon:_:)``'s
