@@ -2029,6 +2029,47 @@ struct XcodeLintTests {
         let elsewhere = Interpreter.run(source: "app App project=\"\(f.projectPath)\"\n", loader: RootedFileLoader(root: f.path("Share")))
         #expect(elsewhere.diagnostics.first?.message.contains("outside") == true)
     }
+
+    @Test func aScriptDeclaresAnAppWhoseXCConfigDoesNotRead() throws {
+        // CocoaPods' xcconfig before `pod install`, and a template not
+        // copied: the import and the lint warn and carry on, a script
+        // refused the app (KCS301 on every later line; real-project trial 18, D3/D4).
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.targets[0].xcconfig = ["Release": "Pods/Target Support Files/Pods-App/Pods-App.release.xcconfig"]
+        f.write("Config/Secrets.template.xcconfig", "API_HOST = example.com\n")
+        f.targets[1].xcconfig = ["Release": "Config/Secrets.xcconfig"]
+        f.writeProject()
+        f.write("s.kcs", """
+            team SKMME9E2Y8
+            app App project="App.xcodeproj"
+            app Widget project="App.xcodeproj"
+            expect groups App [SKMME9E2Y8.com.example.Notes.shared, SKMME9E2Y8.com.example.Notes, group.com.example.notes]
+            as App add generic-password account="a" group=SKMME9E2Y8.com.example.Notes.shared
+            as Widget find generic-password account="a"
+            expect status errSecSuccess
+
+            """)
+        let report = Interpreter.run(path: f.path("s.kcs"))
+        #expect(report.verdict == .passed, "\(report.diagnostics.map(\.message))")
+        let said = report.diagnostics.map { "\($0.severity) \($0.code.rawValue) \($0.location?.line ?? 0) \($0.message) | \($0.hint ?? "")" }
+        #expect(said.count == 2, "\(said)")
+        #expect(said.contains { $0.hasPrefix("warning KCS602 2 cannot read the xcconfig file '") && $0.contains("Pods-App.release.xcconfig")
+                    && $0.contains("| CocoaPods writes it: run `pod install` first; settings it would give are left out") }, "\(said)")
+        #expect(said.contains { $0.hasPrefix("warning KCS602 3 cannot read the xcconfig file '") && $0.contains("Secrets.xcconfig")
+                    && $0.contains("copy Secrets.template.xcconfig to Secrets.xcconfig first") }, "\(said)")
+        // What the import says of the same file, in the same words.
+        let imported = XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions())
+        #expect(imported.diagnostics.contains { $0.message.contains("Secrets.xcconfig") && $0.severity == .warning
+                    && report.diagnostics.map(\.message).contains($0.message) }, "\(imported.diagnostics.map(\.message))")
+        // An app that cannot be built is still an error: no bundle ID.
+        f.targets[0].settings["Release"]?["PRODUCT_BUNDLE_IDENTIFIER"] = ""
+        f.projectXCConfig = [:]
+        f.writeProject()
+        let refused = Interpreter.run(path: f.path("s.kcs"))
+        #expect(refused.diagnostics.first?.severity == .error, "\(refused.diagnostics.map(\.message))")
+        #expect(refused.verdict != .passed)
+    }
 }
 
 extension Diagnostic {
