@@ -178,6 +178,34 @@ import Testing
         #expect(call.first?.hint?.hasPrefix("did you mean group.x?") == true)
         // Hints on one flow agree: the move's fix names the corrected group.
         #expect(call.last?.hint?.hasSuffix("add it to group.x") == true)
+        // TEAMID.group.… as a Keychain Sharing group, which another app
+        // lists and the item lives in (Delta Chat, 2FAS Pass): no app group
+        // with a prefix, and group.… would find nothing; KCS502 alone says
+        // what is wrong (real-project trial 18, D1).
+        let sharing = """
+            team SKMME9E2Y8
+            app com.example.App keychain-access-groups=[$(AppIdentifierPrefix)group.com.example] application-groups=[group.com.example]
+            app com.example.App.Ext as Ext kind=extension application-groups=[group.com.example]
+            as App add generic-password account="a" group=SKMME9E2Y8.group.com.example data="x"
+            as Ext find generic-password account="a" group=SKMME9E2Y8.group.com.example return=data
+            """
+        let held = warnings(sharing)
+        #expect(held.map(\.code) == [.lintExtensionGroup], "\(held.map(\.message))")
+        // Another app that lists it is enough, with nothing stored yet.
+        let listed = warnings("""
+            team SKMME9E2Y8
+            app com.example.App keychain-access-groups=[$(AppIdentifierPrefix)group.com.example]
+            app com.example.Other application-groups=[group.com.example]
+            as Other find generic-password account="a" group=SKMME9E2Y8.group.com.example
+            """)
+        #expect(listed.isEmpty, "\(listed.map(\.message))")
+        // No app lists it and nothing lives there: still KCS511.
+        let alone = warnings("""
+            team SKMME9E2Y8
+            app com.example.Other application-groups=[group.com.example]
+            as Other find generic-password account="a" group=SKMME9E2Y8.group.com.example
+            """)
+        #expect(alone.map(\.code) == [.lintAppGroupShape], "\(alone.map(\.message))")
         // Apple's own group is no mistake.
         #expect(EntitlementShape.keychainGroup("com.apple.token", teamID: "SKMME9E2Y8") == nil)
         // A wildcard is no group: no TEAMID.* to suggest.
