@@ -1309,6 +1309,56 @@ struct XcodeLintTests {
                                           built], "Debug"), "\(debug)")
     }
 
+    @Test func aGetterThatReturnsAnotherConstantIsFollowed() throws {
+        // IVPN: `static var appGroupId: String { return Config.appGroup }`
+        // was KCS608 for the keychain and nothing for the app-group APIs, so
+        // a wrong Config.appGroup went unreported (real-project trial 18, D5).
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let team = XcodeFixture.team
+        f.targets[0].sources.append("Config.swift")
+        f.write("App/Config.swift", """
+            enum Config {
+                static let appGroup = "group.com.example.notez"
+                static let keychainGroup = "\(team).com.example.Notes.wrong"
+            }
+
+            """)
+        f.write("App/KeychainStore.swift", """
+            import Foundation
+            import Security
+            extension FileManager {
+                static var appGroupId: String { return Config.appGroup }
+                static var keychainGroupId: String { Config.keychainGroup }
+                static var twice: String { appGroupId }
+                static var elsewhere: String { return Bundle.main.bundlePath }
+            }
+            func f() {
+                _ = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: FileManager.appGroupId)
+                _ = UserDefaults(suiteName: FileManager.twice)
+                _ = SecItemCopyMatching([kSecAttrAccessGroup as String: FileManager.keychainGroupId] as CFDictionary, nil)
+                _ = SecItemCopyMatching([kSecAttrAccessGroup as String: FileManager.elsewhere] as CFDictionary, nil)
+            }
+
+            """)
+        f.writeProject()
+        let d = try f.codeFindings().filter { $0.message.hasPrefix("target 'App'") }
+        let said = d.map { "\($0.code.rawValue) \($0.useLines) \($0.message.prefix { $0 != ":" })" }
+        #expect(said == [
+            "KCS607 [10] target 'App' (configuration 'Release') names the app group group.com.example.notez, which it is not entitled to",
+            "KCS607 [11] target 'App' (configuration 'Release') names the app group group.com.example.notez, which it is not entitled to",
+            "KCS607 [12] target 'App' (configuration 'Release') names the access group \(team).com.example.Notes.wrong, which it is not entitled to",
+            "KCS608 [13] target 'App' (configuration 'Release') passes kSecAttrAccessGroup a value built at run time (FileManager.elsewhere)",
+        ], "\(said)")
+        // The note is at the constant the chain ends at, where the typo is.
+        func place(_ n: DiagnosticNote?) -> String {
+            guard let n, let file = n.file, let range = n.range else { return "" }
+            return "\(ProjectPath.lastComponent(file.name)):\(file.location(of: range.start).line)"
+        }
+        let notes = d.prefix(3).map { place($0.notes.first) }
+        #expect(notes == ["Config.swift:2", "Config.swift:2", "Config.swift:3"], "\(notes)")
+    }
+
     @Test func aLocalLetBoundToAConstantIsFollowed() throws {
         // Windscribe: `let accessGroup = SharedKeys.group` then `accessGroup: accessGroup`.
         let f = XcodeFixture.appWidgetShare()
