@@ -627,7 +627,7 @@ public struct ProjectLint {
                 out.append(render.diagnostic(ProjectIssue(
                     .warning, "the project lists '\(path)', which does not exist, and no configuration signs with it",
                     at: location, hint: "remove the reference from the project (Xcode shows it in red)"),
-                    code: .projectEntitlementsFile))
+                    code: .projectEntitlementsFile, length: location.flatMap { render.valueLength(at: $0) }))
                 continue
             }
             let owner = owner(of: path)
@@ -639,7 +639,7 @@ public struct ProjectLint {
             }
             out.append(render.diagnostic(ProjectIssue(.warning, message, at: location ?? ProjectLocation(file: path, line: 1),
                                                       hint: "point CODE_SIGN_ENTITLEMENTS at it, or delete it so nobody edits the wrong file"),
-                                         code: .projectEntitlementsFile))
+                                         code: .projectEntitlementsFile, length: location.flatMap { render.valueLength(at: $0) }))
         }
         return out
     }

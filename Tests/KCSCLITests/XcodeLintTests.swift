@@ -494,6 +494,10 @@ struct XcodeLintTests {
                 "\(d.map(\.message))")
         #expect(d.first?.hint == "remove the reference from the project (Xcode shows it in red)")
         #expect(d.allSatisfy { $0.file?.name.hasSuffix("project.pbxproj") == true })
+        // The caret is under the path the project lists, not the rest of the
+        // object's line (130 `~` on openHAB's; real-project trial 18, W2).
+        let underlined = d.map { d in d.range.flatMap { r in d.file.map { String(decoding: $0.bytes[r.start..<r.end], as: UTF8.self) } } ?? "" }
+        #expect(underlined == ["\"Base.lproj/Gone.entitlements\"", "\"Stale.entitlements\""], "\(underlined)")
     }
 
     @Test func aFolderNamedLikeASwiftFileIsWalked() throws {
