@@ -420,7 +420,7 @@ public struct ProjectLint {
                 words[path] = scan
             }
             if let word = scan.word {
-                return "its code names the keychain or an app group (\(word.replacingOccurrences(of: "\"", with: "")) in \(ProjectPath.lastComponent(path)))"
+                return "its code names the keychain or an app group (\(word) in \(ProjectPath.lastComponent(path)))"
             }
             scans.append((path, scan))
         }

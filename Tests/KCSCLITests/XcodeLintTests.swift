@@ -667,6 +667,22 @@ struct XcodeLintTests {
                 "\(asked?.hint ?? "none")")
     }
 
+    @Test func kcs604NamesTheGroupLiteralItFound() throws {
+        // "(group. in Ndb.swift)" printed the prefix, not the literal
+        // (real-project trial 18, W6).
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        func reason(_ source: String) throws -> String {
+            f.write("Share/ShareViewController.swift", source)
+            let hint = try ProjectLint.load(f.projectPath).get().run().first { $0.code == .projectExtensionGroup }?.hint ?? ""
+            return String(hint.prefix { $0 != ")" }) + ")"
+        }
+        #expect(try reason("let suite = \"group.com.example.notes\"\n")
+                    == "asked because its code names the keychain or an app group (\"group.com.example.notes\" in ShareViewController.swift)")
+        #expect(try reason("let id = \"x\"\nlet suite = \"group.com.example.\\(id)\"\n")
+                    == "asked because its code names the keychain or an app group (\"group.com.example.…\" in ShareViewController.swift)")
+    }
+
     @Test(arguments: [false, true])
     func aLocalSwiftPackageIsCodeOfTheTargetsThatLinkIt(legacy: Bool) throws {
         // Keychain code in a package of the repository runs with the
