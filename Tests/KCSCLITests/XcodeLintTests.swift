@@ -1535,6 +1535,30 @@ struct XcodeLintTests {
                     && gone3.first?.message.hasSuffix("Gone/A.swift'") == true, "\(all2.map(\.message))")
     }
 
+    @Test func sourcesCocoaPodsWritesAreSaidOnceForEveryTarget() throws {
+        // ExpoModulesProvider.swift, absent until `pod install`, was said
+        // once per target while the Pods xcconfigs were said once
+        // (Rocket.Chat: 3 times; real-project trial 18, W5).
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.targets[0].sources.append("../Pods/Target Support Files/Pods-App/ExpoModulesProvider.swift")
+        f.targets[1].sources.append("../Pods/Target Support Files/Pods-Widget/ExpoModulesProvider.swift")
+        f.targets[2].sources.append("../Pods/Target Support Files/Pods-Share/ExpoModulesProvider.swift")
+        f.writeProject()
+        let d = CodeCheck.run(try ProjectLint.load(f.projectPath).get()).filter { $0.message.hasPrefix("cannot read") }
+        #expect(d.count == 1, "\(d.map(\.message))")
+        #expect(d.first?.message.hasPrefix("cannot read 3 sources CocoaPods writes, of targets 'App', 'Widget', 'Share Extension', the first of them '") == true
+                    && d.first?.message.hasSuffix("Pods/Target Support Files/Pods-App/ExpoModulesProvider.swift'") == true, "\(d.map(\.message))")
+        #expect(d.first?.hint == "run `pod install` first: the Pods folder is CocoaPods' output, absent from a fresh clone; their groups are not checked")
+        // One target's: said as before.
+        f.targets[1].sources.removeLast()
+        f.targets[2].sources.removeLast()
+        f.writeProject()
+        let one = CodeCheck.run(try ProjectLint.load(f.projectPath).get()).filter { $0.message.hasPrefix("cannot read") }
+        #expect(one.count == 1 && one.first?.message.hasSuffix("ExpoModulesProvider.swift', a source of target 'App'") == true, "\(one.map(\.message))")
+        #expect(one.first?.hint == "CocoaPods writes it: run `pod install` first; its groups are not checked")
+    }
+
     @Test func aMemberOfAValueLooksNothingUp() {
         // `key.accessGroup.value` with `key` a parameter: no constant named
         // `value` can be meant, and looking it up parsed every file saying
