@@ -153,7 +153,14 @@ public struct ProjectLint {
                                                   previousAppIDPrefixes: s.entitlements?.previousAppIDPrefixes ?? [],
                                                   // Its own list is no sibling's: a group it lists makes the hint "already lists".
                                                   listedBy: listedBy)
-            for f in findings {
+            // A team that is a placeholder (a template copied as it is,
+            // WireGuard's `DEVELOPMENT_TEAM = <team_id>`) is said already
+            // (KCS602): a group built from it (`$(DEVELOPMENT_TEAM).group.…`)
+            // has the right shape but for the team, and "did you mean
+            // group.<team_id>.group.…" said nothing true (real-project trial 18, W3).
+            let team = s.resolved.settings.value(of: "DEVELOPMENT_TEAM").value
+            let placeholder = team.isEmpty || XcodeProject.isTeamID(team) ? nil : team
+            for f in findings where !(placeholder.map { f.group.contains($0) } ?? false) {
                 let listed = f.code == .lintAppGroupShape ? s.applicationGroups : s.keychainAccessGroups
                 let at = listed.first { $0.value == f.group }?.location ?? s.resolved.entitlementsLocation ?? s.target.location
                 let key = "\(at.file):\(at.line):\(at.column):\(f.group)"

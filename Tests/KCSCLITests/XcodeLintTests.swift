@@ -1559,6 +1559,26 @@ struct XcodeLintTests {
         #expect(one.first?.hint == "CocoaPods writes it: run `pod install` first; its groups are not checked")
     }
 
+    @Test func aGroupBuiltFromAPlaceholderTeamIsNotReshaped() throws {
+        // WireGuard's Developer.xcconfig copied from its template as it is:
+        // after "DEVELOPMENT_TEAM … is '<team_id>', which is not a team ID",
+        // each Mac target was told "app group <team_id>.group.<app_id> does
+        // not start with group. — did you mean group.<team_id>.group.…?"
+        // (real-project trial 18, W3).
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.write("Config/Team.xcconfig", "DEVELOPMENT_TEAM = <team_id>\n")
+        f.projectSettings = ["Debug": ["SDKROOT": "macosx"], "Release": ["SDKROOT": "macosx"]]
+        f.writeEntitlements("App/App.entitlements", keychain: [], appGroups: ["$(DEVELOPMENT_TEAM).group.com.example.notes", "com.example.suite"])
+        f.writeProject()
+        let d = try ProjectLint.load(f.projectPath).get().run()
+        let said = d.map { "\($0.code.rawValue) \($0.message)" }
+        #expect(said.contains { $0.hasPrefix("KCS602 DEVELOPMENT_TEAM of target 'App'") && $0.contains("'<team_id>', which is not a team ID") }, "\(said)")
+        let shapes = said.filter { $0.hasPrefix("KCS511") }
+        // The group written without any team is still said.
+        #expect(shapes.count == 1 && shapes.first?.contains("app group com.example.suite does not start with group.") == true, "\(shapes)")
+    }
+
     @Test func aMemberOfAValueLooksNothingUp() {
         // `key.accessGroup.value` with `key` a parameter: no constant named
         // `value` can be meant, and looking it up parsed every file saying
