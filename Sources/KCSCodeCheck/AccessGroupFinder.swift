@@ -321,7 +321,8 @@ public struct AccessGroupFinder {
     }
 
     /// What one walk of a file finds with the declarations known so far:
-    /// its uses, and the types to chase (``typesToChase(in:file:)``). When
+    /// its uses, and the types to chase (``typesToChase(in:file:)``) with the
+    /// names an interpolation looked up and found nowhere yet. When
     /// chasing adds nothing, the uses are the file's answer: one walk, not
     /// two (the code check walked each file twice per target).
     public struct Walk: Sendable {
@@ -341,7 +342,7 @@ public struct AccessGroupFinder {
             guard out.insert(t).inserted else { continue }
             pending.append(contentsOf: supertypes[t] ?? [])
         }
-        return Walk(uses: visitor.uses, typesToChase: out)
+        return Walk(uses: visitor.uses, typesToChase: out.union(visitor.unfound))
     }
 
     /// The names the uses in one file look up as constants: only a file
@@ -511,14 +512,21 @@ public struct AccessGroupFinder {
     /// "group.…" }`, Zotero's shape: it was "built at run time", and a wrong
     /// group there went unreported; found on a real-project trial) or an
     /// Info.plist string (`static var appGroup: String? { Bundle.main.object(
-    /// forInfoDictionaryKey: "AppGroup") as? String }`, WireGuard's shape;
-    /// found on a real-project trial).
+    /// forInfoDictionaryKey: "AppGroup") as? String }`; found on a
+    /// real-project trial: WireGuard's own getter first picks the key under
+    /// `#if os(…)` in a local `let`, two statements, which are not followed), or another constant by its name or
+    /// `Type.name` (`static var appGroupId: String { return Config.appGroup }`,
+    /// IVPN's shape: KCS608 for the keychain, and silence for the app-group
+    /// APIs, which check only a sure value; real-project trial 18, D5),
+    /// kept as an interpolation of that one name, so it is looked up as
+    /// one in `"\(Config.appGroup)"` is, where it is used (a few levels deep).
     static func fixedValue(of binding: PatternBindingSyntax, in decl: VariableDeclSyntax) -> String? {
         if decl.bindingSpecifier.tokenKind == .keyword(.let), binding.accessorBlock == nil {
             return binding.initializer.flatMap { constantValue(immediatelyCalled($0.value) ?? $0.value) }
         }
-        guard let getter = getterBody(binding), getter.count == 1, let item = getter.first?.item else { return nil }
-        return returnedExpression(item).flatMap(constantValue)
+        guard let getter = getterBody(binding), getter.count == 1, let item = getter.first?.item,
+              let returned = returnedExpression(item) else { return nil }
+        return constantValue(returned) ?? referencePath(returned).map { interpolationMarker + "r" + $0 }
     }
 
     /// The statements of a computed property's getter, when it has no
@@ -586,6 +594,13 @@ public struct AccessGroupFinder {
     }
 
     static let interpolationMarker = markerStart + "Interpolation:"
+
+    /// Whether a value is another constant's name alone, as
+    /// ``fixedValue(of:in:)`` keeps a getter that only returns one.
+    static func isReference(_ value: String) -> Bool {
+        let body = value.dropFirst(interpolationMarker.count)
+        return value.hasPrefix(interpolationMarker) && body.hasPrefix("r") && !body.contains("\u{1}")
+    }
 
     /// `name`, `Type.name` or `Outer.Type.name`: a path of names.
     static func referencePath(_ e: ExprSyntax) -> String? {
@@ -1226,6 +1241,11 @@ private final class UseVisitor: SyntaxVisitor {
     /// Types around a use that resolved to a constant: what they inherit
     /// decides whether a property shadows it.
     var chase: Set<String> = []
+    /// Names a getter returning another constant looked up and found no
+    /// constant of among the files read: the files that say them are
+    /// wanted, as for ``chase`` (IVPN's getter names `Config.appGroup`,
+    /// declared in a file no use names).
+    var unfound: Set<String> = []
     let bindings = BindingIndex()
     /// `forwardsProperty(_:around:)`'s answers, by the type's member block and property.
     var forwarded: [SyntaxIdentifier: [String: Bool]] = [:]
@@ -1810,23 +1830,50 @@ private final class UseVisitor: SyntaxVisitor {
         var out = ""
         for part in value.dropFirst(AccessGroupFinder.interpolationMarker.count).split(separator: "\u{1}", omittingEmptySubsequences: false) {
             if part.hasPrefix("s") { out += part.dropFirst(); continue }
-            let path = part.dropFirst().split(separator: ".").map(String.init)
-            guard let name = path.last else { return nil }
-            lookedUp.insert(name)
-            let type = finder.aliased(path.dropLast().joined(separator: "."))
-            let found = type.isEmpty
-                ? constant(name, "in\u{1}" + types.joined(separator: "\u{1}"), in: types.map(Scope.lastName) + [nil]) { c in
-                    !c.isLocal && (c.container.map { types.contains($0) } ?? true)
-                }
-                : constant(name, "names\u{1}" + type, in: [Scope.lastName(type)]) { c in
-                    !c.isLocal && (c.container.map { Scope.names($0, type) } ?? false)
-                }
+            let found = referenced(part.dropFirst(), in: types)
+            // A getter returning another constant, declared in a file no use
+            // named: its file is wanted. Not for every name interpolated
+            // (`"\(id).…"` would read each file that says `id`).
+            if found == nil, let name = part.split(separator: ".").last, AccessGroupFinder.isReference(value) { unfound.insert(String(name)) }
             guard let found, case .literal(let v) = found.value, let text = expanded(v, in: found.container.map { [$0] } ?? [], depth: depth + 1),
                   !AccessGroupFinder.isMarker(text) else { return nil }
             out += text
             if out.utf8.count > 4096 { return nil }
         }
         return out
+    }
+
+    /// The constant a path names (`name`, a constant of `types`, innermost
+    /// first, or of the top level; `Type.name`, one of that type).
+    private func referenced(_ path: Substring, in types: [String]) -> AccessGroupFinder.Resolved? {
+        let path = path.split(separator: ".").map(String.init)
+        guard let name = path.last else { return nil }
+        lookedUp.insert(name)
+        let type = finder.aliased(path.dropLast().joined(separator: "."))
+        let found = type.isEmpty
+            ? constant(name, "in\u{1}" + types.joined(separator: "\u{1}"), in: types.map(Scope.lastName) + [nil]) { c in
+                !c.isLocal && (c.container.map { types.contains($0) } ?? true)
+            }
+            : constant(name, "names\u{1}" + type, in: [Scope.lastName(type)]) { c in
+                !c.isLocal && (c.container.map { Scope.names($0, type) } ?? false)
+            }
+        return found
+    }
+
+    /// Where the value of a getter that only returns another constant
+    /// (``AccessGroupFinder/fixedValue(of:in:)``) is written: the last
+    /// constant of the chain, where a typo is fixed; nil for anything else.
+    private func referencedDeclaration(_ value: String, in types: [String]) -> (file: String, line: Int)? {
+        var value = value, types = types
+        for _ in 0..<8 {
+            guard AccessGroupFinder.isReference(value),
+                  let found = referenced(value.dropFirst(AccessGroupFinder.interpolationMarker.count + 1), in: types),
+                  case .literal(let v) = found.value else { return nil }
+            if !AccessGroupFinder.isMarker(v) { return found.constant }
+            value = v
+            types = found.container.map { [$0] } ?? []
+        }
+        return nil
     }
 
     /// `self.name` (or a name unwrapped from it): the instance's property,
@@ -1849,6 +1896,7 @@ private final class UseVisitor: SyntaxVisitor {
         if case .literal(let v) = found.value, v.hasPrefix(AccessGroupFinder.interpolationMarker) {
             let types = found.container.map { [$0] } ?? Scope(of: Syntax(expr)).types
             found.value = expanded(v, in: types).map { .literal($0) } ?? .runtime(expr.trimmedDescription)
+            if case .literal = found.value, found.constant != nil, let at = referencedDeclaration(v, in: types) { found.constant = at }
         }
         return found
     }

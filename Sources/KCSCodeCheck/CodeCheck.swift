@@ -397,6 +397,11 @@ public enum CodeCheck {
         // 10 apps took 30 s; found by adversarial testing).
         var answeredMemo: [String: [String: BuildConditions.Answered]] = [:]
         var unreadable = Set<String>()
+        /// Sources CocoaPods writes (`Pods/Target Support Files/…`), absent
+        /// until `pod install`: one warning for every target, as for its
+        /// xcconfig files (Rocket.Chat's ExpoModulesProvider.swift was said
+        /// once per target; real-project trial 18, W5).
+        var podsSources: [(path: String, of: String, at: ProjectLocation?, hint: String)] = []
         for target in lint.project.targets where target.kind != nil {
             guard let signing = lint.signing(of: target), let app = signing.appTarget else { continue }
             // An entitlements file named but unreadable grants nothing kcs
@@ -464,6 +469,10 @@ public enum CodeCheck {
             // real-project trial 14, D8).
             var alike: [(of: String, hint: String, paths: [String])] = []
             for m in missing {
+                if ("/" + m.path).contains("/Pods/Target Support Files/") {
+                    podsSources.append((m.path, m.of, target.location, m.hint))
+                    continue
+                }
                 if let i = alike.firstIndex(where: { $0.of == m.of && $0.hint == m.hint }) { alike[i].paths.append(m.path) } else { alike.append((m.of, m.hint, [m.path])) }
             }
             for g in alike {
@@ -770,6 +779,22 @@ public enum CodeCheck {
                     }
                 }
             }
+        }
+        if let first = podsSources.first {
+            let n = podsSources.count
+            var owners: [String] = []
+            for p in podsSources where !owners.contains(p.of) { owners.append(p.of) }
+            // "targets 'A', 'B'" when each is a target's own source.
+            let targetsOnly = owners.allSatisfy { $0.hasPrefix("target '") }
+            let whose = owners.count > 4 ? "of \(owners.count) targets"
+                : targetsOnly && owners.count > 1 ? "of targets " + owners.map { $0.dropFirst(7) }.joined(separator: ", ")
+                : "of " + owners.joined(separator: "; ")
+            out.append(render.diagnostic(ProjectIssue(
+                .warning, n == 1 ? "cannot read '\(first.path)', a source of \(first.of)"
+                    : "cannot read \(n) sources CocoaPods writes, \(whose), the first of them '\(first.path)'",
+                at: first.at, hint: n == 1 ? first.hint : "run `pod install` first: the Pods folder is CocoaPods' output, absent from a fresh clone; "
+                    + "their groups are not checked"),
+                code: .projectSetting))
         }
         return foldedByConstant(mergedAcrossTargets(out, names: lint.project.targets.map(\.name)))
     }

@@ -224,19 +224,26 @@ public enum EntitlementShape {
                        fix: fixed)
     }
 
-    /// A group named in a call (`group=`): a team prefix in front of an app group.
-    public static func callGroup(_ group: String, caller: AppTarget) -> Finding? {
+    /// A group named in a call (`group=`): a team prefix in front of an app
+    /// group. `isHeld` says whether the group is a real one all the same:
+    /// another app lists it, or items live in it.
+    public static func callGroup(_ group: String, caller: AppTarget, isHeld: (String) -> Bool = { _ in false }) -> Finding? {
         let groups = caller.accessGroups
-        return callGroup(group, callerName: caller.name) { groups.contains($0) }
+        return callGroup(group, callerName: caller.name, isEntitled: { groups.contains($0) }, isHeld: isHeld)
     }
 
     /// The same, asking `isEntitled` (the world's cached lists) instead of
     /// building the caller's list: lint runs it after every call naming a
     /// group the caller lacks. The cheap shape tests come first.
-    static func callGroup(_ group: String, callerName: String, isEntitled: (String) -> Bool) -> Finding? {
+    /// `TEAMID.group.…` is a common name for a Keychain Sharing group
+    /// (`$(AppIdentifierPrefix)group.…`): when another app of the world lists
+    /// it, or items live in it, it is that group, not an app group with a
+    /// prefix, and `group.…` would find nothing (real-project trial 18, D1).
+    static func callGroup(_ group: String, callerName: String, isEntitled: (String) -> Bool,
+                          isHeld: (String) -> Bool = { _ in false }) -> Finding? {
         guard mayPrefixAppGroup(group), let team = teamPrefix(of: group) else { return nil }
         let rest = String(group.dropFirst(team.count + 1))
-        guard rest.hasPrefix("group."), !isEntitled(group) else { return nil }
+        guard rest.hasPrefix("group."), !isEntitled(group), !isHeld(group) else { return nil }
         // A did-you-mean only when the caller has the app group.
         return teamPrefixedAppGroup(group, rest, lacking: isEntitled(rest) ? nil : callerName)
     }

@@ -455,6 +455,16 @@ package struct Explainer {
             if let p = app.prefixedGroup(for: g) {
                 return "write the group with its team prefix: group=\(p)"
             }
+            if app.kind == .appClip {
+                // Adding the group cannot help a clip: its app groups do not
+                // count, and any other group makes every call
+                // errSecRestrictedAPI (appClipHasAcceptableAccessGroups).
+                // The hint said to add one the clip listed (trial 18, D2).
+                let use = last.call.request.operation == .add ? "store in" : "use"
+                return "\(app.name) is an App Clip, whose one keychain group is its app ID\(app.appID.map { ", \($0)" } ?? ""): its app groups do not count, "
+                    + "and listing another keychain group makes every call errSecRestrictedAPI; drop group= to \(use) the app ID "
+                    + "(the full app takes its items over when it replaces the clip, iOS 16 on)"
+            }
             return "add the group to \(app.name.possessive) entitlements (group \(app.withoutTeamPrefix(g)) \(app.name)) or name one it has"
         case .unsigned: return "declare a team before the app, or give the app team=TEAMID"
         case .noMatch: return "run 'explain' after the call, or see the candidates above"

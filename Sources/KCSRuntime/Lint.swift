@@ -130,6 +130,10 @@ extension Session {
             out.append(d)
         }
         let namedGroups = [spec.accessGroup, request.changes?.accessGroup].compactMap { $0 }
+        /// A group another app lists, or items live in: a real group, whatever its shape.
+        func isHeld(_ g: String) -> Bool {
+            world.firstOtherApp(accessing: g, besides: last.app) != nil || world.holdsItems(inGroup: g, on: last.device)
+        }
 
         // A Keychain Sharing group written without its team prefix.
         for g in namedGroups where !world.isEntitled(last.app, to: g) {
@@ -142,7 +146,8 @@ extension Session {
                 warn(.lintMissingTeamPrefix, "group \"\(g)\" lacks the team prefix; \(app.name) is entitled to \(prefixed)",
                      "did you mean \(prefixed)? write group=\(prefixed): Keychain Sharing groups carry the team ID in code",
                      fixIts: fix)
-            } else if let f = EntitlementShape.callGroup(g, callerName: app.name, isEntitled: { world.isEntitled(last.app, to: $0) }) {
+            } else if app.kind != .appClip, let f = EntitlementShape.callGroup(g, callerName: app.name, isEntitled: { world.isEntitled(last.app, to: $0) },
+                                                              isHeld: isHeld) {
                 warn(f.code, f.message, f.hint)
             }
         }
@@ -150,7 +155,7 @@ extension Session {
         func corrected(_ g: String) -> String {
             if app.accessGroups.contains(g) { return g }
             if let prefixed = app.prefixedGroup(for: g) { return prefixed }
-            if let team = EntitlementShape.teamPrefix(of: g), EntitlementShape.callGroup(g, caller: app) != nil {
+            if app.kind != .appClip, let team = EntitlementShape.teamPrefix(of: g), EntitlementShape.callGroup(g, caller: app, isHeld: isHeld) != nil {
                 return String(g.dropFirst(team.count + 1))
             }
             return g
@@ -200,8 +205,11 @@ extension Session {
             }
         }
 
-        // An app group relied on as the default group.
-        if addToDefault, let stored = result.items.first?.groupName, !app.applicationGroups.isEmpty {
+        // An app group relied on as the default group: one of the groups the
+        // caller gets. An App Clip's app groups are not among them (securityd
+        // ignores them for a clip), and naming one is errSecMissingEntitlement
+        // (real-project trial 18, D2: KCS505 told Delta Chat's clip to).
+        if addToDefault, let stored = result.items.first?.groupName, app.listsApplicationGroups, !app.applicationGroups.isEmpty {
             let defaultShared = world.firstOtherApp(accessing: stored, besides: last.app) != nil
             // App groups appear in other apps' lists only as app groups (they start "group.").
             if !defaultShared,

@@ -46,6 +46,27 @@ public struct ProjectDiagnostics {
                                                                      length: location.column <= 1 ? nil : 1))
     }
 
+    /// How many characters the property-list value at `location` takes
+    /// as written: a quoted string to its closing quote, else up to the `;`,
+    /// `,`, `)` or blank after it; nil when the file does not read.
+    public mutating func valueLength(at location: ProjectLocation) -> Int? {
+        guard location.line > 0, let file = sourceFile(location.file), let bounds = file.lineBounds(location.line) else { return nil }
+        let bytes = file.bytes
+        let start = bounds.lowerBound + max(0, location.column - 1)
+        guard start < bounds.upperBound else { return nil }
+        var i = start
+        if bytes[i] == UInt8(ascii: "\"") {
+            i += 1
+            while i < bounds.upperBound, bytes[i] != UInt8(ascii: "\"") { i += bytes[i] == UInt8(ascii: "\\") ? 2 : 1 }
+            i = min(i + 1, bounds.upperBound)
+        } else {
+            let ends: Set<UInt8> = [UInt8(ascii: ";"), UInt8(ascii: ","), UInt8(ascii: ")"), 0x20, 0x09]
+            while i < bounds.upperBound, !ends.contains(bytes[i]) { i += 1 }
+        }
+        // In characters, as `range(in:line:column:length:)` counts them.
+        return String(decoding: bytes[start..<i], as: UTF8.self).unicodeScalars.count
+    }
+
     /// The byte range of `length` scalars from a 1-based line and column
     /// (in UTF-8 bytes, as swift-syntax and the property-list reader count
     /// it); without a length, from the first non-blank character to the

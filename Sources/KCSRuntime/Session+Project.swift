@@ -12,7 +12,8 @@ package struct ProjectApp {
     /// `com.apple.developer.associated-application-identifier` (Mac Catalyst).
     package var associatedApplicationIdentifiers: [String]
     /// Settings the project uses and defines nowhere, expanded to nothing as
-    /// Xcode does: warnings at the declaration.
+    /// Xcode does, and xcconfig files that do not read: warnings at the
+    /// declaration.
     package var warnings: [Diagnostic]
 }
 
@@ -21,9 +22,18 @@ extension Session {
     /// through the same code as `kcs import xcode`, on the script's platform.
     /// Anything that does not resolve is an error at the declaration, with a
     /// note at the project line responsible: a script never runs on a guess.
-    /// A setting no level defines is the one exception, a warning: Xcode
-    /// expands it to nothing (real projects leave `$(BUNDLE_ID_SUFFIX)` unset
-    /// for Release), so the value is the one Xcode builds.
+    /// Two kinds are warnings, as in `kcs import xcode` and `kcs lint
+    /// --project`, and the app is declared: a setting no level defines, which
+    /// Xcode expands to nothing (real projects leave `$(BUNDLE_ID_SUFFIX)`
+    /// unset for Release), so the value is the one Xcode builds; and an
+    /// xcconfig file that cannot be read, its settings left out (CocoaPods'
+    /// `Pods/Target Support Files/…` before `pod install`, a template not
+    /// copied yet: every target of a fresh CocoaPods clone was refused, while
+    /// the import carried on; real-project trial 18, D3/D4). What a value then
+    /// leaves undefined, or a team it lacks, is said in its turn. Everything
+    /// else stays an error: no bundle ID, a team that is no team ID, an
+    /// entitlements file that does not read or a group that needs a team
+    /// (the app's groups would be a guess), an xcconfig kcs cannot follow.
     mutating func projectApp(_ decl: AppDeclaration, _ file: SourceFile) throws(Diagnostic) -> ProjectApp {
         guard let projectName = decl.project else {
             throw Diagnostic(.invalidDeclaration, "no project= given", file: file, range: decl.bundleID.range)
@@ -73,12 +83,16 @@ extension Session {
         }
         let signing = TargetSigning.resolve(project, target, configuration: configuration, platform: platform, team: fallbackTeam,
                                             fileSystem: fileSystem)
-        if let issue = signing.issues.first(where: { $0.undefinedSettings.isEmpty }) {
+        // An xcconfig that does not read may be why the app cannot be built
+        // (its bundle ID or team was there): said with the error.
+        let unread = signing.issues.filter { $0.unreadXCConfig != nil }.map { render.note($0.message, at: $0.location) }
+        if let issue = signing.issues.first(where: { $0.undefinedSettings.isEmpty && $0.unreadXCConfig == nil }) {
             throw Diagnostic(.projectSetting, issue.message, file: file, range: projectName.range, hint: issue.hint,
-                             notes: [render.note("here", at: issue.location)])
+                             notes: [render.note("here", at: issue.location)] + unread)
         }
         guard let bundleID = signing.resolved.bundleID else {
-            throw Diagnostic(.projectSetting, "the bundle ID of target '\(target.name)' does not resolve", file: file, range: targetName.range)
+            throw Diagnostic(.projectSetting, "the bundle ID of target '\(target.name)' does not resolve", file: file, range: targetName.range,
+                             notes: unread)
         }
         return ProjectApp(bundleID: bundleID, teamID: decl.team?.text == "none" ? nil : signing.resolved.teamID,
                           kind: TargetKind(rawValue: productKind.scenarioKind) ?? .app,

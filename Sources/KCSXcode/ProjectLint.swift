@@ -153,7 +153,14 @@ public struct ProjectLint {
                                                   previousAppIDPrefixes: s.entitlements?.previousAppIDPrefixes ?? [],
                                                   // Its own list is no sibling's: a group it lists makes the hint "already lists".
                                                   listedBy: listedBy)
-            for f in findings {
+            // A team that is a placeholder (a template copied as it is,
+            // WireGuard's `DEVELOPMENT_TEAM = <team_id>`) is said already
+            // (KCS602): a group built from it (`$(DEVELOPMENT_TEAM).group.…`)
+            // has the right shape but for the team, and "did you mean
+            // group.<team_id>.group.…" said nothing true (real-project trial 18, W3).
+            let team = s.resolved.settings.value(of: "DEVELOPMENT_TEAM").value
+            let placeholder = team.isEmpty || XcodeProject.isTeamID(team) ? nil : team
+            for f in findings where !(placeholder.map { f.group.contains($0) } ?? false) {
                 let listed = f.code == .lintAppGroupShape ? s.applicationGroups : s.keychainAccessGroups
                 let at = listed.first { $0.value == f.group }?.location ?? s.resolved.entitlementsLocation ?? s.target.location
                 let key = "\(at.file):\(at.line):\(at.column):\(f.group)"
@@ -420,7 +427,7 @@ public struct ProjectLint {
                 words[path] = scan
             }
             if let word = scan.word {
-                return "its code names the keychain or an app group (\(word.replacingOccurrences(of: "\"", with: "")) in \(ProjectPath.lastComponent(path)))"
+                return "its code names the keychain or an app group (\(word) in \(ProjectPath.lastComponent(path)))"
             }
             scans.append((path, scan))
         }
@@ -627,7 +634,7 @@ public struct ProjectLint {
                 out.append(render.diagnostic(ProjectIssue(
                     .warning, "the project lists '\(path)', which does not exist, and no configuration signs with it",
                     at: location, hint: "remove the reference from the project (Xcode shows it in red)"),
-                    code: .projectEntitlementsFile))
+                    code: .projectEntitlementsFile, length: location.flatMap { render.valueLength(at: $0) }))
                 continue
             }
             let owner = owner(of: path)
@@ -639,7 +646,7 @@ public struct ProjectLint {
             }
             out.append(render.diagnostic(ProjectIssue(.warning, message, at: location ?? ProjectLocation(file: path, line: 1),
                                                       hint: "point CODE_SIGN_ENTITLEMENTS at it, or delete it so nobody edits the wrong file"),
-                                         code: .projectEntitlementsFile))
+                                         code: .projectEntitlementsFile, length: location.flatMap { render.valueLength(at: $0) }))
         }
         return out
     }

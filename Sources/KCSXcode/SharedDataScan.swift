@@ -5,8 +5,9 @@
 /// did Secretive's `kSecAttrKeyTypeEC`; real-project trial 14, D2).
 struct SharedDataScan: Sendable, Hashable {
     /// The first name of keychain or app-group API its code uses
-    /// (`SecItemAdd`, `kSecClass`, `suiteName`, …), or `"group.` for a
-    /// string literal starting with `group.`.
+    /// (`SecItemAdd`, `kSecClass`, `suiteName`, …), or a string literal
+    /// starting with `group.`, quoted (`"group.com.example"`; cut at 100
+    /// bytes or what it interpolates, with `…`).
     var word: String?
     /// Names that look like a keychain wrapper's (`KeychainSwift`,
     /// `Valet`, a `keychain` variable), each once, at most 16: a reason when
@@ -158,7 +159,16 @@ struct SharedDataScan: Sendable, Hashable {
                 while at(i) == UInt8(ascii: " ") || at(i) == UInt8(ascii: "\t") { i += 1 }
             }
             let group = Array("group.".utf8)
-            if out.word == nil, i + group.count <= bytes.count, bytes[i..<(i + group.count)].elementsEqual(group) { out.word = "\"group." }
+            if out.word == nil, i + group.count <= bytes.count, bytes[i..<(i + group.count)].elementsEqual(group) {
+                // The literal as written, to its quote (or what it
+                // interpolates): the reason printed "group." alone
+                // (real-project trial 18, W6).
+                var end = i + group.count
+                while end < bytes.count, end - i < 100, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"),
+                      bytes[end] != UInt8(ascii: "\n") { end += 1 }
+                let whole = end < bytes.count && bytes[end] == UInt8(ascii: "\"")
+                out.word = "\"" + String(decoding: bytes[i..<end], as: UTF8.self) + (whole ? "\"" : "…\"")
+            }
             while i < bytes.count {
                 let c = bytes[i]
                 if c == UInt8(ascii: "\\") {

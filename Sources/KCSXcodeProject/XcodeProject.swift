@@ -459,7 +459,9 @@ private struct ProjectReader {
         var entitlementsFiles: [XcodeProject.FileReference] = []
         for (id, object) in objects where object["isa"]?.string == "PBXFileReference" {
             guard object["path"]?.string?.hasSuffix(".entitlements") == true, let p = path(of: id) else { continue }
-            entitlementsFiles.append(XcodeProject.FileReference(path: p, location: at(object)))
+            // At the path value, which a warning underlines (the caret ran to
+            // the end of the object's line: real-project trial 18, W2).
+            entitlementsFiles.append(XcodeProject.FileReference(path: p, location: at(object["path"] ?? object)))
         }
         entitlementsFiles.sort { $0.location.line < $1.location.line }
         var name = ProjectPath.lastComponent(folder)

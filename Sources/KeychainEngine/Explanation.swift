@@ -185,6 +185,18 @@ extension World {
         }
     }
 
+    /// Whether the device's keychain holds any item in the group named
+    /// `name`. For lint (a group items live in is a real one).
+    public func holdsItems(inGroup name: String, on device: DeviceHandle = .this) -> Bool {
+        guard let id = groupIDs[name] else { return false }
+        let keychain = devices[device.index].keychain
+        return ItemClass.allCases.contains { c in
+            var found = false
+            keychain.forEach(of: c, in: id) { _, _ in found = true; return false }
+            return found
+        }
+    }
+
     /// Whether `app` could read `item` by naming it: its group is in the
     /// app's list and the device state lets it be read. For `show matrix`.
     public func canRead(_ item: StoredItem, as app: AppHandle, on device: DeviceHandle = .this) -> Bool {

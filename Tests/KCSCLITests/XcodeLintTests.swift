@@ -494,6 +494,10 @@ struct XcodeLintTests {
                 "\(d.map(\.message))")
         #expect(d.first?.hint == "remove the reference from the project (Xcode shows it in red)")
         #expect(d.allSatisfy { $0.file?.name.hasSuffix("project.pbxproj") == true })
+        // The caret is under the path the project lists, not the rest of the
+        // object's line (130 `~` on openHAB's; real-project trial 18, W2).
+        let underlined = d.map { d in d.range.flatMap { r in d.file.map { String(decoding: $0.bytes[r.start..<r.end], as: UTF8.self) } } ?? "" }
+        #expect(underlined == ["\"Base.lproj/Gone.entitlements\"", "\"Stale.entitlements\""], "\(underlined)")
     }
 
     @Test func aFolderNamedLikeASwiftFileIsWalked() throws {
@@ -661,6 +665,22 @@ struct XcodeLintTests {
         let asked = lint.run().first { $0.code == .projectExtensionGroup }
         #expect(asked?.hint?.hasPrefix("asked because its code names the keychain or an app group (kSecClass in Vault.swift)") == true,
                 "\(asked?.hint ?? "none")")
+    }
+
+    @Test func kcs604NamesTheGroupLiteralItFound() throws {
+        // "(group. in Ndb.swift)" printed the prefix, not the literal
+        // (real-project trial 18, W6).
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        func reason(_ source: String) throws -> String {
+            f.write("Share/ShareViewController.swift", source)
+            let hint = try ProjectLint.load(f.projectPath).get().run().first { $0.code == .projectExtensionGroup }?.hint ?? ""
+            return String(hint.prefix { $0 != ")" }) + ")"
+        }
+        #expect(try reason("let suite = \"group.com.example.notes\"\n")
+                    == "asked because its code names the keychain or an app group (\"group.com.example.notes\" in ShareViewController.swift)")
+        #expect(try reason("let id = \"x\"\nlet suite = \"group.com.example.\\(id)\"\n")
+                    == "asked because its code names the keychain or an app group (\"group.com.example.…\" in ShareViewController.swift)")
     }
 
     @Test(arguments: [false, true])
@@ -1309,6 +1329,56 @@ struct XcodeLintTests {
                                           built], "Debug"), "\(debug)")
     }
 
+    @Test func aGetterThatReturnsAnotherConstantIsFollowed() throws {
+        // IVPN: `static var appGroupId: String { return Config.appGroup }`
+        // was KCS608 for the keychain and nothing for the app-group APIs, so
+        // a wrong Config.appGroup went unreported (real-project trial 18, D5).
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let team = XcodeFixture.team
+        f.targets[0].sources.append("Config.swift")
+        f.write("App/Config.swift", """
+            enum Config {
+                static let appGroup = "group.com.example.notez"
+                static let keychainGroup = "\(team).com.example.Notes.wrong"
+            }
+
+            """)
+        f.write("App/KeychainStore.swift", """
+            import Foundation
+            import Security
+            extension FileManager {
+                static var appGroupId: String { return Config.appGroup }
+                static var keychainGroupId: String { Config.keychainGroup }
+                static var twice: String { appGroupId }
+                static var elsewhere: String { return Bundle.main.bundlePath }
+            }
+            func f() {
+                _ = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: FileManager.appGroupId)
+                _ = UserDefaults(suiteName: FileManager.twice)
+                _ = SecItemCopyMatching([kSecAttrAccessGroup as String: FileManager.keychainGroupId] as CFDictionary, nil)
+                _ = SecItemCopyMatching([kSecAttrAccessGroup as String: FileManager.elsewhere] as CFDictionary, nil)
+            }
+
+            """)
+        f.writeProject()
+        let d = try f.codeFindings().filter { $0.message.hasPrefix("target 'App'") }
+        let said = d.map { "\($0.code.rawValue) \($0.useLines) \($0.message.prefix { $0 != ":" })" }
+        #expect(said == [
+            "KCS607 [10] target 'App' (configuration 'Release') names the app group group.com.example.notez, which it is not entitled to",
+            "KCS607 [11] target 'App' (configuration 'Release') names the app group group.com.example.notez, which it is not entitled to",
+            "KCS607 [12] target 'App' (configuration 'Release') names the access group \(team).com.example.Notes.wrong, which it is not entitled to",
+            "KCS608 [13] target 'App' (configuration 'Release') passes kSecAttrAccessGroup a value built at run time (FileManager.elsewhere)",
+        ], "\(said)")
+        // The note is at the constant the chain ends at, where the typo is.
+        func place(_ n: DiagnosticNote?) -> String {
+            guard let n, let file = n.file, let range = n.range else { return "" }
+            return "\(ProjectPath.lastComponent(file.name)):\(file.location(of: range.start).line)"
+        }
+        let notes = d.prefix(3).map { place($0.notes.first) }
+        #expect(notes == ["Config.swift:2", "Config.swift:2", "Config.swift:3"], "\(notes)")
+    }
+
     @Test func aLocalLetBoundToAConstantIsFollowed() throws {
         // Windscribe: `let accessGroup = SharedKeys.group` then `accessGroup: accessGroup`.
         let f = XcodeFixture.appWidgetShare()
@@ -1463,6 +1533,50 @@ struct XcodeLintTests {
         let gone3 = all2.filter { $0.message.hasPrefix("cannot read") && $0.message.contains("Gone/") }
         #expect(gone3.count == 1 && gone3.first?.message.hasPrefix("cannot read 3 sources of target 'Share Extension', the first of them '") == true
                     && gone3.first?.message.hasSuffix("Gone/A.swift'") == true, "\(all2.map(\.message))")
+    }
+
+    @Test func sourcesCocoaPodsWritesAreSaidOnceForEveryTarget() throws {
+        // ExpoModulesProvider.swift, absent until `pod install`, was said
+        // once per target while the Pods xcconfigs were said once
+        // (Rocket.Chat: 3 times; real-project trial 18, W5).
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.targets[0].sources.append("../Pods/Target Support Files/Pods-App/ExpoModulesProvider.swift")
+        f.targets[1].sources.append("../Pods/Target Support Files/Pods-Widget/ExpoModulesProvider.swift")
+        f.targets[2].sources.append("../Pods/Target Support Files/Pods-Share/ExpoModulesProvider.swift")
+        f.writeProject()
+        let d = CodeCheck.run(try ProjectLint.load(f.projectPath).get()).filter { $0.message.hasPrefix("cannot read") }
+        #expect(d.count == 1, "\(d.map(\.message))")
+        #expect(d.first?.message.hasPrefix("cannot read 3 sources CocoaPods writes, of targets 'App', 'Widget', 'Share Extension', the first of them '") == true
+                    && d.first?.message.hasSuffix("Pods/Target Support Files/Pods-App/ExpoModulesProvider.swift'") == true, "\(d.map(\.message))")
+        #expect(d.first?.hint == "run `pod install` first: the Pods folder is CocoaPods' output, absent from a fresh clone; their groups are not checked")
+        // One target's: said as before.
+        f.targets[1].sources.removeLast()
+        f.targets[2].sources.removeLast()
+        f.writeProject()
+        let one = CodeCheck.run(try ProjectLint.load(f.projectPath).get()).filter { $0.message.hasPrefix("cannot read") }
+        #expect(one.count == 1 && one.first?.message.hasSuffix("ExpoModulesProvider.swift', a source of target 'App'") == true, "\(one.map(\.message))")
+        #expect(one.first?.hint == "CocoaPods writes it: run `pod install` first; its groups are not checked")
+    }
+
+    @Test func aGroupBuiltFromAPlaceholderTeamIsNotReshaped() throws {
+        // WireGuard's Developer.xcconfig copied from its template as it is:
+        // after "DEVELOPMENT_TEAM … is '<team_id>', which is not a team ID",
+        // each Mac target was told "app group <team_id>.group.<app_id> does
+        // not start with group. — did you mean group.<team_id>.group.…?"
+        // (real-project trial 18, W3).
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.write("Config/Team.xcconfig", "DEVELOPMENT_TEAM = <team_id>\n")
+        f.projectSettings = ["Debug": ["SDKROOT": "macosx"], "Release": ["SDKROOT": "macosx"]]
+        f.writeEntitlements("App/App.entitlements", keychain: [], appGroups: ["$(DEVELOPMENT_TEAM).group.com.example.notes", "com.example.suite"])
+        f.writeProject()
+        let d = try ProjectLint.load(f.projectPath).get().run()
+        let said = d.map { "\($0.code.rawValue) \($0.message)" }
+        #expect(said.contains { $0.hasPrefix("KCS602 DEVELOPMENT_TEAM of target 'App'") && $0.contains("'<team_id>', which is not a team ID") }, "\(said)")
+        let shapes = said.filter { $0.hasPrefix("KCS511") }
+        // The group written without any team is still said.
+        #expect(shapes.count == 1 && shapes.first?.contains("app group com.example.suite does not start with group.") == true, "\(shapes)")
     }
 
     @Test func aMemberOfAValueLooksNothingUp() {
@@ -2037,6 +2151,47 @@ struct XcodeLintTests {
         #expect(refused.diagnostics.first?.message.contains("does not allow reading files") == true)
         let elsewhere = Interpreter.run(source: "app App project=\"\(f.projectPath)\"\n", loader: RootedFileLoader(root: f.path("Share")))
         #expect(elsewhere.diagnostics.first?.message.contains("outside") == true)
+    }
+
+    @Test func aScriptDeclaresAnAppWhoseXCConfigDoesNotRead() throws {
+        // CocoaPods' xcconfig before `pod install`, and a template not
+        // copied: the import and the lint warn and carry on, a script
+        // refused the app (KCS301 on every later line; real-project trial 18, D3/D4).
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.targets[0].xcconfig = ["Release": "Pods/Target Support Files/Pods-App/Pods-App.release.xcconfig"]
+        f.write("Config/Secrets.template.xcconfig", "API_HOST = example.com\n")
+        f.targets[1].xcconfig = ["Release": "Config/Secrets.xcconfig"]
+        f.writeProject()
+        f.write("s.kcs", """
+            team SKMME9E2Y8
+            app App project="App.xcodeproj"
+            app Widget project="App.xcodeproj"
+            expect groups App [SKMME9E2Y8.com.example.Notes.shared, SKMME9E2Y8.com.example.Notes, group.com.example.notes]
+            as App add generic-password account="a" group=SKMME9E2Y8.com.example.Notes.shared
+            as Widget find generic-password account="a"
+            expect status errSecSuccess
+
+            """)
+        let report = Interpreter.run(path: f.path("s.kcs"))
+        #expect(report.verdict == .passed, "\(report.diagnostics.map(\.message))")
+        let said = report.diagnostics.map { "\($0.severity) \($0.code.rawValue) \($0.location?.line ?? 0) \($0.message) | \($0.hint ?? "")" }
+        #expect(said.count == 2, "\(said)")
+        #expect(said.contains { $0.hasPrefix("warning KCS602 2 cannot read the xcconfig file '") && $0.contains("Pods-App.release.xcconfig")
+                    && $0.contains("| CocoaPods writes it: run `pod install` first; settings it would give are left out") }, "\(said)")
+        #expect(said.contains { $0.hasPrefix("warning KCS602 3 cannot read the xcconfig file '") && $0.contains("Secrets.xcconfig")
+                    && $0.contains("copy Secrets.template.xcconfig to Secrets.xcconfig first") }, "\(said)")
+        // What the import says of the same file, in the same words.
+        let imported = XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions())
+        #expect(imported.diagnostics.contains { $0.message.contains("Secrets.xcconfig") && $0.severity == .warning
+                    && report.diagnostics.map(\.message).contains($0.message) }, "\(imported.diagnostics.map(\.message))")
+        // An app that cannot be built is still an error: no bundle ID.
+        f.targets[0].settings["Release"]?["PRODUCT_BUNDLE_IDENTIFIER"] = ""
+        f.projectXCConfig = [:]
+        f.writeProject()
+        let refused = Interpreter.run(path: f.path("s.kcs"))
+        #expect(refused.diagnostics.first?.severity == .error, "\(refused.diagnostics.map(\.message))")
+        #expect(refused.verdict != .passed)
     }
 }
 

@@ -133,6 +133,39 @@ import Testing
         }
     }
 
+    @Test func anAppClipIsNotToldToUseItsAppGroup() {
+        // A clip's app groups are not its access groups: KCS505 told Delta
+        // Chat's clip to store in one, and the -34018 that followed said to
+        // add the group the clip already listed (real-project trial 18, D2).
+        let script = """
+            team SKMME9E2Y8
+            app com.example.App application-groups=[group.com.example]
+            app com.example.App.Clip as Clip kind=app-clip application-groups=[group.com.example]
+            as Clip add generic-password account="invite" data="l"
+            as Clip add generic-password account="invite2" data="l" group=group.com.example
+            expect status errSecSuccess
+            as Clip find generic-password account="invite3" group=SKMME9E2Y8.group.com.example
+            expect status errSecSuccess
+            """
+        let d = BatchRunner().run(SourceFile(name: "s.kcs", text: script)).diagnostics
+        #expect(d.filter { $0.severity == .warning }.isEmpty, "\(d.map(\.message))")
+        let hints = d.filter { $0.code == .expectationFailed }.map { $0.hint ?? "" }
+        #expect(hints.count == 2, "\(d.map(\.message))")
+        #expect(hints.first?.hasPrefix("Clip is an App Clip, whose one keychain group is its app ID, SKMME9E2Y8.com.example.App.Clip: its app groups do not count") == true,
+                "\(hints)")
+        #expect(hints.first?.contains("drop group= to store in the app ID") == true, "\(hints)")
+        #expect(hints.last?.contains("drop group= to use the app ID") == true, "\(hints)")
+        #expect(!hints.contains { $0.contains("group group.com.example Clip") }, "\(hints)")
+        // A full app with the same lists is still told (KCS505).
+        let app = BatchRunner().run(SourceFile(name: "s.kcs", text: """
+            team SKMME9E2Y8
+            app com.example.App application-groups=[group.com.example]
+            app com.example.App.Ext as Ext kind=extension application-groups=[group.com.example]
+            as Ext add generic-password account="invite" data="l"
+            """)).diagnostics
+        #expect(app.map(\.code) == [.lintAppGroupDefault], "\(app.map(\.message))")
+    }
+
     @Test func entitlementShapeWarningsWhereverWritten() {
         func warnings(_ script: String) -> [Diagnostic] {
             BatchRunner().run(SourceFile(name: "s.kcs", text: script)).diagnostics.filter { $0.severity == .warning }
@@ -178,6 +211,34 @@ import Testing
         #expect(call.first?.hint?.hasPrefix("did you mean group.x?") == true)
         // Hints on one flow agree: the move's fix names the corrected group.
         #expect(call.last?.hint?.hasSuffix("add it to group.x") == true)
+        // TEAMID.group.… as a Keychain Sharing group, which another app
+        // lists and the item lives in (Delta Chat, 2FAS Pass): no app group
+        // with a prefix, and group.… would find nothing; KCS502 alone says
+        // what is wrong (real-project trial 18, D1).
+        let sharing = """
+            team SKMME9E2Y8
+            app com.example.App keychain-access-groups=[$(AppIdentifierPrefix)group.com.example] application-groups=[group.com.example]
+            app com.example.App.Ext as Ext kind=extension application-groups=[group.com.example]
+            as App add generic-password account="a" group=SKMME9E2Y8.group.com.example data="x"
+            as Ext find generic-password account="a" group=SKMME9E2Y8.group.com.example return=data
+            """
+        let held = warnings(sharing)
+        #expect(held.map(\.code) == [.lintExtensionGroup], "\(held.map(\.message))")
+        // Another app that lists it is enough, with nothing stored yet.
+        let listed = warnings("""
+            team SKMME9E2Y8
+            app com.example.App keychain-access-groups=[$(AppIdentifierPrefix)group.com.example]
+            app com.example.Other application-groups=[group.com.example]
+            as Other find generic-password account="a" group=SKMME9E2Y8.group.com.example
+            """)
+        #expect(listed.isEmpty, "\(listed.map(\.message))")
+        // No app lists it and nothing lives there: still KCS511.
+        let alone = warnings("""
+            team SKMME9E2Y8
+            app com.example.Other application-groups=[group.com.example]
+            as Other find generic-password account="a" group=SKMME9E2Y8.group.com.example
+            """)
+        #expect(alone.map(\.code) == [.lintAppGroupShape], "\(alone.map(\.message))")
         // Apple's own group is no mistake.
         #expect(EntitlementShape.keychainGroup("com.apple.token", teamID: "SKMME9E2Y8") == nil)
         // A wildcard is no group: no TEAMID.* to suggest.
