@@ -61,6 +61,10 @@ public struct FileOutcome: Sendable {
     public var errors: Int { errorDiagnostics.count + hiddenErrors }
     /// Errors that are not failed checks, counted but not in ``diagnostics``.
     public var hiddenErrors = 0
+    /// The test cases errors make in JUnit and TAP: one per listed error,
+    /// and one that counts the hidden ones (a line per hidden error would
+    /// make a report as long as the flood it stopped showing).
+    public var errorCases: Int { errorDiagnostics.count + (hiddenErrors > 0 ? 1 : 0) }
     public var warnings: [Diagnostic] { diagnostics.filter { $0.severity == .warning } }
 
     public init(path: String) { self.path = path }
@@ -77,6 +81,8 @@ public struct RunTotals: Sendable, Equatable {
     public var failed = 0
     /// Errors that are not failed checks (see ``FileOutcome/errors``).
     public var errors = 0
+    /// Their test cases in JUnit and TAP (``FileOutcome/errorCases``).
+    public var errorCases = 0
     public var skipped = 0
     public var warnings = 0
     public var verdict: Verdict = .passed
@@ -92,6 +98,7 @@ public struct RunTotals: Sendable, Equatable {
         passed += o.passed
         failed += o.failed
         errors += o.errors
+        errorCases += o.errorCases
         skipped += o.skipped
         warnings += o.warnings.count
         verdict = max(verdict, o.verdict)

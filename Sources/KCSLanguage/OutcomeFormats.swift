@@ -153,19 +153,24 @@ public enum OutcomeFormat: String, Sendable, CaseIterable {
                 cases.append("    <testcase classname=\"\(x(o.path, attribute: true))\" name=\"\(x(d.code.rawValue + " " + d.message, attribute: true))\">\n"
                     + "      <error message=\"\(x(d.message, attribute: true))\">\(x(renderer.render(d)))</error>\n    </testcase>")
             }
+            if o.hiddenErrors > 0 {
+                let more = Self.hiddenErrorsTitle(o.hiddenErrors)
+                cases.append("    <testcase classname=\"\(x(o.path, attribute: true))\" name=\"\(x(more, attribute: true))\">\n"
+                    + "      <error message=\"\(x(more, attribute: true))\"/>\n    </testcase>")
+            }
             let warnings = o.warnings
             if !warnings.isEmpty {
                 cases.append("    <system-err>\(x(warnings.map { renderer.render($0) }.joined()))</system-err>")
             }
-            let tests = o.passed + o.failed + o.errors + o.skipped
+            let tests = o.passed + o.failed + o.errorCases + o.skipped
             suites.append("  <testsuite name=\"\(x(o.path, attribute: true))\" tests=\"\(tests)\" failures=\"\(o.failed)\" "
-                + "errors=\"\(o.errors)\" skipped=\"\(o.skipped)\">\n" + cases.joined(separator: "\n")
+                + "errors=\"\(o.errorCases)\" skipped=\"\(o.skipped)\">\n" + cases.joined(separator: "\n")
                 + (cases.isEmpty ? "" : "\n") + "  </testsuite>")
         }
         let t = RunTotals(outcomes)
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-            + "<testsuites name=\"kcs\" tests=\"\(t.passed + t.failed + t.errors + t.skipped)\" failures=\"\(t.failed)\" "
-            + "errors=\"\(t.errors)\" skipped=\"\(t.skipped)\">\n"
+            + "<testsuites name=\"kcs\" tests=\"\(t.passed + t.failed + t.errorCases + t.skipped)\" failures=\"\(t.failed)\" "
+            + "errors=\"\(t.errorCases)\" skipped=\"\(t.skipped)\">\n"
             + suites.joined(separator: "\n") + (suites.isEmpty ? "" : "\n") + "</testsuites>\n"
     }
 
@@ -207,7 +212,12 @@ public enum OutcomeFormat: String, Sendable, CaseIterable {
     /// The plan, which TAP allows at the end: a stream can then print each
     /// file's lines as it finishes.
     public static func tapPlan(_ totals: RunTotals) -> String {
-        "1..\(totals.passed + totals.failed + totals.errors + totals.skipped)\n"
+        "1..\(totals.passed + totals.failed + totals.errorCases + totals.skipped)\n"
+    }
+
+    /// The one test case JUnit and TAP give a file's hidden errors.
+    static func hiddenErrorsTitle(_ count: Int) -> String {
+        "\(count) more error\(count == 1 ? "" : "s") not shown"
     }
 
     /// One file's TAP lines, numbered after `n`: a test line per check and
@@ -236,6 +246,10 @@ public enum OutcomeFormat: String, Sendable, CaseIterable {
             n += 1
             lines.append("not ok \(n) - \(o.path.tapSafe): \(d.code.rawValue) \(d.message.tapSafe)")
             lines += yaml(d)
+        }
+        if o.hiddenErrors > 0 {
+            n += 1
+            lines.append("not ok \(n) - \(o.path.tapSafe): \(Self.hiddenErrorsTitle(o.hiddenErrors))")
         }
         // Counted checks (a text-sized run) have no lines of their own.
         for _ in 0..<o.uncollectedPassed { n += 1; lines.append("ok \(n) - \(o.path.tapSafe)") }

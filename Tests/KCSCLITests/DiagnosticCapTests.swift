@@ -35,5 +35,18 @@ import Testing
         let out = try BinaryRunner.run(["run", file.path])
         #expect(out.stdout.hasSuffix("0 passed, 2 failed, 12000 errors\n"), "\(out.stdout)")
         #expect(out.stderr.contains("11802 more diagnostics in"), "\(out.stderr.suffix(300))")
+        // TAP's plan and JUnit's counts match their test cases: one per
+        // listed error and one that counts the hidden ones (the formats
+        // fuzzer found a plan of 271 over 201 lines).
+        let tap = try BinaryRunner.run(["run", "--format", "tap", file.path]).stdout
+        let tests = tap.split(separator: "\n").filter { $0.hasPrefix("ok ") || $0.hasPrefix("not ok ") }
+        #expect(tap.hasSuffix("1..\(tests.count)\n"), "\(tap.suffix(200))")
+        #expect(tests.last?.hasSuffix(": 11800 more errors not shown") == true, "\(tests.last ?? "")")
+        let junit = try BinaryRunner.run(["run", "--format", "junit", file.path]).stdout
+        let cases = junit.components(separatedBy: "<testcase ").count - 1
+        #expect(junit.contains("<testsuites name=\"kcs\" tests=\"\(cases)\" "), "\(junit.prefix(300))")
+        #expect(junit.contains("<error message=\"11800 more errors not shown\"/>"), "\(junit.suffix(300))")
+        let json = try BinaryRunner.run(["run", "--format", "json", file.path]).stdout
+        #expect(json.contains("\"errors\": 12000"), "\(json.prefix(300))")
     }
 }

@@ -10,7 +10,7 @@
 //   back as the terminal shows it (TerminalText.escaped: the same text in
 //   every format) and every output string exactly, with the counts;
 // - JUnit is well-formed XML (XMLParser) with one <testsuite> per file and
-//   one <testcase> per check or error;
+//   one <testcase> per check or error, and one for a file's errors not shown;
 // - TAP is a version line, a plan, numbered test lines without a bare '#',
 //   and YAML blocks whose values are quoted strings;
 // - GitHub annotations are one `::error`/`::warning` line per diagnostic.
@@ -93,6 +93,7 @@ func checkJUnit(_ text: String, _ outcomes: [FileOutcome]) {
     require(counter.counts["testsuite", default: 0] == outcomes.count, "JUnit: one <testsuite> per file")
     let cases = outcomes.reduce(0) { n, o in
         n + o.checks.count + o.diagnostics.filter { $0.severity == .error && $0.code.phase != .expectation }.count
+            + (o.hiddenErrors > 0 ? 1 : 0)
     }
     require(counter.counts["testcase", default: 0] == cases, "JUnit: \(counter.counts["testcase", default: 0]) test cases, expected \(cases)")
 }
