@@ -255,6 +255,11 @@ extension XcodeProject {
 
         var holes: Set<String> = []
         var emptiedBy: [String] = [], emptiedTeam = false
+        // An xcconfig kcs could not read may be where an undefined setting
+        // lives: said in the hint (WireGuard's unread Developer.xcconfig
+        // holds $(APP_ID_IOS); real-project trial 18, W4).
+        let undefinedHint = "define the setting, or check its spelling"
+            + (issues.lazy.compactMap(\.unreadXCConfig).first.map { "; '\(ProjectPath.lastComponent($0))', which kcs could not read, may define it" } ?? "")
         /// Settings whose expansion failed (a cycle, a value cut at the
         /// length limit): what they give is no value.
         var broken: Set<String> = []
@@ -268,7 +273,7 @@ extension XcodeProject {
             for p in e.problems { issues.append(ProjectIssue(.warning, "\(name) (\(context)): \(p)", at: at)) }
             if !e.undefined.isEmpty {
                 issues.append(.undefined("\(name) (\(context))", uses: e.undefined, definedNowhere: "no level of the project defines",
-                                         at: at, hint: "define the setting, or check its spelling"))
+                                         at: at, hint: undefinedHint))
             }
             return e.value
         }
@@ -284,7 +289,7 @@ extension XcodeProject {
                 for p in e.problems { issues.append(ProjectIssue(.warning, "CFBundleIdentifier (\(context)): \(p)", at: at)) }
                 if !e.undefined.isEmpty {
                     issues.append(.undefined("CFBundleIdentifier (\(context))", uses: e.undefined, definedNowhere: "no level of the project defines",
-                                             at: at, hint: "define the setting, or check its spelling"))
+                                             at: at, hint: undefinedHint))
                 }
                 bundleID = e.value
                 bundleIDLocation = at

@@ -140,6 +140,19 @@ struct XcodeCLITests {
         for raw: Character in ["\u{1B}", "\u{7}", "\u{202E}"] { #expect(!lint.stdout.contains(raw) && !lint.stderr.contains(raw)) }
     }
 
+    /// A setting no level defines, beside an xcconfig kcs could not read:
+    /// the hint names that file as where it may be (WireGuard's unread
+    /// Developer.xcconfig holds $(APP_ID_IOS); real-project trial 18, W4).
+    @Test func anUndefinedSettingPointsAtTheUnreadXCConfig() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.write("Config/Base.xcconfig", "#include \"Developer.xcconfig\"\nPRODUCT_BUNDLE_IDENTIFIER = $(APP_ID).$(PRODUCT_NAME:rfc1034identifier)\nDEVELOPMENT_TEAM = \(XcodeFixture.team)\n")
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        #expect(lint.stderr.contains("uses $(APP_ID), which no level of the project defines"), "\(lint.stderr)")
+        #expect(lint.stderr.contains("hint: define the setting, or check its spelling; 'Developer.xcconfig', which kcs could not read, may define it"),
+                "\(lint.stderr)")
+    }
+
     /// A source whose groups form a loop cannot be placed: said at its file
     /// reference, not dropped (its calls went unchecked while the lint
     /// passed; adversarial run 23, F2).
