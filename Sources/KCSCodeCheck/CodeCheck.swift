@@ -469,7 +469,7 @@ public enum CodeCheck {
             // real-project trial 14, D8).
             var alike: [(of: String, hint: String, paths: [String])] = []
             for m in missing {
-                if ("/" + m.path).contains("/Pods/Target Support Files/") {
+                if ProjectPath.isCocoaPodsSupportFile(m.path) {
                     podsSources.append((m.path, m.of, target.location, m.hint))
                     continue
                 }

@@ -71,7 +71,6 @@ public struct FileOutcome: Sendable {
 
 }
 
-
 /// The counts of a whole run, added up file by file as files finish, so a
 /// streamed run keeps no list of outcomes. Every output format reports
 /// these same numbers.

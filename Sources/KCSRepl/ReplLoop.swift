@@ -239,7 +239,7 @@ public struct ReplLoop {
             write("nothing from \(shown) was run\n", .error)
         } else if !report.interrupted {
             // Errors are counted too: a file that only hit errors does not read "0 failed" alone.
-            let errors = report.diagnostics.filter(\.isErrorButNotACheck).count + report.droppedErrors
+            let errors = report.errors
             write("loaded \(shown): \(Self.count(report.statements, "statement")), \(Self.count(report.calls, "call")), "
                   + "\(Self.count(report.passed, "expectation")) held, \(report.failed) failed"
                   + (errors > 0 ? ", \(Self.count(errors, "error"))" : "") + "\n", .output)

@@ -146,7 +146,7 @@ extension Session {
                 warn(.lintMissingTeamPrefix, "group \"\(g)\" lacks the team prefix; \(app.name) is entitled to \(prefixed)",
                      "did you mean \(prefixed)? write group=\(prefixed): Keychain Sharing groups carry the team ID in code",
                      fixIts: fix)
-            } else if app.kind != .appClip, let f = EntitlementShape.callGroup(g, callerName: app.name, isEntitled: { world.isEntitled(last.app, to: $0) },
+            } else if app.listsApplicationGroups, let f = EntitlementShape.callGroup(g, callerName: app.name, isEntitled: { world.isEntitled(last.app, to: $0) },
                                                               isHeld: isHeld) {
                 warn(f.code, f.message, f.hint)
             }
@@ -155,7 +155,7 @@ extension Session {
         func corrected(_ g: String) -> String {
             if app.accessGroups.contains(g) { return g }
             if let prefixed = app.prefixedGroup(for: g) { return prefixed }
-            if app.kind != .appClip, let team = EntitlementShape.teamPrefix(of: g), EntitlementShape.callGroup(g, caller: app, isHeld: isHeld) != nil {
+            if app.listsApplicationGroups, let team = EntitlementShape.teamPrefix(of: g), EntitlementShape.callGroup(g, caller: app, isHeld: isHeld) != nil {
                 return String(g.dropFirst(team.count + 1))
             }
             return g

@@ -137,6 +137,8 @@ public struct RunReport: Sendable {
     /// Dropped diagnostics that are errors but not failed checks, so the
     /// closing line counts every error.
     public private(set) var droppedErrors = 0
+    /// Errors that are not failed checks, kept and dropped.
+    public var errors: Int { diagnostics.count(where: \.isErrorButNotACheck) + droppedErrors }
     /// Diagnostics a report keeps, at most.
     public static let keptDiagnostics = 10_000
     public var calls = 0

@@ -1,6 +1,7 @@
 import KCSLanguage
 import Foundation
 import KCSXcodeProject
+import KeychainEngine
 
 /// The whole-project checks of `kcs lint --project`: configurations that
 /// disagree, embedded extensions that share nothing with their app,
@@ -159,7 +160,7 @@ public struct ProjectLint {
             // has the right shape but for the team, and "did you mean
             // group.<team_id>.group.…" said nothing true (real-project trial 18, W3).
             let team = s.resolved.settings.value(of: "DEVELOPMENT_TEAM").value
-            let placeholder = team.isEmpty || XcodeProject.isTeamID(team) ? nil : team
+            let placeholder = team.isEmpty || Team.isWellFormedID(team) ? nil : team
             for f in findings where !(placeholder.map { f.group.contains($0) } ?? false) {
                 let listed = f.code == .lintAppGroupShape ? s.applicationGroups : s.keychainAccessGroups
                 let at = listed.first { $0.value == f.group }?.location ?? s.resolved.entitlementsLocation ?? s.target.location

@@ -364,8 +364,9 @@ private struct Expander {
         // A value whose references nest past the bound is refused before it
         // is expanded: each level copied and rescanned the rest of the value
         // before the bound was met (`${A_${A_…}}` 10,000 deep took 38 s;
-        // adversarial run 23, F1).
-        if depth <= 1, Self.nesting(of: text) > BuildSettings.maxDepth {
+        // adversarial run 23, F1). A text given to expand (depth 0); an
+        // assignment's value is checked where it is evaluated.
+        if depth == 0, Self.nesting(of: text) > BuildSettings.maxDepth {
             problem("references nest more than \(BuildSettings.maxDepth) deep")
             return ""
         }
@@ -589,6 +590,13 @@ public enum ProjectPath {
         if p.contains("/Pods/") { return "CocoaPods writes it: run `pod install` first; " }
         if p.contains("/Carthage/Checkouts/") { return "it is in Carthage/Checkouts, which `carthage checkout` fills (absent from a fresh clone); " }
         return nil
+    }
+
+    /// Whether a path is a file CocoaPods writes for each target
+    /// (`Pods/Target Support Files/…`: its xcconfig files, Expo's
+    /// ExpoModulesProvider.swift), absent until `pod install`.
+    public static func isCocoaPodsSupportFile(_ path: String) -> Bool {
+        ("/" + path).contains("/Pods/Target Support Files/")
     }
 
     /// A template of a missing file beside it, which a project ships for

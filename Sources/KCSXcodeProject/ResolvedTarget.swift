@@ -483,7 +483,7 @@ extension XcodeProject {
     }
 
     /// Ten upper-case letters or digits.
-    public static func isTeamID(_ t: String) -> Bool {
+    static func isTeamID(_ t: String) -> Bool {
         t.utf8.count == 10 && t.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) }
     }
 

@@ -163,7 +163,7 @@ struct XCConfigReader {
                 var issue = ProjectIssue(.warning, "cannot read the xcconfig file '\(missing)': \(e.message)", at: from,
                                          hint: fix + "settings it would give are left out"
                                              + (chain.isEmpty ? "" : "; #include? marks a file that may be absent"))
-                if ("/" + missing).contains("/Pods/Target Support Files/") { issue.missingPodsFile = missing }
+                if ProjectPath.isCocoaPodsSupportFile(missing) { issue.missingPodsFile = missing }
                 issue.unreadXCConfig = missing
                 issues.append(issue)
             }
