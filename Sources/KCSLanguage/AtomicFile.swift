@@ -127,7 +127,7 @@ public enum AtomicFile {
             if case .replaceGenerated(let inputs, _, _, _) = mode, fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG {
                 try refuseInput(info, inputs, path)
             }
-            guard writeAll(fd, bytes) else { throw failure(path, "write") }
+            guard Descriptor.writeAll(fd, bytes) == 0 else { throw failure(path, "write") }
             return
         }
         let target = try followLinks(path)
@@ -163,7 +163,7 @@ public enum AtomicFile {
         defer { if !done { unlink(temp) } }
         do {
             defer { close(fd) }
-            guard writeAll(fd, bytes) else { throw failure(path, "write") }
+            guard Descriptor.writeAll(fd, bytes) == 0 else { throw failure(path, "write") }
             // The new file is the writer's: given back to the old one's owner
             // and group, or refused (a `kcs fmt` by another user, or by root,
             // took the file over, and a set-user-ID file stayed one with its
@@ -215,7 +215,7 @@ public enum AtomicFile {
         // Then as a shell's `>` writes: blocking while the reader catches up.
         let flags = fcntl(fd, F_GETFL)
         guard flags >= 0, fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0 else { throw failure(path, "open it") }
-        guard writeAll(fd, bytes) else { throw failure(path, "write") }
+        guard Descriptor.writeAll(fd, bytes) == 0 else { throw failure(path, "write") }
     }
 
     /// The file a chain of symbolic links leads to (the path itself when it
@@ -285,9 +285,22 @@ public enum AtomicFile {
         return now == expected
     }
 
-    private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+    private static func failure(_ path: String, _ step: String) -> WriteError {
+        .failed(path, step: step, reason: String(cString: strerror(errno)))
+    }
+}
+
+/// Writing to a file descriptor with plain system calls (no shared
+/// `FILE*` state): the one loop the atomic writer, the REPL's terminal
+/// output and `kcs`'s standard streams share.
+public enum Descriptor {
+    /// Writes every byte, again after a signal interrupts a write. Returns 0
+    /// when all were written, else the error number of the failed write
+    /// (`EIO` for a write that wrote nothing), which `errno` also holds.
+    @discardableResult
+    public static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Int32 {
         bytes.withUnsafeBufferPointer { buf in
-            guard let base = buf.baseAddress else { return true }
+            guard let base = buf.baseAddress else { return 0 }
             var offset = 0
             while offset < buf.count {
                 #if canImport(Glibc)
@@ -296,14 +309,13 @@ public enum AtomicFile {
                 let n = Darwin.write(fd, base + offset, buf.count - offset)
                 #endif
                 if n < 0 && errno == EINTR { continue }
-                if n <= 0 { return false }
+                if n <= 0 {
+                    if n == 0 { errno = EIO }
+                    return errno
+                }
                 offset += n
             }
-            return true
+            return 0
         }
-    }
-
-    private static func failure(_ path: String, _ step: String) -> WriteError {
-        .failed(path, step: step, reason: String(cString: strerror(errno)))
     }
 }

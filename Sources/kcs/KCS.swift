@@ -389,20 +389,8 @@ func printError(_ s: String) {
 /// report` left half a file and exited 0 (adversarial run 23, F7).
 func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
     if fd == 1, standardOutputFailure.withLock({ $0 }) != 0 { return }
-    bytes.withUnsafeBufferPointer { buf in
-        guard let base = buf.baseAddress else { return }
-        var offset = 0
-        while offset < buf.count {
-            let n = write(fd, base + offset, buf.count - offset)
-            if n < 0, errno == EINTR { continue }
-            if n <= 0 {
-                let failure = n < 0 ? errno : EIO
-                if fd == 1 { standardOutputFailure.withLock { if $0 == 0 { $0 = failure } } }
-                return
-            }
-            offset += n
-        }
-    }
+    let failure = Descriptor.writeAll(fd, bytes)
+    if failure != 0, fd == 1 { standardOutputFailure.withLock { if $0 == 0 { $0 = failure } } }
 }
 
 /// The error number of the first failed write to standard output; 0 while none failed.
