@@ -43,9 +43,10 @@ let package = Package(
         .target(name: "KCSSecItem", dependencies: ["KeychainEngine"], swiftSettings: strict),
         // GNU readline (Debian: libreadline-dev) for the REPL.
         .systemLibrary(name: "CReadline", path: "Sources/CReadline"),
-        // Xcode projects: the project.pbxproj reader, xcconfig files and build settings (no dependencies;
-        // the language reads `app … project=` through it), then the import and the project lint.
-        .target(name: "KCSXcodeProject", swiftSettings: strict),
+        // Xcode projects: the project.pbxproj reader, xcconfig files and build settings (on the engine only,
+        // for what a team ID is; the language reads `app … project=` through it), then the import and the
+        // project lint.
+        .target(name: "KCSXcodeProject", dependencies: ["KeychainEngine"], swiftSettings: strict),
         .target(name: "KCSXcode", dependencies: ["KCSXcodeProject", "KCSLanguage"], swiftSettings: strict),
         // What the Swift code asks for: swift-syntax stays out of the core libraries.
         .target(

@@ -1,4 +1,5 @@
 import Foundation
+import struct KeychainEngine.Team
 
 /// A target's signing facts for one configuration and platform: what the
 /// build settings give for its bundle ID, team and entitlements file.
@@ -246,7 +247,7 @@ extension XcodeProject {
         // for a developer's override file; real-project trial 15, D7).
         let projectTeam = settings.value(of: "DEVELOPMENT_TEAM").value
         if let given, projectTeam.isEmpty && (settings.isDefined("DEVELOPMENT_TEAM") || (target.attributesTeam ?? "").isEmpty)
-            || !projectTeam.isEmpty && !Self.isTeamID(projectTeam) {
+            || !projectTeam.isEmpty && !Team.isWellFormedID(projectTeam) {
             stack.append(SettingAssignment(name: "DEVELOPMENT_TEAM", value: given, location: nil))
             settings = BuildSettings(stack, context: settingContext)
         }
@@ -341,7 +342,7 @@ extension XcodeProject {
         // `"DEVELOPMENT_TEAM[sdk=macosx*]" = ""` builds without a team; the
         // attributes' team was taken, with its groups, found on a real project).
         if teamSetting == nil, let attributes = target.attributesTeam, !attributes.isEmpty { team = attributes }
-        if let t = team, !Self.isTeamID(t) {
+        if let t = team, !Team.isWellFormedID(t) {
             // The optional includes absent beside where the team is set: the
             // developer's own file the project expects (Trio's
             // ConfigOverride.xcconfig) is the fix.
@@ -480,11 +481,6 @@ extension XcodeProject {
         let e = settings.expand("$(INFOPLIST_KEY_\(key))", extra: extra)
         guard e.undefined.isEmpty && e.problems.isEmpty else { return .unresolved(location: definition.location, undefined: e.undefined, problems: e.problems) }
         return .value(e.value, location: definition.location, settings: [])
-    }
-
-    /// Ten upper-case letters or digits.
-    static func isTeamID(_ t: String) -> Bool {
-        t.utf8.count == 10 && t.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) }
     }
 
     /// The files an xcconfig includes with `#include?` that do not exist,
