@@ -245,7 +245,7 @@ package struct Explainer {
         case .persistentRefWithAttributes:
             return request.operation == .find
                 ? "a query by persistent reference may not name attributes too (errSecItemIllegalQuery, that is errSecParam)"
-                : "a row-ID persistent reference may not be combined with attributes (errSecItemIllegalQuery, that is errSecParam); UUID references (iOS 18, macOS 15) may"
+                : "a row-ID persistent reference may not be combined with attributes (errSecItemIllegalQuery, that is errSecParam); UUID references (from \(Platform.uuidPersistentRefsBegin)) may"
         case .persistentRefUnreadable:
             return "\(world[last.device].label) runs \(world.platform(of: last.device)), which reads only row-ID persistent references; this UUID reference is not a valid one (errSecParam)"
         case .persistentRefClassMismatch(let c):

@@ -2,12 +2,13 @@
 /// the item's table and the row it is in, valid on the device that made it.
 ///
 /// SecItem.m `_SecItemCreatePersistentRef` writes the class's four-letter
-/// table name and the row ID (12 bytes); from Security-61439 (iOS 18,
-/// macOS 15, watchOS 11) `_SecItemCreateUUIDBasedPersistentRef` writes the
+/// table name and the row ID (12 bytes); from Security-60157 (iOS 15,
+/// macOS 12, watchOS 8) `_SecItemCreateUUIDBasedPersistentRef` writes the
 /// table name and the row's `persistref` UUID instead (20 bytes), because the
-/// `SecKeychainStaticPersistentRefs` feature flag is on by default there
-/// (keychain/ot/Affordance_OTConstants.m). Newer code parses both shapes
-/// (`_SecItemParsePersistentRef`); older code knows only row IDs.
+/// `SecKeychainStaticPersistentRefs` feature flag ships enabled
+/// (`featureflags/Security.plist`, 60157 to 61123; hard-wired on from 61439,
+/// keychain/ot/Affordance_OTConstants.m; audit 22, F1). Newer code parses
+/// both shapes (`_SecItemParsePersistentRef`); older code knows only row IDs.
 public struct PersistentRef: Sendable, Hashable, CustomStringConvertible {
     /// How the row is named.
     public enum Row: Sendable, Hashable {
@@ -96,13 +97,24 @@ public struct PersistentRef: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension Platform {
-    /// Whether persistent references name rows by UUID (Security-61439 and
-    /// later: iOS and Catalyst 18, macOS 15, watchOS 11) rather than by row ID.
-    public var persistentRefsUseUUID: Bool {
-        switch family {
-        case .ios, .catalyst: version >= 18
-        case .macos: version >= 15
-        case .watchos: version >= 11
+    /// Whether persistent references name rows by UUID (Security-60157 and
+    /// later) rather than by row ID.
+    public var persistentRefsUseUUID: Bool { version >= family.firstUUIDPersistentRefVersion }
+
+    /// Where UUID references begin, for messages: "ios 15, macos 12, watchos 8".
+    public static var uuidPersistentRefsBegin: String {
+        [Family.ios, .macos, .watchos].map { Platform($0, $0.firstUUIDPersistentRefVersion).description }.joined(separator: ", ")
+    }
+}
+
+extension Platform.Family {
+    /// The first major version of Security-60157, whose persistent references
+    /// are UUIDs: iOS and Catalyst 15, macOS 12, watchOS 8.
+    public var firstUUIDPersistentRefVersion: Int {
+        switch self {
+        case .ios, .catalyst: 15
+        case .macos: 12
+        case .watchos: 8
         }
     }
 }

@@ -81,7 +81,11 @@ extension World {
             let first = performDataProtection(pass, as: app, on: device, prompt: prompt)
             guard first.status == .success else { return first }
             pass.spec.itemClass = .key
-            return performDataProtection(pass, as: app, on: device, prompt: prompt)
+            // The count is both passes' rows (audit 22, F3): the certificates
+            // the first removed or changed stay so whatever the second finds.
+            var second = performDataProtection(pass, as: app, on: device, prompt: prompt)
+            if second.status == .success { second.items = first.items + second.items }
+            return second
         }
         let platform = platform(of: device)
         // Client side first (SecItem.m SecItemAuthDoQuery): nothing reaches
@@ -195,7 +199,7 @@ extension World {
     /// row-ID reference is refused later (``addRefusesRowID(_:)``).
     static func checkPersistentRef(_ ref: PersistentRef, _ request: CallRequest,
                                    _ platform: Platform) -> StatusFailure? {
-        // Before Security-61439 a 20-byte reference is not a valid one
+        // Before Security-60157 a 20-byte reference is not a valid one
         // (errSecItemInvalidValue, that is errSecParam).
         if case .uuid = ref.row, !platform.persistentRefsUseUUID {
             return StatusFailure(.param, .persistentRefUnreadable)
@@ -230,7 +234,7 @@ extension World {
     /// "with attributes" (conformance audit 20, F1).
     /// A find refuses one shape only, by the static-references flag
     /// (`s3dl_copy_matching`, SecItemDb.c lines 1115-1120): where references
-    /// are UUIDs (`staticRefs`, from Security-61439) a row-ID reference, which
+    /// are UUIDs (`staticRefs`, from Security-60157) a row-ID reference, which
     /// `_SecItemParsePersistentRef` still reads (one an app stored before
     /// the upgrade), is ANDed with the attributes (conformance audit 21, F3).
     static func persistentRefHasCompany(_ spec: ItemSpec, _ operation: Operation, staticRefs: Bool = false) -> Bool {

@@ -252,9 +252,18 @@ extension World {
             return CallResult(status: .param, reason: .fileKeychainIdentityAdd,
                               searchedGroupIDs: [Self.fileKeychainSearchGroup])
         }
+        // The add shares the find's parse (`_CreateSecItemParamsFromDictionary`,
+        // SecItemAdd_osx line 5272), passwords' data refused for every match
+        // (lines 3144-3150): nothing is stored (audit 22, F2).
+        if (itemClass == .genericPassword || itemClass == .internetPassword) && spec.returns.contains(.data) && spec.limit == .all {
+            return CallResult(status: .param, reason: .fileKeychainDataForAll,
+                              searchedGroupIDs: [Self.fileKeychainSearchGroup])
+        }
+        var attributes = spec.attributes
+        if attributes[.label] == nil, let label = Self.defaultFileLabel(attributes, itemClass) { attributes[.label] = label }
         var item = StoredItem(itemClass: itemClass, group: fileGroup,
                               synchronizable: false, accessibility: itemClass.defaultAccessibility, accessControl: nil,
-                              attributes: spec.attributes, data: spec.data)
+                              attributes: attributes, data: spec.data)
         item.owner = app
         item.modified = tick()
         if let existing = devices[device.index].fileKeychain.item(withKey: item.primaryKey) {
@@ -267,6 +276,21 @@ extension World {
                           searchedGroupIDs: [Self.fileKeychainSearchGroup],
                           items: [FoundItem(id: id, item: stored, groupName: Self.fileKeychainGroupName)],
                           returns: spec.returns)
+    }
+
+    /// The label a file-keychain item gets when its add names none
+    /// (`ItemImpl::addWithCopyInfo`, OSX/libsecurity_keychain/lib/Item.cpp
+    /// lines 680-707): a generic password's service, an internet password's
+    /// server, failing that the account, as given (an empty value is one
+    /// value, `label->size()` counting values). Other classes get none here.
+    /// A find by that label then matches it (audit 22, F4).
+    static func defaultFileLabel(_ attributes: AttributeList, _ itemClass: ItemClass) -> AttributeValue? {
+        let first: ItemAttribute? = switch itemClass {
+        case .genericPassword: .service
+        case .internetPassword: .server
+        default: nil
+        }
+        return first.flatMap { attributes[$0] } ?? attributes[.account]
     }
 
     private mutating func fileQuery(_ request: CallRequest, _ itemClass: ItemClass, _ app: AppHandle, _ cache: AppCache,

@@ -160,7 +160,7 @@ extension World {
     /// device everything, onto another only items that are not
     /// this-device-only. A backup item whose key a kept synchronizable item
     /// has leaves that item alone, or, with static persistent references
-    /// (iOS 18, macOS 15), replaces it when it was written later (the
+    /// (iOS 15, macOS 12), replaces it when it was written later (the
     /// insert merges the two, SecDbItem.c line 1790, newer `mdat` wins).
     public mutating func restore(_ name: String, to device: DeviceHandle) throws(WorldError) -> Int {
         guard let backup = backups[name] else { throw .unknownBackup(name) }

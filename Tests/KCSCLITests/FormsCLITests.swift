@@ -8,7 +8,7 @@ struct FormsCLITests {
         let script = """
             team SKMME9E2Y8
             app com.example.A
-            device Old platform=ios 17
+            device Old platform=ios 14
             as A add generic-password account="a" data="1" access-control=[user-presence]
             # Any query of an access-control item prompts (ks_decrypt_data).
             user approves

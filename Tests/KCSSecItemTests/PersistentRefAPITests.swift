@@ -7,9 +7,9 @@ import Testing
 /// and an item stored without data (docs/semantics-notes.md).
 @Suite("Persistent references and empty data through the SecItem API")
 struct PersistentRefAPITests {
-    @Test("a reference has SecItem.m's layout: table name, then a row ID (iOS 17) or a UUID (iOS 18)")
+    @Test("a reference has SecItem.m's layout: table name, then a row ID (iOS 14) or a UUID (iOS 15)")
     func layout() throws {
-        for (platform, length) in [("ios 17", 12), ("ios 18", 20)] {
+        for (platform, length) in [("ios 14", 12), ("ios 15", 20)] {
             let one = standardWorld(platform: platform).client("One")
             var result: CFTypeRef?
             #expect(one.add(password([kSecReturnPersistentRef: true]), &result) == errSecSuccess)

@@ -19,13 +19,13 @@ struct PersistentRefEngineTests {
         return s
     }
 
-    @Test("the shape follows the platform: row IDs before iOS 18, UUIDs from iOS 18 (Security-61439)")
+    @Test("the shape follows the platform: row IDs before iOS 15, UUIDs from iOS 15 (Security-60157, audit 22)")
     func shapeByPlatform() throws {
-        var new = Fixture(platform: Platform(.ios, 18))
+        var new = Fixture(platform: Platform(.ios, 15))
         new.mustAdd(gp("a"))
         let u = try #require(ref(&new, gp("a")))
-        guard case .uuid = u.row else { Issue.record("iOS 18 gives \(u)"); return }
-        var old = Fixture(platform: Platform(.ios, 17))
+        guard case .uuid = u.row else { Issue.record("iOS 15 gives \(u)"); return }
+        var old = Fixture(platform: Platform(.ios, 14))
         old.mustAdd(gp("a"))
         let r = try #require(ref(&old, gp("a")))
         #expect(r.row == .rowID(1))
@@ -48,7 +48,7 @@ struct PersistentRefEngineTests {
 
     @Test("find: a reference with attributes is errSecParam; update and delete AND them with a UUID, refuse them with a row ID")
     func referenceWithAttributes() throws {
-        for platform in [Platform(.ios, 18), Platform(.ios, 17)] {
+        for platform in [Platform(.ios, 18), Platform(.ios, 14)] {
             var f = Fixture(platform: platform)
             f.mustAdd(gp("a"))
             let r = try #require(ref(&f, gp("a")))
@@ -71,7 +71,7 @@ struct PersistentRefEngineTests {
     /// a UUID reference sets no row ID, and the add stores a new item.
     @Test("an add with a row-ID reference is errSecParam, with a UUID one it adds; an update keeps it; a delete ends it for good")
     func lifecycle() throws {
-        for platform in [Platform(.ios, 18), Platform(.ios, 16)] {
+        for platform in [Platform(.ios, 18), Platform(.ios, 14)] {
             var f = Fixture(platform: platform)
             f.mustAdd(gp("a"))
             let r = try #require(ref(&f, gp("a")))
@@ -112,7 +112,7 @@ struct PersistentRefEngineTests {
     /// row ID the first had just been given).
     @Test("a restore never gives two rows one row ID")
     func restoredRowIDsStayUnique() throws {
-        var f = Fixture(platform: Platform(.ios, 17))
+        var f = Fixture(platform: Platform(.ios, 14))
         let other = try f.world.addDevice(name: "other", account: "elsewhere")
         for account in ["a", "b", "c"] {
             _ = f.world.perform(CallRequest(.add, gp(account, data: account.uppercased())), as: f.main, on: other)
@@ -125,10 +125,10 @@ struct PersistentRefEngineTests {
         #expect(Set(rows).count == rows.count, "row IDs: \(rows)")
     }
 
-    @Test("a UUID reference is not readable before Security-61439")
+    @Test("a UUID reference is not readable before Security-60157")
     func uuidOnAnOldDevice() throws {
         var f = Fixture()
-        let old = try f.world.addDevice(name: "old", account: nil, platform: Platform(.ios, 15))
+        let old = try f.world.addDevice(name: "old", account: nil, platform: Platform(.ios, 14))
         f.mustAdd(gp("a", sync: .yes))
         let r = try #require(ref(&f, gp("a", sync: .yes)))
         #expect(f.world.perform(CallRequest(.find, byRef(r)), as: f.main, on: old).status == .param)
