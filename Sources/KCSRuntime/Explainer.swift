@@ -83,7 +83,7 @@ package struct Explainer {
                     : "added to \(group), the group the call named"
             case .find:
                 return "found \(result.count) item\(result.count == 1 ? "" : "s"); the first is in \(result.items.first?.groupName ?? "?")"
-                    + syncLeftOut(last)
+                    + syncLeftOut(last) + fileSideLeftOut(result, last)
             case .update: return "changed \(result.count) item\(result.count == 1 ? "" : "s")" + syncLeftOut(last)
             case .delete: return "deleted \(result.count) item\(result.count == 1 ? "" : "s")" + syncLeftOut(last)
             }
@@ -300,6 +300,33 @@ package struct Explainer {
             return "; did you mean \(prefixed)? Keychain Sharing groups carry the team prefix in code"
         }
         return ""
+    }
+
+    /// On the Mac a find without the data-protection flag asks both
+    /// keychains and merges the answers (SecItem.cpp `SecItemMergeResults`,
+    /// lines 4882-4935): a single result is the data-protection side's, and a
+    /// file side that failed is dropped when the other succeeded. Said when
+    /// the file keychain held matches the answer leaves out, which "found 1
+    /// item" hid (flutter_secure_storage pull request 712; session 18, P23).
+    private func fileSideLeftOut(_ result: CallResult, _ last: LastCall) -> String {
+        let request = last.call.request
+        guard World.reachesFileKeychain(request.spec, on: world.platform(of: last.device)),
+              !result.items.contains(where: { $0.groupName == World.fileKeychainGroupName }) else { return "" }
+        let n = world.fileKeychainMatchCount(for: request, on: last.device)
+        guard n > 0 else { return "" }
+        let items = "\(n) item\(n == 1 ? "" : "s")"
+        if (request.spec.limit ?? .one).givesSingleResult {
+            return "; the file-based keychain matched \(items) too, which the merge leaves out: a single result is the data-protection keychain's"
+        }
+        return "; the file-based keychain matched \(items) but failed (\(fileSideFailure(request))), and the merge keeps the data-protection keychain's answer alone"
+    }
+
+    /// Why the file side of a find for every match failed: the one refusal
+    /// it makes before matching that the merge hides.
+    private func fileSideFailure(_ request: CallRequest) -> String {
+        let isPassword = request.spec.itemClass == .genericPassword || request.spec.itemClass == .internetPassword
+        return isPassword && request.spec.returns.contains(.data)
+            ? "errSecParam: it returns no data for all matching passwords" : "it returned nothing"
     }
 
     private func candidates(_ last: LastCall, quietWhenNone: Bool = false) -> [String] {

@@ -293,14 +293,31 @@ extension World {
         return first.flatMap { attributes[$0] } ?? attributes[.account]
     }
 
-    private mutating func fileQuery(_ request: CallRequest, _ itemClass: ItemClass, _ app: AppHandle, _ cache: AppCache,
-                                    _ device: DeviceHandle, _ fileGroup: GroupID,
-                                    prompt: (FoundItem) -> PromptAnswer?) -> CallResult {
-        var query = request.spec
-        // Group, accessibility and sync mean nothing here.
+    /// A query as the file keychain reads it: group, accessibility and sync
+    /// mean nothing there.
+    static func fileSideQuery(_ spec: ItemSpec) -> ItemSpec {
+        var query = spec
         query.accessGroup = nil
         query.accessibility = nil
         query.synchronizable = .any
+        return query
+    }
+
+    /// How many of the file keychain's items on `device` the query of
+    /// `request` matches by its attributes (no prompt, no owner check): what
+    /// the file side of a Mac call had to offer, for explanations when the
+    /// merge kept the data-protection side's answer (real-world problem P23,
+    /// session 18).
+    public func fileKeychainMatchCount(for request: CallRequest, on device: DeviceHandle) -> Int {
+        guard let itemClass = request.spec.itemClass, let fileGroup = groupID(Self.fileKeychainGroupName) else { return 0 }
+        return Self.matchingItems(Self.fileSideQuery(request.spec), itemClass.table, in: [fileGroup],
+                                  of: devices[device.index].fileKeychain).count
+    }
+
+    private mutating func fileQuery(_ request: CallRequest, _ itemClass: ItemClass, _ app: AppHandle, _ cache: AppCache,
+                                    _ device: DeviceHandle, _ fileGroup: GroupID,
+                                    prompt: (FoundItem) -> PromptAnswer?) -> CallResult {
+        let query = Self.fileSideQuery(request.spec)
         let storedClass = itemClass.table
         var ids = Self.matchingItems(query, storedClass, in: [fileGroup], of: devices[device.index].fileKeychain)
         // An identity there is found by walking private keys and pairing each

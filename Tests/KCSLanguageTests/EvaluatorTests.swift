@@ -188,6 +188,35 @@ struct EvaluatorTests {
         #expect(outputs[1].contains("the Mac's file-based keychain holds 1 generic-password item, which this call does not search"), "\(outputs[1])")
     }
 
+    @Test func explainOnTheMacSaysWhatTheMergeLeftOut() {
+        // flutter_secure_storage pull request 712's shape: a stale copy in the
+        // file keychain, the new one in the data-protection keychain, read
+        // without the flag (real-world problem P23, session 18).
+        var outputs: [String] = []
+        _ = Interpreter.run(source: """
+            platform macos 15
+            team SKMME9E2Y8
+            app com.x.A
+            as A add generic-password service="s" account="a" data="old"
+            as A add generic-password service="s" account="a" data="new" data-protection=true
+            as A find generic-password service="s" return=data
+            explain
+            as A find generic-password service="s" return=data limit=all
+            explain
+            as A find generic-password service="s" return=attributes limit=all
+            explain
+            as A find generic-password service="s" data-protection=true
+            explain
+            """, observer: { if case .output(let text) = $0 { outputs.append(text) } })
+        #expect(outputs.count == 4)
+        #expect(outputs[0].contains("the file-based keychain matched 1 item too, which the merge leaves out"), "\(outputs[0])")
+        #expect(outputs[1].contains("the file-based keychain matched 1 item but failed (errSecParam: it returns no data for all matching passwords)"), "\(outputs[1])")
+        // Both sides' items are in the answer: nothing left out.
+        #expect(outputs[2].contains("found 2 items") && !outputs[2].contains("leaves out") && !outputs[2].contains("failed"), "\(outputs[2])")
+        // A call the data-protection keychain takes alone has no file side.
+        #expect(!outputs[3].contains("file-based keychain matched"), "\(outputs[3])")
+    }
+
     /// A read deletes the lost rows it meets (audit 21, F1), but not under
     /// the lock (the keybag says "locked" first: review R5), and explain
     /// still lists the other rows it passed over (review R4).
