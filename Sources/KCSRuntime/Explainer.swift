@@ -84,8 +84,8 @@ package struct Explainer {
             case .find:
                 return "found \(result.count) item\(result.count == 1 ? "" : "s"); the first is in \(result.items.first?.groupName ?? "?")"
                     + syncLeftOut(last) + fileSideLeftOut(result, last)
-            case .update: return "changed \(result.count) item\(result.count == 1 ? "" : "s")" + syncLeftOut(last)
-            case .delete: return "deleted \(result.count) item\(result.count == 1 ? "" : "s")" + syncLeftOut(last)
+            case .update: return "changed \(result.count) item\(result.count == 1 ? "" : "s")" + acrossGroups(result, last) + syncLeftOut(last)
+            case .delete: return "deleted \(result.count) item\(result.count == 1 ? "" : "s")" + acrossGroups(result, last) + syncLeftOut(last)
             }
         case .unsigned:
             return "\(app.name) is unsigned (no app ID, no keychain-access-groups, no application groups): every keychain call fails with errSecMissingEntitlement"
@@ -300,6 +300,18 @@ package struct Explainer {
             return "; did you mean \(prefixed)? Keychain Sharing groups carry the team prefix in code"
         }
         return ""
+    }
+
+    /// An update or delete that names no group acts in every group the
+    /// caller has: said when its items came from more than one, which a
+    /// developer cleaning up a migrated copy did not expect
+    /// (keychain-swift issue 91; session 18, P35).
+    private func acrossGroups(_ result: CallResult, _ last: LastCall) -> String {
+        guard last.call.request.spec.accessGroup == nil else { return "" }
+        var groups: [String] = []
+        for item in result.items where !groups.contains(item.groupName) { groups.append(item.groupName) }
+        guard groups.count > 1 else { return "" }
+        return " in \(groups.count) groups (\(groups.joined(separator: ", "))): a call that names no group= acts in every group of the caller's list"
     }
 
     /// On the Mac a find without the data-protection flag asks both

@@ -217,6 +217,28 @@ struct EvaluatorTests {
         #expect(!outputs[3].contains("file-based keychain matched"), "\(outputs[3])")
     }
 
+    @Test func explainSaysADeleteWithoutAGroupActedInSeveral() {
+        // keychain-swift issue 91's shape: a delete meant for the migrated
+        // copy also removes the one in the shared group (session 18, P35).
+        var outputs: [String] = []
+        _ = Interpreter.run(source: """
+            team SKMME9E2Y8
+            app com.x.A keychain-access-groups=[$(AppIdentifierPrefix)com.x.A, $(AppIdentifierPrefix)com.x.Shared]
+            as A add generic-password service="s" account="a" data="1"
+            as A add generic-password service="s" account="a" data="1" group=SKMME9E2Y8.com.x.Shared
+            as A update generic-password service="s" set data="2"
+            explain
+            as A delete generic-password service="s" group=SKMME9E2Y8.com.x.Shared
+            explain
+            as A delete generic-password service="s"
+            explain
+            """, observer: { if case .output(let text) = $0 { outputs.append(text) } })
+        #expect(outputs.count == 3)
+        #expect(outputs[0].contains("changed 2 items in 2 groups (SKMME9E2Y8.com.x.A, SKMME9E2Y8.com.x.Shared): a call that names no group= acts in every group"), "\(outputs[0])")
+        #expect(outputs[1].contains("deleted 1 item") && !outputs[1].contains("groups ("), "\(outputs[1])")
+        #expect(outputs[2].contains("deleted 1 item") && !outputs[2].contains("groups ("), "\(outputs[2])")
+    }
+
     /// A read deletes the lost rows it meets (audit 21, F1), but not under
     /// the lock (the keybag says "locked" first: review R5), and explain
     /// still lists the other rows it passed over (review R4).
