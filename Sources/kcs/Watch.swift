@@ -148,19 +148,8 @@ enum Watcher {
             let what = changed.count == 1 ? changed[0] : "\(changed[0]) and \(changed.count - 1) more"
             // The line says what changed; tools (an editor's task runner) also
             // read it as the start of a run.
-            let line = "--- run \(round): \(terminalSafe(what)) changed ---\n"
+            let line = "--- run \(round): \(TerminalText.escaped(what)) changed ---\n"
             writeAll(1, Array(((clears ? "\u{1B}[H\u{1B}[2J\u{1B}[3J" : "\n") + line).utf8))
         }
-    }
-
-    /// A path as text for the terminal: control characters spelled out.
-    static func terminalSafe(_ s: String) -> String {
-        var out = ""
-        for u in s.unicodeScalars {
-            if u.value < 0x20 || (0x7F...0x9F).contains(u.value) { out += "\\u{\(String(u.value, radix: 16))}" } else {
-                out.unicodeScalars.append(u)
-            }
-        }
-        return out
     }
 }

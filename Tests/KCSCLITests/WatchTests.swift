@@ -60,6 +60,20 @@ struct WatchTests {
 
     func count(_ s: String, _ of: String) -> Int { s.components(separatedBy: of).count - 1 }
 
+    /// The changed file's name is escaped as every other name kcs prints:
+    /// a bidi control in it reached the terminal raw (adversarial run 24, F2).
+    @Test func theChangedFilesNameIsEscaped() throws {
+        let name = "inc\u{202E}sck.kcs"
+        let dir = try temp([name: "team SKMME9E2Y8\n", "main.kcs": "include \"inc\\u{202E}sck.kcs\"\napp com.example.A\n"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let watched = try Watched(["run", "--watch", "main.kcs"], in: dir)
+        #expect(watched.wait { _, err in err.contains("watching 2 files") }, "first run: \(watched.stdout) \(watched.stderr)")
+        try "team SKMME9E2Y8 \n".write(to: dir.appendingPathComponent(name), atomically: false, encoding: .utf8)
+        #expect(watched.wait { out, _ in out.contains("--- run 2: inc\\u{202E}sck.kcs changed ---") }, "second run: \(watched.stdout)")
+        #expect(!watched.stdout.unicodeScalars.contains("\u{202E}"), "\(watched.stdout)")
+        #expect(watched.interrupt() == 130)
+    }
+
     @Test func runReRunsWhenTheScriptOrAnIncludeChangesAndCtrlCExits130() throws {
         let dir = try temp([
             "common.kcs": "team SKMME9E2Y8\n",
