@@ -102,6 +102,24 @@ public enum CodeCheck {
                         if starts(i, "/*") { level += 1; i += 2 } else if starts(i, "*/") { level -= 1; i += 2; if level == 0 { break } } else { i += 1 }
                     }
                     continue
+                case UInt8(ascii: "/") where mayStartRegex(bytes, at: i):
+                    // A bare regex literal `/…/` (Swift 5.7) may hold quotes
+                    // and brackets: skipped whole, as the parser reads it.
+                    // Taking its `"` for a string hid the rest of the line
+                    // (`let r = /"/; let g = [[[…` past the square-bracket
+                    // bound ran for hours; adversarial run 24, F4).
+                    var j = i + 1
+                    while j < bytes.count, bytes[j] != UInt8(ascii: "/"), bytes[j] != UInt8(ascii: "\n") {
+                        j += bytes[j] == UInt8(ascii: "\\") ? 2 : 1
+                    }
+                    if j < bytes.count, bytes[j] == UInt8(ascii: "/") { i = j + 1; continue }
+                case UInt8(ascii: "`"):
+                    // A raw identifier (`` `a"b` ``, Swift 6.2) ends at its
+                    // backtick on the line: a quote in it opens no string
+                    // (adversarial run 24, F4).
+                    var j = i + 1
+                    while j < bytes.count, bytes[j] != UInt8(ascii: "`"), bytes[j] != UInt8(ascii: "\n") { j += 1 }
+                    if j < bytes.count, bytes[j] == UInt8(ascii: "`") { i = j + 1; continue }
                 case UInt8(ascii: "#"), UInt8(ascii: "\""):
                     var k = i, hashes = 0
                     while at(k) == UInt8(ascii: "#") { k += 1; hashes += 1 }
@@ -166,6 +184,28 @@ public enum CodeCheck {
         if deepestAngles > maxNesting { return "it nests generic arguments more than \(maxNesting) deep" }
         return nil
     }
+
+    /// Whether the `/` at `i` can open a bare regex literal, as Swift's
+    /// lexer decides (SE-0354): not followed by a space, and where an
+    /// expression may start, after an operator, an opening bracket, a comma,
+    /// a colon or a keyword that an expression follows, or at the start of
+    /// the file; after an operand (`a / b`, `x)/2`) it divides.
+    static func mayStartRegex(_ bytes: [UInt8], at i: Int) -> Bool {
+        let next = i + 1 < bytes.count ? bytes[i + 1] : 0
+        guard next != UInt8(ascii: " "), next != UInt8(ascii: "\t"), next != UInt8(ascii: "\n"), next != 0 else { return false }
+        var k = i - 1
+        while k >= 0, bytes[k] == UInt8(ascii: " ") || bytes[k] == UInt8(ascii: "\t") || bytes[k] == UInt8(ascii: "\n") || bytes[k] == UInt8(ascii: "\r") { k -= 1 }
+        guard k >= 0 else { return true }
+        if "([{,:=;!&|^~?+-*%<>".utf8.contains(bytes[k]) { return true }
+        guard isIdentifierByte(bytes[k]) else { return false }
+        var start = k
+        while start > 0, isIdentifierByte(bytes[start - 1]) { start -= 1 }
+        return regexKeywords.contains(String(decoding: bytes[start...k], as: UTF8.self))
+    }
+
+    /// Keywords an expression follows: a `/` after one opens a regex.
+    static let regexKeywords: Set<String> = ["return", "case", "in", "try", "await", "throw", "if", "guard", "where",
+                                             "while", "switch", "else", "repeat", "is", "as", "then", "yield", "do"]
 
     static func isIdentifierByte(_ b: UInt8) -> Bool {
         b == UInt8(ascii: "_") || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(b) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(b)

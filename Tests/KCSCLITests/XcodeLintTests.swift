@@ -1708,7 +1708,8 @@ struct XcodeLintTests {
         // call chain rendered every prefix (quadratic); deep brackets, #if
         // and generic arguments are refused before swift-syntax sees them.
         let f = Self.oneApp(sources: ["Chain.swift", "Calls.swift", "Brackets.swift", "Ifs.swift", "Generics.swift", "Strings.swift", "Comments.swift",
-                                      "Regex.swift", "Asserts.swift", "RegexOpen.swift", "Runs.swift", "MixedRuns.swift", "Generic.swift", "Lists.swift"])
+                                      "Regex.swift", "Asserts.swift", "RegexOpen.swift", "Runs.swift", "MixedRuns.swift", "Generic.swift", "Lists.swift",
+                                      "BareRegex.swift", "RawName.swift", "Division.swift"])
         defer { f.remove() }
         f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.shared"])
         func use(_ value: String) -> String { "import Security\nlet q: [String: Any] = [kSecAttrAccessGroup as String: \(value)]\n" }
@@ -1735,13 +1736,20 @@ struct XcodeLintTests {
         f.write("App/Generic.swift", use("g") + "let a = " + String(repeating: "[A<", count: 17) + "B" + String(repeating: ">]", count: 17) + "\n")
         f.write("App/Lists.swift", use("g") + "let a = " + String(repeating: "(a: ", count: 40) + "1" + String(repeating: ")", count: 40)
                 + "\nlet b: [[[[Int]]]] = [[[[1]]]]\nlet c = " + String(repeating: "[1, ", count: 16) + "1" + String(repeating: "]", count: 16) + "\n")
+        // A bare regex literal and a raw identifier holding a quote hid the
+        // rest of the line from the count (adversarial run 24, F4); a
+        // division followed by a string hides nothing either.
+        let deepSquare = String(repeating: "[", count: 24) + String(repeating: "]", count: 24)
+        f.write("App/BareRegex.swift", use("g") + "func h() -> Any { return /\"/ }\nlet r = /\"/; let g = " + deepSquare + "\n")
+        f.write("App/RawName.swift", use("g") + "let `a\"b` = 1; let g = " + deepSquare + "\n")
+        f.write("App/Division.swift", use("g") + "let x = 4 / \"ab\".count / 2\nlet y = [[1]]\n")
         f.writeProject()
         let d = try f.codeFindings()
         let found = d.map { "\($0.code.rawValue) \(ProjectPath.lastComponent($0.file?.name ?? "")) \($0.message.hasPrefix("cannot check") ? "refused" : "checked")" }
-        #expect(found.sorted() == ["KCS608 Asserts.swift checked", "KCS608 Brackets.swift refused", "KCS608 Calls.swift checked",
-                                   "KCS608 Chain.swift checked", "KCS608 Comments.swift refused", "KCS608 Generic.swift refused",
+        #expect(found.sorted() == ["KCS608 Asserts.swift checked", "KCS608 BareRegex.swift refused", "KCS608 Brackets.swift refused", "KCS608 Calls.swift checked",
+                                   "KCS608 Chain.swift checked", "KCS608 Comments.swift refused", "KCS608 Division.swift checked", "KCS608 Generic.swift refused",
                                    "KCS608 Generics.swift refused", "KCS608 Ifs.swift refused", "KCS608 Lists.swift checked", "KCS608 MixedRuns.swift refused",
-                                   "KCS608 Regex.swift refused", "KCS608 RegexOpen.swift refused", "KCS608 Runs.swift refused",
+                                   "KCS608 RawName.swift refused", "KCS608 Regex.swift refused", "KCS608 RegexOpen.swift refused", "KCS608 Runs.swift refused",
                                    "KCS608 Strings.swift refused"], "\(d.map(\.message))")
     }
 
