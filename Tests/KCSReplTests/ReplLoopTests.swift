@@ -249,6 +249,31 @@ import Testing
         #expect(report.passed == 2)
     }
 
+    /// An include whose own expectation failed still declared its app: its
+    /// line is kept, with a note, so the lines after it run in the replay
+    /// (adversarial run 24, F3); an include with a syntax error ran nothing
+    /// and is never written live.
+    @Test func testSaveKeepsAnIncludeThatRanAndFailed() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kcs-inc-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let ran = dir.appendingPathComponent("ran.kcs").path, broken = dir.appendingPathComponent("broken.kcs").path
+        try "team SKMME9E2Y8\napp com.example.A\nas A find generic-password account=\"none\"\nexpect status errSecSuccess\n"
+            .write(toFile: ran, atomically: true, encoding: .utf8)
+        try "app com.example.B\nas B fnd generic-password\n".write(toFile: broken, atomically: true, encoding: .utf8)
+        var (repl, _) = loop()
+        _ = repl.feed("include \(ScriptText.quoted(ran))")
+        _ = repl.feed("as A add generic-password account=\"x\"")
+        _ = repl.feed("include \(ScriptText.quoted(broken))")
+        let script = repl.state.script(name: "s.kcs")
+        #expect(script.contains("# an included file reported an error when it ran; kcs run reports it again\ninclude \(ScriptText.quoted(ran))\n"), "\(script)")
+        // A syntax error leaves the session as it was: nothing of it is saved.
+        #expect(!script.contains("broken.kcs\"\n") || script.contains("# include \(ScriptText.quoted(broken))"), "\(script)")
+        let report = Interpreter.run(source: script)
+        // The include's own expectation fails again; the add after it runs.
+        #expect(report.passed == 1 && report.failed == 1, "\(report.passed) \(report.failed) \(script)")
+    }
+
     @Test func testLoadRunsAFileIntoTheSessionAndSaveInlinesIt() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("kcs-load-\(UUID().uuidString).kcs").path
         defer { try? FileManager.default.removeItem(atPath: path) }
