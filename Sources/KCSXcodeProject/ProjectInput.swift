@@ -192,7 +192,11 @@ public enum ProjectInput {
     static func workspaceProjects(_ b: [UInt8], workspace: String) -> [(path: String, line: Int, column: Int)] {
         let root = ProjectPath.directory(workspace)
         var out: [(path: String, line: Int, column: Int)] = []
-        var groups: [String] = []
+        // Each open group's folder; nil past 64 groups deep or 4 KiB of path
+        // (PATH_MAX), where nothing is listed: a chain of thousands of nested
+        // groups held a joined path per level, quadratic in time and memory
+        // (5,000 in 425 KB took 35 s and 700 MB; adversarial run 24, F5).
+        var groups: [String?] = []
         var line = 1, lineStart = 0, i = 0
         func isName(_ c: UInt8) -> Bool { c >= 0x41 && c <= 0x5A || c >= 0x61 && c <= 0x7A || c >= 0x30 && c <= 0x39 || c == 0x5F || c == 0x2D }
         func newline(_ at: Int) { line += 1; lineStart = at + 1 }
@@ -234,15 +238,26 @@ public enum ProjectInput {
                 if tag == "Group" { _ = groups.popLast() }
                 continue
             }
-            let parent = groups.last ?? root
+            guard let parent = groups.last ?? root else {
+                if tag == "Group", !selfClosing { groups.append(nil) }
+                continue
+            }
             let resolved = location.flatMap { resolve($0.value, in: parent, root: root) }
-            if tag == "Group", !selfClosing { groups.append(resolved ?? parent) }
-            if tag == "FileRef", let location, let path = resolved, path.hasSuffix(".xcodeproj") {
+            if tag == "Group", !selfClosing {
+                let folder = resolved ?? parent
+                groups.append(groups.count < Self.maxWorkspaceGroupDepth && folder.utf8.count <= Self.maxWorkspacePathBytes ? folder : nil)
+            }
+            if tag == "FileRef", let location, let path = resolved, path.utf8.count <= Self.maxWorkspacePathBytes, path.hasSuffix(".xcodeproj") {
                 out.append((path, location.line, location.column))
             }
         }
         return out
     }
+
+    /// Groups of a workspace followed this deep, and paths this long; past
+    /// them a workspace lists no project (Xcode's own nest a few deep).
+    static let maxWorkspaceGroupDepth = 64
+    static let maxWorkspacePathBytes = 4096
 
     /// A workspace location (`group:A.xcodeproj`) as a path, or nil for a kind not followed.
     static func resolve(_ location: String, in parent: String, root: String) -> String? {

@@ -205,6 +205,24 @@ struct XcodeCLITests {
         #expect(cut.stderr.contains("more diagnostics in \(f.projectPath) not shown: the output limit of 3000 bytes was reached"), "\(cut.stderr)")
     }
 
+    /// Groups nested thousands deep in a workspace: each level held its
+    /// joined path, quadratic in time and memory (5,000 took 35 s and
+    /// 700 MB; adversarial run 24, F5). Past 64 levels nothing is listed.
+    @Test func aDeepWorkspaceIsReadInLinearTime() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let n = 5_000
+        f.write("Deep.xcworkspace/contents.xcworkspacedata", "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Workspace version=\"1.0\">\n"
+                + "<FileRef location=\"group:App.xcodeproj\"></FileRef>\n"
+                + String(repeating: "<Group location=\"group:" + String(repeating: "a", count: 50) + "\">\n", count: n)
+                + "<FileRef location=\"group:Lost.xcodeproj\"></FileRef>\n" + String(repeating: "</Group>\n", count: n) + "</Workspace>\n")
+        let started = Date()
+        let out = try BinaryRunner.run(["lint", "--project", "Deep.xcworkspace"], directory: f.root)
+        #expect(Date().timeIntervalSince(started) < 20, "took \(Date().timeIntervalSince(started)) s")
+        #expect(out.stderr.contains("it lists one project, 'App.xcodeproj'"), "\(out.stderr)")
+        #expect(!out.stderr.contains("Lost.xcodeproj"), "\(out.stderr.prefix(500))")
+    }
+
     /// A workspace, a Swift package, an XcodeGen folder or a folder of two
     /// projects: each is said for what it is, with what to give instead
     /// (each was "cannot read 'X.xcworkspace/project.pbxproj'", a path
