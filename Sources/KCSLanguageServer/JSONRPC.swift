@@ -169,6 +169,32 @@ extension Substring {
     }
 }
 
+/// Whether a message holds more JSON values than the server decodes
+/// (arrays' and objects' members, counted by their separators outside
+/// strings, in one pass): Foundation's decoder holds about 55 bytes a value,
+/// each decode again, so one 62 MB message of zeros took 1.7 GB and 10 s to
+/// refuse (adversarial run 24, F8). A document's text is one value however
+/// long; the largest real messages (a didChange of thousands of edits)
+/// hold tens of thousands.
+func exceedsJSONValueBudget(_ body: [UInt8], budget: Int = 1_000_000) -> Bool {
+    guard body.count > budget else { return false }
+    var values = 0, inString = false, escaped = false
+    for b in body {
+        if inString {
+            if escaped { escaped = false } else if b == UInt8(ascii: "\\") { escaped = true } else if b == UInt8(ascii: "\"") { inString = false }
+            continue
+        }
+        switch b {
+        case UInt8(ascii: "\""): inString = true
+        case UInt8(ascii: ","), UInt8(ascii: "["), UInt8(ascii: "{"):
+            values += 1
+            if values > budget { return true }
+        default: break
+        }
+    }
+    return false
+}
+
 /// Frames a JSON body for the wire.
 func frame(_ body: [UInt8]) -> [UInt8] {
     Array("Content-Length: \(body.count)\r\n\r\n".utf8) + body

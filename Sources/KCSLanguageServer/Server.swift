@@ -123,7 +123,7 @@ public final class LanguageServer {
     }
 
     private func enqueue(_ body: [UInt8]) {
-        let peek = (try? JSONDecoder().decode(Peek.self, from: Data(body))) ?? Peek()
+        let peek = exceedsJSONValueBudget(body) ? Peek() : (try? JSONDecoder().decode(Peek.self, from: Data(body))) ?? Peek()
         if let uri = peek.changedDocument { pendingChanges[uri, default: 0] += 1 }
         // Only a request still waiting is marked: a cancel for one already
         // answered is ignored, as the protocol allows, and not kept.
@@ -165,6 +165,10 @@ public final class LanguageServer {
 
     /// Answers one message (a JSON body without framing).
     public func handle(_ body: [UInt8]) {
+        guard !exceedsJSONValueBudget(body) else {
+            respond(nil, Optional<Bool>.none, error: ResponseError(code: -32600, message: "invalid request: more than 1,000,000 JSON values"))
+            return
+        }
         let data = Data(body)
         let decoder = JSONDecoder()
         guard let envelope = try? decoder.decode(Envelope.self, from: data) else {

@@ -411,6 +411,24 @@ final class Client {
     }
 }
 
+@Suite struct JSONValueBudgetTests {
+    /// A message of millions of JSON values is refused before it is
+    /// decoded: a 62 MB array of zeros in a hover's params took 1.7 GB
+    /// (adversarial run 24, F8). A long document text is one value.
+    @Test func aMessageOfMillionsOfValuesIsRefusedUndecoded() throws {
+        let zeros = "[" + String(repeating: "0,", count: 1_200_000) + "0]"
+        let body = Array("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"textDocument/hover\",\"params\":\(zeros)}".utf8)
+        #expect(exceedsJSONValueBudget(body))
+        let text = String(repeating: "a,", count: 1_200_000)
+        #expect(!exceedsJSONValueBudget(Array("{\"params\":{\"text\":\"\(text)\"}}".utf8)))
+        let c = Client()
+        c.server.handle(body)
+        let error = try #require(c.sent.last?["error"] as? [String: Any])
+        #expect(error["code"] as? Int == -32600)
+        #expect((error["message"] as? String)?.contains("1,000,000 JSON values") == true, "\(error)")
+    }
+}
+
 @Suite struct MessageReaderTests {
     func reader(_ chunks: [String]) -> MessageReader {
         var rest = chunks.map { Array($0.utf8) }
