@@ -156,21 +156,33 @@ enum ReadlineHooks {
         return matchList(matches)
     }
 
+    /// The longest prefix every match shares, in whole Unicode scalars: cut
+    /// by bytes, "é1" and "è2" (both C3 …) gave a lone lead byte, inserted
+    /// as U+FFFD with a string left open (adversarial run 24, F9).
+    static func commonPrefix(_ matches: [String]) -> String {
+        guard let first = matches.first else { return "" }
+        var prefix = Array(first.unicodeScalars)
+        for m in matches.dropFirst() {
+            var n = 0
+            for s in m.unicodeScalars {
+                guard n < prefix.count, prefix[n] == s else { break }
+                n += 1
+            }
+            prefix.removeSubrange(n...)
+        }
+        var out = String.UnicodeScalarView()
+        out.append(contentsOf: prefix)
+        return String(out)
+    }
+
     /// The array readline wants: the common prefix, then each match, then
     /// NULL, all malloc'ed (readline frees them).
     private static func matchList(_ matches: [String]) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
-        guard let first = matches.first else { return nil }
-        var prefix = Array(first.utf8)
-        for m in matches.dropFirst() {
-            let bytes = Array(m.utf8)
-            var n = 0
-            while n < prefix.count && n < bytes.count && prefix[n] == bytes[n] { n += 1 }
-            prefix.removeSubrange(n...)
-        }
+        guard !matches.isEmpty else { return nil }
         let slots = matches.count == 1 ? 2 : matches.count + 2
         guard let raw = malloc(slots * MemoryLayout<UnsafeMutablePointer<CChar>?>.stride) else { return nil }
         let list = raw.bindMemory(to: UnsafeMutablePointer<CChar>?.self, capacity: slots)
-        list[0] = strdup(String(decoding: prefix, as: UTF8.self))
+        list[0] = strdup(commonPrefix(matches))
         if matches.count == 1 {
             list[1] = nil
         } else {

@@ -65,3 +65,12 @@ import Testing
         #expect(Help.text("kSecUseAuthenticationContext").contains("context NAME"))
     }
 }
+
+/// Tab's common prefix is cut between scalars: "é1" and "è2" share a first
+/// byte, which alone was inserted as U+FFFD (adversarial run 24, F9).
+@Test func completionsCommonPrefixIsWholeScalars() {
+    #expect(ReadlineHooks.commonPrefix(["as \"\u{E9}1\"", "as \"\u{E8}2\""]) == "as \"")
+    #expect(ReadlineHooks.commonPrefix(["service=", "server="]) == "serv")
+    #expect(ReadlineHooks.commonPrefix(["\u{1F600}a", "\u{1F600}b"]) == "\u{1F600}")
+    #expect(ReadlineHooks.commonPrefix(["only"]) == "only")
+}
