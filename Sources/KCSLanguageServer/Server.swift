@@ -21,8 +21,13 @@ public final class LanguageServer {
     private var documents: [String: Analysis] = [:]
     /// What a hover ran, by document, statement end and what it ran after:
     /// a hover re-ran the document, up to 2 s each (found by adversarial
-    /// testing). Cleared when the document changes; 64 kept per document.
+    /// testing). Cleared when the document changes; 64 kept per document
+    /// and 256 in all, each at most 16 KiB of output: the entries, bounded
+    /// per document only and up to 1 MiB each, held 58 MB a document
+    /// (adversarial run 24, F6).
     private var hoverRuns: [String: [String: String]] = [:]
+    private var hoverRunCount = 0
+    static let hoverOutputBytes = 16_384
     private var texts: [String: [UInt8]] = [:]
     /// The open `file://` documents' texts by path, kept up to date as they
     /// change: an include reads what is typed. Built anew from every open
@@ -153,7 +158,7 @@ public final class LanguageServer {
         if reason != nil { dropped.insert(uri) } else { dropped.remove(uri) }
         documents[uri] = nil
         stale.remove(uri)
-        hoverRuns[uri] = nil
+        hoverRunCount -= hoverRuns.removeValue(forKey: uri)?.count ?? 0
         openBytes -= texts[uri]?.count ?? 0
         texts[uri] = nil
         if uri.hasPrefix("file://") { openFiles.texts[Self.path(of: uri)] = nil }
@@ -387,7 +392,7 @@ public final class LanguageServer {
         texts[uri] = text
         let path = Self.path(of: uri)
         if uri.hasPrefix("file://") { openFiles.texts[path] = text }
-        hoverRuns[uri] = nil
+        hoverRunCount -= hoverRuns.removeValue(forKey: uri)?.count ?? 0
         if analyse {
             self.analyse(uri)
         } else {
@@ -514,7 +519,10 @@ public final class LanguageServer {
         let key = "\(s.range.end)\u{0}\(extra)"
         if let known = hoverRuns[uri]?[key] { return known }
         let text = run(doc, upTo: s, then: extra)
-        if hoverRuns[uri, default: [:]].count < 64 { hoverRuns[uri, default: [:]][key] = text }
+        if hoverRuns[uri, default: [:]].count < 64, hoverRunCount < 256 {
+            hoverRuns[uri, default: [:]][key] = text
+            hoverRunCount += 1
+        }
         return text
     }
 
@@ -524,7 +532,18 @@ public final class LanguageServer {
         var session = Session()
         _ = session.run(file: SourceFile(name: doc.file.name, bytes: prefix), loader: NoFilesLoader(),
                         options: RunOptions(limits: Analysis.limits)) { event in
-            if case .output(let text) = event, output.utf8.count < 16_384 { output += text }
+            if case .output(let text) = event, output.utf8.count < Self.hoverOutputBytes { output += text }
+        }
+        // One output event may be long (`show app` of thousands of groups):
+        // cut at the bound, between scalars, and said.
+        if output.utf8.count > Self.hoverOutputBytes {
+            var kept = String.UnicodeScalarView(), keptBytes = 0
+            for scalar in output.unicodeScalars {
+                guard keptBytes + UTF8.width(scalar) <= Self.hoverOutputBytes else { break }
+                keptBytes += UTF8.width(scalar)
+                kept.append(scalar)
+            }
+            output = String(kept) + "\n… (\(output.utf8.count - keptBytes) more bytes not shown)\n"
         }
         return TerminalText.escaped(output, keepingLayout: true)
     }

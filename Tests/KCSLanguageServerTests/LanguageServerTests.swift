@@ -285,6 +285,22 @@ final class Client {
         }
     }
 
+    /// A hover on an app of 2,000 groups (about 100 KB of `show app`, and as
+    /// much of `explain` for the call) shows the first 16 KiB of each and
+    /// says how much more there was: one output event
+    /// was kept whole in a cache bounded in entries only, 58 MB a document
+    /// (adversarial run 24, F6).
+    @Test func aLongHoverIsCutAndSaid() throws {
+        let c = Client()
+        let groups = (0..<2_000).map { "$(AppIdentifierPrefix)com.example.group\($0).with.a.longer.name" }.joined(separator: ", ")
+        c.open(uri, "team SKMME9E2Y8\napp com.example.A keychain-access-groups=[\(groups)]\nas A add generic-password account=\"x\"\n")
+        let result = try #require(c.request("textDocument/hover", c.at(uri, 2, 3)) as? [String: Any])
+        let value = try #require((result["contents"] as? [String: Any])?["value"] as? String)
+        #expect(value.utf8.count < 40_000, "\(value.utf8.count) bytes: \(value.prefix(200)) … \(value.suffix(400))")
+        #expect(value.contains("more bytes not shown"), "\(value.suffix(300))")
+        #expect(value.contains("com.example.group0.with"), "\(value.prefix(300))")
+    }
+
     /// A quoted name hovers as a word does (adversarial 19, P3).
     @Test func hoverOnAQuotedName() throws {
         let c = Client()
