@@ -410,6 +410,32 @@ struct XcodeCLITests {
         #expect(text.contains("entitlements=\"App/App.entitlements\""), "\(text)")
     }
 
+    @Test func aScriptStopsReadingAProjectAtItsTimeLimit() throws {
+        // `app … project=` read its project with no regard for --timeout:
+        // bounded only in sizes, a project slow to read ran its course
+        // (here 1,000 frameworks each walk 3,000 files of a synchronized
+        // folder, leaving out another: a minute or more). The run's deadline
+        // holds while the project is read; the run stops at the project's name.
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        for d in 0..<30 { for i in 0..<100 { f.write("Big/d\(d)/F\(i).swift", "let x = 1\n") } }
+        for t in 0..<1000 {
+            f.targets.append(XcodeFixture.Target(name: "T\(t)", productType: "com.apple.product-type.framework", synchronizedFolders: ["Big"]))
+            f.synchronizedExceptions.append((folder: "Big", target: "T\(t)", paths: ["d\(t % 30)/F\(t % 100).swift"]))
+        }
+        f.writeProject()
+        f.write("s.kcs", "team SKMME9E2Y8\napp App project=\"App.xcodeproj\"\nexpect groups App []\n")
+        let start = ContinuousClock.now
+        let r = try BinaryRunner.run(["run", "--timeout", "2", f.path("s.kcs")])
+        let took = ContinuousClock.now - start
+        #expect(r.status == 1 && r.stderr.contains(
+            "s.kcs:2:17: error: the run took longer than its time limit of 2.0 s while 'App.xcodeproj' was read; nothing after this line ran [KCS311]"),
+                "\(r.status) \(r.stderr)")
+        #expect(!r.stderr.contains("KCS301") && !r.stderr.contains("KCS401"), "nothing after it ran: \(r.stderr)")
+        // Well before the project is read through, however loaded the machine.
+        #expect(took < .seconds(30), "\(took)")
+    }
+
     @Test func aCleanProjectLintsClean() throws {
         var f = XcodeFixture.appWidgetShare()
         defer { f.remove() }
