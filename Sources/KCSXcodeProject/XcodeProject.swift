@@ -262,8 +262,12 @@ private struct ProjectReader {
     var packageModules: [XcodeProject.Target] = [], packageModuleIDs = Set<String>()
     /// What local packages' manifests say that kcs does not follow, once said.
     var saidUnread = Set<ProjectIssue>()
-    /// Products of local packages a local package depends on, not found: said once each.
-    var saidAbsentDependencies = Set<String>()
+    /// Products of local packages that local packages' modules depend on,
+    /// found nowhere: said once each, by the product and the folders looked
+    /// in, naming every module that depends on it, by the place of that
+    /// issue in ``issues`` (Proton Pass's absent PassRustCore, which modules
+    /// of two packages depend on, was said twice).
+    var absentDependencies: [String: (issue: Int, dependents: [String])] = [:]
     /// Each manifest read once (nil: none kcs reads), by folder.
     var packagesByFolder: [String: (any SwiftPackage)?] = [:]
     /// Each product's module IDs once (nil: not readable), by its package's
@@ -746,13 +750,8 @@ private struct ProjectReader {
                         // named alone may be a remote package's.
                         let named = Set(locals.map { ProjectPath.lastComponent($0).lowercased() })
                         let nowhere = absent.filter { !named.contains(ProjectPath.lastComponent($0).lowercased()) }
-                        if found == nil, other.packageNamed, absent.count == other.packages.count, !nowhere.isEmpty,
-                           saidAbsentDependencies.insert(folder + "\u{0}" + other.name).inserted {
-                            issues.append(ProjectIssue(
-                                .warning, "the code check does not read product '\(other.name)', which package module '\(m.name)' of the local package at '\(folder)' "
-                                    + "depends on: no Package.swift at " + nowhere.prefix(3).map { "'\($0)'" }.joined(separator: ", ")
-                                    + " and no local package of the project named so",
-                                at: at(dependency), hint: "the groups its code names, if any, are not checked"))
+                        if found == nil, other.packageNamed, absent.count == other.packages.count, !nowhere.isEmpty {
+                            saidAbsent(other.name, nowhere: nowhere, dependent: "'\(m.name)' of the local package at '\(folder)'", at: at(dependency))
                         }
                     }
                     if let found { others += found } else { allSwift = false }
@@ -772,6 +771,30 @@ private struct ProjectReader {
         }
         productModules[key] = ids
         return ids
+    }
+
+    /// Says that product `name`, which `dependent` (a package module)
+    /// depends on, is in none of the folders `nowhere`: once per product and
+    /// folders, the modules that depend on it named together.
+    private mutating func saidAbsent(_ name: String, nowhere: [String], dependent: String, at location: ProjectLocation) {
+        let key = ([name] + nowhere.sorted()).joined(separator: "\u{0}")
+        var dependents = absentDependencies[key]?.dependents ?? []
+        guard !dependents.contains(dependent) else { return }
+        dependents.append(dependent)
+        let shown = dependents.count > 3 ? Array(dependents.prefix(3)) + ["\(dependents.count - 3) more"] : dependents
+        let who = shown.count == 1 ? "package module \(shown[0]) depends on"
+            : "package modules " + shown.dropLast().joined(separator: ", ") + " and " + shown[shown.count - 1] + " depend on"
+        let issue = ProjectIssue(.warning, "the code check does not read product '\(name)', which \(who): no Package.swift at "
+                                    + nowhere.prefix(3).map { "'\($0)'" }.joined(separator: ", ") + " and no local package of the project named so",
+                                 at: location, hint: "the groups its code names, if any, are not checked")
+        if let said = absentDependencies[key] {
+            // Said where the first dependent was met.
+            issues[said.issue].message = issue.message
+            absentDependencies[key]?.dependents = dependents
+        } else {
+            absentDependencies[key] = (issues.count, dependents)
+            issues.append(issue)
+        }
     }
 
     /// Folders of the project that hold a `Package.swift`: a folder

@@ -1049,6 +1049,35 @@ struct XcodeLintTests {
         #expect(!said.contains { $0.contains("'RemoteKit'") }, "\(said)")
     }
 
+    @Test func anAbsentPackageTwoPackagesDependOnIsSaidOnce() throws {
+        // Proton Pass: modules of LocalPackages/Client and of
+        // LocalPackages/UseCases depend on ../PassRustCore, which a script
+        // generates; the one absent package was said twice (KCS602).
+        var f = XcodeFixture.appLinkingKit("""
+                products: [.library(name: "Kit", targets: ["Kit"])],
+                dependencies: [.package(name: "Gone", path: "../Gone")],
+                targets: [.target(name: "Kit", dependencies: [.product(name: "Gone", package: "Gone")])]
+            )
+
+            """)
+        defer { f.remove() }
+        f.write("Kit/Sources/Kit/Kit.swift", "func kit() {}\n")
+        f.write("Store/Package.swift", """
+            import PackageDescription
+            let package = Package(name: "Store", products: [.library(name: "Store", targets: ["Store"])],
+                                  dependencies: [.package(name: "Gone", path: "../Gone")],
+                                  targets: [.target(name: "Store", dependencies: [.product(name: "Gone", package: "Gone")])])
+
+            """)
+        f.write("Store/Sources/Store/Store.swift", "func store() {}\n")
+        f.targets[1].packageProducts = [.init(name: "Store", local: "Store")]
+        f.writeProject()
+        let said = try ProjectLint.load(f.projectPath, packages: PackageManifestReader()).get().run().map(\.message).filter { $0.contains("'Gone'") }
+        #expect(said == ["the code check does not read product 'Gone', which package modules 'Kit' of the local package at '\(f.path("Kit"))' "
+                            + "and 'Store' of the local package at '\(f.path("Store"))' depend on: no Package.swift at '\(f.path("Gone"))' "
+                            + "and no local package of the project named so"], "\(said)")
+    }
+
     @Test func listsJoinedWithPlusAreFollowedOnceEach() throws {
         // `let a1 = a0 + a0 + …` ten times a level, eight levels: 10^8
         // parts, each followed anew, ran past 60 s even with empty lists
