@@ -283,6 +283,11 @@ private struct ProjectReader {
     /// `absent`: the folder of a referenced package that is not there, whose
     /// hint says what writes it.
     var unreadProducts: [(package: String, products: [String], location: ProjectLocation, absent: String?, productsAt: ProjectLocation?)] = []
+    /// Other Xcode projects the project refers to whose products targets
+    /// link (a `PBXReferenceProxy` in a Frameworks phase), by the ID of the
+    /// `.xcodeproj` file reference, in the order met: their code is not
+    /// read, said once per project.
+    var otherProjects: [(reference: String, products: [String], linkers: [String])] = []
     /// The `XCLocalSwiftPackageReference` folders (in ID order) with no
     /// Package.swift, once looked for.
     var absentReferenceFolders: [String]?
@@ -401,6 +406,7 @@ private struct ProjectReader {
                             continue
                         }
                         guard let ref = file["fileRef"]?.string, let object = objects[ref] else { allSwift = false; continue }
+                        if object["isa"]?.string == "PBXReferenceProxy" { linkedFromAnotherProject(object, by: name) }
                         // Only a framework or a library is code in this process:
                         // an app's product listed here is none (an extension was
                         // blamed for its app's groups; found by adversarial testing).
@@ -450,8 +456,18 @@ private struct ProjectReader {
                 swiftSources: sources, embeddedTargets: embedded, linkedTargets: linked, codeIsAllSwiftSources: allSwift,
                 attributesTeam: targetAttributes?[id]?["DevelopmentTeam"]?.string, location: at(t)))
         }
+        for (reference, products, linkers) in otherProjects {
+            let object = objects[reference]
+            let shown = path(of: reference) ?? object?["path"]?.string ?? reference
+            issues.append(ProjectIssue(
+                .warning, "the code check does not read the code of '\(shown)', another Xcode project: target\(linkers.count == 1 ? "" : "s") "
+                    + Self.quoted(linkers) + " link\(linkers.count == 1 ? "s" : "") its product\(products.count == 1 ? "" : "s") " + Self.quoted(products),
+                at: at(object?["path"] ?? object),
+                hint: "the groups its code names, if any, are not checked: kcs reads the code of one project, its targets and local packages"))
+        }
+        if packages != nil, let pods = developmentPods() { issues.append(pods) }
         for (package, products, location, absent, productsAt) in unreadProducts {
-            let shown = products.prefix(8).map { "'\($0)'" }.joined(separator: ", ") + (products.count > 8 ? " and \(products.count - 8) more" : "")
+            let shown = Self.quoted(products)
             // At the manifest's `products:` when that is what kcs does not
             // follow, as the other "does not follow" warnings are.
             issues.append(ProjectIssue(.warning, "the code check does not read product\(products.count == 1 ? "" : "s") \(shown) of \(package)",
@@ -476,6 +492,59 @@ private struct ProjectReader {
                                      packageModules: packageModules,
                                      targetIndex: XcodeProject.index(targets + packageModules), entitlementsFiles: entitlementsFiles,
                                      issues: issues, fileSystem: fileSystem))
+    }
+
+    /// Names quoted, the first eight, and how many more.
+    static func quoted(_ names: [String]) -> String { listed(names.map { "'\($0)'" }) }
+
+    /// The first eight, and how many more.
+    static func listed(_ items: [String]) -> String {
+        items.prefix(8).joined(separator: ", ") + (items.count > 8 ? " and \(items.count - 8) more" : "")
+    }
+
+    /// Notes a product of another Xcode project that `target` links (a
+    /// framework of a sibling `.xcodeproj` the project refers to), whose
+    /// code the code check does not read (``otherProjects``). Only when the
+    /// code is checked (a ``SwiftPackageReading`` given).
+    mutating func linkedFromAnotherProject(_ proxy: PlistNode, by target: String) {
+        guard packages != nil, let remote = proxy["remoteRef"]?.string, let portal = objects[remote]?["containerPortal"]?.string,
+              objects[portal]?["isa"]?.string == "PBXFileReference" else { return }
+        let product = proxy["path"]?.string ?? proxy["name"]?.string ?? remote
+        guard let i = otherProjects.firstIndex(where: { $0.reference == portal }) else {
+            otherProjects.append((portal, [product], [target]))
+            return
+        }
+        if !otherProjects[i].products.contains(product) { otherProjects[i].products.append(product) }
+        if !otherProjects[i].linkers.contains(target) { otherProjects[i].linkers.append(target) }
+    }
+
+    /// CocoaPods' development pods (`pod 'Name', :path => '…'`) in the
+    /// Podfile beside the project: CocoaPods builds them in its own
+    /// project, whose code the code check does not read. Said once, at the
+    /// first of them; nil when the Podfile names none.
+    func developmentPods() -> ProjectIssue? {
+        let podfile = ProjectPath.join(ProjectPath.directory(folder), "Podfile")
+        guard fileSystem.isFile(podfile), case .success(let bytes) = fileSystem.read(podfile), bytes.count <= 4 << 20 else { return nil }
+        var pods: [String] = [], first: ProjectLocation?
+        for (index, line) in String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let code = line.prefix { $0 != "#" }
+            let words = code.drop { $0 == " " || $0 == "\t" }
+            guard words.hasPrefix("pod "), let path = code.firstRange(of: ":path") ?? code.firstRange(of: "path:") else { continue }
+            // The first quoted word is the pod's name, the one after `path` its folder.
+            func quotedWord(_ text: Substring) -> Substring? {
+                guard let open = text.firstIndex(where: { $0 == "'" || $0 == "\"" }) else { return nil }
+                let rest = text[text.index(after: open)...]
+                return rest.firstIndex(of: text[open]).map { rest[..<$0] }
+            }
+            guard let name = quotedWord(words), let folder = quotedWord(code[path.upperBound...]) else { continue }
+            pods.append("'\(name)' (\(folder))")
+            if first == nil { first = ProjectLocation(file: podfile, line: index + 1, column: code.utf8.count - words.utf8.count + 1) }
+        }
+        guard let first else { return nil }
+        return ProjectIssue(.warning, "the code check does not read the code of development pod\(pods.count == 1 ? "" : "s") "
+                                + Self.listed(pods)
+                                + ", which CocoaPods builds in its own project",
+                            at: first, hint: "the groups its code names, if any, are not checked: kcs reads the code of one project, its targets and local packages")
     }
 
     /// Real projects have tens of targets and a handful of configurations;

@@ -1078,6 +1078,53 @@ struct XcodeLintTests {
                             + "and no local package of the project named so"], "\(said)")
     }
 
+    @Test func codeOfAnotherProjectOrADevelopmentPodIsSaidUnread() throws {
+        // A framework of a sibling .xcodeproj that the app links, and
+        // CocoaPods' development pods, hold code the check does not read:
+        // nothing said so (real-project trial 18, D6).
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.targets[0].frameworks = ["Kit.framework"]
+        f.targets[1].frameworks = ["Kit.framework"]
+        f.writeProject()
+        let quiet = try ProjectLint.load(f.projectPath, packages: PackageManifestReader()).get().run().map(\.message)
+        #expect(!quiet.contains { $0.contains("the code check does not read") }, "\(quiet)")
+        let pbxproj = f.path("App.xcodeproj/project.pbxproj")
+        var text = try String(contentsOfFile: pbxproj, encoding: .utf8)
+        text = text.replacingOccurrences(of: "{isa = PBXFileReference; path = \"Kit.framework\";",
+                                         with: "{isa = PBXReferenceProxy; remoteRef = FF0000000000000000000002; path = \"Kit.framework\";")
+        text = text.replacingOccurrences(of: "\t};\n\trootObject", with: """
+            \t\tFF0000000000000000000001 /* Kit.xcodeproj */ = {isa = PBXFileReference; lastKnownFileType = "wrapper.pb-project";
+            \t\t\tpath = "Kit/Kit.xcodeproj"; sourceTree = SOURCE_ROOT;};
+            \t\tFF0000000000000000000002 = {isa = PBXContainerItemProxy; containerPortal = FF0000000000000000000001; proxyType = 2; remoteInfo = Kit;};
+            \t};
+            \trootObject
+            """)
+        try text.write(toFile: pbxproj, atomically: true, encoding: .utf8)
+        f.write("Podfile", """
+            platform :ios, '17.0'
+            target 'App' do
+              pod 'Alamofire', '~> 5.0'
+              pod 'LocalKit', :path => '../LocalKit'  # beside the app
+              pod "Other", path: "Vendor/Other"
+            # pod 'Old', :path => 'Old'
+            end
+
+            """)
+        let said = try ProjectLint.load(f.projectPath, packages: PackageManifestReader()).get().run().filter { $0.message.contains("the code check does not read") }
+        let lines = said.map { "\($0.file?.name ?? "-"):\($0.location.map { "\($0.line):\($0.column)" } ?? "-") \($0.severity) \($0.message) | \($0.hint ?? "")" }
+        let unchecked = "| the groups its code names, if any, are not checked: kcs reads the code of one project, its targets and local packages"
+        #expect(lines == [
+            "\(pbxproj):\(text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains("path = \"Kit/Kit.xcodeproj\"") }.map { $0 + 1 } ?? 0):11 warning "
+                + "the code check does not read the code of '\(f.path("Kit/Kit.xcodeproj"))', another Xcode project: targets 'App', 'Widget' link its product 'Kit.framework' "
+                + unchecked,
+            "\(f.path("Podfile")):4:3 warning the code check does not read the code of development pods 'LocalKit' (../LocalKit), 'Other' (Vendor/Other), "
+                + "which CocoaPods builds in its own project " + unchecked,
+        ], "\(lines)")
+        // Not when no code is read (kcs import xcode).
+        #expect(!XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions()).diagnostics.contains { $0.message.contains("does not read") })
+    }
+
     @Test func listsJoinedWithPlusAreFollowedOnceEach() throws {
         // `let a1 = a0 + a0 + …` ten times a level, eight levels: 10^8
         // parts, each followed anew, ran past 60 s even with empty lists
