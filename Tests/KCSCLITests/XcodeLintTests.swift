@@ -1125,6 +1125,40 @@ struct XcodeLintTests {
         #expect(!XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions()).diagnostics.contains { $0.message.contains("does not read") })
     }
 
+    @Test func oneFindingAtOnePlaceIsSaidOnceForAllItsTargets() throws {
+        // A setting defined nowhere on a line of the xcconfig every target
+        // uses was a warning per target when their configurations differed
+        // (real-project trial 18, W1): said once, each target with its own.
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.write("Config/Base.xcconfig", """
+            #include "Team.xcconfig"
+            BUNDLE_PREFIX = com.example
+            PRODUCT_BUNDLE_IDENTIFIER = $(BUNDLE_PREFIX).$(PRODUCT_NAME:rfc1034identifier)$(SUFFIX)
+
+            """)
+        f.targets[2].settings["Debug"] = ["PRODUCT_NAME": "Share", "CODE_SIGN_ENTITLEMENTS": "Share/Share.entitlements"]
+        f.writeProject()
+        func said() throws -> [String] {
+            try ProjectLint.load(f.projectPath).get().run().filter { $0.message.contains("$(SUFFIX)") }.map {
+                "\((($0.file?.name ?? "-") as NSString).lastPathComponent):\($0.file?.name.hasSuffix(".xcconfig") == true ? "\($0.location?.line ?? 0)" : "-") \($0.message)"
+            }
+        }
+        let defines = "uses $(SUFFIX), which no level of the project defines; Xcode expands it to nothing"
+        let different = try said()
+        #expect(different == [
+            "Base.xcconfig:3 PRODUCT_BUNDLE_IDENTIFIER (target 'App', configurations 'Debug', 'Release'; target 'Share Extension', configuration 'Debug') " + defines,
+            "project.pbxproj:- PRODUCT_BUNDLE_IDENTIFIER (target 'Widget', configurations 'Debug', 'Release') " + defines,
+        ], "\(different)")
+        f.targets[2].settings["Release"] = f.targets[2].settings["Debug"]
+        f.writeProject()
+        let same = try said()
+        #expect(same == [
+            "Base.xcconfig:3 PRODUCT_BUNDLE_IDENTIFIER (targets 'App', 'Share Extension', configurations 'Debug', 'Release') " + defines,
+            "project.pbxproj:- PRODUCT_BUNDLE_IDENTIFIER (target 'Widget', configurations 'Debug', 'Release') " + defines,
+        ], "\(same)")
+    }
+
     @Test func listsJoinedWithPlusAreFollowedOnceEach() throws {
         // `let a1 = a0 + a0 + …` ten times a level, eight levels: 10^8
         // parts, each followed anew, ran past 60 s even with empty lists
@@ -1649,7 +1683,8 @@ struct XcodeLintTests {
         f.writeProject()
         let d = try ProjectLint.load(f.projectPath).get().run()
         let said = d.map { "\($0.code.rawValue) \($0.message)" }
-        #expect(said.contains { $0.hasPrefix("KCS602 DEVELOPMENT_TEAM of target 'App'") && $0.contains("'<team_id>', which is not a team ID") }, "\(said)")
+        #expect(said.contains { $0.hasPrefix("KCS602 DEVELOPMENT_TEAM of targets 'App', 'Widget', 'Share Extension', configurations 'Debug', 'Release' is '<team_id>'")
+                    && $0.contains("'<team_id>', which is not a team ID") }, "\(said)")
         let shapes = said.filter { $0.hasPrefix("KCS511") }
         // The group written without any team is still said.
         #expect(shapes.count == 1 && shapes.first?.contains("app group com.example.suite does not start with group.") == true, "\(shapes)")
