@@ -228,26 +228,29 @@ public struct BatchRunner: Sendable {
     }
 
     /// `kcs lint`: runs a script with the lint checks and keeps only what
-    /// they found, and errors that stopped the script from being checked.
+    /// they found, what the Xcode projects of its `app … project=` lines
+    /// say (KCS6xx, warnings and errors as `kcs run` shows them: an
+    /// unreadable xcconfig or an undefined setting went unsaid by the lint),
+    /// and errors that stopped the script from being checked.
     /// Exit 0 when clean, 1 with warnings, 65/66 as for `run`.
     public func lint(_ file: SourceFile) -> FileOutcome {
         var outcome = FileOutcome(path: file.name)
         var session = Session()
         session.lints = true
         let report = session.run(file: file, loader: loader, options: RunOptions(limits: limits)) { event in
-            guard case .diagnostic(let d) = event,
-                  d.code.isLint || d.code.phase == .syntax || d.code.phase == .input || d.code == .runLimit else { return }
+            guard case .diagnostic(let d) = event, d.code.isLint || d.code.isProject || d.code.phase == .syntax
+                    || d.code.phase == .input || d.code == .runLimit else { return }
             outcome.diagnostics.append(d)
         }
-        let warnings = outcome.diagnostics.filter(\.code.isLint).count
+        let warnings = outcome.diagnostics.count { $0.severity == .warning && ($0.code.isLint || $0.code.isProject) }
         // A file with errors was not all checked: "0 warnings" read as a
         // clean bill (a Package.swift read as a script; real-project trial 14, D6).
-        let errors = outcome.diagnostics.filter { !$0.code.isLint && $0.severity == .error }.count
+        let errors = outcome.diagnostics.count { $0.severity == .error }
         outcome.output = "\(TerminalText.lineStart(file.name)): "
             + (errors == 0 ? "" : "\(errors) error\(errors == 1 ? "" : "s")" + (warnings == 0 ? "" : ", "))
             + (errors > 0 && warnings == 0 ? "" : "\(warnings) warning\(warnings == 1 ? "" : "s")") + "\n"
         let stopped = outcome.diagnostics.contains { $0.code == .runLimit }
-        outcome.verdict = report.fileNotFound || report.hasSyntaxErrors ? report.verdict : (warnings > 0 || stopped ? .failed : .passed)
+        outcome.verdict = report.fileNotFound || report.hasSyntaxErrors ? report.verdict : (warnings > 0 || errors > 0 || stopped ? .failed : .passed)
         capDiagnostics(&outcome)
         return outcome
     }

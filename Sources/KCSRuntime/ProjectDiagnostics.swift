@@ -104,10 +104,29 @@ public struct ProjectDiagnostics {
 /// file-less host keeps its limits for `app … project=`.
 public struct LoaderProjectFileSystem: ProjectFileSystem {
     package let loader: any SourceLoader
+    /// The run's deadline (``RunBudget/deadline``): past it nothing more is
+    /// read, listed or looked up, so reading a project that is slow to read
+    /// (thousands of folders to walk, xcconfig files to follow) ends there,
+    /// and the run stops at its `app … project=` line. Reading a project has
+    /// no statement to stop at: it was bounded by sizes alone, and ran for
+    /// minutes under `kcs run --timeout 2` and in the language server.
+    package var deadline: ContinuousClock.Instant?
 
     public init(loader: any SourceLoader) { self.loader = loader }
 
+    package init(loader: any SourceLoader, deadline: ContinuousClock.Instant?) {
+        self.loader = loader
+        self.deadline = deadline
+    }
+
+    /// Whether the deadline has passed: what is left of the project is not read.
+    private var isLate: Bool {
+        guard let deadline else { return false }
+        return ContinuousClock.now > deadline
+    }
+
     public func read(_ path: String) -> Result<[UInt8], ProjectFileError> {
+        if isLate { return .failure(ProjectFileError("the run's time limit has passed")) }
         do throws(LoadError) {
             return .success(try loader.read(loader.resolve(path, relativeTo: nil)).bytes)
         } catch {
@@ -117,12 +136,12 @@ public struct LoaderProjectFileSystem: ProjectFileSystem {
 
     /// Folders as the loader lists them (none for a host without files).
     public func contents(ofDirectory path: String) -> [String]? {
-        loader.contents(ofDirectory: loader.resolve(path, relativeTo: nil))
+        isLate ? nil : loader.contents(ofDirectory: loader.resolve(path, relativeTo: nil))
     }
 
-    public func canonical(_ path: String) -> String { loader.canonical(loader.resolve(path, relativeTo: nil)) }
+    public func canonical(_ path: String) -> String { isLate ? path : loader.canonical(loader.resolve(path, relativeTo: nil)) }
 
-    public func isDirectory(_ path: String) -> Bool { loader.isDirectory(loader.resolve(path, relativeTo: nil)) }
+    public func isDirectory(_ path: String) -> Bool { !isLate && loader.isDirectory(loader.resolve(path, relativeTo: nil)) }
 
-    public func isFile(_ path: String) -> Bool { loader.isFile(loader.resolve(path, relativeTo: nil)) }
+    public func isFile(_ path: String) -> Bool { !isLate && loader.isFile(loader.resolve(path, relativeTo: nil)) }
 }

@@ -4,14 +4,16 @@ import KeychainEngine
 /// Declarations: apps from options, entitlements files and Xcode projects, and how they are signed.
 extension Session {
     /// Declares the app; returns warnings (a project setting defined nowhere).
-    mutating func declareApp(_ decl: AppDeclaration, _ file: SourceFile, _ range: SourceRange) throws(Diagnostic) -> [Diagnostic] {
+    /// `budget`: the run's, whose time limit holds while a project is read.
+    mutating func declareApp(_ decl: AppDeclaration, _ file: SourceFile, _ range: SourceRange,
+                             _ budget: RunBudget) throws(Diagnostic) -> [Diagnostic] {
         if decl.entitlements != nil {
             try declareApp(fromEntitlements: decl, file)
             return []
         }
         if decl.project != nil {
             // Session+Project.swift resolves the target; the world is changed here.
-            let p = try projectApp(decl, file)
+            let p = try projectApp(decl, file, budget)
             do throws(WorldError) {
                 let handle = try world.addApp(bundleID: p.bundleID, name: decl.name, teamID: p.teamID, kind: p.kind,
                                               keychainAccessGroups: p.keychainAccessGroups, applicationGroups: p.applicationGroups)

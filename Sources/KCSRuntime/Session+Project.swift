@@ -34,21 +34,33 @@ extension Session {
     /// else stays an error: no bundle ID, a team that is no team ID, an
     /// entitlements file that does not read or a group that needs a team
     /// (the app's groups would be a guess), an xcconfig kcs cannot follow.
-    mutating func projectApp(_ decl: AppDeclaration, _ file: SourceFile) throws(Diagnostic) -> ProjectApp {
+    ///
+    /// The run's time limit holds while the project is read (`budget`'s
+    /// deadline, ``LoaderProjectFileSystem/deadline``): past it, the run
+    /// stops at the project's name, what was read left unused.
+    mutating func projectApp(_ decl: AppDeclaration, _ file: SourceFile, _ budget: RunBudget) throws(Diagnostic) -> ProjectApp {
         guard let projectName = decl.project else {
             throw Diagnostic(.invalidDeclaration, "no project= given", file: file, range: decl.bundleID.range)
         }
         // Paths as a Mac finds them, whatever the case (CaseFoldingFileSystem).
-        let fileSystem = CaseFoldingFileSystem(LoaderProjectFileSystem(loader: loader))
+        let fileSystem = CaseFoldingFileSystem(LoaderProjectFileSystem(loader: loader, deadline: budget.deadline))
+        /// Throws when the deadline passed while the project was read.
+        func stopIfLate() throws(Diagnostic) {
+            guard budget.isOverTime else { return }
+            throw RunBudget.limitDiagnostic(RunBudget.overTimeMessage(budget.limits) + " while '\(projectName.text)' was read",
+                                            file, projectName.range)
+        }
         var render = ProjectDiagnostics(fileSystem: fileSystem)
         let project: XcodeProject
         let resolvedPath = loader.resolve(projectName.text, relativeTo: file.name)
         switch declarationFiles.projects[resolvedPath].map({ .success($0) })
                 ?? XcodeProject.load(resolvedPath, fileSystem: fileSystem, again: "run the script again") {
         case .success(let p):
+            try stopIfLate()
             project = p
             declarationFiles.projects[resolvedPath] = p
         case .failure(let issue):
+            try stopIfLate()
             throw Diagnostic(.projectUnreadable, issue.message, file: file, range: projectName.range,
                              hint: issue.hint ?? "paths in project= are relative to the script",
                              notes: issue.location == nil ? [] : [render.note("here", at: issue.location)])
@@ -83,6 +95,7 @@ extension Session {
         }
         let signing = TargetSigning.resolve(project, target, configuration: configuration, platform: platform, team: fallbackTeam,
                                             fileSystem: fileSystem)
+        try stopIfLate()
         // An xcconfig that does not read may be why the app cannot be built
         // (its bundle ID or team was there): said with the error.
         let unread = signing.issues.filter { $0.unreadXCConfig != nil }.map { render.note($0.message, at: $0.location) }

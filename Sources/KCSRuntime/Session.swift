@@ -516,7 +516,7 @@ public struct Session: Sendable {
         case .app(let decl):
             let warnings: [Diagnostic]
             do throws(Diagnostic) {
-                warnings = try declareApp(decl, file, s.range)
+                warnings = try declareApp(decl, file, s.range, budget)
                 failedDeclarations[decl.name] = nil
             } catch {
                 if world.app(named: decl.name) == nil {

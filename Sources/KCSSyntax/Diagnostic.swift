@@ -161,6 +161,10 @@ extension DiagnosticCode {
 
     /// Whether this is a lint code (KCS5xx): a warning about a likely mistake.
     public var isLint: Bool { rawValue.hasPrefix("KCS5") }
+
+    /// Whether this is an Xcode project code (KCS6xx): what a project, and
+    /// the code its targets compile, says (`app … project=`, `kcs lint --project`).
+    public var isProject: Bool { rawValue.hasPrefix("KCS6") }
 }
 
 /// A note attached to a diagnostic, optionally pointing at another place.

@@ -68,7 +68,7 @@ public struct ProjectLint {
         // configurations is said once, naming them all, where the first is
         // (Secretive's undefined setting came three times, WireGuard's
         // twice per target).
-        var groups: [(issue: ProjectIssue, configurations: [String])] = []
+        var groups: [(issue: ProjectIssue, configurations: [String], target: String?)] = []
         var groupIndex: [String: Int] = [:]
         var pods = MissingPods()
         // By message: one missing file reached as a base configuration and
@@ -76,7 +76,7 @@ public struct ProjectLint {
         // Generated.xcconfig; found on a real-project trial). An issue that
         // differs from an earlier one only in its hint is dropped.
         for issue in unplaced where seen.insert(issue.message).inserted {
-            groups.append((issue, []))
+            groups.append((issue, [], nil))
         }
         // Where each setting is set, in any target and configuration.
         let all = signings
@@ -96,18 +96,44 @@ public struct ProjectLint {
                     groups[i].configurations.append(s.configuration)
                 } else {
                     groupIndex[key] = groups.count
-                    groups.append((issue, issue.message.contains(marker) ? [s.configuration] : []))
+                    groups.append((issue, issue.message.contains(marker) ? [s.configuration] : [], s.target.name))
                 }
             }
         }
         if let issue = pods.issue { out.append(render.diagnostic(issue, code: .projectSetting)) }
         out += partly.diagnostics(&render)
-        for (issue, configurations) in groups {
+        // The same finding at the same place for several targets (a line of
+        // an xcconfig file they all use) is said once, naming each target
+        // with its configurations: one undefined setting in a shared
+        // xcconfig was a warning per target whose configurations differ
+        // (real-project trial 18, W1). Told apart by everything but the
+        // target and its configurations: place, words, hint and notes.
+        var merged: [(issue: ProjectIssue, configurations: [String], targets: [(name: String, configurations: [String])])] = []
+        var mergedIndex: [ProjectIssue: Int] = [:]
+        for (issue, configurations, target) in groups {
+            if let target, let first = configurations.first, issue.location != nil,
+               case let segment = "target '\(target)', configuration '\(first)'", issue.message.contains(segment) {
+                var key = issue
+                key.message = issue.message.replacingOccurrences(of: segment, with: "\u{0}")
+                if let i = mergedIndex[key] {
+                    merged[i].targets.append((target, configurations))
+                    continue
+                }
+                mergedIndex[key] = merged.count
+                merged.append((issue, configurations, [(target, configurations)]))
+            } else {
+                merged.append((issue, configurations, []))
+            }
+        }
+        for (issue, configurations, targets) in merged {
             var said = issue
-            if configurations.count > 1 {
-                said.message = issue.message.replacingOccurrences(
-                    of: "configuration '\(configurations[0])'",
-                    with: "configurations " + configurations.map { "'\($0)'" }.joined(separator: ", "))
+            if targets.count > 1 {
+                let named = targets.allSatisfy { $0.configurations == configurations }
+                    ? "targets " + targets.map { "'\($0.name)'" }.joined(separator: ", ") + ", " + Self.configurationsNamed(configurations)
+                    : targets.map { "target '\($0.name)', " + Self.configurationsNamed($0.configurations) }.joined(separator: "; ")
+                said.message = issue.message.replacingOccurrences(of: "target '\(targets[0].name)', configuration '\(configurations[0])'", with: named)
+            } else if configurations.count > 1 {
+                said.message = issue.message.replacingOccurrences(of: "configuration '\(configurations[0])'", with: Self.configurationsNamed(configurations))
             }
             out.append(render.diagnostic(said, code: .projectSetting))
         }
@@ -125,6 +151,11 @@ public struct ProjectLint {
         out += unusedEntitlements(&render)
         if let profile { out += notInProfile(profile, path: profilePath ?? "the profile", &render) }
         return out
+    }
+
+    /// "configuration 'Debug'", "configurations 'Debug', 'Release'".
+    static func configurationsNamed(_ configurations: [String]) -> String {
+        (configurations.count == 1 ? "configuration " : "configurations ") + configurations.map { "'\($0)'" }.joined(separator: ", ")
     }
 
     /// KCS510 and KCS511: the shape of each group in the entitlements files
@@ -174,8 +205,8 @@ public struct ProjectLint {
             }
         }
         return found.map { t, configurations, at, f in
-            let which = (configurations.count == 1 ? "configuration " : "configurations ") + configurations.map { "'\($0)'" }.joined(separator: ", ")
-            return render.diagnostic(ProjectIssue(.warning, "target '\(t)' (\(which)): " + f.message, at: at, hint: f.hint), code: f.code)
+            return render.diagnostic(ProjectIssue(.warning, "target '\(t)' (\(Self.configurationsNamed(configurations))): " + f.message, at: at, hint: f.hint),
+                                     code: f.code)
         }
     }
 

@@ -262,8 +262,12 @@ private struct ProjectReader {
     var packageModules: [XcodeProject.Target] = [], packageModuleIDs = Set<String>()
     /// What local packages' manifests say that kcs does not follow, once said.
     var saidUnread = Set<ProjectIssue>()
-    /// Products of local packages a local package depends on, not found: said once each.
-    var saidAbsentDependencies = Set<String>()
+    /// Products of local packages that local packages' modules depend on,
+    /// found nowhere: said once each, by the product and the folders looked
+    /// in, naming every module that depends on it, by the place of that
+    /// issue in ``issues`` (Proton Pass's absent PassRustCore, which modules
+    /// of two packages depend on, was said twice).
+    var absentDependencies: [String: (issue: Int, dependents: [String])] = [:]
     /// Each manifest read once (nil: none kcs reads), by folder.
     var packagesByFolder: [String: (any SwiftPackage)?] = [:]
     /// Each product's module IDs once (nil: not readable), by its package's
@@ -279,6 +283,11 @@ private struct ProjectReader {
     /// `absent`: the folder of a referenced package that is not there, whose
     /// hint says what writes it.
     var unreadProducts: [(package: String, products: [String], location: ProjectLocation, absent: String?, productsAt: ProjectLocation?)] = []
+    /// Other Xcode projects the project refers to whose products targets
+    /// link (a `PBXReferenceProxy` in a Frameworks phase), by the ID of the
+    /// `.xcodeproj` file reference, in the order met: their code is not
+    /// read, said once per project.
+    var otherProjects: [(reference: String, products: [String], linkers: [String])] = []
     /// The `XCLocalSwiftPackageReference` folders (in ID order) with no
     /// Package.swift, once looked for.
     var absentReferenceFolders: [String]?
@@ -422,6 +431,7 @@ private struct ProjectReader {
                             continue
                         }
                         guard let ref = file["fileRef"]?.string, let object = objects[ref] else { allSwift = false; continue }
+                        if object["isa"]?.string == "PBXReferenceProxy" { linkedFromAnotherProject(object, by: name) }
                         // Only a framework or a library is code in this process:
                         // an app's product listed here is none (an extension was
                         // blamed for its app's groups; found by adversarial testing).
@@ -471,8 +481,18 @@ private struct ProjectReader {
                 swiftSources: sources, embeddedTargets: embedded, linkedTargets: linked, codeIsAllSwiftSources: allSwift,
                 attributesTeam: targetAttributes?[id]?["DevelopmentTeam"]?.string, location: at(t)))
         }
+        for (reference, products, linkers) in otherProjects {
+            let object = objects[reference]
+            let shown = path(of: reference) ?? object?["path"]?.string ?? reference
+            issues.append(ProjectIssue(
+                .warning, "the code check does not read the code of '\(shown)', another Xcode project: target\(linkers.count == 1 ? "" : "s") "
+                    + Self.quoted(linkers) + " link\(linkers.count == 1 ? "s" : "") its product\(products.count == 1 ? "" : "s") " + Self.quoted(products),
+                at: at(object?["path"] ?? object),
+                hint: "the groups its code names, if any, are not checked: kcs reads the code of one project, its targets and local packages"))
+        }
+        if packages != nil, let pods = developmentPods() { issues.append(pods) }
         for (package, products, location, absent, productsAt) in unreadProducts {
-            let shown = products.prefix(8).map { "'\($0)'" }.joined(separator: ", ") + (products.count > 8 ? " and \(products.count - 8) more" : "")
+            let shown = Self.quoted(products)
             // At the manifest's `products:` when that is what kcs does not
             // follow, as the other "does not follow" warnings are.
             issues.append(ProjectIssue(.warning, "the code check does not read product\(products.count == 1 ? "" : "s") \(shown) of \(package)",
@@ -497,6 +517,59 @@ private struct ProjectReader {
                                      packageModules: packageModules,
                                      targetIndex: XcodeProject.index(targets + packageModules), entitlementsFiles: entitlementsFiles,
                                      issues: issues, fileSystem: fileSystem))
+    }
+
+    /// Names quoted, the first eight, and how many more.
+    static func quoted(_ names: [String]) -> String { listed(names.map { "'\($0)'" }) }
+
+    /// The first eight, and how many more.
+    static func listed(_ items: [String]) -> String {
+        items.prefix(8).joined(separator: ", ") + (items.count > 8 ? " and \(items.count - 8) more" : "")
+    }
+
+    /// Notes a product of another Xcode project that `target` links (a
+    /// framework of a sibling `.xcodeproj` the project refers to), whose
+    /// code the code check does not read (``otherProjects``). Only when the
+    /// code is checked (a ``SwiftPackageReading`` given).
+    mutating func linkedFromAnotherProject(_ proxy: PlistNode, by target: String) {
+        guard packages != nil, let remote = proxy["remoteRef"]?.string, let portal = objects[remote]?["containerPortal"]?.string,
+              objects[portal]?["isa"]?.string == "PBXFileReference" else { return }
+        let product = proxy["path"]?.string ?? proxy["name"]?.string ?? remote
+        guard let i = otherProjects.firstIndex(where: { $0.reference == portal }) else {
+            otherProjects.append((portal, [product], [target]))
+            return
+        }
+        if !otherProjects[i].products.contains(product) { otherProjects[i].products.append(product) }
+        if !otherProjects[i].linkers.contains(target) { otherProjects[i].linkers.append(target) }
+    }
+
+    /// CocoaPods' development pods (`pod 'Name', :path => '…'`) in the
+    /// Podfile beside the project: CocoaPods builds them in its own
+    /// project, whose code the code check does not read. Said once, at the
+    /// first of them; nil when the Podfile names none.
+    func developmentPods() -> ProjectIssue? {
+        let podfile = ProjectPath.join(ProjectPath.directory(folder), "Podfile")
+        guard fileSystem.isFile(podfile), case .success(let bytes) = fileSystem.read(podfile), bytes.count <= 4 << 20 else { return nil }
+        var pods: [String] = [], first: ProjectLocation?
+        for (index, line) in String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let code = line.prefix { $0 != "#" }
+            let words = code.drop { $0 == " " || $0 == "\t" }
+            guard words.hasPrefix("pod "), let path = code.firstRange(of: ":path") ?? code.firstRange(of: "path:") else { continue }
+            // The first quoted word is the pod's name, the one after `path` its folder.
+            func quotedWord(_ text: Substring) -> Substring? {
+                guard let open = text.firstIndex(where: { $0 == "'" || $0 == "\"" }) else { return nil }
+                let rest = text[text.index(after: open)...]
+                return rest.firstIndex(of: text[open]).map { rest[..<$0] }
+            }
+            guard let name = quotedWord(words), let folder = quotedWord(code[path.upperBound...]) else { continue }
+            pods.append("'\(name)' (\(folder))")
+            if first == nil { first = ProjectLocation(file: podfile, line: index + 1, column: code.utf8.count - words.utf8.count + 1) }
+        }
+        guard let first else { return nil }
+        return ProjectIssue(.warning, "the code check does not read the code of development pod\(pods.count == 1 ? "" : "s") "
+                                + Self.listed(pods)
+                                + ", which CocoaPods builds in its own project",
+                            at: first, hint: "the groups its code names, if any, are not checked: kcs reads the code of one project, its targets and local packages")
     }
 
     /// Real projects have tens of targets and a handful of configurations;
@@ -774,13 +847,8 @@ private struct ProjectReader {
                         // named alone may be a remote package's.
                         let named = Set(locals.map { ProjectPath.lastComponent($0).lowercased() })
                         let nowhere = absent.filter { !named.contains(ProjectPath.lastComponent($0).lowercased()) }
-                        if found == nil, other.packageNamed, absent.count == other.packages.count, !nowhere.isEmpty,
-                           saidAbsentDependencies.insert(folder + "\u{0}" + other.name).inserted {
-                            issues.append(ProjectIssue(
-                                .warning, "the code check does not read product '\(other.name)', which package module '\(m.name)' of the local package at '\(folder)' "
-                                    + "depends on: no Package.swift at " + nowhere.prefix(3).map { "'\($0)'" }.joined(separator: ", ")
-                                    + " and no local package of the project named so",
-                                at: at(dependency), hint: "the groups its code names, if any, are not checked"))
+                        if found == nil, other.packageNamed, absent.count == other.packages.count, !nowhere.isEmpty {
+                            saidAbsent(other.name, nowhere: nowhere, dependent: "'\(m.name)' of the local package at '\(folder)'", at: at(dependency))
                         }
                     }
                     if let found { others += found } else { allSwift = false }
@@ -800,6 +868,30 @@ private struct ProjectReader {
         }
         productModules[key] = ids
         return ids
+    }
+
+    /// Says that product `name`, which `dependent` (a package module)
+    /// depends on, is in none of the folders `nowhere`: once per product and
+    /// folders, the modules that depend on it named together.
+    private mutating func saidAbsent(_ name: String, nowhere: [String], dependent: String, at location: ProjectLocation) {
+        let key = ([name] + nowhere.sorted()).joined(separator: "\u{0}")
+        var dependents = absentDependencies[key]?.dependents ?? []
+        guard !dependents.contains(dependent) else { return }
+        dependents.append(dependent)
+        let shown = dependents.count > 3 ? Array(dependents.prefix(3)) + ["\(dependents.count - 3) more"] : dependents
+        let who = shown.count == 1 ? "package module \(shown[0]) depends on"
+            : "package modules " + shown.dropLast().joined(separator: ", ") + " and " + shown[shown.count - 1] + " depend on"
+        let issue = ProjectIssue(.warning, "the code check does not read product '\(name)', which \(who): no Package.swift at "
+                                    + nowhere.prefix(3).map { "'\($0)'" }.joined(separator: ", ") + " and no local package of the project named so",
+                                 at: location, hint: "the groups its code names, if any, are not checked")
+        if let said = absentDependencies[key] {
+            // Said where the first dependent was met.
+            issues[said.issue].message = issue.message
+            absentDependencies[key]?.dependents = dependents
+        } else {
+            absentDependencies[key] = (issues.count, dependents)
+            issues.append(issue)
+        }
     }
 
     /// Folders of the project that hold a `Package.swift`: a folder

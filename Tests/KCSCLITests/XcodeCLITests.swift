@@ -98,6 +98,37 @@ struct XcodeCLITests {
         #expect(try BinaryRunner.run(["lint", "--profile", profile, "x.kcs"]).status == 64)
     }
 
+    @Test func lintShowsWhatAScriptsProjectsSay() throws {
+        // `kcs lint SCRIPT` kept lint codes only: an `app … project=` line's
+        // KCS602 (an xcconfig that does not read, a setting defined nowhere)
+        // showed in `kcs run` and not in the lint.
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.targets[0].xcconfig = ["Release": "Pods/Target Support Files/Pods-App/Pods-App.release.xcconfig"]
+        f.writeProject()
+        f.write("s.kcs", "team SKMME9E2Y8\napp App project=\"App.xcodeproj\"\n")
+        let run = try BinaryRunner.run(["run", f.path("s.kcs")])
+        let lint = try BinaryRunner.run(["lint", f.path("s.kcs")])
+        let warning = "s.kcs:2:17: warning: cannot read the xcconfig file '"
+        #expect(run.stderr.contains(warning), "\(run.stderr)")
+        #expect(lint.status == 1 && lint.stderr.contains(warning) && lint.stderr.contains("[KCS602]"), "\(lint.status) \(lint.stderr)")
+        #expect(lint.stdout.hasSuffix("s.kcs: 1 warning\n"), "\(lint.stdout)")
+        // An app the project cannot build is an error, as in the run.
+        f.targets[0].settings["Release"]?["PRODUCT_BUNDLE_IDENTIFIER"] = "$(UNDEFINED_ID)"
+        f.projectXCConfig = [:]
+        f.writeProject()
+        let refused = try BinaryRunner.run(["lint", f.path("s.kcs")])
+        #expect(refused.status == 1 && refused.stderr.contains("s.kcs:2:") && refused.stderr.contains(": error: ")
+                    && refused.stderr.contains("[KCS602]"), "\(refused.status) \(refused.stderr)")
+        #expect(refused.stdout.contains("s.kcs: 1 error"), "\(refused.stdout)")
+        // A clean project says nothing.
+        let clean = XcodeFixture.appWidgetShare()
+        defer { clean.remove() }
+        clean.write("s.kcs", "team SKMME9E2Y8\napp App project=\"App.xcodeproj\"\n")
+        let quiet = try BinaryRunner.run(["lint", clean.path("s.kcs")])
+        #expect(quiet.status == 0 && quiet.stderr.isEmpty && quiet.stdout.hasSuffix("s.kcs: 0 warnings\n"), "\(quiet.stdout)\(quiet.stderr)")
+    }
+
     @Test func aProjectIsReadWithinTheTimeLimit() throws {
         // Reading a project is one piece of work: a watchdog stops it at
         // --timeout with a located KCS311 (a slow project ran for minutes).
@@ -441,6 +472,32 @@ struct XcodeCLITests {
         // Entitlements paths in the scenario are still relative to it.
         let text = try String(contentsOfFile: f.path("out.kcs"), encoding: .utf8)
         #expect(text.contains("entitlements=\"App/App.entitlements\""), "\(text)")
+    }
+
+    @Test func aScriptStopsReadingAProjectAtItsTimeLimit() throws {
+        // `app … project=` read its project with no regard for --timeout:
+        // bounded only in sizes, a project slow to read ran its course
+        // (here 1,000 frameworks each walk 3,000 files of a synchronized
+        // folder, leaving out another: a minute or more). The run's deadline
+        // holds while the project is read; the run stops at the project's name.
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        for d in 0..<30 { for i in 0..<100 { f.write("Big/d\(d)/F\(i).swift", "let x = 1\n") } }
+        for t in 0..<1000 {
+            f.targets.append(XcodeFixture.Target(name: "T\(t)", productType: "com.apple.product-type.framework", synchronizedFolders: ["Big"]))
+            f.synchronizedExceptions.append((folder: "Big", target: "T\(t)", paths: ["d\(t % 30)/F\(t % 100).swift"]))
+        }
+        f.writeProject()
+        f.write("s.kcs", "team SKMME9E2Y8\napp App project=\"App.xcodeproj\"\nexpect groups App []\n")
+        let start = ContinuousClock.now
+        let r = try BinaryRunner.run(["run", "--timeout", "2", f.path("s.kcs")])
+        let took = ContinuousClock.now - start
+        #expect(r.status == 1 && r.stderr.contains(
+            "s.kcs:2:17: error: the run took longer than its time limit of 2.0 s while 'App.xcodeproj' was read; nothing after this line ran [KCS311]"),
+                "\(r.status) \(r.stderr)")
+        #expect(!r.stderr.contains("KCS301") && !r.stderr.contains("KCS401"), "nothing after it ran: \(r.stderr)")
+        // Well before the project is read through, however loaded the machine.
+        #expect(took < .seconds(30), "\(took)")
     }
 
     @Test func aCleanProjectLintsClean() throws {

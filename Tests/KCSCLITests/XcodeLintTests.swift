@@ -1049,6 +1049,116 @@ struct XcodeLintTests {
         #expect(!said.contains { $0.contains("'RemoteKit'") }, "\(said)")
     }
 
+    @Test func anAbsentPackageTwoPackagesDependOnIsSaidOnce() throws {
+        // Proton Pass: modules of LocalPackages/Client and of
+        // LocalPackages/UseCases depend on ../PassRustCore, which a script
+        // generates; the one absent package was said twice (KCS602).
+        var f = XcodeFixture.appLinkingKit("""
+                products: [.library(name: "Kit", targets: ["Kit"])],
+                dependencies: [.package(name: "Gone", path: "../Gone")],
+                targets: [.target(name: "Kit", dependencies: [.product(name: "Gone", package: "Gone")])]
+            )
+
+            """)
+        defer { f.remove() }
+        f.write("Kit/Sources/Kit/Kit.swift", "func kit() {}\n")
+        f.write("Store/Package.swift", """
+            import PackageDescription
+            let package = Package(name: "Store", products: [.library(name: "Store", targets: ["Store"])],
+                                  dependencies: [.package(name: "Gone", path: "../Gone")],
+                                  targets: [.target(name: "Store", dependencies: [.product(name: "Gone", package: "Gone")])])
+
+            """)
+        f.write("Store/Sources/Store/Store.swift", "func store() {}\n")
+        f.targets[1].packageProducts = [.init(name: "Store", local: "Store")]
+        f.writeProject()
+        let said = try ProjectLint.load(f.projectPath, packages: PackageManifestReader()).get().run().map(\.message).filter { $0.contains("'Gone'") }
+        #expect(said == ["the code check does not read product 'Gone', which package modules 'Kit' of the local package at '\(f.path("Kit"))' "
+                            + "and 'Store' of the local package at '\(f.path("Store"))' depend on: no Package.swift at '\(f.path("Gone"))' "
+                            + "and no local package of the project named so"], "\(said)")
+    }
+
+    @Test func codeOfAnotherProjectOrADevelopmentPodIsSaidUnread() throws {
+        // A framework of a sibling .xcodeproj that the app links, and
+        // CocoaPods' development pods, hold code the check does not read:
+        // nothing said so (real-project trial 18, D6).
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.targets[0].frameworks = ["Kit.framework"]
+        f.targets[1].frameworks = ["Kit.framework"]
+        f.writeProject()
+        let quiet = try ProjectLint.load(f.projectPath, packages: PackageManifestReader()).get().run().map(\.message)
+        #expect(!quiet.contains { $0.contains("the code check does not read") }, "\(quiet)")
+        let pbxproj = f.path("App.xcodeproj/project.pbxproj")
+        var text = try String(contentsOfFile: pbxproj, encoding: .utf8)
+        text = text.replacingOccurrences(of: "{isa = PBXFileReference; path = \"Kit.framework\";",
+                                         with: "{isa = PBXReferenceProxy; remoteRef = FF0000000000000000000002; path = \"Kit.framework\";")
+        text = text.replacingOccurrences(of: "\t};\n\trootObject", with: """
+            \t\tFF0000000000000000000001 /* Kit.xcodeproj */ = {isa = PBXFileReference; lastKnownFileType = "wrapper.pb-project";
+            \t\t\tpath = "Kit/Kit.xcodeproj"; sourceTree = SOURCE_ROOT;};
+            \t\tFF0000000000000000000002 = {isa = PBXContainerItemProxy; containerPortal = FF0000000000000000000001; proxyType = 2; remoteInfo = Kit;};
+            \t};
+            \trootObject
+            """)
+        try text.write(toFile: pbxproj, atomically: true, encoding: .utf8)
+        f.write("Podfile", """
+            platform :ios, '17.0'
+            target 'App' do
+              pod 'Alamofire', '~> 5.0'
+              pod 'LocalKit', :path => '../LocalKit'  # beside the app
+              pod "Other", path: "Vendor/Other"
+            # pod 'Old', :path => 'Old'
+            end
+
+            """)
+        let said = try ProjectLint.load(f.projectPath, packages: PackageManifestReader()).get().run().filter { $0.message.contains("the code check does not read") }
+        let lines = said.map { "\($0.file?.name ?? "-"):\($0.location.map { "\($0.line):\($0.column)" } ?? "-") \($0.severity) \($0.message) | \($0.hint ?? "")" }
+        let unchecked = "| the groups its code names, if any, are not checked: kcs reads the code of one project, its targets and local packages"
+        #expect(lines == [
+            "\(pbxproj):\(text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains("path = \"Kit/Kit.xcodeproj\"") }.map { $0 + 1 } ?? 0):11 warning "
+                + "the code check does not read the code of '\(f.path("Kit/Kit.xcodeproj"))', another Xcode project: targets 'App', 'Widget' link its product 'Kit.framework' "
+                + unchecked,
+            "\(f.path("Podfile")):4:3 warning the code check does not read the code of development pods 'LocalKit' (../LocalKit), 'Other' (Vendor/Other), "
+                + "which CocoaPods builds in its own project " + unchecked,
+        ], "\(lines)")
+        // Not when no code is read (kcs import xcode).
+        #expect(!XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions()).diagnostics.contains { $0.message.contains("does not read") })
+    }
+
+    @Test func oneFindingAtOnePlaceIsSaidOnceForAllItsTargets() throws {
+        // A setting defined nowhere on a line of the xcconfig every target
+        // uses was a warning per target when their configurations differed
+        // (real-project trial 18, W1): said once, each target with its own.
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.write("Config/Base.xcconfig", """
+            #include "Team.xcconfig"
+            BUNDLE_PREFIX = com.example
+            PRODUCT_BUNDLE_IDENTIFIER = $(BUNDLE_PREFIX).$(PRODUCT_NAME:rfc1034identifier)$(SUFFIX)
+
+            """)
+        f.targets[2].settings["Debug"] = ["PRODUCT_NAME": "Share", "CODE_SIGN_ENTITLEMENTS": "Share/Share.entitlements"]
+        f.writeProject()
+        func said() throws -> [String] {
+            try ProjectLint.load(f.projectPath).get().run().filter { $0.message.contains("$(SUFFIX)") }.map {
+                "\((($0.file?.name ?? "-") as NSString).lastPathComponent):\($0.file?.name.hasSuffix(".xcconfig") == true ? "\($0.location?.line ?? 0)" : "-") \($0.message)"
+            }
+        }
+        let defines = "uses $(SUFFIX), which no level of the project defines; Xcode expands it to nothing"
+        let different = try said()
+        #expect(different == [
+            "Base.xcconfig:3 PRODUCT_BUNDLE_IDENTIFIER (target 'App', configurations 'Debug', 'Release'; target 'Share Extension', configuration 'Debug') " + defines,
+            "project.pbxproj:- PRODUCT_BUNDLE_IDENTIFIER (target 'Widget', configurations 'Debug', 'Release') " + defines,
+        ], "\(different)")
+        f.targets[2].settings["Release"] = f.targets[2].settings["Debug"]
+        f.writeProject()
+        let same = try said()
+        #expect(same == [
+            "Base.xcconfig:3 PRODUCT_BUNDLE_IDENTIFIER (targets 'App', 'Share Extension', configurations 'Debug', 'Release') " + defines,
+            "project.pbxproj:- PRODUCT_BUNDLE_IDENTIFIER (target 'Widget', configurations 'Debug', 'Release') " + defines,
+        ], "\(same)")
+    }
+
     @Test func listsJoinedWithPlusAreFollowedOnceEach() throws {
         // `let a1 = a0 + a0 + …` ten times a level, eight levels: 10^8
         // parts, each followed anew, ran past 60 s even with empty lists
@@ -1573,7 +1683,8 @@ struct XcodeLintTests {
         f.writeProject()
         let d = try ProjectLint.load(f.projectPath).get().run()
         let said = d.map { "\($0.code.rawValue) \($0.message)" }
-        #expect(said.contains { $0.hasPrefix("KCS602 DEVELOPMENT_TEAM of target 'App'") && $0.contains("'<team_id>', which is not a team ID") }, "\(said)")
+        #expect(said.contains { $0.hasPrefix("KCS602 DEVELOPMENT_TEAM of targets 'App', 'Widget', 'Share Extension', configurations 'Debug', 'Release' is '<team_id>'")
+                    && $0.contains("'<team_id>', which is not a team ID") }, "\(said)")
         let shapes = said.filter { $0.hasPrefix("KCS511") }
         // The group written without any team is still said.
         #expect(shapes.count == 1 && shapes.first?.contains("app group com.example.suite does not start with group.") == true, "\(shapes)")
