@@ -82,11 +82,12 @@ struct Safety: Equatable {
     /// outcome (exit 66), never a read without end.
     func readStandardInput() -> StandardInput {
         do throws(LoadError) {
-            return .bytes(try FileSystemLoader.readStandardInput(maxBytes: limits.sourceBytes))
+            return .bytes(try FileSystemLoader.readStandardInput(maxBytes: limits.sourceBytes, seconds: limits.seconds))
         } catch {
             var outcome = FileOutcome(path: "<stdin>")
-            outcome.diagnostics.append(Diagnostic(error.code, error.message(for: "<stdin>"),
-                                                  hint: "the limit is the source-size limit; see docs/limits.md"))
+            let hint = if case .tooLarge = error { "the limit is the source-size limit; see docs/limits.md" }
+                else { "standard input is read under the run's time limit (--timeout, --untrusted); see docs/limits.md" }
+            outcome.diagnostics.append(Diagnostic(error.code, error.message(for: "<stdin>"), hint: hint))
             outcome.verdict = .missingInput
             return .failed(outcome)
         }

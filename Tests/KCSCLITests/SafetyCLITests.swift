@@ -50,6 +50,31 @@ struct SafetyCLITests {
         }
     }
 
+    /// Standard input that never ends is read under the time limit: a
+    /// stalled producer held `--timeout 2` open for as long as it liked
+    /// (adversarial run 24, F10).
+    @Test func aStalledStandardInputEndsAtTheTimeLimit() throws {
+        let process = Process()
+        process.executableURL = BinaryRunner.binary
+        process.arguments = ["run", "--timeout", "1", "-"]
+        let input = Pipe(), errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        try process.run()
+        input.fileHandleForWriting.write(Data("team SKMME9E2Y8\n".utf8))  // then nothing, and the pipe stays open
+        let started = Date()
+        while process.isRunning, Date().timeIntervalSince(started) < 30 { usleep(50_000) }
+        let stillRunning = process.isRunning
+        if stillRunning { process.terminate() }
+        process.waitUntilExit()
+        #expect(!stillRunning, "kcs run --timeout 1 - waited 30 s for standard input")
+        #expect(process.terminationStatus == 66)
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(said.contains("nothing more arrived within the time limit of 1.0 s"), "\(said)")
+        try? input.fileHandleForWriting.close()
+    }
+
     /// `kcs run - < /dev/zero` stops at the size limit with an error.
     @Test func standardInputFromDevZeroIsCapped() throws {
         let out = try BinaryRunner.run(["run", "-"], stdinPath: "/dev/zero")
