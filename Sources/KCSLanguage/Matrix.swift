@@ -34,7 +34,7 @@ extension Session {
             }
         } catch {
             // Drawn from the world, not from a line: no place to point at.
-            return .failure(Diagnostic(error.code, error.message.replacingOccurrences(of: "; nothing after this line ran", with: ""),
+            return .failure(Diagnostic(error.code, error.message.replacingOccurrences(of: "; nothing after this line ran", with: " while drawing the matrix"),
                                        hint: error.hint))
         }
     }

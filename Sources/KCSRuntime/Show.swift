@@ -147,6 +147,10 @@ extension Session {
             // it out: items × apps held as a table of strings took six
             // times the output (a 600 KB script, 2.5 GB; found by adversarial testing).
             let apps = world.appHandles
+            // Each row holds at least a byte and a space per app: a table
+            // past the output limit is refused before its cells are worked
+            // out (8,000 × 8,000 took 37 s to be refused; adversarial run 24, F11).
+            try budget?.checkInside(pending: items.count * apps.count * 2, file, range)
             let words = ["-", "read", "prompt"]
             var codes = [UInt8](repeating: 0, count: items.count * apps.count)
             var columnWidths = [Int](repeating: 0, count: apps.count)

@@ -128,7 +128,16 @@ import Testing
         #expect(out.status != 0 && out.stderr.contains("KCS311"), "\(out.stderr)")
         #expect(out.stdout.utf8.count < 100_000)
         // The error names the file the table is drawn from.
-        #expect(out.stderr.contains("m.kcs: error: the run printed more than its limit of 1000 bytes"), "\(out.stderr)")
+        #expect(out.stderr.contains("m.kcs: error: the run printed more than its limit of 1000 bytes while drawing the matrix"), "\(out.stderr)")
+        // A table far past the limit is refused before its cells are worked
+        // out: 8,000 × 8,000 took 37 s (adversarial run 24, F11).
+        var big = ["team SKMME9E2Y8"] + (0..<3_000).map { "app com.example.B\($0)" }
+        big += (0..<3_000).map { "as B0 add generic-password service=\"s\($0)\"" }
+        try (big.joined(separator: "\n") + "\n").write(to: dir.appendingPathComponent("big.kcs"), atomically: false, encoding: .utf8)
+        let started = Date()
+        let refused = try BinaryRunner.run(["matrix", "--max-output", "1000", "big.kcs"], directory: dir)
+        #expect(refused.stderr.contains("while drawing the matrix"), "\(refused.stderr)")
+        #expect(Date().timeIntervalSince(started) < 10, "took \(Date().timeIntervalSince(started)) s")
     }
 
     /// `kcs check` skipped kcs blocks in block quotes and list items without a word.
