@@ -16,6 +16,8 @@ package enum PlistGuard {
         case entityDeclaration
         case malformedBinary(String)
         case duplicateKey(String)
+        /// Its strings and data, counted each time they are referred to, pass this many bytes.
+        case expandsPast(bytes: Int)
 
         var message: String {
             switch self {
@@ -26,11 +28,18 @@ package enum PlistGuard {
             case .malformedBinary(let why): "the binary property list is malformed: \(why)"
             case .duplicateKey(let key):
                 "the property list gives the key '\(TerminalText.escaped(String(key.prefix(64))))' twice in one dictionary"
+            case .expandsPast(let limit):
+                "the binary property list's strings and data, each counted every time it is referred to, pass \(limit >> 20) MiB"
             }
         }
     }
 
     /// Checks either form: binary (`bplist`) or XML.
+    /// The bytes of strings and data a binary property list may expand to:
+    /// one 900 KB string referred to 5,000 times decoded to 4.5 GB and ended
+    /// `kcs run --untrusted` out of memory (adversarial run 24, F12).
+    package static let maxExpandedBytes = 16 << 20
+
     package static func check(_ plist: [UInt8], maxDepth: Int, maxValues: Int = 1_000_000) -> Problem? {
         if plist.starts(with: Array("bplist".utf8)) { return checkBinary(plist, maxDepth: maxDepth, maxValues: maxValues) }
         return checkXML(plist, maxDepth: maxDepth)
@@ -212,6 +221,15 @@ package enum PlistGuard {
         var state = [UInt8](repeating: 0, count: objects)
         var depth = [Int](repeating: 1, count: objects)
         var values = [Int](repeating: 1, count: objects)
+        // The bytes each object expands to: its own string or data, and its
+        // children's as often as they are referred to.
+        var expanded = [Int](repeating: 0, count: objects)
+        func ownBytes(_ object: Int) -> Int {
+            guard let offset = offset(of: object) else { return 0 }
+            let kind = b[offset] >> 4
+            guard kind == 0x4 || kind == 0x5 || kind == 0x6, let (count, _) = count(at: offset) else { return 8 }
+            return kind == 0x6 ? count &* 2 : count
+        }
         var stack: [(object: Int, children: [Int], next: Int)] = []
         guard let rootChildren = children(top) else { return .malformedBinary("an object lies outside the file") }
         if let problem = keyProblem(rootChildren.refs.prefix(rootChildren.keys)) { return problem }
@@ -233,16 +251,19 @@ package enum PlistGuard {
                 }
             } else {
                 stack.removeLast()
-                var d = 1, v = 1
+                var d = 1, v = 1, bytes = min(Self.maxExpandedBytes + 1, ownBytes(frame.object))
                 for c in frame.children {
                     d = max(d, depth[c] + 1)
                     v = min(maxValues + 1, v + values[c])
+                    bytes = min(Self.maxExpandedBytes + 1, bytes + expanded[c])
                 }
                 depth[frame.object] = d
                 values[frame.object] = v
+                expanded[frame.object] = bytes
                 state[frame.object] = 2
                 if d > maxDepth { return .tooDeep(limit: maxDepth) }
                 if v > maxValues { return .tooLarge(limit: maxValues) }
+                if bytes > Self.maxExpandedBytes { return .expandsPast(bytes: Self.maxExpandedBytes) }
             }
         }
         return nil

@@ -113,6 +113,26 @@ import KeychainEngine
         #expect(PlistGuard.check(Self.binary(arrays), maxDepth: 64) == .tooLarge(limit: 1_000_000))
     }
 
+    /// One string object referred to thousands of times: few values, but
+    /// gigabytes once decoded (a 905 KB file took `kcs run --untrusted` to
+    /// 3.9 GB and a crash; adversarial run 24, F12).
+    @Test func binarySharedStringIsRefusedBeforeItExpands() {
+        func bigEndian(_ v: Int) -> [UInt8] { (0..<4).reversed().map { UInt8((v >> ($0 * 8)) & 0xFF) } }
+        func shared(references n: Int, bytes l: Int) -> [UInt8] {
+            var out = Array("bplist00".utf8)
+            let array = out.count
+            out += [0xAF, 0x12] + bigEndian(n) + [UInt8](repeating: 1, count: n)
+            let string = out.count
+            out += [0x5F, 0x12] + bigEndian(l) + [UInt8](repeating: 0x61, count: l)
+            let table = out.count
+            out += bigEndian(array) + bigEndian(string) + [0, 0, 0, 0, 0, 0, 4, 1]
+            for v in [2, 0, table] { out += (0..<8).reversed().map { UInt8((v >> ($0 * 8)) & 0xFF) } }
+            return out
+        }
+        #expect(PlistGuard.check(shared(references: 5_000, bytes: 10_000), maxDepth: 64) == .expandsPast(bytes: PlistGuard.maxExpandedBytes))
+        #expect(PlistGuard.check(shared(references: 10, bytes: 1_000), maxDepth: 64) == nil)
+    }
+
     @Test func binaryDepthIsMeasured() {
         let deep = (0..<100).map { [$0 + 1] } + [[]]
         #expect(PlistGuard.check(Self.binary(deep), maxDepth: 64) == .tooDeep(limit: 64))
