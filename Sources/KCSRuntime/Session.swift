@@ -129,11 +129,17 @@ package struct RunBudget {
     }
 
     /// Checked inside statements that loop over the keychain (`show matrix`):
-    /// the time so far, and the output so far with `pending` more bytes.
+    /// the time so far, and the output so far with `pending` more bytes; the
+    /// statement's own text, held whole before it is printed, is bounded by
+    /// the limit of generated text even when the run's output is not (a
+    /// 1 MB script's `show matrix` built 909 MB at 2.7 GB; adversarial run 24, F14).
     package func checkInside(pending: Int, _ file: SourceFile, _ range: SourceRange) throws(Diagnostic) {
         if let problem = overTime() { throw RunBudget.limitDiagnostic(problem, file, range) }
         if let max = limits.outputBytes, outputBytes + pending > max {
             throw RunBudget.limitDiagnostic("the run printed more than its limit of \(max) bytes", file, range)
+        }
+        if pending > limits.generatedBytes {
+            throw RunBudget.limitDiagnostic("this statement's text would pass its limit of \(limits.generatedBytes) bytes", file, range)
         }
     }
 

@@ -746,3 +746,23 @@ import KeychainEngine
         #expect(outcome.diagnostics.last?.message == "\(n - shown) more diagnostics in t.kcs not shown")
     }
 }
+
+/// `show matrix` holds its table whole before printing it: bounded by the
+/// limit of generated text even when the run's output is not (a 1 MB script
+/// built 909 MB at 2.7 GB; adversarial run 24, F14).
+@Test func showMatrixIsBoundedWithoutAnOutputLimit() {
+    var lines = ["team SKMME9E2Y8"] + (0..<60).map { "app com.example.App\($0) as \"" + String(repeating: "n", count: 90) + "\($0)\"" }
+    lines += (0..<60).map { "as \"" + String(repeating: "n", count: 90) + "0\" add generic-password service=\"s\($0)\"" }
+    lines.append("show matrix")
+    var limits = Limits()
+    limits.generatedBytes = 100_000
+    var messages: [String] = []
+    var printed = 0
+    let report = Interpreter.run(source: lines.joined(separator: "\n") + "\n", options: RunOptions(limits: limits)) { event in
+        if case .diagnostic(let d) = event { messages.append(d.message) }
+        if case .output(let text) = event { printed += text.utf8.count }
+    }
+    #expect(report.verdict != .passed)
+    #expect(messages.contains { $0.hasPrefix("this statement's text would pass its limit of 100000 bytes") }, "\(messages)")
+    #expect(printed < 100_000)
+}
