@@ -138,7 +138,9 @@ public struct FileSystemLoader: SourceLoader {
     /// Reads standard input (a pipe, a file or a device such as /dev/zero),
     /// stopping with an error once it passes `maxBytes`.
     public static func readStandardInput(maxBytes: Int, seconds: Double? = nil) throws(LoadError) -> [UInt8] {
-        guard let seconds else { return try readAll(0, name: "<stdin>", maxBytes: maxBytes, expected: 0) }
+        // A limit past a few decades is no limit (`--timeout 1e300` would
+        // overflow the clock).
+        guard let seconds, seconds.isFinite, seconds < 1e9 else { return try readAll(0, name: "<stdin>", maxBytes: maxBytes, expected: 0) }
         // Under a time limit each read waits only for what is left of it: a
         // producer that stalled held `--timeout 2` open for as long as it
         // liked, the clock starting after the input ended (adversarial run
@@ -150,9 +152,9 @@ public struct FileSystemLoader: SourceLoader {
         defer { chunk.deallocate() }
         while true {
             let left = clock.now.duration(to: end)
-            let milliseconds = max(0, Int(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
+            let milliseconds = min(Double(Int32.max), max(0, Double(left.components.seconds) * 1000 + Double(left.components.attoseconds) / 1e15))
             var waiting = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&waiting, 1, Int32(clamping: milliseconds))
+            let ready = poll(&waiting, 1, Int32(milliseconds))
             if ready < 0 && errno == EINTR { continue }
             if ready == 0 {
                 throw .unreadable("<stdin>", reason: "nothing more arrived within the time limit of \(seconds) s")
