@@ -451,6 +451,9 @@ package struct Explainer {
         return lines.isEmpty ? [] : ["on other devices:"] + lines
     }
 
+    /// Scalars of a value an explanation quotes; the rest is counted.
+    package static let describedLength = 200
+
     package static func describe(_ r: PassOverReason, _ appName: String) -> String {
         switch r {
         case .groupNotAccessible: return "its group is not in \(appName.possessive) access groups"
@@ -463,10 +466,10 @@ package struct Explainer {
         case .accessibility(let item, let wanted): return "accessible is \(item.rawValue), the query asks \(wanted.rawValue)"
         case .attribute(let a, let item, let wanted):
             let name = Vocabulary.name(of: a)
-            return "\(name) is \(item), the query asks \(wanted)"
+            return "\(name) is \(item.described(upTo: describedLength)), the query asks \(wanted.described(upTo: describedLength))"
         case .attributeNotSet(let a, let wanted):
             let name = Vocabulary.name(of: a)
-            return "it has no \(name) (not even \"\"), the query asks \(wanted)"
+            return "it has no \(name) (not even \"\"), the query asks \(wanted.described(upTo: describedLength))"
         case .noPairedKey: return "no private key with its public key hash is visible"
         }
     }
@@ -478,7 +481,7 @@ package struct Explainer {
         var parts = [item.itemClass.rawValue]
         for a in item.itemClass.primaryKeyAttributes {
             if let v = item.attributes[a] ?? (absentKeys ? AttributeValue.absent(for: a) : nil) {
-                parts.append("\(Vocabulary.name(of: a))=\(v)")
+                parts.append("\(Vocabulary.name(of: a))=\(v.described(upTo: describedLength))")
             }
         }
         if item.synchronizable { parts.append("sync=true") }

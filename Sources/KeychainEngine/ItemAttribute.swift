@@ -253,11 +253,24 @@ public enum AttributeValue: Sendable, Hashable, CustomStringConvertible {
     /// As a script writes it: a string in quotes with `\"` and `\\`, so a
     /// value holding a quote is not read as two attributes (found by
     /// adversarial testing); controls are escaped where text is printed.
-    public var description: String {
+    public var description: String { described(upTo: Int.max) }
+
+    /// The same, for a message: a string past `limit` scalars is cut there,
+    /// with its full length said, so an explanation costs what it prints (each
+    /// candidate's 100 KB account was quoted whole to be cut at 1,000
+    /// characters, 115 ms a failed expectation; adversarial run 24, F15).
+    public func described(upTo limit: Int) -> String {
         switch self {
         case .string(let s):
             var out = "\""
-            for c in s.string.unicodeScalars {
+            var n = 0
+            let text = s.string
+            for c in text.unicodeScalars {
+                if n == limit {
+                    out += "…\" (\(text.utf8.count) bytes)"
+                    return out
+                }
+                n += 1
                 if c == "\"" || c == "\\" { out.unicodeScalars.append("\\") }
                 out.unicodeScalars.append(c)
             }

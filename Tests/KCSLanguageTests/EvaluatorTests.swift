@@ -239,6 +239,24 @@ struct EvaluatorTests {
         #expect(outputs[2].contains("deleted 1 item") && !outputs[2].contains("groups ("), "\(outputs[2])")
     }
 
+    /// A long value is quoted up to 200 characters in an explanation, with
+    /// its length: each candidate's 100 KB account was quoted whole to be
+    /// cut later, 115 ms a failed expectation (adversarial run 24, F15).
+    @Test func explainQuotesLongValuesCut() {
+        var outputs: [String] = []
+        let long = String(repeating: "x", count: 100_000)
+        _ = Interpreter.run(source: """
+            team SKMME9E2Y8
+            app com.x.A
+            as A add generic-password account="\(long)"
+            as A find generic-password account="z"
+            explain
+            """, observer: { if case .output(let text) = $0 { outputs.append(text) } })
+        #expect(outputs.count == 1)
+        #expect(outputs[0].contains("…\" (100000 bytes)"), "\(outputs[0].prefix(600))")
+        #expect(outputs[0].utf8.count < 2_000, "\(outputs[0].utf8.count) bytes")
+    }
+
     /// A read deletes the lost rows it meets (audit 21, F1), but not under
     /// the lock (the keybag says "locked" first: review R5), and explain
     /// still lists the other rows it passed over (review R4).
