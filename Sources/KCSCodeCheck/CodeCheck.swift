@@ -54,6 +54,9 @@ public enum CodeCheck {
         // review of session 17 found the shapes with words between). Real
         // code nests a few; parentheses and generics alone are linear.
         var squareDepth = 0, deepestSquare = 0
+        // Each open string's square brackets (net, and the deepest), for a
+        // one-line string its line ends without closing.
+        var stringSquares: [(depth: Int, deepest: Int)] = []
         func at(_ i: Int) -> UInt8 { i < bytes.count ? bytes[i] : 0 }
         func starts(_ i: Int, _ text: String) -> Bool { bytes[i...].starts(with: text.utf8) }
         var i = 0
@@ -77,11 +80,32 @@ public enum CodeCheck {
                 }
                 // A one-line string ends at its line, closed or not (an open
                 // one blinded the scan to the rest of the file; found by review).
-                if c == UInt8(ascii: "\n"), !multiline { frames.removeLast(); i += 1; continue }
+                // One left open there was no string to Swift either (a quote
+                // the scan took for one: in a regex literal it misread, say):
+                // its square brackets count, so a misreading can only refuse
+                // more (review of session 18, R1).
+                if c == UInt8(ascii: "\n"), !multiline {
+                    frames.removeLast()
+                    if let open = stringSquares.popLast() {
+                        deepestSquare = max(deepestSquare, squareDepth + open.deepest)
+                        squareDepth += max(0, open.depth)
+                    }
+                    i += 1
+                    continue
+                }
                 if c == UInt8(ascii: "\""), !multiline || starts(i, "\"\"\"") {
                     var k = i + (multiline ? 3 : 1), n = 0
                     while n < hashes, at(k) == UInt8(ascii: "#") { k += 1; n += 1 }
-                    if n == hashes { frames.removeLast(); i = k; continue }
+                    if n == hashes { frames.removeLast(); _ = stringSquares.popLast(); i = k; continue }
+                }
+                if !stringSquares.isEmpty {
+                    if c == UInt8(ascii: "[") {
+                        stringSquares[stringSquares.count - 1].depth += 1
+                        stringSquares[stringSquares.count - 1].deepest = max(stringSquares[stringSquares.count - 1].deepest,
+                                                                             stringSquares[stringSquares.count - 1].depth)
+                    } else if c == UInt8(ascii: "]") {
+                        stringSquares[stringSquares.count - 1].depth -= 1
+                    }
                 }
                 i += 1
                 continue
@@ -108,11 +132,19 @@ public enum CodeCheck {
                     // Taking its `"` for a string hid the rest of the line
                     // (`let r = /"/; let g = [[[…` past the square-bracket
                     // bound ran for hours; adversarial run 24, F4).
-                    var j = i + 1
+                    // Its square brackets count all the same: a regex the
+                    // scan misreads can only make it refuse more.
+                    var j = i + 1, open = 0, deepestOpen = 0
                     while j < bytes.count, bytes[j] != UInt8(ascii: "/"), bytes[j] != UInt8(ascii: "\n") {
-                        j += bytes[j] == UInt8(ascii: "\\") ? 2 : 1
+                        if bytes[j] == UInt8(ascii: "[") { open += 1; deepestOpen = max(deepestOpen, open) }
+                        if bytes[j] == UInt8(ascii: "]") { open -= 1 }
+                        j += bytes[j] == UInt8(ascii: "\\") && j + 1 < bytes.count && bytes[j + 1] != UInt8(ascii: "\n") ? 2 : 1
                     }
-                    if j < bytes.count, bytes[j] == UInt8(ascii: "/") { i = j + 1; continue }
+                    if j < bytes.count, bytes[j] == UInt8(ascii: "/") {
+                        deepestSquare = max(deepestSquare, squareDepth + deepestOpen)
+                        i = j + 1
+                        continue
+                    }
                 case UInt8(ascii: "`"):
                     // A raw identifier (`` `a"b` ``, Swift 6.2) ends at its
                     // backtick on the line: a quote in it opens no string
@@ -142,6 +174,7 @@ public enum CodeCheck {
                     if at(k) == UInt8(ascii: "\"") {
                         let multiline = starts(k, "\"\"\"")
                         frames.append(.string(hashes: hashes, multiline: multiline))
+                        stringSquares.append((0, 0))
                         i = k + (multiline ? 3 : 1)
                         continue
                     }
@@ -192,20 +225,18 @@ public enum CodeCheck {
     /// the file; after an operand (`a / b`, `x)/2`) it divides.
     static func mayStartRegex(_ bytes: [UInt8], at i: Int) -> Bool {
         let next = i + 1 < bytes.count ? bytes[i + 1] : 0
-        guard next != UInt8(ascii: " "), next != UInt8(ascii: "\t"), next != UInt8(ascii: "\n"), next != 0 else { return false }
-        var k = i - 1
-        while k >= 0, bytes[k] == UInt8(ascii: " ") || bytes[k] == UInt8(ascii: "\t") || bytes[k] == UInt8(ascii: "\n") || bytes[k] == UInt8(ascii: "\r") { k -= 1 }
-        guard k >= 0 else { return true }
-        if "([{,:=;!&|^~?+-*%<>".utf8.contains(bytes[k]) { return true }
-        guard isIdentifierByte(bytes[k]) else { return false }
-        var start = k
-        while start > 0, isIdentifierByte(bytes[start - 1]) { start -= 1 }
-        return regexKeywords.contains(String(decoding: bytes[start...k], as: UTF8.self))
+        guard next != UInt8(ascii: " "), next != UInt8(ascii: "\t"), next != UInt8(ascii: "\n"), next != UInt8(ascii: "\r"), next != 0 else {
+            return false
+        }
+        // Glued to what comes before, the slash is part of an operator or
+        // divides (`a/b`, `x)/2`, `a+/b`); after a blank, the start of the
+        // file or an opening bracket or separator, the lexer tries a regex
+        // (review of session 18, R1: `x /"/` is one).
+        guard i > 0 else { return true }
+        let before = bytes[i - 1]
+        return before == UInt8(ascii: " ") || before == UInt8(ascii: "\t") || before == UInt8(ascii: "\n") || before == UInt8(ascii: "\r")
+            || "([{,:;".utf8.contains(before)
     }
-
-    /// Keywords an expression follows: a `/` after one opens a regex.
-    static let regexKeywords: Set<String> = ["return", "case", "in", "try", "await", "throw", "if", "guard", "where",
-                                             "while", "switch", "else", "repeat", "is", "as", "then", "yield", "do"]
 
     static func isIdentifierByte(_ b: UInt8) -> Bool {
         b == UInt8(ascii: "_") || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(b) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(b)

@@ -1820,7 +1820,8 @@ struct XcodeLintTests {
         // and generic arguments are refused before swift-syntax sees them.
         let f = Self.oneApp(sources: ["Chain.swift", "Calls.swift", "Brackets.swift", "Ifs.swift", "Generics.swift", "Strings.swift", "Comments.swift",
                                       "Regex.swift", "Asserts.swift", "RegexOpen.swift", "Runs.swift", "MixedRuns.swift", "Generic.swift", "Lists.swift",
-                                      "BareRegex.swift", "RawName.swift", "Division.swift"])
+                                      "BareRegex.swift", "RawName.swift", "Division.swift", "AfterName.swift", "Glued.swift",
+                                      "Unclosed.swift"])
         defer { f.remove() }
         f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.shared"])
         func use(_ value: String) -> String { "import Security\nlet q: [String: Any] = [kSecAttrAccessGroup as String: \(value)]\n" }
@@ -1853,15 +1854,21 @@ struct XcodeLintTests {
         let deepSquare = String(repeating: "[", count: 24) + String(repeating: "]", count: 24)
         f.write("App/BareRegex.swift", use("g") + "func h() -> Any { return /\"/ }\nlet r = /\"/; let g = " + deepSquare + "\n")
         f.write("App/RawName.swift", use("g") + "let `a\"b` = 1; let g = " + deepSquare + "\n")
-        f.write("App/Division.swift", use("g") + "let x = 4 / \"ab\".count / 2\nlet y = [[1]]\n")
+        f.write("App/Division.swift", use("g") + "let x = 4 / \"ab\".count / 2\nlet y = [[1]]\nlet z = (x)/2 + x/2\n")
+        // The review's shapes: a regex after a name and a blank; slashes
+        // glued to an operator (a division); a quote in a regex the scan
+        // does not close on its line (review of session 18, R1).
+        f.write("App/AfterName.swift", use("g") + "let r = x /\"/; let g = " + deepSquare + "\n")
+        f.write("App/Glued.swift", use("g") + "let r = a+/" + deepSquare + "/2\n")
+        f.write("App/Unclosed.swift", use("g") + "let r = f(1, /) + \"\" + " + deepSquare + "\n")
         f.writeProject()
         let d = try f.codeFindings()
         let found = d.map { "\($0.code.rawValue) \(ProjectPath.lastComponent($0.file?.name ?? "")) \($0.message.hasPrefix("cannot check") ? "refused" : "checked")" }
-        #expect(found.sorted() == ["KCS608 Asserts.swift checked", "KCS608 BareRegex.swift refused", "KCS608 Brackets.swift refused", "KCS608 Calls.swift checked",
+        #expect(found.sorted() == ["KCS608 AfterName.swift refused", "KCS608 Asserts.swift checked", "KCS608 BareRegex.swift refused", "KCS608 Brackets.swift refused", "KCS608 Calls.swift checked",
                                    "KCS608 Chain.swift checked", "KCS608 Comments.swift refused", "KCS608 Division.swift checked", "KCS608 Generic.swift refused",
-                                   "KCS608 Generics.swift refused", "KCS608 Ifs.swift refused", "KCS608 Lists.swift checked", "KCS608 MixedRuns.swift refused",
+                                   "KCS608 Generics.swift refused", "KCS608 Glued.swift refused", "KCS608 Ifs.swift refused", "KCS608 Lists.swift checked", "KCS608 MixedRuns.swift refused",
                                    "KCS608 RawName.swift refused", "KCS608 Regex.swift refused", "KCS608 RegexOpen.swift refused", "KCS608 Runs.swift refused",
-                                   "KCS608 Strings.swift refused"], "\(d.map(\.message))")
+                                   "KCS608 Strings.swift refused", "KCS608 Unclosed.swift refused"], "\(d.map(\.message))")
     }
 
     @Test func aGroupOrEmbedNamedAgainAddsNothing() throws {
