@@ -529,21 +529,25 @@ public final class LanguageServer {
     private func run(_ doc: Analysis, upTo s: Statement, then extra: String) -> String {
         let prefix = Array(doc.runnable[0..<min(s.range.end, doc.runnable.count)]) + Array("\n\(extra)\n".utf8)
         var output = ""
+        var total = 0
         var session = Session()
         _ = session.run(file: SourceFile(name: doc.file.name, bytes: prefix), loader: NoFilesLoader(),
                         options: RunOptions(limits: Analysis.limits)) { event in
-            if case .output(let text) = event, output.utf8.count < Self.hoverOutputBytes { output += text }
+            guard case .output(let text) = event else { return }
+            total += text.utf8.count
+            if output.utf8.count < Self.hoverOutputBytes { output += text }
         }
         // One output event may be long (`show app` of thousands of groups):
-        // cut at the bound, between scalars, and said.
-        if output.utf8.count > Self.hoverOutputBytes {
+        // cut at the bound, between scalars, and said, counting every event
+        // (review of session 18, R4).
+        if total > Self.hoverOutputBytes {
             var kept = String.UnicodeScalarView(), keptBytes = 0
             for scalar in output.unicodeScalars {
                 guard keptBytes + UTF8.width(scalar) <= Self.hoverOutputBytes else { break }
                 keptBytes += UTF8.width(scalar)
                 kept.append(scalar)
             }
-            output = String(kept) + "\n… (\(output.utf8.count - keptBytes) more bytes not shown)\n"
+            output = String(kept) + "\n… (\(total - keptBytes) more bytes not shown)\n"
         }
         return TerminalText.escaped(output, keepingLayout: true)
     }

@@ -31,24 +31,20 @@ enum ScriptWriter {
         if entry.loaded { out += "\n# from :load \(TerminalText.escaped(file.name))\n" }
         var calls: [Int: CallRecord] = [:]
         var errors: [(SourceRange, Diagnostic)] = []
-        // An included file that did not load (unreadable, a cycle, a syntax
-        // error) ran nothing: its line is kept as a comment. One whose
-        // statements ran and then failed (an expectation, an unknown name)
-        // declared what the lines after it use: its line stays, with a note
-        // (commenting it out broke the replay; adversarial run 24, F3).
-        var includeFailed = false, includeReported = false
+        // An include that could not be read, or formed a cycle, is an error
+        // at its own line, and a syntax error anywhere keeps the input out of
+        // the session: an error in another file was raised by a statement of
+        // an included file that ran, after the ones before it (an expectation,
+        // an unreadable entitlements file). The include line stays, with a
+        // note: it declared what the lines after it use (commenting it out
+        // broke the replay; adversarial run 24, F3, and review R3).
+        var includeReported = false
         for event in entry.events {
             switch event {
             case .call(let c) where c.file === file:
                 calls[c.range.start] = c
             case .diagnostic(let d) where d.severity == .error:
-                if d.file === file, let r = d.range {
-                    errors.append((r, d))
-                } else if d.code.phase == .input || d.code.phase == .syntax {
-                    includeFailed = true
-                } else {
-                    includeReported = true
-                }
+                if d.file === file, let r = d.range { errors.append((r, d)) } else { includeReported = true }
             default:
                 break
             }
@@ -68,8 +64,7 @@ enum ScriptWriter {
                 // escape in a file's name was written raw (found by
                 // adversarial testing).
                 let line = "include " + ScriptText.quoted(resolved)
-                out += includeFailed ? "# an error was reported in an included file:\n" + commented(line)
-                    : (includeReported ? "# an included file reported an error when it ran; kcs run reports it again\n" : "") + line + "\n"
+                out += (includeReported ? "# an included file reported an error when it ran; kcs run reports it again\n" : "") + line + "\n"
             case .call:
                 out += text + "\n"
                 if let c = calls[s.range.start] { out += "expect status \(c.status.name)\n" }

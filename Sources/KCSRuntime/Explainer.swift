@@ -308,8 +308,11 @@ package struct Explainer {
     /// (keychain-swift issue 91; session 18, P35).
     private func acrossGroups(_ result: CallResult, _ last: LastCall) -> String {
         guard last.call.request.spec.accessGroup == nil else { return "" }
+        // The Mac's file keychain is no group of the list (review of session 18, R6).
         var groups: [String] = []
-        for item in result.items where !groups.contains(item.groupName) { groups.append(item.groupName) }
+        for item in result.items where item.groupName != World.fileKeychainGroupName && !groups.contains(item.groupName) {
+            groups.append(item.groupName)
+        }
         guard groups.count > 1 else { return "" }
         return " in \(groups.count) groups (\(groups.joined(separator: ", "))): a call that names no group= acts in every group of the caller's list"
     }

@@ -301,6 +301,19 @@ final class Client {
         #expect(value.contains("com.example.group0.with"), "\(value.prefix(300))")
     }
 
+    /// Many short outputs before the hovered call: the cut counts them all
+    /// (it said only the last event's overshoot; review of session 18, R4).
+    @Test func aHoverCutCountsEveryEvent() throws {
+        let c = Client()
+        let apps = (0..<20).map { "app com.example.A\($0) keychain-access-groups=[$(AppIdentifierPrefix)com.example.group.\($0)]" }
+        let shows = Array(repeating: "show apps", count: 60)
+        c.open(uri, (["team SKMME9E2Y8"] + apps + shows + ["as A0 add generic-password account=\"x\""]).joined(separator: "\n") + "\n")
+        let result = try #require(c.request("textDocument/hover", c.at(uri, 81, 3)) as? [String: Any])
+        let value = try #require((result["contents"] as? [String: Any])?["value"] as? String)
+        let said = try #require(value.firstMatch(of: /… \((\d+) more bytes not shown\)/)?.output.1)
+        #expect(Int(said) ?? 0 > 50_000, "\(said) bytes said left out")
+    }
+
     /// A quoted name hovers as a word does (adversarial 19, P3).
     @Test func hoverOnAQuotedName() throws {
         let c = Client()

@@ -261,17 +261,24 @@ import Testing
         try "team SKMME9E2Y8\napp com.example.A\nas A find generic-password account=\"none\"\nexpect status errSecSuccess\n"
             .write(toFile: ran, atomically: true, encoding: .utf8)
         try "app com.example.B\nas B fnd generic-password\n".write(toFile: broken, atomically: true, encoding: .utf8)
+        let unreadable = dir.appendingPathComponent("unreadable.kcs").path
+        try "app com.example.C\napp com.example.D entitlements=\"missing.plist\"\n".write(toFile: unreadable, atomically: true, encoding: .utf8)
         var (repl, _) = loop()
         _ = repl.feed("include \(ScriptText.quoted(ran))")
         _ = repl.feed("as A add generic-password account=\"x\"")
         _ = repl.feed("include \(ScriptText.quoted(broken))")
+        // An input-phase error raised by a statement of the include after
+        // another ran (review of session 18, R3).
+        _ = repl.feed("include \(ScriptText.quoted(unreadable))")
+        _ = repl.feed("as C add generic-password account=\"y\"")
         let script = repl.state.script(name: "s.kcs")
         #expect(script.contains("# an included file reported an error when it ran; kcs run reports it again\ninclude \(ScriptText.quoted(ran))\n"), "\(script)")
+        #expect(script.contains("# an included file reported an error when it ran; kcs run reports it again\ninclude \(ScriptText.quoted(unreadable))\n"), "\(script)")
         // A syntax error leaves the session as it was: nothing of it is saved.
-        #expect(!script.contains("broken.kcs\"\n") || script.contains("# include \(ScriptText.quoted(broken))"), "\(script)")
+        #expect(!script.contains("broken.kcs"), "\(script)")
         let report = Interpreter.run(source: script)
-        // The include's own expectation fails again; the add after it runs.
-        #expect(report.passed == 1 && report.failed == 1, "\(report.passed) \(report.failed) \(script)")
+        // The include's own expectation fails again; the adds after them run.
+        #expect(report.passed == 2 && report.failed == 1, "\(report.passed) \(report.failed) \(script)")
     }
 
     @Test func testLoadRunsAFileIntoTheSessionAndSaveInlinesIt() throws {
