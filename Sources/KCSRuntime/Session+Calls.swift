@@ -8,7 +8,7 @@ extension Session {
                           _ budget: inout RunBudget) throws(Diagnostic) {
         let app: AppHandle
         do throws(Diagnostic) {
-            app = try resolveApp(call.app, file)
+            app = try resolveCallApp(call.app, file)
             if let barrier = world.callBarrier(app, on: device) { throw barrierDiagnostic(barrier, app, device, call, file) }
         } catch {
             last = nil

@@ -236,6 +236,8 @@ public struct Session: Sendable {
     var explained: (call: Int, notes: [DiagnosticNote])?
     /// Calls that reached the engine so far: the serial of the next ``LastCall``.
     var callsMade = 0
+    /// The apps calls named lately (``resolveCallApp(_:_:)``).
+    var callApps = AppNameCache()
     /// Where output and events go; nil when nobody listens (the fast path).
     public typealias Observer = (RunEvent) -> Void
 
