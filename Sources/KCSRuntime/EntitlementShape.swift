@@ -251,10 +251,13 @@ public enum EntitlementShape {
     /// Whether `group` reads `X.group.…`: the shape ``callGroup(_:callerName:isEntitled:)``
     /// looks for, decided on bytes (lint asks it of every group a caller lacks).
     static func mayPrefixAppGroup(_ group: String) -> Bool {
-        let appGroup = "group.".utf8
-        return group.utf8.withContiguousStorageIfAvailable { bytes in
+        group.utf8.withContiguousStorageIfAvailable { bytes in
             guard let dot = bytes.firstIndex(of: UInt8(ascii: ".")) else { return false }
-            return bytes[(dot + 1)...].starts(with: appGroup)
+            // Compared as bytes: `starts(with: "group.".utf8)` walked the
+            // literal's view, some 95 instructions a group.
+            let rest = UnsafeBufferPointer(rebasing: bytes[(dot + 1)...])
+            return rest.count >= 6 && rest[0] == UInt8(ascii: "g") && rest[1] == UInt8(ascii: "r") && rest[2] == UInt8(ascii: "o")
+                && rest[3] == UInt8(ascii: "u") && rest[4] == UInt8(ascii: "p") && rest[5] == UInt8(ascii: ".")
         } ?? true  // not contiguous: let the full test decide
     }
 

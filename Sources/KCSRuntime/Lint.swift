@@ -20,30 +20,32 @@ extension Session {
         // that meets none (the common case in a long scenario) costs these
         // few comparisons and copies nothing: the request and the result are
         // read in place, and the app is looked at only when a rule needs it.
-        guard let last = self.last, let status = last.status else { return [] }
+        // The last call's fields read in place: binding it copied the record.
+        guard let status = last?.status, let lastApp = last?.app, let lastDevice = last?.device else { return [] }
         let operation = call.request.operation
         let missed = operation != .add && status == .itemNotFound
         let chosenAccessibility = call.request.spec.accessibility != nil || call.request.spec.accessControl != nil
             || operation == .update && (call.request.changes.map { $0.accessibility != nil || $0.accessControl != nil } ?? false)
         let addToDefault = operation == .add && call.request.spec.accessGroup == nil && status == .success
-            && world.hasApplicationGroups(last.app)
+            && world.hasApplicationGroups(lastApp)
         let limitOnAdd = operation == .add && call.request.spec.limit != nil
         let referenceAlone = call.request.spec.returns == .reference && operation != .update && operation != .delete
         // A named group the caller is entitled to fires a rule only on macOS
         // (the file keychain), in a group move, or for an extension's read.
-        let groupRule = namedGroupCanFire(call.request, last, status)
+        let groupRule = namedGroupCanFire(call.request, lastApp, lastDevice, status)
         // A miss fires only through the sync filter (when the keychain holds
         // synchronizable items), a near miss (in a small keychain) or an
         // extension reading its app's groups.
-        let syncSkipped = call.request.spec.synchronizable == nil && world.synchronizableCount(on: last.device) > 0
+        let syncSkipped = call.request.spec.synchronizable == nil && world.synchronizableCount(on: lastDevice) > 0
         let missRule = missed && (syncSkipped
-            || world.keychainCount(on: last.device) <= Self.nearMissLimit
-            || world.kind(of: last.app) == .extension)
+            || world.keychainCount(on: lastDevice) <= Self.nearMissLimit
+            || world.kind(of: lastApp) == .extension)
         // A query that succeeds and reads or removes every match (a delete, an
         // update, a find for all of them) may still have left synchronizable
         // ones out: the "delete all" of a wrapper that leaves iCloud items behind.
-        let allRule = syncSkipped && status == .success && Self.countsLeftOutSync(call.request, on: last.device, world)
+        let allRule = syncSkipped && status == .success && Self.countsLeftOutSync(call.request, on: lastDevice, world)
         guard groupRule || missRule || allRule || chosenAccessibility || addToDefault || limitOnAdd || referenceAlone else { return [] }
+        guard let last else { return [] }
         return lintWarnings(call.request, last, s, file, missed: missed, chosenAccessibility: chosenAccessibility,
                             addToDefault: addToDefault)
     }
@@ -87,19 +89,19 @@ extension Session {
     /// a rule fire: one the caller lacks, any on macOS, a move, or any for
     /// an extension (which may read what its app writes).
     @inline(__always)  // out of line, it was passed a copy of the world
-    private func namedGroupCanFire(_ request: CallRequest, _ last: LastCall, _ status: KeychainStatus) -> Bool {
+    private func namedGroupCanFire(_ request: CallRequest, _ app: AppHandle, _ device: DeviceHandle, _ status: KeychainStatus) -> Bool {
         if request.operation == .update, request.changes?.accessGroup != nil { return true }
         // Only an update has attributes to change (the lowering refuses `set`
         // elsewhere), so past this line the call names at most the query's
         // group; the optional changes are not read again (each read copied them).
         guard let g = request.spec.accessGroup else { return false }
-        let platform = world.platform(of: last.device)
-        if platform.family == .macos || world.kind(of: last.app) == .extension { return true }
+        let platform = world.platform(of: device)
+        if platform.family == .macos || world.kind(of: app) == .extension { return true }
         // A call succeeds only with groups in the caller's list (add and the
         // queries check them first); where the engine asks the same list as
         // `isEntitled` (not the Mac daemon's), success settles it.
         if status == .success && !platform.usesMacDaemon { return false }
-        return lackedGroupCanFire(g, last.app)
+        return lackedGroupCanFire(g, app)
     }
 
     /// Whether the team-prefix rules can fire for a group the call names:

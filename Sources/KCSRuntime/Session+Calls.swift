@@ -8,7 +8,7 @@ extension Session {
                           _ budget: inout RunBudget) throws(Diagnostic) {
         let app: AppHandle
         do throws(Diagnostic) {
-            app = try resolveApp(call.app, file)
+            app = try resolveCallApp(call.app, file)
             if let barrier = world.callBarrier(app, on: device) { throw barrierDiagnostic(barrier, app, device, call, file) }
         } catch {
             last = nil
@@ -58,13 +58,14 @@ extension Session {
         let asksThroughACL = stopped && result.searchedGroupIDs.contains(World.fileKeychainSearchGroup)
         // What the record needs, read before the result moves into the last call.
         let status = result.status, count = result.count
+        callsMade += 1
         if namesRefs, let resolved {
             var call = call
             call.request = resolved  // with the persistent reference, for explanations
-            last = LastCall(call: call, file: file, range: s.range, app: app, device: device, result: consume result,
+            last = LastCall(serial: callsMade, call: call, file: file, range: s.range, app: app, device: device, result: consume result,
                             answers: used, stoppedAtPrompt: stopped)
         } else {
-            last = LastCall(call: call, file: file, range: s.range, app: app, device: device, result: consume result,
+            last = LastCall(serial: callsMade, call: call, file: file, range: s.range, app: app, device: device, result: consume result,
                             answers: used, stoppedAtPrompt: stopped)
         }
         // A call stopped by an unanswered prompt reports an error, not a status.

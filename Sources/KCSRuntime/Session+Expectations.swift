@@ -24,12 +24,12 @@ extension Session {
                           hint: String? = nil) -> Diagnostic {
         var notes: [DiagnosticNote] = []
         if let last {
-            if let known = explained, known.call == ObjectIdentifier(last) {
+            if let known = explained, known.call == last.serial {
                 notes = known.notes
             } else {
                 notes.append(DiagnosticNote("the call checked", file: last.file, range: last.range))
                 notes += Explainer(world: world).explain(last).map { DiagnosticNote($0) }
-                explained = (ObjectIdentifier(last), notes)
+                explained = (last.serial, notes)
             }
         }
         return Diagnostic(.expectationFailed, message, file: file, range: range, hint: hint, notes: notes)

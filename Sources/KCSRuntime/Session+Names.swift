@@ -51,8 +51,58 @@ struct DeclaredNames: Sendable {
     }
 }
 
+/// The apps calls named lately, by the name's bytes as written (up to 15):
+/// finding a call's app by its name hashed the text and compared it (some
+/// 180 instructions a call); a hit here compares two words and the app's
+/// name. Only names the world knew are kept, and a hit is checked against
+/// the world (the app at the handle has that name, and names are unique),
+/// so a reset world or a session rolled back cannot make it wrong.
+struct AppNameCache: Sendable {
+    private struct Slot: Sendable {
+        var k0: UInt64 = 0
+        var k1: UInt64 = 0
+        var app: AppHandle?
+    }
+    /// 256 slots (6 KB): with 64, the 40 apps of the judged workload
+    /// collided in nearly half the calls.
+    private static let slotBits = 8
+    /// Made at the first call: a session that makes none pays nothing.
+    private var slots: [Slot] = []
+
+    /// The words and the slot of a name of 1 to 15 bytes at `range` of `bytes`; nil for any other.
+    @inline(__always)
+    static func key(_ bytes: [UInt8], _ range: SourceRange) -> (k0: UInt64, k1: UInt64, slot: Int)? {
+        let n = range.end &- range.start
+        guard n > 0, n <= 15, range.start >= 0, range.end <= bytes.count else { return nil }
+        let (w0, w1) = bytes.withUnsafeBufferPointer { ByteIndex.shortWords($0, range.start, range.end) }
+        let k1 = w1 | UInt64(n) << 56
+        return (w0, k1, Int(truncatingIfNeeded: ((w0 ^ k1) &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - slotBits)))
+    }
+
+    @inline(__always)
+    func app(_ key: (k0: UInt64, k1: UInt64, slot: Int)) -> AppHandle? {
+        guard !slots.isEmpty, slots[key.slot].k0 == key.k0, slots[key.slot].k1 == key.k1 else { return nil }
+        return slots[key.slot].app
+    }
+
+    mutating func set(_ key: (k0: UInt64, k1: UInt64, slot: Int), _ app: AppHandle) {
+        if slots.isEmpty { slots = [Slot](repeating: Slot(), count: 1 << Self.slotBits) }
+        slots[key.slot] = Slot(k0: key.k0, k1: key.k1, app: app)
+    }
+}
+
 /// Names: apps, teams and devices looked up with "did you mean", and world errors as diagnostics.
 extension Session {
+    /// A call's app, through the cache of apps calls named lately.
+    @inline(__always)
+    mutating func resolveCallApp(_ name: Name, _ file: SourceFile) throws(Diagnostic) -> AppHandle {
+        guard let key = AppNameCache.key(file.bytes, name.range) else { return try resolveApp(name, file) }
+        if let app = callApps.app(key), app.index < world.apps.count, world.apps[app.index].name == name.text { return app }
+        let app = try resolveApp(name, file)
+        callApps.set(key, app)
+        return app
+    }
+
     /// "did you mean 'X'?" from a kind of declared names, or nil.
     func suggestion(for word: String, in names: KeyPath<DeclaredNames, Suggest.Index>) -> String? {
         declared[keyPath: names].closest(to: word).map { "did you mean '\($0)'?" }

@@ -2,11 +2,14 @@ import KCSSyntax
 import KCSXcodeProject
 import KeychainEngine
 
-/// The last call, kept for expectations and `explain`. A class: every call
-/// replaces it and every expectation and lint rule reads it, so holding it
-/// costs one reference, not a copy of the request and its result. Never
-/// changed once made (a session snapshot may share it).
-package final class LastCall: Sendable {
+/// The last call, kept for expectations and `explain`. Held in the session
+/// itself, not in an object of its own: every call replaced it, and making
+/// and freeing that object cost some 300 instructions a call. The common
+/// readers (an expectation of its status, the lint's gate) read its fields
+/// in place; the call and the result it holds are references already.
+package struct LastCall: Sendable {
+    /// Which call of the session it was (the explanation cache's key).
+    let serial: Int
     package let call: CallStatement
     package let file: SourceFile
     package let range: SourceRange
@@ -23,8 +26,9 @@ package final class LastCall: Sendable {
     /// expectations refuse to check it (no device would show a status).
     let stoppedAtPrompt: Bool
 
-    package init(call: CallStatement, file: SourceFile, range: SourceRange, app: AppHandle, device: DeviceHandle,
+    package init(serial: Int, call: CallStatement, file: SourceFile, range: SourceRange, app: AppHandle, device: DeviceHandle,
                  result: CallResult?, answers: [PromptAnswer] = [], stoppedAtPrompt: Bool = false) {
+        self.serial = serial
         self.call = call
         self.file = file
         self.range = range
@@ -235,7 +239,11 @@ public struct Session: Sendable {
     /// expectation and reused by the next ones while nothing else runs
     /// (5,000 failures after one call explained it 5,000 times over every
     /// item of every device; found by adversarial testing).
-    var explained: (call: ObjectIdentifier, notes: [DiagnosticNote])?
+    var explained: (call: Int, notes: [DiagnosticNote])?
+    /// Calls that reached the engine so far: the serial of the next ``LastCall``.
+    var callsMade = 0
+    /// The apps calls named lately (``resolveCallApp(_:_:)``).
+    var callApps = AppNameCache()
     /// Where output and events go; nil when nobody listens (the fast path).
     public typealias Observer = (RunEvent) -> Void
 
@@ -455,8 +463,9 @@ public struct Session: Sendable {
             // and 200,000 updates take 8.7 s; found by review).
             // A failed update may have moved some (a Mac move makes its copies
             // before a refused delete; found by adversarial testing): recounted.
-            if case .perChangedItem = change, let result = last?.result, result.status == .success {
-                itemCountMemo = items + result.count
+            // Read in place: binding the result copied it.
+            if case .perChangedItem = change, last?.status == .success, let count = last?.result?.count {
+                itemCountMemo = items + count
             }
         } catch {
             if error.code == .runLimit { budget.stopped = true }

@@ -67,8 +67,9 @@ package final class ByteIndex: @unchecked Sendable {
 
     /// The bytes `start..<end` (at most 16) as two little-endian words,
     /// zero-padded: loaded whole when the buffer allows, else byte by byte.
-    @inline(__always)
-    static func shortWords(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> (UInt64, UInt64) {
+    /// Inlinable: the session keys its cache of call apps by them too.
+    @inlinable @inline(__always)
+    package static func shortWords(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> (UInt64, UInt64) {
         // 1 ≤ n ≤ 16 and end ≤ the buffer's count (the callers check), so the
         // unchecked arithmetic and masking shifts below stay in range.
         let n = end &- start

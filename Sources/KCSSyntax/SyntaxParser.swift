@@ -18,11 +18,16 @@ public struct SyntaxParser {
     private var names = TextCache()
     /// The elements of the statement's lists (``NodeList``): a list's
     /// values and a call's or an item expectation's arguments. Emptied, room
-    /// kept, when the next statement starts, so the nodes themselves are
-    /// plain data and a statement allocates nothing for its lists; a caller
-    /// reads them before it asks for the next statement.
+    /// kept, when a statement starts past ``listBufferBound`` elements, so
+    /// the nodes themselves are plain data and a statement allocates nothing
+    /// for its lists; a caller reads them before it asks for the next
+    /// statement. (Emptied before every statement, as they were, each call
+    /// paid some 70 instructions for it.)
     @usableFromInline var valueBuffer: [ValueNode] = []
     @usableFromInline var argumentBuffer: [ArgumentNode] = []
+    /// How many list elements the buffers keep from earlier statements
+    /// before a statement starts them again (a statement's own may be more).
+    private static let listBufferBound = 1024
     /// Keeps every statement's lists (``parse(_:)``).
     private var keepsLists = false
     /// The statics the parser matches every statement against, held here:
@@ -154,8 +159,8 @@ public struct SyntaxParser {
                     return nil
                 }
                 if !keepsLists {
-                    if !valueBuffer.isEmpty { valueBuffer.removeAll(keepingCapacity: true) }
-                    if !argumentBuffer.isEmpty { argumentBuffer.removeAll(keepingCapacity: true) }
+                    if valueBuffer.count > Self.listBufferBound { valueBuffer.removeAll(keepingCapacity: true) }
+                    if argumentBuffer.count > Self.listBufferBound { argumentBuffer.removeAll(keepingCapacity: true) }
                 }
                 do throws(Diagnostic) {
                     // Built in place: the line's end is checked before the

@@ -226,7 +226,27 @@ public struct AppTarget: Sendable, Hashable {
     public static func hasBuildVariable(_ value: String) -> Bool {
         // In place when the string is contiguous (native strings are): lint
         // asks this of every group a call names and the caller lacks.
-        value.utf8.withContiguousStorageIfAvailable { hasBuildVariable(bytes: $0) } ?? hasBuildVariable(bytes: value.utf8)
+        value.utf8.withContiguousStorageIfAvailable { hasBuildVariable(in: $0) } ?? hasBuildVariable(bytes: value.utf8)
+    }
+
+    /// The same in place, eight bytes at a time: a word without a '$' holds
+    /// no start of "$(" (byte by byte, a group of 30 bytes took some 240
+    /// instructions, asked of every group a call names and lacks).
+    private static func hasBuildVariable(in b: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = b.count
+        guard n >= 2, let base = b.baseAddress else { return false }
+        var i = 0
+        while i &+ 8 <= n {
+            // A zero byte of x is a '$' of the word (the exact has-zero test).
+            let x = UnsafeRawPointer(base).loadUnaligned(fromByteOffset: i, as: UInt64.self) ^ 0x2424_2424_2424_2424
+            if (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080 != 0 { break }
+            i &+= 8
+        }
+        while i &+ 1 < n {
+            if base[i] == UInt8(ascii: "$") && base[i &+ 1] == UInt8(ascii: "(") { return true }
+            i &+= 1
+        }
+        return false
     }
 
     private static func hasBuildVariable(bytes: some Sequence<UInt8>) -> Bool {
