@@ -140,7 +140,10 @@ public struct FileSystemLoader: SourceLoader {
     public static func readStandardInput(maxBytes: Int, seconds: Double? = nil) throws(LoadError) -> [UInt8] {
         // A limit past a few decades is no limit (`--timeout 1e300` would
         // overflow the clock).
-        guard let seconds, seconds.isFinite, seconds < 1e9 else { return try readAll(0, name: "<stdin>", maxBytes: maxBytes, expected: 0) }
+        guard let limit = seconds, limit.isFinite, limit < 1e9 else { return try readAll(0, name: "<stdin>", maxBytes: maxBytes, expected: 0) }
+        // At least a second: a limit of milliseconds, meant for the run, is
+        // shorter than a pipe takes to bring megabytes.
+        let seconds = max(limit, 1)
         // Under a time limit each read waits only for what is left of it: a
         // producer that stalled held `--timeout 2` open for as long as it
         // liked, the clock starting after the input ended (adversarial run
