@@ -339,8 +339,8 @@ package struct Explainer {
     /// Why the file side of a find for every match failed: the one refusal
     /// it makes before matching that the merge hides.
     private func fileSideFailure(_ request: CallRequest) -> String {
-        let isPassword = request.spec.itemClass == .genericPassword || request.spec.itemClass == .internetPassword
-        return isPassword && request.spec.returns.contains(.data)
+        guard let itemClass = request.spec.itemClass else { return "it returned nothing" }
+        return World.fileKeychainRefusesDataForAll(request.spec, itemClass)
             ? "errSecParam: it returns no data for all matching passwords" : "it returned nothing"
     }
 

@@ -81,8 +81,7 @@ extension World {
             // The file side keeps the match limit on update and delete
             // (SecItem.cpp SecItemUpdate/SecItemDelete translate with
             // pruneMatch=false) and drops return keys (pruneReturn=true).
-            let isPassword = itemClass == .genericPassword || itemClass == .internetPassword
-            let file = request.operation == .find && isPassword && request.spec.returns.contains(.data) && request.spec.limit == .all
+            let file = request.operation == .find && Self.fileKeychainRefusesDataForAll(request.spec, itemClass)
                 ? CallResult(status: .param, reason: .fileKeychainDataForAll,
                              searchedGroupIDs: [Self.fileKeychainSearchGroup])
                 : request.operation == .update && request.changes?.synchronizable == .yes
@@ -255,7 +254,7 @@ extension World {
         // The add shares the find's parse (`_CreateSecItemParamsFromDictionary`,
         // SecItemAdd_osx line 5272), passwords' data refused for every match
         // (lines 3144-3150): nothing is stored (audit 22, F2).
-        if (itemClass == .genericPassword || itemClass == .internetPassword) && spec.returns.contains(.data) && spec.limit == .all {
+        if Self.fileKeychainRefusesDataForAll(spec, itemClass) {
             return CallResult(status: .param, reason: .fileKeychainDataForAll,
                               searchedGroupIDs: [Self.fileKeychainSearchGroup])
         }
@@ -276,6 +275,14 @@ extension World {
                           searchedGroupIDs: [Self.fileKeychainSearchGroup],
                           items: [FoundItem(id: id, item: stored, groupName: Self.fileKeychainGroupName)],
                           returns: spec.returns)
+    }
+
+    /// Whether the file keychain's parse refuses the call: a password's data
+    /// for every match (`_CreateSecItemParamsFromDictionary`, SecItem.cpp
+    /// lines 3144-3150, errSecReturnDataUnsupported = errSecParam), in a find
+    /// and in an add, which shares that parse.
+    public static func fileKeychainRefusesDataForAll(_ spec: ItemSpec, _ itemClass: ItemClass) -> Bool {
+        (itemClass == .genericPassword || itemClass == .internetPassword) && spec.returns.contains(.data) && spec.limit == .all
     }
 
     /// The label a file-keychain item gets when its add names none
