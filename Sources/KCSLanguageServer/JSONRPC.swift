@@ -137,7 +137,7 @@ public struct MessageReader {
         while true {
             let limit = min(buffer.count, start + Self.maxHeaderBytes + 1)
             guard let newline = buffer[i..<limit].firstIndex(of: 0x0A) else {
-                guard buffer.count - start <= Self.maxHeaderBytes else { throw .badHeader("headers longer than 8 KiB") }
+                guard buffer.count - start <= Self.maxHeaderBytes else { throw .badHeader("headers longer than \(Self.maxHeaderBytes >> 10) KiB") }
                 return nil
             }
             var end = newline
@@ -169,9 +169,9 @@ extension Substring {
     }
 }
 
-/// Whether a message holds more JSON values than the server decodes
-/// (arrays' and objects' members, counted by their separators outside
-/// strings, in one pass): Foundation's decoder holds about 55 bytes a value,
+/// Whether a message holds more JSON separators (commas, opening brackets:
+/// about one a value) than the server decodes, counted outside strings in
+/// one pass: Foundation's decoder holds about 55 bytes a value,
 /// each decode again, so one 62 MB message of zeros took 1.7 GB and 10 s to
 /// refuse (adversarial run 24, F8). A document's text is one value however
 /// long; the largest real messages (a didChange of thousands of edits)
@@ -193,6 +193,55 @@ func exceedsJSONValueBudget(_ body: [UInt8], budget: Int = 1_000_000) -> Bool {
         }
     }
     return false
+}
+
+/// The top-level `id` and `method` of a message refused undecoded (one pass,
+/// members of the outer object only), so the refusal answers the request
+/// it refuses, and a notification gets no answer (review of session 18, R7).
+func topLevelIDAndMethod(_ body: [UInt8]) -> (id: RequestID?, method: String?) {
+    var depth = 0, i = 0
+    var id: RequestID?, method: String?
+    /// The string starting at the quote at `at`, and the index after it.
+    func string(_ at: Int) -> (String, Int) {
+        var k = at + 1, bytes: [UInt8] = []
+        while k < body.count, body[k] != UInt8(ascii: "\"") {
+            if body[k] == UInt8(ascii: "\\"), k + 1 < body.count { bytes.append(body[k + 1]); k += 2; continue }
+            if bytes.count < 1024 { bytes.append(body[k]) }
+            k += 1
+        }
+        return (String(decoding: bytes, as: UTF8.self), k + 1)
+    }
+    while i < body.count {
+        let b = body[i]
+        switch b {
+        case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1; i += 1
+        case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1; i += 1
+        case UInt8(ascii: "\""):
+            let (text, next) = string(i)
+            i = next
+            guard depth == 1, text == "id" || text == "method" else { continue }
+            var k = i
+            while k < body.count, body[k] == UInt8(ascii: " ") || body[k] == UInt8(ascii: "\t") || body[k] == UInt8(ascii: "\n") || body[k] == UInt8(ascii: "\r") { k += 1 }
+            guard k < body.count, body[k] == UInt8(ascii: ":") else { continue }
+            k += 1
+            while k < body.count, body[k] == UInt8(ascii: " ") || body[k] == UInt8(ascii: "\t") || body[k] == UInt8(ascii: "\n") || body[k] == UInt8(ascii: "\r") { k += 1 }
+            guard k < body.count else { continue }
+            if body[k] == UInt8(ascii: "\"") {
+                let (value, after) = string(k)
+                if text == "id" { id = .string(value) } else { method = value }
+                i = after
+            } else if text == "id" {
+                var end = k
+                while end < body.count, body[end] == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(body[end]) { end += 1 }
+                id = Int(String(decoding: body[k..<end], as: UTF8.self)).map(RequestID.number)
+                i = end
+            } else {
+                i = k
+            }
+        default: i += 1
+        }
+    }
+    return (id, method)
 }
 
 /// Frames a JSON body for the wire.

@@ -171,7 +171,14 @@ public final class LanguageServer {
     /// Answers one message (a JSON body without framing).
     public func handle(_ body: [UInt8]) {
         guard !exceedsJSONValueBudget(body) else {
-            respond(nil, Optional<Bool>.none, error: ResponseError(code: -32600, message: "invalid request: more than 1,000,000 JSON values"))
+            let (id, method) = topLevelIDAndMethod(body)
+            if let id {
+                respond(id, Optional<Bool>.none, error: ResponseError(code: -32600, message: "invalid request: more than 1,000,000 JSON values"))
+            } else {
+                // A notification gets no answer; a change kcs did not apply is said.
+                notify("window/logMessage", LogMessage(type: 1, message: "kcs lsp: a \(TerminalText.escaped(String((method ?? "message").prefix(64)))) "
+                                                       + "of more than 1,000,000 JSON values was not read; documents it changes are out of date until sent whole"))
+            }
             return
         }
         let data = Data(body)

@@ -229,7 +229,9 @@ package struct Explainer {
             return "\(app.name)'s only access group is com.apple.token (no keychain entitlement counts here; the Mac lists the token group "
                 + "for a process without any), which is read-only: add, update and delete fail, queries find only token items"
         case .fileKeychainDataForAll:
-            return "the macOS file-based keychain does not return data for all matching passwords: use limit=one, or data-protection=true"
+            return request.operation == .add
+                ? "the macOS file-based keychain's add parses limit= and return= as a find does, and returns no data for all matching passwords: nothing was stored; an add needs no limit="
+                : "the macOS file-based keychain does not return data for all matching passwords: use limit=one, or data-protection=true"
         case .fileKeychainDenied:
             return "the item in the macOS file-based keychain belongs to another app, and the user denied access"
         case .fileKeychainNotOwner:

@@ -289,7 +289,8 @@ extension World {
     /// (`ItemImpl::addWithCopyInfo`, OSX/libsecurity_keychain/lib/Item.cpp
     /// lines 680-707): a generic password's service, an internet password's
     /// server, failing that the account, as given (an empty value is one
-    /// value, `label->size()` counting values). Other classes get none here.
+    /// value, `label->size()` counting values); another class only its
+    /// account, which keys and certificates do not have.
     /// A find by that label then matches it (audit 22, F4).
     static func defaultFileLabel(_ attributes: AttributeList, _ itemClass: ItemClass) -> AttributeValue? {
         let first: ItemAttribute? = switch itemClass {

@@ -454,7 +454,12 @@ final class Client {
         c.server.handle(body)
         let error = try #require(c.sent.last?["error"] as? [String: Any])
         #expect(error["code"] as? Int == -32600)
+        #expect(c.sent.last?["id"] as? Int == 7, "the refusal answers the request's id (review R7)")
         #expect((error["message"] as? String)?.contains("1,000,000 JSON values") == true, "\(error)")
+        // A notification is not answered; the client is told in a log message.
+        let note = Array("{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didChange\",\"params\":\(zeros)}".utf8)
+        c.server.handle(note)
+        #expect(c.sent.last?["id"] == nil && c.sent.last?["method"] as? String == "window/logMessage", "\(c.sent.last ?? [:])")
     }
 }
 
