@@ -347,7 +347,18 @@ private struct Expander {
         // Each assignment's value checked once, at whatever depth it is
         // reached (checked only at the top, one indirection got past it:
         // review of session 17, R2).
-        if Self.nesting(of: settings.assignments[i].value) > BuildSettings.maxDepth {
+        let written = settings.assignments[i].value
+        // A value longer than any expansion may be is refused before it is
+        // copied and scanned: a 1 MB value was copied and scanned again in
+        // every resolution that reached it (50 targets × 32 configurations,
+        // 60 s; adversarial run 24, F13). Its bytes are counted at no cost;
+        // its characters only when there are more bytes than the bound.
+        if written.utf8.count > BuildSettings.maxLength, written.unicodeScalars.count > BuildSettings.maxLength {
+            problem("an expanded value is longer than \(BuildSettings.maxLength) characters")
+            cache[i] = ""
+            return ""
+        }
+        if Self.nesting(of: written) > BuildSettings.maxDepth {
             problem("references nest more than \(BuildSettings.maxDepth) deep")
             cache[i] = ""
             return ""

@@ -104,6 +104,18 @@ struct BuildSettingsTests {
         BuildSettings(stack, context: SettingContext(sdk: sdk, configuration: config)).value(of: name)
     }
 
+    /// A value longer than any expansion may be is refused before it is
+    /// copied: a 1 MB value was copied and scanned in every resolution that
+    /// reached it (adversarial run 24, F13). One of 20,000 two-byte
+    /// characters (40 KB) is within the bound.
+    @Test func aValueLongerThanAnExpansionIsRefusedUnread() {
+        let big = value("ID", [a("BIG", String(repeating: "a", count: 1_000_000) + "$(NOTHING)"), a("ID", "com.example.app$(BIG:default=x)")])
+        #expect(big.value == "com.example.appx", "\(big.value.prefix(40))")
+        #expect(big.problems.contains("an expanded value is longer than 65536 characters"), "\(big.problems)")
+        let wide = value("ID", [a("WIDE", String(repeating: "é", count: 20_000)), a("ID", "$(WIDE)")])
+        #expect(wide.value.unicodeScalars.count == 20_000 && wide.problems.isEmpty, "\(wide.problems)")
+    }
+
     @Test func inheritedAndSelfReferenceMeanTheLevelBelow() {
         #expect(value("FLAGS", [a("FLAGS", "-a"), a("FLAGS", "$(inherited) -b"), a("FLAGS", "$(FLAGS) -c")]).value == "-a -b -c")
         #expect(value("FLAGS", [a("FLAGS", "${inherited} -b")]).value == " -b")
