@@ -238,8 +238,10 @@ public struct BatchRunner: Sendable {
         var session = Session()
         session.lints = true
         let report = session.run(file: file, loader: loader, options: RunOptions(limits: limits)) { event in
+            // A declaration that failed (an `app … project=` whose target the
+            // project lacks, KCS304) left the script unchecked from there: said.
             guard case .diagnostic(let d) = event, d.code.isLint || d.code.isProject || d.code.phase == .syntax
-                    || d.code.phase == .input || d.code == .runLimit else { return }
+                    || d.code.phase == .input || d.code == .runLimit || d.code == .invalidDeclaration else { return }
             outcome.diagnostics.append(d)
         }
         let warnings = outcome.diagnostics.count { $0.severity == .warning && ($0.code.isLint || $0.code.isProject) }

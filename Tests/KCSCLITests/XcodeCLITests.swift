@@ -121,6 +121,12 @@ struct XcodeCLITests {
         #expect(refused.status == 1 && refused.stderr.contains("s.kcs:2:") && refused.stderr.contains(": error: ")
                     && refused.stderr.contains("[KCS602]"), "\(refused.status) \(refused.stderr)")
         #expect(refused.stdout.contains("s.kcs: 1 error"), "\(refused.stdout)")
+        // A target the project lacks is a failed declaration (KCS304): the
+        // rest of the script went unchecked, and the lint says so.
+        f.write("t.kcs", "team SKMME9E2Y8\napp Nope project=\"App.xcodeproj\"\nas Nope add generic-password account=\"a\"\n")
+        let missing = try BinaryRunner.run(["lint", f.path("t.kcs")])
+        #expect(missing.status == 1 && missing.stderr.contains("t.kcs:2:") && missing.stderr.contains("[KCS304]"), "\(missing.status) \(missing.stderr)")
+        #expect(!missing.stdout.hasSuffix("0 warnings\n"), "\(missing.stdout)")
         // A clean project says nothing.
         let clean = XcodeFixture.appWidgetShare()
         defer { clean.remove() }
