@@ -83,9 +83,17 @@ public struct SettingAssignment: Sendable, Hashable {
     public var name: String
     /// `(key, pattern)` pairs: `sdk`, `config`, `arch`, …
     public var conditions: [Condition]
-    public var value: String
+    public var value: String { didSet { literalTooLong = Self.literalTooLong(value) } }
     /// Nil for the values the build system itself provides.
     public var location: ProjectLocation?
+    /// Whether the value's text outside its references is already longer
+    /// than any expansion may be: worked out once, when the value is set, not
+    /// in every resolution that reaches it (adversarial run 24, F13).
+    public private(set) var literalTooLong: Bool
+
+    static func literalTooLong(_ value: String) -> Bool {
+        value.utf8.count > BuildSettings.maxLength && Expander.literalScalars(of: value) > BuildSettings.maxLength
+    }
 
     public struct Condition: Sendable, Hashable {
         public var key: String
@@ -102,6 +110,7 @@ public struct SettingAssignment: Sendable, Hashable {
         self.conditions = conditions
         self.value = value
         self.location = location
+        literalTooLong = Self.literalTooLong(value)
     }
 
     /// Splits `NAME[sdk=iphoneos*][config=Release]` into the name and its
@@ -348,12 +357,13 @@ private struct Expander {
         // reached (checked only at the top, one indirection got past it:
         // review of session 17, R2).
         let written = settings.assignments[i].value
-        // A value longer than any expansion may be is refused before it is
-        // copied and scanned: a 1 MB value was copied and scanned again in
-        // every resolution that reached it (50 targets × 32 configurations,
-        // 60 s; adversarial run 24, F13). Its bytes are counted at no cost;
-        // its characters only when there are more bytes than the bound.
-        if written.utf8.count > BuildSettings.maxLength, written.unicodeScalars.count > BuildSettings.maxLength {
+        // A value whose literal text alone is longer than any expansion may
+        // be is refused before it is copied and scanned: a 1 MB value was
+        // copied and scanned again in every resolution that reached it (50
+        // targets × 32 configurations, 60 s; adversarial run 24, F13). Its
+        // bytes are counted at no cost; its text outside references (which
+        // may expand to less than they are written) only past the bound.
+        if settings.assignments[i].literalTooLong {
             problem("an expanded value is longer than \(BuildSettings.maxLength) characters")
             cache[i] = ""
             return ""
@@ -465,6 +475,24 @@ private struct Expander {
             value = f.apply(value)
         }
         return value
+    }
+
+    /// The characters of `text` outside its `$(…)` and `${…}` references, in
+    /// one pass: what its expansion holds at the least.
+    static func literalScalars(of text: String) -> Int {
+        var count = 0, depth = 0, dollar = false
+        for b in text.utf8 {
+            if dollar && (b == UInt8(ascii: "(") || b == UInt8(ascii: "{")) {
+                depth += 1
+                count -= depth == 1 ? 1 : 0  // the `$` was counted as text
+            } else if depth > 0 && (b == UInt8(ascii: ")") || b == UInt8(ascii: "}")) {
+                depth -= 1
+            } else if depth == 0 && b & 0xC0 != 0x80 {
+                count += 1  // a scalar's first byte
+            }
+            dollar = b == UInt8(ascii: "$")
+        }
+        return count
     }
 
     /// How deep the references of `text` nest (`$(` and `${` opened, not yet
