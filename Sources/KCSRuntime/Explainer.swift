@@ -560,6 +560,7 @@ extension PromptAnswer {
         case .approve: "approves"
         case .cancel: "cancels"
         case .fail: "fails"
+        case .alwaysAllow: "always-allows"
         }
     }
 }

@@ -194,6 +194,7 @@ public struct Parser {
             case "approves": return .user(.approve)
             case "cancels": return .user(.cancel)
             case "fails": return .user(.fail)
+            case "always-allows": return .user(.alwaysAllow)
             default: break
             }
         case .show:

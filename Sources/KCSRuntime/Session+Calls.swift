@@ -86,8 +86,8 @@ extension Session {
             throw Diagnostic(.promptUnanswered, "the call needs an answer to an authentication prompt and none is queued",
                              file: file, range: s.range,
                              hint: asksThroughACL
-                                ? "put 'user approves' (or cancels, or fails) before the call: the Mac's file-based keychain asks before "
-                                    + "another app reads an item's data or changes it, and auth-ui does not change that"
+                                ? "put 'user approves' (or cancels, or fails, or always-allows, which puts the app on the item's list) before the call: "
+                                    + "the Mac's file-based keychain asks before another app reads an item's data or changes it, and auth-ui does not change that"
                                 : "put 'user approves' (or cancels, or fails) before the call, or say auth-ui=skip or auth-ui=fail; "
                                     + "reads that pass one declared context (context NAME, then context=NAME) share one approval")
         }

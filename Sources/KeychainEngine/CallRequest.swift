@@ -202,4 +202,8 @@ public struct CallRequest: Sendable, Hashable {
 /// A device's answer to an authentication prompt.
 public enum PromptAnswer: Sendable, Hashable {
     case approve, cancel, fail
+    /// "Always Allow" in the Mac's file-keychain prompt: the caller joins the
+    /// item's access list and is not asked again (nor refused the item's
+    /// delete). Any other prompt has no such button: it approves.
+    case alwaysAllow
 }

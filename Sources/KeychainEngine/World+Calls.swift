@@ -768,7 +768,7 @@ extension World {
                     // No way to authenticate (no biometry, no passcode): it fails.
                     guard state.canSatisfy(ac) else { return .failure(StatusFailure(.authFailed, .promptImpossible)) }
                     switch prompt(matches[m]) {
-                    case .approve?: context?.approve(ac, state: state)
+                    case .approve?, .alwaysAllow?: context?.approve(ac, state: state)
                     case .cancel?: return .failure(StatusFailure(.userCanceled, .promptCanceled))
                     case .fail?: return .failure(StatusFailure(.authFailed, .promptFailed))
                     case nil: return .failure(StatusFailure(.interactionNotAllowed, .promptUnanswered))

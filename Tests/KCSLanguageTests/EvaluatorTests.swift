@@ -257,6 +257,32 @@ struct EvaluatorTests {
         #expect(outputs[0].utf8.count < 2_000, "\(outputs[0].utf8.count) bytes")
     }
 
+    /// "Always Allow" in the Mac's file-keychain prompt: the app joins the
+    /// item's access list, reads it unasked and may delete it; "approves"
+    /// answers one prompt only (real-world problem P31, session 18).
+    @Test func alwaysAllowPutsTheAppOnTheItemsList() {
+        func run(_ answer: String) -> RunReport {
+            Interpreter.run(source: """
+                platform macos 15
+                team SKMME9E2Y8
+                app com.x.Editor as Editor
+                app com.x.Helper as Helper
+                as Editor add generic-password service="s" data="K"
+                user \(answer)
+                as Helper find generic-password service="s" return=data
+                expect data "K"
+                as Helper find generic-password service="s" return=data
+                expect data "K"
+                as Helper delete generic-password service="s"
+                expect status errSecSuccess
+                """)
+        }
+        let always = run("always-allows")
+        #expect(always.verdict == .passed && always.passed == 3, "\(always.passed) \(always.failed)")
+        let once = run("approves")
+        #expect(once.verdict != .passed && once.passed == 1, "\(once.passed) \(once.failed)")
+    }
+
     /// A read deletes the lost rows it meets (audit 21, F1), but not under
     /// the lock (the keybag says "locked" first: review R5), and explain
     /// still lists the other rows it passed over (review R4).
