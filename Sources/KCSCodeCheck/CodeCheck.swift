@@ -402,6 +402,8 @@ public enum CodeCheck {
         /// xcconfig files (Rocket.Chat's ExpoModulesProvider.swift was said
         /// once per target; real-project trial 18, W5).
         var podsSources: [(path: String, of: String, at: ProjectLocation?, hint: String)] = []
+        /// The keychain groups each target's code names, for ``sharesOnlyAnAppGroup``.
+        var keychainNaming: [String: KeychainNaming] = [:]
         for target in lint.project.targets where target.kind != nil {
             guard let signing = lint.signing(of: target), let app = signing.appTarget else { continue }
             // An entitlements file named but unreadable grants nothing kcs
@@ -494,6 +496,7 @@ public enum CodeCheck {
                 found = resolveUses(sources)
                 usesBySources[key] = found
             }
+            keychainNaming[target.id] = KeychainNaming(found)
             let granted = app.accessGroups
             // What `#if` this build compiles: for each platform the target
             // builds for, the flags of the target whose code it is (a linked
@@ -780,6 +783,7 @@ public enum CodeCheck {
                 }
             }
         }
+        out += sharesOnlyAnAppGroup(lint, naming: keychainNaming, &render)
         if let first = podsSources.first {
             let n = podsSources.count
             var owners: [String] = []
@@ -797,6 +801,74 @@ public enum CodeCheck {
                 code: .projectSetting))
         }
         return foldedByConstant(mergedAcrossTargets(out, names: lint.project.targets.map(\.name)))
+    }
+
+    /// The keychain groups a target's code names: each one every build
+    /// compiles as a string kcs works out, and whether any other naming
+    /// (a value built at run time, under `#if`) leaves it unknown.
+    struct KeychainNaming {
+        var groups: [(group: String, at: ProjectLocation)] = []
+        var unknown = false
+
+        init(_ found: [(path: String, uses: [AccessGroupUse])]) {
+            for (path, uses) in found {
+                for use in uses where !use.isAppGroup {
+                    if use.condition == nil, use.alternatives.isEmpty, case .literal(let g) = use.value, !AccessGroupFinder.isMarker(g) {
+                        groups.append((g, ProjectLocation(file: path, line: use.line, column: use.column)))
+                    } else {
+                        unknown = true
+                    }
+                }
+            }
+        }
+    }
+
+    /// KCS604 where the project lint cannot tell: an extension that shares
+    /// an app group with its app but lacks the keychain group the app's
+    /// code stores in, while its own keychain code names no group (it reads
+    /// the groups it holds). The shared app group hid it (Lockdown's tunnel
+    /// and widgets; real-project trial 19, D2). Only when the app's group
+    /// is known: the strings its code names and holds, or, when its code
+    /// calls Security's keychain API and names none, its default group.
+    static func sharesOnlyAnAppGroup(_ lint: ProjectLint, naming: [String: KeychainNaming], _ render: inout ProjectDiagnostics) -> [Diagnostic] {
+        var out: [Diagnostic] = []
+        for host in lint.project.targets where host.kind != nil && !host.embeddedTargets.isEmpty {
+            guard let h = lint.signing(of: host), let hostApp = h.appTarget, let hostNaming = naming[host.id], !hostNaming.unknown else { continue }
+            let hostGranted = Set(hostApp.accessGroups)
+            var written: [(group: String, at: ProjectLocation?)] = []
+            for (g, at) in hostNaming.groups where hostGranted.contains(g) && !written.contains(where: { $0.group == g }) { written.append((g, at)) }
+            if hostNaming.groups.isEmpty, let code = lint.keychainCode(of: host), code.direct, let d = hostApp.defaultGroup { written = [(d, nil)] }
+            guard !written.isEmpty else { continue }
+            let hostShares = Set(h.keychainAccessGroups.map(\.value) + h.applicationGroups.map(\.value)).subtracting([""])
+            for id in host.embeddedTargets {
+                guard let child = lint.project.targets.first(where: { $0.id == id }), child.kind != .app,
+                      let c = lint.signing(of: child), let childApp = c.appTarget, c.resolved.platform == h.resolved.platform,
+                      let childNaming = naming[child.id], !childNaming.unknown, childNaming.groups.isEmpty else { continue }
+                // Sharing nothing is KCS604's own finding.
+                let shared = hostShares.intersection(c.keychainAccessGroups.map(\.value) + c.applicationGroups.map(\.value)).sorted()
+                guard !shared.isEmpty else { continue }
+                let holds = Set(childApp.accessGroups)
+                guard written.allSatisfy({ !holds.contains($0.group) }) else { continue }
+                // A keychain group one or two letters from the app's is KCS604's near miss.
+                let mine = c.keychainAccessGroups.map(\.value)
+                guard !written.contains(where: { w in mine.contains { Suggest.editDistance($0, w.group, atMost: 2) != nil } }),
+                      let code = lint.keychainCode(of: child) else { continue }
+                let groups = written.map(\.group)
+                let team = hostApp.teamID.map { $0 + "." }
+                let entitlement = groups.map { g in team.flatMap { g.hasPrefix($0) ? "$(AppIdentifierPrefix)" + g.dropFirst($0.count) : nil } ?? g }
+                let stores = written[0].at == nil ? "its default keychain group \(groups[0]) (its keychain code names none)" : groups.joined(separator: ", ")
+                var notes: [DiagnosticNote] = []
+                if let at = written[0].at { notes.append(render.note("'\(host.name)' names \(groups[0]) here", at: at)) }
+                out.append(render.diagnostic(ProjectIssue(
+                    .warning, "target '\(child.name)' is embedded in '\(host.name)' and shares only \(shared.joined(separator: ", ")) with it (configuration '\(c.configuration)'): "
+                        + "it cannot read what '\(host.name)' stores in \(stores)",
+                    at: c.keychainAccessGroups.first?.location ?? c.applicationGroups.first?.location ?? c.resolved.entitlementsLocation ?? child.location,
+                    hint: "add \(entitlement[0]) to the keychain-access-groups of '\(child.name)' (an extension inherits nothing from its app), "
+                        + "or have both store the item in a group they share; asked because its code uses the keychain (\(code.word) in \(ProjectPath.lastComponent(code.file))) and names no access group"),
+                    code: .projectExtensionGroup, notes: notes))
+            }
+        }
+        return out
     }
 
     /// The note a finding whose group comes from one constant carries, at its declaration.

@@ -1,0 +1,92 @@
+import Foundation
+import KCSCodeCheck
+import KCSLanguage
+import KCSXcode
+import KCSXcodeProject
+import Testing
+
+/// Real-project trial 19, each case reduced to the docs project with the
+/// one change the trial's reproduction made.
+extension XcodeRealProjectsTests {
+    /// The share extension of the docs project sharing only the app group,
+    /// its code reading the keychain without naming a group.
+    static func sharingOnlyTheAppGroup() -> XcodeFixture {
+        let f = XcodeFixture.appWidgetShare()
+        f.writeEntitlements("Share/Share.entitlements", keychain: [], appGroups: ["group.com.example.notes"])
+        f.write("Share/ShareViewController.swift", """
+            import Security
+
+            func token() -> OSStatus {
+                let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "sync"]
+                return SecItemCopyMatching(query as CFDictionary, nil)
+            }
+
+            """)
+        return f
+    }
+
+    /// Lockdown's tunnel and widgets: the extension shares the app group,
+    /// lacks the keychain group the app's code stores in, and its keychain
+    /// code names none. The shared app group made KCS604 silent
+    /// (real-project trial 19, D2).
+    @Test func anExtensionSharingOnlyAnAppGroupLacksTheAppsKeychainGroup() throws {
+        let f = Self.sharingOnlyTheAppGroup()
+        defer { f.remove() }
+        let d = try f.codeFindings().filter { $0.code == .projectExtensionGroup }
+        #expect(d.map(\.message) == ["target 'Share Extension' is embedded in 'App' and shares only group.com.example.notes with it (configuration 'Release'): "
+                + "it cannot read what 'App' stores in SKMME9E2Y8.com.example.Notes.shared"], "\(d.map(\.message))")
+        #expect(d.first?.file?.name.hasSuffix("Share.entitlements") == true)
+        #expect(d.first?.hint?.hasPrefix("add $(AppIdentifierPrefix)com.example.Notes.shared to the keychain-access-groups of 'Share Extension'") == true,
+                "\(d.first?.hint ?? "")")
+        #expect(d.first?.hint?.contains("kSecClass in ShareViewController.swift) and names no access group") == true, "\(d.first?.hint ?? "")")
+        #expect(d.first?.notes.first?.message == "'App' names SKMME9E2Y8.com.example.Notes.shared here")
+    }
+
+    /// No false positives: an extension without keychain code, one that
+    /// names the group it reads, one that holds the app's group, and an app
+    /// whose group kcs cannot work out.
+    @Test func sharingOnlyAnAppGroupIsSaidOnlyWhenBothSidesAreKnown() throws {
+        func kcs604(_ change: (XcodeFixture) -> Void) throws -> [String] {
+            let f = Self.sharingOnlyTheAppGroup()
+            defer { f.remove() }
+            change(f)
+            return try f.codeFindings().filter { $0.code == .projectExtensionGroup }.map(\.message)
+        }
+        #expect(try kcs604 { f in
+            f.write("Share/ShareViewController.swift", "import Foundation\nlet d = UserDefaults(suiteName: \"group.com.example.notes\")\n")
+        } == [], "no keychain code")
+        #expect(try kcs604 { f in
+            f.writeEntitlements("Share/Share.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.shared"], appGroups: ["group.com.example.notes"])
+        } == [], "holds the group")
+        #expect(try kcs604 { f in
+            f.write("App/KeychainStore.swift", """
+                import Security
+                func save(_ data: Data, group: String) -> OSStatus {
+                    SecItemAdd([kSecAttrAccessGroup as String: group, kSecValueData as String: data] as CFDictionary, nil)
+                }
+
+                """)
+        } == [], "the app's group is a parameter")
+        #expect(try kcs604 { f in
+            f.write("Share/ShareViewController.swift", """
+                import Security
+                func token() -> OSStatus {
+                    SecItemCopyMatching([kSecClass as String: kSecClassGenericPassword, kSecAttrAccessGroup as String: "group.com.example.notes"] as CFDictionary, nil)
+                }
+
+                """)
+        } == [], "reads the shared app group by name")
+        // The app naming no group stores in its default group, which the extension lacks.
+        let d = try kcs604 { f in
+            f.write("App/KeychainStore.swift", """
+                import Security
+                func save(_ data: Data) -> OSStatus {
+                    SecItemAdd([kSecClass as String: kSecClassGenericPassword, kSecValueData as String: data] as CFDictionary, nil)
+                }
+
+                """)
+        }
+        #expect(d == ["target 'Share Extension' is embedded in 'App' and shares only group.com.example.notes with it (configuration 'Release'): "
+                + "it cannot read what 'App' stores in its default keychain group SKMME9E2Y8.com.example.Notes.shared (its keychain code names none)"], "\(d)")
+    }
+}
