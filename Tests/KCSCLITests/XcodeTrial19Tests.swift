@@ -90,3 +90,49 @@ extension XcodeRealProjectsTests {
                 + "it cannot read what 'App' stores in its default keychain group SKMME9E2Y8.com.example.Notes.shared (its keychain code names none)"], "\(d)")
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// The share extension's sources as a synchronized folder `Share/`,
+    /// its code in `Share/Acode/`, beside the folders `make` makes.
+    static func synchronizedShare(_ make: (XcodeFixture) -> Void) -> XcodeFixture {
+        var f = XcodeFixture.appWidgetShare()
+        f.targets[2].sources = []
+        f.targets[2].synchronizedFolders = ["Share"]
+        try? FileManager.default.removeItem(atPath: f.path("Share/ShareViewController.swift"))
+        f.write("Share/Acode/ShareViewController.swift", """
+            import Security
+
+            func read() -> OSStatus {
+                SecItemCopyMatching([kSecAttrAccessGroup as String: "com.example.Notes.shared"] as CFDictionary, nil)
+            }
+
+            """)
+        make(f)
+        f.writeProject()
+        return f
+    }
+
+    /// Unstoppable's asset catalogs: 2,100 `.imageset` folders walked
+    /// before `Acode/` used up the walk's 2,000 folders, and its KCS607 was
+    /// missed without a word (real-project trial 19, D4).
+    @Test func assetCatalogsDoNotUseUpTheSynchronizedFolderWalk() throws {
+        let f = Self.synchronizedShare { f in
+            for i in 0..<2_100 { f.write("Share/Assets.xcassets/icon\(i).imageset/Contents.json", "{}\n") }
+        }
+        defer { f.remove() }
+        let d = try f.codeFindings().filter { $0.code == .codeGroupNotEntitled }.map(\.message)
+        #expect(d.contains { $0.hasPrefix("target 'Share Extension' (configuration 'Release') names the access group com.example.Notes.shared") }, "\(d)")
+    }
+
+    /// A walk a bound stops is said, where the synchronized folder is.
+    @Test func aSynchronizedFolderWalkStoppedByItsBoundIsSaid() throws {
+        let f = Self.synchronizedShare { f in
+            for i in 0..<2_100 { f.write("Share/Folders/f\(i)/README.md", "\n") }
+        }
+        defer { f.remove() }
+        let d = try ProjectLint.load(f.projectPath).get().run().filter { $0.message.hasPrefix("kcs stopped reading") }
+        #expect(d.count == 1, "\(d.map(\.message))")
+        #expect(d.first?.message.hasSuffix("/Share' after 2,000 folders: the Swift files past them are not checked") == true, "\(d.first?.message ?? "")")
+        #expect(d.first?.file?.name.hasSuffix("project.pbxproj") == true)
+    }
+}
