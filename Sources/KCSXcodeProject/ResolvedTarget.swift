@@ -139,12 +139,21 @@ extension XcodeProject {
         // Native's old template leaves a `-tvOS` target in many apps, and
         // each made the lint exit 1 (found on a real-project trial).
         if platforms.isEmpty, others.isEmpty || !settings.value(of: "CODE_SIGN_ENTITLEMENTS").value.isEmpty {
+            let sdkroot = settings.value(of: "SDKROOT").value
+            // An xcconfig that cannot be read may be where SDKROOT is set
+            // (Authenticator's Carthage xcconfigs; real-project trial 19, D1).
+            let unread = issues.compactMap(\.unreadXCConfig)
+            let hint = others.isEmpty && !unread.isEmpty
+                ? "SDKROOT may be set in '\(unread[0])', which kcs cannot read (above): make it readable, or import with --platform ios "
+                    + "(or macos, catalyst, watchos); until then the target's groups and code are not checked"
+                : others.isEmpty ? "kcs models iOS, macOS, Mac Catalyst and watchOS; until SDKROOT names one, the target's groups and code are not checked"
+                : "kcs models iOS, macOS, Mac Catalyst and watchOS"
             out.append(ProjectIssue(.warning, others.isEmpty
-                                        ? "cannot tell which platform target '\(target.name)' builds for: SDKROOT is '\(settings.value(of: "SDKROOT").value)'"
+                                        ? "cannot tell which platform target '\(target.name)' builds for: " + (sdkroot.isEmpty ? "SDKROOT is not set" : "SDKROOT is '\(sdkroot)'")
                                         : "target '\(target.name)' builds for \(others.joined(separator: ", ")), which kcs does not model",
                                     at: settings.definition(of: "SUPPORTED_PLATFORMS")?.location ?? settings.definition(of: "SDKROOT")?.location
                                         ?? target.location,
-                                    hint: "kcs models iOS, macOS, Mac Catalyst and watchOS"))
+                                    hint: hint))
         }
         return (platforms, out)
     }

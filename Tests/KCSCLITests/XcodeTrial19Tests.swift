@@ -136,3 +136,29 @@ extension XcodeRealProjectsTests {
         #expect(d.first?.file?.name.hasSuffix("project.pbxproj") == true)
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// Authenticator keeps SDKROOT in Carthage's xcconfigs: nothing was
+    /// imported, and --platform did not help (real-project trial 19, D1).
+    @Test func aTargetOfUnknownPlatformIsImportedForTheGivenPlatform() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.projectSettings = [:]
+        f.write("Config/Base.xcconfig", "#include \"Platform.xcconfig\"\n#include \"Team.xcconfig\"\nPRODUCT_BUNDLE_IDENTIFIER = com.example.$(PRODUCT_NAME:rfc1034identifier)\n")
+        f.writeProject()
+        let plain = XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions())
+        #expect(plain.verdict == .failed)
+        #expect(plain.diagnostics.last?.hint == "its 3 targets 'App', 'Widget', 'Share Extension' are left out as kcs cannot tell which platform they build for (above): "
+                    + "import with --platform ios (or macos, catalyst, watchos)", "\(plain.diagnostics.last?.hint ?? "")")
+        #expect(plain.diagnostics.contains { $0.message == "cannot tell which platform target 'App' builds for: SDKROOT is not set"
+                    && $0.hint?.hasPrefix("SDKROOT may be set in '") == true && $0.hint?.contains("Platform.xcconfig', which kcs cannot read") == true },
+                "\(plain.diagnostics.map { "\($0.message) | \($0.hint ?? "")" })")
+        var options = XcodeImportOptions()
+        options.platform = "ios"
+        let given = XcodeImporter.importProject(f.projectPath, options: options)
+        #expect(given.verdict != .failed)
+        #expect(given.scenario.contains("app com.example.Notes as App kind=app"), "\(given.scenario)")
+        #expect(given.scenario.contains("as Share_Extension kind=extension"), "\(given.scenario)")
+        #expect(given.diagnostics.contains { $0.hint == "imported as building for ios, as --platform says" })
+    }
+}
