@@ -16,7 +16,8 @@ public struct ProjectLocation: Sendable, Hashable {
 /// that cannot be read, a mistake in the entitlements. Data, rendered by
 /// the caller.
 public struct ProjectIssue: Error, Sendable, Hashable {
-    public enum Severity: String, Sendable, Hashable { case error, warning }
+    /// A note is said but is no finding: it does not fail the lint.
+    public enum Severity: String, Sendable, Hashable { case error, warning, note }
     public var severity: Severity
     public var message: String
     public var location: ProjectLocation?

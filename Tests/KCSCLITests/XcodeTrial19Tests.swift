@@ -162,3 +162,21 @@ extension XcodeRealProjectsTests {
         #expect(given.diagnostics.contains { $0.hint == "imported as building for ios, as --platform says" })
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// sing-box's and Yattee's tvOS targets sign with entitlements: a
+    /// warning made the lint of a clean project exit 1 (real-project trial 19, W6).
+    @Test func aTargetOnAPlatformKcsDoesNotModelIsANote() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        // A clean project: the share extension holds and names the shared group.
+        f.writeEntitlements("Share/Share.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.shared"])
+        f.write("Share/ShareViewController.swift", "import Security\nlet q = [kSecAttrAccessGroup as String: \"\(XcodeFixture.team).com.example.Notes.shared\"]\n")
+        for c in f.configurations { f.targets[1].settings[c]?["SDKROOT"] = "appletvos" }
+        f.writeProject()
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        #expect(lint.status == 0, "\(lint.stdout)\(lint.stderr)")
+        #expect(lint.stderr.contains("note: target 'Widget' builds for tvos, which kcs does not model [KCS602]"), "\(lint.stderr)")
+        #expect(lint.stdout.contains(": no warnings (configuration Release)"), "\(lint.stdout)")
+    }
+}
