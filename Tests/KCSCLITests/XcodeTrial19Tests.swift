@@ -180,3 +180,18 @@ extension XcodeRealProjectsTests {
         #expect(lint.stdout.contains(": no warnings (configuration Release)"), "\(lint.stdout)")
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// Unstoppable's `Widget-Dve.entitlements`: three warnings, no "did you
+    /// mean", and "delete it" of the right file (real-project trial 19, W4).
+    @Test func aMisspeltEntitlementsPathIsOneWarningWithDidYouMean() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        for c in f.configurations { f.targets[1].settings[c]?["CODE_SIGN_ENTITLEMENTS"] = "Widget/Widgte.entitlements" }
+        f.writeProject()
+        let d = try ProjectLint.load(f.projectPath).get().run().filter { $0.message.contains("Widget") }
+        #expect(d.map(\.code) == [.projectSetting], "\(d.map(\.message))")
+        #expect(d.first?.hint?.hasPrefix("did you mean '") == true && d.first?.hint?.contains("/Widget/Widget.entitlements'? ") == true,
+                "\(d.first?.hint ?? "")")
+    }
+}
