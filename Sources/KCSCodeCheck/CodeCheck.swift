@@ -674,9 +674,7 @@ public enum CodeCheck {
                         // `group.` names are app groups here.
                         guard case .literal(let group) = value, compiled == true, signing.resolved.platform != "macos",
                               group.hasPrefix("group."), !app.applicationGroups.contains(group) else { continue }
-                        let what = use.api.hasPrefix("UserDefaults")
-                            ? "UserDefaults(suiteName:) then keeps defaults of its own that no other target reads"
-                            : "containerURL(forSecurityApplicationGroupIdentifier:) returns nil"
+                        let what = use.api.hasPrefix("UserDefaults") ? Self.appGroupEffects[0] : Self.appGroupEffects[1]
                         var hint = app.applicationGroups.isEmpty
                             ? "it has no app groups: add \(shown(group)) to its com.apple.security.application-groups"
                             : Self.didYouMean(group, in: app.applicationGroups) + "its app groups: " + app.applicationGroups.joined(separator: ", ")
@@ -883,22 +881,34 @@ public enum CodeCheck {
     /// their count (one misspelt constant in nightguard gave 38 KCS607
     /// alike, none at the constant; real-project trial 16, D4). A finding
     /// at one use stays there, with its note at the constant.
+    /// What an app group a target lacks does, by API: one constant used
+    /// by both is one finding saying both (real-project trial 19, W2).
+    static let appGroupEffects = ["UserDefaults(suiteName:) then keeps defaults of its own that no other target reads",
+                                  "containerURL(forSecurityApplicationGroupIdentifier:) returns nil"]
+
     static func foldedByConstant(_ all: [Diagnostic]) -> [Diagnostic] {
         func constant(_ d: Diagnostic) -> DiagnosticNote? {
             guard d.code == .codeGroupNotEntitled || d.code == .codeGroupNotCheckable, d.range != nil else { return nil }
             return d.notes.first { $0.message == constantNote && $0.file != nil && $0.range != nil }
         }
+        /// An app group's finding without its effect, and the effect.
+        func effect(_ message: String) -> (rest: String, effect: String?) {
+            for e in appGroupEffects where message.hasSuffix(": " + e) { return (String(message.dropLast(e.count)), e) }
+            return (message, nil)
+        }
         struct Key: Hashable { var code: String, file: String, start: Int, message: String, hint: String? }
         var groups: [Key: [Int]] = [:]
         for (i, d) in all.enumerated() {
             guard let c = constant(d), let file = c.file, let range = c.range else { continue }
-            groups[Key(code: d.code.rawValue, file: file.name, start: range.start, message: d.message, hint: d.hint), default: []].append(i)
+            groups[Key(code: d.code.rawValue, file: file.name, start: range.start, message: effect(d.message).rest, hint: d.hint), default: []].append(i)
         }
         var folded: [Int: Diagnostic] = [:], dropped = Set<Int>()
         for indices in groups.values where indices.count > 1 {
             let first = all[indices[0]]
             guard let c = constant(first) else { continue }
             var d = first
+            let effects = appGroupEffects.filter { e in indices.contains { effect(all[$0].message).effect == e } }
+            if effects.count > 1 { d.message = effect(first.message).rest + effects.joined(separator: ", and ") }
             d.message += " (said once for its \(indices.count) uses)"
             d.file = c.file
             d.range = c.range
