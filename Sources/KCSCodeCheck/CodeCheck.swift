@@ -675,15 +675,18 @@ public enum CodeCheck {
                         guard case .literal(let group) = value, compiled == true, signing.resolved.platform != "macos",
                               group.hasPrefix("group."), !app.applicationGroups.contains(group) else { continue }
                         let what = use.api.hasPrefix("UserDefaults") ? Self.appGroupEffects[0] : Self.appGroupEffects[1]
+                        let othersHolding = { (g: String) in (holdersByGroup(signing.configuration)[g] ?? []).filter { $0 != target.name } }
+                        let near = Self.didYouMean(group, in: app.applicationGroups, target: target.name, appID: app.appID, holders: othersHolding)
                         var hint = app.applicationGroups.isEmpty
                             ? "it has no app groups: add \(shown(group)) to its com.apple.security.application-groups"
-                            : Self.didYouMean(group, in: app.applicationGroups) + "its app groups: " + app.applicationGroups.joined(separator: ", ")
+                            : near + "its app groups: " + app.applicationGroups.joined(separator: ", ")
                         // Another target's group in a file they share: the call
                         // may be one this target never makes (Woo's watch app
                         // compiles a `static let` the phone app uses; real-project
-                        // trial 15, D9), as for keychain groups below.
-                        let holders = (holdersByGroup(signing.configuration)[group] ?? []).filter { $0 != target.name }
-                        if !holders.isEmpty {
+                        // trial 15, D9), as for keychain groups below. Unless
+                        // its own list has the group misspelt (real-project trial 19, W2).
+                        let holders = othersHolding(group)
+                        if !holders.isEmpty, near.isEmpty {
                             hint = "only \(holders.map { "'\($0)'" }.joined(separator: ", ")) \(holders.count == 1 ? "holds" : "hold") \(shown(group)): "
                                 + "make sure '\(target.name)' never makes this call (a static let is set on first use), or add the group to its entitlements"
                         }
@@ -723,7 +726,9 @@ public enum CodeCheck {
                         // "group.io.netbird.ap" listed the right one without
                         // saying so; found on a real-project trial). Among a
                         // few hundred groups at most: each is an edit distance.
-                        var hint = Self.didYouMean(group, in: grantedOnce) + "its groups: " + groups
+                        let othersHolding = { (g: String) in (holdersByGroup(signing.configuration)[g] ?? []).filter { $0 != target.name } }
+                        let near = Self.didYouMean(group, in: grantedOnce, target: target.name, appID: app.appID, holders: othersHolding)
+                        var hint = near + "its groups: " + groups
 
                         if use.prefixPassedApart, let dot = group.firstIndex(of: "."), group.distance(from: group.startIndex, to: dot) == 10 {
                             // The team is an argument of its own: the fix is
@@ -765,7 +770,7 @@ public enum CodeCheck {
                         } else if let dot = group.firstIndex(of: "."), group.distance(from: group.startIndex, to: dot) == 10,
                                   let team = app.teamID, grantedSet.contains(team + group[dot...]) {
                             hint = "the group has another team's prefix: the target is signed by \(team), so write \"\(team + group[dot...])\""
-                        } else if case let holders = (holdersByGroup(signing.configuration)[group] ?? []).filter({ $0 != target.name }), !holders.isEmpty {
+                        } else if case let holders = othersHolding(group), !holders.isEmpty, !near.hasPrefix("its entitlements list") {
                             // Another target's group is no typo: "did you mean" this
                             // target's nearest pushed an app-only secret toward the
                             // group its extension shares (2PASS; found on a real-project trial).
@@ -925,8 +930,33 @@ public enum CodeCheck {
     /// app group's too: Bark's `group.brak` had none; real-project trial
     /// 17, D7), else nothing. Among a few hundred groups at most: each is an
     /// edit distance.
-    static func didYouMean(_ group: String, in groups: [String]) -> String {
-        guard groups.count <= 200, let near = Suggest.closest(to: group, in: groups) else { return "" }
+    /// At most two edits, as KCS604's near miss: a third of the length let
+    /// `….messenger.shared` suggest `….messenger.mobile` (real-project
+    /// trial 19, W5). The nearest is in the target's own entitlements, so
+    /// either side may be the typo: when another target holds the code's
+    /// spelling and none the entitlements', the entitlements are the typo
+    /// (W2); when no other target holds either, both are said, not "write
+    /// the entitlements' spelling in the code" alone (W5). `holders`: the
+    /// other targets that hold a group; the target's app ID is a real group
+    /// whoever holds it.
+    static func didYouMean(_ group: String, in groups: [String], target: String, appID: String?, holders: (String) -> [String]) -> String {
+        guard groups.count <= 200 else { return "" }
+        var best: (group: String, distance: Int)?
+        for g in groups where g != group {
+            if let d = Suggest.editDistance(group, g, atMost: 2), d > 0, d < (best?.distance ?? 3) { best = (g, d) }
+        }
+        guard let (near, d) = best else { return "" }
+        let letters = d == 1 ? "one letter" : "two letters"
+        let codeHeld = holders(group), nearIsReal = near == appID || !holders(near).isEmpty
+        if !nearIsReal, !codeHeld.isEmpty {
+            let who = codeHeld.map { "'\($0)'" }.joined(separator: ", ")
+            return "its entitlements list \(shown(near)), \(letters) from it, and \(who) \(codeHeld.count == 1 ? "holds" : "hold") \(shown(group)): "
+                + "did you mean \(shown(group)) in the entitlements of '\(target)'? "
+        }
+        if !nearIsReal {
+            return "did you mean \"\(near)\"? or, if the code is right, \(shown(near)) in its entitlements is the typo "
+                + "(items already stored live in the group the shipped build used); "
+        }
         return "did you mean \"\(near)\"? "
     }
 

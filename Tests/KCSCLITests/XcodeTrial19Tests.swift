@@ -195,3 +195,56 @@ extension XcodeRealProjectsTests {
                 "\(d.first?.hint ?? "")")
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// ntfy's one misspelt app group: a KCS607 per API, and the holders
+    /// hint dropped the "did you mean" (real-project trial 19, W2).
+    @Test func oneAppGroupTypoIsOneCodeFindingWithDidYouMean() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.writeEntitlements("Share/Share.entitlements", keychain: [], appGroups: ["group.com.example.ntoes"])
+        f.write("Share/ShareViewController.swift", """
+            import Foundation
+
+            enum Store {
+                static let appGroup = "group.com.example.notes"
+                static let defaults = UserDefaults(suiteName: Store.appGroup)!
+                static var folder: URL { FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: Store.appGroup)! }
+                static var inbox: URL { FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: Store.appGroup)! }
+            }
+
+            """)
+        let d = try f.codeFindings().filter { $0.code == .codeGroupNotEntitled }
+        #expect(d.count == 1, "\(d.map(\.message))")
+        #expect(d.first?.message.hasSuffix("UserDefaults(suiteName:) then keeps defaults of its own that no other target reads, "
+                    + "and containerURL(forSecurityApplicationGroupIdentifier:) returns nil (said once for its 3 uses)") == true, "\(d.first?.message ?? "")")
+        #expect(d.first?.hint?.hasPrefix("its entitlements list group.com.example.ntoes, two letters from it, and 'App' holds group.com.example.notes: "
+                    + "did you mean group.com.example.notes in the entitlements of 'Share Extension'?") == true, "\(d.first?.hint ?? "")")
+    }
+
+    /// Siskin: code naming `….messenger.shared` (no target has it) was
+    /// asked "did you mean ….messenger.mobile", six letters away (real-project
+    /// trial 19, W5); within two letters, either side may be the typo.
+    @Test func aGroupDidYouMeanIsAtMostTwoLettersAndSaysBothSides() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let team = XcodeFixture.team
+        f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.mobile", "$(AppIdentifierPrefix)com.example.Notes.sharedItem"])
+        f.write("App/KeychainStore.swift", """
+            import Security
+            let a = SecItemCopyMatching([kSecAttrAccessGroup as String: "\(team).com.example.Notes.shared"] as CFDictionary, nil)
+            let b = SecItemCopyMatching([kSecAttrAccessGroup as String: "\(team).com.example.Notes.sharedItems"] as CFDictionary, nil)
+
+            """)
+        let d = try f.codeFindings().filter { $0.code == .codeGroupNotEntitled && $0.file?.name.hasSuffix("KeychainStore.swift") == true }
+        let hints = d.map { "\($0.location?.line ?? 0) \($0.hint ?? "")" }
+        #expect(hints.count == 2, "\(hints)")
+        // Widget holds ….Notes.shared: no typo of the App's ….sharedItem.
+        #expect(hints.first?.hasPrefix("2 only 'Widget' holds") == true, "\(hints)")
+        #expect(hints.last?.hasPrefix("3 did you mean \"\(team).com.example.Notes.sharedItem\"? or, if the code is right, "
+                    + "\(team).com.example.Notes.sharedItem in its entitlements is the typo") == true, "\(hints)")
+        f.writeEntitlements("Widget/Widget.entitlements", keychain: [])
+        let alone = try f.codeFindings().filter { $0.code == .codeGroupNotEntitled && $0.file?.name.hasSuffix("KeychainStore.swift") == true }
+        #expect(alone.first.map { $0.hint?.hasPrefix("its groups: ") == true } == true, "\(alone.map { $0.hint ?? "" })")
+    }
+}
