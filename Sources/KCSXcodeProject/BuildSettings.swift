@@ -634,6 +634,9 @@ public enum ProjectPath {
         }
         let candidates = words.flatMap { ["\(stem).\($0)\(ext)", "\(name).\($0)", "\(stem)-\($0)\(ext)", "\(stem)_\($0)\(ext)"] }
             + ["Empty", "Example", "Sample", "Template"].map { $0 + name } + swapped
+            // `NAME.dist` and `NAME.default` (Nostur's `Config.xcconfig.dist`,
+            // its README's setup step; real-project trial 19, W9).
+            + ["\(name).dist", "\(name).default"]
         // Asked of each name, not by listing the folder: a thousand missing
         // files in a folder of 20,000 listed it a thousand times (27 s;
         // found by adversarial testing).

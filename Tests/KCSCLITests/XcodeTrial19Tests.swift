@@ -248,3 +248,19 @@ extension XcodeRealProjectsTests {
         #expect(alone.first.map { $0.hint?.hasPrefix("its groups: ") == true } == true, "\(alone.map { $0.hint ?? "" })")
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// Nostur's README: "Copy Config.xcconfig.dist to Config.xcconfig";
+    /// the missing file's hint named no template (real-project trial 19, W9).
+    @Test func aDistOrDefaultTemplateIsNamed() throws {
+        for suffix in ["dist", "default"] {
+            var f = XcodeFixture.appWidgetShare()
+            defer { f.remove() }
+            f.projectXCConfig = ["Debug": "Config/Config.xcconfig", "Release": "Config/Config.xcconfig"]
+            f.write("Config/Config.xcconfig.\(suffix)", "DEVELOPMENT_TEAM = SKMME9E2Y8\n")
+            f.writeProject()
+            let missing = try ProjectLint.load(f.projectPath).get().run().first { $0.message.hasPrefix("cannot read the xcconfig file") }
+            #expect(missing?.hint?.hasPrefix("copy Config.xcconfig.\(suffix) to Config.xcconfig first") == true, "\(missing?.hint ?? "none")")
+        }
+    }
+}
