@@ -402,6 +402,16 @@ public enum CodeCheck {
         /// xcconfig files (Rocket.Chat's ExpoModulesProvider.swift was said
         /// once per target; real-project trial 18, W5).
         var podsSources: [(path: String, of: String, at: ProjectLocation?, hint: String)] = []
+        /// How many targets compile each source, worked out once, when asked.
+        var compilerCounts: [String: Int]?
+        func compilers(of path: String) -> Int? {
+            if compilerCounts == nil {
+                var counts: [String: Int] = [:]
+                for t in lint.project.targets { for p in Set(t.swiftSources.map(ProjectPath.normalize)) { counts[p, default: 0] += 1 } }
+                compilerCounts = counts
+            }
+            return compilerCounts?[ProjectPath.normalize(path)]
+        }
         /// The keychain groups each target's code names, for ``sharesOnlyAnAppGroup``.
         var keychainNaming: [String: KeychainNaming] = [:]
         for target in lint.project.targets where target.kind != nil {
@@ -687,8 +697,14 @@ public enum CodeCheck {
                         // its own list has the group misspelt (real-project trial 19, W2).
                         let holders = othersHolding(group)
                         if !holders.isEmpty, near.isEmpty {
-                            hint = "only \(holders.map { "'\($0)'" }.joined(separator: ", ")) \(holders.count == 1 ? "holds" : "hold") \(shown(group)): "
-                                + "make sure '\(target.name)' never makes this call (a static let is set on first use), or add the group to its entitlements"
+                            let who = holders.map { "'\($0)'" }.joined(separator: ", ")
+                            // Its own file, which no other target compiles: the
+                            // call is its own, and "never makes this call" fit
+                            // nothing (real-project trial 19, W1; Siskin's NSE).
+                            hint = via.isEmpty && (compilers(of: path) ?? 2) <= 1
+                                ? "add \(shown(group)) to its com.apple.security.application-groups (\(who) \(holders.count == 1 ? "holds" : "hold") it)"
+                                : "only \(who) \(holders.count == 1 ? "holds" : "hold") \(shown(group)): "
+                                    + "make sure '\(target.name)' never makes this call (a static let is set on first use), or add the group to its entitlements"
                         }
                         // A watch app's group reaches its own extensions, never the phone.
                         if signing.resolved.platform == "watchos" {

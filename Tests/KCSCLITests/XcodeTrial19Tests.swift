@@ -264,3 +264,28 @@ extension XcodeRealProjectsTests {
         }
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// Siskin's notification service calls containerURL(…) in its own
+    /// method: "make sure it never makes this call (a static let is set on
+    /// first use)" fit a shared file, not this (real-project trial 19, W1).
+    @Test func anExtensionsOwnCallIsToldToAddTheGroup() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.write("Share/ShareViewController.swift", """
+            import Foundation
+            func draftsFolder() -> URL? {
+                FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: "group.com.example.notes")
+            }
+
+            """)
+        func hint() throws -> String? {
+            try f.codeFindings().first { $0.code == .codeGroupNotEntitled && $0.message.contains("app group") }?.hint
+        }
+        #expect(try hint() == "add group.com.example.notes to its com.apple.security.application-groups ('App' holds it)")
+        // A file the app compiles too keeps the shared-file advice.
+        f.targets[0].sources.append("../Share/ShareViewController.swift")
+        f.writeProject()
+        #expect(try hint()?.hasPrefix("only 'App' holds group.com.example.notes: make sure 'Share Extension' never makes this call") == true)
+    }
+}
