@@ -172,8 +172,7 @@ extension XcodeRealProjectsTests {
         // A clean project: the share extension holds and names the shared group.
         f.writeEntitlements("Share/Share.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.shared"])
         f.write("Share/ShareViewController.swift", "import Security\nlet q = [kSecAttrAccessGroup as String: \"\(XcodeFixture.team).com.example.Notes.shared\"]\n")
-        for c in f.configurations { f.targets[1].settings[c]?["SDKROOT"] = "appletvos" }
-        f.writeProject()
+        f.setWidget("SDKROOT", "appletvos")
         let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
         #expect(lint.status == 0, "\(lint.stdout)\(lint.stderr)")
         #expect(lint.stderr.contains("note: target 'Widget' builds for tvos, which kcs does not model [KCS602]"), "\(lint.stderr)")
@@ -187,8 +186,7 @@ extension XcodeRealProjectsTests {
     @Test func aMisspeltEntitlementsPathIsOneWarningWithDidYouMean() throws {
         var f = XcodeFixture.appWidgetShare()
         defer { f.remove() }
-        for c in f.configurations { f.targets[1].settings[c]?["CODE_SIGN_ENTITLEMENTS"] = "Widget/Widgte.entitlements" }
-        f.writeProject()
+        f.setWidget("CODE_SIGN_ENTITLEMENTS", "Widget/Widgte.entitlements")
         let d = try ProjectLint.load(f.projectPath).get().run().filter { $0.message.contains("Widget") }
         #expect(d.map(\.code) == [.projectSetting], "\(d.map(\.message))")
         #expect(d.first?.hint?.hasPrefix("did you mean '") == true && d.first?.hint?.contains("/Widget/Widget.entitlements'? ") == true,
@@ -287,5 +285,30 @@ extension XcodeRealProjectsTests {
         f.targets[0].sources.append("../Share/ShareViewController.swift")
         f.writeProject()
         #expect(try hint()?.hasPrefix("only 'App' holds group.com.example.notes: make sure 'Share Extension' never makes this call") == true)
+    }
+}
+
+extension XcodeRealProjectsTests {
+    /// `app … project= target=` for a target of another platform: "declare
+    /// 'platform …'" named none, and no declaration brings in a tvOS target
+    /// (real-project trial 19, W11).
+    @Test func aTargetOfAnotherPlatformIsToldWhichPlatformToDeclare() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.setWidget("SDKROOT", "appletvos")
+        func hint(_ script: String) -> String? {
+            f.write("e.kcs", "team SKMME9E2Y8\n" + script + "\n")
+            return Interpreter.run(path: f.path("e.kcs")).diagnostics.first?.hint
+        }
+        #expect(hint("platform macos 14\napp App project=\"App.xcodeproj\"") == "declare 'platform ios' before the first app")
+        #expect(hint("app W project=\"App.xcodeproj\" target=\"Widget\"") == "it builds for tvos, which kcs does not model: no 'platform' declaration brings it in")
+    }
+}
+
+extension XcodeFixture {
+    /// Sets `setting` of the widget in every configuration, and writes the project.
+    mutating func setWidget(_ setting: String, _ value: String) {
+        for c in configurations { targets[1].settings[c]?[setting] = value }
+        writeProject()
     }
 }
