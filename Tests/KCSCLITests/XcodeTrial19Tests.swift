@@ -305,6 +305,42 @@ extension XcodeRealProjectsTests {
     }
 }
 
+extension XcodeRealProjectsTests {
+    /// passforios' `"group." + bundleIdentifier`: KCS608 "built at run
+    /// time", while the same string interpolated was checked (real-project
+    /// trial 19, D3).
+    @Test func stringsAndConstantsJoinedWithPlusAreWorkedOut() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.write("Share/ShareViewController.swift", """
+            import Foundation
+            import Security
+
+            enum Globals {
+                static let bundleIdentifier = "com.example.Notes"
+                static let keychainGroup = "SKMME9E2Y8." + bundleIdentifier + ".shared"
+                static func team() -> String { "SKMME9E2Y8" }
+            }
+
+            func read() -> OSStatus {
+                SecItemCopyMatching([kSecAttrAccessGroup as String: Globals.keychainGroup] as CFDictionary, nil)
+            }
+            func readAgain() -> OSStatus {
+                SecItemCopyMatching([kSecAttrAccessGroup as String: "SKMME9E2Y8." + Globals.bundleIdentifier + ".other"] as CFDictionary, nil)
+            }
+            func readAtRunTime() -> OSStatus {
+                SecItemCopyMatching([kSecAttrAccessGroup as String: Globals.team() + ".com.example.Notes.shared"] as CFDictionary, nil)
+            }
+
+            """)
+        let d = try f.codeFindings().filter { $0.file?.name.hasSuffix("ShareViewController.swift") == true }.map { "\($0.code.rawValue) \($0.message)" }
+        #expect(d.contains { $0.hasPrefix("KCS607 target 'Share Extension' (configuration 'Release') names the access group SKMME9E2Y8.com.example.Notes.shared,") }, "\(d)")
+        #expect(d.contains { $0.hasPrefix("KCS607 target 'Share Extension' (configuration 'Release') names the access group SKMME9E2Y8.com.example.Notes.other,") }, "\(d)")
+        // A call among the operands is built at run time.
+        #expect(d.contains { $0.hasPrefix("KCS608") && $0.contains("a value built at run time (Globals.team() + \".com.example.Notes.shared\")") }, "\(d)")
+    }
+}
+
 extension XcodeFixture {
     /// Sets `setting` of the widget in every configuration, and writes the project.
     mutating func setWidget(_ setting: String, _ value: String) {
