@@ -321,7 +321,16 @@ extension XcodeProject {
         } else if let b = bundleID, b.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty)
                     || !b.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }) {
             // A setting no level defines is already said at this line (KCS602).
-            if !holes.contains("PRODUCT_BUNDLE_IDENTIFIER") {
+            if b.isEmpty, let own = settings.definition(of: "PRODUCT_BUNDLE_IDENTIFIER"), own.value.allSatisfy(\.isWhitespace) {
+                // Set empty on purpose, for each developer to fill in
+                // (OnionBrowser's Config.xcconfig): what to set, not the shape
+                // of a bundle ID (real-project trial 19, W8).
+                let team = settings.definition(of: "DEVELOPMENT_TEAM").map { $0.value.allSatisfy(\.isWhitespace) } ?? false
+                issues.append(ProjectIssue(.warning, "PRODUCT_BUNDLE_IDENTIFIER is set empty here for \(context)",
+                                           at: bundleIDLocation,
+                                           hint: "set it to the app's bundle ID" + (team ? ", and DEVELOPMENT_TEAM, also empty here, to your team ID" : "")
+                                               + " (a project that leaves them for each developer to fill in: fill them in your copy)"))
+            } else if !holes.contains("PRODUCT_BUNDLE_IDENTIFIER") {
                 // Name what expanded to nothing, down to the setting set
                 // empty: a team left empty for a developer's own override
                 // file (Loop's `com..loopkit.Loop`).

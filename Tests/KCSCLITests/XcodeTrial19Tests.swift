@@ -341,6 +341,23 @@ extension XcodeRealProjectsTests {
     }
 }
 
+extension XcodeRealProjectsTests {
+    /// OnionBrowser leaves `PRODUCT_BUNDLE_IDENTIFIER[config=Debug] =` for
+    /// each developer: "a bundle ID is dot-separated parts…" said nothing
+    /// of what to do (real-project trial 19, W8).
+    @Test func aBundleIDSetEmptyIsToldToBeFilledIn() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.write("Config/Team.xcconfig", "DEVELOPMENT_TEAM = SKMME9E2Y8\nDEVELOPMENT_TEAM[config=Debug] =\n")
+        f.write("Config/Base.xcconfig", "#include \"Team.xcconfig\"\nPRODUCT_BUNDLE_IDENTIFIER = com.example.$(PRODUCT_NAME:rfc1034identifier)\nPRODUCT_BUNDLE_IDENTIFIER[config=Debug] =\n")
+        let d = try ProjectLint.load(f.projectPath).get().run().filter { $0.message.hasPrefix("PRODUCT_BUNDLE_IDENTIFIER is set empty here for target 'App'") }
+        #expect(d.count == 1, "\(d.map(\.message))")
+        #expect(d.first?.message.hasSuffix("configuration 'Debug'") == true, "\(d.first?.message ?? "")")
+        #expect(d.first?.hint?.hasPrefix("set it to the app's bundle ID, and DEVELOPMENT_TEAM, also empty here, to your team ID") == true, "\(d.first?.hint ?? "")")
+        #expect(d.first?.file?.name.hasSuffix("Base.xcconfig") == true && d.first?.location?.line == 3)
+    }
+}
+
 extension XcodeFixture {
     /// Sets `setting` of the widget in every configuration, and writes the project.
     mutating func setWidget(_ setting: String, _ value: String) {
