@@ -364,12 +364,12 @@ public struct ProjectLint {
             // A group one or two letters from the app's is the likely fix
             // (Joplin's share extension's group.net.cozic.jopin; real-project
             // trial 15, D1b).
-            let didYouMean = (nearMissesOf[child.id] ?? []).first.map {
-                "did you mean \($0.theirs)? '\(child.name)' lists \($0.said); "
-            } ?? ""
+            let near = (nearMissesOf[child.id] ?? []).first
+            let didYouMean = near.map { "did you mean \($0.theirs)? '\(child.name)' lists \($0.said); " } ?? ""
             out.append(render.diagnostic(ProjectIssue(
                 .warning, "target '\(child.name)' is embedded in \(embedded) but shares no group with \(hosts.count == 1 ? "it" : "them") (configuration '\(configuration)'): it cannot read \(stores)",
-                at: c.resolved.entitlementsLocation ?? child.location,
+                // At the misspelt group, where the fix goes (real-project trial 19, W7).
+                at: near?.mine.location ?? c.resolved.entitlementsLocation ?? child.location,
                 hint: didYouMean + "asked because \(reason): add the group \(hosts.count == 1 ? "the two" : "they") should share to "
                     + "\(hosts.count == 1 ? "both" : "all their") entitlements files (an extension inherits nothing from its app)"),
                 code: .projectExtensionGroup))

@@ -358,6 +358,20 @@ extension XcodeRealProjectsTests {
     }
 }
 
+extension XcodeRealProjectsTests {
+    /// ntfy's misspelt app group: KCS604's "did you mean" was placed at
+    /// CODE_SIGN_ENTITLEMENTS in the pbxproj, not at the typo (real-project
+    /// trial 19, W7).
+    @Test func sharingNothingWithANearMissIsSaidAtTheMisspeltGroup() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.writeEntitlements("Share/Share.entitlements", keychain: [], appGroups: ["group.com.example.ntoes"])
+        let d = try ProjectLint.load(f.projectPath).get().run().filter { $0.code == .projectExtensionGroup }
+        #expect(d.count == 1 && d.first?.hint?.hasPrefix("did you mean group.com.example.notes?") == true, "\(d.map(\.message))")
+        #expect(d.first?.file?.name.hasSuffix("Share.entitlements") == true, "\(d.first?.file?.name ?? "")")
+    }
+}
+
 extension XcodeFixture {
     /// Sets `setting` of the widget in every configuration, and writes the project.
     mutating func setWidget(_ setting: String, _ value: String) {
