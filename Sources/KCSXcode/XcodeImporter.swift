@@ -87,6 +87,12 @@ public enum XcodeImporter {
         var platformsByTarget: [String: [String]] = [:]
         // Targets share xcconfig files: a file that does not read is reported once, not once per target.
         var seen = Set<ProjectIssue>()
+        // A missing xcconfig two files #include is one file: said once, where
+        // the first names it, as the lint says it (real-project trial 19, W10).
+        var unread = Set<String>()
+        func firstTime(_ issue: ProjectIssue) -> Bool {
+            seen.insert(issue).inserted && (issue.unreadXCConfig.map { unread.insert($0).inserted } ?? true)
+        }
         var pods = MissingPods()
         // Targets whose platform kcs cannot tell (SDKROOT in an xcconfig it
         // cannot read): --platform says which (real-project trial 19, D1).
@@ -98,7 +104,7 @@ public enum XcodeImporter {
                 unknownPlatform.append(t.name)
                 if let given = options.platform { platformsByTarget[t.id] = [given] }
             }
-            for var issue in issues where seen.insert(issue).inserted && !pods.take(issue) {
+            for var issue in issues where firstTime(issue) && !pods.take(issue) {
                 if let given = options.platform, issue.message.hasPrefix("cannot tell which platform target") {
                     issue.hint = "imported as building for \(given), as --platform says"
                 }
@@ -165,7 +171,7 @@ public enum XcodeImporter {
             let signing = TargetSigning.resolve(project, t, configuration: configuration, platform: platform, team: options.team,
                                                 fileSystem: fileSystem, files: files)
             if let file = signing.resolved.entitlementsPath { filesRead.append(file) }
-            for issue in signing.issues where !partly.take(issue, of: signing) && seen.insert(issue).inserted && !pods.take(issue) {
+            for issue in signing.issues where !partly.take(issue, of: signing) && firstTime(issue) && !pods.take(issue) {
                 diagnostics.append(render.diagnostic(issue, code: .projectSetting))
             }
             guard let bundleID = signing.resolved.bundleID else {

@@ -372,6 +372,22 @@ extension XcodeRealProjectsTests {
     }
 }
 
+extension XcodeRealProjectsTests {
+    /// Unstoppable's App-Dev and Widget-Dev xcconfigs both include the
+    /// absent `../Config.xcconfig`: the import said it once per including
+    /// file, the lint once (real-project trial 19, W10).
+    @Test func theImportSaysAMissingIncludeOnce() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        for name in ["App", "Widget"] { f.write("Config/Targets/\(name).xcconfig", "#include \"../Secrets.xcconfig\"\n") }
+        f.targets[0].xcconfig = ["Debug": "Config/Targets/App.xcconfig", "Release": "Config/Targets/App.xcconfig"]
+        f.targets[1].xcconfig = ["Debug": "Config/Targets/Widget.xcconfig", "Release": "Config/Targets/Widget.xcconfig"]
+        f.writeProject()
+        let said = XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions()).diagnostics.filter { $0.message.hasPrefix("cannot read the xcconfig file") }
+        #expect(said.count == 1, "\(said.map { "\($0.file?.name ?? ""): \($0.message)" })")
+    }
+}
+
 extension XcodeFixture {
     /// Sets `setting` of the widget in every configuration, and writes the project.
     mutating func setWidget(_ setting: String, _ value: String) {
