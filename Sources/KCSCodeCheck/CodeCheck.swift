@@ -803,6 +803,7 @@ public enum CodeCheck {
             }
         }
         out += sharesOnlyAnAppGroup(lint, naming: keychainNaming, &render)
+        out += missingOnMacCatalyst(lint, naming: keychainNaming, &render)
         if let first = podsSources.first {
             let n = podsSources.count
             var owners: [String] = []
@@ -885,6 +886,37 @@ public enum CodeCheck {
                     hint: "add \(entitlement[0]) to the keychain-access-groups of '\(child.name)' (an extension inherits nothing from its app), "
                         + "or have both store the item in a group they share; asked because its code uses the keychain (\(code.word) in \(ProjectPath.lastComponent(code.file))) and names no access group"),
                     code: .projectExtensionGroup, notes: notes))
+            }
+        }
+        return out
+    }
+
+    /// KCS607 for a target's Mac Catalyst build, which signs with another
+    /// file (`CODE_SIGN_ENTITLEMENTS[sdk=macosx*]`): a keychain group its
+    /// code names that the iOS build holds and the Catalyst one does not.
+    /// The checks take the first platform, and the Catalyst build's add
+    /// failed with -34018 unsaid (real-project trial 19, D5; Nostur). Only
+    /// groups every build compiles, as strings kcs works out.
+    static func missingOnMacCatalyst(_ lint: ProjectLint, naming: [String: KeychainNaming], _ render: inout ProjectDiagnostics) -> [Diagnostic] {
+        var out: [Diagnostic] = []
+        for target in lint.project.targets where target.kind != nil {
+            guard let signing = lint.signing(of: target), signing.resolved.platform == "ios", let ios = signing.appTarget,
+                  let named = naming[target.id], !named.groups.isEmpty, let iosFile = signing.resolved.entitlementsPath,
+                  lint.project.platforms(of: target, configuration: signing.configuration).platforms.contains("catalyst") else { continue }
+            let mac = TargetSigning.resolve(lint.project, target, configuration: signing.configuration, platform: "catalyst",
+                                            team: signing.resolved.teamID, fileSystem: lint.fileSystem)
+            guard let macFile = mac.resolved.entitlementsPath, lint.fileSystem.canonical(macFile) != lint.fileSystem.canonical(iosFile),
+                  mac.entitlements != nil, mac.groupsResolve, let catalyst = mac.appTarget else { continue }
+            let iosGroups = Set(ios.accessGroups), macGroups = Set(catalyst.accessGroups)
+            var said = Set<String>()
+            for (group, at) in named.groups where iosGroups.contains(group) && !macGroups.contains(group) && said.insert(group).inserted {
+                let team = catalyst.teamID.map { $0 + "." }
+                let entitlement = team.flatMap { group.hasPrefix($0) ? "$(AppIdentifierPrefix)" + group.dropFirst($0.count) : nil } ?? group
+                out.append(render.diagnostic(ProjectIssue(
+                    .warning, "target '\(target.name)' (configuration '\(signing.configuration)') names the access group \(group), which its Mac Catalyst build is not entitled to: "
+                        + "it signs with '\(macFile)' there, which lacks it, and the call fails with errSecMissingEntitlement (-34018)",
+                    at: at, hint: "add \(entitlement) to the keychain-access-groups of '\(macFile)', as '\(iosFile)' lists it"),
+                    code: .codeGroupNotEntitled, notes: [render.note("CODE_SIGN_ENTITLEMENTS for the Mac SDK is set here", at: mac.resolved.entitlementsLocation)]))
             }
         }
         return out

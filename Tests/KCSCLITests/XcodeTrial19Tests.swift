@@ -388,6 +388,32 @@ extension XcodeRealProjectsTests {
     }
 }
 
+extension XcodeRealProjectsTests {
+    /// Nostur's Catalyst entitlements lack a group the app's code uses: the
+    /// lint checked the iOS build only, and the Catalyst build's add failed
+    /// unsaid (real-project trial 19, D5).
+    @Test func aGroupTheMacCatalystBuildLacksIsSaid() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        for c in f.configurations {
+            f.targets[0].settings[c]?["SUPPORTS_MACCATALYST"] = "YES"
+            f.targets[0].settings[c]?["CODE_SIGN_ENTITLEMENTS[sdk=macosx*]"] = "App/App-mac.entitlements"
+        }
+        f.writeEntitlements("App/App-mac.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes"])
+        f.writeProject()
+        func said() throws -> [Diagnostic] { try f.codeFindings().filter { $0.message.contains("Mac Catalyst") } }
+        let d = try said()
+        #expect(d.map(\.message) == ["target 'App' (configuration 'Release') names the access group SKMME9E2Y8.com.example.Notes.shared, which its Mac Catalyst build "
+                + "is not entitled to: it signs with '\(f.path("App/App-mac.entitlements"))' there, which lacks it, and the call fails with errSecMissingEntitlement (-34018)"],
+                "\(d.map(\.message))")
+        #expect(d.first?.hint?.hasPrefix("add $(AppIdentifierPrefix)com.example.Notes.shared to the keychain-access-groups of '") == true, "\(d.first?.hint ?? "")")
+        #expect(d.first?.file?.name.hasSuffix("KeychainStore.swift") == true)
+        // The same groups on the Mac: nothing to say.
+        f.writeEntitlements("App/App-mac.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.shared"])
+        #expect(try said().isEmpty)
+    }
+}
+
 extension XcodeFixture {
     /// Sets `setting` of the widget in every configuration, and writes the project.
     mutating func setWidget(_ setting: String, _ value: String) {
