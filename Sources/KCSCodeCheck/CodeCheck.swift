@@ -852,21 +852,27 @@ public enum CodeCheck {
     /// calls Security's keychain API and names none, its default group.
     static func sharesOnlyAnAppGroup(_ lint: ProjectLint, naming: [String: KeychainNaming], _ render: inout ProjectDiagnostics) -> [Diagnostic] {
         var out: [Diagnostic] = []
+        let byID = Dictionary(lint.project.targets.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for host in lint.project.targets where host.kind != nil && !host.embeddedTargets.isEmpty {
             guard let h = lint.signing(of: host), let hostApp = h.appTarget, let hostNaming = naming[host.id], !hostNaming.unknown else { continue }
-            let hostGranted = Set(hostApp.accessGroups)
-            var written: [(group: String, at: ProjectLocation?)] = []
-            for (g, at) in hostNaming.groups where hostGranted.contains(g) && !written.contains(where: { $0.group == g }) { written.append((g, at)) }
-            if hostNaming.groups.isEmpty, let code = lint.keychainCode(of: host), code.direct, let d = hostApp.defaultGroup { written = [(d, nil)] }
-            guard !written.isEmpty else { continue }
             let hostShares = Set(h.keychainAccessGroups.map(\.value) + h.applicationGroups.map(\.value)).subtracting([""])
+            // Worked out when an extension asks: the default group reads the app's sources.
+            var known: [(group: String, at: ProjectLocation?)]?
             for id in host.embeddedTargets {
-                guard let child = lint.project.targets.first(where: { $0.id == id }), child.kind != .app,
+                guard let child = byID[id], child.kind != .app,
                       let c = lint.signing(of: child), let childApp = c.appTarget, c.resolved.platform == h.resolved.platform,
                       let childNaming = naming[child.id], !childNaming.unknown, childNaming.groups.isEmpty else { continue }
                 // Sharing nothing is KCS604's own finding.
                 let shared = hostShares.intersection(c.keychainAccessGroups.map(\.value) + c.applicationGroups.map(\.value)).sorted()
                 guard !shared.isEmpty else { continue }
+                if known == nil {
+                    let hostGranted = Set(hostApp.accessGroups)
+                    var found: [(group: String, at: ProjectLocation?)] = [], seen = Set<String>()
+                    for (g, at) in hostNaming.groups where hostGranted.contains(g) && seen.insert(g).inserted { found.append((g, at)) }
+                    if hostNaming.groups.isEmpty, let code = lint.keychainCode(of: host), code.direct, let d = hostApp.defaultGroup { found = [(d, nil)] }
+                    known = found
+                }
+                guard let written = known, !written.isEmpty else { continue }
                 let holds = Set(childApp.accessGroups)
                 guard written.allSatisfy({ !holds.contains($0.group) }) else { continue }
                 // A keychain group one or two letters from the app's is KCS604's near miss.
