@@ -854,7 +854,10 @@ public enum CodeCheck {
         var out: [Diagnostic] = []
         let byID = Dictionary(lint.project.targets.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for host in lint.project.targets where host.kind != nil && !host.embeddedTargets.isEmpty {
-            guard let h = lint.signing(of: host), let hostApp = h.appTarget, let hostNaming = naming[host.id], !hostNaming.unknown else { continue }
+            // On the Mac a call without kSecUseDataProtectionKeychain goes to
+            // the file-based keychain, which ignores the groups (Stats' widget).
+            guard let h = lint.signing(of: host), h.resolved.platform != "macos", let hostApp = h.appTarget,
+                  let hostNaming = naming[host.id], !hostNaming.unknown else { continue }
             let hostShares = Set(h.keychainAccessGroups.map(\.value) + h.applicationGroups.map(\.value)).subtracting([""])
             // Worked out when an extension asks: the default group reads the app's sources.
             var known: [(group: String, at: ProjectLocation?)]?
@@ -866,13 +869,26 @@ public enum CodeCheck {
                 let shared = hostShares.intersection(c.keychainAccessGroups.map(\.value) + c.applicationGroups.map(\.value)).sorted()
                 guard !shared.isEmpty else { continue }
                 if known == nil {
+                    // A group the app names that is not its app ID, its own
+                    // private group.
                     let hostGranted = Set(hostApp.accessGroups)
                     var found: [(group: String, at: ProjectLocation?)] = [], seen = Set<String>()
-                    for (g, at) in hostNaming.groups where hostGranted.contains(g) && seen.insert(g).inserted { found.append((g, at)) }
-                    if hostNaming.groups.isEmpty, let code = lint.keychainCode(of: host), code.direct, let d = hostApp.defaultGroup { found = [(d, nil)] }
+                    for (g, at) in hostNaming.groups where hostGranted.contains(g) && g != hostApp.appID && seen.insert(g).inserted { found.append((g, at)) }
                     known = found
                 }
-                guard let written = known, !written.isEmpty else { continue }
+                var written = known ?? []
+                // Naming none, the app stores in its default group: said only
+                // for Security's keychain calls in code both compile, which
+                // runs in each with its own default group (Lockdown's
+                // Shared.swift); an extension's own keychain code may keep
+                // items of its own.
+                if hostNaming.groups.isEmpty, let d = hostApp.defaultGroup,
+                   case let childFiles = Set(lint.project.code(of: child).swiftSources.map(ProjectPath.normalize)),
+                   case let both = Set(lint.project.code(of: host).swiftSources.filter { childFiles.contains(ProjectPath.normalize($0)) }), !both.isEmpty,
+                   let code = lint.keychainCode(of: host, among: both), code.direct {
+                    written = [(d, nil)]
+                }
+                guard !written.isEmpty else { continue }
                 let holds = Set(childApp.accessGroups)
                 guard written.allSatisfy({ !holds.contains($0.group) }) else { continue }
                 // A keychain group one or two letters from the app's is KCS604's near miss.

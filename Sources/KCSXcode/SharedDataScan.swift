@@ -231,9 +231,10 @@ extension ProjectLint {
     /// when it names neither. For the code check's "shares only an app
     /// group" (KCS604): an extension without keychain code reads nothing
     /// its app stores there.
-    public func keychainCode(of target: XcodeProject.Target) -> (word: String, file: String, direct: Bool)? {
+    /// `among`: only these of its files, when given.
+    public func keychainCode(of target: XcodeProject.Target, among: Set<String>? = nil) -> (word: String, file: String, direct: Bool)? {
         var scans: [(path: String, scan: SharedDataScan)] = []
-        for path in project.code(of: target).swiftSources.prefix(5000) {
+        for path in project.code(of: target).swiftSources.prefix(5000) where among?.contains(path) ?? true {
             guard case .success(let bytes) = fileSystem.read(path) else { continue }
             let scan = bytes.withUnsafeBufferPointer { SharedDataScan($0) }
             if let word = scan.keychainWord { return (word, path, true) }

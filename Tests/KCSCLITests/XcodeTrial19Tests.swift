@@ -46,10 +46,11 @@ extension XcodeRealProjectsTests {
     /// names the group it reads, one that holds the app's group, and an app
     /// whose group kcs cannot work out.
     @Test func sharingOnlyAnAppGroupIsSaidOnlyWhenBothSidesAreKnown() throws {
-        func kcs604(_ change: (XcodeFixture) -> Void) throws -> [String] {
-            let f = Self.sharingOnlyTheAppGroup()
+        func kcs604(_ change: (inout XcodeFixture) -> Void) throws -> [String] {
+            var f = Self.sharingOnlyTheAppGroup()
             defer { f.remove() }
-            change(f)
+            change(&f)
+            f.writeProject()
             return try f.codeFindings().filter { $0.code == .projectExtensionGroup }.map(\.message)
         }
         #expect(try kcs604 { f in
@@ -76,8 +77,10 @@ extension XcodeRealProjectsTests {
 
                 """)
         } == [], "reads the shared app group by name")
-        // The app naming no group stores in its default group, which the extension lacks.
-        let d = try kcs604 { f in
+        // The app naming no group stores in its default group: said when
+        // the keychain code runs in both (a file both compile), not for an
+        // extension's keychain code of its own.
+        func savingWithoutAGroup(_ f: inout XcodeFixture) {
             f.write("App/KeychainStore.swift", """
                 import Security
                 func save(_ data: Data) -> OSStatus {
@@ -85,6 +88,13 @@ extension XcodeRealProjectsTests {
                 }
 
                 """)
+        }
+        #expect(try kcs604(savingWithoutAGroup) == [], "code of its own")
+        #expect(try kcs604 { f in f.projectSettings = ["Debug": ["SDKROOT": "macosx"], "Release": ["SDKROOT": "macosx"]] } == [],
+                "the Mac's file-based keychain")
+        let d = try kcs604 { f in
+            savingWithoutAGroup(&f)
+            f.targets[0].sources.append("../Share/ShareViewController.swift")
         }
         #expect(d == ["target 'Share Extension' is embedded in 'App' and shares only group.com.example.notes with it (configuration 'Release'): "
                 + "it cannot read what 'App' stores in its default keychain group SKMME9E2Y8.com.example.Notes.shared (its keychain code names none)"], "\(d)")
