@@ -829,9 +829,16 @@ public enum CodeCheck {
     struct KeychainNaming {
         var groups: [(group: String, at: ProjectLocation)] = []
         var unknown = false
+        /// The app groups (`group.…`) it names alike, for ``missingOnMacCatalyst``.
+        var appGroups: [(group: String, at: ProjectLocation)] = []
 
         init(_ found: [(path: String, uses: [AccessGroupUse])]) {
             for (path, uses) in found {
+                for use in uses where use.isAppGroup && use.condition == nil && use.alternatives.isEmpty {
+                    if case .literal(let g) = use.value, g.hasPrefix("group.") {
+                        appGroups.append((g, ProjectLocation(file: path, line: use.line, column: use.column)))
+                    }
+                }
                 for use in uses where !use.isAppGroup {
                     if use.condition == nil, use.alternatives.isEmpty, case .literal(let g) = use.value, !AccessGroupFinder.isMarker(g) {
                         groups.append((g, ProjectLocation(file: path, line: use.line, column: use.column)))
@@ -923,7 +930,7 @@ public enum CodeCheck {
         var out: [Diagnostic] = []
         for target in lint.project.targets where target.kind != nil {
             guard let signing = lint.signing(of: target), signing.resolved.platform == "ios", let ios = signing.appTarget,
-                  let named = naming[target.id], !named.groups.isEmpty, let iosFile = signing.resolved.entitlementsPath,
+                  let named = naming[target.id], !named.groups.isEmpty || !named.appGroups.isEmpty, let iosFile = signing.resolved.entitlementsPath,
                   lint.project.platforms(of: target, configuration: signing.configuration).platforms.contains("catalyst") else { continue }
             let mac = TargetSigning.resolve(lint.project, target, configuration: signing.configuration, platform: "catalyst",
                                             team: signing.resolved.teamID, fileSystem: lint.fileSystem)
@@ -938,6 +945,13 @@ public enum CodeCheck {
                     .warning, "target '\(target.name)' (configuration '\(signing.configuration)') names the access group \(group), which its Mac Catalyst build is not entitled to: "
                         + "it signs with '\(macFile)' there, which lacks it, and the call fails with errSecMissingEntitlement (-34018)",
                     at: at, hint: "add \(entitlement) to the keychain-access-groups of '\(macFile)', as '\(iosFile)' lists it"),
+                    code: .codeGroupNotEntitled, notes: [render.note("CODE_SIGN_ENTITLEMENTS for the Mac SDK is set here", at: mac.resolved.entitlementsLocation)]))
+            }
+            for (group, at) in named.appGroups where ios.applicationGroups.contains(group) && !catalyst.applicationGroups.contains(group) && said.insert(group).inserted {
+                out.append(render.diagnostic(ProjectIssue(
+                    .warning, "target '\(target.name)' (configuration '\(signing.configuration)') names the app group \(group), which its Mac Catalyst build is not entitled to: "
+                        + "it signs with '\(macFile)' there, which lacks it, so the call has no shared container there",
+                    at: at, hint: "add \(group) to the com.apple.security.application-groups of '\(macFile)', as '\(iosFile)' lists it"),
                     code: .codeGroupNotEntitled, notes: [render.note("CODE_SIGN_ENTITLEMENTS for the Mac SDK is set here", at: mac.resolved.entitlementsLocation)]))
             }
         }

@@ -421,6 +421,12 @@ extension XcodeRealProjectsTests {
         // The same groups on the Mac: nothing to say.
         f.writeEntitlements("App/App-mac.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.shared"])
         #expect(try said().isEmpty)
+        // An app group the iOS build holds and the Catalyst file lacks (Nostur's group.com.nostur.Share).
+        f.write("App/Defaults.swift", "import Foundation\nlet defaults = UserDefaults(suiteName: \"group.com.example.notes\")\n")
+        f.targets[0].sources.append("Defaults.swift")
+        f.writeProject()
+        #expect(try said().map(\.message) == ["target 'App' (configuration 'Release') names the app group group.com.example.notes, which its Mac Catalyst build is not entitled to: "
+                    + "it signs with '\(f.path("App/App-mac.entitlements"))' there, which lacks it, so the call has no shared container there"])
     }
 }
 
