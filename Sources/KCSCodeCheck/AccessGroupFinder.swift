@@ -485,7 +485,42 @@ public struct AccessGroupFinder {
     /// each target). One rule for constants, bindings and direct uses.
     static func constantValue(_ e: ExprSyntax) -> String? {
         if let s = e.as(StringLiteralExprSyntax.self) { return s.representedLiteralValue ?? interpolation(s) }
-        return infoPlistValue(e)
+        return concatenation(e) ?? infoPlistValue(e)
+    }
+
+    /// Strings and constants joined by `+` (`"TEAM." + bundleIdentifier +
+    /// ".shared"`), as ``interpolation(_:)`` keeps the same string written
+    /// `"TEAM.\(bundleIdentifier).shared"`: it was "a value built at run
+    /// time" while the interpolated form was checked (real-project trial 19,
+    /// D3; passforios' `"group." + bundleIdentifier`). At least one operand
+    /// is a string literal, so two numbers added are no string; anything
+    /// else among the operands (a call, a member of a value): nil.
+    static func concatenation(_ e: ExprSyntax) -> String? {
+        guard let seq = e.as(SequenceExprSyntax.self) else { return nil }
+        let elements = Array(seq.elements)
+        guard elements.count >= 3, elements.count % 2 == 1, elements.count <= 63 else { return nil }
+        var parts: [String] = [], literals = 0
+        for (i, element) in elements.enumerated() {
+            if i % 2 == 1 {
+                guard element.as(BinaryOperatorExprSyntax.self)?.operator.text == "+" else { return nil }
+            } else if let s = element.as(StringLiteralExprSyntax.self) {
+                literals += 1
+                if let text = s.representedLiteralValue {
+                    guard !text.contains(Character(markerStart)), !text.contains("\u{1}") else { return nil }
+                    parts.append("s" + text)
+                } else if let inner = interpolation(s) {
+                    parts += inner.dropFirst(interpolationMarker.count).split(separator: "\u{1}", omittingEmptySubsequences: false).map(String.init)
+                } else {
+                    return nil
+                }
+            } else if let path = referencePath(element) {
+                parts.append("r" + path)
+            } else {
+                return nil
+            }
+        }
+        guard literals > 0 else { return nil }
+        return interpolationMarker + parts.joined(separator: "\u{1}")
     }
 
     /// An Info.plist read as `infoPlistMarker` and its key, or nil.

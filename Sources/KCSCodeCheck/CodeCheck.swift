@@ -473,6 +473,18 @@ public enum CodeCheck {
         /// xcconfig files (Rocket.Chat's ExpoModulesProvider.swift was said
         /// once per target; real-project trial 18, W5).
         var podsSources: [(path: String, of: String, at: ProjectLocation?, hint: String)] = []
+        /// How many targets compile each source, worked out once, when asked.
+        var compilerCounts: [String: Int]?
+        func compilers(of path: String) -> Int? {
+            if compilerCounts == nil {
+                var counts: [String: Int] = [:]
+                for t in lint.project.targets { for p in Set(t.swiftSources.map(ProjectPath.normalize)) { counts[p, default: 0] += 1 } }
+                compilerCounts = counts
+            }
+            return compilerCounts?[ProjectPath.normalize(path)]
+        }
+        /// The keychain groups each target's code names, for ``sharesOnlyAnAppGroup``.
+        var keychainNaming: [String: KeychainNaming] = [:]
         for target in lint.project.targets where target.kind != nil {
             guard let signing = lint.signing(of: target), let app = signing.appTarget else { continue }
             // An entitlements file named but unreadable grants nothing kcs
@@ -565,6 +577,7 @@ public enum CodeCheck {
                 found = resolveUses(sources)
                 usesBySources[key] = found
             }
+            keychainNaming[target.id] = KeychainNaming(found)
             let granted = app.accessGroups
             // What `#if` this build compiles: for each platform the target
             // builds for, the flags of the target whose code it is (a linked
@@ -742,20 +755,27 @@ public enum CodeCheck {
                         // `group.` names are app groups here.
                         guard case .literal(let group) = value, compiled == true, signing.resolved.platform != "macos",
                               group.hasPrefix("group."), !app.applicationGroups.contains(group) else { continue }
-                        let what = use.api.hasPrefix("UserDefaults")
-                            ? "UserDefaults(suiteName:) then keeps defaults of its own that no other target reads"
-                            : "containerURL(forSecurityApplicationGroupIdentifier:) returns nil"
+                        let what = use.api.hasPrefix("UserDefaults") ? Self.appGroupEffects[0] : Self.appGroupEffects[1]
+                        let othersHolding = { (g: String) in (holdersByGroup(signing.configuration)[g] ?? []).filter { $0 != target.name } }
+                        let near = Self.didYouMean(group, in: app.applicationGroups, target: target.name, appID: app.appID, holders: othersHolding)
                         var hint = app.applicationGroups.isEmpty
                             ? "it has no app groups: add \(shown(group)) to its com.apple.security.application-groups"
-                            : Self.didYouMean(group, in: app.applicationGroups) + "its app groups: " + app.applicationGroups.joined(separator: ", ")
+                            : near + "its app groups: " + app.applicationGroups.joined(separator: ", ")
                         // Another target's group in a file they share: the call
                         // may be one this target never makes (Woo's watch app
                         // compiles a `static let` the phone app uses; real-project
-                        // trial 15, D9), as for keychain groups below.
-                        let holders = (holdersByGroup(signing.configuration)[group] ?? []).filter { $0 != target.name }
-                        if !holders.isEmpty {
-                            hint = "only \(holders.map { "'\($0)'" }.joined(separator: ", ")) \(holders.count == 1 ? "holds" : "hold") \(shown(group)): "
-                                + "make sure '\(target.name)' never makes this call (a static let is set on first use), or add the group to its entitlements"
+                        // trial 15, D9), as for keychain groups below. Unless
+                        // its own list has the group misspelt (real-project trial 19, W2).
+                        let holders = othersHolding(group)
+                        if !holders.isEmpty, near.isEmpty {
+                            let who = holders.map { "'\($0)'" }.joined(separator: ", ")
+                            // Its own file, which no other target compiles: the
+                            // call is its own, and "never makes this call" fit
+                            // nothing (real-project trial 19, W1; Siskin's NSE).
+                            hint = via.isEmpty && (compilers(of: path) ?? 2) <= 1
+                                ? "add \(shown(group)) to its com.apple.security.application-groups (\(who) \(holders.count == 1 ? "holds" : "hold") it)"
+                                : "only \(who) \(holders.count == 1 ? "holds" : "hold") \(shown(group)): "
+                                    + "make sure '\(target.name)' never makes this call (a static let is set on first use), or add the group to its entitlements"
                         }
                         // A watch app's group reaches its own extensions, never the phone.
                         if signing.resolved.platform == "watchos" {
@@ -793,7 +813,9 @@ public enum CodeCheck {
                         // "group.io.netbird.ap" listed the right one without
                         // saying so; found on a real-project trial). Among a
                         // few hundred groups at most: each is an edit distance.
-                        var hint = Self.didYouMean(group, in: grantedOnce) + "its groups: " + groups
+                        let othersHolding = { (g: String) in (holdersByGroup(signing.configuration)[g] ?? []).filter { $0 != target.name } }
+                        let near = Self.didYouMean(group, in: grantedOnce, target: target.name, appID: app.appID, holders: othersHolding)
+                        var hint = near + "its groups: " + groups
 
                         if use.prefixPassedApart, let dot = group.firstIndex(of: "."), group.distance(from: group.startIndex, to: dot) == 10 {
                             // The team is an argument of its own: the fix is
@@ -835,7 +857,7 @@ public enum CodeCheck {
                         } else if let dot = group.firstIndex(of: "."), group.distance(from: group.startIndex, to: dot) == 10,
                                   let team = app.teamID, grantedSet.contains(team + group[dot...]) {
                             hint = "the group has another team's prefix: the target is signed by \(team), so write \"\(team + group[dot...])\""
-                        } else if case let holders = (holdersByGroup(signing.configuration)[group] ?? []).filter({ $0 != target.name }), !holders.isEmpty {
+                        } else if case let holders = othersHolding(group), !holders.isEmpty, !near.hasPrefix("its entitlements list") {
                             // Another target's group is no typo: "did you mean" this
                             // target's nearest pushed an app-only secret toward the
                             // group its extension shares (2PASS; found on a real-project trial).
@@ -851,6 +873,8 @@ public enum CodeCheck {
                 }
             }
         }
+        out += sharesOnlyAnAppGroup(lint, naming: keychainNaming, &render)
+        out += missingOnMacCatalyst(lint, naming: keychainNaming, &render)
         if let first = podsSources.first {
             let n = podsSources.count
             var owners: [String] = []
@@ -870,6 +894,141 @@ public enum CodeCheck {
         return foldedByConstant(mergedAcrossTargets(out, names: lint.project.targets.map(\.name)))
     }
 
+    /// The keychain groups a target's code names: each one every build
+    /// compiles as a string kcs works out, and whether any other naming
+    /// (a value built at run time, under `#if`) leaves it unknown.
+    struct KeychainNaming {
+        var groups: [(group: String, at: ProjectLocation)] = []
+        var unknown = false
+        /// The app groups (`group.…`) it names alike, for ``missingOnMacCatalyst``.
+        var appGroups: [(group: String, at: ProjectLocation)] = []
+
+        init(_ found: [(path: String, uses: [AccessGroupUse])]) {
+            for (path, uses) in found {
+                for use in uses where use.isAppGroup && use.condition == nil && use.alternatives.isEmpty {
+                    if case .literal(let g) = use.value, g.hasPrefix("group.") {
+                        appGroups.append((g, ProjectLocation(file: path, line: use.line, column: use.column)))
+                    }
+                }
+                for use in uses where !use.isAppGroup {
+                    if use.condition == nil, use.alternatives.isEmpty, case .literal(let g) = use.value, !AccessGroupFinder.isMarker(g) {
+                        groups.append((g, ProjectLocation(file: path, line: use.line, column: use.column)))
+                    } else {
+                        unknown = true
+                    }
+                }
+            }
+        }
+    }
+
+    /// KCS604 where the project lint cannot tell: an extension that shares
+    /// an app group with its app but lacks the keychain group the app's
+    /// code stores in, while its own keychain code names no group (it reads
+    /// the groups it holds). The shared app group hid it (Lockdown's tunnel
+    /// and widgets; real-project trial 19, D2). Only when the app's group
+    /// is known: the strings its code names and holds, or, when its code
+    /// calls Security's keychain API and names none, its default group.
+    static func sharesOnlyAnAppGroup(_ lint: ProjectLint, naming: [String: KeychainNaming], _ render: inout ProjectDiagnostics) -> [Diagnostic] {
+        var out: [Diagnostic] = []
+        let byID = Dictionary(lint.project.targets.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        for host in lint.project.targets where host.kind != nil && !host.embeddedTargets.isEmpty {
+            // On the Mac a call without kSecUseDataProtectionKeychain goes to
+            // the file-based keychain, which ignores the groups (Stats' widget).
+            guard let h = lint.signing(of: host), h.resolved.platform != "macos", let hostApp = h.appTarget,
+                  let hostNaming = naming[host.id], !hostNaming.unknown else { continue }
+            let hostShares = Set(h.keychainAccessGroups.map(\.value) + h.applicationGroups.map(\.value)).subtracting([""])
+            // Worked out when an extension asks: the default group reads the app's sources.
+            var known: [(group: String, at: ProjectLocation?)]?
+            for id in host.embeddedTargets {
+                guard let child = byID[id], child.kind != .app,
+                      let c = lint.signing(of: child), let childApp = c.appTarget, c.resolved.platform == h.resolved.platform,
+                      let childNaming = naming[child.id], !childNaming.unknown, childNaming.groups.isEmpty else { continue }
+                // Sharing nothing is KCS604's own finding.
+                let shared = hostShares.intersection(c.keychainAccessGroups.map(\.value) + c.applicationGroups.map(\.value)).sorted()
+                guard !shared.isEmpty else { continue }
+                if known == nil {
+                    // A group the app names that is not its app ID, its own
+                    // private group.
+                    let hostGranted = Set(hostApp.accessGroups)
+                    var found: [(group: String, at: ProjectLocation?)] = [], seen = Set<String>()
+                    for (g, at) in hostNaming.groups where hostGranted.contains(g) && g != hostApp.appID && seen.insert(g).inserted { found.append((g, at)) }
+                    known = found
+                }
+                var written = known ?? []
+                // Naming none, the app stores in its default group: said only
+                // for Security's keychain calls in code both compile, which
+                // runs in each with its own default group (Lockdown's
+                // Shared.swift); an extension's own keychain code may keep
+                // items of its own.
+                if hostNaming.groups.isEmpty, let d = hostApp.defaultGroup,
+                   case let childFiles = Set(lint.project.code(of: child).swiftSources.map(ProjectPath.normalize)),
+                   case let both = Set(lint.project.code(of: host).swiftSources.filter { childFiles.contains(ProjectPath.normalize($0)) }), !both.isEmpty,
+                   let code = lint.keychainCode(of: host, among: both), code.direct {
+                    written = [(d, nil)]
+                }
+                guard !written.isEmpty else { continue }
+                let holds = Set(childApp.accessGroups)
+                guard written.allSatisfy({ !holds.contains($0.group) }) else { continue }
+                // A keychain group one or two letters from the app's is KCS604's near miss.
+                let mine = c.keychainAccessGroups.map(\.value)
+                guard !written.contains(where: { w in mine.contains { Suggest.editDistance($0, w.group, atMost: 2) != nil } }),
+                      let code = lint.keychainCode(of: child) else { continue }
+                let groups = written.map(\.group)
+                let team = hostApp.teamID.map { $0 + "." }
+                let entitlement = groups.map { g in team.flatMap { g.hasPrefix($0) ? "$(AppIdentifierPrefix)" + g.dropFirst($0.count) : nil } ?? g }
+                let stores = written[0].at == nil ? "its default keychain group \(groups[0]) (its keychain code names none)" : groups.joined(separator: ", ")
+                var notes: [DiagnosticNote] = []
+                if let at = written[0].at { notes.append(render.note("'\(host.name)' names \(groups[0]) here", at: at)) }
+                out.append(render.diagnostic(ProjectIssue(
+                    .warning, "target '\(child.name)' is embedded in '\(host.name)' and shares only \(shared.joined(separator: ", ")) with it (configuration '\(c.configuration)'): "
+                        + "it cannot read what '\(host.name)' stores in \(stores)",
+                    at: c.keychainAccessGroups.first?.location ?? c.applicationGroups.first?.location ?? c.resolved.entitlementsLocation ?? child.location,
+                    hint: "add \(entitlement[0]) to the keychain-access-groups of '\(child.name)' (an extension inherits nothing from its app), "
+                        + "or have both store the item in a group they share; asked because its code uses the keychain (\(code.word) in \(ProjectPath.lastComponent(code.file))) and names no access group"),
+                    code: .projectExtensionGroup, notes: notes))
+            }
+        }
+        return out
+    }
+
+    /// KCS607 for a target's Mac Catalyst build, which signs with another
+    /// file (`CODE_SIGN_ENTITLEMENTS[sdk=macosx*]`): a keychain group its
+    /// code names that the iOS build holds and the Catalyst one does not.
+    /// The checks take the first platform, and the Catalyst build's add
+    /// failed with -34018 unsaid (real-project trial 19, D5; Nostur). Only
+    /// groups every build compiles, as strings kcs works out.
+    static func missingOnMacCatalyst(_ lint: ProjectLint, naming: [String: KeychainNaming], _ render: inout ProjectDiagnostics) -> [Diagnostic] {
+        var out: [Diagnostic] = []
+        for target in lint.project.targets where target.kind != nil {
+            guard let signing = lint.signing(of: target), signing.resolved.platform == "ios", let ios = signing.appTarget,
+                  let named = naming[target.id], !named.groups.isEmpty || !named.appGroups.isEmpty, let iosFile = signing.resolved.entitlementsPath,
+                  lint.project.platforms(of: target, configuration: signing.configuration).platforms.contains("catalyst") else { continue }
+            let mac = TargetSigning.resolve(lint.project, target, configuration: signing.configuration, platform: "catalyst",
+                                            team: signing.resolved.teamID, fileSystem: lint.fileSystem)
+            guard let macFile = mac.resolved.entitlementsPath, lint.fileSystem.canonical(macFile) != lint.fileSystem.canonical(iosFile),
+                  mac.entitlements != nil, mac.groupsResolve, let catalyst = mac.appTarget else { continue }
+            let iosGroups = Set(ios.accessGroups), macGroups = Set(catalyst.accessGroups)
+            var said = Set<String>()
+            for (group, at) in named.groups where iosGroups.contains(group) && !macGroups.contains(group) && said.insert(group).inserted {
+                let team = catalyst.teamID.map { $0 + "." }
+                let entitlement = team.flatMap { group.hasPrefix($0) ? "$(AppIdentifierPrefix)" + group.dropFirst($0.count) : nil } ?? group
+                out.append(render.diagnostic(ProjectIssue(
+                    .warning, "target '\(target.name)' (configuration '\(signing.configuration)') names the access group \(group), which its Mac Catalyst build is not entitled to: "
+                        + "it signs with '\(macFile)' there, which lacks it, and the call fails with errSecMissingEntitlement (-34018)",
+                    at: at, hint: "add \(entitlement) to the keychain-access-groups of '\(macFile)', as '\(iosFile)' lists it"),
+                    code: .codeGroupNotEntitled, notes: [render.note("CODE_SIGN_ENTITLEMENTS for the Mac SDK is set here", at: mac.resolved.entitlementsLocation)]))
+            }
+            for (group, at) in named.appGroups where ios.applicationGroups.contains(group) && !catalyst.applicationGroups.contains(group) && said.insert(group).inserted {
+                out.append(render.diagnostic(ProjectIssue(
+                    .warning, "target '\(target.name)' (configuration '\(signing.configuration)') names the app group \(group), which its Mac Catalyst build is not entitled to: "
+                        + "it signs with '\(macFile)' there, which lacks it, so the call has no shared container there",
+                    at: at, hint: "add \(group) to the com.apple.security.application-groups of '\(macFile)', as '\(iosFile)' lists it"),
+                    code: .codeGroupNotEntitled, notes: [render.note("CODE_SIGN_ENTITLEMENTS for the Mac SDK is set here", at: mac.resolved.entitlementsLocation)]))
+            }
+        }
+        return out
+    }
+
     /// The note a finding whose group comes from one constant carries, at its declaration.
     static let constantNote = "the constant is declared here"
 
@@ -882,22 +1041,34 @@ public enum CodeCheck {
     /// their count (one misspelt constant in nightguard gave 38 KCS607
     /// alike, none at the constant; real-project trial 16, D4). A finding
     /// at one use stays there, with its note at the constant.
+    /// What an app group a target lacks does, by API: one constant used
+    /// by both is one finding saying both (real-project trial 19, W2).
+    static let appGroupEffects = ["UserDefaults(suiteName:) then keeps defaults of its own that no other target reads",
+                                  "containerURL(forSecurityApplicationGroupIdentifier:) returns nil"]
+
     static func foldedByConstant(_ all: [Diagnostic]) -> [Diagnostic] {
         func constant(_ d: Diagnostic) -> DiagnosticNote? {
             guard d.code == .codeGroupNotEntitled || d.code == .codeGroupNotCheckable, d.range != nil else { return nil }
             return d.notes.first { $0.message == constantNote && $0.file != nil && $0.range != nil }
         }
+        /// An app group's finding without its effect, and the effect.
+        func effect(_ message: String) -> (rest: String, effect: String?) {
+            for e in appGroupEffects where message.hasSuffix(": " + e) { return (String(message.dropLast(e.count)), e) }
+            return (message, nil)
+        }
         struct Key: Hashable { var code: String, file: String, start: Int, message: String, hint: String? }
         var groups: [Key: [Int]] = [:]
         for (i, d) in all.enumerated() {
             guard let c = constant(d), let file = c.file, let range = c.range else { continue }
-            groups[Key(code: d.code.rawValue, file: file.name, start: range.start, message: d.message, hint: d.hint), default: []].append(i)
+            groups[Key(code: d.code.rawValue, file: file.name, start: range.start, message: effect(d.message).rest, hint: d.hint), default: []].append(i)
         }
         var folded: [Int: Diagnostic] = [:], dropped = Set<Int>()
         for indices in groups.values where indices.count > 1 {
             let first = all[indices[0]]
             guard let c = constant(first) else { continue }
             var d = first
+            let effects = appGroupEffects.filter { e in indices.contains { effect(all[$0].message).effect == e } }
+            if effects.count > 1 { d.message = effect(first.message).rest + effects.joined(separator: ", and ") }
             d.message += " (said once for its \(indices.count) uses)"
             d.file = c.file
             d.range = c.range
@@ -914,8 +1085,33 @@ public enum CodeCheck {
     /// app group's too: Bark's `group.brak` had none; real-project trial
     /// 17, D7), else nothing. Among a few hundred groups at most: each is an
     /// edit distance.
-    static func didYouMean(_ group: String, in groups: [String]) -> String {
-        guard groups.count <= 200, let near = Suggest.closest(to: group, in: groups) else { return "" }
+    /// At most two edits, as KCS604's near miss: a third of the length let
+    /// `….messenger.shared` suggest `….messenger.mobile` (real-project
+    /// trial 19, W5). The nearest is in the target's own entitlements, so
+    /// either side may be the typo: when another target holds the code's
+    /// spelling and none the entitlements', the entitlements are the typo
+    /// (W2); when no other target holds either, both are said, not "write
+    /// the entitlements' spelling in the code" alone (W5). `holders`: the
+    /// other targets that hold a group; the target's app ID is a real group
+    /// whoever holds it.
+    static func didYouMean(_ group: String, in groups: [String], target: String, appID: String?, holders: (String) -> [String]) -> String {
+        guard groups.count <= 200 else { return "" }
+        var best: (group: String, distance: Int)?
+        for g in groups where g != group {
+            if let d = Suggest.editDistance(group, g, atMost: 2), d > 0, d < (best?.distance ?? 3) { best = (g, d) }
+        }
+        guard let (near, d) = best else { return "" }
+        let letters = d == 1 ? "one letter" : "two letters"
+        let codeHeld = holders(group), nearIsReal = near == appID || !holders(near).isEmpty
+        if !nearIsReal, !codeHeld.isEmpty {
+            let who = codeHeld.map { "'\($0)'" }.joined(separator: ", ")
+            return "its entitlements list \(shown(near)), \(letters) from it, and \(who) \(codeHeld.count == 1 ? "holds" : "hold") \(shown(group)): "
+                + "did you mean \(shown(group)) in the entitlements of '\(target)'? "
+        }
+        if !nearIsReal {
+            return "did you mean \"\(near)\"? or, if the code is right, \(shown(near)) in its entitlements is the typo "
+                + "(items already stored live in the group the shipped build used); "
+        }
         return "did you mean \"\(near)\"? "
     }
 

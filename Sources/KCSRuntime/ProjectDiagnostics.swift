@@ -24,7 +24,7 @@ public struct ProjectDiagnostics {
     /// `length` characters from the column, or under the rest of the line.
     public mutating func diagnostic(_ issue: ProjectIssue, code: DiagnosticCode, length: Int? = nil,
                                     notes given: [DiagnosticNote] = []) -> Diagnostic {
-        let severity: Severity = issue.severity == .error ? .error : .warning
+        let severity: Severity = issue.severity == .error ? .error : issue.severity == .note ? .note : .warning
         var notes = given
         for n in issue.notes { notes.append(note(n.message, at: n.location)) }
         guard let at = issue.location else {

@@ -85,8 +85,13 @@ extension Session {
         let platform = world.platform.family.rawValue
         let platforms = project.platforms(of: target, configuration: configuration).platforms
         guard platforms.contains(platform) else {
+            // The declaration that helps, or that none does (real-project trial 19, W11).
+            let others = project.otherPlatforms(of: target, configuration: configuration)
+            let hint = !platforms.isEmpty ? "declare 'platform \(platforms[0])' before the first app"
+                : !others.isEmpty ? "it builds for \(others.joined(separator: ", ")), which kcs does not model: no 'platform' declaration brings it in"
+                : "kcs cannot tell which platform it builds for (SDKROOT is not set, or set in an xcconfig kcs cannot read)"
             throw Diagnostic(.invalidDeclaration, "target '\(target.name)' does not build for \(platform) (it builds for \(platforms.isEmpty ? "no platform kcs models" : platforms.joined(separator: ", ")))",
-                             file: file, range: targetName.range, hint: "declare 'platform …' before the first app")
+                             file: file, range: targetName.range, hint: hint)
         }
         // team= stands in for a target whose project sets no team; team=none signs nothing.
         var fallbackTeam = world.defaultTeam?.id

@@ -108,6 +108,19 @@ public struct TargetSigning: Sendable {
         }
     }
 
+    /// The `.entitlements` file beside `missing`, a path that names none,
+    /// whose name is one or two letters from its name: the file meant.
+    public static func nearEntitlementsFile(_ missing: String, fileSystem: any ProjectFileSystem) -> String? {
+        let name = ProjectPath.lastComponent(missing), folder = ProjectPath.directory(missing)
+        guard name.hasSuffix(".entitlements"), !fileSystem.isFile(missing) else { return nil }
+        let names = (fileSystem.contents(ofDirectory: folder.isEmpty ? "." : folder) ?? []).prefix(10_000).filter { $0.hasSuffix(".entitlements") && $0 != name }
+        var best: (String, Int)?
+        for n in names.prefix(200) {
+            if let d = Suggest.editDistance(n, name, atMost: 2), d < (best?.1 ?? 3) { best = (n, d) }
+        }
+        return best.map { folder.isEmpty ? $0.0 : ProjectPath.join(folder, $0.0) }
+    }
+
     public static func resolve(_ project: XcodeProject, _ target: XcodeProject.Target, configuration: String, platform: String,
                                team: String?, fileSystem: any ProjectFileSystem, files: FileCache = FileCache()) -> TargetSigning {
         var resolved = project.resolve(target, configuration: configuration, platform: platform, team: team)
@@ -119,9 +132,12 @@ public struct TargetSigning: Sendable {
         switch files.read(canonical: fileSystem.canonical(path), { fileSystem.read(path) }) {
         case .success(let f): file = f
         case .failure(let e):
+            // A file one or two letters from it beside it is the one meant
+            // (Unstoppable's `Widget-Dve.entitlements`; real-project trial 19, W4).
+            let near = nearEntitlementsFile(path, fileSystem: fileSystem).map { "did you mean '\($0)'? " } ?? ""
             signing.issues.append(ProjectIssue(.warning, "CODE_SIGN_ENTITLEMENTS of target '\(target.name)', configuration '\(configuration)' names '\(path)': \(e.message)",
                                                at: resolved.entitlementsLocation ?? target.location,
-                                               hint: "the path is relative to the project folder (SRCROOT)"))
+                                               hint: near + "the path is relative to the project folder (SRCROOT)"))
             return signing
         }
         let entitlements: Entitlements

@@ -359,6 +359,9 @@ public struct ProjectLint {
                 // A watch app embedded in an iPhone app runs on the watch, with
                 // the watch's keychain: no group would let it read the phone's items.
                 guard c.resolved.platform == h.resolved.platform else { continue }
+                // An entitlements file named but unreadable is said already
+                // (KCS602): what it shares is not known (real-project trial 19, W4).
+                if c.resolved.entitlementsPath != nil, c.entitlements == nil { continue }
                 let theirs = c.keychainAccessGroups.map(\.value) + c.applicationGroups.map(\.value)
                 let own = c.resolved.entitlementsPath.map(fileSystem.canonical)
                 let near = Self.nearMisses(child: c, host: h) { g in appIDs.contains(g) || (writtenIn[g] ?? []).contains { $0 != own } }
@@ -392,12 +395,12 @@ public struct ProjectLint {
             // A group one or two letters from the app's is the likely fix
             // (Joplin's share extension's group.net.cozic.jopin; real-project
             // trial 15, D1b).
-            let didYouMean = (nearMissesOf[child.id] ?? []).first.map {
-                "did you mean \($0.theirs)? '\(child.name)' lists \($0.said); "
-            } ?? ""
+            let near = (nearMissesOf[child.id] ?? []).first
+            let didYouMean = near.map { "did you mean \($0.theirs)? '\(child.name)' lists \($0.said); " } ?? ""
             out.append(render.diagnostic(ProjectIssue(
                 .warning, "target '\(child.name)' is embedded in \(embedded) but shares no group with \(hosts.count == 1 ? "it" : "them") (configuration '\(configuration)'): it cannot read \(stores)",
-                at: c.resolved.entitlementsLocation ?? child.location,
+                // At the misspelt group, where the fix goes (real-project trial 19, W7).
+                at: near?.mine.location ?? c.resolved.entitlementsLocation ?? child.location,
                 hint: didYouMean + "asked because \(reason): add the group \(hosts.count == 1 ? "the two" : "they") should share to "
                     + "\(hosts.count == 1 ? "both" : "all their") entitlements files (an extension inherits nothing from its app)"),
                 code: .projectExtensionGroup))
@@ -649,7 +652,13 @@ public struct ProjectLint {
             }
             return forTheMac?[fileSystem.canonical(path)]
         }
-        for (path, location) in candidates where !used.contains(fileSystem.canonical(path)) && !selectable.contains(where: { Glob.matches($0, path) }) {
+        // A file a misspelt CODE_SIGN_ENTITLEMENTS meant: its KCS602 says
+        // "did you mean" it, and "delete it" was advice to delete the right
+        // file (real-project trial 19, W4).
+        let meant = Set(signings.compactMap { s in s.entitlements == nil ? s.resolved.entitlementsPath : nil }
+            .compactMap { TargetSigning.nearEntitlementsFile($0, fileSystem: fileSystem).map(fileSystem.canonical) })
+        for (path, location) in candidates where !used.contains(fileSystem.canonical(path)) && !selectable.contains(where: { Glob.matches($0, path) })
+            && !meant.contains(fileSystem.canonical(path)) {
             if let mac = namedForTheMac(path) {
                 out.append(render.diagnostic(ProjectIssue(
                     .warning, "no configuration signs with '\(path)': CODE_SIGN_ENTITLEMENTS of target '\(mac.target)' names it for the Mac SDK "

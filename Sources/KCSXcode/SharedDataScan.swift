@@ -1,3 +1,5 @@
+import KCSXcodeProject
+
 /// What one Swift file's code says of the keychain and app groups, for
 /// KCS604: read token by token, so a comment, a doc comment or a string
 /// naming the keychain says nothing (a comment "Tokens live in the
@@ -9,6 +11,9 @@ struct SharedDataScan: Sendable, Hashable {
     /// starting with `group.`, quoted (`"group.com.example"`; cut at 100
     /// bytes or what it interpolates, with `…`).
     var word: String?
+    /// The first name of keychain API its code uses (`SecItemCopyMatching`,
+    /// `kSecClass`), app-group API left out.
+    var keychainWord: String?
     /// Names that look like a keychain wrapper's (`KeychainSwift`,
     /// `Valet`, a `keychain` variable), each once, at most 16: a reason when
     /// the code kcs reads does not declare them (a wrapper from a package
@@ -81,6 +86,7 @@ struct SharedDataScan: Sendable, Hashable {
                 declaring = true
                 return
             }
+            if out.keychainWord == nil, SharedDataScan.isKeychainName(name) { out.keychainWord = String(name) }
             if out.word == nil, SharedDataScan.isKeychainName(name) || SharedDataScan.isAppGroupName(name) {
                 out.word = String(name)
             } else if SharedDataScan.isWrapperName(name), out.wrapperNames.count < 16, !out.wrapperNames.contains(where: { $0 == name }) {
@@ -214,5 +220,30 @@ struct SharedDataScan: Sendable, Hashable {
                 i += 1
             }
         }
+    }
+}
+
+extension ProjectLint {
+    /// The keychain API a target's code uses (its own and that of the
+    /// project's frameworks it links): the first Security name
+    /// (`SecItemCopyMatching`) and the file it is in, else a keychain
+    /// wrapper's name it uses but does not declare (`direct` false); nil
+    /// when it names neither. For the code check's "shares only an app
+    /// group" (KCS604): an extension without keychain code reads nothing
+    /// its app stores there.
+    /// `among`: only these of its files, when given.
+    public func keychainCode(of target: XcodeProject.Target, among: Set<String>? = nil) -> (word: String, file: String, direct: Bool)? {
+        var scans: [(path: String, scan: SharedDataScan)] = []
+        for path in project.code(of: target).swiftSources.prefix(5000) where among?.contains(path) ?? true {
+            guard case .success(let bytes) = fileSystem.read(path) else { continue }
+            let scan = bytes.withUnsafeBufferPointer { SharedDataScan($0) }
+            if let word = scan.keychainWord { return (word, path, true) }
+            scans.append((path, scan))
+        }
+        let declared = scans.reduce(into: Set<String>()) { $0.formUnion($1.scan.declared) }
+        for (path, scan) in scans {
+            if let name = scan.wrapperNames.first(where: { !declared.contains($0) }) { return (name, path, false) }
+        }
+        return nil
     }
 }

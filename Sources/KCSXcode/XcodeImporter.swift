@@ -87,19 +87,38 @@ public enum XcodeImporter {
         var platformsByTarget: [String: [String]] = [:]
         // Targets share xcconfig files: a file that does not read is reported once, not once per target.
         var seen = Set<ProjectIssue>()
+        // A missing xcconfig two files #include is one file: said once, where
+        // the first names it, as the lint says it (real-project trial 19, W10).
+        var unread = Set<String>()
+        func firstTime(_ issue: ProjectIssue) -> Bool {
+            seen.insert(issue).inserted && (issue.unreadXCConfig.map { unread.insert($0).inserted } ?? true)
+        }
         var pods = MissingPods()
+        // Targets whose platform kcs cannot tell (SDKROOT in an xcconfig it
+        // cannot read): --platform says which (real-project trial 19, D1).
+        var unknownPlatform: [String] = []
         for t in signed {
             let (platforms, issues) = project.platforms(of: t, configuration: configuration)
             platformsByTarget[t.id] = platforms
-            for issue in issues where seen.insert(issue).inserted && !pods.take(issue) {
+            if platforms.isEmpty, project.otherPlatforms(of: t, configuration: configuration).isEmpty {
+                unknownPlatform.append(t.name)
+                if let given = options.platform { platformsByTarget[t.id] = [given] }
+            }
+            for var issue in issues where firstTime(issue) && !pods.take(issue) {
+                if let given = options.platform, issue.message.hasPrefix("cannot tell which platform target") {
+                    issue.hint = "imported as building for \(given), as --platform says"
+                }
                 diagnostics.append(render.diagnostic(issue, code: .projectSetting))
             }
         }
         let firstApp = signed.first { $0.kind == .app || $0.kind == .watchApp } ?? signed.first
         guard let platform = options.platform ?? firstApp.flatMap({ platformsByTarget[$0.id]?.first }) else {
             if let issue = pods.issue { diagnostics.append(render.diagnostic(issue, code: .projectSetting)) }
+            let n = unknownPlatform.count
             diagnostics.append(Diagnostic(.projectSetting, "\(path) has no app or extension target kcs can import",
-                                          hint: "kcs imports apps, app extensions, App Clips, watch apps and their extensions"))
+                                          hint: n > 0 ? "\(n == 1 ? "its target" : "its \(n) targets") \(unknownPlatform.prefix(3).map { "'\($0)'" }.joined(separator: ", "))\(n > 3 ? " and \(n - 3) more" : "") "
+                                              + "\(n == 1 ? "is" : "are") left out as kcs cannot tell which platform \(n == 1 ? "it builds" : "they build") for (above): import with --platform ios (or macos, catalyst, watchos)"
+                                              : "kcs imports apps, app extensions, App Clips, watch apps and their extensions"))
             return XcodeImport(scenario: "", diagnostics: diagnostics, verdict: .failed)
         }
 
@@ -152,7 +171,7 @@ public enum XcodeImporter {
             let signing = TargetSigning.resolve(project, t, configuration: configuration, platform: platform, team: options.team,
                                                 fileSystem: fileSystem, files: files)
             if let file = signing.resolved.entitlementsPath { filesRead.append(file) }
-            for issue in signing.issues where !partly.take(issue, of: signing) && seen.insert(issue).inserted && !pods.take(issue) {
+            for issue in signing.issues where !partly.take(issue, of: signing) && firstTime(issue) && !pods.take(issue) {
                 diagnostics.append(render.diagnostic(issue, code: .projectSetting))
             }
             guard let bundleID = signing.resolved.bundleID else {

@@ -16,7 +16,8 @@ public struct ProjectLocation: Sendable, Hashable {
 /// that cannot be read, a mistake in the entitlements. Data, rendered by
 /// the caller.
 public struct ProjectIssue: Error, Sendable, Hashable {
-    public enum Severity: String, Sendable, Hashable { case error, warning }
+    /// A note is said but is no finding: it does not fail the lint.
+    public enum Severity: String, Sendable, Hashable { case error, warning, note }
     public var severity: Severity
     public var message: String
     public var location: ProjectLocation?
@@ -672,6 +673,9 @@ public enum ProjectPath {
         }
         let candidates = words.flatMap { ["\(stem).\($0)\(ext)", "\(name).\($0)", "\(stem)-\($0)\(ext)", "\(stem)_\($0)\(ext)"] }
             + ["Empty", "Example", "Sample", "Template"].map { $0 + name } + swapped
+            // `NAME.dist` and `NAME.default` (Nostur's `Config.xcconfig.dist`,
+            // its README's setup step; real-project trial 19, W9).
+            + ["\(name).dist", "\(name).default"]
         // Asked of each name, not by listing the folder: a thousand missing
         // files in a folder of 20,000 listed it a thousand times (27 s;
         // found by adversarial testing).

@@ -139,12 +139,24 @@ extension XcodeProject {
         // Native's old template leaves a `-tvOS` target in many apps, and
         // each made the lint exit 1 (found on a real-project trial).
         if platforms.isEmpty, others.isEmpty || !settings.value(of: "CODE_SIGN_ENTITLEMENTS").value.isEmpty {
-            out.append(ProjectIssue(.warning, others.isEmpty
-                                        ? "cannot tell which platform target '\(target.name)' builds for: SDKROOT is '\(settings.value(of: "SDKROOT").value)'"
+            let sdkroot = settings.value(of: "SDKROOT").value
+            // An xcconfig that cannot be read may be where SDKROOT is set
+            // (Authenticator's Carthage xcconfigs; real-project trial 19, D1).
+            let unread = issues.compactMap(\.unreadXCConfig)
+            let hint = others.isEmpty && !unread.isEmpty
+                ? "SDKROOT may be set in '\(unread[0])', which kcs cannot read (above): make it readable, or import with --platform ios "
+                    + "(or macos, catalyst, watchos); until then the target's groups and code are not checked"
+                : others.isEmpty ? "kcs models iOS, macOS, Mac Catalyst and watchOS; until SDKROOT names one, the target's groups and code are not checked"
+                : "kcs models iOS, macOS, Mac Catalyst and watchOS"
+            // A platform kcs does not model is nothing to fix: a note, which
+            // does not fail the lint (sing-box's and Yattee's tvOS targets
+            // made a clean project exit 1; real-project trial 19, W6).
+            out.append(ProjectIssue(others.isEmpty ? .warning : .note, others.isEmpty
+                                        ? "cannot tell which platform target '\(target.name)' builds for: " + (sdkroot.isEmpty ? "SDKROOT is not set" : "SDKROOT is '\(sdkroot)'")
                                         : "target '\(target.name)' builds for \(others.joined(separator: ", ")), which kcs does not model",
                                     at: settings.definition(of: "SUPPORTED_PLATFORMS")?.location ?? settings.definition(of: "SDKROOT")?.location
                                         ?? target.location,
-                                    hint: "kcs models iOS, macOS, Mac Catalyst and watchOS"))
+                                    hint: hint))
         }
         return (platforms, out)
     }
@@ -309,7 +321,16 @@ extension XcodeProject {
         } else if let b = bundleID, b.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty)
                     || !b.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }) {
             // A setting no level defines is already said at this line (KCS602).
-            if !holes.contains("PRODUCT_BUNDLE_IDENTIFIER") {
+            if b.isEmpty, let own = settings.definition(of: "PRODUCT_BUNDLE_IDENTIFIER"), own.value.allSatisfy(\.isWhitespace) {
+                // Set empty on purpose, for each developer to fill in
+                // (OnionBrowser's Config.xcconfig): what to set, not the shape
+                // of a bundle ID (real-project trial 19, W8).
+                let team = settings.definition(of: "DEVELOPMENT_TEAM").map { $0.value.allSatisfy(\.isWhitespace) } ?? false
+                issues.append(ProjectIssue(.warning, "PRODUCT_BUNDLE_IDENTIFIER is set empty here for \(context)",
+                                           at: bundleIDLocation,
+                                           hint: "set it to the app's bundle ID" + (team ? ", and DEVELOPMENT_TEAM, also empty here, to your team ID" : "")
+                                               + " (a project that leaves them for each developer to fill in: fill them in your copy)"))
+            } else if !holes.contains("PRODUCT_BUNDLE_IDENTIFIER") {
                 // Name what expanded to nothing, down to the setting set
                 // empty: a team left empty for a developer's own override
                 // file (Loop's `com..loopkit.Loop`).

@@ -67,10 +67,31 @@ public enum SourceFolder {
     /// Suffixes of sources in another language, whose code kcs does not read.
     public static let otherSourceSuffixes = [".m", ".mm", ".c", ".cc", ".cpp", ".cxx"]
 
+    /// Folders that hold no source a target compiles: bundles of assets,
+    /// localizations, models and documentation, whose many folders used up
+    /// the walk's bound (2,500 `.imageset` folders before a folder of
+    /// Swift; real-project trial 19, D4).
+    public static let resourceFolderSuffixes = [
+        ".xcassets", ".lproj", ".bundle", ".xcdatamodeld", ".xcdatamodel", ".xcmappingmodel", ".scnassets", ".spriteatlas",
+        ".docc", ".playground", ".framework", ".xcframework", ".mlmodelc", ".mlpackage", ".rcproject", ".reality",
+        ".storyboardc", ".nib", ".iconset", ".icon", ".xcstickers", ".app", ".appex",
+    ]
+
+    /// The walk's bounds: files kept, folders looked into, entries looked at.
+    public static let maxFiles = 5000, maxFolders = 2000, maxEntries = 100_000
+
     /// The `.swift` files below `folder`, sorted, and whether it holds
     /// sources in another language (Objective-C, C, C++).
     public static func walk(_ folder: String, excluding excluded: Set<String>,
                             fileSystem: any ProjectFileSystem) -> (swift: [String], otherSources: Bool) {
+        let w = walkSayingBounds(folder, excluding: excluded, fileSystem: fileSystem)
+        return (w.swift, w.otherSources)
+    }
+
+    /// ``walk(_:excluding:fileSystem:)``, and which bound stopped it
+    /// (`"2,000 folders"`), if one did: the files past it are not read.
+    public static func walkSayingBounds(_ folder: String, excluding excluded: Set<String>,
+                                        fileSystem: any ProjectFileSystem) -> (swift: [String], otherSources: Bool, stoppedAfter: String?) {
         var found: [String] = []
         var otherSources = false
         var pending = [(folder, 0)]
@@ -85,11 +106,11 @@ public enum SourceFolder {
         // testing). A folder is known by its canonical name before it is
         // looked into, and told from a file without listing it.
         var entries = 0
-        while let (dir, depth) = pending.popLast(), found.count < 5000, visited < 2000, entries < 100_000 {
+        while let (dir, depth) = pending.popLast(), found.count < maxFiles, visited < maxFolders, entries < maxEntries {
             visited += 1
             for name in fileSystem.contents(ofDirectory: dir) ?? [] where !name.hasPrefix(".") {
                 entries += 1
-                if entries >= 100_000 { break }
+                if entries >= maxEntries { break }
                 let p = ProjectPath.join(dir, name)
                 // A folder named `X.swift` is a folder: Xcode compiles what it
                 // holds (Anytype keeps a file in one; it was reported as a
@@ -98,6 +119,8 @@ public enum SourceFolder {
                     if !excluded.contains(p), seenFiles.insert(fileSystem.canonical(p)).inserted { found.append(p) }
                 } else if otherSourceSuffixes.contains(where: { name.hasSuffix($0) }) {
                     if !excluded.contains(p) { otherSources = true }
+                } else if resourceFolderSuffixes.contains(where: { name.hasSuffix($0) }) {
+                    continue
                 } else if depth < 16, !excluded.contains(p), seenFolders.insert(fileSystem.canonical(p)).inserted, fileSystem.isDirectory(p) {
                     // A folder holding a Package.swift is a package of its own,
                     // which Xcode builds as such, not as sources of the target
@@ -109,6 +132,16 @@ public enum SourceFolder {
                 }
             }
         }
-        return (found.sorted(), otherSources)
+        // A bound reached with folders still to read stopped the walk (the
+        // last folder filling it is no loss).
+        func grouped(_ n: Int) -> String {
+            let digits = Array(String(n))
+            return String(digits.enumerated().flatMap { i, d in (i > 0 && (digits.count - i) % 3 == 0 ? [","] : []) + [d] })
+        }
+        let stopped: String? = entries >= maxEntries ? "\(grouped(maxEntries)) entries"
+            : pending.isEmpty ? nil
+            : found.count >= maxFiles ? "\(grouped(maxFiles)) Swift files"
+            : visited >= maxFolders ? "\(grouped(maxFolders)) folders" : nil
+        return (found.sorted(), otherSources, stopped)
     }
 }

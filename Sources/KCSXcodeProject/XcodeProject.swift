@@ -683,7 +683,7 @@ private struct ProjectReader {
             guard let e = objects[exceptionID], e["target"]?.string == target else { continue }
             for f in e["membershipExceptions"]?.array?.compactMap(\.string) ?? [] { excluded.insert(ProjectPath.join(folder, f)) }
         }
-        return sources(under: folder, excluding: excluded)
+        return sources(under: folder, excluding: excluded, at: at(objects[groupID]))
     }
 
     /// The `.swift` files below `folder`, without the files and folders in `excluded`.
@@ -937,11 +937,21 @@ private struct ProjectReader {
 
     /// The `.swift` files below `folder`, and whether it holds sources in
     /// another language (Objective-C, C, C++), whose code kcs does not read.
-    mutating func sources(under folder: String, excluding excluded: Set<String>) -> (swift: [String], otherSources: Bool) {
+    /// A walk stopped by a bound is said, at `location` (the synchronized
+    /// group), once: its files past the bound went unchecked in silence
+    /// (real-project trial 19, D4).
+    mutating func sources(under folder: String, excluding excluded: Set<String>,
+                          at location: ProjectLocation? = nil) -> (swift: [String], otherSources: Bool) {
         let key = ([folder] + excluded.sorted()).joined(separator: "\u{0}")
         if let known = walks[key] { return known }
-        let found = SourceFolder.walk(folder, excluding: excluded, fileSystem: fileSystem)
-        walks[key] = found
-        return found
+        let found = SourceFolder.walkSayingBounds(folder, excluding: excluded, fileSystem: fileSystem)
+        walks[key] = (found.swift, found.otherSources)
+        if let bound = found.stoppedAfter {
+            let issue = ProjectIssue(.warning, "kcs stopped reading the folder '\(folder)' after \(bound): the Swift files past them are not checked",
+                                     at: location ?? ProjectLocation(file: pbxproj, line: 1),
+                                     hint: "the code check and KCS604 see only the files read before; folders of assets (.xcassets, .lproj, …) are not counted")
+            if !issues.contains(issue) { issues.append(issue) }
+        }
+        return (found.swift, found.otherSources)
     }
 }

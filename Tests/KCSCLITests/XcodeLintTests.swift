@@ -250,7 +250,9 @@ struct XcodeLintTests {
                     && $0.contains("| it is in the git submodule ") && $0.contains("run `git submodule update --init`") }, "\(said)")
         #expect(said.contains { $0.contains("Carthage/Checkouts/base/Base.xcconfig") && $0.contains("| it is in Carthage/Checkouts, which `carthage checkout` fills") },
                 "\(said)")
-        #expect(said.contains { $0.hasPrefix("cannot tell which platform target 'App' builds for: SDKROOT is ''") }, "\(said)")
+        // Said as not set, naming the file that may set it (real-project trial 19, D1).
+        #expect(said.contains { $0.hasPrefix("cannot tell which platform target 'App' builds for: SDKROOT is not set | SDKROOT may be set in '")
+                    && $0.contains("which kcs cannot read (above): make it readable, or import with --platform ios") }, "\(said)")
     }
 
     @Test func aGroupWhoseSettingIsEmptyIsSaidSo() throws {
@@ -1432,11 +1434,12 @@ struct XcodeLintTests {
             "KCS607 18 target 'App' (configuration 'CONF') names the access group \(team).com.example.Notes.wrong, which it is not entitled to",
             "KCS607 19 target 'App' (configuration 'CONF') names the access group \(team).com.example.Notes.implicit, which it is not entitled to",
         ]
-        let built = "KCS608 22 target 'App' (configuration 'CONF') passes kSecAttrAccessGroup a value built at run time (AppGroup.built)"
+        // `AppGroup.built`, literals joined with `+`, is worked out: the
+        // target's group (real-project trial 19, D3).
         func inConf(_ list: [String], _ c: String) -> [String] { list.map { $0.replacingOccurrences(of: "CONF", with: c) } }
-        #expect(release == inConf(common + [built], "Release"), "\(release)")
-        #expect(debug == inConf(common + ["KCS607 21 target 'App' (configuration 'CONF') names the access group \(team).com.example.Notes.dev, which it is not entitled to",
-                                          built], "Debug"), "\(debug)")
+        #expect(release == inConf(common, "Release"), "\(release)")
+        #expect(debug == inConf(common + ["KCS607 21 target 'App' (configuration 'CONF') names the access group \(team).com.example.Notes.dev, which it is not entitled to"],
+                                "Debug"), "\(debug)")
     }
 
     @Test func aGetterThatReturnsAnotherConstantIsFollowed() throws {
@@ -1474,9 +1477,10 @@ struct XcodeLintTests {
         f.writeProject()
         let d = try f.codeFindings().filter { $0.message.hasPrefix("target 'App'") }
         let said = d.map { "\($0.code.rawValue) \($0.useLines) \($0.message.prefix { $0 != ":" })" }
+        // Both app-group APIs from one constant: one finding, at the
+        // constant, saying both (real-project trial 19, W2).
         #expect(said == [
-            "KCS607 [10] target 'App' (configuration 'Release') names the app group group.com.example.notez, which it is not entitled to",
-            "KCS607 [11] target 'App' (configuration 'Release') names the app group group.com.example.notez, which it is not entitled to",
+            "KCS607 [10, 11] target 'App' (configuration 'Release') names the app group group.com.example.notez, which it is not entitled to",
             "KCS607 [12] target 'App' (configuration 'Release') names the access group \(team).com.example.Notes.wrong, which it is not entitled to",
             "KCS608 [13] target 'App' (configuration 'Release') passes kSecAttrAccessGroup a value built at run time (FileManager.elsewhere)",
         ], "\(said)")
@@ -1485,8 +1489,10 @@ struct XcodeLintTests {
             guard let n, let file = n.file, let range = n.range else { return "" }
             return "\(ProjectPath.lastComponent(file.name)):\(file.location(of: range.start).line)"
         }
-        let notes = d.prefix(3).map { place($0.notes.first) }
-        #expect(notes == ["Config.swift:2", "Config.swift:2", "Config.swift:3"], "\(notes)")
+        #expect(d.first.map { "\(ProjectPath.lastComponent($0.file?.name ?? "")):\($0.location?.line ?? 0)" } == "Config.swift:2")
+        #expect(d.first?.message.hasSuffix(": UserDefaults(suiteName:) then keeps defaults of its own that no other target reads, "
+                    + "and containerURL(forSecurityApplicationGroupIdentifier:) returns nil (said once for its 2 uses)") == true, "\(d.first?.message ?? "")")
+        #expect(place(d.dropFirst().first?.notes.first) == "Config.swift:3")
     }
 
     @Test func aLocalLetBoundToAConstantIsFollowed() throws {

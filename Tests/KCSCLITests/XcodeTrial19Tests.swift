@@ -1,0 +1,439 @@
+import Foundation
+import KCSCodeCheck
+import KCSLanguage
+import KCSXcode
+import KCSXcodeProject
+import Testing
+
+/// Real-project trial 19, each case reduced to the docs project with the
+/// one change the trial's reproduction made.
+extension XcodeRealProjectsTests {
+    /// The share extension of the docs project sharing only the app group,
+    /// its code reading the keychain without naming a group.
+    static func sharingOnlyTheAppGroup() -> XcodeFixture {
+        let f = XcodeFixture.appWidgetShare()
+        f.writeEntitlements("Share/Share.entitlements", keychain: [], appGroups: ["group.com.example.notes"])
+        f.write("Share/ShareViewController.swift", """
+            import Security
+
+            func token() -> OSStatus {
+                let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "sync"]
+                return SecItemCopyMatching(query as CFDictionary, nil)
+            }
+
+            """)
+        return f
+    }
+
+    /// Lockdown's tunnel and widgets: the extension shares the app group,
+    /// lacks the keychain group the app's code stores in, and its keychain
+    /// code names none. The shared app group made KCS604 silent
+    /// (real-project trial 19, D2).
+    @Test func anExtensionSharingOnlyAnAppGroupLacksTheAppsKeychainGroup() throws {
+        let f = Self.sharingOnlyTheAppGroup()
+        defer { f.remove() }
+        let d = try f.codeFindings().filter { $0.code == .projectExtensionGroup }
+        #expect(d.map(\.message) == ["target 'Share Extension' is embedded in 'App' and shares only group.com.example.notes with it (configuration 'Release'): "
+                + "it cannot read what 'App' stores in SKMME9E2Y8.com.example.Notes.shared"], "\(d.map(\.message))")
+        #expect(d.first?.file?.name.hasSuffix("Share.entitlements") == true)
+        #expect(d.first?.hint?.hasPrefix("add $(AppIdentifierPrefix)com.example.Notes.shared to the keychain-access-groups of 'Share Extension'") == true,
+                "\(d.first?.hint ?? "")")
+        #expect(d.first?.hint?.contains("kSecClass in ShareViewController.swift) and names no access group") == true, "\(d.first?.hint ?? "")")
+        #expect(d.first?.notes.first?.message == "'App' names SKMME9E2Y8.com.example.Notes.shared here")
+    }
+
+    /// No false positives: an extension without keychain code, one that
+    /// names the group it reads, one that holds the app's group, and an app
+    /// whose group kcs cannot work out.
+    @Test func sharingOnlyAnAppGroupIsSaidOnlyWhenBothSidesAreKnown() throws {
+        func kcs604(_ change: (inout XcodeFixture) -> Void) throws -> [String] {
+            var f = Self.sharingOnlyTheAppGroup()
+            defer { f.remove() }
+            change(&f)
+            f.writeProject()
+            return try f.codeFindings().filter { $0.code == .projectExtensionGroup }.map(\.message)
+        }
+        #expect(try kcs604 { f in
+            f.write("Share/ShareViewController.swift", "import Foundation\nlet d = UserDefaults(suiteName: \"group.com.example.notes\")\n")
+        } == [], "no keychain code")
+        #expect(try kcs604 { f in
+            f.writeEntitlements("Share/Share.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.shared"], appGroups: ["group.com.example.notes"])
+        } == [], "holds the group")
+        #expect(try kcs604 { f in
+            f.write("App/KeychainStore.swift", """
+                import Security
+                func save(_ data: Data, group: String) -> OSStatus {
+                    SecItemAdd([kSecAttrAccessGroup as String: group, kSecValueData as String: data] as CFDictionary, nil)
+                }
+
+                """)
+        } == [], "the app's group is a parameter")
+        #expect(try kcs604 { f in
+            f.write("Share/ShareViewController.swift", """
+                import Security
+                func token() -> OSStatus {
+                    SecItemCopyMatching([kSecClass as String: kSecClassGenericPassword, kSecAttrAccessGroup as String: "group.com.example.notes"] as CFDictionary, nil)
+                }
+
+                """)
+        } == [], "reads the shared app group by name")
+        // The app naming no group stores in its default group: said when
+        // the keychain code runs in both (a file both compile), not for an
+        // extension's keychain code of its own.
+        func savingWithoutAGroup(_ f: inout XcodeFixture) {
+            f.write("App/KeychainStore.swift", """
+                import Security
+                func save(_ data: Data) -> OSStatus {
+                    SecItemAdd([kSecClass as String: kSecClassGenericPassword, kSecValueData as String: data] as CFDictionary, nil)
+                }
+
+                """)
+        }
+        #expect(try kcs604(savingWithoutAGroup) == [], "code of its own")
+        #expect(try kcs604 { f in f.projectSettings = ["Debug": ["SDKROOT": "macosx"], "Release": ["SDKROOT": "macosx"]] } == [],
+                "the Mac's file-based keychain")
+        let d = try kcs604 { f in
+            savingWithoutAGroup(&f)
+            f.targets[0].sources.append("../Share/ShareViewController.swift")
+        }
+        #expect(d == ["target 'Share Extension' is embedded in 'App' and shares only group.com.example.notes with it (configuration 'Release'): "
+                + "it cannot read what 'App' stores in its default keychain group SKMME9E2Y8.com.example.Notes.shared (its keychain code names none)"], "\(d)")
+    }
+}
+
+extension XcodeRealProjectsTests {
+    /// The share extension's sources as a synchronized folder `Share/`,
+    /// its code in `Share/Acode/`, beside the folders `make` makes.
+    static func synchronizedShare(_ make: (XcodeFixture) -> Void) -> XcodeFixture {
+        var f = XcodeFixture.appWidgetShare()
+        f.targets[2].sources = []
+        f.targets[2].synchronizedFolders = ["Share"]
+        try? FileManager.default.removeItem(atPath: f.path("Share/ShareViewController.swift"))
+        f.write("Share/Acode/ShareViewController.swift", """
+            import Security
+
+            func read() -> OSStatus {
+                SecItemCopyMatching([kSecAttrAccessGroup as String: "com.example.Notes.shared"] as CFDictionary, nil)
+            }
+
+            """)
+        make(f)
+        f.writeProject()
+        return f
+    }
+
+    /// Unstoppable's asset catalogs: 2,100 `.imageset` folders walked
+    /// before `Acode/` used up the walk's 2,000 folders, and its KCS607 was
+    /// missed without a word (real-project trial 19, D4).
+    @Test func assetCatalogsDoNotUseUpTheSynchronizedFolderWalk() throws {
+        let f = Self.synchronizedShare { f in
+            for i in 0..<2_100 { f.write("Share/Assets.xcassets/icon\(i).imageset/Contents.json", "{}\n") }
+        }
+        defer { f.remove() }
+        let d = try f.codeFindings().filter { $0.code == .codeGroupNotEntitled }.map(\.message)
+        #expect(d.contains { $0.hasPrefix("target 'Share Extension' (configuration 'Release') names the access group com.example.Notes.shared") }, "\(d)")
+    }
+
+    /// A walk a bound stops is said, where the synchronized folder is.
+    @Test func aSynchronizedFolderWalkStoppedByItsBoundIsSaid() throws {
+        let f = Self.synchronizedShare { f in
+            for i in 0..<2_100 { f.write("Share/Folders/f\(i)/README.md", "\n") }
+        }
+        defer { f.remove() }
+        let d = try ProjectLint.load(f.projectPath).get().run().filter { $0.message.hasPrefix("kcs stopped reading") }
+        #expect(d.count == 1, "\(d.map(\.message))")
+        #expect(d.first?.message.hasSuffix("/Share' after 2,000 folders: the Swift files past them are not checked") == true, "\(d.first?.message ?? "")")
+        #expect(d.first?.file?.name.hasSuffix("project.pbxproj") == true)
+    }
+}
+
+extension XcodeRealProjectsTests {
+    /// Authenticator keeps SDKROOT in Carthage's xcconfigs: nothing was
+    /// imported, and --platform did not help (real-project trial 19, D1).
+    @Test func aTargetOfUnknownPlatformIsImportedForTheGivenPlatform() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.projectSettings = [:]
+        f.write("Config/Base.xcconfig", "#include \"Platform.xcconfig\"\n#include \"Team.xcconfig\"\nPRODUCT_BUNDLE_IDENTIFIER = com.example.$(PRODUCT_NAME:rfc1034identifier)\n")
+        f.writeProject()
+        let plain = XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions())
+        #expect(plain.verdict == .failed)
+        #expect(plain.diagnostics.last?.hint == "its 3 targets 'App', 'Widget', 'Share Extension' are left out as kcs cannot tell which platform they build for (above): "
+                    + "import with --platform ios (or macos, catalyst, watchos)", "\(plain.diagnostics.last?.hint ?? "")")
+        #expect(plain.diagnostics.contains { $0.message == "cannot tell which platform target 'App' builds for: SDKROOT is not set"
+                    && $0.hint?.hasPrefix("SDKROOT may be set in '") == true && $0.hint?.contains("Platform.xcconfig', which kcs cannot read") == true },
+                "\(plain.diagnostics.map { "\($0.message) | \($0.hint ?? "")" })")
+        var options = XcodeImportOptions()
+        options.platform = "ios"
+        let given = XcodeImporter.importProject(f.projectPath, options: options)
+        #expect(given.verdict != .failed)
+        #expect(given.scenario.contains("app com.example.Notes as App kind=app"), "\(given.scenario)")
+        #expect(given.scenario.contains("as Share_Extension kind=extension"), "\(given.scenario)")
+        #expect(given.diagnostics.contains { $0.hint == "imported as building for ios, as --platform says" })
+    }
+}
+
+extension XcodeRealProjectsTests {
+    /// sing-box's and Yattee's tvOS targets sign with entitlements: a
+    /// warning made the lint of a clean project exit 1 (real-project trial 19, W6).
+    @Test func aTargetOnAPlatformKcsDoesNotModelIsANote() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        // A clean project: the share extension holds and names the shared group.
+        f.writeEntitlements("Share/Share.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.shared"])
+        f.write("Share/ShareViewController.swift", "import Security\nlet q = [kSecAttrAccessGroup as String: \"\(XcodeFixture.team).com.example.Notes.shared\"]\n")
+        f.setWidget("SDKROOT", "appletvos")
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        #expect(lint.status == 0, "\(lint.stdout)\(lint.stderr)")
+        #expect(lint.stderr.contains("note: target 'Widget' builds for tvos, which kcs does not model [KCS602]"), "\(lint.stderr)")
+        #expect(lint.stdout.contains(": no warnings (configuration Release)"), "\(lint.stdout)")
+    }
+}
+
+extension XcodeRealProjectsTests {
+    /// Unstoppable's `Widget-Dve.entitlements`: three warnings, no "did you
+    /// mean", and "delete it" of the right file (real-project trial 19, W4).
+    @Test func aMisspeltEntitlementsPathIsOneWarningWithDidYouMean() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.setWidget("CODE_SIGN_ENTITLEMENTS", "Widget/Widgte.entitlements")
+        let d = try ProjectLint.load(f.projectPath).get().run().filter { $0.message.contains("Widget") }
+        #expect(d.map(\.code) == [.projectSetting], "\(d.map(\.message))")
+        #expect(d.first?.hint?.hasPrefix("did you mean '") == true && d.first?.hint?.contains("/Widget/Widget.entitlements'? ") == true,
+                "\(d.first?.hint ?? "")")
+    }
+}
+
+extension XcodeRealProjectsTests {
+    /// ntfy's one misspelt app group: a KCS607 per API, and the holders
+    /// hint dropped the "did you mean" (real-project trial 19, W2).
+    @Test func oneAppGroupTypoIsOneCodeFindingWithDidYouMean() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.writeEntitlements("Share/Share.entitlements", keychain: [], appGroups: ["group.com.example.ntoes"])
+        f.write("Share/ShareViewController.swift", """
+            import Foundation
+
+            enum Store {
+                static let appGroup = "group.com.example.notes"
+                static let defaults = UserDefaults(suiteName: Store.appGroup)!
+                static var folder: URL { FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: Store.appGroup)! }
+                static var inbox: URL { FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: Store.appGroup)! }
+            }
+
+            """)
+        let d = try f.codeFindings().filter { $0.code == .codeGroupNotEntitled }
+        #expect(d.count == 1, "\(d.map(\.message))")
+        #expect(d.first?.message.hasSuffix("UserDefaults(suiteName:) then keeps defaults of its own that no other target reads, "
+                    + "and containerURL(forSecurityApplicationGroupIdentifier:) returns nil (said once for its 3 uses)") == true, "\(d.first?.message ?? "")")
+        #expect(d.first?.hint?.hasPrefix("its entitlements list group.com.example.ntoes, two letters from it, and 'App' holds group.com.example.notes: "
+                    + "did you mean group.com.example.notes in the entitlements of 'Share Extension'?") == true, "\(d.first?.hint ?? "")")
+    }
+
+    /// Siskin: code naming `….messenger.shared` (no target has it) was
+    /// asked "did you mean ….messenger.mobile", six letters away (real-project
+    /// trial 19, W5); within two letters, either side may be the typo.
+    @Test func aGroupDidYouMeanIsAtMostTwoLettersAndSaysBothSides() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let team = XcodeFixture.team
+        f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.mobile", "$(AppIdentifierPrefix)com.example.Notes.sharedItem"])
+        f.write("App/KeychainStore.swift", """
+            import Security
+            let a = SecItemCopyMatching([kSecAttrAccessGroup as String: "\(team).com.example.Notes.shared"] as CFDictionary, nil)
+            let b = SecItemCopyMatching([kSecAttrAccessGroup as String: "\(team).com.example.Notes.sharedItems"] as CFDictionary, nil)
+
+            """)
+        let d = try f.codeFindings().filter { $0.code == .codeGroupNotEntitled && $0.file?.name.hasSuffix("KeychainStore.swift") == true }
+        let hints = d.map { "\($0.location?.line ?? 0) \($0.hint ?? "")" }
+        #expect(hints.count == 2, "\(hints)")
+        // Widget holds ….Notes.shared: no typo of the App's ….sharedItem.
+        #expect(hints.first?.hasPrefix("2 only 'Widget' holds") == true, "\(hints)")
+        #expect(hints.last?.hasPrefix("3 did you mean \"\(team).com.example.Notes.sharedItem\"? or, if the code is right, "
+                    + "\(team).com.example.Notes.sharedItem in its entitlements is the typo") == true, "\(hints)")
+        f.writeEntitlements("Widget/Widget.entitlements", keychain: [])
+        let alone = try f.codeFindings().filter { $0.code == .codeGroupNotEntitled && $0.file?.name.hasSuffix("KeychainStore.swift") == true }
+        #expect(alone.first.map { $0.hint?.hasPrefix("its groups: ") == true } == true, "\(alone.map { $0.hint ?? "" })")
+    }
+}
+
+extension XcodeRealProjectsTests {
+    /// Nostur's README: "Copy Config.xcconfig.dist to Config.xcconfig";
+    /// the missing file's hint named no template (real-project trial 19, W9).
+    @Test func aDistOrDefaultTemplateIsNamed() throws {
+        for suffix in ["dist", "default"] {
+            var f = XcodeFixture.appWidgetShare()
+            defer { f.remove() }
+            f.projectXCConfig = ["Debug": "Config/Config.xcconfig", "Release": "Config/Config.xcconfig"]
+            f.write("Config/Config.xcconfig.\(suffix)", "DEVELOPMENT_TEAM = SKMME9E2Y8\n")
+            f.writeProject()
+            let missing = try ProjectLint.load(f.projectPath).get().run().first { $0.message.hasPrefix("cannot read the xcconfig file") }
+            #expect(missing?.hint?.hasPrefix("copy Config.xcconfig.\(suffix) to Config.xcconfig first") == true, "\(missing?.hint ?? "none")")
+        }
+    }
+}
+
+extension XcodeRealProjectsTests {
+    /// Siskin's notification service calls containerURL(…) in its own
+    /// method: "make sure it never makes this call (a static let is set on
+    /// first use)" fit a shared file, not this (real-project trial 19, W1).
+    @Test func anExtensionsOwnCallIsToldToAddTheGroup() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.write("Share/ShareViewController.swift", """
+            import Foundation
+            func draftsFolder() -> URL? {
+                FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: "group.com.example.notes")
+            }
+
+            """)
+        func hint() throws -> String? {
+            try f.codeFindings().first { $0.code == .codeGroupNotEntitled && $0.message.contains("app group") }?.hint
+        }
+        #expect(try hint() == "add group.com.example.notes to its com.apple.security.application-groups ('App' holds it)")
+        // A file the app compiles too keeps the shared-file advice.
+        f.targets[0].sources.append("../Share/ShareViewController.swift")
+        f.writeProject()
+        #expect(try hint()?.hasPrefix("only 'App' holds group.com.example.notes: make sure 'Share Extension' never makes this call") == true)
+    }
+}
+
+extension XcodeRealProjectsTests {
+    /// `app … project= target=` for a target of another platform: "declare
+    /// 'platform …'" named none, and no declaration brings in a tvOS target
+    /// (real-project trial 19, W11).
+    @Test func aTargetOfAnotherPlatformIsToldWhichPlatformToDeclare() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.setWidget("SDKROOT", "appletvos")
+        func hint(_ script: String) -> String? {
+            f.write("e.kcs", "team SKMME9E2Y8\n" + script + "\n")
+            return Interpreter.run(path: f.path("e.kcs")).diagnostics.first?.hint
+        }
+        #expect(hint("platform macos 14\napp App project=\"App.xcodeproj\"") == "declare 'platform ios' before the first app")
+        #expect(hint("app W project=\"App.xcodeproj\" target=\"Widget\"") == "it builds for tvos, which kcs does not model: no 'platform' declaration brings it in")
+    }
+}
+
+extension XcodeRealProjectsTests {
+    /// passforios' `"group." + bundleIdentifier`: KCS608 "built at run
+    /// time", while the same string interpolated was checked (real-project
+    /// trial 19, D3).
+    @Test func stringsAndConstantsJoinedWithPlusAreWorkedOut() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.write("Share/ShareViewController.swift", """
+            import Foundation
+            import Security
+
+            enum Globals {
+                static let bundleIdentifier = "com.example.Notes"
+                static let keychainGroup = "SKMME9E2Y8." + bundleIdentifier + ".shared"
+                static func team() -> String { "SKMME9E2Y8" }
+            }
+
+            func read() -> OSStatus {
+                SecItemCopyMatching([kSecAttrAccessGroup as String: Globals.keychainGroup] as CFDictionary, nil)
+            }
+            func readAgain() -> OSStatus {
+                SecItemCopyMatching([kSecAttrAccessGroup as String: "SKMME9E2Y8." + Globals.bundleIdentifier + ".other"] as CFDictionary, nil)
+            }
+            func readAtRunTime() -> OSStatus {
+                SecItemCopyMatching([kSecAttrAccessGroup as String: Globals.team() + ".com.example.Notes.shared"] as CFDictionary, nil)
+            }
+
+            """)
+        let d = try f.codeFindings().filter { $0.file?.name.hasSuffix("ShareViewController.swift") == true }.map { "\($0.code.rawValue) \($0.message)" }
+        #expect(d.contains { $0.hasPrefix("KCS607 target 'Share Extension' (configuration 'Release') names the access group SKMME9E2Y8.com.example.Notes.shared,") }, "\(d)")
+        #expect(d.contains { $0.hasPrefix("KCS607 target 'Share Extension' (configuration 'Release') names the access group SKMME9E2Y8.com.example.Notes.other,") }, "\(d)")
+        // A call among the operands is built at run time.
+        #expect(d.contains { $0.hasPrefix("KCS608") && $0.contains("a value built at run time (Globals.team() + \".com.example.Notes.shared\")") }, "\(d)")
+    }
+}
+
+extension XcodeRealProjectsTests {
+    /// OnionBrowser leaves `PRODUCT_BUNDLE_IDENTIFIER[config=Debug] =` for
+    /// each developer: "a bundle ID is dot-separated parts…" said nothing
+    /// of what to do (real-project trial 19, W8).
+    @Test func aBundleIDSetEmptyIsToldToBeFilledIn() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.write("Config/Team.xcconfig", "DEVELOPMENT_TEAM = SKMME9E2Y8\nDEVELOPMENT_TEAM[config=Debug] =\n")
+        f.write("Config/Base.xcconfig", "#include \"Team.xcconfig\"\nPRODUCT_BUNDLE_IDENTIFIER = com.example.$(PRODUCT_NAME:rfc1034identifier)\nPRODUCT_BUNDLE_IDENTIFIER[config=Debug] =\n")
+        let d = try ProjectLint.load(f.projectPath).get().run().filter { $0.message.hasPrefix("PRODUCT_BUNDLE_IDENTIFIER is set empty here for target 'App'") }
+        #expect(d.count == 1, "\(d.map(\.message))")
+        #expect(d.first?.message.hasSuffix("configuration 'Debug'") == true, "\(d.first?.message ?? "")")
+        #expect(d.first?.hint?.hasPrefix("set it to the app's bundle ID, and DEVELOPMENT_TEAM, also empty here, to your team ID") == true, "\(d.first?.hint ?? "")")
+        #expect(d.first?.file?.name.hasSuffix("Base.xcconfig") == true && d.first?.location?.line == 3)
+    }
+}
+
+extension XcodeRealProjectsTests {
+    /// ntfy's misspelt app group: KCS604's "did you mean" was placed at
+    /// CODE_SIGN_ENTITLEMENTS in the pbxproj, not at the typo (real-project
+    /// trial 19, W7).
+    @Test func sharingNothingWithANearMissIsSaidAtTheMisspeltGroup() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.writeEntitlements("Share/Share.entitlements", keychain: [], appGroups: ["group.com.example.ntoes"])
+        let d = try ProjectLint.load(f.projectPath).get().run().filter { $0.code == .projectExtensionGroup }
+        #expect(d.count == 1 && d.first?.hint?.hasPrefix("did you mean group.com.example.notes?") == true, "\(d.map(\.message))")
+        #expect(d.first?.file?.name.hasSuffix("Share.entitlements") == true, "\(d.first?.file?.name ?? "")")
+    }
+}
+
+extension XcodeRealProjectsTests {
+    /// Unstoppable's App-Dev and Widget-Dev xcconfigs both include the
+    /// absent `../Config.xcconfig`: the import said it once per including
+    /// file, the lint once (real-project trial 19, W10).
+    @Test func theImportSaysAMissingIncludeOnce() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        for name in ["App", "Widget"] { f.write("Config/Targets/\(name).xcconfig", "#include \"../Secrets.xcconfig\"\n") }
+        f.targets[0].xcconfig = ["Debug": "Config/Targets/App.xcconfig", "Release": "Config/Targets/App.xcconfig"]
+        f.targets[1].xcconfig = ["Debug": "Config/Targets/Widget.xcconfig", "Release": "Config/Targets/Widget.xcconfig"]
+        f.writeProject()
+        let said = XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions()).diagnostics.filter { $0.message.hasPrefix("cannot read the xcconfig file") }
+        #expect(said.count == 1, "\(said.map { "\($0.file?.name ?? ""): \($0.message)" })")
+    }
+}
+
+extension XcodeRealProjectsTests {
+    /// Nostur's Catalyst entitlements lack a group the app's code uses: the
+    /// lint checked the iOS build only, and the Catalyst build's add failed
+    /// unsaid (real-project trial 19, D5).
+    @Test func aGroupTheMacCatalystBuildLacksIsSaid() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        for c in f.configurations {
+            f.targets[0].settings[c]?["SUPPORTS_MACCATALYST"] = "YES"
+            f.targets[0].settings[c]?["CODE_SIGN_ENTITLEMENTS[sdk=macosx*]"] = "App/App-mac.entitlements"
+        }
+        f.writeEntitlements("App/App-mac.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes"])
+        f.writeProject()
+        func said() throws -> [Diagnostic] { try f.codeFindings().filter { $0.message.contains("Mac Catalyst") } }
+        let d = try said()
+        #expect(d.map(\.message) == ["target 'App' (configuration 'Release') names the access group SKMME9E2Y8.com.example.Notes.shared, which its Mac Catalyst build "
+                + "is not entitled to: it signs with '\(f.path("App/App-mac.entitlements"))' there, which lacks it, and the call fails with errSecMissingEntitlement (-34018)"],
+                "\(d.map(\.message))")
+        #expect(d.first?.hint?.hasPrefix("add $(AppIdentifierPrefix)com.example.Notes.shared to the keychain-access-groups of '") == true, "\(d.first?.hint ?? "")")
+        #expect(d.first?.file?.name.hasSuffix("KeychainStore.swift") == true)
+        // The same groups on the Mac: nothing to say.
+        f.writeEntitlements("App/App-mac.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.shared"])
+        #expect(try said().isEmpty)
+        // An app group the iOS build holds and the Catalyst file lacks (Nostur's group.com.nostur.Share).
+        f.write("App/Defaults.swift", "import Foundation\nlet defaults = UserDefaults(suiteName: \"group.com.example.notes\")\n")
+        f.targets[0].sources.append("Defaults.swift")
+        f.writeProject()
+        #expect(try said().map(\.message) == ["target 'App' (configuration 'Release') names the app group group.com.example.notes, which its Mac Catalyst build is not entitled to: "
+                    + "it signs with '\(f.path("App/App-mac.entitlements"))' there, which lacks it, so the call has no shared container there"])
+    }
+}
+
+extension XcodeFixture {
+    /// Sets `setting` of the widget in every configuration, and writes the project.
+    mutating func setWidget(_ setting: String, _ value: String) {
+        for c in configurations { targets[1].settings[c]?[setting] = value }
+        writeProject()
+    }
+}
