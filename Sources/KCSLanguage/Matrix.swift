@@ -81,11 +81,11 @@ extension Session {
         }
         var out = "| item | group | " + world.apps.map { code($0.name) }.joined(separator: " | ") + " |\n"
         out += "|---|---|" + String(repeating: "---|", count: world.apps.count) + "\n"
-        for (n, (inFileKeychain, item, id)) in items.enumerated() {
+        for (n, (inFileKeychain, item)) in items.enumerated() {
             let group = world.groupName(item.group)
             var row = ["\(n + 1). " + code(Self.keyDescription(item)), code(group)]
             for handle in world.appHandles {
-                row.append(verdict(item, id, inFileKeychain, handle, device, text: cell, name: code))
+                row.append(verdict(item, inFileKeychain, handle, device, text: cell, name: code))
             }
             out += "| " + row.joined(separator: " | ") + " |\n"
             try budget?.checkInside(pending: out.utf8.count, file, SourceRange(0, 0))
@@ -100,7 +100,7 @@ extension Session {
 
     /// "read", or "no: why": kcs's words through `text`, an app's name
     /// through `name` (a code span in Markdown).
-    private func verdict(_ item: StoredItem, _ id: ItemID, _ inFileKeychain: Bool, _ handle: AppHandle, _ device: DeviceHandle,
+    private func verdict(_ item: StoredItem, _ inFileKeychain: Bool, _ handle: AppHandle, _ device: DeviceHandle,
                          text: (String) -> String, name: (String) -> String) -> String {
         let app = world[handle]
         let state = world[device].state
@@ -111,7 +111,7 @@ extension Session {
         }
         if inFileKeychain {
             if item.owner == handle { return text("read (owner)") }
-            if world.fileKeychainLists(handle, item: id, item, on: device) { return text("read (always allowed)") }
+            if world.fileKeychainLists(handle, item, on: device) { return text("read (always allowed)") }
             return text("prompt: owned by ") + (item.owner.map { name(world[$0].name) } ?? text("another app"))
         }
         if app.isUnsigned { return text("no: unsigned") }

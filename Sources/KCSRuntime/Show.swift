@@ -134,7 +134,7 @@ extension Session {
             let items = shownItems(device)
             guard !items.isEmpty else { return "no items on \(world[device].label)\n" }
             var t = TextTable(header: ["#", "class", "group", "key", "sync", "accessible", "data"])
-            for (n, (_, item, _)) in items.enumerated() {
+            for (n, (_, item)) in items.enumerated() {
                 t.rows.append(try row([String(n + 1), item.itemClass.rawValue, world.groupName(item.group), keyText(item),
                                        item.synchronizable ? "yes" : "no", item.accessibility.rawValue,
                                        item.data.map { "\"\($0)\"" } ?? "-"]))
@@ -154,12 +154,12 @@ extension Session {
             let words = ["-", "read", "prompt"]
             var codes = [UInt8](repeating: 0, count: items.count * apps.count)
             var columnWidths = [Int](repeating: 0, count: apps.count)
-            for (n, (inFileKeychain, item, id)) in items.enumerated() {
+            for (n, (inFileKeychain, item)) in items.enumerated() {
                 for (k, app) in apps.enumerated() {
                     let code: UInt8
                     if inFileKeychain {
                         // The file-based keychain asks the user when another app reads.
-                        code = !world.isInstalled(app, on: device) ? 0 : world.fileKeychainLists(app, item: id, item, on: device) ? 1 : 2
+                        code = !world.isInstalled(app, on: device) ? 0 : world.fileKeychainLists(app, item, on: device) ? 1 : 2
                     } else {
                         code = world.canRead(item, as: app, on: device) ? 1 : 0
                     }
@@ -190,8 +190,8 @@ extension Session {
     /// The items `show items`, `show matrix` and `kcs matrix` list, in the
     /// order they number them: the data-protection keychain's, then (on
     /// macOS) the file-based keychain's.
-    package func shownItems(_ device: DeviceHandle) -> [(inFileKeychain: Bool, item: StoredItem, id: ItemID)] {
-        world[device].keychain.allItems.map { (false, $0.1, $0.0) } + world[device].fileKeychain.allItems.map { (true, $0.1, $0.0) }
+    package func shownItems(_ device: DeviceHandle) -> [(inFileKeychain: Bool, item: StoredItem)] {
+        world[device].keychain.allItems.map { (false, $0.1) } + world[device].fileKeychain.allItems.map { (true, $0.1) }
     }
 
     private func keyText(_ item: StoredItem) -> String {

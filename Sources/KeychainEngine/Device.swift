@@ -72,9 +72,11 @@ public struct Device: Sendable {
     public var fileKeychain: Keychain
     /// Apps removed from this device; every declared app starts installed.
     public var uninstalled: Set<AppHandle> = []
-    /// The apps the user answered "Always Allow" for, by file-keychain item:
-    /// added to the item's access list beside its owner.
-    public var fileKeychainAccess: [ItemID: Set<AppHandle>] = [:]
+    /// The apps the user answered "Always Allow" for, by file-keychain item
+    /// (its insertion sequence, which an update keeps and no later item
+    /// takes, as a freed slot's ``ItemID`` would be): added to the item's
+    /// access list beside its owner.
+    public var fileKeychainAccess: [UInt64: Set<AppHandle>] = [:]
     /// Deleted synchronizable items, by primary key, with when they were
     /// deleted: deletions travel with sync.
     public var tombstones: [PrimaryKey: UInt64] = [:]

@@ -200,14 +200,14 @@ extension World {
                 // password is refused without a prompt (errSecInvalidOwnerEdit,
                 // as any delete there; review 8), another item asks through its
                 // ACL. A refusal leaves it, and the copy already made stays too.
-                let listed = fileKeychainLists(app, item: match.id, item, on: device)
+                let listed = fileKeychainLists(app, item, on: device)
                 if status == .success, !listed, Self.deleteChecksOwner(item) {
                     status = .invalidOwnerEdit
                     last = CallResult(status: .invalidOwnerEdit, reason: .fileKeychainNotOwner)
                 } else if status == .success, !listed {
                     switch prompt(match) {
                     case .approve?: break
-                    case .alwaysAllow?: devices[device.index].fileKeychainAccess[match.id, default: []].insert(app)
+                    case .alwaysAllow?: devices[device.index].fileKeychainAccess[item.sequence, default: []].insert(app)
                     case .cancel?, .fail?:
                         status = .authFailed
                         last = CallResult(status: .authFailed, reason: .fileKeychainDenied)
@@ -284,8 +284,8 @@ extension World {
     /// app reads it without a prompt, and `_SafeSecKeychainItemDelete`
     /// (SecItem.cpp lines 2177-2291) finds it in the decrypt ACL's
     /// application list and lets it delete the item.
-    public func fileKeychainLists(_ app: AppHandle, item id: ItemID, _ item: StoredItem, on device: DeviceHandle) -> Bool {
-        item.owner == app || devices[device.index].fileKeychainAccess[id]?.contains(app) == true
+    public func fileKeychainLists(_ app: AppHandle, _ item: StoredItem, on device: DeviceHandle) -> Bool {
+        item.owner == app || devices[device.index].fileKeychainAccess[item.sequence]?.contains(app) == true
     }
 
     /// Whether the file keychain's parse refuses the call: a password's data
@@ -378,7 +378,7 @@ extension World {
             read += 1
             places[id] = read
             let found = FoundItem(id: id, item: item, groupName: Self.fileKeychainGroupName)
-            if !fileKeychainLists(app, item: id, item, on: device) {
+            if !fileKeychainLists(app, item, on: device) {
                 // Deleting another app's password compares the item's access
                 // list with the caller, without a prompt: errSecInvalidOwnerEdit
                 // (_SafeSecKeychainItemDelete, lines 2177-2291; web-form
@@ -390,7 +390,7 @@ extension World {
                 if request.operation != .find || readsData {
                     switch prompt(found) {
                     case .approve?: break
-                    case .alwaysAllow?: devices[device.index].fileKeychainAccess[id, default: []].insert(app)
+                    case .alwaysAllow?: devices[device.index].fileKeychainAccess[item.sequence, default: []].insert(app)
                     case .cancel?, .fail?:
                         if request.operation == .find {
                             return CallResult(status: .authFailed, reason: .fileKeychainDenied,

@@ -281,6 +281,22 @@ struct EvaluatorTests {
         #expect(always.verdict == .passed && always.passed == 3, "\(always.passed) \(always.failed)")
         let once = run("approves")
         #expect(once.verdict != .passed && once.passed == 1, "\(once.passed) \(once.failed)")
+        // The answer belongs to the item: a later item in its freed place
+        // asks again.
+        var errors: [String] = []
+        _ = Interpreter.run(source: """
+            platform macos 15
+            team SKMME9E2Y8
+            app com.x.Editor as Editor
+            app com.x.Helper as Helper
+            as Editor add generic-password service="s" data="K"
+            user always-allows
+            as Helper find generic-password service="s" return=data
+            as Editor delete generic-password service="s"
+            as Editor add generic-password service="t" data="L"
+            as Helper find generic-password service="t" return=data
+            """, observer: { if case .diagnostic(let d) = $0, d.severity == .error { errors.append(d.code.rawValue) } })
+        #expect(errors == ["KCS307"], "\(errors)")
     }
 
     /// A read deletes the lost rows it meets (audit 21, F1), but not under
