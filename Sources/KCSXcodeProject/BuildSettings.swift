@@ -84,16 +84,28 @@ public struct SettingAssignment: Sendable, Hashable {
     public var name: String
     /// `(key, pattern)` pairs: `sdk`, `config`, `arch`, …
     public var conditions: [Condition]
-    public var value: String { didSet { literalTooLong = Self.literalTooLong(value) } }
+    public var value: String { didSet { refusal = Self.refusal(of: value) } }
     /// Nil for the values the build system itself provides.
     public var location: ProjectLocation?
-    /// Whether the value's text outside its references is already longer
-    /// than any expansion may be: worked out once, when the value is set, not
-    /// in every resolution that reaches it (adversarial run 24, F13).
-    public private(set) var literalTooLong: Bool
+    /// Why the value as written is refused before it is expanded, or nil:
+    /// worked out once, when the value is set, not in every resolution that
+    /// reaches it (a 1 MB value was copied and scanned again in each, 50
+    /// targets × 32 configurations in 60 s; adversarial run 24, F13).
+    public private(set) var refusal: String?
 
-    static func literalTooLong(_ value: String) -> Bool {
-        value.utf8.count > BuildSettings.maxLength && Expander.literalScalars(of: value) > BuildSettings.maxLength
+    /// Its text outside references (which may expand to less than they are
+    /// written) already longer than any expansion may be, counted only past
+    /// the bound in bytes; or references nested past the bound (checked for
+    /// every assignment: checked only at the top, one indirection got past
+    /// it; review of session 17, R2).
+    static func refusal(of value: String) -> String? {
+        if value.utf8.count > BuildSettings.maxLength && Expander.literalScalars(of: value) > BuildSettings.maxLength {
+            return "an expanded value is longer than \(BuildSettings.maxLength) characters"
+        }
+        if Expander.nesting(of: value) > BuildSettings.maxDepth {
+            return "references nest more than \(BuildSettings.maxDepth) deep"
+        }
+        return nil
     }
 
     public struct Condition: Sendable, Hashable {
@@ -111,7 +123,7 @@ public struct SettingAssignment: Sendable, Hashable {
         self.conditions = conditions
         self.value = value
         self.location = location
-        literalTooLong = Self.literalTooLong(value)
+        refusal = Self.refusal(of: value)
     }
 
     /// Splits `NAME[sdk=iphoneos*][config=Release]` into the name and its
@@ -354,23 +366,10 @@ private struct Expander {
         }
         active.insert(i)
         defer { active.remove(i) }
-        // Each assignment's value checked once, at whatever depth it is
-        // reached (checked only at the top, one indirection got past it:
-        // review of session 17, R2).
-        let written = settings.assignments[i].value
-        // A value whose literal text alone is longer than any expansion may
-        // be is refused before it is copied and scanned: a 1 MB value was
-        // copied and scanned again in every resolution that reached it (50
-        // targets × 32 configurations, 60 s; adversarial run 24, F13). Its
-        // bytes are counted at no cost; its text outside references (which
-        // may expand to less than they are written) only past the bound.
-        if settings.assignments[i].literalTooLong {
-            problem("an expanded value is longer than \(BuildSettings.maxLength) characters")
-            cache[i] = ""
-            return ""
-        }
-        if Self.nesting(of: written) > BuildSettings.maxDepth {
-            problem("references nest more than \(BuildSettings.maxDepth) deep")
+        // A value refused as written (``SettingAssignment/refusal``), at
+        // whatever depth it is reached.
+        if let refusal = settings.assignments[i].refusal {
+            problem(refusal)
             cache[i] = ""
             return ""
         }
