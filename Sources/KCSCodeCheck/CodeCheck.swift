@@ -745,6 +745,8 @@ public enum CodeCheck {
                             continue
                         }
                     }
+                    // The other targets that hold a group in this configuration.
+                    let othersHolding = { (g: String) in (holdersByGroup(signing.configuration)[g] ?? []).filter { $0 != target.name } }
                     if use.isAppGroup {
                         // An app group: only a group the build surely names is
                         // checked, against the application groups, where the
@@ -756,7 +758,6 @@ public enum CodeCheck {
                         guard case .literal(let group) = value, compiled == true, signing.resolved.platform != "macos",
                               group.hasPrefix("group."), !app.applicationGroups.contains(group) else { continue }
                         let what = use.api.hasPrefix("UserDefaults") ? Self.appGroupEffects[0] : Self.appGroupEffects[1]
-                        let othersHolding = { (g: String) in (holdersByGroup(signing.configuration)[g] ?? []).filter { $0 != target.name } }
                         let near = Self.didYouMean(group, in: app.applicationGroups, target: target.name, appID: app.appID, holders: othersHolding)
                         var hint = app.applicationGroups.isEmpty
                             ? "it has no app groups: add \(shown(group)) to its com.apple.security.application-groups"
@@ -813,7 +814,6 @@ public enum CodeCheck {
                         // "group.io.netbird.ap" listed the right one without
                         // saying so; found on a real-project trial). Among a
                         // few hundred groups at most: each is an edit distance.
-                        let othersHolding = { (g: String) in (holdersByGroup(signing.configuration)[g] ?? []).filter { $0 != target.name } }
                         let near = Self.didYouMean(group, in: grantedOnce, target: target.name, appID: app.appID, holders: othersHolding)
                         var hint = near + "its groups: " + groups
 
@@ -851,7 +851,7 @@ public enum CodeCheck {
                         } else if let prefixed = app.prefixedGroup(for: group) {
                             hint = "the group lacks its team prefix: write \"\(prefixed)\" (the entitlement's $(AppIdentifierPrefix) expands to \(app.teamID ?? "the team").)"
                         } else if let team = app.teamID, !group.hasPrefix("group."),
-                                  case let holders = (holdersByGroup(signing.configuration)[team + "." + group] ?? []).filter({ $0 != target.name }),
+                                  case let holders = othersHolding(team + "." + group),
                                   !holders.isEmpty {
                             hint = "the group lacks its team prefix, and '\(target.name)' is not entitled to \(team).\(group) either (\(holders.map { "'\($0)'" }.joined(separator: ", ")) \(holders.count == 1 ? "is" : "are")): add $(AppIdentifierPrefix)\(group) to its keychain-access-groups and write \"\(team).\(group)\""
                         } else if let dot = group.firstIndex(of: "."), group.distance(from: group.startIndex, to: dot) == 10,
