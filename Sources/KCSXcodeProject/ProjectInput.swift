@@ -156,9 +156,11 @@ public enum ProjectInput {
     }
 
     /// Names in quotes, the first ten of them.
-    static func listed(_ names: [String]) -> String {
-        let shown = names.prefix(10).map { "'\($0)'" }.joined(separator: ", ")
-        return names.count > 10 ? shown + " and \(names.count - 10) more" : shown
+    static func listed(_ names: [String]) -> String { listed(names.map { "'\($0)'" }, first: 10) }
+
+    /// The first `first` items, and how many more.
+    static func listed(_ items: [String], first: Int) -> String {
+        items.prefix(first).joined(separator: ", ") + (items.count > first ? " and \(items.count - first) more" : "")
     }
 
     /// A workspace: `said`, then the projects its contents.xcworkspacedata

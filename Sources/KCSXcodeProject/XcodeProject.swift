@@ -523,12 +523,7 @@ private struct ProjectReader {
     }
 
     /// Names quoted, the first eight, and how many more.
-    static func quoted(_ names: [String]) -> String { listed(names.map { "'\($0)'" }) }
-
-    /// The first eight, and how many more.
-    static func listed(_ items: [String]) -> String {
-        items.prefix(8).joined(separator: ", ") + (items.count > 8 ? " and \(items.count - 8) more" : "")
-    }
+    static func quoted(_ names: [String]) -> String { ProjectInput.listed(names.map { "'\($0)'" }, first: 8) }
 
     /// Notes a product of another Xcode project that `target` links (a
     /// framework of a sibling `.xcodeproj` the project refers to), whose
@@ -570,7 +565,7 @@ private struct ProjectReader {
         }
         guard let first else { return nil }
         return ProjectIssue(.warning, "the code check does not read the code of development pod\(pods.count == 1 ? "" : "s") "
-                                + Self.listed(pods)
+                                + ProjectInput.listed(pods, first: 8)
                                 + ", which CocoaPods builds in its own project",
                             at: first, hint: "the groups its code names, if any, are not checked: kcs reads the code of one project, its targets and local packages")
     }
