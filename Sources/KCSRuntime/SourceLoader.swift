@@ -148,36 +148,29 @@ public struct FileSystemLoader: SourceLoader {
         // producer that stalled held `--timeout 2` open for as long as it
         // liked, the clock starting after the input ended (adversarial run
         // 24, F10).
-        let clock = ContinuousClock(), end = clock.now + .seconds(seconds)
-        var bytes: [UInt8] = []
-        let chunkSize = 1 << 16
-        let chunk = UnsafeMutablePointer<UInt8>.allocate(capacity: chunkSize)
-        defer { chunk.deallocate() }
-        while true {
-            let left = clock.now.duration(to: end)
-            let milliseconds = min(Double(Int32.max), max(0, Double(left.components.seconds) * 1000 + Double(left.components.attoseconds) / 1e15))
-            var waiting = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&waiting, 1, Int32(milliseconds))
-            if ready < 0 && errno == EINTR { continue }
-            if ready == 0 {
-                throw .unreadable("<stdin>", reason: "nothing more arrived within the time limit of \(seconds) s")
-            }
-            let n = try readSome(0, chunk, min(chunkSize, maxBytes + 1 - bytes.count), "<stdin>")
-            if n == 0 { return bytes }
-            bytes.append(contentsOf: UnsafeBufferPointer(start: chunk, count: n))
-            if bytes.count > maxBytes { throw .tooLarge("<stdin>", size: nil, limit: maxBytes) }
-        }
+        return try readAll(0, name: "<stdin>", maxBytes: maxBytes, expected: 0, within: seconds)
     }
 
-    /// Reads a descriptor to its end, never keeping more than `maxBytes`.
-    package static func readAll(_ fd: Int32, name: String, maxBytes: Int, expected: Int) throws(LoadError) -> [UInt8] {
+    /// Reads a descriptor to its end, never keeping more than `maxBytes`;
+    /// with `seconds`, each read waits only for what is left of that long.
+    package static func readAll(_ fd: Int32, name: String, maxBytes: Int, expected: Int,
+                                within seconds: Double? = nil) throws(LoadError) -> [UInt8] {
         let known = min(expected, maxBytes)
         var bytes = try readKnownSize(fd, name: name, known)
         if bytes.count < known { return bytes }  // the end came early: the file shrank
         let chunkSize = 1 << 16
         let chunk = UnsafeMutablePointer<UInt8>.allocate(capacity: chunkSize)
         defer { chunk.deallocate() }
+        let clock = ContinuousClock(), end = seconds.map { clock.now + .seconds($0) }
         while true {
+            if let end, let seconds {
+                let left = clock.now.duration(to: end)
+                let milliseconds = min(Double(Int32.max), max(0, Double(left.components.seconds) * 1000 + Double(left.components.attoseconds) / 1e15))
+                var waiting = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                let ready = poll(&waiting, 1, Int32(milliseconds))
+                if ready < 0 && errno == EINTR { continue }
+                if ready == 0 { throw .unreadable(name, reason: "nothing more arrived within the time limit of \(seconds) s") }
+            }
             // Never read past the cap plus one byte: enough to know it is over.
             let room = min(chunkSize, maxBytes + 1 - bytes.count)
             let n = try readSome(fd, chunk, room, name)
