@@ -110,8 +110,10 @@ extension Session {
         case nil: break
         }
         if inFileKeychain {
-            if item.owner == handle { return text("read (owner)") }
-            if world.fileKeychainLists(handle, item, on: device) { return text("read (always allowed)") }
+            if world.fileKeychainLists(handle, item, on: device) {
+                return text(item.owner == handle ? "read (owner)" : "read (always allowed)")
+            }
+            if world.fileKeychainNames(handle, item, on: device) { return text("prompt: re-signed since") }
             return text("prompt: owned by ") + (item.owner.map { name(world[$0].name) } ?? text("another app"))
         }
         if app.isUnsigned { return text("no: unsigned") }

@@ -245,7 +245,7 @@ public struct SwiftExporter: Sendable {
                 break  // the status is asserted with the call; the rest are about the model
             case .platform, .team, .app, .group, .device, .include:
                 break  // declarations: in the entitlements comment at the top
-            case .passcode, .lock, .unlock, .reboot, .biometry, .uninstall, .install, .transfer, .sync, .backup, .restore:
+            case .passcode, .lock, .unlock, .reboot, .biometry, .uninstall, .install, .resign, .transfer, .sync, .backup, .restore:
                 add("")
                 add("// \(comment(file, s))\(device): do this by hand before the next call")
             case .context, .wait:

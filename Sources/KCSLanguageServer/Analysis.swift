@@ -231,7 +231,7 @@ struct Analysis {
                 out.append((.app, ref(call.app), false))
             case .expectGroups(let app, _), .expectDefaultGroup(let app, _):
                 out.append((.app, ref(app), false))
-            case .uninstall(let app), .install(let app):
+            case .uninstall(let app), .install(let app), .resign(let app):
                 out.append((.app, ref(app), false))
             case .transfer(let app, let team):
                 out.append((.app, ref(app), false))

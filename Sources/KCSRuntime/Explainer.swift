@@ -232,8 +232,11 @@ package struct Explainer {
             return request.operation == .add
                 ? "the macOS file-based keychain's add parses limit= and return= as a find does, and returns no data for all matching passwords: nothing was stored; an add needs no limit="
                 : "the macOS file-based keychain does not return data for all matching passwords: use limit=one, or data-protection=true"
-        case .fileKeychainDenied:
-            return "the item in the macOS file-based keychain belongs to another app, and the user denied access"
+        case .fileKeychainDenied(let resigned):
+            return resigned
+                ? "the item's access list in the macOS file-based keychain trusts the app as it was signed before "
+                    + "('resign' or 'transfer': the list holds its designated requirement and team), so the call asked, and the user denied access"
+                : "the item in the macOS file-based keychain belongs to another app, and the user denied access"
         case .fileKeychainNotOwner:
             return "the macOS file-based keychain lets an app delete only the passwords whose access list names it; "
                 + "another app's password is refused without a prompt (errSecInvalidOwnerEdit), and the call goes on with the other matches"

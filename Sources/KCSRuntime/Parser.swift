@@ -159,7 +159,11 @@ public struct Parser {
         case .showApp(let app):
             return .show(.app(app))
         case .name(let name):
-            return node.form == .uninstall ? .uninstall(name) : .install(name)
+            switch node.form {
+            case .uninstall: return .uninstall(name)
+            case .resign: return .resign(name)
+            default: return .install(name)
+            }
         case .transfer(let app, let team):
             return .transfer(app: app, team: team)
         case .backup(let device, let name):

@@ -159,7 +159,7 @@ public enum StatementKind: Sendable {
     case lock, unlock, reboot
     case biometry(BiometryChange)
     case user(PromptAnswer)
-    case uninstall(Name), install(Name)
+    case uninstall(Name), install(Name), resign(Name)
     case transfer(app: Name, team: Name)
     case sync
     case backup(device: Name, name: Name)

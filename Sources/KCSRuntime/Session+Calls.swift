@@ -87,7 +87,8 @@ extension Session {
                              file: file, range: s.range,
                              hint: asksThroughACL
                                 ? "put 'user approves' (or cancels, or fails, or always-allows, which puts the app on the item's list) before the call: "
-                                    + "the Mac's file-based keychain asks before another app reads an item's data or changes it, and auth-ui does not change that"
+                                    + "the Mac's file-based keychain asks before another app, or one re-signed since the item's access list took it in, "
+                                    + "reads an item's data or changes it, and auth-ui does not change that"
                                 : "put 'user approves' (or cancels, or fails) before the call, or say auth-ui=skip or auth-ui=fail; "
                                     + "reads that pass one declared context (context NAME, then context=NAME) share one approval")
         }

@@ -640,6 +640,8 @@ public struct Session: Sendable {
             world.uninstall(try resolveApp(name, file), from: device)
         case .install(let name):
             world.install(try resolveApp(name, file), on: device)
+        case .resign(let name):
+            world.resign(try resolveApp(name, file), on: device)
         case .transfer(let name, let team):
             let app = try resolveApp(name, file)
             world.transfer(app, to: try resolveTeamID(team, file))

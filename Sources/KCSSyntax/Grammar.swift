@@ -12,7 +12,7 @@ public struct StatementForm: Sendable {
     public enum Kind: Int, Sendable, CaseIterable {
         case platform, team, app, group, include, device, call, expect
         case passcode, lock, unlock, reboot, biometry, user
-        case uninstall, install, transfer, sync, backup, restore
+        case uninstall, install, resign, transfer, sync, backup, restore
         case show, explain, reset
         case keep, context, wait
     }
@@ -114,6 +114,9 @@ public struct StatementForm: Sendable {
               example: "uninstall AppOne"),
         .init(.install, "install", head: "install APP", summary: "install an app again: it sees its items again; a full app replaces its App Clip",
               example: "install AppOne"),
+        .init(.resign, "resign", head: "resign APP",
+              summary: "sign an app anew (an ad-hoc rebuild, another certificate): the Mac file keychain's items it made or always allowed ask it again",
+              example: "resign AppOne"),
         .init(.transfer, "transfer", head: "transfer APP to TEAM",
               summary: "move an app to another team: new app ID and team-prefixed groups (a legacy App ID prefix gives way to the team ID)", example: "transfer AppOne to NEWTEAM123"),
         .init(.sync, "sync", summary: "iCloud Keychain sync between devices of one account (last writer wins)", example: "sync"),

@@ -438,7 +438,7 @@ public struct SyntaxParser {
             let what = try choiceWord(StatementForm.form(kind))
             if what.text == "app" { return .showApp(try name("an app name")) }
             return .choice(what)
-        case .uninstall, .install: return .name(try name("an app name"))
+        case .uninstall, .install, .resign: return .name(try name("an app name"))
         case .transfer:
             // transfer := 'transfer' APP 'to' TEAM
             let app = try name("an app name")

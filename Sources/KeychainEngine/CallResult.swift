@@ -121,8 +121,11 @@ public enum StatusReason: Sendable, Hashable {
     case onlyTokenGroup
     /// macOS file keychain: returning data for all matching passwords.
     case fileKeychainDataForAll
-    /// macOS file keychain: another app's item, and the user denied access.
-    case fileKeychainDenied
+    /// macOS file keychain: an item whose access list does not trust the
+    /// caller as it is signed now, and the user denied access. `resigned`:
+    /// the list names the caller, which was re-signed since
+    /// (``World/resign(_:on:)``); otherwise another app's item.
+    case fileKeychainDenied(resigned: Bool)
     /// macOS file keychain: a delete of another app's password, refused
     /// without a prompt (errSecInvalidOwnerEdit).
     case fileKeychainNotOwner

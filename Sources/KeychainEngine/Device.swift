@@ -77,6 +77,16 @@ public struct Device: Sendable {
     /// takes, as a freed slot's ``ItemID`` would be): added to the item's
     /// access list beside its owner.
     public var fileKeychainAccess: [UInt64: Set<AppHandle>] = [:]
+    /// Apps on a file-keychain item's access list by name only, by item
+    /// (its insertion sequence): the app's code signature changed since the
+    /// list took it in (``World/resign(_:on:)``), so the designated
+    /// requirement the ACL recorded no longer holds and a read asks, while
+    /// the delete's owner test, which compares names, still passes.
+    public var fileKeychainResigned: [UInt64: Set<AppHandle>] = [:]
+    /// A file-keychain item's XARA partition list, by item (its insertion
+    /// sequence): the partition IDs of the app that made its key and of
+    /// those a prompt let in (``World/fileKeychainPartitionHolds(_:_:on:)``).
+    public var fileKeychainPartitions: [UInt64: [String]] = [:]
     /// Deleted synchronizable items, by primary key, with when they were
     /// deleted: deletions travel with sync.
     public var tombstones: [PrimaryKey: UInt64] = [:]

@@ -196,21 +196,26 @@ extension World {
                     last = performDataProtection(CallRequest(.update, twin, changes: changeTwin), as: app, on: device, prompt: prompt)
                 }
                 status = last.status
-                // The original goes by SecItemDelete_osx: another app's
-                // password is refused without a prompt (errSecInvalidOwnerEdit,
-                // as any delete there; review 8), another item asks through its
-                // ACL. A refusal leaves it, and the copy already made stays too.
-                let listed = fileKeychainLists(app, item, on: device)
-                if status == .success, !listed, Self.deleteChecksOwner(item) {
+                // The original goes by SecItemDelete_osx: a password whose
+                // access list does not name the caller is refused without a
+                // prompt (errSecInvalidOwnerEdit, as any delete there; review
+                // 8); the copy read its data, which asks as any read
+                // (``fileItemCheck``). A refusal leaves it, and the copy
+                // already made stays too.
+                let deleting = fileItemCheck(.delete, readsData: false, changesData: false, ruleClass: item.itemClass.table,
+                                             app, item, on: device)
+                let reading = fileItemCheck(.find, readsData: true, changesData: false, ruleClass: item.itemClass.table,
+                                            app, item, on: device)
+                if status == .success, deleting == .refusedAsNotOwner {
                     status = .invalidOwnerEdit
                     last = CallResult(status: .invalidOwnerEdit, reason: .fileKeychainNotOwner)
-                } else if status == .success, !listed {
+                } else if status == .success, case .asks(let partition) = reading {
                     switch prompt(match) {
-                    case .approve?: break
-                    case .alwaysAllow?: devices[device.index].fileKeychainAccess[item.sequence, default: []].insert(app)
+                    case .approve?: if partition { fileKeychainExtendPartition(app, item, on: device) }
+                    case .alwaysAllow?: fileKeychainAlwaysAllow(app, item, on: device)
                     case .cancel?, .fail?:
                         status = .authFailed
-                        last = CallResult(status: .authFailed, reason: .fileKeychainDenied)
+                        last = CallResult(status: .authFailed, reason: .fileKeychainDenied(resigned: fileKeychainNames(app, item, on: device)))
                     case nil:
                         status = .interactionNotAllowed
                         last = CallResult(status: .interactionNotAllowed, reason: .promptUnanswered)
@@ -273,19 +278,118 @@ extension World {
         }
         let id = devices[device.index].fileKeychain.insert(item)
         let stored = devices[device.index].fileKeychain[id] ?? item
+        // The item's key is made by the caller, with its partition
+        // (LocalKey::setOwner → createClientPartitionID, securityd/src/localkey.cpp
+        // lines 84-97); a certificate has no ACL to hold one.
+        if itemClass.table != .certificate {
+            devices[device.index].fileKeychainPartitions[stored.sequence] = [fileKeychainPartitionID(app)]
+        }
         return CallResult(status: .success, reason: .succeeded,
                           searchedGroupIDs: [Self.fileKeychainSearchGroup],
                           items: [FoundItem(id: id, item: stored, groupName: Self.fileKeychainGroupName)],
                           returns: spec.returns)
     }
 
-    /// Whether `app` is on the access list of the file-keychain item `id`:
-    /// its owner, or an app the user answered "Always Allow" for. Such an
-    /// app reads it without a prompt, and `_SafeSecKeychainItemDelete`
-    /// (SecItem.cpp lines 2177-2291) finds it in the decrypt ACL's
-    /// application list and lets it delete the item.
-    public func fileKeychainLists(_ app: AppHandle, _ item: StoredItem, on device: DeviceHandle) -> Bool {
+    /// Whether `app` is on the access list of the file-keychain item by
+    /// name: its owner, or an app the user answered "Always Allow" for.
+    /// `_SafeSecKeychainItemDelete` (SecItem.cpp lines 2177-2291) compares
+    /// the decrypt ACL's application names (`_AppNameFromSecTrustedApplication`)
+    /// with the caller's and lets such an app delete a password, whatever
+    /// its code signature.
+    public func fileKeychainNames(_ app: AppHandle, _ item: StoredItem, on device: DeviceHandle) -> Bool {
         item.owner == app || devices[device.index].fileKeychainAccess[item.sequence]?.contains(app) == true
+    }
+
+    /// Whether the file-keychain item's ACL trusts `app` as it is signed
+    /// now: on the list by name, and not re-signed since (``resign(_:on:)``).
+    /// Such an app reads and changes the item without a prompt. The ACL's
+    /// code-signature subject holds the app's designated requirement
+    /// (`CodeSignatureAclSubject::toList`, acl_codesigning.cpp), and
+    /// securityd checks the caller against it alone when there is one
+    /// (`CodeSignatures::verify`, securityd/src/codesigdb.cpp lines 73-95).
+    public func fileKeychainLists(_ app: AppHandle, _ item: StoredItem, on device: DeviceHandle) -> Bool {
+        guard fileKeychainNames(app, item, on: device) else { return false }
+        let resigned = devices[device.index].fileKeychainResigned
+        return resigned.isEmpty || resigned[item.sequence]?.contains(app) != true
+    }
+
+    /// The user's "Always Allow": SecurityAgent adds the caller as it is
+    /// signed now to the item's ACL, so it reads the item unasked from then
+    /// on, a re-signed owner included; and its partition, as any approval.
+    mutating func fileKeychainAlwaysAllow(_ app: AppHandle, _ item: StoredItem, on device: DeviceHandle) {
+        devices[device.index].fileKeychainAccess[item.sequence, default: []].insert(app)
+        devices[device.index].fileKeychainResigned[item.sequence]?.remove(app)
+        fileKeychainExtendPartition(app, item, on: device)
+    }
+
+    /// The app's XARA partition ID: `teamid:TEAM` for an App Store,
+    /// TestFlight, Developer ID or development signature
+    /// (`ClientIdentification::partitionIdForProcess`, securityd/src/clientid.cpp
+    /// lines 187-287), so the apps of one team share it. An app without a
+    /// team stands alone here (kcs: its bundle ID).
+    func fileKeychainPartitionID(_ app: AppHandle) -> String {
+        apps[app.index].teamID.map { "teamid:" + $0 } ?? apps[app.index].bundleID
+    }
+
+    /// Whether the file-keychain item's partition list holds the caller's
+    /// partition (`SecurityServerAcl::validatePartition`, securityd/src/acls.cpp
+    /// lines 149-205). An item with no list recorded passes.
+    public func fileKeychainPartitionHolds(_ app: AppHandle, _ item: StoredItem, on device: DeviceHandle) -> Bool {
+        devices[device.index].fileKeychainPartitions[item.sequence]?.contains(fileKeychainPartitionID(app)) ?? true
+    }
+
+    /// An approved partition prompt adds the caller's partition for good
+    /// (`extendPartition` → `addClientPartitionID`, acls.cpp lines 206-241).
+    mutating func fileKeychainExtendPartition(_ app: AppHandle, _ item: StoredItem, on device: DeviceHandle) {
+        let id = fileKeychainPartitionID(app)
+        if devices[device.index].fileKeychainPartitions[item.sequence]?.contains(id) == false {
+            devices[device.index].fileKeychainPartitions[item.sequence]?.append(id)
+        }
+    }
+
+    /// What another app's (or a re-signed or transferred app's) call meets
+    /// on one file-keychain item (conformance audit 23). The ACL guards
+    /// reading only: decrypt, sign, MAC, derive and export go to the
+    /// trusted-application list, while encrypting, which writing new data
+    /// needs, is allowed to all (`Access::makeStandard`,
+    /// OSX/libsecurity_keychain/lib/Access.cpp lines 88-116). So:
+    /// - a read of a password's or key's data asks when the ACL does not
+    ///   trust the caller as signed now (``fileKeychainLists(_:_:on:)``) or
+    ///   its partition is not on the item's list (`SecurityServerAcl::validate`,
+    ///   acls.cpp lines 111-137);
+    /// - an update carrying a password's new data asks nothing: a new item
+    ///   key under the old ACL (`ItemImpl::updateSSGroup`, Item.cpp lines
+    ///   886-1052; `kc-16-item-update-password.c` lines 51-52, 69-70 count
+    ///   no prompt);
+    /// - an update of attributes (or a key's) asks only when the caller's
+    ///   partition is not on the list: rewriting the integrity entry checks
+    ///   the partition alone (`SecurityServerAcl::changeAcl`, acls.cpp lines
+    ///   71-97; `ItemImpl::setIntegrity`, Item.cpp lines 531-542);
+    /// - a certificate has no ACL ("Certs can't have access controls",
+    ///   `Certificate::copyTo`, Certificate.cpp lines 1160-1168);
+    /// - a delete asks nothing; a password (not a web form's) whose list
+    ///   does not name the caller is refused (``deleteChecksOwner(_:)``).
+    enum FileItemCheck: Equatable {
+        case free
+        case refusedAsNotOwner
+        /// A prompt; `partition`: an approval also adds the caller's partition.
+        case asks(partition: Bool)
+    }
+
+    func fileItemCheck(_ operation: Operation, readsData: Bool, changesData: Bool, ruleClass: ItemClass,
+                       _ app: AppHandle, _ item: StoredItem, on device: DeviceHandle) -> FileItemCheck {
+        guard ruleClass != .certificate else { return .free }
+        switch operation {
+        case .delete:
+            return Self.deleteChecksOwner(item) && !fileKeychainNames(app, item, on: device) ? .refusedAsNotOwner : .free
+        case .find, .add:
+            guard readsData else { return .free }
+            let partition = !fileKeychainPartitionHolds(app, item, on: device)
+            return partition || !fileKeychainLists(app, item, on: device) ? .asks(partition: partition) : .free
+        case .update:
+            if changesData && ruleClass != .key { return .free }
+            return fileKeychainPartitionHolds(app, item, on: device) ? .free : .asks(partition: true)
+        }
     }
 
     /// Whether the file keychain's parse refuses the call: a password's data
@@ -356,12 +460,15 @@ extension World {
         // it returns: without limit=all they change or delete the first match only.
         let cap = (request.spec.limit ?? .one).cap
         var taken: [FoundItem] = []
-        // Another app's item: reading its data, changing or deleting it asks
-        // the user through the item's ACL. SecItem.cpp never reads
-        // kSecUseAuthenticationUI, so auth-ui changes nothing here. A
-        // certificate's data needs no ACL (SecCertificateCopyData, lines
-        // 3929-3948; audit 14, A4).
-        let readsData = request.spec.returns.contains(.data) && storedClass != .certificate
+        // Another app's item: reading its data asks the user through the
+        // item's ACL, changing it its partition (``fileItemCheck``).
+        // SecItem.cpp never reads kSecUseAuthenticationUI, so auth-ui
+        // changes nothing here. A certificate's data needs no ACL
+        // (SecCertificateCopyData, lines 3929-3948; audit 14, A4). An
+        // identity's update changes its private key (below).
+        let readsData = request.spec.returns.contains(.data)
+        let changesData = request.changes?.data != nil
+        let ruleClass: ItemClass = itemClass == .identity && request.operation == .update ? .key : storedClass
         // Update and delete go on past an item that fails and say the last
         // failure (SecItemUpdate_osx lines 5438-5444, SecItemDelete_osx
         // 5493-5505, _UpdateAggregateStatus 2623-2640; audit 14, A2).
@@ -378,29 +485,25 @@ extension World {
             read += 1
             places[id] = read
             let found = FoundItem(id: id, item: item, groupName: Self.fileKeychainGroupName)
-            if !fileKeychainLists(app, item, on: device) {
-                // Deleting another app's password compares the item's access
-                // list with the caller, without a prompt: errSecInvalidOwnerEdit
-                // (_SafeSecKeychainItemDelete, lines 2177-2291; web-form
-                // internet passwords are exempt; audit 14, A1).
-                if request.operation == .delete, Self.deleteChecksOwner(item) {
-                    fail(read, .invalidOwnerEdit, .fileKeychainNotOwner)
-                    continue
-                }
-                if request.operation != .find || readsData {
-                    switch prompt(found) {
-                    case .approve?: break
-                    case .alwaysAllow?: devices[device.index].fileKeychainAccess[item.sequence, default: []].insert(app)
-                    case .cancel?, .fail?:
-                        if request.operation == .find {
-                            return CallResult(status: .authFailed, reason: .fileKeychainDenied,
-                                              searchedGroupIDs: [Self.fileKeychainSearchGroup])
-                        }
-                        fail(read, .authFailed, .fileKeychainDenied)
-                        continue
-                    case nil:
-                        return CallResult(status: .interactionNotAllowed, reason: .promptUnanswered, searchedGroupIDs: [Self.fileKeychainSearchGroup])
+            switch fileItemCheck(request.operation, readsData: readsData, changesData: changesData, ruleClass: ruleClass,
+                                 app, item, on: device) {
+            case .free: break
+            case .refusedAsNotOwner:
+                fail(read, .invalidOwnerEdit, .fileKeychainNotOwner)
+                continue
+            case .asks(let partition):
+                switch prompt(found) {
+                case .approve?: if partition { fileKeychainExtendPartition(app, item, on: device) }
+                case .alwaysAllow?: fileKeychainAlwaysAllow(app, item, on: device)
+                case .cancel?, .fail?:
+                    if request.operation == .find {
+                        return CallResult(status: .authFailed, reason: .fileKeychainDenied(resigned: fileKeychainNames(app, item, on: device)),
+                                          searchedGroupIDs: [Self.fileKeychainSearchGroup])
                     }
+                    fail(read, .authFailed, .fileKeychainDenied(resigned: fileKeychainNames(app, item, on: device)))
+                    continue
+                case nil:
+                    return CallResult(status: .interactionNotAllowed, reason: .promptUnanswered, searchedGroupIDs: [Self.fileKeychainSearchGroup])
                 }
             }
             taken.append(found)
@@ -442,6 +545,13 @@ extension World {
                     continue
                 }
                 devices[device.index].fileKeychain.replace(target, with: updated)
+                // New data, a new item key made by the caller: its partition
+                // alone, the ACL copied without the old partition entries
+                // (ItemImpl::updateSSGroup, Item.cpp lines 926-933;
+                // LocalKey::setOwner, securityd/src/localkey.cpp lines 84-97).
+                if changesData, updated.itemClass == .genericPassword || updated.itemClass == .internetPassword {
+                    devices[device.index].fileKeychainPartitions[updated.sequence] = [fileKeychainPartitionID(app)]
+                }
                 results.append(FoundItem(id: target, item: updated, groupName: found.groupName))
             }
             return CallResult(status: failure?.status ?? .success, reason: failure?.reason ?? .succeeded,

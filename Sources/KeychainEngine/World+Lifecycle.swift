@@ -1,4 +1,4 @@
-/// App lifecycle: uninstall, install, transfer to another team
+/// App lifecycle: uninstall, install, transfer to another team, re-signing
 /// (semantics.md section 5).
 extension World {
     /// Whether an app is installed on a device.
@@ -140,7 +140,26 @@ extension World {
         target.appIDPrefix = nil
         apps[app.index] = target
         refreshCache(app)
+        // The new team signs it: a new signature on every device.
+        for device in devices.indices { resign(app, on: DeviceHandle(index: device)) }
         return true
+    }
+
+    /// The app's code signature changes on `device`: an ad-hoc rebuild, a
+    /// build signed with another developer's certificate, another team's.
+    /// Its designated requirement comes from the signing certificate
+    /// (`DRMaker::make`, OSX/libsecurity_codesigning/lib/drmaker.cpp: the
+    /// leaf's subject CN for Apple Development, the team's OU for Developer
+    /// ID; an ad-hoc signature has none and its code hash stands in), so the
+    /// Mac file keychain's ACLs that trusted the old signature trust the app
+    /// no more (``fileKeychainLists(_:_:on:)``): reading or changing those
+    /// items asks, until the user answers Always Allow. Its name stays on
+    /// them, so it may still delete its passwords. The data-protection
+    /// keychain goes by entitlements and sees no change.
+    public mutating func resign(_ app: AppHandle, on device: DeviceHandle = .this) {
+        for (_, item) in devices[device.index].fileKeychain.allItems where fileKeychainNames(app, item, on: device) {
+            devices[device.index].fileKeychainResigned[item.sequence, default: []].insert(app)
+        }
     }
 }
 

@@ -174,7 +174,7 @@ enum TokenMap {
                 out.append((call.operationRange, "operation"))
                 if let c = call.classRange { out.append((c, "class")) }
             case .expectGroups(let app, _), .expectDefaultGroup(let app, _): ref(app)
-            case .uninstall(let app), .install(let app): ref(app)
+            case .uninstall(let app), .install(let app), .resign(let app): ref(app)
             case .transfer(let app, let team): ref(app); ref(team)
             case .backup(let device, let name): ref(device); def(name)
             case .restore(let name, let device): ref(name); ref(device)

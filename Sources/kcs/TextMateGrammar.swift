@@ -160,7 +160,7 @@ enum TextMateGrammar {
                     Shape(head: [first], body: args)]
         case .passcode, .biometry, .user:
             return [Shape(head: [first], body: args)]
-        case .uninstall, .install:
+        case .uninstall, .install, .resign:
             return [Shape(head: [ref("app")], body: args)]
         case .transfer:
             return [Shape(head: [ref("app"), .words(["to"], otherKeywordScope), ref("team")], body: args)]

@@ -291,6 +291,11 @@ import Testing
             .write(to: dir.appendingPathComponent("o.kcs"), atomically: false, encoding: .utf8)
         let owner = try BinaryRunner.run(["matrix", dir.appendingPathComponent("o.kcs").path, "--format", "markdown"])
         #expect(owner.stdout.contains("| read (owner) | prompt: owned by `@admin #1` |"), "\(owner.stdout)")
+        // An owner signed anew is asked, and its cell says why (session 19).
+        try "platform macos 15\nteam SKMME9E2Y8\napp com.example.A as A\napp com.example.B as B\nas A add generic-password account=\"a\"\nresign A\n"
+            .write(to: dir.appendingPathComponent("r.kcs"), atomically: false, encoding: .utf8)
+        let resigned = try BinaryRunner.run(["matrix", dir.appendingPathComponent("r.kcs").path, "--format", "markdown"])
+        #expect(resigned.stdout.contains("| prompt: re-signed since | prompt: owned by `A` |"), "\(resigned.stdout)")
         let text = try BinaryRunner.run(["matrix", "examples/03-app-groups.kcs"])
         #expect(text.stdout.hasPrefix("item "))
         #expect(try BinaryRunner.run(["matrix", "no/such.kcs"]).status == 66)

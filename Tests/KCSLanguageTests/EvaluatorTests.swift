@@ -341,7 +341,7 @@ struct EvaluatorTests {
             as B find generic-password account="a" return=data auth-ui=fail
             """)
         let d = report.diagnostics.first { $0.code == .promptUnanswered }
-        #expect(d?.hint?.contains("the Mac's file-based keychain asks before another app reads") == true, "\(report.diagnostics.map { $0.hint ?? "" })")
+        #expect(d?.hint?.contains("the Mac's file-based keychain asks before another app") == true, "\(report.diagnostics.map { $0.hint ?? "" })")
         #expect(d?.hint?.contains("auth-ui=skip") == false)
     }
 

@@ -42,6 +42,7 @@ func describe(_ s: Statement) -> String {
     case .user(let a): out += "user(\(a))"
     case .uninstall(let a): out += "uninstall(\(a.text))"
     case .install(let a): out += "install(\(a.text))"
+    case .resign(let a): out += "resign(\(a.text))"
     case .transfer(let a, let t): out += "transfer(\(a.text) \(t.text))"
     case .sync: out += "sync"
     case .backup(let d, let n): out += "backup(\(d.text) \(n.text))"

@@ -16,7 +16,7 @@
 
 (defcustom kcs-program "kcs" "The kcs binary." :type 'string :group 'kcs)
 
-(defconst kcs-statements '("platform" "team" "app" "group" "include" "device" "as" "expect" "passcode" "lock" "unlock" "reboot" "biometry" "user" "context" "wait" "keep" "uninstall" "install" "transfer" "sync" "backup" "restore" "show" "explain" "reset" "on"))
+(defconst kcs-statements '("platform" "team" "app" "group" "include" "device" "as" "expect" "passcode" "lock" "unlock" "reboot" "biometry" "user" "context" "wait" "keep" "uninstall" "install" "resign" "transfer" "sync" "backup" "restore" "show" "explain" "reset" "on"))
 (defconst kcs-keywords '("add" "find" "update" "delete" "set" "status" "count" "no-data" "item" "groups" "default-group" "off" "enroll" "change" "remove" "approves" "cancels" "fails" "always-allows" "to" "apps" "items" "matrix"))
 (defconst kcs-classes '("generic-password" "internet-password" "certificate" "key" "identity" "kSecClassGenericPassword" "kSecClassInternetPassword" "kSecClassCertificate" "kSecClassKey" "kSecClassIdentity"))
 (defconst kcs-statuses '("errSecSuccess" "errSecUnimplemented" "errSecParam" "errSecAllocate" "errSecUserCanceled" "errSecBadReq" "errSecInternalComponent" "errSecNoAccessForItem" "errSecInvalidOwnerEdit" "errSecNotAvailable" "errSecAuthFailed" "errSecDuplicateItem" "errSecItemNotFound" "errSecNoSuchAttr" "errSecNoSuchClass" "errSecInteractionNotAllowed" "errSecReadOnlyAttr" "errSecInteractionRequired" "errSecDecode" "errSecInternal" "errSecMissingEntitlement" "errSecRestrictedAPI"))
