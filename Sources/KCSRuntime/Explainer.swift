@@ -219,7 +219,8 @@ package struct Explainer {
                 + "update the certificate and the key by their own references, or by class=identity and their attributes"
         case .accessControlUnbound:
             return "the access control cannot be bound on \(world[last.device].label): an item is stored with its access control "
-                + "bound by LocalAuthentication, which fails for biometry with none enrolled (even beside 'or device-passcode')"
+                + "bound by LocalAuthentication, which fails for biometry with none enrolled (even beside 'or device-passcode') "
+                + "and for user-presence or device-passcode on a device without a passcode"
         case .promptImpossible:
             return "the item's access control cannot be satisfied on \(world[last.device].label): no enrolled biometry or no passcode for the flags it names"
         case .promptUnanswered: return "the item needs an authentication prompt and no answer was queued"

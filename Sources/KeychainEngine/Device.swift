@@ -40,10 +40,13 @@ public struct DeviceState: Sendable, Hashable {
     /// errSecAuthFailed (lines 204-215). Binding a biometry flag with no
     /// biometry enrolled fails, even beside `or device-passcode`
     /// (LocalAuthentication is closed; react-native-keychain issues 752 and
-    /// 362 report it on devices). Other flags on a device without a
-    /// passcode are not decided by any source or report, and bind.
+    /// 362 report it on devices). So does a user-presence or passcode flag
+    /// on a device without a passcode, where no owner authentication can be
+    /// evaluated (TesserPG-iOS issue 53 reports the save failing;
+    /// real-world problem Q39, session 19). The application password binds.
     public func canBind(_ ac: AccessControl) -> Bool {
-        biometryEnrolled || !ac.flags.contains { $0 == .biometryAny || $0 == .biometryCurrentSet }
+        if !biometryEnrolled, ac.flags.contains(where: { $0 == .biometryAny || $0 == .biometryCurrentSet }) { return false }
+        return hasPasscode || !ac.flags.contains { $0 == .userPresence || $0 == .devicePasscode }
     }
 
     /// The one place the engine decides whether items with a given

@@ -17,8 +17,25 @@ extension World {
     /// reads its secret (CKKSOutgoingQueueEntry.m line 214,
     /// `SecDbItemCopyPListWithMask(item, kSecDbSyncFlag)` includes v_Data),
     /// which a daemon without the user cannot decrypt.
+    ///
+    /// Nor does an item of 1 MiB or more: CKKS makes no outgoing entry for
+    /// an encrypted record that large ("CloudKit records cannot be over 1
+    /// MB", CKKSOutgoingQueueEntry.m lines 392-403; Apple's
+    /// `testAddLargeItemFailure`, CKKSTests+ItemSyncing.m lines 75-107).
+    /// The record holds the data and the attributes, encrypted; kcs counts
+    /// their bytes (conformance audit 23, F6).
     func travels(_ item: StoredItem, on device: DeviceHandle) -> Bool {
-        syncs(item, on: device) && item.accessControl?.requiresAuthentication != true
+        syncs(item, on: device) && item.accessControl?.requiresAuthentication != true && !Self.tooLargeToUpload(item)
+    }
+
+    /// Whether the item's record passes CKKS's 1 MiB limit (above).
+    static func tooLargeToUpload(_ item: StoredItem) -> Bool {
+        let limit = 1 << 20
+        var size = item.data?.utf8.count ?? 0
+        for entry in item.attributes where size < limit {
+            if case .string(let text) = entry.value { size += text.count }
+        }
+        return size >= limit
     }
 
     /// Whether the item is one iCloud Keychain keeps in step: its deletion

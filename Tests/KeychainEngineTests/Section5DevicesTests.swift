@@ -33,6 +33,27 @@ struct Section5DevicesTests {
         #expect(find(&f, gp("a", sync: .any), on: work).status == .itemNotFound)
     }
 
+    /// CKKS makes no outgoing entry for a record of 1 MiB or more
+    /// (CKKSOutgoingQueueEntry.m lines 392-403; Apple's testAddLargeItemFailure):
+    /// the item stays on its device, a small one beside it travels, and an
+    /// attribute's bytes count with the data's (conformance audit 23, F6).
+    @Test("5 an item of 1 MiB or more does not travel")
+    func largeItemsStay() {
+        var (f, pad, _) = devices()
+        f.mustAdd(gp("big", sync: .yes, data: String(repeating: "x", count: 1 << 20)))
+        f.mustAdd(gp("under", sync: .yes, data: String(repeating: "x", count: (1 << 20) - 100)))
+        var labelled = gp("labelled", sync: .yes, data: String(repeating: "x", count: (1 << 20) - 100))
+        labelled.attributes[.label] = .string(AttributeText(String(repeating: "l", count: 200)))
+        f.mustAdd(labelled)
+        f.mustAdd(gp("small", sync: .yes, data: "d"))
+        f.world.sync()
+        #expect(find(&f, gp("big", sync: .any), on: pad).status == .itemNotFound)
+        #expect(find(&f, gp("labelled", sync: .any), on: pad).status == .itemNotFound)
+        #expect(find(&f, gp("under", sync: .any), on: pad).status == .success)
+        #expect(find(&f, gp("small", sync: .any), on: pad).status == .success)
+        #expect(f.find(gp("big", sync: .yes)).status == .success)
+    }
+
     @Test("5 deletions travel")
     func deletionsTravel() {
         var (f, pad, _) = devices()
