@@ -78,14 +78,22 @@ package struct Explainer {
                     return "added to the Mac's file-based keychain, where access groups, accessibility and sync do not apply "
                         + "(data-protection=true, sync=true or an access control send an add to the data-protection keychain)"
                 }
-                return request.spec.accessGroup == nil
+                // kSecAttrSynchronizableAny is a query value: an add stores
+                // a non-synchronizable item (cordova-plugin-ios-keychain pull
+                // request 17; real-world Q10).
+                let anySync = request.spec.synchronizable == .any
+                    ? "; sync=any (kSecAttrSynchronizableAny) selects in a query, and an add with it stores an item that does not sync: say sync=true"
+                    : ""
+                return (request.spec.accessGroup == nil
                     ? "added to \(group), \(app.name.possessive) default group (element 0 of its list)"
-                    : "added to \(group), the group the call named"
+                    : "added to \(group), the group the call named") + anySync
             case .find:
                 return "found \(result.count) item\(result.count == 1 ? "" : "s"); the first is in \(result.items.first?.groupName ?? "?")"
                     + syncLeftOut(last) + fileSideLeftOut(result, last)
             case .update: return "changed \(result.count) item\(result.count == 1 ? "" : "s")" + acrossGroups(result, last) + syncLeftOut(last)
+                + fileSideFirstOnly(result, last)
             case .delete: return "deleted \(result.count) item\(result.count == 1 ? "" : "s")" + acrossGroups(result, last) + syncLeftOut(last)
+                + fileSideFirstOnly(result, last)
             }
         case .unsigned:
             return "\(app.name) is unsigned (no app ID, no keychain-access-groups, no application groups): every keychain call fails with errSecMissingEntitlement"
@@ -340,6 +348,22 @@ package struct Explainer {
             return "; the file-based keychain matched \(items) too, which the merge leaves out: a single result is the data-protection keychain's"
         }
         return "; the file-based keychain matched \(items) but failed (\(fileSideFailure(request))), and the merge keeps the data-protection keychain's answer alone"
+    }
+
+    /// On the Mac an update or a delete acts on what the file keychain's
+    /// find returns, one match unless the call says otherwise
+    /// (SecItemUpdate_osx, SecItemDelete_osx; `_CreateSecItemParamsFromDictionary`:
+    /// "default is kSecMatchLimitOne"): said when matches were left, which
+    /// "deleted 1 item" hid (keychain-swift issue 19; real-world Q23).
+    private func fileSideFirstOnly(_ result: CallResult, _ last: LastCall) -> String {
+        let request = last.call.request
+        guard request.spec.limit != .all, World.reachesFileKeychain(request.spec, on: world.platform(of: last.device)) else { return "" }
+        var acted = Set<ItemID>()
+        for item in result.items where item.groupName == World.fileKeychainGroupName { acted.insert(item.id) }
+        let left = world.fileKeychainMatches(for: request, on: last.device).count { !acted.contains($0) }
+        guard left > 0 else { return "" }
+        return "; the Mac's file-based keychain \(request.operation == .delete ? "deletes" : "changes") only what its find returns, "
+            + "one match unless the call says limit=all: \(left) more match\(left == 1 ? "es" : "") there"
     }
 
     /// Why the file side of a find for every match failed: the one refusal

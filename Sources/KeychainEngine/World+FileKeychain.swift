@@ -432,9 +432,15 @@ extension World {
     /// merge kept the data-protection side's answer (real-world problem P23,
     /// session 18).
     public func fileKeychainMatchCount(for request: CallRequest, on device: DeviceHandle) -> Int {
-        guard let itemClass = request.spec.itemClass, let fileGroup = groupID(Self.fileKeychainGroupName) else { return 0 }
+        fileKeychainMatches(for: request, on: device).count
+    }
+
+    /// The file keychain's items on `device` that the query of `request`
+    /// matches by its attributes (as ``fileKeychainMatchCount(for:on:)``).
+    public func fileKeychainMatches(for request: CallRequest, on device: DeviceHandle) -> [ItemID] {
+        guard let itemClass = request.spec.itemClass, let fileGroup = groupID(Self.fileKeychainGroupName) else { return [] }
         return Self.matchingItems(Self.fileSideQuery(request.spec), itemClass.table, in: [fileGroup],
-                                  of: devices[device.index].fileKeychain).count
+                                  of: devices[device.index].fileKeychain)
     }
 
     private mutating func fileQuery(_ request: CallRequest, _ itemClass: ItemClass, _ app: AppHandle, _ cache: AppCache,
