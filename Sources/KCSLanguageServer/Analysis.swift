@@ -236,7 +236,7 @@ struct Analysis {
             case .transfer(let app, let team):
                 out.append((.app, ref(app), false))
                 out.append((.team, ref(team), false))
-            case .backup(let device, let name):
+            case .backup(let device, let name, _):
                 out.append((.device, ref(device), false))
                 out.append((.backup, ref(name), true))
             case .restore(let name, let device):

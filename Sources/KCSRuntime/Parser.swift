@@ -166,8 +166,9 @@ public struct Parser {
             }
         case .transfer(let app, let team):
             return .transfer(app: app, team: team)
-        case .backup(let device, let name):
-            return .backup(device: device, name: name)
+        case .backup(let device, let name, let options):
+            let encrypted = options.last { $0.key.text == "encrypted" }.map { $0.value.word(in: file) != "false" } ?? true
+            return .backup(device: device, name: name, encrypted: encrypted)
         case .restore(let name, let device):
             return .restore(name: name, device: device)
         case .bare:

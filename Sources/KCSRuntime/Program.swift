@@ -162,7 +162,7 @@ public enum StatementKind: Sendable {
     case uninstall(Name), install(Name), resign(Name)
     case transfer(app: Name, team: Name)
     case sync
-    case backup(device: Name, name: Name)
+    case backup(device: Name, name: Name, encrypted: Bool)
     case restore(name: Name, device: Name)
     case show(ShowTarget)
     case explain

@@ -654,8 +654,8 @@ public struct Session: Sendable {
             }
             try budget.charge(report.statements, items: world.itemCount, file, s.range)
             if options.reportCalls { observer?(.output("sync: \(changed) change\(changed == 1 ? "" : "s")\n")) }
-        case .backup(let from, let name):
-            world.backup(try resolveDevice(from, file), as: name.text)
+        case .backup(let from, let name, let encrypted):
+            world.backup(try resolveDevice(from, file), as: name.text, encrypted: encrypted)
         case .restore(let name, let to):
             let target = try resolveDevice(to, file)
             do throws(WorldError) { _ = try world.restore(name.text, to: target) } catch {

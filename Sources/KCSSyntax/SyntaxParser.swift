@@ -445,10 +445,11 @@ public struct SyntaxParser {
             try expectWord("to")
             return .transfer(app: app, team: try name("a team"))
         case .backup:
-            // backup := 'backup' DEVICE 'as' NAME
+            // backup := 'backup' DEVICE 'as' NAME { option '=' value }
             let d = try name("a device name")
             try expectWord("as")
-            return .backup(device: d, name: try name("a backup name"))
+            let n = try name("a backup name")
+            return .backup(device: d, name: n, options: try options(of: StatementForm.form(kind)))
         case .restore:
             // restore := 'restore' NAME 'to' DEVICE
             let b = try name("a backup name")

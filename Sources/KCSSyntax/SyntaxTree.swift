@@ -192,7 +192,7 @@ public enum StatementBody: Sendable {
     /// A form that takes one name (`uninstall APP`).
     case name(Name)
     case transfer(app: Name, team: Name)
-    case backup(device: Name, name: Name)
+    case backup(device: Name, name: Name, options: [OptionNode])
     case restore(name: Name, device: Name)
     /// A form of the keyword alone (`lock`, `sync`).
     case bare

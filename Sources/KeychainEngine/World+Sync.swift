@@ -151,7 +151,8 @@ extension World {
     /// restore), and without App Clip items (`q_skip_app_clip_items`: `clip
     /// = 0` in its SQL, line 786; kcs takes every item of an installed
     /// clip's app-ID group as the clip's, as its uninstall does).
-    public mutating func backup(_ device: DeviceHandle, as name: String) {
+    /// `encrypted`: made with a backup password (``Backup/encrypted``).
+    public mutating func backup(_ device: DeviceHandle, as name: String, encrypted: Bool = true) {
         var keychain = devices[device.index].keychain
         var clipGroups: Set<GroupID> = []
         for clip in apps.indices where isInstalled(AppHandle(index: clip), on: device) {
@@ -162,7 +163,7 @@ extension World {
             keychain.remove(id)
         }
         if backups[name] == nil { backupNames.append(name) }
-        backups[name] = Backup(deviceName: devices[device.index].name, keychain: keychain)
+        backups[name] = Backup(deviceName: devices[device.index].name, keychain: keychain, encrypted: encrypted)
     }
 
     /// Restores a backup onto a device. The device's non-synchronizable
@@ -194,7 +195,9 @@ extension World {
         for (key, stone) in devices[device.index].tombstoneRows { usedRows.insert(row(key.itemClass, stone.rowID)) }
         let newerWins = platform(of: device).persistentRefsUseUUID
         var restored = 0
-        for (_, item) in backup.keychain.allItems where sameDevice || !item.accessibility.isThisDeviceOnly {
+        // An unencrypted backup's keychain opens on the device that made it only.
+        let items = sameDevice || backup.encrypted ? backup.keychain.allItems : []
+        for (_, item) in items where sameDevice || !item.accessibility.isThisDeviceOnly {
             if let id = keychain.item(withKey: item.primaryKey), let kept = keychain[id] {
                 if newerWins && kept.modified < item.modified { keychain.replace(id, with: item); restored += 1 }
                 continue

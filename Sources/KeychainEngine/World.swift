@@ -31,6 +31,13 @@ public enum WorldError: Error, Sendable, Hashable {
 public struct Backup: Sendable {
     public var deviceName: String
     public var keychain: Keychain
+    /// Made with a backup password. Without one the keychain stays
+    /// protected by a key derived from the device's UID, "which is why
+    /// keychain items migrate to a new device only if a backup password is
+    /// set" (Apple Platform Security, "Keybags for Data Protection"; the
+    /// keybag is AppleKeyStore's, closed; freeotp-ios issue 262, real-world
+    /// Q11): restored onto another device it brings no item.
+    public var encrypted = true
 }
 
 /// The whole modelled world: platform, teams, app targets and devices, each

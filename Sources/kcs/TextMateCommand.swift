@@ -176,7 +176,7 @@ enum TokenMap {
             case .expectGroups(let app, _), .expectDefaultGroup(let app, _): ref(app)
             case .uninstall(let app), .install(let app), .resign(let app): ref(app)
             case .transfer(let app, let team): ref(app); ref(team)
-            case .backup(let device, let name): ref(device); def(name)
+            case .backup(let device, let name, _): ref(device); def(name)
             case .restore(let name, let device): ref(name); ref(device)
             case .show(.app(let app)): ref(app)
             default: break

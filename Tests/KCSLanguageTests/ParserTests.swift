@@ -45,7 +45,7 @@ func describe(_ s: Statement) -> String {
     case .resign(let a): out += "resign(\(a.text))"
     case .transfer(let a, let t): out += "transfer(\(a.text) \(t.text))"
     case .sync: out += "sync"
-    case .backup(let d, let n): out += "backup(\(d.text) \(n.text))"
+    case .backup(let d, let n, let e): out += "backup(\(d.text) \(n.text)\(e ? "" : " unencrypted"))"
     case .restore(let n, let d): out += "restore(\(n.text) \(d.text))"
     case .show(let t): out += "show(\(t))"
     case .explain: out += "explain"

@@ -90,7 +90,9 @@ import Testing
                 case .nameList: value = "[a, b]"
                 case .platform: value = "ios 13"
                 }
-                let text = "\(form.keyword) N \(option.key)=\(value)\n"
+                // The words the head puts before the options (`backup D as N`).
+                let head = form.keyword == "backup" ? "backup D as N" : "\(form.keyword) N"
+                let text = "\(head) \(option.key)=\(value)\n"
                 #expect(SyntaxParser.parse(SourceFile(name: "t", text: text)).diagnostics.isEmpty, "\(text)")
             }
         }

@@ -125,6 +125,24 @@ struct PersistentRefEngineTests {
         #expect(Set(rows).count == rows.count, "row IDs: \(rows)")
     }
 
+    /// A backup without a backup password opens only on the device that
+    /// made it (Apple Platform Security; real-world Q11, freeotp-ios #262).
+    @Test("an unencrypted backup brings no item to another device")
+    func unencryptedBackupStaysOnItsDevice() throws {
+        var f = Fixture()
+        let other = try f.world.addDevice(name: "other", account: "new-owner")
+        f.mustAdd(gp("a", accessibility: .afterFirstUnlock, data: "A"))
+        f.world.backup(.this, as: "plain", encrypted: false)
+        f.world.backup(.this, as: "locked")
+        #expect(try f.world.restore("plain", to: other) == 0)
+        #expect(f.world.perform(CallRequest(.find, gp("a")), as: f.main, on: other).status == .itemNotFound)
+        #expect(try f.world.restore("locked", to: other) == 1)
+        #expect(f.world.perform(CallRequest(.find, gp("a")), as: f.main, on: other).status == .success)
+        _ = f.world.perform(CallRequest(.delete, gp("a")), as: f.main, on: .this)
+        #expect(try f.world.restore("plain", to: .this) == 1)
+        #expect(f.find(gp("a")).status == .success)
+    }
+
     @Test("a UUID reference is not readable before Security-60157")
     func uuidOnAnOldDevice() throws {
         var f = Fixture()
