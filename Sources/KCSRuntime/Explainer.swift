@@ -112,11 +112,11 @@ package struct Explainer {
         case .syncWithAccessControl:
             return "an item with access control cannot be synchronizable (SecItem.m)"
         case .groupNotEntitled(let g):
-            return "the call names group \"\(g)\", which is not in \(app.name.possessive) access groups" + teamPrefixHint(g, app)
+            return "the call names group \"\(g)\", which is not in \(app.name.possessive) access groups" + teamPrefixHint(g, app, last)
         case .groupNotEntitledFindsNothing(let g):
-            return "the call names group \"\(g)\", which is not in \(app.name.possessive) access groups; before iOS 13 that finds nothing instead of failing with errSecMissingEntitlement" + teamPrefixHint(g, app)
+            return "the call names group \"\(g)\", which is not in \(app.name.possessive) access groups; before iOS 13 that finds nothing instead of failing with errSecMissingEntitlement" + teamPrefixHint(g, app, last)
         case .moveNotEntitled(let g):
-            return "the update would move items into \"\(g)\", which is not in \(app.name.possessive) access groups" + teamPrefixHint(g, app)
+            return "the update would move items into \"\(g)\", which is not in \(app.name.possessive) access groups" + teamPrefixHint(g, app, last)
         case .passcodeRequired(let viaAC):
             return "when-passcode-set items need a device passcode" + (viaAC ? " (through access control: errSecNotAvailable)" : " (\(result.status.name))")
         case .locked(let a):
@@ -215,7 +215,16 @@ package struct Explainer {
         case .notAnAttributeToChange(let key):
             return "\(key) is not an attribute of the class, so it cannot be among the attributes to change (set …): it belongs in SecItemUpdate's query (errSecNoSuchAttr)"
         case .promptCanceled: return "the user canceled the authentication prompt (errSecUserCanceled)"
-        case .promptFailed: return "authentication failed or was tried too often (errSecAuthFailed)"
+        // Every LocalAuthentication error but a user cancel, a parameter error
+        // and not-interactive is errSecAuthFailed (SecItem.m
+        // osstatus_for_localauthentication_error): a sheet the system
+        // dismissed reads as a bad credential (bitwarden/ios pull request
+        // 783; real-world Q32, session 19).
+        case .promptFailed:
+            return "authentication failed (errSecAuthFailed): a wrong face, finger or passcode, too many tries, "
+                + "or a prompt the system dismissed (the device locked, the app went to the background), "
+                + "which LocalAuthentication reports the same way; only a user's cancel is errSecUserCanceled"
+
         case .promptNotAllowed: return "the item needs a prompt and auth-ui=fail forbids one"
         case .identityQueryColumn(let a):
             return "an identity query selects only the certificate's label, issuer, serial number, subject key ID and token ID "
@@ -309,9 +318,24 @@ package struct Explainer {
     }
 
     /// "did you mean TEAM.g" when a prefixed group of that name is entitled.
-    private func teamPrefixHint(_ group: String, _ app: AppTarget) -> String {
+    private func teamPrefixHint(_ group: String, _ app: AppTarget, _ last: LastCall) -> String {
         if let prefixed = app.prefixedGroup(for: group) {
             return "; did you mean \(prefixed)? Keychain Sharing groups carry the team prefix in code"
+        }
+        // The right group under another prefix: another team's, or the Team
+        // ID where the App ID prefix is a legacy one (home-assistant/iOS pull
+        // request 61, MSAL pull request 872; real-world Q26, Q27).
+        guard let dot = group.firstIndex(of: "."), group.distance(from: group.startIndex, to: dot) == 10,
+              Team.isWellFormedID(String(group[..<dot])) else { return "" }
+        let rest = group[dot...]
+        for g in world.accessGroups(of: last.app, on: last.device) where g.hasSuffix(rest) && g.utf8.count == group.utf8.count {
+            let prefix = String(g.prefix(10))
+            let whose = prefix == app.appIDPrefix ? "its App ID prefix" : prefix == app.teamID ? "its team ID" : "as its entitlements say"
+            var hint = "; it differs from \(g) only in its prefix: \(app.name.possessive) groups carry \(prefix) (\(whose))"
+            if app.appIDPrefix != nil, let team = app.teamID, group.hasPrefix(team + ".") {
+                hint += ", not the team ID \(team): $(AppIdentifierPrefix) gives the App ID prefix"
+            }
+            return hint
         }
         return ""
     }
