@@ -474,7 +474,7 @@ public struct ProjectLint {
                 return "its code names the keychain or an app group (\(name) in \(ProjectPath.lastComponent(path)))"
             }
         }
-        if !code.allSwift { return "it has code kcs does not read (in another language, or a framework or package it links)" }
+        if !code.unread.isEmpty { return "it has code kcs does not read (" + ProjectInput.listed(code.unread, first: 3) + ")" }
         if code.swiftSources.isEmpty { return "kcs finds no Swift source of it" }
         return unreadable
     }

@@ -25,6 +25,32 @@ extension XcodeRealProjectsTests {
         return f
     }
 
+    /// KCS604's hint names the code kcs does not read: Unstoppable's intent
+    /// extension was asked "because it has code kcs does not read (in
+    /// another language, or a framework or package it links)" of a remote
+    /// package product it did not name (real-project trial 19, W3).
+    @Test func kcs604NamesTheCodeKcsDoesNotRead() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.targets[2].sources = ["ShareViewController.swift", "Bridge.m", "Helper.m"]
+        f.targets[2].packageProducts = [.init(name: "HsToolKit")]
+        f.write("Share/ShareViewController.swift", "func title(_ s: String) -> String { s.uppercased() }\n")
+        f.write("Share/Bridge.m", "int bridge(void) { return 0; }\n")
+        f.write("Share/Helper.m", "int helper(void) { return 0; }\n")
+        f.writeProject()
+        let out = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        #expect(out.stderr.contains("asked because it has code kcs does not read (package product 'HsToolKit', 2 Objective-C sources, the first 'Bridge.m'): add "),
+                "\(out.stderr)")
+        // A framework it links, and one source in another language.
+        f.targets[2].packageProducts = []
+        f.targets[2].sources = ["ShareViewController.swift", "Bridge.c"]
+        f.write("Share/Bridge.c", "int bridge(void) { return 0; }\n")
+        f.targets[2].frameworks = ["Vendor.framework"]
+        f.writeProject()
+        let hint = try ProjectLint.load(f.projectPath).get().run().first { $0.code == .projectExtensionGroup }?.hint
+        #expect(hint?.hasPrefix("asked because it has code kcs does not read (the C source 'Bridge.c', the framework 'Vendor.framework'): ") == true, "\(hint ?? "")")
+    }
+
     /// Lockdown's tunnel and widgets: the extension shares the app group,
     /// lacks the keychain group the app's code stores in, and its keychain
     /// code names none. The shared app group made KCS604 silent
