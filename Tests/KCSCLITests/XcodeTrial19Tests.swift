@@ -425,18 +425,25 @@ extension XcodeRealProjectsTests {
 }
 
 extension XcodeRealProjectsTests {
-    /// Nostur's Catalyst entitlements lack a group the app's code uses: the
-    /// lint checked the iOS build only, and the Catalyst build's add failed
-    /// unsaid (real-project trial 19, D5).
-    @Test func aGroupTheMacCatalystBuildLacksIsSaid() throws {
+    /// The docs project whose app also builds for Mac Catalyst, signing
+    /// there with App/App-mac.entitlements, which holds these groups.
+    static func catalystApp(macKeychain: [String], appGroups: [String] = []) -> XcodeFixture {
         var f = XcodeFixture.appWidgetShare()
-        defer { f.remove() }
         for c in f.configurations {
             f.targets[0].settings[c]?["SUPPORTS_MACCATALYST"] = "YES"
             f.targets[0].settings[c]?["CODE_SIGN_ENTITLEMENTS[sdk=macosx*]"] = "App/App-mac.entitlements"
         }
-        f.writeEntitlements("App/App-mac.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes"])
+        f.writeEntitlements("App/App-mac.entitlements", keychain: macKeychain, appGroups: appGroups)
         f.writeProject()
+        return f
+    }
+
+    /// Nostur's Catalyst entitlements lack a group the app's code uses: the
+    /// lint checked the iOS build only, and the Catalyst build's add failed
+    /// unsaid (real-project trial 19, D5).
+    @Test func aGroupTheMacCatalystBuildLacksIsSaid() throws {
+        var f = Self.catalystApp(macKeychain: ["$(AppIdentifierPrefix)com.example.Notes"])
+        defer { f.remove() }
         func said() throws -> [Diagnostic] { try f.codeFindings().filter { $0.message.contains("Mac Catalyst") } }
         let d = try said()
         #expect(d.map(\.message) == ["target 'App' (configuration 'Release') names the access group SKMME9E2Y8.com.example.Notes.shared, which its Mac Catalyst build "
@@ -453,6 +460,31 @@ extension XcodeRealProjectsTests {
         f.writeProject()
         #expect(try said().map(\.message) == ["target 'App' (configuration 'Release') names the app group group.com.example.notes, which its Mac Catalyst build is not entitled to: "
                     + "it signs with '\(f.path("App/App-mac.entitlements"))' there, which lacks it, so the call has no shared container there"])
+    }
+}
+
+extension XcodeRealProjectsTests {
+    /// `kcs lint --project … --platform catalyst` checks the targets that
+    /// build for Mac Catalyst against their Catalyst entitlements, and the
+    /// others not at all (lint had no --platform: "Unknown option";
+    /// real-project trial 19, D5).
+    @Test func lintChecksTheTargetsOfTheGivenPlatform() throws {
+        let f = Self.catalystApp(macKeychain: ["$(AppIdentifierPrefix)com.example.Notes"], appGroups: ["group.com.example.notes"])
+        defer { f.remove() }
+        let mac = try BinaryRunner.run(["lint", "--project", f.projectPath, "--platform", "catalyst"])
+        #expect(mac.stdout.hasSuffix("(configuration Release, platform catalyst)\n"), "\(mac.stdout)")
+        // The app's code against its Catalyst file; the widget and the share
+        // extension do not build for Mac Catalyst.
+        #expect(mac.stderr.contains("KeychainStore.swift") && mac.stderr.contains("SKMME9E2Y8.com.example.Notes.shared"), "\(mac.stderr)")
+        #expect(!mac.stderr.contains("Share Extension") && !mac.stderr.contains("'Widget'"), "\(mac.stderr)")
+        #expect(mac.status == 1)
+        let ios = try BinaryRunner.run(["lint", "--project", f.projectPath, "--platform", "ios"])
+        #expect(ios.stderr.contains("target 'Share Extension' is embedded in 'App' but shares no group with it"), "\(ios.stderr)")
+        #expect(ios.stdout.hasSuffix("(configuration Release, platform ios)\n"), "\(ios.stdout)")
+        let tv = try BinaryRunner.run(["lint", "--project", f.projectPath, "--platform", "tvos"])
+        #expect(tv.status == 64 && tv.stderr.contains("--platform must be one of: ios, macos, catalyst, watchos"), "\(tv.stderr)")
+        let alone = try BinaryRunner.run(["lint", "--platform", "ios", "x.kcs"])
+        #expect(alone.status == 64 && alone.stderr.contains("--profile, --configuration and --platform go with --project"), "\(alone.stderr)")
     }
 }
 
