@@ -939,7 +939,7 @@ public enum CodeCheck {
             let hostShares = Set(h.keychainAccessGroups.map(\.value) + h.applicationGroups.map(\.value)).subtracting([""])
             // Worked out when an extension asks: the default group reads the app's sources.
             var known: [(group: String, at: ProjectLocation?)]?
-            for id in host.embeddedTargets {
+            for id in host.embeddedTargets(on: h.resolved.platform) {
                 guard let child = byID[id], child.kind != .app,
                       let c = lint.signing(of: child), let childApp = c.appTarget, c.resolved.platform == h.resolved.platform,
                       let childNaming = naming[child.id], !childNaming.unknown, childNaming.groups.isEmpty else { continue }

@@ -357,7 +357,7 @@ public struct ProjectLint {
             // ("stores in" and nothing after it; found on a real-project trial).
             let shared = Set(h.keychainAccessGroups.map(\.value) + h.applicationGroups.map(\.value)).subtracting([""])
             guard !shared.isEmpty else { continue }
-            for id in host.embeddedTargets {
+            for id in host.embeddedTargets(on: h.resolved.platform) {
                 guard let child = project.targets.first(where: { $0.id == id }), let c = signing(of: child) else { continue }
                 // An app copied into another (a login item in
                 // Contents/Library/LoginItems) is a program of its own, with

@@ -47,6 +47,9 @@ public struct XcodeProject: Sendable {
     /// shared by every resolution of the project.
     private(set) var xcconfigs = XCConfigCache()
 
+    /// Xcode's name of each platform kcs models in a build file's platform filter.
+    public static let platformFilterNames = ["ios": "ios", "catalyst": "maccatalyst", "macos": "macos", "watchos": "watchos"]
+
     /// The xcconfig files and Info.plists the project's resolutions have read so far.
     public var xcconfigFilesRead: [String] { xcconfigs.filesRead }
 
@@ -118,6 +121,10 @@ public struct XcodeProject: Sendable {
         public var swiftSources: [String]
         /// Targets whose products a Copy Files phase embeds in this one.
         public var embeddedTargets: [String]
+        /// Xcode's platform filters of an embedded target's entry, by its ID
+        /// (`platformFilter = ios;`, `platformFilters = (ios, maccatalyst, );`):
+        /// the builds for other platforms do not embed it.
+        public var embedFilters: [String: [String]] = [:]
         /// Targets of this project whose products its Frameworks phase links
         /// (frameworks and libraries): their code runs in this target's
         /// process, with its entitlements (``code(of:)``).
@@ -133,6 +140,15 @@ public struct XcodeProject: Sendable {
         /// `TargetAttributes` → `DevelopmentTeam`, which older Xcode versions wrote.
         public var attributesTeam: String?
         public var location: ProjectLocation
+
+        /// The targets it embeds in its build for `platform`: an extension
+        /// embedded with `platformFilter = ios` is not in the Mac Catalyst
+        /// build, and was checked as if it were (Nostur's share extension;
+        /// real-project trial 19, D5).
+        public func embeddedTargets(on platform: String) -> [String] {
+            guard let filter = XcodeProject.platformFilterNames[platform] else { return embeddedTargets }
+            return embeddedTargets.filter { embedFilters[$0]?.contains(filter) ?? true }
+        }
 
         /// The product type kcs gives a module of a local Swift package
         /// (``XcodeProject/packageModules``); Xcode has none.
@@ -375,7 +391,7 @@ private struct ProjectReader {
             guard let id = idNode.string, let t = objects[id] else { continue }
             guard t["isa"]?.string == "PBXNativeTarget" else { continue }  // aggregate and legacy targets build nothing signed
             let name = t["name"]?.string ?? id
-            var embedded: [String] = [], linked: [String] = []
+            var embedded: [String] = [], linked: [String] = [], embedFilters: [String: [String]] = [:]
             var sources: [String] = []
             var unread: [String] = []
             func cannotRead(_ what: String) { if !unread.contains(what) { unread.append(what) } }
@@ -393,7 +409,12 @@ private struct ProjectReader {
                 let files = buildFiles.compactMap { $0["fileRef"]?.string }
                 switch phase["isa"]?.string {
                 case "PBXCopyFilesBuildPhase":
-                    embedded += files.compactMap { productOwner[$0] }
+                    for file in buildFiles {
+                        guard let owner = file["fileRef"]?.string.flatMap({ productOwner[$0] }) else { continue }
+                        embedded.append(owner)
+                        let filters = file["platformFilters"]?.array?.compactMap(\.string) ?? file["platformFilter"]?.string.map { [$0] } ?? []
+                        if !filters.isEmpty { embedFilters[owner, default: []] += filters }
+                    }
                 case "PBXSourcesBuildPhase":
                     if !sourceBudgetSpent, sourceEntries + files.count > Self.maxSourceEntries {
                         sourceBudgetSpent = true
@@ -495,7 +516,7 @@ private struct ProjectReader {
             targets.append(XcodeProject.Target(
                 id: id, name: name, productType: t["productType"]?.string ?? "",
                 configurations: configurationList(objects[t["buildConfigurationList"]?.string ?? ""]),
-                swiftSources: sources, embeddedTargets: embedded, linkedTargets: linked, unreadCode: unread,
+                swiftSources: sources, embeddedTargets: embedded, embedFilters: embedFilters, linkedTargets: linked, unreadCode: unread,
                 attributesTeam: targetAttributes?[id]?["DevelopmentTeam"]?.string, location: at(t)))
         }
         for (reference, products, linkers) in otherProjects {

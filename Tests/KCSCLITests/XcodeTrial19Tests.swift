@@ -486,6 +486,31 @@ extension XcodeRealProjectsTests {
         let alone = try BinaryRunner.run(["lint", "--platform", "ios", "x.kcs"])
         #expect(alone.status == 64 && alone.stderr.contains("--profile, --configuration and --platform go with --project"), "\(alone.stderr)")
     }
+
+    /// An extension embedded with `platformFilter = ios` is not in the Mac
+    /// Catalyst build: Nostur's share extension was checked there as if it
+    /// were (real-project trial 19, D5).
+    @Test func anEmbedFilteredToAnotherPlatformIsNotChecked() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        for c in f.configurations {
+            f.targets[0].settings[c]?["SUPPORTS_MACCATALYST"] = "YES"
+            f.targets[2].settings[c]?["SUPPORTS_MACCATALYST"] = "YES"
+        }
+        f.writeProject()
+        func asked(_ platform: String) throws -> Bool {
+            try ProjectLint.load(f.projectPath, platform: platform).get().run().contains {
+                $0.code == .projectExtensionGroup && $0.message.contains("'Share Extension'")
+            }
+        }
+        #expect(try asked("catalyst") && asked("ios"))
+        f.targets[0].embedFilters["Share Extension"] = "ios"
+        f.writeProject()
+        #expect(try !asked("catalyst"))
+        #expect(try asked("ios"))
+        let app = try #require(ProjectLint.load(f.projectPath).get().project.targets.first { $0.name == "App" })
+        #expect(app.embeddedTargets(on: "catalyst").count == 1 && app.embeddedTargets(on: "ios").count == 2)
+    }
 }
 
 extension XcodeFixture {
