@@ -513,6 +513,36 @@ extension XcodeRealProjectsTests {
     }
 }
 
+extension XcodeRealProjectsTests {
+    /// Siskin's share extension links Shared, whose NotificationEncryptionKeys
+    /// uses an app group the extension lacks, and no source of the extension
+    /// names the type: KCS607 was a warning nothing could clear (real-project
+    /// trial 19, W12). It is a note until the target's own code names the type.
+    @Test func frameworkCodeATargetNeverNamesIsANote() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.targets.append(XcodeFixture.Target(name: "Shared", productType: "com.apple.product-type.framework", sources: ["Keys.swift"]))
+        f.targets[2].links = ["Shared"]
+        f.write("Shared/Keys.swift", """
+            import Foundation
+            enum NotificationEncryptionKeys {
+                static let defaults = UserDefaults(suiteName: "group.com.example.notes")
+            }
+
+            """)
+        f.writeProject()
+        let said = "target 'Share Extension' (configuration 'Release') (in 'Shared', which it links) names the app group group.com.example.notes"
+        let quiet = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        #expect(quiet.stderr.contains(": note: " + said), "\(quiet.stderr)")
+        #expect(quiet.stderr.contains("hint: no source of 'Share Extension' itself names NotificationEncryptionKeys, whose code this call is in, "
+                                      + "so it may never make it (a note, not a warning); "), "\(quiet.stderr)")
+        f.write("Share/ShareViewController.swift", "import Foundation\nfunc keys() -> UserDefaults? { NotificationEncryptionKeys.defaults }\n")
+        let named = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        #expect(named.stderr.contains(": warning: " + said), "\(named.stderr)")
+        #expect(!named.stderr.contains("no source of 'Share Extension' itself names"), "\(named.stderr)")
+    }
+}
+
 extension XcodeFixture {
     /// Sets `setting` of the widget in every configuration, and writes the project.
     mutating func setWidget(_ setting: String, _ value: String) {
