@@ -42,11 +42,13 @@ public struct ProjectLint {
         let files = TargetSigning.FileCache()
         for t in project.targets where t.kind != nil {
             for c in project.configurations {
-                let (platforms, issues) = project.platforms(of: t, configuration: c.name)
+                let (platforms, issues, taken) = project.platforms(of: t, configuration: c.name, given: chosen, doing: "checked")
                 guard let first = platforms.first else {
                     unplaced += issues
                     continue
                 }
+                // Taken from --platform: still said, with the hint saying so.
+                if taken { unplaced += issues }
                 if let chosen, !platforms.contains(chosen) { continue }
                 let platform = chosen ?? first
                 signings.append(TargetSigning.resolve(project, t, configuration: c.name, platform: platform, team: team, fileSystem: fileSystem, files: files))

@@ -196,6 +196,15 @@ extension XcodeRealProjectsTests {
         #expect(given.scenario.contains("app com.example.Notes as App kind=app"), "\(given.scenario)")
         #expect(given.scenario.contains("as Share_Extension kind=extension"), "\(given.scenario)")
         #expect(given.diagnostics.contains { $0.hint == "imported as building for ios, as --platform says" })
+        // The lint alike: the targets' groups and code were never looked
+        // at, and --platform did not help (real-project trial 19, D1 (d), D5).
+        let unchecked = try ProjectLint.load(f.projectPath).get()
+        #expect(unchecked.signings.isEmpty)
+        let lint = try ProjectLint.load(f.projectPath, platform: "ios").get()
+        #expect(lint.signings.map(\.target.name).sorted() == ["App", "App", "Share Extension", "Share Extension", "Widget", "Widget"])
+        let said = lint.run()
+        #expect(said.contains { $0.message == "cannot tell which platform target 'App' builds for: SDKROOT is not set"
+                    && $0.hint == "checked as building for ios, as --platform says" }, "\(said.map { "\($0.message) | \($0.hint ?? "")" })")
     }
 }
 
