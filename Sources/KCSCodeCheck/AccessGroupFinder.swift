@@ -52,6 +52,10 @@ public struct AccessGroupUse: Sendable {
     /// `containerURL(forSecurityApplicationGroupIdentifier:)`), checked
     /// against the target's application groups, not its access groups.
     public var isAppGroup = false
+    /// The outermost type (or extended type) the use is in: the name other
+    /// code reaches it by. Nil at the top level (a function there is
+    /// called by its own name, which is not looked for).
+    public var enclosingName: String?
     /// A constant with a value per `#if` branch: each value, where it is
     /// declared and the `#if`s around it (``AccessGroupFinder/Resolved``).
     public struct Alternative: Sendable, Hashable {
@@ -1842,7 +1846,25 @@ private final class UseVisitor: SyntaxVisitor {
         use.alternatives = alternatives
         use.condition = self.condition(around: node) ?? condition
         use.branches = branches(around: node)
+        use.enclosingName = Self.enclosingName(of: node)
         uses.append(use)
+    }
+
+    /// ``AccessGroupUse/enclosingName`` of a node.
+    static func enclosingName(of node: Syntax) -> String? {
+        var type: String?
+        var current = node.parent
+        while let n = current {
+            if let d = n.as(StructDeclSyntax.self) { type = d.name.text }
+            else if let d = n.as(ClassDeclSyntax.self) { type = d.name.text }
+            else if let d = n.as(EnumDeclSyntax.self) { type = d.name.text }
+            else if let d = n.as(ActorDeclSyntax.self) { type = d.name.text }
+            else if let d = n.as(ExtensionDeclSyntax.self) {
+                type = d.extendedType.trimmedDescription.split(separator: ".").first.map(String.init) ?? type
+            }
+            current = n.parent
+        }
+        return type
     }
 
     /// A value with its interpolations worked out: each name a constant of

@@ -636,9 +636,27 @@ public enum CodeCheck {
                 return teamless[String(group[group.index(after: dot)...])] != nil
             }
             let groups = grantedOnce.isEmpty ? "none (the target is unsigned)" : grantedOnce.map { teamless[$0] ?? $0 }.joined(separator: ", ")
+            // Whether the target's own sources name a type or function of a
+            // framework's code, by name, found once per target.
+            var namedByOwnCode: [String: Bool] = [:]
             for (path, uses) in found {
                 // A linked framework's file says whose it is.
                 let via = code.owner[path].map { " (in \(Self.linked($0)), which it links)" } ?? ""
+                // A framework's call in a type (or function) none of the
+                // target's own sources names may never run in it: a note,
+                // not a warning that stays whatever is fixed (Siskin's share
+                // extension links Shared, whose NotificationEncryptionKeys
+                // uses a group the extension lacks; real-project trial 19, W12).
+                func unnamed(_ use: AccessGroupUse) -> String? {
+                    guard !via.isEmpty, let name = use.enclosingName else { return nil }
+                    if namedByOwnCode[name] == nil {
+                        namedByOwnCode[name] = sources.contains { code.owner[$0.path] == nil && Self.namesWord(name, in: $0.text) }
+                    }
+                    return namedByOwnCode[name] == true ? nil : name
+                }
+                func unnamedHint(_ name: String) -> String {
+                    "no source of '\(target.name)' itself names \(name), whose code this call is in, so it may never make it (a note, not a warning); "
+                }
                 // Who a finding is about: the words `mergedAcrossTargets` reads back.
                 let who = "target '\(target.name)' (configuration '\(signing.configuration)')" + via
                 // A framework's `#if`s are its own build's: its flags, the app's
@@ -782,8 +800,10 @@ public enum CodeCheck {
                         if signing.resolved.platform == "watchos" {
                             hint = "on watchOS an app group is shared only with the watch app's own extensions, not with the iPhone app; " + hint
                         }
+                        let unnamedBy = unnamed(use)
+                        if let unnamedBy { hint = unnamedHint(unnamedBy) + hint }
                         out.append(render.diagnostic(ProjectIssue(
-                            .warning, "\(who) names the app group \(shown(group))\(use.condition.map { " (\(Self.under($0)), which this build compiles)" } ?? ""), which it is not entitled to: \(what)",
+                            unnamedBy == nil ? .warning : .note, "\(who) names the app group \(shown(group))\(use.condition.map { " (\(Self.under($0)), which this build compiles)" } ?? ""), which it is not entitled to: \(what)",
                             at: at, hint: hint),
                             code: .codeGroupNotEntitled, length: use.length, notes: notes))
                         continue
@@ -866,8 +886,10 @@ public enum CodeCheck {
                                 ? "add it to the entitlements of '\(target.name)' to share it"
                                 : "make sure '\(target.name)' never makes this call, or add the group to its entitlements")
                         }
+                        let unnamedBy = unnamed(use)
+                        if let unnamedBy { hint = unnamedHint(unnamedBy) + hint }
                         out.append(render.diagnostic(ProjectIssue(
-                            .warning, "\(who) names the access group \(shown(group))\(use.condition.map { " (\(Self.under($0)), which this build compiles)" } ?? ""), which it is not entitled to: \(via.isEmpty ? "the call fails" : "if it makes this call, the call fails") with errSecMissingEntitlement (-34018)",
+                            unnamedBy == nil ? .warning : .note, "\(who) names the access group \(shown(group))\(use.condition.map { " (\(Self.under($0)), which this build compiles)" } ?? ""), which it is not entitled to: \(via.isEmpty ? "the call fails" : "if it makes this call, the call fails") with errSecMissingEntitlement (-34018)",
                             at: at, hint: hint), code: .codeGroupNotEntitled, length: use.length, notes: notes))
                     }
                 }
@@ -939,7 +961,7 @@ public enum CodeCheck {
             let hostShares = Set(h.keychainAccessGroups.map(\.value) + h.applicationGroups.map(\.value)).subtracting([""])
             // Worked out when an extension asks: the default group reads the app's sources.
             var known: [(group: String, at: ProjectLocation?)]?
-            for id in host.embeddedTargets {
+            for id in host.embeddedTargets(on: h.resolved.platform) {
                 guard let child = byID[id], child.kind != .app,
                       let c = lint.signing(of: child), let childApp = c.appTarget, c.resolved.platform == h.resolved.platform,
                       let childNaming = naming[child.id], !childNaming.unknown, childNaming.groups.isEmpty else { continue }
@@ -989,6 +1011,19 @@ public enum CodeCheck {
             }
         }
         return out
+    }
+
+    /// Whether `text` has `word` as a whole name (not inside a longer one).
+    static func namesWord(_ word: String, in text: String) -> Bool {
+        func isName(_ c: Character) -> Bool { c.isLetter || c.isNumber || c == "_" }
+        var rest = text[...]
+        while let r = rest.firstRange(of: word) {
+            let before = r.lowerBound == text.startIndex ? nil : text[text.index(before: r.lowerBound)]
+            let after = r.upperBound == text.endIndex ? nil : text[r.upperBound]
+            if !(before.map(isName) ?? false) && !(after.map(isName) ?? false) { return true }
+            rest = text[r.upperBound...]
+        }
+        return false
     }
 
     /// KCS607 for a target's Mac Catalyst build, which signs with another
@@ -1189,7 +1224,9 @@ public enum CodeCheck {
                 continue
             }
             let rest = String(d.message.dropFirst("target '\(name)' ".count))
-            let key = "\(d.code.rawValue)\u{0}\(d.file?.name ?? "")\u{0}\(loc.line):\(loc.column)\u{0}\(rest)"
+            // A note (framework code the target never names) is not merged
+            // into another target's warning, nor the warning into it.
+            let key = "\(d.code.rawValue)\u{0}\(d.severity)\u{0}\(d.file?.name ?? "")\u{0}\(loc.line):\(loc.column)\u{0}\(rest)"
             if let i = index[key] {
                 if !targets[i].contains(name) { targets[i].append(name); hints[i].append(d.hint) }
                 continue

@@ -197,10 +197,15 @@ func exceedsJSONValueBudget(_ body: [UInt8], budget: Int = 1_000_000) -> Bool {
 
 /// The top-level `id` and `method` of a message refused undecoded (one pass,
 /// members of the outer object only), so the refusal answers the request
-/// it refuses, and a notification gets no answer (review of session 18, R7).
-func topLevelIDAndMethod(_ body: [UInt8]) -> (id: RequestID?, method: String?) {
+/// it refuses, and a notification gets no answer (review of session 18, R7);
+/// and `params.textDocument.uri`, the document a refused change leaves out
+/// of date.
+func topLevelIDAndMethod(_ body: [UInt8]) -> (id: RequestID?, method: String?, document: String?) {
     var depth = 0, i = 0
-    var id: RequestID?, method: String?
+    var id: RequestID?, method: String?, document: String?
+    // The key each open object or array is the value of (nil for the
+    // outer object and an array's elements), and the last key read.
+    var keys: [String?] = [], lastKey: String?
     /// The string starting at the quote at `at`, and the index after it.
     func string(_ at: Int) -> (String, Int) {
         var k = at + 1, bytes: [UInt8] = []
@@ -211,24 +216,39 @@ func topLevelIDAndMethod(_ body: [UInt8]) -> (id: RequestID?, method: String?) {
         }
         return (String(decoding: bytes, as: UTF8.self), k + 1)
     }
+    func blanks(_ from: Int) -> Int {
+        var k = from
+        while k < body.count, body[k] == UInt8(ascii: " ") || body[k] == UInt8(ascii: "\t") || body[k] == UInt8(ascii: "\n") || body[k] == UInt8(ascii: "\r") { k += 1 }
+        return k
+    }
     while i < body.count {
         let b = body[i]
         switch b {
-        case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1; i += 1
-        case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1; i += 1
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            keys.append(lastKey)
+            lastKey = nil
+            depth += 1
+            i += 1
+        case UInt8(ascii: "}"), UInt8(ascii: "]"):
+            _ = keys.popLast()
+            lastKey = nil
+            depth -= 1
+            i += 1
         case UInt8(ascii: "\""):
             let (text, next) = string(i)
             i = next
-            guard depth == 1, text == "id" || text == "method" else { continue }
-            var k = i
-            while k < body.count, body[k] == UInt8(ascii: " ") || body[k] == UInt8(ascii: "\t") || body[k] == UInt8(ascii: "\n") || body[k] == UInt8(ascii: "\r") { k += 1 }
-            guard k < body.count, body[k] == UInt8(ascii: ":") else { continue }
-            k += 1
-            while k < body.count, body[k] == UInt8(ascii: " ") || body[k] == UInt8(ascii: "\t") || body[k] == UInt8(ascii: "\n") || body[k] == UInt8(ascii: "\r") { k += 1 }
+            var k = blanks(i)
+            // A string value, not a key.
+            guard k < body.count, body[k] == UInt8(ascii: ":") else { lastKey = nil; continue }
+            lastKey = text
+            let isURI = depth == 3 && text == "uri" && keys.count == 3 && keys[1] == "params" && keys[2] == "textDocument"
+            guard depth == 1 && (text == "id" || text == "method") || isURI else { continue }
+            k = blanks(k + 1)
             guard k < body.count else { continue }
             if body[k] == UInt8(ascii: "\"") {
                 let (value, after) = string(k)
-                if text == "id" { id = .string(value) } else { method = value }
+                if isURI { document = value } else if text == "id" { id = .string(value) } else { method = value }
+                lastKey = nil
                 i = after
             } else if text == "id" {
                 var end = k
@@ -241,7 +261,7 @@ func topLevelIDAndMethod(_ body: [UInt8]) -> (id: RequestID?, method: String?) {
         default: i += 1
         }
     }
-    return (id, method)
+    return (id, method, document)
 }
 
 /// Frames a JSON body for the wire.

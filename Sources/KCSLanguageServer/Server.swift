@@ -148,9 +148,9 @@ public final class LanguageServer {
     /// the server from answering for half a minute (found by adversarial testing).
     package var changeBudget = 32 << 20
 
-    /// Stops tracking a document and clears its diagnostics; with a reason,
-    /// tells the client why (a `window/logMessage` error).
-    private func forget(_ uri: String, because reason: String?) {
+    /// Stops tracking a document and clears its diagnostics (or publishes
+    /// `saying`); with a reason, tells the client why (a `window/logMessage` error).
+    private func forget(_ uri: String, because reason: String?, saying: [LSPDiagnostic] = []) {
         // Dropped for a reason: later ranged changes have no text to apply
         // to, and are ignored until the client sends the whole text again
         // (they were applied to nothing, and formatting answered an edit
@@ -162,8 +162,24 @@ public final class LanguageServer {
         openBytes -= texts[uri]?.count ?? 0
         texts[uri] = nil
         if uri.hasPrefix("file://") { openFiles.texts[Self.path(of: uri)] = nil }
-        notify("textDocument/publishDiagnostics", PublishDiagnosticsParams(uri: uri, diagnostics: []))
+        notify("textDocument/publishDiagnostics", PublishDiagnosticsParams(uri: uri, diagnostics: saying))
         if let reason { notify("window/logMessage", LogMessage(type: 1, message: "kcs lsp: \(uri): \(reason)")) }
+    }
+
+    /// A change the server cannot apply (a range the text does not have,
+    /// one that ends before it starts, params that do not decode, a message
+    /// refused undecoded, one that moves too much text): the client's text
+    /// is no longer the server's. The text was kept as it was, with only a
+    /// log message, and the editor showed its diagnostics for text it had
+    /// changed. Now the document is dropped until its whole text comes (the
+    /// next change sends it, the server syncing in full, or a reopen), and
+    /// one error at its top says so in place of its diagnostics.
+    private func lostTrack(of uri: String, because reason: String) {
+        let top = Position(line: 0, character: 0)
+        forget(uri, because: reason + "; the document is out of sync until its whole text is sent", saying: [LSPDiagnostic(
+            range: LSPRange(start: top, end: top), severity: 1, code: "", source: "kcs",
+            message: "kcs does not have this document's text as the editor has it (\(reason)); it is checked again when the editor "
+                + "sends the whole text: edit it, or close and reopen it")])
     }
 
     // MARK: Dispatch
@@ -171,9 +187,11 @@ public final class LanguageServer {
     /// Answers one message (a JSON body without framing).
     public func handle(_ body: [UInt8]) {
         guard !exceedsJSONValueBudget(body) else {
-            let (id, method) = topLevelIDAndMethod(body)
+            let (id, method, document) = topLevelIDAndMethod(body)
             if let id {
                 respond(id, Optional<Bool>.none, error: ResponseError(code: -32600, message: "invalid request: more than 1,000,000 JSON values"))
+            } else if method == "textDocument/didChange", let document, texts[document] != nil {
+                lostTrack(of: document, because: "a change of more than 1,000,000 JSON values was not read")
             } else {
                 // A notification gets no answer; a change kcs did not apply is said.
                 notify("window/logMessage", LogMessage(type: 1, message: "kcs lsp: a \(TerminalText.escaped(String((method ?? "message").prefix(64)))) "
@@ -244,7 +262,12 @@ public final class LanguageServer {
             dropped.remove(p.textDocument.uri)
             update(p.textDocument.uri, Array(p.textDocument.text.utf8), analyse: pendingChanges[p.textDocument.uri] == nil)
         case "textDocument/didChange":
-            guard let p = params(DidChangeParams.self) else { return }
+            guard let p = params(DidChangeParams.self) else {
+                if let uri = (try? decoder.decode(Params<DocumentParams>.self, from: data))?.params.textDocument.uri, texts[uri] != nil {
+                    lostTrack(of: uri, because: "a change to it did not decode")
+                }
+                return
+            }
             var changes = p.contentChanges[...]
             if dropped.contains(p.textDocument.uri) {
                 // Only a whole text brings a dropped document back, with the
@@ -263,19 +286,23 @@ public final class LanguageServer {
             var text = texts[p.textDocument.uri] ?? []
             // Each ranged change may move the whole text: a message of
             // hundreds of thousands of them against a large document is
-            // bounded by the bytes it may move in all. Past that the document
-            // is dropped, as if closed, and the client is told why.
+            // bounded by the bytes it may move in all. Past that, or at a
+            // range the text does not have, the document is out of sync.
             var budget = changeBudget
             for change in changes {
                 if let range = change.range {
-                    let lo = TextIndex.offset(in: text, of: range.start)
-                    let hi = max(lo, TextIndex.offset(in: text, of: range.end))
+                    guard let lo = TextIndex.offset(in: text, of: range.start), let hi = TextIndex.offset(in: text, of: range.end), lo <= hi else {
+                        let lines = TextIndex(text).lineCount
+                        lostTrack(of: p.textDocument.uri, because: range.start.line >= lines || range.end.line >= lines || range.start.line < 0
+                                  ? "a change's range reaches line \(max(range.start.line, range.end.line) + 1) of a text of \(lines) line\(lines == 1 ? "" : "s")"
+                                  : "a change's range ends before it starts")
+                        return
+                    }
                     let new = Array(change.text.utf8)
                     // What finding the range read, and the tail a change of length moves.
                     budget -= hi + new.count + (new.count == hi - lo ? 0 : text.count - hi)
                     if budget < 0 {
-                        forget(p.textDocument.uri, because: "one change message moved more than "
-                               + "\(changeBudget >> 10) KiB of text; close and reopen the document")
+                        lostTrack(of: p.textDocument.uri, because: "one change message moved more than \(changeBudget >> 10) KiB of text")
                         return
                     }
                     text.replaceSubrange(lo..<hi, with: new)

@@ -24,6 +24,9 @@ struct TextIndex {
         lineStarts = starts
     }
 
+    /// How many lines the protocol sees in the text.
+    var lineCount: Int { lineStarts.count }
+
     /// The first line break at or after `from`: where the line's text ends
     /// and where the next line starts (LF, CR LF or CR).
     static func lineBreak(in bytes: [UInt8], from: Int) -> (end: Int, nextLine: Int)? {
@@ -61,12 +64,14 @@ struct TextIndex {
     /// The same without an index: the text is read only up to the position,
     /// so an edit near the top of a large document costs what it touches
     /// (`didChange` built an index of the whole text for each of a
-    /// message's ranged changes; found by adversarial testing).
-    static func offset(in bytes: [UInt8], of p: Position) -> Int {
-        guard p.line >= 0 else { return 0 }
+    /// message's ranged changes; found by adversarial testing). Nil for a
+    /// line the text does not have: a change there was made to another
+    /// text than the server's (it was applied at the end).
+    static func offset(in bytes: [UInt8], of p: Position) -> Int? {
+        guard p.line >= 0 else { return nil }
         var start = 0, line = 0
         while line < p.line {
-            guard let next = lineBreak(in: bytes, from: start) else { return bytes.count }
+            guard let next = lineBreak(in: bytes, from: start) else { return nil }
             start = next.nextLine
             line += 1
         }

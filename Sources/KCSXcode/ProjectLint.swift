@@ -8,7 +8,8 @@ import KeychainEngine
 /// entitlements files nothing signs with, and groups a profile does not grant.
 public struct ProjectLint {
     public let project: XcodeProject
-    /// Every signed target in every configuration, on its first platform.
+    /// Every signed target in every configuration, on its first platform
+    /// (or on the one the lint was given, for the targets that build for it).
     public let signings: [TargetSigning]
     /// The configuration the single-configuration checks use.
     public let configuration: String
@@ -20,8 +21,12 @@ public struct ProjectLint {
     var unplaced: [ProjectIssue] = []
 
     /// Reads the project and resolves every signed target in every configuration.
+    /// `platform` (`--platform`): the targets that build for it are checked
+    /// on it, and the others not at all; without it, each on its first (a
+    /// Mac Catalyst build signing with another file was never compared
+    /// with the code, and lint had no --platform; real-project trial 19, D5).
     /// `settingsBudget`: the settings all resolutions may hold together (tests).
-    public static func load(_ path: String, configuration: String? = nil, team: String? = nil,
+    public static func load(_ path: String, configuration: String? = nil, team: String? = nil, platform chosen: String? = nil,
                             fileSystem given: any ProjectFileSystem = LocalProjectFileSystem(),
                             settingsBudget: Int? = nil, packages: (any SwiftPackageReading)? = nil) -> Result<ProjectLint, ProjectIssue> {
         // Paths as a Mac finds them, whatever the case (CaseFoldingFileSystem);
@@ -37,11 +42,15 @@ public struct ProjectLint {
         let files = TargetSigning.FileCache()
         for t in project.targets where t.kind != nil {
             for c in project.configurations {
-                let (platforms, issues) = project.platforms(of: t, configuration: c.name)
-                guard let platform = platforms.first else {
+                let (platforms, issues, taken) = project.platforms(of: t, configuration: c.name, given: chosen, doing: "checked")
+                guard let first = platforms.first else {
                     unplaced += issues
                     continue
                 }
+                // Taken from --platform: still said, with the hint saying so.
+                if taken { unplaced += issues }
+                if let chosen, !platforms.contains(chosen) { continue }
+                let platform = chosen ?? first
                 signings.append(TargetSigning.resolve(project, t, configuration: c.name, platform: platform, team: team, fileSystem: fileSystem, files: files))
             }
         }
@@ -350,7 +359,7 @@ public struct ProjectLint {
             // ("stores in" and nothing after it; found on a real-project trial).
             let shared = Set(h.keychainAccessGroups.map(\.value) + h.applicationGroups.map(\.value)).subtracting([""])
             guard !shared.isEmpty else { continue }
-            for id in host.embeddedTargets {
+            for id in host.embeddedTargets(on: h.resolved.platform) {
                 guard let child = project.targets.first(where: { $0.id == id }), let c = signing(of: child) else { continue }
                 // An app copied into another (a login item in
                 // Contents/Library/LoginItems) is a program of its own, with
@@ -474,7 +483,7 @@ public struct ProjectLint {
                 return "its code names the keychain or an app group (\(name) in \(ProjectPath.lastComponent(path)))"
             }
         }
-        if !code.allSwift { return "it has code kcs does not read (in another language, or a framework or package it links)" }
+        if !code.unread.isEmpty { return "it has code kcs does not read (" + ProjectInput.listed(code.unread, first: 3) + ")" }
         if code.swiftSources.isEmpty { return "kcs finds no Swift source of it" }
         return unreadable
     }

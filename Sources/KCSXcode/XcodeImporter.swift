@@ -98,16 +98,12 @@ public enum XcodeImporter {
         // cannot read): --platform says which (real-project trial 19, D1).
         var unknownPlatform: [String] = []
         for t in signed {
-            let (platforms, issues) = project.platforms(of: t, configuration: configuration)
+            let (platforms, issues, _) = project.platforms(of: t, configuration: configuration, given: options.platform, doing: "imported")
             platformsByTarget[t.id] = platforms
             if platforms.isEmpty, project.otherPlatforms(of: t, configuration: configuration).isEmpty {
                 unknownPlatform.append(t.name)
-                if let given = options.platform { platformsByTarget[t.id] = [given] }
             }
-            for var issue in issues where firstTime(issue) && !pods.take(issue) {
-                if let given = options.platform, issue.message.hasPrefix("cannot tell which platform target") {
-                    issue.hint = "imported as building for \(given), as --platform says"
-                }
+            for issue in issues where firstTime(issue) && !pods.take(issue) {
                 diagnostics.append(render.diagnostic(issue, code: .projectSetting))
             }
         }

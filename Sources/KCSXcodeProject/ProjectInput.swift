@@ -66,7 +66,7 @@ public enum ProjectInput {
             let named = yaml.filter { $0.lowercased().contains("project") }
             let specs = named.isEmpty ? yaml : named
             if !specs.isEmpty, case .success(let bytes) = fileSystem.read(ProjectPath.join(path, "contents.xcworkspacedata")),
-               case let listed = workspaceProjects(bytes, workspace: path), !listed.isEmpty,
+               case let listed = workspaceProjects(bytes, workspace: path).projects, !listed.isEmpty,
                !listed.contains(where: { fileSystem.isDirectory($0.path) }) {
                 return .failure(issue("'\(folder)' holds no .xcodeproj, and none of the projects its workspace '\(path)' lists exists; "
                                       + "it holds the YAML files " + self.listed(specs) + ", XcodeGen's descriptions of them?",
@@ -159,7 +159,7 @@ public enum ProjectInput {
     static func listed(_ names: [String]) -> String { listed(names.map { "'\($0)'" }, first: 10) }
 
     /// The first `first` items, and how many more.
-    static func listed(_ items: [String], first: Int) -> String {
+    public static func listed(_ items: [String], first: Int) -> String {
         items.prefix(first).joined(separator: ", ") + (items.count > first ? " and \(items.count - first) more" : "")
     }
 
@@ -174,16 +174,29 @@ public enum ProjectInput {
             return issue(said + "; its contents.xcworkspacedata cannot be read (\(e.message))",
                          hint: "give the .xcodeproj folder of the project you want", at: nil)
         }
-        let projects = workspaceProjects(bytes, workspace: path)
+        let listing = workspaceProjects(bytes, workspace: path)
+        let projects = listing.projects
+        // Projects past the bounds are counted, not dropped without a word
+        // (review 18, R9): the list is what the user picks from.
+        var beyond = ""
+        var notes: [ProjectIssue.Note] = []
+        if let far = listing.firstUnfollowed {
+            beyond = "; \(listing.unfollowed) more \(listing.unfollowed == 1 ? "project sits" : "projects sit") in groups nested more than "
+                + "\(maxWorkspaceGroupDepth) deep or past \(maxWorkspacePathBytes / 1024) KiB of path, which kcs does not follow"
+            notes = [ProjectIssue.Note("the first project kcs does not follow", at: ProjectLocation(file: contents, line: far.line, column: far.column))]
+        }
+        func withNotes(_ i: ProjectIssue) -> ProjectIssue { var i = i; i.notes = notes; return i }
         guard let first = projects.first else {
-            return issue(said + "; it lists no .xcodeproj", hint: giveProject, at: contents)
+            let far = listing.firstUnfollowed
+            return issue(said + (far == nil ? "; it lists no .xcodeproj" : "; it lists no .xcodeproj kcs follows") + beyond, hint: giveProject,
+                         at: contents, line: far?.line ?? 1, column: far?.column ?? 1)
         }
         if projects.count == 1 {
-            return issue(said + "; it lists one project, '\(first.path)'", hint: "give that project", at: contents,
-                         line: first.line, column: first.column)
+            return withNotes(issue(said + "; it lists one project, '\(first.path)'" + beyond, hint: "give that project", at: contents,
+                                   line: first.line, column: first.column))
         }
-        return issue(said + "; it lists the projects " + listed(projects.map(\.path)),
-                     hint: "give one of its projects: kcs reads one .xcodeproj at a time", at: contents, line: first.line, column: first.column)
+        return withNotes(issue(said + "; it lists the projects " + listed(projects.map(\.path)) + beyond,
+                               hint: "give one of its projects: kcs reads one .xcodeproj at a time", at: contents, line: first.line, column: first.column))
     }
 
     /// The `.xcodeproj` paths a workspace's contents.xcworkspacedata lists
@@ -191,9 +204,15 @@ public enum ProjectInput {
     /// from where the workspace is, with the line and byte column of its
     /// `location`. `group:` is relative to the group around it, `container:`
     /// to the workspace's folder, `self:` the project holding the workspace.
-    static func workspaceProjects(_ b: [UInt8], workspace: String) -> [(path: String, line: Int, column: Int)] {
+    /// Those past the bounds below are counted.
+    static func workspaceProjects(_ b: [UInt8], workspace: String) -> WorkspaceListing {
         let root = ProjectPath.directory(workspace)
-        var out: [(path: String, line: Int, column: Int)] = []
+        var out = WorkspaceListing()
+        func unfollowed(_ location: (value: String, line: Int, column: Int)?) {
+            guard let location, location.value.hasSuffix(".xcodeproj") else { return }
+            out.unfollowed += 1
+            if out.firstUnfollowed == nil { out.firstUnfollowed = (location.line, location.column) }
+        }
         // Each open group's folder; nil past 64 groups deep or 4 KiB of path
         // (PATH_MAX), where nothing is listed: a chain of thousands of nested
         // groups held a joined path per level, quadratic in time and memory
@@ -242,6 +261,7 @@ public enum ProjectInput {
             }
             guard let parent = groups.last ?? root else {
                 if tag == "Group", !selfClosing { groups.append(nil) }
+                if tag == "FileRef" { unfollowed(location) }
                 continue
             }
             let resolved = location.flatMap { resolve($0.value, in: parent, root: root) }
@@ -249,15 +269,27 @@ public enum ProjectInput {
                 let folder = resolved ?? parent
                 groups.append(groups.count < Self.maxWorkspaceGroupDepth && folder.utf8.count <= Self.maxWorkspacePathBytes ? folder : nil)
             }
-            if tag == "FileRef", let location, let path = resolved, path.utf8.count <= Self.maxWorkspacePathBytes, path.hasSuffix(".xcodeproj") {
-                out.append((path, location.line, location.column))
+            if tag == "FileRef", let location, let path = resolved, path.hasSuffix(".xcodeproj") {
+                if path.utf8.count <= Self.maxWorkspacePathBytes {
+                    out.projects.append((path, location.line, location.column))
+                } else {
+                    unfollowed(location)
+                }
             }
         }
         return out
     }
 
+    /// The projects a workspace lists, and how many more it lists past the
+    /// bounds, with where the first of those is.
+    struct WorkspaceListing {
+        var projects: [(path: String, line: Int, column: Int)] = []
+        var unfollowed = 0
+        var firstUnfollowed: (line: Int, column: Int)?
+    }
+
     /// Groups of a workspace followed this deep, and paths this long; past
-    /// them a workspace lists no project (Xcode's own nest a few deep).
+    /// them a workspace's projects are counted, not listed (Xcode's own nest a few deep).
     static let maxWorkspaceGroupDepth = 64
     static let maxWorkspacePathBytes = 4096
 

@@ -115,8 +115,13 @@ extension XcodeProject {
     }
 
     /// The platforms a target builds for, from `SDKROOT`,
-    /// `SUPPORTED_PLATFORMS` and `SUPPORTS_MACCATALYST`.
-    public func platforms(of target: Target, configuration: String) -> (platforms: [String], issues: [ProjectIssue]) {
+    /// `SUPPORTED_PLATFORMS` and `SUPPORTS_MACCATALYST`. With `given`
+    /// (`--platform`), a target whose platform kcs cannot tell builds for
+    /// that one, as the user says (`taken`), and its warning's hint says so:
+    /// "imported as building for ios, as --platform says" (`doing`: "imported",
+    /// "checked"; real-project trial 19, D1).
+    public func platforms(of target: Target, configuration: String, given: String? = nil,
+                          doing: String = "imported") -> (platforms: [String], issues: [ProjectIssue], taken: Bool) {
         let (sdks, settings, issues) = platformSDKs(of: target, configuration: configuration)
         var platforms: [String] = []
         for sdk in sdks {
@@ -143,7 +148,8 @@ extension XcodeProject {
             // An xcconfig that cannot be read may be where SDKROOT is set
             // (Authenticator's Carthage xcconfigs; real-project trial 19, D1).
             let unread = issues.compactMap(\.unreadXCConfig)
-            let hint = others.isEmpty && !unread.isEmpty
+            let hint = others.isEmpty && given != nil ? "\(doing) as building for \(given ?? ""), as --platform says"
+                : others.isEmpty && !unread.isEmpty
                 ? "SDKROOT may be set in '\(unread[0])', which kcs cannot read (above): make it readable, or import with --platform ios "
                     + "(or macos, catalyst, watchos); until then the target's groups and code are not checked"
                 : others.isEmpty ? "kcs models iOS, macOS, Mac Catalyst and watchOS; until SDKROOT names one, the target's groups and code are not checked"
@@ -158,7 +164,8 @@ extension XcodeProject {
                                         ?? target.location,
                                     hint: hint))
         }
-        return (platforms, out)
+        if let given, platforms.isEmpty, others.isEmpty { return ([given], out, true) }
+        return (platforms, out, false)
     }
 
     /// The platforms a target also builds for that kcs does not model

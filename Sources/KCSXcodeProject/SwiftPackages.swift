@@ -64,8 +64,22 @@ public struct PackageModule: Sendable, Hashable {
 /// The source files below a folder: a synchronized folder of a project, or a
 /// package module's.
 public enum SourceFolder {
-    /// Suffixes of sources in another language, whose code kcs does not read.
-    public static let otherSourceSuffixes = [".m", ".mm", ".c", ".cc", ".cpp", ".cxx"]
+    /// Suffixes of sources in another language, whose code kcs does not
+    /// read, with the language's name.
+    public static let otherSourceLanguages = [(".m", "Objective-C"), (".mm", "Objective-C++"), (".c", "C"),
+                                              (".cc", "C++"), (".cpp", "C++"), (".cxx", "C++")]
+    public static let otherSourceSuffixes = otherSourceLanguages.map(\.0)
+
+    /// Sources a target compiles that are not Swift, said for KCS604's hint
+    /// ("the Objective-C source 'Bridge.m'", "3 C sources, the first
+    /// 'a.c'", "2 sources that are not Swift, the first 'Intents.intentdefinition'").
+    public static func unreadSources(_ paths: [String]) -> String? {
+        guard let first = paths.first.map(ProjectPath.lastComponent) else { return nil }
+        let languages = Set(paths.map { p in otherSourceLanguages.first { p.hasSuffix($0.0) }?.1 ?? "" })
+        let language = languages.count == 1 ? languages.first ?? "" : ""
+        if paths.count == 1 { return language.isEmpty ? "the source '\(first)', which is not Swift" : "the \(language) source '\(first)'" }
+        return (language.isEmpty ? "\(paths.count) sources that are not Swift" : "\(paths.count) \(language) sources") + ", the first '\(first)'"
+    }
 
     /// Folders that hold no source a target compiles: bundles of assets,
     /// localizations, models and documentation, whose many folders used up

@@ -47,6 +47,9 @@ public struct XcodeProject: Sendable {
     /// shared by every resolution of the project.
     private(set) var xcconfigs = XCConfigCache()
 
+    /// Xcode's name of each platform kcs models in a build file's platform filter.
+    public static let platformFilterNames = ["ios": "ios", "catalyst": "maccatalyst", "macos": "macos", "watchos": "watchos"]
+
     /// The xcconfig files and Info.plists the project's resolutions have read so far.
     public var xcconfigFilesRead: [String] { xcconfigs.filesRead }
 
@@ -55,23 +58,27 @@ public struct XcodeProject: Sendable {
 
     /// The code that runs in a target's process: its own Swift sources, then
     /// those of the project's targets and local packages' modules it links
-    /// (``Target/linkedTargets``), and theirs in turn, each file once; `allSwift` when all of it is Swift kcs
-    /// reads. A framework's SecItem calls are made with the entitlements of
+    /// (``Target/linkedTargets``), and theirs in turn, each file once; `unread`,
+    /// what of it is not Swift kcs reads (``Target/unreadCode``), a linked
+    /// target's named ("… of 'Shared'"). A framework's SecItem calls are made with the entitlements of
     /// the app or extension that loads it (real projects keep their keychain
     /// code in a framework more often than not; found on a real-project trial).
     /// `owner` is the linked target a file comes from (none for its own);
     /// `compilers`, for a file more than one of them compiles, each of them
     /// (its `#if`s are answered with each one's flags).
-    public func code(of target: Target) -> (swiftSources: [String], allSwift: Bool, owner: [String: Target], compilers: [String: [Target]]) {
+    public func code(of target: Target) -> (swiftSources: [String], unread: [String], owner: [String: Target], compilers: [String: [Target]]) {
         var sources: [String] = [], listed = Set<String>(), owner: [String: Target] = [:], compilers: [String: [Target]] = [:]
         var firstCompiler: [String: Target] = [:]
-        var allSwift = true
+        var unread: [String] = [], saidUnread = Set<String>()
         var visited: Set<String> = [target.id], queue = [target]
         var next = 0
         while next < queue.count {
             let t = queue[next]
             next += 1
-            if !t.codeIsAllSwiftSources { allSwift = false }
+            for u in t.unreadCode {
+                let said = t.id == target.id ? u : u + " of '\(t.name)'"
+                if saidUnread.insert(said).inserted { unread.append(said) }
+            }
             for path in t.swiftSources {
                 guard listed.insert(path).inserted else {
                     // Compiled again, by another target of the process.
@@ -89,7 +96,7 @@ public struct XcodeProject: Sendable {
                 }
             }
         }
-        return (sources, allSwift, owner, compilers)
+        return (sources, unread, owner, compilers)
     }
 
     /// One build configuration at one level: its settings, with lines, and
@@ -114,18 +121,34 @@ public struct XcodeProject: Sendable {
         public var swiftSources: [String]
         /// Targets whose products a Copy Files phase embeds in this one.
         public var embeddedTargets: [String]
+        /// Xcode's platform filters of an embedded target's entry, by its ID
+        /// (`platformFilter = ios;`, `platformFilters = (ios, maccatalyst, );`):
+        /// the builds for other platforms do not embed it.
+        public var embedFilters: [String: [String]] = [:]
         /// Targets of this project whose products its Frameworks phase links
         /// (frameworks and libraries): their code runs in this target's
         /// process, with its entitlements (``code(of:)``).
         public var linkedTargets: [String] = []
-        /// Whether all its own code is in `swiftSources`: no sources in other
-        /// languages, no framework, library or package linked but the SDK's
-        /// and the project's own (``linkedTargets``).
-        /// When false, kcs cannot tell what the target's code does.
-        public var codeIsAllSwiftSources = true
+        /// What of its own code is not in `swiftSources`, each said once:
+        /// sources in other languages, a framework, library or package
+        /// linked but the SDK's and the project's own (``linkedTargets``)
+        /// ("package product 'HsToolKit'", "2 Objective-C sources, the first
+        /// 'Bridge.m'"). When not empty, kcs cannot tell what the target's
+        /// code does, and KCS604's hint names these (it said only "code kcs
+        /// does not read"; real-project trial 19, W3).
+        public var unreadCode: [String] = []
         /// `TargetAttributes` → `DevelopmentTeam`, which older Xcode versions wrote.
         public var attributesTeam: String?
         public var location: ProjectLocation
+
+        /// The targets it embeds in its build for `platform`: an extension
+        /// embedded with `platformFilter = ios` is not in the Mac Catalyst
+        /// build, and was checked as if it were (Nostur's share extension;
+        /// real-project trial 19, D5).
+        public func embeddedTargets(on platform: String) -> [String] {
+            guard let filter = XcodeProject.platformFilterNames[platform] else { return embeddedTargets }
+            return embeddedTargets.filter { embedFilters[$0]?.contains(filter) ?? true }
+        }
 
         /// The product type kcs gives a module of a local Swift package
         /// (``XcodeProject/packageModules``); Xcode has none.
@@ -356,7 +379,7 @@ private struct ProjectReader {
         // found): 1,000 targets sharing one phase of 3,300 files 60 groups
         // deep walked the groups 3.3 million times (154 s, 695 MB for a
         // 1 MB file; adversarial run 24, F7).
-        var phaseSources: [String: (swift: [String], complete: Bool)] = [:]
+        var phaseSources: [String: (swift: [String], unread: [String])] = [:]
         // Each file reference placed once, however many phases list it
         // (targets with phases of their own that list the same files walked
         // the groups again for each; review of session 18, R2).
@@ -368,14 +391,16 @@ private struct ProjectReader {
             guard let id = idNode.string, let t = objects[id] else { continue }
             guard t["isa"]?.string == "PBXNativeTarget" else { continue }  // aggregate and legacy targets build nothing signed
             let name = t["name"]?.string ?? id
-            var embedded: [String] = [], linked: [String] = []
+            var embedded: [String] = [], linked: [String] = [], embedFilters: [String: [String]] = [:]
             var sources: [String] = []
-            var allSwift = true
+            var unread: [String] = []
+            func cannotRead(_ what: String) { if !unread.contains(what) { unread.append(what) } }
+            func productName(_ id: String) -> String { "package product '\(objects[id]?["productName"]?.string ?? id)'" }
             // Products of Swift packages: a local package's modules are code
             // kcs reads (keychain code lives in a package in many projects);
             // a remote package's, or one kcs cannot read, is not.
             for dependency in t["packageProductDependencies"]?.array?.compactMap(\.string) ?? [] {
-                guard let modules = packageProduct(dependency) else { allSwift = false; continue }
+                guard let modules = packageProduct(dependency) else { cannotRead(productName(dependency)); continue }
                 linked += modules
             }
             for phaseID in t["buildPhases"]?.array?.compactMap(\.string) ?? [] {
@@ -384,7 +409,12 @@ private struct ProjectReader {
                 let files = buildFiles.compactMap { $0["fileRef"]?.string }
                 switch phase["isa"]?.string {
                 case "PBXCopyFilesBuildPhase":
-                    embedded += files.compactMap { productOwner[$0] }
+                    for file in buildFiles {
+                        guard let owner = file["fileRef"]?.string.flatMap({ productOwner[$0] }) else { continue }
+                        embedded.append(owner)
+                        let filters = file["platformFilters"]?.array?.compactMap(\.string) ?? file["platformFilter"]?.string.map { [$0] } ?? []
+                        if !filters.isEmpty { embedFilters[owner, default: []] += filters }
+                    }
                 case "PBXSourcesBuildPhase":
                     if !sourceBudgetSpent, sourceEntries + files.count > Self.maxSourceEntries {
                         sourceBudgetSpent = true
@@ -392,7 +422,7 @@ private struct ProjectReader {
                             .warning, "the project's targets list more than \(Self.maxSourceEntries) sources in all; from target '\(name)' on, kcs reads no more of them",
                             at: at(objects[phaseID]), hint: "the groups that code names, if any, are not checked"))
                     }
-                    guard !sourceBudgetSpent else { allSwift = false; break }
+                    guard !sourceBudgetSpent else { cannotRead("sources past the first \(Self.maxSourceEntries) of the project"); break }
                     if phaseSources[phaseID] == nil {
                         var paths: [String] = []
                         for ref in files {
@@ -412,11 +442,13 @@ private struct ProjectReader {
                                     at: at(object), hint: "the groups it names, if any, are not checked"))
                             }
                         }
+                        let generated = buildFiles.count - paths.count
                         phaseSources[phaseID] = (paths.filter { $0.hasSuffix(".swift") },
-                                                 !paths.contains(where: { !$0.hasSuffix(".swift") }) && paths.count >= buildFiles.count)
+                                                 [SourceFolder.unreadSources(paths.filter { !$0.hasSuffix(".swift") })].compactMap { $0 }
+                                                 + (generated > 0 ? ["\(generated) source\(generated == 1 ? "" : "s") the build generates"] : []))
                     }
                     guard let phase = phaseSources[phaseID] else { break }
-                    if !phase.complete { allSwift = false }
+                    phase.unread.forEach(cannotRead)
                     sourceEntries += files.count
                     sources += phase.swift
                 case "PBXFrameworksBuildPhase":
@@ -430,10 +462,10 @@ private struct ProjectReader {
                         // when the target does not list it among them (SideStore's
                         // AltBackup; found on a real-project trial).
                         if let product = file["productRef"]?.string {
-                            if let modules = packageProduct(product) { linked += modules } else { allSwift = false }
+                            if let modules = packageProduct(product) { linked += modules } else { cannotRead(productName(product)) }
                             continue
                         }
-                        guard let ref = file["fileRef"]?.string, let object = objects[ref] else { allSwift = false; continue }
+                        guard let ref = file["fileRef"]?.string, let object = objects[ref] else { cannotRead("a framework or library it links"); continue }
                         if object["isa"]?.string == "PBXReferenceProxy" { linkedFromAnotherProject(object, by: name) }
                         // Only a framework or a library is code in this process:
                         // an app's product listed here is none (an extension was
@@ -446,7 +478,10 @@ private struct ProjectReader {
                             }
                         }
                         let tree = object["sourceTree"]?.string
-                        if tree != "SDKROOT" && tree != "DEVELOPER_DIR" { allSwift = false }
+                        if tree != "SDKROOT" && tree != "DEVELOPER_DIR" {
+                            let linkedName = ProjectPath.lastComponent(object["path"]?.string ?? object["name"]?.string ?? ref)
+                            cannotRead((linkedName.hasSuffix("framework") ? "the framework '" : "the library '") + linkedName + "'")
+                        }
                     }
                 default: break
                 }
@@ -458,7 +493,7 @@ private struct ProjectReader {
             var listed = Set(sources), seenGroups = Set<String>()
             for groupID in ownGroups where seenGroups.insert(groupID).inserted {
                 let found = synchronizedSwiftFiles(groupID, target: id)
-                if found.otherSources { allSwift = false }
+                if found.otherSources { cannotRead("sources that are not Swift in the folder '\(ProjectPath.lastComponent(path(of: groupID) ?? groupID))'") }
                 for file in found.swift where listed.insert(file).inserted { sources.append(file) }
             }
             var seenPaths = Set<String>()
@@ -467,9 +502,9 @@ private struct ProjectReader {
                 for f in objects[exceptionID]?["membershipExceptions"]?.array?.compactMap(\.string) ?? [] {
                     let p = ProjectPath.join(folder, f)
                     guard seenPaths.insert(p).inserted else { continue }
-                    if SourceFolder.otherSourceSuffixes.contains(where: { f.hasSuffix($0) }) { allSwift = false }
+                    if SourceFolder.otherSourceSuffixes.contains(where: { f.hasSuffix($0) }), let said = SourceFolder.unreadSources([p]) { cannotRead(said) }
                     let found = f.hasSuffix(".swift") ? ([p], false) : self.sources(under: p, excluding: [])
-                    if found.1 { allSwift = false }
+                    if found.1 { cannotRead("sources that are not Swift in '\(f)'") }
                     for file in found.0 where listed.insert(file).inserted {
                         sources.append(file)
                     }
@@ -481,7 +516,7 @@ private struct ProjectReader {
             targets.append(XcodeProject.Target(
                 id: id, name: name, productType: t["productType"]?.string ?? "",
                 configurations: configurationList(objects[t["buildConfigurationList"]?.string ?? ""]),
-                swiftSources: sources, embeddedTargets: embedded, linkedTargets: linked, codeIsAllSwiftSources: allSwift,
+                swiftSources: sources, embeddedTargets: embedded, embedFilters: embedFilters, linkedTargets: linked, unreadCode: unread,
                 attributesTeam: targetAttributes?[id]?["DevelopmentTeam"]?.string, location: at(t)))
         }
         for (reference, products, linkers) in otherProjects {
@@ -820,7 +855,7 @@ private struct ProjectReader {
             for m in modules {
                 // A product of another local package it depends on is code
                 // kcs reads too, its modules linked as the product's own.
-                var allSwift = m.allSwift, others: [String] = []
+                var unread = m.allSwift ? [] : ["code of package module '\(m.name)' kcs does not read"], others: [String] = []
                 for other in m.localProducts {
                     var found: [String]?
                     for folder in other.packages {
@@ -849,7 +884,7 @@ private struct ProjectReader {
                             saidAbsent(other.name, nowhere: nowhere, dependent: "'\(m.name)' of the local package at '\(folder)'", at: at(dependency))
                         }
                     }
-                    if let found { others += found } else { allSwift = false }
+                    if let found { others += found } else { unread.append("package product '\(other.name)'") }
                 }
                 let moduleID = "swiftpm:" + folder + ":" + m.name
                 if packageModuleIDs.insert(moduleID).inserted {
@@ -857,7 +892,7 @@ private struct ProjectReader {
                     for issue in m.unread where saidUnread.insert(issue).inserted { issues.append(issue) }
                     packageModules.append(XcodeProject.Target(
                         id: moduleID, name: m.name, productType: XcodeProject.Target.packageModuleType, configurations: [],
-                        swiftSources: m.swiftSources, embeddedTargets: [], linkedTargets: others, codeIsAllSwiftSources: allSwift,
+                        swiftSources: m.swiftSources, embeddedTargets: [], linkedTargets: others, unreadCode: unread,
                         attributesTeam: nil, location: at(dependency)))
                 }
                 all.append(moduleID)

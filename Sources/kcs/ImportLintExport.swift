@@ -57,6 +57,8 @@ struct Lint: ParsableCommand {
     @Option(help: "With --project: the configuration the single-configuration checks use (default: the project's).")
     var configuration: String?
 
+    @OptionGroup var platformOption: PlatformOption
+
     mutating func validate() throws {
         // `kcs lint App.xcodeproj` is what a developer types first: a
         // project among the files is the project (it was "not a regular
@@ -79,8 +81,8 @@ struct Lint: ParsableCommand {
         if files.isEmpty && entitlements == nil && project == nil {
             throw ValidationError("give at least one .kcs file, --entitlements FILE or --project App.xcodeproj")
         }
-        if project == nil && (profile != nil || configuration != nil) {
-            throw ValidationError("--profile and --configuration go with --project")
+        if project == nil && (profile != nil || configuration != nil || platformOption.platform != nil) {
+            throw ValidationError("--profile, --configuration and --platform go with --project")
         }
         if let team, !Team.isWellFormedID(team) { throw ValidationError(Self.teamIDRule) }
     }
@@ -93,7 +95,7 @@ struct Lint: ParsableCommand {
         if let project {
             let deadline = Deadline.start(seconds: safety.limits.seconds, reading: project)
             // Read under the same rules as a script (--root, --untrusted; never /proc, /sys, /dev).
-            projectVerdict = lintProject(project, profile: profile, configuration: configuration, team: team,
+            projectVerdict = lintProject(project, profile: profile, configuration: configuration, team: team, platform: platformOption.platform,
                                          fileSystem: LoaderProjectFileSystem(loader: safety.loader(for: project)),
                                          maxOutput: safety.limits.outputBytes)
             deadline?.cancel()

@@ -37,8 +37,8 @@ struct ImportXcode: ParsableCommand {
     @Option(help: "The team ID for targets whose project sets no DEVELOPMENT_TEAM, or one that expands to nothing.")
     var team: String?
 
-    @Option(help: "ios, macos, catalyst or watchos: import the targets that build for it (default: the first app's platform).")
-    var platform: String?
+    @OptionGroup var platformOption: PlatformOption
+    var platform: String? { platformOption.platform }
 
     @Option(name: .shortAndLong, help: "Write the scenario to this file (entitlements paths are written relative to it); - is standard output.")
     var output: String?
@@ -46,9 +46,6 @@ struct ImportXcode: ParsableCommand {
     @OptionGroup var safety: SafetyOptions
 
     func validate() throws {
-        if let platform, !XcodeProject.platformNames.contains(platform) {
-            throw ValidationError("--platform must be one of: " + XcodeProject.platformNames.joined(separator: ", "))
-        }
         if let team, !Team.isWellFormedID(team) { throw ValidationError(Lint.teamIDRule) }
     }
 
@@ -100,12 +97,24 @@ struct ImportXcode: ParsableCommand {
 /// `kcs lint --project`: the whole-project checks and the Swift code check.
 /// Passed without warnings, failed with warnings; invalid input when
 /// project.pbxproj does not parse, missing input when a file cannot be read.
-func lintProject(_ path: String, profile: String?, configuration: String?, team: String?,
+/// `--platform`, one option for `kcs import xcode` and `kcs lint --project`.
+struct PlatformOption: ParsableArguments {
+    @Option(help: "ios, macos, catalyst or watchos: import (or, with lint --project, check) the targets that build for it (default: for the import, the first app's platform; for the lint, each target's first).")
+    var platform: String?
+
+    func validate() throws {
+        if let platform, !XcodeProject.platformNames.contains(platform) {
+            throw ValidationError("--platform must be one of: " + XcodeProject.platformNames.joined(separator: ", "))
+        }
+    }
+}
+
+func lintProject(_ path: String, profile: String?, configuration: String?, team: String?, platform: String? = nil,
                  fileSystem: any ProjectFileSystem, maxOutput: Int? = nil) -> Verdict {
     let renderer = DiagnosticRenderer(colour: useColour(.auto))
     var render = ProjectDiagnostics(fileSystem: fileSystem)
     let lint: ProjectLint
-    switch ProjectLint.load(path, configuration: configuration, team: team, fileSystem: fileSystem, packages: PackageManifestReader()) {
+    switch ProjectLint.load(path, configuration: configuration, team: team, platform: platform, fileSystem: fileSystem, packages: PackageManifestReader()) {
     case .success(let l): lint = l
     case .failure(let issue):
         printError(renderer.render(render.diagnostic(issue, code: .projectUnreadable, length: 1)))
@@ -148,6 +157,6 @@ func lintProject(_ path: String, profile: String?, configuration: String?, team:
     }
     // Notes (a setting only some configurations or targets set) are no warnings.
     let count = diagnostics.filter { $0.severity != .note }.count
-    writeAll(1, Array("\(TerminalText.escaped(path)): \(count == 0 ? "no" : String(count)) warning\(count == 1 ? "" : "s") (configuration \(TerminalText.escaped(lint.configuration)))\n".utf8))
+    writeAll(1, Array("\(TerminalText.escaped(path)): \(count == 0 ? "no" : String(count)) warning\(count == 1 ? "" : "s") (configuration \(TerminalText.escaped(lint.configuration))\(platform.map { ", platform \($0)" } ?? ""))\n".utf8))
     return count == 0 ? .passed : .failed
 }

@@ -296,7 +296,9 @@ struct XcodeCLITests {
 
     /// Groups nested thousands deep in a workspace: each level held its
     /// joined path, quadratic in time and memory (5,000 took 35 s and
-    /// 700 MB; adversarial run 24, F5). Past 64 levels nothing is listed.
+    /// 700 MB; adversarial run 24, F5). Past 64 levels nothing is listed,
+    /// but how many projects were left out is said, at the first of them
+    /// (they were dropped without a word; review 18, R9).
     @Test func aDeepWorkspaceIsReadInLinearTime() throws {
         let f = XcodeFixture.appWidgetShare()
         defer { f.remove() }
@@ -310,6 +312,24 @@ struct XcodeCLITests {
         #expect(Date().timeIntervalSince(started) < 20, "took \(Date().timeIntervalSince(started)) s")
         #expect(out.stderr.contains("it lists one project, 'App.xcodeproj'"), "\(out.stderr)")
         #expect(!out.stderr.contains("Lost.xcodeproj"), "\(out.stderr.prefix(500))")
+        #expect(out.stderr.contains("it lists one project, 'App.xcodeproj'; 1 more project sits in groups nested more than 64 deep or past 4 KiB of path, "
+                                    + "which kcs does not follow"), "\(out.stderr.prefix(800))")
+        #expect(out.stderr.contains("Deep.xcworkspace/contents.xcworkspacedata:\(n + 4):10: note: the first project kcs does not follow"), "\(out.stderr.prefix(800))")
+    }
+
+    /// A project path past 4 KiB in a workspace that lists nothing else:
+    /// "it lists no .xcodeproj" was said of a workspace that lists one.
+    @Test func aWorkspaceProjectPastThePathBoundIsCounted() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let long = String(repeating: "a", count: 5_000)
+        f.write("Long.xcworkspace/contents.xcworkspacedata", "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Workspace version=\"1.0\">\n"
+                + "<FileRef location=\"group:\(long).xcodeproj\"></FileRef>\n</Workspace>\n")
+        let out = try BinaryRunner.run(["lint", "--project", "Long.xcworkspace"], directory: f.root)
+        #expect(out.status == 66, "\(out.status)")
+        #expect(out.stderr.contains("Long.xcworkspace/contents.xcworkspacedata:3:10: error: 'Long.xcworkspace' is an Xcode workspace, which kcs does not read; "
+                                    + "it lists no .xcodeproj kcs follows; 1 more project sits in groups nested more than 64 deep or past 4 KiB of path"),
+                "\(out.stderr.prefix(800))")
     }
 
     /// A workspace, a Swift package, an XcodeGen folder or a folder of two

@@ -18,6 +18,8 @@ struct XcodeFixture {
         var listed: [String] = []
         /// Targets whose products a Copy Files phase embeds.
         var embeds: [String] = []
+        /// The platform filter of an embedded target's entry (`ios`), by its name.
+        var embedFilters: [String: String] = [:]
         /// Frameworks its Frameworks phase links: `System/Library/Frameworks/X.framework`
         /// is the SDK's (sourceTree SDKROOT), anything else is built (BUILT_PRODUCTS_DIR).
         var frameworks: [String] = []
@@ -241,9 +243,9 @@ struct XcodeFixture {
                 phases.append(phase)
             }
             if !t.embeds.isEmpty {
-                let embedded = t.embeds.compactMap { productRefs[$0] }.map { ref -> String in
+                let embedded = t.embeds.compactMap { name in productRefs[name].map { (name, $0) } }.map { name, ref -> String in
                     let bf = id()
-                    object(bf, "embedded", [("isa", "PBXBuildFile"), ("fileRef", ref)])
+                    object(bf, "embedded", [("isa", "PBXBuildFile"), ("fileRef", ref)] + (t.embedFilters[name].map { [("platformFilter", $0)] } ?? []))
                     return bf
                 }
                 let copy = id()

@@ -642,7 +642,7 @@ struct XcodeLintTests {
         let app = try #require(lint.project.targets.first { $0.name == "App" })
         let code = lint.project.code(of: app)
         #expect(code.swiftSources.map { ($0 as NSString).lastPathComponent } == ["KeychainStore.swift", "Vault.swift", "Plain.swift", "Token.swift"])
-        #expect(code.allSwift && code.owner.values.map(\.name).sorted() == ["Core", "SharedKit", "SharedKit"])
+        #expect(code.unread.isEmpty && code.owner.values.map(\.name).sorted() == ["Core", "SharedKit", "SharedKit"])
         let widget = try #require(lint.project.targets.first { $0.name == "Widget" })
         #expect(!lint.project.code(of: widget).swiftSources.contains { $0.hasSuffix("KeychainStore.swift") })
         let d = CodeCheck.run(lint).filter { $0.code == .codeGroupNotEntitled }
@@ -742,7 +742,7 @@ struct XcodeLintTests {
         // not the folder it excludes, nor another product's module.
         #expect(code.swiftSources.map { ($0 as NSString).lastPathComponent } == ["KeychainStore.swift", "Vault.swift", "Store.swift", "Shared.swift"])
         // `Log` comes from a remote package: code kcs does not read.
-        #expect(!code.allSwift)
+        #expect(!code.unread.isEmpty)
         #expect(lint.project.packageModules.map(\.name) == ["SharedKit", "VaultKit", "Store"])
         let said = CodeCheck.run(lint).filter { $0.code == .codeGroupNotEntitled || $0.code == .codeGroupNotCheckable }
             .map { "\($0.file.map { ($0.name as NSString).lastPathComponent } ?? "?"): \($0.message)" }
@@ -759,7 +759,7 @@ struct XcodeLintTests {
         // Without a manifest reader the package is not read.
         let unread = try ProjectLint.load(f.projectPath).get()
         let plainApp = try #require(unread.project.targets.first { $0.name == "App" })
-        #expect(unread.project.code(of: plainApp).swiftSources.count == 1 && !unread.project.code(of: plainApp).allSwift)
+        #expect(unread.project.code(of: plainApp).swiftSources.count == 1 && !unread.project.code(of: plainApp).unread.isEmpty)
     }
 
     @Test func manifestsAsRealProjectsWriteThem() throws {
@@ -907,12 +907,12 @@ struct XcodeLintTests {
         f.writeProject()
         let lint = try ProjectLint.load(f.projectPath, packages: PackageManifestReader()).get()
         let app = try #require(lint.project.targets.first { $0.name == "App" })
-        #expect(!lint.project.code(of: app).allSwift && lint.project.code(of: app).swiftSources.count == 1)
+        #expect(!lint.project.code(of: app).unread.isEmpty && lint.project.code(of: app).swiftSources.count == 1)
         #expect(lint.run().contains { $0.message.hasPrefix("the code check does not read product 'Kit' of the local package at '") }, "\(lint.run().map(\.message))")
         let widget = try #require(lint.project.targets.first { $0.name == "Widget" })
         #expect(lint.project.packageModules.map(\.name).sorted() == ["A", "B"])
         #expect(lint.project.code(of: widget).swiftSources.map { ($0 as NSString).lastPathComponent } == ["Provider.swift", "A.swift", "B.swift"])
-        #expect(!lint.project.code(of: widget).allSwift)  // Deep is not read
+        #expect(!lint.project.code(of: widget).unread.isEmpty)  // Deep is not read
     }
 
     @Test func aTargetsDependenciesBuiltInCodeAreFollowedOrSaidUnread() throws {

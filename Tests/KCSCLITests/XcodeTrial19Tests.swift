@@ -25,6 +25,32 @@ extension XcodeRealProjectsTests {
         return f
     }
 
+    /// KCS604's hint names the code kcs does not read: Unstoppable's intent
+    /// extension was asked "because it has code kcs does not read (in
+    /// another language, or a framework or package it links)" of a remote
+    /// package product it did not name (real-project trial 19, W3).
+    @Test func kcs604NamesTheCodeKcsDoesNotRead() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.targets[2].sources = ["ShareViewController.swift", "Bridge.m", "Helper.m"]
+        f.targets[2].packageProducts = [.init(name: "HsToolKit")]
+        f.write("Share/ShareViewController.swift", "func title(_ s: String) -> String { s.uppercased() }\n")
+        f.write("Share/Bridge.m", "int bridge(void) { return 0; }\n")
+        f.write("Share/Helper.m", "int helper(void) { return 0; }\n")
+        f.writeProject()
+        let out = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        #expect(out.stderr.contains("asked because it has code kcs does not read (package product 'HsToolKit', 2 Objective-C sources, the first 'Bridge.m'): add "),
+                "\(out.stderr)")
+        // A framework it links, and one source in another language.
+        f.targets[2].packageProducts = []
+        f.targets[2].sources = ["ShareViewController.swift", "Bridge.c"]
+        f.write("Share/Bridge.c", "int bridge(void) { return 0; }\n")
+        f.targets[2].frameworks = ["Vendor.framework"]
+        f.writeProject()
+        let hint = try ProjectLint.load(f.projectPath).get().run().first { $0.code == .projectExtensionGroup }?.hint
+        #expect(hint?.hasPrefix("asked because it has code kcs does not read (the C source 'Bridge.c', the framework 'Vendor.framework'): ") == true, "\(hint ?? "")")
+    }
+
     /// Lockdown's tunnel and widgets: the extension shares the app group,
     /// lacks the keychain group the app's code stores in, and its keychain
     /// code names none. The shared app group made KCS604 silent
@@ -170,6 +196,15 @@ extension XcodeRealProjectsTests {
         #expect(given.scenario.contains("app com.example.Notes as App kind=app"), "\(given.scenario)")
         #expect(given.scenario.contains("as Share_Extension kind=extension"), "\(given.scenario)")
         #expect(given.diagnostics.contains { $0.hint == "imported as building for ios, as --platform says" })
+        // The lint alike: the targets' groups and code were never looked
+        // at, and --platform did not help (real-project trial 19, D1 (d), D5).
+        let unchecked = try ProjectLint.load(f.projectPath).get()
+        #expect(unchecked.signings.isEmpty)
+        let lint = try ProjectLint.load(f.projectPath, platform: "ios").get()
+        #expect(lint.signings.map(\.target.name).sorted() == ["App", "App", "Share Extension", "Share Extension", "Widget", "Widget"])
+        let said = lint.run()
+        #expect(said.contains { $0.message == "cannot tell which platform target 'App' builds for: SDKROOT is not set"
+                    && $0.hint == "checked as building for ios, as --platform says" }, "\(said.map { "\($0.message) | \($0.hint ?? "")" })")
     }
 }
 
@@ -399,18 +434,25 @@ extension XcodeRealProjectsTests {
 }
 
 extension XcodeRealProjectsTests {
-    /// Nostur's Catalyst entitlements lack a group the app's code uses: the
-    /// lint checked the iOS build only, and the Catalyst build's add failed
-    /// unsaid (real-project trial 19, D5).
-    @Test func aGroupTheMacCatalystBuildLacksIsSaid() throws {
+    /// The docs project whose app also builds for Mac Catalyst, signing
+    /// there with App/App-mac.entitlements, which holds these groups.
+    static func catalystApp(macKeychain: [String], appGroups: [String] = []) -> XcodeFixture {
         var f = XcodeFixture.appWidgetShare()
-        defer { f.remove() }
         for c in f.configurations {
             f.targets[0].settings[c]?["SUPPORTS_MACCATALYST"] = "YES"
             f.targets[0].settings[c]?["CODE_SIGN_ENTITLEMENTS[sdk=macosx*]"] = "App/App-mac.entitlements"
         }
-        f.writeEntitlements("App/App-mac.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes"])
+        f.writeEntitlements("App/App-mac.entitlements", keychain: macKeychain, appGroups: appGroups)
         f.writeProject()
+        return f
+    }
+
+    /// Nostur's Catalyst entitlements lack a group the app's code uses: the
+    /// lint checked the iOS build only, and the Catalyst build's add failed
+    /// unsaid (real-project trial 19, D5).
+    @Test func aGroupTheMacCatalystBuildLacksIsSaid() throws {
+        var f = Self.catalystApp(macKeychain: ["$(AppIdentifierPrefix)com.example.Notes"])
+        defer { f.remove() }
         func said() throws -> [Diagnostic] { try f.codeFindings().filter { $0.message.contains("Mac Catalyst") } }
         let d = try said()
         #expect(d.map(\.message) == ["target 'App' (configuration 'Release') names the access group SKMME9E2Y8.com.example.Notes.shared, which its Mac Catalyst build "
@@ -427,6 +469,86 @@ extension XcodeRealProjectsTests {
         f.writeProject()
         #expect(try said().map(\.message) == ["target 'App' (configuration 'Release') names the app group group.com.example.notes, which its Mac Catalyst build is not entitled to: "
                     + "it signs with '\(f.path("App/App-mac.entitlements"))' there, which lacks it, so the call has no shared container there"])
+    }
+}
+
+extension XcodeRealProjectsTests {
+    /// `kcs lint --project … --platform catalyst` checks the targets that
+    /// build for Mac Catalyst against their Catalyst entitlements, and the
+    /// others not at all (lint had no --platform: "Unknown option";
+    /// real-project trial 19, D5).
+    @Test func lintChecksTheTargetsOfTheGivenPlatform() throws {
+        let f = Self.catalystApp(macKeychain: ["$(AppIdentifierPrefix)com.example.Notes"], appGroups: ["group.com.example.notes"])
+        defer { f.remove() }
+        let mac = try BinaryRunner.run(["lint", "--project", f.projectPath, "--platform", "catalyst"])
+        #expect(mac.stdout.hasSuffix("(configuration Release, platform catalyst)\n"), "\(mac.stdout)")
+        // The app's code against its Catalyst file; the widget and the share
+        // extension do not build for Mac Catalyst.
+        #expect(mac.stderr.contains("KeychainStore.swift") && mac.stderr.contains("SKMME9E2Y8.com.example.Notes.shared"), "\(mac.stderr)")
+        #expect(!mac.stderr.contains("Share Extension") && !mac.stderr.contains("'Widget'"), "\(mac.stderr)")
+        #expect(mac.status == 1)
+        let ios = try BinaryRunner.run(["lint", "--project", f.projectPath, "--platform", "ios"])
+        #expect(ios.stderr.contains("target 'Share Extension' is embedded in 'App' but shares no group with it"), "\(ios.stderr)")
+        #expect(ios.stdout.hasSuffix("(configuration Release, platform ios)\n"), "\(ios.stdout)")
+        let tv = try BinaryRunner.run(["lint", "--project", f.projectPath, "--platform", "tvos"])
+        #expect(tv.status == 64 && tv.stderr.contains("--platform must be one of: ios, macos, catalyst, watchos"), "\(tv.stderr)")
+        let alone = try BinaryRunner.run(["lint", "--platform", "ios", "x.kcs"])
+        #expect(alone.status == 64 && alone.stderr.contains("--profile, --configuration and --platform go with --project"), "\(alone.stderr)")
+    }
+
+    /// An extension embedded with `platformFilter = ios` is not in the Mac
+    /// Catalyst build: Nostur's share extension was checked there as if it
+    /// were (real-project trial 19, D5).
+    @Test func anEmbedFilteredToAnotherPlatformIsNotChecked() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        for c in f.configurations {
+            f.targets[0].settings[c]?["SUPPORTS_MACCATALYST"] = "YES"
+            f.targets[2].settings[c]?["SUPPORTS_MACCATALYST"] = "YES"
+        }
+        f.writeProject()
+        func asked(_ platform: String) throws -> Bool {
+            try ProjectLint.load(f.projectPath, platform: platform).get().run().contains {
+                $0.code == .projectExtensionGroup && $0.message.contains("'Share Extension'")
+            }
+        }
+        #expect(try asked("catalyst") && asked("ios"))
+        f.targets[0].embedFilters["Share Extension"] = "ios"
+        f.writeProject()
+        #expect(try !asked("catalyst"))
+        #expect(try asked("ios"))
+        let app = try #require(ProjectLint.load(f.projectPath).get().project.targets.first { $0.name == "App" })
+        #expect(app.embeddedTargets(on: "catalyst").count == 1 && app.embeddedTargets(on: "ios").count == 2)
+    }
+}
+
+extension XcodeRealProjectsTests {
+    /// Siskin's share extension links Shared, whose NotificationEncryptionKeys
+    /// uses an app group the extension lacks, and no source of the extension
+    /// names the type: KCS607 was a warning nothing could clear (real-project
+    /// trial 19, W12). It is a note until the target's own code names the type.
+    @Test func frameworkCodeATargetNeverNamesIsANote() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.targets.append(XcodeFixture.Target(name: "Shared", productType: "com.apple.product-type.framework", sources: ["Keys.swift"]))
+        f.targets[2].links = ["Shared"]
+        f.write("Shared/Keys.swift", """
+            import Foundation
+            enum NotificationEncryptionKeys {
+                static let defaults = UserDefaults(suiteName: "group.com.example.notes")
+            }
+
+            """)
+        f.writeProject()
+        let said = "target 'Share Extension' (configuration 'Release') (in 'Shared', which it links) names the app group group.com.example.notes"
+        let quiet = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        #expect(quiet.stderr.contains(": note: " + said), "\(quiet.stderr)")
+        #expect(quiet.stderr.contains("hint: no source of 'Share Extension' itself names NotificationEncryptionKeys, whose code this call is in, "
+                                      + "so it may never make it (a note, not a warning); "), "\(quiet.stderr)")
+        f.write("Share/ShareViewController.swift", "import Foundation\nfunc keys() -> UserDefaults? { NotificationEncryptionKeys.defaults }\n")
+        let named = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        #expect(named.stderr.contains(": warning: " + said), "\(named.stderr)")
+        #expect(!named.stderr.contains("no source of 'Share Extension' itself names"), "\(named.stderr)")
     }
 }
 

@@ -171,8 +171,48 @@ final class Client {
         }
         #expect(took < .seconds(30), "\(took)")
         let log = c.sent.last { ($0["method"] as? String) == "window/logMessage" }
-        #expect(((log?["params"] as? [String: Any])?["message"] as? String)?.contains("close and reopen the document") == true)
-        #expect(c.diagnostics(uri).isEmpty)
+        #expect(((log?["params"] as? [String: Any])?["message"] as? String)?.contains("moved more than 4096 KiB of text; the document is out of sync") == true)
+        #expect(c.diagnostics(uri).map { $0["message"] as? String } == [
+            "kcs does not have this document's text as the editor has it (one change message moved more than 4096 KiB of text); "
+            + "it is checked again when the editor sends the whole text: edit it, or close and reopen it"])
+    }
+
+    /// A change the server cannot apply left the text as it was, with only
+    /// a log message: the editor showed the old text's diagnostics for the
+    /// text it had changed (a range past the end was applied at the end).
+    /// The document is out of sync: one error at its top says so, ranged
+    /// changes are ignored, and the next whole text brings it back.
+    @Test func aChangeThatCannotApplyLeavesTheDocumentOutOfSync() throws {
+        let c = Client()
+        func range(_ l0: Int, _ c0: Int, _ l1: Int, _ c1: Int) -> [String: Any] {
+            ["start": ["line": l0, "character": c0], "end": ["line": l1, "character": c1]]
+        }
+        let zeros = "[" + String(repeating: "0,", count: 1_200_000) + "0]"
+        let refused: [(change: () -> Void, reason: String)] = [
+            ({ c.notify("textDocument/didChange", ["textDocument": ["uri": uri, "version": 2], "contentChanges": [
+                ["range": range(0, 0, 0, 0), "text": "x"], ["range": range(9, 0, 9, 0), "text": "x"]]]) },
+             "a change's range reaches line 10 of a text of 3 lines"),
+            ({ c.notify("textDocument/didChange", ["textDocument": ["uri": uri, "version": 2], "contentChanges": [["range": range(1, 0, 0, 0), "text": "x"]]]) },
+             "a change's range ends before it starts"),
+            ({ c.notify("textDocument/didChange", ["textDocument": ["uri": uri, "version": 2], "contentChanges": 7]) },
+             "a change to it did not decode"),
+            ({ c.server.handle(Array(("{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didChange\",\"params\":{\"textDocument\":{\"version\":2,"
+                                      + "\"uri\":\"\(uri)\"},\"contentChanges\":[{\"text\":\"x\"}],\"more\":\(zeros)}}").utf8)) },
+             "a change of more than 1,000,000 JSON values was not read"),
+        ]
+        for (change, reason) in refused {
+            c.open(uri, "team SKMME9E2Y8\nzz\n")
+            #expect(c.diagnostics(uri).count == 1)
+            change()
+            #expect(c.diagnostics(uri).map { $0["message"] as? String } == ["kcs does not have this document's text as the editor has it (\(reason)); "
+                                                                          + "it is checked again when the editor sends the whole text: edit it, or close and reopen it"])
+            #expect(c.diagnostics(uri).first?["severity"] as? Int == 1)
+            // Ranged changes wait for the whole text; requests see no text.
+            c.notify("textDocument/didChange", ["textDocument": ["uri": uri, "version": 3], "contentChanges": [["range": range(0, 0, 0, 0), "text": "x"]]])
+            #expect(c.request("textDocument/formatting", ["textDocument": ["uri": uri], "options": ["tabSize": 4, "insertSpaces": true]]) is NSNull)
+            c.notify("textDocument/didChange", ["textDocument": ["uri": uri, "version": 4], "contentChanges": [["text": "team SKMME9E2Y8\n"]]])
+            #expect(c.diagnostics(uri).isEmpty, "\(reason): \(c.diagnostics(uri))")
+        }
     }
 
     /// A document past the analysis limit, or past the total the server
@@ -661,6 +701,9 @@ final class Client {
         #expect(index.offset(of: Position(line: 1, character: 9)) == 5)
         #expect(TextIndex.offset(in: text, of: Position(line: 1, character: 9)) == 5)
         #expect(index.offset(of: Position(line: 9, character: 0)) == text.count)
+        // A line the text does not have: no offset for a change to apply at.
+        #expect(index.lineCount == 5)
+        #expect(TextIndex.offset(in: text, of: Position(line: 5, character: 0)) == nil)
         #expect(index.all.end == Position(line: 4, character: 1))
     }
 
@@ -758,10 +801,11 @@ final class Client {
         #expect(c.diagnostics(uri).isEmpty, "\(c.diagnostics(uri))")
     }
 
-    /// A change left unanalysed because another was read ahead is analysed
-    /// when that other does not apply (its params do not decode): the
-    /// document kept the diagnostics of the text before (review of session 16).
-    @Test func aStaleDocumentIsAnalysedWhenTheChangeAheadOfItFails() throws {
+    /// A change left unanalysed because another was read ahead, which does
+    /// not apply (its params do not decode): the document kept the
+    /// diagnostics of the text before (review of session 16); it is out of
+    /// sync, and one diagnostic says so.
+    @Test func aFailedChangeAfterAQueuedOneLeavesTheDocumentOutOfSync() throws {
         let c = Client()
         serve(c, [
             ["method": "textDocument/didOpen", "params": ["textDocument": ["uri": uri, "languageId": "kcs", "version": 1,
@@ -770,10 +814,10 @@ final class Client {
                 "contentChanges": [["range": range(1, 0, 1, 0), "text": "zz\n"]]]],
             ["method": "textDocument/didChange", "params": ["textDocument": ["uri": uri, "version": 3]]],
         ])
-        // The open and the change were read ahead of the broken one: one
-        // analysis, of the text with the change (its unknown statement).
+        // The open and the change were read ahead of the broken one: no
+        // analysis, and the one publication says the text is out of sync.
         #expect(published(c, uri) == 1)
-        #expect(c.diagnostics(uri).count == 1, "\(c.diagnostics(uri))")
+        #expect((c.diagnostics(uri).first?["message"] as? String)?.contains("(a change to it did not decode)") == true, "\(c.diagnostics(uri))")
     }
 
     /// A change to a closed document is ignored: applied to nothing, it
