@@ -144,8 +144,11 @@ package struct Explainer {
                 ?? "a deleted synchronizable item's tombstone holds the same primary key"
             return row + ", and \(device) keeps its class, \(a.rawValue), locked: securityd decrypts that row before it can call the call a duplicate, "
                 + "and the lock's error wins (SecDbItemIsCorrupt)"
-        case .duplicate(let existing):
-            guard let item = world[last.device].keychain[existing] else { return "an item with the same primary key already exists" }
+        case .duplicate(let existing, let inFileKeychain):
+            // The file keychain's slots are its own: looked up in the other
+            // keychain, an ID names nothing or another item (real-world Q29).
+            let keychain = inFileKeychain ? world[last.device].fileKeychain : world[last.device].keychain
+            guard let item = keychain[existing] else { return "an item with the same primary key already exists" }
             // The key in full, absent attributes at their defaults: two
             // items told apart only by generic= or label= collide on an
             // empty account and service (found checking developers' reports).

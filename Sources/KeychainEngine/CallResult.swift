@@ -68,7 +68,9 @@ public enum StatusReason: Sendable, Hashable {
     case passcodeRequired(viaAccessControl: Bool)
     /// The device state keeps this accessibility's items out of reach.
     case locked(Accessibility)
-    case duplicate(existing: ItemID)
+    /// `inFileKeychain`: the existing item is the Mac file keychain's (an
+    /// ``ItemID`` names a slot of one keychain).
+    case duplicate(existing: ItemID, inFileKeychain: Bool = false)
     /// An add or update met a row with its key (a live item, or a
     /// tombstone: `existing` nil) whose class the device state keeps
     /// locked: securityd decrypts that row before it can call the call a

@@ -47,7 +47,7 @@ extension World {
             // An add copies the referenced item into the keychain that holds
             // it (lines 5366-5384; audit 14, A6, likely).
             if request.operation == .add {
-                return CallResult(status: .duplicateItem, reason: .duplicate(existing: target),
+                return CallResult(status: .duplicateItem, reason: .duplicate(existing: target, inFileKeychain: true),
                                   searchedGroupIDs: [Self.fileKeychainSearchGroup])
             }
             request.spec.itemClass = ref.itemClass
@@ -273,7 +273,7 @@ extension World {
         item.owner = app
         item.modified = tick()
         if let existing = devices[device.index].fileKeychain.item(withKey: item.primaryKey) {
-            return CallResult(status: .duplicateItem, reason: .duplicate(existing: existing),
+            return CallResult(status: .duplicateItem, reason: .duplicate(existing: existing, inFileKeychain: true),
                               searchedGroupIDs: [Self.fileKeychainSearchGroup])
         }
         let id = devices[device.index].fileKeychain.insert(item)
@@ -547,7 +547,7 @@ extension World {
                 var updated = Self.applying(changes, to: current, group: nil)
                 updated.modified = stamp
                 if let other = devices[device.index].fileKeychain.item(withKey: updated.primaryKey), other != target {
-                    fail(places[found.id] ?? 0, .duplicateItem, .duplicate(existing: other))
+                    fail(places[found.id] ?? 0, .duplicateItem, .duplicate(existing: other, inFileKeychain: true))
                     continue
                 }
                 devices[device.index].fileKeychain.replace(target, with: updated)

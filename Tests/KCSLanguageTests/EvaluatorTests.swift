@@ -161,6 +161,26 @@ struct EvaluatorTests {
         #expect(outputs[1].contains("it is not synchronizable, so iCloud Keychain does not carry it"))
     }
 
+    /// A duplicate in the file keychain names the file keychain's item: its
+    /// slot looked up in the data-protection keychain named another item
+    /// (real-world Q29, session 19).
+    @Test func aFileKeychainDuplicateNamesItsOwnItem() {
+        var outputs: [String] = []
+        _ = Interpreter.run(source: """
+            platform macos 15
+            team SKMME9E2Y8
+            app com.x.A
+            as A add generic-password service="dp" account="x" data-protection=true
+            as A add generic-password service="f" account="y"
+            as A add generic-password service="f" account="y"
+            explain
+            """, observer: { if case .output(let text) = $0 { outputs.append(text) } })
+        #expect(outputs.count == 1)
+        #expect(outputs.first?.contains("already exists: generic-password") == true, "\(outputs)")
+        #expect(outputs.first?.contains("service=\"f\"") == true, "\(outputs)")
+        #expect(outputs.first?.contains("service=\"dp\"") == false, "\(outputs)")
+    }
+
     @Test func explainOnTheMacSaysWhichKeychainTheCallReached() {
         // evgenyneu/keychain-swift issue 27's shape: a Mac app without
         // entitlements stores a plain item in the file keychain; a
