@@ -20,10 +20,7 @@ package struct Explainer {
     private func explanation(_ last: LastCall) -> [String] {
         let app = world[last.app]
         var lines: [String] = []
-        let callText = last.file.text(last.range).trimmingTrailingSpace
-        guard let result = last.result else {
-            return ["the call did not run: \(callText)"]
-        }
+        let result = last.result
         if last.stoppedAtPrompt {
             // No status reached the caller: the prompt is still waiting.
             lines.append("\(last.call.request.operation.functionName) → stopped at an authentication prompt, no status")
@@ -475,7 +472,7 @@ package struct Explainer {
 
     /// Items that would match on another device, and why they are not here.
     private func elsewhere(_ last: LastCall) -> [String] {
-        guard last.result?.reason == .noMatch else { return [] }
+        guard last.result.reason == .noMatch else { return [] }
         var lines: [String] = [], more = 0
         let here = world[last.device]
         for other in world.deviceHandles where other != last.device {

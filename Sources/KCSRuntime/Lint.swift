@@ -21,7 +21,8 @@ extension Session {
         // few comparisons and copies nothing: the request and the result are
         // read in place, and the app is looked at only when a rule needs it.
         // The last call's fields read in place: binding it copied the record.
-        guard let status = last?.status, let lastApp = last?.app, let lastDevice = last?.device else { return [] }
+        guard hasLast else { return [] }
+        let status = lastRecord.status, lastApp = lastRecord.app, lastDevice = lastRecord.device
         let operation = call.request.operation
         let missed = operation != .add && status == .itemNotFound
         let chosenAccessibility = call.request.spec.accessibility != nil || call.request.spec.accessControl != nil
@@ -45,8 +46,7 @@ extension Session {
         // ones out: the "delete all" of a wrapper that leaves iCloud items behind.
         let allRule = syncSkipped && status == .success && Self.countsLeftOutSync(call.request, on: lastDevice, world)
         guard groupRule || missRule || allRule || chosenAccessibility || addToDefault || limitOnAdd || referenceAlone else { return [] }
-        guard let last else { return [] }
-        return lintWarnings(call.request, last, s, file, missed: missed, chosenAccessibility: chosenAccessibility,
+        return lintWarnings(call.request, lastRecord, s, file, missed: missed, chosenAccessibility: chosenAccessibility,
                             addToDefault: addToDefault)
     }
 
@@ -121,7 +121,7 @@ extension Session {
     /// The rules, for a call that passed the cheap test above.
     private func lintWarnings(_ request: CallRequest, _ last: LastCall, _ s: Statement, _ file: SourceFile, missed: Bool,
                               chosenAccessibility: Bool, addToDefault: Bool) -> [Diagnostic] {
-        guard let result = last.result else { return [] }
+        let result = last.result
         let spec = request.spec
         let app = world[last.app]
         var out: [Diagnostic] = []

@@ -78,7 +78,7 @@ package struct Lowering {
         case .sync:
             spec.synchronizable = try pick(v, "sync value", Vocabulary.syncNames)
         case .data:
-            if case .integer(let i) = v.kind { spec.data = String(i) } else { spec.data = try text(v, "the data") }
+            spec.dataText = try textBytes(v, "the data")
         case .dataProtection:
             spec.useDataProtectionKeychain = try bool(v)
         case .authUI:
@@ -121,6 +121,14 @@ package struct Lowering {
         // than looking it up (data="d1" is mostly new each time).
         if let r = v.verbatimRange, r.end - r.start > 15 { return texts.text(of: r, in: bytes, file: file) }
         return try decodedText(v, what)
+    }
+
+    /// The bytes of a word, a string or a number, as text: made from the
+    /// bytes as written when there is no escape to decode, with no String.
+    private func textBytes(_ v: ValueNode, _ what: String) throws(Diagnostic) -> AttributeText {
+        if case .integer(let i) = v.kind { return AttributeText(String(i)) }
+        if let r = v.verbatimRange { return file.withBytes(r) { AttributeText(bytes: $0) } }
+        return AttributeText(try decodedText(v, what))
     }
 
     /// The text of a word or a string, made anew.
@@ -184,10 +192,7 @@ package struct Lowering {
     private func attributeValue(_ a: ItemAttribute, _ v: ValueNode) throws(Diagnostic) -> AttributeValue {
         switch a.valueKind {
         case .string:
-            if case .integer(let i) = v.kind { return .string(AttributeText(String(i))) }
-            // Made from the bytes as written when there is no escape to decode.
-            if let r = v.verbatimRange { return .string(file.withBytes(r) { AttributeText(bytes: $0) }) }
-            return .string(AttributeText(try decodedText(v, "a value")))
+            return .string(try textBytes(v, "a value"))
         case .integer:
             if case .integer(let i) = v.kind { return .integer(i) }
             // port="443" is 443 on a device too (securityd's copyNumber).

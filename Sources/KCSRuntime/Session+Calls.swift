@@ -11,7 +11,7 @@ extension Session {
             app = try resolveCallApp(call.app, file)
             if let barrier = world.callBarrier(app, on: device) { throw barrierDiagnostic(barrier, app, device, call, file) }
         } catch {
-            last = nil
+            hasLast = false
             lastFailedCall = (file, s.range)
             throw error
         }
@@ -24,7 +24,7 @@ extension Session {
             do throws(Diagnostic) {
                 resolved = try resolveNames(call, file)
             } catch {
-                last = nil
+                hasLast = false
                 lastFailedCall = (file, s.range)
                 throw error
             }
@@ -59,15 +59,25 @@ extension Session {
         // What the record needs, read before the result moves into the last call.
         let status = result.status, count = result.count
         callsMade += 1
+        // Written over in place: the old record's parts are released one
+        // by one as the new ones take their places.
+        lastRecord.serial = callsMade
         if namesRefs, let resolved {
             var call = call
             call.request = resolved  // with the persistent reference, for explanations
-            last = LastCall(serial: callsMade, call: call, file: file, range: s.range, app: app, device: device, result: consume result,
-                            answers: used, stoppedAtPrompt: stopped)
+            lastRecord.call = call
         } else {
-            last = LastCall(serial: callsMade, call: call, file: file, range: s.range, app: app, device: device, result: consume result,
-                            answers: used, stoppedAtPrompt: stopped)
+            lastRecord.call = call
         }
+        lastRecord.file = file
+        lastRecord.range = s.range
+        lastRecord.app = app
+        lastRecord.device = device
+        lastRecord.status = status
+        lastRecord.result = consume result
+        lastRecord.answers = used
+        lastRecord.stoppedAtPrompt = stopped
+        hasLast = true
         // A call stopped by an unanswered prompt reports an error, not a status.
         if !stopped, let observer {
             // A call by persistent reference reports the reference's class.

@@ -13,11 +13,11 @@ extension Session {
             throw Diagnostic(.noPreviousCall, "no call to check: no call has run before this expectation",
                              file: file, range: range, hint: "an expectation about a call follows the call it checks")
         }
-        guard let result = last.result, !last.stoppedAtPrompt else {
+        guard !last.stoppedAtPrompt else {
             throw Diagnostic(.callDidNotRun, "cannot check: the call before it did not run", file: file, range: range,
                              notes: [DiagnosticNote("the call that stopped with an error", file: last.file, range: last.range)])
         }
-        return (last, result)
+        return (last, last.result)
     }
 
     mutating func failure(_ message: String, _ file: SourceFile, _ range: SourceRange, _ last: LastCall?,

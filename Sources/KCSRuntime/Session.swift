@@ -3,42 +3,38 @@ import KCSXcodeProject
 import KeychainEngine
 
 /// The last call, kept for expectations and `explain`. Held in the session
-/// itself, not in an object of its own: every call replaced it, and making
-/// and freeing that object cost some 300 instructions a call. The common
-/// readers (an expectation of its status, the lint's gate) read its fields
-/// in place; the call and the result it holds are references already.
+/// itself and written over in place by the next call (``Session/lastRecord``):
+/// made as an object per call, making and freeing it cost some 300
+/// instructions a call, and held as an optional replaced whole, the old
+/// record was destroyed through `Optional`'s generic value witness (125 more).
+/// The common readers (an expectation of its status, the lint's gate) read
+/// its fields in place; the call and the result it holds are references already.
 package struct LastCall: Sendable {
+    // Each field starts as a placeholder (``none``), never read while the
+    // session has no last call, and ``Session/perform`` writes them all.
     /// Which call of the session it was (the explanation cache's key).
-    let serial: Int
-    package let call: CallStatement
-    package let file: SourceFile
-    package let range: SourceRange
-    package let app: AppHandle
-    package let device: DeviceHandle
-    /// Nil when the call stopped at a runtime error before reaching the engine.
-    package let result: CallResult?
+    var serial = 0
+    package internal(set) var call = CallStatement(app: Name(text: "", range: SourceRange(0, 0)), request: CallRequest(.find, ItemSpec()),
+                                                   operationRange: SourceRange(0, 0), classRange: nil,
+                                                   persistentRef: nil, context: nil, changedPersistentRef: nil)
+    package internal(set) var file = SourceFile(name: "", bytes: [])
+    package internal(set) var range = SourceRange(0, 0)
+    package internal(set) var app = AppHandle.none
+    package internal(set) var device = DeviceHandle.this
+    /// What the engine answered (a call that stopped before the engine
+    /// leaves no record: ``Session/hasLast`` is false).
+    package internal(set) var result = CallResult(status: .success, reason: .succeeded)
     /// The result's status, held apart: an expectation of a status and the
-    /// lint rules read it without copying the result.
-    package let status: KeychainStatus?
+    /// lint rules read it without reaching into the result.
+    package internal(set) var status = KeychainStatus.success
     /// The answers its prompts took, in order.
-    package let answers: [PromptAnswer]
+    package internal(set) var answers: [PromptAnswer] = []
     /// The call stopped at a prompt nobody answered: `explain` explains it,
     /// expectations refuse to check it (no device would show a status).
-    let stoppedAtPrompt: Bool
+    var stoppedAtPrompt = false
 
-    package init(serial: Int, call: CallStatement, file: SourceFile, range: SourceRange, app: AppHandle, device: DeviceHandle,
-                 result: CallResult?, answers: [PromptAnswer] = [], stoppedAtPrompt: Bool = false) {
-        self.serial = serial
-        self.call = call
-        self.file = file
-        self.range = range
-        self.app = app
-        self.device = device
-        self.status = result?.status
-        self.result = result
-        self.answers = answers
-        self.stoppedAtPrompt = stoppedAtPrompt
-    }
+    /// What a session holds before its first call.
+    static let none = LastCall()
 }
 
 /// What a run may still spend under the host's limits.
@@ -226,7 +222,14 @@ struct AnswerQueue: Sendable {
 /// session per file; the REPL keeps one. A value, so snapshots are cheap.
 public struct Session: Sendable {
     public package(set) var world = World()
-    package var last: LastCall?
+    /// The last call's record, written over in place by each call; what it
+    /// says holds while ``hasLast``.
+    package var lastRecord = LastCall.none
+    /// Whether a call reached the engine since the session began, the last
+    /// reset, or the last call that stopped before the engine.
+    package var hasLast = false
+    /// The last call, nil when there is none (see ``lastRecord``).
+    package var last: LastCall? { hasLast ? lastRecord : nil }
     /// Answers queued for the next authentication prompts, oldest first.
     var pendingAnswers = AnswerQueue()
     /// The last call if it stopped before reaching the engine (an unknown app).
@@ -464,8 +467,8 @@ public struct Session: Sendable {
             // A failed update may have moved some (a Mac move makes its copies
             // before a refused delete; found by adversarial testing): recounted.
             // Read in place: binding the result copied it.
-            if case .perChangedItem = change, last?.status == .success, let count = last?.result?.count {
-                itemCountMemo = items + count
+            if case .perChangedItem = change, hasLast, lastRecord.status == .success {
+                itemCountMemo = items + lastRecord.result.count
             }
         } catch {
             if error.code == .runLimit { budget.stopped = true }
@@ -560,7 +563,7 @@ public struct Session: Sendable {
             break  // resolved and run by the caller
         case .call(let call):
             try run(call, s, device, file, &report, options, observer, &budget)
-        case .expectStatus(let wanted) where wanted.count == 1 && last?.status == wanted[0].status:
+        case .expectStatus(let wanted) where wanted.count == 1 && hasLast && lastRecord.status == wanted[0].status:
             try pass(s, file, &report, options, observer, &budget)
         case .expectStatus, .expectCount, .expectData, .expectGroup, .expectItem, .expectGroups, .expectDefaultGroup,
              .expectNoData, .expectPersistentRef:
@@ -583,7 +586,7 @@ public struct Session: Sendable {
             appIndex = AppLintIndex()
             declared = DeclaredNames()
             failedDeclarations = [:]
-            last = nil
+            hasLast = false
             lastFailedCall = nil
             pendingAnswers = AnswerQueue()
         case .passcode(let on):

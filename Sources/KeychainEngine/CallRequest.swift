@@ -82,7 +82,10 @@ public struct ItemSpec: Sendable, Hashable {
     public var accessGroup: String?
     public var synchronizable: SyncSelector?
     public var accessibility: Accessibility?
-    public var data: String?
+    /// `kSecValueData` as its bytes: the front end makes it from a script's
+    /// bytes with no String (making one cost some 220 instructions a call),
+    /// and the engine stores it as it is.
+    public var dataText: AttributeText?
     public var returns: ReturnKinds = []
     /// The rarely written keys; nil when all of them are unset.
     private var rare: Rare?
@@ -91,6 +94,11 @@ public struct ItemSpec: Sendable, Hashable {
         self.itemClass = itemClass
     }
 
+    /// The data as text (``dataText``).
+    public var data: String? {
+        get { dataText?.string }
+        set { dataText = newValue.map { AttributeText($0) } }
+    }
     public var accessControl: AccessControl? { get { self[rare: \.accessControl] } set { self[rare: \.accessControl] = newValue } }
     public var limit: MatchLimit? { get { self[rare: \.limit] } set { self[rare: \.limit] = newValue } }
     public var useDataProtectionKeychain: Bool? {

@@ -184,8 +184,8 @@ public struct CallResult: Sendable {
     /// the call (or a later state of it: names are never forgotten).
     public func searchedGroups(in world: World) -> [String] { searchedGroupIDs.map(world.groupName) }
 
-    init(status: KeychainStatus, reason: StatusReason, searchedGroupIDs: [GroupID] = [],
-         items: [FoundItem] = [], returns: ReturnKinds = []) {
+    package init(status: KeychainStatus, reason: StatusReason, searchedGroupIDs: [GroupID] = [],
+                 items: [FoundItem] = [], returns: ReturnKinds = []) {
         self.status = status
         self.reason = reason
         self.searchedGroupIDs = searchedGroupIDs

@@ -25,7 +25,13 @@ public struct StoredItem: Sendable, Hashable {
     /// items have one.
     private var accessControlBox: AccessControlBox?
     public var attributes: AttributeList
-    public var data: String?
+    /// The item's data as its bytes, stored as the call gave it (``ItemSpec/dataText``).
+    public var dataText: AttributeText?
+    /// The data as text (``dataText``).
+    public var data: String? {
+        get { dataText?.string }
+        set { dataText = newValue.map { AttributeText($0) } }
+    }
     /// The enrolled biometry set when the item was added, for
     /// biometry-current-set access control.
     public var biometrySet: Int = 0
@@ -73,13 +79,20 @@ public struct StoredItem: Sendable, Hashable {
     public init(itemClass: ItemClass, group: GroupID, synchronizable: Bool,
                 accessibility: Accessibility, accessControl: AccessControl?,
                 attributes: AttributeList, data: String?) {
+        self.init(itemClass: itemClass, group: group, synchronizable: synchronizable, accessibility: accessibility,
+                  accessControl: accessControl, attributes: attributes, dataText: data.map { AttributeText($0) })
+    }
+
+    public init(itemClass: ItemClass, group: GroupID, synchronizable: Bool,
+                accessibility: Accessibility, accessControl: AccessControl?,
+                attributes: AttributeList, dataText: AttributeText?) {
         self.itemClass = itemClass
         self.group = group
         self.synchronizable = synchronizable
         self.accessibility = accessibility
         self.accessControlBox = accessControl.map(AccessControlBox.init)
         self.attributes = attributes
-        self.data = data
+        self.dataText = dataText
     }
 
     /// An access-control object, immutable, compared by value.

@@ -117,7 +117,7 @@ public struct Platform: Sendable, Hashable, CustomStringConvertible {
         guard makesReferences(to: found.resultClass) else { return false }
         switch found.resultClass {
         case .key: return Self.rebuildsKey(found.item)
-        case .certificate: return found.item.owner != nil || found.item.data != nil
+        case .certificate: return found.item.owner != nil || found.item.dataText != nil
         case .identity:
             guard let key = found.identityKey else { return true }
             return (found.item.owner != nil || key.certificateHasData) && Self.rebuildsKey(key.item)
@@ -132,7 +132,7 @@ public struct Platform: Sendable, Hashable, CustomStringConvertible {
         // A key class or key type the SecItem API gave as a string that is
         // no constant (text of kind `verbatim`) names none the client knows
         // (SecKey.m lines 1480, 1555: no key is made; audit 15, F2).
-        guard item.data != nil, case .string(let keyClass) = item.attributes.effectiveValue(.keyClass),
+        guard item.dataText != nil, case .string(let keyClass) = item.attributes.effectiveValue(.keyClass),
               keyClass.kind == .text, keyClass.string != "symmetric",
               case .string(let keyType) = item.attributes.effectiveValue(.keyType), keyType.kind == .text else { return false }
         return ItemAttribute.keyTypes.contains { $0.stored == keyType.string }

@@ -411,7 +411,7 @@ extension World {
             func newItem() -> StoredItem {
                 var item = StoredItem(itemClass: itemClass, group: group, synchronizable: sync,
                                       accessibility: accessibility, accessControl: spec.accessControl,
-                                      attributes: spec.attributes, data: spec.data)
+                                      attributes: spec.attributes, dataText: spec.dataText)
                 item.biometrySet = biometrySet
                 item.modified = stamp
                 return item
@@ -454,10 +454,10 @@ extension World {
         var parts = [
             StoredItem(itemClass: .certificate, group: group, synchronizable: sync,
                        accessibility: named ?? ItemClass.certificate.defaultAccessibility,
-                       accessControl: spec.accessControl, attributes: cert, data: spec.data),
+                       accessControl: spec.accessControl, attributes: cert, dataText: spec.dataText),
             StoredItem(itemClass: .key, group: group, synchronizable: sync,
                        accessibility: named ?? ItemClass.key.defaultAccessibility,
-                       accessControl: spec.accessControl, attributes: key, data: spec.data),
+                       accessControl: spec.accessControl, attributes: key, dataText: spec.dataText),
         ]
         for i in parts.indices {
             parts[i].biometrySet = biometrySet
@@ -485,7 +485,7 @@ extension World {
         let keyID = oldKey ?? devices[device.index].insert(parts[1])
         let certificate = devices[device.index].keychain[certID] ?? parts[0]
         let keyHalf = FoundItem.IdentityKey(id: keyID, item: devices[device.index].keychain[keyID] ?? parts[1],
-                                            groupName: groupNames[Int(group)], certificateHasData: certificate.data != nil)
+                                            groupName: groupNames[Int(group)], certificateHasData: certificate.dataText != nil)
         let added = [FoundItem(id: certID, item: certificate, groupName: groupNames[Int(group)], identityKey: keyHalf)]
         // The result is the certificate add's, turned into the identity's
         // persistent reference (lines 559-575): none when that add found the
@@ -665,10 +665,10 @@ extension World {
                 // the certificate's attributes into the key's row (SecItemDb.c
                 // lines 645-656): the identity's data is the key's (audit 13, F6).
                 var paired = cert
-                paired.data = key.data
+                paired.dataText = key.dataText
                 found.append(FoundItem(id: certID, item: paired, groupName: groupNames[Int(cert.group)],
                                        identityKey: .init(id: keyID, item: key, groupName: groupNames[Int(key.group)],
-                                                          certificateHasData: cert.data != nil)))
+                                                          certificateHasData: cert.dataText != nil)))
             }
         }
         return found
@@ -878,7 +878,7 @@ extension World {
             return matches.filter { platform.makesReference(to: $0) }
         }
         guard returns == .data, matches.contains(where: { $0.item.data == nil }) else { return matches }
-        return matches.filter { $0.item.data != nil }
+        return matches.filter { $0.item.dataText != nil }
     }
 
     enum Matches {
@@ -1121,7 +1121,7 @@ extension World {
             new.accessControl = ac
             new.accessibility = ac.protection
         }
-        if let data = changes.data { new.data = data }
+        if let data = changes.dataText { new.dataText = data }
         return new
     }
 

@@ -169,7 +169,7 @@ extension World {
             var copy = ItemSpec(itemClass: item.itemClass)
             copy.attributes = item.attributes
             for e in changes.attributes where e.attribute.applies(to: item.itemClass) { copy.attributes[e.attribute] = e.value }
-            copy.data = changes.data ?? item.data
+            copy.dataText = changes.dataText ?? item.dataText
             copy.accessGroup = changes.accessGroup
             copy.accessibility = changes.accessibility
             copy.accessControl = changes.accessControl
@@ -269,7 +269,7 @@ extension World {
         if attributes[.label] == nil, let label = Self.defaultFileLabel(attributes, itemClass) { attributes[.label] = label }
         var item = StoredItem(itemClass: itemClass, group: fileGroup,
                               synchronizable: false, accessibility: itemClass.defaultAccessibility, accessControl: nil,
-                              attributes: attributes, data: spec.data)
+                              attributes: attributes, dataText: spec.dataText)
         item.owner = app
         item.modified = tick()
         if let existing = devices[device.index].fileKeychain.item(withKey: item.primaryKey) {

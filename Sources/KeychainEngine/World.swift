@@ -2,6 +2,8 @@
 public struct AppHandle: Sendable, Hashable {
     public let index: Int
     @usableFromInline init(index: Int) { self.index = index }
+    /// No app: what a host holds before it has one (never looked up).
+    package static let none = AppHandle(index: -1)
 }
 
 /// A handle to a device; `this` is the first one, present from the start.
