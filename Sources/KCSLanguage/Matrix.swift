@@ -110,10 +110,12 @@ extension Session {
         case nil: break
         }
         if inFileKeychain {
-            if world.fileKeychainLists(handle, item, on: device) {
-                return text(item.owner == handle ? "read (owner)" : "read (always allowed)")
+            if world.fileKeychainReadsUnasked(handle, item, on: device) {
+                return text(item.owner == handle ? "read (owner)" : item.itemClass == .certificate ? "read (no access list)" : "read (always allowed)")
             }
-            if world.fileKeychainNames(handle, item, on: device) { return text("prompt: re-signed since") }
+            if world.fileKeychainNames(handle, item, on: device) {
+                return text(world.fileKeychainLists(handle, item, on: device) ? "prompt: another team's partition" : "prompt: re-signed since")
+            }
             return text("prompt: owned by ") + (item.owner.map { name(world[$0].name) } ?? text("another app"))
         }
         if app.isUnsigned { return text("no: unsigned") }

@@ -250,11 +250,14 @@ package struct Explainer {
             return request.operation == .add
                 ? "the macOS file-based keychain's add parses limit= and return= as a find does, and returns no data for all matching passwords: nothing was stored; an add needs no limit="
                 : "the macOS file-based keychain does not return data for all matching passwords: use limit=one, or data-protection=true"
-        case .fileKeychainDenied(let resigned):
-            return resigned
-                ? "the item's access list in the macOS file-based keychain trusts the app as it was signed before "
-                    + "('resign' or 'transfer': the list holds its designated requirement and team), so the call asked, and the user denied access"
-                : "the item in the macOS file-based keychain belongs to another app, and the user denied access"
+        case .fileKeychainDenied(.resigned):
+            return "the item's access list in the macOS file-based keychain trusts the app as it was signed before "
+                + "('resign' or 'transfer': the list holds its designated requirement), so reading the data asked, and the user denied access"
+        case .fileKeychainDenied(.partition):
+            return "the item's partition list in the macOS file-based keychain holds another team (or, for ad-hoc code, another signature) "
+                + "than the caller's, so the call asked, and the user denied access; an Always Allow adds the caller's partition"
+        case .fileKeychainDenied(.otherApp):
+            return "the item in the macOS file-based keychain belongs to another app, and the user denied access"
         case .fileKeychainNotOwner:
             return "the macOS file-based keychain lets an app delete only the passwords whose access list names it; "
                 + "another app's password is refused without a prompt (errSecInvalidOwnerEdit), and the call goes on with the other matches"
@@ -381,7 +384,9 @@ package struct Explainer {
     /// "deleted 1 item" hid (keychain-swift issue 19; real-world Q23).
     private func fileSideFirstOnly(_ result: CallResult, _ last: LastCall) -> String {
         let request = last.call.request
-        guard request.spec.limit != .all, World.reachesFileKeychain(request.spec, on: world.platform(of: last.device)) else { return "" }
+        // An identity's matches are pairs, not the certificates the matcher counts (review 19, R20).
+        guard request.spec.limit != .all, request.spec.itemClass != .identity,
+              World.reachesFileKeychain(request.spec, on: world.platform(of: last.device)) else { return "" }
         var acted = Set<ItemID>()
         for item in result.items where item.groupName == World.fileKeychainGroupName { acted.insert(item.id) }
         let left = world.fileKeychainMatches(for: request, on: last.device).count { !acted.contains($0) }

@@ -98,7 +98,7 @@ extension Session {
                              hint: asksThroughACL
                                 ? "put 'user approves' (or cancels, or fails, or always-allows, which puts the app on the item's list) before the call: "
                                     + "the Mac's file-based keychain asks before another app, or one re-signed since the item's access list took it in, "
-                                    + "reads an item's data or changes it, and auth-ui does not change that"
+                                    + "reads an item's data, and before another team's app changes its attributes; auth-ui does not change that"
                                 : "put 'user approves' (or cancels, or fails) before the call, or say auth-ui=skip or auth-ui=fail; "
                                     + "reads that pass one declared context (context NAME, then context=NAME) share one approval")
         }

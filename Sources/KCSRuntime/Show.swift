@@ -159,7 +159,7 @@ extension Session {
                     let code: UInt8
                     if inFileKeychain {
                         // The file-based keychain asks the user when another app reads.
-                        code = !world.isInstalled(app, on: device) ? 0 : world.fileKeychainLists(app, item, on: device) ? 1 : 2
+                        code = !world.isInstalled(app, on: device) ? 0 : world.fileKeychainReadsUnasked(app, item, on: device) ? 1 : 2
                     } else {
                         code = world.canRead(item, as: app, on: device) ? 1 : 0
                     }

@@ -123,11 +123,8 @@ public enum StatusReason: Sendable, Hashable {
     case onlyTokenGroup
     /// macOS file keychain: returning data for all matching passwords.
     case fileKeychainDataForAll
-    /// macOS file keychain: an item whose access list does not trust the
-    /// caller as it is signed now, and the user denied access. `resigned`:
-    /// the list names the caller, which was re-signed since
-    /// (``World/resign(_:on:)``); otherwise another app's item.
-    case fileKeychainDenied(resigned: Bool)
+    /// macOS file keychain: a prompt the user denied, and why it asked.
+    case fileKeychainDenied(FileKeychainDenial)
     /// macOS file keychain: a delete of another app's password, refused
     /// without a prompt (errSecInvalidOwnerEdit).
     case fileKeychainNotOwner
@@ -192,4 +189,16 @@ public struct CallResult: Sendable {
         self.items = items
         self.returns = returns
     }
+}
+
+/// Why the Mac file keychain asked before a call (``StatusReason/fileKeychainDenied(_:)``).
+public enum FileKeychainDenial: Sendable, Hashable {
+    /// Another app's item: its access list does not name the caller.
+    case otherApp
+    /// The list names the caller as it was signed before (``World/resign(_:on:)``,
+    /// a transfer).
+    case resigned
+    /// The access list lets the caller in, its partition (its team, or for
+    /// ad-hoc code its signature) is not on the item's list.
+    case partition
 }

@@ -77,15 +77,17 @@ public struct Device: Sendable {
     public var uninstalled: Set<AppHandle> = []
     /// The apps the user answered "Always Allow" for, by file-keychain item
     /// (its insertion sequence, which an update keeps and no later item
-    /// takes, as a freed slot's ``ItemID`` would be): added to the item's
-    /// access list beside its owner.
-    public var fileKeychainAccess: [UInt64: Set<AppHandle>] = [:]
-    /// Apps on a file-keychain item's access list by name only, by item
-    /// (its insertion sequence): the app's code signature changed since the
-    /// list took it in (``World/resign(_:on:)``), so the designated
-    /// requirement the ACL recorded no longer holds and a read asks, while
-    /// the delete's owner test, which compares names, still passes.
-    public var fileKeychainResigned: [UInt64: Set<AppHandle>] = [:]
+    /// takes, as a freed slot's ``ItemID`` would be), each with the
+    /// signature it had then (``signatures``): added to the item's access
+    /// list beside its owner.
+    public var fileKeychainAccess: [UInt64: [AppHandle: UInt32]] = [:]
+    /// The owner's signature when it made a file-keychain item, by item;
+    /// absent for the first signature (0).
+    public var fileKeychainOwnerSignature: [UInt64: UInt32] = [:]
+    /// Each app's signature on this device, counted by ``World/resign(_:on:)``
+    /// from 0: an access list trusts the signature it took in
+    /// (``World/fileKeychainLists(_:_:on:)``).
+    public var signatures: [AppHandle: UInt32] = [:]
     /// A file-keychain item's XARA partition list, by item (its insertion
     /// sequence): the partition IDs of the app that made its key and of
     /// those a prompt let in (``World/fileKeychainPartitionHolds(_:_:on:)``).

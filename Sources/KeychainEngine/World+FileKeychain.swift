@@ -199,30 +199,18 @@ extension World {
                 // The original goes by SecItemDelete_osx: a password whose
                 // access list does not name the caller is refused without a
                 // prompt (errSecInvalidOwnerEdit, as any delete there; review
-                // 8); the copy read its data, which asks as any read
-                // (``fileItemCheck``). A refusal leaves it, and the copy
-                // already made stays too.
-                let deleting = fileItemCheck(.delete, readsData: false, changesData: false, ruleClass: item.itemClass.table,
-                                             app, item, on: device)
-                let reading = fileItemCheck(.find, readsData: true, changesData: false, ruleClass: item.itemClass.table,
-                                            app, item, on: device)
-                if status == .success, deleting == .refusedAsNotOwner {
+                // 8). Reading its data for the copy asked in the find above,
+                // which asks for no data when the changes carry new data
+                // (SecItemChangeSynchronizability, SecItem.cpp lines
+                // 4284-4287; review 19, R1). A refusal leaves it, and the
+                // copy already made stays too.
+                if status == .success, fileItemCheck(.delete, readsData: false, changesData: false, ruleClass: item.itemClass.table,
+                                                     app, item, on: device) == .refusedAsNotOwner {
                     status = .invalidOwnerEdit
                     last = CallResult(status: .invalidOwnerEdit, reason: .fileKeychainNotOwner)
-                } else if status == .success, case .asks(let partition) = reading {
-                    switch prompt(match) {
-                    case .approve?: if partition { fileKeychainExtendPartition(app, item, on: device) }
-                    case .alwaysAllow?: fileKeychainAlwaysAllow(app, item, on: device)
-                    case .cancel?, .fail?:
-                        status = .authFailed
-                        last = CallResult(status: .authFailed, reason: .fileKeychainDenied(resigned: fileKeychainNames(app, item, on: device)))
-                    case nil:
-                        status = .interactionNotAllowed
-                        last = CallResult(status: .interactionNotAllowed, reason: .promptUnanswered)
-                    }
                 }
                 if status == .success {
-                    devices[device.index].fileKeychain.remove(match.id)
+                    removeFileItem(match.id, on: device)
                     moved.append(match)
                 }
             } else {
@@ -282,7 +270,10 @@ extension World {
         // (LocalKey::setOwner → createClientPartitionID, securityd/src/localkey.cpp
         // lines 84-97); a certificate has no ACL to hold one.
         if itemClass.table != .certificate {
-            devices[device.index].fileKeychainPartitions[stored.sequence] = [fileKeychainPartitionID(app)]
+            devices[device.index].fileKeychainPartitions[stored.sequence] = [fileKeychainPartitionID(app, on: device)]
+        }
+        if let signature = devices[device.index].signatures[app] {
+            devices[device.index].fileKeychainOwnerSignature[stored.sequence] = signature
         }
         return CallResult(status: .success, reason: .succeeded,
                           searchedGroupIDs: [Self.fileKeychainSearchGroup],
@@ -297,54 +288,71 @@ extension World {
     /// with the caller's and lets such an app delete a password, whatever
     /// its code signature.
     public func fileKeychainNames(_ app: AppHandle, _ item: StoredItem, on device: DeviceHandle) -> Bool {
-        item.owner == app || devices[device.index].fileKeychainAccess[item.sequence]?.contains(app) == true
+        item.owner == app || devices[device.index].fileKeychainAccess[item.sequence]?[app] != nil
     }
 
     /// Whether the file-keychain item's ACL trusts `app` as it is signed
-    /// now: on the list by name, and not re-signed since (``resign(_:on:)``).
-    /// Such an app reads and changes the item without a prompt. The ACL's
-    /// code-signature subject holds the app's designated requirement
+    /// now: on the list with the signature it has (``resign(_:on:)`` makes
+    /// a new one). Such an app reads the item's data without a prompt. The
+    /// ACL's code-signature subject holds the app's designated requirement
     /// (`CodeSignatureAclSubject::toList`, acl_codesigning.cpp), and
     /// securityd checks the caller against it alone when there is one
     /// (`CodeSignatures::verify`, securityd/src/codesigdb.cpp lines 73-95).
     public func fileKeychainLists(_ app: AppHandle, _ item: StoredItem, on device: DeviceHandle) -> Bool {
-        guard fileKeychainNames(app, item, on: device) else { return false }
-        let resigned = devices[device.index].fileKeychainResigned
-        return resigned.isEmpty || resigned[item.sequence]?.contains(app) != true
+        let d = devices[device.index]
+        let now = d.signatures[app] ?? 0
+        if item.owner == app && (d.fileKeychainOwnerSignature[item.sequence] ?? 0) == now { return true }
+        return d.fileKeychainAccess[item.sequence]?[app] == now
     }
 
-    /// The user's "Always Allow": SecurityAgent adds the caller as it is
-    /// signed now to the item's ACL, so it reads the item unasked from then
-    /// on, a re-signed owner included; and its partition, as any approval.
-    mutating func fileKeychainAlwaysAllow(_ app: AppHandle, _ item: StoredItem, on device: DeviceHandle) {
-        devices[device.index].fileKeychainAccess[item.sequence, default: []].insert(app)
-        devices[device.index].fileKeychainResigned[item.sequence]?.remove(app)
-        fileKeychainExtendPartition(app, item, on: device)
+    /// Whether `app` reads the file-keychain item's data without a prompt:
+    /// the one rule behind a find and both access matrices (review 19, R3).
+    public func fileKeychainReadsUnasked(_ app: AppHandle, _ item: StoredItem, on device: DeviceHandle) -> Bool {
+        fileItemCheck(.find, readsData: true, changesData: false, ruleClass: item.itemClass.table, app, item, on: device) == .free
     }
 
     /// The app's XARA partition ID: `teamid:TEAM` for an App Store,
     /// TestFlight, Developer ID or development signature
     /// (`ClientIdentification::partitionIdForProcess`, securityd/src/clientid.cpp
     /// lines 187-287), so the apps of one team share it. An app without a
-    /// team stands alone here (kcs: its bundle ID).
-    func fileKeychainPartitionID(_ app: AppHandle) -> String {
-        apps[app.index].teamID.map { "teamid:" + $0 } ?? apps[app.index].bundleID
+    /// team is taken as ad-hoc signed, whose partition is its code's hash
+    /// (`cdhash:`): its own, new with each signature.
+    func fileKeychainPartitionID(_ app: AppHandle, on device: DeviceHandle) -> String {
+        if let team = apps[app.index].teamID { return "teamid:" + team }
+        return "cdhash:\(apps[app.index].bundleID)#\(devices[device.index].signatures[app] ?? 0)"
     }
 
     /// Whether the file-keychain item's partition list holds the caller's
     /// partition (`SecurityServerAcl::validatePartition`, securityd/src/acls.cpp
     /// lines 149-205). An item with no list recorded passes.
     public func fileKeychainPartitionHolds(_ app: AppHandle, _ item: StoredItem, on device: DeviceHandle) -> Bool {
-        devices[device.index].fileKeychainPartitions[item.sequence]?.contains(fileKeychainPartitionID(app)) ?? true
+        devices[device.index].fileKeychainPartitions[item.sequence]?.contains(fileKeychainPartitionID(app, on: device)) ?? true
     }
 
-    /// An approved partition prompt adds the caller's partition for good
-    /// (`extendPartition` → `addClientPartitionID`, acls.cpp lines 206-241).
-    mutating func fileKeychainExtendPartition(_ app: AppHandle, _ item: StoredItem, on device: DeviceHandle) {
-        let id = fileKeychainPartitionID(app)
-        if devices[device.index].fileKeychainPartitions[item.sequence]?.contains(id) == false {
+    /// The user's "Always Allow" to a prompt: SecurityAgent adds the caller
+    /// as it is signed now to the item's ACL when the ACL asked, and its
+    /// partition when the partition asked (`extendPartition` adds it only
+    /// for that answer: acls.cpp lines 228-234 with acl_keychain.cpp lines
+    /// 271-274; review 19, R22). A plain Allow lets the one call through and
+    /// records nothing.
+    mutating func fileKeychainAlwaysAllow(_ app: AppHandle, _ item: StoredItem, acl: Bool, partition: Bool, on device: DeviceHandle) {
+        if acl {
+            devices[device.index].fileKeychainAccess[item.sequence, default: [:]][app] = devices[device.index].signatures[app] ?? 0
+        }
+        let id = fileKeychainPartitionID(app, on: device)
+        if partition, devices[device.index].fileKeychainPartitions[item.sequence]?.contains(id) == false {
             devices[device.index].fileKeychainPartitions[item.sequence]?.append(id)
         }
+    }
+
+    /// Removes a file-keychain item with what is kept beside it by its
+    /// sequence (access list, signature, partition).
+    mutating func removeFileItem(_ id: ItemID, on device: DeviceHandle) {
+        guard let item = devices[device.index].fileKeychain[id] else { return }
+        devices[device.index].fileKeychain.remove(id)
+        devices[device.index].fileKeychainAccess[item.sequence] = nil
+        devices[device.index].fileKeychainOwnerSignature[item.sequence] = nil
+        devices[device.index].fileKeychainPartitions[item.sequence] = nil
     }
 
     /// What another app's (or a re-signed or transferred app's) call meets
@@ -372,8 +380,9 @@ extension World {
     enum FileItemCheck: Equatable {
         case free
         case refusedAsNotOwner
-        /// A prompt; `partition`: an approval also adds the caller's partition.
-        case asks(partition: Bool)
+        /// A prompt: `acl`, the ACL does not trust the caller; `partition`,
+        /// its partition is not on the list (what an Always Allow adds).
+        case asks(acl: Bool, partition: Bool)
     }
 
     func fileItemCheck(_ operation: Operation, readsData: Bool, changesData: Bool, ruleClass: ItemClass,
@@ -384,12 +393,20 @@ extension World {
             return Self.deleteChecksOwner(item) && !fileKeychainNames(app, item, on: device) ? .refusedAsNotOwner : .free
         case .find, .add:
             guard readsData else { return .free }
+            let acl = !fileKeychainLists(app, item, on: device)
             let partition = !fileKeychainPartitionHolds(app, item, on: device)
-            return partition || !fileKeychainLists(app, item, on: device) ? .asks(partition: partition) : .free
+            return acl || partition ? .asks(acl: acl, partition: partition) : .free
         case .update:
             if changesData && ruleClass != .key { return .free }
-            return fileKeychainPartitionHolds(app, item, on: device) ? .free : .asks(partition: true)
+            return fileKeychainPartitionHolds(app, item, on: device) ? .free : .asks(acl: false, partition: true)
         }
+    }
+
+    /// Why a file-keychain prompt was refused, for the explanation.
+    func fileKeychainDenial(_ check: FileItemCheck, _ app: AppHandle, _ item: StoredItem, on device: DeviceHandle) -> FileKeychainDenial {
+        guard case .asks(let acl, _) = check else { return .otherApp }
+        if !acl { return .partition }
+        return fileKeychainNames(app, item, on: device) ? .resigned : .otherApp
     }
 
     /// Whether the file keychain's parse refuses the call: a password's data
@@ -491,22 +508,31 @@ extension World {
             read += 1
             places[id] = read
             let found = FoundItem(id: id, item: item, groupName: Self.fileKeychainGroupName)
-            switch fileItemCheck(request.operation, readsData: readsData, changesData: changesData, ruleClass: ruleClass,
-                                 app, item, on: device) {
+            // An identity's update changes its private key (below): the
+            // key's partition decides (review 19, R19).
+            var checked = item
+            if itemClass == .identity && ruleClass == .key,
+               let key = pairedKeys(id, device, keysByLabel, keyClass: .string("private")).first,
+               let stored = devices[device.index].fileKeychain[key] {
+                checked = stored
+            }
+            let check = fileItemCheck(request.operation, readsData: readsData, changesData: changesData, ruleClass: ruleClass,
+                                      app, checked, on: device)
+            switch check {
             case .free: break
             case .refusedAsNotOwner:
                 fail(read, .invalidOwnerEdit, .fileKeychainNotOwner)
                 continue
-            case .asks(let partition):
+            case .asks(let acl, let partition):
                 switch prompt(found) {
-                case .approve?: if partition { fileKeychainExtendPartition(app, item, on: device) }
-                case .alwaysAllow?: fileKeychainAlwaysAllow(app, item, on: device)
+                case .approve?: break
+                case .alwaysAllow?: fileKeychainAlwaysAllow(app, checked, acl: acl, partition: partition, on: device)
                 case .cancel?, .fail?:
+                    let reason = StatusReason.fileKeychainDenied(fileKeychainDenial(check, app, checked, on: device))
                     if request.operation == .find {
-                        return CallResult(status: .authFailed, reason: .fileKeychainDenied(resigned: fileKeychainNames(app, item, on: device)),
-                                          searchedGroupIDs: [Self.fileKeychainSearchGroup])
+                        return CallResult(status: .authFailed, reason: reason, searchedGroupIDs: [Self.fileKeychainSearchGroup])
                     }
-                    fail(read, .authFailed, .fileKeychainDenied(resigned: fileKeychainNames(app, item, on: device)))
+                    fail(read, .authFailed, reason)
                     continue
                 case nil:
                     return CallResult(status: .interactionNotAllowed, reason: .promptUnanswered, searchedGroupIDs: [Self.fileKeychainSearchGroup])
@@ -556,7 +582,7 @@ extension World {
                 // (ItemImpl::updateSSGroup, Item.cpp lines 926-933;
                 // LocalKey::setOwner, securityd/src/localkey.cpp lines 84-97).
                 if changesData, updated.itemClass == .genericPassword || updated.itemClass == .internetPassword {
-                    devices[device.index].fileKeychainPartitions[updated.sequence] = [fileKeychainPartitionID(app)]
+                    devices[device.index].fileKeychainPartitions[updated.sequence] = [fileKeychainPartitionID(app, on: device)]
                 }
                 results.append(FoundItem(id: target, item: updated, groupName: found.groupName))
             }
@@ -568,10 +594,10 @@ extension World {
                 // (_DeleteIdentity, lines 2591-2620; audit 14, A7).
                 if itemClass == .identity {
                     for key in pairedKeys(found.id, device, keysByLabel, keyClass: nil) {
-                        devices[device.index].fileKeychain.remove(key)
+                        removeFileItem(key, on: device)
                     }
                 }
-                devices[device.index].fileKeychain.remove(found.id)
+                removeFileItem(found.id, on: device)
             }
             return CallResult(status: failure?.status ?? .success, reason: failure?.reason ?? .succeeded,
                               searchedGroupIDs: searched, items: taken)

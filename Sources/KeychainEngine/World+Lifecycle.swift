@@ -156,10 +156,11 @@ extension World {
     /// items asks, until the user answers Always Allow. Its name stays on
     /// them, so it may still delete its passwords. The data-protection
     /// keychain goes by entitlements and sees no change.
+    /// A count, not a walk of the items: each access list keeps the
+    /// signature it trusts (a walk per `resign` was items × resigns; review
+    /// 19, R5).
     public mutating func resign(_ app: AppHandle, on device: DeviceHandle = .this) {
-        for (_, item) in devices[device.index].fileKeychain.allItems where fileKeychainNames(app, item, on: device) {
-            devices[device.index].fileKeychainResigned[item.sequence, default: []].insert(app)
-        }
+        devices[device.index].signatures[app, default: 0] &+= 1
     }
 }
 

@@ -31,7 +31,7 @@ extension World {
     /// Whether the item's record passes CKKS's 1 MiB limit (above).
     static func tooLargeToUpload(_ item: StoredItem) -> Bool {
         let limit = 1 << 20
-        var size = item.data?.utf8.count ?? 0
+        var size = item.dataText?.count ?? 0
         for entry in item.attributes where size < limit {
             if case .string(let text) = entry.value { size += text.count }
         }

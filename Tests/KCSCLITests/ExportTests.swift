@@ -296,6 +296,11 @@ import Testing
             .write(to: dir.appendingPathComponent("r.kcs"), atomically: false, encoding: .utf8)
         let resigned = try BinaryRunner.run(["matrix", dir.appendingPathComponent("r.kcs").path, "--format", "markdown"])
         #expect(resigned.stdout.contains("| prompt: re-signed since | prompt: owned by `A` |"), "\(resigned.stdout)")
+        // A certificate has no access list: every app reads it (review 19, R3).
+        try "platform macos 15\nteam SKMME9E2Y8\napp com.example.A as A\napp com.example.B as B\nas A add certificate issuer=\"CN=x\" serial-number=\"1\" data=\"c\"\n"
+            .write(to: dir.appendingPathComponent("c.kcs"), atomically: false, encoding: .utf8)
+        let certificate = try BinaryRunner.run(["matrix", dir.appendingPathComponent("c.kcs").path, "--format", "markdown"])
+        #expect(certificate.stdout.contains("| read (owner) | read (no access list) |"), "\(certificate.stdout)")
         let text = try BinaryRunner.run(["matrix", "examples/03-app-groups.kcs"])
         #expect(text.stdout.hasPrefix("item "))
         #expect(try BinaryRunner.run(["matrix", "no/such.kcs"]).status == 66)

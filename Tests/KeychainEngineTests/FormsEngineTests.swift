@@ -143,6 +143,27 @@ struct PersistentRefEngineTests {
         #expect(f.find(gp("a")).status == .success)
     }
 
+    /// What the Mac file keychain keeps beside an item by its sequence (an
+    /// Always Allow, the owner's signature, the partition list) goes with
+    /// the item, and `resign` walks nothing (review 19, R5 and R12).
+    @Test("a file-keychain item's access list goes with it")
+    func fileKeychainSideTablesGoWithTheItem() {
+        var f = Fixture(platform: Platform(.macos, 15))
+        f.world.resign(f.main)
+        #expect(f.world.perform(CallRequest(.add, gp("a", data: "x")), as: f.main).status == .success)
+        #expect(f.world.perform(CallRequest(.find, gp("a", returns: [.data])), as: f.plain) { _ in .alwaysAllow }.status == .success)
+        let device = f.world[DeviceHandle.this]
+        #expect(device.fileKeychainAccess.count == 1)
+        #expect(device.fileKeychainOwnerSignature.count == 1)
+        #expect(device.fileKeychainPartitions.count == 1)
+        #expect(f.world.perform(CallRequest(.delete, gp("a")), as: f.main).status == .success)
+        let after = f.world[DeviceHandle.this]
+        #expect(after.fileKeychain.allItems.isEmpty)
+        #expect(after.fileKeychainAccess.isEmpty && after.fileKeychainOwnerSignature.isEmpty && after.fileKeychainPartitions.isEmpty)
+        for _ in 0..<3 { f.world.resign(f.plain) }
+        #expect(f.world[DeviceHandle.this].signatures[f.plain] == 3)
+    }
+
     @Test("a UUID reference is not readable before Security-60157")
     func uuidOnAnOldDevice() throws {
         var f = Fixture()
