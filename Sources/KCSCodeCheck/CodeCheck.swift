@@ -956,14 +956,14 @@ public enum CodeCheck {
                 }
                 var written = known ?? []
                 // Naming none, the app stores in its default group: said only
-                // for Security's keychain calls in code both compile, which
-                // runs in each with its own default group (Lockdown's
-                // Shared.swift); an extension's own keychain code may keep
-                // items of its own.
+                // for Security's keychain calls in code both compile and both
+                // call, which runs in each with its own default group
+                // (Lockdown's Shared.swift); an extension's own keychain code
+                // may keep items of its own.
                 if hostNaming.groups.isEmpty, let d = hostApp.defaultGroup,
                    case let childFiles = Set(lint.project.code(of: child).swiftSources.map(ProjectPath.normalize)),
                    case let both = Set(lint.project.code(of: host).swiftSources.filter { childFiles.contains(ProjectPath.normalize($0)) }), !both.isEmpty,
-                   let code = lint.keychainCode(of: host, among: both), code.direct {
+                   let code = lint.keychainCode(of: host, among: both), code.direct, lint.bothCall(keychainCodeAmong: both, host, child) {
                     written = [(d, nil)]
                 }
                 guard !written.isEmpty else { continue }

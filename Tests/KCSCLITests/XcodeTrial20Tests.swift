@@ -1,0 +1,72 @@
+import Foundation
+import KCSCodeCheck
+import KCSLanguage
+import KCSXcode
+import KCSXcodeProject
+import Testing
+
+/// Real-project trial 20, each case reduced to the docs project with the
+/// one change the trial's reproduction made.
+extension XcodeRealProjectsTests {
+    /// The share extension sharing only the app group with its app, both
+    /// compiling `App/KeychainHelper.swift`, a keychain helper that names
+    /// no group; `callers` are the targets whose other code calls it.
+    static func sharedKeychainHelper(calledBy callers: Set<String>) -> XcodeFixture {
+        var f = XcodeFixture.appWidgetShare()
+        f.writeEntitlements("Share/Share.entitlements", keychain: [], appGroups: ["group.com.example.notes"])
+        f.write("App/KeychainHelper.swift", """
+            import Security
+
+            class KeychainHelper {
+                static let shared = KeychainHelper()
+                func save(_ data: Data, account: String) -> Bool {
+                    let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: account,
+                                                kSecValueData as String: data]
+                    return SecItemAdd(query as CFDictionary, nil) == errSecSuccess
+                }
+            }
+
+            """)
+        f.write("App/KeychainStore.swift", """
+            import Foundation
+
+            func appMain() {
+                _ = UserDefaults(suiteName: "group.com.example.notes")
+            \(callers.contains("App") ? "    _ = KeychainHelper.shared.save(Data(), account: \"token\")\n" : "")}
+
+            """)
+        f.write("Share/ShareViewController.swift", """
+            import Foundation
+
+            func share() {
+                _ = UserDefaults(suiteName: "group.com.example.notes")
+            \(callers.contains("Share") ? "    _ = KeychainHelper.shared.save(Data(), account: \"draft\")\n" : "")}
+
+            """)
+        f.targets[0].sources.append("KeychainHelper.swift")
+        f.targets[2].sources.append("../App/KeychainHelper.swift")
+        f.writeProject()
+        return f
+    }
+
+    /// A keychain helper both targets compile stores nothing in the app's
+    /// default group unless both call it: BlueWallet's widget compiles
+    /// `KeychainHelper.swift`, which only its watch app calls, and the
+    /// lint failed on the clean project (real-project trial 20, D4).
+    @Test func aKeychainHelperBothCompileIsAskedAboutOnlyWhenBothCallIt() throws {
+        for callers: Set<String> in [[], ["App"], ["Share"]] {
+            let f = Self.sharedKeychainHelper(calledBy: callers)
+            defer { f.remove() }
+            let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+            #expect(!lint.stderr.contains("KCS604"), "called by \(callers): \(lint.stderr)")
+            #expect(lint.status == 0, "called by \(callers): \(lint.stderr)")
+        }
+        let f = Self.sharedKeychainHelper(calledBy: ["App", "Share"])
+        defer { f.remove() }
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        #expect(lint.stderr.contains("target 'Share Extension' is embedded in 'App' and shares only group.com.example.notes with it (configuration 'Release'): "
+            + "it cannot read what 'App' stores in its default keychain group SKMME9E2Y8.com.example.Notes.shared (its keychain code names none) [KCS604]"),
+            "\(lint.stderr)")
+        #expect(lint.status == 1)
+    }
+}
