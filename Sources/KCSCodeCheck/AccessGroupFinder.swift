@@ -111,6 +111,14 @@ public struct AccessGroupFinder {
     /// The groups keychain types' initialisers join from their parameters,
     /// by the type's last name (``Composition``).
     private var compositions: [String: [Composition]] = [:]
+    /// Whether each stored property of a type (its last name) only holds
+    /// what an initialiser was passed as `accessGroup:`, for a use in an
+    /// extension of the type; false when a type of that name says no.
+    private var forwardedMembers: [String: [String: Bool]] = [:]
+
+    /// Whether the property `name` of the type `type` (its last name),
+    /// declared in a file read, forwards its initialisers' group.
+    func forwards(_ name: String, of type: String) -> Bool { forwardedMembers[type]?[name] ?? false }
 
     /// An initialiser of a keychain type that stores a group joined from
     /// its parameters (TunnelKit's and PIA's `init(team:group:) {
@@ -160,6 +168,9 @@ public struct AccessGroupFinder {
         var compositions: [(String, Composition)] = []
         /// The names its `let`s and `var`s declare.
         var declaredNames: Set<String> = []
+        /// (type's last name, property, whether it forwards) for
+        /// ``UseVisitor/forwardsProperty(_:around:)`` in an extension.
+        var forwardedMembers: [(String, String, Bool)] = []
     }
 
     /// A constant with the file declaring it.
@@ -191,6 +202,7 @@ public struct AccessGroupFinder {
         out.typeAliases = members.typeAliases
         out.compositions = members.compositions
         out.declaredNames = members.declaredNames
+        out.forwardedMembers = members.forwardedMembers
         return out
     }
 
@@ -207,6 +219,7 @@ public struct AccessGroupFinder {
         for (type, parent) in found.supertypes { supertypes[type, default: []].insert(parent) }
         for (alias, type) in found.typeAliases { typeAliases[alias, default: []].insert(type) }
         declaredNames.formUnion(found.declaredNames)
+        for (type, name, forwards) in found.forwardedMembers { forwardedMembers[type, default: [:]][name] = forwards && forwardedMembers[type]?[name] != false }
         for (type, c) in found.compositions where !(compositions[type]?.contains(c) ?? false) { compositions[type, default: []].append(c) }
     }
 
@@ -1202,6 +1215,21 @@ private final class MemberCollector: SyntaxVisitor {
     var typeAliases: [(String, String)] = []
     var compositions: [(String, AccessGroupFinder.Composition)] = []
     var declaredNames: Set<String> = []
+    var forwardedMembers: [(String, String, Bool)] = []
+
+    /// The properties of a type whose initialisers take a group that
+    /// forward it (``UseVisitor/forwardsProperty(_:around:)``), asked only
+    /// of a type with such an initialiser.
+    private func forwarding(_ node: some DeclSyntaxProtocol, _ members: MemberBlockItemListSyntax) {
+        let type = LocalBinding.typeName(of: Syntax(node))
+        let keychainType = type.map { UseVisitor.isKeychainNamed(Scope.lastName($0)) } == true
+        guard let type, members.contains(where: { member in
+            member.decl.as(InitializerDeclSyntax.self)?.signature.parameterClause.parameters.contains {
+                keychainType || UseVisitor.isCheckedLabel($0.firstName.text, inType: type)
+            } == true
+        }) else { return }
+        for (name, forwards) in UseVisitor.forwardedProperties(members, type: type) { forwardedMembers.append((Scope.lastName(type), name, forwards)) }
+    }
 
     override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
         for binding in node.bindings {
@@ -1247,16 +1275,22 @@ private final class MemberCollector: SyntaxVisitor {
     }
 
     override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind {
-        collect(node.name.text, node.inheritanceClause, node.memberBlock.members); return .visitChildren
+        collect(node.name.text, node.inheritanceClause, node.memberBlock.members)
+        forwarding(node, node.memberBlock.members)
+        return .visitChildren
     }
     override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
-        collect(node.name.text, node.inheritanceClause, node.memberBlock.members); return .visitChildren
+        collect(node.name.text, node.inheritanceClause, node.memberBlock.members)
+        forwarding(node, node.memberBlock.members)
+        return .visitChildren
     }
     override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind {
         collect(node.name.text, node.inheritanceClause, node.memberBlock.members); return .visitChildren
     }
     override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind {
-        collect(node.name.text, node.inheritanceClause, node.memberBlock.members); return .visitChildren
+        collect(node.name.text, node.inheritanceClause, node.memberBlock.members)
+        forwarding(node, node.memberBlock.members)
+        return .visitChildren
     }
     override func visit(_ node: ProtocolDeclSyntax) -> SyntaxVisitorContinueKind {
         collect(node.name.text, node.inheritanceClause, node.memberBlock.members); return .visitChildren
@@ -1655,9 +1689,13 @@ private final class UseVisitor: SyntaxVisitor {
     /// Each type's answer is kept: asked per use, the scan of its
     /// initialisers was quadratic (a 308 KB file ran past a minute; found by
     /// adversarial testing).
+    /// In an extension of the type, the type's declaration answers, in any
+    /// file read (Anytype's copy of a tutorial's `GenericPasswordQueryable`
+    /// builds its query in an extension; real-project trial 20, D1).
     func forwardsProperty(_ name: String, around node: Syntax) -> Bool {
         var current = node.parent
         while let n = current {
+            if let e = n.as(ExtensionDeclSyntax.self) { return finder.forwards(name, of: Scope.lastName(Scope.typePath(e.extendedType))) }
             if let members = n.as(StructDeclSyntax.self)?.memberBlock ?? n.as(ClassDeclSyntax.self)?.memberBlock
                 ?? n.as(ActorDeclSyntax.self)?.memberBlock {
                 // Every property of the type decided in one walk of its
@@ -1678,7 +1716,7 @@ private final class UseVisitor: SyntaxVisitor {
     /// `p = …`), is a parameter with a checked label alone, and there is one
     /// (one from Info.plist or with a default, `accessGroup ?? "…"`, is a
     /// value: found by review).
-    private static func forwardedProperties(_ members: MemberBlockItemListSyntax, type: String?) -> [String: Bool] {
+    static func forwardedProperties(_ members: MemberBlockItemListSyntax, type: String?) -> [String: Bool] {
         var candidates = Set<String>()
         for member in members {
             guard let v = member.decl.as(VariableDeclSyntax.self), v.bindingSpecifier.tokenKind == .keyword(.let) else { continue }

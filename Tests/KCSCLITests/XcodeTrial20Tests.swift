@@ -70,3 +70,67 @@ extension XcodeRealProjectsTests {
         #expect(lint.status == 1)
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// A tutorial's keychain wrapper, copied into many apps (Anytype's
+    /// `SecureStoreQueryable.swift`): the group a stored property keeps
+    /// from the initialiser, put in the query by an extension of the type,
+    /// with the type declared in `Widget/Queryable.swift` or beside the
+    /// extension; the widget passes `group`.
+    static func wrapperExtension(group: String, sameFile: Bool) -> XcodeFixture {
+        var f = XcodeFixture.appWidgetShare()
+        let type = """
+            public struct GenericPasswordQueryable {
+                let service: String
+                let accessGroup: String?
+                public init(service: String, accessGroup: String? = nil) {
+                    self.service = service
+                    self.accessGroup = accessGroup
+                }
+            }
+
+            """
+        f.write("Widget/Provider.swift", """
+            import Security
+
+            \(sameFile ? type : "")extension GenericPasswordQueryable {
+                public var query: [String: Any] {
+                    var query: [String: Any] = [:]
+                    query[String(kSecClass)] = kSecClassGenericPassword
+                    query[String(kSecAttrAccessGroup)] = accessGroup
+                    return query
+                }
+            }
+
+            func read() -> OSStatus {
+                let q = GenericPasswordQueryable(service: "s", accessGroup: "\(group)")
+                return SecItemCopyMatching(q.query as CFDictionary, nil)
+            }
+
+            """)
+        if !sameFile {
+            f.write("Widget/Queryable.swift", "import Foundation\n\n" + type)
+            f.targets[1].sources.append("Queryable.swift")
+        }
+        f.writeProject()
+        return f
+    }
+
+    /// The wrapper's `accessGroup` read in an extension of its type comes
+    /// from the callers, as in the type's body: the KCS608 "built at run
+    /// time" was permanent (real-project trial 20, D1).
+    @Test func aWrappersGroupReadInAnExtensionOfItsTypeIsCheckedAtItsCallers() throws {
+        for sameFile in [true, false] {
+            let clean = Self.wrapperExtension(group: "SKMME9E2Y8.com.example.Notes.shared", sameFile: sameFile)
+            defer { clean.remove() }
+            let lint = try BinaryRunner.run(["lint", "--project", clean.projectPath])
+            #expect(!lint.stderr.contains("KCS608") && !lint.stderr.contains("Provider.swift"), "\(lint.stderr)")
+            let typo = Self.wrapperExtension(group: "SKMME9E2Y8.com.example.Notes.sharde", sameFile: sameFile)
+            defer { typo.remove() }
+            let found = try BinaryRunner.run(["lint", "--project", typo.projectPath])
+            #expect(found.stderr.contains("Provider.swift:\(sameFile ? 21 : 13):65: warning: target 'Widget' (configuration 'Release') names the access group "
+                + "SKMME9E2Y8.com.example.Notes.sharde"), "\(found.stderr)")
+            #expect(!found.stderr.contains("KCS608"), "\(found.stderr)")
+        }
+    }
+}
