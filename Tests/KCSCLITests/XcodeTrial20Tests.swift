@@ -134,3 +134,37 @@ extension XcodeRealProjectsTests {
         }
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// The app's keychain group misspelt two letters from its own app ID,
+    /// which the widget lists beside the app group they share; both run
+    /// `App/KeychainStore.swift`, which names no group. The near miss on
+    /// the widget's side passes over an app ID, a real group, and the code
+    /// check's "shares only an app group" left it to that rule: silent
+    /// (Cryptomator's `…org.cryptomator.iso`; real-project trial 20, D3).
+    @Test func aTypoInTheAppsKeychainGroupIsSaidWhenTheWidgetListsTheAppID() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Ntoes"], appGroups: ["group.com.example.notes"])
+        f.writeEntitlements("Widget/Widget.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes"], appGroups: ["group.com.example.notes"])
+        f.write("App/KeychainStore.swift", """
+            import Security
+
+            func load() -> OSStatus {
+                SecItemCopyMatching([kSecClass as String: kSecClassGenericPassword, kSecReturnData as String: true] as CFDictionary, nil)
+            }
+
+            """)
+        f.write("Widget/Provider.swift", "import Foundation\n\nfunc widget() { _ = load() }\n")
+        f.targets[1].sources.append("../App/KeychainStore.swift")
+        f.writeProject()
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        #expect(lint.stderr.contains("App/App.entitlements:7:3: warning: target 'App' lists the keychain group SKMME9E2Y8.com.example.Ntoes, "
+            + "two letters from its own app ID SKMME9E2Y8.com.example.Notes, which target 'Widget', embedded in it, lists (configuration 'Release'): "
+            + "it cannot read what 'App' stores in SKMME9E2Y8.com.example.Ntoes; both are the default keychain group, where code that names no group stores and reads [KCS604]"),
+            "\(lint.stderr)")
+        #expect(lint.stderr.contains("hint: did you mean SKMME9E2Y8.com.example.Notes? write it as the entitlements of 'Widget' do\n"), "\(lint.stderr)")
+        #expect(!lint.stderr.contains("shares only"), "\(lint.stderr)")
+        #expect(lint.status == 1)
+    }
+}
