@@ -257,9 +257,18 @@ public struct ProjectLint {
                     if parts.isEmpty { parts.append("lists them in another order") }
                     let at = (other.keychainAccessGroups + other.applicationGroups).first { extra.contains($0.value) }?.location
                         ?? other.resolved.entitlementsLocation ?? t.location
+                    // Which build may fail follows which lacks a group
+                    // (real-project trial 20, D6: "works in Release may fail in
+                    // Debug" where Release lacked the group).
+                    let risk = !missing.isEmpty && !extra.isEmpty ? "each lists a group the other lacks, so a build that works in one may fail in the other"
+                        : !extra.isEmpty ? "a build that works in \(other.configuration) may fail in \(configuration)"
+                        : !missing.isEmpty ? "a build that works in \(configuration) may fail in \(other.configuration)"
+                        : reference.keychainAccessGroups.first?.value != other.keychainAccessGroups.first?.value
+                        ? "the first keychain group is the default one, where code that names no group stores, so the two store in different groups"
+                        : "only the order differs"
                     out.append(render.diagnostic(ProjectIssue(
                         .warning, "target '\(t.name)': configuration '\(other.configuration)' \(parts.joined(separator: " and ")) compared with '\(configuration)'",
-                        at: at, hint: "a build that works in \(other.configuration) may fail in \(configuration): give both the same groups"),
+                        at: at, hint: "\(risk): give both the same groups\(parts == ["lists them in another order"] ? ", in the same order" : "")"),
                         code: .projectConfigurationsDiffer))
                 }
             }

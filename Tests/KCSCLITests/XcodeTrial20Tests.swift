@@ -168,3 +168,24 @@ extension XcodeRealProjectsTests {
         #expect(lint.status == 1)
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// KCS603's hint says which build may fail: the one that lacks the
+    /// group. It read "a build that works in Release may fail in Debug"
+    /// where Release lacked it (Pyto's VPP configuration; real-project
+    /// trial 20, D6).
+    @Test func kcs603SaysTheBuildThatLacksTheGroupMayFail() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.targets[1].settings["Debug"]?["CODE_SIGN_ENTITLEMENTS"] = "Widget/WidgetDebug.entitlements"
+        f.writeEntitlements("Widget/WidgetDebug.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.shared"],
+                            appGroups: ["group.com.example.notes"])
+        f.writeProject()
+        func hint(_ configuration: String) throws -> String {
+            let lint = try BinaryRunner.run(["lint", "--project", f.projectPath, "--configuration", configuration])
+            return lint.stderr.split(separator: "\n").drop { !$0.contains("[KCS603]") }.first { $0.hasPrefix("hint: ") }.map(String.init) ?? lint.stderr
+        }
+        #expect(try hint("Release") == "hint: a build that works in Debug may fail in Release: give both the same groups")
+        #expect(try hint("Debug") == "hint: a build that works in Debug may fail in Release: give both the same groups")
+    }
+}
