@@ -663,6 +663,38 @@ public struct AccessGroupFinder {
     /// which Info.plist.
     public static let infoPlistMarker = markerStart + "Info.plist:"
 
+    /// A string joined from text and Info.plist reads (`"\(prefix)prt.ProtonVPN"`
+    /// with `prefix` read from the `AppIdentifierPrefix` key, a common way
+    /// to get the team prefix at run time: "built at run time" in seven
+    /// places of ProtonVPN; real-project trial 20, D2): this marker, then
+    /// its parts, `s` and text or `p` and a read as ``infoPlistMarked(_:)``
+    /// writes it after its marker, each target's values put in by the code check.
+    static let composedMarker = markerStart + "Composed:"
+
+    /// A part of a string built from Info.plist reads.
+    public enum InfoPlistPart: Equatable {
+        case text(String)
+        case read(key: String, fallback: String?)
+    }
+
+    /// The parts of an Info.plist read or of a string joined with them;
+    /// nil for any other value.
+    public static func infoPlistParts(marked: String) -> [InfoPlistPart]? {
+        if let read = infoPlistRead(marked: marked) { return [.read(key: read.key, fallback: read.fallback)] }
+        guard marked.hasPrefix(composedMarker) else { return nil }
+        var out: [InfoPlistPart] = []
+        for part in marked.dropFirst(composedMarker.count).split(separator: "\u{1}", omittingEmptySubsequences: false) {
+            if part.hasPrefix("s") {
+                out.append(.text(String(part.dropFirst())))
+            } else if part.hasPrefix("p"), let read = infoPlistRead(marked: infoPlistMarker + part.dropFirst()) {
+                out.append(.read(key: read.key, fallback: read.fallback))
+            } else {
+                return nil
+            }
+        }
+        return out
+    }
+
     /// How every value the finder leaves to be worked out later starts (an
     /// Info.plist read, an interpolation): no string in Swift source starts
     /// with NUL, so such a value is never taken for a group.
@@ -1901,19 +1933,43 @@ private final class UseVisitor: SyntaxVisitor {
 
     private func expandParts(_ value: String, in types: [String], depth: Int) -> String? {
         var out = ""
+        // With an Info.plist read among them, the parts (``AccessGroupFinder/composedMarker``).
+        var composed: [String] = [], reads = false
+        func add(_ text: String) {
+            out += text
+            if composed.last?.hasPrefix("s") == true { composed[composed.count - 1] += text } else { composed.append("s" + text) }
+        }
         for part in value.dropFirst(AccessGroupFinder.interpolationMarker.count).split(separator: "\u{1}", omittingEmptySubsequences: false) {
-            if part.hasPrefix("s") { out += part.dropFirst(); continue }
+            if part.hasPrefix("s") { add(String(part.dropFirst())); continue }
+            if part.hasPrefix("p") {
+                composed.append(String(part))
+                reads = true
+                continue
+            }
             let found = referenced(part.dropFirst(), in: types)
             // A getter returning another constant, declared in a file no use
             // named: its file is wanted. Not for every name interpolated
             // (`"\(id).…"` would read each file that says `id`).
             if found == nil, let name = part.split(separator: ".").last, AccessGroupFinder.isReference(value) { unfound.insert(String(name)) }
-            guard let found, case .literal(let v) = found.value, let text = expanded(v, in: found.container.map { [$0] } ?? [], depth: depth + 1),
-                  !AccessGroupFinder.isMarker(text) else { return nil }
-            out += text
-            if out.utf8.count > 4096 { return nil }
+            guard let found, case .literal(let v) = found.value, let text = expanded(v, in: found.container.map { [$0] } ?? [], depth: depth + 1) else { return nil }
+            if text.hasPrefix(AccessGroupFinder.infoPlistMarker) {
+                composed.append("p" + text.dropFirst(AccessGroupFinder.infoPlistMarker.count))
+                reads = true
+            } else if text.hasPrefix(AccessGroupFinder.composedMarker) {
+                for p in text.dropFirst(AccessGroupFinder.composedMarker.count).split(separator: "\u{1}", omittingEmptySubsequences: false) {
+                    if p.hasPrefix("s") { add(String(p.dropFirst())) } else { composed.append(String(p)) }
+                }
+                reads = true
+            } else if AccessGroupFinder.isMarker(text) {
+                return nil
+            } else {
+                add(text)
+            }
+            if out.utf8.count > 4096 || composed.count > 64 { return nil }
         }
-        return out
+        // A read alone stays an Info.plist read.
+        if reads, composed.count == 1, let only = composed.first, only.hasPrefix("p") { return AccessGroupFinder.infoPlistMarker + only.dropFirst() }
+        return reads ? AccessGroupFinder.composedMarker + composed.joined(separator: "\u{1}") : out
     }
 
     /// The constant a path names (`name`, a constant of `types`, innermost
@@ -1963,6 +2019,38 @@ private final class UseVisitor: SyntaxVisitor {
         return constant(name, "exact\u{1}" + type, in: [Scope.lastName(type)]) { c in !c.isLocal && c.container == type } ?? runtime
     }
 
+    /// An interpolation with the local `let`s it names (a bare name) put in:
+    /// a literal as text, an Info.plist read as a read (`let p =
+    /// Bundle.main.infoDictionary!["AppIdentifierPrefix"] as! String`, then
+    /// `"\(p)prt.ProtonVPN"`; real-project trial 20, D2). Other names stay,
+    /// for constants to work out.
+    private func localsPutIn(_ value: String, at node: Syntax) -> String {
+        guard value.hasPrefix(AccessGroupFinder.interpolationMarker), boundDepth < 8 else { return value }
+        var parts = value.dropFirst(AccessGroupFinder.interpolationMarker.count).split(separator: "\u{1}", omittingEmptySubsequences: false).map(String.init)
+        var changed = false
+        for (i, part) in parts.enumerated() where part.hasPrefix("r") && !part.contains(".") {
+            let name = String(part.dropFirst())
+            var bound: String?
+            switch LocalBinding(name, before: node, index: bindings, isValueMember: { self.finder.isValueMember(name, of: $0) }) {
+            case .literal(let v): bound = v
+            case .expression(let e):
+                boundDepth += 1
+                defer { boundDepth -= 1 }
+                if case .literal(let v)? = resolveWritten(e)?.value { bound = v }
+            default: break
+            }
+            guard let bound else { continue }
+            if bound.hasPrefix(AccessGroupFinder.infoPlistMarker) {
+                parts[i] = "p" + bound.dropFirst(AccessGroupFinder.infoPlistMarker.count)
+                changed = true
+            } else if !AccessGroupFinder.isMarker(bound), !bound.contains("\u{1}") {
+                parts[i] = "s" + bound
+                changed = true
+            }
+        }
+        return changed ? AccessGroupFinder.interpolationMarker + parts.joined(separator: "\u{1}") : value
+    }
+
     /// `resolve`, with interpolated constants worked out (else a value built at run time).
     private func resolve(_ expr: ExprSyntax) -> AccessGroupFinder.Resolved? {
         guard var found = resolveWritten(expr) else { return nil }
@@ -1986,7 +2074,7 @@ private final class UseVisitor: SyntaxVisitor {
         if let t = e.as(TupleExprSyntax.self), t.elements.count == 1, let only = t.elements.first, only.label == nil { return resolve(only.expression) }
         if let f = e.as(ForceUnwrapExprSyntax.self) { e = f.expression }
         if e.is(NilLiteralExprSyntax.self) { return nil }
-        if let v = AccessGroupFinder.constantValue(e) ?? AccessGroupFinder.constantValue(expr) { return .init(value: .literal(v)) }
+        if let v = AccessGroupFinder.constantValue(e) ?? AccessGroupFinder.constantValue(expr) { return .init(value: .literal(localsPutIn(v, at: Syntax(e)))) }
         let runtime = AccessGroupFinder.Resolved(value: .runtime(e.trimmedDescription))
         let scope = Scope(of: Syntax(e))
         if let reference = e.as(DeclReferenceExprSyntax.self) {

@@ -705,45 +705,59 @@ public enum CodeCheck {
                         }
                     }
                     // A marker the finder did not work out is no group.
-                    if case .literal(let marked) = value, AccessGroupFinder.isMarker(marked), !marked.hasPrefix(AccessGroupFinder.infoPlistMarker) {
+                    if case .literal(let marked) = value, AccessGroupFinder.isMarker(marked), AccessGroupFinder.infoPlistParts(marked: marked) == nil {
                         value = .unfollowed("a string kcs cannot work out")
                     }
-                    // A string of Info.plist: this target's, with its build settings.
-                    if case .literal(let marked) = value, let (key, fallback) = AccessGroupFinder.infoPlistRead(marked: marked) {
-                        // Each target's key read once, however many uses ask
-                        // (a 32 MB Info.plist with 200 uses took 365 s; found by review).
-                        let cacheKey = target.id + "\u{0}" + signing.resolved.platform + "\u{0}" + key
-                        let found = infoPlistStrings[cacheKey] ?? lint.project.infoPlistString(key, of: signing.resolved)
-                        infoPlistStrings[cacheKey] = found
-                        func cannotRead(_ why: String) {
+                    // A string of Info.plist, or one joined from such strings
+                    // and text: this target's, with its build settings.
+                    if case .literal(let marked) = value, let parts = AccessGroupFinder.infoPlistParts(marked: marked) {
+                        func cannotRead(_ key: String, _ why: String) {
                             out.append(render.diagnostic(ProjectIssue(
                                 .warning, "\(who) passes \(use.api) its Info.plist's \(key), which kcs cannot read: \(why)",
                                 at: at, hint: "its groups: \(groups)"),
                                 code: .codeGroupNotCheckable, length: use.length, notes: notes))
                         }
-                        switch found {
-                        case .value(let string, let setAt, let settings):
-                            value = .literal(string)
-                            if let setAt { notes.append(render.note("Info.plist's \(key) is set here", at: setAt)) }
-                            // And the build setting it names, where the value is written.
-                            for (name, setAt) in settings.prefix(4) { notes.append(render.note("\(name) is set here", at: setAt)) }
-                        case .unset:
-                            // The code's default is the value (real-project trial 16, D2).
-                            guard let fallback else { cannotRead("no Info.plist of the target sets it"); continue }
-                            value = .literal(fallback)
-                            notes.append(render.note("no Info.plist of the target sets \(key): the code's default \"\(fallback)\" is used",
-                                                     at: use.constant.map { ProjectLocation(file: $0.file, line: $0.line) } ?? at))
-                        case .unresolved(let setAt, let undefined, let problems):
-                            // Which of the two it is, and where the value is written.
-                            if let setAt { notes.append(render.note("Info.plist's \(key) is set here", at: setAt)) }
-                            cannotRead(undefined.isEmpty
-                                ? "its value is malformed (\(problems.prefix(2).joined(separator: "; ")))"
-                                : "its value uses " + undefined.prefix(3).map { "$(\($0))" }.joined(separator: ", ") + ", which the target does not define")
-                            continue
-                        case .unread(let why):
-                            cannotRead(why)
-                            continue
+                        var built = "", read = true
+                        for part in parts where read {
+                            guard case .read(let key, let fallback) = part else {
+                                if case .text(let text) = part { built += text }
+                                continue
+                            }
+                            // Each target's key read once, however many uses ask
+                            // (a 32 MB Info.plist with 200 uses took 365 s; found by review).
+                            let cacheKey = target.id + "\u{0}" + signing.resolved.platform + "\u{0}" + key
+                            let found = infoPlistStrings[cacheKey] ?? lint.project.infoPlistString(key, of: signing.resolved)
+                            infoPlistStrings[cacheKey] = found
+                            switch found {
+                            case .value(let string, let setAt, let settings):
+                                built += string
+                                if let setAt { notes.append(render.note("Info.plist's \(key) is set here", at: setAt)) }
+                                // And the build setting it names, where the value is written.
+                                for (name, setAt) in settings.prefix(4) { notes.append(render.note("\(name) is set here", at: setAt)) }
+                            case .unset:
+                                // The code's default is the value (real-project trial 16, D2).
+                                guard let fallback else {
+                                    cannotRead(key, "no Info.plist of the target sets it")
+                                    read = false
+                                    continue
+                                }
+                                built += fallback
+                                notes.append(render.note("no Info.plist of the target sets \(key): the code's default \"\(fallback)\" is used",
+                                                         at: use.constant.map { ProjectLocation(file: $0.file, line: $0.line) } ?? at))
+                            case .unresolved(let setAt, let undefined, let problems):
+                                // Which of the two it is, and where the value is written.
+                                if let setAt { notes.append(render.note("Info.plist's \(key) is set here", at: setAt)) }
+                                cannotRead(key, undefined.isEmpty
+                                    ? "its value is malformed (\(problems.prefix(2).joined(separator: "; ")))"
+                                    : "its value uses " + undefined.prefix(3).map { "$(\($0))" }.joined(separator: ", ") + ", which the target does not define")
+                                read = false
+                            case .unread(let why):
+                                cannotRead(key, why)
+                                read = false
+                            }
                         }
+                        guard read else { continue }
+                        value = .literal(built)
                     }
                     // The other targets that hold a group in this configuration.
                     let othersHolding = { (g: String) in (holdersByGroup(signing.configuration)[g] ?? []).filter { $0 != target.name } }

@@ -189,3 +189,65 @@ extension XcodeRealProjectsTests {
         #expect(try hint("Debug") == "hint: a build that works in Debug may fail in Release: give both the same groups")
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// The team prefix read from Info.plist (a key `AppIdentifierPrefix`
+    /// set to `$(AppIdentifierPrefix)`) and put in a string: in a local
+    /// `let` (`"\(p)com.example.Notes.shared"`) or a `static let` over a
+    /// computed property reading it. Each target's Info.plist value is put
+    /// in, and the group checked: it was "built at run time" (ProtonVPN,
+    /// seven places; real-project trial 20, D2).
+    static func infoPlistPrefix(_ code: String) -> XcodeFixture {
+        let f = XcodeFixture.appWidgetShare()
+        f.write("Config/Base.xcconfig", """
+            #include "Team.xcconfig"
+            BUNDLE_PREFIX = com.example
+            PRODUCT_BUNDLE_IDENTIFIER = $(BUNDLE_PREFIX).$(PRODUCT_NAME:rfc1034identifier)
+            IPHONEOS_DEPLOYMENT_TARGET = 17.0
+            GENERATE_INFOPLIST_FILE = YES
+            INFOPLIST_KEY_AppIdentifierPrefix = $(AppIdentifierPrefix)
+
+            """)
+        f.write("Widget/Provider.swift", "import Security\n\n" + code)
+        f.writeProject()
+        return f
+    }
+
+    @Test func aTeamPrefixReadFromInfoPlistIsPutInTheStringItStartsPerTarget() throws {
+        let shapes = [
+            """
+            func read() -> OSStatus {
+                let p = Bundle.main.infoDictionary!["AppIdentifierPrefix"] as! String
+                return SecItemCopyMatching([kSecAttrAccessGroup as String: "\\(p)com.example.Notes.GROUP"] as CFDictionary, nil)
+            }
+
+            """,
+            """
+            enum Env {
+                static let group: String = "\\(prefix)com.example.Notes.GROUP"
+                static var prefix: String {
+                    return Bundle.main.object(forInfoDictionaryKey: "AppIdentifierPrefix") as? String ?? ""
+                }
+            }
+
+            func read() -> OSStatus {
+                SecItemCopyMatching([kSecAttrAccessGroup as String: Env.group] as CFDictionary, nil)
+            }
+
+            """,
+        ]
+        for shape in shapes {
+            let clean = Self.infoPlistPrefix(shape.replacingOccurrences(of: "GROUP", with: "shared"))
+            defer { clean.remove() }
+            let lint = try BinaryRunner.run(["lint", "--project", clean.projectPath])
+            #expect(!lint.stderr.contains("Provider.swift"), "\(lint.stderr)")
+            let typo = Self.infoPlistPrefix(shape.replacingOccurrences(of: "GROUP", with: "sharde"))
+            defer { typo.remove() }
+            let found = try BinaryRunner.run(["lint", "--project", typo.projectPath])
+            #expect(found.stderr.contains("warning: target 'Widget' (configuration 'Release') names the access group SKMME9E2Y8.com.example.Notes.sharde, "
+                + "which it is not entitled to"), "\(found.stderr)")
+            #expect(found.stderr.contains("note: Info.plist's AppIdentifierPrefix is set here"), "\(found.stderr)")
+            #expect(!found.stderr.contains("KCS608"), "\(found.stderr)")
+        }
+    }
+}
