@@ -251,3 +251,32 @@ extension XcodeRealProjectsTests {
         }
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// `app … project=` whose bundle ID or team does not resolve: the error
+    /// says the cause, a note at the project line responsible with its
+    /// advice, in a script's terms (`team=`, not `--team`). It came bare
+    /// (LoopFollow, Blink before its setup step; real-project trial 20, D8).
+    @Test func anAppFromAProjectThatDoesNotResolveSaysWhy() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.write("Config/Base.xcconfig", """
+            #include "Team.xcconfig"
+            BUNDLE_PREFIX = com.$(MY_ORG)
+            PRODUCT_BUNDLE_IDENTIFIER = $(BUNDLE_PREFIX).$(PRODUCT_NAME:rfc1034identifier)
+
+            """)
+        f.writeProject()
+        f.write("bundle.kcs", "app App project=\"App.xcodeproj\"\n")
+        let bundle = try BinaryRunner.run(["run", f.path("bundle.kcs")])
+        #expect(bundle.stderr.contains("error: the bundle ID of target 'App' does not resolve [KCS602]"), "\(bundle.stderr)")
+        #expect(bundle.stderr.contains("Config/Base.xcconfig:3:1: note: PRODUCT_BUNDLE_IDENTIFIER (target 'App', configuration 'Release') uses $(MY_ORG), "
+            + "which no level of the project defines"), "\(bundle.stderr)")
+        #expect(bundle.stderr.contains("hint: define the setting"), "\(bundle.stderr)")
+        f.write("Config/Base.xcconfig", "#include \"Team.xcconfig\"\nPRODUCT_BUNDLE_IDENTIFIER = com.example.$(PRODUCT_NAME:rfc1034identifier)\n")
+        f.write("Config/Team.xcconfig", "DEVELOPMENT_TEAM = $(MY_TEAM)\n")
+        let team = try BinaryRunner.run(["run", f.path("bundle.kcs")])
+        #expect(team.stderr.contains("needs a team ID, and target 'App' has none"), "\(team.stderr)")
+        #expect(team.stderr.contains("give team=TEAMID on the app's line") && !team.stderr.contains("--team"), "\(team.stderr)")
+    }
+}
