@@ -72,6 +72,9 @@ public struct AccessGroupUse: Sendable {
     /// call (Valet's `appIDPrefix:`, a wrapper's `Keychain(team:group:)`):
     /// a hint names the argument to change, never a prefix to write.
     public var prefixPassedApart = false
+    /// In the initialiser of a `static let` or a global `let`, which runs
+    /// on first use: a target that compiles it may never make the call.
+    public var inLazyConstant = false
 }
 
 /// Finds the access groups Swift code names: `kSecAttrAccessGroup` in SecItem
@@ -1912,7 +1915,27 @@ private final class UseVisitor: SyntaxVisitor {
         use.alternatives = alternatives
         use.condition = self.condition(around: node) ?? condition
         use.branches = branches(around: node)
+        use.inLazyConstant = Self.inLazyConstant(node)
         uses.append(use)
+    }
+
+    /// Whether `node` is in the initialiser of a `static let` (or `class
+    /// let`) or of a global `let`, closures called there included; not in
+    /// a function, an initialiser or a computed property's body.
+    static func inLazyConstant(_ node: Syntax) -> Bool {
+        var current = node.parent
+        while let n = current {
+            if n.is(FunctionDeclSyntax.self) || n.is(InitializerDeclSyntax.self) || n.is(AccessorBlockSyntax.self) || n.is(DeinitializerDeclSyntax.self) {
+                return false
+            }
+            if let v = n.as(VariableDeclSyntax.self) {
+                guard v.bindingSpecifier.tokenKind == .keyword(.let) else { return false }
+                if v.modifiers.contains(where: { $0.name.tokenKind == .keyword(.static) || $0.name.tokenKind == .keyword(.class) }) { return true }
+                return v.parent?.parent?.is(CodeBlockItemListSyntax.self) == true && v.parent?.parent?.parent?.is(SourceFileSyntax.self) == true
+            }
+            current = n.parent
+        }
+        return false
     }
 
     /// A value with its interpolations worked out: each name a constant of

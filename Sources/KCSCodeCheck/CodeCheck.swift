@@ -790,7 +790,7 @@ public enum CodeCheck {
                             hint = via.isEmpty && (compilers(of: path) ?? 2) <= 1
                                 ? "add \(shown(group)) to its com.apple.security.application-groups (\(who) \(holders.count == 1 ? "holds" : "hold") it)"
                                 : "only \(who) \(holders.count == 1 ? "holds" : "hold") \(shown(group)): "
-                                    + "make sure '\(target.name)' never makes this call (a static let is set on first use), or add the group to its entitlements"
+                                    + "make sure '\(target.name)' never makes this call\(use.inLazyConstant ? " (a static let is set on first use)" : ""), or add the group to its entitlements"
                         }
                         // A watch app's group reaches its own extensions, never the phone.
                         if signing.resolved.platform == "watchos" {

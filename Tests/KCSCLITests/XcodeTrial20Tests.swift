@@ -280,3 +280,27 @@ extension XcodeRealProjectsTests {
         #expect(team.stderr.contains("give team=TEAMID on the app's line") && !team.stderr.contains("--team"), "\(team.stderr)")
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// "(a static let is set on first use)" only for a call in a static
+    /// let's initialiser: it was in the hint for calls in functions and
+    /// computed properties too (Pyto, Mullvad, Bark; real-project trial 20, W5).
+    @Test func theStaticLetAsideIsForStaticLetsOnly() throws {
+        func hint(_ code: String) throws -> String? {
+            var f = XcodeFixture.appWidgetShare()
+            defer { f.remove() }
+            f.targets[1].sources.append("../App/Defaults.swift")
+            f.targets[0].sources.append("Defaults.swift")
+            f.write("App/Defaults.swift", "import Foundation\n" + code)
+            f.writeProject()
+            return try f.codeFindings().first { $0.file?.name.hasSuffix("Defaults.swift") == true && $0.message.hasPrefix("target 'Widget'") }?.hint
+        }
+        let call = "UserDefaults(suiteName: \"group.com.example.notes\")"
+        #expect(try hint("extension UserDefaults {\n    static let group = \(call)\n}\n")?.contains("never makes this call (a static let is set on first use)") == true)
+        #expect(try hint("let group = \(call)\n")?.contains("never makes this call (a static let is set on first use)") == true)
+        for code in ["func group() -> UserDefaults? { \(call) }\n", "extension UserDefaults {\n    static var group: UserDefaults? { \(call) }\n}\n"] {
+            let h = try hint(code)
+            #expect(h?.contains("make sure 'Widget' never makes this call, or add the group to its entitlements") == true, "\(h ?? "none")")
+        }
+    }
+}
