@@ -745,7 +745,22 @@ public struct ProjectLint {
                 message += users.isEmpty ? "; target '\(owner.name)' signs with no entitlements file"
                     : "; target '\(owner.name)' signs with '\(Set(users).sorted().joined(separator: "', '"))'"
             }
-            out.append(render.diagnostic(ProjectIssue(.warning, message, at: location ?? ProjectLocation(file: path, line: 1),
+            // A file that grants no group (`<dict/>`, iCloud or the sandbox
+            // only) can cause no keychain or app-group mistake: a note, not
+            // counted (four of four such findings on real-project trial 20,
+            // W2; WWDC's `…-ForRamboBuildsOnly.entitlements`).
+            let grantsNoGroup: Bool
+            if case .success(let bytes) = fileSystem.read(path) {
+                grantsNoGroup = bytes.withUnsafeBufferPointer { b in
+                    ["keychain-access-groups", "application-groups"].allSatisfy { key in
+                        Array(key.utf8).withUnsafeBufferPointer { !ByteSearch.contains(b, $0) }
+                    }
+                }
+            } else {
+                grantsNoGroup = false
+            }
+            if grantsNoGroup { message += "; it grants no keychain or app group" }
+            out.append(render.diagnostic(ProjectIssue(grantsNoGroup ? .note : .warning, message, at: location ?? ProjectLocation(file: path, line: 1),
                                                       hint: "point CODE_SIGN_ENTITLEMENTS at it, or delete it so nobody edits the wrong file"),
                                          code: .projectEntitlementsFile, length: location.flatMap { render.valueLength(at: $0) }))
         }

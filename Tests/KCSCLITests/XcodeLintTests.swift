@@ -31,7 +31,8 @@ struct XcodeLintTests {
         f.writeEntitlements("App/App-Debug.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.shared",
                                                                      "$(AppIdentifierPrefix)com.example.Notes.debug"],
                             appGroups: ["group.com.example.notes"])
-        f.writeEntitlements("Widget/Old.entitlements", keychain: [])
+        // A group, so it is a warning: a file that grants none is a note (real-project trial 20, W2).
+        f.writeEntitlements("Widget/Old.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.old"])
         f.writeProject()
         return f
     }
@@ -469,7 +470,7 @@ struct XcodeLintTests {
                      ext("ROM File ProviderUI", "Extensions/ROM File ProviderUI", "Extensions/ROM File Provider/ROM_File_Provider.entitlements")]
         for t in f.targets { f.write("\(t.folder ?? "")/\(t.sources[0])", "import Foundation\n") }
         for file in ["Spotlight/Spotlight", "ROM File Provider/ROM_File_Provider", "ROM File Provider/ROM_File_ProviderUI", "Stickers/Stickers"] {
-            f.writeEntitlements("Extensions/\(file).entitlements", keychain: [])
+            f.writeEntitlements("Extensions/\(file).entitlements", keychain: ["$(AppIdentifierPrefix)com.example.shared"])
         }
         f.writeProject()
         let d = try ProjectLint.load(f.projectPath).get().run().filter { $0.code == .projectEntitlementsFile }.map(\.message)
@@ -488,7 +489,7 @@ struct XcodeLintTests {
         defer { f.remove() }
         f.targets[0].listed = ["Base.lproj/Gone.entitlements", "Stale.entitlements"]
         f.writeEntitlements("App/App.entitlements", keychain: [])
-        f.writeEntitlements("App/Stale.entitlements", keychain: [])
+        f.writeEntitlements("App/Stale.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.stale"])
         f.writeProject()
         let d = try ProjectLint.load(f.projectPath).get().run().filter { $0.code == .projectEntitlementsFile }
         #expect(d.map(\.message) == ["the project lists '\(f.path("App/Base.lproj/Gone.entitlements"))', which does not exist, and no configuration signs with it",

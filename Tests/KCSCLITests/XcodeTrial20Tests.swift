@@ -304,3 +304,41 @@ extension XcodeRealProjectsTests {
         }
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// An entitlements file no configuration signs with that grants no
+    /// keychain or app group (`<dict/>`, iCloud only) is a note, not a
+    /// warning: it can cause no mistake kcs looks for, and four of four such
+    /// findings failed the lint (WWDC, ProtonVPN; real-project trial 20, W2).
+    @Test func anUnusedEntitlementsFileWithoutGroupsIsANote() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.write("App/Rambo.entitlements", """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0">
+            <dict>
+            \t<key>com.apple.developer.icloud-services</key>
+            \t<array><string>CloudKit</string></array>
+            </dict>
+            </plist>
+
+            """)
+        f.writeEntitlements("App/Stale.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.shared"])
+        f.writeProject()
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        #expect(lint.stderr.contains("Rambo.entitlements:1:1: note: no configuration signs with '") && lint.stderr.contains("; it grants no keychain or app group [KCS605]"),
+                "\(lint.stderr)")
+        #expect(lint.stderr.contains("Stale.entitlements:1:1: warning: no configuration signs with"), "\(lint.stderr)")
+        let base = XcodeFixture.appWidgetShare()
+        defer { base.remove() }
+        let before = try BinaryRunner.run(["lint", "--project", base.projectPath])
+        let count = { (s: String) in s.split(separator: "\n").last.map(String.init) ?? s }
+        #expect(count(lint.stdout).contains("\(try Self.warnings(before.stdout) + 1) warnings"), "\(lint.stdout) vs \(before.stdout)")
+    }
+
+    static func warnings(_ summary: String) throws -> Int {
+        let words = summary.split(separator: " ")
+        guard let i = words.firstIndex(where: { $0.hasPrefix("warning") }), i > 0 else { return 0 }
+        return Int(words[i - 1]) ?? 0
+    }
+}
