@@ -1114,6 +1114,7 @@ struct XcodeLintTests {
             end
 
             """)
+        f.write("Kit/Kit.xcodeproj/project.pbxproj", "{ objects = { A = {isa = PBXFileReference; path = Kit.swift;}; }; }\n")
         let said = try ProjectLint.load(f.projectPath, packages: PackageManifestReader()).get().run().filter { $0.message.contains("the code check does not read") }
         let lines = said.map { "\($0.file?.name ?? "-"):\($0.location.map { "\($0.line):\($0.column)" } ?? "-") \($0.severity) \($0.message) | \($0.hint ?? "")" }
         let unchecked = "| the groups its code names, if any, are not checked: kcs reads the code of one project, its targets and local packages"
@@ -1124,6 +1125,16 @@ struct XcodeLintTests {
             "\(f.path("Podfile")):4:3 warning the code check does not read the code of development pods 'LocalKit' (../LocalKit), 'Other' (Vendor/Other), "
                 + "which CocoaPods builds in its own project " + unchecked,
         ], "\(lines)")
+        // A project that lists no Swift (a C library) names no group to
+        // check; an absent one is said so (real-project trial 20, W4).
+        func kit() throws -> [String] {
+            try ProjectLint.load(f.projectPath, packages: PackageManifestReader()).get().run().map(\.message).filter { $0.contains("another Xcode project") }
+        }
+        f.write("Kit/Kit.xcodeproj/project.pbxproj", "{ objects = { A = {isa = PBXFileReference; path = kit.c;}; }; }\n")
+        #expect(try kit() == [])
+        try FileManager.default.removeItem(atPath: f.path("Kit"))
+        #expect(try kit() == ["the code check does not read the code of '\(f.path("Kit/Kit.xcodeproj"))', another Xcode project, which is absent: "
+                              + "targets 'App', 'Widget' link its product 'Kit.framework'"])
         // Not when no code is read (kcs import xcode).
         #expect(!XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions()).diagnostics.contains { $0.message.contains("does not read") })
     }
