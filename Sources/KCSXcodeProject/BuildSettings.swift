@@ -64,6 +64,14 @@ public struct ProjectIssue: Error, Sendable, Hashable {
     /// and found wrong (which is said at its place).
     public var isUnreadable: Bool { location == nil || namesNoProject }
 
+    /// "; 'X.xcconfig', which kcs could not read, may define it" for the
+    /// first xcconfig among `issues` kcs could not read, else "": an
+    /// undefined setting may live there (WireGuard's Developer.xcconfig;
+    /// real-project trial 18, W4, and for entitlements values trial 20, W6).
+    public static func unreadMayDefine(_ issues: [ProjectIssue]) -> String {
+        issues.lazy.compactMap(\.unreadXCConfig).first.map { "; '\(ProjectPath.lastComponent($0))', which kcs could not read, may define it" } ?? ""
+    }
+
     public static func undefined(_ subject: String, uses names: [String], definedNowhere place: String, at location: ProjectLocation?,
                                  hint: String) -> ProjectIssue {
         // Xcode's own settings that kcs cannot know are not to be defined.

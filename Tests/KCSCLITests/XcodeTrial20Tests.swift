@@ -342,3 +342,25 @@ extension XcodeRealProjectsTests {
         return Int(words[i - 1]) ?? 0
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// A setting an entitlements value uses that no level defines, with an
+    /// xcconfig kcs could not read: the hint names it as the bundle ID's
+    /// does (Mullvad's App.xcconfig, Blink's developer_setup.xcconfig before
+    /// their setup step; real-project trial 20, W6).
+    @Test func anUndefinedSettingInAnEntitlementsValueNamesTheUnreadXCConfig() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.write("Config/Base.xcconfig", """
+            #include "Team.xcconfig"
+            #include "Local.xcconfig"
+            PRODUCT_BUNDLE_IDENTIFIER = com.example.$(PRODUCT_NAME:rfc1034identifier)
+
+            """)
+        f.writeEntitlements("Widget/Widget.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.shared"], appGroups: ["group.$(GROUP_ID)"])
+        f.writeProject()
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        #expect(lint.stderr.contains("hint: define the build setting, or write the group out; 'Local.xcconfig', which kcs could not read, may define it"),
+                "\(lint.stderr)")
+    }
+}
