@@ -516,7 +516,7 @@ public enum CodeCheck {
                         // At the target, where the project lists it (ProtonVPN's
                         // generated ObfuscatedConstants.swift had no location).
                         let hint = ProjectPath.template(of: path, in: lint.fileSystem).map {
-                            "copy \($0) to \(ProjectPath.lastComponent(path)) first (the project's setup step); its groups are not checked"
+                            ProjectPath.copyAdvice($0, to: path) + "; its groups are not checked"
                         } ?? ProjectPath.generatedBy(path).map { $0 + "its groups are not checked" }
                           ?? ProjectPath.submodule(of: path, in: lint.fileSystem, known: &gitmodules).map {
                             "it is in the git submodule \($0), not checked out: run `git submodule update --init`; its groups are not checked"

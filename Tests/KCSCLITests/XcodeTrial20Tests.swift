@@ -364,3 +364,20 @@ extension XcodeRealProjectsTests {
                 "\(lint.stderr)")
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// A missing source whose template is `NAME-demo.EXT` one folder up,
+    /// the missing file's own folder being absent too: the setup step is
+    /// named (Simplenote for Mac's `SPCredentials-demo.swift`; real-project
+    /// trial 20, W12).
+    @Test func aDemoTemplateOneFolderUpIsNamed() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.targets[0].sources.append("Credentials/Secrets.swift")
+        f.write("App/Secrets-demo.swift", "let secret = \"\"\n")
+        f.writeProject()
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        #expect(lint.stderr.contains("hint: copy \(f.path("App/Secrets-demo.swift")) to \(f.path("App/Credentials/Secrets.swift")) first (the project's setup step)"),
+                "\(lint.stderr)")
+    }
+}
