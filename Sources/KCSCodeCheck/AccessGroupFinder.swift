@@ -76,6 +76,9 @@ public struct AccessGroupUse: Sendable {
     /// call (Valet's `appIDPrefix:`, a wrapper's `Keychain(team:group:)`):
     /// a hint names the argument to change, never a prefix to write.
     public var prefixPassedApart = false
+    /// In the initialiser of a `static let` or a global `let`, which runs
+    /// on first use: a target that compiles it may never make the call.
+    public var inLazyConstant = false
 }
 
 /// Finds the access groups Swift code names: `kSecAttrAccessGroup` in SecItem
@@ -115,6 +118,14 @@ public struct AccessGroupFinder {
     /// The groups keychain types' initialisers join from their parameters,
     /// by the type's last name (``Composition``).
     private var compositions: [String: [Composition]] = [:]
+    /// Whether each stored property of a type (its last name) only holds
+    /// what an initialiser was passed as `accessGroup:`, for a use in an
+    /// extension of the type; false when a type of that name says no.
+    private var forwardedMembers: [String: [String: Bool]] = [:]
+
+    /// Whether the property `name` of the type `type` (its last name),
+    /// declared in a file read, forwards its initialisers' group.
+    func forwards(_ name: String, of type: String) -> Bool { forwardedMembers[type]?[name] ?? false }
 
     /// An initialiser of a keychain type that stores a group joined from
     /// its parameters (TunnelKit's and PIA's `init(team:group:) {
@@ -164,6 +175,9 @@ public struct AccessGroupFinder {
         var compositions: [(String, Composition)] = []
         /// The names its `let`s and `var`s declare.
         var declaredNames: Set<String> = []
+        /// (type's last name, property, whether it forwards) for
+        /// ``UseVisitor/forwardsProperty(_:around:)`` in an extension.
+        var forwardedMembers: [(String, String, Bool)] = []
     }
 
     /// A constant with the file declaring it.
@@ -195,6 +209,7 @@ public struct AccessGroupFinder {
         out.typeAliases = members.typeAliases
         out.compositions = members.compositions
         out.declaredNames = members.declaredNames
+        out.forwardedMembers = members.forwardedMembers
         return out
     }
 
@@ -211,6 +226,7 @@ public struct AccessGroupFinder {
         for (type, parent) in found.supertypes { supertypes[type, default: []].insert(parent) }
         for (alias, type) in found.typeAliases { typeAliases[alias, default: []].insert(type) }
         declaredNames.formUnion(found.declaredNames)
+        for (type, name, forwards) in found.forwardedMembers { forwardedMembers[type, default: [:]][name] = forwards && forwardedMembers[type]?[name] != false }
         for (type, c) in found.compositions where !(compositions[type]?.contains(c) ?? false) { compositions[type, default: []].append(c) }
     }
 
@@ -653,6 +669,38 @@ public struct AccessGroupFinder {
     /// What a value read from Info.plist is written as until a target says
     /// which Info.plist.
     public static let infoPlistMarker = markerStart + "Info.plist:"
+
+    /// A string joined from text and Info.plist reads (`"\(prefix)prt.ProtonVPN"`
+    /// with `prefix` read from the `AppIdentifierPrefix` key, a common way
+    /// to get the team prefix at run time: "built at run time" in seven
+    /// places of ProtonVPN; real-project trial 20, D2): this marker, then
+    /// its parts, `s` and text or `p` and a read as ``infoPlistMarked(_:)``
+    /// writes it after its marker, each target's values put in by the code check.
+    static let composedMarker = markerStart + "Composed:"
+
+    /// A part of a string built from Info.plist reads.
+    public enum InfoPlistPart: Equatable {
+        case text(String)
+        case read(key: String, fallback: String?)
+    }
+
+    /// The parts of an Info.plist read or of a string joined with them;
+    /// nil for any other value.
+    public static func infoPlistParts(marked: String) -> [InfoPlistPart]? {
+        if let read = infoPlistRead(marked: marked) { return [.read(key: read.key, fallback: read.fallback)] }
+        guard marked.hasPrefix(composedMarker) else { return nil }
+        var out: [InfoPlistPart] = []
+        for part in marked.dropFirst(composedMarker.count).split(separator: "\u{1}", omittingEmptySubsequences: false) {
+            if part.hasPrefix("s") {
+                out.append(.text(String(part.dropFirst())))
+            } else if part.hasPrefix("p"), let read = infoPlistRead(marked: infoPlistMarker + part.dropFirst()) {
+                out.append(.read(key: read.key, fallback: read.fallback))
+            } else {
+                return nil
+            }
+        }
+        return out
+    }
 
     /// How every value the finder leaves to be worked out later starts (an
     /// Info.plist read, an interpolation): no string in Swift source starts
@@ -1206,6 +1254,21 @@ private final class MemberCollector: SyntaxVisitor {
     var typeAliases: [(String, String)] = []
     var compositions: [(String, AccessGroupFinder.Composition)] = []
     var declaredNames: Set<String> = []
+    var forwardedMembers: [(String, String, Bool)] = []
+
+    /// The properties of a type whose initialisers take a group that
+    /// forward it (``UseVisitor/forwardsProperty(_:around:)``), asked only
+    /// of a type with such an initialiser.
+    private func forwarding(_ node: some DeclSyntaxProtocol, _ members: MemberBlockItemListSyntax) {
+        let type = LocalBinding.typeName(of: Syntax(node))
+        let keychainType = type.map { UseVisitor.isKeychainNamed(Scope.lastName($0)) } == true
+        guard let type, members.contains(where: { member in
+            member.decl.as(InitializerDeclSyntax.self)?.signature.parameterClause.parameters.contains {
+                keychainType || UseVisitor.isCheckedLabel($0.firstName.text, inType: type)
+            } == true
+        }) else { return }
+        for (name, forwards) in UseVisitor.forwardedProperties(members, type: type) { forwardedMembers.append((Scope.lastName(type), name, forwards)) }
+    }
 
     override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
         for binding in node.bindings {
@@ -1251,16 +1314,22 @@ private final class MemberCollector: SyntaxVisitor {
     }
 
     override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind {
-        collect(node.name.text, node.inheritanceClause, node.memberBlock.members); return .visitChildren
+        collect(node.name.text, node.inheritanceClause, node.memberBlock.members)
+        forwarding(node, node.memberBlock.members)
+        return .visitChildren
     }
     override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
-        collect(node.name.text, node.inheritanceClause, node.memberBlock.members); return .visitChildren
+        collect(node.name.text, node.inheritanceClause, node.memberBlock.members)
+        forwarding(node, node.memberBlock.members)
+        return .visitChildren
     }
     override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind {
         collect(node.name.text, node.inheritanceClause, node.memberBlock.members); return .visitChildren
     }
     override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind {
-        collect(node.name.text, node.inheritanceClause, node.memberBlock.members); return .visitChildren
+        collect(node.name.text, node.inheritanceClause, node.memberBlock.members)
+        forwarding(node, node.memberBlock.members)
+        return .visitChildren
     }
     override func visit(_ node: ProtocolDeclSyntax) -> SyntaxVisitorContinueKind {
         collect(node.name.text, node.inheritanceClause, node.memberBlock.members); return .visitChildren
@@ -1659,9 +1728,13 @@ private final class UseVisitor: SyntaxVisitor {
     /// Each type's answer is kept: asked per use, the scan of its
     /// initialisers was quadratic (a 308 KB file ran past a minute; found by
     /// adversarial testing).
+    /// In an extension of the type, the type's declaration answers, in any
+    /// file read (Anytype's copy of a tutorial's `GenericPasswordQueryable`
+    /// builds its query in an extension; real-project trial 20, D1).
     func forwardsProperty(_ name: String, around node: Syntax) -> Bool {
         var current = node.parent
         while let n = current {
+            if let e = n.as(ExtensionDeclSyntax.self) { return finder.forwards(name, of: Scope.lastName(Scope.typePath(e.extendedType))) }
             if let members = n.as(StructDeclSyntax.self)?.memberBlock ?? n.as(ClassDeclSyntax.self)?.memberBlock
                 ?? n.as(ActorDeclSyntax.self)?.memberBlock {
                 // Every property of the type decided in one walk of its
@@ -1682,7 +1755,7 @@ private final class UseVisitor: SyntaxVisitor {
     /// `p = …`), is a parameter with a checked label alone, and there is one
     /// (one from Info.plist or with a default, `accessGroup ?? "…"`, is a
     /// value: found by review).
-    private static func forwardedProperties(_ members: MemberBlockItemListSyntax, type: String?) -> [String: Bool] {
+    static func forwardedProperties(_ members: MemberBlockItemListSyntax, type: String?) -> [String: Bool] {
         var candidates = Set<String>()
         for member in members {
             guard let v = member.decl.as(VariableDeclSyntax.self), v.bindingSpecifier.tokenKind == .keyword(.let) else { continue }
@@ -1847,6 +1920,7 @@ private final class UseVisitor: SyntaxVisitor {
         use.condition = self.condition(around: node) ?? condition
         use.branches = branches(around: node)
         use.enclosingName = Self.enclosingName(of: node)
+        use.inLazyConstant = Self.inLazyConstant(node)
         uses.append(use)
     }
 
@@ -1867,6 +1941,25 @@ private final class UseVisitor: SyntaxVisitor {
         return type
     }
 
+    /// Whether `node` is in the initialiser of a `static let` (or `class
+    /// let`) or of a global `let`, closures called there included; not in
+    /// a function, an initialiser or a computed property's body.
+    static func inLazyConstant(_ node: Syntax) -> Bool {
+        var current = node.parent
+        while let n = current {
+            if n.is(FunctionDeclSyntax.self) || n.is(InitializerDeclSyntax.self) || n.is(AccessorBlockSyntax.self) || n.is(DeinitializerDeclSyntax.self) {
+                return false
+            }
+            if let v = n.as(VariableDeclSyntax.self) {
+                guard v.bindingSpecifier.tokenKind == .keyword(.let) else { return false }
+                if v.modifiers.contains(where: { $0.name.tokenKind == .keyword(.static) || $0.name.tokenKind == .keyword(.class) }) { return true }
+                return v.parent?.parent?.is(CodeBlockItemListSyntax.self) == true && v.parent?.parent?.parent?.is(SourceFileSyntax.self) == true
+            }
+            current = n.parent
+        }
+        return false
+    }
+
     /// A value with its interpolations worked out: each name a constant of
     /// `types` (innermost first) or of the top level, each `Type.name` a
     /// constant of that type; nil when one is not a known constant.
@@ -1885,19 +1978,43 @@ private final class UseVisitor: SyntaxVisitor {
 
     private func expandParts(_ value: String, in types: [String], depth: Int) -> String? {
         var out = ""
+        // With an Info.plist read among them, the parts (``AccessGroupFinder/composedMarker``).
+        var composed: [String] = [], reads = false
+        func add(_ text: String) {
+            out += text
+            if composed.last?.hasPrefix("s") == true { composed[composed.count - 1] += text } else { composed.append("s" + text) }
+        }
         for part in value.dropFirst(AccessGroupFinder.interpolationMarker.count).split(separator: "\u{1}", omittingEmptySubsequences: false) {
-            if part.hasPrefix("s") { out += part.dropFirst(); continue }
+            if part.hasPrefix("s") { add(String(part.dropFirst())); continue }
+            if part.hasPrefix("p") {
+                composed.append(String(part))
+                reads = true
+                continue
+            }
             let found = referenced(part.dropFirst(), in: types)
             // A getter returning another constant, declared in a file no use
             // named: its file is wanted. Not for every name interpolated
             // (`"\(id).…"` would read each file that says `id`).
             if found == nil, let name = part.split(separator: ".").last, AccessGroupFinder.isReference(value) { unfound.insert(String(name)) }
-            guard let found, case .literal(let v) = found.value, let text = expanded(v, in: found.container.map { [$0] } ?? [], depth: depth + 1),
-                  !AccessGroupFinder.isMarker(text) else { return nil }
-            out += text
-            if out.utf8.count > 4096 { return nil }
+            guard let found, case .literal(let v) = found.value, let text = expanded(v, in: found.container.map { [$0] } ?? [], depth: depth + 1) else { return nil }
+            if text.hasPrefix(AccessGroupFinder.infoPlistMarker) {
+                composed.append("p" + text.dropFirst(AccessGroupFinder.infoPlistMarker.count))
+                reads = true
+            } else if text.hasPrefix(AccessGroupFinder.composedMarker) {
+                for p in text.dropFirst(AccessGroupFinder.composedMarker.count).split(separator: "\u{1}", omittingEmptySubsequences: false) {
+                    if p.hasPrefix("s") { add(String(p.dropFirst())) } else { composed.append(String(p)) }
+                }
+                reads = true
+            } else if AccessGroupFinder.isMarker(text) {
+                return nil
+            } else {
+                add(text)
+            }
+            if out.utf8.count > 4096 || composed.count > 64 { return nil }
         }
-        return out
+        // A read alone stays an Info.plist read.
+        if reads, composed.count == 1, let only = composed.first, only.hasPrefix("p") { return AccessGroupFinder.infoPlistMarker + only.dropFirst() }
+        return reads ? AccessGroupFinder.composedMarker + composed.joined(separator: "\u{1}") : out
     }
 
     /// The constant a path names (`name`, a constant of `types`, innermost
@@ -1947,6 +2064,38 @@ private final class UseVisitor: SyntaxVisitor {
         return constant(name, "exact\u{1}" + type, in: [Scope.lastName(type)]) { c in !c.isLocal && c.container == type } ?? runtime
     }
 
+    /// An interpolation with the local `let`s it names (a bare name) put in:
+    /// a literal as text, an Info.plist read as a read (`let p =
+    /// Bundle.main.infoDictionary!["AppIdentifierPrefix"] as! String`, then
+    /// `"\(p)prt.ProtonVPN"`; real-project trial 20, D2). Other names stay,
+    /// for constants to work out.
+    private func localsPutIn(_ value: String, at node: Syntax) -> String {
+        guard value.hasPrefix(AccessGroupFinder.interpolationMarker), boundDepth < 8 else { return value }
+        var parts = value.dropFirst(AccessGroupFinder.interpolationMarker.count).split(separator: "\u{1}", omittingEmptySubsequences: false).map(String.init)
+        var changed = false
+        for (i, part) in parts.enumerated() where part.hasPrefix("r") && !part.contains(".") {
+            let name = String(part.dropFirst())
+            var bound: String?
+            switch LocalBinding(name, before: node, index: bindings, isValueMember: { self.finder.isValueMember(name, of: $0) }) {
+            case .literal(let v): bound = v
+            case .expression(let e):
+                boundDepth += 1
+                defer { boundDepth -= 1 }
+                if case .literal(let v)? = resolveWritten(e)?.value { bound = v }
+            default: break
+            }
+            guard let bound else { continue }
+            if bound.hasPrefix(AccessGroupFinder.infoPlistMarker) {
+                parts[i] = "p" + bound.dropFirst(AccessGroupFinder.infoPlistMarker.count)
+                changed = true
+            } else if !AccessGroupFinder.isMarker(bound), !bound.contains("\u{1}") {
+                parts[i] = "s" + bound
+                changed = true
+            }
+        }
+        return changed ? AccessGroupFinder.interpolationMarker + parts.joined(separator: "\u{1}") : value
+    }
+
     /// `resolve`, with interpolated constants worked out (else a value built at run time).
     private func resolve(_ expr: ExprSyntax) -> AccessGroupFinder.Resolved? {
         guard var found = resolveWritten(expr) else { return nil }
@@ -1970,7 +2119,7 @@ private final class UseVisitor: SyntaxVisitor {
         if let t = e.as(TupleExprSyntax.self), t.elements.count == 1, let only = t.elements.first, only.label == nil { return resolve(only.expression) }
         if let f = e.as(ForceUnwrapExprSyntax.self) { e = f.expression }
         if e.is(NilLiteralExprSyntax.self) { return nil }
-        if let v = AccessGroupFinder.constantValue(e) ?? AccessGroupFinder.constantValue(expr) { return .init(value: .literal(v)) }
+        if let v = AccessGroupFinder.constantValue(e) ?? AccessGroupFinder.constantValue(expr) { return .init(value: .literal(localsPutIn(v, at: Syntax(e)))) }
         let runtime = AccessGroupFinder.Resolved(value: .runtime(e.trimmedDescription))
         let scope = Scope(of: Syntax(e))
         if let reference = e.as(DeclReferenceExprSyntax.self) {

@@ -516,7 +516,7 @@ public enum CodeCheck {
                         // At the target, where the project lists it (ProtonVPN's
                         // generated ObfuscatedConstants.swift had no location).
                         let hint = ProjectPath.template(of: path, in: lint.fileSystem).map {
-                            "copy \($0) to \(ProjectPath.lastComponent(path)) first (the project's setup step); its groups are not checked"
+                            ProjectPath.copyAdvice($0, to: path) + "; its groups are not checked"
                         } ?? ProjectPath.generatedBy(path).map { $0 + "its groups are not checked" }
                           ?? ProjectPath.submodule(of: path, in: lint.fileSystem, known: &gitmodules).map {
                             "it is in the git submodule \($0), not checked out: run `git submodule update --init`; its groups are not checked"
@@ -723,45 +723,59 @@ public enum CodeCheck {
                         }
                     }
                     // A marker the finder did not work out is no group.
-                    if case .literal(let marked) = value, AccessGroupFinder.isMarker(marked), !marked.hasPrefix(AccessGroupFinder.infoPlistMarker) {
+                    if case .literal(let marked) = value, AccessGroupFinder.isMarker(marked), AccessGroupFinder.infoPlistParts(marked: marked) == nil {
                         value = .unfollowed("a string kcs cannot work out")
                     }
-                    // A string of Info.plist: this target's, with its build settings.
-                    if case .literal(let marked) = value, let (key, fallback) = AccessGroupFinder.infoPlistRead(marked: marked) {
-                        // Each target's key read once, however many uses ask
-                        // (a 32 MB Info.plist with 200 uses took 365 s; found by review).
-                        let cacheKey = target.id + "\u{0}" + signing.resolved.platform + "\u{0}" + key
-                        let found = infoPlistStrings[cacheKey] ?? lint.project.infoPlistString(key, of: signing.resolved)
-                        infoPlistStrings[cacheKey] = found
-                        func cannotRead(_ why: String) {
+                    // A string of Info.plist, or one joined from such strings
+                    // and text: this target's, with its build settings.
+                    if case .literal(let marked) = value, let parts = AccessGroupFinder.infoPlistParts(marked: marked) {
+                        func cannotRead(_ key: String, _ why: String) {
                             out.append(render.diagnostic(ProjectIssue(
                                 .warning, "\(who) passes \(use.api) its Info.plist's \(key), which kcs cannot read: \(why)",
                                 at: at, hint: "its groups: \(groups)"),
                                 code: .codeGroupNotCheckable, length: use.length, notes: notes))
                         }
-                        switch found {
-                        case .value(let string, let setAt, let settings):
-                            value = .literal(string)
-                            if let setAt { notes.append(render.note("Info.plist's \(key) is set here", at: setAt)) }
-                            // And the build setting it names, where the value is written.
-                            for (name, setAt) in settings.prefix(4) { notes.append(render.note("\(name) is set here", at: setAt)) }
-                        case .unset:
-                            // The code's default is the value (real-project trial 16, D2).
-                            guard let fallback else { cannotRead("no Info.plist of the target sets it"); continue }
-                            value = .literal(fallback)
-                            notes.append(render.note("no Info.plist of the target sets \(key): the code's default \"\(fallback)\" is used",
-                                                     at: use.constant.map { ProjectLocation(file: $0.file, line: $0.line) } ?? at))
-                        case .unresolved(let setAt, let undefined, let problems):
-                            // Which of the two it is, and where the value is written.
-                            if let setAt { notes.append(render.note("Info.plist's \(key) is set here", at: setAt)) }
-                            cannotRead(undefined.isEmpty
-                                ? "its value is malformed (\(problems.prefix(2).joined(separator: "; ")))"
-                                : "its value uses " + undefined.prefix(3).map { "$(\($0))" }.joined(separator: ", ") + ", which the target does not define")
-                            continue
-                        case .unread(let why):
-                            cannotRead(why)
-                            continue
+                        var built = "", read = true
+                        for part in parts where read {
+                            guard case .read(let key, let fallback) = part else {
+                                if case .text(let text) = part { built += text }
+                                continue
+                            }
+                            // Each target's key read once, however many uses ask
+                            // (a 32 MB Info.plist with 200 uses took 365 s; found by review).
+                            let cacheKey = target.id + "\u{0}" + signing.resolved.platform + "\u{0}" + key
+                            let found = infoPlistStrings[cacheKey] ?? lint.project.infoPlistString(key, of: signing.resolved)
+                            infoPlistStrings[cacheKey] = found
+                            switch found {
+                            case .value(let string, let setAt, let settings):
+                                built += string
+                                if let setAt { notes.append(render.note("Info.plist's \(key) is set here", at: setAt)) }
+                                // And the build setting it names, where the value is written.
+                                for (name, setAt) in settings.prefix(4) { notes.append(render.note("\(name) is set here", at: setAt)) }
+                            case .unset:
+                                // The code's default is the value (real-project trial 16, D2).
+                                guard let fallback else {
+                                    cannotRead(key, "no Info.plist of the target sets it")
+                                    read = false
+                                    continue
+                                }
+                                built += fallback
+                                notes.append(render.note("no Info.plist of the target sets \(key): the code's default \"\(fallback)\" is used",
+                                                         at: use.constant.map { ProjectLocation(file: $0.file, line: $0.line) } ?? at))
+                            case .unresolved(let setAt, let undefined, let problems):
+                                // Which of the two it is, and where the value is written.
+                                if let setAt { notes.append(render.note("Info.plist's \(key) is set here", at: setAt)) }
+                                cannotRead(key, undefined.isEmpty
+                                    ? "its value is malformed (\(problems.prefix(2).joined(separator: "; ")))"
+                                    : "its value uses " + undefined.prefix(3).map { "$(\($0))" }.joined(separator: ", ") + ", which the target does not define")
+                                read = false
+                            case .unread(let why):
+                                cannotRead(key, why)
+                                read = false
+                            }
                         }
+                        guard read else { continue }
+                        value = .literal(built)
                     }
                     // The other targets that hold a group in this configuration.
                     let othersHolding = { (g: String) in (holdersByGroup(signing.configuration)[g] ?? []).filter { $0 != target.name } }
@@ -794,7 +808,7 @@ public enum CodeCheck {
                             hint = via.isEmpty && (compilers(of: path) ?? 2) <= 1
                                 ? "add \(shown(group)) to its com.apple.security.application-groups (\(who) \(holders.count == 1 ? "holds" : "hold") it)"
                                 : "only \(who) \(holders.count == 1 ? "holds" : "hold") \(shown(group)): "
-                                    + "make sure '\(target.name)' never makes this call (a static let is set on first use), or add the group to its entitlements"
+                                    + "make sure '\(target.name)' never makes this call\(use.inLazyConstant ? " (a static let is set on first use)" : ""), or add the group to its entitlements"
                         }
                         // A watch app's group reaches its own extensions, never the phone.
                         if signing.resolved.platform == "watchos" {
@@ -953,6 +967,7 @@ public enum CodeCheck {
     static func sharesOnlyAnAppGroup(_ lint: ProjectLint, naming: [String: KeychainNaming], _ render: inout ProjectDiagnostics) -> [Diagnostic] {
         var out: [Diagnostic] = []
         let byID = Dictionary(lint.project.targets.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let writers = lint.groupWriters()
         for host in lint.project.targets where host.kind != nil && !host.embeddedTargets.isEmpty {
             // On the Mac a call without kSecUseDataProtectionKeychain goes to
             // the file-based keychain, which ignores the groups (Stats' widget).
@@ -978,22 +993,26 @@ public enum CodeCheck {
                 }
                 var written = known ?? []
                 // Naming none, the app stores in its default group: said only
-                // for Security's keychain calls in code both compile, which
-                // runs in each with its own default group (Lockdown's
-                // Shared.swift); an extension's own keychain code may keep
-                // items of its own.
+                // for Security's keychain calls in code both compile and both
+                // call, which runs in each with its own default group
+                // (Lockdown's Shared.swift); an extension's own keychain code
+                // may keep items of its own.
                 if hostNaming.groups.isEmpty, let d = hostApp.defaultGroup,
                    case let childFiles = Set(lint.project.code(of: child).swiftSources.map(ProjectPath.normalize)),
                    case let both = Set(lint.project.code(of: host).swiftSources.filter { childFiles.contains(ProjectPath.normalize($0)) }), !both.isEmpty,
-                   let code = lint.keychainCode(of: host, among: both), code.direct {
+                   let code = lint.keychainCode(of: host, among: both), code.direct, lint.bothCall(keychainCodeAmong: both, host, child) {
                     written = [(d, nil)]
                 }
                 guard !written.isEmpty else { continue }
                 let holds = Set(childApp.accessGroups)
                 guard written.allSatisfy({ !holds.contains($0.group) }) else { continue }
-                // A keychain group one or two letters from the app's is KCS604's near miss.
-                let mine = c.keychainAccessGroups.map(\.value)
-                guard !written.contains(where: { w in mine.contains { Suggest.editDistance($0, w.group, atMost: 2) != nil } }),
+                // A keychain group one or two letters from the app's, on
+                // either side, is KCS604's near miss: only one it says (an
+                // app ID is a real group there, and a typo in the app's
+                // group was left by each rule to the other; real-project
+                // trial 20, D3).
+                let near = lint.nearMisses(child: c, host: h, writers: writers)
+                guard !written.contains(where: { w in near.contains { $0.keychain && $0.hostGroup == w.group } }),
                       let code = lint.keychainCode(of: child) else { continue }
                 let groups = written.map(\.group)
                 let team = hostApp.teamID.map { $0 + "." }

@@ -105,12 +105,17 @@ extension Session {
         // (its bundle ID or team was there): said with the error.
         let unread = signing.issues.filter { $0.unreadXCConfig != nil }.map { render.note($0.message, at: $0.location) }
         if let issue = signing.issues.first(where: { $0.undefinedSettings.isEmpty && $0.unreadXCConfig == nil }) {
-            throw Diagnostic(.projectSetting, issue.message, file: file, range: projectName.range, hint: issue.hint,
+            throw Diagnostic(.projectSetting, issue.message, file: file, range: projectName.range, hint: issue.hint.map(Self.inScript),
                              notes: [render.note("here", at: issue.location)] + unread)
         }
         guard let bundleID = signing.resolved.bundleID else {
+            // The cause at the project line responsible: a setting defined
+            // nowhere, or an xcconfig not read, with its advice (the template
+            // to copy; real-project trial 20, D8: the error came bare).
+            let causes = signing.issues.filter { !$0.undefinedSettings.isEmpty || $0.unreadXCConfig != nil }
             throw Diagnostic(.projectSetting, "the bundle ID of target '\(target.name)' does not resolve", file: file, range: targetName.range,
-                             notes: unread)
+                             hint: causes.lazy.compactMap(\.hint).first.map(Self.inScript),
+                             notes: causes.map { render.note($0.message, at: $0.location) })
         }
         return ProjectApp(bundleID: bundleID, teamID: decl.team?.text == "none" ? nil : signing.resolved.teamID,
                           kind: TargetKind(rawValue: productKind.scenarioKind) ?? .app,
@@ -118,8 +123,15 @@ extension Session {
                           applicationGroups: signing.applicationGroups.map(\.value),
                           associatedApplicationIdentifiers: signing.associatedApplicationIdentifiers.map(\.value),
                           warnings: signing.issues.map {
-                              Diagnostic(.projectSetting, $0.message, file: file, range: projectName.range, severity: .warning, hint: $0.hint,
+                              Diagnostic(.projectSetting, $0.message, file: file, range: projectName.range, severity: .warning, hint: $0.hint.map(Self.inScript),
                                          notes: [render.note("here", at: $0.location)])
                           })
+    }
+
+    /// A project finding's advice as a script gives it: `team=TEAMID` on
+    /// the app's line where the command line gives `--team TEAMID`
+    /// (real-project trial 20, D8).
+    static func inScript(_ hint: String) -> String {
+        hint.replacingOccurrences(of: "--team TEAMID", with: "team=TEAMID on the app's line")
     }
 }

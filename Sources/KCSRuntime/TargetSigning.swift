@@ -179,7 +179,7 @@ public struct TargetSigning: Sendable {
                     let near = undefined.prefix(4).compactMap { name in Suggest.closest(to: name, in: defined).map { "$(\($0)) for $(\(name))" } }
                     var issue = ProjectIssue.undefined("'\(value)'", uses: undefined, definedNowhere: "target '\(target.name)' does not define",
                                                        at: at, hint: (near.isEmpty ? "" : "did you mean " + near.joined(separator: ", ") + "? ")
-                                                           + "define the build setting, or write the group out")
+                                                           + "define the build setting, or write the group out" + ProjectIssue.unreadMayDefine(resolved.issues))
                     for name in undefined.prefix(4) {
                         if let a = resolved.settings.assignment(naming: name, from: value), let setAt = a.location {
                             issue.notes.append(.init("\(a.name) uses $(\(name)) here", at: setAt))

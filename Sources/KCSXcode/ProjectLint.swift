@@ -266,9 +266,18 @@ public struct ProjectLint {
                     if parts.isEmpty { parts.append("lists them in another order") }
                     let at = (other.keychainAccessGroups + other.applicationGroups).first { extra.contains($0.value) }?.location
                         ?? other.resolved.entitlementsLocation ?? t.location
+                    // Which build may fail follows which lacks a group
+                    // (real-project trial 20, D6: "works in Release may fail in
+                    // Debug" where Release lacked the group).
+                    let risk = !missing.isEmpty && !extra.isEmpty ? "each lists a group the other lacks, so a build that works in one may fail in the other"
+                        : !extra.isEmpty ? "a build that works in \(other.configuration) may fail in \(configuration)"
+                        : !missing.isEmpty ? "a build that works in \(configuration) may fail in \(other.configuration)"
+                        : reference.keychainAccessGroups.first?.value != other.keychainAccessGroups.first?.value
+                        ? "the first keychain group is the default one, where code that names no group stores, so the two store in different groups"
+                        : "only the order differs"
                     out.append(render.diagnostic(ProjectIssue(
                         .warning, "target '\(t.name)': configuration '\(other.configuration)' \(parts.joined(separator: " and ")) compared with '\(configuration)'",
-                        at: at, hint: "a build that works in \(other.configuration) may fail in \(configuration): give both the same groups"),
+                        at: at, hint: "\(risk): give both the same groups\(parts == ["lists them in another order"] ? ", in the same order" : "")"),
                         code: .projectConfigurationsDiffer))
                 }
             }
@@ -278,19 +287,77 @@ public struct ProjectLint {
 
     /// A group an embedded target lists that is one or two letters from
     /// one its host lists: the extension's copy of the app's group, misspelt.
-    struct NearMiss {
+    /// Or, `hostSide`, the host's keychain group one or two letters from its
+    /// own app ID, which the embedded target lists: the app's group misspelt
+    /// (``hostNearMisses(child:host:)``).
+    public struct NearMiss {
+        /// The misspelt group, where it is written.
         var mine: TargetSigning.Located
-        var theirs: String
+        /// The group it is near, as the other side lists it.
+        public var theirs: String
         var distance: Int
-        var keychain: Bool
+        public var keychain: Bool
         /// Both are the first keychain group: the default one, where code
         /// that names no group stores.
         var bothDefault: Bool
+        public var hostSide = false
+
+        /// The host's group: the one the embedded target cannot read.
+        public var hostGroup: String { hostSide ? mine.value : theirs }
 
         /// "the keychain group X, one letter from Y"
         var said: String {
-            "the \(keychain ? "keychain" : "app") group \(mine.value), \(distance == 1 ? "one letter" : "two letters") from \(theirs)"
+            "the \(keychain ? "keychain" : "app") group \(mine.value), \(distance == 1 ? "one letter" : "two letters") from \(hostSide ? "its own app ID " : "")\(theirs)"
         }
+    }
+
+    /// Which entitlements files list each group in this configuration (two
+    /// at most), and the app IDs: an app ID is a real group, whoever holds
+    /// it (a share extension's `$(AppIdentifierPrefix)$(CFBundleIdentifier)`,
+    /// TEAM.….Notes.Share, is two letters from TEAM.….Notes.shared).
+    public struct GroupWriters {
+        var writtenIn: [String: Set<String>] = [:]
+        var appIDs = Set<String>()
+    }
+
+    public func groupWriters() -> GroupWriters {
+        var out = GroupWriters()
+        for s in signings where s.configuration == configuration {
+            if let id = s.appTarget?.appID { out.appIDs.insert(id) }
+            guard let path = s.resolved.entitlementsPath.map(fileSystem.canonical) else { continue }
+            for g in s.keychainAccessGroups.map(\.value) + s.applicationGroups.map(\.value) where out.writtenIn[g]?.count ?? 0 < 2 {
+                out.writtenIn[g, default: []].insert(path)
+            }
+        }
+        return out
+    }
+
+    /// Every near miss between an embedded target and its host that KCS604
+    /// says: the child's (``nearMisses(child:host:heldElsewhere:)``) and the
+    /// host's (``hostNearMisses(child:host:)``). The code check's "shares
+    /// only an app group" leaves these to it.
+    public func nearMisses(child c: TargetSigning, host h: TargetSigning, writers: GroupWriters) -> [NearMiss] {
+        let own = c.resolved.entitlementsPath.map(fileSystem.canonical)
+        return Self.nearMisses(child: c, host: h) { g in writers.appIDs.contains(g) || (writers.writtenIn[g] ?? []).contains { $0 != own } }
+            + Self.hostNearMisses(child: c, host: h)
+    }
+
+    /// The host's keychain groups one or two letters from its own app ID,
+    /// which the child lists and the host does not: the app stores in the
+    /// misspelt group, the extension reads the app ID's (Cryptomator's app
+    /// listing `…org.cryptomator.iso`; real-project trial 20, D3). The
+    /// child's near miss passes over an app ID, a real group.
+    static func hostNearMisses(child c: TargetSigning, host h: TargetSigning) -> [NearMiss] {
+        guard let appID = h.appTarget?.appID else { return [] }
+        let mine = h.keychainAccessGroups, theirs = c.keychainAccessGroups.map(\.value)
+        guard theirs.contains(appID), !mine.contains(where: { $0.value == appID }) else { return [] }
+        var out: [NearMiss] = []
+        for g in mine where !theirs.contains(g.value) && g.value.count >= 12 {
+            guard let d = Suggest.editDistance(g.value, appID, atMost: 2), d > 0 else { continue }
+            out.append(NearMiss(mine: g, theirs: appID, distance: d, keychain: true,
+                                bothDefault: g.value == mine.first?.value && appID == theirs.first, hostSide: true))
+        }
+        return out
     }
 
     /// The near misses of a child's groups against its host's: a group of the
@@ -341,18 +408,7 @@ public struct ProjectLint {
         var misses: [(miss: NearMiss, host: String, children: [(XcodeProject.Target, TargetSigning)])] = []
         var missIndex: [String: Int] = [:]
         var nearMissesOf: [String: [NearMiss]] = [:]
-        // The entitlements files that list each group in this configuration;
-        // an app ID is a real group, whoever holds it (a share extension's
-        // `$(AppIdentifierPrefix)$(CFBundleIdentifier)`, TEAM.….Notes.Share,
-        // is two letters from TEAM.….Notes.shared).
-        var writtenIn: [String: Set<String>] = [:], appIDs = Set<String>()
-        for s in signings where s.configuration == configuration {
-            if let id = s.appTarget?.appID { appIDs.insert(id) }
-            guard let path = s.resolved.entitlementsPath.map(fileSystem.canonical) else { continue }
-            for g in s.keychainAccessGroups.map(\.value) + s.applicationGroups.map(\.value) where writtenIn[g]?.count ?? 0 < 2 {
-                writtenIn[g, default: []].insert(path)
-            }
-        }
+        let writers = groupWriters()
         for host in project.targets where host.kind != nil {
             guard let h = signing(of: host) else { continue }
             // A group whose setting expands to nothing is no group to share
@@ -372,11 +428,10 @@ public struct ProjectLint {
                 // (KCS602): what it shares is not known (real-project trial 19, W4).
                 if c.resolved.entitlementsPath != nil, c.entitlements == nil { continue }
                 let theirs = c.keychainAccessGroups.map(\.value) + c.applicationGroups.map(\.value)
-                let own = c.resolved.entitlementsPath.map(fileSystem.canonical)
-                let near = Self.nearMisses(child: c, host: h) { g in appIDs.contains(g) || (writtenIn[g] ?? []).contains { $0 != own } }
+                let near = nearMisses(child: c, host: h, writers: writers)
                 guard shared.isDisjoint(with: theirs) else {
                     for m in near {
-                        let key = "\(m.mine.location.map { "\($0.file):\($0.line)" } ?? child.id)\u{0}\(m.mine.value)\u{0}\(m.theirs)\u{0}\(host.id)"
+                        let key = "\(m.mine.location.map { "\($0.file):\($0.line)" } ?? (m.hostSide ? host.id : child.id))\u{0}\(m.mine.value)\u{0}\(m.theirs)\u{0}\(host.id)"
                         if let i = missIndex[key] {
                             if !misses[i].children.contains(where: { $0.0.id == child.id }) { misses[i].children.append((child, c)) }
                         } else {
@@ -405,7 +460,7 @@ public struct ProjectLint {
             // (Joplin's share extension's group.net.cozic.jopin; real-project
             // trial 15, D1b).
             let near = (nearMissesOf[child.id] ?? []).first
-            let didYouMean = near.map { "did you mean \($0.theirs)? '\(child.name)' lists \($0.said); " } ?? ""
+            let didYouMean = near.map { "did you mean \($0.theirs)? '\($0.hostSide ? first.host.name : child.name)' lists \($0.said); " } ?? ""
             out.append(render.diagnostic(ProjectIssue(
                 .warning, "target '\(child.name)' is embedded in \(embedded) but shares no group with \(hosts.count == 1 ? "it" : "them") (configuration '\(configuration)'): it cannot read \(stores)",
                 // At the misspelt group, where the fix goes (real-project trial 19, W7).
@@ -425,13 +480,18 @@ public struct ProjectLint {
             let who = names.count == 1 ? "target \(names[0])" : "targets " + names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1]
             let them = names.count == 1 ? "it" : "them", they = names.count == 1 ? "it" : "they"
             let list = names.count == 1 ? "lists" : "list"
-            var message = "\(who) \(list) \(m.said) of '\(host)', which embeds \(them) (configuration '\(configuration)'): "
-                + "\(they) cannot read what '\(host)' stores in \(m.theirs)"
+            var message = m.hostSide
+                ? "target '\(host)' lists \(m.said), which \(who), embedded in it, \(list) (configuration '\(configuration)'): "
+                    + "\(they) cannot read what '\(host)' stores in \(m.mine.value)"
+                : "\(who) \(list) \(m.said) of '\(host)', which embeds \(them) (configuration '\(configuration)'): "
+                    + "\(they) cannot read what '\(host)' stores in \(m.theirs)"
             if m.bothDefault { message += "; both are the default keychain group, where code that names no group stores and reads" }
+            let written = m.hostSide ? names[0] : "'\(host)'"
             out.append(render.diagnostic(ProjectIssue(
                 .warning, message,
                 at: m.mine.location ?? firstSigning.resolved.entitlementsLocation ?? firstChild.location,
-                hint: "did you mean \(m.theirs)? write it as the entitlements of '\(host)' do (an extension inherits nothing from its app)"),
+                hint: "did you mean \(m.theirs)? write it as the entitlements of \(written) do"
+                    + (m.hostSide ? "" : " (an extension inherits nothing from its app)")),
                 code: .projectExtensionGroup))
         }
         return out
@@ -694,7 +754,22 @@ public struct ProjectLint {
                 message += users.isEmpty ? "; target '\(owner.name)' signs with no entitlements file"
                     : "; target '\(owner.name)' signs with '\(Set(users).sorted().joined(separator: "', '"))'"
             }
-            out.append(render.diagnostic(ProjectIssue(.warning, message, at: location ?? ProjectLocation(file: path, line: 1),
+            // A file that grants no group (`<dict/>`, iCloud or the sandbox
+            // only) can cause no keychain or app-group mistake: a note, not
+            // counted (four of four such findings on real-project trial 20,
+            // W2; WWDC's `…-ForRamboBuildsOnly.entitlements`).
+            let grantsNoGroup: Bool
+            if case .success(let bytes) = fileSystem.read(path) {
+                grantsNoGroup = bytes.withUnsafeBufferPointer { b in
+                    ["keychain-access-groups", "application-groups"].allSatisfy { key in
+                        Array(key.utf8).withUnsafeBufferPointer { !ByteSearch.contains(b, $0) }
+                    }
+                }
+            } else {
+                grantsNoGroup = false
+            }
+            if grantsNoGroup { message += "; it grants no keychain or app group" }
+            out.append(render.diagnostic(ProjectIssue(grantsNoGroup ? .note : .warning, message, at: location ?? ProjectLocation(file: path, line: 1),
                                                       hint: "point CODE_SIGN_ENTITLEMENTS at it, or delete it so nobody edits the wrong file"),
                                          code: .projectEntitlementsFile, length: location.flatMap { render.valueLength(at: $0) }))
         }

@@ -22,6 +22,13 @@ struct SharedDataScan: Sendable, Hashable {
     var wrapperNames: [String] = []
     /// Names the file declares (`struct`, `class`, `func`, `var`, …).
     var declared: Set<String> = []
+    /// Those of them other files call its code by: declared at file scope
+    /// or in the body of an `extension` there, not a type's members (its
+    /// name is used) nor a function's locals.
+    var exported: Set<String> = []
+    /// Whether its code uses one of the names it was asked about, other
+    /// than declaring it (``mentions(_:in:)``).
+    var mentioned = false
 
     /// Security's names that query or store keychain items: a `kSec…` key
     /// of a query or its value, not a key's type or size (`kSecAttrKeyTypeEC`
@@ -45,6 +52,8 @@ struct SharedDataScan: Sendable, Hashable {
         name.contains("Keychain") || name.contains("keychain") || name.contains("KeyChain") || name.contains("Valet")
     }
 
+    static let typeKeywords: Set<Substring> = ["class", "struct", "enum", "protocol", "actor"]
+
     static let declaringKeywords: Set<Substring> = ["class", "struct", "enum", "protocol", "typealias", "actor", "func", "var", "let",
                                                     "associatedtype"]
 
@@ -58,11 +67,25 @@ struct SharedDataScan: Sendable, Hashable {
         self = lexer.out
     }
 
+    /// Whether the code uses one of `names`, read as ``init(_:)`` reads it.
+    static func mentions(_ names: Set<String>, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var lexer = Lexer(bytes: bytes)
+        lexer.wanted = names
+        lexer.code(closingParenthesis: false, nesting: 0)
+        return lexer.out.mentioned
+    }
+
     private struct Lexer {
         let bytes: UnsafeBufferPointer<UInt8>
         var i = 0
         var out = SharedDataScan()
         var declaring = false
+        var wanted: Set<String> = []
+        /// What each open brace opened, and what the declaration being
+        /// read opens, for ``SharedDataScan/exported``.
+        enum Scope { case type, `extension`, other }
+        var scopes: [Scope] = []
+        var opening: Scope?
         /// Interpolations nested in strings, at most: each is a call on the stack.
         static let maxNesting = 64
 
@@ -80,12 +103,19 @@ struct SharedDataScan: Sendable, Hashable {
             if declaring {
                 declaring = false
                 if out.declared.count < 100_000 { out.declared.insert(String(name)) }
+                if scopes.isEmpty || scopes == [.extension], out.exported.count < 100_000 { out.exported.insert(String(name)) }
                 return
             }
             if SharedDataScan.declaringKeywords.contains(name) {
                 declaring = true
+                opening = SharedDataScan.typeKeywords.contains(name) ? .type : .other
                 return
             }
+            if name == "extension" {
+                opening = .extension
+                return
+            }
+            if !wanted.isEmpty, !out.mentioned, wanted.contains(String(name)) { out.mentioned = true }
             if out.keychainWord == nil, SharedDataScan.isKeychainName(name) { out.keychainWord = String(name) }
             if out.word == nil, SharedDataScan.isKeychainName(name) || SharedDataScan.isAppGroupName(name) {
                 out.word = String(name)
@@ -132,6 +162,13 @@ struct SharedDataScan: Sendable, Hashable {
                     }
                 case UInt8(ascii: "("):
                     depth += 1
+                    i += 1
+                case UInt8(ascii: "{"):
+                    scopes.append(opening ?? .other)
+                    opening = nil
+                    i += 1
+                case UInt8(ascii: "}"):
+                    _ = scopes.popLast()
                     i += 1
                 case UInt8(ascii: ")"):
                     i += 1
@@ -245,5 +282,30 @@ extension ProjectLint {
             if let name = scan.wrapperNames.first(where: { !declared.contains($0) }) { return (name, path, false) }
         }
         return nil
+    }
+
+    /// Whether the keychain code among `shared`, files `host` and `child`
+    /// both compile, runs in each: another file of each uses a name such a
+    /// file declares at file scope (its type, function, global, an
+    /// extension's member). A helper both compile and neither calls stores
+    /// nothing (BlueWallet's `KeychainHelper.swift`, called by the watch
+    /// app alone; real-project trial 20, D4).
+    public func bothCall(keychainCodeAmong shared: Set<String>, _ host: XcodeProject.Target, _ child: XcodeProject.Target) -> Bool {
+        var helpers = Set<String>(), names = Set<String>()
+        for path in shared {
+            guard case .success(let bytes) = fileSystem.read(path) else { continue }
+            let scan = bytes.withUnsafeBufferPointer { SharedDataScan($0) }
+            guard scan.keychainWord != nil else { continue }
+            helpers.insert(ProjectPath.normalize(path))
+            names.formUnion(scan.exported)
+        }
+        guard !names.isEmpty else { return false }
+        func calls(_ target: XcodeProject.Target) -> Bool {
+            project.code(of: target).swiftSources.prefix(5000).contains { path in
+                guard !helpers.contains(ProjectPath.normalize(path)), case .success(let bytes) = fileSystem.read(path) else { return false }
+                return bytes.withUnsafeBufferPointer { SharedDataScan.mentions(names, in: $0) }
+            }
+        }
+        return calls(host) && calls(child)
     }
 }

@@ -64,6 +64,14 @@ public struct ProjectIssue: Error, Sendable, Hashable {
     /// and found wrong (which is said at its place).
     public var isUnreadable: Bool { location == nil || namesNoProject }
 
+    /// "; 'X.xcconfig', which kcs could not read, may define it" for the
+    /// first xcconfig among `issues` kcs could not read, else "": an
+    /// undefined setting may live there (WireGuard's Developer.xcconfig;
+    /// real-project trial 18, W4, and for entitlements values trial 20, W6).
+    public static func unreadMayDefine(_ issues: [ProjectIssue]) -> String {
+        issues.lazy.compactMap(\.unreadXCConfig).first.map { "; '\(ProjectPath.lastComponent($0))', which kcs could not read, may define it" } ?? ""
+    }
+
     public static func undefined(_ subject: String, uses names: [String], definedNowhere place: String, at location: ProjectLocation?,
                                  hint: String) -> ProjectIssue {
         // Xcode's own settings that kcs cannot know are not to be defined.
@@ -646,13 +654,17 @@ public enum ProjectPath {
     /// `Secrets.xcconfig`; real-project trial 14, D8), or one word of the
     /// name between `_`, `-` or `.` put as `template`, `example` or `sample`
     /// (Blink copies `template_setup.xcconfig` to `developer_setup.xcconfig`;
-    /// real-project trial 15, D10).
+    /// real-project trial 15, D10). `demo` counts as those words, and when
+    /// the file's folder is itself absent the folder above is looked in too,
+    /// the template then given with its folder (Simplenote copies
+    /// `Simplenote/SPCredentials-demo.swift` to the absent
+    /// `Simplenote/Credentials/`; real-project trial 20, W12).
     public static func template(of path: String, in fileSystem: any ProjectFileSystem) -> String? {
         let name = lastComponent(path)
         let folder = path.count > name.count ? String(path.dropLast(name.count + 1)) : "."
         let dot = name.lastIndex(of: ".")
         let stem = dot.map { String(name[..<$0]) } ?? name, ext = dot.map { String(name[$0...]) } ?? ""
-        let words = ["template", "example", "sample"]
+        let words = ["template", "example", "sample", "demo"]
         // The stem's words and what separates them, a few at most.
         var parts: [String] = [], separators: [Character] = []
         var word = ""
@@ -680,7 +692,16 @@ public enum ProjectPath {
         // found by adversarial testing).
         // Asked by stat: each candidate was read in full (300 missing files
         // with a 30 MiB file beside each took 24 s; found by adversarial testing).
-        return candidates.first { fileSystem.isFile(join(folder, $0)) }
+        if let found = candidates.first(where: { fileSystem.isFile(join(folder, $0)) }) { return found }
+        let up = directory(folder)
+        guard folder != ".", up != folder, !fileSystem.isDirectory(folder) else { return nil }
+        return candidates.lazy.map { join(up, $0) }.first { fileSystem.isFile($0) }
+    }
+
+    /// What a setup step's copy is said as: "copy T to NAME", or with the
+    /// missing file's path when the template is in another folder.
+    public static func copyAdvice(_ template: String, to missing: String) -> String {
+        "copy \(template) to \(template.contains("/") ? missing : lastComponent(missing)) first (the project's setup step)"
     }
 
     /// The git submodule a missing file is in: a folder a `.gitmodules`

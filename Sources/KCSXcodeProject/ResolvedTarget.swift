@@ -278,8 +278,7 @@ extension XcodeProject {
         // An xcconfig kcs could not read may be where an undefined setting
         // lives: said in the hint (WireGuard's unread Developer.xcconfig
         // holds $(APP_ID_IOS); real-project trial 18, W4).
-        let undefinedHint = "define the setting, or check its spelling"
-            + (issues.lazy.compactMap(\.unreadXCConfig).first.map { "; '\(ProjectPath.lastComponent($0))', which kcs could not read, may define it" } ?? "")
+        let undefinedHint = "define the setting, or check its spelling" + ProjectIssue.unreadMayDefine(issues)
         /// Settings whose expansion failed (a cycle, a value cut at the
         /// length limit): what they give is no value.
         var broken: Set<String> = []

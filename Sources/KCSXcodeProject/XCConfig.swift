@@ -155,7 +155,7 @@ struct XCConfigReader {
                 // copy (IVPN's release.template.xcconfig; Mullvad, WireGuard
                 // and Brave do the same): say so, it is the fix.
                 let template = ProjectPath.template(of: missing, in: fileSystem)
-                let fix = template.map { "copy \($0) to \(ProjectPath.lastComponent(missing)) first (the project's setup step); " }
+                let fix = template.map { ProjectPath.copyAdvice($0, to: missing) + "; " }
                     ?? ProjectPath.generatedBy(missing)
                     ?? ProjectPath.submodule(of: missing, in: fileSystem, known: &gitmodules).map {
                         "it is in the git submodule \($0), not checked out: run `git submodule update --init`; "

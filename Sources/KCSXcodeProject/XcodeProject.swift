@@ -522,11 +522,20 @@ private struct ProjectReader {
         for (reference, products, linkers) in otherProjects {
             let object = objects[reference]
             let shown = path(of: reference) ?? object?["path"]?.string ?? reference
+            // A project that lists no Swift source (a C library: iSH's
+            // libarchive, Pyto's libffi) names no group kcs would check; an
+            // absent one is said so (a submodule not checked out; real-project
+            // trial 20, W4).
+            let pbxproj = ProjectPath.join(shown, "project.pbxproj")
+            let absent = path(of: reference) != nil && !fileSystem.isFile(pbxproj)
+            if !absent, case .success(let bytes) = fileSystem.read(pbxproj), bytes.count <= 64 << 20,
+               !bytes.withUnsafeBufferPointer({ b in Array(".swift".utf8).withUnsafeBufferPointer { ByteSearch.contains(b, $0) } }) { continue }
             issues.append(ProjectIssue(
-                .warning, "the code check does not read the code of '\(shown)', another Xcode project: target\(linkers.count == 1 ? "" : "s") "
+                .warning, "the code check does not read the code of '\(shown)', another Xcode project\(absent ? ", which is absent" : ""): target\(linkers.count == 1 ? "" : "s") "
                     + Self.quoted(linkers) + " link\(linkers.count == 1 ? "s" : "") its product\(products.count == 1 ? "" : "s") " + Self.quoted(products),
                 at: at(object?["path"] ?? object),
-                hint: "the groups its code names, if any, are not checked: kcs reads the code of one project, its targets and local packages"))
+                hint: (absent ? "a git submodule not checked out? (git submodule update --init); " : "")
+                    + "the groups its code names, if any, are not checked: kcs reads the code of one project, its targets and local packages"))
         }
         if packages != nil, let pods = developmentPods() { issues.append(pods) }
         for (package, products, location, absent, productsAt) in unreadProducts {

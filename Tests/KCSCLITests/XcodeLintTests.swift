@@ -31,7 +31,8 @@ struct XcodeLintTests {
         f.writeEntitlements("App/App-Debug.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.shared",
                                                                      "$(AppIdentifierPrefix)com.example.Notes.debug"],
                             appGroups: ["group.com.example.notes"])
-        f.writeEntitlements("Widget/Old.entitlements", keychain: [])
+        // A group, so it is a warning: a file that grants none is a note (real-project trial 20, W2).
+        f.writeEntitlements("Widget/Old.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.old"])
         f.writeProject()
         return f
     }
@@ -469,7 +470,7 @@ struct XcodeLintTests {
                      ext("ROM File ProviderUI", "Extensions/ROM File ProviderUI", "Extensions/ROM File Provider/ROM_File_Provider.entitlements")]
         for t in f.targets { f.write("\(t.folder ?? "")/\(t.sources[0])", "import Foundation\n") }
         for file in ["Spotlight/Spotlight", "ROM File Provider/ROM_File_Provider", "ROM File Provider/ROM_File_ProviderUI", "Stickers/Stickers"] {
-            f.writeEntitlements("Extensions/\(file).entitlements", keychain: [])
+            f.writeEntitlements("Extensions/\(file).entitlements", keychain: ["$(AppIdentifierPrefix)com.example.shared"])
         }
         f.writeProject()
         let d = try ProjectLint.load(f.projectPath).get().run().filter { $0.code == .projectEntitlementsFile }.map(\.message)
@@ -488,7 +489,7 @@ struct XcodeLintTests {
         defer { f.remove() }
         f.targets[0].listed = ["Base.lproj/Gone.entitlements", "Stale.entitlements"]
         f.writeEntitlements("App/App.entitlements", keychain: [])
-        f.writeEntitlements("App/Stale.entitlements", keychain: [])
+        f.writeEntitlements("App/Stale.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.stale"])
         f.writeProject()
         let d = try ProjectLint.load(f.projectPath).get().run().filter { $0.code == .projectEntitlementsFile }
         #expect(d.map(\.message) == ["the project lists '\(f.path("App/Base.lproj/Gone.entitlements"))', which does not exist, and no configuration signs with it",
@@ -1113,6 +1114,7 @@ struct XcodeLintTests {
             end
 
             """)
+        f.write("Kit/Kit.xcodeproj/project.pbxproj", "{ objects = { A = {isa = PBXFileReference; path = Kit.swift;}; }; }\n")
         let said = try ProjectLint.load(f.projectPath, packages: PackageManifestReader()).get().run().filter { $0.message.contains("the code check does not read") }
         let lines = said.map { "\($0.file?.name ?? "-"):\($0.location.map { "\($0.line):\($0.column)" } ?? "-") \($0.severity) \($0.message) | \($0.hint ?? "")" }
         let unchecked = "| the groups its code names, if any, are not checked: kcs reads the code of one project, its targets and local packages"
@@ -1123,6 +1125,16 @@ struct XcodeLintTests {
             "\(f.path("Podfile")):4:3 warning the code check does not read the code of development pods 'LocalKit' (../LocalKit), 'Other' (Vendor/Other), "
                 + "which CocoaPods builds in its own project " + unchecked,
         ], "\(lines)")
+        // A project that lists no Swift (a C library) names no group to
+        // check; an absent one is said so (real-project trial 20, W4).
+        func kit() throws -> [String] {
+            try ProjectLint.load(f.projectPath, packages: PackageManifestReader()).get().run().map(\.message).filter { $0.contains("another Xcode project") }
+        }
+        f.write("Kit/Kit.xcodeproj/project.pbxproj", "{ objects = { A = {isa = PBXFileReference; path = kit.c;}; }; }\n")
+        #expect(try kit() == [])
+        try FileManager.default.removeItem(atPath: f.path("Kit"))
+        #expect(try kit() == ["the code check does not read the code of '\(f.path("Kit/Kit.xcodeproj"))', another Xcode project, which is absent: "
+                              + "targets 'App', 'Widget' link its product 'Kit.framework'"])
         // Not when no code is read (kcs import xcode).
         #expect(!XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions()).diagnostics.contains { $0.message.contains("does not read") })
     }

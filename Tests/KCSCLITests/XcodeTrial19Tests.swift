@@ -121,6 +121,11 @@ extension XcodeRealProjectsTests {
         let d = try kcs604 { f in
             savingWithoutAGroup(&f)
             f.targets[0].sources.append("../Share/ShareViewController.swift")
+            // Called by both (real-project trial 20, D4).
+            f.write("App/Main.swift", "func appMain() { _ = token() }\n")
+            f.write("Share/Main.swift", "func shareMain() { _ = token() }\n")
+            f.targets[0].sources.append("Main.swift")
+            f.targets[2].sources.append("Main.swift")
         }
         #expect(d == ["target 'Share Extension' is embedded in 'App' and shares only group.com.example.notes with it (configuration 'Release'): "
                 + "it cannot read what 'App' stores in its default keychain group SKMME9E2Y8.com.example.Notes.shared (its keychain code names none)"], "\(d)")
