@@ -1877,6 +1877,32 @@ struct XcodeLintTests {
                                    "KCS608 Strings.swift refused", "KCS608 Unclosed.swift refused"], "\(d.map(\.message))")
     }
 
+    /// Regex and string shapes the pre-scan read past what Swift reads
+    /// (adversarial run 25): `#/` not closed on its line (F1), a bare regex
+    /// ending in a space (F6), a one-line string's trailing backslash
+    /// (F13), a lone CR ending a comment. Each hid 1,100 nested brackets;
+    /// real regexes are still checked, and a real one nesting past the
+    /// bound is refused as code would be.
+    @Test func regexAndStringShapesHideNoNesting() throws {
+        let names = ["HashOpen", "HashLines", "SpaceEnd", "Backslash", "LoneCR", "HashMulti", "RealRegex"]
+        let f = Self.oneApp(sources: names.map { "\($0).swift" })
+        defer { f.remove() }
+        f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.shared"])
+        let use = "import Security\nlet q: [String: Any] = [kSecAttrAccessGroup as String: g]\n"
+        let deep = String(repeating: "(", count: 1_100) + "x" + String(repeating: ")", count: 1_100)
+        f.write("App/HashOpen.swift", use + "let r = #/x\nlet v = " + deep + "\n/#\n")
+        f.write("App/HashLines.swift", use + "let r = #/x\n" + String(repeating: "#if A\n", count: 1_100) + "let y = 1\n" + String(repeating: "#endif\n", count: 1_100) + "/#\n")
+        f.write("App/SpaceEnd.swift", use + "let x = (/" + deep + " /)\n")
+        f.write("App/Backslash.swift", use + "let s = \"\\\n" + String(repeating: "(\\\n", count: 1_100) + "x" + String(repeating: ")", count: 1_100) + "\n")
+        f.write("App/LoneCR.swift", use + "// note\rlet v = " + deep + "\n")
+        f.write("App/HashMulti.swift", use + "let r = #/\n" + deep + "\n/#\n")
+        f.write("App/RealRegex.swift", use + "let a = /[a-z(]+\\(x\\)/\nlet b = #/\n  (?<n> \\w+) \"q\n/#\nlet c = #/a\"b/#\n")
+        f.writeProject()
+        let d = try f.codeFindings().filter { $0.code == .codeGroupNotCheckable }
+        let refused = Set(d.compactMap { $0.message.hasPrefix("cannot check") ? ProjectPath.lastComponent($0.file?.name ?? "") : nil })
+        #expect(refused == ["HashOpen.swift", "HashLines.swift", "SpaceEnd.swift", "Backslash.swift", "LoneCR.swift", "HashMulti.swift"], "\(d.map(\.message))")
+    }
+
     @Test func aGroupOrEmbedNamedAgainAddsNothing() throws {
         // A synchronized folder listed twice was walked twice and its files
         // kept twice; an extension embedded twice was reported twice.
