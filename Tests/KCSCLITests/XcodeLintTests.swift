@@ -255,6 +255,28 @@ struct XcodeLintTests {
                     && $0.contains("which kcs cannot read (above): make it readable, or import with --platform ios") }, "\(said)")
     }
 
+    /// A `.gitmodules` past 64 KiB is not split into lines: 66 MB split
+    /// first took 1.2 GB and 8 s, 200 MB crashed (adversarial run 25, F2).
+    /// 10 million lines here; split, a debug build takes many seconds.
+    @Test func aLargeGitmodulesIsNotSplit() {
+        struct Modules: ProjectFileSystem {
+            let bytes: [UInt8]
+            func read(_ path: String) -> Result<[UInt8], ProjectFileError> {
+                path.hasSuffix(".gitmodules") ? .success(bytes) : .failure(ProjectFileError("no such file"))
+            }
+            func contents(ofDirectory path: String) -> [String]? { nil }
+            func isFile(_ path: String) -> Bool { path.hasSuffix(".gitmodules") }
+        }
+        let large = Modules(bytes: Array(("\tpath = Vendor/x\n" + String(repeating: "a\n", count: 10_000_000)).utf8))
+        let small = Modules(bytes: Array("\tpath = Vendor/x\n".utf8))
+        var known = ProjectPath.Submodules()
+        #expect(ProjectPath.submodule(of: "/p/Vendor/x/A.xcconfig", in: small, known: &known) == "/p/Vendor/x")
+        known = ProjectPath.Submodules()
+        let clock = ContinuousClock()
+        let took = clock.measure { #expect(ProjectPath.submodule(of: "/p/Vendor/x/A.xcconfig", in: large, known: &known) == nil) }
+        #expect(took < .seconds(2), "\(took)")
+    }
+
     @Test func aGroupWhoseSettingIsEmptyIsSaidSo() throws {
         // Orbot empties its Debug settings on purpose: "app group  does not
         // start with group. … did you mean group.?" and an extension "cannot
