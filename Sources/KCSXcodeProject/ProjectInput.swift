@@ -159,7 +159,7 @@ public enum ProjectInput {
     static func listed(_ names: [String]) -> String { listed(names.map { "'\($0)'" }, first: 10) }
 
     /// The first `first` items, and how many more.
-    static func listed(_ items: [String], first: Int) -> String {
+    package static func listed(_ items: [String], first: Int) -> String {
         items.prefix(first).joined(separator: ", ") + (items.count > first ? " and \(items.count - first) more" : "")
     }
 
