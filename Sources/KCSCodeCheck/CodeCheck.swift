@@ -1053,6 +1053,10 @@ public enum CodeCheck {
     static func sharesOnlyAnAppGroup(_ lint: ProjectLint, naming: [String: KeychainNaming], _ render: inout ProjectDiagnostics) -> [Diagnostic] {
         var out: [Diagnostic] = []
         let byID = Dictionary(lint.project.targets.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        // Each extension's groups and the groups its app ID holds, once: per
+        // host and extension they were sets of every group (100 targets
+        // embedding each other with 10,000 groups; adversarial run 25, F10).
+        var childSets: [String: (groups: Set<String>, holds: Set<String>)] = [:]
         for host in lint.project.targets where host.kind != nil && !host.embeddedTargets.isEmpty {
             // On the Mac a call without kSecUseDataProtectionKeychain goes to
             // the file-based keychain, which ignores the groups (Stats' widget).
@@ -1065,9 +1069,10 @@ public enum CodeCheck {
                 guard let child = byID[id], child.kind != .app,
                       let c = lint.signing(of: child), let childApp = c.appTarget, c.resolved.platform == h.resolved.platform,
                       let childNaming = naming[child.id], !childNaming.unknown, childNaming.groups.isEmpty else { continue }
+                let sets = childSets[id] ?? (Set(c.keychainAccessGroups.map(\.value) + c.applicationGroups.map(\.value)), Set(childApp.accessGroups))
+                childSets[id] = sets
                 // Sharing nothing is KCS604's own finding.
-                let shared = hostShares.intersection(c.keychainAccessGroups.map(\.value) + c.applicationGroups.map(\.value)).sorted()
-                guard !shared.isEmpty else { continue }
+                guard !hostShares.isDisjoint(with: sets.groups) else { continue }
                 if known == nil {
                     // A group the app names that is not its app ID, its own
                     // private group.
@@ -1089,13 +1094,13 @@ public enum CodeCheck {
                     written = [(d, nil)]
                 }
                 guard !written.isEmpty else { continue }
-                let holds = Set(childApp.accessGroups)
-                guard written.allSatisfy({ !holds.contains($0.group) }) else { continue }
+                guard written.allSatisfy({ !sets.holds.contains($0.group) }) else { continue }
                 // A keychain group one or two letters from the app's is KCS604's near miss.
                 let mine = c.keychainAccessGroups.map(\.value)
                 guard !written.contains(where: { w in mine.contains { Suggest.editDistance($0, w.group, atMost: 2) != nil } }),
                       let code = lint.keychainCode(of: child) else { continue }
                 let groups = written.map(\.group)
+                let shared = hostShares.intersection(sets.groups).sorted()
                 let team = hostApp.teamID.map { $0 + "." }
                 let entitlement = groups.map { g in team.flatMap { g.hasPrefix($0) ? "$(AppIdentifierPrefix)" + g.dropFirst($0.count) : nil } ?? g }
                 let stores = written[0].at == nil ? "its default keychain group \(groups[0]) (its keychain code names none)" : groups.joined(separator: ", ")
