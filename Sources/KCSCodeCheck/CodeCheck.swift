@@ -59,12 +59,92 @@ public enum CodeCheck {
         var stringSquares: [(depth: Int, deepest: Int)] = []
         func at(_ i: Int) -> UInt8 { i < bytes.count ? bytes[i] : 0 }
         func starts(_ i: Int, _ text: String) -> Bool { bytes[i...].starts(with: text.utf8) }
+        /// Counts a regex literal's inside `from..<to` as if it were code
+        /// (`(`, `[`, `{`, `<`, `#if`): its deepest point, plus each escaped
+        /// opener or one in a character class, against the bounds, and what
+        /// it leaves open carried on. A real regex nests a few levels and
+        /// balances; one the scan misreads is code to the parser, so it is
+        /// refused as code would be (adversarial run 25, F1, F6).
+        func countAsCode(_ from: Int, _ to: Int) {
+            var net = 0, peak = 0, squares = 0, squarePeak = 0, angleNet = 0, anglePeak = 0, ifs = 0, ifPeak = 0
+            var extra = 0, extraSquares = 0, extraAngles = 0, inClass = 0
+            var k = from
+            while k < to {
+                let b = bytes[k]
+                if b == UInt8(ascii: "\\"), k + 1 < to {
+                    switch bytes[k + 1] {
+                    case UInt8(ascii: "("), UInt8(ascii: "{"): extra += 1
+                    case UInt8(ascii: "["): extra += 1; extraSquares += 1
+                    case UInt8(ascii: "<"): extraAngles += 1
+                    default: break
+                    }
+                    k += 2
+                    continue
+                }
+                switch b {
+                case UInt8(ascii: "["):
+                    net += 1; peak = max(peak, net); squares += 1; squarePeak = max(squarePeak, squares); inClass += 1
+                case UInt8(ascii: "]"):
+                    net = max(0, net - 1); squares = max(0, squares - 1); inClass = max(0, inClass - 1)
+                case UInt8(ascii: "("), UInt8(ascii: "{"):
+                    if inClass > 0 { extra += 1 } else { net += 1; peak = max(peak, net) }
+                case UInt8(ascii: ")"), UInt8(ascii: "}"):
+                    if inClass == 0 { net = max(0, net - 1) }
+                case UInt8(ascii: "<"):
+                    if inClass > 0 { extraAngles += 1 } else { angleNet += 1; anglePeak = max(anglePeak, angleNet) }
+                case UInt8(ascii: ">"):
+                    if inClass == 0 { angleNet = max(0, angleNet - 1) }
+                case UInt8(ascii: "#"):
+                    if starts(k, "#if"), !isIdentifierByte(at(k + 3)) {
+                        ifs += 1; ifPeak = max(ifPeak, ifs)
+                    } else if starts(k, "#endif") {
+                        ifs = max(0, ifs - 1)
+                    }
+                default: break
+                }
+                k += 1
+            }
+            deepest = max(deepest, depth + peak + extra)
+            deepestSquare = max(deepestSquare, squareDepth + squarePeak + extraSquares)
+            deepestAngles = max(deepestAngles, angles.count + anglePeak + extraAngles)
+            deepestIf = max(deepestIf, ifDepth + ifPeak)
+            depth += net
+            squareDepth += squares
+            angles += repeatElement(depth, count: angleNet)
+            ifDepth += ifs
+        }
+        // Searches for `#/`'s closing `/#…` that came to nothing: no `/`
+        // followed by `below` or more `#` in `from..<to`.
+        var noClose: [(from: Int, to: Int, below: Int)] = []
+        /// Where the `/` that closes a regex with `hashes` `#` lies in
+        /// `from..<to` (the first `/` followed by at least that many, as
+        /// swift-syntax's lexer takes it; a backslash escapes the next byte).
+        func regexClose(from: Int, to: Int, hashes: Int) -> Int? {
+            noClose.removeAll { $0.to <= from }
+            for known in noClose where known.from <= from && to <= known.to && hashes >= known.below { return nil }
+            var j = from, longest = 0
+            while j < to {
+                if bytes[j] == UInt8(ascii: "\\") { j += 2; continue }
+                if bytes[j] == UInt8(ascii: "/") {
+                    var n = 0
+                    while at(j + 1 + n) == UInt8(ascii: "#") { n += 1 }
+                    if n >= hashes, j + n < to { return j }
+                    longest = max(longest, n)
+                }
+                j += 1
+            }
+            noClose.append((from, to, longest + 1))
+            return nil
+        }
         var i = 0
         while i < bytes.count {
             let c = bytes[i]
             switch frames[frames.count - 1] {
             case .string(let hashes, let multiline):
-                if c == UInt8(ascii: "\\") {
+                // A backslash before the line break escapes nothing in a
+                // one-line string: the string ends at its line (a trailing
+                // `\\` carried it over 30,000 lines of `#if`; adversarial run 25, F13).
+                if c == UInt8(ascii: "\\"), multiline || !isLineEnd(at(i + 1)) {
                     // `\(`, or `\#(` in a raw string: an interpolation.
                     var k = i + 1, n = 0
                     while n < hashes, at(k) == UInt8(ascii: "#") { k += 1; n += 1 }
@@ -84,7 +164,7 @@ public enum CodeCheck {
                 // the scan took for one: in a regex literal it misread, say):
                 // its square brackets count, so a misreading can only refuse
                 // more (review of session 18, R1).
-                if c == UInt8(ascii: "\n"), !multiline {
+                if isLineEnd(c), !multiline {
                     frames.removeLast()
                     if let open = stringSquares.popLast() {
                         deepestSquare = max(deepestSquare, squareDepth + open.deepest)
@@ -118,7 +198,8 @@ public enum CodeCheck {
                 }
                 switch c {
                 case UInt8(ascii: "/") where at(i + 1) == UInt8(ascii: "/"):
-                    while i < bytes.count, bytes[i] != UInt8(ascii: "\n") { i += 1 }
+                    // To the line's end, a lone CR included, as Swift ends it.
+                    while i < bytes.count, !isLineEnd(bytes[i]) { i += 1 }
                     continue
                 case UInt8(ascii: "/") where at(i + 1) == UInt8(ascii: "*"):
                     var level = 0
@@ -132,17 +213,12 @@ public enum CodeCheck {
                     // Taking its `"` for a string hid the rest of the line
                     // (`let r = /"/; let g = [[[…` past the square-bracket
                     // bound ran for hours; adversarial run 24, F4).
-                    // Its square brackets count all the same: a regex the
-                    // scan misreads can only make it refuse more.
-                    var j = i + 1, open = 0, deepestOpen = 0
-                    while j < bytes.count, bytes[j] != UInt8(ascii: "/"), bytes[j] != UInt8(ascii: "\n") {
-                        if bytes[j] == UInt8(ascii: "[") { open += 1; deepestOpen = max(deepestOpen, open) }
-                        if bytes[j] == UInt8(ascii: "]") { open -= 1 }
-                        j += bytes[j] == UInt8(ascii: "\\") && j + 1 < bytes.count && bytes[j + 1] != UInt8(ascii: "\n") ? 2 : 1
-                    }
-                    if j < bytes.count, bytes[j] == UInt8(ascii: "/") {
-                        deepestSquare = max(deepestSquare, squareDepth + deepestOpen)
-                        i = j + 1
+                    // What is inside counts as code all the same
+                    // (``countAsCode``): a regex the scan misreads can only
+                    // make it refuse more.
+                    if let end = bareRegexEnd(bytes, from: i) {
+                        countAsCode(i + 1, end)
+                        i = end + 1
                         continue
                     }
                 case UInt8(ascii: "`"):
@@ -150,25 +226,33 @@ public enum CodeCheck {
                     // backtick on the line: a quote in it opens no string
                     // (adversarial run 24, F4).
                     var j = i + 1
-                    while j < bytes.count, bytes[j] != UInt8(ascii: "`"), bytes[j] != UInt8(ascii: "\n") { j += 1 }
+                    while j < bytes.count, bytes[j] != UInt8(ascii: "`"), !isLineEnd(bytes[j]) { j += 1 }
                     if j < bytes.count, bytes[j] == UInt8(ascii: "`") { i = j + 1; continue }
                 case UInt8(ascii: "#"), UInt8(ascii: "\""):
                     var k = i, hashes = 0
                     while at(k) == UInt8(ascii: "#") { k += 1; hashes += 1 }
                     // A regex literal `#/…/#` may hold quotes: skipped whole.
-                    // An unclosed one is no regex: scanning goes on after the
-                    // `#` (skipping the rest hid nesting; found by adversarial testing).
+                    // An unclosed one is no regex: scanning goes on at its `/`
+                    // (skipping the rest hid nesting; found by adversarial testing).
+                    // SE-0354: multi-line only when a line break follows the
+                    // opener, else it ends on its line; one not closed there
+                    // was read to the end of the file from each `#/`, hiding
+                    // all it passed (adversarial run 25, F1). Its inside
+                    // counts as code, and failed searches are remembered, so
+                    // each part of a line is searched at most once per `#` count.
                     if hashes > 0, at(k) == UInt8(ascii: "/") {
-                        var j = k + 1, closed = false
-                        while j < bytes.count, !closed {
-                            if bytes[j] == UInt8(ascii: "/") {
-                                var n = 0
-                                while n < hashes, at(j + 1 + n) == UInt8(ascii: "#") { n += 1 }
-                                if n == hashes { j += 1 + n; closed = true; continue }
-                            }
-                            j += 1
+                        guard hashes <= maxRegexHashes else { return "it opens a regex literal with more than \(maxRegexHashes) '#'" }
+                        var m = k + 1
+                        while at(m) == UInt8(ascii: " ") || at(m) == UInt8(ascii: "\t") { m += 1 }
+                        let multiline = m < bytes.count && isLineEnd(bytes[m])
+                        var end = multiline ? bytes.count : k + 1
+                        if !multiline { while end < bytes.count, !isLineEnd(bytes[end]) { end += 1 } }
+                        if let close = regexClose(from: k + 1, to: end, hashes: hashes) {
+                            countAsCode(k + 1, close)
+                            i = close + 1 + hashes
+                        } else {
+                            i = k
                         }
-                        i = closed ? j : i + 1
                         continue
                     }
                     if at(k) == UInt8(ascii: "\"") {
@@ -236,6 +320,44 @@ public enum CodeCheck {
         let before = bytes[i - 1]
         return before == UInt8(ascii: " ") || before == UInt8(ascii: "\t") || before == UInt8(ascii: "\n") || before == UInt8(ascii: "\r")
             || "([{,:;".utf8.contains(before)
+    }
+
+    /// A line break to Swift: LF or CR (a lone CR ends a comment or a
+    /// one-line string as LF does).
+    static func isLineEnd(_ b: UInt8) -> Bool { b == 0x0A || b == 0x0D }
+
+    /// More `#` than this around a regex literal refuse the file: real
+    /// code uses one or two, and each count may cost the scan a pass.
+    static let maxRegexHashes = 16
+
+    /// Where the `/` closing a bare regex that opens at `i` lies, or nil
+    /// when SE-0354 says it is none: no closing `/` on the line, a space or
+    /// tab before it, an unbalanced `)` (outside a character class, not
+    /// escaped), or a `/` or `*` after it (a comment).
+    static func bareRegexEnd(_ bytes: [UInt8], from i: Int) -> Int? {
+        var j = i + 1, groups = 0, inClass = 0
+        while j < bytes.count, !isLineEnd(bytes[j]) {
+            switch bytes[j] {
+            case UInt8(ascii: "\\"):
+                j += j + 1 < bytes.count && !isLineEnd(bytes[j + 1]) ? 2 : 1
+                continue
+            case UInt8(ascii: "/"):
+                let before = bytes[j - 1]
+                let after = j + 1 < bytes.count ? bytes[j + 1] : 0
+                guard before != UInt8(ascii: " "), before != UInt8(ascii: "\t"),
+                      after != UInt8(ascii: "/"), after != UInt8(ascii: "*") else { return nil }
+                return j
+            case UInt8(ascii: "["): inClass += 1
+            case UInt8(ascii: "]"): inClass = max(0, inClass - 1)
+            case UInt8(ascii: "(") where inClass == 0: groups += 1
+            case UInt8(ascii: ")") where inClass == 0:
+                guard groups > 0 else { return nil }
+                groups -= 1
+            default: break
+            }
+            j += 1
+        }
+        return nil
     }
 
     static func isIdentifierByte(_ b: UInt8) -> Bool {
@@ -968,6 +1090,10 @@ public enum CodeCheck {
         var out: [Diagnostic] = []
         let byID = Dictionary(lint.project.targets.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let writers = lint.groupWriters()
+        // Each extension's groups and the groups its app ID holds, once: per
+        // host and extension they were sets of every group (100 targets
+        // embedding each other with 10,000 groups; adversarial run 25, F10).
+        var childSets: [String: (groups: Set<String>, holds: Set<String>)] = [:]
         for host in lint.project.targets where host.kind != nil && !host.embeddedTargets.isEmpty {
             // On the Mac a call without kSecUseDataProtectionKeychain goes to
             // the file-based keychain, which ignores the groups (Stats' widget).
@@ -980,9 +1106,10 @@ public enum CodeCheck {
                 guard let child = byID[id], child.kind != .app,
                       let c = lint.signing(of: child), let childApp = c.appTarget, c.resolved.platform == h.resolved.platform,
                       let childNaming = naming[child.id], !childNaming.unknown, childNaming.groups.isEmpty else { continue }
+                let sets = childSets[id] ?? (Set(c.keychainAccessGroups.map(\.value) + c.applicationGroups.map(\.value)), Set(childApp.accessGroups))
+                childSets[id] = sets
                 // Sharing nothing is KCS604's own finding.
-                let shared = hostShares.intersection(c.keychainAccessGroups.map(\.value) + c.applicationGroups.map(\.value)).sorted()
-                guard !shared.isEmpty else { continue }
+                guard !hostShares.isDisjoint(with: sets.groups) else { continue }
                 if known == nil {
                     // A group the app names that is not its app ID, its own
                     // private group.
@@ -1004,8 +1131,7 @@ public enum CodeCheck {
                     written = [(d, nil)]
                 }
                 guard !written.isEmpty else { continue }
-                let holds = Set(childApp.accessGroups)
-                guard written.allSatisfy({ !holds.contains($0.group) }) else { continue }
+                guard written.allSatisfy({ !sets.holds.contains($0.group) }) else { continue }
                 // A keychain group one or two letters from the app's, on
                 // either side, is KCS604's near miss: only one it says (an
                 // app ID is a real group there, and a typo in the app's
@@ -1015,6 +1141,7 @@ public enum CodeCheck {
                 guard !written.contains(where: { w in near.contains { $0.keychain && $0.hostGroup == w.group } }),
                       let code = lint.keychainCode(of: child) else { continue }
                 let groups = written.map(\.group)
+                let shared = hostShares.intersection(sets.groups).sorted()
                 let team = hostApp.teamID.map { $0 + "." }
                 let entitlement = groups.map { g in team.flatMap { g.hasPrefix($0) ? "$(AppIdentifierPrefix)" + g.dropFirst($0.count) : nil } ?? g }
                 let stores = written[0].at == nil ? "its default keychain group \(groups[0]) (its keychain code names none)" : groups.joined(separator: ", ")
@@ -1233,12 +1360,17 @@ public enum CodeCheck {
             let name = String(message[start..<end.lowerBound])
             return known.contains(name) ? name : nil
         }
-        var out: [Diagnostic] = [], index: [String: Int] = [:], targets: [[String]] = [], hints: [[String?]] = []
+        // Each finding's targets in order, a set beside them (a search of
+        // the list per target was targets² per use: 1,000 targets × 4,000
+        // uses took 133 s; adversarial run 25, F11); the message names the
+        // first eight and counts the rest, as the hint does.
+        var out: [Diagnostic] = [], index: [String: Int] = [:], targets: [[String]] = [], members: [Set<String>] = [], hints: [[String?]] = []
         for d in all {
             guard d.code == .codeGroupNotEntitled || d.code == .codeGroupNotCheckable || d.code == .codeFileKeychainGroup, let loc = d.location,
                   let name = target(of: d.message) else {
                 out.append(d)
                 targets.append([])
+                members.append([])
                 hints.append([])
                 continue
             }
@@ -1247,19 +1379,21 @@ public enum CodeCheck {
             // into another target's warning, nor the warning into it.
             let key = "\(d.code.rawValue)\u{0}\(d.severity)\u{0}\(d.file?.name ?? "")\u{0}\(loc.line):\(loc.column)\u{0}\(rest)"
             if let i = index[key] {
-                if !targets[i].contains(name) { targets[i].append(name); hints[i].append(d.hint) }
+                if members[i].insert(name).inserted { targets[i].append(name); hints[i].append(d.hint) }
                 continue
             }
             index[key] = out.count
             out.append(d)
             targets.append([name])
+            members.append([name])
             hints.append([d.hint])
         }
+        let shown = 8
         for i in out.indices where targets[i].count > 1 {
             let rest = String(out[i].message.dropFirst("target '\(targets[i][0])' ".count))
-            out[i].message = "targets " + targets[i].map { "'\($0)'" }.joined(separator: ", ") + " " + Self.plural(rest)
+            out[i].message = "targets " + ProjectInput.listed(targets[i].map { "'\($0)'" }, first: shown) + " " + Self.plural(rest)
             if Set(hints[i].map { $0 ?? "" }).count > 1 {
-                out[i].hint = zip(targets[i], hints[i]).map { "'\($0)': \($1 ?? "")" }.joined(separator: "; ")
+                out[i].hint = ProjectInput.listed(zip(targets[i], hints[i]).map { "'\($0)': \($1 ?? "")" }, first: shown)
             }
         }
         return out

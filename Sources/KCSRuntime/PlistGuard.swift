@@ -224,11 +224,18 @@ package enum PlistGuard {
         // The bytes each object expands to: its own string or data, and its
         // children's as often as they are referred to.
         var expanded = [Int](repeating: 0, count: objects)
-        func ownBytes(_ object: Int) -> Int {
+        /// nil when its count does not fit in the file: a UTF-16 count of
+        /// 2^62 + 1 once wrapped negative and cancelled the sum (adversarial
+        /// run 25, F8). A count that fits keeps every product and sum here
+        /// below the file's size, so none can overflow.
+        func ownBytes(_ object: Int) -> Int? {
             guard let offset = offset(of: object) else { return 0 }
             let kind = b[offset] >> 4
-            guard kind == 0x4 || kind == 0x5 || kind == 0x6, let (count, _) = count(at: offset) else { return 8 }
-            return kind == 0x6 ? count &* 2 : count
+            guard kind == 0x4 || kind == 0x5 || kind == 0x6 else { return 8 }
+            guard let (count, start) = count(at: offset) else { return nil }
+            let width = kind == 0x6 ? 2 : 1
+            guard start <= table, count <= (table - start) / width else { return nil }
+            return count * width
         }
         var stack: [(object: Int, children: [Int], next: Int)] = []
         guard let rootChildren = children(top) else { return .malformedBinary("an object lies outside the file") }
@@ -251,7 +258,9 @@ package enum PlistGuard {
                 }
             } else {
                 stack.removeLast()
-                var d = 1, v = 1, bytes = min(Self.maxExpandedBytes + 1, ownBytes(frame.object))
+                guard let own = ownBytes(frame.object) else { return .malformedBinary("a string or data object runs past the file") }
+                // Each term is at most its cap + 1, so no sum can wrap.
+                var d = 1, v = 1, bytes = min(Self.maxExpandedBytes + 1, own)
                 for c in frame.children {
                     d = max(d, depth[c] + 1)
                     v = min(maxValues + 1, v + values[c])

@@ -19,6 +19,8 @@ public struct ProjectLint {
     /// missing). Said by ``run(profile:profilePath:)``: the lint passed
     /// silently while the import failed (found on a real-project trial).
     var unplaced: [ProjectIssue] = []
+    /// Where each target's signing in `configuration` is in `signings`.
+    var signingIndex: [String: Int]?
 
     /// Reads the project and resolves every signed target in every configuration.
     /// `platform` (`--platform`): the targets that build for it are checked
@@ -57,12 +59,19 @@ public struct ProjectLint {
         var lint = ProjectLint(project: project, signings: signings, configuration: configuration ?? project.defaultConfiguration,
                                fileSystem: fileSystem)
         lint.unplaced = unplaced
+        var index: [String: Int] = [:]
+        for (i, s) in signings.enumerated() where s.configuration == lint.configuration && index[s.target.id] == nil { index[s.target.id] = i }
+        lint.signingIndex = index
         return .success(lint)
     }
 
     /// The signing of a target in the lint's configuration.
+    /// By the index of the lint's configuration, when ``load`` made one:
+    /// a search of every signing per host and extension was targets³
+    /// (1,000 extensions embedding each other, 62 s; adversarial run 25, F10).
     public func signing(of target: XcodeProject.Target) -> TargetSigning? {
-        signings.first { $0.target.id == target.id && $0.configuration == configuration }
+        guard let signingIndex else { return signings.first { $0.target.id == target.id && $0.configuration == configuration } }
+        return signingIndex[target.id].map { signings[$0] }
     }
 
     /// Every finding, resolution warnings first, in a stable order.
@@ -373,10 +382,12 @@ public struct ProjectLint {
         var out: [NearMiss] = []
         for keychain in [true, false] {
             let mine = keychain ? c.keychainAccessGroups : c.applicationGroups
+            // Among a few hundred groups at most: each pair is an edit
+            // distance. Tested before anything is built (sets of 10,000
+            // groups per pair took 99 s; adversarial run 25, F10).
+            guard mine.count * (keychain ? h.keychainAccessGroups.count : h.applicationGroups.count) <= 10_000 else { continue }
             let theirs = keychain ? h.keychainAccessGroups.map(\.value) : h.applicationGroups.map(\.value)
             let mineSet = Set(mine.map(\.value)), theirSet = Set(theirs)
-            // Among a few hundred groups at most: each pair is an edit distance.
-            guard mine.count * theirs.count <= 10_000 else { continue }
             for g in mine where !theirSet.contains(g.value) && g.value.count >= 12 && !heldElsewhere(g.value) {
                 var best: (String, Int)?
                 for t in theirs where !mineSet.contains(t) {
@@ -409,14 +420,21 @@ public struct ProjectLint {
         var missIndex: [String: Int] = [:]
         var nearMissesOf: [String: [NearMiss]] = [:]
         let writers = groupWriters()
+        // Targets and signings by ID, each child's groups and entitlements
+        // path once: per host and child they were linear searches (1,000
+        // extensions embedding each other took 62 s; adversarial run 25, F10).
+        var targetByID: [String: XcodeProject.Target] = [:]
+        for t in project.targets where targetByID[t.id] == nil { targetByID[t.id] = t }
+        var childGroups: [String: (groups: Set<String>, own: String?)] = [:]
         for host in project.targets where host.kind != nil {
             guard let h = signing(of: host) else { continue }
             // A group whose setting expands to nothing is no group to share
             // ("stores in" and nothing after it; found on a real-project trial).
             let shared = Set(h.keychainAccessGroups.map(\.value) + h.applicationGroups.map(\.value)).subtracting([""])
             guard !shared.isEmpty else { continue }
+            var sortedShared: [String]?
             for id in host.embeddedTargets(on: h.resolved.platform) {
-                guard let child = project.targets.first(where: { $0.id == id }), let c = signing(of: child) else { continue }
+                guard let child = targetByID[id], let c = signing(of: child) else { continue }
                 // An app copied into another (a login item in
                 // Contents/Library/LoginItems) is a program of its own, with
                 // no reason to share: the rule is for extensions and App Clips.
@@ -427,7 +445,10 @@ public struct ProjectLint {
                 // An entitlements file named but unreadable is said already
                 // (KCS602): what it shares is not known (real-project trial 19, W4).
                 if c.resolved.entitlementsPath != nil, c.entitlements == nil { continue }
-                let theirs = c.keychainAccessGroups.map(\.value) + c.applicationGroups.map(\.value)
+                let known = childGroups[id] ?? (Set(c.keychainAccessGroups.map(\.value) + c.applicationGroups.map(\.value)),
+                                                c.resolved.entitlementsPath.map(fileSystem.canonical))
+                childGroups[id] = known
+                let theirs = known.groups
                 let near = nearMisses(child: c, host: h, writers: writers)
                 guard shared.isDisjoint(with: theirs) else {
                     for m in near {
@@ -443,7 +464,8 @@ public struct ProjectLint {
                 }
                 if hostsByChild[child.id] == nil { children.append((child, c)) }
                 if nearMissesOf[child.id] == nil, !near.isEmpty { nearMissesOf[child.id] = near }
-                hostsByChild[child.id, default: []].append((host, shared.sorted()))
+                if sortedShared == nil { sortedShared = shared.sorted() }
+                hostsByChild[child.id, default: []].append((host, sortedShared ?? []))
             }
         }
         for (child, c) in children {

@@ -256,6 +256,28 @@ struct XcodeLintTests {
                     && $0.contains("which kcs cannot read (above): make it readable, or import with --platform ios") }, "\(said)")
     }
 
+    /// A `.gitmodules` past 64 KiB is not split into lines: 66 MB split
+    /// first took 1.2 GB and 8 s, 200 MB crashed (adversarial run 25, F2).
+    /// 10 million lines here; split, a debug build takes many seconds.
+    @Test func aLargeGitmodulesIsNotSplit() {
+        struct Modules: ProjectFileSystem {
+            let bytes: [UInt8]
+            func read(_ path: String) -> Result<[UInt8], ProjectFileError> {
+                path.hasSuffix(".gitmodules") ? .success(bytes) : .failure(ProjectFileError("no such file"))
+            }
+            func contents(ofDirectory path: String) -> [String]? { nil }
+            func isFile(_ path: String) -> Bool { path.hasSuffix(".gitmodules") }
+        }
+        let large = Modules(bytes: Array(("\tpath = Vendor/x\n" + String(repeating: "a\n", count: 10_000_000)).utf8))
+        let small = Modules(bytes: Array("\tpath = Vendor/x\n".utf8))
+        var known = ProjectPath.Submodules()
+        #expect(ProjectPath.submodule(of: "/p/Vendor/x/A.xcconfig", in: small, known: &known) == "/p/Vendor/x")
+        known = ProjectPath.Submodules()
+        let clock = ContinuousClock()
+        let took = clock.measure { #expect(ProjectPath.submodule(of: "/p/Vendor/x/A.xcconfig", in: large, known: &known) == nil) }
+        #expect(took < .seconds(2), "\(took)")
+    }
+
     @Test func aGroupWhoseSettingIsEmptyIsSaidSo() throws {
         // Orbot empties its Debug settings on purpose: "app group  does not
         // start with group. … did you mean group.?" and an extension "cannot
@@ -1887,6 +1909,51 @@ struct XcodeLintTests {
                                    "KCS608 Generics.swift refused", "KCS608 Glued.swift refused", "KCS608 Ifs.swift refused", "KCS608 Lists.swift checked", "KCS608 MixedRuns.swift refused",
                                    "KCS608 RawName.swift refused", "KCS608 Regex.swift refused", "KCS608 RegexOpen.swift refused", "KCS608 Runs.swift refused",
                                    "KCS608 Strings.swift refused", "KCS608 Unclosed.swift refused"], "\(d.map(\.message))")
+    }
+
+    /// A use of an unheld group in a file twelve targets compile is one
+    /// warning naming the first eight and counting the rest: it named every
+    /// target with a hint each (1,000 targets × 4,000 uses, 133 s and 34 MB
+    /// printed for 200 × 2,000; adversarial run 25, F11).
+    @Test func aFindingOfManyTargetsNamesAFew() throws {
+        var f = XcodeFixture()
+        f.projectSettings = ["Release": ["SDKROOT": "iphoneos", "DEVELOPMENT_TEAM": XcodeFixture.team]]
+        f.targets = (0..<12).map { i in
+            .init(name: "T\(i)", folder: "App", settings: ["Release": ["PRODUCT_BUNDLE_IDENTIFIER": "com.example.T\(i)", "CODE_SIGN_ENTITLEMENTS": "App/App.entitlements"]],
+                  sources: ["A.swift"])
+        }
+        defer { f.remove() }
+        f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.shared"])
+        f.write("App/A.swift", "import Security\nlet q = SecItemAdd([kSecAttrAccessGroup as String: \"\(XcodeFixture.team).com.example.other\"] as CFDictionary, nil)\n")
+        f.writeProject()
+        let d = try f.codeFindings().filter { $0.code == .codeGroupNotEntitled }
+        #expect(d.count == 1 && d[0].message.hasPrefix("targets 'T0', 'T1', 'T2', 'T3', 'T4', 'T5', 'T6', 'T7' and 4 more (configuration 'Release')"), "\(d.map(\.message))")
+    }
+
+    /// Regex and string shapes the pre-scan read past what Swift reads
+    /// (adversarial run 25): `#/` not closed on its line (F1), a bare regex
+    /// ending in a space (F6), a one-line string's trailing backslash
+    /// (F13), a lone CR ending a comment. Each hid 1,100 nested brackets;
+    /// real regexes are still checked, and a real one nesting past the
+    /// bound is refused as code would be.
+    @Test func regexAndStringShapesHideNoNesting() throws {
+        let names = ["HashOpen", "HashLines", "SpaceEnd", "Backslash", "LoneCR", "HashMulti", "RealRegex"]
+        let f = Self.oneApp(sources: names.map { "\($0).swift" })
+        defer { f.remove() }
+        f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.shared"])
+        let use = "import Security\nlet q: [String: Any] = [kSecAttrAccessGroup as String: g]\n"
+        let deep = String(repeating: "(", count: 1_100) + "x" + String(repeating: ")", count: 1_100)
+        f.write("App/HashOpen.swift", use + "let r = #/x\nlet v = " + deep + "\n/#\n")
+        f.write("App/HashLines.swift", use + "let r = #/x\n" + String(repeating: "#if A\n", count: 1_100) + "let y = 1\n" + String(repeating: "#endif\n", count: 1_100) + "/#\n")
+        f.write("App/SpaceEnd.swift", use + "let x = (/" + deep + " /)\n")
+        f.write("App/Backslash.swift", use + "let s = \"\\\n" + String(repeating: "(\\\n", count: 1_100) + "x" + String(repeating: ")", count: 1_100) + "\n")
+        f.write("App/LoneCR.swift", use + "// note\rlet v = " + deep + "\n")
+        f.write("App/HashMulti.swift", use + "let r = #/\n" + deep + "\n/#\n")
+        f.write("App/RealRegex.swift", use + "let a = /[a-z(]+\\(x\\)/\nlet b = #/\n  (?<n> \\w+) \"q\n/#\nlet c = #/a\"b/#\n")
+        f.writeProject()
+        let d = try f.codeFindings().filter { $0.code == .codeGroupNotCheckable }
+        let refused = Set(d.compactMap { $0.message.hasPrefix("cannot check") ? ProjectPath.lastComponent($0.file?.name ?? "") : nil })
+        #expect(refused == ["HashOpen.swift", "HashLines.swift", "SpaceEnd.swift", "Backslash.swift", "LoneCR.swift", "HashMulti.swift"], "\(d.map(\.message))")
     }
 
     @Test func aGroupOrEmbedNamedAgainAddsNothing() throws {

@@ -95,6 +95,18 @@ struct OldStylePlistTests {
 
 @Suite("Build settings expand as Xcode expands them")
 struct BuildSettingsTests {
+    /// A condition's pattern or the name it is matched against past 256
+    /// characters matches only `*`: 40,000-byte ones took pattern × name
+    /// steps, 25 s a project (adversarial run 25, F3).
+    @Test func longConditionsMatchOnlyAStar() {
+        let long = String(repeating: "R", count: 300)
+        let settings = BuildSettings([a("A", "exact", [("config", long)]), a("B", "star", [("config", "*")]), a("C", "short", [("config", "R*")])],
+                                     context: SettingContext(sdk: "iphoneos", configuration: long))
+        #expect(settings.assignments.map(\.value) == ["star"])
+        let short = BuildSettings([a("C", "short", [("config", "Rel*")])], context: SettingContext(sdk: "iphoneos", configuration: "Release"))
+        #expect(short.assignments.map(\.value) == ["short"])
+    }
+
     func a(_ name: String, _ value: String, _ conditions: [(String, String)] = []) -> SettingAssignment {
         SettingAssignment(name: name, conditions: conditions.map { .init(key: $0.0, pattern: $0.1) }, value: value,
                           location: ProjectLocation(file: "f", line: 1))

@@ -133,6 +133,24 @@ import KeychainEngine
         #expect(PlistGuard.check(shared(references: 10, bytes: 1_000), maxDepth: 64) == nil)
     }
 
+    /// A UTF-16 string object claiming 2^62 + 1 characters after the
+    /// shared string: its size, doubled with wrapping, went negative and
+    /// cancelled the 16 MiB bound (adversarial run 25, F8).
+    @Test func binaryStringCountPastTheFileIsMalformedNotANegativeSize() {
+        func bigEndian(_ v: Int, _ width: Int) -> [UInt8] { (0..<width).reversed().map { UInt8((v >> ($0 * 8)) & 0xFF) } }
+        var out = Array("bplist00".utf8)
+        let array = out.count
+        out += [0xAF, 0x12] + bigEndian(5_001, 4) + [UInt8](repeating: 1, count: 5_000) + [2]
+        let string = out.count
+        out += [0x5F, 0x12] + bigEndian(10_000, 4) + [UInt8](repeating: 0x61, count: 10_000)
+        let wide = out.count
+        out += [0x6F, 0x13] + bigEndian((1 << 62) + 1, 8) + [0, 0x61]
+        let table = out.count
+        out += bigEndian(array, 4) + bigEndian(string, 4) + bigEndian(wide, 4) + [0, 0, 0, 0, 0, 0, 4, 1]
+        for v in [3, 0, table] { out += bigEndian(v, 8) }
+        #expect(PlistGuard.check(out, maxDepth: 64) == .malformedBinary("a string or data object runs past the file"))
+    }
+
     @Test func binaryDepthIsMeasured() {
         let deep = (0..<100).map { [$0 + 1] } + [[]]
         #expect(PlistGuard.check(Self.binary(deep), maxDepth: 64) == .tooDeep(limit: 64))
