@@ -328,10 +328,7 @@ package struct Explainer {
         // The right group under another prefix: another team's, or the Team
         // ID where the App ID prefix is a legacy one (home-assistant/iOS pull
         // request 61, MSAL pull request 872; real-world Q26, Q27).
-        guard let dot = group.firstIndex(of: "."), group.distance(from: group.startIndex, to: dot) == 10,
-              Team.isWellFormedID(String(group[..<dot])) else { return "" }
-        let rest = group[dot...]
-        for g in world.accessGroups(of: last.app, on: last.device) where g.hasSuffix(rest) && g.utf8.count == group.utf8.count {
+        if let g = Self.groupUnderOtherPrefix(group, last, in: world) {
             let prefix = String(g.prefix(10))
             let whose = prefix == app.appIDPrefix ? "its App ID prefix" : prefix == app.teamID ? "its team ID" : "as its entitlements say"
             var hint = "; it differs from \(g) only in its prefix: \(app.name.possessive) groups carry \(prefix) (\(whose))"
@@ -341,6 +338,15 @@ package struct Explainer {
             return hint
         }
         return ""
+    }
+
+    /// The caller's group that `group` differs from only in its 10-character
+    /// prefix, if any: the one explanation and hint both say.
+    private static func groupUnderOtherPrefix(_ group: String, _ last: LastCall, in world: World) -> String? {
+        guard let dot = group.firstIndex(of: "."), group.distance(from: group.startIndex, to: dot) == 10,
+              Team.isWellFormedID(String(group[..<dot])) else { return nil }
+        let rest = group[dot...]
+        return world.accessGroups(of: last.app, on: last.device).first { $0.hasSuffix(rest) && $0.utf8.count == group.utf8.count }
     }
 
     /// An update or delete that names no group acts in every group the
@@ -569,6 +575,7 @@ package struct Explainer {
                     + "and listing another keychain group makes every call errSecRestrictedAPI; drop group= to \(use) the app ID "
                     + "(the full app takes its items over when it replaces the clip, iOS 16 on)"
             }
+            if let right = groupUnderOtherPrefix(g, last, in: world) { return "write group=\(right), the group under the prefix its entitlements give" }
             return "add the group to \(app.name.possessive) entitlements (group \(app.withoutTeamPrefix(g)) \(app.name)) or name one it has"
         case .unsigned: return "declare a team before the app, or give the app team=TEAMID"
         case .noMatch: return "run 'explain' after the call, or see the candidates above"
