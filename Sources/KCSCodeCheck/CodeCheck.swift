@@ -758,9 +758,10 @@ public enum CodeCheck {
                 return teamless[String(group[group.index(after: dot)...])] != nil
             }
             let groups = grantedOnce.isEmpty ? "none (the target is unsigned)" : grantedOnce.map { teamless[$0] ?? $0 }.joined(separator: ", ")
-            // Whether the target's own sources name a type or function of a
-            // framework's code, by name, found once per target.
-            var namedByOwnCode: [String: Bool] = [:]
+            // Whether a source the target compiles or links, other than the
+            // use's own file, names a type or function of a framework's code,
+            // by name, found once per name and file.
+            var namedElsewhere: [String: Bool] = [:]
             for (path, uses) in found {
                 // A linked framework's file says whose it is.
                 let via = code.owner[path].map { " (in \(Self.linked($0)), which it links)" } ?? ""
@@ -769,15 +770,18 @@ public enum CodeCheck {
                 // not a warning that stays whatever is fixed (Siskin's share
                 // extension links Shared, whose NotificationEncryptionKeys
                 // uses a group the extension lacks; real-project trial 19, W12).
+                // The framework's own other code counts: a type its other
+                // files call runs in the target all the same (review 19, R8).
                 func unnamed(_ use: AccessGroupUse) -> String? {
                     guard !via.isEmpty, let name = use.enclosingName else { return nil }
-                    if namedByOwnCode[name] == nil {
-                        namedByOwnCode[name] = sources.contains { code.owner[$0.path] == nil && Self.namesWord(name, in: $0.text) }
+                    let key = name + "\u{0}" + path
+                    if namedElsewhere[key] == nil {
+                        namedElsewhere[key] = sources.contains { $0.path != path && Self.namesWord(name, in: $0.text) }
                     }
-                    return namedByOwnCode[name] == true ? nil : name
+                    return namedElsewhere[key] == true ? nil : name
                 }
                 func unnamedHint(_ name: String) -> String {
-                    "no source of '\(target.name)' itself names \(name), whose code this call is in, so it may never make it (a note, not a warning); "
+                    "no other source '\(target.name)' compiles or links names \(name), whose code this call is in, so it may never make it (a note, not a warning); "
                 }
                 // Who a finding is about: the words `mergedAcrossTargets` reads back.
                 let who = "target '\(target.name)' (configuration '\(signing.configuration)')" + via

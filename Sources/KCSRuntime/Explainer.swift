@@ -398,7 +398,7 @@ package struct Explainer {
         let left = world.fileKeychainMatches(for: request, on: last.device).count { !acted.contains($0) }
         guard left > 0 else { return "" }
         return "; the Mac's file-based keychain \(request.operation == .delete ? "deletes" : "changes") only what its find returns, "
-            + "one match unless the call says limit=all: \(left) more match\(left == 1 ? "es" : "") there"
+            + "one match unless the call says limit=all: \(left) more match\(left == 1 ? "" : "es") there"
     }
 
     /// Why the file side of a find for every match failed: the one refusal
