@@ -19,6 +19,10 @@ public struct ProjectLint {
     /// missing). Said by ``run(profile:profilePath:)``: the lint passed
     /// silently while the import failed (found on a real-project trial).
     var unplaced: [ProjectIssue] = []
+    /// With `--platform`, when no signed target builds for it: the
+    /// platforms the targets do build for. The lint checked nothing and
+    /// said "no warnings" (review 19, R7); the CLI says it as the import does.
+    public private(set) var noTargetFor: (platform: String, built: [String])?
 
     /// Reads the project and resolves every signed target in every configuration.
     /// `platform` (`--platform`): the targets that build for it are checked
@@ -38,7 +42,7 @@ public struct ProjectLint {
         case .failure(let issue): return .failure(issue)
         }
         if let settingsBudget { project.limitSettings(to: settingsBudget) }
-        var signings: [TargetSigning] = [], unplaced: [ProjectIssue] = []
+        var signings: [TargetSigning] = [], unplaced: [ProjectIssue] = [], built: [String] = []
         let files = TargetSigning.FileCache()
         for t in project.targets where t.kind != nil {
             for c in project.configurations {
@@ -47,6 +51,7 @@ public struct ProjectLint {
                     unplaced += issues
                     continue
                 }
+                for p in platforms where !built.contains(p) { built.append(p) }
                 // Taken from --platform: still said, with the hint saying so.
                 if taken { unplaced += issues }
                 if let chosen, !platforms.contains(chosen) { continue }
@@ -57,6 +62,7 @@ public struct ProjectLint {
         var lint = ProjectLint(project: project, signings: signings, configuration: configuration ?? project.defaultConfiguration,
                                fileSystem: fileSystem)
         lint.unplaced = unplaced
+        if let chosen, signings.isEmpty, !built.isEmpty { lint.noTargetFor = (chosen, built) }
         return .success(lint)
     }
 
