@@ -392,6 +392,10 @@ private struct ProjectReader {
             guard t["isa"]?.string == "PBXNativeTarget" else { continue }  // aggregate and legacy targets build nothing signed
             let name = t["name"]?.string ?? id
             var embedded: [String] = [], linked: [String] = [], embedFilters: [String: [String]] = [:]
+            // Targets an entry embeds with no filter: in every build, whatever
+            // another entry's filter says (one filtered entry made a target
+            // embedded twice iOS-only; review 19, R14).
+            var unfiltered: Set<String> = []
             var sources: [String] = []
             var unread: [String] = []
             func cannotRead(_ what: String) { if !unread.contains(what) { unread.append(what) } }
@@ -413,7 +417,7 @@ private struct ProjectReader {
                         guard let owner = file["fileRef"]?.string.flatMap({ productOwner[$0] }) else { continue }
                         embedded.append(owner)
                         let filters = file["platformFilters"]?.array?.compactMap(\.string) ?? file["platformFilter"]?.string.map { [$0] } ?? []
-                        if !filters.isEmpty { embedFilters[owner, default: []] += filters }
+                        if filters.isEmpty { unfiltered.insert(owner) } else { embedFilters[owner, default: []] += filters }
                     }
                 case "PBXSourcesBuildPhase":
                     if !sourceBudgetSpent, sourceEntries + files.count > Self.maxSourceEntries {
@@ -516,7 +520,7 @@ private struct ProjectReader {
             targets.append(XcodeProject.Target(
                 id: id, name: name, productType: t["productType"]?.string ?? "",
                 configurations: configurationList(objects[t["buildConfigurationList"]?.string ?? ""]),
-                swiftSources: sources, embeddedTargets: embedded, embedFilters: embedFilters, linkedTargets: linked, unreadCode: unread,
+                swiftSources: sources, embeddedTargets: embedded, embedFilters: embedFilters.filter { !unfiltered.contains($0.key) }, linkedTargets: linked, unreadCode: unread,
                 attributesTeam: targetAttributes?[id]?["DevelopmentTeam"]?.string, location: at(t)))
         }
         for (reference, products, linkers) in otherProjects {

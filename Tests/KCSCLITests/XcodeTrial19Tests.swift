@@ -533,6 +533,11 @@ extension XcodeRealProjectsTests {
         #expect(try asked("ios"))
         let app = try #require(ProjectLint.load(f.projectPath).get().project.targets.first { $0.name == "App" })
         #expect(app.embeddedTargets(on: "catalyst").count == 1 && app.embeddedTargets(on: "ios").count == 2)
+        // Embedded again by an entry without a filter: in every build (the
+        // filters of its entries were merged, so it was iOS-only; review 19, R14).
+        f.targets[0].embeddedAgain = ["Share Extension"]
+        f.writeProject()
+        #expect(try asked("catalyst") && asked("ios"))
     }
 }
 
