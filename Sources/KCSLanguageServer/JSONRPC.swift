@@ -203,9 +203,11 @@ func exceedsJSONValueBudget(_ body: [UInt8], budget: Int = 1_000_000) -> Bool {
 func topLevelIDAndMethod(_ body: [UInt8]) -> (id: RequestID?, method: String?, document: String?) {
     var depth = 0, i = 0
     var id: RequestID?, method: String?, document: String?
-    // The key each open object or array is the value of (nil for the
-    // outer object and an array's elements), and the last key read.
-    var keys: [String?] = [], lastKey: String?
+    // The keys the objects or arrays open at depths 1 and 2 are the values
+    // of (nil for an array's elements), the only ones the URI's path needs,
+    // and the last key read. A stack of every level's key grew with the
+    // nesting: a 60 MB message of `[[[…]]]` took 700 MB (review 19, R6).
+    var keyAt1: String?, keyAt2: String?, lastKey: String?
     /// The string starting at the quote at `at`, and the index after it.
     func string(_ at: Int) -> (String, Int) {
         var k = at + 1, bytes: [UInt8] = []
@@ -225,12 +227,11 @@ func topLevelIDAndMethod(_ body: [UInt8]) -> (id: RequestID?, method: String?, d
         let b = body[i]
         switch b {
         case UInt8(ascii: "{"), UInt8(ascii: "["):
-            keys.append(lastKey)
+            if depth == 1 { keyAt1 = lastKey } else if depth == 2 { keyAt2 = lastKey }
             lastKey = nil
             depth += 1
             i += 1
         case UInt8(ascii: "}"), UInt8(ascii: "]"):
-            _ = keys.popLast()
             lastKey = nil
             depth -= 1
             i += 1
@@ -241,7 +242,7 @@ func topLevelIDAndMethod(_ body: [UInt8]) -> (id: RequestID?, method: String?, d
             // A string value, not a key.
             guard k < body.count, body[k] == UInt8(ascii: ":") else { lastKey = nil; continue }
             lastKey = text
-            let isURI = depth == 3 && text == "uri" && keys.count == 3 && keys[1] == "params" && keys[2] == "textDocument"
+            let isURI = depth == 3 && text == "uri" && keyAt1 == "params" && keyAt2 == "textDocument"
             guard depth == 1 && (text == "id" || text == "method") || isURI else { continue }
             k = blanks(k + 1)
             guard k < body.count else { continue }

@@ -291,9 +291,10 @@ public final class LanguageServer {
             var budget = changeBudget
             for change in changes {
                 if let range = change.range {
-                    guard let lo = TextIndex.offset(in: text, of: range.start), let hi = TextIndex.offset(in: text, of: range.end), lo <= hi else {
+                    let from = TextIndex.offset(in: text, of: range.start), to = TextIndex.offset(in: text, of: range.end)
+                    guard let lo = from, let hi = to, lo <= hi else {
                         let lines = TextIndex(text).lineCount
-                        lostTrack(of: p.textDocument.uri, because: range.start.line >= lines || range.end.line >= lines || range.start.line < 0
+                        lostTrack(of: p.textDocument.uri, because: from == nil || to == nil
                                   ? "a change's range reaches line \(max(range.start.line, range.end.line) + 1) of a text of \(lines) line\(lines == 1 ? "" : "s")"
                                   : "a change's range ends before it starts")
                         return

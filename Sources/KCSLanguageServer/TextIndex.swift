@@ -66,12 +66,21 @@ struct TextIndex {
     /// (`didChange` built an index of the whole text for each of a
     /// message's ranged changes; found by adversarial testing). Nil for a
     /// line the text does not have: a change there was made to another
-    /// text than the server's (it was applied at the end).
+    /// text than the server's (it was applied at the end). The one position
+    /// past the last line the protocol names is the start of the line after
+    /// it, `{line: lineCount, character: 0}`: a range that takes in a line
+    /// with its line break ends at the start of the next line, so the range
+    /// of the last line ends there (Neovim deletes the last line so). It is
+    /// the end of the text. A character past a line's end clamps to the end
+    /// (the protocol's rule), but not on that line: the text has no such line
+    /// for a character to be on.
     static func offset(in bytes: [UInt8], of p: Position) -> Int? {
         guard p.line >= 0 else { return nil }
         var start = 0, line = 0
         while line < p.line {
-            guard let next = lineBreak(in: bytes, from: start) else { return nil }
+            guard let next = lineBreak(in: bytes, from: start) else {
+                return line + 1 == p.line && p.character == 0 ? bytes.count : nil
+            }
             start = next.nextLine
             line += 1
         }

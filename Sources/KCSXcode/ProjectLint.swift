@@ -21,6 +21,10 @@ public struct ProjectLint {
     var unplaced: [ProjectIssue] = []
     /// Where each target's signing in `configuration` is in `signings`.
     var signingIndex: [String: Int]?
+    /// With `--platform`, when no signed target builds for it: the
+    /// platforms the targets do build for. The lint checked nothing and
+    /// said "no warnings" (review 19, R7); the CLI says it as the import does.
+    public private(set) var noTargetFor: (platform: String, built: [String])?
 
     /// Reads the project and resolves every signed target in every configuration.
     /// `platform` (`--platform`): the targets that build for it are checked
@@ -40,7 +44,7 @@ public struct ProjectLint {
         case .failure(let issue): return .failure(issue)
         }
         if let settingsBudget { project.limitSettings(to: settingsBudget) }
-        var signings: [TargetSigning] = [], unplaced: [ProjectIssue] = []
+        var signings: [TargetSigning] = [], unplaced: [ProjectIssue] = [], built: [String] = []
         let files = TargetSigning.FileCache()
         for t in project.targets where t.kind != nil {
             for c in project.configurations {
@@ -49,6 +53,7 @@ public struct ProjectLint {
                     unplaced += issues
                     continue
                 }
+                for p in platforms where !built.contains(p) { built.append(p) }
                 // Taken from --platform: still said, with the hint saying so.
                 if taken { unplaced += issues }
                 if let chosen, !platforms.contains(chosen) { continue }
@@ -62,6 +67,7 @@ public struct ProjectLint {
         var index: [String: Int] = [:]
         for (i, s) in signings.enumerated() where s.configuration == lint.configuration && index[s.target.id] == nil { index[s.target.id] = i }
         lint.signingIndex = index
+        if let chosen, signings.isEmpty, !built.isEmpty { lint.noTargetFor = (chosen, built) }
         return .success(lint)
     }
 

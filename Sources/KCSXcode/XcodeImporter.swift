@@ -56,6 +56,14 @@ public struct XcodeImport: Sendable {
 /// target with its kind, bundle ID and entitlements, and an `expect groups`
 /// per app that pins the access-group list the import worked out.
 public enum XcodeImporter {
+    /// The hint when no target builds for the platform asked for, for the
+    /// import and `lint --project` alike (`doing`: "import", "lint"): the
+    /// platforms the targets do build for, and the option that takes the first.
+    public static func builtFor(_ built: [String], not platform: String, doing: String) -> String? {
+        built.isEmpty ? nil : "its targets build for " + built.joined(separator: ", ")
+            + (built.contains(platform) ? "" : ": \(doing) with --platform " + built[0])
+    }
+
     /// How every imported scenario begins, and what its first line holds
     /// further on: `-o` replaces only a file whose first line has both.
     public static let header = "# Imported from "
@@ -272,8 +280,7 @@ public enum XcodeImporter {
             let hint = !unresolved.isEmpty
                 ? "the bundle ID of \(unresolved.map { "'\($0)'" }.joined(separator: ", ")) does not resolve here (see the warnings above): "
                     + advice.joined(separator: ", or ")
-                : built.isEmpty ? nil : "its targets build for " + built.joined(separator: ", ")
-                    + (built.contains(platform) ? "" : ": import with --platform " + built[0])
+                : Self.builtFor(built, not: platform, doing: "import")
             diagnostics.append(Diagnostic(.projectSetting, "no target of \(path) could be imported for \(platform)", hint: hint))
             return XcodeImport(scenario: "", diagnostics: diagnostics, verdict: .failed)
         }

@@ -125,6 +125,13 @@ func lintProject(_ path: String, profile: String?, configuration: String?, team:
                                               hint: "configurations: " + lint.project.configurations.map(\.name).joined(separator: ", "))))
         return .invalidRequest
     }
+    if let (chosen, built) = lint.noTargetFor {
+        // Nothing to check: "no warnings" passed a CI job whose platform
+        // was mistyped or stale (review 19, R7). Said as the import says it.
+        printError(renderer.render(Diagnostic(.projectSetting, "no target of \(path) builds for \(chosen): nothing was checked",
+                                              hint: XcodeImporter.builtFor(built, not: chosen, doing: "lint"))))
+        return .failed
+    }
     var granted: Entitlements?
     if let profile {
         let bytes: [UInt8]

@@ -1,4 +1,5 @@
 import Foundation
+import KCSXcode
 import Testing
 
 @Suite("kcs import xcode and lint --project, through the binary")
@@ -207,6 +208,9 @@ struct XcodeCLITests {
         #expect(lint.stderr.contains("warning: cannot work out where 'Provider.swift', a source of target 'Widget', is: "
                                      + "its groups nest more than 64 deep or form a loop [KCS602]"), "\(lint.stderr)")
         #expect(lint.status == 1)
+        // KCS604's list of code kcs does not read called it generated (review 19, R21).
+        let widget = try #require(ProjectLint.load(f.projectPath).get().project.targets.first { $0.name == "Widget" })
+        #expect(widget.unreadCode.contains("1 source kcs cannot place") && !widget.unreadCode.contains { $0.contains("generates") }, "\(widget.unreadCode)")
     }
 
     /// A device has no folder: `-o /dev/stdout` writes what plain output

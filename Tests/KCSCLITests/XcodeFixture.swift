@@ -20,6 +20,8 @@ struct XcodeFixture {
         var embeds: [String] = []
         /// The platform filter of an embedded target's entry (`ios`), by its name.
         var embedFilters: [String: String] = [:]
+        /// Embedded targets with a second Copy Files entry, without a filter.
+        var embeddedAgain: Set<String> = []
         /// Frameworks its Frameworks phase links: `System/Library/Frameworks/X.framework`
         /// is the SDK's (sourceTree SDKROOT), anything else is built (BUILT_PRODUCTS_DIR).
         var frameworks: [String] = []
@@ -243,10 +245,13 @@ struct XcodeFixture {
                 phases.append(phase)
             }
             if !t.embeds.isEmpty {
-                let embedded = t.embeds.compactMap { name in productRefs[name].map { (name, $0) } }.map { name, ref -> String in
+                let embedded = t.embeds.compactMap { name in productRefs[name].map { (name, $0) } }.flatMap { name, ref -> [String] in
                     let bf = id()
                     object(bf, "embedded", [("isa", "PBXBuildFile"), ("fileRef", ref)] + (t.embedFilters[name].map { [("platformFilter", $0)] } ?? []))
-                    return bf
+                    guard t.embeddedAgain.contains(name) else { return [bf] }
+                    let again = id()
+                    object(again, "embedded again", [("isa", "PBXBuildFile"), ("fileRef", ref)])
+                    return [bf, again]
                 }
                 let copy = id()
                 object(copy, "Embed Foundation Extensions", [("isa", "PBXCopyFilesBuildPhase"), ("dstSubfolderSpec", "13"), ("files", list(embedded))])

@@ -501,6 +501,20 @@ extension XcodeRealProjectsTests {
         #expect(alone.status == 64 && alone.stderr.contains("--profile, --configuration and --platform go with --project"), "\(alone.stderr)")
     }
 
+    /// `--platform watchos` on a project with no watchOS target checked
+    /// nothing and said "no warnings", exit 0, where the import says KCS602
+    /// (review 19, R7): a CI job with a stale platform went green.
+    @Test func lintForAPlatformNoTargetBuildsForFails() throws {
+        let f = Self.catalystApp(macKeychain: ["$(AppIdentifierPrefix)com.example.Notes"], appGroups: ["group.com.example.notes"])
+        defer { f.remove() }
+        let watch = try BinaryRunner.run(["lint", "--project", f.projectPath, "--platform", "watchos"])
+        #expect(watch.status == 1 && watch.stdout.isEmpty, "\(watch.stdout)")
+        #expect(watch.stderr.contains("no target of \(f.projectPath) builds for watchos: nothing was checked [KCS602]"), "\(watch.stderr)")
+        #expect(watch.stderr.contains("its targets build for ios") && watch.stderr.contains(": lint with --platform ios"), "\(watch.stderr)")
+        let imported = try BinaryRunner.run(["import", "xcode", f.projectPath, "--platform", "watchos", "-o", "-"])
+        #expect(imported.stderr.contains(": import with --platform ios"), "\(imported.stderr)")
+    }
+
     /// An extension embedded with `platformFilter = ios` is not in the Mac
     /// Catalyst build: Nostur's share extension was checked there as if it
     /// were (real-project trial 19, D5).
@@ -524,6 +538,11 @@ extension XcodeRealProjectsTests {
         #expect(try asked("ios"))
         let app = try #require(ProjectLint.load(f.projectPath).get().project.targets.first { $0.name == "App" })
         #expect(app.embeddedTargets(on: "catalyst").count == 1 && app.embeddedTargets(on: "ios").count == 2)
+        // Embedded again by an entry without a filter: in every build (the
+        // filters of its entries were merged, so it was iOS-only; review 19, R14).
+        f.targets[0].embeddedAgain = ["Share Extension"]
+        f.writeProject()
+        #expect(try asked("catalyst") && asked("ios"))
     }
 }
 

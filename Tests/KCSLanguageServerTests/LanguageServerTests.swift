@@ -177,6 +177,36 @@ final class Client {
             + "it is checked again when the editor sends the whole text: edit it, or close and reopen it"])
     }
 
+    /// Neovim deletes the last line with a range that ends at the start of
+    /// the line after it, `{line: lineCount, character: 0}`: the protocol's
+    /// way to take in a line with its line break, here the end of the text.
+    /// It left the document out of sync (the range was read as reaching a
+    /// line the text does not have).
+    @Test func aRangeEndingAtTheLineAfterTheLastEndsAtTheEnd() throws {
+        let c = Client()
+        func change(_ l0: Int, _ c0: Int, _ l1: Int, _ c1: Int, _ text: String) {
+            c.notify("textDocument/didChange", ["textDocument": ["uri": uri, "version": 2], "contentChanges": [
+                ["range": ["start": ["line": l0, "character": c0], "end": ["line": l1, "character": c1]], "text": text]]])
+        }
+        func formatted() -> [Any]? {
+            c.request("textDocument/formatting", ["textDocument": ["uri": uri], "options": ["tabSize": 4, "insertSpaces": true]]) as? [Any]
+        }
+        // No line break at the end: two lines, the last deleted.
+        c.open(uri, "team SKMME9E2Y8\nzz")
+        #expect(c.diagnostics(uri).count == 1)
+        change(1, 0, 2, 0, "")
+        #expect(c.diagnostics(uri).isEmpty, "\(c.diagnostics(uri))")
+        #expect(formatted()?.isEmpty == true)
+        // A line break at the end: three lines, the last one empty.
+        c.open(uri, "team SKMME9E2Y8\nzz\n")
+        change(1, 0, 3, 0, "show apps\n")
+        #expect(c.diagnostics(uri).isEmpty, "\(c.diagnostics(uri))")
+        #expect(formatted()?.isEmpty == true)
+        // An insertion there appends.
+        change(3, 0, 3, 0, "zz\n")
+        #expect(c.diagnostics(uri).compactMap { (($0["range"] as? [String: Any])?["start"] as? [String: Any])?["line"] as? Int } == [2])
+    }
+
     /// A change the server cannot apply left the text as it was, with only
     /// a log message: the editor showed the old text's diagnostics for the
     /// text it had changed (a range past the end was applied at the end).
@@ -192,6 +222,13 @@ final class Client {
             ({ c.notify("textDocument/didChange", ["textDocument": ["uri": uri, "version": 2], "contentChanges": [
                 ["range": range(0, 0, 0, 0), "text": "x"], ["range": range(9, 0, 9, 0), "text": "x"]]]) },
              "a change's range reaches line 10 of a text of 3 lines"),
+            // Past the last line only the start of the line after it is a
+            // position (the end of the text): not a character on that line,
+            // nor the line after that.
+            ({ c.notify("textDocument/didChange", ["textDocument": ["uri": uri, "version": 2], "contentChanges": [["range": range(2, 0, 3, 1), "text": "x"]]]) },
+             "a change's range reaches line 4 of a text of 3 lines"),
+            ({ c.notify("textDocument/didChange", ["textDocument": ["uri": uri, "version": 2], "contentChanges": [["range": range(1, 0, 4, 0), "text": "x"]]]) },
+             "a change's range reaches line 5 of a text of 3 lines"),
             ({ c.notify("textDocument/didChange", ["textDocument": ["uri": uri, "version": 2], "contentChanges": [["range": range(1, 0, 0, 0), "text": "x"]]]) },
              "a change's range ends before it starts"),
             ({ c.notify("textDocument/didChange", ["textDocument": ["uri": uri, "version": 2], "contentChanges": 7]) },
@@ -501,6 +538,36 @@ final class Client {
         c.server.handle(note)
         #expect(c.sent.last?["id"] == nil && c.sent.last?["method"] as? String == "window/logMessage", "\(c.sent.last ?? [:])")
     }
+
+    /// The scan of a refused message kept a key for every level it was
+    /// nested: a 60 MB `[[[…]]]` took 700 MB (review 19, R6). It keeps the
+    /// two keys the document's path needs, and finds them at any depth of
+    /// the rest. (The peak resident size is read on Linux: /proc's
+    /// high-water mark, reset before the scan.)
+    @Test func theRefusedMessageScanDoesNotGrowWithItsNesting() throws {
+        let depth = 8_000_000
+        var body = Array("{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didChange\",\"params\":{\"deep\":".utf8)
+        body += Array(repeating: UInt8(ascii: "["), count: depth) + Array(repeating: UInt8(ascii: "]"), count: depth)
+        body += Array(",\"textDocument\":{\"uri\":\"file:///a.kcs\"}},\"id\":7}".utf8)
+        #if os(Linux)
+        func peakKiB() -> Int {
+            let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+            let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
+            return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+        }
+        let handle = FileHandle(forWritingAtPath: "/proc/self/clear_refs")
+        let reset = (try? handle?.write(contentsOf: Data("5".utf8))) != nil
+        try? handle?.close()
+        let before = peakKiB()
+        #endif
+        let found = topLevelIDAndMethod(body)
+        #expect(found.method == "textDocument/didChange" && found.document == "file:///a.kcs")
+        #expect(found.id == .number(7))
+        #if os(Linux)
+        // A key a level took 128 MB and more here; other tests run alongside.
+        if reset { #expect(peakKiB() - before < 48 << 10, "\(peakKiB() - before) KiB") }
+        #endif
+    }
 }
 
 @Suite struct MessageReaderTests {
@@ -705,9 +772,12 @@ final class Client {
         #expect(index.offset(of: Position(line: 1, character: 9)) == 5)
         #expect(TextIndex.offset(in: text, of: Position(line: 1, character: 9)) == 5)
         #expect(index.offset(of: Position(line: 9, character: 0)) == text.count)
-        // A line the text does not have: no offset for a change to apply at.
+        // A line the text does not have: no offset for a change to apply at,
+        // but for the start of the line after the last, the text's end (R9).
         #expect(index.lineCount == 5)
-        #expect(TextIndex.offset(in: text, of: Position(line: 5, character: 0)) == nil)
+        #expect(TextIndex.offset(in: text, of: Position(line: 5, character: 0)) == text.count)
+        #expect(TextIndex.offset(in: text, of: Position(line: 5, character: 1)) == nil)
+        #expect(TextIndex.offset(in: text, of: Position(line: 6, character: 0)) == nil)
         #expect(index.all.end == Position(line: 4, character: 1))
     }
 
