@@ -152,10 +152,11 @@ extension World {
     /// leaf's subject CN for Apple Development, the team's OU for Developer
     /// ID; an ad-hoc signature has none and its code hash stands in), so the
     /// Mac file keychain's ACLs that trusted the old signature trust the app
-    /// no more (``fileKeychainLists(_:_:on:)``): reading or changing those
-    /// items asks, until the user answers Always Allow. Its name stays on
-    /// them, so it may still delete its passwords. The data-protection
-    /// keychain goes by entitlements and sees no change.
+    /// no more (``fileKeychainLists(_:_:on:)``): reading those items' data
+    /// asks, until the user answers Always Allow. Its name stays on them, so
+    /// it may still delete its passwords; an app without a team is taken as
+    /// ad-hoc, so its partition changes too. The data-protection keychain
+    /// goes by entitlements and sees no change.
     /// A count, not a walk of the items: each access list keeps the
     /// signature it trusts (a walk per `resign` was items × resigns; review
     /// 19, R5).
