@@ -18,9 +18,12 @@ public struct XcodeImportOptions: Sendable {
     /// there. The project's paths stay as given in what is said (an
     /// absolute `-o` made them absolute; found on a real-project trial).
     public var workingDirectory: String?
+    /// The scenario's bound: the generated-text limit (``Limits/generatedBytes``).
+    public var maxScenarioBytes: Int
 
     public init(configuration: String? = nil, team: String? = nil, platform: String? = nil, scenarioFolder: String = ".",
-                workingDirectory: String? = nil) {
+                workingDirectory: String? = nil, maxScenarioBytes: Int = Limits().generatedBytes) {
+        self.maxScenarioBytes = maxScenarioBytes
         self.configuration = configuration
         self.team = team
         self.platform = platform
@@ -131,6 +134,8 @@ public enum XcodeImporter {
                      + "\(ScriptText.literal(configuration)), platform \(platform)."]
         var apps: [String] = []
         var expectations: [String] = []
+        var written = 0
+        let maxScenarioBytes = options.maxScenarioBytes
         var teams: [String] = []
         var names = Set<String>()
         var version: Int?
@@ -245,11 +250,22 @@ public enum XcodeImporter {
                 }
             }
             apps.append(app)
+            written += app.utf8.count + 1
             if signing.resolved.teamID != nil {
                 // The list as a device of the scenario's platform builds it (the Mac's differs).
                 let family = Platform.Family(rawValue: platform) ?? .ios
                 let groups = signing.appTarget?.accessGroups(on: Platform(family, 18)) ?? signing.accessGroups
                 expectations.append("expect groups \(ScriptText.literal(name)) [\(groups.map(ScriptText.literal).joined(separator: ", "))]")
+                written += expectations[expectations.count - 1].utf8.count + 1
+            }
+            // The scenario is bounded as any generated text is (`Limits.generatedBytes`):
+            // 1,000 targets sharing 10,000 groups wrote 339 MB in 211 s, which
+            // `kcs run` then refused (adversarial run 25, F12).
+            if written > maxScenarioBytes {
+                diagnostics.append(render.diagnostic(ProjectIssue(
+                    .error, "the imported scenario passes \(written) bytes at target '\(t.name)', over the output limit of \(maxScenarioBytes); nothing was written",
+                    at: t.location, hint: "a scenario that large is more than a run should read: write the targets you need by hand, or trim the groups the entitlements list"), code: .runLimit))
+                return XcodeImport(scenario: "", diagnostics: diagnostics, verdict: .failed)
             }
         }
         if let issue = pods.issue { diagnostics.append(render.diagnostic(issue, code: .projectSetting)) }

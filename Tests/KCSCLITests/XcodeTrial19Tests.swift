@@ -179,6 +179,20 @@ extension XcodeRealProjectsTests {
 }
 
 extension XcodeRealProjectsTests {
+    /// The imported scenario is bounded as generated text is: 1,000 targets
+    /// sharing 10,000 groups wrote 339 MB in 211 s (adversarial run 25, F12).
+    @Test func anImportPastTheOutputLimitWritesNothing() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let full = XcodeImporter.importProject(f.projectPath, options: XcodeImportOptions())
+        #expect(full.verdict == .passed && full.scenario.utf8.count > 200)
+        var options = XcodeImportOptions()
+        options.maxScenarioBytes = 200
+        let bounded = XcodeImporter.importProject(f.projectPath, options: options)
+        #expect(bounded.verdict == .failed && bounded.scenario.isEmpty)
+        #expect(bounded.diagnostics.contains { $0.code == .runLimit && $0.message.hasPrefix("the imported scenario passes ") }, "\(bounded.diagnostics.map(\.message))")
+    }
+
     /// Authenticator keeps SDKROOT in Carthage's xcconfigs: nothing was
     /// imported, and --platform did not help (real-project trial 19, D1).
     @Test func aTargetOfUnknownPlatformIsImportedForTheGivenPlatform() throws {
