@@ -138,9 +138,15 @@ struct EvaluatorTests {
         #expect(report.verdict == .failed)
     }
 
-    @Test func explainPointsAtItemsOnOtherDevices() {
+    /// What a script printed (`explain`, `show`), one entry per output.
+    private func printed(_ source: String) -> [String] {
         var outputs: [String] = []
-        _ = Interpreter.run(source: """
+        _ = Interpreter.run(source: source, observer: { if case .output(let text) = $0 { outputs.append(text) } })
+        return outputs
+    }
+
+    @Test func explainPointsAtItemsOnOtherDevices() {
+        let outputs = printed("""
             team SKMME9E2Y8
             app com.x.A
             device iPad
@@ -153,7 +159,7 @@ struct EvaluatorTests {
             explain
             as A find generic-password account="c"
             explain
-            """, observer: { if case .output(let text) = $0 { outputs.append(text) } })
+            """)
         #expect(outputs.count == 3)
         // Nor would a restore bring it (a reported key missing after one was blamed on sync alone).
         #expect(outputs[2].contains("a backup restored onto another device brings no when-unlocked-this-device-only item either"), "\(outputs[2])")
@@ -165,8 +171,7 @@ struct EvaluatorTests {
     /// slot looked up in the data-protection keychain named another item
     /// (real-world Q29, session 19).
     @Test func aFileKeychainDuplicateNamesItsOwnItem() {
-        var outputs: [String] = []
-        _ = Interpreter.run(source: """
+        let outputs = printed("""
             platform macos 15
             team SKMME9E2Y8
             app com.x.A
@@ -174,7 +179,7 @@ struct EvaluatorTests {
             as A add generic-password service="f" account="y"
             as A add generic-password service="f" account="y"
             explain
-            """, observer: { if case .output(let text) = $0 { outputs.append(text) } })
+            """)
         #expect(outputs.count == 1)
         #expect(outputs.first?.contains("already exists: generic-password") == true, "\(outputs)")
         #expect(outputs.first?.contains("service=\"f\"") == true, "\(outputs)")
@@ -185,8 +190,7 @@ struct EvaluatorTests {
         // evgenyneu/keychain-swift issue 27's shape: a Mac app without
         // entitlements stores a plain item in the file keychain; a
         // synchronizable find goes to the data-protection keychain only.
-        var outputs: [String] = []
-        _ = Interpreter.run(source: """
+        let outputs = printed("""
             platform macos 14
             team SKMME9E2Y8
             app com.x.Demo signing=no-app-id
@@ -196,7 +200,7 @@ struct EvaluatorTests {
             explain
             as Demo find generic-password account="Other"
             explain
-            """, observer: { if case .output(let text) = $0 { outputs.append(text) } })
+            """)
         #expect(outputs.count == 3)
         // A call that searched the file keychain and found nothing there:
         // "no items exist" was said though one does.
@@ -212,8 +216,7 @@ struct EvaluatorTests {
         // flutter_secure_storage pull request 712's shape: a stale copy in the
         // file keychain, the new one in the data-protection keychain, read
         // without the flag (real-world problem P23, session 18).
-        var outputs: [String] = []
-        _ = Interpreter.run(source: """
+        let outputs = printed("""
             platform macos 15
             team SKMME9E2Y8
             app com.x.A
@@ -227,7 +230,7 @@ struct EvaluatorTests {
             explain
             as A find generic-password service="s" data-protection=true
             explain
-            """, observer: { if case .output(let text) = $0 { outputs.append(text) } })
+            """)
         #expect(outputs.count == 4)
         #expect(outputs[0].contains("the file-based keychain matched 1 item too, which the merge leaves out"), "\(outputs[0])")
         #expect(outputs[1].contains("the file-based keychain matched 1 item but failed (errSecParam: it returns no data for all matching passwords)"), "\(outputs[1])")
@@ -240,8 +243,7 @@ struct EvaluatorTests {
     @Test func explainSaysADeleteWithoutAGroupActedInSeveral() {
         // keychain-swift issue 91's shape: a delete meant for the migrated
         // copy also removes the one in the shared group (session 18, P35).
-        var outputs: [String] = []
-        _ = Interpreter.run(source: """
+        let outputs = printed("""
             team SKMME9E2Y8
             app com.x.A keychain-access-groups=[$(AppIdentifierPrefix)com.x.A, $(AppIdentifierPrefix)com.x.Shared]
             as A add generic-password service="s" account="a" data="1"
@@ -252,7 +254,7 @@ struct EvaluatorTests {
             explain
             as A delete generic-password service="s"
             explain
-            """, observer: { if case .output(let text) = $0 { outputs.append(text) } })
+            """)
         #expect(outputs.count == 3)
         #expect(outputs[0].contains("changed 2 items in 2 groups (SKMME9E2Y8.com.x.A, SKMME9E2Y8.com.x.Shared): a call that names no group= acts in every group"), "\(outputs[0])")
         #expect(outputs[1].contains("deleted 1 item") && !outputs[1].contains("groups ("), "\(outputs[1])")
@@ -263,15 +265,14 @@ struct EvaluatorTests {
     /// its length: each candidate's 100 KB account was quoted whole to be
     /// cut later, 115 ms a failed expectation (adversarial run 24, F15).
     @Test func explainQuotesLongValuesCut() {
-        var outputs: [String] = []
         let long = String(repeating: "x", count: 100_000)
-        _ = Interpreter.run(source: """
+        let outputs = printed("""
             team SKMME9E2Y8
             app com.x.A
             as A add generic-password account="\(long)"
             as A find generic-password account="z"
             explain
-            """, observer: { if case .output(let text) = $0 { outputs.append(text) } })
+            """)
         #expect(outputs.count == 1)
         #expect(outputs[0].contains("…\" (100000 bytes)"), "\(outputs[0].prefix(600))")
         #expect(outputs[0].utf8.count < 2_000, "\(outputs[0].utf8.count) bytes")
@@ -401,8 +402,7 @@ struct EvaluatorTests {
     }
 
     @Test func showAndExplainProduceOutput() {
-        var outputs: [String] = []
-        _ = Interpreter.run(source: """
+        let outputs = printed("""
             team SKMME9E2Y8
             app com.x.A
             app com.x.B
@@ -412,7 +412,7 @@ struct EvaluatorTests {
             show apps
             show app A
             explain
-            """, observer: { if case .output(let text) = $0 { outputs.append(text) } })
+            """)
         #expect(outputs.count == 5)
         #expect(outputs[0].contains("generic-password  SKMME9E2Y8.com.x.A  account=\"a\""))
         #expect(outputs[1].contains("read  -"))
