@@ -157,7 +157,7 @@ package struct Explainer {
                 .map { Vocabulary.name(of: $0) }
             if written.accessibility != nil { outside.append(ArgumentKey.accessible.name) }
             if written.accessControl != nil { outside.append(ArgumentKey.accessControl.name) }
-            if written.data != nil { outside.append(ArgumentKey.data.name) }
+            if written.dataText != nil { outside.append(ArgumentKey.data.name) }
             if !outside.isEmpty {
                 let names = keyAttributes.map { Vocabulary.name(of: $0) }
                 let article = "aeiou".contains(item.itemClass.rawValue.first ?? "x") ? "an" : "a"

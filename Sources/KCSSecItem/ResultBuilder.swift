@@ -57,7 +57,7 @@ enum ResultBuilder {
             // No stored data: no kSecValueData key (SecItemDb.c handle_result).
             // Data alone is empty data for an add (securityd's empty CFData);
             // a find leaves such items out (World.returned, SecItem.m).
-            if platform.resultCarriesData(returns, of: found), found.item.data != nil {
+            if platform.resultCarriesData(returns, of: found), found.item.dataText != nil {
                 dictionary[kSecValueData] = data(of: found.item)
             }
             if returns.contains(.reference), let ref = reference(found, platform) { dictionary[kSecValueRef] = ref }

@@ -877,7 +877,7 @@ extension World {
         if returns == .reference {
             return matches.filter { platform.makesReference(to: $0) }
         }
-        guard returns == .data, matches.contains(where: { $0.item.data == nil }) else { return matches }
+        guard returns == .data, matches.contains(where: { $0.item.dataText == nil }) else { return matches }
         return matches.filter { $0.item.dataText != nil }
     }
 

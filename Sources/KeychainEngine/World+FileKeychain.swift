@@ -143,7 +143,7 @@ extension World {
                                           prompt: (FoundItem) -> PromptAnswer?) -> CallResult {
         let changes = request.changes ?? ItemSpec()
         var query = request.spec
-        query.returns = changes.data == nil ? [.attributes, .data] : [.attributes]
+        query.returns = changes.dataText == nil ? [.attributes, .data] : [.attributes]
         // The data-protection side's query was translated with pruneMatch
         // (SecItemUpdate's attrs_ios, line 5094): no match limit, so its
         // SecItemCopyMatching finds one item; the file side keeps the limit.
@@ -490,7 +490,7 @@ extension World {
         // (SecCertificateCopyData, lines 3929-3948; audit 14, A4). An
         // identity's update changes its private key (below).
         let readsData = request.spec.returns.contains(.data)
-        let changesData = request.changes?.data != nil
+        let changesData = request.changes?.dataText != nil
         let ruleClass: ItemClass = itemClass == .identity && request.operation == .update ? .key : storedClass
         // Update and delete go on past an item that fails and say the last
         // failure (SecItemUpdate_osx lines 5438-5444, SecItemDelete_osx
