@@ -18,7 +18,7 @@ scratch="${KCS_BENCH_BUILD:-/tmp/build-bench}"
 dir="${KCS_BENCH_DIR:-/tmp/kcs-bench}/check-$files"
 if [ "$build" = 1 ]; then
     echo "building kcs (release) into $scratch ..."
-    swift build -c release --scratch-path "$scratch" 2>&1 | tail -1
+    "$(dirname "$0")/release-build.sh" "$scratch" 2>&1 | tail -1
 fi
 kcs="$(swift build -c release --scratch-path "$scratch" --show-bin-path)/kcs"
 

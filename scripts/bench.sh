@@ -65,7 +65,7 @@ cd "$root"
 
 if [ "$build" = 1 ]; then
     echo "building kcs (release) into $scratch ..."
-    if ! swift build -c release --scratch-path "$scratch" >"$work/build.log" 2>&1; then
+    if ! scripts/release-build.sh "$scratch" >"$work/build.log" 2>&1; then
         tail -n 20 "$work/build.log" >&2
         echo "bench.sh: release build failed (log: $work/build.log)" >&2
         exit 1
