@@ -115,6 +115,11 @@ public struct AccessGroupFinder {
     private var typeAliases: [String: Set<String>] = [:]
     /// Every name a `let` or `var` of the files read declares, at any level.
     private(set) var declaredNames: Set<String> = []
+    /// Every name the files read assign (``Declarations/assignedNames``).
+    private(set) var assignedNames: Set<String> = []
+    /// The names of the stored `var`s among the constants: a use of one
+    /// wants every file that says its name, for the assignments.
+    private(set) var storedVarNames: Set<String> = []
     /// The groups keychain types' initialisers join from their parameters,
     /// by the type's last name (``Composition``).
     private var compositions: [String: [Composition]] = [:]
@@ -156,6 +161,9 @@ public struct AccessGroupFinder {
         public var condition: String?
         /// The `#if`s around the declaration (``IfBranch``).
         public var branches: [IfBranch] = []
+        /// A stored `var` (``AccessGroupFinder/storedVarValue(of:in:)``):
+        /// its value only while no file read assigns its name.
+        public var isStoredVar = false
     }
 
     /// What one file declares that resolving a name needs: its string
@@ -175,6 +183,10 @@ public struct AccessGroupFinder {
         var compositions: [(String, Composition)] = []
         /// The names its `let`s and `var`s declare.
         var declaredNames: Set<String> = []
+        /// The names it assigns, changes in place or passes `inout`
+        /// (``AssignedNameCollector``): a stored `var` of such a name is
+        /// not a constant.
+        var assignedNames: Set<String> = []
         /// (type's last name, property, whether it forwards) for
         /// ``UseVisitor/forwardsProperty(_:around:)`` in an extension.
         var forwardedMembers: [(String, String, Bool)] = []
@@ -199,8 +211,12 @@ public struct AccessGroupFinder {
             return Constant(name: name, value: value, line: at.startLocation(converter: converter).line,
                             container: scope.types.first, isLocal: scope.isLocal,
                             condition: UseVisitor.ifCondition(around: at),
-                            branches: UseVisitor.branches(around: at, decls: &decls))
+                            branches: UseVisitor.branches(around: at, decls: &decls),
+                            isStoredVar: collector.storedVars.contains(node.id))
         }
+        let assigned = AssignedNameCollector(viewMode: .sourceAccurate)
+        assigned.walk(tree)
+        out.assignedNames = assigned.names
         let members = MemberCollector(viewMode: .sourceAccurate)
         members.walk(tree)
         out.valueMembers = members.valueMembers
@@ -226,6 +242,8 @@ public struct AccessGroupFinder {
         for (type, parent) in found.supertypes { supertypes[type, default: []].insert(parent) }
         for (alias, type) in found.typeAliases { typeAliases[alias, default: []].insert(type) }
         declaredNames.formUnion(found.declaredNames)
+        assignedNames.formUnion(found.assignedNames)
+        for c in found.constants where c.isStoredVar { storedVarNames.insert(c.name) }
         for (type, name, forwards) in found.forwardedMembers { forwardedMembers[type, default: [:]][name] = forwards && forwardedMembers[type]?[name] != false }
         for (type, c) in found.compositions where !(compositions[type]?.contains(c) ?? false) { compositions[type, default: []].append(c) }
     }
@@ -385,7 +403,7 @@ public struct AccessGroupFinder {
             var seen = Set<String?>()
             return list.filter { seen.insert($0).inserted }.flatMap { byContainer[ContainerKey(name: name, container: $0)] ?? [] }
         } ?? constants[name] ?? []
-        let all = candidates.filter { fits($0.constant) }
+        let all = candidates.filter { fits($0.constant) && !($0.constant.isStoredVar && assignedNames.contains($0.constant.name)) }
         guard let first = all.first else { return nil }
         guard all.allSatisfy({ $0.constant.value == first.constant.value }) else {
             // `#if DEBUG let g = "….dev" #else let g = "…" #endif`: each
@@ -582,6 +600,35 @@ public struct AccessGroupFinder {
         guard let getter = getterBody(binding), getter.count == 1, let item = getter.first?.item,
               let returned = returnedExpression(item) else { return nil }
         return constantValue(returned) ?? referencePath(returned).map { interpolationMarker + "r" + $0 }
+    }
+
+    /// The value a stored `static var` or global `var` starts with, when it
+    /// is a `constantValue` (`static var keychainAccessGroup: String =
+    /// "\(appIdentifierPrefix)prt.ProtonVPN"`: ProtonVPN's three places,
+    /// "built at run time"; real-project trial 20, D2). Only a var its
+    /// module alone can set: not `public` or `open` (nor in a `public
+    /// extension`), no observer, no attribute but `@MainActor`, `@available`
+    /// or `@nonobjc` (a property wrapper, `@objc` code may set it). It is
+    /// used as the constant only while no file the target reads assigns
+    /// the name (``AccessGroupFinder/Declarations/assignedNames``).
+    static func storedVarValue(of binding: PatternBindingSyntax, in decl: VariableDeclSyntax) -> String? {
+        guard decl.bindingSpecifier.tokenKind == .keyword(.var), binding.accessorBlock == nil,
+              let initializer = binding.initializer, binding.pattern.is(IdentifierPatternSyntax.self) else { return nil }
+        let words = decl.modifiers.map(\.name.text)
+        guard !words.contains("public"), !words.contains("open"), !words.contains("lazy"), !words.contains("weak"), !words.contains("unowned"),
+              decl.attributes.allSatisfy({ attribute in
+                  guard let a = attribute.as(AttributeSyntax.self) else { return false }
+                  return ["MainActor", "available", "nonobjc"].contains(a.attributeName.trimmedDescription)
+              }) else { return nil }
+        if words.contains("static") {
+            // A member of a type or an extension, not a public extension's.
+            guard let block = decl.parent?.parent?.parent?.as(MemberBlockSyntax.self) else { return nil }
+            if let e = block.parent?.as(ExtensionDeclSyntax.self), e.modifiers.contains(where: { ["public", "open"].contains($0.name.text) }) { return nil }
+        } else {
+            // A global: an item of the file's top level.
+            guard decl.parent?.parent?.is(CodeBlockItemListSyntax.self) == true, decl.parent?.parent?.parent?.is(SourceFileSyntax.self) == true else { return nil }
+        }
+        return constantValue(immediatelyCalled(initializer.value) ?? initializer.value)
     }
 
     /// The statements of a computed property's getter, when it has no
@@ -948,10 +995,15 @@ enum LocalBinding {
     /// Every name a declaration binds, with what it binds it to.
     /// `expressions`: a local `let` bound to a name or a member
     /// (`Type.constant`) is that expression (``expression(_:)``).
-    static func bindings(in decl: VariableDeclSyntax, expressions: Bool = false) -> [(String, LocalBinding)] {
+    /// A stored `static var` or global `var` kcs may take for a constant
+    /// (``AccessGroupFinder/storedVarValue(of:in:)``) binds nothing here,
+    /// so the name is looked up among the constants, which know whether
+    /// a file assigns it; with `storedVars`, it is a value.
+    static func bindings(in decl: VariableDeclSyntax, expressions: Bool = false, storedVars: Bool = false) -> [(String, LocalBinding)] {
         var out: [(String, LocalBinding)] = []
         for binding in decl.bindings {
             if let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text {
+                if !storedVars, AccessGroupFinder.storedVarValue(of: binding, in: decl) != nil { continue }
                 if let v = AccessGroupFinder.fixedValue(of: binding, in: decl) {
                     out.append((name, .literal(v)))
                 } else if expressions, decl.bindingSpecifier.tokenKind == .keyword(.let), binding.accessorBlock == nil,
@@ -1156,7 +1208,7 @@ final class BindingIndex {
                 // bare use in an instance method is the property, so any
                 // member that is a value makes the name a value; so does one
                 // under `#if` (compiled in some builds only).
-                for (n, b) in LocalBinding.bindings(in: decl) {
+                for (n, b) in LocalBinding.bindings(in: decl, storedVars: conditional) {
                     if conditional { t[n] = .runtime; continue }
                     if case .runtime = b { t[n] = .runtime } else if t[n] == nil { t[n] = b }
                 }
@@ -1172,12 +1224,17 @@ private final class ConstantCollector: SyntaxVisitor {
     /// (name, value, declaration, where the value is written when that is
     /// under `#if`s of its own: its line and its builds come from there)
     var found: [(String, String, Syntax, Syntax?)] = []
+    /// The declarations among them that are stored `var`s.
+    var storedVars: Set<SyntaxIdentifier> = []
 
     override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
         for binding in node.bindings {
             guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { continue }
             if let value = AccessGroupFinder.fixedValue(of: binding, in: node) {
                 found.append((name, value, Syntax(binding), nil))
+            } else if let value = AccessGroupFinder.storedVarValue(of: binding, in: node) {
+                found.append((name, value, Syntax(binding), nil))
+                storedVars.insert(Syntax(binding).id)
             } else if let value = AccessGroupFinder.mainBundleProperty(binding, node) {
                 // Looked up as `main.NAME` of Bundle, as a case's property is.
                 found.append(("main." + name, value, Syntax(binding), nil))
@@ -1306,7 +1363,7 @@ private final class MemberCollector: SyntaxVisitor {
         }
         for (decl, conditional) in BindingIndex.variables(in: members) {
             let computed = decl.bindings.contains { $0.accessorBlock != nil }
-            for (name, binding) in LocalBinding.bindings(in: decl) {
+            for (name, binding) in LocalBinding.bindings(in: decl, storedVars: conditional) {
                 if conditional { valueMembers.append((name, type)); continue }
                 if case .runtime = binding { valueMembers.append((name, type)) } else if computed { computedMembers.append((name, type)) }
             }
@@ -1375,6 +1432,9 @@ private final class UseVisitor: SyntaxVisitor {
                   where fits: (AccessGroupFinder.Constant) -> Bool) -> AccessGroupFinder.Resolved? {
         let key = name + "\u{2}" + context
         if let known = constants[key] { return known }
+        // A stored var is a constant only if no file assigns it: every
+        // file that says its name is wanted, to look for assignments.
+        if finder.storedVarNames.contains(name) { unfound.insert(name) }
         let found = finder.constant(name, in: containers, where: fits)
         constants[key] = .some(found)
         return found
@@ -2023,7 +2083,14 @@ private final class UseVisitor: SyntaxVisitor {
         let path = path.split(separator: ".").map(String.init)
         guard let name = path.last else { return nil }
         lookedUp.insert(name)
-        let type = finder.aliased(path.dropLast().joined(separator: "."))
+        var written = path.dropLast().joined(separator: ".")
+        // `Self.name`: the type declaring the value (ProtonVPN's
+        // `"\(Self.appIdentifierPrefix)prt.ProtonVPN"`; real-project trial 20).
+        if written == "Self" || written.hasPrefix("Self.") {
+            guard let own = types.first else { return nil }
+            written = own + written.dropFirst(4)
+        }
+        let type = finder.aliased(written)
         let found = type.isEmpty
             ? constant(name, "in\u{1}" + types.joined(separator: "\u{1}"), in: types.map(Scope.lastName) + [nil]) { c in
                 !c.isLocal && (c.container.map { types.contains($0) } ?? true)
@@ -2230,6 +2297,48 @@ private final class UseVisitor: SyntaxVisitor {
             } ?? runtime
         }
         return runtime
+    }
+}
+
+/// The names a file may change: the last name of each assignment's
+/// target (`x = …`, `Env.x += …`; every name of a tuple or subscript
+/// target), of each `&x`, and of each value a `String` mutating method is
+/// called on (`x.append(…)`). A stored `var` of one of these names is not
+/// taken for a constant (``AccessGroupFinder/storedVarValue(of:in:)``).
+private final class AssignedNameCollector: SyntaxVisitor {
+    var names: Set<String> = []
+    static let mutating: Set<String> = ["append", "insert", "remove", "removeAll", "removeFirst", "removeLast", "removeSubrange",
+                                        "replaceSubrange", "popLast", "write", "reserveCapacity", "makeContiguousUTF8", "withUTF8"]
+
+    private func addTarget(_ e: ExprSyntax) {
+        if let r = e.as(DeclReferenceExprSyntax.self) { names.insert(AccessGroupFinder.unquoted(r.baseName.text)); return }
+        if let m = e.as(MemberAccessExprSyntax.self) { names.insert(AccessGroupFinder.unquoted(m.declName.baseName.text)); return }
+        for token in e.tokens(viewMode: .sourceAccurate) where LocalBinding.isIdentifier(token) { names.insert(AccessGroupFinder.unquoted(token.text)) }
+    }
+
+    override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind {
+        let elements = Array(node.elements)
+        for i in elements.indices.dropFirst() {
+            let op = elements[i]
+            let assigns = op.is(AssignmentExprSyntax.self) || op.as(BinaryOperatorExprSyntax.self).map { b in
+                let text = b.operator.text
+                return text.hasSuffix("=") && !["==", "!=", "<=", ">=", "===", "!=="].contains(text)
+            } ?? false
+            if assigns { addTarget(elements[i - 1]) }
+        }
+        return .visitChildren
+    }
+
+    override func visit(_ node: InOutExprSyntax) -> SyntaxVisitorContinueKind {
+        addTarget(node.expression)
+        return .visitChildren
+    }
+
+    override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        if let m = node.calledExpression.as(MemberAccessExprSyntax.self), Self.mutating.contains(m.declName.baseName.text), let base = m.base {
+            addTarget(base)
+        }
+        return .visitChildren
     }
 }
 
