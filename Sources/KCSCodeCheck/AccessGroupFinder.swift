@@ -792,7 +792,9 @@ public struct AccessGroupFinder {
     /// (`?? "group.…"`, Provenance's shape: without it the targets that do
     /// not set the key got KCS608, and a wrong default went unreported;
     /// real-project trial 16, D2). An empty default is none: it is no group.
-    static func infoPlistRead(_ expr: ExprSyntax, ofSelf: Bool = false) -> (key: String, fallback: String?)? {
+    /// `reader`: the bundle and the key are a reader type's
+    /// (``readerProperty(_:_:)``), not `Bundle.main` and a literal.
+    static func infoPlistRead(_ expr: ExprSyntax, ofSelf: Bool = false, reader: Reader? = nil) -> (key: String, fallback: String?)? {
         var e = expr, fallback: String?
         if let seq = e.as(SequenceExprSyntax.self) {
             guard let (first, d) = castAndDefault(seq) else { return nil }
@@ -805,14 +807,22 @@ public struct AccessGroupFinder {
         if let o = e.as(OptionalChainingExprSyntax.self) { e = o.expression }
         if let t = e.as(TupleExprSyntax.self), t.elements.count == 1, let only = t.elements.first {
             // `(X ?? "inner") ?? "outer"`: the inner default applies first.
-            return infoPlistRead(only.expression, ofSelf: ofSelf).map { ($0.key, $0.fallback ?? fallback) }
+            return infoPlistRead(only.expression, ofSelf: ofSelf, reader: reader).map { ($0.key, $0.fallback ?? fallback) }
         }
-        return infoPlistKey(e, ofSelf: ofSelf).map { ($0, fallback) }
+        return infoPlistKey(e, ofSelf: ofSelf, reader: reader).map { ($0, fallback) }
+    }
+
+    /// A reader type's bundle and key, for ``infoPlistRead(_:ofSelf:reader:)``:
+    /// whether an expression is the bundle, and the key an expression is.
+    struct Reader {
+        var isBundle: (ExprSyntax?) -> Bool
+        var key: (ExprSyntax?) -> String?
     }
 
     /// The key `e` reads, once casts and defaults are taken off.
-    private static func infoPlistKey(_ e: ExprSyntax, ofSelf: Bool) -> String? {
+    private static func infoPlistKey(_ e: ExprSyntax, ofSelf: Bool, reader: Reader?) -> String? {
         func isMainBundle(_ e: ExprSyntax?) -> Bool {
+            if let reader { return reader.isBundle(e) }
             if ofSelf { return e == nil || e?.as(DeclReferenceExprSyntax.self)?.baseName.text == "self" }
             guard let m = e?.as(MemberAccessExprSyntax.self), m.declName.baseName.text == "main" else { return false }
             return m.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "Bundle"
@@ -824,7 +834,8 @@ public struct AccessGroupFinder {
         }
         // A key holding the marker's separator is not followed.
         func literal(_ e: ExprSyntax?) -> String? {
-            e?.as(StringLiteralExprSyntax.self)?.representedLiteralValue.flatMap { $0.contains(Character(markerStart)) ? nil : $0 }
+            if let reader { return reader.key(e) }
+            return e?.as(StringLiteralExprSyntax.self)?.representedLiteralValue.flatMap { $0.contains(Character(markerStart)) ? nil : $0 }
         }
         if let call = e.as(FunctionCallExprSyntax.self), member(call.calledExpression, "object"), call.arguments.count == 1,
            call.arguments.first?.label?.text == "forInfoDictionaryKey" {
@@ -856,6 +867,146 @@ public struct AccessGroupFinder {
         guard let ext = parent?.as(ExtensionDeclSyntax.self), Scope.typePath(ext.extendedType) == "Bundle"
             || Scope.typePath(ext.extendedType) == "Foundation.Bundle" else { return nil }
         return returnedExpression(item).flatMap { infoPlistRead($0, ofSelf: true) }.map(infoPlistMarked)
+    }
+
+    /// A computed `String` property of an Info.plist reader type, read as
+    /// `Reader.main.name` (Element X's `InfoPlistReader`: `static let main =
+    /// InfoPlistReader(bundle: .main)`, `private let bundle: Bundle` set by
+    /// the initialiser, `var keychainAccessGroupIdentifier: String {
+    /// infoPlistValue(forKey: Keys.keychainAccessGroupIdentifier) }` and
+    /// `private func infoPlistValue<T>(forKey key: String) -> T { guard let
+    /// result = bundle.object(forInfoDictionaryKey: key) as? T else {
+    /// fatalError(…) }; return result }`: six KCS608, and an extension
+    /// without its group went unseen; real-project trial 20, D7): the
+    /// key's Info.plist value of the target. All in the type's body: the
+    /// getter calls one of its functions with one string (a literal, a
+    /// `static let` of the type or of a type it nests); every function of
+    /// that name and label that can return a `String` returns the bundle's
+    /// value for its parameter, alone or after a `guard let`; the bundle is
+    /// a stored `let` the initialiser `main` calls sets from `.main`.
+    static func readerProperty(_ binding: PatternBindingSyntax, _ decl: VariableDeclSyntax) -> String? {
+        guard !decl.modifiers.contains(where: { $0.name.text == "static" || $0.name.text == "class" }),
+              let annotated = binding.typeAnnotation?.type.trimmedDescription, ["String", "String?", "String!"].contains(annotated),
+              let getter = getterBody(binding), getter.count == 1, let item = getter.first?.item,
+              let call = returnedExpression(item)?.as(FunctionCallExprSyntax.self), call.trailingClosure == nil,
+              call.arguments.count == 1, let argument = call.arguments.first,
+              let members = decl.parent?.parent?.as(MemberBlockItemListSyntax.self),
+              let typeDecl = members.parent?.parent, typeDecl.is(StructDeclSyntax.self) || typeDecl.is(ClassDeclSyntax.self),
+              let typeName = LocalBinding.typeName(of: typeDecl) else { return nil }
+        let function: String
+        if let r = call.calledExpression.as(DeclReferenceExprSyntax.self) {
+            function = r.baseName.text
+        } else if let m = call.calledExpression.as(MemberAccessExprSyntax.self), m.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "self" {
+            function = m.declName.baseName.text
+        } else {
+            return nil
+        }
+        guard let key = readerString(argument.expression, in: members, typeName: Scope.lastName(typeName)),
+              !key.contains(Character(markerStart)), let bundle = mainBundleProperty(in: members, typeName: Scope.lastName(typeName)) else { return nil }
+        // Every overload the getter may call reads the bundle with its parameter.
+        var fallback: String??
+        for member in members {
+            guard let f = member.decl.as(FunctionDeclSyntax.self), f.name.text == function else { continue }
+            let parameters = f.signature.parameterClause.parameters
+            guard parameters.count == 1, let parameter = parameters.first, parameter.firstName.text == (argument.label?.text ?? "_") else { continue }
+            let generics = Set(f.genericParameterClause?.parameters.map(\.name.text) ?? [])
+            let returned = f.signature.returnClause?.type.trimmedDescription.filter { $0 != "?" && $0 != "!" } ?? ""
+            guard returned == "String" || generics.contains(returned) else { continue }
+            let name = (parameter.secondName ?? parameter.firstName).text
+            let reader = Reader(isBundle: { e in
+                guard let e else { return false }
+                if let r = e.as(DeclReferenceExprSyntax.self) { return r.baseName.text == bundle }
+                guard let m = e.as(MemberAccessExprSyntax.self) else { return false }
+                return m.declName.baseName.text == bundle && m.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "self"
+            }, key: { e in e?.as(DeclReferenceExprSyntax.self)?.baseName.text == name ? key : nil })
+            guard let read = f.body.flatMap({ readerBody($0.statements, reader) }), fallback == nil || fallback == .some(read.fallback) else { return nil }
+            fallback = .some(read.fallback)
+        }
+        guard let fallback else { return nil }
+        return infoPlistMarked((key, fallback))
+    }
+
+    /// A reader function's body: `return READ`, `READ`, or `guard let r =
+    /// READ else { … }` then `return r`.
+    private static func readerBody(_ statements: CodeBlockItemListSyntax, _ reader: Reader) -> (key: String, fallback: String?)? {
+        let items = statements.map(\.item)
+        if items.count == 1, let e = returnedExpression(items[0]) { return infoPlistRead(e, reader: reader) }
+        guard items.count == 2, let g = items[0].as(GuardStmtSyntax.self), g.conditions.count == 1,
+              let bound = g.conditions.first?.condition.as(OptionalBindingConditionSyntax.self),
+              let name = bound.pattern.as(IdentifierPatternSyntax.self)?.identifier.text, let value = bound.initializer?.value,
+              returnedExpression(items[1])?.as(DeclReferenceExprSyntax.self)?.baseName.text == name else { return nil }
+        return infoPlistRead(value, reader: reader)
+    }
+
+    /// A string a reader type's getter passes: a literal, or a `static let`
+    /// of the type (`name`, `Self.name`, `Type.name`) or of a type it
+    /// nests (`Keys.name`), given by a literal.
+    private static func readerString(_ e: ExprSyntax, in members: MemberBlockItemListSyntax, typeName: String) -> String? {
+        if let s = e.as(StringLiteralExprSyntax.self) { return s.representedLiteralValue }
+        guard let path = referencePath(e)?.split(separator: ".").map(String.init), let name = path.last, path.count <= 2 else { return nil }
+        var scope = members
+        if path.count == 2, path[0] != "Self", path[0] != typeName {
+            guard let nested = members.lazy.compactMap({ m -> MemberBlockItemListSyntax? in
+                if let d = m.decl.as(EnumDeclSyntax.self), d.name.text == path[0] { return d.memberBlock.members }
+                if let d = m.decl.as(StructDeclSyntax.self), d.name.text == path[0] { return d.memberBlock.members }
+                return nil
+            }).first else { return nil }
+            scope = nested
+        }
+        for member in scope {
+            guard let v = member.decl.as(VariableDeclSyntax.self), v.bindingSpecifier.tokenKind == .keyword(.let),
+                  v.modifiers.contains(where: { $0.name.text == "static" }) else { continue }
+            for binding in v.bindings where binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == name {
+                return binding.initializer?.value.as(StringLiteralExprSyntax.self)?.representedLiteralValue
+            }
+        }
+        return nil
+    }
+
+    /// The stored `let` of a reader type that holds the main bundle for
+    /// its `static let main = T(label: .main)` (or `Bundle.main`): the
+    /// property the initialiser taking that label sets from it.
+    private static func mainBundleProperty(in members: MemberBlockItemListSyntax, typeName: String) -> String? {
+        var label: String?
+        for member in members {
+            guard let v = member.decl.as(VariableDeclSyntax.self), v.bindingSpecifier.tokenKind == .keyword(.let),
+                  v.modifiers.contains(where: { $0.name.text == "static" }), let binding = v.bindings.first, v.bindings.count == 1,
+                  binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == "main",
+                  let call = binding.initializer?.value.as(FunctionCallExprSyntax.self), call.arguments.count == 1,
+                  let only = call.arguments.first, let l = only.label?.text else { continue }
+            let called = call.calledExpression.trimmedDescription
+            guard called == typeName || called == "Self" || called == ".init" || called == typeName + ".init" else { return nil }
+            guard let m = only.expression.as(MemberAccessExprSyntax.self), m.declName.baseName.text == "main",
+                  m.base == nil || m.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "Bundle" else { return nil }
+            label = l
+        }
+        guard let label else { return nil }
+        let inits = members.compactMap { $0.decl.as(InitializerDeclSyntax.self) }.filter { i in
+            i.signature.parameterClause.parameters.count == 1 && i.signature.parameterClause.parameters.first?.firstName.text == label
+        }
+        guard inits.count == 1, let initializer = inits.first, let parameter = initializer.signature.parameterClause.parameters.first,
+              let body = initializer.body else { return nil }
+        let name = (parameter.secondName ?? parameter.firstName).text
+        // `self.P = name` or `P = name`, and P a stored `let` of the type.
+        for statement in body.statements {
+            guard let seq = statement.item.as(SequenceExprSyntax.self) ?? statement.item.as(ExpressionStmtSyntax.self)?.expression.as(SequenceExprSyntax.self),
+                  seq.elements.count == 3, seq.elements.dropFirst().first?.is(AssignmentExprSyntax.self) == true,
+                  seq.elements.last?.as(DeclReferenceExprSyntax.self)?.baseName.text == name, let target = seq.elements.first else { continue }
+            let property: String?
+            if let m = target.as(MemberAccessExprSyntax.self), m.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "self" {
+                property = m.declName.baseName.text
+            } else {
+                property = target.as(DeclReferenceExprSyntax.self).map(\.baseName.text)
+            }
+            guard let property, property != name || target.is(MemberAccessExprSyntax.self) else { continue }
+            let isLet = members.contains { m in
+                guard let v = m.decl.as(VariableDeclSyntax.self), v.bindingSpecifier.tokenKind == .keyword(.let),
+                      !v.modifiers.contains(where: { $0.name.text == "static" }) else { return false }
+                return v.bindings.contains { $0.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == property && $0.initializer == nil }
+            }
+            return isLet ? property : nil
+        }
+        return nil
     }
 }
 
@@ -1235,8 +1386,8 @@ private final class ConstantCollector: SyntaxVisitor {
             } else if let value = AccessGroupFinder.storedVarValue(of: binding, in: node) {
                 found.append((name, value, Syntax(binding), nil))
                 storedVars.insert(Syntax(binding).id)
-            } else if let value = AccessGroupFinder.mainBundleProperty(binding, node) {
-                // Looked up as `main.NAME` of Bundle, as a case's property is.
+            } else if let value = AccessGroupFinder.mainBundleProperty(binding, node) ?? AccessGroupFinder.readerProperty(binding, node) {
+                // Looked up as `main.NAME` of Bundle (or of the reader type), as a case's property is.
                 found.append(("main." + name, value, Syntax(binding), nil))
             } else if let values = AccessGroupFinder.valuePerIfBranch(binding) {
                 for (value, at) in values { found.append((name, value, Syntax(binding), at)) }

@@ -156,3 +156,94 @@ extension XcodeRealProjectsTests {
         #expect(lint.stderr.contains("passes kSecAttrAccessGroup a value built at run time (Env.group)"), "\(lint.stderr)")
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// Element X's `InfoPlistReader`: a type holding a bundle, whose
+    /// computed properties pass a key to one function reading the bundle's
+    /// Info.plist. Read as `InfoPlistReader.main.x`, it is the target's
+    /// Info.plist value: six KCS608 in Element X, and an extension without
+    /// its keychain group went unseen (real-project trial 20, D7, plant m12).
+    static func infoPlistReader(_ reader: String, group: String) -> XcodeFixture {
+        let f = XcodeFixture.appWidgetShare()
+        f.write("Config/Base.xcconfig", """
+            #include "Team.xcconfig"
+            BUNDLE_PREFIX = com.example
+            PRODUCT_BUNDLE_IDENTIFIER = $(BUNDLE_PREFIX).$(PRODUCT_NAME:rfc1034identifier)
+            IPHONEOS_DEPLOYMENT_TARGET = 17.0
+            GENERATE_INFOPLIST_FILE = YES
+            INFOPLIST_KEY_keychainAccessGroupIdentifier = $(AppIdentifierPrefix)\(group)
+
+            """)
+        f.write("Widget/Provider.swift", """
+            import Foundation
+            import Security
+
+            \(reader)
+            func read() -> OSStatus {
+                let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword,
+                                            kSecAttrAccessGroup as String: InfoPlistReader.main.keychainAccessGroupIdentifier]
+                return SecItemCopyMatching(query as CFDictionary, nil)
+            }
+
+            """)
+        f.writeProject()
+        return f
+    }
+
+    @Test func anInfoPlistReaderTypesPropertyIsTheTargetsInfoPlistValue() throws {
+        let readers = [
+            // Element X's, reduced.
+            """
+            struct InfoPlistReader {
+                private enum Keys {
+                    static let keychainAccessGroupIdentifier = "keychainAccessGroupIdentifier"
+                }
+                static let main = InfoPlistReader(bundle: .main)
+                private let bundle: Bundle
+                init(bundle: Bundle) {
+                    self.bundle = bundle
+                }
+                var keychainAccessGroupIdentifier: String {
+                    infoPlistValue(forKey: Keys.keychainAccessGroupIdentifier)
+                }
+                private func infoPlistValue<T>(forKey key: String) -> T {
+                    guard let result = bundle.object(forInfoDictionaryKey: key) as? T else {
+                        fatalError("Add \\(key) into your target's Info.plist")
+                    }
+                    return result
+                }
+                private func infoPlistValue(forKey key: String) -> Bool {
+                    (infoPlistValue(forKey: key) as NSString).boolValue
+                }
+            }
+
+            """,
+            // One expression, `self.`, a literal key, a class.
+            """
+            final class InfoPlistReader {
+                static let main = InfoPlistReader(bundle: Bundle.main)
+                let bundle: Bundle
+                init(bundle b: Bundle) { self.bundle = b }
+                var keychainAccessGroupIdentifier: String? { self.value(for: "keychainAccessGroupIdentifier") }
+                func value(for key: String) -> String? { self.bundle.infoDictionary?[key] as? String }
+            }
+
+            """,
+        ]
+        for (i, reader) in readers.enumerated() {
+            let lint = try Self.lintRightAndMisspelt("com.example.Notes.GROUP") { Self.infoPlistReader(reader, group: $0) }
+            #expect(!lint.right.contains("Provider.swift"), "reader \(i): \(lint.right)")
+            #expect(lint.misspelt.contains(Self.misspeltGroupFound), "reader \(i): \(lint.misspelt)")
+            #expect(lint.misspelt.contains("note: Info.plist's keychainAccessGroupIdentifier is set here"), "reader \(i): \(lint.misspelt)")
+            #expect(!lint.misspelt.contains("KCS608"), "reader \(i): \(lint.misspelt)")
+        }
+        // A reader of another bundle (Element X's `.app`, the containing
+        // app's), or a bundle the type may change, is a value built at run time.
+        for change in [("(bundle: .main)", "(bundle: .app)"), ("private let bundle", "private var bundle")] {
+            let other = Self.infoPlistReader(readers[0].replacingOccurrences(of: change.0, with: change.1), group: "com.example.Notes.sharde")
+            defer { other.remove() }
+            let lint = try BinaryRunner.run(["lint", "--project", other.projectPath])
+            #expect(lint.stderr.contains("a value built at run time (InfoPlistReader.main.keychainAccessGroupIdentifier)"), "\(change): \(lint.stderr)")
+        }
+    }
+}
