@@ -115,6 +115,11 @@ public struct AccessGroupFinder {
     private var typeAliases: [String: Set<String>] = [:]
     /// Every name a `let` or `var` of the files read declares, at any level.
     private(set) var declaredNames: Set<String> = []
+    /// Every name the files read assign (``Declarations/assignedNames``).
+    private(set) var assignedNames: Set<String> = []
+    /// The names of the stored `var`s among the constants: a use of one
+    /// wants every file that says its name, for the assignments.
+    private(set) var storedVarNames: Set<String> = []
     /// The groups keychain types' initialisers join from their parameters,
     /// by the type's last name (``Composition``).
     private var compositions: [String: [Composition]] = [:]
@@ -156,6 +161,9 @@ public struct AccessGroupFinder {
         public var condition: String?
         /// The `#if`s around the declaration (``IfBranch``).
         public var branches: [IfBranch] = []
+        /// A stored `var` (``AccessGroupFinder/storedVarValue(of:in:)``):
+        /// its value only while no file read assigns its name.
+        public var isStoredVar = false
     }
 
     /// What one file declares that resolving a name needs: its string
@@ -175,6 +183,10 @@ public struct AccessGroupFinder {
         var compositions: [(String, Composition)] = []
         /// The names its `let`s and `var`s declare.
         var declaredNames: Set<String> = []
+        /// The names it assigns, changes in place or passes `inout`
+        /// (``AssignedNameCollector``): a stored `var` of such a name is
+        /// not a constant.
+        var assignedNames: Set<String> = []
         /// (type's last name, property, whether it forwards) for
         /// ``UseVisitor/forwardsProperty(_:around:)`` in an extension.
         var forwardedMembers: [(String, String, Bool)] = []
@@ -199,8 +211,12 @@ public struct AccessGroupFinder {
             return Constant(name: name, value: value, line: at.startLocation(converter: converter).line,
                             container: scope.types.first, isLocal: scope.isLocal,
                             condition: UseVisitor.ifCondition(around: at),
-                            branches: UseVisitor.branches(around: at, decls: &decls))
+                            branches: UseVisitor.branches(around: at, decls: &decls),
+                            isStoredVar: collector.storedVars.contains(node.id))
         }
+        let assigned = AssignedNameCollector(viewMode: .sourceAccurate)
+        assigned.walk(tree)
+        out.assignedNames = assigned.names
         let members = MemberCollector(viewMode: .sourceAccurate)
         members.walk(tree)
         out.valueMembers = members.valueMembers
@@ -226,6 +242,8 @@ public struct AccessGroupFinder {
         for (type, parent) in found.supertypes { supertypes[type, default: []].insert(parent) }
         for (alias, type) in found.typeAliases { typeAliases[alias, default: []].insert(type) }
         declaredNames.formUnion(found.declaredNames)
+        assignedNames.formUnion(found.assignedNames)
+        for c in found.constants where c.isStoredVar { storedVarNames.insert(c.name) }
         for (type, name, forwards) in found.forwardedMembers { forwardedMembers[type, default: [:]][name] = forwards && forwardedMembers[type]?[name] != false }
         for (type, c) in found.compositions where !(compositions[type]?.contains(c) ?? false) { compositions[type, default: []].append(c) }
     }
@@ -385,7 +403,7 @@ public struct AccessGroupFinder {
             var seen = Set<String?>()
             return list.filter { seen.insert($0).inserted }.flatMap { byContainer[ContainerKey(name: name, container: $0)] ?? [] }
         } ?? constants[name] ?? []
-        let all = candidates.filter { fits($0.constant) }
+        let all = candidates.filter { fits($0.constant) && !($0.constant.isStoredVar && assignedNames.contains($0.constant.name)) }
         guard let first = all.first else { return nil }
         guard all.allSatisfy({ $0.constant.value == first.constant.value }) else {
             // `#if DEBUG let g = "….dev" #else let g = "…" #endif`: each
@@ -584,6 +602,35 @@ public struct AccessGroupFinder {
         return constantValue(returned) ?? referencePath(returned).map { interpolationMarker + "r" + $0 }
     }
 
+    /// The value a stored `static var` or global `var` starts with, when it
+    /// is a `constantValue` (`static var keychainAccessGroup: String =
+    /// "\(appIdentifierPrefix)prt.ProtonVPN"`: ProtonVPN's three places,
+    /// "built at run time"; real-project trial 20, D2). Only a var its
+    /// module alone can set: not `public` or `open` (nor in a `public
+    /// extension`), no observer, no attribute but `@MainActor`, `@available`
+    /// or `@nonobjc` (a property wrapper, `@objc` code may set it). It is
+    /// used as the constant only while no file the target reads assigns
+    /// the name (``AccessGroupFinder/Declarations/assignedNames``).
+    static func storedVarValue(of binding: PatternBindingSyntax, in decl: VariableDeclSyntax) -> String? {
+        guard decl.bindingSpecifier.tokenKind == .keyword(.var), binding.accessorBlock == nil,
+              let initializer = binding.initializer, binding.pattern.is(IdentifierPatternSyntax.self) else { return nil }
+        let words = decl.modifiers.map(\.name.text)
+        guard !words.contains("public"), !words.contains("open"), !words.contains("lazy"), !words.contains("weak"), !words.contains("unowned"),
+              decl.attributes.allSatisfy({ attribute in
+                  guard let a = attribute.as(AttributeSyntax.self) else { return false }
+                  return ["MainActor", "available", "nonobjc"].contains(a.attributeName.trimmedDescription)
+              }) else { return nil }
+        if words.contains("static") {
+            // A member of a type or an extension, not a public extension's.
+            guard let block = decl.parent?.parent?.parent?.as(MemberBlockSyntax.self) else { return nil }
+            if let e = block.parent?.as(ExtensionDeclSyntax.self), e.modifiers.contains(where: { ["public", "open"].contains($0.name.text) }) { return nil }
+        } else {
+            // A global: an item of the file's top level.
+            guard decl.parent?.parent?.is(CodeBlockItemListSyntax.self) == true, decl.parent?.parent?.parent?.is(SourceFileSyntax.self) == true else { return nil }
+        }
+        return constantValue(immediatelyCalled(initializer.value) ?? initializer.value)
+    }
+
     /// The statements of a computed property's getter, when it has no
     /// other accessor (a setter, an observer) and no initial value.
     static func getterBody(_ binding: PatternBindingSyntax) -> CodeBlockItemListSyntax? {
@@ -745,7 +792,9 @@ public struct AccessGroupFinder {
     /// (`?? "group.…"`, Provenance's shape: without it the targets that do
     /// not set the key got KCS608, and a wrong default went unreported;
     /// real-project trial 16, D2). An empty default is none: it is no group.
-    static func infoPlistRead(_ expr: ExprSyntax, ofSelf: Bool = false) -> (key: String, fallback: String?)? {
+    /// `reader`: the bundle and the key are a reader type's
+    /// (``readerProperty(_:_:)``), not `Bundle.main` and a literal.
+    static func infoPlistRead(_ expr: ExprSyntax, ofSelf: Bool = false, reader: Reader? = nil) -> (key: String, fallback: String?)? {
         var e = expr, fallback: String?
         if let seq = e.as(SequenceExprSyntax.self) {
             guard let (first, d) = castAndDefault(seq) else { return nil }
@@ -758,14 +807,22 @@ public struct AccessGroupFinder {
         if let o = e.as(OptionalChainingExprSyntax.self) { e = o.expression }
         if let t = e.as(TupleExprSyntax.self), t.elements.count == 1, let only = t.elements.first {
             // `(X ?? "inner") ?? "outer"`: the inner default applies first.
-            return infoPlistRead(only.expression, ofSelf: ofSelf).map { ($0.key, $0.fallback ?? fallback) }
+            return infoPlistRead(only.expression, ofSelf: ofSelf, reader: reader).map { ($0.key, $0.fallback ?? fallback) }
         }
-        return infoPlistKey(e, ofSelf: ofSelf).map { ($0, fallback) }
+        return infoPlistKey(e, ofSelf: ofSelf, reader: reader).map { ($0, fallback) }
+    }
+
+    /// A reader type's bundle and key, for ``infoPlistRead(_:ofSelf:reader:)``:
+    /// whether an expression is the bundle, and the key an expression is.
+    struct Reader {
+        var isBundle: (ExprSyntax?) -> Bool
+        var key: (ExprSyntax?) -> String?
     }
 
     /// The key `e` reads, once casts and defaults are taken off.
-    private static func infoPlistKey(_ e: ExprSyntax, ofSelf: Bool) -> String? {
+    private static func infoPlistKey(_ e: ExprSyntax, ofSelf: Bool, reader: Reader?) -> String? {
         func isMainBundle(_ e: ExprSyntax?) -> Bool {
+            if let reader { return reader.isBundle(e) }
             if ofSelf { return e == nil || e?.as(DeclReferenceExprSyntax.self)?.baseName.text == "self" }
             guard let m = e?.as(MemberAccessExprSyntax.self), m.declName.baseName.text == "main" else { return false }
             return m.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "Bundle"
@@ -777,7 +834,8 @@ public struct AccessGroupFinder {
         }
         // A key holding the marker's separator is not followed.
         func literal(_ e: ExprSyntax?) -> String? {
-            e?.as(StringLiteralExprSyntax.self)?.representedLiteralValue.flatMap { $0.contains(Character(markerStart)) ? nil : $0 }
+            if let reader { return reader.key(e) }
+            return e?.as(StringLiteralExprSyntax.self)?.representedLiteralValue.flatMap { $0.contains(Character(markerStart)) ? nil : $0 }
         }
         if let call = e.as(FunctionCallExprSyntax.self), member(call.calledExpression, "object"), call.arguments.count == 1,
            call.arguments.first?.label?.text == "forInfoDictionaryKey" {
@@ -809,6 +867,146 @@ public struct AccessGroupFinder {
         guard let ext = parent?.as(ExtensionDeclSyntax.self), Scope.typePath(ext.extendedType) == "Bundle"
             || Scope.typePath(ext.extendedType) == "Foundation.Bundle" else { return nil }
         return returnedExpression(item).flatMap { infoPlistRead($0, ofSelf: true) }.map(infoPlistMarked)
+    }
+
+    /// A computed `String` property of an Info.plist reader type, read as
+    /// `Reader.main.name` (Element X's `InfoPlistReader`: `static let main =
+    /// InfoPlistReader(bundle: .main)`, `private let bundle: Bundle` set by
+    /// the initialiser, `var keychainAccessGroupIdentifier: String {
+    /// infoPlistValue(forKey: Keys.keychainAccessGroupIdentifier) }` and
+    /// `private func infoPlistValue<T>(forKey key: String) -> T { guard let
+    /// result = bundle.object(forInfoDictionaryKey: key) as? T else {
+    /// fatalError(…) }; return result }`: six KCS608, and an extension
+    /// without its group went unseen; real-project trial 20, D7): the
+    /// key's Info.plist value of the target. All in the type's body: the
+    /// getter calls one of its functions with one string (a literal, a
+    /// `static let` of the type or of a type it nests); every function of
+    /// that name and label that can return a `String` returns the bundle's
+    /// value for its parameter, alone or after a `guard let`; the bundle is
+    /// a stored `let` the initialiser `main` calls sets from `.main`.
+    static func readerProperty(_ binding: PatternBindingSyntax, _ decl: VariableDeclSyntax) -> String? {
+        guard !decl.modifiers.contains(where: { $0.name.text == "static" || $0.name.text == "class" }),
+              let annotated = binding.typeAnnotation?.type.trimmedDescription, ["String", "String?", "String!"].contains(annotated),
+              let getter = getterBody(binding), getter.count == 1, let item = getter.first?.item,
+              let call = returnedExpression(item)?.as(FunctionCallExprSyntax.self), call.trailingClosure == nil,
+              call.arguments.count == 1, let argument = call.arguments.first,
+              let members = decl.parent?.parent?.as(MemberBlockItemListSyntax.self),
+              let typeDecl = members.parent?.parent, typeDecl.is(StructDeclSyntax.self) || typeDecl.is(ClassDeclSyntax.self),
+              let typeName = LocalBinding.typeName(of: typeDecl) else { return nil }
+        let function: String
+        if let r = call.calledExpression.as(DeclReferenceExprSyntax.self) {
+            function = r.baseName.text
+        } else if let m = call.calledExpression.as(MemberAccessExprSyntax.self), m.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "self" {
+            function = m.declName.baseName.text
+        } else {
+            return nil
+        }
+        guard let key = readerString(argument.expression, in: members, typeName: Scope.lastName(typeName)),
+              !key.contains(Character(markerStart)), let bundle = mainBundleProperty(in: members, typeName: Scope.lastName(typeName)) else { return nil }
+        // Every overload the getter may call reads the bundle with its parameter.
+        var fallback: String??
+        for member in members {
+            guard let f = member.decl.as(FunctionDeclSyntax.self), f.name.text == function else { continue }
+            let parameters = f.signature.parameterClause.parameters
+            guard parameters.count == 1, let parameter = parameters.first, parameter.firstName.text == (argument.label?.text ?? "_") else { continue }
+            let generics = Set(f.genericParameterClause?.parameters.map(\.name.text) ?? [])
+            let returned = f.signature.returnClause?.type.trimmedDescription.filter { $0 != "?" && $0 != "!" } ?? ""
+            guard returned == "String" || generics.contains(returned) else { continue }
+            let name = (parameter.secondName ?? parameter.firstName).text
+            let reader = Reader(isBundle: { e in
+                guard let e else { return false }
+                if let r = e.as(DeclReferenceExprSyntax.self) { return r.baseName.text == bundle }
+                guard let m = e.as(MemberAccessExprSyntax.self) else { return false }
+                return m.declName.baseName.text == bundle && m.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "self"
+            }, key: { e in e?.as(DeclReferenceExprSyntax.self)?.baseName.text == name ? key : nil })
+            guard let read = f.body.flatMap({ readerBody($0.statements, reader) }), fallback == nil || fallback == .some(read.fallback) else { return nil }
+            fallback = .some(read.fallback)
+        }
+        guard let fallback else { return nil }
+        return infoPlistMarked((key, fallback))
+    }
+
+    /// A reader function's body: `return READ`, `READ`, or `guard let r =
+    /// READ else { … }` then `return r`.
+    private static func readerBody(_ statements: CodeBlockItemListSyntax, _ reader: Reader) -> (key: String, fallback: String?)? {
+        let items = statements.map(\.item)
+        if items.count == 1, let e = returnedExpression(items[0]) { return infoPlistRead(e, reader: reader) }
+        guard items.count == 2, let g = items[0].as(GuardStmtSyntax.self), g.conditions.count == 1,
+              let bound = g.conditions.first?.condition.as(OptionalBindingConditionSyntax.self),
+              let name = bound.pattern.as(IdentifierPatternSyntax.self)?.identifier.text, let value = bound.initializer?.value,
+              returnedExpression(items[1])?.as(DeclReferenceExprSyntax.self)?.baseName.text == name else { return nil }
+        return infoPlistRead(value, reader: reader)
+    }
+
+    /// A string a reader type's getter passes: a literal, or a `static let`
+    /// of the type (`name`, `Self.name`, `Type.name`) or of a type it
+    /// nests (`Keys.name`), given by a literal.
+    private static func readerString(_ e: ExprSyntax, in members: MemberBlockItemListSyntax, typeName: String) -> String? {
+        if let s = e.as(StringLiteralExprSyntax.self) { return s.representedLiteralValue }
+        guard let path = referencePath(e)?.split(separator: ".").map(String.init), let name = path.last, path.count <= 2 else { return nil }
+        var scope = members
+        if path.count == 2, path[0] != "Self", path[0] != typeName {
+            guard let nested = members.lazy.compactMap({ m -> MemberBlockItemListSyntax? in
+                if let d = m.decl.as(EnumDeclSyntax.self), d.name.text == path[0] { return d.memberBlock.members }
+                if let d = m.decl.as(StructDeclSyntax.self), d.name.text == path[0] { return d.memberBlock.members }
+                return nil
+            }).first else { return nil }
+            scope = nested
+        }
+        for member in scope {
+            guard let v = member.decl.as(VariableDeclSyntax.self), v.bindingSpecifier.tokenKind == .keyword(.let),
+                  v.modifiers.contains(where: { $0.name.text == "static" }) else { continue }
+            for binding in v.bindings where binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == name {
+                return binding.initializer?.value.as(StringLiteralExprSyntax.self)?.representedLiteralValue
+            }
+        }
+        return nil
+    }
+
+    /// The stored `let` of a reader type that holds the main bundle for
+    /// its `static let main = T(label: .main)` (or `Bundle.main`): the
+    /// property the initialiser taking that label sets from it.
+    private static func mainBundleProperty(in members: MemberBlockItemListSyntax, typeName: String) -> String? {
+        var label: String?
+        for member in members {
+            guard let v = member.decl.as(VariableDeclSyntax.self), v.bindingSpecifier.tokenKind == .keyword(.let),
+                  v.modifiers.contains(where: { $0.name.text == "static" }), let binding = v.bindings.first, v.bindings.count == 1,
+                  binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == "main",
+                  let call = binding.initializer?.value.as(FunctionCallExprSyntax.self), call.arguments.count == 1,
+                  let only = call.arguments.first, let l = only.label?.text else { continue }
+            let called = call.calledExpression.trimmedDescription
+            guard called == typeName || called == "Self" || called == ".init" || called == typeName + ".init" else { return nil }
+            guard let m = only.expression.as(MemberAccessExprSyntax.self), m.declName.baseName.text == "main",
+                  m.base == nil || m.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "Bundle" else { return nil }
+            label = l
+        }
+        guard let label else { return nil }
+        let inits = members.compactMap { $0.decl.as(InitializerDeclSyntax.self) }.filter { i in
+            i.signature.parameterClause.parameters.count == 1 && i.signature.parameterClause.parameters.first?.firstName.text == label
+        }
+        guard inits.count == 1, let initializer = inits.first, let parameter = initializer.signature.parameterClause.parameters.first,
+              let body = initializer.body else { return nil }
+        let name = (parameter.secondName ?? parameter.firstName).text
+        // `self.P = name` or `P = name`, and P a stored `let` of the type.
+        for statement in body.statements {
+            guard let seq = statement.item.as(SequenceExprSyntax.self) ?? statement.item.as(ExpressionStmtSyntax.self)?.expression.as(SequenceExprSyntax.self),
+                  seq.elements.count == 3, seq.elements.dropFirst().first?.is(AssignmentExprSyntax.self) == true,
+                  seq.elements.last?.as(DeclReferenceExprSyntax.self)?.baseName.text == name, let target = seq.elements.first else { continue }
+            let property: String?
+            if let m = target.as(MemberAccessExprSyntax.self), m.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "self" {
+                property = m.declName.baseName.text
+            } else {
+                property = target.as(DeclReferenceExprSyntax.self).map(\.baseName.text)
+            }
+            guard let property, property != name || target.is(MemberAccessExprSyntax.self) else { continue }
+            let isLet = members.contains { m in
+                guard let v = m.decl.as(VariableDeclSyntax.self), v.bindingSpecifier.tokenKind == .keyword(.let),
+                      !v.modifiers.contains(where: { $0.name.text == "static" }) else { return false }
+                return v.bindings.contains { $0.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == property && $0.initializer == nil }
+            }
+            return isLet ? property : nil
+        }
+        return nil
     }
 }
 
@@ -948,10 +1146,15 @@ enum LocalBinding {
     /// Every name a declaration binds, with what it binds it to.
     /// `expressions`: a local `let` bound to a name or a member
     /// (`Type.constant`) is that expression (``expression(_:)``).
-    static func bindings(in decl: VariableDeclSyntax, expressions: Bool = false) -> [(String, LocalBinding)] {
+    /// A stored `static var` or global `var` kcs may take for a constant
+    /// (``AccessGroupFinder/storedVarValue(of:in:)``) binds nothing here,
+    /// so the name is looked up among the constants, which know whether
+    /// a file assigns it; with `storedVars`, it is a value.
+    static func bindings(in decl: VariableDeclSyntax, expressions: Bool = false, storedVars: Bool = false) -> [(String, LocalBinding)] {
         var out: [(String, LocalBinding)] = []
         for binding in decl.bindings {
             if let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text {
+                if !storedVars, AccessGroupFinder.storedVarValue(of: binding, in: decl) != nil { continue }
                 if let v = AccessGroupFinder.fixedValue(of: binding, in: decl) {
                     out.append((name, .literal(v)))
                 } else if expressions, decl.bindingSpecifier.tokenKind == .keyword(.let), binding.accessorBlock == nil,
@@ -1156,7 +1359,7 @@ final class BindingIndex {
                 // bare use in an instance method is the property, so any
                 // member that is a value makes the name a value; so does one
                 // under `#if` (compiled in some builds only).
-                for (n, b) in LocalBinding.bindings(in: decl) {
+                for (n, b) in LocalBinding.bindings(in: decl, storedVars: conditional) {
                     if conditional { t[n] = .runtime; continue }
                     if case .runtime = b { t[n] = .runtime } else if t[n] == nil { t[n] = b }
                 }
@@ -1172,14 +1375,19 @@ private final class ConstantCollector: SyntaxVisitor {
     /// (name, value, declaration, where the value is written when that is
     /// under `#if`s of its own: its line and its builds come from there)
     var found: [(String, String, Syntax, Syntax?)] = []
+    /// The declarations among them that are stored `var`s.
+    var storedVars: Set<SyntaxIdentifier> = []
 
     override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
         for binding in node.bindings {
             guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { continue }
             if let value = AccessGroupFinder.fixedValue(of: binding, in: node) {
                 found.append((name, value, Syntax(binding), nil))
-            } else if let value = AccessGroupFinder.mainBundleProperty(binding, node) {
-                // Looked up as `main.NAME` of Bundle, as a case's property is.
+            } else if let value = AccessGroupFinder.storedVarValue(of: binding, in: node) {
+                found.append((name, value, Syntax(binding), nil))
+                storedVars.insert(Syntax(binding).id)
+            } else if let value = AccessGroupFinder.mainBundleProperty(binding, node) ?? AccessGroupFinder.readerProperty(binding, node) {
+                // Looked up as `main.NAME` of Bundle (or of the reader type), as a case's property is.
                 found.append(("main." + name, value, Syntax(binding), nil))
             } else if let values = AccessGroupFinder.valuePerIfBranch(binding) {
                 for (value, at) in values { found.append((name, value, Syntax(binding), at)) }
@@ -1306,7 +1514,7 @@ private final class MemberCollector: SyntaxVisitor {
         }
         for (decl, conditional) in BindingIndex.variables(in: members) {
             let computed = decl.bindings.contains { $0.accessorBlock != nil }
-            for (name, binding) in LocalBinding.bindings(in: decl) {
+            for (name, binding) in LocalBinding.bindings(in: decl, storedVars: conditional) {
                 if conditional { valueMembers.append((name, type)); continue }
                 if case .runtime = binding { valueMembers.append((name, type)) } else if computed { computedMembers.append((name, type)) }
             }
@@ -1375,6 +1583,9 @@ private final class UseVisitor: SyntaxVisitor {
                   where fits: (AccessGroupFinder.Constant) -> Bool) -> AccessGroupFinder.Resolved? {
         let key = name + "\u{2}" + context
         if let known = constants[key] { return known }
+        // A stored var is a constant only if no file assigns it: every
+        // file that says its name is wanted, to look for assignments.
+        if finder.storedVarNames.contains(name) { unfound.insert(name) }
         let found = finder.constant(name, in: containers, where: fits)
         constants[key] = .some(found)
         return found
@@ -2023,7 +2234,14 @@ private final class UseVisitor: SyntaxVisitor {
         let path = path.split(separator: ".").map(String.init)
         guard let name = path.last else { return nil }
         lookedUp.insert(name)
-        let type = finder.aliased(path.dropLast().joined(separator: "."))
+        var written = path.dropLast().joined(separator: ".")
+        // `Self.name`: the type declaring the value (ProtonVPN's
+        // `"\(Self.appIdentifierPrefix)prt.ProtonVPN"`; real-project trial 20).
+        if written == "Self" || written.hasPrefix("Self.") {
+            guard let own = types.first else { return nil }
+            written = own + written.dropFirst(4)
+        }
+        let type = finder.aliased(written)
         let found = type.isEmpty
             ? constant(name, "in\u{1}" + types.joined(separator: "\u{1}"), in: types.map(Scope.lastName) + [nil]) { c in
                 !c.isLocal && (c.container.map { types.contains($0) } ?? true)
@@ -2230,6 +2448,48 @@ private final class UseVisitor: SyntaxVisitor {
             } ?? runtime
         }
         return runtime
+    }
+}
+
+/// The names a file may change: the last name of each assignment's
+/// target (`x = …`, `Env.x += …`; every name of a tuple or subscript
+/// target), of each `&x`, and of each value a `String` mutating method is
+/// called on (`x.append(…)`). A stored `var` of one of these names is not
+/// taken for a constant (``AccessGroupFinder/storedVarValue(of:in:)``).
+private final class AssignedNameCollector: SyntaxVisitor {
+    var names: Set<String> = []
+    static let mutating: Set<String> = ["append", "insert", "remove", "removeAll", "removeFirst", "removeLast", "removeSubrange",
+                                        "replaceSubrange", "popLast", "write", "reserveCapacity", "makeContiguousUTF8", "withUTF8"]
+
+    private func addTarget(_ e: ExprSyntax) {
+        if let r = e.as(DeclReferenceExprSyntax.self) { names.insert(AccessGroupFinder.unquoted(r.baseName.text)); return }
+        if let m = e.as(MemberAccessExprSyntax.self) { names.insert(AccessGroupFinder.unquoted(m.declName.baseName.text)); return }
+        for token in e.tokens(viewMode: .sourceAccurate) where LocalBinding.isIdentifier(token) { names.insert(AccessGroupFinder.unquoted(token.text)) }
+    }
+
+    override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind {
+        let elements = Array(node.elements)
+        for i in elements.indices.dropFirst() {
+            let op = elements[i]
+            let assigns = op.is(AssignmentExprSyntax.self) || op.as(BinaryOperatorExprSyntax.self).map { b in
+                let text = b.operator.text
+                return text.hasSuffix("=") && !["==", "!=", "<=", ">=", "===", "!=="].contains(text)
+            } ?? false
+            if assigns { addTarget(elements[i - 1]) }
+        }
+        return .visitChildren
+    }
+
+    override func visit(_ node: InOutExprSyntax) -> SyntaxVisitorContinueKind {
+        addTarget(node.expression)
+        return .visitChildren
+    }
+
+    override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        if let m = node.calledExpression.as(MemberAccessExprSyntax.self), Self.mutating.contains(m.declName.baseName.text), let base = m.base {
+            addTarget(base)
+        }
+        return .visitChildren
     }
 }
 

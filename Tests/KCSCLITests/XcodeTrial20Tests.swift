@@ -237,17 +237,11 @@ extension XcodeRealProjectsTests {
             """,
         ]
         for shape in shapes {
-            let clean = Self.infoPlistPrefix(shape.replacingOccurrences(of: "GROUP", with: "shared"))
-            defer { clean.remove() }
-            let lint = try BinaryRunner.run(["lint", "--project", clean.projectPath])
-            #expect(!lint.stderr.contains("Provider.swift"), "\(lint.stderr)")
-            let typo = Self.infoPlistPrefix(shape.replacingOccurrences(of: "GROUP", with: "sharde"))
-            defer { typo.remove() }
-            let found = try BinaryRunner.run(["lint", "--project", typo.projectPath])
-            #expect(found.stderr.contains("warning: target 'Widget' (configuration 'Release') names the access group SKMME9E2Y8.com.example.Notes.sharde, "
-                + "which it is not entitled to"), "\(found.stderr)")
-            #expect(found.stderr.contains("note: Info.plist's AppIdentifierPrefix is set here"), "\(found.stderr)")
-            #expect(!found.stderr.contains("KCS608"), "\(found.stderr)")
+            let lint = try Self.lintRightAndMisspelt(shape, Self.infoPlistPrefix)
+            #expect(!lint.right.contains("Provider.swift"), "\(lint.right)")
+            #expect(lint.misspelt.contains(Self.misspeltGroupFound), "\(lint.misspelt)")
+            #expect(lint.misspelt.contains("note: Info.plist's AppIdentifierPrefix is set here"), "\(lint.misspelt)")
+            #expect(!lint.misspelt.contains("KCS608"), "\(lint.misspelt)")
         }
     }
 }
