@@ -617,7 +617,7 @@ public enum CodeCheck {
             var sources: [(path: String, text: String)] = []
             // Its own sources and those of the frameworks it links: their
             // calls run with this target's entitlements.
-            let code = lint.project.code(of: target)
+            let code = lint.code(of: target)
             // Each real file once, however many paths (links) lead to it,
             // and its text kept once: 1,500 links to a 1 MB file were read
             // and kept 1,500 times twice over (2.4 GB; found by adversarial
@@ -1129,8 +1129,8 @@ public enum CodeCheck {
                 // (Lockdown's Shared.swift); an extension's own keychain code
                 // may keep items of its own.
                 if hostNaming.groups.isEmpty, let d = hostApp.defaultGroup,
-                   case let childFiles = Set(lint.project.code(of: child).swiftSources.map(ProjectPath.normalize)),
-                   case let both = Set(lint.project.code(of: host).swiftSources.filter { childFiles.contains(ProjectPath.normalize($0)) }), !both.isEmpty,
+                   case let childFiles = Set(lint.code(of: child).swiftSources.map(ProjectPath.normalize)),
+                   case let both = Set(lint.code(of: host).swiftSources.filter { childFiles.contains(ProjectPath.normalize($0)) }), !both.isEmpty,
                    let code = lint.keychainCode(of: host, among: both), code.direct, lint.bothCall(keychainCodeAmong: both, host, child) {
                     written = [(d, nil)]
                 }

@@ -80,6 +80,15 @@ public struct ProjectLint {
         return signingIndex[target.id].map { signings[$0] }
     }
 
+    /// The code that runs in a target's process in the build the lint
+    /// checks (``XcodeProject/code(of:platform:)``): a source its entry
+    /// filters to other platforms (`platformFilters = (macos, );`) is not
+    /// compiled there (real-project trial 21, D1).
+    public func code(of target: XcodeProject.Target)
+        -> (swiftSources: [String], unread: [String], owner: [String: XcodeProject.Target], compilers: [String: [XcodeProject.Target]]) {
+        project.code(of: target, platform: signing(of: target)?.resolved.platform)
+    }
+
     /// Every finding, resolution warnings first, in a stable order.
     public func run(profile: Entitlements? = nil, profilePath: String? = nil) -> [Diagnostic] {
         var render = ProjectDiagnostics(fileSystem: fileSystem)
@@ -539,7 +548,7 @@ public struct ProjectLint {
     func sharedDataReason(_ target: XcodeProject.Target, _ render: inout ProjectDiagnostics,
                           words: inout [String: SharedDataScan]) -> String? {
         // Its own code and that of the project's frameworks it links.
-        let code = project.code(of: target)
+        let code = self.code(of: target)
         // What its code says first: a word of the keychain or an app group
         // is a better reason than code kcs cannot read beside it (Focus's
         // intent extension calls UserDefaults(suiteName:) and was asked
@@ -572,7 +581,9 @@ public struct ProjectLint {
             }
         }
         if !code.unread.isEmpty { return "it has code kcs does not read (" + ProjectInput.listed(code.unread, first: 3) + ")" }
-        if code.swiftSources.isEmpty { return "kcs finds no Swift source of it" }
+        // Sources it has, all filtered to other platforms: this build
+        // compiles none of them, and that is known (real-project trial 21, D1).
+        if code.swiftSources.isEmpty { return project.code(of: target).swiftSources.isEmpty ? "kcs finds no Swift source of it" : unreadable }
         return unreadable
     }
 

@@ -271,7 +271,7 @@ extension ProjectLint {
     /// `among`: only these of its files, when given.
     public func keychainCode(of target: XcodeProject.Target, among: Set<String>? = nil) -> (word: String, file: String, direct: Bool)? {
         var scans: [(path: String, scan: SharedDataScan)] = []
-        for path in project.code(of: target).swiftSources.prefix(5000) where among?.contains(path) ?? true {
+        for path in code(of: target).swiftSources.prefix(5000) where among?.contains(path) ?? true {
             guard case .success(let bytes) = fileSystem.read(path) else { continue }
             let scan = bytes.withUnsafeBufferPointer { SharedDataScan($0) }
             if let word = scan.keychainWord { return (word, path, true) }
@@ -301,7 +301,7 @@ extension ProjectLint {
         }
         guard !names.isEmpty else { return false }
         func calls(_ target: XcodeProject.Target) -> Bool {
-            project.code(of: target).swiftSources.prefix(5000).contains { path in
+            code(of: target).swiftSources.prefix(5000).contains { path in
                 guard !helpers.contains(ProjectPath.normalize(path)), case .success(let bytes) = fileSystem.read(path) else { return false }
                 return bytes.withUnsafeBufferPointer { SharedDataScan.mentions(names, in: $0) }
             }
