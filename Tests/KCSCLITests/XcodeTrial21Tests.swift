@@ -42,3 +42,33 @@ extension XcodeRealProjectsTests {
         }
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// An entitlements file one configuration names but kcs cannot read
+    /// grants groups kcs does not know: its KCS602 is the one finding, not
+    /// a KCS605 and a KCS603 against it for each other configuration (Jami's
+    /// deleted `NotificationService-release.entitlements` gave 7 warnings;
+    /// real-project trial 21, D4). Either side: the lint's configuration
+    /// (Release) or another.
+    @Test func anUnreadableEntitlementsFileIsNotComparedWithTheOtherConfigurations() throws {
+        for missing in ["Release", "Debug"] {
+            var f = XcodeFixture.appWidgetShare()
+            defer { f.remove() }
+            f.configurations = ["Debug", "Development", "Release"]
+            var widget = f.targets[1].settings["Release"] ?? [:]
+            f.targets[1].settings["Development"] = widget
+            widget["CODE_SIGN_ENTITLEMENTS"] = "Widget/Widget-gone.entitlements"
+            f.targets[1].settings[missing] = widget
+            f.projectSettings["Development"] = f.projectSettings["Release"]
+            f.projectXCConfig["Development"] = f.projectXCConfig["Release"]
+            f.targets[0].settings["Development"] = f.targets[0].settings["Release"]
+            f.targets[2].settings["Development"] = f.targets[2].settings["Release"]
+            f.writeProject()
+            let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+            let widgetFindings = lint.stderr.split(separator: "\n").filter { $0.contains("warning:") && $0.contains("'Widget'") }
+            #expect(widgetFindings.count == 1 && widgetFindings.first?.contains("Widget-gone.entitlements': no such file [KCS602]") == true,
+                    "\(missing): \(lint.stderr)")
+            #expect(!lint.stderr.contains("[KCS603]") && !lint.stderr.contains("signs with"), "\(missing): \(lint.stderr)")
+        }
+    }
+}
