@@ -399,6 +399,8 @@ public enum CodeCheck {
         if lint.project.settingsBudgetExhausted { return [] }
         var render = ProjectDiagnostics(fileSystem: lint.fileSystem)
         var out: [Diagnostic] = []
+        /// The apps that embed a target and are signed by another team, by its ID.
+        let otherTeamHosts = Dictionary(lint.signedByAnotherTeam().map { ($0.child.id, $0.hosts) }, uniquingKeysWith: { first, _ in first })
         // Only files whose text can name a group are parsed for uses, and only
         // files whose text holds a name those uses look up are parsed for
         // constants; each once, however many targets compile it (Pocket Casts
@@ -1015,6 +1017,15 @@ public enum CodeCheck {
                                   !holders.isEmpty {
                             hint = "the group lacks its team prefix, and '\(target.name)' is not entitled to \(team).\(group) either (\(holders.map { "'\($0)'" }.joined(separator: ", ")) \(holders.count == 1 ? "is" : "are")): add $(AppIdentifierPrefix)\(group) to its keychain-access-groups and write \"\(team).\(group)\""
                         } else if let dot = group.firstIndex(of: "."), group.distance(from: group.startIndex, to: dot) == 10,
+                                  let team = app.teamID, case let prefix = String(group[..<dot]), prefix != team,
+                                  let host = otherTeamHosts[target.id]?.first(where: { $0.team == prefix }) {
+                            // The prefix is the team of the app that embeds it:
+                            // the target's own team is the mistake, and writing
+                            // its prefix would share nothing with the app
+                            // (real-project trial 21, D3).
+                            hint = "\(prefix) is the team of '\(host.host.name)', which embeds '\(target.name)', and '\(target.name)' is signed by \(team): "
+                                + "sign it with team \(prefix) (its DEVELOPMENT_TEAM); with \(team)'s prefix it would share nothing with '\(host.host.name)'"
+                        } else if let dot = group.firstIndex(of: "."), group.distance(from: group.startIndex, to: dot) == 10,
                                   let team = app.teamID, grantedSet.contains(team + group[dot...]) {
                             hint = "the group has another team's prefix: the target is signed by \(team), so write \"\(team + group[dot...])\""
                         } else if case let holders = othersHolding(group), !holders.isEmpty, !near.hasPrefix("its entitlements list") {
@@ -1094,6 +1105,8 @@ public enum CodeCheck {
         var out: [Diagnostic] = []
         let byID = Dictionary(lint.project.targets.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let writers = lint.groupWriters()
+        // Signed by another team than its app: it shares nothing, KCS604's own finding.
+        let otherTeam = Set(lint.signedByAnotherTeam().map(\.child.id))
         // Each extension's groups and the groups its app ID holds, once: per
         // host and extension they were sets of every group (100 targets
         // embedding each other with 10,000 groups; adversarial run 25, F10).
@@ -1109,7 +1122,7 @@ public enum CodeCheck {
             for id in host.embeddedTargets(on: h.resolved.platform) {
                 guard let child = byID[id], child.kind != .app,
                       let c = lint.signing(of: child), let childApp = c.appTarget, c.resolved.platform == h.resolved.platform,
-                      let childNaming = naming[child.id], !childNaming.unknown, childNaming.groups.isEmpty else { continue }
+                      let childNaming = naming[child.id], !childNaming.unknown, childNaming.groups.isEmpty, !otherTeam.contains(id) else { continue }
                 let sets = childSets[id] ?? (Set(c.keychainAccessGroups.map(\.value) + c.applicationGroups.map(\.value)), Set(childApp.accessGroups))
                 childSets[id] = sets
                 // Sharing nothing is KCS604's own finding.

@@ -426,11 +426,71 @@ public struct ProjectLint {
         return out.enumerated().sorted { ($0.element.distance, $0.offset) < ($1.element.distance, $1.offset) }.map(\.element)
     }
 
+    /// The embedded targets signed by another team than an app that embeds
+    /// them (in the build for the app's platform, both teams known), by
+    /// ID, with those apps and their teams, in the order met. Keychain
+    /// groups are `TEAMID.…` and app groups belong to a team: the two share
+    /// nothing whatever their entitlements list, and groups compared as
+    /// text told to add a group both files held (GlucoseDirect's widget
+    /// with a DEVELOPMENT_TEAM of its own; real-project trial 21, D3).
+    public func signedByAnotherTeam() -> [(child: XcodeProject.Target, hosts: [(host: XcodeProject.Target, team: String)])] {
+        var out: [(child: XcodeProject.Target, hosts: [(host: XcodeProject.Target, team: String)])] = [], index: [String: Int] = [:]
+        var targetByID: [String: XcodeProject.Target] = [:]
+        for t in project.targets where targetByID[t.id] == nil { targetByID[t.id] = t }
+        for host in project.targets where host.kind != nil {
+            guard let h = signing(of: host), let hostTeam = h.resolved.teamID else { continue }
+            for id in host.embeddedTargets(on: h.resolved.platform) {
+                guard let child = targetByID[id], child.kind != nil, child.kind != .app, let c = signing(of: child),
+                      c.resolved.platform == h.resolved.platform, let team = c.resolved.teamID, team != hostTeam else { continue }
+                if let i = index[id] {
+                    if !out[i].hosts.contains(where: { $0.host.id == host.id }) { out[i].hosts.append((host, hostTeam)) }
+                } else {
+                    index[id] = out.count
+                    out.append((child, [(host, hostTeam)]))
+                }
+            }
+        }
+        return out
+    }
+
+    /// KCS604: an extension signed by another team than the app that
+    /// embeds it (``signedByAnotherTeam()``), said once at its team.
+    func signedByAnotherTeam(_ render: inout ProjectDiagnostics) -> (diagnostics: [Diagnostic], children: Set<String>) {
+        var out: [Diagnostic] = [], children = Set<String>()
+        for (child, hosts) in signedByAnotherTeam() {
+            guard let c = signing(of: child), let team = c.resolved.teamID, let first = hosts.first else { continue }
+            children.insert(child.id)
+            let names = hosts.map { "'\($0.host.name)'" }
+            let embedded = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1]
+            let teams = Set(hosts.map(\.team)).count == 1 ? "by \(first.team)" : "by " + hosts.map { "\($0.team) ('\($0.host.name)')" }.joined(separator: ", ")
+            // Its bundle ID not under the app's: Xcode's embedded-binary
+            // validation refuses it too (m19: `com.8ABCD2DG9D.libre-direct.Widgets`).
+            var bundle = ""
+            if let mine = c.resolved.bundleID, let h = signing(of: first.host), let theirs = h.resolved.bundleID, !mine.hasPrefix(theirs + ".") {
+                bundle = "; its bundle ID \(mine) is not under \(theirs), '\(first.host.name)''s, as an embedded bundle's must be"
+            }
+            var notes: [DiagnosticNote] = []
+            if let h = signing(of: first.host) {
+                notes.append(render.note("'\(first.host.name)''s team is set here", at: h.resolved.settings.definition(of: "DEVELOPMENT_TEAM")?.location ?? first.host.location))
+            }
+            out.append(render.diagnostic(ProjectIssue(
+                .warning, "target '\(child.name)' is signed by team \(team), and \(embedded), which \(hosts.count == 1 ? "embeds" : "embed") it, \(teams) (configuration '\(configuration)'): "
+                    + "it shares no keychain or app group with \(hosts.count == 1 ? "it" : "them"), whatever the entitlements files list\(bundle)",
+                at: c.resolved.settings.definition(of: "DEVELOPMENT_TEAM")?.location ?? child.location,
+                hint: "sign '\(child.name)' with \(Set(hosts.map(\.team)).count == 1 ? "team \(first.team)" : "its app's team") (its DEVELOPMENT_TEAM): an app and the extensions it embeds are signed by one team, "
+                    + "whose prefix its keychain groups carry and to which its app groups belong"),
+                code: .projectExtensionGroup, notes: notes))
+        }
+        return (out, children)
+    }
+
     /// KCS604: an extension (or watch app, App Clip) embedded in an app that
     /// shares groups, without any of them, or that lists one of the app's
     /// groups misspelt (a near miss), even when it shares another.
     func extensionsSharingNothing(_ render: inout ProjectDiagnostics) -> [Diagnostic] {
-        var out: [Diagnostic] = []
+        // An extension signed by another team shares nothing: that is its
+        // one finding, not its groups compared as text.
+        var (out, otherTeam) = signedByAnotherTeam(&render)
         var words: [String: SharedDataScan] = [:]
         // Each extension once, naming every app that embeds it (Secretive's
         // three XPC services, each in two apps, made six warnings at three
@@ -469,6 +529,7 @@ public struct ProjectLint {
                 // An entitlements file named but unreadable is said already
                 // (KCS602): what it shares is not known (real-project trial 19, W4).
                 if c.resolved.entitlementsPath != nil, c.entitlements == nil { continue }
+                if otherTeam.contains(id) { continue }
                 let known = childGroups[id] ?? (Set(c.keychainAccessGroups.map(\.value) + c.applicationGroups.map(\.value)),
                                                 c.resolved.entitlementsPath.map(fileSystem.canonical))
                 childGroups[id] = known

@@ -72,3 +72,34 @@ extension XcodeRealProjectsTests {
         }
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// An extension signed by another team than the app that embeds it
+    /// shares no group with it, whatever both entitlements files list: that
+    /// is said once, at its DEVELOPMENT_TEAM, and KCS607's fix is the team,
+    /// not a group under the extension's own (GlucoseDirect's widget with a
+    /// team of its own in Release; real-project trial 21, D3).
+    @Test func anExtensionSignedByAnotherTeamIsNamedAndTheFixIsTheTeam() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        for c in ["Debug", "Release"] {
+            f.targets[1].settings[c]?["DEVELOPMENT_TEAM"] = "ABCDE12345"
+            f.targets[1].settings[c]?["PRODUCT_BUNDLE_IDENTIFIER"] = "com.ABCDE12345.Notes.Widget"
+        }
+        f.writeProject()
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        let kcs604 = lint.stderr.split(separator: "\n").filter { $0.contains("[KCS604]") && $0.contains("target 'Widget'") }
+        #expect(kcs604.count == 1 && kcs604.first?.contains(
+            "warning: target 'Widget' is signed by team ABCDE12345, and 'App', which embeds it, by SKMME9E2Y8 (configuration 'Release'): "
+            + "it shares no keychain or app group with it, whatever the entitlements files list; "
+            + "its bundle ID com.ABCDE12345.Notes.Widget is not under com.example.Notes, 'App''s, as an embedded bundle's must be [KCS604]") == true,
+            "\(lint.stderr)")
+        #expect(kcs604.first?.hasPrefix(f.projectPath + "/project.pbxproj:") == true, "\(lint.stderr)")
+        #expect(lint.stderr.contains("hint: sign 'Widget' with team SKMME9E2Y8 (its DEVELOPMENT_TEAM)"), "\(lint.stderr)")
+        #expect(!lint.stderr.contains("target 'Widget' is embedded in 'App' but shares no group"), "\(lint.stderr)")
+        // The widget's call names the app's group: the fix is its team.
+        #expect(lint.stderr.contains("hint: SKMME9E2Y8 is the team of 'App', which embeds 'Widget', and 'Widget' is signed by ABCDE12345: "
+            + "sign it with team SKMME9E2Y8 (its DEVELOPMENT_TEAM)"), "\(lint.stderr)")
+        #expect(!lint.stderr.contains("so write \"ABCDE12345."), "\(lint.stderr)")
+    }
+}
