@@ -938,6 +938,9 @@ public enum CodeCheck {
                                 : "only \(who) \(holders.count == 1 ? "holds" : "hold") \(shown(group)): "
                                     + "make sure '\(target.name)' never makes this call\(use.inLazyConstant ? " (a static let is set on first use)" : ""), or add the group to its entitlements"
                         }
+                        // No entitlements file in this configuration: the fix is
+                        // the setting (real-project trial 21, W1).
+                        if near.isEmpty, let noFile = lint.noFileHint(group, for: target) { hint = noFile }
                         // A watch app's group reaches its own extensions, never the phone.
                         if signing.resolved.platform == "watchos" {
                             hint = "on watchOS an app group is shared only with the watch app's own extensions, not with the iPhone app; " + hint
@@ -1037,6 +1040,9 @@ public enum CodeCheck {
                                 ? "add it to the entitlements of '\(target.name)' to share it"
                                 : "make sure '\(target.name)' never makes this call, or add the group to its entitlements")
                         }
+                        // Another configuration's file lists it, and this one
+                        // signs with none (real-project trial 21, W1).
+                        if lint.fileListing(group, elsewhereFor: target) != nil, let noFile = lint.noFileHint(group, for: target) { hint = noFile }
                         let unnamedBy = unnamed(use)
                         if let unnamedBy { hint = unnamedHint(unnamedBy) + hint }
                         out.append(render.diagnostic(ProjectIssue(

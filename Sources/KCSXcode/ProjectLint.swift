@@ -243,6 +243,35 @@ public struct ProjectLint {
         }
     }
 
+    /// For a target that signs with no entitlements file in the lint's
+    /// configuration: the first other configuration whose readable file
+    /// lists `group` (a keychain or app group), and that file. Its fix is
+    /// CODE_SIGN_ENTITLEMENTS for this configuration, not a group added to
+    /// a file it does not have (Linphone's notification service with no
+    /// file in Release; real-project trial 21, W1).
+    public func fileListing(_ group: String, elsewhereFor target: XcodeProject.Target) -> (configuration: String, file: String)? {
+        guard let mine = signing(of: target), mine.resolved.entitlementsPath == nil else { return nil }
+        for s in signings where s.target.id == target.id && s.configuration != configuration {
+            guard let file = s.resolved.entitlementsPath, s.entitlements != nil,
+                  s.accessGroups.contains(group) || s.applicationGroups.contains(where: { $0.value == group }) else { continue }
+            return (s.configuration, file)
+        }
+        return nil
+    }
+
+    /// The hint for a target that signs with no entitlements file in the
+    /// lint's configuration and lacks `group`: set CODE_SIGN_ENTITLEMENTS
+    /// (to the file another configuration signs with, when it lists the
+    /// group); nil when it signs with a file.
+    public func noFileHint(_ group: String, for target: XcodeProject.Target) -> String? {
+        guard let mine = signing(of: target), mine.resolved.entitlementsPath == nil else { return nil }
+        let said = "'\(target.name)' signs with no entitlements file in configuration '\(configuration)': "
+        if let (other, file) = fileListing(group, elsewhereFor: target) {
+            return said + "set its CODE_SIGN_ENTITLEMENTS for '\(configuration)' to '\(file)', which '\(other)' signs with and which lists \(group)"
+        }
+        return said + "set its CODE_SIGN_ENTITLEMENTS to a file that lists \(group)"
+    }
+
     /// Whether a signing names an entitlements file kcs could not read.
     static func unreadable(_ s: TargetSigning) -> Bool { s.resolved.entitlementsPath != nil && s.entitlements == nil }
 
@@ -278,17 +307,32 @@ public struct ProjectLint {
                 // read grants groups it does not know.
                 let known = { (s: TargetSigning) in s.groupsResolve && (s.resolved.entitlementsPath == nil || s.entitlements != nil) }
                 let sameGroups = a == b && known(reference) && known(other)
+                var foldedGroups = false
                 if other.resolved.entitlementsPath.map(fileSystem.canonical) != reference.resolved.entitlementsPath.map(fileSystem.canonical),
                    !sameGroups {
                     let mine = other.resolved.entitlementsPath.map { "'\($0)'" } ?? "no entitlements file"
                     let theirs = reference.resolved.entitlementsPath.map { "'\($0)'" } ?? "no entitlements file"
+                    // One of them with no file: the groups the other's lists
+                    // are what the missing setting loses, said here rather
+                    // than as a KCS603 too (Linphone's notification service
+                    // gave both for one missing line; real-project trial 21, W1).
+                    var hint = "point CODE_SIGN_ENTITLEMENTS of every configuration at one file, or keep the files' groups the same"
+                    for (without, with, withGroups) in [(reference, other, b), (other, reference, a)]
+                    where without.resolved.entitlementsPath == nil && !withGroups.isEmpty {
+                        if let file = with.resolved.entitlementsPath {
+                            hint = "set CODE_SIGN_ENTITLEMENTS of '\(without.configuration)' to '\(file)' too: without a file it has none of the groups "
+                                + "\(withGroups.joined(separator: ", ")), so a build that works in \(with.configuration) may fail in \(without.configuration)"
+                            foldedGroups = true
+                        }
+                    }
                     out.append(render.diagnostic(ProjectIssue(
                         .warning, "target '\(t.name)': configuration '\(other.configuration)' signs with \(mine), '\(configuration)' with \(theirs)",
                         at: other.resolved.entitlementsLocation ?? reference.resolved.entitlementsLocation ?? t.location,
-                        hint: "point CODE_SIGN_ENTITLEMENTS of every configuration at one file, or keep the files' groups the same"),
+                        hint: hint),
                         code: .projectEntitlementsFile,
                         notes: [render.note("'\(configuration)' sets it here", at: reference.resolved.entitlementsLocation)]))
                 }
+                if foldedGroups { continue }
                 // Groups built from a setting that does not resolve are already
                 // reported (KCS602); comparing what they expand to would be a guess.
                 if a != b, reference.groupsResolve, other.groupsResolve {
@@ -568,12 +612,22 @@ public struct ProjectLint {
             // trial 15, D1b).
             let near = (nearMissesOf[child.id] ?? []).first
             let didYouMean = near.map { "did you mean \($0.theirs)? '\($0.hostSide ? first.host.name : child.name)' lists \($0.said); " } ?? ""
+            // No file in this configuration: the fix is the setting, and
+            // another configuration's file may already list what it shares
+            // (real-project trial 21, W1).
+            var fix = "add the group \(hosts.count == 1 ? "the two" : "they") should share to "
+                + "\(hosts.count == 1 ? "both" : "all their") entitlements files (an extension inherits nothing from its app)"
+            if near == nil, c.resolved.entitlementsPath == nil {
+                let elsewhere = first.shared.lazy.compactMap { g in self.fileListing(g, elsewhereFor: child).map { (g, $0) } }.first
+                fix = "'\(child.name)' signs with no entitlements file in configuration '\(configuration)': " + (elsewhere.map { g, found in
+                    "set its CODE_SIGN_ENTITLEMENTS for '\(configuration)' to '\(found.file)', which '\(found.configuration)' signs with and which lists \(g)"
+                } ?? "set its CODE_SIGN_ENTITLEMENTS to a file that lists the group \(hosts.count == 1 ? "the two" : "they") should share")
+            }
             out.append(render.diagnostic(ProjectIssue(
                 .warning, "target '\(child.name)' is embedded in \(embedded) but shares no group with \(hosts.count == 1 ? "it" : "them") (configuration '\(configuration)'): it cannot read \(stores)",
                 // At the misspelt group, where the fix goes (real-project trial 19, W7).
                 at: near?.mine.location ?? c.resolved.entitlementsLocation ?? child.location,
-                hint: didYouMean + "asked because \(reason): add the group \(hosts.count == 1 ? "the two" : "they") should share to "
-                    + "\(hosts.count == 1 ? "both" : "all their") entitlements files (an extension inherits nothing from its app)"),
+                hint: didYouMean + "asked because \(reason): " + fix),
                 code: .projectExtensionGroup))
         }
         // A near miss beside a group they share: the shared app group hid

@@ -103,3 +103,49 @@ extension XcodeRealProjectsTests {
         #expect(!lint.stderr.contains("so write \"ABCDE12345."), "\(lint.stderr)")
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// A configuration that signs with no entitlements file: the fix is
+    /// CODE_SIGN_ENTITLEMENTS for it (to the file another configuration
+    /// signs with, when that lists the group), not a group added to a file
+    /// it does not have; and KCS605 says what it loses, without a KCS603
+    /// too (Linphone's notification service with no file in Release, VLC's
+    /// widget; real-project trial 21, W1).
+    @Test func aConfigurationWithNoEntitlementsFileIsToldToSetTheSetting() throws {
+        for debugHasFile in [true, false] {
+            var f = XcodeFixture.appWidgetShare()
+            defer { f.remove() }
+            f.targets[1].settings["Release"]?["CODE_SIGN_ENTITLEMENTS"] = nil
+            if !debugHasFile { f.targets[1].settings["Debug"]?["CODE_SIGN_ENTITLEMENTS"] = nil }
+            f.writeEntitlements("Widget/Widget.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.shared"], appGroups: ["group.com.example.notes"])
+            f.write("Widget/Provider.swift", """
+                import Security
+
+                func read() -> OSStatus {
+                    _ = UserDefaults(suiteName: "group.com.example.notes")
+                    var query: [String: Any] = [kSecClass as String: kSecClassGenericPassword]
+                    query[kSecAttrAccessGroup as String] = "\(XcodeFixture.team).com.example.Notes.shared"
+                    return SecItemCopyMatching(query as CFDictionary, nil)
+                }
+
+                """)
+            f.writeProject()
+            let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+            let file = f.path("Widget/Widget.entitlements")
+            let said = "'Widget' signs with no entitlements file in configuration 'Release': set its CODE_SIGN_ENTITLEMENTS "
+            if debugHasFile {
+                #expect(lint.stderr.contains("hint: " + said + "for 'Release' to '\(file)', which 'Debug' signs with and which lists group.com.example.notes"), "\(lint.stderr)")
+                #expect(lint.stderr.contains("hint: " + said + "for 'Release' to '\(file)', which 'Debug' signs with and which lists SKMME9E2Y8.com.example.Notes.shared"),
+                        "\(lint.stderr)")
+                #expect(lint.stderr.contains("hint: set CODE_SIGN_ENTITLEMENTS of 'Release' to '\(file)' too: without a file it has none of the groups "
+                    + "SKMME9E2Y8.com.example.Notes.shared, group.com.example.notes, so a build that works in Debug may fail in Release"), "\(lint.stderr)")
+                #expect(!lint.stderr.contains("[KCS603]"), "\(lint.stderr)")
+                // KCS604's fix is the setting too.
+                #expect(lint.stderr.contains("shares no group with it") && lint.stderr.contains("): " + said + "for 'Release' to '\(file)'"), "\(lint.stderr)")
+            } else {
+                #expect(lint.stderr.contains("hint: " + said + "to a file that lists group.com.example.notes"), "\(lint.stderr)")
+            }
+            #expect(!lint.stderr.contains("to its com.apple.security.application-groups"), "\(lint.stderr)")
+        }
+    }
+}
