@@ -105,6 +105,38 @@ extension XcodeRealProjectsTests {
 }
 
 extension XcodeRealProjectsTests {
+    /// A folder with an XcodeGen spec and a workspace whose
+    /// contents.xcworkspacedata is not committed (only its xcshareddata), or
+    /// lists no project: the spec is the way, not the workspace
+    /// (AlphaWallet; real-project trial 21, D8). A YAML file that is not a
+    /// spec does not count.
+    @Test func anEmptyWorkspaceBesideAnXcodeGenSpecSaysToGenerate() throws {
+        for contents in [String?.none, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Workspace version = \"1.0\">\n</Workspace>\n"] {
+            let f = XcodeFixture()
+            defer { f.remove() }
+            f.write("Wallet.xcworkspace/xcshareddata/WorkspaceSettings.xcsettings", "<plist/>\n")
+            if let contents { f.write("Wallet.xcworkspace/contents.xcworkspacedata", contents) }
+            f.write("crowdin.yml", "files:\n  - source: /en.lproj/*.strings\n")
+            f.write("project.yml", "name: Wallet\noptions:\n  bundleIdPrefix: com.example\ntargets:\n  Wallet:\n    type: application\n")
+            let out = try BinaryRunner.run(["lint", "--project", "."], directory: f.root)
+            #expect(out.stderr.contains("project.yml:1:1: error: '.' holds no .xcodeproj, and its Xcode workspace 'Wallet.xcworkspace' names none: "
+                + (contents == nil ? "its contents.xcworkspacedata cannot be read (no such file)" : "it lists no .xcodeproj")
+                + "; it holds XcodeGen's description of a project, 'project.yml' [KCS601]"), "\(out.stderr)")
+            #expect(out.stderr.contains("hint: run `xcodegen generate --spec project.yml` in '.' first, then give the .xcodeproj it writes"), "\(out.stderr)")
+            let imported = try BinaryRunner.run(["import", "xcode", "."], directory: f.root)
+            #expect(imported.stderr.contains("xcodegen generate --spec project.yml"), "\(imported.stderr)")
+        }
+        // Without a spec, the workspace is what is said.
+        let f = XcodeFixture()
+        defer { f.remove() }
+        f.write("Wallet.xcworkspace/xcshareddata/WorkspaceSettings.xcsettings", "<plist/>\n")
+        f.write("crowdin.yml", "files:\n  - source: /en.lproj/*.strings\n")
+        let out = try BinaryRunner.run(["lint", "--project", "."], directory: f.root)
+        #expect(out.stderr.contains("its contents.xcworkspacedata cannot be read (no such file)") && !out.stderr.contains("xcodegen"), "\(out.stderr)")
+    }
+}
+
+extension XcodeRealProjectsTests {
     /// A configuration that signs with no entitlements file: the fix is
     /// CODE_SIGN_ENTITLEMENTS for it (to the file another configuration
     /// signs with, when that lists the group), not a group added to a file
