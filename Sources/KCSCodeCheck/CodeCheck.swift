@@ -847,7 +847,7 @@ public enum CodeCheck {
                         }
                         if !unknown, let pick = chosen.first, chosen.allSatisfy({ $0.value == pick.value }) {
                             value = .literal(pick.value)
-                            notes.append(render.note("the constant this build compiles is declared here", at: ProjectLocation(file: pick.file, line: pick.line)))
+                            notes.append(render.note(Self.branchConstantNote, at: ProjectLocation(file: pick.file, line: pick.line)))
                         }
                     }
                     // A marker the finder did not work out is no group.
@@ -1235,6 +1235,11 @@ public enum CodeCheck {
 
     /// The note a finding whose group comes from one constant carries, at its declaration.
     static let constantNote = "the constant is declared here"
+    /// The note at the branch of a constant with a value per `#if` branch
+    /// that the build compiles: its uses are folded there as a plain
+    /// constant's are (NetBird's one typo gave 29 warnings; real-project
+    /// trial 21, D6).
+    static let branchConstantNote = "the constant this build compiles is declared here"
 
     /// How many uses a finding said once at its constant points at.
     static let usesShown = 3
@@ -1254,31 +1259,41 @@ public enum CodeCheck {
         func constant(_ d: Diagnostic) -> DiagnosticNote? {
             guard d.code == .codeGroupNotEntitled || d.code == .codeGroupNotCheckable, d.range != nil else { return nil }
             return d.notes.first { $0.message == constantNote && $0.file != nil && $0.range != nil }
+                ?? d.notes.first { $0.message == branchConstantNote && $0.file != nil && $0.range != nil }
         }
         /// An app group's finding without its effect, and the effect.
         func effect(_ message: String) -> (rest: String, effect: String?) {
             for e in appGroupEffects where message.hasSuffix(": " + e) { return (String(message.dropLast(e.count)), e) }
             return (message, nil)
         }
+        /// Without the `#if` a use sits under: said at the constant, the
+        /// uses' conditions are theirs, not its (NetBird's uses under
+        /// `#if os(iOS)` and `#else` were each said apart; real-project trial 21, D6).
+        func unconditioned(_ message: String) -> String {
+            guard let open = message.range(of: " (under "),
+                  let close = message.range(of: ", which this build compiles)", range: open.upperBound..<message.endIndex) else { return message }
+            return String(message[..<open.lowerBound] + message[close.upperBound...])
+        }
         struct Key: Hashable { var code: String, file: String, start: Int, message: String, hint: String? }
         var groups: [Key: [Int]] = [:]
         for (i, d) in all.enumerated() {
             guard let c = constant(d), let file = c.file, let range = c.range else { continue }
-            groups[Key(code: d.code.rawValue, file: file.name, start: range.start, message: effect(d.message).rest, hint: d.hint), default: []].append(i)
+            groups[Key(code: d.code.rawValue, file: file.name, start: range.start, message: unconditioned(effect(d.message).rest), hint: d.hint), default: []].append(i)
         }
         var folded: [Int: Diagnostic] = [:], dropped = Set<Int>()
         for indices in groups.values where indices.count > 1 {
             let first = all[indices[0]]
             guard let c = constant(first) else { continue }
             var d = first
+            d.message = unconditioned(first.message)
             let effects = appGroupEffects.filter { e in indices.contains { effect(all[$0].message).effect == e } }
-            if effects.count > 1 { d.message = effect(first.message).rest + effects.joined(separator: ", and ") }
+            if effects.count > 1 { d.message = unconditioned(effect(first.message).rest) + effects.joined(separator: ", and ") }
             d.message += " (said once for its \(indices.count) uses)"
             d.file = c.file
             d.range = c.range
             d.notes = indices.prefix(usesShown).map { DiagnosticNote("used here", file: all[$0].file, range: all[$0].range) }
             if indices.count > usesShown { d.notes.append(DiagnosticNote("and \(indices.count - usesShown) more uses")) }
-            d.notes += first.notes.filter { $0.message != constantNote }
+            d.notes += first.notes.filter { $0.message != constantNote && $0.message != branchConstantNote }
             folded[indices[0]] = d
             dropped.formUnion(indices.dropFirst())
         }

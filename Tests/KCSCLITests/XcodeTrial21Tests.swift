@@ -181,3 +181,48 @@ extension XcodeRealProjectsTests {
         }
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// A typo in a constant with a value per `#if` branch is said once, at
+    /// the branch the build compiles, as a plain constant's is, whatever
+    /// `#if` each use sits under (NetBird: 29 warnings for one typo;
+    /// real-project trial 21, D6).
+    @Test func aTypoInAConstantWithAValuePerBranchIsSaidOnceAtTheBranch() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.writeEntitlements("Widget/Widget.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.shared"], appGroups: ["group.com.example.notes"])
+        f.write("Widget/Constants.swift", """
+            import Foundation
+
+            struct GlobalConstants {
+            #if os(tvOS)
+                static let suiteName = "group.com.example.notes.tv"
+            #else
+                static let suiteName = "group.com.example.notse"
+            #endif
+            }
+
+            """)
+        f.write("Widget/Provider.swift", """
+            import Foundation
+
+            func first() -> UserDefaults? { UserDefaults(suiteName: GlobalConstants.suiteName) }
+            #if os(iOS)
+            func second() -> UserDefaults? { UserDefaults(suiteName: GlobalConstants.suiteName) }
+            #else
+            func second() -> UserDefaults? { nil }
+            #endif
+            func third() -> URL? { FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: GlobalConstants.suiteName) }
+
+            """)
+        f.targets[1].sources.append("Constants.swift")
+        f.writeProject()
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        let kcs607 = lint.stderr.split(separator: "\n").filter { $0.contains("[KCS607]") && $0.contains("target 'Widget'") }
+        #expect(kcs607.count == 1, "\(lint.stderr)")
+        #expect(kcs607.first?.hasPrefix(f.path("Widget/Constants.swift") + ":7:") == true, "\(lint.stderr)")
+        #expect(kcs607.first?.contains("names the app group group.com.example.notse, which it is not entitled to: ") == true
+                    && kcs607.first?.contains("(said once for its 3 uses)") == true, "\(lint.stderr)")
+        #expect(lint.stderr.contains("did you mean \"group.com.example.notes\"?"), "\(lint.stderr)")
+    }
+}
