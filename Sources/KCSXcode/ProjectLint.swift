@@ -696,6 +696,16 @@ public struct ProjectLint {
             }
             scans.append((path, scan))
         }
+        // A `group.` literal in a property's value: a reason when its code
+        // uses the property (real-project trial 21, D5).
+        for (path, scan) in scans {
+            guard let literal = scan.groupLiteral, let property = scan.groupLiteralProperty else { continue }
+            for other in scans {
+                guard let file = render.sourceFile(other.path),
+                      file.bytes.withUnsafeBufferPointer({ SharedDataScan.mentions([property], in: $0) }) else { continue }
+                return "its code names the keychain or an app group (\(literal) in \(ProjectPath.lastComponent(path)))"
+            }
+        }
         // A wrapper's name its code uses but does not declare: a keychain
         // wrapper from a package kcs does not read (`KeychainSwift()`).
         let declared = scans.reduce(into: Set<String>()) { $0.formUnion($1.scan.declared) }

@@ -226,3 +226,40 @@ extension XcodeRealProjectsTests {
         #expect(lint.stderr.contains("did you mean \"group.com.example.notes\"?"), "\(lint.stderr)")
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// KCS604's "asked because its code names … an app group" counts a
+    /// `group.` literal in a property's value only when the target's code
+    /// uses the property (Focus's widget compiles AppInfo.swift and calls
+    /// only `AppInfo.shortProductName`), and a `suiteName:` literal only
+    /// when it could be an app group (Secretive's Updater's
+    /// `"com.maxgoedjen.Secretive.updater.ignorelist"` is its own suite;
+    /// real-project trial 21, D5).
+    @Test func kcs604CountsOnlyAppGroupCodeTheExtensionUses() throws {
+        let appInfo = """
+            import Foundation
+
+            enum AppInfo {
+                static var sharedContainerIdentifier: String { "group." + baseBundleIdentifier }
+                static var baseBundleIdentifier: String { Bundle.main.bundleIdentifier ?? "" }
+                static var shortProductName: String { "Notes" }
+            }
+
+            """
+        for (code, asked) in [
+            ("func title() -> String { AppInfo.shortProductName }\n", false),
+            ("func title() -> String { AppInfo.sharedContainerIdentifier }\n", true),
+            ("func f() { _ = UserDefaults(suiteName: \"com.example.Notes.updater.ignorelist\") }\n", false),
+            ("func f() { _ = UserDefaults(suiteName: \"group.com.example.notes\") }\n", true),
+            ("func f(_ s: String) { _ = UserDefaults(suiteName: s) }\n", true),
+            ("func f() { _ = UserDefaults(suiteName: \"SKMME9E2Y8.com.example.notes\") }\n", true),
+        ] {
+            let f = XcodeFixture.appWidgetShare()
+            defer { f.remove() }
+            f.write("Share/ShareViewController.swift", appInfo + code)
+            f.writeProject()
+            let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+            #expect(lint.stderr.contains("target 'Share Extension' is embedded in 'App' but shares no group") == asked, "\(code): \(lint.stderr)")
+        }
+    }
+}
