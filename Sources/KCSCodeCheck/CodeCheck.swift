@@ -399,6 +399,8 @@ public enum CodeCheck {
         if lint.project.settingsBudgetExhausted { return [] }
         var render = ProjectDiagnostics(fileSystem: lint.fileSystem)
         var out: [Diagnostic] = []
+        /// The apps that embed a target and are signed by another team, by its ID.
+        let otherTeamHosts = Dictionary(lint.signedByAnotherTeam().map { ($0.child.id, $0.hosts) }, uniquingKeysWith: { first, _ in first })
         // Only files whose text can name a group are parsed for uses, and only
         // files whose text holds a name those uses look up are parsed for
         // constants; each once, however many targets compile it (Pocket Casts
@@ -617,7 +619,7 @@ public enum CodeCheck {
             var sources: [(path: String, text: String)] = []
             // Its own sources and those of the frameworks it links: their
             // calls run with this target's entitlements.
-            let code = lint.project.code(of: target)
+            let code = lint.code(of: target)
             // Each real file once, however many paths (links) lead to it,
             // and its text kept once: 1,500 links to a 1 MB file were read
             // and kept 1,500 times twice over (2.4 GB; found by adversarial
@@ -845,7 +847,7 @@ public enum CodeCheck {
                         }
                         if !unknown, let pick = chosen.first, chosen.allSatisfy({ $0.value == pick.value }) {
                             value = .literal(pick.value)
-                            notes.append(render.note("the constant this build compiles is declared here", at: ProjectLocation(file: pick.file, line: pick.line)))
+                            notes.append(render.note(Self.branchConstantNote, at: ProjectLocation(file: pick.file, line: pick.line)))
                         }
                     }
                     // A marker the finder did not work out is no group.
@@ -936,6 +938,9 @@ public enum CodeCheck {
                                 : "only \(who) \(holders.count == 1 ? "holds" : "hold") \(shown(group)): "
                                     + "make sure '\(target.name)' never makes this call\(use.inLazyConstant ? " (a static let is set on first use)" : ""), or add the group to its entitlements"
                         }
+                        // No entitlements file in this configuration: the fix is
+                        // the setting (real-project trial 21, W1).
+                        if near.isEmpty, let noFile = lint.noFileHint(group, for: target) { hint = noFile }
                         // A watch app's group reaches its own extensions, never the phone.
                         if signing.resolved.platform == "watchos" {
                             hint = "on watchOS an app group is shared only with the watch app's own extensions, not with the iPhone app; " + hint
@@ -1015,6 +1020,15 @@ public enum CodeCheck {
                                   !holders.isEmpty {
                             hint = "the group lacks its team prefix, and '\(target.name)' is not entitled to \(team).\(group) either (\(holders.map { "'\($0)'" }.joined(separator: ", ")) \(holders.count == 1 ? "is" : "are")): add $(AppIdentifierPrefix)\(group) to its keychain-access-groups and write \"\(team).\(group)\""
                         } else if let dot = group.firstIndex(of: "."), group.distance(from: group.startIndex, to: dot) == 10,
+                                  let team = app.teamID, case let prefix = String(group[..<dot]), prefix != team,
+                                  let host = otherTeamHosts[target.id]?.first(where: { $0.team == prefix }) {
+                            // The prefix is the team of the app that embeds it:
+                            // the target's own team is the mistake, and writing
+                            // its prefix would share nothing with the app
+                            // (real-project trial 21, D3).
+                            hint = "\(prefix) is the team of '\(host.host.name)', which embeds '\(target.name)', and '\(target.name)' is signed by \(team): "
+                                + "sign it with team \(prefix) (its DEVELOPMENT_TEAM); with \(team)'s prefix it would share nothing with '\(host.host.name)'"
+                        } else if let dot = group.firstIndex(of: "."), group.distance(from: group.startIndex, to: dot) == 10,
                                   let team = app.teamID, grantedSet.contains(team + group[dot...]) {
                             hint = "the group has another team's prefix: the target is signed by \(team), so write \"\(team + group[dot...])\""
                         } else if case let holders = othersHolding(group), !holders.isEmpty, !near.hasPrefix("its entitlements list") {
@@ -1026,6 +1040,9 @@ public enum CodeCheck {
                                 ? "add it to the entitlements of '\(target.name)' to share it"
                                 : "make sure '\(target.name)' never makes this call, or add the group to its entitlements")
                         }
+                        // Another configuration's file lists it, and this one
+                        // signs with none (real-project trial 21, W1).
+                        if lint.fileListing(group, elsewhereFor: target) != nil, let noFile = lint.noFileHint(group, for: target) { hint = noFile }
                         let unnamedBy = unnamed(use)
                         if let unnamedBy { hint = unnamedHint(unnamedBy) + hint }
                         out.append(render.diagnostic(ProjectIssue(
@@ -1094,6 +1111,8 @@ public enum CodeCheck {
         var out: [Diagnostic] = []
         let byID = Dictionary(lint.project.targets.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let writers = lint.groupWriters()
+        // Signed by another team than its app: it shares nothing, KCS604's own finding.
+        let otherTeam = Set(lint.signedByAnotherTeam().map(\.child.id))
         // Each extension's groups and the groups its app ID holds, once: per
         // host and extension they were sets of every group (100 targets
         // embedding each other with 10,000 groups; adversarial run 25, F10).
@@ -1109,7 +1128,7 @@ public enum CodeCheck {
             for id in host.embeddedTargets(on: h.resolved.platform) {
                 guard let child = byID[id], child.kind != .app,
                       let c = lint.signing(of: child), let childApp = c.appTarget, c.resolved.platform == h.resolved.platform,
-                      let childNaming = naming[child.id], !childNaming.unknown, childNaming.groups.isEmpty else { continue }
+                      let childNaming = naming[child.id], !childNaming.unknown, childNaming.groups.isEmpty, !otherTeam.contains(id) else { continue }
                 let sets = childSets[id] ?? (Set(c.keychainAccessGroups.map(\.value) + c.applicationGroups.map(\.value)), Set(childApp.accessGroups))
                 childSets[id] = sets
                 // Sharing nothing is KCS604's own finding.
@@ -1129,8 +1148,8 @@ public enum CodeCheck {
                 // (Lockdown's Shared.swift); an extension's own keychain code
                 // may keep items of its own.
                 if hostNaming.groups.isEmpty, let d = hostApp.defaultGroup,
-                   case let childFiles = Set(lint.project.code(of: child).swiftSources.map(ProjectPath.normalize)),
-                   case let both = Set(lint.project.code(of: host).swiftSources.filter { childFiles.contains(ProjectPath.normalize($0)) }), !both.isEmpty,
+                   case let childFiles = Set(lint.code(of: child).swiftSources.map(ProjectPath.normalize)),
+                   case let both = Set(lint.code(of: host).swiftSources.filter { childFiles.contains(ProjectPath.normalize($0)) }), !both.isEmpty,
                    let code = lint.keychainCode(of: host, among: both), code.direct, lint.bothCall(keychainCodeAmong: both, host, child) {
                     written = [(d, nil)]
                 }
@@ -1216,6 +1235,11 @@ public enum CodeCheck {
 
     /// The note a finding whose group comes from one constant carries, at its declaration.
     static let constantNote = "the constant is declared here"
+    /// The note at the branch of a constant with a value per `#if` branch
+    /// that the build compiles: its uses are folded there as a plain
+    /// constant's are (NetBird's one typo gave 29 warnings; real-project
+    /// trial 21, D6).
+    static let branchConstantNote = "the constant this build compiles is declared here"
 
     /// How many uses a finding said once at its constant points at.
     static let usesShown = 3
@@ -1235,31 +1259,41 @@ public enum CodeCheck {
         func constant(_ d: Diagnostic) -> DiagnosticNote? {
             guard d.code == .codeGroupNotEntitled || d.code == .codeGroupNotCheckable, d.range != nil else { return nil }
             return d.notes.first { $0.message == constantNote && $0.file != nil && $0.range != nil }
+                ?? d.notes.first { $0.message == branchConstantNote && $0.file != nil && $0.range != nil }
         }
         /// An app group's finding without its effect, and the effect.
         func effect(_ message: String) -> (rest: String, effect: String?) {
             for e in appGroupEffects where message.hasSuffix(": " + e) { return (String(message.dropLast(e.count)), e) }
             return (message, nil)
         }
+        /// Without the `#if` a use sits under: said at the constant, the
+        /// uses' conditions are theirs, not its (NetBird's uses under
+        /// `#if os(iOS)` and `#else` were each said apart; real-project trial 21, D6).
+        func unconditioned(_ message: String) -> String {
+            guard let open = message.range(of: " (under "),
+                  let close = message.range(of: ", which this build compiles)", range: open.upperBound..<message.endIndex) else { return message }
+            return String(message[..<open.lowerBound] + message[close.upperBound...])
+        }
         struct Key: Hashable { var code: String, file: String, start: Int, message: String, hint: String? }
         var groups: [Key: [Int]] = [:]
         for (i, d) in all.enumerated() {
             guard let c = constant(d), let file = c.file, let range = c.range else { continue }
-            groups[Key(code: d.code.rawValue, file: file.name, start: range.start, message: effect(d.message).rest, hint: d.hint), default: []].append(i)
+            groups[Key(code: d.code.rawValue, file: file.name, start: range.start, message: unconditioned(effect(d.message).rest), hint: d.hint), default: []].append(i)
         }
         var folded: [Int: Diagnostic] = [:], dropped = Set<Int>()
         for indices in groups.values where indices.count > 1 {
             let first = all[indices[0]]
             guard let c = constant(first) else { continue }
             var d = first
+            d.message = unconditioned(first.message)
             let effects = appGroupEffects.filter { e in indices.contains { effect(all[$0].message).effect == e } }
-            if effects.count > 1 { d.message = effect(first.message).rest + effects.joined(separator: ", and ") }
+            if effects.count > 1 { d.message = unconditioned(effect(first.message).rest) + effects.joined(separator: ", and ") }
             d.message += " (said once for its \(indices.count) uses)"
             d.file = c.file
             d.range = c.range
             d.notes = indices.prefix(usesShown).map { DiagnosticNote("used here", file: all[$0].file, range: all[$0].range) }
             if indices.count > usesShown { d.notes.append(DiagnosticNote("and \(indices.count - usesShown) more uses")) }
-            d.notes += first.notes.filter { $0.message != constantNote }
+            d.notes += first.notes.filter { $0.message != constantNote && $0.message != branchConstantNote }
             folded[indices[0]] = d
             dropped.formUnion(indices.dropFirst())
         }

@@ -80,6 +80,15 @@ public struct ProjectLint {
         return signingIndex[target.id].map { signings[$0] }
     }
 
+    /// The code that runs in a target's process in the build the lint
+    /// checks (``XcodeProject/code(of:platform:)``): a source its entry
+    /// filters to other platforms (`platformFilters = (macos, );`) is not
+    /// compiled there (real-project trial 21, D1).
+    public func code(of target: XcodeProject.Target)
+        -> (swiftSources: [String], unread: [String], owner: [String: XcodeProject.Target], compilers: [String: [XcodeProject.Target]]) {
+        project.code(of: target, platform: signing(of: target)?.resolved.platform)
+    }
+
     /// Every finding, resolution warnings first, in a stable order.
     public func run(profile: Entitlements? = nil, profilePath: String? = nil) -> [Diagnostic] {
         var render = ProjectDiagnostics(fileSystem: fileSystem)
@@ -234,6 +243,38 @@ public struct ProjectLint {
         }
     }
 
+    /// For a target that signs with no entitlements file in the lint's
+    /// configuration: the first other configuration whose readable file
+    /// lists `group` (a keychain or app group), and that file. Its fix is
+    /// CODE_SIGN_ENTITLEMENTS for this configuration, not a group added to
+    /// a file it does not have (Linphone's notification service with no
+    /// file in Release; real-project trial 21, W1).
+    public func fileListing(_ group: String, elsewhereFor target: XcodeProject.Target) -> (configuration: String, file: String)? {
+        guard let mine = signing(of: target), mine.resolved.entitlementsPath == nil else { return nil }
+        for s in signings where s.target.id == target.id && s.configuration != configuration {
+            guard let file = s.resolved.entitlementsPath, s.entitlements != nil,
+                  s.accessGroups.contains(group) || s.applicationGroups.contains(where: { $0.value == group }) else { continue }
+            return (s.configuration, file)
+        }
+        return nil
+    }
+
+    /// The hint for a target that signs with no entitlements file in the
+    /// lint's configuration and lacks `group`: set CODE_SIGN_ENTITLEMENTS
+    /// (to the file another configuration signs with, when it lists the
+    /// group); nil when it signs with a file.
+    public func noFileHint(_ group: String, for target: XcodeProject.Target) -> String? {
+        guard let mine = signing(of: target), mine.resolved.entitlementsPath == nil else { return nil }
+        let said = "'\(target.name)' signs with no entitlements file in configuration '\(configuration)': "
+        if let (other, file) = fileListing(group, elsewhereFor: target) {
+            return said + "set its CODE_SIGN_ENTITLEMENTS for '\(configuration)' to '\(file)', which '\(other)' signs with and which lists \(group)"
+        }
+        return said + "set its CODE_SIGN_ENTITLEMENTS to a file that lists \(group)"
+    }
+
+    /// Whether a signing names an entitlements file kcs could not read.
+    static func unreadable(_ s: TargetSigning) -> Bool { s.resolved.entitlementsPath != nil && s.entitlements == nil }
+
     /// KCS603 and the disagreeing half of KCS605: a target whose
     /// configurations sign with different groups or different files.
     func configurationsDiffer(_ render: inout ProjectDiagnostics) -> [Diagnostic] {
@@ -250,6 +291,12 @@ public struct ProjectLint {
                 // A bundle ID with a setting defined nowhere (reported, KCS602)
                 // may be any app: comparing its files and groups would be a guess.
                 if !other.resolved.bundleIDResolves || !reference.resolved.bundleIDResolves { continue }
+                // A file named but unreadable (its KCS602 says why) grants
+                // groups kcs does not know: comparing it with the other's
+                // file and groups is a guess. Jami's deleted release file gave
+                // a KCS605 and a KCS603 for each of three configurations
+                // (real-project trial 21, D4).
+                if Self.unreadable(other) || Self.unreadable(reference) { continue }
                 let a = reference.keychainAccessGroups.map(\.value) + reference.applicationGroups.map(\.value)
                 let b = other.keychainAccessGroups.map(\.value) + other.applicationGroups.map(\.value)
                 // Two files that grant the same groups are what the hint asks
@@ -260,17 +307,32 @@ public struct ProjectLint {
                 // read grants groups it does not know.
                 let known = { (s: TargetSigning) in s.groupsResolve && (s.resolved.entitlementsPath == nil || s.entitlements != nil) }
                 let sameGroups = a == b && known(reference) && known(other)
+                var foldedGroups = false
                 if other.resolved.entitlementsPath.map(fileSystem.canonical) != reference.resolved.entitlementsPath.map(fileSystem.canonical),
                    !sameGroups {
                     let mine = other.resolved.entitlementsPath.map { "'\($0)'" } ?? "no entitlements file"
                     let theirs = reference.resolved.entitlementsPath.map { "'\($0)'" } ?? "no entitlements file"
+                    // One of them with no file: the groups the other's lists
+                    // are what the missing setting loses, said here rather
+                    // than as a KCS603 too (Linphone's notification service
+                    // gave both for one missing line; real-project trial 21, W1).
+                    var hint = "point CODE_SIGN_ENTITLEMENTS of every configuration at one file, or keep the files' groups the same"
+                    for (without, with, withGroups) in [(reference, other, b), (other, reference, a)]
+                    where without.resolved.entitlementsPath == nil && !withGroups.isEmpty {
+                        if let file = with.resolved.entitlementsPath {
+                            hint = "set CODE_SIGN_ENTITLEMENTS of '\(without.configuration)' to '\(file)' too: without a file it has none of the groups "
+                                + "\(withGroups.joined(separator: ", ")), so a build that works in \(with.configuration) may fail in \(without.configuration)"
+                            foldedGroups = true
+                        }
+                    }
                     out.append(render.diagnostic(ProjectIssue(
                         .warning, "target '\(t.name)': configuration '\(other.configuration)' signs with \(mine), '\(configuration)' with \(theirs)",
                         at: other.resolved.entitlementsLocation ?? reference.resolved.entitlementsLocation ?? t.location,
-                        hint: "point CODE_SIGN_ENTITLEMENTS of every configuration at one file, or keep the files' groups the same"),
+                        hint: hint),
                         code: .projectEntitlementsFile,
                         notes: [render.note("'\(configuration)' sets it here", at: reference.resolved.entitlementsLocation)]))
                 }
+                if foldedGroups { continue }
                 // Groups built from a setting that does not resolve are already
                 // reported (KCS602); comparing what they expand to would be a guess.
                 if a != b, reference.groupsResolve, other.groupsResolve {
@@ -408,11 +470,71 @@ public struct ProjectLint {
         return out.enumerated().sorted { ($0.element.distance, $0.offset) < ($1.element.distance, $1.offset) }.map(\.element)
     }
 
+    /// The embedded targets signed by another team than an app that embeds
+    /// them (in the build for the app's platform, both teams known), by
+    /// ID, with those apps and their teams, in the order met. Keychain
+    /// groups are `TEAMID.…` and app groups belong to a team: the two share
+    /// nothing whatever their entitlements list, and groups compared as
+    /// text told to add a group both files held (GlucoseDirect's widget
+    /// with a DEVELOPMENT_TEAM of its own; real-project trial 21, D3).
+    public func signedByAnotherTeam() -> [(child: XcodeProject.Target, hosts: [(host: XcodeProject.Target, team: String)])] {
+        var out: [(child: XcodeProject.Target, hosts: [(host: XcodeProject.Target, team: String)])] = [], index: [String: Int] = [:]
+        var targetByID: [String: XcodeProject.Target] = [:]
+        for t in project.targets where targetByID[t.id] == nil { targetByID[t.id] = t }
+        for host in project.targets where host.kind != nil {
+            guard let h = signing(of: host), let hostTeam = h.resolved.teamID else { continue }
+            for id in host.embeddedTargets(on: h.resolved.platform) {
+                guard let child = targetByID[id], child.kind != nil, child.kind != .app, let c = signing(of: child),
+                      c.resolved.platform == h.resolved.platform, let team = c.resolved.teamID, team != hostTeam else { continue }
+                if let i = index[id] {
+                    if !out[i].hosts.contains(where: { $0.host.id == host.id }) { out[i].hosts.append((host, hostTeam)) }
+                } else {
+                    index[id] = out.count
+                    out.append((child, [(host, hostTeam)]))
+                }
+            }
+        }
+        return out
+    }
+
+    /// KCS604: an extension signed by another team than the app that
+    /// embeds it (``signedByAnotherTeam()``), said once at its team.
+    func signedByAnotherTeam(_ render: inout ProjectDiagnostics) -> (diagnostics: [Diagnostic], children: Set<String>) {
+        var out: [Diagnostic] = [], children = Set<String>()
+        for (child, hosts) in signedByAnotherTeam() {
+            guard let c = signing(of: child), let team = c.resolved.teamID, let first = hosts.first else { continue }
+            children.insert(child.id)
+            let names = hosts.map { "'\($0.host.name)'" }
+            let embedded = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1]
+            let teams = Set(hosts.map(\.team)).count == 1 ? "by \(first.team)" : "by " + hosts.map { "\($0.team) ('\($0.host.name)')" }.joined(separator: ", ")
+            // Its bundle ID not under the app's: Xcode's embedded-binary
+            // validation refuses it too (m19: `com.8ABCD2DG9D.libre-direct.Widgets`).
+            var bundle = ""
+            if let mine = c.resolved.bundleID, let h = signing(of: first.host), let theirs = h.resolved.bundleID, !mine.hasPrefix(theirs + ".") {
+                bundle = "; its bundle ID \(mine) is not under \(theirs), '\(first.host.name)''s, as an embedded bundle's must be"
+            }
+            var notes: [DiagnosticNote] = []
+            if let h = signing(of: first.host) {
+                notes.append(render.note("'\(first.host.name)''s team is set here", at: h.resolved.settings.definition(of: "DEVELOPMENT_TEAM")?.location ?? first.host.location))
+            }
+            out.append(render.diagnostic(ProjectIssue(
+                .warning, "target '\(child.name)' is signed by team \(team), and \(embedded), which \(hosts.count == 1 ? "embeds" : "embed") it, \(teams) (configuration '\(configuration)'): "
+                    + "it shares no keychain or app group with \(hosts.count == 1 ? "it" : "them"), whatever the entitlements files list\(bundle)",
+                at: c.resolved.settings.definition(of: "DEVELOPMENT_TEAM")?.location ?? child.location,
+                hint: "sign '\(child.name)' with \(Set(hosts.map(\.team)).count == 1 ? "team \(first.team)" : "its app's team") (its DEVELOPMENT_TEAM): an app and the extensions it embeds are signed by one team, "
+                    + "whose prefix its keychain groups carry and to which its app groups belong"),
+                code: .projectExtensionGroup, notes: notes))
+        }
+        return (out, children)
+    }
+
     /// KCS604: an extension (or watch app, App Clip) embedded in an app that
     /// shares groups, without any of them, or that lists one of the app's
     /// groups misspelt (a near miss), even when it shares another.
     func extensionsSharingNothing(_ render: inout ProjectDiagnostics) -> [Diagnostic] {
-        var out: [Diagnostic] = []
+        // An extension signed by another team shares nothing: that is its
+        // one finding, not its groups compared as text.
+        var (out, otherTeam) = signedByAnotherTeam(&render)
         var words: [String: SharedDataScan] = [:]
         // Each extension once, naming every app that embeds it (Secretive's
         // three XPC services, each in two apps, made six warnings at three
@@ -451,6 +573,7 @@ public struct ProjectLint {
                 // An entitlements file named but unreadable is said already
                 // (KCS602): what it shares is not known (real-project trial 19, W4).
                 if c.resolved.entitlementsPath != nil, c.entitlements == nil { continue }
+                if otherTeam.contains(id) { continue }
                 let known = childGroups[id] ?? (Set(c.keychainAccessGroups.map(\.value) + c.applicationGroups.map(\.value)),
                                                 c.resolved.entitlementsPath.map(fileSystem.canonical))
                 childGroups[id] = known
@@ -489,12 +612,22 @@ public struct ProjectLint {
             // trial 15, D1b).
             let near = (nearMissesOf[child.id] ?? []).first
             let didYouMean = near.map { "did you mean \($0.theirs)? '\($0.hostSide ? first.host.name : child.name)' lists \($0.said); " } ?? ""
+            // No file in this configuration: the fix is the setting, and
+            // another configuration's file may already list what it shares
+            // (real-project trial 21, W1).
+            var fix = "add the group \(hosts.count == 1 ? "the two" : "they") should share to "
+                + "\(hosts.count == 1 ? "both" : "all their") entitlements files (an extension inherits nothing from its app)"
+            if near == nil, c.resolved.entitlementsPath == nil {
+                let elsewhere = first.shared.lazy.compactMap { g in self.fileListing(g, elsewhereFor: child).map { (g, $0) } }.first
+                fix = "'\(child.name)' signs with no entitlements file in configuration '\(configuration)': " + (elsewhere.map { g, found in
+                    "set its CODE_SIGN_ENTITLEMENTS for '\(configuration)' to '\(found.file)', which '\(found.configuration)' signs with and which lists \(g)"
+                } ?? "set its CODE_SIGN_ENTITLEMENTS to a file that lists the group \(hosts.count == 1 ? "the two" : "they") should share")
+            }
             out.append(render.diagnostic(ProjectIssue(
                 .warning, "target '\(child.name)' is embedded in \(embedded) but shares no group with \(hosts.count == 1 ? "it" : "them") (configuration '\(configuration)'): it cannot read \(stores)",
                 // At the misspelt group, where the fix goes (real-project trial 19, W7).
                 at: near?.mine.location ?? c.resolved.entitlementsLocation ?? child.location,
-                hint: didYouMean + "asked because \(reason): add the group \(hosts.count == 1 ? "the two" : "they") should share to "
-                    + "\(hosts.count == 1 ? "both" : "all their") entitlements files (an extension inherits nothing from its app)"),
+                hint: didYouMean + "asked because \(reason): " + fix),
                 code: .projectExtensionGroup))
         }
         // A near miss beside a group they share: the shared app group hid
@@ -539,7 +672,7 @@ public struct ProjectLint {
     func sharedDataReason(_ target: XcodeProject.Target, _ render: inout ProjectDiagnostics,
                           words: inout [String: SharedDataScan]) -> String? {
         // Its own code and that of the project's frameworks it links.
-        let code = project.code(of: target)
+        let code = self.code(of: target)
         // What its code says first: a word of the keychain or an app group
         // is a better reason than code kcs cannot read beside it (Focus's
         // intent extension calls UserDefaults(suiteName:) and was asked
@@ -563,6 +696,16 @@ public struct ProjectLint {
             }
             scans.append((path, scan))
         }
+        // A `group.` literal in a property's value: a reason when its code
+        // uses the property (real-project trial 21, D5).
+        for (path, scan) in scans {
+            guard let literal = scan.groupLiteral, let property = scan.groupLiteralProperty else { continue }
+            for other in scans {
+                guard let file = render.sourceFile(other.path),
+                      file.bytes.withUnsafeBufferPointer({ SharedDataScan.mentions([property], in: $0) }) else { continue }
+                return "its code names the keychain or an app group (\(literal) in \(ProjectPath.lastComponent(path)))"
+            }
+        }
         // A wrapper's name its code uses but does not declare: a keychain
         // wrapper from a package kcs does not read (`KeychainSwift()`).
         let declared = scans.reduce(into: Set<String>()) { $0.formUnion($1.scan.declared) }
@@ -572,7 +715,9 @@ public struct ProjectLint {
             }
         }
         if !code.unread.isEmpty { return "it has code kcs does not read (" + ProjectInput.listed(code.unread, first: 3) + ")" }
-        if code.swiftSources.isEmpty { return "kcs finds no Swift source of it" }
+        // Sources it has, all filtered to other platforms: this build
+        // compiles none of them, and that is known (real-project trial 21, D1).
+        if code.swiftSources.isEmpty { return project.code(of: target).swiftSources.isEmpty ? "kcs finds no Swift source of it" : unreadable }
         return unreadable
     }
 

@@ -29,6 +29,14 @@ struct SharedDataScan: Sendable, Hashable {
     /// Whether its code uses one of the names it was asked about, other
     /// than declaring it (``mentions(_:in:)``).
     var mentioned = false
+    /// A string literal starting with `group.` in the value of a property
+    /// or constant at file or type scope (`static var sharedContainerIdentifier:
+    /// String { "group." + … }`), quoted as ``word``, and that property's
+    /// name: a reason only when the target's code uses the name (Focus's
+    /// widget compiles AppInfo.swift and calls only `AppInfo.shortProductName`;
+    /// real-project trial 21, D5). A `group.` literal elsewhere is a ``word``.
+    var groupLiteral: String?
+    var groupLiteralProperty: String?
 
     /// Security's names that query or store keychain items: a `kSec…` key
     /// of a query or its value, not a key's type or size (`kSecAttrKeyTypeEC`
@@ -86,6 +94,11 @@ struct SharedDataScan: Sendable, Hashable {
         enum Scope { case type, `extension`, other }
         var scopes: [Scope] = []
         var opening: Scope?
+        /// The property or constant at file or type scope whose value is
+        /// being read, and the depth of braces it was declared at.
+        var property: (name: String, depth: Int)?
+        /// The keyword of the declaration being read.
+        var declaringKeyword: Substring = ""
         /// Interpolations nested in strings, at most: each is a call on the stack.
         static let maxNesting = 64
 
@@ -103,11 +116,19 @@ struct SharedDataScan: Sendable, Hashable {
             if declaring {
                 declaring = false
                 if out.declared.count < 100_000 { out.declared.insert(String(name)) }
+                // A property or constant of a type or of the file: its
+                // value is read until the next declaration at its depth.
+                if declaringKeyword == "var" || declaringKeyword == "let" {
+                    if scopes.allSatisfy({ $0 != .other }) { property = (String(name), scopes.count) }
+                } else if let p = property, scopes.count <= p.depth {
+                    property = nil
+                }
                 if scopes.isEmpty || scopes == [.extension], out.exported.count < 100_000 { out.exported.insert(String(name)) }
                 return
             }
             if SharedDataScan.declaringKeywords.contains(name) {
                 declaring = true
+                declaringKeyword = name
                 opening = SharedDataScan.typeKeywords.contains(name) ? .type : .other
                 return
             }
@@ -115,13 +136,41 @@ struct SharedDataScan: Sendable, Hashable {
                 opening = .extension
                 return
             }
+            // An initialiser or subscript ends the property before it.
+            if name == "init" || name == "deinit" || name == "subscript", let p = property, scopes.count <= p.depth { property = nil }
             if !wanted.isEmpty, !out.mentioned, wanted.contains(String(name)) { out.mentioned = true }
             if out.keychainWord == nil, SharedDataScan.isKeychainName(name) { out.keychainWord = String(name) }
-            if out.word == nil, SharedDataScan.isKeychainName(name) || SharedDataScan.isAppGroupName(name) {
+            if out.word == nil, SharedDataScan.isKeychainName(name) || SharedDataScan.isAppGroupName(name) && !namesTheAppsOwnSuite(after: end, name) {
                 out.word = String(name)
             } else if SharedDataScan.isWrapperName(name), out.wrapperNames.count < 16, !out.wrapperNames.contains(where: { $0 == name }) {
                 out.wrapperNames.append(String(name))
             }
+        }
+
+        /// Whether `suiteName` is the label of a string literal that names no
+        /// app group (`UserDefaults(suiteName: "com.example.updater")`):
+        /// such a suite is the app's own (Secretive's Updater was asked for
+        /// one; real-project trial 21, D5). An app group starts with
+        /// `group.`, or on macOS with a team ID and a dot.
+        func namesTheAppsOwnSuite(after end: Int, _ name: Substring) -> Bool {
+            guard name == "suiteName" else { return false }
+            var j = end
+            while at(j) == UInt8(ascii: " ") { j += 1 }
+            guard at(j) == UInt8(ascii: ":") else { return false }
+            j += 1
+            while at(j) == UInt8(ascii: " ") { j += 1 }
+            guard at(j) == UInt8(ascii: "\""), at(j + 1) != UInt8(ascii: "\"") else { return false }
+            j += 1
+            var literal: [UInt8] = []
+            while literal.count < 11, j < bytes.count, bytes[j] != UInt8(ascii: "\""), bytes[j] != UInt8(ascii: "\\"), bytes[j] != UInt8(ascii: "\n") {
+                literal.append(bytes[j])
+                j += 1
+            }
+            // Cut short by its end or an interpolation: not known.
+            if literal.count < 11 { return at(j) == UInt8(ascii: "\"") && !literal.isEmpty && !literal.starts(with: "group.".utf8) }
+            if literal.starts(with: "group.".utf8) { return false }
+            let team = literal.prefix(10).allSatisfy { ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) }
+            return !(team && literal[10] == UInt8(ascii: "."))
         }
 
         /// Code up to the end, or past the `)` that closes an interpolation.
@@ -169,6 +218,7 @@ struct SharedDataScan: Sendable, Hashable {
                     i += 1
                 case UInt8(ascii: "}"):
                     _ = scopes.popLast()
+                    if let p = property, scopes.count < p.depth { property = nil }
                     i += 1
                 case UInt8(ascii: ")"):
                     i += 1
@@ -202,7 +252,7 @@ struct SharedDataScan: Sendable, Hashable {
                 while at(i) == UInt8(ascii: " ") || at(i) == UInt8(ascii: "\t") { i += 1 }
             }
             let group = Array("group.".utf8)
-            if out.word == nil, i + group.count <= bytes.count, bytes[i..<(i + group.count)].elementsEqual(group) {
+            if out.word == nil, out.groupLiteral == nil || property == nil, i + group.count <= bytes.count, bytes[i..<(i + group.count)].elementsEqual(group) {
                 // The literal as written, to its quote (or what it
                 // interpolates): the reason printed "group." alone
                 // (real-project trial 18, W6).
@@ -210,7 +260,13 @@ struct SharedDataScan: Sendable, Hashable {
                 while end < bytes.count, end - i < 100, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"),
                       bytes[end] != UInt8(ascii: "\n") { end += 1 }
                 let whole = end < bytes.count && bytes[end] == UInt8(ascii: "\"")
-                out.word = "\"" + String(decoding: bytes[i..<end], as: UTF8.self) + (whole ? "\"" : "…\"")
+                let word = "\"" + String(decoding: bytes[i..<end], as: UTF8.self) + (whole ? "\"" : "…\"")
+                if let p = property {
+                    out.groupLiteral = word
+                    out.groupLiteralProperty = p.name
+                } else {
+                    out.word = word
+                }
             }
             while i < bytes.count {
                 let c = bytes[i]
@@ -271,7 +327,7 @@ extension ProjectLint {
     /// `among`: only these of its files, when given.
     public func keychainCode(of target: XcodeProject.Target, among: Set<String>? = nil) -> (word: String, file: String, direct: Bool)? {
         var scans: [(path: String, scan: SharedDataScan)] = []
-        for path in project.code(of: target).swiftSources.prefix(5000) where among?.contains(path) ?? true {
+        for path in code(of: target).swiftSources.prefix(5000) where among?.contains(path) ?? true {
             guard case .success(let bytes) = fileSystem.read(path) else { continue }
             let scan = bytes.withUnsafeBufferPointer { SharedDataScan($0) }
             if let word = scan.keychainWord { return (word, path, true) }
@@ -301,7 +357,7 @@ extension ProjectLint {
         }
         guard !names.isEmpty else { return false }
         func calls(_ target: XcodeProject.Target) -> Bool {
-            project.code(of: target).swiftSources.prefix(5000).contains { path in
+            code(of: target).swiftSources.prefix(5000).contains { path in
                 guard !helpers.contains(ProjectPath.normalize(path)), case .success(let bytes) = fileSystem.read(path) else { return false }
                 return bytes.withUnsafeBufferPointer { SharedDataScan.mentions(names, in: $0) }
             }

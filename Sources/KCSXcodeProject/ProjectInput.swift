@@ -73,6 +73,25 @@ public enum ProjectInput {
                                       hint: generateHint("xcodegen generate --spec \(specs[0])", in: folder) + " (one run per description)",
                                       at: ProjectPath.join(folder, specs[0])))
             }
+            // A workspace that lists no project, or whose contents.xcworkspacedata
+            // is not committed (only its xcshareddata), names nothing to
+            // give: an XcodeGen spec beside it is the way (AlphaWallet's
+            // project.yml; real-project trial 21, D8). Only a spec with
+            // XcodeGen's `name:` and `targets:`.
+            let contents = fileSystem.read(ProjectPath.join(path, "contents.xcworkspacedata"))
+            let listsNothing: String? = switch contents {
+            case .failure(let e): "its contents.xcworkspacedata cannot be read (\(e.message))"
+            case .success(let bytes): { listing in
+                listing.projects.isEmpty && listing.firstUnfollowed == nil ? "it lists no .xcodeproj" : nil
+            }(workspaceProjects(bytes, workspace: path))
+            }
+            let xcodegen = specs.prefix(16).filter { isXcodeGenSpec(ProjectPath.join(folder, $0), fileSystem: fileSystem) }
+            if let listsNothing, let first = xcodegen.first {
+                return .failure(issue("'\(folder)' holds no .xcodeproj, and its Xcode workspace '\(path)' names none: \(listsNothing); "
+                                      + "it holds XcodeGen's description" + (xcodegen.count == 1 ? " of a project, '\(first)'" : "s of projects " + self.listed(xcodegen)),
+                                      hint: generateHint("xcodegen generate --spec \(first)", in: folder) + (xcodegen.count == 1 ? "" : " (one run per description)"),
+                                      at: ProjectPath.join(folder, first)))
+            }
             return .failure(workspace(path, "'\(folder)' holds no .xcodeproj, but the Xcode workspace '\(path)', which kcs does not read",
                                       fileSystem: fileSystem))
         }

@@ -48,7 +48,8 @@ public struct XcodeProject: Sendable {
     private(set) var xcconfigs = XCConfigCache()
 
     /// Xcode's name of each platform kcs models in a build file's platform filter.
-    public static let platformFilterNames = ["ios": "ios", "catalyst": "maccatalyst", "macos": "macos", "watchos": "watchos"]
+    public static let platformFilterNames = ["ios": "ios", "catalyst": "maccatalyst", "macos": "macos", "watchos": "watchos",
+                                             "tvos": "tvos", "visionos": "xros"]
 
     /// The xcconfig files and Info.plists the project's resolutions have read so far.
     public var xcconfigFilesRead: [String] { xcconfigs.filesRead }
@@ -66,7 +67,12 @@ public struct XcodeProject: Sendable {
     /// `owner` is the linked target a file comes from (none for its own);
     /// `compilers`, for a file more than one of them compiles, each of them
     /// (its `#if`s are answered with each one's flags).
-    public func code(of target: Target) -> (swiftSources: [String], unread: [String], owner: [String: Target], compilers: [String: [Target]]) {
+    /// `platform`: the build's (``TargetSigning``'s), when known: a source
+    /// whose build file names other platforms (`platformFilters = (macos, );`)
+    /// is not compiled in it (Firezone's macOS-only CLI sources were checked
+    /// in its iOS build; real-project trial 21, D1).
+    public func code(of target: Target, platform: String? = nil)
+        -> (swiftSources: [String], unread: [String], owner: [String: Target], compilers: [String: [Target]]) {
         var sources: [String] = [], listed = Set<String>(), owner: [String: Target] = [:], compilers: [String: [Target]] = [:]
         var firstCompiler: [String: Target] = [:]
         var unread: [String] = [], saidUnread = Set<String>()
@@ -79,7 +85,7 @@ public struct XcodeProject: Sendable {
                 let said = t.id == target.id ? u : u + " of '\(t.name)'"
                 if saidUnread.insert(said).inserted { unread.append(said) }
             }
-            for path in t.swiftSources {
+            for path in t.swiftSources where platform.map({ t.compiles(path, on: $0) }) ?? true {
                 guard listed.insert(path).inserted else {
                     // Compiled again, by another target of the process.
                     if compilers[path] == nil, let first = firstCompiler[path] { compilers[path] = [first] }
@@ -125,6 +131,10 @@ public struct XcodeProject: Sendable {
         /// (`platformFilter = ios;`, `platformFilters = (ios, maccatalyst, );`):
         /// the builds for other platforms do not embed it.
         public var embedFilters: [String: [String]] = [:]
+        /// Xcode's platform filters of a source's entry in its Sources phase
+        /// (or of its synchronized folder's exception set), by its path in
+        /// ``swiftSources``: the builds for other platforms do not compile it.
+        public var sourceFilters: [String: [String]] = [:]
         /// Targets of this project whose products its Frameworks phase links
         /// (frameworks and libraries): their code runs in this target's
         /// process, with its entitlements (``code(of:)``).
@@ -148,6 +158,21 @@ public struct XcodeProject: Sendable {
         public func embeddedTargets(on platform: String) -> [String] {
             guard let filter = XcodeProject.platformFilterNames[platform] else { return embeddedTargets }
             return embeddedTargets.filter { embedFilters[$0]?.contains(filter) ?? true }
+        }
+
+        /// Whether its build for `platform` (kcs's name: "ios", "catalyst", …)
+        /// compiles `path`, one of its ``swiftSources``: its entry has no
+        /// platform filter, or one naming that platform. A file under a folder
+        /// filtered as a whole takes the folder's filters.
+        public func compiles(_ path: String, on platform: String) -> Bool {
+            guard !sourceFilters.isEmpty, let filter = XcodeProject.platformFilterNames[platform] else { return true }
+            var p = path
+            while true {
+                if let filters = sourceFilters[p] { return filters.contains(filter) }
+                let up = ProjectPath.directory(p)
+                guard up != p, !up.isEmpty, up != "." else { return true }
+                p = up
+            }
         }
 
         /// The product type kcs gives a module of a local Swift package
@@ -397,6 +422,9 @@ private struct ProjectReader {
             // embedded twice iOS-only; review 19, R14).
             var unfiltered: Set<String> = []
             var sources: [String] = []
+            // Sources an entry compiles only for some platforms, and those
+            // another entry compiles in every build.
+            var sourceFilters: [String: [String]] = [:], unfilteredSources: Set<String> = []
             var unread: [String] = []
             func cannotRead(_ what: String) { if !unread.contains(what) { unread.append(what) } }
             func productName(_ id: String) -> String { "package product '\(objects[id]?["productName"]?.string ?? id)'" }
@@ -416,7 +444,7 @@ private struct ProjectReader {
                     for file in buildFiles {
                         guard let owner = file["fileRef"]?.string.flatMap({ productOwner[$0] }) else { continue }
                         embedded.append(owner)
-                        let filters = file["platformFilters"]?.array?.compactMap(\.string) ?? file["platformFilter"]?.string.map { [$0] } ?? []
+                        let filters = Self.platformFilters(file)
                         if filters.isEmpty { unfiltered.insert(owner) } else { embedFilters[owner, default: []] += filters }
                     }
                 case "PBXSourcesBuildPhase":
@@ -459,6 +487,11 @@ private struct ProjectReader {
                     phase.unread.forEach(cannotRead)
                     sourceEntries += files.count
                     sources += phase.swift
+                    for file in buildFiles {
+                        guard let ref = file["fileRef"]?.string, case .found(let p)? = placements[ref] else { continue }
+                        let filters = Self.platformFilters(file)
+                        if filters.isEmpty { unfilteredSources.insert(p) } else { sourceFilters[p, default: []] += filters }
+                    }
                 case "PBXFrameworksBuildPhase":
                     // The SDK's frameworks are Apple's; another target's product
                     // is code kcs reads with that target's sources; anything
@@ -500,6 +533,18 @@ private struct ProjectReader {
             let ownGroups = t["fileSystemSynchronizedGroups"]?.array?.compactMap(\.string) ?? []
             var listed = Set(sources), seenGroups = Set<String>()
             for groupID in ownGroups where seenGroups.insert(groupID).inserted {
+                // Files of the folder its exception set compiles only for
+                // some platforms (`platformFiltersByRelativePath`).
+                if let folder = path(of: groupID) {
+                    for exceptionID in objects[groupID]?["exceptions"]?.array?.compactMap(\.string) ?? [] {
+                        guard let e = objects[exceptionID], e["target"]?.string == id,
+                              let byPath = e["platformFiltersByRelativePath"]?.entries else { continue }
+                        for entry in byPath {
+                            let names = entry.value.strings ?? []
+                            if !names.isEmpty { sourceFilters[ProjectPath.join(folder, entry.key), default: []] += names }
+                        }
+                    }
+                }
                 let found = synchronizedSwiftFiles(groupID, target: id)
                 if found.otherSources { cannotRead("sources that are not Swift in the folder '\(ProjectPath.lastComponent(path(of: groupID) ?? groupID))'") }
                 for file in found.swift where listed.insert(file).inserted { sources.append(file) }
@@ -524,7 +569,8 @@ private struct ProjectReader {
             targets.append(XcodeProject.Target(
                 id: id, name: name, productType: t["productType"]?.string ?? "",
                 configurations: configurationList(objects[t["buildConfigurationList"]?.string ?? ""]),
-                swiftSources: sources, embeddedTargets: embedded, embedFilters: embedFilters.filter { !unfiltered.contains($0.key) }, linkedTargets: linked, unreadCode: unread,
+                swiftSources: sources, embeddedTargets: embedded, embedFilters: embedFilters.filter { !unfiltered.contains($0.key) },
+                sourceFilters: sourceFilters.filter { !unfilteredSources.contains($0.key) }, linkedTargets: linked, unreadCode: unread,
                 attributesTeam: targetAttributes?[id]?["DevelopmentTeam"]?.string, location: at(t)))
         }
         for (reference, products, linkers) in otherProjects {
@@ -717,6 +763,12 @@ private struct ProjectReader {
             }
         }
         return .lost
+    }
+
+    /// A build file's platform filters (`platformFilters = (ios, maccatalyst, );`
+    /// or the older `platformFilter = ios;`); none when it is in every build.
+    static func platformFilters(_ file: PlistNode) -> [String] {
+        file["platformFilters"]?.array?.compactMap(\.string) ?? file["platformFilter"]?.string.map { [$0] } ?? []
     }
 
     /// The `.swift` files under a synchronized folder (Xcode 16), less the

@@ -14,6 +14,8 @@ struct XcodeFixture {
         var xcconfig: [String: String] = [:]
         /// Swift sources, relative to the target's folder (a group named after the target).
         var sources: [String] = []
+        /// Platform filters of a source's entry in the Sources phase (`["macos"]`), by its name in `sources`.
+        var sourceFilters: [String: [String]] = [:]
         /// Other files its group lists, in no build phase (an entitlements file), relative to its folder.
         var listed: [String] = []
         /// Targets whose products a Copy Files phase embeds.
@@ -48,6 +50,8 @@ struct XcodeFixture {
     /// Exception sets of synchronized folders: for a target the folder
     /// belongs to, paths taken out of it; for another, paths added to it.
     var synchronizedExceptions: [(folder: String, target: String, paths: [String])] = []
+    /// `platformFiltersByRelativePath` of a synchronized folder's exception set for a target.
+    var synchronizedPlatformFilters: [(folder: String, target: String, filters: [String: [String]])] = []
 
     let root: URL
     var name = "App"
@@ -158,12 +162,20 @@ struct XcodeFixture {
         var groupChildren: [String] = []
         var synchronized: [String: String] = [:]
         for folder in Set(targets.flatMap(\.synchronizedFolders) + synchronizedExceptions.map(\.folder)).sorted() {
-            let exceptions = synchronizedExceptions.filter { $0.folder == folder }.map { e -> String in
+            var exceptions = synchronizedExceptions.filter { $0.folder == folder }.map { e -> String in
                 let eid = id()
                 object(eid, "Exceptions for \(folder) in \(e.target)", [("isa", "PBXFileSystemSynchronizedBuildFileExceptionSet"),
                                                                          ("membershipExceptions", list(e.paths.map(q))),
                                                                          ("target", targetIDs[e.target] ?? "")])
                 return eid
+            }
+            for e in synchronizedPlatformFilters where e.folder == folder {
+                let eid = id()
+                let byPath = "{" + e.filters.keys.sorted().map { "\(q($0)) = \(list(e.filters[$0] ?? [])); " }.joined() + "}"
+                object(eid, "Platform filters for \(folder) in \(e.target)", [("isa", "PBXFileSystemSynchronizedBuildFileExceptionSet"),
+                                                                               ("platformFiltersByRelativePath", byPath),
+                                                                               ("target", targetIDs[e.target] ?? "")])
+                exceptions.append(eid)
             }
             let gid = id()
             object(gid, folder, [("isa", "PBXFileSystemSynchronizedRootGroup"), ("exceptions", list(exceptions)), ("path", q(folder)),
@@ -213,7 +225,7 @@ struct XcodeFixture {
                 object(ref, s, [("isa", "PBXFileReference"), ("path", q(s)), ("sourceTree", "\"<group>\"")])
                 children.append(ref)
                 let bf = id()
-                object(bf, "\(s) in Sources", [("isa", "PBXBuildFile"), ("fileRef", ref)])
+                object(bf, "\(s) in Sources", [("isa", "PBXBuildFile"), ("fileRef", ref)] + (t.sourceFilters[s].map { [("platformFilters", list($0))] } ?? []))
                 buildFiles.append(bf)
             }
             for l in t.listed {

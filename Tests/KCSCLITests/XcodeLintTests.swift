@@ -586,7 +586,9 @@ struct XcodeLintTests {
         #expect(try !extensionGroup(source: "func KeychainDictionary(_ d: [CFString: Any]) -> CFDictionary { d as CFDictionary }\n"
                                     + "struct KeychainError: Error {}\nlet d = KeychainDictionary([:])\n"))
         #expect(try extensionGroup(source: "let s = \"\\(UserDefaults(suiteName: nil) as Any)\"\n"))
-        #expect(try extensionGroup(source: "let s = \"group.com.example.notes\"\n"))
+        #expect(try extensionGroup(source: "let s = \"group.com.example.notes\"\nfunc f() { print(s) }\n"))
+        // A constant its code never uses asks nothing (real-project trial 21, D5).
+        #expect(try !extensionGroup(source: "let s = \"group.com.example.notes\"\n"))
         #expect(try extensionGroup(source: "import KeychainAccess\nlet k = Keychain(service: \"x\")\n"))
         #expect(try extensionGroup(source: "let q = [kSecAttrKeyType: kSecAttrKeyTypeEC, kSecAttrIsPermanent: true] as CFDictionary\n"))
         // The hint says why the extension was asked.
@@ -702,9 +704,9 @@ struct XcodeLintTests {
             let hint = try ProjectLint.load(f.projectPath).get().run().first { $0.code == .projectExtensionGroup }?.hint ?? ""
             return String(hint.prefix { $0 != ")" }) + ")"
         }
-        #expect(try reason("let suite = \"group.com.example.notes\"\n")
+        #expect(try reason("let suite = \"group.com.example.notes\"\nfunc f() -> String { suite }\n")
                     == "asked because its code names the keychain or an app group (\"group.com.example.notes\" in ShareViewController.swift)")
-        #expect(try reason("let id = \"x\"\nlet suite = \"group.com.example.\\(id)\"\n")
+        #expect(try reason("let id = \"x\"\nlet suite = \"group.com.example.\\(id)\"\nfunc f() -> String { suite }\n")
                     == "asked because its code names the keychain or an app group (\"group.com.example.…\" in ShareViewController.swift)")
     }
 
