@@ -305,10 +305,16 @@ extension Session {
                  "ask for return=persistent-ref (a handle that finds the item again) or return=attributes")
         }
 
-        // Moving an item to another group with update: works from iOS 13, not portable.
-        if request.operation == .update, let g = request.changes?.accessGroup {
-            warn(.lintGroupMove, "this update moves items to \(g): a move works from iOS 13 (errSecNoAccessForItem before)",
-                 "for code that must run before iOS 13 (errSecNoAccessForItem there), delete the item and add it to \(corrected(g))")
+        // Moving items with update into a group the caller lacks: refused,
+        // with a status that changed in iOS 13. A move into a group it has
+        // works on every modelled version (SecServerItemUpdate checks only
+        // the new group against the caller's, Security-57336 to 61901;
+        // conformance audit 24, F2: this warned on every move).
+        if request.operation == .update, let g = request.changes?.accessGroup, !world.isEntitled(last.app, to: g) {
+            let fix = corrected(g)
+            warn(.lintGroupMove, "this update moves items to \(Self.quoted(g)), a group \(app.name) lacks: refused, errSecMissingEntitlement from iOS 13 (macOS 10.15, watchOS 6), errSecNoAccessForItem before",
+                 "a move into a group the app has works on every version: "
+                    + (fix != g && world.isEntitled(last.app, to: fix) ? "move it to \(fix)" : "give \(app.name) the group, or move it to one it has"))
         }
         return out
     }

@@ -49,6 +49,23 @@ public struct DeviceState: Sendable, Hashable {
         return hasPasscode || !ac.flags.contains { $0 == .userPresence || $0 == .devicePasscode }
     }
 
+    /// Whether iCloud Keychain (CKKS) can decrypt an incoming item of this
+    /// protection class now. CKKS wraps each item under one of its zone's
+    /// class keys: `when-unlocked` under class A, `after-first-unlock` and
+    /// `always` under class C (`CKKSOutgoingQueueEntry.m` `keyForItem:`,
+    /// lines 114-121), and keeps those keys in the keychain, class A
+    /// when-unlocked and class C after-first-unlock
+    /// (`CKKSKeychainBackedKey.m` `saveKeyMaterialToKeychain:`, lines
+    /// 305-310). So a locked device cannot take a `when-unlocked` item in,
+    /// and before its first unlock since boot it cannot take any, not even
+    /// an `always` one (which ``isAvailable(_:)`` lets a local read have).
+    public func hasSyncKey(for accessibility: Accessibility) -> Bool {
+        switch accessibility.requirement {
+        case .unlocked, .unlockedWithPasscode: isUnlocked
+        case .firstUnlockSinceBoot, .nothing: !hasPasscode || unlockedSinceBoot
+        }
+    }
+
     /// The one place the engine decides whether items with a given
     /// accessibility are available in the current state.
     public func isAvailable(_ accessibility: Accessibility) -> Bool {
@@ -107,6 +124,25 @@ public struct Device: Sendable {
     public struct TombstoneRow: Sendable, Hashable {
         public var rowID: Int64
         public var accessibility: Accessibility
+    }
+
+    /// iCloud Keychain's incoming queue on this device, by key: what a
+    /// `sync` brought while the device lacked the CKKS class key to decrypt
+    /// it (``DeviceState/hasSyncKey(for:)``), applied when an unlock gives
+    /// the key. CKKS leaves such an entry in its incoming queue ("Keychain
+    /// is locked; can't decrypt IQE", `CKKSIncomingQueueOperation.m` lines
+    /// 147-158) and processes it again once the device unlocks (lines
+    /// 520-526); until then the keychain has no row for it.
+    public var incoming: [PrimaryKey: Incoming] = [:]
+
+    /// An entry of ``incoming``: a version of an item, with the device it
+    /// came from (for a fixed order), or a deletion, with its time and the
+    /// protection class of the row it deletes (CKKS decrypts the record to
+    /// learn it: "we currently unencrypt the item before deleting it",
+    /// `CKKSIncomingQueueOperation.m` lines 138-140).
+    public enum Incoming: Sendable {
+        case version(StoredItem, from: Int)
+        case deletion(stamp: UInt64, accessibility: Accessibility)
     }
 
     /// The platform this device runs; nil: the world's (`platform …`).

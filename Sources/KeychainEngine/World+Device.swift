@@ -12,6 +12,7 @@ extension World {
         if on {
             // A new passcode: the device stays unlocked until it is locked.
             devices[device.index].state.isLocked = false
+            processIncoming(on: device)
             return 0
         }
         // Biometry needs a passcode: turning it off removes Face ID and Touch
@@ -27,6 +28,8 @@ extension World {
             lost.lost = true
             devices[device.index].keychain.replace(id, with: lost)
         }
+        // Without a passcode every class key is there: what sync queued is applied.
+        processIncoming(on: device)
         return doomed.count
     }
 
@@ -37,10 +40,13 @@ extension World {
     }
 
     /// Unlocks the device; the first unlock since boot makes
-    /// after-first-unlock items available until the next reboot.
+    /// after-first-unlock items available until the next reboot. What sync
+    /// brought while the device was locked is written now
+    /// (``processIncoming(on:)``).
     public mutating func unlock(_ device: DeviceHandle = .this) {
         devices[device.index].state.isLocked = false
         devices[device.index].state.unlockedSinceBoot = true
+        processIncoming(on: device)
         // With biometry enrolled the unlock is taken to be a biometric one:
         // an LAContext's reuse duration counts from it.
         if devices[device.index].state.biometryEnrolled { devices[device.index].lastBiometricUnlock = now }

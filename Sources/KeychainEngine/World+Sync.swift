@@ -99,10 +99,16 @@ extension World {
                 for (key, stamp) in deleted {
                     if let id = devices[d].keychain.item(withKey: key), let item = devices[d].keychain[id],
                        item.modified < stamp, travels(item, on: DeviceHandle(index: d)) {
-                        // An incoming deletion leaves a tombstone in the row too.
-                        devices[d].tombstoneRows[key] = .init(rowID: item.rowID, accessibility: item.accessibility)
-                        devices[d].keychain.remove(id)
-                        changes += 1
+                        if devices[d].state.hasSyncKey(for: item.accessibility) {
+                            removeSynced(id, key, on: d)
+                            changes += 1
+                        } else {
+                            // Held in the incoming queue until the unlock.
+                            devices[d].incoming[key] = .deletion(stamp: stamp, accessibility: item.accessibility)
+                        }
+                    } else if case .version(let queued, _)? = devices[d].incoming[key], queued.modified < stamp {
+                        // A deletion newer than a version still queued replaces it.
+                        devices[d].incoming[key] = nil
                     }
                     // A deletion copied to a device is held there: the item
                     // limit is asked every 1,024 of them too (copied
@@ -120,19 +126,19 @@ extension World {
                     ($0.value.item.modified, $0.value.device, $0.value.item.sequence)
                         < ($1.value.item.modified, $1.value.device, $1.value.item.sequence)
                 }
-                for (key, (winner, _)) in ordered {
+                for (key, (winner, from)) in ordered {
                     if let stamp = deleted[key], stamp > winner.modified { continue }
                     // A device whose platform does not sync the class takes nothing.
                     guard travels(winner, on: DeviceHandle(index: d)) else { continue }
-                    if let id = devices[d].keychain.item(withKey: key), let mine = devices[d].keychain[id] {
-                        if mine.modified < winner.modified {
-                            devices[d].keychain.replace(id, with: Self.arriving(winner))
-                            changes += 1
-                        }
-                    } else {
-                        devices[d].insert(Self.arriving(winner))
+                    switch receive(winner, from: from, key: key, on: d) {
+                    case .written:
                         changes += 1
                         if changes % 1024 == 0, stop(changes + copied) { return changes }
+                    case .queued:
+                        // A queued version is held too (``World/itemCount``).
+                        copied += 1
+                        if copied % 1024 == 0, stop(changes + copied) { return changes }
+                    case .nothing: break
                     }
                 }
             }
@@ -140,6 +146,75 @@ extension World {
             syncedAt[account] = syncMark(members)
         }
         return changes
+    }
+
+    /// What ``receive(_:from:key:on:)`` did with an incoming version.
+    enum Receipt { case written, queued, nothing }
+
+    /// Takes in a travelling item's newer version on device `d`: written
+    /// over the device's older copy of its key, or as a new row; or, while
+    /// the device lacks the CKKS class key for it, put in the device's
+    /// incoming queue (``Device/incoming``), newest first, and not written:
+    /// the keychain has no row for it until the unlock, so a find there is
+    /// errSecItemNotFound, not the lock's error (Apple's
+    /// `testReceiveClassCItemWhileALocked`, `CKKSTests+ItemSyncing.m` lines
+    /// 1965-1966 and 1976-1977; conformance audit 24, F1).
+    mutating func receive(_ version: StoredItem, from: Int, key: PrimaryKey, on d: Int) -> Receipt {
+        let local = devices[d].keychain.item(withKey: key)
+        if let id = local, let mine = devices[d].keychain[id], mine.modified >= version.modified { return .nothing }
+        // Deleted here after this version was sent (a queued version met by a later deletion).
+        if local == nil, let stamp = devices[d].tombstones[key], stamp > version.modified { return .nothing }
+        guard devices[d].state.hasSyncKey(for: version.accessibility) else {
+            if case .version(let queued, _)? = devices[d].incoming[key], queued.modified >= version.modified { return .nothing }
+            devices[d].incoming[key] = .version(version, from: from)
+            return .queued
+        }
+        devices[d].incoming[key] = nil
+        if let id = local {
+            devices[d].keychain.replace(id, with: Self.arriving(version))
+        } else {
+            devices[d].insert(Self.arriving(version))
+        }
+        return .written
+    }
+
+    /// Removes a synchronizable row because another device deleted its
+    /// item: an incoming deletion leaves a tombstone in the row too.
+    private mutating func removeSynced(_ id: ItemID, _ key: PrimaryKey, on d: Int) {
+        guard let item = devices[d].keychain[id] else { return }
+        devices[d].tombstoneRows[key] = .init(rowID: item.rowID, accessibility: item.accessibility)
+        devices[d].keychain.remove(id)
+        devices[d].incoming[key] = nil
+    }
+
+    /// Applies what the device's incoming queue holds that its state now
+    /// lets CKKS decrypt: called when the device unlocks or loses its
+    /// passcode, as CKKS processes the queue again on the lock state's
+    /// change (`CKKSIncomingQueueOperation.m` lines 520-526, a pending flag
+    /// with `OctagonPendingConditionsDeviceUnlocked`). Deletions first,
+    /// then versions in the order a sync writes them.
+    mutating func processIncoming(on device: DeviceHandle) {
+        let d = device.index
+        guard !devices[d].incoming.isEmpty else { return }
+        var versions: [(key: PrimaryKey, item: StoredItem, from: Int)] = []
+        for (key, entry) in devices[d].incoming {
+            switch entry {
+            case .version(let item, let from):
+                if devices[d].state.hasSyncKey(for: item.accessibility) { versions.append((key, item, from)) }
+            case .deletion(let stamp, let accessibility):
+                guard devices[d].state.hasSyncKey(for: accessibility) else { continue }
+                devices[d].incoming[key] = nil
+                if let id = devices[d].keychain.item(withKey: key), let item = devices[d].keychain[id],
+                   item.modified < stamp, travels(item, on: device) {
+                    removeSynced(id, key, on: d)
+                }
+            }
+        }
+        versions.sort { ($0.item.modified, $0.from, $0.item.sequence) < ($1.item.modified, $1.from, $1.item.sequence) }
+        for (key, item, from) in versions {
+            devices[d].incoming[key] = nil
+            _ = receive(item, from: from, key: key, on: d)
+        }
     }
 
     /// Saves a copy of a device's keychain under a name, as the backup

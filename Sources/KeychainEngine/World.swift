@@ -626,8 +626,9 @@ public struct World: Sendable {
     /// adversarial testing). The item limit counts them all.
     /// Tombstones count too: a deletion is kept as one, and 427 KB of
     /// deletes and syncs made eight million (548 MB; found by adversarial testing).
+    /// So do the versions a locked device's incoming queue holds.
     public var itemCount: Int {
-        devices.reduce(0) { $0 + $1.keychain.count + $1.fileKeychain.count + $1.tombstones.count }
+        devices.reduce(0) { $0 + $1.keychain.count + $1.fileKeychain.count + $1.tombstones.count + $1.incoming.count }
             + backups.values.reduce(0) { $0 + $1.keychain.count }
     }
 

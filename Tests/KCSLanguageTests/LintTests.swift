@@ -21,7 +21,7 @@ import Testing
         ("506-macos-file-keychain-group.kcs", .lintFileKeychainGroup, 8),
         ("507-sync-filter.kcs", .lintSyncFilter, 8),
         ("508-service-account-mismatch.kcs", .lintServiceAccount, 9),
-        ("509-update-moves-group.kcs", .lintGroupMove, 9),
+        ("509-update-moves-group.kcs", .lintGroupMove, 10),
         ("510-inline-unprefixed.kcs", .lintUnprefixedEntitlement, 6),
         ("511-app-group-shape.kcs", .lintAppGroupShape, 7),
         ("512-limit-on-add.kcs", .lintLimitOnAdd, 7),
@@ -201,6 +201,20 @@ import Testing
         // The Mac's shape on iOS: the name without the team (Valet issue 222).
         #expect(iosOnly.first?.hint?.hasPrefix("did you mean group.suite?") == true, "\(iosOnly.map { $0.hint ?? "" })")
 
+        // A move into a group the caller has works on every version, iOS 12
+        // and the Mac included: no warning (it warned on every move before;
+        // conformance audit 24, F2).
+        for platform in ["ios 12", "ios 18", "macos 15"] {
+            let entitled = warnings("""
+                platform \(platform)
+                team SKMME9E2Y8
+                app com.example.A keychain-access-groups=[SKMME9E2Y8.shared]
+                as A add generic-password service="s" account="a" data-protection=true
+                as A update generic-password service="s" data-protection=true set group=SKMME9E2Y8.shared
+                """)
+            #expect(entitled.isEmpty, "\(platform): \(entitled.map(\.message))")
+        }
+
         let call = warnings("""
             team SKMME9E2Y8
             app com.example.A application-groups=[group.x]
@@ -210,7 +224,7 @@ import Testing
         #expect(call.map(\.code) == [.lintAppGroupShape, .lintAppGroupShape, .lintGroupMove])
         #expect(call.first?.hint?.hasPrefix("did you mean group.x?") == true)
         // Hints on one flow agree: the move's fix names the corrected group.
-        #expect(call.last?.hint?.hasSuffix("add it to group.x") == true)
+        #expect(call.last?.hint?.hasSuffix("move it to group.x") == true)
         // TEAMID.group.… as a Keychain Sharing group, which another app
         // lists and the item lives in (Delta Chat, 2FAS Pass): no app group
         // with a prefix, and group.… would find nothing; KCS502 alone says
