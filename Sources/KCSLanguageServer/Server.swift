@@ -649,7 +649,7 @@ public final class LanguageServer {
     }
 
     private func codeActions(_ p: CodeActionParams) -> [CodeAction] {
-        guard let doc = document(p.textDocument.uri) else { return [] }
+        guard p.context?.asksFor("quickfix") ?? true, let doc = document(p.textDocument.uri) else { return [] }
         let lo = doc.index.offset(of: p.range.start), hi = doc.index.offset(of: p.range.end)
         var out: [CodeAction] = []
         for d in doc.diagnostics where d.file === doc.file {

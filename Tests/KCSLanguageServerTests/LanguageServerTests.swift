@@ -453,6 +453,34 @@ final class Client {
         #expect(start?["line"] as? Int == 2 && start?["character"] as? Int == 10)
     }
 
+    /// The context's diagnostics are whatever the editor shows on the range:
+    /// another server's, without code, source or severity, or with a number
+    /// for a code, are valid LSP and must not refuse the request (editor
+    /// trial 20, E5: -32602, and the quick fix was lost); `only` without
+    /// `quickfix` asks for none.
+    @Test func codeActionsAcceptAnyDiagnosticsAndHonourOnly() throws {
+        let c = Client()
+        c.open(uri, "team SKMME9E2Y8\napp com.example.A\nas A find generic-pasword account=\"a\"\n")
+        let range: [String: Any] = ["start": ["line": 2, "character": 0], "end": ["line": 2, "character": 30]]
+        let own = try #require(c.diagnostics(uri).first)
+        let foreign: [[String: Any]] = [
+            ["range": range, "message": "Unknown word (pasword)"],
+            ["range": range, "message": "E501", "code": 501, "severity": 3, "source": "lint"],
+            ["range": range, "message": "x", "code": "a", "codeDescription": ["href": "https://example.com"], "tags": [1], "data": ["k": [1, 2]]],
+        ]
+        for context: [String: Any] in [["diagnostics": foreign], ["diagnostics": [own] + foreign],
+                                       ["diagnostics": [own], "only": ["quickfix"]], ["diagnostics": [Any](), "only": [""]]] {
+            let actions = try #require(c.request("textDocument/codeAction", ["textDocument": ["uri": uri], "range": range,
+                                                                             "context": context]) as? [[String: Any]], "\(context)")
+            #expect(actions.map { $0["title"] as? String } == ["replace 'generic-pasword' with 'generic-password'"], "\(context)")
+        }
+        for only in [["source.organizeImports"], ["refactor"], ["quickfixes"]] {
+            let actions = try #require(c.request("textDocument/codeAction", ["textDocument": ["uri": uri], "range": range,
+                                                                             "context": ["diagnostics": [own], "only": only]]) as? [Any])
+            #expect(actions.isEmpty, "\(only)")
+        }
+    }
+
     @Test func formattingReturnsTheCanonicalLayout() throws {
         let c = Client()
         c.open(uri, "team   SKMME9E2Y8\n\n\napp com.example.A   # x\n")
