@@ -50,14 +50,30 @@ struct RangeParams: Codable {
     var range: LSPRange
 }
 
-struct CodeActionParams: Codable {
+struct CodeActionParams: Decodable {
     var textDocument: TextDocumentIdentifier
     var range: LSPRange
-    var context: CodeActionContext
+    var context: CodeActionContext?
 }
 
-struct CodeActionContext: Codable {
-    var diagnostics: [LSPDiagnostic]
+/// What the client says of a code action request. Its diagnostics are any
+/// the editor shows on the range, other servers' and linters' among them
+/// (no code, a numeric code, no source or severity: all allowed by the
+/// protocol); the server rebuilds its fixes from its own, so it reads them
+/// as any JSON. Decoded as its own type they refused the whole request
+/// with -32602 as soon as one came from elsewhere (editor trial 20, E5).
+struct CodeActionContext: Decodable {
+    var diagnostics: [AnyJSON]?
+    /// The kinds asked for; actions of other kinds may be left out.
+    var only: [String]?
+
+    /// Whether an action of `kind` is asked for: LSP kinds are
+    /// hierarchical (`quickfix` is asked for by `quickfix` and by the
+    /// empty kind, not by `refactor` or `source.organizeImports`).
+    func asksFor(_ kind: String) -> Bool {
+        guard let only else { return true }
+        return only.contains { $0.isEmpty || $0 == kind || kind.hasPrefix($0 + ".") }
+    }
 }
 
 public struct LSPDiagnostic: Codable, Sendable, Hashable {

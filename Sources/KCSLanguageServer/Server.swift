@@ -561,13 +561,22 @@ public final class LanguageServer {
         return text
     }
 
+    /// What `extra` prints after the script has run up to and including
+    /// `s`: the script's own output (its `show` and `explain` statements)
+    /// is not part of it. One run of the script with the extra line kept
+    /// all of it, so a hover on an app began with every app shown above,
+    /// and a few `show matrix` pushed the asked-for part past the cut
+    /// (editor trial 20, E2). The prefix runs first, unobserved, then the
+    /// extra statement in the same session, observed.
     private func run(_ doc: Analysis, upTo s: Statement, then extra: String) -> String {
-        let prefix = Array(doc.runnable[0..<min(s.range.end, doc.runnable.count)]) + Array("\n\(extra)\n".utf8)
+        let prefix = Array(doc.runnable[0..<min(s.range.end, doc.runnable.count)])
         var output = ""
         var total = 0
         var session = Session()
-        _ = session.run(file: SourceFile(name: doc.file.name, bytes: prefix), loader: NoFilesLoader(),
-                        options: RunOptions(limits: Analysis.limits)) { event in
+        let options = RunOptions(limits: Analysis.limits)
+        _ = session.run(file: SourceFile(name: doc.file.name, bytes: prefix), loader: NoFilesLoader(), options: options)
+        _ = session.run(file: SourceFile(name: doc.file.name, bytes: Array("\(extra)\n".utf8)), loader: NoFilesLoader(),
+                        options: options) { event in
             guard case .output(let text) = event else { return }
             total += text.utf8.count
             if output.utf8.count < Self.hoverOutputBytes { output += text }
@@ -649,7 +658,7 @@ public final class LanguageServer {
     }
 
     private func codeActions(_ p: CodeActionParams) -> [CodeAction] {
-        guard let doc = document(p.textDocument.uri) else { return [] }
+        guard p.context?.asksFor("quickfix") ?? true, let doc = document(p.textDocument.uri) else { return [] }
         let lo = doc.index.offset(of: p.range.start), hi = doc.index.offset(of: p.range.end)
         var out: [CodeAction] = []
         for d in doc.diagnostics where d.file === doc.file {

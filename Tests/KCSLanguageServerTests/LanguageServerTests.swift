@@ -378,17 +378,23 @@ final class Client {
         #expect(value.contains("com.example.group0.with"), "\(value.prefix(300))")
     }
 
-    /// Many short outputs before the hovered call: the cut counts them all
-    /// (it said only the last event's overshoot; review of session 18, R4).
-    @Test func aHoverCutCountsEveryEvent() throws {
+    /// A hover shows what concerns the hovered thing only: the script's own
+    /// `show`/`explain` output above it is not prepended (editor trial 20,
+    /// E2: the hover on A0 was 60 copies of `show apps`, cut at 16 KiB
+    /// before A0's part; the call's explain block the same).
+    @Test func aHoverShowsNoOutputOfTheStatementsAbove() throws {
         let c = Client()
         let apps = (0..<20).map { "app com.example.A\($0) keychain-access-groups=[$(AppIdentifierPrefix)com.example.group.\($0)]" }
         let shows = Array(repeating: "show apps", count: 60)
-        c.open(uri, (["team SKMME9E2Y8"] + apps + shows + ["as A0 add generic-password account=\"x\""]).joined(separator: "\n") + "\n")
-        let result = try #require(c.request("textDocument/hover", c.at(uri, 81, 3)) as? [String: Any])
-        let value = try #require((result["contents"] as? [String: Any])?["value"] as? String)
-        let said = try #require(value.firstMatch(of: /… \((\d+) more bytes not shown\)/)?.output.1)
-        #expect(Int(said) ?? 0 > 50_000, "\(said) bytes said left out")
+        c.open(uri, (["team SKMME9E2Y8"] + apps + shows + ["show app A7", "explain", "as A0 add generic-password account=\"x\""])
+            .joined(separator: "\n") + "\n")
+        for character in [0, 3] {  // the call's `as` (its explain), the app (show app)
+            let result = try #require(c.request("textDocument/hover", c.at(uri, 83, character)) as? [String: Any])
+            let value = try #require((result["contents"] as? [String: Any])?["value"] as? String)
+            #expect(!value.contains("more bytes not shown"), "\(value.prefix(300))")
+            #expect(!value.contains("com.example.A7"), "\(value.prefix(300))")
+            #expect(value.contains("com.example.A0"), "\(value.prefix(300))")
+        }
     }
 
     /// A quoted name hovers as a word does (adversarial 19, P3).
@@ -451,6 +457,34 @@ final class Client {
         #expect(edit?["newText"] as? String == "generic-password")
         let start = (edit?["range"] as? [String: Any])?["start"] as? [String: Any]
         #expect(start?["line"] as? Int == 2 && start?["character"] as? Int == 10)
+    }
+
+    /// The context's diagnostics are whatever the editor shows on the range:
+    /// another server's, without code, source or severity, or with a number
+    /// for a code, are valid LSP and must not refuse the request (editor
+    /// trial 20, E5: -32602, and the quick fix was lost); `only` without
+    /// `quickfix` asks for none.
+    @Test func codeActionsAcceptAnyDiagnosticsAndHonourOnly() throws {
+        let c = Client()
+        c.open(uri, "team SKMME9E2Y8\napp com.example.A\nas A find generic-pasword account=\"a\"\n")
+        let range: [String: Any] = ["start": ["line": 2, "character": 0], "end": ["line": 2, "character": 30]]
+        let own = try #require(c.diagnostics(uri).first)
+        let foreign: [[String: Any]] = [
+            ["range": range, "message": "Unknown word (pasword)"],
+            ["range": range, "message": "E501", "code": 501, "severity": 3, "source": "lint"],
+            ["range": range, "message": "x", "code": "a", "codeDescription": ["href": "https://example.com"], "tags": [1], "data": ["k": [1, 2]]],
+        ]
+        for context: [String: Any] in [["diagnostics": foreign], ["diagnostics": [own] + foreign],
+                                       ["diagnostics": [own], "only": ["quickfix"]], ["diagnostics": [Any](), "only": [""]]] {
+            let actions = try #require(c.request("textDocument/codeAction", ["textDocument": ["uri": uri], "range": range,
+                                                                             "context": context]) as? [[String: Any]], "\(context)")
+            #expect(actions.map { $0["title"] as? String } == ["replace 'generic-pasword' with 'generic-password'"], "\(context)")
+        }
+        for only in [["source.organizeImports"], ["refactor"], ["quickfixes"]] {
+            let actions = try #require(c.request("textDocument/codeAction", ["textDocument": ["uri": uri], "range": range,
+                                                                             "context": ["diagnostics": [own], "only": only]]) as? [Any])
+            #expect(actions.isEmpty, "\(only)")
+        }
     }
 
     @Test func formattingReturnsTheCanonicalLayout() throws {

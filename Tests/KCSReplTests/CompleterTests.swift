@@ -79,6 +79,17 @@ import Testing
         #expect(c.apps == ["AppOne"])
         #expect(c.teams == ["Acme", "SKMME9E2Y8"])
         #expect(c.groups.contains("SKMME9E2Y8.com.example.AppOne"))
+        #expect(c.devices == ["this", "iPad"])
+    }
+
+    /// Two declared devices: their names are read back intact (editor
+    /// trial 20, E1: a stale release build crashed here; this pins the names).
+    @Test func twoDevicesAreOfferedByName() {
+        var state = ReplState()
+        _ = state.run(SourceFile(name: "<repl>", text: "device A\ndevice B\n"))
+        let c = Completer(world: state.session.world)
+        #expect(c.devices == ["this", "A", "B"])
+        #expect(c.complete("", after: "on ").candidates == ["this", "A", "B"])
     }
 
     @Test func namesAreOfferedAsAScriptSpellsThem() {
