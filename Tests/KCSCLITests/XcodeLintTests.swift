@@ -2222,7 +2222,7 @@ struct XcodeLintTests {
         let lint = try ProjectLint.load(f.projectPath, settingsBudget: 40).get()
         #expect(lint.project.settingsBudgetExhausted)
         let d = lint.run() + CodeCheck.run(lint)
-        #expect(d.filter { $0.message.contains("build settings; kcs resolves no more of them") }.count == 1, "\(d.map(\.message))")
+        #expect(d.filter { $0.message.contains("build settings and conditions; kcs resolves no more of them") }.count == 1, "\(d.map(\.message))")
         #expect(!d.contains { [.projectExtensionGroup, .projectEntitlementsFile, .projectConfigurationsDiffer, .codeGroupNotEntitled].contains($0.code) },
                 "\(d.map(\.message))")
     }
@@ -2278,6 +2278,46 @@ struct XcodeLintTests {
     /// "Team ID constant plus a suffix": interpolations of constants are
     /// worked out, directly, through a constant, a type's constant and a
     /// constant of constants, and through a type alias (Delta Chat's `KcM`);
+    @Test func targetsPastTheSettingsBudgetAreNotSaidToLackSDKROOT() throws {
+        // Every target sets SDKROOT; those the budget left unresolved were
+        // each told "SDKROOT is not set" (524 false warnings; adversarial
+        // run 25, F5). The budget is said once instead. Seen failing
+        // without the fix.
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        for t in f.targets.indices {
+            for c in ["Debug", "Release"] { f.targets[t].settings[c, default: [:]]["SDKROOT"] = "iphoneos" }
+        }
+        f.writeProject()
+        let lint = try ProjectLint.load(f.projectPath, settingsBudget: 40).get()
+        let d = lint.run()
+        #expect(lint.project.settingsBudgetExhausted)
+        #expect(d.filter { $0.message.contains("kcs resolves no more of them") }.count == 1, "\(d.map(\.message))")
+        #expect(!d.contains { $0.message.contains("cannot tell which platform") || $0.message.contains("is not set") }, "\(d.map(\.message))")
+        // With --platform, an unresolved target is not taken as building for it.
+        let given = lint.project.targets.map { lint.project.platforms(of: $0, configuration: "Release", given: "ios") }
+        #expect(given.contains { $0.platforms.isEmpty && !$0.taken })
+    }
+
+    @Test func aSettingsConditionsCountAgainstTheSettingsBudget() throws {
+        // One assignment with 300 conditions is 301 settings of the budget:
+        // each condition is matched in every resolution (100,000 `[sdk=*]`
+        // shared by 1,000 targets took 72 s; adversarial run 25, F7). Seen
+        // failing without the fix: the budget of 200 was not reached.
+        var f = Self.oneApp(sources: [])
+        defer { f.remove() }
+        f.projectXCConfig = ["Release": "Config/App.xcconfig"]
+        f.write("Config/App.xcconfig", "X" + String(repeating: "[sdk=*]", count: 300) + " = 1\n")
+        f.writeProject()
+        let plain = try ProjectLint.load(f.projectPath, settingsBudget: 200).get()
+        _ = plain.run()
+        #expect(plain.project.settingsBudgetExhausted)
+        f.write("Config/App.xcconfig", "X[sdk=*] = 1\n")
+        let few = try ProjectLint.load(f.projectPath, settingsBudget: 200).get()
+        _ = few.run()
+        #expect(!few.project.settingsBudgetExhausted)
+    }
+
     /// anything else stays a value built at run time.
     @Test func interpolatedConstantsAreWorkedOut() throws {
         let team = XcodeFixture.team
