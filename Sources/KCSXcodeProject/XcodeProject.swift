@@ -234,12 +234,12 @@ public struct XcodeProject: Sendable {
                                          hint: "give the .xcodeproj folder, which holds project.pbxproj"))
         }
         let root: PlistNode
-        switch OldStylePlistParser.parse(bytes) {
+        switch OldStylePlistParser.parse(bytes, isLate: { fileSystem.isPastDeadline }) {
         case .success(let r): root = r
         case .failure(let e):
             // A merge left unresolved is the usual cause (Raivo's had four;
             // found on a real-project trial): said, at its first marker.
-            if let marker = Self.conflictMarkerLine(bytes) {
+            if !fileSystem.isPastDeadline, let marker = Self.conflictMarkerLine(bytes) {
                 return .failure(ProjectIssue(.error, "project.pbxproj has an unresolved merge conflict",
                                              at: ProjectLocation(file: pbxproj, line: marker, column: 1),
                                              hint: "resolve the conflict between <<<<<<< and >>>>>>> first (git mergetool, or pick a side), then \(again)"))
@@ -404,6 +404,9 @@ private struct ProjectReader {
         // out; past the budget no later sources are read, and that is said once.
         var sourceEntries = 0, sourceBudgetSpent = false
         for idNode in targetIDs.prefix(Self.maxTargets) {
+            // Past the reader's time limit the rest is not worked out: the
+            // caller stops at the project (``ProjectFileSystem/isPastDeadline``).
+            if fileSystem.isPastDeadline { break }
             guard let id = idNode.string, let t = objects[id] else { continue }
             guard t["isa"]?.string == "PBXNativeTarget" else { continue }  // aggregate and legacy targets build nothing signed
             let name = t["name"]?.string ?? id
