@@ -975,63 +975,68 @@ public enum CodeCheck {
                         // "group.io.netbird.ap" listed the right one without
                         // saying so; found on a real-project trial). Among a
                         // few hundred groups at most: each is an edit distance.
-                        let near = Self.didYouMean(group, in: grantedOnce, target: target.name, appID: app.appID, holders: othersHolding)
-                        var hint = near + "its groups: " + groups
-
-                        if use.prefixPassedApart, let dot = group.firstIndex(of: "."), group.distance(from: group.startIndex, to: dot) == 10 {
-                            // The team is an argument of its own: the fix is
-                            // that argument, or the group without it, never
-                            // a prefix written into the group (a correct
-                            // `Keychain(team:group:)` was told to add the
-                            // team twice; real-project trial 17, D1).
-                            let passed = group[..<dot], rest = String(group[dot...].dropFirst())
-                            if let team = app.teamID, passed != team, grantedSet.contains(team + "." + rest) {
-                                hint = "the team passed is \(passed), and '\(target.name)' is signed by \(team): pass \"\(team)\" (\(team).\(rest) is one of its groups)"
-                            } else if grantedSet.contains(rest) {
-                                hint = "\(rest) is one of its groups as it is named, without a team: pass it without the team (a call that takes the group alone), "
-                                    + "or add $(AppIdentifierPrefix)\(rest) to its keychain-access-groups; its groups: " + groups
-                            }
-                        } else if group.contains("$("), let team = app.teamID {
-                            // Swift strings are not build settings.
-                            let written = group.replacingOccurrences(of: "$(AppIdentifierPrefix)", with: team + ".")
-                                .replacingOccurrences(of: "$(TeamIdentifierPrefix)", with: team + ".")
-                            hint = "Xcode expands build settings in entitlements, not in Swift strings: the call passes the text as written"
-                                + (grantedSet.contains(written) ? "; write \"\(written)\"" : "; its groups: " + groups)
-                        } else if let doubled = granted.first(where: { EntitlementShape.withoutDoubledPrefix($0) == group }) {
-                            // The code is right; the entitlement has the team twice.
-                            hint = "the entitlement is wrong, not the code: \(doubled) repeats the team ID; write $(AppIdentifierPrefix)\(group.drop { $0 != "." }.dropFirst()) in the .entitlements file; "
-                                + EntitlementShape.shippedGroupCaveat(doubled)
-                        } else if let dot = group.firstIndex(of: "."), group.distance(from: group.startIndex, to: dot) == 10,
-                                  case let appGroup = String(group[dot...].dropFirst()), appGroup.hasPrefix("group."),
-                                  app.applicationGroups.contains(appGroup) {
-                            // An app group with a team prefix: "did you mean" the
-                            // app-ID group by edit distance would move the items into
-                            // the app's private group (Habitica's tokens; real-project
-                            // trial 14, D4).
-                            hint = "\(appGroup) is an app group: write \"\(appGroup)\", without the team prefix (an app group is a keychain access group as it is named)"
-                        } else if let prefixed = app.prefixedGroup(for: group) {
-                            hint = "the group lacks its team prefix: write \"\(prefixed)\" (the entitlement's $(AppIdentifierPrefix) expands to \(app.teamID ?? "the team").)"
-                        } else if let team = app.teamID, !group.hasPrefix("group."),
-                                  case let holders = othersHolding(team + "." + group),
-                                  !holders.isEmpty {
-                            hint = "the group lacks its team prefix, and '\(target.name)' is not entitled to \(team).\(group) either (\(holders.map { "'\($0)'" }.joined(separator: ", ")) \(holders.count == 1 ? "is" : "are")): add $(AppIdentifierPrefix)\(group) to its keychain-access-groups and write \"\(team).\(group)\""
-                        } else if let dot = group.firstIndex(of: "."), group.distance(from: group.startIndex, to: dot) == 10,
-                                  let team = app.teamID, grantedSet.contains(team + group[dot...]) {
-                            hint = "the group has another team's prefix: the target is signed by \(team), so write \"\(team + group[dot...])\""
-                        } else if case let holders = othersHolding(group), !holders.isEmpty, !near.hasPrefix("its entitlements list") {
-                            // Another target's group is no typo: "did you mean" this
-                            // target's nearest pushed an app-only secret toward the
-                            // group its extension shares (2PASS; found on a real-project trial).
-                            let who = holders.map { "'\($0)'" }.joined(separator: ", ")
-                            hint = "only \(who) \(holders.count == 1 ? "holds" : "hold") \(group): " + (via.isEmpty
-                                ? "add it to the entitlements of '\(target.name)' to share it"
-                                : "make sure '\(target.name)' never makes this call, or add the group to its entitlements")
-                        }
                         let unnamedBy = unnamed(use)
-                        if let unnamedBy { hint = unnamedHint(unnamedBy) + hint }
-                        out.append(render.diagnostic(ProjectIssue(
+                        var d = render.diagnostic(ProjectIssue(
                             unnamedBy == nil ? .warning : .note, "\(who) names the access group \(shown(group))\(use.condition.map { " (\(Self.under($0)), which this build compiles)" } ?? ""), which it is not entitled to: \(via.isEmpty ? "the call fails" : "if it makes this call, the call fails") with errSecMissingEntitlement (-34018)",
-                            at: at, hint: hint), code: .codeGroupNotEntitled, length: use.length, notes: notes))
+                            at: at), code: .codeGroupNotEntitled, length: use.length, notes: notes)
+                        // The hint only when the merged finding keeps or compares it.
+                        if out.needsHint(d) {
+                            let near = Self.didYouMean(group, in: grantedOnce, target: target.name, appID: app.appID, holders: othersHolding)
+                            var hint = near + "its groups: " + groups
+
+                            if use.prefixPassedApart, let dot = group.firstIndex(of: "."), group.distance(from: group.startIndex, to: dot) == 10 {
+                                // The team is an argument of its own: the fix is
+                                // that argument, or the group without it, never
+                                // a prefix written into the group (a correct
+                                // `Keychain(team:group:)` was told to add the
+                                // team twice; real-project trial 17, D1).
+                                let passed = group[..<dot], rest = String(group[dot...].dropFirst())
+                                if let team = app.teamID, passed != team, grantedSet.contains(team + "." + rest) {
+                                    hint = "the team passed is \(passed), and '\(target.name)' is signed by \(team): pass \"\(team)\" (\(team).\(rest) is one of its groups)"
+                                } else if grantedSet.contains(rest) {
+                                    hint = "\(rest) is one of its groups as it is named, without a team: pass it without the team (a call that takes the group alone), "
+                                        + "or add $(AppIdentifierPrefix)\(rest) to its keychain-access-groups; its groups: " + groups
+                                }
+                            } else if group.contains("$("), let team = app.teamID {
+                                // Swift strings are not build settings.
+                                let written = group.replacingOccurrences(of: "$(AppIdentifierPrefix)", with: team + ".")
+                                    .replacingOccurrences(of: "$(TeamIdentifierPrefix)", with: team + ".")
+                                hint = "Xcode expands build settings in entitlements, not in Swift strings: the call passes the text as written"
+                                    + (grantedSet.contains(written) ? "; write \"\(written)\"" : "; its groups: " + groups)
+                            } else if let doubled = granted.first(where: { EntitlementShape.withoutDoubledPrefix($0) == group }) {
+                                // The code is right; the entitlement has the team twice.
+                                hint = "the entitlement is wrong, not the code: \(doubled) repeats the team ID; write $(AppIdentifierPrefix)\(group.drop { $0 != "." }.dropFirst()) in the .entitlements file; "
+                                    + EntitlementShape.shippedGroupCaveat(doubled)
+                            } else if let dot = group.firstIndex(of: "."), group.distance(from: group.startIndex, to: dot) == 10,
+                                      case let appGroup = String(group[dot...].dropFirst()), appGroup.hasPrefix("group."),
+                                      app.applicationGroups.contains(appGroup) {
+                                // An app group with a team prefix: "did you mean" the
+                                // app-ID group by edit distance would move the items into
+                                // the app's private group (Habitica's tokens; real-project
+                                // trial 14, D4).
+                                hint = "\(appGroup) is an app group: write \"\(appGroup)\", without the team prefix (an app group is a keychain access group as it is named)"
+                            } else if let prefixed = app.prefixedGroup(for: group) {
+                                hint = "the group lacks its team prefix: write \"\(prefixed)\" (the entitlement's $(AppIdentifierPrefix) expands to \(app.teamID ?? "the team").)"
+                            } else if let team = app.teamID, !group.hasPrefix("group."),
+                                      case let holders = othersHolding(team + "." + group),
+                                      !holders.isEmpty {
+                                hint = "the group lacks its team prefix, and '\(target.name)' is not entitled to \(team).\(group) either (\(holders.map { "'\($0)'" }.joined(separator: ", ")) \(holders.count == 1 ? "is" : "are")): add $(AppIdentifierPrefix)\(group) to its keychain-access-groups and write \"\(team).\(group)\""
+                            } else if let dot = group.firstIndex(of: "."), group.distance(from: group.startIndex, to: dot) == 10,
+                                      let team = app.teamID, grantedSet.contains(team + group[dot...]) {
+                                hint = "the group has another team's prefix: the target is signed by \(team), so write \"\(team + group[dot...])\""
+                            } else if case let holders = othersHolding(group), !holders.isEmpty, !near.hasPrefix("its entitlements list") {
+                                // Another target's group is no typo: "did you mean" this
+                                // target's nearest pushed an app-only secret toward the
+                                // group its extension shares (2PASS; found on a real-project trial).
+                                let who = holders.map { "'\($0)'" }.joined(separator: ", ")
+                                hint = "only \(who) \(holders.count == 1 ? "holds" : "hold") \(group): " + (via.isEmpty
+                                    ? "add it to the entitlements of '\(target.name)' to share it"
+                                    : "make sure '\(target.name)' never makes this call, or add the group to its entitlements")
+                            }
+                            if let unnamedBy { hint = unnamedHint(unnamedBy) + hint }
+                            d.hint = hint
+                        }
+                        out.append(d)
                     }
                 }
             }
@@ -1394,17 +1399,34 @@ public enum CodeCheck {
             for d in findings { merger.append(d) }
         }
 
-        package mutating func append(_ d: Diagnostic) {
+        /// The target a finding is about, and the key it merges under; nil
+        /// for a finding not merged.
+        private func place(_ d: Diagnostic) -> (name: String, number: Int, key: String)? {
             guard d.code == .codeGroupNotEntitled || d.code == .codeGroupNotCheckable || d.code == .codeFileKeychainGroup, let loc = d.location,
-                  let (name, number) = target(of: d.message) else {
+                  let (name, number) = target(of: d.message) else { return nil }
+            let rest = d.message.dropFirst("target '\(name)' ".count)
+            // A note (framework code the target never names) is not merged
+            // into another target's warning, nor the warning into it.
+            return (name, number, "\(d.code.rawValue)\u{0}\(d.severity)\u{0}\(d.file?.name ?? "")\u{0}\(loc.line):\(loc.column)\u{0}\(rest)")
+        }
+
+        /// Whether `d`'s hint would be kept or compared: not when its finding
+        /// already names this target, or names eight with differing hints
+        /// (a did-you-mean worked out for each of 1,000 targets × 4,000 uses
+        /// was half the check's time; adversarial run 25, F11).
+        package func needsHint(_ d: Diagnostic) -> Bool {
+            guard let (_, number, key) = place(d), let i = keys[key] else { return true }
+            let word = number >> 6, bit = UInt64(1) << UInt64(number & 63)
+            if word < info[i].members.count, info[i].members[word] & bit != 0 { return false }
+            return !(info[i].count >= Self.shown && info[i].hintsDiffer)
+        }
+
+        package mutating func append(_ d: Diagnostic) {
+            guard let (name, number, key) = place(d) else {
                 out.append(d)
                 info.append(Merged())
                 return
             }
-            let rest = d.message.dropFirst("target '\(name)' ".count)
-            // A note (framework code the target never names) is not merged
-            // into another target's warning, nor the warning into it.
-            let key = "\(d.code.rawValue)\u{0}\(d.severity)\u{0}\(d.file?.name ?? "")\u{0}\(loc.line):\(loc.column)\u{0}\(rest)"
             let i: Int
             if let known = keys[key] {
                 i = known

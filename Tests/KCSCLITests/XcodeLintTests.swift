@@ -2027,6 +2027,17 @@ struct XcodeLintTests {
         }
         merger.append(Diagnostic(.projectSetting, "something else", file: file, range: SourceRange(0, 1)))
         #expect(merger.held == 4)
+        // A hint is worked out only while the finding keeps or compares it:
+        // eight targets with differing hints, a target already named, need
+        // none; a new finding does.
+        func finding(_ target: String, line: Int) -> Diagnostic {
+            Diagnostic(.codeGroupNotEntitled, "target '\(target)' (configuration 'Release') names the access group g\(line), which it is not entitled to",
+                       file: file, range: SourceRange(line * 22, line * 22 + 3))
+        }
+        #expect(!merger.needsHint(finding("Other", line: 0)) && !merger.needsHint(finding("T5", line: 1)))
+        var fresh = CodeCheck.FindingMerger(names: names)
+        for t in 0..<8 { fresh.append(Diagnostic(.codeGroupNotEntitled, finding("T\(t)", line: 0).message, file: file, range: SourceRange(0, 3), hint: "same")) }
+        #expect(fresh.needsHint(finding("T8", line: 0)) && fresh.needsHint(finding("T0", line: 2)) && !fresh.needsHint(finding("T3", line: 0)))
         let d = merger.merged
         #expect(d.map(\.message) == (0..<3).map { "targets 'T0', 'T1', 'T2', 'T3', 'T4', 'T5', 'T6', 'T7' and 992 more (configuration 'Release') name the access group g\($0), which they are not entitled to" }
                 + ["something else"], "\(d.map(\.message))")
