@@ -398,9 +398,10 @@ public enum CodeCheck {
         // Targets past the settings budget are not resolved (ProjectLint says so).
         if lint.project.settingsBudgetExhausted { return [] }
         var render = ProjectDiagnostics(fileSystem: lint.fileSystem)
-        var out: [Diagnostic] = []
         /// The apps that embed a target and are signed by another team, by its ID.
         let otherTeamHosts = Dictionary(lint.signedByAnotherTeam().map { ($0.child.id, $0.hosts) }, uniquingKeysWith: { first, _ in first })
+        // Merged across targets as they are made (``FindingMerger``).
+        var out = FindingMerger(names: lint.project.targets.map(\.name))
         // Only files whose text can name a group are parsed for uses, and only
         // files whose text holds a name those uses look up are parsed for
         // constants; each once, however many targets compile it (Pocket Casts
@@ -785,7 +786,7 @@ public enum CodeCheck {
                 func unnamedHint(_ name: String) -> String {
                     "no other source '\(target.name)' compiles or links names \(name), whose code this call is in, so it may never make it (a note, not a warning); "
                 }
-                // Who a finding is about: the words `mergedAcrossTargets` reads back.
+                // Who a finding is about: the words ``FindingMerger`` reads back.
                 let who = "target '\(target.name)' (configuration '\(signing.configuration)')" + via
                 // A framework's `#if`s are its own build's: its flags, the app's
                 // platforms; a file several of them compile, each one's (the
@@ -979,75 +980,80 @@ public enum CodeCheck {
                         // "group.io.netbird.ap" listed the right one without
                         // saying so; found on a real-project trial). Among a
                         // few hundred groups at most: each is an edit distance.
-                        let near = Self.didYouMean(group, in: grantedOnce, target: target.name, appID: app.appID, holders: othersHolding)
-                        var hint = near + "its groups: " + groups
-
-                        if use.prefixPassedApart, let dot = group.firstIndex(of: "."), group.distance(from: group.startIndex, to: dot) == 10 {
-                            // The team is an argument of its own: the fix is
-                            // that argument, or the group without it, never
-                            // a prefix written into the group (a correct
-                            // `Keychain(team:group:)` was told to add the
-                            // team twice; real-project trial 17, D1).
-                            let passed = group[..<dot], rest = String(group[dot...].dropFirst())
-                            if let team = app.teamID, passed != team, grantedSet.contains(team + "." + rest) {
-                                hint = "the team passed is \(passed), and '\(target.name)' is signed by \(team): pass \"\(team)\" (\(team).\(rest) is one of its groups)"
-                            } else if grantedSet.contains(rest) {
-                                hint = "\(rest) is one of its groups as it is named, without a team: pass it without the team (a call that takes the group alone), "
-                                    + "or add $(AppIdentifierPrefix)\(rest) to its keychain-access-groups; its groups: " + groups
-                            }
-                        } else if group.contains("$("), let team = app.teamID {
-                            // Swift strings are not build settings.
-                            let written = group.replacingOccurrences(of: "$(AppIdentifierPrefix)", with: team + ".")
-                                .replacingOccurrences(of: "$(TeamIdentifierPrefix)", with: team + ".")
-                            hint = "Xcode expands build settings in entitlements, not in Swift strings: the call passes the text as written"
-                                + (grantedSet.contains(written) ? "; write \"\(written)\"" : "; its groups: " + groups)
-                        } else if let doubled = granted.first(where: { EntitlementShape.withoutDoubledPrefix($0) == group }) {
-                            // The code is right; the entitlement has the team twice.
-                            hint = "the entitlement is wrong, not the code: \(doubled) repeats the team ID; write $(AppIdentifierPrefix)\(group.drop { $0 != "." }.dropFirst()) in the .entitlements file; "
-                                + EntitlementShape.shippedGroupCaveat(doubled)
-                        } else if let dot = group.firstIndex(of: "."), group.distance(from: group.startIndex, to: dot) == 10,
-                                  case let appGroup = String(group[dot...].dropFirst()), appGroup.hasPrefix("group."),
-                                  app.applicationGroups.contains(appGroup) {
-                            // An app group with a team prefix: "did you mean" the
-                            // app-ID group by edit distance would move the items into
-                            // the app's private group (Habitica's tokens; real-project
-                            // trial 14, D4).
-                            hint = "\(appGroup) is an app group: write \"\(appGroup)\", without the team prefix (an app group is a keychain access group as it is named)"
-                        } else if let prefixed = app.prefixedGroup(for: group) {
-                            hint = "the group lacks its team prefix: write \"\(prefixed)\" (the entitlement's $(AppIdentifierPrefix) expands to \(app.teamID ?? "the team").)"
-                        } else if let team = app.teamID, !group.hasPrefix("group."),
-                                  case let holders = othersHolding(team + "." + group),
-                                  !holders.isEmpty {
-                            hint = "the group lacks its team prefix, and '\(target.name)' is not entitled to \(team).\(group) either (\(holders.map { "'\($0)'" }.joined(separator: ", ")) \(holders.count == 1 ? "is" : "are")): add $(AppIdentifierPrefix)\(group) to its keychain-access-groups and write \"\(team).\(group)\""
-                        } else if let dot = group.firstIndex(of: "."), group.distance(from: group.startIndex, to: dot) == 10,
-                                  let team = app.teamID, case let prefix = String(group[..<dot]), prefix != team,
-                                  let host = otherTeamHosts[target.id]?.first(where: { $0.team == prefix }) {
-                            // The prefix is the team of the app that embeds it:
-                            // the target's own team is the mistake, and writing
-                            // its prefix would share nothing with the app
-                            // (real-project trial 21, D3).
-                            hint = "\(prefix) is the team of '\(host.host.name)', which embeds '\(target.name)', and '\(target.name)' is signed by \(team): "
-                                + "sign it with team \(prefix) (its DEVELOPMENT_TEAM); with \(team)'s prefix it would share nothing with '\(host.host.name)'"
-                        } else if let dot = group.firstIndex(of: "."), group.distance(from: group.startIndex, to: dot) == 10,
-                                  let team = app.teamID, grantedSet.contains(team + group[dot...]) {
-                            hint = "the group has another team's prefix: the target is signed by \(team), so write \"\(team + group[dot...])\""
-                        } else if case let holders = othersHolding(group), !holders.isEmpty, !near.hasPrefix("its entitlements list") {
-                            // Another target's group is no typo: "did you mean" this
-                            // target's nearest pushed an app-only secret toward the
-                            // group its extension shares (2PASS; found on a real-project trial).
-                            let who = holders.map { "'\($0)'" }.joined(separator: ", ")
-                            hint = "only \(who) \(holders.count == 1 ? "holds" : "hold") \(group): " + (via.isEmpty
-                                ? "add it to the entitlements of '\(target.name)' to share it"
-                                : "make sure '\(target.name)' never makes this call, or add the group to its entitlements")
-                        }
-                        // Another configuration's file lists it, and this one
-                        // signs with none (real-project trial 21, W1).
-                        if lint.fileListing(group, elsewhereFor: target) != nil, let noFile = lint.noFileHint(group, for: target) { hint = noFile }
                         let unnamedBy = unnamed(use)
-                        if let unnamedBy { hint = unnamedHint(unnamedBy) + hint }
-                        out.append(render.diagnostic(ProjectIssue(
+                        var d = render.diagnostic(ProjectIssue(
                             unnamedBy == nil ? .warning : .note, "\(who) names the access group \(shown(group))\(use.condition.map { " (\(Self.under($0)), which this build compiles)" } ?? ""), which it is not entitled to: \(via.isEmpty ? "the call fails" : "if it makes this call, the call fails") with errSecMissingEntitlement (-34018)",
-                            at: at, hint: hint), code: .codeGroupNotEntitled, length: use.length, notes: notes))
+                            at: at), code: .codeGroupNotEntitled, length: use.length, notes: notes)
+                        // The hint only when the merged finding keeps or compares it.
+                        if out.needsHint(d) {
+                            let near = Self.didYouMean(group, in: grantedOnce, target: target.name, appID: app.appID, holders: othersHolding)
+                            var hint = near + "its groups: " + groups
+
+                            if use.prefixPassedApart, let dot = group.firstIndex(of: "."), group.distance(from: group.startIndex, to: dot) == 10 {
+                                // The team is an argument of its own: the fix is
+                                // that argument, or the group without it, never
+                                // a prefix written into the group (a correct
+                                // `Keychain(team:group:)` was told to add the
+                                // team twice; real-project trial 17, D1).
+                                let passed = group[..<dot], rest = String(group[dot...].dropFirst())
+                                if let team = app.teamID, passed != team, grantedSet.contains(team + "." + rest) {
+                                    hint = "the team passed is \(passed), and '\(target.name)' is signed by \(team): pass \"\(team)\" (\(team).\(rest) is one of its groups)"
+                                } else if grantedSet.contains(rest) {
+                                    hint = "\(rest) is one of its groups as it is named, without a team: pass it without the team (a call that takes the group alone), "
+                                        + "or add $(AppIdentifierPrefix)\(rest) to its keychain-access-groups; its groups: " + groups
+                                }
+                            } else if group.contains("$("), let team = app.teamID {
+                                // Swift strings are not build settings.
+                                let written = group.replacingOccurrences(of: "$(AppIdentifierPrefix)", with: team + ".")
+                                    .replacingOccurrences(of: "$(TeamIdentifierPrefix)", with: team + ".")
+                                hint = "Xcode expands build settings in entitlements, not in Swift strings: the call passes the text as written"
+                                    + (grantedSet.contains(written) ? "; write \"\(written)\"" : "; its groups: " + groups)
+                            } else if let doubled = granted.first(where: { EntitlementShape.withoutDoubledPrefix($0) == group }) {
+                                // The code is right; the entitlement has the team twice.
+                                hint = "the entitlement is wrong, not the code: \(doubled) repeats the team ID; write $(AppIdentifierPrefix)\(group.drop { $0 != "." }.dropFirst()) in the .entitlements file; "
+                                    + EntitlementShape.shippedGroupCaveat(doubled)
+                            } else if let dot = group.firstIndex(of: "."), group.distance(from: group.startIndex, to: dot) == 10,
+                                      case let appGroup = String(group[dot...].dropFirst()), appGroup.hasPrefix("group."),
+                                      app.applicationGroups.contains(appGroup) {
+                                // An app group with a team prefix: "did you mean" the
+                                // app-ID group by edit distance would move the items into
+                                // the app's private group (Habitica's tokens; real-project
+                                // trial 14, D4).
+                                hint = "\(appGroup) is an app group: write \"\(appGroup)\", without the team prefix (an app group is a keychain access group as it is named)"
+                            } else if let prefixed = app.prefixedGroup(for: group) {
+                                hint = "the group lacks its team prefix: write \"\(prefixed)\" (the entitlement's $(AppIdentifierPrefix) expands to \(app.teamID ?? "the team").)"
+                            } else if let team = app.teamID, !group.hasPrefix("group."),
+                                      case let holders = othersHolding(team + "." + group),
+                                      !holders.isEmpty {
+                                hint = "the group lacks its team prefix, and '\(target.name)' is not entitled to \(team).\(group) either (\(holders.map { "'\($0)'" }.joined(separator: ", ")) \(holders.count == 1 ? "is" : "are")): add $(AppIdentifierPrefix)\(group) to its keychain-access-groups and write \"\(team).\(group)\""
+                            } else if let dot = group.firstIndex(of: "."), group.distance(from: group.startIndex, to: dot) == 10,
+                                      let team = app.teamID, case let prefix = String(group[..<dot]), prefix != team,
+                                      let host = otherTeamHosts[target.id]?.first(where: { $0.team == prefix }) {
+                                // The prefix is the team of the app that embeds it:
+                                // the target's own team is the mistake, and writing
+                                // its prefix would share nothing with the app
+                                // (real-project trial 21, D3).
+                                hint = "\(prefix) is the team of '\(host.host.name)', which embeds '\(target.name)', and '\(target.name)' is signed by \(team): "
+                                    + "sign it with team \(prefix) (its DEVELOPMENT_TEAM); with \(team)'s prefix it would share nothing with '\(host.host.name)'"
+                            } else if let dot = group.firstIndex(of: "."), group.distance(from: group.startIndex, to: dot) == 10,
+                                      let team = app.teamID, grantedSet.contains(team + group[dot...]) {
+                                hint = "the group has another team's prefix: the target is signed by \(team), so write \"\(team + group[dot...])\""
+                            } else if case let holders = othersHolding(group), !holders.isEmpty, !near.hasPrefix("its entitlements list") {
+                                // Another target's group is no typo: "did you mean" this
+                                // target's nearest pushed an app-only secret toward the
+                                // group its extension shares (2PASS; found on a real-project trial).
+                                let who = holders.map { "'\($0)'" }.joined(separator: ", ")
+                                hint = "only \(who) \(holders.count == 1 ? "holds" : "hold") \(group): " + (via.isEmpty
+                                    ? "add it to the entitlements of '\(target.name)' to share it"
+                                    : "make sure '\(target.name)' never makes this call, or add the group to its entitlements")
+                            }
+                            // Another configuration's file lists it, and this one
+                            // signs with none (real-project trial 21, W1).
+                            if lint.fileListing(group, elsewhereFor: target) != nil, let noFile = lint.noFileHint(group, for: target) { hint = noFile }
+                            if let unnamedBy { hint = unnamedHint(unnamedBy) + hint }
+                            d.hint = hint
+                        }
+                        out.append(d)
                     }
                 }
             }
@@ -1070,7 +1076,7 @@ public enum CodeCheck {
                     + "their groups are not checked"),
                 code: .projectSetting))
         }
-        return foldedByConstant(mergedAcrossTargets(out, names: lint.project.targets.map(\.name)))
+        return foldedByConstant(out.merged)
     }
 
     /// The keychain groups a target's code names: each one every build
@@ -1385,56 +1391,110 @@ public enum CodeCheck {
     /// targets (a file they share, a framework they link) is said once,
     /// naming them (Windscribe had 28 warnings for two expressions, most
     /// repeated across five targets; found on a real-project trial).
-    static func mergedAcrossTargets(_ all: [Diagnostic], names: [String]) -> [Diagnostic] {
-        // The name up to the first "' (configuration", when it is a target's
-        // (a search of every name per finding was targets × findings).
-        let known = Set(names)
-        func target(of message: String) -> String? {
+    ///
+    /// They are merged as they are made: each finding's targets are a bit set, and the first eight of them
+    /// with their hints are kept, so what is held is one finding per place
+    /// and wording whatever the number of targets. All findings made first
+    /// and merged after, 1,000 targets × 4,000 uses held 4 million
+    /// diagnostics (2.75 GB; adversarial run 25, F11).
+    package struct FindingMerger {
+        /// The first eight names and hints of a finding, and how many there are.
+        static let shown = 8
+        private let index: [String: Int]
+        private var out: [Diagnostic] = []
+        private var keys: [String: Int] = [:]
+        private struct Merged {
+            var first: [(name: String, hint: String?)] = []
+            var count = 0
+            var members: [UInt64] = []
+            var hintsDiffer = false
+        }
+        /// Beside each of ``out``: its targets (none for a finding not about one).
+        private var info: [Merged] = []
+
+        package init(names: [String]) {
+            var index: [String: Int] = [:]
+            for (i, name) in names.enumerated() where index[name] == nil { index[name] = i }
+            self.index = index
+        }
+
+        /// The name up to the first "' (configuration", when it is a target's.
+        private func target(of message: String) -> (name: String, number: Int)? {
             // The marker is looked for after the prefix: a target named
             // " (configuration" made the range run backwards (a crash; found
             // by adversarial testing).
             let start = message.index(message.startIndex, offsetBy: 8, limitedBy: message.endIndex) ?? message.endIndex
             guard message.hasPrefix("target '"), let end = message.range(of: "' (configuration", range: start..<message.endIndex) else { return nil }
             let name = String(message[start..<end.lowerBound])
-            return known.contains(name) ? name : nil
+            return index[name].map { (name, $0) }
         }
-        // Each finding's targets in order, a set beside them (a search of
-        // the list per target was targets² per use: 1,000 targets × 4,000
-        // uses took 133 s; adversarial run 25, F11); the message names the
-        // first eight and counts the rest, as the hint does.
-        var out: [Diagnostic] = [], index: [String: Int] = [:], targets: [[String]] = [], members: [Set<String>] = [], hints: [[String?]] = []
-        for d in all {
+
+        package static func += (merger: inout FindingMerger, findings: [Diagnostic]) {
+            for d in findings { merger.append(d) }
+        }
+
+        /// The target a finding is about, and the key it merges under; nil
+        /// for a finding not merged.
+        private func place(_ d: Diagnostic) -> (name: String, number: Int, key: String)? {
             guard d.code == .codeGroupNotEntitled || d.code == .codeGroupNotCheckable || d.code == .codeFileKeychainGroup, let loc = d.location,
-                  let name = target(of: d.message) else {
-                out.append(d)
-                targets.append([])
-                members.append([])
-                hints.append([])
-                continue
-            }
-            let rest = String(d.message.dropFirst("target '\(name)' ".count))
+                  let (name, number) = target(of: d.message) else { return nil }
+            let rest = d.message.dropFirst("target '\(name)' ".count)
             // A note (framework code the target never names) is not merged
             // into another target's warning, nor the warning into it.
-            let key = "\(d.code.rawValue)\u{0}\(d.severity)\u{0}\(d.file?.name ?? "")\u{0}\(loc.line):\(loc.column)\u{0}\(rest)"
-            if let i = index[key] {
-                if members[i].insert(name).inserted { targets[i].append(name); hints[i].append(d.hint) }
-                continue
-            }
-            index[key] = out.count
-            out.append(d)
-            targets.append([name])
-            members.append([name])
-            hints.append([d.hint])
+            return (name, number, "\(d.code.rawValue)\u{0}\(d.severity)\u{0}\(d.file?.name ?? "")\u{0}\(loc.line):\(loc.column)\u{0}\(rest)")
         }
-        let shown = 8
-        for i in out.indices where targets[i].count > 1 {
-            let rest = String(out[i].message.dropFirst("target '\(targets[i][0])' ".count))
-            out[i].message = "targets " + ProjectInput.listed(targets[i].map { "'\($0)'" }, first: shown) + " " + Self.plural(rest)
-            if Set(hints[i].map { $0 ?? "" }).count > 1 {
-                out[i].hint = ProjectInput.listed(zip(targets[i], hints[i]).map { "'\($0)': \($1 ?? "")" }, first: shown)
-            }
+
+        /// Whether `d`'s hint would be kept or compared: not when its finding
+        /// already names this target, or names eight with differing hints
+        /// (a did-you-mean worked out for each of 1,000 targets × 4,000 uses
+        /// was half the check's time; adversarial run 25, F11).
+        package func needsHint(_ d: Diagnostic) -> Bool {
+            guard let (_, number, key) = place(d), let i = keys[key] else { return true }
+            let word = number >> 6, bit = UInt64(1) << UInt64(number & 63)
+            if word < info[i].members.count, info[i].members[word] & bit != 0 { return false }
+            return !(info[i].count >= Self.shown && info[i].hintsDiffer)
         }
-        return out
+
+        package mutating func append(_ d: Diagnostic) {
+            guard let (name, number, key) = place(d) else {
+                out.append(d)
+                info.append(Merged())
+                return
+            }
+            let i: Int
+            if let known = keys[key] {
+                i = known
+            } else {
+                i = out.count
+                keys[key] = i
+                out.append(d)
+                info.append(Merged())
+            }
+            let word = number >> 6, bit = UInt64(1) << UInt64(number & 63)
+            if info[i].members.count <= word { info[i].members += Array(repeating: 0, count: word + 1 - info[i].members.count) }
+            guard info[i].members[word] & bit == 0 else { return }
+            info[i].members[word] |= bit
+            info[i].count += 1
+            if let first = info[i].first.first, (first.hint ?? "") != (d.hint ?? "") { info[i].hintsDiffer = true }
+            if info[i].first.count < Self.shown { info[i].first.append((name, d.hint)) }
+        }
+
+        /// The findings held: one per place and wording.
+        package var held: Int { out.count }
+
+        /// The findings in the order first made, each naming its targets.
+        package var merged: [Diagnostic] {
+            var all = out
+            for (i, m) in info.enumerated() where m.count > 1 {
+                let first = m.first[0].name
+                let rest = String(all[i].message.dropFirst("target '\(first)' ".count))
+                all[i].message = "targets " + ProjectInput.listed(m.first.map { "'\($0.name)'" }, of: m.count) + " " + CodeCheck.plural(rest)
+                if m.hintsDiffer {
+                    all[i].hint = ProjectInput.listed(m.first.map { "'\($0.name)': \($0.hint ?? "")" }, of: m.count)
+                }
+            }
+            return all
+        }
     }
 
     /// A finding's words after its target's name, said of several targets

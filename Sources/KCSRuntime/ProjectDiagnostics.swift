@@ -119,7 +119,11 @@ public struct LoaderProjectFileSystem: ProjectFileSystem {
         self.deadline = deadline
     }
 
-    /// Whether the deadline has passed: what is left of the project is not read.
+    /// Whether the deadline has passed: what is left of the project is not
+    /// read, nor parsed (a 61 MB project.pbxproj was parsed for 37 s under
+    /// `kcs run --timeout 1`).
+    public var isPastDeadline: Bool { isLate }
+
     private var isLate: Bool {
         guard let deadline else { return false }
         return ContinuousClock.now > deadline

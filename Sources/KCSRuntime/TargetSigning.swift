@@ -69,8 +69,20 @@ public struct TargetSigning: Sendable {
             var lines: [String: Int]
             /// Values with a variable the scenario cannot expand itself.
             var unreadable: Set<String>
+            /// Of each value that uses settings, the names it uses when
+            /// every use is a plain `$(NAME)` or `${NAME}`.
+            var plainReferences: [String: [String]]
         }
         var byPath: [String: Read] = [:]
+        /// Expansions of values whose every setting is one of the extra
+        /// variables (`$(AppIdentifierPrefix)com.example.g`), by the value and
+        /// those variables' values: the same for every target that signs with
+        /// the file and has the same team, so worked out once (100 targets
+        /// sharing a file of 10,000 groups expanded a million values; adversarial
+        /// run 25, F10).
+        var expansions: [String: Expansion] = [:]
+        /// Values expanded in settings so far (tests count them).
+        package private(set) var valuesExpanded = 0
         /// Each distinct content once, by its hash: hard links to one file
         /// have paths of their own (140 of a 30 MiB file took 3.9 GB;
         /// found by adversarial testing).
@@ -90,21 +102,52 @@ public struct TargetSigning: Sendable {
                 return .success(same.read)
             }
             let decoded = Entitlements.decode(b)
-            var unreadable = Set<String>()
+            var unreadable = Set<String>(), plainReferences: [String: [String]] = [:]
             if case .success(let e) = decoded {
                 for value in (e.keychainAccessGroups ?? []) + (e.applicationGroups ?? []) + (e.associatedApplicationIdentifiers ?? [])
-                where value.contains("$") && scenarioVariables.reduce(value, { $0.replacingOccurrences(of: $1, with: "") }).contains("$") {
-                    unreadable.insert(value)
+                where value.contains("$") {
+                    if scenarioVariables.reduce(value, { $0.replacingOccurrences(of: $1, with: "") }).contains("$") { unreadable.insert(value) }
+                    if let names = FileCache.plainReferences(in: value) { plainReferences[value] = names }
                 }
             }
             // Each value's line, found in one pass: searched for value by
             // value, a 107 KB file took 17 s (found by adversarial testing).
             let lines = stringLines(b)
             // The text only where lines are found in it (a binary plist).
-            let read = Read(decoded: decoded, text: lines.isEmpty ? String(decoding: b, as: UTF8.self) : "", lines: lines, unreadable: unreadable)
+            let read = Read(decoded: decoded, text: lines.isEmpty ? String(decoding: b, as: UTF8.self) : "", lines: lines, unreadable: unreadable,
+                            plainReferences: plainReferences)
             byPath[canonical] = read
             byContent[hash, default: []].append((b, read))
             return .success(read)
+        }
+
+        /// The names `value` uses, when each use is a plain `$(NAME)` or
+        /// `${NAME}` (no operator, no reference inside); nil otherwise.
+        static func plainReferences(in value: String) -> [String]? {
+            var names: [String] = []
+            for piece in BuildSettings.references(in: value) where piece.isReference {
+                let scalars = Array(piece.text.unicodeScalars)
+                guard scalars.count > 3, scalars[1] == "(" || scalars[1] == "{" else { return nil }
+                let name = scalars[2..<(scalars.count - 1)]
+                guard name.allSatisfy({ $0 == "_" || ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) }) else { return nil }
+                names.append(String(String.UnicodeScalarView(name)))
+            }
+            return names
+        }
+
+        /// `value` expanded in `settings` with `extra`: from the cache when
+        /// every name it uses is one of `extra`'s, which then decide it alone.
+        func expand(_ value: String, in settings: BuildSettings, extra: [String: String], file: Read) -> Expansion {
+            guard let names = file.plainReferences[value], names.allSatisfy({ extra[$0] != nil }) else {
+                valuesExpanded += 1
+                return settings.expand(value, extra: extra)
+            }
+            let key = ([value] + names.map { extra[$0] ?? "" }).joined(separator: "\u{0}")
+            if let known = expansions[key] { return known }
+            valuesExpanded += 1
+            let e = settings.expand(value, extra: extra)
+            expansions[key] = e
+            return e
         }
     }
 
@@ -165,7 +208,7 @@ public struct TargetSigning: Sendable {
                     signing.issues.append(ProjectIssue(.warning, "'\(value)' needs a team ID, and target '\(target.name)' has none in configuration '\(configuration)'",
                                                        at: at, hint: "set DEVELOPMENT_TEAM, or give --team TEAMID"))
                 }
-                let e = resolved.settings.expand(value, extra: extra)
+                let e = files.expand(value, in: resolved.settings, extra: extra, file: file)
                 if !e.problems.isEmpty || !e.undefined.isEmpty { signing.groupsResolve = false }
                 for p in e.problems { signing.issues.append(ProjectIssue(.warning, "'\(value)': \(p)", at: at)) }
                 // The team's prefixes are said missing once, above, not also as

@@ -23,6 +23,9 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     case bidiControl = "KCS010"
     /// An invisible character written raw in a script (a zero-width space…).
     case invisibleCharacter = "KCS011"
+    /// A carriage return not followed by a line feed: a line break to
+    /// editors and terminals, none to kcs.
+    case loneCarriageReturn = "KCS012"
     // Tokens.
     case unterminatedString = "KCS101"
     case badEscape = "KCS102"
@@ -140,7 +143,7 @@ extension DiagnosticCode {
     public var phase: Phase {
         switch self {
         case .fileNotFound, .fileUnreadable, .malformedEntitlements, .projectUnreadable: .input
-        case .emptyFile, .invalidUTF8, .nulByte, .bidiControl, .invisibleCharacter, .includeCycle, .inputLimit, .unterminatedString, .badEscape,
+        case .emptyFile, .invalidUTF8, .nulByte, .bidiControl, .invisibleCharacter, .loneCarriageReturn, .includeCycle, .inputLimit, .unterminatedString, .badEscape,
              .unexpectedCharacter, .unexpectedEndOfInput, .integerOverflow, .unknownStatement, .expectedToken,
              .unknownClass, .unknownAttribute, .unknownValue, .unknownStatus, .duplicateArgument, .wrongValueType,
              .misplacedSet, .unknownPlatform, .unexpectedToken, .misplacedDeclaration, .malformedTeamID: .syntax

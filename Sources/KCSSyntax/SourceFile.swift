@@ -92,6 +92,21 @@ public final class SourceFile: Sendable {
         return start
     }
 
+    /// The offset of the first carriage return not followed by a line
+    /// feed (``SourceCheck``), found a vector at a time.
+    package func firstLoneCarriageReturn() -> Int? {
+        bytes.withUnsafeBufferPointer { p -> Int? in
+            guard let base = p.baseAddress else { return nil }
+            var from = 0
+            while from < p.count, let hit = memchr(base + from, 0x0D, p.count - from) {
+                let at = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
+                if at + 1 >= p.count || p[at + 1] != 0x0A { return at }
+                from = at + 2
+            }
+            return nil
+        }
+    }
+
     /// Scalars that start before byte `offset` (with checkpoints only).
     private func scalars(before offset: Int) -> Int {
         let k = offset / Self.checkpointStride

@@ -727,7 +727,25 @@ package enum SourceCheck {
     static func firstProblem(in file: SourceFile) -> Diagnostic? {
         // ASCII without NUL is valid UTF-8 with nothing invisible: the
         // source file found that out while finding its lines.
-        if file.isASCII && !file.hasNUL { return nil }
+        if file.isASCII && !file.hasNUL { return loneCarriageReturn(in: file) }
+        return encodingProblem(in: file) ?? loneCarriageReturn(in: file)
+    }
+
+    /// A carriage return not followed by a line feed, anywhere (comments
+    /// and strings included): editors, the language server's protocol and
+    /// terminals break the line there, kcs would not, so a line could read
+    /// differently from what runs (`… # note\rexpect status …` showed an
+    /// expectation on a line of its own that was comment text; adversarial
+    /// run 25, F9). A CR LF line end is one line break.
+    static func loneCarriageReturn(in file: SourceFile) -> Diagnostic? {
+        guard let i = file.firstLoneCarriageReturn() else { return nil }
+        return Diagnostic(.loneCarriageReturn, "the script holds a carriage return not followed by a line feed",
+                          file: file, range: SourceRange(i, i + 1),
+                          hint: "editors and terminals break the line there, kcs does not: it can make a line read differently from what runs; "
+                              + "end lines with LF or CR LF (in a string, write \\u{D})")
+    }
+
+    private static func encodingProblem(in file: SourceFile) -> Diagnostic? {
         let b = file.bytes
         var i = 0
         while i < b.count {

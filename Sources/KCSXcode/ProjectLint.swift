@@ -210,14 +210,29 @@ public struct ProjectLint {
         for s in signings where s.groupsResolve {
             for g in s.keychainAccessGroups where listedBy[g.value] == nil { listedBy[g.value] = "target '\(s.target.name)'" }
         }
+        // Signings with the same groups, team, kind of platform and earlier
+        // prefixes get the same findings: checked once (100 targets sharing
+        // a file of 10,000 groups checked a million groups; adversarial run
+        // 25, F10).
+        struct Inputs: Hashable {
+            var keychain: [String], app: [String], team: String?, macOS: Bool, previous: Set<String>
+        }
+        var checked: [Inputs: [EntitlementShape.Finding]] = [:]
         for s in signings where s.groupsResolve {
-            let findings = EntitlementShape.check(keychainAccessGroups: s.keychainAccessGroups.map(\.value),
-                                                  applicationGroups: s.applicationGroups.map(\.value),
-                                                  teamID: s.resolved.teamID, macOS: s.resolved.platform == "macos",
-                                                  bundleIDs: bundleIDs,
-                                                  previousAppIDPrefixes: s.entitlements?.previousAppIDPrefixes ?? [],
-                                                  // Its own list is no sibling's: a group it lists makes the hint "already lists".
-                                                  listedBy: listedBy)
+            let inputs = Inputs(keychain: s.keychainAccessGroups.map(\.value), app: s.applicationGroups.map(\.value), team: s.resolved.teamID,
+                                macOS: s.resolved.platform == "macos", previous: s.entitlements?.previousAppIDPrefixes ?? [])
+            let findings = checked[inputs] ?? EntitlementShape.check(keychainAccessGroups: inputs.keychain, applicationGroups: inputs.app,
+                                                                    teamID: inputs.team, macOS: inputs.macOS, bundleIDs: bundleIDs,
+                                                                    previousAppIDPrefixes: inputs.previous,
+                                                                    // Its own list is no sibling's: a group it lists makes the hint "already lists".
+                                                                    listedBy: listedBy)
+            checked[inputs] = findings
+            // Where each group is listed, looked up once per signing with findings.
+            var listedAt: [String: ProjectLocation?] = [:], appListedAt: [String: ProjectLocation?] = [:]
+            if !findings.isEmpty {
+                for g in s.keychainAccessGroups where listedAt[g.value] == nil { listedAt[g.value] = g.location }
+                for g in s.applicationGroups where appListedAt[g.value] == nil { appListedAt[g.value] = g.location }
+            }
             // A team that is a placeholder (a template copied as it is,
             // WireGuard's `DEVELOPMENT_TEAM = <team_id>`) is said already
             // (KCS602): a group built from it (`$(DEVELOPMENT_TEAM).group.…`)
@@ -226,8 +241,7 @@ public struct ProjectLint {
             let team = s.resolved.settings.value(of: "DEVELOPMENT_TEAM").value
             let placeholder = team.isEmpty || Team.isWellFormedID(team) ? nil : team
             for f in findings where !(placeholder.map { f.group.contains($0) } ?? false) {
-                let listed = f.code == .lintAppGroupShape ? s.applicationGroups : s.keychainAccessGroups
-                let at = listed.first { $0.value == f.group }?.location ?? s.resolved.entitlementsLocation ?? s.target.location
+                let at = ((f.code == .lintAppGroupShape ? appListedAt : listedAt)[f.group] ?? nil) ?? s.resolved.entitlementsLocation ?? s.target.location
                 let key = "\(at.file):\(at.line):\(at.column):\(f.group)"
                 if let i = index[key] {
                     if !found[i].configurations.contains(s.configuration) { found[i].configurations.append(s.configuration) }

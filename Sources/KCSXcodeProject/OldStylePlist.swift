@@ -78,12 +78,22 @@ public struct OldStylePlistParser {
     private var i = 0
     private var line = 1
     private var lineStart = 0
+    /// Asked every ``checkEvery`` values: true stops the parse (a run's
+    /// time limit passed).
+    private let isLate: (() -> Bool)?
+    private var values = 0
+    package static let checkEvery = 1 << 12
 
-    private init(_ bytes: [UInt8]) { self.bytes = bytes }
+    private init(_ bytes: [UInt8], isLate: (() -> Bool)?) {
+        self.bytes = bytes
+        self.isLate = isLate
+    }
 
-    /// The single value the text holds (comments and blanks around it allowed).
-    public static func parse(_ bytes: [UInt8]) -> Result<PlistNode, PlistError> {
-        var p = OldStylePlistParser(bytes)
+    /// The single value the text holds (comments and blanks around it
+    /// allowed). `isLate`, asked as the parse goes, stops it with an error
+    /// when it says the time limit has passed.
+    public static func parse(_ bytes: [UInt8], isLate: (() -> Bool)? = nil) -> Result<PlistNode, PlistError> {
+        var p = OldStylePlistParser(bytes, isLate: isLate)
         do throws(PlistError) {
             try p.skip()
             let node = try p.value(depth: 0)
@@ -139,6 +149,8 @@ public struct OldStylePlistParser {
             throw error("the property list nests more than \(Self.maxDepth) levels deep")
         }
         guard i < bytes.count else { throw error("the property list ends where a value was expected") }
+        values += 1
+        if values % Self.checkEvery == 0, let isLate, isLate() { throw error("the time limit passed while the property list was parsed") }
         let (l, c) = (line, column)
         switch bytes[i] {
         case UInt8(ascii: "{"):

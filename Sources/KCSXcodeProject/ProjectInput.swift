@@ -178,8 +178,11 @@ public enum ProjectInput {
     static func listed(_ names: [String]) -> String { listed(names.map { "'\($0)'" }, first: 10) }
 
     /// The first `first` items, and how many more.
-    public static func listed(_ items: [String], first: Int) -> String {
-        items.prefix(first).joined(separator: ", ") + (items.count > first ? " and \(items.count - first) more" : "")
+    public static func listed(_ items: [String], first: Int) -> String { listed(Array(items.prefix(first)), of: items.count) }
+
+    /// The first items of a list of `count`, and how many more.
+    public static func listed(_ first: [String], of count: Int) -> String {
+        first.joined(separator: ", ") + (count > first.count ? " and \(count - first.count) more" : "")
     }
 
     /// A workspace: `said`, then the projects its contents.xcworkspacedata

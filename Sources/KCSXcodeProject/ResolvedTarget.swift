@@ -67,7 +67,7 @@ extension XcodeProject {
     /// Said once (the same words for every target refused): past the
     /// budget targets are not resolved, and checks across them are skipped.
     public var budgetMessage: String {
-        "the project's targets and configurations come to more than \(xcconfigs.limit) build settings; "
+        "the project's targets and configurations come to more than \(xcconfigs.limit) build settings and conditions; "
             + "kcs resolves no more of them, and skips the checks across targets and of the code"
     }
 
@@ -107,7 +107,10 @@ extension XcodeProject {
         // stack: the project as a whole has a budget (40 targets sharing an
         // xcconfig of 50,000 settings took 65 s and 849 MB; found by
         // adversarial testing).
-        guard xcconfigs.spend(stack.count, for: "\(target.id)\u{0}\(configuration)\u{0}\(sdk)") else {
+        // A setting's conditions count too: each is matched in every
+        // resolution, and one assignment with 100,000 `[sdk=*]` shared by
+        // 1,000 targets took 72 s (adversarial run 25, F7).
+        guard xcconfigs.spend(stack.reduce(stack.count) { $0 + $1.conditions.count }, for: "\(target.id)\u{0}\(configuration)\u{0}\(sdk)") else {
             let builtins = stack.prefix { $0.location == nil }
             return (Array(builtins), issues + [ProjectIssue(.warning, budgetMessage, at: target.location)])
         }
@@ -143,7 +146,11 @@ extension XcodeProject {
         // that signs with no entitlements has nothing to check: React
         // Native's old template leaves a `-tvOS` target in many apps, and
         // each made the lint exit 1 (found on a real-project trial).
-        if platforms.isEmpty, others.isEmpty || !settings.value(of: "CODE_SIGN_ENTITLEMENTS").value.isEmpty {
+        // A target the budget left unresolved has no settings: "SDKROOT is
+        // not set" for each of them was false, the budget is said once
+        // (adversarial run 25, F5).
+        let unresolved = issues.contains { $0.message == budgetMessage }
+        if platforms.isEmpty, !unresolved, others.isEmpty || !settings.value(of: "CODE_SIGN_ENTITLEMENTS").value.isEmpty {
             let sdkroot = settings.value(of: "SDKROOT").value
             // An xcconfig that cannot be read may be where SDKROOT is set
             // (Authenticator's Carthage xcconfigs; real-project trial 19, D1).
@@ -164,7 +171,7 @@ extension XcodeProject {
                                         ?? target.location,
                                     hint: hint))
         }
-        if let given, platforms.isEmpty, others.isEmpty { return ([given], out, true) }
+        if let given, platforms.isEmpty, others.isEmpty, !unresolved { return ([given], out, true) }
         return (platforms, out, false)
     }
 
@@ -262,6 +269,14 @@ extension XcodeProject {
         var (stack, stackIssues) = assignments(for: target, configuration: configuration, sdk: sdk)
         let settingContext = SettingContext(sdk: sdk, configuration: configuration)
         var settings = BuildSettings(stack, context: settingContext)
+        // Refused by the budget: nothing is resolved, and nothing is said of
+        // the target but the budget ("PRODUCT_BUNDLE_IDENTIFIER is not set"
+        // was false; adversarial run 25, F5).
+        if stackIssues.contains(where: { $0.message == budgetMessage }) {
+            return ResolvedTarget(target: target, configuration: configuration, platform: platform, sdk: sdk, settings: settings,
+                                  settingsAreComplete: false, bundleID: nil, bundleIDResolves: false, teamID: nil, entitlementsPath: nil,
+                                  entitlementsLocation: nil, deploymentVersion: nil, issues: stackIssues)
+        }
         // Also for a placeholder that is no team ID (Trio's `##TEAM_ID##`,
         // for a developer's override file; real-project trial 15, D7).
         let projectTeam = settings.value(of: "DEVELOPMENT_TEAM").value

@@ -16,6 +16,10 @@ public protocol ProjectFileSystem: Sendable {
     /// reading it (a test for a `Package.swift` read 30 MiB files in full;
     /// found by adversarial testing).
     func isFile(_ path: String) -> Bool
+    /// Whether the reader's time limit has passed (a run's deadline):
+    /// parsing `project.pbxproj` and walking its targets ask it as they go,
+    /// and stop. Defaults to never.
+    var isPastDeadline: Bool { get }
 }
 
 extension ProjectFileSystem {
@@ -25,6 +29,7 @@ extension ProjectFileSystem {
         if case .success = read(path) { return true }
         return false
     }
+    public var isPastDeadline: Bool { false }
 }
 
 /// Why a project file could not be read.
@@ -428,6 +433,8 @@ public final class CaseFoldingFileSystem: ProjectFileSystem, @unchecked Sendable
     public func isFile(_ path: String) -> Bool {
         base.isFile(path) || folded(path).map { $0 != path && base.isFile($0) } ?? false
     }
+
+    public var isPastDeadline: Bool { base.isPastDeadline }
 
     /// The path as the file system spells it, found ignoring case; nil
     /// when some component matches nothing.

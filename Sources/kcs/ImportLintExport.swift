@@ -93,7 +93,7 @@ struct Lint: ParsableCommand {
     func run() throws {
         var projectVerdict = Verdict.passed
         if let project {
-            let deadline = Deadline.start(seconds: safety.limits.seconds, reading: project)
+            let deadline = Deadline.start(seconds: safety.settings.projectTimeLimit, reading: project)
             // Read under the same rules as a script (--root, --untrusted; never /proc, /sys, /dev).
             projectVerdict = lintProject(project, profile: profile, configuration: configuration, team: team, platform: platformOption.platform,
                                          fileSystem: LoaderProjectFileSystem(loader: safety.loader(for: project)),

@@ -9,7 +9,8 @@ struct SafetyOptions: ParsableArguments {
                                valueName: "dir"))
     var root: String?
 
-    @Option(help: ArgumentHelp("Stop a file after this many seconds, reading and parsing included: a located KCS311 error, exit 1.", valueName: "seconds"))
+    @Option(help: ArgumentHelp("Stop a file after this many seconds, reading and parsing included: a located KCS311 error, exit 1. "
+                               + "Reading a project (lint --project, import xcode) stops after \(Int(Safety.projectSeconds)) without it.", valueName: "seconds"))
     var timeout: Double?
 
     @Option(name: .customLong("max-output"),
@@ -66,6 +67,19 @@ struct Safety: Equatable {
         }
         return limits
     }
+
+    /// The time limit of reading a project (`kcs lint --project`, `kcs
+    /// import xcode`): `--timeout`, else `--untrusted`'s 5 s, else
+    /// ``projectSeconds``. A script's run has no time limit by default: its
+    /// work is bounded statement by statement. Reading a project is one
+    /// piece of work bounded only by sizes, and projects built to be slow
+    /// ran for minutes, a CI job with them (adversarial run 25).
+    var projectTimeLimit: Double { limits.seconds ?? Self.projectSeconds }
+
+    /// Reading a project without `--timeout` or `--untrusted` stops after
+    /// this long: a real project is read in seconds (the slowest of real-
+    /// project trial 20, Anytype, 3.8 s on a loaded machine).
+    static let projectSeconds: Double = 60
 
     /// How the file at `path` (`-` for standard input) and what it names are read.
     func loader(for path: String) -> any SourceLoader {

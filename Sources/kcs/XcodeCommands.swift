@@ -60,7 +60,7 @@ struct ImportXcode: ParsableCommand {
         // needs both paths from one root (an absolute -o with a relative project,
         // or -o ../x.kcs, would otherwise leave them relative to this
         // directory): the import compares them from here.
-        let deadline = Deadline.start(seconds: safety.limits.seconds, reading: project)
+        let deadline = Deadline.start(seconds: safety.settings.projectTimeLimit, reading: project)
         defer { deadline?.cancel() }
         // Read under the same rules as a script (--root, --untrusted; never /proc, /sys, /dev).
         let result = XcodeImporter.importProject(project, options: XcodeImportOptions(

@@ -203,10 +203,11 @@ struct HardeningCLITests {
         }
     }
 
-    /// Finding 14: TAP descriptions passed ESC raw (`\r\e[2K` rewrote the line).
+    /// Finding 14: TAP descriptions passed ESC raw (`\r\e[2K` rewrote the line;
+    /// a raw CR not before LF is itself an error since session 20, KCS012).
     @Test func tapDescriptionsEscapeControlCharacters() throws {
         let script = "team SKMME9E2Y8\napp com.example.A\nas A add generic-password account=\"a\" data=\"q\"\n"
-            + "as A find generic-password account=\"a\" return=data\nexpect data \"x\r\u{1B}[2Kok 1 - all good\"\n"
+            + "as A find generic-password account=\"a\" return=data\nexpect data \"x\\u{D}\u{1B}[2Kok 1 - all good\"\n"
         let out = try BinaryRunner.run(["run", "--format", "tap", "-"], stdin: script)
         #expect(out.status == 1)
         #expect(!out.stdout.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\r" }, "\(out.stdout)")

@@ -386,6 +386,27 @@ struct SafetyCLITests {
         #expect(!out.stderr.contains(control))
     }
 
+    /// A carriage return not followed by a line feed is a line break to
+    /// editors and terminals, none to kcs: `# note⏎expect …` showed an
+    /// expectation that was comment text, and a delete hid behind a comment
+    /// under `cat` (adversarial run 25, F9). It is an error at its column,
+    /// in a comment, a string or between tokens, for run, lint and fmt; CR
+    /// LF line ends are not. Seen failing without the fix (exit 0, 0 passed).
+    @Test(arguments: ["  # B must not read it\rexpect status errSecItemNotFound", " account=\"a\rb\"", "\rexpect status errSecItemNotFound"])
+    func aLoneCarriageReturnIsAnError(tail: String) throws {
+        let script = "team SKMME9E2Y8\napp com.example.A\nas A find generic-password\(tail)\n"
+        let column = 27 + (tail.utf8.firstIndex(of: 0x0D).map { tail.utf8.distance(from: tail.utf8.startIndex, to: $0) } ?? 0)
+        for arguments in [["run", "-"], ["lint", "-"], ["fmt", "-"]] {
+            let out = try BinaryRunner.run(arguments, stdin: script)
+            #expect(out.status == 65, "\(arguments): \(out.status) \(out.stderr)")
+            #expect(out.stderr.contains("<stdin>:3:\(column): error: the script holds a carriage return not followed by a line feed [KCS012]"),
+                    "\(arguments): \(out.stderr)")
+            #expect(!out.stderr.contains("\r"), "\(out.stderr.debugDescription)")
+        }
+        let crlf = try BinaryRunner.run(["run", "-"], stdin: "team SKMME9E2Y8\r\napp com.example.A\r\nas A find generic-password\r\nexpect status errSecItemNotFound\r\n")
+        #expect(crlf.status == 0 && crlf.stdout.contains("1 passed"), "\(crlf.stdout)\(crlf.stderr)")
+    }
+
     /// Hostile strings (quotes, backslashes, line breaks, a raw CR, `*/`,
     /// `\u{…}`) in every place a script can put text: the exported Swift
     /// type-checks and its parse tree holds them only as string literals.

@@ -1,6 +1,7 @@
 import Foundation
 import KCSXcode
 import Testing
+@testable import kcs
 
 @Suite("kcs import xcode and lint --project, through the binary")
 struct XcodeCLITests {
@@ -154,6 +155,22 @@ struct XcodeCLITests {
         }
         let unhurried = try BinaryRunner.run(["import", "xcode", "--untrusted", f.projectPath])
         #expect(unhurried.status == 0 && unhurried.stdout.contains("app com.example.Notes"), "\(unhurried.stderr)")
+    }
+
+    @Test func readingAProjectHasATimeLimitWithoutTimeout() throws {
+        // `lint --project` and `import xcode` had no time limit without
+        // --timeout: projects built to be slow ran for minutes, a CI job
+        // with them (adversarial run 25). 60 s by default, --untrusted's 5,
+        // or --timeout's. Seen failing without the fix (no limit).
+        #expect(try Lint.parse(["--project", "App.xcodeproj"]).safety.settings.projectTimeLimit == 60)
+        #expect(try ImportXcode.parse(["App.xcodeproj"]).safety.settings.projectTimeLimit == 60)
+        #expect(try Lint.parse(["--untrusted", "--project", "App.xcodeproj"]).safety.settings.projectTimeLimit == 5)
+        #expect(try ImportXcode.parse(["--timeout", "300", "App.xcodeproj"]).safety.settings.projectTimeLimit == 300)
+        // A script's run keeps none.
+        #expect(try Run.parse(["s.kcs"]).safety.limits.seconds == nil)
+        let help = try BinaryRunner.run(["import", "xcode", "--help"])
+        #expect(help.stdout.replacingOccurrences(of: "\n", with: " ").split(separator: " ").joined(separator: " ")
+                    .contains("Reading a project (lint --project, import xcode) stops after 60 without it."), "\(help.stdout)")
     }
 
     /// The closing line names the project and the configuration as the

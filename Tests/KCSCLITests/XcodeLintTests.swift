@@ -1105,6 +1105,59 @@ struct XcodeLintTests {
                             + "and no local package of the project named so"], "\(said)")
     }
 
+    @Test func aFrameworksPhaseSharedByManyTargetsIsWorkedOutOnce() throws {
+        // 60 targets share one Frameworks phase of 300 products of another
+        // project: the phase is walked once, not once per target (1,000
+        // targets × 3,000 products took 34 s, each product searched for in
+        // the list of those met; adversarial run 25, F4). Seen failing
+        // without the fix: 18,060 build files looked up.
+        let f = XcodeFixture()
+        defer { f.remove() }
+        var objects: [String] = [], next = 0
+        func id() -> String { next += 1; return String(format: "%024X", next) }
+        let portal = id(), remote = id()
+        objects.append("\(portal) = {isa = PBXFileReference; path = \"Other.xcodeproj\"; sourceTree = \"<group>\";};")
+        objects.append("\(remote) = {isa = PBXContainerItemProxy; containerPortal = \(portal); proxyType = 2;};")
+        var buildFiles: [String] = []
+        for k in 0..<300 {
+            let proxy = id(), file = id()
+            buildFiles.append(file)
+            objects.append("\(proxy) = {isa = PBXReferenceProxy; path = \"l\(k).a\"; remoteRef = \(remote);};")
+            objects.append("\(file) = {isa = PBXBuildFile; fileRef = \(proxy);};")
+        }
+        let source = id(), sourceFile = id(), group = id(), main = id(), phase = id(), sources = id(), configuration = id(), list = id()
+        objects.append("\(source) = {isa = PBXFileReference; path = \"A.swift\"; sourceTree = \"<group>\";};")
+        objects.append("\(sourceFile) = {isa = PBXBuildFile; fileRef = \(source);};")
+        objects.append("\(group) = {isa = PBXGroup; children = (\(source), \(portal)); path = App; sourceTree = \"<group>\";};")
+        objects.append("\(main) = {isa = PBXGroup; children = (\(group)); sourceTree = \"<group>\";};")
+        objects.append("\(phase) = {isa = PBXFrameworksBuildPhase; files = (\(buildFiles.joined(separator: ", "))); };")
+        objects.append("\(sources) = {isa = PBXSourcesBuildPhase; files = (\(sourceFile)); };")
+        objects.append("\(configuration) = {isa = XCBuildConfiguration; buildSettings = {PRODUCT_BUNDLE_IDENTIFIER = \"com.example.$(TARGET_NAME)\"; "
+                       + "DEVELOPMENT_TEAM = SKMME9E2Y8; SDKROOT = iphoneos;}; name = Release;};")
+        objects.append("\(list) = {isa = XCConfigurationList; buildConfigurations = (\(configuration)); defaultConfigurationName = Release;};")
+        var targets: [String] = []
+        for t in 0..<60 {
+            let target = id()
+            targets.append(target)
+            objects.append("\(target) = {isa = PBXNativeTarget; buildConfigurationList = \(list); buildPhases = (\(sources), \(phase)); "
+                           + "name = T\(t); productType = \"com.apple.product-type.application\";};")
+        }
+        let project = id()
+        objects.append("\(project) = {isa = PBXProject; buildConfigurationList = \(list); mainGroup = \(main); targets = (\(targets.joined(separator: ", ")));};")
+        f.write("App.xcodeproj/project.pbxproj", "// !$*UTF8*$!\n{ archiveVersion = 1; objectVersion = 77; objects = {\n"
+                + objects.joined(separator: "\n") + "\n}; rootObject = \(project); }\n")
+        f.write("App/A.swift", "import Security\n")
+        let loaded = try XcodeProject.load(f.path("App.xcodeproj"), packages: PackageManifestReader()).get()
+        #expect(loaded.buildFilesWalked == 301)
+        // What each target links is still said, each once.
+        #expect(loaded.targets.count == 60)
+        #expect(loaded.targets.allSatisfy { $0.unreadCode.count == 300 && $0.unreadCode.first == "the library 'l0.a'" })
+        let said = loaded.issues.map(\.message).filter { $0.contains("another Xcode project") }
+        #expect(said == ["the code check does not read the code of '\(f.path("App/Other.xcodeproj"))', another Xcode project, which is absent: "
+                            + "targets 'T0', 'T1', 'T2', 'T3', 'T4', 'T5', 'T6', 'T7' and 52 more link its products "
+                            + "'l0.a', 'l1.a', 'l2.a', 'l3.a', 'l4.a', 'l5.a', 'l6.a', 'l7.a' and 292 more"], "\(said)")
+    }
+
     @Test func codeOfAnotherProjectOrADevelopmentPodIsSaidUnread() throws {
         // A framework of a sibling .xcodeproj that the app links, and
         // CocoaPods' development pods, hold code the check does not read:
@@ -1932,6 +1985,68 @@ struct XcodeLintTests {
         #expect(d.count == 1 && d[0].message.hasPrefix("targets 'T0', 'T1', 'T2', 'T3', 'T4', 'T5', 'T6', 'T7' and 4 more (configuration 'Release')"), "\(d.map(\.message))")
     }
 
+    /// Targets of one team signing with one file expand its
+    /// `$(AppIdentifierPrefix)…` groups once for all: each target expanded
+    /// each (100 targets × 10,000 groups, 99 s; adversarial run 25, F10).
+    /// Seen failing without the fix (1,000 values expanded).
+    @Test func sharedEntitlementsAreExpandedOnceForATeam() throws {
+        var f = XcodeFixture()
+        f.projectSettings = ["Release": ["SDKROOT": "iphoneos", "DEVELOPMENT_TEAM": XcodeFixture.team]]
+        f.targets = (0..<20).map { i in
+            .init(name: "T\(i)", folder: "App", settings: ["Release": ["PRODUCT_BUNDLE_IDENTIFIER": "com.example.T\(i)", "CODE_SIGN_ENTITLEMENTS": "App/App.entitlements"]])
+        }
+        defer { f.remove() }
+        f.writeEntitlements("App/App.entitlements", keychain: (0..<50).map { "$(AppIdentifierPrefix)com.example.g\($0)" } + ["$(PRODUCT_BUNDLE_IDENTIFIER)"])
+        f.writeProject()
+        let project = try XcodeProject.load(f.projectPath).get()
+        let files = TargetSigning.FileCache()
+        let signings = project.targets.map {
+            TargetSigning.resolve(project, $0, configuration: "Release", platform: "ios", team: nil, fileSystem: LocalProjectFileSystem(), files: files)
+        }
+        // 50 once, and each target's own bundle ID.
+        #expect(files.valuesExpanded == 50 + 20, "\(files.valuesExpanded)")
+        #expect(signings.map { $0.keychainAccessGroups.map(\.value) } == (0..<20).map { t in
+            (0..<50).map { "\(XcodeFixture.team).com.example.g\($0)" } + ["com.example.T\(t)"]
+        })
+    }
+
+    /// Findings are merged as they are made: 1,000 targets × 4,000 uses
+    /// were 4 million diagnostics held before merging (2.75 GB; adversarial
+    /// run 25, F11). The merger holds one per place and wording, its
+    /// targets a bit set, the first eight named with their hints. Seen
+    /// failing without the fix (no merger: every finding held).
+    @Test func findingsAcrossTargetsAreMergedAsTheyAreMade() {
+        let names = (0..<1000).map { "T\($0)" }
+        var merger = CodeCheck.FindingMerger(names: names + ["Other"])
+        let file = SourceFile(name: "A.swift", text: String(repeating: "let q = SecItemAdd(x)\n", count: 3))
+        for name in names {
+            for line in 0..<3 {
+                merger.append(Diagnostic(.codeGroupNotEntitled, "target '\(name)' (configuration 'Release') names the access group g\(line), which it is not entitled to",
+                                         file: file, range: SourceRange(line * 22, line * 22 + 3), hint: "its groups: \(name).g"))
+            }
+            merger.append(Diagnostic(.codeGroupNotEntitled, "target '\(name)' (configuration 'Release') names the access group g0, which it is not entitled to",
+                                     file: file, range: SourceRange(0, 3), hint: "again"))
+        }
+        merger.append(Diagnostic(.projectSetting, "something else", file: file, range: SourceRange(0, 1)))
+        #expect(merger.held == 4)
+        // A hint is worked out only while the finding keeps or compares it:
+        // eight targets with differing hints, a target already named, need
+        // none; a new finding does.
+        func finding(_ target: String, line: Int) -> Diagnostic {
+            Diagnostic(.codeGroupNotEntitled, "target '\(target)' (configuration 'Release') names the access group g\(line), which it is not entitled to",
+                       file: file, range: SourceRange(line * 22, line * 22 + 3))
+        }
+        #expect(!merger.needsHint(finding("Other", line: 0)) && !merger.needsHint(finding("T5", line: 1)))
+        var fresh = CodeCheck.FindingMerger(names: names)
+        for t in 0..<8 { fresh.append(Diagnostic(.codeGroupNotEntitled, finding("T\(t)", line: 0).message, file: file, range: SourceRange(0, 3), hint: "same")) }
+        #expect(fresh.needsHint(finding("T8", line: 0)) && fresh.needsHint(finding("T0", line: 2)) && !fresh.needsHint(finding("T3", line: 0)))
+        let d = merger.merged
+        #expect(d.map(\.message) == (0..<3).map { "targets 'T0', 'T1', 'T2', 'T3', 'T4', 'T5', 'T6', 'T7' and 992 more (configuration 'Release') name the access group g\($0), which they are not entitled to" }
+                + ["something else"], "\(d.map(\.message))")
+        #expect(d[0].hint == "'T0': its groups: T0.g, 'T1': its groups: T1.g, 'T2': its groups: T2.g, 'T3': its groups: T3.g, 'T4': its groups: T4.g, "
+                + "'T5': its groups: T5.g, 'T6': its groups: T6.g, 'T7': its groups: T7.g and 992 more", "\(d[0].hint ?? "")")
+    }
+
     /// Regex and string shapes the pre-scan read past what Swift reads
     /// (adversarial run 25): `#/` not closed on its line (F1), a bare regex
     /// ending in a space (F6), a one-line string's trailing backslash
@@ -2171,9 +2286,49 @@ struct XcodeLintTests {
         let lint = try ProjectLint.load(f.projectPath, settingsBudget: 40).get()
         #expect(lint.project.settingsBudgetExhausted)
         let d = lint.run() + CodeCheck.run(lint)
-        #expect(d.filter { $0.message.contains("build settings; kcs resolves no more of them") }.count == 1, "\(d.map(\.message))")
+        #expect(d.filter { $0.message.contains("build settings and conditions; kcs resolves no more of them") }.count == 1, "\(d.map(\.message))")
         #expect(!d.contains { [.projectExtensionGroup, .projectEntitlementsFile, .projectConfigurationsDiffer, .codeGroupNotEntitled].contains($0.code) },
                 "\(d.map(\.message))")
+    }
+
+    @Test func targetsPastTheSettingsBudgetAreNotSaidToLackSDKROOT() throws {
+        // Every target sets SDKROOT; those the budget left unresolved were
+        // each told "SDKROOT is not set" (524 false warnings; adversarial
+        // run 25, F5). The budget is said once instead. Seen failing
+        // without the fix.
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        for t in f.targets.indices {
+            for c in ["Debug", "Release"] { f.targets[t].settings[c, default: [:]]["SDKROOT"] = "iphoneos" }
+        }
+        f.writeProject()
+        let lint = try ProjectLint.load(f.projectPath, settingsBudget: 40).get()
+        let d = lint.run()
+        #expect(lint.project.settingsBudgetExhausted)
+        #expect(d.filter { $0.message.contains("kcs resolves no more of them") }.count == 1, "\(d.map(\.message))")
+        #expect(!d.contains { $0.message.contains("cannot tell which platform") || $0.message.contains("is not set") }, "\(d.map(\.message))")
+        // With --platform, an unresolved target is not taken as building for it.
+        let given = lint.project.targets.map { lint.project.platforms(of: $0, configuration: "Release", given: "ios") }
+        #expect(given.contains { $0.platforms.isEmpty && !$0.taken })
+    }
+
+    @Test func aSettingsConditionsCountAgainstTheSettingsBudget() throws {
+        // One assignment with 300 conditions is 301 settings of the budget:
+        // each condition is matched in every resolution (100,000 `[sdk=*]`
+        // shared by 1,000 targets took 72 s; adversarial run 25, F7). Seen
+        // failing without the fix: the budget of 200 was not reached.
+        var f = Self.oneApp(sources: [])
+        defer { f.remove() }
+        f.projectXCConfig = ["Release": "Config/App.xcconfig"]
+        f.write("Config/App.xcconfig", "X" + String(repeating: "[sdk=*]", count: 300) + " = 1\n")
+        f.writeProject()
+        let plain = try ProjectLint.load(f.projectPath, settingsBudget: 200).get()
+        _ = plain.run()
+        #expect(plain.project.settingsBudgetExhausted)
+        f.write("Config/App.xcconfig", "X[sdk=*] = 1\n")
+        let few = try ProjectLint.load(f.projectPath, settingsBudget: 200).get()
+        _ = few.run()
+        #expect(!few.project.settingsBudgetExhausted)
     }
 
     /// A Mac's file system ignores case: a project that names

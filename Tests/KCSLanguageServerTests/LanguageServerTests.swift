@@ -838,14 +838,20 @@ final class Client {
         #expect(newText.hasPrefix("# Doc\r\r```kcs\r") && newText.contains("as A add"), "\(newText.debugDescription)")
     }
 
-    /// In a script a lone CR is blank space to kcs, but a line break to the
-    /// client: diagnostics are placed at the client's lines.
+    /// A lone CR is a line break to the client, and an error to kcs
+    /// (KCS012, adversarial run 25, F9): placed at the client's lines, the
+    /// error is at the CR, and a later one on the client's fourth line.
     @Test func scriptDiagnosticsAtTheProtocolsLines() throws {
         let c = Client()
         c.open(uri, "team SKMME9E2Y8 # note\rsecond half\napp com.a.A\nlok\n")
         let d = c.diagnostics(uri)
-        let start = try #require((d.first?["range"] as? [String: Any])?["start"] as? [String: Any])
-        #expect(d.count == 1 && start["line"] as? Int == 3 && start["character"] as? Int == 0, "\(d)")
+        let range = try #require(d.first?["range"] as? [String: Any])
+        let start = try #require(range["start"] as? [String: Any]), end = try #require(range["end"] as? [String: Any])
+        #expect(d.count == 1 && d.first?["code"] as? String == "KCS012", "\(d)")
+        #expect(start["line"] as? Int == 0 && start["character"] as? Int == 22 && end["line"] as? Int == 1 && end["character"] as? Int == 0, "\(d)")
+        c.open(uri, "team SKMME9E2Y8 # note\r\nsecond half\napp com.a.A\nlok\n")
+        let later = try #require(c.diagnostics(uri).first?["range"] as? [String: Any])
+        #expect((later["start"] as? [String: Any])?["line"] as? Int == 1, "\(later)")
     }
 
     /// A session fed through ``LanguageServer/serve(_:)``: the first message
