@@ -115,7 +115,7 @@ public struct StatementForm: Sendable {
         .init(.install, "install", head: "install APP", summary: "install an app again: it sees its items again; a full app replaces its App Clip",
               example: "install AppOne"),
         .init(.resign, "resign", head: "resign APP",
-              summary: "sign an app anew (an ad-hoc rebuild, another certificate): the Mac file keychain's items it made or always allowed ask it again",
+              summary: "sign an app anew (an ad-hoc rebuild, another certificate): the Mac file keychain's items it made or always allowed ask it again; nothing changes off the Mac (lint KCS515)",
               example: "resign AppOne"),
         .init(.transfer, "transfer", head: "transfer APP to TEAM",
               summary: "move an app to another team: new app ID and team-prefixed groups (a legacy App ID prefix gives way to the team ID)", example: "transfer AppOne to NEWTEAM123"),
