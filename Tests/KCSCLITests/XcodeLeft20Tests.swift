@@ -247,3 +247,56 @@ extension XcodeRealProjectsTests {
         }
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// A team each developer sets in a file of their own, absent from the
+    /// clone (LoopFollow: `#include? "LoopFollowConfigOverride.xcconfig"`,
+    /// `DEVELOPMENT_TEAM = $(LF_DEVELOPMENT_TEAM)`, `unique_id =
+    /// ${DEVELOPMENT_TEAM}` in the bundle ID and an app group): the advice
+    /// is the team's (the absent file, `--team`), not "did you mean
+    /// $(DEVELOPMENT_TEAM) for $(LF_DEVELOPMENT_TEAM)?", a setting that is
+    /// the undefined one (real-project trial 20, W1).
+    @Test func aTeamBehindASettingNoLevelDefinesGetsTheTeamsAdvice() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.write("Config/Base.xcconfig", """
+            #include "Team.xcconfig"
+            unique_id = ${DEVELOPMENT_TEAM}
+            PRODUCT_BUNDLE_IDENTIFIER = com.$(unique_id).$(PRODUCT_NAME:rfc1034identifier)
+            IPHONEOS_DEPLOYMENT_TARGET = 17.0
+
+            """)
+        f.write("Config/Team.xcconfig", "#include? \"TeamOverride.xcconfig\"\nDEVELOPMENT_TEAM = $(LF_DEVELOPMENT_TEAM)\n")
+        f.writeEntitlements("App/App.entitlements", keychain: [], appGroups: ["group.com.$(unique_id).notes"])
+        // Every target's bundle ID needs the team, as LoopFollow's do.
+        for c in ["Debug", "Release"] { f.targets[2].settings[c]?["PRODUCT_BUNDLE_IDENTIFIER"] = "com.$(unique_id).Notes.Share" }
+        f.writeProject()
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        #expect(lint.stderr.contains("Config/Team.xcconfig:2:1: warning: DEVELOPMENT_TEAM (targets 'App', 'Widget', 'Share Extension', configurations 'Debug', 'Release') "
+            + "uses $(LF_DEVELOPMENT_TEAM), which no level of the project defines"), "\(lint.stderr)")
+        #expect(lint.stderr.contains("hint: Team.xcconfig includes the absent TeamOverride.xcconfig (#include?): create it with LF_DEVELOPMENT_TEAM = TEAMID, "
+            + "or give --team TEAMID\n"), "\(lint.stderr)")
+        #expect(!lint.stderr.contains("did you mean $(DEVELOPMENT_TEAM)"), "\(lint.stderr)")
+        #expect(lint.stderr.contains("hint: $(LF_DEVELOPMENT_TEAM) is the team (DEVELOPMENT_TEAM uses it): Team.xcconfig includes the absent "
+            + "TeamOverride.xcconfig (#include?): create it with LF_DEVELOPMENT_TEAM = TEAMID, or give --team TEAMID"), "\(lint.stderr)")
+        let imported = try BinaryRunner.run(["import", "xcode", f.projectPath])
+        #expect(imported.stderr.contains("does not resolve here (see the warnings above): define the settings it uses, or give --team TEAMID"), "\(imported.stderr)")
+        let withTeam = try BinaryRunner.run(["import", "xcode", f.projectPath, "--team", "ABCDE12345"])
+        #expect(withTeam.status == 0 && withTeam.stdout.contains("app com.ABCDE12345.Notes"), "\(withTeam.stderr)")
+        // LoopFollow sets the team in the project; the absent file is one
+        // its xcconfig includes.
+        f.write("Config/Team.xcconfig", "\n")
+        f.write("Config/Base.xcconfig", """
+            #include? "LoopFollowConfigOverride.xcconfig"
+            #include "Team.xcconfig"
+            unique_id = ${DEVELOPMENT_TEAM}
+            PRODUCT_BUNDLE_IDENTIFIER = com.$(unique_id).$(PRODUCT_NAME:rfc1034identifier)
+
+            """)
+        for c in ["Debug", "Release"] { f.projectSettings[c]?["DEVELOPMENT_TEAM"] = "$(LF_DEVELOPMENT_TEAM)" }
+        f.writeProject()
+        let inProject = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        #expect(inProject.stderr.contains("hint: Base.xcconfig includes the absent LoopFollowConfigOverride.xcconfig (#include?): create it with "
+            + "LF_DEVELOPMENT_TEAM = TEAMID, or give --team TEAMID\n"), "\(inProject.stderr)")
+    }
+}
