@@ -300,3 +300,24 @@ extension XcodeRealProjectsTests {
             + "LF_DEVELOPMENT_TEAM = TEAMID, or give --team TEAMID\n"), "\(inProject.stderr)")
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// KCS604's reason names the package module (or framework) whose file
+    /// uses the keychain, as KCS607 does: Cryptomator's Intents extension
+    /// was "asked because its code uses the keychain (kSecClass in
+    /// CryptomatorKeychain.swift)", a file of package CryptomatorCommonCore
+    /// (real-project trial 20, W8).
+    @Test func kcs604NamesThePackageModuleWhoseCodeUsesTheKeychain() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.targets[2].packageProducts = [.init(name: "Kit", local: "Kit")]
+        f.write("Kit/Package.swift", "// swift-tools-version:5.9\nimport PackageDescription\n"
+            + "let package = Package(name: \"Kit\", products: [.library(name: \"Kit\", targets: [\"Kit\"])], targets: [.target(name: \"Kit\")])\n")
+        f.write("Kit/Sources/Kit/Kit.swift", "import Security\nfunc read() -> OSStatus { SecItemCopyMatching([kSecClass as String: kSecClassGenericPassword] as CFDictionary, nil) }\n")
+        f.write("Share/ShareViewController.swift", "import Foundation\n\nfunc share() {}\n")
+        f.writeProject()
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        #expect(lint.stderr.contains("hint: asked because its code names the keychain or an app group (SecItemCopyMatching in Kit.swift, in package module 'Kit', which it links)"),
+                "\(lint.stderr)")
+    }
+}
