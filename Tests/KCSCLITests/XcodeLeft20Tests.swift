@@ -321,3 +321,22 @@ extension XcodeRealProjectsTests {
                 "\(lint.stderr)")
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// The import says a finding at one place once for the targets it is
+    /// about, as the lint does: Blink's `project.pbxproj:4835:5` came once
+    /// per target, and one team line of an xcconfig three times
+    /// (real-project trial 20, W7).
+    @Test func theImportSaysOneLinesFindingOnceForItsTargets() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.write("Config/Team.xcconfig", "DEVELOPMENT_TEAM = $(TEAM_ID)\n")
+        f.writeProject()
+        let imported = try BinaryRunner.run(["import", "xcode", f.projectPath])
+        #expect(imported.stderr.contains("Config/Team.xcconfig:1:1: warning: DEVELOPMENT_TEAM (targets 'App', 'Widget', 'Share Extension', "
+            + "configuration 'Release') uses $(TEAM_ID), which no level of the project defines"), "\(imported.stderr)")
+        #expect(imported.stderr.contains("Config/Team.xcconfig:1:1: warning: targets 'App', 'Widget', 'Share Extension' have no team in configuration 'Release' "
+            + "(DEVELOPMENT_TEAM is unset or empty): they are imported unsigned, with the groups of their entitlements that need no team"), "\(imported.stderr)")
+        #expect(imported.stderr.components(separatedBy: "Team.xcconfig:1:1:").count == 3, "\(imported.stderr)")
+    }
+}
