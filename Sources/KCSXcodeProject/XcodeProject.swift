@@ -400,8 +400,10 @@ private struct ProjectReader {
             // embedded twice iOS-only; review 19, R14).
             var unfiltered: Set<String> = []
             var sources: [String] = []
-            var unread: [String] = []
-            func cannotRead(_ what: String) { if !unread.contains(what) { unread.append(what) } }
+            // A set beside the list: asking the list was quadratic in a
+            // target's distinct unread products (review 19, R15).
+            var unread: [String] = [], unreadSeen: Set<String> = []
+            func cannotRead(_ what: String) { if unreadSeen.insert(what).inserted { unread.append(what) } }
             func productName(_ id: String) -> String { "package product '\(objects[id]?["productName"]?.string ?? id)'" }
             // Products of Swift packages: a local package's modules are code
             // kcs reads (keychain code lives in a package in many projects);
