@@ -390,9 +390,7 @@ public enum CodeCheck {
     }
 
     /// A linked target or package module, as a finding names it.
-    static func linked(_ t: XcodeProject.Target) -> String {
-        t.isPackageModule ? "package module '\(t.name)'" : "'\(t.name)'"
-    }
+    static func linked(_ t: XcodeProject.Target) -> String { t.linkedName }
 
     static func check(_ lint: ProjectLint) -> [Diagnostic] {
         // Targets past the settings budget are not resolved (ProjectLint says so).
@@ -1181,7 +1179,8 @@ public enum CodeCheck {
                         + "it cannot read what '\(host.name)' stores in \(stores)",
                     at: c.keychainAccessGroups.first?.location ?? c.applicationGroups.first?.location ?? c.resolved.entitlementsLocation ?? child.location,
                     hint: "add \(entitlement[0]) to the keychain-access-groups of '\(child.name)' (an extension inherits nothing from its app), "
-                        + "or have both store the item in a group they share; asked because its code uses the keychain (\(code.word) in \(ProjectPath.lastComponent(code.file))) and names no access group"),
+                        + "or have both store the item in a group they share; asked because its code uses the keychain (\(code.word) in \(ProjectPath.lastComponent(code.file))"
+                        + (lint.project.code(of: child).owner[code.file].map { ", in \($0.linkedName), which it links" } ?? "") + ") and names no access group"),
                     code: .projectExtensionGroup, notes: notes))
             }
         }

@@ -437,6 +437,29 @@ extension Session {
     /// SecTaskCopyAccessGroups), but no call is ever made. Asked where the
     /// app is declared, where `group` gives it a first keychain group, and
     /// where a first Mac device is declared (found by review).
+    /// `resign` off the Mac (KCS515): only the Mac's file keychain trusts
+    /// an app by its code signature (its access lists keep the designated
+    /// requirement); the data-protection keychain, the only one on iOS,
+    /// watchOS and for Mac Catalyst apps, goes by the access groups of the
+    /// app's entitlements, which a new signature keeps (semantics-notes.md,
+    /// "resign"). The statement runs and changes nothing: said, so a
+    /// scenario that expects a re-signed app to lose its items knows why
+    /// it does not (review 19, R17).
+    func resignWarning(_ platform: Platform, _ file: SourceFile, _ range: SourceRange) -> Diagnostic {
+        let on = switch platform.family {
+        case .ios: "an iOS device"
+        case .watchos: "a watch"
+        case .catalyst: "a Mac Catalyst device"
+        case .macos: "a Mac"
+        }
+        return Diagnostic(.lintResignWithoutFileKeychain,
+                          "resign changes nothing on \(on): only the Mac's file keychain trusts an app by its code signature; "
+                            + "the data-protection keychain goes by the access groups of its entitlements, which a new signature keeps",
+                          file: file, range: range, severity: .warning,
+                          hint: "to model the app losing its groups, give it other entitlements (transfer APP to TEAM, or another app line); "
+                            + "on a Mac (platform macos), resign makes the file keychain's items it made ask it again")
+    }
+
     func unlaunchedWarning(_ handle: AppHandle, _ file: SourceFile, _ range: SourceRange) -> Diagnostic? {
         let app = world[handle]
         guard app.signing == .unprovisioned, !app.keychainAccessGroups.isEmpty, hasMacDevice else { return nil }

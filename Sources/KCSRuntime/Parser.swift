@@ -162,12 +162,15 @@ public struct Parser {
             switch node.form {
             case .uninstall: return .uninstall(name)
             case .resign: return .resign(name)
-            default: return .install(name)
+            case .install: return .install(name)
+            // Each form that takes a bare name is named above: another one
+            // is said, not taken for `install` (review 19, R15).
+            default: throw Diagnostic(.unknownStatement, "'\(node.form)' takes no app name in the runtime", file: file, range: node.keyword)
             }
         case .transfer(let app, let team):
             return .transfer(app: app, team: team)
         case .backup(let device, let name, let options):
-            let encrypted = options.last { $0.key.text == "encrypted" }.map { $0.value.word(in: file) != "false" } ?? true
+            let encrypted = options.last { $0.key.text == OptionSpec.encrypted }.map { $0.value.word(in: file) != "false" } ?? true
             return .backup(device: device, name: name, encrypted: encrypted)
         case .restore(let name, let device):
             return .restore(name: name, device: device)

@@ -645,6 +645,9 @@ public struct Session: Sendable {
             world.install(try resolveApp(name, file), on: device)
         case .resign(let name):
             world.resign(try resolveApp(name, file), on: device)
+            if lints, world.platform(of: device).family != .macos {
+                emit([resignWarning(world.platform(of: device), file, s.range)], &report, observer)
+            }
         case .transfer(let name, let team):
             let app = try resolveApp(name, file)
             world.transfer(app, to: try resolveTeamID(team, file))

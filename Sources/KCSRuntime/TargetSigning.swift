@@ -219,10 +219,25 @@ public struct TargetSigning: Sendable {
                     // name is written: a note there, and the defined setting
                     // one typo from it (real-project trial 16, D12).
                     let defined = Array(Set(resolved.settings.assignments.map(\.name)).union(extra.keys)).sorted()
-                    let near = undefined.prefix(4).compactMap { name in Suggest.closest(to: name, in: defined).map { "$(\($0)) for $(\(name))" } }
+                    // Not a setting that itself uses the undefined one: LoopFollow
+                    // was asked "did you mean $(DEVELOPMENT_TEAM) for
+                    // $(LF_DEVELOPMENT_TEAM)?", DEVELOPMENT_TEAM being
+                    // `$(LF_DEVELOPMENT_TEAM)` (real-project trial 20, W1).
+                    let near = undefined.prefix(4).compactMap { name in
+                        Suggest.closest(to: name, in: defined).flatMap { candidate in
+                            resolved.settings.expand("$(\(candidate))", extra: extra).undefined.contains(name) ? nil : "$(\(candidate)) for $(\(name))"
+                        }
+                    }
+                    // The team, behind a setting no level defines: what gives a team.
+                    let teamUndefined = resolved.settings.definition(of: "DEVELOPMENT_TEAM") == nil ? []
+                        : resolved.settings.expand("$(DEVELOPMENT_TEAM)", extra: extra).undefined
+                    let team = undefined.first { teamUndefined.contains($0) }.map { name in
+                        "$(\(name)) is the team (DEVELOPMENT_TEAM uses it): "
+                            + (project.absentTeamFile(holder: name, in: resolved.settings) ?? "define it as your team ID, or give --team TEAMID")
+                    }
                     var issue = ProjectIssue.undefined("'\(value)'", uses: undefined, definedNowhere: "target '\(target.name)' does not define",
                                                        at: at, hint: (near.isEmpty ? "" : "did you mean " + near.joined(separator: ", ") + "? ")
-                                                           + "define the build setting, or write the group out" + ProjectIssue.unreadMayDefine(resolved.issues))
+                                                           + (team ?? "define the build setting, or write the group out") + ProjectIssue.unreadMayDefine(resolved.issues))
                     for name in undefined.prefix(4) {
                         if let a = resolved.settings.assignment(naming: name, from: value), let setAt = a.location {
                             issue.notes.append(.init("\(a.name) uses $(\(name)) here", at: setAt))

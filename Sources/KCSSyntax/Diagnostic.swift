@@ -103,6 +103,9 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     /// macOS: keychain-access-groups without a provisioning profile: the
     /// app is not launched (a restricted entitlement AMFI validates).
     case lintUnprovisionedKeychainGroups = "KCS514"
+    /// `resign` on a device without the Mac's file keychain: nothing changes
+    /// (the data-protection keychain goes by entitlements, not the signature).
+    case lintResignWithoutFileKeychain = "KCS515"
     // Xcode projects (kcs import xcode, kcs lint --project, app … project=).
     /// A project.pbxproj that cannot be read or parsed.
     case projectUnreadable = "KCS601"
@@ -156,7 +159,7 @@ extension DiagnosticCode {
         case .lintMissingTeamPrefix, .lintExtensionGroup, .lintSyncThisDeviceOnly, .lintDeprecatedAccessibility,
              .lintAppGroupDefault, .lintFileKeychainGroup, .lintSyncFilter, .lintServiceAccount, .lintGroupMove,
              .lintUnprefixedEntitlement, .lintAppGroupShape, .lintLimitOnAdd, .lintPasswordReference, .lintMixedScripts,
-             .lintUnprovisionedKeychainGroups: .runtime
+             .lintUnprovisionedKeychainGroups, .lintResignWithoutFileKeychain: .runtime
         case .projectSetting, .projectConfigurationsDiffer, .projectExtensionGroup, .projectEntitlementsFile, .projectProfile,
              .codeGroupNotEntitled, .codeGroupNotCheckable, .codeFileKeychainGroup: .runtime
         }

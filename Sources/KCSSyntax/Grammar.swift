@@ -115,12 +115,12 @@ public struct StatementForm: Sendable {
         .init(.install, "install", head: "install APP", summary: "install an app again: it sees its items again; a full app replaces its App Clip",
               example: "install AppOne"),
         .init(.resign, "resign", head: "resign APP",
-              summary: "sign an app anew (an ad-hoc rebuild, another certificate): the Mac file keychain's items it made or always allowed ask it again",
+              summary: "sign an app anew (an ad-hoc rebuild, another certificate): the Mac file keychain's items it made or always allowed ask it again; nothing changes off the Mac (lint KCS515)",
               example: "resign AppOne"),
         .init(.transfer, "transfer", head: "transfer APP to TEAM",
               summary: "move an app to another team: new app ID and team-prefixed groups (a legacy App ID prefix gives way to the team ID)", example: "transfer AppOne to NEWTEAM123"),
         .init(.sync, "sync", summary: "iCloud Keychain sync between devices of one account (last writer wins)", example: "sync"),
-        .init(.backup, "backup", head: "backup DEVICE as NAME", options: [.init("encrypted", .boolean)],
+        .init(.backup, "backup", head: "backup DEVICE as NAME", options: [.init(OptionSpec.encrypted, .boolean)],
               summary: "save a device's keychain under a name (encrypted=false: a backup without a password, whose keychain opens only on that device)",
               example: "backup this as monday"),
         .init(.restore, "restore", head: "restore NAME to DEVICE",
@@ -208,6 +208,9 @@ public struct Choice: Sendable {
 
 /// One `KEY=VALUE` option of a statement form.
 public struct OptionSpec: Sendable {
+    /// `backup`'s option, read by the parser under this one spelling.
+    public static let encrypted = "encrypted"
+
     /// What an option's value must look like; the parser checks the shape,
     /// the runtime the meaning.
     public enum Value: Sendable, Equatable {

@@ -705,8 +705,11 @@ public struct ProjectLint {
                 scan = file.bytes.withUnsafeBufferPointer { SharedDataScan($0) }
                 words[path] = scan
             }
+            // In a package module or framework it links, that is named too
+            // (Cryptomator's Intents: CryptomatorKeychain.swift is package
+            // CryptomatorCommonCore's; real-project trial 20, W8).
             if let word = scan.word {
-                return "its code names the keychain or an app group (\(word) in \(ProjectPath.lastComponent(path)))"
+                return "its code names the keychain or an app group (\(word) in \(ProjectPath.lastComponent(path))\(Self.via(code.owner[path])))"
             }
             scans.append((path, scan))
         }
@@ -725,7 +728,7 @@ public struct ProjectLint {
         let declared = scans.reduce(into: Set<String>()) { $0.formUnion($1.scan.declared) }
         for (path, scan) in scans {
             if let name = scan.wrapperNames.first(where: { !declared.contains($0) }) {
-                return "its code names the keychain or an app group (\(name) in \(ProjectPath.lastComponent(path)))"
+                return "its code names the keychain or an app group (\(name) in \(ProjectPath.lastComponent(path))\(Self.via(code.owner[path])))"
             }
         }
         if !code.unread.isEmpty { return "it has code kcs does not read (" + ProjectInput.listed(code.unread, first: 3) + ")" }
@@ -734,6 +737,10 @@ public struct ProjectLint {
         if code.swiftSources.isEmpty { return project.code(of: target).swiftSources.isEmpty ? "kcs finds no Swift source of it" : unreadable }
         return unreadable
     }
+
+    /// ", in package module 'X', which it links" for a file of a module or
+    /// framework the target links; nothing for its own.
+    static func via(_ owner: XcodeProject.Target?) -> String { owner.map { ", in \($0.linkedName), which it links" } ?? "" }
 
     /// A target's folders: the one named after it, and the top folders its
     /// Swift sources sit in (a widget target `BitkitWidgetExtension` keeps

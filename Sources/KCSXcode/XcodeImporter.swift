@@ -144,6 +144,38 @@ public enum XcodeImporter {
         /// expands to nothing, and a configuration where one does resolve.
         var emptiedBy: [String] = [], emptiedTeam = false, otherConfiguration: String?
         let files = TargetSigning.FileCache()
+        // One finding at one place for several targets (a line of an
+        // xcconfig file they all use) is said once, naming them, as the
+        // lint says it: the import said Blink's `project.pbxproj:4835:5` once
+        // per target (real-project trial 20, W7). The index of each in
+        // `diagnostics`, by the finding with its target left out.
+        var sharedFindings: [ProjectIssue: (index: Int, issue: ProjectIssue, targets: [String])] = [:]
+        /// `issue` about `target`, whose message names it as `words(target)`
+        /// ("target 'App', configuration 'Release'"); said for several as
+        /// `several(targets)`, with `plural`'s words put in.
+        func say(_ issue: ProjectIssue, of target: String, length: Int? = nil,
+                 words: (String) -> String = { "target '\($0)', configuration '\(configuration)'" },
+                 several: ([String]) -> String = { "targets " + $0.map { "'\($0)'" }.joined(separator: ", ") + ", configuration '\(configuration)'" },
+                 plural: [(String, String)] = []) {
+            let segment = words(target)
+            guard issue.location != nil, issue.message.contains(segment) else {
+                diagnostics.append(render.diagnostic(issue, code: .projectSetting, length: length))
+                return
+            }
+            var key = issue
+            key.message = issue.message.replacingOccurrences(of: segment, with: "\u{0}")
+            guard var found = sharedFindings[key] else {
+                sharedFindings[key] = (diagnostics.count, issue, [target])
+                diagnostics.append(render.diagnostic(issue, code: .projectSetting, length: length))
+                return
+            }
+            found.targets.append(target)
+            sharedFindings[key] = found
+            var said = found.issue
+            said.message = found.issue.message.replacingOccurrences(of: words(found.targets[0]), with: several(found.targets))
+            for (one, many) in plural { said.message = said.message.replacingOccurrences(of: one, with: many) }
+            diagnostics[found.index] = render.diagnostic(said, code: .projectSetting, length: length)
+        }
         var filesRead = [project.pbxprojPath]
         // Where a setting is set, in any signed target and configuration:
         // each resolved once, when a value uses a setting left undefined.
@@ -181,7 +213,7 @@ public enum XcodeImporter {
                                                 fileSystem: fileSystem, files: files)
             if let file = signing.resolved.entitlementsPath { filesRead.append(file) }
             for issue in signing.issues where !partly.take(issue, of: signing) && firstTime(issue) && !pods.take(issue) {
-                diagnostics.append(render.diagnostic(issue, code: .projectSetting))
+                say(issue, of: t.name)
             }
             guard let bundleID = signing.resolved.bundleID else {
                 lines.append("# target \(ScriptText.literal(t.name)) is left out: its bundle ID does not resolve (see the warnings)")
@@ -213,10 +245,13 @@ public enum XcodeImporter {
                 // At the line that empties the team, when one does (Jami's
                 // `DEVELOPMENT_TEAM = ""` was blamed on the target).
                 let teamLine = signing.resolved.settings.definition(of: "DEVELOPMENT_TEAM")?.location ?? t.location
-                diagnostics.append(render.diagnostic(ProjectIssue(
+                say(ProjectIssue(
                     .warning, "target '\(t.name)' has no team in configuration '\(configuration)' (DEVELOPMENT_TEAM is unset or empty): it is imported unsigned"
                         + (signing.entitlements == nil ? "" : ", with the groups of its entitlements that need no team"),
-                    at: teamLine, hint: "give --team TEAMID for targets without a team"), code: .projectSetting, length: 1))
+                    at: teamLine, hint: "give --team TEAMID for targets without a team"), of: t.name, length: 1,
+                    words: { "target '\($0)' has no team" },
+                    several: { "targets " + $0.map { "'\($0)'" }.joined(separator: ", ") + " have no team" },
+                    plural: [("): it is imported", "): they are imported"), ("groups of its entitlements", "groups of their entitlements")])
             }
             app += " kind=\(t.kind?.scenarioKind ?? "app")"
             if signing.resolved.teamID == nil, signing.entitlements != nil {

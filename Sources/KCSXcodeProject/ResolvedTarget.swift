@@ -306,8 +306,20 @@ extension XcodeProject {
             let at = definition.location ?? target.location
             for p in e.problems { issues.append(ProjectIssue(.warning, "\(name) (\(context)): \(p)", at: at)) }
             if !e.undefined.isEmpty {
+                // The team behind a setting each developer defines in a file
+                // of their own (LoopFollow's `DEVELOPMENT_TEAM =
+                // $(LF_DEVELOPMENT_TEAM)`, set in an absent `#include?` file):
+                // the team's advice, not "check its spelling" (real-project trial 20, W1).
+                // A setting that uses the team gets the same advice.
+                let teamUndefined = name == "DEVELOPMENT_TEAM" ? e.undefined
+                    : settings.definition(of: "DEVELOPMENT_TEAM") == nil ? [] : settings.value(of: "DEVELOPMENT_TEAM").undefined
+                let hint = e.undefined.first(where: teamUndefined.contains).map { holder in
+                    (name == "DEVELOPMENT_TEAM" ? "" : "$(\(holder)) is the team (DEVELOPMENT_TEAM uses it): ")
+                        + (absentTeamFile(holder: holder, in: settings) ?? "define \(holder) as your team ID, or give --team TEAMID")
+                        + ProjectIssue.unreadMayDefine(issues)
+                } ?? undefinedHint
                 issues.append(.undefined("\(name) (\(context))", uses: e.undefined, definedNowhere: "no level of the project defines",
-                                         at: at, hint: undefinedHint))
+                                         at: at, hint: hint))
             }
             return e.value
         }
@@ -385,28 +397,25 @@ extension XcodeProject {
         // attributes' team was taken, with its groups, found on a real project).
         if teamSetting == nil, let attributes = target.attributesTeam, !attributes.isEmpty { team = attributes }
         if let t = team, !Team.isWellFormedID(t) {
-            // The optional includes absent beside where the team is set: the
-            // developer's own file the project expects (Trio's
-            // ConfigOverride.xcconfig) is the fix.
-            // Every level that assigns the team or a setting it names (a
-            // target's `DEVELOPER_TEAM = $(DEVELOPER_TEAM)` is the level below's).
-            let names = Set(["DEVELOPMENT_TEAM"] + settings.assignments.filter { $0.name == "DEVELOPMENT_TEAM" }.flatMap { Self.referencedNames(in: $0.value) })
-            var files: [String] = []
-            for a in settings.assignments.reversed() where names.contains(a.name) {
-                if let file = a.location?.file, file.hasSuffix(".xcconfig"), !files.contains(file), files.count < 4 { files.append(file) }
-            }
-            // The one beside the file first (Trio tries ../../, ../ and its own folder).
-            let absent = files.flatMap { file in absentOptionalIncludes(of: file).map { (file, $0) } }
-                .min { $0.1.split(separator: "/").count < $1.1.split(separator: "/").count }
-            // The setting that holds the placeholder (Trio's DEVELOPER_TEAM).
+            // The developer's own file the project expects (Trio's
+            // ConfigOverride.xcconfig) is the fix; the setting that holds
+            // the placeholder (Trio's DEVELOPER_TEAM) is what it sets.
             let holder = settings.assignments.last { $0.value == t }?.name ?? "DEVELOPMENT_TEAM"
-            let override = absent.map { file, include in
-                "\(ProjectPath.lastComponent(file)) includes the absent \(include) (#include?): create it with \(holder) = TEAMID, or give --team TEAMID; "
-            } ?? "give --team TEAMID, which stands in for it; "
+            let override = absentTeamFile(holder: holder, in: settings).map { $0 + "; " } ?? "give --team TEAMID, which stands in for it; "
             issues.append(ProjectIssue(.warning, "DEVELOPMENT_TEAM of \(context) is '\(t)', which is not a team ID",
                                        at: settings.definition(of: "DEVELOPMENT_TEAM")?.location ?? target.location,
                                        hint: override + "a team ID is ten upper-case letters or digits"))
             team = nil
+        }
+
+        // A bundle ID that uses the team, itself a setting no level defines
+        // (LoopFollow's `com.$(unique_id).LoopFollow`, `unique_id =
+        // ${DEVELOPMENT_TEAM}`, `DEVELOPMENT_TEAM = $(LF_DEVELOPMENT_TEAM)`):
+        // --team stands in for it, as for a team set to nothing (real-project trial 20, W1).
+        if holes.contains("PRODUCT_BUNDLE_IDENTIFIER"), settings.definition(of: "DEVELOPMENT_TEAM") != nil,
+           settings.definition(of: "PRODUCT_BUNDLE_IDENTIFIER") != nil {
+            let teamUndefined = Set(settings.value(of: "DEVELOPMENT_TEAM").undefined)
+            if !teamUndefined.isEmpty, !teamUndefined.isDisjoint(with: settings.value(of: "PRODUCT_BUNDLE_IDENTIFIER").undefined) { emptiedTeam = true }
         }
 
         var entitlementsPath: String?
@@ -523,6 +532,39 @@ extension XcodeProject {
         let e = settings.expand("$(INFOPLIST_KEY_\(key))", extra: extra)
         guard e.undefined.isEmpty && e.problems.isEmpty else { return .unresolved(location: definition.location, undefined: e.undefined, problems: e.problems) }
         return .value(e.value, location: definition.location, settings: [])
+    }
+
+    /// How to give a target the team `holder` should hold: the optional
+    /// includes absent beside where the team is set, the developer's own
+    /// file the project expects (Trio's ConfigOverride.xcconfig,
+    /// LoopFollow's LoopFollowConfigOverride.xcconfig): "F includes the
+    /// absent I (#include?): create it with HOLDER = TEAMID, or give --team
+    /// TEAMID"; nil when there is none.
+    public func absentTeamFile(holder: String, in settings: BuildSettings) -> String? {
+        // Every level that assigns the team or a setting it names (a
+        // target's `DEVELOPER_TEAM = $(DEVELOPER_TEAM)` is the level below's).
+        let names = Set(["DEVELOPMENT_TEAM"] + settings.assignments.filter { $0.name == "DEVELOPMENT_TEAM" }.flatMap { Self.referencedNames(in: $0.value) })
+        var files: [String] = [], others: [String] = []
+        for a in settings.assignments.reversed() {
+            guard let file = a.location?.file, file.hasSuffix(".xcconfig") else { continue }
+            if names.contains(a.name) {
+                if !files.contains(file), files.count < 4 { files.append(file) }
+            } else if !others.contains(file), others.count < 4 {
+                others.append(file)
+            }
+        }
+        // The one beside the file first (Trio tries ../../, ../ and its own
+        // folder); else one of the target's other xcconfig files (LoopFollow
+        // sets the team in the project, and Config.xcconfig includes the
+        // absent LoopFollowConfigOverride.xcconfig; real-project trial 20, W1).
+        func firstAbsent(in files: [String]) -> (String, String)? {
+            files.flatMap { file in absentOptionalIncludes(of: file).map { (file, $0) } }
+                .min { $0.1.split(separator: "/").count < $1.1.split(separator: "/").count }
+        }
+        let absent = firstAbsent(in: files) ?? firstAbsent(in: others.filter { !files.contains($0) })
+        return absent.map { file, include in
+            "\(ProjectPath.lastComponent(file)) includes the absent \(include) (#include?): create it with \(holder) = TEAMID, or give --team TEAMID"
+        }
     }
 
     /// The files an xcconfig includes with `#include?` that do not exist,

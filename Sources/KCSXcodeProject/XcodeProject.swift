@@ -184,6 +184,9 @@ public struct XcodeProject: Sendable {
         /// A module of a local Swift package, not a target of the project:
         /// it has no build settings of the project's.
         public var isPackageModule: Bool { productType == Self.packageModuleType }
+        /// The target as a finding names what a target links: "package
+        /// module 'Store'", or "'SharedKit'".
+        public var linkedName: String { isPackageModule ? "package module '\(name)'" : "'\(name)'" }
 
         /// The kind of signed executable the product type makes, or nil for
         /// a framework, library, test bundle or other product.

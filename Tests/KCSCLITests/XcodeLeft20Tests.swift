@@ -247,3 +247,96 @@ extension XcodeRealProjectsTests {
         }
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// A team each developer sets in a file of their own, absent from the
+    /// clone (LoopFollow: `#include? "LoopFollowConfigOverride.xcconfig"`,
+    /// `DEVELOPMENT_TEAM = $(LF_DEVELOPMENT_TEAM)`, `unique_id =
+    /// ${DEVELOPMENT_TEAM}` in the bundle ID and an app group): the advice
+    /// is the team's (the absent file, `--team`), not "did you mean
+    /// $(DEVELOPMENT_TEAM) for $(LF_DEVELOPMENT_TEAM)?", a setting that is
+    /// the undefined one (real-project trial 20, W1).
+    @Test func aTeamBehindASettingNoLevelDefinesGetsTheTeamsAdvice() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.write("Config/Base.xcconfig", """
+            #include "Team.xcconfig"
+            unique_id = ${DEVELOPMENT_TEAM}
+            PRODUCT_BUNDLE_IDENTIFIER = com.$(unique_id).$(PRODUCT_NAME:rfc1034identifier)
+            IPHONEOS_DEPLOYMENT_TARGET = 17.0
+
+            """)
+        f.write("Config/Team.xcconfig", "#include? \"TeamOverride.xcconfig\"\nDEVELOPMENT_TEAM = $(LF_DEVELOPMENT_TEAM)\n")
+        f.writeEntitlements("App/App.entitlements", keychain: [], appGroups: ["group.com.$(unique_id).notes"])
+        // Every target's bundle ID needs the team, as LoopFollow's do.
+        for c in ["Debug", "Release"] { f.targets[2].settings[c]?["PRODUCT_BUNDLE_IDENTIFIER"] = "com.$(unique_id).Notes.Share" }
+        f.writeProject()
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        #expect(lint.stderr.contains("Config/Team.xcconfig:2:1: warning: DEVELOPMENT_TEAM (targets 'App', 'Widget', 'Share Extension', configurations 'Debug', 'Release') "
+            + "uses $(LF_DEVELOPMENT_TEAM), which no level of the project defines"), "\(lint.stderr)")
+        #expect(lint.stderr.contains("hint: Team.xcconfig includes the absent TeamOverride.xcconfig (#include?): create it with LF_DEVELOPMENT_TEAM = TEAMID, "
+            + "or give --team TEAMID\n"), "\(lint.stderr)")
+        #expect(!lint.stderr.contains("did you mean $(DEVELOPMENT_TEAM)"), "\(lint.stderr)")
+        #expect(lint.stderr.contains("hint: $(LF_DEVELOPMENT_TEAM) is the team (DEVELOPMENT_TEAM uses it): Team.xcconfig includes the absent "
+            + "TeamOverride.xcconfig (#include?): create it with LF_DEVELOPMENT_TEAM = TEAMID, or give --team TEAMID"), "\(lint.stderr)")
+        let imported = try BinaryRunner.run(["import", "xcode", f.projectPath])
+        #expect(imported.stderr.contains("does not resolve here (see the warnings above): define the settings it uses, or give --team TEAMID"), "\(imported.stderr)")
+        let withTeam = try BinaryRunner.run(["import", "xcode", f.projectPath, "--team", "ABCDE12345"])
+        #expect(withTeam.status == 0 && withTeam.stdout.contains("app com.ABCDE12345.Notes"), "\(withTeam.stderr)")
+        // LoopFollow sets the team in the project; the absent file is one
+        // its xcconfig includes.
+        f.write("Config/Team.xcconfig", "\n")
+        f.write("Config/Base.xcconfig", """
+            #include? "LoopFollowConfigOverride.xcconfig"
+            #include "Team.xcconfig"
+            unique_id = ${DEVELOPMENT_TEAM}
+            PRODUCT_BUNDLE_IDENTIFIER = com.$(unique_id).$(PRODUCT_NAME:rfc1034identifier)
+
+            """)
+        for c in ["Debug", "Release"] { f.projectSettings[c]?["DEVELOPMENT_TEAM"] = "$(LF_DEVELOPMENT_TEAM)" }
+        f.writeProject()
+        let inProject = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        #expect(inProject.stderr.contains("hint: Base.xcconfig includes the absent LoopFollowConfigOverride.xcconfig (#include?): create it with "
+            + "LF_DEVELOPMENT_TEAM = TEAMID, or give --team TEAMID\n"), "\(inProject.stderr)")
+    }
+}
+
+extension XcodeRealProjectsTests {
+    /// KCS604's reason names the package module (or framework) whose file
+    /// uses the keychain, as KCS607 does: Cryptomator's Intents extension
+    /// was "asked because its code uses the keychain (kSecClass in
+    /// CryptomatorKeychain.swift)", a file of package CryptomatorCommonCore
+    /// (real-project trial 20, W8).
+    @Test func kcs604NamesThePackageModuleWhoseCodeUsesTheKeychain() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.targets[2].packageProducts = [.init(name: "Kit", local: "Kit")]
+        f.write("Kit/Package.swift", "// swift-tools-version:5.9\nimport PackageDescription\n"
+            + "let package = Package(name: \"Kit\", products: [.library(name: \"Kit\", targets: [\"Kit\"])], targets: [.target(name: \"Kit\")])\n")
+        f.write("Kit/Sources/Kit/Kit.swift", "import Security\nfunc read() -> OSStatus { SecItemCopyMatching([kSecClass as String: kSecClassGenericPassword] as CFDictionary, nil) }\n")
+        f.write("Share/ShareViewController.swift", "import Foundation\n\nfunc share() {}\n")
+        f.writeProject()
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        #expect(lint.stderr.contains("hint: asked because its code names the keychain or an app group (SecItemCopyMatching in Kit.swift, in package module 'Kit', which it links)"),
+                "\(lint.stderr)")
+    }
+}
+
+extension XcodeRealProjectsTests {
+    /// The import says a finding at one place once for the targets it is
+    /// about, as the lint does: Blink's `project.pbxproj:4835:5` came once
+    /// per target, and one team line of an xcconfig three times
+    /// (real-project trial 20, W7).
+    @Test func theImportSaysOneLinesFindingOnceForItsTargets() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.write("Config/Team.xcconfig", "DEVELOPMENT_TEAM = $(TEAM_ID)\n")
+        f.writeProject()
+        let imported = try BinaryRunner.run(["import", "xcode", f.projectPath])
+        #expect(imported.stderr.contains("Config/Team.xcconfig:1:1: warning: DEVELOPMENT_TEAM (targets 'App', 'Widget', 'Share Extension', "
+            + "configuration 'Release') uses $(TEAM_ID), which no level of the project defines"), "\(imported.stderr)")
+        #expect(imported.stderr.contains("Config/Team.xcconfig:1:1: warning: targets 'App', 'Widget', 'Share Extension' have no team in configuration 'Release' "
+            + "(DEVELOPMENT_TEAM is unset or empty): they are imported unsigned, with the groups of their entitlements that need no team"), "\(imported.stderr)")
+        #expect(imported.stderr.components(separatedBy: "Team.xcconfig:1:1:").count == 3, "\(imported.stderr)")
+    }
+}

@@ -27,6 +27,7 @@ import Testing
         ("512-limit-on-add.kcs", .lintLimitOnAdd, 7),
         ("513-password-reference.kcs", .lintPasswordReference, 8),
         ("514-unprovisioned-keychain-groups.kcs", .lintUnprovisionedKeychainGroups, 6),
+        ("515-resign-off-the-mac.kcs", .lintResignWithoutFileKeychain, 10),
     ])
     func eachRuleHasATriggeringSample(file: String, code: DiagnosticCode, line: Int) {
         let outcome = BatchRunner().lint(path: Self.path(file))
