@@ -71,13 +71,15 @@ extension Session {
         } else {
             lastRecord.call = call
         }
-        lastRecord.file = file
+        // The same file call after call, and mostly no answers: a field that
+        // keeps its value is not written (a retain and a release each).
+        if lastRecord.file !== file { lastRecord.file = file }
         lastRecord.range = s.range
         lastRecord.app = app
         lastRecord.device = device
         lastRecord.status = status
         lastRecord.result = consume result
-        lastRecord.answers = used
+        if !(used.isEmpty && lastRecord.answers.isEmpty) { lastRecord.answers = used }
         lastRecord.stoppedAtPrompt = stopped
         hasLast = true
         // A call stopped by an unanswered prompt reports an error, not a status.
