@@ -21,6 +21,8 @@ package struct Lowering {
     /// at run time; the session resolves them.
     private(set) var persistentRefName: Name?
     private(set) var contextName: Name?
+    /// Whether the list named a persistent reference or a context.
+    var namesRuntimeObjects: Bool { persistentRefName != nil || contextName != nil }
 
     /// A lowering for the lists of one file; the parser keeps it from
     /// statement to statement, so a call makes and destroys none.

@@ -351,9 +351,11 @@ public struct Parser {
         // The query and the changes are separate dictionaries: an attribute
         // may appear in both (set account="new" renames).
         try lowering.apply(syntax.arguments(call.arguments), values: syntax.listValues, to: &spec, changing: false)
-        let persistentRef = lowering.persistentRefName
-        var context = lowering.contextName
-        var changedPersistentRef: Name?
+        // The names resolved at run time, boxed only when there are any.
+        var names: CallStatement.RuntimeNames?
+        if lowering.namesRuntimeObjects {
+            names = .init(persistentRef: lowering.persistentRefName, context: lowering.contextName, changedPersistentRef: nil)
+        }
         var changes: ItemSpec?
         if call.set != nil {
             var c = ItemSpec()
@@ -363,17 +365,17 @@ public struct Parser {
             try lowering.apply(syntax.arguments(call.changes), values: syntax.listValues, to: &c, changing: true)
             c.itemClass = nil
             changes = consume c
-            changedPersistentRef = lowering.persistentRefName
-            if context == nil { context = lowering.contextName }
+            if lowering.namesRuntimeObjects {
+                names = .init(persistentRef: names?.persistentRef, context: names?.context ?? lowering.contextName,
+                              changedPersistentRef: lowering.persistentRefName)
+            }
         } else if op == .update {
             throw Diagnostic(.expectedToken, "update needs 'set' and the attributes to change", file: file,
                              range: opRange, hint: "as APP update CLASS account=\"alice\" set data=\"new\"")
         }
         return CallStatement(app: syntax.name(call.app), request: CallRequest(op, consume spec, changes: consume changes),
                              operationRange: opRange,
-                             classRange: call.itemClass, persistentRef: persistentRef,
-                             context: context,
-                             changedPersistentRef: changedPersistentRef)
+                             classRange: call.itemClass, runtimeNames: names)
     }
 
     private mutating func lower(_ expect: ExpectNode) throws(Diagnostic) -> StatementKind {

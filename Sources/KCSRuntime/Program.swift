@@ -24,9 +24,25 @@ public struct CallStatement: Sendable {
         var request: CallRequest
         var operationRange: SourceRange
         var classRange: SourceRange?
-        var persistentRef: Name?
-        var context: Name?
-        var changedPersistentRef: Name?
+        /// The names resolved at run time, in a box of their own and absent
+        /// when the call names none (the common call): inline, each
+        /// call's record destroyed three optional names.
+        var runtimeNames: RuntimeNames?
+    }
+    final class RuntimeNames: Sendable {
+        let persistentRef: Name?
+        let context: Name?
+        let changedPersistentRef: Name?
+        init(persistentRef: Name?, context: Name?, changedPersistentRef: Name?) {
+            self.persistentRef = persistentRef
+            self.context = context
+            self.changedPersistentRef = changedPersistentRef
+        }
+        /// A box, or nil when all three are.
+        static func make(_ persistentRef: Name?, _ context: Name?, _ changedPersistentRef: Name?) -> RuntimeNames? {
+            persistentRef == nil && context == nil && changedPersistentRef == nil ? nil
+                : RuntimeNames(persistentRef: persistentRef, context: context, changedPersistentRef: changedPersistentRef)
+        }
     }
     /// Immutable: a `let` lets a reader borrow the request in place (a
     /// `var` in a class made every read copy it, strings and arrays
@@ -35,7 +51,7 @@ public struct CallStatement: Sendable {
     /// new box.
     private final class Storage: Sendable {
         let fields: Fields
-        init(_ fields: Fields) { self.fields = fields }
+        @inline(__always) init(_ fields: consuming Fields) { self.fields = fields }
     }
     private var storage: Storage
 
@@ -43,7 +59,16 @@ public struct CallStatement: Sendable {
                 persistentRef: Name?, context: Name?, changedPersistentRef: Name?) {
         // Moved in: passed on without `consume`, the request was copied and the parameter destroyed.
         storage = Storage(Fields(app: app, request: consume request, operationRange: operationRange, classRange: classRange,
-                                 persistentRef: persistentRef, context: context, changedPersistentRef: changedPersistentRef))
+                                 runtimeNames: RuntimeNames.make(persistentRef, context, changedPersistentRef)))
+    }
+
+    /// The same with the names resolved at run time in their box, nil when
+    /// the call names none: the lowering's common call passes no names to
+    /// destroy.
+    init(app: Name, request: consuming CallRequest, operationRange: SourceRange, classRange: SourceRange?,
+         runtimeNames: RuntimeNames?) {
+        storage = Storage(Fields(app: app, request: consume request, operationRange: operationRange, classRange: classRange,
+                                 runtimeNames: runtimeNames))
     }
 
     private mutating func change(_ body: (inout Fields) -> Void) {
@@ -70,19 +95,31 @@ public struct CallStatement: Sendable {
     }
     /// `persistent-ref=NAME`: resolved to the kept reference when the call runs.
     public var persistentRef: Name? {
-        get { storage.fields.persistentRef }
-        set { change { $0.persistentRef = newValue } }
+        get { storage.fields.runtimeNames?.persistentRef }
+        set {
+            let names = RuntimeNames.make(newValue, context, changedPersistentRef)
+            change { $0.runtimeNames = names }
+        }
     }
     /// `context=NAME`: checked against the declared contexts when the call runs.
     public var context: Name? {
-        get { storage.fields.context }
-        set { change { $0.context = newValue } }
+        get { storage.fields.runtimeNames?.context }
+        set {
+            let names = RuntimeNames.make(persistentRef, newValue, changedPersistentRef)
+            change { $0.runtimeNames = names }
+        }
     }
     /// `persistent-ref=NAME` after `set`: a device refuses it (errSecNoSuchAttr).
     public var changedPersistentRef: Name? {
-        get { storage.fields.changedPersistentRef }
-        set { change { $0.changedPersistentRef = newValue } }
+        get { storage.fields.runtimeNames?.changedPersistentRef }
+        set {
+            let names = RuntimeNames.make(persistentRef, context, newValue)
+            change { $0.runtimeNames = names }
+        }
     }
+    /// Whether the call names a persistent reference or a context, which
+    /// are resolved when it runs.
+    public var namesRuntimeObjects: Bool { storage.fields.runtimeNames != nil }
 }
 
 /// One `ATTR=VALUE` as written.

@@ -30,4 +30,26 @@ struct CallStatementTests {
         #expect(copy.persistentRef?.text == "ref")
         #expect(copy.operationRange == original.operationRange)
     }
+
+    /// The names resolved at run time share one box, absent when the call
+    /// names none: each is set and read apart from the other two, and
+    /// clearing the last one leaves a call that names nothing to resolve.
+    @Test func runtimeNamesAreSetAndClearedOneByOne() {
+        var c = call()
+        #expect(!c.namesRuntimeObjects)
+        c.context = Name(text: "ctx", range: SourceRange(9, 12))
+        #expect(c.namesRuntimeObjects)
+        c.changedPersistentRef = Name(text: "new", range: SourceRange(13, 16))
+        c.persistentRef = Name(text: "ref", range: SourceRange(17, 20))
+        #expect(c.context?.text == "ctx")
+        #expect(c.changedPersistentRef?.text == "new")
+        #expect(c.persistentRef?.text == "ref")
+        c.context = nil
+        c.persistentRef = nil
+        #expect(c.namesRuntimeObjects)
+        #expect(c.changedPersistentRef?.text == "new")
+        #expect(c.context == nil && c.persistentRef == nil)
+        c.changedPersistentRef = nil
+        #expect(!c.namesRuntimeObjects)
+    }
 }

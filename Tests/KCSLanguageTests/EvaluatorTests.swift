@@ -145,6 +145,25 @@ struct EvaluatorTests {
         return outputs
     }
 
+    /// `explain` names the prompts the last call's answers went to, and
+    /// only that call's: the next call, which asked nothing, has none (the
+    /// record keeps its answers only while the new call's are the same).
+    @Test func explainNamesOnlyTheLastCallsAnswers() {
+        let outputs = printed("""
+            team SKMME9E2Y8
+            app com.x.A
+            as A add generic-password account="b" data="x" access-control=[user-presence]
+            user approves
+            as A find generic-password account="b" return=data
+            explain
+            as A find generic-password account="b"
+            explain
+            """)
+        #expect(outputs.count == 2)
+        #expect(outputs.first?.contains("prompts answered: ") == true, "\(outputs)")
+        #expect(outputs.last?.contains("prompts answered") == false, "\(outputs)")
+    }
+
     @Test func explainPointsAtItemsOnOtherDevices() {
         let outputs = printed("""
             team SKMME9E2Y8
