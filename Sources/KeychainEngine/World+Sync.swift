@@ -45,6 +45,38 @@ extension World {
         item.synchronizable && !item.accessibility.isThisDeviceOnly && platform(of: device).syncedClasses.contains(item.itemClass)
     }
 
+    /// Whether a row answers its key's incoming deletion: a synchronizable
+    /// row of a class the device syncs, whatever its protection or access
+    /// control. CKKS deletes by the record's UUID with the query `class,
+    /// kSecAttrUUID, sync=1` over every group and protection
+    /// (`CKKSIncomingQueueOperation.m` `_onqueueHandleIQEDelete`, lines
+    /// 1045-1070); kcs keys records by primary key. A row made
+    /// this-device-only, or given an access control, after it synced keeps
+    /// its UUID and goes too (conformance audit 24, F5: kcs kept it).
+    private func answersDeletion(_ item: StoredItem, on device: DeviceHandle) -> Bool {
+        item.synchronizable && platform(of: device).syncedClasses.contains(item.itemClass)
+    }
+
+    /// Whether a synchronizable row gives way to its key's synced version
+    /// whatever the dates: a device-bound one. CKKS never uploads it ("Only
+    /// synchronize items which can transfer between devices",
+    /// `CKKSKeychainView.m` lines 1972-1978), so nothing competes with the
+    /// record: an incoming change of its UUID replaces it ("same UUID is the
+    /// normal update case", `CKKSIncomingQueueOperation.m`
+    /// `_onqueueHandleIQEChange`, lines 875-960; a row of another UUID that
+    /// CKKS's mirror does not know gives way too, "accept the cloud value"),
+    /// and CKKS's local scan skips device-bound rows "with prejudice"
+    /// (`CKKSScanLocalItemsOperation.m` lines 473-482), so their record's
+    /// UUID counts as missing from the keychain and the mirror's version is
+    /// applied again (lines 596-656, `retriggerMissingMirrorEntries`,
+    /// 343-375). kcs's `sync` stands for that scan too: a synced item an app
+    /// made this-device-only with an update reverts to the synced version at
+    /// the next `sync` (conformance audit 24, F3 and F5; kcs kept the
+    /// device-bound copy when it was newer).
+    static func yieldsToSynced(_ item: StoredItem) -> Bool {
+        item.synchronizable && item.accessibility.isThisDeviceOnly
+    }
+
     /// An item as it arrives on another device: the access-control column
     /// has no sync flag (SecItemSchema.c `accc`), so only its protection
     /// class travels.
@@ -98,7 +130,7 @@ extension World {
                 if stop(changes + copied) { return changes }
                 for (key, stamp) in deleted {
                     if let id = devices[d].keychain.item(withKey: key), let item = devices[d].keychain[id],
-                       item.modified < stamp, travels(item, on: DeviceHandle(index: d)) {
+                       item.modified < stamp, answersDeletion(item, on: DeviceHandle(index: d)) {
                         if devices[d].state.hasSyncKey(for: item.accessibility) {
                             removeSynced(id, key, on: d)
                             changes += 1
@@ -161,7 +193,8 @@ extension World {
     /// 1965-1966 and 1976-1977; conformance audit 24, F1).
     mutating func receive(_ version: StoredItem, from: Int, key: PrimaryKey, on d: Int) -> Receipt {
         let local = devices[d].keychain.item(withKey: key)
-        if let id = local, let mine = devices[d].keychain[id], mine.modified >= version.modified { return .nothing }
+        if let id = local, let mine = devices[d].keychain[id], mine.modified >= version.modified,
+           !Self.yieldsToSynced(mine) { return .nothing }
         // Deleted here after this version was sent (a queued version met by a later deletion).
         if local == nil, let stamp = devices[d].tombstones[key], stamp > version.modified { return .nothing }
         guard devices[d].state.hasSyncKey(for: version.accessibility) else {
@@ -205,7 +238,7 @@ extension World {
                 guard devices[d].state.hasSyncKey(for: accessibility) else { continue }
                 devices[d].incoming[key] = nil
                 if let id = devices[d].keychain.item(withKey: key), let item = devices[d].keychain[id],
-                   item.modified < stamp, travels(item, on: device) {
+                   item.modified < stamp, answersDeletion(item, on: device) {
                     removeSynced(id, key, on: d)
                 }
             }
