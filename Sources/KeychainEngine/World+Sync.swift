@@ -282,7 +282,15 @@ extension World {
     /// backup's items come back with their persistent references
     /// (`SecServerImportItem`, line 2320: "preserving rowids"; the UUID
     /// always, a row ID when it is free: secd-33-keychain-backup.m line 219
-    /// finds an item by a reference taken before the restore): onto the same
+    /// finds an item by a reference taken before the restore). A device
+    /// with static (UUID) persistent references sets only the UUID, and a
+    /// fresh one when the backup has none, from a device with row-ID
+    /// references (`SecServerImportItem`, SecItemDb.c lines 2319-2344;
+    /// `SecDbItemExtractUUIDPersistentRefFromBackupDictionary`,
+    /// SecDbKeychainItem.m lines 1233-1262, never sets the row ID): the item
+    /// takes the table's next row, so a row-ID reference taken on an iOS 14
+    /// device finds nothing after a restore onto iOS 15 or later, or another
+    /// row (conformance audit 24, F4: kcs kept the row ID). Onto the same
     /// device everything, onto another only items that are not
     /// this-device-only. A backup item whose key a kept synchronizable item
     /// has leaves that item alone, or, with static persistent references
@@ -301,7 +309,10 @@ extension World {
         var usedRows = Set(keychain.allItems.map { row($0.1) })
         // A tombstone holds its row too: a restored item is not given it.
         for (key, stone) in devices[device.index].tombstoneRows { usedRows.insert(row(key.itemClass, stone.rowID)) }
+        // Static persistent references: the newer of two copies wins, and
+        // the row ID is not restored; the UUID is when the backup has one.
         let newerWins = platform(of: device).persistentRefsUseUUID
+        let backupHasUUIDs = self.device(named: backup.deviceName).map { platform(of: $0).persistentRefsUseUUID } ?? true
         var restored = 0
         // An unencrypted backup's keychain opens on the device that made it only.
         let items = sameDevice || backup.encrypted ? backup.keychain.allItems : []
@@ -314,7 +325,8 @@ extension World {
             // and a fresh reference, not the backup's (SecDbItemInsert's
             // tombstone branch comes first).
             let id = devices[device.index].takeTombstoneRow(of: item).map { keychain.insert(item, replacing: $0) }
-                ?? keychain.insertRestored(item, rowIDFree: !usedRows.contains(row(item)))
+                ?? keychain.insertRestored(item, rowIDFree: !newerWins && !usedRows.contains(row(item)),
+                                           keepingUUID: !newerWins || backupHasUUIDs)
             if let given = keychain[id] { usedRows.insert(row(given)) }
             restored += 1
         }
