@@ -250,6 +250,22 @@ extension World {
         }
     }
 
+    /// Whether a find of `request` by `app` would match a version that
+    /// `device`'s incoming queue holds (``Device/incoming``): the call found
+    /// nothing because the item waits for an unlock, not because the query
+    /// is wrong (lint's near-miss hint is not given then).
+    public func waitsInIncomingQueue(_ request: CallRequest, as app: AppHandle, on device: DeviceHandle) -> Bool {
+        let queue = devices[device.index].incoming
+        guard !queue.isEmpty, let itemClass = request.spec.itemClass else { return false }
+        guard case .success(let groups) = searchScope(request.spec, cache(of: app, on: platform(of: device)), platform(of: device))
+        else { return false }
+        for case .version(let item, _) in queue.values
+        where item.itemClass == itemClass.table && groups.contains(item.group) && Self.matches(item, request.spec) {
+            return true
+        }
+        return false
+    }
+
     /// Saves a copy of a device's keychain under a name, as the backup
     /// writer (`SecServerCopyKeychainPlist`, SecItemDb.c line 2070) reads it:
     /// without when-passcode-set items ("those are intentionally lost across
