@@ -504,6 +504,10 @@ package struct Explainer {
                     why = "it is \(c.item.accessibility.rawValue), so it never leaves \(device.name)"
                 } else if device.account != here.account {
                     why = "\(device.name) uses another iCloud account"
+                } else if case .version? = here.incoming[c.item.primaryKey] {
+                    // Synced onto a locked device: CKKS lacks its class key (audit 24, F1).
+                    why = "it was synced, and waits in iCloud Keychain's incoming queue until "
+                        + (last.device == .this ? "this device" : here.name) + " is unlocked"
                 } else {
                     why = "it has not been synced yet ('sync')"
                 }

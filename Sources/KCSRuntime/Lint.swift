@@ -268,7 +268,9 @@ extension Session {
             // only in small keychains, so a large generated scenario stays linear.
             // Service or account differing between the writer and the reader,
             // and nothing else (a typo, a case or a prefix, not another item).
+            // An item synced onto a locked device waits for the unlock: no typo.
             if world.keychainCount(on: last.device) <= Self.nearMissLimit,
+               !world.waitsInIncomingQueue(request, as: last.app, on: last.device),
                let c = world.firstNearMiss(for: request, as: last.app, on: last.device, accepting: { a, have, wanted in
                    guard a == .service || a == .account, case .string(let have) = have, case .string(let wanted) = wanted
                    else { return false }

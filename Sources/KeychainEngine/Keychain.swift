@@ -352,12 +352,13 @@ public struct Keychain: Sendable {
     }
 
     /// Inserts an item a backup held with the persistent references it had:
-    /// its UUID, and its row ID when no row of its table has it here
-    /// (`SecServerImportItem` sets both from the backup, and SQLite takes an
-    /// explicit row ID that is free; a taken one is retried without).
+    /// its UUID (unless `keepingUUID` is false), and its row ID when
+    /// `rowIDFree` (`SecServerImportItem` sets both from the backup, and
+    /// SQLite takes an explicit row ID that is free; a taken one is retried
+    /// without; with static references it sets only the UUID).
     @discardableResult
-    mutating func insertRestored(_ item: StoredItem, rowIDFree: Bool) -> ItemID {
-        insert(item, prints: KeyFingerprint.keyAndPrefix(of: item, seed: seed), keepingUUID: true, keepingRowID: rowIDFree)
+    mutating func insertRestored(_ item: StoredItem, rowIDFree: Bool, keepingUUID: Bool = true) -> ItemID {
+        insert(item, prints: KeyFingerprint.keyAndPrefix(of: item, seed: seed), keepingUUID: keepingUUID, keepingRowID: rowIDFree)
     }
 
     /// A `persistref` no row has had: the keychain's salt and the next

@@ -45,6 +45,38 @@ extension World {
         item.synchronizable && !item.accessibility.isThisDeviceOnly && platform(of: device).syncedClasses.contains(item.itemClass)
     }
 
+    /// Whether a row answers its key's incoming deletion: a synchronizable
+    /// row of a class the device syncs, whatever its protection or access
+    /// control. CKKS deletes by the record's UUID with the query `class,
+    /// kSecAttrUUID, sync=1` over every group and protection
+    /// (`CKKSIncomingQueueOperation.m` `_onqueueHandleIQEDelete`, lines
+    /// 1045-1070); kcs keys records by primary key. A row made
+    /// this-device-only, or given an access control, after it synced keeps
+    /// its UUID and goes too (conformance audit 24, F5: kcs kept it).
+    private func answersDeletion(_ item: StoredItem, on device: DeviceHandle) -> Bool {
+        item.synchronizable && platform(of: device).syncedClasses.contains(item.itemClass)
+    }
+
+    /// Whether a synchronizable row gives way to its key's synced version
+    /// whatever the dates: a device-bound one. CKKS never uploads it ("Only
+    /// synchronize items which can transfer between devices",
+    /// `CKKSKeychainView.m` lines 1972-1978), so nothing competes with the
+    /// record: an incoming change of its UUID replaces it ("same UUID is the
+    /// normal update case", `CKKSIncomingQueueOperation.m`
+    /// `_onqueueHandleIQEChange`, lines 875-960; a row of another UUID that
+    /// CKKS's mirror does not know gives way too, "accept the cloud value"),
+    /// and CKKS's local scan skips device-bound rows "with prejudice"
+    /// (`CKKSScanLocalItemsOperation.m` lines 473-482), so their record's
+    /// UUID counts as missing from the keychain and the mirror's version is
+    /// applied again (lines 596-656, `retriggerMissingMirrorEntries`,
+    /// 343-375). kcs's `sync` stands for that scan too: a synced item an app
+    /// made this-device-only with an update reverts to the synced version at
+    /// the next `sync` (conformance audit 24, F3 and F5; kcs kept the
+    /// device-bound copy when it was newer).
+    static func yieldsToSynced(_ item: StoredItem) -> Bool {
+        item.synchronizable && item.accessibility.isThisDeviceOnly
+    }
+
     /// An item as it arrives on another device: the access-control column
     /// has no sync flag (SecItemSchema.c `accc`), so only its protection
     /// class travels.
@@ -98,7 +130,7 @@ extension World {
                 if stop(changes + copied) { return changes }
                 for (key, stamp) in deleted {
                     if let id = devices[d].keychain.item(withKey: key), let item = devices[d].keychain[id],
-                       item.modified < stamp, travels(item, on: DeviceHandle(index: d)) {
+                       item.modified < stamp, answersDeletion(item, on: DeviceHandle(index: d)) {
                         if devices[d].state.hasSyncKey(for: item.accessibility) {
                             removeSynced(id, key, on: d)
                             changes += 1
@@ -161,7 +193,8 @@ extension World {
     /// 1965-1966 and 1976-1977; conformance audit 24, F1).
     mutating func receive(_ version: StoredItem, from: Int, key: PrimaryKey, on d: Int) -> Receipt {
         let local = devices[d].keychain.item(withKey: key)
-        if let id = local, let mine = devices[d].keychain[id], mine.modified >= version.modified { return .nothing }
+        if let id = local, let mine = devices[d].keychain[id], mine.modified >= version.modified,
+           !Self.yieldsToSynced(mine) { return .nothing }
         // Deleted here after this version was sent (a queued version met by a later deletion).
         if local == nil, let stamp = devices[d].tombstones[key], stamp > version.modified { return .nothing }
         guard devices[d].state.hasSyncKey(for: version.accessibility) else {
@@ -205,7 +238,7 @@ extension World {
                 guard devices[d].state.hasSyncKey(for: accessibility) else { continue }
                 devices[d].incoming[key] = nil
                 if let id = devices[d].keychain.item(withKey: key), let item = devices[d].keychain[id],
-                   item.modified < stamp, travels(item, on: device) {
+                   item.modified < stamp, answersDeletion(item, on: device) {
                     removeSynced(id, key, on: d)
                 }
             }
@@ -215,6 +248,22 @@ extension World {
             devices[d].incoming[key] = nil
             _ = receive(item, from: from, key: key, on: d)
         }
+    }
+
+    /// Whether a find of `request` by `app` would match a version that
+    /// `device`'s incoming queue holds (``Device/incoming``): the call found
+    /// nothing because the item waits for an unlock, not because the query
+    /// is wrong (lint's near-miss hint is not given then).
+    public func waitsInIncomingQueue(_ request: CallRequest, as app: AppHandle, on device: DeviceHandle) -> Bool {
+        let queue = devices[device.index].incoming
+        guard !queue.isEmpty, let itemClass = request.spec.itemClass else { return false }
+        guard case .success(let groups) = searchScope(request.spec, cache(of: app, on: platform(of: device)), platform(of: device))
+        else { return false }
+        for case .version(let item, _) in queue.values
+        where item.itemClass == itemClass.table && groups.contains(item.group) && Self.matches(item, request.spec) {
+            return true
+        }
+        return false
     }
 
     /// Saves a copy of a device's keychain under a name, as the backup
@@ -249,7 +298,15 @@ extension World {
     /// backup's items come back with their persistent references
     /// (`SecServerImportItem`, line 2320: "preserving rowids"; the UUID
     /// always, a row ID when it is free: secd-33-keychain-backup.m line 219
-    /// finds an item by a reference taken before the restore): onto the same
+    /// finds an item by a reference taken before the restore). A device
+    /// with static (UUID) persistent references sets only the UUID, and a
+    /// fresh one when the backup has none, from a device with row-ID
+    /// references (`SecServerImportItem`, SecItemDb.c lines 2319-2344;
+    /// `SecDbItemExtractUUIDPersistentRefFromBackupDictionary`,
+    /// SecDbKeychainItem.m lines 1233-1262, never sets the row ID): the item
+    /// takes the table's next row, so a row-ID reference taken on an iOS 14
+    /// device finds nothing after a restore onto iOS 15 or later, or another
+    /// row (conformance audit 24, F4: kcs kept the row ID). Onto the same
     /// device everything, onto another only items that are not
     /// this-device-only. A backup item whose key a kept synchronizable item
     /// has leaves that item alone, or, with static persistent references
@@ -268,7 +325,10 @@ extension World {
         var usedRows = Set(keychain.allItems.map { row($0.1) })
         // A tombstone holds its row too: a restored item is not given it.
         for (key, stone) in devices[device.index].tombstoneRows { usedRows.insert(row(key.itemClass, stone.rowID)) }
+        // Static persistent references: the newer of two copies wins, and
+        // the row ID is not restored; the UUID is when the backup has one.
         let newerWins = platform(of: device).persistentRefsUseUUID
+        let backupHasUUIDs = self.device(named: backup.deviceName).map { platform(of: $0).persistentRefsUseUUID } ?? true
         var restored = 0
         // An unencrypted backup's keychain opens on the device that made it only.
         let items = sameDevice || backup.encrypted ? backup.keychain.allItems : []
@@ -281,7 +341,8 @@ extension World {
             // and a fresh reference, not the backup's (SecDbItemInsert's
             // tombstone branch comes first).
             let id = devices[device.index].takeTombstoneRow(of: item).map { keychain.insert(item, replacing: $0) }
-                ?? keychain.insertRestored(item, rowIDFree: !usedRows.contains(row(item)))
+                ?? keychain.insertRestored(item, rowIDFree: !newerWins && !usedRows.contains(row(item)),
+                                           keepingUUID: !newerWins || backupHasUUIDs)
             if let given = keychain[id] { usedRows.insert(row(given)) }
             restored += 1
         }

@@ -184,6 +184,19 @@ struct EvaluatorTests {
         #expect(outputs[2].contains("a backup restored onto another device brings no when-unlocked-this-device-only item either"), "\(outputs[2])")
         #expect(outputs[0].contains("on iPad: generic-password account=\"a\" sync=true in SKMME9E2Y8.com.x.A would match; it has not been synced yet ('sync')"))
         #expect(outputs[1].contains("it is not synchronizable, so iCloud Keychain does not carry it"))
+
+        // Synced onto this locked device, it waits for the unlock: not "not synced yet".
+        let locked = printed("""
+            team SKMME9E2Y8
+            app com.x.A
+            device iPad
+            lock
+            on iPad as A add generic-password account="a" sync=true accessible=when-unlocked
+            sync
+            as A find generic-password account="a" sync=true
+            explain
+            """)
+        #expect(locked.first?.contains("it was synced, and waits in iCloud Keychain's incoming queue until this device is unlocked") == true, "\(locked)")
     }
 
     /// A duplicate in the file keychain names the file keychain's item: its

@@ -202,6 +202,21 @@ import Testing
         // The Mac's shape on iOS: the name without the team (Valet issue 222).
         #expect(iosOnly.first?.hint?.hasPrefix("did you mean group.suite?") == true, "\(iosOnly.map { $0.hint ?? "" })")
 
+        // A find of an item synced onto a locked device, which waits in the
+        // incoming queue until the unlock, is no near miss of another item
+        // (KCS508 named the other synced item as the one meant).
+        let queued = warnings("""
+            team SKMME9E2Y8
+            app com.example.A as A
+            device Sender
+            lock
+            on Sender as A add generic-password account="classCItem" sync=true accessible=after-first-unlock
+            on Sender as A add generic-password account="classAItem" sync=true accessible=when-unlocked
+            sync
+            as A find generic-password account="classAItem" sync=true
+            """)
+        #expect(queued.isEmpty, "\(queued.map(\.message))")
+
         // A move into a group the caller has works on every version, iOS 12
         // and the Mac included: no warning (it warned on every move before;
         // conformance audit 24, F2).
