@@ -263,3 +263,33 @@ extension XcodeRealProjectsTests {
         }
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// A keychain call in a framework's file counts as KCS604's reason only
+    /// when some other file of the extension's code names what that file
+    /// declares, as KCS607 asks: Secretive's XPC services were asked for
+    /// CertificateKit's CertificateStore.swift, which nothing they compile
+    /// names (real-project trial 21, D5).
+    @Test func kcs604CountsAFrameworksKeychainCodeOnlyWhenTheExtensionNamesIt() throws {
+        for calls in [false, true] {
+            var f = XcodeFixture.appWidgetShare()
+            defer { f.remove() }
+            f.targets.append(XcodeFixture.Target(name: "Kit", productType: "com.apple.product-type.framework", sources: ["CertificateStore.swift", "Parser.swift"]))
+            f.targets[2].links = ["Kit"]
+            f.write("Kit/CertificateStore.swift", """
+                import Security
+
+                public final class CertificateStore {
+                    public func load() -> OSStatus { SecItemCopyMatching([kSecClass as String: kSecClassCertificate] as CFDictionary, nil) }
+                }
+
+                """)
+            f.write("Kit/Parser.swift", "public struct Parser {\n    public init() {}\n}\n")
+            f.write("Share/ShareViewController.swift", "import Kit\n\nfunc parse() { _ = Parser() }\n" + (calls ? "func load() { _ = CertificateStore().load() }\n" : ""))
+            f.writeProject()
+            let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+            #expect(lint.stderr.contains("target 'Share Extension' is embedded in 'App' but shares no group") == calls, "\(calls): \(lint.stderr)")
+            if calls { #expect(lint.stderr.contains("(SecItemCopyMatching in CertificateStore.swift)"), "\(lint.stderr)") }
+        }
+    }
+}
