@@ -216,7 +216,11 @@ public enum XcodeImporter {
                 diagnostics.append(render.diagnostic(ProjectIssue(
                     .warning, "target '\(t.name)' has no team in configuration '\(configuration)' (DEVELOPMENT_TEAM is unset or empty): it is imported unsigned"
                         + (signing.entitlements == nil ? "" : ", with the groups of its entitlements that need no team"),
-                    at: teamLine, hint: "give --team TEAMID for targets without a team"), code: .projectSetting, length: 1))
+                    at: teamLine, hint: "give --team TEAMID for targets without a team"), code: .projectSetting,
+                    // A setting's line without its column: from its first
+                    // character, as the lint says it (the caret sat under the
+                    // indentation, at column 1; real-project trial 21, W10).
+                    length: teamLine.column <= 1 ? nil : 1))
             }
             app += " kind=\(t.kind?.scenarioKind ?? "app")"
             if signing.resolved.teamID == nil, signing.entitlements != nil {

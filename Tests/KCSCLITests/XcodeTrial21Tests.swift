@@ -293,3 +293,19 @@ extension XcodeRealProjectsTests {
         }
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// The import's "has no team" points at the `DEVELOPMENT_TEAM = "";`
+    /// line from its first character, as the lint does, not at column 1
+    /// under the indentation (Food Truck, Jami; real-project trial 21, W10).
+    @Test func theImportsNoTeamWarningStartsAtTheSetting() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.targets[1].settings["Release"]?["DEVELOPMENT_TEAM"] = ""
+        f.writeProject()
+        let out = try BinaryRunner.run(["import", "xcode", f.projectPath, "-o", f.path("notes.kcs")])
+        let line = try #require(out.stderr.split(separator: "\n").first { $0.contains("target 'Widget' has no team in configuration 'Release'") })
+        #expect(line.hasPrefix(f.projectPath + "/project.pbxproj:") && line.contains(":5: warning:"), "\(out.stderr)")
+        #expect(out.stderr.contains("    |     ^"), "\(out.stderr)")
+    }
+}
