@@ -309,3 +309,18 @@ extension XcodeRealProjectsTests {
         #expect(out.stderr.contains("    |     ^"), "\(out.stderr)")
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// KCS607's "it has no app groups" names the file to add the group to:
+    /// a Mac Catalyst build signs with another file than the iOS one
+    /// (CloudNotes' iOCNotes-mac.entitlements; real-project trial 21, W9).
+    @Test func kcs607NamesTheFileThatLacksTheAppGroup() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.write("Widget/Provider.swift", "import Foundation\n\nfunc suite() -> UserDefaults? { UserDefaults(suiteName: \"group.com.example.widgetonly\") }\n")
+        f.writeProject()
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        #expect(lint.stderr.contains("hint: it has no app groups: add group.com.example.widgetonly to its com.apple.security.application-groups in '\(f.path("Widget/Widget.entitlements"))'"),
+                "\(lint.stderr)")
+    }
+}
