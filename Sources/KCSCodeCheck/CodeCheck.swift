@@ -919,7 +919,10 @@ public enum CodeCheck {
                         let what = use.api.hasPrefix("UserDefaults") ? Self.appGroupEffects[0] : Self.appGroupEffects[1]
                         let near = Self.didYouMean(group, in: app.applicationGroups, target: target.name, appID: app.appID, holders: othersHolding)
                         var hint = app.applicationGroups.isEmpty
+                            // The file named: the Catalyst build's is another one
+                            // (real-project trial 21, W9: iOCNotes-mac.entitlements).
                             ? "it has no app groups: add \(shown(group)) to its com.apple.security.application-groups"
+                                + (signing.resolved.entitlementsPath.map { " in '\($0)'" } ?? "")
                             : near + "its app groups: " + app.applicationGroups.joined(separator: ", ")
                         // Another target's group in a file they share: the call
                         // may be one this target never makes (Woo's watch app

@@ -693,6 +693,8 @@ public struct ProjectLint {
         // because of an .intentdefinition; found on a real-project trial).
         var unreadable: String?
         var scans: [(path: String, scan: SharedDataScan)] = []
+        /// Words in linked code, with what each file declares.
+        var linkedWords: [(path: String, word: String, names: Set<String>)] = []
         for path in code.swiftSources {
             guard let file = render.sourceFile(path) else {
                 if unreadable == nil { unreadable = "kcs cannot read its source '\(path)'" }
@@ -709,9 +711,30 @@ public struct ProjectLint {
             // (Cryptomator's Intents: CryptomatorKeychain.swift is package
             // CryptomatorCommonCore's; real-project trial 20, W8).
             if let word = scan.word {
-                return "its code names the keychain or an app group (\(word) in \(ProjectPath.lastComponent(path))\(Self.via(code.owner[path])))"
+                // In a framework's or package module's file, a word counts
+                // when some other file of its code names what the file
+                // declares, as KCS607 asks (Secretive's XPC services were
+                // asked for CertificateKit's CertificateStore.swift, which
+                // nothing they compile names; real-project trial 21, D5).
+                if code.owner[path] != nil, !scan.topLevel.isEmpty, linkedWords.count < 8 {
+                    linkedWords.append((path, word, scan.topLevel))
+                } else {
+                    return "its code names the keychain or an app group (\(word) in \(ProjectPath.lastComponent(path))\(Self.via(code.owner[path])))"
+                }
             }
             scans.append((path, scan))
+        }
+        if !linkedWords.isEmpty {
+            let names = linkedWords.reduce(into: Set<String>()) { $0.formUnion($1.names) }
+            var usedBy: [(path: String, names: Set<String>)] = []
+            for path in code.swiftSources.prefix(5000) {
+                guard let file = render.sourceFile(path) else { continue }
+                let used = file.bytes.withUnsafeBufferPointer { SharedDataScan.mentioned(names, in: $0) }
+                if !used.isEmpty { usedBy.append((path, used)) }
+            }
+            for (path, word, declared) in linkedWords where usedBy.contains(where: { $0.path != path && !$0.names.isDisjoint(with: declared) }) {
+                return "its code names the keychain or an app group (\(word) in \(ProjectPath.lastComponent(path))\(Self.via(code.owner[path])))"
+            }
         }
         // A `group.` literal in a property's value: a reason when its code
         // uses the property (real-project trial 21, D5).

@@ -26,6 +26,10 @@ struct SharedDataScan: Sendable, Hashable {
     /// or in the body of an `extension` there, not a type's members (its
     /// name is used) nor a function's locals.
     var exported: Set<String> = []
+    /// Those declared at file scope alone (its types, functions, globals):
+    /// what other code names to reach its code, for KCS604's reason in a
+    /// linked file (an extension's members, `Constants`, are too common a name).
+    var topLevel: Set<String> = []
     /// Whether its code uses one of the names it was asked about, other
     /// than declaring it (``mentions(_:in:)``).
     var mentioned = false
@@ -75,6 +79,15 @@ struct SharedDataScan: Sendable, Hashable {
         self = lexer.out
     }
 
+    /// Which of `names` the code uses, other than declaring them.
+    static func mentioned(_ names: Set<String>, in bytes: UnsafeBufferPointer<UInt8>) -> Set<String> {
+        var lexer = Lexer(bytes: bytes)
+        lexer.wanted = names
+        lexer.collect = true
+        lexer.code(closingParenthesis: false, nesting: 0)
+        return lexer.found
+    }
+
     /// Whether the code uses one of `names`, read as ``init(_:)`` reads it.
     static func mentions(_ names: Set<String>, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var lexer = Lexer(bytes: bytes)
@@ -89,6 +102,9 @@ struct SharedDataScan: Sendable, Hashable {
         var out = SharedDataScan()
         var declaring = false
         var wanted: Set<String> = []
+        /// Every one of `wanted` used, not the first alone (``mentioned(_:in:)``).
+        var collect = false
+        var found: Set<String> = []
         /// What each open brace opened, and what the declaration being
         /// read opens, for ``SharedDataScan/exported``.
         enum Scope { case type, `extension`, other }
@@ -124,6 +140,7 @@ struct SharedDataScan: Sendable, Hashable {
                     property = nil
                 }
                 if scopes.isEmpty || scopes == [.extension], out.exported.count < 100_000 { out.exported.insert(String(name)) }
+                if scopes.isEmpty, out.topLevel.count < 100_000 { out.topLevel.insert(String(name)) }
                 return
             }
             if SharedDataScan.declaringKeywords.contains(name) {
@@ -138,7 +155,10 @@ struct SharedDataScan: Sendable, Hashable {
             }
             // An initialiser or subscript ends the property before it.
             if name == "init" || name == "deinit" || name == "subscript", let p = property, scopes.count <= p.depth { property = nil }
-            if !wanted.isEmpty, !out.mentioned, wanted.contains(String(name)) { out.mentioned = true }
+            if !wanted.isEmpty, !out.mentioned || collect, wanted.contains(String(name)) {
+                out.mentioned = true
+                if collect { found.insert(String(name)) }
+            }
             if out.keychainWord == nil, SharedDataScan.isKeychainName(name) { out.keychainWord = String(name) }
             if out.word == nil, SharedDataScan.isKeychainName(name) || SharedDataScan.isAppGroupName(name) && !namesTheAppsOwnSuite(after: end, name) {
                 out.word = String(name)

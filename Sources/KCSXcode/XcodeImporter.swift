@@ -248,7 +248,11 @@ public enum XcodeImporter {
                 say(ProjectIssue(
                     .warning, "target '\(t.name)' has no team in configuration '\(configuration)' (DEVELOPMENT_TEAM is unset or empty): it is imported unsigned"
                         + (signing.entitlements == nil ? "" : ", with the groups of its entitlements that need no team"),
-                    at: teamLine, hint: "give --team TEAMID for targets without a team"), of: t.name, length: 1,
+                    at: teamLine, hint: "give --team TEAMID for targets without a team"), of: t.name,
+                    // A setting's line without its column: from its first
+                    // character, as the lint says it (the caret sat under the
+                    // indentation, at column 1; real-project trial 21, W10).
+                    length: teamLine.column <= 1 ? nil : 1,
                     words: { "target '\($0)' has no team" },
                     several: { "targets " + $0.map { "'\($0)'" }.joined(separator: ", ") + " have no team" },
                     plural: [("): it is imported", "): they are imported"), ("groups of its entitlements", "groups of their entitlements")])

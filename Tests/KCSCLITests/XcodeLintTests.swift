@@ -661,7 +661,8 @@ struct XcodeLintTests {
             let defaults = UserDefaults(suiteName: "group.com.example.elsewhere")
 
             """)
-        f.write("Share/ShareViewController.swift", "func title(_ s: String) -> String { s }\n")
+        // It calls the framework's keychain code (KCS604 asks only then; real-project trial 21, D5).
+        f.write("Share/ShareViewController.swift", "func title(_ s: String) -> String { s }\nfunc keep(_ d: Data) { _ = store(d) }\n")
         f.writeProject()
         let lint = try ProjectLint.load(f.projectPath).get()
         let app = try #require(lint.project.targets.first { $0.name == "App" })

@@ -263,3 +263,64 @@ extension XcodeRealProjectsTests {
         }
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// A keychain call in a framework's file counts as KCS604's reason only
+    /// when some other file of the extension's code names what that file
+    /// declares, as KCS607 asks: Secretive's XPC services were asked for
+    /// CertificateKit's CertificateStore.swift, which nothing they compile
+    /// names (real-project trial 21, D5).
+    @Test func kcs604CountsAFrameworksKeychainCodeOnlyWhenTheExtensionNamesIt() throws {
+        for calls in [false, true] {
+            var f = XcodeFixture.appWidgetShare()
+            defer { f.remove() }
+            f.targets.append(XcodeFixture.Target(name: "Kit", productType: "com.apple.product-type.framework", sources: ["CertificateStore.swift", "Parser.swift"]))
+            f.targets[2].links = ["Kit"]
+            f.write("Kit/CertificateStore.swift", """
+                import Security
+
+                public final class CertificateStore {
+                    public func load() -> OSStatus { SecItemCopyMatching([kSecClass as String: kSecClassCertificate] as CFDictionary, nil) }
+                }
+
+                """)
+            f.write("Kit/Parser.swift", "public struct Parser {\n    public init() {}\n}\n")
+            f.write("Share/ShareViewController.swift", "import Kit\n\nfunc parse() { _ = Parser() }\n" + (calls ? "func load() { _ = CertificateStore().load() }\n" : ""))
+            f.writeProject()
+            let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+            #expect(lint.stderr.contains("target 'Share Extension' is embedded in 'App' but shares no group") == calls, "\(calls): \(lint.stderr)")
+            if calls { #expect(lint.stderr.contains("(SecItemCopyMatching in CertificateStore.swift)"), "\(lint.stderr)") }
+        }
+    }
+}
+
+extension XcodeRealProjectsTests {
+    /// The import's "has no team" points at the `DEVELOPMENT_TEAM = "";`
+    /// line from its first character, as the lint does, not at column 1
+    /// under the indentation (Food Truck, Jami; real-project trial 21, W10).
+    @Test func theImportsNoTeamWarningStartsAtTheSetting() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.targets[1].settings["Release"]?["DEVELOPMENT_TEAM"] = ""
+        f.writeProject()
+        let out = try BinaryRunner.run(["import", "xcode", f.projectPath, "-o", f.path("notes.kcs")])
+        let line = try #require(out.stderr.split(separator: "\n").first { $0.contains("target 'Widget' has no team in configuration 'Release'") })
+        #expect(line.hasPrefix(f.projectPath + "/project.pbxproj:") && line.contains(":5: warning:"), "\(out.stderr)")
+        #expect(out.stderr.contains("    |     ^"), "\(out.stderr)")
+    }
+}
+
+extension XcodeRealProjectsTests {
+    /// KCS607's "it has no app groups" names the file to add the group to:
+    /// a Mac Catalyst build signs with another file than the iOS one
+    /// (CloudNotes' iOCNotes-mac.entitlements; real-project trial 21, W9).
+    @Test func kcs607NamesTheFileThatLacksTheAppGroup() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.write("Widget/Provider.swift", "import Foundation\n\nfunc suite() -> UserDefaults? { UserDefaults(suiteName: \"group.com.example.widgetonly\") }\n")
+        f.writeProject()
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        #expect(lint.stderr.contains("hint: it has no app groups: add group.com.example.widgetonly to its com.apple.security.application-groups in '\(f.path("Widget/Widget.entitlements"))'"),
+                "\(lint.stderr)")
+    }
+}
