@@ -447,6 +447,37 @@ final class Client {
         #expect(definition.isEmpty, "\(definition)")
     }
 
+    /// An includer is checked again when an include it read changes, is
+    /// saved or closed: it kept the errors of an include text that no longer
+    /// existed until it was edited itself (editor trial 20, E14).
+    @Test func anIncludersDiagnosticsFollowTheInclude() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kcs-lsp-e14-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let broken = "team SKMME9E2Y8\napp com.example.A\nas A add generic-password acount=\"x\"\n"
+        let fixed = broken.replacingOccurrences(of: "acount", with: "account")
+        let incURL = dir.appendingPathComponent("inc.kcs")
+        try broken.write(to: incURL, atomically: true, encoding: .utf8)
+        let main = LanguageServer.uri(of: dir.appendingPathComponent("main.kcs").path)
+        let inc = LanguageServer.uri(of: incURL.path)
+        let c = Client()
+        c.open(main, "include \"inc.kcs\"\nas A find generic-password\n")
+        func mainSays() -> [String] { c.diagnostics(main).compactMap { $0["message"] as? String } }
+        #expect(mainSays().contains { $0.contains("acount") }, "\(mainSays())")
+        c.open(inc, broken)
+        c.notify("textDocument/didChange", ["textDocument": ["uri": inc, "version": 2], "contentChanges": [["text": fixed]]])
+        #expect(mainSays().isEmpty, "after the include's fix: \(mainSays())")
+        c.notify("textDocument/didChange", ["textDocument": ["uri": inc, "version": 3], "contentChanges": [["text": broken + "bogus\n"]]])
+        #expect(mainSays().contains { $0.contains("bogus") }, "a new error in the include: \(mainSays())")
+        // Closed, the include is read from the disk again (the broken text).
+        c.notify("textDocument/didClose", ["textDocument": ["uri": inc]])
+        #expect(mainSays().contains { $0.contains("acount") } && !mainSays().contains { $0.contains("bogus") }, "\(mainSays())")
+        // Saved by another program, then a didSave.
+        try fixed.write(to: incURL, atomically: true, encoding: .utf8)
+        c.notify("textDocument/didSave", ["textDocument": ["uri": inc]])
+        #expect(mainSays().isEmpty, "after the save: \(mainSays())")
+    }
+
     @Test func codeActionsTurnDidYouMeanIntoEdits() throws {
         let c = Client()
         c.open(uri, "team SKMME9E2Y8\napp com.example.A\nas A find generic-pasword account=\"a\"\n")
