@@ -617,8 +617,11 @@ public final class LanguageServer {
         var total = 0
         var session = Session()
         let options = RunOptions(limits: Analysis.limits)
-        _ = session.run(file: SourceFile(name: doc.file.name, bytes: prefix), loader: NoFilesLoader(), options: options)
-        _ = session.run(file: SourceFile(name: doc.file.name, bytes: Array("\(extra)\n".utf8)), loader: NoFilesLoader(),
+        // With the analysis' loader: an app declared in an include is known
+        // (without it, hovers in a script with includes showed empty blocks;
+        // editor trial 20, E12).
+        _ = session.run(file: SourceFile(name: doc.file.name, bytes: prefix), loader: doc.loader, options: options)
+        _ = session.run(file: SourceFile(name: doc.file.name, bytes: Array("\(extra)\n".utf8)), loader: doc.loader,
                         options: options) { event in
             guard case .output(let text) = event else { return }
             total += text.utf8.count
@@ -657,8 +660,14 @@ public final class LanguageServer {
             return [Location(uri: Self.uri(of: path), range: zero)]
         }
         guard let (role, name) = doc.name(at: offset) else { return [] }
-        return doc.names.filter { $0.role == role && $0.declares && $0.name.text == name.text }.prefix(1)
-            .map { Location(uri: p.textDocument.uri, range: doc.index.range($0.name.range)) }
+        if let own = doc.names.first(where: { $0.role == role && $0.declares && $0.name.text == name.text }) {
+            return [Location(uri: p.textDocument.uri, range: doc.index.range(own.name.range))]
+        }
+        // Declared in a file the document read (an include): answered with
+        // that file (editor trial 20, E12: nothing was).
+        guard p.textDocument.uri.hasPrefix("file://"),
+              let found = doc.declaration(of: role, name.text, in: (readPaths[p.textDocument.uri] ?? []).sorted()) else { return [] }
+        return [Location(uri: Self.uri(of: found.path), range: TextIndex(found.bytes).range(found.range))]
     }
 
     private func references(_ p: PositionParams) -> [Location] {

@@ -478,6 +478,37 @@ final class Client {
         #expect(mainSays().isEmpty, "after the save: \(mainSays())")
     }
 
+    /// Going to an include opens its file; a name the include declares goes
+    /// there; a hover runs with the include read (editor trial 20, E12: no
+    /// answer to either, and empty `show app`/`explain` blocks).
+    @Test func includesAreNavigableAndHoversReadThem() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kcs-lsp-e12-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let incURL = dir.appendingPathComponent("lib.kcs")
+        try "team SKMME9E2Y8\napp com.example.LibApp\n".write(to: incURL, atomically: true, encoding: .utf8)
+        let main = LanguageServer.uri(of: dir.appendingPathComponent("main.kcs").path)
+        let c = Client()
+        c.open(main, "include \"lib.kcs\"\nas LibApp add generic-password account=\"x\"\n")
+        #expect(c.diagnostics(main).isEmpty, "\(c.diagnostics(main))")
+        func location(_ line: Int, _ character: Int) throws -> (uri: String?, line: Int?, character: Int?) {
+            let found = try #require(c.request("textDocument/definition", c.at(main, line, character)) as? [[String: Any]])
+            let start = (found.first?["range"] as? [String: Any])?["start"] as? [String: Any]
+            return (found.first?["uri"] as? String, start?["line"] as? Int, start?["character"] as? Int)
+        }
+        for character in [0, 9, 12] {
+            let l = try location(0, character)
+            #expect(l.uri == LanguageServer.uri(of: incURL.path) && l.line == 0 && l.character == 0, "\(character): \(l)")
+        }
+        let app = try location(1, 4)
+        #expect(app.uri == LanguageServer.uri(of: incURL.path) && app.line == 1 && app.character == 16, "\(app)")
+        for character in [0, 4] {  // the call (its explain), the app (show app)
+            let result = try #require(c.request("textDocument/hover", c.at(main, 1, character)) as? [String: Any])
+            let value = try #require((result["contents"] as? [String: Any])?["value"] as? String)
+            #expect(value.contains("SKMME9E2Y8.com.example.LibApp"), "\(character): \(value)")
+        }
+    }
+
     @Test func codeActionsTurnDidYouMeanIntoEdits() throws {
         let c = Client()
         c.open(uri, "team SKMME9E2Y8\napp com.example.A\nas A find generic-pasword account=\"a\"\n")
