@@ -187,6 +187,10 @@ enum EditorSyntaxFiles {
               (setq-local comment-start "# ")
               (setq-local comment-start-skip "#+[ \\t]*")
               (setq-local font-lock-defaults '(kcs-font-lock-keywords))
+              ;; kcs counts a column in characters (a tab or a wide character
+              ;; is one); M-x compile reads screen columns unless the file's
+              ;; buffer says otherwise (Emacs 27+).
+              (setq-local compilation-error-screen-columns nil)
               (setq-local compile-command
                           (concat kcs-program " run "
                                   (shell-quote-argument (or buffer-file-name "")))))

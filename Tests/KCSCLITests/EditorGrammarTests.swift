@@ -150,6 +150,42 @@ struct EditorGrammarTests {
     }
 
     /// The same through Emacs's font-lock, where Emacs is installed.
+    /// `M-x compile` in a kcs-mode buffer, `M-g n`: Emacs lands on the
+    /// error's first character after a tab and a wide character, and the
+    /// file name carries no colour escape, with the TERM of a terminal
+    /// (compilation mode read kcs's character columns as screen columns,
+    /// and a coloured `ESC[1m/path` as the file; editor trial 20, E3).
+    @Test(.enabled(if: installed("emacs"), "needs emacs (apt-get install emacs-nox)"))
+    func emacsCompileLandsOnTheError() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kcs-emacs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = dir.appendingPathComponent("a.kcs")
+        try "team SKMME9E2Y8\napp com.example.A\nas A add generic-password label=\"\u{1F511}\u{4E2D}\"\tacount=\"x\"\n"
+            .write(to: script, atomically: true, encoding: .utf8)
+        func lisp(_ s: String) -> String { "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
+        let el = dir.appendingPathComponent("t.el")
+        try """
+            (add-to-list 'load-path \(lisp(Self.editors.appendingPathComponent("emacs").path)))
+            (require 'kcs-mode)
+            (setq kcs-program \(lisp(BinaryRunner.binary.path)))
+            (find-file \(lisp(script.path)))
+            (let ((buf (compile compile-command)))
+              (with-current-buffer buf (while (get-buffer-process buf) (accept-process-output nil 0.1))))
+            (with-current-buffer "*compilation*" (goto-char (point-min)))
+            (next-error)
+            (princ (format "file=%s landed=%s\\n" (buffer-file-name)
+                           (buffer-substring-no-properties (point) (min (line-end-position) (+ (point) 6)))))
+            (kill-emacs 0)
+
+            """.write(to: el, atomically: true, encoding: .utf8)
+        for term in ["xterm-256color", "dumb"] {
+            let out = try BinaryRunner.run(["emacs", "--batch", "-Q", "-l", el.path], environment: ["TERM": term, "NO_COLOR": ""],
+                                           executable: URL(fileURLWithPath: "/usr/bin/env"))
+            #expect(out.stdout.contains("file=\(script.path) landed=acount"), "TERM=\(term): \(out.stdout) \(out.stderr)")
+        }
+    }
+
     @Test(.enabled(if: installed("emacs"), "needs emacs (apt-get install emacs-nox)"))
     func emacsFacesEveryExample() throws {
         try highlight("emacs", python: "/usr/bin/env")
