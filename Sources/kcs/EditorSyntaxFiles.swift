@@ -92,7 +92,8 @@ enum EditorSyntaxFiles {
             + word("kcsStatus", w.statuses)
             + word("kcsKeyword", w.others)
             + "syntax match kcsNumber \"\\V\\<-\\?\\d\\+\\(.\\d\\+\\)\\*\\>\"\n"
-            + "syntax match kcsStatement \"\\V\\(\\_^\\s\\*\\(on\\s\\+\\S\\+\\s\\+\\)\\?\\)\\@<=\(alt(w.statements))\\>\"\n"
+            // After `on` the device is a word or a string (`on "My Phone" as …`).
+            + "syntax match kcsStatement '\\V\\(\\_^\\s\\*\\(on\\s\\+\\(\"\\(\\[^\"\\\\]\\|\\\\\\.\\)\\*\"\\|\\S\\+\\)\\s\\+\\)\\?\\)\\@<=\(alt(w.statements))\\>'\n"
             + "syntax match kcsUnknownAttribute \"\\V\\<\\k\\+\\ze\\s\\*=\"\n"
             + "syntax match kcsAttribute \"\\V\\<\(alt(w.attributes))\\ze\\s\\*=\"\n"
             + """
@@ -169,7 +170,7 @@ enum EditorSyntaxFiles {
               "Syntax table for `kcs-mode'.")
 
             (defconst kcs-font-lock-keywords
-              `((,(concat "^[ \\t]*\\\\(?:on[ \\t]+\\\\S-+[ \\t]+\\\\)?" (regexp-opt kcs-statements 'symbols))
+              `((,(concat "^[ \\t]*\\\\(?:on[ \\t]+\\\\(?:\\"\\\\(?:[^\\"\\\\\\\\]\\\\|\\\\\\\\.\\\\)*\\"\\\\|\\\\S-+\\\\)[ \\t]+\\\\)?" (regexp-opt kcs-statements 'symbols))
                  1 font-lock-keyword-face)
                 ("^[ \\t]*\\\\_<\\\\(on\\\\)\\\\_>" 1 font-lock-keyword-face)
                 (,(concat (regexp-opt kcs-attributes 'symbols) "[ \\t]*=") 1 font-lock-variable-name-face)

@@ -212,7 +212,9 @@ enum TextMateGrammar {
         }
         return [
             "name": "meta.statement.\(form.keyword).kcs",
-            "begin": "^\\s*(?:(on)\\s+(" + word + ")\\s+)?(" + escape(form.keyword) + ")" + after + nested,
+            // The device is a NAME, quoted or not (a quoted one made the
+            // whole line invalid; editor trial 20, E15).
+            "begin": "^\\s*(?:(on)\\s+(" + name + ")\\s+)?(" + escape(form.keyword) + ")" + after + nested,
             "beginCaptures": captures,
             "end": "$",
             "patterns": shape.body,

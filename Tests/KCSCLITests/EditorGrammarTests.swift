@@ -78,7 +78,8 @@ struct EditorGrammarTests {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("t.kcs")
-        try "app com.example.A as A  # hi\non this as A find generic-password\nexpect status errSecItemNotFound\n"
+        try ("app com.example.A as A  # hi\non this as A find generic-password\nexpect status errSecItemNotFound\n"
+            + "device \"My Phone\"\non \"My Phone\" as A find generic-password\n")
             .write(to: file, atomically: true, encoding: .utf8)
         let out = try BinaryRunner.run(["textmate", "--tokens", file.path])
         #expect(out.status == 0)
@@ -87,7 +88,9 @@ struct EditorGrammarTests {
         let found = Set(tokens.map { "\($0["line"]!):\($0["start"]!)-\($0["end"]!) \($0["kind"]!)" })
         for expected in ["1:0-3 keyword", "1:4-17 def", "1:21-22 def", "1:24-28 comment", "2:0-2 keyword", "2:3-7 ref",
                          "2:8-10 keyword", "2:11-12 ref", "2:13-17 operation", "2:18-34 class", "3:0-6 keyword",
-                         "3:14-32 status"] {
+                         "3:14-32 status",
+                         // After a quoted device the statement keyword too (it was left out; editor trial 20, E15).
+                         "5:0-2 keyword", "5:3-13 ref", "5:14-16 keyword", "5:19-23 operation"] {
             #expect(found.contains(expected), "missing \(expected) in \(found.sorted())")
         }
     }

@@ -39,7 +39,7 @@
   "Syntax table for `kcs-mode'.")
 
 (defconst kcs-font-lock-keywords
-  `((,(concat "^[ \t]*\\(?:on[ \t]+\\S-+[ \t]+\\)?" (regexp-opt kcs-statements 'symbols))
+  `((,(concat "^[ \t]*\\(?:on[ \t]+\\(?:\"\\(?:[^\"\\\\]\\|\\\\.\\)*\"\\|\\S-+\\)[ \t]+\\)?" (regexp-opt kcs-statements 'symbols))
      1 font-lock-keyword-face)
     ("^[ \t]*\\_<\\(on\\)\\_>" 1 font-lock-keyword-face)
     (,(concat (regexp-opt kcs-attributes 'symbols) "[ \t]*=") 1 font-lock-variable-name-face)
