@@ -189,6 +189,37 @@ struct EditorGrammarTests {
         }
     }
 
+    /// A string left open (the moment one types `"`) ends at its line in
+    /// Emacs, as kcs reads it and as Vim and TextMate show it: the lines
+    /// after it were all string, and strings and code swapped there
+    /// (editor trial 20, E6).
+    @Test(.enabled(if: installed("emacs"), "needs emacs (apt-get install emacs-nox)"))
+    func emacsEndsAnOpenStringAtItsLine() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kcs-emacs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = dir.appendingPathComponent("a.kcs")
+        try "as One add generic-password service=\"abc\nexpect status errSecSuccess\nas One find generic-password service=\"x\" # \"q\" c\n"
+            .write(to: script, atomically: true, encoding: .utf8)
+        func lisp(_ s: String) -> String { "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
+        let el = dir.appendingPathComponent("t.el")
+        try """
+            (add-to-list 'load-path \(lisp(Self.editors.appendingPathComponent("emacs").path)))
+            (require 'kcs-mode)
+            (find-file \(lisp(script.path)))
+            (font-lock-ensure)
+            (defun face-at (line text)
+              (goto-char (point-min)) (forward-line (1- line)) (search-forward text) (get-text-property (match-beginning 0) 'face))
+            (princ (format "expect=%s status=%s x=%s q=%s\\n" (face-at 2 "expect") (face-at 2 "errSecSuccess")
+                           (face-at 3 "x\\\"") (face-at 3 "q")))
+            (kill-emacs 0)
+
+            """.write(to: el, atomically: true, encoding: .utf8)
+        let out = try BinaryRunner.run(["emacs", "--batch", "-Q", "-l", el.path], executable: URL(fileURLWithPath: "/usr/bin/env"))
+        #expect(out.stdout.contains("expect=font-lock-keyword-face status=font-lock-constant-face x=font-lock-string-face q=font-lock-comment-face"),
+                "\(out.stdout) \(out.stderr)")
+    }
+
     @Test(.enabled(if: installed("emacs"), "needs emacs (apt-get install emacs-nox)"))
     func emacsFacesEveryExample() throws {
         try highlight("emacs", python: "/usr/bin/env")
