@@ -220,6 +220,39 @@ struct EditorGrammarTests {
                 "\(out.stdout) \(out.stderr)")
     }
 
+    /// `:make` with the kcs compiler, `:cfirst`: Vim lands on the error's
+    /// first character after non-ASCII text (kcs prints a character column,
+    /// Vim's `%c` is a byte index, and it landed left of the error; editor
+    /// trial 20, E4). The compiler plugin converts the entries after `:make`.
+    @Test(.enabled(if: installed("vim") || onCI, "needs vim"))
+    func vimMakeLandsOnTheError() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kcs-vim-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = dir.appendingPathComponent("a.kcs")
+        try "team SKMME9E2Y8\napp com.example.A\nas A add generic-password label=\"\u{1F511}\u{E9}\u{4E2D}\"\tacount=\"x\"\n"
+            .write(to: script, atomically: true, encoding: .utf8)
+        let out = dir.appendingPathComponent("out.txt")
+        let commands = dir.appendingPathComponent("t.vim")
+        func quoted(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "''") + "'" }
+        try """
+            set nocompatible
+            let &runtimepath = \(quoted(Self.editors.appendingPathComponent("vim").path)) . ',' . &runtimepath
+            filetype plugin on
+            edit \(script.path)
+            let &l:makeprg = \(quoted(BinaryRunner.binary.path + " run %:S"))
+            silent make!
+            let e = getqflist()[0]
+            call writefile(['col=' . e.col . ' text=' . strpart(getline(e.lnum), e.col - 1, 6)], \(quoted(out.path)))
+            qall!
+
+            """.write(to: commands, atomically: true, encoding: .utf8)
+        _ = try BinaryRunner.run(["vim", "-Nu", "NONE", "-i", "NONE", "-es", "-S", commands.path],
+                                 executable: URL(fileURLWithPath: "/usr/bin/env"), stdinPath: "/dev/null")
+        let landed = try String(contentsOf: out, encoding: .utf8)
+        #expect(landed == "col=45 text=acount\n", "\(landed)")
+    }
+
     @Test(.enabled(if: installed("emacs"), "needs emacs (apt-get install emacs-nox)"))
     func emacsFacesEveryExample() throws {
         try highlight("emacs", python: "/usr/bin/env")
