@@ -227,9 +227,12 @@ struct Analysis {
                 if let alias = decl.alias {
                     out.append((.app, ref(alias), true))
                 } else {
-                    // The name is the bundle ID's last component.
+                    // The name is the bundle ID's last component; a quoted
+                    // bundle ID's range holds its quotes (the range was one
+                    // character right; editor trial 20, E7).
                     let text = decl.name
-                    let end = decl.bundleID.range.end
+                    let quoted = decl.bundleID.range.end - decl.bundleID.range.start > decl.bundleID.text.utf8.count
+                    let end = decl.bundleID.range.end - (quoted ? 1 : 0)
                     out.append((.app, NameRef(text: text, range: SourceRange(end - text.utf8.count, end)), true))
                 }
                 if let team = decl.team { out.append((.team, ref(team), false)) }

@@ -426,6 +426,17 @@ final class Client {
         #expect(symbols.compactMap { $0["name"] as? String } == ["SKMME9E2Y8", "AppOne", "AppTwo", "com.example.Shared"])
     }
 
+    /// An app named by a quoted bundle ID (no `as`): its name's range is
+    /// inside the quotes (it was one character right; editor trial 20, E7).
+    @Test func definitionOfAnAppNamedByAQuotedBundleID() throws {
+        let c = Client()
+        c.open(uri, "team SKMME9E2Y8\napp \"com.example.My App\"\nas \"My App\" add generic-password account=\"x\"\n")
+        let found = try #require(c.request("textDocument/definition", c.at(uri, 2, 5)) as? [[String: Any]])
+        let range = try #require(found.first?["range"] as? [String: Any])
+        let start = range["start"] as? [String: Any], end = range["end"] as? [String: Any]
+        #expect(start?["line"] as? Int == 1 && start?["character"] as? Int == 17 && end?["character"] as? Int == 23, "\(range)")
+    }
+
     /// A line being corrected (a misspelt attribute) lowers to nothing, but
     /// its app and device still lead to their declarations.
     @Test func definitionWorksOnALineWithAnError() throws {
