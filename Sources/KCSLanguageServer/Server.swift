@@ -343,7 +343,7 @@ public final class LanguageServer {
             guard let p = params(PositionParams.self) else { return }
             respond(id, definition(p))
         case "textDocument/references":
-            guard let p = params(PositionParams.self) else { return }
+            guard let p = params(ReferenceParams.self) else { return }
             respond(id, references(p))
         case "textDocument/documentSymbol":
             guard let p = params(DocumentParams.self) else { return }
@@ -537,7 +537,9 @@ public final class LanguageServer {
         // A quoted name (one with spaces or punctuation) hovers as a word does.
         guard let token = doc.token(at: offset) else { return nil }
         switch token.kind {
-        case .word, .string(_): break
+        // A numeric status (`expect status -25300`) is an integer token: it
+        // was refused here, so its status hover never showed (editor trial 20, E9).
+        case .word, .string(_), .integer(_): break
         default: return nil
         }
         let word = doc.file.text(token.range)
@@ -670,10 +672,13 @@ public final class LanguageServer {
         return [Location(uri: Self.uri(of: found.path), range: TextIndex(found.bytes).range(found.range))]
     }
 
-    private func references(_ p: PositionParams) -> [Location] {
+    private func references(_ p: ReferenceParams) -> [Location] {
         guard let doc = document(p.textDocument.uri) else { return [] }
         guard let (role, name) = doc.name(at: doc.index.offset(of: p.position)) else { return [] }
-        return doc.names.filter { $0.role == role && $0.name.text == name.text }
+        // `includeDeclaration: false` leaves the declarations out (it was
+        // ignored; editor trial 20, E9).
+        let declarations = p.context?.includeDeclaration ?? true
+        return doc.names.filter { $0.role == role && $0.name.text == name.text && (declarations || !$0.declares) }
             .map { Location(uri: p.textDocument.uri, range: doc.index.range($0.name.range)) }
     }
 

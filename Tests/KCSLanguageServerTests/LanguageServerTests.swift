@@ -426,6 +426,22 @@ final class Client {
         #expect(symbols.compactMap { $0["name"] as? String } == ["SKMME9E2Y8", "AppOne", "AppTwo", "com.example.Shared"])
     }
 
+    /// A numeric status hovers with its name; references without the
+    /// declaration when the client asks so (editor trial 20, E9: nothing,
+    /// and the declaration anyway).
+    @Test func numericStatusHoverAndReferencesWithoutTheDeclaration() throws {
+        let c = opened()
+        c.notify("textDocument/didChange", ["textDocument": ["uri": uri, "version": 2],
+                                            "contentChanges": [["text": Self.script + "expect status errSecSuccess or -25300\n"]]])
+        let result = try #require(c.request("textDocument/hover", c.at(uri, 8, 33)) as? [String: Any])
+        #expect((result["contents"] as? [String: Any])?["value"] as? String == "**errSecItemNotFound** = -25300", "\(result)")
+        var params = c.at(uri, 6, 4)
+        params["context"] = ["includeDeclaration": false]
+        let references = try #require(c.request("textDocument/references", params) as? [[String: Any]])
+        let lines = references.compactMap { (($0["range"] as? [String: Any])?["start"] as? [String: Any])?["line"] as? Int }
+        #expect(lines == [3, 6], "group and find, not the declaration at line 2: \(lines)")
+    }
+
     /// An app named by a quoted bundle ID (no `as`): its name's range is
     /// inside the quotes (it was one character right; editor trial 20, E7).
     @Test func definitionOfAnAppNamedByAQuotedBundleID() throws {
