@@ -138,7 +138,8 @@ enum TextMateGrammar {
             return [Shape(head: [def("app"), .words(["as"], otherKeywordScope), def("app")], body: args)]
         case .group:
             return [Shape(head: [def("group")],
-                          body: [include("comment"), ["match": before + word, "name": "variable.other.app.kcs"]])]
+                          // Apps by NAME: a quoted one too (it had no scope; editor trial 20, E15).
+                          body: [include("comment"), ["match": before + name, "name": "variable.other.app.kcs"]])]
         case .include:
             return [Shape(head: [], body: [include("comment"), include("string")])]
         case .device:
