@@ -8,6 +8,9 @@ struct Analysis {
     let file: SourceFile
     let index: TextIndex
     let isMarkdown: Bool
+    /// What the analysis read includes with (the editor's buffers, then the
+    /// disk): hovers run with it and include paths resolve with it.
+    let loader: any SourceLoader
     /// Parsed statements (a `.kcs` document; empty for Markdown).
     var statements: [Statement] = []
     /// The document's own diagnostics (for quick fixes); those of included
@@ -33,6 +36,7 @@ struct Analysis {
 
     init(path: String, bytes: [UInt8], loader: any SourceLoader) {
         isMarkdown = MarkdownBlocks.isDocument(path)
+        self.loader = loader
         // Markdown lines may end at a CR alone: read as LF (same offsets), the
         // check's diagnostics name this file, and are kept.
         file = SourceFile(name: path, bytes: isMarkdown ? MarkdownBlocks.withLFLineBreaks(bytes) ?? bytes : bytes)
@@ -69,7 +73,8 @@ struct Analysis {
     /// including one 3 MB file took 890 MB (found by adversarial testing).
     private mutating func keepOwnOnly() {
         lspDiagnostics = makeLSPDiagnostics()
-        diagnostics.removeAll { $0.file !== file }
+        let own = file
+        diagnostics.removeAll { $0.file !== own }
     }
 
     /// The text that ran: the document, or without its statements in error.
@@ -204,6 +209,12 @@ struct Analysis {
     /// Every name the statements write, with what it names; the first of
     /// each role and text that is a declaration comes first.
     var names: [(role: Role, name: NameRef, declares: Bool)] {
+        Self.names(of: statements) + unlowered.map { ($0.role, $0.name, false) }
+    }
+
+    /// Every name the statements write, with what it names and whether it
+    /// is a declaration.
+    static func names(of statements: [Statement]) -> [(role: Role, name: NameRef, declares: Bool)] {
         var out: [(Role, NameRef, Bool)] = []
         func ref(_ n: Name) -> NameRef { NameRef(text: n.text, range: n.range) }
         for s in statements {
@@ -216,9 +227,12 @@ struct Analysis {
                 if let alias = decl.alias {
                     out.append((.app, ref(alias), true))
                 } else {
-                    // The name is the bundle ID's last component.
+                    // The name is the bundle ID's last component; a quoted
+                    // bundle ID's range holds its quotes (the range was one
+                    // character right; editor trial 20, E7).
                     let text = decl.name
-                    let end = decl.bundleID.range.end
+                    let quoted = decl.bundleID.range.end - decl.bundleID.range.start > decl.bundleID.text.utf8.count
+                    let end = decl.bundleID.range.end - (quoted ? 1 : 0)
                     out.append((.app, NameRef(text: text, range: SourceRange(end - text.utf8.count, end)), true))
                 }
                 if let team = decl.team { out.append((.team, ref(team), false)) }
@@ -252,7 +266,6 @@ struct Analysis {
                 break
             }
         }
-        out += unlowered.map { ($0.role, $0.name, false) }
         return out
     }
 
@@ -261,11 +274,26 @@ struct Analysis {
         names.first { $0.name.range.start <= offset && offset <= $0.name.range.end }.map { ($0.role, $0.name) }
     }
 
-    /// The resolved path of the include statement whose path is at a byte
-    /// offset; nil when there is none, or its file was not found (the path
-    /// as written made a relative, malformed `file://` URI; adversarial run 23).
+    /// The resolved path of the include statement at a byte offset; nil
+    /// when there is none, or its file was not found (the path as written
+    /// made a relative, malformed `file://` URI; adversarial run 23). The
+    /// parsed statement's own `resolved` is never set (only a session's copy
+    /// is), so going to an include answered nothing (editor trial 20, E12).
     func include(at offset: Int) -> String? {
-        guard let s = statement(at: offset), case .include(_, let resolved) = s.kind else { return nil }
-        return resolved
+        guard let s = statement(at: offset), case .include(let path, _) = s.kind else { return nil }
+        let resolved = loader.resolve(path, relativeTo: file.name)
+        return loader.isFile(resolved) ? resolved : nil
+    }
+
+    /// Where a file this document read (an include) declares a name: the
+    /// path and the name's place in that file's text.
+    func declaration(of role: Role, _ text: String, in paths: [String]) -> (path: String, bytes: [UInt8], range: SourceRange)? {
+        for path in paths {
+            guard path != file.name, let included = try? loader.read(path) else { continue }
+            let found = Self.names(of: Parser.parse(included).program.statements)
+                .first { $0.role == role && $0.declares && $0.name.text == text }
+            if let found { return (path, included.bytes, found.name.range) }
+        }
+        return nil
     }
 }

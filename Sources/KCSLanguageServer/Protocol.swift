@@ -45,6 +45,13 @@ struct PositionParams: Codable {
     var position: Position
 }
 
+struct ReferenceParams: Decodable {
+    struct Context: Decodable { var includeDeclaration: Bool? }
+    var textDocument: TextDocumentIdentifier
+    var position: Position
+    var context: Context?
+}
+
 struct RangeParams: Codable {
     var textDocument: TextDocumentIdentifier
     var range: LSPRange

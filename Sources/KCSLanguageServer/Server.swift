@@ -34,6 +34,13 @@ public final class LanguageServer {
     /// document on each change, 16,000 open documents took five minutes
     /// (found by adversarial testing).
     private let openFiles = OpenFiles()
+    /// The paths each open document's last analysis read through its loader
+    /// (its includes, theirs, files its declarations name), and the other
+    /// way round: the documents to check again when one of those changes.
+    /// Only the changed document was analysed, so an includer kept the
+    /// errors of an include text that no longer existed (editor trial 20, E14).
+    private var readPaths: [String: Set<String>] = [:]
+    private var readers: [String: Set<String>] = [:]
     private var shutdownRequested = false
     /// Whether `initialize` has been answered: before it the protocol lets
     /// only `exit` through (requests get ServerNotInitialized, notifications
@@ -162,8 +169,11 @@ public final class LanguageServer {
         openBytes -= texts[uri]?.count ?? 0
         texts[uri] = nil
         if uri.hasPrefix("file://") { openFiles.texts[Self.path(of: uri)] = nil }
+        setReads(uri, [])
         notify("textDocument/publishDiagnostics", PublishDiagnosticsParams(uri: uri, diagnostics: saying))
         if let reason { notify("window/logMessage", LogMessage(type: 1, message: "kcs lsp: \(uri): \(reason)")) }
+        // Its includers read the disk from now on.
+        refreshReaders(of: uri)
     }
 
     /// A change the server cannot apply (a range the text does not have,
@@ -250,8 +260,13 @@ public final class LanguageServer {
         case "initialize":
             initialized = true
             respond(id, InitializeResult())
-        case "initialized", "$/cancelRequest", "$/setTrace", "workspace/didChangeConfiguration", "textDocument/didSave":
+        case "initialized", "$/cancelRequest", "$/setTrace", "workspace/didChangeConfiguration":
             break
+        case "textDocument/didSave":
+            // The text saved is the one the includers read already, unless
+            // the client sent no changes for it: they are checked again.
+            guard let p = params(DocumentParams.self) else { return }
+            refreshReaders(of: p.textDocument.uri)
         case "shutdown":
             shutdownRequested = true
             respond(id, Optional<Bool>.none)
@@ -328,7 +343,7 @@ public final class LanguageServer {
             guard let p = params(PositionParams.self) else { return }
             respond(id, definition(p))
         case "textDocument/references":
-            guard let p = params(PositionParams.self) else { return }
+            guard let p = params(ReferenceParams.self) else { return }
             respond(id, references(p))
         case "textDocument/documentSymbol":
             guard let p = params(DocumentParams.self) else { return }
@@ -436,16 +451,44 @@ public final class LanguageServer {
         }
     }
 
-    /// Analyses a document's text as it is now and publishes its diagnostics.
-    private func analyse(_ uri: String) {
+    /// Analyses a document's text as it is now and publishes its diagnostics;
+    /// then, unless told not to, the open documents whose last analysis
+    /// read it (an include being edited).
+    private func analyse(_ uri: String, refreshingReaders: Bool = true) {
         stale.remove(uri)
         guard let text = texts[uri] else { return }
         let path = Self.path(of: uri)
         let base: any SourceLoader = uri.hasPrefix("file://") ? FileSystemLoader(maxBytes: Analysis.limits.sourceBytes)
                                                                : NoFilesLoader()
-        let analysis = Analysis(path: path, bytes: text, loader: OverlayLoader(base: base, open: openFiles))
+        let reads = ReadPaths()
+        let analysis = Analysis(path: path, bytes: text, loader: OverlayLoader(base: base, open: openFiles, reads: reads))
         documents[uri] = analysis
+        setReads(uri, reads.paths)
         notify("textDocument/publishDiagnostics", PublishDiagnosticsParams(uri: uri, diagnostics: analysis.lspDiagnostics))
+        if refreshingReaders { refreshReaders(of: uri) }
+    }
+
+    private func setReads(_ uri: String, _ paths: Set<String>) {
+        let old = readPaths[uri] ?? []
+        for path in old.subtracting(paths) {
+            readers[path]?.remove(uri)
+            if readers[path]?.isEmpty == true { readers[path] = nil }
+        }
+        for path in paths.subtracting(old) { readers[path, default: []].insert(uri) }
+        readPaths[uri] = paths.isEmpty ? nil : paths
+    }
+
+    /// Analyses again the open documents whose last analysis read the
+    /// document at `uri`, each once (an include of an include is among the
+    /// paths its includer read). One whose own change is read ahead is left
+    /// to that change; as the changed document itself, they are analysed
+    /// only when no later change to it is queued.
+    private func refreshReaders(of uri: String) {
+        guard uri.hasPrefix("file://"), let users = readers[Self.path(of: uri)] else { return }
+        for other in users.sorted() where other != uri && texts[other] != nil && pendingChanges[other] == nil {
+            hoverRunCount -= hoverRuns.removeValue(forKey: other)?.count ?? 0
+            analyse(other, refreshingReaders: false)
+        }
     }
 
     /// A document's analysis for a request, made now if its last change
@@ -494,7 +537,9 @@ public final class LanguageServer {
         // A quoted name (one with spaces or punctuation) hovers as a word does.
         guard let token = doc.token(at: offset) else { return nil }
         switch token.kind {
-        case .word, .string(_): break
+        // A numeric status (`expect status -25300`) is an integer token: it
+        // was refused here, so its status hover never showed (editor trial 20, E9).
+        case .word, .string(_), .integer(_): break
         default: return nil
         }
         let word = doc.file.text(token.range)
@@ -574,8 +619,11 @@ public final class LanguageServer {
         var total = 0
         var session = Session()
         let options = RunOptions(limits: Analysis.limits)
-        _ = session.run(file: SourceFile(name: doc.file.name, bytes: prefix), loader: NoFilesLoader(), options: options)
-        _ = session.run(file: SourceFile(name: doc.file.name, bytes: Array("\(extra)\n".utf8)), loader: NoFilesLoader(),
+        // With the analysis' loader: an app declared in an include is known
+        // (without it, hovers in a script with includes showed empty blocks;
+        // editor trial 20, E12).
+        _ = session.run(file: SourceFile(name: doc.file.name, bytes: prefix), loader: doc.loader, options: options)
+        _ = session.run(file: SourceFile(name: doc.file.name, bytes: Array("\(extra)\n".utf8)), loader: doc.loader,
                         options: options) { event in
             guard case .output(let text) = event else { return }
             total += text.utf8.count
@@ -614,14 +662,23 @@ public final class LanguageServer {
             return [Location(uri: Self.uri(of: path), range: zero)]
         }
         guard let (role, name) = doc.name(at: offset) else { return [] }
-        return doc.names.filter { $0.role == role && $0.declares && $0.name.text == name.text }.prefix(1)
-            .map { Location(uri: p.textDocument.uri, range: doc.index.range($0.name.range)) }
+        if let own = doc.names.first(where: { $0.role == role && $0.declares && $0.name.text == name.text }) {
+            return [Location(uri: p.textDocument.uri, range: doc.index.range(own.name.range))]
+        }
+        // Declared in a file the document read (an include): answered with
+        // that file (editor trial 20, E12: nothing was).
+        guard p.textDocument.uri.hasPrefix("file://"),
+              let found = doc.declaration(of: role, name.text, in: (readPaths[p.textDocument.uri] ?? []).sorted()) else { return [] }
+        return [Location(uri: Self.uri(of: found.path), range: TextIndex(found.bytes).range(found.range))]
     }
 
-    private func references(_ p: PositionParams) -> [Location] {
+    private func references(_ p: ReferenceParams) -> [Location] {
         guard let doc = document(p.textDocument.uri) else { return [] }
         guard let (role, name) = doc.name(at: doc.index.offset(of: p.position)) else { return [] }
-        return doc.names.filter { $0.role == role && $0.name.text == name.text }
+        // `includeDeclaration: false` leaves the declarations out (it was
+        // ignored; editor trial 20, E9).
+        let declarations = p.context?.includeDeclaration ?? true
+        return doc.names.filter { $0.role == role && $0.name.text == name.text && (declarations || !$0.declares) }
             .map { Location(uri: p.textDocument.uri, range: doc.index.range($0.name.range)) }
     }
 
@@ -715,14 +772,25 @@ struct InitializeResult: Encodable {
 struct OverlayLoader: SourceLoader {
     var base: any SourceLoader
     let open: OpenFiles
+    /// Where the paths read are noted.
+    var reads: ReadPaths? = nil
 
     func resolve(_ path: String, relativeTo including: String?) -> String { base.resolve(path, relativeTo: including) }
     func canonical(_ resolved: String) -> String { base.canonical(resolved) }
     func read(_ resolved: String) throws(LoadError) -> SourceFile {
+        reads?.paths.insert(resolved)
         if let bytes = open.texts[resolved] { return SourceFile(name: resolved, bytes: bytes) }
         return try base.read(resolved)
     }
-    func isFile(_ resolved: String) -> Bool { open.texts[resolved] != nil || base.isFile(resolved) }
+    func isFile(_ resolved: String) -> Bool {
+        reads?.paths.insert(resolved)
+        return open.texts[resolved] != nil || base.isFile(resolved)
+    }
+}
+
+/// The paths a loader read (the server reads and writes it on its one thread).
+final class ReadPaths: @unchecked Sendable {
+    var paths = Set<String>()
 }
 
 /// The server's open documents by path, shared with the loaders of their

@@ -92,7 +92,8 @@ enum EditorSyntaxFiles {
             + word("kcsStatus", w.statuses)
             + word("kcsKeyword", w.others)
             + "syntax match kcsNumber \"\\V\\<-\\?\\d\\+\\(.\\d\\+\\)\\*\\>\"\n"
-            + "syntax match kcsStatement \"\\V\\(\\_^\\s\\*\\(on\\s\\+\\S\\+\\s\\+\\)\\?\\)\\@<=\(alt(w.statements))\\>\"\n"
+            // After `on` the device is a word or a string (`on "My Phone" as …`).
+            + "syntax match kcsStatement '\\V\\(\\_^\\s\\*\\(on\\s\\+\\(\"\\(\\[^\"\\\\]\\|\\\\\\.\\)\\*\"\\|\\S\\+\\)\\s\\+\\)\\?\\)\\@<=\(alt(w.statements))\\>'\n"
             + "syntax match kcsUnknownAttribute \"\\V\\<\\k\\+\\ze\\s\\*=\"\n"
             + "syntax match kcsAttribute \"\\V\\<\(alt(w.attributes))\\ze\\s\\*=\"\n"
             + """
@@ -169,7 +170,7 @@ enum EditorSyntaxFiles {
               "Syntax table for `kcs-mode'.")
 
             (defconst kcs-font-lock-keywords
-              `((,(concat "^[ \\t]*\\\\(?:on[ \\t]+\\\\S-+[ \\t]+\\\\)?" (regexp-opt kcs-statements 'symbols))
+              `((,(concat "^[ \\t]*\\\\(?:on[ \\t]+\\\\(?:\\"\\\\(?:[^\\"\\\\\\\\]\\\\|\\\\\\\\.\\\\)*\\"\\\\|\\\\S-+\\\\)[ \\t]+\\\\)?" (regexp-opt kcs-statements 'symbols))
                  1 font-lock-keyword-face)
                 ("^[ \\t]*\\\\_<\\\\(on\\\\)\\\\_>" 1 font-lock-keyword-face)
                 (,(concat (regexp-opt kcs-attributes 'symbols) "[ \\t]*=") 1 font-lock-variable-name-face)
@@ -181,12 +182,32 @@ enum EditorSyntaxFiles {
                 ("\\\\_<-?[0-9]+\\\\(?:\\\\.[0-9]+\\\\)*\\\\_>" . font-lock-constant-face))
               "Highlighting for `kcs-mode'.")
 
+            ;; A kcs string ends at its line's end: the quote of one left open and
+            ;; the line break after it are string fences, so an unclosed string (the
+            ;; moment one types `"') does not run on through the buffer.
+            (defun kcs--open-string-fence ()
+              "The string-fence syntax, unless the match starts inside a comment or string."
+              (unless (nth 8 (save-excursion (syntax-ppss (match-beginning 0))))
+                (string-to-syntax "|")))
+
+            (defconst kcs--syntax-propertize
+              (syntax-propertize-rules
+               ("\\"\\\\(?:[^\\"\\\\\\n]\\\\|\\\\\\\\.\\\\)*\\"" (0 nil))
+               ("\\\\(\\"\\\\)\\\\(?:[^\\"\\\\\\n]\\\\|\\\\\\\\.\\\\)*\\\\(\\n\\\\)"
+                (1 (kcs--open-string-fence)) (2 (kcs--open-string-fence)))))
+
+
             ;;;###autoload
             (define-derived-mode kcs-mode prog-mode "kcs"
               "Major mode for kcs keychain scenarios."
               (setq-local comment-start "# ")
               (setq-local comment-start-skip "#+[ \\t]*")
               (setq-local font-lock-defaults '(kcs-font-lock-keywords))
+              (setq-local syntax-propertize-function kcs--syntax-propertize)
+              ;; kcs counts a column in characters (a tab or a wide character
+              ;; is one); M-x compile reads screen columns unless the file's
+              ;; buffer says otherwise (Emacs 27+).
+              (setq-local compilation-error-screen-columns nil)
               (setq-local compile-command
                           (concat kcs-program " run "
                                   (shell-quote-argument (or buffer-file-name "")))))

@@ -141,7 +141,7 @@ enum ColourMode: String, ExpressibleByArgument, CaseIterable, Sendable {
 /// `--color auto|always|never`, on every command that prints diagnostics.
 struct ColourOptions: ParsableArguments {
     @Option(name: .customLong("color"),
-            help: "When to colour diagnostics; auto: on a terminal, unless NO_COLOR is set or TERM=dumb.")
+            help: "When to colour diagnostics; auto: on a terminal, unless NO_COLOR is set, TERM is dumb or unset, or in Emacs's M-x compile.")
     var mode: ColourMode = .auto
 
     /// Whether output to `fd` is coloured.
@@ -397,14 +397,20 @@ func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
 let standardOutputFailure = Mutex<Int32>(0)
 
 /// The colour decision: `always` and `never` as said; `auto` colours a
-/// terminal unless `NO_COLOR` is set (https://no-color.org) or `TERM=dumb`.
+/// terminal unless `NO_COLOR` is set (https://no-color.org), `TERM` is
+/// `dumb` or unset, or the terminal is Emacs's `M-x compile` buffer
+/// (`INSIDE_EMACS=VERSION,compile`). Emacs runs a compile command in a
+/// pseudo-terminal with the `TERM` it was started with (unset from a
+/// desktop launcher), does not read the escapes, and took `ESC[1m/path` for
+/// the file name (editor trial 20, E3).
 func useColour(_ mode: ColourMode, fd: Int32 = 2) -> Bool {
     switch mode {
     case .always: return true
     case .never: return false
     case .auto:
         if environment("NO_COLOR").map({ !$0.isEmpty }) == true { return false }
-        if environment("TERM") == "dumb" { return false }
+        guard let term = environment("TERM"), !term.isEmpty, term != "dumb" else { return false }
+        if let emacs = environment("INSIDE_EMACS"), emacs.split(separator: ",").contains("compile") { return false }
         return isatty(fd) != 0
     }
 }

@@ -145,7 +145,11 @@ enum TokenMap {
             switch t.kind {
             case .end: return out
             case .newline: atStart = true; afterOn = 0; previous = t
-            case .string: out.append((t.range, "string")); previous = t
+            case .string:
+                // A quoted device after `on`: the keyword comes next (it was
+                // left out; editor trial 20, E15).
+                if afterOn == 1 { afterOn = 2 }
+                out.append((t.range, "string")); previous = t
             case .integer: if !atStart { out.append((t.range, "number")) }; previous = t
             case .leftBracket: depth += 1; previous = t
             case .rightBracket: depth = max(0, depth - 1); previous = t

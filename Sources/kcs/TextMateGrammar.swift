@@ -138,7 +138,8 @@ enum TextMateGrammar {
             return [Shape(head: [def("app"), .words(["as"], otherKeywordScope), def("app")], body: args)]
         case .group:
             return [Shape(head: [def("group")],
-                          body: [include("comment"), ["match": before + word, "name": "variable.other.app.kcs"]])]
+                          // Apps by NAME: a quoted one too (it had no scope; editor trial 20, E15).
+                          body: [include("comment"), ["match": before + name, "name": "variable.other.app.kcs"]])]
         case .include:
             return [Shape(head: [], body: [include("comment"), include("string")])]
         case .device:
@@ -212,7 +213,9 @@ enum TextMateGrammar {
         }
         return [
             "name": "meta.statement.\(form.keyword).kcs",
-            "begin": "^\\s*(?:(on)\\s+(" + word + ")\\s+)?(" + escape(form.keyword) + ")" + after + nested,
+            // The device is a NAME, quoted or not (a quoted one made the
+            // whole line invalid; editor trial 20, E15).
+            "begin": "^\\s*(?:(on)\\s+(" + name + ")\\s+)?(" + escape(form.keyword) + ")" + after + nested,
             "beginCaptures": captures,
             "end": "$",
             "patterns": shape.body,

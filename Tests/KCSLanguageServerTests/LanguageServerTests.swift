@@ -426,6 +426,33 @@ final class Client {
         #expect(symbols.compactMap { $0["name"] as? String } == ["SKMME9E2Y8", "AppOne", "AppTwo", "com.example.Shared"])
     }
 
+    /// A numeric status hovers with its name; references without the
+    /// declaration when the client asks so (editor trial 20, E9: nothing,
+    /// and the declaration anyway).
+    @Test func numericStatusHoverAndReferencesWithoutTheDeclaration() throws {
+        let c = opened()
+        c.notify("textDocument/didChange", ["textDocument": ["uri": uri, "version": 2],
+                                            "contentChanges": [["text": Self.script + "expect status errSecSuccess or -25300\n"]]])
+        let result = try #require(c.request("textDocument/hover", c.at(uri, 8, 33)) as? [String: Any])
+        #expect((result["contents"] as? [String: Any])?["value"] as? String == "**errSecItemNotFound** = -25300", "\(result)")
+        var params = c.at(uri, 6, 4)
+        params["context"] = ["includeDeclaration": false]
+        let references = try #require(c.request("textDocument/references", params) as? [[String: Any]])
+        let lines = references.compactMap { (($0["range"] as? [String: Any])?["start"] as? [String: Any])?["line"] as? Int }
+        #expect(lines == [3, 6], "group and find, not the declaration at line 2: \(lines)")
+    }
+
+    /// An app named by a quoted bundle ID (no `as`): its name's range is
+    /// inside the quotes (it was one character right; editor trial 20, E7).
+    @Test func definitionOfAnAppNamedByAQuotedBundleID() throws {
+        let c = Client()
+        c.open(uri, "team SKMME9E2Y8\napp \"com.example.My App\"\nas \"My App\" add generic-password account=\"x\"\n")
+        let found = try #require(c.request("textDocument/definition", c.at(uri, 2, 5)) as? [[String: Any]])
+        let range = try #require(found.first?["range"] as? [String: Any])
+        let start = range["start"] as? [String: Any], end = range["end"] as? [String: Any]
+        #expect(start?["line"] as? Int == 1 && start?["character"] as? Int == 17 && end?["character"] as? Int == 23, "\(range)")
+    }
+
     /// A line being corrected (a misspelt attribute) lowers to nothing, but
     /// its app and device still lead to their declarations.
     @Test func definitionWorksOnALineWithAnError() throws {
@@ -445,6 +472,68 @@ final class Client {
         c.open(uri, "include \"nowhere-at-all.kcs\"\n")
         let definition = try #require(c.request("textDocument/definition", c.at(uri, 0, 12)) as? [Any])
         #expect(definition.isEmpty, "\(definition)")
+    }
+
+    /// An includer is checked again when an include it read changes, is
+    /// saved or closed: it kept the errors of an include text that no longer
+    /// existed until it was edited itself (editor trial 20, E14).
+    @Test func anIncludersDiagnosticsFollowTheInclude() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kcs-lsp-e14-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let broken = "team SKMME9E2Y8\napp com.example.A\nas A add generic-password acount=\"x\"\n"
+        let fixed = broken.replacingOccurrences(of: "acount", with: "account")
+        let incURL = dir.appendingPathComponent("inc.kcs")
+        try broken.write(to: incURL, atomically: true, encoding: .utf8)
+        let main = LanguageServer.uri(of: dir.appendingPathComponent("main.kcs").path)
+        let inc = LanguageServer.uri(of: incURL.path)
+        let c = Client()
+        c.open(main, "include \"inc.kcs\"\nas A find generic-password\n")
+        func mainSays() -> [String] { c.diagnostics(main).compactMap { $0["message"] as? String } }
+        #expect(mainSays().contains { $0.contains("acount") }, "\(mainSays())")
+        c.open(inc, broken)
+        c.notify("textDocument/didChange", ["textDocument": ["uri": inc, "version": 2], "contentChanges": [["text": fixed]]])
+        #expect(mainSays().isEmpty, "after the include's fix: \(mainSays())")
+        c.notify("textDocument/didChange", ["textDocument": ["uri": inc, "version": 3], "contentChanges": [["text": broken + "bogus\n"]]])
+        #expect(mainSays().contains { $0.contains("bogus") }, "a new error in the include: \(mainSays())")
+        // Closed, the include is read from the disk again (the broken text).
+        c.notify("textDocument/didClose", ["textDocument": ["uri": inc]])
+        #expect(mainSays().contains { $0.contains("acount") } && !mainSays().contains { $0.contains("bogus") }, "\(mainSays())")
+        // Saved by another program, then a didSave.
+        try fixed.write(to: incURL, atomically: true, encoding: .utf8)
+        c.notify("textDocument/didSave", ["textDocument": ["uri": inc]])
+        #expect(mainSays().isEmpty, "after the save: \(mainSays())")
+    }
+
+    /// Going to an include opens its file; a name the include declares goes
+    /// there; a hover runs with the include read (editor trial 20, E12: no
+    /// answer to either, and empty `show app`/`explain` blocks).
+    @Test func includesAreNavigableAndHoversReadThem() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kcs-lsp-e12-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let incURL = dir.appendingPathComponent("lib.kcs")
+        try "team SKMME9E2Y8\napp com.example.LibApp\n".write(to: incURL, atomically: true, encoding: .utf8)
+        let main = LanguageServer.uri(of: dir.appendingPathComponent("main.kcs").path)
+        let c = Client()
+        c.open(main, "include \"lib.kcs\"\nas LibApp add generic-password account=\"x\"\n")
+        #expect(c.diagnostics(main).isEmpty, "\(c.diagnostics(main))")
+        func location(_ line: Int, _ character: Int) throws -> (uri: String?, line: Int?, character: Int?) {
+            let found = try #require(c.request("textDocument/definition", c.at(main, line, character)) as? [[String: Any]])
+            let start = (found.first?["range"] as? [String: Any])?["start"] as? [String: Any]
+            return (found.first?["uri"] as? String, start?["line"] as? Int, start?["character"] as? Int)
+        }
+        for character in [0, 9, 12] {
+            let l = try location(0, character)
+            #expect(l.uri == LanguageServer.uri(of: incURL.path) && l.line == 0 && l.character == 0, "\(character): \(l)")
+        }
+        let app = try location(1, 4)
+        #expect(app.uri == LanguageServer.uri(of: incURL.path) && app.line == 1 && app.character == 16, "\(app)")
+        for character in [0, 4] {  // the call (its explain), the app (show app)
+            let result = try #require(c.request("textDocument/hover", c.at(main, 1, character)) as? [String: Any])
+            let value = try #require((result["contents"] as? [String: Any])?["value"] as? String)
+            #expect(value.contains("SKMME9E2Y8.com.example.LibApp"), "\(character): \(value)")
+        }
     }
 
     @Test func codeActionsTurnDidYouMeanIntoEdits() throws {

@@ -240,6 +240,28 @@ final class ReplTerminalTests {
         }
     }
 
+    /// `kcs run` on a terminal colours unless told not to: not in Emacs's
+    /// `M-x compile` (a pty with the TERM Emacs had, `INSIDE_EMACS=…,compile`),
+    /// nor with TERM empty. There the escapes reached the compilation buffer
+    /// and `M-g n` asked for the file `ESC[1m/path` (editor trial 20, E3).
+    @Test func runIsPlainInEmacsCompileAndWithoutTerm() throws {
+        let script = FileManager.default.temporaryDirectory.appendingPathComponent("kcs-colour-\(UUID().uuidString).kcs")
+        try "as Nobody find generic-password\n".write(to: script, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: script) }
+        func output(_ environment: [String: String]) throws -> String {
+            let t = try PseudoTerminal(["run", script.path], environment: ["NO_COLOR": "", "INSIDE_EMACS": ""].merging(environment) { $1 })
+            terminals.append(t)
+            return try t.waitFor("failed")
+        }
+        let coloured = try output(["TERM": "xterm-256color"])
+        #expect(coloured.contains("\u{1B}["), "\(coloured)")
+        for environment in [["TERM": "xterm-256color", "INSIDE_EMACS": "28.2,compile"], ["TERM": ""],
+                            ["TERM": "dumb", "INSIDE_EMACS": "29.1,compile"]] {
+            let plain = try output(environment)
+            #expect(plain.contains("error: unknown app 'Nobody'") && !plain.contains("\u{1B}["), "\(environment): \(plain)")
+        }
+    }
+
     /// `:save` never replaces a file; `:save!` does, whole, keeping its mode
     /// and writing through a symbolic link to its target.
     @Test func testSaveRefusesToReplaceAndSaveBangReplaces() throws {
