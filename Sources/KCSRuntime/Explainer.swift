@@ -47,6 +47,9 @@ package struct Explainer {
             lines.append("prompts answered: " + last.answers.map(\.verb).joined(separator: ", "))
         }
         lines.append("why: " + reason(result, last))
+        if let dropped = result.droppedDataProtection {
+            lines.append(droppedSide(dropped, last))
+        }
         if last.call.request.operation != .add && last.call.request.spec.persistentRef == nil
             && (result.reason == .noMatch || result.reason.isGroupRefusal || {
                 switch result.reason {
@@ -72,8 +75,14 @@ package struct Explainer {
             case .add:
                 let group = result.items.first?.groupName ?? "?"
                 if group == World.fileKeychainGroupName {
+                    // The route a key from SecKeyCreateWithData takes as
+                    // kSecValueRef (QA s20, Q05: Tartelet's key).
+                    let keyRoute = request.spec.itemClass == .key || request.spec.itemClass == .identity
+                        ? "; so does a key made by SecKeyCreateWithData or SecKeyCreateRandomKey (not a CDSA key) passed as kSecValueRef "
+                            + "(SecItem.cpp SecItemCategorizeQuery, lines 4157-4166): write data-protection=true to model one"
+                        : ""
                     return "added to the Mac's file-based keychain, where access groups, accessibility and sync do not apply "
-                        + "(data-protection=true, sync=true or an access control send an add to the data-protection keychain)"
+                        + "(data-protection=true, sync=true or an access control send an add to the data-protection keychain\(keyRoute))"
                 }
                 // kSecAttrSynchronizableAny is a query value: an add stores
                 // a non-synchronizable item (cordova-plugin-ios-keychain pull
@@ -173,6 +182,11 @@ package struct Explainer {
                 let company = !request.spec.attributes.isEmpty ? ", or it does not match the query's other attributes" : ""
                 return "no item in the searched groups is the row the persistent reference names (\(ref)): it was deleted or restored over, "
                     + "it is in a group \(app.name) cannot see, or the reference was made on another device\(company)"
+            }
+            if result.droppedDataProtection != nil {
+                // The merge kept the file side's answer: the data-protection
+                // side's matches were not "no match" (QA s20, Q05).
+                return "no \(request.spec.itemClass?.rawValue ?? "") item in the Mac's file-based keychain matches the query"
             }
             return "no \(request.spec.itemClass?.rawValue ?? "") item in the searched groups matches the query"
         case .limitUsedUp(let limit):
@@ -465,6 +479,17 @@ package struct Explainer {
         return owners
     }
 
+    /// What the data-protection side of a merged query answered before the
+    /// merge dropped it (SecItem.cpp `SecItemMergeResults`, lines 4893-4900:
+    /// "iOS keychain failed … go with results from OSX keychain").
+    private func droppedSide(_ dropped: CallResult.DroppedSide, _ last: LastCall) -> String {
+        let why = reason(CallResult(status: dropped.status, reason: dropped.reason), last)
+        return "the data-protection keychain answered \(dropped.status.description): \(why); "
+            + "a query that names no keychain on the Mac returns the file-based keychain's answer when the data-protection side "
+            + "fails with anything but errSecMissingEntitlement (SecItem.cpp SecItemMergeResults, lines 4893-4900): "
+            + "add data-protection=true to get its status"
+    }
+
     /// An item that matches the query's attributes: why the call still did
     /// not return it.
     private func passedOver(_ item: StoredItem, _ last: LastCall) -> String {
@@ -477,6 +502,13 @@ package struct Explainer {
         }
         if let ac = item.accessControl, ac.requiresAuthentication, last.call.request.spec.authUI == .skip {
             return "it matches, but it needs a prompt and auth-ui=skip passes such items over"
+        }
+        // On the Mac the merge drops a locked data-protection side, and the
+        // item is listed among the candidates (QA s20, Q05).
+        if !state.isAvailable(item.accessibility) {
+            let why = item.accessibility.requirement == .firstUnlockSinceBoot ? "has not been unlocked since it booted"
+                : state.hasPasscode ? "is locked" : "has no passcode"
+            return "it matches, but \(world[last.device].label) \(why), which keeps \(item.accessibility.rawValue) items out of reach"
         }
         return "matches"
     }
@@ -578,7 +610,17 @@ package struct Explainer {
             if let right = groupUnderOtherPrefix(g, last, in: world) { return "write group=\(right), the group under the prefix its entitlements give" }
             return "add the group to \(app.name.possessive) entitlements (group \(app.withoutTeamPrefix(g)) \(app.name)) or name one it has"
         case .unsigned: return "declare a team before the app, or give the app team=TEAMID"
-        case .noMatch: return "run 'explain' after the call, or see the candidates above"
+        case .noMatch:
+            if let dropped = result.droppedDataProtection {
+                var hint = "the data-protection keychain answered \(dropped.status.description), which the merge of the two keychains hides: "
+                    + "add data-protection=true to the query to get it"
+                if case .locked(let a) = dropped.reason, a.requirement == .unlocked {
+                    let background = a.isThisDeviceOnly ? Accessibility.afterFirstUnlockThisDeviceOnly : .afterFirstUnlock
+                    hint += "; store what is read while the Mac is locked with accessible=\(background.rawValue)"
+                }
+                return hint
+            }
+            return "run 'explain' after the call, or see the candidates above"
         case .limitUsedUp(let limit): return limit == 0 ? "give a limit of 1 or more, or limit=all" : "use limit=all, or a larger limit"
         case .lostRowsDeleted(let count, let more):
             return more ? "call again, or use limit=all: the lost \(count == 1 ? "row is" : "rows are") gone now"

@@ -240,6 +240,48 @@ struct EvaluatorTests {
         #expect(!outputs[3].contains("file-based keychain matched"), "\(outputs[3])")
     }
 
+    @Test func explainOnTheMacSaysTheLockedDataProtectionSideTheMergeDropped() {
+        // framna-dk/tartelet issue 98's shape: a SecKeyCreateWithData key in
+        // the data-protection keychain, read without the flag while the Mac
+        // is locked: SecItemMergeResults returns the file side's "not found"
+        // (QA s20, Q05). The explanation listed the key as "matches" under
+        // "no key item matches", silent about the lock.
+        let source = """
+            platform macos 14
+            team SKMME9E2Y8
+            app dk.shape.Tartelet as Tartelet
+            as Tartelet add key application-tag="k" key-class=private key-type=rsa data="pem" data-protection=true
+            lock
+            as Tartelet find key application-tag="k" return=ref
+            explain
+            expect status errSecSuccess
+            as Tartelet add key application-tag="other" key-class=private key-type=rsa data="pem"
+            explain
+            """
+        let outputs = printed(source)
+        #expect(outputs.count == 2)
+        #expect(outputs[0].contains("why: no key item in the Mac's file-based keychain matches the query"), "\(outputs[0])")
+        #expect(outputs[0].contains("the data-protection keychain answered errSecInteractionNotAllowed (-25308): this device is locked"),
+                "\(outputs[0])")
+        #expect(outputs[0].contains("SecItemMergeResults"), "\(outputs[0])")
+        #expect(outputs[0].contains("in SKMME9E2Y8.dk.shape.Tartelet: it matches, but this device is locked"), "\(outputs[0])")
+        #expect(!outputs[0].contains(": matches"), "\(outputs[0])")
+        // The add that took the file route names the route such a key takes.
+        #expect(outputs[1].contains("SecKeyCreateWithData"), "\(outputs[1])")
+        let report = Interpreter.run(source: source, name: "t.kcs")
+        let hint = report.diagnostics.first?.hint ?? ""
+        #expect(hint.contains("add data-protection=true") && hint.contains("accessible=after-first-unlock"), "\(hint)")
+        // A data-protection side that found nothing is nothing to say.
+        let plain = printed("""
+            platform macos 14
+            team SKMME9E2Y8
+            app com.x.A
+            as A find generic-password account="none"
+            explain
+            """)
+        #expect(plain.first?.contains("data-protection keychain answered") == false, "\(plain)")
+    }
+
     @Test func explainSaysADeleteWithoutAGroupActedInSeveral() {
         // keychain-swift issue 91's shape: a delete meant for the migrated
         // copy also removes the one in the shared group (session 18, P35).
