@@ -188,7 +188,7 @@ package struct Explainer {
                 // side's matches were not "no match" (QA s20, Q05).
                 return "no \(request.spec.itemClass?.rawValue ?? "") item in the Mac's file-based keychain matches the query"
             }
-            return "no \(request.spec.itemClass?.rawValue ?? "") item in the searched groups matches the query"
+            return "no \(request.spec.itemClass?.rawValue ?? "") item in the searched groups matches the query" + tokenGroupOnly(last)
         case .limitUsedUp(let limit):
             return limit == 0
                 ? "limit=0 reads no row: securityd's match limit is SQL's LIMIT (SecItemDb.c SecDbAppendLimit), so nothing is found"
@@ -477,6 +477,20 @@ package struct Explainer {
             if let g = world.defaultGroup(of: app, on: last.device), owners[g] == nil { owners[g] = world[app].name }
         }
         return owners
+    }
+
+    /// A caller whose whole list is `com.apple.token` (no keychain
+    /// entitlement counts: a Mac app without an app ID) can store nothing
+    /// in the data-protection keychain, so a find there never finds its
+    /// own items: said, as the add's refusal says it, because the find is
+    /// what a library reports (supabase-swift issue 516; QA s20, Q29).
+    private func tokenGroupOnly(_ last: LastCall) -> String {
+        let request = last.call.request
+        guard !World.reachesFileKeychain(request.spec, on: world.platform(of: last.device)),
+              world.accessGroups(of: last.app, on: last.device) == [AppTarget.tokenGroup] else { return "" }
+        return "; \(world[last.app].name) has no keychain entitlement here: its only access group is \(AppTarget.tokenGroup), "
+            + "which is read-only, so none of its own items can exist in the data-protection keychain "
+            + "(its adds fail with errSecMissingEntitlement)"
     }
 
     /// What the data-protection side of a merged query answered before the

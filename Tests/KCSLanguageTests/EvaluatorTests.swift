@@ -282,6 +282,25 @@ struct EvaluatorTests {
         #expect(plain.first?.contains("data-protection keychain answered") == false, "\(plain)")
     }
 
+    @Test func explainSaysAnAppWithOnlyTheTokenGroupCanHaveNoItems() {
+        // supabase-swift issue 516's shape: a Mac app without a team stores
+        // with the data-protection flag (-34018) and reads (-25300); the
+        // read, which the library reports, now says why (QA s20, Q29).
+        let outputs = printed("""
+            platform macos 14
+            app com.rebryk.app as Local team=none
+            as Local find generic-password account="session" data-protection=true
+            explain
+            as Local find generic-password account="session"
+            explain
+            """)
+        #expect(outputs.count == 2)
+        #expect(outputs[0].contains("its only access group is com.apple.token, which is read-only, so none of its own items can exist"),
+                "\(outputs[0])")
+        // Without the flag the file keychain is searched too, where it can store.
+        #expect(!outputs[1].contains("none of its own items"), "\(outputs[1])")
+    }
+
     @Test func explainSaysADeleteWithoutAGroupActedInSeveral() {
         // keychain-swift issue 91's shape: a delete meant for the migrated
         // copy also removes the one in the shared group (session 18, P35).
