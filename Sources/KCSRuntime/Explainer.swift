@@ -336,6 +336,9 @@ package struct Explainer {
 
     /// "did you mean TEAM.g" when a prefixed group of that name is entitled.
     private func teamPrefixHint(_ group: String, _ app: AppTarget, _ last: LastCall) -> String {
+        if group == AppTarget.tokenGroup {
+            return "; com.apple.token (kSecAttrAccessGroupToken) is CryptoTokenKit's group, read-only: no entitlement lets an app store items there"
+        }
         if let prefixed = app.prefixedGroup(for: group) {
             return "; did you mean \(prefixed)? Keychain Sharing groups carry the team prefix in code"
         }
@@ -608,6 +611,13 @@ package struct Explainer {
         switch result.reason {
         case .groupNotEntitled(let g), .groupNotEntitledFindsNothing(let g), .moveNotEntitled(let g):
             let app = world[last.app]
+            // `group com.apple.token App` would make a team-prefixed group,
+            // not this one (QA s20, Q10).
+            if g == AppTarget.tokenGroup {
+                return last.call.request.operation == .find || last.call.request.operation == .delete
+                    ? "com.apple.token holds CryptoTokenKit's smart-card items (not modelled), and no entitlement makes it an app's own: drop group="
+                    : "com.apple.token is CryptoTokenKit's read-only group: drop group= to store in \(app.name.possessive) default group, or name a keychain group it has"
+            }
             if let p = app.prefixedGroup(for: g) {
                 return "write the group with its team prefix: group=\(p)"
             }

@@ -301,6 +301,34 @@ struct EvaluatorTests {
         #expect(!outputs[1].contains("none of its own items"), "\(outputs[1])")
     }
 
+    /// The explanation and the hint of a call, for the group-shape tests.
+    private func explainedWithHint(_ source: String) -> (String, String) {
+        var outputs: [String] = []
+        let report = Interpreter.run(source: source, observer: { if case .output(let text) = $0 { outputs.append(text) } })
+        return (outputs.first ?? "", report.diagnostics.first?.hint ?? "")
+    }
+
+    @Test func theTokenGroupHintSaysItIsReadOnly() {
+        // The hint proposed `group com.apple.token Game`, which makes a
+        // team-prefixed group, not this one (QA s20, Q10).
+        let (token, tokenHint) = explainedWithHint("""
+            team SKMME9E2Y8
+            app com.example.game as Game
+            as Game add generic-password account="a" group=com.apple.token
+            explain
+            expect status errSecSuccess
+            """)
+        #expect(token.contains("CryptoTokenKit's group, read-only"), "\(token)")
+        #expect(tokenHint.contains("CryptoTokenKit's read-only group") && !tokenHint.contains("group com.apple.token"), "\(tokenHint)")
+        let (_, findHint) = explainedWithHint("""
+            team SKMME9E2Y8
+            app com.example.game as Game
+            as Game find generic-password account="a" group=com.apple.token
+            expect status errSecSuccess
+            """)
+        #expect(findHint.contains("smart-card items") && findHint.hasSuffix("drop group="), "\(findHint)")
+    }
+
     @Test func explainSaysADeleteWithoutAGroupActedInSeveral() {
         // keychain-swift issue 91's shape: a delete meant for the migrated
         // copy also removes the one in the shared group (session 18, P35).
