@@ -271,7 +271,12 @@ package struct Explainer {
             return "the item's partition list in the macOS file-based keychain holds another team (or, for ad-hoc code, another signature) "
                 + "than the caller's, so the call asked, and the user denied access; an Always Allow adds the caller's partition"
         case .fileKeychainDenied(.otherApp):
-            return "the item in the macOS file-based keychain belongs to another app, and the user denied access"
+            // Named: a developer who renamed the bundle needs to see that the
+            // item is the old app's (keychain-swift issue 117; QA s20, Q27).
+            let owner = world.fileKeychainMatches(for: request, on: last.device).lazy
+                .compactMap { world[last.device].fileKeychain[$0]?.owner }.first { $0 != last.app }
+            let whose = owner.map { "another app, \(world[$0].name) (\(world[$0].bundleID))" } ?? "another app"
+            return "the item in the macOS file-based keychain belongs to \(whose), and the user denied access"
         case .fileKeychainNotOwner:
             return "the macOS file-based keychain lets an app delete only the passwords whose access list names it; "
                 + "another app's password is refused without a prompt (errSecInvalidOwnerEdit), and the call goes on with the other matches"
@@ -342,6 +347,11 @@ package struct Explainer {
         if let prefixed = app.prefixedGroup(for: group) {
             return "; did you mean \(prefixed)? Keychain Sharing groups carry the team prefix in code"
         }
+        // The team ID alone, which flutterfire's docs called the "team group
+        // ID" (flutterfire issues 6547, 6552; QA s20, Q08).
+        if let example = Self.bareTeamIDExample(group, last, in: world) {
+            return "; \(group) is \(app.name.possessive) team ID, not a group: a keychain group is the team ID and a name, e.g. \(example)"
+        }
         // The right group under another prefix: another team's, or the Team
         // ID where the App ID prefix is a legacy one (home-assistant/iOS pull
         // request 61, MSAL pull request 872; real-world Q26, Q27).
@@ -349,6 +359,15 @@ package struct Explainer {
             let prefix = String(g.prefix(10))
             let whose = prefix == app.appIDPrefix ? "its App ID prefix" : prefix == app.teamID ? "its team ID" : "as its entitlements say"
             var hint = "; it differs from \(g) only in its prefix: \(app.name.possessive) groups carry \(prefix) (\(whose))"
+            // A prefix that is no team ID: a library took it from a default
+            // group without one (MSAL.NET issue 746; QA s20, Q11).
+            if let dot = group.firstIndex(of: "."), !Team.isWellFormedID(String(group[..<dot])) {
+                hint += "; \"\(group[..<dot])\" is no team ID"
+                if let d = world.defaultGroup(of: last.app, on: last.device), let dd = d.firstIndex(of: "."),
+                   !Team.isWellFormedID(String(d[..<dd])), d.hasPrefix(group[..<dot] + ".") {
+                    hint += ": a library that takes the prefix from the default group (\(d), unprefixed) gets this"
+                }
+            }
             if app.appIDPrefix != nil, let team = app.teamID, group.hasPrefix(team + ".") {
                 hint += ", not the team ID \(team): $(AppIdentifierPrefix) gives the App ID prefix"
             }
@@ -360,10 +379,25 @@ package struct Explainer {
     /// The caller's group that `group` differs from only in its 10-character
     /// prefix, if any: the one explanation and hint both say.
     private static func groupUnderOtherPrefix(_ group: String, _ last: LastCall, in world: World) -> String? {
-        guard let dot = group.firstIndex(of: "."), group.distance(from: group.startIndex, to: dot) == 10,
-              Team.isWellFormedID(String(group[..<dot])) else { return nil }
+        guard let dot = group.firstIndex(of: ".") else { return nil }
         let rest = group[dot...]
-        return world.accessGroups(of: last.app, on: last.device).first { $0.hasSuffix(rest) && $0.utf8.count == group.utf8.count }
+        let groups = world.accessGroups(of: last.app, on: last.device)
+        if group.distance(from: group.startIndex, to: dot) == 10, Team.isWellFormedID(String(group[..<dot])) {
+            return groups.first { $0.hasSuffix(rest) && $0.utf8.count == group.utf8.count }
+        }
+        // A prefix that is no team ID ("com" of com.com.microsoft.adalcache):
+        // a group of the caller's with a team prefix and the same rest.
+        return groups.first { g in
+            g.utf8.count == rest.utf8.count + 10 && g.hasSuffix(rest) && Team.isWellFormedID(String(g.prefix(10)))
+        }
+    }
+
+    /// A group of the caller's under `group`, when `group` is the caller's
+    /// team ID or App ID prefix alone (no name): an example to write.
+    private static func bareTeamIDExample(_ group: String, _ last: LastCall, in world: World) -> String? {
+        let app = world[last.app]
+        guard group == app.teamID || group == app.appIDPrefix else { return nil }
+        return world.accessGroups(of: last.app, on: last.device).first { $0.hasPrefix(group + ".") }
     }
 
     /// An update or delete that names no group acts in every group the
@@ -450,7 +484,7 @@ package struct Explainer {
             if quietWhenNone { return unsearched + elsewhere(last) }
             let none = unsearched.isEmpty ? "no \(cls) items exist on \(world[last.device].label)"
                 : "no \(cls) items in the data-protection keychain of \(world[last.device].label)"
-            return [none] + unsearched + elsewhere(last)
+            return [none] + unsearched + otherPasswordClass(last) + elsewhere(last)
         }
         let appName = world[last.app].name
         var lines = ["\(cls) items on the device:"]
@@ -467,6 +501,35 @@ package struct Explainer {
         }
         if total > candidateLimit { lines.append("  … and \(total - candidateLimit) more") }
         return lines + unsearched + elsewhere(last)
+    }
+
+    /// No item of the query's password class exists, but the other
+    /// password class holds the account: a wrapper that stores generic
+    /// passwords meets an internet password another app (Safari) saved
+    /// (SAMKeychain issue 167; QA s20, Q14).
+    private func otherPasswordClass(_ last: LastCall) -> [String] {
+        let spec = last.call.request.spec
+        guard let c = spec.itemClass, c == .genericPassword || c == .internetPassword,
+              let account = spec.attributes[.account] else { return [] }
+        let other: ItemClass = c == .genericPassword ? .internetPassword : .genericPassword
+        var query = ItemSpec(itemClass: other)
+        query.attributes[.account] = account
+        query.accessGroup = spec.accessGroup
+        query.synchronizable = .any
+        query.useDataProtectionKeychain = spec.useDataProtectionKeychain
+        let request = CallRequest(.find, query)
+        var found = world.matches(for: request, as: last.app, on: last.device).map { ($0.item, $0.groupName) }
+        if World.reachesFileKeychain(query, on: world.platform(of: last.device)) {
+            let file = world[last.device].fileKeychain
+            found += world.fileKeychainMatches(for: request, on: last.device).compactMap { id in
+                file[id].map { ($0, World.fileKeychainGroupName) }
+            }
+        }
+        guard let first = found.first else { return [] }
+        let n = found.count
+        return ["\(n) \(other.rawValue) item\(n == 1 ? " has" : "s have") account \(account.described(upTo: Self.describedLength)), "
+                + "e.g. \(Self.describe(first.0, groupName: first.1)): a query for \(c.constantName) does not see "
+                + "\(other.constantName) items; ask for class \(other.rawValue)"]
     }
 
     /// The other apps' default groups on the call's device, each by the
@@ -632,6 +695,9 @@ package struct Explainer {
                     + "(the full app takes its items over when it replaces the clip, iOS 16 on)"
             }
             if let right = groupUnderOtherPrefix(g, last, in: world) { return "write group=\(right), the group under the prefix its entitlements give" }
+            if let example = bareTeamIDExample(g, last, in: world) {
+                return "\(g) is \(app.name.possessive) team ID: a keychain group is the team ID and a name, e.g. group=\(example)"
+            }
             return "add the group to \(app.name.possessive) entitlements (group \(app.withoutTeamPrefix(g)) \(app.name)) or name one it has"
         case .unsigned: return "declare a team before the app, or give the app team=TEAMID"
         case .noMatch:

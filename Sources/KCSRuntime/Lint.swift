@@ -178,8 +178,15 @@ extension Session {
                 // When the two already share a group, the fix is to use it (as
                 // KCS505 says on the add), not to add another; otherwise the fix
                 // adds the group to the extension only: the app has it.
+                // A Keychain Sharing group the app lists is meant to be
+                // shared: listing it in the extension comes first, the fix
+                // expo-share-extension issue 90 took (QA s20, Q13). The app's
+                // private group is not offered.
                 let fix = container.accessGroups.first { $0 != g && app.accessGroups.contains($0) }.map { shared in
-                    "\(container.name) and \(app.name) already share \(shared): store the item there (group=\(shared) on the add)"
+                    container.keychainAccessGroups.contains(g)
+                        ? "give \(app.name) the group too (group \(bare) \(app.name)), or store the item in \(shared), "
+                            + "which \(container.name) and \(app.name) already share (group=\(shared) on the add)"
+                        : "\(container.name) and \(app.name) already share \(shared): store the item there (group=\(shared) on the add)"
                 } ?? "give \(app.name) the group too (group \(bare) \(app.name))"
                 warn(.lintExtensionGroup,
                      "\(app.name) is an extension of \(container.name) and reads \(g), which \(container.name) writes but \(app.name) does not list",
@@ -307,8 +314,16 @@ extension Session {
 
         // Moving an item to another group with update: works from iOS 13, not portable.
         if request.operation == .update, let g = request.changes?.accessGroup {
-            warn(.lintGroupMove, "this update moves items to \(g): a move works from iOS 13 (errSecNoAccessForItem before)",
-                 "for code that must run before iOS 13 (errSecNoAccessForItem there), delete the item and add it to \(corrected(g))")
+            // Named by the calling device's platform (QA s20, Q04: a macOS
+            // script was told of iOS 13).
+            let from: String
+            switch world.platform(of: last.device).family {
+            case .ios, .catalyst: from = "iOS 13"
+            case .watchos: from = "watchOS 6"
+            case .macos: from = "macOS 10.15"
+            }
+            warn(.lintGroupMove, "this update moves items to \(g): a move works from \(from) (errSecNoAccessForItem before)",
+                 "for code that must run before \(from) (errSecNoAccessForItem there), delete the item and add it to \(corrected(g))")
         }
         return out
     }

@@ -329,6 +329,68 @@ struct EvaluatorTests {
         #expect(findHint.contains("smart-card items") && findHint.hasSuffix("drop group="), "\(findHint)")
     }
 
+    @Test func explainAndHintForGroupShapesNameTheRightGroup() {
+        let run = explainedWithHint
+        // The team ID alone (flutterfire issue 6552; QA s20, Q08).
+        let (bare, bareHint) = run("""
+            team SKMME9E2Y8
+            app com.project.flutter as App keychain-access-groups=[$(AppIdentifierPrefix)com.project.flutter]
+            as App find generic-password account="a" group=SKMME9E2Y8
+            explain
+            expect status errSecSuccess
+            """)
+        #expect(bare.contains("SKMME9E2Y8 is App's team ID, not a group"), "\(bare)")
+        #expect(bareHint.contains("group=SKMME9E2Y8.com.project.flutter"), "\(bareHint)")
+        // A prefix that is no team ID (MSAL.NET issue 746; QA s20, Q11).
+        let (other, otherHint) = run("""
+            team SKMME9E2Y8
+            app com.app.my as App keychain-access-groups=[com.app.my, $(AppIdentifierPrefix)com.microsoft.adalcache]
+            as App add generic-password account="token" group=com.com.microsoft.adalcache
+            explain
+            expect status errSecSuccess
+            """)
+        #expect(other.contains("it differs from SKMME9E2Y8.com.microsoft.adalcache only in its prefix"), "\(other)")
+        #expect(other.contains("\"com\" is no team ID: a library that takes the prefix from the default group (com.app.my, unprefixed)"),
+                "\(other)")
+        #expect(otherHint == "write group=SKMME9E2Y8.com.microsoft.adalcache, the group under the prefix its entitlements give", "\(otherHint)")
+    }
+
+    @Test func explainPointsAtTheOtherPasswordClass() {
+        // SAMKeychain issue 167's shape: a wrapper of generic passwords, an
+        // internet password saved by Safari (QA s20, Q14).
+        let outputs = printed("""
+            platform macos 14
+            team SKMME9E2Y8
+            app com.apple.Safari as Safari
+            app com.x.App as App
+            as Safari add internet-password server="mysite.com" protocol=https account="myuser" data="pw"
+            as App find generic-password service="https://mysite.com" account="myuser"
+            explain
+            as App find generic-password service="https://mysite.com" account="nobody"
+            explain
+            """)
+        #expect(outputs.count == 2)
+        #expect(outputs[0].contains("1 internet-password item has account \"myuser\", e.g. internet-password"), "\(outputs[0])")
+        #expect(outputs[0].contains("a query for kSecClassGenericPassword does not see kSecClassInternetPassword items"), "\(outputs[0])")
+        #expect(!outputs[1].contains("internet-password item"), "\(outputs[1])")
+    }
+
+    @Test func explainNamesTheAppThatOwnsAFileKeychainItem() {
+        // keychain-swift issue 117's shape: a renamed bundle asks for the old
+        // app's item (QA s20, Q27).
+        let outputs = printed("""
+            platform macos 15
+            team SKMME9E2Y8
+            app com.company.appname as Old
+            app com.company.appname2 as Renamed
+            as Old add generic-password account="token" data="t"
+            user cancels
+            as Renamed find generic-password account="token" return=data
+            explain
+            """)
+        #expect(outputs.first?.contains("belongs to another app, Old (com.company.appname), and the user denied access") == true, "\(outputs)")
+    }
+
     @Test func explainSaysADeleteWithoutAGroupActedInSeveral() {
         // keychain-swift issue 91's shape: a delete meant for the migrated
         // copy also removes the one in the shared group (session 18, P35).
