@@ -115,7 +115,11 @@ extension Session {
     @inline(never)
     private func lackedGroupCanFire(_ g: String, _ app: AppHandle) -> Bool {
         let (lacks, mayBeUnprefixed) = world.lacks(g, app: app)
-        return lacks && (mayBeUnprefixed || AppTarget.hasBuildVariable(g) || EntitlementShape.mayPrefixAppGroup(g))
+        guard lacks else { return false }
+        if mayBeUnprefixed || AppTarget.hasBuildVariable(g) || EntitlementShape.mayPrefixAppGroup(g) { return true }
+        // The team ID alone (QA s20, Q08): one comparison of ten bytes.
+        let target = world[app]
+        return g == target.teamID || g == target.appIDPrefix
     }
 
     /// The rules, for a call that passed the cheap test above.
@@ -148,6 +152,10 @@ extension Session {
                 warn(.lintMissingTeamPrefix, "group \"\(g)\" lacks the team prefix; \(app.name) is entitled to \(prefixed)",
                      "did you mean \(prefixed)? write group=\(prefixed): Keychain Sharing groups carry the team ID in code",
                      fixIts: fix)
+            } else if g == app.teamID || g == app.appIDPrefix, let example = app.accessGroups.first(where: { $0.hasPrefix(g + ".") }) {
+                // The team ID alone, flutterfire's "team group ID" (QA s20, Q08).
+                warn(.lintMissingTeamPrefix, "group \"\(g)\" is \(app.name.possessive) team ID alone, not a group: a keychain group is the team ID and a name",
+                     "write the group in full, e.g. group=\(example)")
             } else if app.listsApplicationGroups, let f = EntitlementShape.callGroup(g, callerName: app.name, isEntitled: { world.isEntitled(last.app, to: $0) },
                                                               isHeld: isHeld) {
                 warn(f.code, f.message, f.hint)

@@ -62,6 +62,15 @@ import Testing
         let ios = warnings(move).filter { $0.code == .lintGroupMove }
         #expect(ios.first?.message.contains("a move works from iOS 13") == true, "\(ios.map(\.message))")
 
+        // The team ID alone as a group (flutterfire issue 6552; QA s20, Q08).
+        let bare = warnings("""
+            team SKMME9E2Y8
+            app com.project.flutter as App keychain-access-groups=[$(AppIdentifierPrefix)com.project.flutter]
+            as App find generic-password account="a" group=SKMME9E2Y8
+            """)
+        #expect(bare.map(\.code) == [.lintMissingTeamPrefix], "\(bare.map(\.message))")
+        #expect(bare.first?.hint == "write the group in full, e.g. group=SKMME9E2Y8.com.project.flutter", "\(bare.map { $0.hint ?? "" })")
+
         let ext = warnings("""
             team SKMME9E2Y8
             app com.nils.app as App keychain-access-groups=[$(AppIdentifierPrefix)com.nils.app.shared] application-groups=[group.com.nils.app]
