@@ -47,6 +47,9 @@ package struct Explainer {
             lines.append("prompts answered: " + last.answers.map(\.verb).joined(separator: ", "))
         }
         lines.append("why: " + reason(result, last))
+        if let dropped = result.droppedDataProtection {
+            lines.append(droppedSide(dropped, last))
+        }
         if last.call.request.operation != .add && last.call.request.spec.persistentRef == nil
             && (result.reason == .noMatch || result.reason.isGroupRefusal || {
                 switch result.reason {
@@ -72,8 +75,14 @@ package struct Explainer {
             case .add:
                 let group = result.items.first?.groupName ?? "?"
                 if group == World.fileKeychainGroupName {
+                    // The route a key from SecKeyCreateWithData takes as
+                    // kSecValueRef (QA s20, Q05: Tartelet's key).
+                    let keyRoute = request.spec.itemClass == .key || request.spec.itemClass == .identity
+                        ? "; so does a key made by SecKeyCreateWithData or SecKeyCreateRandomKey (not a CDSA key) passed as kSecValueRef "
+                            + "(SecItem.cpp SecItemCategorizeQuery, lines 4157-4166): write data-protection=true to model one"
+                        : ""
                     return "added to the Mac's file-based keychain, where access groups, accessibility and sync do not apply "
-                        + "(data-protection=true, sync=true or an access control send an add to the data-protection keychain)"
+                        + "(data-protection=true, sync=true or an access control send an add to the data-protection keychain\(keyRoute))"
                 }
                 // kSecAttrSynchronizableAny is a query value: an add stores
                 // a non-synchronizable item (cordova-plugin-ios-keychain pull
@@ -174,7 +183,12 @@ package struct Explainer {
                 return "no item in the searched groups is the row the persistent reference names (\(ref)): it was deleted or restored over, "
                     + "it is in a group \(app.name) cannot see, or the reference was made on another device\(company)"
             }
-            return "no \(request.spec.itemClass?.rawValue ?? "") item in the searched groups matches the query"
+            if result.droppedDataProtection != nil {
+                // The merge kept the file side's answer: the data-protection
+                // side's matches were not "no match" (QA s20, Q05).
+                return "no \(request.spec.itemClass?.rawValue ?? "") item in the Mac's file-based keychain matches the query"
+            }
+            return "no \(request.spec.itemClass?.rawValue ?? "") item in the searched groups matches the query" + tokenGroupOnly(last)
         case .limitUsedUp(let limit):
             return limit == 0
                 ? "limit=0 reads no row: securityd's match limit is SQL's LIMIT (SecItemDb.c SecDbAppendLimit), so nothing is found"
@@ -257,7 +271,12 @@ package struct Explainer {
             return "the item's partition list in the macOS file-based keychain holds another team (or, for ad-hoc code, another signature) "
                 + "than the caller's, so the call asked, and the user denied access; an Always Allow adds the caller's partition"
         case .fileKeychainDenied(.otherApp):
-            return "the item in the macOS file-based keychain belongs to another app, and the user denied access"
+            // Named: a developer who renamed the bundle needs to see that the
+            // item is the old app's (keychain-swift issue 117; QA s20, Q27).
+            let owner = world.fileKeychainMatches(for: request, on: last.device).lazy
+                .compactMap { world[last.device].fileKeychain[$0]?.owner }.first { $0 != last.app }
+            let whose = owner.map { "another app, \(world[$0].name) (\(world[$0].bundleID))" } ?? "another app"
+            return "the item in the macOS file-based keychain belongs to \(whose), and the user denied access"
         case .fileKeychainNotOwner:
             return "the macOS file-based keychain lets an app delete only the passwords whose access list names it; "
                 + "another app's password is refused without a prompt (errSecInvalidOwnerEdit), and the call goes on with the other matches"
@@ -322,8 +341,16 @@ package struct Explainer {
 
     /// "did you mean TEAM.g" when a prefixed group of that name is entitled.
     private func teamPrefixHint(_ group: String, _ app: AppTarget, _ last: LastCall) -> String {
+        if group == AppTarget.tokenGroup {
+            return "; com.apple.token (kSecAttrAccessGroupToken) is CryptoTokenKit's group, read-only: no entitlement lets an app store items there"
+        }
         if let prefixed = app.prefixedGroup(for: group) {
             return "; did you mean \(prefixed)? Keychain Sharing groups carry the team prefix in code"
+        }
+        // The team ID alone, which flutterfire's docs called the "team group
+        // ID" (flutterfire issues 6547, 6552; QA s20, Q08).
+        if let example = Self.bareTeamIDExample(group, last, in: world) {
+            return "; \(group) is \(app.name.possessive) team ID, not a group: a keychain group is the team ID and a name, e.g. \(example)"
         }
         // The right group under another prefix: another team's, or the Team
         // ID where the App ID prefix is a legacy one (home-assistant/iOS pull
@@ -332,6 +359,15 @@ package struct Explainer {
             let prefix = String(g.prefix(10))
             let whose = prefix == app.appIDPrefix ? "its App ID prefix" : prefix == app.teamID ? "its team ID" : "as its entitlements say"
             var hint = "; it differs from \(g) only in its prefix: \(app.name.possessive) groups carry \(prefix) (\(whose))"
+            // A prefix that is no team ID: a library took it from a default
+            // group without one (MSAL.NET issue 746; QA s20, Q11).
+            if let dot = group.firstIndex(of: "."), !Team.isWellFormedID(String(group[..<dot])) {
+                hint += "; \"\(group[..<dot])\" is no team ID"
+                if let d = world.defaultGroup(of: last.app, on: last.device), let dd = d.firstIndex(of: "."),
+                   !Team.isWellFormedID(String(d[..<dd])), d.hasPrefix(group[..<dot] + ".") {
+                    hint += ": a library that takes the prefix from the default group (\(d), unprefixed) gets this"
+                }
+            }
             if app.appIDPrefix != nil, let team = app.teamID, group.hasPrefix(team + ".") {
                 hint += ", not the team ID \(team): $(AppIdentifierPrefix) gives the App ID prefix"
             }
@@ -343,10 +379,25 @@ package struct Explainer {
     /// The caller's group that `group` differs from only in its 10-character
     /// prefix, if any: the one explanation and hint both say.
     private static func groupUnderOtherPrefix(_ group: String, _ last: LastCall, in world: World) -> String? {
-        guard let dot = group.firstIndex(of: "."), group.distance(from: group.startIndex, to: dot) == 10,
-              Team.isWellFormedID(String(group[..<dot])) else { return nil }
+        guard let dot = group.firstIndex(of: ".") else { return nil }
         let rest = group[dot...]
-        return world.accessGroups(of: last.app, on: last.device).first { $0.hasSuffix(rest) && $0.utf8.count == group.utf8.count }
+        let groups = world.accessGroups(of: last.app, on: last.device)
+        if group.distance(from: group.startIndex, to: dot) == 10, Team.isWellFormedID(String(group[..<dot])) {
+            return groups.first { $0.hasSuffix(rest) && $0.utf8.count == group.utf8.count }
+        }
+        // A prefix that is no team ID ("com" of com.com.microsoft.adalcache):
+        // a group of the caller's with a team prefix and the same rest.
+        return groups.first { g in
+            g.utf8.count == rest.utf8.count + 10 && g.hasSuffix(rest) && Team.isWellFormedID(String(g.prefix(10)))
+        }
+    }
+
+    /// A group of the caller's under `group`, when `group` is the caller's
+    /// team ID or App ID prefix alone (no name): an example to write.
+    private static func bareTeamIDExample(_ group: String, _ last: LastCall, in world: World) -> String? {
+        let app = world[last.app]
+        guard group == app.teamID || group == app.appIDPrefix else { return nil }
+        return world.accessGroups(of: last.app, on: last.device).first { $0.hasPrefix(group + ".") }
     }
 
     /// An update or delete that names no group acts in every group the
@@ -433,7 +484,7 @@ package struct Explainer {
             if quietWhenNone { return unsearched + elsewhere(last) }
             let none = unsearched.isEmpty ? "no \(cls) items exist on \(world[last.device].label)"
                 : "no \(cls) items in the data-protection keychain of \(world[last.device].label)"
-            return [none] + unsearched + elsewhere(last)
+            return [none] + unsearched + otherPasswordClass(last) + elsewhere(last)
         }
         let appName = world[last.app].name
         var lines = ["\(cls) items on the device:"]
@@ -452,6 +503,35 @@ package struct Explainer {
         return lines + unsearched + elsewhere(last)
     }
 
+    /// No item of the query's password class exists, but the other
+    /// password class holds the account: a wrapper that stores generic
+    /// passwords meets an internet password another app (Safari) saved
+    /// (SAMKeychain issue 167; QA s20, Q14).
+    private func otherPasswordClass(_ last: LastCall) -> [String] {
+        let spec = last.call.request.spec
+        guard let c = spec.itemClass, c == .genericPassword || c == .internetPassword,
+              let account = spec.attributes[.account] else { return [] }
+        let other: ItemClass = c == .genericPassword ? .internetPassword : .genericPassword
+        var query = ItemSpec(itemClass: other)
+        query.attributes[.account] = account
+        query.accessGroup = spec.accessGroup
+        query.synchronizable = .any
+        query.useDataProtectionKeychain = spec.useDataProtectionKeychain
+        let request = CallRequest(.find, query)
+        var found = world.matches(for: request, as: last.app, on: last.device).map { ($0.item, $0.groupName) }
+        if World.reachesFileKeychain(query, on: world.platform(of: last.device)) {
+            let file = world[last.device].fileKeychain
+            found += world.fileKeychainMatches(for: request, on: last.device).compactMap { id in
+                file[id].map { ($0, World.fileKeychainGroupName) }
+            }
+        }
+        guard let first = found.first else { return [] }
+        let n = found.count
+        return ["\(n) \(other.rawValue) item\(n == 1 ? " has" : "s have") account \(account.described(upTo: Self.describedLength)), "
+                + "e.g. \(Self.describe(first.0, groupName: first.1)): a query for \(c.constantName) does not see "
+                + "\(other.constantName) items; ask for class \(other.rawValue)"]
+    }
+
     /// The other apps' default groups on the call's device, each by the
     /// first app that has it: worked out once per explanation, in worlds of
     /// up to ``Session/nearMissLimit`` apps (a note, not worth a walk of a
@@ -463,6 +543,31 @@ package struct Explainer {
             if let g = world.defaultGroup(of: app, on: last.device), owners[g] == nil { owners[g] = world[app].name }
         }
         return owners
+    }
+
+    /// A caller whose whole list is `com.apple.token` (no keychain
+    /// entitlement counts: a Mac app without an app ID) can store nothing
+    /// in the data-protection keychain, so a find there never finds its
+    /// own items: said, as the add's refusal says it, because the find is
+    /// what a library reports (supabase-swift issue 516; QA s20, Q29).
+    private func tokenGroupOnly(_ last: LastCall) -> String {
+        let request = last.call.request
+        guard !World.reachesFileKeychain(request.spec, on: world.platform(of: last.device)),
+              world.accessGroups(of: last.app, on: last.device) == [AppTarget.tokenGroup] else { return "" }
+        return "; \(world[last.app].name) has no keychain entitlement here: its only access group is \(AppTarget.tokenGroup), "
+            + "which is read-only, so none of its own items can exist in the data-protection keychain "
+            + "(its adds fail with errSecMissingEntitlement)"
+    }
+
+    /// What the data-protection side of a merged query answered before the
+    /// merge dropped it (SecItem.cpp `SecItemMergeResults`, lines 4893-4900:
+    /// "iOS keychain failed … go with results from OSX keychain").
+    private func droppedSide(_ dropped: CallResult.DroppedSide, _ last: LastCall) -> String {
+        let why = reason(CallResult(status: dropped.status, reason: dropped.reason), last)
+        return "the data-protection keychain answered \(dropped.status.description): \(why); "
+            + "a query that names no keychain on the Mac returns the file-based keychain's answer when the data-protection side "
+            + "fails with anything but errSecMissingEntitlement (SecItem.cpp SecItemMergeResults, lines 4893-4900): "
+            + "add data-protection=true to get its status"
     }
 
     /// An item that matches the query's attributes: why the call still did
@@ -477,6 +582,13 @@ package struct Explainer {
         }
         if let ac = item.accessControl, ac.requiresAuthentication, last.call.request.spec.authUI == .skip {
             return "it matches, but it needs a prompt and auth-ui=skip passes such items over"
+        }
+        // On the Mac the merge drops a locked data-protection side, and the
+        // item is listed among the candidates (QA s20, Q05).
+        if !state.isAvailable(item.accessibility) {
+            let why = item.accessibility.requirement == .firstUnlockSinceBoot ? "has not been unlocked since it booted"
+                : state.hasPasscode ? "is locked" : "has no passcode"
+            return "it matches, but \(world[last.device].label) \(why), which keeps \(item.accessibility.rawValue) items out of reach"
         }
         return "matches"
     }
@@ -566,6 +678,13 @@ package struct Explainer {
         switch result.reason {
         case .groupNotEntitled(let g), .groupNotEntitledFindsNothing(let g), .moveNotEntitled(let g):
             let app = world[last.app]
+            // `group com.apple.token App` would make a team-prefixed group,
+            // not this one (QA s20, Q10).
+            if g == AppTarget.tokenGroup {
+                return last.call.request.operation == .find || last.call.request.operation == .delete
+                    ? "com.apple.token holds CryptoTokenKit's smart-card items (not modelled), and no entitlement makes it an app's own: drop group="
+                    : "com.apple.token is CryptoTokenKit's read-only group: drop group= to store in \(app.name.possessive) default group, or name a keychain group it has"
+            }
             if let p = app.prefixedGroup(for: g) {
                 return "write the group with its team prefix: group=\(p)"
             }
@@ -580,9 +699,22 @@ package struct Explainer {
                     + "(the full app takes its items over when it replaces the clip, iOS 16 on)"
             }
             if let right = groupUnderOtherPrefix(g, last, in: world) { return "write group=\(right), the group under the prefix its entitlements give" }
+            if let example = bareTeamIDExample(g, last, in: world) {
+                return "\(g) is \(app.name.possessive) team ID: a keychain group is the team ID and a name, e.g. group=\(example)"
+            }
             return "add the group to \(app.name.possessive) entitlements (group \(app.withoutTeamPrefix(g)) \(app.name)) or name one it has"
         case .unsigned: return "declare a team before the app, or give the app team=TEAMID"
-        case .noMatch: return "run 'explain' after the call, or see the candidates above"
+        case .noMatch:
+            if let dropped = result.droppedDataProtection {
+                var hint = "the data-protection keychain answered \(dropped.status.description), which the merge of the two keychains hides: "
+                    + "add data-protection=true to the query to get it"
+                if case .locked(let a) = dropped.reason, a.requirement == .unlocked {
+                    let background = a.isThisDeviceOnly ? Accessibility.afterFirstUnlockThisDeviceOnly : .afterFirstUnlock
+                    hint += "; store what is read while the Mac is locked with accessible=\(background.rawValue)"
+                }
+                return hint
+            }
+            return "run 'explain' after the call, or see the candidates above"
         case .limitUsedUp(let limit): return limit == 0 ? "give a limit of 1 or more, or limit=all" : "use limit=all, or a larger limit"
         case .lostRowsDeleted(let count, let more):
             return more ? "call again, or use limit=all: the lost \(count == 1 ? "row is" : "rows are") gone now"

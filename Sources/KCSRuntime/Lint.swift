@@ -115,7 +115,11 @@ extension Session {
     @inline(never)
     private func lackedGroupCanFire(_ g: String, _ app: AppHandle) -> Bool {
         let (lacks, mayBeUnprefixed) = world.lacks(g, app: app)
-        return lacks && (mayBeUnprefixed || AppTarget.hasBuildVariable(g) || EntitlementShape.mayPrefixAppGroup(g))
+        guard lacks else { return false }
+        if mayBeUnprefixed || AppTarget.hasBuildVariable(g) || EntitlementShape.mayPrefixAppGroup(g) { return true }
+        // The team ID alone (QA s20, Q08): one comparison of ten bytes.
+        let target = world[app]
+        return g == target.teamID || g == target.appIDPrefix
     }
 
     /// The rules, for a call that passed the cheap test above.
@@ -148,6 +152,10 @@ extension Session {
                 warn(.lintMissingTeamPrefix, "group \"\(g)\" lacks the team prefix; \(app.name) is entitled to \(prefixed)",
                      "did you mean \(prefixed)? write group=\(prefixed): Keychain Sharing groups carry the team ID in code",
                      fixIts: fix)
+            } else if g == app.teamID || g == app.appIDPrefix, let example = app.accessGroups.first(where: { $0.hasPrefix(g + ".") }) {
+                // The team ID alone, flutterfire's "team group ID" (QA s20, Q08).
+                warn(.lintMissingTeamPrefix, "group \"\(g)\" is \(app.name.possessive) team ID alone, not a group: a keychain group is the team ID and a name",
+                     "write the group in full, e.g. group=\(example)")
             } else if app.listsApplicationGroups, let f = EntitlementShape.callGroup(g, callerName: app.name, isEntitled: { world.isEntitled(last.app, to: $0) },
                                                               isHeld: isHeld) {
                 warn(f.code, f.message, f.hint)
@@ -178,8 +186,15 @@ extension Session {
                 // When the two already share a group, the fix is to use it (as
                 // KCS505 says on the add), not to add another; otherwise the fix
                 // adds the group to the extension only: the app has it.
+                // A Keychain Sharing group the app lists is meant to be
+                // shared: listing it in the extension comes first, the fix
+                // expo-share-extension issue 90 took (QA s20, Q13). The app's
+                // private group is not offered.
                 let fix = container.accessGroups.first { $0 != g && app.accessGroups.contains($0) }.map { shared in
-                    "\(container.name) and \(app.name) already share \(shared): store the item there (group=\(shared) on the add)"
+                    container.keychainAccessGroups.contains(g)
+                        ? "give \(app.name) the group too (group \(bare) \(app.name)), or store the item in \(shared), "
+                            + "which \(container.name) and \(app.name) already share (group=\(shared) on the add)"
+                        : "\(container.name) and \(app.name) already share \(shared): store the item there (group=\(shared) on the add)"
                 } ?? "give \(app.name) the group too (group \(bare) \(app.name))"
                 warn(.lintExtensionGroup,
                      "\(app.name) is an extension of \(container.name) and reads \(g), which \(container.name) writes but \(app.name) does not list",

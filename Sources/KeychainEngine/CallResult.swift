@@ -173,6 +173,20 @@ public struct CallResult: Sendable {
     public var items: [FoundItem]
     /// What the call asked to get back (find and add).
     public var returns: ReturnKinds
+    /// macOS: a query on both keychains whose data-protection side failed
+    /// (with anything but errSecItemNotFound or errSecMissingEntitlement),
+    /// which `SecItemMergeResults` drops for the file side's answer: that
+    /// side's status and reason, for the explanation (QA s20, Q05). Boxed:
+    /// rare, and every result carries the field.
+    public var droppedDataProtection: DroppedSide?
+
+    /// The failure of the data-protection side of a merged query
+    /// (``droppedDataProtection``).
+    public final class DroppedSide: Sendable {
+        public let status: KeychainStatus
+        public let reason: StatusReason
+        init(_ status: KeychainStatus, _ reason: StatusReason) { self.status = status; self.reason = reason }
+    }
 
     /// Items returned (find) or removed (delete) or changed (update).
     public var count: Int { items.count }

@@ -8,6 +8,23 @@ extension World {
         _ request: CallRequest, as app: AppHandle, on device: DeviceHandle = .this,
         prompt: (FoundItem) -> PromptAnswer? = { _ in nil }
     ) -> CallResult {
+        var result = route(request, as: app, on: device, prompt: prompt)
+        // A find or an add that failed, wherever it stopped (the caller's
+        // list, an unentitled group, the class, the lock), still asked for
+        // what it asked for: the result says so, and `expect data` says the
+        // call returned nothing, not that it asked for no data (QA s20).
+        if result.status != .success, request.operation == .find || request.operation == .add {
+            result.returns = request.spec.returns
+        }
+        return result
+    }
+
+    /// ``perform(_:as:on:prompt:)``'s route: the Mac's two keychains, or
+    /// the data-protection keychain alone.
+    private mutating func route(
+        _ request: CallRequest, as app: AppHandle, on device: DeviceHandle,
+        prompt: (FoundItem) -> PromptAnswer?
+    ) -> CallResult {
         settleCaches()
         // macOS: calls without the data-protection flag (and not for
         // synchronizable items) go to the file-based keychain, queries to both.

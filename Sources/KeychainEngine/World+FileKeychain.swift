@@ -113,10 +113,17 @@ extension World {
     /// prompt, errSecParam for data of all passwords); when both succeed,
     /// two arrays are folded, data-protection items first, and a single
     /// result is the data-protection side's. Each side applied its own match
-    /// limit, so a folded array can hold twice the limit.
+    /// limit, so a folded array can hold twice the limit. A dropped failure
+    /// of the data-protection side stays with the answer for the
+    /// explanation (``CallResult/droppedDataProtection``).
     static func merged(dataProtection dp: CallResult?, file: CallResult, _ request: CallRequest,
                        _ cache: AppCache) -> CallResult {
-        guard var dp, dp.status == .success else { return file }
+        guard var dp, dp.status == .success else {
+            guard let dp, dp.status != .itemNotFound, dp.status != .missingEntitlement else { return file }
+            var kept = file
+            kept.droppedDataProtection = CallResult.DroppedSide(dp.status, dp.reason)
+            return kept
+        }
         dp.searchedGroupIDs = cache.searchIDs + [Self.fileKeychainSearchGroup]
         guard file.status == .success else { return dp }
         let single = request.operation == .find && (request.spec.limit ?? .one).givesSingleResult

@@ -272,6 +272,157 @@ struct EvaluatorTests {
         #expect(!outputs[3].contains("file-based keychain matched"), "\(outputs[3])")
     }
 
+    @Test func explainOnTheMacSaysTheLockedDataProtectionSideTheMergeDropped() {
+        // framna-dk/tartelet issue 98's shape: a SecKeyCreateWithData key in
+        // the data-protection keychain, read without the flag while the Mac
+        // is locked: SecItemMergeResults returns the file side's "not found"
+        // (QA s20, Q05). The explanation listed the key as "matches" under
+        // "no key item matches", silent about the lock.
+        let source = """
+            platform macos 14
+            team SKMME9E2Y8
+            app dk.shape.Tartelet as Tartelet
+            as Tartelet add key application-tag="k" key-class=private key-type=rsa data="pem" data-protection=true
+            lock
+            as Tartelet find key application-tag="k" return=ref
+            explain
+            expect status errSecSuccess
+            as Tartelet add key application-tag="other" key-class=private key-type=rsa data="pem"
+            explain
+            """
+        let outputs = printed(source)
+        #expect(outputs.count == 2)
+        #expect(outputs[0].contains("why: no key item in the Mac's file-based keychain matches the query"), "\(outputs[0])")
+        #expect(outputs[0].contains("the data-protection keychain answered errSecInteractionNotAllowed (-25308): this device is locked"),
+                "\(outputs[0])")
+        #expect(outputs[0].contains("SecItemMergeResults"), "\(outputs[0])")
+        #expect(outputs[0].contains("in SKMME9E2Y8.dk.shape.Tartelet: it matches, but this device is locked"), "\(outputs[0])")
+        #expect(!outputs[0].contains(": matches"), "\(outputs[0])")
+        // The add that took the file route names the route such a key takes.
+        #expect(outputs[1].contains("SecKeyCreateWithData"), "\(outputs[1])")
+        let report = Interpreter.run(source: source, name: "t.kcs")
+        let hint = report.diagnostics.first?.hint ?? ""
+        #expect(hint.contains("add data-protection=true") && hint.contains("accessible=after-first-unlock"), "\(hint)")
+        // A data-protection side that found nothing is nothing to say.
+        let plain = printed("""
+            platform macos 14
+            team SKMME9E2Y8
+            app com.x.A
+            as A find generic-password account="none"
+            explain
+            """)
+        #expect(plain.first?.contains("data-protection keychain answered") == false, "\(plain)")
+    }
+
+    @Test func explainSaysAnAppWithOnlyTheTokenGroupCanHaveNoItems() {
+        // supabase-swift issue 516's shape: a Mac app without a team stores
+        // with the data-protection flag (-34018) and reads (-25300); the
+        // read, which the library reports, now says why (QA s20, Q29).
+        let outputs = printed("""
+            platform macos 14
+            app com.rebryk.app as Local team=none
+            as Local find generic-password account="session" data-protection=true
+            explain
+            as Local find generic-password account="session"
+            explain
+            """)
+        #expect(outputs.count == 2)
+        #expect(outputs[0].contains("its only access group is com.apple.token, which is read-only, so none of its own items can exist"),
+                "\(outputs[0])")
+        // Without the flag the file keychain is searched too, where it can store.
+        #expect(!outputs[1].contains("none of its own items"), "\(outputs[1])")
+    }
+
+    /// The explanation and the hint of a call, for the group-shape tests.
+    private func explainedWithHint(_ source: String) -> (String, String) {
+        var outputs: [String] = []
+        let report = Interpreter.run(source: source, observer: { if case .output(let text) = $0 { outputs.append(text) } })
+        return (outputs.first ?? "", report.diagnostics.first?.hint ?? "")
+    }
+
+    @Test func theTokenGroupHintSaysItIsReadOnly() {
+        // The hint proposed `group com.apple.token Game`, which makes a
+        // team-prefixed group, not this one (QA s20, Q10).
+        let (token, tokenHint) = explainedWithHint("""
+            team SKMME9E2Y8
+            app com.example.game as Game
+            as Game add generic-password account="a" group=com.apple.token
+            explain
+            expect status errSecSuccess
+            """)
+        #expect(token.contains("CryptoTokenKit's group, read-only"), "\(token)")
+        #expect(tokenHint.contains("CryptoTokenKit's read-only group") && !tokenHint.contains("group com.apple.token"), "\(tokenHint)")
+        let (_, findHint) = explainedWithHint("""
+            team SKMME9E2Y8
+            app com.example.game as Game
+            as Game find generic-password account="a" group=com.apple.token
+            expect status errSecSuccess
+            """)
+        #expect(findHint.contains("smart-card items") && findHint.hasSuffix("drop group="), "\(findHint)")
+    }
+
+    @Test func explainAndHintForGroupShapesNameTheRightGroup() {
+        let run = explainedWithHint
+        // The team ID alone (flutterfire issue 6552; QA s20, Q08).
+        let (bare, bareHint) = run("""
+            team SKMME9E2Y8
+            app com.project.flutter as App keychain-access-groups=[$(AppIdentifierPrefix)com.project.flutter]
+            as App find generic-password account="a" group=SKMME9E2Y8
+            explain
+            expect status errSecSuccess
+            """)
+        #expect(bare.contains("SKMME9E2Y8 is App's team ID, not a group"), "\(bare)")
+        #expect(bareHint.contains("group=SKMME9E2Y8.com.project.flutter"), "\(bareHint)")
+        // A prefix that is no team ID (MSAL.NET issue 746; QA s20, Q11).
+        let (other, otherHint) = run("""
+            team SKMME9E2Y8
+            app com.app.my as App keychain-access-groups=[com.app.my, $(AppIdentifierPrefix)com.microsoft.adalcache]
+            as App add generic-password account="token" group=com.com.microsoft.adalcache
+            explain
+            expect status errSecSuccess
+            """)
+        #expect(other.contains("it differs from SKMME9E2Y8.com.microsoft.adalcache only in its prefix"), "\(other)")
+        #expect(other.contains("\"com\" is no team ID: a library that takes the prefix from the default group (com.app.my, unprefixed)"),
+                "\(other)")
+        #expect(otherHint == "write group=SKMME9E2Y8.com.microsoft.adalcache, the group under the prefix its entitlements give", "\(otherHint)")
+    }
+
+    @Test func explainPointsAtTheOtherPasswordClass() {
+        // SAMKeychain issue 167's shape: a wrapper of generic passwords, an
+        // internet password saved by Safari (QA s20, Q14).
+        let outputs = printed("""
+            platform macos 14
+            team SKMME9E2Y8
+            app com.apple.Safari as Safari
+            app com.x.App as App
+            as Safari add internet-password server="mysite.com" protocol=https account="myuser" data="pw"
+            as App find generic-password service="https://mysite.com" account="myuser"
+            explain
+            as App find generic-password service="https://mysite.com" account="nobody"
+            explain
+            """)
+        #expect(outputs.count == 2)
+        #expect(outputs[0].contains("1 internet-password item has account \"myuser\", e.g. internet-password"), "\(outputs[0])")
+        #expect(outputs[0].contains("a query for kSecClassGenericPassword does not see kSecClassInternetPassword items"), "\(outputs[0])")
+        #expect(!outputs[1].contains("internet-password item"), "\(outputs[1])")
+    }
+
+    @Test func explainNamesTheAppThatOwnsAFileKeychainItem() {
+        // keychain-swift issue 117's shape: a renamed bundle asks for the old
+        // app's item (QA s20, Q27).
+        let outputs = printed("""
+            platform macos 15
+            team SKMME9E2Y8
+            app com.company.appname as Old
+            app com.company.appname2 as Renamed
+            as Old add generic-password account="token" data="t"
+            user cancels
+            as Renamed find generic-password account="token" return=data
+            explain
+            """)
+        #expect(outputs.first?.contains("belongs to another app, Old (com.company.appname), and the user denied access") == true, "\(outputs)")
+    }
+
     @Test func explainSaysADeleteWithoutAGroupActedInSeveral() {
         // keychain-swift issue 91's shape: a delete meant for the migrated
         // copy also removes the one in the shared group (session 18, P35).

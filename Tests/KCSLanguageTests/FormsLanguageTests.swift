@@ -207,6 +207,35 @@ struct FormsEvaluatorTests {
         #expect(failures[4].contains("returned nothing"))
     }
 
+    /// A find or an add that fails before it searches (an unentitled group
+    /// before and from iOS 13, a missing class, the lock) still asked for
+    /// data: `expect data` says the call returned nothing, not that it did
+    /// not ask (QA s20, incidental finding). Each call below has return=data.
+    @Test func earlyFailuresKeepWhatTheCallAskedFor() {
+        let report = run("platform ios 12\n" + Self.header + """
+            as A find generic-password group=SKMME9E2Y8.com.example.B return=data
+            expect data "x"
+            device New platform=ios 17
+            on New as A find generic-password group=SKMME9E2Y8.com.example.B return=data
+            expect data "x"
+            on New as A add generic-password account="a" group=SKMME9E2Y8.com.example.B return=data
+            expect data "x"
+            as A find kSecAttrAccount="a" return=data
+            expect data "x"
+            as A add generic-password account="locked" data="1"
+            lock
+            as A find generic-password account="locked" return=[data, attributes]
+            expect data "1"
+            expect no-data
+            """)
+        #expect(report.failed == 6)
+        let failures = report.diagnostics.map(\.message)
+        #expect(failures.count == 6)
+        #expect(!failures.contains { $0.contains("did not ask for data") })
+        #expect(failures.filter { $0.contains("but the call returned nothing (status") }.count == 6)
+        #expect(!report.diagnostics.contains { $0.hint == "add return=data to the call" })
+    }
+
     @Test func devicesAnswerWithTheirOwnPlatform() {
         let report = run(Self.header + """
             device Old platform=ios 12

@@ -43,6 +43,48 @@ import Testing
         #expect(run.diagnostics.map(\.code) == [code])
     }
 
+    /// KCS509 names each platform's release (a macOS script was told only
+    /// of iOS 13; QA s20, Q04), for a move into a group the app lacks (a
+    /// move into one it has works everywhere: conformance audit 24, F2), and
+    /// KCS502 offers listing the group in the extension first
+    /// (expo-share-extension issue 90's fix; QA s20, Q13).
+    @Test func groupMoveAndExtensionGroupHintsFitTheScript() {
+        func warnings(_ script: String) -> [Diagnostic] {
+            BatchRunner().run(SourceFile(name: "s.kcs", text: script)).diagnostics.filter { $0.severity == .warning }
+        }
+        let move = """
+            team SKMME9E2Y8
+            app com.example.A keychain-access-groups=[$(AppIdentifierPrefix)com.example.A]
+            as A add generic-password account="a" data-protection=true
+            as A update generic-password account="a" data-protection=true set group=SKMME9E2Y8.com.example.B
+            """
+        let mac = warnings("platform macos 15\n" + move).filter { $0.code == .lintGroupMove }
+        #expect(mac.first?.message.contains("macOS 10.15") == true, "\(mac.map(\.message))")
+        let watch = warnings("platform watchos 10\n" + move).filter { $0.code == .lintGroupMove }
+        #expect(watch.first?.message.contains("watchOS 6") == true, "\(watch.map(\.message))")
+        let ios = warnings(move).filter { $0.code == .lintGroupMove }
+        #expect(ios.first?.message.contains("errSecMissingEntitlement from iOS 13") == true, "\(ios.map(\.message))")
+
+        // The team ID alone as a group (flutterfire issue 6552; QA s20, Q08).
+        let bare = warnings("""
+            team SKMME9E2Y8
+            app com.project.flutter as App keychain-access-groups=[$(AppIdentifierPrefix)com.project.flutter]
+            as App find generic-password account="a" group=SKMME9E2Y8
+            """)
+        #expect(bare.map(\.code) == [.lintMissingTeamPrefix], "\(bare.map(\.message))")
+        #expect(bare.first?.hint == "write the group in full, e.g. group=SKMME9E2Y8.com.project.flutter", "\(bare.map { $0.hint ?? "" })")
+
+        let ext = warnings("""
+            team SKMME9E2Y8
+            app com.nils.app as App keychain-access-groups=[$(AppIdentifierPrefix)com.nils.app.shared] application-groups=[group.com.nils.app]
+            app com.nils.app.Share as Share kind=extension application-groups=[group.com.nils.app]
+            as App add generic-password account="a" data="x"
+            as Share find generic-password account="a" group=SKMME9E2Y8.com.nils.app.shared return=data
+            """).filter { $0.code == .lintExtensionGroup }
+        #expect(ext.first?.hint?.hasPrefix("an extension inherits nothing from its app: give Share the group too (group com.nils.app.shared Share), or store the item in group.com.nils.app") == true,
+                "\(ext.map { $0.hint ?? "" })")
+    }
+
     /// KCS506 follows the engine's routing (SecItem.cpp SecItemCategorizeQuery):
     /// an access control sends the call to the data-protection keychain, where
     /// the group counts; data-protection=false keeps even sync=true on the file side.
