@@ -116,6 +116,26 @@ extension XcodeRealProjectsTests {
         return f
     }
 
+    /// A keychain type's initialiser of thousands of parameters, each
+    /// stored: the parameters are looked up by name, once per initialiser
+    /// (each assignment walked the list: 15,000 took 71 s; adversarial run
+    /// 26, F11), and the group is still checked at the callers.
+    @Test func anInitialiserOfManyParametersIsReadOnce() throws {
+        let f = Self.wrapperExtension(group: "SKMME9E2Y8.com.example.Notes.sharde", sameFile: false)
+        defer { f.remove() }
+        let n = 3_000
+        let fields = (0..<n).map { "    let v\($0): Int\n" }.joined()
+        let params = (0..<n).map { ", p\($0): Int = 0" }.joined()
+        let stores = (0..<n).map { "        self.v\($0) = p\($0)\n" }.joined()
+        f.write("Widget/Queryable.swift", "import Foundation\n\npublic struct GenericPasswordQueryable {\n    let service: String\n    let accessGroup: String?\n"
+                + fields + "    public init(service: String, accessGroup: String? = nil" + params + ") {\n        self.service = service\n"
+                + stores + "        self.accessGroup = accessGroup\n    }\n}\n")
+        f.writeProject()
+        let d = try f.codeFindings().filter { $0.code == .codeGroupNotEntitled || $0.code == .codeGroupNotCheckable }
+        #expect(d.contains { $0.code == .codeGroupNotEntitled && $0.message.contains("'Widget'") && $0.message.contains("com.example.Notes.sharde") }
+                && !d.contains { $0.code == .codeGroupNotCheckable }, "\(d.map(\.message))")
+    }
+
     /// The wrapper's `accessGroup` read in an extension of its type comes
     /// from the callers, as in the type's body: the KCS608 "built at run
     /// time" was permanent (real-project trial 20, D1).
