@@ -1217,6 +1217,32 @@ public enum CodeCheck {
         // host and extension they were sets of every group (100 targets
         // embedding each other with 10,000 groups; adversarial run 25, F10).
         var childSets: [String: (groups: Set<String>, holds: Set<String>)] = [:]
+        // Whether code an app and an extension both compile stores in the
+        // app's default group, once per pair of source lists, each file
+        // read and scanned once: per pair it read and scanned every shared
+        // file and the app's (adversarial run 26, F12).
+        let scanned = SharedScans()
+        var listIDs: [[String]: Int] = [:], listOf: [String: Int] = [:]
+        func list(_ t: XcodeProject.Target) -> Int {
+            if let known = listOf[t.id] { return known }
+            let sources = lint.project.code(of: t).swiftSources
+            let id = listIDs[sources] ?? listIDs.count
+            listIDs[sources] = id
+            listOf[t.id] = id
+            return id
+        }
+        struct Pair: Hashable { var host: Int, child: Int }
+        var storesInBoth: [Pair: Bool] = [:]
+        func bothStore(_ host: XcodeProject.Target, _ child: XcodeProject.Target) -> Bool {
+            let key = Pair(host: list(host), child: list(child))
+            if let known = storesInBoth[key] { return known }
+            let childFiles = Set(lint.project.code(of: child).swiftSources.map(ProjectPath.normalize))
+            let both = Set(lint.project.code(of: host).swiftSources.filter { childFiles.contains(ProjectPath.normalize($0)) })
+            let answer = !both.isEmpty && lint.keychainCode(of: host, among: both, scanned: scanned)?.direct == true
+                && lint.bothCall(keychainCodeAmong: both, host, child, scanned: scanned)
+            storesInBoth[key] = answer
+            return answer
+        }
         for host in lint.project.targets where host.kind != nil && !host.embeddedTargets.isEmpty {
             // On the Mac a call without kSecUseDataProtectionKeychain goes to
             // the file-based keychain, which ignores the groups (Stats' widget).
@@ -1247,10 +1273,7 @@ public enum CodeCheck {
                 // call, which runs in each with its own default group
                 // (Lockdown's Shared.swift); an extension's own keychain code
                 // may keep items of its own.
-                if hostNaming.groups.isEmpty, let d = hostApp.defaultGroup,
-                   case let childFiles = Set(lint.project.code(of: child).swiftSources.map(ProjectPath.normalize)),
-                   case let both = Set(lint.project.code(of: host).swiftSources.filter { childFiles.contains(ProjectPath.normalize($0)) }), !both.isEmpty,
-                   let code = lint.keychainCode(of: host, among: both), code.direct, lint.bothCall(keychainCodeAmong: both, host, child) {
+                if hostNaming.groups.isEmpty, let d = hostApp.defaultGroup, bothStore(host, child) {
                     written = [(d, nil)]
                 }
                 guard !written.isEmpty else { continue }
@@ -1262,7 +1285,7 @@ public enum CodeCheck {
                 // trial 20, D3).
                 let near = lint.nearMisses(child: c, host: h, writers: writers)
                 guard !written.contains(where: { w in near.contains { $0.keychain && $0.hostGroup == w.group } }),
-                      let code = lint.keychainCode(of: child) else { continue }
+                      let code = lint.keychainCode(of: child, scanned: scanned) else { continue }
                 let groups = written.map(\.group)
                 let shared = hostShares.intersection(sets.groups).sorted()
                 let team = hostApp.teamID.map { $0 + "." }

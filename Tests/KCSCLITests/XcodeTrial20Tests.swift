@@ -49,6 +49,30 @@ extension XcodeRealProjectsTests {
         return f
     }
 
+    /// Whether code an app and its extensions compile stores in the app's
+    /// default group is worked out once per pair of source lists, each file
+    /// read and scanned once: per extension every shared file and the
+    /// app's were read and scanned again (80 extensions × 100 files, 67 s;
+    /// adversarial run 26, F12).
+    @Test func sharedKeychainCodeIsReadOnceForAllItsExtensions() throws {
+        var f = Self.sharedKeychainHelper(calledBy: ["App", "Share"])
+        defer { f.remove() }
+        let share = f.targets[2]
+        for i in 0..<8 {
+            var t = share
+            t.name = "Share\(i)"
+            t.settings = share.settings.mapValues { var s = $0; s["PRODUCT_BUNDLE_IDENTIFIER"] = "com.example.Notes.Share\(i)"; return s }
+            f.targets.append(t)
+            f.targets[0].embeds.append(t.name)
+        }
+        f.writeProject()
+        let files = XcodeLintTests.CountingFileSystem()
+        let found = CodeCheck.run(try ProjectLint.load(f.projectPath, fileSystem: files).get())
+            .filter { $0.message.contains("shares only group.com.example.notes with it") }
+        #expect(found.count == 9, "\(found.map(\.message))")
+        #expect((files.reads["KeychainHelper.swift"] ?? 0) <= 2 && (files.reads["ShareViewController.swift"] ?? 0) <= 2, "\(files.reads)")
+    }
+
     /// A keychain helper both targets compile stores nothing in the app's
     /// default group unless both call it: BlueWallet's widget compiles
     /// `KeychainHelper.swift`, which only its watch app calls, and the
