@@ -160,6 +160,22 @@ extension XcodeRealProjectsTests {
                 && !d.contains { $0.code == .codeGroupNotCheckable }, "\(d.map(\.message))")
     }
 
+    /// A group passed in a parameter of a function of many: the function's
+    /// parameters are read once, and the finding names its first 16 labels
+    /// (each use walked the list and the message listed every label: uses ×
+    /// parameters in time and in output; found with adversarial run 26, F11).
+    @Test func aParameterOfAFunctionOfManyIsNamedShortly() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let params = (0..<40).map { "p\($0): String" }.joined(separator: ", ")
+        let uses = (0..<40).map { "    _ = SecItemAdd([kSecAttrAccessGroup as String: p\($0)] as CFDictionary, nil)\n" }.joined()
+        f.write("App/KeychainStore.swift", "import Security\n\nfunc save(" + params + ") {\n" + uses + "}\n")
+        f.writeProject()
+        let d = try f.codeFindings().filter { $0.code == .codeGroupNotCheckable && $0.message.contains("its parameter") }
+        let signature = "save(" + (0..<16).map { "p\($0):" }.joined() + "…)"
+        #expect(d.count == 40 && d.allSatisfy { $0.message.contains("(of `\(signature)`)") }, "\(d.map(\.message))")
+    }
+
     /// The wrapper's `accessGroup` read in an extension of its type comes
     /// from the callers, as in the type's body: the KCS608 "built at run
     /// time" was permanent (real-project trial 20, D1).
