@@ -273,10 +273,10 @@ public struct AccessGroupFinder {
     /// passed with a label: `"\(team).\(group)"` or `team + "." + group`
     /// (the elements of the right-hand side of an assignment), with the
     /// label `group` among them and a second part; nil for anything else.
-    static func composition(_ rhs: ArraySlice<ExprSyntax>, parameters: FunctionParameterListSyntax) -> [Composition.Part]? {
+    static func composition(_ rhs: ArraySlice<ExprSyntax>, labels: [String: String]) -> [Composition.Part]? {
         func argument(_ e: ExprSyntax) -> Composition.Part? {
             guard let name = e.as(DeclReferenceExprSyntax.self)?.baseName.text,
-                  let label = LocalBinding.parameter(parameters, name)?.firstName.text, label != "_" else { return nil }
+                  let label = labels[name], label != "_" else { return nil }
             return .argument(label)
         }
         var parts: [Composition.Part] = []
@@ -1287,6 +1287,18 @@ enum LocalBinding {
     static func parameter(_ parameters: FunctionParameterListSyntax, _ name: String) -> FunctionParameterSyntax? {
         parameters.first { ($0.secondName ?? $0.firstName).text == name }
     }
+
+    /// Each parameter's label by its name (the first of a name), read once
+    /// per function: looking each assignment's value up by a walk of the
+    /// list was parameters × assignments (15,000 parameters, 71 s;
+    /// adversarial run 26, F11).
+    static func labels(_ parameters: FunctionParameterListSyntax) -> [String: String] {
+        var out: [String: String] = [:]
+        for p in parameters where out[(p.secondName ?? p.firstName).text] == nil {
+            out[(p.secondName ?? p.firstName).text] = p.firstName.text
+        }
+        return out
+    }
 }
 
 /// The bindings of each code block and the members of each type of one
@@ -1493,12 +1505,15 @@ private final class MemberCollector: SyntaxVisitor {
         guard let type = Scope(of: Syntax(node)).types.first.map(Scope.lastName), UseVisitor.isKeychainNamed(type),
               let body = node.body else { return .skipChildren }
         let parameters = node.signature.parameterClause.parameters
+        let labels = LocalBinding.labels(parameters)
+        var all: [String]?
         let assignments = AssignmentCollector(viewMode: .sourceAccurate)
         assignments.walk(body)
         for e in assignments.found {
             guard let target = UseVisitor.assignedProperty(e[0]), target.lowercased().contains("group"),
-                  let parts = AccessGroupFinder.composition(e[2...], parameters: parameters) else { continue }
-            compositions.append((type, .init(labels: parameters.map(\.firstName.text), parts: parts)))
+                  let parts = AccessGroupFinder.composition(e[2...], labels: labels) else { continue }
+            if all == nil { all = parameters.map(\.firstName.text) }
+            compositions.append((type, .init(labels: all ?? [], parts: parts)))
         }
         return .skipChildren
     }
@@ -1978,7 +1993,7 @@ private final class UseVisitor: SyntaxVisitor {
         guard !candidates.isEmpty else { return verdicts }
         for member in members {
             guard let i = member.decl.as(InitializerDeclSyntax.self), let body = i.body else { continue }
-            let parameters = i.signature.parameterClause.parameters
+            let labels = LocalBinding.labels(i.signature.parameterClause.parameters)
             let assignments = AssignmentCollector(viewMode: .sourceAccurate)
             assignments.walk(body)
             for e in assignments.found {
@@ -1986,10 +2001,10 @@ private final class UseVisitor: SyntaxVisitor {
                 // A group a keychain type joins from its parameters is checked
                 // where its callers pass them (``AccessGroupFinder/Composition``).
                 let forwards = e.count == 3 && e[2].as(DeclReferenceExprSyntax.self).flatMap {
-                    LocalBinding.parameter(parameters, $0.baseName.text)?.firstName.text
+                    labels[$0.baseName.text]
                 }.map { isCheckedLabel($0, inType: type) } == true
                     || type.map { isKeychainNamed(Scope.lastName($0)) } == true && name.lowercased().contains("group")
-                    && AccessGroupFinder.composition(e[2...], parameters: parameters) != nil
+                    && AccessGroupFinder.composition(e[2...], labels: labels) != nil
                 verdicts[name] = forwards
             }
         }
@@ -1997,23 +2012,39 @@ private final class UseVisitor: SyntaxVisitor {
     }
 
     /// `Type.name(a:b:)`: the function or initialiser around `node` whose
-    /// parameter `name` is.
-    static func function(declaring name: String, around node: Syntax) -> String? {
+    /// parameter `name` is. Each function's parameter names and signature
+    /// are read once, and a signature names its first 16 labels: per use
+    /// the list was walked and every label rendered, uses × parameters in
+    /// time and in the message (a function of 15,000 parameters; found
+    /// with adversarial run 26, F11).
+    func function(declaring name: String, around node: Syntax) -> String? {
         var current = node.parent
         while let n = current {
-            let signature: (String, FunctionParameterListSyntax)? = if let f = n.as(FunctionDeclSyntax.self) {
-                (f.name.text, f.signature.parameterClause.parameters)
-            } else if let f = n.as(InitializerDeclSyntax.self) {
-                ("init", f.signature.parameterClause.parameters)
-            } else {
-                nil
-            }
-            if let (base, parameters) = signature, LocalBinding.parameter(parameters, name) != nil {
-                return (Scope(of: n).types.first.map { $0 + "." } ?? "") + base + "(" + parameters.map { $0.firstName.text + ":" }.joined() + ")"
+            if n.is(FunctionDeclSyntax.self) || n.is(InitializerDeclSyntax.self) {
+                let known = signatures[n.id] ?? Self.signature(of: n)
+                signatures[n.id] = known
+                if let known, known.names.contains(name) { return known.rendered }
             }
             current = n.parent
         }
         return nil
+    }
+
+    /// Functions' parameter names and signatures, by node, for ``function(declaring:around:)``.
+    private var signatures: [SyntaxIdentifier: (names: Set<String>, rendered: String)?] = [:]
+
+    static func signature(of n: Syntax) -> (names: Set<String>, rendered: String)? {
+        let signature: (String, FunctionParameterListSyntax)? = if let f = n.as(FunctionDeclSyntax.self) {
+            (f.name.text, f.signature.parameterClause.parameters)
+        } else if let f = n.as(InitializerDeclSyntax.self) {
+            ("init", f.signature.parameterClause.parameters)
+        } else {
+            nil
+        }
+        guard let (base, parameters) = signature else { return nil }
+        let names = Set(parameters.map { ($0.secondName ?? $0.firstName).text })
+        let labels = parameters.prefix(16).map { $0.firstName.text + ":" }.joined() + (parameters.count > 16 ? "…" : "")
+        return (names, (Scope(of: n).types.first.map { $0 + "." } ?? "") + base + "(" + labels + ")")
     }
 
     /// The property an assignment's left-hand side names: `self.p` or `p`.
@@ -2361,8 +2392,8 @@ private final class UseVisitor: SyntaxVisitor {
             case .parameter(let label):
                 var forwarded = runtime
                 forwarded.forwarded = Self.isCheckedLabel(label, inType: scope.types.first)
-                if !forwarded.forwarded, let function = Self.function(declaring: name, around: Syntax(e)) {
-                    forwarded.value = .unfollowed("its parameter `\(name)` (of `\(function)`), whose callers kcs does not follow")
+                if !forwarded.forwarded, let declaring = self.function(declaring: name, around: Syntax(e)) {
+                    forwarded.value = .unfollowed("its parameter `\(name)` (of `\(declaring)`), whose callers kcs does not follow")
                 }
                 return forwarded
             case .property:

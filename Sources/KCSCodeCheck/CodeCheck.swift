@@ -2,7 +2,8 @@ import KCSLanguage
 import KCSXcode
 import KCSXcodeProject
 import KeychainEngine
-import SwiftSyntax
+@_spi(Testing) import SwiftParser
+@_spi(RawSyntax) import SwiftSyntax
 
 /// What the code asks for against what it is granted: every access group a
 /// target's Swift sources name, checked against that target's access-group
@@ -34,6 +35,130 @@ public enum CodeCheck {
     /// that did not, and took 2.9 GB; found by adversarial testing).
     static func refusal(_ bytes: [UInt8]) -> String? {
         if bytes.count > maxFileBytes { return "it is larger than \(maxFileBytes >> 20) MiB" }
+        // Two counts, either refuses: this scan's, and one over swift-syntax's
+        // own tokens (``lexedRefusal(_:)``). The scan's model of Swift's lexer
+        // was fooled five times into a string that ran to the end of the file
+        // and hid all the nesting after it (adversarial runs 23–26); the
+        // tokens are what the parser reads, so no misread string hides depth.
+        return scannedRefusal(bytes) ?? lexedRefusal(bytes)
+    }
+
+    /// Why a file is not parsed, counted on the tokens of swift-syntax's
+    /// lexer (linear: the lexer looks ahead at most to a line's end, and the
+    /// parser consumes the same tokens): square brackets, all brackets, `#if`
+    /// and `<` as ``scannedRefusal(_:)`` counts them, without any model of
+    /// strings, comments or regex literals. The parser reads other tokens
+    /// than the lexer alone in two places, and both are made to count more,
+    /// never less:
+    /// - it splits an operator (`>` of `A<B>/…`, `!`, `.`) and lexes the rest
+    ///   again, where a `/` may start a regex literal the lexer had not seen:
+    ///   a file with an operator holding `/` past its first character is
+    ///   refused (real code has none);
+    /// - it ends an interpolation that does not close where the lexer thought
+    ///   (`"\(a b …`), and takes the next quote for the string's end: every
+    ///   `[` in an interpolation (nested strings and comments included) counts
+    ///   as open to its end, and a quote in a comment or regex literal
+    ///   inside one refuses the file.
+    static func lexedRefusal(_ bytes: [UInt8]) -> String? {
+        var depth = 0, deepest = 0, squares = 0, deepestSquare = 0, ifs = 0, deepestIf = 0
+        var angles: [Int] = [], deepestAngles = 0
+        // Open interpolations: the bracket depth their `(` opened at, the
+        // square brackets open there, and each `[` written in a string,
+        // comment or regex inside (none of which closes).
+        var interpolations: [(depth: Int, squares: Int, written: Int)] = []
+        var afterBackslash = false
+        var why: String?
+        /// Each `[` in text that is no bracket token, inside an interpolation.
+        func count(_ text: SyntaxText, quoteRefuses: Bool) {
+            guard let open = interpolations.last else { return }
+            for b in text {
+                if b == UInt8(ascii: "[") {
+                    interpolations[interpolations.count - 1].written += 1
+                    deepestSquare = max(deepestSquare, max(squares, open.squares) + open.written + 1)
+                } else if b == UInt8(ascii: "\""), quoteRefuses, why == nil {
+                    why = "it has a quote in a comment or regex literal inside a string interpolation (swift-syntax's parser may read it as the string's end)"
+                }
+            }
+        }
+        bytes.withUnsafeBufferPointer { buffer in
+            var tracker = LookaheadTracker()
+            withUnsafeMutablePointer(to: &tracker) { tracker in
+                for lexeme in Lexer.tokenize(buffer, lookaheadTracker: tracker, experimentalFeatures: []) {
+                    if lexeme.rawTokenKind == .endOfFile || why != nil { break }
+                    let text = lexeme.tokenText
+                    count(lexeme.leadingTriviaText, quoteRefuses: true)
+                    count(lexeme.trailingTriviaText, quoteRefuses: true)
+                    switch lexeme.rawTokenKind {
+                    case .leftSquare, .leftParen, .leftBrace:
+                        if lexeme.rawTokenKind == .leftSquare {
+                            squares += 1
+                            let open = interpolations.last
+                            deepestSquare = max(deepestSquare, max(squares, open?.squares ?? 0) + (open?.written ?? 0))
+                        }
+                        if lexeme.rawTokenKind == .leftParen, afterBackslash {
+                            interpolations.append((depth, squares, 0))
+                        }
+                        if lexeme.rawTokenKind == .leftBrace { angles.removeAll() }
+                        depth += 1
+                        deepest = max(deepest, depth)
+                    case .rightSquare, .rightParen, .rightBrace:
+                        if lexeme.rawTokenKind == .rightSquare { squares = max(0, squares - 1) }
+                        if lexeme.rawTokenKind == .rightBrace { angles.removeAll() }
+                        depth = max(0, depth - 1)
+                        if lexeme.rawTokenKind == .rightParen, let open = interpolations.last, open.depth == depth {
+                            // What the interpolation closed cannot lower what was open.
+                            squares = max(squares, open.squares)
+                            interpolations.removeLast()
+                        }
+                        while let last = angles.last, last > depth { angles.removeLast() }
+                    case .poundIf:
+                        ifs += 1
+                        deepestIf = max(deepestIf, ifs)
+                    case .poundEndif:
+                        ifs = max(0, ifs - 1)
+                    case .semicolon, .equal:
+                        angles.removeAll()
+                    case .binaryOperator, .prefixOperator, .postfixOperator, .leftAngle, .rightAngle, .exclamationMark,
+                         .postfixQuestionMark, .infixQuestionMark, .period, .prefixAmpersand, .ellipsis:
+                        if text.dropFirst().contains(UInt8(ascii: "/")) {
+                            why = "it has an operator with a '/' past its first character (swift-syntax's parser may split it and read a regex literal)"
+                        }
+                        for b in text {
+                            if b == UInt8(ascii: "<") {
+                                angles.append(depth)
+                                deepestAngles = max(deepestAngles, angles.count)
+                            } else if b == UInt8(ascii: ">") {
+                                if !angles.isEmpty { angles.removeLast() }
+                            } else if b == UInt8(ascii: "=") {
+                                angles.removeAll()
+                            }
+                        }
+                    case .regexLiteralPattern:
+                        count(text, quoteRefuses: true)
+                    default:
+                        count(text, quoteRefuses: false)
+                    }
+                    afterBackslash = lexeme.rawTokenKind == .backslash || (afterBackslash && lexeme.rawTokenKind == .rawStringPoundDelimiter)
+                }
+            }
+        }
+        if let why { return why }
+        return tooDeep(squares: deepestSquare, brackets: deepest, ifs: deepestIf, angles: deepestAngles)
+    }
+
+    /// Which of the deepest nestings a count found passes its bound, if any.
+    static func tooDeep(squares: Int, brackets: Int, ifs: Int, angles: Int) -> String? {
+        if squares > maxSquareNesting {
+            return "it nests square brackets more than \(maxSquareNesting) deep (swift-syntax's parser takes time that doubles with each level)"
+        }
+        if brackets > maxNesting { return "it nests brackets more than \(maxNesting) deep" }
+        if ifs > maxNesting { return "it nests #if more than \(maxNesting) deep" }
+        if angles > maxNesting { return "it nests generic arguments more than \(maxNesting) deep" }
+        return nil
+    }
+
+    /// Why a file is not parsed, by a model of Swift's lexer: see ``refusal(_:)``.
+    static func scannedRefusal(_ bytes: [UInt8]) -> String? {
         enum Frame {
             /// Code; in an interpolation, the bracket depth its `(` opened at.
             case code(interpolation: Int?)
@@ -293,13 +418,7 @@ public enum CodeCheck {
                 i += 1
             }
         }
-        if deepestSquare > maxSquareNesting {
-            return "it nests square brackets more than \(maxSquareNesting) deep (swift-syntax's parser takes time that doubles with each level)"
-        }
-        if deepest > maxNesting { return "it nests brackets more than \(maxNesting) deep" }
-        if deepestIf > maxNesting { return "it nests #if more than \(maxNesting) deep" }
-        if deepestAngles > maxNesting { return "it nests generic arguments more than \(maxNesting) deep" }
-        return nil
+        return tooDeep(squares: deepestSquare, brackets: deepest, ifs: deepestIf, angles: deepestAngles)
     }
 
     /// Whether the `/` at `i` can open a bare regex literal, as Swift's
@@ -1124,6 +1243,32 @@ public enum CodeCheck {
         // host and extension they were sets of every group (100 targets
         // embedding each other with 10,000 groups; adversarial run 25, F10).
         var childSets: [String: (groups: Set<String>, holds: Set<String>)] = [:]
+        // Whether code an app and an extension both compile stores in the
+        // app's default group, once per pair of source lists, each file
+        // read and scanned once: per pair it read and scanned every shared
+        // file and the app's (adversarial run 26, F12).
+        let scanned = SharedScans()
+        var listIDs: [[String]: Int] = [:], listOf: [String: Int] = [:]
+        func list(_ t: XcodeProject.Target) -> Int {
+            if let known = listOf[t.id] { return known }
+            let sources = lint.code(of: t).swiftSources
+            let id = listIDs[sources] ?? listIDs.count
+            listIDs[sources] = id
+            listOf[t.id] = id
+            return id
+        }
+        struct Pair: Hashable { var host: Int, child: Int }
+        var storesInBoth: [Pair: Bool] = [:]
+        func bothStore(_ host: XcodeProject.Target, _ child: XcodeProject.Target) -> Bool {
+            let key = Pair(host: list(host), child: list(child))
+            if let known = storesInBoth[key] { return known }
+            let childFiles = Set(lint.code(of: child).swiftSources.map(ProjectPath.normalize))
+            let both = Set(lint.code(of: host).swiftSources.filter { childFiles.contains(ProjectPath.normalize($0)) })
+            let answer = !both.isEmpty && lint.keychainCode(of: host, among: both, scanned: scanned)?.direct == true
+                && lint.bothCall(keychainCodeAmong: both, host, child, scanned: scanned)
+            storesInBoth[key] = answer
+            return answer
+        }
         for host in lint.project.targets where host.kind != nil && !host.embeddedTargets.isEmpty {
             // On the Mac a call without kSecUseDataProtectionKeychain goes to
             // the file-based keychain, which ignores the groups (Stats' widget).
@@ -1154,10 +1299,7 @@ public enum CodeCheck {
                 // call, which runs in each with its own default group
                 // (Lockdown's Shared.swift); an extension's own keychain code
                 // may keep items of its own.
-                if hostNaming.groups.isEmpty, let d = hostApp.defaultGroup,
-                   case let childFiles = Set(lint.code(of: child).swiftSources.map(ProjectPath.normalize)),
-                   case let both = Set(lint.code(of: host).swiftSources.filter { childFiles.contains(ProjectPath.normalize($0)) }), !both.isEmpty,
-                   let code = lint.keychainCode(of: host, among: both), code.direct, lint.bothCall(keychainCodeAmong: both, host, child) {
+                if hostNaming.groups.isEmpty, let d = hostApp.defaultGroup, bothStore(host, child) {
                     written = [(d, nil)]
                 }
                 guard !written.isEmpty else { continue }
@@ -1169,7 +1311,7 @@ public enum CodeCheck {
                 // trial 20, D3).
                 let near = lint.nearMisses(child: c, host: h, writers: writers)
                 guard !written.contains(where: { w in near.contains { $0.keychain && $0.hostGroup == w.group } }),
-                      let code = lint.keychainCode(of: child) else { continue }
+                      let code = lint.keychainCode(of: child, scanned: scanned) else { continue }
                 let groups = written.map(\.group)
                 let shared = hostShares.intersection(sets.groups).sorted()
                 let team = hostApp.teamID.map { $0 + "." }
@@ -1183,7 +1325,7 @@ public enum CodeCheck {
                     at: c.keychainAccessGroups.first?.location ?? c.applicationGroups.first?.location ?? c.resolved.entitlementsLocation ?? child.location,
                     hint: "add \(entitlement[0]) to the keychain-access-groups of '\(child.name)' (an extension inherits nothing from its app), "
                         + "or have both store the item in a group they share; asked because its code uses the keychain (\(code.word) in \(ProjectPath.lastComponent(code.file))"
-                        + (lint.project.code(of: child).owner[code.file].map { ", in \($0.linkedName), which it links" } ?? "") + ") and names no access group"),
+                        + ProjectLint.via(lint.code(of: child).owner[code.file]) + ") and names no access group"),
                     code: .projectExtensionGroup, notes: notes))
             }
         }

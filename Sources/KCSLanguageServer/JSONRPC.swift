@@ -178,21 +178,42 @@ extension Substring {
 /// hold tens of thousands.
 func exceedsJSONValueBudget(_ body: [UInt8], budget: Int = 1_000_000) -> Bool {
     guard body.count > budget else { return false }
-    var values = 0, inString = false, escaped = false
-    for b in body {
+    var values = 0
+    forEachByteOutsideStrings(body) { b in
+        if b == UInt8(ascii: ",") || b == UInt8(ascii: "[") || b == UInt8(ascii: "{") { values += 1 }
+        return values <= budget
+    }
+    return values > budget
+}
+
+/// How deep a message's arrays and objects nest, counted outside strings
+/// in one pass.
+func jsonNesting(_ body: [UInt8]) -> Int {
+    var depth = 0, deepest = 0
+    forEachByteOutsideStrings(body) { b in
+        if b == UInt8(ascii: "[") || b == UInt8(ascii: "{") {
+            depth += 1
+            deepest = max(deepest, depth)
+        } else if b == UInt8(ascii: "]") || b == UInt8(ascii: "}") {
+            depth -= 1
+        }
+        return true
+    }
+    return deepest
+}
+
+/// Calls `body` with each byte of JSON text outside its strings (quotes
+/// excluded) until it returns false.
+func forEachByteOutsideStrings(_ text: [UInt8], _ body: (UInt8) -> Bool) {
+    var inString = false, escaped = false
+    for b in text {
         if inString {
             if escaped { escaped = false } else if b == UInt8(ascii: "\\") { escaped = true } else if b == UInt8(ascii: "\"") { inString = false }
             continue
         }
-        switch b {
-        case UInt8(ascii: "\""): inString = true
-        case UInt8(ascii: ","), UInt8(ascii: "["), UInt8(ascii: "{"):
-            values += 1
-            if values > budget { return true }
-        default: break
-        }
+        if b == UInt8(ascii: "\"") { inString = true; continue }
+        if !body(b) { return }
     }
-    return false
 }
 
 /// The top-level `id` and `method` of a message refused undecoded (one pass,
@@ -209,14 +230,63 @@ func topLevelIDAndMethod(_ body: [UInt8]) -> (id: RequestID?, method: String?, d
     // nesting: a 60 MB message of `[[[…]]]` took 700 MB (review 19, R6).
     var keyAt1: String?, keyAt2: String?, lastKey: String?
     /// The string starting at the quote at `at`, and the index after it.
+    /// Escapes are decoded as JSON's: `\u00e9` was read `u00e9`, so a
+    /// refused change to a document whose URI a client escaped named no
+    /// open document and left it stale (adversarial run 26, F10).
     func string(_ at: Int) -> (String, Int) {
-        var k = at + 1, bytes: [UInt8] = []
+        var k = at + 1, scalars = String.UnicodeScalarView(), count = 0
+        var pendingHigh: UInt32?
+        func hex(_ from: Int) -> UInt32? {
+            guard from + 4 <= body.count else { return nil }
+            var v: UInt32 = 0
+            for b in body[from..<(from + 4)] {
+                guard let d = Character(Unicode.Scalar(b)).hexDigitValue else { return nil }
+                v = v << 4 | UInt32(d)
+            }
+            return v
+        }
+        func append(_ v: UInt32) {
+            guard count < 1024, let scalar = Unicode.Scalar(v) else { return }
+            scalars.append(scalar)
+            count += 1
+        }
+        var bytes: [UInt8] = []
+        func flush() {
+            if !bytes.isEmpty { for u in String(decoding: bytes, as: UTF8.self).unicodeScalars { append(u.value) }; bytes.removeAll() }
+        }
         while k < body.count, body[k] != UInt8(ascii: "\"") {
-            if body[k] == UInt8(ascii: "\\"), k + 1 < body.count { bytes.append(body[k + 1]); k += 2; continue }
-            if bytes.count < 1024 { bytes.append(body[k]) }
+            if body[k] == UInt8(ascii: "\\"), k + 1 < body.count {
+                flush()
+                let e = body[k + 1]
+                if e == UInt8(ascii: "u"), let v = hex(k + 2) {
+                    k += 6
+                    if (0xD800..<0xDC00).contains(v) { pendingHigh = v; continue }
+                    if (0xDC00..<0xE000).contains(v), let high = pendingHigh {
+                        append(0x10000 + ((high - 0xD800) << 10) + (v - 0xDC00))
+                    } else {
+                        append(v)
+                    }
+                    pendingHigh = nil
+                    continue
+                }
+                pendingHigh = nil
+                switch e {
+                case UInt8(ascii: "n"): append(0x0A)
+                case UInt8(ascii: "t"): append(0x09)
+                case UInt8(ascii: "r"): append(0x0D)
+                case UInt8(ascii: "b"): append(0x08)
+                case UInt8(ascii: "f"): append(0x0C)
+                default: append(UInt32(e))
+                }
+                k += 2
+                continue
+            }
+            pendingHigh = nil
+            if count + bytes.count < 1024 { bytes.append(body[k]) }
             k += 1
         }
-        return (String(decoding: bytes, as: UTF8.self), k + 1)
+        flush()
+        return (String(scalars), k + 1)
     }
     func blanks(_ from: Int) -> Int {
         var k = from

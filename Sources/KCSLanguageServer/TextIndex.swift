@@ -58,7 +58,7 @@ struct TextIndex {
         guard p.line >= 0 else { return 0 }
         guard p.line < lineStarts.count else { return bytes.count }
         let bounds = bounds(ofLine: p.line)
-        return Self.offset(in: bytes, column: p.character, from: bounds.lowerBound, to: bounds.upperBound)
+        return Self.offset(in: bytes, column: p.character, from: bounds.lowerBound, to: bounds.upperBound).offset
     }
 
     /// The same without an index: the text is read only up to the position,
@@ -73,7 +73,11 @@ struct TextIndex {
     /// of the last line ends there (Neovim deletes the last line so). It is
     /// the end of the text. A character past a line's end clamps to the end
     /// (the protocol's rule), but not on that line: the text has no such line
-    /// for a character to be on.
+    /// for a character to be on. Nil too for a position between the two
+    /// UTF-16 units of one character, which names no place in the text: it
+    /// was taken for the place after the character, so deleting an emoji a
+    /// unit at a time deleted the next character too, silently (adversarial
+    /// run 26, F2).
     static func offset(in bytes: [UInt8], of p: Position) -> Int? {
         guard p.line >= 0 else { return nil }
         var start = 0, line = 0
@@ -85,18 +89,21 @@ struct TextIndex {
             line += 1
         }
         let end = lineBreak(in: bytes, from: start)?.end ?? bytes.count
-        return offset(in: bytes, column: p.character, from: start, to: end)
+        let found = offset(in: bytes, column: p.character, from: start, to: end)
+        return found.insideCharacter ? nil : found.offset
     }
 
-    /// The offset of UTF-16 column `column` on the line `start..<end`, clamped to its end.
-    private static func offset(in bytes: [UInt8], column: Int, from start: Int, to end: Int) -> Int {
+    /// The offset of UTF-16 column `column` on the line `start..<end`,
+    /// clamped to its end; a column inside a character of two units is
+    /// taken for the place after it, and said.
+    private static func offset(in bytes: [UInt8], column: Int, from start: Int, to end: Int) -> (offset: Int, insideCharacter: Bool) {
         var i = start, units = 0
         while i < end, units < column {
             let (length, width) = scalar(bytes, at: i)
             i += length
             units += width
         }
-        return min(i, end)
+        return (min(i, end), units > column)
     }
 
     /// The position of a byte offset.

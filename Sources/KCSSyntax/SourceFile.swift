@@ -12,8 +12,16 @@ public final class SourceFile: Sendable {
     /// The name shown in diagnostics: a path, `<stdin>` or `<repl>`.
     public let name: String
     public let bytes: [UInt8]
-    /// Byte offset at which each line starts.
-    private let lineStarts: [Int]
+    /// Where some lines start, and their indexes: the first, every 64th,
+    /// and each line of 4 KiB or more and the line after it, so between two
+    /// marks lie fewer than 64 lines of less than 4 KiB, or one line. Every
+    /// line's start, 8 bytes a line, cost 1.6 GB for 200 MB of line breaks
+    /// (adversarial run 26, F13); a location is worked out only for a
+    /// diagnostic, from the mark before it.
+    package let markOffsets: [Int], markLines: [Int]
+    /// Lines in the file.
+    public let lineCount: Int
+    static let linesPerMark = 64, longLineBytes = 4096
     /// The line number of the first line: 1 for a file, more for a part of
     /// a larger document (a Markdown block), so locations name the
     /// document's own lines without copying or re-reading the rest of it.
@@ -43,20 +51,24 @@ public final class SourceFile: Sendable {
         // (Counting the lines first to size the array exactly cost more than
         // it saved: the count kept that loop from vectorizing well.)
         var longest = 0, last = 0
-        // Written straight into room for lines of 48 bytes on average; the
-        // lines of a script of shorter ones are appended past it.
-        var starts = [Int](unsafeUninitializedCapacity: bytes.count / 48 + 1) { room, filled in
-            room[0] = 0
-            filled = 1
-            bytes.withUnsafeBufferPointer { b in
-                while filled < room.count, let start = Self.nextLine(b, after: &last, longest: &longest) {
-                    room[filled] = start
-                    filled += 1
-                }
-            }
-        }
+        var offsets = [0], lines = [0]
+        var line = 0, lineStart = 0, previousLong = false
         let (high, low) = bytes.withUnsafeBufferPointer { b -> (UInt8, UInt8) in
-            while let start = Self.nextLine(b, after: &last, longest: &longest) { starts.append(start) }
+            // Each line is marked, or not, once its length is known.
+            func ended(at end: Int) {
+                let long = end - lineStart >= Self.longLineBytes
+                if line > 0, line % Self.linesPerMark == 0 || long || previousLong {
+                    offsets.append(lineStart)
+                    lines.append(line)
+                }
+                previousLong = long
+            }
+            while let start = Self.nextLine(b, after: &last, longest: &longest) {
+                ended(at: start)
+                line += 1
+                lineStart = start
+            }
+            ended(at: b.count)
             var high: UInt8 = 0, low: UInt8 = 0xFF
             for c in b {
                 high |= c
@@ -67,7 +79,10 @@ public final class SourceFile: Sendable {
         longest = max(longest, bytes.count - last)
         self.isASCII = high < 0x80
         self.hasNUL = low == 0
-        self.lineStarts = starts
+        // One past the end: the last line is alone when it is marked.
+        self.markOffsets = offsets + [Int.max]
+        self.markLines = lines + [line + 1]
+        self.lineCount = line + 1
         var checkpoints: [Int] = []
         if longest > Self.longLine {
             checkpoints.reserveCapacity(bytes.count / Self.checkpointStride + 1)
@@ -127,14 +142,25 @@ public final class SourceFile: Sendable {
     /// Unicode scalars so a caret lines up under non-ASCII text.
     public func location(of offset: Int) -> SourceLocation {
         let offset = min(max(offset, 0), bytes.count)
-        var lo = 0, hi = lineStarts.count - 1
+        var lo = 0, hi = markOffsets.count - 2
         while lo < hi {
             let mid = (lo + hi + 1) / 2
-            if lineStarts[mid] <= offset { lo = mid } else { hi = mid - 1 }
+            if markOffsets[mid] <= offset { lo = mid } else { hi = mid - 1 }
         }
-        let start = lineStarts[lo]
+        var start = markOffsets[lo], line = markLines[lo]
+        // A mark followed by the next line's is a line alone: a long line is
+        // not searched for breaks it does not have.
+        if markLines[lo + 1] != line + 1 {
+            bytes.withUnsafeBufferPointer { b in
+                var at = start, longest = 0
+                while let next = Self.nextLine(b, after: &at, longest: &longest), next <= offset {
+                    start = next
+                    line += 1
+                }
+            }
+        }
         if !scalarCheckpoints.isEmpty && offset - start > Self.checkpointStride {
-            return SourceLocation(line: lo + firstLine, column: scalars(before: offset) - scalars(before: start) + 1)
+            return SourceLocation(line: line + firstLine, column: scalars(before: offset) - scalars(before: start) + 1)
         }
         var column = 1
         var i = start
@@ -143,7 +169,7 @@ public final class SourceFile: Sendable {
             if bytes[i] & 0xC0 != 0x80 { column += 1 }
             i += 1
         }
-        return SourceLocation(line: lo + firstLine, column: column)
+        return SourceLocation(line: line + firstLine, column: column)
     }
 
     /// The text of a line (numbered as ``location(of:)`` numbers it) without its line break.
@@ -155,11 +181,24 @@ public final class SourceFile: Sendable {
     /// The byte range of a line without its line break (LF or CR LF).
     public func lineBounds(_ line: Int) -> Range<Int>? {
         let index = line - firstLine
-        guard index >= 0, index < lineStarts.count else { return nil }
-        let start = lineStarts[index]
-        var end = index + 1 < lineStarts.count ? lineStarts[index + 1] - 1 : bytes.count
-        if end > start, bytes[end - 1] == 0x0D { end -= 1 }
-        return start..<max(start, end)
+        guard index >= 0, index < lineCount else { return nil }
+        var lo = 0, hi = markLines.count - 2
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if markLines[mid] <= index { lo = mid } else { hi = mid - 1 }
+        }
+        return bytes.withUnsafeBufferPointer { b in
+            var start = markOffsets[lo], longest = 0
+            for _ in markLines[lo]..<index {
+                var at = start
+                guard let next = Self.nextLine(b, after: &at, longest: &longest) else { break }
+                start = next
+            }
+            var at = start
+            var end = Self.nextLine(b, after: &at, longest: &longest).map { $0 - 1 } ?? b.count
+            if end > start, b[end - 1] == 0x0D { end -= 1 }
+            return start..<max(start, end)
+        }
     }
 
     /// The text of a byte range.
@@ -182,7 +221,6 @@ public final class SourceFile: Sendable {
         Lexer.decodeString(bytes, range)
     }
 
-    public var lineCount: Int { lineStarts.count }
 }
 
 /// A 1-based line and column.

@@ -81,6 +81,46 @@ public struct DeviceState: Sendable, Hashable {
 }
 
 /// A device: its state and the keychain it owns.
+/// A XARA partition ID (``World/fileKeychainPartitionID(_:on:)``), kept
+/// small: a team, or an ad-hoc signed app and its signature. As the string
+/// `cdhash:BUNDLEID#N` it cost the bundle ID's length per Always Allow and
+/// was searched linearly (a 10 MB script took 3.7 GB; adversarial run 26, F5).
+public enum FileKeychainPartition: Sendable, Hashable {
+    /// `teamid:TEAM`.
+    case team(String)
+    /// `cdhash:…`: the app's code as signed the `signature`th time.
+    case adHoc(AppHandle, signature: UInt32)
+}
+
+/// One item's partition list: its teams, and per ad-hoc app the signature
+/// let in. An app's earlier signatures can never ask again (a signature
+/// only grows), so the new one replaces them: an item holds at most one
+/// entry per app and per team, however often an app is re-signed and let
+/// in, and each question is a hash lookup.
+public struct FileKeychainPartitionList: Sendable, Hashable {
+    public private(set) var teams: Set<String> = []
+    public private(set) var adHoc: [AppHandle: UInt32] = [:]
+
+    public init(_ first: FileKeychainPartition) { insert(first) }
+
+    public func contains(_ p: FileKeychainPartition) -> Bool {
+        switch p {
+        case .team(let team): teams.contains(team)
+        case .adHoc(let app, let signature): adHoc[app] == signature
+        }
+    }
+
+    public mutating func insert(_ p: FileKeychainPartition) {
+        switch p {
+        case .team(let team): teams.insert(team)
+        case .adHoc(let app, let signature): adHoc[app] = signature
+        }
+    }
+
+    /// Entries held.
+    public var count: Int { teams.count + adHoc.count }
+}
+
 public struct Device: Sendable {
     public var name: String
     /// The iCloud account; devices of one account sync.
@@ -108,7 +148,7 @@ public struct Device: Sendable {
     /// A file-keychain item's XARA partition list, by item (its insertion
     /// sequence): the partition IDs of the app that made its key and of
     /// those a prompt let in (``World/fileKeychainPartitionHolds(_:_:on:)``).
-    public var fileKeychainPartitions: [UInt64: [String]] = [:]
+    public var fileKeychainPartitions: [UInt64: FileKeychainPartitionList] = [:]
     /// Deleted synchronizable items, by primary key, with when they were
     /// deleted: deletions travel with sync.
     public var tombstones: [PrimaryKey: UInt64] = [:]

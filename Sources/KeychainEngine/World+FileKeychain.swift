@@ -277,7 +277,7 @@ extension World {
         // (LocalKey::setOwner → createClientPartitionID, securityd/src/localkey.cpp
         // lines 84-97); a certificate has no ACL to hold one.
         if itemClass.table != .certificate {
-            devices[device.index].fileKeychainPartitions[stored.sequence] = [fileKeychainPartitionID(app, on: device)]
+            devices[device.index].fileKeychainPartitions[stored.sequence] = FileKeychainPartitionList(fileKeychainPartitionID(app, on: device))
         }
         if let signature = devices[device.index].signatures[app] {
             devices[device.index].fileKeychainOwnerSignature[stored.sequence] = signature
@@ -324,9 +324,9 @@ extension World {
     /// lines 187-287), so the apps of one team share it. An app without a
     /// team is taken as ad-hoc signed, whose partition is its code's hash
     /// (`cdhash:`): its own, new with each signature.
-    func fileKeychainPartitionID(_ app: AppHandle, on device: DeviceHandle) -> String {
-        if let team = apps[app.index].teamID { return "teamid:" + team }
-        return "cdhash:\(apps[app.index].bundleID)#\(devices[device.index].signatures[app] ?? 0)"
+    func fileKeychainPartitionID(_ app: AppHandle, on device: DeviceHandle) -> FileKeychainPartition {
+        if let team = apps[app.index].teamID { return .team(team) }
+        return .adHoc(app, signature: devices[device.index].signatures[app] ?? 0)
     }
 
     /// Whether the file-keychain item's partition list holds the caller's
@@ -347,9 +347,9 @@ extension World {
             devices[device.index].fileKeychainAccess[item.sequence, default: [:]][app] = devices[device.index].signatures[app] ?? 0
         }
         let id = fileKeychainPartitionID(app, on: device)
-        if partition, devices[device.index].fileKeychainPartitions[item.sequence]?.contains(id) == false {
-            devices[device.index].fileKeychainPartitions[item.sequence]?.append(id)
-        }
+        // An ad-hoc app's new signature replaces its earlier ones
+        // (``FileKeychainPartitionList``; adversarial run 26, F5).
+        if partition { devices[device.index].fileKeychainPartitions[item.sequence]?.insert(id) }
     }
 
     /// Removes a file-keychain item with what is kept beside it by its
@@ -589,7 +589,7 @@ extension World {
                 // (ItemImpl::updateSSGroup, Item.cpp lines 926-933;
                 // LocalKey::setOwner, securityd/src/localkey.cpp lines 84-97).
                 if changesData, updated.itemClass == .genericPassword || updated.itemClass == .internetPassword {
-                    devices[device.index].fileKeychainPartitions[updated.sequence] = [fileKeychainPartitionID(app, on: device)]
+                    devices[device.index].fileKeychainPartitions[updated.sequence] = FileKeychainPartitionList(fileKeychainPartitionID(app, on: device))
                 }
                 results.append(FoundItem(id: target, item: updated, groupName: found.groupName))
             }

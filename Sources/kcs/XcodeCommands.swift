@@ -65,7 +65,10 @@ struct ImportXcode: ParsableCommand {
         // Read under the same rules as a script (--root, --untrusted; never /proc, /sys, /dev).
         let result = XcodeImporter.importProject(project, options: XcodeImportOptions(
             configuration: configuration, team: team, platform: platform, scenarioFolder: folder,
-            workingDirectory: FileManager.default.currentDirectoryPath),
+            workingDirectory: FileManager.default.currentDirectoryPath,
+            // --max-output and --untrusted bound the scenario as any generated
+            // text (adversarial run 26, F8: only the 64 MiB default held).
+            maxScenarioBytes: safety.limits.generatedBytes),
             fileSystem: LoaderProjectFileSystem(loader: safety.loader(for: project)))
         let renderer = DiagnosticRenderer(colour: useColour(.auto))
         for d in result.diagnostics { printError(renderer.render(d)) }

@@ -2075,6 +2075,42 @@ struct XcodeLintTests {
         #expect(refused == ["HashOpen.swift", "HashLines.swift", "SpaceEnd.swift", "Backslash.swift", "LoneCR.swift", "HashMulti.swift"], "\(d.map(\.message))")
     }
 
+    /// The pre-scan took each of these for code and then a `"""` string
+    /// running to the end of the file, where swift-syntax reads a regex
+    /// literal, a single-quoted string or an editor placeholder: the
+    /// nesting after it was hidden, and 26 square brackets took 27 s
+    /// (adversarial run 26, F1). The nesting is now counted on
+    /// swift-syntax's own tokens as well, so no misread string hides it;
+    /// real strings, regexes and interpolations are still checked.
+    @Test func noStringTheScanMisreadsHidesNesting() throws {
+        let hiders = ["Bang": "let r = !/\"\"\"/", "Space": "let r = / \"\"\"/", "Paren": "let r = / )\"\"\"/", "Comment": "let r = /* c *//\"\"\"/",
+                      "NoBreak": "let r =\u{A0}/\"\"\"/", "Quote": "let r = \'\"\"\"\'", "Placeholder": "let r = <#\"\"\"#>",
+                      "Interpolation": "let s = \"\\(a b /*\"*/ )\"", "Split": "let r = Array<Int>/\"\"\"/"]
+        let real = ["Real": """
+            let a = "\\(d["k"]) \\(d["[", default: "]"])"
+            let b = \"\"\"
+              [[[[[[[[[[[[[[[[[[[[ \\(x.map { [$0] }) ]]]]]]]]]]]]]]]]]]]]
+              \"\"\"
+            let c = #"[[[[[[[[[[[[[[[[[[[[["#
+            let e = /[a-z"]+/
+            let f = x! / 2
+            """]
+        let names = Array(hiders.keys) + Array(real.keys) + ["Square"]
+        let f = Self.oneApp(sources: names.map { "\($0).swift" })
+        defer { f.remove() }
+        f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.shared"])
+        let use = "import Security\nlet q: [String: Any] = [kSecAttrAccessGroup as String: g]\n"
+        let ifs = String(repeating: "#if A\n", count: 1_100) + "let y = 1\n" + String(repeating: "#endif\n", count: 1_100)
+        for (name, line) in hiders { f.write("App/\(name).swift", use + line + "\n" + ifs) }
+        for (name, text) in real { f.write("App/\(name).swift", use + text + "\n") }
+        // The exponential shape itself, 18 deep (the bound is 16), after the first hider.
+        f.write("App/Square.swift", use + "let r = !/\"\"\"/\nlet g = " + String(repeating: "[", count: 18) + String(repeating: "]", count: 18) + "\n")
+        f.writeProject()
+        let d = try f.codeFindings().filter { $0.code == .codeGroupNotCheckable }
+        let refused = Set(d.compactMap { $0.message.hasPrefix("cannot check") ? ProjectPath.lastComponent($0.file?.name ?? "") : nil })
+        #expect(refused == Set((Array(hiders.keys) + ["Square"]).map { "\($0).swift" }), "\(d.map(\.message))")
+    }
+
     @Test func aGroupOrEmbedNamedAgainAddsNothing() throws {
         // A synchronized folder listed twice was walked twice and its files
         // kept twice; an extension embedded twice was reported twice.

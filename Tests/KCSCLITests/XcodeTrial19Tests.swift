@@ -193,6 +193,19 @@ extension XcodeRealProjectsTests {
         #expect(bounded.diagnostics.contains { $0.code == .runLimit && $0.message.hasPrefix("the imported scenario passes ") }, "\(bounded.diagnostics.map(\.message))")
     }
 
+    /// `kcs import xcode --max-output` and `--untrusted` bound the scenario
+    /// (they did not reach the importer, whose 64 MiB default alone held:
+    /// `--max-output 100000` wrote 33.9 MB; adversarial run 26, F8).
+    @Test func importXcodeTakesTheOutputLimit() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let full = try BinaryRunner.run(["import", "xcode", f.projectPath])
+        #expect(full.status == 0 && full.stdout.utf8.count > 200, "\(full.stderr)")
+        let bounded = try BinaryRunner.run(["import", "xcode", "--max-output", "200", f.projectPath])
+        #expect(bounded.status == 1 && bounded.stdout.isEmpty, "\(bounded.stdout)")
+        #expect(bounded.stderr.contains("over the output limit of 200; nothing was written [KCS311]"), "\(bounded.stderr)")
+    }
+
     /// Authenticator keeps SDKROOT in Carthage's xcconfigs: nothing was
     /// imported, and --platform did not help (real-project trial 19, D1).
     @Test func aTargetOfUnknownPlatformIsImportedForTheGivenPlatform() throws {

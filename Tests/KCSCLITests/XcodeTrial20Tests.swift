@@ -49,6 +49,30 @@ extension XcodeRealProjectsTests {
         return f
     }
 
+    /// Whether code an app and its extensions compile stores in the app's
+    /// default group is worked out once per pair of source lists, each file
+    /// read and scanned once: per extension every shared file and the
+    /// app's were read and scanned again (80 extensions × 100 files, 67 s;
+    /// adversarial run 26, F12).
+    @Test func sharedKeychainCodeIsReadOnceForAllItsExtensions() throws {
+        var f = Self.sharedKeychainHelper(calledBy: ["App", "Share"])
+        defer { f.remove() }
+        let share = f.targets[2]
+        for i in 0..<8 {
+            var t = share
+            t.name = "Share\(i)"
+            t.settings = share.settings.mapValues { var s = $0; s["PRODUCT_BUNDLE_IDENTIFIER"] = "com.example.Notes.Share\(i)"; return s }
+            f.targets.append(t)
+            f.targets[0].embeds.append(t.name)
+        }
+        f.writeProject()
+        let files = XcodeLintTests.CountingFileSystem()
+        let found = CodeCheck.run(try ProjectLint.load(f.projectPath, fileSystem: files).get())
+            .filter { $0.message.contains("shares only group.com.example.notes with it") }
+        #expect(found.count == 9, "\(found.map(\.message))")
+        #expect((files.reads["KeychainHelper.swift"] ?? 0) <= 2 && (files.reads["ShareViewController.swift"] ?? 0) <= 2, "\(files.reads)")
+    }
+
     /// A keychain helper both targets compile stores nothing in the app's
     /// default group unless both call it: BlueWallet's widget compiles
     /// `KeychainHelper.swift`, which only its watch app calls, and the
@@ -114,6 +138,42 @@ extension XcodeRealProjectsTests {
         }
         f.writeProject()
         return f
+    }
+
+    /// A keychain type's initialiser of thousands of parameters, each
+    /// stored: the parameters are looked up by name, once per initialiser
+    /// (each assignment walked the list: 15,000 took 71 s; adversarial run
+    /// 26, F11), and the group is still checked at the callers.
+    @Test func anInitialiserOfManyParametersIsReadOnce() throws {
+        let f = Self.wrapperExtension(group: "SKMME9E2Y8.com.example.Notes.sharde", sameFile: false)
+        defer { f.remove() }
+        let n = 3_000
+        let fields = (0..<n).map { "    let v\($0): Int\n" }.joined()
+        let params = (0..<n).map { ", p\($0): Int = 0" }.joined()
+        let stores = (0..<n).map { "        self.v\($0) = p\($0)\n" }.joined()
+        f.write("Widget/Queryable.swift", "import Foundation\n\npublic struct GenericPasswordQueryable {\n    let service: String\n    let accessGroup: String?\n"
+                + fields + "    public init(service: String, accessGroup: String? = nil" + params + ") {\n        self.service = service\n"
+                + stores + "        self.accessGroup = accessGroup\n    }\n}\n")
+        f.writeProject()
+        let d = try f.codeFindings().filter { $0.code == .codeGroupNotEntitled || $0.code == .codeGroupNotCheckable }
+        #expect(d.contains { $0.code == .codeGroupNotEntitled && $0.message.contains("'Widget'") && $0.message.contains("com.example.Notes.sharde") }
+                && !d.contains { $0.code == .codeGroupNotCheckable }, "\(d.map(\.message))")
+    }
+
+    /// A group passed in a parameter of a function of many: the function's
+    /// parameters are read once, and the finding names its first 16 labels
+    /// (each use walked the list and the message listed every label: uses ×
+    /// parameters in time and in output; found with adversarial run 26, F11).
+    @Test func aParameterOfAFunctionOfManyIsNamedShortly() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let params = (0..<40).map { "p\($0): String" }.joined(separator: ", ")
+        let uses = (0..<40).map { "    _ = SecItemAdd([kSecAttrAccessGroup as String: p\($0)] as CFDictionary, nil)\n" }.joined()
+        f.write("App/KeychainStore.swift", "import Security\n\nfunc save(" + params + ") {\n" + uses + "}\n")
+        f.writeProject()
+        let d = try f.codeFindings().filter { $0.code == .codeGroupNotCheckable && $0.message.contains("its parameter") }
+        let signature = "save(" + (0..<16).map { "p\($0):" }.joined() + "…)"
+        #expect(d.count == 40 && d.allSatisfy { $0.message.contains("(of `\(signature)`)") }, "\(d.map(\.message))")
     }
 
     /// The wrapper's `accessGroup` read in an extension of its type comes

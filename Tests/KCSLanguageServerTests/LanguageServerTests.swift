@@ -236,6 +236,20 @@ final class Client {
             ({ c.server.handle(Array(("{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didChange\",\"params\":{\"textDocument\":{\"version\":2,"
                                       + "\"uri\":\"\(uri)\"},\"contentChanges\":[{\"text\":\"x\"}],\"more\":\(zeros)}}").utf8)) },
              "a change of more than 1,000,000 JSON values was not read"),
+            // An emoji deleted one UTF-16 unit at a time: the first unit's
+            // position is inside the character (it was rounded past it,
+            // and the next change deleted the next character; adversarial
+            // run 26, F2).
+            ({ c.notify("textDocument/didChange", ["textDocument": ["uri": uri, "version": 2], "contentChanges": [
+                ["range": range(1, 0, 1, 0), "text": "\u{1F600}"], ["range": range(1, 1, 1, 2), "text": ""]]]) },
+             "a change's range starts or ends between the two UTF-16 units of one character"),
+            // Nested past what the JSON decoder reads, under the value
+            // budget: a "parse error" to a notification, the change dropped
+            // silently (adversarial run 26, F3).
+            ({ c.server.handle(Array(("{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didChange\",\"params\":{\"textDocument\":{\"version\":2,"
+                                      + "\"uri\":\"\(uri)\"},\"contentChanges\":[{\"text\":\"x\"}],\"x\":" + String(repeating: "[", count: 600)
+                                      + String(repeating: "]", count: 600) + "}}").utf8)) },
+             "a change nested more than 500 levels deep was not read"),
         ]
         for (change, reason) in refused {
             c.open(uri, "team SKMME9E2Y8\nzz\n")
@@ -295,6 +309,42 @@ final class Client {
         #expect(lastError("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":7}") == -32600)
         #expect(lastError("7") == -32600)
         #expect(c.sent.last?["id"] is NSNull)
+        // Nested past the decoder's depth, the request is answered by its id
+        // (it was a parse error with a null id; adversarial run 26, F3).
+        let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
+        #expect(lastError("{\"jsonrpc\":\"2.0\",\"id\":600,\"method\":\"textDocument/hover\",\"x\":\(deep)}") == -32600)
+        #expect(c.sent.last?["id"] as? Int == 600, "\(c.sent.last ?? [:])")
+    }
+
+    /// A URI counts against the open documents' budget as text does: 400
+    /// empty documents with 1 MB URIs held 1.17 GB (adversarial run 26, F9).
+    @Test func aDocumentsURICountsAgainstTheOpenBudget() throws {
+        let c = Client()
+        c.server.maxOpenBytes = 30_000
+        let long = "file:///tmp/" + String(repeating: "a", count: 10_000) + ".kcs"
+        c.open(long, "")
+        let log = c.sent.last { ($0["method"] as? String) == "window/logMessage" }
+        #expect(((log?["params"] as? [String: Any])?["message"] as? String)?.contains("the open documents come to more than") == true, "\(log ?? [:])")
+        #expect(c.request("textDocument/formatting", ["textDocument": ["uri": long], "options": ["tabSize": 4, "insertSpaces": true]]) is NSNull)
+        c.open(uri, "team SKMME9E2Y8\n")
+        #expect(c.diagnostics(uri).isEmpty)
+    }
+
+    /// A refused change names its document with JSON's escapes decoded:
+    /// `\u00e9` was read `u00e9`, no open document matched, and it stayed
+    /// stale with only a log line (adversarial run 26, F10).
+    @Test func aRefusedChangesURIIsReadWithItsEscapes() throws {
+        let c = Client()
+        let accented = "file:///tmp/adv26_\u{E9}\u{1F600}\n.kcs"
+        c.open(accented, "team SKMME9E2Y8\n")
+        #expect(c.diagnostics(accented).isEmpty)
+        let zeros = "[" + String(repeating: "0,", count: 1_200_000) + "0]"
+        c.server.handle(Array(("{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didChange\",\"params\":{\"textDocument\":{\"version\":2,"
+                               + "\"uri\":\"file:\\/\\/\\/tmp\\/adv26_\\u00e9\\ud83d\\ude00\\n.kcs\"},\"contentChanges\":[{\"text\":\"x\"}],\"more\":\(zeros)}}").utf8))
+        #expect(c.diagnostics(accented).first?["message"] as? String
+                == "kcs does not have this document's text as the editor has it (a change of more than 1,000,000 JSON values was not read); "
+                + "it is checked again when the editor sends the whole text: edit it, or close and reopen it", "\(c.diagnostics(accented))")
+        #expect(topLevelIDAndMethod(Array("{\"method\":\"a\\tb\\\"c\\\\\"}".utf8)).method == "a\tb\"c\\")
     }
 
     /// A notification whose params do not decode gets no reply, so the

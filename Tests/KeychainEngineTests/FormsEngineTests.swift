@@ -143,6 +143,27 @@ struct PersistentRefEngineTests {
         #expect(f.find(gp("a")).status == .success)
     }
 
+    /// A teamless (ad-hoc) app re-signed and let in by Always Allow again
+    /// and again holds one partition entry on the item, its latest: each
+    /// signature added a `cdhash:BUNDLEID#N` string, searched linearly on
+    /// every read (a 10 MB script took 3.7 GB; adversarial run 26, F5).
+    @Test func anAdHocAppLetInAfterEachResignHoldsOnePartition() throws {
+        var f = Fixture(platform: Platform(.macos, 15))
+        let adHoc = try f.world.addApp(bundleID: "com.example.adhoc", name: "adhoc", teamID: nil)
+        #expect(f.world.perform(CallRequest(.add, gp("a", data: "x")), as: f.main).status == .success)
+        var prompts = 0
+        for _ in 0..<50 {
+            f.world.resign(adHoc)
+            #expect(f.world.perform(CallRequest(.find, gp("a", returns: [.data])), as: adHoc) { _ in prompts += 1; return .alwaysAllow }.status == .success)
+        }
+        #expect(prompts == 50, "each new signature is asked about")
+        let lists = f.world[DeviceHandle.this].fileKeychainPartitions
+        #expect(lists.count == 1 && lists.values.first?.count == 2, "\(lists)")
+        // The latest signature is let in without a prompt.
+        #expect(f.world.perform(CallRequest(.find, gp("a", returns: [.data])), as: adHoc) { _ in prompts += 1; return .cancel }.status == .success)
+        #expect(prompts == 50)
+    }
+
     /// What the Mac file keychain keeps beside an item by its sequence (an
     /// Always Allow, the owner's signature, the partition list) goes with
     /// the item, and `resign` walks nothing (review 19, R5 and R12).
