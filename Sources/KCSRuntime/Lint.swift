@@ -284,7 +284,10 @@ extension Session {
             // Service or account differing between the writer and the reader,
             // and nothing else (a typo, a case or a prefix, not another item).
             // An item synced onto a locked device waits for the unlock: no typo.
+            // The queue is walked too: only while it is as small (a find per
+            // queued item was finds × queue; review 20, R8).
             if world.keychainCount(on: last.device) <= Self.nearMissLimit,
+               world.incomingCount(on: last.device) <= Self.nearMissLimit,
                !world.waitsInIncomingQueue(request, as: last.app, on: last.device),
                let c = world.firstNearMiss(for: request, as: last.app, on: last.device, accepting: { a, have, wanted in
                    guard a == .service || a == .account, case .string(let have) = have, case .string(let wanted) = wanted
@@ -329,7 +332,15 @@ extension Session {
         // conformance audit 24, F2: this warned on every move).
         if request.operation == .update, let g = request.changes?.accessGroup, !world.isEntitled(last.app, to: g) {
             let fix = corrected(g)
-            warn(.lintGroupMove, "this update moves items to \(Self.quoted(g)), a group \(app.name) lacks: refused, errSecMissingEntitlement from iOS 13 (macOS 10.15, watchOS 6), errSecNoAccessForItem before",
+            // The release that changed the status, the calling device's
+            // (a macOS script was told of iOS 13; QA s20, Q04).
+            let from: String
+            switch world.platform(of: last.device).family {
+            case .ios, .catalyst: from = "iOS 13"
+            case .watchos: from = "watchOS 6"
+            case .macos: from = "macOS 10.15"
+            }
+            warn(.lintGroupMove, "this update moves items to \(Self.quoted(g)), a group \(app.name) lacks: refused, errSecMissingEntitlement from \(from), errSecNoAccessForItem before",
                  "a move into a group the app has works on every version: "
                     + (fix != g && world.isEntitled(last.app, to: fix) ? "move it to \(fix)" : "give \(app.name) the group, or move it to one it has"))
         }

@@ -763,7 +763,7 @@ public struct ProjectLint {
 
     /// ", in package module 'X', which it links" for a file of a module or
     /// framework the target links; nothing for its own.
-    static func via(_ owner: XcodeProject.Target?) -> String { owner.map { ", in \($0.linkedName), which it links" } ?? "" }
+    public static func via(_ owner: XcodeProject.Target?) -> String { owner.map { ", in \($0.linkedName), which it links" } ?? "" }
 
     /// A target's folders: the one named after it, and the top folders its
     /// Swift sources sit in (a widget target `BitkitWidgetExtension` keeps

@@ -254,6 +254,9 @@ extension World {
     /// `device`'s incoming queue holds (``Device/incoming``): the call found
     /// nothing because the item waits for an unlock, not because the query
     /// is wrong (lint's near-miss hint is not given then).
+    /// How many synced changes wait on a device for its unlock.
+    public func incomingCount(on device: DeviceHandle) -> Int { devices[device.index].incoming.count }
+
     public func waitsInIncomingQueue(_ request: CallRequest, as app: AppHandle, on device: DeviceHandle) -> Bool {
         let queue = devices[device.index].incoming
         guard !queue.isEmpty, let itemClass = request.spec.itemClass else { return false }

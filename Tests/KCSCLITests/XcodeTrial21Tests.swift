@@ -289,7 +289,7 @@ extension XcodeRealProjectsTests {
             f.writeProject()
             let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
             #expect(lint.stderr.contains("target 'Share Extension' is embedded in 'App' but shares no group") == calls, "\(calls): \(lint.stderr)")
-            if calls { #expect(lint.stderr.contains("(SecItemCopyMatching in CertificateStore.swift)"), "\(lint.stderr)") }
+            if calls { #expect(lint.stderr.contains("(SecItemCopyMatching in CertificateStore.swift, in 'Kit', which it links)"), "\(lint.stderr)") }
         }
     }
 }

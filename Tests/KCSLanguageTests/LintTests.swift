@@ -59,11 +59,11 @@ import Testing
             as A update generic-password account="a" data-protection=true set group=SKMME9E2Y8.com.example.B
             """
         let mac = warnings("platform macos 15\n" + move).filter { $0.code == .lintGroupMove }
-        #expect(mac.first?.message.contains("macOS 10.15") == true, "\(mac.map(\.message))")
+        #expect(mac.first?.message.contains("errSecMissingEntitlement from macOS 10.15,") == true, "\(mac.map(\.message))")
         let watch = warnings("platform watchos 10\n" + move).filter { $0.code == .lintGroupMove }
-        #expect(watch.first?.message.contains("watchOS 6") == true, "\(watch.map(\.message))")
+        #expect(watch.first?.message.contains("errSecMissingEntitlement from watchOS 6,") == true, "\(watch.map(\.message))")
         let ios = warnings(move).filter { $0.code == .lintGroupMove }
-        #expect(ios.first?.message.contains("errSecMissingEntitlement from iOS 13") == true, "\(ios.map(\.message))")
+        #expect(ios.first?.message.contains("errSecMissingEntitlement from iOS 13,") == true, "\(ios.map(\.message))")
 
         // The team ID alone as a group (flutterfire issue 6552; QA s20, Q08).
         let bare = warnings("""
