@@ -716,8 +716,13 @@ public struct ProjectLint {
                 // declares, as KCS607 asks (Secretive's XPC services were
                 // asked for CertificateKit's CertificateStore.swift, which
                 // nothing they compile names; real-project trial 21, D5).
-                if code.owner[path] != nil, !scan.topLevel.isEmpty, linkedWords.count < 8 {
-                    linkedWords.append((path, word, scan.topLevel))
+                // Reached by its file-scope names, or, for a file of
+                // `extension` members alone, by theirs; every such file is
+                // looked at, however many (a cap made the ninth a reason
+                // unchecked; review 20, R2).
+                let names = scan.topLevel.isEmpty ? scan.exported : scan.topLevel
+                if code.owner[path] != nil, !names.isEmpty {
+                    linkedWords.append((path, word, names))
                 } else {
                     return "its code names the keychain or an app group (\(word) in \(ProjectPath.lastComponent(path))\(Self.via(code.owner[path])))"
                 }
@@ -737,13 +742,21 @@ public struct ProjectLint {
             }
         }
         // A `group.` literal in a property's value: a reason when its code
-        // uses the property (real-project trial 21, D5).
-        for (path, scan) in scans {
-            guard let literal = scan.groupLiteral, let property = scan.groupLiteralProperty else { continue }
+        // uses the property (real-project trial 21, D5). The properties
+        // are looked for together, each file read once (per literal file it
+        // read every file; review 20, R3).
+        let properties = Set(scans.compactMap { $0.scan.groupLiteral == nil ? nil : $0.scan.groupLiteralProperty })
+        if !properties.isEmpty {
+            var used: Set<String> = []
             for other in scans {
-                guard let file = render.sourceFile(other.path),
-                      file.bytes.withUnsafeBufferPointer({ SharedDataScan.mentions([property], in: $0) }) else { continue }
-                return "its code names the keychain or an app group (\(literal) in \(ProjectPath.lastComponent(path)))"
+                guard let file = render.sourceFile(other.path) else { continue }
+                used.formUnion(file.bytes.withUnsafeBufferPointer { SharedDataScan.mentioned(properties, in: $0) })
+                if used == properties { break }
+            }
+            for (path, scan) in scans {
+                if let literal = scan.groupLiteral, let property = scan.groupLiteralProperty, used.contains(property) {
+                    return "its code names the keychain or an app group (\(literal) in \(ProjectPath.lastComponent(path)))"
+                }
             }
         }
         // A wrapper's name its code uses but does not declare: a keychain

@@ -265,6 +265,34 @@ extension XcodeRealProjectsTests {
 }
 
 extension XcodeRealProjectsTests {
+    /// However many keychain files a framework has, each counts only when
+    /// the extension's code names what it declares, a file of `extension`
+    /// members by their names: past eight such files, and for a file of
+    /// extension members, the check was skipped and the file taken as a
+    /// reason (review 20, R2).
+    @Test func kcs604ChecksEveryLinkedKeychainFileForUse() throws {
+        for calls in [false, true] {
+            var f = XcodeFixture.appWidgetShare()
+            defer { f.remove() }
+            let stores = (1...9).map { "Store\($0).swift" }
+            f.targets.append(XcodeFixture.Target(name: "Kit", productType: "com.apple.product-type.framework", sources: stores + ["Vault+Keychain.swift"]))
+            f.targets[2].links = ["Kit"]
+            for (i, file) in stores.enumerated() {
+                f.write("Kit/" + file, "import Security\n\npublic final class Store\(i + 1) {\n"
+                    + "    public func load() -> OSStatus { SecItemCopyMatching([kSecClass as String: kSecClassGenericPassword] as CFDictionary, nil) }\n}\n")
+            }
+            f.write("Kit/Vault+Keychain.swift", "import Security\n\nextension Vault {\n"
+                + "    public func unlockVault() -> OSStatus { SecItemCopyMatching([kSecClass as String: kSecClassKey] as CFDictionary, nil) }\n}\n")
+            f.write("Share/ShareViewController.swift", "import Kit\n\nfunc share() {}\n" + (calls ? "func open(v: Vault) { _ = v.unlockVault() }\n" : ""))
+            f.writeProject()
+            let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+            #expect(lint.stderr.contains("target 'Share Extension' is embedded in 'App' but shares no group") == calls, "\(calls): \(lint.stderr)")
+            if calls { #expect(lint.stderr.contains("(SecItemCopyMatching in Vault+Keychain.swift, in 'Kit', which it links)"), "\(lint.stderr)") }
+        }
+    }
+}
+
+extension XcodeRealProjectsTests {
     /// A keychain call in a framework's file counts as KCS604's reason only
     /// when some other file of the extension's code names what that file
     /// declares, as KCS607 asks: Secretive's XPC services were asked for
