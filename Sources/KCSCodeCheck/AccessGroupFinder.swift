@@ -535,7 +535,13 @@ public struct AccessGroupFinder {
     /// else among the operands (a call, a member of a value): nil.
     static func concatenation(_ e: ExprSyntax) -> String? {
         guard let seq = e.as(SequenceExprSyntax.self) else { return nil }
-        let elements = Array(seq.elements)
+        return concatenation(elements: Array(seq.elements))
+    }
+
+    /// ``concatenation(_:)`` of a sequence's elements, also a part of one:
+    /// the right-hand side of an assignment, which is not a node of its own
+    /// (operators are not folded: `q[k] = "A." + b` is one sequence).
+    static func concatenation(elements: [ExprSyntax]) -> String? {
         guard elements.count >= 3, elements.count % 2 == 1, elements.count <= 63 else { return nil }
         var parts: [String] = [], literals = 0
         for (i, element) in elements.enumerated() {
@@ -2073,6 +2079,15 @@ private final class UseVisitor: SyntaxVisitor {
             if text.count > CodeCheck.shownExpression { break }
             text += (text.isEmpty ? "" : " ") + e.trimmedDescription.prefix(CodeCheck.shownExpression + 1)
         }
+        // Strings and constants joined by `+`, as in a `let` or a
+        // dictionary literal: `q[kSecAttrAccessGroup] = "TEAM." + Consts.g`
+        // was "built at run time" (Zotero's `keychain.accessGroup =
+        // "8LAYR367YV." + AppGroup.identifier`; real-project trial 21, D2).
+        if let joined = AccessGroupFinder.concatenation(elements: Array(rhs)), let found = resolve(first, joined: joined, written: text) {
+            if found.forwarded { return }
+            append(found.value, api: api, at: Syntax(first), constant: found.constant, condition: found.condition, alternatives: found.alternatives)
+            return
+        }
         append(.runtime(text), api: api, at: Syntax(first), constant: nil)
     }
 
@@ -2346,11 +2361,15 @@ private final class UseVisitor: SyntaxVisitor {
     }
 
     /// `resolve`, with interpolated constants worked out (else a value built at run time).
-    private func resolve(_ expr: ExprSyntax) -> AccessGroupFinder.Resolved? {
-        guard var found = resolveWritten(expr) else { return nil }
+    /// `joined`: the value of a `+` join ``concatenation(elements:)`` made
+    /// of an assignment's right-hand side, which starts at `expr` and is
+    /// written `written`.
+    private func resolve(_ expr: ExprSyntax, joined: String? = nil, written: String? = nil) -> AccessGroupFinder.Resolved? {
+        guard var found = joined.map({ AccessGroupFinder.Resolved(value: .literal(localsPutIn($0, at: Syntax(expr)))) }) ?? resolveWritten(expr)
+        else { return nil }
         if case .literal(let v) = found.value, v.hasPrefix(AccessGroupFinder.interpolationMarker) {
             let types = found.container.map { [$0] } ?? Scope(of: Syntax(expr)).types
-            found.value = expanded(v, in: types).map { .literal($0) } ?? .runtime(expr.trimmedDescription)
+            found.value = expanded(v, in: types).map { .literal($0) } ?? .runtime(written ?? expr.trimmedDescription)
             if case .literal = found.value, found.constant != nil, let at = referencedDeclaration(v, in: types) { found.constant = at }
         }
         return found

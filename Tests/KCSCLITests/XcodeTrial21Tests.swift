@@ -265,6 +265,40 @@ extension XcodeRealProjectsTests {
 }
 
 extension XcodeRealProjectsTests {
+    /// A group joined with `+` on an assignment's right-hand side is worked
+    /// out as in a `let` or a dictionary literal: `query[kSecAttrAccessGroup
+    /// as String] = "TEAM." + Consts.g` and `.accessGroup = "TEAM." + g` were
+    /// "built at run time" (Zotero; real-project trial 21, D2).
+    @Test func aPlusJoinAssignedToTheAccessGroupIsChecked() throws {
+        for (assignment, typo) in [
+            ("query[kSecAttrAccessGroup as String] = \"SKMME9E2Y8.\" + Consts.g", true),
+            ("query[kSecAttrAccessGroup as String] = \"SKMME9E2Y8.\" + Consts.g", false),
+            ("store.accessGroup = \"SKMME9E2Y8.\" + Consts.g", true),
+        ] {
+            let f = XcodeFixture.appWidgetShare()
+            defer { f.remove() }
+            f.writeEntitlements("Widget/Widget.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.shared"], appGroups: ["group.com.example.notes"])
+            f.write("Widget/Provider.swift", """
+                import Security
+                enum Consts { static let g = "com.example.Notes.\(typo ? "sharde" : "shared")" }
+                final class Store { var accessGroup: String? }
+                func read(store: Store) -> OSStatus {
+                    var query: [String: Any] = [kSecClass as String: kSecClassGenericPassword]
+                    \(assignment)
+                    return SecItemCopyMatching(query as CFDictionary, nil)
+                }
+
+                """)
+            f.writeProject()
+            let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+            #expect(!lint.stderr.contains("[KCS608]"), "\(assignment): \(lint.stderr)")
+            #expect(lint.stderr.contains("names the access group SKMME9E2Y8.com.example.Notes.sharde, which it is not entitled to") == typo,
+                    "\(assignment): \(lint.stderr)")
+        }
+    }
+}
+
+extension XcodeRealProjectsTests {
     /// However many keychain files a framework has, each counts only when
     /// the extension's code names what it declares, a file of `extension`
     /// members by their names: past eight such files, and for a file of
