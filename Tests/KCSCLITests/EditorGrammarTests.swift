@@ -74,8 +74,7 @@ struct EditorGrammarTests {
     /// The oracle sees what the parser sees: a declared name, a reference,
     /// a status and a comment, at their columns.
     @Test func tokenMapReportsParserKinds() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kcs-tm-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try Self.scratch("kcs-tm-")
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("t.kcs")
         try ("app com.example.A as A  # hi\non this as A find generic-password\nexpect status errSecItemNotFound\n"
@@ -108,6 +107,18 @@ struct EditorGrammarTests {
         }
         return nil
     }()
+
+    /// A new folder of its own under the temporary directory.
+    static func scratch(_ prefix: String) throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(prefix + UUID().uuidString)
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    /// `s` as an Emacs Lisp string literal.
+    static func lisp(_ s: String) -> String {
+        "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
 
     /// Whether a program is on the PATH.
     static func installed(_ program: String) -> Bool {
@@ -160,19 +171,17 @@ struct EditorGrammarTests {
     /// and a coloured `ESC[1m/path` as the file; editor trial 20, E3).
     @Test(.enabled(if: installed("emacs"), "needs emacs (apt-get install emacs-nox)"))
     func emacsCompileLandsOnTheError() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kcs-emacs-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try Self.scratch("kcs-emacs-")
         defer { try? FileManager.default.removeItem(at: dir) }
         let script = dir.appendingPathComponent("a.kcs")
         try "team SKMME9E2Y8\napp com.example.A\nas A add generic-password label=\"\u{1F511}\u{4E2D}\"\tacount=\"x\"\n"
             .write(to: script, atomically: true, encoding: .utf8)
-        func lisp(_ s: String) -> String { "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
         let el = dir.appendingPathComponent("t.el")
         try """
-            (add-to-list 'load-path \(lisp(Self.editors.appendingPathComponent("emacs").path)))
+            (add-to-list 'load-path \(Self.lisp(Self.editors.appendingPathComponent("emacs").path)))
             (require 'kcs-mode)
-            (setq kcs-program \(lisp(BinaryRunner.binary.path)))
-            (find-file \(lisp(script.path)))
+            (setq kcs-program \(Self.lisp(BinaryRunner.binary.path)))
+            (find-file \(Self.lisp(script.path)))
             (let ((buf (compile compile-command)))
               (with-current-buffer buf (while (get-buffer-process buf) (accept-process-output nil 0.1))))
             (with-current-buffer "*compilation*" (goto-char (point-min)))
@@ -195,18 +204,16 @@ struct EditorGrammarTests {
     /// (editor trial 20, E6).
     @Test(.enabled(if: installed("emacs"), "needs emacs (apt-get install emacs-nox)"))
     func emacsEndsAnOpenStringAtItsLine() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kcs-emacs-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try Self.scratch("kcs-emacs-")
         defer { try? FileManager.default.removeItem(at: dir) }
         let script = dir.appendingPathComponent("a.kcs")
         try "as One add generic-password service=\"abc\nexpect status errSecSuccess\nas One find generic-password service=\"x\" # \"q\" c\n"
             .write(to: script, atomically: true, encoding: .utf8)
-        func lisp(_ s: String) -> String { "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
         let el = dir.appendingPathComponent("t.el")
         try """
-            (add-to-list 'load-path \(lisp(Self.editors.appendingPathComponent("emacs").path)))
+            (add-to-list 'load-path \(Self.lisp(Self.editors.appendingPathComponent("emacs").path)))
             (require 'kcs-mode)
-            (find-file \(lisp(script.path)))
+            (find-file \(Self.lisp(script.path)))
             (font-lock-ensure)
             (defun face-at (line text)
               (goto-char (point-min)) (forward-line (1- line)) (search-forward text) (get-text-property (match-beginning 0) 'face))
@@ -226,8 +233,7 @@ struct EditorGrammarTests {
     /// trial 20, E4). The compiler plugin converts the entries after `:make`.
     @Test(.enabled(if: installed("vim") || onCI, "needs vim"))
     func vimMakeLandsOnTheError() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kcs-vim-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try Self.scratch("kcs-vim-")
         defer { try? FileManager.default.removeItem(at: dir) }
         let script = dir.appendingPathComponent("a.kcs")
         try "team SKMME9E2Y8\napp com.example.A\nas A add generic-password label=\"\u{1F511}\u{E9}\u{4E2D}\"\tacount=\"x\"\n"
