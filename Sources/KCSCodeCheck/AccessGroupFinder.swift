@@ -79,6 +79,10 @@ public struct AccessGroupUse: Sendable {
     /// In the initialiser of a `static let` or a global `let`, which runs
     /// on first use: a target that compiles it may never make the call.
     public var inLazyConstant = false
+    /// The name of an ``Value/unfollowed`` value that no Swift file of the
+    /// target declares: an Objective-C constant or macro, which the code
+    /// check looks up in the target's Objective-C code (``ObjectiveCSource``).
+    public var undeclaredName: String?
 }
 
 /// Finds the access groups Swift code names: `kSecAttrAccessGroup` in SecItem
@@ -437,6 +441,8 @@ public struct AccessGroupFinder {
         /// branch: which one a build has is answered per build (the value
         /// stays "built at run time" when no build answer picks one).
         var alternatives: [AccessGroupUse.Alternative] = []
+        /// A name no Swift file of the target declares (``AccessGroupUse/undeclaredName``).
+        var undeclared: String?
     }
 
     /// Parses with the nesting the check allows (``CodeCheck/maxNesting``),
@@ -1930,6 +1936,7 @@ private final class UseVisitor: SyntaxVisitor {
         if found.forwarded { return }
         append(found.value, api: api, at: Syntax(expr), constant: found.constant, condition: found.condition, appGroup: appGroup,
                alternatives: found.alternatives)
+        uses[uses.count - 1].undeclaredName = found.undeclared
     }
 
     /// Whether `e` reads a group out of a dictionary by `kSecAttrAccessGroup`
@@ -2431,7 +2438,8 @@ private final class UseVisitor: SyntaxVisitor {
                 // constant of the bridging header, or another module's
                 // (Nextcloud Talk's `groupIdentifier`; real-project trial 17, D4).
                 if !finder.declaredNames.contains(name) {
-                    return .init(value: .unfollowed("`\(name)`, which kcs finds no Swift declaration of (an Objective-C constant, or another module's)"))
+                    return .init(value: .unfollowed("`\(name)`, which kcs finds no declaration of in the target's Swift or Objective-C code (another module's, or a macro the build defines)"),
+                                 undeclared: name)
                 }
                 return runtime
             }

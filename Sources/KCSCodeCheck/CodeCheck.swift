@@ -607,6 +607,7 @@ public enum CodeCheck {
             return made
         }
         var usesBySources: [Int: [(path: String, uses: [AccessGroupUse])]] = [:]
+        var objectiveCUses: [String: [(path: String, uses: [AccessGroupUse])]] = [:]
         var infoPlistStrings: [String: XcodeProject.InfoPlistString] = [:]
         var lookupsByPath: [String: Set<String>] = [:]
         /// Whether each file may name a group, asked once per file, not per target.
@@ -616,6 +617,7 @@ public enum CodeCheck {
         var usesByFile: [FileKey: [AccessGroupUse]] = [:], chasedByFile: [FileKey: Set<String>] = [:]
         func resolveUses(_ sources: [(path: String, text: String)]) -> [(path: String, uses: [AccessGroupUse])] {
             let naming = sources.filter { source in
+                if ObjectiveCSource.isObjectiveC(source.path) { return false }
                 if let known = mayName[source.path] { return known }
                 let answer = AccessGroupFinder.mayNameGroups(source.text)
                 mayName[source.path] = answer
@@ -686,6 +688,107 @@ public enum CodeCheck {
                 usesByFile[key] = uses
                 return (path: path, uses: uses)
             }
+        }
+        /// Each Objective-C file and header read, by path (nil: unreadable or too large).
+        var objectiveC: [String: ObjectiveCSource?] = [:]
+        func objectiveCSource(_ path: String, text: String? = nil) -> ObjectiveCSource? {
+            if let known = objectiveC[path] { return known }
+            var made: ObjectiveCSource?
+            if let text {
+                made = ObjectiveCSource(Array(text.utf8))
+            } else if readBytes <= maxReadBytes, case .success(let bytes) = lint.fileSystem.read(path), bytes.count <= maxFileBytes {
+                readBytes += bytes.count
+                made = ObjectiveCSource(bytes)
+            }
+            objectiveC[path] = .some(made)
+            return made
+        }
+        /// The uses in a target's Objective-C files, and its Swift uses of a
+        /// name its Objective-C code defines (a constant of the bridging
+        /// header), resolved against the constants and macros of those files,
+        /// of the headers they import (`#import "Constants.h"`, found beside
+        /// the importing file or any of the target's Objective-C files; at
+        /// most 2,000 headers) and of the build's `GCC_PREPROCESSOR_DEFINITIONS`.
+        func resolveObjectiveC(_ sources: [(path: String, text: String)], swift: [(path: String, uses: [AccessGroupUse])],
+                               macros: [String: String]) -> [(path: String, uses: [AccessGroupUse])] {
+            let files = sources.filter { ObjectiveCSource.isObjectiveC($0.path) }
+            let wanted = swift.contains { $0.uses.contains { $0.undeclaredName != nil } }
+            guard !files.isEmpty || wanted else { return swift }
+            var constants: [String: (constant: ObjectiveCSource.Constant, file: String)] = [:]
+            var folders: [String] = [], seenFolders = Set<String>()
+            for f in files where seenFolders.insert(ProjectPath.directory(f.path)).inserted && folders.count < 200 { folders.append(ProjectPath.directory(f.path)) }
+            var queue: [(name: String, from: String)] = [], seenHeaders = Set<String>()
+            func take(_ source: ObjectiveCSource, _ path: String) {
+                for (name, c) in source.constants where constants[name] == nil { constants[name] = (c, path) }
+                for i in source.imports where ProjectPath.lastComponent(i).hasSuffix(".h") { queue.append((i, ProjectPath.directory(path))) }
+            }
+            for f in files { if let s = objectiveCSource(f.path, text: f.text) { take(s, f.path) } }
+            var next = 0
+            while next < queue.count && seenHeaders.count < 2000 {
+                let (name, from) = queue[next]
+                next += 1
+                for folder in [from] + folders {
+                    let candidate = ProjectPath.join(folder, name)
+                    guard !seenHeaders.contains(candidate) else { break }
+                    guard let header = objectiveCSource(candidate) else { continue }
+                    seenHeaders.insert(candidate)
+                    take(header, candidate)
+                    break
+                }
+            }
+            // A value worked out: its text, and the constant it came from.
+            func resolve(_ e: ObjectiveCSource.Expression, depth: Int = 0, seen: Set<String> = []) -> (value: AccessGroupUse.Value, constant: (file: String, line: Int)?) {
+                switch e {
+                case .runtime(let written): return (.runtime(written), nil)
+                case .parameter(let name, let owner):
+                    return (.unfollowed("its parameter `\(name)` (of `\(owner)`), whose callers kcs does not follow"), nil)
+                case .parts(let parts):
+                    var text = "", from: (file: String, line: Int)?
+                    for part in parts {
+                        switch part {
+                        case .literal(let l): text += l
+                        case .name(let name):
+                            if let c = constants[name], depth < 16, !seen.contains(name) {
+                                let inner = resolve(c.constant.expression, depth: depth + 1, seen: seen.union([name]))
+                                guard case .literal(let v) = inner.value else {
+                                    if case .runtime = inner.value { return (.runtime(name), nil) }
+                                    return inner
+                                }
+                                text += v
+                                from = from ?? (c.file, c.constant.line)
+                            } else if let m = macros[name] {
+                                text += m
+                            } else {
+                                return (.unfollowed("`\(name)`, which kcs finds no definition of in the target's Objective-C code, the headers it imports or GCC_PREPROCESSOR_DEFINITIONS (another module's, or a macro the build defines elsewhere)"), nil)
+                            }
+                        }
+                    }
+                    return (.literal(text), parts.count == 1 ? from : nil)
+                }
+            }
+            var out = swift
+            for i in out.indices {
+                for j in out[i].uses.indices {
+                    guard let name = out[i].uses[j].undeclaredName, constants[name] != nil || macros[name] != nil else { continue }
+                    let r = resolve(.parts([.name(name)]))
+                    out[i].uses[j].value = r.value
+                    out[i].uses[j].constant = r.constant
+                    out[i].uses[j].undeclaredName = nil
+                }
+            }
+            for f in files {
+                guard let source = objectiveCSource(f.path, text: f.text), !source.uses.isEmpty else { continue }
+                let uses = source.uses.map { u in
+                    let r = resolve(u.expression)
+                    var use = AccessGroupUse(value: r.value, api: u.api, line: u.line, column: u.column, length: u.length, constant: r.constant)
+                    use.isAppGroup = u.isAppGroup
+                    use.enclosingName = u.enclosingName
+                    use.fileKeychainOnMac = u.fileKeychainOnMac
+                    return use
+                }
+                out.append((f.path, uses))
+            }
+            return out
         }
         // Who holds which access group, per configuration, worked out once
         // (each finding filtered every signing: 400 targets sharing a
@@ -774,7 +877,10 @@ public enum CodeCheck {
                             code: .codeGroupNotCheckable))
                         continue
                     }
-                    if let why = refusal(bytes) {
+                    // Objective-C is read token by token, linear in any input:
+                    // only its size is bounded.
+                    if let why = ObjectiveCSource.isObjectiveC(path) ? (bytes.count > maxFileBytes ? "it is larger than \(maxFileBytes >> 20) MiB" : nil)
+                        : refusal(bytes) {
                         // Said only of a file that may name a group: one that
                         // cannot is no loss (an 8 MiB generated file got a
                         // false KCS608; found by review).
@@ -812,12 +918,22 @@ public enum CodeCheck {
             // one 250 KB file resolved it 30 times, 35 s; found by
             // adversarial testing). Only the verdicts are the target's.
             let key = setID(sources.map(\.path))
-            let found: [(path: String, uses: [AccessGroupUse])]
+            var found: [(path: String, uses: [AccessGroupUse])]
             if let known = usesBySources[key] {
                 found = known
             } else {
                 found = resolveUses(sources)
                 usesBySources[key] = found
+            }
+            // Objective-C's uses, and Swift's of its constants, depend on the
+            // build's macros too: worked out per set of files and macros.
+            let definitions = signing.resolved.settings.value(of: "GCC_PREPROCESSOR_DEFINITIONS").value
+            let objectiveCKey = "\(key)\u{0}" + definitions
+            if let known = objectiveCUses[objectiveCKey] {
+                found = known
+            } else {
+                found = resolveObjectiveC(sources, swift: found, macros: ObjectiveCSource.stringMacros(fromDefinitions: definitions))
+                objectiveCUses[objectiveCKey] = found
             }
             keychainNaming[target.id] = KeychainNaming(found)
             let granted = app.accessGroups

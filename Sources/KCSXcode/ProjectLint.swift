@@ -704,7 +704,7 @@ public struct ProjectLint {
             if let known = words[path] {
                 scan = known
             } else {
-                scan = file.bytes.withUnsafeBufferPointer { SharedDataScan($0) }
+                scan = file.bytes.withUnsafeBufferPointer { SharedDataScan(path: path, $0) }
                 words[path] = scan
             }
             // In a package module or framework it links, that is named too
@@ -734,7 +734,7 @@ public struct ProjectLint {
             var usedBy: [(path: String, names: Set<String>)] = []
             for path in code.swiftSources.prefix(5000) {
                 guard let file = render.sourceFile(path) else { continue }
-                let used = file.bytes.withUnsafeBufferPointer { SharedDataScan.mentioned(names, in: $0) }
+                let used = file.bytes.withUnsafeBufferPointer { SharedDataScan.mentioned(names, in: $0, path: path) }
                 if !used.isEmpty { usedBy.append((path, used)) }
             }
             for (path, word, declared) in linkedWords where usedBy.contains(where: { $0.path != path && !$0.names.isDisjoint(with: declared) }) {
@@ -750,7 +750,7 @@ public struct ProjectLint {
             var used: Set<String> = []
             for other in scans {
                 guard let file = render.sourceFile(other.path) else { continue }
-                used.formUnion(file.bytes.withUnsafeBufferPointer { SharedDataScan.mentioned(properties, in: $0) })
+                used.formUnion(file.bytes.withUnsafeBufferPointer { SharedDataScan.mentioned(properties, in: $0, path: other.path) })
                 if used == properties { break }
             }
             for (path, scan) in scans {

@@ -42,17 +42,7 @@ struct SharedDataScan: Sendable, Hashable {
     var groupLiteral: String?
     var groupLiteralProperty: String?
 
-    /// Security's names that query or store keychain items: a `kSec…` key
-    /// of a query or its value, not a key's type or size (`kSecAttrKeyTypeEC`
-    /// describes a key, in memory or not) nor `kSecRandomDefault`.
-    static func isKeychainName(_ name: Substring) -> Bool {
-        if name.hasPrefix("SecItem") || name.hasPrefix("SecAccessControl") { return true }
-        guard name.hasPrefix("kSec") else { return false }
-        let keyDescriptions = ["kSecAttrKeyType", "kSecAttrKeySizeInBits", "kSecAttrEffectiveKeySize", "kSecAttrKeyClass"]
-        if keyDescriptions.contains(where: { name.hasPrefix($0) }) { return false }
-        let queryNames = ["kSecClass", "kSecAttr", "kSecReturn", "kSecMatch", "kSecValue", "kSecUse", "kSecPrivateKeyAttrs", "kSecPublicKeyAttrs"]
-        return queryNames.contains { name.hasPrefix($0) }
-    }
+    static func isKeychainName(_ name: Substring) -> Bool { KeychainNames.isKeychainName(name) }
 
     /// App-group API: `UserDefaults(suiteName:)`,
     /// `containerURL(forSecurityApplicationGroupIdentifier:)`, SwiftData's `groupContainer`.
@@ -60,9 +50,7 @@ struct SharedDataScan: Sendable, Hashable {
         name.contains("suiteName") || name.contains("ApplicationGroupIdentifier") || name.contains("groupContainer")
     }
 
-    static func isWrapperName(_ name: Substring) -> Bool {
-        name.contains("Keychain") || name.contains("keychain") || name.contains("KeyChain") || name.contains("Valet")
-    }
+    static func isWrapperName(_ name: Substring) -> Bool { KeychainNames.isWrapperName(name) }
 
     static let typeKeywords: Set<Substring> = ["class", "struct", "enum", "protocol", "actor"]
 
@@ -77,6 +65,36 @@ struct SharedDataScan: Sendable, Hashable {
         var lexer = Lexer(bytes: bytes)
         lexer.code(closingParenthesis: false, nesting: 0)
         self = lexer.out
+    }
+
+    /// Scans the file at `path`: Swift, or Objective-C (`.m`, `.mm`) read by ``ObjectiveCSource``.
+    init(path: String, _ bytes: UnsafeBufferPointer<UInt8>) {
+        if ObjectiveCSource.isObjectiveC(path) { self.init(objectiveC: ObjectiveCSource(bytes)) } else { self.init(bytes) }
+    }
+
+    /// What an Objective-C file says: every name it declares is at file
+    /// scope (classes, C functions, constants), so all are what other code
+    /// reaches it by.
+    init(objectiveC source: ObjectiveCSource) {
+        self.init()
+        word = source.keychainWord ?? source.appGroupWord
+        keychainWord = source.keychainWord
+        wrapperNames = source.wrapperNames
+        declared = source.declared
+        exported = source.declared
+        topLevel = source.declared
+    }
+
+    /// Which of `names` the code of the file at `path` uses, other than declaring them.
+    static func mentioned(_ names: Set<String>, in bytes: UnsafeBufferPointer<UInt8>, path: String) -> Set<String> {
+        ObjectiveCSource.isObjectiveC(path) ? names.intersection(ObjectiveCSource(bytes).used) : mentioned(names, in: bytes)
+    }
+
+    /// ``scanAndUses(_:)`` of the file at `path`, Swift or Objective-C.
+    static func scanAndUses(_ bytes: UnsafeBufferPointer<UInt8>, path: String) -> (scan: SharedDataScan, used: Set<String>) {
+        guard ObjectiveCSource.isObjectiveC(path) else { return scanAndUses(bytes) }
+        let source = ObjectiveCSource(bytes)
+        return (SharedDataScan(objectiveC: source), source.used)
     }
 
     /// Which of `names` the code uses, other than declaring them.
@@ -412,13 +430,13 @@ public final class SharedScans {
 
     static func scan(_ path: String, _ fileSystem: ProjectFileSystem) -> SharedDataScan? {
         guard case .success(let bytes) = fileSystem.read(path) else { return nil }
-        return bytes.withUnsafeBufferPointer { SharedDataScan($0) }
+        return bytes.withUnsafeBufferPointer { SharedDataScan(path: path, $0) }
     }
 
     private func read(_ path: String, _ fileSystem: ProjectFileSystem) -> (scan: SharedDataScan, used: Set<String>)? {
         if let known = files[path] { return known }
         var found: (scan: SharedDataScan, used: Set<String>)?
-        if case .success(let bytes) = fileSystem.read(path) { found = bytes.withUnsafeBufferPointer { SharedDataScan.scanAndUses($0) } }
+        if case .success(let bytes) = fileSystem.read(path) { found = bytes.withUnsafeBufferPointer { SharedDataScan.scanAndUses($0, path: path) } }
         files[path] = .some(found)
         return found
     }

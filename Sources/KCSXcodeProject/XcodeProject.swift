@@ -126,7 +126,9 @@ public struct XcodeProject: Sendable {
         public var name: String
         public var productType: String
         public var configurations: [Configuration]
-        /// Swift files its Sources build phase compiles (or its synchronized folders hold).
+        /// Swift files its Sources build phase compiles (or its synchronized
+        /// folders hold), and the Objective-C files (`.m`, `.mm`) its Sources
+        /// build phase compiles, which kcs reads too (``ObjectiveCSource``).
         public var swiftSources: [String]
         /// Targets whose products a Copy Files phase embeds in this one.
         public var embeddedTargets: [String]
@@ -506,8 +508,10 @@ private struct ProjectReader {
                                     at: at(object), hint: "the groups it names, if any, are not checked"))
                             }
                         }
-                        phaseSources[phaseID] = (paths.filter { $0.hasSuffix(".swift") },
-                                                 [SourceFolder.unreadSources(paths.filter { !$0.hasSuffix(".swift") })].compactMap { $0 }
+                        // Swift and Objective-C are read; other languages are not.
+                        let read = { (p: String) in p.hasSuffix(".swift") || ObjectiveCSource.isObjectiveC(p) }
+                        phaseSources[phaseID] = (paths.filter(read),
+                                                 [SourceFolder.unreadSources(paths.filter { !read($0) })].compactMap { $0 }
                                                  + (generated > 0 ? ["\(generated) source\(generated == 1 ? "" : "s") the build generates"] : [])
                                                  + (lost > 0 ? ["\(lost) source\(lost == 1 ? "" : "s") kcs cannot place"] : []))
                     }

@@ -569,7 +569,12 @@ struct XcodeLintTests {
         #expect(try !extensionGroup(source: plain, frameworks: ["System/Library/Frameworks/UserNotifications.framework"]))
         // Code kcs does not read: a framework or package linked, another language.
         #expect(try extensionGroup(source: plain, frameworks: ["Shared.framework"]))
-        #expect(try extensionGroup(source: "#import <Foundation/Foundation.h>\n", named: "Share.m"))
+        #expect(try extensionGroup(source: "int share(void) { return 0; }\n", named: "Share.c"))
+        // Objective-C is read as Swift is: asked only when it names the
+        // keychain or an app group (not when it only mentions them).
+        #expect(try !extensionGroup(source: "#import <Foundation/Foundation.h>\n// kSecClass lives here\n", named: "Share.m"))
+        #expect(try extensionGroup(source: "NSDictionary *q = @{ (__bridge id)kSecClass: (__bridge id)kSecClassGenericPassword };\n", named: "Share.m"))
+        #expect(try extensionGroup(source: "NSUserDefaults *d = [[NSUserDefaults alloc] initWithSuiteName:@\"group.x\"];\n", named: "Share.m"))
         #expect(try extensionGroup(source: plain, synchronized: "Helper.m"))
         #expect(try !extensionGroup(source: plain, synchronized: "Helper.swift"))
         // Its own code uses an app group or the keychain.

@@ -32,14 +32,15 @@ extension XcodeRealProjectsTests {
     @Test func kcs604NamesTheCodeKcsDoesNotRead() throws {
         var f = XcodeFixture.appWidgetShare()
         defer { f.remove() }
-        f.targets[2].sources = ["ShareViewController.swift", "Bridge.m", "Helper.m"]
+        // (Objective-C is read since session 21: C is not.)
+        f.targets[2].sources = ["ShareViewController.swift", "Bridge.c", "Helper.c"]
         f.targets[2].packageProducts = [.init(name: "HsToolKit")]
         f.write("Share/ShareViewController.swift", "func title(_ s: String) -> String { s.uppercased() }\n")
-        f.write("Share/Bridge.m", "int bridge(void) { return 0; }\n")
-        f.write("Share/Helper.m", "int helper(void) { return 0; }\n")
+        f.write("Share/Bridge.c", "int bridge(void) { return 0; }\n")
+        f.write("Share/Helper.c", "int helper(void) { return 0; }\n")
         f.writeProject()
         let out = try BinaryRunner.run(["lint", "--project", f.projectPath])
-        #expect(out.stderr.contains("asked because it has code kcs does not read (package product 'HsToolKit', 2 Objective-C sources, the first 'Bridge.m'): add "),
+        #expect(out.stderr.contains("asked because it has code kcs does not read (package product 'HsToolKit', 2 C sources, the first 'Bridge.c'): add "),
                 "\(out.stderr)")
         // A framework it links, and one source in another language.
         f.targets[2].packageProducts = []

@@ -1,0 +1,738 @@
+/// Names of Security's keychain API and of keychain wrappers, as the code
+/// checks of Swift and Objective-C both count them.
+public enum KeychainNames {
+    /// Security's names that query or store keychain items: a `kSec…` key
+    /// of a query or its value, not a key's type or size (`kSecAttrKeyTypeEC`
+    /// describes a key, in memory or not) nor `kSecRandomDefault`.
+    public static func isKeychainName(_ name: Substring) -> Bool {
+        if name.hasPrefix("SecItem") || name.hasPrefix("SecAccessControl") { return true }
+        guard name.hasPrefix("kSec") else { return false }
+        let keyDescriptions = ["kSecAttrKeyType", "kSecAttrKeySizeInBits", "kSecAttrEffectiveKeySize", "kSecAttrKeyClass"]
+        if keyDescriptions.contains(where: { name.hasPrefix($0) }) { return false }
+        let queryNames = ["kSecClass", "kSecAttr", "kSecReturn", "kSecMatch", "kSecValue", "kSecUse", "kSecPrivateKeyAttrs", "kSecPublicKeyAttrs"]
+        return queryNames.contains { name.hasPrefix($0) }
+    }
+
+    /// A name that looks like a keychain wrapper's (`KeychainSwift`, `Valet`, `SAMKeychain`).
+    public static func isWrapperName(_ name: Substring) -> Bool {
+        name.contains("Keychain") || name.contains("keychain") || name.contains("KeyChain") || name.contains("Valet")
+    }
+}
+
+/// What one Objective-C file (`.m`, `.mm`, or a header it imports) says of
+/// keychain groups and app groups, read token by token on its bytes: no
+/// parser, one pass to tokens and one over them, linear in the file's size.
+/// Comments and strings are skipped as such, so a comment naming the
+/// keychain names nothing; `#if` branches are all read (both sides of a
+/// `#if DEBUG` are code some build compiles).
+///
+/// Found: string constants (`NSString *const Group = @"group.x";`,
+/// `static NSString * const`, `CFStringRef const … = CFSTR("…")`,
+/// `#define GROUP @"group.x"`, joins of adjacent literals and macros,
+/// `@MACRO` of a macro the build defines), the values passed as an access
+/// group (`kSecAttrAccessGroup` as a key of `@{…}`, of `setObject:forKey:`,
+/// of a subscript assignment, of `CFDictionarySetValue`, of
+/// `dictionaryWithObjectsAndKeys:`) or as an app group
+/// (`initWithSuiteName:`, `containerURLForSecurityApplicationGroupIdentifier:`),
+/// and the names it declares and uses, for KCS604.
+public struct ObjectiveCSource: Sendable {
+    /// A piece of a value: a literal, or a name to look up (a constant, a macro).
+    public enum Part: Sendable, Hashable {
+        case literal(String)
+        case name(String)
+    }
+
+    /// A value as written: pieces joined (adjacent literals, macros), or
+    /// code that builds it at run time, said as written (cut at 80 bytes).
+    public enum Expression: Sendable, Hashable {
+        case parts([Part])
+        case runtime(String)
+        /// A parameter of the method or function around the use, with that
+        /// method's or function's name (`-[Store initWithGroup:]`).
+        case parameter(String, of: String)
+    }
+
+    public struct Constant: Sendable {
+        public var expression: Expression
+        public var line: Int
+    }
+
+    public struct Use: Sendable {
+        /// `kSecAttrAccessGroup`, `UserDefaults(suiteName:)` (for `initWithSuiteName:`),
+        /// `containerURL(forSecurityApplicationGroupIdentifier:)`.
+        public var api: String
+        public var isAppGroup: Bool
+        public var expression: Expression
+        /// Where the value starts (1-based; the column counts Unicode
+        /// scalars), and the scalars of its first line.
+        public var line: Int
+        public var column: Int
+        public var length: Int
+        /// The class of the `@implementation` around it, the name other code
+        /// reaches it by; nil outside one (a C function).
+        public var enclosingName: String?
+        /// In an `@{…}` query without `kSecUseDataProtectionKeychain`,
+        /// `kSecAttrSynchronizable` or `kSecAttrAccessControl`, in a file
+        /// that never names the first: on the Mac the call goes to the
+        /// file-based keychain (as ``AccessGroupUse/fileKeychainOnMac``).
+        public var fileKeychainOnMac: Bool
+    }
+
+    public var constants: [String: Constant] = [:]
+    public var uses: [Use] = []
+    /// Headers it imports by a quoted name (`#import "Constants.h"`), as written.
+    public var imports: [String] = []
+    /// The first Security name of a query or of keychain calls
+    /// (``SharedDataScan``'s rule: `SecItemAdd`, `kSecClass`), or nil.
+    public var keychainWord: String?
+    /// The first app-group API name, or a literal starting `group.` (quoted), or nil.
+    public var appGroupWord: String?
+    /// Names that look like a keychain wrapper's (`SAMKeychain`, `UICKeyChainStore`), each once, at most 16.
+    public var wrapperNames: [String] = []
+    /// Classes, protocols, C functions and constants it declares.
+    public var declared: Set<String> = []
+    /// Those declared at file scope (all of them, in Objective-C).
+    public var topLevel: Set<String> { declared }
+    /// Every name its code uses, other than declaring it.
+    public var used: Set<String> = []
+
+    /// Uses kept of one file, at most.
+    public static let maxUses = 2000
+    /// Tokens of one value, and of the stretch of a method searched for a
+    /// local variable's assignment, at most.
+    static let maxValueTokens = 512, maxLocalSearch = 16_384
+
+    /// Suffixes of the sources kcs reads as Objective-C.
+    public static let suffixes = [".m", ".mm"]
+    public static func isObjectiveC(_ path: String) -> Bool { suffixes.contains { path.hasSuffix($0) } }
+
+    /// The APIs that take an app group as their argument, and the Swift
+    /// name each use is reported by (the code check's messages name the
+    /// Swift API: one wording for both languages).
+    public static let appGroupSelectors = ["initWithSuiteName", "containerURLForSecurityApplicationGroupIdentifier"]
+    static let appGroupAPIs = ["initWithSuiteName": "UserDefaults(suiteName:)",
+                               "containerURLForSecurityApplicationGroupIdentifier": "containerURL(forSecurityApplicationGroupIdentifier:)"]
+
+    init() {}
+
+    public init(_ bytes: [UInt8]) {
+        self = bytes.withUnsafeBufferPointer { ObjectiveCSource($0) }
+    }
+
+    public init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        var lexer = ObjectiveCLexer(bytes: bytes)
+        lexer.run()
+        var reader = Reader(bytes: bytes, tokens: lexer.tokens, directives: lexer.directives)
+        reader.read()
+        self = reader.out
+    }
+
+}
+
+/// One token: where it is in the bytes, its line and column.
+struct ObjectiveCToken {
+    enum Kind: UInt8 { case identifier, string, atString, number, punctuation, character }
+    var kind: Kind
+    var start: Int32
+    var end: Int32
+    var line: Int32
+    var column: Int32
+    /// The preprocessor line it is on (an index in the lexer's directives), or -1 for code.
+    var directive: Int32
+}
+
+struct ObjectiveCLexer {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var tokens: [ObjectiveCToken] = []
+    /// Each preprocessor line: the index of its first token and one past its last.
+    var directives: [(first: Int, end: Int)] = []
+    var i = 0, line: Int32 = 1, lineStart = 0
+    /// Scalars before `i` on its line, counted as bytes are passed.
+    var column: Int32 = 1
+
+    init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+    func at(_ j: Int) -> UInt8 { j < bytes.count ? bytes[j] : 0 }
+
+    static func isIdentifierStart(_ c: UInt8) -> Bool {
+        (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) || c == 0x5F || c == 0x24 || c >= 0x80
+    }
+    static func isIdentifierByte(_ c: UInt8) -> Bool { isIdentifierStart(c) || (c >= 0x30 && c <= 0x39) }
+
+    /// Moves past one byte, keeping line and column.
+    mutating func advance() {
+        let c = bytes[i]
+        i += 1
+        if c == 0x0A || (c == 0x0D && at(i) != 0x0A) {
+            line += 1
+            column = 1
+            lineStart = i
+        } else if c & 0xC0 != 0x80 {
+            column += 1
+        }
+    }
+
+    mutating func run() {
+        var directive: Int32 = -1
+        var atLineStart = true
+        while i < bytes.count {
+            let c = bytes[i]
+            if c == 0x0A || c == 0x0D {
+                advance()
+                directive = -1
+                atLineStart = true
+                continue
+            }
+            if c == 0x20 || c == 0x09 || c == 0x0C || c == 0x0B || c == 0 { advance(); continue }
+            // A line continued: the directive goes on.
+            if c == 0x5C, at(i + 1) == 0x0A || at(i + 1) == 0x0D {
+                advance()
+                if bytes[i] == 0x0D, at(i + 1) == 0x0A { advance() }
+                advance()
+                continue
+            }
+            if c == 0x2F, at(i + 1) == 0x2F {
+                while i < bytes.count, bytes[i] != 0x0A, bytes[i] != 0x0D { advance() }
+                continue
+            }
+            if c == 0x2F, at(i + 1) == 0x2A {
+                advance(); advance()
+                while i < bytes.count, !(bytes[i] == 0x2A && at(i + 1) == 0x2F) { advance() }
+                if i < bytes.count { advance(); advance() }
+                continue
+            }
+            if c == 0x23, atLineStart {
+                directive = Int32(directives.count)
+                directives.append((tokens.count, tokens.count))
+            }
+            atLineStart = false
+            let start = i, startLine = line, startColumn = column
+            var kind = ObjectiveCToken.Kind.punctuation
+            if c == 0x22 || (c == 0x40 && at(i + 1) == 0x22) {
+                kind = c == 0x40 ? .atString : .string
+                if c == 0x40 { advance() }
+                quoted(0x22)
+            } else if c == 0x27 {
+                kind = .character
+                quoted(0x27)
+            } else if c == 0x40, Self.isIdentifierStart(at(i + 1)) {
+                // `@interface`, `@implementation`, `@end`; `@MACRO` is `@` then the name.
+                advance()
+                var j = i
+                while j < bytes.count, Self.isIdentifierByte(bytes[j]) { j += 1 }
+                let word = String(decoding: bytes[i..<j], as: UTF8.self)
+                if ["interface", "implementation", "end", "protocol", "class", "property", "synthesize", "dynamic", "selector"].contains(word) {
+                    kind = .identifier
+                    while i < j { advance() }
+                }
+            } else if Self.isIdentifierStart(c) {
+                kind = .identifier
+                while i < bytes.count, Self.isIdentifierByte(bytes[i]) { advance() }
+            } else if c >= 0x30 && c <= 0x39 {
+                kind = .number
+                while i < bytes.count, Self.isIdentifierByte(bytes[i]) || bytes[i] == 0x2E { advance() }
+            } else {
+                advance()
+            }
+            tokens.append(ObjectiveCToken(kind: kind, start: Int32(start), end: Int32(i), line: startLine, column: startColumn, directive: directive))
+            if directive >= 0 { directives[Int(directive)].end = tokens.count }
+        }
+    }
+
+    /// A string or character literal from its opening quote: to the closing
+    /// one, or to the end of the line when it has none.
+    mutating func quoted(_ quote: UInt8) {
+        advance()
+        while i < bytes.count {
+            let c = bytes[i]
+            if c == quote { advance(); return }
+            if c == 0x0A || c == 0x0D { return }
+            if c == 0x5C, i + 1 < bytes.count, bytes[i + 1] != 0x0A, bytes[i + 1] != 0x0D { advance() }
+            advance()
+        }
+    }
+}
+
+extension ObjectiveCSource {
+    struct Reader {
+        let bytes: UnsafeBufferPointer<UInt8>
+        /// The code's tokens (preprocessor lines apart).
+        var code: [ObjectiveCToken] = []
+        let all: [ObjectiveCToken]
+        let directives: [(first: Int, end: Int)]
+        /// For each code token, the index of the innermost bracket open around it, or -1.
+        var parent: [Int32] = []
+        /// For each opening bracket, its closing one (or the end).
+        var closing: [Int: Int] = [:]
+        var out = ObjectiveCSource()
+        /// Whether each `@{…}` holds a key that sends a Mac's call to the data-protection keychain, by its `{`.
+        var sendsToDataProtection: [Int: Bool] = [:]
+
+        init(bytes: UnsafeBufferPointer<UInt8>, tokens: [ObjectiveCToken], directives: [(first: Int, end: Int)]) {
+            self.bytes = bytes
+            self.all = tokens
+            self.directives = directives
+            code.reserveCapacity(tokens.count)
+            for t in tokens where t.directive < 0 { code.append(t) }
+        }
+
+        func text(_ t: ObjectiveCToken) -> Substring {
+            Substring(decoding: UnsafeBufferPointer(rebasing: bytes[Int(t.start)..<Int(t.end)]), as: UTF8.self)
+        }
+        func byte(_ t: ObjectiveCToken) -> UInt8 { bytes[Int(t.start)] }
+        func isPunctuation(_ k: Int, _ c: UInt8) -> Bool { k >= 0 && k < code.count && code[k].kind == .punctuation && byte(code[k]) == c }
+        func isWord(_ k: Int, _ w: String) -> Bool { k >= 0 && k < code.count && code[k].kind == .identifier && text(code[k]) == w }
+
+        /// A literal's value: the text between its quotes, `\"` and `\\` read.
+        func literal(_ t: ObjectiveCToken) -> String {
+            var s = Int(t.start) + (t.kind == .atString ? 2 : 1), e = Int(t.end)
+            if e > s, bytes[e - 1] == 0x22, e - 1 >= s { e -= 1 }
+            var out: [UInt8] = []
+            while s < e {
+                if bytes[s] == 0x5C, s + 1 < e, bytes[s + 1] == 0x22 || bytes[s + 1] == 0x5C { out.append(bytes[s + 1]); s += 2; continue }
+                out.append(bytes[s])
+                s += 1
+            }
+            return String(decoding: out, as: UTF8.self)
+        }
+
+        mutating func read() {
+            readDirectives()
+            matchBrackets()
+            readCode()
+        }
+
+        mutating func readDirectives() {
+            for d in directives {
+                let toks = all[d.first..<d.end]
+                guard toks.count >= 2, let name = toks.dropFirst().first, name.kind == .identifier else { continue }
+                switch text(name) {
+                case "define":
+                    guard toks.count >= 3 else { continue }
+                    let macro = toks[toks.startIndex + 2]
+                    guard macro.kind == .identifier else { continue }
+                    // A function-like macro (`#define F(x)`): not a constant.
+                    if macro.end < Int32(bytes.count), bytes[Int(macro.end)] == 0x28 { continue }
+                    let body = Array(toks.dropFirst(3))
+                    guard !body.isEmpty else { continue }
+                    out.constants[String(text(macro))] = Constant(expression: expression(body), line: Int(macro.line))
+                    out.declared.insert(String(text(macro)))
+                case "import", "include":
+                    if toks.count >= 3, toks[toks.startIndex + 2].kind == .string {
+                        out.imports.append(literal(toks[toks.startIndex + 2]))
+                    }
+                default: break
+                }
+            }
+        }
+
+        mutating func matchBrackets() {
+            parent = Array(repeating: -1, count: code.count)
+            var stack: [Int] = []
+            for k in code.indices {
+                parent[k] = Int32(stack.last ?? -1)
+                guard code[k].kind == .punctuation else { continue }
+                switch byte(code[k]) {
+                case 0x28, 0x5B, 0x7B: stack.append(k)
+                case 0x29, 0x5D, 0x7D:
+                    // A closer matches the innermost opener of its kind; a
+                    // stray one closes nothing.
+                    let opener: UInt8 = byte(code[k]) == 0x29 ? 0x28 : byte(code[k]) == 0x5D ? 0x5B : 0x7B
+                    // Looked for among the innermost few: a closer of another
+                    // kind deep in a file of openers would scan them all each time.
+                    if let j = stack.indices.suffix(8).last(where: { byte(code[stack[$0]]) == opener }) {
+                        closing[stack[j]] = k
+                        parent[k] = Int32(stack[j])
+                        stack.removeSubrange(j...)
+                    }
+                default: break
+                }
+            }
+            for open in stack { closing[open] = code.count }
+        }
+
+        /// A value's tokens as written: literals and names joined, else code
+        /// built at run time. Casts (`(__bridge id)`, `(NSString *)`) and
+        /// parentheses around it are passed over; `CFSTR("…")` is its literal.
+        func expression(_ tokens: [ObjectiveCToken]) -> Expression {
+            var parts: [Part] = []
+            var k = 0
+            let runtime = Expression.runtime(excerpt(tokens))
+            while k < tokens.count {
+                let t = tokens[k]
+                switch t.kind {
+                case .string, .atString:
+                    parts.append(.literal(literal(t)))
+                    k += 1
+                case .identifier:
+                    let word = text(t)
+                    if word == "CFSTR", k + 3 < tokens.count, tokens[k + 1].kind == .punctuation, byte(tokens[k + 1]) == 0x28,
+                       tokens[k + 2].kind == .string, tokens[k + 3].kind == .punctuation, byte(tokens[k + 3]) == 0x29 {
+                        parts.append(.literal(literal(tokens[k + 2])))
+                        k += 4
+                        continue
+                    }
+                    // A name followed by anything but a literal, `@` or a name is code.
+                    if k + 1 < tokens.count, tokens[k + 1].kind == .punctuation, byte(tokens[k + 1]) != 0x40, byte(tokens[k + 1]) != 0x29 {
+                        return runtime
+                    }
+                    parts.append(.name(String(word)))
+                    k += 1
+                case .punctuation:
+                    let c = byte(t)
+                    if c == 0x40 { k += 1; continue }  // `@MACRO`
+                    if c == 0x28 {
+                        // A cast at the start: `(` type words and `*` `)`,
+                        // followed by more (`(NAME)` alone is a name).
+                        var j = k + 1
+                        while j < tokens.count, tokens[j].kind == .identifier || (tokens[j].kind == .punctuation && byte(tokens[j]) == 0x2A) { j += 1 }
+                        if parts.isEmpty, j > k + 1, j + 1 < tokens.count, tokens[j].kind == .punctuation, byte(tokens[j]) == 0x29 {
+                            k = j + 1
+                            continue
+                        }
+                        k += 1
+                        continue
+                    }
+                    if c == 0x29 { k += 1; continue }
+                    return runtime
+                default:
+                    return runtime
+                }
+            }
+            return parts.isEmpty ? runtime : .parts(parts)
+        }
+
+        /// The source text of `tokens`, spaces between them kept as one, cut at 80 bytes.
+        func excerpt(_ tokens: some Collection<ObjectiveCToken>) -> String {
+            guard let first = tokens.first, let last = tokens.reversed().first else { return "" }
+            var out: [UInt8] = [], space = false
+            for b in bytes[Int(first.start)..<Int(last.end)] {
+                if b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D { space = !out.isEmpty; continue }
+                if space { out.append(0x20); space = false }
+                out.append(b)
+                if out.count >= 80 { return String(decoding: out, as: UTF8.self) + "…" }
+            }
+            return String(decoding: out, as: UTF8.self)
+        }
+
+        /// The code tokens from `start` to the first at its level that
+        /// `stops`, or to the closer of the bracket it is in.
+        /// At most ``maxValueTokens``: a longer value is cut there (and
+        /// is code, not a literal: ``record``), so each value is read in
+        /// bounded time however the file is made.
+        func value(from start: Int, stops: (Int) -> Bool) -> Range<Int> {
+            guard start < code.count else { return start..<start }
+            let level = parent[start]
+            var k = start
+            // Tokens deeper than `level` are inside brackets of the value;
+            // the closer of the bracket it is in has `level` as its parent.
+            while k < code.count && k - start < ObjectiveCSource.maxValueTokens {
+                if parent[k] == level {
+                    if stops(k) { break }
+                    if code[k].kind == .punctuation, [0x29, 0x5D, 0x7D].contains(byte(code[k])) { break }
+                }
+                k += 1
+            }
+            return start..<k
+        }
+
+        /// The start of a cast just before `k` (`(__bridge id)kSecAttrAccessGroup`), else `k`.
+        func castStart(before k: Int) -> Int {
+            guard isPunctuation(k - 1, 0x29) else { return k }
+            var j = k - 2
+            while j >= 0, code[j].kind == .identifier || isPunctuation(j, 0x2A) { j -= 1 }
+            return isPunctuation(j, 0x28) && j < k - 2 ? j : k
+        }
+
+        mutating func readCode() {
+            var implementation: String?
+            var namesDataProtection = false
+            for t in code where t.kind == .identifier && text(t) == "kSecUseDataProtectionKeychain" { namesDataProtection = true }
+            var wrappers = Set<String>()
+            var k = 0
+            while k < code.count {
+                let t = code[k]
+                defer { k += 1 }
+                switch t.kind {
+                case .identifier:
+                    let word = text(t)
+                    switch word {
+                    case "@implementation", "@interface", "@protocol":
+                        if k + 1 < code.count, code[k + 1].kind == .identifier {
+                            let name = String(text(code[k + 1]))
+                            out.declared.insert(name)
+                            if word == "@implementation" { implementation = name }
+                            k += 1
+                        }
+                        continue
+                    case "@class":
+                        // Forward declarations: `@class A, B;` names nothing.
+                        while k + 1 < code.count, !isPunctuation(k + 1, 0x3B) { k += 1 }
+                        continue
+                    case "@end":
+                        implementation = nil
+                        continue
+                    default: break
+                    }
+                    if out.keychainWord == nil, KeychainNames.isKeychainName(word) { out.keychainWord = String(word) }
+                    if out.appGroupWord == nil, ObjectiveCSource.appGroupSelectors.contains(String(word)), isPunctuation(k + 1, 0x3A) {
+                        out.appGroupWord = String(word) + ":"
+                    }
+                    if out.wrapperNames.count < 16, KeychainNames.isWrapperName(word),
+                       !KeychainNames.isKeychainName(word), wrappers.insert(String(word)).inserted {
+                        out.wrapperNames.append(String(word))
+                    }
+                    // A declaration at file scope: `… NAME = …;` (a constant),
+                    // `… NAME(…) {` (a C function).
+                    if parent[k] < 0, declares(at: k) {
+                        out.declared.insert(String(word))
+                        if isPunctuation(k + 1, 0x3D), isStringConstant(before: k) {
+                            let r = value(from: k + 2) { isPunctuation($0, 0x3B) || isPunctuation($0, 0x2C) }
+                            if !r.isEmpty, r.count < ObjectiveCSource.maxValueTokens {
+                                out.constants[String(word)] = Constant(expression: expression(Array(code[r])), line: Int(t.line))
+                            }
+                        }
+                    } else {
+                        out.used.insert(String(word))
+                    }
+                    if word == "kSecAttrAccessGroup" { accessGroupUse(at: k, enclosing: implementation, namesDataProtection: namesDataProtection) }
+                    if ObjectiveCSource.appGroupSelectors.contains(String(word)), isPunctuation(k + 1, 0x3A) {
+                        let r = value(from: k + 2) { j in code[j].kind == .identifier && isPunctuation(j + 1, 0x3A) }
+                        record(r, api: ObjectiveCSource.appGroupAPIs[String(word)] ?? String(word), appGroup: true, enclosing: implementation, onMac: false)
+                    }
+                case .string, .atString:
+                    if out.appGroupWord == nil {
+                        let value = literal(t)
+                        if value.hasPrefix("group.") { out.appGroupWord = "\"" + String(value.prefix(100)) + (value.utf8.count > 100 ? "…" : "") + "\"" }
+                    }
+                default: break
+                }
+            }
+        }
+
+        /// Whether the name at `k`, at file scope, is declared there: a type
+        /// word before it in the statement and `=`, `;`, `[` or `(` after.
+        func declares(at k: Int) -> Bool {
+            guard k > 0 else { return false }
+            let before = code[k - 1]
+            let typeBefore = before.kind == .identifier || (before.kind == .punctuation && byte(before) == 0x2A)
+            guard typeBefore else { return false }
+            if before.kind == .identifier, ["return", "@end"].contains(text(before)) { return false }
+            return isPunctuation(k + 1, 0x3D) || isPunctuation(k + 1, 0x3B) || (isPunctuation(k + 1, 0x28) && isFunctionBody(after: k + 1))
+        }
+
+        func isFunctionBody(after open: Int) -> Bool {
+            guard let close = closing[open] else { return false }
+            return isPunctuation(close + 1, 0x7B)
+        }
+
+        /// Whether the declaration ending at `k` is of a string: `NSString`,
+        /// `CFStringRef` or `NSString *const` in it.
+        func isStringConstant(before k: Int) -> Bool {
+            var j = k - 1
+            while j >= 0, j > k - 64, code[j].kind == .identifier || isPunctuation(j, 0x2A) {
+                let w = text(code[j])
+                if w == "NSString" || w == "CFStringRef" { return true }
+                j -= 1
+            }
+            return false
+        }
+
+        /// `kSecAttrAccessGroup` at `k`: the value given it, if it is a key
+        /// given one here (`@{key: value}`, `d[key] = value`,
+        /// `setObject:value forKey:key`, `CFDictionarySetValue(d, key, value)`,
+        /// `…ObjectsAndKeys: value, key`). A read (`attrs[key]`) gives none.
+        mutating func accessGroupUse(at k: Int, enclosing: String?, namesDataProtection: Bool) {
+            let key = castStart(before: k)
+            let open = Int(parent[k])
+            // `@{ … key: value … }`
+            if isPunctuation(k + 1, 0x3A), open >= 0, isPunctuation(open, 0x7B), isPunctuation(open - 1, 0x40) {
+                let r = value(from: k + 2) { isPunctuation($0, 0x2C) }
+                // Each literal looked through once, however many of its keys are the group.
+                let other: Bool
+                if let known = sendsToDataProtection[open] {
+                    other = known
+                } else {
+                    let end = closing[open] ?? code.count
+                    other = (open..<min(end, code.count)).contains { j in
+                        guard code[j].kind == .identifier else { return false }
+                        let w = text(code[j])
+                        return w == "kSecUseDataProtectionKeychain" || w == "kSecAttrSynchronizable" || w == "kSecAttrAccessControl"
+                    }
+                    sendsToDataProtection[open] = other
+                }
+                record(r, api: "kSecAttrAccessGroup", appGroup: false, enclosing: enclosing, onMac: !other && !namesDataProtection)
+                return
+            }
+            // `d[key] = value;`
+            if open >= 0, isPunctuation(open, 0x5B), key == open + 1, let close = closing[open], close == k + 1,
+               isPunctuation(close + 1, 0x3D), !isPunctuation(close + 2, 0x3D) {
+                let r = value(from: close + 2) { isPunctuation($0, 0x3B) }
+                record(r, api: "kSecAttrAccessGroup", appGroup: false, enclosing: enclosing, onMac: false)
+                return
+            }
+            // `[d setObject:value forKey:key]`
+            if isPunctuation(key - 1, 0x3A), isWord(key - 2, "forKey") {
+                var j = key - 3
+                while j > open, !(code[j].kind == .identifier && isPunctuation(j + 1, 0x3A) && parent[j] == parent[k]) { j -= 1 }
+                if j > open, ["setObject", "setValue"].contains(text(code[j])) {
+                    record((j + 2)..<(key - 2), api: "kSecAttrAccessGroup", appGroup: false, enclosing: enclosing, onMac: false)
+                }
+                return
+            }
+            // `CFDictionarySetValue(d, key, value)`
+            if open >= 0, isPunctuation(open, 0x28), open > 0, code[open - 1].kind == .identifier,
+               ["CFDictionarySetValue", "CFDictionaryAddValue", "CFDictionaryReplaceValue"].contains(text(code[open - 1])),
+               isPunctuation(key - 1, 0x2C) {
+                var j = k + 1
+                while j < code.count, !(parent[j] == Int32(open) && (isPunctuation(j, 0x2C) || isPunctuation(j, 0x29))) { j += 1 }
+                if isPunctuation(j, 0x2C) {
+                    record(value(from: j + 1) { isPunctuation($0, 0x2C) }, api: "kSecAttrAccessGroup", appGroup: false, enclosing: enclosing, onMac: false)
+                }
+                return
+            }
+            // `[NSDictionary dictionaryWithObjectsAndKeys: value, key, …]`
+            if isPunctuation(key - 1, 0x2C), open >= 0, isPunctuation(open, 0x5B) {
+                var j = key - 2
+                while j > open, !(parent[j] == Int32(open) && (isPunctuation(j, 0x2C) || isPunctuation(j, 0x3A))) { j -= 1 }
+                guard j > open else { return }
+                var s = j
+                while s > open, !(code[s].kind == .identifier && parent[s] == Int32(open) && isPunctuation(s + 1, 0x3A)) { s -= 1 }
+                if s > open, text(code[s]).hasSuffix("ObjectsAndKeys") {
+                    record((j + 1)..<(key - 1), api: "kSecAttrAccessGroup", appGroup: false, enclosing: enclosing, onMac: false)
+                }
+            }
+        }
+
+        mutating func record(_ r: Range<Int>, api: String, appGroup: Bool, enclosing: String?, onMac: Bool) {
+            // Each use looks back through its method: a bound keeps a file
+            // of many uses in one huge method linear.
+            guard !r.isEmpty, r.upperBound <= code.count, out.uses.count < ObjectiveCSource.maxUses else { return }
+            var tokens = Array(code[r])
+            if tokens.count >= ObjectiveCSource.maxValueTokens { tokens = Array(tokens.prefix(8)) }
+            // `nil`: no group; a group read back from a result is one the app holds.
+            if tokens.count == 1, ["nil", "NULL", "Nil"].contains(text(tokens[0])) { return }
+            if tokens.contains(where: { $0.kind == .identifier && text($0) == "kSecAttrAccessGroup" }) { return }
+            var expression = r.count >= ObjectiveCSource.maxValueTokens ? .runtime(excerpt(tokens) + "…") : expression(tokens)
+            if case .parts(let parts) = expression, parts.count == 1, case .name(let name) = parts[0], out.constants[name] == nil,
+               let method = parameterOwner(name, at: r.lowerBound, in: enclosing) {
+                expression = .parameter(name, of: method)
+            } else if case .parts(let parts) = expression, parts.count == 1, case .name(let name) = parts[0], out.constants[name] == nil,
+                      let local = localAssignment(name, before: r.lowerBound) {
+                expression = local
+            }
+            let first = tokens[0]
+            var length = 0
+            for t in tokens where t.line == first.line {
+                length = Int(t.column) - Int(first.column) + text(t).unicodeScalars.count
+            }
+            out.uses.append(Use(api: api, isAppGroup: appGroup, expression: expression, line: Int(first.line), column: Int(first.column),
+                                length: max(1, length), enclosingName: enclosing, fileKeychainOnMac: onMac))
+        }
+
+        /// The outermost `{` around `k`: a method's or function's body.
+        func body(around k: Int) -> Int? {
+            var p = Int(parent[k]), found: Int?
+            var steps = 0
+            while p >= 0 && steps < 4096 {
+                if isPunctuation(p, 0x7B) { found = p }
+                p = Int(parent[p])
+                steps += 1
+            }
+            return found
+        }
+
+        /// The method (`-[Store initWithGroup:]`) or function (`save()`)
+        /// whose parameter `name` is, when the value at `k` is one.
+        func parameterOwner(_ name: String, at k: Int, in enclosing: String?) -> String? {
+            guard let body = body(around: k) else { return nil }
+            // Back from the body's `{` to the end of what came before it.
+            var j = body - 1
+            var selector: [String] = [], isParameter = false, function: String?
+            while j >= 0, j > body - 4096, !isPunctuation(j, 0x3B), !isPunctuation(j, 0x7D), !isPunctuation(j, 0x7B) {
+                let t = code[j]
+                if t.kind == .identifier {
+                    let w = String(text(t))
+                    if w == name, isPunctuation(j - 1, 0x29) || isPunctuation(j + 1, 0x2C) || isPunctuation(j + 1, 0x29) { isParameter = true }
+                    if isPunctuation(j + 1, 0x3A) { selector.insert(w + ":", at: 0) }
+                    if isPunctuation(j + 1, 0x28), parent[j] < 0 { function = w + "()" }
+                    if w.hasPrefix("@") { break }
+                }
+                if t.kind == .punctuation, (byte(t) == 0x2D || byte(t) == 0x2B), parent[j] < 0 {
+                    if selector.isEmpty, j + 1 < body, let last = (j + 1..<body).last(where: { code[$0].kind == .identifier }) {
+                        selector = [String(text(code[last]))]
+                    }
+                    break
+                }
+                j -= 1
+            }
+            guard isParameter else { return nil }
+            if let function, selector.isEmpty { return function }
+            return "-[" + (enclosing ?? "?") + " " + selector.joined() + "]"
+        }
+
+        /// A local variable's value: the one assignment `name = value;` in
+        /// the body before `k` (more than one: built at run time).
+        func localAssignment(_ name: String, before k: Int) -> Expression? {
+            guard let body = body(around: k) else { return nil }
+            var found: Range<Int>?, count = 0
+            var j = max(body + 1, k - ObjectiveCSource.maxLocalSearch)
+            let length = Int32(name.utf8.count)
+            while j < k {
+                if code[j].kind == .identifier, code[j].end - code[j].start == length, text(code[j]) == name, isPunctuation(j + 1, 0x3D), !isPunctuation(j + 2, 0x3D) {
+                    found = value(from: j + 2) { isPunctuation($0, 0x3B) }
+                    count += 1
+                }
+                j += 1
+            }
+            guard let found, !found.isEmpty else { return nil }
+            if count > 1 { return .runtime(name + ", assigned more than once") }
+            let e = expression(Array(code[found]))
+            if case .parts(let parts) = e, parts.contains(.name(name)) { return .runtime(name) }
+            return e
+        }
+    }
+}
+
+extension ObjectiveCSource {
+    /// The string macros a build setting of `-D`-style definitions defines
+    /// (`GCC_PREPROCESSOR_DEFINITIONS = DEBUG=1 GROUP=\"group.x\"`): each
+    /// `NAME="text"` item, split as Xcode splits a list (spaces, except in
+    /// quotes or after a backslash), whose value is a string literal.
+    public static func stringMacros(fromDefinitions list: String) -> [String: String] {
+        var items: [String] = [], item = "", quote: Character?, escaped = false, started = false
+        for c in list {
+            if escaped { item.append(c); escaped = false; continue }
+            if c == "\\" { escaped = true; item.append(c); continue }
+            if let q = quote {
+                if c == q { quote = nil } else { item.append(c) }
+                continue
+            }
+            if c == "\"" || c == "'" { quote = c; started = true; continue }
+            if c == " " || c == "\t" {
+                if started || !item.isEmpty { items.append(item) }
+                item = ""
+                started = false
+                continue
+            }
+            item.append(c)
+        }
+        if started || !item.isEmpty { items.append(item) }
+        var out: [String: String] = [:]
+        for item in items.prefix(10_000) {
+            guard let eq = item.firstIndex(of: "=") else { continue }
+            let name = String(item[..<eq])
+            var value = Substring(item[item.index(after: eq)...])
+            // What the compiler is given is `NAME="text"` once the list's own
+            // escapes are read: a C string literal.
+            var unescaped = "", e = false
+            for c in value {
+                if e { unescaped.append(c); e = false } else if c == "\\" { e = true } else { unescaped.append(c) }
+            }
+            value = Substring(unescaped)
+            guard !name.isEmpty, value.count >= 2, value.first == "\"", value.last == "\"" else { continue }
+            out[name] = String(value.dropFirst().dropLast())
+        }
+        return out
+    }
+}

@@ -1,0 +1,238 @@
+import Foundation
+import KCSXcodeProject
+import Testing
+
+/// The Objective-C reader (``ObjectiveCSource``): what it finds in the
+/// shapes real apps write (Seafile's `#define SEAFILE_SUITE_NAME`,
+/// AdGuard's `@ADGUARD_SHARED_RESOURCES_GROUP` from the build's
+/// preprocessor definitions), and what it must not take for a use.
+@Suite struct ObjectiveCReaderTests {
+    func read(_ text: String) -> ObjectiveCSource { ObjectiveCSource(Array(text.utf8)) }
+
+    func parts(_ e: ObjectiveCSource.Expression?) -> [ObjectiveCSource.Part]? {
+        if case .parts(let p)? = e { return p }
+        return nil
+    }
+
+    @Test func constantsOfEveryShape() {
+        let s = read("""
+            #import "Constants.h"
+            #define GROUP @"group.com.example.notes"
+            #define JOINED TEAM_PREFIX @"com.example.shared"
+            #define FROM_BUILD @ADGUARD_GROUP
+            #define CALL(x) @"not a constant"
+            NSString *const KeychainGroup = @"SKMME9E2Y8.com.example.shared";
+            static NSString * const kSplit = @"SKMME9E2Y8." @"com.example" "" @".split";
+            CFStringRef const kCF = CFSTR("SKMME9E2Y8.com.example.cf");
+            extern NSString *const Declared;
+            NSInteger const kNumber = 3;
+            """)
+        #expect(s.imports == ["Constants.h"])
+        #expect(parts(s.constants["GROUP"]?.expression) == [.literal("group.com.example.notes")])
+        #expect(parts(s.constants["JOINED"]?.expression) == [.name("TEAM_PREFIX"), .literal("com.example.shared")])
+        #expect(parts(s.constants["FROM_BUILD"]?.expression) == [.name("ADGUARD_GROUP")])
+        #expect(s.constants["CALL"] == nil)
+        #expect(parts(s.constants["KeychainGroup"]?.expression) == [.literal("SKMME9E2Y8.com.example.shared")])
+        #expect(s.constants["KeychainGroup"]?.line == 6)
+        #expect(parts(s.constants["kSplit"]?.expression) == [.literal("SKMME9E2Y8."), .literal("com.example"), .literal(""), .literal(".split")])
+        #expect(parts(s.constants["kCF"]?.expression) == [.literal("SKMME9E2Y8.com.example.cf")])
+        #expect(s.constants["Declared"] == nil && s.declared.contains("Declared"))
+        #expect(s.constants["kNumber"] == nil)
+    }
+
+    @Test func usesOfEveryShape() {
+        let s = read("""
+            @implementation Store
+            - (OSStatus)save:(NSData *)data {
+                NSDictionary *q = @{ (__bridge id)kSecClass: (__bridge id)kSecClassGenericPassword,
+                                     (__bridge id)kSecAttrAccessGroup: @"A.literal", (__bridge id)kSecValueData: data };
+                NSMutableDictionary *m = [NSMutableDictionary dictionary];
+                [m setObject:KeychainGroup forKey:(__bridge id)kSecAttrAccessGroup];
+                m[(__bridge id)kSecAttrAccessGroup] = (NSString *)GROUP;
+                CFDictionarySetValue(d, kSecAttrAccessGroup, CFSTR("B.cf"));
+                NSDictionary *o = [NSDictionary dictionaryWithObjectsAndKeys:(id)kSecClassGenericPassword, kSecClass, @"C.old", kSecAttrAccessGroup, nil];
+                NSUserDefaults *u = [[NSUserDefaults alloc] initWithSuiteName:@"group.com.example.notes"];
+                NSURL *c = [[NSFileManager defaultManager] containerURLForSecurityApplicationGroupIdentifier:[self groupName]];
+                m[(id)kSecAttrAccessGroup] = [NSString stringWithFormat:@"%@.x", prefix];
+                return SecItemAdd((__bridge CFDictionaryRef)q, NULL);
+            }
+            @end
+            """)
+        let found = s.uses.map { ($0.api, $0.expression, $0.line) }
+        #expect(found.count == 8, "\(found)")
+        guard found.count == 8 else { return }
+        #expect(parts(found[0].1) == [.literal("A.literal")] && found[0].2 == 4)
+        #expect(parts(found[1].1) == [.name("KeychainGroup")] && found[1].2 == 6)
+        #expect(parts(found[2].1) == [.name("GROUP")])
+        #expect(parts(found[3].1) == [.literal("B.cf")])
+        #expect(parts(found[4].1) == [.literal("C.old")])
+        #expect(found[5].0 == "UserDefaults(suiteName:)" && parts(found[5].1) == [.literal("group.com.example.notes")] && s.uses[5].isAppGroup)
+        #expect(found[6].0 == "containerURL(forSecurityApplicationGroupIdentifier:)" && found[6].1 == .runtime("[self groupName]"))
+        #expect(found[7].1 == .runtime("[NSString stringWithFormat:@\"%@.x\", prefix]"))
+        #expect(s.uses.allSatisfy { $0.enclosingName == "Store" })
+        // The caret is on the value, in scalars.
+        #expect(s.uses[0].column == 60 && s.uses[0].length == 12)
+        #expect(s.keychainWord == "kSecClass" && s.declared.contains("Store"))
+    }
+
+    @Test func parametersAndLocalsAreFollowedOrNamed() {
+        let s = read("""
+            @implementation Client
+            - (instancetype)initWithService:(NSString *)service accessGroup:(NSString *)group {
+                NSMutableDictionary *q = [NSMutableDictionary new];
+                q[(__bridge id)kSecAttrAccessGroup] = group;
+                return self;
+            }
+            @end
+            static void store(NSString *shared) {
+                NSString *local = @"SKMME9E2Y8.local";
+                NSDictionary *q = @{ (__bridge id)kSecAttrAccessGroup: shared };
+                NSDictionary *r = @{ (__bridge id)kSecAttrAccessGroup: local };
+            }
+            """)
+        #expect(s.uses.map(\.expression) == [
+            .parameter("group", of: "-[Client initWithService:accessGroup:]"),
+            .parameter("shared", of: "store()"),
+            .parts([.literal("SKMME9E2Y8.local")]),
+        ])
+        #expect(s.uses[1].enclosingName == nil)
+    }
+
+    /// Words in comments and strings name nothing; a group read back from a
+    /// result, `nil`, and a read by the key are no uses.
+    @Test func commentsStringsAndReadsAreNoUses() {
+        let s = read("""
+            // kSecAttrAccessGroup: @"commented.out"
+            /* [m setObject:@"x" forKey:(id)kSecAttrAccessGroup]; SecItemAdd */
+            NSString *note = @"kSecAttrAccessGroup: stored in the keychain";
+            void f(NSDictionary *attrs, NSMutableDictionary *m) {
+                NSString *g = attrs[(__bridge id)kSecAttrAccessGroup];
+                m[(__bridge id)kSecAttrAccessGroup] = attrs[(__bridge id)kSecAttrAccessGroup];
+                NSDictionary *q = @{ (__bridge id)kSecAttrAccessGroup: nil };
+            }
+            """)
+        #expect(s.uses.isEmpty, "\(s.uses.map(\.expression))")
+        #expect(s.keychainWord == "kSecAttrAccessGroup")
+        let quiet = read("// SecItemAdd(q)\nNSString *s = @\"SecItemAdd\";\n")
+        #expect(quiet.keychainWord == nil && quiet.appGroupWord == nil)
+    }
+
+    /// Hostile bytes end, in one pass: unterminated comments and strings, NUL
+    /// bytes, invalid UTF-8, stray closers, brackets a megabyte deep, and a
+    /// file of uses past the bound.
+    @Test func hostileInputIsReadInOnePass() {
+        for text in ["/* never closed kSecAttrAccessGroup", "@\"never closed\n@{ (id)kSecAttrAccessGroup: @\"a\" }",
+                     "#define A \\\n @\"continued\"\n", "]]]})))@{ kSecAttrAccessGroup: }", "\u{0}\u{0}kSecAttrAccessGroup\u{0}"] {
+            _ = read(text)
+        }
+        let continued = read("#define A \\\n  @\"continued\"\nNSString *const B = A;\n")
+        #expect(parts(continued.constants["A"]?.expression) == [.literal("continued")])
+        _ = ObjectiveCSource([0xFF, 0xFE, 0x40, 0x22, 0xC3, 0x28, 0x22])
+        let deep = String(repeating: "[(", count: 300_000) + "m[(id)kSecAttrAccessGroup] = @\"x\";"
+        #expect(read(deep).uses.count == 1)
+        let many = "void f(void) {\n" + String(repeating: "m[(id)kSecAttrAccessGroup] = g;\n", count: 5000) + "}\n"
+        #expect(read(many).uses.count == ObjectiveCSource.maxUses)
+    }
+
+    @Test func macrosFromPreprocessorDefinitions() {
+        let m = ObjectiveCSource.stringMacros(fromDefinitions: #"DEBUG=1 GROUP=\"group.com.adguard.x\" QUOTED="\"SKMME9E2Y8.q\"" $(inherited) BARE=text"#)
+        #expect(m == ["GROUP": "group.com.adguard.x", "QUOTED": "SKMME9E2Y8.q"])
+    }
+}
+
+extension XcodeRealProjectsTests {
+    /// The share extension's code in Objective-C: its group, from a
+    /// `#define` in a header it imports, is checked as the Swift one is
+    /// (KCS607 at the value, the fix naming the team prefix), and KCS604
+    /// no longer asks because of "code kcs does not read".
+    @Test func anObjectiveCSourceIsCheckedLikeASwiftOne() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.targets[2].sources = ["ShareViewController.m"]
+        f.write("Share/Constants.h", "#define SHARED_GROUP @\"com.example.Notes.shared\"\n")
+        f.write("Share/ShareViewController.m", """
+            #import "Constants.h"
+            @implementation ShareViewController
+            - (OSStatus)read {
+                NSDictionary *q = @{ (__bridge id)kSecClass: (__bridge id)kSecClassGenericPassword,
+                                     (__bridge id)kSecAttrAccessGroup: SHARED_GROUP };
+                return SecItemCopyMatching((__bridge CFDictionaryRef)q, NULL);
+            }
+            @end
+
+            """)
+        f.writeProject()
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        let finding = lint.stderr.split(separator: "\n").first { $0.contains("ShareViewController.m:5:") }
+        #expect(finding?.contains("[KCS607]") == true, "\(lint.stderr)")
+        #expect(lint.stderr.contains("com.example.Notes.shared"), "\(lint.stderr)")
+        #expect(lint.stderr.contains("Constants.h:1"), "the constant's definition is noted: \(lint.stderr)")
+        #expect(!lint.stderr.contains("kcs does not read"), "\(lint.stderr)")
+        #expect(lint.stderr.contains("kSecClass in ShareViewController.m"), "KCS604's reason: \(lint.stderr)")
+
+        // With the team prefix the group is the app's: nothing to say of the call.
+        f.write("Share/Constants.h", "#define TEAM @\"\(XcodeFixture.team).\"\n#define SHARED_GROUP TEAM @\"com.example.Notes.shared\"\n")
+        f.writeEntitlements("Share/Share.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.shared"])
+        let fixed = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        #expect(!fixed.stderr.contains("ShareViewController.m"), "\(fixed.stderr)")
+    }
+
+    /// A value the reader cannot work out is said so, as in Swift: a
+    /// method's parameter, a string built at run time, a name no code or
+    /// build setting defines; a macro the build defines
+    /// (`GCC_PREPROCESSOR_DEFINITIONS`, AdGuard's `@ADGUARD_SHARED_RESOURCES_GROUP`) is read.
+    @Test func anObjectiveCValueKcsCannotWorkOutIsSaid() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.targets[2].sources = ["ShareViewController.m"]
+        f.targets[2].settings["Release"]?["GCC_PREPROCESSOR_DEFINITIONS"] = #"$(inherited) APP_GROUP=\"group.com.example.nots\""#
+        f.write("Share/ShareViewController.m", """
+            @implementation Reader
+            - (instancetype)initWithGroup:(NSString *)group {
+                NSMutableDictionary *q = [NSMutableDictionary new];
+                q[(__bridge id)kSecAttrAccessGroup] = group;
+                [q setObject:[NSString stringWithFormat:@"%@.shared", prefix] forKey:(__bridge id)kSecAttrAccessGroup];
+                q[(__bridge id)kSecAttrAccessGroup] = UNKNOWN_GROUP;
+                NSUserDefaults *d = [[NSUserDefaults alloc] initWithSuiteName:@APP_GROUP];
+                return self;
+            }
+            @end
+
+            """)
+        f.writeProject()
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        let lines = lint.stderr.split(separator: "\n").map(String.init)
+        func finding(_ at: String) -> String? { lines.first { $0.contains("ShareViewController.m:" + at) } }
+        #expect(finding("4:")?.contains("[KCS608]") == true && lint.stderr.contains("`-[Reader initWithGroup:]`"), "\(lint.stderr)")
+        #expect(finding("5:")?.contains("[KCS608]") == true, "\(lint.stderr)")
+        #expect(finding("6:")?.contains("[KCS608]") == true && lint.stderr.contains("`UNKNOWN_GROUP`"), "\(lint.stderr)")
+        #expect(finding("7:")?.contains("[KCS607]") == true && lint.stderr.contains("group.com.example.nots"), "\(lint.stderr)")
+    }
+
+    /// Swift code naming a constant of the target's Objective-C code (the
+    /// bridging header's) is checked with its value (it was "which kcs finds
+    /// no Swift declaration of").
+    @Test func swiftNamingAnObjectiveCConstantIsChecked() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.targets[2].sources = ["ShareViewController.swift", "Groups.m"]
+        f.write("Share/Groups.m", "NSString *const ShareGroup = @\"com.example.Notes.shared\";\n")
+        f.write("Share/ShareViewController.swift", """
+            import Security
+
+            func read() -> OSStatus {
+                let query: [String: Any] = [
+                    kSecClass as String: kSecClassGenericPassword,
+                    kSecAttrAccessGroup as String: ShareGroup,
+                ]
+                return SecItemCopyMatching(query as CFDictionary, nil)
+            }
+
+            """)
+        f.writeProject()
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        let finding = lint.stderr.split(separator: "\n").first { $0.contains("ShareViewController.swift:6:") }
+        #expect(finding?.contains("[KCS607]") == true, "\(lint.stderr)")
+        #expect(lint.stderr.contains("Groups.m:1"), "\(lint.stderr)")
+    }
+}
