@@ -20,6 +20,7 @@ Engines:
   Emacs has no Markdown mode of its own).
 
     python3 test_highlighting.py textmate|vim|emacs KCS-BINARY FILE…
+    python3 test_highlighting.py dump textmate|vim|emacs FILE
 
 Exit 0 when every token has its scope or group, 1 otherwise (with the differences).
 """
@@ -268,6 +269,13 @@ def main(argv):
         'vim': (vim_engine, vim_wants, VIM_GROUPS),
         'emacs': (emacs_engine, emacs_wants, EMACS_FACES),
     }
+    # `dump ENGINE FILE`: what the engine gives each character of FILE, as
+    # JSON (lines of characters of names), for tests of single tokens.
+    if len(argv) == 4 and argv[1] == 'dump' and argv[2] in engines:
+        with tempfile.TemporaryDirectory() as tmp:
+            lines = engines[argv[2]][0]([argv[3]], tmp)[argv[3]]
+        print(json.dumps([[list(c) for c in line] for line in lines]))
+        return 0
     if len(argv) < 4 or argv[1] not in engines:
         print(__doc__, file=sys.stderr)
         return 64

@@ -18,6 +18,8 @@ public struct Completer: Sendable {
     public var contexts: [String]
     /// Kept persistent references, for `persistent-ref=` and `expect persistent-ref`.
     public var persistentRefs: [String]
+    /// Backups made, for `restore`.
+    public var backups: [String]
 
     /// Each name is offered as a script spells it (``ScriptText/literal(_:)``):
     /// a word as it is, anything else quoted with its escapes. Readline
@@ -26,13 +28,14 @@ public struct Completer: Sendable {
     /// cleared its screen at a Tab (found by adversarial testing), and a
     /// name with a space was inserted as two words.
     public init(apps: [String] = [], teams: [String] = [], devices: [String] = ["this"], groups: [String] = [],
-                contexts: [String] = [], persistentRefs: [String] = []) {
+                contexts: [String] = [], persistentRefs: [String] = [], backups: [String] = []) {
         self.apps = apps.map(ScriptText.literal)
         self.teams = teams.map(ScriptText.literal)
         self.devices = devices.map(ScriptText.literal)
         self.groups = groups.map(ScriptText.literal)
         self.contexts = contexts.map(ScriptText.literal)
         self.persistentRefs = persistentRefs.map(ScriptText.literal)
+        self.backups = backups.map(ScriptText.literal)
     }
 
     /// The names declared in a world.
@@ -48,7 +51,8 @@ public struct Completer: Sendable {
             for g in a.accessGroups where seenGroups.insert(g).inserted { groups.append(g) }
         }
         self.init(apps: world.apps.map(\.name), teams: teams, devices: world.devices.map(\.name), groups: groups,
-                  contexts: world.contexts.keys.sorted(), persistentRefs: world.persistentRefs.keys.sorted())
+                  contexts: world.contexts.keys.sorted(), persistentRefs: world.persistentRefs.keys.sorted(),
+                  backups: world.backupNames.filter { world.backups[$0] != nil })
     }
 
     /// What completing a word offers.
@@ -102,6 +106,12 @@ public struct Completer: Sendable {
     }
 
     // MARK: Statements
+    //
+    // What is offered at a point is read off the grammar table: the form's
+    // head says which word or name stands there (a `[…]` part may be
+    // skipped, so what follows it is offered too), its options come once
+    // the head is written, each not yet given; a call's attributes and an
+    // access-control list follow the rules the parser applies to them.
 
     private func statement(_ all: [CompletionTokens.Token]) -> [String] {
         var t = all
@@ -115,10 +125,91 @@ public struct Completer: Sendable {
             return []
         }
         switch form.kind {
-        case .call: return call(t)
+        case .call: return call(t, form)
         case .expect: return expect(t, form)
         default: return fromTable(form, t)
         }
+    }
+
+    /// One word of a form's head after its keyword: `optional` numbers the
+    /// `[…]` part it belongs to.
+    struct HeadWord: Equatable {
+        var text: String
+        var optional: Int?
+        var repeats: Bool { text.hasSuffix("…") }
+    }
+
+    /// The words of a head after the keyword (`[on DEVICE] as APP …` from `APP`).
+    static func headWords(_ form: StatementForm) -> [HeadWord] {
+        var words: [HeadWord] = []
+        var group = 0, inGroup = false, seenKeyword = false
+        for raw in form.head.split(separator: " ") {
+            let opens = raw.hasPrefix("["), closes = raw.hasSuffix("]")
+            if opens { group += 1; inGroup = true }
+            let text = String(raw.filter { !"[]".contains($0) })
+            if seenKeyword { words.append(HeadWord(text: text, optional: inGroup ? group : nil)) }
+            if text == form.keyword && !inGroup { seenKeyword = true }
+            if closes { inGroup = false }
+        }
+        return words
+    }
+
+    /// Where the head stands after `tokens` (the words after the keyword):
+    /// the index of the next head word, and whether the last one written
+    /// may repeat; nil when the tokens do not follow the head.
+    static func headPosition(_ words: [HeadWord], _ tokens: ArraySlice<CompletionTokens.Token>) -> (Int, Bool)? {
+        var i = 0, repeating = false
+        for token in tokens {
+            guard case .word(let w) = token else { return nil }
+            // An optional part whose literal is not written is skipped.
+            while i < words.count, let g = words[i].optional, StatementForm.isLiteral(Substring(words[i].text)),
+                  words[i].text != w {
+                while i < words.count && words[i].optional == g { i += 1 }
+            }
+            if i >= words.count {
+                if repeating { continue }
+                return nil
+            }
+            repeating = words[i].repeats
+            i += 1
+        }
+        return (i, repeating)
+    }
+
+    /// What the head offers at position `i`: the word there, and past each
+    /// optional part what follows it; `ends` is whether the head may end here.
+    private func headOffers(_ words: [HeadWord], at i: Int, repeating: Bool,
+                            names: (String) -> [String]) -> (offers: [String], ends: Bool) {
+        var offers = repeating && i > 0 ? names(words[i - 1].text) : []
+        var j = i
+        while j < words.count {
+            offers += names(words[j].text)
+            // An optional part once begun (`as` written, NAME not yet) is not skipped.
+            guard let g = words[j].optional, j == 0 || words[j - 1].optional != g else { return (offers, false) }
+            while j < words.count && words[j].optional == g { j += 1 }
+        }
+        return (offers, true)
+    }
+
+    /// The keys written before `=` in `tokens`, by their bit (two spellings
+    /// of one key are one key).
+    private static func givenKeys(_ tokens: ArraySlice<CompletionTokens.Token>) -> Set<Int> {
+        var given = Set<Int>()
+        var previous: CompletionTokens.Token?
+        for token in tokens {
+            if token == .equals, case .word(let k)? = previous, let key = Vocabulary.argumentKey(named: k) { given.insert(key.bit) }
+            previous = token
+        }
+        return given
+    }
+
+    /// The option keys written before `=`.
+    private static func givenOptionKeys(_ tokens: [CompletionTokens.Token]) -> Set<String> {
+        var given = Set<String>()
+        for (i, token) in tokens.enumerated() where token == .equals && i > 0 {
+            if case .word(let k) = tokens[i - 1] { given.insert(k) }
+        }
+        return given
     }
 
     /// Completion read off the grammar table: the word the form's head has
@@ -141,18 +232,26 @@ public struct Completer: Sendable {
             }
             return []
         }
-        let head = form.head.split(separator: " ").dropFirst().map { String($0.filter { !"[]".contains($0) }) }
-        var offered: [String] = []
-        if n - 1 < head.count {
-            offered = names(for: head[n - 1])
-        } else if let last = head.last, last.hasSuffix("…") {
-            offered = names(for: last)
+        let words = Self.headWords(form)
+        // The head ends where the first option starts (its key stands before `=`).
+        let firstEquals = t.firstIndex(of: .equals)
+        let headEnd = firstEquals.map { $0 - 1 } ?? n
+        guard headEnd >= 1, let (i, repeating) = Self.headPosition(words, t[1..<headEnd]) else { return [] }
+        if firstEquals == nil {
+            let (offers, ends) = headOffers(words, at: i, repeating: repeating, names: names(for:))
+            // Options once the head is written (a name, not a word it still wants).
+            guard ends, n >= 2, t.last?.isValueEnd == true else { return offers }
+            return offers + options(form, given: [])
         }
-        // Options once a name is written, each not yet given.
-        if !form.options.isEmpty, n >= 2, t.last?.isValueEnd == true, t.last != .word("as") {
-            offered += form.options.filter { !t.contains(.word($0.key)) }.map { $0.key + "=" }
-        }
-        return offered
+        // Options started: the head must be whole.
+        guard headOffers(words, at: i, repeating: repeating, names: { _ in [] }).ends,
+              t.last?.isValueEnd == true else { return [] }
+        return options(form, given: Self.givenOptionKeys(t))
+    }
+
+    /// A form's options not yet given, each with its `=`.
+    private func options(_ form: StatementForm, given: Set<String>) -> [String] {
+        form.options.filter { !given.contains($0.key) }.map { $0.key + "=" }
     }
 
     /// The names a head word stands for: a literal stands for itself,
@@ -164,6 +263,8 @@ public struct Completer: Sendable {
         case "DEVICE": return devices
         case "TEAM": return teams
         case "ID": return groups
+        case "BACKUP": return backups
+        case "CLASS": return Vocabulary.classNames
         default:
             if w.hasPrefix("{") && w.hasSuffix("}"), let set = ValueSet(rawValue: String(w.dropFirst().dropLast())) {
                 return Vocabulary.names(of: set)
@@ -184,21 +285,35 @@ public struct Completer: Sendable {
         }
     }
 
-    /// `as APP OP CLASS ATTR=VALUE… [set ATTR=VALUE…]`
-    private func call(_ t: [CompletionTokens.Token]) -> [String] {
-        switch t.count {
-        case 1: return apps
-        case 2: return Vocabulary.names(of: .operation)
-        case 3: return Vocabulary.classNames
-        default:
-            if let values = valueContext(t) { return values }
-            guard t.last?.isValueEnd ?? false else { return [] }
-            var itemClass: ItemClass?
-            if case .word(let c) = t[3] { itemClass = ItemClass(name: c) }
-            var names = attributeNames(for: itemClass)
-            if t[2] == .word("update") && !t.contains(.word("set")) { names.append("set") }
-            return names
+    /// `as APP {operation} [CLASS] ATTR=VALUE… [set ATTR=VALUE…]`: the head
+    /// from the table up to the attributes; then the attributes of the
+    /// class not yet given (after `set`, those an update may change).
+    private func call(_ t: [CompletionTokens.Token], _ form: StatementForm) -> [String] {
+        let words = Self.headWords(form)
+        let attributesAt = words.firstIndex { $0.text.hasPrefix("ATTR=") } ?? words.count
+        let head = Array(words[..<attributesAt])
+        let firstEquals = t.firstIndex(of: .equals)
+        // `set` as a word of its own, not a key (`set=`) or a value (`service=set`).
+        let setAt = t.indices.first { t[$0] == .word("set") && t[$0 - 1] != .equals && t.dropFirst($0 + 1).first != .equals }
+        let headEnd = min(firstEquals.map { $0 - 1 } ?? t.count, setAt ?? t.count)
+        guard headEnd >= 1, let (i, _) = Self.headPosition(head, t[1..<headEnd]) else { return [] }
+        var itemClass: ItemClass?
+        if i == head.count, case .word(let c) = t[headEnd - 1] { itemClass = ItemClass(name: c) }
+        let operation: String? = if t.count > 2, case .word(let op) = t[2] { op } else { nil }
+        if firstEquals == nil && setAt == nil {
+            let (offers, ends) = headOffers(head, at: i, repeating: false, names: names(for:))
+            guard ends, t.last?.isValueEnd == true else { return offers }
+            return offers + attributeNames(for: itemClass, given: [], changing: false)
+                + (operation == "update" ? ["set"] : [])
         }
+        if let values = valueContext(t) { return values }
+        guard t.last?.isValueEnd ?? false else { return [] }
+        if let setAt {
+            return attributeNames(for: itemClass, given: Self.givenKeys(t[setAt...]), changing: true)
+        }
+        var names = attributeNames(for: itemClass, given: Self.givenKeys(t[...]), changing: false)
+        if operation == "update" { names.append("set") }
+        return names
     }
 
     /// `expect SUBJECT …`: the subjects from the table; what follows each
@@ -215,7 +330,8 @@ public struct Completer: Sendable {
         case "persistent-ref": return t.count == 2 ? persistentRefs : []
         case "item":
             if let values = valueContext(t) { return values }
-            return t.last?.isValueEnd ?? false ? attributeNames(for: nil) : []
+            // An item's attributes, each once: no query option.
+            return t.last?.isValueEnd ?? false ? attributeNames(for: nil, given: Self.givenKeys(t[2...]), changing: true) : []
         default:
             // `groups APP [ID, …]`: inside the list, groups.
             if t.contains(.open) { return t.last != .close ? groups : [] }
@@ -227,31 +343,66 @@ public struct Completer: Sendable {
     /// Values after `ATTR=` or inside `ATTR=[…`; nil when the cursor is not at a value.
     private func valueContext(_ t: [CompletionTokens.Token]) -> [String]? {
         var attribute: String?
+        var open: Int?
         if t.last == .equals, t.count >= 2, case .word(let a) = t[t.count - 2] {
             attribute = a
-        } else if let open = CompletionTokens.unclosedOpen(t) {
-            guard open >= 2, t[open - 1] == .equals, case .word(let a) = t[open - 2] else { return [] }
-            if t.last == .word("or") || t.last == .word("and") || !(t.last?.isValueEnd ?? false) || t.last == .open {
-                attribute = a
-            } else {
-                return []
-            }
+        } else if let o = CompletionTokens.unclosedOpen(t) {
+            guard o >= 2, t[o - 1] == .equals, case .word(let a) = t[o - 2] else { return [] }
+            // A new element after `[` or a comma; after an element, a comma.
+            guard t.last == .open || t.last == .comma else { return [] }
+            attribute = a
+            open = o
         }
         guard let attribute else { return nil }
         guard let key = Vocabulary.argumentKey(named: attribute) else { return [] }
         if key == .group { return groups }
         if key == .context { return contexts }
         if key == .persistentRef { return persistentRefs }
+        // access-control takes a list: its elements only inside `[…]`.
+        if key == .accessControl { return open.map { accessControlElements(t[($0 + 1)...]) } ?? [] }
         return Vocabulary.valueNames(for: key)
     }
 
-    /// Attribute names, each with its `=`, for a class (all of them if unknown).
-    private func attributeNames(for itemClass: ItemClass?) -> [String] {
+    /// What may come next in `access-control=[…`, the parser's rule
+    /// (`[ PROTECTION ] FLAG { ( or | and ) FLAG }`, one combinator) with the
+    /// flags SecAccessControlCreateWithFlags takes together.
+    private func accessControlElements(_ list: ArraySlice<CompletionTokens.Token>) -> [String] {
+        let written = list.compactMap { if case .word(let w) = $0 { w } else { nil } }
+        var flags: [AccessControl.Flag] = []
+        var combinator: String?
+        var wantsFlag = true
+        for w in written {
+            if w == "or" || w == "and" {
+                combinator = w
+                wantsFlag = true
+            } else if let f = Vocabulary.accessControlFlag(named: w) {
+                flags.append(f)
+                wantsFlag = false
+            }
+        }
+        let flagFits = { (f: AccessControl.Flag, combined: Bool) in
+            AccessControl.creationRefusal(flags + [f], withCombinator: combined) == nil
+        }
+        if wantsFlag {
+            let fitting = Vocabulary.accessControlFlagNames.filter {
+                Vocabulary.accessControlFlag(named: $0).map { flagFits($0, combinator != nil) } ?? false
+            }
+            return written.isEmpty ? Vocabulary.accessibilityNames + fitting : fitting
+        }
+        // After a flag: the combinator (the one already used), if a flag may follow it.
+        guard AccessControl.Flag.allCases.contains(where: { flagFits($0, true) }) else { return [] }
+        return combinator.map { [$0] } ?? ["or", "and"]
+    }
+
+    /// Attribute names, each with its `=`, for a class (all of them if
+    /// unknown), without the keys in `given`; `changing`: an item's own
+    /// attributes only (the changes of an update, `expect item`).
+    private func attributeNames(for itemClass: ItemClass?, given: Set<Int>, changing: Bool) -> [String] {
         var names: [String] = []
         for name in Vocabulary.argumentNames {
-            if let itemClass, case .attribute(let a)? = Vocabulary.argumentKey(named: name), !a.applies(to: itemClass) {
-                continue
-            }
+            guard let key = Vocabulary.argumentKey(named: name), !given.contains(key.bit) else { continue }
+            if changing && key.isQueryOption { continue }
+            if let itemClass, case .attribute(let a) = key, !a.applies(to: itemClass) { continue }
             names.append(name + "=")
         }
         return names

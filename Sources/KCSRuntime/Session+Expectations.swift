@@ -205,6 +205,7 @@ extension Session {
                     out.append("access-control is \(item.accessControl?.description ?? "none"), expected \(ac)")
                 }
             case .dataProtection, .authUI, .limit, .returns, .returnFlag, .persistentRef, .context:
+                // ``ArgumentKey/isQueryOption``, which completion reads.
                 out.append("\(arg.key.name) is a query option, not an item attribute")
             }
         }

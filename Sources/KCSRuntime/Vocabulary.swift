@@ -34,6 +34,18 @@ public enum ArgumentKey: Sendable, Hashable {
         }
     }
 
+    /// A key that says how to search or what to return, not a value an
+    /// item holds: `expect item` refuses it ("a query option, not an item
+    /// attribute") and an update's changes get errSecNoSuchAttr for it
+    /// (all but data-protection, which changes nothing there either), so
+    /// completion offers it after neither.
+    public var isQueryOption: Bool {
+        switch self {
+        case .dataProtection, .authUI, .limit, .returns, .returnFlag, .persistentRef, .context: true
+        case .attribute, .group, .accessible, .accessControl, .sync, .data: false
+        }
+    }
+
     /// The short name used in messages; an attribute without one by its
     /// constant's name.
     public var name: String {
@@ -140,6 +152,14 @@ public enum Vocabulary {
 
     static let flagNames: [(String, AccessControl.Flag)] =
         AccessControl.Flag.allCases.map { ($0.rawValue, $0) } + AccessControl.Flag.allCases.map { ($0.constantName, $0) }
+
+    /// The access-control flag written `s` (short or constant name), or nil.
+    package static func accessControlFlag(named s: String) -> AccessControl.Flag? {
+        flagNames.first { $0.0 == s }?.1
+    }
+
+    /// Every access-control flag's spelling, short names first.
+    package static var accessControlFlagNames: [String] { flagNames.map(\.0) }
 
     /// The values an enumerated key takes, for completion and "did you mean".
     public static func valueNames(for key: ArgumentKey) -> [String] {

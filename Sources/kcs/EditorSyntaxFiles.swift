@@ -17,10 +17,16 @@ enum EditorSyntaxFiles {
         /// Without the TextMate grammar's per-statement rules a word is one
         /// thing everywhere: `data` and `or` are values (`return=data`,
         /// `access-control=… or …`) even after `expect`, and a statement
-        /// keyword is one only at the start of a line.
+        /// keyword is one only at the start of a line. A keyword that is
+        /// also a word inside a statement (`as` in `team T as NAME`, `on` in
+        /// `passcode on`) is a keyword there too (they were left plain while
+        /// `to` and `off` were coloured; editor trial 20, E10).
         init() {
             values = TextMateGrammar.valueNames
-            let taken = Set(StatementForm.keywords).union(values)
+            let inside = Set(StatementForm.all.flatMap { form in
+                TextMateGrammar.literals(form).filter { $0 != form.keyword }
+            })
+            let taken = Set(StatementForm.keywords).subtracting(inside).union(values)
             others = TextMateGrammar.unique(StatementForm.all.flatMap(TextMateGrammar.literals)).filter { !taken.contains($0) }
         }
     }
@@ -91,7 +97,8 @@ enum EditorSyntaxFiles {
             + word("kcsClass", w.classes)
             + word("kcsStatus", w.statuses)
             + word("kcsKeyword", w.others)
-            + "syntax match kcsNumber \"\\V\\<-\\?\\d\\+\\(.\\d\\+\\)\\*\\>\"\n"
+            // A number is digits alone: `1.0` and `10a` are words (grammar.md §1).
+            + "syntax match kcsNumber \"\\V\\<-\\?\\d\\+\\>\"\n"
             // After `on` the device is a word or a string (`on "My Phone" as …`).
             + "syntax match kcsStatement '\\V\\(\\_^\\s\\*\\(on\\s\\+\\(\"\\(\\[^\"\\\\]\\|\\\\\\.\\)\\*\"\\|\\S\\+\\)\\s\\+\\)\\?\\)\\@<=\(alt(w.statements))\\>'\n"
             + "syntax match kcsUnknownAttribute \"\\V\\<\\k\\+\\ze\\s\\*=\"\n"
@@ -147,6 +154,9 @@ enum EditorSyntaxFiles {
 
             (defcustom kcs-program "kcs" "The kcs binary." :type 'string :group 'kcs)
 
+            (defface kcs-escape-face '((t :inherit font-lock-constant-face))
+              "Face for the escapes in kcs strings." :group 'kcs)
+
             (defconst kcs-statements \(list(w.statements)))
             (defconst kcs-keywords \(list(w.others)))
             (defconst kcs-classes \(list(w.classes)))
@@ -179,7 +189,9 @@ enum EditorSyntaxFiles {
                 (,(regexp-opt kcs-classes 'symbols) . font-lock-type-face)
                 (,(regexp-opt kcs-keywords 'symbols) . font-lock-builtin-face)
                 (,(regexp-opt kcs-values 'symbols) . font-lock-constant-face)
-                ("\\\\_<-?[0-9]+\\\\(?:\\\\.[0-9]+\\\\)*\\\\_>" . font-lock-constant-face))
+                ("\\\\_<-?[0-9]+\\\\_>" . font-lock-constant-face)
+                ;; Escapes in strings, over the string's face.
+                ("\\\\\\\\\\\\(?:[\\"\\\\\\\\nt]\\\\|u{[0-9A-Fa-f]\\\\{1,8\\\\}}\\\\)" 0 'kcs-escape-face prepend))
               "Highlighting for `kcs-mode'.")
 
             ;; A kcs string ends at its line's end: the quote of one left open and

@@ -243,7 +243,8 @@ enum TextMateGrammar {
                     ["match": "\\\\.?", "name": "invalid.illegal.escape.kcs"],
                 ],
             ],
-            "number": ["match": before + "-?[0-9]+(?:\\.[0-9]+)*" + after, "name": "constant.numeric.kcs"],
+            // Digits alone: `1.0` and `10a` are words (grammar.md §1).
+            "number": ["match": before + "-?[0-9]+" + after, "name": "constant.numeric.kcs"],
             "list": [
                 "begin": "\\[", "end": "\\]",
                 "beginCaptures": ["0": ["name": "punctuation.section.list.begin.kcs"]],
@@ -256,10 +257,16 @@ enum TextMateGrammar {
             ],
             "arguments": ["patterns": [
                 include("comment"), include("string"), include("list"),
+                // The value with its attribute: a word there is a value, or
+                // plain, never a statement's word (`service=find`; editor
+                // trial 20, E10).
                 [
-                    "match": before + "(" + alternation(attributeNames) + ")\\s*(=)",
+                    "match": before + "(" + alternation(attributeNames) + ")\\s*(=)(?:\\s*(?:("
+                        + alternation(valueNames) + ")" + after + "|(-?[0-9]+)" + after + "|" + word + "))?",
                     "captures": ["1": ["name": "entity.other.attribute-name.kcs"],
-                                 "2": ["name": "keyword.operator.assignment.kcs"]],
+                                 "2": ["name": "keyword.operator.assignment.kcs"],
+                                 "3": ["name": "constant.language.value.kcs"],
+                                 "4": ["name": "constant.numeric.kcs"]],
                 ],
                 [
                     "match": before + "(" + word + ")\\s*(=)",

@@ -30,7 +30,8 @@ import Testing
 
     @Test func testOperationsClassesAndAttributesForTheClass() {
         #expect(offered("as AppOne ", "" ) == ["add", "find", "update", "delete"])
-        #expect(offered("as AppOne add ", "gen") == ["generic-password"])
+        // The class is optional: attributes start here too.
+        #expect(offered("as AppOne add ", "gen") == ["generic-password", "generic="])
         #expect(offered("as AppOne add ", "kSecClassG") == ["kSecClassGenericPassword"])
         let generic = offered("as AppOne add generic-password ", "")
         #expect(generic.contains("service="))
@@ -47,7 +48,7 @@ import Testing
         #expect(offered("as AppOne find generic-password auth-ui=", "") == ["allow", "fail", "skip"])
         #expect(offered("as AppOne find generic-password sync=", "") == ["true", "false", "any"])
         #expect(offered("as AppOne find generic-password return=[data, ", "attr") == ["attributes"])
-        #expect(offered("as AppOne add generic-password access-control=[user-presence, ", "o") == ["or"])
+        #expect(offered("as AppOne add generic-password access-control=[biometry-any, ", "o") == ["or"])
         #expect(offered("as AppOne find generic-password accessible=", "kSecAttrAccessibleAlways") == ["kSecAttrAccessibleAlways", "kSecAttrAccessibleAlwaysThisDeviceOnly"])
     }
 

@@ -35,7 +35,8 @@ import Testing
 
     @Test func everyOptionIsCompletedWithItsValues() {
         for form in StatementForm.all where !form.options.isEmpty {
-            let name = form.kind == .app ? "com.example.X" : "N"
+            // The options follow the whole head (`backup DEVICE as NAME`).
+            let name = form.kind == .app ? "com.example.X" : form.kind == .backup ? "this as N" : "N"
             let after = offered("\(form.keyword) \(name) ")
             for option in form.options {
                 #expect(after.contains(option.key + "="), "\(form.keyword) \(option.key)=")

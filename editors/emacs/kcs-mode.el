@@ -16,8 +16,11 @@
 
 (defcustom kcs-program "kcs" "The kcs binary." :type 'string :group 'kcs)
 
+(defface kcs-escape-face '((t :inherit font-lock-constant-face))
+  "Face for the escapes in kcs strings." :group 'kcs)
+
 (defconst kcs-statements '("platform" "team" "app" "group" "include" "device" "as" "expect" "passcode" "lock" "unlock" "reboot" "biometry" "user" "context" "wait" "keep" "uninstall" "install" "resign" "transfer" "sync" "backup" "restore" "show" "explain" "reset" "on"))
-(defconst kcs-keywords '("add" "find" "update" "delete" "set" "status" "count" "no-data" "item" "groups" "default-group" "off" "enroll" "change" "remove" "approves" "cancels" "fails" "always-allows" "to" "apps" "items" "matrix"))
+(defconst kcs-keywords '("as" "group" "on" "add" "find" "update" "delete" "set" "status" "count" "no-data" "item" "groups" "default-group" "off" "enroll" "change" "remove" "approves" "cancels" "fails" "always-allows" "to" "apps" "items" "matrix"))
 (defconst kcs-classes '("generic-password" "internet-password" "certificate" "key" "identity" "kSecClassGenericPassword" "kSecClassInternetPassword" "kSecClassCertificate" "kSecClassKey" "kSecClassIdentity"))
 (defconst kcs-statuses '("errSecSuccess" "errSecUnimplemented" "errSecParam" "errSecAllocate" "errSecUserCanceled" "errSecBadReq" "errSecInternalComponent" "errSecNoAccessForItem" "errSecInvalidOwnerEdit" "errSecNotAvailable" "errSecAuthFailed" "errSecDuplicateItem" "errSecItemNotFound" "errSecNoSuchAttr" "errSecNoSuchClass" "errSecInteractionNotAllowed" "errSecReadOnlyAttr" "errSecInteractionRequired" "errSecDecode" "errSecInternal" "errSecMissingEntitlement" "errSecRestrictedAPI"))
 (defconst kcs-attributes '("service" "account" "group" "accessible" "access-control" "sync" "data" "label" "generic" "comment" "description" "server" "protocol" "port" "path" "security-domain" "authentication-type" "certificate-type" "issuer" "serial-number" "key-class" "application-label" "application-tag" "key-type" "key-size" "effective-key-size" "creator" "type" "public-key-hash" "start-date" "end-date" "data-protection" "auth-ui" "limit" "return" "persistent-ref" "context" "kSecAttrService" "kSecAttrAccount" "kSecAttrLabel" "kSecAttrGeneric" "kSecAttrComment" "kSecAttrDescription" "kSecAttrCreator" "kSecAttrType" "kSecAttrServer" "kSecAttrProtocol" "kSecAttrPort" "kSecAttrPath" "kSecAttrSecurityDomain" "kSecAttrAuthenticationType" "kSecAttrCertificateType" "kSecAttrIssuer" "kSecAttrSerialNumber" "kSecAttrPublicKeyHash" "kSecAttrKeyClass" "kSecAttrApplicationLabel" "kSecAttrApplicationTag" "kSecAttrKeyType" "kSecAttrKeySizeInBits" "kSecAttrEffectiveKeySize" "kSecAttrStartDate" "kSecAttrEndDate" "kSecAttrAccessGroup" "kSecAttrAccessible" "kSecAttrAccessControl" "kSecAttrSynchronizable" "kSecValueData" "kSecUseDataProtectionKeychain" "kSecUseAuthenticationUI" "kSecMatchLimit" "kSecReturnData" "kSecReturnAttributes" "kSecReturnRef" "kSecReturnPersistentRef" "kSecValuePersistentRef" "kSecUseAuthenticationContext" "team" "kind" "keychain-access-groups" "application-groups" "associated-application-identifier" "signing" "provisioned" "app-id-prefix" "entitlements" "project" "target" "configuration" "platform" "reuse" "interaction" "encrypted"))
@@ -48,7 +51,9 @@
     (,(regexp-opt kcs-classes 'symbols) . font-lock-type-face)
     (,(regexp-opt kcs-keywords 'symbols) . font-lock-builtin-face)
     (,(regexp-opt kcs-values 'symbols) . font-lock-constant-face)
-    ("\\_<-?[0-9]+\\(?:\\.[0-9]+\\)*\\_>" . font-lock-constant-face))
+    ("\\_<-?[0-9]+\\_>" . font-lock-constant-face)
+    ;; Escapes in strings, over the string's face.
+    ("\\\\\\(?:[\"\\\\nt]\\|u{[0-9A-Fa-f]\\{1,8\\}}\\)" 0 'kcs-escape-face prepend))
   "Highlighting for `kcs-mode'.")
 
 ;; A kcs string ends at its line's end: the quote of one left open and
