@@ -94,8 +94,8 @@ public enum SourceFolder {
     /// The walk's bounds: files kept, folders looked into, entries looked at.
     public static let maxFiles = 5000, maxFolders = 2000, maxEntries = 100_000
 
-    /// The `.swift` files below `folder`, sorted, and whether it holds
-    /// sources in another language (Objective-C, C, C++).
+    /// The `.swift`, `.m` and `.mm` files below `folder`, sorted, and
+    /// whether it holds sources in another language (C, C++).
     public static func walk(_ folder: String, excluding excluded: Set<String>,
                             fileSystem: any ProjectFileSystem) -> (swift: [String], otherSources: Bool) {
         let w = walkSayingBounds(folder, excluding: excluded, fileSystem: fileSystem)
@@ -129,7 +129,8 @@ public enum SourceFolder {
                 // A folder named `X.swift` is a folder: Xcode compiles what it
                 // holds (Anytype keeps a file in one; it was reported as a
                 // source kcs could not read, and its calls were missed).
-                if name.hasSuffix(".swift"), !fileSystem.isDirectory(p) {
+                // Objective-C is read too (``ObjectiveCSource``).
+                if name.hasSuffix(".swift") || ObjectiveCSource.isObjectiveC(name), !fileSystem.isDirectory(p) {
                     if !excluded.contains(p), seenFiles.insert(fileSystem.canonical(p)).inserted { found.append(p) }
                 } else if otherSourceSuffixes.contains(where: { name.hasSuffix($0) }) {
                     if !excluded.contains(p) { otherSources = true }

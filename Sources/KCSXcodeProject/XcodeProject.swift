@@ -568,8 +568,9 @@ private struct ProjectReader {
                 for f in objects[exceptionID]?["membershipExceptions"]?.array?.compactMap(\.string) ?? [] {
                     let p = ProjectPath.join(folder, f)
                     guard seenPaths.insert(p).inserted else { continue }
-                    if SourceFolder.otherSourceSuffixes.contains(where: { f.hasSuffix($0) }), let said = SourceFolder.unreadSources([p]) { cannotRead(said) }
-                    let found = f.hasSuffix(".swift") ? ([p], false) : self.sources(under: p, excluding: [])
+                    let read = f.hasSuffix(".swift") || ObjectiveCSource.isObjectiveC(f)
+                    if !read, SourceFolder.otherSourceSuffixes.contains(where: { f.hasSuffix($0) }), let said = SourceFolder.unreadSources([p]) { cannotRead(said) }
+                    let found = read ? ([p], false) : self.sources(under: p, excluding: [])
                     if found.1 { cannotRead("sources that are not Swift in '\(f)'") }
                     for file in found.0 where listed.insert(file).inserted {
                         sources.append(file)

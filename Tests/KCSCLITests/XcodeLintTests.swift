@@ -575,7 +575,9 @@ struct XcodeLintTests {
         #expect(try !extensionGroup(source: "#import <Foundation/Foundation.h>\n// kSecClass lives here\n", named: "Share.m"))
         #expect(try extensionGroup(source: "NSDictionary *q = @{ (__bridge id)kSecClass: (__bridge id)kSecClassGenericPassword };\n", named: "Share.m"))
         #expect(try extensionGroup(source: "NSUserDefaults *d = [[NSUserDefaults alloc] initWithSuiteName:@\"group.x\"];\n", named: "Share.m"))
-        #expect(try extensionGroup(source: plain, synchronized: "Helper.m"))
+        #expect(try extensionGroup(source: plain, synchronized: "Helper.c"))
+        // A synchronized folder's Objective-C is read: asked for what it says, not for being there.
+        #expect(try !extensionGroup(source: plain, synchronized: "Helper.m"))
         #expect(try !extensionGroup(source: plain, synchronized: "Helper.swift"))
         // Its own code uses an app group or the keychain.
         #expect(try extensionGroup(source: "let d = UserDefaults(suiteName: \"group.com.example.notes\")\n"))
