@@ -1991,6 +1991,30 @@ struct XcodeLintTests {
         #expect(d.count == 1 && d[0].message.hasPrefix("targets 'T0', 'T1', 'T2', 'T3', 'T4', 'T5', 'T6', 'T7' and 4 more (configuration 'Release')"), "\(d.map(\.message))")
     }
 
+    /// And the whole list once, when its values use the team's prefixes
+    /// alone: each of 100 targets still built its 10,000 located groups,
+    /// past the 60 s limit (adversarial run 25, F10, at session 21's HEAD).
+    @Test func sharedEntitlementsListIsBuiltOnceForATeam() throws {
+        var f = XcodeFixture()
+        f.projectSettings = ["Release": ["SDKROOT": "iphoneos", "DEVELOPMENT_TEAM": XcodeFixture.team]]
+        f.targets = (0..<20).map { i in
+            .init(name: "T\(i)", folder: "App", settings: ["Release": ["PRODUCT_BUNDLE_IDENTIFIER": "com.example.T\(i)", "CODE_SIGN_ENTITLEMENTS": "App/App.entitlements"]])
+        }
+        defer { f.remove() }
+        f.writeEntitlements("App/App.entitlements", keychain: (0..<50).map { "$(AppIdentifierPrefix)com.example.g\($0)" } + ["com.example.plain"],
+                            appGroups: ["group.com.example.shared"])
+        f.writeProject()
+        let project = try XcodeProject.load(f.projectPath).get()
+        let files = TargetSigning.FileCache()
+        let signings = project.targets.map {
+            TargetSigning.resolve(project, $0, configuration: "Release", platform: "ios", team: nil, fileSystem: LocalProjectFileSystem(), files: files)
+        }
+        // Each of the three lists once, not once per target.
+        #expect(files.listsExpanded == 3, "\(files.listsExpanded)")
+        #expect(signings.allSatisfy { $0.keychainAccessGroups.map(\.value) == (0..<50).map { "\(XcodeFixture.team).com.example.g\($0)" } + ["com.example.plain"] })
+        #expect(signings.allSatisfy { $0.applicationGroups.map(\.value) == ["group.com.example.shared"] && ($0.keychainAccessGroups.first?.location?.line ?? 0) > 0 })
+    }
+
     /// Targets of one team signing with one file expand its
     /// `$(AppIdentifierPrefix)…` groups once for all: each target expanded
     /// each (100 targets × 10,000 groups, 99 s; adversarial run 25, F10).
