@@ -1152,42 +1152,47 @@ public enum CodeCheck {
                         guard case .literal(let group) = value, compiled == true, signing.resolved.platform != "macos",
                               group.hasPrefix("group."), !app.applicationGroups.contains(group) else { continue }
                         let what = use.api.hasPrefix("UserDefaults") ? Self.appGroupEffects[0] : Self.appGroupEffects[1]
-                        let near = Self.didYouMean(group, in: app.applicationGroups, target: target.name, appID: app.appID, holders: othersHolding)
-                        var hint = app.applicationGroups.isEmpty
-                            // The file named: the Catalyst build's is another one
-                            // (real-project trial 21, W9: iOCNotes-mac.entitlements).
-                            ? "it has no app groups: add \(shown(group)) to its com.apple.security.application-groups"
-                                + (signing.resolved.entitlementsPath.map { " in '\($0)'" } ?? "")
-                            : near + "its app groups: " + app.applicationGroups.joined(separator: ", ")
-                        // Another target's group in a file they share: the call
-                        // may be one this target never makes (Woo's watch app
-                        // compiles a `static let` the phone app uses; real-project
-                        // trial 15, D9), as for keychain groups below. Unless
-                        // its own list has the group misspelt (real-project trial 19, W2).
-                        let holders = othersHolding(group)
-                        if !holders.isEmpty, near.isEmpty {
-                            let who = holders.map { "'\($0)'" }.joined(separator: ", ")
-                            // Its own file, which no other target compiles: the
-                            // call is its own, and "never makes this call" fit
-                            // nothing (real-project trial 19, W1; Siskin's NSE).
-                            hint = via.isEmpty && (compilers(of: path) ?? 2) <= 1
-                                ? "add \(shown(group)) to its com.apple.security.application-groups (\(who) \(holders.count == 1 ? "holds" : "hold") it)"
-                                : "only \(who) \(holders.count == 1 ? "holds" : "hold") \(shown(group)): "
-                                    + "make sure '\(target.name)' never makes this call\(use.inLazyConstant ? " (a static let is set on first use)" : ""), or add the group to its entitlements"
-                        }
-                        // No entitlements file in this configuration: the fix is
-                        // the setting (real-project trial 21, W1).
-                        if near.isEmpty, let noFile = lint.noFileHint(group, for: target) { hint = noFile }
-                        // A watch app's group reaches its own extensions, never the phone.
-                        if signing.resolved.platform == "watchos" {
-                            hint = "on watchOS an app group is shared only with the watch app's own extensions, not with the iPhone app; " + hint
-                        }
                         let unnamedBy = unnamed(use)
-                        if let unnamedBy { hint = unnamedHint(unnamedBy) + hint }
-                        out.append(render.diagnostic(ProjectIssue(
+                        var d = render.diagnostic(ProjectIssue(
                             unnamedBy == nil ? .warning : .note, "\(who) names the app group \(shown(group))\(use.condition.map { " (\(Self.under($0)), which this build compiles)" } ?? ""), which it is not entitled to: \(what)",
-                            at: at, hint: hint),
-                            code: .codeGroupNotEntitled, length: use.length, notes: notes))
+                            at: at), code: .codeGroupNotEntitled, length: use.length, notes: notes)
+                        // The hint only when the merged finding keeps or compares it
+                        // (a did-you-mean per target × use; adversarial run 25, F11).
+                        if out.needsHint(d) {
+                            let near = Self.didYouMean(group, in: app.applicationGroups, target: target.name, appID: app.appID, holders: othersHolding)
+                            var hint = app.applicationGroups.isEmpty
+                                // The file named: the Catalyst build's is another one
+                                // (real-project trial 21, W9: iOCNotes-mac.entitlements).
+                                ? "it has no app groups: add \(shown(group)) to its com.apple.security.application-groups"
+                                    + (signing.resolved.entitlementsPath.map { " in '\($0)'" } ?? "")
+                                : near + "its app groups: " + app.applicationGroups.joined(separator: ", ")
+                            // Another target's group in a file they share: the call
+                            // may be one this target never makes (Woo's watch app
+                            // compiles a `static let` the phone app uses; real-project
+                            // trial 15, D9), as for keychain groups below. Unless
+                            // its own list has the group misspelt (real-project trial 19, W2).
+                            let holders = othersHolding(group)
+                            if !holders.isEmpty, near.isEmpty {
+                                let who = holders.map { "'\($0)'" }.joined(separator: ", ")
+                                // Its own file, which no other target compiles: the
+                                // call is its own, and "never makes this call" fit
+                                // nothing (real-project trial 19, W1; Siskin's NSE).
+                                hint = via.isEmpty && (compilers(of: path) ?? 2) <= 1
+                                    ? "add \(shown(group)) to its com.apple.security.application-groups (\(who) \(holders.count == 1 ? "holds" : "hold") it)"
+                                    : "only \(who) \(holders.count == 1 ? "holds" : "hold") \(shown(group)): "
+                                        + "make sure '\(target.name)' never makes this call\(use.inLazyConstant ? " (a static let is set on first use)" : ""), or add the group to its entitlements"
+                            }
+                            // No entitlements file in this configuration: the fix is
+                            // the setting (real-project trial 21, W1).
+                            if near.isEmpty, let noFile = lint.noFileHint(group, for: target) { hint = noFile }
+                            // A watch app's group reaches its own extensions, never the phone.
+                            if signing.resolved.platform == "watchos" {
+                                hint = "on watchOS an app group is shared only with the watch app's own extensions, not with the iPhone app; " + hint
+                            }
+                            if let unnamedBy { hint = unnamedHint(unnamedBy) + hint }
+                            d.hint = hint
+                        }
+                        out.append(d)
                         continue
                     }
                     if case .literal(let group) = value, !grantedSet.contains(group), heldUnderSomeTeam(group) { continue }

@@ -66,6 +66,14 @@ public struct FileOutcome: Sendable {
     /// make a report as long as the flood it stopped showing).
     public var errorCases: Int { errorDiagnostics.count + (hiddenErrors > 0 ? 1 : 0) }
     public var warnings: [Diagnostic] { diagnostics.filter { $0.severity == .warning } }
+    /// The test cases checks make in JUnit and TAP: one per listed check,
+    /// and one that counts those not listed (``uncollectedPassed``,
+    /// ``uncollectedFailed``: a run's failed checks past
+    /// ``RunReport/keptDiagnostics`` are counted, not listed).
+    public var passedCases: Int { passed - uncollectedPassed + (uncollectedPassed > 0 ? 1 : 0) }
+    public var failedCases: Int { failed - uncollectedFailed + (uncollectedFailed > 0 ? 1 : 0) }
+    /// Every test case of the file in JUnit and TAP.
+    public var cases: Int { passedCases + failedCases + errorCases + skipped }
 
     public init(path: String) { self.path = path }
 
@@ -82,6 +90,9 @@ public struct RunTotals: Sendable, Equatable {
     public var errors = 0
     /// Their test cases in JUnit and TAP (``FileOutcome/errorCases``).
     public var errorCases = 0
+    /// The test cases of the checks and of everything (``FileOutcome/cases``).
+    public var failedCases = 0
+    public var cases = 0
     public var skipped = 0
     public var warnings = 0
     public var verdict: Verdict = .passed
@@ -98,6 +109,8 @@ public struct RunTotals: Sendable, Equatable {
         failed += o.failed
         errors += o.errors
         errorCases += o.errorCases
+        failedCases += o.failedCases
+        cases += o.cases
         skipped += o.skipped
         warnings += o.warnings.count
         verdict = max(verdict, o.verdict)
@@ -205,6 +218,12 @@ public struct BatchRunner: Sendable {
         if !collectChecks {
             outcome.uncollectedPassed = report.passed
             outcome.uncollectedFailed = report.failed
+        } else {
+            // The observer saw the first diagnostics only: failed checks
+            // past them are counted here, not lost. A run of 100,000
+            // failed checks said "10000 failed" in JSON, JUnit and TAP.
+            outcome.uncollectedPassed = max(0, report.passed - outcome.checks.count(where: \.passed))
+            outcome.uncollectedFailed = max(0, report.failed - outcome.checks.count { $0.failure != nil })
         }
         // The observer saw the first diagnostics only; the report counted all.
         outcome.droppedDiagnostics = max(outcome.droppedDiagnostics, report.droppedDiagnostics)

@@ -158,18 +158,25 @@ public enum OutcomeFormat: String, Sendable, CaseIterable {
                 cases.append("    <testcase classname=\"\(x(o.path, attribute: true))\" name=\"\(x(more, attribute: true))\">\n"
                     + "      <error message=\"\(x(more, attribute: true))\"/>\n    </testcase>")
             }
+            if o.uncollectedPassed > 0 {
+                cases.append("    <testcase classname=\"\(x(o.path, attribute: true))\" name=\"\(x(Self.unlistedTitle(o.uncollectedPassed, failed: false), attribute: true))\"/>")
+            }
+            if o.uncollectedFailed > 0 {
+                let more = Self.unlistedTitle(o.uncollectedFailed, failed: true)
+                cases.append("    <testcase classname=\"\(x(o.path, attribute: true))\" name=\"\(x(more, attribute: true))\">\n"
+                    + "      <failure message=\"\(x(more, attribute: true))\"/>\n    </testcase>")
+            }
             let warnings = o.warnings
             if !warnings.isEmpty {
                 cases.append("    <system-err>\(x(warnings.map { renderer.render($0) }.joined()))</system-err>")
             }
-            let tests = o.passed + o.failed + o.errorCases + o.skipped
-            suites.append("  <testsuite name=\"\(x(o.path, attribute: true))\" tests=\"\(tests)\" failures=\"\(o.failed)\" "
+            suites.append("  <testsuite name=\"\(x(o.path, attribute: true))\" tests=\"\(o.cases)\" failures=\"\(o.failedCases)\" "
                 + "errors=\"\(o.errorCases)\" skipped=\"\(o.skipped)\">\n" + cases.joined(separator: "\n")
                 + (cases.isEmpty ? "" : "\n") + "  </testsuite>")
         }
         let t = RunTotals(outcomes)
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-            + "<testsuites name=\"kcs\" tests=\"\(t.passed + t.failed + t.errorCases + t.skipped)\" failures=\"\(t.failed)\" "
+            + "<testsuites name=\"kcs\" tests=\"\(t.cases)\" failures=\"\(t.failedCases)\" "
             + "errors=\"\(t.errorCases)\" skipped=\"\(t.skipped)\">\n"
             + suites.joined(separator: "\n") + (suites.isEmpty ? "" : "\n") + "</testsuites>\n"
     }
@@ -212,12 +219,19 @@ public enum OutcomeFormat: String, Sendable, CaseIterable {
     /// The plan, which TAP allows at the end: a stream can then print each
     /// file's lines as it finishes.
     public static func tapPlan(_ totals: RunTotals) -> String {
-        "1..\(totals.passed + totals.failed + totals.errorCases + totals.skipped)\n"
+        "1..\(totals.cases)\n"
     }
 
     /// The one test case JUnit and TAP give a file's hidden errors.
     static func hiddenErrorsTitle(_ count: Int) -> String {
         "\(count) more error\(count == 1 ? "" : "s") not shown"
+    }
+
+    /// The one test case JUnit and TAP give a file's checks counted but
+    /// not listed (failed checks past the diagnostics a run keeps).
+    static func unlistedTitle(_ count: Int, failed: Bool) -> String {
+        "\(count) more \(failed ? "failed" : "passed") check\(count == 1 ? "" : "s") not shown"
+            + (failed ? " (a run lists the first \(RunReport.keptDiagnostics) diagnostics)" : "")
     }
 
     /// One file's TAP lines, numbered after `n`: a test line per check and
@@ -251,9 +265,15 @@ public enum OutcomeFormat: String, Sendable, CaseIterable {
             n += 1
             lines.append("not ok \(n) - \(o.path.tapSafe): \(Self.hiddenErrorsTitle(o.hiddenErrors))")
         }
-        // Counted checks (a text-sized run) have no lines of their own.
-        for _ in 0..<o.uncollectedPassed { n += 1; lines.append("ok \(n) - \(o.path.tapSafe)") }
-        for _ in 0..<o.uncollectedFailed { n += 1; lines.append("not ok \(n) - \(o.path.tapSafe)") }
+        // Counted checks have no lines of their own: one line counts them.
+        if o.uncollectedPassed > 0 {
+            n += 1
+            lines.append("ok \(n) - \(o.path.tapSafe): \(Self.unlistedTitle(o.uncollectedPassed, failed: false))")
+        }
+        if o.uncollectedFailed > 0 {
+            n += 1
+            lines.append("not ok \(n) - \(o.path.tapSafe): \(Self.unlistedTitle(o.uncollectedFailed, failed: true))")
+        }
         for w in o.warnings {
             let at = w.location.map { ":\($0.line):\($0.column)" } ?? ""
             lines.append("# warning: \((w.file?.name ?? o.path).tapSafe)\(at): \(w.message.tapSafe) [\(w.code.rawValue)]"

@@ -69,6 +69,15 @@ public final class LanguageServer {
         while exitStatus == nil {
             if failure == nil {
                 do throws(MessageReader.Failure) {
+                    // Nothing queued: includers left stale by an include's
+                    // change are analysed one at a time while no message waits.
+                    if queue.isEmpty, waitingReaderCount > 0 {
+                        guard let body = try reader.nextIfReady() else {
+                            analyseWaitingReader()
+                            continue
+                        }
+                        enqueue(body)
+                    }
                     if queue.isEmpty { enqueue(try reader.next()) }
                     while queue.count < Self.readAheadMessages, queuedBytes < Self.readAheadBytes,
                           let body = try reader.nextIfReady() {
@@ -514,12 +523,50 @@ public final class LanguageServer {
     /// paths its includer read). One whose own change is read ahead is left
     /// to that change; as the changed document itself, they are analysed
     /// only when no later change to it is queued.
+    /// At most ``readersAnalysedAtOnce`` are analysed at once; the others
+    /// are marked stale and analysed while no message waits (or when a
+    /// request needs them). All were analysed at once: 1,000 open scripts
+    /// including one file made each keystroke in it 1,000 analyses (review
+    /// 20, R5).
     private func refreshReaders(of uri: String) {
         guard uri.hasPrefix("file://"), let users = readers[Self.path(of: uri)] else { return }
+        var analysed = 0
         for other in users.sorted() where other != uri && texts[other] != nil && pendingChanges[other] == nil {
             hoverRunCount -= hoverRuns.removeValue(forKey: other)?.count ?? 0
-            analyse(other, refreshingReaders: false)
+            if analysed < Self.readersAnalysedAtOnce {
+                analysed += 1
+                analyse(other, refreshingReaders: false)
+            } else {
+                documents[other] = nil
+                stale.insert(other)
+                if waitingSet.insert(other).inserted { waitingReaders.append(other) }
+            }
         }
+    }
+
+    /// Includers analysed at once when an include changes.
+    package static let readersAnalysedAtOnce = 16
+    /// Includers left stale by ``refreshReaders(of:)``, in order, from
+    /// `waitingHead` on; each once (`waitingSet`).
+    private var waitingReaders: [String] = []
+    private var waitingHead = 0
+    private var waitingSet = Set<String>()
+    private var waitingReaderCount: Int { waitingReaders.count - waitingHead }
+
+    /// Analyses the first waiting includer, if it is still stale and
+    /// nothing of its own is queued (its change analyses it).
+    private func analyseWaitingReader() {
+        let uri = waitingReaders[waitingHead]
+        waitingHead += 1
+        if waitingHead == waitingReaders.count {
+            waitingReaders.removeAll(keepingCapacity: false)
+            waitingHead = 0
+        } else if waitingHead >= waitingReaders.count / 2 {
+            waitingReaders.removeSubrange(0..<waitingHead)
+            waitingHead = 0
+        }
+        waitingSet.remove(uri)
+        if stale.contains(uri), texts[uri] != nil, pendingChanges[uri] == nil { analyse(uri, refreshingReaders: false) }
     }
 
     /// A document's analysis for a request, made now if its last change

@@ -81,6 +81,19 @@ public struct TargetSigning: Sendable {
         /// sharing a file of 10,000 groups expanded a million values; adversarial
         /// run 25, F10).
         var expansions: [String: Expansion] = [:]
+        /// Whole lists of a file expanded, by the path as written, the list
+        /// and the values of the variables its values use, when every value
+        /// is a literal or uses extra variables alone (``listUses``) and none
+        /// raised an issue: the same for every target of the team signing
+        /// with the file (100 targets sharing a file of 10,000 groups still
+        /// built a million located values, past the 60 s limit; adversarial
+        /// run 25, F10).
+        var lists: [String: [Located]] = [:]
+        /// By path and list: the variables its values use, nil when a value
+        /// uses more than plain references.
+        var listUses: [String: [String]?] = [:]
+        /// Lists expanded value by value (tests count them).
+        package internal(set) var listsExpanded = 0
         /// Values expanded in settings so far (tests count them).
         package private(set) var valuesExpanded = 0
         /// Each distinct content once, by its hash: hard links to one file
@@ -248,9 +261,35 @@ public struct TargetSigning: Sendable {
                 return Located(value: e.value, location: at)
             }
         }
-        signing.keychainAccessGroups = expand(entitlements.keychainAccessGroups)
-        signing.applicationGroups = expand(entitlements.applicationGroups)
-        signing.associatedApplicationIdentifiers = expand(entitlements.associatedApplicationIdentifiers)
+        func expandOnce(_ raw: [String]?, _ list: String) -> [Located] {
+            let listKey = path + "\u{1}" + list
+            let uses: [String]?
+            if let known = files.listUses[listKey] {
+                uses = known
+            } else {
+                var names = Set<String>(), plain = true
+                for value in raw ?? [] where value.contains("$") {
+                    guard let used = file.plainReferences[value] else { plain = false; break }
+                    names.formUnion(used)
+                }
+                uses = plain ? names.sorted() : nil
+                files.listUses[listKey] = .some(uses)
+            }
+            guard let uses, uses.allSatisfy({ extra[$0] != nil }) else {
+                files.listsExpanded += 1
+                return expand(raw)
+            }
+            let key = listKey + "\u{1}" + uses.map { extra[$0] ?? "" }.joined(separator: "\u{0}")
+            if let known = files.lists[key] { return known }
+            files.listsExpanded += 1
+            let issues = signing.issues.count, readable = signing.scenarioCanReadFile, resolves = signing.groupsResolve
+            let out = expand(raw)
+            if signing.issues.count == issues, signing.scenarioCanReadFile == readable, signing.groupsResolve == resolves { files.lists[key] = out }
+            return out
+        }
+        signing.keychainAccessGroups = expandOnce(entitlements.keychainAccessGroups, "keychain")
+        signing.applicationGroups = expandOnce(entitlements.applicationGroups, "application")
+        signing.associatedApplicationIdentifiers = expandOnce(entitlements.associatedApplicationIdentifiers, "associated")
         return signing
     }
 

@@ -85,7 +85,7 @@ public struct ProjectLint {
     /// filters to other platforms (`platformFilters = (macos, );`) is not
     /// compiled there (real-project trial 21, D1).
     public func code(of target: XcodeProject.Target)
-        -> (swiftSources: [String], unread: [String], owner: [String: XcodeProject.Target], compilers: [String: [XcodeProject.Target]]) {
+        -> (swiftSources: [String], unread: [String], unreadCount: Int, owner: [String: XcodeProject.Target], compilers: [String: [XcodeProject.Target]]) {
         project.code(of: target, platform: signing(of: target)?.resolved.platform)
     }
 
@@ -767,7 +767,7 @@ public struct ProjectLint {
                 return "its code names the keychain or an app group (\(name) in \(ProjectPath.lastComponent(path))\(Self.via(code.owner[path])))"
             }
         }
-        if !code.unread.isEmpty { return "it has code kcs does not read (" + ProjectInput.listed(code.unread, first: 3) + ")" }
+        if !code.unread.isEmpty { return "it has code kcs does not read (" + ProjectInput.listed(Array(code.unread.prefix(3)), of: code.unreadCount) + ")" }
         // Sources it has, all filtered to other platforms: this build
         // compiles none of them, and that is known (real-project trial 21, D1).
         if code.swiftSources.isEmpty { return project.code(of: target).swiftSources.isEmpty ? "kcs finds no Swift source of it" : unreadable }

@@ -90,11 +90,13 @@ struct SharedDataScan: Sendable, Hashable {
         ObjectiveCSource.isObjectiveC(path) ? names.intersection(ObjectiveCSource(bytes).used) : mentioned(names, in: bytes)
     }
 
-    /// ``scanAndUses(_:)`` of the file at `path`, Swift or Objective-C.
-    static func scanAndUses(_ bytes: UnsafeBufferPointer<UInt8>, path: String) -> (scan: SharedDataScan, used: Set<String>) {
-        guard ObjectiveCSource.isObjectiveC(path) else { return scanAndUses(bytes) }
+    /// ``scan(_:mentioning:)`` of the file at `path`, Swift or Objective-C.
+    static func scan(_ bytes: UnsafeBufferPointer<UInt8>, mentioning names: Set<String>, path: String) -> SharedDataScan {
+        guard ObjectiveCSource.isObjectiveC(path) else { return scan(bytes, mentioning: names) }
         let source = ObjectiveCSource(bytes)
-        return (SharedDataScan(objectiveC: source), source.used)
+        var out = SharedDataScan(objectiveC: source)
+        out.mentioned = !names.isDisjoint(with: source.used)
+        return out
     }
 
     /// Which of `names` the code uses, other than declaring them.
@@ -108,20 +110,15 @@ struct SharedDataScan: Sendable, Hashable {
 
     /// Whether the code uses one of `names`, read as ``init(_:)`` reads it.
     static func mentions(_ names: Set<String>, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        scan(bytes, mentioning: names).mentioned
+    }
+
+    /// The scan, with ``mentioned`` for `names`.
+    static func scan(_ bytes: UnsafeBufferPointer<UInt8>, mentioning names: Set<String>) -> SharedDataScan {
         var lexer = Lexer(bytes: bytes)
         lexer.wanted = names
         lexer.code(closingParenthesis: false, nesting: 0)
-        return lexer.out.mentioned
-    }
-
-    /// The scan, and every name the code uses other than declaring it, read
-    /// as ``mentions(_:in:)`` reads it: worked out once per file, however
-    /// many names are asked about.
-    static func scanAndUses(_ bytes: UnsafeBufferPointer<UInt8>) -> (scan: SharedDataScan, used: Set<String>) {
-        var lexer = Lexer(bytes: bytes)
-        lexer.collectsUsed = true
-        lexer.code(closingParenthesis: false, nesting: 0)
-        return (lexer.out, lexer.used)
+        return lexer.out
     }
 
     private struct Lexer {
@@ -133,9 +130,6 @@ struct SharedDataScan: Sendable, Hashable {
         /// Every one of `wanted` used, not the first alone (``mentioned(_:in:)``).
         var collect = false
         var found: Set<String> = []
-        /// For ``SharedDataScan/scanAndUses(_:)``.
-        var collectsUsed = false
-        var used: Set<String> = []
         /// What each open brace opened, and what the declaration being
         /// read opens, for ``SharedDataScan/exported``.
         enum Scope { case type, `extension`, other }
@@ -190,7 +184,6 @@ struct SharedDataScan: Sendable, Hashable {
                 out.mentioned = true
                 if collect { found.insert(String(name)) }
             }
-            if collectsUsed { used.insert(String(name)) }
             if out.keychainWord == nil, SharedDataScan.isKeychainName(name) { out.keychainWord = String(name) }
             if out.word == nil, SharedDataScan.isKeychainName(name) || SharedDataScan.isAppGroupName(name) && !namesTheAppsOwnSuite(after: end, name) {
                 out.word = String(name)
@@ -413,18 +406,30 @@ extension ProjectLint {
         guard !names.isEmpty else { return false }
         func calls(_ target: XcodeProject.Target) -> Bool {
             code(of: target).swiftSources.prefix(5000).contains { path in
-                !helpers.contains(ProjectPath.normalize(path)) && scanned.uses(path, fileSystem).map { !$0.isDisjoint(with: names) } == true
+                !helpers.contains(ProjectPath.normalize(path)) && scanned.uses(path, fileSystem, anyOf: names) == true
             }
         }
         return calls(host) && calls(child)
     }
 }
 
-/// Each Swift file's ``SharedDataScan`` and the names its code uses, read
-/// once for all the targets and pairs of targets that ask (nil: unreadable).
+/// Each Swift file's ``SharedDataScan``, and whether its code uses one of
+/// a set of names, worked out once for all the targets and pairs of
+/// targets that ask (nil: unreadable). What is kept is bounded: a file's
+/// scan and an answer per (file, set of names asked about), up to
+/// ``maxHeldNames`` names in all; past it a file is read and scanned again
+/// each time it is asked about. Every name each file used was kept (a
+/// project's worth of identifiers: 5,000 files of 1 MB, tens of GB;
+/// review 20, R6).
 public final class SharedScans {
-    /// Each file's scan and the names its code uses, from one read and one pass.
-    private var files: [String: (scan: SharedDataScan, used: Set<String>)?] = [:]
+    private var files: [String: SharedDataScan?] = [:]
+    /// Each set of names asked about, by number; and the answers by file and number.
+    private var nameSets: [Set<String>: Int] = [:]
+    private struct Asked: Hashable { var path: String, names: Int }
+    private var answers: [Asked: Bool] = [:]
+    /// Names and paths held by the scans, the sets of names and the answers kept.
+    package private(set) var heldNames = 0
+    package var maxHeldNames = 2_000_000
 
     public init() {}
 
@@ -433,15 +438,42 @@ public final class SharedScans {
         return bytes.withUnsafeBufferPointer { SharedDataScan(path: path, $0) }
     }
 
-    private func read(_ path: String, _ fileSystem: ProjectFileSystem) -> (scan: SharedDataScan, used: Set<String>)? {
+    private func hold(_ count: Int) -> Bool {
+        guard heldNames + count <= maxHeldNames else { return false }
+        heldNames += count
+        return true
+    }
+
+    func scan(_ path: String, _ fileSystem: ProjectFileSystem) -> SharedDataScan? {
         if let known = files[path] { return known }
-        var found: (scan: SharedDataScan, used: Set<String>)?
-        if case .success(let bytes) = fileSystem.read(path) { found = bytes.withUnsafeBufferPointer { SharedDataScan.scanAndUses($0, path: path) } }
-        files[path] = .some(found)
+        let found = Self.scan(path, fileSystem)
+        keep(found, of: path)
         return found
     }
 
-    func scan(_ path: String, _ fileSystem: ProjectFileSystem) -> SharedDataScan? { read(path, fileSystem)?.scan }
+    private func keep(_ scan: SharedDataScan?, of path: String) {
+        let size = 1 + (scan.map { $0.declared.count + $0.exported.count + $0.topLevel.count + $0.wrapperNames.count } ?? 0)
+        if hold(size) { files[path] = .some(scan) }
+    }
 
-    func uses(_ path: String, _ fileSystem: ProjectFileSystem) -> Set<String>? { read(path, fileSystem)?.used }
+    /// Whether the code at `path` uses one of `names` (nil: unreadable).
+    func uses(_ path: String, _ fileSystem: ProjectFileSystem, anyOf names: Set<String>) -> Bool? {
+        var id = nameSets[names]
+        if id == nil, hold(names.count) {
+            id = nameSets.count
+            nameSets[names] = id
+        }
+        if let id, let known = answers[Asked(path: path, names: id)] { return known }
+        guard case .success(let bytes) = fileSystem.read(path) else {
+            if files[path] == nil { keep(nil, of: path) }
+            return nil
+        }
+        // The same pass scans the file, if it was not scanned yet.
+        var scan = bytes.withUnsafeBufferPointer { SharedDataScan.scan($0, mentioning: names, path: path) }
+        let answer = scan.mentioned
+        scan.mentioned = false
+        if files[path] == nil { keep(scan, of: path) }
+        if let id, hold(1) { answers[Asked(path: path, names: id)] = answer }
+        return answer
+    }
 }

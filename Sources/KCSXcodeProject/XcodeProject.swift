@@ -75,19 +75,21 @@ public struct XcodeProject: Sendable {
     /// is not compiled in it (Firezone's macOS-only CLI sources were checked
     /// in its iOS build; real-project trial 21, D1).
     public func code(of target: Target, platform: String? = nil)
-        -> (swiftSources: [String], unread: [String], owner: [String: Target], compilers: [String: [Target]]) {
+        -> (swiftSources: [String], unread: [String], unreadCount: Int, owner: [String: Target], compilers: [String: [Target]]) {
         var sources: [String] = [], listed = Set<String>(), owner: [String: Target] = [:], compilers: [String: [Target]] = [:]
         var firstCompiler: [String: Target] = [:]
-        var unread: [String] = [], saidUnread = Set<String>()
+        // The first ones said, and how many in all.
+        var unread: [String] = [], saidUnread = Set<String>(), unreadCount = 0
         var visited: Set<String> = [target.id], queue = [target]
         var next = 0
         while next < queue.count {
             let t = queue[next]
             next += 1
-            for u in t.unreadCode {
+            for u in t.unreadCode where unread.count < Target.maxUnreadCode {
                 let said = t.id == target.id ? u : u + " of '\(t.name)'"
                 if saidUnread.insert(said).inserted { unread.append(said) }
             }
+            unreadCount += t.unreadCode.count + t.unreadCodeMore
             for path in t.swiftSources where platform.map({ t.compiles(path, on: $0) }) ?? true {
                 guard listed.insert(path).inserted else {
                     // Compiled again, by another target of the process.
@@ -105,7 +107,7 @@ public struct XcodeProject: Sendable {
                 }
             }
         }
-        return (sources, unread, owner, compilers)
+        return (sources, unread, max(unreadCount, unread.count), owner, compilers)
     }
 
     /// One build configuration at one level: its settings, with lines, and
@@ -151,7 +153,12 @@ public struct XcodeProject: Sendable {
         /// 'Bridge.m'"). When not empty, kcs cannot tell what the target's
         /// code does, and KCS604's hint names these (it said only "code kcs
         /// does not read"; real-project trial 19, W3).
+        /// At most ``maxUnreadCode``; ``unreadCodeMore`` counts the rest (a
+        /// frameworks phase of 3,000 products another project makes, listed
+        /// by each of 200 targets, kept 600,000 names; adversarial run 25, F4).
         public var unreadCode: [String] = []
+        public var unreadCodeMore = 0
+        public static let maxUnreadCode = 16
         /// `TargetAttributes` → `DevelopmentTeam`, which older Xcode versions wrote.
         public var attributesTeam: String?
         public var location: ProjectLocation
@@ -449,8 +456,11 @@ private struct ProjectReader {
             // Sources an entry compiles only for some platforms, and those
             // another entry compiles in every build.
             var sourceFilters: [String: [String]] = [:], unfilteredSources: Set<String> = []
-            var unread: [String] = [], saidUnread = Set<String>()
-            func cannotRead(_ what: String) { if saidUnread.insert(what).inserted { unread.append(what) } }
+            var unread: [String] = [], saidUnread = Set<String>(), unreadMore = 0
+            func cannotRead(_ what: String) {
+                guard saidUnread.insert(what).inserted else { return }
+                if unread.count < XcodeProject.Target.maxUnreadCode { unread.append(what) } else { unreadMore += 1 }
+            }
             // Products of Swift packages: a local package's modules are code
             // kcs reads (keychain code lives in a package in many projects);
             // a remote package's, or one kcs cannot read, is not.
@@ -580,12 +590,14 @@ private struct ProjectReader {
             var seenEmbeds = Set<String>(), seenLinks = Set<String>()
             embedded = embedded.filter { seenEmbeds.insert($0).inserted }
             linked = linked.filter { seenLinks.insert($0).inserted }
-            targets.append(XcodeProject.Target(
+            var target = XcodeProject.Target(
                 id: id, name: name, productType: t["productType"]?.string ?? "",
                 configurations: configurationList(objects[t["buildConfigurationList"]?.string ?? ""]),
                 swiftSources: sources, embeddedTargets: embedded, embedFilters: embedFilters.filter { !unfiltered.contains($0.key) },
                 sourceFilters: sourceFilters.filter { !unfilteredSources.contains($0.key) }, linkedTargets: linked, unreadCode: unread,
-                attributesTeam: targetAttributes?[id]?["DevelopmentTeam"]?.string, location: at(t)))
+                attributesTeam: targetAttributes?[id]?["DevelopmentTeam"]?.string, location: at(t))
+            target.unreadCodeMore = unreadMore
+            targets.append(target)
         }
         for (reference, products, linkers) in otherProjects {
             let object = objects[reference]

@@ -41,12 +41,39 @@ import Testing
         let tap = try BinaryRunner.run(["run", "--format", "tap", file.path]).stdout
         let tests = tap.split(separator: "\n").filter { $0.hasPrefix("ok ") || $0.hasPrefix("not ok ") }
         #expect(tap.hasSuffix("1..\(tests.count)\n"), "\(tap.suffix(200))")
-        #expect(tests.last?.hasSuffix(": 11800 more errors not shown") == true, "\(tests.last ?? "")")
+        #expect(tests.dropLast().last?.hasSuffix(": 11800 more errors not shown") == true, "\(tests.suffix(2))")
+        // The two failed checks come after the 10,000 diagnostics kept.
+        #expect(tests.last?.hasSuffix(": 2 more failed checks not shown (a run lists the first 10000 diagnostics)") == true, "\(tests.suffix(2))")
         let junit = try BinaryRunner.run(["run", "--format", "junit", file.path]).stdout
         let cases = junit.components(separatedBy: "<testcase ").count - 1
         #expect(junit.contains("<testsuites name=\"kcs\" tests=\"\(cases)\" "), "\(junit.prefix(300))")
         #expect(junit.contains("<error message=\"11800 more errors not shown\"/>"), "\(junit.suffix(300))")
         let json = try BinaryRunner.run(["run", "--format", "json", file.path]).stdout
         #expect(json.contains("\"errors\": 12000"), "\(json.prefix(300))")
+    }
+
+    /// Failed checks past the 10,000 diagnostics a run keeps are counted:
+    /// JSON, JUnit and TAP said "10000 failed" of 12,000, with no note. Now
+    /// the count is whole, and JUnit and TAP give the checks not listed one
+    /// test case that names them, their counts matching their cases.
+    @Test func failedChecksPastTheKeptDiagnosticsAreCounted() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kcs-cap-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("fails.kcs")
+        try ("team SKMME9E2Y8\napp com.example.A\nas A find generic-password\n" + String(repeating: "expect status errSecSuccess\n", count: 12_000)
+             + "expect status errSecItemNotFound\n").write(to: file, atomically: true, encoding: .utf8)
+        let json = try BinaryRunner.run(["run", "--format", "json", file.path])
+        #expect(json.status == 1)
+        #expect(json.stdout.contains("\"summary\": \"1 passed, 12000 failed\""), "\(json.stdout.suffix(300))")
+        let tap = try BinaryRunner.run(["run", "--format", "tap", file.path]).stdout
+        let tests = tap.split(separator: "\n").filter { $0.hasPrefix("ok ") || $0.hasPrefix("not ok ") }
+        #expect(tests.count == 10_000 + 2 && tap.hasSuffix("1..\(tests.count)\n"), "\(tap.suffix(200))")
+        #expect(tests.last?.hasSuffix(": 2000 more failed checks not shown (a run lists the first 10000 diagnostics)") == true, "\(tests.last ?? "")")
+        let junit = try BinaryRunner.run(["run", "--format", "junit", file.path]).stdout
+        let cases = junit.components(separatedBy: "<testcase ").count - 1
+        #expect(cases == 10_002)
+        #expect(junit.contains("<testsuites name=\"kcs\" tests=\"\(cases)\" failures=\"\(cases - 1)\" "), "\(junit.prefix(300))")
+        #expect(junit.contains("<failure message=\"2000 more failed checks not shown (a run lists the first 10000 diagnostics)\"/>"), "\(junit.suffix(300))")
     }
 }

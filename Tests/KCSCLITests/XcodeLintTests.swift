@@ -1160,7 +1160,11 @@ struct XcodeLintTests {
         #expect(loaded.buildFilesWalked == 301)
         // What each target links is still said, each once.
         #expect(loaded.targets.count == 60)
-        #expect(loaded.targets.allSatisfy { $0.unreadCode.count == 300 && $0.unreadCode.first == "the library 'l0.a'" })
+        // Each keeps the first 16 and counts the rest (adversarial run 25, F4:
+        // 3,000 names a target, 200 targets).
+        #expect(loaded.targets.allSatisfy { $0.unreadCode.count == 16 && $0.unreadCodeMore == 284 && $0.unreadCode.first == "the library 'l0.a'" })
+        let code = loaded.code(of: loaded.targets[0])
+        #expect(code.unread.count == 16 && code.unreadCount == 300)
         let said = loaded.issues.map(\.message).filter { $0.contains("another Xcode project") }
         #expect(said == ["the code check does not read the code of '\(f.path("App/Other.xcodeproj"))', another Xcode project, which is absent: "
                             + "targets 'T0', 'T1', 'T2', 'T3', 'T4', 'T5', 'T6', 'T7' and 52 more link its products "
@@ -1992,6 +1996,30 @@ struct XcodeLintTests {
         f.writeProject()
         let d = try f.codeFindings().filter { $0.code == .codeGroupNotEntitled }
         #expect(d.count == 1 && d[0].message.hasPrefix("targets 'T0', 'T1', 'T2', 'T3', 'T4', 'T5', 'T6', 'T7' and 4 more (configuration 'Release')"), "\(d.map(\.message))")
+    }
+
+    /// And the whole list once, when its values use the team's prefixes
+    /// alone: each of 100 targets still built its 10,000 located groups,
+    /// past the 60 s limit (adversarial run 25, F10, at session 21's HEAD).
+    @Test func sharedEntitlementsListIsBuiltOnceForATeam() throws {
+        var f = XcodeFixture()
+        f.projectSettings = ["Release": ["SDKROOT": "iphoneos", "DEVELOPMENT_TEAM": XcodeFixture.team]]
+        f.targets = (0..<20).map { i in
+            .init(name: "T\(i)", folder: "App", settings: ["Release": ["PRODUCT_BUNDLE_IDENTIFIER": "com.example.T\(i)", "CODE_SIGN_ENTITLEMENTS": "App/App.entitlements"]])
+        }
+        defer { f.remove() }
+        f.writeEntitlements("App/App.entitlements", keychain: (0..<50).map { "$(AppIdentifierPrefix)com.example.g\($0)" } + ["com.example.plain"],
+                            appGroups: ["group.com.example.shared"])
+        f.writeProject()
+        let project = try XcodeProject.load(f.projectPath).get()
+        let files = TargetSigning.FileCache()
+        let signings = project.targets.map {
+            TargetSigning.resolve(project, $0, configuration: "Release", platform: "ios", team: nil, fileSystem: LocalProjectFileSystem(), files: files)
+        }
+        // Each of the three lists once, not once per target.
+        #expect(files.listsExpanded == 3, "\(files.listsExpanded)")
+        #expect(signings.allSatisfy { $0.keychainAccessGroups.map(\.value) == (0..<50).map { "\(XcodeFixture.team).com.example.g\($0)" } + ["com.example.plain"] })
+        #expect(signings.allSatisfy { $0.applicationGroups.map(\.value) == ["group.com.example.shared"] && ($0.keychainAccessGroups.first?.location?.line ?? 0) > 0 })
     }
 
     /// Targets of one team signing with one file expand its

@@ -73,6 +73,33 @@ extension XcodeRealProjectsTests {
         #expect((files.reads["KeychainHelper.swift"] ?? 0) <= 2 && (files.reads["ShareViewController.swift"] ?? 0) <= 2, "\(files.reads)")
     }
 
+    /// The scans kept for all pairs hold the files' scans and one answer
+    /// per file and set of names asked about, not every name each file
+    /// uses: 40 files using 5,000 names each kept 200,000 (review 20, R6).
+    /// Past ``SharedScans/maxHeldNames`` a file is scanned again, with the
+    /// same answers.
+    @Test func sharedScansKeepNotEveryNameUsed() throws {
+        var f = Self.sharedKeychainHelper(calledBy: ["App", "Share"])
+        defer { f.remove() }
+        for k in 0..<40 {
+            f.write("App/Big\(k).swift", "func big\(k)() {\n" + (0..<5000).map { "    _ = n\(k)_\($0)\n" }.joined() + "}\n")
+            f.targets[0].sources.append("Big\(k).swift")
+        }
+        f.writeProject()
+        let lint = try ProjectLint.load(f.projectPath).get()
+        let host = try #require(lint.project.targets.first { $0.name == "App" })
+        let child = try #require(lint.project.targets.first { $0.name == "Share Extension" })
+        let childFiles = Set(lint.code(of: child).swiftSources.map(ProjectPath.normalize))
+        let both = Set(lint.code(of: host).swiftSources.filter { childFiles.contains(ProjectPath.normalize($0)) })
+        #expect(both.count == 1, "\(both)")
+        for budget in [2_000_000, 3] {
+            let scanned = SharedScans()
+            scanned.maxHeldNames = budget
+            for _ in 0..<2 { #expect(lint.bothCall(keychainCodeAmong: both, host, child, scanned: scanned)) }
+            #expect(scanned.heldNames < 1_000 && scanned.heldNames <= budget, "\(scanned.heldNames)")
+        }
+    }
+
     /// A keychain helper both targets compile stores nothing in the app's
     /// default group unless both call it: BlueWallet's widget compiles
     /// `KeychainHelper.swift`, which only its watch app calls, and the

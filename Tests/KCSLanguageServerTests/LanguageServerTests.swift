@@ -1104,4 +1104,37 @@ final class Client {
         #expect(c.sent.filter { ($0["id"] as? Int) == 3 }.map { $0["result"] is [Any] } == [true, true])
         #expect(c.sent.first { ($0["id"] as? Int) == 4 }?["result"] is [Any])
     }
+
+    /// An include's change analyses at most 16 of its open includers at
+    /// once; the others are marked stale, analysed while no message waits,
+    /// or when a request needs one. All 200 were analysed on each keystroke
+    /// in the include (review 20, R5): N includers made N analyses a change.
+    @Test func anIncludesChangeAnalysesFewIncludersAtOnce() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kcs-lsp-r5-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let good = "team SKMME9E2Y8\napp com.example.A\n"
+        try good.write(to: dir.appendingPathComponent("common.kcs"), atomically: true, encoding: .utf8)
+        let common = LanguageServer.uri(of: dir.appendingPathComponent("common.kcs").path)
+        let includers = (0..<200).map { LanguageServer.uri(of: dir.appendingPathComponent("s\($0).kcs").path) }
+        let c = Client()
+        for u in includers { c.open(u, "include \"common.kcs\"\nas A find generic-password\n") }
+        c.open(common, good)
+        func publishes() -> Int { c.sent.count { ($0["method"] as? String) == "textDocument/publishDiagnostics" } }
+        func saysBogus(_ u: String) -> Bool { c.diagnostics(u).contains { ($0["message"] as? String)?.contains("bogus") == true } }
+        let before = publishes()
+        c.notify("textDocument/didChange", ["textDocument": ["uri": common, "version": 2], "contentChanges": [["text": good + "bogus\n"]]])
+        #expect(publishes() - before == 1 + LanguageServer.readersAnalysedAtOnce, "the include and 16 includers, not all 200")
+        #expect(includers.count(where: saysBogus) == LanguageServer.readersAnalysedAtOnce)
+        // A request on a stale includer sees the include's new text.
+        let last = try #require(includers.last)
+        #expect(!saysBogus(last))
+        _ = c.request("textDocument/hover", c.at(last, 1, 6))
+        #expect(saysBogus(last), "analysed for the request")
+        // With no message waiting, the rest are analysed, each once.
+        let idle = publishes()
+        serve(c, [])
+        #expect(includers.count(where: saysBogus) == includers.count)
+        #expect(publishes() - idle == includers.count - LanguageServer.readersAnalysedAtOnce - 1)
+    }
 }
