@@ -105,3 +105,44 @@ extension XcodeRealProjectsTests {
         }
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// One app group a target lacks, written as a literal at each of its
+    /// calls, is one finding at the first call with notes at the others
+    /// (Bark's extension without `group.bark`: 7 KCS607 for one missing
+    /// line; real-project trial 20, W3). So is one expression kcs cannot
+    /// work out, passed at each of several uses (Element X's 5 KCS608 for
+    /// `InfoPlistReader.main.keychainAccessGroupIdentifier`; trial 20, W11).
+    @Test func theSameFindingAtEachUseOfALiteralOrAnExpressionIsSaidOnce() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.targets[1].sources.append("Shared.swift")
+        f.write("Widget/Shared.swift", """
+            import Foundation
+            import Security
+            func a() -> UserDefaults? { UserDefaults(suiteName: "group.com.example.notes") }
+            func b() -> URL? { FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: "group.com.example.notes") }
+            func c() -> UserDefaults? { UserDefaults(suiteName: "group.com.example.notes") }
+            func d() -> URL? { FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: "group.com.example.notes") }
+            func e() -> UserDefaults? { UserDefaults(suiteName: "group.com.example.notes") }
+            struct Reader { var group: String }
+            func f(_ r: Reader) -> OSStatus { SecItemCopyMatching([kSecAttrAccessGroup as String: r.group] as CFDictionary, nil) }
+            func g(_ r: Reader) -> OSStatus { SecItemDelete([kSecAttrAccessGroup as String: r.group] as CFDictionary) }
+
+            """)
+        f.writeProject()
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath]).stderr
+        let lines = lint.split(separator: "\n")
+        let appGroup = lines.filter { $0.contains("names the app group group.com.example.notes") }
+        #expect(appGroup.count == 1 && appGroup.first?.contains("Shared.swift:3:") == true
+                && appGroup.first?.contains("(said once for its 5 uses) [KCS607]") == true, "\(lint)")
+        // Both effects, the next three calls, and the rest counted.
+        #expect(appGroup.first?.contains("UserDefaults(suiteName:) then keeps defaults of its own that no other target reads, "
+                                         + "and containerURL(forSecurityApplicationGroupIdentifier:) returns nil") == true, "\(lint)")
+        for line in [4, 5, 6] { #expect(lint.contains("Shared.swift:\(line):") && lint.contains("note: named here too"), "\(line): \(lint)") }
+        #expect(!lint.contains("Shared.swift:7:") && lint.contains("  and 1 more use\n"), "\(lint)")
+        let runtime = lines.filter { $0.contains("a value built at run time (r.group)") }
+        #expect(runtime.count == 1 && runtime.first?.contains("Shared.swift:9:") == true
+                && runtime.first?.contains("(said once for its 2 uses) [KCS608]") == true, "\(lint)")
+    }
+}
