@@ -296,6 +296,9 @@ public struct ProjectLint {
         for t in project.targets where t.kind != nil {
             let all = signings.filter { $0.target.id == t.id }
             guard let reference = all.first(where: { $0.configuration == configuration }) else { continue }
+            // KCS603's findings of this target, said after the loop: several
+            // configurations that differ at one line are one finding.
+            var differing: [(at: ProjectLocation, configuration: String, parts: [String], risk: String)] = []
             for other in all where other.configuration != configuration {
                 // A configuration that builds another bundle ID is another app
                 // (com.example.App.debug beside com.example.App): projects give
@@ -366,14 +369,47 @@ public struct ProjectLint {
                         : reference.keychainAccessGroups.first?.value != other.keychainAccessGroups.first?.value
                         ? "the first keychain group is the default one, where code that names no group stores, so the two store in different groups"
                         : "only the order differs"
-                    out.append(render.diagnostic(ProjectIssue(
-                        .warning, "target '\(t.name)': configuration '\(other.configuration)' \(parts.joined(separator: " and ")) compared with '\(configuration)'",
-                        at: at, hint: "\(risk): give both the same groups\(parts == ["lists them in another order"] ? ", in the same order" : "")"),
-                        code: .projectConfigurationsDiffer))
+                    differing.append((at, other.configuration, parts, risk))
                 }
             }
+            out += configurationsDifferAt(t.name, differing, &render)
         }
         return out
+    }
+
+    /// KCS603 for one target: one finding per line, naming each
+    /// configuration that differs there from the lint's, those that differ
+    /// alike together (DuckDuckGo's sandbox-test-tool gave three at one
+    /// `$(DBP_APP_GROUP)`, for Debug, CI and Review; real-project trial 21, W6).
+    private func configurationsDifferAt(_ target: String, _ differing: [(at: ProjectLocation, configuration: String, parts: [String], risk: String)],
+                                        _ render: inout ProjectDiagnostics) -> [Diagnostic] {
+        var places: [ProjectLocation] = [], byPlace: [ProjectLocation: [Int]] = [:]
+        for (i, d) in differing.enumerated() {
+            if byPlace[d.at] == nil { places.append(d.at) }
+            byPlace[d.at, default: []].append(i)
+        }
+        return places.map { at in
+            let here = (byPlace[at] ?? []).map { differing[$0] }
+            // Configurations that differ alike, in the order they came.
+            var alike: [(configurations: [String], parts: [String])] = []
+            for d in here {
+                if let k = alike.firstIndex(where: { $0.parts == d.parts }) { alike[k].configurations.append(d.configuration) } else { alike.append(([d.configuration], d.parts)) }
+            }
+            let said = alike.map { a in
+                a.configurations.count == 1
+                    ? "configuration '\(a.configurations[0])' " + a.parts.joined(separator: " and ")
+                    : "configurations " + a.configurations.map { "'\($0)'" }.joined(separator: ", ") + " "
+                        + a.parts.map { p in ["lacks ": "lack ", "adds ": "add ", "lists ": "list "].first { p.hasPrefix($0.key) }.map { $0.value + p.dropFirst($0.key.count) } ?? p }
+                        .joined(separator: " and ")
+            }.joined(separator: "; ")
+            var risks: [String] = []
+            for d in here where !risks.contains(d.risk) { risks.append(d.risk) }
+            let inOrder = here.allSatisfy { $0.parts == ["lists them in another order"] }
+            return render.diagnostic(ProjectIssue(
+                .warning, "target '\(target)': \(said) compared with '\(configuration)'",
+                at: at, hint: "\(risks.joined(separator: "; ")): give \(here.count == 1 ? "both" : "them all") the same groups\(inOrder ? ", in the same order" : "")"),
+                code: .projectConfigurationsDiffer)
+        }
     }
 
     /// A group an embedded target lists that is one or two letters from

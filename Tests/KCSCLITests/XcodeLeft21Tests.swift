@@ -146,3 +146,34 @@ extension XcodeRealProjectsTests {
                 && runtime.first?.contains("(said once for its 2 uses) [KCS608]") == true, "\(lint)")
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// Configurations whose groups differ from the lint's at one line are
+    /// one KCS603 naming them, those that differ alike together
+    /// (DuckDuckGo's sandbox-test-tool: one each for Debug, CI and Review at
+    /// its `$(DBP_APP_GROUP)`; real-project trial 21, W6).
+    @Test func kcs603IsSaidOnceAtALineForTheConfigurationsThatDifferThere() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.configurations = ["Debug", "CI", "Review", "Release"]
+        for c in ["CI", "Review"] {
+            f.projectSettings[c] = f.projectSettings["Release"]
+            f.projectXCConfig[c] = f.projectXCConfig["Release"]
+            for i in f.targets.indices { f.targets[i].settings[c] = f.targets[i].settings["Release"] }
+        }
+        for (c, group) in [("Debug", "group.com.example.notes.debug"), ("CI", "group.com.example.notes.debug"),
+                           ("Review", "group.com.example.notes.review"), ("Release", "group.com.example.notes")] {
+            f.targets[0].settings[c]?["APP_GROUP"] = group
+        }
+        f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.shared"], appGroups: ["$(APP_GROUP)"])
+        f.writeProject()
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath]).stderr
+        let found = lint.split(separator: "\n").filter { $0.contains("[KCS603]") }
+        #expect(found.count == 1, "\(lint)")
+        #expect(found.first?.contains("target 'App': configurations 'Debug', 'CI' lack group.com.example.notes and add group.com.example.notes.debug; "
+                                      + "configuration 'Review' lacks group.com.example.notes and adds group.com.example.notes.review compared with 'Release'") == true,
+                "\(lint)")
+        #expect(lint.contains("hint: each lists a group the other lacks, so a build that works in one may fail in the other: give them all the same groups"),
+                "\(lint)")
+    }
+}
