@@ -1001,7 +1001,22 @@ public enum CodeCheck {
                             case .unset:
                                 // The code's default is the value (real-project trial 16, D2).
                                 guard let fallback else {
-                                    cannotRead(key, "no Info.plist of the target sets it")
+                                    // The file, and a key one or two letters
+                                    // from it that the file sets (real-project trial 21, W3).
+                                    var why = "no Info.plist of the target sets it"
+                                    if let plist = lint.project.infoPlistKeys(of: signing.resolved) {
+                                        var near: (key: String, location: ProjectLocation, distance: Int)?
+                                        for k in (plist.keys ?? []).prefix(1_000) {
+                                            if let d = Suggest.editDistance(key, k.key, atMost: 2), d > 0, d < (near?.distance ?? 3) { near = (k.key, k.location, d) }
+                                        }
+                                        if let near {
+                                            why += ": its Info.plist '\(plist.file)' sets \(near.key), \(near.distance == 1 ? "one letter" : "two letters") from it"
+                                            notes.append(render.note("did you mean \(key) for \(near.key)?", at: near.location))
+                                        } else {
+                                            why += " (its Info.plist: '\(plist.file)')"
+                                        }
+                                    }
+                                    cannotRead(key, why)
                                     read = false
                                     continue
                                 }

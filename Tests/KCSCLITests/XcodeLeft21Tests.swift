@@ -5,8 +5,8 @@ import Testing
 /// project with the one change the trial's reproduction made.
 extension XcodeRealProjectsTests {
     /// The widget of `appWidgetShare()` with the app's group, an Info.plist
-    /// setting APP_GROUP_ID to `group`, and `code` in a second source.
-    static func widgetReadingInfoPlist(group: String, code: String) -> XcodeFixture {
+    /// setting `key` (APP_GROUP_ID) to `group`, and `code` in a second source.
+    static func widgetReadingInfoPlist(group: String, code: String, key: String = "APP_GROUP_ID") -> XcodeFixture {
         var f = XcodeFixture.appWidgetShare()
         f.targets[1].settings["Release"]?["INFOPLIST_FILE"] = "Widget/Info.plist"
         f.targets[1].sources.append("Defaults.swift")
@@ -15,7 +15,7 @@ extension XcodeRealProjectsTests {
         f.write("Widget/Info.plist", """
             <?xml version="1.0" encoding="UTF-8"?>
             <plist version="1.0"><dict>
-            <key>APP_GROUP_ID</key>
+            <key>\(key)</key>
             <string>\(group)</string>
             </dict></plist>
             """)
@@ -175,5 +175,29 @@ extension XcodeRealProjectsTests {
                 "\(lint)")
         #expect(lint.contains("hint: each lists a group the other lacks, so a build that works in one may fail in the other: give them all the same groups"),
                 "\(lint)")
+    }
+}
+
+extension XcodeRealProjectsTests {
+    /// A key no Info.plist of the target sets: KCS608 names the Info.plist
+    /// file and a key one or two letters from it that the file sets, with a
+    /// note at that line (Linphone's `APP_GROUP_NAM`; real-project trial 21, W3).
+    @Test func anUnsetInfoPlistKeyNamesTheFileAndTheNearKeyItSets() throws {
+        let code = """
+            import Foundation
+            func defaults() -> UserDefaults? { UserDefaults(suiteName: Bundle.main.object(forInfoDictionaryKey: "APP_GROUP_ID") as? String) }
+
+            """
+        for (key, said) in [("APP_GROUP_I", "sets APP_GROUP_I, one letter from it"), ("APP_GRUP_I", "sets APP_GRUP_I, two letters from it"),
+                            ("OTHER_KEY", "(its Info.plist: ")] {
+            let f = Self.widgetReadingInfoPlist(group: "group.com.example.notes", code: code, key: key)
+            defer { f.remove() }
+            let lint = try BinaryRunner.run(["lint", "--project", f.projectPath]).stderr
+            #expect(lint.contains("passes UserDefaults(suiteName:) its Info.plist's APP_GROUP_ID, which kcs cannot read: no Info.plist of the target sets it"),
+                    "\(key): \(lint)")
+            #expect(lint.contains("Widget/Info.plist") && lint.contains(said), "\(key): \(lint)")
+            #expect(lint.contains("Widget/Info.plist:4:") == (key != "OTHER_KEY") && lint.contains("note: did you mean APP_GROUP_ID for \(key)?") == (key != "OTHER_KEY"),
+                    "\(key): \(lint)")
+        }
     }
 }
