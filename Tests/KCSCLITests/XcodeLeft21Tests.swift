@@ -201,3 +201,36 @@ extension XcodeRealProjectsTests {
         }
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// The values that use a setting no level of the project defines, when
+    /// an xcconfig kcs could not read may define it, are said once, at the
+    /// warning that the file cannot be read (AdGuard for Safari's absent
+    /// private xcconfig outside the repository gave 29 warnings, three per
+    /// target; real-project trial 21, W4).
+    @Test func valuesAnUnreadXCConfigMayDefineAreSaidOnceAtIt() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.write("Config/Base.xcconfig", """
+            #include "Team.xcconfig"
+            #include "../../private/Config.xcconfig"
+            BUNDLE_PREFIX = $(CONFIG_PREFIX)
+            PRODUCT_BUNDLE_IDENTIFIER = $(BUNDLE_PREFIX).$(PRODUCT_NAME:rfc1034identifier)
+            APP_GROUP = group.$(CONFIG_GROUP)
+            IPHONEOS_DEPLOYMENT_TARGET = 17.0
+
+            """)
+        f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.shared"], appGroups: ["$(APP_GROUP)"])
+        f.writeEntitlements("Widget/Widget.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.shared"], appGroups: ["$(APP_GROUP)"])
+        f.writeProject()
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        // (The share extension's own KCS604 and KCS607 are the fixture's.)
+        let warnings = lint.stderr.split(separator: "\n").filter { $0.contains(": warning: ") && $0.hasSuffix("[KCS602]") }
+        #expect(warnings.count == 1, "\(lint.stderr)")
+        #expect(warnings.first?.contains("Base.xcconfig:2:1: warning: cannot read the xcconfig file") == true
+                && warnings.first?.contains("(said once for the 4 values that use settings no level of the project defines, which it may define: "
+                                            + "$(CONFIG_PREFIX), $(CONFIG_GROUP))") == true, "\(lint.stderr)")
+        #expect(lint.stderr.contains("App.entitlements:11:3: note: '$(APP_GROUP)' uses $(CONFIG_GROUP), which target 'App' does not define\n"), "\(lint.stderr)")
+        #expect(lint.stderr.contains("#include? marks a file that may be absent; 1 more value uses them"), "\(lint.stderr)")
+    }
+}
