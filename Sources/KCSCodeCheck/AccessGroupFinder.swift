@@ -131,6 +131,53 @@ public struct AccessGroupFinder {
     /// what an initialiser was passed as `accessGroup:`, for a use in an
     /// extension of the type; false when a type of that name says no.
     private var forwardedMembers: [String: [String: Bool]] = [:]
+    /// The functions of one `String` parameter, by ``KeyReader/signature``:
+    /// the key parameter's Info.plist default when every declaration of
+    /// that signature reads the main bundle's Info.plist by its parameter
+    /// (`.some(nil)`: no default), `nil` when one does anything else.
+    private var keyReaders: [String: String??] = [:]
+
+    /// A function of one `String` parameter that returns the main bundle's
+    /// Info.plist value for it (GlucoseDirect's `static func stringValue(
+    /// forKey key: String) -> String { guard let value = Bundle.main.object(
+    /// forInfoDictionaryKey: key) as? String else { fatalError(…) }; return
+    /// value }`, then `UserDefaults(suiteName: stringValue(forKey:
+    /// "APP_GROUP_ID"))`: the app group went unchecked and unsaid;
+    /// real-project trial 21, D7). A call with a literal key reads that key.
+    struct KeyReader {
+        /// `Type\u{1}name\u{1}label` (`Type` the declaring type's last
+        /// name, empty at the top level; `label` `_` for none).
+        static func signature(_ type: String?, _ name: String, _ label: String) -> String {
+            (type ?? "") + "\u{1}" + name + "\u{1}" + label
+        }
+
+        /// The Info.plist default of the function's read, `.some(nil)` for
+        /// none, or nil when it is no such reader.
+        static func read(_ f: FunctionDeclSyntax) -> String?? {
+            let parameters = f.signature.parameterClause.parameters
+            guard let parameter = parameters.first, parameters.count == 1,
+                  parameter.type.trimmedDescription == "String", let body = f.body else { return nil }
+            let generics = Set(f.genericParameterClause?.parameters.map(\.name.text) ?? [])
+            let returned = f.signature.returnClause?.type.trimmedDescription.filter { $0 != "?" && $0 != "!" } ?? ""
+            guard returned == "String" || generics.contains(returned) else { return nil }
+            let name = (parameter.secondName ?? parameter.firstName).text
+            let reader = Reader(isBundle: { e in
+                guard let m = e?.as(MemberAccessExprSyntax.self), m.declName.baseName.text == "main" else { return false }
+                return m.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "Bundle"
+            }, key: { e in e?.as(DeclReferenceExprSyntax.self)?.baseName.text == name ? name : nil })
+            guard let read = AccessGroupFinder.readerBody(body.statements, reader), read.key == name else { return nil }
+            return .some(read.fallback)
+        }
+    }
+
+    /// The Info.plist read a call of a key reader makes (``KeyReader``):
+    /// declared in one of `types` (last names; nil for the top level).
+    func keyReader(_ name: String, label: String, in types: [String?]) -> String?? {
+        for type in types {
+            if let found = keyReaders[KeyReader.signature(type, name, label)] { return found }
+        }
+        return nil
+    }
 
     /// Whether the property `name` of the type `type` (its last name),
     /// declared in a file read, forwards its initialisers' group.
@@ -194,6 +241,9 @@ public struct AccessGroupFinder {
         /// (type's last name, property, whether it forwards) for
         /// ``UseVisitor/forwardsProperty(_:around:)`` in an extension.
         var forwardedMembers: [(String, String, Bool)] = []
+        /// (``KeyReader/signature``, the read's default or nil for no
+        /// reader) of each function of one `String` parameter.
+        var keyReaders: [(String, String??)] = []
     }
 
     /// A constant with the file declaring it.
@@ -230,6 +280,7 @@ public struct AccessGroupFinder {
         out.compositions = members.compositions
         out.declaredNames = members.declaredNames
         out.forwardedMembers = members.forwardedMembers
+        out.keyReaders = members.keyReaders
         return out
     }
 
@@ -250,6 +301,11 @@ public struct AccessGroupFinder {
         for c in found.constants where c.isStoredVar { storedVarNames.insert(c.name) }
         for (type, name, forwards) in found.forwardedMembers { forwardedMembers[type, default: [:]][name] = forwards && forwardedMembers[type]?[name] != false }
         for (type, c) in found.compositions where !(compositions[type]?.contains(c) ?? false) { compositions[type, default: []].append(c) }
+        // Overloads and redeclarations must all read, with one default.
+        for (signature, read) in found.keyReaders {
+            let merged: String?? = keyReaders[signature].map { known in known == read ? known : nil } ?? read
+            keyReaders.updateValue(merged, forKey: signature)
+        }
     }
 
     /// A type path with a type alias at its head replaced by the type it
@@ -940,7 +996,7 @@ public struct AccessGroupFinder {
 
     /// A reader function's body: `return READ`, `READ`, or `guard let r =
     /// READ else { … }` then `return r`.
-    private static func readerBody(_ statements: CodeBlockItemListSyntax, _ reader: Reader) -> (key: String, fallback: String?)? {
+    static func readerBody(_ statements: CodeBlockItemListSyntax, _ reader: Reader) -> (key: String, fallback: String?)? {
         let items = statements.map(\.item)
         if items.count == 1, let e = returnedExpression(items[0]) { return infoPlistRead(e, reader: reader) }
         guard items.count == 2, let g = items[0].as(GuardStmtSyntax.self), g.conditions.count == 1,
@@ -1487,6 +1543,18 @@ private final class MemberCollector: SyntaxVisitor {
     var compositions: [(String, AccessGroupFinder.Composition)] = []
     var declaredNames: Set<String> = []
     var forwardedMembers: [(String, String, Bool)] = []
+    var keyReaders: [(String, String??)] = []
+
+    /// A function of one `String` parameter, not local: whether it reads
+    /// the main bundle's Info.plist by it (``AccessGroupFinder/KeyReader``).
+    override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
+        let scope = Scope(of: Syntax(node))
+        let parameters = node.signature.parameterClause.parameters
+        guard !scope.isLocal, parameters.count == 1, let parameter = parameters.first else { return .visitChildren }
+        keyReaders.append((AccessGroupFinder.KeyReader.signature(scope.types.first.map(Scope.lastName), node.name.text, parameter.firstName.text),
+                           AccessGroupFinder.KeyReader.read(node)))
+        return .visitChildren
+    }
 
     /// The properties of a type whose initialisers take a group that
     /// forward it (``UseVisitor/forwardsProperty(_:around:)``), asked only
@@ -2505,7 +2573,36 @@ private final class UseVisitor: SyntaxVisitor {
                 !c.isLocal && (c.container.map { exact ? $0 == type : Scope.names($0, type) } ?? false)
             } ?? runtime
         }
+        if let call = e.as(FunctionCallExprSyntax.self), let read = keyReaderCall(call, scope) { return read }
         return runtime
+    }
+
+    /// A call of a key reader (``AccessGroupFinder/KeyReader``) with a key
+    /// kcs works out: `name(label: KEY)` of the top level or of a type
+    /// around the call, or `Type.name(label: KEY)` (`Self.`): that key's
+    /// Info.plist read.
+    private func keyReaderCall(_ call: FunctionCallExprSyntax, _ scope: Scope) -> AccessGroupFinder.Resolved? {
+        guard call.arguments.count == 1, let argument = call.arguments.first, call.trailingClosure == nil else { return nil }
+        let name: String, types: [String?]
+        if let r = call.calledExpression.as(DeclReferenceExprSyntax.self) {
+            name = r.baseName.text
+            types = scope.types.map(Scope.lastName) + [nil]
+            lookedUp.insert(name)
+        } else if let m = call.calledExpression.as(MemberAccessExprSyntax.self), let base = m.base?.as(DeclReferenceExprSyntax.self),
+                  base.baseName.text.first?.isUppercase == true {
+            name = m.declName.baseName.text
+            let type = base.baseName.text == "Self" ? scope.types.first.map(Scope.lastName) : Scope.lastName(finder.aliased(base.baseName.text))
+            types = [type]
+            // The files that say the type, not every file that says a
+            // common function name (`value(for:)`).
+            if let type { lookedUp.insert(type) }
+        } else {
+            return nil
+        }
+        guard let read = finder.keyReader(name, label: argument.label?.text ?? "_", in: types),
+              let key = resolveWritten(argument.expression), case .literal(let k) = key.value, !AccessGroupFinder.isMarker(k),
+              !k.isEmpty, !k.contains(Character(AccessGroupFinder.markerStart)) else { return nil }
+        return .init(value: .literal(AccessGroupFinder.infoPlistMarked((k, read))), condition: key.condition)
     }
 }
 

@@ -1117,7 +1117,22 @@ public enum CodeCheck {
                             case .unset:
                                 // The code's default is the value (real-project trial 16, D2).
                                 guard let fallback else {
-                                    cannotRead(key, "no Info.plist of the target sets it")
+                                    // The file, and a key one or two letters
+                                    // from it that the file sets (real-project trial 21, W3).
+                                    var why = "no Info.plist of the target sets it"
+                                    if let plist = lint.project.infoPlistKeys(of: signing.resolved) {
+                                        var near: (key: String, location: ProjectLocation, distance: Int)?
+                                        for k in (plist.keys ?? []).prefix(1_000) {
+                                            if let d = Suggest.editDistance(key, k.key, atMost: 2), d > 0, d < (near?.distance ?? 3) { near = (k.key, k.location, d) }
+                                        }
+                                        if let near {
+                                            why += ": its Info.plist '\(plist.file)' sets \(near.key), \(near.distance == 1 ? "one letter" : "two letters") from it"
+                                            notes.append(render.note("did you mean \(key) for \(near.key)?", at: near.location))
+                                        } else {
+                                            why += " (its Info.plist: '\(plist.file)')"
+                                        }
+                                    }
+                                    cannotRead(key, why)
                                     read = false
                                     continue
                                 }
@@ -1526,25 +1541,32 @@ public enum CodeCheck {
     static let appGroupEffects = ["UserDefaults(suiteName:) then keeps defaults of its own that no other target reads",
                                   "containerURL(forSecurityApplicationGroupIdentifier:) returns nil"]
 
+    /// "and N more uses", or "and 1 more use".
+    static func moreUses(_ n: Int) -> String { "and \(n) more use\(n == 1 ? "" : "s")" }
+
+    /// The note at the constant a finding's group came from, if any.
+    private static func constant(_ d: Diagnostic) -> DiagnosticNote? {
+        guard d.code == .codeGroupNotEntitled || d.code == .codeGroupNotCheckable, d.range != nil else { return nil }
+        return d.notes.first { $0.message == constantNote && $0.file != nil && $0.range != nil }
+            ?? d.notes.first { $0.message == branchConstantNote && $0.file != nil && $0.range != nil }
+    }
+
+    /// An app group's finding without its effect, and the effect.
+    private static func effect(_ message: String) -> (rest: String, effect: String?) {
+        for e in appGroupEffects where message.hasSuffix(": " + e) { return (String(message.dropLast(e.count)), e) }
+        return (message, nil)
+    }
+
+    /// Without the `#if` a use sits under: said at the constant, the
+    /// uses' conditions are theirs, not its (NetBird's uses under
+    /// `#if os(iOS)` and `#else` were each said apart; real-project trial 21, D6).
+    private static func unconditioned(_ message: String) -> String {
+        guard let open = message.range(of: " (under "),
+              let close = message.range(of: ", which this build compiles)", range: open.upperBound..<message.endIndex) else { return message }
+        return String(message[..<open.lowerBound] + message[close.upperBound...])
+    }
+
     static func foldedByConstant(_ all: [Diagnostic]) -> [Diagnostic] {
-        func constant(_ d: Diagnostic) -> DiagnosticNote? {
-            guard d.code == .codeGroupNotEntitled || d.code == .codeGroupNotCheckable, d.range != nil else { return nil }
-            return d.notes.first { $0.message == constantNote && $0.file != nil && $0.range != nil }
-                ?? d.notes.first { $0.message == branchConstantNote && $0.file != nil && $0.range != nil }
-        }
-        /// An app group's finding without its effect, and the effect.
-        func effect(_ message: String) -> (rest: String, effect: String?) {
-            for e in appGroupEffects where message.hasSuffix(": " + e) { return (String(message.dropLast(e.count)), e) }
-            return (message, nil)
-        }
-        /// Without the `#if` a use sits under: said at the constant, the
-        /// uses' conditions are theirs, not its (NetBird's uses under
-        /// `#if os(iOS)` and `#else` were each said apart; real-project trial 21, D6).
-        func unconditioned(_ message: String) -> String {
-            guard let open = message.range(of: " (under "),
-                  let close = message.range(of: ", which this build compiles)", range: open.upperBound..<message.endIndex) else { return message }
-            return String(message[..<open.lowerBound] + message[close.upperBound...])
-        }
         struct Key: Hashable { var code: String, file: String, start: Int, message: String, hint: String? }
         var groups: [Key: [Int]] = [:]
         for (i, d) in all.enumerated() {
@@ -1563,10 +1585,47 @@ public enum CodeCheck {
             d.file = c.file
             d.range = c.range
             d.notes = indices.prefix(usesShown).map { DiagnosticNote("used here", file: all[$0].file, range: all[$0].range) }
-            if indices.count > usesShown { d.notes.append(DiagnosticNote("and \(indices.count - usesShown) more uses")) }
+            if indices.count > usesShown { d.notes.append(DiagnosticNote(Self.moreUses(indices.count - usesShown))) }
             d.notes += first.notes.filter { $0.message != constantNote && $0.message != branchConstantNote }
             folded[indices[0]] = d
             dropped.formUnion(indices.dropFirst())
+        }
+        return all.indices.compactMap { dropped.contains($0) ? nil : folded[$0] ?? all[$0] }
+    }
+
+    /// What `kcs lint --project` says of ``run(_:)``'s findings: the same
+    /// finding at several uses with no constant behind them said once
+    /// (``run(_:)`` keeps one per use, each at its line).
+    public static func foldedByUse(_ all: [Diagnostic]) -> [Diagnostic] {
+        var folded: [Int: Diagnostic] = [:], dropped = Set<Int>()
+        // The same finding at several uses with no constant behind them:
+        // one literal written at each call (Bark's extension without
+        // `group.bark`: 7 KCS607 for 7 calls; real-project trial 20, W3) or
+        // one expression kcs cannot work out, written at each use (Element
+        // X's `InfoPlistReader.main.keychainAccessGroupIdentifier`: 5 KCS608;
+        // trial 20, W11). Said once, at the first use, with notes at the
+        // next ones and their count.
+        struct UseKey: Hashable { var code: String, severity: String, message: String }
+        var byMessage: [UseKey: [Int]] = [:]
+        for (i, d) in all.enumerated() where constant(d) == nil
+            && (d.code == .codeGroupNotEntitled || d.code == .codeGroupNotCheckable) && d.range != nil {
+            byMessage[UseKey(code: d.code.rawValue, severity: "\(d.severity)", message: unconditioned(effect(d.message).rest)), default: []].append(i)
+        }
+        for indices in byMessage.values where indices.count > 1 {
+            let first = all[indices[0]]
+            var d = first
+            d.message = unconditioned(first.message)
+            let effects = appGroupEffects.filter { e in indices.contains { effect(all[$0].message).effect == e } }
+            if effects.count > 1 { d.message = unconditioned(effect(first.message).rest) + effects.joined(separator: ", and ") }
+            d.message += " (said once for its \(indices.count) uses)"
+            // One call this target surely makes is enough for the group to
+            // be needed: "add it" wins over "make sure it never makes this call".
+            if let sure = indices.lazy.compactMap({ all[$0].hint }).first(where: { !$0.contains("never makes this call") }) { d.hint = sure }
+            let others = indices.dropFirst()
+            d.notes += others.prefix(usesShown).map { DiagnosticNote("named here too", file: all[$0].file, range: all[$0].range) }
+            if others.count > usesShown { d.notes.append(DiagnosticNote(Self.moreUses(others.count - usesShown))) }
+            folded[indices[0]] = d
+            dropped.formUnion(others)
         }
         return all.indices.compactMap { dropped.contains($0) ? nil : folded[$0] ?? all[$0] }
     }

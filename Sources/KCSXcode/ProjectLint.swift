@@ -158,6 +158,7 @@ public struct ProjectLint {
                 merged.append((issue, configurations, []))
             }
         }
+        var saidIssues: [ProjectIssue] = []
         for (issue, configurations, targets) in merged {
             var said = issue
             if targets.count > 1 {
@@ -168,8 +169,9 @@ public struct ProjectLint {
             } else if configurations.count > 1 {
                 said.message = issue.message.replacingOccurrences(of: "configuration '\(configurations[0])'", with: Self.configurationsNamed(configurations))
             }
-            out.append(render.diagnostic(said, code: .projectSetting))
+            saidIssues.append(said)
         }
+        for said in Self.foldedIntoUnreadXCConfig(saidIssues) { out.append(render.diagnostic(said, code: .projectSetting)) }
         // Targets past the budget are not resolved: they would look unsigned.
         if project.settingsBudgetExhausted {
             if seen.insert(project.budgetMessage).inserted {
@@ -184,6 +186,58 @@ public struct ProjectLint {
         out += unusedEntitlements(&render)
         if let profile { out += notInProfile(profile, path: profilePath ?? "the profile", &render) }
         return out
+    }
+
+    /// The findings of a setting no level defines that an xcconfig kcs
+    /// could not read may define, said once, at the warning that it
+    /// cannot be read, with notes at the first three: one absent private
+    /// xcconfig outside the repository gave 29 warnings in AdGuard for
+    /// Safari, three per target (real-project trial 21, W4).
+    static func foldedIntoUnreadXCConfig(_ issues: [ProjectIssue]) -> [ProjectIssue] {
+        var out = issues, dropped = Set<Int>()
+        for (i, unread) in issues.enumerated() {
+            guard let file = unread.unreadXCConfig,
+                  !issues[..<i].contains(where: { $0.unreadXCConfig.map(ProjectPath.lastComponent) == ProjectPath.lastComponent(file) }) else { continue }
+            let phrase = "; '\(ProjectPath.lastComponent(file))', which kcs could not read, may define it"
+            let uses = issues.indices.filter { j in
+                j != i && !dropped.contains(j) && issues[j].unreadXCConfig == nil && issues[j].hint?.hasSuffix(phrase) == true && issues[j].location != nil
+            }
+            guard uses.count > 1 else { continue }
+            var names: [String] = []
+            for j in uses {
+                for name in issues[j].undefinedSettings.isEmpty ? Self.usedNames(issues[j].message) : issues[j].undefinedSettings where !names.contains(name) {
+                    names.append(name)
+                }
+            }
+            var said = unread
+            said.message += " (said once for the \(uses.count) values that use settings no level of the project defines, which it may define"
+                + (names.isEmpty ? "" : ": " + names.prefix(6).map { "$(\($0))" }.joined(separator: ", ") + (names.count > 6 ? ", …" : "")) + ")"
+            said.notes += uses.prefix(3).compactMap { j in
+                issues[j].location.map { ProjectIssue.Note(Self.withoutExpansion(issues[j].message), at: $0) }
+            }
+            if uses.count > 3 { said.hint = (said.hint.map { $0 + "; " } ?? "") + (uses.count == 4 ? "1 more value uses them" : "\(uses.count - 3) more values use them") }
+            out[i] = said
+            dropped.formUnion(uses)
+        }
+        return out.indices.compactMap { dropped.contains($0) ? nil : out[$0] }
+    }
+
+    /// The `$(NAME)`s a finding's message says a value uses ("… uses
+    /// $(CONFIG_GROUP), which …").
+    static func usedNames(_ message: String) -> [String] {
+        guard let uses = message.range(of: " uses ") else { return [] }
+        var names: [String] = [], rest = message[uses.upperBound...]
+        while rest.hasPrefix("$("), let close = rest.firstIndex(of: ")") {
+            names.append(String(rest[rest.index(rest.startIndex, offsetBy: 2)..<close]))
+            rest = rest[rest.index(after: close)...]
+            if rest.hasPrefix(", $(") { rest = rest.dropFirst(2) } else if rest.hasPrefix(" and $(") { rest = rest.dropFirst(5) }
+        }
+        return names
+    }
+
+    /// A finding's message without "; Xcode expands it to nothing", for a note.
+    static func withoutExpansion(_ message: String) -> String {
+        message.range(of: "; Xcode expands").map { String(message[..<$0.lowerBound]) } ?? message
     }
 
     /// "configuration 'Debug'", "configurations 'Debug', 'Release'".
@@ -296,6 +350,9 @@ public struct ProjectLint {
         for t in project.targets where t.kind != nil {
             let all = signings.filter { $0.target.id == t.id }
             guard let reference = all.first(where: { $0.configuration == configuration }) else { continue }
+            // KCS603's findings of this target, said after the loop: several
+            // configurations that differ at one line are one finding.
+            var differing: [(at: ProjectLocation, configuration: String, parts: [String], risk: String)] = []
             for other in all where other.configuration != configuration {
                 // A configuration that builds another bundle ID is another app
                 // (com.example.App.debug beside com.example.App): projects give
@@ -366,14 +423,47 @@ public struct ProjectLint {
                         : reference.keychainAccessGroups.first?.value != other.keychainAccessGroups.first?.value
                         ? "the first keychain group is the default one, where code that names no group stores, so the two store in different groups"
                         : "only the order differs"
-                    out.append(render.diagnostic(ProjectIssue(
-                        .warning, "target '\(t.name)': configuration '\(other.configuration)' \(parts.joined(separator: " and ")) compared with '\(configuration)'",
-                        at: at, hint: "\(risk): give both the same groups\(parts == ["lists them in another order"] ? ", in the same order" : "")"),
-                        code: .projectConfigurationsDiffer))
+                    differing.append((at, other.configuration, parts, risk))
                 }
             }
+            out += configurationsDifferAt(t.name, differing, &render)
         }
         return out
+    }
+
+    /// KCS603 for one target: one finding per line, naming each
+    /// configuration that differs there from the lint's, those that differ
+    /// alike together (DuckDuckGo's sandbox-test-tool gave three at one
+    /// `$(DBP_APP_GROUP)`, for Debug, CI and Review; real-project trial 21, W6).
+    private func configurationsDifferAt(_ target: String, _ differing: [(at: ProjectLocation, configuration: String, parts: [String], risk: String)],
+                                        _ render: inout ProjectDiagnostics) -> [Diagnostic] {
+        var places: [ProjectLocation] = [], byPlace: [ProjectLocation: [Int]] = [:]
+        for (i, d) in differing.enumerated() {
+            if byPlace[d.at] == nil { places.append(d.at) }
+            byPlace[d.at, default: []].append(i)
+        }
+        return places.map { at in
+            let here = (byPlace[at] ?? []).map { differing[$0] }
+            // Configurations that differ alike, in the order they came.
+            var alike: [(configurations: [String], parts: [String])] = []
+            for d in here {
+                if let k = alike.firstIndex(where: { $0.parts == d.parts }) { alike[k].configurations.append(d.configuration) } else { alike.append(([d.configuration], d.parts)) }
+            }
+            let said = alike.map { a in
+                a.configurations.count == 1
+                    ? "configuration '\(a.configurations[0])' " + a.parts.joined(separator: " and ")
+                    : "configurations " + a.configurations.map { "'\($0)'" }.joined(separator: ", ") + " "
+                        + a.parts.map { p in ["lacks ": "lack ", "adds ": "add ", "lists ": "list "].first { p.hasPrefix($0.key) }.map { $0.value + p.dropFirst($0.key.count) } ?? p }
+                        .joined(separator: " and ")
+            }.joined(separator: "; ")
+            var risks: [String] = []
+            for d in here where !risks.contains(d.risk) { risks.append(d.risk) }
+            let inOrder = here.allSatisfy { $0.parts == ["lists them in another order"] }
+            return render.diagnostic(ProjectIssue(
+                .warning, "target '\(target)': \(said) compared with '\(configuration)'",
+                at: at, hint: "\(risks.joined(separator: "; ")): give \(here.count == 1 ? "both" : "them all") the same groups\(inOrder ? ", in the same order" : "")"),
+                code: .projectConfigurationsDiffer)
+        }
     }
 
     /// A group an embedded target lists that is one or two letters from

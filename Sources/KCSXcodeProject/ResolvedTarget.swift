@@ -534,6 +534,19 @@ extension XcodeProject {
         return .value(e.value, location: definition.location, settings: [])
     }
 
+    /// The Info.plist file `INFOPLIST_FILE` names for a target, and the
+    /// keys it sets with their lines (nil when it cannot be read): for a
+    /// key no Info.plist of the target sets, the one a letter or two from
+    /// it (Linphone's `APP_GROUP_NAM`; real-project trial 21, W3). Nil
+    /// without a file.
+    public func infoPlistKeys(of target: ResolvedTarget) -> (file: String, keys: [(key: String, location: ProjectLocation)]?)? {
+        let file = target.settings.value(of: "INFOPLIST_FILE").value
+        guard !file.isEmpty else { return nil }
+        let path = path(fromSetting: file)
+        let strings = xcconfigs.infoPlist(path, fileSystem: fileSystem)
+        return (path, strings.map { $0.map { (key: $0.key, location: ProjectLocation(file: path, line: $0.value.1)) }.sorted { $0.key < $1.key } })
+    }
+
     /// How to give a target the team `holder` should hold: the optional
     /// includes absent beside where the team is set, the developer's own
     /// file the project expects (Trio's ConfigOverride.xcconfig,

@@ -151,7 +151,7 @@ func lintProject(_ path: String, profile: String?, configuration: String?, team:
             return .missingInput
         }
     }
-    let diagnostics = lint.run(profile: granted, profilePath: profile) + CodeCheck.run(lint)
+    let diagnostics = lint.run(profile: granted, profilePath: profile) + CodeCheck.foldedByUse(CodeCheck.run(lint))
     // Within --max-output (--untrusted's 1 MiB): a framework checked for
     // each of 70 apps printed 2.2 MB past it (found by adversarial testing).
     var printed = 0
