@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A stored, searchable attribute of an item (`kSecAttr…`).
 ///
 /// Access group, synchronizable, accessibility, access control and data are
@@ -486,31 +494,62 @@ public struct AttributeText: Sendable, Hashable, CustomStringConvertible, Expres
     /// document's size per change. No text is ever freed: an interned
     /// number is valid wherever a copy of the text went.
     enum Interned {
-        private struct Table {
-            var texts: [[UInt8]] = []
-            var numbers: [[UInt8]: UInt64] = [:]
-            var bytes = 0
+        /// The table itself (one per process in ``table``; tests make their own).
+        struct Table {
+            /// Each text's bytes, by number.
+            private(set) var texts: [[UInt8]] = []
+            /// Open addressing on a hash of the bytes: a text's number + 1,
+            /// 0 for none; at most half full. A lookup of a text already
+            /// there allocates nothing (a dictionary keyed by `[UInt8]`
+            /// made an array of the bytes for every lookup).
+            private var slots = [UInt32](repeating: 0, count: 64)
+            private(set) var bytes = 0
+
+            static func hash(_ b: UnsafeBufferPointer<UInt8>) -> Int {
+                var h: UInt64 = 0xcbf2_9ce4_8422_2325
+                for c in b { h = (h ^ UInt64(c)) &* 0x0000_0100_0000_01b3 }
+                return Int(truncatingIfNeeded: h ^ h >> 29)
+            }
+
+            mutating func number(of b: UnsafeBufferPointer<UInt8>) -> UInt64 {
+                var mask = slots.count - 1
+                var i = Self.hash(b) & mask
+                while slots[i] != 0 {
+                    let n = Int(slots[i] - 1)
+                    // memcmp: `elementsEqual` went element by element through
+                    // an iterator, some 800 instructions a 30-byte text.
+                    if texts[n].withUnsafeBufferPointer({
+                        $0.count == b.count && ($0.isEmpty || memcmp($0.baseAddress!, b.baseAddress!, b.count) == 0)
+                    }) { return UInt64(n) }
+                    i = (i + 1) & mask
+                }
+                let n = texts.count
+                precondition(n < Int(UInt32.max) - 1, "more long texts than a table holds")
+                texts.append(Array(b))
+                bytes += b.count
+                if (n + 1) * 2 > slots.count {
+                    slots = [UInt32](repeating: 0, count: slots.count * 2)
+                    mask = slots.count - 1
+                    for (m, t) in texts.enumerated() {
+                        var j = t.withUnsafeBufferPointer { Self.hash($0) } & mask
+                        while slots[j] != 0 { j = (j + 1) & mask }
+                        slots[j] = UInt32(m + 1)
+                    }
+                } else {
+                    slots[i] = UInt32(n + 1)
+                }
+                return UInt64(n)
+            }
         }
         private static let table = Locked(Table())
 
         /// The number of `b`'s bytes, interned now if they are new.
-        static func number(of b: UnsafeBufferPointer<UInt8>) -> UInt64 {
-            let key = Array(b)
-            return table.withLock { t in
-                if let n = t.numbers[key] { return n }
-                let n = UInt64(t.texts.count)
-                t.texts.append(key)
-                t.numbers[key] = n
-                t.bytes += key.count
-                return n
-            }
-        }
+        static func number(of b: UnsafeBufferPointer<UInt8>) -> UInt64 { table.withLock { $0.number(of: b) } }
 
         /// The bytes numbered `n`.
         static func bytes(_ n: UInt64) -> [UInt8] { table.withLock { $0.texts[Int(n)] } }
 
-        /// How many texts the table holds, and their bytes (for tests and
-        /// measurements).
+        /// How many texts the table holds, and their bytes (for measurements).
         static var count: Int { table.withLock { $0.texts.count } }
         static var byteCount: Int { table.withLock { $0.bytes } }
     }

@@ -30,22 +30,42 @@ struct InternedTextTests {
         #expect(Self.make(sixteen) == b && Self.make(sixteen).hashValue == b.hashValue)
     }
 
-    @Test("the same long bytes are one entry of the table, made however often and from wherever")
+    /// Other tests make texts at the same time, so this one compares
+    /// numbers, not the table's size (which ``growth()`` checks on a table
+    /// of its own).
+    @Test("the same long bytes are one number, made however often and from wherever; a kind is not a new number")
     func internedOnce() {
         let bytes = Array("a value past the inline limit, \(#line)".utf8)
         let first = Self.make(bytes)
-        let before = AttributeText.Interned.count
-        for _ in 0..<100 { #expect(Self.make(bytes) == first) }
+        for _ in 0..<100 { #expect(Self.make(bytes) == first && Self.make(bytes).w0 == first.w0) }
         #expect(AttributeText(String(decoding: bytes, as: UTF8.self)) == first)
-        #expect(AttributeText.Interned.count == before)
-        // A new long text is one new entry; a kind is not a new entry.
         let other = Self.make(bytes + [0x21])
-        #expect(other != first && AttributeText.Interned.count == before + 1)
+        #expect(other != first && other.w0 != first.w0)
         let data = Self.make(bytes, kind: .bytes), verbatim = Self.make(bytes, kind: .verbatim)
-        #expect(AttributeText.Interned.count == before + 1)
+        #expect(data.w0 == first.w0 && verbatim.w0 == first.w0)
         #expect(data != first && verbatim != first && data != verbatim)
         #expect(data.kind == .bytes && verbatim.kind == .verbatim && first.kind == .text)
         data.withBytes { #expect(Array($0) == bytes) }
+    }
+
+    /// The table grows (its slots doubling) past thousands of texts, and
+    /// every text made before keeps its number and its bytes.
+    @Test("thousands of long texts: each one entry, each read back, each found again")
+    func growth() {
+        var table = AttributeText.Interned.Table()
+        let texts = (0..<5000).map { Array("a-long-enough-prefix.\($0)".utf8) }
+        for (i, t) in texts.enumerated() {
+            #expect(t.withUnsafeBufferPointer { table.number(of: $0) } == UInt64(i))
+        }
+        #expect(table.texts.count == 5000 && table.texts == texts)
+        #expect(table.bytes == texts.reduce(0) { $0 + $1.count })
+        for (i, t) in texts.enumerated() {
+            #expect(t.withUnsafeBufferPointer { table.number(of: $0) } == UInt64(i))
+        }
+        // A prefix or an extension of a text is another text.
+        #expect(Array("a-long-enough-prefix.".utf8).withUnsafeBufferPointer { table.number(of: $0) } == 5000)
+        #expect((texts[42] + [0]).withUnsafeBufferPointer { table.number(of: $0) } == 5001)
+        #expect(table.texts.count == 5002)
     }
 
     @Test("odd bytes past the limit: invalid UTF-8, NUL, every byte value")
