@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A stored, searchable attribute of an item (`kSecAttr…`).
 ///
 /// Access group, synchronizable, accessibility, access control and data are
@@ -426,18 +434,25 @@ public enum AttributeValue: Sendable, Hashable, CustomStringConvertible {
 /// A string attribute's value as its UTF-8 bytes, compared and hashed as
 /// bytes (see ``AttributeValue``).
 ///
-/// Made from a script's bytes without a String: up to 15 bytes are held in
-/// place in two words, as most services and accounts are, so making one,
-/// comparing two or fingerprinting one for the keychain's tables is a few
-/// word operations; a longer text is held once in a shared buffer.
+/// Plain data: two words and no reference, so an attribute list's entries,
+/// a request and a stored item copy and free as bytes (a text that held a
+/// reference, null or not, was retained on every copy of its entry and
+/// released on every free, and an array of entries was freed by the
+/// runtime's generic destroy). Made from a script's bytes without a
+/// String: up to 15 bytes are held in place in the two words, as most
+/// services and accounts are; a longer text is interned in the process's
+/// table (``Interned``) and named there by a number, so two texts are equal
+/// exactly when their words are, at any length, and making one, comparing
+/// two or fingerprinting one for the keychain's tables is a few word
+/// operations.
 public struct AttributeText: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
-    /// Bytes 0-7 and 8-14 (little-endian, zero-padded). The top byte of
-    /// `w1` is the count (0…15) in its low four bits, or `longMark` when
-    /// the bytes are in `long` (then the words hold its first 15 bytes, so
-    /// most unequal texts differ there), and the ``Kind`` in bits 4-5.
+    /// Held in place: bytes 0-7 and 8-14 (little-endian, zero-padded), and
+    /// the count (0…15) in the low four bits of `w1`'s top byte. Interned:
+    /// the text's number in ``Interned`` in `w0`, its count in `w1`'s low
+    /// 56 bits, and `longMark` in the top byte. The ``Kind`` is in bits 4-5
+    /// of the top byte either way.
     let w0: UInt64
     let w1: UInt64
-    private let long: Long?
 
     private static let longMark: UInt64 = 0x80
 
@@ -461,16 +476,88 @@ public struct AttributeText: Sendable, Hashable, CustomStringConvertible, Expres
         /// there is a constant's short name). SecItem API only.
         case verbatim = 2
     }
-    private final class Long: Sendable {
-        let bytes: [UInt8]
-        init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    /// The texts longer than 15 bytes the process has made, each held once
+    /// and named by its number (from 0, in the order first made), for the
+    /// life of the process. One table for every script, world, REPL line,
+    /// included file, Markdown block and SecItem-API call, so a value made
+    /// in one and compared in another is the same number; behind a lock,
+    /// since `kcs check` runs files on several threads.
+    ///
+    /// What it holds is bounded by the distinct long texts the process was
+    /// given, each once whatever the number of copies, items or runs: a
+    /// batch run ends; a REPL session keeps every input anyway (`:undo`
+    /// replays them), and its table is no larger than those inputs; the
+    /// language server runs each version of a document, so the table grows
+    /// by the long texts an edit makes new (typing a 40-byte value one key
+    /// at a time adds 25 texts, about 2 KB with their slots), not by the
+    /// document's size per change. No text is ever freed: an interned
+    /// number is valid wherever a copy of the text went.
+    enum Interned {
+        /// The table itself (one per process in ``table``; tests make their own).
+        struct Table {
+            /// Each text's bytes, by number.
+            private(set) var texts: [[UInt8]] = []
+            /// Open addressing on a hash of the bytes: a text's number + 1,
+            /// 0 for none; at most half full. A lookup of a text already
+            /// there allocates nothing (a dictionary keyed by `[UInt8]`
+            /// made an array of the bytes for every lookup).
+            private var slots = [UInt32](repeating: 0, count: 64)
+            private(set) var bytes = 0
+
+            static func hash(_ b: UnsafeBufferPointer<UInt8>) -> Int {
+                var h: UInt64 = 0xcbf2_9ce4_8422_2325
+                for c in b { h = (h ^ UInt64(c)) &* 0x0000_0100_0000_01b3 }
+                return Int(truncatingIfNeeded: h ^ h >> 29)
+            }
+
+            mutating func number(of b: UnsafeBufferPointer<UInt8>) -> UInt64 {
+                var mask = slots.count - 1
+                var i = Self.hash(b) & mask
+                while slots[i] != 0 {
+                    let n = Int(slots[i] - 1)
+                    // memcmp: `elementsEqual` went element by element through
+                    // an iterator, some 800 instructions a 30-byte text.
+                    if texts[n].withUnsafeBufferPointer({
+                        $0.count == b.count && ($0.isEmpty || memcmp($0.baseAddress!, b.baseAddress!, b.count) == 0)
+                    }) { return UInt64(n) }
+                    i = (i + 1) & mask
+                }
+                let n = texts.count
+                precondition(n < Int(UInt32.max) - 1, "more long texts than a table holds")
+                texts.append(Array(b))
+                bytes += b.count
+                if (n + 1) * 2 > slots.count {
+                    slots = [UInt32](repeating: 0, count: slots.count * 2)
+                    mask = slots.count - 1
+                    for (m, t) in texts.enumerated() {
+                        var j = t.withUnsafeBufferPointer { Self.hash($0) } & mask
+                        while slots[j] != 0 { j = (j + 1) & mask }
+                        slots[j] = UInt32(m + 1)
+                    }
+                } else {
+                    slots[i] = UInt32(n + 1)
+                }
+                return UInt64(n)
+            }
+        }
+        private static let table = Locked(Table())
+
+        /// The number of `b`'s bytes, interned now if they are new.
+        static func number(of b: UnsafeBufferPointer<UInt8>) -> UInt64 { table.withLock { $0.number(of: b) } }
+
+        /// The bytes numbered `n`.
+        static func bytes(_ n: UInt64) -> [UInt8] { table.withLock { $0.texts[Int(n)] } }
+
+        /// How many texts the table holds, and their bytes (for measurements).
+        static var count: Int { table.withLock { $0.texts.count } }
+        static var byteCount: Int { table.withLock { $0.bytes } }
     }
 
     /// The empty text.
     public init() {
         w0 = 0
         w1 = 0
-        long = nil
     }
 
     /// The UTF-8 bytes of `string`.
@@ -484,20 +571,17 @@ public struct AttributeText: Sendable, Hashable, CustomStringConvertible, Expres
     /// These bytes (a script's, as written between quotes), as text.
     public init(bytes b: UnsafeBufferPointer<UInt8>) {
         let n = b.count
+        if n > 15 {
+            w0 = Interned.number(of: b)
+            w1 = UInt64(n) | Self.longMark << 56
+            return
+        }
         var words: (UInt64, UInt64) = (0, 0)
         if n > 0 {
-            withUnsafeMutableBytes(of: &words) { w in
-                w.copyMemory(from: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(b)[0..<min(n, 15)]))
-            }
+            withUnsafeMutableBytes(of: &words) { w in w.copyMemory(from: UnsafeRawBufferPointer(b)) }
         }
         w0 = UInt64(littleEndian: words.0)
-        if n <= 15 {
-            w1 = UInt64(littleEndian: words.1) | UInt64(n) << 56
-            long = nil
-        } else {
-            w1 = UInt64(littleEndian: words.1) | Self.longMark << 56
-            long = Long(Array(b))
-        }
+        w1 = UInt64(littleEndian: words.1) | UInt64(n) << 56
     }
 
     /// These bytes, of `kind` (the SecItem API's; a script's text is made
@@ -509,7 +593,6 @@ public struct AttributeText: Sendable, Hashable, CustomStringConvertible, Expres
         let text = AttributeText(bytes: b)
         w0 = text.w0
         w1 = b.isEmpty ? text.w1 : text.w1 | UInt64(kind.rawValue) << 60
-        long = text.long
     }
 
     /// The UTF-8 bytes of `string`, of `kind`.
@@ -521,7 +604,7 @@ public struct AttributeText: Sendable, Hashable, CustomStringConvertible, Expres
     /// Whether the bytes are held in place (15 or fewer).
     var isInline: Bool { w1 >> 63 == 0 }
 
-    public var count: Int { isInline ? Int(w1 >> 56 & 0x0F) : long.unsafelyUnwrapped.bytes.count }
+    public var count: Int { isInline ? Int(w1 >> 56 & 0x0F) : Int(w1 & 0x00FF_FFFF_FFFF_FFFF) }
 
     /// What a device stored the value as.
     public var kind: Kind { Kind(rawValue: UInt8(truncatingIfNeeded: w1 >> 60 & 0x3)).unsafelyUnwrapped }
@@ -529,7 +612,7 @@ public struct AttributeText: Sendable, Hashable, CustomStringConvertible, Expres
 
     /// Calls `body` with the bytes.
     public func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        if let long { return try long.bytes.withUnsafeBufferPointer(body) }
+        if !isInline { return try Interned.bytes(w0).withUnsafeBufferPointer(body) }
         var words = (w0.littleEndian, w1.littleEndian)
         let n = count
         return try withUnsafeBytes(of: &words) { raw in
@@ -542,16 +625,11 @@ public struct AttributeText: Sendable, Hashable, CustomStringConvertible, Expres
     public var string: String { withBytes { String(decoding: $0, as: UTF8.self) } }
     public var description: String { string }
 
-    public static func == (a: AttributeText, b: AttributeText) -> Bool {
-        guard a.w0 == b.w0, a.w1 == b.w1 else { return false }
-        guard let x = a.long, let y = b.long else { return true }
-        return x === y || x.bytes == y.bytes
-    }
+    public static func == (a: AttributeText, b: AttributeText) -> Bool { a.w0 == b.w0 && a.w1 == b.w1 }
 
     public func hash(into h: inout Hasher) {
         h.combine(w0)
         h.combine(w1)
-        if let long { h.combine(long.bytes) }
     }
 }
 

@@ -622,16 +622,16 @@ struct KeyFingerprint {
         add(word: UInt64(s.utf8.count) | 1 << 40)
     }
 
-    /// A short text by its two words (count included); a longer one by
-    /// its bytes and length.
+    /// A text by its two words: its bytes and count when it is short, its
+    /// interned number and count when it is long (``AttributeText``), so a
+    /// long text is not read (reading it takes the intern table's lock).
+    /// The number depends on the order texts were first made, and so does
+    /// where a long text's item sits in a table; nothing reads a table in
+    /// its order (`firstItems(of:limit:)` and `allItems` sort by
+    /// insertion).
     mutating func add(text t: AttributeText) {
-        if t.isInline {
-            mix(t.w0)
-            mix(t.w1)
-        } else {
-            t.withBytes { add(bytes: UnsafeRawBufferPointer($0)) }
-            add(word: UInt64(t.count) | 1 << 40)
-        }
+        mix(t.w0)
+        mix(t.w1)
     }
 
     /// Adds bytes eight at a time (the last word zero-padded): a byte at a

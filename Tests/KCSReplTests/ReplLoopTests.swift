@@ -382,4 +382,30 @@ import Testing
         #expect(Help.text("statuses").contains("errSecMissingEntitlement (-34018)"))
         #expect(Help.text("save").contains(":save FILE"))
     }
+
+    /// Values past 15 bytes (interned, ``AttributeText``) made on one line
+    /// are the same values on the next, and are printed, explained and
+    /// saved as their text.
+    @Test func testLongValuesAcrossLinesAreShownExplainedAndSavedAsText() {
+        var (repl, screen) = loop()
+        let account = "Grüße, an account past the limit", data = String(repeating: "s3cret-", count: 9)
+        for line in ["team SKMME9E2Y8", "app com.example.A",
+                     "as A add generic-password service=\"a.service.past.the.limit\" account=\"\(account)\" data=\"\(data)\"",
+                     "as A find generic-password service=\"a.service.past.the.limit\" account=\"\(account)\" return=data",
+                     "expect data \"\(data)\"", "show items",
+                     "as A find generic-password service=\"a.service.past.the.limit\" account=\"\(account)!\"", "explain"] {
+            _ = repl.feed(line)
+        }
+        // The near miss is linted (KCS508) with both values as text.
+        #expect(screen.errors.contains("asks account=\"\(account)!\", but the stored item has account=\"\(account)\""),
+                "\(screen.errors)")
+        #expect(screen.output.contains("a.service.past.the.limit") && screen.output.contains(account), "\(screen.output)")
+        #expect(screen.output.contains("\(account)!"), "\(screen.output)")
+        let script = repl.state.script(name: "s.kcs")
+        #expect(script.contains("account=\"\(account)\" data=\"\(data)\""), "\(script)")
+        #expect(script.contains("expect data \"\(data)\""), "\(script)")
+        let report = Interpreter.run(source: script)
+        #expect(report.verdict == .passed, "\(report.diagnostics)")
+    }
+
 }
