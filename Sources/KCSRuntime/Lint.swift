@@ -278,6 +278,38 @@ extension Session {
             }
         }
 
+        // An accessibility in a read query (QA s21, Q14/Q21/Q06; s19 Q20,
+        // s20 Q26): securityd keeps kSecAttrAccessible in a query as a
+        // search attribute (SecDbQuery.c query_add_attribute_with_desc), so
+        // the items an older build or another code path stored with another
+        // class are not found, changed or deleted. Not for an update that
+        // sets a class: a migration selects by the old class on purpose.
+        if request.operation != .add, let wanted = spec.accessibility,
+           !(request.operation == .update && (request.changes.map { $0.accessibility != nil || $0.accessControl != nil } ?? false)) {
+            var wide = request
+            wide.spec.accessibility = nil
+            let sync = spec.synchronizable ?? (spec.persistentRef == nil ? .no : .any)
+            let leftOut = world.matchCount(of: wide, as: last.app, on: last.device, sync: sync)
+                - world.matchCount(of: request, as: last.app, on: last.device, sync: sync)
+            let items = "\(leftOut) item\(leftOut == 1 ? "" : "s") stored with another class"
+            let verb = switch request.operation {
+            case .find: "find"
+            case .update: "update"
+            default: "delete"
+            }
+            let message: String? = switch (missed, leftOut > 0) {
+            case (true, true): "accessible=\(wanted.rawValue) in a query is a filter: this \(verb) skips \(items), which would match without it"
+            case (true, false):
+                "accessible=\(wanted.rawValue) in a query is a filter, not a setting: an item an older build or another code path stored with another class (when-unlocked by default) is not found"
+            case (false, true): "accessible=\(wanted.rawValue) in a query is a filter: this \(verb) leaves out \(items)"
+            case (false, false): nil
+            }
+            if let message {
+                warn(.lintAccessibilityFilter, message,
+                     "drop accessible= from the query: set the class on add, and move existing items with update … set accessible=\(wanted.rawValue) (kSecAttrAccessible in the attributes to update)")
+            }
+        }
+
         if missed {
             // Looking for near misses walks the caller's searched groups:
             // only in small keychains, so a large generated scenario stays linear.
