@@ -45,7 +45,11 @@ extension Session {
         // update, a find for all of them) may still have left synchronizable
         // ones out: the "delete all" of a wrapper that leaves iCloud items behind.
         let allRule = syncSkipped && status == .success && Self.countsLeftOutSync(call.request, on: lastDevice, world)
-        guard groupRule || missRule || allRule || chosenAccessibility || addToDefault || limitOnAdd || referenceAlone else { return [] }
+        // An update that writes data through a query naming only the class
+        // (WordPress-iOS pull request 2757; QA s21, Q27).
+        let classOnlyUpdate = operation == .update && status == .success && lastRecord.result.count > 1
+        guard groupRule || missRule || allRule || chosenAccessibility || addToDefault || limitOnAdd || referenceAlone
+                || classOnlyUpdate else { return [] }
         return lintWarnings(call.request, lastRecord, s, file, missed: missed, chosenAccessibility: chosenAccessibility,
                             addToDefault: addToDefault)
     }
@@ -308,6 +312,20 @@ extension Session {
                 warn(.lintAccessibilityFilter, message,
                      "drop accessible= from the query: set the class on add, and move existing items with update … set accessible=\(wanted.rawValue) (kSecAttrAccessible in the attributes to update)")
             }
+        }
+
+        // A class-only update that writes data: SecItemUpdate changes every
+        // match (no match limit: _SecItemUpdate makes its query with
+        // kSecMatchUnlimited, SecItemServer.c), so every password the app
+        // reaches now holds the same data (WordPress-iOS pull request 2757
+        // passed an empty dictionary from a find that returned nothing as
+        // the query, "effectively replacing the password of every item in
+        // the keychain"; QA s21, Q27).
+        if request.operation == .update, result.status == .success, result.count > 1, request.changes?.dataText != nil,
+           spec.attributes.isEmpty, spec.accessGroup == nil, spec.persistentRef == nil, let itemClass = spec.itemClass {
+            warn(.lintClassOnlyUpdate,
+                 "this update's query names only the class: it wrote the same data into all \(result.count) \(itemClass.rawValue) items \(app.name) reaches",
+                 "name the item in the query (service= and account= for a password): SecItemUpdate changes every item that matches")
         }
 
         if missed {

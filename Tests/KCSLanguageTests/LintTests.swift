@@ -29,6 +29,7 @@ import Testing
         ("514-unprovisioned-keychain-groups.kcs", .lintUnprovisionedKeychainGroups, 6),
         ("515-resign-off-the-mac.kcs", .lintResignWithoutFileKeychain, 10),
         ("516-accessibility-filter.kcs", .lintAccessibilityFilter, 8),
+        ("517-class-only-update.kcs", .lintClassOnlyUpdate, 9),
     ])
     func eachRuleHasATriggeringSample(file: String, code: DiagnosticCode, line: Int) {
         let outcome = BatchRunner().lint(path: Self.path(file))
