@@ -31,7 +31,10 @@ package struct Explainer {
         // unvalidated entitlements and adds com.apple.token).
         let groups = world.accessGroups(of: last.app, on: last.device)
         let defaultGroup = world.defaultGroup(of: last.app, on: last.device)
-        if groups.isEmpty {
+        let platform = world.platform(of: last.device)
+        if groups.isEmpty, app.isUnsigned, platform.listsTokenGroupForUnentitled {
+            lines.append("\(app.name.possessive) access groups: com.apple.token alone (\(Self.tokenEra(platform)) give it to a process without entitlements)")
+        } else if groups.isEmpty {
             lines.append("\(app.name.possessive) access groups: " + (app.isUnsigned
                 ? "none (unsigned: no app ID, no keychain-access-groups, no application groups)"
                 : "none (no provisioning profile validates its app ID, and it has no keychain-access-groups)"))
@@ -258,8 +261,17 @@ package struct Explainer {
         case .unprovisioned:
             return "\(app.name) has an app ID but no provisioning profile validates it, and it has no keychain-access-groups: no entitlement counts on the Mac's data-protection keychain"
         case .onlyTokenGroup:
-            return "\(app.name)'s only access group is com.apple.token (no keychain entitlement counts here; the Mac lists the token group "
-                + "for a process without any), which is read-only: add, update and delete fail, queries find only token items"
+            let platform = world.platform(of: last.device)
+            let source = platform.listsTokenGroupForUnentitled
+                ? "\(app.name) has no entitlements, and \(Self.tokenEra(platform)) give such a process the token group alone"
+                : "no keychain entitlement counts here; the Mac lists the token group for a process without any"
+            return "\(app.name.possessive) only access group is com.apple.token (\(source)), which is read-only: add, update and delete fail, queries find only token items"
+        case .unentitledTokenGroup:
+            let era = Self.tokenEra(world.platform(of: last.device))
+            let head = "\(app.name) has no entitlements (an unhosted test bundle, a bare tool), and \(era) give such a process com.apple.token alone"
+            return result.status == .param
+                ? head + ": the add goes to element 0 of the list, the token group, and securityd refuses it: \"storing items into kSecAttrAccessGroupToken is not allowed\" (errSecParam; iOS 10, 12 and 13 answer errSecMissingEntitlement)"
+                : head + ", so the query searches that group, which holds none of kcs's items (from iOS 14 every call is errSecMissingEntitlement)"
         case .fileKeychainDataForAll:
             return request.operation == .add
                 ? "the macOS file-based keychain's add parses limit= and return= as a find does, and returns no data for all matching passwords: nothing was stored; an add needs no limit="
@@ -674,7 +686,8 @@ package struct Explainer {
     }
 
     /// A one-line hint for a failed status expectation.
-    package static func hint(for result: CallResult, last: LastCall, world: World) -> String? {
+    /// `declaredWithoutTeam`: the app was declared `team=none` after a team.
+    package static func hint(for result: CallResult, last: LastCall, world: World, declaredWithoutTeam: Bool = false) -> String? {
         switch result.reason {
         case .groupNotEntitled(let g), .groupNotEntitledFindsNothing(let g), .moveNotEntitled(let g):
             let app = world[last.app]
@@ -703,7 +716,16 @@ package struct Explainer {
                 return "\(g) is \(app.name.possessive) team ID: a keychain group is the team ID and a name, e.g. group=\(example)"
             }
             return "add the group to \(app.name.possessive) entitlements (group \(app.withoutTeamPrefix(g)) \(app.name)) or name one it has"
-        case .unsigned: return "declare a team before the app, or give the app team=TEAMID"
+        case .unsigned, .onlyTokenGroup, .unentitledTokenGroup:
+            // A script that declares a team and signs the app with none
+            // means it (an unhosted test bundle): a team before the app
+            // would not be the fix (QA s21, Q05).
+            // The token group's refusals had no hint on the Mac: kept so.
+            guard world[last.app].isUnsigned,
+                  result.reason == .unsigned || world.platform(of: last.device).listsTokenGroupForUnentitled else { return nil }
+            guard declaredWithoutTeam || world[last.app].signing == .noAppID else { return "declare a team before the app, or give the app team=TEAMID" }
+            let appID = world[last.app].signing == .noAppID ? "an app ID (no signing=no-app-id)" : "an app ID (team=TEAMID)"
+            return "\(world[last.app].name) has no entitlements: give it \(appID), or, for tests, a host app (an XCTest bundle hosted in an app runs with the app's entitlements)"
         case .noMatch:
             if let dropped = result.droppedDataProtection {
                 var hint = "the data-protection keychain answered \(dropped.status.description), which the merge of the two keychains hides: "
@@ -726,6 +748,12 @@ package struct Explainer {
             return "the device has not been unlocked since it booted: wait for protected data\(wait) before reading or writing the keychain"
         case .locked(let a) where a == .whenPasscodeSetThisDeviceOnly && world[last.device].state.hasPasscode:
             // By design: no class readable under the lock keeps the passcode rule.
+    /// The releases that give a process without entitlements the token
+    /// group (``Platform/listsTokenGroupForUnentitled``).
+    static func tokenEra(_ platform: Platform) -> String {
+        platform.family == .watchos ? "watchOS 3 to 6" : "iOS 10 to 13"
+    }
+
             return "when-passcode-set items are readable only while the device is unlocked: make the call then, "
                 + "or narrow the query (e.g. accessible=) so it matches no when-passcode-set item"
         case .locked(let a) where a.requirement == .unlocked:

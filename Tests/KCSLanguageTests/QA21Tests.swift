@@ -1,0 +1,51 @@
+import Testing
+@testable import KCSLanguage
+@testable import KCSRuntime
+@testable import KCSSyntax
+
+/// The real-world Q&A trial of session 21, each fix pinned.
+struct QA21Tests {
+    func run(_ source: String) -> RunReport { Interpreter.run(source: source, name: "t.kcs") }
+
+    /// Q05: a process without entitlements (an unhosted test bundle) on
+    /// iOS 10 to 13 has the list [com.apple.token] (Security-57740.60.18
+    /// server.c, 58286 and 59306 server_entitlement_helpers.c): finds
+    /// search it (errSecItemNotFound, onmyway133/blog issue 92); iOS 11's
+    /// add stores into it and is refused with errSecParam (openradar
+    /// 34838798), its update and delete search it; iOS 10, 12 and 13
+    /// refuse writes with errSecMissingEntitlement; iOS 14 every call.
+    @Test func anUnentitledProcessOnIOS10To13HasTheTokenGroup() {
+        func script(_ platform: String, _ calls: [(String, String)]) -> String {
+            "platform \(platform)\nteam SKMME9E2Y8\napp com.example.tests.xctest as Tests team=none\n"
+                + calls.map { "as Tests \($0.0)\nexpect status \($0.1)\n" }.joined()
+        }
+        let add = "add generic-password service=\"s\" account=\"a\" data=\"x\""
+        let find = "find generic-password service=\"s\" account=\"a\""
+        let delete = "delete generic-password service=\"s\""
+        let update = "update generic-password service=\"s\" set label=\"l\""
+        let cases: [(String, [(String, String)])] = [
+            ("ios 10", [(add, "errSecMissingEntitlement"), (find, "errSecItemNotFound"), (update, "errSecMissingEntitlement"),
+                        (delete, "errSecMissingEntitlement")]),
+            ("ios 11", [(add, "errSecParam"), (add + " group=SKMME9E2Y8.x", "errSecMissingEntitlement"), (find, "errSecItemNotFound"),
+                        (update, "errSecItemNotFound"), (delete, "errSecItemNotFound")]),
+            ("watchos 4", [(add, "errSecParam"), (find, "errSecItemNotFound")]),
+            ("ios 12", [(add, "errSecMissingEntitlement"), (find, "errSecItemNotFound"), (delete, "errSecMissingEntitlement")]),
+            ("ios 13", [(add, "errSecMissingEntitlement"), (find, "errSecItemNotFound")]),
+            ("ios 14", [(add, "errSecMissingEntitlement"), (find, "errSecMissingEntitlement")]),
+        ]
+        for (platform, calls) in cases {
+            let report = run(script(platform, calls))
+            #expect(report.passed == calls.count, "\(platform): \(report.diagnostics.map(\.message))")
+            #expect(report.diagnostics.isEmpty, "\(platform): \(report.diagnostics.map { $0.message + " " + ($0.hint ?? "") })")
+        }
+        // The explanation names the token group and the release; the hint
+        // does not tell a script that declared a team to declare one.
+        let failed = run(script("ios 11", [(add, "errSecSuccess")]))
+        let why = failed.diagnostics.flatMap { $0.notes.map(\.message) }.joined(separator: "\n")
+        #expect(why.contains("iOS 10 to 13 give such a process com.apple.token alone"), "\(why)")
+        #expect(why.contains("storing items into kSecAttrAccessGroupToken is not allowed"), "\(why)")
+        #expect(failed.diagnostics.first?.hint?.contains("host app") == true, "\(failed.diagnostics.map { $0.hint ?? "" })")
+        let later = run(script("ios 15", [(add, "errSecSuccess")]))
+        #expect(later.diagnostics.first?.hint?.contains("declare a team") == false, "\(later.diagnostics.map { $0.hint ?? "" })")
+    }
+}
