@@ -87,11 +87,19 @@ public enum EntitlementShape {
         return unprefixed(group, teamID)
     }
 
-    /// A keychain group without the team prefix.
+    /// A keychain group without the team prefix. A provisioning profile
+    /// grants `TEAMID.*` keychain groups only, and a restricted entitlement
+    /// the profile does not allow stops the app (AMFI: on the Mac it is
+    /// killed at launch, zoidsh/meru pull request 842, "The application
+    /// "Meru.app" can't be opened"; on iOS it does not install): said in
+    /// the message, as for another team's prefix (QA s21, Q32: kcs answered
+    /// the calls of an app that cannot run, and said only "does not carry
+    /// the team prefix").
     private static func unprefixed(_ group: String, _ teamID: String) -> Finding {
         let fixed = "\(teamID).\(group)"
         return Finding(code: .lintUnprefixedEntitlement, group: group,
-                       message: "keychain group \(group) does not carry the team prefix \(teamID).",
+                       message: "keychain group \(group) does not carry the team prefix \(teamID).: no provisioning profile allows it "
+                           + "(\(teamID)'s profiles grant \(teamID).* groups), so a device does not launch an app signed with it (on iOS it does not install)",
                        hint: "did you mean \(fixed)? keychain groups carry the team ID: write \(fixed) "
                            + "(in an .entitlements file $(AppIdentifierPrefix)\(group), as Xcode's Keychain Sharing writes it)",
                        fix: fixed)

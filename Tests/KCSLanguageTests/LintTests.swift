@@ -241,7 +241,8 @@ import Testing
         }
         let inline = warnings("team SKMME9E2Y8\napp com.example.A keychain-access-groups=[com.example.shared, com.apple.token]\n")
         #expect(inline.map(\.code) == [.lintUnprefixedEntitlement])
-        #expect(inline.first?.message == "keychain group com.example.shared does not carry the team prefix SKMME9E2Y8.")
+        #expect(inline.first?.message == "keychain group com.example.shared does not carry the team prefix SKMME9E2Y8.: no provisioning profile allows it "
+                + "(SKMME9E2Y8's profiles grant SKMME9E2Y8.* groups), so a device does not launch an app signed with it (on iOS it does not install)")
         #expect(inline.first?.hint?.hasPrefix("did you mean SKMME9E2Y8.com.example.shared?") == true)
         #expect(inline.first?.location?.column == 43, "the warning points at the group")
         // An empty part (eduVPN's `$(AppIdentifierPrefix).$(APP_ID)`).

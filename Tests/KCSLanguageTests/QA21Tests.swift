@@ -48,4 +48,17 @@ struct QA21Tests {
         let later = run(script("ios 15", [(add, "errSecSuccess")]))
         #expect(later.diagnostics.first?.hint?.contains("declare a team") == false, "\(later.diagnostics.map { $0.hint ?? "" })")
     }
+
+    /// Q32: an unprefixed keychain group of a signed app: no profile allows
+    /// it, and the message says the app does not launch.
+    @Test func anUnprefixedGroupSaysTheAppDoesNotLaunch() {
+        let report = BatchRunner().run(SourceFile(name: "t.kcs", text: """
+            platform macos 15
+            team SKMME9E2Y8
+            app sh.zoid.meru as Meru keychain-access-groups=[sh.zoid.meru.webauthn]
+            """))
+        #expect(report.diagnostics.map(\.code) == [.lintUnprefixedEntitlement])
+        #expect(report.diagnostics.first?.message.contains("so a device does not launch an app signed with it") == true,
+                "\(report.diagnostics.map(\.message))")
+    }
 }
