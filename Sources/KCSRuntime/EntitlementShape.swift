@@ -46,7 +46,21 @@ public enum EntitlementShape {
     public static func keychainGroup(_ group: String, teamID: String?, bundleIDs: BundleIDIndex = BundleIDIndex(),
                                      appIDPrefix: String? = nil, previousAppIDPrefixes: Set<String> = [],
                                      listedBy: [String: String] = [:]) -> Finding? {
-        if group.contains("$(") || isApples(group) || group.hasSuffix("*") && teamPrefix(of: group) != nil { return nil }
+        if group.contains("$(") || isApples(group) { return nil }
+        // A provisioning profile's TEAMID.* copied into the signed
+        // entitlements (fastlane sigh resign without the app's entitlements
+        // takes the profile's; fastlane issue 4397): securityd treats only a
+        // bare "*" specially (SecItemServer.c `CFArrayContainsValue(accessGroups,
+        // …, CFSTR("*"))`), so this is one literal group, holding nothing the
+        // app's real groups hold (QA s21, Q11).
+        if group.hasSuffix(".*"), let team = teamPrefix(of: group), group.count == team.count + 2 {
+            return Finding(code: .lintUnprefixedEntitlement, group: group,
+                           message: "keychain group \(group) is a provisioning profile's wildcard: in an app's signed entitlements it is one group "
+                               + "of that literal name (securityd expands only a bare \"*\"), which shares nothing with the app's other groups",
+                           hint: "list the groups the app uses, each with the team prefix ($(AppIdentifierPrefix)com.example.shared); "
+                               + "a re-signing tool that takes the profile's entitlements (fastlane sigh resign without --entitlements) copies the wildcard",
+                           fix: nil)
+        }
         // "*" is every group to securityd (SecServerAccessGroupsAllows), a
         // right of Apple's own processes; TEAMID.* is a provisioning
         // profile's wildcard, never a group a signed app holds.

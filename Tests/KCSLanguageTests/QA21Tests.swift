@@ -49,6 +49,19 @@ struct QA21Tests {
         #expect(later.diagnostics.first?.hint?.contains("declare a team") == false, "\(later.diagnostics.map { $0.hint ?? "" })")
     }
 
+    /// Q11: a profile's TEAMID.* copied into the signed entitlements (sigh
+    /// resign, fastlane issue 4397) is one literal group: KCS510.
+    @Test func aProfileWildcardAmongTheEntitlementsWarns() {
+        let star = EntitlementShape.keychainGroup("SKMME9E2Y8.*", teamID: "SKMME9E2Y8")
+        #expect(star?.code == .lintUnprefixedEntitlement)
+        #expect(star?.message.contains("provisioning profile's wildcard") == true, "\(star?.message ?? "")")
+        let report = BatchRunner().run(SourceFile(name: "t.kcs", text: """
+            team SKMME9E2Y8
+            app com.example.App keychain-access-groups=[SKMME9E2Y8.*]
+            """))
+        #expect(report.diagnostics.map(\.code) == [.lintUnprefixedEntitlement], "\(report.diagnostics.map(\.message))")
+    }
+
     /// Q32: an unprefixed keychain group of a signed app: no profile allows
     /// it, and the message says the app does not launch.
     @Test func anUnprefixedGroupSaysTheAppDoesNotLaunch() {
