@@ -685,6 +685,12 @@ package struct Explainer {
         return parts.joined(separator: " ")
     }
 
+    /// The releases that give a process without entitlements the token
+    /// group (``Platform/listsTokenGroupForUnentitled``).
+    static func tokenEra(_ platform: Platform) -> String {
+        platform.family == .watchos ? "watchOS 3 to 6" : "iOS 10 to 13"
+    }
+
     /// A one-line hint for a failed status expectation.
     /// `declaredWithoutTeam`: the app was declared `team=none` after a team.
     package static func hint(for result: CallResult, last: LastCall, world: World, declaredWithoutTeam: Bool = false) -> String? {
@@ -748,12 +754,6 @@ package struct Explainer {
             return "the device has not been unlocked since it booted: wait for protected data\(wait) before reading or writing the keychain"
         case .locked(let a) where a == .whenPasscodeSetThisDeviceOnly && world[last.device].state.hasPasscode:
             // By design: no class readable under the lock keeps the passcode rule.
-    /// The releases that give a process without entitlements the token
-    /// group (``Platform/listsTokenGroupForUnentitled``).
-    static func tokenEra(_ platform: Platform) -> String {
-        platform.family == .watchos ? "watchOS 3 to 6" : "iOS 10 to 13"
-    }
-
             return "when-passcode-set items are readable only while the device is unlocked: make the call then, "
                 + "or narrow the query (e.g. accessible=) so it matches no when-passcode-set item"
         case .locked(let a) where a.requirement == .unlocked:
