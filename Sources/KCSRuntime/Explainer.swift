@@ -173,7 +173,11 @@ package struct Explainer {
             if !outside.isEmpty {
                 let names = keyAttributes.map { Vocabulary.name(of: $0) }
                 let article = "aeiou".contains(item.itemClass.rawValue.first ?? "x") ? "an" : "a"
-                text += "; \(article) \(item.itemClass.rawValue)'s primary key is " + (names + ["its group"]).joined(separator: ", ") + " and sync"
+                // The file keychain has neither groups nor sync (QA s21,
+                // Q08, Q19: "its group and sync" for a certificate there).
+                let key = inFileKeychain ? (names.count > 1 ? names.dropLast().joined(separator: ", ") + " and " + names.last! : names.joined())
+                    : (names + ["its group"]).joined(separator: ", ") + " and sync"
+                text += "; \(article) \(item.itemClass.rawValue)'s primary key\(inFileKeychain ? " in the file-based keychain" : "") is " + key
                     + ": " + outside.map { $0 + "=" }.joined(separator: ", ")
                     + " do\(outside.count == 1 ? "es" : "") not tell items apart"
             }

@@ -49,6 +49,33 @@ struct QA21Tests {
         #expect(later.diagnostics.first?.hint?.contains("declare a team") == false, "\(later.diagnostics.map { $0.hint ?? "" })")
     }
 
+    func why(_ source: String) -> String {
+        run(source).diagnostics.flatMap { $0.notes.map(\.message) }.joined(separator: "\n")
+    }
+
+    /// Q08, Q19: a duplicate in the Mac's file-based keychain names no
+    /// group and no sync in its primary key (there are none).
+    @Test func aFileKeychainDuplicateNamesNoGroupOrSync() {
+        let text = why("""
+            platform macos 12
+            team SKMME9E2Y8
+            app com.example.mailclient as Client
+            as Client add generic-password service="OAuth" account="A" data="v1"
+            as Client add generic-password service="OAuth" account="A" data="v2"
+            expect status errSecSuccess
+            """)
+        #expect(text.contains("a generic-password's primary key in the file-based keychain is account and service: data= does not tell items apart"), "\(text)")
+        #expect(!text.contains("its group"), "\(text)")
+        let dp = why("""
+            team SKMME9E2Y8
+            app com.example.App
+            as App add generic-password service="s" account="a" data="v1"
+            as App add generic-password service="s" account="a" data="v2"
+            expect status errSecSuccess
+            """)
+        #expect(dp.contains("a generic-password's primary key is account, service, its group and sync: data= does not tell items apart"), "\(dp)")
+    }
+
     /// Q11: a profile's TEAMID.* copied into the signed entitlements (sigh
     /// resign, fastlane issue 4397) is one literal group: KCS510.
     @Test func aProfileWildcardAmongTheEntitlementsWarns() {
