@@ -181,6 +181,16 @@ package struct Explainer {
                     + ": " + outside.map { $0 + "=" }.joined(separator: ", ")
                     + " do\(outside.count == 1 ? "es" : "") not tell items apart"
             }
+            // Two keys with one tag and no label: a key added by reference
+            // (SecKeyCreateRandomKey with kSecAttrIsPermanent, kSecValueRef)
+            // is given its public key's SHA-1 as kSecAttrApplicationLabel
+            // (SecKey.m SecKeyCopyAttributeDictionaryWithLocalKey; SecItem.m
+            // uses it for a kSecValueRef), so generated keys do not collide
+            // (QA s21, Q01: developer forums thread 113787).
+            if item.itemClass == .key, item.attributes[.applicationLabel] == nil, written.attributes[.applicationLabel] == nil {
+                text += "; a key added by reference (SecKeyCreateRandomKey, kSecValueRef) carries its public key's hash as "
+                    + "application-label, so two generated keys with one tag do not collide: give each add its own application-label= to model that"
+            }
             return text
         case .noMatch:
             if let ref = request.spec.persistentRef {

@@ -76,6 +76,24 @@ struct QA21Tests {
         #expect(dp.contains("a generic-password's primary key is account, service, its group and sync: data= does not tell items apart"), "\(dp)")
     }
 
+    /// Q01: two keys with one tag and no application label collide in kcs,
+    /// where SecKeyCreateRandomKey's keys carry their public-key hash as
+    /// the label (developer forums 113787): the duplicate text says so.
+    @Test func aKeyDuplicateWithoutLabelsNamesTheReferenceRoute() {
+        let script = """
+            team SKMME9E2Y8
+            app com.example.crypto as App
+            as App add key key-class=private key-type=rsa key-size=2048 application-tag="t" LABEL1data="k1"
+            as App add key key-class=private key-type=rsa key-size=2048 application-tag="t" LABEL2data="k2"
+            expect status errSecSuccess
+            """
+        let bare = why(script.replacingOccurrences(of: "LABEL1", with: "").replacingOccurrences(of: "LABEL2", with: ""))
+        #expect(bare.contains("a key added by reference (SecKeyCreateRandomKey, kSecValueRef) carries its public key's hash as application-label"), "\(bare)")
+        let labelled = why(script.replacingOccurrences(of: "LABEL1", with: "application-label=\"h\" ")
+            .replacingOccurrences(of: "LABEL2", with: "application-label=\"h\" "))
+        #expect(labelled.contains("already exists") && !labelled.contains("SecKeyCreateRandomKey"), "\(labelled)")
+    }
+
     /// Q11: a profile's TEAMID.* copied into the signed entitlements (sigh
     /// resign, fastlane issue 4397) is one literal group: KCS510.
     @Test func aProfileWildcardAmongTheEntitlementsWarns() {
