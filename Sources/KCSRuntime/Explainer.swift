@@ -102,7 +102,7 @@ package struct Explainer {
             case .update: return "changed \(result.count) item\(result.count == 1 ? "" : "s")" + acrossGroups(result, last) + syncLeftOut(last)
                 + fileSideFirstOnly(result, last)
             case .delete: return "deleted \(result.count) item\(result.count == 1 ? "" : "s")" + acrossGroups(result, last) + syncLeftOut(last)
-                + fileSideFirstOnly(result, last)
+                + fileSideFirstOnly(result, last) + sharedWithOthers(result, last)
             }
         case .unsigned:
             return "\(app.name) is unsigned (no app ID, no keychain-access-groups, no application groups): every keychain call fails with errSecMissingEntitlement"
@@ -439,6 +439,30 @@ package struct Explainer {
         }
         guard groups.count > 1 else { return "" }
         return " in \(groups.count) groups (\(groups.joined(separator: ", "))): a call that names no group= acts in every group of the caller's list"
+    }
+
+    /// The groups of deleted items that are another app's default group: a delete by
+    /// service and account in a shared default group removes another
+    /// app's item (GoogleSignIn-iOS pull request 567's fresh-install
+    /// cleanup; QA s20, Q17, where "deleted 1 item" did not say whose).
+    /// At most three groups are named.
+    private func sharedWithOthers(_ result: CallResult, _ last: LastCall) -> String {
+        guard world.apps.count > 1 else { return "" }
+        var groups: [String] = []
+        for item in result.items where item.groupName != World.fileKeychainGroupName && !groups.contains(item.groupName) {
+            groups.append(item.groupName)
+            if groups.count == 3 { break }
+        }
+        // Only a group that is another app's default: its adds without
+        // group= go there, so what was deleted may be its own.
+        let parts = groups.compactMap { g -> String? in
+            guard let other = world.firstOtherApp(accessing: g, besides: last.app),
+                  world.defaultGroup(of: other, on: last.device) == g else { return nil }
+            let name = world[other].name
+            return "\(g) is \(name.possessive) default group too (its adds without group= go there), so \(result.count == 1 ? "the item" : "the items") may be \(name.possessive)"
+        }
+        guard !parts.isEmpty else { return "" }
+        return "; " + parts.joined(separator: "; ")
     }
 
     /// On the Mac a find without the data-protection flag asks both

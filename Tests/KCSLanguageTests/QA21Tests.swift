@@ -119,4 +119,19 @@ struct QA21Tests {
         #expect(report.diagnostics.first?.message.contains("so a device does not launch an app signed with it") == true,
                 "\(report.diagnostics.map(\.message))")
     }
+
+    /// s20 Q17: a delete in a group that is another app's default group
+    /// says the item may be that app's (GoogleSignIn-iOS pull request 567).
+    @Test func aDeleteInAnotherAppsDefaultGroupSaysWhoseItMayBe() {
+        let text = why("""
+            team SKMME9E2Y8
+            app com.example.mail as Mail keychain-access-groups=[$(AppIdentifierPrefix)com.example.suite, $(AppIdentifierPrefix)com.example.mail]
+            app com.example.calendar as Calendar keychain-access-groups=[$(AppIdentifierPrefix)com.example.suite]
+            as Mail add generic-password service="gsi_auth" account="auth" data="mail-session"
+            as Calendar delete generic-password service="gsi_auth" account="auth"
+            expect status errSecItemNotFound
+            """)
+        #expect(text.contains("deleted 1 item; SKMME9E2Y8.com.example.suite is Mail's default group too (its adds without group= go there), so the item may be Mail's"),
+                "\(text)")
+    }
 }
