@@ -304,8 +304,14 @@ package struct Explainer {
             let whose = owner.map { "another app, \(world[$0].name) (\(world[$0].bundleID))" } ?? "another app"
             return "the item in the macOS file-based keychain belongs to \(whose), and the user denied access"
         case .fileKeychainNotOwner:
+            // Named, as the denial above names it (QA s21, Q30: a Python
+            // tool's -25244 after the interpreter was upgraded).
+            let owner = world.fileKeychainMatches(for: request, on: last.device).lazy
+                .compactMap { id in world[last.device].fileKeychain[id].flatMap { world.fileKeychainNames(last.app, $0, on: last.device) ? nil : $0.owner } }
+                .first
+            let whose = owner.map { " (here \(world[$0].name)'s, \(world[$0].bundleID))" } ?? ""
             return "the macOS file-based keychain lets an app delete only the passwords whose access list names it; "
-                + "another app's password is refused without a prompt (errSecInvalidOwnerEdit), and the call goes on with the other matches"
+                + "another app's password\(whose) is refused without a prompt (errSecInvalidOwnerEdit), and the call goes on with the other matches"
         case .fileKeychainIdentityAdd:
             return "the macOS file-based keychain takes no add by class identity (SecItemAdd_osx: errSecParam): "
                 + "add it with data-protection=true, or add the certificate and the key"

@@ -134,4 +134,18 @@ struct QA21Tests {
         #expect(text.contains("deleted 1 item; SKMME9E2Y8.com.example.suite is Mail's default group too (its adds without group= go there), so the item may be Mail's"),
                 "\(text)")
     }
+
+    /// Q30: the -25244 of a delete names the app whose password it is
+    /// (jaraco/keyring issue 605: a new Python interpreter).
+    @Test func aRefusedFileKeychainDeleteNamesTheOwner() {
+        let text = why("""
+            platform macos 14
+            app org.python.python311 as Python311 team=none
+            app org.python.python312 as Python312 team=none
+            as Python311 add generic-password service="svc" account="u" data="pw"
+            as Python312 delete generic-password service="svc" account="u"
+            expect status errSecSuccess
+            """)
+        #expect(text.contains("another app's password (here Python311's, org.python.python311) is refused without a prompt"), "\(text)")
+    }
 }
