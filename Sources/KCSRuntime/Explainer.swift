@@ -661,10 +661,19 @@ package struct Explainer {
                 // (which brings no this-device-only item, and leaves out one
                 // whose access control needs the user; found checking reported
                 // device behaviour: a missing key was blamed on sync alone).
+                // A backup of that device made without a password holds the
+                // item and brings it nowhere else (QA s21, Q23: "restored
+                // from a backup" was not named).
+                let unencrypted = world.backupNames.first { name in
+                    guard let b = world.backups[name], !b.encrypted, b.deviceName == device.name else { return false }
+                    return b.keychain.item(withKey: c.item.primaryKey) != nil
+                }
                 let restore = c.item.accessibility.isThisDeviceOnly
                     ? "; a backup restored onto another device brings no \(c.item.accessibility.rawValue) item either"
                     : c.item.accessControl?.requiresAuthentication == true
-                    ? "; a backup leaves out an item whose access control needs the user" : ""
+                    ? "; a backup leaves out an item whose access control needs the user"
+                    : unencrypted.map { "; a backup made without a password (\($0), encrypted=false) opens on \(device.label) only: "
+                        + "restored onto another device it brings no keychain item" } ?? ""
                 let why: String
                 if !c.item.synchronizable {
                     why = "it is not synchronizable, so iCloud Keychain does not carry it" + restore

@@ -148,4 +148,21 @@ struct QA21Tests {
             """)
         #expect(text.contains("another app's password (here Python311's, org.python.python311) is refused without a prompt"), "\(text)")
     }
+
+    /// Q23: a find on a device restored from a backup made without a
+    /// password names that backup (blog.benjamin-encz.de, "Switching iOS
+    /// devices and the Keychain").
+    @Test func aFindAfterAnUnencryptedRestoreNamesTheBackup() {
+        let text = why("""
+            team SKMME9E2Y8
+            app com.benjaminencz.movieloggr as App
+            device NewPhone
+            as App add generic-password service="MovieLoggr" account="user" data="pw"
+            backup this as Unencrypted encrypted=false
+            restore Unencrypted to NewPhone
+            on NewPhone as App find generic-password service="MovieLoggr" account="user" return=data
+            expect status errSecSuccess
+            """)
+        #expect(text.contains("a backup made without a password (Unencrypted, encrypted=false) opens on"), "\(text)")
+    }
 }
