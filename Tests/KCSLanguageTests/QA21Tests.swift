@@ -165,4 +165,18 @@ struct QA21Tests {
             """)
         #expect(text.contains("a backup made without a password (Unencrypted, encrypted=false) opens on"), "\(text)")
     }
+
+    /// Q05: `show app` lists the token group of an unentitled process on
+    /// iOS 10 to 13, as `explain` does.
+    @Test func showAppListsTheTokenGroupOfAnUnentitledProcess() {
+        func shown(_ source: String) -> String {
+            var outputs: [String] = []
+            _ = Interpreter.run(source: source, observer: { if case .output(let text) = $0 { outputs.append(text) } })
+            return outputs.joined()
+        }
+        let out = shown("platform ios 11\nteam SKMME9E2Y8\napp com.example.T as T team=none\nshow app T\n")
+        #expect(out.contains("  0. com.apple.token  (read-only: iOS 10 to 13 give it to a process without entitlements)"), "\(out)")
+        let later = shown("team SKMME9E2Y8\napp com.example.T as T team=none\nshow app T\n")
+        #expect(!later.contains("com.apple.token"), "\(later)")
+    }
 }
