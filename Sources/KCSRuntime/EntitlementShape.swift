@@ -46,7 +46,21 @@ public enum EntitlementShape {
     public static func keychainGroup(_ group: String, teamID: String?, bundleIDs: BundleIDIndex = BundleIDIndex(),
                                      appIDPrefix: String? = nil, previousAppIDPrefixes: Set<String> = [],
                                      listedBy: [String: String] = [:]) -> Finding? {
-        if group.contains("$(") || isApples(group) || group.hasSuffix("*") && teamPrefix(of: group) != nil { return nil }
+        if group.contains("$(") || isApples(group) { return nil }
+        // A provisioning profile's TEAMID.* copied into the signed
+        // entitlements (fastlane sigh resign without the app's entitlements
+        // takes the profile's; fastlane issue 4397): securityd treats only a
+        // bare "*" specially (SecItemServer.c `CFArrayContainsValue(accessGroups,
+        // …, CFSTR("*"))`), so this is one literal group, holding nothing the
+        // app's real groups hold (QA s21, Q11).
+        if group.hasSuffix(".*"), let team = teamPrefix(of: group), group.count == team.count + 2 {
+            return Finding(code: .lintUnprefixedEntitlement, group: group,
+                           message: "keychain group \(group) is a provisioning profile's wildcard: in an app's signed entitlements it is one group "
+                               + "of that literal name (securityd expands only a bare \"*\"), which shares nothing with the app's other groups",
+                           hint: "list the groups the app uses, each with the team prefix ($(AppIdentifierPrefix)com.example.shared); "
+                               + "a re-signing tool that takes the profile's entitlements (fastlane sigh resign without --entitlements) copies the wildcard",
+                           fix: nil)
+        }
         // "*" is every group to securityd (SecServerAccessGroupsAllows), a
         // right of Apple's own processes; TEAMID.* is a provisioning
         // profile's wildcard, never a group a signed app holds.
@@ -87,11 +101,19 @@ public enum EntitlementShape {
         return unprefixed(group, teamID)
     }
 
-    /// A keychain group without the team prefix.
+    /// A keychain group without the team prefix. A provisioning profile
+    /// grants `TEAMID.*` keychain groups only, and a restricted entitlement
+    /// the profile does not allow stops the app (AMFI: on the Mac it is
+    /// killed at launch, zoidsh/meru pull request 842, "The application
+    /// "Meru.app" can't be opened"; on iOS it does not install): said in
+    /// the message, as for another team's prefix (QA s21, Q32: kcs answered
+    /// the calls of an app that cannot run, and said only "does not carry
+    /// the team prefix").
     private static func unprefixed(_ group: String, _ teamID: String) -> Finding {
         let fixed = "\(teamID).\(group)"
         return Finding(code: .lintUnprefixedEntitlement, group: group,
-                       message: "keychain group \(group) does not carry the team prefix \(teamID).",
+                       message: "keychain group \(group) does not carry the team prefix \(teamID).: no provisioning profile allows it "
+                           + "(\(teamID)'s profiles grant \(teamID).* groups), so a device does not launch an app signed with it (on iOS it does not install)",
                        hint: "did you mean \(fixed)? keychain groups carry the team ID: write \(fixed) "
                            + "(in an .entitlements file $(AppIdentifierPrefix)\(group), as Xcode's Keychain Sharing writes it)",
                        fix: fixed)

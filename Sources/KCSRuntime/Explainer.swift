@@ -31,7 +31,10 @@ package struct Explainer {
         // unvalidated entitlements and adds com.apple.token).
         let groups = world.accessGroups(of: last.app, on: last.device)
         let defaultGroup = world.defaultGroup(of: last.app, on: last.device)
-        if groups.isEmpty {
+        let platform = world.platform(of: last.device)
+        if groups.isEmpty, app.isUnsigned, platform.listsTokenGroupForUnentitled {
+            lines.append("\(app.name.possessive) access groups: com.apple.token alone (\(Self.tokenEra(platform)) give it to a process without entitlements)")
+        } else if groups.isEmpty {
             lines.append("\(app.name.possessive) access groups: " + (app.isUnsigned
                 ? "none (unsigned: no app ID, no keychain-access-groups, no application groups)"
                 : "none (no provisioning profile validates its app ID, and it has no keychain-access-groups)"))
@@ -99,7 +102,7 @@ package struct Explainer {
             case .update: return "changed \(result.count) item\(result.count == 1 ? "" : "s")" + acrossGroups(result, last) + syncLeftOut(last)
                 + fileSideFirstOnly(result, last)
             case .delete: return "deleted \(result.count) item\(result.count == 1 ? "" : "s")" + acrossGroups(result, last) + syncLeftOut(last)
-                + fileSideFirstOnly(result, last)
+                + fileSideFirstOnly(result, last) + sharedWithOthers(result, last)
             }
         case .unsigned:
             return "\(app.name) is unsigned (no app ID, no keychain-access-groups, no application groups): every keychain call fails with errSecMissingEntitlement"
@@ -170,9 +173,23 @@ package struct Explainer {
             if !outside.isEmpty {
                 let names = keyAttributes.map { Vocabulary.name(of: $0) }
                 let article = "aeiou".contains(item.itemClass.rawValue.first ?? "x") ? "an" : "a"
-                text += "; \(article) \(item.itemClass.rawValue)'s primary key is " + (names + ["its group"]).joined(separator: ", ") + " and sync"
+                // The file keychain has neither groups nor sync (QA s21,
+                // Q08, Q19: "its group and sync" for a certificate there).
+                let key = inFileKeychain ? (names.count > 1 ? names.dropLast().joined(separator: ", ") + " and " + names.last! : names.joined())
+                    : (names + ["its group"]).joined(separator: ", ") + " and sync"
+                text += "; \(article) \(item.itemClass.rawValue)'s primary key\(inFileKeychain ? " in the file-based keychain" : "") is " + key
                     + ": " + outside.map { $0 + "=" }.joined(separator: ", ")
                     + " do\(outside.count == 1 ? "es" : "") not tell items apart"
+            }
+            // Two keys with one tag and no label: a key added by reference
+            // (SecKeyCreateRandomKey with kSecAttrIsPermanent, kSecValueRef)
+            // is given its public key's SHA-1 as kSecAttrApplicationLabel
+            // (SecKey.m SecKeyCopyAttributeDictionaryWithLocalKey; SecItem.m
+            // uses it for a kSecValueRef), so generated keys do not collide
+            // (QA s21, Q01: developer forums thread 113787).
+            if item.itemClass == .key, item.attributes[.applicationLabel] == nil, written.attributes[.applicationLabel] == nil {
+                text += "; a key added by reference (SecKeyCreateRandomKey, kSecValueRef) carries its public key's hash as "
+                    + "application-label, so two generated keys with one tag do not collide: give each add its own application-label= to model that"
             }
             return text
         case .noMatch:
@@ -258,8 +275,17 @@ package struct Explainer {
         case .unprovisioned:
             return "\(app.name) has an app ID but no provisioning profile validates it, and it has no keychain-access-groups: no entitlement counts on the Mac's data-protection keychain"
         case .onlyTokenGroup:
-            return "\(app.name)'s only access group is com.apple.token (no keychain entitlement counts here; the Mac lists the token group "
-                + "for a process without any), which is read-only: add, update and delete fail, queries find only token items"
+            let platform = world.platform(of: last.device)
+            let source = platform.listsTokenGroupForUnentitled
+                ? "\(app.name) has no entitlements, and \(Self.tokenEra(platform)) give such a process the token group alone"
+                : "no keychain entitlement counts here; the Mac lists the token group for a process without any"
+            return "\(app.name.possessive) only access group is com.apple.token (\(source)), which is read-only: add, update and delete fail, queries find only token items"
+        case .unentitledTokenGroup:
+            let era = Self.tokenEra(world.platform(of: last.device))
+            let head = "\(app.name) has no entitlements (an unhosted test bundle, a bare tool), and \(era) give such a process com.apple.token alone"
+            return result.status == .param
+                ? head + ": the add goes to element 0 of the list, the token group, and securityd refuses it: \"storing items into kSecAttrAccessGroupToken is not allowed\" (errSecParam; iOS 10, 12 and 13 answer errSecMissingEntitlement)"
+                : head + ", so the query searches that group, which holds none of kcs's items (from iOS 14 every call is errSecMissingEntitlement)"
         case .fileKeychainDataForAll:
             return request.operation == .add
                 ? "the macOS file-based keychain's add parses limit= and return= as a find does, and returns no data for all matching passwords: nothing was stored; an add needs no limit="
@@ -278,8 +304,14 @@ package struct Explainer {
             let whose = owner.map { "another app, \(world[$0].name) (\(world[$0].bundleID))" } ?? "another app"
             return "the item in the macOS file-based keychain belongs to \(whose), and the user denied access"
         case .fileKeychainNotOwner:
+            // Named, as the denial above names it (QA s21, Q30: a Python
+            // tool's -25244 after the interpreter was upgraded).
+            let owner = world.fileKeychainMatches(for: request, on: last.device).lazy
+                .compactMap { id in world[last.device].fileKeychain[id].flatMap { world.fileKeychainNames(last.app, $0, on: last.device) ? nil : $0.owner } }
+                .first
+            let whose = owner.map { " (here \(world[$0].name)'s, \(world[$0].bundleID))" } ?? ""
             return "the macOS file-based keychain lets an app delete only the passwords whose access list names it; "
-                + "another app's password is refused without a prompt (errSecInvalidOwnerEdit), and the call goes on with the other matches"
+                + "another app's password\(whose) is refused without a prompt (errSecInvalidOwnerEdit), and the call goes on with the other matches"
         case .fileKeychainIdentityAdd:
             return "the macOS file-based keychain takes no add by class identity (SecItemAdd_osx: errSecParam): "
                 + "add it with data-protection=true, or add the certificate and the key"
@@ -413,6 +445,30 @@ package struct Explainer {
         }
         guard groups.count > 1 else { return "" }
         return " in \(groups.count) groups (\(groups.joined(separator: ", "))): a call that names no group= acts in every group of the caller's list"
+    }
+
+    /// The groups of deleted items that are another app's default group: a delete by
+    /// service and account in a shared default group removes another
+    /// app's item (GoogleSignIn-iOS pull request 567's fresh-install
+    /// cleanup; QA s20, Q17, where "deleted 1 item" did not say whose).
+    /// At most three groups are named.
+    private func sharedWithOthers(_ result: CallResult, _ last: LastCall) -> String {
+        guard world.apps.count > 1 else { return "" }
+        var groups: [String] = []
+        for item in result.items where item.groupName != World.fileKeychainGroupName && !groups.contains(item.groupName) {
+            groups.append(item.groupName)
+            if groups.count == 3 { break }
+        }
+        // Only a group that is another app's default: its adds without
+        // group= go there, so what was deleted may be its own.
+        let parts = groups.compactMap { g -> String? in
+            guard let other = world.firstOtherApp(accessing: g, besides: last.app),
+                  world.defaultGroup(of: other, on: last.device) == g else { return nil }
+            let name = world[other].name
+            return "\(g) is \(name.possessive) default group too (its adds without group= go there), so \(result.count == 1 ? "the item" : "the items") may be \(name.possessive)"
+        }
+        guard !parts.isEmpty else { return "" }
+        return "; " + parts.joined(separator: "; ")
     }
 
     /// On the Mac a find without the data-protection flag asks both
@@ -605,10 +661,19 @@ package struct Explainer {
                 // (which brings no this-device-only item, and leaves out one
                 // whose access control needs the user; found checking reported
                 // device behaviour: a missing key was blamed on sync alone).
+                // A backup of that device made without a password holds the
+                // item and brings it nowhere else (QA s21, Q23: "restored
+                // from a backup" was not named).
+                let unencrypted = world.backupNames.first { name in
+                    guard let b = world.backups[name], !b.encrypted, b.deviceName == device.name else { return false }
+                    return b.keychain.item(withKey: c.item.primaryKey) != nil
+                }
                 let restore = c.item.accessibility.isThisDeviceOnly
                     ? "; a backup restored onto another device brings no \(c.item.accessibility.rawValue) item either"
                     : c.item.accessControl?.requiresAuthentication == true
-                    ? "; a backup leaves out an item whose access control needs the user" : ""
+                    ? "; a backup leaves out an item whose access control needs the user"
+                    : unencrypted.map { "; a backup made without a password (\($0), encrypted=false) opens on \(device.label) only: "
+                        + "restored onto another device it brings no keychain item" } ?? ""
                 let why: String
                 if !c.item.synchronizable {
                     why = "it is not synchronizable, so iCloud Keychain does not carry it" + restore
@@ -673,8 +738,15 @@ package struct Explainer {
         return parts.joined(separator: " ")
     }
 
+    /// The releases that give a process without entitlements the token
+    /// group (``Platform/listsTokenGroupForUnentitled``).
+    static func tokenEra(_ platform: Platform) -> String {
+        platform.family == .watchos ? "watchOS 3 to 6" : "iOS 10 to 13"
+    }
+
     /// A one-line hint for a failed status expectation.
-    package static func hint(for result: CallResult, last: LastCall, world: World) -> String? {
+    /// `declaredWithoutTeam`: the app was declared `team=none` after a team.
+    package static func hint(for result: CallResult, last: LastCall, world: World, declaredWithoutTeam: Bool = false) -> String? {
         switch result.reason {
         case .groupNotEntitled(let g), .groupNotEntitledFindsNothing(let g), .moveNotEntitled(let g):
             let app = world[last.app]
@@ -703,7 +775,16 @@ package struct Explainer {
                 return "\(g) is \(app.name.possessive) team ID: a keychain group is the team ID and a name, e.g. group=\(example)"
             }
             return "add the group to \(app.name.possessive) entitlements (group \(app.withoutTeamPrefix(g)) \(app.name)) or name one it has"
-        case .unsigned: return "declare a team before the app, or give the app team=TEAMID"
+        case .unsigned, .onlyTokenGroup, .unentitledTokenGroup:
+            // A script that declares a team and signs the app with none
+            // means it (an unhosted test bundle): a team before the app
+            // would not be the fix (QA s21, Q05).
+            // The token group's refusals had no hint on the Mac: kept so.
+            guard world[last.app].isUnsigned,
+                  result.reason == .unsigned || world.platform(of: last.device).listsTokenGroupForUnentitled else { return nil }
+            guard declaredWithoutTeam || world[last.app].signing == .noAppID else { return "declare a team before the app, or give the app team=TEAMID" }
+            let appID = world[last.app].signing == .noAppID ? "an app ID (no signing=no-app-id)" : "an app ID (team=TEAMID)"
+            return "\(world[last.app].name) has no entitlements: give it \(appID), or, for tests, a host app (an XCTest bundle hosted in an app runs with the app's entitlements)"
         case .noMatch:
             if let dropped = result.droppedDataProtection {
                 var hint = "the data-protection keychain answered \(dropped.status.description), which the merge of the two keychains hides: "

@@ -45,7 +45,11 @@ extension Session {
         // update, a find for all of them) may still have left synchronizable
         // ones out: the "delete all" of a wrapper that leaves iCloud items behind.
         let allRule = syncSkipped && status == .success && Self.countsLeftOutSync(call.request, on: lastDevice, world)
-        guard groupRule || missRule || allRule || chosenAccessibility || addToDefault || limitOnAdd || referenceAlone else { return [] }
+        // An update that writes data through a query naming only the class
+        // (WordPress-iOS pull request 2757; QA s21, Q27).
+        let classOnlyUpdate = operation == .update && status == .success && lastRecord.result.count > 1
+        guard groupRule || missRule || allRule || chosenAccessibility || addToDefault || limitOnAdd || referenceAlone
+                || classOnlyUpdate else { return [] }
         return lintWarnings(call.request, lastRecord, s, file, missed: missed, chosenAccessibility: chosenAccessibility,
                             addToDefault: addToDefault)
     }
@@ -276,6 +280,52 @@ extension Session {
                 }
                 warn(.lintSyncFilter, message, "add sync=any (kSecAttrSynchronizableAny) to \(fix), or sync=true")
             }
+        }
+
+        // An accessibility in a read query (QA s21, Q14/Q21/Q06; s19 Q20,
+        // s20 Q26): securityd keeps kSecAttrAccessible in a query as a
+        // search attribute (SecDbQuery.c query_add_attribute_with_desc), so
+        // the items an older build or another code path stored with another
+        // class are not found, changed or deleted. Not for an update that
+        // sets a class: a migration selects by the old class on purpose.
+        if request.operation != .add, let wanted = spec.accessibility,
+           !(request.operation == .update && (request.changes.map { $0.accessibility != nil || $0.accessControl != nil } ?? false)) {
+            var wide = request
+            wide.spec.accessibility = nil
+            let sync = spec.synchronizable ?? (spec.persistentRef == nil ? .no : .any)
+            let leftOut = world.matchCount(of: wide, as: last.app, on: last.device, sync: sync)
+                - world.matchCount(of: request, as: last.app, on: last.device, sync: sync)
+            let items = "\(leftOut) item\(leftOut == 1 ? "" : "s") stored with another class"
+            let verb = switch request.operation {
+            case .find: "find"
+            case .update: "update"
+            default: "delete"
+            }
+            let message: String? = switch (missed, leftOut > 0) {
+            case (true, true): "accessible=\(wanted.rawValue) in a query is a filter: this \(verb) skips \(items), which would match without it"
+            case (true, false):
+                "accessible=\(wanted.rawValue) in a query is a filter, not a setting: an item an older build or another code path stored with another class (when-unlocked by default) is not found"
+            case (false, true): "accessible=\(wanted.rawValue) in a query is a filter: this \(verb) leaves out \(items)"
+            case (false, false): nil
+            }
+            if let message {
+                warn(.lintAccessibilityFilter, message,
+                     "drop accessible= from the query: set the class on add, and move existing items with update … set accessible=\(wanted.rawValue) (kSecAttrAccessible in the attributes to update)")
+            }
+        }
+
+        // A class-only update that writes data: SecItemUpdate changes every
+        // match (no match limit: _SecItemUpdate makes its query with
+        // kSecMatchUnlimited, SecItemServer.c), so every password the app
+        // reaches now holds the same data (WordPress-iOS pull request 2757
+        // passed an empty dictionary from a find that returned nothing as
+        // the query, "effectively replacing the password of every item in
+        // the keychain"; QA s21, Q27).
+        if request.operation == .update, result.status == .success, result.count > 1, request.changes?.dataText != nil,
+           spec.attributes.isEmpty, spec.accessGroup == nil, spec.persistentRef == nil, let itemClass = spec.itemClass {
+            warn(.lintClassOnlyUpdate,
+                 "this update's query names only the class: it wrote the same data into all \(result.count) \(itemClass.rawValue) items \(app.name) reaches",
+                 "name the item in the query (service= and account= for a password): SecItemUpdate changes every item that matches")
         }
 
         if missed {

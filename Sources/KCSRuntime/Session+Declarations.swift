@@ -28,6 +28,7 @@ extension Session {
         }
         var teamID: String?
         if let t = decl.team {
+            if t.text == "none" && !world.teams.isEmpty { appsWithoutTeam.insert(decl.name) }
             if t.text != "none" {
                 guard let team = world.team(named: t.text) else {
                     let known = world.teams.lazy.map(\.name)
@@ -58,6 +59,7 @@ extension Session {
         let entitlements = try decodedEntitlements(path, file)
         var scriptTeam: String?
         if let t = decl.team {
+            if t.text == "none" && !world.teams.isEmpty { appsWithoutTeam.insert(decl.name) }
             if t.text != "none" {
                 guard let team = world.team(named: t.text) else {
                     throw Diagnostic(.unknownTeam, "unknown team '\(Suggest.shown(t.text))'", file: file, range: t.range,

@@ -42,7 +42,8 @@ extension Session {
             guard wanted.contains(where: { $0.status == result.status }) else {
                 let names = wanted.map(\.status.description).joined(separator: " or ")
                 throw failure("expected status \(names), got \(result.status.description)", file, s.range, last,
-                              hint: Explainer.hint(for: result, last: last, world: world))
+                              hint: Explainer.hint(for: result, last: last, world: world,
+                                                    declaredWithoutTeam: appsWithoutTeam.contains(world[last.app].name)))
             }
         case .expectCount(let n):
             let (last, result) = try lastCall(file, s.range)

@@ -238,6 +238,10 @@ public struct Session: Sendable {
     /// so rather than "declare it first" (an `app … entitlements=` naming a
     /// missing file was followed by "unknown app"; found on a real-project trial).
     var failedDeclarations: [String: String] = [:]
+    /// Apps declared `team=none` while a team was declared: unsigned on
+    /// purpose (an unhosted test bundle), for whom "declare a team before
+    /// the app" is no fix (QA s21, Q05).
+    var appsWithoutTeam: Set<String> = []
     /// The last call's explanation, worked out at its first failed
     /// expectation and reused by the next ones while nothing else runs
     /// (5,000 failures after one call explained it 5,000 times over every
@@ -586,6 +590,7 @@ public struct Session: Sendable {
             appIndex = AppLintIndex()
             declared = DeclaredNames()
             failedDeclarations = [:]
+            appsWithoutTeam = []
             hasLast = false
             lastFailedCall = nil
             pendingAnswers = AnswerQueue()

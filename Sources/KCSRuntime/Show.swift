@@ -126,8 +126,15 @@ extension Session {
             // As the device the statement is aimed at builds the list.
             let defaultGroup = world.defaultGroup(of: handle, on: device)
             out += "access groups, in order:\n"
-            for (i, g) in world.accessGroups(of: handle, on: device).enumerated() {
+            let groups = world.accessGroups(of: handle, on: device)
+            for (i, g) in groups.enumerated() {
                 out += "  \(i). \(e(g))\(i == 0 && g == defaultGroup ? "  (default)" : "")\n"
+            }
+            // iOS 10-13 give a process without entitlements the token group
+            // alone (World.unentitledTokenGroupCall; QA s21, Q05).
+            let platform = world.platform(of: device)
+            if groups.isEmpty, a.isUnsigned, platform.listsTokenGroupForUnentitled {
+                out += "  0. \(AppTarget.tokenGroup)  (read-only: \(Explainer.tokenEra(platform)) give it to a process without entitlements)\n"
             }
             return out
         case .items:

@@ -106,6 +106,12 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     /// `resign` on a device without the Mac's file keychain: nothing changes
     /// (the data-protection keychain goes by entitlements, not the signature).
     case lintResignWithoutFileKeychain = "KCS515"
+    /// `accessible=` in a find, an update's query or a delete: a filter,
+    /// which skips the items stored with another class.
+    case lintAccessibilityFilter = "KCS516"
+    /// An update whose query names only the class and whose `set` writes
+    /// data: every item of the class the app reaches gets the same data.
+    case lintClassOnlyUpdate = "KCS517"
     // Xcode projects (kcs import xcode, kcs lint --project, app … project=).
     /// A project.pbxproj that cannot be read or parsed.
     case projectUnreadable = "KCS601"
@@ -159,7 +165,8 @@ extension DiagnosticCode {
         case .lintMissingTeamPrefix, .lintExtensionGroup, .lintSyncThisDeviceOnly, .lintDeprecatedAccessibility,
              .lintAppGroupDefault, .lintFileKeychainGroup, .lintSyncFilter, .lintServiceAccount, .lintGroupMove,
              .lintUnprefixedEntitlement, .lintAppGroupShape, .lintLimitOnAdd, .lintPasswordReference, .lintMixedScripts,
-             .lintUnprovisionedKeychainGroups, .lintResignWithoutFileKeychain: .runtime
+             .lintUnprovisionedKeychainGroups, .lintResignWithoutFileKeychain, .lintAccessibilityFilter,
+             .lintClassOnlyUpdate: .runtime
         case .projectSetting, .projectConfigurationsDiffer, .projectExtensionGroup, .projectEntitlementsFile, .projectProfile,
              .codeGroupNotEntitled, .codeGroupNotCheckable, .codeFileKeychainGroup: .runtime
         }

@@ -121,6 +121,10 @@ public enum StatusReason: Sendable, Hashable {
     /// Add, update or delete by a caller whose only group is the read-only
     /// com.apple.token (on the Mac, a process without entitlements).
     case onlyTokenGroup
+    /// iOS 10-13, watchOS 3-6: a process without entitlements, whose one
+    /// group is com.apple.token: a query searches it (errSecItemNotFound),
+    /// and an iOS 11 add stores into it (errSecParam).
+    case unentitledTokenGroup
     /// macOS file keychain: returning data for all matching passwords.
     case fileKeychainDataForAll
     /// macOS file keychain: a prompt the user denied, and why it asked.

@@ -81,6 +81,42 @@ public struct Platform: Sendable, Hashable, CustomStringConvertible {
     /// Mac only, where 59754 and later keep it.)
     public var usesMacDaemon: Bool { family == .macos || family == .catalyst }
 
+    /// Whether securityd gives a process without entitlements (no app ID,
+    /// no keychain-access-groups, no application groups: an unhosted test
+    /// bundle) the list `[com.apple.token]` rather than none: iOS 10 to 13
+    /// and watchOS 3 to 6, whose `SecTaskCopyAccessGroups` appends the
+    /// token group for every process (Security-57740.60.18
+    /// `OSX/sec/ipc/server.c` lines 158-171; Security-58286.1.32 to
+    /// 59306.140.5 `server_entitlement_helpers.c`, "We would like to add
+    /// implicit token access group always"). Security-59754.41.1 (iOS 14)
+    /// moved that under `#if TARGET_OS_OSX`: from then on such a process has
+    /// no list and every call is errSecMissingEntitlement. The Mac's rule
+    /// is its own (``usesMacDaemon``).
+    public var listsTokenGroupForUnentitled: Bool {
+        switch family {
+        case .ios: version <= 13
+        case .watchos: version <= 6
+        case .macos, .catalyst: false
+        }
+    }
+
+    /// Whether a write into `com.apple.token` is errSecParam rather than
+    /// errSecMissingEntitlement: iOS 11 and watchOS 4 (Security-58286.1.32
+    /// to 58286.70.7), whose `_SecItemAdd` refuses only an empty list and
+    /// then "storing items into kSecAttrAccessGroupToken is not allowed"
+    /// (`SecItemServer.c` lines 1549-1580), and whose update and delete
+    /// search the list they get. Security-57740 (iOS 10) refused a
+    /// token-only list in add, update and delete (lines 1295, 1374, 1458);
+    /// 58286.200.222 (iOS 12) on writes through
+    /// `SecurityClientCopyWritableAccessGroups`, which drops the token group.
+    public var searchesTokenGroupOnWrites: Bool {
+        switch family {
+        case .ios: version == 11
+        case .watchos: version == 4
+        case .macos, .catalyst: false
+        }
+    }
+
     /// Whether the SecItem client makes a reference (`kSecReturnRef`) for an
     /// item of this class. `SecItemCreateFromAttributeDictionary`
     /// (OSX/sec/Security/SecItem.m line 442) makes keys, certificates and

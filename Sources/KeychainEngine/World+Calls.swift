@@ -109,6 +109,9 @@ extension World {
         // securityd when these fail, whoever the caller is.
         let full = cache(of: app, on: platform)
         if let refused = clientChecks(request) { return refused }
+        if full.isUnsigned, platform.listsTokenGroupForUnentitled {
+            return Self.unentitledTokenGroupCall(request, platform)
+        }
         let (cache, refusal) = serverGroups(full, request.operation, platform)
         if let refusal { return CallResult(status: .missingEntitlement, reason: refusal) }
         // _SecItemUpdate and _SecItemDelete check the query's group before
@@ -321,6 +324,51 @@ extension World {
         let writable = full.writable
         if writable.ids.isEmpty { return (full, .onlyTokenGroup) }
         return (writable, nil)
+    }
+
+    /// A call by a process without entitlements on iOS 10-13 (watchOS
+    /// 3-6), whose list is `[com.apple.token]` alone
+    /// (``Platform/listsTokenGroupForUnentitled``; QA s21, Q05: openradar
+    /// 34838798, an unhosted test's add -34018 on iOS 10 and -50 on iOS 11;
+    /// onmyway133/blog issue 92, its find -25300 on iOS 11). A find searches
+    /// the token group, which holds none of kcs's items (SecItemServer.c
+    /// `SecItemServerCopyMatching` refuses only an empty list); writes are
+    /// errSecMissingEntitlement, except on iOS 11
+    /// (``Platform/searchesTokenGroupOnWrites``): an add into the token
+    /// group, element 0, is errSecParam, a named group it lacks
+    /// errSecMissingEntitlement ("explicit accessGroup %@ not in client
+    /// access"), and an update or a delete searches the token group (an
+    /// update's `set group=` is errSecParam for the token group,
+    /// errSecNoAccessForItem for another, Security-58286.1.32 lines 1705-1716).
+    private static func unentitledTokenGroupCall(_ request: CallRequest, _ platform: Platform) -> CallResult {
+        let refused = CallResult(status: .missingEntitlement, reason: .onlyTokenGroup)
+        // Past the list check the query is parsed, its class first (as below).
+        let unparsed: CallResult? = if let name = request.spec.unknownClass, request.spec.itemClass == nil {
+            CallResult(status: .noSuchClass, reason: .unknownClass(name))
+        } else if request.spec.itemClass == nil && request.spec.persistentRef?.itemClass == nil {
+            CallResult(status: .param, reason: .missingClass)
+        } else {
+            nil
+        }
+        switch request.operation {
+        case .find:
+            return unparsed ?? CallResult(status: .itemNotFound, reason: .unentitledTokenGroup)
+        case .add:
+            guard platform.searchesTokenGroupOnWrites else { return refused }
+            if let unparsed { return unparsed }
+            if let g = request.spec.accessGroup, g != AppTarget.tokenGroup {
+                return CallResult(status: .missingEntitlement, reason: .groupNotEntitled(g))
+            }
+            return CallResult(status: .param, reason: .unentitledTokenGroup)
+        case .update, .delete:
+            guard platform.searchesTokenGroupOnWrites else { return refused }
+            if let unparsed { return unparsed }
+            if request.operation == .update, let g = request.changes?.accessGroup {
+                return g == AppTarget.tokenGroup ? CallResult(status: .param, reason: .unentitledTokenGroup)
+                    : CallResult(status: .noAccessForItem, reason: .moveNotEntitled(g))
+            }
+            return CallResult(status: .itemNotFound, reason: .unentitledTokenGroup)
+        }
     }
 
     /// The App Clip rules of `SecServerItemAdd/CopyMatching/Update/Delete`

@@ -28,6 +28,8 @@ import Testing
         ("513-password-reference.kcs", .lintPasswordReference, 8),
         ("514-unprovisioned-keychain-groups.kcs", .lintUnprovisionedKeychainGroups, 6),
         ("515-resign-off-the-mac.kcs", .lintResignWithoutFileKeychain, 10),
+        ("516-accessibility-filter.kcs", .lintAccessibilityFilter, 8),
+        ("517-class-only-update.kcs", .lintClassOnlyUpdate, 9),
     ])
     func eachRuleHasATriggeringSample(file: String, code: DiagnosticCode, line: Int) {
         let outcome = BatchRunner().lint(path: Self.path(file))
@@ -97,6 +99,30 @@ import Testing
         #expect(codes("as Mac add generic-password account=\"a\" group=SKMME9E2Y8.com.example.Mac sync=true") == [])
         #expect(codes("as Mac add generic-password account=\"a\" group=SKMME9E2Y8.com.example.Mac sync=true data-protection=false")
                 == [.lintFileKeychainGroup])
+    }
+
+    /// KCS516: accessible= in a read query is a filter (QA s21 Q14, Q21,
+    /// Q06; s19 Q20, s20 Q26): said on a miss, and on a call that left
+    /// items of another class out; not for a migration (an update that sets
+    /// a class), nor for a find that left nothing out.
+    @Test func anAccessibilityInAReadQueryIsAFilter() {
+        let setup = "team SKMME9E2Y8\napp com.example.App\n"
+            + "as App add generic-password service=\"W\" account=\"a\"\nas App add generic-password service=\"W\" account=\"b\" accessible=after-first-unlock\n"
+        func run(_ call: String) -> [Diagnostic] {
+            BatchRunner().run(SourceFile(name: "s.kcs", text: setup + call + "\n")).diagnostics.filter { $0.severity == .warning }
+        }
+        let miss = run("as App find generic-password service=\"W\" account=\"a\" accessible=after-first-unlock")
+        #expect(miss.map(\.code) == [.lintAccessibilityFilter], "\(miss.map(\.message))")
+        #expect(miss.first?.message.contains("skips 1 item stored with another class") == true, "\(miss.map(\.message))")
+        let delete = run("as App delete generic-password service=\"W\" accessible=after-first-unlock")
+        #expect(delete.first?.message.contains("this delete leaves out 1 item stored with another class") == true, "\(delete.map(\.message))")
+        let none = run("as App find generic-password service=\"X\" accessible=after-first-unlock")
+        #expect(none.map(\.code) == [.lintAccessibilityFilter], "\(none.map(\.message))")
+        for call in ["as App find generic-password service=\"W\" account=\"b\" accessible=after-first-unlock",
+                     "as App update generic-password service=\"W\" accessible=when-unlocked set accessible=after-first-unlock",
+                     "as App find generic-password service=\"W\" account=\"a\""] {
+            #expect(run(call).isEmpty, "\(call): \(run(call).map(\.message))")
+        }
     }
 
     /// KCS507 for a call that succeeds yet leaves synchronizable matches
@@ -215,7 +241,8 @@ import Testing
         }
         let inline = warnings("team SKMME9E2Y8\napp com.example.A keychain-access-groups=[com.example.shared, com.apple.token]\n")
         #expect(inline.map(\.code) == [.lintUnprefixedEntitlement])
-        #expect(inline.first?.message == "keychain group com.example.shared does not carry the team prefix SKMME9E2Y8.")
+        #expect(inline.first?.message == "keychain group com.example.shared does not carry the team prefix SKMME9E2Y8.: no provisioning profile allows it "
+                + "(SKMME9E2Y8's profiles grant SKMME9E2Y8.* groups), so a device does not launch an app signed with it (on iOS it does not install)")
         #expect(inline.first?.hint?.hasPrefix("did you mean SKMME9E2Y8.com.example.shared?") == true)
         #expect(inline.first?.location?.column == 43, "the warning points at the group")
         // An empty part (eduVPN's `$(AppIdentifierPrefix).$(APP_ID)`).
