@@ -714,63 +714,94 @@ public enum CodeCheck {
             let files = sources.filter { ObjectiveCSource.isObjectiveC($0.path) }
             let wanted = swift.contains { $0.uses.contains { $0.undeclaredName != nil } }
             guard !files.isEmpty || wanted else { return swift }
-            var constants: [String: (constant: ObjectiveCSource.Constant, file: String)] = [:]
+            // Constants by where they are seen: a file's own (its `#define`s
+            // and `static` constants, and all of its others), the headers'
+            // (each header any of the files imports), and the `.m` files'
+            // constants other files see (`NSString *const X`, no `static`).
+            typealias Defined = (constant: ObjectiveCSource.Constant, file: String)
+            var fromHeaders: [String: Defined] = [:], shared: [String: Defined] = [:]
             var folders: [String] = [], seenFolders = Set<String>()
             for f in files where seenFolders.insert(ProjectPath.directory(f.path)).inserted && folders.count < 200 { folders.append(ProjectPath.directory(f.path)) }
-            var queue: [(name: String, from: String)] = [], seenHeaders = Set<String>()
-            func take(_ source: ObjectiveCSource, _ path: String) {
-                for (name, c) in source.constants where constants[name] == nil { constants[name] = (c, path) }
+            var queue: [(name: String, from: String)] = [], looked = Set<String>(), reads = 0
+            func imports(_ source: ObjectiveCSource, _ path: String) {
                 for i in source.imports where ProjectPath.lastComponent(i).hasSuffix(".h") { queue.append((i, ProjectPath.directory(path))) }
             }
-            for f in files { if let s = objectiveCSource(f.path, text: f.text) { take(s, f.path) } }
+            for f in files {
+                guard let s = objectiveCSource(f.path, text: f.text) else { continue }
+                for (name, c) in s.constants where c.shared && shared[name] == nil { shared[name] = (c, f.path) }
+                imports(s, f.path)
+            }
+            // Headers: each path looked at once, found or not, 4,000 looks in all.
             var next = 0
-            while next < queue.count && seenHeaders.count < 2000 {
+            while next < queue.count && reads < 4000 {
                 let (name, from) = queue[next]
                 next += 1
-                for folder in [from] + folders {
+                for folder in [from] + folders where reads < 4000 {
                     let candidate = ProjectPath.join(folder, name)
-                    guard !seenHeaders.contains(candidate) else { break }
+                    guard looked.insert(candidate).inserted else { continue }
+                    reads += 1
                     guard let header = objectiveCSource(candidate) else { continue }
-                    seenHeaders.insert(candidate)
-                    take(header, candidate)
+                    for (n, c) in header.constants where fromHeaders[n] == nil { fromHeaders[n] = (c, candidate) }
+                    imports(header, candidate)
                     break
                 }
             }
-            // A value worked out: its text, and the constant it came from.
-            func resolve(_ e: ObjectiveCSource.Expression, depth: Int = 0, seen: Set<String> = []) -> (value: AccessGroupUse.Value, constant: (file: String, line: Int)?) {
-                switch e {
-                case .runtime(let written): return (.runtime(written), nil)
-                case .parameter(let name, let owner):
-                    return (.unfollowed("its parameter `\(name)` (of `\(owner)`), whose callers kcs does not follow"), nil)
-                case .parts(let parts):
-                    var text = "", from: (file: String, line: Int)?
-                    for part in parts {
-                        switch part {
-                        case .literal(let l): text += l
-                        case .name(let name):
-                            if let c = constants[name], depth < 16, !seen.contains(name) {
-                                let inner = resolve(c.constant.expression, depth: depth + 1, seen: seen.union([name]))
+            let shown = "which kcs finds no definition of in the target's Objective-C code, the headers it imports or GCC_PREPROCESSOR_DEFINITIONS (another module's, or a macro the build defines elsewhere)"
+            /// Values worked out in one table, each name once (a macro of
+            /// eight copies of the next, nested, was exponential; review 21, R1).
+            struct Resolver {
+                let own: [String: Defined], headers: [String: Defined], shared: [String: Defined], macros: [String: String]
+                var memo: [String: (value: AccessGroupUse.Value, constant: (file: String, line: Int)?)] = [:]
+                var work = 0
+                func defined(_ name: String) -> Defined? { own[name] ?? headers[name] ?? shared[name] }
+                mutating func resolve(_ e: ObjectiveCSource.Expression, shown: String, depth: Int = 0) -> (value: AccessGroupUse.Value, constant: (file: String, line: Int)?) {
+                    switch e {
+                    case .runtime(let written): return (.runtime(written), nil)
+                    case .parameter(let name, let owner):
+                        return (.unfollowed("its parameter `\(name)` (of `\(owner)`), whose callers kcs does not follow"), nil)
+                    case .parts(let parts):
+                        var text = "", from: (file: String, line: Int)?
+                        for part in parts {
+                            work += 1
+                            switch part {
+                            case .literal(let l): text += l
+                            case .name(let name):
+                                var inner: (value: AccessGroupUse.Value, constant: (file: String, line: Int)?)
+                                if let known = memo[name] {
+                                    inner = known
+                                } else if let c = defined(name), depth < 16, work < 100_000 {
+                                    // Marked first: a macro that names itself is code.
+                                    memo[name] = (.runtime(name), nil)
+                                    inner = resolve(c.constant.expression, shown: shown, depth: depth + 1)
+                                    if case .literal = inner.value { inner.constant = inner.constant ?? (c.file, c.constant.line) }
+                                    memo[name] = inner
+                                } else if let m = macros[name] {
+                                    inner = (.literal(m), nil)
+                                } else if defined(name) != nil {
+                                    inner = (.runtime(name), nil)
+                                } else {
+                                    return (.unfollowed("`\(name)`, " + shown), nil)
+                                }
                                 guard case .literal(let v) = inner.value else {
                                     if case .runtime = inner.value { return (.runtime(name), nil) }
                                     return inner
                                 }
                                 text += v
-                                from = from ?? (c.file, c.constant.line)
-                            } else if let m = macros[name] {
-                                text += m
-                            } else {
-                                return (.unfollowed("`\(name)`, which kcs finds no definition of in the target's Objective-C code, the headers it imports or GCC_PREPROCESSOR_DEFINITIONS (another module's, or a macro the build defines elsewhere)"), nil)
+                                from = from ?? inner.constant
                             }
+                            // A value past a group's length is no group to check.
+                            if text.utf8.count > 4096 { return (.runtime(parts.count == 1 ? "\(parts[0])" : "a joined value"), nil) }
                         }
+                        return (.literal(text), parts.count == 1 ? from : nil)
                     }
-                    return (.literal(text), parts.count == 1 ? from : nil)
                 }
             }
             var out = swift
             for i in out.indices {
                 for j in out[i].uses.indices {
-                    guard let name = out[i].uses[j].undeclaredName, constants[name] != nil || macros[name] != nil else { continue }
-                    let r = resolve(.parts([.name(name)]))
+                    guard let name = out[i].uses[j].undeclaredName, fromHeaders[name] != nil || shared[name] != nil || macros[name] != nil else { continue }
+                    var resolver = Resolver(own: [:], headers: fromHeaders, shared: shared, macros: macros)
+                    let r = resolver.resolve(.parts([.name(name)]), shown: shown)
                     out[i].uses[j].value = r.value
                     out[i].uses[j].constant = r.constant
                     out[i].uses[j].undeclaredName = nil
@@ -778,8 +809,9 @@ public enum CodeCheck {
             }
             for f in files {
                 guard let source = objectiveCSource(f.path, text: f.text), !source.uses.isEmpty else { continue }
+                var resolver = Resolver(own: source.constants.mapValues { ($0, f.path) }, headers: fromHeaders, shared: shared, macros: macros)
                 let uses = source.uses.map { u in
-                    let r = resolve(u.expression)
+                    let r = resolver.resolve(u.expression, shown: shown)
                     var use = AccessGroupUse(value: r.value, api: u.api, line: u.line, column: u.column, length: u.length, constant: r.constant)
                     use.isAppGroup = u.isAppGroup
                     use.enclosingName = u.enclosingName

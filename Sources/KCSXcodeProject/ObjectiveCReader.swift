@@ -13,6 +13,20 @@ public enum KeychainNames {
         return queryNames.contains { name.hasPrefix($0) }
     }
 
+    /// The keys that send a macOS call to the data-protection keychain
+    /// (SecItem.cpp `SecItemCategorizeQuery`, lines 4095-4190).
+    public static let dataProtectionKeys = ["kSecUseDataProtectionKeychain", "kSecAttrNoLegacy", "kSecAttrSharingGroup",
+                                            "kSecUseSystemKeychainAlways", "kSecAttrTokenID", "kSecAttrSynchronizable",
+                                            "kSecAttrAccessControl"]
+
+    /// Whether a suite name given as a literal could be an app group:
+    /// `group.…`, or `TEAMID.…` as on the Mac.
+    public static func couldBeAppGroup(_ name: String) -> Bool {
+        if name.hasPrefix("group.") { return true }
+        let team = name.utf8.prefix { $0 != 0x2E }
+        return team.count == 10 && name.utf8.count > 11 && team.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) }
+    }
+
     /// A name that looks like a keychain wrapper's (`KeychainSwift`, `Valet`, `SAMKeychain`).
     public static func isWrapperName(_ name: Substring) -> Bool {
         name.contains("Keychain") || name.contains("keychain") || name.contains("KeyChain") || name.contains("Valet")
@@ -55,6 +69,10 @@ public struct ObjectiveCSource: Sendable {
     public struct Constant: Sendable {
         public var expression: Expression
         public var line: Int
+        /// Seen by other files: a constant at file scope without `static`
+        /// (`NSString *const Group = …;`, declared `extern` in a header). A
+        /// `static` one and a `#define` of a `.m` file are its own.
+        public var shared = false
     }
 
     public struct Use: Sendable {
@@ -100,7 +118,7 @@ public struct ObjectiveCSource: Sendable {
     public static let maxUses = 2000
     /// Tokens of one value, and of the stretch of a method searched for a
     /// local variable's assignment, at most.
-    static let maxValueTokens = 512, maxLocalSearch = 16_384
+    static let maxValueTokens = 512, maxLocalSearch = 4_096
 
     /// Suffixes of the sources kcs reads as Objective-C.
     public static let suffixes = [".m", ".mm"]
@@ -119,7 +137,13 @@ public struct ObjectiveCSource: Sendable {
         self = bytes.withUnsafeBufferPointer { ObjectiveCSource($0) }
     }
 
-    public init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    /// Bytes of a file read, at most: the rest is not read (the code
+    /// check reads no larger file; KCS604's scan reads its start), which
+    /// also keeps every offset within the tokens' 32 bits.
+    public static let maxBytes = 1 << 20
+
+    public init(_ whole: UnsafeBufferPointer<UInt8>) {
+        let bytes = UnsafeBufferPointer(rebasing: whole.prefix(ObjectiveCSource.maxBytes))
         var lexer = ObjectiveCLexer(bytes: bytes)
         lexer.run()
         var reader = Reader(bytes: bytes, tokens: lexer.tokens, directives: lexer.directives)
@@ -273,7 +297,58 @@ extension ObjectiveCSource {
             self.all = tokens
             self.directives = directives
             code.reserveCapacity(tokens.count)
-            for t in tokens where t.directive < 0 { code.append(t) }
+        }
+
+        /// The code's tokens, and the preprocessor lines, in order. Of an
+        /// `#if`, the first branch is read: an `#else` or `#elif` is passed
+        /// over (each branch opening its own `{` unbalanced all that followed),
+        /// but a `#define` there with another value makes the macro one kcs
+        /// cannot answer for every build.
+        mutating func readTokens() {
+            var skipped: [Bool] = []
+            var k = 0
+            while k < all.count {
+                let t = all[k]
+                guard t.directive >= 0 else {
+                    if !(skipped.last ?? false) { code.append(t) }
+                    k += 1
+                    continue
+                }
+                let d = directives[Int(t.directive)]
+                k = max(d.end, k + 1)
+                let toks = all[d.first..<d.end]
+                guard toks.count >= 2, let name = toks.dropFirst().first, name.kind == .identifier else { continue }
+                switch text(name) {
+                case "if", "ifdef", "ifndef": skipped.append(skipped.last ?? false)
+                case "elif", "else": if !skipped.isEmpty { skipped[skipped.count - 1] = true }
+                case "endif": _ = skipped.popLast()
+                case "define": define(toks, alternative: skipped.last ?? false)
+                case "import", "include":
+                    if !(skipped.last ?? false), toks.count >= 3, toks[toks.startIndex + 2].kind == .string {
+                        out.imports.append(literal(toks[toks.startIndex + 2]))
+                    }
+                default: break
+                }
+            }
+        }
+
+        mutating func define(_ toks: ArraySlice<ObjectiveCToken>, alternative: Bool) {
+            guard toks.count >= 3 else { return }
+            let macro = toks[toks.startIndex + 2]
+            guard macro.kind == .identifier else { return }
+            // A function-like macro (`#define F(x)`): not a constant.
+            if macro.end < Int32(bytes.count), bytes[Int(macro.end)] == 0x28 { return }
+            let body = Array(toks.dropFirst(3))
+            guard !body.isEmpty else { return }
+            let name = String(text(macro)), value = expression(body)
+            if let known = out.constants[name] {
+                if known.expression != value {
+                    out.constants[name]?.expression = .runtime(name + ", defined with another value in another #if branch")
+                }
+            } else if !alternative {
+                out.constants[name] = Constant(expression: value, line: Int(macro.line))
+            }
+            out.declared.insert(name)
         }
 
         func text(_ t: ObjectiveCToken) -> Substring {
@@ -297,33 +372,9 @@ extension ObjectiveCSource {
         }
 
         mutating func read() {
-            readDirectives()
+            readTokens()
             matchBrackets()
             readCode()
-        }
-
-        mutating func readDirectives() {
-            for d in directives {
-                let toks = all[d.first..<d.end]
-                guard toks.count >= 2, let name = toks.dropFirst().first, name.kind == .identifier else { continue }
-                switch text(name) {
-                case "define":
-                    guard toks.count >= 3 else { continue }
-                    let macro = toks[toks.startIndex + 2]
-                    guard macro.kind == .identifier else { continue }
-                    // A function-like macro (`#define F(x)`): not a constant.
-                    if macro.end < Int32(bytes.count), bytes[Int(macro.end)] == 0x28 { continue }
-                    let body = Array(toks.dropFirst(3))
-                    guard !body.isEmpty else { continue }
-                    out.constants[String(text(macro))] = Constant(expression: expression(body), line: Int(macro.line))
-                    out.declared.insert(String(text(macro)))
-                case "import", "include":
-                    if toks.count >= 3, toks[toks.startIndex + 2].kind == .string {
-                        out.imports.append(literal(toks[toks.startIndex + 2]))
-                    }
-                default: break
-                }
-            }
         }
 
         mutating func matchBrackets() {
@@ -447,7 +498,8 @@ extension ObjectiveCSource {
         mutating func readCode() {
             var implementation: String?
             var namesDataProtection = false
-            for t in code where t.kind == .identifier && text(t) == "kSecUseDataProtectionKeychain" { namesDataProtection = true }
+            let routing = Set(KeychainNames.dataProtectionKeys)
+            for t in code where t.kind == .identifier && routing.contains(String(text(t))) { namesDataProtection = true; break }
             var wrappers = Set<String>()
             var k = 0
             while k < code.count {
@@ -475,12 +527,23 @@ extension ObjectiveCSource {
                     default: break
                     }
                     if out.keychainWord == nil, KeychainNames.isKeychainName(word) { out.keychainWord = String(word) }
+                    // `initWithSuiteName:` given a literal counts only when it
+                    // could be an app group, as in Swift (`group.…`, or
+                    // `TEAMID.…` as on the Mac): another is the app's own suite.
                     if out.appGroupWord == nil, ObjectiveCSource.appGroupSelectors.contains(String(word)), isPunctuation(k + 1, 0x3A) {
-                        out.appGroupWord = String(word) + ":"
+                        let given = k + 2 < code.count && (code[k + 2].kind == .string || code[k + 2].kind == .atString) ? literal(code[k + 2]) : nil
+                        if word != "initWithSuiteName" || given.map(KeychainNames.couldBeAppGroup) ?? true {
+                            out.appGroupWord = ObjectiveCSource.appGroupAPIs[String(word)] ?? String(word)
+                        }
                     }
                     if out.wrapperNames.count < 16, KeychainNames.isWrapperName(word),
                        !KeychainNames.isKeychainName(word), wrappers.insert(String(word)).inserted {
                         out.wrapperNames.append(String(word))
+                    }
+                    // A method's name and selector parts (`- (void)clearKeychain:`)
+                    // are the file's own, as a type's methods are in Swift.
+                    if parent[k] < 0, isPunctuation(k + 1, 0x3A) || isPunctuation(k - 1, 0x29) && (isPunctuation(k + 1, 0x7B) || isPunctuation(k + 1, 0x3B)) {
+                        out.declared.insert(String(word))
                     }
                     // A declaration at file scope: `… NAME = …;` (a constant),
                     // `… NAME(…) {` (a C function).
@@ -489,7 +552,8 @@ extension ObjectiveCSource {
                         if isPunctuation(k + 1, 0x3D), isStringConstant(before: k) {
                             let r = value(from: k + 2) { isPunctuation($0, 0x3B) || isPunctuation($0, 0x2C) }
                             if !r.isEmpty, r.count < ObjectiveCSource.maxValueTokens {
-                                out.constants[String(word)] = Constant(expression: expression(Array(code[r])), line: Int(t.line))
+                                out.constants[String(word)] = Constant(expression: expression(Array(code[r])), line: Int(t.line),
+                                                                       shared: !isStatic(before: k))
                             }
                         }
                     } else {
@@ -538,6 +602,16 @@ extension ObjectiveCSource {
             return false
         }
 
+        /// Whether the declaration ending at `k` says `static`.
+        func isStatic(before k: Int) -> Bool {
+            var j = k - 1
+            while j >= 0, j > k - 64, code[j].kind == .identifier || isPunctuation(j, 0x2A) {
+                if text(code[j]) == "static" { return true }
+                j -= 1
+            }
+            return false
+        }
+
         /// `kSecAttrAccessGroup` at `k`: the value given it, if it is a key
         /// given one here (`@{key: value}`, `d[key] = value`,
         /// `setObject:value forKey:key`, `CFDictionarySetValue(d, key, value)`,
@@ -554,10 +628,10 @@ extension ObjectiveCSource {
                     other = known
                 } else {
                     let end = closing[open] ?? code.count
-                    other = (open..<min(end, code.count)).contains { j in
-                        guard code[j].kind == .identifier else { return false }
-                        let w = text(code[j])
-                        return w == "kSecUseDataProtectionKeychain" || w == "kSecAttrSynchronizable" || w == "kSecAttrAccessControl"
+                    // Its first tokens: a nested literal's are looked through again.
+                    let routing = Set(KeychainNames.dataProtectionKeys)
+                    other = (open..<min(end, code.count, open + ObjectiveCSource.maxLocalSearch)).contains { j in
+                        code[j].kind == .identifier && routing.contains(String(text(code[j])))
                     }
                     sendsToDataProtection[open] = other
                 }
@@ -574,7 +648,7 @@ extension ObjectiveCSource {
             // `[d setObject:value forKey:key]`
             if isPunctuation(key - 1, 0x3A), isWord(key - 2, "forKey") {
                 var j = key - 3
-                while j > open, !(code[j].kind == .identifier && isPunctuation(j + 1, 0x3A) && parent[j] == parent[k]) { j -= 1 }
+                while j > open, j > key - ObjectiveCSource.maxValueTokens, !(code[j].kind == .identifier && isPunctuation(j + 1, 0x3A) && parent[j] == parent[k]) { j -= 1 }
                 if j > open, ["setObject", "setValue"].contains(text(code[j])) {
                     record((j + 2)..<(key - 2), api: "kSecAttrAccessGroup", appGroup: false, enclosing: enclosing, onMac: false)
                 }
@@ -585,7 +659,7 @@ extension ObjectiveCSource {
                ["CFDictionarySetValue", "CFDictionaryAddValue", "CFDictionaryReplaceValue"].contains(text(code[open - 1])),
                isPunctuation(key - 1, 0x2C) {
                 var j = k + 1
-                while j < code.count, !(parent[j] == Int32(open) && (isPunctuation(j, 0x2C) || isPunctuation(j, 0x29))) { j += 1 }
+                while j < code.count, j < k + ObjectiveCSource.maxValueTokens, !(parent[j] == Int32(open) && (isPunctuation(j, 0x2C) || isPunctuation(j, 0x29))) { j += 1 }
                 if isPunctuation(j, 0x2C) {
                     record(value(from: j + 1) { isPunctuation($0, 0x2C) }, api: "kSecAttrAccessGroup", appGroup: false, enclosing: enclosing, onMac: false)
                 }
@@ -594,11 +668,12 @@ extension ObjectiveCSource {
             // `[NSDictionary dictionaryWithObjectsAndKeys: value, key, …]`
             if isPunctuation(key - 1, 0x2C), open >= 0, isPunctuation(open, 0x5B) {
                 var j = key - 2
-                while j > open, !(parent[j] == Int32(open) && (isPunctuation(j, 0x2C) || isPunctuation(j, 0x3A))) { j -= 1 }
-                guard j > open else { return }
-                var s = j
-                while s > open, !(code[s].kind == .identifier && parent[s] == Int32(open) && isPunctuation(s + 1, 0x3A)) { s -= 1 }
-                if s > open, text(code[s]).hasSuffix("ObjectsAndKeys") {
+                while j > open, j > key - ObjectiveCSource.maxValueTokens, !(parent[j] == Int32(open) && (isPunctuation(j, 0x2C) || isPunctuation(j, 0x3A))) { j -= 1 }
+                guard j > open, j > key - ObjectiveCSource.maxValueTokens else { return }
+                // The selector is the message's first part: looked for from its `[`.
+                var s = open + 1
+                while s < j, s < open + 64, !(code[s].kind == .identifier && parent[s] == Int32(open) && isPunctuation(s + 1, 0x3A)) { s += 1 }
+                if s < j, text(code[s]).hasSuffix("ObjectsAndKeys") {
                     record((j + 1)..<(key - 1), api: "kSecAttrAccessGroup", appGroup: false, enclosing: enclosing, onMac: false)
                 }
             }
@@ -675,17 +750,22 @@ extension ObjectiveCSource {
         /// the body before `k` (more than one: built at run time).
         func localAssignment(_ name: String, before k: Int) -> Expression? {
             guard let body = body(around: k) else { return nil }
-            var found: Range<Int>?, count = 0
-            var j = max(body + 1, k - ObjectiveCSource.maxLocalSearch)
+            // Back from the use: the last assignment's value alone is read,
+            // the others only counted.
+            var last: Int?, count = 0
             let length = Int32(name.utf8.count)
-            while j < k {
-                if code[j].kind == .identifier, code[j].end - code[j].start == length, text(code[j]) == name, isPunctuation(j + 1, 0x3D), !isPunctuation(j + 2, 0x3D) {
-                    found = value(from: j + 2) { isPunctuation($0, 0x3B) }
+            var j = k - 1
+            while j > body, j > k - ObjectiveCSource.maxLocalSearch {
+                if code[j].kind == .identifier, code[j].end - code[j].start == length, isPunctuation(j + 1, 0x3D), !isPunctuation(j + 2, 0x3D),
+                   text(code[j]) == name {
                     count += 1
+                    if last == nil { last = j }
                 }
-                j += 1
+                j -= 1
             }
-            guard let found, !found.isEmpty else { return nil }
+            guard let last else { return nil }
+            let found = value(from: last + 2) { isPunctuation($0, 0x3B) }
+            guard !found.isEmpty else { return nil }
             if count > 1 { return .runtime(name + ", assigned more than once") }
             let e = expression(Array(code[found]))
             if case .parts(let parts) = e, parts.contains(.name(name)) { return .runtime(name) }

@@ -236,3 +236,92 @@ extension XcodeRealProjectsTests {
         #expect(lint.stderr.contains("Groups.m:1"), "\(lint.stderr)")
     }
 }
+
+/// Review 21's findings in the reader.
+extension ObjectiveCReaderTests {
+    /// Of an `#if`, the first branch is read; braces in each branch no
+    /// longer unbalance what follows (R15), and a macro with another value
+    /// in another branch is no value for every build (R20).
+    @Test func ifBranchesKeepBracesAndMacrosApart() {
+        let s = read("""
+            #ifndef DEBUG
+            #define GROUP @"SKMME9E2Y8.release"
+            #else
+            #define GROUP @"SKMME9E2Y8.debug"
+            #endif
+            #if TARGET_OS_IOS
+            - (void)save:(NSString *)group {
+            #else
+            - (void)save:(NSString *)group options:(int)o {
+            #endif
+                q[(__bridge id)kSecAttrAccessGroup] = group;
+            }
+            """)
+        if case .runtime(let why)? = s.constants["GROUP"]?.expression {
+            #expect(why.contains("another #if branch"))
+        } else {
+            Issue.record("GROUP: \(String(describing: s.constants["GROUP"]?.expression))")
+        }
+        #expect(s.uses.map(\.expression) == [.parameter("group", of: "-[? save:]")])
+    }
+
+    /// A `static` constant and a `.m`'s `#define` are the file's own (R7);
+    /// a method's own name is no keychain wrapper (R21); a suite name that
+    /// cannot be an app group names none (R14).
+    @Test func fileOwnNamesAreMarked() {
+        let s = read("""
+            static NSString *const Mine = @"a";
+            NSString *const Shared = @"b";
+            #define LOCAL @"c"
+            - (void)clearKeychainBanner:(id)sender { }
+            NSUserDefaults *d = [[NSUserDefaults alloc] initWithSuiteName:@"com.example.App.updater"];
+            """)
+        #expect(s.constants["Mine"]?.shared == false && s.constants["Shared"]?.shared == true && s.constants["LOCAL"]?.shared == false)
+        #expect(s.declared.contains("clearKeychainBanner"))
+        #expect(s.appGroupWord == nil)
+        #expect(read("id d = [[NSUserDefaults alloc] initWithSuiteName:@\"group.x\"];").appGroupWord == "UserDefaults(suiteName:)")
+        #expect(read("id d = [[NSUserDefaults alloc] initWithSuiteName:name];").appGroupWord == "UserDefaults(suiteName:)")
+    }
+
+    /// Shapes that made the reader quadratic (R2, R4): many assignments
+    /// before one use, many pairs in one `dictionaryWithObjectsAndKeys:`,
+    /// nested literals; each use reads a bounded stretch. Counted, not timed:
+    /// the uses come out, and the assigned-more-than-once answer holds.
+    @Test func boundedShapesStillAnswer() {
+        let assignments = "void f(void) {\n" + String(repeating: "g = @\"x\";\n", count: 3000) + "q[(id)kSecAttrAccessGroup] = g;\n}\n"
+        #expect(read(assignments).uses.map(\.expression) == [.runtime("g, assigned more than once")])
+        let pairs = "id d = [NSDictionary dictionaryWithObjectsAndKeys:" + String(repeating: "@\"v\", kSecAttrAccessGroup, ", count: 3000) + "nil];"
+        #expect(read(pairs).uses.count == ObjectiveCSource.maxUses)
+        #expect(ObjectiveCSource(Array(repeating: 0x28, count: 3 << 20)).uses.isEmpty)
+    }
+}
+
+extension XcodeRealProjectsTests {
+    /// A `static` constant of one `.m` file does not answer another file's
+    /// use of the same name (review 21, R7), and a macro with a value per
+    /// `#if` branch is not checkable (R20).
+    @Test func objectiveCConstantsAreSeenWhereCompiled() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.targets[2].sources = ["A.m", "B.m"]
+        f.write("Share/A.m", "static NSString *const Group = @\"com.example.Notes.typo\";\n")
+        f.write("Share/B.m", """
+            static NSString *const Group = @"\(XcodeFixture.team).com.example.Notes.shared";
+            #ifndef DEBUG
+            #define OTHER @"\(XcodeFixture.team).com.example.Notes.shared"
+            #else
+            #define OTHER @"\(XcodeFixture.team).com.example.Notes.debug"
+            #endif
+            void save(NSMutableDictionary *q) {
+                q[(__bridge id)kSecAttrAccessGroup] = Group;
+                q[(__bridge id)kSecAttrAccessGroup] = OTHER;
+            }
+
+            """)
+        f.writeEntitlements("Share/Share.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.shared"])
+        f.writeProject()
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        #expect(!lint.stderr.contains("B.m:8:"), "\(lint.stderr)")
+        #expect(lint.stderr.split(separator: "\n").contains { $0.contains("B.m:9:") && $0.contains("[KCS608]") }, "\(lint.stderr)")
+    }
+}
