@@ -725,17 +725,21 @@ extension World {
         for m in matches.indices {
             if read >= cap { break }
             read += 1
-            // A lost when-passcode-set item cannot be decoded: reads pass it
-            // over, a delete removes it (it needs no decryption: SecItemDb.c
-            // s3dl_query_delete, kAKSKeyOpDelete). The row a find or an
-            // update passes over is deleted too: a find's decode error
-            // schedules `DELETE … WHERE rowid` at once (s3dl_query_row,
-            // SecItemDb.c lines 573-578; SecServerDeleteCorruptedItemAsync,
-            // SecItemServer.c lines 2314-2356, delayed only under test), and
-            // an update deletes it in its transaction (s3dl_query_update,
-            // lines 1348-1361: "treat as if item is not found"). An identity's
-            // row is a join, no table a delete names: it stays (audit 21, F1).
-            if matches[m].item.lost || matches[m].identityKey?.item.lost == true {
+            // A row that no longer decrypts (a when-passcode-set row lost
+            // with the passcode, an invalidated biometry-current-set row:
+            // `StoredItem.isUndecodable`) answers errSecDecode: reads pass
+            // it over, a delete removes it (it needs no decryption:
+            // SecItemDb.c s3dl_query_delete, kAKSKeyOpDelete; for every flag
+            // set, SecAccessControl.m). The row a find or an update passes
+            // over is deleted too: a find's decode error schedules `DELETE …
+            // WHERE rowid` at once (s3dl_query_row, SecItemDb.c lines
+            // 572-592; SecServerDeleteCorruptedItemAsync, SecItemServer.c
+            // lines 2314-2356, delayed only under test), and an update
+            // deletes it in its transaction (s3dl_query_update, lines
+            // 1344-1361: "treat as if item is not found"). Neither asks why
+            // the row fails to decode (audit 21, F1; audit 25, F1). An
+            // identity's row is a join, no table a delete names: it stays.
+            if matches[m].item.isUndecodable(in: state) || matches[m].identityKey?.item.isUndecodable(in: state) == true {
                 if deletes {
                     Self.take(matches, m, &taken, &prefix)
                 } else {
@@ -744,17 +748,10 @@ extension World {
                     // could fail to decode (create_cferror_from_aks), and
                     // only errSecDecode deletes: nothing is deleted then
                     // (review of session 17, R5; AppleKeyStore is closed).
-                    if matches[m].identityKey == nil, state.isAvailable(.whenUnlocked) {
+                    if matches[m].identityKey == nil, state.isAvailable(matches[m].item.lost ? .whenUnlocked : matches[m].item.accessibility) {
                         lost.append(matches[m].id)
                     }
                 }
-                continue
-            }
-            // Invalidated biometry-current-set items are not found, but a
-            // delete still removes them: it needs no authentication
-            // (SecAccessControl.m sets kAKSKeyOpDelete to true for every flag).
-            if matches[m].item.isInvalidated(by: state) {
-                if deletes { Self.take(matches, m, &taken, &prefix) } else { Self.passOver(matches, &taken, prefix) }
                 continue
             }
             // A delete goes on under the lock: `s3dl_query_delete` asks
@@ -796,6 +793,13 @@ extension World {
         }
         if let taken { return .success(taken) }
         return .success(prefix == matches.count ? matches : Array(matches[..<prefix]))
+    }
+
+    /// How many of the rows a read deleted were invalidated
+    /// biometry-current-set rows, not lost when-passcode-set ones (for the
+    /// explanation).
+    private func biometryRows(_ ids: [ItemID], _ device: DeviceHandle) -> Int {
+        ids.reduce(0) { $0 + (devices[device.index].keychain[$1]?.lost == false ? 1 : 0) }
     }
 
     /// Takes a match in `walk`: while nothing was passed over, the taken
@@ -868,7 +872,7 @@ extension World {
             // too (a prompt under auth-ui=skip) keep the general reason and
             // their candidates (review of session 17, R4).
             let reason: StatusReason = !lost.isEmpty && lost.count == min(cap, matches.count)
-                ? .lostRowsDeleted(count: lost.count, more: cap < matches.count)
+                ? .lostRowsDeleted(count: lost.count, biometry: biometryRows(lost, device), more: cap < matches.count)
                 : cap < matches.count ? .limitUsedUp(limit: cap) : .noMatch
             return CallResult(status: .itemNotFound, reason: reason, searchedGroupIDs: searched, returns: spec.returns)
         case .success(let taken):
@@ -1011,8 +1015,10 @@ extension World {
         // commits when nothing else was found (the status is set after it,
         // SecItemDb.c lines 1383-1384) and is rolled back by a failure.
         if taken.isEmpty {
+            let reason: StatusReason = passedLost.isEmpty ? .noMatch
+                : .lostRowsDeleted(count: passedLost.count, biometry: biometryRows(passedLost, device), more: false)
             for id in passedLost { devices[device.index].keychain.remove(id) }
-            return fail(.itemNotFound, passedLost.isEmpty ? .noMatch : .lostRowsDeleted(count: passedLost.count, more: false), searched)
+            return fail(.itemNotFound, reason, searched)
         }
         // Every update encrypts the item anew under its (new) class
         // (SecDbItemCopyWithUpdates drops the encrypted data, SecDbItem.c

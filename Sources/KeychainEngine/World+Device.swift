@@ -91,4 +91,14 @@ extension StoredItem {
         guard ac.combinator == .and || ac.flags.count == 1 else { return false }
         return biometrySet != state.biometrySet
     }
+
+    /// Whether the row no longer decrypts (errSecDecode): a when-passcode-set
+    /// row lost with the passcode (``lost``), or a biometry-current-set row
+    /// whose enrolled set changed (``isInvalidated(by:)``, kcs's premise).
+    /// securityd does not ask why a row fails to decode: a find or an update
+    /// that reads it deletes it (``World`` `walk`), an add or an update of its
+    /// key takes its place, and a delete removes it.
+    public func isUndecodable(in state: DeviceState) -> Bool {
+        lost || isInvalidated(by: state)
+    }
 }

@@ -236,6 +236,7 @@ struct Section4DeviceStateTests {
     func biometryChange() {
         var f = Fixture()
         f.mustAdd(spec(.genericPassword, [(.account, str("cur"))], accessControl: AccessControl(flags: [.biometryCurrentSet])))
+        f.mustAdd(spec(.genericPassword, [(.account, str("unread"))], accessControl: AccessControl(flags: [.biometryCurrentSet])))
         f.mustAdd(spec(.genericPassword, [(.account, str("any"))], accessControl: AccessControl(flags: [.biometryAny])))
         f.mustAdd(spec(.genericPassword, [(.account, str("or"))],
                        accessControl: AccessControl(flags: [.biometryCurrentSet, .devicePasscode], combinator: .or)))
@@ -244,9 +245,47 @@ struct Section4DeviceStateTests {
         #expect(f.call(.find, gp("any", service: nil)) { _ in .approve }.status == .success)
         #expect(f.call(.find, gp("or", service: nil)) { _ in .approve }.status == .success)
         // Delete needs no authentication (kAKSKeyOpDelete is true), so it
-        // removes the invalidated item.
-        #expect(f.delete(gp("cur", service: nil)).status == .success)
+        // removes an invalidated item no read met; the one the find read is
+        // gone already (audit 25, F1).
+        #expect(f.delete(gp("unread", service: nil)).status == .success)
+        #expect(f.delete(gp("unread", service: nil)).status == .itemNotFound)
         #expect(f.delete(gp("cur", service: nil)).status == .itemNotFound)
+    }
+
+    /// SecItemDb.c s3dl_query_row (lines 572-592) and s3dl_query_update
+    /// (lines 1344-1361) delete a row that answers errSecDecode whatever
+    /// made it so: an invalidated biometry-current-set row as a lost
+    /// when-passcode-set one (audit 25, F1).
+    @Test("4 a find or an update that meets an invalidated biometry-current-set row deletes it")
+    func invalidatedBiometryRowDeletedOnRead() {
+        var f = Fixture()
+        let bio = AccessControl(flags: [.biometryCurrentSet])
+        f.mustAdd(spec(.genericPassword, [(.account, str("a")), (.service, str("s"))], accessControl: bio, data: "1"))
+        f.mustAdd(spec(.genericPassword, [(.account, str("b")), (.service, str("s"))], data: "2"))
+        f.world.changeBiometry(.change)
+        let query = spec(.genericPassword, [(.service, str("s"))], returns: .data)
+        let first = f.find(query)
+        #expect(first.status == .itemNotFound)
+        #expect(first.reason == .lostRowsDeleted(count: 1, biometry: 1, more: true))
+        let second = f.find(query)
+        #expect(second.status == .success)
+        #expect(second.accounts == ["b"])
+        // An update over an invalidated row and a plain one changes the
+        // plain one and deletes the other in its transaction.
+        var g = Fixture()
+        g.mustAdd(spec(.genericPassword, [(.account, str("a")), (.service, str("s"))], accessControl: bio, data: "1"))
+        g.mustAdd(spec(.genericPassword, [(.account, str("b")), (.service, str("s"))], data: "2"))
+        g.world.changeBiometry(.change)
+        #expect(g.update(spec(.genericPassword, [(.service, str("s"))]), spec(nil, [(.label, str("x"))])).status == .success)
+        #expect(g.items.count == 1)
+        // An update that meets only such a row finds nothing and deletes it.
+        var h = Fixture()
+        h.mustAdd(spec(.genericPassword, [(.account, str("a")), (.service, str("s"))], accessControl: bio, data: "1"))
+        h.world.changeBiometry(.change)
+        let updated = h.update(spec(.genericPassword, [(.service, str("s"))]), spec(nil, [(.label, str("x"))]))
+        #expect(updated.status == .itemNotFound)
+        #expect(updated.reason == .lostRowsDeleted(count: 1, biometry: 1, more: false))
+        #expect(h.items.isEmpty)
     }
 
     @Test("4 no enrolled biometry: a biometry-only item cannot be opened")
