@@ -366,10 +366,10 @@ extension World {
                                        newItem: @autoclosure () -> StoredItem) -> CallResult {
         let state = devices[device.index].state
         let old = devices[device.index].keychain.stored(id)
-        if !state.isAvailable(old.accessibility) {
+        if old.isLockedAway(in: state) {
             return CallResult(status: .interactionNotAllowed, reason: .lockedDuplicate(old.accessibility, existing: id))
         }
-        guard old.isInvalidated(by: state) else {
+        guard old.isUndecodable(in: state) else {
             return CallResult(status: .duplicateItem, reason: .duplicate(existing: id))
         }
         devices[device.index].keychain.remove(id)
@@ -725,6 +725,19 @@ extension World {
         for m in matches.indices {
             if read >= cap { break }
             read += 1
+            // The lock answers first (`StoredItem.isLockedAway`): a find or
+            // an update stops there with errSecInteractionNotAllowed, even
+            // at a row that would not decode, and even under auth-ui=skip,
+            // which clears errSecAuthNeeded only (s3dl_query, SecItemDb.c
+            // lines 1070-1078; audit 25, F2). A delete goes on under the
+            // lock: `s3dl_query_delete` asks `SecDbItemNeedAuth`, which
+            // swallows every decryption error but errSecAuthNeeded, and
+            // deletes the row by its ID (SecItemDb.c line 1393).
+            let item = matches[m].item
+            if item.isLockedAway(in: state) {
+                if deletes { Self.take(matches, m, &taken, &prefix); continue }
+                return .failure(StatusFailure(.interactionNotAllowed, .locked(item.accessibility)))
+            }
             // A row that no longer decrypts (a when-passcode-set row lost
             // with the passcode, an invalidated biometry-current-set row:
             // `StoredItem.isUndecodable`) answers errSecDecode: reads pass
@@ -739,33 +752,22 @@ extension World {
             // 1344-1361: "treat as if item is not found"). Neither asks why
             // the row fails to decode (audit 21, F1; audit 25, F1). An
             // identity's row is a join, no table a delete names: it stays.
-            if matches[m].item.isUndecodable(in: state) || matches[m].identityKey?.item.isUndecodable(in: state) == true {
-                if deletes {
-                    Self.take(matches, m, &taken, &prefix)
-                } else {
-                    Self.passOver(matches, &taken, prefix)
-                    // Under the lock the keybag answers "locked" before it
-                    // could fail to decode (create_cferror_from_aks), and
-                    // only errSecDecode deletes: nothing is deleted then
-                    // (review of session 17, R5; AppleKeyStore is closed).
-                    if matches[m].identityKey == nil, state.isAvailable(matches[m].item.lost ? .whenUnlocked : matches[m].item.accessibility) {
-                        lost.append(matches[m].id)
-                    }
-                }
+            if item.isUndecodable(in: state) {
+                if deletes { Self.take(matches, m, &taken, &prefix); continue }
+                Self.passOver(matches, &taken, prefix)
+                if matches[m].identityKey == nil { lost.append(matches[m].id) }
                 continue
             }
-            // A delete goes on under the lock: `s3dl_query_delete` asks
-            // `SecDbItemNeedAuth`, which swallows every decryption error but
-            // errSecAuthNeeded, and deletes the row by its ID (SecItemDb.c
-            // line 1393).
-            let accessibility = matches[m].item.accessibility
-            if !state.isAvailable(accessibility) {
-                if deletes { Self.take(matches, m, &taken, &prefix); continue }
-                return .failure(StatusFailure(.interactionNotAllowed, .locked(accessibility)))
-            }
-            if let key = matches[m].identityKey, !state.isAvailable(key.item.accessibility) {
-                if deletes { Self.take(matches, m, &taken, &prefix); continue }
-                return .failure(StatusFailure(.interactionNotAllowed, .locked(key.item.accessibility)))
+            // An identity's key half is decrypted after the certificate.
+            if let key = matches[m].identityKey {
+                if key.item.isLockedAway(in: state) {
+                    if deletes { Self.take(matches, m, &taken, &prefix); continue }
+                    return .failure(StatusFailure(.interactionNotAllowed, .locked(key.item.accessibility)))
+                }
+                if key.item.isUndecodable(in: state) {
+                    if deletes { Self.take(matches, m, &taken, &prefix) } else { Self.passOver(matches, &taken, prefix) }
+                    continue
+                }
             }
             if authenticates, let ac = matches[m].item.accessControl, ac.requiresAuthentication,
                !(context?.coversPrompt(for: ac, state: state) ?? false) {
@@ -1050,7 +1052,9 @@ extension World {
             guard let other = devices[device.index].keychain.item(withKeyOf: item) else { return nil }
             let row = devices[device.index].keychain.stored(other)
             // An invalidated biometry-current-set row is corrupt too (as on add).
-            if row.lost || row.isInvalidated(by: devices[device.index].state) && devices[device.index].state.isAvailable(row.accessibility) {
+            // Under the lock it is the lock's error (`duplicate`), lost or
+            // not (audit 25, F2).
+            if row.isUndecodable(in: devices[device.index].state) && !row.isLockedAway(in: devices[device.index].state) {
                 lostRows.append(other)
                 return nil
             }
@@ -1061,8 +1065,10 @@ extension World {
         // lock's error, not errSecDuplicateItem (lines 2014-2020).
         let state = devices[device.index].state
         func duplicate(_ other: ItemID) -> CallResult {
-            let old = devices[device.index].keychain.stored(other).accessibility
-            if !state.isAvailable(old) { return fail(.interactionNotAllowed, .lockedDuplicate(old, existing: other), searched) }
+            let old = devices[device.index].keychain.stored(other)
+            if old.isLockedAway(in: state) {
+                return fail(.interactionNotAllowed, .lockedDuplicate(old.accessibility, existing: other), searched)
+            }
             return fail(.duplicateItem, .duplicate(existing: other), searched)
         }
         if taken.count == 1 && taken[0].identityKey == nil {

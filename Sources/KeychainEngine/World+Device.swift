@@ -101,4 +101,17 @@ extension StoredItem {
     public func isUndecodable(in state: DeviceState) -> Bool {
         lost || isInvalidated(by: state)
     }
+
+    /// Whether the lock keeps the row's class away now, so that decrypting
+    /// it answers errSecInteractionNotAllowed before anything else: the
+    /// metadata is decrypted first, with a key the class key unwraps
+    /// (`SecDbKeychainItem.m` `ks_decrypt_data` lines 467-485;
+    /// `SecDbKeychainMetadataKeyStore.m` lines 161-185), and the lock drops
+    /// every class A metadata key (lines 92-103, 123-131). That holds for a
+    /// row that would not decode too (audit 25, F2). A lost when-passcode-set
+    /// row has no passcode rule left to fail: only the lock answers
+    /// (inferred: AppleKeyStore is closed).
+    public func isLockedAway(in state: DeviceState) -> Bool {
+        !state.isAvailable(lost ? .whenUnlocked : accessibility)
+    }
 }

@@ -288,6 +288,38 @@ struct Section4DeviceStateTests {
         #expect(h.items.isEmpty)
     }
 
+    /// SecDbKeychainItem.m ks_decrypt_data decrypts the metadata first with
+    /// a class key the lock takes away, so a row that would not decode
+    /// answers errSecInteractionNotAllowed under the lock, which stops the
+    /// query (SecItemDb.c lines 1070-1078) and is an add's error when the
+    /// row holds its key (SecDbItemInsertOrReplace; audit 25, F2).
+    @Test("4 under the lock an undecodable row is the lock's error: find, update and add; a delete removes it")
+    func undecodableRowsUnderLock() {
+        var f = Fixture()
+        f.mustAdd(spec(.genericPassword, [(.account, str("bio"))], accessControl: AccessControl(flags: [.biometryCurrentSet])))
+        f.world.changeBiometry(.change)
+        f.world.lock()
+        #expect(f.find(gp("bio", service: nil)).status == .interactionNotAllowed)
+        #expect(f.find(spec(.genericPassword, [(.account, str("bio"))], authUI: .skip)).status == .interactionNotAllowed)
+        #expect(f.update(gp("bio", service: nil), spec(nil, [(.label, str("x"))])).status == .interactionNotAllowed)
+        #expect(f.items.count == 1)
+        #expect(f.delete(gp("bio", service: nil)).status == .success)
+        // A lost when-passcode-set row under a new passcode, locked.
+        var g = Fixture()
+        g.mustAdd(gp("akpu", accessibility: .whenPasscodeSetThisDeviceOnly))
+        g.world.setPasscode(false)
+        g.world.setPasscode(true)
+        g.world.lock()
+        #expect(g.find(gp("akpu")).status == .interactionNotAllowed)
+        #expect(g.add(gp("akpu", accessibility: .afterFirstUnlock)).status == .interactionNotAllowed)
+        g.mustAdd(gp("other", accessibility: .afterFirstUnlock))
+        #expect(g.update(gp("other"), spec(nil, [(.account, str("akpu"))])).status == .interactionNotAllowed)
+        #expect(g.items.count == 2)
+        g.world.unlock()
+        #expect(g.add(gp("akpu", accessibility: .afterFirstUnlock)).status == .success)
+        #expect(g.items.count == 2)
+    }
+
     @Test("4 no enrolled biometry: a biometry-only item cannot be opened")
     func biometryRemoved() {
         var f = Fixture()
