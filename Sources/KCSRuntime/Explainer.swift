@@ -248,6 +248,11 @@ package struct Explainer {
             return "an identity query selects only the certificate's label, issuer, serial number, subject key ID and token ID "
                 + "beside the key's columns: \(a.constantName) is no column there, and SQLite's error is errSecNotAvailable; "
                 + "find the certificate by it, then the identity by issuer and serial number"
+        case .identityKeyUndecodable:
+            return "the identity's private key can no longer be decrypted (a when-passcode-set key lost with the passcode, "
+                + "or a biometry-current-set key invalidated by a change of the enrolled biometry): securityd decodes the key half "
+                + "into the query's error, which ends the query with errSecDecode and deletes nothing (SecItemDb.c s3dl_query_row); "
+                + "delete the key and make a new one"
         case .identityReferenceUpdate:
             return "an update by an identity's persistent reference without class=identity reaches securityd as an identity query, "
                 + "which no update writes (errSecInternal, asserted by Apple's secitemfunctionality test); "

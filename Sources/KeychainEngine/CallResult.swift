@@ -117,6 +117,10 @@ public enum StatusReason: Sendable, Hashable {
     /// An identity query naming a certificate column the identity's SQL does
     /// not select (errSecNotAvailable, from SQLite's error).
     case identityQueryColumn(ItemAttribute)
+    /// An identity whose key half no longer decrypts (lost with the
+    /// passcode, or an invalidated biometry-current-set key): the key's
+    /// errSecDecode ends the query (SecItemDb.c s3dl_query_row).
+    case identityKeyUndecodable
     /// macOS and Catalyst: no entitlement counts (an app ID without a
     /// validating profile and no keychain-access-groups).
     case unprovisioned

@@ -764,31 +764,54 @@ extension World {
                     if deletes { Self.take(matches, m, &taken, &prefix); continue }
                     return .failure(StatusFailure(.interactionNotAllowed, .locked(key.item.accessibility)))
                 }
+                // The key half is decoded into the query's error, which
+                // nothing clears ("TODO : if there is a errSecDecode error
+                // here, we should cleanup", SecItemDb.c s3dl_query_row lines
+                // 630-641): a key that no longer decrypts ends a find or an
+                // update with errSecDecode, and nothing is deleted (audit 25,
+                // F6).
                 if key.item.isUndecodable(in: state) {
-                    if deletes { Self.take(matches, m, &taken, &prefix) } else { Self.passOver(matches, &taken, prefix) }
-                    continue
+                    if deletes { Self.take(matches, m, &taken, &prefix); continue }
+                    return .failure(StatusFailure(.decode, .identityKeyUndecodable))
                 }
             }
-            if authenticates, let ac = matches[m].item.accessControl, ac.requiresAuthentication,
-               !(context?.coversPrompt(for: ac, state: state) ?? false) {
-                // A non-interactive context turns a prompt into a failure.
-                let authUI = context?.context.interactionAllowed == false && authUI == .allow ? .fail : authUI
-                switch authUI {
-                case .skip:
+            // Each half whose access control has constraints is decrypted
+            // in full whatever the query returns (SecDbKeychainItem.m
+            // ks_decrypt_data lines 482-485): the certificate's, then the
+            // key's (s3dl_query_row lines 630-641; audit 25, F6). A key
+            // with the certificate's own access control asks nothing more.
+            if authenticates {
+                var constraints: [AccessControl] = []
+                if let ac = matches[m].item.accessControl, ac.requiresAuthentication { constraints.append(ac) }
+                if let ac = matches[m].identityKey?.item.accessControl, ac.requiresAuthentication,
+                   ac != matches[m].item.accessControl {
+                    constraints.append(ac)
+                }
+                var skipped = false
+                for ac in constraints where !(context?.coversPrompt(for: ac, state: state) ?? false) {
+                    // A non-interactive context turns a prompt into a failure.
+                    let authUI = context?.context.interactionAllowed == false && authUI == .allow ? .fail : authUI
+                    switch authUI {
+                    case .skip:
+                        skipped = true
+                    case .fail:
+                        let reason: StatusReason = context?.context.interactionAllowed == false ? .contextNotInteractive : .promptNotAllowed
+                        return .failure(StatusFailure(.interactionNotAllowed, reason))
+                    case .allow:
+                        // No way to authenticate (no biometry, no passcode): it fails.
+                        guard state.canSatisfy(ac) else { return .failure(StatusFailure(.authFailed, .promptImpossible)) }
+                        switch prompt(matches[m]) {
+                        case .approve?, .alwaysAllow?: context?.approve(ac, state: state)
+                        case .cancel?: return .failure(StatusFailure(.userCanceled, .promptCanceled))
+                        case .fail?: return .failure(StatusFailure(.authFailed, .promptFailed))
+                        case nil: return .failure(StatusFailure(.interactionNotAllowed, .promptUnanswered))
+                        }
+                    }
+                    if skipped { break }
+                }
+                if skipped {
                     Self.passOver(matches, &taken, prefix)
                     continue
-                case .fail:
-                    let reason: StatusReason = context?.context.interactionAllowed == false ? .contextNotInteractive : .promptNotAllowed
-                    return .failure(StatusFailure(.interactionNotAllowed, reason))
-                case .allow:
-                    // No way to authenticate (no biometry, no passcode): it fails.
-                    guard state.canSatisfy(ac) else { return .failure(StatusFailure(.authFailed, .promptImpossible)) }
-                    switch prompt(matches[m]) {
-                    case .approve?, .alwaysAllow?: context?.approve(ac, state: state)
-                    case .cancel?: return .failure(StatusFailure(.userCanceled, .promptCanceled))
-                    case .fail?: return .failure(StatusFailure(.authFailed, .promptFailed))
-                    case nil: return .failure(StatusFailure(.interactionNotAllowed, .promptUnanswered))
-                    }
                 }
             }
             Self.take(matches, m, &taken, &prefix)

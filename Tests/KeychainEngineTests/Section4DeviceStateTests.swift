@@ -320,6 +320,46 @@ struct Section4DeviceStateTests {
         #expect(g.items.count == 2)
     }
 
+    /// SecItemDb.c s3dl_query_row decodes an identity's key half into the
+    /// query's error (lines 630-641): its access control prompts as the
+    /// key's own read does, and a key that no longer decrypts ends the
+    /// query with errSecDecode (audit 25, F6).
+    @Test("an identity's private key is decrypted with its access control; an undecodable key is errSecDecode")
+    func identityKeyHalf() {
+        func fixture(_ key: (inout ItemSpec) -> Void) -> Fixture {
+            var f = Fixture()
+            f.mustAdd(spec(.certificate, [(.label, str("c")), (.publicKeyHash, str("h")), (.issuer, str("i")),
+                                          (.serialNumber, str("1"))], data: "cert"))
+            var k = spec(.key, [(.label, str("k")), (.keyClass, str("private")), (.applicationLabel, str("h")),
+                                (.keyType, str("ec"))], data: "key")
+            key(&k)
+            f.mustAdd(k)
+            return f
+        }
+        var f = fixture { $0.accessControl = AccessControl(flags: [.userPresence]) }
+        #expect(f.find(spec(.identity, authUI: .fail)).status == .interactionNotAllowed)
+        #expect(f.find(spec(.identity, authUI: .skip)).status == .itemNotFound)
+        var asked = 0
+        #expect(f.call(.find, spec(.identity, returns: .reference)) { _ in asked += 1; return .cancel }.status == .userCanceled)
+        #expect(asked == 1)
+        #expect(f.call(.find, spec(.identity)) { _ in .approve }.status == .success)
+        // An invalidated biometry-current-set key.
+        var g = fixture { $0.accessControl = AccessControl(flags: [.biometryCurrentSet]) }
+        g.world.changeBiometry(.change)
+        let bio = g.find(spec(.identity, authUI: .fail))
+        #expect(bio.status == .decode)
+        #expect(bio.reason == .identityKeyUndecodable)
+        #expect(g.items.count == 2)
+        // A lost when-passcode-set key, limit one or all.
+        var h = fixture { $0.accessibility = .whenPasscodeSetThisDeviceOnly }
+        #expect(h.find(spec(.identity)).status == .success)
+        h.world.setPasscode(false)
+        #expect(h.find(spec(.identity)).status == .decode)
+        #expect(h.find(spec(.identity, limit: .all)).status == .decode)
+        #expect(h.items.count == 2)
+        #expect(h.delete(spec(.identity)).status == .success)
+    }
+
     @Test("4 no enrolled biometry: a biometry-only item cannot be opened")
     func biometryRemoved() {
         var f = Fixture()
