@@ -1330,7 +1330,8 @@ struct ContextUse {
             case .applicationPassword: nil
             }
         }
-        let given = ac.combinator == .and ? ac.flags.compactMap(credential) : ac.flags.compactMap(credential).prefix(1).map { $0 }
+        let constraints = ac.constraintFlags.compactMap(credential)
+        let given = ac.requiresEveryConstraint ? constraints : Array(constraints.prefix(1))
         credentials.formUnion(given.isEmpty ? [.passcode] : given)
     }
 
@@ -1344,7 +1345,7 @@ struct ContextUse {
             case .applicationPassword: false
             }
         }
-        return ac.combinator == .or ? ac.flags.contains(where: opens) : ac.flags.allSatisfy(opens)
+        return ac.isSatisfied(opens)
     }
 
     /// Whether the context makes a prompt for `ac` unnecessary: it is
@@ -1360,7 +1361,7 @@ struct ContextUse {
         guard reuseAllowed, context.reuseDuration > 0, let since = sinceBiometricUnlock,
               since <= context.reuseDuration, state.biometryEnrolled, state.hasPasscode else { return false }
         let biometric: Set<AccessControl.Flag> = [.userPresence, .biometryAny, .biometryCurrentSet]
-        let ok = ac.combinator == .or ? ac.flags.contains(where: biometric.contains) : ac.flags.allSatisfy(biometric.contains)
+        let ok = ac.isSatisfied(biometric.contains)
         if ok { authenticated = true }
         return ok
     }

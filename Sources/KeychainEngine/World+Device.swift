@@ -84,11 +84,12 @@ public enum BiometryEvent: String, Sendable, Hashable, CaseIterable {
 extension StoredItem {
     /// A biometry-current-set item whose enrolled set has changed since it
     /// was added can no longer be used: it is not found (inferred: Apple's
-    /// code for this is closed). With `or` and another flag, that other way
-    /// still opens it, so it stays.
+    /// code for this is closed). With `or` and another constraint, that
+    /// other way still opens it, so it stays; the application password is
+    /// no such way (it is required beside the constraints, audit 25, F4).
     public func isInvalidated(by state: DeviceState) -> Bool {
         guard let ac = accessControl, ac.flags.contains(.biometryCurrentSet) else { return false }
-        guard ac.combinator == .and || ac.flags.count == 1 else { return false }
+        guard ac.requiresEveryConstraint else { return false }
         return biometrySet != state.biometrySet
     }
 

@@ -360,6 +360,20 @@ struct Section4DeviceStateTests {
         #expect(h.delete(spec(.identity)).status == .success)
     }
 
+    /// SecAccessControl.m: the application password adds no constraint
+    /// (line 219) and `or` is read only for two constraints or more (lines
+    /// 222-236), so it is required beside the one constraint (audit 25, F4).
+    @Test("4 or with application-password: the password is no way round an invalidated biometry constraint")
+    func applicationPasswordIsNoAlternative() {
+        var f = Fixture()
+        f.mustAdd(spec(.genericPassword, [(.account, str("bio"))],
+                       accessControl: AccessControl(flags: [.biometryCurrentSet, .applicationPassword], combinator: .or)))
+        f.world.changeBiometry(.change)
+        #expect(f.call(.find, gp("bio", service: nil)) { _ in .approve }.status == .itemNotFound)
+        #expect(AccessControl(flags: [.biometryAny, .applicationPassword], combinator: .or)
+            == AccessControl(flags: [.biometryAny, .applicationPassword], combinator: .and))
+    }
+
     @Test("4 no enrolled biometry: a biometry-only item cannot be opened")
     func biometryRemoved() {
         var f = Fixture()
@@ -382,6 +396,9 @@ struct Section4DeviceStateTests {
         ([.biometryAny, .devicePasscode], .or, false, true, true),
         ([.biometryAny, .devicePasscode], .and, false, true, false),
         ([.applicationPassword], .or, false, false, true),
+        // The application password is no alternative (audit 25, F4).
+        ([.devicePasscode, .applicationPassword], .or, true, false, false),
+        ([.biometryAny, .applicationPassword], .or, false, true, false),
     ]
 
     @Test("4 access-control flags with or/and", arguments: constraints)
