@@ -8,7 +8,12 @@ extension World {
         _ request: CallRequest, as app: AppHandle, on device: DeviceHandle = .this,
         prompt: (FoundItem) -> PromptAnswer? = { _ in nil }
     ) -> CallResult {
+        let authenticatedBefore = request.spec.context.flatMap { contexts[$0]?.authenticatedOn }
         var result = route(request, as: app, on: device, prompt: prompt)
+        // The context authenticated now belongs to the caller's process.
+        if authenticatedBefore == nil, let name = request.spec.context, contexts[name]?.authenticatedOn != nil {
+            contexts[name]?.authenticatedBy = app
+        }
         // A find or an add that failed, wherever it stopped (the caller's
         // list, an unentitled group, the class, the lock), still asked for
         // what it asked for: the result says so, and `expect data` says the

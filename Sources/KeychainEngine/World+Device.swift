@@ -52,11 +52,28 @@ extension World {
         if devices[device.index].state.biometryEnrolled { devices[device.index].lastBiometricUnlock = now }
     }
 
-    /// Restarts the device: locked (with a passcode) and not yet unlocked since boot.
+    /// Restarts the device: locked (with a passcode) and not yet unlocked
+    /// since boot. Every app process ends, and with it every `LAContext`
+    /// authenticated there (``forgetContexts(on:of:)``).
     public mutating func reboot(_ device: DeviceHandle = .this) {
         let hasPasscode = devices[device.index].state.hasPasscode
         devices[device.index].state.isLocked = hasPasscode
         devices[device.index].state.unlockedSinceBoot = !hasPasscode
+        forgetContexts(on: device)
+    }
+
+    /// Ends the authentication of the contexts authenticated on `device`
+    /// (by `app`'s calls only, when given): an `LAContext` is an object of
+    /// the app's process (SecItem.m `SecItemAuthDo`, lines 1513-1523, reads
+    /// it from the caller's dictionary), so a process that ended takes it
+    /// along, and what the relaunched app passes is a new one, never
+    /// authenticated (audit 25, F5).
+    mutating func forgetContexts(on device: DeviceHandle, of app: AppHandle? = nil) {
+        for name in contextNames where contexts[name]?.authenticatedOn == device
+            && (app == nil || contexts[name]?.authenticatedBy == app) {
+            contexts[name]?.authenticatedOn = nil
+            contexts[name]?.authenticatedBy = nil
+        }
     }
 
     /// Enrolls, changes or removes biometry. A change of the enrolled set (or
