@@ -211,10 +211,14 @@ package struct Explainer {
                 ? "limit=0 reads no row: securityd's match limit is SQL's LIMIT (SecItemDb.c SecDbAppendLimit), so nothing is found"
                 : "items match, but the \(limit == 1 ? "row" : "\(limit) rows") the match limit lets securityd read (SQL's LIMIT) \(limit == 1 ? "was" : "were") passed over "
                     + "(needing authentication under auth-ui=skip, or lost when the passcode was removed), and no further row is read"
-        case .lostRowsDeleted(let count, let more):
+        case .lostRowsDeleted(let count, let biometry, let more):
             let one = count == 1
-            return "the \(one ? "match" : "\(count) matches") securityd read \(one ? "was a when-passcode-set item" : "were when-passcode-set items") "
-                + "lost when the passcode was removed: \(one ? "it" : "they") cannot be decrypted, and securityd deleted \(one ? "it" : "them") "
+            let what = biometry == 0
+                ? (one ? "was a when-passcode-set item" : "were when-passcode-set items") + " lost when the passcode was removed"
+                : biometry == count
+                ? (one ? "was a biometry-current-set item" : "were biometry-current-set items") + " invalidated by a change of the enrolled biometry"
+                : "were items lost with the passcode or invalidated by a change of the enrolled biometry"
+            return "the \(one ? "match" : "\(count) matches") securityd read \(what): \(one ? "it" : "they") cannot be decrypted, and securityd deleted \(one ? "it" : "them") "
                 + "as it read \(one ? "it" : "them") (SecItemDb.c \(last.call.request.operation == .update ? "s3dl_query_update" : "s3dl_query_row"))"
                 + (more ? "; the match limit let it read no further row, and the next call reads past \(one ? "it" : "them")" : "")
         case .limitOrReturnOnUpdate:
@@ -261,6 +265,11 @@ package struct Explainer {
             return "an identity query selects only the certificate's label, issuer, serial number, subject key ID and token ID "
                 + "beside the key's columns: \(a.constantName) is no column there, and SQLite's error is errSecNotAvailable; "
                 + "find the certificate by it, then the identity by issuer and serial number"
+        case .identityKeyUndecodable:
+            return "the identity's private key can no longer be decrypted (a when-passcode-set key lost with the passcode, "
+                + "or a biometry-current-set key invalidated by a change of the enrolled biometry): securityd decodes the key half "
+                + "into the query's error, which ends the query with errSecDecode and deletes nothing (SecItemDb.c s3dl_query_row); "
+                + "delete the key and make a new one"
         case .identityReferenceUpdate:
             return "an update by an identity's persistent reference without class=identity reaches securityd as an identity query, "
                 + "which no update writes (errSecInternal, asserted by Apple's secitemfunctionality test); "
@@ -797,9 +806,11 @@ package struct Explainer {
             }
             return "run 'explain' after the call, or see the candidates above"
         case .limitUsedUp(let limit): return limit == 0 ? "give a limit of 1 or more, or limit=all" : "use limit=all, or a larger limit"
-        case .lostRowsDeleted(let count, let more):
-            return more ? "call again, or use limit=all: the lost \(count == 1 ? "row is" : "rows are") gone now"
-                : "the item is gone for good with the passcode: add it again, with a class that survives a passcode's removal if it must"
+        case .lostRowsDeleted(let count, let biometry, let more):
+            if more { return "call again, or use limit=all: the lost \(count == 1 ? "row is" : "rows are") gone now" }
+            return biometry == 0
+                ? "the item is gone for good with the passcode: add it again, with a class that survives a passcode's removal if it must"
+                : "the item is gone for good with the enrolled biometry: authenticate the user another way and add it again"
         case .locked(let a) where a.requirement == .firstUnlockSinceBoot:
             // The notification is UIKit's; a Mac app has no such lock to wait for.
             let wait = world.platform(of: last.device).family == .ios

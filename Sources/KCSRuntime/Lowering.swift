@@ -244,6 +244,8 @@ package struct Lowering {
         var flags: [AccessControl.Flag] = []
         var combinator: AccessControl.Combinator?
         var expectFlag = true
+        // Two flags were written side by side, with no combinator.
+        var bare = false
         for (i, item) in values[list.bounds].enumerated() {
             guard let w = item.word(in: file) else {
                 throw Diagnostic(.wrongValueType, "expected an accessibility, a flag, 'or' or 'and'", file: file, range: item.range)
@@ -253,6 +255,10 @@ package struct Lowering {
                 let c: AccessControl.Combinator = w == "or" ? .or : .and
                 if expectFlag {
                     throw Diagnostic(.unexpectedToken, "'\(w)' must stand between two flags", file: file, range: item.range)
+                }
+                if bare {
+                    throw Diagnostic(.expectedToken, "write a combinator between every two flags, or none", file: file,
+                                     range: item.range)
                 }
                 if let combinator, combinator != c {
                     throw Diagnostic(.unexpectedToken, "mixing 'or' and 'and' in one access control", file: file,
@@ -269,8 +275,20 @@ package struct Lowering {
                                  hint: isAccessibility ? nil : Suggest.hint(for: w, in: Vocabulary.flagNames.map(\.0))
                                     ?? "flags: " + AccessControl.Flag.allCases.map(\.rawValue).joined(separator: ", "))
             }
+            // Flags side by side with no combinator are
+            // SecAccessControlCreateWithFlags without kSecAccessControlOr:
+            // every constraint is required (k = n, SecAccessControl.m line
+            // 223), as `and`; `[user-presence, application-password]`, which
+            // admits no combinator (lines 179-181), is written so. A list
+            // either joins every two flags or none (audit 25, F3).
             if !expectFlag && !flags.isEmpty {
-                throw Diagnostic(.expectedToken, "write 'or' or 'and' between flags", file: file, range: item.range)
+                if combinator != nil {
+                    throw Diagnostic(.expectedToken, "write '\(combinator!.rawValue)' between every two flags, or no combinator at all",
+                                     file: file, range: item.range)
+                }
+                bare = true
+            } else if bare {
+                throw Diagnostic(.expectedToken, "write a combinator between every two flags, or none", file: file, range: item.range)
             }
             flags.append(f)
             expectFlag = false
@@ -281,9 +299,9 @@ package struct Lowering {
         // Flags SecAccessControlCreateWithFlags refuses never reach a call.
         if let why = AccessControl.creationRefusal(flags, withCombinator: combinator != nil) {
             throw Diagnostic(.unexpectedToken, "SecAccessControlCreateWithFlags refuses these flags: \(why)", file: file,
-                             range: v.range, hint: "it returns NULL (errSecParam); user-presence stands alone, "
-                                + "and one biometry flag at most")
+                             range: v.range, hint: "it returns NULL (errSecParam); user-presence goes only with "
+                                + "application-password, and without or/and; one biometry flag at most")
         }
-        return AccessControl(protection: protection, flags: flags, combinator: combinator ?? .or)
+        return AccessControl(protection: protection, flags: flags, combinator: combinator ?? (bare ? .and : .or))
     }
 }

@@ -41,7 +41,7 @@ public struct AccessControl: Sendable, Hashable, CustomStringConvertible {
 
     /// Equal when they protect alike; how the protection was written does not count.
     public static func == (a: AccessControl, b: AccessControl) -> Bool {
-        a.protection == b.protection && a.flags == b.flags && (a.flags.count < 2 || a.combinator == b.combinator)
+        a.protection == b.protection && a.flags == b.flags && (a.requiresEveryConstraint == b.requiresEveryConstraint)
     }
 
     public func hash(into h: inout Hasher) {
@@ -51,6 +51,27 @@ public struct AccessControl: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether using an item protected by this object needs a prompt.
     public var requiresAuthentication: Bool { !flags.isEmpty }
+
+    /// The flags that are constraints: all but the application password,
+    /// which adds none and only requires the password on top
+    /// (`SecAccessControlCreateWithFlags` sets `kAKSKeyAclParamRequirePasscode`,
+    /// SecAccessControl.m line 219, `SecAccessControlSetRequirePassword`
+    /// lines 451-454; the constraints array, lines 187-215, never holds it).
+    public var constraintFlags: [Flag] { flags.filter { $0 != .applicationPassword } }
+
+    /// Whether every constraint is required: `and`, or fewer than two
+    /// constraints, where `or` has nothing to choose between (the k-of-n
+    /// is built only for two or more, SecAccessControl.m lines 222-249).
+    public var requiresEveryConstraint: Bool { combinator == .and || constraintFlags.count < 2 }
+
+    /// Whether the object is satisfied when `holds` tells which flags are:
+    /// the constraints as combined, and the application password beside
+    /// them whatever the combinator (audit 25, F4).
+    public func isSatisfied(_ holds: (Flag) -> Bool) -> Bool {
+        let constraints = constraintFlags
+        let met = requiresEveryConstraint ? constraints.allSatisfy(holds) : constraints.contains(where: holds)
+        return met && (!flags.contains(.applicationPassword) || holds(.applicationPassword))
+    }
 
     /// Why `SecAccessControlCreateWithFlags` refuses these flags, or nil: it
     /// then returns NULL with errSecParam, so no call can carry them

@@ -81,10 +81,12 @@ public enum StatusReason: Sendable, Hashable {
     /// all passed over (needing authentication under auth-ui=skip, lost),
     /// or the limit was 0: SQL's LIMIT (``MatchLimit/cap``).
     case limitUsedUp(limit: Int)
-    /// Nothing found but lost when-passcode-set rows, which the read
-    /// deleted (``World`` `walk`); `more`: the match limit stopped it before
-    /// further matches, which the next call reads.
-    case lostRowsDeleted(count: Int, more: Bool)
+    /// Nothing found but rows that no longer decrypt, which the read
+    /// deleted (``World`` `walk`); `biometry`: how many of them were
+    /// invalidated biometry-current-set rows (the others: when-passcode-set
+    /// rows lost with the passcode); `more`: the match limit stopped it
+    /// before further matches, which the next call reads.
+    case lostRowsDeleted(count: Int, biometry: Int = 0, more: Bool)
     case limitOrReturnOnUpdate
     /// SecItemDelete with a match limit, all included (iOS, watchOS).
     case limitOnDelete
@@ -115,6 +117,10 @@ public enum StatusReason: Sendable, Hashable {
     /// An identity query naming a certificate column the identity's SQL does
     /// not select (errSecNotAvailable, from SQLite's error).
     case identityQueryColumn(ItemAttribute)
+    /// An identity whose key half no longer decrypts (lost with the
+    /// passcode, or an invalidated biometry-current-set key): the key's
+    /// errSecDecode ends the query (SecItemDb.c s3dl_query_row).
+    case identityKeyUndecodable
     /// macOS and Catalyst: no entitlement counts (an app ID without a
     /// validating profile and no keychain-access-groups).
     case unprovisioned

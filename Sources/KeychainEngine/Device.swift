@@ -27,8 +27,7 @@ public struct DeviceState: Sendable, Hashable {
             case .applicationPassword: true
             }
         }
-        if ac.flags.isEmpty { return true }
-        return ac.combinator == .or ? ac.flags.contains(where: can) : ac.flags.allSatisfy(can)
+        return ac.isSatisfied(can)
     }
 
     /// Whether an item can be stored with this access control now. Every

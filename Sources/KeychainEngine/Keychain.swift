@@ -328,14 +328,14 @@ public struct Keychain: Sendable {
         insert(item, prints: KeyFingerprint.keyAndPrefix(of: item, seed: seed), tombstone: tombstone)
     }
 
-    /// Inserts `item` unless an item with its primary key is stored; a lost
-    /// when-passcode-set row with that key is cleared first, as the first
-    /// read after the passcode change would have (inferred). One
-    /// fingerprint serves the lookup and the insert.
+    /// Inserts `item` unless a row with its primary key is stored, lost or
+    /// not: the caller decides what such a row means (`World`'s
+    /// `duplicateAdd`: the lock's error, a duplicate, or a corrupt row the
+    /// add replaces). One fingerprint serves the lookup and the insert.
     mutating func insertUnlessPresent(_ item: consuming StoredItem,
                                       replacing tombstone: Int64? = nil) -> (id: ItemID, existed: Bool) {
         let prints = KeyFingerprint.keyAndPrefix(of: item, seed: seed)
-        if let old = liveItem(withKeyOf: item, fingerprint: prints.key) { return (old, true) }
+        if let old = self.item(withKeyOf: item, fingerprint: prints.key) { return (old, true) }
         return (insert(item, prints: prints, tombstone: tombstone), false)
     }
 

@@ -142,6 +142,10 @@ public struct AuthContext: Sendable, Hashable {
     public var interactionAllowed: Bool
     /// The device on which the context has been authenticated, if any.
     public var authenticatedOn: DeviceHandle?
+    /// The app whose call authenticated it: the `LAContext` is an object of
+    /// that app's process, which neither a restart of the device nor an
+    /// uninstall of the app keeps (``World/reboot(_:)``, ``World/uninstall(_:from:)``).
+    public var authenticatedBy: AppHandle?
 
     /// The longest reuse duration LocalAuthentication honours.
     public static let maximumReuseDuration = 300

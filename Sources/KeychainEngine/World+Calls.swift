@@ -8,7 +8,12 @@ extension World {
         _ request: CallRequest, as app: AppHandle, on device: DeviceHandle = .this,
         prompt: (FoundItem) -> PromptAnswer? = { _ in nil }
     ) -> CallResult {
+        let authenticatedBefore = request.spec.context.flatMap { contexts[$0]?.authenticatedOn }
         var result = route(request, as: app, on: device, prompt: prompt)
+        // The context authenticated now belongs to the caller's process.
+        if authenticatedBefore == nil, let name = request.spec.context, contexts[name]?.authenticatedOn != nil {
+            contexts[name]?.authenticatedBy = app
+        }
         // A find or an add that failed, wherever it stopped (the caller's
         // list, an unentitled group, the class, the lock), still asked for
         // what it asked for: the result says so, and `expect data` says the
@@ -414,10 +419,10 @@ extension World {
                                        newItem: @autoclosure () -> StoredItem) -> CallResult {
         let state = devices[device.index].state
         let old = devices[device.index].keychain.stored(id)
-        if !state.isAvailable(old.accessibility) {
+        if old.isLockedAway(in: state) {
             return CallResult(status: .interactionNotAllowed, reason: .lockedDuplicate(old.accessibility, existing: id))
         }
-        guard old.isInvalidated(by: state) else {
+        guard old.isUndecodable(in: state) else {
             return CallResult(status: .duplicateItem, reason: .duplicate(existing: id))
         }
         devices[device.index].keychain.remove(id)
@@ -773,77 +778,106 @@ extension World {
         for m in matches.indices {
             if read >= cap { break }
             read += 1
-            // A lost when-passcode-set item cannot be decoded: reads pass it
-            // over, a delete removes it (it needs no decryption: SecItemDb.c
-            // s3dl_query_delete, kAKSKeyOpDelete). The row a find or an
-            // update passes over is deleted too: a find's decode error
-            // schedules `DELETE … WHERE rowid` at once (s3dl_query_row,
-            // SecItemDb.c lines 573-578; SecServerDeleteCorruptedItemAsync,
-            // SecItemServer.c lines 2314-2356, delayed only under test), and
-            // an update deletes it in its transaction (s3dl_query_update,
-            // lines 1348-1361: "treat as if item is not found"). An identity's
-            // row is a join, no table a delete names: it stays (audit 21, F1).
-            if matches[m].item.lost || matches[m].identityKey?.item.lost == true {
-                if deletes {
-                    Self.take(matches, m, &taken, &prefix)
-                } else {
-                    Self.passOver(matches, &taken, prefix)
-                    // Under the lock the keybag answers "locked" before it
-                    // could fail to decode (create_cferror_from_aks), and
-                    // only errSecDecode deletes: nothing is deleted then
-                    // (review of session 17, R5; AppleKeyStore is closed).
-                    if matches[m].identityKey == nil, state.isAvailable(.whenUnlocked) {
-                        lost.append(matches[m].id)
-                    }
+            // The lock answers first (`StoredItem.isLockedAway`): a find or
+            // an update stops there with errSecInteractionNotAllowed, even
+            // at a row that would not decode, and even under auth-ui=skip,
+            // which clears errSecAuthNeeded only (s3dl_query, SecItemDb.c
+            // lines 1070-1078; audit 25, F2). A delete goes on under the
+            // lock: `s3dl_query_delete` asks `SecDbItemNeedAuth`, which
+            // swallows every decryption error but errSecAuthNeeded, and
+            // deletes the row by its ID (SecItemDb.c line 1393).
+            let item = matches[m].item
+            if item.isLockedAway(in: state) {
+                if deletes { Self.take(matches, m, &taken, &prefix); continue }
+                return .failure(StatusFailure(.interactionNotAllowed, .locked(item.accessibility)))
+            }
+            // A row that no longer decrypts (a when-passcode-set row lost
+            // with the passcode, an invalidated biometry-current-set row:
+            // `StoredItem.isUndecodable`) answers errSecDecode: reads pass
+            // it over, a delete removes it (it needs no decryption:
+            // SecItemDb.c s3dl_query_delete, kAKSKeyOpDelete; for every flag
+            // set, SecAccessControl.m). The row a find or an update passes
+            // over is deleted too: a find's decode error schedules `DELETE …
+            // WHERE rowid` at once (s3dl_query_row, SecItemDb.c lines
+            // 572-592; SecServerDeleteCorruptedItemAsync, SecItemServer.c
+            // lines 2314-2356, delayed only under test), and an update
+            // deletes it in its transaction (s3dl_query_update, lines
+            // 1344-1361: "treat as if item is not found"). Neither asks why
+            // the row fails to decode (audit 21, F1; audit 25, F1). An
+            // identity's row is a join, no table a delete names: it stays.
+            if item.isUndecodable(in: state) {
+                if deletes { Self.take(matches, m, &taken, &prefix); continue }
+                Self.passOver(matches, &taken, prefix)
+                if matches[m].identityKey == nil { lost.append(matches[m].id) }
+                continue
+            }
+            // An identity's key half is decrypted after the certificate.
+            if let key = matches[m].identityKey {
+                if key.item.isLockedAway(in: state) {
+                    if deletes { Self.take(matches, m, &taken, &prefix); continue }
+                    return .failure(StatusFailure(.interactionNotAllowed, .locked(key.item.accessibility)))
                 }
-                continue
+                // The key half is decoded into the query's error, which
+                // nothing clears ("TODO : if there is a errSecDecode error
+                // here, we should cleanup", SecItemDb.c s3dl_query_row lines
+                // 630-641): a key that no longer decrypts ends a find or an
+                // update with errSecDecode, and nothing is deleted (audit 25,
+                // F6).
+                if key.item.isUndecodable(in: state) {
+                    if deletes { Self.take(matches, m, &taken, &prefix); continue }
+                    return .failure(StatusFailure(.decode, .identityKeyUndecodable))
+                }
             }
-            // Invalidated biometry-current-set items are not found, but a
-            // delete still removes them: it needs no authentication
-            // (SecAccessControl.m sets kAKSKeyOpDelete to true for every flag).
-            if matches[m].item.isInvalidated(by: state) {
-                if deletes { Self.take(matches, m, &taken, &prefix) } else { Self.passOver(matches, &taken, prefix) }
-                continue
-            }
-            // A delete goes on under the lock: `s3dl_query_delete` asks
-            // `SecDbItemNeedAuth`, which swallows every decryption error but
-            // errSecAuthNeeded, and deletes the row by its ID (SecItemDb.c
-            // line 1393).
-            let accessibility = matches[m].item.accessibility
-            if !state.isAvailable(accessibility) {
-                if deletes { Self.take(matches, m, &taken, &prefix); continue }
-                return .failure(StatusFailure(.interactionNotAllowed, .locked(accessibility)))
-            }
-            if let key = matches[m].identityKey, !state.isAvailable(key.item.accessibility) {
-                if deletes { Self.take(matches, m, &taken, &prefix); continue }
-                return .failure(StatusFailure(.interactionNotAllowed, .locked(key.item.accessibility)))
-            }
-            if authenticates, let ac = matches[m].item.accessControl, ac.requiresAuthentication,
-               !(context?.coversPrompt(for: ac, state: state) ?? false) {
-                // A non-interactive context turns a prompt into a failure.
-                let authUI = context?.context.interactionAllowed == false && authUI == .allow ? .fail : authUI
-                switch authUI {
-                case .skip:
+            // Each half whose access control has constraints is decrypted
+            // in full whatever the query returns (SecDbKeychainItem.m
+            // ks_decrypt_data lines 482-485): the certificate's, then the
+            // key's (s3dl_query_row lines 630-641; audit 25, F6). A key
+            // with the certificate's own access control asks nothing more.
+            if authenticates {
+                var constraints: [AccessControl] = []
+                if let ac = matches[m].item.accessControl, ac.requiresAuthentication { constraints.append(ac) }
+                if let ac = matches[m].identityKey?.item.accessControl, ac.requiresAuthentication,
+                   ac != matches[m].item.accessControl {
+                    constraints.append(ac)
+                }
+                var skipped = false
+                for ac in constraints where !(context?.coversPrompt(for: ac, state: state) ?? false) {
+                    // A non-interactive context turns a prompt into a failure.
+                    let authUI = context?.context.interactionAllowed == false && authUI == .allow ? .fail : authUI
+                    switch authUI {
+                    case .skip:
+                        skipped = true
+                    case .fail:
+                        let reason: StatusReason = context?.context.interactionAllowed == false ? .contextNotInteractive : .promptNotAllowed
+                        return .failure(StatusFailure(.interactionNotAllowed, reason))
+                    case .allow:
+                        // No way to authenticate (no biometry, no passcode): it fails.
+                        guard state.canSatisfy(ac) else { return .failure(StatusFailure(.authFailed, .promptImpossible)) }
+                        switch prompt(matches[m]) {
+                        case .approve?, .alwaysAllow?: context?.approve(ac, state: state)
+                        case .cancel?: return .failure(StatusFailure(.userCanceled, .promptCanceled))
+                        case .fail?: return .failure(StatusFailure(.authFailed, .promptFailed))
+                        case nil: return .failure(StatusFailure(.interactionNotAllowed, .promptUnanswered))
+                        }
+                    }
+                    if skipped { break }
+                }
+                if skipped {
                     Self.passOver(matches, &taken, prefix)
                     continue
-                case .fail:
-                    let reason: StatusReason = context?.context.interactionAllowed == false ? .contextNotInteractive : .promptNotAllowed
-                    return .failure(StatusFailure(.interactionNotAllowed, reason))
-                case .allow:
-                    // No way to authenticate (no biometry, no passcode): it fails.
-                    guard state.canSatisfy(ac) else { return .failure(StatusFailure(.authFailed, .promptImpossible)) }
-                    switch prompt(matches[m]) {
-                    case .approve?, .alwaysAllow?: context?.approve(ac, state: state)
-                    case .cancel?: return .failure(StatusFailure(.userCanceled, .promptCanceled))
-                    case .fail?: return .failure(StatusFailure(.authFailed, .promptFailed))
-                    case nil: return .failure(StatusFailure(.interactionNotAllowed, .promptUnanswered))
-                    }
                 }
             }
             Self.take(matches, m, &taken, &prefix)
         }
         if let taken { return .success(taken) }
         return .success(prefix == matches.count ? matches : Array(matches[..<prefix]))
+    }
+
+    /// How many of the rows a read deleted were invalidated
+    /// biometry-current-set rows, not lost when-passcode-set ones (for the
+    /// explanation).
+    private func biometryRows(_ ids: [ItemID], _ device: DeviceHandle) -> Int {
+        ids.reduce(0) { $0 + (devices[device.index].keychain[$1]?.lost == false ? 1 : 0) }
     }
 
     /// Takes a match in `walk`: while nothing was passed over, the taken
@@ -916,7 +950,7 @@ extension World {
             // too (a prompt under auth-ui=skip) keep the general reason and
             // their candidates (review of session 17, R4).
             let reason: StatusReason = !lost.isEmpty && lost.count == min(cap, matches.count)
-                ? .lostRowsDeleted(count: lost.count, more: cap < matches.count)
+                ? .lostRowsDeleted(count: lost.count, biometry: biometryRows(lost, device), more: cap < matches.count)
                 : cap < matches.count ? .limitUsedUp(limit: cap) : .noMatch
             return CallResult(status: .itemNotFound, reason: reason, searchedGroupIDs: searched, returns: spec.returns)
         case .success(let taken):
@@ -1059,8 +1093,10 @@ extension World {
         // commits when nothing else was found (the status is set after it,
         // SecItemDb.c lines 1383-1384) and is rolled back by a failure.
         if taken.isEmpty {
+            let reason: StatusReason = passedLost.isEmpty ? .noMatch
+                : .lostRowsDeleted(count: passedLost.count, biometry: biometryRows(passedLost, device), more: false)
             for id in passedLost { devices[device.index].keychain.remove(id) }
-            return fail(.itemNotFound, passedLost.isEmpty ? .noMatch : .lostRowsDeleted(count: passedLost.count, more: false), searched)
+            return fail(.itemNotFound, reason, searched)
         }
         // Every update encrypts the item anew under its (new) class
         // (SecDbItemCopyWithUpdates drops the encrypted data, SecDbItem.c
@@ -1092,7 +1128,9 @@ extension World {
             guard let other = devices[device.index].keychain.item(withKeyOf: item) else { return nil }
             let row = devices[device.index].keychain.stored(other)
             // An invalidated biometry-current-set row is corrupt too (as on add).
-            if row.lost || row.isInvalidated(by: devices[device.index].state) && devices[device.index].state.isAvailable(row.accessibility) {
+            // Under the lock it is the lock's error (`duplicate`), lost or
+            // not (audit 25, F2).
+            if row.isUndecodable(in: devices[device.index].state) && !row.isLockedAway(in: devices[device.index].state) {
                 lostRows.append(other)
                 return nil
             }
@@ -1103,8 +1141,10 @@ extension World {
         // lock's error, not errSecDuplicateItem (lines 2014-2020).
         let state = devices[device.index].state
         func duplicate(_ other: ItemID) -> CallResult {
-            let old = devices[device.index].keychain.stored(other).accessibility
-            if !state.isAvailable(old) { return fail(.interactionNotAllowed, .lockedDuplicate(old, existing: other), searched) }
+            let old = devices[device.index].keychain.stored(other)
+            if old.isLockedAway(in: state) {
+                return fail(.interactionNotAllowed, .lockedDuplicate(old.accessibility, existing: other), searched)
+            }
             return fail(.duplicateItem, .duplicate(existing: other), searched)
         }
         if taken.count == 1 && taken[0].identityKey == nil {
@@ -1343,7 +1383,8 @@ struct ContextUse {
             case .applicationPassword: nil
             }
         }
-        let given = ac.combinator == .and ? ac.flags.compactMap(credential) : ac.flags.compactMap(credential).prefix(1).map { $0 }
+        let constraints = ac.constraintFlags.compactMap(credential)
+        let given = ac.requiresEveryConstraint ? constraints : Array(constraints.prefix(1))
         credentials.formUnion(given.isEmpty ? [.passcode] : given)
     }
 
@@ -1357,7 +1398,7 @@ struct ContextUse {
             case .applicationPassword: false
             }
         }
-        return ac.combinator == .or ? ac.flags.contains(where: opens) : ac.flags.allSatisfy(opens)
+        return ac.isSatisfied(opens)
     }
 
     /// Whether the context makes a prompt for `ac` unnecessary: it is
@@ -1373,7 +1414,7 @@ struct ContextUse {
         guard reuseAllowed, context.reuseDuration > 0, let since = sinceBiometricUnlock,
               since <= context.reuseDuration, state.biometryEnrolled, state.hasPasscode else { return false }
         let biometric: Set<AccessControl.Flag> = [.userPresence, .biometryAny, .biometryCurrentSet]
-        let ok = ac.combinator == .or ? ac.flags.contains(where: biometric.contains) : ac.flags.allSatisfy(biometric.contains)
+        let ok = ac.isSatisfied(biometric.contains)
         if ok { authenticated = true }
         return ok
     }

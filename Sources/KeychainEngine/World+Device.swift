@@ -52,11 +52,28 @@ extension World {
         if devices[device.index].state.biometryEnrolled { devices[device.index].lastBiometricUnlock = now }
     }
 
-    /// Restarts the device: locked (with a passcode) and not yet unlocked since boot.
+    /// Restarts the device: locked (with a passcode) and not yet unlocked
+    /// since boot. Every app process ends, and with it every `LAContext`
+    /// authenticated there (``forgetContexts(on:of:)``).
     public mutating func reboot(_ device: DeviceHandle = .this) {
         let hasPasscode = devices[device.index].state.hasPasscode
         devices[device.index].state.isLocked = hasPasscode
         devices[device.index].state.unlockedSinceBoot = !hasPasscode
+        forgetContexts(on: device)
+    }
+
+    /// Ends the authentication of the contexts authenticated on `device`
+    /// (by `app`'s calls only, when given): an `LAContext` is an object of
+    /// the app's process (SecItem.m `SecItemAuthDo`, lines 1513-1523, reads
+    /// it from the caller's dictionary), so a process that ended takes it
+    /// along, and what the relaunched app passes is a new one, never
+    /// authenticated (audit 25, F5).
+    mutating func forgetContexts(on device: DeviceHandle, of app: AppHandle? = nil) {
+        for name in contextNames where contexts[name]?.authenticatedOn == device
+            && (app == nil || contexts[name]?.authenticatedBy == app) {
+            contexts[name]?.authenticatedOn = nil
+            contexts[name]?.authenticatedBy = nil
+        }
     }
 
     /// Enrolls, changes or removes biometry. A change of the enrolled set (or
@@ -84,11 +101,35 @@ public enum BiometryEvent: String, Sendable, Hashable, CaseIterable {
 extension StoredItem {
     /// A biometry-current-set item whose enrolled set has changed since it
     /// was added can no longer be used: it is not found (inferred: Apple's
-    /// code for this is closed). With `or` and another flag, that other way
-    /// still opens it, so it stays.
+    /// code for this is closed). With `or` and another constraint, that
+    /// other way still opens it, so it stays; the application password is
+    /// no such way (it is required beside the constraints, audit 25, F4).
     public func isInvalidated(by state: DeviceState) -> Bool {
         guard let ac = accessControl, ac.flags.contains(.biometryCurrentSet) else { return false }
-        guard ac.combinator == .and || ac.flags.count == 1 else { return false }
+        guard ac.requiresEveryConstraint else { return false }
         return biometrySet != state.biometrySet
+    }
+
+    /// Whether the row no longer decrypts (errSecDecode): a when-passcode-set
+    /// row lost with the passcode (``lost``), or a biometry-current-set row
+    /// whose enrolled set changed (``isInvalidated(by:)``, kcs's premise).
+    /// securityd does not ask why a row fails to decode: a find or an update
+    /// that reads it deletes it (``World`` `walk`), an add or an update of its
+    /// key takes its place, and a delete removes it.
+    public func isUndecodable(in state: DeviceState) -> Bool {
+        lost || isInvalidated(by: state)
+    }
+
+    /// Whether the lock keeps the row's class away now, so that decrypting
+    /// it answers errSecInteractionNotAllowed before anything else: the
+    /// metadata is decrypted first, with a key the class key unwraps
+    /// (`SecDbKeychainItem.m` `ks_decrypt_data` lines 467-485;
+    /// `SecDbKeychainMetadataKeyStore.m` lines 161-185), and the lock drops
+    /// every class A metadata key (lines 92-103, 123-131). That holds for a
+    /// row that would not decode too (audit 25, F2). A lost when-passcode-set
+    /// row has no passcode rule left to fail: only the lock answers
+    /// (inferred: AppleKeyStore is closed).
+    public func isLockedAway(in state: DeviceState) -> Bool {
+        !state.isAvailable(lost ? .whenUnlocked : accessibility)
     }
 }

@@ -24,6 +24,7 @@ extension World {
     public mutating func uninstall(_ app: AppHandle, from device: DeviceHandle = .this) {
         syncEpoch += 1
         devices[device.index].uninstalled.insert(app)
+        forgetContexts(on: device, of: app)
         if apps[app.index].kind == .appClip { deleteAppClipItems(app, on: device) }
     }
 

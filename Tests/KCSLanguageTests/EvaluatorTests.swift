@@ -504,8 +504,9 @@ struct EvaluatorTests {
     }
 
     /// A read deletes the lost rows it meets (audit 21, F1), but not under
-    /// the lock (the keybag says "locked" first: review R5), and explain
-    /// still lists the other rows it passed over (review R4).
+    /// the lock (the keybag says "locked" first: review R5; and that is the
+    /// read's status, audit 25, F2), and explain still lists the other rows
+    /// it passed over (review R4).
     @Test func aReadDeletesLostRowsOnlyUnlockedAndExplainKeepsTheRest() {
         var outputs: [String] = []
         let report = Interpreter.run(source: """
@@ -518,7 +519,7 @@ struct EvaluatorTests {
             passcode on
             lock
             as A find generic-password service="g" account="old2"
-            expect status errSecItemNotFound
+            expect status errSecInteractionNotAllowed
             unlock
             as A delete generic-password service="g" account="old2"
             expect count 1

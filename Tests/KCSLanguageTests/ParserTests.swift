@@ -113,6 +113,12 @@ struct ParserTests {
          "call(A add key keyClass=\"private\" applicationTag=\"t\" keyType=\"ec\" keySizeInBits=256)"),
         ("as A add generic-password access-control=[when-passcode-set-this-device-only, biometry-any, or, device-passcode]",
          "call(A add generic-password ac=[when-passcode-set-this-device-only, biometry-any, or, device-passcode])"),
+        // Flags side by side are SecAccessControlCreateWithFlags without
+        // kSecAccessControlOr: all required (audit 25, F3).
+        ("as A add generic-password access-control=[user-presence, application-password]",
+         "call(A add generic-password ac=[when-unlocked, user-presence, and, application-password])"),
+        ("as A add generic-password access-control=[biometry-any, device-passcode]",
+         "call(A add generic-password ac=[when-unlocked, biometry-any, and, device-passcode])"),
         ("as A find service=\"s\"", "call(A find - service=\"s\")"),
         ("on this as A delete generic-password", "on this call(A delete generic-password)"),
         ("as find find generic-password", "call(find find generic-password)"),
@@ -167,6 +173,8 @@ struct ParserTests {
         ("as A add generic-password limit=-1", .wrongValueType),
         ("as A add generic-password access-control=[biometry-any, or]", .expectedToken),
         ("as A add generic-password access-control=[biometry-any, and, user-presence, or, device-passcode]", .unexpectedToken),
+        ("as A add generic-password access-control=[biometry-any, device-passcode, and, application-password]", .expectedToken),
+        ("as A add generic-password access-control=[biometry-any, and, device-passcode, application-password]", .expectedToken),
         // SecAccessControlCreateWithFlags (SecAccessControl.m) refuses these.
         ("as A add generic-password access-control=[user-presence, or, biometry-any]", .unexpectedToken),
         ("as A add generic-password access-control=[user-presence, and, application-password]", .unexpectedToken),

@@ -267,6 +267,32 @@ struct AuthContextEngineTests {
         #expect(f.call(.find, read("a", context: "s", authUI: .skip)).count == 1)
     }
 
+    /// An LAContext is an object of the app's process (SecItem.m
+    /// SecItemAuthDo, lines 1513-1523): a reboot ends every process, an
+    /// uninstall the app's; another app's context stays (audit 25, F5).
+    @Test("a reboot, or an uninstall of the app that authenticated it, ends a context's authentication")
+    func contextEndsWithItsProcess() {
+        var f = fixture()
+        f.world.declareContext("s", AuthContext())
+        #expect(f.call(.find, read("a", context: "s"), prompt: { _ in .approve }).status == .success)
+        #expect(f.call(.find, read("a", context: "s", authUI: .fail)).status == .success)
+        f.world.reboot()
+        f.world.unlock()
+        #expect(f.call(.find, read("a", context: "s", authUI: .fail)).status == .interactionNotAllowed)
+        // An uninstall of the app that authenticated it.
+        #expect(f.call(.find, read("a", context: "s"), prompt: { _ in .approve }).status == .success)
+        // Another app's context stays.
+        var own = gp("p", data: "3")
+        own.accessControl = protected
+        f.mustAdd(own, as: f.plain)
+        f.world.declareContext("other", AuthContext())
+        #expect(f.call(.find, read("p", context: "other"), as: f.plain, prompt: { _ in .approve }).status == .success)
+        f.world.uninstall(f.main)
+        f.world.install(f.main)
+        #expect(f.call(.find, read("a", context: "s", authUI: .fail)).status == .interactionNotAllowed)
+        #expect(f.call(.find, read("p", context: "other", authUI: .fail), as: f.plain).status == .success)
+    }
+
     @Test("a canceled prompt leaves the context unauthenticated")
     func canceled() {
         var f = fixture()

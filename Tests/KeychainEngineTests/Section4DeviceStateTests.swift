@@ -236,6 +236,7 @@ struct Section4DeviceStateTests {
     func biometryChange() {
         var f = Fixture()
         f.mustAdd(spec(.genericPassword, [(.account, str("cur"))], accessControl: AccessControl(flags: [.biometryCurrentSet])))
+        f.mustAdd(spec(.genericPassword, [(.account, str("unread"))], accessControl: AccessControl(flags: [.biometryCurrentSet])))
         f.mustAdd(spec(.genericPassword, [(.account, str("any"))], accessControl: AccessControl(flags: [.biometryAny])))
         f.mustAdd(spec(.genericPassword, [(.account, str("or"))],
                        accessControl: AccessControl(flags: [.biometryCurrentSet, .devicePasscode], combinator: .or)))
@@ -244,9 +245,133 @@ struct Section4DeviceStateTests {
         #expect(f.call(.find, gp("any", service: nil)) { _ in .approve }.status == .success)
         #expect(f.call(.find, gp("or", service: nil)) { _ in .approve }.status == .success)
         // Delete needs no authentication (kAKSKeyOpDelete is true), so it
-        // removes the invalidated item.
-        #expect(f.delete(gp("cur", service: nil)).status == .success)
+        // removes an invalidated item no read met; the one the find read is
+        // gone already (audit 25, F1).
+        #expect(f.delete(gp("unread", service: nil)).status == .success)
+        #expect(f.delete(gp("unread", service: nil)).status == .itemNotFound)
         #expect(f.delete(gp("cur", service: nil)).status == .itemNotFound)
+    }
+
+    /// SecItemDb.c s3dl_query_row (lines 572-592) and s3dl_query_update
+    /// (lines 1344-1361) delete a row that answers errSecDecode whatever
+    /// made it so: an invalidated biometry-current-set row as a lost
+    /// when-passcode-set one (audit 25, F1).
+    @Test("4 a find or an update that meets an invalidated biometry-current-set row deletes it")
+    func invalidatedBiometryRowDeletedOnRead() {
+        var f = Fixture()
+        let bio = AccessControl(flags: [.biometryCurrentSet])
+        f.mustAdd(spec(.genericPassword, [(.account, str("a")), (.service, str("s"))], accessControl: bio, data: "1"))
+        f.mustAdd(spec(.genericPassword, [(.account, str("b")), (.service, str("s"))], data: "2"))
+        f.world.changeBiometry(.change)
+        let query = spec(.genericPassword, [(.service, str("s"))], returns: .data)
+        let first = f.find(query)
+        #expect(first.status == .itemNotFound)
+        #expect(first.reason == .lostRowsDeleted(count: 1, biometry: 1, more: true))
+        let second = f.find(query)
+        #expect(second.status == .success)
+        #expect(second.accounts == ["b"])
+        // An update over an invalidated row and a plain one changes the
+        // plain one and deletes the other in its transaction.
+        var g = Fixture()
+        g.mustAdd(spec(.genericPassword, [(.account, str("a")), (.service, str("s"))], accessControl: bio, data: "1"))
+        g.mustAdd(spec(.genericPassword, [(.account, str("b")), (.service, str("s"))], data: "2"))
+        g.world.changeBiometry(.change)
+        #expect(g.update(spec(.genericPassword, [(.service, str("s"))]), spec(nil, [(.label, str("x"))])).status == .success)
+        #expect(g.items.count == 1)
+        // An update that meets only such a row finds nothing and deletes it.
+        var h = Fixture()
+        h.mustAdd(spec(.genericPassword, [(.account, str("a")), (.service, str("s"))], accessControl: bio, data: "1"))
+        h.world.changeBiometry(.change)
+        let updated = h.update(spec(.genericPassword, [(.service, str("s"))]), spec(nil, [(.label, str("x"))]))
+        #expect(updated.status == .itemNotFound)
+        #expect(updated.reason == .lostRowsDeleted(count: 1, biometry: 1, more: false))
+        #expect(h.items.isEmpty)
+    }
+
+    /// SecDbKeychainItem.m ks_decrypt_data decrypts the metadata first with
+    /// a class key the lock takes away, so a row that would not decode
+    /// answers errSecInteractionNotAllowed under the lock, which stops the
+    /// query (SecItemDb.c lines 1070-1078) and is an add's error when the
+    /// row holds its key (SecDbItemInsertOrReplace; audit 25, F2).
+    @Test("4 under the lock an undecodable row is the lock's error: find, update and add; a delete removes it")
+    func undecodableRowsUnderLock() {
+        var f = Fixture()
+        f.mustAdd(spec(.genericPassword, [(.account, str("bio"))], accessControl: AccessControl(flags: [.biometryCurrentSet])))
+        f.world.changeBiometry(.change)
+        f.world.lock()
+        #expect(f.find(gp("bio", service: nil)).status == .interactionNotAllowed)
+        #expect(f.find(spec(.genericPassword, [(.account, str("bio"))], authUI: .skip)).status == .interactionNotAllowed)
+        #expect(f.update(gp("bio", service: nil), spec(nil, [(.label, str("x"))])).status == .interactionNotAllowed)
+        #expect(f.items.count == 1)
+        #expect(f.delete(gp("bio", service: nil)).status == .success)
+        // A lost when-passcode-set row under a new passcode, locked.
+        var g = Fixture()
+        g.mustAdd(gp("akpu", accessibility: .whenPasscodeSetThisDeviceOnly))
+        g.world.setPasscode(false)
+        g.world.setPasscode(true)
+        g.world.lock()
+        #expect(g.find(gp("akpu")).status == .interactionNotAllowed)
+        #expect(g.add(gp("akpu", accessibility: .afterFirstUnlock)).status == .interactionNotAllowed)
+        g.mustAdd(gp("other", accessibility: .afterFirstUnlock))
+        #expect(g.update(gp("other"), spec(nil, [(.account, str("akpu"))])).status == .interactionNotAllowed)
+        #expect(g.items.count == 2)
+        g.world.unlock()
+        #expect(g.add(gp("akpu", accessibility: .afterFirstUnlock)).status == .success)
+        #expect(g.items.count == 2)
+    }
+
+    /// SecItemDb.c s3dl_query_row decodes an identity's key half into the
+    /// query's error (lines 630-641): its access control prompts as the
+    /// key's own read does, and a key that no longer decrypts ends the
+    /// query with errSecDecode (audit 25, F6).
+    @Test("an identity's private key is decrypted with its access control; an undecodable key is errSecDecode")
+    func identityKeyHalf() {
+        func fixture(_ key: (inout ItemSpec) -> Void) -> Fixture {
+            var f = Fixture()
+            f.mustAdd(spec(.certificate, [(.label, str("c")), (.publicKeyHash, str("h")), (.issuer, str("i")),
+                                          (.serialNumber, str("1"))], data: "cert"))
+            var k = spec(.key, [(.label, str("k")), (.keyClass, str("private")), (.applicationLabel, str("h")),
+                                (.keyType, str("ec"))], data: "key")
+            key(&k)
+            f.mustAdd(k)
+            return f
+        }
+        var f = fixture { $0.accessControl = AccessControl(flags: [.userPresence]) }
+        #expect(f.find(spec(.identity, authUI: .fail)).status == .interactionNotAllowed)
+        #expect(f.find(spec(.identity, authUI: .skip)).status == .itemNotFound)
+        var asked = 0
+        #expect(f.call(.find, spec(.identity, returns: .reference)) { _ in asked += 1; return .cancel }.status == .userCanceled)
+        #expect(asked == 1)
+        #expect(f.call(.find, spec(.identity)) { _ in .approve }.status == .success)
+        // An invalidated biometry-current-set key.
+        var g = fixture { $0.accessControl = AccessControl(flags: [.biometryCurrentSet]) }
+        g.world.changeBiometry(.change)
+        let bio = g.find(spec(.identity, authUI: .fail))
+        #expect(bio.status == .decode)
+        #expect(bio.reason == .identityKeyUndecodable)
+        #expect(g.items.count == 2)
+        // A lost when-passcode-set key, limit one or all.
+        var h = fixture { $0.accessibility = .whenPasscodeSetThisDeviceOnly }
+        #expect(h.find(spec(.identity)).status == .success)
+        h.world.setPasscode(false)
+        #expect(h.find(spec(.identity)).status == .decode)
+        #expect(h.find(spec(.identity, limit: .all)).status == .decode)
+        #expect(h.items.count == 2)
+        #expect(h.delete(spec(.identity)).status == .success)
+    }
+
+    /// SecAccessControl.m: the application password adds no constraint
+    /// (line 219) and `or` is read only for two constraints or more (lines
+    /// 222-236), so it is required beside the one constraint (audit 25, F4).
+    @Test("4 or with application-password: the password is no way round an invalidated biometry constraint")
+    func applicationPasswordIsNoAlternative() {
+        var f = Fixture()
+        f.mustAdd(spec(.genericPassword, [(.account, str("bio"))],
+                       accessControl: AccessControl(flags: [.biometryCurrentSet, .applicationPassword], combinator: .or)))
+        f.world.changeBiometry(.change)
+        #expect(f.call(.find, gp("bio", service: nil)) { _ in .approve }.status == .itemNotFound)
+        #expect(AccessControl(flags: [.biometryAny, .applicationPassword], combinator: .or)
+            == AccessControl(flags: [.biometryAny, .applicationPassword], combinator: .and))
     }
 
     @Test("4 no enrolled biometry: a biometry-only item cannot be opened")
@@ -271,6 +396,9 @@ struct Section4DeviceStateTests {
         ([.biometryAny, .devicePasscode], .or, false, true, true),
         ([.biometryAny, .devicePasscode], .and, false, true, false),
         ([.applicationPassword], .or, false, false, true),
+        // The application password is no alternative (audit 25, F4).
+        ([.devicePasscode, .applicationPassword], .or, true, false, false),
+        ([.biometryAny, .applicationPassword], .or, false, true, false),
     ]
 
     @Test("4 access-control flags with or/and", arguments: constraints)
