@@ -1134,11 +1134,15 @@ public enum CodeCheck {
                                     + EntitlementShape.shippedGroupCaveat(doubled)
                             } else if let dot = group.firstIndex(of: "."), group.distance(from: group.startIndex, to: dot) == 10,
                                       case let appGroup = String(group[dot...].dropFirst()), appGroup.hasPrefix("group."),
-                                      app.applicationGroups.contains(appGroup) {
+                                      app.applicationGroups.contains(appGroup), near.isEmpty,
+                                      !granted.contains(where: { $0.hasSuffix("." + appGroup) && $0.count == appGroup.count + 11 }) {
                                 // An app group with a team prefix: "did you mean" the
                                 // app-ID group by edit distance would move the items into
                                 // the app's private group (Habitica's tokens; real-project
-                                // trial 14, D4).
+                                // trial 14, D4). Not when the target lists TEAM.group.x as
+                                // a keychain group, or a near miss of the code's: the
+                                // items live there, and the team or the typo is the fix
+                                // (Delta Chat, Proton Pass; real-project trial 22, D1).
                                 hint = "\(appGroup) is an app group: write \"\(appGroup)\", without the team prefix (an app group is a keychain access group as it is named)"
                             } else if let prefixed = app.prefixedGroup(for: group) {
                                 hint = "the group lacks its team prefix: write \"\(prefixed)\" (the entitlement's $(AppIdentifierPrefix) expands to \(app.teamID ?? "the team").)"
