@@ -558,7 +558,7 @@ public struct ProjectLint {
         // Near misses of children that share some group, by place and
         // groups: one entitlements file several extensions sign with is
         // said once, naming them all.
-        var misses: [(miss: NearMiss, host: String, children: [(XcodeProject.Target, TargetSigning)])] = []
+        var misses: [(miss: NearMiss, host: XcodeProject.Target, hostSigning: TargetSigning, children: [(XcodeProject.Target, TargetSigning)])] = []
         var missIndex: [String: Int] = [:]
         var nearMissesOf: [String: [NearMiss]] = [:]
         let writers = groupWriters()
@@ -600,7 +600,7 @@ public struct ProjectLint {
                             if !misses[i].children.contains(where: { $0.0.id == child.id }) { misses[i].children.append((child, c)) }
                         } else {
                             missIndex[key] = misses.count
-                            misses.append((m, host.name, [(child, c)]))
+                            misses.append((m, host, h, [(child, c)]))
                         }
                     }
                     continue
@@ -647,7 +647,8 @@ public struct ProjectLint {
         // A near miss beside a group they share: the shared app group hid
         // a misspelt keychain group, and every read of the app's tokens from
         // the extensions failed (Home Assistant; real-project trial 15, D1).
-        for (m, host, kids) in misses {
+        for (m, hostTarget, h, kids) in misses {
+            let host = hostTarget.name
             // Only extensions whose code may read what the app stores, as above.
             let asked = kids.filter { child, _ in sharedDataReason(child, &render, words: &words) != nil }
             guard let (firstChild, firstSigning) = asked.first else { continue }
@@ -662,14 +663,54 @@ public struct ProjectLint {
                     + "\(they) cannot read what '\(host)' stores in \(m.theirs)"
             if m.bothDefault { message += "; both are the default keychain group, where code that names no group stores and reads" }
             let written = m.hostSide ? names[0] : "'\(host)'"
+            var hint = "did you mean \(m.theirs)? write it as the entitlements of \(written) do"
+                + (m.hostSide ? "" : " (an extension inherits nothing from its app)")
+            var at = m.mine.location
+            // The child's spelling is not always the typo: when the host's
+            // own code names it, and not the host's, the host's entitlements
+            // are (the app's `…sahred`, with the app's code and the widget
+            // on `…shared`, was told to copy it into the widget while KCS607
+            // said the app's file was wrong; real-project trial 22, D10).
+            if !m.hostSide, codeNames(m.mine.value, in: hostTarget, &render) {
+                let whose = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1]
+                let caveat = " (items already stored live in the group the shipped build used)"
+                if codeNames(m.theirs, in: hostTarget, &render) {
+                    hint = "one of the two is a typo, and the code of '\(host)' names both: write \(m.theirs) in the entitlements of \(whose) as '\(host)' lists it, "
+                        + "or \(m.mine.value) in the entitlements of '\(host)'" + caveat
+                } else {
+                    hint = "the entitlements of '\(host)' hold the typo: its own code names \(m.mine.value), as \(whose) \(list) it, and never \(m.theirs); "
+                        + "write \(m.mine.value) in the entitlements of '\(host)'" + caveat
+                    at = (m.keychain ? h.keychainAccessGroups : h.applicationGroups).first { $0.value == m.theirs }?.location ?? at
+                }
+            }
             out.append(render.diagnostic(ProjectIssue(
                 .warning, message,
-                at: m.mine.location ?? firstSigning.resolved.entitlementsLocation ?? firstChild.location,
-                hint: "did you mean \(m.theirs)? write it as the entitlements of \(written) do"
-                    + (m.hostSide ? "" : " (an extension inherits nothing from its app)")),
+                at: at ?? firstSigning.resolved.entitlementsLocation ?? firstChild.location,
+                hint: hint),
                 code: .projectExtensionGroup))
         }
         return out
+    }
+
+    /// Whether a target's Swift code names a group as a string: the group
+    /// closed by a quote, after a quote or, for `TEAMID.…`, after the team's
+    /// dot (`"\(team).x"`, `"TEAMID.x"`).
+    func codeNames(_ group: String, in target: XcodeProject.Target, _ render: inout ProjectDiagnostics) -> Bool {
+        var bare = Substring(group), lead = "\""
+        if let dot = group.firstIndex(of: "."), group.distance(from: group.startIndex, to: dot) == 10 {
+            bare = group[group.index(after: dot)...]
+            lead = "."
+        }
+        let wanted = Array((lead + bare + "\"").utf8)
+        for path in code(of: target).swiftSources {
+            guard let bytes = render.sourceFile(path)?.bytes, bytes.count >= wanted.count else { continue }
+            var i = 0
+            while i + wanted.count <= bytes.count {
+                if bytes[i] == wanted[0], bytes[i..<(i + wanted.count)].elementsEqual(wanted) { return true }
+                i += 1
+            }
+        }
+        return false
     }
 
     /// Why a target's code may read what another stores, said in KCS604's

@@ -35,3 +35,36 @@ extension XcodeRealProjectsTests {
         }
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// KCS604's near miss weighs the host's code as KCS607 does: when the
+    /// app's own code names the extension's spelling and never its own,
+    /// the app's entitlements hold the typo, said at the app's line; when
+    /// it names both, either may be (real-project trial 22, D10).
+    @Test func aNearMissWhoseHostCodeNamesTheExtensionsSpellingBlamesTheHost() throws {
+        let team = XcodeFixture.team
+        for appCodeNamesItsOwnToo in [false, true] {
+            var f = XcodeFixture.appWidgetShare()
+            defer { f.remove() }
+            f.targets[0].embeds = ["Widget"]
+            f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.sahred"], appGroups: ["group.com.example.notes"])
+            f.writeEntitlements("Widget/Widget.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.shared"], appGroups: ["group.com.example.notes"])
+            if appCodeNamesItsOwnToo { f.write("App/Old.swift", "let old = \"\(team).com.example.Notes.sahred\"\n") }
+            f.targets[0].sources = appCodeNamesItsOwnToo ? ["KeychainStore.swift", "Old.swift"] : ["KeychainStore.swift"]
+            f.writeProject()
+            let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+            let kcs604 = lint.stderr.split(separator: "\n").filter { $0.contains("[KCS604]") }
+            #expect(kcs604.count == 1, "\(lint.stderr)")
+            #expect(!lint.stderr.contains("write it as the entitlements of 'App' do"), "\(lint.stderr)")
+            if appCodeNamesItsOwnToo {
+                #expect(kcs604.first?.hasPrefix(f.path("Widget/Widget.entitlements") + ":") == true, "\(lint.stderr)")
+                #expect(lint.stderr.contains("hint: one of the two is a typo, and the code of 'App' names both: write \(team).com.example.Notes.sahred in the entitlements of 'Widget' "
+                    + "as 'App' lists it, or \(team).com.example.Notes.shared in the entitlements of 'App'"), "\(lint.stderr)")
+            } else {
+                #expect(kcs604.first?.hasPrefix(f.path("App/App.entitlements") + ":7:") == true, "\(lint.stderr)")
+                #expect(lint.stderr.contains("hint: the entitlements of 'App' hold the typo: its own code names \(team).com.example.Notes.shared, as 'Widget' lists it, "
+                    + "and never \(team).com.example.Notes.sahred; write \(team).com.example.Notes.shared in the entitlements of 'App'"), "\(lint.stderr)")
+            }
+        }
+    }
+}
