@@ -38,7 +38,9 @@ public struct TargetSigning: Sendable {
     public var appTarget: AppTarget? {
         guard let bundleID = resolved.bundleID else { return nil }
         var app = AppTarget(name: target.name, bundleID: bundleID, teamID: resolved.teamID, kind: kind,
-                            keychainAccessGroups: keychainAccessGroups.map(\.value), applicationGroups: applicationGroups.map(\.value))
+                            // A group that expands to nothing is none (real-project trial 22, D4).
+                            keychainAccessGroups: keychainAccessGroups.map(\.value).filter { !$0.isEmpty },
+                            applicationGroups: applicationGroups.map(\.value).filter { !$0.isEmpty })
         // Dropped here, a Catalyst target got the wrong list and default
         // group, and an import failed its own `expect groups` (found by audit).
         app.associatedApplicationIdentifiers = associatedApplicationIdentifiers.map(\.value)
@@ -235,9 +237,27 @@ public struct TargetSigning: Sendable {
                         "$(\(name)) is the team (DEVELOPMENT_TEAM uses it): "
                             + (project.absentTeamFile(holder: name, in: resolved.settings) ?? "define it as your team ID, or give --team TEAMID")
                     }
-                    var issue = ProjectIssue.undefined("'\(value)'", uses: undefined, definedNowhere: "target '\(target.name)' does not define",
+                    // Set only for another SDK (`X[sdk=iphonesimulator*]`): the
+                    // device build expands it to nothing, the "works in the
+                    // Simulator" trap; said as such, never as a suffix only
+                    // some builds add (real-project trial 22, D4).
+                    let otherSDK = project.assignments(for: target, configuration: configuration, sdk: resolved.sdk).0.filter { a in
+                        undefined.contains(a.name) && a.conditions.contains { $0.key == "sdk" }
+                    }
+                    let sdkOnly = otherSDK.first.map { a in
+                        "target '\(target.name)' sets only for " + a.conditions.map { "[\($0.key)=\($0.pattern)]" }.joined()
+                            + ", not for the \(resolved.sdk) SDK this build uses"
+                    }
+                    var issue = ProjectIssue.undefined("'\(value)'", uses: undefined, definedNowhere: sdkOnly ?? "target '\(target.name)' does not define",
                                                        at: at, hint: (near.isEmpty ? "" : "did you mean " + near.joined(separator: ", ") + "? ")
-                                                           + (team ?? "define the build setting, or write the group out") + ProjectIssue.unreadMayDefine(resolved.issues))
+                                                           + (sdkOnly != nil ? "set it for \(resolved.sdk) too ([sdk=\(resolved.sdk)*], or no condition): the group is "
+                                                               + "\(e.value.isEmpty ? "empty" : "'\(e.value)'") in this build, though a build for the other SDK (the Simulator's) works"
+                                                               : team ?? "define the build setting, or write the group out") + ProjectIssue.unreadMayDefine(resolved.issues))
+                    // An empty group is no suffix a build leaves out.
+                    issue.notPartial = sdkOnly != nil || e.value.isEmpty
+                    if let a = otherSDK.first, let setAt = a.location {
+                        issue.notes.append(.init("\(a.name)" + a.conditions.map { "[\($0.key)=\($0.pattern)]" }.joined() + " is set here", at: setAt))
+                    }
                     for name in undefined.prefix(4) {
                         if let a = resolved.settings.assignment(naming: name, from: value), let setAt = a.location {
                             issue.notes.append(.init("\(a.name) uses $(\(name)) here", at: setAt))

@@ -68,3 +68,42 @@ extension XcodeRealProjectsTests {
         }
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// A group setting defined only for the Simulator SDK
+    /// (`X[sdk=iphonesimulator*]`) leaves the device build's group empty:
+    /// a warning that says so, with a note at the line that sets it. A group
+    /// that expands to nothing as a whole is no suffix "only some builds
+    /// add", so never a note; and the import writes no group "" (Passepartout
+    /// with its `[sdk=iphoneos*]` line gone; real-project trial 22, D4).
+    @Test func aGroupSetOnlyForTheSimulatorIsSaidEmptyInTheDeviceBuild() throws {
+        for otherTargetSetsIt in [false, true] {
+            var f = XcodeFixture.appWidgetShare()
+            defer { f.remove() }
+            if otherTargetSetsIt {
+                for c in ["Debug", "Release"] { f.targets[1].settings[c]?["NOTES_GROUP"] = "group.com.example.notes" }
+            } else {
+                f.write("Config/Base.xcconfig", try String(contentsOfFile: f.path("Config/Base.xcconfig"), encoding: .utf8)
+                    + "NOTES_GROUP[sdk=iphonesimulator*] = group.com.example.notes\n")
+            }
+            f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.shared"], appGroups: ["$(NOTES_GROUP)"])
+            f.writeProject()
+            let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+            let said = lint.stderr.split(separator: "\n").filter { $0.contains("$(NOTES_GROUP)") && $0.contains("[KCS60") }
+            #expect(said.count == 1 && said.first?.contains(": warning: ") == true, "\(lint.stderr)")
+            if otherTargetSetsIt {
+                #expect(said.first?.contains("'$(NOTES_GROUP)' uses $(NOTES_GROUP), which target 'App' does not define") == true, "\(lint.stderr)")
+            } else {
+                #expect(said.first?.contains("'$(NOTES_GROUP)' uses $(NOTES_GROUP), which target 'App' sets only for [sdk=iphonesimulator*], "
+                    + "not for the iphoneos SDK this build uses; Xcode expands it to nothing") == true, "\(lint.stderr)")
+                #expect(lint.stderr.contains("Base.xcconfig:7:1: note: NOTES_GROUP[sdk=iphonesimulator*] is set here"), "\(lint.stderr)")
+                #expect(lint.stderr.contains("hint: set it for iphoneos too ([sdk=iphoneos*], or no condition): the group is empty in this build"), "\(lint.stderr)")
+            }
+            #expect(!lint.stderr.contains("is as meant"), "\(lint.stderr)")
+            let out = f.path("out.kcs")
+            _ = try BinaryRunner.run(["import", "xcode", f.projectPath, "-o", out])
+            let scenario = try String(contentsOfFile: out, encoding: .utf8)
+            #expect(scenario.contains("as App kind=app") && !scenario.contains("\"\""), "\(scenario)")
+        }
+    }
+}
