@@ -107,3 +107,41 @@ extension XcodeRealProjectsTests {
         }
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// A missing keychain group named `TEAMID.group.x` is not given with
+    /// `group group.x Ext`: that statement adds the app group `group.x`.
+    /// The hint names the app line's keychain-access-groups, and following it
+    /// makes the read succeed (Delta Chat's notification extension;
+    /// real-project trial 22, D8).
+    @Test func aMissingKeychainGroupStartingGroupIsNotGivenWithTheGroupStatement() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kcs-d8-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func scenario(_ extGroups: String) -> String {
+            """
+            platform ios 17
+            team SKMME9E2Y8
+            app com.example.app as App kind=app keychain-access-groups=[SKMME9E2Y8.group.com.example.shared] application-groups=[group.com.example.shared]
+            app com.example.app.ext as Ext kind=extension \(extGroups)application-groups=[group.com.example.shared]
+            as App add generic-password service="s" account="a" group=SKMME9E2Y8.group.com.example.shared data="x"
+            as Ext find generic-password service="s" account="a" group=SKMME9E2Y8.group.com.example.shared return=data
+            expect status errSecSuccess
+
+            """
+        }
+        let path = dir.appendingPathComponent("d8.kcs").path
+        try Data(scenario("").utf8).write(to: URL(fileURLWithPath: path))
+        let run = try BinaryRunner.run(["run", path])
+        #expect(run.status != 0, "\(run.stderr)")
+        #expect(!run.stderr.contains("(group group.com.example.shared Ext)"), "\(run.stderr)")
+        #expect(run.stderr.contains("give Ext the group too (list SKMME9E2Y8.group.com.example.shared in keychain-access-groups=[…] on the app line of Ext, "
+            + "or $(AppIdentifierPrefix)group.com.example.shared in its entitlements file; group group.com.example.shared would add the app group group.com.example.shared)"),
+            "\(run.stderr)")
+        #expect(run.stderr.contains("add the group to Ext's entitlements (list SKMME9E2Y8.group.com.example.shared in keychain-access-groups"), "\(run.stderr)")
+        // The fix the hint names.
+        try Data(scenario("keychain-access-groups=[SKMME9E2Y8.group.com.example.shared] ").utf8).write(to: URL(fileURLWithPath: path))
+        let fixed = try BinaryRunner.run(["run", path])
+        #expect(fixed.status == 0, "\(fixed.stderr)")
+    }
+}
