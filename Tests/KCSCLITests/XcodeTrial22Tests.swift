@@ -145,3 +145,32 @@ extension XcodeRealProjectsTests {
         #expect(fixed.status == 0, "\(fixed.stderr)")
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// A file-scope constant's uses are said once, at its declaration, as
+    /// a type's `static let`'s are (damus's `fileprivate let
+    /// APPLICATION_GROUP_IDENTIFIER`; real-project trial 22, D9).
+    @Test func aFileScopeConstantsUsesAreSaidOnceAtItsDeclaration() throws {
+        for (declaration, use) in [("let G = ", "G"), ("fileprivate let G = ", "G"), ("private let G = ", "G"), ("enum K { static let G = ", "K.G")] {
+            let f = XcodeFixture.appWidgetShare()
+            defer { f.remove() }
+            f.writeEntitlements("Widget/Widget.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.shared"], appGroups: ["group.com.example.notes"])
+            f.write("Widget/Provider.swift", """
+                import Foundation
+
+                \(declaration)"group.com.example.noets"\(use == "K.G" ? " }" : "")
+
+                enum Paths {
+                    static var a: URL? { FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: \(use)) }
+                    static var b: URL? { FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: \(use)) }
+                }
+
+                """)
+            let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+            let kcs607 = lint.stderr.split(separator: "\n").filter { $0.contains("[KCS607]") && $0.contains("Provider.swift") }
+            #expect(kcs607.count == 1, "\(declaration): \(lint.stderr)")
+            #expect(kcs607.first?.hasPrefix(f.path("Widget/Provider.swift") + ":3:") == true, "\(declaration): \(lint.stderr)")
+            #expect(kcs607.first?.contains("(said once for its 2 uses)") == true, "\(declaration): \(lint.stderr)")
+        }
+    }
+}
