@@ -542,6 +542,57 @@ public struct ProjectLint {
         return (out, children)
     }
 
+    /// Product types whose bundle ID Xcode's embedded-binary validation
+    /// wants under the app's that embeds them ("Embedded binary's bundle
+    /// identifier is not prefixed with the parent app's bundle identifier").
+    static let prefixedProducts: Set<String> = [
+        "com.apple.product-type.app-extension", "com.apple.product-type.app-extension.messages",
+        "com.apple.product-type.extensionkit-extension", "com.apple.product-type.watchkit2-extension",
+        "com.apple.product-type.application.watchapp2", "com.apple.product-type.application.on-demand-install-capable",
+    ]
+
+    /// KCS604: embedded extensions (watch apps, App Clips) whose bundle ID
+    /// is not under the app's: Xcode refuses to build the app. Once per
+    /// app; at the app's bundle ID when none of two or more is under it
+    /// (the app's changed: ownCloud's `com.owncloud.ios-app2`, with every
+    /// group built from `$(PRODUCT_BUNDLE_IDENTIFIER)`, gave five "shares
+    /// no group" and never the cause), else at the first extension's
+    /// (real-project trial 22, D7). An extension of another team is said
+    /// with its team (``signedByAnotherTeam(_:)``).
+    func notUnderTheirApp(_ render: inout ProjectDiagnostics, skipping otherTeam: Set<String>) -> [Diagnostic] {
+        var out: [Diagnostic] = []
+        var targetByID: [String: XcodeProject.Target] = [:]
+        for t in project.targets where targetByID[t.id] == nil { targetByID[t.id] = t }
+        for host in project.targets where host.kind == .app {
+            guard let h = signing(of: host), h.resolved.bundleIDResolves, let mine = h.resolved.bundleID, !mine.isEmpty else { continue }
+            var all: [(XcodeProject.Target, TargetSigning, String)] = [], outside: [(XcodeProject.Target, TargetSigning, String)] = []
+            for id in host.embeddedTargets(on: h.resolved.platform) where !otherTeam.contains(id) {
+                guard let child = targetByID[id], Self.prefixedProducts.contains(child.productType), let c = signing(of: child),
+                      c.resolved.bundleIDResolves, let theirs = c.resolved.bundleID, !theirs.isEmpty else { continue }
+                all.append((child, c, theirs))
+                if !theirs.hasPrefix(mine + ".") { outside.append((child, c, theirs)) }
+            }
+            guard let (_, firstSigning, _) = outside.first else { continue }
+            let listed = outside.prefix(4).map { "'\($0.0.name)' (\($0.2))" }.joined(separator: ", ") + (outside.count > 4 ? " and \(outside.count - 4) more" : "")
+            let appLine = h.resolved.settings.definition(of: "PRODUCT_BUNDLE_IDENTIFIER")?.location
+            let hostsFault = outside.count >= 2 && outside.count == all.count
+            // What they are all under: the app's bundle ID meant.
+            let parents = Set(outside.map { id in String(id.2[..<(id.2.lastIndex(of: ".") ?? id.2.endIndex)]) })
+            let hint = hostsFault
+                ? (parents.count == 1 ? "they are all under \(parents.first ?? ""): did the bundle ID of '\(host.name)' change? " : "")
+                    + "an app's embedded bundles have IDs under its own (APP.NAME), and groups built from $(PRODUCT_BUNDLE_IDENTIFIER) move with it"
+                : "give \(outside.count == 1 ? "it" : "each") a bundle ID under \(mine) (\(mine).NAME), as Xcode requires of an embedded bundle"
+            out.append(render.diagnostic(ProjectIssue(
+                .warning, "target '\(host.name)' (bundle ID \(mine), configuration '\(configuration)') embeds \(listed), whose bundle ID\(outside.count == 1 ? " is" : "s are") not under its own: "
+                    + "Xcode refuses to build it (\"Embedded binary's bundle identifier is not prefixed with the parent app's bundle identifier\")",
+                at: (hostsFault ? appLine : firstSigning.resolved.settings.definition(of: "PRODUCT_BUNDLE_IDENTIFIER")?.location) ?? host.location,
+                hint: hint),
+                code: .projectExtensionGroup,
+                notes: hostsFault ? [] : [render.note("'\(host.name)''s bundle ID is set here", at: appLine ?? host.location)]))
+        }
+        return out
+    }
+
     /// KCS604: an extension (or watch app, App Clip) embedded in an app that
     /// shares groups, without any of them, or that lists one of the app's
     /// groups misspelt (a near miss), even when it shares another.
@@ -549,6 +600,7 @@ public struct ProjectLint {
         // An extension signed by another team shares nothing: that is its
         // one finding, not its groups compared as text.
         var (out, otherTeam) = signedByAnotherTeam(&render)
+        out += notUnderTheirApp(&render, skipping: otherTeam)
         var words: [String: SharedDataScan] = [:]
         // Each extension once, naming every app that embeds it (Secretive's
         // three XPC services, each in two apps, made six warnings at three

@@ -174,3 +174,40 @@ extension XcodeRealProjectsTests {
         }
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// An embedded extension whose bundle ID is not under its app's is
+    /// said, as Xcode refuses to build it: at the extension's bundle ID
+    /// when it alone is outside, at the app's when none is under it (the
+    /// app's bundle ID changed: ownCloud's `com.owncloud.ios-app2`;
+    /// real-project trial 22, D7).
+    @Test func anEmbeddedBundleIDNotUnderTheAppsIsSaid() throws {
+        for appChanged in [false, true] {
+            var f = XcodeFixture.appWidgetShare()
+            defer { f.remove() }
+            for c in ["Debug", "Release"] {
+                if appChanged {
+                    f.targets[0].settings[c]?["PRODUCT_BUNDLE_IDENTIFIER"] = "com.example.Notes2"
+                    f.targets[1].settings[c]?["PRODUCT_BUNDLE_IDENTIFIER"] = "com.example.Notes.Widget"
+                } else {
+                    f.targets[2].settings[c]?["PRODUCT_BUNDLE_IDENTIFIER"] = "com.example.Share"
+                }
+            }
+            f.writeProject()
+            let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+            let said = lint.stderr.split(separator: "\n").filter { $0.contains("whose bundle ID") }
+            #expect(said.count == 1, "\(lint.stderr)")
+            #expect(said.first?.hasPrefix(f.projectPath + "/project.pbxproj:") == true, "\(lint.stderr)")
+            if appChanged {
+                #expect(said.first?.contains("warning: target 'App' (bundle ID com.example.Notes2, configuration 'Release') embeds 'Widget' (com.example.Notes.Widget), "
+                    + "'Share Extension' (com.example.Notes.Share), whose bundle IDs are not under its own: Xcode refuses to build it") == true, "\(lint.stderr)")
+                #expect(lint.stderr.contains("hint: they are all under com.example.Notes: did the bundle ID of 'App' change?"), "\(lint.stderr)")
+            } else {
+                #expect(said.first?.contains("warning: target 'App' (bundle ID com.example.Notes, configuration 'Release') embeds 'Share Extension' (com.example.Share), "
+                    + "whose bundle ID is not under its own") == true, "\(lint.stderr)")
+                #expect(lint.stderr.contains("hint: give it a bundle ID under com.example.Notes (com.example.Notes.NAME)"), "\(lint.stderr)")
+                #expect(lint.stderr.contains("note: 'App''s bundle ID is set here"), "\(lint.stderr)")
+            }
+        }
+    }
+}
