@@ -976,6 +976,22 @@ public enum CodeCheck {
                     // and text: this target's, with its build settings.
                     if case .literal(let marked) = value, let parts = AccessGroupFinder.infoPlistParts(marked: marked) {
                         func cannotRead(_ key: String, _ why: String) {
+                            // A key one or two letters from it in the target's
+                            // Info.plist is the cause, not the xcconfig files
+                            // kcs could not read: they cannot add a key to a
+                            // written Info.plist (Mattermost's
+                            // `AppGroupIdentifer`; real-project trial 22, D5).
+                            if let plist = lint.project.infoPlistKeys(of: signing.resolved), plist.keys[key] == nil, plist.keys.count <= 2_000,
+                               let near = plist.keys.keys.sorted().compactMap({ k in Suggest.editDistance(k, key, atMost: 2).map { (k, $0) } })
+                                   .min(by: { $0.1 < $1.1 }) {
+                                out.append(render.diagnostic(ProjectIssue(
+                                    .warning, "\(who) passes \(use.api) its Info.plist's \(key), which its Info.plist '\(plist.path)' does not set, so the lookup gives nil: "
+                                        + "it sets \(near.0), \(near.1 == 1 ? "one letter" : "two letters") from it",
+                                    at: at, hint: "did you mean \(key) for the key \(near.0)? write the key as the code reads it (or the code as the key is written); its groups: \(groups)"),
+                                    code: .codeGroupNotCheckable, length: use.length,
+                                    notes: notes + [render.note("Info.plist's \(near.0) is set here", at: ProjectLocation(file: plist.path, line: plist.keys[near.0] ?? 0))]))
+                                return
+                            }
                             out.append(render.diagnostic(ProjectIssue(
                                 .warning, "\(who) passes \(use.api) its Info.plist's \(key), which kcs cannot read: \(why)",
                                 at: at, hint: "its groups: \(groups)"),

@@ -534,6 +534,14 @@ extension XcodeProject {
         return .value(e.value, location: definition.location, settings: [])
     }
 
+    /// The keys of the Info.plist file a target's `INFOPLIST_FILE` names,
+    /// with their lines, when it can be read: where a misspelt key is.
+    public func infoPlistKeys(of target: ResolvedTarget) -> (path: String, keys: [String: Int])? {
+        let file = target.settings.value(of: "INFOPLIST_FILE").value
+        guard !file.isEmpty, let strings = xcconfigs.infoPlist(path(fromSetting: file), fileSystem: fileSystem) else { return nil }
+        return (path(fromSetting: file), strings.mapValues(\.1))
+    }
+
     /// How to give a target the team `holder` should hold: the optional
     /// includes absent beside where the team is set, the developer's own
     /// file the project expects (Trio's ConfigOverride.xcconfig,

@@ -211,3 +211,41 @@ extension XcodeRealProjectsTests {
         }
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// An Info.plist key the code reads, misspelt in the Info.plist: the
+    /// near key is named, with a note at its line, not xcconfig files kcs
+    /// could not read, which cannot add a key to a written Info.plist
+    /// (Mattermost's `AppGroupIdentifer`; real-project trial 22, D5).
+    @Test func aMisspeltInfoPlistKeyIsNamedNotBlamedOnUnreadXCConfigs() throws {
+        for unreadInclude in [false, true] {
+            var f = XcodeFixture.appWidgetShare()
+            defer { f.remove() }
+            if unreadInclude {
+                f.write("Config/Base.xcconfig", try String(contentsOfFile: f.path("Config/Base.xcconfig"), encoding: .utf8) + "#include \"Pods.xcconfig\"\n")
+            }
+            for c in ["Debug", "Release"] { f.targets[1].settings[c]?["INFOPLIST_FILE"] = "Widget/Info.plist" }
+            f.writeEntitlements("Widget/Widget.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.shared"], appGroups: ["group.com.example.notes"])
+            f.write("Widget/Info.plist", """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <plist version="1.0"><dict>
+                <key>AppGroupIdentifer</key>
+                <string>group.com.example.notes</string>
+                </dict></plist>
+                """)
+            f.write("Widget/Provider.swift", """
+                import Foundation
+
+                let appGroup = Bundle.main.object(forInfoDictionaryKey: "AppGroupIdentifier") as! String
+                func container() -> URL? { FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: appGroup) }
+
+                """)
+            f.writeProject()
+            let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+            #expect(lint.stderr.contains("passes containerURL(forSecurityApplicationGroupIdentifier:) its Info.plist's AppGroupIdentifier, which its Info.plist '"
+                + f.path("Widget/Info.plist") + "' does not set, so the lookup gives nil: it sets AppGroupIdentifer, one letter from it [KCS608]"), "\(lint.stderr)")
+            #expect(lint.stderr.contains("Info.plist:4:1: note: Info.plist's AppGroupIdentifer is set here"), "\(lint.stderr)")
+            #expect(!lint.stderr.contains("not every xcconfig file"), "\(lint.stderr)")
+        }
+    }
+}
