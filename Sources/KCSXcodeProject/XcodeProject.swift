@@ -346,6 +346,8 @@ private struct ProjectReader {
     /// products and linkers as sets: a search of the lists per build file
     /// was products² per target (adversarial run 25, F4).
     var otherProjectIndex: [String: (index: Int, products: Set<String>, linkers: Set<String>)] = [:]
+    /// ``siblingWorkspaces()``, once read.
+    var workspacesBeside: [(path: String, listing: ProjectInput.WorkspaceListing)]?
     /// Build files of phases looked up (``XcodeProject/buildFilesWalked``).
     var buildFilesWalked = 0
     /// The `XCLocalSwiftPackageReference` folders (in ID order) with no
@@ -1109,7 +1111,30 @@ private struct ProjectReader {
                 for name in (fileSystem.contents(ofDirectory: p) ?? []).prefix(1000) where !name.hasPrefix(".") { consider(ProjectPath.join(p, name)) }
             }
         }
+        // A package only the workspace beside the project lists
+        // (`<FileRef location = "group:OpenHABCore">`): openHAB's targets
+        // link its product with no `package =` and no reference to its
+        // folder, and its code went unread in silence (real-project trial 22, D2).
+        for workspace in siblingWorkspaces() {
+            for other in workspace.listing.others { consider(other) }
+        }
         packageFolders = out
+        return out
+    }
+
+    /// The workspaces in the project's folder, with what each lists: read
+    /// once, for the packages and projects only they name.
+    mutating func siblingWorkspaces() -> [(path: String, listing: ProjectInput.WorkspaceListing)] {
+        if let known = workspacesBeside { return known }
+        let folder = ProjectPath.directory(ProjectPath.directory(pbxproj))
+        var out: [(path: String, listing: ProjectInput.WorkspaceListing)] = []
+        for name in (fileSystem.contents(ofDirectory: folder.isEmpty ? "." : folder) ?? []).prefix(1000).sorted()
+        where name.hasSuffix(".xcworkspace") && out.count < 8 {
+            let workspace = folder.isEmpty ? name : ProjectPath.join(folder, name)
+            guard case .success(let bytes) = fileSystem.read(ProjectPath.join(workspace, "contents.xcworkspacedata")), bytes.count <= 1 << 20 else { continue }
+            out.append((workspace, ProjectInput.workspaceProjects(bytes, workspace: workspace)))
+        }
+        workspacesBeside = out
         return out
     }
 

@@ -249,3 +249,30 @@ extension XcodeRealProjectsTests {
         }
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// A local package that only the workspace beside the project lists
+    /// (`group:Core`), linked by a product dependency with no `package =`
+    /// and no reference to its folder in the project, is read: it was taken
+    /// for a remote package, and its code went unread in silence (openHAB's
+    /// OpenHABCore; real-project trial 22, D2).
+    @Test func aLocalPackageOnlyTheWorkspaceListsIsRead() throws {
+        var f = XcodeFixture.appLinkingKit("""
+                products: [.library(name: "Kit", targets: ["Kit"])],
+                targets: [.target(name: "Kit")]
+            )
+
+            """)
+        defer { f.remove() }
+        f.write("Kit/Sources/Kit/Kit.swift", "import Foundation\nlet defaults = UserDefaults(suiteName: \"group.com.example.note\")\n")
+        f.targets[0].packageProducts = [.init(name: "Kit", local: "Kit", legacy: true, folderReferenced: false), .init(name: "Remote", local: nil)]
+        f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.shared"], appGroups: ["group.com.example.notes"])
+        f.writeProject()
+        let before = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        #expect(!before.stderr.contains("Kit.swift"), "\(before.stderr)")
+        f.writeWorkspace(["group:Kit", "group:App.xcodeproj"])
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        #expect(lint.stderr.contains("Kit/Sources/Kit/Kit.swift:2:40: warning: target 'App' (configuration 'Release') (in package module 'Kit', which it links) names the app group group.com.example.note"),
+                "\(lint.stderr)")
+    }
+}
