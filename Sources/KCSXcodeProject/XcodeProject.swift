@@ -586,6 +586,23 @@ private struct ProjectReader {
         }
         for (reference, products, linkers) in otherProjects {
             let object = objects[reference]
+            if object?["sourceTree"]?.string == "BUILT_PRODUCTS_DIR" {
+                // The workspace's project that builds it, by its name.
+                let product = products.first ?? ""
+                let stem = String(product.dropLast(".framework".count))
+                var builder: String?
+                for workspace in siblingWorkspaces() where builder == nil {
+                    builder = workspace.listing.projects.first { ProjectPath.lastComponent($0.path) == stem + ".xcodeproj" }
+                        .map { "'\($0.path)', which '\(workspace.path)' lists, builds it" }
+                }
+                issues.append(ProjectIssue(
+                    .warning, "the code check does not read the code of '\(product)', which no target of this project builds: target\(linkers.count == 1 ? "" : "s") "
+                        + Self.quoted(linkers) + " link\(linkers.count == 1 ? "s" : "") it" + (builder.map { "; " + $0 } ?? ""),
+                    at: at(object),
+                    hint: "the groups its code names, if any, are not checked: kcs reads the code of one project, its targets and local packages"
+                        + (builder == nil ? "" : "; lint that project too")))
+                continue
+            }
             let shown = path(of: reference) ?? object?["path"]?.string ?? reference
             // A project that lists no Swift source (a C library: iSH's
             // libarchive, Pyto's libffi) names no group kcs would check; an
@@ -692,6 +709,22 @@ private struct ProjectReader {
                 }
             }
             if let otherwise { add(.unread(otherwise)) }
+            // A framework the build puts beside the product that no target
+            // of the project builds: a sibling project of the workspace does
+            // (KeePassiumLib.framework, Delta Chat's DcCore.framework), and
+            // its code, where the apps' group code was, went unread in
+            // silence (real-project trial 22, D3). Said with the projects
+            // (``otherProjects``); CocoaPods' `Pods_*.framework` is said with Pods.
+            if packages != nil, tree == "BUILT_PRODUCTS_DIR", productOwner[ref] == nil, object["isa"]?.string == "PBXFileReference",
+               case let name = ProjectPath.lastComponent(object["path"]?.string ?? ""), name.hasSuffix(".framework"), !name.hasPrefix("Pods"),
+               case let key = "\u{0}built:" + name, seenPortals.insert(key).inserted {
+                // By name: each target may have a reference of its own.
+                if otherProjectIndex[key] == nil {
+                    otherProjectIndex[key] = (otherProjects.count, [name], [])
+                    otherProjects.append((ref, [name], []))
+                }
+                portals.append(key)
+            }
         }
         return (effects, portals)
     }

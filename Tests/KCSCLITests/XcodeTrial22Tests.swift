@@ -276,3 +276,27 @@ extension XcodeRealProjectsTests {
                 "\(lint.stderr)")
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// A framework the build puts beside the product (`BUILT_PRODUCTS_DIR`)
+    /// that no target of the project builds comes from another project:
+    /// its code is not read, and that is said once, naming the workspace's
+    /// project that builds it (KeePassiumLib.framework, Delta Chat's
+    /// DcCore.framework; real-project trial 22, D3).
+    @Test func aFrameworkNoTargetOfTheProjectBuildsIsSaidUnread() throws {
+        for inWorkspace in [false, true] {
+            var f = XcodeFixture.appWidgetShare()
+            defer { f.remove() }
+            f.targets[0].frameworks = ["CoreLib.framework"]
+            f.targets[1].frameworks = ["CoreLib.framework"]
+            f.writeProject()
+            if inWorkspace { f.writeWorkspace(["group:CoreLib/CoreLib.xcodeproj", "group:App.xcodeproj"]) }
+            let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+            let said = lint.stderr.split(separator: "\n").filter { $0.contains("CoreLib.framework") && $0.contains("warning:") }
+            #expect(said.count == 1, "\(lint.stderr)")
+            #expect(said.first?.contains("warning: the code check does not read the code of 'CoreLib.framework', which no target of this project builds: "
+                + "targets 'App', 'Widget' link it" + (inWorkspace ? "; '\(f.root.path)/CoreLib/CoreLib.xcodeproj', which '\(f.root.path)/App.xcworkspace' lists, builds it" : "")
+                + " [KCS602]") == true, "\(lint.stderr)")
+        }
+    }
+}
