@@ -241,17 +241,25 @@ public struct TargetSigning: Sendable {
                     // device build expands it to nothing, the "works in the
                     // Simulator" trap; said as such, never as a suffix only
                     // some builds add (real-project trial 22, D4).
-                    let otherSDK = project.assignments(for: target, configuration: configuration, sdk: resolved.sdk).0.filter { a in
+                    // The Simulator's of this platform first (Passepartout's
+                    // tvOS line came before it), each condition said once.
+                    let simulator = resolved.sdk.replacingOccurrences(of: "os", with: "simulator")
+                    var seenConditions = Set<String>()
+                    func isSimulator(_ a: SettingAssignment) -> Bool { a.conditions.contains { $0.key == "sdk" && $0.pattern.hasPrefix(simulator) } }
+                    let conditioned = project.assignments(for: target, configuration: configuration, sdk: resolved.sdk).0.filter { a in
                         undefined.contains(a.name) && a.conditions.contains { $0.key == "sdk" }
                     }
-                    let sdkOnly = otherSDK.first.map { a in
-                        "target '\(target.name)' sets only for " + a.conditions.map { "[\($0.key)=\($0.pattern)]" }.joined()
+                    let otherSDK = (conditioned.filter(isSimulator) + conditioned.filter { !isSimulator($0) })
+                        .filter { seenConditions.insert($0.conditions.map { "[\($0.key)=\($0.pattern)]" }.joined()).inserted }
+                    let forSimulator = otherSDK.first.map(isSimulator) ?? false
+                    let sdkOnly = otherSDK.isEmpty ? nil
+                        : "target '\(target.name)' sets only for " + otherSDK.prefix(3).map { $0.conditions.map { "[\($0.key)=\($0.pattern)]" }.joined() }.joined(separator: ", ")
                             + ", not for the \(resolved.sdk) SDK this build uses"
-                    }
                     var issue = ProjectIssue.undefined("'\(value)'", uses: undefined, definedNowhere: sdkOnly ?? "target '\(target.name)' does not define",
-                                                       at: at, hint: (near.isEmpty ? "" : "did you mean " + near.joined(separator: ", ") + "? ")
+                                                       at: at, hint: (near.isEmpty || sdkOnly != nil ? "" : "did you mean " + near.joined(separator: ", ") + "? ")
                                                            + (sdkOnly != nil ? "set it for \(resolved.sdk) too ([sdk=\(resolved.sdk)*], or no condition): the group is "
-                                                               + "\(e.value.isEmpty ? "empty" : "'\(e.value)'") in this build, though a build for the other SDK (the Simulator's) works"
+                                                               + "\(e.value.isEmpty ? "empty" : "'\(e.value)'") in this build"
+                                                               + (forSimulator ? ", though the Simulator's build has it" : "")
                                                                : team ?? "define the build setting, or write the group out") + ProjectIssue.unreadMayDefine(resolved.issues))
                     // An empty group is no suffix a build leaves out.
                     issue.notPartial = sdkOnly != nil || e.value.isEmpty

@@ -75,7 +75,9 @@ extension XcodeRealProjectsTests {
     /// a warning that says so, with a note at the line that sets it. A group
     /// that expands to nothing as a whole is no suffix "only some builds
     /// add", so never a note; and the import writes no group "" (Passepartout
-    /// with its `[sdk=iphoneos*]` line gone; real-project trial 22, D4).
+    /// with its `[sdk=iphoneos*]` line gone; real-project trial 22, D4). The
+    /// Simulator's line is named first, before another platform's (its
+    /// `[sdk=appletvos*]` line came first, with "(the Simulator's)").
     @Test func aGroupSetOnlyForTheSimulatorIsSaidEmptyInTheDeviceBuild() throws {
         for otherTargetSetsIt in [false, true] {
             var f = XcodeFixture.appWidgetShare()
@@ -84,7 +86,7 @@ extension XcodeRealProjectsTests {
                 for c in ["Debug", "Release"] { f.targets[1].settings[c]?["NOTES_GROUP"] = "group.com.example.notes" }
             } else {
                 f.write("Config/Base.xcconfig", try String(contentsOfFile: f.path("Config/Base.xcconfig"), encoding: .utf8)
-                    + "NOTES_GROUP[sdk=iphonesimulator*] = group.com.example.notes\n")
+                    + "NOTES_GROUP[sdk=appletvos*] = group.com.example.notes.tv\nNOTES_GROUP[sdk=iphonesimulator*] = group.com.example.notes\n")
             }
             f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.shared"], appGroups: ["$(NOTES_GROUP)"])
             f.writeProject()
@@ -94,10 +96,10 @@ extension XcodeRealProjectsTests {
             if otherTargetSetsIt {
                 #expect(said.first?.contains("'$(NOTES_GROUP)' uses $(NOTES_GROUP), which target 'App' does not define") == true, "\(lint.stderr)")
             } else {
-                #expect(said.first?.contains("'$(NOTES_GROUP)' uses $(NOTES_GROUP), which target 'App' sets only for [sdk=iphonesimulator*], "
+                #expect(said.first?.contains("'$(NOTES_GROUP)' uses $(NOTES_GROUP), which target 'App' sets only for [sdk=iphonesimulator*], [sdk=appletvos*], "
                     + "not for the iphoneos SDK this build uses; Xcode expands it to nothing") == true, "\(lint.stderr)")
-                #expect(lint.stderr.contains("Base.xcconfig:7:1: note: NOTES_GROUP[sdk=iphonesimulator*] is set here"), "\(lint.stderr)")
-                #expect(lint.stderr.contains("hint: set it for iphoneos too ([sdk=iphoneos*], or no condition): the group is empty in this build"), "\(lint.stderr)")
+                #expect(lint.stderr.contains("Base.xcconfig:8:1: note: NOTES_GROUP[sdk=iphonesimulator*] is set here"), "\(lint.stderr)")
+                #expect(lint.stderr.contains("hint: set it for iphoneos too ([sdk=iphoneos*], or no condition): the group is empty in this build, though the Simulator's build has it"), "\(lint.stderr)")
             }
             #expect(!lint.stderr.contains("is as meant"), "\(lint.stderr)")
             let out = f.path("out.kcs")
