@@ -302,3 +302,25 @@ extension XcodeRealProjectsTests {
         }
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// A keychain group's shape (`TEAMID.name`) among the app groups,
+    /// beside the app group it would be: besides "drop it", the hint says
+    /// where it belongs for Keychain Sharing (Mattermost's share extension;
+    /// real-project trial 22, W7).
+    @Test func aKeychainGroupAmongTheAppGroupsIsToldWhereItBelongs() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kcs-w7-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("w7.kcs").path
+        try Data("""
+            platform ios 17
+            team SKMME9E2Y8
+            app com.example.App application-groups=[group.com.example.App, SKMME9E2Y8.com.example.App]
+
+            """.utf8).write(to: URL(fileURLWithPath: path))
+        let lint = try BinaryRunner.run(["lint", path])
+        #expect(lint.stderr.contains("hint: application-groups already lists group.com.example.App: drop SKMME9E2Y8.com.example.App, "
+            + "or, for keychain sharing, move it to keychain-access-groups"), "\(lint.stderr)")
+    }
+}
