@@ -163,7 +163,15 @@ public struct TargetSigning: Sendable {
         for n in names.prefix(200) {
             if let d = Suggest.editDistance(n, name, atMost: 2), d < (best?.1 ?? 3) { best = (n, d) }
         }
-        return best.map { folder.isEmpty ? $0.0 : ProjectPath.join(folder, $0.0) }
+        if let best { return folder.isEmpty ? best.0 : ProjectPath.join(folder, best.0) }
+        // A file of that very name one folder down: the path misses a level
+        // (Session's `…/X.entitlements` for `…/Meta/X.entitlements`;
+        // real-project trial 22, W8).
+        for sub in (fileSystem.contents(ofDirectory: folder.isEmpty ? "." : folder) ?? []).prefix(200).sorted() where !sub.hasPrefix(".") {
+            let candidate = ProjectPath.join(folder.isEmpty ? sub : ProjectPath.join(folder, sub), name)
+            if fileSystem.isFile(candidate) { return candidate }
+        }
+        return nil
     }
 
     public static func resolve(_ project: XcodeProject, _ target: XcodeProject.Target, configuration: String, platform: String,

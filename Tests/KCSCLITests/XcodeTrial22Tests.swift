@@ -324,3 +324,19 @@ extension XcodeRealProjectsTests {
             + "or, for keychain sharing, move it to keychain-access-groups"), "\(lint.stderr)")
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// A `CODE_SIGN_ENTITLEMENTS` path that misses a folder level gets
+    /// "did you mean" the file of that name one folder down (Session's
+    /// notification extension's `Meta/`; real-project trial 22, W8).
+    @Test func anEntitlementsPathMissingAFolderLevelIsToldTheFileBelow() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.writeEntitlements("Widget/Meta/Widget.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.shared"])
+        try FileManager.default.removeItem(atPath: f.path("Widget/Widget.entitlements"))
+        f.writeProject()
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        #expect(lint.stderr.contains("hint: did you mean '\(f.root.path)/Widget/Meta/Widget.entitlements'? the path is relative to the project folder (SRCROOT)"),
+                "\(lint.stderr)")
+    }
+}
