@@ -482,6 +482,15 @@ public struct AccessGroupFinder {
                         condition: always ? nil : conditions.first ?? nil, container: first.constant.container)
     }
 
+    /// The line of `file`'s one top-level `let` of `name` with `value`, if
+    /// it declares exactly one: a use of it points there as a type's
+    /// constant's does.
+    func topLevelLine(_ name: String, in file: String, value: String) -> Int? {
+        let mine = (byContainer[ContainerKey(name: name, container: nil)] ?? []).filter { $0.file == file && !$0.constant.isLocal }
+        guard mine.count == 1, let only = mine.first, only.constant.value == value, !only.constant.isStoredVar else { return nil }
+        return only.constant.line
+    }
+
     /// An expression's value, with the constant it came from and the `#if`
     /// condition that constant is declared under.
     struct Resolved {
@@ -2475,7 +2484,10 @@ private final class UseVisitor: SyntaxVisitor {
                 // A file-level `let` seen as this file's binding: inside a
                 // type, what the type inherits may shadow it (below).
                 for t in scope.types { chase.insert(Scope.lastName(t)) }
-                return .init(value: .literal(v))
+                // A file-scope constant's uses point at it, and are said once
+                // there, as a type's `static let`'s are (damus's fileprivate
+                // APPLICATION_GROUP_IDENTIFIER; real-project trial 22, D9).
+                return .init(value: .literal(v), constant: finder.topLevelLine(name, in: file, value: v).map { (file, $0) })
             case .runtime: return runtime
             case .expression(let bound):
                 // Followed a few levels at most (`let a = b` chains).

@@ -1124,6 +1124,22 @@ public enum CodeCheck {
                     // and text: this target's, with its build settings.
                     if case .literal(let marked) = value, let parts = AccessGroupFinder.infoPlistParts(marked: marked) {
                         func cannotRead(_ key: String, _ why: String) {
+                            // A key one or two letters from it in the target's
+                            // Info.plist is the cause, not the xcconfig files
+                            // kcs could not read: they cannot add a key to a
+                            // written Info.plist (Mattermost's
+                            // `AppGroupIdentifer`; real-project trial 22, D5).
+                            if let plist = lint.project.infoPlistKeys(of: signing.resolved), let keys = plist.keys, !keys.contains(where: { $0.key == key }),
+                               let near = keys.prefix(2_000).compactMap({ k in Suggest.editDistance(k.key, key, atMost: 2).map { (k, $0) } })
+                                   .min(by: { $0.1 < $1.1 }) {
+                                out.append(render.diagnostic(ProjectIssue(
+                                    .warning, "\(who) passes \(use.api) its Info.plist's \(key), which its Info.plist '\(plist.file)' does not set, so the lookup gives nil: "
+                                        + "it sets \(near.0.key), \(near.1 == 1 ? "one letter" : "two letters") from it",
+                                    at: at, hint: "did you mean \(key) for the key \(near.0.key)? write the key as the code reads it (or the code as the key is written); its groups: \(groups)"),
+                                    code: .codeGroupNotCheckable, length: use.length,
+                                    notes: notes + [render.note("Info.plist's \(near.0.key) is set here", at: near.0.location)]))
+                                return
+                            }
                             out.append(render.diagnostic(ProjectIssue(
                                 .warning, "\(who) passes \(use.api) its Info.plist's \(key), which kcs cannot read: \(why)",
                                 at: at, hint: "its groups: \(groups)"),
@@ -1151,19 +1167,9 @@ public enum CodeCheck {
                                 guard let fallback else {
                                     // The file, and a key one or two letters
                                     // from it that the file sets (real-project trial 21, W3).
+                                    // (A key one or two letters from it is said by `cannotRead`.)
                                     var why = "no Info.plist of the target sets it"
-                                    if let plist = lint.project.infoPlistKeys(of: signing.resolved) {
-                                        var near: (key: String, location: ProjectLocation, distance: Int)?
-                                        for k in (plist.keys ?? []).prefix(1_000) {
-                                            if let d = Suggest.editDistance(key, k.key, atMost: 2), d > 0, d < (near?.distance ?? 3) { near = (k.key, k.location, d) }
-                                        }
-                                        if let near {
-                                            why += ": its Info.plist '\(plist.file)' sets \(near.key), \(near.distance == 1 ? "one letter" : "two letters") from it"
-                                            notes.append(render.note("did you mean \(key) for \(near.key)?", at: near.location))
-                                        } else {
-                                            why += " (its Info.plist: '\(plist.file)')"
-                                        }
-                                    }
+                                    if let plist = lint.project.infoPlistKeys(of: signing.resolved) { why += " (its Info.plist: '\(plist.file)')" }
                                     cannotRead(key, why)
                                     read = false
                                     continue
@@ -1302,11 +1308,15 @@ public enum CodeCheck {
                                     + EntitlementShape.shippedGroupCaveat(doubled)
                             } else if let dot = group.firstIndex(of: "."), group.distance(from: group.startIndex, to: dot) == 10,
                                       case let appGroup = String(group[dot...].dropFirst()), appGroup.hasPrefix("group."),
-                                      app.applicationGroups.contains(appGroup) {
+                                      app.applicationGroups.contains(appGroup), near.isEmpty,
+                                      !granted.contains(where: { $0.hasSuffix("." + appGroup) && $0.count == appGroup.count + 11 }) {
                                 // An app group with a team prefix: "did you mean" the
                                 // app-ID group by edit distance would move the items into
                                 // the app's private group (Habitica's tokens; real-project
-                                // trial 14, D4).
+                                // trial 14, D4). Not when the target lists TEAM.group.x as
+                                // a keychain group, or a near miss of the code's: the
+                                // items live there, and the team or the typo is the fix
+                                // (Delta Chat, Proton Pass; real-project trial 22, D1).
                                 hint = "\(appGroup) is an app group: write \"\(appGroup)\", without the team prefix (an app group is a keychain access group as it is named)"
                             } else if let prefixed = app.prefixedGroup(for: group) {
                                 hint = "the group lacks its team prefix: write \"\(prefixed)\" (the entitlement's $(AppIdentifierPrefix) expands to \(app.teamID ?? "the team").)"

@@ -306,8 +306,16 @@ public enum EntitlementShape {
         }.map {
             dropping($0, ifListed: keychainSet, "keychain-access-groups")
         }
-        let app = applicationGroups.compactMap { applicationGroup($0, teamID: teamID, macOS: macOS) }.map {
-            dropping($0, ifListed: appSet, "application-groups")
+        let app = applicationGroups.compactMap { applicationGroup($0, teamID: teamID, macOS: macOS) }.map { f in
+            var out = dropping(f, ifListed: appSet, "application-groups")
+            // A keychain group's shape (TEAMID.name) written among the app
+            // groups beside the app group it names: meant for Keychain
+            // Sharing, it belongs in keychain-access-groups (Mattermost's
+            // share extension; real-project trial 22, W7).
+            if out.hint != f.hint, teamPrefix(of: f.group) != nil, !keychainSet.contains(f.group) {
+                out.hint += ", or, for keychain sharing, move it to keychain-access-groups"
+            }
+            return out
         }
         return keychain + app
     }

@@ -783,7 +783,7 @@ package struct Explainer {
             if let example = bareTeamIDExample(g, last, in: world) {
                 return "\(g) is \(app.name.possessive) team ID: a keychain group is the team ID and a name, e.g. group=\(example)"
             }
-            return "add the group to \(app.name.possessive) entitlements (group \(app.withoutTeamPrefix(g)) \(app.name)) or name one it has"
+            return "add the group to \(app.name.possessive) entitlements (\(app.groupStatement(g))) or name one it has"
         case .unsigned, .onlyTokenGroup, .unentitledTokenGroup:
             // A script that declares a team and signs the app with none
             // means it (an unhosted test bundle): a team before the app
@@ -838,6 +838,21 @@ package struct Explainer {
 extension String {
     /// "Notes's" reads badly: "Notes'" for a name ending in s.
     var possessive: String { hasSuffix("s") ? self + "'" : self + "'s" }
+}
+
+extension AppTarget {
+    /// How a scenario gives this app the keychain group `group`: the
+    /// `group` statement, which adds the team itself; but a name starting
+    /// `group.` is an app group to that statement, so a keychain group
+    /// `TEAMID.group.x` goes on the app line's keychain-access-groups (the
+    /// hint's `group group.x Ext` added the app group Ext already had;
+    /// real-project trial 22, D8).
+    func groupStatement(_ group: String) -> String {
+        let bare = withoutTeamPrefix(group)
+        guard bare.hasPrefix("group."), bare.count != group.count else { return "group \(bare) \(name)" }
+        return "list \(group) in keychain-access-groups=[…] on the app line of \(name), or $(AppIdentifierPrefix)\(bare) in its entitlements file; "
+            + "group \(bare) would add the app group \(bare)"
+    }
 }
 
 extension Device {

@@ -186,7 +186,6 @@ extension Session {
                 missing += world.groupsWithMatches(of: request, in: lacking, on: last.device)
             }
             if let g = missing.first {
-                let bare = app.withoutTeamPrefix(g)
                 // When the two already share a group, the fix is to use it (as
                 // KCS505 says on the add), not to add another; otherwise the fix
                 // adds the group to the extension only: the app has it.
@@ -196,10 +195,10 @@ extension Session {
                 // private group is not offered.
                 let fix = container.accessGroups.first { $0 != g && app.accessGroups.contains($0) }.map { shared in
                     container.keychainAccessGroups.contains(g)
-                        ? "give \(app.name) the group too (group \(bare) \(app.name)), or store the item in \(shared), "
+                        ? "give \(app.name) the group too (\(app.groupStatement(g))), or store the item in \(shared), "
                             + "which \(container.name) and \(app.name) already share (group=\(shared) on the add)"
                         : "\(container.name) and \(app.name) already share \(shared): store the item there (group=\(shared) on the add)"
-                } ?? "give \(app.name) the group too (group \(bare) \(app.name))"
+                } ?? "give \(app.name) the group too (\(app.groupStatement(g)))"
                 warn(.lintExtensionGroup,
                      "\(app.name) is an extension of \(container.name) and reads \(g), which \(container.name) writes but \(app.name) does not list",
                      "an extension inherits nothing from its app: " + fix)

@@ -38,7 +38,9 @@ public struct TargetSigning: Sendable {
     public var appTarget: AppTarget? {
         guard let bundleID = resolved.bundleID else { return nil }
         var app = AppTarget(name: target.name, bundleID: bundleID, teamID: resolved.teamID, kind: kind,
-                            keychainAccessGroups: keychainAccessGroups.map(\.value), applicationGroups: applicationGroups.map(\.value))
+                            // A group that expands to nothing is none (real-project trial 22, D4).
+                            keychainAccessGroups: keychainAccessGroups.map(\.value).filter { !$0.isEmpty },
+                            applicationGroups: applicationGroups.map(\.value).filter { !$0.isEmpty })
         // Dropped here, a Catalyst target got the wrong list and default
         // group, and an import failed its own `expect groups` (found by audit).
         app.associatedApplicationIdentifiers = associatedApplicationIdentifiers.map(\.value)
@@ -174,7 +176,15 @@ public struct TargetSigning: Sendable {
         for n in names.prefix(200) {
             if let d = Suggest.editDistance(n, name, atMost: 2), d < (best?.1 ?? 3) { best = (n, d) }
         }
-        return best.map { folder.isEmpty ? $0.0 : ProjectPath.join(folder, $0.0) }
+        if let best { return folder.isEmpty ? best.0 : ProjectPath.join(folder, best.0) }
+        // A file of that very name one folder down: the path misses a level
+        // (Session's `…/X.entitlements` for `…/Meta/X.entitlements`;
+        // real-project trial 22, W8).
+        for sub in (fileSystem.contents(ofDirectory: folder.isEmpty ? "." : folder) ?? []).prefix(200).sorted() where !sub.hasPrefix(".") {
+            let candidate = ProjectPath.join(folder.isEmpty ? sub : ProjectPath.join(folder, sub), name)
+            if fileSystem.isFile(candidate) { return candidate }
+        }
+        return nil
     }
 
     public static func resolve(_ project: XcodeProject, _ target: XcodeProject.Target, configuration: String, platform: String,
@@ -248,9 +258,35 @@ public struct TargetSigning: Sendable {
                         "$(\(name)) is the team (DEVELOPMENT_TEAM uses it): "
                             + (project.absentTeamFile(holder: name, in: resolved.settings) ?? "define it as your team ID, or give --team TEAMID")
                     }
-                    var issue = ProjectIssue.undefined("'\(value)'", uses: undefined, definedNowhere: "target '\(target.name)' does not define",
-                                                       at: at, hint: (near.isEmpty ? "" : "did you mean " + near.joined(separator: ", ") + "? ")
-                                                           + (team ?? "define the build setting, or write the group out") + ProjectIssue.unreadMayDefine(resolved.issues))
+                    // Set only for another SDK (`X[sdk=iphonesimulator*]`): the
+                    // device build expands it to nothing, the "works in the
+                    // Simulator" trap; said as such, never as a suffix only
+                    // some builds add (real-project trial 22, D4).
+                    // The Simulator's of this platform first (Passepartout's
+                    // tvOS line came before it), each condition said once.
+                    let simulator = resolved.sdk.replacingOccurrences(of: "os", with: "simulator")
+                    var seenConditions = Set<String>()
+                    func isSimulator(_ a: SettingAssignment) -> Bool { a.conditions.contains { $0.key == "sdk" && $0.pattern.hasPrefix(simulator) } }
+                    let conditioned = project.assignments(for: target, configuration: configuration, sdk: resolved.sdk).0.filter { a in
+                        undefined.contains(a.name) && a.conditions.contains { $0.key == "sdk" }
+                    }
+                    let otherSDK = (conditioned.filter(isSimulator) + conditioned.filter { !isSimulator($0) })
+                        .filter { seenConditions.insert($0.conditions.map { "[\($0.key)=\($0.pattern)]" }.joined()).inserted }
+                    let forSimulator = otherSDK.first.map(isSimulator) ?? false
+                    let sdkOnly = otherSDK.isEmpty ? nil
+                        : "target '\(target.name)' sets only for " + otherSDK.prefix(3).map { $0.conditions.map { "[\($0.key)=\($0.pattern)]" }.joined() }.joined(separator: ", ")
+                            + ", not for the \(resolved.sdk) SDK this build uses"
+                    var issue = ProjectIssue.undefined("'\(value)'", uses: undefined, definedNowhere: sdkOnly ?? "target '\(target.name)' does not define",
+                                                       at: at, hint: (near.isEmpty || sdkOnly != nil ? "" : "did you mean " + near.joined(separator: ", ") + "? ")
+                                                           + (sdkOnly != nil ? "set it for \(resolved.sdk) too ([sdk=\(resolved.sdk)*], or no condition): the group is "
+                                                               + "\(e.value.isEmpty ? "empty" : "'\(e.value)'") in this build"
+                                                               + (forSimulator ? ", though the Simulator's build has it" : "")
+                                                               : team ?? "define the build setting, or write the group out") + ProjectIssue.unreadMayDefine(resolved.issues))
+                    // An empty group is no suffix a build leaves out.
+                    issue.notPartial = sdkOnly != nil || e.value.isEmpty
+                    if let a = otherSDK.first, let setAt = a.location {
+                        issue.notes.append(.init("\(a.name)" + a.conditions.map { "[\($0.key)=\($0.pattern)]" }.joined() + " is set here", at: setAt))
+                    }
                     for name in undefined.prefix(4) {
                         if let a = resolved.settings.assignment(naming: name, from: value), let setAt = a.location {
                             issue.notes.append(.init("\(a.name) uses $(\(name)) here", at: setAt))

@@ -46,7 +46,7 @@ struct PartlyDefinedSettings {
     /// well be in it (IceCubes' Debug xcconfig is a developer's own file),
     /// and the warning stays.
     mutating func take(_ issue: ProjectIssue, of s: TargetSigning) -> Bool {
-        guard !issue.undefinedSettings.isEmpty, !s.issues.contains(where: { $0.unreadXCConfig != nil }),
+        guard !issue.undefinedSettings.isEmpty, !issue.notPartial, !s.issues.contains(where: { $0.unreadXCConfig != nil }),
               issue.undefinedSettings.allSatisfy({ !definitions(of: $0).isEmpty }) else { return false }
         for setting in issue.undefinedSettings {
             uses.append(Use(setting: setting, target: s.target.name, configuration: s.configuration, location: issue.location))

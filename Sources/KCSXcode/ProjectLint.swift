@@ -632,6 +632,57 @@ public struct ProjectLint {
         return (out, children)
     }
 
+    /// Product types whose bundle ID Xcode's embedded-binary validation
+    /// wants under the app's that embeds them ("Embedded binary's bundle
+    /// identifier is not prefixed with the parent app's bundle identifier").
+    static let prefixedProducts: Set<String> = [
+        "com.apple.product-type.app-extension", "com.apple.product-type.app-extension.messages",
+        "com.apple.product-type.extensionkit-extension", "com.apple.product-type.watchkit2-extension",
+        "com.apple.product-type.application.watchapp2", "com.apple.product-type.application.on-demand-install-capable",
+    ]
+
+    /// KCS604: embedded extensions (watch apps, App Clips) whose bundle ID
+    /// is not under the app's: Xcode refuses to build the app. Once per
+    /// app; at the app's bundle ID when none of two or more is under it
+    /// (the app's changed: ownCloud's `com.owncloud.ios-app2`, with every
+    /// group built from `$(PRODUCT_BUNDLE_IDENTIFIER)`, gave five "shares
+    /// no group" and never the cause), else at the first extension's
+    /// (real-project trial 22, D7). An extension of another team is said
+    /// with its team (``signedByAnotherTeam(_:)``).
+    func notUnderTheirApp(_ render: inout ProjectDiagnostics, skipping otherTeam: Set<String>) -> [Diagnostic] {
+        var out: [Diagnostic] = []
+        var targetByID: [String: XcodeProject.Target] = [:]
+        for t in project.targets where targetByID[t.id] == nil { targetByID[t.id] = t }
+        for host in project.targets where host.kind == .app {
+            guard let h = signing(of: host), h.resolved.bundleIDResolves, let mine = h.resolved.bundleID, !mine.isEmpty else { continue }
+            var all: [(XcodeProject.Target, TargetSigning, String)] = [], outside: [(XcodeProject.Target, TargetSigning, String)] = []
+            for id in host.embeddedTargets(on: h.resolved.platform) where !otherTeam.contains(id) {
+                guard let child = targetByID[id], Self.prefixedProducts.contains(child.productType), let c = signing(of: child),
+                      c.resolved.bundleIDResolves, let theirs = c.resolved.bundleID, !theirs.isEmpty else { continue }
+                all.append((child, c, theirs))
+                if !theirs.hasPrefix(mine + ".") { outside.append((child, c, theirs)) }
+            }
+            guard let (_, firstSigning, _) = outside.first else { continue }
+            let listed = outside.prefix(4).map { "'\($0.0.name)' (\($0.2))" }.joined(separator: ", ") + (outside.count > 4 ? " and \(outside.count - 4) more" : "")
+            let appLine = h.resolved.settings.definition(of: "PRODUCT_BUNDLE_IDENTIFIER")?.location
+            let hostsFault = outside.count >= 2 && outside.count == all.count
+            // What they are all under: the app's bundle ID meant.
+            let parents = Set(outside.map { id in String(id.2[..<(id.2.lastIndex(of: ".") ?? id.2.endIndex)]) })
+            let hint = hostsFault
+                ? (parents.count == 1 ? "they are all under \(parents.first ?? ""): did the bundle ID of '\(host.name)' change? " : "")
+                    + "an app's embedded bundles have IDs under its own (APP.NAME), and groups built from $(PRODUCT_BUNDLE_IDENTIFIER) move with it"
+                : "give \(outside.count == 1 ? "it" : "each") a bundle ID under \(mine) (\(mine).NAME), as Xcode requires of an embedded bundle"
+            out.append(render.diagnostic(ProjectIssue(
+                .warning, "target '\(host.name)' (bundle ID \(mine), configuration '\(configuration)') embeds \(listed), whose bundle ID\(outside.count == 1 ? " is" : "s are") not under its own: "
+                    + "Xcode refuses to build it (\"Embedded binary's bundle identifier is not prefixed with the parent app's bundle identifier\")",
+                at: (hostsFault ? appLine : firstSigning.resolved.settings.definition(of: "PRODUCT_BUNDLE_IDENTIFIER")?.location) ?? host.location,
+                hint: hint),
+                code: .projectExtensionGroup,
+                notes: hostsFault ? [] : [render.note("'\(host.name)''s bundle ID is set here", at: appLine ?? host.location)]))
+        }
+        return out
+    }
+
     /// KCS604: an extension (or watch app, App Clip) embedded in an app that
     /// shares groups, without any of them, or that lists one of the app's
     /// groups misspelt (a near miss), even when it shares another.
@@ -639,6 +690,7 @@ public struct ProjectLint {
         // An extension signed by another team shares nothing: that is its
         // one finding, not its groups compared as text.
         var (out, otherTeam) = signedByAnotherTeam(&render)
+        out += notUnderTheirApp(&render, skipping: otherTeam)
         var words: [String: SharedDataScan] = [:]
         // Each extension once, naming every app that embeds it (Secretive's
         // three XPC services, each in two apps, made six warnings at three
@@ -648,7 +700,7 @@ public struct ProjectLint {
         // Near misses of children that share some group, by place and
         // groups: one entitlements file several extensions sign with is
         // said once, naming them all.
-        var misses: [(miss: NearMiss, host: String, children: [(XcodeProject.Target, TargetSigning)])] = []
+        var misses: [(miss: NearMiss, host: XcodeProject.Target, hostSigning: TargetSigning, children: [(XcodeProject.Target, TargetSigning)])] = []
         var missIndex: [String: Int] = [:]
         var nearMissesOf: [String: [NearMiss]] = [:]
         let writers = groupWriters()
@@ -690,7 +742,7 @@ public struct ProjectLint {
                             if !misses[i].children.contains(where: { $0.0.id == child.id }) { misses[i].children.append((child, c)) }
                         } else {
                             missIndex[key] = misses.count
-                            misses.append((m, host.name, [(child, c)]))
+                            misses.append((m, host, h, [(child, c)]))
                         }
                     }
                     continue
@@ -737,7 +789,8 @@ public struct ProjectLint {
         // A near miss beside a group they share: the shared app group hid
         // a misspelt keychain group, and every read of the app's tokens from
         // the extensions failed (Home Assistant; real-project trial 15, D1).
-        for (m, host, kids) in misses {
+        for (m, hostTarget, h, kids) in misses {
+            let host = hostTarget.name
             // Only extensions whose code may read what the app stores, as above.
             let asked = kids.filter { child, _ in sharedDataReason(child, &render, words: &words) != nil }
             guard let (firstChild, firstSigning) = asked.first else { continue }
@@ -752,14 +805,54 @@ public struct ProjectLint {
                     + "\(they) cannot read what '\(host)' stores in \(m.theirs)"
             if m.bothDefault { message += "; both are the default keychain group, where code that names no group stores and reads" }
             let written = m.hostSide ? names[0] : "'\(host)'"
+            var hint = "did you mean \(m.theirs)? write it as the entitlements of \(written) do"
+                + (m.hostSide ? "" : " (an extension inherits nothing from its app)")
+            var at = m.mine.location
+            // The child's spelling is not always the typo: when the host's
+            // own code names it, and not the host's, the host's entitlements
+            // are (the app's `…sahred`, with the app's code and the widget
+            // on `…shared`, was told to copy it into the widget while KCS607
+            // said the app's file was wrong; real-project trial 22, D10).
+            if !m.hostSide, codeNames(m.mine.value, in: hostTarget, &render) {
+                let whose = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1]
+                let caveat = " (items already stored live in the group the shipped build used)"
+                if codeNames(m.theirs, in: hostTarget, &render) {
+                    hint = "one of the two is a typo, and the code of '\(host)' names both: write \(m.theirs) in the entitlements of \(whose) as '\(host)' lists it, "
+                        + "or \(m.mine.value) in the entitlements of '\(host)'" + caveat
+                } else {
+                    hint = "the entitlements of '\(host)' hold the typo: its own code names \(m.mine.value), as \(whose) \(list) it, and never \(m.theirs); "
+                        + "write \(m.mine.value) in the entitlements of '\(host)'" + caveat
+                    at = (m.keychain ? h.keychainAccessGroups : h.applicationGroups).first { $0.value == m.theirs }?.location ?? at
+                }
+            }
             out.append(render.diagnostic(ProjectIssue(
                 .warning, message,
-                at: m.mine.location ?? firstSigning.resolved.entitlementsLocation ?? firstChild.location,
-                hint: "did you mean \(m.theirs)? write it as the entitlements of \(written) do"
-                    + (m.hostSide ? "" : " (an extension inherits nothing from its app)")),
+                at: at ?? firstSigning.resolved.entitlementsLocation ?? firstChild.location,
+                hint: hint),
                 code: .projectExtensionGroup))
         }
         return out
+    }
+
+    /// Whether a target's Swift code names a group as a string: the group
+    /// closed by a quote, after a quote or, for `TEAMID.…`, after the team's
+    /// dot (`"\(team).x"`, `"TEAMID.x"`).
+    func codeNames(_ group: String, in target: XcodeProject.Target, _ render: inout ProjectDiagnostics) -> Bool {
+        var bare = Substring(group), lead = "\""
+        if let dot = group.firstIndex(of: "."), group.distance(from: group.startIndex, to: dot) == 10 {
+            bare = group[group.index(after: dot)...]
+            lead = "."
+        }
+        let wanted = Array((lead + bare + "\"").utf8)
+        for path in code(of: target).swiftSources {
+            guard let bytes = render.sourceFile(path)?.bytes, bytes.count >= wanted.count else { continue }
+            var i = 0
+            while i + wanted.count <= bytes.count {
+                if bytes[i] == wanted[0], bytes[i..<(i + wanted.count)].elementsEqual(wanted) { return true }
+                i += 1
+            }
+        }
+        return false
     }
 
     /// Why a target's code may read what another stores, said in KCS604's

@@ -278,8 +278,9 @@ public enum XcodeImporter {
                     app += " entitlements=" + ScriptText.quoted(options.fromScenario(fileSystem.spelled(file)))
                 } else {
                     // The file uses build settings a scenario cannot expand: write what they expand to.
-                    let kag = signing.keychainAccessGroups.map { ScriptText.literal($0.value) }
-                    let ag = signing.applicationGroups.map { ScriptText.literal($0.value) }
+                    // A group that expands to nothing is none: no profile grants "" (real-project trial 22, D4).
+                    let kag = signing.keychainAccessGroups.filter { !$0.value.isEmpty }.map { ScriptText.literal($0.value) }
+                    let ag = signing.applicationGroups.filter { !$0.value.isEmpty }.map { ScriptText.literal($0.value) }
                     if !kag.isEmpty { app += " keychain-access-groups=[\(kag.joined(separator: ", "))]" }
                     if !ag.isEmpty { app += " application-groups=[\(ag.joined(separator: ", "))]" }
                     let associated = signing.associatedApplicationIdentifiers.map { ScriptText.literal($0.value) }

@@ -27,6 +27,9 @@ public struct ProjectIssue: Error, Sendable, Hashable {
     /// whole problem: Xcode expands them to nothing, so the value is what
     /// Xcode builds, unless the SDK (which kcs does not model) defines one.
     public var undefinedSettings: [String] = []
+    /// The undefined settings empty the whole value, or are set only for
+    /// another SDK: no suffix a build leaves out, so never a note.
+    public var notPartial = false
     /// An xcconfig file CocoaPods writes (`Pods/Target Support Files/…`)
     /// that is absent: `pod install` has not run, and one warning says so
     /// for all of them (a project of 3 targets × 6 configurations had 18).

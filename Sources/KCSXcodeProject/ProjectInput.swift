@@ -291,6 +291,9 @@ public enum ProjectInput {
                 let folder = resolved ?? parent
                 groups.append(groups.count < Self.maxWorkspaceGroupDepth && folder.utf8.count <= Self.maxWorkspacePathBytes ? folder : nil)
             }
+            if tag == "FileRef", let path = resolved, !path.hasSuffix(".xcodeproj"), out.others.count < 200, path.utf8.count <= Self.maxWorkspacePathBytes {
+                out.others.append(path)
+            }
             if tag == "FileRef", let location, let path = resolved, path.hasSuffix(".xcodeproj") {
                 if path.utf8.count <= Self.maxWorkspacePathBytes {
                     out.projects.append((path, location.line, location.column))
@@ -306,6 +309,8 @@ public enum ProjectInput {
     /// bounds, with where the first of those is.
     struct WorkspaceListing {
         var projects: [(path: String, line: Int, column: Int)] = []
+        /// The other files and folders it lists (a local package, `group:Core`).
+        var others: [String] = []
         var unfollowed = 0
         var firstUnfollowed: (line: Int, column: Int)?
     }

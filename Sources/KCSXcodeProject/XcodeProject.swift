@@ -355,6 +355,8 @@ private struct ProjectReader {
     /// products and linkers as sets: a search of the lists per build file
     /// was products² per target (adversarial run 25, F4).
     var otherProjectIndex: [String: (index: Int, products: Set<String>, linkers: Set<String>)] = [:]
+    /// ``siblingWorkspaces()``, once read.
+    var workspacesBeside: [(path: String, listing: ProjectInput.WorkspaceListing)]?
     /// Build files of phases looked up (``XcodeProject/buildFilesWalked``).
     var buildFilesWalked = 0
     /// The `XCLocalSwiftPackageReference` folders (in ID order) with no
@@ -601,6 +603,23 @@ private struct ProjectReader {
         }
         for (reference, products, linkers) in otherProjects {
             let object = objects[reference]
+            if object?["sourceTree"]?.string == "BUILT_PRODUCTS_DIR" {
+                // The workspace's project that builds it, by its name.
+                let product = products.first ?? ""
+                let stem = String(product.dropLast(".framework".count))
+                var builder: String?
+                for workspace in siblingWorkspaces() where builder == nil {
+                    builder = workspace.listing.projects.first { ProjectPath.lastComponent($0.path) == stem + ".xcodeproj" }
+                        .map { "'\($0.path)', which '\(workspace.path)' lists, builds it" }
+                }
+                issues.append(ProjectIssue(
+                    .warning, "the code check does not read the code of '\(product)', which no target of this project builds: target\(linkers.count == 1 ? "" : "s") "
+                        + Self.quoted(linkers) + " link\(linkers.count == 1 ? "s" : "") it" + (builder.map { "; " + $0 } ?? ""),
+                    at: at(object),
+                    hint: "the groups its code names, if any, are not checked: kcs reads the code of one project, its targets and local packages"
+                        + (builder == nil ? "" : "; lint that project too")))
+                continue
+            }
             let shown = path(of: reference) ?? object?["path"]?.string ?? reference
             // A project that lists no Swift source (a C library: iSH's
             // libarchive, Pyto's libffi) names no group kcs would check; an
@@ -707,6 +726,22 @@ private struct ProjectReader {
                 }
             }
             if let otherwise { add(.unread(otherwise)) }
+            // A framework the build puts beside the product that no target
+            // of the project builds: a sibling project of the workspace does
+            // (KeePassiumLib.framework, Delta Chat's DcCore.framework), and
+            // its code, where the apps' group code was, went unread in
+            // silence (real-project trial 22, D3). Said with the projects
+            // (``otherProjects``); CocoaPods' `Pods_*.framework` is said with Pods.
+            if packages != nil, tree == "BUILT_PRODUCTS_DIR", productOwner[ref] == nil, object["isa"]?.string == "PBXFileReference",
+               case let name = ProjectPath.lastComponent(object["path"]?.string ?? ""), name.hasSuffix(".framework"), !name.hasPrefix("Pods"),
+               case let key = "\u{0}built:" + name, seenPortals.insert(key).inserted {
+                // By name: each target may have a reference of its own.
+                if otherProjectIndex[key] == nil {
+                    otherProjectIndex[key] = (otherProjects.count, [name], [])
+                    otherProjects.append((ref, [name], []))
+                }
+                portals.append(key)
+            }
         }
         return (effects, portals)
     }
@@ -1126,7 +1161,30 @@ private struct ProjectReader {
                 for name in (fileSystem.contents(ofDirectory: p) ?? []).prefix(1000) where !name.hasPrefix(".") { consider(ProjectPath.join(p, name)) }
             }
         }
+        // A package only the workspace beside the project lists
+        // (`<FileRef location = "group:OpenHABCore">`): openHAB's targets
+        // link its product with no `package =` and no reference to its
+        // folder, and its code went unread in silence (real-project trial 22, D2).
+        for workspace in siblingWorkspaces() {
+            for other in workspace.listing.others { consider(other) }
+        }
         packageFolders = out
+        return out
+    }
+
+    /// The workspaces in the project's folder, with what each lists: read
+    /// once, for the packages and projects only they name.
+    mutating func siblingWorkspaces() -> [(path: String, listing: ProjectInput.WorkspaceListing)] {
+        if let known = workspacesBeside { return known }
+        let folder = ProjectPath.directory(ProjectPath.directory(pbxproj))
+        var out: [(path: String, listing: ProjectInput.WorkspaceListing)] = []
+        for name in (fileSystem.contents(ofDirectory: folder.isEmpty ? "." : folder) ?? []).prefix(1000).sorted()
+        where name.hasSuffix(".xcworkspace") && out.count < 8 {
+            let workspace = folder.isEmpty ? name : ProjectPath.join(folder, name)
+            guard case .success(let bytes) = fileSystem.read(ProjectPath.join(workspace, "contents.xcworkspacedata")), bytes.count <= 1 << 20 else { continue }
+            out.append((workspace, ProjectInput.workspaceProjects(bytes, workspace: workspace)))
+        }
+        workspacesBeside = out
         return out
     }
 

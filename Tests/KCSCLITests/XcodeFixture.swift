@@ -45,6 +45,9 @@ struct XcodeFixture {
         var name: String
         var local: String?
         var legacy = false
+        /// For a `legacy` one, whether the project refers to its folder:
+        /// without, only a workspace lists it (openHAB's OpenHABCore).
+        var folderReferenced = true
     }
 
     /// Exception sets of synchronized folders: for a target the folder
@@ -98,6 +101,12 @@ struct XcodeFixture {
     }
 
     func remove() { try? FileManager.default.removeItem(at: root) }
+
+    /// `App.xcworkspace` beside the project, listing these locations (`group:Kit`).
+    func writeWorkspace(_ locations: [String]) {
+        write("\(name).xcworkspace/contents.xcworkspacedata", "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Workspace version = \"1.0\">\n"
+              + locations.map { "   <FileRef location = \"\($0)\"></FileRef>\n" }.joined() + "</Workspace>\n")
+    }
 
     /// Writes `NAME.xcodeproj/project.pbxproj`.
     func writeProject() {
@@ -188,7 +197,7 @@ struct XcodeFixture {
             let dep = id()
             var fields = [("isa", "XCSwiftPackageProductDependency")]
             if let local = p.local, p.legacy {
-                if legacyFolders[local] == nil {
+                if legacyFolders[local] == nil, p.folderReferenced {
                     let ref = id()
                     object(ref, local, [("isa", "PBXFileReference"), ("lastKnownFileType", "folder"), ("path", q(local)),
                                         ("sourceTree", "\"<group>\"")])
