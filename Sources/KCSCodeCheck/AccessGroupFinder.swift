@@ -1594,6 +1594,16 @@ private final class UseVisitor: SyntaxVisitor {
     var clauseTexts: [SyntaxIdentifier: String] = [:]
     /// How many local `let`s deep a resolution has followed.
     var boundDepth = 0
+    /// `localsPutIn(_:at:)`'s values of local `let`s bound to an
+    /// expression, by the expression and ``boundDepth`` (the answer
+    /// depends on nothing else): a `let` named k times by each of 8 `let`s
+    /// above it was worked out k^8 times (a 727-byte file held `lint
+    /// --project` for its whole time limit; adversarial run 27, F1).
+    var boundValues: [BoundKey: String?] = [:]
+    struct BoundKey: Hashable {
+        let expression: SyntaxIdentifier
+        let depth: Int
+    }
     /// `finder.constant(_:where:)`'s answers, by name and what the filter
     /// reads: each walks every declaration of the name (a name declared
     /// under 6,000 `#if`s and interpolated 6,000 times took 58 s; found
@@ -2343,9 +2353,15 @@ private final class UseVisitor: SyntaxVisitor {
             switch LocalBinding(name, before: node, index: bindings, isValueMember: { self.finder.isValueMember(name, of: $0) }) {
             case .literal(let v): bound = v
             case .expression(let e):
-                boundDepth += 1
-                defer { boundDepth -= 1 }
-                if case .literal(let v)? = resolveWritten(e)?.value { bound = v }
+                let key = BoundKey(expression: e.id, depth: boundDepth)
+                if let known = boundValues[key] {
+                    bound = known
+                } else {
+                    boundDepth += 1
+                    defer { boundDepth -= 1 }
+                    if case .literal(let v)? = resolveWritten(e)?.value { bound = v }
+                    boundValues[key] = .some(bound)
+                }
             default: break
             }
             guard let bound else { continue }
