@@ -538,11 +538,14 @@ public struct AccessGroupFinder {
         return concatenation(elements: Array(seq.elements))
     }
 
+    /// The most elements (operands and operators) a join worked out has.
+    static let longestConcatenation = 63
+
     /// ``concatenation(_:)`` of a sequence's elements, also a part of one:
     /// the right-hand side of an assignment, which is not a node of its own
     /// (operators are not folded: `q[k] = "A." + b` is one sequence).
     static func concatenation(elements: [ExprSyntax]) -> String? {
-        guard elements.count >= 3, elements.count % 2 == 1, elements.count <= 63 else { return nil }
+        guard elements.count >= 3, elements.count % 2 == 1, elements.count <= longestConcatenation else { return nil }
         var parts: [String] = [], literals = 0
         for (i, element) in elements.enumerated() {
             if i % 2 == 1 {
@@ -2163,7 +2166,10 @@ private final class UseVisitor: SyntaxVisitor {
         // dictionary literal: `q[kSecAttrAccessGroup] = "TEAM." + Consts.g`
         // was "built at run time" (Zotero's `keychain.accessGroup =
         // "8LAYR367YV." + AppGroup.identifier`; real-project trial 21, D2).
-        if let joined = AccessGroupFinder.concatenation(elements: Array(rhs)), let found = resolve(first, joined: joined, written: text) {
+        // Its length tested before the copy: copying the rest of a chain
+        // `x.accessGroup = x.accessGroup = … = "g"` at each `=` was
+        // quadratic (16,000 assignments took 45 s; adversarial run 27, F2).
+        if rhs.count <= AccessGroupFinder.longestConcatenation, let joined = AccessGroupFinder.concatenation(elements: Array(rhs)), let found = resolve(first, joined: joined, written: text) {
             if found.forwarded { return }
             append(found.value, api: api, at: Syntax(first), constant: found.constant, condition: found.condition, alternatives: found.alternatives)
             return
