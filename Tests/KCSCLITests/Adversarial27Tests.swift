@@ -103,4 +103,32 @@ struct Adversarial27Tests {
         #expect(out.status == 0, "\(out.stderr.prefix(1000))")
         #expect(seconds < 30, "took \(seconds) s")
     }
+
+    /// A folder of a workspace that lists nothing and 16 YAML files of
+    /// 200 MB (sparse: nothing is written): each was read whole before its
+    /// size was tested, 3.2 GB to say the folder holds no project (25 s;
+    /// adversarial run 27, F4).
+    @Test func largeYAMLFilesBesideAWorkspaceAreNotRead() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kcs-adv27-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let w = dir.appendingPathComponent("w1")
+        try FileManager.default.createDirectory(at: w.appendingPathComponent("App.xcworkspace"), withIntermediateDirectories: true)
+        try "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Workspace version = \"1.0\">\n</Workspace>\n"
+            .write(to: w.appendingPathComponent("App.xcworkspace/contents.xcworkspacedata"), atomically: true, encoding: .utf8)
+        for i in 1...16 {
+            let url = w.appendingPathComponent(String(format: "p%02d.yml", i))
+            #expect(FileManager.default.createFile(atPath: url.path, contents: Data("name: x\ntargets:\n".utf8)))
+            let handle = try FileHandle(forWritingTo: url)
+            try handle.truncate(atOffset: 200 << 20)
+            try handle.close()
+        }
+        try "team SKMME9E2Y8\napp A project=\"w1\"\n".write(to: dir.appendingPathComponent("w1.kcs"), atomically: true, encoding: .utf8)
+        for arguments in [["run", "w1.kcs"], ["lint", "--project", "w1"]] {
+            let started = Date()
+            let out = try BinaryRunner.run(arguments, directory: dir)
+            let seconds = Date().timeIntervalSince(started)
+            #expect(seconds < 8, "\(arguments): took \(seconds) s")
+            #expect(out.stderr.contains("'w1' holds no .xcodeproj, but the Xcode workspace 'w1/App.xcworkspace'"), "\(arguments): \(out.stderr)")
+        }
+    }
 }
