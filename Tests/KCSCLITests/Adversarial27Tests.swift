@@ -20,6 +20,16 @@ struct Adversarial27Tests {
         return (out, Date().timeIntervalSince(started))
     }
 
+    /// The lint with `code` added ends before its time limit (no KCS311)
+    /// and within `bound` seconds, and the check went through: the share
+    /// extension's finding is there.
+    private func lintsInTime(appending code: String, within bound: Double) throws {
+        let (out, seconds) = try lint(appending: code)
+        #expect(!out.stderr.contains("KCS311"), "\(out.stderr.prefix(2000))")
+        #expect(seconds < bound, "took \(seconds) s")
+        #expect(out.stderr.contains("ShareViewController.swift:"), "\(out.stderr.prefix(2000))")
+    }
+
     /// A local `let` interpolating the one before it 16 times, 9 levels
     /// deep, each wrapped in `( )!` so it is followed as an expression: it
     /// was worked out again at every reference, 16^8 times (a 727-byte file
@@ -30,11 +40,7 @@ struct Adversarial27Tests {
         for i in 1...8 { code += "    let a\(i) = (\"" + String(repeating: "\\(a\(i - 1))", count: 16) + "\")!\n" }
         code += "    let a9 = (\"SKMME9E2Y8.com.example.Notes.other\\(a8)\")!\n"
         code += "    var q: [String: Any] = [:]\n    q[kSecAttrAccessGroup as String] = a9\n    _ = SecItemAdd(q as CFDictionary, nil)\n}\n"
-        let (out, seconds) = try lint(appending: code)
-        #expect(!out.stderr.contains("KCS311"), "\(out.stderr.prefix(2000))")
-        #expect(seconds < 30, "took \(seconds) s")
-        // The check went through: the share extension's finding is there.
-        #expect(out.stderr.contains("ShareViewController.swift:"), "\(out.stderr.prefix(2000))")
+        try lintsInTime(appending: code, within: 30)
     }
 
     /// An Info.plist reader type (Element X's shape) of 8,000 properties:
@@ -50,10 +56,7 @@ struct Adversarial27Tests {
         for i in 0..<n { code += "    var p\(i): String { infoPlistValue(forKey: Keys.k\(i)) }\n" }
         code += "    private func infoPlistValue<T>(forKey key: String) -> T {\n"
         code += "        guard let result = bundle.object(forInfoDictionaryKey: key) as? T else { fatalError() }\n        return result\n    }\n}\n"
-        let (out, seconds) = try lint(appending: code)
-        #expect(!out.stderr.contains("KCS311"), "\(out.stderr.prefix(2000))")
-        #expect(seconds < 45, "took \(seconds) s")
-        #expect(out.stderr.contains("ShareViewController.swift:"), "\(out.stderr.prefix(2000))")
+        try lintsInTime(appending: code, within: 45)
     }
 
     /// A framework of 1,000 keychain files linked by the share extension,
