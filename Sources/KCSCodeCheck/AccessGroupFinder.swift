@@ -609,11 +609,14 @@ public struct AccessGroupFinder {
         return concatenation(elements: Array(seq.elements))
     }
 
+    /// The most elements (operands and operators) a join worked out has.
+    static let longestConcatenation = 63
+
     /// ``concatenation(_:)`` of a sequence's elements, also a part of one:
     /// the right-hand side of an assignment, which is not a node of its own
     /// (operators are not folded: `q[k] = "A." + b` is one sequence).
     static func concatenation(elements: [ExprSyntax]) -> String? {
-        guard elements.count >= 3, elements.count % 2 == 1, elements.count <= 63 else { return nil }
+        guard elements.count >= 3, elements.count % 2 == 1, elements.count <= longestConcatenation else { return nil }
         var parts: [String] = [], literals = 0
         for (i, element) in elements.enumerated() {
             if i % 2 == 1 {
@@ -870,7 +873,7 @@ public struct AccessGroupFinder {
     /// not set the key got KCS608, and a wrong default went unreported;
     /// real-project trial 16, D2). An empty default is none: it is no group.
     /// `reader`: the bundle and the key are a reader type's
-    /// (``readerProperty(_:_:)``), not `Bundle.main` and a literal.
+    /// (``readerProperty(_:_:types:)``), not `Bundle.main` and a literal.
     static func infoPlistRead(_ expr: ExprSyntax, ofSelf: Bool = false, reader: Reader? = nil) -> (key: String, fallback: String?)? {
         var e = expr, fallback: String?
         if let seq = e.as(SequenceExprSyntax.self) {
@@ -961,7 +964,7 @@ public struct AccessGroupFinder {
     /// that name and label that can return a `String` returns the bundle's
     /// value for its parameter, alone or after a `guard let`; the bundle is
     /// a stored `let` the initialiser `main` calls sets from `.main`.
-    static func readerProperty(_ binding: PatternBindingSyntax, _ decl: VariableDeclSyntax) -> String? {
+    static func readerProperty(_ binding: PatternBindingSyntax, _ decl: VariableDeclSyntax, types: ReaderTypes) -> String? {
         guard !decl.modifiers.contains(where: { $0.name.text == "static" || $0.name.text == "class" }),
               let annotated = binding.typeAnnotation?.type.trimmedDescription, ["String", "String?", "String!"].contains(annotated),
               let getter = getterBody(binding), getter.count == 1, let item = getter.first?.item,
@@ -978,29 +981,108 @@ public struct AccessGroupFinder {
         } else {
             return nil
         }
-        guard let key = readerString(argument.expression, in: members, typeName: Scope.lastName(typeName)),
-              !key.contains(Character(markerStart)), let bundle = mainBundleProperty(in: members, typeName: Scope.lastName(typeName)) else { return nil }
-        // Every overload the getter may call reads the bundle with its parameter.
-        var fallback: String??
-        for member in members {
-            guard let f = member.decl.as(FunctionDeclSyntax.self), f.name.text == function else { continue }
-            let parameters = f.signature.parameterClause.parameters
-            guard parameters.count == 1, let parameter = parameters.first, parameter.firstName.text == (argument.label?.text ?? "_") else { continue }
-            let generics = Set(f.genericParameterClause?.parameters.map(\.name.text) ?? [])
-            let returned = f.signature.returnClause?.type.trimmedDescription.filter { $0 != "?" && $0 != "!" } ?? ""
-            guard returned == "String" || generics.contains(returned) else { continue }
-            let name = (parameter.secondName ?? parameter.firstName).text
-            let reader = Reader(isBundle: { e in
-                guard let e else { return false }
-                if let r = e.as(DeclReferenceExprSyntax.self) { return r.baseName.text == bundle }
-                guard let m = e.as(MemberAccessExprSyntax.self) else { return false }
-                return m.declName.baseName.text == bundle && m.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "self"
-            }, key: { e in e?.as(DeclReferenceExprSyntax.self)?.baseName.text == name ? key : nil })
-            guard let read = f.body.flatMap({ readerBody($0.statements, reader) }), fallback == nil || fallback == .some(read.fallback) else { return nil }
-            fallback = .some(read.fallback)
-        }
-        guard let fallback else { return nil }
+        let type = types.type(members, typeName: Scope.lastName(typeName))
+        guard let key = readerString(argument.expression, in: type, types: types),
+              !key.contains(Character(markerStart)), let bundle = type.bundle,
+              let fallback = type.read(function, label: argument.label?.text ?? "_", bundle: bundle) else { return nil }
         return infoPlistMarked((key, fallback))
+    }
+
+    /// What ``readerProperty(_:_:types:)`` looks up in a type's members,
+    /// worked out once per type: each property walked the whole member
+    /// list three times, properties × members (a reader type of 2,500
+    /// properties took 19 s, one of 5,000 passed `lint --project`'s time
+    /// limit; adversarial run 27, F5).
+    final class ReaderTypes {
+        private var types: [SyntaxIdentifier: ReaderType] = [:]
+
+        func type(_ members: MemberBlockItemListSyntax, typeName: String) -> ReaderType {
+            if let known = types[members.id] { return known }
+            let made = ReaderType(members, typeName: typeName)
+            types[members.id] = made
+            return made
+        }
+    }
+
+    /// One type's members, as ``ReaderTypes`` keeps them.
+    final class ReaderType {
+        let members: MemberBlockItemListSyntax
+        let typeName: String
+        init(_ members: MemberBlockItemListSyntax, typeName: String) {
+            self.members = members
+            self.typeName = typeName
+        }
+
+        /// ``AccessGroupFinder/mainBundleProperty(in:typeName:)``.
+        lazy var bundle: String? = AccessGroupFinder.mainBundleProperty(in: members, typeName: typeName)
+
+        /// The `static let`s' literals by name: the first binding of each name.
+        lazy var staticStrings: [String: String?] = {
+            var out: [String: String?] = [:]
+            for member in members {
+                guard let v = member.decl.as(VariableDeclSyntax.self), v.bindingSpecifier.tokenKind == .keyword(.let),
+                      v.modifiers.contains(where: { $0.name.text == "static" }) else { continue }
+                for binding in v.bindings {
+                    guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text, out[name] == nil else { continue }
+                    out[name] = .some(binding.initializer?.value.as(StringLiteralExprSyntax.self)?.representedLiteralValue)
+                }
+            }
+            return out
+        }()
+
+        /// The nested enums' and structs' members, by name: the first of each.
+        lazy var nested: [String: MemberBlockItemListSyntax] = {
+            var out: [String: MemberBlockItemListSyntax] = [:]
+            for m in members {
+                if let d = m.decl.as(EnumDeclSyntax.self), out[d.name.text] == nil { out[d.name.text] = d.memberBlock.members }
+                if let d = m.decl.as(StructDeclSyntax.self), out[d.name.text] == nil { out[d.name.text] = d.memberBlock.members }
+            }
+            return out
+        }()
+
+        /// The functions by name, in order.
+        lazy var functions: [String: [FunctionDeclSyntax]] = {
+            var out: [String: [FunctionDeclSyntax]] = [:]
+            for m in members { if let f = m.decl.as(FunctionDeclSyntax.self) { out[f.name.text, default: []].append(f) } }
+            return out
+        }()
+
+        /// ``read(_:label:bundle:)``'s answers.
+        private var reads: [String: String??] = [:]
+
+        /// The default every overload of `function` with that one label
+        /// that can return a `String` gives when it reads the bundle with
+        /// its parameter; nil when there is none or one reads anything
+        /// else (the key is the getter's, so the answer holds for every key).
+        func read(_ function: String, label: String, bundle: String) -> String?? {
+            let memo = function + "\u{1}" + label + "\u{1}" + bundle
+            if let known = reads[memo] { return known }
+            let answer = readOnce(function, label: label, bundle: bundle)
+            reads[memo] = .some(answer)
+            return answer
+        }
+
+        private func readOnce(_ function: String, label: String, bundle: String) -> String?? {
+            var fallback: String??
+            for f in functions[function] ?? [] {
+                let parameters = f.signature.parameterClause.parameters
+                guard parameters.count == 1, let parameter = parameters.first, parameter.firstName.text == label else { continue }
+                let generics = Set(f.genericParameterClause?.parameters.map(\.name.text) ?? [])
+                let returned = f.signature.returnClause?.type.trimmedDescription.filter { $0 != "?" && $0 != "!" } ?? ""
+                guard returned == "String" || generics.contains(returned) else { continue }
+                let name = (parameter.secondName ?? parameter.firstName).text
+                let reader = Reader(isBundle: { e in
+                    guard let e else { return false }
+                    if let r = e.as(DeclReferenceExprSyntax.self) { return r.baseName.text == bundle }
+                    guard let m = e.as(MemberAccessExprSyntax.self) else { return false }
+                    return m.declName.baseName.text == bundle && m.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "self"
+                }, key: { e in e?.as(DeclReferenceExprSyntax.self)?.baseName.text == name ? "" : nil })
+                guard let read = f.body.flatMap({ AccessGroupFinder.readerBody($0.statements, reader) }),
+                      fallback == nil || fallback == .some(read.fallback) else { return nil }
+                fallback = .some(read.fallback)
+            }
+            return fallback
+        }
     }
 
     /// A reader function's body: `return READ`, `READ`, or `guard let r =
@@ -1018,26 +1100,15 @@ public struct AccessGroupFinder {
     /// A string a reader type's getter passes: a literal, or a `static let`
     /// of the type (`name`, `Self.name`, `Type.name`) or of a type it
     /// nests (`Keys.name`), given by a literal.
-    private static func readerString(_ e: ExprSyntax, in members: MemberBlockItemListSyntax, typeName: String) -> String? {
+    private static func readerString(_ e: ExprSyntax, in type: ReaderType, types: ReaderTypes) -> String? {
         if let s = e.as(StringLiteralExprSyntax.self) { return s.representedLiteralValue }
         guard let path = referencePath(e)?.split(separator: ".").map(String.init), let name = path.last, path.count <= 2 else { return nil }
-        var scope = members
-        if path.count == 2, path[0] != "Self", path[0] != typeName {
-            guard let nested = members.lazy.compactMap({ m -> MemberBlockItemListSyntax? in
-                if let d = m.decl.as(EnumDeclSyntax.self), d.name.text == path[0] { return d.memberBlock.members }
-                if let d = m.decl.as(StructDeclSyntax.self), d.name.text == path[0] { return d.memberBlock.members }
-                return nil
-            }).first else { return nil }
-            scope = nested
+        var scope = type
+        if path.count == 2, path[0] != "Self", path[0] != type.typeName {
+            guard let nested = type.nested[path[0]] else { return nil }
+            scope = types.type(nested, typeName: path[0])
         }
-        for member in scope {
-            guard let v = member.decl.as(VariableDeclSyntax.self), v.bindingSpecifier.tokenKind == .keyword(.let),
-                  v.modifiers.contains(where: { $0.name.text == "static" }) else { continue }
-            for binding in v.bindings where binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == name {
-                return binding.initializer?.value.as(StringLiteralExprSyntax.self)?.representedLiteralValue
-            }
-        }
-        return nil
+        return scope.staticStrings[name] ?? nil
     }
 
     /// The stored `let` of a reader type that holds the main bundle for
@@ -1466,6 +1537,8 @@ private final class ConstantCollector: SyntaxVisitor {
     var found: [(String, String, Syntax, Syntax?)] = []
     /// The declarations among them that are stored `var`s.
     var storedVars: Set<SyntaxIdentifier> = []
+    /// The reader types met, each worked out once.
+    let readerTypes = AccessGroupFinder.ReaderTypes()
 
     override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
         for binding in node.bindings {
@@ -1475,7 +1548,7 @@ private final class ConstantCollector: SyntaxVisitor {
             } else if let value = AccessGroupFinder.storedVarValue(of: binding, in: node) {
                 found.append((name, value, Syntax(binding), nil))
                 storedVars.insert(Syntax(binding).id)
-            } else if let value = AccessGroupFinder.mainBundleProperty(binding, node) ?? AccessGroupFinder.readerProperty(binding, node) {
+            } else if let value = AccessGroupFinder.mainBundleProperty(binding, node) ?? AccessGroupFinder.readerProperty(binding, node, types: readerTypes) {
                 // Looked up as `main.NAME` of Bundle (or of the reader type), as a case's property is.
                 found.append(("main." + name, value, Syntax(binding), nil))
             } else if let values = AccessGroupFinder.valuePerIfBranch(binding) {
@@ -1677,6 +1750,16 @@ private final class UseVisitor: SyntaxVisitor {
     var clauseTexts: [SyntaxIdentifier: String] = [:]
     /// How many local `let`s deep a resolution has followed.
     var boundDepth = 0
+    /// `localsPutIn(_:at:)`'s values of local `let`s bound to an
+    /// expression, by the expression and ``boundDepth`` (the answer
+    /// depends on nothing else): a `let` named k times by each of 8 `let`s
+    /// above it was worked out k^8 times (a 727-byte file held `lint
+    /// --project` for its whole time limit; adversarial run 27, F1).
+    var boundValues: [BoundKey: String?] = [:]
+    struct BoundKey: Hashable {
+        let expression: SyntaxIdentifier
+        let depth: Int
+    }
     /// `finder.constant(_:where:)`'s answers, by name and what the filter
     /// reads: each walks every declaration of the name (a name declared
     /// under 6,000 `#if`s and interpolated 6,000 times took 58 s; found
@@ -2167,7 +2250,10 @@ private final class UseVisitor: SyntaxVisitor {
         // dictionary literal: `q[kSecAttrAccessGroup] = "TEAM." + Consts.g`
         // was "built at run time" (Zotero's `keychain.accessGroup =
         // "8LAYR367YV." + AppGroup.identifier`; real-project trial 21, D2).
-        if let joined = AccessGroupFinder.concatenation(elements: Array(rhs)), let found = resolve(first, joined: joined, written: text) {
+        // Its length tested before the copy: copying the rest of a chain
+        // `x.accessGroup = x.accessGroup = … = "g"` at each `=` was
+        // quadratic (16,000 assignments took 45 s; adversarial run 27, F2).
+        if rhs.count <= AccessGroupFinder.longestConcatenation, let joined = AccessGroupFinder.concatenation(elements: Array(rhs)), let found = resolve(first, joined: joined, written: text) {
             if found.forwarded { return }
             append(found.value, api: api, at: Syntax(first), constant: found.constant, condition: found.condition, alternatives: found.alternatives)
             return
@@ -2427,9 +2513,15 @@ private final class UseVisitor: SyntaxVisitor {
             switch LocalBinding(name, before: node, index: bindings, isValueMember: { self.finder.isValueMember(name, of: $0) }) {
             case .literal(let v): bound = v
             case .expression(let e):
-                boundDepth += 1
-                defer { boundDepth -= 1 }
-                if case .literal(let v)? = resolveWritten(e)?.value { bound = v }
+                let key = BoundKey(expression: e.id, depth: boundDepth)
+                if let known = boundValues[key] {
+                    bound = known
+                } else {
+                    boundDepth += 1
+                    defer { boundDepth -= 1 }
+                    if case .literal(let v)? = resolveWritten(e)?.value { bound = v }
+                    boundValues[key] = .some(bound)
+                }
             default: break
             }
             guard let bound else { continue }

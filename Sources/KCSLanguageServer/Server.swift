@@ -864,6 +864,7 @@ struct OverlayLoader: SourceLoader {
         reads?.paths.insert(resolved)
         return open.texts[resolved] != nil || base.isFile(resolved)
     }
+    func fileSize(_ resolved: String) -> Int? { open.texts[resolved]?.count ?? base.fileSize(resolved) }
 }
 
 /// The paths a loader read (the server reads and writes it on its one thread).

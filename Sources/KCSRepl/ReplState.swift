@@ -149,6 +149,7 @@ final class SnapshotLoader: SourceLoader, Sendable {
     func contents(ofDirectory resolved: String) -> [String]? { base.contents(ofDirectory: resolved) }
     func isDirectory(_ resolved: String) -> Bool { base.isDirectory(resolved) }
     func isFile(_ resolved: String) -> Bool { base.isFile(resolved) }
+    func fileSize(_ resolved: String) -> Int? { base.fileSize(resolved) }
 }
 
 /// The versions of files snapshots hold, by name: a version read again is

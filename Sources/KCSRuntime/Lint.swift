@@ -503,7 +503,7 @@ extension Session {
     }
 
     /// Whether the world has a device that runs Mac apps (macOS or Mac Catalyst).
-    var hasMacDevice: Bool { world.deviceHandles.contains { world.platform(of: $0).usesMacDaemon } }
+    var hasMacDevice: Bool { world.hasMacDevice }
 
     /// KCS514. keychain-access-groups is a restricted entitlement on the
     /// Mac: a profile must allow it, or AMFI refuses to launch the app

@@ -148,4 +148,6 @@ public struct LoaderProjectFileSystem: ProjectFileSystem {
     public func isDirectory(_ path: String) -> Bool { !isLate && loader.isDirectory(loader.resolve(path, relativeTo: nil)) }
 
     public func isFile(_ path: String) -> Bool { !isLate && loader.isFile(loader.resolve(path, relativeTo: nil)) }
+
+    public func fileSize(_ path: String) -> Int? { isLate ? nil : loader.fileSize(loader.resolve(path, relativeTo: nil)) }
 }

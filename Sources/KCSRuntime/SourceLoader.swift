@@ -39,6 +39,9 @@ public protocol SourceLoader: Sendable {
     /// Whether a path is a file this loader would read, without reading it.
     /// Defaults to reading it.
     func isFile(_ resolved: String) -> Bool
+    /// The size in bytes of a file this loader would read, without reading
+    /// it, where it can tell; nil when it cannot (the default).
+    func fileSize(_ resolved: String) -> Int?
 }
 
 extension SourceLoader {
@@ -46,6 +49,7 @@ extension SourceLoader {
     public func contents(ofDirectory resolved: String) -> [String]? { nil }
     public func isDirectory(_ resolved: String) -> Bool { contents(ofDirectory: resolved) != nil }
     public func isFile(_ resolved: String) -> Bool { (try? read(resolved)) != nil }
+    public func fileSize(_ resolved: String) -> Int? { nil }
 }
 
 /// Reads from the file system; includes resolve relative to the including file.
@@ -100,6 +104,12 @@ public struct FileSystemLoader: SourceLoader {
     public func isFile(_ resolved: String) -> Bool {
         var info = stat()
         return ProjectPath.systemFolder(holding: resolved) == nil && stat(resolved, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+    }
+
+    public func fileSize(_ resolved: String) -> Int? {
+        var info = stat()
+        guard ProjectPath.systemFolder(holding: resolved) == nil, stat(resolved, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        return Int(info.st_size)
     }
 
     /// The names in a folder, sorted; nil when it is no folder or a system one.
@@ -413,6 +423,8 @@ public struct RootedFileLoader: SourceLoader {
     public func isDirectory(_ resolved: String) -> Bool { inside(resolved) && files.isDirectory(resolved) }
 
     public func isFile(_ resolved: String) -> Bool { inside(resolved) && files.isFile(resolved) }
+
+    public func fileSize(_ resolved: String) -> Int? { inside(resolved) ? files.fileSize(resolved) : nil }
 
     /// Whether a path leads, through any links, inside the root.
     private func inside(_ resolved: String) -> Bool {

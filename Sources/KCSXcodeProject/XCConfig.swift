@@ -16,6 +16,9 @@ public protocol ProjectFileSystem: Sendable {
     /// reading it (a test for a `Package.swift` read 30 MiB files in full;
     /// found by adversarial testing).
     func isFile(_ path: String) -> Bool
+    /// The size in bytes of a regular file, without reading it, where the
+    /// file system can tell; nil when it cannot (the default).
+    func fileSize(_ path: String) -> Int?
     /// Whether the reader's time limit has passed (a run's deadline):
     /// parsing `project.pbxproj` and walking its targets ask it as they go,
     /// and stop. Defaults to never.
@@ -29,6 +32,7 @@ extension ProjectFileSystem {
         if case .success = read(path) { return true }
         return false
     }
+    public func fileSize(_ path: String) -> Int? { nil }
     public var isPastDeadline: Bool { false }
 }
 
@@ -78,6 +82,12 @@ public struct LocalProjectFileSystem: ProjectFileSystem {
         var isDirectory: ObjCBool = false
         return ProjectPath.systemFolder(holding: path) == nil
             && FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
+    }
+
+    public func fileSize(_ path: String) -> Int? {
+        guard ProjectPath.systemFolder(holding: path) == nil, let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+              attributes[.type] as? FileAttributeType == .typeRegular else { return nil }
+        return attributes[.size] as? Int
     }
 }
 
@@ -433,6 +443,8 @@ public final class CaseFoldingFileSystem: ProjectFileSystem, @unchecked Sendable
     public func isFile(_ path: String) -> Bool {
         base.isFile(path) || folded(path).map { $0 != path && base.isFile($0) } ?? false
     }
+
+    public func fileSize(_ path: String) -> Int? { base.fileSize(path) ?? folded(path).flatMap { $0 != path ? base.fileSize($0) : nil } }
 
     public var isPastDeadline: Bool { base.isPastDeadline }
 

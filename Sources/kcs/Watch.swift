@@ -43,6 +43,7 @@ final class RecordingLoader: SourceLoader, @unchecked Sendable {
 
     /// Asked without reading: a test is no read to watch.
     func isFile(_ resolved: String) -> Bool { base.isFile(resolved) }
+    func fileSize(_ resolved: String) -> Int? { base.fileSize(resolved) }
 
     func read(_ resolved: String) throws(LoadError) -> SourceFile {
         let stamp = Watcher.stamp(resolved)
