@@ -696,7 +696,9 @@ public enum CodeCheck {
             var made: ObjectiveCSource?
             if let text {
                 made = ObjectiveCSource(Array(text.utf8))
-            } else if readBytes <= maxReadBytes, case .success(let bytes) = lint.fileSystem.read(path), bytes.count <= maxFileBytes {
+            } else if readBytes <= maxReadBytes, (lint.fileSystem.fileSize(path) ?? 0) <= maxFileBytes,
+                      case .success(let bytes) = lint.fileSystem.read(path), bytes.count <= maxFileBytes {
+                // (A header's size is asked first: a 200 MB one is not read.)
                 readBytes += bytes.count
                 made = ObjectiveCSource(bytes)
             }
