@@ -616,9 +616,13 @@ extension ObjectiveCSource {
         /// given one here (`@{key: value}`, `d[key] = value`,
         /// `setObject:value forKey:key`, `CFDictionarySetValue(d, key, value)`,
         /// `…ObjectsAndKeys: value, key`). A read (`attrs[key]`) gives none.
-        mutating func accessGroupUse(at k: Int, enclosing: String?, namesDataProtection: Bool) {
-            let key = castStart(before: k)
-            let open = Int(parent[k])
+        mutating func accessGroupUse(at name: Int, enclosing: String?, namesDataProtection: Bool) {
+            // The key in parentheses, `(__bridge id)(kSecAttrAccessGroup)`, is
+            // the key all the same (review 21, R10): `first`…`k` is the key.
+            let parenthesised = isPunctuation(name - 1, 0x28) && isPunctuation(name + 1, 0x29)
+            let first = parenthesised ? name - 1 : name, k = parenthesised ? name + 1 : name
+            let key = castStart(before: first)
+            let open = Int(parent[first])
             // `@{ … key: value … }`
             if isPunctuation(k + 1, 0x3A), open >= 0, isPunctuation(open, 0x7B), isPunctuation(open - 1, 0x40) {
                 let r = value(from: k + 2) { isPunctuation($0, 0x2C) }
@@ -648,7 +652,7 @@ extension ObjectiveCSource {
             // `[d setObject:value forKey:key]`
             if isPunctuation(key - 1, 0x3A), isWord(key - 2, "forKey") {
                 var j = key - 3
-                while j > open, j > key - ObjectiveCSource.maxValueTokens, !(code[j].kind == .identifier && isPunctuation(j + 1, 0x3A) && parent[j] == parent[k]) { j -= 1 }
+                while j > open, j > key - ObjectiveCSource.maxValueTokens, !(code[j].kind == .identifier && isPunctuation(j + 1, 0x3A) && parent[j] == parent[first]) { j -= 1 }
                 if j > open, ["setObject", "setValue"].contains(text(code[j])) {
                     record((j + 2)..<(key - 2), api: "kSecAttrAccessGroup", appGroup: false, enclosing: enclosing, onMac: false)
                 }

@@ -325,3 +325,17 @@ extension XcodeRealProjectsTests {
         #expect(lint.stderr.split(separator: "\n").contains { $0.contains("B.m:9:") && $0.contains("[KCS608]") }, "\(lint.stderr)")
     }
 }
+
+extension ObjectiveCReaderTests {
+    /// The key in parentheses after its cast is the key (review 21, R10).
+    @Test func aParenthesisedKeyIsTheKey() {
+        let s = read("""
+            void f(NSMutableDictionary *m) {
+                NSDictionary *q = @{ (__bridge id)(kSecAttrAccessGroup): @"A.one" };
+                m[(__bridge id)(kSecAttrAccessGroup)] = @"A.two";
+                [m setObject:@"A.three" forKey:(__bridge id)(kSecAttrAccessGroup)];
+            }
+            """)
+        #expect(s.uses.map(\.expression) == [.parts([.literal("A.one")]), .parts([.literal("A.two")]), .parts([.literal("A.three")])])
+    }
+}
