@@ -66,8 +66,11 @@ public struct PackageModule: Sendable, Hashable {
 public enum SourceFolder {
     /// Suffixes of sources in another language, whose code kcs does not
     /// read, with the language's name.
-    public static let otherSourceLanguages = [(".m", "Objective-C"), (".mm", "Objective-C++"), (".c", "C"),
-                                              (".cc", "C++"), (".cpp", "C++"), (".cxx", "C++")]
+    public static let otherSourceLanguages = [(".c", "C"), (".cc", "C++"), (".cpp", "C++"), (".cxx", "C++")]
+
+    /// Whether kcs reads the source at `path`: Swift, or Objective-C
+    /// (``ObjectiveCSource``). The one place that says so.
+    public static func isRead(_ path: String) -> Bool { path.hasSuffix(".swift") || ObjectiveCSource.isObjectiveC(path) }
     public static let otherSourceSuffixes = otherSourceLanguages.map(\.0)
 
     /// Sources a target compiles that are not Swift, said for KCS604's hint
@@ -130,7 +133,7 @@ public enum SourceFolder {
                 // holds (Anytype keeps a file in one; it was reported as a
                 // source kcs could not read, and its calls were missed).
                 // Objective-C is read too (``ObjectiveCSource``).
-                if name.hasSuffix(".swift") || ObjectiveCSource.isObjectiveC(name), !fileSystem.isDirectory(p) {
+                if isRead(name), !fileSystem.isDirectory(p) {
                     if !excluded.contains(p), seenFiles.insert(fileSystem.canonical(p)).inserted { found.append(p) }
                 } else if otherSourceSuffixes.contains(where: { name.hasSuffix($0) }) {
                     if !excluded.contains(p) { otherSources = true }

@@ -521,7 +521,7 @@ private struct ProjectReader {
                             }
                         }
                         // Swift and Objective-C are read; other languages are not.
-                        let read = { (p: String) in p.hasSuffix(".swift") || ObjectiveCSource.isObjectiveC(p) }
+                        let read = SourceFolder.isRead
                         phaseSources[phaseID] = (paths.filter(read),
                                                  [SourceFolder.unreadSources(paths.filter { !read($0) })].compactMap { $0 }
                                                  + (generated > 0 ? ["\(generated) source\(generated == 1 ? "" : "s") the build generates"] : [])
@@ -580,7 +580,7 @@ private struct ProjectReader {
                 for f in objects[exceptionID]?["membershipExceptions"]?.array?.compactMap(\.string) ?? [] {
                     let p = ProjectPath.join(folder, f)
                     guard seenPaths.insert(p).inserted else { continue }
-                    let read = f.hasSuffix(".swift") || ObjectiveCSource.isObjectiveC(f)
+                    let read = SourceFolder.isRead(f)
                     if !read, SourceFolder.otherSourceSuffixes.contains(where: { f.hasSuffix($0) }), let said = SourceFolder.unreadSources([p]) { cannotRead(said) }
                     let found = read ? ([p], false) : self.sources(under: p, excluding: [])
                     if found.1 { cannotRead("sources that are not Swift in '\(f)'") }
