@@ -810,11 +810,12 @@ public enum CodeCheck {
                 }
             }
             var out = swift
+            // One resolver for every Swift use: each name worked out once.
+            var forSwift = Resolver(own: [:], headers: fromHeaders, shared: shared, macros: macros)
             for i in out.indices {
                 for j in out[i].uses.indices {
                     guard let name = out[i].uses[j].undeclaredName, fromHeaders[name] != nil || shared[name] != nil || macros[name] != nil else { continue }
-                    var resolver = Resolver(own: [:], headers: fromHeaders, shared: shared, macros: macros)
-                    let r = resolver.resolve(.parts([.name(name)]), shown: shown)
+                    let r = forSwift.resolve(.parts([.name(name)]), shown: shown)
                     out[i].uses[j].value = r.value
                     out[i].uses[j].constant = r.constant
                     out[i].uses[j].undeclaredName = nil
