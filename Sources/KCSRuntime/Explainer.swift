@@ -102,7 +102,7 @@ package struct Explainer {
             case .update: return "changed \(result.count) item\(result.count == 1 ? "" : "s")" + acrossGroups(result, last) + syncLeftOut(last)
                 + fileSideFirstOnly(result, last)
             case .delete: return "deleted \(result.count) item\(result.count == 1 ? "" : "s")" + acrossGroups(result, last) + syncLeftOut(last)
-                + fileSideFirstOnly(result, last) + sharedWithOthers(result, last)
+                + fileSideFirstOnly(result, last) + sharedWithOthers(result, last) + deletedUnderTheLock(result, last)
             }
         case .unsigned:
             return "\(app.name) is unsigned (no app ID, no keychain-access-groups, no application groups): every keychain call fails with errSecMissingEntitlement"
@@ -497,6 +497,29 @@ package struct Explainer {
             return "; the file-based keychain matched \(items) too, which the merge leaves out: a single result is the data-protection keychain's"
         }
         return "; the file-based keychain matched \(items) but failed (\(fileSideFailure(request))), and the merge keeps the data-protection keychain's answer alone"
+    }
+
+    /// A delete that removed items the device cannot decrypt now: a delete
+    /// needs no class key (SecItemDb.c `s3dl_query_delete`, line 1407;
+    /// `SecDbItemNeedAuth` swallows decryption errors, line 1393), so the
+    /// items existed and were unreadable only because of the lock, and their
+    /// data is gone: the catch-the-read-error, delete, regenerate pattern of
+    /// flutter_secure_storage issues 727 and 354 (QA s22, Q30), where
+    /// "deleted 1 item" did not say so.
+    private func deletedUnderTheLock(_ result: CallResult, _ last: LastCall) -> String {
+        let state = world[last.device].state
+        var unreadable: [FoundItem] = []
+        for item in result.items where item.groupName != World.fileKeychainGroupName && !state.isAvailable(item.item.accessibility) {
+            unreadable.append(item)
+        }
+        guard let first = unreadable.first else { return "" }
+        let one = unreadable.count == 1
+        let device = world[last.device].label
+        let classes = Set(unreadable.map(\.item.accessibility)).map(\.rawValue).sorted().joined(separator: ", ")
+        return "; \(one ? "it" : "\(unreadable.count) of them") (\(one ? Self.describe(first.item, groupName: first.groupName) + ", " : "")\(classes)) "
+            + "existed and could not be read only because \(device) is locked: a delete needs no class key (SecItemDb.c s3dl_query_delete), "
+            + "so \(one ? "its" : "their") data is gone for good. errSecInteractionNotAllowed from a read means the item exists and the device is locked: "
+            + "retry after the unlock (UIApplication.protectedDataDidBecomeAvailableNotification) rather than delete and regenerate"
     }
 
     /// On the Mac an update or a delete acts on what the file keychain's

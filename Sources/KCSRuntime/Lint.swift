@@ -48,8 +48,11 @@ extension Session {
         // An update that writes data through a query naming only the class
         // (WordPress-iOS pull request 2757; QA s21, Q27).
         let classOnlyUpdate = operation == .update && status == .success && lastRecord.result.count > 1
+        // A delete after a find the lock stopped (flutter_secure_storage
+        // issue 727; QA s22, Q30).
+        let lockedDelete = operation == .delete && status == .success && !lockedReads.isEmpty
         guard groupRule || missRule || allRule || chosenAccessibility || addToDefault || limitOnAdd || referenceAlone
-                || classOnlyUpdate else { return [] }
+                || classOnlyUpdate || lockedDelete else { return [] }
         return lintWarnings(call.request, lastRecord, s, file, missed: missed, chosenAccessibility: chosenAccessibility,
                             addToDefault: addToDefault)
     }
@@ -327,6 +330,34 @@ extension Session {
                  "name the item in the query (service= and account= for a password): SecItemUpdate changes every item that matches")
         }
 
+        // A delete of an item an earlier find got errSecInteractionNotAllowed
+        // for, while the device is still locked: the read's status said the
+        // item exists; the delete needs no class key (SecItemDb.c
+        // s3dl_query_delete, line 1407), so the data is gone. The
+        // catch-the-read-error, delete, regenerate pattern (flutter_secure_storage
+        // issue 727, and issue 354's "best workaround" deleteAll(); QA s22, Q30).
+        if request.operation == .delete, result.status == .success, !lockedReads.isEmpty {
+            let state = world[last.device].state
+            var hit: (item: FoundItem, read: LockedReads.Read)?
+            var count = 0
+            for found in result.items where !state.isAvailable(found.item.accessibility) {
+                guard let read = lockedReads.read(of: found, on: last.device) else { continue }
+                count += 1
+                if hit == nil { hit = (found, read) }
+            }
+            if let (found, read) = hit {
+                let at = read.file == file.name ? "line \(read.line)" : "\(read.file):\(read.line)"
+                let device = world[last.device].label
+                warn(.lintDeleteAfterLockedRead,
+                     "this delete removes \(count == 1 ? "an item" : "\(count) items") the find at \(at) got errSecInteractionNotAllowed for "
+                        + "(\(Explainer.describe(found.item, groupName: found.groupName)), \(found.item.accessibility.rawValue)): "
+                        + "\(count == 1 ? "it" : "they") existed and \(device) is locked, so \(count == 1 ? "its" : "their") data is lost for good",
+                     "errSecInteractionNotAllowed on a read means the item exists and the device is locked, not that it is broken: "
+                        + "do not delete or regenerate on it; retry after the unlock (UIApplication.protectedDataDidBecomeAvailableNotification), "
+                        + "or store the item after-first-unlock if it must be read in the background")
+            }
+        }
+
         if missed {
             // Looking for near misses walks the caller's searched groups:
             // only in small keychains, so a large generated scenario stays linear.
@@ -547,6 +578,51 @@ extension Session {
                           file: file, range: range, severity: .warning,
                           hint: "embed a provisioning profile that allows the groups (development or Developer ID), "
                             + "or drop keychain-access-groups and use the file-based keychain")
+    }
+}
+
+/// The items finds got errSecInteractionNotAllowed for because of the lock
+/// (KCS518), by device and slot, with the item as it was then (a slot freed
+/// and used again holds another item) and where the find was.
+struct LockedReads: Sendable {
+    struct Read: Sendable {
+        var item: StoredItem
+        var file: String
+        var line: Int
+    }
+
+    private var reads: [DeviceHandle: [ItemID: Read]] = [:]
+    /// Items kept at most: a generated scenario of locked finds stays bounded.
+    static let limit = 1_000
+    private(set) var count = 0
+
+    var isEmpty: Bool { count == 0 }
+
+    mutating func note(_ found: FoundItem, on device: DeviceHandle, file: String, line: Int) {
+        guard count < Self.limit || reads[device]?[found.id] != nil else { return }
+        if reads[device]?[found.id] == nil { count += 1 }
+        reads[device, default: [:]][found.id] = Read(item: found.item, file: file, line: line)
+    }
+
+    func read(of found: FoundItem, on device: DeviceHandle) -> Read? {
+        guard let read = reads[device]?[found.id], read.item == found.item else { return nil }
+        return read
+    }
+}
+
+extension Session {
+    /// Keeps the matches a find stopped at under the lock (KCS518): the
+    /// locked ones among its matches, in keychains of up to
+    /// ``nearMissLimit`` items as the other searches for a cause.
+    mutating func noteLockedRead(_ s: Statement, _ file: SourceFile) {
+        guard case .locked = lastRecord.result.reason, world.keychainCount(on: lastRecord.device) <= Self.nearMissLimit else { return }
+        let device = lastRecord.device
+        let state = world[device].state
+        let line = file.location(of: s.range.start).line
+        for found in world.matches(for: lastRecord.call.request, as: lastRecord.app, on: device)
+        where !state.isAvailable(found.item.accessibility) {
+            lockedReads.note(found, on: device, file: file.name, line: line)
+        }
     }
 }
 

@@ -257,6 +257,10 @@ public struct Session: Sendable {
     /// Check calls against the common mistakes (semantics.md section 7) and
     /// report them as warnings. Off unless the host turns it on.
     public var lints = false
+    /// The items finds got errSecInteractionNotAllowed for because of the
+    /// lock, and where (KCS518): a later delete of one under the lock
+    /// loses data that was there. Kept only while linting.
+    var lockedReads = LockedReads()
     /// The apps' bundle IDs for the lint, extended as apps are declared.
     var appIndex = AppLintIndex()
     /// Declared names for "did you mean", extended before each statement.
@@ -492,6 +496,9 @@ public struct Session: Sendable {
         try perform(call, s, device, file, report: &report, options, options.reportCalls ? observer : nil, &budget)
         if lints {
             emit(lintWarnings(after: call, s, file), &report, observer)
+            if hasLast, lastRecord.status == .interactionNotAllowed, call.request.operation == .find {
+                noteLockedRead(s, file)
+            }
         }
     }
 
@@ -588,6 +595,7 @@ public struct Session: Sendable {
         case .reset:
             world = World()
             appIndex = AppLintIndex()
+            lockedReads = LockedReads()
             declared = DeclaredNames()
             failedDeclarations = [:]
             appsWithoutTeam = []

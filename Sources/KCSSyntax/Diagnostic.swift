@@ -112,6 +112,9 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     /// An update whose query names only the class and whose `set` writes
     /// data: every item of the class the app reaches gets the same data.
     case lintClassOnlyUpdate = "KCS517"
+    /// A delete, under the lock, of an item an earlier find got
+    /// errSecInteractionNotAllowed for: the item existed, and its data is lost.
+    case lintDeleteAfterLockedRead = "KCS518"
     // Xcode projects (kcs import xcode, kcs lint --project, app … project=).
     /// A project.pbxproj that cannot be read or parsed.
     case projectUnreadable = "KCS601"
@@ -166,7 +169,7 @@ extension DiagnosticCode {
              .lintAppGroupDefault, .lintFileKeychainGroup, .lintSyncFilter, .lintServiceAccount, .lintGroupMove,
              .lintUnprefixedEntitlement, .lintAppGroupShape, .lintLimitOnAdd, .lintPasswordReference, .lintMixedScripts,
              .lintUnprovisionedKeychainGroups, .lintResignWithoutFileKeychain, .lintAccessibilityFilter,
-             .lintClassOnlyUpdate: .runtime
+             .lintClassOnlyUpdate, .lintDeleteAfterLockedRead: .runtime
         case .projectSetting, .projectConfigurationsDiffer, .projectExtensionGroup, .projectEntitlementsFile, .projectProfile,
              .codeGroupNotEntitled, .codeGroupNotCheckable, .codeFileKeychainGroup: .runtime
         }

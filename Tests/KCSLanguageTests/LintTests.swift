@@ -30,6 +30,7 @@ import Testing
         ("515-resign-off-the-mac.kcs", .lintResignWithoutFileKeychain, 10),
         ("516-accessibility-filter.kcs", .lintAccessibilityFilter, 8),
         ("517-class-only-update.kcs", .lintClassOnlyUpdate, 9),
+        ("518-delete-after-locked-read.kcs", .lintDeleteAfterLockedRead, 11),
     ])
     func eachRuleHasATriggeringSample(file: String, code: DiagnosticCode, line: Int) {
         let outcome = BatchRunner().lint(path: Self.path(file))

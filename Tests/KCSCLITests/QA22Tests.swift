@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+
+/// QA trial 22 (real-world keychain problems replayed): what the built
+/// binary says where the trial found the explanation or the lint did not
+/// lead to the fix.
+@Suite struct QA22Tests {
+    /// The catch-the-read-error, delete, regenerate pattern
+    /// (flutter_secure_storage issues 727 and 354; QA s22, Q30): the read's
+    /// errSecInteractionNotAllowed meant the item exists and the device is
+    /// locked; the delete goes on under the lock, and its explanation and a
+    /// lint (KCS518) say the data is gone.
+    @Test func aDeleteUnderTheLockAfterALockedReadSaysTheDataIsLost() throws {
+        let script = """
+            team SKMME9E2Y8
+            app com.example.hiveapp as App
+            as App add generic-password service="fss" account="hiveKey" data="K1"
+            lock
+            as App find generic-password service="fss" account="hiveKey" return=data
+            expect status errSecInteractionNotAllowed
+            as App delete generic-password service="fss" account="hiveKey"
+            expect status errSecSuccess
+            explain
+
+            """
+        let out = try BinaryRunner.run(["run", "-"], stdin: script)
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(out.stdout.contains("why: deleted 1 item; it (generic-password account=\"hiveKey\" service=\"fss\" in SKMME9E2Y8.com.example.hiveapp, when-unlocked) "
+                                    + "existed and could not be read only because this device is locked: a delete needs no class key"), "\(out.stdout)")
+        #expect(out.stdout.contains("so its data is gone for good"), "\(out.stdout)")
+        let warnings = out.stderr.split(separator: "\n").filter { $0.contains("[KCS518]") }
+        #expect(warnings.count == 1, "\(out.stderr)")
+        #expect(warnings.first?.contains("the find at line 5 got errSecInteractionNotAllowed for") == true, "\(out.stderr)")
+        #expect(out.stderr.contains("hint: errSecInteractionNotAllowed on a read means the item exists and the device is locked"), "\(out.stderr)")
+
+        // Unlocked first: the delete removes readable data on purpose; no warning, no lock sentence.
+        let unlocked = try BinaryRunner.run(["run", "-"], stdin: script.replacingOccurrences(
+            of: "expect status errSecInteractionNotAllowed\n", with: "expect status errSecInteractionNotAllowed\nunlock\n"))
+        #expect(unlocked.status == 0, "\(unlocked.stderr)")
+        #expect(!unlocked.stderr.contains("[KCS518]"), "\(unlocked.stderr)")
+        #expect(unlocked.stdout.contains("why: deleted 1 item\n"), "\(unlocked.stdout)")
+        // No earlier locked read: the explanation says it, the lint is quiet.
+        let noRead = try BinaryRunner.run(["run", "-"], stdin: script.replacingOccurrences(
+            of: "as App find generic-password service=\"fss\" account=\"hiveKey\" return=data\nexpect status errSecInteractionNotAllowed\n", with: ""))
+        #expect(noRead.status == 0, "\(noRead.stderr)")
+        #expect(!noRead.stderr.contains("[KCS518]"), "\(noRead.stderr)")
+        #expect(noRead.stdout.contains("so its data is gone for good"), "\(noRead.stdout)")
+    }
+}
