@@ -86,6 +86,7 @@ package struct Explainer {
                         : ""
                     return "added to the Mac's file-based keychain, where access groups, accessibility and sync do not apply "
                         + "(data-protection=true, sync=true or an access control send an add to the data-protection keychain\(keyRoute))"
+                        + fileKeychainDropped(request.spec)
                 }
                 // kSecAttrSynchronizableAny is a query value: an add stores
                 // a non-synchronizable item (cordova-plugin-ios-keychain pull
@@ -497,6 +498,35 @@ package struct Explainer {
             return "; the file-based keychain matched \(items) too, which the merge leaves out: a single result is the data-protection keychain's"
         }
         return "; the file-based keychain matched \(items) but failed (\(fileSideFailure(request))), and the merge keeps the data-protection keychain's answer alone"
+    }
+
+    /// The attributes a file-keychain add left out: the file keychain reads
+    /// each class's own from a table and passes over the rest (SecItem.cpp
+    /// _ConvertNewFormatToOldFormat; gGenericPasswordAttributes line 343,
+    /// gKeyAttributes 399, which leaves out a key's creator and dates,
+    /// lines 401-415), while the data-protection keychain refuses an
+    /// attribute of another class (QA s22, Q14: OAuthKit's application tag
+    /// on generic passwords passed its macOS CI for a year).
+    private func fileKeychainDropped(_ spec: ItemSpec) -> String {
+        guard let itemClass = spec.itemClass else { return "" }
+        var foreign: [String] = [], untabled: [String] = []
+        for entry in spec.attributes where !entry.attribute.inFileKeychainTable(of: itemClass) {
+            if entry.attribute.applies(to: itemClass) {
+                untabled.append(Vocabulary.name(of: entry.attribute))
+            } else {
+                foreign.append(Vocabulary.name(of: entry.attribute))
+            }
+        }
+        var text = ""
+        if !foreign.isEmpty {
+            let one = foreign.count == 1
+            text += "; it dropped \(foreign.joined(separator: ", ")), which \(one ? "is not a" : "are not") \(itemClass.rawValue) attribute\(one ? "" : "s"): "
+                + "the data-protection keychain (iOS, watchOS, Mac Catalyst, data-protection=true) refuses \(one ? "it" : "them") with errSecNoSuchAttr"
+        }
+        if !untabled.isEmpty {
+            text += "; it dropped \(untabled.joined(separator: ", ")): the file keychain's \(itemClass.rawValue) table does not hold \(untabled.count == 1 ? "it" : "them")"
+        }
+        return text
     }
 
     /// A delete that removed items the device cannot decrypt now: a delete

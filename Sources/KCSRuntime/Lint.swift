@@ -51,8 +51,10 @@ extension Session {
         // A delete after a find the lock stopped (flutter_secure_storage
         // issue 727; QA s22, Q30).
         let lockedDelete = operation == .delete && status == .success && !lockedReads.isEmpty
+        // An attribute of another class (OAuthKit issue 81; QA s22, Q14).
+        let foreign = Self.foreignAttribute(call.request) != nil
         guard groupRule || missRule || allRule || chosenAccessibility || addToDefault || limitOnAdd || referenceAlone
-                || classOnlyUpdate || lockedDelete else { return [] }
+                || classOnlyUpdate || lockedDelete || foreign else { return [] }
         return lintWarnings(call.request, lastRecord, s, file, missed: missed, chosenAccessibility: chosenAccessibility,
                             addToDefault: addToDefault)
     }
@@ -90,6 +92,26 @@ extension Session {
             default: false
             }
         }
+    }
+
+    /// The first attribute the call names (in its query or its changes)
+    /// that is not of its class, by the one table of which attributes each
+    /// class has (``ItemAttribute/applies(to:)``, SecItemSchema.c), with
+    /// the class. An identity takes its certificate's and its key's.
+    static func foreignAttribute(_ request: CallRequest) -> (ItemAttribute, ItemClass)? {
+        guard let itemClass = request.spec.itemClass else { return nil }
+        // By index: `first(where:)` would copy each entry, value and all.
+        let entries = request.spec.attributes.entries
+        for i in entries.indices where !entries[i].attribute.applies(to: itemClass) { return (entries[i].attribute, itemClass) }
+        if request.operation == .update, let changes = request.changes?.attributes.entries {
+            for i in changes.indices where !changes[i].attribute.applies(to: itemClass) { return (changes[i].attribute, itemClass) }
+        }
+        return nil
+    }
+
+    /// The attributes a class has, by kcs name: `service, account, …`.
+    static func attributeNames(of itemClass: ItemClass) -> String {
+        ItemAttribute.allCases.filter { $0.applies(to: itemClass) }.map { Vocabulary.name(of: $0) }.joined(separator: ", ")
     }
 
     /// Whether a group named in the call (`group=` or `set group=`) can make
@@ -328,6 +350,26 @@ extension Session {
             warn(.lintClassOnlyUpdate,
                  "this update's query names only the class: it wrote the same data into all \(result.count) \(itemClass.rawValue) items \(app.name) reaches",
                  "name the item in the query (service= and account= for a password): SecItemUpdate changes every item that matches")
+        }
+
+        // An attribute the class does not have (OAuthKit issue 81: an
+        // application tag on generic passwords passed a year of macOS CI and
+        // failed on visionOS; QA s22, Q14). The data-protection keychain
+        // refuses it (SecItemDb.c line 86, "attribute %@ not found in class
+        // %@": errSecNoSuchAttr); the Mac's file keychain converts through the
+        // class's attribute table and drops what is not there (SecItem.cpp
+        // _ConvertNewFormatToOldFormat, lines 1467-1472).
+        if let (attribute, itemClass) = Self.foreignAttribute(request) {
+            let name = "\(Vocabulary.name(of: attribute)) (\(attribute.constantName))"
+            let article = itemClass == .internetPassword || itemClass == .identity ? "an" : "a"
+            let drops = World.reachesFileKeychain(spec, on: world.platform(of: last.device))
+            warn(.lintAttributeOfAnotherClass,
+                 drops
+                    ? "\(name) is not \(article) \(itemClass.rawValue) attribute: the Mac's file-based keychain drops it without a word, so this call "
+                        + "\(result.status == .success ? "succeeds" : "goes on") and a test on macOS alone passes; iOS, watchOS, Mac Catalyst and data-protection=true answer errSecNoSuchAttr"
+                    : "\(name) is not \(article) \(itemClass.rawValue) attribute: the data-protection keychain answers errSecNoSuchAttr "
+                        + "(iOS, watchOS, Mac Catalyst, data-protection=true); only the Mac's file-based keychain takes the call, and drops it",
+                 "drop \(Vocabulary.name(of: attribute))=: \(itemClass.rawValue) items have \(Self.attributeNames(of: itemClass))")
         }
 
         // A delete of an item an earlier find got errSecInteractionNotAllowed

@@ -115,6 +115,9 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     /// A delete, under the lock, of an item an earlier find got
     /// errSecInteractionNotAllowed for: the item existed, and its data is lost.
     case lintDeleteAfterLockedRead = "KCS518"
+    /// An attribute of another class: errSecNoSuchAttr on every
+    /// data-protection keychain, dropped by the Mac's file keychain.
+    case lintAttributeOfAnotherClass = "KCS519"
     // Xcode projects (kcs import xcode, kcs lint --project, app … project=).
     /// A project.pbxproj that cannot be read or parsed.
     case projectUnreadable = "KCS601"
@@ -169,7 +172,7 @@ extension DiagnosticCode {
              .lintAppGroupDefault, .lintFileKeychainGroup, .lintSyncFilter, .lintServiceAccount, .lintGroupMove,
              .lintUnprefixedEntitlement, .lintAppGroupShape, .lintLimitOnAdd, .lintPasswordReference, .lintMixedScripts,
              .lintUnprovisionedKeychainGroups, .lintResignWithoutFileKeychain, .lintAccessibilityFilter,
-             .lintClassOnlyUpdate, .lintDeleteAfterLockedRead: .runtime
+             .lintClassOnlyUpdate, .lintDeleteAfterLockedRead, .lintAttributeOfAnotherClass: .runtime
         case .projectSetting, .projectConfigurationsDiffer, .projectExtensionGroup, .projectEntitlementsFile, .projectProfile,
              .codeGroupNotEntitled, .codeGroupNotCheckable, .codeFileKeychainGroup: .runtime
         }

@@ -46,4 +46,39 @@ import Testing
         #expect(!noRead.stderr.contains("[KCS518]"), "\(noRead.stderr)")
         #expect(noRead.stdout.contains("so its data is gone for good"), "\(noRead.stdout)")
     }
+
+    /// An attribute of another class (OAuthKit issue 81: an application tag
+    /// on generic passwords passed a year of macOS CI, visionOS answered
+    /// -25303; QA s22, Q14): lint KCS519 on both routes, and the Mac
+    /// file-keychain add's explanation says the attribute was dropped.
+    @Test func anAttributeOfAnotherClassIsLintedAndTheFileKeychainSaysItDroppedIt() throws {
+        let mac = try BinaryRunner.run(["run", "-"], stdin: """
+            platform macos 15
+            team SKMME9E2Y8
+            app com.example.oauthkit as App
+            as App add generic-password account="github" data="tok" application-tag="oauthkit"
+            expect status errSecSuccess
+            explain
+
+            """)
+        #expect(mac.status == 0, "\(mac.stderr)")
+        #expect(mac.stdout.contains("; it dropped application-tag, which is not a generic-password attribute: the data-protection keychain "
+                                    + "(iOS, watchOS, Mac Catalyst, data-protection=true) refuses it with errSecNoSuchAttr"), "\(mac.stdout)")
+        let macWarning = mac.stderr.split(separator: "\n").filter { $0.contains("[KCS519]") }
+        #expect(macWarning.count == 1, "\(mac.stderr)")
+        #expect(macWarning.first?.contains("application-tag (kSecAttrApplicationTag) is not a generic-password attribute: the Mac's file-based keychain drops it without a word, so this call succeeds") == true,
+                "\(mac.stderr)")
+        #expect(mac.stderr.contains("hint: drop application-tag=: generic-password items have service, account, label, generic, comment, description, creator, type"),
+                "\(mac.stderr)")
+        let ios = try BinaryRunner.run(["run", "-"], stdin: """
+            team SKMME9E2Y8
+            app com.example.oauthkit as App
+            as App add generic-password account="github" data="tok" application-tag="oauthkit"
+
+            """)
+        #expect(ios.stderr.contains("is not a generic-password attribute: the data-protection keychain answers errSecNoSuchAttr"), "\(ios.stderr)")
+        // An attribute of the class is no warning.
+        let fine = try BinaryRunner.run(["run", "-"], stdin: "platform macos 15\nteam SKMME9E2Y8\napp com.example.A\nas A add key application-tag=\"t\" key-class=private\n")
+        #expect(!fine.stderr.contains("[KCS519]"), "\(fine.stderr)")
+    }
 }

@@ -31,6 +31,7 @@ import Testing
         ("516-accessibility-filter.kcs", .lintAccessibilityFilter, 8),
         ("517-class-only-update.kcs", .lintClassOnlyUpdate, 9),
         ("518-delete-after-locked-read.kcs", .lintDeleteAfterLockedRead, 11),
+        ("519-attribute-of-another-class.kcs", .lintAttributeOfAnotherClass, 8),
     ])
     func eachRuleHasATriggeringSample(file: String, code: DiagnosticCode, line: Int) {
         let outcome = BatchRunner().lint(path: Self.path(file))
