@@ -48,6 +48,7 @@ package struct Explainer {
         }
         if !last.answers.isEmpty {
             lines.append("prompts answered: " + last.answers.map(\.verb).joined(separator: ", "))
+            if let asked = result.fileKeychainAsked { lines.append(approvedPrompt(asked, last)) }
         }
         lines.append("why: " + reason(result, last))
         if let dropped = result.droppedDataProtection {
@@ -301,18 +302,11 @@ package struct Explainer {
                 ? "the macOS file-based keychain's add parses limit= and return= as a find does, and returns no data for all matching passwords: nothing was stored; an add needs no limit="
                 : "the macOS file-based keychain does not return data for all matching passwords: use limit=one, or data-protection=true"
         case .fileKeychainDenied(.resigned):
-            return "the item's access list in the macOS file-based keychain trusts the app as it was signed before "
-                + "('resign' or 'transfer': the list holds its designated requirement), so reading the data asked, and the user denied access"
+            return fileKeychainAsked(.resigned, last) + ", so reading the data asked, and the user denied access"
         case .fileKeychainDenied(.partition):
-            return "the item's partition list in the macOS file-based keychain holds another team (or, for ad-hoc code, another signature) "
-                + "than the caller's, so the call asked, and the user denied access; an Always Allow adds the caller's partition"
+            return fileKeychainAsked(.partition, last) + ", so the call asked, and the user denied access; an Always Allow adds the caller's partition"
         case .fileKeychainDenied(.otherApp):
-            // Named: a developer who renamed the bundle needs to see that the
-            // item is the old app's (keychain-swift issue 117; QA s20, Q27).
-            let owner = world.fileKeychainMatches(for: request, on: last.device).lazy
-                .compactMap { world[last.device].fileKeychain[$0]?.owner }.first { $0 != last.app }
-            let whose = owner.map { "another app, \(world[$0].name) (\(world[$0].bundleID))" } ?? "another app"
-            return "the item in the macOS file-based keychain belongs to \(whose), and the user denied access"
+            return fileKeychainAsked(.otherApp, last) + ", and the user denied access"
         case .fileKeychainNotOwner:
             // Named, as the denial above names it (QA s21, Q30: a Python
             // tool's -25244 after the interpreter was upgraded).
@@ -498,6 +492,50 @@ package struct Explainer {
             return "; the file-based keychain matched \(items) too, which the merge leaves out: a single result is the data-protection keychain's"
         }
         return "; the file-based keychain matched \(items) but failed (\(fileSideFailure(request))), and the merge keeps the data-protection keychain's answer alone"
+    }
+
+    /// Why the Mac's file keychain asked: said for a denial and, on its
+    /// own line, for a prompt the user let through (QA s22, Q26: an embedded
+    /// command-line tool, Q27: an ad-hoc rebuild; s21 Q24), where the
+    /// approved path said only "prompts answered: approves".
+    private func fileKeychainAsked(_ why: FileKeychainDenial, _ last: LastCall) -> String {
+        switch why {
+        case .resigned:
+            return "the item's access list in the macOS file-based keychain trusts the app as it was signed before "
+                + "('resign' or 'transfer': the list holds its designated requirement)"
+        case .partition:
+            return "the item's partition list in the macOS file-based keychain holds another team (or, for ad-hoc code, another signature) than the caller's"
+        case .otherApp:
+            // Named: a developer who renamed the bundle needs to see that the
+            // item is the old app's (keychain-swift issue 117; QA s20, Q27).
+            let owner = world.fileKeychainMatches(for: last.call.request, on: last.device).lazy
+                .compactMap { world[last.device].fileKeychain[$0]?.owner }.first { $0 != last.app }
+            let whose = owner.map { "another app, \(world[$0].name) (\(world[$0].bundleID))" } ?? "another app"
+            return "the item in the macOS file-based keychain belongs to \(whose)"
+        }
+    }
+
+    /// The line for a file-keychain prompt the user let through: why it
+    /// asked, and what stops it asking.
+    private func approvedPrompt(_ why: FileKeychainDenial, _ last: LastCall) -> String {
+        let app = world[last.app]
+        let always = last.answers.contains(.alwaysAllow)
+        let fix: String
+        switch why {
+        case .otherApp:
+            let group = last.call.request.spec.accessGroup == nil ? ""
+                : " (the group= the call names does not count in the file keychain)"
+            fix = "its access list trusts the app that made it, not \(app.name)\(group); "
+                + (always ? "Always Allow put \(app.name) on the list, so it is not asked again"
+                   : "Always Allow would put \(app.name) on the list; apps that share items without prompts use the data-protection keychain "
+                    + "(data-protection=true) with a keychain group both are entitled to")
+        case .resigned:
+            fix = "its code signature changed, so the list no longer trusts it as it is now; "
+                + (always ? "Always Allow trusts it as signed now" : "a build signed with the same certificate keeps its designated requirement and is not asked (ad-hoc signing changes it with every build)")
+        case .partition:
+            fix = always ? "Always Allow added \(app.name.possessive) partition" : "Always Allow would add \(app.name.possessive) partition"
+        }
+        return "asked because: " + fileKeychainAsked(why, last) + ": " + fix
     }
 
     /// The attributes a file-keychain add left out: the file keychain reads

@@ -276,10 +276,20 @@ extension Session {
         if world.platform(of: last.device).family == .macos, !namedGroups.isEmpty, !World.usesDataProtection(spec),
            !(movesToDataProtection && spec.accessGroup == nil) {
             // A query searches both keychains: the group counts on the data-protection side only.
+            // A caller no keychain entitlement counts for (a bare command-line
+            // tool, an app without a provisioning profile) gets errSecMissingEntitlement
+            // there (its list is com.apple.token alone, server_entitlement_helpers.c
+            // lines 166-176): the flag is no fix for it (KeychainAccess issue 382; QA s22, Q26).
+            let groups = world.accessGroups(of: last.app, on: last.device)
+            let noEntitlement = groups.allSatisfy { $0 == AppTarget.tokenGroup }
             warn(.lintFileKeychainGroup, request.operation == .add
                     ? "on macOS this call goes to the file-based keychain, which ignores group="
                     : "on macOS this query also searches the file-based keychain, which ignores group=",
-                 "add data-protection=true (kSecUseDataProtectionKeychain) so the access group counts")
+                 noEntitlement
+                    ? "\(app.name) has no keychain entitlement that counts on the Mac (no app ID a provisioning profile validates, no keychain-access-groups; "
+                        + "a bare command-line tool cannot carry a profile), so data-protection=true gives it errSecMissingEntitlement: keep the file keychain and put "
+                        + "\(app.name) on the item's access list (Always Allow, or the SecAccess trusted applications of the add), or ship it as an app-like bundle with its own provisioning profile"
+                    : "add data-protection=true (kSecUseDataProtectionKeychain) so the access group counts")
         }
 
         // A query that skips synchronizable items because it says nothing

@@ -189,6 +189,10 @@ public struct CallResult: Sendable {
     /// side's status and reason, for the explanation (QA s20, Q05). Boxed:
     /// rare, and every result carries the field.
     public var droppedDataProtection: DroppedSide?
+    /// macOS: why the file keychain asked before a prompt the user let
+    /// through (Allow, Always Allow), for the explanation; a denial says it
+    /// in ``reason`` (QA s22, Q26, Q27: the approved prompt was unexplained).
+    public var fileKeychainAsked: FileKeychainDenial?
 
     /// The failure of the data-protection side of a merged query
     /// (``droppedDataProtection``).

@@ -127,7 +127,10 @@ extension World {
         dp.searchedGroupIDs = cache.searchIDs + [Self.fileKeychainSearchGroup]
         guard file.status == .success else { return dp }
         let single = request.operation == .find && (request.spec.limit ?? .one).givesSingleResult
-        if !single { dp.items += file.items }
+        if !single {
+            dp.items += file.items
+            dp.fileKeychainAsked = file.fileKeychainAsked
+        }
         return dp
     }
 
@@ -510,6 +513,14 @@ extension World {
         }
         var places: [ItemID: Int] = [:]
         var read = 0
+        // Why the first prompt the user let through asked (QA s22, Q26, Q27).
+        var asked: FileKeychainDenial?
+        func result(_ status: KeychainStatus, _ reason: StatusReason, _ searched: [GroupID], items: [FoundItem],
+                    returns: ReturnKinds = []) -> CallResult {
+            var out = CallResult(status: status, reason: reason, searchedGroupIDs: searched, items: items, returns: returns)
+            out.fileKeychainAsked = asked
+            return out
+        }
         for id in ids where read < cap {
             guard let item = devices[device.index].fileKeychain[id] else { continue }
             read += 1
@@ -532,8 +543,12 @@ extension World {
                 continue
             case .asks(let acl, let partition):
                 switch prompt(found) {
-                case .approve?: break
-                case .alwaysAllow?: fileKeychainAlwaysAllow(app, checked, acl: acl, partition: partition, on: device)
+                case .approve?:
+                    if asked == nil { asked = fileKeychainDenial(check, app, checked, on: device) }
+                case .alwaysAllow?:
+                    // Why it asked, before the answer changes the lists.
+                    if asked == nil { asked = fileKeychainDenial(check, app, checked, on: device) }
+                    fileKeychainAlwaysAllow(app, checked, acl: acl, partition: partition, on: device)
                 case .cancel?, .fail?:
                     let reason = StatusReason.fileKeychainDenied(fileKeychainDenial(check, app, checked, on: device))
                     if request.operation == .find {
@@ -554,8 +569,7 @@ extension World {
         }
         switch request.operation {
         case .add, .find:
-            return CallResult(status: .success, reason: .succeeded, searchedGroupIDs: searched,
-                              items: taken, returns: request.spec.returns)
+            return result(.success, .succeeded, searched, items: taken, returns: request.spec.returns)
         case .update:
             var results: [FoundItem] = []
             let stamp = tick()
@@ -593,8 +607,7 @@ extension World {
                 }
                 results.append(FoundItem(id: target, item: updated, groupName: found.groupName))
             }
-            return CallResult(status: failure?.status ?? .success, reason: failure?.reason ?? .succeeded,
-                              searchedGroupIDs: searched, items: results)
+            return result(failure?.status ?? .success, failure?.reason ?? .succeeded, searched, items: results)
         case .delete:
             for found in taken {
                 // An identity goes with its public and private keys
@@ -606,8 +619,7 @@ extension World {
                 }
                 removeFileItem(found.id, on: device)
             }
-            return CallResult(status: failure?.status ?? .success, reason: failure?.reason ?? .succeeded,
-                              searchedGroupIDs: searched, items: taken)
+            return result(failure?.status ?? .success, failure?.reason ?? .succeeded, searched, items: taken)
         }
     }
 

@@ -81,4 +81,47 @@ import Testing
         let fine = try BinaryRunner.run(["run", "-"], stdin: "platform macos 15\nteam SKMME9E2Y8\napp com.example.A\nas A add key application-tag=\"t\" key-class=private\n")
         #expect(!fine.stderr.contains("[KCS519]"), "\(fine.stderr)")
     }
+
+    /// A file-keychain prompt the user approves says why it asked (QA s22,
+    /// Q26: KeychainAccess issue 382's embedded tool, Q27: mactrix issue 49's
+    /// ad-hoc rebuild; s21 Q24), and KCS506 does not send a caller with no
+    /// keychain entitlement to data-protection=true, where it gets -34018.
+    @Test func anApprovedFileKeychainPromptSaysWhyItAsked() throws {
+        let tool = try BinaryRunner.run(["run", "-"], stdin: """
+            platform macos 14
+            team 24F6D23HXS
+            app com.obfuscated.app-name as App keychain-access-groups=[$(AppIdentifierPrefix)com.obfuscated.app-name]
+            app com.obfuscated.app-name.askpass as Tool signing=no-app-id
+            as App add generic-password service="s" account="server" data="pw" group=24F6D23HXS.com.obfuscated.app-name
+            user approves
+            as Tool find generic-password service="s" account="server" group=24F6D23HXS.com.obfuscated.app-name return=data
+            expect data "pw"
+            explain
+
+            """)
+        #expect(tool.status == 0, "\(tool.stderr)")
+        #expect(tool.stdout.contains("prompts answered: approves\nasked because: the item in the macOS file-based keychain belongs to another app, App (com.obfuscated.app-name): "
+                                     + "its access list trusts the app that made it, not Tool (the group= the call names does not count in the file keychain)"), "\(tool.stdout)")
+        let hints = tool.stderr.split(separator: "\n").filter { $0.hasPrefix("hint: ") }
+        #expect(hints.count == 2, "\(tool.stderr)")
+        #expect(hints.first?.hasPrefix("hint: add data-protection=true") == true, "App has a keychain group: \(tool.stderr)")
+        #expect(hints.last?.hasPrefix("hint: Tool has no keychain entitlement that counts on the Mac") == true, "\(tool.stderr)")
+        #expect(hints.last?.contains("so data-protection=true gives it errSecMissingEntitlement") == true, "\(tool.stderr)")
+
+        let rebuilt = try BinaryRunner.run(["run", "-"], stdin: """
+            platform macos 15
+            app chat.mactrix as Mactrix team=none
+            as Mactrix add generic-password service="mactrix" account="session" data="s"
+            resign Mactrix
+            user always-allows
+            as Mactrix find generic-password service="mactrix" account="session" return=data
+            expect data "s"
+            explain
+
+            """)
+        #expect(rebuilt.status == 0, "\(rebuilt.stderr)")
+        #expect(rebuilt.stdout.contains("asked because: the item's access list in the macOS file-based keychain trusts the app as it was signed before "
+                                        + "('resign' or 'transfer': the list holds its designated requirement): its code signature changed"), "\(rebuilt.stdout)")
+        #expect(rebuilt.stdout.contains("Always Allow trusts it as signed now"), "\(rebuilt.stdout)")
+    }
 }
