@@ -74,7 +74,9 @@ package struct Lowering {
         case .group:
             spec.accessGroup = try text(v, "an access group")
         case .accessible:
-            spec.accessibility = try pick(v, "accessibility", Vocabulary.accessibilityNames) { Vocabulary.accessibility(named: $0) }
+            spec.accessibility = try pick(v, "accessibility", Vocabulary.accessibilityNames, deviceNote: Self.unknownAccessibilityOnADevice) {
+                Vocabulary.accessibility(named: $0)
+            }
         case .accessControl:
             spec.accessControl = try accessControl(v, values)
         case .sync:
@@ -151,19 +153,27 @@ package struct Lowering {
     }
 
     /// A word from a fixed vocabulary, with "did you mean" on a miss.
-    private func pick<T>(_ v: ValueNode, _ what: String, _ names: [String], _ lookup: (String) -> T?) throws(Diagnostic) -> T {
+    private func pick<T>(_ v: ValueNode, _ what: String, _ names: [String], deviceNote: String = "",
+                         _ lookup: (String) -> T?) throws(Diagnostic) -> T {
         // A name may be written bare or quoted: accessible=when-unlocked or "when-unlocked".
         guard let w = v.text(in: file) else {
             throw Diagnostic(.wrongValueType, "expected a \(what) name", file: file, range: v.range,
-                             hint: "one of: " + names.prefix(12).joined(separator: ", "))
+                             hint: "one of: " + names.prefix(12).joined(separator: ", ") + deviceNote)
         }
         guard let value = lookup(w) else {
             throw Diagnostic(.unknownValue, "unknown \(what) '\(w)'", file: file, range: v.range,
-                             hint: Suggest.hint(for: w, in: names) ?? "one of: " + names.prefix(12).joined(separator: ", "))
+                             hint: (Suggest.hint(for: w, in: names) ?? "one of: " + names.prefix(12).joined(separator: ", ")) + deviceNote)
                 .didYouMean(w, in: names)
         }
         return value
     }
+
+    /// What a device answers for a kSecAttrAccessible value that is no
+    /// accessibility, ended to KCS205's hint (p2/OAuth2 issue 267: a
+    /// setting copied into kSecAttrAccessible gave -50; QA s22, Q29).
+    static let unknownAccessibilityOnADevice = "; on a device a kSecAttrAccessible value that is none of the constants' values "
+        + "(\(Accessibility.allCases.map(\.code).joined(separator: ", "))) is errSecParam, -50 (\"accessible attribute … unknown\", "
+        + "SecDbKeychainItem.m kc_parse_keyclass): a string from settings must hold the constant's value (ck), not its name"
 
     /// A value written under the other name of the "type" key: a key's
     /// type given as its number (`type=42`, what kSecAttrKeyTypeRSA is), or

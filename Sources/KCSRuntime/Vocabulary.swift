@@ -120,13 +120,14 @@ public enum Vocabulary {
         ItemClass.allCases.map(\.rawValue) + ItemClass.allCases.map(\.constantName)
     }
 
-    /// Accessibility values: short and `kSecAttrAccessible…`.
+    /// Accessibility values: short, `kSecAttrAccessible…` and the codes
+    /// the constants stand for (`ck`; QA s22, Q29).
     public static var accessibilityNames: [String] {
-        Accessibility.allCases.map(\.rawValue) + Accessibility.allCases.map(\.constantName)
+        Accessibility.allCases.map(\.rawValue) + Accessibility.allCases.map(\.constantName) + Accessibility.allCases.map(\.code)
     }
 
     package static func accessibility(named s: String) -> Accessibility? {
-        Accessibility(rawValue: s) ?? Accessibility.allCases.first { $0.constantName == s }
+        Accessibility(rawValue: s) ?? Accessibility(constantOrCode: s)
     }
 
     static let limitNames: [(String, MatchLimit)] = [

@@ -156,7 +156,7 @@ enum DictionaryReader {
             return synchronizable(value, &spec)
         case kSecAttrAccessible:
             guard let name = value as? String,
-                  let a = Accessibility.allCases.first(where: { $0.constantName == name }) else { return .atParse(.param) }
+                  let a = Accessibility(constantOrCode: name) else { return .atParse(.param) }
             spec.accessibility = a
         case kSecAttrAccessControl:
             // The client's check (SecItem.m 1653-1655).

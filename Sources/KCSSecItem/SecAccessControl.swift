@@ -70,7 +70,7 @@ public func SecAccessControlCreateWithFlags(
         return nil
     }
     guard let name = protection as? String,
-          let accessibility = Accessibility.allCases.first(where: { $0.constantName == name }) else {
+          let accessibility = Accessibility(constantOrCode: name) else {
         return fail("protection must be one of the kSecAttrAccessible… constants")
     }
     if flags.contains(.or) && flags.contains(.and) { return fail("both .or and .and") }

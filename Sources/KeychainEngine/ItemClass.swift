@@ -84,6 +84,31 @@ public enum Accessibility: String, Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// The constant's value on a device (SecItemConstants.c lines 178-184),
+    /// the class securityd parses (SecDbKeychainItem.m `kc_parse_keyclass`,
+    /// lines 781-802) and attribute dumps print (`pdmn = ak`). The one table
+    /// of the codes: a script and kcs's SecItem shim take them too.
+    public var code: String {
+        switch self {
+        case .whenPasscodeSetThisDeviceOnly: "akpu"
+        case .whenUnlocked: "ak"
+        case .whenUnlockedThisDeviceOnly: "aku"
+        case .afterFirstUnlock: "ck"
+        case .afterFirstUnlockThisDeviceOnly: "cku"
+        case .always: "dk"
+        case .alwaysThisDeviceOnly: "dku"
+        }
+    }
+
+    /// A `kSecAttrAccessible` value as code passes it: the constant (in
+    /// kcs's SecItem shim, whose constants are their names, its name) or
+    /// its code (`ck`). Anything else securityd answers with errSecParam,
+    /// "accessible attribute %@ unknown" (SecDbKeychainItem.m line 799).
+    public init?(constantOrCode s: String) {
+        guard let a = Accessibility.allCases.first(where: { $0.constantName == s || $0.code == s }) else { return nil }
+        self = a
+    }
+
     /// Whether the item never leaves the device (backup to another device, sync).
     public var isThisDeviceOnly: Bool {
         switch self {

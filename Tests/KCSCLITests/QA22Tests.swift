@@ -124,4 +124,30 @@ import Testing
                                         + "('resign' or 'transfer': the list holds its designated requirement): its code signature changed"), "\(rebuilt.stdout)")
         #expect(rebuilt.stdout.contains("Always Allow trusts it as signed now"), "\(rebuilt.stdout)")
     }
+
+    /// The raw codes of the kSecAttrAccessible constants (`ck`, what
+    /// attribute dumps print) are accessibility values, and KCS205 says what
+    /// a device answers for an unknown one (p2/OAuth2 issue 267: -50; QA
+    /// s22, Q29).
+    @Test func accessibilityCodesAreAcceptedAndAnUnknownOneIsErrSecParamOnADevice() throws {
+        let codes = try BinaryRunner.run(["run", "-"], stdin: """
+            team SKMME9E2Y8
+            app com.example.App
+            as App add generic-password account="a" accessible=ck
+            expect item accessible=after-first-unlock
+            as App add generic-password account="b" accessible="akpu"
+            expect item accessible=when-passcode-set-this-device-only
+            as App add generic-password account="c" access-control=[dku, user-presence]
+            expect item accessible=always-this-device-only
+            as App find generic-password account="a" accessible=ck
+            expect status errSecSuccess
+
+            """)
+        #expect(codes.status == 0, "\(codes.stderr)")
+        let unknown = try BinaryRunner.run(["run", "-"], stdin: "team SKMME9E2Y8\napp com.example.App\nas App add generic-password account=\"a\" accessible=kSecAttrAccessibleAfterFirstUnlockk\n")
+        #expect(unknown.status == 65, "\(unknown.stderr)")
+        #expect(unknown.stderr.contains("[KCS205]"), "\(unknown.stderr)")
+        #expect(unknown.stderr.contains("on a device a kSecAttrAccessible value that is none of the constants' values (akpu, ak, aku, ck, cku, dk, dku) is errSecParam, -50"),
+                "\(unknown.stderr)")
+    }
 }
