@@ -665,32 +665,48 @@ package struct Explainer {
     /// (SAMKeychain issue 167; QA s20, Q14).
     private func otherPasswordClass(_ last: LastCall) -> [String] {
         let spec = last.call.request.spec
-        guard let c = spec.itemClass, c == .genericPassword || c == .internetPassword,
-              let account = spec.attributes[.account] else { return [] }
+        guard let c = spec.itemClass, c == .genericPassword || c == .internetPassword else { return [] }
         let other: ItemClass = c == .genericPassword ? .internetPassword : .genericPassword
+        // The query's name for the item against the other class's: the
+        // account, and a wrapper's key, which an internet password keeps as
+        // its server (react-native-keychain's setInternetCredentials(server,
+        // username, password) read back as a generic password's account by
+        // a widget; QA s22, Q05).
+        let pairs: [(ItemAttribute, ItemAttribute)] = c == .genericPassword
+            ? [(.account, .account), (.account, .server), (.service, .server)]
+            : [(.account, .account), (.server, .service), (.server, .account)]
+        guard pairs.contains(where: { spec.attributes[$0.0] != nil }) else { return [] }
         // Only in small keychains, as the near misses: a full match of the
         // other class per failed expectation was failures × items (4,000
         // of each took 28 s; adversarial run 27, F9).
         guard world.keychainCount(on: last.device) <= Session.nearMissLimit,
               world.fileKeychainCount(of: other, on: last.device) <= Session.nearMissLimit else { return [] }
-        var query = ItemSpec(itemClass: other)
-        query.attributes[.account] = account
-        query.accessGroup = spec.accessGroup
-        query.synchronizable = .any
-        query.useDataProtectionKeychain = spec.useDataProtectionKeychain
-        let request = CallRequest(.find, query)
-        var found = world.matches(for: request, as: last.app, on: last.device).map { ($0.item, $0.groupName) }
-        if World.reachesFileKeychain(query, on: world.platform(of: last.device)) {
-            let file = world[last.device].fileKeychain
-            found += world.fileKeychainMatches(for: request, on: last.device).compactMap { id in
-                file[id].map { ($0, World.fileKeychainGroupName) }
+        for (asked, stored) in pairs {
+            guard let value = spec.attributes[asked] else { continue }
+            var query = ItemSpec(itemClass: other)
+            query.attributes[stored] = value
+            query.accessGroup = spec.accessGroup
+            query.synchronizable = .any
+            query.useDataProtectionKeychain = spec.useDataProtectionKeychain
+            let request = CallRequest(.find, query)
+            var found = world.matches(for: request, as: last.app, on: last.device).map { ($0.item, $0.groupName) }
+            if World.reachesFileKeychain(query, on: world.platform(of: last.device)) {
+                let file = world[last.device].fileKeychain
+                found += world.fileKeychainMatches(for: request, on: last.device).compactMap { id in
+                    file[id].map { ($0, World.fileKeychainGroupName) }
+                }
             }
+            guard let first = found.first else { continue }
+            let n = found.count
+            let name = Vocabulary.name(of: stored)
+            let keyedByServer = stored == .server || asked == .server
+                ? " (a wrapper's setInternetCredentials(server, username, password) stores an internet password whose server is the key the app passes)" : ""
+            return ["\(n) \(other.rawValue) item\(n == 1 ? " has" : "s have") \(name) \(value.described(upTo: Self.describedLength))"
+                    + (asked == stored ? "" : ", the query's \(Vocabulary.name(of: asked))")
+                    + ", e.g. \(Self.describe(first.0, groupName: first.1)): a query for \(c.constantName) does not see "
+                    + "\(other.constantName) items; ask for class \(other.rawValue)" + keyedByServer]
         }
-        guard let first = found.first else { return [] }
-        let n = found.count
-        return ["\(n) \(other.rawValue) item\(n == 1 ? " has" : "s have") account \(account.described(upTo: Self.describedLength)), "
-                + "e.g. \(Self.describe(first.0, groupName: first.1)): a query for \(c.constantName) does not see "
-                + "\(other.constantName) items; ask for class \(other.rawValue)"]
+        return []
     }
 
     /// The other apps' default groups on the call's device, each by the

@@ -150,4 +150,22 @@ import Testing
         #expect(unknown.stderr.contains("on a device a kSecAttrAccessible value that is none of the constants' values (akpu, ak, aku, ck, cku, dk, dku) is errSecParam, -50"),
                 "\(unknown.stderr)")
     }
+
+    /// A generic-password query whose account is an internet password's
+    /// server (react-native-keychain's setInternetCredentials read back by a
+    /// widget; QA s22, Q05): the explanation points at it.
+    @Test func aGenericQueryNamesTheInternetPasswordWhoseServerIsItsAccount() throws {
+        let out = try BinaryRunner.run(["run", "-"], stdin: """
+            team SKMME9E2Y8
+            app com.example.App
+            as App add internet-password server="device-id" account="RANDOMDATA" data="uuid"
+            as App find generic-password account="device-id" return=data
+            expect status errSecItemNotFound
+            explain
+
+            """)
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(out.stdout.contains("1 internet-password item has server \"device-id\", the query's account, e.g. internet-password"), "\(out.stdout)")
+        #expect(out.stdout.contains("ask for class internet-password (a wrapper's setInternetCredentials(server, username, password)"), "\(out.stdout)")
+    }
 }
