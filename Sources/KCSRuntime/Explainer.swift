@@ -262,7 +262,7 @@ package struct Explainer {
                 + "or a prompt the system dismissed (the device locked, the app went to the background), "
                 + "which LocalAuthentication reports the same way; only a user's cancel is errSecUserCanceled"
 
-        case .promptNotAllowed: return "the item needs a prompt and auth-ui=fail forbids one"
+        case .promptNotAllowed: return "the item needs a prompt and auth-ui=fail forbids one" + accessControlNotClass(last)
         case .identityQueryColumn(let a):
             return "an identity query selects only the certificate's label, issuer, serial number, subject key ID and token ID "
                 + "beside the key's columns: \(a.constantName) is no column there, and SQLite's error is errSecNotAvailable; "
@@ -492,6 +492,21 @@ package struct Explainer {
             return "; the file-based keychain matched \(items) too, which the merge leaves out: a single result is the data-protection keychain's"
         }
         return "; the file-based keychain matched \(items) but failed (\(fileSideFailure(request))), and the merge keeps the data-protection keychain's answer alone"
+    }
+
+    /// For a read an access control stopped: the access control asks on
+    /// every read that brings no authenticated context, whatever the item's
+    /// class, which governs the lock state only (stackoverflow question
+    /// 51468573: after-first-unlock-this-device-only with biometry "always
+    /// prompted"; QA s22, Q23). In small keychains, as the other searches.
+    private func accessControlNotClass(_ last: LastCall) -> String {
+        guard world.keychainCount(on: last.device) <= Session.nearMissLimit,
+              let ac = world.matches(for: last.call.request, as: last.app, on: last.device).lazy
+                .compactMap({ $0.item.accessControl }).first(where: \.requiresAuthentication) else { return "" }
+        let flags = ac.flags.map(\.rawValue).joined(separator: ", ")
+        return ": its access control (\(flags)) asks on every read without an authenticated context=, "
+            + "while its class, \(ac.protection.rawValue), governs the lock state only; pass one LAContext (context=NAME, "
+            + "kSecUseAuthenticationContext) to ask once and reuse it"
     }
 
     /// Why the Mac's file keychain asked: said for a denial and, on its

@@ -168,4 +168,23 @@ import Testing
         #expect(out.stdout.contains("1 internet-password item has server \"device-id\", the query's account, e.g. internet-password"), "\(out.stdout)")
         #expect(out.stdout.contains("ask for class internet-password (a wrapper's setInternetCredentials(server, username, password)"), "\(out.stdout)")
     }
+
+    /// A read an access control stopped under auth-ui=fail says that the
+    /// access control, not the class, asks on every read without a context
+    /// (stackoverflow question 51468573; QA s22, Q23).
+    @Test func aPromptForbiddenByAuthUISaysTheAccessControlAsksNotTheClass() throws {
+        let out = try BinaryRunner.run(["run", "-"], stdin: """
+            team SKMME9E2Y8
+            app com.example.App
+            as App add generic-password account="u" data="s" access-control=[after-first-unlock-this-device-only, biometry-current-set]
+            as App find generic-password account="u" return=data auth-ui=fail
+            expect status errSecInteractionNotAllowed
+            explain
+
+            """)
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(out.stdout.contains("why: the item needs a prompt and auth-ui=fail forbids one: its access control (biometry-current-set) asks on every read "
+                                    + "without an authenticated context=, while its class, after-first-unlock-this-device-only, governs the lock state only"),
+                "\(out.stdout)")
+    }
 }
