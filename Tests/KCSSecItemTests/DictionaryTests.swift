@@ -37,6 +37,18 @@ struct DictionaryTests {
         #expect(one.find(query).0 == errSecParam)
     }
 
+    /// The values the kSecAttrAccessible constants stand for on a device
+    /// (`ck`, what attribute dumps print) are accessibilities too, for the
+    /// shim whose constants are their names; another string is errSecParam
+    /// (SecDbKeychainItem.m kc_parse_keyclass; QA s22, Q29).
+    @Test func accessibilityCodesAreAccessibilities() {
+        let one = standardWorld().client("One")
+        #expect(one.add(password(account: "a", [kSecAttrAccessible: "ck"])) == errSecSuccess)
+        #expect(one.add(password(account: "b", [kSecAttrAccessible: "afterFirstUnlock"])) == errSecParam)
+        #expect(SecAccessControlCreateWithFlags(nil, "aku" as CFString, .userPresence, nil) != nil)
+        #expect(SecAccessControlCreateWithFlags(nil, "f" as CFString, .userPresence, nil) == nil, "UntilReboot's f is no value kc_parse_keyclass takes")
+    }
+
     /// Values the client does not check (audit 14): a match limit below -1
     /// reads as no SQL limit and stops after the first row, in a list (K3);
     /// a whole Double is a number (K3); kSecUseOperationPrompt is moved aside
