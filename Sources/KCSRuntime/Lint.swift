@@ -109,6 +109,17 @@ extension Session {
         return nil
     }
 
+    /// The route for a writer that cannot name a group (KCS505, KCS502):
+    /// a library without an access-group option stores in the default
+    /// group, element 0 of the list, so one Keychain Sharing group first in
+    /// both targets' keychain-access-groups is both default groups
+    /// (react-native-encrypted-storage issue 93, GTMAppAuth issue 95; QA s22, Q02).
+    static func noGroupOptionRoute(_ writer: String, _ reader: String) -> String {
+        "; or, when the writer cannot pass a group (a library without an access-group option, such as react-native-encrypted-storage "
+            + "or GTMAppAuth), list one Keychain Sharing group first in the keychain-access-groups of both \(writer) and \(reader): "
+            + "it becomes the default group of both"
+    }
+
     /// The attributes a class has, by kcs name: `service, account, …`.
     static func attributeNames(of itemClass: ItemClass) -> String {
         ItemAttribute.allCases.filter { $0.applies(to: itemClass) }.map { Vocabulary.name(of: $0) }.joined(separator: ", ")
@@ -223,6 +234,7 @@ extension Session {
                         ? "give \(app.name) the group too (\(app.groupStatement(g))), or store the item in \(shared), "
                             + "which \(container.name) and \(app.name) already share (group=\(shared) on the add)"
                         : "\(container.name) and \(app.name) already share \(shared): store the item there (group=\(shared) on the add)"
+                        + (namedGroups.isEmpty ? Self.noGroupOptionRoute(container.name, app.name) : "")
                 } ?? "give \(app.name) the group too (\(app.groupStatement(g)))"
                 warn(.lintExtensionGroup,
                      "\(app.name) is an extension of \(container.name) and reads \(g), which \(container.name) writes but \(app.name) does not list",
@@ -263,9 +275,10 @@ extension Session {
                 let partner = world[partnerHandle]
                 warn(.lintAppGroupDefault,
                      "this add stores the item in \(stored), \(app.name)'s default group, not in \(shared), which \(partner.name) shares",
-                     app.applicationGroups.contains(stored)
+                     (app.applicationGroups.contains(stored)
                          ? "the default group is element 0 of the list: name the shared one, group=\(shared)"
                          : "an app group is never the default group while the app has an app ID or keychain-access-groups: name it, group=\(shared)")
+                        + Self.noGroupOptionRoute(app.name, partner.name))
             }
         }
 

@@ -187,4 +187,28 @@ import Testing
                                     + "without an authenticated context=, while its class, after-first-unlock-this-device-only, governs the lock state only"),
                 "\(out.stdout)")
     }
+
+    /// A writer that cannot name a group (a library without an access-group
+    /// option) is offered the third route in KCS505 and KCS502: one Keychain
+    /// Sharing group first in both targets (react-native-encrypted-storage
+    /// issue 93, GTMAppAuth issue 95; QA s22, Q02).
+    @Test func theAppGroupHintsOfferKeychainSharingFirstInBothForAWriterWithoutAGroupOption() throws {
+        let out = try BinaryRunner.run(["run", "-"], stdin: """
+            team SKMME9E2Y8
+            app com.example.appName as App application-groups=[group.com.appName]
+            app com.example.appName.share as Share kind=extension application-groups=[group.com.appName]
+            as App add generic-password service="RNEncryptedStorage" account="token" data="t1"
+            as Share find generic-password service="RNEncryptedStorage" account="token" return=data
+            expect status errSecItemNotFound
+
+            """)
+        #expect(out.status == 0, "\(out.stderr)")
+        let hints = out.stderr.split(separator: "\n").filter { $0.hasPrefix("hint: ") }
+        #expect(hints.count == 2, "\(out.stderr)")
+        for h in hints {
+            #expect(h.hasSuffix("; or, when the writer cannot pass a group (a library without an access-group option, such as react-native-encrypted-storage "
+                                + "or GTMAppAuth), list one Keychain Sharing group first in the keychain-access-groups of both App and Share: it becomes the default group of both"),
+                    "\(h)")
+        }
+    }
 }
