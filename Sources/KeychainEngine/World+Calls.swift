@@ -928,6 +928,7 @@ extension World {
         defer {
             if let context, let name = spec.context, context.authenticated || context.approvedDuringCall {
                 contexts[name]?.authenticatedOn = device
+                contexts[name]?.credentials = context.credentials
             }
             // Deleted whatever the call answers: the delete was scheduled
             // when the row was read.
@@ -1082,6 +1083,7 @@ extension World {
         defer {
             if let context, let name = query.context, context.authenticated || context.approvedDuringCall {
                 contexts[name]?.authenticatedOn = device
+                contexts[name]?.credentials = context.credentials
             }
         }
         switch everyMatch(query, itemClass, cache, device, .update, authUI: query.authUI ?? .allow, context: &context,
@@ -1366,12 +1368,20 @@ struct ContextUse {
     /// evaluates each item's access control on the call's context,
     /// SecItem.m line 1551; which credential satisfies which flag is
     /// LocalAuthentication's, closed: this follows the flags' documentation).
+    /// An authenticated context's own credentials come first (what it
+    /// was authenticated with, ``AuthContext/credentials``).
     var credentials: Set<Credential> = []
 
-    enum Credential { case biometry, passcode }
+    /// What an approval gives. The application password is a credential of
+    /// its own (`secd-81-item-acl.m` `set_app_password` adds a passphrase to
+    /// the ACM context, lines 219-231): it satisfies the password the item
+    /// requires and no constraint.
+    enum Credential { case biometry, passcode, applicationPassword }
 
     /// Whether a prompt was answered with approval during this call.
-    var approvedDuringCall: Bool { !credentials.isEmpty }
+    var approvedDuringCall: Bool { credentials.count > earlier }
+    /// How many credentials the context brought into the call.
+    var earlier = 0
 
     /// An approved prompt for `ac`: the credential the user gave.
     mutating func approve(_ ac: AccessControl, state: DeviceState) {
@@ -1384,8 +1394,16 @@ struct ContextUse {
             }
         }
         let constraints = ac.constraintFlags.compactMap(credential)
-        let given = ac.requiresEveryConstraint ? constraints : Array(constraints.prefix(1))
-        credentials.formUnion(given.isEmpty ? [.passcode] : given)
+        credentials.formUnion(ac.requiresEveryConstraint ? constraints : Array(constraints.prefix(1)))
+        if ac.flags.contains(.applicationPassword) { credentials.insert(.applicationPassword) }
+    }
+
+    /// Whether an authenticated context covers a flag: every constraint once
+    /// the user authenticated on it (inferred, see ``coversPrompt(for:state:)``),
+    /// the application password only when it holds the password.
+    func authenticationCovers(_ flag: AccessControl.Flag) -> Bool {
+        flag == .applicationPassword ? credentials.contains(.applicationPassword)
+            : credentials.contains(.biometry) || credentials.contains(.passcode)
     }
 
     /// Whether what the user gave in this call opens `ac`.
@@ -1394,8 +1412,8 @@ struct ContextUse {
             switch flag {
             case .biometryAny, .biometryCurrentSet: credentials.contains(.biometry)
             case .devicePasscode: credentials.contains(.passcode)
-            case .userPresence: !credentials.isEmpty
-            case .applicationPassword: false
+            case .userPresence: credentials.contains(.biometry) || credentials.contains(.passcode)
+            case .applicationPassword: credentials.contains(.applicationPassword)
             }
         }
         return ac.isSatisfied(opens)
@@ -1404,18 +1422,24 @@ struct ContextUse {
     /// Whether the context makes a prompt for `ac` unnecessary: it is
     /// already authenticated ("If the specified context has been previously
     /// authenticated, the operation will succeed without asking user for
-    /// authentication", SecItem.h `kSecUseAuthenticationContext`), or a
+    /// authentication", SecItem.h `kSecUseAuthenticationContext`) as far
+    /// as its credentials go: securityd decrypts under the context's ACM
+    /// credentials and asks for authentication when they fall short, and
+    /// the client evaluates the access control on that same context
+    /// (SecItem.m `SecItemAuthDo` lines 1501-1563), so an application
+    /// password in it opens the password and no constraint
+    /// (`secd-81-item-acl.m` line 282; review 22a, R14); or a
     /// biometric unlock within its reuse duration stands in for a biometric
     /// check (LocalAuthentication `touchIDAuthenticationAllowableReuseDuration`;
     /// closed source, from Apple's documentation).
     mutating func coversPrompt(for ac: AccessControl, state: DeviceState) -> Bool {
-        if authenticated { return true }
+        if authenticated && ac.isSatisfied(authenticationCovers) { return true }
         if approvedDuringCall && credentialsOpen(ac) { return true }
         guard reuseAllowed, context.reuseDuration > 0, let since = sinceBiometricUnlock,
               since <= context.reuseDuration, state.biometryEnrolled, state.hasPasscode else { return false }
         let biometric: Set<AccessControl.Flag> = [.userPresence, .biometryAny, .biometryCurrentSet]
         let ok = ac.isSatisfied(biometric.contains)
-        if ok { authenticated = true }
+        if ok { authenticated = true; credentials.insert(.biometry) }
         return ok
     }
 }
@@ -1441,8 +1465,13 @@ extension World {
         let since = devices[device.index].lastBiometricUnlock.map { now - $0 }
         // The reuse property is not available on watchOS (mockaksKeychain.m
         // testLAContext sets it only for iOS and macOS).
-        return ContextUse(context: c, authenticated: c.authenticatedOn == device, sinceBiometricUnlock: since,
-                          reuseAllowed: platform(of: device).family != .watchos)
+        var use = ContextUse(context: c, authenticated: c.authenticatedOn == device, sinceBiometricUnlock: since,
+                             reuseAllowed: platform(of: device).family != .watchos)
+        if use.authenticated {
+            use.credentials = c.credentials
+            use.earlier = c.credentials.count
+        }
+        return use
     }
 
     /// Declares (or replaces with a fresh one) an authentication context.
