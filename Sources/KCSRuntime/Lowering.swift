@@ -302,6 +302,6 @@ package struct Lowering {
                              range: v.range, hint: "it returns NULL (errSecParam); user-presence goes only with "
                                 + "application-password, and without or/and; one biometry flag at most")
         }
-        return AccessControl(protection: protection, flags: flags, combinator: combinator ?? (bare ? .and : .or))
+        return AccessControl(protection: protection, flags: flags, combinator: combinator)
     }
 }
