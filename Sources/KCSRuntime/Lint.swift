@@ -471,9 +471,11 @@ extension Session {
         // app's own (trial 15, D2): read again here, the one place that
         // needs them, rather than kept on every app of the world.
         var previous: Set<String> = []
+        var fromProfile = false
         if let path = decl.entitlements, let source = try? loader.read(loader.resolve(path.text, relativeTo: file.name)),
            case .success(let e) = Entitlements.decode(source.bytes) {
             previous = e.previousAppIDPrefixes
+            fromProfile = e.source == .profile
         }
         let findings = EntitlementShape.check(keychainAccessGroups: app.keychainAccessGroups,
                                               applicationGroups: app.applicationGroups, teamID: app.teamID,
@@ -483,7 +485,8 @@ extension Session {
                                                   || world.devices.contains { $0.platform?.family == .macos },
                                               bundleIDs: appIndex.count == world.apps.count ? appIndex.bundleIDs
                                                   : BundleIDIndex(world.apps.map(\.bundleID)),
-                                              appIDPrefix: app.appIDPrefix, previousAppIDPrefixes: previous)
+                                              appIDPrefix: app.appIDPrefix, previousAppIDPrefixes: previous,
+                                              fromProfile: fromProfile)
         // Where each group was first written, by name: a search of the list
         // per finding was the square of a 100,000-group list (found by
         // adversarial testing).

@@ -95,4 +95,43 @@ struct Review22aTests {
             """])
         #expect(order.status == 0, "\(order.stderr)")
     }
+
+    // MARK: R11: a provisioning profile's own wildcard
+
+    static let profile = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+        <plist version="1.0">
+        <dict>
+        	<key>AppIDName</key><string>Example</string>
+        	<key>ApplicationIdentifierPrefix</key><array><string>SKMME9E2Y8</string></array>
+        	<key>Entitlements</key>
+        	<dict>
+        		<key>application-identifier</key><string>SKMME9E2Y8.com.example.app</string>
+        		<key>keychain-access-groups</key><array><string>SKMME9E2Y8.*</string><string>com.apple.token</string></array>
+        		<key>com.apple.developer.team-identifier</key><string>SKMME9E2Y8</string>
+        		<key>get-task-allow</key><true/>
+        	</dict>
+        	<key>Name</key><string>Example Development</string>
+        	<key>TeamIdentifier</key><array><string>SKMME9E2Y8</string></array>
+        </dict>
+        </plist>
+
+        """
+
+    /// R11: `TEAMID.*` is what a development profile grants: linting the
+    /// profile, or declaring an app from it, warned KCS510 and exited 1.
+    /// The same group among an app's signed entitlements still warns.
+    @Test func aProfilesOwnWildcardIsNoFinding() throws {
+        let files = ["p.mobileprovision": Self.profile,
+                     "s.kcs": "app com.example.app entitlements=\"p.mobileprovision\"\n",
+                     "signed.kcs": "team SKMME9E2Y8\napp com.example.app keychain-access-groups=[SKMME9E2Y8.*]\n"]
+        let lint = try Self.run(["lint", "--entitlements", "p.mobileprovision"], files: files)
+        #expect(lint.status == 0 && !lint.stderr.contains("KCS510"), "\(lint.stderr)")
+        #expect(lint.stdout.contains("note: a profile's wildcard group"), "\(lint.stdout)")
+        let run = try Self.run(["run", "s.kcs"], files: files)
+        #expect(!run.stderr.contains("KCS510"), "\(run.stderr)")
+        let signed = try Self.run(["run", "signed.kcs"], files: files)
+        #expect(signed.stderr.contains("is a provisioning profile's wildcard") && signed.stderr.contains("KCS510"), "\(signed.stderr)")
+    }
 }
