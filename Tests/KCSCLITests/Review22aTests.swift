@@ -134,4 +134,42 @@ struct Review22aTests {
         let signed = try Self.run(["run", "signed.kcs"], files: files)
         #expect(signed.stderr.contains("is a provisioning profile's wildcard") && signed.stderr.contains("KCS510"), "\(signed.stderr)")
     }
+
+    // MARK: R9: a file's size before its bytes
+
+    /// R9: each workspace beside a project was read whole before its 1 MiB
+    /// test (eight sparse 250 MB `contents.xcworkspacedata` files: 14 s,
+    /// 271 MB). Measured by the peak memory of the run (`/usr/bin/time`),
+    /// not its time: a file read whole takes its size in memory.
+    @Test func largeWorkspaceFilesBesideAProjectAreNotRead() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else { return }
+        let notes = try Self.notesCopy()
+        defer { try? FileManager.default.removeItem(at: notes.deletingLastPathComponent()) }
+        // The App target links a framework no target builds, so the code
+        // check looks at the workspaces beside the project (D3).
+        let pbxproj = notes.appendingPathComponent("Notes.xcodeproj/project.pbxproj")
+        try Self.edit(pbxproj, "\tobjects = {\n", """
+            \tobjects = {
+            \t\tB1B2C3D4E5F6000000000001 /* CoreLib.framework */ = {isa = PBXFileReference; path = "CoreLib.framework"; sourceTree = BUILT_PRODUCTS_DIR;};
+            \t\tB1B2C3D4E5F6000000000002 /* CoreLib.framework in Frameworks */ = {isa = PBXBuildFile; fileRef = B1B2C3D4E5F6000000000001;};
+            \t\tB1B2C3D4E5F6000000000003 /* Frameworks */ = {isa = PBXFrameworksBuildPhase; files = (B1B2C3D4E5F6000000000002, );};
+
+            """)
+        try Self.edit(pbxproj, "buildPhases = (A1B2C3D4E5F600000000000A, A1B2C3D4E5F600000000000D, ); name = \"App\"",
+                      "buildPhases = (A1B2C3D4E5F600000000000A, B1B2C3D4E5F6000000000003, A1B2C3D4E5F600000000000D, ); name = \"App\"")
+        for i in 1...8 {
+            let workspace = notes.appendingPathComponent("W\(i).xcworkspace")
+            try FileManager.default.createDirectory(at: workspace, withIntermediateDirectories: true)
+            let data = workspace.appendingPathComponent("contents.xcworkspacedata")
+            #expect(FileManager.default.createFile(atPath: data.path, contents: Data()))
+            let handle = try FileHandle(forWritingTo: data)
+            try handle.truncate(atOffset: 250 << 20)
+            try handle.close()
+        }
+        let out = try BinaryRunner.run(["-f", "peak %M KB", BinaryRunner.binary.path, "lint", "--project", "Notes.xcodeproj"],
+                                       executable: URL(fileURLWithPath: "/usr/bin/time"), directory: notes)
+        let peak = out.stderr.split(separator: "\n").last { $0.hasPrefix("peak ") }.flatMap { Int($0.split(separator: " ")[1]) }
+        #expect(peak != nil, "\(out.stderr)")
+        #expect((peak ?? .max) < 150_000, "peak \(peak ?? -1) KB")
+    }
 }
