@@ -63,7 +63,16 @@ extension Session {
     /// KCS507 and for `explain`.
     static func syncFilterSkips(_ spec: ItemSpec, on device: DeviceHandle, _ world: World) -> Bool {
         guard spec.synchronizable == nil, spec.persistentRef == nil, world.synchronizableCount(on: device) > 0 else { return false }
-        return !(world.platform(of: device).family == .macos && spec.useDataProtectionKeychain == false)
+        return reachesDataProtection(spec, on: device, world)
+    }
+
+    /// Whether a call reaches the data-protection keychain: not a Mac call
+    /// with data-protection=false, which reaches the file keychain alone,
+    /// where neither synchronizable nor an accessibility class means
+    /// anything (SecItem.cpp 4136-4139; kcs's file keychain ignores both).
+    /// For KCS507 and KCS516.
+    static func reachesDataProtection(_ spec: ItemSpec, on device: DeviceHandle, _ world: World) -> Bool {
+        !(world.platform(of: device).family == .macos && spec.useDataProtectionKeychain == false)
     }
 
     /// Whether the synchronizable matches a successful call left out are
@@ -286,8 +295,10 @@ extension Session {
         // search attribute (SecDbQuery.c query_add_attribute_with_desc), so
         // the items an older build or another code path stored with another
         // class are not found, changed or deleted. Not for an update that
-        // sets a class: a migration selects by the old class on purpose.
-        if request.operation != .add, let wanted = spec.accessibility,
+        // sets a class: a migration selects by the old class on purpose. Not
+        // for a Mac call on the file keychain alone, which has no classes
+        // (review 22a, R7).
+        if request.operation != .add, let wanted = spec.accessibility, Self.reachesDataProtection(spec, on: last.device, world),
            !(request.operation == .update && (request.changes.map { $0.accessibility != nil || $0.accessControl != nil } ?? false)) {
             var wide = request
             wide.spec.accessibility = nil

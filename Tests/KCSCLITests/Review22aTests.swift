@@ -172,4 +172,30 @@ struct Review22aTests {
         #expect(peak != nil, "\(out.stderr)")
         #expect((peak ?? .max) < 150_000, "peak \(peak ?? -1) KB")
     }
+
+    // MARK: R7: KCS516 only where a class filters
+
+    /// R7: a Mac call with data-protection=false reaches the file keychain
+    /// alone, which has no classes (the find with a class finds the item
+    /// added without one): KCS516's "is a filter" is false there. The same
+    /// miss on iOS keeps the warning.
+    @Test func noAccessibilityFilterWarningOnTheFileKeychain() throws {
+        let calls = """
+            team SKMME9E2Y8
+            app com.example.tool as T
+            as T add generic-password service="s" account="a" data="x" data-protection=false
+            expect status errSecSuccess
+            as T find generic-password service="s" account="a" accessible=after-first-unlock data-protection=false
+            expect status errSecSuccess
+            as T find generic-password service="zz" account="a" accessible=after-first-unlock data-protection=false
+            expect status errSecItemNotFound
+            as T delete generic-password service="zz" accessible=after-first-unlock data-protection=false
+            expect status errSecItemNotFound
+
+            """
+        let mac = try Self.run(["run", "s.kcs"], files: ["s.kcs": "platform macos 14\n" + calls])
+        #expect(mac.status == 0 && !mac.stderr.contains("KCS516"), "\(mac.stderr)")
+        let ios = try Self.run(["run", "s.kcs"], files: ["s.kcs": calls.replacingOccurrences(of: " data-protection=false", with: "")])
+        #expect(ios.stderr.components(separatedBy: "[KCS516]").count == 3, "\(ios.stderr)")
+    }
 }
