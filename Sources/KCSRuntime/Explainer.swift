@@ -471,8 +471,8 @@ package struct Explainer {
         // Only a group that is another app's default: its adds without
         // group= go there, so what was deleted may be its own.
         let parts = groups.compactMap { g -> String? in
-            guard let other = world.firstOtherApp(accessing: g, besides: last.app),
-                  world.defaultGroup(of: other, on: last.device) == g else { return nil }
+            guard let other = world.firstOtherApp(accessing: g, besides: last.app,
+                                                  where: { world.defaultGroup(of: $0, on: last.device) == g }) else { return nil }
             let name = world[other].name
             return "\(g) is \(name.possessive) default group too (its adds without group= go there), so \(result.count == 1 ? "the item" : "the items") may be \(name.possessive)"
         }

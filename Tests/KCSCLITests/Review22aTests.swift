@@ -198,4 +198,23 @@ struct Review22aTests {
         let ios = try Self.run(["run", "s.kcs"], files: ["s.kcs": calls.replacingOccurrences(of: " data-protection=false", with: "")])
         #expect(ios.stderr.components(separatedBy: "[KCS516]").count == 3, "\(ios.stderr)")
     }
+
+    // MARK: R10: every holder whose default the group is
+
+    /// R10: the note asked only the first other app holding the group; B
+    /// holds it as a second group, C as its default, and C went unnamed.
+    @Test func theDefaultGroupNoteLooksPastTheFirstHolder() throws {
+        let out = try Self.run(["run", "s.kcs"], files: ["s.kcs": """
+            team SKMME9E2Y8
+            app com.example.a as A keychain-access-groups=[SKMME9E2Y8.a, SKMME9E2Y8.shared]
+            app com.example.b as B keychain-access-groups=[SKMME9E2Y8.b, SKMME9E2Y8.shared]
+            app com.example.c as C keychain-access-groups=[SKMME9E2Y8.shared]
+            as C add generic-password service="session" account="u"
+            expect status errSecSuccess
+            as A delete generic-password service="session"
+            explain
+
+            """])
+        #expect((out.stdout + out.stderr).contains("SKMME9E2Y8.shared is C's default group too"), "\(out.stdout)\(out.stderr)")
+    }
 }
