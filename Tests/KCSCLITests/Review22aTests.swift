@@ -217,4 +217,34 @@ struct Review22aTests {
             """])
         #expect((out.stdout + out.stderr).contains("SKMME9E2Y8.shared is C's default group too"), "\(out.stdout)\(out.stderr)")
     }
+
+    // MARK: R13: the code names the group, not a string that ends like it
+
+    /// R13: an app-group string ending in `.com.example.Notes.shared` made
+    /// the D10 hint say App's code names SKMME9E2Y8.com.example.Notes.shared,
+    /// which it never does.
+    @Test func anAppGroupStringDoesNotNameAKeychainGroup() throws {
+        let notes = try Self.notesCopy()
+        defer { try? FileManager.default.removeItem(at: notes.deletingLastPathComponent()) }
+        try Self.edit(notes.appendingPathComponent("App/App.entitlements"), "com.example.Notes.shared<", "com.example.Notes.sahred<")
+        let store = notes.appendingPathComponent("App/KeychainStore.swift")
+        try Self.edit(store, "\"SKMME9E2Y8.com.example.Notes.shared\"", "\"SKMME9E2Y8.com.example.Notes.sahred\"")
+        try Self.edit(notes.appendingPathComponent("Widget/Widget.entitlements"), "</dict>\n</plist>", """
+            \t<key>com.apple.security.application-groups</key>
+            \t<array>
+            \t\t<string>group.com.example.notes</string>
+            \t</array>
+            </dict>
+            </plist>
+            """)
+        let plain = try BinaryRunner.run(["lint", "--project", "Notes.xcodeproj"], directory: notes)
+        #expect(plain.stderr.contains("KCS604") && !plain.stderr.contains("names both"), "\(plain.stderr)")
+        let text = try String(contentsOf: store, encoding: .utf8)
+        try (text + "\nlet suite = UserDefaults(suiteName: \"group.com.example.Notes.shared\")\n").write(to: store, atomically: true, encoding: .utf8)
+        let withSuite = try BinaryRunner.run(["lint", "--project", "Notes.xcodeproj"], directory: notes)
+        #expect(withSuite.stderr.contains("KCS604") && !withSuite.stderr.contains("names both"), "\(withSuite.stderr)")
+        // The hints agree: the string names no keychain group.
+        let hint = { (s: String) in s.split(separator: "\n").filter { $0.contains("hint:") } }
+        #expect(hint(plain.stderr) == hint(withSuite.stderr), "\(plain.stderr)\n---\n\(withSuite.stderr)")
+    }
 }
