@@ -368,9 +368,24 @@ extension World {
         case .update, .delete:
             guard platform.searchesTokenGroupOnWrites else { return refused }
             if let unparsed { return unparsed }
+            // The query's own checks come before any search, whatever the
+            // groups: return keys on an update (Security-58286.1.32
+            // `_SecItemUpdate` lines 1696-1703), a match limit on a delete
+            // (`_SecItemDelete` lines 1781-1784) or, after the new group, on
+            // an update; the ordinary path's statuses (review 22a, R4).
+            let prunes = platform.prunesUpdateAndDeleteQueries
+            if request.operation == .delete, !prunes, request.spec.limit != nil {
+                return CallResult(status: .param, reason: .limitOnDelete)
+            }
+            if request.operation == .update, !prunes, !request.spec.returns.isEmpty {
+                return CallResult(status: .param, reason: .limitOrReturnOnUpdate)
+            }
             if request.operation == .update, let g = request.changes?.accessGroup {
                 return g == AppTarget.tokenGroup ? CallResult(status: .param, reason: .unentitledTokenGroup)
                     : CallResult(status: .noAccessForItem, reason: .moveNotEntitled(g))
+            }
+            if request.operation == .update, !prunes, request.spec.limit != nil {
+                return CallResult(status: .param, reason: .limitOrReturnOnUpdate)
             }
             return CallResult(status: .itemNotFound, reason: .unentitledTokenGroup)
         }

@@ -247,4 +247,30 @@ struct Review22aTests {
         let plainHint = "hint: did you mean SKMME9E2Y8.com.example.Notes.sahred? write it as the entitlements of 'App' do"
         #expect(plain.stderr.contains(plainHint) && withSuite.stderr.contains(plainHint), "\(plain.stderr)\n---\n\(withSuite.stderr)")
     }
+
+    // MARK: R4: the query's checks before the token group's search
+
+    /// R4: on iOS 11 an unentitled process's update and delete search the
+    /// token group, but securityd checks the query first (return keys on an
+    /// update, a match limit on either): errSecParam, as for every caller,
+    /// not errSecItemNotFound.
+    @Test func anUnentitledUpdateOrDeleteChecksItsQueryFirst() throws {
+        let out = try Self.run(["run", "s.kcs"], files: ["s.kcs": """
+            platform ios 11
+            team SKMME9E2Y8
+            app com.example.tests.xctest as T team=none
+            as T update generic-password service="s" return=data set data="x"
+            expect status errSecParam
+            as T update generic-password service="s" limit=all set data="x"
+            expect status errSecParam
+            as T delete generic-password service="s" limit=all
+            expect status errSecParam
+            as T update generic-password service="s" set data="x"
+            expect status errSecItemNotFound
+            as T delete generic-password service="s"
+            expect status errSecItemNotFound
+
+            """])
+        #expect(out.status == 0, "\(out.stderr)")
+    }
 }
