@@ -302,7 +302,7 @@ extension Session {
            !(request.operation == .update && (request.changes.map { $0.accessibility != nil || $0.accessControl != nil } ?? false)) {
             var wide = request
             wide.spec.accessibility = nil
-            let sync = spec.synchronizable ?? (spec.persistentRef == nil ? .no : .any)
+            let sync = spec.searchedSync
             let leftOut = world.matchCount(of: wide, as: last.app, on: last.device, sync: sync)
                 - world.matchCount(of: request, as: last.app, on: last.device, sync: sync)
             let items = "\(leftOut) item\(leftOut == 1 ? "" : "s") stored with another class"

@@ -616,7 +616,8 @@ extension World {
     }
 
     /// Whether a stored item satisfies a query's filters (class and group
-    /// aside); `sync`, when given, stands for the query's sync value.
+    /// aside); `sync`, when given, stands for the query's sync value
+    /// (else ``ItemSpec/searchedSync``).
     static func matches(_ item: StoredItem, _ spec: ItemSpec, sync: SyncSelector? = nil) -> Bool {
         if let ref = spec.persistentRef {
             guard ref.itemClass.table == item.itemClass, ref.names(item), ref.inFileKeychain == (item.owner != nil) else { return false }
@@ -624,7 +625,7 @@ extension World {
         // 3: a query that does not mention synchronizable matches only
         // non-synchronizable items (SecDbQuery.c query_create_with_limit),
         // unless it carries a persistent reference.
-        switch sync ?? spec.synchronizable ?? (spec.persistentRef == nil ? .no : .any) {
+        switch sync ?? spec.searchedSync {
         case .yes: if !item.synchronizable { return false }
         case .no: if item.synchronizable { return false }
         case .any: break
@@ -649,7 +650,7 @@ extension World {
         if fullKey {
             // One hash of the key values; the group and sync value are then
             // checked on the few items that share them.
-            let sync = override ?? spec.synchronizable ?? (spec.persistentRef == nil ? .no : .any)
+            let sync = override ?? spec.searchedSync
             let onlyKeys = spec.attributes.count == keyAttributes.count && spec.persistentRef == nil
             // The closure captures the one field it reads: capturing `spec`
             // copied the whole query (callgrind: one copy per keyed query).
@@ -1367,6 +1368,14 @@ extension Keychain {
                     names groupNames: [String], certificateGroups: [GroupID]? = nil) -> [FoundItem] {
         World.matchingFoundItems(spec, itemClass, in: groups, of: self, names: groupNames, certificateGroups: certificateGroups)
     }
+}
+
+extension ItemSpec {
+    /// The sync value a query searches with: its own, else securityd's
+    /// default, non-synchronizable items only, or any with a persistent
+    /// reference (SecDbQuery.c `query_create_with_limit`, lines 1092-1096).
+    /// One rule for the search and for lint (review 22a, R5).
+    public var searchedSync: SyncSelector { synchronizable ?? (persistentRef == nil ? .no : .any) }
 }
 
 /// An authentication context as one call uses it.
