@@ -273,4 +273,30 @@ struct Review22aTests {
             """])
         #expect(out.status == 0, "\(out.stderr)")
     }
+
+    // MARK: R8: the token-group eras from the platform's data
+
+    /// R8: a watchOS 4 add's explanation spoke of iOS releases; the texts
+    /// are built from the releases `Platform` decides by.
+    @Test func theTokenGroupErasFollowThePlatform() throws {
+        let script = """
+            team SKMME9E2Y8
+            app com.example.tests.xctest as T team=none
+            as T add generic-password service="s"
+            explain
+            as T find generic-password service="s"
+            explain
+
+            """
+        let watch = try Self.run(["run", "s.kcs"], files: ["s.kcs": "platform watchos 4\n" + script])
+        let said = watch.stdout + watch.stderr
+        #expect(said.contains("(errSecParam; watchOS 3, 5 and 6 answer errSecMissingEntitlement)"), "\(said)")
+        #expect(said.contains("watchOS 3 to 6 give such a process com.apple.token alone"), "\(said)")
+        #expect(said.contains("(from watchOS 7 every call is errSecMissingEntitlement)"), "\(said)")
+        #expect(!said.contains("iOS 1"), "\(said)")
+        let phone = try Self.run(["run", "s.kcs"], files: ["s.kcs": "platform ios 11\n" + script])
+        let told = phone.stdout + phone.stderr
+        #expect(told.contains("(errSecParam; iOS 10, 12 and 13 answer errSecMissingEntitlement)"), "\(told)")
+        #expect(told.contains("(from iOS 14 every call is errSecMissingEntitlement)"), "\(told)")
+    }
 }
