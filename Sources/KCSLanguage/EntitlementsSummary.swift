@@ -72,7 +72,7 @@ public enum EntitlementsSummary {
         for f in EntitlementShape.check(keychainAccessGroups: resolved.keychainAccessGroups,
                                         applicationGroups: resolved.applicationGroups, teamID: resolved.teamID, macOS: true,
                                         bundleIDs: BundleIDIndex([bundle]), appIDPrefix: resolved.appIDPrefix,
-                                        previousAppIDPrefixes: e.previousAppIDPrefixes) {
+                                        previousAppIDPrefixes: e.previousAppIDPrefixes, fromProfile: e.source == .profile) {
             diagnostics.append(Diagnostic(f.code, "\(path): \(f.message)", severity: .warning, hint: f.hint))
         }
         if resolved.keychainAccessGroups.contains(where: { $0.hasSuffix("*") }) {

@@ -319,7 +319,10 @@ public struct SwiftExporter: Sendable {
             if let g = spec.accessGroup { out.append("kSecAttrAccessGroup as String: \(literal(g))") }
             if let a = spec.accessibility { out.append("kSecAttrAccessible as String: \(a.constantName)") }
             if let ac = spec.accessControl {
-                let flags = ac.flags.map { ".\(flagName($0))" } + (ac.flags.count > 1 ? [".\(ac.combinator.rawValue)"] : [])
+                // The combinator only as written: SecAccessControlCreateWithFlags
+                // refuses one beside user presence (review 22a, R2).
+                let combinator = ac.flags.count > 1 ? ac.combinator.map { [".\($0.rawValue)"] } ?? [] : []
+                let flags = ac.flags.map { ".\(flagName($0))" } + combinator
                 setup.append("guard let \(name) = SecAccessControlCreateWithFlags(nil, \(ac.protection.constantName), [\(flags.joined(separator: ", "))], nil) else {")
                 setup.append("    Issue.record(\"SecAccessControlCreateWithFlags failed\")")
                 setup.append("    return")

@@ -364,18 +364,25 @@ public struct Completer: Sendable {
     }
 
     /// What may come next in `access-control=[…`, the parser's rule
-    /// (`[ PROTECTION ] FLAG { ( or | and ) FLAG }`, one combinator) with the
-    /// flags SecAccessControlCreateWithFlags takes together.
+    /// (`[ PROTECTION ] FLAG { ( or | and ) FLAG } | … FLAG { FLAG }`: one
+    /// combinator between every two flags, or none) with the flags
+    /// SecAccessControlCreateWithFlags takes together. After a first flag
+    /// both ways are open; a flag not yet written is offered where it may
+    /// stand side by side (`[user-presence, ` takes only
+    /// `application-password`; review 22a, R15).
     private func accessControlElements(_ list: ArraySlice<CompletionTokens.Token>) -> [String] {
         let written = list.compactMap { if case .word(let w) = $0 { w } else { nil } }
         var flags: [AccessControl.Flag] = []
         var combinator: String?
         var wantsFlag = true
+        // Two flags were written side by side: no combinator may follow.
+        var bare = false
         for w in written {
             if w == "or" || w == "and" {
                 combinator = w
                 wantsFlag = true
             } else if let f = Vocabulary.accessControlFlag(named: w) {
+                if !wantsFlag { bare = true }
                 flags.append(f)
                 wantsFlag = false
             }
@@ -383,15 +390,19 @@ public struct Completer: Sendable {
         let flagFits = { (f: AccessControl.Flag, combined: Bool) in
             AccessControl.creationRefusal(flags + [f], withCombinator: combined) == nil
         }
-        if wantsFlag {
-            let fitting = Vocabulary.accessControlFlagNames.filter {
-                Vocabulary.accessControlFlag(named: $0).map { flagFits($0, combinator != nil) } ?? false
+        let fitting = { (combined: Bool) in
+            Vocabulary.accessControlFlagNames.filter {
+                Vocabulary.accessControlFlag(named: $0).map { !flags.contains($0) && flagFits($0, combined) } ?? false
             }
-            return written.isEmpty ? Vocabulary.accessibilityNames + fitting : fitting
         }
-        // After a flag: the combinator (the one already used), if a flag may follow it.
-        guard AccessControl.Flag.allCases.contains(where: { flagFits($0, true) }) else { return [] }
-        return combinator.map { [$0] } ?? ["or", "and"]
+        if wantsFlag { return written.isEmpty ? Vocabulary.accessibilityNames + fitting(combinator != nil) : fitting(combinator != nil) }
+        if bare { return fitting(false) }
+        // After a flag: the combinator (the one already used), if a flag may
+        // follow it; with none used, a flag side by side as well.
+        let combinators = AccessControl.Flag.allCases.contains(where: { !flags.contains($0) && flagFits($0, true) })
+            ? combinator.map { [$0] } ?? ["or", "and"] : []
+        guard combinator == nil else { return combinators }
+        return combinators + fitting(false)
     }
 
     /// Attribute names, each with its `=`, for a class (all of them if

@@ -43,10 +43,13 @@ public enum EntitlementShape {
     /// own from before a transfer.
     /// `listedBy`: who else lists a group (`target 'Share'`), by group, for
     /// a did-you-mean that names the group a sibling holds.
+    /// `fromProfile`: the list is a provisioning profile's, whose team
+    /// wildcard (`TEAMID.*`) is what a profile grants, no mistake (review 22a, R11).
     public static func keychainGroup(_ group: String, teamID: String?, bundleIDs: BundleIDIndex = BundleIDIndex(),
                                      appIDPrefix: String? = nil, previousAppIDPrefixes: Set<String> = [],
-                                     listedBy: [String: String] = [:]) -> Finding? {
+                                     listedBy: [String: String] = [:], fromProfile: Bool = false) -> Finding? {
         if group.contains("$(") || isApples(group) { return nil }
+        if fromProfile && group.hasSuffix("*") && teamPrefix(of: group) != nil { return nil }
         // A provisioning profile's TEAMID.* copied into the signed
         // entitlements (fastlane sigh resign without the app's entitlements
         // takes the profile's; fastlane issue 4397): securityd treats only a
@@ -296,13 +299,14 @@ public enum EntitlementShape {
     /// misspelt one, with the finding's caveat (a shipped group holds items).
     public static func check(keychainAccessGroups: [String], applicationGroups: [String], teamID: String?,
                              macOS: Bool, bundleIDs: BundleIDIndex = BundleIDIndex(), appIDPrefix: String? = nil,
-                             previousAppIDPrefixes: Set<String> = [], listedBy: [String: String] = [:]) -> [Finding] {
+                             previousAppIDPrefixes: Set<String> = [], listedBy: [String: String] = [:],
+                             fromProfile: Bool = false) -> [Finding] {
         // The lists as sets: a search of the list per finding was the square
         // of a 100,000-group list (66 s; found by adversarial testing).
         let keychainSet = Set(keychainAccessGroups), appSet = Set(applicationGroups)
         let keychain = keychainAccessGroups.compactMap {
             keychainGroup($0, teamID: teamID, bundleIDs: bundleIDs, appIDPrefix: appIDPrefix,
-                          previousAppIDPrefixes: previousAppIDPrefixes, listedBy: listedBy)
+                          previousAppIDPrefixes: previousAppIDPrefixes, listedBy: listedBy, fromProfile: fromProfile)
         }.map {
             dropping($0, ifListed: keychainSet, "keychain-access-groups")
         }

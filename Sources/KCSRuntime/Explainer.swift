@@ -292,11 +292,15 @@ package struct Explainer {
                 : "no keychain entitlement counts here; the Mac lists the token group for a process without any"
             return "\(app.name.possessive) only access group is com.apple.token (\(source)), which is read-only: add, update and delete fail, queries find only token items"
         case .unentitledTokenGroup:
-            let era = Self.tokenEra(world.platform(of: last.device))
-            let head = "\(app.name) has no entitlements (an unhosted test bundle, a bare tool), and \(era) give such a process com.apple.token alone"
+            let platform = world.platform(of: last.device)
+            let head = "\(app.name) has no entitlements (an unhosted test bundle, a bare tool), and \(Self.tokenEra(platform)) give such a process com.apple.token alone"
+            let name = Self.familyName(platform)
+            let releases = platform.tokenGroupForUnentitledReleases ?? 0...0
+            let others = releases.filter { $0 != platform.tokenGroupSearchedOnWritesRelease }.map(String.init)
+            let othersText = others.count > 1 ? others.dropLast().joined(separator: ", ") + " and " + others[others.count - 1] : others.joined()
             return result.status == .param
-                ? head + ": the add goes to element 0 of the list, the token group, and securityd refuses it: \"storing items into kSecAttrAccessGroupToken is not allowed\" (errSecParam; iOS 10, 12 and 13 answer errSecMissingEntitlement)"
-                : head + ", so the query searches that group, which holds none of kcs's items (from iOS 14 every call is errSecMissingEntitlement)"
+                ? head + ": the add goes to element 0 of the list, the token group, and securityd refuses it: \"storing items into kSecAttrAccessGroupToken is not allowed\" (errSecParam; \(name) \(othersText) answer errSecMissingEntitlement)"
+                : head + ", so the query searches that group, which holds none of kcs's items (from \(name) \(releases.upperBound + 1) every call is errSecMissingEntitlement)"
         case .fileKeychainDataForAll:
             return request.operation == .add
                 ? "the macOS file-based keychain's add parses limit= and return= as a find does, and returns no data for all matching passwords: nothing was stored; an add needs no limit="
@@ -466,8 +470,8 @@ package struct Explainer {
         // Only a group that is another app's default: its adds without
         // group= go there, so what was deleted may be its own.
         let parts = groups.compactMap { g -> String? in
-            guard let other = world.firstOtherApp(accessing: g, besides: last.app),
-                  world.defaultGroup(of: other, on: last.device) == g else { return nil }
+            guard let other = world.firstOtherApp(accessing: g, besides: last.app,
+                                                  where: { world.defaultGroup(of: $0, on: last.device) == g }) else { return nil }
             let name = world[other].name
             return "\(g) is \(name.possessive) default group too (its adds without group= go there), so \(result.count == 1 ? "the item" : "the items") may be \(name.possessive)"
         }
@@ -880,7 +884,13 @@ package struct Explainer {
     /// The releases that give a process without entitlements the token
     /// group (``Platform/listsTokenGroupForUnentitled``).
     static func tokenEra(_ platform: Platform) -> String {
-        platform.family == .watchos ? "watchOS 3 to 6" : "iOS 10 to 13"
+        let releases = platform.tokenGroupForUnentitledReleases ?? 0...0
+        return "\(familyName(platform)) \(releases.lowerBound) to \(releases.upperBound)"
+    }
+
+    /// The family as Apple writes it, for the token-group eras.
+    static func familyName(_ platform: Platform) -> String {
+        platform.family == .watchos ? "watchOS" : "iOS"
     }
 
     /// A one-line hint for a failed status expectation.

@@ -68,7 +68,16 @@ extension Session {
     /// KCS507 and for `explain`.
     static func syncFilterSkips(_ spec: ItemSpec, on device: DeviceHandle, _ world: World) -> Bool {
         guard spec.synchronizable == nil, spec.persistentRef == nil, world.synchronizableCount(on: device) > 0 else { return false }
-        return !(world.platform(of: device).family == .macos && spec.useDataProtectionKeychain == false)
+        return reachesDataProtection(spec, on: device, world)
+    }
+
+    /// Whether a call reaches the data-protection keychain: not a Mac call
+    /// with data-protection=false, which reaches the file keychain alone,
+    /// where neither synchronizable nor an accessibility class means
+    /// anything (SecItem.cpp 4136-4139; kcs's file keychain ignores both).
+    /// For KCS507 and KCS516.
+    static func reachesDataProtection(_ spec: ItemSpec, on device: DeviceHandle, _ world: World) -> Bool {
+        !(world.platform(of: device).family == .macos && spec.useDataProtectionKeychain == false)
     }
 
     /// Whether the synchronizable matches a successful call left out are
@@ -334,12 +343,14 @@ extension Session {
         // search attribute (SecDbQuery.c query_add_attribute_with_desc), so
         // the items an older build or another code path stored with another
         // class are not found, changed or deleted. Not for an update that
-        // sets a class: a migration selects by the old class on purpose.
-        if request.operation != .add, let wanted = spec.accessibility,
+        // sets a class: a migration selects by the old class on purpose. Not
+        // for a Mac call on the file keychain alone, which has no classes
+        // (review 22a, R7).
+        if request.operation != .add, let wanted = spec.accessibility, Self.reachesDataProtection(spec, on: last.device, world),
            !(request.operation == .update && (request.changes.map { $0.accessibility != nil || $0.accessControl != nil } ?? false)) {
             var wide = request
             wide.spec.accessibility = nil
-            let sync = spec.synchronizable ?? (spec.persistentRef == nil ? .no : .any)
+            let sync = spec.searchedSync
             let leftOut = world.matchCount(of: wide, as: last.app, on: last.device, sync: sync)
                 - world.matchCount(of: request, as: last.app, on: last.device, sync: sync)
             let items = "\(leftOut) item\(leftOut == 1 ? "" : "s") stored with another class"
@@ -567,9 +578,11 @@ extension Session {
         // app's own (trial 15, D2): read again here, the one place that
         // needs them, rather than kept on every app of the world.
         var previous: Set<String> = []
+        var fromProfile = false
         if let path = decl.entitlements, let source = try? loader.read(loader.resolve(path.text, relativeTo: file.name)),
            case .success(let e) = Entitlements.decode(source.bytes) {
             previous = e.previousAppIDPrefixes
+            fromProfile = e.source == .profile
         }
         let findings = EntitlementShape.check(keychainAccessGroups: app.keychainAccessGroups,
                                               applicationGroups: app.applicationGroups, teamID: app.teamID,
@@ -579,7 +592,8 @@ extension Session {
                                                   || world.devices.contains { $0.platform?.family == .macos },
                                               bundleIDs: appIndex.count == world.apps.count ? appIndex.bundleIDs
                                                   : BundleIDIndex(world.apps.map(\.bundleID)),
-                                              appIDPrefix: app.appIDPrefix, previousAppIDPrefixes: previous)
+                                              appIDPrefix: app.appIDPrefix, previousAppIDPrefixes: previous,
+                                              fromProfile: fromProfile)
         // Where each group was first written, by name: a search of the list
         // per finding was the square of a 100,000-group list (found by
         // adversarial testing).

@@ -244,7 +244,8 @@ package struct Lowering {
         return bytes.reduce(0) { $0 << 8 | Int($1) }
     }
 
-    // access-control := '[' [ PROTECTION ] FLAG { ( 'or' | 'and' ) FLAG } ']'
+    // access-control := '[' [ ACCESSIBILITY ] [ FLAG { ( 'or' | 'and' ) FLAG } | FLAG { FLAG } ] ']'
+    // (grammar.md; an empty list is when-unlocked without flags)
     private func accessControl(_ v: ValueNode, _ values: [ValueNode]) throws(Diagnostic) -> AccessControl {
         guard case .list(let list) = v.kind else {
             throw Diagnostic(.wrongValueType, "access-control takes a list", file: file, range: v.range,
@@ -297,8 +298,6 @@ package struct Lowering {
                                      file: file, range: item.range)
                 }
                 bare = true
-            } else if bare {
-                throw Diagnostic(.expectedToken, "write a combinator between every two flags, or none", file: file, range: item.range)
             }
             flags.append(f)
             expectFlag = false
@@ -312,6 +311,6 @@ package struct Lowering {
                              range: v.range, hint: "it returns NULL (errSecParam); user-presence goes only with "
                                 + "application-password, and without or/and; one biometry flag at most")
         }
-        return AccessControl(protection: protection, flags: flags, combinator: combinator ?? (bare ? .and : .or))
+        return AccessControl(protection: protection, flags: flags, combinator: combinator)
     }
 }

@@ -82,5 +82,5 @@ public func SecAccessControlCreateWithFlags(
     // Several constraints without .or are all required: SecAccessControl.m
     // builds a k-of-n constraint with k = 1 for .or and k = n otherwise.
     return SecAccessControl(AccessControl(protection: accessibility, flags: engineFlags,
-                                          combinator: flags.contains(.or) ? .or : .and))
+                                          combinator: flags.contains(.or) ? .or : flags.contains(.and) ? .and : nil))
 }

@@ -835,22 +835,21 @@ public struct ProjectLint {
     }
 
     /// Whether a target's Swift code names a group as a string: the group
-    /// closed by a quote, after a quote or, for `TEAMID.…`, after the team's
-    /// dot (`"\(team).x"`, `"TEAMID.x"`).
+    /// between quotes (`"TEAMID.x"`) or, for `TEAMID.…`, the rest after an
+    /// interpolation of the team (`"\(team).x"`). Not any literal that
+    /// merely ends so: `"group.com.example.x"` does not name `TEAMID.com.example.x`
+    /// (review 22a, R13). The first 5,000 files, as the KCS604 scan.
     func codeNames(_ group: String, in target: XcodeProject.Target, _ render: inout ProjectDiagnostics) -> Bool {
-        var bare = Substring(group), lead = "\""
+        var patterns = [Array(("\"" + group + "\"").utf8)]
         if let dot = group.firstIndex(of: "."), group.distance(from: group.startIndex, to: dot) == 10 {
-            bare = group[group.index(after: dot)...]
-            lead = "."
+            patterns.append(Array((")" + String(group[dot...]) + "\"").utf8))
         }
-        let wanted = Array((lead + bare + "\"").utf8)
-        for path in code(of: target).swiftSources {
-            guard let bytes = render.sourceFile(path)?.bytes, bytes.count >= wanted.count else { continue }
-            var i = 0
-            while i + wanted.count <= bytes.count {
-                if bytes[i] == wanted[0], bytes[i..<(i + wanted.count)].elementsEqual(wanted) { return true }
-                i += 1
+        for path in code(of: target).swiftSources.prefix(5000) {
+            guard let bytes = render.sourceFile(path)?.bytes else { continue }
+            let found = bytes.withUnsafeBufferPointer { b in
+                patterns.contains { p in p.withUnsafeBufferPointer { ByteSearch.contains(b, $0) } }
             }
+            if found { return true }
         }
         return false
     }

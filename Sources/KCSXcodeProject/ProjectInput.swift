@@ -65,7 +65,7 @@ public enum ProjectInput {
             let yaml = names.filter { isYAML($0) && !$0.hasPrefix(".") }.sorted()
             let named = yaml.filter { $0.lowercased().contains("project") }
             let specs = named.isEmpty ? yaml : named
-            if !specs.isEmpty, case .success(let bytes) = fileSystem.read(ProjectPath.join(path, "contents.xcworkspacedata")),
+            if !specs.isEmpty, case .success(let bytes) = fileSystem.read(ProjectPath.join(path, "contents.xcworkspacedata"), atMost: 1 << 20),
                case let listed = workspaceProjects(bytes, workspace: path).projects, !listed.isEmpty,
                !listed.contains(where: { fileSystem.isDirectory($0.path) }) {
                 return .failure(issue("'\(folder)' holds no .xcodeproj, and none of the projects its workspace '\(path)' lists exists; "
@@ -155,8 +155,7 @@ public enum ProjectInput {
     /// the test (16 of 200 MB took 25 s to say a folder holds no project;
     /// adversarial run 27, F4).
     static func isXcodeGenSpec(_ path: String, fileSystem: any ProjectFileSystem) -> Bool {
-        if let size = fileSystem.fileSize(path), size > 4 << 20 { return false }
-        guard case .success(let bytes) = fileSystem.read(path), bytes.count <= 4 << 20 else { return false }
+        guard case .success(let bytes) = fileSystem.read(path, atMost: 4 << 20) else { return false }
         var keys = Set<String>()
         for line in String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline) {
             for key in ["name:", "targets:"] where line.hasPrefix(key) { keys.insert(key) }

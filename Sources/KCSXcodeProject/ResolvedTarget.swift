@@ -583,7 +583,7 @@ extension XcodeProject {
     /// The files an xcconfig includes with `#include?` that do not exist,
     /// as written (a few at most).
     func absentOptionalIncludes(of file: String) -> [String] {
-        guard file.hasSuffix(".xcconfig"), case .success(let bytes) = fileSystem.read(file), bytes.count <= 1 << 20 else { return [] }
+        guard file.hasSuffix(".xcconfig"), case .success(let bytes) = fileSystem.read(file, atMost: 1 << 20) else { return [] }
         var out: [String] = []
         for line in String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline) where out.count < 4 {
             let text = line.trimmingPrefix(while: { $0 == " " || $0 == "\t" })

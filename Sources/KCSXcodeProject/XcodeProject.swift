@@ -627,7 +627,7 @@ private struct ProjectReader {
             // trial 20, W4).
             let pbxproj = ProjectPath.join(shown, "project.pbxproj")
             let absent = path(of: reference) != nil && !fileSystem.isFile(pbxproj)
-            if !absent, case .success(let bytes) = fileSystem.read(pbxproj), bytes.count <= 64 << 20,
+            if !absent, case .success(let bytes) = fileSystem.read(pbxproj, atMost: 64 << 20),
                !bytes.withUnsafeBufferPointer({ b in Array(".swift".utf8).withUnsafeBufferPointer { ByteSearch.contains(b, $0) } }) { continue }
             issues.append(ProjectIssue(
                 .warning, "the code check does not read the code of '\(shown)', another Xcode project\(absent ? ", which is absent" : ""): target\(linkers.count == 1 ? "" : "s") "
@@ -776,7 +776,7 @@ private struct ProjectReader {
     /// first of them; nil when the Podfile names none.
     func developmentPods() -> ProjectIssue? {
         let podfile = ProjectPath.join(ProjectPath.directory(folder), "Podfile")
-        guard fileSystem.isFile(podfile), case .success(let bytes) = fileSystem.read(podfile), bytes.count <= 4 << 20 else { return nil }
+        guard fileSystem.isFile(podfile), case .success(let bytes) = fileSystem.read(podfile, atMost: 4 << 20) else { return nil }
         var pods: [String] = [], first: ProjectLocation?
         for (index, line) in String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let code = line.prefix { $0 != "#" }
@@ -1181,7 +1181,7 @@ private struct ProjectReader {
         for name in (fileSystem.contents(ofDirectory: folder.isEmpty ? "." : folder) ?? []).prefix(1000).sorted()
         where name.hasSuffix(".xcworkspace") && out.count < 8 {
             let workspace = folder.isEmpty ? name : ProjectPath.join(folder, name)
-            guard case .success(let bytes) = fileSystem.read(ProjectPath.join(workspace, "contents.xcworkspacedata")), bytes.count <= 1 << 20 else { continue }
+            guard case .success(let bytes) = fileSystem.read(ProjectPath.join(workspace, "contents.xcworkspacedata"), atMost: 1 << 20) else { continue }
             out.append((workspace, ProjectInput.workspaceProjects(bytes, workspace: workspace)))
         }
         workspacesBeside = out

@@ -18,6 +18,14 @@ public struct AccessControl: Sendable, Hashable, CustomStringConvertible {
             case .applicationPassword: "kSecAccessControlApplicationPassword"
             }
         }
+
+        /// The flags in the order `SecAccessControlCreateWithFlags` tests
+        /// their bits and builds their constraints (SecAccessControl.m
+        /// lines 184-219).
+        static let creationOrder: [Flag] = [.userPresence, .devicePasscode, .biometryAny, .biometryCurrentSet,
+                                            .applicationPassword]
+
+        var bit: UInt8 { 1 << UInt8(Self.creationOrder.firstIndex(of: self)!) }
     }
 
     /// How several flags combine.
@@ -29,28 +37,42 @@ public struct AccessControl: Sendable, Hashable, CustomStringConvertible {
     public var protection: Accessibility
     /// Whether the protection was written explicitly (for messages only).
     public var protectionIsExplicit: Bool
-    public var flags: [Flag]
-    public var combinator: Combinator
+    /// The flags as `SecAccessControlCreateFlags` holds them, a bit each:
+    /// a flag written twice is one constraint, and the order they were
+    /// written in does not count (review 22a, R3).
+    private var bits: UInt8
+    /// The flags, in ``Flag/creationOrder``.
+    public var flags: [Flag] {
+        get { Flag.creationOrder.filter { bits & $0.bit != 0 } }
+        set { bits = newValue.reduce(0) { $0 | $1.bit } }
+    }
+    /// The combinator given (kSecAccessControlOr or kSecAccessControlAnd);
+    /// nil for none, which requires every constraint (k = n,
+    /// SecAccessControl.m lines 222-224) and is the one form user presence
+    /// with the application password takes (lines 179-181: or/and beside
+    /// user presence is refused). Kept as given, so it is printed and
+    /// exported as written (review 22a, R2).
+    public var combinator: Combinator?
 
-    public init(protection: Accessibility? = nil, flags: [Flag], combinator: Combinator = .or) {
+    public init(protection: Accessibility? = nil, flags: [Flag], combinator: Combinator? = nil) {
         self.protection = protection ?? .whenUnlocked
         self.protectionIsExplicit = protection != nil
-        self.flags = flags
+        self.bits = flags.reduce(0) { $0 | $1.bit }
         self.combinator = combinator
     }
 
     /// Equal when they protect alike; how the protection was written does not count.
     public static func == (a: AccessControl, b: AccessControl) -> Bool {
-        a.protection == b.protection && a.flags == b.flags && (a.requiresEveryConstraint == b.requiresEveryConstraint)
+        a.protection == b.protection && a.bits == b.bits && (a.requiresEveryConstraint == b.requiresEveryConstraint)
     }
 
     public func hash(into h: inout Hasher) {
         h.combine(protection)
-        h.combine(flags)
+        h.combine(bits)
     }
 
     /// Whether using an item protected by this object needs a prompt.
-    public var requiresAuthentication: Bool { !flags.isEmpty }
+    public var requiresAuthentication: Bool { bits != 0 }
 
     /// The flags that are constraints: all but the application password,
     /// which adds none and only requires the password on top
@@ -62,7 +84,7 @@ public struct AccessControl: Sendable, Hashable, CustomStringConvertible {
     /// Whether every constraint is required: `and`, or fewer than two
     /// constraints, where `or` has nothing to choose between (the k-of-n
     /// is built only for two or more, SecAccessControl.m lines 222-249).
-    public var requiresEveryConstraint: Bool { combinator == .and || constraintFlags.count < 2 }
+    public var requiresEveryConstraint: Bool { combinator != .or || constraintFlags.count < 2 }
 
     /// Whether the object is satisfied when `holds` tells which flags are:
     /// the constraints as combined, and the application password beside
@@ -92,10 +114,12 @@ public struct AccessControl: Sendable, Hashable, CustomStringConvertible {
         return nil
     }
 
+    /// As a script writes it (`kcs` reads it back): the combinator between
+    /// the flags only when one was given.
     public var description: String {
         var parts = [protection.rawValue]
         for (i, f) in flags.enumerated() {
-            if i > 0 { parts.append(combinator.rawValue) }
+            if i > 0, let combinator { parts.append(combinator.rawValue) }
             parts.append(f.rawValue)
         }
         return "[" + parts.joined(separator: ", ") + "]"

@@ -146,6 +146,9 @@ public struct AuthContext: Sendable, Hashable {
     /// that app's process, which neither a restart of the device nor an
     /// uninstall of the app keeps (``World/reboot(_:)``, ``World/uninstall(_:from:)``).
     public var authenticatedBy: AppHandle?
+    /// What it was authenticated with there: a context that holds only the
+    /// application password does not open a constraint.
+    var credentials: Set<ContextUse.Credential> = []
 
     /// The longest reuse duration LocalAuthentication honours.
     public static let maximumReuseDuration = 300

@@ -96,10 +96,28 @@ public struct Platform: Sendable, Hashable, CustomStringConvertible {
     /// no list and every call is errSecMissingEntitlement. The Mac's rule
     /// is its own (``usesMacDaemon``).
     public var listsTokenGroupForUnentitled: Bool {
+        tokenGroupForUnentitledReleases.map { version <= $0.upperBound } ?? false
+    }
+
+    /// The releases of this family that give a process without
+    /// entitlements the token group (``listsTokenGroupForUnentitled``), as
+    /// data, so the explanations name the releases the rule decides by
+    /// (review 22a, R8); nil for the Mac, whose rule is its own.
+    public var tokenGroupForUnentitledReleases: ClosedRange<Int>? {
         switch family {
-        case .ios: version <= 13
-        case .watchos: version <= 6
-        case .macos, .catalyst: false
+        case .ios: 10...13
+        case .watchos: 3...6
+        case .macos, .catalyst: nil
+        }
+    }
+
+    /// The release of this family whose writes search the token group
+    /// (``searchesTokenGroupOnWrites``), nil for none.
+    public var tokenGroupSearchedOnWritesRelease: Int? {
+        switch family {
+        case .ios: 11
+        case .watchos: 4
+        case .macos, .catalyst: nil
         }
     }
 
@@ -112,13 +130,7 @@ public struct Platform: Sendable, Hashable, CustomStringConvertible {
     /// token-only list in add, update and delete (lines 1295, 1374, 1458);
     /// 58286.200.222 (iOS 12) on writes through
     /// `SecurityClientCopyWritableAccessGroups`, which drops the token group.
-    public var searchesTokenGroupOnWrites: Bool {
-        switch family {
-        case .ios: version == 11
-        case .watchos: version == 4
-        case .macos, .catalyst: false
-        }
-    }
+    public var searchesTokenGroupOnWrites: Bool { tokenGroupSearchedOnWritesRelease == version }
 
     /// Whether the SecItem client makes a reference (`kSecReturnRef`) for an
     /// item of this class. `SecItemCreateFromAttributeDictionary`

@@ -368,9 +368,24 @@ extension World {
         case .update, .delete:
             guard platform.searchesTokenGroupOnWrites else { return refused }
             if let unparsed { return unparsed }
+            // The query's own checks come before any search, whatever the
+            // groups: return keys on an update (Security-58286.1.32
+            // `_SecItemUpdate` lines 1696-1703), a match limit on a delete
+            // (`_SecItemDelete` lines 1781-1784) or, after the new group, on
+            // an update; the ordinary path's statuses (review 22a, R4).
+            let prunes = platform.prunesUpdateAndDeleteQueries
+            if request.operation == .delete, !prunes, request.spec.limit != nil {
+                return CallResult(status: .param, reason: .limitOnDelete)
+            }
+            if request.operation == .update, !prunes, !request.spec.returns.isEmpty {
+                return CallResult(status: .param, reason: .limitOrReturnOnUpdate)
+            }
             if request.operation == .update, let g = request.changes?.accessGroup {
                 return g == AppTarget.tokenGroup ? CallResult(status: .param, reason: .unentitledTokenGroup)
                     : CallResult(status: .noAccessForItem, reason: .moveNotEntitled(g))
+            }
+            if request.operation == .update, !prunes, request.spec.limit != nil {
+                return CallResult(status: .param, reason: .limitOrReturnOnUpdate)
             }
             return CallResult(status: .itemNotFound, reason: .unentitledTokenGroup)
         }
@@ -601,7 +616,8 @@ extension World {
     }
 
     /// Whether a stored item satisfies a query's filters (class and group
-    /// aside); `sync`, when given, stands for the query's sync value.
+    /// aside); `sync`, when given, stands for the query's sync value
+    /// (else ``ItemSpec/searchedSync``).
     static func matches(_ item: StoredItem, _ spec: ItemSpec, sync: SyncSelector? = nil) -> Bool {
         if let ref = spec.persistentRef {
             guard ref.itemClass.table == item.itemClass, ref.names(item), ref.inFileKeychain == (item.owner != nil) else { return false }
@@ -609,7 +625,7 @@ extension World {
         // 3: a query that does not mention synchronizable matches only
         // non-synchronizable items (SecDbQuery.c query_create_with_limit),
         // unless it carries a persistent reference.
-        switch sync ?? spec.synchronizable ?? (spec.persistentRef == nil ? .no : .any) {
+        switch sync ?? spec.searchedSync {
         case .yes: if !item.synchronizable { return false }
         case .no: if item.synchronizable { return false }
         case .any: break
@@ -634,7 +650,7 @@ extension World {
         if fullKey {
             // One hash of the key values; the group and sync value are then
             // checked on the few items that share them.
-            let sync = override ?? spec.synchronizable ?? (spec.persistentRef == nil ? .no : .any)
+            let sync = override ?? spec.searchedSync
             let onlyKeys = spec.attributes.count == keyAttributes.count && spec.persistentRef == nil
             // The closure captures the one field it reads: capturing `spec`
             // copied the whole query (callgrind: one copy per keyed query).
@@ -928,6 +944,7 @@ extension World {
         defer {
             if let context, let name = spec.context, context.authenticated || context.approvedDuringCall {
                 contexts[name]?.authenticatedOn = device
+                contexts[name]?.credentials = context.credentials
             }
             // Deleted whatever the call answers: the delete was scheduled
             // when the row was read.
@@ -1082,6 +1099,7 @@ extension World {
         defer {
             if let context, let name = query.context, context.authenticated || context.approvedDuringCall {
                 contexts[name]?.authenticatedOn = device
+                contexts[name]?.credentials = context.credentials
             }
         }
         switch everyMatch(query, itemClass, cache, device, .update, authUI: query.authUI ?? .allow, context: &context,
@@ -1352,6 +1370,14 @@ extension Keychain {
     }
 }
 
+extension ItemSpec {
+    /// The sync value a query searches with: its own, else securityd's
+    /// default, non-synchronizable items only, or any with a persistent
+    /// reference (SecDbQuery.c `query_create_with_limit`, lines 1092-1096).
+    /// One rule for the search and for lint (review 22a, R5).
+    public var searchedSync: SyncSelector { synchronizable ?? (persistentRef == nil ? .no : .any) }
+}
+
 /// An authentication context as one call uses it.
 struct ContextUse {
     var context: AuthContext
@@ -1366,12 +1392,20 @@ struct ContextUse {
     /// evaluates each item's access control on the call's context,
     /// SecItem.m line 1551; which credential satisfies which flag is
     /// LocalAuthentication's, closed: this follows the flags' documentation).
+    /// An authenticated context's own credentials come first (what it
+    /// was authenticated with, ``AuthContext/credentials``).
     var credentials: Set<Credential> = []
 
-    enum Credential { case biometry, passcode }
+    /// What an approval gives. The application password is a credential of
+    /// its own (`secd-81-item-acl.m` `set_app_password` adds a passphrase to
+    /// the ACM context, lines 219-231): it satisfies the password the item
+    /// requires and no constraint.
+    enum Credential { case biometry, passcode, applicationPassword }
 
     /// Whether a prompt was answered with approval during this call.
-    var approvedDuringCall: Bool { !credentials.isEmpty }
+    var approvedDuringCall: Bool { credentials.count > earlier }
+    /// How many credentials the context brought into the call.
+    var earlier = 0
 
     /// An approved prompt for `ac`: the credential the user gave.
     mutating func approve(_ ac: AccessControl, state: DeviceState) {
@@ -1384,8 +1418,16 @@ struct ContextUse {
             }
         }
         let constraints = ac.constraintFlags.compactMap(credential)
-        let given = ac.requiresEveryConstraint ? constraints : Array(constraints.prefix(1))
-        credentials.formUnion(given.isEmpty ? [.passcode] : given)
+        credentials.formUnion(ac.requiresEveryConstraint ? constraints : Array(constraints.prefix(1)))
+        if ac.flags.contains(.applicationPassword) { credentials.insert(.applicationPassword) }
+    }
+
+    /// Whether an authenticated context covers a flag: every constraint once
+    /// the user authenticated on it (inferred, see ``coversPrompt(for:state:)``),
+    /// the application password only when it holds the password.
+    func authenticationCovers(_ flag: AccessControl.Flag) -> Bool {
+        flag == .applicationPassword ? credentials.contains(.applicationPassword)
+            : credentials.contains(.biometry) || credentials.contains(.passcode)
     }
 
     /// Whether what the user gave in this call opens `ac`.
@@ -1394,8 +1436,8 @@ struct ContextUse {
             switch flag {
             case .biometryAny, .biometryCurrentSet: credentials.contains(.biometry)
             case .devicePasscode: credentials.contains(.passcode)
-            case .userPresence: !credentials.isEmpty
-            case .applicationPassword: false
+            case .userPresence: credentials.contains(.biometry) || credentials.contains(.passcode)
+            case .applicationPassword: credentials.contains(.applicationPassword)
             }
         }
         return ac.isSatisfied(opens)
@@ -1404,18 +1446,24 @@ struct ContextUse {
     /// Whether the context makes a prompt for `ac` unnecessary: it is
     /// already authenticated ("If the specified context has been previously
     /// authenticated, the operation will succeed without asking user for
-    /// authentication", SecItem.h `kSecUseAuthenticationContext`), or a
+    /// authentication", SecItem.h `kSecUseAuthenticationContext`) as far
+    /// as its credentials go: securityd decrypts under the context's ACM
+    /// credentials and asks for authentication when they fall short, and
+    /// the client evaluates the access control on that same context
+    /// (SecItem.m `SecItemAuthDo` lines 1501-1563), so an application
+    /// password in it opens the password and no constraint
+    /// (`secd-81-item-acl.m` line 282; review 22a, R14); or a
     /// biometric unlock within its reuse duration stands in for a biometric
     /// check (LocalAuthentication `touchIDAuthenticationAllowableReuseDuration`;
     /// closed source, from Apple's documentation).
     mutating func coversPrompt(for ac: AccessControl, state: DeviceState) -> Bool {
-        if authenticated { return true }
+        if authenticated && ac.isSatisfied(authenticationCovers) { return true }
         if approvedDuringCall && credentialsOpen(ac) { return true }
         guard reuseAllowed, context.reuseDuration > 0, let since = sinceBiometricUnlock,
               since <= context.reuseDuration, state.biometryEnrolled, state.hasPasscode else { return false }
         let biometric: Set<AccessControl.Flag> = [.userPresence, .biometryAny, .biometryCurrentSet]
         let ok = ac.isSatisfied(biometric.contains)
-        if ok { authenticated = true }
+        if ok { authenticated = true; credentials.insert(.biometry) }
         return ok
     }
 }
@@ -1441,8 +1489,13 @@ extension World {
         let since = devices[device.index].lastBiometricUnlock.map { now - $0 }
         // The reuse property is not available on watchOS (mockaksKeychain.m
         // testLAContext sets it only for iOS and macOS).
-        return ContextUse(context: c, authenticated: c.authenticatedOn == device, sinceBiometricUnlock: since,
-                          reuseAllowed: platform(of: device).family != .watchos)
+        var use = ContextUse(context: c, authenticated: c.authenticatedOn == device, sinceBiometricUnlock: since,
+                             reuseAllowed: platform(of: device).family != .watchos)
+        if use.authenticated {
+            use.credentials = c.credentials
+            use.earlier = c.credentials.count
+        }
+        return use
     }
 
     /// Declares (or replaces with a fresh one) an authentication context.

@@ -73,6 +73,7 @@ extension World {
             && (app == nil || contexts[name]?.authenticatedBy == app) {
             contexts[name]?.authenticatedOn = nil
             contexts[name]?.authenticatedBy = nil
+            contexts[name]?.credentials = []
         }
     }
 

@@ -468,6 +468,18 @@ public struct World: Sendable {
         return groupHolders[id]?.firstOther(than: app.index).map(AppHandle.init(index:))
     }
 
+    /// The first app other than `app`, in declaration order, whose access
+    /// groups include `group` and that `wanted` accepts: the first other
+    /// holder when it is accepted, else a walk of the group's holders. For
+    /// explanations (review 22a, R10: only the first holder was asked).
+    public func firstOtherApp(accessing group: String, besides app: AppHandle, where wanted: (AppHandle) -> Bool) -> AppHandle? {
+        guard let id = groupIDs[group], let holders = groupHolders[id] else { return nil }
+        if let first = holders.firstOther(than: app.index), wanted(AppHandle(index: first)) { return AppHandle(index: first) }
+        var best: Int?
+        for m in holders.members where m != app.index && best.map({ m < $0 }) ?? true && wanted(AppHandle(index: m)) { best = m }
+        return best.map(AppHandle.init(index:))
+    }
+
     /// Whether `group` is in the app's access-group list, asked of the cached
     /// list: a comparison per entry, no hashing, no list built.
     public func isEntitled(_ app: AppHandle, to group: String) -> Bool {

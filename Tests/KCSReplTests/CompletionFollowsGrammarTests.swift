@@ -151,11 +151,17 @@ import Testing
         // An access-control list: protection or flag first, `or`/`and` between flags.
         let first = offered("as AppOne add generic-password access-control=[")
         #expect(!first.contains("or") && !first.contains("and") && first.contains("when-unlocked") && first.contains("biometry-any"))
-        #expect(offered("as AppOne add generic-password access-control=[biometry-any, ") == ["or", "and"])
+        // After one flag, a combinator or a flag side by side (no combinator,
+        // every constraint required), as the parser takes them (review 22a, R15).
+        #expect(offered("as AppOne add generic-password access-control=[biometry-any, ")
+            == ["or", "and", "device-passcode", "application-password"])
         #expect(!offered("as AppOne add generic-password access-control=[when-unlocked, ").contains("when-unlocked"))
         #expect(offered("as AppOne add generic-password access-control=[biometry-any, or, device-passcode, ") == ["or"])
-        // user-presence stands alone (SecAccessControlCreateWithFlags).
-        #expect(offered("as AppOne add generic-password access-control=[user-presence, ") == [])
+        // user-presence takes only the application password, side by side
+        // (SecAccessControlCreateWithFlags refuses or/and beside it).
+        #expect(offered("as AppOne add generic-password access-control=[user-presence, ") == ["application-password"])
+        #expect(offered("as AppOne add generic-password access-control=[user-presence, application-password, ") == [])
+        #expect(offered("as AppOne add generic-password access-control=[biometry-any, device-passcode, ") == ["application-password"])
         // backup wants `as NAME` before its option.
         #expect(offered("backup this ") == ["as"])
         #expect(offered("backup this as ") == [])

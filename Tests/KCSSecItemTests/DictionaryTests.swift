@@ -233,7 +233,7 @@ struct DictionaryTests {
         #expect(SecAccessControlCreateWithFlags(nil, "kSecAttrAccessibleSometimes", .userPresence, nil) == nil)
         // Without .or several constraints are all required (a k-of-n with k = n).
         let both = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlocked, [.biometryAny, .devicePasscode], nil)
-        #expect(both?.accessControl.combinator == .and)
+        #expect(both?.accessControl.combinator == nil && both?.accessControl.requiresEveryConstraint == true)
     }
 
     @Test("error messages name the status")
