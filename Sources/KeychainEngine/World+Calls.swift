@@ -543,16 +543,24 @@ extension World {
         if !state.isAvailable(parts[0].accessibility) {
             return fail(.interactionNotAllowed, .locked(parts[0].accessibility))
         }
-        // The halves are of different classes: clearing one's lost row
-        // cannot change the other's lookup.
-        let oldCert = devices[device.index].keychain.liveItem(withKeyOf: parts[0])
-        let certID = oldCert ?? devices[device.index].insert(parts[0])
+        // The halves are of different classes: replacing one's row cannot
+        // change the other's lookup.
+        let oldCert: ItemID?, certID: ItemID
+        switch addIdentityHalf(parts[0], device) {
+        case .failed(let result): return result
+        case .added(let id): (oldCert, certID) = (nil, id)
+        case .stored(let id): (oldCert, certID) = (id, id)
+        }
         if !state.isAvailable(parts[1].accessibility) {
             return fail(.interactionNotAllowed, .locked(parts[1].accessibility))
         }
-        let oldKey = devices[device.index].keychain.liveItem(withKeyOf: parts[1])
+        let oldKey: ItemID?, keyID: ItemID
+        switch addIdentityHalf(parts[1], device) {
+        case .failed(let result): return result
+        case .added(let id): (oldKey, keyID) = (nil, id)
+        case .stored(let id): (oldKey, keyID) = (id, id)
+        }
         if let oldCert, oldKey != nil { return fail(.duplicateItem, .duplicate(existing: oldCert)) }
-        let keyID = oldKey ?? devices[device.index].insert(parts[1])
         let certificate = devices[device.index].keychain[certID] ?? parts[0]
         let keyHalf = FoundItem.IdentityKey(id: keyID, item: devices[device.index].keychain[keyID] ?? parts[1],
                                             groupName: groupNames[Int(group)], certificateHasData: certificate.dataText != nil)
@@ -565,6 +573,39 @@ extension World {
         let returns: ReturnKinds = oldCert == nil && spec.returns == .persistentReference ? .persistentReference : []
         return CallResult(status: .success, reason: .succeeded,
                           searchedGroupIDs: singleGroups[Int(group)], items: added, returns: returns)
+    }
+
+    /// How one half of an identity add ended.
+    private enum HalfAdd {
+        /// Stored, in a new row or in the place of a row that would not decode.
+        case added(ItemID)
+        /// A row holding the half's key was stored already.
+        case stored(ItemID)
+        /// The half's add failed with this result.
+        case failed(CallResult)
+    }
+
+    /// One half of an identity add. explode_identity (`SecItem.m` lines
+    /// 503-556) adds each half with an add of its own, so a row holding the
+    /// half's key is decrypted first, as for any add (``duplicateAdd``;
+    /// `SecDbItemInsertOrReplace`, `SecDbItem.c` lines 1650-1697): under the
+    /// lock its class's error ends the half's add and so the call (the
+    /// certificate's error ends it before the key is tried, line 519; a
+    /// certificate added before the key's error stays), a row that would not
+    /// decode (lost with the passcode, or an invalidated biometry row) is
+    /// replaced in its row, and any other row is the half stored already.
+    private mutating func addIdentityHalf(_ part: StoredItem, _ device: DeviceHandle) -> HalfAdd {
+        guard let id = devices[device.index].keychain.item(withKeyOf: part) else {
+            return .added(devices[device.index].insert(part))
+        }
+        let state = devices[device.index].state
+        let old = devices[device.index].keychain.stored(id)
+        if old.isLockedAway(in: state) {
+            return .failed(CallResult(status: .interactionNotAllowed, reason: .lockedDuplicate(old.accessibility, existing: id)))
+        }
+        guard old.isUndecodable(in: state) else { return .stored(id) }
+        devices[device.index].keychain.remove(id)
+        return .added(devices[device.index].keychain.insert(part, replacing: old.rowID))
     }
 
     /// The group's ID if the caller's list holds it.
