@@ -295,6 +295,9 @@ package struct Explainer {
             return result.status == .param
                 ? head + ": the add goes to element 0 of the list, the token group, and securityd refuses it: \"storing items into kSecAttrAccessGroupToken is not allowed\" (errSecParam; iOS 10, 12 and 13 answer errSecMissingEntitlement)"
                 : head + ", so the query searches that group, which holds none of kcs's items (from iOS 14 every call is errSecMissingEntitlement)"
+        case .tokenGroupWrite:
+            return "com.apple.token is in \(app.name.possessive) list (iOS 10 to 13 append it to every app's), but it is CryptoTokenKit's read-only group, and iOS 11's securityd refuses to write there: "
+                + "\"storing items into kSecAttrAccessGroupToken is not allowed\" (errSecParam; iOS 12 and 13 leave it out of the groups a write may use: errSecMissingEntitlement)"
         case .fileKeychainDataForAll:
             return request.operation == .add
                 ? "the macOS file-based keychain's add parses limit= and return= as a find does, and returns no data for all matching passwords: nothing was stored; an add needs no limit="

@@ -115,7 +115,7 @@ extension World {
         let full = cache(of: app, on: platform)
         if let refused = clientChecks(request) { return refused }
         if full.isUnsigned, platform.listsTokenGroupForUnentitled {
-            return Self.unentitledTokenGroupCall(request, platform)
+            return unentitledTokenGroupCall(request, platform)
         }
         let (cache, refusal) = serverGroups(full, request.operation, platform)
         if let refusal { return CallResult(status: .missingEntitlement, reason: refusal) }
@@ -345,7 +345,12 @@ extension World {
     /// access"), and an update or a delete searches the token group (an
     /// update's `set group=` is errSecParam for the token group,
     /// errSecNoAccessForItem for another, Security-58286.1.32 lines 1705-1716).
-    private static func unentitledTokenGroupCall(_ request: CallRequest, _ platform: Platform) -> CallResult {
+    /// A find names what it searched (the token group; nothing for iOS 13's
+    /// query without a group, which leaves the token group out; session
+    /// 22), and a group other than the token group is refused as an
+    /// entitled app's is (errSecMissingEntitlement from iOS 13; before, it
+    /// finds nothing).
+    private func unentitledTokenGroupCall(_ request: CallRequest, _ platform: Platform) -> CallResult {
         let refused = CallResult(status: .missingEntitlement, reason: .onlyTokenGroup)
         // Past the list check the query is parsed, its class first (as below).
         let unparsed: CallResult? = if let name = request.spec.unknownClass, request.spec.itemClass == nil {
@@ -357,7 +362,17 @@ extension World {
         }
         switch request.operation {
         case .find:
-            return unparsed ?? CallResult(status: .itemNotFound, reason: .unentitledTokenGroup)
+            if let unparsed { return unparsed }
+            let token = groupIDs[AppTarget.tokenGroup].map { singleGroups[Int($0)] } ?? []
+            guard let g = request.spec.accessGroup else {
+                return CallResult(status: .itemNotFound, reason: .unentitledTokenGroup,
+                                  searchedGroupIDs: platform.dropsTokenGroupFromImplicitQueries ? [] : token)
+            }
+            guard g == AppTarget.tokenGroup else {
+                return platform.rejectsUnentitledQueryGroups ? CallResult(status: .missingEntitlement, reason: .groupNotEntitled(g))
+                    : CallResult(status: .itemNotFound, reason: .groupNotEntitledFindsNothing(g))
+            }
+            return CallResult(status: .itemNotFound, reason: .unentitledTokenGroup, searchedGroupIDs: token)
         case .add:
             guard platform.searchesTokenGroupOnWrites else { return refused }
             if let unparsed { return unparsed }
@@ -443,6 +458,9 @@ extension World {
         let group: GroupID
         if let named = spec.accessGroup {
             guard let id = entitledGroup(named, cache) else {
+                if named == AppTarget.tokenGroup && platform(of: device).searchesTokenGroupOnWrites {
+                    return fail(.param, .tokenGroupWrite)
+                }
                 return fail(.missingEntitlement, .groupNotEntitled(named))
             }
             group = id
@@ -620,7 +638,9 @@ extension World {
     /// errSecMissingEntitlement from iOS 13, errSecItemNotFound before.
     @inline(__always)
     func searchScope(_ spec: borrowing ItemSpec, _ cache: AppCache, _ platform: Platform) -> Scope {
-        guard let named = spec.accessGroup else { return .success(cache.searchIDs) }
+        guard let named = spec.accessGroup else {
+            return .success(platform.dropsTokenGroupFromImplicitQueries ? cache.writable.searchIDs : cache.searchIDs)
+        }
         if let id = entitledGroup(named, cache) { return .success(singleGroups[Int(id)]) }
         if platform.rejectsUnentitledQueryGroups {
             return .failure(StatusFailure(.missingEntitlement, .groupNotEntitled(named)))
@@ -1081,6 +1101,7 @@ extension World {
         var newGroup: GroupID?
         if let named = changes.accessGroup {
             guard let id = entitledGroup(named, cache) else {
+                if named == AppTarget.tokenGroup && platform.searchesTokenGroupOnWrites { return fail(.param, .tokenGroupWrite) }
                 return fail(platform.unentitledMoveStatus, .moveNotEntitled(named))
             }
             newGroup = id
