@@ -296,11 +296,18 @@ package struct Explainer {
             let head = "\(app.name) has no entitlements (an unhosted test bundle, a bare tool), and \(Self.tokenEra(platform)) give such a process com.apple.token alone"
             let name = Self.familyName(platform)
             let releases = platform.tokenGroupForUnentitledReleases ?? 0...0
-            let others = releases.filter { $0 != platform.tokenGroupSearchedOnWritesRelease }.map(String.init)
-            let othersText = others.count > 1 ? others.dropLast().joined(separator: ", ") + " and " + others[others.count - 1] : others.joined()
+            let othersText = Self.releaseList(releases.filter { $0 != platform.tokenGroupSearchedOnWritesRelease })
             return result.status == .param
                 ? head + ": the add goes to element 0 of the list, the token group, and securityd refuses it: \"storing items into kSecAttrAccessGroupToken is not allowed\" (errSecParam; \(name) \(othersText) answer errSecMissingEntitlement)"
                 : head + ", so the query searches that group, which holds none of kcs's items (from \(name) \(releases.upperBound + 1) every call is errSecMissingEntitlement)"
+        case .tokenGroupWrite:
+            let platform = world.platform(of: last.device)
+            let name = Self.familyName(platform)
+            let releases = platform.tokenGroupForUnentitledReleases ?? 0...0
+            let writes = platform.tokenGroupSearchedOnWritesRelease ?? releases.lowerBound
+            let later = Self.releaseList(releases.filter { $0 > writes })
+            return "com.apple.token is in \(app.name.possessive) list (\(Self.tokenEra(platform)) append it to every app's), but it is CryptoTokenKit's read-only group, and \(name) \(writes)'s securityd refuses to write there: "
+                + "\"storing items into kSecAttrAccessGroupToken is not allowed\" (errSecParam; \(name) \(later) leave it out of the groups a write may use: errSecMissingEntitlement)"
         case .fileKeychainDataForAll:
             return request.operation == .add
                 ? "the macOS file-based keychain's add parses limit= and return= as a find does, and returns no data for all matching passwords: nothing was stored; an add needs no limit="
@@ -886,6 +893,13 @@ package struct Explainer {
     static func tokenEra(_ platform: Platform) -> String {
         let releases = platform.tokenGroupForUnentitledReleases ?? 0...0
         return "\(familyName(platform)) \(releases.lowerBound) to \(releases.upperBound)"
+    }
+
+    /// Release numbers as prose: "12", "12 and 13", "10, 12 and 13".
+    static func releaseList(_ releases: [Int]) -> String {
+        let texts = releases.map(String.init)
+        guard let last = texts.last, texts.count > 1 else { return texts.joined() }
+        return texts.dropLast().joined(separator: ", ") + " and " + last
     }
 
     /// The family as Apple writes it, for the token-group eras.

@@ -104,7 +104,7 @@ public struct AppTarget: Sendable, Hashable {
     /// (macOS, Mac Catalyst) builds ``macAccessGroups``, the others
     /// ``accessGroups``.
     public func accessGroups(on platform: Platform) -> [String] {
-        list(macDaemon: platform.usesMacDaemon)
+        list(macDaemon: platform.usesMacDaemon, appendsToken: platform.appendsTokenGroup)
     }
 
     /// The list the Mac's keychain daemon builds (macOS and Mac Catalyst):
@@ -116,10 +116,10 @@ public struct AppTarget: Sendable, Hashable {
     /// platform in Security-58286 and 59306 (macOS 10.13-10.15).
     public var macAccessGroups: [String] { list(macDaemon: true) }
 
-    private func list(macDaemon: Bool) -> [String] {
+    func list(macDaemon: Bool, appendsToken: Bool = false) -> [String] {
         var list: [String] = []
         list.reserveCapacity(keychainAccessGroups.count + applicationGroups.count + 2)
-        forEachAccessGroup(macDaemon: macDaemon) { name, _ in list.append(name) }
+        forEachAccessGroup(macDaemon: macDaemon, appendsToken: appendsToken) { name, _ in list.append(name) }
         return list
     }
 
@@ -140,17 +140,23 @@ public struct AppTarget: Sendable, Hashable {
     /// was left with nothing). Returns whether an application group
     /// appended later joins this list (not an App Clip's, nor on the Mac
     /// without a validating profile).
+    /// `appendsToken`: a device whose daemon appends the token group to the
+    /// list of every process with entitlements (iOS 10-13, watchOS 3-6:
+    /// ``Platform/appendsTokenGroup``); as on the Mac, a listed one goes
+    /// to the end once.
     @discardableResult
-    public func forEachAccessGroup(macDaemon: Bool, _ body: (String, GroupSource) -> Void) -> Bool {
+    public func forEachAccessGroup(macDaemon: Bool, appendsToken: Bool = false,
+                                   _ body: (String, GroupSource) -> Void) -> Bool {
         let token = Self.tokenGroup
         let keychainGroupsOnly = macDaemon && signing == .unprovisioned
+        let appended = macDaemon || appendsToken
         var tokenListed = false, any = false
         func run(_ names: some Sequence<String>, _ source: GroupSource) {
             for name in names {
                 any = true
                 // com.apple.token is read-only, so it goes last: a write
                 // without an explicit group must never default to it.
-                if name == token && (macDaemon || !tokenListed) { tokenListed = true; continue }
+                if name == token && (appended || !tokenListed) { tokenListed = true; continue }
                 body(name, source)
             }
         }
@@ -160,7 +166,9 @@ public struct AppTarget: Sendable, Hashable {
             if let appID { run(CollectionOfOne(appID), .appID) }
             if listsApplicationGroups { run(applicationGroups, .applicationGroups) }
         }
-        if tokenListed || (macDaemon && (any || appID == nil)) { body(token, .tokenGroup) }
+        // Off the Mac a process without entitlements keeps an empty list
+        // here: its calls are answered apart (``World`` `unentitledTokenGroupCall`).
+        if tokenListed || (macDaemon && (any || appID == nil)) || (appendsToken && any) { body(token, .tokenGroup) }
         return !keychainGroupsOnly && listsApplicationGroups
     }
 

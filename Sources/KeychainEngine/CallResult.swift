@@ -131,6 +131,10 @@ public enum StatusReason: Sendable, Hashable {
     /// group is com.apple.token: a query searches it (errSecItemNotFound),
     /// and an iOS 11 add stores into it (errSecParam).
     case unentitledTokenGroup
+    /// iOS 11, watchOS 4: an add into com.apple.token, or an update moving
+    /// an item there, by an app whose list holds it (every app's there):
+    /// "storing items into kSecAttrAccessGroupToken is not allowed".
+    case tokenGroupWrite
     /// macOS file keychain: returning data for all matching passwords.
     case fileKeychainDataForAll
     /// macOS file keychain: a prompt the user denied, and why it asked.

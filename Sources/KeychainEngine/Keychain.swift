@@ -261,20 +261,6 @@ public struct Keychain: Sendable {
         return nil
     }
 
-    /// The stored item with `part`'s primary key, if any. A lost
-    /// when-passcode-set row with that key is cleared first, as the first
-    /// read after the passcode change would have (inferred).
-    mutating func liveItem(withKeyOf part: StoredItem) -> ItemID? {
-        liveItem(withKeyOf: part, fingerprint: KeyFingerprint.key(of: part, seed: seed))
-    }
-
-    private mutating func liveItem(withKeyOf part: StoredItem, fingerprint: UInt64) -> ItemID? {
-        guard let old = item(withKeyOf: part, fingerprint: fingerprint) else { return nil }
-        guard slots[Int(old.slot)].item.lost else { return old }
-        remove(old)
-        return nil
-    }
-
     /// Whether two items have the same class and key values (group and
     /// sync aside), compared in place.
     static func sameKeyValues(_ a: StoredItem, _ b: StoredItem) -> Bool {

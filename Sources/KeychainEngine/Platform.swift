@@ -121,6 +121,33 @@ public struct Platform: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Whether securityd appends `com.apple.token` to the list of every
+    /// process with entitlements off the Mac: iOS 10 to 13 and watchOS 3 to
+    /// 6. Security-57740.60.18 `OSX/sec/ipc/server.c`
+    /// `SecTaskCopyAccessGroups` lines 158-171 ("Always allow access to
+    /// com.apple.token access group, unless entitlement validation
+    /// explicitly failed", and iOS validates always); Security-58286.1.32
+    /// `server_entitlement_helpers.c` lines 102-118 the same; 58286.200.222
+    /// to 59306.140.5 lines 137-146, leaving it out only for an app ID left
+    /// with nothing, which iOS never has. Security-59754.41.1 (iOS 14) moved
+    /// it under `#if TARGET_OS_OSX`. The Mac's rule is ``usesMacDaemon``'s.
+    public var appendsTokenGroup: Bool { listsTokenGroupForUnentitled }
+
+    /// Whether a query that names no group leaves the token group out of
+    /// its search: Security-59306 (iOS 13, watchOS 6) `_SecItemCopyMatching`
+    /// (`keychain/securityd/SecItemServer.c` lines 1653-1664 at 59306.140.5, "On iOS, drop
+    /// 'com.apple.token' AG from allowed accessGroups ... If the application
+    /// on iOS wants to access token items, it needs explicitly specify
+    /// kSecAttrAccessGroup=kSecAttrAccessGroupToken"). Not in 57740 or
+    /// 58286; from 59754 the token group is no longer appended off the Mac.
+    public var dropsTokenGroupFromImplicitQueries: Bool {
+        switch family {
+        case .ios: version == 13
+        case .watchos: version == 6
+        case .macos, .catalyst: false
+        }
+    }
+
     /// Whether a write into `com.apple.token` is errSecParam rather than
     /// errSecMissingEntitlement: iOS 11 and watchOS 4 (Security-58286.1.32
     /// to 58286.70.7), whose `_SecItemAdd` refuses only an empty list and

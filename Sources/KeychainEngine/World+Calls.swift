@@ -115,7 +115,7 @@ extension World {
         let full = cache(of: app, on: platform)
         if let refused = clientChecks(request) { return refused }
         if full.isUnsigned, platform.listsTokenGroupForUnentitled {
-            return Self.unentitledTokenGroupCall(request, platform)
+            return unentitledTokenGroupCall(request, platform)
         }
         let (cache, refusal) = serverGroups(full, request.operation, platform)
         if let refusal { return CallResult(status: .missingEntitlement, reason: refusal) }
@@ -345,7 +345,12 @@ extension World {
     /// access"), and an update or a delete searches the token group (an
     /// update's `set group=` is errSecParam for the token group,
     /// errSecNoAccessForItem for another, Security-58286.1.32 lines 1705-1716).
-    private static func unentitledTokenGroupCall(_ request: CallRequest, _ platform: Platform) -> CallResult {
+    /// A find names what it searched (the token group; nothing for iOS 13's
+    /// query without a group, which leaves the token group out; session
+    /// 22), and a group other than the token group is refused as an
+    /// entitled app's is (errSecMissingEntitlement from iOS 13; before, it
+    /// finds nothing).
+    private func unentitledTokenGroupCall(_ request: CallRequest, _ platform: Platform) -> CallResult {
         let refused = CallResult(status: .missingEntitlement, reason: .onlyTokenGroup)
         // Past the list check the query is parsed, its class first (as below).
         let unparsed: CallResult? = if let name = request.spec.unknownClass, request.spec.itemClass == nil {
@@ -357,7 +362,17 @@ extension World {
         }
         switch request.operation {
         case .find:
-            return unparsed ?? CallResult(status: .itemNotFound, reason: .unentitledTokenGroup)
+            if let unparsed { return unparsed }
+            let token = groupIDs[AppTarget.tokenGroup].map { singleGroups[Int($0)] } ?? []
+            guard let g = request.spec.accessGroup else {
+                return CallResult(status: .itemNotFound, reason: .unentitledTokenGroup,
+                                  searchedGroupIDs: platform.dropsTokenGroupFromImplicitQueries ? [] : token)
+            }
+            guard g == AppTarget.tokenGroup else {
+                return platform.rejectsUnentitledQueryGroups ? CallResult(status: .missingEntitlement, reason: .groupNotEntitled(g))
+                    : CallResult(status: .itemNotFound, reason: .groupNotEntitledFindsNothing(g))
+            }
+            return CallResult(status: .itemNotFound, reason: .unentitledTokenGroup, searchedGroupIDs: token)
         case .add:
             guard platform.searchesTokenGroupOnWrites else { return refused }
             if let unparsed { return unparsed }
@@ -458,6 +473,9 @@ extension World {
         let group: GroupID
         if let named = spec.accessGroup {
             guard let id = entitledGroup(named, cache) else {
+                if named == AppTarget.tokenGroup && platform(of: device).searchesTokenGroupOnWrites {
+                    return fail(.param, .tokenGroupWrite)
+                }
                 return fail(.missingEntitlement, .groupNotEntitled(named))
             }
             group = id
@@ -558,16 +576,24 @@ extension World {
         if !state.isAvailable(parts[0].accessibility) {
             return fail(.interactionNotAllowed, .locked(parts[0].accessibility))
         }
-        // The halves are of different classes: clearing one's lost row
-        // cannot change the other's lookup.
-        let oldCert = devices[device.index].keychain.liveItem(withKeyOf: parts[0])
-        let certID = oldCert ?? devices[device.index].insert(parts[0])
+        // The halves are of different classes: replacing one's row cannot
+        // change the other's lookup.
+        let oldCert: ItemID?, certID: ItemID
+        switch addIdentityHalf(parts[0], device) {
+        case .failed(let result): return result
+        case .added(let id): (oldCert, certID) = (nil, id)
+        case .stored(let id): (oldCert, certID) = (id, id)
+        }
         if !state.isAvailable(parts[1].accessibility) {
             return fail(.interactionNotAllowed, .locked(parts[1].accessibility))
         }
-        let oldKey = devices[device.index].keychain.liveItem(withKeyOf: parts[1])
+        let oldKey: ItemID?, keyID: ItemID
+        switch addIdentityHalf(parts[1], device) {
+        case .failed(let result): return result
+        case .added(let id): (oldKey, keyID) = (nil, id)
+        case .stored(let id): (oldKey, keyID) = (id, id)
+        }
         if let oldCert, oldKey != nil { return fail(.duplicateItem, .duplicate(existing: oldCert)) }
-        let keyID = oldKey ?? devices[device.index].insert(parts[1])
         let certificate = devices[device.index].keychain[certID] ?? parts[0]
         let keyHalf = FoundItem.IdentityKey(id: keyID, item: devices[device.index].keychain[keyID] ?? parts[1],
                                             groupName: groupNames[Int(group)], certificateHasData: certificate.dataText != nil)
@@ -582,6 +608,39 @@ extension World {
                           searchedGroupIDs: singleGroups[Int(group)], items: added, returns: returns)
     }
 
+    /// How one half of an identity add ended.
+    private enum HalfAdd {
+        /// Stored, in a new row or in the place of a row that would not decode.
+        case added(ItemID)
+        /// A row holding the half's key was stored already.
+        case stored(ItemID)
+        /// The half's add failed with this result.
+        case failed(CallResult)
+    }
+
+    /// One half of an identity add. explode_identity (`SecItem.m` lines
+    /// 503-556) adds each half with an add of its own, so a row holding the
+    /// half's key is decrypted first, as for any add (``duplicateAdd``;
+    /// `SecDbItemInsertOrReplace`, `SecDbItem.c` lines 1650-1697): under the
+    /// lock its class's error ends the half's add and so the call (the
+    /// certificate's error ends it before the key is tried, line 519; a
+    /// certificate added before the key's error stays), a row that would not
+    /// decode (lost with the passcode, or an invalidated biometry row) is
+    /// replaced in its row, and any other row is the half stored already.
+    private mutating func addIdentityHalf(_ part: StoredItem, _ device: DeviceHandle) -> HalfAdd {
+        guard let id = devices[device.index].keychain.item(withKeyOf: part) else {
+            return .added(devices[device.index].insert(part))
+        }
+        let state = devices[device.index].state
+        let old = devices[device.index].keychain.stored(id)
+        if old.isLockedAway(in: state) {
+            return .failed(CallResult(status: .interactionNotAllowed, reason: .lockedDuplicate(old.accessibility, existing: id)))
+        }
+        guard old.isUndecodable(in: state) else { return .stored(id) }
+        devices[device.index].keychain.remove(id)
+        return .added(devices[device.index].keychain.insert(part, replacing: old.rowID))
+    }
+
     /// The group's ID if the caller's list holds it.
     private func entitledGroup(_ name: String, _ cache: AppCache) -> GroupID? {
         cache.id(of: name, print: nameFingerprint(name), names: groupNames)
@@ -594,7 +653,9 @@ extension World {
     /// errSecMissingEntitlement from iOS 13, errSecItemNotFound before.
     @inline(__always)
     func searchScope(_ spec: borrowing ItemSpec, _ cache: AppCache, _ platform: Platform) -> Scope {
-        guard let named = spec.accessGroup else { return .success(cache.searchIDs) }
+        guard let named = spec.accessGroup else {
+            return .success(platform.dropsTokenGroupFromImplicitQueries ? cache.writable.searchIDs : cache.searchIDs)
+        }
         if let id = entitledGroup(named, cache) { return .success(singleGroups[Int(id)]) }
         if platform.rejectsUnentitledQueryGroups {
             return .failure(StatusFailure(.missingEntitlement, .groupNotEntitled(named)))
@@ -1057,6 +1118,7 @@ extension World {
         var newGroup: GroupID?
         if let named = changes.accessGroup {
             guard let id = entitledGroup(named, cache) else {
+                if named == AppTarget.tokenGroup && platform.searchesTokenGroupOnWrites { return fail(.param, .tokenGroupWrite) }
                 return fail(platform.unentitledMoveStatus, .moveNotEntitled(named))
             }
             newGroup = id

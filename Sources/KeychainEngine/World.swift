@@ -198,6 +198,13 @@ public struct World: Sendable {
     }
     /// The same as the Mac's keychain daemon builds them (macOS, Catalyst).
     private var macCaches: [AppCache] = []
+    /// The same with the token group appended, as iOS 10-13 and watchOS 3-6
+    /// build them (``Platform/appendsTokenGroup``): kept only once a device
+    /// of such a platform is declared (``keepsTokenCaches``), so a world
+    /// without one builds two lists per app, not three.
+    private var tokenCaches: [AppCache] = []
+    /// Whether ``tokenCaches`` is kept.
+    private var keepsTokenCaches = false
     /// Apps whose cached lists `group` declarations have made out of date:
     /// rebuilt once, when a call needs them (``settleCaches()``), and built
     /// aside meanwhile for a question that cannot store them. Rebuilt at
@@ -370,6 +377,7 @@ public struct World: Sendable {
         guard apps.isEmpty else { throw .platformAfterApps }
         self.platform = platform
         syncEpoch += 1
+        if platform.appendsTokenGroup { keepTokenCaches() }
         for i in devices.indices where devices[i].platform == nil { devices[i].state.biometryEnrolled = platform.hasBiometry }
     }
 
@@ -414,6 +422,7 @@ public struct World: Sendable {
         appCaches.append(makeCache(of: app, macDaemon: false))
         for id in appCaches[handle.index].searchIDs { groupHolders[id, default: Holders()].insert(handle.index) }
         macCaches.append(makeCache(of: app, macDaemon: true))
+        if keepsTokenCaches { tokenCaches.append(makeCache(of: app, macDaemon: false, appendsToken: true)) }
         return handle
     }
 
@@ -580,6 +589,12 @@ public struct World: Sendable {
             } else {
                 macCaches[index] = makeCache(of: target, macDaemon: true)
             }
+            guard keepsTokenCaches else { continue }
+            if Self.extends(tokenCaches[index], target) {
+                Self.extend(&tokenCaches[index], with: appended, of: target, names: names, seed: seed)
+            } else {
+                tokenCaches[index] = makeCache(of: target, macDaemon: false, appendsToken: true)
+            }
         }
         staleCaches.removeAll()
         appendedGroups.removeAll()
@@ -618,6 +633,17 @@ public struct World: Sendable {
         for id in old.subtracting(new) { groupHolders[id]?.remove(app.index) }
         for id in new.subtracting(old) { groupHolders[id, default: Holders()].insert(app.index) }
         macCaches[app.index] = makeCache(of: target, macDaemon: true)
+        if keepsTokenCaches { tokenCaches[app.index] = makeCache(of: target, macDaemon: false, appendsToken: true) }
+    }
+
+    /// Starts keeping ``tokenCaches``, for a device whose daemon appends the
+    /// token group.
+    private mutating func keepTokenCaches() {
+        guard !keepsTokenCaches else { return }
+        settleCaches()
+        keepsTokenCaches = true
+        tokenCaches.reserveCapacity(apps.count)
+        for app in apps { tokenCaches.append(makeCache(of: app, macDaemon: false, appendsToken: true)) }
     }
 
     /// Declares a further device. Without an account it shares `this` device's.
@@ -629,6 +655,7 @@ public struct World: Sendable {
         devices.append(Device(name: name, account: account ?? devices[0].account, serial: UInt64(devices.count)))
         devices[devices.count - 1].platform = platform
         if platform?.usesMacDaemon == true { ownMacDevices += 1 }
+        if platform?.appendsTokenGroup == true { keepTokenCaches() }
         devices[devices.count - 1].state.biometryEnrolled = (platform ?? self.platform).hasBiometry
         return DeviceHandle(index: devices.count - 1)
     }
@@ -683,7 +710,7 @@ public struct World: Sendable {
     /// a method out of line was passed a copy of the 248-byte world.
     @inline(__always)
     func cache(of app: AppHandle, on platform: Platform) -> AppCache {
-        platform.usesMacDaemon ? macCache(app) : listCache(app)
+        platform.usesMacDaemon ? macCache(app) : platform.appendsTokenGroup ? tokenCache(app) : listCache(app)
     }
 
     /// An app's list as devices other than the Mac build it; built aside
@@ -701,6 +728,12 @@ public struct World: Sendable {
         return Self.cacheOfInterned(of: apps[app.index], macDaemon: true, groupIDs, nameSeed)
     }
 
+    /// The same with the token group appended (iOS 10-13, watchOS 3-6).
+    private func tokenCache(_ app: AppHandle) -> AppCache {
+        guard !keepsTokenCaches || staleCaches.contains(app.index) else { return tokenCaches[app.index] }
+        return Self.cacheOfInterned(of: apps[app.index], macDaemon: false, appendsToken: true, groupIDs, nameSeed)
+    }
+
     /// An app's access groups on a device, in order.
     public func accessGroups(of app: AppHandle, on device: DeviceHandle = .this) -> [String] {
         cache(of: app, on: platform(of: device)).ids.map { groupNames[Int($0)] }
@@ -715,8 +748,8 @@ public struct World: Sendable {
 
     /// A cache for an app's list as one platform kind builds it, with the
     /// App Clip rules (SecItemServer.c `appClipHasAcceptableAccessGroups`).
-    private mutating func makeCache(of app: AppTarget, macDaemon: Bool) -> AppCache {
-        Self.builtCache(of: app, macDaemon: macDaemon, seed: nameSeed) { intern($0) }
+    private mutating func makeCache(of app: AppTarget, macDaemon: Bool, appendsToken: Bool = false) -> AppCache {
+        Self.builtCache(of: app, macDaemon: macDaemon, appendsToken: appendsToken, seed: nameSeed) { intern($0) }
     }
 
     /// The same, of names already interned (every name of a declared app's
@@ -724,19 +757,21 @@ public struct World: Sendable {
     /// Static, given the two fields it reads: a method, called on the
     /// caches' out-of-date path, made every call copy the 248-byte world
     /// first (the copy was made before the test that skips it).
-    private static func cacheOfInterned(of app: AppTarget, macDaemon: Bool, _ groupIDs: [String: GroupID],
-                                        _ nameSeed: UInt64) -> AppCache {
-        builtCache(of: app, macDaemon: macDaemon, seed: nameSeed) { groupIDs[$0] ?? World.uninternedGroup }
+    private static func cacheOfInterned(of app: AppTarget, macDaemon: Bool, appendsToken: Bool = false,
+                                        _ groupIDs: [String: GroupID], _ nameSeed: UInt64) -> AppCache {
+        builtCache(of: app, macDaemon: macDaemon, appendsToken: appendsToken, seed: nameSeed) {
+            groupIDs[$0] ?? World.uninternedGroup
+        }
     }
 
     /// The cache of an app's list, in ``AppTarget/forEachAccessGroup(macDaemon:_:)``'s
     /// order; `id` gives a name's ID (each name hashed once for it).
-    private static func builtCache(of app: AppTarget, macDaemon: Bool, seed: UInt64,
+    private static func builtCache(of app: AppTarget, macDaemon: Bool, appendsToken: Bool = false, seed: UInt64,
                                    id: (String) -> GroupID) -> AppCache {
         var ids: [GroupID] = [], prints: [UInt64] = []
         var keychainGroupsEnd = 0, end = 0
         var token: GroupID?
-        let joins = app.forEachAccessGroup(macDaemon: macDaemon) { name, source in
+        let joins = app.forEachAccessGroup(macDaemon: macDaemon, appendsToken: appendsToken) { name, source in
             let groupID = id(name)
             ids.append(groupID)
             prints.append(nameFingerprint(name, seed: seed))
@@ -746,7 +781,7 @@ public struct World: Sendable {
         var restrictedClip = false
         if app.kind == .appClip {
             // Acceptable: the app ID alone, or with the token group.
-            let names = macDaemon ? app.macAccessGroups : app.accessGroups
+            let names = app.list(macDaemon: macDaemon, appendsToken: appendsToken)
             let own = [app.appID].compactMap { $0 }
             restrictedClip = names != own && names != own + [AppTarget.tokenGroup]
         }

@@ -77,7 +77,10 @@ struct Section3FindTests {
         var f = Fixture(platform: platform)
         f.addInterleaved()
         let r = f.find(allGP())
-        #expect(r.searchedGroups(in: f.world) == [Fixture.shared, Fixture.second, Fixture.mainID, Fixture.appGroup])
+        // iOS 10-12 append com.apple.token to every list and search it too
+        // (Security-58286 `SecTaskCopyAccessGroups`; session 22).
+        let token = platform.appendsTokenGroup && !platform.dropsTokenGroupFromImplicitQueries ? [AppTarget.tokenGroup] : []
+        #expect(r.searchedGroups(in: f.world) == [Fixture.shared, Fixture.second, Fixture.mainID, Fixture.appGroup] + token)
         #expect(r.count == 5)
     }
 
