@@ -112,13 +112,15 @@ struct ParserTests {
         ("as A add key key-class=private application-tag=t key-type=ec key-size=256",
          "call(A add key keyClass=\"private\" applicationTag=\"t\" keyType=\"ec\" keySizeInBits=256)"),
         ("as A add generic-password access-control=[when-passcode-set-this-device-only, biometry-any, or, device-passcode]",
-         "call(A add generic-password ac=[when-passcode-set-this-device-only, biometry-any, or, device-passcode])"),
+         "call(A add generic-password ac=[when-passcode-set-this-device-only, device-passcode, or, biometry-any])"),
         // Flags side by side are SecAccessControlCreateWithFlags without
-        // kSecAccessControlOr: all required (audit 25, F3).
+        // kSecAccessControlOr: all required (audit 25, F3), and keep no
+        // combinator (review 22a, R2); flags in the order Apple tests their
+        // bits (R3).
         ("as A add generic-password access-control=[user-presence, application-password]",
-         "call(A add generic-password ac=[when-unlocked, user-presence, and, application-password])"),
+         "call(A add generic-password ac=[when-unlocked, user-presence, application-password])"),
         ("as A add generic-password access-control=[biometry-any, device-passcode]",
-         "call(A add generic-password ac=[when-unlocked, biometry-any, and, device-passcode])"),
+         "call(A add generic-password ac=[when-unlocked, device-passcode, biometry-any])"),
         ("as A find service=\"s\"", "call(A find - service=\"s\")"),
         ("on this as A delete generic-password", "on this call(A delete generic-password)"),
         ("as find find generic-password", "call(find find generic-password)"),
