@@ -155,6 +155,14 @@ package struct Explainer {
                 ?? "a deleted synchronizable item's tombstone holds the same primary key"
             return row + ", and \(device) keeps its class, \(a.rawValue), locked: securityd decrypts that row before it can call the call a duplicate, "
                 + "and the lock's error wins (SecDbItemIsCorrupt)"
+        case .protectedDuplicate(let existing, let asked):
+            let row = world[last.device].keychain[existing]
+                .map { "an item with the same primary key exists (\(Self.describe($0, groupName: world.groupName($0.group))))" }
+                ?? "an item with the same primary key exists"
+            var inner = result
+            inner.reason = asked
+            return row + " and has an access control: securityd decrypts that row before it can call the add a duplicate, "
+                + "which needs the user (SecDbItemIsCorrupt; the client's SecItemAuthDo asks as for a find); " + reason(inner, last)
         case .duplicate(let existing, let inFileKeychain):
             // The file keychain's slots are its own: looked up in the other
             // keychain, an ID names nothing or another item (real-world Q29).

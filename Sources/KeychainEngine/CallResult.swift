@@ -76,6 +76,11 @@ public enum StatusReason: Sendable, Hashable {
     /// locked: securityd decrypts that row before it can call the call a
     /// duplicate, and the lock's error wins (SecDbItemIsCorrupt).
     case lockedDuplicate(Accessibility, existing: ItemID?)
+    /// An add met a row with its key whose access control needs the
+    /// user: securityd decrypts that row first, the client asks, and this
+    /// is how the asking ended (`promptCanceled`, `promptNotAllowed`, …);
+    /// approved, the add is a plain duplicate (audit 26, F3).
+    indirect case protectedDuplicate(existing: ItemID, StatusReason)
     case noMatch
     /// Items matched, but the rows the match limit let securityd read were
     /// all passed over (needing authentication under auth-ui=skip, lost),

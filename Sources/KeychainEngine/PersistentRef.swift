@@ -40,18 +40,64 @@ public struct PersistentRef: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Whether this reference names `item` (a row of the same table).
+    /// Whether this reference names `item` (a row of the same table). A
+    /// file-keychain reference names a primary key, not a row
+    /// (``fileKeyDigest(of:)``).
     func names(_ item: StoredItem) -> Bool {
+        if inFileKeychain { return payload == Self.fileKeyDigest(of: item) }
         switch row {
-        case .rowID(let id): item.rowID == id
-        case .uuid(let u): item.persistentUUID == u
+        case .rowID(let id): return item.rowID == id
+        case .uuid(let u): return item.persistentUUID == u
         }
+    }
+
+    /// The reference's last eight bytes, whatever its shape.
+    var payload: UInt64 {
+        switch row {
+        case .rowID(let id): UInt64(bitPattern: id)
+        case .uuid(let u): u
+        }
+    }
+
+    /// What a Mac file-keychain reference carries for its item: the
+    /// keychain's identifier and the item's CSSM primary key
+    /// (`ItemImpl::copyPersistentReference`, Item.cpp lines 1883-1911),
+    /// which `ItemImpl::makeFromPersistentReference` (lines 1850-1881) looks
+    /// up again by that key (`KeychainImpl::item`, Keychains.cpp lines
+    /// 1029-1060): a delete and an add of the same key give the reference a
+    /// live item again, and an update that changes the key leaves it naming
+    /// nothing (audit 26, F1 and F2). kcs writes a 64-bit FNV-1a digest of
+    /// the class and the key's values in place of the key's bytes; the
+    /// keychain is the device the call runs on.
+    static func fileKeyDigest(of item: StoredItem) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        func mix(_ byte: UInt8) { h = (h ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        func mix64(_ v: UInt64) { for shift in stride(from: 0, to: 64, by: 8) { mix(UInt8(truncatingIfNeeded: v >> UInt64(shift))) } }
+        for byte in item.itemClass.rawValue.utf8 { mix(byte) }
+        for value in item.primaryKey.values {
+            switch value {
+            case .string(let text):
+                mix(1)
+                mix(text.kind.rawValue)
+                mix64(UInt64(text.count))
+                text.withBytes { for byte in $0 { mix(byte) } }
+            case .integer(let n):
+                mix(2)
+                mix64(UInt64(bitPattern: Int64(n)))
+            case .date(let d):
+                mix(3)
+                mix64(d.bitPattern)
+            }
+        }
+        return h
     }
 
     /// The bytes the framework hands out: the table name, then a big-endian
     /// row ID (12 bytes) or the 16-byte UUID (20 bytes), as SecItem.m lays
-    /// them out. A file-keychain reference carries one more byte, `f`: the
-    /// legacy keychain's own format is not modelled.
+    /// them out. A file-keychain reference carries one more byte, `f`, and
+    /// its eight bytes are the digest of the item's primary key
+    /// (``fileKeyDigest(of:)``): the legacy keychain's own format, a
+    /// flattened dictionary, is not modelled.
     public var bytes: [UInt8] {
         var out = Array(tableName.utf8)
         switch row {
@@ -89,9 +135,10 @@ public struct PersistentRef: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
+        if inFileKeychain { return "\(tableName) key \(String(payload, radix: 16)) (file keychain)" }
         switch row {
-        case .rowID(let id): "\(tableName) row \(id)"
-        case .uuid(let u): "\(tableName) uuid \(String(u, radix: 16))"
+        case .rowID(let id): return "\(tableName) row \(id)"
+        case .uuid(let u): return "\(tableName) uuid \(String(u, radix: 16))"
         }
     }
 }
@@ -124,8 +171,12 @@ extension FoundItem {
     /// `platform`: an identity's names its certificate's row.
     public func persistentRef(on platform: Platform) -> PersistentRef {
         let itemClass = resultClass
-        let row: PersistentRef.Row = platform.persistentRefsUseUUID ? .uuid(item.persistentUUID) : .rowID(item.rowID)
-        return PersistentRef(itemClass: itemClass, row: row, inFileKeychain: item.owner != nil)
+        // A file-keychain reference names the item's primary key (above).
+        let inFile = item.owner != nil
+        let uuid = inFile ? PersistentRef.fileKeyDigest(of: item) : item.persistentUUID
+        let rowID = inFile ? Int64(bitPattern: uuid) : item.rowID
+        let row: PersistentRef.Row = platform.persistentRefsUseUUID ? .uuid(uuid) : .rowID(rowID)
+        return PersistentRef(itemClass: itemClass, row: row, inFileKeychain: inFile)
     }
 }
 

@@ -188,7 +188,7 @@ extension World {
         }
         switch request.operation {
         case .add:
-            return add(request.spec, itemClass, cache, device)
+            return add(request.spec, itemClass, cache, device, prompt)
         case .find:
             return find(request.spec, itemClass, cache, device, prompt)
         case .update:
@@ -443,9 +443,15 @@ extension World {
     /// its place and row ID ("If old_item is corrupted pretend it's not
     /// there and just replace it", lines 1664-1690), as for a lost
     /// when-passcode-set row (audit 12; that the row answers errSecDecode
-    /// is kcs's premise, see "Biometry"); any other is a duplicate. Off the
-    /// common path: a new item is only built when it replaces the row.
+    /// is kcs's premise, see "Biometry"); a row whose access control needs
+    /// the user asks first, as a find that reads it would (audit 26, F3:
+    /// the decrypt answers errSecAuthNeeded, which the client's
+    /// `SecItemAuthDo` turns into a prompt and a retry with the call's
+    /// credential, `SecDbItemInsertOrReplace` line 1656), and is a
+    /// duplicate once approved; any other is a duplicate. Off the common
+    /// path: a new item is only built when it replaces the row.
     private mutating func duplicateAdd(_ spec: borrowing ItemSpec, _ id: ItemID, _ device: DeviceHandle, _ cache: AppCache,
+                                       _ prompt: (FoundItem) -> PromptAnswer?,
                                        newItem: @autoclosure () -> StoredItem) -> CallResult {
         let state = devices[device.index].state
         let old = devices[device.index].keychain.stored(id)
@@ -453,6 +459,19 @@ extension World {
             return CallResult(status: .interactionNotAllowed, reason: .lockedDuplicate(old.accessibility, existing: id))
         }
         guard old.isUndecodable(in: state) else {
+            if let ac = old.accessControl, ac.requiresAuthentication {
+                var context = contextUse(spec, device)
+                let match = FoundItem(id: id, item: old, groupName: groupNames[Int(old.group)])
+                let asked = Self.askUser([ac], match, authUI: spec.authUI ?? .allow, state: state, context: &context, prompt: prompt)
+                if let context, let name = spec.context, context.authenticated || context.approvedDuringCall {
+                    contexts[name]?.authenticatedOn = device
+                }
+                // auth-ui=skip never gets here (errSecParam on the client).
+                if case .failure(let f) = asked {
+                    let reason: StatusReason = f.reason == .promptUnanswered ? f.reason : .protectedDuplicate(existing: id, f.reason)
+                    return CallResult(status: f.status, reason: reason)
+                }
+            }
             return CallResult(status: .duplicateItem, reason: .duplicate(existing: id))
         }
         devices[device.index].keychain.remove(id)
@@ -465,7 +484,7 @@ extension World {
     }
 
     private mutating func add(_ spec: borrowing ItemSpec, _ itemClass: ItemClass, _ cache: AppCache,
-                              _ device: DeviceHandle) -> CallResult {
+                              _ device: DeviceHandle, _ prompt: (FoundItem) -> PromptAnswer?) -> CallResult {
         func fail(_ status: KeychainStatus, _ reason: StatusReason) -> CallResult {
             CallResult(status: status, reason: reason)
         }
@@ -536,7 +555,7 @@ extension World {
             let tombstone = devices[device.index].takeTombstoneRow(of: item)
             // Mutate in place through the array so the keychain is never copied.
             let (id, existed) = devices[device.index].keychain.insertUnlessPresent(consume item, replacing: tombstone)
-            if existed { return duplicateAdd(spec, id, device, cache, newItem: newItem()) }
+            if existed { return duplicateAdd(spec, id, device, cache, prompt, newItem: newItem()) }
             return CallResult(status: .success, reason: .succeeded,
                               searchedGroupIDs: singleGroups[Int(group)],
                               items: [FoundItem(id: id, item: devices[device.index].keychain.stored(id),
@@ -917,37 +936,52 @@ extension World {
                    ac != matches[m].item.accessControl {
                     constraints.append(ac)
                 }
-                var skipped = false
-                for ac in constraints where !(context?.coversPrompt(for: ac, state: state) ?? false) {
-                    // A non-interactive context turns a prompt into a failure.
-                    let authUI = context?.context.interactionAllowed == false && authUI == .allow ? .fail : authUI
-                    switch authUI {
-                    case .skip:
-                        skipped = true
-                    case .fail:
-                        let reason: StatusReason = context?.context.interactionAllowed == false ? .contextNotInteractive : .promptNotAllowed
-                        return .failure(StatusFailure(.interactionNotAllowed, reason))
-                    case .allow:
-                        // No way to authenticate (no biometry, no passcode): it fails.
-                        guard state.canSatisfy(ac) else { return .failure(StatusFailure(.authFailed, .promptImpossible)) }
-                        switch prompt(matches[m]) {
-                        case .approve?, .alwaysAllow?: context?.approve(ac, state: state)
-                        case .cancel?: return .failure(StatusFailure(.userCanceled, .promptCanceled))
-                        case .fail?: return .failure(StatusFailure(.authFailed, .promptFailed))
-                        case nil: return .failure(StatusFailure(.interactionNotAllowed, .promptUnanswered))
+                if !constraints.isEmpty {
+                    switch Self.askUser(constraints, matches[m], authUI: authUI, state: state, context: &context, prompt: prompt) {
+                    case .failure(let f): return .failure(f)
+                    case .success(let skipped):
+                        if skipped {
+                            Self.passOver(matches, &taken, prefix)
+                            continue
                         }
                     }
-                    if skipped { break }
-                }
-                if skipped {
-                    Self.passOver(matches, &taken, prefix)
-                    continue
                 }
             }
             Self.take(matches, m, &taken, &prefix)
         }
         if let taken { return .success(taken) }
         return .success(prefix == matches.count ? matches : Array(matches[..<prefix]))
+    }
+
+    /// The user's part when a call must decrypt a row whose access
+    /// controls (`constraints`) need authentication: each one the context
+    /// does not cover yet asks (SecItem.m `SecItemAuthDo`, which evaluates
+    /// the row's access control on the call's context and retries),
+    /// unless auth-ui forbids it. Success: whether auth-ui=skip passed the
+    /// row over (a find only); failure: the call's status.
+    static func askUser(_ constraints: [AccessControl], _ match: FoundItem, authUI: AuthUI, state: DeviceState,
+                        context: inout ContextUse?, prompt: (FoundItem) -> PromptAnswer?) -> Result<Bool, StatusFailure> {
+        for ac in constraints where !(context?.coversPrompt(for: ac, state: state) ?? false) {
+            // A non-interactive context turns a prompt into a failure.
+            let authUI = context?.context.interactionAllowed == false && authUI == .allow ? .fail : authUI
+            switch authUI {
+            case .skip:
+                return .success(true)
+            case .fail:
+                let reason: StatusReason = context?.context.interactionAllowed == false ? .contextNotInteractive : .promptNotAllowed
+                return .failure(StatusFailure(.interactionNotAllowed, reason))
+            case .allow:
+                // No way to authenticate (no biometry, no passcode): it fails.
+                guard state.canSatisfy(ac) else { return .failure(StatusFailure(.authFailed, .promptImpossible)) }
+                switch prompt(match) {
+                case .approve?, .alwaysAllow?: context?.approve(ac, state: state)
+                case .cancel?: return .failure(StatusFailure(.userCanceled, .promptCanceled))
+                case .fail?: return .failure(StatusFailure(.authFailed, .promptFailed))
+                case nil: return .failure(StatusFailure(.interactionNotAllowed, .promptUnanswered))
+                }
+            }
+        }
+        return .success(false)
     }
 
     /// How many of the rows a read deleted were invalidated

@@ -214,6 +214,21 @@ extension World {
             devices[d].incoming[key] = .version(version, from: from)
             return .queued
         }
+        // The write meets the local row of the key through SQLite's UNIQUE
+        // constraint, and SecDbItemInsertOrReplace decrypts that row with
+        // its secret before CKKS's conflict block may run (SecDbItemIsCorrupt,
+        // SecDbItem.c line 1540). CKKS has no credential: a row whose access
+        // control needs the user answers errSecAuthNeeded
+        // (SecDbKeychainItemV7.m lines 816-818), the entry is saved in error
+        // (CKKSIncomingQueueOperation.m lines 983-1008) and the row stays.
+        // The version waits in the queue, as for a class key the device
+        // lacks, and is tried again at the next sync or unlock (audit 26,
+        // F4). A lost or invalidated row is replaced.
+        if let id = local, let mine = devices[d].keychain[id], mine.accessControl?.requiresAuthentication == true,
+           !mine.isUndecodable(in: devices[d].state) {
+            devices[d].incoming[key] = .version(version, from: from)
+            return .queued
+        }
         devices[d].incoming[key] = nil
         if let id = local {
             devices[d].keychain.replace(id, with: Self.arriving(version))
