@@ -276,14 +276,17 @@ public enum EntitlementShape {
     /// Whether `group` reads `X.group.…`: the shape ``callGroup(_:callerName:isEntitled:)``
     /// looks for, decided on bytes (lint asks it of every group a caller lacks).
     static func mayPrefixAppGroup(_ group: String) -> Bool {
-        group.utf8.withContiguousStorageIfAvailable { bytes in
-            guard let dot = bytes.firstIndex(of: UInt8(ascii: ".")) else { return false }
-            // Compared as bytes: `starts(with: "group.".utf8)` walked the
-            // literal's view, some 95 instructions a group.
-            let rest = UnsafeBufferPointer(rebasing: bytes[(dot + 1)...])
-            return rest.count >= 6 && rest[0] == UInt8(ascii: "g") && rest[1] == UInt8(ascii: "r") && rest[2] == UInt8(ascii: "o")
-                && rest[3] == UInt8(ascii: "u") && rest[4] == UInt8(ascii: "p") && rest[5] == UInt8(ascii: ".")
-        } ?? true  // not contiguous: let the full test decide
+        group.utf8.withContiguousStorageIfAvailable { mayPrefixAppGroup(bytes: $0) } ?? true  // not contiguous: let the full test decide
+    }
+
+    /// The same of a group's bytes.
+    static func mayPrefixAppGroup(bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let dot = bytes.firstIndex(of: UInt8(ascii: ".")) else { return false }
+        // Compared as bytes: `starts(with: "group.".utf8)` walked the
+        // literal's view, some 95 instructions a group.
+        let rest = UnsafeBufferPointer(rebasing: bytes[(dot + 1)...])
+        return rest.count >= 6 && rest[0] == UInt8(ascii: "g") && rest[1] == UInt8(ascii: "r") && rest[2] == UInt8(ascii: "o")
+            && rest[3] == UInt8(ascii: "u") && rest[4] == UInt8(ascii: "p") && rest[5] == UInt8(ascii: ".")
     }
 
     private static func teamPrefixedAppGroup(_ group: String, _ bare: String, lacking app: String? = nil) -> Finding {

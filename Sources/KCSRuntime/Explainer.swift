@@ -123,11 +123,11 @@ package struct Explainer {
         case .syncWithAccessControl:
             return "an item with access control cannot be synchronizable (SecItem.m)"
         case .groupNotEntitled(let g):
-            return "the call names group \"\(g)\", which is not in \(app.name.possessive) access groups" + teamPrefixHint(g, app, last)
+            return "the call names group \"\(g)\", which is not in \(app.name.possessive) access groups" + teamPrefixHint(g.string, app, last)
         case .groupNotEntitledFindsNothing(let g):
-            return "the call names group \"\(g)\", which is not in \(app.name.possessive) access groups; before iOS 13 that finds nothing instead of failing with errSecMissingEntitlement" + teamPrefixHint(g, app, last)
+            return "the call names group \"\(g)\", which is not in \(app.name.possessive) access groups; before iOS 13 that finds nothing instead of failing with errSecMissingEntitlement" + teamPrefixHint(g.string, app, last)
         case .moveNotEntitled(let g):
-            return "the update would move items into \"\(g)\", which is not in \(app.name.possessive) access groups" + teamPrefixHint(g, app, last)
+            return "the update would move items into \"\(g)\", which is not in \(app.name.possessive) access groups" + teamPrefixHint(g.string, app, last)
         case .passcodeRequired(let viaAC):
             return "when-passcode-set items need a device passcode" + (viaAC ? " (through access control: errSecNotAvailable)" : " (\(result.status.name))")
         case .locked(let a):
@@ -919,8 +919,8 @@ package struct Explainer {
     /// `declaredWithoutTeam`: the app was declared `team=none` after a team.
     package static func hint(for result: CallResult, last: LastCall, world: World, declaredWithoutTeam: Bool = false) -> String? {
         switch result.reason {
-        case .groupNotEntitled(let g), .groupNotEntitledFindsNothing(let g), .moveNotEntitled(let g):
-            let app = world[last.app]
+        case .groupNotEntitled(let text), .groupNotEntitledFindsNothing(let text), .moveNotEntitled(let text):
+            let g = text.string, app = world[last.app]
             // `group com.apple.token App` would make a team-prefixed group,
             // not this one (QA s20, Q10).
             if g == AppTarget.tokenGroup {

@@ -27,7 +27,7 @@ extension Session {
         let missed = operation != .add && status == .itemNotFound
         let chosenAccessibility = call.request.spec.accessibility != nil || call.request.spec.accessControl != nil
             || operation == .update && (call.request.changes.map { $0.accessibility != nil || $0.accessControl != nil } ?? false)
-        let addToDefault = operation == .add && call.request.spec.accessGroup == nil && status == .success
+        let addToDefault = operation == .add && call.request.spec.accessGroupText == nil && status == .success
             && world.hasApplicationGroups(lastApp)
         let limitOnAdd = operation == .add && call.request.spec.limit != nil
         let referenceAlone = call.request.spec.returns == .reference && operation != .update && operation != .delete
@@ -139,11 +139,11 @@ extension Session {
     /// an extension (which may read what its app writes).
     @inline(__always)  // out of line, it was passed a copy of the world
     private func namedGroupCanFire(_ request: CallRequest, _ app: AppHandle, _ device: DeviceHandle, _ status: KeychainStatus) -> Bool {
-        if request.operation == .update, request.changes?.accessGroup != nil { return true }
+        if request.operation == .update, request.changes?.accessGroupText != nil { return true }
         // Only an update has attributes to change (the lowering refuses `set`
         // elsewhere), so past this line the call names at most the query's
         // group; the optional changes are not read again (each read copied them).
-        guard let g = request.spec.accessGroup else { return false }
+        guard let g = request.spec.accessGroupText else { return false }
         let platform = world.platform(of: device)
         if platform.family == .macos || world.kind(of: app) == .extension { return true }
         // A call succeeds only with groups in the caller's list (add and the
@@ -161,14 +161,20 @@ extension Session {
     /// Out of line, and reading the session's world: passed the world, it
     /// was inlined into the gate, and the copy of the world `lacks` needs
     /// was made for every call, not only for the calls that name a group.
+    /// The group is read as the call's text, its bytes in place: no String
+    /// is made for it.
     @inline(never)
-    private func lackedGroupCanFire(_ g: String, _ app: AppHandle) -> Bool {
+    private func lackedGroupCanFire(_ g: AttributeText, _ app: AppHandle) -> Bool {
         let (lacks, mayBeUnprefixed) = world.lacks(g, app: app)
         guard lacks else { return false }
-        if mayBeUnprefixed || AppTarget.hasBuildVariable(g) || EntitlementShape.mayPrefixAppGroup(g) { return true }
-        // The team ID alone (QA s20, Q08): one comparison of ten bytes.
+        if mayBeUnprefixed { return true }
         let target = world[app]
-        return g == target.teamID || g == target.appIDPrefix
+        return g.bytesPass { b in
+            if AppTarget.hasBuildVariable(in: b) || EntitlementShape.mayPrefixAppGroup(bytes: b) { return true }
+            // The team ID alone (QA s20, Q08): one comparison of ten bytes.
+            func isBytes(of s: String?) -> Bool { s.map { $0.utf8.count == b.count && b.elementsEqual($0.utf8) } ?? false }
+            return isBytes(of: target.teamID) || isBytes(of: target.appIDPrefix)
+        }
     }
 
     /// The rules, for a call that passed the cheap test above.
@@ -296,7 +302,7 @@ extension Session {
         // sync=true group=…`: the moved item is added to it).
         let movesToDataProtection = request.operation == .update && request.changes?.synchronizable == .yes
         if world.platform(of: last.device).family == .macos, !namedGroups.isEmpty, !World.usesDataProtection(spec),
-           !(movesToDataProtection && spec.accessGroup == nil) {
+           !(movesToDataProtection && spec.accessGroupText == nil) {
             // A query searches both keychains: the group counts on the data-protection side only.
             // A caller no keychain entitlement counts for (a bare command-line
             // tool, an app without a provisioning profile) gets errSecMissingEntitlement
@@ -380,7 +386,7 @@ extension Session {
         // the query, "effectively replacing the password of every item in
         // the keychain"; QA s21, Q27).
         if request.operation == .update, result.status == .success, result.count > 1, request.changes?.dataText != nil,
-           spec.attributes.isEmpty, spec.accessGroup == nil, spec.persistentRef == nil, let itemClass = spec.itemClass {
+           spec.attributes.isEmpty, spec.accessGroupText == nil, spec.persistentRef == nil, let itemClass = spec.itemClass {
             warn(.lintClassOnlyUpdate,
                  "this update's query names only the class: it wrote the same data into all \(result.count) \(itemClass.rawValue) items \(app.name) reaches",
                  "name the item in the query (service= and account= for a password): SecItemUpdate changes every item that matches")

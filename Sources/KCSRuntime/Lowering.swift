@@ -72,7 +72,7 @@ package struct Lowering {
             let a = spec.itemClass.map { written.sharingKey(in: $0) } ?? written
             spec.attributes[a] = a == written ? try attributeValue(a, v) : try sharedKeyValue(as: a, v)
         case .group:
-            spec.accessGroup = try text(v, "an access group")
+            spec.accessGroupText = try groupText(v)
         case .accessible:
             spec.accessibility = try pick(v, "accessibility", Vocabulary.accessibilityNames, deviceNote: Self.unknownAccessibilityOnADevice) {
                 Vocabulary.accessibility(named: $0)
@@ -125,6 +125,15 @@ package struct Lowering {
         // than looking it up (data="d1" is mostly new each time).
         if let r = v.verbatimRange, r.end - r.start > 15 { return texts.text(of: r, in: bytes, file: file) }
         return try decodedText(v, what)
+    }
+
+    /// An access group as text: the bytes as written when there is no
+    /// escape to decode (a group past 15 bytes is interned, and a call's
+    /// group is then two words to copy and compare), otherwise the text
+    /// ``text(_:_:)`` reads, a number as written included.
+    private func groupText(_ v: ValueNode) throws(Diagnostic) -> AttributeText {
+        if let r = v.verbatimRange { return file.withBytes(r) { AttributeText(bytes: $0) } }
+        return AttributeText(try decodedText(v, "an access group"))
     }
 
     /// The bytes of a word, a string or a number, as text: made from the

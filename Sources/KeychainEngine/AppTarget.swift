@@ -71,6 +71,8 @@ public struct AppTarget: Sendable, Hashable {
     /// The group of CryptoTokenKit items, readable by every app and never
     /// writable (SecItem.h `kSecAttrAccessGroupToken`).
     public static let tokenGroup = "com.apple.token"
+    /// ``tokenGroup`` as text, as a call's group is compared.
+    public static let tokenGroupText = AttributeText(tokenGroup)
 
     public init(name: String, bundleID: String, teamID: String?, kind: TargetKind = .app,
                 keychainAccessGroups: [String] = [], applicationGroups: [String] = []) {
@@ -240,7 +242,7 @@ public struct AppTarget: Sendable, Hashable {
     /// The same in place, eight bytes at a time: a word without a '$' holds
     /// no start of "$(" (byte by byte, a group of 30 bytes took some 240
     /// instructions, asked of every group a call names and lacks).
-    private static func hasBuildVariable(in b: UnsafeBufferPointer<UInt8>) -> Bool {
+    public static func hasBuildVariable(in b: UnsafeBufferPointer<UInt8>) -> Bool {
         let n = b.count
         guard n >= 2, let base = b.baseAddress else { return false }
         var i = 0

@@ -79,7 +79,11 @@ public struct ReturnKinds: OptionSet, Sendable, Hashable {
 public struct ItemSpec: Sendable, Hashable {
     public var itemClass: ItemClass?
     public var attributes = AttributeList()
-    public var accessGroup: String?
+    /// `kSecAttrAccessGroup` as its bytes: the front end makes it from a
+    /// script's bytes, and the engine finds its group by comparing the
+    /// text's two words with those of the caller's list (as a `String` it
+    /// was retained by every copy of the request and hashed per call).
+    public var accessGroupText: AttributeText?
     public var synchronizable: SyncSelector?
     public var accessibility: Accessibility?
     /// `kSecValueData` as its bytes: the front end makes it from a script's
@@ -94,6 +98,11 @@ public struct ItemSpec: Sendable, Hashable {
         self.itemClass = itemClass
     }
 
+    /// The access group as text (``accessGroupText``).
+    public var accessGroup: String? {
+        get { accessGroupText?.string }
+        set { accessGroupText = newValue.map { AttributeText($0) } }
+    }
     /// The data as text (``dataText``).
     public var data: String? {
         get { dataText?.string }

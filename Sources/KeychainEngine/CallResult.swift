@@ -2,7 +2,10 @@
 public struct FoundItem: Sendable, Hashable {
     public var id: ItemID
     public var item: StoredItem
-    public var groupName: String
+    /// The group's name as text (the world's, ``World/groupName(_:)``):
+    /// two words to copy, where a String was retained with every result.
+    public var groupText: AttributeText
+    public var groupName: String { groupText.string }
     /// The class the caller asked for: an identity (a certificate `item`
     /// with its key) or the item's own.
     public var resultClass: ItemClass { keyBox == nil ? item.itemClass : .identity }
@@ -19,7 +22,8 @@ public struct FoundItem: Sendable, Hashable {
     public struct IdentityKey: Sendable, Hashable {
         public var id: ItemID
         public var item: StoredItem
-        public var groupName: String
+        public var groupText: AttributeText
+        public var groupName: String { groupText.string }
         /// Whether the certificate row holds data: the identity's `item`
         /// carries the key's data in its place (securityd moves the
         /// certificate's aside, SecItemDb.c lines 645-656), and the client
@@ -36,10 +40,10 @@ public struct FoundItem: Sendable, Hashable {
         func hash(into h: inout Hasher) { h.combine(key) }
     }
 
-    init(id: ItemID, item: StoredItem, groupName: String, identityKey: IdentityKey? = nil) {
+    init(id: ItemID, item: StoredItem, groupText: AttributeText, identityKey: IdentityKey? = nil) {
         self.id = id
         self.item = item
-        self.groupName = groupName
+        self.groupText = groupText
         self.keyBox = identityKey.map(KeyBox.init)
     }
 }
@@ -59,11 +63,11 @@ public enum StatusReason: Sendable, Hashable {
     case accessibilityWithAccessControl
     case syncWithAccessControl
     /// An explicit group the caller's list lacks (add; queries from iOS 13).
-    case groupNotEntitled(String)
+    case groupNotEntitled(AttributeText)
     /// iOS 12 and earlier: an unentitled explicit group simply finds nothing.
-    case groupNotEntitledFindsNothing(String)
+    case groupNotEntitledFindsNothing(AttributeText)
     /// Update moving items into a group the caller lacks.
-    case moveNotEntitled(String)
+    case moveNotEntitled(AttributeText)
     /// when-passcode-set on a device without a passcode.
     case passcodeRequired(viaAccessControl: Bool)
     /// The device state keeps this accessibility's items out of reach.

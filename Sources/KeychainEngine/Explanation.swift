@@ -48,7 +48,7 @@ extension World {
         guard let itemClass = request.spec.itemClass else { return [] }
         let cache = cache(of: app, on: platform(of: device))
         guard case .success(let groups) = searchScope(request.spec, cache, platform(of: device)) else { return [] }
-        return Self.matchingFoundItems(request.spec, itemClass, in: groups, of: devices[device.index].keychain, names: groupNames,
+        return Self.matchingFoundItems(request.spec, itemClass, in: groups, of: devices[device.index].keychain, names: groupTexts,
                                        certificateGroups: cache.searchIDs)
     }
 
@@ -95,10 +95,10 @@ extension World {
             }
             if itemClass == .identity && reasons.isEmpty {
                 let found = Self.matchingFoundItems(spec, .identity, in: searched, of: devices[device.index].keychain,
-                                                   names: groupNames)
+                                                   names: groupTexts)
                 if !found.contains(where: { $0.item.sequence == item.sequence }) { reasons.append(.noPairedKey) }
             }
-            result.append(Candidate(item: item, groupName: groupNames[Int(item.group)], reasons: reasons))
+            result.append(Candidate(item: item, groupName: groupTexts[Int(item.group)].string, reasons: reasons))
         }
         return (result, total)
     }
@@ -134,7 +134,7 @@ extension World {
                 return false
             }
         }
-        return best.map { Candidate(item: $0.item, groupName: groupNames[Int($0.item.group)], reasons: [$0.difference]) }
+        return best.map { Candidate(item: $0.item, groupName: groupTexts[Int($0.item.group)].string, reasons: [$0.difference]) }
     }
 
     /// The one attribute in which an item of a searched group differs from
@@ -165,8 +165,8 @@ extension World {
         guard let itemClass = request.spec.itemClass, itemClass != .identity else { return 0 }
         let cache = cache(of: app, on: platform(of: device))
         let groups: [GroupID]
-        if let named = request.spec.accessGroup {
-            guard let id = cache.id(of: named, print: nameFingerprint(named), names: groupNames) else { return 0 }
+        if let named = request.spec.accessGroupText {
+            guard let id = cache.id(of: named) else { return 0 }
             groups = singleGroups[Int(id)]
         } else {
             groups = cache.searchIDs

@@ -636,6 +636,14 @@ public struct AttributeText: Sendable, Hashable, CustomStringConvertible, Expres
         }
     }
 
+    /// Whether the bytes pass `test`: ``withBytes(_:)`` for a yes or no, not
+    /// generic, so a caller in another module does not take the generic
+    /// path (callgrind: some 770 instructions a call; lint asks it of every
+    /// group a caller lacks).
+    public func bytesPass(_ test: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+        withBytes(test)
+    }
+
     /// The text as a String (invalid UTF-8 repaired), for messages and
     /// for hosts that want one.
     public var string: String { withBytes { String(decoding: $0, as: UTF8.self) } }

@@ -164,7 +164,7 @@ extension World {
         // (inferred: the test covers a live one).
         if request.operation == .update, request.spec.itemClass == nil, itemClass == .identity {
             let live = !Self.matchingFoundItems(request.spec, .identity, in: cache.searchIDs, of: devices[device.index].keychain,
-                                               names: groupNames, certificateGroups: cache.searchIDs).isEmpty
+                                               names: groupTexts, certificateGroups: cache.searchIDs).isEmpty
             return CallResult(status: live ? .internalError : .itemNotFound, reason: live ? .identityReferenceUpdate : .noMatch)
         }
         // An identity add's dictionary goes whole into its certificate pass
@@ -267,7 +267,7 @@ extension World {
         if operation != .find, case .uuid = ref.row { return false }
         if operation == .find, staticRefs, case .rowID = ref.row { return false }
         let syncNamed = spec.synchronizable == .yes || spec.synchronizable == .no
-        return !spec.attributes.isEmpty || spec.accessGroup != nil || spec.accessibility != nil || syncNamed
+        return !spec.attributes.isEmpty || spec.accessGroupText != nil || spec.accessibility != nil || syncNamed
     }
 
     private func firstForeignAttribute(_ spec: ItemSpec, _ itemClass: ItemClass) -> ItemAttribute? {
@@ -376,7 +376,7 @@ extension World {
         case .add:
             guard platform.searchesTokenGroupOnWrites else { return refused }
             if let unparsed { return unparsed }
-            if let g = request.spec.accessGroup, g != AppTarget.tokenGroup {
+            if let g = request.spec.accessGroupText, g != AppTarget.tokenGroupText {
                 return CallResult(status: .missingEntitlement, reason: .groupNotEntitled(g))
             }
             return CallResult(status: .param, reason: .unentitledTokenGroup)
@@ -395,8 +395,8 @@ extension World {
             if request.operation == .update, !prunes, !request.spec.returns.isEmpty {
                 return CallResult(status: .param, reason: .limitOrReturnOnUpdate)
             }
-            if request.operation == .update, let g = request.changes?.accessGroup {
-                return g == AppTarget.tokenGroup ? CallResult(status: .param, reason: .unentitledTokenGroup)
+            if request.operation == .update, let g = request.changes?.accessGroupText {
+                return g == AppTarget.tokenGroupText ? CallResult(status: .param, reason: .unentitledTokenGroup)
                     : CallResult(status: .noAccessForItem, reason: .moveNotEntitled(g))
             }
             if request.operation == .update, !prunes, request.spec.limit != nil {
@@ -461,7 +461,7 @@ extension World {
         guard old.isUndecodable(in: state) else {
             if let ac = old.accessControl, ac.requiresAuthentication {
                 var context = contextUse(spec, device)
-                let match = FoundItem(id: id, item: old, groupName: groupNames[Int(old.group)])
+                let match = FoundItem(id: id, item: old, groupText: groupTexts[Int(old.group)])
                 let asked = Self.askUser([ac], match, authUI: spec.authUI ?? .allow, state: state, context: &context, prompt: prompt)
                 if let context, let name = spec.context, context.authenticated || context.approvedDuringCall {
                     contexts[name]?.authenticatedOn = device
@@ -479,7 +479,7 @@ extension World {
         return CallResult(status: .success, reason: .succeeded,
                           searchedGroupIDs: singleGroups[Int(old.group)],
                           items: [FoundItem(id: added, item: devices[device.index].keychain.stored(added),
-                                            groupName: groupNames[Int(old.group)])],
+                                            groupText: groupTexts[Int(old.group)])],
                           returns: spec.returns)
     }
 
@@ -490,9 +490,9 @@ extension World {
         }
         // Explicit group must be in the caller's list, the empty string included.
         let group: GroupID
-        if let named = spec.accessGroup {
+        if let named = spec.accessGroupText {
             guard let id = entitledGroup(named, cache) else {
-                if named == AppTarget.tokenGroup && platform(of: device).searchesTokenGroupOnWrites {
+                if named == AppTarget.tokenGroupText && platform(of: device).searchesTokenGroupOnWrites {
                     return fail(.param, .tokenGroupWrite)
                 }
                 return fail(.missingEntitlement, .groupNotEntitled(named))
@@ -559,7 +559,7 @@ extension World {
             return CallResult(status: .success, reason: .succeeded,
                               searchedGroupIDs: singleGroups[Int(group)],
                               items: [FoundItem(id: id, item: devices[device.index].keychain.stored(id),
-                                                groupName: groupNames[Int(group)])],
+                                                groupText: groupTexts[Int(group)])],
                               returns: spec.returns)
         }
         // 2.3: an identity is stored as its certificate and its key.
@@ -615,8 +615,8 @@ extension World {
         if let oldCert, oldKey != nil { return fail(.duplicateItem, .duplicate(existing: oldCert)) }
         let certificate = devices[device.index].keychain[certID] ?? parts[0]
         let keyHalf = FoundItem.IdentityKey(id: keyID, item: devices[device.index].keychain[keyID] ?? parts[1],
-                                            groupName: groupNames[Int(group)], certificateHasData: certificate.dataText != nil)
-        let added = [FoundItem(id: certID, item: certificate, groupName: groupNames[Int(group)], identityKey: keyHalf)]
+                                            groupText: groupTexts[Int(group)], certificateHasData: certificate.dataText != nil)
+        let added = [FoundItem(id: certID, item: certificate, groupText: groupTexts[Int(group)], identityKey: keyHalf)]
         // The result is the certificate add's, turned into the identity's
         // persistent reference (lines 559-575): none when that add found the
         // certificate stored (its result stays NULL), and none for any other
@@ -661,8 +661,8 @@ extension World {
     }
 
     /// The group's ID if the caller's list holds it.
-    private func entitledGroup(_ name: String, _ cache: AppCache) -> GroupID? {
-        cache.id(of: name, print: nameFingerprint(name), names: groupNames)
+    private func entitledGroup(_ name: AttributeText, _ cache: AppCache) -> GroupID? {
+        cache.id(of: name)
     }
 
     // MARK: Queries
@@ -672,7 +672,7 @@ extension World {
     /// errSecMissingEntitlement from iOS 13, errSecItemNotFound before.
     @inline(__always)
     func searchScope(_ spec: borrowing ItemSpec, _ cache: AppCache, _ platform: Platform) -> Scope {
-        guard let named = spec.accessGroup else {
+        guard let named = spec.accessGroupText else {
             return .success(platform.dropsTokenGroupFromImplicitQueries ? cache.writable.searchIDs : cache.searchIDs)
         }
         if let id = entitledGroup(named, cache) { return .success(singleGroups[Int(id)]) }
@@ -775,7 +775,7 @@ extension World {
     /// Static, like `matchingItems` and `walk`: a mutating call that asked
     /// the world for them would copy the whole world to lend it.
     static func matchingFoundItems(_ spec: ItemSpec, _ itemClass: ItemClass, in groups: [GroupID],
-                                   of keychain: Keychain, names groupNames: [String],
+                                   of keychain: Keychain, names groupTexts: [AttributeText],
                                    certificateGroups: [GroupID]? = nil) -> [FoundItem] {
         guard itemClass == .identity else {
             let ids = matchingItems(spec, itemClass, in: groups, of: keychain)
@@ -784,7 +784,7 @@ extension World {
             found.reserveCapacity(ids.count)
             for id in ids {
                 let item = keychain.stored(id)
-                found.append(FoundItem(id: id, item: item, groupName: groupNames[Int(item.group)]))
+                found.append(FoundItem(id: id, item: item, groupText: groupTexts[Int(item.group)]))
             }
             return found
         }
@@ -832,8 +832,8 @@ extension World {
                 // lines 645-656): the identity's data is the key's (audit 13, F6).
                 var paired = cert
                 paired.dataText = key.dataText
-                found.append(FoundItem(id: certID, item: paired, groupName: groupNames[Int(cert.group)],
-                                       identityKey: .init(id: keyID, item: key, groupName: groupNames[Int(key.group)],
+                found.append(FoundItem(id: certID, item: paired, groupText: groupTexts[Int(cert.group)],
+                                       identityKey: .init(id: keyID, item: key, groupText: groupTexts[Int(key.group)],
                                                           certificateHasData: cert.dataText != nil)))
             }
         }
@@ -1032,7 +1032,7 @@ extension World {
            let bad = spec.attributes.entries.first(where: { $0.attribute == .certificateType || $0.attribute == .publicKeyHash })?.attribute {
             return CallResult(status: .notAvailable, reason: .identityQueryColumn(bad), searchedGroupIDs: searched)
         }
-        let matches = devices[device.index].keychain.foundItems(spec, itemClass, in: groups, names: groupNames,
+        let matches = devices[device.index].keychain.foundItems(spec, itemClass, in: groups, names: groupTexts,
                                                                 certificateGroups: cache.searchIDs)
         var context = contextUse(spec, device)
         var lost: [ItemID] = []
@@ -1117,7 +1117,7 @@ extension World {
             return .failed(CallResult(status: .param, reason: .persistentRefWithAttributes,
                                       searchedGroupIDs: searched))
         }
-        let matches = devices[device.index].keychain.foundItems(query, itemClass, in: groups, names: groupNames,
+        let matches = devices[device.index].keychain.foundItems(query, itemClass, in: groups, names: groupTexts,
                                                                 certificateGroups: cache.searchIDs)
         let deletes = operation == .delete
         var lost: [ItemID] = []
@@ -1150,9 +1150,9 @@ extension World {
         if !prunes && !query.returns.isEmpty { return fail(.param, .limitOrReturnOnUpdate) }
         // A group among the changes moves the item; it must be entitled.
         var newGroup: GroupID?
-        if let named = changes.accessGroup {
+        if let named = changes.accessGroupText {
             guard let id = entitledGroup(named, cache) else {
-                if named == AppTarget.tokenGroup && platform.searchesTokenGroupOnWrites { return fail(.param, .tokenGroupWrite) }
+                if named == AppTarget.tokenGroupText && platform.searchesTokenGroupOnWrites { return fail(.param, .tokenGroupWrite) }
                 return fail(platform.unentitledMoveStatus, .moveNotEntitled(named))
             }
             newGroup = id
@@ -1319,7 +1319,7 @@ extension World {
             }
             devices[device.index].keychain.replace(id, with: item, intoTombstone: tombstone)
             results.append(FoundItem(id: id, item: devices[device.index].keychain[id] ?? item,
-                                     groupName: groupNames[Int(item.group)]))
+                                     groupText: groupTexts[Int(item.group)]))
         }
         return CallResult(status: .success, reason: .succeeded,
                           searchedGroupIDs: searched, items: results)
@@ -1461,8 +1461,8 @@ extension Keychain {
     /// where a read would copy the whole keychain to lend it (callgrind:
     /// one copy per query).
     mutating func foundItems(_ spec: ItemSpec, _ itemClass: ItemClass, in groups: [GroupID],
-                    names groupNames: [String], certificateGroups: [GroupID]? = nil) -> [FoundItem] {
-        World.matchingFoundItems(spec, itemClass, in: groups, of: self, names: groupNames, certificateGroups: certificateGroups)
+                    names groupTexts: [AttributeText], certificateGroups: [GroupID]? = nil) -> [FoundItem] {
+        World.matchingFoundItems(spec, itemClass, in: groups, of: self, names: groupTexts, certificateGroups: certificateGroups)
     }
 }
 

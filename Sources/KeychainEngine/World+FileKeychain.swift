@@ -11,7 +11,7 @@ extension World {
     /// group ("not defined for CDSA keychain") or a synchronizable item.
     public static func usesDataProtection(_ spec: ItemSpec) -> Bool {
         if let flag = spec.useDataProtectionKeychain { return flag }
-        return spec.synchronizable == .yes || spec.accessControl != nil || spec.accessGroup == AppTarget.tokenGroup
+        return spec.synchronizable == .yes || spec.accessControl != nil || spec.accessGroupText == AppTarget.tokenGroupText
     }
 
     /// Whether a call reaches the Mac's file-based keychain (on its own, or
@@ -23,6 +23,8 @@ extension World {
     /// The pseudo-group every file-keychain item sits in, so the keychain's
     /// indexes work unchanged and messages can name it.
     public static let fileKeychainGroupName = "(file keychain)"
+    /// ``fileKeychainGroupName`` as text, as a found item holds it.
+    public static let fileKeychainGroupText = AttributeText(fileKeychainGroupName)
     /// Stands for the file-based keychain among the groups a call searched
     /// (``CallResult/searchedGroupIDs``); ``groupName(_:)`` names it.
     public static let fileKeychainSearchGroup = GroupID.max
@@ -180,7 +182,7 @@ extension World {
             copy.attributes = item.attributes
             for e in changes.attributes where e.attribute.applies(to: item.itemClass) { copy.attributes[e.attribute] = e.value }
             copy.dataText = changes.dataText ?? item.dataText
-            copy.accessGroup = changes.accessGroup
+            copy.accessGroupText = changes.accessGroupText
             copy.accessibility = changes.accessibility
             copy.accessControl = changes.accessControl
             copy.synchronizable = toSyncable ? .yes : .no
@@ -287,7 +289,7 @@ extension World {
         }
         return CallResult(status: .success, reason: .succeeded,
                           searchedGroupIDs: [Self.fileKeychainSearchGroup],
-                          items: [FoundItem(id: id, item: stored, groupName: Self.fileKeychainGroupName)],
+                          items: [FoundItem(id: id, item: stored, groupText: Self.fileKeychainGroupText)],
                           returns: spec.returns)
     }
 
@@ -447,7 +449,7 @@ extension World {
     /// mean nothing there.
     static func fileSideQuery(_ spec: ItemSpec) -> ItemSpec {
         var query = spec
-        query.accessGroup = nil
+        query.accessGroupText = nil
         query.accessibility = nil
         query.synchronizable = .any
         return query
@@ -525,7 +527,7 @@ extension World {
             guard let item = devices[device.index].fileKeychain[id] else { continue }
             read += 1
             places[id] = read
-            let found = FoundItem(id: id, item: item, groupName: Self.fileKeychainGroupName)
+            let found = FoundItem(id: id, item: item, groupText: Self.fileKeychainGroupText)
             // An identity's update changes its private key (below): the
             // key's partition decides (review 19, R19).
             var checked = item
@@ -575,7 +577,7 @@ extension World {
             let stamp = tick()
             for found in taken {
                 var changes = request.changes ?? ItemSpec()
-                changes.accessGroup = nil
+                changes.accessGroupText = nil
                 changes.synchronizable = nil
                 // An identity's update changes its private key: "since we
                 // can't really change the certificate's attributes, assume we
@@ -605,7 +607,7 @@ extension World {
                 if changesData, updated.itemClass == .genericPassword || updated.itemClass == .internetPassword {
                     devices[device.index].fileKeychainPartitions[updated.sequence] = FileKeychainPartitionList(fileKeychainPartitionID(app, on: device))
                 }
-                results.append(FoundItem(id: target, item: updated, groupName: found.groupName))
+                results.append(FoundItem(id: target, item: updated, groupText: found.groupText))
             }
             return result(failure?.status ?? .success, failure?.reason ?? .succeeded, searched, items: results)
         case .delete:

@@ -100,7 +100,9 @@ public struct World: Sendable {
     @usableFromInline var appsByFingerprint = SlotTable()
     @usableFromInline let nameSeed = UInt64.random(in: .min ... .max)
     private var teamsByName: [String: Int] = [:]
-    var groupNames: [String] = []
+    /// Each interned group's name, by ID, as text: a found item takes its
+    /// group's two words, and ``groupName(_:)`` makes the String.
+    var groupTexts: [AttributeText] = []
     var groupIDs: [String: GroupID] = [:]
     /// Per group: a one-element list of its ID, made once, so a call on
     /// one group shares it instead of building an array.
@@ -222,7 +224,7 @@ public struct World: Sendable {
     /// changes its entitlements.
     private var declaredGroups: [Int: DeclaredGroups] = [:]
     /// Per stale app, the groups its `group` lines appended since its lists
-    /// were settled: settling inserts only those (``AppCache/insert(_:print:applicationGroup:bare:isUnsigned:)``).
+    /// were settled: settling inserts only those (``AppCache/insert(_:text:applicationGroup:bare:isUnsigned:)``).
     private var appendedGroups: [Int: [AppendedGroup]] = [:]
 
     struct AppendedGroup {
@@ -250,9 +252,9 @@ public struct World: Sendable {
     /// of the judged workload's instructions).
     final class AppCache: @unchecked Sendable {
         @exclusivity(unchecked) private(set) var ids: [GroupID]
-        /// Fingerprints (``World/nameFingerprint(_:)``) of the names of
-        /// `ids`, so a lookup hashes the name once and compares integers.
-        @exclusivity(unchecked) private var idPrints: [UInt64]
+        /// The names of `ids` as listed, as text, so a lookup of a group a
+        /// call names compares two words per entry and hashes nothing.
+        @exclusivity(unchecked) private var idTexts: [AttributeText]
         /// The list without repeats, in first-seen order, when it has
         /// repeats; nil when `ids` has none.
         @exclusivity(unchecked) private var distinctIDs: [GroupID]?
@@ -274,21 +276,21 @@ public struct World: Sendable {
         @exclusivity(unchecked) private(set) var isUnsigned: Bool
         /// The list without the read-only token group, when it holds it.
         @exclusivity(unchecked) private var writableList: AppCache?
-        /// Fingerprints of the part after `TEAMID.` of the groups
+        /// The part after `TEAMID.` of the groups, as text,
         /// ``AppTarget/prefixedGroup(for:)`` looks in: whether a group a call
         /// names is one of them without its prefix is then one comparison
         /// per group (lint asks it of every group the caller lacks).
-        @exclusivity(unchecked) private(set) var barePrints: [UInt64]
+        @exclusivity(unchecked) private(set) var bareTexts: [AttributeText]
 
-        init(ids: [GroupID], idPrints: [UInt64], keychainGroupsEnd: Int, applicationGroupsEnd: Int?,
+        init(ids: [GroupID], idTexts: [AttributeText], keychainGroupsEnd: Int, applicationGroupsEnd: Int?,
              restrictedClip: Bool = false, isAppClip: Bool = false, isUnsigned: Bool = false,
-             tokenGroup: GroupID? = nil, barePrints: [UInt64] = []) {
+             tokenGroup: GroupID? = nil, bareTexts: [AttributeText] = []) {
             self.ids = ids
-            self.idPrints = idPrints
+            self.idTexts = idTexts
             self.distinctIDs = World.withoutRepeats(ids)
             self.keychainGroupsEnd = keychainGroupsEnd
             self.applicationGroupsEnd = applicationGroupsEnd
-            self.barePrints = barePrints
+            self.bareTexts = bareTexts
             self.restrictedClip = restrictedClip
             self.isAppClip = isAppClip
             self.isUnsigned = isUnsigned
@@ -296,7 +298,7 @@ public struct World: Sendable {
                 // The ends less the tokens before them.
                 func end(_ e: Int) -> Int { e - ids[..<e].lazy.filter { $0 == token }.count }
                 let kept = ids.indices.filter { ids[$0] != token }
-                writableList = AppCache(ids: kept.map { ids[$0] }, idPrints: kept.map { idPrints[$0] },
+                writableList = AppCache(ids: kept.map { ids[$0] }, idTexts: kept.map { idTexts[$0] },
                                         keychainGroupsEnd: end(keychainGroupsEnd), applicationGroupsEnd: applicationGroupsEnd.map(end),
                                         restrictedClip: restrictedClip, isAppClip: isAppClip, isUnsigned: isUnsigned)
             } else {
@@ -307,7 +309,7 @@ public struct World: Sendable {
         /// A copy to change, for a world that shares this one.
         private init(copying other: AppCache) {
             ids = other.ids
-            idPrints = other.idPrints
+            idTexts = other.idTexts
             distinctIDs = other.distinctIDs
             members = other.members
             keychainGroupsEnd = other.keychainGroupsEnd
@@ -316,7 +318,7 @@ public struct World: Sendable {
             isAppClip = other.isAppClip
             isUnsigned = other.isUnsigned
             writableList = other.writableList.map(AppCache.init(copying:))
-            barePrints = other.barePrints
+            bareTexts = other.bareTexts
         }
 
         /// The list without repeats: the groups a query searches.
@@ -326,11 +328,11 @@ public struct World: Sendable {
         /// token group.
         var writable: AppCache { writableList ?? self }
 
-        /// The ID of `name` if the list holds it; `print` is its
-        /// fingerprint. Fingerprints are compared first, then the names
-        /// (String's `==`, as the world's name table compares).
-        func id(of name: String, print: UInt64, names: [String]) -> GroupID? {
-            for i in idPrints.indices where idPrints[i] == print && names[Int(ids[i])] == name { return ids[i] }
+        /// The ID of `name` if the list holds it: its bytes are those of
+        /// a listed name (securityd compares the CFStrings,
+        /// `CFArrayContainsValue`), two words compared per entry.
+        func id(of name: AttributeText) -> GroupID? {
+            for i in idTexts.indices where idTexts[i] == name { return ids[i] }
             return nil
         }
 
@@ -341,11 +343,11 @@ public struct World: Sendable {
 
         /// Inserts a group a `group` line appended to the app's keychain
         /// access groups (or application groups) where the list takes it:
-        /// at the end of that run. `bare` is the fingerprint of its name
-        /// past `TEAMID.`, when it has that shape.
-        func insert(_ id: GroupID, print: UInt64, applicationGroup: Bool, bare: UInt64?, isUnsigned: Bool) {
+        /// at the end of that run. `text` is its name, `bare` its name past
+        /// `TEAMID.`, when it has that shape.
+        func insert(_ id: GroupID, text: AttributeText, applicationGroup: Bool, bare: AttributeText?, isUnsigned: Bool) {
             self.isUnsigned = isUnsigned
-            if let bare { barePrints.append(bare) }
+            if let bare { bareTexts.append(bare) }
             let at: Int
             if applicationGroup {
                 guard let end = applicationGroupsEnd else { return }
@@ -358,12 +360,12 @@ public struct World: Sendable {
             if members == nil { members = Set(ids) }
             let repeated = !members!.insert(id).inserted
             ids.insert(id, at: at)
-            idPrints.insert(print, at: at)
+            idTexts.insert(text, at: at)
             // A repeat, new or old: the search list is made again.
             if repeated || distinctIDs != nil { distinctIDs = World.withoutRepeats(ids) }
             if writableList != nil {
                 if !isKnownUniquelyReferenced(&writableList!) { writableList = AppCache(copying: writableList!) }
-                writableList!.insert(id, print: print, applicationGroup: applicationGroup, bare: nil, isUnsigned: isUnsigned)
+                writableList!.insert(id, text: text, applicationGroup: applicationGroup, bare: nil, isUnsigned: isUnsigned)
             }
         }
     }
@@ -456,7 +458,7 @@ public struct World: Sendable {
         return appsByName[name].map(AppHandle.init(index:))
     }
 
-    /// A seeded fingerprint of a name (apps, access groups).
+    /// A seeded fingerprint of an app's name.
     @inlinable
     func nameFingerprint(_ name: String) -> UInt64 { Self.nameFingerprint(name, seed: nameSeed) }
 
@@ -492,7 +494,12 @@ public struct World: Sendable {
     /// Whether `group` is in the app's access-group list, asked of the cached
     /// list: a comparison per entry, no hashing, no list built.
     public func isEntitled(_ app: AppHandle, to group: String) -> Bool {
-        listCache(app).id(of: group, print: nameFingerprint(group), names: groupNames) != nil
+        isEntitled(app, to: AttributeText(group))
+    }
+
+    /// The same, of a group as text (as a call names it).
+    public func isEntitled(_ app: AppHandle, to group: AttributeText) -> Bool {
+        listCache(app).id(of: group) != nil
     }
 
     /// Whether the app lacks `group` and whether `group` may be one of its
@@ -500,9 +507,15 @@ public struct World: Sendable {
     /// which), with one pass over the group's bytes: lint asks this of every
     /// group a call names.
     public func lacks(_ group: String, app: AppHandle) -> (lacks: Bool, mayBeUnprefixed: Bool) {
-        let print = nameFingerprint(group), cache = listCache(app)
-        guard cache.id(of: group, print: print, names: groupNames) == nil else { return (false, false) }
-        return (true, cache.barePrints.contains(print))
+        lacks(AttributeText(group), app: app)
+    }
+
+    /// The same, of a group as text (as a call names it): two words
+    /// compared per group of the list, no hashing.
+    public func lacks(_ group: AttributeText, app: AppHandle) -> (lacks: Bool, mayBeUnprefixed: Bool) {
+        let cache = listCache(app)
+        guard cache.id(of: group) == nil else { return (false, false) }
+        return (true, cache.bareTexts.contains(group))
     }
 
     /// How many synchronizable items the device's data-protection keychain
@@ -576,16 +589,16 @@ public struct World: Sendable {
     }
 
     @usableFromInline mutating func settleStaleCaches() {
-        let names = groupNames, seed = nameSeed
+        let names = groupTexts
         for index in staleCaches.sorted() {
             let target = apps[index], appended = appendedGroups[index] ?? []
             if Self.extends(appCaches[index], target) {
-                Self.extend(&appCaches[index], with: appended, of: target, names: names, seed: seed)
+                Self.extend(&appCaches[index], with: appended, of: target, names: names)
             } else {
                 appCaches[index] = makeCache(of: target, macDaemon: false)
             }
             if Self.extends(macCaches[index], target) {
-                Self.extend(&macCaches[index], with: appended, of: target, names: names, seed: seed)
+                Self.extend(&macCaches[index], with: appended, of: target, names: names)
             } else {
                 macCaches[index] = makeCache(of: target, macDaemon: true)
             }
@@ -613,12 +626,12 @@ public struct World: Sendable {
     /// and a call of the same app, 4,000 times over, took 5.8 s; copied as
     /// names, 20,000 times over, 28 s (found by adversarial testing).
     private static func extend(_ cache: inout AppCache, with appended: [AppendedGroup], of app: AppTarget,
-                               names: [String], seed: UInt64) {
+                               names: [AttributeText]) {
         AppCache.unique(&cache)
         for group in appended {
             let name = names[Int(group.id)]
-            cache.insert(group.id, print: nameFingerprint(name, seed: seed), applicationGroup: group.applicationGroup,
-                         bare: bareName(name).map { nameFingerprint(String($0), seed: seed) }, isUnsigned: app.isUnsigned)
+            cache.insert(group.id, text: name, applicationGroup: group.applicationGroup,
+                         bare: bareName(name.string).map { AttributeText(String($0)) }, isUnsigned: app.isUnsigned)
         }
     }
 
@@ -699,7 +712,7 @@ public struct World: Sendable {
 
     /// The name of an interned group.
     public func groupName(_ id: GroupID) -> String {
-        id == Self.fileKeychainSearchGroup ? Self.fileKeychainGroupName : groupNames[Int(id)]
+        id == Self.fileKeychainSearchGroup ? Self.fileKeychainGroupName : groupTexts[Int(id)].string
     }
 
     /// The interned ID of a group name, if any item or app ever used it.
@@ -718,38 +731,38 @@ public struct World: Sendable {
     @inline(__always)
     private func listCache(_ app: AppHandle) -> AppCache {
         guard staleCaches.contains(app.index) else { return appCaches[app.index] }
-        return Self.cacheOfInterned(of: apps[app.index], macDaemon: false, groupIDs, nameSeed)
+        return Self.cacheOfInterned(of: apps[app.index], macDaemon: false, groupIDs)
     }
 
     /// The same, as the Mac's keychain daemon builds it.
     @inline(__always)
     private func macCache(_ app: AppHandle) -> AppCache {
         guard staleCaches.contains(app.index) else { return macCaches[app.index] }
-        return Self.cacheOfInterned(of: apps[app.index], macDaemon: true, groupIDs, nameSeed)
+        return Self.cacheOfInterned(of: apps[app.index], macDaemon: true, groupIDs)
     }
 
     /// The same with the token group appended (iOS 10-13, watchOS 3-6).
     private func tokenCache(_ app: AppHandle) -> AppCache {
         guard !keepsTokenCaches || staleCaches.contains(app.index) else { return tokenCaches[app.index] }
-        return Self.cacheOfInterned(of: apps[app.index], macDaemon: false, appendsToken: true, groupIDs, nameSeed)
+        return Self.cacheOfInterned(of: apps[app.index], macDaemon: false, appendsToken: true, groupIDs)
     }
 
     /// An app's access groups on a device, in order.
     public func accessGroups(of app: AppHandle, on device: DeviceHandle = .this) -> [String] {
-        cache(of: app, on: platform(of: device)).ids.map { groupNames[Int($0)] }
+        cache(of: app, on: platform(of: device)).ids.map { groupTexts[Int($0)].string }
     }
 
     /// The group an add without `group=` uses on a device: element 0 of the
     /// list, never the read-only token group.
     public func defaultGroup(of app: AppHandle, on device: DeviceHandle = .this) -> String? {
         guard platform(of: device).usesMacDaemon else { return apps[app.index].defaultGroup }
-        return macCache(app).ids.first.map { groupNames[Int($0)] }.flatMap { $0 == AppTarget.tokenGroup ? nil : $0 }
+        return macCache(app).ids.first.map { groupTexts[Int($0)].string }.flatMap { $0 == AppTarget.tokenGroup ? nil : $0 }
     }
 
     /// A cache for an app's list as one platform kind builds it, with the
     /// App Clip rules (SecItemServer.c `appClipHasAcceptableAccessGroups`).
     private mutating func makeCache(of app: AppTarget, macDaemon: Bool, appendsToken: Bool = false) -> AppCache {
-        Self.builtCache(of: app, macDaemon: macDaemon, appendsToken: appendsToken, seed: nameSeed) { intern($0) }
+        Self.builtCache(of: app, macDaemon: macDaemon, appendsToken: appendsToken) { intern($0) }
     }
 
     /// The same, of names already interned (every name of a declared app's
@@ -758,23 +771,21 @@ public struct World: Sendable {
     /// caches' out-of-date path, made every call copy the 248-byte world
     /// first (the copy was made before the test that skips it).
     private static func cacheOfInterned(of app: AppTarget, macDaemon: Bool, appendsToken: Bool = false,
-                                        _ groupIDs: [String: GroupID], _ nameSeed: UInt64) -> AppCache {
-        builtCache(of: app, macDaemon: macDaemon, appendsToken: appendsToken, seed: nameSeed) {
-            groupIDs[$0] ?? World.uninternedGroup
-        }
+                                        _ groupIDs: [String: GroupID]) -> AppCache {
+        builtCache(of: app, macDaemon: macDaemon, appendsToken: appendsToken) { groupIDs[$0] ?? World.uninternedGroup }
     }
 
     /// The cache of an app's list, in ``AppTarget/forEachAccessGroup(macDaemon:_:)``'s
     /// order; `id` gives a name's ID (each name hashed once for it).
-    private static func builtCache(of app: AppTarget, macDaemon: Bool, appendsToken: Bool = false, seed: UInt64,
+    private static func builtCache(of app: AppTarget, macDaemon: Bool, appendsToken: Bool = false,
                                    id: (String) -> GroupID) -> AppCache {
-        var ids: [GroupID] = [], prints: [UInt64] = []
+        var ids: [GroupID] = [], texts: [AttributeText] = []
         var keychainGroupsEnd = 0, end = 0
         var token: GroupID?
         let joins = app.forEachAccessGroup(macDaemon: macDaemon, appendsToken: appendsToken) { name, source in
             let groupID = id(name)
             ids.append(groupID)
-            prints.append(nameFingerprint(name, seed: seed))
+            texts.append(AttributeText(name))
             if source == .keychainAccessGroups { keychainGroupsEnd = ids.count }
             if source == .tokenGroup { token = groupID } else { end = ids.count }
         }
@@ -785,13 +796,13 @@ public struct World: Sendable {
             let own = [app.appID].compactMap { $0 }
             restrictedClip = names != own && names != own + [AppTarget.tokenGroup]
         }
-        var bare: [UInt64] = []
+        var bare: [AttributeText] = []
         for name in app.keychainAccessGroups + [app.appID].compactMap({ $0 }) + app.applicationGroups {
-            if let b = bareName(name) { bare.append(nameFingerprint(String(b), seed: seed)) }
+            if let b = bareName(name) { bare.append(AttributeText(String(b))) }
         }
-        return AppCache(ids: ids, idPrints: prints, keychainGroupsEnd: keychainGroupsEnd, applicationGroupsEnd: joins ? end : nil,
+        return AppCache(ids: ids, idTexts: texts, keychainGroupsEnd: keychainGroupsEnd, applicationGroupsEnd: joins ? end : nil,
                         restrictedClip: restrictedClip, isAppClip: app.kind == .appClip, isUnsigned: app.isUnsigned,
-                        tokenGroup: token, barePrints: bare)
+                        tokenGroup: token, bareTexts: bare)
     }
 
     /// A list without repeats, in first-seen order; nil when it has none.
@@ -822,8 +833,8 @@ public struct World: Sendable {
 
     mutating func intern(_ name: String) -> GroupID {
         if let id = groupIDs[name] { return id }
-        let id = GroupID(groupNames.count)
-        groupNames.append(name)
+        let id = GroupID(groupTexts.count)
+        groupTexts.append(AttributeText(name))
         groupIDs[name] = id
         singleGroups.append([id])
         return id

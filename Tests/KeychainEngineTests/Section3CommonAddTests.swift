@@ -156,7 +156,7 @@ struct Section3CommonAddTests {
         var f = Fixture(platform: platform)
         let r = f.add(gp("a", group: group))
         #expect(r.status == .missingEntitlement)
-        #expect(r.reason == .groupNotEntitled(group))
+        #expect(r.reason == .groupNotEntitled(AttributeText(group)))
         #expect(f.keychain.count == 0)
     }
 

@@ -25,7 +25,7 @@ struct Section3FindTests {
         f.mustAdd(gp("a"), as: f.foreign)
         let r = f.find(gp("a", group: group))
         #expect(r.status == .missingEntitlement)
-        #expect(r.reason == .groupNotEntitled(group))
+        #expect(r.reason == .groupNotEntitled(AttributeText(group)))
         #expect(r.items.isEmpty)
     }
 

@@ -218,7 +218,7 @@ struct Section3UpdateTests {
         f.mustAdd(gp("a"))
         let r = f.update(gp("a"), moveTo(target))
         #expect(r.status == expected)
-        #expect(r.reason == .moveNotEntitled(target))
+        #expect(r.reason == .moveNotEntitled(AttributeText(target)))
         #expect(f.items.map(f.groupName) == [Fixture.shared])
     }
 
