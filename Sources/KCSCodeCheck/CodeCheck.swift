@@ -772,6 +772,12 @@ public enum CodeCheck {
                     case .runtime(let written): return (.runtime(written), nil)
                     case .parameter(let name, let owner):
                         return (.unfollowed("its parameter `\(name)` (of `\(owner)`), whose callers kcs does not follow"), nil)
+                    case .infoPlist(let key):
+                        // The key worked out, then read as Swift's read is:
+                        // the target's Info.plist value (review 21, R8).
+                        let r = resolve(.parts([key]), shown: shown, depth: depth + 1)
+                        guard case .literal(let k) = r.value else { return r }
+                        return (.literal(AccessGroupFinder.infoPlistMarked((k, nil))), nil)
                     case .parts(let parts):
                         var text = "", from: (file: String, line: Int)?
                         for part in parts {

@@ -64,6 +64,10 @@ public struct ObjectiveCSource: Sendable {
         /// A parameter of the method or function around the use, with that
         /// method's or function's name (`-[Store initWithGroup:]`).
         case parameter(String, of: String)
+        /// The main bundle's Info.plist value at a key, a literal or a name
+        /// (`[[NSBundle mainBundle] objectForInfoDictionaryKey:@"K"]`), read
+        /// as Swift's `Bundle.main.object(forInfoDictionaryKey:)` is.
+        case infoPlist(Part)
     }
 
     public struct Constant: Sendable {
@@ -409,6 +413,7 @@ extension ObjectiveCSource {
             var parts: [Part] = []
             var k = 0
             let runtime = Expression.runtime(excerpt(tokens))
+            if let key = infoPlistKey(tokens) { return .infoPlist(key) }
             while k < tokens.count {
                 let t = tokens[k]
                 switch t.kind {
@@ -451,6 +456,53 @@ extension ObjectiveCSource {
                 }
             }
             return parts.isEmpty ? runtime : .parts(parts)
+        }
+
+        /// The spellings of a main-bundle Info.plist read, token by token
+        /// (`K` is the key): VLC's `[[NSBundle mainBundle]
+        /// objectForInfoDictionaryKey:@"MLKitGroupIdentifier"]` (review 21, R8).
+        static let infoPlistShapes: [[String]] = {
+            let bundles: [[String]] = [["[", "NSBundle", "mainBundle", "]"], ["NSBundle", ".", "mainBundle"]]
+            var out: [[String]] = []
+            for b in bundles {
+                let object: [String] = ["objectForInfoDictionaryKey", ":", "K", "]"]
+                let dictionary: [String] = ["infoDictionary", "]", "objectForKey", ":", "K", "]"]
+                let subscripted: [String] = ["infoDictionary", "]", "[", "K", "]"]
+                let dotted: [String] = [".", "infoDictionary", "[", "K", "]"]
+                out.append(["["] + b + object)
+                out.append(["[", "["] + b + dictionary)
+                out.append(["["] + b + subscripted)
+                out.append(b + dotted)
+            }
+            return out
+        }()
+
+        /// The key of a main-bundle Info.plist read (a cast before it passed
+        /// over), or nil.
+        func infoPlistKey(_ tokens: [ObjectiveCToken]) -> Part? {
+            var start = 0
+            if tokens.count > 3, tokens[0].kind == .punctuation, byte(tokens[0]) == 0x28,
+               let close = tokens.firstIndex(where: { $0.kind == .punctuation && byte($0) == 0x29 }),
+               tokens[1..<close].allSatisfy({ $0.kind == .identifier || byte($0) == 0x2A }) {
+                start = close + 1
+            }
+            let rest = tokens[start...]
+            shapes: for shape in Self.infoPlistShapes where shape.count == rest.count {
+                var key: Part?
+                for (word, t) in zip(shape, rest) {
+                    if word == "K" {
+                        switch t.kind {
+                        case .string, .atString: key = .literal(literal(t))
+                        case .identifier: key = .name(String(text(t)))
+                        default: continue shapes
+                        }
+                    } else if text(t) != word {
+                        continue shapes
+                    }
+                }
+                return key
+            }
+            return nil
         }
 
         /// The source text of `tokens`, spaces between them kept as one, cut at 80 bytes.

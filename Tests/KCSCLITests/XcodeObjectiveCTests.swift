@@ -339,3 +339,67 @@ extension ObjectiveCReaderTests {
         #expect(s.uses.map(\.expression) == [.parts([.literal("A.one")]), .parts([.literal("A.two")]), .parts([.literal("A.three")])])
     }
 }
+
+extension ObjectiveCReaderTests {
+    /// The main bundle's Info.plist read, in each spelling, is a read of
+    /// that key (review 21, R8), followed through a local as VLC writes it.
+    @Test func anInfoPlistReadIsRead() {
+        let s = read("""
+            void f(NSMutableDictionary *q) {
+                NSString *groupIdentifier = [[NSBundle mainBundle] objectForInfoDictionaryKey:@"MLKitGroupIdentifier"];
+                NSUserDefaults *d = [[NSUserDefaults alloc] initWithSuiteName:groupIdentifier];
+                q[(__bridge id)kSecAttrAccessGroup] = (NSString *)[NSBundle.mainBundle objectForInfoDictionaryKey:kKey];
+                q[(__bridge id)kSecAttrAccessGroup] = [[NSBundle mainBundle] infoDictionary][@"B"];
+                q[(__bridge id)kSecAttrAccessGroup] = [[[NSBundle mainBundle] infoDictionary] objectForKey:@"C"];
+                q[(__bridge id)kSecAttrAccessGroup] = NSBundle.mainBundle.infoDictionary[@"D"];
+                q[(__bridge id)kSecAttrAccessGroup] = [[NSBundle bundleForClass:[self class]] objectForInfoDictionaryKey:@"E"];
+            }
+            """)
+        #expect(s.uses.map(\.expression) == [
+            .infoPlist(.literal("MLKitGroupIdentifier")), .infoPlist(.name("kKey")), .infoPlist(.literal("B")),
+            .infoPlist(.literal("C")), .infoPlist(.literal("D")),
+            .runtime("[[NSBundle bundleForClass:[self class]] objectForInfoDictionaryKey:@\"E\"]"),
+        ])
+    }
+}
+
+extension XcodeRealProjectsTests {
+    /// An Objective-C app group read from the target's Info.plist
+    /// (`[[NSBundle mainBundle] objectForInfoDictionaryKey:@"K"]`, VLC's
+    /// shape) is checked with the Info.plist's value, as Swift's
+    /// `Bundle.main.object(forInfoDictionaryKey:)` is; it was a value "built
+    /// at run time", silent for an app group (review 21, R8).
+    @Test func anObjectiveCInfoPlistReadIsChecked() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.targets[2].sources = ["ShareViewController.m"]
+        f.targets[2].settings["Release"]?["INFOPLIST_FILE"] = "Share/Info.plist"
+        f.writeEntitlements("Share/Share.entitlements", keychain: ["$(AppIdentifierPrefix)$(CFBundleIdentifier)"],
+                            appGroups: ["group.com.example.notes"])
+        f.write("Share/Info.plist", """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict>
+            <key>MLKitGroupIdentifier</key>
+            <string>group.com.example.nots</string>
+            </dict></plist>
+            """)
+        f.write("Share/ShareViewController.m", """
+            @implementation ShareViewController
+            - (void)viewDidLoad {
+                NSString *groupIdentifier = [[NSBundle mainBundle] objectForInfoDictionaryKey:@"MLKitGroupIdentifier"];
+                NSUserDefaults *d = [[NSUserDefaults alloc] initWithSuiteName:groupIdentifier];
+                NSURL *u = [[NSFileManager defaultManager] containerURLForSecurityApplicationGroupIdentifier:[[NSBundle mainBundle] objectForInfoDictionaryKey:@"MissingKey"]];
+            }
+            @end
+
+            """)
+        f.writeProject()
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        let lines = lint.stderr.split(separator: "\n").map(String.init)
+        let typo = lines.first { $0.contains("ShareViewController.m:4:") }
+        #expect(typo?.contains("[KCS607]") == true && typo?.contains("group.com.example.nots") == true, "\(lint.stderr)")
+        #expect(lint.stderr.contains("Info.plist's MLKitGroupIdentifier is set here"), "\(lint.stderr)")
+        let unset = lines.first { $0.contains("ShareViewController.m:5:") }
+        #expect(unset?.contains("[KCS608]") == true && unset?.contains("MissingKey") == true, "\(lint.stderr)")
+    }
+}
