@@ -403,3 +403,31 @@ extension XcodeRealProjectsTests {
         #expect(unset?.contains("[KCS608]") == true && unset?.contains("MissingKey") == true, "\(lint.stderr)")
     }
 }
+
+extension ObjectiveCReaderTests {
+    /// An instance variable (declared in the class's `{ … }`, a property's
+    /// `_name`, or named as Xcode names one) is the object's state, built at
+    /// run time: not a name kcs failed to find a definition of (review 21, R9).
+    @Test func anInstanceVariableIsStateNotAnUndefinedName() {
+        let s = read("""
+            @interface Store () {
+                NSString *_accessGroup, *other;
+            }
+            @property (nonatomic, copy) NSString *sharedGroup;
+            @end
+            @implementation Store
+            - (void)f {
+                query[(__bridge __strong id)kSecAttrAccessGroup] = _accessGroup;
+                query[(__bridge __strong id)kSecAttrAccessGroup] = other;
+                query[(__bridge __strong id)kSecAttrAccessGroup] = _sharedGroup;
+                query[(__bridge __strong id)kSecAttrAccessGroup] = _fromHeader;
+                query[(__bridge __strong id)kSecAttrAccessGroup] = UNKNOWN;
+            }
+            @end
+            """)
+        #expect(s.uses.map(\.expression) == [
+            .runtime("the instance variable _accessGroup"), .runtime("the instance variable other"),
+            .runtime("the instance variable _sharedGroup"), .runtime("the instance variable _fromHeader"), .parts([.name("UNKNOWN")]),
+        ])
+    }
+}
