@@ -649,8 +649,12 @@ public struct ProjectLint {
     /// no group" and never the cause), else at the first extension's
     /// (real-project trial 22, D7). An extension of another team is said
     /// with its team (``signedByAnotherTeam(_:)``).
-    func notUnderTheirApp(_ render: inout ProjectDiagnostics, skipping otherTeam: Set<String>) -> [Diagnostic] {
-        var out: [Diagnostic] = []
+    /// `moved`: (app, extension) pairs whose "shares no group" the finding
+    /// says: the app's groups are built from its bundle ID and the
+    /// extensions list them under the old one (ownCloud's five KCS604s after
+    /// the one at the changed line; real-project trial 22, D7).
+    func notUnderTheirApp(_ render: inout ProjectDiagnostics, skipping otherTeam: Set<String>) -> (diagnostics: [Diagnostic], moved: Set<String>) {
+        var out: [Diagnostic] = [], moved = Set<String>()
         var targetByID: [String: XcodeProject.Target] = [:]
         for t in project.targets where targetByID[t.id] == nil { targetByID[t.id] = t }
         for host in project.targets where host.kind == .app {
@@ -668,10 +672,32 @@ public struct ProjectLint {
             let hostsFault = outside.count >= 2 && outside.count == all.count
             // What they are all under: the app's bundle ID meant.
             let parents = Set(outside.map { id in String(id.2[..<(id.2.lastIndex(of: ".") ?? id.2.endIndex)]) })
-            let hint = hostsFault
+            var hint = hostsFault
                 ? (parents.count == 1 ? "they are all under \(parents.first ?? ""): did the bundle ID of '\(host.name)' change? " : "")
                     + "an app's embedded bundles have IDs under its own (APP.NAME), and groups built from $(PRODUCT_BUNDLE_IDENTIFIER) move with it"
                 : "give \(outside.count == 1 ? "it" : "each") a bundle ID under \(mine) (\(mine).NAME), as Xcode requires of an embedded bundle"
+            // The app's groups that name its bundle ID, which the extensions
+            // list under the old one: their "shares no group" is this finding.
+            if hostsFault, parents.count == 1, let old = parents.first {
+                let ownGroups = Set(h.keychainAccessGroups.map(\.value) + h.applicationGroups.map(\.value))
+                let wasGroups = Set(ownGroups.filter { $0.contains(mine) }.map { $0.replacingOccurrences(of: mine, with: old) })
+                var kids: [(name: String, was: String)] = []
+                for (child, c, _) in outside {
+                    let theirs = Set(c.keychainAccessGroups.map(\.value) + c.applicationGroups.map(\.value))
+                    guard theirs.isDisjoint(with: ownGroups), let was = theirs.intersection(wasGroups).min() else { continue }
+                    moved.insert(host.id + "\u{0}" + child.id)
+                    kids.append((child.name, was))
+                }
+                if let first = kids.first {
+                    // One group they all list is said once.
+                    let same = kids.allSatisfy { $0.was == first.was }
+                    let names = kids.prefix(4).map { same ? "'\($0.name)'" : "'\($0.name)' (\($0.was))" }
+                    let listed = names.joined(separator: ", ") + (kids.count > 4 ? " and \(kids.count - 4) more" : "")
+                    let one = kids.count == 1
+                    hint += "; its groups moved with it, so \(listed) \(one ? "lists" : "list") "
+                        + (same ? "\(first.was), of the old bundle ID, and" : "groups of the old bundle ID and") + " \(one ? "shares" : "share") no group with it"
+                }
+            }
             out.append(render.diagnostic(ProjectIssue(
                 .warning, "target '\(host.name)' (bundle ID \(mine), configuration '\(configuration)') embeds \(listed), whose bundle ID\(outside.count == 1 ? " is" : "s are") not under its own: "
                     + "Xcode refuses to build it (\"Embedded binary's bundle identifier is not prefixed with the parent app's bundle identifier\")",
@@ -680,7 +706,7 @@ public struct ProjectLint {
                 code: .projectExtensionGroup,
                 notes: hostsFault ? [] : [render.note("'\(host.name)''s bundle ID is set here", at: appLine ?? host.location)]))
         }
-        return out
+        return (out, moved)
     }
 
     /// KCS604: an extension (or watch app, App Clip) embedded in an app that
@@ -690,7 +716,8 @@ public struct ProjectLint {
         // An extension signed by another team shares nothing: that is its
         // one finding, not its groups compared as text.
         var (out, otherTeam) = signedByAnotherTeam(&render)
-        out += notUnderTheirApp(&render, skipping: otherTeam)
+        let (notUnder, moved) = notUnderTheirApp(&render, skipping: otherTeam)
+        out += notUnder
         var words: [String: SharedDataScan] = [:]
         // Each extension once, naming every app that embeds it (Secretive's
         // three XPC services, each in two apps, made six warnings at three
@@ -747,6 +774,8 @@ public struct ProjectLint {
                     }
                     continue
                 }
+                // Said with the app's changed bundle ID.
+                if moved.contains(host.id + "\u{0}" + child.id) { continue }
                 if hostsByChild[child.id] == nil { children.append((child, c)) }
                 if nearMissesOf[child.id] == nil, !near.isEmpty { nearMissesOf[child.id] = near }
                 if sortedShared == nil { sortedShared = shared.sorted() }

@@ -212,6 +212,29 @@ extension XcodeRealProjectsTests {
             }
         }
     }
+
+    /// After the app's bundle ID changed, its groups built from
+    /// `$(PRODUCT_BUNDLE_IDENTIFIER)` moved with it: the extensions that
+    /// list them under the old ID are said with the changed ID, not each in
+    /// a "shares no group" of its own (ownCloud's m20 gave five more KCS604s;
+    /// real-project trial 22, D7's second half).
+    @Test func extensionsLeftBehindByAChangedAppBundleIDAreSaidAtIt() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        for c in ["Debug", "Release"] {
+            f.targets[0].settings[c]?["PRODUCT_BUNDLE_IDENTIFIER"] = "com.example.Notes2"
+            f.targets[1].settings[c]?["PRODUCT_BUNDLE_IDENTIFIER"] = "com.example.Notes.Widget"
+        }
+        f.writeEntitlements("App/App.entitlements", keychain: [], appGroups: ["group.$(PRODUCT_BUNDLE_IDENTIFIER)"])
+        f.writeEntitlements("Widget/Widget.entitlements", keychain: [], appGroups: ["group.com.example.Notes"])
+        f.writeEntitlements("Share/Share.entitlements", keychain: [], appGroups: ["group.com.example.Notes"])
+        f.writeProject()
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        #expect(!lint.stderr.contains("but shares no group with it"), "\(lint.stderr)")
+        #expect(lint.stderr.contains("did the bundle ID of 'App' change?"), "\(lint.stderr)")
+        #expect(lint.stderr.contains("its groups moved with it, so 'Widget', 'Share Extension' list group.com.example.Notes, "
+            + "of the old bundle ID, and share no group with it"), "\(lint.stderr)")
+    }
 }
 
 extension XcodeRealProjectsTests {
