@@ -882,6 +882,14 @@ public enum CodeCheck {
         }
         /// The keychain groups each target's code names, for ``sharesOnlyAnAppGroup``.
         var keychainNaming: [String: KeychainNaming] = [:]
+        /// Places of the code (calls, a constant's values) this
+        /// configuration's `#if`s leave out that other configurations
+        /// compile, and those configurations: said in one note, since their
+        /// groups go unchecked (2FAS's typo in the `#else` of `#if DEV`,
+        /// which only 'Production' compiles, gave "no warnings"; real-project
+        /// trial 22, W2). Each target's other builds worked out once.
+        var otherPlaces: [ProjectLocation] = [], otherPlaceSet = Set<String>(), otherConfigurations: [String] = []
+        var otherConditions: [String: BuildConditions] = [:], otherAnswered: [String: [String: BuildConditions.Answered]] = [:]
         for target in lint.project.targets where target.kind != nil {
             guard let signing = lint.signing(of: target), let app = signing.appTarget else { continue }
             // An entitlements file named but unreadable grants nothing kcs
@@ -1099,8 +1107,29 @@ public enum CodeCheck {
                         verdicts[key] = verdict
                         return verdict
                     }()
-                    if compiled == false { continue }
                     let at = ProjectLocation(file: path, line: use.line, column: use.column)
+                    /// A place of the target's own code under `#if` branches
+                    /// this configuration leaves out: the configurations whose
+                    /// flags compile it, kept for the note.
+                    func compiledElsewhere(_ branches: [IfBranch], in file: String, at place: ProjectLocation) {
+                        guard code.owner[file] == nil else { return }
+                        var compiling: [String] = []
+                        for other in target.configurations.map(\.name) where other != signing.configuration {
+                            let key = target.id + "\u{0}" + other
+                            let conditions = otherConditions[key] ?? BuildConditions(
+                                platform: signing.resolved.platform,
+                                flags: Self.flags(lint.project.resolve(target, configuration: other, platform: signing.resolved.platform)))
+                            otherConditions[key] = conditions
+                            if conditions.compiles(branches, in: file, answered: &otherAnswered[key, default: [:]]) == true { compiling.append(other) }
+                        }
+                        guard !compiling.isEmpty else { return }
+                        for c in compiling where !otherConfigurations.contains(c) { otherConfigurations.append(c) }
+                        if otherPlaceSet.insert("\(place.file)\u{0}\(place.line)").inserted { otherPlaces.append(place) }
+                    }
+                    if compiled == false {
+                        compiledElsewhere(use.branches, in: path, at: at)
+                        continue
+                    }
                     // A Mac build: without the data-protection flag the call
                     // goes to the file-based keychain, which ignores the group
                     // (SecItem.cpp SecItemCategorizeQuery): it is not shared
@@ -1134,6 +1163,10 @@ public enum CodeCheck {
                         if !unknown, let pick = chosen.first, chosen.allSatisfy({ $0.value == pick.value }) {
                             value = .literal(pick.value)
                             notes.append(render.note(Self.branchConstantNote, at: ProjectLocation(file: pick.file, line: pick.line)))
+                            // The other values, which other configurations may compile.
+                            for alt in use.alternatives where alt.value != pick.value {
+                                compiledElsewhere(alt.branches, in: alt.file, at: ProjectLocation(file: alt.file, line: alt.line))
+                            }
                         }
                     }
                     // A marker the finder did not work out is no group.
@@ -1375,6 +1408,15 @@ public enum CodeCheck {
                     }
                 }
             }
+        }
+        if let at = otherPlaces.first {
+            let n = otherPlaces.count, named = otherConfigurations.map { "'\($0)'" }
+            let who = (named.count == 1 ? "configuration " + named[0] + " compiles" : "configurations " + named.joined(separator: ", ") + " compile")
+            out.append(render.diagnostic(ProjectIssue(
+                .note, "\(who) \(n == 1 ? "a group" : "\(n) groups") of the code under #if that configuration '\(lint.configuration)' does not compile: "
+                    + "\(n == 1 ? "it is" : "they are") not checked here",
+                at: at, hint: "lint with " + otherConfigurations.map { "--configuration \($0)" }.joined(separator: " and ") + " too"),
+                code: .codeGroupNotCheckable))
         }
         out += sharesOnlyAnAppGroup(lint, naming: keychainNaming, &render)
         out += missingOnMacCatalyst(lint, naming: keychainNaming, &render)

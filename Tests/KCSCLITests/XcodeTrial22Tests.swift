@@ -363,3 +363,56 @@ extension XcodeRealProjectsTests {
                 "\(lint.stderr)")
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// A call under an `#if` the linted configuration does not compile,
+    /// which another configuration's flags compile, is said once as a note
+    /// naming that configuration: its group goes unchecked otherwise (2FAS's
+    /// typo in the `#else` of `#if DEV`, compiled by 'Production' only, gave
+    /// "no warnings (configuration Release)"; real-project trial 22, W2).
+    @Test func aCallOnlyAnotherConfigurationCompilesIsSaid() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.targets[0].settings["Release"]?["SWIFT_ACTIVE_COMPILATION_CONDITIONS"] = "DEV"
+        f.targets[0].sources.append("Defaults.swift")
+        f.write("App/Defaults.swift", """
+            import Foundation
+
+            #if DEV
+            let defaults = UserDefaults(suiteName: "group.com.example.notes")
+            #else
+            let defaults = UserDefaults(suiteName: "group.com.example.nots")
+            #endif
+
+            """)
+        f.writeProject()
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        #expect(lint.stderr.contains("Defaults.swift:6:"), "\(lint.stderr)")
+        #expect(lint.stderr.contains("note: configuration 'Debug' compiles a group of the code under #if that configuration 'Release' does not compile: "
+            + "it is not checked here"), "\(lint.stderr)")
+        #expect(lint.stderr.contains("hint: lint with --configuration Debug too"), "\(lint.stderr)")
+        let debug = try BinaryRunner.run(["lint", "--project", f.projectPath, "--configuration", "Debug"])
+        #expect(debug.stderr.contains("group.com.example.nots") && debug.stderr.contains("[KCS607]"), "\(debug.stderr)")
+        #expect(debug.stderr.contains("note: configuration 'Release' compiles a group of the code under #if"), "\(debug.stderr)")
+
+        // A constant with a value per branch (2FAS's `static var groupIdentifier`): the
+        // value another configuration compiles is said the same way.
+        f.write("App/Defaults.swift", """
+            import Foundation
+
+            enum Config {
+                static var group: String {
+                    #if DEV
+                    "group.com.example.notes"
+                    #else
+                    "group.com.example.nots"
+                    #endif
+                }
+            }
+            let defaults = UserDefaults(suiteName: Config.group)
+
+            """)
+        let constant = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        #expect(constant.stderr.contains("Defaults.swift:8:") && constant.stderr.contains("note: configuration 'Debug' compiles a group"), "\(constant.stderr)")
+    }
+}
