@@ -1248,6 +1248,26 @@ public enum CodeCheck {
                     // The other targets that hold a group in this configuration.
                     let othersHolding = { (g: String) in (holdersByGroup(signing.configuration)[g] ?? []).filter { $0 != target.name } }
                     if use.isAppGroup {
+                        // A value kcs cannot work out is said, as a note: a
+                        // keychain call's is a warning, and an app-group call's
+                        // was silent (Session's `….defaulting(to: "group…")`,
+                        // `"group.x." + suffix()`; real-project trials 21, D7,
+                        // and 22, D6). A note, since a suite name may be the
+                        // app's own, which needs no entitlement.
+                        if compiled == true, signing.resolved.platform != "macos" {
+                            let said: String? = switch value {
+                            case .runtime(let expr): "a value built at run time (\(Self.excerpt(expr)))"
+                            case .unfollowed(let what): what
+                            default: nil
+                            }
+                            if let said {
+                                out.append(render.diagnostic(ProjectIssue(
+                                    .note, "\(who) passes \(use.api) \(said)\(use.condition.map { " " + Self.under($0) } ?? ""): kcs cannot check it",
+                                    at: at, hint: "its app groups: " + (app.applicationGroups.isEmpty ? "none" : app.applicationGroups.joined(separator: ", "))),
+                                    code: .codeGroupNotCheckable, length: use.length, notes: notes))
+                                continue
+                            }
+                        }
                         // An app group: only a group the build surely names is
                         // checked, against the application groups, where the
                         // entitlement governs the container (not on macOS,

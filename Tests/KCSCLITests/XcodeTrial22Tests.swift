@@ -416,3 +416,30 @@ extension XcodeRealProjectsTests {
         #expect(constant.stderr.contains("Defaults.swift:8:") && constant.stderr.contains("note: configuration 'Debug' compiles a group"), "\(constant.stderr)")
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// An app-group call given a value kcs cannot work out is said, as a
+    /// note (a keychain call's is a warning): it was silent, so a typo in
+    /// Session's `defaulting(to: "group…")` default or a group built with
+    /// `+` passed unseen (real-project trials 21, D7, and 22, D6).
+    @Test func anAppGroupValueKcsCannotWorkOutIsANote() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.targets[1].sources.append("Defaults.swift")
+        f.write("Widget/Defaults.swift", """
+            import Foundation
+
+            func suffix() -> String { "notes" }
+            let defaults = UserDefaults(suiteName: "group.com.example." + suffix())
+            let url = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: "group.com.example." + suffix())
+
+            """)
+        f.writeProject()
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        let lines = lint.stderr.split(separator: "\n").map(String.init)
+        let said = lines.first { $0.contains("Defaults.swift:4:") }
+        #expect(said?.contains("note: target 'Widget' (configuration 'Release') passes UserDefaults(suiteName:) a value built at run time") == true
+            && said?.contains("[KCS608]") == true, "\(lint.stderr)")
+        #expect(lint.stderr.contains("containerURL(forSecurityApplicationGroupIdentifier:) a value built at run time"), "\(lint.stderr)")
+    }
+}
