@@ -418,6 +418,25 @@ extension XcodeRealProjectsTests {
 }
 
 extension XcodeRealProjectsTests {
+    /// A group that needs a team, in a target whose DEVELOPMENT_TEAM is set
+    /// to nothing, points at that setting, where the fix goes: it pointed at
+    /// the entitlements line alone (Threema's Custom OnPrem extensions'
+    /// `DEVELOPMENT_TEAM = "";`; real-project trial 22, W5).
+    @Test func aTeamSetToNothingIsPointedAt() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        for c in ["Debug", "Release"] { f.targets[2].settings[c]?["DEVELOPMENT_TEAM"] = "" }
+        f.writeProject()
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        let lines = lint.stderr.split(separator: "\n").map(String.init)
+        let warning = try #require(lines.firstIndex { $0.contains("needs a team ID, and target 'Share Extension' has none") }, "\(lint.stderr)")
+        let note = lines[warning...].first { $0.contains("note: DEVELOPMENT_TEAM is set to nothing here") }
+        #expect(note?.hasPrefix(f.projectPath + "/project.pbxproj:") == true, "\(lint.stderr)")
+        #expect(lint.stderr.contains("hint: set DEVELOPMENT_TEAM where it is set to nothing, or give --team TEAMID"), "\(lint.stderr)")
+    }
+}
+
+extension XcodeRealProjectsTests {
     /// An app-group call given a value kcs cannot work out is said, as a
     /// note (a keychain call's is a warning): it was silent, so a typo in
     /// Session's `defaulting(to: "group…")` default or a group built with
