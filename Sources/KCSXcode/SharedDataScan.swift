@@ -42,15 +42,11 @@ struct SharedDataScan: Sendable, Hashable {
     var groupLiteral: String?
     var groupLiteralProperty: String?
 
-    static func isKeychainName(_ name: Substring) -> Bool { KeychainNames.isKeychainName(name) }
-
     /// App-group API: `UserDefaults(suiteName:)`,
     /// `containerURL(forSecurityApplicationGroupIdentifier:)`, SwiftData's `groupContainer`.
     static func isAppGroupName(_ name: Substring) -> Bool {
         name.contains("suiteName") || name.contains("ApplicationGroupIdentifier") || name.contains("groupContainer")
     }
-
-    static func isWrapperName(_ name: Substring) -> Bool { KeychainNames.isWrapperName(name) }
 
     static let typeKeywords: Set<Substring> = ["class", "struct", "enum", "protocol", "actor"]
 
@@ -184,10 +180,10 @@ struct SharedDataScan: Sendable, Hashable {
                 out.mentioned = true
                 if collect { found.insert(String(name)) }
             }
-            if out.keychainWord == nil, SharedDataScan.isKeychainName(name) { out.keychainWord = String(name) }
-            if out.word == nil, SharedDataScan.isKeychainName(name) || SharedDataScan.isAppGroupName(name) && !namesTheAppsOwnSuite(after: end, name) {
+            if out.keychainWord == nil, KeychainNames.isKeychainName(name) { out.keychainWord = String(name) }
+            if out.word == nil, KeychainNames.isKeychainName(name) || SharedDataScan.isAppGroupName(name) && !namesTheAppsOwnSuite(after: end, name) {
                 out.word = String(name)
-            } else if SharedDataScan.isWrapperName(name), out.wrapperNames.count < 16, !out.wrapperNames.contains(where: { $0 == name }) {
+            } else if KeychainNames.isWrapperName(name), out.wrapperNames.count < 16, !out.wrapperNames.contains(where: { $0 == name }) {
                 out.wrapperNames.append(String(name))
             }
         }

@@ -141,26 +141,36 @@ import Testing
 }
 
 extension XcodeRealProjectsTests {
+    /// `appWidgetShare()` whose share extension compiles these Objective-C
+    /// files of its folder (name and text) and nothing else; the caller
+    /// makes its own changes, then writes the project.
+    static func shareExtension(sources: KeyValuePairs<String, String>) -> XcodeFixture {
+        var f = XcodeFixture.appWidgetShare()
+        f.targets[2].sources = sources.map(\.key)
+        for (name, text) in sources { f.write("Share/" + name, text) }
+        return f
+    }
+
     /// The share extension's code in Objective-C: its group, from a
     /// `#define` in a header it imports, is checked as the Swift one is
     /// (KCS607 at the value, the fix naming the team prefix), and KCS604
     /// no longer asks because of "code kcs does not read".
     @Test func anObjectiveCSourceIsCheckedLikeASwiftOne() throws {
-        var f = XcodeFixture.appWidgetShare()
-        defer { f.remove() }
-        f.targets[2].sources = ["ShareViewController.m"]
-        f.write("Share/Constants.h", "#define SHARED_GROUP @\"com.example.Notes.shared\"\n")
-        f.write("Share/ShareViewController.m", """
-            #import "Constants.h"
-            @implementation ShareViewController
-            - (OSStatus)read {
-                NSDictionary *q = @{ (__bridge id)kSecClass: (__bridge id)kSecClassGenericPassword,
-                                     (__bridge id)kSecAttrAccessGroup: SHARED_GROUP };
-                return SecItemCopyMatching((__bridge CFDictionaryRef)q, NULL);
-            }
-            @end
+        let f = Self.shareExtension(sources: [
+            "ShareViewController.m": """
+                #import "Constants.h"
+                @implementation ShareViewController
+                - (OSStatus)read {
+                    NSDictionary *q = @{ (__bridge id)kSecClass: (__bridge id)kSecClassGenericPassword,
+                                         (__bridge id)kSecAttrAccessGroup: SHARED_GROUP };
+                    return SecItemCopyMatching((__bridge CFDictionaryRef)q, NULL);
+                }
+                @end
 
-            """)
+                """,
+        ])
+        defer { f.remove() }
+        f.write("Share/Constants.h", "#define SHARED_GROUP @\"com.example.Notes.shared\"\n")
         f.writeProject()
         let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
         let finding = lint.stderr.split(separator: "\n").first { $0.contains("ShareViewController.m:5:") }
@@ -182,23 +192,23 @@ extension XcodeRealProjectsTests {
     /// build setting defines; a macro the build defines
     /// (`GCC_PREPROCESSOR_DEFINITIONS`, AdGuard's `@ADGUARD_SHARED_RESOURCES_GROUP`) is read.
     @Test func anObjectiveCValueKcsCannotWorkOutIsSaid() throws {
-        var f = XcodeFixture.appWidgetShare()
-        defer { f.remove() }
-        f.targets[2].sources = ["ShareViewController.m"]
-        f.targets[2].settings["Release"]?["GCC_PREPROCESSOR_DEFINITIONS"] = #"$(inherited) APP_GROUP=\"group.com.example.nots\""#
-        f.write("Share/ShareViewController.m", """
-            @implementation Reader
-            - (instancetype)initWithGroup:(NSString *)group {
-                NSMutableDictionary *q = [NSMutableDictionary new];
-                q[(__bridge id)kSecAttrAccessGroup] = group;
-                [q setObject:[NSString stringWithFormat:@"%@.shared", prefix] forKey:(__bridge id)kSecAttrAccessGroup];
-                q[(__bridge id)kSecAttrAccessGroup] = UNKNOWN_GROUP;
-                NSUserDefaults *d = [[NSUserDefaults alloc] initWithSuiteName:@APP_GROUP];
-                return self;
-            }
-            @end
+        var f = Self.shareExtension(sources: [
+            "ShareViewController.m": """
+                @implementation Reader
+                - (instancetype)initWithGroup:(NSString *)group {
+                    NSMutableDictionary *q = [NSMutableDictionary new];
+                    q[(__bridge id)kSecAttrAccessGroup] = group;
+                    [q setObject:[NSString stringWithFormat:@"%@.shared", prefix] forKey:(__bridge id)kSecAttrAccessGroup];
+                    q[(__bridge id)kSecAttrAccessGroup] = UNKNOWN_GROUP;
+                    NSUserDefaults *d = [[NSUserDefaults alloc] initWithSuiteName:@APP_GROUP];
+                    return self;
+                }
+                @end
 
-            """)
+                """,
+        ])
+        defer { f.remove() }
+        f.targets[2].settings["Release"]?["GCC_PREPROCESSOR_DEFINITIONS"] = #"$(inherited) APP_GROUP=\"group.com.example.nots\""#
         f.writeProject()
         let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
         let lines = lint.stderr.split(separator: "\n").map(String.init)
@@ -301,23 +311,23 @@ extension XcodeRealProjectsTests {
     /// use of the same name (review 21, R7), and a macro with a value per
     /// `#if` branch is not checkable (R20).
     @Test func objectiveCConstantsAreSeenWhereCompiled() throws {
-        var f = XcodeFixture.appWidgetShare()
-        defer { f.remove() }
-        f.targets[2].sources = ["A.m", "B.m"]
-        f.write("Share/A.m", "static NSString *const Group = @\"com.example.Notes.typo\";\n")
-        f.write("Share/B.m", """
-            static NSString *const Group = @"\(XcodeFixture.team).com.example.Notes.shared";
-            #ifndef DEBUG
-            #define OTHER @"\(XcodeFixture.team).com.example.Notes.shared"
-            #else
-            #define OTHER @"\(XcodeFixture.team).com.example.Notes.debug"
-            #endif
-            void save(NSMutableDictionary *q) {
-                q[(__bridge id)kSecAttrAccessGroup] = Group;
-                q[(__bridge id)kSecAttrAccessGroup] = OTHER;
-            }
+        let f = Self.shareExtension(sources: [
+            "A.m": "static NSString *const Group = @\"com.example.Notes.typo\";\n",
+            "B.m": """
+                static NSString *const Group = @"\(XcodeFixture.team).com.example.Notes.shared";
+                #ifndef DEBUG
+                #define OTHER @"\(XcodeFixture.team).com.example.Notes.shared"
+                #else
+                #define OTHER @"\(XcodeFixture.team).com.example.Notes.debug"
+                #endif
+                void save(NSMutableDictionary *q) {
+                    q[(__bridge id)kSecAttrAccessGroup] = Group;
+                    q[(__bridge id)kSecAttrAccessGroup] = OTHER;
+                }
 
-            """)
+                """,
+        ])
+        defer { f.remove() }
         f.writeEntitlements("Share/Share.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.shared"])
         f.writeProject()
         let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
@@ -370,9 +380,19 @@ extension XcodeRealProjectsTests {
     /// `Bundle.main.object(forInfoDictionaryKey:)` is; it was a value "built
     /// at run time", silent for an app group (review 21, R8).
     @Test func anObjectiveCInfoPlistReadIsChecked() throws {
-        var f = XcodeFixture.appWidgetShare()
+        var f = Self.shareExtension(sources: [
+            "ShareViewController.m": """
+                @implementation ShareViewController
+                - (void)viewDidLoad {
+                    NSString *groupIdentifier = [[NSBundle mainBundle] objectForInfoDictionaryKey:@"MLKitGroupIdentifier"];
+                    NSUserDefaults *d = [[NSUserDefaults alloc] initWithSuiteName:groupIdentifier];
+                    NSURL *u = [[NSFileManager defaultManager] containerURLForSecurityApplicationGroupIdentifier:[[NSBundle mainBundle] objectForInfoDictionaryKey:@"MissingKey"]];
+                }
+                @end
+
+                """,
+        ])
         defer { f.remove() }
-        f.targets[2].sources = ["ShareViewController.m"]
         f.targets[2].settings["Release"]?["INFOPLIST_FILE"] = "Share/Info.plist"
         f.writeEntitlements("Share/Share.entitlements", keychain: ["$(AppIdentifierPrefix)$(CFBundleIdentifier)"],
                             appGroups: ["group.com.example.notes"])
@@ -382,16 +402,6 @@ extension XcodeRealProjectsTests {
             <key>MLKitGroupIdentifier</key>
             <string>group.com.example.nots</string>
             </dict></plist>
-            """)
-        f.write("Share/ShareViewController.m", """
-            @implementation ShareViewController
-            - (void)viewDidLoad {
-                NSString *groupIdentifier = [[NSBundle mainBundle] objectForInfoDictionaryKey:@"MLKitGroupIdentifier"];
-                NSUserDefaults *d = [[NSUserDefaults alloc] initWithSuiteName:groupIdentifier];
-                NSURL *u = [[NSFileManager defaultManager] containerURLForSecurityApplicationGroupIdentifier:[[NSBundle mainBundle] objectForInfoDictionaryKey:@"MissingKey"]];
-            }
-            @end
-
             """)
         f.writeProject()
         let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
