@@ -1112,13 +1112,16 @@ public enum CodeCheck {
                     /// this configuration leaves out: the configurations whose
                     /// flags compile it, kept for the note.
                     func compiledElsewhere(_ branches: [IfBranch], in file: String, at place: ProjectLocation) {
-                        guard code.owner[file] == nil else { return }
+                        // With the flags of the target whose code it is (a
+                        // linked framework's own; a package's are not known).
+                        let owner = code.owner[file] ?? target
+                        guard !owner.isPackageModule else { return }
                         var compiling: [String] = []
-                        for other in target.configurations.map(\.name) where other != signing.configuration {
-                            let key = target.id + "\u{0}" + other
+                        for other in owner.configurations.map(\.name) where other != signing.configuration {
+                            let key = owner.id + "\u{0}" + other
                             let conditions = otherConditions[key] ?? BuildConditions(
                                 platform: signing.resolved.platform,
-                                flags: Self.flags(lint.project.resolve(target, configuration: other, platform: signing.resolved.platform)))
+                                flags: Self.flags(lint.project.resolve(owner, configuration: other, platform: signing.resolved.platform)))
                             otherConditions[key] = conditions
                             if conditions.compiles(branches, in: file, answered: &otherAnswered[key, default: [:]]) == true { compiling.append(other) }
                         }
