@@ -796,7 +796,31 @@ public struct ProjectLint {
             // (Joplin's share extension's group.net.cozic.jopin; real-project
             // trial 15, D1b).
             let near = (nearMissesOf[child.id] ?? []).first
-            let didYouMean = near.map { "did you mean \($0.theirs)? '\($0.hostSide ? first.host.name : child.name)' lists \($0.said); " } ?? ""
+            var didYouMean = near.map { "did you mean \($0.theirs)? '\($0.hostSide ? first.host.name : child.name)' lists \($0.said); " } ?? ""
+            // Or the app's group one or two letters from the extension's:
+            // the app's entitlements may hold the typo, which the app's own
+            // code then tells (the watch app's `…nigthguard`, its code and
+            // its complication on `…nightguard`; real-project trial 20, W9).
+            // Only a group of the app's no other file lists, against one of
+            // the extension's that another file lists too (a real group),
+            // neither an app ID (the extension's own `…Notes.Share` is no
+            // misspelt `…Notes.shared`).
+            if near == nil, let (theirs, own) = childGroups[child.id] {
+                var found: (mine: String, theirs: String, distance: Int)?
+                search: for mine in first.shared where !writers.appIDs.contains(mine) && (writers.writtenIn[mine]?.count ?? 0) <= 1 {
+                    for g in theirs.sorted() where !writers.appIDs.contains(g) && (writers.writtenIn[g] ?? []).contains(where: { $0 != own }) {
+                        if let d = Suggest.editDistance(mine, g, atMost: 2), d > 0 { found = (mine, g, d); break search }
+                    }
+                }
+                if let miss = found {
+                    let letters = miss.distance == 1 ? "one letter" : "two letters"
+                    let host = first.host.name
+                    didYouMean = codeNames(miss.theirs, in: first.host, &render) && !codeNames(miss.mine, in: first.host, &render)
+                        ? "'\(host)' lists \(miss.mine), \(letters) from \(miss.theirs), which '\(child.name)' lists and the code of '\(host)' names: "
+                            + "did you mean \(miss.theirs) in the entitlements of '\(host)'? "
+                        : "'\(host)' lists \(miss.mine), \(letters) from \(miss.theirs), which '\(child.name)' lists: one of the two is a typo; "
+                }
+            }
             // No file in this configuration: the fix is the setting, and
             // another configuration's file may already list what it shares
             // (real-project trial 21, W1).

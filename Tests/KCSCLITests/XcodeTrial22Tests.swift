@@ -462,3 +462,33 @@ extension XcodeRealProjectsTests {
         #expect(lint.stderr.contains("containerURL(forSecurityApplicationGroupIdentifier:) a value built at run time"), "\(lint.stderr)")
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// An app group the app misspells, which its extension spells right,
+    /// gives the extension's "shares no group" a did-you-mean at the app's
+    /// entitlements when the app's own code names the extension's spelling,
+    /// else "one of the two is a typo": it said only "add the group the two
+    /// should share" (nightguard's watch app `…nigthguard`; real-project
+    /// trial 20, W9).
+    @Test func anAppsMisspeltGroupIsNamedInItsExtensionsFinding() throws {
+        for appCodeNamesIt in [true, false] {
+            var f = XcodeFixture.appWidgetShare()
+            defer { f.remove() }
+            f.writeEntitlements("App/App.entitlements", keychain: [], appGroups: ["group.com.example.ntoes"])
+            f.writeEntitlements("Widget/Widget.entitlements", keychain: [], appGroups: ["group.com.example.notes"])
+            // Another target's file lists the extension's spelling: it is a real group, no near miss of the extension's.
+            f.writeEntitlements("Share/Share.entitlements", keychain: ["$(AppIdentifierPrefix)$(CFBundleIdentifier)"], appGroups: ["group.com.example.notes"])
+            if appCodeNamesIt {
+                f.targets[0].sources.append("Defaults.swift")
+                f.write("App/Defaults.swift", "import Foundation\nlet defaults = UserDefaults(suiteName: \"group.com.example.notes\")\n")
+            }
+            f.writeProject()
+            let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+            let hint = lint.stderr.split(separator: "\n").first { $0.hasPrefix("hint:") && $0.contains("asked because") && $0.contains("'Widget'") }
+            #expect(hint?.contains("'App' lists group.com.example.ntoes, two letters from group.com.example.notes, which 'Widget' lists") == true,
+                    "\(lint.stderr)")
+            #expect(hint?.contains(appCodeNamesIt ? "did you mean group.com.example.notes in the entitlements of 'App'?" : "one of the two is a typo") == true,
+                    "\(lint.stderr)")
+        }
+    }
+}
