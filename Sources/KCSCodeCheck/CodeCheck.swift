@@ -772,6 +772,12 @@ public enum CodeCheck {
                     case .runtime(let written): return (.runtime(written), nil)
                     case .parameter(let name, let owner):
                         return (.unfollowed("its parameter `\(name)` (of `\(owner)`), whose callers kcs does not follow"), nil)
+                    case .infoPlist(let key):
+                        // The key worked out, then read as Swift's read is:
+                        // the target's Info.plist value (review 21, R8).
+                        let r = resolve(.parts([key]), shown: shown, depth: depth + 1)
+                        guard case .literal(let k) = r.value else { return r }
+                        return (.literal(AccessGroupFinder.infoPlistMarked((k, nil))), nil)
                     case .parts(let parts):
                         var text = "", from: (file: String, line: Int)?
                         for part in parts {
@@ -876,6 +882,14 @@ public enum CodeCheck {
         }
         /// The keychain groups each target's code names, for ``sharesOnlyAnAppGroup``.
         var keychainNaming: [String: KeychainNaming] = [:]
+        /// Places of the code (calls, a constant's values) this
+        /// configuration's `#if`s leave out that other configurations
+        /// compile, and those configurations: said in one note, since their
+        /// groups go unchecked (2FAS's typo in the `#else` of `#if DEV`,
+        /// which only 'Production' compiles, gave "no warnings"; real-project
+        /// trial 22, W2). Each target's other builds worked out once.
+        var otherPlaces: [ProjectLocation] = [], otherPlaceSet = Set<String>(), otherConfigurations: [String] = []
+        var otherConditions: [String: BuildConditions] = [:], otherAnswered: [String: [String: BuildConditions.Answered]] = [:]
         for target in lint.project.targets where target.kind != nil {
             guard let signing = lint.signing(of: target), let app = signing.appTarget else { continue }
             // An entitlements file named but unreadable grants nothing kcs
@@ -1093,8 +1107,32 @@ public enum CodeCheck {
                         verdicts[key] = verdict
                         return verdict
                     }()
-                    if compiled == false { continue }
                     let at = ProjectLocation(file: path, line: use.line, column: use.column)
+                    /// A place of the target's own code under `#if` branches
+                    /// this configuration leaves out: the configurations whose
+                    /// flags compile it, kept for the note.
+                    func compiledElsewhere(_ branches: [IfBranch], in file: String, at place: ProjectLocation) {
+                        // With the flags of the target whose code it is (a
+                        // linked framework's own; a package's are not known).
+                        let owner = code.owner[file] ?? target
+                        guard !owner.isPackageModule else { return }
+                        var compiling: [String] = []
+                        for other in owner.configurations.map(\.name) where other != signing.configuration {
+                            let key = owner.id + "\u{0}" + other
+                            let conditions = otherConditions[key] ?? BuildConditions(
+                                platform: signing.resolved.platform,
+                                flags: Self.flags(lint.project.resolve(owner, configuration: other, platform: signing.resolved.platform)))
+                            otherConditions[key] = conditions
+                            if conditions.compiles(branches, in: file, answered: &otherAnswered[key, default: [:]]) == true { compiling.append(other) }
+                        }
+                        guard !compiling.isEmpty else { return }
+                        for c in compiling where !otherConfigurations.contains(c) { otherConfigurations.append(c) }
+                        if otherPlaceSet.insert("\(place.file)\u{0}\(place.line)").inserted { otherPlaces.append(place) }
+                    }
+                    if compiled == false {
+                        compiledElsewhere(use.branches, in: path, at: at)
+                        continue
+                    }
                     // A Mac build: without the data-protection flag the call
                     // goes to the file-based keychain, which ignores the group
                     // (SecItem.cpp SecItemCategorizeQuery): it is not shared
@@ -1128,6 +1166,10 @@ public enum CodeCheck {
                         if !unknown, let pick = chosen.first, chosen.allSatisfy({ $0.value == pick.value }) {
                             value = .literal(pick.value)
                             notes.append(render.note(Self.branchConstantNote, at: ProjectLocation(file: pick.file, line: pick.line)))
+                            // The other values, which other configurations may compile.
+                            for alt in use.alternatives where alt.value != pick.value {
+                                compiledElsewhere(alt.branches, in: alt.file, at: ProjectLocation(file: alt.file, line: alt.line))
+                            }
                         }
                     }
                     // A marker the finder did not work out is no group.
@@ -1209,6 +1251,26 @@ public enum CodeCheck {
                     // The other targets that hold a group in this configuration.
                     let othersHolding = { (g: String) in (holdersByGroup(signing.configuration)[g] ?? []).filter { $0 != target.name } }
                     if use.isAppGroup {
+                        // A value kcs cannot work out is said, as a note: a
+                        // keychain call's is a warning, and an app-group call's
+                        // was silent (Session's `….defaulting(to: "group…")`,
+                        // `"group.x." + suffix()`; real-project trials 21, D7,
+                        // and 22, D6). A note, since a suite name may be the
+                        // app's own, which needs no entitlement.
+                        if compiled == true, signing.resolved.platform != "macos" {
+                            let said: String? = switch value {
+                            case .runtime(let expr): "a value built at run time (\(Self.excerpt(expr)))"
+                            case .unfollowed(let what): what
+                            default: nil
+                            }
+                            if let said {
+                                out.append(render.diagnostic(ProjectIssue(
+                                    .note, "\(who) passes \(use.api) \(said)\(use.condition.map { " " + Self.under($0) } ?? ""): kcs cannot check it",
+                                    at: at, hint: "its app groups: " + (app.applicationGroups.isEmpty ? "none" : app.applicationGroups.joined(separator: ", "))),
+                                    code: .codeGroupNotCheckable, length: use.length, notes: notes))
+                                continue
+                            }
+                        }
                         // An app group: only a group the build surely names is
                         // checked, against the application groups, where the
                         // entitlement governs the container (not on macOS,
@@ -1369,6 +1431,15 @@ public enum CodeCheck {
                     }
                 }
             }
+        }
+        if let at = otherPlaces.first {
+            let n = otherPlaces.count, named = otherConfigurations.map { "'\($0)'" }
+            let who = (named.count == 1 ? "configuration " + named[0] + " compiles" : "configurations " + named.joined(separator: ", ") + " compile")
+            out.append(render.diagnostic(ProjectIssue(
+                .note, "\(who) \(n == 1 ? "a group" : "\(n) groups") of the code under #if that configuration '\(lint.configuration)' does not compile: "
+                    + "\(n == 1 ? "it is" : "they are") not checked here",
+                at: at, hint: "lint with " + otherConfigurations.map { "--configuration \($0)" }.joined(separator: " and ") + " too"),
+                code: .codeGroupNotCheckable))
         }
         out += sharesOnlyAnAppGroup(lint, naming: keychainNaming, &render)
         out += missingOnMacCatalyst(lint, naming: keychainNaming, &render)

@@ -228,8 +228,17 @@ public struct TargetSigning: Sendable {
                 if file.unreadable.contains(value) { signing.scenarioCanReadFile = false }
                 if team == nil, value.contains("AppIdentifierPrefix") || value.contains("TeamIdentifierPrefix") {
                     signing.groupsResolve = false
-                    signing.issues.append(ProjectIssue(.warning, "'\(value)' needs a team ID, and target '\(target.name)' has none in configuration '\(configuration)'",
-                                                       at: at, hint: "set DEVELOPMENT_TEAM, or give --team TEAMID"))
+                    var issue = ProjectIssue(.warning, "'\(value)' needs a team ID, and target '\(target.name)' has none in configuration '\(configuration)'",
+                                             at: at, hint: "set DEVELOPMENT_TEAM, or give --team TEAMID")
+                    // A team set to nothing is where the fix goes (Threema's
+                    // white-label extensions' `DEVELOPMENT_TEAM = "";`;
+                    // real-project trial 22, W5).
+                    if let empty = resolved.settings.definition(of: "DEVELOPMENT_TEAM"), let setAt = empty.location,
+                       empty.value.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\"" }) {
+                        issue.notes.append(.init("DEVELOPMENT_TEAM is set to nothing here", at: setAt))
+                        issue.hint = "set DEVELOPMENT_TEAM where it is set to nothing, or give --team TEAMID"
+                    }
+                    signing.issues.append(issue)
                 }
                 let e = files.expand(value, in: resolved.settings, extra: extra, file: file)
                 if !e.problems.isEmpty || !e.undefined.isEmpty { signing.groupsResolve = false }

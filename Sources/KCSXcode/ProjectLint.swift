@@ -649,8 +649,12 @@ public struct ProjectLint {
     /// no group" and never the cause), else at the first extension's
     /// (real-project trial 22, D7). An extension of another team is said
     /// with its team (``signedByAnotherTeam(_:)``).
-    func notUnderTheirApp(_ render: inout ProjectDiagnostics, skipping otherTeam: Set<String>) -> [Diagnostic] {
-        var out: [Diagnostic] = []
+    /// `moved`: (app, extension) pairs whose "shares no group" the finding
+    /// says: the app's groups are built from its bundle ID and the
+    /// extensions list them under the old one (ownCloud's five KCS604s after
+    /// the one at the changed line; real-project trial 22, D7).
+    func notUnderTheirApp(_ render: inout ProjectDiagnostics, skipping otherTeam: Set<String>) -> (diagnostics: [Diagnostic], moved: Set<String>) {
+        var out: [Diagnostic] = [], moved = Set<String>()
         var targetByID: [String: XcodeProject.Target] = [:]
         for t in project.targets where targetByID[t.id] == nil { targetByID[t.id] = t }
         for host in project.targets where host.kind == .app {
@@ -668,10 +672,32 @@ public struct ProjectLint {
             let hostsFault = outside.count >= 2 && outside.count == all.count
             // What they are all under: the app's bundle ID meant.
             let parents = Set(outside.map { id in String(id.2[..<(id.2.lastIndex(of: ".") ?? id.2.endIndex)]) })
-            let hint = hostsFault
+            var hint = hostsFault
                 ? (parents.count == 1 ? "they are all under \(parents.first ?? ""): did the bundle ID of '\(host.name)' change? " : "")
                     + "an app's embedded bundles have IDs under its own (APP.NAME), and groups built from $(PRODUCT_BUNDLE_IDENTIFIER) move with it"
                 : "give \(outside.count == 1 ? "it" : "each") a bundle ID under \(mine) (\(mine).NAME), as Xcode requires of an embedded bundle"
+            // The app's groups that name its bundle ID, which the extensions
+            // list under the old one: their "shares no group" is this finding.
+            if hostsFault, parents.count == 1, let old = parents.first {
+                let ownGroups = Set(h.keychainAccessGroups.map(\.value) + h.applicationGroups.map(\.value))
+                let wasGroups = Set(ownGroups.filter { $0.contains(mine) }.map { $0.replacingOccurrences(of: mine, with: old) })
+                var kids: [(name: String, was: String)] = []
+                for (child, c, _) in outside {
+                    let theirs = Set(c.keychainAccessGroups.map(\.value) + c.applicationGroups.map(\.value))
+                    guard theirs.isDisjoint(with: ownGroups), let was = theirs.intersection(wasGroups).min() else { continue }
+                    moved.insert(host.id + "\u{0}" + child.id)
+                    kids.append((child.name, was))
+                }
+                if let first = kids.first {
+                    // One group they all list is said once.
+                    let same = kids.allSatisfy { $0.was == first.was }
+                    let names = kids.prefix(4).map { same ? "'\($0.name)'" : "'\($0.name)' (\($0.was))" }
+                    let listed = names.joined(separator: ", ") + (kids.count > 4 ? " and \(kids.count - 4) more" : "")
+                    let one = kids.count == 1
+                    hint += "; its groups moved with it, so \(listed) \(one ? "lists" : "list") "
+                        + (same ? "\(first.was), of the old bundle ID, and" : "groups of the old bundle ID and") + " \(one ? "shares" : "share") no group with it"
+                }
+            }
             out.append(render.diagnostic(ProjectIssue(
                 .warning, "target '\(host.name)' (bundle ID \(mine), configuration '\(configuration)') embeds \(listed), whose bundle ID\(outside.count == 1 ? " is" : "s are") not under its own: "
                     + "Xcode refuses to build it (\"Embedded binary's bundle identifier is not prefixed with the parent app's bundle identifier\")",
@@ -680,7 +706,7 @@ public struct ProjectLint {
                 code: .projectExtensionGroup,
                 notes: hostsFault ? [] : [render.note("'\(host.name)''s bundle ID is set here", at: appLine ?? host.location)]))
         }
-        return out
+        return (out, moved)
     }
 
     /// KCS604: an extension (or watch app, App Clip) embedded in an app that
@@ -690,7 +716,8 @@ public struct ProjectLint {
         // An extension signed by another team shares nothing: that is its
         // one finding, not its groups compared as text.
         var (out, otherTeam) = signedByAnotherTeam(&render)
-        out += notUnderTheirApp(&render, skipping: otherTeam)
+        let (notUnder, moved) = notUnderTheirApp(&render, skipping: otherTeam)
+        out += notUnder
         var words: [String: SharedDataScan] = [:]
         // Each extension once, naming every app that embeds it (Secretive's
         // three XPC services, each in two apps, made six warnings at three
@@ -747,6 +774,8 @@ public struct ProjectLint {
                     }
                     continue
                 }
+                // Said with the app's changed bundle ID.
+                if moved.contains(host.id + "\u{0}" + child.id) { continue }
                 if hostsByChild[child.id] == nil { children.append((child, c)) }
                 if nearMissesOf[child.id] == nil, !near.isEmpty { nearMissesOf[child.id] = near }
                 if sortedShared == nil { sortedShared = shared.sorted() }
@@ -767,7 +796,31 @@ public struct ProjectLint {
             // (Joplin's share extension's group.net.cozic.jopin; real-project
             // trial 15, D1b).
             let near = (nearMissesOf[child.id] ?? []).first
-            let didYouMean = near.map { "did you mean \($0.theirs)? '\($0.hostSide ? first.host.name : child.name)' lists \($0.said); " } ?? ""
+            var didYouMean = near.map { "did you mean \($0.theirs)? '\($0.hostSide ? first.host.name : child.name)' lists \($0.said); " } ?? ""
+            // Or the app's group one or two letters from the extension's:
+            // the app's entitlements may hold the typo, which the app's own
+            // code then tells (the watch app's `…nigthguard`, its code and
+            // its complication on `…nightguard`; real-project trial 20, W9).
+            // Only a group of the app's no other file lists, against one of
+            // the extension's that another file lists too (a real group),
+            // neither an app ID (the extension's own `…Notes.Share` is no
+            // misspelt `…Notes.shared`).
+            if near == nil, let (theirs, own) = childGroups[child.id] {
+                var found: (mine: String, theirs: String, distance: Int)?
+                search: for mine in first.shared where !writers.appIDs.contains(mine) && (writers.writtenIn[mine]?.count ?? 0) <= 1 {
+                    for g in theirs.sorted() where !writers.appIDs.contains(g) && (writers.writtenIn[g] ?? []).contains(where: { $0 != own }) {
+                        if let d = Suggest.editDistance(mine, g, atMost: 2), d > 0 { found = (mine, g, d); break search }
+                    }
+                }
+                if let miss = found {
+                    let letters = miss.distance == 1 ? "one letter" : "two letters"
+                    let host = first.host.name
+                    didYouMean = codeNames(miss.theirs, in: first.host, &render) && !codeNames(miss.mine, in: first.host, &render)
+                        ? "'\(host)' lists \(miss.mine), \(letters) from \(miss.theirs), which '\(child.name)' lists and the code of '\(host)' names: "
+                            + "did you mean \(miss.theirs) in the entitlements of '\(host)'? "
+                        : "'\(host)' lists \(miss.mine), \(letters) from \(miss.theirs), which '\(child.name)' lists: one of the two is a typo; "
+                }
+            }
             // No file in this configuration: the fix is the setting, and
             // another configuration's file may already list what it shares
             // (real-project trial 21, W1).

@@ -42,15 +42,11 @@ struct SharedDataScan: Sendable, Hashable {
     var groupLiteral: String?
     var groupLiteralProperty: String?
 
-    static func isKeychainName(_ name: Substring) -> Bool { KeychainNames.isKeychainName(name) }
-
     /// App-group API: `UserDefaults(suiteName:)`,
     /// `containerURL(forSecurityApplicationGroupIdentifier:)`, SwiftData's `groupContainer`.
     static func isAppGroupName(_ name: Substring) -> Bool {
         name.contains("suiteName") || name.contains("ApplicationGroupIdentifier") || name.contains("groupContainer")
     }
-
-    static func isWrapperName(_ name: Substring) -> Bool { KeychainNames.isWrapperName(name) }
 
     static let typeKeywords: Set<Substring> = ["class", "struct", "enum", "protocol", "actor"]
 
@@ -184,10 +180,10 @@ struct SharedDataScan: Sendable, Hashable {
                 out.mentioned = true
                 if collect { found.insert(String(name)) }
             }
-            if out.keychainWord == nil, SharedDataScan.isKeychainName(name) { out.keychainWord = String(name) }
-            if out.word == nil, SharedDataScan.isKeychainName(name) || SharedDataScan.isAppGroupName(name) && !namesTheAppsOwnSuite(after: end, name) {
+            if out.keychainWord == nil, KeychainNames.isKeychainName(name) { out.keychainWord = String(name) }
+            if out.word == nil, KeychainNames.isKeychainName(name) || SharedDataScan.isAppGroupName(name) && !namesTheAppsOwnSuite(after: end, name) {
                 out.word = String(name)
-            } else if SharedDataScan.isWrapperName(name), out.wrapperNames.count < 16, !out.wrapperNames.contains(where: { $0 == name }) {
+            } else if KeychainNames.isWrapperName(name), out.wrapperNames.count < 16, !out.wrapperNames.contains(where: { $0 == name }) {
                 out.wrapperNames.append(String(name))
             }
         }
@@ -404,9 +400,11 @@ extension ProjectLint {
             names.formUnion(scan.exported)
         }
         guard !names.isEmpty else { return false }
+        // The set's number looked up once for every file asked about.
+        let set = scanned.number(of: names)
         func calls(_ target: XcodeProject.Target) -> Bool {
             code(of: target).swiftSources.prefix(5000).contains { path in
-                !helpers.contains(ProjectPath.normalize(path)) && scanned.uses(path, fileSystem, anyOf: names) == true
+                !helpers.contains(ProjectPath.normalize(path)) && scanned.uses(path, fileSystem, anyOf: names, numbered: set) == true
             }
         }
         return calls(host) && calls(child)
@@ -456,13 +454,23 @@ public final class SharedScans {
         if hold(size) { files[path] = .some(scan) }
     }
 
-    /// Whether the code at `path` uses one of `names` (nil: unreadable).
-    func uses(_ path: String, _ fileSystem: ProjectFileSystem, anyOf names: Set<String>) -> Bool? {
-        var id = nameSets[names]
-        if id == nil, hold(names.count) {
-            id = nameSets.count
-            nameSets[names] = id
-        }
+    /// Sets of names looked up (each hashes the whole set).
+    package private(set) var setLookups = 0
+
+    /// The number of a set of names asked about, kept for its answers (nil:
+    /// past ``maxHeldNames``). Asked once per set, not per file: the set
+    /// was hashed for each of 5,000 files per pair (review 21, R13).
+    func number(of names: Set<String>) -> Int? {
+        setLookups += 1
+        if let id = nameSets[names] { return id }
+        guard hold(names.count) else { return nil }
+        nameSets[names] = nameSets.count
+        return nameSets.count - 1
+    }
+
+    /// Whether the code at `path` uses one of `names`, numbered `id` by
+    /// ``number(of:)`` (nil: unreadable).
+    func uses(_ path: String, _ fileSystem: ProjectFileSystem, anyOf names: Set<String>, numbered id: Int?) -> Bool? {
         if let id, let known = answers[Asked(path: path, names: id)] { return known }
         guard case .success(let bytes) = fileSystem.read(path) else {
             if files[path] == nil { keep(nil, of: path) }

@@ -64,6 +64,10 @@ public struct ObjectiveCSource: Sendable {
         /// A parameter of the method or function around the use, with that
         /// method's or function's name (`-[Store initWithGroup:]`).
         case parameter(String, of: String)
+        /// The main bundle's Info.plist value at a key, a literal or a name
+        /// (`[[NSBundle mainBundle] objectForInfoDictionaryKey:@"K"]`), read
+        /// as Swift's `Bundle.main.object(forInfoDictionaryKey:)` is.
+        case infoPlist(Part)
     }
 
     public struct Constant: Sendable {
@@ -291,6 +295,9 @@ extension ObjectiveCSource {
         var out = ObjectiveCSource()
         /// Whether each `@{…}` holds a key that sends a Mac's call to the data-protection keychain, by its `{`.
         var sendsToDataProtection: [Int: Bool] = [:]
+        /// Instance variables the file declares (`@interface X () { NSString
+        /// *_group; }`, and `name` and `_name` of `@property … name;`).
+        var instanceVariables = Set<String>()
 
         init(bytes: UnsafeBufferPointer<UInt8>, tokens: [ObjectiveCToken], directives: [(first: Int, end: Int)]) {
             self.bytes = bytes
@@ -409,6 +416,7 @@ extension ObjectiveCSource {
             var parts: [Part] = []
             var k = 0
             let runtime = Expression.runtime(excerpt(tokens))
+            if let key = infoPlistKey(tokens) { return .infoPlist(key) }
             while k < tokens.count {
                 let t = tokens[k]
                 switch t.kind {
@@ -451,6 +459,53 @@ extension ObjectiveCSource {
                 }
             }
             return parts.isEmpty ? runtime : .parts(parts)
+        }
+
+        /// The spellings of a main-bundle Info.plist read, token by token
+        /// (`K` is the key): VLC's `[[NSBundle mainBundle]
+        /// objectForInfoDictionaryKey:@"MLKitGroupIdentifier"]` (review 21, R8).
+        static let infoPlistShapes: [[String]] = {
+            let bundles: [[String]] = [["[", "NSBundle", "mainBundle", "]"], ["NSBundle", ".", "mainBundle"]]
+            var out: [[String]] = []
+            for b in bundles {
+                let object: [String] = ["objectForInfoDictionaryKey", ":", "K", "]"]
+                let dictionary: [String] = ["infoDictionary", "]", "objectForKey", ":", "K", "]"]
+                let subscripted: [String] = ["infoDictionary", "]", "[", "K", "]"]
+                let dotted: [String] = [".", "infoDictionary", "[", "K", "]"]
+                out.append(["["] + b + object)
+                out.append(["[", "["] + b + dictionary)
+                out.append(["["] + b + subscripted)
+                out.append(b + dotted)
+            }
+            return out
+        }()
+
+        /// The key of a main-bundle Info.plist read (a cast before it passed
+        /// over), or nil.
+        func infoPlistKey(_ tokens: [ObjectiveCToken]) -> Part? {
+            var start = 0
+            if tokens.count > 3, tokens[0].kind == .punctuation, byte(tokens[0]) == 0x28,
+               let close = tokens.firstIndex(where: { $0.kind == .punctuation && byte($0) == 0x29 }),
+               tokens[1..<close].allSatisfy({ $0.kind == .identifier || byte($0) == 0x2A }) {
+                start = close + 1
+            }
+            let rest = tokens[start...]
+            shapes: for shape in Self.infoPlistShapes where shape.count == rest.count {
+                var key: Part?
+                for (word, t) in zip(shape, rest) {
+                    if word == "K" {
+                        switch t.kind {
+                        case .string, .atString: key = .literal(literal(t))
+                        case .identifier: key = .name(String(text(t)))
+                        default: continue shapes
+                        }
+                    } else if text(t) != word {
+                        continue shapes
+                    }
+                }
+                return key
+            }
+            return nil
         }
 
         /// The source text of `tokens`, spaces between them kept as one, cut at 80 bytes.
@@ -501,6 +556,9 @@ extension ObjectiveCSource {
             let routing = Set(KeychainNames.dataProtectionKeys)
             for t in code where t.kind == .identifier && routing.contains(String(text(t))) { namesDataProtection = true; break }
             var wrappers = Set<String>()
+            // The `{` of an `@interface`'s or `@implementation`'s instance
+            // variables, when the header just read opens one.
+            var inHeader = false, ivarBlock = -1
             var k = 0
             while k < code.count {
                 let t = code[k]
@@ -516,15 +574,29 @@ extension ObjectiveCSource {
                             if word == "@implementation" { implementation = name }
                             k += 1
                         }
+                        inHeader = word != "@protocol"
                         continue
+                    case "@property":
+                        // Its name is the last word before the `;`.
+                        inHeader = false
+                        var j = k + 1
+                        while j < code.count, j < k + 64, !isPunctuation(j, 0x3B) { j += 1 }
+                        if isPunctuation(j, 0x3B), code[j - 1].kind == .identifier {
+                            let name = String(text(code[j - 1]))
+                            instanceVariables.formUnion([name, "_" + name])
+                        }
                     case "@class":
                         // Forward declarations: `@class A, B;` names nothing.
                         while k + 1 < code.count, !isPunctuation(k + 1, 0x3B) { k += 1 }
                         continue
                     case "@end":
                         implementation = nil
+                        inHeader = false
                         continue
                     default: break
+                    }
+                    if ivarBlock >= 0, parent[k] == ivarBlock, isPunctuation(k + 1, 0x3B) || isPunctuation(k + 1, 0x2C) {
+                        instanceVariables.insert(String(word))
                     }
                     if out.keychainWord == nil, KeychainNames.isKeychainName(word) { out.keychainWord = String(word) }
                     // `initWithSuiteName:` given a literal counts only when it
@@ -568,6 +640,14 @@ extension ObjectiveCSource {
                     if out.appGroupWord == nil {
                         let value = literal(t)
                         if value.hasPrefix("group.") { out.appGroupWord = "\"" + String(value.prefix(100)) + (value.utf8.count > 100 ? "…" : "") + "\"" }
+                    }
+                case .punctuation where parent[k] < 0:
+                    switch byte(t) {
+                    case 0x7B:
+                        if inHeader { ivarBlock = k }
+                        inHeader = false
+                    case 0x3B, 0x2D, 0x2B: inHeader = false
+                    default: break
                     }
                 default: break
                 }
@@ -699,6 +779,10 @@ extension ObjectiveCSource {
             } else if case .parts(let parts) = expression, parts.count == 1, case .name(let name) = parts[0], out.constants[name] == nil,
                       let local = localAssignment(name, before: r.lowerBound) {
                 expression = local
+            } else if case .parts(let parts) = expression, parts.count == 1, case .name(let name) = parts[0], out.constants[name] == nil,
+                      Self.isInstanceVariable(name, declared: instanceVariables) {
+                // Not a constant kcs failed to find: the object's own state (review 21, R9).
+                expression = .runtime("the instance variable " + name)
             }
             let first = tokens[0]
             var length = 0
@@ -707,6 +791,14 @@ extension ObjectiveCSource {
             }
             out.uses.append(Use(api: api, isAppGroup: appGroup, expression: expression, line: Int(first.line), column: Int(first.column),
                                 length: max(1, length), enclosingName: enclosing, fileKeychainOnMac: onMac))
+        }
+
+        /// An instance variable: declared so in the file, or named as Xcode
+        /// names a property's (`_group`: the class's header may declare it).
+        static func isInstanceVariable(_ name: String, declared: Set<String>) -> Bool {
+            if declared.contains(name) { return true }
+            let u = Array(name.utf8.prefix(2))
+            return u.count == 2 && u[0] == 0x5F && u[1] >= 0x61 && u[1] <= 0x7A
         }
 
         /// The outermost `{` around `k`: a method's or function's body.

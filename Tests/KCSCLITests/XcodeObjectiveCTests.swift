@@ -141,26 +141,36 @@ import Testing
 }
 
 extension XcodeRealProjectsTests {
+    /// `appWidgetShare()` whose share extension compiles these Objective-C
+    /// files of its folder (name and text) and nothing else; the caller
+    /// makes its own changes, then writes the project.
+    static func shareExtension(sources: KeyValuePairs<String, String>) -> XcodeFixture {
+        var f = XcodeFixture.appWidgetShare()
+        f.targets[2].sources = sources.map(\.key)
+        for (name, text) in sources { f.write("Share/" + name, text) }
+        return f
+    }
+
     /// The share extension's code in Objective-C: its group, from a
     /// `#define` in a header it imports, is checked as the Swift one is
     /// (KCS607 at the value, the fix naming the team prefix), and KCS604
     /// no longer asks because of "code kcs does not read".
     @Test func anObjectiveCSourceIsCheckedLikeASwiftOne() throws {
-        var f = XcodeFixture.appWidgetShare()
-        defer { f.remove() }
-        f.targets[2].sources = ["ShareViewController.m"]
-        f.write("Share/Constants.h", "#define SHARED_GROUP @\"com.example.Notes.shared\"\n")
-        f.write("Share/ShareViewController.m", """
-            #import "Constants.h"
-            @implementation ShareViewController
-            - (OSStatus)read {
-                NSDictionary *q = @{ (__bridge id)kSecClass: (__bridge id)kSecClassGenericPassword,
-                                     (__bridge id)kSecAttrAccessGroup: SHARED_GROUP };
-                return SecItemCopyMatching((__bridge CFDictionaryRef)q, NULL);
-            }
-            @end
+        let f = Self.shareExtension(sources: [
+            "ShareViewController.m": """
+                #import "Constants.h"
+                @implementation ShareViewController
+                - (OSStatus)read {
+                    NSDictionary *q = @{ (__bridge id)kSecClass: (__bridge id)kSecClassGenericPassword,
+                                         (__bridge id)kSecAttrAccessGroup: SHARED_GROUP };
+                    return SecItemCopyMatching((__bridge CFDictionaryRef)q, NULL);
+                }
+                @end
 
-            """)
+                """,
+        ])
+        defer { f.remove() }
+        f.write("Share/Constants.h", "#define SHARED_GROUP @\"com.example.Notes.shared\"\n")
         f.writeProject()
         let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
         let finding = lint.stderr.split(separator: "\n").first { $0.contains("ShareViewController.m:5:") }
@@ -182,23 +192,23 @@ extension XcodeRealProjectsTests {
     /// build setting defines; a macro the build defines
     /// (`GCC_PREPROCESSOR_DEFINITIONS`, AdGuard's `@ADGUARD_SHARED_RESOURCES_GROUP`) is read.
     @Test func anObjectiveCValueKcsCannotWorkOutIsSaid() throws {
-        var f = XcodeFixture.appWidgetShare()
-        defer { f.remove() }
-        f.targets[2].sources = ["ShareViewController.m"]
-        f.targets[2].settings["Release"]?["GCC_PREPROCESSOR_DEFINITIONS"] = #"$(inherited) APP_GROUP=\"group.com.example.nots\""#
-        f.write("Share/ShareViewController.m", """
-            @implementation Reader
-            - (instancetype)initWithGroup:(NSString *)group {
-                NSMutableDictionary *q = [NSMutableDictionary new];
-                q[(__bridge id)kSecAttrAccessGroup] = group;
-                [q setObject:[NSString stringWithFormat:@"%@.shared", prefix] forKey:(__bridge id)kSecAttrAccessGroup];
-                q[(__bridge id)kSecAttrAccessGroup] = UNKNOWN_GROUP;
-                NSUserDefaults *d = [[NSUserDefaults alloc] initWithSuiteName:@APP_GROUP];
-                return self;
-            }
-            @end
+        var f = Self.shareExtension(sources: [
+            "ShareViewController.m": """
+                @implementation Reader
+                - (instancetype)initWithGroup:(NSString *)group {
+                    NSMutableDictionary *q = [NSMutableDictionary new];
+                    q[(__bridge id)kSecAttrAccessGroup] = group;
+                    [q setObject:[NSString stringWithFormat:@"%@.shared", prefix] forKey:(__bridge id)kSecAttrAccessGroup];
+                    q[(__bridge id)kSecAttrAccessGroup] = UNKNOWN_GROUP;
+                    NSUserDefaults *d = [[NSUserDefaults alloc] initWithSuiteName:@APP_GROUP];
+                    return self;
+                }
+                @end
 
-            """)
+                """,
+        ])
+        defer { f.remove() }
+        f.targets[2].settings["Release"]?["GCC_PREPROCESSOR_DEFINITIONS"] = #"$(inherited) APP_GROUP=\"group.com.example.nots\""#
         f.writeProject()
         let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
         let lines = lint.stderr.split(separator: "\n").map(String.init)
@@ -301,23 +311,23 @@ extension XcodeRealProjectsTests {
     /// use of the same name (review 21, R7), and a macro with a value per
     /// `#if` branch is not checkable (R20).
     @Test func objectiveCConstantsAreSeenWhereCompiled() throws {
-        var f = XcodeFixture.appWidgetShare()
-        defer { f.remove() }
-        f.targets[2].sources = ["A.m", "B.m"]
-        f.write("Share/A.m", "static NSString *const Group = @\"com.example.Notes.typo\";\n")
-        f.write("Share/B.m", """
-            static NSString *const Group = @"\(XcodeFixture.team).com.example.Notes.shared";
-            #ifndef DEBUG
-            #define OTHER @"\(XcodeFixture.team).com.example.Notes.shared"
-            #else
-            #define OTHER @"\(XcodeFixture.team).com.example.Notes.debug"
-            #endif
-            void save(NSMutableDictionary *q) {
-                q[(__bridge id)kSecAttrAccessGroup] = Group;
-                q[(__bridge id)kSecAttrAccessGroup] = OTHER;
-            }
+        let f = Self.shareExtension(sources: [
+            "A.m": "static NSString *const Group = @\"com.example.Notes.typo\";\n",
+            "B.m": """
+                static NSString *const Group = @"\(XcodeFixture.team).com.example.Notes.shared";
+                #ifndef DEBUG
+                #define OTHER @"\(XcodeFixture.team).com.example.Notes.shared"
+                #else
+                #define OTHER @"\(XcodeFixture.team).com.example.Notes.debug"
+                #endif
+                void save(NSMutableDictionary *q) {
+                    q[(__bridge id)kSecAttrAccessGroup] = Group;
+                    q[(__bridge id)kSecAttrAccessGroup] = OTHER;
+                }
 
-            """)
+                """,
+        ])
+        defer { f.remove() }
         f.writeEntitlements("Share/Share.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.shared"])
         f.writeProject()
         let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
@@ -337,5 +347,118 @@ extension ObjectiveCReaderTests {
             }
             """)
         #expect(s.uses.map(\.expression) == [.parts([.literal("A.one")]), .parts([.literal("A.two")]), .parts([.literal("A.three")])])
+    }
+}
+
+extension ObjectiveCReaderTests {
+    /// The main bundle's Info.plist read, in each spelling, is a read of
+    /// that key (review 21, R8), followed through a local as VLC writes it.
+    @Test func anInfoPlistReadIsRead() {
+        let s = read("""
+            void f(NSMutableDictionary *q) {
+                NSString *groupIdentifier = [[NSBundle mainBundle] objectForInfoDictionaryKey:@"MLKitGroupIdentifier"];
+                NSUserDefaults *d = [[NSUserDefaults alloc] initWithSuiteName:groupIdentifier];
+                q[(__bridge id)kSecAttrAccessGroup] = (NSString *)[NSBundle.mainBundle objectForInfoDictionaryKey:kKey];
+                q[(__bridge id)kSecAttrAccessGroup] = [[NSBundle mainBundle] infoDictionary][@"B"];
+                q[(__bridge id)kSecAttrAccessGroup] = [[[NSBundle mainBundle] infoDictionary] objectForKey:@"C"];
+                q[(__bridge id)kSecAttrAccessGroup] = NSBundle.mainBundle.infoDictionary[@"D"];
+                q[(__bridge id)kSecAttrAccessGroup] = [[NSBundle bundleForClass:[self class]] objectForInfoDictionaryKey:@"E"];
+            }
+            """)
+        #expect(s.uses.map(\.expression) == [
+            .infoPlist(.literal("MLKitGroupIdentifier")), .infoPlist(.name("kKey")), .infoPlist(.literal("B")),
+            .infoPlist(.literal("C")), .infoPlist(.literal("D")),
+            .runtime("[[NSBundle bundleForClass:[self class]] objectForInfoDictionaryKey:@\"E\"]"),
+        ])
+    }
+}
+
+extension XcodeRealProjectsTests {
+    /// An Objective-C app group read from the target's Info.plist
+    /// (`[[NSBundle mainBundle] objectForInfoDictionaryKey:@"K"]`, VLC's
+    /// shape) is checked with the Info.plist's value, as Swift's
+    /// `Bundle.main.object(forInfoDictionaryKey:)` is; it was a value "built
+    /// at run time", silent for an app group (review 21, R8).
+    @Test func anObjectiveCInfoPlistReadIsChecked() throws {
+        var f = Self.shareExtension(sources: [
+            "ShareViewController.m": """
+                @implementation ShareViewController
+                - (void)viewDidLoad {
+                    NSString *groupIdentifier = [[NSBundle mainBundle] objectForInfoDictionaryKey:@"MLKitGroupIdentifier"];
+                    NSUserDefaults *d = [[NSUserDefaults alloc] initWithSuiteName:groupIdentifier];
+                    NSURL *u = [[NSFileManager defaultManager] containerURLForSecurityApplicationGroupIdentifier:[[NSBundle mainBundle] objectForInfoDictionaryKey:@"MissingKey"]];
+                }
+                @end
+
+                """,
+        ])
+        defer { f.remove() }
+        f.targets[2].settings["Release"]?["INFOPLIST_FILE"] = "Share/Info.plist"
+        f.writeEntitlements("Share/Share.entitlements", keychain: ["$(AppIdentifierPrefix)$(CFBundleIdentifier)"],
+                            appGroups: ["group.com.example.notes"])
+        f.write("Share/Info.plist", """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict>
+            <key>MLKitGroupIdentifier</key>
+            <string>group.com.example.nots</string>
+            </dict></plist>
+            """)
+        f.writeProject()
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        let lines = lint.stderr.split(separator: "\n").map(String.init)
+        let typo = lines.first { $0.contains("ShareViewController.m:4:") }
+        #expect(typo?.contains("[KCS607]") == true && typo?.contains("group.com.example.nots") == true, "\(lint.stderr)")
+        #expect(lint.stderr.contains("Info.plist's MLKitGroupIdentifier is set here"), "\(lint.stderr)")
+        let unset = lines.first { $0.contains("ShareViewController.m:5:") }
+        #expect(unset?.contains("[KCS608]") == true && unset?.contains("MissingKey") == true, "\(lint.stderr)")
+    }
+}
+
+extension ObjectiveCReaderTests {
+    /// An instance variable (declared in the class's `{ … }`, a property's
+    /// `_name`, or named as Xcode names one) is the object's state, built at
+    /// run time: not a name kcs failed to find a definition of (review 21, R9).
+    @Test func anInstanceVariableIsStateNotAnUndefinedName() {
+        let s = read("""
+            @interface Store () {
+                NSString *_accessGroup, *other;
+            }
+            @property (nonatomic, copy) NSString *sharedGroup;
+            @end
+            @implementation Store
+            - (void)f {
+                query[(__bridge __strong id)kSecAttrAccessGroup] = _accessGroup;
+                query[(__bridge __strong id)kSecAttrAccessGroup] = other;
+                query[(__bridge __strong id)kSecAttrAccessGroup] = _sharedGroup;
+                query[(__bridge __strong id)kSecAttrAccessGroup] = _fromHeader;
+                query[(__bridge __strong id)kSecAttrAccessGroup] = UNKNOWN;
+            }
+            @end
+            """)
+        #expect(s.uses.map(\.expression) == [
+            .runtime("the instance variable _accessGroup"), .runtime("the instance variable other"),
+            .runtime("the instance variable _sharedGroup"), .runtime("the instance variable _fromHeader"), .parts([.name("UNKNOWN")]),
+        ])
+    }
+}
+
+extension XcodeRealProjectsTests {
+    /// A macro of eight copies of the next, twelve levels deep (review 21,
+    /// R1: 578 bytes held the lint for its whole 60 s), read end to end:
+    /// each name is worked out once, so the lint ends well within its
+    /// limit and says the use cannot be checked (review 21, R16: the
+    /// reader's tests counted uses and timed nothing of this shape).
+    @Test func aMacroFanOutEndsInTime() throws {
+        var text = ""
+        for i in 0..<12 { text += "#define A\(i) " + String(repeating: "A\(i + 1) ", count: 8) + "\n" }
+        text += "#define A12 @\"x\"\nvoid f(NSMutableDictionary *q) { q[(__bridge id)kSecAttrAccessGroup] = A0; }\n"
+        let f = Self.shareExtension(sources: ["ShareViewController.m": text])
+        defer { f.remove() }
+        f.writeProject()
+        let started = Date()
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        let seconds = Date().timeIntervalSince(started)
+        #expect(!lint.stderr.contains("KCS311") && seconds < 30, "\(seconds) s: \(lint.stderr.prefix(2000))")
+        #expect(lint.stderr.split(separator: "\n").contains { $0.contains("ShareViewController.m:14:") && $0.contains("[KCS608]") }, "\(lint.stderr.prefix(2000))")
     }
 }

@@ -97,6 +97,8 @@ extension XcodeRealProjectsTests {
             scanned.maxHeldNames = budget
             for _ in 0..<2 { #expect(lint.bothCall(keychainCodeAmong: both, host, child, scanned: scanned)) }
             #expect(scanned.heldNames < 1_000 && scanned.heldNames <= budget, "\(scanned.heldNames)")
+            // The set of names is looked up once per pair, not per file (review 21, R13).
+            #expect(scanned.setLookups == 2, "\(scanned.setLookups)")
         }
     }
 

@@ -212,6 +212,29 @@ extension XcodeRealProjectsTests {
             }
         }
     }
+
+    /// After the app's bundle ID changed, its groups built from
+    /// `$(PRODUCT_BUNDLE_IDENTIFIER)` moved with it: the extensions that
+    /// list them under the old ID are said with the changed ID, not each in
+    /// a "shares no group" of its own (ownCloud's m20 gave five more KCS604s;
+    /// real-project trial 22, D7's second half).
+    @Test func extensionsLeftBehindByAChangedAppBundleIDAreSaidAtIt() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        for c in ["Debug", "Release"] {
+            f.targets[0].settings[c]?["PRODUCT_BUNDLE_IDENTIFIER"] = "com.example.Notes2"
+            f.targets[1].settings[c]?["PRODUCT_BUNDLE_IDENTIFIER"] = "com.example.Notes.Widget"
+        }
+        f.writeEntitlements("App/App.entitlements", keychain: [], appGroups: ["group.$(PRODUCT_BUNDLE_IDENTIFIER)"])
+        f.writeEntitlements("Widget/Widget.entitlements", keychain: [], appGroups: ["group.com.example.Notes"])
+        f.writeEntitlements("Share/Share.entitlements", keychain: [], appGroups: ["group.com.example.Notes"])
+        f.writeProject()
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        #expect(!lint.stderr.contains("but shares no group with it"), "\(lint.stderr)")
+        #expect(lint.stderr.contains("did the bundle ID of 'App' change?"), "\(lint.stderr)")
+        #expect(lint.stderr.contains("its groups moved with it, so 'Widget', 'Share Extension' list group.com.example.Notes, "
+            + "of the old bundle ID, and share no group with it"), "\(lint.stderr)")
+    }
 }
 
 extension XcodeRealProjectsTests {
@@ -338,5 +361,134 @@ extension XcodeRealProjectsTests {
         let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
         #expect(lint.stderr.contains("hint: did you mean '\(f.root.path)/Widget/Meta/Widget.entitlements'? the path is relative to the project folder (SRCROOT)"),
                 "\(lint.stderr)")
+    }
+}
+
+extension XcodeRealProjectsTests {
+    /// A call under an `#if` the linted configuration does not compile,
+    /// which another configuration's flags compile, is said once as a note
+    /// naming that configuration: its group goes unchecked otherwise (2FAS's
+    /// typo in the `#else` of `#if DEV`, compiled by 'Production' only, gave
+    /// "no warnings (configuration Release)"; real-project trial 22, W2).
+    @Test func aCallOnlyAnotherConfigurationCompilesIsSaid() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.targets[0].settings["Release"]?["SWIFT_ACTIVE_COMPILATION_CONDITIONS"] = "DEV"
+        f.targets[0].sources.append("Defaults.swift")
+        f.write("App/Defaults.swift", """
+            import Foundation
+
+            #if DEV
+            let defaults = UserDefaults(suiteName: "group.com.example.notes")
+            #else
+            let defaults = UserDefaults(suiteName: "group.com.example.nots")
+            #endif
+
+            """)
+        f.writeProject()
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        #expect(lint.stderr.contains("Defaults.swift:6:"), "\(lint.stderr)")
+        #expect(lint.stderr.contains("note: configuration 'Debug' compiles a group of the code under #if that configuration 'Release' does not compile: "
+            + "it is not checked here"), "\(lint.stderr)")
+        #expect(lint.stderr.contains("hint: lint with --configuration Debug too"), "\(lint.stderr)")
+        let debug = try BinaryRunner.run(["lint", "--project", f.projectPath, "--configuration", "Debug"])
+        #expect(debug.stderr.contains("group.com.example.nots") && debug.stderr.contains("[KCS607]"), "\(debug.stderr)")
+        #expect(debug.stderr.contains("note: configuration 'Release' compiles a group of the code under #if"), "\(debug.stderr)")
+
+        // A constant with a value per branch (2FAS's `static var groupIdentifier`): the
+        // value another configuration compiles is said the same way.
+        f.write("App/Defaults.swift", """
+            import Foundation
+
+            enum Config {
+                static var group: String {
+                    #if DEV
+                    "group.com.example.notes"
+                    #else
+                    "group.com.example.nots"
+                    #endif
+                }
+            }
+            let defaults = UserDefaults(suiteName: Config.group)
+
+            """)
+        let constant = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        #expect(constant.stderr.contains("Defaults.swift:8:") && constant.stderr.contains("note: configuration 'Debug' compiles a group"), "\(constant.stderr)")
+    }
+}
+
+extension XcodeRealProjectsTests {
+    /// A group that needs a team, in a target whose DEVELOPMENT_TEAM is set
+    /// to nothing, points at that setting, where the fix goes: it pointed at
+    /// the entitlements line alone (Threema's Custom OnPrem extensions'
+    /// `DEVELOPMENT_TEAM = "";`; real-project trial 22, W5).
+    @Test func aTeamSetToNothingIsPointedAt() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        for c in ["Debug", "Release"] { f.targets[2].settings[c]?["DEVELOPMENT_TEAM"] = "" }
+        f.writeProject()
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        let lines = lint.stderr.split(separator: "\n").map(String.init)
+        let warning = try #require(lines.firstIndex { $0.contains("needs a team ID, and target 'Share Extension' has none") }, "\(lint.stderr)")
+        let note = lines[warning...].first { $0.contains("note: DEVELOPMENT_TEAM is set to nothing here") }
+        #expect(note?.hasPrefix(f.projectPath + "/project.pbxproj:") == true, "\(lint.stderr)")
+        #expect(lint.stderr.contains("hint: set DEVELOPMENT_TEAM where it is set to nothing, or give --team TEAMID"), "\(lint.stderr)")
+    }
+}
+
+extension XcodeRealProjectsTests {
+    /// An app-group call given a value kcs cannot work out is said, as a
+    /// note (a keychain call's is a warning): it was silent, so a typo in
+    /// Session's `defaulting(to: "group…")` default or a group built with
+    /// `+` passed unseen (real-project trials 21, D7, and 22, D6).
+    @Test func anAppGroupValueKcsCannotWorkOutIsANote() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.targets[1].sources.append("Defaults.swift")
+        f.write("Widget/Defaults.swift", """
+            import Foundation
+
+            func suffix() -> String { "notes" }
+            let defaults = UserDefaults(suiteName: "group.com.example." + suffix())
+            let url = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: "group.com.example." + suffix())
+
+            """)
+        f.writeProject()
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        let lines = lint.stderr.split(separator: "\n").map(String.init)
+        let said = lines.first { $0.contains("Defaults.swift:4:") }
+        #expect(said?.contains("note: target 'Widget' (configuration 'Release') passes UserDefaults(suiteName:) a value built at run time") == true
+            && said?.contains("[KCS608]") == true, "\(lint.stderr)")
+        #expect(lint.stderr.contains("containerURL(forSecurityApplicationGroupIdentifier:) a value built at run time"), "\(lint.stderr)")
+    }
+}
+
+extension XcodeRealProjectsTests {
+    /// An app group the app misspells, which its extension spells right,
+    /// gives the extension's "shares no group" a did-you-mean at the app's
+    /// entitlements when the app's own code names the extension's spelling,
+    /// else "one of the two is a typo": it said only "add the group the two
+    /// should share" (nightguard's watch app `…nigthguard`; real-project
+    /// trial 20, W9).
+    @Test func anAppsMisspeltGroupIsNamedInItsExtensionsFinding() throws {
+        for appCodeNamesIt in [true, false] {
+            var f = XcodeFixture.appWidgetShare()
+            defer { f.remove() }
+            f.writeEntitlements("App/App.entitlements", keychain: [], appGroups: ["group.com.example.ntoes"])
+            f.writeEntitlements("Widget/Widget.entitlements", keychain: [], appGroups: ["group.com.example.notes"])
+            // Another target's file lists the extension's spelling: it is a real group, no near miss of the extension's.
+            f.writeEntitlements("Share/Share.entitlements", keychain: ["$(AppIdentifierPrefix)$(CFBundleIdentifier)"], appGroups: ["group.com.example.notes"])
+            if appCodeNamesIt {
+                f.targets[0].sources.append("Defaults.swift")
+                f.write("App/Defaults.swift", "import Foundation\nlet defaults = UserDefaults(suiteName: \"group.com.example.notes\")\n")
+            }
+            f.writeProject()
+            let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+            let hint = lint.stderr.split(separator: "\n").first { $0.hasPrefix("hint:") && $0.contains("asked because") && $0.contains("'Widget'") }
+            #expect(hint?.contains("'App' lists group.com.example.ntoes, two letters from group.com.example.notes, which 'Widget' lists") == true,
+                    "\(lint.stderr)")
+            #expect(hint?.contains(appCodeNamesIt ? "did you mean group.com.example.notes in the entitlements of 'App'?" : "one of the two is a typo") == true,
+                    "\(lint.stderr)")
+        }
     }
 }
