@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+
+/// Real-project trial 23, each case reduced to a small project with the
+/// one change the trial's reproduction made.
+extension XcodeRealProjectsTests {
+    /// A `true` or `false` passed to a label that ends in `AccessGroup`
+    /// (bitchat's `attempt(addAccessGroup: true)`, a switch for adding the
+    /// group) is no group: nothing to report. The group the nested function
+    /// adds is still checked (real-project trial 23, D1).
+    @Test func aBoolPassedToAnAccessGroupLabelIsNoGroup() throws {
+        let team = XcodeFixture.team
+        for group in ["com.example.Notes.shared", "com.example.Notes.sahred"] {
+            var f = XcodeFixture.appWidgetShare()
+            defer { f.remove() }
+            f.targets[0].embeds = ["Widget"]
+            f.write("App/KeychainStore.swift", """
+                import Security
+
+                private let appGroup = "\(team).\(group)"
+
+                func save(_ data: Data) -> OSStatus {
+                    let base: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecValueData as String: data]
+                    func attempt(addAccessGroup: Bool, retries: Int) -> OSStatus {
+                        var query = base
+                        if addAccessGroup { query[kSecAttrAccessGroup as String] = appGroup }
+                        return SecItemAdd(query as CFDictionary, nil)
+                    }
+                    var status = attempt(addAccessGroup: true, retries: 1)
+                    if status == -34018 { status = attempt(addAccessGroup: false, retries: 0) }
+                    return status
+                }
+
+                """)
+            f.writeProject()
+            let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+            #expect(!lint.stderr.contains("[KCS608]") && !lint.stderr.contains("passes addAccessGroup"), "\(lint.stderr)")
+            // The group the nested function adds (the fixture's share extension has a KCS607 of its own).
+            let own = lint.stderr.split(separator: "\n").filter { $0.contains("[KCS607]") && $0.contains("KeychainStore.swift") }
+            #expect(own.count == (group == "com.example.Notes.shared" ? 0 : 1), "\(lint.stderr)")
+        }
+    }
+}
