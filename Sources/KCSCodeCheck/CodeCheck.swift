@@ -849,6 +849,20 @@ public enum CodeCheck {
             holders[configuration] = table
             return table
         }
+        // Each target's entitlements file, per configuration: a target that
+        // signs with another's file is no second witness for its spelling
+        // (real-project trial 23, D2).
+        var signingFiles: [String: [String: String]] = [:]
+        func signingFile(_ target: String, _ configuration: String) -> String? {
+            if signingFiles[configuration] == nil {
+                var table: [String: String] = [:]
+                for s in lint.signings where s.configuration == configuration {
+                    if let path = s.resolved.entitlementsPath { table[s.target.name] = lint.fileSystem.canonical(path) }
+                }
+                signingFiles[configuration] = table
+            }
+            return signingFiles[configuration]?[target]
+        }
         // A framework's build conditions, by framework, configuration and the
         // platforms built for: shared by every app that links it (apps ×
         // frameworks resolutions; found by adversarial testing).
@@ -1208,6 +1222,13 @@ public enum CodeCheck {
                     }
                     // The other targets that hold a group in this configuration.
                     let othersHolding = { (g: String) in (holdersByGroup(signing.configuration)[g] ?? []).filter { $0 != target.name } }
+                    // For the did-you-mean: the others that sign with a file of
+                    // their own. A twin signing with this target's file holds its
+                    // typo too, and told the correct code to adopt it (D2).
+                    let ownFile = signingFile(target.name, signing.configuration)
+                    let witnesses = { (g: String) in
+                        othersHolding(g).filter { ownFile == nil || signingFile($0, signing.configuration) != ownFile }
+                    }
                     if use.isAppGroup {
                         // An app group: only a group the build surely names is
                         // checked, against the application groups, where the
@@ -1226,7 +1247,7 @@ public enum CodeCheck {
                         // The hint only when the merged finding keeps or compares it
                         // (a did-you-mean per target × use; adversarial run 25, F11).
                         if out.needsHint(d) {
-                            let near = Self.didYouMean(group, in: app.applicationGroups, target: target.name, appID: app.appID, holders: othersHolding)
+                            let near = Self.didYouMean(group, in: app.applicationGroups, target: target.name, appID: app.appID, holders: witnesses)
                             var hint = app.applicationGroups.isEmpty
                                 // The file named: the Catalyst build's is another one
                                 // (real-project trial 21, W9: iOCNotes-mac.entitlements).
@@ -1294,7 +1315,7 @@ public enum CodeCheck {
                             at: at), code: .codeGroupNotEntitled, length: use.length, notes: notes)
                         // The hint only when the merged finding keeps or compares it.
                         if out.needsHint(d) {
-                            let near = Self.didYouMean(group, in: grantedOnce, target: target.name, appID: app.appID, holders: othersHolding)
+                            let near = Self.didYouMean(group, in: grantedOnce, target: target.name, appID: app.appID, holders: witnesses)
                             var hint = near + "its groups: " + groups
 
                             if use.prefixPassedApart, let dot = group.firstIndex(of: "."), group.distance(from: group.startIndex, to: dot) == 10 {

@@ -41,3 +41,26 @@ extension XcodeRealProjectsTests {
         }
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// KCS607's did-you-mean counts evidence per entitlements file: a second
+    /// target that signs with the same misspelt file is no witness that the
+    /// typo is a real group, so the code is not told to adopt it (Provenance's
+    /// two File Provider targets; real-project trial 23, D2).
+    @Test func aTwinSigningWithTheSameMisspeltFileIsNoWitnessForTheTypo() throws {
+        for twin in [false, true] {
+            var f = XcodeFixture.appWidgetShare()
+            defer { f.remove() }
+            if twin {
+                for c in ["Debug", "Release"] { f.targets[2].settings[c]?["CODE_SIGN_ENTITLEMENTS"] = "Widget/Widget.entitlements" }
+            }
+            f.writeEntitlements("Widget/Widget.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.shared"], appGroups: ["group.com.example.ntoes"])
+            f.write("Widget/Provider.swift", "import Foundation\nlet defaults = UserDefaults(suiteName: \"group.com.example.notes\")\n")
+            f.writeProject()
+            let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+            #expect(lint.stderr.contains("hint: its entitlements list group.com.example.ntoes, two letters from it, and 'App' holds group.com.example.notes: "
+                + "did you mean group.com.example.notes in the entitlements of 'Widget'?"), "\(lint.stderr)")
+            #expect(!lint.stderr.contains("did you mean \"group.com.example.ntoes\"?"), "\(lint.stderr)")
+        }
+    }
+}
