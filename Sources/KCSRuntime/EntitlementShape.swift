@@ -169,6 +169,12 @@ public enum EntitlementShape {
         // The app ID of an app in view, a group under it, or that of the app
         // an extension in view sits in (its bundle ID is the app's plus more).
         if bundleIDs.isOrPrefixes(rest) || bundleIDs.hasOne(under: rest) { return nil }
+        // A bundle ID in view starts with the second word: the group is
+        // under that app's ID, misspelt or not, and no team's. A typo of
+        // Monal's app ID ($(AppIdentifierPrefix)G7YU7X7KRJ.SwrIM) was told to
+        // drop G7YU7X7KRJ, where KCS604's near miss names the app ID
+        // (real-project trial 23, D4).
+        if bundleIDs.isOrPrefixes(second) { return nil }
         let caveat = shippedGroupCaveat(group)
         // The second prefix is the app's previous one, or a sibling lists the
         // group under it: that group is the one meant, written out, not the

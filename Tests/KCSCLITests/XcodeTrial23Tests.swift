@@ -64,3 +64,29 @@ extension XcodeRealProjectsTests {
         }
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// A typo of an app ID whose bundle ID starts with a team-shaped word
+    /// (Monal's `G7YU7X7KRJ.SworIM`, its extension listing
+    /// `$(AppIdentifierPrefix)G7YU7X7KRJ.SwrIM`) is no doubled team prefix:
+    /// only KCS604's near miss, which names the app ID (real-project trial 23, D4).
+    @Test func aTypoOfAnAppIDThatStartsLikeATeamIsNoDoubledPrefix() throws {
+        let team = XcodeFixture.team
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let app = ["PRODUCT_BUNDLE_IDENTIFIER": "G7YU7X7KRJ.SworIM", "CODE_SIGN_ENTITLEMENTS": "App/App.entitlements"]
+        f.targets[0].settings = ["Debug": app, "Release": app]
+        let widget = ["PRODUCT_BUNDLE_IDENTIFIER": "G7YU7X7KRJ.SworIM.widget", "CODE_SIGN_ENTITLEMENTS": "Widget/Widget.entitlements"]
+        f.targets[1].settings = ["Debug": widget, "Release": widget]
+        f.targets.removeLast()
+        f.targets[0].embeds = ["Widget"]
+        f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)G7YU7X7KRJ.SworIM"])
+        f.writeEntitlements("Widget/Widget.entitlements", keychain: ["$(AppIdentifierPrefix)G7YU7X7KRJ.SwrIM"])
+        f.write("App/KeychainStore.swift", "let x = 1\n")
+        f.write("Widget/Provider.swift", "import Security\nfunc read() -> OSStatus { SecItemCopyMatching([kSecClass as String: kSecClassGenericPassword] as CFDictionary, nil) }\n")
+        f.writeProject()
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        #expect(!lint.stderr.contains("[KCS510]"), "\(lint.stderr)")
+        #expect(lint.stderr.contains("[KCS604]") && lint.stderr.contains("did you mean \(team).G7YU7X7KRJ.SworIM"), "\(lint.stderr)")
+    }
+}
