@@ -90,3 +90,33 @@ extension XcodeRealProjectsTests {
         #expect(lint.stderr.contains("[KCS604]") && lint.stderr.contains("did you mean \(team).G7YU7X7KRJ.SworIM"), "\(lint.stderr)")
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// An entitlements file another build setting names is in use: one a
+    /// setting selects on another machine (Provenance's
+    /// `IOS_CODE_SIGN_ENTITLEMENTS_JB`, chosen by `DEVELOPER_ACCOUNT_PAID`),
+    /// or a tvOS target's `CODE_SIGN_ENTITLEMENTS_appletvos`, was "delete
+    /// it", and the tvOS target "signs with no entitlements file"
+    /// (real-project trial 23, D5).
+    @Test func anEntitlementsFileAnotherSettingNamesIsInUse() throws {
+        var f = XcodeLintTests.oneApp(sources: [])
+        defer { f.remove() }
+        f.targets[0].settings["Release"] = ["PRODUCT_BUNDLE_IDENTIFIER": "com.example.App", "IOS_CODE_SIGN_ENTITLEMENTS_NO": "App/App.entitlements",
+                                            "IOS_CODE_SIGN_ENTITLEMENTS_JB": "App/App-JB.entitlements",
+                                            "CODE_SIGN_ENTITLEMENTS": "$(IOS_CODE_SIGN_ENTITLEMENTS_$(DEVELOPER_ACCOUNT_PAID:default=NO))"]
+        f.targets.append(.init(name: "TV", settings: ["Release": ["SDKROOT": "appletvos", "PRODUCT_BUNDLE_IDENTIFIER": "com.example.TV",
+                                                                  "CODE_SIGN_ENTITLEMENTS_appletvos": "TV/TV.entitlements",
+                                                                  "CODE_SIGN_ENTITLEMENTS": "$(CODE_SIGN_ENTITLEMENTS_$(PLATFORM_NAME))"]],
+                               listed: ["TV.entitlements", "Old.entitlements"]))
+        f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.App"])
+        f.writeEntitlements("App/App-JB.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.App"])
+        f.writeEntitlements("TV/TV.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.TV"])
+        f.writeEntitlements("TV/Old.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.TV"])
+        f.writeProject()
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        let kcs605 = lint.stderr.split(separator: "\n").filter { $0.contains("[KCS605]") }
+        // Only the file no setting names, and without a claim of what the tvOS target signs with.
+        #expect(kcs605.count == 1 && kcs605.first?.contains("no configuration signs with '\(f.path("TV/Old.entitlements"))' [KCS605]") == true, "\(lint.stderr)")
+        #expect(!lint.stderr.contains("signs with no entitlements file"), "\(lint.stderr)")
+    }
+}
