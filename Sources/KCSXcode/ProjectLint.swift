@@ -1164,8 +1164,9 @@ public struct ProjectLint {
         // A file a misspelt CODE_SIGN_ENTITLEMENTS meant: its KCS602 says
         // "did you mean" it, and "delete it" was advice to delete the right
         // file (real-project trial 19, W4).
+        let listedEntitlements = project.entitlementsFiles.map(\.path)
         let meant = Set(signings.compactMap { s in s.entitlements == nil ? s.resolved.entitlementsPath : nil }
-            .compactMap { TargetSigning.nearEntitlementsFile($0, fileSystem: fileSystem).map(fileSystem.canonical) })
+            .compactMap { TargetSigning.nearEntitlementsFile($0, fileSystem: fileSystem, listed: listedEntitlements).map(fileSystem.canonical) })
         for (path, location) in candidates where !used.contains(fileSystem.canonical(path)) && !selectable.contains(where: { Glob.matches($0, path) })
             && !meant.contains(fileSystem.canonical(path)) {
             if let mac = namedForTheMac(path) {

@@ -120,3 +120,23 @@ extension XcodeRealProjectsTests {
         #expect(!lint.stderr.contains("signs with no entitlements file"), "\(lint.stderr)")
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// A `CODE_SIGN_ENTITLEMENTS` that misses a folder level in the middle
+    /// (Provenance's `Extensions/ThumbnailExtensionMacOS/X.entitlements` for
+    /// `Extensions/macOS/ThumbnailExtensionMacOS/X.entitlements`, a file the
+    /// project lists) gets "did you mean" that file, which KCS605 then does
+    /// not call unused (real-project trial 23, D6).
+    @Test func anEntitlementsPathMissingAMiddleFolderGetsADidYouMean() throws {
+        var f = XcodeLintTests.oneApp(sources: [])
+        defer { f.remove() }
+        f.targets[0].folder = "Extensions/macOS/Thumb"
+        f.targets[0].listed = ["Thumb.entitlements"]
+        f.targets[0].settings["Release"]?["CODE_SIGN_ENTITLEMENTS"] = "Extensions/Thumb/Thumb.entitlements"
+        f.writeEntitlements("Extensions/macOS/Thumb/Thumb.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.App"])
+        f.writeProject()
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        #expect(lint.stderr.contains("[KCS602]") && lint.stderr.contains("did you mean '\(f.path("Extensions/macOS/Thumb/Thumb.entitlements"))'?"), "\(lint.stderr)")
+        #expect(!lint.stderr.contains("[KCS605]"), "\(lint.stderr)")
+    }
+}
