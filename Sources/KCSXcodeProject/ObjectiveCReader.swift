@@ -784,6 +784,21 @@ extension ObjectiveCSource {
     /// `NAME="text"` item, split as Xcode splits a list (spaces, except in
     /// quotes or after a backslash), whose value is a string literal.
     public static func stringMacros(fromDefinitions list: String) -> [String: String] {
+        var out: [String: String] = [:]
+        for (name, value) in definitions(list) {
+            var value = Substring(value)
+            // `NAME=@\"text\"`: an Objective-C string literal, used as `NAME`
+            // (the xcconfig-to-macro recipe's `@"…"`; real-project trial 23, W12).
+            if value.first == "@" { value = value.dropFirst() }
+            guard value.count >= 2, value.first == "\"", value.last == "\"" else { continue }
+            out[name] = String(value.dropFirst().dropLast())
+        }
+        return out
+    }
+
+    /// Every macro such a list defines, with its value once the list's own
+    /// escapes are read (`1` for a name given alone, as `-DNAME` does).
+    public static func definitions(_ list: String) -> [String: String] {
         var items: [String] = [], item = "", quote: Character?, escaped = false, started = false
         for c in list {
             if escaped { item.append(c); escaped = false; continue }
@@ -804,18 +819,20 @@ extension ObjectiveCSource {
         if started || !item.isEmpty { items.append(item) }
         var out: [String: String] = [:]
         for item in items.prefix(10_000) {
-            guard let eq = item.firstIndex(of: "=") else { continue }
+            guard let eq = item.firstIndex(of: "=") else {
+                // `NAME` alone is defined as 1; `$(inherited)` is no name.
+                if let first = item.unicodeScalars.first, first == "_" || first.properties.isAlphabetic { out[item] = "1" }
+                continue
+            }
             let name = String(item[..<eq])
-            var value = Substring(item[item.index(after: eq)...])
+            guard !name.isEmpty else { continue }
             // What the compiler is given is `NAME="text"` once the list's own
             // escapes are read: a C string literal.
             var unescaped = "", e = false
-            for c in value {
+            for c in item[item.index(after: eq)...] {
                 if e { unescaped.append(c); e = false } else if c == "\\" { e = true } else { unescaped.append(c) }
             }
-            value = Substring(unescaped)
-            guard !name.isEmpty, value.count >= 2, value.first == "\"", value.last == "\"" else { continue }
-            out[name] = String(value.dropFirst().dropLast())
+            out[name] = unescaped
         }
         return out
     }

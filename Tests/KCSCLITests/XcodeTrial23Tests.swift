@@ -140,3 +140,33 @@ extension XcodeRealProjectsTests {
         #expect(!lint.stderr.contains("[KCS605]"), "\(lint.stderr)")
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// A macro `GCC_PREPROCESSOR_DEFINITIONS` defines as an Objective-C string
+    /// literal (`PP_KC=@\"…\"`, used as `PP_KC`) is read as `NAME=\"…\"`
+    /// is: it was "no definition" (real-project trial 23, W12).
+    @Test func anObjectiveCStringInAPreprocessorDefinitionIsRead() throws {
+        let team = XcodeFixture.team
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.targets[2].sources = ["ShareViewController.m"]
+        for c in ["Debug", "Release"] {
+            f.targets[2].settings[c]?["GCC_PREPROCESSOR_DEFINITIONS"] = "$(inherited) DEBUG=1 PP_KC=@\\\"\(team).com.example.Notes.sahred\\\""
+        }
+        f.writeEntitlements("Share/Share.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.shared"])
+        f.write("Share/ShareViewController.m", """
+            #import <Security/Security.h>
+            @implementation Reader
+            - (void)read {
+                NSDictionary *q = @{(__bridge id)kSecClass: (__bridge id)kSecClassGenericPassword, (__bridge id)kSecAttrAccessGroup: PP_KC};
+                SecItemCopyMatching((__bridge CFDictionaryRef)q, NULL);
+            }
+            @end
+
+            """)
+        f.writeProject()
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        #expect(lint.stderr.contains("[KCS607]") && lint.stderr.contains("did you mean \"\(team).com.example.Notes.shared\"?"), "\(lint.stderr)")
+        #expect(!lint.stderr.contains("finds no definition"), "\(lint.stderr)")
+    }
+}
