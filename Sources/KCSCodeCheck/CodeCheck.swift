@@ -716,6 +716,21 @@ public enum CodeCheck {
             objectiveC[path] = .some(made)
             return made
         }
+        /// The macros any configuration of any target defines in its
+        /// `GCC_PREPROCESSOR_DEFINITIONS` (`IS_ALPHA`, `DEBUG`): a build
+        /// that lacks one has it undefined. Worked out once.
+        var flagsMemo: Set<String>?
+        func projectFlags() -> Set<String> {
+            if let flagsMemo { return flagsMemo }
+            var flags = Set<String>(), seen = Set<String>()
+            for s in lint.signings {
+                let list = s.resolved.settings.value(of: "GCC_PREPROCESSOR_DEFINITIONS").value
+                guard seen.insert(list).inserted, seen.count <= 1_000 else { continue }
+                flags.formUnion(ObjectiveCSource.definitions(list).keys)
+            }
+            flagsMemo = flags
+            return flags
+        }
         /// The uses in a target's Objective-C files, and its Swift uses of a
         /// name its Objective-C code defines (a constant of the bridging
         /// header), resolved against the constants and macros of those files,
@@ -723,7 +738,7 @@ public enum CodeCheck {
         /// the importing file or any of the target's Objective-C files; at
         /// most 2,000 headers) and of the build's `GCC_PREPROCESSOR_DEFINITIONS`.
         func resolveObjectiveC(_ sources: [(path: String, text: String)], swift: [(path: String, uses: [AccessGroupUse])],
-                               macros: [String: String]) -> [(path: String, uses: [AccessGroupUse])] {
+                               macros: [String: String], definitions: [String: String]) -> [(path: String, uses: [AccessGroupUse])] {
             let files = sources.filter { ObjectiveCSource.isObjectiveC($0.path) }
             let wanted = swift.contains { $0.uses.contains { $0.undeclaredName != nil } }
             guard !files.isEmpty || wanted else { return swift }
@@ -764,9 +779,34 @@ public enum CodeCheck {
             /// eight copies of the next, nested, was exponential; review 21, R1).
             struct Resolver {
                 let own: [String: Defined], headers: [String: Defined], shared: [String: Defined], macros: [String: String]
+                /// The build's macros, and those any build of the project
+                /// defines: what decides a macro's `#if` branch.
+                let definitions: [String: String], flags: Set<String>
                 var memo: [String: (value: AccessGroupUse.Value, constant: (file: String, line: Int)?)] = [:]
                 var work = 0
                 func defined(_ name: String) -> Defined? { own[name] ?? headers[name] ?? shared[name] }
+                /// The definition this build compiles: the last whose branches
+                /// all hold (a later `#define` replaces an earlier one); nil when
+                /// a condition cannot be answered, or none holds.
+                func branch(_ branches: [ObjectiveCSource.Branch]) -> ObjectiveCSource.Branch? {
+                    var chosen: ObjectiveCSource.Branch?
+                    for b in branches {
+                        var holds: Bool? = true
+                        for level in b.levels where holds == true {
+                            for c in level.previous where holds == true {
+                                switch c.holds(definitions, flags: flags) {
+                                case true?: holds = false
+                                case false?: break
+                                case nil: holds = nil
+                                }
+                            }
+                            if holds == true, let current = level.current { holds = current.holds(definitions, flags: flags) }
+                        }
+                        guard let holds else { return nil }
+                        if holds { chosen = b }
+                    }
+                    return chosen
+                }
                 mutating func resolve(_ e: ObjectiveCSource.Expression, shown: String, depth: Int = 0) -> (value: AccessGroupUse.Value, constant: (file: String, line: Int)?) {
                     switch e {
                     case .runtime(let written): return (.runtime(written), nil)
@@ -785,8 +825,23 @@ public enum CodeCheck {
                                 } else if let c = defined(name), depth < 16, work < 100_000 {
                                     // Marked first: a macro that names itself is code.
                                     memo[name] = (.runtime(name), nil)
-                                    inner = resolve(c.constant.expression, shown: shown, depth: depth + 1)
-                                    if case .literal = inner.value { inner.constant = inner.constant ?? (c.file, c.constant.line) }
+                                    // A value per `#if` branch: the one this build's
+                                    // macros choose (real-project trial 23, D3).
+                                    var expression = c.constant.expression, line = c.constant.line, undecided = false
+                                    if !c.constant.branches.isEmpty, case .runtime = expression {
+                                        if let chosen = branch(c.constant.branches) {
+                                            (expression, line) = (chosen.expression, chosen.line)
+                                        } else {
+                                            undecided = true
+                                        }
+                                    }
+                                    if undecided {
+                                        let values = Set(c.constant.branches.map(\.expression)).count
+                                        inner = (.unfollowed("`\(name)`, which its #if branches define with \(values) values, " + CodeCheck.branchUndecided), nil)
+                                    } else {
+                                        inner = resolve(expression, shown: shown, depth: depth + 1)
+                                        if case .literal = inner.value { inner.constant = inner.constant ?? (c.file, line) }
+                                    }
                                     memo[name] = inner
                                 } else if let m = macros[name] {
                                     inner = (.literal(m), nil)
@@ -811,7 +866,8 @@ public enum CodeCheck {
             }
             var out = swift
             // One resolver for every Swift use: each name worked out once.
-            var forSwift = Resolver(own: [:], headers: fromHeaders, shared: shared, macros: macros)
+            let flags = projectFlags()
+            var forSwift = Resolver(own: [:], headers: fromHeaders, shared: shared, macros: macros, definitions: definitions, flags: flags)
             for i in out.indices {
                 for j in out[i].uses.indices {
                     guard let name = out[i].uses[j].undeclaredName, fromHeaders[name] != nil || shared[name] != nil || macros[name] != nil else { continue }
@@ -823,7 +879,8 @@ public enum CodeCheck {
             }
             for f in files {
                 guard let source = objectiveCSource(f.path, text: f.text), !source.uses.isEmpty else { continue }
-                var resolver = Resolver(own: source.constants.mapValues { ($0, f.path) }, headers: fromHeaders, shared: shared, macros: macros)
+                var resolver = Resolver(own: source.constants.mapValues { ($0, f.path) }, headers: fromHeaders, shared: shared, macros: macros,
+                                        definitions: definitions, flags: flags)
                 let uses = source.uses.map { u in
                     let r = resolver.resolve(u.expression, shown: shown)
                     var use = AccessGroupUse(value: r.value, api: u.api, line: u.line, column: u.column, length: u.length, constant: r.constant)
@@ -992,7 +1049,8 @@ public enum CodeCheck {
             if let known = objectiveCUses[objectiveCKey] {
                 found = known
             } else {
-                found = resolveObjectiveC(sources, swift: found, macros: ObjectiveCSource.stringMacros(fromDefinitions: definitions))
+                found = resolveObjectiveC(sources, swift: found, macros: ObjectiveCSource.stringMacros(fromDefinitions: definitions),
+                                          definitions: ObjectiveCSource.definitions(definitions))
                 objectiveCUses[objectiveCKey] = found
             }
             keychainNaming[target.id] = KeychainNaming(found)
@@ -1237,6 +1295,19 @@ public enum CodeCheck {
                         // A suite that is no app group (`com.example.App.debug`) is
                         // the app's own (found by adversarial testing): only
                         // `group.` names are app groups here.
+                        // A parameter, or a macro with a value per `#if` branch
+                        // this build does not decide, is said as not checkable,
+                        // as for an access group: it was silent (Psiphon's
+                        // `initWithSuiteName:identifier`, Monal's `kAppGroup`;
+                        // real-project trial 23, D3). A value built at run time
+                        // is not: a suite may be any name.
+                        if case .unfollowed(let what) = value, compiled == true, signing.resolved.platform != "macos", Self.isSaidForAppGroups(what) {
+                            out.append(render.diagnostic(ProjectIssue(
+                                .warning, "\(who) passes \(use.api) \(what)\(use.condition.map { " " + Self.under($0) } ?? ""): kcs cannot check it",
+                                at: at, hint: "its app groups: " + (app.applicationGroups.isEmpty ? "none" : app.applicationGroups.joined(separator: ", "))),
+                                code: .codeGroupNotCheckable, length: use.length, notes: notes))
+                            continue
+                        }
                         guard case .literal(let group) = value, compiled == true, signing.resolved.platform != "macos",
                               group.hasPrefix("group."), !app.applicationGroups.contains(group) else { continue }
                         let what = use.api.hasPrefix("UserDefaults") ? Self.appGroupEffects[0] : Self.appGroupEffects[1]
@@ -1740,6 +1811,17 @@ public enum CodeCheck {
         }
         return "did you mean \"\(near)\"? "
     }
+
+    /// The values an app-group call is said not checkable for: a function's
+    /// parameter, and a macro with a value per `#if` branch the build does
+    /// not decide (``ObjectiveCSource/Constant/branches``).
+    static func isSaidForAppGroups(_ what: String) -> Bool {
+        what.hasPrefix("its parameter `") || what.hasSuffix(branchUndecided)
+    }
+
+    /// How an Objective-C macro with a value per `#if` branch is said when
+    /// the build's `GCC_PREPROCESSOR_DEFINITIONS` do not decide which.
+    static let branchUndecided = "which kcs cannot tell from the build's GCC_PREPROCESSOR_DEFINITIONS"
 
     /// How many characters of an expression a message shows.
     static let shownExpression = 60

@@ -73,6 +73,70 @@ public struct ObjectiveCSource: Sendable {
         /// (`NSString *const Group = …;`, declared `extern` in a header). A
         /// `static` one and a `#define` of a `.m` file are its own.
         public var shared = false
+        /// A macro `#define`d with different values in the branches of an
+        /// `#if` chain (Monal's `#ifdef IS_ALPHA … #elif defined(IS_QUICKSY) …
+        /// #else`): each definition with the conditions it is under, for the
+        /// build's `GCC_PREPROCESSOR_DEFINITIONS` to choose from; empty for
+        /// any other constant (its ``expression`` then says it). At most
+        /// ``maxBranches``.
+        public var branches: [Branch] = []
+    }
+
+    /// Definitions of one macro kept per `#if` chain, at most.
+    public static let maxBranches = 16
+
+    /// One `#define` under `#if` branches.
+    public struct Branch: Sendable {
+        /// For each `#if` chain around it, outermost first: the conditions of
+        /// the branches before its own (each must be false) and its own
+        /// (nil for `#else`).
+        public var levels: [Level]
+        public var expression: Expression
+        public var line: Int
+    }
+
+    public struct Level: Sendable, Hashable {
+        public var previous: [Condition]
+        public var current: Condition?
+    }
+
+    /// An `#if` condition as far as the build's macros answer it:
+    /// `defined(X)`, `X`, a number, `!`, and one `&&` or `||` chain; anything
+    /// else is `unknown`.
+    public indirect enum Condition: Sendable, Hashable {
+        case number(Int)
+        case defined(String)
+        case value(String)
+        case not(Condition)
+        case all([Condition])
+        case any([Condition])
+        case unknown
+
+        /// Whether the build compiles under it: `definitions` are the build's
+        /// (`NAME` → value, `1` when given without one), and `flags` the
+        /// names any build of the project defines. A name neither defines is
+        /// one kcs cannot answer (a header or the SDK may define it).
+        public func holds(_ definitions: [String: String], flags: Set<String>) -> Bool? {
+            switch self {
+            case .number(let n): return n != 0
+            case .defined(let name):
+                if definitions[name] != nil { return true }
+                return flags.contains(name) ? false : nil
+            case .value(let name):
+                if let v = definitions[name] { return Int(v.filter { $0 != " " }).map { $0 != 0 } }
+                return flags.contains(name) ? false : nil
+            case .not(let c): return c.holds(definitions, flags: flags).map { !$0 }
+            case .all(let list):
+                let answers = list.map { $0.holds(definitions, flags: flags) }
+                if answers.contains(false) { return false }
+                return answers.contains(nil) ? nil : true
+            case .any(let list):
+                let answers = list.map { $0.holds(definitions, flags: flags) }
+                if answers.contains(true) { return true }
+                return answers.contains(nil) ? nil : false
+            case .unknown: return nil
+            }
+        }
     }
 
     public struct Use: Sendable {
@@ -306,6 +370,8 @@ extension ObjectiveCSource {
         /// cannot answer for every build.
         mutating func readTokens() {
             var skipped: [Bool] = []
+            // The `#if` chains around the current line, for a `#define`'s branches.
+            var chain: [ObjectiveCSource.Level] = []
             var k = 0
             while k < all.count {
                 let t = all[k]
@@ -318,11 +384,23 @@ extension ObjectiveCSource {
                 k = max(d.end, k + 1)
                 let toks = all[d.first..<d.end]
                 guard toks.count >= 2, let name = toks.dropFirst().first, name.kind == .identifier else { continue }
+                let rest = Array(toks.dropFirst(2))
                 switch text(name) {
-                case "if", "ifdef", "ifndef": skipped.append(skipped.last ?? false)
-                case "elif", "else": if !skipped.isEmpty { skipped[skipped.count - 1] = true }
-                case "endif": _ = skipped.popLast()
-                case "define": define(toks, alternative: skipped.last ?? false)
+                case "if", "ifdef", "ifndef":
+                    skipped.append(skipped.last ?? false)
+                    let word = text(name)
+                    let c = word == "if" ? condition(rest) : rest.first.map { ObjectiveCSource.Condition.defined(String(text($0))) } ?? .unknown
+                    if chain.count < 64 { chain.append(.init(previous: [], current: word == "ifndef" ? .not(c) : c)) }
+                case "elif", "else":
+                    if !skipped.isEmpty { skipped[skipped.count - 1] = true }
+                    if !chain.isEmpty, chain.count == skipped.count, chain[chain.count - 1].previous.count < 64 {
+                        chain[chain.count - 1].previous.append(chain[chain.count - 1].current ?? .unknown)
+                        chain[chain.count - 1].current = text(name) == "else" ? nil : condition(rest)
+                    }
+                case "endif":
+                    _ = skipped.popLast()
+                    if chain.count > skipped.count { chain.removeLast(chain.count - skipped.count) }
+                case "define": define(toks, alternative: skipped.last ?? false, levels: chain.count == skipped.count ? chain : [.init(previous: [], current: .unknown)])
                 case "import", "include":
                     if !(skipped.last ?? false), toks.count >= 3, toks[toks.startIndex + 2].kind == .string {
                         out.imports.append(literal(toks[toks.startIndex + 2]))
@@ -332,7 +410,7 @@ extension ObjectiveCSource {
             }
         }
 
-        mutating func define(_ toks: ArraySlice<ObjectiveCToken>, alternative: Bool) {
+        mutating func define(_ toks: ArraySlice<ObjectiveCToken>, alternative: Bool, levels: [ObjectiveCSource.Level]) {
             guard toks.count >= 3 else { return }
             let macro = toks[toks.startIndex + 2]
             guard macro.kind == .identifier else { return }
@@ -348,7 +426,62 @@ extension ObjectiveCSource {
             } else if !alternative {
                 out.constants[name] = Constant(expression: value, line: Int(macro.line))
             }
+            // Each definition with its branches, for the build to choose
+            // (real-project trial 23, D3). One outside any `#if` is every
+            // build's, chosen when no branch's is.
+            if out.constants[name] == nil {
+                // Defined first under a branch passed over (`#else` only): kept for the build's choice.
+                out.constants[name] = Constant(expression: .runtime(name + ", defined with another value in another #if branch"), line: Int(macro.line))
+            }
+            if let count = out.constants[name]?.branches.count, count < ObjectiveCSource.maxBranches {
+                out.constants[name]?.branches.append(.init(levels: levels, expression: value, line: Int(macro.line)))
+            }
             out.declared.insert(name)
+        }
+
+        /// An `#if` or `#elif` line's condition (``ObjectiveCSource/Condition``).
+        func condition(_ toks: [ObjectiveCToken]) -> ObjectiveCSource.Condition {
+            guard !toks.isEmpty, toks.count <= 64 else { return .unknown }
+            var terms: [ObjectiveCSource.Condition] = [], joiner: UInt8?
+            var k = 0
+            while k < toks.count {
+                var negated = false
+                while k < toks.count, toks[k].kind == .punctuation, byte(toks[k]) == 0x21 { negated.toggle(); k += 1 }
+                guard k < toks.count else { return .unknown }
+                var term: ObjectiveCSource.Condition
+                let t = toks[k]
+                if t.kind == .number {
+                    guard let n = Int(text(t)) else { return .unknown }
+                    term = .number(n)
+                    k += 1
+                } else if t.kind == .identifier, text(t) == "defined" {
+                    // `defined(X)` or `defined X`.
+                    if k + 3 < toks.count, toks[k + 1].kind == .punctuation, byte(toks[k + 1]) == 0x28, toks[k + 2].kind == .identifier,
+                       toks[k + 3].kind == .punctuation, byte(toks[k + 3]) == 0x29 {
+                        term = .defined(String(text(toks[k + 2])))
+                        k += 4
+                    } else if k + 1 < toks.count, toks[k + 1].kind == .identifier {
+                        term = .defined(String(text(toks[k + 1])))
+                        k += 2
+                    } else {
+                        return .unknown
+                    }
+                } else if t.kind == .identifier {
+                    term = .value(String(text(t)))
+                    k += 1
+                } else {
+                    return .unknown
+                }
+                terms.append(negated ? .not(term) : term)
+                guard k < toks.count else { break }
+                // `&&` or `||`, the same all along.
+                guard k + 1 < toks.count, toks[k].kind == .punctuation, toks[k + 1].kind == .punctuation, byte(toks[k]) == byte(toks[k + 1]),
+                      byte(toks[k]) == 0x26 || byte(toks[k]) == 0x7C, joiner == nil || joiner == byte(toks[k]) else { return .unknown }
+                joiner = byte(toks[k])
+                k += 2
+            }
+            if terms.count == 1 { return terms[0] }
+            return joiner == 0x26 ? .all(terms) : .any(terms)
         }
 
         func text(_ t: ObjectiveCToken) -> Substring {

@@ -170,3 +170,63 @@ extension XcodeRealProjectsTests {
         #expect(!lint.stderr.contains("finds no definition"), "\(lint.stderr)")
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// An Objective-C group macro with a value per `#ifdef`/`#elif`/`#else`
+    /// branch (Monal's `kAppGroup`) is checked with the value the build's
+    /// `GCC_PREPROCESSOR_DEFINITIONS` choose; one whose branch the build
+    /// cannot decide is said not checkable, as is an app-group call given a
+    /// method's parameter (Psiphon's `initWithSuiteName:identifier`): both
+    /// were silent (real-project trial 23, D3).
+    @Test func anObjectiveCMacroPerIfdefBranchIsCheckedAsTheBuildChooses() throws {
+        var f = XcodeLintTests.oneApp(sources: ["Store.m"])
+        defer { f.remove() }
+        f.configurations = ["Alpha", "Quicksy", "Release"]
+        let definitions = ["Alpha": "$(inherited) IS_ALPHA=1", "Quicksy": "$(inherited) IS_QUICKSY", "Release": "$(inherited) NDEBUG=1"]
+        for c in f.configurations {
+            f.projectSettings[c] = ["SDKROOT": "iphoneos", "DEVELOPMENT_TEAM": XcodeFixture.team]
+            f.targets[0].settings[c] = ["PRODUCT_BUNDLE_IDENTIFIER": "com.example.App", "CODE_SIGN_ENTITLEMENTS": "App/App.entitlements",
+                                        "GCC_PREPROCESSOR_DEFINITIONS": definitions[c] ?? ""]
+        }
+        f.writeEntitlements("App/App.entitlements", keychain: [], appGroups: ["group.com.example.notes", "group.quicksy"])
+        f.write("App/Store.m", """
+            #import <Foundation/Foundation.h>
+            #ifdef IS_ALPHA
+            #define kAppGroup @"group.com.example.notes"
+            #elif defined(IS_QUICKSY)
+            #define kAppGroup @"group.quicksy"
+            #else
+            #define kAppGroup @"group.com.example.ntoes"
+            #endif
+            #if TARGET_OS_MACCATALYST
+            #define kOtherGroup @"group.com.example.notes"
+            #else
+            #define kOtherGroup @"group.com.example.other"
+            #endif
+
+            @implementation Store
+            - (instancetype)initWithGroup:(NSString *)group {
+                NSUserDefaults *d = [[NSUserDefaults alloc] initWithSuiteName:group];
+                NSURL *u = [[NSFileManager defaultManager] containerURLForSecurityApplicationGroupIdentifier:kAppGroup];
+                NSUserDefaults *o = [[NSUserDefaults alloc] initWithSuiteName:kOtherGroup];
+                return self;
+            }
+            @end
+
+            """)
+        f.writeProject()
+        let release = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        let kcs607 = release.stderr.split(separator: "\n").filter { $0.contains("[KCS607]") }
+        #expect(kcs607.count == 1 && kcs607.first?.contains("group.com.example.ntoes") == true, "\(release.stderr)")
+        #expect(release.stderr.contains("did you mean \"group.com.example.notes\"?"), "\(release.stderr)")
+        #expect(release.stderr.contains("Store.m:7:"), "the note at the #else branch's #define: \(release.stderr)")
+        #expect(release.stderr.contains("passes UserDefaults(suiteName:) its parameter `group` (of `-[Store initWithGroup:]`), whose callers kcs does not follow: kcs cannot check it [KCS608]"),
+                "\(release.stderr)")
+        #expect(release.stderr.contains("passes UserDefaults(suiteName:) `kOtherGroup`, which its #if branches define with 2 values, which kcs cannot tell from the build's GCC_PREPROCESSOR_DEFINITIONS"),
+                "\(release.stderr)")
+        for configuration in ["Alpha", "Quicksy"] {
+            let lint = try BinaryRunner.run(["lint", "--project", f.projectPath, "--configuration", configuration])
+            #expect(!lint.stderr.contains("[KCS607]") && !lint.stderr.contains("kAppGroup"), "\(configuration): \(lint.stderr)")
+        }
+    }
+}
