@@ -748,6 +748,7 @@ public enum CodeCheck {
             // constants other files see (`NSString *const X`, no `static`).
             typealias Defined = (constant: ObjectiveCSource.Constant, file: String)
             var fromHeaders: [String: Defined] = [:], shared: [String: Defined] = [:]
+            var headerStringifiers = ObjectiveCSource.sdkStringifiers
             var folders: [String] = [], seenFolders = Set<String>()
             for f in files where seenFolders.insert(ProjectPath.directory(f.path)).inserted && folders.count < 200 { folders.append(ProjectPath.directory(f.path)) }
             var queue: [(name: String, from: String)] = [], looked = Set<String>(), reads = 0
@@ -770,6 +771,7 @@ public enum CodeCheck {
                     reads += 1
                     guard let header = objectiveCSource(candidate) else { continue }
                     for (n, c) in header.constants where fromHeaders[n] == nil { fromHeaders[n] = (c, candidate) }
+                    for (n, m) in header.stringifiers where headerStringifiers.count < 1_000 && headerStringifiers[n] == nil { headerStringifiers[n] = m }
                     imports(header, candidate)
                     break
                 }
@@ -782,6 +784,8 @@ public enum CodeCheck {
                 /// The build's macros, and those any build of the project
                 /// defines: what decides a macro's `#if` branch.
                 let definitions: [String: String], flags: Set<String>
+                /// The function-like macros that make a string (``ObjectiveCSource/Stringifier``).
+                let stringifiers: [String: ObjectiveCSource.Stringifier]
                 var memo: [String: (value: AccessGroupUse.Value, constant: (file: String, line: Int)?)] = [:]
                 var work = 0
                 func defined(_ name: String) -> Defined? { own[name] ?? headers[name] ?? shared[name] }
@@ -818,6 +822,24 @@ public enum CodeCheck {
                             work += 1
                             switch part {
                             case .literal(let l): text += l
+                            case .call(let macro, let argument):
+                                // `S(NAME)` of a stringifier: the name's value as the
+                                // build defines it, or the name itself when no macro
+                                // expands it first (real-project trial 23, D10).
+                                var current = stringifiers[macro], expands = false, steps = 0
+                                while case .expanding(let next)? = current, steps < 8 {
+                                    expands = true
+                                    current = stringifiers[next]
+                                    steps += 1
+                                }
+                                guard current == .direct else { return (.runtime("\(macro)(\(argument))"), nil) }
+                                if !expands {
+                                    text += argument
+                                } else if let value = definitions[argument], !value.hasPrefix("\"") {
+                                    text += value
+                                } else {
+                                    return (.unfollowed("`\(argument)` (made a string by \(macro)), " + shown), nil)
+                                }
                             case .name(let name):
                                 var inner: (value: AccessGroupUse.Value, constant: (file: String, line: Int)?)
                                 if let known = memo[name] {
@@ -867,7 +889,8 @@ public enum CodeCheck {
             var out = swift
             // One resolver for every Swift use: each name worked out once.
             let flags = projectFlags()
-            var forSwift = Resolver(own: [:], headers: fromHeaders, shared: shared, macros: macros, definitions: definitions, flags: flags)
+            var forSwift = Resolver(own: [:], headers: fromHeaders, shared: shared, macros: macros, definitions: definitions, flags: flags,
+                                    stringifiers: headerStringifiers)
             for i in out.indices {
                 for j in out[i].uses.indices {
                     guard let name = out[i].uses[j].undeclaredName, fromHeaders[name] != nil || shared[name] != nil || macros[name] != nil else { continue }
@@ -880,7 +903,8 @@ public enum CodeCheck {
             for f in files {
                 guard let source = objectiveCSource(f.path, text: f.text), !source.uses.isEmpty else { continue }
                 var resolver = Resolver(own: source.constants.mapValues { ($0, f.path) }, headers: fromHeaders, shared: shared, macros: macros,
-                                        definitions: definitions, flags: flags)
+                                        definitions: definitions, flags: flags,
+                                        stringifiers: source.stringifiers.merging(headerStringifiers) { own, _ in own })
                 let uses = source.uses.map { u in
                     let r = resolver.resolve(u.expression, shown: shown)
                     var use = AccessGroupUse(value: r.value, api: u.api, line: u.line, column: u.column, length: u.length, constant: r.constant)

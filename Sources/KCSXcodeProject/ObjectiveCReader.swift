@@ -54,7 +54,23 @@ public struct ObjectiveCSource: Sendable {
     public enum Part: Sendable, Hashable {
         case literal(String)
         case name(String)
+        /// `F(ARG)`, a function-like macro given one name: a string when `F`
+        /// stringifies (``Stringifier``), else code.
+        case call(String, argument: String)
     }
+
+    /// A function-like macro of one parameter that makes a string of its
+    /// argument: `#define S_(m) #m` (`direct`, the argument as written), or
+    /// `#define S(m) @S_(m)` (`expanding` to `S_`, the argument's macro
+    /// value: Orbot's `MACRO_STRING(APP_GROUP)`, `OS_STRINGIFY`).
+    public enum Stringifier: Sendable, Hashable {
+        case direct
+        case expanding(String)
+    }
+
+    /// The SDK's stringifiers (`<os/base.h>`: `OS_STRINGIFY(s)` is
+    /// `OS_STRINGIFY2(s)`, which is `#s`).
+    public static let sdkStringifiers: [String: Stringifier] = ["OS_STRINGIFY": .expanding("OS_STRINGIFY2"), "OS_STRINGIFY2": .direct]
 
     /// A value as written: pieces joined (adjacent literals, macros), or
     /// code that builds it at run time, said as written (cut at 80 bytes).
@@ -161,6 +177,8 @@ public struct ObjectiveCSource: Sendable {
     }
 
     public var constants: [String: Constant] = [:]
+    /// Its `#define`s that make a string of their argument, at most 64.
+    public var stringifiers: [String: Stringifier] = [:]
     public var uses: [Use] = []
     /// Headers it imports by a quoted name (`#import "Constants.h"`), as written.
     public var imports: [String] = []
@@ -414,8 +432,12 @@ extension ObjectiveCSource {
             guard toks.count >= 3 else { return }
             let macro = toks[toks.startIndex + 2]
             guard macro.kind == .identifier else { return }
-            // A function-like macro (`#define F(x)`): not a constant.
-            if macro.end < Int32(bytes.count), bytes[Int(macro.end)] == 0x28 { return }
+            // A function-like macro (`#define F(x)`): not a constant, but
+            // maybe one that makes a string (real-project trial 23, D10).
+            if macro.end < Int32(bytes.count), bytes[Int(macro.end)] == 0x28 {
+                stringifier(Array(toks.dropFirst(2)))
+                return
+            }
             let body = Array(toks.dropFirst(3))
             guard !body.isEmpty else { return }
             let name = String(text(macro)), value = expression(body)
@@ -437,6 +459,22 @@ extension ObjectiveCSource {
                 out.constants[name]?.branches.append(.init(levels: levels, expression: value, line: Int(macro.line)))
             }
             out.declared.insert(name)
+        }
+
+        /// `F(m) # m` or `F(m) [@] G(m)`: a ``ObjectiveCSource/Stringifier``.
+        mutating func stringifier(_ toks: [ObjectiveCToken]) {
+            func punctuation(_ k: Int, _ c: UInt8) -> Bool { k < toks.count && toks[k].kind == .punctuation && byte(toks[k]) == c }
+            guard out.stringifiers.count < 64, toks.count >= 6, punctuation(1, 0x28), toks[2].kind == .identifier, punctuation(3, 0x29) else { return }
+            let name = String(text(toks[0])), parameter = text(toks[2])
+            var body = Array(toks.dropFirst(4))
+            if toks.count == 6, punctuation(4, 0x23), toks[5].kind == .identifier, text(toks[5]) == parameter {
+                out.stringifiers[name] = .direct
+                return
+            }
+            if body.first.map({ $0.kind == .punctuation && byte($0) == 0x40 }) == true { body.removeFirst() }
+            guard body.count == 4, body[0].kind == .identifier, body[1].kind == .punctuation, byte(body[1]) == 0x28,
+                  body[2].kind == .identifier, text(body[2]) == parameter, body[3].kind == .punctuation, byte(body[3]) == 0x29 else { return }
+            out.stringifiers[name] = .expanding(String(text(body[0])))
         }
 
         /// An `#if` or `#elif` line's condition (``ObjectiveCSource/Condition``).
@@ -553,6 +591,13 @@ extension ObjectiveCSource {
                     if word == "CFSTR", k + 3 < tokens.count, tokens[k + 1].kind == .punctuation, byte(tokens[k + 1]) == 0x28,
                        tokens[k + 2].kind == .string, tokens[k + 3].kind == .punctuation, byte(tokens[k + 3]) == 0x29 {
                         parts.append(.literal(literal(tokens[k + 2])))
+                        k += 4
+                        continue
+                    }
+                    // `F(NAME)`: a macro that may make a string of the name.
+                    if k + 3 < tokens.count, tokens[k + 1].kind == .punctuation, byte(tokens[k + 1]) == 0x28, tokens[k + 2].kind == .identifier,
+                       tokens[k + 3].kind == .punctuation, byte(tokens[k + 3]) == 0x29 {
+                        parts.append(.call(String(word), argument: String(text(tokens[k + 2]))))
                         k += 4
                         continue
                     }

@@ -230,3 +230,48 @@ extension XcodeRealProjectsTests {
         }
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// Objective-C's stringify macros (Orbot's `#define MACRO_STRING_(m) #m`,
+    /// `#define MACRO_STRING(m) @MACRO_STRING_(m)`, and the SDK's
+    /// `@OS_STRINGIFY`) given a macro of `GCC_PREPROCESSOR_DEFINITIONS` are
+    /// that macro's value, checked as any group: they were silent for an app
+    /// group and "built at run time" for a keychain group (real-project trial 23, D10).
+    @Test func anObjectiveCStringifiedMacroIsTheBuildsValue() throws {
+        let team = XcodeFixture.team
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.targets[0].sources = ["KeychainStore.swift", "Store.m"]
+        for c in ["Debug", "Release"] {
+            f.targets[0].settings[c]?["GCC_PREPROCESSOR_DEFINITIONS"] = "$(inherited) APP_GROUP_IDENTIFIER=group.com.example.notesM "
+                + "OTHER_GROUP=group.com.example.notes KC_GROUP=\(team).com.example.Notes.sharedK"
+        }
+        f.write("App/Store.m", """
+            #import <Foundation/Foundation.h>
+            #include <os/base.h>
+
+            #define MACRO_STRING_(m) #m
+            #define MACRO_STRING(m) @MACRO_STRING_(m)
+
+            static NSString * const AppGroupIdentifier = MACRO_STRING(APP_GROUP_IDENTIFIER);
+            NSString * const OtherGroup = @OS_STRINGIFY(OTHER_GROUP);
+
+            @implementation Store
+            + (void)m {
+                NSUserDefaults *d = [[NSUserDefaults alloc] initWithSuiteName:AppGroupIdentifier];
+                NSURL *u = [[NSFileManager defaultManager] containerURLForSecurityApplicationGroupIdentifier:OtherGroup];
+                NSDictionary *q = @{(__bridge id)kSecClass: (__bridge id)kSecClassGenericPassword, (__bridge id)kSecAttrAccessGroup: MACRO_STRING(KC_GROUP)};
+                SecItemCopyMatching((__bridge CFDictionaryRef)q, NULL);
+            }
+            @end
+
+            """)
+        f.writeProject()
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        let kcs607 = lint.stderr.split(separator: "\n").filter { $0.contains("[KCS607]") && $0.contains("Store.m") }
+        #expect(kcs607.count == 2, "\(lint.stderr)")
+        #expect(lint.stderr.contains("names the app group group.com.example.notesM") && lint.stderr.contains("did you mean \"group.com.example.notes\"?"), "\(lint.stderr)")
+        #expect(lint.stderr.contains("names the access group \(team).com.example.Notes.sharedK"), "\(lint.stderr)")
+        #expect(!lint.stderr.contains("[KCS608]") && !lint.stderr.contains("built at run time"), "\(lint.stderr)")
+    }
+}
