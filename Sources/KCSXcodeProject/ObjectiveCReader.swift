@@ -790,6 +790,11 @@ extension ObjectiveCSource {
             return false
         }
 
+        /// A dictionary built a key at a time (a subscript, `setObject:forKey:`,
+        /// `CFDictionarySetValue`, `…ObjectsAndKeys:`) goes to the Mac's
+        /// file-based keychain when the file names no routing key, as Swift's
+        /// subscripts do: only `@{…}` was said (Sequel Ace's `SPKeychain.m`;
+        /// real-project trial 23, W14).
         /// `kSecAttrAccessGroup` at `k`: the value given it, if it is a key
         /// given one here (`@{key: value}`, `d[key] = value`,
         /// `setObject:value forKey:key`, `CFDictionarySetValue(d, key, value)`,
@@ -824,7 +829,7 @@ extension ObjectiveCSource {
             if open >= 0, isPunctuation(open, 0x5B), key == open + 1, let close = closing[open], close == k + 1,
                isPunctuation(close + 1, 0x3D), !isPunctuation(close + 2, 0x3D) {
                 let r = value(from: close + 2) { isPunctuation($0, 0x3B) }
-                record(r, api: "kSecAttrAccessGroup", appGroup: false, enclosing: enclosing, onMac: false)
+                record(r, api: "kSecAttrAccessGroup", appGroup: false, enclosing: enclosing, onMac: !namesDataProtection)
                 return
             }
             // `[d setObject:value forKey:key]`
@@ -832,7 +837,7 @@ extension ObjectiveCSource {
                 var j = key - 3
                 while j > open, j > key - ObjectiveCSource.maxValueTokens, !(code[j].kind == .identifier && isPunctuation(j + 1, 0x3A) && parent[j] == parent[first]) { j -= 1 }
                 if j > open, ["setObject", "setValue"].contains(text(code[j])) {
-                    record((j + 2)..<(key - 2), api: "kSecAttrAccessGroup", appGroup: false, enclosing: enclosing, onMac: false)
+                    record((j + 2)..<(key - 2), api: "kSecAttrAccessGroup", appGroup: false, enclosing: enclosing, onMac: !namesDataProtection)
                 }
                 return
             }
@@ -843,7 +848,7 @@ extension ObjectiveCSource {
                 var j = k + 1
                 while j < code.count, j < k + ObjectiveCSource.maxValueTokens, !(parent[j] == Int32(open) && (isPunctuation(j, 0x2C) || isPunctuation(j, 0x29))) { j += 1 }
                 if isPunctuation(j, 0x2C) {
-                    record(value(from: j + 1) { isPunctuation($0, 0x2C) }, api: "kSecAttrAccessGroup", appGroup: false, enclosing: enclosing, onMac: false)
+                    record(value(from: j + 1) { isPunctuation($0, 0x2C) }, api: "kSecAttrAccessGroup", appGroup: false, enclosing: enclosing, onMac: !namesDataProtection)
                 }
                 return
             }
@@ -856,7 +861,7 @@ extension ObjectiveCSource {
                 var s = open + 1
                 while s < j, s < open + 64, !(code[s].kind == .identifier && parent[s] == Int32(open) && isPunctuation(s + 1, 0x3A)) { s += 1 }
                 if s < j, text(code[s]).hasSuffix("ObjectsAndKeys") {
-                    record((j + 1)..<(key - 1), api: "kSecAttrAccessGroup", appGroup: false, enclosing: enclosing, onMac: false)
+                    record((j + 1)..<(key - 1), api: "kSecAttrAccessGroup", appGroup: false, enclosing: enclosing, onMac: !namesDataProtection)
                 }
             }
         }

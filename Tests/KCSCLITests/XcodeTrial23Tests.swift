@@ -275,3 +275,35 @@ extension XcodeRealProjectsTests {
         #expect(!lint.stderr.contains("[KCS608]") && !lint.stderr.contains("built at run time"), "\(lint.stderr)")
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// Objective-C built for the Mac that sets `kSecAttrAccessGroup` a key at
+    /// a time (`setObject:forKey:`, Sequel Ace's `SPKeychain.m`) in a file
+    /// that names no routing key goes to the file-based keychain (KCS609),
+    /// as Swift's subscripts do; a file that names `kSecUseDataProtectionKeychain`
+    /// is not said (real-project trial 23, W14).
+    @Test func anObjectiveCQueryBuiltAKeyAtATimeOnTheMacIsToldItGoesToTheFileKeychain() throws {
+        let team = XcodeFixture.team
+        var f = XcodeLintTests.oneApp(sources: ["Plain.m", "Flagged.m"])
+        defer { f.remove() }
+        f.projectSettings["Release"]?["SDKROOT"] = "macosx"
+        f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.shared"])
+        for (file, extra) in [("Plain.m", ""), ("Flagged.m", "    [q setObject:@YES forKey:(id)kSecUseDataProtectionKeychain];\n")] {
+            f.write("App/" + file, """
+                #import <Security/Security.h>
+                @implementation Store
+                + (void)save {
+                    NSMutableDictionary *q = [NSMutableDictionary dictionary];
+                    [q setObject:@"\(team).com.example.shared" forKey:(id)kSecAttrAccessGroup];
+                \(extra)    SecItemAdd((CFDictionaryRef)q, NULL);
+                }
+                @end
+
+                """)
+        }
+        f.writeProject()
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        let kcs609 = lint.stderr.split(separator: "\n").filter { $0.contains("[KCS609]") }
+        #expect(kcs609.count == 1 && kcs609.first?.hasPrefix(f.path("App/Plain.m") + ":5:") == true, "\(lint.stderr)")
+    }
+}
