@@ -307,3 +307,28 @@ extension XcodeRealProjectsTests {
         #expect(kcs609.count == 1 && kcs609.first?.hasPrefix(f.path("App/Plain.m") + ":5:") == true, "\(lint.stderr)")
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// Frameworks no target of the project builds are one finding past
+    /// three (Provenance's 54 emulator cores were 54 warnings), naming the
+    /// first three and counting the rest; three or fewer are said apart
+    /// (real-project trial 23, W5).
+    @Test func manyFrameworksNoTargetBuildsAreOneFinding() throws {
+        for count in [3, 5] {
+            var f = XcodeFixture.appWidgetShare()
+            defer { f.remove() }
+            f.targets[0].frameworks = (1...count).map { "Core\($0).framework" }
+            f.targets[1].frameworks = ["Core1.framework"]
+            f.writeProject()
+            let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+            let said = lint.stderr.split(separator: "\n").filter { $0.contains("the code check does not read the code of") }
+            if count == 3 {
+                #expect(said.count == 3, "\(lint.stderr)")
+            } else {
+                #expect(said.count == 1 && said.first?.contains("the code check does not read the code of 5 frameworks no target of this project builds: "
+                    + "'Core1.framework', 'Core2.framework', 'Core3.framework' and 2 more; targets 'App', 'Widget' link them [KCS602]") == true, "\(lint.stderr)")
+                #expect(lint.stderr.contains("note: 'Core2.framework' is referenced here"), "\(lint.stderr)")
+            }
+        }
+    }
+}
