@@ -53,13 +53,20 @@ public enum EntitlementShape {
         // bare "*" specially (SecItemServer.c `CFArrayContainsValue(accessGroups,
         // …, CFSTR("*"))`), so this is one literal group, holding nothing the
         // app's real groups hold (QA s21, Q11).
+        // The group is valid, and when it is the first, the default one,
+        // items stored without kSecAttrAccessGroup live in it: the shipped
+        // caveat, as for the other renames (Blockstream Green lists
+        // D9W37S9468.* first in its app and extension, and reads its old
+        // items from it; real-project trial 23, W1).
         if group.hasSuffix(".*"), let team = teamPrefix(of: group), group.count == team.count + 2 {
+            let caveat = shippedGroupCaveat(group) + "; when it is listed first, it is the default group, which holds every item stored without kSecAttrAccessGroup"
             return Finding(code: .lintUnprefixedEntitlement, group: group,
                            message: "keychain group \(group) is a provisioning profile's wildcard: in an app's signed entitlements it is one group "
-                               + "of that literal name (securityd expands only a bare \"*\"), which shares nothing with the app's other groups",
+                               + "of that literal name (securityd expands only a bare \"*\"), which shares items only with targets that list the same literal",
                            hint: "list the groups the app uses, each with the team prefix ($(AppIdentifierPrefix)com.example.shared); "
-                               + "a re-signing tool that takes the profile's entitlements (fastlane sigh resign without --entitlements) copies the wildcard",
-                           fix: nil)
+                               + "a re-signing tool that takes the profile's entitlements (fastlane sigh resign without --entitlements) copies the wildcard; "
+                               + caveat,
+                           fix: nil, caveat: caveat)
         }
         // "*" is every group to securityd (SecServerAccessGroupsAllows), a
         // right of Apple's own processes; TEAMID.* is a provisioning

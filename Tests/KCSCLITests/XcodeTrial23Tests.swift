@@ -332,3 +332,22 @@ extension XcodeRealProjectsTests {
         }
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// A profile's wildcard listed as a keychain group (Blockstream Green's
+    /// `D9W37S9468.*`, first in its app and its extension) is one literal
+    /// group the targets listing it share; its hint keeps the shipped-items
+    /// caveat the other KCS510 hints carry (real-project trial 23, W1).
+    @Test func aWildcardKeychainGroupsHintKeepsTheShippedCaveat() throws {
+        let team = XcodeFixture.team
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.writeEntitlements("App/App.entitlements", keychain: ["\(team).*", "$(AppIdentifierPrefix)com.example.Notes.shared"], appGroups: ["group.com.example.notes"])
+        f.writeProject()
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        #expect(lint.stderr.contains("which shares items only with targets that list the same literal [KCS510]"), "\(lint.stderr)")
+        #expect(lint.stderr.contains("but if a build with \(team).* has shipped, its items are stored there")
+                && lint.stderr.contains("when it is listed first, it is the default group"), "\(lint.stderr)")
+        #expect(!lint.stderr.contains("shares nothing"), "\(lint.stderr)")
+    }
+}
