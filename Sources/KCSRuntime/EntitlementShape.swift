@@ -234,8 +234,21 @@ public enum EntitlementShape {
         if group.contains("$(") || isApples(group) || group.hasPrefix("group.") { return nil }
         var fixed = "group." + group
         if let team = teamPrefix(of: group) {
-            if macOS { return nil }
             let rest = group.dropFirst(team.count + 1)
+            // A Mac app group's team prefix is the signing team's: "Different
+            // developer teams can't use the same app group" (Apple, Accessing
+            // app group containers in your existing macOS app). Sequel Ace's
+            // `NKQ4HJ66PY.sequel-ace` for team NKQ4HJ66PX passed (real-project
+            // trial 23, D7).
+            if macOS, let teamID, Team.isWellFormedID(teamID), String(team) != teamID {
+                let fixed = "\(teamID).\(rest)"
+                return Finding(code: .lintAppGroupShape, group: group,
+                               message: "app group \(group) carries the prefix of team \(team), but the app is signed by team \(teamID)",
+                               hint: "a macOS app group's prefix is the ID of the team that signs its apps (different teams cannot share an app group): "
+                                   + "did you mean \(fixed)? write $(TeamIdentifierPrefix)\(rest) in the .entitlements file",
+                               fix: fixed)
+            }
+            if macOS { return nil }
             if rest.hasPrefix("group.") { return teamPrefixedAppGroup(group, String(rest)) }
             // The Mac's shape (TEAMID.name) on iOS: the name is what an iOS
             // app group takes, not group.TEAMID.name (found checking

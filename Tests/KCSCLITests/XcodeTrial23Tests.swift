@@ -351,3 +351,29 @@ extension XcodeRealProjectsTests {
         #expect(!lint.stderr.contains("shares nothing"), "\(lint.stderr)")
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// A macOS app group with another team's prefix (Sequel Ace's
+    /// `NKQ4HJ66PY.sequel-ace` for team NKQ4HJ66PX) is KCS511, as a keychain
+    /// group with another team's is KCS510; the team's own passes
+    /// (real-project trial 23, D7).
+    @Test func aMacAppGroupWithAnotherTeamsPrefixIsSaid() throws {
+        let team = XcodeFixture.team
+        for other in [false, true] {
+            var f = XcodeLintTests.oneApp(sources: [])
+            defer { f.remove() }
+            f.projectSettings["Release"]?["SDKROOT"] = "macosx"
+            let group = (other ? "SKMME9E2Y9" : team) + ".sequel-ace"
+            f.writeEntitlements("App/App.entitlements", keychain: [], appGroups: [group])
+            f.writeProject()
+            let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+            if other {
+                #expect(lint.stderr.contains("app group SKMME9E2Y9.sequel-ace carries the prefix of team SKMME9E2Y9, but the app is signed by team \(team) [KCS511]"),
+                        "\(lint.stderr)")
+                #expect(lint.stderr.contains("did you mean \(team).sequel-ace? write $(TeamIdentifierPrefix)sequel-ace"), "\(lint.stderr)")
+            } else {
+                #expect(!lint.stderr.contains("[KCS511]"), "\(lint.stderr)")
+            }
+        }
+    }
+}
