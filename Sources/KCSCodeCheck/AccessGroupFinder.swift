@@ -1920,7 +1920,7 @@ private final class UseVisitor: SyntaxVisitor {
                 record(shared, api: "sharedGroupIdentifier:")
             }
         }
-        if let group = arg("accessGroup"), !Self.isSharedGroupCall(group) { record(group, api: "accessGroup:") }
+        if let group = arg("accessGroup"), !Self.isSharedGroupCall(group), !Self.isNoStringLiteral(group) { record(group, api: "accessGroup:") }
         // App groups named in code: a suite or a container another target
         // is to share (they were only a reason to ask KCS604; found on a
         // real-project trial).
@@ -1937,7 +1937,7 @@ private final class UseVisitor: SyntaxVisitor {
         // Phoenix's): its parameters are plumbing, and its callers are
         // checked here (they were not; found on a real-project trial).
         for a in args {
-            guard let label = a.label?.text, label != "accessGroup", Self.isGroupLabel(label) else { continue }
+            guard let label = a.label?.text, label != "accessGroup", Self.isGroupLabel(label), !Self.isNoStringLiteral(a.expression) else { continue }
             if !Self.isSharedGroupCall(a.expression) { record(a.expression, api: label + ":") }
         }
         // A keychain type's `group:` (TunnelKit's and Partout's `Keychain(group:)`,
@@ -1991,6 +1991,13 @@ private final class UseVisitor: SyntaxVisitor {
     /// argument: `accessGroup:` anywhere, `group:` of a keychain type.
     static func isCheckedLabel(_ label: String, inType type: String?) -> Bool {
         isGroupLabel(label) || label == "group" && type.map { isKeychainNamed(Scope.lastName($0)) } == true
+    }
+
+    /// A Boolean or number literal (`attempt(addAccessGroup: true)`,
+    /// bitchat's switch for adding its group): no group, so nothing to
+    /// check, where it was a value built at run time (real-project trial 23, D1).
+    static func isNoStringLiteral(_ e: ExprSyntax) -> Bool {
+        e.is(BooleanLiteralExprSyntax.self) || e.is(IntegerLiteralExprSyntax.self) || e.is(FloatLiteralExprSyntax.self)
     }
 
     /// `accessGroup:`, or a label that ends in `AccessGroup` (`oldAccessGroup:`).

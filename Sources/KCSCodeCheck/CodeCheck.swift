@@ -716,6 +716,21 @@ public enum CodeCheck {
             objectiveC[path] = .some(made)
             return made
         }
+        /// The macros any configuration of any target defines in its
+        /// `GCC_PREPROCESSOR_DEFINITIONS` (`IS_ALPHA`, `DEBUG`): a build
+        /// that lacks one has it undefined. Worked out once.
+        var flagsMemo: Set<String>?
+        func projectFlags() -> Set<String> {
+            if let flagsMemo { return flagsMemo }
+            var flags = Set<String>(), seen = Set<String>()
+            for s in lint.signings {
+                let list = s.resolved.settings.value(of: "GCC_PREPROCESSOR_DEFINITIONS").value
+                guard seen.insert(list).inserted, seen.count <= 1_000 else { continue }
+                flags.formUnion(ObjectiveCSource.definitions(list).keys)
+            }
+            flagsMemo = flags
+            return flags
+        }
         /// The uses in a target's Objective-C files, and its Swift uses of a
         /// name its Objective-C code defines (a constant of the bridging
         /// header), resolved against the constants and macros of those files,
@@ -723,7 +738,7 @@ public enum CodeCheck {
         /// the importing file or any of the target's Objective-C files; at
         /// most 2,000 headers) and of the build's `GCC_PREPROCESSOR_DEFINITIONS`.
         func resolveObjectiveC(_ sources: [(path: String, text: String)], swift: [(path: String, uses: [AccessGroupUse])],
-                               macros: [String: String]) -> [(path: String, uses: [AccessGroupUse])] {
+                               macros: [String: String], definitions: [String: String]) -> [(path: String, uses: [AccessGroupUse])] {
             let files = sources.filter { ObjectiveCSource.isObjectiveC($0.path) }
             let wanted = swift.contains { $0.uses.contains { $0.undeclaredName != nil } }
             guard !files.isEmpty || wanted else { return swift }
@@ -733,6 +748,7 @@ public enum CodeCheck {
             // constants other files see (`NSString *const X`, no `static`).
             typealias Defined = (constant: ObjectiveCSource.Constant, file: String)
             var fromHeaders: [String: Defined] = [:], shared: [String: Defined] = [:]
+            var headerStringifiers = ObjectiveCSource.sdkStringifiers
             var folders: [String] = [], seenFolders = Set<String>()
             for f in files where seenFolders.insert(ProjectPath.directory(f.path)).inserted && folders.count < 200 { folders.append(ProjectPath.directory(f.path)) }
             var queue: [(name: String, from: String)] = [], looked = Set<String>(), reads = 0
@@ -755,6 +771,7 @@ public enum CodeCheck {
                     reads += 1
                     guard let header = objectiveCSource(candidate) else { continue }
                     for (n, c) in header.constants where fromHeaders[n] == nil { fromHeaders[n] = (c, candidate) }
+                    for (n, m) in header.stringifiers where headerStringifiers.count < 1_000 && headerStringifiers[n] == nil { headerStringifiers[n] = m }
                     imports(header, candidate)
                     break
                 }
@@ -764,9 +781,36 @@ public enum CodeCheck {
             /// eight copies of the next, nested, was exponential; review 21, R1).
             struct Resolver {
                 let own: [String: Defined], headers: [String: Defined], shared: [String: Defined], macros: [String: String]
+                /// The build's macros, and those any build of the project
+                /// defines: what decides a macro's `#if` branch.
+                let definitions: [String: String], flags: Set<String>
+                /// The function-like macros that make a string (``ObjectiveCSource/Stringifier``).
+                let stringifiers: [String: ObjectiveCSource.Stringifier]
                 var memo: [String: (value: AccessGroupUse.Value, constant: (file: String, line: Int)?)] = [:]
                 var work = 0
                 func defined(_ name: String) -> Defined? { own[name] ?? headers[name] ?? shared[name] }
+                /// The definition this build compiles: the last whose branches
+                /// all hold (a later `#define` replaces an earlier one); nil when
+                /// a condition cannot be answered, or none holds.
+                func branch(_ branches: [ObjectiveCSource.Branch]) -> ObjectiveCSource.Branch? {
+                    var chosen: ObjectiveCSource.Branch?
+                    for b in branches {
+                        var holds: Bool? = true
+                        for level in b.levels where holds == true {
+                            for c in level.previous where holds == true {
+                                switch c.holds(definitions, flags: flags) {
+                                case true?: holds = false
+                                case false?: break
+                                case nil: holds = nil
+                                }
+                            }
+                            if holds == true, let current = level.current { holds = current.holds(definitions, flags: flags) }
+                        }
+                        guard let holds else { return nil }
+                        if holds { chosen = b }
+                    }
+                    return chosen
+                }
                 mutating func resolve(_ e: ObjectiveCSource.Expression, shown: String, depth: Int = 0) -> (value: AccessGroupUse.Value, constant: (file: String, line: Int)?) {
                     switch e {
                     case .runtime(let written): return (.runtime(written), nil)
@@ -784,6 +828,24 @@ public enum CodeCheck {
                             work += 1
                             switch part {
                             case .literal(let l): text += l
+                            case .call(let macro, let argument):
+                                // `S(NAME)` of a stringifier: the name's value as the
+                                // build defines it, or the name itself when no macro
+                                // expands it first (real-project trial 23, D10).
+                                var current = stringifiers[macro], expands = false, steps = 0
+                                while case .expanding(let next)? = current, steps < 8 {
+                                    expands = true
+                                    current = stringifiers[next]
+                                    steps += 1
+                                }
+                                guard current == .direct else { return (.runtime("\(macro)(\(argument))"), nil) }
+                                if !expands {
+                                    text += argument
+                                } else if let value = definitions[argument], !value.hasPrefix("\"") {
+                                    text += value
+                                } else {
+                                    return (.unfollowed("`\(argument)` (made a string by \(macro)), " + shown), nil)
+                                }
                             case .name(let name):
                                 var inner: (value: AccessGroupUse.Value, constant: (file: String, line: Int)?)
                                 if let known = memo[name] {
@@ -791,8 +853,23 @@ public enum CodeCheck {
                                 } else if let c = defined(name), depth < 16, work < 100_000 {
                                     // Marked first: a macro that names itself is code.
                                     memo[name] = (.runtime(name), nil)
-                                    inner = resolve(c.constant.expression, shown: shown, depth: depth + 1)
-                                    if case .literal = inner.value { inner.constant = inner.constant ?? (c.file, c.constant.line) }
+                                    // A value per `#if` branch: the one this build's
+                                    // macros choose (real-project trial 23, D3).
+                                    var expression = c.constant.expression, line = c.constant.line, undecided = false
+                                    if !c.constant.branches.isEmpty, case .runtime = expression {
+                                        if let chosen = branch(c.constant.branches) {
+                                            (expression, line) = (chosen.expression, chosen.line)
+                                        } else {
+                                            undecided = true
+                                        }
+                                    }
+                                    if undecided {
+                                        let values = Set(c.constant.branches.map(\.expression)).count
+                                        inner = (.unfollowed("`\(name)`, which its #if branches define with \(values) values, " + CodeCheck.branchUndecided), nil)
+                                    } else {
+                                        inner = resolve(expression, shown: shown, depth: depth + 1)
+                                        if case .literal = inner.value { inner.constant = inner.constant ?? (c.file, line) }
+                                    }
                                     memo[name] = inner
                                 } else if let m = macros[name] {
                                     inner = (.literal(m), nil)
@@ -817,7 +894,9 @@ public enum CodeCheck {
             }
             var out = swift
             // One resolver for every Swift use: each name worked out once.
-            var forSwift = Resolver(own: [:], headers: fromHeaders, shared: shared, macros: macros)
+            let flags = projectFlags()
+            var forSwift = Resolver(own: [:], headers: fromHeaders, shared: shared, macros: macros, definitions: definitions, flags: flags,
+                                    stringifiers: headerStringifiers)
             for i in out.indices {
                 for j in out[i].uses.indices {
                     guard let name = out[i].uses[j].undeclaredName, fromHeaders[name] != nil || shared[name] != nil || macros[name] != nil else { continue }
@@ -829,7 +908,9 @@ public enum CodeCheck {
             }
             for f in files {
                 guard let source = objectiveCSource(f.path, text: f.text), !source.uses.isEmpty else { continue }
-                var resolver = Resolver(own: source.constants.mapValues { ($0, f.path) }, headers: fromHeaders, shared: shared, macros: macros)
+                var resolver = Resolver(own: source.constants.mapValues { ($0, f.path) }, headers: fromHeaders, shared: shared, macros: macros,
+                                        definitions: definitions, flags: flags,
+                                        stringifiers: source.stringifiers.merging(headerStringifiers) { own, _ in own })
                 let uses = source.uses.map { u in
                     let r = resolver.resolve(u.expression, shown: shown)
                     var use = AccessGroupUse(value: r.value, api: u.api, line: u.line, column: u.column, length: u.length, constant: r.constant)
@@ -854,6 +935,20 @@ public enum CodeCheck {
             }
             holders[configuration] = table
             return table
+        }
+        // Each target's entitlements file, per configuration: a target that
+        // signs with another's file is no second witness for its spelling
+        // (real-project trial 23, D2).
+        var signingFiles: [String: [String: String]] = [:]
+        func signingFile(_ target: String, _ configuration: String) -> String? {
+            if signingFiles[configuration] == nil {
+                var table: [String: String] = [:]
+                for s in lint.signings where s.configuration == configuration {
+                    if let path = s.resolved.entitlementsPath { table[s.target.name] = lint.fileSystem.canonical(path) }
+                }
+                signingFiles[configuration] = table
+            }
+            return signingFiles[configuration]?[target]
         }
         // A framework's build conditions, by framework, configuration and the
         // platforms built for: shared by every app that links it (apps ×
@@ -992,7 +1087,8 @@ public enum CodeCheck {
             if let known = objectiveCUses[objectiveCKey] {
                 found = known
             } else {
-                found = resolveObjectiveC(sources, swift: found, macros: ObjectiveCSource.stringMacros(fromDefinitions: definitions))
+                found = resolveObjectiveC(sources, swift: found, macros: ObjectiveCSource.stringMacros(fromDefinitions: definitions),
+                                          definitions: ObjectiveCSource.definitions(definitions))
                 objectiveCUses[objectiveCKey] = found
             }
             keychainNaming[target.id] = KeychainNaming(found)
@@ -1250,6 +1346,13 @@ public enum CodeCheck {
                     }
                     // The other targets that hold a group in this configuration.
                     let othersHolding = { (g: String) in (holdersByGroup(signing.configuration)[g] ?? []).filter { $0 != target.name } }
+                    // For the did-you-mean: the others that sign with a file of
+                    // their own. A twin signing with this target's file holds its
+                    // typo too, and told the correct code to adopt it (D2).
+                    let ownFile = signingFile(target.name, signing.configuration)
+                    let witnesses = { (g: String) in
+                        othersHolding(g).filter { ownFile == nil || signingFile($0, signing.configuration) != ownFile }
+                    }
                     if use.isAppGroup {
                         // A value kcs cannot work out is said, as a note: a
                         // keychain call's is a warning, and an app-group call's
@@ -1278,6 +1381,19 @@ public enum CodeCheck {
                         // A suite that is no app group (`com.example.App.debug`) is
                         // the app's own (found by adversarial testing): only
                         // `group.` names are app groups here.
+                        // A parameter, or a macro with a value per `#if` branch
+                        // this build does not decide, is said as not checkable,
+                        // as for an access group: it was silent (Psiphon's
+                        // `initWithSuiteName:identifier`, Monal's `kAppGroup`;
+                        // real-project trial 23, D3). A value built at run time
+                        // is not: a suite may be any name.
+                        if case .unfollowed(let what) = value, compiled == true, signing.resolved.platform != "macos", Self.isSaidForAppGroups(what) {
+                            out.append(render.diagnostic(ProjectIssue(
+                                .warning, "\(who) passes \(use.api) \(what)\(use.condition.map { " " + Self.under($0) } ?? ""): kcs cannot check it",
+                                at: at, hint: "its app groups: " + (app.applicationGroups.isEmpty ? "none" : app.applicationGroups.joined(separator: ", "))),
+                                code: .codeGroupNotCheckable, length: use.length, notes: notes))
+                            continue
+                        }
                         guard case .literal(let group) = value, compiled == true, signing.resolved.platform != "macos",
                               group.hasPrefix("group."), !app.applicationGroups.contains(group) else { continue }
                         let what = use.api.hasPrefix("UserDefaults") ? Self.appGroupEffects[0] : Self.appGroupEffects[1]
@@ -1288,7 +1404,7 @@ public enum CodeCheck {
                         // The hint only when the merged finding keeps or compares it
                         // (a did-you-mean per target × use; adversarial run 25, F11).
                         if out.needsHint(d) {
-                            let near = Self.didYouMean(group, in: app.applicationGroups, target: target.name, appID: app.appID, holders: othersHolding)
+                            let near = Self.didYouMean(group, in: app.applicationGroups, target: target.name, appID: app.appID, holders: witnesses)
                             var hint = app.applicationGroups.isEmpty
                                 // The file named: the Catalyst build's is another one
                                 // (real-project trial 21, W9: iOCNotes-mac.entitlements).
@@ -1356,7 +1472,7 @@ public enum CodeCheck {
                             at: at), code: .codeGroupNotEntitled, length: use.length, notes: notes)
                         // The hint only when the merged finding keeps or compares it.
                         if out.needsHint(d) {
-                            let near = Self.didYouMean(group, in: grantedOnce, target: target.name, appID: app.appID, holders: othersHolding)
+                            let near = Self.didYouMean(group, in: grantedOnce, target: target.name, appID: app.appID, holders: witnesses)
                             var hint = near + "its groups: " + groups
 
                             if use.prefixPassedApart, let dot = group.firstIndex(of: "."), group.distance(from: group.startIndex, to: dot) == 10 {
@@ -1790,6 +1906,17 @@ public enum CodeCheck {
         }
         return "did you mean \"\(near)\"? "
     }
+
+    /// The values an app-group call is said not checkable for: a function's
+    /// parameter, and a macro with a value per `#if` branch the build does
+    /// not decide (``ObjectiveCSource/Constant/branches``).
+    static func isSaidForAppGroups(_ what: String) -> Bool {
+        what.hasPrefix("its parameter `") || what.hasSuffix(branchUndecided)
+    }
+
+    /// How an Objective-C macro with a value per `#if` branch is said when
+    /// the build's `GCC_PREPROCESSOR_DEFINITIONS` do not decide which.
+    static let branchUndecided = "which kcs cannot tell from the build's GCC_PREPROCESSOR_DEFINITIONS"
 
     /// How many characters of an expression a message shows.
     static let shownExpression = 60

@@ -56,13 +56,20 @@ public enum EntitlementShape {
         // bare "*" specially (SecItemServer.c `CFArrayContainsValue(accessGroups,
         // …, CFSTR("*"))`), so this is one literal group, holding nothing the
         // app's real groups hold (QA s21, Q11).
+        // The group is valid, and when it is the first, the default one,
+        // items stored without kSecAttrAccessGroup live in it: the shipped
+        // caveat, as for the other renames (Blockstream Green lists
+        // D9W37S9468.* first in its app and extension, and reads its old
+        // items from it; real-project trial 23, W1).
         if group.hasSuffix(".*"), let team = teamPrefix(of: group), group.count == team.count + 2 {
+            let caveat = shippedGroupCaveat(group) + "; when it is listed first, it is the default group, which holds every item stored without kSecAttrAccessGroup"
             return Finding(code: .lintUnprefixedEntitlement, group: group,
                            message: "keychain group \(group) is a provisioning profile's wildcard: in an app's signed entitlements it is one group "
-                               + "of that literal name (securityd expands only a bare \"*\"), which shares nothing with the app's other groups",
+                               + "of that literal name (securityd expands only a bare \"*\"), which shares items only with targets that list the same literal",
                            hint: "list the groups the app uses, each with the team prefix ($(AppIdentifierPrefix)com.example.shared); "
-                               + "a re-signing tool that takes the profile's entitlements (fastlane sigh resign without --entitlements) copies the wildcard",
-                           fix: nil)
+                               + "a re-signing tool that takes the profile's entitlements (fastlane sigh resign without --entitlements) copies the wildcard; "
+                               + caveat,
+                           fix: nil, caveat: caveat)
         }
         // "*" is every group to securityd (SecServerAccessGroupsAllows), a
         // right of Apple's own processes; TEAMID.* is a provisioning
@@ -172,6 +179,12 @@ public enum EntitlementShape {
         // The app ID of an app in view, a group under it, or that of the app
         // an extension in view sits in (its bundle ID is the app's plus more).
         if bundleIDs.isOrPrefixes(rest) || bundleIDs.hasOne(under: rest) { return nil }
+        // A bundle ID in view starts with the second word: the group is
+        // under that app's ID, misspelt or not, and no team's. A typo of
+        // Monal's app ID ($(AppIdentifierPrefix)G7YU7X7KRJ.SwrIM) was told to
+        // drop G7YU7X7KRJ, where KCS604's near miss names the app ID
+        // (real-project trial 23, D4).
+        if bundleIDs.isOrPrefixes(second) { return nil }
         let caveat = shippedGroupCaveat(group)
         // The second prefix is the app's previous one, or a sibling lists the
         // group under it: that group is the one meant, written out, not the
@@ -224,8 +237,21 @@ public enum EntitlementShape {
         if group.contains("$(") || isApples(group) || group.hasPrefix("group.") { return nil }
         var fixed = "group." + group
         if let team = teamPrefix(of: group) {
-            if macOS { return nil }
             let rest = group.dropFirst(team.count + 1)
+            // A Mac app group's team prefix is the signing team's: "Different
+            // developer teams can't use the same app group" (Apple, Accessing
+            // app group containers in your existing macOS app). Sequel Ace's
+            // `NKQ4HJ66PY.sequel-ace` for team NKQ4HJ66PX passed (real-project
+            // trial 23, D7).
+            if macOS, let teamID, Team.isWellFormedID(teamID), String(team) != teamID {
+                let fixed = "\(teamID).\(rest)"
+                return Finding(code: .lintAppGroupShape, group: group,
+                               message: "app group \(group) carries the prefix of team \(team), but the app is signed by team \(teamID)",
+                               hint: "a macOS app group's prefix is the ID of the team that signs its apps (different teams cannot share an app group): "
+                                   + "did you mean \(fixed)? write $(TeamIdentifierPrefix)\(rest) in the .entitlements file",
+                               fix: fixed)
+            }
+            if macOS { return nil }
             if rest.hasPrefix("group.") { return teamPrefixedAppGroup(group, String(rest)) }
             // The Mac's shape (TEAMID.name) on iOS: the name is what an iOS
             // app group takes, not group.TEAMID.name (found checking

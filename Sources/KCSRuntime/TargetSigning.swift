@@ -168,7 +168,9 @@ public struct TargetSigning: Sendable {
 
     /// The `.entitlements` file beside `missing`, a path that names none,
     /// whose name is one or two letters from its name: the file meant.
-    public static func nearEntitlementsFile(_ missing: String, fileSystem: any ProjectFileSystem) -> String? {
+    /// Else the one file of that very name the project lists (`listed`), at
+    /// any depth, when it exists.
+    public static func nearEntitlementsFile(_ missing: String, fileSystem: any ProjectFileSystem, listed: [String] = []) -> String? {
         let name = ProjectPath.lastComponent(missing), folder = ProjectPath.directory(missing)
         guard name.hasSuffix(".entitlements"), !fileSystem.isFile(missing) else { return nil }
         let names = (fileSystem.contents(ofDirectory: folder.isEmpty ? "." : folder) ?? []).prefix(10_000).filter { $0.hasSuffix(".entitlements") && $0 != name }
@@ -184,6 +186,13 @@ public struct TargetSigning: Sendable {
             let candidate = ProjectPath.join(folder.isEmpty ? sub : ProjectPath.join(folder, sub), name)
             if fileSystem.isFile(candidate) { return candidate }
         }
+        // A level missing higher up, or in the middle: the one file of that
+        // name the project lists (Provenance's
+        // `Extensions/ThumbnailExtensionMacOS/X.entitlements` for
+        // `Extensions/macOS/ThumbnailExtensionMacOS/X.entitlements`, which the
+        // project references; real-project trial 23, D6).
+        let same = Set(listed.prefix(10_000).filter { ProjectPath.lastComponent($0) == name })
+        if same.count == 1, let only = same.first, fileSystem.isFile(only) { return only }
         return nil
     }
 
@@ -200,7 +209,7 @@ public struct TargetSigning: Sendable {
         case .failure(let e):
             // A file one or two letters from it beside it is the one meant
             // (Unstoppable's `Widget-Dve.entitlements`; real-project trial 19, W4).
-            let near = nearEntitlementsFile(path, fileSystem: fileSystem).map { "did you mean '\($0)'? " } ?? ""
+            let near = nearEntitlementsFile(path, fileSystem: fileSystem, listed: project.entitlementsFiles.map(\.path)).map { "did you mean '\($0)'? " } ?? ""
             signing.issues.append(ProjectIssue(.warning, "CODE_SIGN_ENTITLEMENTS of target '\(target.name)', configuration '\(configuration)' names '\(path)': \(e.message)",
                                                at: resolved.entitlementsLocation ?? target.location,
                                                hint: near + "the path is relative to the project folder (SRCROOT)"))

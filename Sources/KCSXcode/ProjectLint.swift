@@ -1068,9 +1068,28 @@ public struct ProjectLint {
         // signed as a daemon: AltStore's AltDaemon), sign with their files too
         // (Valet's tvOS host app was said to sign with none).
         let modelled = Set(signings.map(\.target.id))
+        // A file another setting names (Provenance's Build.xcconfig:
+        // `IOS_CODE_SIGN_ENTITLEMENTS_JB = Provenance/Provenance-JB.entitlements`,
+        // selected by `$(DEVELOPER_ACCOUNT_PAID)`, and the tvOS files of
+        // `CODE_SIGN_ENTITLEMENTS_appletvos`) is chosen on some machine or
+        // platform: "delete it" was wrong (real-project trial 23, D5). Each
+        // value expanded once per target and configuration, a few hundred at most.
+        var expansions = 0
+        func settingsName(_ r: ResolvedTarget) {
+            for a in r.settings.assignments where a.name != "CODE_SIGN_ENTITLEMENTS" && expansions < 2_000 {
+                let v = a.value.trimmingCharacters(in: .whitespaces)
+                guard v.hasSuffix(".entitlements") || v.hasSuffix(".entitlements\"") else { continue }
+                expansions += 1
+                let value = r.settings.expand(v).value.trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
+                if !value.isEmpty { used.insert(fileSystem.canonical(project.path(fromSetting: value))) }
+            }
+        }
+        for s in signings { settingsName(s.resolved) }
         for t in project.targets where !modelled.contains(t.id) {
             for c in project.configurations {
-                if let path = project.resolve(t, configuration: c.name, platform: "").entitlementsPath { written.append(path); used.insert(fileSystem.canonical(path)) }
+                let r = project.resolve(t, configuration: c.name, platform: "")
+                if let path = r.entitlementsPath { written.append(path); used.insert(fileSystem.canonical(path)) }
+                settingsName(r)
             }
         }
         let selectable = signings.compactMap(entitlementsPattern)
@@ -1197,8 +1216,9 @@ public struct ProjectLint {
         // A file a misspelt CODE_SIGN_ENTITLEMENTS meant: its KCS602 says
         // "did you mean" it, and "delete it" was advice to delete the right
         // file (real-project trial 19, W4).
+        let listedEntitlements = project.entitlementsFiles.map(\.path)
         let meant = Set(signings.compactMap { s in s.entitlements == nil ? s.resolved.entitlementsPath : nil }
-            .compactMap { TargetSigning.nearEntitlementsFile($0, fileSystem: fileSystem).map(fileSystem.canonical) })
+            .compactMap { TargetSigning.nearEntitlementsFile($0, fileSystem: fileSystem, listed: listedEntitlements).map(fileSystem.canonical) })
         for (path, location) in candidates where !used.contains(fileSystem.canonical(path)) && !selectable.contains(where: { Glob.matches($0, path) })
             && !meant.contains(fileSystem.canonical(path)) {
             if let mac = namedForTheMac(path) {
@@ -1223,7 +1243,10 @@ public struct ProjectLint {
             let owner = owner(of: path)
             let users = owner.map { signedBy[$0.id] ?? [] } ?? []
             var message = "no configuration signs with '\(path)'"
-            if let owner {
+            // What a target on a platform kcs does not model signs with is
+            // not known there: "signs with no entitlements file" was false
+            // for Provenance's tvOS app (real-project trial 23, D5).
+            if let owner, modelled.contains(owner.id) {
                 message += users.isEmpty ? "; target '\(owner.name)' signs with no entitlements file"
                     : "; target '\(owner.name)' signs with '\(Set(users).sorted().joined(separator: "', '"))'"
             }

@@ -54,7 +54,23 @@ public struct ObjectiveCSource: Sendable {
     public enum Part: Sendable, Hashable {
         case literal(String)
         case name(String)
+        /// `F(ARG)`, a function-like macro given one name: a string when `F`
+        /// stringifies (``Stringifier``), else code.
+        case call(String, argument: String)
     }
+
+    /// A function-like macro of one parameter that makes a string of its
+    /// argument: `#define S_(m) #m` (`direct`, the argument as written), or
+    /// `#define S(m) @S_(m)` (`expanding` to `S_`, the argument's macro
+    /// value: Orbot's `MACRO_STRING(APP_GROUP)`, `OS_STRINGIFY`).
+    public enum Stringifier: Sendable, Hashable {
+        case direct
+        case expanding(String)
+    }
+
+    /// The SDK's stringifiers (`<os/base.h>`: `OS_STRINGIFY(s)` is
+    /// `OS_STRINGIFY2(s)`, which is `#s`).
+    public static let sdkStringifiers: [String: Stringifier] = ["OS_STRINGIFY": .expanding("OS_STRINGIFY2"), "OS_STRINGIFY2": .direct]
 
     /// A value as written: pieces joined (adjacent literals, macros), or
     /// code that builds it at run time, said as written (cut at 80 bytes).
@@ -77,6 +93,70 @@ public struct ObjectiveCSource: Sendable {
         /// (`NSString *const Group = …;`, declared `extern` in a header). A
         /// `static` one and a `#define` of a `.m` file are its own.
         public var shared = false
+        /// A macro `#define`d with different values in the branches of an
+        /// `#if` chain (Monal's `#ifdef IS_ALPHA … #elif defined(IS_QUICKSY) …
+        /// #else`): each definition with the conditions it is under, for the
+        /// build's `GCC_PREPROCESSOR_DEFINITIONS` to choose from; empty for
+        /// any other constant (its ``expression`` then says it). At most
+        /// ``maxBranches``.
+        public var branches: [Branch] = []
+    }
+
+    /// Definitions of one macro kept per `#if` chain, at most.
+    public static let maxBranches = 16
+
+    /// One `#define` under `#if` branches.
+    public struct Branch: Sendable {
+        /// For each `#if` chain around it, outermost first: the conditions of
+        /// the branches before its own (each must be false) and its own
+        /// (nil for `#else`).
+        public var levels: [Level]
+        public var expression: Expression
+        public var line: Int
+    }
+
+    public struct Level: Sendable, Hashable {
+        public var previous: [Condition]
+        public var current: Condition?
+    }
+
+    /// An `#if` condition as far as the build's macros answer it:
+    /// `defined(X)`, `X`, a number, `!`, and one `&&` or `||` chain; anything
+    /// else is `unknown`.
+    public indirect enum Condition: Sendable, Hashable {
+        case number(Int)
+        case defined(String)
+        case value(String)
+        case not(Condition)
+        case all([Condition])
+        case any([Condition])
+        case unknown
+
+        /// Whether the build compiles under it: `definitions` are the build's
+        /// (`NAME` → value, `1` when given without one), and `flags` the
+        /// names any build of the project defines. A name neither defines is
+        /// one kcs cannot answer (a header or the SDK may define it).
+        public func holds(_ definitions: [String: String], flags: Set<String>) -> Bool? {
+            switch self {
+            case .number(let n): return n != 0
+            case .defined(let name):
+                if definitions[name] != nil { return true }
+                return flags.contains(name) ? false : nil
+            case .value(let name):
+                if let v = definitions[name] { return Int(v.filter { $0 != " " }).map { $0 != 0 } }
+                return flags.contains(name) ? false : nil
+            case .not(let c): return c.holds(definitions, flags: flags).map { !$0 }
+            case .all(let list):
+                let answers = list.map { $0.holds(definitions, flags: flags) }
+                if answers.contains(false) { return false }
+                return answers.contains(nil) ? nil : true
+            case .any(let list):
+                let answers = list.map { $0.holds(definitions, flags: flags) }
+                if answers.contains(true) { return true }
+                return answers.contains(nil) ? nil : false
+            case .unknown: return nil
+            }
+        }
     }
 
     public struct Use: Sendable {
@@ -101,6 +181,8 @@ public struct ObjectiveCSource: Sendable {
     }
 
     public var constants: [String: Constant] = [:]
+    /// Its `#define`s that make a string of their argument, at most 64.
+    public var stringifiers: [String: Stringifier] = [:]
     public var uses: [Use] = []
     /// Headers it imports by a quoted name (`#import "Constants.h"`), as written.
     public var imports: [String] = []
@@ -313,6 +395,8 @@ extension ObjectiveCSource {
         /// cannot answer for every build.
         mutating func readTokens() {
             var skipped: [Bool] = []
+            // The `#if` chains around the current line, for a `#define`'s branches.
+            var chain: [ObjectiveCSource.Level] = []
             var k = 0
             while k < all.count {
                 let t = all[k]
@@ -325,11 +409,23 @@ extension ObjectiveCSource {
                 k = max(d.end, k + 1)
                 let toks = all[d.first..<d.end]
                 guard toks.count >= 2, let name = toks.dropFirst().first, name.kind == .identifier else { continue }
+                let rest = Array(toks.dropFirst(2))
                 switch text(name) {
-                case "if", "ifdef", "ifndef": skipped.append(skipped.last ?? false)
-                case "elif", "else": if !skipped.isEmpty { skipped[skipped.count - 1] = true }
-                case "endif": _ = skipped.popLast()
-                case "define": define(toks, alternative: skipped.last ?? false)
+                case "if", "ifdef", "ifndef":
+                    skipped.append(skipped.last ?? false)
+                    let word = text(name)
+                    let c = word == "if" ? condition(rest) : rest.first.map { ObjectiveCSource.Condition.defined(String(text($0))) } ?? .unknown
+                    if chain.count < 64 { chain.append(.init(previous: [], current: word == "ifndef" ? .not(c) : c)) }
+                case "elif", "else":
+                    if !skipped.isEmpty { skipped[skipped.count - 1] = true }
+                    if !chain.isEmpty, chain.count == skipped.count, chain[chain.count - 1].previous.count < 64 {
+                        chain[chain.count - 1].previous.append(chain[chain.count - 1].current ?? .unknown)
+                        chain[chain.count - 1].current = text(name) == "else" ? nil : condition(rest)
+                    }
+                case "endif":
+                    _ = skipped.popLast()
+                    if chain.count > skipped.count { chain.removeLast(chain.count - skipped.count) }
+                case "define": define(toks, alternative: skipped.last ?? false, levels: chain.count == skipped.count ? chain : [.init(previous: [], current: .unknown)])
                 case "import", "include":
                     if !(skipped.last ?? false), toks.count >= 3, toks[toks.startIndex + 2].kind == .string {
                         out.imports.append(literal(toks[toks.startIndex + 2]))
@@ -339,12 +435,16 @@ extension ObjectiveCSource {
             }
         }
 
-        mutating func define(_ toks: ArraySlice<ObjectiveCToken>, alternative: Bool) {
+        mutating func define(_ toks: ArraySlice<ObjectiveCToken>, alternative: Bool, levels: [ObjectiveCSource.Level]) {
             guard toks.count >= 3 else { return }
             let macro = toks[toks.startIndex + 2]
             guard macro.kind == .identifier else { return }
-            // A function-like macro (`#define F(x)`): not a constant.
-            if macro.end < Int32(bytes.count), bytes[Int(macro.end)] == 0x28 { return }
+            // A function-like macro (`#define F(x)`): not a constant, but
+            // maybe one that makes a string (real-project trial 23, D10).
+            if macro.end < Int32(bytes.count), bytes[Int(macro.end)] == 0x28 {
+                stringifier(Array(toks.dropFirst(2)))
+                return
+            }
             let body = Array(toks.dropFirst(3))
             guard !body.isEmpty else { return }
             let name = String(text(macro)), value = expression(body)
@@ -355,7 +455,78 @@ extension ObjectiveCSource {
             } else if !alternative {
                 out.constants[name] = Constant(expression: value, line: Int(macro.line))
             }
+            // Each definition with its branches, for the build to choose
+            // (real-project trial 23, D3). One outside any `#if` is every
+            // build's, chosen when no branch's is.
+            if out.constants[name] == nil {
+                // Defined first under a branch passed over (`#else` only): kept for the build's choice.
+                out.constants[name] = Constant(expression: .runtime(name + ", defined with another value in another #if branch"), line: Int(macro.line))
+            }
+            if let count = out.constants[name]?.branches.count, count < ObjectiveCSource.maxBranches {
+                out.constants[name]?.branches.append(.init(levels: levels, expression: value, line: Int(macro.line)))
+            }
             out.declared.insert(name)
+        }
+
+        /// `F(m) # m` or `F(m) [@] G(m)`: a ``ObjectiveCSource/Stringifier``.
+        mutating func stringifier(_ toks: [ObjectiveCToken]) {
+            func punctuation(_ k: Int, _ c: UInt8) -> Bool { k < toks.count && toks[k].kind == .punctuation && byte(toks[k]) == c }
+            guard out.stringifiers.count < 64, toks.count >= 6, punctuation(1, 0x28), toks[2].kind == .identifier, punctuation(3, 0x29) else { return }
+            let name = String(text(toks[0])), parameter = text(toks[2])
+            var body = Array(toks.dropFirst(4))
+            if toks.count == 6, punctuation(4, 0x23), toks[5].kind == .identifier, text(toks[5]) == parameter {
+                out.stringifiers[name] = .direct
+                return
+            }
+            if body.first.map({ $0.kind == .punctuation && byte($0) == 0x40 }) == true { body.removeFirst() }
+            guard body.count == 4, body[0].kind == .identifier, body[1].kind == .punctuation, byte(body[1]) == 0x28,
+                  body[2].kind == .identifier, text(body[2]) == parameter, body[3].kind == .punctuation, byte(body[3]) == 0x29 else { return }
+            out.stringifiers[name] = .expanding(String(text(body[0])))
+        }
+
+        /// An `#if` or `#elif` line's condition (``ObjectiveCSource/Condition``).
+        func condition(_ toks: [ObjectiveCToken]) -> ObjectiveCSource.Condition {
+            guard !toks.isEmpty, toks.count <= 64 else { return .unknown }
+            var terms: [ObjectiveCSource.Condition] = [], joiner: UInt8?
+            var k = 0
+            while k < toks.count {
+                var negated = false
+                while k < toks.count, toks[k].kind == .punctuation, byte(toks[k]) == 0x21 { negated.toggle(); k += 1 }
+                guard k < toks.count else { return .unknown }
+                var term: ObjectiveCSource.Condition
+                let t = toks[k]
+                if t.kind == .number {
+                    guard let n = Int(text(t)) else { return .unknown }
+                    term = .number(n)
+                    k += 1
+                } else if t.kind == .identifier, text(t) == "defined" {
+                    // `defined(X)` or `defined X`.
+                    if k + 3 < toks.count, toks[k + 1].kind == .punctuation, byte(toks[k + 1]) == 0x28, toks[k + 2].kind == .identifier,
+                       toks[k + 3].kind == .punctuation, byte(toks[k + 3]) == 0x29 {
+                        term = .defined(String(text(toks[k + 2])))
+                        k += 4
+                    } else if k + 1 < toks.count, toks[k + 1].kind == .identifier {
+                        term = .defined(String(text(toks[k + 1])))
+                        k += 2
+                    } else {
+                        return .unknown
+                    }
+                } else if t.kind == .identifier {
+                    term = .value(String(text(t)))
+                    k += 1
+                } else {
+                    return .unknown
+                }
+                terms.append(negated ? .not(term) : term)
+                guard k < toks.count else { break }
+                // `&&` or `||`, the same all along.
+                guard k + 1 < toks.count, toks[k].kind == .punctuation, toks[k + 1].kind == .punctuation, byte(toks[k]) == byte(toks[k + 1]),
+                      byte(toks[k]) == 0x26 || byte(toks[k]) == 0x7C, joiner == nil || joiner == byte(toks[k]) else { return .unknown }
+                joiner = byte(toks[k])
+                k += 2
+            }
+            if terms.count == 1 { return terms[0] }
+            return joiner == 0x26 ? .all(terms) : .any(terms)
         }
 
         func text(_ t: ObjectiveCToken) -> Substring {
@@ -428,6 +599,13 @@ extension ObjectiveCSource {
                     if word == "CFSTR", k + 3 < tokens.count, tokens[k + 1].kind == .punctuation, byte(tokens[k + 1]) == 0x28,
                        tokens[k + 2].kind == .string, tokens[k + 3].kind == .punctuation, byte(tokens[k + 3]) == 0x29 {
                         parts.append(.literal(literal(tokens[k + 2])))
+                        k += 4
+                        continue
+                    }
+                    // `F(NAME)`: a macro that may make a string of the name.
+                    if k + 3 < tokens.count, tokens[k + 1].kind == .punctuation, byte(tokens[k + 1]) == 0x28, tokens[k + 2].kind == .identifier,
+                       tokens[k + 3].kind == .punctuation, byte(tokens[k + 3]) == 0x29 {
+                        parts.append(.call(String(word), argument: String(text(tokens[k + 2]))))
                         k += 4
                         continue
                     }
@@ -692,6 +870,11 @@ extension ObjectiveCSource {
             return false
         }
 
+        /// A dictionary built a key at a time (a subscript, `setObject:forKey:`,
+        /// `CFDictionarySetValue`, `…ObjectsAndKeys:`) goes to the Mac's
+        /// file-based keychain when the file names no routing key, as Swift's
+        /// subscripts do: only `@{…}` was said (Sequel Ace's `SPKeychain.m`;
+        /// real-project trial 23, W14).
         /// `kSecAttrAccessGroup` at `k`: the value given it, if it is a key
         /// given one here (`@{key: value}`, `d[key] = value`,
         /// `setObject:value forKey:key`, `CFDictionarySetValue(d, key, value)`,
@@ -726,7 +909,7 @@ extension ObjectiveCSource {
             if open >= 0, isPunctuation(open, 0x5B), key == open + 1, let close = closing[open], close == k + 1,
                isPunctuation(close + 1, 0x3D), !isPunctuation(close + 2, 0x3D) {
                 let r = value(from: close + 2) { isPunctuation($0, 0x3B) }
-                record(r, api: "kSecAttrAccessGroup", appGroup: false, enclosing: enclosing, onMac: false)
+                record(r, api: "kSecAttrAccessGroup", appGroup: false, enclosing: enclosing, onMac: !namesDataProtection)
                 return
             }
             // `[d setObject:value forKey:key]`
@@ -734,7 +917,7 @@ extension ObjectiveCSource {
                 var j = key - 3
                 while j > open, j > key - ObjectiveCSource.maxValueTokens, !(code[j].kind == .identifier && isPunctuation(j + 1, 0x3A) && parent[j] == parent[first]) { j -= 1 }
                 if j > open, ["setObject", "setValue"].contains(text(code[j])) {
-                    record((j + 2)..<(key - 2), api: "kSecAttrAccessGroup", appGroup: false, enclosing: enclosing, onMac: false)
+                    record((j + 2)..<(key - 2), api: "kSecAttrAccessGroup", appGroup: false, enclosing: enclosing, onMac: !namesDataProtection)
                 }
                 return
             }
@@ -745,7 +928,7 @@ extension ObjectiveCSource {
                 var j = k + 1
                 while j < code.count, j < k + ObjectiveCSource.maxValueTokens, !(parent[j] == Int32(open) && (isPunctuation(j, 0x2C) || isPunctuation(j, 0x29))) { j += 1 }
                 if isPunctuation(j, 0x2C) {
-                    record(value(from: j + 1) { isPunctuation($0, 0x2C) }, api: "kSecAttrAccessGroup", appGroup: false, enclosing: enclosing, onMac: false)
+                    record(value(from: j + 1) { isPunctuation($0, 0x2C) }, api: "kSecAttrAccessGroup", appGroup: false, enclosing: enclosing, onMac: !namesDataProtection)
                 }
                 return
             }
@@ -758,7 +941,7 @@ extension ObjectiveCSource {
                 var s = open + 1
                 while s < j, s < open + 64, !(code[s].kind == .identifier && parent[s] == Int32(open) && isPunctuation(s + 1, 0x3A)) { s += 1 }
                 if s < j, text(code[s]).hasSuffix("ObjectsAndKeys") {
-                    record((j + 1)..<(key - 1), api: "kSecAttrAccessGroup", appGroup: false, enclosing: enclosing, onMac: false)
+                    record((j + 1)..<(key - 1), api: "kSecAttrAccessGroup", appGroup: false, enclosing: enclosing, onMac: !namesDataProtection)
                 }
             }
         }
@@ -876,6 +1059,21 @@ extension ObjectiveCSource {
     /// `NAME="text"` item, split as Xcode splits a list (spaces, except in
     /// quotes or after a backslash), whose value is a string literal.
     public static func stringMacros(fromDefinitions list: String) -> [String: String] {
+        var out: [String: String] = [:]
+        for (name, value) in definitions(list) {
+            var value = Substring(value)
+            // `NAME=@\"text\"`: an Objective-C string literal, used as `NAME`
+            // (the xcconfig-to-macro recipe's `@"…"`; real-project trial 23, W12).
+            if value.first == "@" { value = value.dropFirst() }
+            guard value.count >= 2, value.first == "\"", value.last == "\"" else { continue }
+            out[name] = String(value.dropFirst().dropLast())
+        }
+        return out
+    }
+
+    /// Every macro such a list defines, with its value once the list's own
+    /// escapes are read (`1` for a name given alone, as `-DNAME` does).
+    public static func definitions(_ list: String) -> [String: String] {
         var items: [String] = [], item = "", quote: Character?, escaped = false, started = false
         for c in list {
             if escaped { item.append(c); escaped = false; continue }
@@ -896,18 +1094,20 @@ extension ObjectiveCSource {
         if started || !item.isEmpty { items.append(item) }
         var out: [String: String] = [:]
         for item in items.prefix(10_000) {
-            guard let eq = item.firstIndex(of: "=") else { continue }
+            guard let eq = item.firstIndex(of: "=") else {
+                // `NAME` alone is defined as 1; `$(inherited)` is no name.
+                if let first = item.unicodeScalars.first, first == "_" || first.properties.isAlphabetic { out[item] = "1" }
+                continue
+            }
             let name = String(item[..<eq])
-            var value = Substring(item[item.index(after: eq)...])
+            guard !name.isEmpty else { continue }
             // What the compiler is given is `NAME="text"` once the list's own
             // escapes are read: a C string literal.
             var unescaped = "", e = false
-            for c in value {
+            for c in item[item.index(after: eq)...] {
                 if e { unescaped.append(c); e = false } else if c == "\\" { e = true } else { unescaped.append(c) }
             }
-            value = Substring(unescaped)
-            guard !name.isEmpty, value.count >= 2, value.first == "\"", value.last == "\"" else { continue }
-            out[name] = String(value.dropFirst().dropLast())
+            out[name] = unescaped
         }
         return out
     }

@@ -601,6 +601,10 @@ private struct ProjectReader {
             target.unreadCodeMore = unreadMore
             targets.append(target)
         }
+        // Frameworks no target builds, said once for all past a few
+        // (Provenance's 54 emulator cores were 54 warnings of 74; real-project
+        // trial 23, W5).
+        var unbuilt: [(product: String, linkers: [String], builder: String?, at: ProjectLocation)] = []
         for (reference, products, linkers) in otherProjects {
             let object = objects[reference]
             if object?["sourceTree"]?.string == "BUILT_PRODUCTS_DIR" {
@@ -612,12 +616,7 @@ private struct ProjectReader {
                     builder = workspace.listing.projects.first { ProjectPath.lastComponent($0.path) == stem + ".xcodeproj" }
                         .map { "'\($0.path)', which '\(workspace.path)' lists, builds it" }
                 }
-                issues.append(ProjectIssue(
-                    .warning, "the code check does not read the code of '\(product)', which no target of this project builds: target\(linkers.count == 1 ? "" : "s") "
-                        + Self.quoted(linkers) + " link\(linkers.count == 1 ? "s" : "") it" + (builder.map { "; " + $0 } ?? ""),
-                    at: at(object),
-                    hint: "the groups its code names, if any, are not checked: kcs reads the code of one project, its targets and local packages"
-                        + (builder == nil ? "" : "; lint that project too")))
+                unbuilt.append((product, linkers, builder, at(object)))
                 continue
             }
             let shown = path(of: reference) ?? object?["path"]?.string ?? reference
@@ -635,6 +634,31 @@ private struct ProjectReader {
                 at: at(object?["path"] ?? object),
                 hint: (absent ? "a git submodule not checked out? (git submodule update --init); " : "")
                     + "the groups its code names, if any, are not checked: kcs reads the code of one project, its targets and local packages"))
+        }
+        if unbuilt.count <= Self.unbuiltSaidApart {
+            for u in unbuilt {
+                issues.append(ProjectIssue(
+                    .warning, "the code check does not read the code of '\(u.product)', which no target of this project builds: target\(u.linkers.count == 1 ? "" : "s") "
+                        + Self.quoted(u.linkers) + " link\(u.linkers.count == 1 ? "s" : "") it" + (u.builder.map { "; " + $0 } ?? ""),
+                    at: u.at,
+                    hint: "the groups its code names, if any, are not checked: kcs reads the code of one project, its targets and local packages"
+                        + (u.builder == nil ? "" : "; lint that project too")))
+            }
+        } else {
+            // In file order, the first said at its line, the next few as notes.
+            unbuilt.sort { ($0.at.line, $0.at.column) < ($1.at.line, $1.at.column) }
+            var linkers: [String] = [], seen = Set<String>()
+            for u in unbuilt { for l in u.linkers where seen.insert(l).inserted { linkers.append(l) } }
+            let built = unbuilt.filter { $0.builder != nil }.count
+            var issue = ProjectIssue(
+                .warning, "the code check does not read the code of \(unbuilt.count) frameworks no target of this project builds: "
+                    + ProjectInput.listed(unbuilt.map { "'\($0.product)'" }, first: 3) + "; target\(linkers.count == 1 ? "" : "s") "
+                    + Self.quoted(linkers) + " link\(linkers.count == 1 ? "s" : "") them",
+                at: unbuilt[0].at,
+                hint: "the groups their code names, if any, are not checked: kcs reads the code of one project, its targets and local packages"
+                    + (built == 0 ? "" : "; \(built) of them \(built == 1 ? "is" : "are") built by projects a workspace beside it lists: lint those projects too"))
+            issue.notes = unbuilt.dropFirst().prefix(2).map { ProjectIssue.Note("'\($0.product)' is referenced here", at: $0.at) }
+            issues.append(issue)
         }
         if packages != nil, let pods = developmentPods() { issues.append(pods) }
         for (package, products, location, absent, productsAt) in unreadProducts {
@@ -666,6 +690,9 @@ private struct ProjectReader {
     }
 
     /// Names quoted, the first eight, and how many more.
+    /// Frameworks no target builds said one finding each, at most; more are one finding.
+    static let unbuiltSaidApart = 3
+
     static func quoted(_ names: [String]) -> String { ProjectInput.listed(names.map { "'\($0)'" }, first: 8) }
 
     /// How a package product kcs cannot read is named.
