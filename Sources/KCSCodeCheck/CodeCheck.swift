@@ -1354,21 +1354,24 @@ public enum CodeCheck {
                         othersHolding(g).filter { ownFile == nil || signingFile($0, signing.configuration) != ownFile }
                     }
                     if use.isAppGroup {
-                        // A value kcs cannot work out is said, as a note: a
-                        // keychain call's is a warning, and an app-group call's
-                        // was silent (Session's `….defaulting(to: "group…")`,
-                        // `"group.x." + suffix()`; real-project trials 21, D7,
-                        // and 22, D6). A note, since a suite name may be the
-                        // app's own, which needs no entitlement.
+                        // A value kcs cannot work out is said as not checkable:
+                        // a parameter, or a macro with a value per `#if` branch
+                        // this build does not decide, as a warning, as for an
+                        // access group (Psiphon's `initWithSuiteName:identifier`,
+                        // Monal's `kAppGroup`; real-project trial 23, D3); any
+                        // other value as a note, since a suite name may be the
+                        // app's own, which needs no entitlement (Session's
+                        // `….defaulting(to: "group…")`, `"group.x." + suffix()`;
+                        // real-project trials 21, D7, and 22, D6). Both were silent.
                         if compiled == true, signing.resolved.platform != "macos" {
-                            let said: String? = switch value {
-                            case .runtime(let expr): "a value built at run time (\(Self.excerpt(expr)))"
-                            case .unfollowed(let what): what
+                            let said: (text: String, severity: ProjectIssue.Severity)? = switch value {
+                            case .runtime(let expr): ("a value built at run time (\(Self.excerpt(expr)))", .note)
+                            case .unfollowed(let what): (what, Self.isSaidForAppGroups(what) ? .warning : .note)
                             default: nil
                             }
                             if let said {
                                 out.append(render.diagnostic(ProjectIssue(
-                                    .note, "\(who) passes \(use.api) \(said)\(use.condition.map { " " + Self.under($0) } ?? ""): kcs cannot check it",
+                                    said.severity, "\(who) passes \(use.api) \(said.text)\(use.condition.map { " " + Self.under($0) } ?? ""): kcs cannot check it",
                                     at: at, hint: "its app groups: " + (app.applicationGroups.isEmpty ? "none" : app.applicationGroups.joined(separator: ", "))),
                                     code: .codeGroupNotCheckable, length: use.length, notes: notes))
                                 continue
@@ -1381,19 +1384,6 @@ public enum CodeCheck {
                         // A suite that is no app group (`com.example.App.debug`) is
                         // the app's own (found by adversarial testing): only
                         // `group.` names are app groups here.
-                        // A parameter, or a macro with a value per `#if` branch
-                        // this build does not decide, is said as not checkable,
-                        // as for an access group: it was silent (Psiphon's
-                        // `initWithSuiteName:identifier`, Monal's `kAppGroup`;
-                        // real-project trial 23, D3). A value built at run time
-                        // is not: a suite may be any name.
-                        if case .unfollowed(let what) = value, compiled == true, signing.resolved.platform != "macos", Self.isSaidForAppGroups(what) {
-                            out.append(render.diagnostic(ProjectIssue(
-                                .warning, "\(who) passes \(use.api) \(what)\(use.condition.map { " " + Self.under($0) } ?? ""): kcs cannot check it",
-                                at: at, hint: "its app groups: " + (app.applicationGroups.isEmpty ? "none" : app.applicationGroups.joined(separator: ", "))),
-                                code: .codeGroupNotCheckable, length: use.length, notes: notes))
-                            continue
-                        }
                         guard case .literal(let group) = value, compiled == true, signing.resolved.platform != "macos",
                               group.hasPrefix("group."), !app.applicationGroups.contains(group) else { continue }
                         let what = use.api.hasPrefix("UserDefaults") ? Self.appGroupEffects[0] : Self.appGroupEffects[1]

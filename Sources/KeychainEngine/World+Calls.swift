@@ -364,11 +364,11 @@ extension World {
         case .find:
             if let unparsed { return unparsed }
             let token = groupIDs[AppTarget.tokenGroup].map { singleGroups[Int($0)] } ?? []
-            guard let g = request.spec.accessGroup else {
+            guard let g = request.spec.accessGroupText else {
                 return CallResult(status: .itemNotFound, reason: .unentitledTokenGroup,
                                   searchedGroupIDs: platform.dropsTokenGroupFromImplicitQueries ? [] : token)
             }
-            guard g == AppTarget.tokenGroup else {
+            guard g == AppTarget.tokenGroupText else {
                 return platform.rejectsUnentitledQueryGroups ? CallResult(status: .missingEntitlement, reason: .groupNotEntitled(g))
                     : CallResult(status: .itemNotFound, reason: .groupNotEntitledFindsNothing(g))
             }

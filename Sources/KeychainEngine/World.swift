@@ -604,7 +604,7 @@ public struct World: Sendable {
             }
             guard keepsTokenCaches else { continue }
             if Self.extends(tokenCaches[index], target) {
-                Self.extend(&tokenCaches[index], with: appended, of: target, names: names, seed: seed)
+                Self.extend(&tokenCaches[index], with: appended, of: target, names: names)
             } else {
                 tokenCaches[index] = makeCache(of: target, macDaemon: false, appendsToken: true)
             }
