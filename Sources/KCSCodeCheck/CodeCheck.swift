@@ -527,6 +527,20 @@ public enum CodeCheck {
         var gitmodules = ProjectPath.Submodules()
         /// Each real file's text (by its canonical path), and the bytes read.
         var texts: [String: String] = [:], readBytes = 0
+        /// Which languages the read bytes were, for the budget's warning.
+        var readSwift = false, readObjectiveC = false, budgetSaid = false
+        /// Past `maxReadBytes`, said once, at the first file not read
+        /// (headers spent it and later sources were skipped without a
+        /// word; adversarial run 28, F7).
+        func budgetSpent(at path: String) {
+            guard !budgetSaid else { return }
+            budgetSaid = true
+            let language = readSwift && readObjectiveC ? "Swift and Objective-C" : readObjectiveC ? "Objective-C" : "Swift"
+            out.append(render.diagnostic(ProjectIssue(
+                .warning, "the code check has read \(maxReadBytes >> 20) MiB of \(language); '\(path)' and the files after it are not checked",
+                at: ProjectLocation(file: path, line: 1), hint: "the groups they name, if any, are not checked"),
+                code: .codeGroupNotCheckable))
+        }
         var refused = Set<String>()
         var trees: [String: SourceFileSyntax] = [:]
         var declarations: [String: AccessGroupFinder.Declarations] = [:]
@@ -705,21 +719,51 @@ public enum CodeCheck {
                 return (path: path, uses: uses)
             }
         }
-        /// Each Objective-C file and header read, by path (nil: unreadable or too large).
+        /// Each Objective-C file read, by path, and header, by real file
+        /// (nil: unreadable or too large). A header kept by path was read
+        /// again through each link to its own folder (`l/C.h`, `l/l/C.h`, …)
+        /// until the read budget was spent (adversarial run 28, F7).
         var objectiveC: [String: ObjectiveCSource?] = [:]
         func objectiveCSource(_ path: String, text: String? = nil) -> ObjectiveCSource? {
             if let known = objectiveC[path] { return known }
             var made: ObjectiveCSource?
             if let text {
                 made = ObjectiveCSource(Array(text.utf8))
-            } else if readBytes <= maxReadBytes, (lint.fileSystem.fileSize(path) ?? 0) <= maxFileBytes,
+            } else if readBytes > maxReadBytes {
+                budgetSpent(at: path)
+            } else if (lint.fileSystem.fileSize(path) ?? 0) <= maxFileBytes,
                       case .success(let bytes) = lint.fileSystem.read(path), bytes.count <= maxFileBytes {
                 // (A header's size is asked first: a 200 MB one is not read.)
                 readBytes += bytes.count
+                readObjectiveC = true
                 made = ObjectiveCSource(bytes)
             }
             objectiveC[path] = .some(made)
             return made
+        }
+        /// The names in each folder, listed once: a header is looked for
+        /// only in the folders that list it, as Xcode's header map finds it
+        /// by name (a look in each folder for each header spent the 4,000
+        /// looks on misses; adversarial run 28, F10).
+        var listings: [String: Set<String>] = [:]
+        func lists(_ folder: String, _ name: String) -> Bool {
+            let first = String(name.prefix { $0 != "/" })
+            if first.isEmpty || first == "." || first == ".." { return true }
+            if let known = listings[folder] { return known.contains(first) }
+            let names = Set(lint.fileSystem.contents(ofDirectory: folder) ?? [])
+            listings[folder] = names
+            return names.contains(first)
+        }
+        /// The header search stopped at its bound: said once.
+        var headerBoundSaid = false
+        func headerSearchStopped(after count: Int, at name: String, importedIn folder: String, file: String) {
+            guard !headerBoundSaid else { return }
+            headerBoundSaid = true
+            out.append(render.diagnostic(ProjectIssue(
+                .warning, "the code check has read \(count) headers of the Objective-C code; '\(name)', imported in '\(folder)', and the headers after it are not read",
+                at: ProjectLocation(file: file, line: 1),
+                hint: "the constants and macros they define are not known: values that name them are not checked"),
+                code: .codeGroupNotCheckable))
         }
         /// The uses in a target's Objective-C files, and its Swift uses of a
         /// name its Objective-C code defines (a constant of the bridging
@@ -740,31 +784,61 @@ public enum CodeCheck {
             var fromHeaders: [String: Defined] = [:], shared: [String: Defined] = [:]
             var folders: [String] = [], seenFolders = Set<String>()
             for f in files where seenFolders.insert(ProjectPath.directory(f.path)).inserted && folders.count < 200 { folders.append(ProjectPath.directory(f.path)) }
-            var queue: [(name: String, from: String)] = [], looked = Set<String>(), reads = 0
+            // Each `(name, from)` queued once: 1 MiB of one repeated
+            // `#import` looked in 200 folders for each line (60 s;
+            // adversarial run 28, F1).
+            var queue: [(name: String, from: String)] = [], queued = Set<String>()
             func imports(_ source: ObjectiveCSource, _ path: String) {
-                for i in source.imports where ProjectPath.lastComponent(i).hasSuffix(".h") { queue.append((i, ProjectPath.directory(path))) }
+                let from = ProjectPath.directory(path)
+                for i in source.imports where ProjectPath.lastComponent(i).hasSuffix(".h") && queued.insert(from + "\u{0}" + i).inserted {
+                    queue.append((i, from))
+                }
             }
             for f in files {
                 guard let s = objectiveCSource(f.path, text: f.text) else { continue }
                 for (name, c) in s.constants where c.shared && shared[name] == nil { shared[name] = (c, f.path) }
                 imports(s, f.path)
             }
-            // Headers: each path looked at once, found or not, 4,000 looks in all.
+            // Headers: looked for beside the importer, then in the folders
+            // (each name once), each real file read once; at most
+            // `maxHeaders` headers and `maxHeaderLooks` places that list them.
+            let maxHeaders = 2000, maxHeaderLooks = 20_000
+            var read = Set<String>(), looks = 0, inFolders: [String: String?] = [:]
+            var stopped: (name: String, from: String)?
+            /// The real file of the header at `candidate`, read if new (nil: none there).
+            func header(_ candidate: String) -> String? {
+                looks += 1
+                let real = lint.fileSystem.canonical(candidate)
+                if read.contains(real) { return real }
+                guard let source = objectiveCSource(real) else { return nil }
+                read.insert(real)
+                for (n, c) in source.constants where fromHeaders[n] == nil { fromHeaders[n] = (c, candidate) }
+                imports(source, candidate)
+                return real
+            }
             var next = 0
-            while next < queue.count && reads < 4000 {
+            while next < queue.count {
                 let (name, from) = queue[next]
                 next += 1
-                for folder in [from] + folders where reads < 4000 {
-                    let candidate = ProjectPath.join(folder, name)
-                    guard looked.insert(candidate).inserted else { continue }
-                    reads += 1
-                    guard let header = objectiveCSource(candidate) else { continue }
-                    for (n, c) in header.constants where fromHeaders[n] == nil { fromHeaders[n] = (c, candidate) }
-                    imports(header, candidate)
+                if read.count >= maxHeaders || looks >= maxHeaderLooks {
+                    stopped = (name, from)
                     break
                 }
+                if lists(from, name), header(ProjectPath.join(from, name)) != nil { continue }
+                if inFolders[name] != nil { continue }
+                var found: String?
+                for folder in folders where folder != from && looks < maxHeaderLooks && lists(folder, name) {
+                    found = header(ProjectPath.join(folder, name))
+                    if found != nil { break }
+                }
+                inFolders[name] = .some(found)
             }
-            let shown = "which kcs finds no definition of in the target's Objective-C code, the headers it imports or GCC_PREPROCESSOR_DEFINITIONS (another module's, or a macro the build defines elsewhere)"
+            if let stopped {
+                headerSearchStopped(after: read.count, at: stopped.name, importedIn: stopped.from, file: files.first?.path ?? stopped.from)
+            }
+            let shown = stopped == nil
+                ? "which kcs finds no definition of in the target's Objective-C code, the headers it imports or GCC_PREPROCESSOR_DEFINITIONS (another module's, or a macro the build defines elsewhere)"
+                : "which kcs finds no definition of in the headers it read (it stopped after \(read.count) headers; the others may define it)"
             /// Values worked out in one table, each name once (a macro of
             /// eight copies of the next, nested, was exponential; review 21, R1).
             struct Resolver {
@@ -903,7 +977,25 @@ public enum CodeCheck {
                 let real = lint.fileSystem.canonical(path)
                 guard realFiles.insert(real).inserted else { continue }
                 if texts[real] == nil {
-                    if refused.contains(real) || unreadable.contains(path) || readBytes > maxReadBytes { continue }
+                    if refused.contains(real) || unreadable.contains(path) { continue }
+                    if readBytes > maxReadBytes {
+                        budgetSpent(at: path)
+                        continue
+                    }
+                    // A file too large to check is refused on its size, not
+                    // read and not counted: a 70 MB one spent the read budget
+                    // and hid every later file's findings (adversarial run 28,
+                    // F5). Up to 16 MiB it is read to ask whether it may name
+                    // a group (a large generated file is said nothing of).
+                    if let size = lint.fileSystem.fileSize(path), size > 16 * maxFileBytes {
+                        // (At the file, no line: a line's excerpt would read it.)
+                        if refused.insert(real).inserted {
+                            out.append(render.diagnostic(ProjectIssue(
+                                .warning, "cannot check '\(path)': it is larger than \(maxFileBytes >> 20) MiB", at: ProjectLocation(file: path, line: 0),
+                                hint: "the groups it names, if any, are not checked"), code: .codeGroupNotCheckable))
+                        }
+                        continue
+                    }
                     let read = lint.fileSystem.read(path)
                     guard case .success(let bytes) = read else {
                         // Once per file, however many targets link the framework
@@ -920,13 +1012,13 @@ public enum CodeCheck {
                         missing.append((path, code.owner[path].map { "\(Self.linked($0)), which '\(target.name)' links" } ?? "target '" + target.name + "'", hint))
                         continue
                     }
-                    readBytes += bytes.count
-                    if readBytes > maxReadBytes {
-                        out.append(render.diagnostic(ProjectIssue(
-                            .warning, "the code check has read \(maxReadBytes >> 20) MiB of Swift; '\(path)' and the files after it are not checked",
-                            at: ProjectLocation(file: path, line: 1), hint: "the groups they name, if any, are not checked"),
-                            code: .codeGroupNotCheckable))
-                        continue
+                    if bytes.count <= maxFileBytes {
+                        if ObjectiveCSource.isObjectiveC(path) { readObjectiveC = true } else { readSwift = true }
+                        readBytes += bytes.count
+                        if readBytes > maxReadBytes {
+                            budgetSpent(at: path)
+                            continue
+                        }
                     }
                     // Objective-C is read token by token, linear in any input:
                     // only its size is bounded.

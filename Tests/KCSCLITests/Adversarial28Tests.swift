@@ -95,4 +95,79 @@ struct Adversarial28Tests {
             #expect(!KeychainNames.isWrapperName(Substring(name)), "\(name)")
         }
     }
+
+    /// A header reached again through a link to its own folder (`l/C.h`,
+    /// `l/l/C.h`, …) was read and tokenised again under each path, until
+    /// the read budget was spent (adversarial run 28, F7). Counted: it is
+    /// read once, and the use of its macro is checked.
+    @Test func aHeaderIsReadOncePerRealFile() throws {
+        let f = share(["S.m"])
+        defer { f.remove() }
+        f.write("Share/C.h", "#import \"l/C.h\"\n#define G @\"com.example.Notes.typo\"\n")
+        f.write("Share/S.m", "#import \"C.h\"\n" + Self.use.replacingOccurrences(of: "%@", with: "G"))
+        try FileManager.default.createSymbolicLink(atPath: f.path("Share/l"), withDestinationPath: ".")
+        f.writeProject()
+        let files = XcodeLintTests.CountingFileSystem()
+        let found = CodeCheck.run(try ProjectLint.load(f.projectPath, fileSystem: files).get())
+        // Once to read it, once for the finding's note (the old code: once per path, `l/C.h`, `l/l/C.h`, … some 40).
+        #expect((files.reads["C.h"] ?? 0) <= 2, "\(files.reads)")
+        #expect(found.contains { $0.code == .codeGroupNotEntitled && $0.message.contains("com.example.Notes.typo") }, "\(found.map(\.message))")
+    }
+
+    /// A source over 1 MiB is refused on its size, unread (past 16 MiB),
+    /// and spends no read budget: a 70 MB one was read whole and hid every
+    /// later source's findings (adversarial run 28, F5). Counted: not read.
+    @Test func aLargeSourceIsRefusedOnItsSize() throws {
+        let f = share(["Big.swift", "W.m"])
+        defer { f.remove() }
+        f.write("Share/Big.swift", "")
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: f.path("Share/Big.swift")))
+        try handle.truncate(atOffset: 70 << 20)
+        try handle.close()
+        f.write("Share/W.m", Self.use.replacingOccurrences(of: "%@", with: "@\"com.example.Notes.wrong\""))
+        f.writeProject()
+        let files = XcodeLintTests.CountingFileSystem(maxFileSize: 256 << 20)
+        let found = CodeCheck.run(try ProjectLint.load(f.projectPath, fileSystem: files).get())
+        #expect(files.reads["Big.swift"] == nil, "\(files.reads)")
+        #expect(found.contains { $0.message.contains("Big.swift': it is larger than 1 MiB") }, "\(found.map(\.message))")
+        #expect(!found.contains { $0.message.contains("MiB of Swift") }, "\(found.map(\.message))")
+        #expect(found.contains { $0.message.contains("com.example.Notes.wrong") }, "W.m is checked: \(found.map(\.message))")
+    }
+
+    /// One repeated `#import` line looked in every folder of the target
+    /// again per line (1 MiB of them and 200 folders: past 60 s;
+    /// adversarial run 28, F1). Timed: 30,000 lines and 200 folders, some
+    /// 32 s of the old release build and several times that in a debug
+    /// one; each `(header, folder)` is now looked at once.
+    @Test func aRepeatedImportIsLookedForOnce() throws {
+        let folders = (0..<200).map { "d\($0)/x\($0).m" }
+        let f = share(["Big.m"] + folders)
+        defer { f.remove() }
+        f.write("Share/Big.m", String(repeating: "#import \"a.h\"\n", count: 30_000))
+        for (i, p) in folders.enumerated() { f.write("Share/" + p, "int x\(i);\n") }
+        f.writeProject()
+        let lint = try ProjectLint.load(f.projectPath).get()
+        let started = Date()
+        let found = CodeCheck.run(lint)
+        let seconds = Date().timeIntervalSince(started)
+        #expect(seconds < 40, "took \(seconds) s")
+        #expect(found.contains { $0.file?.name.hasSuffix("ShareViewController.swift") == true }, "\(found.map(\.message))")
+    }
+
+    /// Headers are found by name in the folders that list them: a look in
+    /// each folder for each header spent the 4,000 looks on misses, and a
+    /// macro of a later header was then "no definition" (200 folders and
+    /// 30 headers; adversarial run 28, F10).
+    @Test func headersAreFoundByNameInManyFolders() throws {
+        let folders = (0..<200).map { "d\($0)/m\($0).m" }
+        let f = share(folders)
+        defer { f.remove() }
+        let imports = (0..<30).map { "#import \"h\($0).h\"\n" }.joined()
+        for (i, p) in folders.enumerated() { f.write("Share/" + p, imports + Self.use.replacingOccurrences(of: "save", with: "save\(i)").replacingOccurrences(of: "%@", with: "G29")) }
+        for j in 0..<30 { f.write("Share/d199/h\(j).h", "#define G\(j) @\"com.example.Notes.typo\(j)\"\n") }
+        f.writeProject()
+        let found = CodeCheck.run(try ProjectLint.load(f.projectPath).get())
+        #expect(!found.contains { $0.message.contains("finds no definition") }, "\(found.map(\.message))")
+        #expect(found.contains { $0.code == .codeGroupNotEntitled && $0.message.contains("com.example.Notes.typo29") }, "\(found.map(\.message))")
+    }
 }
