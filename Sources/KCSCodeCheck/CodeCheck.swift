@@ -726,7 +726,18 @@ public enum CodeCheck {
             if let known = objectiveC[path] { return known }
             var made: ObjectiveCSource?
             if let text {
-                made = ObjectiveCSource(Array(text.utf8))
+                let bytes = Array(text.utf8)
+                // The text is the file's with each invalid byte read as
+                // U+FFFD, three bytes: a file under 1 MiB can pass the
+                // reader's cut, and its end went unread without a word
+                // (adversarial run 28, F13).
+                if bytes.count > ObjectiveCSource.maxBytes {
+                    out.append(render.diagnostic(ProjectIssue(
+                        .warning, "cannot fully check '\(path)': it is not valid UTF-8, and read with each invalid byte as U+FFFD it is larger than \(ObjectiveCSource.maxBytes >> 20) MiB",
+                        at: ProjectLocation(file: path, line: 1), hint: "the groups named past its first MiB, if any, are not checked"),
+                        code: .codeGroupNotCheckable))
+                }
+                made = ObjectiveCSource(bytes)
             } else if readBytes > maxReadBytes {
                 budgetSpent(at: path)
             } else if (lint.fileSystem.fileSize(path) ?? 0) <= maxFileBytes,

@@ -211,4 +211,19 @@ struct Adversarial28Tests {
         for s in signings { #expect(tables.keys(of: s.resolved, in: lint.project)?.keys?.map(\.key) == ["APP_GROUP_I"]) }
         #expect(tables.made == 1)
     }
+
+    /// An `.m` under 1 MiB whose invalid UTF-8 puts it past 1 MiB once
+    /// each invalid byte is read as U+FFFD (three bytes): its end was cut
+    /// without a word (adversarial run 28, F13). Now said.
+    @Test func aFileCutByRepairedUTF8IsSaid() throws {
+        let f = share(["Bad.m"])
+        defer { f.remove() }
+        let use = Self.use.replacingOccurrences(of: "%@", with: "@\"com.example.Notes.wrong\"")
+        try Data(Array("/* ".utf8) + Array(repeating: 0xFF, count: 400_000) + Array(" */\n".utf8) + Array(use.utf8))
+            .write(to: URL(fileURLWithPath: f.path("Share/Bad.m")))
+        f.writeProject()
+        let found = CodeCheck.run(try ProjectLint.load(f.projectPath).get())
+        #expect(found.contains { $0.code == .codeGroupNotCheckable && $0.message.contains("cannot fully check") && $0.message.contains("Bad.m") },
+                "\(found.map(\.message))")
+    }
 }
