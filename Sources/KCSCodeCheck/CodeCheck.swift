@@ -527,6 +527,20 @@ public enum CodeCheck {
         var gitmodules = ProjectPath.Submodules()
         /// Each real file's text (by its canonical path), and the bytes read.
         var texts: [String: String] = [:], readBytes = 0
+        /// Which languages the read bytes were, for the budget's warning.
+        var readSwift = false, readObjectiveC = false, budgetSaid = false
+        /// Past `maxReadBytes`, said once, at the first file not read
+        /// (headers spent it and later sources were skipped without a
+        /// word; adversarial run 28, F7).
+        func budgetSpent(at path: String) {
+            guard !budgetSaid else { return }
+            budgetSaid = true
+            let language = readSwift && readObjectiveC ? "Swift and Objective-C" : readObjectiveC ? "Objective-C" : "Swift"
+            out.append(render.diagnostic(ProjectIssue(
+                .warning, "the code check has read \(maxReadBytes >> 20) MiB of \(language); '\(path)' and the files after it are not checked",
+                at: ProjectLocation(file: path, line: 1), hint: "the groups they name, if any, are not checked"),
+                code: .codeGroupNotCheckable))
+        }
         var refused = Set<String>()
         var trees: [String: SourceFileSyntax] = [:]
         var declarations: [String: AccessGroupFinder.Declarations] = [:]
@@ -609,16 +623,14 @@ public enum CodeCheck {
         var usesBySources: [Int: [(path: String, uses: [AccessGroupUse])]] = [:]
         var objectiveCUses: [String: [(path: String, uses: [AccessGroupUse])]] = [:]
         var infoPlistStrings: [String: XcodeProject.InfoPlistString] = [:]
-        /// Each target's Info.plist keys, read and sorted once per target and
-        /// platform, not per use (30 uses of a missing key in a 200,000-key
-        /// Info.plist took 43 s; review 21, R17).
-        var infoPlistKeysMemo: [String: (file: String, keys: [(key: String, location: ProjectLocation)]?)?] = [:]
+        /// Each Info.plist's keys, read and sorted once per file (its
+        /// `INFOPLIST_FILE`), not per use (30 uses of a missing key in a
+        /// 200,000-key Info.plist took 43 s; review 21, R17) nor per target
+        /// (150 extensions sharing one kept 150 tables, 1.5 GB; adversarial
+        /// run 28, F11).
+        let infoPlistKeysMemo = XcodeProject.InfoPlistKeyTables()
         func infoPlistKeys(_ target: XcodeProject.Target, _ resolved: ResolvedTarget) -> (file: String, keys: [(key: String, location: ProjectLocation)]?)? {
-            let memoKey = target.id + "\u{0}" + resolved.platform
-            if let known = infoPlistKeysMemo[memoKey] { return known }
-            let made = lint.project.infoPlistKeys(of: resolved)
-            infoPlistKeysMemo[memoKey] = .some(made)
-            return made
+            infoPlistKeysMemo.keys(of: resolved, in: lint.project)
         }
         var lookupsByPath: [String: Set<String>] = [:]
         /// Whether each file may name a group, asked once per file, not per target.
@@ -645,7 +657,12 @@ public enum CodeCheck {
             var finder = AccessGroupFinder()
             var added = Set<String>()
             func add(wanted: Set<String>) {
-                for (path, text) in sources where !added.contains(path) && !wanted.isDisjoint(with: words(path, text)) {
+                // Objective-C files are no Swift to parse: their constants
+                // reach Swift through ``resolveObjectiveC``. (Parsed as Swift,
+                // past the pre-scan, a `.m` of 26 nested `[[…]]` took 55 s;
+                // adversarial run 28, F12.)
+                for (path, text) in sources where !added.contains(path) && !ObjectiveCSource.isObjectiveC(path)
+                    && !wanted.isDisjoint(with: words(path, text)) {
                     if declarations[path] == nil {
                         // A file read only for its declarations is not kept.
                         declarations[path] = AccessGroupFinder.declarations(in: trees[path] ?? AccessGroupFinder.parse(text), file: path)
@@ -700,17 +717,34 @@ public enum CodeCheck {
                 return (path: path, uses: uses)
             }
         }
-        /// Each Objective-C file and header read, by path (nil: unreadable or too large).
+        /// Each Objective-C file read, by path, and header, by real file
+        /// (nil: unreadable or too large). A header kept by path was read
+        /// again through each link to its own folder (`l/C.h`, `l/l/C.h`, …)
+        /// until the read budget was spent (adversarial run 28, F7).
         var objectiveC: [String: ObjectiveCSource?] = [:]
         func objectiveCSource(_ path: String, text: String? = nil) -> ObjectiveCSource? {
             if let known = objectiveC[path] { return known }
             var made: ObjectiveCSource?
             if let text {
-                made = ObjectiveCSource(Array(text.utf8))
-            } else if readBytes <= maxReadBytes, (lint.fileSystem.fileSize(path) ?? 0) <= maxFileBytes,
+                let bytes = Array(text.utf8)
+                // The text is the file's with each invalid byte read as
+                // U+FFFD, three bytes: a file under 1 MiB can pass the
+                // reader's cut, and its end went unread without a word
+                // (adversarial run 28, F13).
+                if bytes.count > ObjectiveCSource.maxBytes {
+                    out.append(render.diagnostic(ProjectIssue(
+                        .warning, "cannot fully check '\(path)': it is not valid UTF-8, and read with each invalid byte as U+FFFD it is larger than \(ObjectiveCSource.maxBytes >> 20) MiB",
+                        at: ProjectLocation(file: path, line: 1), hint: "the groups named past its first MiB, if any, are not checked"),
+                        code: .codeGroupNotCheckable))
+                }
+                made = ObjectiveCSource(bytes)
+            } else if readBytes > maxReadBytes {
+                budgetSpent(at: path)
+            } else if (lint.fileSystem.fileSize(path) ?? 0) <= maxFileBytes,
                       case .success(let bytes) = lint.fileSystem.read(path), bytes.count <= maxFileBytes {
                 // (A header's size is asked first: a 200 MB one is not read.)
                 readBytes += bytes.count
+                readObjectiveC = true
                 made = ObjectiveCSource(bytes)
             }
             objectiveC[path] = .some(made)
@@ -730,6 +764,30 @@ public enum CodeCheck {
             }
             flagsMemo = flags
             return flags
+        }
+        /// The names in each folder, listed once: a header is looked for
+        /// only in the folders that list it, as Xcode's header map finds it
+        /// by name (a look in each folder for each header spent the 4,000
+        /// looks on misses; adversarial run 28, F10).
+        var listings: [String: Set<String>] = [:]
+        func lists(_ folder: String, _ name: String) -> Bool {
+            let first = String(name.prefix { $0 != "/" })
+            if first.isEmpty || first == "." || first == ".." { return true }
+            if let known = listings[folder] { return known.contains(first) }
+            let names = Set(lint.fileSystem.contents(ofDirectory: folder) ?? [])
+            listings[folder] = names
+            return names.contains(first)
+        }
+        /// The header search stopped at its bound: said once.
+        var headerBoundSaid = false
+        func headerSearchStopped(after count: Int, at name: String, importedIn folder: String, file: String) {
+            guard !headerBoundSaid else { return }
+            headerBoundSaid = true
+            out.append(render.diagnostic(ProjectIssue(
+                .warning, "the code check has read \(count) headers of the Objective-C code; '\(name)', imported in '\(folder)', and the headers after it are not read",
+                at: ProjectLocation(file: file, line: 1),
+                hint: "the constants and macros they define are not known: values that name them are not checked"),
+                code: .codeGroupNotCheckable))
         }
         /// The uses in a target's Objective-C files, and its Swift uses of a
         /// name its Objective-C code defines (a constant of the bridging
@@ -751,32 +809,62 @@ public enum CodeCheck {
             var headerStringifiers = ObjectiveCSource.sdkStringifiers
             var folders: [String] = [], seenFolders = Set<String>()
             for f in files where seenFolders.insert(ProjectPath.directory(f.path)).inserted && folders.count < 200 { folders.append(ProjectPath.directory(f.path)) }
-            var queue: [(name: String, from: String)] = [], looked = Set<String>(), reads = 0
+            // Each `(name, from)` queued once: 1 MiB of one repeated
+            // `#import` looked in 200 folders for each line (60 s;
+            // adversarial run 28, F1).
+            var queue: [(name: String, from: String)] = [], queued = Set<String>()
             func imports(_ source: ObjectiveCSource, _ path: String) {
-                for i in source.imports where ProjectPath.lastComponent(i).hasSuffix(".h") { queue.append((i, ProjectPath.directory(path))) }
+                let from = ProjectPath.directory(path)
+                for i in source.imports where ProjectPath.lastComponent(i).hasSuffix(".h") && queued.insert(from + "\u{0}" + i).inserted {
+                    queue.append((i, from))
+                }
             }
             for f in files {
                 guard let s = objectiveCSource(f.path, text: f.text) else { continue }
                 for (name, c) in s.constants where c.shared && shared[name] == nil { shared[name] = (c, f.path) }
                 imports(s, f.path)
             }
-            // Headers: each path looked at once, found or not, 4,000 looks in all.
+            // Headers: looked for beside the importer, then in the folders
+            // (each name once), each real file read once; at most
+            // `maxHeaders` headers and `maxHeaderLooks` places that list them.
+            let maxHeaders = 2000, maxHeaderLooks = 20_000
+            var read = Set<String>(), looks = 0, inFolders: [String: String?] = [:]
+            var stopped: (name: String, from: String)?
+            /// The real file of the header at `candidate`, read if new (nil: none there).
+            func header(_ candidate: String) -> String? {
+                looks += 1
+                let real = lint.fileSystem.canonical(candidate)
+                if read.contains(real) { return real }
+                guard let source = objectiveCSource(real) else { return nil }
+                read.insert(real)
+                for (n, c) in source.constants where fromHeaders[n] == nil { fromHeaders[n] = (c, candidate) }
+                for (n, m) in source.stringifiers where headerStringifiers.count < 1_000 && headerStringifiers[n] == nil { headerStringifiers[n] = m }
+                imports(source, candidate)
+                return real
+            }
             var next = 0
-            while next < queue.count && reads < 4000 {
+            while next < queue.count {
                 let (name, from) = queue[next]
                 next += 1
-                for folder in [from] + folders where reads < 4000 {
-                    let candidate = ProjectPath.join(folder, name)
-                    guard looked.insert(candidate).inserted else { continue }
-                    reads += 1
-                    guard let header = objectiveCSource(candidate) else { continue }
-                    for (n, c) in header.constants where fromHeaders[n] == nil { fromHeaders[n] = (c, candidate) }
-                    for (n, m) in header.stringifiers where headerStringifiers.count < 1_000 && headerStringifiers[n] == nil { headerStringifiers[n] = m }
-                    imports(header, candidate)
+                if read.count >= maxHeaders || looks >= maxHeaderLooks {
+                    stopped = (name, from)
                     break
                 }
+                if lists(from, name), header(ProjectPath.join(from, name)) != nil { continue }
+                if inFolders[name] != nil { continue }
+                var found: String?
+                for folder in folders where folder != from && looks < maxHeaderLooks && lists(folder, name) {
+                    found = header(ProjectPath.join(folder, name))
+                    if found != nil { break }
+                }
+                inFolders[name] = .some(found)
             }
-            let shown = "which kcs finds no definition of in the target's Objective-C code, the headers it imports or GCC_PREPROCESSOR_DEFINITIONS (another module's, or a macro the build defines elsewhere)"
+            if let stopped {
+                headerSearchStopped(after: read.count, at: stopped.name, importedIn: stopped.from, file: files.first?.path ?? stopped.from)
+            }
+            let shown = stopped == nil
+                ? "which kcs finds no definition of in the target's Objective-C code, the headers it imports or GCC_PREPROCESSOR_DEFINITIONS (another module's, or a macro the build defines elsewhere)"
+                : "which kcs finds no definition of in the headers it read (it stopped after \(read.count) headers; the others may define it)"
             /// Values worked out in one table, each name once (a macro of
             /// eight copies of the next, nested, was exponential; review 21, R1).
             struct Resolver {
@@ -788,6 +876,9 @@ public enum CodeCheck {
                 let stringifiers: [String: ObjectiveCSource.Stringifier]
                 var memo: [String: (value: AccessGroupUse.Value, constant: (file: String, line: Int)?)] = [:]
                 var work = 0
+                /// The answer all files share for a name none of them
+                /// shadows, or nil (``resolveObjectiveC``).
+                var common: ((String) -> (value: AccessGroupUse.Value, constant: (file: String, line: Int)?)?)?
                 func defined(_ name: String) -> Defined? { own[name] ?? headers[name] ?? shared[name] }
                 /// The definition this build compiles: the last whose branches
                 /// all hold (a later `#define` replaces an earlier one); nil when
@@ -850,6 +941,9 @@ public enum CodeCheck {
                                 var inner: (value: AccessGroupUse.Value, constant: (file: String, line: Int)?)
                                 if let known = memo[name] {
                                     inner = known
+                                } else if own[name] == nil, let answer = common?(name) {
+                                    inner = answer
+                                    memo[name] = answer
                                 } else if let c = defined(name), depth < 16, work < 100_000 {
                                     // Marked first: a macro that names itself is code.
                                     memo[name] = (.runtime(name), nil)
@@ -897,6 +991,53 @@ public enum CodeCheck {
             let flags = projectFlags()
             var forSwift = Resolver(own: [:], headers: fromHeaders, shared: shared, macros: macros, definitions: definitions, flags: flags,
                                     stringifiers: headerStringifiers)
+            // A name whose value reaches no name any file defines itself
+            // (a header's macro) is worked out once, in `forSwift`, for every
+            // file: each `.m`'s resolver walked a 524,000-part macro again
+            // (600 files took 48 s; adversarial run 28, F2).
+            var anyOwn = Set<String>()
+            for f in files {
+                guard let source = objectiveCSource(f.path, text: f.text), !source.uses.isEmpty else { continue }
+                anyOwn.formUnion(source.constants.keys)
+                anyOwn.formUnion(source.stringifiers.keys)
+            }
+            var pure: [String: Bool] = [:]
+            func isPure(_ name: String, depth: Int) -> Bool {
+                if let known = pure[name] { return known }
+                if anyOwn.contains(name) || depth > 16 { return false }
+                // Taken to be pure while its parts are asked (a cycle ends).
+                pure[name] = true
+                var answer = true
+                // Every name its definitions reach: each `#if` branch's, a
+                // stringify macro and its argument, an Info.plist key's name.
+                if let c = fromHeaders[name] ?? shared[name] {
+                    var asked = Set<String>()
+                    var parts: [ObjectiveCSource.Part] = []
+                    for e in [c.constant.expression] + c.constant.branches.map(\.expression) {
+                        switch e {
+                        case .parts(let p): parts += p
+                        case .infoPlist(let p): parts.append(p)
+                        case .runtime, .parameter: break
+                        }
+                    }
+                    reach: for part in parts {
+                        let names: [String] = switch part {
+                        case .literal: []
+                        case .name(let n): [n]
+                        case .call(let f, let argument): [f, argument]
+                        }
+                        for n in names where asked.insert(n).inserted && !isPure(n, depth: depth + 1) {
+                            answer = false
+                            break reach
+                        }
+                    }
+                }
+                pure[name] = answer
+                return answer
+            }
+            func common(_ name: String) -> (value: AccessGroupUse.Value, constant: (file: String, line: Int)?)? {
+                isPure(name, depth: 0) ? forSwift.resolve(.parts([.name(name)]), shown: shown) : nil
+            }
             for i in out.indices {
                 for j in out[i].uses.indices {
                     guard let name = out[i].uses[j].undeclaredName, fromHeaders[name] != nil || shared[name] != nil || macros[name] != nil else { continue }
@@ -911,6 +1052,7 @@ public enum CodeCheck {
                 var resolver = Resolver(own: source.constants.mapValues { ($0, f.path) }, headers: fromHeaders, shared: shared, macros: macros,
                                         definitions: definitions, flags: flags,
                                         stringifiers: source.stringifiers.merging(headerStringifiers) { own, _ in own })
+                resolver.common = common
                 let uses = source.uses.map { u in
                     let r = resolver.resolve(u.expression, shown: shown)
                     var use = AccessGroupUse(value: r.value, api: u.api, line: u.line, column: u.column, length: u.length, constant: r.constant)
@@ -1007,7 +1149,25 @@ public enum CodeCheck {
                 let real = lint.fileSystem.canonical(path)
                 guard realFiles.insert(real).inserted else { continue }
                 if texts[real] == nil {
-                    if refused.contains(real) || unreadable.contains(path) || readBytes > maxReadBytes { continue }
+                    if refused.contains(real) || unreadable.contains(path) { continue }
+                    if readBytes > maxReadBytes {
+                        budgetSpent(at: path)
+                        continue
+                    }
+                    // A file too large to check is refused on its size, not
+                    // read and not counted: a 70 MB one spent the read budget
+                    // and hid every later file's findings (adversarial run 28,
+                    // F5). Up to 16 MiB it is read to ask whether it may name
+                    // a group (a large generated file is said nothing of).
+                    if let size = lint.fileSystem.fileSize(path), size > 16 * maxFileBytes {
+                        // (At the file, no line: a line's excerpt would read it.)
+                        if refused.insert(real).inserted {
+                            out.append(render.diagnostic(ProjectIssue(
+                                .warning, "cannot check '\(path)': it is larger than \(maxFileBytes >> 20) MiB", at: ProjectLocation(file: path, line: 0),
+                                hint: "the groups it names, if any, are not checked"), code: .codeGroupNotCheckable))
+                        }
+                        continue
+                    }
                     let read = lint.fileSystem.read(path)
                     guard case .success(let bytes) = read else {
                         // Once per file, however many targets link the framework
@@ -1024,13 +1184,13 @@ public enum CodeCheck {
                         missing.append((path, code.owner[path].map { "\(Self.linked($0)), which '\(target.name)' links" } ?? "target '" + target.name + "'", hint))
                         continue
                     }
-                    readBytes += bytes.count
-                    if readBytes > maxReadBytes {
-                        out.append(render.diagnostic(ProjectIssue(
-                            .warning, "the code check has read \(maxReadBytes >> 20) MiB of Swift; '\(path)' and the files after it are not checked",
-                            at: ProjectLocation(file: path, line: 1), hint: "the groups they name, if any, are not checked"),
-                            code: .codeGroupNotCheckable))
-                        continue
+                    if bytes.count <= maxFileBytes {
+                        if ObjectiveCSource.isObjectiveC(path) { readObjectiveC = true } else { readSwift = true }
+                        readBytes += bytes.count
+                        if readBytes > maxReadBytes {
+                            budgetSpent(at: path)
+                            continue
+                        }
                     }
                     // Objective-C is read token by token, linear in any input:
                     // only its size is bounded.

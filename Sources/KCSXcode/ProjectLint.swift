@@ -719,6 +719,7 @@ public struct ProjectLint {
         let (notUnder, moved) = notUnderTheirApp(&render, skipping: otherTeam)
         out += notUnder
         var words: [String: SharedDataScan] = [:]
+        let mentions = SharedMentions()
         // Each extension once, naming every app that embeds it (Secretive's
         // three XPC services, each in two apps, made six warnings at three
         // places; real-project trial 14, D8).
@@ -786,7 +787,7 @@ public struct ProjectLint {
             let hosts = hostsByChild[child.id] ?? []
             // Each extension read once, however many apps embed it (a
             // shared one was read again per host; found by adversarial testing).
-            guard let reason = sharedDataReason(child, &render, words: &words), let first = hosts.first else { continue }
+            guard let reason = sharedDataReason(child, &render, words: &words, mentions: mentions), let first = hosts.first else { continue }
             let names = hosts.map { "'\($0.host.name)'" }
             let embedded = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1]
             let stores = hosts.allSatisfy({ $0.shared == first.shared })
@@ -845,7 +846,7 @@ public struct ProjectLint {
         for (m, hostTarget, h, kids) in misses {
             let host = hostTarget.name
             // Only extensions whose code may read what the app stores, as above.
-            let asked = kids.filter { child, _ in sharedDataReason(child, &render, words: &words) != nil }
+            let asked = kids.filter { child, _ in sharedDataReason(child, &render, words: &words, mentions: mentions) != nil }
             guard let (firstChild, firstSigning) = asked.first else { continue }
             let names = asked.map { "'\($0.0.name)'" }
             let who = names.count == 1 ? "target \(names[0])" : "targets " + names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1]
@@ -918,8 +919,9 @@ public struct ProjectLint {
     /// (found on 2PASS and Secretive's XPC services).
     /// `words`: what each file's code names, found once per file
     /// however many extensions link it (found by adversarial testing).
-    func sharedDataReason(_ target: XcodeProject.Target, _ render: inout ProjectDiagnostics,
-                          words: inout [String: SharedDataScan]) -> String? {
+    /// `mentions`: which names each file uses, kept for every extension.
+    package func sharedDataReason(_ target: XcodeProject.Target, _ render: inout ProjectDiagnostics,
+                                  words: inout [String: SharedDataScan], mentions: SharedMentions) -> String? {
         // Its own code and that of the project's frameworks it links.
         let code = self.code(of: target)
         // What its code says first: a word of the keychain or an app group
@@ -972,9 +974,21 @@ public struct ProjectLint {
             // mentioning a name was files²: a module of 4,000 keychain files
             // took 11 s; adversarial run 27, F7.)
             var mentionedBy: [String: [String]] = [:]
+            // Each file's answer for these names kept for the next
+            // extension: each extension lexed every file again (16 sharing
+            // a 1 MiB file took 51 s; adversarial run 28, F9).
+            var known = mentions.take(names)
+            defer { mentions.keep(known, for: names) }
             for path in code.swiftSources.prefix(5000) {
-                guard let file = render.sourceFile(path) else { continue }
-                let used = file.bytes.withUnsafeBufferPointer { SharedDataScan.mentioned(names, in: $0, path: path) }
+                let used: Set<String>
+                if let answer = known[path] {
+                    used = answer
+                } else {
+                    guard let file = render.sourceFile(path) else { continue }
+                    used = file.bytes.withUnsafeBufferPointer { SharedDataScan.mentioned(names, in: $0, path: path) }
+                    mentions.scanned += 1
+                    known[path] = used
+                }
                 for name in used {
                     let by = mentionedBy[name, default: []]
                     if by.count < 2, !by.contains(path) { mentionedBy[name, default: []].append(path) }

@@ -5,7 +5,7 @@ import KCSXcodeProject
 /// naming the keychain says nothing (a comment "Tokens live in the
 /// keychain" made an extension that never reads it share a group, and so
 /// did Secretive's `kSecAttrKeyTypeEC`; real-project trial 14, D2).
-struct SharedDataScan: Sendable, Hashable {
+package struct SharedDataScan: Sendable, Hashable {
     /// The first name of keychain or app-group API its code uses
     /// (`SecItemAdd`, `kSecClass`, `suiteName`, …), or a string literal
     /// starting with `group.`, quoted (`"group.com.example"`; cut at 100
@@ -45,7 +45,7 @@ struct SharedDataScan: Sendable, Hashable {
     /// App-group API: `UserDefaults(suiteName:)`,
     /// `containerURL(forSecurityApplicationGroupIdentifier:)`, SwiftData's `groupContainer`.
     static func isAppGroupName(_ name: Substring) -> Bool {
-        name.contains("suiteName") || name.contains("ApplicationGroupIdentifier") || name.contains("groupContainer")
+        KeychainNames.holds(name, "suiteName") || KeychainNames.holds(name, "ApplicationGroupIdentifier") || KeychainNames.holds(name, "groupContainer")
     }
 
     static let typeKeywords: Set<Substring> = ["class", "struct", "enum", "protocol", "actor"]
@@ -484,4 +484,20 @@ public final class SharedScans {
         if let id, hold(1) { answers[Asked(path: path, names: id)] = answer }
         return answer
     }
+}
+
+/// Which of a set of names each file's code uses, for KCS604's reason in
+/// a linked framework's file: kept by set of names and file, so extensions
+/// that link the same framework lex each file once (adversarial run 28, F9).
+package final class SharedMentions {
+    private var answers: [Set<String>: [String: Set<String>]] = [:]
+    /// Files lexed for their mentions.
+    package var scanned = 0
+
+    package init() {}
+
+    /// The answers for `names`, taken out to be added to and given back by ``keep(_:for:)``.
+    func take(_ names: Set<String>) -> [String: Set<String>] { answers.removeValue(forKey: names) ?? [:] }
+
+    func keep(_ known: [String: Set<String>], for names: Set<String>) { answers[names] = known }
 }

@@ -547,6 +547,26 @@ extension XcodeProject {
         return (path, strings.map { $0.map { (key: $0.key, location: ProjectLocation(file: path, line: $0.value.1)) }.sorted { $0.key < $1.key } })
     }
 
+    /// ``infoPlistKeys(of:)`` made once per Info.plist file (by its
+    /// `INFOPLIST_FILE`), for every target that names it (adversarial run 28, F11).
+    public final class InfoPlistKeyTables {
+        private var tables: [String: (file: String, keys: [(key: String, location: ProjectLocation)]?)] = [:]
+        /// Tables made.
+        public private(set) var made = 0
+
+        public init() {}
+
+        public func keys(of target: ResolvedTarget, in project: XcodeProject) -> (file: String, keys: [(key: String, location: ProjectLocation)]?)? {
+            let file = target.settings.value(of: "INFOPLIST_FILE").value
+            guard !file.isEmpty else { return nil }
+            if let known = tables[file] { return known }
+            guard let table = project.infoPlistKeys(of: target) else { return nil }
+            made += 1
+            tables[file] = table
+            return table
+        }
+    }
+
     /// How to give a target the team `holder` should hold: the optional
     /// includes absent beside where the team is set, the developer's own
     /// file the project expects (Trio's ConfigOverride.xcconfig,

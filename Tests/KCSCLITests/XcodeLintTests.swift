@@ -2175,13 +2175,16 @@ struct XcodeLintTests {
 
     /// Counts the reads of each file.
     final class CountingFileSystem: ProjectFileSystem, @unchecked Sendable {
-        let inner = LocalProjectFileSystem()
+        let inner: LocalProjectFileSystem
         var reads: [String: Int] = [:]
+        init(maxFileSize: Int = 32 << 20) { inner = LocalProjectFileSystem(maxFileSize: maxFileSize) }
         func read(_ path: String) -> Result<[UInt8], ProjectFileError> {
             reads[ProjectPath.lastComponent(path), default: 0] += 1
             return inner.read(path)
         }
         func contents(ofDirectory path: String) -> [String]? { inner.contents(ofDirectory: path) }
+        func canonical(_ path: String) -> String { inner.canonical(path) }
+        func fileSize(_ path: String) -> Int? { inner.fileSize(path) }
     }
 
     @Test func anXcconfigIsReadOncePerProject() throws {
