@@ -550,6 +550,11 @@ public struct ProjectLint {
     /// entitlements file than the child's lists it too: written twice, it is
     /// meant (nine of Home Assistant's targets, two of them on the watch,
     /// sign with the one misspelt file: they do not make the group real).
+    /// The most pairs of groups a near-miss search compares by edit
+    /// distance (sets of 10,000 groups per pair took 99 s; adversarial run
+    /// 25, F10): past it, no near miss is looked for.
+    static let nearMissPairLimit = 10_000
+
     static func nearMisses(child c: TargetSigning, host h: TargetSigning, heldElsewhere: (String) -> Bool) -> [NearMiss] {
         var out: [NearMiss] = []
         for keychain in [true, false] {
@@ -557,7 +562,7 @@ public struct ProjectLint {
             // Among a few hundred groups at most: each pair is an edit
             // distance. Tested before anything is built (sets of 10,000
             // groups per pair took 99 s; adversarial run 25, F10).
-            guard mine.count * (keychain ? h.keychainAccessGroups.count : h.applicationGroups.count) <= 10_000 else { continue }
+            guard mine.count * (keychain ? h.keychainAccessGroups.count : h.applicationGroups.count) <= nearMissPairLimit else { continue }
             let theirs = keychain ? h.keychainAccessGroups.map(\.value) : h.applicationGroups.map(\.value)
             let mineSet = Set(mine.map(\.value)), theirSet = Set(theirs)
             for g in mine where !theirSet.contains(g.value) && g.value.count >= 12 && !heldElsewhere(g.value) {
@@ -806,10 +811,13 @@ public struct ProjectLint {
             // the extension's that another file lists too (a real group),
             // neither an app ID (the extension's own `…Notes.Share` is no
             // misspelt `…Notes.shared`).
-            if near == nil, let (theirs, own) = childGroups[child.id] {
+            // Bounded as the near misses are (review 22b, R9: 2,000 groups a
+            // side took over 60 s).
+            if near == nil, let (theirs, own) = childGroups[child.id], first.shared.count * theirs.count <= Self.nearMissPairLimit {
                 var found: (mine: String, theirs: String, distance: Int)?
+                let real = theirs.sorted().filter { !writers.appIDs.contains($0) && (writers.writtenIn[$0] ?? []).contains(where: { $0 != own }) }
                 search: for mine in first.shared where !writers.appIDs.contains(mine) && (writers.writtenIn[mine]?.count ?? 0) <= 1 {
-                    for g in theirs.sorted() where !writers.appIDs.contains(g) && (writers.writtenIn[g] ?? []).contains(where: { $0 != own }) {
+                    for g in real {
                         if let d = Suggest.editDistance(mine, g, atMost: 2), d > 0 { found = (mine, g, d); break search }
                     }
                 }

@@ -463,9 +463,7 @@ extension World {
                 var context = contextUse(spec, device)
                 let match = FoundItem(id: id, item: old, groupText: groupTexts[Int(old.group)])
                 let asked = Self.askUser([ac], match, authUI: spec.authUI ?? .allow, state: state, context: &context, prompt: prompt)
-                if let context, let name = spec.context, context.authenticated || context.approvedDuringCall {
-                    contexts[name]?.authenticatedOn = device
-                }
+                keepContext(context, named: spec.context, on: device)
                 // auth-ui=skip never gets here (errSecParam on the client).
                 if case .failure(let f) = asked {
                     let reason: StatusReason = f.reason == .promptUnanswered ? f.reason : .protectedDuplicate(existing: id, f.reason)
@@ -1037,10 +1035,7 @@ extension World {
         var context = contextUse(spec, device)
         var lost: [ItemID] = []
         defer {
-            if let context, let name = spec.context, context.authenticated || context.approvedDuringCall {
-                contexts[name]?.authenticatedOn = device
-                contexts[name]?.credentials = context.credentials
-            }
+            keepContext(context, named: spec.context, on: device)
             // Deleted whatever the call answers: the delete was scheduled
             // when the row was read.
             for id in lost { devices[device.index].keychain.remove(id) }
@@ -1193,10 +1188,7 @@ extension World {
         let taken: [FoundItem], searched: [GroupID], passedLost: [ItemID]
         var context = contextUse(query, device)
         defer {
-            if let context, let name = query.context, context.authenticated || context.approvedDuringCall {
-                contexts[name]?.authenticatedOn = device
-                contexts[name]?.credentials = context.credentials
-            }
+            keepContext(context, named: query.context, on: device)
         }
         switch everyMatch(query, itemClass, cache, device, .update, authUI: query.authUI ?? .allow, context: &context,
                           prompt: prompt) {
@@ -1576,6 +1568,19 @@ extension World {
     /// evaluates every protected match on it (SecItem.m lines 1516 and
     /// 1554), so one approval opens every match of the call, as a passed
     /// context's does.
+    /// What a call leaves in the context it was passed: authenticated on
+    /// this device, with the credentials it holds, once it was authenticated
+    /// before or an approval during the call authenticated it (the approval
+    /// puts its credential in the ACM context, `SecItemAuthDo` evaluating on
+    /// the call's context, SecItem.m lines 1501-1563). One place for the
+    /// add, find and update paths (review 22b, R1: the add's copy missed the
+    /// credentials).
+    mutating func keepContext(_ context: ContextUse?, named name: String?, on device: DeviceHandle) {
+        guard let context, let name, context.authenticated || context.approvedDuringCall else { return }
+        contexts[name]?.authenticatedOn = device
+        contexts[name]?.credentials = context.credentials
+    }
+
     @inline(__always)
     func contextUse(_ spec: ItemSpec, _ device: DeviceHandle) -> ContextUse? {
         guard let name = spec.context else {
