@@ -453,25 +453,12 @@ extension World {
     private mutating func duplicateAdd(_ spec: borrowing ItemSpec, _ id: ItemID, _ device: DeviceHandle, _ cache: AppCache,
                                        _ prompt: (FoundItem) -> PromptAnswer?,
                                        newItem: @autoclosure () -> StoredItem) -> CallResult {
-        let state = devices[device.index].state
+        switch meetStoredRow(spec, id, device, prompt) {
+        case .failed(let result): return result
+        case .sound: return CallResult(status: .duplicateItem, reason: .duplicate(existing: id))
+        case .undecodable: break
+        }
         let old = devices[device.index].keychain.stored(id)
-        if old.isLockedAway(in: state) {
-            return CallResult(status: .interactionNotAllowed, reason: .lockedDuplicate(old.accessibility, existing: id))
-        }
-        guard old.isUndecodable(in: state) else {
-            if let ac = old.accessControl, ac.requiresAuthentication {
-                var context = contextUse(spec, device)
-                let match = FoundItem(id: id, item: old, groupText: groupTexts[Int(old.group)])
-                let asked = Self.askUser([ac], match, authUI: spec.authUI ?? .allow, state: state, context: &context, prompt: prompt)
-                keepContext(context, named: spec.context, on: device)
-                // auth-ui=skip never gets here (errSecParam on the client).
-                if case .failure(let f) = asked {
-                    let reason: StatusReason = f.reason == .promptUnanswered ? f.reason : .protectedDuplicate(existing: id, f.reason)
-                    return CallResult(status: f.status, reason: reason)
-                }
-            }
-            return CallResult(status: .duplicateItem, reason: .duplicate(existing: id))
-        }
         devices[device.index].keychain.remove(id)
         let added = devices[device.index].keychain.insert(newItem(), replacing: old.rowID)
         return CallResult(status: .success, reason: .succeeded,
@@ -479,6 +466,42 @@ extension World {
                           items: [FoundItem(id: added, item: devices[device.index].keychain.stored(added),
                                             groupText: groupTexts[Int(old.group)])],
                           returns: spec.returns)
+    }
+
+    /// What an add finds at the row that holds its key.
+    private enum StoredRow {
+        /// The lock's error, or the access control's prompt refused.
+        case failed(CallResult)
+        /// It would not decode: the add takes its place and row ID.
+        case undecodable
+        /// Sound (approved, if it asked): the add is a duplicate.
+        case sound
+    }
+
+    /// The rule of ``duplicateAdd``, one place for every add that meets a
+    /// stored row, an identity's halves included (each is a `SecItemAdd` of
+    /// its own, `explode_identity`, SecItem.m lines 472-475 and 503-556, so
+    /// each asks as an add does; review 22b, R3).
+    private mutating func meetStoredRow(_ spec: borrowing ItemSpec, _ id: ItemID, _ device: DeviceHandle,
+                                        _ prompt: (FoundItem) -> PromptAnswer?) -> StoredRow {
+        let state = devices[device.index].state
+        let old = devices[device.index].keychain.stored(id)
+        if old.isLockedAway(in: state) {
+            return .failed(CallResult(status: .interactionNotAllowed, reason: .lockedDuplicate(old.accessibility, existing: id)))
+        }
+        if old.isUndecodable(in: state) { return .undecodable }
+        if let ac = old.accessControl, ac.requiresAuthentication {
+            var context = contextUse(spec, device)
+            let match = FoundItem(id: id, item: old, groupText: groupTexts[Int(old.group)])
+            let asked = Self.askUser([ac], match, authUI: spec.authUI ?? .allow, state: state, context: &context, prompt: prompt)
+            keepContext(context, named: spec.context, on: device)
+            // auth-ui=skip never gets here (errSecParam on the client).
+            if case .failure(let f) = asked {
+                let reason: StatusReason = f.reason == .promptUnanswered ? f.reason : .protectedDuplicate(existing: id, f.reason)
+                return .failed(CallResult(status: f.status, reason: reason))
+            }
+        }
+        return .sound
     }
 
     private mutating func add(_ spec: borrowing ItemSpec, _ itemClass: ItemClass, _ cache: AppCache,
@@ -596,7 +619,7 @@ extension World {
         // The halves are of different classes: replacing one's row cannot
         // change the other's lookup.
         let oldCert: ItemID?, certID: ItemID
-        switch addIdentityHalf(parts[0], device) {
+        switch addIdentityHalf(parts[0], spec, device, prompt) {
         case .failed(let result): return result
         case .added(let id): (oldCert, certID) = (nil, id)
         case .stored(let id): (oldCert, certID) = (id, id)
@@ -605,7 +628,7 @@ extension World {
             return fail(.interactionNotAllowed, .locked(parts[1].accessibility))
         }
         let oldKey: ItemID?, keyID: ItemID
-        switch addIdentityHalf(parts[1], device) {
+        switch addIdentityHalf(parts[1], spec, device, prompt) {
         case .failed(let result): return result
         case .added(let id): (oldKey, keyID) = (nil, id)
         case .stored(let id): (oldKey, keyID) = (id, id)
@@ -644,16 +667,17 @@ extension World {
     /// certificate added before the key's error stays), a row that would not
     /// decode (lost with the passcode, or an invalidated biometry row) is
     /// replaced in its row, and any other row is the half stored already.
-    private mutating func addIdentityHalf(_ part: StoredItem, _ device: DeviceHandle) -> HalfAdd {
+    private mutating func addIdentityHalf(_ part: StoredItem, _ spec: borrowing ItemSpec, _ device: DeviceHandle,
+                                          _ prompt: (FoundItem) -> PromptAnswer?) -> HalfAdd {
         guard let id = devices[device.index].keychain.item(withKeyOf: part) else {
             return .added(devices[device.index].insert(part))
         }
-        let state = devices[device.index].state
-        let old = devices[device.index].keychain.stored(id)
-        if old.isLockedAway(in: state) {
-            return .failed(CallResult(status: .interactionNotAllowed, reason: .lockedDuplicate(old.accessibility, existing: id)))
+        switch meetStoredRow(spec, id, device, prompt) {
+        case .failed(let result): return .failed(result)
+        case .sound: return .stored(id)
+        case .undecodable: break
         }
-        guard old.isUndecodable(in: state) else { return .stored(id) }
+        let old = devices[device.index].keychain.stored(id)
         devices[device.index].keychain.remove(id)
         return .added(devices[device.index].keychain.insert(part, replacing: old.rowID))
     }
