@@ -123,10 +123,12 @@ package struct Explainer {
         case .syncWithAccessControl:
             return "an item with access control cannot be synchronizable (SecItem.m)"
         case .groupNotEntitled(let g):
+            if let listed = Self.tokenGroupNotWritable(g, app, world.platform(of: last.device)) { return listed }
             return "the call names group \"\(g)\", which is not in \(app.name.possessive) access groups" + teamPrefixHint(g.string, app, last)
         case .groupNotEntitledFindsNothing(let g):
             return "the call names group \"\(g)\", which is not in \(app.name.possessive) access groups; before iOS 13 that finds nothing instead of failing with errSecMissingEntitlement" + teamPrefixHint(g.string, app, last)
         case .moveNotEntitled(let g):
+            if let listed = Self.tokenGroupNotWritable(g, app, world.platform(of: last.device)) { return listed }
             return "the update would move items into \"\(g)\", which is not in \(app.name.possessive) access groups" + teamPrefixHint(g.string, app, last)
         case .passcodeRequired(let viaAC):
             return "when-passcode-set items need a device passcode" + (viaAC ? " (through access control: errSecNotAvailable)" : " (\(result.status.name))")
@@ -314,7 +316,7 @@ package struct Explainer {
             let releases = platform.tokenGroupForUnentitledReleases ?? 0...0
             let writes = platform.tokenGroupSearchedOnWritesRelease ?? releases.lowerBound
             let later = Self.releaseList(releases.filter { $0 > writes })
-            return "com.apple.token is in \(app.name.possessive) list (\(Self.tokenEra(platform)) append it to every app's), but it is CryptoTokenKit's read-only group, and \(name) \(writes)'s securityd refuses to write there: "
+            return Self.tokenGroupListed(app, platform) + ", and \(name) \(writes)'s securityd refuses to write there: "
                 + "\"storing items into kSecAttrAccessGroupToken is not allowed\" (errSecParam; \(name) \(later) leave it out of the groups a write may use: errSecMissingEntitlement)"
         case .fileKeychainDataForAll:
             return request.operation == .add
@@ -901,6 +903,26 @@ package struct Explainer {
     static func tokenEra(_ platform: Platform) -> String {
         let releases = platform.tokenGroupForUnentitledReleases ?? 0...0
         return "\(familyName(platform)) \(releases.lowerBound) to \(releases.upperBound)"
+    }
+
+    /// The token group in an entitled app's list (iOS 10 to 13, watchOS 3 to 6).
+    static func tokenGroupListed(_ app: AppTarget, _ platform: Platform) -> String {
+        "com.apple.token is in \(app.name.possessive) list (\(tokenEra(platform)) append it to every app's), but it is CryptoTokenKit's read-only group"
+    }
+
+    /// A write naming the token group where the app's list shows it
+    /// (review 22b, R7: "not in A's access groups" under a list that holds
+    /// it): after the release whose writes search it, the groups a write may
+    /// use leave it out (`SecurityClientCopyWritableAccessGroups`,
+    /// Security-58286.200.222 to 59306); before it, securityd stored the item
+    /// there (Security-57740.60.18 `_SecItemAdd`), which kcs does not model.
+    static func tokenGroupNotWritable(_ g: AttributeText, _ app: AppTarget, _ platform: Platform) -> String? {
+        guard g == AppTarget.tokenGroupText, platform.appendsTokenGroup,
+              let writes = platform.tokenGroupSearchedOnWritesRelease else { return nil }
+        let name = familyName(platform)
+        return platform.version > writes
+            ? tokenGroupListed(app, platform) + ": \(name) \(platform.version) leaves it out of the groups a write may use (SecurityClientCopyWritableAccessGroups), so the write is errSecMissingEntitlement"
+            : tokenGroupListed(app, platform) + "; \(name) \(platform.version)'s securityd stores the item there, which kcs does not model: it answers errSecMissingEntitlement"
     }
 
     /// Release numbers as prose: "12", "12 and 13", "10, 12 and 13".

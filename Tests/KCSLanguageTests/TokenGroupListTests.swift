@@ -47,4 +47,21 @@ struct TokenGroupListTests {
         #expect(why("ios 13", "group=SKMME9E2Y8.x").contains("errSecMissingEntitlement"))
         #expect(why("ios 12", "group=SKMME9E2Y8.x").contains("errSecItemNotFound"))
     }
+
+    /// A write naming the token group where the list shows it says why it
+    /// fails, not "not in A's access groups" (review 22b, R7).
+    @Test func aWriteToTheListedTokenGroupSaysWhyItFails() {
+        func why(_ platform: String, _ call: String) -> String {
+            notes("platform \(platform)\nteam SKMME9E2Y8\napp com.example.A as A\nas A \(call)\nexpect status errSecSuccess\n").1
+        }
+        let add12 = why("ios 12", "add generic-password service=\"s\" group=com.apple.token data=\"d\"")
+        #expect(add12.contains("iOS 12 leaves it out of the groups a write may use"), "\(add12)")
+        #expect(!add12.contains("which is not in A's access groups"), "\(add12)")
+        let move13 = why("ios 13", "update generic-password service=\"s\" set group=com.apple.token")
+        #expect(!move13.contains("which is not in A's access groups"), "\(move13)")
+        let add10 = why("ios 10", "add generic-password service=\"s\" group=com.apple.token data=\"d\"")
+        #expect(add10.contains("iOS 10's securityd stores the item there, which kcs does not model"), "\(add10)")
+        let watch5 = why("watchos 5", "add generic-password service=\"s\" group=com.apple.token data=\"d\"")
+        #expect(watch5.contains("watchOS 5 leaves it out"), "\(watch5)")
+    }
 }
