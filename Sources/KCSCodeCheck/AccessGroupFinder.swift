@@ -27,7 +27,20 @@ public struct AccessGroupUse: Sendable {
         /// Not followed to a value, said as what it is (a parameter whose
         /// callers are not followed): a parameter is no "value built at
         /// run time" (real-project trial 17, D3).
-        case unfollowed(String)
+        case unfollowed(String, Unfollowed = .other)
+    }
+    /// What kind of value was not followed: an app-group call's parameter
+    /// or undecided macro is a warning, anything else a note (review 22b,
+    /// R4: the kind was read back from the message's words).
+    public enum Unfollowed: Sendable, Hashable {
+        /// A parameter of the function around the use, whose callers kcs
+        /// does not follow.
+        case parameter
+        /// An Objective-C macro whose `#if` branch the build does not decide.
+        case undecidedBranch
+        /// Anything else: a name with no declaration kcs reads, a string it
+        /// cannot work out.
+        case other
     }
 
     /// The `#if` condition around the use, when there is one: whether that
@@ -2598,7 +2611,7 @@ private final class UseVisitor: SyntaxVisitor {
                 var forwarded = runtime
                 forwarded.forwarded = Self.isCheckedLabel(label, inType: scope.types.first)
                 if !forwarded.forwarded, let declaring = self.function(declaring: name, around: Syntax(e)) {
-                    forwarded.value = .unfollowed("its parameter `\(name)` (of `\(declaring)`), whose callers kcs does not follow")
+                    forwarded.value = .unfollowed("its parameter `\(name)` (of `\(declaring)`), whose callers kcs does not follow", .parameter)
                 }
                 return forwarded
             case .property:

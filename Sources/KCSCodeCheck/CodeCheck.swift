@@ -906,7 +906,7 @@ public enum CodeCheck {
                     switch e {
                     case .runtime(let written): return (.runtime(written), nil)
                     case .parameter(let name, let owner):
-                        return (.unfollowed("its parameter `\(name)` (of `\(owner)`), whose callers kcs does not follow"), nil)
+                        return (.unfollowed("its parameter `\(name)` (of `\(owner)`), whose callers kcs does not follow", .parameter), nil)
                     case .infoPlist(let key):
                         // The key worked out, then read as Swift's read is:
                         // the target's Info.plist value (review 21, R8).
@@ -959,7 +959,7 @@ public enum CodeCheck {
                                     }
                                     if undecided {
                                         let values = Set(c.constant.branches.map(\.expression)).count
-                                        inner = (.unfollowed("`\(name)`, which its #if branches define with \(values) values, " + CodeCheck.branchUndecided), nil)
+                                        inner = (.unfollowed("`\(name)`, which its #if branches define with \(values) values, " + CodeCheck.branchUndecided, .undecidedBranch), nil)
                                     } else {
                                         inner = resolve(expression, shown: shown, depth: depth + 1)
                                         if case .literal = inner.value { inner.constant = inner.constant ?? (c.file, line) }
@@ -1526,7 +1526,7 @@ public enum CodeCheck {
                         if compiled == true, signing.resolved.platform != "macos" {
                             let said: (text: String, severity: ProjectIssue.Severity)? = switch value {
                             case .runtime(let expr): ("a value built at run time (\(Self.excerpt(expr)))", .note)
-                            case .unfollowed(let what): (what, Self.isSaidForAppGroups(what) ? .warning : .note)
+                            case .unfollowed(let what, let kind): (what, kind == .other ? .note : .warning)
                             default: nil
                             }
                             if let said {
@@ -1605,7 +1605,7 @@ public enum CodeCheck {
                             .warning, "\(who) passes \(use.api) a value built at run time (\(Self.excerpt(expr)))\(use.condition.map { " " + Self.under($0) } ?? ""): kcs cannot check it",
                             at: at, hint: "its groups: \(groups)"),
                             code: .codeGroupNotCheckable, length: use.length, notes: notes))
-                    case .unfollowed(let what):
+                    case .unfollowed(let what, _):
                         out.append(render.diagnostic(ProjectIssue(
                             .warning, "\(who) passes \(use.api) \(what)\(use.condition.map { " " + Self.under($0) } ?? ""): kcs cannot check it",
                             at: at, hint: "its groups: \(groups)"),
@@ -2055,13 +2055,6 @@ public enum CodeCheck {
                 + "(items already stored live in the group the shipped build used); "
         }
         return "did you mean \"\(near)\"? "
-    }
-
-    /// The values an app-group call is said not checkable for: a function's
-    /// parameter, and a macro with a value per `#if` branch the build does
-    /// not decide (``ObjectiveCSource/Constant/branches``).
-    static func isSaidForAppGroups(_ what: String) -> Bool {
-        what.hasPrefix("its parameter `") || what.hasSuffix(branchUndecided)
     }
 
     /// How an Objective-C macro with a value per `#if` branch is said when
