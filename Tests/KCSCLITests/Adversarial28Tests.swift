@@ -58,14 +58,7 @@ struct Adversarial28Tests {
         f.write("Share/Big.m", String(repeating: "a ", count: 5000) + "\n")
         f.targets[2].sources = ["Big.m"]
         f.targets[2].links = ["Kit"]
-        let share = f.targets[2]
-        for i in 0..<8 {
-            var t = share
-            t.name = "Share\(i)"
-            t.settings = share.settings.mapValues { var s = $0; s["PRODUCT_BUNDLE_IDENTIFIER"] = "com.example.Notes.Share\(i)"; return s }
-            f.targets.append(t)
-            f.targets[0].embeds.append(t.name)
-        }
+        f.embedShareCopies(8)
         f.writeProject()
         let lint = try ProjectLint.load(f.projectPath).get()
         var render = ProjectDiagnostics(fileSystem: lint.fileSystem)

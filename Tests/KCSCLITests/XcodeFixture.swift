@@ -102,6 +102,33 @@ struct XcodeFixture {
 
     func remove() { try? FileManager.default.removeItem(at: root) }
 
+    /// An app whose bundle ID starts with a team-shaped word, Monal's
+    /// `G7YU7X7KRJ.SworIM`, embedding its widget `….widget` (no Share):
+    /// entitlements files named, not written.
+    static func appWithTeamShapedBundleID() -> XcodeFixture {
+        var f = appWidgetShare()
+        let app = ["PRODUCT_BUNDLE_IDENTIFIER": "G7YU7X7KRJ.SworIM", "CODE_SIGN_ENTITLEMENTS": "App/App.entitlements"]
+        f.targets[0].settings = ["Debug": app, "Release": app]
+        let widget = ["PRODUCT_BUNDLE_IDENTIFIER": "G7YU7X7KRJ.SworIM.widget", "CODE_SIGN_ENTITLEMENTS": "Widget/Widget.entitlements"]
+        f.targets[1].settings = ["Debug": widget, "Release": widget]
+        f.targets.removeLast()
+        f.targets[0].embeds = ["Widget"]
+        return f
+    }
+
+    /// `count` copies of the Share extension (`Share0`, `Share1`, …, each its
+    /// own bundle ID), embedded in the app: many extensions over one code.
+    mutating func embedShareCopies(_ count: Int) {
+        let share = targets[2]
+        for i in 0..<count {
+            var t = share
+            t.name = "Share\(i)"
+            t.settings = share.settings.mapValues { var s = $0; s["PRODUCT_BUNDLE_IDENTIFIER"] = "com.example.Notes.Share\(i)"; return s }
+            targets.append(t)
+            targets[0].embeds.append(t.name)
+        }
+    }
+
     /// `App.xcworkspace` beside the project, listing these locations (`group:Kit`).
     func writeWorkspace(_ locations: [String]) {
         write("\(name).xcworkspace/contents.xcworkspacedata", "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Workspace version = \"1.0\">\n"

@@ -214,14 +214,8 @@ struct XcodeLintTests {
         // Monal's bundle ID is G7YU7X7KRJ.SworIM: $(AppIdentifierPrefix)
         // G7YU7X7KRJ.SworIM is the app's own app ID, which its extension
         // holds too; the fix said to write $(AppIdentifierPrefix)SworIM.
-        var f = XcodeFixture.appWidgetShare()
+        let f = XcodeFixture.appWithTeamShapedBundleID()
         defer { f.remove() }
-        let legacy = ["PRODUCT_BUNDLE_IDENTIFIER": "G7YU7X7KRJ.SworIM", "CODE_SIGN_ENTITLEMENTS": "App/App.entitlements"]
-        f.targets[0].settings = ["Debug": legacy, "Release": legacy]
-        let widget = ["PRODUCT_BUNDLE_IDENTIFIER": "G7YU7X7KRJ.SworIM.widget", "CODE_SIGN_ENTITLEMENTS": "Widget/Widget.entitlements"]
-        f.targets[1].settings = ["Debug": widget, "Release": widget]
-        f.targets.removeLast()
-        f.targets[0].embeds = ["Widget"]
         f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)G7YU7X7KRJ.SworIM"])
         f.writeEntitlements("Widget/Widget.entitlements", keychain: ["$(AppIdentifierPrefix)G7YU7X7KRJ.SworIM", "$(AppIdentifierPrefix)ABCDE12345.shared"])
         f.writeProject()

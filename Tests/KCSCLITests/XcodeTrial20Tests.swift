@@ -57,14 +57,7 @@ extension XcodeRealProjectsTests {
     @Test func sharedKeychainCodeIsReadOnceForAllItsExtensions() throws {
         var f = Self.sharedKeychainHelper(calledBy: ["App", "Share"])
         defer { f.remove() }
-        let share = f.targets[2]
-        for i in 0..<8 {
-            var t = share
-            t.name = "Share\(i)"
-            t.settings = share.settings.mapValues { var s = $0; s["PRODUCT_BUNDLE_IDENTIFIER"] = "com.example.Notes.Share\(i)"; return s }
-            f.targets.append(t)
-            f.targets[0].embeds.append(t.name)
-        }
+        f.embedShareCopies(8)
         f.writeProject()
         let files = XcodeLintTests.CountingFileSystem()
         let found = CodeCheck.run(try ProjectLint.load(f.projectPath, fileSystem: files).get())

@@ -72,14 +72,8 @@ extension XcodeRealProjectsTests {
     /// only KCS604's near miss, which names the app ID (real-project trial 23, D4).
     @Test func aTypoOfAnAppIDThatStartsLikeATeamIsNoDoubledPrefix() throws {
         let team = XcodeFixture.team
-        var f = XcodeFixture.appWidgetShare()
+        let f = XcodeFixture.appWithTeamShapedBundleID()
         defer { f.remove() }
-        let app = ["PRODUCT_BUNDLE_IDENTIFIER": "G7YU7X7KRJ.SworIM", "CODE_SIGN_ENTITLEMENTS": "App/App.entitlements"]
-        f.targets[0].settings = ["Debug": app, "Release": app]
-        let widget = ["PRODUCT_BUNDLE_IDENTIFIER": "G7YU7X7KRJ.SworIM.widget", "CODE_SIGN_ENTITLEMENTS": "Widget/Widget.entitlements"]
-        f.targets[1].settings = ["Debug": widget, "Release": widget]
-        f.targets.removeLast()
-        f.targets[0].embeds = ["Widget"]
         f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)G7YU7X7KRJ.SworIM"])
         f.writeEntitlements("Widget/Widget.entitlements", keychain: ["$(AppIdentifierPrefix)G7YU7X7KRJ.SwrIM"])
         f.write("App/KeychainStore.swift", "let x = 1\n")
