@@ -257,6 +257,9 @@ public struct AccessGroupFinder {
         /// (``KeyReader/signature``, the read's default or nil for no
         /// reader) of each function of one `String` parameter.
         var keyReaders: [(String, String??)] = []
+        /// How many members the reader types' walks visited
+        /// (``ReaderTypes/membersWalked``), for a test of the work.
+        var readerMembersWalked = 0
     }
 
     /// A constant with the file declaring it.
@@ -294,6 +297,7 @@ public struct AccessGroupFinder {
         out.declaredNames = members.declaredNames
         out.forwardedMembers = members.forwardedMembers
         out.keyReaders = members.keyReaders
+        out.readerMembersWalked = collector.readerTypes.membersWalked
         return out
     }
 
@@ -1008,10 +1012,14 @@ public struct AccessGroupFinder {
     /// limit; adversarial run 27, F5).
     final class ReaderTypes {
         private var types: [SyntaxIdentifier: ReaderType] = [:]
+        /// The members the types' walks visited, all told: the work done,
+        /// which a test counts (linear in the members, where the old walks
+        /// per property were properties × members).
+        fileprivate(set) var membersWalked = 0
 
         func type(_ members: MemberBlockItemListSyntax, typeName: String) -> ReaderType {
             if let known = types[members.id] { return known }
-            let made = ReaderType(members, typeName: typeName)
+            let made = ReaderType(members, typeName: typeName, types: self)
             types[members.id] = made
             return made
         }
@@ -1021,18 +1029,25 @@ public struct AccessGroupFinder {
     final class ReaderType {
         let members: MemberBlockItemListSyntax
         let typeName: String
-        init(_ members: MemberBlockItemListSyntax, typeName: String) {
+        /// Where the walks are counted.
+        private unowned let types: ReaderTypes
+        init(_ members: MemberBlockItemListSyntax, typeName: String, types: ReaderTypes) {
             self.members = members
             self.typeName = typeName
+            self.types = types
         }
 
         /// ``AccessGroupFinder/mainBundleProperty(in:typeName:)``.
-        lazy var bundle: String? = AccessGroupFinder.mainBundleProperty(in: members, typeName: typeName)
+        lazy var bundle: String? = {
+            types.membersWalked += members.count
+            return AccessGroupFinder.mainBundleProperty(in: members, typeName: typeName)
+        }()
 
         /// The `static let`s' literals by name: the first binding of each name.
         lazy var staticStrings: [String: String?] = {
             var out: [String: String?] = [:]
             for member in members {
+                types.membersWalked += 1
                 guard let v = member.decl.as(VariableDeclSyntax.self), v.bindingSpecifier.tokenKind == .keyword(.let),
                       v.modifiers.contains(where: { $0.name.text == "static" }) else { continue }
                 for binding in v.bindings {
@@ -1047,6 +1062,7 @@ public struct AccessGroupFinder {
         lazy var nested: [String: MemberBlockItemListSyntax] = {
             var out: [String: MemberBlockItemListSyntax] = [:]
             for m in members {
+                types.membersWalked += 1
                 if let d = m.decl.as(EnumDeclSyntax.self), out[d.name.text] == nil { out[d.name.text] = d.memberBlock.members }
                 if let d = m.decl.as(StructDeclSyntax.self), out[d.name.text] == nil { out[d.name.text] = d.memberBlock.members }
             }
@@ -1056,7 +1072,10 @@ public struct AccessGroupFinder {
         /// The functions by name, in order.
         lazy var functions: [String: [FunctionDeclSyntax]] = {
             var out: [String: [FunctionDeclSyntax]] = [:]
-            for m in members { if let f = m.decl.as(FunctionDeclSyntax.self) { out[f.name.text, default: []].append(f) } }
+            for m in members {
+                types.membersWalked += 1
+                if let f = m.decl.as(FunctionDeclSyntax.self) { out[f.name.text, default: []].append(f) }
+            }
             return out
         }()
 

@@ -252,7 +252,9 @@ struct XcodeLintTests {
 
     /// A `.gitmodules` past 64 KiB is not split into lines: 66 MB split
     /// first took 1.2 GB and 8 s, 200 MB crashed (adversarial run 25, F2).
-    /// 10 million lines here; split, a debug build takes many seconds.
+    /// 10 million lines here, the first naming the submodule: split, it
+    /// would be found, so the answer says it was not split (a 2 s bound on
+    /// the call flaked under load).
     @Test func aLargeGitmodulesIsNotSplit() {
         struct Modules: ProjectFileSystem {
             let bytes: [UInt8]
@@ -267,9 +269,7 @@ struct XcodeLintTests {
         var known = ProjectPath.Submodules()
         #expect(ProjectPath.submodule(of: "/p/Vendor/x/A.xcconfig", in: small, known: &known) == "/p/Vendor/x")
         known = ProjectPath.Submodules()
-        let clock = ContinuousClock()
-        let took = clock.measure { #expect(ProjectPath.submodule(of: "/p/Vendor/x/A.xcconfig", in: large, known: &known) == nil) }
-        #expect(took < .seconds(2), "\(took)")
+        #expect(ProjectPath.submodule(of: "/p/Vendor/x/A.xcconfig", in: large, known: &known) == nil)
     }
 
     @Test func aGroupWhoseSettingIsEmptyIsSaidSo() throws {
