@@ -766,7 +766,7 @@ package struct Explainer {
     private func tokenGroupOnly(_ last: LastCall) -> String {
         let request = last.call.request
         guard !World.reachesFileKeychain(request.spec, on: world.platform(of: last.device)),
-              world.accessGroups(of: last.app, on: last.device) == [AppTarget.tokenGroup] else { return "" }
+              world.hasOnlyTokenGroup(last.app, on: last.device) else { return "" }
         return "; \(world[last.app].name) has no keychain entitlement here: its only access group is \(AppTarget.tokenGroup), "
             + "which is read-only, so none of its own items can exist in the data-protection keychain "
             + "(its adds fail with errSecMissingEntitlement)"

@@ -308,8 +308,8 @@ extension Session {
             // tool, an app without a provisioning profile) gets errSecMissingEntitlement
             // there (its list is com.apple.token alone, server_entitlement_helpers.c
             // lines 166-176): the flag is no fix for it (KeychainAccess issue 382; QA s22, Q26).
-            let groups = world.accessGroups(of: last.app, on: last.device)
-            let noEntitlement = groups.allSatisfy { $0 == AppTarget.tokenGroup }
+            // An empty list (an app ID no profile validates, nothing else) is refused as well.
+            let noEntitlement = world.hasOnlyTokenGroup(last.app, on: last.device) || world.accessGroups(of: last.app, on: last.device).isEmpty
             warn(.lintFileKeychainGroup, request.operation == .add
                     ? "on macOS this call goes to the file-based keychain, which ignores group="
                     : "on macOS this query also searches the file-based keychain, which ignores group=",

@@ -326,9 +326,8 @@ extension World {
             return (full, unsigned ? .unsigned : .unprovisioned)
         }
         guard operation != .find else { return (full, nil) }
-        let writable = full.writable
-        if writable.ids.isEmpty { return (full, .onlyTokenGroup) }
-        return (writable, nil)
+        if full.holdsTokenGroupAlone { return (full, .onlyTokenGroup) }
+        return (full.writable, nil)
     }
 
     /// A call by a process without entitlements on iOS 10-13 (watchOS

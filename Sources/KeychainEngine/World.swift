@@ -328,6 +328,12 @@ public struct World: Sendable {
         /// token group.
         var writable: AppCache { writableList ?? self }
 
+        /// The list is com.apple.token alone: no keychain entitlement
+        /// counts (a Mac app without an app ID a profile validates, a bare
+        /// tool; an unentitled process on iOS 10-13), so every write is
+        /// refused (``World/hasOnlyTokenGroup(_:on:)``).
+        var holdsTokenGroupAlone: Bool { !ids.isEmpty && writable.ids.isEmpty }
+
         /// The ID of `name` if the list holds it: its bytes are those of
         /// a listed name (securityd compares the CFStrings,
         /// `CFArrayContainsValue`), two words compared per entry.
@@ -750,6 +756,15 @@ public struct World: Sendable {
     /// An app's access groups on a device, in order.
     public func accessGroups(of app: AppHandle, on device: DeviceHandle = .this) -> [String] {
         cache(of: app, on: platform(of: device)).ids.map { groupTexts[Int($0)].string }
+    }
+
+    /// Whether the app's list on the device is com.apple.token alone, the
+    /// read-only group: its writes are errSecMissingEntitlement
+    /// (``StatusReason/onlyTokenGroup``) and none of its items can exist in
+    /// the data-protection keychain. The one test the engine, the
+    /// explanation and the lint ask (review 22b, R5).
+    public func hasOnlyTokenGroup(_ app: AppHandle, on device: DeviceHandle = .this) -> Bool {
+        cache(of: app, on: platform(of: device)).holdsTokenGroupAlone
     }
 
     /// The group an add without `group=` uses on a device: element 0 of the
