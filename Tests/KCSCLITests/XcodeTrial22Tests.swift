@@ -451,6 +451,8 @@ extension XcodeRealProjectsTests {
             func suffix() -> String { "notes" }
             let defaults = UserDefaults(suiteName: "group.com.example." + suffix())
             let url = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: "group.com.example." + suffix())
+            let other = UserDefaults(suiteName: nowhereDeclaredGroup)
+            func open(suite: String) -> UserDefaults? { UserDefaults(suiteName: suite) }
 
             """)
         f.writeProject()
@@ -460,6 +462,12 @@ extension XcodeRealProjectsTests {
         #expect(said?.contains("note: target 'Widget' (configuration 'Release') passes UserDefaults(suiteName:) a value built at run time") == true
             && said?.contains("[KCS608]") == true, "\(lint.stderr)")
         #expect(lint.stderr.contains("containerURL(forSecurityApplicationGroupIdentifier:) a value built at run time"), "\(lint.stderr)")
+        // A name kcs finds no declaration of is a note too; a parameter is a
+        // warning, as for an access group (review 22b, R6: the merge's split).
+        let undeclared = lines.first { $0.contains("Defaults.swift:6:") }
+        #expect(undeclared?.contains("note:") == true && undeclared?.contains("`nowhereDeclaredGroup`, which kcs finds no declaration of") == true, "\(lint.stderr)")
+        let parameter = lines.first { $0.contains("Defaults.swift:7:") }
+        #expect(parameter?.contains("warning:") == true && parameter?.contains("its parameter `suite`") == true, "\(lint.stderr)")
     }
 }
 

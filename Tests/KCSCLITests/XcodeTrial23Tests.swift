@@ -203,6 +203,7 @@ extension XcodeRealProjectsTests {
                 NSUserDefaults *d = [[NSUserDefaults alloc] initWithSuiteName:group];
                 NSURL *u = [[NSFileManager defaultManager] containerURLForSecurityApplicationGroupIdentifier:kAppGroup];
                 NSUserDefaults *o = [[NSUserDefaults alloc] initWithSuiteName:kOtherGroup];
+                NSUserDefaults *n = [[NSUserDefaults alloc] initWithSuiteName:kNowhereGroup];
                 return self;
             }
             @end
@@ -218,6 +219,13 @@ extension XcodeRealProjectsTests {
                 "\(release.stderr)")
         #expect(release.stderr.contains("passes UserDefaults(suiteName:) `kOtherGroup`, which its #if branches define with 2 values, which kcs cannot tell from the build's GCC_PREPROCESSOR_DEFINITIONS"),
                 "\(release.stderr)")
+        // The parameter and the undecided macro are warnings, a macro with no
+        // definition a note (a suite name may be the app's own; review 22b, R6).
+        let lines = release.stderr.split(separator: "\n")
+        func said(_ text: String) -> Substring? { lines.first { $0.contains(text) && $0.contains("[KCS608]") } }
+        #expect(said("its parameter `group`")?.contains("warning:") == true, "\(release.stderr)")
+        #expect(said("`kOtherGroup`, which its #if branches")?.contains("warning:") == true, "\(release.stderr)")
+        #expect(said("`kNowhereGroup`, which kcs finds no definition of")?.contains("note:") == true, "\(release.stderr)")
         for configuration in ["Alpha", "Quicksy"] {
             let lint = try BinaryRunner.run(["lint", "--project", f.projectPath, "--configuration", configuration])
             #expect(!lint.stderr.contains("[KCS607]") && !lint.stderr.contains("kAppGroup"), "\(configuration): \(lint.stderr)")
