@@ -845,6 +845,11 @@ package struct Explainer {
                     // Synced onto a locked device: CKKS lacks its class key (audit 24, F1).
                     why = "it was synced, and waits in iCloud Keychain's incoming queue until "
                         + (last.device == .this ? "this device" : here.name) + " is unlocked"
+                } else if case .errored? = here.incoming[c.item.primaryKey] {
+                    // Its write met a row that needs the user (audit 26, F4; review 22b, R8).
+                    why = "it was synced, but iCloud Keychain could not write it over "
+                        + (last.device == .this ? "this device" : here.name) + "'s item of the same key, whose access control needs the user; "
+                        + "the entry stays in error, and neither a sync nor an unlock tries it again: a newer version of the item does"
                 } else {
                     why = "it has not been synced yet ('sync')"
                 }

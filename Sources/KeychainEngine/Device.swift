@@ -171,7 +171,9 @@ public struct Device: Sendable {
     /// the key. CKKS leaves such an entry in its incoming queue ("Keychain
     /// is locked; can't decrypt IQE", `CKKSIncomingQueueOperation.m` lines
     /// 147-158) and processes it again once the device unlocks (lines
-    /// 520-526); until then the keychain has no row for it.
+    /// 520-526); until then the keychain has no row for it. Also a version
+    /// whose write failed, held in error (``Incoming/errored``), which no
+    /// unlock applies.
     public var incoming: [PrimaryKey: Incoming] = [:]
 
     /// An entry of ``incoming``: a version of an item, with the device it
@@ -182,6 +184,22 @@ public struct Device: Sendable {
     public enum Incoming: Sendable {
         case version(StoredItem, from: Int)
         case deletion(stamp: UInt64, accessibility: Accessibility)
+        /// A version whose write failed (the device's row of its key needs
+        /// the user, and CKKS has no credential): saved in state error
+        /// (`CKKSIncomingQueueOperation.m` lines 995-1008), which the
+        /// queue's pass never fetches again (it fetches state new only,
+        /// lines 609-615), so neither a sync nor an unlock tries it; only
+        /// a newer version of the item replaces it (`CKKSItem.m` lines
+        /// 576-600 delete a record's entries "in any state" when it changes).
+        case errored(StoredItem, from: Int)
+
+        /// The version the entry holds, waiting or in error.
+        var heldVersion: StoredItem? {
+            switch self {
+            case .version(let item, _), .errored(let item, _): item
+            case .deletion: nil
+            }
+        }
     }
 
     /// The platform this device runs; nil: the world's (`platform …`).

@@ -157,8 +157,8 @@ extension World {
                             // Held in the incoming queue until the unlock.
                             devices[d].incoming[key] = .deletion(stamp: stamp, accessibility: item.accessibility)
                         }
-                    } else if case .version(let queued, _)? = devices[d].incoming[key], queued.modified < stamp {
-                        // A deletion newer than a version still queued replaces it.
+                    } else if let queued = devices[d].incoming[key]?.heldVersion, queued.modified < stamp {
+                        // A deletion newer than a version still queued (or in error) replaces it.
                         devices[d].incoming[key] = nil
                     }
                     // A deletion copied to a device is held there: the item
@@ -209,8 +209,10 @@ extension World {
            !Self.yieldsToSynced(mine) { return .nothing }
         // Deleted here after this version was sent (a queued version met by a later deletion).
         if local == nil, let stamp = devices[d].tombstones[key], stamp > version.modified { return .nothing }
+        // A version already held, waiting or in error, arrives no newer:
+        // nothing changed on the server, so CKKS makes no new entry for it.
+        if let held = devices[d].incoming[key]?.heldVersion, held.modified >= version.modified { return .nothing }
         guard devices[d].state.hasSyncKey(for: version.accessibility) else {
-            if case .version(let queued, _)? = devices[d].incoming[key], queued.modified >= version.modified { return .nothing }
             devices[d].incoming[key] = .version(version, from: from)
             return .queued
         }
@@ -221,12 +223,12 @@ extension World {
         // control needs the user answers errSecAuthNeeded
         // (SecDbKeychainItemV7.m lines 816-818), the entry is saved in error
         // (CKKSIncomingQueueOperation.m lines 983-1008) and the row stays.
-        // The version waits in the queue, as for a class key the device
-        // lacks, and is tried again at the next sync or unlock (audit 26,
-        // F4). A lost or invalidated row is replaced.
+        // The entry stays in error: no sync or unlock tries it again, a
+        // newer version of the item replaces it (``Device/Incoming/errored``;
+        // audit 26, F4; review 22b, R8). A lost or invalidated row is replaced.
         if let id = local, let mine = devices[d].keychain[id], mine.accessControl?.requiresAuthentication == true,
            !mine.isUndecodable(in: devices[d].state) {
-            devices[d].incoming[key] = .version(version, from: from)
+            devices[d].incoming[key] = .errored(version, from: from)
             return .queued
         }
         devices[d].incoming[key] = nil
@@ -261,6 +263,9 @@ extension World {
             switch entry {
             case .version(let item, let from):
                 if devices[d].state.hasSyncKey(for: item.accessibility) { versions.append((key, item, from)) }
+            case .errored:
+                // Not fetched again (state error; CKKSIncomingQueueOperation.m lines 609-615).
+                continue
             case .deletion(let stamp, let accessibility):
                 guard devices[d].state.hasSyncKey(for: accessibility) else { continue }
                 devices[d].incoming[key] = nil
