@@ -308,7 +308,7 @@ package struct Explainer {
             let releases = platform.tokenGroupForUnentitledReleases ?? 0...0
             let othersText = Self.releaseList(releases.filter { $0 != platform.tokenGroupSearchedOnWritesRelease })
             return result.status == .param
-                ? head + ": the add goes to element 0 of the list, the token group, and securityd refuses it: \"storing items into kSecAttrAccessGroupToken is not allowed\" (errSecParam; \(name) \(othersText) answer errSecMissingEntitlement)"
+                ? head + ": the add goes to element 0 of the list, the token group, and securityd refuses it: \(Self.tokenGroupStoreRefusal) (errSecParam; \(name) \(othersText) answer errSecMissingEntitlement)"
                 : head + ", so the query searches that group, which holds none of kcs's items (from \(name) \(releases.upperBound + 1) every call is errSecMissingEntitlement)"
         case .tokenGroupWrite:
             let platform = world.platform(of: last.device)
@@ -317,7 +317,7 @@ package struct Explainer {
             let writes = platform.tokenGroupSearchedOnWritesRelease ?? releases.lowerBound
             let later = Self.releaseList(releases.filter { $0 > writes })
             return Self.tokenGroupListed(app, platform) + ", and \(name) \(writes)'s securityd refuses to write there: "
-                + "\"storing items into kSecAttrAccessGroupToken is not allowed\" (errSecParam; \(name) \(later) leave it out of the groups a write may use: errSecMissingEntitlement)"
+                + Self.tokenGroupStoreRefusal + " (errSecParam; \(name) \(later) leave it out of the groups a write may use: errSecMissingEntitlement)"
         case .fileKeychainDataForAll:
             return request.operation == .add
                 ? "the macOS file-based keychain's add parses limit= and return= as a find does, and returns no data for all matching passwords: nothing was stored; an add needs no limit="
@@ -929,6 +929,11 @@ package struct Explainer {
             ? tokenGroupListed(app, platform) + ": \(name) \(platform.version) leaves it out of the groups a write may use (SecurityClientCopyWritableAccessGroups), so the write is errSecMissingEntitlement"
             : tokenGroupListed(app, platform) + "; \(name) \(platform.version)'s securityd stores the item there, which kcs does not model: it answers errSecMissingEntitlement"
     }
+
+    /// securityd's words when an add goes to the token group (iOS 11's and
+    /// watchOS 4's `_SecItemAdd`, `SecItemServer.c` lines 1549-1580), quoted
+    /// by the explanations of both reasons that meet it.
+    static let tokenGroupStoreRefusal = "\"storing items into kSecAttrAccessGroupToken is not allowed\""
 
     /// Release numbers as prose: "12", "12 and 13", "10, 12 and 13".
     static func releaseList(_ releases: [Int]) -> String {

@@ -140,12 +140,10 @@ public struct Platform: Sendable, Hashable, CustomStringConvertible {
     /// on iOS wants to access token items, it needs explicitly specify
     /// kSecAttrAccessGroup=kSecAttrAccessGroupToken"). Not in 57740 or
     /// 58286; from 59754 the token group is no longer appended off the Mac.
+    /// 59306 is the last release that appends the token group, so this is
+    /// the last of ``tokenGroupForUnentitledReleases`` (review 22b, R10).
     public var dropsTokenGroupFromImplicitQueries: Bool {
-        switch family {
-        case .ios: version == 13
-        case .watchos: version == 6
-        case .macos, .catalyst: false
-        }
+        tokenGroupForUnentitledReleases.map { version == $0.upperBound } ?? false
     }
 
     /// Whether a write into `com.apple.token` is errSecParam rather than

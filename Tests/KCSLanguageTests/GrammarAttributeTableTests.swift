@@ -16,16 +16,20 @@ import Testing
         }
     }
 
-    @Test func everyRowMatchesTheEngine() throws {
+    /// The rows of grammar.md's table whose header is `header`, as cells.
+    static func table(_ header: String) throws -> [[String]] {
         let page = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("grammar.md")
         let text = try String(contentsOf: page, encoding: .utf8)
-        let start = try #require(text.range(of: "| short name | constant | kind | classes |"))
-        let rows = text[start.upperBound...].split(separator: "\n").dropFirst().prefix { $0.hasPrefix("|") }
+        let start = try #require(text.range(of: header))
+        return text[start.upperBound...].split(separator: "\n").dropFirst().prefix { $0.hasPrefix("|") }
+            .map { row in row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) } }
+    }
+
+    @Test func everyRowMatchesTheEngine() throws {
         var seen = Set<ItemAttribute>()
-        for row in rows {
-            let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
-            try #require(cells.count == 4, "\(row)")
+        for cells in try Self.table("| short name | constant | kind | classes |") {
+            try #require(cells.count == 4, "\(cells)")
             let short = cells[0].trimmingCharacters(in: CharacterSet(charactersIn: "`"))
             guard case .attribute(let a)? = Vocabulary.argumentKey(named: short) else {
                 Issue.record("grammar.md lists '\(short)', which is no attribute")
@@ -40,5 +44,18 @@ import Testing
             #expect(cells[3] == written, "\(short): the engine says \(written)")
         }
         #expect(seen == Set(ItemAttribute.allCases), "missing from grammar.md: \(Set(ItemAttribute.allCases).subtracting(seen))")
+    }
+
+    /// §4.4's accessibility table: each row's short name, constant
+    /// (marked deprecated where the engine says so) and the constant's value
+    /// are the engine's, in the engine's order, most restrictive first
+    /// (review 22b, R10: the codes column was written beside
+    /// `Accessibility.code` and checked by nothing).
+    @Test func theAccessibilityTableIsTheEngines() throws {
+        let written = try Self.table("| short name | constant | the constant's value |")
+        let engine = Accessibility.allCases.map { a in
+            ["`\(a.rawValue)`", "`\(a.constantName)`" + (a.isDeprecated ? " (deprecated)" : ""), "`\(a.code)`"]
+        }
+        #expect(written == engine, "grammar.md: \(written)\nthe engine: \(engine)")
     }
 }
