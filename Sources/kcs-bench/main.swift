@@ -4,6 +4,7 @@
 //   kcs-bench --phases FILE.kcs
 //   kcs-bench --once FILE.kcs
 //   kcs-bench --repl
+//   kcs-bench --intern-hash TEXT
 //
 // With --once it runs the file once as `kcs run` does (lint on, nothing
 // printed), for a profiler: `valgrind --tool=callgrind kcs-bench --once F`.
@@ -29,6 +30,13 @@ func fail(_ message: String) -> Never {
     var text = "kcs-bench: " + message + "\n"
     text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
     exit(1)
+}
+
+// --intern-hash TEXT: the intern table's slot hash of TEXT, for the test
+// that the hash is seeded per process (review 22b, R11).
+if CommandLine.arguments.count == 3 && CommandLine.arguments[1] == "--intern-hash" {
+    print(AttributeText.internTableHash(CommandLine.arguments[2]))
+    exit(0)
 }
 
 // --repl: the cost of one REPL line, in a world of 1,000 items and of
