@@ -525,6 +525,20 @@ package struct Explainer {
               let ac = world.matches(for: last.call.request, as: last.app, on: last.device).lazy
                 .compactMap({ $0.item.accessControl }).first(where: \.requiresAuthentication) else { return "" }
         let flags = ac.flags.map(\.rawValue).joined(separator: ", ")
+        // A call that passed a context is told what that context lacks, not
+        // to pass one (review 22b, R12).
+        if let name = last.call.request.spec.context {
+            guard let standing = world.contextStanding(name, for: ac, on: last.device) else {
+                return ": its access control (\(flags)) asks unless the context passed is authenticated, and context \(name) "
+                    + "was not authenticated on \(world[last.device].label): authenticate it with one prompt (a call without auth-ui=fail) and reuse it"
+            }
+            if !standing.opens {
+                let held = standing.holds.isEmpty ? "nothing" : standing.holds.joined(separator: " and ")
+                return ": its access control (\(flags)) is not opened by context \(name), which was authenticated with \(held) only: "
+                    + "an application password opens the item's password and no user-presence, biometry or passcode constraint "
+                    + "(secd-81-item-acl.m line 282); authenticate \(name) with a prompt this access control asks (a call without auth-ui=fail)"
+            }
+        }
         return ": its access control (\(flags)) asks on every read without an authenticated context=, "
             + "while its class, \(ac.protection.rawValue), governs the lock state only; pass one LAContext (context=NAME, "
             + "kSecUseAuthenticationContext) to ask once and reuse it"

@@ -1622,6 +1622,20 @@ extension World {
         return use
     }
 
+    /// What a context named `name` brings to `ac` on a device, for an
+    /// explanation: nil when it was not authenticated there, else whether
+    /// its credentials open `ac` as a call's prompt check asks
+    /// (``ContextUse/coversPrompt(for:state:)``'s first test) and the
+    /// credentials it holds, in words ("the application password").
+    public func contextStanding(_ name: String, for ac: AccessControl, on device: DeviceHandle) -> (opens: Bool, holds: [String])? {
+        var spec = ItemSpec()
+        spec.context = name
+        guard let use = contextUse(spec, device), use.authenticated else { return nil }
+        let words: [(ContextUse.Credential, String)] = [(.biometry, "biometry"), (.passcode, "the device passcode"),
+                                                        (.applicationPassword, "the application password")]
+        return (ac.isSatisfied(use.authenticationCovers), words.filter { use.credentials.contains($0.0) }.map(\.1))
+    }
+
     /// Declares (or replaces with a fresh one) an authentication context.
     public mutating func declareContext(_ name: String, _ context: AuthContext) {
         if contexts[name] == nil { contextNames.append(name) }

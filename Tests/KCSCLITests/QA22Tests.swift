@@ -188,6 +188,38 @@ import Testing
                 "\(out.stdout)")
     }
 
+    /// A call that passed a context is told what the context lacks, not to
+    /// pass one: a context authenticated with the application password
+    /// alone opens no constraint (secd-81-item-acl.m line 282), and one
+    /// never authenticated on the device opens nothing (review 22b, R12).
+    @Test func aPromptForbiddenByAuthUIWithAContextSaysWhatTheContextLacks() throws {
+        let out = try BinaryRunner.run(["run", "-"], stdin: """
+            team SKMME9E2Y8
+            app com.example.App
+            as App add generic-password account="p" data="pw" access-control=[application-password]
+            as App add generic-password account="u" data="s" access-control=[user-presence]
+            context C
+            context D
+            user approves
+            as App find generic-password account="p" return=data context=C
+            expect data "pw"
+            as App find generic-password account="u" return=data context=C auth-ui=fail
+            expect status errSecInteractionNotAllowed
+            explain
+            as App find generic-password account="u" return=data context=D auth-ui=fail
+            expect status errSecInteractionNotAllowed
+            explain
+
+            """)
+        #expect(out.status == 0, "\(out.stderr)")
+        let why = out.stdout.split(separator: "\n").filter { $0.hasPrefix("why: ") }
+        #expect(why.count == 2, "\(out.stdout)")
+        #expect(why.first?.contains("its access control (user-presence) is not opened by context C, which was authenticated with the application password only") == true,
+                "\(out.stdout)")
+        #expect(why.last?.contains("context D was not authenticated on this device") == true, "\(out.stdout)")
+        #expect(!why.contains { $0.contains("pass one LAContext") }, "\(out.stdout)")
+    }
+
     /// A writer that cannot name a group (a library without an access-group
     /// option) is offered the third route in KCS505 and KCS502: one Keychain
     /// Sharing group first in both targets (react-native-encrypted-storage
