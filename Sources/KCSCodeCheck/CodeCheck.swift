@@ -1306,8 +1306,8 @@ public enum CodeCheck {
                 teamless[app.bundleID] = teamless[app.bundleID] ?? "$(AppIdentifierPrefix)" + app.bundleID
             }
             func heldUnderSomeTeam(_ group: String) -> Bool {
-                guard !teamless.isEmpty, let dot = group.firstIndex(of: "."), Team.isWellFormedID(String(group[..<dot])) else { return false }
-                return teamless[String(group[group.index(after: dot)...])] != nil
+                guard !teamless.isEmpty, let rest = Team.withoutPrefix(group) else { return false }
+                return teamless[String(rest)] != nil
             }
             let groups = grantedOnce.isEmpty ? "none (the target is unsigned)" : grantedOnce.map { teamless[$0] ?? $0 }.joined(separator: ", ")
             // Whether a source the target compiles or links, other than the
@@ -1625,13 +1625,13 @@ public enum CodeCheck {
                             let near = Self.didYouMean(group, in: grantedOnce, target: target.name, appID: app.appID, holders: witnesses)
                             var hint = near + "its groups: " + groups
 
-                            if use.prefixPassedApart, let dot = group.firstIndex(of: "."), group.distance(from: group.startIndex, to: dot) == 10 {
+                            if use.prefixPassedApart, let passed = Team.prefix(of: group), let restOfGroup = Team.withoutPrefix(group) {
                                 // The team is an argument of its own: the fix is
                                 // that argument, or the group without it, never
                                 // a prefix written into the group (a correct
                                 // `Keychain(team:group:)` was told to add the
                                 // team twice; real-project trial 17, D1).
-                                let passed = group[..<dot], rest = String(group[dot...].dropFirst())
+                                let rest = String(restOfGroup)
                                 if let team = app.teamID, passed != team, grantedSet.contains(team + "." + rest) {
                                     hint = "the team passed is \(passed), and '\(target.name)' is signed by \(team): pass \"\(team)\" (\(team).\(rest) is one of its groups)"
                                 } else if grantedSet.contains(rest) {
@@ -1648,10 +1648,9 @@ public enum CodeCheck {
                                 // The code is right; the entitlement has the team twice.
                                 hint = "the entitlement is wrong, not the code: \(doubled) repeats the team ID; write $(AppIdentifierPrefix)\(group.drop { $0 != "." }.dropFirst()) in the .entitlements file; "
                                     + EntitlementShape.shippedGroupCaveat(doubled)
-                            } else if let dot = group.firstIndex(of: "."), group.distance(from: group.startIndex, to: dot) == 10,
-                                      case let appGroup = String(group[dot...].dropFirst()), appGroup.hasPrefix("group."),
+                            } else if let rest = Team.withoutPrefix(group), case let appGroup = String(rest), appGroup.hasPrefix("group."),
                                       app.applicationGroups.contains(appGroup), near.isEmpty,
-                                      !granted.contains(where: { $0.hasSuffix("." + appGroup) && $0.count == appGroup.count + 11 }) {
+                                      !granted.contains(where: { Team.withoutPrefix($0) == rest }) {
                                 // An app group with a team prefix: "did you mean" the
                                 // app-ID group by edit distance would move the items into
                                 // the app's private group (Habitica's tokens; real-project
@@ -1666,8 +1665,7 @@ public enum CodeCheck {
                                       case let holders = othersHolding(team + "." + group),
                                       !holders.isEmpty {
                                 hint = "the group lacks its team prefix, and '\(target.name)' is not entitled to \(team).\(group) either (\(holders.map { "'\($0)'" }.joined(separator: ", ")) \(holders.count == 1 ? "is" : "are")): add $(AppIdentifierPrefix)\(group) to its keychain-access-groups and write \"\(team).\(group)\""
-                            } else if let dot = group.firstIndex(of: "."), group.distance(from: group.startIndex, to: dot) == 10,
-                                      let team = app.teamID, case let prefix = String(group[..<dot]), prefix != team,
+                            } else if let passed = Team.prefix(of: group), let team = app.teamID, case let prefix = String(passed), prefix != team,
                                       let host = otherTeamHosts[target.id]?.first(where: { $0.team == prefix }) {
                                 // The prefix is the team of the app that embeds it:
                                 // the target's own team is the mistake, and writing
@@ -1675,9 +1673,8 @@ public enum CodeCheck {
                                 // (real-project trial 21, D3).
                                 hint = "\(prefix) is the team of '\(host.host.name)', which embeds '\(target.name)', and '\(target.name)' is signed by \(team): "
                                     + "sign it with team \(prefix) (its DEVELOPMENT_TEAM); with \(team)'s prefix it would share nothing with '\(host.host.name)'"
-                            } else if let dot = group.firstIndex(of: "."), group.distance(from: group.startIndex, to: dot) == 10,
-                                      let team = app.teamID, grantedSet.contains(team + group[dot...]) {
-                                hint = "the group has another team's prefix: the target is signed by \(team), so write \"\(team + group[dot...])\""
+                            } else if let rest = Team.withoutPrefix(group), let team = app.teamID, grantedSet.contains(team + "." + rest) {
+                                hint = "the group has another team's prefix: the target is signed by \(team), so write \"\(team).\(rest)\""
                             } else if case let holders = othersHolding(group), !holders.isEmpty, !near.hasPrefix("its entitlements list") {
                                 // Another target's group is no typo: "did you mean" this
                                 // target's nearest pushed an app-only secret toward the

@@ -26,11 +26,7 @@ public enum EntitlementShape {
     static func isApples(_ group: String) -> Bool { group.hasPrefix("com.apple.") }
 
     /// The first component, when it is a team ID: `SKMME9E2Y8.x` → `SKMME9E2Y8`.
-    static func teamPrefix(of group: String) -> Substring? {
-        guard let dot = group.firstIndex(of: ".") else { return nil }
-        let head = group[..<dot]
-        return Team.isWellFormedID(String(head)) ? head : nil
-    }
+    static func teamPrefix(of group: String) -> Substring? { Team.prefix(of: group) }
 
     /// A `keychain-access-groups` value, expanded: an app group among the
     /// keychain groups, or a group without the team prefix.

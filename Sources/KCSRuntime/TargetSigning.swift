@@ -29,7 +29,15 @@ public struct TargetSigning: Sendable {
     public struct Located: Sendable, Hashable {
         public var value: String
         public var location: ProjectLocation?
+        /// A group that expands to nothing is none: no profile grants ""
+        /// (real-project trial 22, D4). The one test of it (review 22a, R12).
+        public var isNone: Bool { value.isEmpty }
     }
+
+    /// The keychain access groups signing grants (``Located/isNone`` dropped).
+    public var grantedKeychainAccessGroups: [Located] { keychainAccessGroups.filter { !$0.isNone } }
+    /// The application groups signing grants (``Located/isNone`` dropped).
+    public var grantedApplicationGroups: [Located] { applicationGroups.filter { !$0.isNone } }
 
     public var target: XcodeProject.Target { resolved.target }
     public var configuration: String { resolved.configuration }
@@ -38,9 +46,8 @@ public struct TargetSigning: Sendable {
     public var appTarget: AppTarget? {
         guard let bundleID = resolved.bundleID else { return nil }
         var app = AppTarget(name: target.name, bundleID: bundleID, teamID: resolved.teamID, kind: kind,
-                            // A group that expands to nothing is none (real-project trial 22, D4).
-                            keychainAccessGroups: keychainAccessGroups.map(\.value).filter { !$0.isEmpty },
-                            applicationGroups: applicationGroups.map(\.value).filter { !$0.isEmpty })
+                            keychainAccessGroups: grantedKeychainAccessGroups.map(\.value),
+                            applicationGroups: grantedApplicationGroups.map(\.value))
         // Dropped here, a Catalyst target got the wrong list and default
         // group, and an import failed its own `expect groups` (found by audit).
         app.associatedApplicationIdentifiers = associatedApplicationIdentifiers.map(\.value)

@@ -903,8 +903,8 @@ public struct ProjectLint {
     /// (review 22a, R13). The first 5,000 files, as the KCS604 scan.
     func codeNames(_ group: String, in target: XcodeProject.Target, _ render: inout ProjectDiagnostics) -> Bool {
         var patterns = [Array(("\"" + group + "\"").utf8)]
-        if let dot = group.firstIndex(of: "."), group.distance(from: group.startIndex, to: dot) == 10 {
-            patterns.append(Array((")" + String(group[dot...]) + "\"").utf8))
+        if let rest = Team.withoutPrefix(group) {
+            patterns.append(Array((")." + rest + "\"").utf8))
         }
         for path in code(of: target).swiftSources.prefix(5000) {
             guard let bytes = render.sourceFile(path)?.bytes else { continue }

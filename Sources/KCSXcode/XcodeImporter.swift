@@ -265,7 +265,7 @@ public enum XcodeImporter {
                 // Jami's app group; found on a real-project trial).
                 func teamless(_ raw: [String]?, _ expanded: [TargetSigning.Located]) -> [String] {
                     zip(raw ?? [], expanded).filter { w, e in
-                        !AppTarget.needsTeam(w) && !e.value.isEmpty && !AppTarget.hasBuildVariable(e.value)
+                        !AppTarget.needsTeam(w) && !e.isNone && !AppTarget.hasBuildVariable(e.value)
                     }.map { ScriptText.literal($0.1.value) }
                 }
                 let kag = teamless(signing.entitlements?.keychainAccessGroups, signing.keychainAccessGroups)
@@ -278,9 +278,8 @@ public enum XcodeImporter {
                     app += " entitlements=" + ScriptText.quoted(options.fromScenario(fileSystem.spelled(file)))
                 } else {
                     // The file uses build settings a scenario cannot expand: write what they expand to.
-                    // A group that expands to nothing is none: no profile grants "" (real-project trial 22, D4).
-                    let kag = signing.keychainAccessGroups.filter { !$0.value.isEmpty }.map { ScriptText.literal($0.value) }
-                    let ag = signing.applicationGroups.filter { !$0.value.isEmpty }.map { ScriptText.literal($0.value) }
+                    let kag = signing.grantedKeychainAccessGroups.map { ScriptText.literal($0.value) }
+                    let ag = signing.grantedApplicationGroups.map { ScriptText.literal($0.value) }
                     if !kag.isEmpty { app += " keychain-access-groups=[\(kag.joined(separator: ", "))]" }
                     if !ag.isEmpty { app += " application-groups=[\(ag.joined(separator: ", "))]" }
                     let associated = signing.associatedApplicationIdentifiers.map { ScriptText.literal($0.value) }

@@ -1,3 +1,5 @@
+import struct KeychainEngine.Team
+
 /// Names of Security's keychain API and of keychain wrappers, as the code
 /// checks of Swift and Objective-C both count them.
 public enum KeychainNames {
@@ -35,8 +37,7 @@ public enum KeychainNames {
     /// `group.…`, or `TEAMID.…` as on the Mac.
     public static func couldBeAppGroup(_ name: String) -> Bool {
         if name.hasPrefix("group.") { return true }
-        let team = name.utf8.prefix { $0 != 0x2E }
-        return team.count == 10 && name.utf8.count > 11 && team.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) }
+        return Team.withoutPrefix(name).map { !$0.isEmpty } ?? false
     }
 
     /// A name that looks like a keychain wrapper's (`KeychainSwift`, `Valet`, `SAMKeychain`).

@@ -13,6 +13,21 @@ public struct Team: Sendable, Hashable {
     public static func isWellFormedID(_ id: String) -> Bool {
         id.utf8.count == 10 && id.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) }
     }
+
+    /// A group's first component when it is a team ID: `SKMME9E2Y8.x` →
+    /// `SKMME9E2Y8`; nil for `group.x` or `helloworld.x` (ten characters,
+    /// but no team ID). The one test of "a team prefix" (review 22a, R12:
+    /// it was re-derived as "ten characters and a dot").
+    public static func prefix(of group: String) -> Substring? {
+        guard let dot = group.firstIndex(of: ".") else { return nil }
+        let head = group[..<dot]
+        return isWellFormedID(String(head)) ? head : nil
+    }
+
+    /// The rest of a group after its team prefix: `SKMME9E2Y8.x` → `x`.
+    public static func withoutPrefix(_ group: String) -> Substring? {
+        prefix(of: group).map { group[group.index(after: $0.endIndex)...] }
+    }
 }
 
 /// What kind of executable a target is. Each has its own entitlements; an

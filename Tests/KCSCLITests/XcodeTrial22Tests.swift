@@ -34,6 +34,23 @@ extension XcodeRealProjectsTests {
             #expect(!lint.stderr.contains("without the team prefix"), "\(lint.stderr)")
         }
     }
+
+    /// A team prefix is a team ID and a dot (`Team.prefix(of:)`): ten
+    /// characters that are no team ID (`helloworld.`) are not "another
+    /// team's prefix" (review 22a, R12: the code check re-derived the
+    /// prefix as any ten characters and a dot, in four places).
+    @Test func tenCharactersThatAreNoTeamIDAreNoTeamPrefix() throws {
+        for (written, isTeam) in [("SKMME9E2Y9.group.com.example.app", true), ("helloworld.group.com.example.app", false)] {
+            let f = XcodeLintTests.oneApp(sources: ["Store.swift"])
+            defer { f.remove() }
+            f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)group.com.example.app"], appGroups: ["group.com.example.app"])
+            f.write("App/Store.swift", "let a = Keychain(service: \"s\", accessGroup: \"\(written)\")\n")
+            f.writeProject()
+            let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+            #expect(lint.stderr.components(separatedBy: "[KCS607]").count == 2, "\(lint.stderr)")
+            #expect(lint.stderr.contains("another team's prefix") == isTeam, "\(written): \(lint.stderr)")
+        }
+    }
 }
 
 extension XcodeRealProjectsTests {
