@@ -13,7 +13,11 @@ public struct Parser {
     private let bytes: [UInt8]
     /// Lowering errors (the syntax parser keeps its own).
     private var diagnostics: [Diagnostic] = []
-    private var sawApp = false
+    /// An `app` was declared before this statement: in this file, or (as
+    /// the session says, at ``init(file:maxListLength:appsDeclared:)`` and
+    /// after each include) in an earlier REPL line or Markdown block or in
+    /// an included file.
+    package var sawApp = false
     private var sawPlatform = false
     /// Lowers calls' and item expectations' lists, kept from statement to statement.
     private var lowering: Lowering
@@ -38,8 +42,8 @@ public struct Parser {
     /// Past the deadline it answers no at once: the run that follows stops
     /// at its first statement.
     public static func parsesCleanWithoutIncludes(_ file: SourceFile, limits: Limits,
-                                           deadline: ContinuousClock.Instant? = nil) -> Bool {
-        var parser = Parser(file: file, maxListLength: limits.listLength)
+                                           deadline: ContinuousClock.Instant? = nil, appsDeclared: Bool = false) -> Bool {
+        var parser = Parser(file: file, maxListLength: limits.listLength, appsDeclared: appsDeclared)
         while let s = parser.next() {
             if case .include = s.kind { return false }
             if let deadline, ContinuousClock.now > deadline { return false }
@@ -50,8 +54,12 @@ public struct Parser {
     /// A parser that hands out statements one at a time, so a large script
     /// never has to be held as a tree. Check ``hasErrors`` before running a
     /// statement: once an error has been seen nothing more may run.
-    public init(file: SourceFile, maxListLength: Int = Int.max) {
+    /// `appsDeclared`: the session this script runs into already has apps
+    /// (an earlier REPL line or Markdown block declared one), so a
+    /// `platform` here is misplaced, as it is after an `app` in one file.
+    public init(file: SourceFile, maxListLength: Int = Int.max, appsDeclared: Bool = false) {
         self.file = file
+        self.sawApp = appsDeclared
         self.bytes = file.bytes
         self.syntax = SyntaxParser(file: file, maxListLength: maxListLength)
         self.lowering = Lowering(file: file)
@@ -100,18 +108,12 @@ public struct Parser {
                 throw Diagnostic(.misplacedDeclaration, "the platform is already set", file: file, range: node.keyword,
                                  hint: "a scenario has one platform; split scenarios per platform into files")
             }
-            if sawApp {
-                throw Diagnostic(.misplacedDeclaration, "'platform' must come before the first 'app'", file: file,
-                                 range: node.keyword, hint: "move this line to the top of the file")
-            }
+            if sawApp { throw .platformAfterApp(file, node.keyword) }
             let p = try platform(family, version)
             sawPlatform = true
             return .platform(p)
         case .team(let id, let alias):
-            guard Team.isWellFormedID(id.text) else {
-                throw Diagnostic(.malformedTeamID, "'\(id.text)' is not a team ID", file: file, range: id.range,
-                                 hint: "a team ID is ten upper-case letters or digits, e.g. SKMME9E2Y8")
-            }
+            guard Team.isWellFormedID(id.text) else { throw .malformedTeamID(id.text, file, id.range) }
             return .team(id: id, alias: alias)
         case .app(let bundle, let alias, let options):
             sawApp = true
@@ -437,5 +439,21 @@ public struct Parser {
                           hint: Suggest.hint(for: w, in: Vocabulary.statusNames)
                              ?? "statuses are written as in SecBase.h, e.g. errSecItemNotFound or -25300")
             .didYouMean(w, in: Vocabulary.statusNames)
+    }
+}
+
+extension Diagnostic {
+    /// A `platform` after an `app` (KCS212): in one file, after an earlier
+    /// REPL line's or Markdown block's app, or in an included file. The one
+    /// place its message is made, for the parser and the session alike.
+    static func platformAfterApp(_ file: SourceFile, _ range: SourceRange?) -> Diagnostic {
+        Diagnostic(.misplacedDeclaration, "'platform' must come before the first 'app'", file: file, range: range,
+                   hint: "declare the platform first: the apps' groups and the calls' results depend on it")
+    }
+
+    /// A `team` whose ID is not one (KCS213), from the parser or the engine.
+    static func malformedTeamID(_ id: String, _ file: SourceFile, _ range: SourceRange?) -> Diagnostic {
+        Diagnostic(.malformedTeamID, "'\(id)' is not a team ID", file: file, range: range,
+                   hint: "a team ID is ten upper-case letters or digits, e.g. SKMME9E2Y8")
     }
 }

@@ -149,11 +149,12 @@ extension Session {
 
     func worldError(_ e: WorldError, _ file: SourceFile, _ range: SourceRange) -> Diagnostic {
         switch e {
+        // The parser finds these first (KCS212, KCS213); said the same way
+        // when the engine does (review 23a, R7).
         case .platformAfterApps:
-            Diagnostic(.invalidDeclaration, "'platform' must come before the first 'app'", file: file, range: range)
+            .platformAfterApp(file, range)
         case .malformedTeamID(let id):
-            Diagnostic(.invalidDeclaration, "'\(id)' is not a team ID", file: file, range: range,
-                       hint: "a team ID is ten upper-case letters or digits")
+            .malformedTeamID(id, file, range)
         case .duplicateTeam(let n):
             Diagnostic(.invalidDeclaration, "team '\(n)' is already declared", file: file, range: range)
         case .unknownTeam(let n):

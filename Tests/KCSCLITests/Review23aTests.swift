@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+
+/// Review 23a's findings ("one source of truth"), checked on the built binary.
+@Suite("Review 23a")
+struct Review23aTests {
+    static func run(_ arguments: [String], files: [String: String]) throws -> BinaryRunner.Output {
+        try Review22aTests.run(arguments, files: files)
+    }
+
+    // MARK: R7: one code per declaration error, wherever the earlier app is
+
+    static let misplaced = "error: 'platform' must come before the first 'app' [KCS212]"
+
+    /// R7: `platform` after an app was KCS212 (exit 65, nothing ran) in one
+    /// file, but KCS304 (exit 1, the rest ran) when the app was in an
+    /// earlier Markdown block or the platform in an included file. Each is
+    /// now the file's error: KCS212 at the `platform` line, exit 65, and
+    /// nothing of the script or block runs.
+    @Test func aPlatformAfterAnAppIsOneErrorWhereverTheAppIs() throws {
+        let add = "as A add generic-password account=\"a\"\nexpect status errSecSuccess\n"
+        let direct = try Self.run(["run", "t.kcs"], files: ["t.kcs": "app com.example.A\n" + add + "platform ios 17\n"])
+        #expect(direct.status == 65 && direct.stderr.contains("t.kcs:4:1: " + Self.misplaced), "\(direct.stderr)")
+        // The platform in the included file.
+        let include = try Self.run(["run", "t.kcs"], files: ["t.kcs": "app com.example.A\n" + add + "include \"c.kcs\"\n",
+                                                             "c.kcs": "platform ios 17\n"])
+        #expect(include.status == 65 && include.stderr.contains("c.kcs:1:1: " + Self.misplaced), "\(include.stderr)")
+        #expect(include.stdout.contains("0 passed, 0 failed, 1 error"), "\(include.stdout)")
+        // The app in the included file (or in one it includes), the platform after it.
+        let after = try Self.run(["run", "t.kcs"], files: ["t.kcs": "include \"a.kcs\"\n" + add + "platform ios 17\n",
+                                                           "a.kcs": "include \"b.kcs\"\n", "b.kcs": "app com.example.A\n"])
+        #expect(after.status == 65 && after.stderr.contains("t.kcs:4:1: " + Self.misplaced), "\(after.stderr)")
+        // A `reset` in the include forgets the apps, as in one file.
+        let reset = try Self.run(["run", "t.kcs"], files: ["t.kcs": "app com.example.A\ninclude \"r.kcs\"\nplatform ios 17\n",
+                                                           "r.kcs": "reset\n"])
+        #expect(reset.status == 0, "\(reset.stderr)")
+        // The app in an earlier Markdown block: the block does not run.
+        let blocks = "# t\n\n```kcs\napp com.example.A\n```\n\n```kcs\nplatform ios 17\nexpect status errSecSuccess\n```\n"
+        let check = try Self.run(["check", "t.md"], files: ["t.md": blocks])
+        #expect(check.status == 65 && check.stderr.contains("t.md:8:1: " + Self.misplaced), "\(check.stderr)")
+        #expect(!check.stderr.contains("KCS306") && !check.stderr.contains("KCS304"), "\(check.stderr)")
+    }
+}
