@@ -229,7 +229,7 @@ public struct Parser {
                              hint: Suggest.hint(for: family.text, in: families) ?? "one of: " + families.joined(separator: ", "))
                 .didYouMean(family.text, in: families)
         }
-        guard version.value > 0 && version.value < 100 else {
+        guard version.value > 0 && version.value < Platform.versionBound else {
             throw Diagnostic(.unknownPlatform, "unlikely \(f.rawValue) version \(version.value)", file: file, range: version.range,
                              hint: "write the major version, e.g. 'platform \(f.rawValue) 18'")
         }
