@@ -183,4 +183,12 @@ import Testing
             #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path), "grammar.md names \(path)")
         }
     }
+
+    /// Review 23a, R14: help on `persistent-ref=` and `context=` quotes the
+    /// forms' syntax from the table (it said `[interaction=false]`).
+    @Test func argumentHelpQuotesTheFormsSyntax() {
+        #expect(Help.text("persistent-ref").contains("'\(StatementForm.form(.keep).usage)'"), "\(Help.text("persistent-ref"))")
+        #expect(Help.text("kSecUseAuthenticationContext").contains("'\(StatementForm.form(.context).usage)'"),
+                "\(Help.text("kSecUseAuthenticationContext"))")
+    }
 }
