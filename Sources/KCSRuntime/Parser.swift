@@ -259,7 +259,7 @@ public struct Parser {
             case "app-id-prefix":
                 guard Team.isWellFormedID(name.text) else {
                     throw Diagnostic(.malformedTeamID, "'\(name.text)' is not an App ID prefix", file: file, range: v.range,
-                                     hint: "an App ID prefix is ten upper-case letters or digits, as a team ID, e.g. ABCDE12345")
+                                     hint: "an App ID prefix is \(Team.idShape), as a team ID, e.g. ABCDE12345")
                 }
                 decl.appIDPrefix = name
             default:
@@ -454,6 +454,6 @@ extension Diagnostic {
     /// A `team` whose ID is not one (KCS213), from the parser or the engine.
     static func malformedTeamID(_ id: String, _ file: SourceFile, _ range: SourceRange?) -> Diagnostic {
         Diagnostic(.malformedTeamID, "'\(id)' is not a team ID", file: file, range: range,
-                   hint: "a team ID is ten upper-case letters or digits, e.g. SKMME9E2Y8")
+                   hint: "a team ID is \(Team.idShape), e.g. SKMME9E2Y8")
     }
 }

@@ -137,7 +137,7 @@ extension Session {
         if let team = world.team(named: name.text) { return team.id }
         if Team.isWellFormedID(name.text) { return name.text }
         throw Diagnostic(.unknownTeam, "unknown team '\(Suggest.shown(name.text))'", file: file, range: name.range,
-                         hint: suggestion(for: name.text, in: \.teams) ?? "name a declared team or a ten-character team ID")
+                         hint: suggestion(for: name.text, in: \.teams) ?? "name a declared team or a team ID (\(Team.idShape))")
     }
 
     func resolveDevice(_ name: Name?, _ file: SourceFile) throws(Diagnostic) -> DeviceHandle {

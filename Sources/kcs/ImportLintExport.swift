@@ -88,7 +88,7 @@ struct Lint: ParsableCommand {
     }
 
     /// What `--team` takes (lint and import alike).
-    static let teamIDRule = "--team takes a team ID: ten upper-case letters or digits"
+    static let teamIDRule = "--team takes a team ID: \(Team.idShape)"
 
     func run() throws {
         var projectVerdict = Verdict.passed

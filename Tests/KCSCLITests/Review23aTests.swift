@@ -40,4 +40,21 @@ struct Review23aTests {
         #expect(check.status == 65 && check.stderr.contains("t.md:8:1: " + Self.misplaced), "\(check.stderr)")
         #expect(!check.stderr.contains("KCS306") && !check.stderr.contains("KCS304"), "\(check.stderr)")
     }
+
+    // MARK: R17: the team ID's shape, said in one wording
+
+    /// R17: "ten upper-case letters or digits" was written five times, with
+    /// different endings. Every message about a malformed team ID or App ID
+    /// prefix now says `Team.idShape`, read here from `kcs` itself.
+    @Test func everyTeamIDMessageSaysTheOneShape() throws {
+        let shape = "ten upper-case letters or digits"
+        let team = try Self.run(["run", "t.kcs"], files: ["t.kcs": "team badteam\n"])
+        #expect(team.status == 65 && team.stderr.contains("hint: a team ID is \(shape), e.g. SKMME9E2Y8"), "\(team.stderr)")
+        let prefix = try Self.run(["run", "t.kcs"], files: ["t.kcs": "team SKMME9E2Y8\napp com.example.A app-id-prefix=bad\n"])
+        #expect(prefix.status == 65 && prefix.stderr.contains("an App ID prefix is \(shape), as a team ID"), "\(prefix.stderr)")
+        let transfer = try Self.run(["run", "t.kcs"], files: ["t.kcs": "team SKMME9E2Y8\napp com.example.A\ntransfer A to badteam\n"])
+        #expect(transfer.status == 1 && transfer.stderr.contains("a team ID (\(shape))"), "\(transfer.stderr)")
+        let lint = try Self.run(["lint", "--team", "bad", "--project", "P.xcodeproj"], files: [:])
+        #expect(lint.status == 64 && lint.stderr.contains("--team takes a team ID: \(shape)"), "\(lint.stderr)")
+    }
 }
