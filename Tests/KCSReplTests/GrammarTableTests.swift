@@ -184,6 +184,18 @@ import Testing
         }
     }
 
+    /// Review 23a, R13: every lint code (KCS5xx) has a row in docs/lint.md's
+    /// table, every project code (KCS6xx) one in docs/xcode.md's (KCS601 had none).
+    @Test func everyLintAndProjectCodeHasADocsRow() throws {
+        for (prefix, path) in [("KCS5", "docs/lint.md"), ("KCS6", "docs/xcode.md")] {
+            let firstCells = try Self.page(path).split(separator: "\n").filter { $0.hasPrefix("| KCS") }
+                .map { $0.split(separator: "|").first.map(String.init) ?? "" }
+            for code in DiagnosticCode.allCases where code.rawValue.hasPrefix(prefix) {
+                #expect(firstCells.contains { $0.contains(code.rawValue) }, "\(path) has no row for \(code.rawValue)")
+            }
+        }
+    }
+
     /// Review 23a, R14: help on `persistent-ref=` and `context=` quotes the
     /// forms' syntax from the table (it said `[interaction=false]`).
     @Test func argumentHelpQuotesTheFormsSyntax() {
