@@ -184,6 +184,18 @@ import Testing
         }
     }
 
+    /// Review 23a, R12: grammar.md §6 lists every diagnostic code with its
+    /// case name, and no other (a hand copy of ``DiagnosticCode``).
+    @Test func grammarPageListsEveryDiagnosticCode() throws {
+        let page = try Self.page("grammar.md")
+        let section = page.components(separatedBy: "\n## 6. ")[1].components(separatedBy: "\n## ")[0]
+        let rows = section.split(separator: "\n").filter { $0.hasPrefix("| KCS") }
+        #expect(rows.count == DiagnosticCode.allCases.count, "grammar.md §6 has \(rows.count) rows")
+        for code in DiagnosticCode.allCases {
+            #expect(rows.contains { $0.hasPrefix("| \(code.rawValue) | \(code) |") }, "grammar.md §6 lacks \(code.rawValue) \(code)")
+        }
+    }
+
     /// Review 23a, R13: every lint code (KCS5xx) has a row in docs/lint.md's
     /// table, every project code (KCS6xx) one in docs/xcode.md's (KCS601 had none).
     @Test func everyLintAndProjectCodeHasADocsRow() throws {
