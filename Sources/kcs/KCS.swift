@@ -57,7 +57,7 @@ struct KCS: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kcs",
         abstract: "Run keychain scenarios: access groups, items and SecItem statuses, modelled.",
-        version: "0.1.0",
+        version: kcsVersion,
         subcommands: [Run.self, Check.self, ReplCommand.self, Lint.self, Export.self, Matrix.self, Fmt.self, Lsp.self,
                       TextMate.self, Import.self]
     )

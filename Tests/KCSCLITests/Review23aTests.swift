@@ -57,4 +57,21 @@ struct Review23aTests {
         let lint = try Self.run(["lint", "--team", "bad", "--project", "P.xcodeproj"], files: [:])
         #expect(lint.status == 64 && lint.stderr.contains("--team takes a team ID: \(shape)"), "\(lint.stderr)")
     }
+
+    // MARK: R16: the version, once
+
+    /// R16: `kcs --version` and the language server's `serverInfo` each wrote
+    /// "0.1.0"; the server now says what `--version` says.
+    @Test func theLanguageServerGivesTheCommandsVersion() throws {
+        let version = try BinaryRunner.run(["--version"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(!version.isEmpty)
+        let input = [
+            #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}"#,
+            #"{"jsonrpc":"2.0","id":2,"method":"shutdown"}"#,
+            #"{"jsonrpc":"2.0","method":"exit"}"#,
+        ].map(LanguageServerEndToEndTests.frame).joined()
+        let out = try BinaryRunner.run(["lsp"], stdin: input)
+        let info = out.stdout.components(separatedBy: "serverInfo").dropFirst().first ?? ""
+        #expect(info.contains("\"version\":\"\(version)\"") || info.contains("\"version\" : \"\(version)\""), "\(out.stdout)")
+    }
 }
