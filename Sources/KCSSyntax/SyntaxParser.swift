@@ -510,7 +510,7 @@ public struct SyntaxParser {
             try equals()
             if spec.value == .integer {
                 let n = try integer("a number")
-                out.append(OptionNode(key: Name(text: key, range: keyRange), value: ValueNode(kind: .integer(n.value), range: n.range)))
+                out.append(OptionNode(id: spec.id, key: Name(text: key, range: keyRange), value: ValueNode(kind: .integer(n.value), range: n.range)))
                 continue
             }
             let v = try value()
@@ -537,7 +537,7 @@ public struct SyntaxParser {
                 guard case .word = v.kind else { throw wrongType(v, "a platform such as ios") }
                 version = try integer("a major version such as 18")
             }
-            out.append(OptionNode(key: Name(text: key, range: keyRange), value: v, version: version))
+            out.append(OptionNode(id: spec.id, key: Name(text: key, range: keyRange), value: v, version: version))
         }
         return out
     }
