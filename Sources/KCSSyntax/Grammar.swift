@@ -81,11 +81,7 @@ public struct StatementForm: Sendable {
               summary: "a SecItem call made by APP",
               example: "as AppOne add generic-password service=\"auth\" account=\"alice\" data=\"s3cret\""),
         .init(.expect, "expect",
-              choices: [
-                  .init("status", "NAME|CODE [or …]"), .init("count", "N"), .init("data", "\"…\""), .init("no-data"),
-                  .init("group", "ID"), .init("item", "ATTR=VALUE…"), .init("persistent-ref", "NAME"),
-                  .init("groups", "APP [ID, …]"), .init("default-group", "APP ID"),
-              ],
+              choices: ExpectSubject.allCases.map { Choice($0.rawValue, $0.rest) },
               summary: "check the last call or an app's access groups",
               example: "expect status errSecSuccess or errSecDuplicateItem"),
         .init(.passcode, "passcode", choices: [.init("on"), .init("off")],
@@ -192,6 +188,30 @@ public struct StatementForm: Sendable {
             out += " [" + o.key + "=" + o.shown(values) + "]"
         }
         return out
+    }
+}
+
+/// What `expect` checks: the word after `expect`, one case each. The
+/// syntax parser switches over it with no default, so a subject added here
+/// must be parsed (review 23a, R3: an unknown subject was parsed as
+/// `default-group APP ID`).
+public enum ExpectSubject: String, Sendable, CaseIterable {
+    case status, count, data, noData = "no-data", group, item, persistentRef = "persistent-ref", groups
+    case defaultGroup = "default-group"
+
+    /// What follows the word, as help shows it.
+    public var rest: String {
+        switch self {
+        case .status: "NAME|CODE [or …]"
+        case .count: "N"
+        case .data: "\"…\""
+        case .noData: ""
+        case .group: "ID"
+        case .item: "ATTR=VALUE…"
+        case .persistentRef: "NAME"
+        case .groups: "APP [ID, …]"
+        case .defaultGroup: "APP ID"
+        }
     }
 }
 
