@@ -1279,8 +1279,8 @@ public struct ProjectLint {
             let grantsNoGroup: Bool
             if case .success(let bytes) = fileSystem.read(path) {
                 grantsNoGroup = bytes.withUnsafeBufferPointer { b in
-                    ["keychain-access-groups", "application-groups"].allSatisfy { key in
-                        Array(key.utf8).withUnsafeBufferPointer { !ByteSearch.contains(b, $0) }
+                    [Entitlements.Key.keychainAccessGroups, .applicationGroups].allSatisfy { key in
+                        Array(key.rawValue.utf8).withUnsafeBufferPointer { !ByteSearch.contains(b, $0) }
                     }
                 }
             } else {
@@ -1327,8 +1327,8 @@ public struct ProjectLint {
                   profile.allows(bundleID: bundleID, teamID: team) else { continue }
             covered = true
             let lists: [([TargetSigning.Located], [String]?, String)] = [
-                (s.keychainAccessGroups, profile.keychainAccessGroups, "keychain-access-groups"),
-                (s.applicationGroups, profile.applicationGroups, "com.apple.security.application-groups"),
+                (s.keychainAccessGroups, profile.keychainAccessGroups, Entitlements.Key.keychainAccessGroups.rawValue),
+                (s.applicationGroups, profile.applicationGroups, Entitlements.Key.applicationGroups.rawValue),
             ]
             for (groups, granted, key) in lists {
                 for g in groups where !Self.grants(granted ?? [], g.value, team: team) {
