@@ -151,7 +151,8 @@ public struct Parser {
                     guard seconds >= 0 && seconds <= AuthContext.maximumReuseDuration else {
                         throw Diagnostic(.wrongValueType, "a reuse duration is 0 to \(AuthContext.maximumReuseDuration) seconds",
                                          file: file, range: o.value.range,
-                                         hint: "LocalAuthentication allows at most LATouchIDAuthenticationMaximumAllowableReuseDuration (300 s)")
+                                         hint: "LocalAuthentication allows at most LATouchIDAuthenticationMaximumAllowableReuseDuration "
+                                             + "(\(AuthContext.maximumReuseDuration) s)")
                     }
                     context.reuseDuration = seconds
                 case .interaction:

@@ -420,8 +420,8 @@ public struct SyntaxParser {
         case .wait:
             // wait := 'wait' INTEGER
             let seconds = try integer("a number of seconds")
-            guard seconds.value >= 0 && seconds.value <= 1_000_000_000 else {
-                throw Diagnostic(.wrongValueType, "wait takes 0 to 1000000000 seconds", file: file, range: seconds.range)
+            guard seconds.value >= 0 && seconds.value <= Self.maximumWait else {
+                throw Diagnostic(.wrongValueType, "wait takes 0 to \(Self.maximumWait) seconds", file: file, range: seconds.range)
             }
             return .wait(seconds)
         case .keep:
@@ -618,6 +618,9 @@ public struct SyntaxParser {
     }
 
     // expect := 'expect' SUBJECT …, one ``ExpectSubject`` each (grammar.md §2).
+    /// The longest `wait`, in seconds (about 31 years; grammar.md §2 says it).
+    public static let maximumWait = 1_000_000_000
+
     private static let subjects = ExpectSubject.allCases.map(\.rawValue)
     private static let subjectIndex = ByteIndex(subjects)
 
