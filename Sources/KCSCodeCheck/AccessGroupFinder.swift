@@ -1850,12 +1850,12 @@ private final class UseVisitor: SyntaxVisitor {
     var routed: [SyntaxIdentifier: Bool] = [:]
 
     /// Whether a dictionary element sends a macOS call to the
-    /// data-protection keychain: one of ``dataProtectionKeys``, unless its
+    /// data-protection keychain: one of ``KeychainNames/dataProtectionKeys``, unless its
     /// value is `false` (kSecUseDataProtectionKeychain, kSecAttrNoLegacy,
     /// kSecUseSystemKeychainAlways and kSecAttrSynchronizable are read as
     /// numbers, SecItem.cpp lines 4104-4141).
     static func routesToDataProtection(_ e: DictionaryElementSyntax) -> Bool {
-        guard dataProtectionKeys.contains(where: { names(e.key, $0) }) else { return false }
+        guard KeychainNames.dataProtectionKeys.contains(where: { names(e.key, $0) }) else { return false }
         var value = e.value
         if let seq = value.as(SequenceExprSyntax.self), let first = seq.elements.first { value = first }
         let text = value.trimmedDescription
@@ -1888,17 +1888,12 @@ private final class UseVisitor: SyntaxVisitor {
         for i in before..<uses.count { uses[i].fileKeychainOnMac = true }
     }
 
-    /// The keys that send a macOS call to the data-protection keychain
-    /// (SecItem.cpp `SecItemCategorizeQuery`, lines 4095-4190).
-    static let dataProtectionKeys = ["kSecUseDataProtectionKeychain", "kSecAttrNoLegacy", "kSecAttrSharingGroup", "kSecUseSystemKeychainAlways",
-                                     "kSecAttrTokenID", "kSecAttrSynchronizable", "kSecAttrAccessControl"]
-
     /// Whether the file names a key that routes a call to the
     /// data-protection keychain anywhere (a dictionary may get it after it is
     /// written), worked out once.
     lazy var fileNamesRouting: Bool = {
         guard let root = walkedRoot else { return true }
-        let keys = Set(Self.dataProtectionKeys)
+        let keys = Set(KeychainNames.dataProtectionKeys)
         let tokens = root.tokens(viewMode: .sourceAccurate).map(\.text)
         for (i, token) in tokens.enumerated() where keys.contains(token) {
             // A value that routes nowhere written with it (`= false`,

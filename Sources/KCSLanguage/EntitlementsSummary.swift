@@ -1,3 +1,4 @@
+import KCSRuntime
 import KeychainEngine
 
 /// What `kcs lint --entitlements FILE` prints: the team, the application
@@ -54,8 +55,9 @@ public enum EntitlementsSummary {
         var out = "\(one(path)): \(e.source == .profile ? "provisioning profile" : "entitlements")\n"
         out += "team: \(one(resolved.teamID ?? "none"))\n"
         out += "application-identifier: \(one(e.applicationIdentifier ?? target.appID.map { "\($0) (from the team and bundle ID)" } ?? "none"))\n"
-        out += "keychain-access-groups: [\(resolved.keychainAccessGroups.map(one).joined(separator: ", "))]\n"
-        out += "com.apple.security.application-groups: [\(resolved.applicationGroups.map(one).joined(separator: ", "))]\n"
+        // The keys as the file spells them (Entitlements.Key).
+        out += "\(Entitlements.Key.keychainAccessGroups.rawValue): [\(resolved.keychainAccessGroups.map(one).joined(separator: ", "))]\n"
+        out += "\(Entitlements.Key.applicationGroups.rawValue): [\(resolved.applicationGroups.map(one).joined(separator: ", "))]\n"
         out += "access groups, in order:\n"
         if target.isUnsigned { out += "  none: unsigned (no team, no keychain-access-groups, no application groups)\n" }
         for (i, g) in target.accessGroups.enumerated() { out += "  \(i). \(one(g))\(i == 0 ? "  (default)" : "")\n" }

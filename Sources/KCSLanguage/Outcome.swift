@@ -410,7 +410,7 @@ public struct BatchRunner: Sendable {
             options.deadline = deadline
             options.outputSoFar = outputSoFar
             options.reportSoFar = reportSoFar
-            options.restoresOnSyntaxError = !Parser.parsesCleanWithoutIncludes(blockFile, limits: limits, deadline: deadline)
+            options.restoresOnSyntaxError = !session.parsesCleanWithoutIncludes(blockFile, limits: limits, deadline: deadline)
             let report = session.run(file: blockFile, loader: loader, options: options) { event in
                 if case .call(let c) = event { printed += CallLine.text(c) + "\n" }
                 if case .output(let text) = event { printed += text }

@@ -1,3 +1,4 @@
+import KCSRuntime
 import KeychainEngine
 
 /// Writes a scenario as a Swift Testing source file that makes the same
@@ -452,8 +453,8 @@ public struct SwiftExporter: Sendable {
                     continue
                 }
                 if let appID = a.appID { lines.append("//     application-identifier: \(appID)") }
-                lines.append("//     keychain-access-groups: " + (a.keychainAccessGroups.isEmpty ? "(none)" : a.keychainAccessGroups.joined(separator: ", ")))
-                lines.append("//     com.apple.security.application-groups: " + (a.applicationGroups.isEmpty ? "(none)" : a.applicationGroups.joined(separator: ", ")))
+                lines.append("//     \(Entitlements.Key.keychainAccessGroups.rawValue): " + (a.keychainAccessGroups.isEmpty ? "(none)" : a.keychainAccessGroups.joined(separator: ", ")))
+                lines.append("//     \(Entitlements.Key.applicationGroups.rawValue): " + (a.applicationGroups.isEmpty ? "(none)" : a.applicationGroups.joined(separator: ", ")))
                 lines.append("//     access groups, in order: " + a.accessGroups.joined(separator: ", "))
             }
             // Groups come from entitlements files too: any text at all.

@@ -840,7 +840,7 @@ struct InitializeResult: Encodable {
         var codeActionProvider = true
         var documentFormattingProvider = true
     }
-    struct ServerInfo: Encodable { var name = "kcs"; var version = "0.1.0" }
+    struct ServerInfo: Encodable { var name = "kcs"; var version = kcsVersion }
     var capabilities = Capabilities()
     var serverInfo = ServerInfo()
 }

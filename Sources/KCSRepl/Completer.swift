@@ -280,7 +280,7 @@ public struct Completer: Sendable {
         case .boolean: return OptionSpec.booleans
         case .set(let s): return Vocabulary.names(of: s)
         case .platform: return Vocabulary.names(of: .platformFamily)
-        case .name where option.key == "team": return teams + ["none"]
+        case .name where option.id == .team: return teams + ["none"]
         case .name, .path, .integer, .nameList: return []
         }
     }

@@ -44,8 +44,9 @@ enum Help {
             if let k = Vocabulary.argumentKey(named: t) {
                 let values = Vocabulary.valueNames(for: k)
                 switch k {
-                case .persistentRef: return "\(t)=NAME takes a reference kept with 'keep persistent-ref as NAME'\n"
-                case .context: return "\(t)=NAME takes a context declared with 'context NAME [reuse=SECONDS] [interaction=false]'\n"
+                // The forms' syntax as the grammar table gives it (review 23a, R14).
+                case .persistentRef: return "\(t)=NAME takes a reference kept with '\(StatementForm.form(.keep).usage)'\n"
+                case .context: return "\(t)=NAME takes a context declared with '\(StatementForm.form(.context).usage)'\n"
                 default: break
                 }
                 if values.isEmpty { return "\(t)=VALUE takes a word, a string or a number\n" }

@@ -54,7 +54,7 @@ public struct ReplState: Sendable {
         // made an undo silently remove what it had added; found by
         // adversarial testing).
         let snapshot = SnapshotLoader(loader, store: snapshots)
-        var options = Self.options(for: file, reporting: true)
+        var options = Self.options(for: file, into: session, reporting: true)
         options.interruption = interruption
         let report = session.run(file: file, loader: snapshot, options: options, observer: { collected.events.append($0) })
         if !report.hasSyntaxErrors {
@@ -77,7 +77,7 @@ public struct ReplState: Sendable {
         let spacing = max(16, (entries.count - from) / Self.maxCheckpoints)
         for done in from..<entries.count {
             let entry = entries[done]
-            _ = replayed.run(file: entry.file, loader: entry.loader, options: Self.options(for: entry.file, reporting: false))
+            _ = replayed.run(file: entry.file, loader: entry.loader, options: Self.options(for: entry.file, into: replayed, reporting: false))
             if done + 1 < entries.count, (done + 1 - from) % spacing == 0 { checkpoints.append((done + 1, replayed)) }
         }
         if checkpoints.count > Self.maxCheckpoints { checkpoints.removeFirst(checkpoints.count - Self.maxCheckpoints) }
@@ -88,9 +88,9 @@ public struct ReplState: Sendable {
     /// How a chunk runs: a chunk that parses alone and includes nothing
     /// cannot fail on syntax half-way, so no copy of the session is kept to
     /// roll back to (one would make the chunk's first change copy the world).
-    static func options(for file: SourceFile, reporting: Bool) -> RunOptions {
+    static func options(for file: SourceFile, into session: Session, reporting: Bool) -> RunOptions {
         var options = RunOptions(reportCalls: reporting, reportPasses: reporting)
-        options.restoresOnSyntaxError = !Parser.parsesCleanWithoutIncludes(file, limits: options.limits)
+        options.restoresOnSyntaxError = !session.parsesCleanWithoutIncludes(file, limits: options.limits)
         return options
     }
 

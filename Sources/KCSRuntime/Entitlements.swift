@@ -326,15 +326,7 @@ private struct EntitlementsPlist: Decodable {
     /// another shape must not make the whole file unreadable.
     package var previousApplicationIdentifiers: LenientStrings?
 
-    package enum CodingKeys: String, CodingKey {
-        case teamIdentifier = "com.apple.developer.team-identifier"
-        case applicationIdentifier = "application-identifier"
-        case macApplicationIdentifier = "com.apple.application-identifier"
-        case keychainAccessGroups = "keychain-access-groups"
-        case applicationGroups = "com.apple.security.application-groups"
-        case associatedApplicationIdentifiers = "com.apple.developer.associated-application-identifier"
-        case previousApplicationIdentifiers = "previous-application-identifiers"
-    }
+    typealias CodingKeys = Entitlements.Key
 
     /// The team ID in front of the application identifier.
     package var appIDPrefix: String? {
@@ -342,6 +334,21 @@ private struct EntitlementsPlist: Decodable {
               let dot = appID.firstIndex(of: ".") else { return nil }
         let prefix = String(appID[..<dot])
         return Team.isWellFormedID(prefix) ? prefix : nil
+    }
+}
+
+extension Entitlements {
+    /// The entitlement keys kcs reads, as the files spell them: the one
+    /// place they are written (the decoder's keys; the lint's search, its
+    /// labels and the printed summaries read them here).
+    package enum Key: String, CodingKey {
+        case teamIdentifier = "com.apple.developer.team-identifier"
+        case applicationIdentifier = "application-identifier"
+        case macApplicationIdentifier = "com.apple.application-identifier"
+        case keychainAccessGroups = "keychain-access-groups"
+        case applicationGroups = "com.apple.security.application-groups"
+        case associatedApplicationIdentifiers = "com.apple.developer.associated-application-identifier"
+        case previousApplicationIdentifiers = "previous-application-identifiers"
     }
 }
 

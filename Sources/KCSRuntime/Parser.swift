@@ -13,7 +13,11 @@ public struct Parser {
     private let bytes: [UInt8]
     /// Lowering errors (the syntax parser keeps its own).
     private var diagnostics: [Diagnostic] = []
-    private var sawApp = false
+    /// An `app` was declared before this statement: in this file, or (as
+    /// the session says, at ``init(file:maxListLength:appsDeclared:)`` and
+    /// after each include) in an earlier REPL line or Markdown block or in
+    /// an included file.
+    package var sawApp = false
     private var sawPlatform = false
     /// Lowers calls' and item expectations' lists, kept from statement to statement.
     private var lowering: Lowering
@@ -38,8 +42,8 @@ public struct Parser {
     /// Past the deadline it answers no at once: the run that follows stops
     /// at its first statement.
     public static func parsesCleanWithoutIncludes(_ file: SourceFile, limits: Limits,
-                                           deadline: ContinuousClock.Instant? = nil) -> Bool {
-        var parser = Parser(file: file, maxListLength: limits.listLength)
+                                           deadline: ContinuousClock.Instant? = nil, appsDeclared: Bool = false) -> Bool {
+        var parser = Parser(file: file, maxListLength: limits.listLength, appsDeclared: appsDeclared)
         while let s = parser.next() {
             if case .include = s.kind { return false }
             if let deadline, ContinuousClock.now > deadline { return false }
@@ -50,8 +54,12 @@ public struct Parser {
     /// A parser that hands out statements one at a time, so a large script
     /// never has to be held as a tree. Check ``hasErrors`` before running a
     /// statement: once an error has been seen nothing more may run.
-    public init(file: SourceFile, maxListLength: Int = Int.max) {
+    /// `appsDeclared`: the session this script runs into already has apps
+    /// (an earlier REPL line or Markdown block declared one), so a
+    /// `platform` here is misplaced, as it is after an `app` in one file.
+    public init(file: SourceFile, maxListLength: Int = Int.max, appsDeclared: Bool = false) {
         self.file = file
+        self.sawApp = appsDeclared
         self.bytes = file.bytes
         self.syntax = SyntaxParser(file: file, maxListLength: maxListLength)
         self.lowering = Lowering(file: file)
@@ -100,18 +108,12 @@ public struct Parser {
                 throw Diagnostic(.misplacedDeclaration, "the platform is already set", file: file, range: node.keyword,
                                  hint: "a scenario has one platform; split scenarios per platform into files")
             }
-            if sawApp {
-                throw Diagnostic(.misplacedDeclaration, "'platform' must come before the first 'app'", file: file,
-                                 range: node.keyword, hint: "move this line to the top of the file")
-            }
+            if sawApp { throw .platformAfterApp(file, node.keyword) }
             let p = try platform(family, version)
             sawPlatform = true
             return .platform(p)
         case .team(let id, let alias):
-            guard Team.isWellFormedID(id.text) else {
-                throw Diagnostic(.malformedTeamID, "'\(id.text)' is not a team ID", file: file, range: id.range,
-                                 hint: "a team ID is ten upper-case letters or digits, e.g. SKMME9E2Y8")
-            }
+            guard Team.isWellFormedID(id.text) else { throw .malformedTeamID(id.text, file, id.range) }
             return .team(id: id, alias: alias)
         case .app(let bundle, let alias, let options):
             sawApp = true
@@ -124,25 +126,41 @@ public struct Parser {
             var account: Name?
             var platform: Platform?
             for o in options {
-                if o.key.text == "account" {
+                // Each key by name, no default: a key the table gains is
+                // lowered here or does not compile (review 23a, R2). The
+                // syntax parser refuses another form's keys.
+                switch o.id {
+                case .account:
                     account = Name(text: o.value.text(in: file) ?? "", range: o.value.range)
-                } else if let version = o.version {
+                case .platform:
+                    guard let version = o.version else { continue }
                     platform = try self.platform(Name(text: o.value.text(in: file) ?? "", range: o.value.range), version)
+                case .team, .kind, .keychainAccessGroups, .applicationGroups, .associatedApplicationIdentifier, .signing, .provisioned,
+                     .appIDPrefix, .entitlements, .project, .target, .configuration,
+                     .reuse, .interaction, .encrypted:
+                    continue
                 }
             }
             return .device(name: name, account: account, platform: platform)
         case .context(let name, let options):
             var context = AuthContext()
             for o in options {
-                if o.key.text == "reuse", case .integer(let seconds) = o.value.kind {
+                switch o.id {
+                case .reuse:
+                    guard case .integer(let seconds) = o.value.kind else { continue }
                     guard seconds >= 0 && seconds <= AuthContext.maximumReuseDuration else {
                         throw Diagnostic(.wrongValueType, "a reuse duration is 0 to \(AuthContext.maximumReuseDuration) seconds",
                                          file: file, range: o.value.range,
-                                         hint: "LocalAuthentication allows at most LATouchIDAuthenticationMaximumAllowableReuseDuration (300 s)")
+                                         hint: "LocalAuthentication allows at most LATouchIDAuthenticationMaximumAllowableReuseDuration "
+                                             + "(\(AuthContext.maximumReuseDuration) s)")
                     }
                     context.reuseDuration = seconds
-                } else if o.key.text == "interaction" {
+                case .interaction:
                     context.interactionAllowed = o.value.word(in: file) == "true"
+                case .team, .kind, .keychainAccessGroups, .applicationGroups, .associatedApplicationIdentifier, .signing, .provisioned,
+                     .appIDPrefix, .entitlements, .project, .target, .configuration,
+                     .account, .platform, .encrypted:
+                    continue
                 }
             }
             return .context(name: name, context)
@@ -170,7 +188,7 @@ public struct Parser {
         case .transfer(let app, let team):
             return .transfer(app: app, team: team)
         case .backup(let device, let name, let options):
-            let encrypted = options.last { $0.key.text == OptionSpec.encrypted }.map { $0.value.word(in: file) != "false" } ?? true
+            let encrypted = options.last { $0.id == .encrypted }.map { $0.value.word(in: file) != "false" } ?? true
             return .backup(device: device, name: name, encrypted: encrypted)
         case .restore(let name, let device):
             return .restore(name: name, device: device)
@@ -227,7 +245,7 @@ public struct Parser {
                              hint: Suggest.hint(for: family.text, in: families) ?? "one of: " + families.joined(separator: ", "))
                 .didYouMean(family.text, in: families)
         }
-        guard version.value > 0 && version.value < 100 else {
+        guard version.value > 0 && version.value < Platform.versionBound else {
             throw Diagnostic(.unknownPlatform, "unlikely \(f.rawValue) version \(version.value)", file: file, range: version.range,
                              hint: "write the major version, e.g. 'platform \(f.rawValue) 18'")
         }
@@ -245,36 +263,34 @@ public struct Parser {
         for o in options {
             let v = o.value
             let name = Name(text: v.text(in: file) ?? "", range: v.range)
-            switch o.key.text {
-            case "team": decl.team = name
-            case "provisioned": decl.provisioned = v.word(in: file) == "true"
-            case "signing": decl.signing = try pick(v, "signing", Signing.allCases.map(\.rawValue), Signing.init(rawValue:))
-            case "kind": decl.kind = try pick(v, "target kind", TargetKind.allCases.map(\.rawValue), TargetKind.init(rawValue:))
-            case "entitlements": decl.entitlements = name
-            case "project": decl.project = name
-            case "target": decl.target = name
-            case "configuration": decl.configuration = name
-            case "app-id-prefix":
+            // Each key by name, no default (review 23a, R2).
+            switch o.id {
+            case .team: decl.team = name
+            case .provisioned: decl.provisioned = v.word(in: file) == "true"
+            case .signing: decl.signing = try pick(v, "signing", Signing.allCases.map(\.rawValue), Signing.init(rawValue:))
+            case .kind: decl.kind = try pick(v, "target kind", TargetKind.allCases.map(\.rawValue), TargetKind.init(rawValue:))
+            case .entitlements: decl.entitlements = name
+            case .project: decl.project = name
+            case .target: decl.target = name
+            case .configuration: decl.configuration = name
+            case .appIDPrefix:
                 guard Team.isWellFormedID(name.text) else {
                     throw Diagnostic(.malformedTeamID, "'\(name.text)' is not an App ID prefix", file: file, range: v.range,
-                                     hint: "an App ID prefix is ten upper-case letters or digits, as a team ID, e.g. ABCDE12345")
+                                     hint: "an App ID prefix is \(Team.idShape), as a team ID, e.g. ABCDE12345")
                 }
                 decl.appIDPrefix = name
-            default:
-                guard case .list(let items) = v.kind else { continue }
-                let names = syntax.values(items).map { Name(text: $0.text(in: file) ?? "", range: $0.range) }
-                switch o.key.text {
-                case "keychain-access-groups": decl.keychainAccessGroups = names
-                case "application-groups": decl.applicationGroups = names
-                default: decl.associatedApplicationIdentifiers = names
-                }
+            case .keychainAccessGroups: decl.keychainAccessGroups = names(v)
+            case .applicationGroups: decl.applicationGroups = names(v)
+            case .associatedApplicationIdentifier: decl.associatedApplicationIdentifiers = names(v)
+            case .account, .platform, .reuse, .interaction, .encrypted:
+                continue
             }
         }
-        let seen = Set(options.map(\.key.text))
+        let seen = Set(options.map(\.id))
         if decl.project != nil || decl.target != nil || decl.configuration != nil {
             try checkProjectOptions(decl, seen)
         }
-        if decl.signing != nil && seen.contains("provisioned") {
+        if decl.signing != nil && seen.contains(.provisioned) {
             throw Diagnostic(.duplicateArgument, "provisioned= and signing= both say how the app is signed", file: file,
                              range: bundle.range, hint: "provisioned=false is signing=unprovisioned: keep one")
         }
@@ -295,6 +311,12 @@ public struct Parser {
         return decl
     }
 
+    /// The names of a list option's value (the syntax parser checked it is a list).
+    private func names(_ v: ValueNode) -> [Name] {
+        guard case .list(let items) = v.kind else { return [] }
+        return syntax.values(items).map { Name(text: $0.text(in: file) ?? "", range: $0.range) }
+    }
+
     /// A word of a value set the engine spells, with "did you mean" on a miss.
     private func pick<T>(_ v: ValueNode, _ what: String, _ names: [String], _ lookup: (String) -> T?) throws(Diagnostic) -> T {
         let w = v.text(in: file) ?? ""
@@ -308,14 +330,14 @@ public struct Parser {
 
     /// `project=` gives the bundle ID, kind and groups: options that would
     /// give them too are refused, and `target=`/`configuration=` need it.
-    private func checkProjectOptions(_ decl: AppDeclaration, _ seen: Set<String>) throws(Diagnostic) {
+    private func checkProjectOptions(_ decl: AppDeclaration, _ seen: Set<OptionSpec.Key>) throws(Diagnostic) {
         guard let project = decl.project else {
             let given = decl.target ?? decl.configuration
             throw Diagnostic(.unexpectedToken, "target= and configuration= go with project=", file: file, range: given?.range,
                              hint: "add project=\"App.xcodeproj\"")
         }
-        for clash in ["kind", "keychain-access-groups", "application-groups", "entitlements", "app-id-prefix"] where seen.contains(clash) {
-            throw Diagnostic(.duplicateArgument, "\(clash)= and project= both describe the app", file: file, range: project.range,
+        for clash in OptionSpec.Key.allCases where clash.isGivenByProject && seen.contains(clash) {
+            throw Diagnostic(.duplicateArgument, "\(clash.rawValue)= and project= both describe the app", file: file, range: project.range,
                              hint: "the project gives the bundle ID, kind and entitlements; keep project= alone")
         }
     }
@@ -437,5 +459,21 @@ public struct Parser {
                           hint: Suggest.hint(for: w, in: Vocabulary.statusNames)
                              ?? "statuses are written as in SecBase.h, e.g. errSecItemNotFound or -25300")
             .didYouMean(w, in: Vocabulary.statusNames)
+    }
+}
+
+extension Diagnostic {
+    /// A `platform` after an `app` (KCS212): in one file, after an earlier
+    /// REPL line's or Markdown block's app, or in an included file. The one
+    /// place its message is made, for the parser and the session alike.
+    static func platformAfterApp(_ file: SourceFile, _ range: SourceRange?) -> Diagnostic {
+        Diagnostic(.misplacedDeclaration, "'platform' must come before the first 'app'", file: file, range: range,
+                   hint: "declare the platform first: the apps' groups and the calls' results depend on it")
+    }
+
+    /// A `team` whose ID is not one (KCS213), from the parser or the engine.
+    static func malformedTeamID(_ id: String, _ file: SourceFile, _ range: SourceRange?) -> Diagnostic {
+        Diagnostic(.malformedTeamID, "'\(id)' is not a team ID", file: file, range: range,
+                   hint: "a team ID is \(Team.idShape), e.g. SKMME9E2Y8")
     }
 }

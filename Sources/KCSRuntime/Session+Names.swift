@@ -137,7 +137,7 @@ extension Session {
         if let team = world.team(named: name.text) { return team.id }
         if Team.isWellFormedID(name.text) { return name.text }
         throw Diagnostic(.unknownTeam, "unknown team '\(Suggest.shown(name.text))'", file: file, range: name.range,
-                         hint: suggestion(for: name.text, in: \.teams) ?? "name a declared team or a ten-character team ID")
+                         hint: suggestion(for: name.text, in: \.teams) ?? "name a declared team or a team ID (\(Team.idShape))")
     }
 
     func resolveDevice(_ name: Name?, _ file: SourceFile) throws(Diagnostic) -> DeviceHandle {
@@ -149,11 +149,12 @@ extension Session {
 
     func worldError(_ e: WorldError, _ file: SourceFile, _ range: SourceRange) -> Diagnostic {
         switch e {
+        // The parser finds these first (KCS212, KCS213); said the same way
+        // when the engine does (review 23a, R7).
         case .platformAfterApps:
-            Diagnostic(.invalidDeclaration, "'platform' must come before the first 'app'", file: file, range: range)
+            .platformAfterApp(file, range)
         case .malformedTeamID(let id):
-            Diagnostic(.invalidDeclaration, "'\(id)' is not a team ID", file: file, range: range,
-                       hint: "a team ID is ten upper-case letters or digits")
+            .malformedTeamID(id, file, range)
         case .duplicateTeam(let n):
             Diagnostic(.invalidDeclaration, "team '\(n)' is already declared", file: file, range: range)
         case .unknownTeam(let n):

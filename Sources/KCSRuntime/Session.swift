@@ -314,8 +314,11 @@ public struct Session: Sendable {
         // The clock starts before the parser's first look at the bytes.
         var budget = RunBudget(options.limits, deadline: options.deadline, outputSoFar: options.outputSoFar,
                                reportSoFar: options.reportSoFar, interruption: options.interruption)
-        var parser = Parser(file: file, maxListLength: options.limits.listLength)
+        // An app from an earlier REPL line or Markdown block makes a
+        // `platform` here misplaced, as in one file (review 23a, R7).
+        var parser = Parser(file: file, maxListLength: options.limits.listLength, appsDeclared: !world.apps.isEmpty)
         var includes = IncludedPrograms()
+        var declarationOrders: [DeclarationOrderKey: DeclarationOrder] = [:]
         var expandedSizes: [String: Int] = [:]
         var includeErrors: [Diagnostic] = []
         var parsedAny = false
@@ -344,6 +347,15 @@ public struct Session: Sendable {
                                                           loader: loader, includes: &includes,
                                                           limits: options.limits, deadline: budget.deadline)
                     if !script.isEmpty { includeErrors += script; continue }
+                }
+                // A `platform` the included file runs after an app (this
+                // file's, an earlier block's, or its own includes') is the
+                // syntax error it is in one file: nothing runs. The apps it
+                // declares (or its `reset`) count for this file's later lines.
+                if includes[resolved] != nil {
+                    let order = Self.declarationOrder(resolved, afterApp: parser.sawApp, includes, &declarationOrders)
+                    if let misplaced = order.misplaced { includeErrors.append(misplaced); continue }
+                    parser.sawApp = order.afterApp
                 }
                 if let program = includes[resolved] {
                     // An include runs every time it is reached, so files that
@@ -421,6 +433,53 @@ public struct Session: Sendable {
         let size = min(total, cap + 1)
         memo[key] = size
         return size
+    }
+
+    struct DeclarationOrderKey: Hashable {
+        var file: String
+        var afterApp: Bool
+    }
+
+    /// What running an included file does to declaration order: the first
+    /// `platform` it runs after an app (KCS212), and whether an app is
+    /// declared when it ends (an `app` declares one, `reset` forgets them).
+    struct DeclarationOrder {
+        var misplaced: Diagnostic?
+        var afterApp: Bool
+    }
+
+    /// The declaration order of the included file `key` entered with or
+    /// without an app declared, its own includes followed; worked out once
+    /// per file and state, so a diamond of includes is walked in linear time.
+    static func declarationOrder(_ key: String, afterApp: Bool, _ includes: IncludedPrograms,
+                                 _ memo: inout [DeclarationOrderKey: DeclarationOrder], depth: Int = 0) -> DeclarationOrder {
+        let memoKey = DeclarationOrderKey(file: key, afterApp: afterApp)
+        if let known = memo[memoKey] { return known }
+        var order = DeclarationOrder(misplaced: nil, afterApp: afterApp)
+        guard let program = includes[key], depth <= 256 else { return order }
+        memo[memoKey] = order  // a cycle a custom loader let through adds nothing
+        for statement in program.statements {
+            switch statement.kind {
+            case .app: order.afterApp = true
+            case .reset: order.afterApp = false
+            case .platform where order.afterApp:
+                order.misplaced = .platformAfterApp(program.file, statement.range)
+            case .include(_, let resolved?):
+                order = declarationOrder(resolved, afterApp: order.afterApp, includes, &memo, depth: depth + 1)
+            default: break
+            }
+            if order.misplaced != nil { break }
+        }
+        memo[memoKey] = order
+        return order
+    }
+
+    /// Whether a script would parse without errors into this session and
+    /// includes nothing (``Parser/parsesCleanWithoutIncludes(_:limits:deadline:appsDeclared:)``
+    /// with the apps this session has declared): then a run of it need not
+    /// keep a copy of the session to roll back to.
+    public func parsesCleanWithoutIncludes(_ file: SourceFile, limits: Limits, deadline: ContinuousClock.Instant? = nil) -> Bool {
+        Parser.parsesCleanWithoutIncludes(file, limits: limits, deadline: deadline, appsDeclared: !world.apps.isEmpty)
     }
 
     private mutating func run(_ program: Program, _ includes: IncludedPrograms, _ report: inout RunReport,

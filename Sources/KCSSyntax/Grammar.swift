@@ -52,18 +52,18 @@ public struct StatementForm: Sendable {
               example: "team SKMME9E2Y8"),
         .init(.app, "app", head: "app BUNDLEID|NAME [as NAME]",
               options: [
-                  .init("team", .name, shown: "T|none"),
-                  .init("kind", .set(.targetKind)),
-                  .init("keychain-access-groups", .nameList),
-                  .init("application-groups", .nameList),
-                  .init("associated-application-identifier", .nameList),
-                  .init("signing", .set(.signing)),
-                  .init("provisioned", .boolean, shown: "false"),
-                  .init("app-id-prefix", .name, shown: "PREFIX"),
-                  .init("entitlements", .path, shown: "\"PATH\""),
-                  .init("project", .path, shown: "\"P.xcodeproj\""),
-                  .init("target", .name, shown: "T"),
-                  .init("configuration", .name, shown: "C"),
+                  .init(.team, .name, shown: "T|none"),
+                  .init(.kind, .set(.targetKind)),
+                  .init(.keychainAccessGroups, .nameList),
+                  .init(.applicationGroups, .nameList),
+                  .init(.associatedApplicationIdentifier, .nameList),
+                  .init(.signing, .set(.signing)),
+                  .init(.provisioned, .boolean, shown: "false"),
+                  .init(.appIDPrefix, .name, shown: "PREFIX"),
+                  .init(.entitlements, .path, shown: "\"PATH\""),
+                  .init(.project, .path, shown: "\"P.xcodeproj\""),
+                  .init(.target, .name, shown: "T"),
+                  .init(.configuration, .name, shown: "C"),
               ],
               summary: "a target with its own entitlements; NAME defaults to the last bundle component (with project=, the word after app names the Xcode target)",
               example: "app com.example.AppOne.Widget as Widget kind=extension"),
@@ -74,18 +74,14 @@ public struct StatementForm: Sendable {
               summary: "run another script into this world (PATH relative to this file)",
               example: "include \"common.kcs\""),
         .init(.device, "device", head: "device NAME",
-              options: [.init("account", .name, shown: "ID"), .init("platform", .platform)],
+              options: [.init(.account, .name, shown: "ID"), .init(.platform, .platform)],
               summary: "a further device; without account= it shares this device's iCloud account; platform= gives it its own OS",
               example: "device OldPhone platform=ios 13"),
         .init(.call, "as", head: "[on DEVICE] as APP {operation} [CLASS] ATTR=VALUE… [set ATTR=VALUE…]",
               summary: "a SecItem call made by APP",
               example: "as AppOne add generic-password service=\"auth\" account=\"alice\" data=\"s3cret\""),
         .init(.expect, "expect",
-              choices: [
-                  .init("status", "NAME|CODE [or …]"), .init("count", "N"), .init("data", "\"…\""), .init("no-data"),
-                  .init("group", "ID"), .init("item", "ATTR=VALUE…"), .init("persistent-ref", "NAME"),
-                  .init("groups", "APP [ID, …]"), .init("default-group", "APP ID"),
-              ],
+              choices: ExpectSubject.allCases.map { Choice($0.rawValue, $0.rest) },
               summary: "check the last call or an app's access groups",
               example: "expect status errSecSuccess or errSecDuplicateItem"),
         .init(.passcode, "passcode", choices: [.init("on"), .init("off")],
@@ -102,7 +98,7 @@ public struct StatementForm: Sendable {
               summary: "queue the answer to the next authentication prompt (always-allows: the Mac's file-keychain prompt's Always Allow)",
               example: "user approves"),
         .init(.context, "context", head: "context NAME",
-              options: [.init("reuse", .integer, shown: "SECONDS"), .init("interaction", .boolean)],
+              options: [.init(.reuse, .integer, shown: "SECONDS"), .init(.interaction, .boolean)],
               summary: "an authentication context (LAContext) for calls' context=NAME: one approval covers later reads",
               example: "context Session reuse=10 interaction=false"),
         .init(.wait, "wait", head: "wait SECONDS",
@@ -120,7 +116,7 @@ public struct StatementForm: Sendable {
         .init(.transfer, "transfer", head: "transfer APP to TEAM",
               summary: "move an app to another team: new app ID and team-prefixed groups (a legacy App ID prefix gives way to the team ID)", example: "transfer AppOne to NEWTEAM123"),
         .init(.sync, "sync", summary: "iCloud Keychain sync between devices of one account (last writer wins)", example: "sync"),
-        .init(.backup, "backup", head: "backup DEVICE as NAME", options: [.init(OptionSpec.encrypted, .boolean)],
+        .init(.backup, "backup", head: "backup DEVICE as NAME", options: [.init(.encrypted, .boolean)],
               summary: "save a device's keychain under a name (encrypted=false: a backup without a password, whose keychain opens only on that device)",
               example: "backup this as monday"),
         .init(.restore, "restore", head: "restore BACKUP to DEVICE",
@@ -195,6 +191,30 @@ public struct StatementForm: Sendable {
     }
 }
 
+/// What `expect` checks: the word after `expect`, one case each. The
+/// syntax parser switches over it with no default, so a subject added here
+/// must be parsed (review 23a, R3: an unknown subject was parsed as
+/// `default-group APP ID`).
+public enum ExpectSubject: String, Sendable, CaseIterable {
+    case status, count, data, noData = "no-data", group, item, persistentRef = "persistent-ref", groups
+    case defaultGroup = "default-group"
+
+    /// What follows the word, as help shows it.
+    public var rest: String {
+        switch self {
+        case .status: "NAME|CODE [or …]"
+        case .count: "N"
+        case .data: "\"…\""
+        case .noData: ""
+        case .group: "ID"
+        case .item: "ATTR=VALUE…"
+        case .persistentRef: "NAME"
+        case .groups: "APP [ID, …]"
+        case .defaultGroup: "APP ID"
+        }
+    }
+}
+
 /// A word a form takes after its keyword, and what follows it.
 public struct Choice: Sendable {
     public var word: String
@@ -208,8 +228,32 @@ public struct Choice: Sendable {
 
 /// One `KEY=VALUE` option of a statement form.
 public struct OptionSpec: Sendable {
-    /// `backup`'s option, read by the parser under this one spelling.
-    public static let encrypted = "encrypted"
+    /// Every option key of every form, one case each. The runtime's
+    /// lowering switches over it with no default, so an option added to the
+    /// table is lowered or does not compile (review 23a, R2: a new key fell
+    /// through in silence, or was taken as associated-application-identifier).
+    public enum Key: String, Sendable, CaseIterable {
+        // app
+        case team, kind, keychainAccessGroups = "keychain-access-groups", applicationGroups = "application-groups"
+        case associatedApplicationIdentifier = "associated-application-identifier", signing, provisioned
+        case appIDPrefix = "app-id-prefix", entitlements, project, target, configuration
+        // device
+        case account, platform
+        // context
+        case reuse, interaction
+        // backup
+        case encrypted
+
+        /// An `app` option that says what `project=` reads from the
+        /// project (the kind, the groups, the App ID), so not given with it.
+        public var isGivenByProject: Bool {
+            switch self {
+            case .kind, .keychainAccessGroups, .applicationGroups, .entitlements, .appIDPrefix: true
+            case .team, .associatedApplicationIdentifier, .signing, .provisioned, .project, .target, .configuration,
+                 .account, .platform, .reuse, .interaction, .encrypted: false
+            }
+        }
+    }
 
     /// What an option's value must look like; the parser checks the shape,
     /// the runtime the meaning.
@@ -230,13 +274,15 @@ public struct OptionSpec: Sendable {
         case set(ValueSet)
     }
 
-    public var key: String
+    public var id: Key
+    /// The key as written.
+    public var key: String { id.rawValue }
     public var value: Value
     /// How help shows the value, when it is not derived from `value`.
     private var shownText: String?
 
-    package init(_ key: String, _ value: Value, shown: String? = nil) {
-        self.key = key
+    package init(_ id: Key, _ value: Value, shown: String? = nil) {
+        self.id = id
         self.value = value
         self.shownText = shown
     }

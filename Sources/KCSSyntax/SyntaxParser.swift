@@ -420,8 +420,8 @@ public struct SyntaxParser {
         case .wait:
             // wait := 'wait' INTEGER
             let seconds = try integer("a number of seconds")
-            guard seconds.value >= 0 && seconds.value <= 1_000_000_000 else {
-                throw Diagnostic(.wrongValueType, "wait takes 0 to 1000000000 seconds", file: file, range: seconds.range)
+            guard seconds.value >= 0 && seconds.value <= Self.maximumWait else {
+                throw Diagnostic(.wrongValueType, "wait takes 0 to \(Self.maximumWait) seconds", file: file, range: seconds.range)
             }
             return .wait(seconds)
         case .keep:
@@ -510,7 +510,7 @@ public struct SyntaxParser {
             try equals()
             if spec.value == .integer {
                 let n = try integer("a number")
-                out.append(OptionNode(key: Name(text: key, range: keyRange), value: ValueNode(kind: .integer(n.value), range: n.range)))
+                out.append(OptionNode(id: spec.id, key: Name(text: key, range: keyRange), value: ValueNode(kind: .integer(n.value), range: n.range)))
                 continue
             }
             let v = try value()
@@ -537,7 +537,7 @@ public struct SyntaxParser {
                 guard case .word = v.kind else { throw wrongType(v, "a platform such as ios") }
                 version = try integer("a major version such as 18")
             }
-            out.append(OptionNode(key: Name(text: key, range: keyRange), value: v, version: version))
+            out.append(OptionNode(id: spec.id, key: Name(text: key, range: keyRange), value: v, version: version))
         }
         return out
     }
@@ -617,10 +617,11 @@ public struct SyntaxParser {
                         changes: changesStart >= 0 ? NodeList(start: changesStart, count: argumentBuffer.count - changesStart) : .empty)
     }
 
-    // expect := 'expect' ( 'status' STATUS { 'or' STATUS } | 'count' INTEGER | 'data' STRING | 'no-data'
-    //         | 'group' ID | 'item' ATTR '=' value { ATTR '=' value } | 'persistent-ref' NAME
-    //         | 'groups' APP list | 'default-group' APP ID )
-    private static let subjects = StatementForm.form(.expect).choices.map(\.word)
+    // expect := 'expect' SUBJECT …, one ``ExpectSubject`` each (grammar.md §2).
+    /// The longest `wait`, in seconds (about 31 years; grammar.md §2 says it).
+    public static let maximumWait = 1_000_000_000
+
+    private static let subjects = ExpectSubject.allCases.map(\.rawValue)
     private static let subjectIndex = ByteIndex(subjects)
 
     private mutating func parseExpect() throws(Diagnostic) -> ExpectNode {
@@ -634,10 +635,10 @@ public struct SyntaxParser {
             throw Diagnostic(.unknownStatement, "unknown expectation 'expect \(what)'", file: file, range: token.range,
                              hint: Suggest.hint(for: what, in: subjects) ?? "one of: " + subjects.joined(separator: ", "))
         }
-        let what = subjects[i]
+        let what = ExpectSubject.allCases[i]
         advance()
         switch what {
-        case "status":
+        case .status:
             let first = try status()
             let start = valueBuffer.count
             while isWord("or") {
@@ -645,19 +646,19 @@ public struct SyntaxParser {
                 valueBuffer.append(try status())
             }
             return .status(first, or: NodeList(start: start, count: valueBuffer.count - start))
-        case "count":
+        case .count:
             let n = try integer("a count")
             guard n.value >= 0 else { throw Diagnostic(.wrongValueType, "a count cannot be negative", file: file, range: n.range) }
             return .count(n)
-        case "data":
+        case .data:
             return .data(try nameNode("the data in quotes", allowEmpty: true))
-        case "no-data":
+        case .noData:
             return .noData
-        case "persistent-ref":
+        case .persistentRef:
             return .persistentRef(try nameNode("the name of a kept persistent reference"))
-        case "group":
+        case .group:
             return .group(try nameNode("an access group"))
-        case "item":
+        case .item:
             let start = argumentBuffer.count
             while !atLineEnd {
                 guard case .word = token.kind else {
@@ -674,7 +675,7 @@ public struct SyntaxParser {
                                  hint: "expect item account=\"alice\" accessible=when-unlocked")
             }
             return .item(NodeList(start: start, count: argumentBuffer.count - start), end: token.range)
-        case "groups":
+        case .groups:
             let app = try nameNode("an app name")
             let v = try value()
             guard case .list(let items) = v.kind else {
@@ -682,7 +683,7 @@ public struct SyntaxParser {
             }
             for item in values(items) where !item.hasText { throw wrongType(item, "an access group") }
             return .groups(app: app, groups: items)
-        default:
+        case .defaultGroup:
             let app = try nameNode("an app name")
             return .defaultGroup(app: app, group: try nameNode("an access group"))
         }

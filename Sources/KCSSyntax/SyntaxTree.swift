@@ -99,6 +99,8 @@ public struct ArgumentNode: Sendable {
 
 /// An option of a declaration (`team=T`, `platform=ios 13`).
 public struct OptionNode: Sendable {
+    /// Which option of the form's row it is.
+    public var id: OptionSpec.Key
     public var key: Name
     public var value: ValueNode
     /// The major version after a platform family (`platform=ios 13`).

@@ -554,6 +554,9 @@ public struct ProjectLint {
     /// distance (sets of 10,000 groups per pair took 99 s; adversarial run
     /// 25, F10): past it, no near miss is looked for.
     static let nearMissPairLimit = 10_000
+    /// The walk for stray `.entitlements` copies below a target's folder
+    /// (KCS605) stops after this many directory entries, or this many folders.
+    static let strayWalkEntries = 20_000, strayWalkFolders = 2_000
 
     static func nearMisses(child c: TargetSigning, host h: TargetSigning, heldElsewhere: (String) -> Bool) -> [NearMiss] {
         var out: [NearMiss] = []
@@ -1124,7 +1127,7 @@ public struct ProjectLint {
         // Each target's folder and those below it, two levels down: a stale
         // copy in `Resources/` is the file someone edits by mistake
         // (ChatSecure; found on a real-project trial). Bounded in entries
-        // looked at and folders kept.
+        // looked at and folders kept (``strayWalkEntries``, ``strayWalkFolders``).
         var entries = 0
         // Worked out once per target: asked per file and target, each asking
         // walked the target's sources.
@@ -1142,7 +1145,7 @@ public struct ProjectLint {
                 for folder in level {
                     for name in fileSystem.contents(ofDirectory: folder) ?? [] where !name.hasPrefix(".") && !name.contains(".") {
                         entries += 1
-                        if entries > 20_000 || folders.count > 2_000 { break }
+                        if entries > Self.strayWalkEntries || folders.count > Self.strayWalkFolders { break }
                         let child = ProjectPath.join(folder, name)
                         if fileSystem.isDirectory(child), folders.insert(child).inserted { next.append(child) }
                     }
@@ -1279,8 +1282,8 @@ public struct ProjectLint {
             let grantsNoGroup: Bool
             if case .success(let bytes) = fileSystem.read(path) {
                 grantsNoGroup = bytes.withUnsafeBufferPointer { b in
-                    ["keychain-access-groups", "application-groups"].allSatisfy { key in
-                        Array(key.utf8).withUnsafeBufferPointer { !ByteSearch.contains(b, $0) }
+                    [Entitlements.Key.keychainAccessGroups, .applicationGroups].allSatisfy { key in
+                        Array(key.rawValue.utf8).withUnsafeBufferPointer { !ByteSearch.contains(b, $0) }
                     }
                 }
             } else {
@@ -1327,8 +1330,8 @@ public struct ProjectLint {
                   profile.allows(bundleID: bundleID, teamID: team) else { continue }
             covered = true
             let lists: [([TargetSigning.Located], [String]?, String)] = [
-                (s.keychainAccessGroups, profile.keychainAccessGroups, "keychain-access-groups"),
-                (s.applicationGroups, profile.applicationGroups, "com.apple.security.application-groups"),
+                (s.keychainAccessGroups, profile.keychainAccessGroups, Entitlements.Key.keychainAccessGroups.rawValue),
+                (s.applicationGroups, profile.applicationGroups, Entitlements.Key.applicationGroups.rawValue),
             ]
             for (groups, granted, key) in lists {
                 for g in groups where !Self.grants(granted ?? [], g.value, team: team) {

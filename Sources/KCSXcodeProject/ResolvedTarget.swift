@@ -404,7 +404,7 @@ extension XcodeProject {
             let override = absentTeamFile(holder: holder, in: settings).map { $0 + "; " } ?? "give --team TEAMID, which stands in for it; "
             issues.append(ProjectIssue(.warning, "DEVELOPMENT_TEAM of \(context) is '\(t)', which is not a team ID",
                                        at: settings.definition(of: "DEVELOPMENT_TEAM")?.location ?? target.location,
-                                       hint: override + "a team ID is ten upper-case letters or digits"))
+                                       hint: override + "a team ID is \(Team.idShape)"))
             team = nil
         }
 

@@ -9,6 +9,9 @@ public struct Team: Sendable, Hashable {
         self.name = name ?? id
     }
 
+    /// A team ID's shape as messages say it (``isWellFormedID(_:)`` is the rule).
+    public static let idShape = "ten upper-case letters or digits"
+
     /// Whether `id` has the shape of a team ID: ten upper-case letters or digits.
     public static func isWellFormedID(_ id: String) -> Bool {
         id.utf8.count == 10 && id.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) }

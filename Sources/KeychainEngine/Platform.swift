@@ -23,6 +23,9 @@ public struct Platform: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Major versions are below this: a larger one is a typo (`ios 180`).
+    public static let versionBound = 100
+
     public var family: Family
     public var version: Int
 

@@ -3,7 +3,8 @@ import KCSLanguage
 
 /// kcs's exit statuses, with the sysexits.h names where one fits. The one
 /// place a process exit number is chosen: libraries say what happened (a
-/// ``Verdict``), the command line says how it exits (language.md lists them).
+/// ``Verdict``), the command line says how it exits (grammar.md §5 lists
+/// them; the commands' help interpolates these cases, never the numbers).
 enum ExitStatus: Int32, CaseIterable {
     /// Every expectation held; nothing to report.
     case success = 0

@@ -14,9 +14,9 @@ struct Fmt: ParsableCommand {
             standard input and writes the result to standard output.
             With --check nothing is written: the files that would change are listed and the
             exit status is 1 if there are any (for CI).
-            Exit status: 0 done (or nothing to change), 1 --check found files to change,
-            65 a file could not be formatted (invalid UTF-8, a NUL byte, a direction control),
-            66 a file could not be read or written.
+            Exit status: \(ExitStatus.success.rawValue) done (or nothing to change), \(ExitStatus.failure.rawValue) --check found files to change,
+            \(ExitStatus.dataError.rawValue) a file could not be formatted (invalid UTF-8, a NUL byte, a direction control),
+            \(ExitStatus.noInput.rawValue) a file could not be read or written.
             """)
 
     @Flag(help: "Write nothing; list the files that would change and exit 1 if any would.")

@@ -23,11 +23,11 @@ struct Lint: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check scenarios for the common keychain mistakes, or show what an entitlements file grants.",
         discussion: """
-            Each warning names the line, the mistake and the fix. Exit codes: 0 no warnings; 1 warnings; \
-            65 syntax error; 66 file not found or unreadable. With --entitlements FILE, prints the team, \
+            Each warning names the line, the mistake and the fix. Exit codes: \(ExitStatus.success.rawValue) no warnings; \(ExitStatus.failure.rawValue) warnings; \
+            \(ExitStatus.dataError.rawValue) syntax error; \(ExitStatus.noInput.rawValue) file not found or unreadable. With --entitlements FILE, prints the team, \
             application identifier and access-group list that an .entitlements file, codesign output or \
             provisioning profile gives, and the lines to paste into a scenario. A plain Xcode .entitlements \
-            file names no team and no app: give them with --team and --bundle-id (exit 64 when missing).
+            file names no team and no app: give them with --team and --bundle-id (exit \(ExitStatus.usage.rawValue) when missing).
             """
     )
 
@@ -88,7 +88,7 @@ struct Lint: ParsableCommand {
     }
 
     /// What `--team` takes (lint and import alike).
-    static let teamIDRule = "--team takes a team ID: ten upper-case letters or digits"
+    static let teamIDRule = "--team takes a team ID: \(Team.idShape)"
 
     func run() throws {
         var projectVerdict = Verdict.passed
@@ -139,7 +139,7 @@ struct Export: ParsableCommand {
         discussion: """
             The generated test builds real SecItem query dictionaries, expects the statuses the model \
             predicts and says in comments which entitlements each target needs. Exit codes as for kcs run \
-            (65 syntax error, 66 file not found).
+            (\(ExitStatus.dataError.rawValue) syntax error, \(ExitStatus.noInput.rawValue) file not found).
             """
     )
 

@@ -57,7 +57,7 @@ struct KCS: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kcs",
         abstract: "Run keychain scenarios: access groups, items and SecItem statuses, modelled.",
-        version: "0.1.0",
+        version: kcsVersion,
         subcommands: [Run.self, Check.self, ReplCommand.self, Lint.self, Export.self, Matrix.self, Fmt.self, Lsp.self,
                       TextMate.self, Import.self]
     )
@@ -155,8 +155,8 @@ struct Run: ParsableCommand {
         abstract: "Run .kcs scenarios, each in a fresh world, and check their expectations.",
         discussion: """
             The closing line reads 'N passed, N failed', then ', N errors' when statements hit errors. \
-            Exit codes: 0 every expectation held; 1 an expectation failed or a call hit a runtime error; \
-            64 bad command line; 65 syntax error (nothing is run); 66 file not found.
+            Exit codes: \(ExitStatus.success.rawValue) every expectation held; \(ExitStatus.failure.rawValue) an expectation failed or a call hit a runtime error; \
+            \(ExitStatus.usage.rawValue) bad command line; \(ExitStatus.dataError.rawValue) syntax error (nothing is run); \(ExitStatus.noInput.rawValue) file not found.
             """
     )
 

@@ -22,9 +22,9 @@ struct ImportXcode: ParsableCommand {
             Build settings are resolved as Xcode does (project and target levels, xcconfig files with #include, \
             $(VAR) forms and operators, conditional settings). A setting that does not resolve is a warning at its \
             line; a target whose bundle ID does not resolve is left out rather than guessed. Each app gets an 'expect groups' line with the \
-            access groups the import worked out. Exit codes: 0 a scenario was written (warnings on standard error); \
-            1 no target could be imported, or --timeout passed; 64 bad command line or configuration; 65 project.pbxproj \
-            does not parse; 66 the project cannot be read.
+            access groups the import worked out. Exit codes: \(ExitStatus.success.rawValue) a scenario was written (warnings on standard error); \
+            \(ExitStatus.failure.rawValue) no target could be imported, or --timeout passed; \(ExitStatus.usage.rawValue) bad command line or configuration; \(ExitStatus.dataError.rawValue) project.pbxproj \
+            does not parse; \(ExitStatus.noInput.rawValue) the project cannot be read.
             """
     )
 

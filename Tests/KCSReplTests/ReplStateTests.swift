@@ -70,6 +70,19 @@ import Testing
         #expect(state.entries.count == Self.chunks.count + 2)
     }
 
+    /// Review 23a, R7: a `platform` line after an `app` line is the syntax
+    /// error (KCS212) it is in one file, not the session's KCS304 with the
+    /// rest of the line run: nothing of the line runs or is remembered.
+    @Test func aPlatformLineAfterAnAppLineIsASyntaxError() {
+        var state = ReplState()
+        _ = state.run(chunk("app com.example.A\n"))
+        let (report, _) = state.run(chunk("team SKMME9E2Y8\nplatform ios 17\n"))
+        #expect(report.diagnostics.map(\.code) == [.misplacedDeclaration])
+        #expect(report.diagnostics.first?.location?.line == 2)
+        #expect(report.hasSyntaxErrors && state.entries.count == 1)
+        #expect(state.session.world.teams.isEmpty)
+    }
+
     @Test func undoGivesBackTheWorldTheEarlierChunksLeft() {
         // The chunks, then one more that changes everything, undone...
         var undone = ReplState()

@@ -74,6 +74,43 @@ import Testing
         }
     }
 
+    /// Review 23a, R3: each `expect` subject parses as itself (a subject the
+    /// parser did not name was taken as `default-group APP ID`), with a
+    /// sample of what its row says follows it.
+    @Test func everyExpectSubjectParsesAsItself() throws {
+        #expect(StatementForm.form(.expect).choices.map(\.word) == ExpectSubject.allCases.map(\.rawValue))
+        for subject in ExpectSubject.allCases {
+            let sample: String
+            switch subject {
+            case .status: sample = "errSecSuccess or -25300"
+            case .count: sample = "2"
+            case .data: sample = "\"x\""
+            case .noData: sample = ""
+            case .group, .persistentRef: sample = "N"
+            case .item: sample = "account=\"a\""
+            case .groups: sample = "APP [G1, G2]"
+            case .defaultGroup: sample = "APP G"
+            }
+            let text = "expect \(subject.rawValue) \(sample)\n"
+            let parsed = SyntaxParser.parse(SourceFile(name: "t", text: text))
+            #expect(parsed.diagnostics.isEmpty, "\(text)")
+            guard case .expect(let node) = try #require(parsed.statements.first).body else { Issue.record("\(text)"); continue }
+            let parsedAs: ExpectSubject
+            switch node {
+            case .status: parsedAs = .status
+            case .count: parsedAs = .count
+            case .data: parsedAs = .data
+            case .noData: parsedAs = .noData
+            case .persistentRef: parsedAs = .persistentRef
+            case .group: parsedAs = .group
+            case .item: parsedAs = .item
+            case .groups: parsedAs = .groups
+            case .defaultGroup: parsedAs = .defaultGroup
+            }
+            #expect(parsedAs == subject, "\(text)")
+        }
+    }
+
     @Test func everyTableWordParses() {
         // Each form's words and options, written the way the table says, parse.
         for form in StatementForm.all {
