@@ -1,0 +1,77 @@
+import Foundation
+import KCSCodeCheck
+import KCSRuntime
+import KCSSyntax
+import KCSXcode
+import KCSXcodeProject
+import Testing
+
+/// Adversarial run 28's low findings (F3, F4, F6, F8) and real-project
+/// trial 23's macOS app groups (D8, D9).
+@Suite("adversarial run 28 (low) and trial 23 (macOS app groups)")
+struct Left23bTests {
+    /// The docs project with the share extension compiling `sources`
+    /// (relative to Share/) besides its own Swift file.
+    private func share(_ sources: [String]) -> XcodeFixture {
+        var f = XcodeFixture.appWidgetShare()
+        f.targets[2].sources = ["ShareViewController.swift"] + sources
+        return f
+    }
+
+    /// The line of `lint`'s output that names `place`.
+    private func line(_ output: String, _ place: String) -> Substring? {
+        output.split(separator: "\n").first { $0.contains(place) }
+    }
+
+    /// A lone CR ends a line for the Objective-C reader and swift-syntax,
+    /// which say where a use is; the location shown counted only LF, so the
+    /// finding named another line (`}`) and a column clamped to it
+    /// (adversarial run 28, F6). One rule now: LF, CR LF or a lone CR.
+    @Test func aLoneCarriageReturnEndsALineEverywhere() throws {
+        let f = share(["Cr.m", "Cr2.swift"])
+        defer { f.remove() }
+        f.write("Share/Cr.m", "// a comment that ends in a lone CR\r\n@implementation Cr\r- (void)save:(NSMutableDictionary *)q {\n"
+                + "    q[(__bridge id)kSecAttrAccessGroup] = @\"SKMME9E2Y8.com.example.wrong\";\n}\n@end\n")
+        f.write("Share/Cr2.swift", "import Security\r// a lone CR here\rfunc f(_ q: inout [String: Any]) {\n"
+                + "    q[kSecAttrAccessGroup as String] = \"SKMME9E2Y8.com.example.wrong2\"\n}\n")
+        f.writeProject()
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        #expect(line(lint.stderr, "Cr.m:4:43: warning")?.contains("SKMME9E2Y8.com.example.wrong,") == true, "\(lint.stderr)")
+        #expect(lint.stderr.contains(" 4 |     q[(__bridge id)kSecAttrAccessGroup] = @\"SKMME9E2Y8.com.example.wrong\";"), "\(lint.stderr)")
+        #expect(line(lint.stderr, "Cr2.swift:4:40: warning")?.contains("SKMME9E2Y8.com.example.wrong2") == true, "\(lint.stderr)")
+        #expect(lint.stderr.contains(" 4 |     q[kSecAttrAccessGroup as String] = \"SKMME9E2Y8.com.example.wrong2\""), "\(lint.stderr)")
+    }
+
+    /// The same rule in the project's own files: an xcconfig file written
+    /// with CR LF was one line to the reader (split on the Character "\n",
+    /// which a CR LF is not), so its settings were lost; its lines and a
+    /// pbxproj's are counted as the excerpt counts them.
+    @Test func crLFAndLoneCRInProjectFilesCountAsTheExcerptCounts() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.writeProject()
+        let base = try String(contentsOfFile: f.path("Config/Base.xcconfig"), encoding: .utf8)
+        f.write("Config/Base.xcconfig", base.replacingOccurrences(of: "\n", with: "\r\n"))
+        f.write("Config/Team.xcconfig", "// the team\rDEVELOPMENT_TEAM = SKMME9E2Y8\r\n")
+        let pbxproj = try String(contentsOfFile: f.path("App.xcodeproj/project.pbxproj"), encoding: .utf8)
+        // A lone CR high in the project file: the line of each setting below it is one more.
+        f.write("App.xcodeproj/project.pbxproj", pbxproj.replacingOccurrences(of: "\n", with: "\r", options: [], range: pbxproj.range(of: "\n")))
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        #expect(!lint.stderr.contains("needs a team ID"), "the team is read from a CR LF xcconfig: \(lint.stderr)")
+        // KCS604 at the Share Extension's CODE_SIGN_ENTITLEMENTS: the line the
+        // reader names is one that sets it, counting the lone CR as a break.
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: f.path("App.xcodeproj/project.pbxproj"))))
+        let lines = LineBreaks.lines(bytes).enumerated().filter { String(decoding: bytes[$0.element], as: UTF8.self).contains("Share/Share.entitlements") }.map { $0.offset + 1 }
+        let reported = line(lint.stderr, "[KCS604]").flatMap { $0.split(separator: ":").dropFirst().first }.flatMap { Int($0) }
+        #expect(reported.map { lines.contains($0) } == true, "\(String(describing: reported)) in \(lines): \(lint.stderr)")
+        #expect(!lint.stderr.contains("cannot read this line"), "\(lint.stderr)")
+        // The Share Extension's finding on its entitlements and code, as in the docs.
+        #expect(lint.stderr.contains("[KCS604]") && lint.stderr.contains("[KCS607]"), "\(lint.stderr)")
+        // Every excerpt shows the line its location names.
+        let file = SourceFile(name: "p", bytes: Array("a\rb\r\nc\nd\r".utf8))
+        #expect((1...5).map { file.lineText($0) } == ["a", "b", "c", "d", ""])
+        #expect(file.location(of: 5).line == 3 && file.location(of: 5).column == 1)
+        #expect(LineBreaks.lines(Array("a\rb\r\nc\nd\r".utf8)).count == 5)
+    }
+
+}
