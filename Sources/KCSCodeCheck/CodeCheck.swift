@@ -737,7 +737,7 @@ public enum CodeCheck {
                         at: ProjectLocation(file: path, line: 1), hint: "the groups named past its first MiB, if any, are not checked"),
                         code: .codeGroupNotCheckable))
                 }
-                made = ObjectiveCSource(bytes)
+                made = ObjectiveCSource(bytes, cPlusPlus: ObjectiveCSource.isCPlusPlus(path))
             } else if readBytes > maxReadBytes {
                 budgetSpent(at: path)
             } else if (lint.fileSystem.fileSize(path) ?? 0) <= maxFileBytes,
@@ -745,7 +745,7 @@ public enum CodeCheck {
                 // (A header's size is asked first: a 200 MB one is not read.)
                 readBytes += bytes.count
                 readObjectiveC = true
-                made = ObjectiveCSource(bytes)
+                made = ObjectiveCSource(bytes, cPlusPlus: ObjectiveCSource.isCPlusPlus(path))
             }
             objectiveC[path] = .some(made)
             return made

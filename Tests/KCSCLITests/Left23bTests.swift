@@ -74,4 +74,45 @@ struct Left23bTests {
         #expect(LineBreaks.lines(Array("a\rb\r\nc\nd\r".utf8)).count == 5)
     }
 
+    private static let use = """
+        void save%@(NSMutableDictionary *q) {
+            q[(__bridge id)kSecAttrAccessGroup] = %@;
+        }
+
+        """
+
+    /// `use` in a function named `save<name>`, passing `value`.
+    private func use(_ name: String, _ value: String) -> String {
+        Self.use.replacingOccurrences(of: "save%@", with: "save" + name).replacingOccurrences(of: "%@", with: value)
+    }
+
+    /// The reader's C was not the compiler's in four places (adversarial
+    /// run 28, F3): a `//` comment and a string ending in `\` go on to the
+    /// next line; `#if 0` is off and its `#else` is compiled; an `.mm` raw
+    /// string is a string. Each checked as the compiler reads it.
+    @Test func theObjectiveCReaderPreprocessesAsTheCompilerDoes() throws {
+        let f = share(["Cmt.m", "Str.m", "If0.m", "Raw.mm"])
+        defer { f.remove() }
+        f.write("Share/Cmt.m", "void saveA(NSMutableDictionary *q) {\n    // note \\\n    q[(__bridge id)kSecAttrAccessGroup] = @\"com.example.Notes.commentedOut\";\n"
+                + "    // crlf \\\r\n    q[(__bridge id)kSecAttrAccessGroup] = @\"com.example.Notes.commentedOut2\";\n}\n")
+        f.write("Share/Str.m", "NSString *s = @\"continued \\\n\"; void saveS(NSMutableDictionary *q) { q[(__bridge id)kSecAttrAccessGroup] = @\"com.example.Notes.hidden\"; }\n")
+        f.write("Share/If0.m", "#if 0\n" + use("A", "@\"com.example.Notes.disabled\"") + "#else\n" + use("B", "@\"com.example.Notes.compiledWrong\"") + "#endif\n"
+                + "#if 0\n#define G @\"com.example.Notes.Share\"\n#elif 0\n#define G @\"x\"\n#else\n#define G @\"com.example.Notes.elseDefined\"\n#endif\n" + use("C", "G")
+                + "#if 1\n" + use("D", "@\"com.example.Notes.onlyBranch\"") + "#else\n" + use("E", "@\"com.example.Notes.deadElse\"") + "#endif\n")
+        f.write("Share/Raw.mm", "auto s = R\"(\" q[(__bridge id)kSecAttrAccessGroup] = @\"com.example.Notes.inRawString\"; \")\";\n"
+                + "auto t = u8R\"x(\n)\" \" q[(__bridge id)kSecAttrAccessGroup] = @\"com.example.Notes.inRawString2\"; )x\";\n" + use("R", "@\"com.example.Notes.afterRaw\""))
+        f.writeProject()
+        let found = CodeCheck.run(try ProjectLint.load(f.projectPath).get()).map(\.message)
+        for absent in ["commentedOut", "commentedOut2", "disabled", "deadElse", "inRawString", "inRawString2", "another value"] {
+            #expect(!found.contains { $0.contains("com.example.Notes.\(absent) ") || $0.contains("com.example.Notes.\(absent),") || ($0.contains(absent) && absent == "another value") },
+                    "\(absent): \(found)")
+        }
+        for present in ["hidden", "compiledWrong", "elseDefined", "onlyBranch", "afterRaw"] {
+            #expect(found.contains { $0.contains("names the access group com.example.Notes.\(present)") }, "\(present): \(found)")
+        }
+        // The same bytes in a `.m` (no raw strings in Objective-C): the string `"("` and then code.
+        let m = ObjectiveCSource(Array("auto s = R\"(\" q[(__bridge id)kSecAttrAccessGroup] = @\"a\"; \")\";\n".utf8))
+        #expect(m.uses.count == 1)
+    }
+
 }
