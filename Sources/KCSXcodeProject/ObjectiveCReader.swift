@@ -1205,14 +1205,41 @@ extension ObjectiveCSource {
     public static func stringMacros(fromDefinitions list: String) -> [String: String] {
         var out: [String: String] = [:]
         for (name, value) in definitions(list) {
-            var value = Substring(value)
-            // `NAME=@\"text\"`: an Objective-C string literal, used as `NAME`
-            // (the xcconfig-to-macro recipe's `@"…"`; real-project trial 23, W12).
-            if value.first == "@" { value = value.dropFirst() }
-            guard value.count >= 2, value.first == "\"", value.last == "\"" else { continue }
-            out[name] = String(value.dropFirst().dropLast())
+            if let joined = joinedLiterals(Substring(value)) { out[name] = joined }
         }
         return out
+    }
+
+    /// The string that adjacent string literals make, joined as the
+    /// compiler joins them (`"group.x." "notes"`, `"a""b"`: adversarial run
+    /// 28, F8); each may be an Objective-C one, `@"…"` (`NAME=@\"text\"`,
+    /// the xcconfig-to-macro recipe's; real-project trial 23, W12). `\"` and
+    /// `\\` are read as the character; nil for anything but literals.
+    static func joinedLiterals(_ text: Substring) -> String? {
+        var out = "", i = text.startIndex, any = false
+        func next() -> Character? {
+            guard i < text.endIndex else { return nil }
+            defer { i = text.index(after: i) }
+            return text[i]
+        }
+        while true {
+            while i < text.endIndex, text[i] == " " || text[i] == "\t" { i = text.index(after: i) }
+            guard i < text.endIndex else { return any ? out : nil }
+            if text[i] == "@" { i = text.index(after: i) }
+            guard next() == "\"" else { return nil }
+            var closed = false
+            while let c = next() {
+                if c == "\"" { closed = true; break }
+                if c == "\\", let n = next() {
+                    if n != "\"" && n != "\\" { out.append(c) }
+                    out.append(n)
+                    continue
+                }
+                out.append(c)
+            }
+            guard closed else { return nil }
+            any = true
+        }
     }
 
     /// Every macro such a list defines, with its value once the list's own

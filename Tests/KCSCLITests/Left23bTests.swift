@@ -115,4 +115,22 @@ struct Left23bTests {
         #expect(m.uses.count == 1)
     }
 
+    /// `G=\"a\"\"b\"` in GCC_PREPROCESSOR_DEFINITIONS is two adjacent C
+    /// string literals, one string to the compiler; the quotes between them
+    /// were kept (`a""b`), a false KCS607 (adversarial run 28, F8).
+    @Test func adjacentLiteralsInADefinitionAreOneString() throws {
+        var f = share(["Defs.m"])
+        defer { f.remove() }
+        for c in ["Debug", "Release"] {
+            f.targets[2].settings[c]?["GCC_PREPROCESSOR_DEFINITIONS"] = #"$(inherited) G=\"SKMME9E2Y8.com.example.\"\"Notes.Share\" "H=@\"SKMME9E2Y8.com.\" @\"example.Notes.Shar\"" BAD=\"a\"x"#
+        }
+        f.write("Share/Defs.m", use("G", "G") + use("H", "H") + use("B", "BAD"))
+        f.writeProject()
+        let found = CodeCheck.run(try ProjectLint.load(f.projectPath).get()).map(\.message)
+        #expect(!found.contains { $0.contains("\"\"") || $0.contains("Notes.Share,") }, "\(found)")
+        #expect(found.contains { $0.contains("names the access group SKMME9E2Y8.com.example.Notes.Shar,") }, "\(found)")
+        #expect(ObjectiveCSource.stringMacros(fromDefinitions: #"G=\"a.\"\"b\" H=\"x\" \"y\" BAD=\"a\"x"#) == ["G": "a.b", "H": "x"], "an unquoted space ends an item")
+        #expect(ObjectiveCSource.stringMacros(fromDefinitions: #"G="\"a.\" \"b\"" BAD=\"a\"x"#) == ["G": "a.b"])
+    }
+
 }
