@@ -874,11 +874,24 @@ public enum CodeCheck {
                 let definitions: [String: String], flags: Set<String>
                 /// The function-like macros that make a string (``ObjectiveCSource/Stringifier``).
                 let stringifiers: [String: ObjectiveCSource.Stringifier]
-                var memo: [String: (value: AccessGroupUse.Value, constant: (file: String, line: Int)?)] = [:]
+                /// Each name's answer and its height: the macros nested from
+                /// it down, itself included. An answer is kept only when no
+                /// bound cut it, and used at a depth only when its height fits
+                /// under ``maxDepth`` from there: a cut answer kept for every
+                /// name on the path, or a whole one used deeper than it fits,
+                /// made the answer depend on the order of uses (adversarial
+                /// run 28, F4).
+                var memo: [String: (value: AccessGroupUse.Value, constant: (file: String, line: Int)?, height: Int)] = [:]
                 var work = 0
+                /// Bounds met so far (depth or work): an answer worked out
+                /// while one was met is not kept.
+                var cuts = 0
+                /// The deepest level the current name's answer reached.
+                var reached = 0
+                static let maxDepth = 16
                 /// The answer all files share for a name none of them
                 /// shadows, or nil (``resolveObjectiveC``).
-                var common: ((String) -> (value: AccessGroupUse.Value, constant: (file: String, line: Int)?)?)?
+                var common: ((String) -> (value: AccessGroupUse.Value, constant: (file: String, line: Int)?, height: Int)?)?
                 func defined(_ name: String) -> Defined? { own[name] ?? headers[name] ?? shared[name] }
                 /// The definition this build compiles: the last whose branches
                 /// all hold (a later `#define` replaces an earlier one); nil when
@@ -939,14 +952,21 @@ public enum CodeCheck {
                                 }
                             case .name(let name):
                                 var inner: (value: AccessGroupUse.Value, constant: (file: String, line: Int)?)
-                                if let known = memo[name] {
-                                    inner = known
-                                } else if own[name] == nil, let answer = common?(name) {
-                                    inner = answer
-                                    memo[name] = answer
-                                } else if let c = defined(name), depth < 16, work < 100_000 {
+                                let known = memo[name] ?? (own[name] == nil ? common?(name) : nil)
+                                if let known, depth + known.height <= Self.maxDepth {
+                                    inner = (known.value, known.constant)
+                                    memo[name] = known
+                                    reached = max(reached, depth + known.height)
+                                } else if defined(name) != nil, known != nil || depth >= Self.maxDepth {
+                                    // Too deep from here, whatever it is from nearer.
+                                    cuts += 1
+                                    return (.unfollowed("a value of macros nested more than \(Self.maxDepth) deep, which kcs does not follow"), nil)
+                                } else if let c = defined(name), work < 100_000 {
+                                    let (cutsBefore, reachedBefore) = (cuts, reached)
+                                    reached = depth + 1
+                                    defer { reached = max(reached, reachedBefore) }
                                     // Marked first: a macro that names itself is code.
-                                    memo[name] = (.runtime(name), nil)
+                                    memo[name] = (.runtime(name), nil, 1)
                                     // A value per `#if` branch: the one this build's
                                     // macros choose (real-project trial 23, D3).
                                     var expression = c.constant.expression, line = c.constant.line, undecided = false
@@ -964,10 +984,11 @@ public enum CodeCheck {
                                         inner = resolve(expression, shown: shown, depth: depth + 1)
                                         if case .literal = inner.value { inner.constant = inner.constant ?? (c.file, line) }
                                     }
-                                    memo[name] = inner
+                                    memo[name] = cuts == cutsBefore ? (inner.value, inner.constant, reached - depth) : nil
                                 } else if let m = macros[name] {
                                     inner = (.literal(m), nil)
                                 } else if defined(name) != nil {
+                                    cuts += 1
                                     inner = (.runtime(name), nil)
                                 } else {
                                     return (.unfollowed("`\(name)`, " + shown), nil)
@@ -1035,8 +1056,10 @@ public enum CodeCheck {
                 pure[name] = answer
                 return answer
             }
-            func common(_ name: String) -> (value: AccessGroupUse.Value, constant: (file: String, line: Int)?)? {
-                isPure(name, depth: 0) ? forSwift.resolve(.parts([.name(name)]), shown: shown) : nil
+            func common(_ name: String) -> (value: AccessGroupUse.Value, constant: (file: String, line: Int)?, height: Int)? {
+                guard isPure(name, depth: 0) else { return nil }
+                _ = forSwift.resolve(.parts([.name(name)]), shown: shown)
+                return forSwift.memo[name]
             }
             for i in out.indices {
                 for j in out[i].uses.indices {

@@ -133,4 +133,27 @@ struct Left23bTests {
         #expect(ObjectiveCSource.stringMacros(fromDefinitions: #"G="\"a.\" \"b\"" BAD=\"a\"x"#) == ["G": "a.b"])
     }
 
+    /// A chain of macros cut at 16 levels memoised the cut for every name
+    /// on its path: after a use of M0 (21 levels), a use of M15 (5 levels)
+    /// was "built at run time" too, and in the other order both resolved
+    /// (adversarial run 28, F4). Now each answer is the same in either
+    /// order, and the cut is said as such.
+    @Test func aMacroChainAnswersTheSameInAnyOrder() throws {
+        let defines = (0..<20).map { "#define M\($0) M\($0 + 1)\n" }.joined() + "#define M20 @\"com.example.Notes.typo\"\n"
+        var answers: [Set<String>] = []
+        for order in [["M0", "M15"], ["M15", "M0"]] {
+            let f = share(["Dep.m"])
+            defer { f.remove() }
+            f.write("Share/Dep.m", defines + order.map { use($0, $0) }.joined())
+            f.writeProject()
+            let found = CodeCheck.run(try ProjectLint.load(f.projectPath).get()).filter { $0.file?.name.hasSuffix("Dep.m") == true }
+            answers.append(Set(found.map(\.message)))
+        }
+        #expect(answers[0] == answers[1], "\(answers)")
+        #expect(answers[0].count == 2, "\(answers)")
+        #expect(answers[0].contains { $0.contains("names the access group com.example.Notes.typo") }, "M15 resolves: \(answers)")
+        #expect(answers[0].contains { $0.contains("a value of macros nested more than 16 deep") }, "M0 is cut, said as such: \(answers)")
+        #expect(!answers[0].contains { $0.contains("built at run time") }, "\(answers)")
+    }
+
 }
