@@ -1537,6 +1537,14 @@ public enum CodeCheck {
                         othersHolding(g).filter { ownFile == nil || signingFile($0, signing.configuration) != ownFile }
                     }
                     if use.isAppGroup {
+                        // On the Mac, the group's container is the sandbox's to
+                        // give: a sandboxed app reaches only the groups it lists,
+                        // where containerURL returns a URL even for a group it
+                        // does not (Apple, containerURL(forSecurityApplicationGroupIdentifier:)).
+                        // An app that is not sandboxed needs no such claim
+                        // (real-project trial 23, D9; docs/xcode.md).
+                        let onMac = signing.resolved.platform == "macos"
+                        let checked = !onMac || signing.entitlements?.appSandbox == true
                         // A value kcs cannot work out is said as not checkable:
                         // a parameter, or a macro with a value per `#if` branch
                         // this build does not decide, as a warning, as for an
@@ -1546,7 +1554,7 @@ public enum CodeCheck {
                         // app's own, which needs no entitlement (Session's
                         // `….defaulting(to: "group…")`, `"group.x." + suffix()`;
                         // real-project trials 21, D7, and 22, D6). Both were silent.
-                        if compiled == true, signing.resolved.platform != "macos" {
+                        if compiled == true, checked {
                             let said: (text: String, severity: ProjectIssue.Severity)? = switch value {
                             case .runtime(let expr): ("a value built at run time (\(Self.excerpt(expr)))", .note)
                             case .unfollowed(let what, let kind): (what, kind == .other ? .note : .warning)
@@ -1562,14 +1570,17 @@ public enum CodeCheck {
                         }
                         // An app group: only a group the build surely names is
                         // checked, against the application groups, where the
-                        // entitlement governs the container (not on macOS,
-                        // whose apps may use team-prefixed groups without it).
+                        // entitlement governs the container (on macOS, for a
+                        // sandboxed target alone).
                         // A suite that is no app group (`com.example.App.debug`) is
                         // the app's own (found by adversarial testing): only
-                        // `group.` names are app groups here.
-                        guard case .literal(let group) = value, compiled == true, signing.resolved.platform != "macos",
-                              group.hasPrefix("group."), !app.applicationGroups.contains(group) else { continue }
-                        let what = use.api.hasPrefix("UserDefaults") ? Self.appGroupEffects[0] : Self.appGroupEffects[1]
+                        // `group.` names are app groups here, and on the Mac
+                        // `TEAMID.` ones too.
+                        guard case .literal(let group) = value, compiled == true, checked,
+                              group.hasPrefix("group.") || (onMac && Self.isTeamPrefixed(group)),
+                              !app.applicationGroups.contains(group) else { continue }
+                        let what = use.api.hasPrefix("UserDefaults") ? Self.appGroupEffects[0]
+                            : onMac ? Self.macContainerEffect : Self.appGroupEffects[1]
                         let unnamedBy = unnamed(use)
                         var d = render.diagnostic(ProjectIssue(
                             unnamedBy == nil ? .warning : .note, "\(who) names the app group \(shown(group))\(use.condition.map { " (\(Self.under($0)), which this build compiles)" } ?? ""), which it is not entitled to: \(what)",
@@ -1956,6 +1967,15 @@ public enum CodeCheck {
     /// by both is one finding saying both (real-project trial 19, W2).
     static let appGroupEffects = ["UserDefaults(suiteName:) then keeps defaults of its own that no other target reads",
                                   "containerURL(forSecurityApplicationGroupIdentifier:) returns nil"]
+    /// On the Mac the call returns a URL for any group; a sandboxed app
+    /// cannot use the container of one it does not list.
+    static let macContainerEffect = "containerURL(forSecurityApplicationGroupIdentifier:) returns the group's folder all the same, which the sandbox does not let it use"
+
+    /// `TEAMID.name`: a Mac app group (`$(TeamIdentifierPrefix)…`).
+    static func isTeamPrefixed(_ group: String) -> Bool {
+        guard let dot = group.firstIndex(of: "."), group.index(after: dot) < group.endIndex else { return false }
+        return Team.isWellFormedID(String(group[..<dot]))
+    }
 
     /// "and N more uses", or "and 1 more use".
     static func moreUses(_ n: Int) -> String { "and \(n) more use\(n == 1 ? "" : "s")" }

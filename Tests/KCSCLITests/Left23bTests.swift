@@ -156,4 +156,90 @@ struct Left23bTests {
         #expect(!answers[0].contains { $0.contains("built at run time") }, "\(answers)")
     }
 
+    /// An entitlements file with the sandbox on or off, and these app groups.
+    private func macEntitlements(_ f: XcodeFixture, _ path: String, sandbox: Bool, appGroups: [String]) {
+        f.write(path, """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0">
+            <dict>
+            \t<key>com.apple.security.app-sandbox</key>
+            \t<\(sandbox)/>
+            \t<key>com.apple.security.application-groups</key>
+            \t<array>
+            \(appGroups.map { "\t\t<string>\($0)</string>\n" }.joined())\t</array>
+            </dict>
+            </plist>
+
+            """)
+    }
+
+    /// A Mac network extension's Mach service (`NEMachServiceName`) is named
+    /// after one of its app groups. LuLu's extension listing `…lul`, one
+    /// letter from the app's `…lulu` and its service's, was silent, since
+    /// its code names no group API (real-project trial 23, D8).
+    @Test func aMacNetworkExtensionsMachServiceIsUnderOneOfItsAppGroups() throws {
+        var answers: [String] = []
+        for (group, service) in [("com.example.lul", "com.example.lulu"), ("com.example.lulu", "com.example.lulu"), ("com.example.lulu", "com.example.lulu.xpc")] {
+            var f = XcodeLintTests.oneApp(sources: [])
+            defer { f.remove() }
+            f.projectSettings["Release"]?["SDKROOT"] = "macosx"
+            f.targets[0].embeds = ["Extension"]
+            f.targets.append(XcodeFixture.Target(name: "Extension", productType: "com.apple.product-type.system-extension", settings: ["Release": [
+                "PRODUCT_BUNDLE_IDENTIFIER": "com.example.App.extension", "CODE_SIGN_ENTITLEMENTS": "Extension/Extension.entitlements",
+                "INFOPLIST_FILE": "Extension/Info.plist"]]))
+            macEntitlements(f, "App/App.entitlements", sandbox: true, appGroups: ["$(TeamIdentifierPrefix)com.example.lulu"])
+            macEntitlements(f, "Extension/Extension.entitlements", sandbox: true, appGroups: ["$(TeamIdentifierPrefix)" + group])
+            f.write("Extension/Info.plist", """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <plist version="1.0">
+                <dict>
+                \t<key>NetworkExtension</key>
+                \t<dict>
+                \t\t<key>NEMachServiceName</key>
+                \t\t<string>$(TeamIdentifierPrefix)\(service)</string>
+                \t</dict>
+                </dict>
+                </plist>
+
+                """)
+            f.writeProject()
+            let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+            answers.append(lint.stderr.split(separator: "\n").filter { $0.contains("[KCS511]") || $0.hasPrefix("hint: 'App'") }.joined(separator: "\n"))
+        }
+        #expect(answers[0].contains("Info.plist:7:3: warning: target 'Extension' (configuration 'Release'): its Mach service NEMachServiceName SKMME9E2Y8.com.example.lulu is under none of its app groups (SKMME9E2Y8.com.example.lul)"), "\(answers[0])")
+        #expect(answers[0].contains("hint: 'App' lists SKMME9E2Y8.com.example.lulu: add it to the com.apple.security.application-groups of 'Extension', whose SKMME9E2Y8.com.example.lul may be the typo"), "\(answers[0])")
+        #expect(answers[1].isEmpty && answers[2].isEmpty, "the group itself, and a name under it: \(answers)")
+    }
+
+    /// A sandboxed Mac app reaches only the app groups it lists; where
+    /// containerURL returns a URL for any group, as Apple documents. Its
+    /// code naming a group it lacks was never checked on macOS (real-project
+    /// trial 23, D9: Gifski's `…Gifsky`); now it is, for a sandboxed target,
+    /// `group.` and `TEAMID.` groups alike. An app that is not sandboxed
+    /// needs no claim, and is not told.
+    @Test func aSandboxedMacAppsAppGroupCallsAreChecked() throws {
+        var answers: [[String]] = []
+        for sandbox in [true, false] {
+            var f = XcodeLintTests.oneApp(sources: ["Shared.swift"])
+            defer { f.remove() }
+            f.projectSettings["Release"]?["SDKROOT"] = "macosx"
+            macEntitlements(f, "App/App.entitlements", sandbox: sandbox, appGroups: ["group.com.example.shared", "$(TeamIdentifierPrefix)com.example.shared"])
+            f.write("App/Shared.swift", """
+                import Foundation
+                let defaults = UserDefaults(suiteName: "group.com.example.sahred")
+                let folder = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: "\(XcodeFixture.team).com.example.sharde")
+                let fine = UserDefaults(suiteName: "group.com.example.shared")
+                let own = UserDefaults(suiteName: "com.example.App.debug")
+
+                """)
+            f.writeProject()
+            let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+            answers.append(lint.stderr.split(separator: "\n").filter { $0.contains("[KCS607]") || $0.contains("[KCS608]") }.map(String.init))
+        }
+        #expect(answers[0].count == 2, "\(answers[0])")
+        #expect(answers[0].contains { $0.contains("Shared.swift:2:") && $0.contains("names the app group group.com.example.sahred, which it is not entitled to: UserDefaults(suiteName:)") }, "\(answers[0])")
+        #expect(answers[0].contains { $0.contains("Shared.swift:3:") && $0.contains("SKMME9E2Y8.com.example.sharde") && $0.contains("which the sandbox does not let it use") }, "\(answers[0])")
+        #expect(answers[1].isEmpty, "not sandboxed: \(answers[1])")
+    }
 }
