@@ -950,7 +950,7 @@ public struct ProjectLint {
             patterns.append(Array((")" + String(group[dot...]) + "\"").utf8))
         }
         for path in code(of: target).swiftSources.prefix(5000) {
-            guard let bytes = render.sourceFile(path)?.bytes else { continue }
+            guard let bytes = reasonSource(path, &render)?.bytes else { continue }
             let found = bytes.withUnsafeBufferPointer { b in
                 patterns.contains { p in p.withUnsafeBufferPointer { ByteSearch.contains(b, $0) } }
             }
@@ -958,6 +958,17 @@ public struct ProjectLint {
         }
         return false
     }
+
+    /// A source of a target's code as KCS604's reason reads it: nil, unread,
+    /// past 16 MiB, the size to which the code check reads a file to ask
+    /// whether it may name a group (a 70 MB source was read whole for the
+    /// reason; adversarial run 28).
+    func reasonSource(_ path: String, _ render: inout ProjectDiagnostics) -> SourceFile? {
+        if let size = fileSystem.fileSize(path), size > Self.maxReasonSourceBytes { return nil }
+        return render.sourceFile(path)
+    }
+
+    static let maxReasonSourceBytes = 16 << 20
 
     /// Why a target's code may read what another stores, said in KCS604's
     /// hint (a developer asked because of a linked package could not find a
@@ -984,7 +995,7 @@ public struct ProjectLint {
         /// Words in linked code, with what each file declares.
         var linkedWords: [(path: String, word: String, names: Set<String>)] = []
         for path in code.swiftSources {
-            guard let file = render.sourceFile(path) else {
+            guard let file = reasonSource(path, &render) else {
                 if unreadable == nil { unreadable = "kcs cannot read its source '\(path)'" }
                 continue
             }
@@ -1035,7 +1046,7 @@ public struct ProjectLint {
                 if let answer = known[path] {
                     used = answer
                 } else {
-                    guard let file = render.sourceFile(path) else { continue }
+                    guard let file = reasonSource(path, &render) else { continue }
                     used = file.bytes.withUnsafeBufferPointer { SharedDataScan.mentioned(names, in: $0, path: path) }
                     mentions.scanned += 1
                     known[path] = used
@@ -1057,7 +1068,7 @@ public struct ProjectLint {
         if !properties.isEmpty {
             var used: Set<String> = []
             for other in scans {
-                guard let file = render.sourceFile(other.path) else { continue }
+                guard let file = reasonSource(other.path, &render) else { continue }
                 used.formUnion(file.bytes.withUnsafeBufferPointer { SharedDataScan.mentioned(properties, in: $0, path: other.path) })
                 if used == properties { break }
             }

@@ -242,4 +242,26 @@ struct Left23bTests {
         #expect(answers[0].contains { $0.contains("Shared.swift:3:") && $0.contains("SKMME9E2Y8.com.example.sharde") && $0.contains("which the sandbox does not let it use") }, "\(answers[0])")
         #expect(answers[1].isEmpty, "not sandboxed: \(answers[1])")
     }
+    /// KCS604's reason read an extension's sources whole, any size (a 70 MB
+    /// one was read for it; adversarial run 28). Bounded as the code check
+    /// bounds the files it reads for a word: past 16 MiB, not read.
+    @Test func kcs604sReasonDoesNotReadAHugeSource() throws {
+        var f = share(["Big.swift"])
+        defer { f.remove() }
+        f.targets[2].sources = ["Big.swift"]
+        f.write("Share/Big.swift", "")
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: f.path("Share/Big.swift")))
+        try handle.truncate(atOffset: 70 << 20)
+        try handle.close()
+        f.writeProject()
+        let files = XcodeLintTests.CountingFileSystem(maxFileSize: 256 << 20)
+        let lint = try ProjectLint.load(f.projectPath, fileSystem: files).get()
+        var render = ProjectDiagnostics(fileSystem: lint.fileSystem)
+        var words: [String: SharedDataScan] = [:]
+        let share = try #require(lint.project.targets.first { $0.name == "Share Extension" })
+        let reason = lint.sharedDataReason(share, &render, words: &words, mentions: SharedMentions())
+        #expect(files.reads["Big.swift"] == nil, "\(files.reads)")
+        #expect(reason?.contains("Big.swift") == true, "said as a source kcs cannot read: \(reason ?? "nil")")
+    }
+
 }
