@@ -44,9 +44,9 @@ let package = Package(
         // GNU readline (Debian: libreadline-dev) for the REPL.
         .systemLibrary(name: "CReadline", path: "Sources/CReadline"),
         // Xcode projects: the project.pbxproj reader, xcconfig files and build settings (on the engine only,
-        // for what a team ID is; the language reads `app … project=` through it), then the import and the
-        // project lint.
-        .target(name: "KCSXcodeProject", dependencies: ["KeychainEngine"], swiftSettings: strict),
+        // for what a team ID is, and the syntax library, for where a line ends; the language reads
+        // `app … project=` through it), then the import and the project lint.
+        .target(name: "KCSXcodeProject", dependencies: ["KeychainEngine", "KCSSyntax"], swiftSettings: strict),
         .target(name: "KCSXcode", dependencies: ["KCSXcodeProject", "KCSLanguage"], swiftSettings: strict),
         // What the Swift code asks for: swift-syntax stays out of the core libraries.
         .target(

@@ -737,7 +737,7 @@ public enum CodeCheck {
                         at: ProjectLocation(file: path, line: 1), hint: "the groups named past its first MiB, if any, are not checked"),
                         code: .codeGroupNotCheckable))
                 }
-                made = ObjectiveCSource(bytes)
+                made = ObjectiveCSource(bytes, cPlusPlus: ObjectiveCSource.isCPlusPlus(path))
             } else if readBytes > maxReadBytes {
                 budgetSpent(at: path)
             } else if (lint.fileSystem.fileSize(path) ?? 0) <= maxFileBytes,
@@ -745,7 +745,7 @@ public enum CodeCheck {
                 // (A header's size is asked first: a 200 MB one is not read.)
                 readBytes += bytes.count
                 readObjectiveC = true
-                made = ObjectiveCSource(bytes)
+                made = ObjectiveCSource(bytes, cPlusPlus: ObjectiveCSource.isCPlusPlus(path))
             }
             objectiveC[path] = .some(made)
             return made
@@ -874,11 +874,24 @@ public enum CodeCheck {
                 let definitions: [String: String], flags: Set<String>
                 /// The function-like macros that make a string (``ObjectiveCSource/Stringifier``).
                 let stringifiers: [String: ObjectiveCSource.Stringifier]
-                var memo: [String: (value: AccessGroupUse.Value, constant: (file: String, line: Int)?)] = [:]
+                /// Each name's answer and its height: the macros nested from
+                /// it down, itself included. An answer is kept only when no
+                /// bound cut it, and used at a depth only when its height fits
+                /// under ``maxDepth`` from there: a cut answer kept for every
+                /// name on the path, or a whole one used deeper than it fits,
+                /// made the answer depend on the order of uses (adversarial
+                /// run 28, F4).
+                var memo: [String: (value: AccessGroupUse.Value, constant: (file: String, line: Int)?, height: Int)] = [:]
                 var work = 0
+                /// Bounds met so far (depth or work): an answer worked out
+                /// while one was met is not kept.
+                var cuts = 0
+                /// The deepest level the current name's answer reached.
+                var reached = 0
+                static let maxDepth = 16
                 /// The answer all files share for a name none of them
                 /// shadows, or nil (``resolveObjectiveC``).
-                var common: ((String) -> (value: AccessGroupUse.Value, constant: (file: String, line: Int)?)?)?
+                var common: ((String) -> (value: AccessGroupUse.Value, constant: (file: String, line: Int)?, height: Int)?)?
                 func defined(_ name: String) -> Defined? { own[name] ?? headers[name] ?? shared[name] }
                 /// The definition this build compiles: the last whose branches
                 /// all hold (a later `#define` replaces an earlier one); nil when
@@ -939,14 +952,21 @@ public enum CodeCheck {
                                 }
                             case .name(let name):
                                 var inner: (value: AccessGroupUse.Value, constant: (file: String, line: Int)?)
-                                if let known = memo[name] {
-                                    inner = known
-                                } else if own[name] == nil, let answer = common?(name) {
-                                    inner = answer
-                                    memo[name] = answer
-                                } else if let c = defined(name), depth < 16, work < 100_000 {
+                                let known = memo[name] ?? (own[name] == nil ? common?(name) : nil)
+                                if let known, depth + known.height <= Self.maxDepth {
+                                    inner = (known.value, known.constant)
+                                    memo[name] = known
+                                    reached = max(reached, depth + known.height)
+                                } else if defined(name) != nil, known != nil || depth >= Self.maxDepth {
+                                    // Too deep from here, whatever it is from nearer.
+                                    cuts += 1
+                                    return (.unfollowed("a value of macros nested more than \(Self.maxDepth) deep, which kcs does not follow"), nil)
+                                } else if let c = defined(name), work < 100_000 {
+                                    let (cutsBefore, reachedBefore) = (cuts, reached)
+                                    reached = depth + 1
+                                    defer { reached = max(reached, reachedBefore) }
                                     // Marked first: a macro that names itself is code.
-                                    memo[name] = (.runtime(name), nil)
+                                    memo[name] = (.runtime(name), nil, 1)
                                     // A value per `#if` branch: the one this build's
                                     // macros choose (real-project trial 23, D3).
                                     var expression = c.constant.expression, line = c.constant.line, undecided = false
@@ -964,10 +984,11 @@ public enum CodeCheck {
                                         inner = resolve(expression, shown: shown, depth: depth + 1)
                                         if case .literal = inner.value { inner.constant = inner.constant ?? (c.file, line) }
                                     }
-                                    memo[name] = inner
+                                    memo[name] = cuts == cutsBefore ? (inner.value, inner.constant, reached - depth) : nil
                                 } else if let m = macros[name] {
                                     inner = (.literal(m), nil)
                                 } else if defined(name) != nil {
+                                    cuts += 1
                                     inner = (.runtime(name), nil)
                                 } else {
                                     return (.unfollowed("`\(name)`, " + shown), nil)
@@ -1035,8 +1056,10 @@ public enum CodeCheck {
                 pure[name] = answer
                 return answer
             }
-            func common(_ name: String) -> (value: AccessGroupUse.Value, constant: (file: String, line: Int)?)? {
-                isPure(name, depth: 0) ? forSwift.resolve(.parts([.name(name)]), shown: shown) : nil
+            func common(_ name: String) -> (value: AccessGroupUse.Value, constant: (file: String, line: Int)?, height: Int)? {
+                guard isPure(name, depth: 0) else { return nil }
+                _ = forSwift.resolve(.parts([.name(name)]), shown: shown)
+                return forSwift.memo[name]
             }
             for i in out.indices {
                 for j in out[i].uses.indices {
@@ -1514,6 +1537,14 @@ public enum CodeCheck {
                         othersHolding(g).filter { ownFile == nil || signingFile($0, signing.configuration) != ownFile }
                     }
                     if use.isAppGroup {
+                        // On the Mac, the group's container is the sandbox's to
+                        // give: a sandboxed app reaches only the groups it lists,
+                        // where containerURL returns a URL even for a group it
+                        // does not (Apple, containerURL(forSecurityApplicationGroupIdentifier:)).
+                        // An app that is not sandboxed needs no such claim
+                        // (real-project trial 23, D9; docs/xcode.md).
+                        let onMac = signing.resolved.platform == "macos"
+                        let checked = !onMac || signing.entitlements?.appSandbox == true
                         // A value kcs cannot work out is said as not checkable:
                         // a parameter, or a macro with a value per `#if` branch
                         // this build does not decide, as a warning, as for an
@@ -1523,7 +1554,7 @@ public enum CodeCheck {
                         // app's own, which needs no entitlement (Session's
                         // `….defaulting(to: "group…")`, `"group.x." + suffix()`;
                         // real-project trials 21, D7, and 22, D6). Both were silent.
-                        if compiled == true, signing.resolved.platform != "macos" {
+                        if compiled == true, checked {
                             let said: (text: String, severity: ProjectIssue.Severity)? = switch value {
                             case .runtime(let expr): ("a value built at run time (\(Self.excerpt(expr)))", .note)
                             case .unfollowed(let what, let kind): (what, kind == .other ? .note : .warning)
@@ -1539,14 +1570,17 @@ public enum CodeCheck {
                         }
                         // An app group: only a group the build surely names is
                         // checked, against the application groups, where the
-                        // entitlement governs the container (not on macOS,
-                        // whose apps may use team-prefixed groups without it).
+                        // entitlement governs the container (on macOS, for a
+                        // sandboxed target alone).
                         // A suite that is no app group (`com.example.App.debug`) is
                         // the app's own (found by adversarial testing): only
-                        // `group.` names are app groups here.
-                        guard case .literal(let group) = value, compiled == true, signing.resolved.platform != "macos",
-                              group.hasPrefix("group."), !app.applicationGroups.contains(group) else { continue }
-                        let what = use.api.hasPrefix("UserDefaults") ? Self.appGroupEffects[0] : Self.appGroupEffects[1]
+                        // `group.` names are app groups here, and on the Mac
+                        // `TEAMID.` ones too.
+                        guard case .literal(let group) = value, compiled == true, checked,
+                              group.hasPrefix("group.") || (onMac && Self.isTeamPrefixed(group)),
+                              !app.applicationGroups.contains(group) else { continue }
+                        let what = use.api.hasPrefix("UserDefaults") ? Self.appGroupEffects[0]
+                            : onMac ? Self.macContainerEffect : Self.appGroupEffects[1]
                         let unnamedBy = unnamed(use)
                         var d = render.diagnostic(ProjectIssue(
                             unnamedBy == nil ? .warning : .note, "\(who) names the app group \(shown(group))\(use.condition.map { " (\(Self.under($0)), which this build compiles)" } ?? ""), which it is not entitled to: \(what)",
@@ -1930,6 +1964,15 @@ public enum CodeCheck {
     /// by both is one finding saying both (real-project trial 19, W2).
     static let appGroupEffects = ["UserDefaults(suiteName:) then keeps defaults of its own that no other target reads",
                                   "containerURL(forSecurityApplicationGroupIdentifier:) returns nil"]
+    /// On the Mac the call returns a URL for any group; a sandboxed app
+    /// cannot use the container of one it does not list.
+    static let macContainerEffect = "containerURL(forSecurityApplicationGroupIdentifier:) returns the group's folder all the same, which the sandbox does not let it use"
+
+    /// `TEAMID.name`: a Mac app group (`$(TeamIdentifierPrefix)…`).
+    static func isTeamPrefixed(_ group: String) -> Bool {
+        guard let dot = group.firstIndex(of: "."), group.index(after: dot) < group.endIndex else { return false }
+        return Team.isWellFormedID(String(group[..<dot]))
+    }
 
     /// "and N more uses", or "and 1 more use".
     static func moreUses(_ n: Int) -> String { "and \(n) more use\(n == 1 ? "" : "s")" }

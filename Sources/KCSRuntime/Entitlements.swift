@@ -37,10 +37,16 @@ public struct Entitlements: Sendable, Hashable {
     /// change of its App ID prefix), whose keychain groups hold the items
     /// its users stored then.
     public var previousApplicationIdentifiers: [String]?
+    /// `com.apple.security.app-sandbox` (macOS): a sandboxed Mac app reaches
+    /// the container of an app group only when it lists the group; nil
+    /// when the file does not say, or says it in another shape.
+    public var appSandbox: Bool?
 
     public init(source: Source = .entitlements, teamID: String? = nil, applicationIdentifier: String? = nil,
                 keychainAccessGroups: [String]? = nil, applicationGroups: [String]? = nil,
-                associatedApplicationIdentifiers: [String]? = nil, previousApplicationIdentifiers: [String]? = nil) {
+                associatedApplicationIdentifiers: [String]? = nil, previousApplicationIdentifiers: [String]? = nil,
+                appSandbox: Bool? = nil) {
+        self.appSandbox = appSandbox
         self.source = source
         self.teamID = teamID
         self.applicationIdentifier = applicationIdentifier
@@ -214,7 +220,7 @@ extension Entitlements {
                 applicationIdentifier: e.applicationIdentifier ?? e.macApplicationIdentifier,
                 keychainAccessGroups: e.keychainAccessGroups, applicationGroups: e.applicationGroups,
                 associatedApplicationIdentifiers: e.associatedApplicationIdentifiers,
-                previousApplicationIdentifiers: e.previousApplicationIdentifiers?.values))
+                previousApplicationIdentifiers: e.previousApplicationIdentifiers?.values, appSandbox: e.appSandbox?.value))
         } catch let error as DecodingError {
             return .failure(describe(error))
         } catch {
@@ -325,6 +331,8 @@ private struct EntitlementsPlist: Decodable {
     /// Read leniently: kcs does not otherwise check the key, and a value of
     /// another shape must not make the whole file unreadable.
     package var previousApplicationIdentifiers: LenientStrings?
+    /// Read leniently, as the key above.
+    package var appSandbox: LenientBool?
 
     typealias CodingKeys = Entitlements.Key
 
@@ -342,6 +350,7 @@ extension Entitlements {
     /// place they are written (the decoder's keys; the lint's search, its
     /// labels and the printed summaries read them here).
     package enum Key: String, CodingKey {
+        case appSandbox = "com.apple.security.app-sandbox"
         case teamIdentifier = "com.apple.developer.team-identifier"
         case applicationIdentifier = "application-identifier"
         case macApplicationIdentifier = "com.apple.application-identifier"
@@ -349,6 +358,15 @@ extension Entitlements {
         case applicationGroups = "com.apple.security.application-groups"
         case associatedApplicationIdentifiers = "com.apple.developer.associated-application-identifier"
         case previousApplicationIdentifiers = "previous-application-identifiers"
+    }
+}
+
+/// A Boolean, or nil when the value is of another shape.
+package struct LenientBool: Decodable {
+    package var value: Bool?
+
+    package init(from decoder: any Decoder) throws {
+        value = try? decoder.singleValueContainer().decode(Bool.self)
     }
 }
 

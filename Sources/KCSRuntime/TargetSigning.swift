@@ -366,12 +366,12 @@ public struct TargetSigning: Sendable {
             return true
         }
         while i < bytes.count {
-            if bytes[i] == 0x0A { line += 1; i += 1; continue }
+            if LineBreaks.ends(bytes, at: i) { line += 1; i += 1; continue }
             guard bytes[i] == UInt8(ascii: "<"), at(i, open) else { i += 1; continue }
             let start = i + open.count, startLine = line
             var j = start
             while j < bytes.count, !(bytes[j] == UInt8(ascii: "<") && at(j, close)) {
-                if bytes[j] == 0x0A { line += 1 }
+                if LineBreaks.ends(bytes, at: j) { line += 1 }
                 j += 1
             }
             let raw = String(decoding: bytes[start..<min(j, bytes.count)], as: UTF8.self)
@@ -388,6 +388,7 @@ public struct TargetSigning: Sendable {
     package static func line(of value: String, in text: String) -> Int {
         let escaped = value.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
         guard let r = text.range(of: ">" + escaped + "<") ?? text.range(of: value) else { return 0 }
-        return text[..<r.lowerBound].reduce(1) { $0 + ($1 == "\n" ? 1 : 0) }
+        let bytes = Array(text.utf8)
+        return 1 + LineBreaks.count(in: bytes, 0..<text.utf8.distance(from: text.utf8.startIndex, to: r.lowerBound))
     }
 }

@@ -31,6 +31,10 @@ public final class SourceFile: Sendable {
     public let isASCII: Bool
     /// Whether some byte is NUL (the pre-check refuses such a file).
     package let hasNUL: Bool
+    /// Whether some carriage return stands alone: then lines also end
+    /// there (``LineBreaks``), found by a second search per line; most
+    /// files have none, and pay one search for the whole file.
+    private let hasLoneCR: Bool
     /// Scalars before each multiple of ``checkpointStride`` bytes, kept only
     /// when a line is longer than ``longLine``: a column on a line of
     /// megabytes is then found without counting from the line's start, so
@@ -43,6 +47,8 @@ public final class SourceFile: Sendable {
         self.name = name
         self.bytes = bytes
         self.firstLine = max(1, firstLine)
+        let loneCR = Self.firstLoneCarriageReturn(bytes) != nil
+        self.hasLoneCR = loneCR
         // Two passes that the C library and the compiler make cheap, rather
         // than one that asks three things of every byte: memchr finds each
         // line break (a line is tens of bytes, searched a vector at a time),
@@ -63,7 +69,7 @@ public final class SourceFile: Sendable {
                 }
                 previousLong = long
             }
-            while let start = Self.nextLine(b, after: &last, longest: &longest) {
+            while let start = Self.nextLine(b, after: &last, longest: &longest, loneCR: loneCR) {
                 ended(at: start)
                 line += 1
                 lineStart = start
@@ -97,11 +103,22 @@ public final class SourceFile: Sendable {
     }
 
     /// The start of the line after the one at `last`, if a line break ends
-    /// it; moves `last` there and keeps the longest line's length.
+    /// it (``LineBreaks``: an LF, a CR LF, or, when `loneCR`, a CR alone);
+    /// moves `last` there and keeps the longest line's length.
     @inline(__always)
-    private static func nextLine(_ b: UnsafeBufferPointer<UInt8>, after last: inout Int, longest: inout Int) -> Int? {
-        guard let base = b.baseAddress, let hit = memchr(base + last, 0x0A, b.count - last) else { return nil }
-        let start = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit)) + 1
+    private static func nextLine(_ b: UnsafeBufferPointer<UInt8>, after last: inout Int, longest: inout Int, loneCR: Bool) -> Int? {
+        guard let base = b.baseAddress else { return nil }
+        let lf = memchr(base + last, 0x0A, b.count - last).map { UnsafeRawPointer(base).distance(to: UnsafeRawPointer($0)) }
+        var start: Int
+        if let lf { start = lf + 1 } else { start = -1 }
+        if loneCR {
+            // A CR before the LF, other than the one just before it, stands alone.
+            let end = lf.map { $0 - 1 } ?? b.count
+            if end > last, let cr = memchr(base + last, 0x0D, end - last) {
+                start = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(cr)) + 1
+            }
+        }
+        guard start >= 0 else { return nil }
         longest = max(longest, start - last)
         last = start
         return start
@@ -109,7 +126,9 @@ public final class SourceFile: Sendable {
 
     /// The offset of the first carriage return not followed by a line
     /// feed (``SourceCheck``), found a vector at a time.
-    package func firstLoneCarriageReturn() -> Int? {
+    package func firstLoneCarriageReturn() -> Int? { Self.firstLoneCarriageReturn(bytes) }
+
+    private static func firstLoneCarriageReturn(_ bytes: [UInt8]) -> Int? {
         bytes.withUnsafeBufferPointer { p -> Int? in
             guard let base = p.baseAddress else { return nil }
             var from = 0
@@ -153,7 +172,7 @@ public final class SourceFile: Sendable {
         if markLines[lo + 1] != line + 1 {
             bytes.withUnsafeBufferPointer { b in
                 var at = start, longest = 0
-                while let next = Self.nextLine(b, after: &at, longest: &longest), next <= offset {
+                while let next = Self.nextLine(b, after: &at, longest: &longest, loneCR: hasLoneCR), next <= offset {
                     start = next
                     line += 1
                 }
@@ -178,7 +197,7 @@ public final class SourceFile: Sendable {
         return String(decoding: bytes[bounds], as: UTF8.self)
     }
 
-    /// The byte range of a line without its line break (LF or CR LF).
+    /// The byte range of a line without its line break (LF, CR LF or a lone CR).
     public func lineBounds(_ line: Int) -> Range<Int>? {
         let index = line - firstLine
         guard index >= 0, index < lineCount else { return nil }
@@ -191,12 +210,12 @@ public final class SourceFile: Sendable {
             var start = markOffsets[lo], longest = 0
             for _ in markLines[lo]..<index {
                 var at = start
-                guard let next = Self.nextLine(b, after: &at, longest: &longest) else { break }
+                guard let next = Self.nextLine(b, after: &at, longest: &longest, loneCR: hasLoneCR) else { break }
                 start = next
             }
             var at = start
-            var end = Self.nextLine(b, after: &at, longest: &longest).map { $0 - 1 } ?? b.count
-            if end > start, b[end - 1] == 0x0D { end -= 1 }
+            var end = Self.nextLine(b, after: &at, longest: &longest, loneCR: hasLoneCR).map { $0 - 1 } ?? b.count
+            if end > start, end < b.count, b[end] == 0x0A, b[end - 1] == 0x0D { end -= 1 }
             return start..<max(start, end)
         }
     }

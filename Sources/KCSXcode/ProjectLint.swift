@@ -181,6 +181,7 @@ public struct ProjectLint {
             return out
         }
         out += entitlementShapes(&render)
+        out += machServiceNames(&render)
         out += configurationsDiffer(&render)
         out += extensionsSharingNothing(&render)
         out += unusedEntitlements(&render)
@@ -308,6 +309,48 @@ public struct ProjectLint {
         return found.map { t, configurations, at, f in
             return render.diagnostic(ProjectIssue(.warning, "target '\(t)' (\(Self.configurationsNamed(configurations))): " + f.message, at: at, hint: f.hint),
                                      code: f.code)
+        }
+    }
+
+    /// KCS511: a Mac network extension's Mach service, Info.plist
+    /// `NetworkExtension` → `NEMachServiceName`, under none of its app
+    /// groups. A system extension's Mach service is named after an app group
+    /// it belongs to: the group itself or a name under it (`GROUP.name`;
+    /// Apple DTS, "the Mach service name should be a 'descendent' of a app
+    /// group that you have access to", developer forums thread 708017), or
+    /// macOS neither activates nor lets the app reach it. LuLu's extension
+    /// with the group `…lul`, one letter from the app's `…lulu` and from its
+    /// own service's name, was silent, since its code names no group API
+    /// (real-project trial 23, D8). Only where the name and the groups are
+    /// known: a target whose entitlements cannot be read is not judged.
+    func machServiceNames(_ render: inout ProjectDiagnostics) -> [Diagnostic] {
+        var found: [(target: String, configurations: [String], name: String, at: ProjectLocation?, hint: String, groups: [String])] = []
+        var index: [String: Int] = [:]
+        for s in signings where s.groupsResolve && s.entitlements != nil && s.resolved.platform == "macos" {
+            guard case .value(let name, let at, _) = project.infoPlistString("NEMachServiceName", of: s.resolved), !name.isEmpty else { continue }
+            let groups = s.applicationGroups.map(\.value)
+            func under(_ g: String) -> Bool { name == g || name.hasPrefix(g + ".") }
+            if groups.contains(where: under) { continue }
+            let key = "\(s.target.id)\u{0}\(name)"
+            if let i = index[key] {
+                if !found[i].configurations.contains(s.configuration) { found[i].configurations.append(s.configuration) }
+                continue
+            }
+            // Another target (its app) in the group the name is under: the
+            // extension's own list lacks it, or misspells it.
+            let other = signings.lazy.filter { $0.target.id != s.target.id && $0.configuration == s.configuration }
+                .compactMap { o in o.applicationGroups.first { under($0.value) }.map { (o.target.name, $0.value) } }.first
+            let hint = other.map { "'\($0.0)' lists \($0.1): add it to the com.apple.security.application-groups of '\(s.target.name)'"
+                + (groups.isEmpty ? "" : ", whose \(groups.joined(separator: ", ")) may be the typo") }
+                ?? "name the service under one of its app groups (GROUP or GROUP.name), or add the group it is under to its com.apple.security.application-groups"
+            index[key] = found.count
+            found.append((s.target.name, [s.configuration], name, at ?? s.resolved.entitlementsLocation, hint, groups))
+        }
+        return found.map { f in
+            render.diagnostic(ProjectIssue(
+                .warning, "target '\(f.target)' (\(Self.configurationsNamed(f.configurations))): its Mach service NEMachServiceName \(f.name) is under none of its app groups "
+                    + "(\(f.groups.isEmpty ? "it has none" : f.groups.joined(separator: ", "))): a system extension's Mach service is named after an app group it belongs to, "
+                    + "or macOS does not let the app reach the extension", at: f.at, hint: f.hint), code: .lintAppGroupShape)
         }
     }
 
@@ -910,7 +953,7 @@ public struct ProjectLint {
             patterns.append(Array((")." + rest + "\"").utf8))
         }
         for path in code(of: target).swiftSources.prefix(5000) {
-            guard let bytes = render.sourceFile(path)?.bytes else { continue }
+            guard let bytes = reasonSource(path, &render)?.bytes else { continue }
             let found = bytes.withUnsafeBufferPointer { b in
                 patterns.contains { p in p.withUnsafeBufferPointer { ByteSearch.contains(b, $0) } }
             }
@@ -918,6 +961,17 @@ public struct ProjectLint {
         }
         return false
     }
+
+    /// A source of a target's code as KCS604's reason reads it: nil, unread,
+    /// past 16 MiB, the size to which the code check reads a file to ask
+    /// whether it may name a group (a 70 MB source was read whole for the
+    /// reason; adversarial run 28).
+    func reasonSource(_ path: String, _ render: inout ProjectDiagnostics) -> SourceFile? {
+        if let size = fileSystem.fileSize(path), size > Self.maxReasonSourceBytes { return nil }
+        return render.sourceFile(path)
+    }
+
+    static let maxReasonSourceBytes = 16 << 20
 
     /// Why a target's code may read what another stores, said in KCS604's
     /// hint (a developer asked because of a linked package could not find a
@@ -944,7 +998,7 @@ public struct ProjectLint {
         /// Words in linked code, with what each file declares.
         var linkedWords: [(path: String, word: String, names: Set<String>)] = []
         for path in code.swiftSources {
-            guard let file = render.sourceFile(path) else {
+            guard let file = reasonSource(path, &render) else {
                 if unreadable == nil { unreadable = "kcs cannot read its source '\(path)'" }
                 continue
             }
@@ -995,7 +1049,7 @@ public struct ProjectLint {
                 if let answer = known[path] {
                     used = answer
                 } else {
-                    guard let file = render.sourceFile(path) else { continue }
+                    guard let file = reasonSource(path, &render) else { continue }
                     used = file.bytes.withUnsafeBufferPointer { SharedDataScan.mentioned(names, in: $0, path: path) }
                     mentions.scanned += 1
                     known[path] = used
@@ -1017,7 +1071,7 @@ public struct ProjectLint {
         if !properties.isEmpty {
             var used: Set<String> = []
             for other in scans {
-                guard let file = render.sourceFile(other.path) else { continue }
+                guard let file = reasonSource(other.path, &render) else { continue }
                 used.formUnion(file.bytes.withUnsafeBufferPointer { SharedDataScan.mentioned(properties, in: $0, path: other.path) })
                 if used == properties { break }
             }

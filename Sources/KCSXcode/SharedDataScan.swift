@@ -65,7 +65,7 @@ package struct SharedDataScan: Sendable, Hashable {
 
     /// Scans the file at `path`: Swift, or Objective-C (`.m`, `.mm`) read by ``ObjectiveCSource``.
     init(path: String, _ bytes: UnsafeBufferPointer<UInt8>) {
-        if ObjectiveCSource.isObjectiveC(path) { self.init(objectiveC: ObjectiveCSource(bytes)) } else { self.init(bytes) }
+        if ObjectiveCSource.isObjectiveC(path) { self.init(objectiveC: ObjectiveCSource(bytes, cPlusPlus: ObjectiveCSource.isCPlusPlus(path))) } else { self.init(bytes) }
     }
 
     /// What an Objective-C file says: every name it declares is at file
@@ -83,13 +83,13 @@ package struct SharedDataScan: Sendable, Hashable {
 
     /// Which of `names` the code of the file at `path` uses, other than declaring them.
     static func mentioned(_ names: Set<String>, in bytes: UnsafeBufferPointer<UInt8>, path: String) -> Set<String> {
-        ObjectiveCSource.isObjectiveC(path) ? names.intersection(ObjectiveCSource(bytes).used) : mentioned(names, in: bytes)
+        ObjectiveCSource.isObjectiveC(path) ? names.intersection(ObjectiveCSource(bytes, cPlusPlus: ObjectiveCSource.isCPlusPlus(path)).used) : mentioned(names, in: bytes)
     }
 
     /// ``scan(_:mentioning:)`` of the file at `path`, Swift or Objective-C.
     static func scan(_ bytes: UnsafeBufferPointer<UInt8>, mentioning names: Set<String>, path: String) -> SharedDataScan {
         guard ObjectiveCSource.isObjectiveC(path) else { return scan(bytes, mentioning: names) }
-        let source = ObjectiveCSource(bytes)
+        let source = ObjectiveCSource(bytes, cPlusPlus: ObjectiveCSource.isCPlusPlus(path))
         var out = SharedDataScan(objectiveC: source)
         out.mentioned = !names.isDisjoint(with: source.used)
         return out

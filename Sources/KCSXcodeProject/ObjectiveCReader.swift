@@ -172,6 +172,24 @@ public struct ObjectiveCSource: Sendable {
             case .unknown: return nil
             }
         }
+
+        /// Its answer in every build, when it names no macro: `0`, `1`,
+        /// `false` (0 in C, where an undefined name is 0, and in C++), and
+        /// `!`, `&&`, `||` of those. `#if 0` is how code is switched off.
+        var always: Bool? {
+            switch self {
+            case .number(let n): return n != 0
+            case .value(let name): return name == "false" ? false : nil
+            case .not(let c): return c.always.map { !$0 }
+            case .all(let list):
+                let answers = list.map(\.always)
+                return answers.contains(false) ? false : answers.contains(nil) ? nil : true
+            case .any(let list):
+                let answers = list.map(\.always)
+                return answers.contains(true) ? true : answers.contains(nil) ? nil : false
+            case .defined, .unknown: return nil
+            }
+        }
     }
 
     public struct Use: Sendable {
@@ -224,6 +242,9 @@ public struct ObjectiveCSource: Sendable {
     /// Suffixes of the sources kcs reads as Objective-C.
     public static let suffixes = [".m", ".mm"]
     public static func isObjectiveC(_ path: String) -> Bool { suffixes.contains { path.hasSuffix($0) } }
+    /// Whether the file is Objective-C++ (`.mm`), whose raw strings
+    /// `R"(…)"` are read as strings.
+    public static func isCPlusPlus(_ path: String) -> Bool { path.hasSuffix(".mm") }
 
     /// The APIs that take an app group as their argument, and the Swift
     /// name each use is reported by (the code check's messages name the
@@ -234,8 +255,8 @@ public struct ObjectiveCSource: Sendable {
 
     init() {}
 
-    public init(_ bytes: [UInt8]) {
-        self = bytes.withUnsafeBufferPointer { ObjectiveCSource($0) }
+    public init(_ bytes: [UInt8], cPlusPlus: Bool = false) {
+        self = bytes.withUnsafeBufferPointer { ObjectiveCSource($0, cPlusPlus: cPlusPlus) }
     }
 
     /// Bytes of a file read, at most: the rest is not read (the code
@@ -243,9 +264,9 @@ public struct ObjectiveCSource: Sendable {
     /// also keeps every offset within the tokens' 32 bits.
     public static let maxBytes = 1 << 20
 
-    public init(_ whole: UnsafeBufferPointer<UInt8>) {
+    public init(_ whole: UnsafeBufferPointer<UInt8>, cPlusPlus: Bool = false) {
         let bytes = UnsafeBufferPointer(rebasing: whole.prefix(ObjectiveCSource.maxBytes))
-        var lexer = ObjectiveCLexer(bytes: bytes)
+        var lexer = ObjectiveCLexer(bytes: bytes, cPlusPlus: cPlusPlus)
         lexer.run()
         var reader = Reader(bytes: bytes, tokens: lexer.tokens, directives: lexer.directives)
         reader.read()
@@ -274,8 +295,61 @@ struct ObjectiveCLexer {
     var i = 0, line: Int32 = 1, lineStart = 0
     /// Scalars before `i` on its line, counted as bytes are passed.
     var column: Int32 = 1
+    /// Objective-C++: `R"delim(…)delim"` is a raw string.
+    let cPlusPlus: Bool
 
-    init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+    init(bytes: UnsafeBufferPointer<UInt8>, cPlusPlus: Bool = false) {
+        self.bytes = bytes
+        self.cPlusPlus = cPlusPlus
+    }
+
+    /// The length of a line break at `j` (LF, CR LF or a lone CR), or 0.
+    func lineBreak(at j: Int) -> Int {
+        at(j) == 0x0A ? 1 : at(j) == 0x0D ? (at(j + 1) == 0x0A ? 2 : 1) : 0
+    }
+
+    /// Moves past a backslash that ends its line and the line break after
+    /// it, if one is at `i` (translation phase 2: the line goes on, in a
+    /// comment or a string as anywhere).
+    mutating func spliced() -> Bool {
+        guard at(i) == 0x5C else { return false }
+        let n = lineBreak(at: i + 1)
+        guard n > 0 else { return false }
+        for _ in 0...n { advance() }
+        return true
+    }
+
+    /// Past a raw string `R"delim(…)delim"` (with an `L`, `u`, `U` or `u8`
+    /// before the `R`) from its first byte, in Objective-C++: true when one
+    /// starts at `i`. Its bytes are the string's, line breaks and quotes
+    /// and all, to the closing `)delim"` (or the end of the file).
+    mutating func rawString() -> Bool {
+        guard cPlusPlus else { return false }
+        var j = i
+        for prefix in [[0x75, 0x38], [0x4C], [0x75], [0x55]] as [[UInt8]] where prefix.indices.allSatisfy({ at(i + $0) == prefix[$0] }) {
+            j = i + prefix.count
+            break
+        }
+        guard at(j) == 0x52, at(j + 1) == 0x22 else { return false }
+        // The delimiter: at most 16 characters, none of them a blank, a parenthesis or a backslash.
+        var k = j + 2
+        while k < bytes.count, k - (j + 2) <= 16, bytes[k] != 0x28 {
+            let c = bytes[k]
+            if c == 0x20 || c == 0x29 || c == 0x5C || c == 0x09 || c == 0x0A || c == 0x0D || c == 0x22 { return false }
+            k += 1
+        }
+        guard at(k) == 0x28, k - (j + 2) <= 16 else { return false }
+        let close = [0x29] + Array(bytes[(j + 2)..<k]) + [0x22]
+        while i <= k { advance() }
+        while i < bytes.count {
+            if bytes[i] == 0x29, i + close.count <= bytes.count, close.indices.allSatisfy({ bytes[i + $0] == close[$0] }) {
+                for _ in close { advance() }
+                return true
+            }
+            advance()
+        }
+        return true
+    }
 
     func at(_ j: Int) -> UInt8 { j < bytes.count ? bytes[j] : 0 }
 
@@ -317,7 +391,10 @@ struct ObjectiveCLexer {
                 continue
             }
             if c == 0x2F, at(i + 1) == 0x2F {
-                while i < bytes.count, bytes[i] != 0x0A, bytes[i] != 0x0D { advance() }
+                // A backslash at the line's end continues the comment onto the next.
+                while i < bytes.count, bytes[i] != 0x0A, bytes[i] != 0x0D {
+                    if !spliced() { advance() }
+                }
                 continue
             }
             if c == 0x2F, at(i + 1) == 0x2A {
@@ -333,7 +410,9 @@ struct ObjectiveCLexer {
             atLineStart = false
             let start = i, startLine = line, startColumn = column
             var kind = ObjectiveCToken.Kind.punctuation
-            if c == 0x22 || (c == 0x40 && at(i + 1) == 0x22) {
+            if rawString() {
+                kind = .string
+            } else if c == 0x22 || (c == 0x40 && at(i + 1) == 0x22) {
                 kind = c == 0x40 ? .atString : .string
                 if c == 0x40 { advance() }
                 quoted(0x22)
@@ -372,7 +451,9 @@ struct ObjectiveCLexer {
             let c = bytes[i]
             if c == quote { advance(); return }
             if c == 0x0A || c == 0x0D { return }
-            if c == 0x5C, i + 1 < bytes.count, bytes[i + 1] != 0x0A, bytes[i + 1] != 0x0D { advance() }
+            // A backslash at the line's end continues the string onto the next.
+            if spliced() { continue }
+            if c == 0x5C, i + 1 < bytes.count { advance() }
             advance()
         }
     }
@@ -403,20 +484,30 @@ extension ObjectiveCSource {
             code.reserveCapacity(tokens.count)
         }
 
+        /// One `#if` around the current line: whether its current branch is
+        /// passed over, whether no build compiles it (`#if 0`), whether some
+        /// branch of it was read, and whether one is compiled in every build
+        /// (`#if 1`), which leaves the rest dead.
+        struct Branch {
+            var skipped: Bool, dead: Bool, taken: Bool, always: Bool
+        }
+
         /// The code's tokens, and the preprocessor lines, in order. Of an
         /// `#if`, the first branch is read: an `#else` or `#elif` is passed
         /// over (each branch opening its own `{` unbalanced all that followed),
         /// but a `#define` there with another value makes the macro one kcs
-        /// cannot answer for every build.
+        /// cannot answer for every build. A branch no build compiles (`#if 0`,
+        /// or after `#if 1`) is not read at all, and the next one is read
+        /// in its place, as the compiler reads it (adversarial run 28, F3).
         mutating func readTokens() {
-            var skipped: [Bool] = []
+            var branches: [Branch] = []
             // The `#if` chains around the current line, for a `#define`'s branches.
             var chain: [ObjectiveCSource.Level] = []
             var k = 0
             while k < all.count {
                 let t = all[k]
                 guard t.directive >= 0 else {
-                    if !(skipped.last ?? false) { code.append(t) }
+                    if !(branches.last?.skipped ?? false) { code.append(t) }
                     k += 1
                     continue
                 }
@@ -425,24 +516,52 @@ extension ObjectiveCSource {
                 let toks = all[d.first..<d.end]
                 guard toks.count >= 2, let name = toks.dropFirst().first, name.kind == .identifier else { continue }
                 let rest = Array(toks.dropFirst(2))
+                // The branch a line of the current one is in: passed over, and dead, with its parent.
+                let outer = branches.count >= 2 ? branches[branches.count - 2] : nil
                 switch text(name) {
                 case "if", "ifdef", "ifndef":
-                    skipped.append(skipped.last ?? false)
                     let word = text(name)
                     let c = word == "if" ? condition(rest) : rest.first.map { ObjectiveCSource.Condition.defined(String(text($0))) } ?? .unknown
+                    let parent = branches.last
+                    if parent?.dead == true {
+                        branches.append(Branch(skipped: true, dead: true, taken: true, always: true))
+                    } else if word == "if", let always = c.always {
+                        branches.append(Branch(skipped: !always || parent?.skipped == true, dead: !always, taken: always, always: always))
+                    } else {
+                        branches.append(Branch(skipped: parent?.skipped ?? false, dead: false, taken: true, always: false))
+                    }
                     if chain.count < 64 { chain.append(.init(previous: [], current: word == "ifndef" ? .not(c) : c)) }
                 case "elif", "else":
-                    if !skipped.isEmpty { skipped[skipped.count - 1] = true }
-                    if !chain.isEmpty, chain.count == skipped.count, chain[chain.count - 1].previous.count < 64 {
+                    if var b = branches.popLast() {
+                        let always = text(name) == "else" ? true : condition(rest).always
+                        if outer?.dead == true || b.always || always == false {
+                            b.skipped = true
+                            b.dead = true
+                        } else if b.taken {
+                            b.skipped = true
+                            b.dead = false
+                        } else {
+                            // Every branch before it is dead: it is the first the compiler may read.
+                            b.skipped = outer?.skipped ?? false
+                            b.dead = false
+                            b.taken = true
+                            b.always = always == true
+                        }
+                        branches.append(b)
+                    }
+                    if !chain.isEmpty, chain.count == branches.count, chain[chain.count - 1].previous.count < 64 {
                         chain[chain.count - 1].previous.append(chain[chain.count - 1].current ?? .unknown)
                         chain[chain.count - 1].current = text(name) == "else" ? nil : condition(rest)
                     }
                 case "endif":
-                    _ = skipped.popLast()
-                    if chain.count > skipped.count { chain.removeLast(chain.count - skipped.count) }
-                case "define": define(toks, alternative: skipped.last ?? false, levels: chain.count == skipped.count ? chain : [.init(previous: [], current: .unknown)])
+                    _ = branches.popLast()
+                    if chain.count > branches.count { chain.removeLast(chain.count - branches.count) }
+                case "define":
+                    if branches.last?.dead == true { break }
+                    define(toks, alternative: branches.last?.skipped ?? false,
+                           levels: chain.count == branches.count ? chain : [.init(previous: [], current: .unknown)])
                 case "import", "include":
-                    if !(skipped.last ?? false), toks.count >= 3, toks[toks.startIndex + 2].kind == .string {
+                    if !(branches.last?.skipped ?? false), toks.count >= 3, toks[toks.startIndex + 2].kind == .string {
                         out.imports.append(literal(toks[toks.startIndex + 2]))
                     }
                 default: break
@@ -554,9 +673,20 @@ extension ObjectiveCSource {
         /// A literal's value: the text between its quotes, `\"` and `\\` read.
         func literal(_ t: ObjectiveCToken) -> String {
             var s = Int(t.start) + (t.kind == .atString ? 2 : 1), e = Int(t.end)
+            // A raw string (`R"x(…)x"`, which starts with its prefix): its bytes as they are.
+            if t.kind == .string, bytes[Int(t.start)] != 0x22, let open = bytes[Int(t.start)..<e].firstIndex(of: 0x28) {
+                let delimiter = bytes[Int(t.start)..<open].drop { $0 != 0x22 }.dropFirst().count
+                let end = e - delimiter - 2
+                return end > open ? String(decoding: bytes[(open + 1)..<end], as: UTF8.self) : ""
+            }
             if e > s, bytes[e - 1] == 0x22, e - 1 >= s { e -= 1 }
             var out: [UInt8] = []
             while s < e {
+                // A backslash and line break: spliced away.
+                if bytes[s] == 0x5C, s + 1 < e, bytes[s + 1] == 0x0A || bytes[s + 1] == 0x0D {
+                    s += bytes[s + 1] == 0x0D && s + 2 < e && bytes[s + 2] == 0x0A ? 3 : 2
+                    continue
+                }
                 if bytes[s] == 0x5C, s + 1 < e, bytes[s + 1] == 0x22 || bytes[s + 1] == 0x5C { out.append(bytes[s + 1]); s += 2; continue }
                 out.append(bytes[s])
                 s += 1
@@ -1076,14 +1206,41 @@ extension ObjectiveCSource {
     public static func stringMacros(fromDefinitions list: String) -> [String: String] {
         var out: [String: String] = [:]
         for (name, value) in definitions(list) {
-            var value = Substring(value)
-            // `NAME=@\"text\"`: an Objective-C string literal, used as `NAME`
-            // (the xcconfig-to-macro recipe's `@"…"`; real-project trial 23, W12).
-            if value.first == "@" { value = value.dropFirst() }
-            guard value.count >= 2, value.first == "\"", value.last == "\"" else { continue }
-            out[name] = String(value.dropFirst().dropLast())
+            if let joined = joinedLiterals(Substring(value)) { out[name] = joined }
         }
         return out
+    }
+
+    /// The string that adjacent string literals make, joined as the
+    /// compiler joins them (`"group.x." "notes"`, `"a""b"`: adversarial run
+    /// 28, F8); each may be an Objective-C one, `@"…"` (`NAME=@\"text\"`,
+    /// the xcconfig-to-macro recipe's; real-project trial 23, W12). `\"` and
+    /// `\\` are read as the character; nil for anything but literals.
+    static func joinedLiterals(_ text: Substring) -> String? {
+        var out = "", i = text.startIndex, any = false
+        func next() -> Character? {
+            guard i < text.endIndex else { return nil }
+            defer { i = text.index(after: i) }
+            return text[i]
+        }
+        while true {
+            while i < text.endIndex, text[i] == " " || text[i] == "\t" { i = text.index(after: i) }
+            guard i < text.endIndex else { return any ? out : nil }
+            if text[i] == "@" { i = text.index(after: i) }
+            guard next() == "\"" else { return nil }
+            var closed = false
+            while let c = next() {
+                if c == "\"" { closed = true; break }
+                if c == "\\", let n = next() {
+                    if n != "\"" && n != "\\" { out.append(c) }
+                    out.append(n)
+                    continue
+                }
+                out.append(c)
+            }
+            guard closed else { return nil }
+            any = true
+        }
     }
 
     /// Every macro such a list defines, with its value once the list's own

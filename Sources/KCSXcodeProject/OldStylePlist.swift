@@ -1,3 +1,5 @@
+import KCSSyntax
+
 /// A value of an old-style (OpenStep) property list, the format of
 /// `project.pbxproj`, with the line and column where it was written.
 ///
@@ -112,7 +114,7 @@ public struct OldStylePlistParser {
     }
 
     private mutating func advance() {
-        if bytes[i] == UInt8(ascii: "\n") {
+        if LineBreaks.ends(bytes, at: i) {
             line += 1
             lineStart = i + 1
         }
@@ -126,7 +128,7 @@ public struct OldStylePlistParser {
             if c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D || c == 0x0C || c == 0x0B {
                 advance()
             } else if c == UInt8(ascii: "/"), i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "/") {
-                while i < bytes.count, bytes[i] != UInt8(ascii: "\n") { advance() }
+                while i < bytes.count, bytes[i] != 0x0A, bytes[i] != 0x0D { advance() }
             } else if c == UInt8(ascii: "/"), i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "*") {
                 let start = error("unterminated comment", hint: "a /* comment needs its */")
                 advance(); advance()

@@ -1,3 +1,5 @@
+import KCSSyntax
+
 /// What a path given for a project names: the `.xcodeproj` folder, or why
 /// it is not one. A workspace, a Swift package, XcodeGen's or Tuist's
 /// description of a project, or a folder of several projects was read as
@@ -247,7 +249,7 @@ public enum ProjectInput {
         func isName(_ c: UInt8) -> Bool { c >= 0x41 && c <= 0x5A || c >= 0x61 && c <= 0x7A || c >= 0x30 && c <= 0x39 || c == 0x5F || c == 0x2D }
         func newline(_ at: Int) { line += 1; lineStart = at + 1 }
         while i < b.count {
-            if b[i] == 0x0A { newline(i) }
+            if LineBreaks.ends(b, at: i) { newline(i) }
             guard b[i] == UInt8(ascii: "<") else { i += 1; continue }
             var j = i + 1
             let closing = j < b.count && b[j] == UInt8(ascii: "/")
@@ -260,7 +262,7 @@ public enum ProjectInput {
             var lastName = "", nameAt = (line: line, column: 1), selfClosing = false
             while j < b.count, b[j] != UInt8(ascii: ">") {
                 let c = b[j]
-                if c == 0x0A { newline(j) }
+                if LineBreaks.ends(b, at: j) { newline(j) }
                 if isName(c) {
                     let start = j
                     nameAt = (line, start - lineStart + 1)
@@ -270,7 +272,7 @@ public enum ProjectInput {
                 }
                 if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") {
                     var k = j + 1
-                    while k < b.count, b[k] != c { if b[k] == 0x0A { newline(k) }; k += 1 }
+                    while k < b.count, b[k] != c { if LineBreaks.ends(b, at: k) { newline(k) }; k += 1 }
                     if lastName == "location" { location = (unescaped(b[min(j + 1, k)..<k]), nameAt.line, nameAt.column) }
                     lastName = ""
                     j = k + 1

@@ -1,4 +1,5 @@
 import Foundation
+import KCSSyntax
 import struct KeychainEngine.Team
 
 /// A target's signing facts for one configuration and platform: what the
@@ -691,7 +692,7 @@ extension XcodeProject {
             guard bytes[j...].starts(with: "<string>".utf8) else { continue }
             // No closing tag after this one: none after any later key either.
             guard let close = find("</string>", from: j + 8) else { break }
-            line += bytes[counted..<(j + 8)].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+            line += LineBreaks.count(in: bytes, counted..<(j + 8))
             counted = j + 8
             if out[name] == nil { out[name] = (text((j + 8)..<close), line) }
             i = close + 9

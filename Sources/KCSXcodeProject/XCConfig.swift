@@ -1,4 +1,5 @@
 import Foundation
+import KCSSyntax
 
 /// How the project reader reaches files, so a host can root or forbid it.
 public protocol ProjectFileSystem: Sendable {
@@ -206,9 +207,12 @@ struct XCConfigReader {
         }
         bytesRead += bytes.count
         filesRead += 1
-        let text = String(decoding: bytes, as: UTF8.self)
         var lineNumber = 0
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // Lines as every location counts them (``LineBreaks``): split on
+        // the Character "\n", a CR LF file was one line (a CR LF is one
+        // Character), and its settings were lost.
+        for range in LineBreaks.lines(bytes) {
+            let rawLine = Substring(String(decoding: bytes[range], as: UTF8.self))
             if exhausted { return }
             lineNumber += 1
             let here = ProjectLocation(file: path, line: lineNumber)

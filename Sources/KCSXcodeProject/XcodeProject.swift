@@ -1,3 +1,5 @@
+import KCSSyntax
+
 /// An Xcode project read from its `project.pbxproj`: the project's and each
 /// target's build configurations, the targets' kinds, sources and embedded
 /// products. Build settings are resolved by ``resolve(_:configuration:platform:)``.
@@ -298,7 +300,7 @@ extension XcodeProject {
         var i = 0
         while i < bytes.count {
             if start, bytes.count - i >= marker.count, bytes[i..<i + marker.count].elementsEqual(marker) { return line }
-            start = bytes[i] == 0x0A
+            start = LineBreaks.ends(bytes, at: i)
             if start { line += 1 }
             i += 1
         }
@@ -805,7 +807,8 @@ private struct ProjectReader {
         let podfile = ProjectPath.join(ProjectPath.directory(folder), "Podfile")
         guard fileSystem.isFile(podfile), case .success(let bytes) = fileSystem.read(podfile, atMost: 4 << 20) else { return nil }
         var pods: [String] = [], first: ProjectLocation?
-        for (index, line) in String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (index, range) in LineBreaks.lines(bytes).enumerated() {
+            let line = Substring(String(decoding: bytes[range], as: UTF8.self))
             let code = line.prefix { $0 != "#" }
             let words = code.drop { $0 == " " || $0 == "\t" }
             guard words.hasPrefix("pod "), let path = code.firstRange(of: ":path") ?? code.firstRange(of: "path:") else { continue }

@@ -159,14 +159,16 @@ import Testing
             for _ in 0..<(length < 80 ? 20 : 4) {
                 let bytes = (0..<length).map { _ in Bool.random(using: &rng) ? UInt8(0x61) : alphabet.randomElement(using: &rng)! }
                 let file = SourceFile(name: "t", bytes: bytes)
-                #expect(file.lineCount == bytes.filter { $0 == 0x0A }.count + 1, "\(bytes)")
+                // A line ends at an LF, a CR LF (at its LF) or a lone CR (adversarial run 28, F6).
+                let breaks = bytes.indices.filter { bytes[$0] == 0x0A || (bytes[$0] == 0x0D && ($0 + 1 == bytes.count || bytes[$0 + 1] != 0x0A)) }
+                #expect(file.lineCount == breaks.count + 1, "\(bytes)")
                 #expect(file.isASCII == bytes.allSatisfy { $0 < 0x80 }, "\(bytes)")
                 #expect(file.hasNUL == bytes.contains(0), "\(bytes)")
                 // Each line break ends a line: the byte after it starts the next.
                 var line = 1
                 for (i, b) in bytes.enumerated() {
                     #expect(file.location(of: i).line == line, "\(bytes) at \(i)")
-                    if b == 0x0A { line += 1 }
+                    if b == 0x0A || (b == 0x0D && (i + 1 == bytes.count || bytes[i + 1] != 0x0A)) { line += 1 }
                 }
             }
         }
