@@ -27,3 +27,24 @@ extension XcodeRealProjectsTests {
         }
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// Configurations signed by different teams get a finding each, worded
+    /// for its own team: Userscripts' Release (team J74Q8V8V8N) was folded
+    /// into Debug's finding for team XXXXXXXXXX, and told to write
+    /// XXXXXXXXXX.… (real-project trial 24, D2).
+    @Test func configurationsOfDifferentTeamsGetAFindingEach() throws {
+        let team = XcodeFixture.team, release = "ABCDE12345", other = "QWERT67890"
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.targets[0].settings["Release"]?["DEVELOPMENT_TEAM"] = release
+        f.writeEntitlements("App/App.entitlements", keychain: ["\(other).com.example.Notes.shared"])
+        f.writeProject()
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath, "--configuration", "Release"])
+        let kcs510 = lint.stderr.split(separator: "\n").filter { $0.contains("[KCS510]") && $0.contains("target 'App'") }
+        #expect(kcs510.count == 2, "\(lint.stderr)")
+        #expect(kcs510.contains { $0.contains("target 'App' (configuration 'Release'): ") && $0.contains("signed by team \(release) [KCS510]") }, "\(lint.stderr)")
+        #expect(kcs510.contains { $0.contains("target 'App' (configuration 'Debug'): ") && $0.contains("signed by team \(team) [KCS510]") }, "\(lint.stderr)")
+        #expect(lint.stderr.contains("Write \(release).com.example.Notes.shared"), "\(lint.stderr)")
+    }
+}
