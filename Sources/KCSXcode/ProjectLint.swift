@@ -297,7 +297,12 @@ public struct ProjectLint {
             let placeholder = team.isEmpty || Team.isWellFormedID(team) ? nil : team
             for f in findings where !(placeholder.map { f.group.contains($0) } ?? false) {
                 let at = ((f.code == .lintAppGroupShape ? appListedAt : listedAt)[f.group] ?? nil) ?? s.resolved.entitlementsLocation ?? s.target.location
-                let key = "\(at.file):\(at.line):\(at.column):\(f.group)"
+                // The message too: configurations signed by different teams
+                // get different findings and fixes, each said for its own
+                // (Userscripts' Release, team J74Q8V8V8N, was folded into
+                // Debug's finding for team XXXXXXXXXX and told to write
+                // XXXXXXXXXX.…; real-project trial 24, D2).
+                let key = "\(at.file):\(at.line):\(at.column):\(f.group)\u{0}\(f.message)"
                 if let i = index[key] {
                     if !found[i].configurations.contains(s.configuration) { found[i].configurations.append(s.configuration) }
                     continue

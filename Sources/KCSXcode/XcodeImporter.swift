@@ -138,7 +138,24 @@ public enum XcodeImporter {
         let maxScenarioBytes = options.maxScenarioBytes
         var teams: [String] = []
         var names = Set<String>()
-        var version: Int?
+        // The platform version the scenario says: its `platform` line and every
+        // `expect groups` use this one value. The lists were worked out for
+        // iOS 18 while the line said the deployment target, so an iOS 12 app's
+        // own run lacked com.apple.token (real-project trial 24, D1). The
+        // first app (or watch app) on the platform whose bundle ID resolves
+        // and that names a deployment target gives it.
+        let scenarioVersion: Int = {
+            let deployment = signed.lazy.filter { t in
+                (t.kind == .app || t.kind == .watchApp) && (platformsByTarget[t.id] ?? []).contains(platform)
+            }.compactMap { t -> Int? in
+                let resolved = project.resolve(t, configuration: configuration, platform: platform, team: options.team)
+                return resolved.bundleID == nil ? nil : resolved.deploymentVersion
+            }.first
+            let defaultVersion = ["ios": 18, "catalyst": 18, "macos": 15, "watchos": 11][platform] ?? 18
+            // An old deployment target is written as the oldest version kcs models.
+            let floor = Platform.Family(rawValue: platform)?.oldestModelled ?? 1
+            return min(max(deployment ?? defaultVersion, floor), 99)
+        }()
         var otherPlatforms: [String] = [], unmodelled: [String] = [], unresolved: [String] = [], listedOnly: [String] = []
         /// Why bundle IDs do not resolve: settings set empty, a team that
         /// expands to nothing, and a configuration where one does resolve.
@@ -232,7 +249,6 @@ public enum XcodeImporter {
             var name = scenarioName(t.name)
             while names.contains(name) { name += "_" }
             names.insert(name)
-            if version == nil, t.kind == .app || t.kind == .watchApp { version = signing.resolved.deploymentVersion }
             var app = "app \(ScriptText.literal(bundleID)) as \(ScriptText.literal(name))"
             if let team = signing.resolved.teamID {
                 if teams.isEmpty { teams.append(team) }
@@ -293,7 +309,7 @@ public enum XcodeImporter {
             if signing.resolved.teamID != nil {
                 // The list as a device of the scenario's platform builds it (the Mac's differs).
                 let family = Platform.Family(rawValue: platform) ?? .ios
-                let groups = signing.appTarget?.accessGroups(on: Platform(family, 18)) ?? signing.accessGroups
+                let groups = signing.appTarget?.accessGroups(on: Platform(family, scenarioVersion)) ?? signing.accessGroups
                 expectations.append("expect groups \(ScriptText.literal(name)) [\(groups.map(ScriptText.literal).joined(separator: ", "))]")
                 written += expectations[expectations.count - 1].utf8.count + 1
             }
@@ -339,10 +355,7 @@ public enum XcodeImporter {
             diagnostics.append(Diagnostic(.projectSetting, "no target of \(path) could be imported for \(platform)", hint: hint))
             return XcodeImport(scenario: "", diagnostics: diagnostics, verdict: .failed)
         }
-        let defaultVersion = ["ios": 18, "catalyst": 18, "macos": 15, "watchos": 11][platform] ?? 18
-        // An old deployment target is written as the oldest version kcs models.
-        let floor = Platform.Family(rawValue: platform)?.oldestModelled ?? 1
-        lines.append("platform \(platform) \(min(max(version ?? defaultVersion, floor), 99))")
+        lines.append("platform \(platform) \(scenarioVersion)")
         lines += teams.map { "team \($0)" }
         lines += apps
         if !expectations.isEmpty {

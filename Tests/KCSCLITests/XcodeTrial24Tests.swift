@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+
+/// Real-project trial 24, each case reduced to a small project with the
+/// one change the trial's reproduction made.
+extension XcodeRealProjectsTests {
+    /// An imported scenario's `expect groups` are worked out for the platform
+    /// version its `platform` line says: an iOS 12 app's list ends in
+    /// com.apple.token, and its own run passes (Mumble's
+    /// `IPHONEOS_DEPLOYMENT_TARGET = 12.0`; real-project trial 24, D1).
+    @Test func anImportExpectsTheGroupsOfTheVersionItWrites() throws {
+        for (deployment, written, token) in [("12.0", 12, true), ("13.0", 13, true), ("14.0", 14, false)] {
+            let f = XcodeFixture.appWidgetShare()
+            defer { f.remove() }
+            let base = (try? String(contentsOfFile: f.path("Config/Base.xcconfig"), encoding: .utf8)) ?? ""
+            f.write("Config/Base.xcconfig", base.replacingOccurrences(of: "IPHONEOS_DEPLOYMENT_TARGET = 17.0", with: "IPHONEOS_DEPLOYMENT_TARGET = \(deployment)"))
+            let scenario = f.path("imported.kcs")
+            let imported = try BinaryRunner.run(["import", "xcode", f.projectPath, "-o", scenario])
+            #expect(imported.status == 0, "\(imported.stderr)")
+            let text = (try? String(contentsOfFile: scenario, encoding: .utf8)) ?? ""
+            #expect(text.contains("platform ios \(written)\n"), "\(text)")
+            // The app's list (`kcs fmt` may break it over lines).
+            let app = text.range(of: "expect groups App ").map { String(text[$0.upperBound...].prefix { $0 != "]" }) } ?? ""
+            #expect(app.contains("com.apple.token") == token, "\(text)")
+            let run = try BinaryRunner.run(["run", scenario])
+            #expect(run.status == 0 && run.stdout.contains(" passed, 0 failed") && !run.stderr.contains("[KCS401]"), "\(run.stdout)\(run.stderr)")
+        }
+    }
+}
+
+extension XcodeRealProjectsTests {
+    /// Configurations signed by different teams get a finding each, worded
+    /// for its own team: Userscripts' Release (team J74Q8V8V8N) was folded
+    /// into Debug's finding for team XXXXXXXXXX, and told to write
+    /// XXXXXXXXXX.… (real-project trial 24, D2).
+    @Test func configurationsOfDifferentTeamsGetAFindingEach() throws {
+        let team = XcodeFixture.team, release = "ABCDE12345", other = "QWERT67890"
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.targets[0].settings["Release"]?["DEVELOPMENT_TEAM"] = release
+        f.writeEntitlements("App/App.entitlements", keychain: ["\(other).com.example.Notes.shared"])
+        f.writeProject()
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath, "--configuration", "Release"])
+        let kcs510 = lint.stderr.split(separator: "\n").filter { $0.contains("[KCS510]") && $0.contains("target 'App'") }
+        #expect(kcs510.count == 2, "\(lint.stderr)")
+        #expect(kcs510.contains { $0.contains("target 'App' (configuration 'Release'): ") && $0.contains("signed by team \(release) [KCS510]") }, "\(lint.stderr)")
+        #expect(kcs510.contains { $0.contains("target 'App' (configuration 'Debug'): ") && $0.contains("signed by team \(team) [KCS510]") }, "\(lint.stderr)")
+        #expect(lint.stderr.contains("Write \(release).com.example.Notes.shared"), "\(lint.stderr)")
+    }
+}
