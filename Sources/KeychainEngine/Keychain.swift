@@ -52,9 +52,9 @@ public struct StoredItem: Sendable, Hashable {
     /// `UPDATE … WHERE rowid=?` in place.
     public internal(set) var sequence: UInt64 = 0
     /// The row's ID in its class's table (`INTEGER PRIMARY KEY AUTOINCREMENT`,
-    /// SecItemDb.c): given on insert, never reused, kept by an update; an
-    /// insert or update into a tombstone's row takes the tombstone's
-    /// (`Device.insert`).
+    /// SecItemDb.c): given on insert, never reused, kept by an update (onto
+    /// a tombstone's key too); an insert into a tombstone's row takes the
+    /// tombstone's (`Device.insert`).
     public internal(set) var rowID: Int64 = 0
     /// The row's persistent-reference UUID (`persistref`, SecItemSchema.c
     /// `v10_1itempersistentref`, line 215): fresh on insert, kept by an
@@ -477,9 +477,9 @@ public struct Keychain: Sendable {
     /// Replaces an item's contents in place: it keeps its handle and its place
     /// in insertion order, even when its primary key or group changes. The
     /// caller has checked that a new primary key is free.
-    /// `tombstone`: the row ID of a tombstone the item moves into, with a
-    /// fresh `persistref`; else its own row and reference.
-    public mutating func replace(_ id: ItemID, with newItem: StoredItem, intoTombstone tombstone: Int64? = nil) {
+    /// It keeps its own row ID and `persistref`, also onto a tombstone's
+    /// key (the caller drops the tombstone: `World.update`).
+    public mutating func replace(_ id: ItemID, with newItem: StoredItem) {
         edits &+= 1
         let i = Int(id.slot)
         guard i >= 0, i < slots.count, slots[i].item.sequence != 0 else { return }
@@ -489,11 +489,6 @@ public struct Keychain: Sendable {
         // SecDbItemUpdate runs UPDATE … WHERE rowid=? and keeps the persistref.
         updated.rowID = slots[i].item.rowID
         updated.persistentUUID = slots[i].item.persistentUUID
-        if let tombstone {
-            updated.rowID = tombstone
-            updated.persistentUUID = unusedUUID
-            nextSequence += 1
-        }
         // A chain holds every item with its fingerprint: only a new
         // fingerprint moves the slot to another chain.
         let (key, prefix) = KeyFingerprint.keyAndPrefix(of: updated, seed: seed)

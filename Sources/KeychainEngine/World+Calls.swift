@@ -1325,15 +1325,17 @@ extension World {
             var item = item
             item.modified = stamp
             // A travelling item whose key changes leaves a deletion of the old key behind.
-            var tombstone: Int64?
             if let old = devices[device.index].keychain[id], !Keychain.samePrimaryKey(old, item) {
                 recordDeletion(old, on: device)
                 // Onto a tombstone's key: SecDbItemUpdate deletes the item's
-                // row and writes it into the tombstone's (SecDbItem.c lines
-                // 1983-2008), with a fresh persistref.
-                tombstone = devices[device.index].takeTombstoneRow(of: item)?.rowID
+                // row and writes it over the tombstone's (SecDbItem.c lines
+                // 1983-2008) with SecDbItemDoUpdate, which SETs every column
+                // of the item, its row ID and persistref included (copied by
+                // SecDbItemCopyWithUpdates, lines 1168-1189): the item keeps
+                // both, and the tombstone's row is gone.
+                _ = devices[device.index].takeTombstoneRow(of: item)
             }
-            devices[device.index].keychain.replace(id, with: item, intoTombstone: tombstone)
+            devices[device.index].keychain.replace(id, with: item)
             results.append(FoundItem(id: id, item: devices[device.index].keychain[id] ?? item,
                                      groupText: groupTexts[Int(item.group)]))
         }
