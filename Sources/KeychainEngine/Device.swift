@@ -151,18 +151,28 @@ public struct Device: Sendable {
     /// Deleted synchronizable items, by primary key, with when they were
     /// deleted: deletions travel with sync.
     public var tombstones: [PrimaryKey: UInt64] = [:]
-    /// The row IDs those deletions left, by key: a tombstone overwrites the
+    /// The rows those deletions left, by key: a tombstone overwrites the
     /// deleted item in place (SecDbItemDelete, SecDbItem.c line 2043),
-    /// keeping its row ID but not its `persistref` (SecDbItemCopyTombstone,
-    /// line 1216, copies the primary key, row ID and authenticated-data
-    /// columns; SecItemSchema.c gives `persistref` none of those flags),
-    /// and its access class (`SecDbIsTombstoneDbUpdateAttr` keeps
-    /// kSecDbAccessAttr, lines 239-242): the row stays encrypted under it.
+    /// keeping its row ID, its `persistref` and its access class
+    /// (SecDbItemCopyTombstone, lines 1216-1248, copies what
+    /// `SecDbIsTombstoneDbUpdateAttr`, lines 239-242, names: the primary
+    /// key, kSecDbAccessAttr, the row ID and the authenticated-data columns,
+    /// `persistref` among them: SecItemSchema.c line 215 gives
+    /// `v10_1itempersistentref` the `U` flag). The row stays encrypted
+    /// under its class.
     public var tombstoneRows: [PrimaryKey: TombstoneRow] = [:]
 
     public struct TombstoneRow: Sendable, Hashable {
         public var rowID: Int64
+        public var persistentUUID: UInt64
         public var accessibility: Accessibility
+
+        /// The tombstone a deletion of `item` leaves in its row.
+        init(of item: StoredItem) {
+            rowID = item.rowID
+            persistentUUID = item.persistentUUID
+            accessibility = item.accessibility
+        }
     }
 
     /// iCloud Keychain's incoming queue on this device, by key: what a
@@ -219,13 +229,12 @@ public struct Device: Sendable {
     }
 
     /// The row a tombstone of the item's key leaves for it, given up: every
-    /// insert of a key takes its tombstone's row (SecDbItemInsertOrReplace
-    /// sets the old row ID on the replacement, SecDbItem.c line 1674), so a
+    /// insert of a key takes its tombstone's row (`Keychain.insert`), so a
     /// live item and a row for its key never coexist.
     /// The common add (not synchronizable, or no tombstone at all) computes no key.
-    mutating func takeTombstoneRow(of item: StoredItem) -> Int64? {
+    mutating func takeTombstoneRow(of item: StoredItem) -> TombstoneRow? {
         guard item.synchronizable, !tombstoneRows.isEmpty else { return nil }
-        return tombstoneRows.removeValue(forKey: item.primaryKey)?.rowID
+        return tombstoneRows.removeValue(forKey: item.primaryKey)
     }
 
     /// The access class of the tombstone with `item`'s key, if there is one.

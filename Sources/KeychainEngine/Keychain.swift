@@ -52,13 +52,15 @@ public struct StoredItem: Sendable, Hashable {
     /// `UPDATE … WHERE rowid=?` in place.
     public internal(set) var sequence: UInt64 = 0
     /// The row's ID in its class's table (`INTEGER PRIMARY KEY AUTOINCREMENT`,
-    /// SecItemDb.c): given on insert, never reused, kept by an update; an
-    /// insert or update into a tombstone's row takes the tombstone's
-    /// (`Device.insert`).
+    /// SecItemDb.c): given on insert, never reused, kept by an update (onto
+    /// a tombstone's key too); an insert into a tombstone's row takes the
+    /// tombstone's (`Device.insert`).
     public internal(set) var rowID: Int64 = 0
     /// The row's persistent-reference UUID (`persistref`, SecItemSchema.c
-    /// `v10itempersistentref`): fresh on insert, kept by an update, not
-    /// synced; a backup keeps it. Unique across the world's keychains.
+    /// `v10_1itempersistentref`, line 215): fresh on insert, kept by an
+    /// update, not synced; a backup keeps it, and so does a tombstone, for
+    /// the next insert of its key (`insert(_:prints:tombstone:)`). Unique
+    /// across the world's keychains but for those.
     public internal(set) var persistentUUID: UInt64 = 0
 
     /// The value a query compares `attribute` with: a primary-key attribute
@@ -307,11 +309,22 @@ public struct Keychain: Sendable {
 
     /// Stores a new item at the end of insertion order. The caller has checked
     /// that its primary key is free.
-    /// `tombstone`: the row ID of a deleted item with the same key, which
-    /// the new item takes.
+    /// `tombstone`: the row a deleted item with the same key left, whose
+    /// row ID and `persistref` the new item takes.
     @discardableResult
-    public mutating func insert(_ item: StoredItem, replacing tombstone: Int64? = nil) -> ItemID {
+    public mutating func insert(_ item: StoredItem, replacing tombstone: Device.TombstoneRow? = nil) -> ItemID {
         insert(item, prints: KeyFingerprint.keyAndPrefix(of: item, seed: seed), tombstone: tombstone)
+    }
+
+    /// Inserts an item into the row of a corrupt one of its key (lost, or
+    /// undecodable), which the caller has removed: it takes the row ID and
+    /// keeps its own fresh `persistref` (SecDbItemInsertOrReplace's corrupt
+    /// branch, SecDbItem.c lines 1663-1690, writes the new item over the
+    /// row by row ID; SecDbItemDoUpdate keeps its reference).
+    @discardableResult
+    mutating func insert(_ item: consuming StoredItem, intoCorruptRow rowID: Int64) -> ItemID {
+        item.rowID = rowID
+        return insert(item, prints: KeyFingerprint.keyAndPrefix(of: item, seed: seed), keepingRowID: true)
     }
 
     /// Inserts `item` unless a row with its primary key is stored, lost or
@@ -319,22 +332,28 @@ public struct Keychain: Sendable {
     /// `duplicateAdd`: the lock's error, a duplicate, or a corrupt row the
     /// add replaces). One fingerprint serves the lookup and the insert.
     mutating func insertUnlessPresent(_ item: consuming StoredItem,
-                                      replacing tombstone: Int64? = nil) -> (id: ItemID, existed: Bool) {
+                                      replacing tombstone: Device.TombstoneRow? = nil) -> (id: ItemID, existed: Bool) {
         let prints = KeyFingerprint.keyAndPrefix(of: item, seed: seed)
         if let old = self.item(withKeyOf: item, fingerprint: prints.key) { return (old, true) }
         return (insert(item, prints: prints, tombstone: tombstone), false)
     }
 
-    /// Inserts an item into a tombstone's row, or a new row. It takes the
-    /// row ID (SecDbItemInsertOrReplace, SecDbItem.c line 1674) and a fresh
-    /// `persistref`: the tombstone branch of SecDbItemInsert (line 1776)
-    /// copies the tombstone's, which is empty, and SecDbItemDoUpdate (line
-    /// 1857) makes one when the old row has none of 16 bytes.
+    /// Inserts an item into a tombstone's row, or a new row. Every insert
+    /// of the key (an add, an item arriving by sync, a restored one) takes
+    /// the tombstone's row ID (SecDbItemInsertOrReplace, SecDbItem.c line
+    /// 1674) and its `persistref`: the tombstone keeps the deleted item's
+    /// (`Device.TombstoneRow`), the tombstone branch of SecDbItemInsert
+    /// (lines 1763-1778) copies it onto the new item, and SecDbItemDoUpdate
+    /// (lines 1857-1871) keeps it, as the old row has one of 16 bytes (CKKS
+    /// copies it onto an incoming item the same way,
+    /// CKKSIncomingQueueOperation.m lines 963-978). So a reference to the
+    /// deleted item, row ID or UUID, names the new one.
     private mutating func insert(_ item: consuming StoredItem, prints: (key: UInt64, prefix: UInt64),
-                                 tombstone: Int64?) -> ItemID {
+                                 tombstone: Device.TombstoneRow?) -> ItemID {
         guard let tombstone else { return insert(item, prints: prints) }
-        item.rowID = tombstone
-        return insert(item, prints: prints, keepingRowID: true)
+        item.rowID = tombstone.rowID
+        item.persistentUUID = tombstone.persistentUUID
+        return insert(item, prints: prints, keepingUUID: true, keepingRowID: true)
     }
 
     /// Inserts an item a backup held with the persistent references it had:
@@ -458,10 +477,9 @@ public struct Keychain: Sendable {
     /// Replaces an item's contents in place: it keeps its handle and its place
     /// in insertion order, even when its primary key or group changes. The
     /// caller has checked that a new primary key is free.
-    /// `tombstone`: the row ID of a tombstone the item moves into, with a
-    /// fresh `persistref` (see `insert(_:prints:tombstone:)`); else its own
-    /// row and reference.
-    public mutating func replace(_ id: ItemID, with newItem: StoredItem, intoTombstone tombstone: Int64? = nil) {
+    /// It keeps its own row ID and `persistref`, also onto a tombstone's
+    /// key (the caller drops the tombstone: `World.update`).
+    public mutating func replace(_ id: ItemID, with newItem: StoredItem) {
         edits &+= 1
         let i = Int(id.slot)
         guard i >= 0, i < slots.count, slots[i].item.sequence != 0 else { return }
@@ -471,11 +489,6 @@ public struct Keychain: Sendable {
         // SecDbItemUpdate runs UPDATE … WHERE rowid=? and keeps the persistref.
         updated.rowID = slots[i].item.rowID
         updated.persistentUUID = slots[i].item.persistentUUID
-        if let tombstone {
-            updated.rowID = tombstone
-            updated.persistentUUID = unusedUUID
-            nextSequence += 1
-        }
         // A chain holds every item with its fingerprint: only a new
         // fingerprint moves the slot to another chain.
         let (key, prefix) = KeyFingerprint.keyAndPrefix(of: updated, seed: seed)

@@ -459,7 +459,7 @@ extension World {
         }
         let old = devices[device.index].keychain.stored(id)
         devices[device.index].keychain.remove(id)
-        let added = devices[device.index].keychain.insert(newItem(), replacing: old.rowID)
+        let added = devices[device.index].keychain.insert(newItem(), intoCorruptRow: old.rowID)
         return CallResult(status: .success, reason: .succeeded,
                           searchedGroupIDs: singleGroups[Int(old.group)],
                           items: [FoundItem(id: added, item: devices[device.index].keychain.stored(added),
@@ -569,7 +569,7 @@ extension World {
                 return fail(.interactionNotAllowed, .lockedDuplicate(stone, existing: nil))
             }
             // A tombstone of the key takes the item into its row (a deleted
-            // synchronizable item's row-ID reference finds the new one). A
+            // synchronizable item's reference finds the new one). A
             // key with a tombstone has no live item (`Device.takeTombstoneRow`),
             // so taking it before the duplicate check loses nothing.
             let tombstone = devices[device.index].takeTombstoneRow(of: item)
@@ -678,7 +678,7 @@ extension World {
         }
         let old = devices[device.index].keychain.stored(id)
         devices[device.index].keychain.remove(id)
-        return .added(devices[device.index].keychain.insert(part, replacing: old.rowID))
+        return .added(devices[device.index].keychain.insert(part, intoCorruptRow: old.rowID))
     }
 
     /// The group's ID if the caller's list holds it.
@@ -1324,15 +1324,17 @@ extension World {
             var item = item
             item.modified = stamp
             // A travelling item whose key changes leaves a deletion of the old key behind.
-            var tombstone: Int64?
             if let old = devices[device.index].keychain[id], !Keychain.samePrimaryKey(old, item) {
                 recordDeletion(old, on: device)
                 // Onto a tombstone's key: SecDbItemUpdate deletes the item's
-                // row and writes it into the tombstone's (SecDbItem.c lines
-                // 1983-2008), with a fresh persistref.
-                tombstone = devices[device.index].takeTombstoneRow(of: item)
+                // row and writes it over the tombstone's (SecDbItem.c lines
+                // 1983-2008) with SecDbItemDoUpdate, which SETs every column
+                // of the item, its row ID and persistref included (copied by
+                // SecDbItemCopyWithUpdates, lines 1168-1189): the item keeps
+                // both, and the tombstone's row is gone.
+                _ = devices[device.index].takeTombstoneRow(of: item)
             }
-            devices[device.index].keychain.replace(id, with: item, intoTombstone: tombstone)
+            devices[device.index].keychain.replace(id, with: item)
             results.append(FoundItem(id: id, item: devices[device.index].keychain[id] ?? item,
                                      groupText: groupTexts[Int(item.group)]))
         }

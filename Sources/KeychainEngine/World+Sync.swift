@@ -93,7 +93,7 @@ extension World {
         guard syncs(item, on: device) else { return }
         let key = item.primaryKey
         devices[device.index].tombstones[key] = tick()
-        if leavesRow { devices[device.index].tombstoneRows[key] = .init(rowID: item.rowID, accessibility: item.accessibility) }
+        if leavesRow { devices[device.index].tombstoneRows[key] = .init(of: item) }
     }
 
     /// Syncs every group of devices that share an account (or only the
@@ -244,7 +244,7 @@ extension World {
     /// item: an incoming deletion leaves a tombstone in the row too.
     private mutating func removeSynced(_ id: ItemID, _ key: PrimaryKey, on d: Int) {
         guard let item = devices[d].keychain[id] else { return }
-        devices[d].tombstoneRows[key] = .init(rowID: item.rowID, accessibility: item.accessibility)
+        devices[d].tombstoneRows[key] = .init(of: item)
         devices[d].keychain.remove(id)
         devices[d].incoming[key] = nil
     }
@@ -373,8 +373,8 @@ extension World {
                 continue
             }
             // Onto a tombstone of its key the item takes the tombstone's row
-            // and a fresh reference, not the backup's (SecDbItemInsert's
-            // tombstone branch comes first).
+            // and reference, not the backup's (SecDbItemInsert's tombstone
+            // branch comes first).
             let id = devices[device.index].takeTombstoneRow(of: item).map { keychain.insert(item, replacing: $0) }
                 ?? keychain.insertRestored(item, rowIDFree: !newerWins && !usedRows.contains(row(item)),
                                            keepingUUID: !newerWins || backupHasUUIDs)
