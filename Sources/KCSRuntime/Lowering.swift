@@ -14,6 +14,9 @@ package struct Lowering {
     /// The strings of values lately read (an access group named on call
     /// after call is one shared String, not an allocation per call).
     private var texts = TextCache()
+    /// The texts past 15 bytes lately made, so the process's table is asked
+    /// once per distinct text of the file (``LongTextCache``).
+    private var longTexts: LongTextCache
     /// Keys given so far in the list, as bits (where each was given is
     /// looked up in the list only for the error).
     private var seenMask: UInt64 = 0
@@ -29,6 +32,7 @@ package struct Lowering {
     package init(file: SourceFile) {
         self.file = file
         self.bytes = file.bytes
+        self.longTexts = LongTextCache(bytes: bytes)
     }
 
     /// Starts a list: no key seen, no name given.
@@ -131,16 +135,22 @@ package struct Lowering {
     /// escape to decode (a group past 15 bytes is interned, and a call's
     /// group is then two words to copy and compare), otherwise the text
     /// ``text(_:_:)`` reads, a number as written included.
-    private func groupText(_ v: ValueNode) throws(Diagnostic) -> AttributeText {
-        if let r = v.verbatimRange { return file.withBytes(r) { AttributeText(bytes: $0) } }
+    private mutating func groupText(_ v: ValueNode) throws(Diagnostic) -> AttributeText {
+        if let r = v.verbatimRange { return verbatimText(r) }
         return AttributeText(try decodedText(v, "an access group"))
+    }
+
+    /// The text of the bytes at `r` as written: made in place up to 15
+    /// bytes (as cheap as a lookup), through the file's cache past that.
+    private mutating func verbatimText(_ r: SourceRange) -> AttributeText {
+        r.end &- r.start > 15 ? longTexts.text(r.start, r.end) : file.withBytes(r) { AttributeText(bytes: $0) }
     }
 
     /// The bytes of a word, a string or a number, as text: made from the
     /// bytes as written when there is no escape to decode, with no String.
-    private func textBytes(_ v: ValueNode, _ what: String) throws(Diagnostic) -> AttributeText {
+    private mutating func textBytes(_ v: ValueNode, _ what: String) throws(Diagnostic) -> AttributeText {
         if case .integer(let i) = v.kind { return AttributeText(String(i)) }
-        if let r = v.verbatimRange { return file.withBytes(r) { AttributeText(bytes: $0) } }
+        if let r = v.verbatimRange { return verbatimText(r) }
         return AttributeText(try decodedText(v, what))
     }
 
@@ -210,7 +220,7 @@ package struct Lowering {
         return try pick(v, "value", names) { w in values.first { $0.short == w || $0.constant == w } }
     }
 
-    private func attributeValue(_ a: ItemAttribute, _ v: ValueNode) throws(Diagnostic) -> AttributeValue {
+    private mutating func attributeValue(_ a: ItemAttribute, _ v: ValueNode) throws(Diagnostic) -> AttributeValue {
         switch a.valueKind {
         case .string:
             return .string(try textBytes(v, "a value"))

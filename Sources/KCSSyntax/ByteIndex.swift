@@ -112,7 +112,7 @@ package final class ByteIndex: @unchecked Sendable {
 
     /// Whether `n` bytes at `a` equal those at `b`, eight at a time (the
     /// last eight overlapping the word before when `n` is no multiple of 8).
-    static func equal(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ n: Int) -> Bool {
+    package static func equal(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ n: Int) -> Bool {
         guard n >= 8 else {
             var i = 0
             while i < n {
