@@ -365,16 +365,39 @@ extension Session {
             case .update: "update"
             default: "delete"
             }
+            // Under the lock the filter may be what lets the call succeed: an
+            // unfiltered find stops at the first when-unlocked match with
+            // errSecInteractionNotAllowed (SecItemDb.c s3dl_query_row, lines
+            // 593-603), and SAMKeychain pull request 94 fixed its background
+            // fetchAll by adding the class to the query. Dropping the filter,
+            // as the usual hint says, brings the error back (QA s23, Q21).
+            // Asked of a copy of the world, only here: a find that left
+            // items out while the device is locked.
+            var lockedOut: Accessibility?
+            if !missed, leftOut > 0, request.operation == .find, !world[last.device].state.isUnlocked {
+                var probe = world
+                if probe.perform(wide, as: last.app, on: last.device).status == .interactionNotAllowed {
+                    let state = world[last.device].state
+                    lockedOut = world.matches(for: wide, as: last.app, on: last.device)
+                        .first { !state.isAvailable($0.item.accessibility) }?.item.accessibility
+                }
+            }
             let message: String? = switch (missed, leftOut > 0) {
             case (true, true): "accessible=\(wanted.rawValue) in a query is a filter: this \(verb) skips \(items), which would match without it"
             case (true, false):
                 "accessible=\(wanted.rawValue) in a query is a filter, not a setting: an item an older build or another code path stored with another class (when-unlocked by default) is not found"
-            case (false, true): "accessible=\(wanted.rawValue) in a query is a filter: this \(verb) leaves out \(items)"
+            case (false, true):
+                lockedOut.map { held in
+                    "accessible=\(wanted.rawValue) in a query is a filter: this \(verb) leaves out \(items) (\(held.rawValue)), and that is what lets it succeed "
+                        + "while \(world[last.device].label) is locked: without the filter it stops at that item with errSecInteractionNotAllowed"
+                } ?? "accessible=\(wanted.rawValue) in a query is a filter: this \(verb) leaves out \(items)"
             case (false, false): nil
             }
             if let message {
-                warn(.lintAccessibilityFilter, message,
-                     "drop accessible= from the query: set the class on add, and move existing items with update … set accessible=\(wanted.rawValue) (kSecAttrAccessible in the attributes to update)")
+                warn(.lintAccessibilityFilter, message, lockedOut != nil
+                     ? "keep the filter until no item of another class is left: move the left-out item while the device is unlocked "
+                        + "(update … set accessible=\(wanted.rawValue), kSecAttrAccessible in the attributes to update), then drop accessible= from the query"
+                     : "drop accessible= from the query: set the class on add, and move existing items with update … set accessible=\(wanted.rawValue) (kSecAttrAccessible in the attributes to update)")
             }
         }
 
