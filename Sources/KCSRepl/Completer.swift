@@ -378,7 +378,7 @@ public struct Completer: Sendable {
         // Two flags were written side by side: no combinator may follow.
         var bare = false
         for w in written {
-            if w == "or" || w == "and" {
+            if AccessControl.Combinator(rawValue: w) != nil {
                 combinator = w
                 wantsFlag = true
             } else if let f = Vocabulary.accessControlFlag(named: w) {
@@ -400,7 +400,7 @@ public struct Completer: Sendable {
         // After a flag: the combinator (the one already used), if a flag may
         // follow it; with none used, a flag side by side as well.
         let combinators = AccessControl.Flag.allCases.contains(where: { !flags.contains($0) && flagFits($0, true) })
-            ? combinator.map { [$0] } ?? ["or", "and"] : []
+            ? combinator.map { [$0] } ?? AccessControl.Combinator.allCases.map(\.rawValue) : []
         guard combinator == nil else { return combinators }
         return combinators + fitting(false)
     }

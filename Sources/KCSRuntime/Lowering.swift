@@ -281,8 +281,7 @@ package struct Lowering {
                 throw Diagnostic(.wrongValueType, "expected an accessibility, a flag, 'or' or 'and'", file: file, range: item.range)
             }
             if i == 0, let a = Vocabulary.accessibility(named: w) { protection = a; continue }
-            if w == "or" || w == "and" {
-                let c: AccessControl.Combinator = w == "or" ? .or : .and
+            if let c = AccessControl.Combinator(rawValue: w) {
                 if expectFlag {
                     throw Diagnostic(.unexpectedToken, "'\(w)' must stand between two flags", file: file, range: item.range)
                 }

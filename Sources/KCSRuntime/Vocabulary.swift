@@ -171,7 +171,7 @@ public enum Vocabulary {
         case .returns: returnNames.map(\.0)
         case .sync: syncNames.map(\.0)
         case .dataProtection, .returnFlag: ["true", "false"]
-        case .accessControl: accessibilityNames + flagNames.map(\.0) + ["or", "and"]
+        case .accessControl: accessibilityNames + flagNames.map(\.0) + AccessControl.Combinator.allCases.map(\.rawValue)
         case .attribute(let a):
             if case .enumerated(let values) = a.valueKind { values.map(\.short) + values.map(\.constant) } else { [] }
         case .group, .data, .persistentRef, .context: []

@@ -28,8 +28,9 @@ public struct AccessControl: Sendable, Hashable, CustomStringConvertible {
         var bit: UInt8 { 1 << UInt8(Self.creationOrder.firstIndex(of: self)!) }
     }
 
-    /// How several flags combine.
-    public enum Combinator: String, Sendable, Hashable {
+    /// How several flags combine: the one place `or` and `and` are spelt
+    /// (the lowering, the vocabulary and completion read them here).
+    public enum Combinator: String, Sendable, Hashable, CaseIterable {
         case or, and
     }
 

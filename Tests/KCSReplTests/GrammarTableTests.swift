@@ -215,4 +215,17 @@ import Testing
         #expect(Help.text("kSecUseAuthenticationContext").contains("'\(StatementForm.form(.context).usage)'"),
                 "\(Help.text("kSecUseAuthenticationContext"))")
     }
+
+    /// Review 23a, R18: the access-control combinators are the engine's
+    /// (AccessControl.Combinator), offered after a flag and parsed between
+    /// two, with no second spelling of `or` and `and`.
+    @Test func combinatorsAreTheEnginesWords() {
+        let afterFlag = offered("as AppOne add generic-password access-control=[biometry-any, ")
+        for c in AccessControl.Combinator.allCases {
+            #expect(afterFlag.contains(c.rawValue), "\(c.rawValue)")
+            #expect(Vocabulary.valueNames(for: .accessControl).contains(c.rawValue), "\(c.rawValue)")
+            #expect(parses("app com.example.AppOne\nas AppOne add generic-password account=\"a\" "
+                           + "access-control=[biometry-any, \(c.rawValue), device-passcode]"), "\(c.rawValue)")
+        }
+    }
 }
