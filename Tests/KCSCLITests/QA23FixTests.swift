@@ -41,4 +41,53 @@ import Testing
         #expect(unlocked.stderr.contains("this find leaves out 1 item stored with another class [KCS516]"), "\(unlocked.stderr)")
         #expect(unlocked.stderr.contains("hint: drop accessible= from the query"), "\(unlocked.stderr)")
     }
+
+    /// The upsert that keeps the old class (expo pull request 49128,
+    /// SwiftKeychainWrapper, capacitor-secure-storage-plugin; QA s23, Q20):
+    /// an add asking for after-first-unlock meets errSecDuplicateItem, the
+    /// update that follows writes the data alone, and the item stays
+    /// when-unlocked. KCS521 says so at the update; an update that sets the
+    /// class, or an add of the item's own class, is not warned.
+    @Test func anUpsertWhoseUpdateDropsTheAddsClassIsLinted() throws {
+        let script = """
+            team SKMME9E2Y8
+            app com.example.recorder as App
+            as App add generic-password service="app" account="token" data="t1"
+            as App add generic-password service="app" account="token" data="t2" accessible=after-first-unlock
+            expect status errSecDuplicateItem
+            as App update generic-password service="app" account="token" set data="t2"
+            lock
+            as App find generic-password service="app" account="token" return=data
+            expect status errSecInteractionNotAllowed
+
+            """
+        let out = try BinaryRunner.run(["run", "-"], stdin: script)
+        #expect(out.status == 0, "\(out.stderr)")
+        let warnings = out.stderr.split(separator: "\n").filter { $0.contains("[KCS521]") }
+        #expect(warnings.count == 1, "\(out.stderr)")
+        #expect(warnings.first?.contains("<stdin>:6:1: warning: this update leaves generic-password account=\"token\" service=\"app\" in SKMME9E2Y8.com.example.recorder when-unlocked: "
+                                         + "the add at line 4 asked accessible=after-first-unlock and met errSecDuplicateItem") == true, "\(out.stderr)")
+        #expect(out.stderr.contains("hint: put the class in the update: set … accessible=after-first-unlock (kSecAttrAccessible in the attributes to update)"), "\(out.stderr)")
+
+        // The fix: the class in the update's set. No warning, and the read under the lock works.
+        let fixed = try BinaryRunner.run(["run", "-"], stdin: script
+            .replacingOccurrences(of: "set data=\"t2\"\n", with: "set data=\"t2\" accessible=after-first-unlock\n")
+            .replacingOccurrences(of: "expect status errSecInteractionNotAllowed", with: "expect data \"t2\""))
+        #expect(fixed.status == 0, "\(fixed.stderr)")
+        #expect(!fixed.stderr.contains("[KCS521]"), "\(fixed.stderr)")
+        // A duplicate add of the class the item already has: nothing was lost.
+        let same = try BinaryRunner.run(["run", "-"], stdin: script
+            .replacingOccurrences(of: "data=\"t1\"\n", with: "data=\"t1\" accessible=after-first-unlock\n")
+            .replacingOccurrences(of: "expect status errSecInteractionNotAllowed", with: "expect data \"t2\""))
+        #expect(same.status == 0, "\(same.stderr)")
+        #expect(!same.stderr.contains("[KCS521]"), "\(same.stderr)")
+        // Another item updated later: not the one the add met.
+        let other = try BinaryRunner.run(["run", "-"], stdin: script
+            .replacingOccurrences(of: "as App update generic-password service=\"app\" account=\"token\" set data=\"t2\"\n",
+                                  with: "as App add generic-password service=\"app\" account=\"other\"\nas App update generic-password service=\"app\" account=\"other\" set data=\"x\"\n")
+            .replacingOccurrences(of: "\nlock\n", with: "\n")
+            .replacingOccurrences(of: "expect status errSecInteractionNotAllowed", with: ""))
+        #expect(other.status == 0, "\(other.stderr)")
+        #expect(!other.stderr.contains("[KCS521]"), "\(other.stderr)")
+    }
 }
