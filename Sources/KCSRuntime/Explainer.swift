@@ -100,11 +100,11 @@ package struct Explainer {
                     : "added to \(group), the group the call named") + anySync
             case .find:
                 return "found \(result.count) item\(result.count == 1 ? "" : "s"); the first is in \(result.items.first?.groupName ?? "?")"
-                    + syncLeftOut(last) + fileSideLeftOut(result, last)
+                    + syncLeftOut(last) + fileSideLeftOut(result, last) + dataDoesNotSelect(request)
             case .update: return "changed \(result.count) item\(result.count == 1 ? "" : "s")" + acrossGroups(result, last) + syncLeftOut(last)
-                + fileSideFirstOnly(result, last)
+                + fileSideFirstOnly(result, last) + dataDoesNotSelect(request)
             case .delete: return "deleted \(result.count) item\(result.count == 1 ? "" : "s")" + acrossGroups(result, last) + syncLeftOut(last)
-                + fileSideFirstOnly(result, last) + sharedWithOthers(result, last) + deletedUnderTheLock(result, last)
+                + fileSideFirstOnly(result, last) + sharedWithOthers(result, last) + deletedUnderTheLock(result, last) + dataDoesNotSelect(request)
             }
         case .unsigned:
             return "\(app.name) is unsigned (no app ID, no keychain-access-groups, no application groups): every keychain call fails with errSecMissingEntitlement"
@@ -601,6 +601,21 @@ package struct Explainer {
             text += "; it dropped \(untabled.joined(separator: ", ")): the file keychain's \(itemClass.rawValue) table does not hold \(untabled.count == 1 ? "it" : "them")"
         }
         return text
+    }
+
+    /// `data=` in a query (a find's, an update's, a delete's) selects
+    /// nothing: securityd keeps kSecValueData aside for an add
+    /// (SecDbQuery.c `query_set_data`, lines 752-760; only `s3dl_query_add`
+    /// reads `q_data`, SecItemDb.c line 307) and builds the search from the
+    /// attributes. Two reviews of code that deleted with the add's
+    /// dictionary said the delete "no-ops on any value change" (OneKey pull
+    /// request 8881, deltachat-ios pull request 1650; QA s23, Q08): "deleted
+    /// 1 item" did not say whether the data took part.
+    private func dataDoesNotSelect(_ request: CallRequest) -> String {
+        guard request.spec.dataText != nil else { return "" }
+        return "; data= in the query selected nothing: securityd keeps kSecValueData aside for an add "
+            + "(SecDbQuery.c query_set_data, lines 752-760) and matches items on their attributes alone"
+            + (request.operation == .update ? " (the data an update writes goes in its set)" : "")
     }
 
     /// A delete that removed items the device cannot decrypt now: a delete

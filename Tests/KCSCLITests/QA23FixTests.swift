@@ -90,4 +90,36 @@ import Testing
         #expect(other.status == 0, "\(other.stderr)")
         #expect(!other.stderr.contains("[KCS521]"), "\(other.stderr)")
     }
+
+    /// A query's `data=` selects nothing (SecDbQuery.c query_set_data keeps
+    /// kSecValueData aside for an add): two reviews said a delete carrying
+    /// the add's dictionary "no-ops on any value change" (OneKey pull request
+    /// 8881, deltachat-ios pull request 1650; QA s23, Q08). The explanation
+    /// of a delete, a find and an update with data= in the query says so.
+    @Test func dataInAQueryIsSaidToSelectNothing() throws {
+        let out = try BinaryRunner.run(["run", "-"], stdin: """
+            team SKMME9E2Y8
+            app so.onekey.wallet as App
+            as App add generic-password service="onekey" account="backup" data="old"
+            as App find generic-password service="onekey" account="backup" data="other" return=data
+            expect data "old"
+            explain
+            as App update generic-password service="onekey" account="backup" data="other" set label="x"
+            explain
+            as App delete generic-password service="onekey" account="backup" data="new"
+            expect count 1
+            explain
+            as App add generic-password service="onekey" account="backup" data="new"
+            explain
+
+            """)
+        #expect(out.status == 0, "\(out.stderr)")
+        let said = "data= in the query selected nothing: securityd keeps kSecValueData aside for an add (SecDbQuery.c query_set_data, lines 752-760) "
+            + "and matches items on their attributes alone"
+        #expect(out.stdout.contains("why: found 1 item; the first is in SKMME9E2Y8.so.onekey.wallet; " + said + "\n"), "\(out.stdout)")
+        #expect(out.stdout.contains("why: changed 1 item; " + said + " (the data an update writes goes in its set)\n"), "\(out.stdout)")
+        #expect(out.stdout.contains("why: deleted 1 item; " + said + "\n"), "\(out.stdout)")
+        // An add's data is its data: nothing said.
+        #expect(out.stdout.components(separatedBy: "selected nothing").count == 4, "\(out.stdout)")
+    }
 }
