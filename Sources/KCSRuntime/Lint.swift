@@ -28,7 +28,7 @@ extension Session {
         let chosenAccessibility = call.request.spec.accessibility != nil || call.request.spec.accessControl != nil
             || operation == .update && (call.request.changes.map { $0.accessibility != nil || $0.accessControl != nil } ?? false)
         let addToDefault = operation == .add && call.request.spec.accessGroupText == nil && status == .success
-            && world.hasApplicationGroups(lastApp)
+            && (world.hasApplicationGroups(lastApp) || world.kind(of: lastApp) == .extension)
         let limitOnAdd = operation == .add && call.request.spec.limit != nil
         let referenceAlone = call.request.spec.returns == .reference && operation != .update && operation != .delete
         // A named group the caller is entitled to fires a rule only on macOS
@@ -285,7 +285,27 @@ extension Session {
         // caller gets. An App Clip's app groups are not among them (securityd
         // ignores them for a clip), and naming one is errSecMissingEntitlement
         // (real-project trial 18, D2: KCS505 told Delta Chat's clip to).
-        if addToDefault, let stored = result.items.first?.groupName, app.listsApplicationGroups, !app.applicationGroups.isEmpty {
+        // An extension whose first keychain group is its own, while its
+        // app's default group comes later in its list: what each adds
+        // without a group lands in its own default group, so the app never
+        // sees the extension's items (rdar 20744541, DTS: "the default value
+        // is the first array element in the effective keychain access groups
+        // list"; a Watch extension listed …watchkitextension first; QA s23, Q03).
+        var ownFirst = false
+        if addToDefault, app.kind == .extension, let stored = result.items.first?.groupName, stored != World.fileKeychainGroupName,
+           let container = containingApp(of: app), let containerHandle = world.app(named: container.name),
+           let shared = world.defaultGroup(of: containerHandle, on: last.device), shared != stored,
+           world.accessGroups(of: last.app, on: last.device).contains(shared),
+           !world.accessGroups(of: containerHandle, on: last.device).contains(stored) {
+            ownFirst = true
+            warn(.lintAppGroupDefault,
+                 "this add stores the item in \(stored), \(app.name)'s default group (element 0 of its list), which \(container.name) cannot read; "
+                    + "\(container.name)'s default group, \(shared), comes later in \(app.name)'s list",
+                 "list \(shared) first in \(app.name)'s keychain-access-groups, as \(container.name) does, so that both store what names no group there; "
+                    + "or name it, group=\(shared)")
+        }
+
+        if !ownFirst, addToDefault, let stored = result.items.first?.groupName, app.listsApplicationGroups, !app.applicationGroups.isEmpty {
             let defaultShared = world.firstOtherApp(accessing: stored, besides: last.app) != nil
             // App groups appear in other apps' lists only as app groups (they start "group.").
             if !defaultShared,

@@ -122,4 +122,47 @@ import Testing
         // An add's data is its data: nothing said.
         #expect(out.stdout.components(separatedBy: "selected nothing").count == 4, "\(out.stdout)")
     }
+
+    /// An extension whose first keychain group is its own while its app's
+    /// default group comes later in its list (rdar 20744541: a Watch
+    /// extension listed …watchkitextension first; QA s23, Q03): what it adds
+    /// without a group lands where the app cannot read it. KCS505 says so at
+    /// the add; the same lists in the app's order, or an extension that
+    /// does not list the app's default group, are not warned.
+    @Test func anExtensionWhoseOwnGroupComesFirstIsToldWhereItsItemsGo() throws {
+        let script = """
+            team SKMME9E2Y8
+            app com.paperless.pp as App keychain-access-groups=[$(AppIdentifierPrefix)com.paperless.pp]
+            app com.paperless.pp.watchkitextension as Watch kind=extension keychain-access-groups=[$(AppIdentifierPrefix)com.paperless.pp.watchkitextension, $(AppIdentifierPrefix)com.paperless.pp]
+            as Watch add generic-password service="pp" account="session" data="s"
+            expect group SKMME9E2Y8.com.paperless.pp.watchkitextension
+
+            """
+        let out = try BinaryRunner.run(["run", "-"], stdin: script)
+        #expect(out.status == 0, "\(out.stderr)")
+        let warnings = out.stderr.split(separator: "\n").filter { $0.contains("[KCS505]") }
+        #expect(warnings.count == 1, "\(out.stderr)")
+        #expect(warnings.first?.contains("<stdin>:4:1: warning: this add stores the item in SKMME9E2Y8.com.paperless.pp.watchkitextension, Watch's default group "
+                                         + "(element 0 of its list), which App cannot read; App's default group, SKMME9E2Y8.com.paperless.pp, comes later in Watch's list") == true,
+                "\(out.stderr)")
+        #expect(out.stderr.contains("hint: list SKMME9E2Y8.com.paperless.pp first in Watch's keychain-access-groups, as App does, so that both store what names no group there; "
+                                    + "or name it, group=SKMME9E2Y8.com.paperless.pp"), "\(out.stderr)")
+        // The fix: the shared group first. The add lands there, no warning.
+        let fixed = try BinaryRunner.run(["run", "-"], stdin: script
+            .replacingOccurrences(of: "[$(AppIdentifierPrefix)com.paperless.pp.watchkitextension, $(AppIdentifierPrefix)com.paperless.pp]",
+                                  with: "[$(AppIdentifierPrefix)com.paperless.pp, $(AppIdentifierPrefix)com.paperless.pp.watchkitextension]")
+            .replacingOccurrences(of: "expect group SKMME9E2Y8.com.paperless.pp.watchkitextension", with: "expect group SKMME9E2Y8.com.paperless.pp"))
+        #expect(fixed.status == 0, "\(fixed.stderr)")
+        #expect(fixed.stderr.isEmpty, "\(fixed.stderr)")
+        // An extension that keeps to its own group (it does not list the app's): its private items are no mistake.
+        let own = try BinaryRunner.run(["run", "-"], stdin: script
+            .replacingOccurrences(of: ", $(AppIdentifierPrefix)com.paperless.pp]", with: "]"))
+        #expect(own.status == 0, "\(own.stderr)")
+        #expect(!own.stderr.contains("[KCS505]"), "\(own.stderr)")
+        // A group named on the add: no warning.
+        let named = try BinaryRunner.run(["run", "-"], stdin: script
+            .replacingOccurrences(of: "data=\"s\"\n", with: "data=\"s\" group=SKMME9E2Y8.com.paperless.pp.watchkitextension\n"))
+        #expect(named.status == 0, "\(named.stderr)")
+        #expect(!named.stderr.contains("[KCS505]"), "\(named.stderr)")
+    }
 }
