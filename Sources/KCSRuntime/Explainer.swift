@@ -430,6 +430,20 @@ package struct Explainer {
             }
             return hint
         }
+        // A group of the caller's own team that no entitlement lists: the
+        // fix is to list it (MSAL.NET issue 634: the library's default
+        // group com.microsoft.adalcache, prefixed at run time, and the
+        // maintainer's "add the group to keychain sharing"; QA s23, Q06).
+        // Not an app group written with a prefix (KCS511 says that), not
+        // for an App Clip (it gets no keychain-access-groups).
+        if let team = EntitlementShape.teamPrefix(of: group).map(String.init), team == app.appIDPrefix || team == app.teamID,
+           !EntitlementShape.mayPrefixAppGroup(group), app.kind != .appClip, !app.isUnsigned,
+           // An unprovisioned Mac app with keychain-access-groups is not launched (KCS514).
+           !(world.platform(of: last.device).usesMacDaemon && app.signing != .provisioned) {
+            let rest = group.dropFirst(team.count + 1)
+            let entry = team == (app.appIDPrefix ?? app.teamID) ? "$(AppIdentifierPrefix)\(rest)" : group
+            return "; to use it, list it in \(app.name.possessive) keychain-access-groups entitlement (Keychain Sharing: \(entry) in the entitlements file)"
+        }
         return ""
     }
 

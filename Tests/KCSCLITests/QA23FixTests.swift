@@ -165,4 +165,28 @@ import Testing
         #expect(named.status == 0, "\(named.stderr)")
         #expect(!named.stderr.contains("[KCS505]"), "\(named.stderr)")
     }
+
+    /// errSecMissingEntitlement for a group of the caller's own team that
+    /// no entitlement lists (MSAL.NET issue 634: com.microsoft.adalcache;
+    /// QA s23, Q06): the explanation says to list it in keychain-access-groups.
+    /// Not for another team's group, nor an app group written with a prefix.
+    @Test func anUnlistedGroupOfTheOwnTeamIsToldToBeListed() throws {
+        func why(_ group: String) throws -> String {
+            let out = try BinaryRunner.run(["run", "-"], stdin: """
+                team SKMME9E2Y8
+                app com.example.xamarin as App
+                as App add generic-password service="Msal" account="rt" data="r" group=\(group)
+                expect status errSecMissingEntitlement
+                explain
+
+                """)
+            #expect(out.status == 0, "\(out.stderr)")
+            return out.stdout
+        }
+        #expect(try why("SKMME9E2Y8.com.microsoft.adalcache").contains(
+            "why: the call names group \"SKMME9E2Y8.com.microsoft.adalcache\", which is not in App's access groups; to use it, list it in App's "
+                + "keychain-access-groups entitlement (Keychain Sharing: $(AppIdentifierPrefix)com.microsoft.adalcache in the entitlements file)\n"))
+        #expect(try !why("ABCDE12345.com.microsoft.adalcache").contains("to use it, list it"))
+        #expect(try !why("SKMME9E2Y8.group.com.example.suite").contains("to use it, list it"))
+    }
 }
