@@ -193,6 +193,16 @@ package struct Explainer {
                     + ": " + outside.map { $0 + "=" }.joined(separator: ", ")
                     + " do\(outside.count == 1 ? "es" : "") not tell items apart"
             }
+            // A batch update is one transaction (SecItemServer.c
+            // _SecItemUpdate, kc_transaction around s3dl_query_update,
+            // lines 3219-3223): one collision and nothing moved (amplify-swift
+            // pull request 3811; QA s22, Q15).
+            if request.operation == .update, !inFileKeychain {
+                let matched = world.matchCount(of: request, as: last.app, on: last.device, sync: request.spec.searchedSync)
+                if matched > 1 {
+                    text += "; the update is one transaction (SecItemServer.c kc_transaction): none of the \(matched) items it matched changed"
+                }
+            }
             // Two keys with one tag and no label: a key added by reference
             // (SecKeyCreateRandomKey with kSecAttrIsPermanent, kSecValueRef)
             // is given its public key's SHA-1 as kSecAttrApplicationLabel
@@ -294,7 +304,14 @@ package struct Explainer {
             return "the item's access control cannot be satisfied on \(world[last.device].label): no enrolled biometry or no passcode for the flags it names"
         case .promptUnanswered: return "the item needs an authentication prompt and no answer was queued"
         case .unprovisioned:
+            // keychain-swift's README concluded "macOS sync does not work"
+            // from this status: the flag-less call succeeds in the file
+            // keychain (QA s22, Q17).
+            let routed = request.spec.synchronizable == .yes && request.spec.useDataProtectionKeychain == nil && request.spec.accessControl == nil
+                ? "; sync=true sent the call there (SecItem.cpp SecItemCategorizeQuery): without it the call goes to the file-based keychain, which needs no entitlement"
+                : ""
             return "\(app.name) has an app ID but no provisioning profile validates it, and it has no keychain-access-groups: no entitlement counts on the Mac's data-protection keychain"
+                + routed
         case .onlyTokenGroup:
             let platform = world.platform(of: last.device)
             let source = platform.listsTokenGroupForUnentitled
@@ -420,6 +437,10 @@ package struct Explainer {
             // group without one (MSAL.NET issue 746; QA s20, Q11).
             if let dot = group.firstIndex(of: "."), !Team.isWellFormedID(String(group[..<dot])) {
                 hint += "; \"\(group[..<dot])\" is no team ID"
+                // A Mac app group written the iOS way (Valet pull request 230; QA s22, Q08).
+                if group[..<dot] == "group", world.platform(of: last.device).family == .macos, app.applicationGroups.contains(g) {
+                    hint += ": on macOS an app group carries the team ID as its prefix (TEAMID.name); the group. form is iOS's"
+                }
                 if let d = world.defaultGroup(of: last.app, on: last.device), let dd = d.firstIndex(of: "."),
                    !Team.isWellFormedID(String(d[..<dd])), d.hasPrefix(group[..<dot] + ".") {
                     hint += ": a library that takes the prefix from the default group (\(d), unprefixed) gets this"

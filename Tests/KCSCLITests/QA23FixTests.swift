@@ -189,4 +189,52 @@ import Testing
         #expect(try !why("ABCDE12345.com.microsoft.adalcache").contains("to use it, list it"))
         #expect(try !why("SKMME9E2Y8.group.com.example.suite").contains("to use it, list it"))
     }
+
+    /// Three wordings QA s22 asked for: a Mac app group written the iOS way
+    /// (Valet pull request 230; Q08), a batch update's collision moving
+    /// nothing (amplify-swift pull request 3811; Q15), and sync=true sending
+    /// an unprovisioned Mac app's call to the data-protection keychain
+    /// (keychain-swift issues 27 and 125; Q17).
+    @Test func theWordingsOfQA22AreSaid() throws {
+        let mac = try BinaryRunner.run(["run", "-"], stdin: """
+            platform macos 14
+            team SKMME9E2Y8
+            app com.example.mac as Mac application-groups=[SKMME9E2Y8.com.example.suite]
+            as Mac add generic-password service="suite" account="token2" data="t" group=group.com.example.suite data-protection=true
+            expect status errSecMissingEntitlement
+            explain
+
+            """)
+        #expect(mac.status == 0, "\(mac.stderr)")
+        #expect(mac.stdout.contains("\"group\" is no team ID: on macOS an app group carries the team ID as its prefix (TEAMID.name); the group. form is iOS's\n"),
+                "\(mac.stdout)")
+        let batch = try BinaryRunner.run(["run", "-"], stdin: """
+            team SKMME9E2Y8
+            app com.example.app as App keychain-access-groups=[$(AppIdentifierPrefix)com.example.shared]
+            as App add generic-password service="auth" account="session" group=SKMME9E2Y8.com.example.app
+            as App add generic-password service="auth" account="deviceId" group=SKMME9E2Y8.com.example.app
+            as App add generic-password service="auth" account="session" group=SKMME9E2Y8.com.example.shared
+            as App update generic-password service="auth" group=SKMME9E2Y8.com.example.app set group=SKMME9E2Y8.com.example.shared
+            expect status errSecDuplicateItem
+            explain
+
+            """)
+        #expect(batch.status == 0, "\(batch.stderr)")
+        #expect(batch.stdout.contains("; the update is one transaction (SecItemServer.c kc_transaction): none of the 2 items it matched changed\n"), "\(batch.stdout)")
+        let sync = try BinaryRunner.run(["run", "-"], stdin: """
+            platform macos 14
+            team SKMME9E2Y8
+            app com.evgenii.KeychainSwiftDemo as Demo signing=unprovisioned
+            as Demo add generic-password account="KeyName" data="Value" sync=true
+            expect status errSecMissingEntitlement
+            explain
+            as Demo add generic-password account="KeyName" data="Value" data-protection=true
+            expect status errSecMissingEntitlement
+            explain
+
+            """)
+        #expect(sync.status == 0, "\(sync.stderr)")
+        let routed = "; sync=true sent the call there (SecItem.cpp SecItemCategorizeQuery): without it the call goes to the file-based keychain, which needs no entitlement"
+        #expect(sync.stdout.components(separatedBy: routed).count == 2, "said for the sync=true call alone: \(sync.stdout)")
+    }
 }
