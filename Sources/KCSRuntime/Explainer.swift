@@ -100,11 +100,11 @@ package struct Explainer {
                     : "added to \(group), the group the call named") + anySync
             case .find:
                 return "found \(result.count) item\(result.count == 1 ? "" : "s"); the first is in \(result.items.first?.groupName ?? "?")"
-                    + syncLeftOut(last) + fileSideLeftOut(result, last)
+                    + syncLeftOut(last) + fileSideLeftOut(result, last) + dataDoesNotSelect(request)
             case .update: return "changed \(result.count) item\(result.count == 1 ? "" : "s")" + acrossGroups(result, last) + syncLeftOut(last)
-                + fileSideFirstOnly(result, last)
+                + fileSideFirstOnly(result, last) + dataDoesNotSelect(request)
             case .delete: return "deleted \(result.count) item\(result.count == 1 ? "" : "s")" + acrossGroups(result, last) + syncLeftOut(last)
-                + fileSideFirstOnly(result, last) + sharedWithOthers(result, last) + deletedUnderTheLock(result, last)
+                + fileSideFirstOnly(result, last) + sharedWithOthers(result, last) + deletedUnderTheLock(result, last) + dataDoesNotSelect(request)
             }
         case .unsigned:
             return "\(app.name) is unsigned (no app ID, no keychain-access-groups, no application groups): every keychain call fails with errSecMissingEntitlement"
@@ -192,6 +192,16 @@ package struct Explainer {
                 text += "; \(article) \(item.itemClass.rawValue)'s primary key\(inFileKeychain ? " in the file-based keychain" : "") is " + key
                     + ": " + outside.map { $0 + "=" }.joined(separator: ", ")
                     + " do\(outside.count == 1 ? "es" : "") not tell items apart"
+            }
+            // A batch update is one transaction (SecItemServer.c
+            // _SecItemUpdate, kc_transaction around s3dl_query_update,
+            // lines 3219-3223): one collision and nothing moved (amplify-swift
+            // pull request 3811; QA s22, Q15).
+            if request.operation == .update, !inFileKeychain {
+                let matched = world.matchCount(of: request, as: last.app, on: last.device, sync: request.spec.searchedSync)
+                if matched > 1 {
+                    text += "; the update is one transaction (SecItemServer.c kc_transaction): none of the \(matched) items it matched changed"
+                }
             }
             // Two keys with one tag and no label: a key added by reference
             // (SecKeyCreateRandomKey with kSecAttrIsPermanent, kSecValueRef)
@@ -294,7 +304,14 @@ package struct Explainer {
             return "the item's access control cannot be satisfied on \(world[last.device].label): no enrolled biometry or no passcode for the flags it names"
         case .promptUnanswered: return "the item needs an authentication prompt and no answer was queued"
         case .unprovisioned:
+            // keychain-swift's README concluded "macOS sync does not work"
+            // from this status: the flag-less call succeeds in the file
+            // keychain (QA s22, Q17).
+            let routed = request.spec.synchronizable == .yes && request.spec.useDataProtectionKeychain == nil && request.spec.accessControl == nil
+                ? "; sync=true sent the call there (SecItem.cpp SecItemCategorizeQuery): without it the call goes to the file-based keychain, which needs no entitlement"
+                : ""
             return "\(app.name) has an app ID but no provisioning profile validates it, and it has no keychain-access-groups: no entitlement counts on the Mac's data-protection keychain"
+                + routed
         case .onlyTokenGroup:
             let platform = world.platform(of: last.device)
             let source = platform.listsTokenGroupForUnentitled
@@ -420,6 +437,10 @@ package struct Explainer {
             // group without one (MSAL.NET issue 746; QA s20, Q11).
             if let dot = group.firstIndex(of: "."), !Team.isWellFormedID(String(group[..<dot])) {
                 hint += "; \"\(group[..<dot])\" is no team ID"
+                // A Mac app group written the iOS way (Valet pull request 230; QA s22, Q08).
+                if group[..<dot] == "group", world.platform(of: last.device).family == .macos, app.applicationGroups.contains(g) {
+                    hint += ": on macOS an app group carries the team ID as its prefix (TEAMID.name); the group. form is iOS's"
+                }
                 if let d = world.defaultGroup(of: last.app, on: last.device), let dd = d.firstIndex(of: "."),
                    !Team.isWellFormedID(String(d[..<dd])), d.hasPrefix(group[..<dot] + ".") {
                     hint += ": a library that takes the prefix from the default group (\(d), unprefixed) gets this"
@@ -429,6 +450,20 @@ package struct Explainer {
                 hint += ", not the team ID \(team): $(AppIdentifierPrefix) gives the App ID prefix"
             }
             return hint
+        }
+        // A group of the caller's own team that no entitlement lists: the
+        // fix is to list it (MSAL.NET issue 634: the library's default
+        // group com.microsoft.adalcache, prefixed at run time, and the
+        // maintainer's "add the group to keychain sharing"; QA s23, Q06).
+        // Not an app group written with a prefix (KCS511 says that), not
+        // for an App Clip (it gets no keychain-access-groups).
+        if let team = EntitlementShape.teamPrefix(of: group).map(String.init), team == app.appIDPrefix || team == app.teamID,
+           !EntitlementShape.mayPrefixAppGroup(group), app.kind != .appClip, !app.isUnsigned,
+           // An unprovisioned Mac app with keychain-access-groups is not launched (KCS514).
+           !(world.platform(of: last.device).usesMacDaemon && app.signing != .provisioned) {
+            let rest = group.dropFirst(team.count + 1)
+            let entry = team == (app.appIDPrefix ?? app.teamID) ? "$(AppIdentifierPrefix)\(rest)" : group
+            return "; to use it, list it in \(app.name.possessive) keychain-access-groups entitlement (Keychain Sharing: \(entry) in the entitlements file)"
         }
         return ""
     }
@@ -615,6 +650,21 @@ package struct Explainer {
             text += "; it dropped \(untabled.joined(separator: ", ")): the file keychain's \(itemClass.rawValue) table does not hold \(untabled.count == 1 ? "it" : "them")"
         }
         return text
+    }
+
+    /// `data=` in a query (a find's, an update's, a delete's) selects
+    /// nothing: securityd keeps kSecValueData aside for an add
+    /// (SecDbQuery.c `query_set_data`, lines 752-760; only `s3dl_query_add`
+    /// reads `q_data`, SecItemDb.c line 307) and builds the search from the
+    /// attributes. Two reviews of code that deleted with the add's
+    /// dictionary said the delete "no-ops on any value change" (OneKey pull
+    /// request 8881, deltachat-ios pull request 1650; QA s23, Q08): "deleted
+    /// 1 item" did not say whether the data took part.
+    private func dataDoesNotSelect(_ request: CallRequest) -> String {
+        guard request.spec.dataText != nil else { return "" }
+        return "; data= in the query selected nothing: securityd keeps kSecValueData aside for an add "
+            + "(SecDbQuery.c query_set_data, lines 752-760) and matches items on their attributes alone"
+            + (request.operation == .update ? " (the data an update writes goes in its set)" : "")
     }
 
     /// A delete that removed items the device cannot decrypt now: a delete

@@ -28,7 +28,7 @@ extension Session {
         let chosenAccessibility = call.request.spec.accessibility != nil || call.request.spec.accessControl != nil
             || operation == .update && (call.request.changes.map { $0.accessibility != nil || $0.accessControl != nil } ?? false)
         let addToDefault = operation == .add && call.request.spec.accessGroupText == nil && status == .success
-            && world.hasApplicationGroups(lastApp)
+            && (world.hasApplicationGroups(lastApp) || world.kind(of: lastApp) == .extension)
         let limitOnAdd = operation == .add && call.request.spec.limit != nil
         let referenceAlone = call.request.spec.returns == .reference && operation != .update && operation != .delete
         // A named group the caller is entitled to fires a rule only on macOS
@@ -53,8 +53,12 @@ extension Session {
         let lockedDelete = operation == .delete && status == .success && !lockedReads.isEmpty
         // An attribute of another class (OAuthKit issue 81; QA s22, Q14).
         let foreign = Self.foreignAttribute(call.request) != nil
+        // An update after an add that met errSecDuplicateItem with another
+        // class (expo pull request 49128; QA s23, Q20). An update that sets
+        // a class is `chosenAccessibility`.
+        let keptClass = operation == .update && status == .success && !duplicateAdds.isEmpty
         guard groupRule || missRule || allRule || chosenAccessibility || addToDefault || limitOnAdd || referenceAlone
-                || classOnlyUpdate || lockedDelete || foreign else { return [] }
+                || classOnlyUpdate || lockedDelete || foreign || keptClass else { return [] }
         return lintWarnings(call.request, lastRecord, s, file, missed: missed, chosenAccessibility: chosenAccessibility,
                             addToDefault: addToDefault)
     }
@@ -281,7 +285,27 @@ extension Session {
         // caller gets. An App Clip's app groups are not among them (securityd
         // ignores them for a clip), and naming one is errSecMissingEntitlement
         // (real-project trial 18, D2: KCS505 told Delta Chat's clip to).
-        if addToDefault, let stored = result.items.first?.groupName, app.listsApplicationGroups, !app.applicationGroups.isEmpty {
+        // An extension whose first keychain group is its own, while its
+        // app's default group comes later in its list: what each adds
+        // without a group lands in its own default group, so the app never
+        // sees the extension's items (rdar 20744541, DTS: "the default value
+        // is the first array element in the effective keychain access groups
+        // list"; a Watch extension listed …watchkitextension first; QA s23, Q03).
+        var ownFirst = false
+        if addToDefault, app.kind == .extension, let stored = result.items.first?.groupName, stored != World.fileKeychainGroupName,
+           let container = containingApp(of: app), let containerHandle = world.app(named: container.name),
+           let shared = world.defaultGroup(of: containerHandle, on: last.device), shared != stored,
+           world.accessGroups(of: last.app, on: last.device).contains(shared),
+           !world.accessGroups(of: containerHandle, on: last.device).contains(stored) {
+            ownFirst = true
+            warn(.lintAppGroupDefault,
+                 "this add stores the item in \(stored), \(app.name)'s default group (element 0 of its list), which \(container.name) cannot read; "
+                    + "\(container.name)'s default group, \(shared), comes later in \(app.name)'s list",
+                 "list \(shared) first in \(app.name)'s keychain-access-groups, as \(container.name) does, so that both store what names no group there; "
+                    + "or name it, group=\(shared)")
+        }
+
+        if !ownFirst, addToDefault, let stored = result.items.first?.groupName, app.listsApplicationGroups, !app.applicationGroups.isEmpty {
             let defaultShared = world.firstOtherApp(accessing: stored, besides: last.app) != nil
             // App groups appear in other apps' lists only as app groups (they start "group.").
             if !defaultShared,
@@ -460,6 +484,32 @@ extension Session {
                      "errSecInteractionNotAllowed on a read means the item exists and the device is locked, not that it is broken: "
                         + "do not delete or regenerate on it; retry after the unlock (UIApplication.protectedDataDidBecomeAvailableNotification), "
                         + "or store the item after-first-unlock if it must be read in the background")
+            }
+        }
+
+        // The upsert of keychain wrappers: add with the class the caller
+        // wants, and on errSecDuplicateItem update the data alone. An update
+        // changes only what its attributes to update name
+        // (SecItemServer.c _SecItemUpdate), so the item keeps the class it
+        // was first stored with, and a read under the lock goes on failing
+        // with no error anywhere: expo-secure-store until pull request 49128,
+        // SwiftKeychainWrapper (pull request 128's README note),
+        // capacitor-secure-storage-plugin issue 54 (QA s23, Q20, Q11).
+        if request.operation == .update, result.status == .success, !duplicateAdds.isEmpty,
+           request.changes.map({ $0.accessibility == nil && $0.accessControl == nil }) ?? true {
+            let keychain = world[last.device].keychain
+            for found in result.items where found.groupName != World.fileKeychainGroupName {
+                guard let now = keychain[found.id], let add = duplicateAdds.add(of: now, id: found.id, on: last.device),
+                      add.differs(from: now) else { continue }
+                let at = add.file == file.name ? "line \(add.line)" : "\(add.file):\(add.line)"
+                let kept = now.accessControl == nil || add.accessControl != nil && now.accessControl != add.accessControl
+                    ? now.accessibility.rawValue + (now.accessControl == nil ? "" : " and its access control") : now.accessibility.rawValue
+                warn(.lintUpdateKeepsClass,
+                     "this update leaves \(Explainer.describe(now, groupName: found.groupName)) \(kept): the add at \(at) asked \(add.asked) "
+                        + "and met errSecDuplicateItem, so its class never applied, and an update changes only what its set names",
+                     "put the class in the update: set … \(add.asked) (\(add.constant) in the attributes to update), as expo pull request 49128 did; "
+                        + "the update may select by the old class, not by the new one")
+                break
             }
         }
 
@@ -718,7 +768,76 @@ struct LockedReads: Sendable {
     }
 }
 
+/// The adds that met errSecDuplicateItem asking for a class (or an access
+/// control) the existing item does not have (KCS521), by device and slot,
+/// with the item's identity then (a slot freed and used again holds another
+/// item) and where the add was.
+struct DuplicateAdds: Sendable {
+    struct Add: Sendable {
+        var itemClass: ItemClass
+        var group: GroupID
+        var synchronizable: Bool
+        var key: [AttributeValue?]
+        var accessibility: Accessibility?
+        var accessControl: AccessControl?
+        var file: String
+        var line: Int
+
+        /// What the add asked, as the script writes it.
+        var asked: String {
+            accessControl == nil ? "accessible=\(accessibility?.rawValue ?? "")" : "access-control="
+        }
+        var constant: String { accessControl == nil ? "kSecAttrAccessible" : "kSecAttrAccessControl" }
+
+        /// Whether the item still lacks what the add asked for.
+        func differs(from item: StoredItem) -> Bool {
+            if let accessControl { return item.accessControl != accessControl }
+            return accessibility.map { $0 != item.accessibility } ?? false
+        }
+    }
+
+    private var adds: [DeviceHandle: [ItemID: Add]] = [:]
+    /// Adds kept at most: a generated scenario stays bounded.
+    static let limit = 1_000
+    private(set) var count = 0
+
+    var isEmpty: Bool { count == 0 }
+
+    static func key(of item: StoredItem) -> [AttributeValue?] {
+        item.itemClass.primaryKeyAttributes.map { item.attributes[$0] }
+    }
+
+    mutating func note(_ add: Add, id: ItemID, on device: DeviceHandle) {
+        guard count < Self.limit || adds[device]?[id] != nil else { return }
+        if adds[device]?[id] == nil { count += 1 }
+        adds[device, default: [:]][id] = add
+    }
+
+    /// The add noted for the item in this slot, if it is still that item.
+    func add(of item: StoredItem, id: ItemID, on device: DeviceHandle) -> Add? {
+        guard let add = adds[device]?[id], add.itemClass == item.itemClass, add.group == item.group,
+              add.synchronizable == item.synchronizable, add.key == Self.key(of: item) else { return nil }
+        return add
+    }
+}
+
 extension Session {
+    /// Keeps an add that met errSecDuplicateItem asking for another class
+    /// or an access control than the existing item has (KCS521): the
+    /// upsert's update that follows keeps the old one.
+    mutating func noteDuplicateAdd(_ s: Statement, _ file: SourceFile) {
+        guard case .duplicate(let existing, false) = lastRecord.result.reason else { return }
+        let spec = lastRecord.call.request.spec
+        guard spec.accessibility != nil || spec.accessControl != nil,
+              let item = world[lastRecord.device].keychain[existing] else { return }
+        let add = DuplicateAdds.Add(itemClass: item.itemClass, group: item.group, synchronizable: item.synchronizable,
+                                    key: DuplicateAdds.key(of: item),
+                                    accessibility: spec.accessibility ?? spec.accessControl?.protection, accessControl: spec.accessControl,
+                                    file: file.name, line: file.location(of: s.range.start).line)
+        guard add.differs(from: item) else { return }
+        duplicateAdds.note(add, id: existing, on: lastRecord.device)
+    }
+
     /// Keeps the matches a find stopped at under the lock (KCS518): the
     /// locked ones among its matches, in keychains of up to
     /// ``nearMissLimit`` items as the other searches for a cause.

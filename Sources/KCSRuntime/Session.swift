@@ -261,6 +261,10 @@ public struct Session: Sendable {
     /// lock, and where (KCS518): a later delete of one under the lock
     /// loses data that was there. Kept only while linting.
     var lockedReads = LockedReads()
+    /// The adds that met errSecDuplicateItem asking for another class
+    /// (KCS521): the update that follows keeps the old one. Kept only
+    /// while linting.
+    var duplicateAdds = DuplicateAdds()
     /// The apps' bundle IDs for the lint, extended as apps are declared.
     var appIndex = AppLintIndex()
     /// Declared names for "did you mean", extended before each statement.
@@ -558,6 +562,9 @@ public struct Session: Sendable {
             if hasLast, lastRecord.status == .interactionNotAllowed, call.request.operation == .find {
                 noteLockedRead(s, file)
             }
+            if hasLast, lastRecord.status == .duplicateItem, call.request.operation == .add {
+                noteDuplicateAdd(s, file)
+            }
         }
     }
 
@@ -655,6 +662,7 @@ public struct Session: Sendable {
             world = World()
             appIndex = AppLintIndex()
             lockedReads = LockedReads()
+            duplicateAdds = DuplicateAdds()
             declared = DeclaredNames()
             failedDeclarations = [:]
             appsWithoutTeam = []

@@ -118,6 +118,9 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     /// An attribute of another class: errSecNoSuchAttr on every
     /// data-protection keychain, dropped by the Mac's file keychain.
     case lintAttributeOfAnotherClass = "KCS519"
+    /// An update, after an add that met errSecDuplicateItem asking for
+    /// another class, whose `set` names no class: the item keeps the old one.
+    case lintUpdateKeepsClass = "KCS521"
     // Xcode projects (kcs import xcode, kcs lint --project, app … project=).
     /// A project.pbxproj that cannot be read or parsed.
     case projectUnreadable = "KCS601"
@@ -172,7 +175,7 @@ extension DiagnosticCode {
              .lintAppGroupDefault, .lintFileKeychainGroup, .lintSyncFilter, .lintServiceAccount, .lintGroupMove,
              .lintUnprefixedEntitlement, .lintAppGroupShape, .lintLimitOnAdd, .lintPasswordReference, .lintMixedScripts,
              .lintUnprovisionedKeychainGroups, .lintResignWithoutFileKeychain, .lintAccessibilityFilter,
-             .lintClassOnlyUpdate, .lintDeleteAfterLockedRead, .lintAttributeOfAnotherClass: .runtime
+             .lintClassOnlyUpdate, .lintDeleteAfterLockedRead, .lintAttributeOfAnotherClass, .lintUpdateKeepsClass: .runtime
         case .projectSetting, .projectConfigurationsDiffer, .projectExtensionGroup, .projectEntitlementsFile, .projectProfile,
              .codeGroupNotEntitled, .codeGroupNotCheckable, .codeFileKeychainGroup: .runtime
         }

@@ -32,6 +32,7 @@ import Testing
         ("517-class-only-update.kcs", .lintClassOnlyUpdate, 9),
         ("518-delete-after-locked-read.kcs", .lintDeleteAfterLockedRead, 11),
         ("519-attribute-of-another-class.kcs", .lintAttributeOfAnotherClass, 8),
+        ("521-update-keeps-class.kcs", .lintUpdateKeepsClass, 11),
     ])
     func eachRuleHasATriggeringSample(file: String, code: DiagnosticCode, line: Int) {
         let outcome = BatchRunner().lint(path: Self.path(file))
