@@ -1852,7 +1852,13 @@ public enum CodeCheck {
                     .warning, "target '\(child.name)' is embedded in '\(host.name)' and shares only \(shared.joined(separator: ", ")) with it (configuration '\(c.configuration)'): "
                         + "it cannot read what '\(host.name)' stores in \(stores)",
                     at: c.keychainAccessGroups.first?.location ?? c.applicationGroups.first?.location ?? c.resolved.entitlementsLocation ?? child.location,
-                    hint: "add \(entitlement[0]) to the keychain-access-groups of '\(child.name)' (an extension inherits nothing from its app), "
+                    // A default group with an empty part (a setting that expands
+                    // to nothing) is the app's entry to fix, not one to copy
+                    // (DuckDuckGo's `HKE973VLUW.`; real-project trial 24, D3).
+                    hint: (written[0].at == nil && EntitlementShape.hasEmptyPart(groups[0])
+                        ? "the default group of '\(host.name)' is the first of its keychain-access-groups, \(groups[0]), which has an empty part "
+                            + "(a setting expands to nothing): fix that entry of '\(host.name)' rather than copy it, "
+                        : "add \(entitlement[0]) to the keychain-access-groups of '\(child.name)' (an extension inherits nothing from its app), ")
                         + "or have both store the item in a group they share; asked because its code uses the keychain (\(code.word) in \(ProjectPath.lastComponent(code.file))"
                         + ProjectLint.via(lint.code(of: child).owner[code.file]) + ") and names no access group"),
                     code: .projectExtensionGroup, notes: notes))

@@ -25,6 +25,11 @@ public enum EntitlementShape {
     /// for CryptoTokenKit items), carry no team prefix and are no mistake.
     static func isApples(_ group: String) -> Bool { group.hasPrefix("com.apple.") }
 
+    /// A group with an empty part: a dot at either end, or two together.
+    public static func hasEmptyPart(_ group: String) -> Bool {
+        group.contains("..") || group.hasPrefix(".") || group.hasSuffix(".")
+    }
+
     /// The first component, when it is a team ID: `SKMME9E2Y8.x` → `SKMME9E2Y8`.
     static func teamPrefix(of group: String) -> Substring? {
         guard let dot = group.firstIndex(of: ".") else { return nil }
@@ -85,8 +90,18 @@ public enum EntitlementShape {
         // (eduVPN's `$(AppIdentifierPrefix).$(APP_ID)` gave TEAM..org.…; found
         // on a real-project trial). The group is valid, but no other
         // target writes it so.
-        if group.contains("..") || group.hasPrefix(".") || group.hasSuffix(".") {
+        if hasEmptyPart(group) {
             let fixed = group.split(separator: ".", omittingEmptySubsequences: true).joined(separator: ".")
+            // The team prefix and nothing after it (`HKE973VLUW.`, from
+            // `$(AppIdentifierPrefix)$(VAULT_APP_GROUP)` where the setting is
+            // unset): the group's name is what is missing, and "did you mean
+            // HKE973VLUW?" offered a bare team ID (real-project trial 24, D3).
+            if let team = teamPrefix(of: group), fixed == team {
+                return Finding(code: .lintUnprefixedEntitlement, group: group,
+                               message: "keychain group \(group) has an empty part: it is the team prefix with no name after it",
+                               hint: "a setting that names the group expands to nothing here: define it, or take the entry out",
+                               fix: nil)
+            }
             return Finding(code: .lintUnprefixedEntitlement, group: group,
                            message: "keychain group \(group) has an empty part",
                            hint: "a setting expands to nothing, or the value has a dot too many ($(AppIdentifierPrefix) ends with one): did you mean \(fixed)?",

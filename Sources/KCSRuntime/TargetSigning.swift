@@ -231,7 +231,7 @@ public struct TargetSigning: Sendable {
             extra["TeamIdentifierPrefix"] = team + "."
         }
         if let bundleID = resolved.bundleID { extra["CFBundleIdentifier"] = bundleID }
-        func expand(_ raw: [String]?) -> [Located] {
+        func expand(_ raw: [String]?, keychain: Bool) -> [Located] {
             (raw ?? []).map { value in
                 let at = ProjectLocation(file: path, line: lines[value] ?? (lines.isEmpty ? line(of: value, in: text) : 0))
                 if file.unreadable.contains(value) { signing.scenarioCanReadFile = false }
@@ -302,6 +302,13 @@ public struct TargetSigning: Sendable {
                                                                : team ?? "define the build setting, or write the group out") + ProjectIssue.unreadMayDefine(resolved.issues))
                     // An empty group is no suffix a build leaves out.
                     issue.notPartial = sdkOnly != nil || e.value.isEmpty
+                    // Nor is a group the setting leaves with an empty part
+                    // (DuckDuckGo's `$(AppIdentifierPrefix)$(VAULT_APP_GROUP)`
+                    // is `HKE973VLUW.` in Release; real-project trial 24, D3).
+                    if !e.value.isEmpty, EntitlementShape.hasEmptyPart(e.value) {
+                        issue.emptyPart = e.value
+                        issue.emptyPartIsKeychainGroup = keychain
+                    }
                     if let a = otherSDK.first, let setAt = a.location {
                         issue.notes.append(.init("\(a.name)" + a.conditions.map { "[\($0.key)=\($0.pattern)]" }.joined() + " is set here", at: setAt))
                     }
@@ -331,13 +338,13 @@ public struct TargetSigning: Sendable {
             }
             guard let uses, uses.allSatisfy({ extra[$0] != nil }) else {
                 files.listsExpanded += 1
-                return expand(raw)
+                return expand(raw, keychain: list == "keychain")
             }
             let key = listKey + "\u{1}" + uses.map { extra[$0] ?? "" }.joined(separator: "\u{0}")
             if let known = files.lists[key] { return known }
             files.listsExpanded += 1
             let issues = signing.issues.count, readable = signing.scenarioCanReadFile, resolves = signing.groupsResolve
-            let out = expand(raw)
+            let out = expand(raw, keychain: list == "keychain")
             if signing.issues.count == issues, signing.scenarioCanReadFile == readable, signing.groupsResolve == resolves { files.lists[key] = out }
             return out
         }

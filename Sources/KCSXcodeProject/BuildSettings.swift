@@ -30,6 +30,13 @@ public struct ProjectIssue: Error, Sendable, Hashable {
     /// The undefined settings empty the whole value, or are set only for
     /// another SDK: no suffix a build leaves out, so never a note.
     public var notPartial = false
+    /// The group a value leaves with an empty part where the undefined
+    /// settings expand to nothing (`TEAMID.` from
+    /// `$(AppIdentifierPrefix)$(VAULT_APP_GROUP)`), and whether it is a
+    /// keychain group: a mistake in the group, said as a warning, never as
+    /// a suffix only some builds add (real-project trial 24, D3).
+    public var emptyPart: String?
+    public var emptyPartIsKeychainGroup = false
     /// An xcconfig file CocoaPods writes (`Pods/Target Support Files/…`)
     /// that is absent: `pod install` has not run, and one warning says so
     /// for all of them (a project of 3 targets × 6 configurations had 18).

@@ -48,3 +48,32 @@ extension XcodeRealProjectsTests {
         #expect(lint.stderr.contains("Write \(release).com.example.Notes.shared"), "\(lint.stderr)")
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// A keychain group a setting leaves with an empty part where it is
+    /// unset (DuckDuckGo's `$(AppIdentifierPrefix)$(VAULT_APP_GROUP)`, set
+    /// only for Alpha, is `HKE973VLUW.` in Release) is one warning in both
+    /// lints: `lint --project` said a note ("a suffix for Debug is as
+    /// meant"), the imported scenario's lint a KCS510 whose hint offered the
+    /// bare team ID (real-project trial 24, D3).
+    @Test func aGroupLeftWithAnEmptyPartIsAWarningInBothLints() throws {
+        let team = XcodeFixture.team
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.targets[0].settings["Debug"]?["VAULT_APP_GROUP"] = "com.example.vault"
+        f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)$(VAULT_APP_GROUP)", "$(AppIdentifierPrefix)com.example.Notes.shared"],
+                            appGroups: ["group.com.example.notes"])
+        f.writeProject()
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        let said = lint.stderr.split(separator: "\n").filter { $0.contains("$(VAULT_APP_GROUP) is set only in configuration 'Debug'") }
+        #expect(said.count == 1 && said[0].contains(": warning: ") && said[0].contains("which leaves the group \(team). with an empty part")
+                    && said[0].hasSuffix("[KCS510]"), "\(lint.stderr)")
+        #expect(!lint.stderr.contains("a suffix for Debug") && lint.status != 0, "\(lint.stderr)")
+        let scenario = f.path("imported.kcs")
+        let imported = try BinaryRunner.run(["import", "xcode", f.projectPath, "-o", scenario])
+        #expect(imported.stderr.contains("with an empty part") && imported.stderr.contains("[KCS510]"), "\(imported.stderr)")
+        let again = try BinaryRunner.run(["lint", scenario])
+        #expect(again.stderr.contains("keychain group \(team). has an empty part: it is the team prefix with no name after it [KCS510]"), "\(again.stderr)")
+        #expect(!again.stderr.contains("did you mean \(team)?"), "\(again.stderr)")
+    }
+}
