@@ -153,8 +153,10 @@ public enum EntitlementShape {
     /// the app read the other team's items).
     private static func otherTeams(_ group: String, prefix: String, teamID: String) -> Finding {
         let bare = String(group.dropFirst(prefix.count + 1)), fixed = "\(teamID).\(bare)"
+        // No third-party project is named in the hint ("IceCubes ships such
+        // a group" meant nothing to a user; real-project trial 24, W5).
         let caveat = "unless \(prefix) is the app's own legacy App ID "
-            + "prefix (an App ID made before 2011 has one, and its profile grants \(prefix).* groups: IceCubes ships such a group), "
+            + "prefix (an App ID made before 2011 has one, and its profile grants \(prefix).* groups), "
             + "which a scenario says with app-id-prefix=, or the app came from team \(prefix) by a transfer, which "
             + "previous-application-identifiers says (\(prefix).BUNDLEID): then the group holds the items its users stored before"
         return Finding(code: .lintUnprefixedEntitlement, group: group,

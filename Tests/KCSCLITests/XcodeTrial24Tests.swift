@@ -77,3 +77,16 @@ extension XcodeRealProjectsTests {
         #expect(!again.stderr.contains("did you mean \(team)?"), "\(again.stderr)")
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// KCS510's hint for another team's prefix names no third-party project
+    /// ("IceCubes ships such a group"; real-project trial 24, W5).
+    @Test func anotherTeamsPrefixHintNamesNoProject() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.writeEntitlements("App/App.entitlements", keychain: ["QWERT67890.com.example.Notes.shared"])
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        #expect(lint.stderr.contains("carries the prefix of team QWERT67890") && lint.stderr.contains("legacy App ID prefix"), "\(lint.stderr)")
+        #expect(!lint.stderr.contains("IceCubes"), "\(lint.stderr)")
+    }
+}
