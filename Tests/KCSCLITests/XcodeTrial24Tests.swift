@@ -90,3 +90,29 @@ extension XcodeRealProjectsTests {
         #expect(!lint.stderr.contains("IceCubes"), "\(lint.stderr)")
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// Without --platform, the import takes the platform of the first app
+    /// whose platform kcs can tell: MSAL's first app sets SDKROOT in an
+    /// absent submodule's xcconfig, and the import of its iOS and macOS apps
+    /// failed (real-project trial 24, W8).
+    @Test func anImportWithoutPlatformTakesTheFirstAppWhosePlatformIsKnown() throws {
+        var f = XcodeFixture()
+        defer { f.remove() }
+        let team = XcodeFixture.team
+        f.targets = [
+            .init(name: "Host", settings: ["Debug": ["PRODUCT_BUNDLE_IDENTIFIER": "com.example.Host", "DEVELOPMENT_TEAM": team],
+                                           "Release": ["PRODUCT_BUNDLE_IDENTIFIER": "com.example.Host", "DEVELOPMENT_TEAM": team]],
+                  xcconfig: ["Debug": "Submodule/Config/Platform.xcconfig", "Release": "Submodule/Config/Platform.xcconfig"]),
+            .init(name: "App", settings: ["Debug": ["SDKROOT": "iphoneos", "PRODUCT_BUNDLE_IDENTIFIER": "com.example.App", "DEVELOPMENT_TEAM": team],
+                                          "Release": ["SDKROOT": "iphoneos", "PRODUCT_BUNDLE_IDENTIFIER": "com.example.App", "DEVELOPMENT_TEAM": team]]),
+        ]
+        f.writeProject()
+        let scenario = f.path("imported.kcs")
+        let imported = try BinaryRunner.run(["import", "xcode", f.projectPath, "-o", scenario])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let text = (try? String(contentsOfFile: scenario, encoding: .utf8)) ?? ""
+        #expect(text.contains("platform ios ") && text.contains("app com.example.App as App"), "\(text)")
+        #expect(text.contains("# not imported: Host, whose platform kcs cannot tell"), "\(text)")
+    }
+}
