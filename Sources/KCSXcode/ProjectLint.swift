@@ -800,9 +800,24 @@ public struct ProjectLint {
             guard let reason = sharedDataReason(child, &render, words: &words, mentions: mentions), let first = hosts.first else { continue }
             let names = hosts.map { "'\($0.host.name)'" }
             let embedded = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1]
+            // A group built from a setting no level defines is said as
+            // written: IceCubes' Debug "stores in Z6P74P6T99..IceCubesApp,
+            // group..IceCubesApp" printed what the undefined
+            // $(BUNDLE_ID_PREFIX) left as if real (real-project trial 24, W10).
+            func shown(_ groups: [String], of host: XcodeProject.Target) -> String {
+                guard let h = signing(of: host), !h.groupsResolve else { return groups.joined(separator: ", ") }
+                let undefinedAt = Set(h.issues.filter { !$0.undefinedSettings.isEmpty }.compactMap(\.location))
+                var written: [String: String] = [:]
+                for (raw, located) in Array(zip(h.entitlements?.keychainAccessGroups ?? [], h.keychainAccessGroups))
+                    + Array(zip(h.entitlements?.applicationGroups ?? [], h.applicationGroups))
+                where located.location.map(undefinedAt.contains) ?? false && written[located.value] == nil {
+                    written[located.value] = raw
+                }
+                return groups.map { written[$0] ?? $0 }.joined(separator: ", ")
+            }
             let stores = hosts.allSatisfy({ $0.shared == first.shared })
-                ? "what \(embedded) \(hosts.count == 1 ? "stores" : "store") in \(first.shared.joined(separator: ", "))"
-                : hosts.map { "what '\($0.host.name)' stores in \($0.shared.joined(separator: ", "))" }.joined(separator: ", or ")
+                ? "what \(embedded) \(hosts.count == 1 ? "stores" : "store") in \(shown(first.shared, of: first.host))"
+                : hosts.map { "what '\($0.host.name)' stores in \(shown($0.shared, of: $0.host))" }.joined(separator: ", or ")
             // A group one or two letters from the app's is the likely fix
             // (Joplin's share extension's group.net.cozic.jopin; real-project
             // trial 15, D1b).

@@ -116,3 +116,21 @@ extension XcodeRealProjectsTests {
         #expect(text.contains("# not imported: Host, whose platform kcs cannot tell"), "\(text)")
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// KCS604 says a group built from a setting no level defines as
+    /// written, not as what the empty setting leaves: IceCubes' Debug
+    /// "stores in Z6P74P6T99..IceCubesApp, group..IceCubesApp"
+    /// (real-project trial 24, W10).
+    @Test func groupsFromAnUndefinedSettingAreShownAsWritten() throws {
+        let team = XcodeFixture.team
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)$(BUNDLE_ID_PREFIX).Notes"], appGroups: ["group.$(BUNDLE_ID_PREFIX).Notes"])
+        f.writeEntitlements("Widget/Widget.entitlements", keychain: [])
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        let kcs604 = lint.stderr.split(separator: "\n").filter { $0.contains("target 'Widget' is embedded in 'App'") && $0.contains("[KCS604]") }
+        #expect(kcs604.count == 1 && kcs604[0].contains("stores in $(AppIdentifierPrefix)$(BUNDLE_ID_PREFIX).Notes, group.$(BUNDLE_ID_PREFIX).Notes"), "\(lint.stderr)")
+        #expect(!kcs604.contains { $0.contains("\(team)..Notes") || $0.contains("group..Notes") }, "\(lint.stderr)")
+    }
+}
