@@ -251,6 +251,17 @@ public enum EntitlementShape {
                            hint: "give the setting a value (group.…) in this configuration, or take the entry out of the entitlements file",
                            fix: nil)
         }
+        // An empty part, as for a keychain group: an xcconfig prefix with a
+        // trailing dot (`GROUP_ID_PREFIX = group.com.duckduckgo.`) made
+        // `group.com.duckduckgo..bookmarks`, said nowhere (real-project trial 24, W4).
+        if !group.contains("$("), hasEmptyPart(group) {
+            let fixed = group.split(separator: ".", omittingEmptySubsequences: true).joined(separator: ".")
+            let named = fixed.contains(".") && fixed != "group" && teamPrefix(of: group).map { fixed != $0 } ?? true
+            return Finding(code: .lintAppGroupShape, group: group, message: "app group \(group) has an empty part",
+                           hint: named ? "a setting expands to nothing, or the value (or a setting in it) has a dot too many: did you mean \(fixed)?"
+                               : "a setting that names the group expands to nothing here: define it, or take the entry out",
+                           fix: named ? fixed : nil)
+        }
         if group.contains("$(") || isApples(group) || group.hasPrefix("group.") { return nil }
         var fixed = "group." + group
         if let team = teamPrefix(of: group) {

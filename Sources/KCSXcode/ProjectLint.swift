@@ -256,6 +256,7 @@ public struct ProjectLint {
         // with another file too; found on a real-project trial).
         var found: [(target: String, configurations: [String], at: ProjectLocation, finding: EntitlementShape.Finding)] = []
         var index: [String: Int] = [:]
+        var emptyPartNotes: [Int: [(String, ProjectLocation)]] = [:]
         // The project's bundle IDs: an extension may hold its app's app ID.
         let bundleIDs = BundleIDIndex(signings.compactMap(\.resolved.bundleID))
         // Who lists each keychain group, for a did-you-mean naming the group
@@ -308,11 +309,28 @@ public struct ProjectLint {
                 }
                 index[key] = found.count
                 found.append((s.target.name, [s.configuration], at, f))
+                // A group with an empty part from a setting whose value has
+                // a dot at an end: a note at that setting, where the fix goes
+                // (DuckDuckGo's `GROUP_ID_PREFIX = group.com.duckduckgo.`;
+                // real-project trial 24, W4).
+                if EntitlementShape.hasEmptyPart(f.group) {
+                    let raws = f.code == .lintAppGroupShape ? zip(s.entitlements?.applicationGroups ?? [], s.applicationGroups)
+                                                            : zip(s.entitlements?.keychainAccessGroups ?? [], s.keychainAccessGroups)
+                    if let raw = raws.first(where: { $0.1.value == f.group })?.0 {
+                        for piece in BuildSettings.references(in: raw) where piece.isReference && piece.text.count > 3 {
+                            let name = String(piece.text.dropFirst(2).dropLast().prefix { $0 != ":" })
+                            let value = s.resolved.settings.value(of: name).value
+                            guard value.hasPrefix(".") || value.hasSuffix("."), let setAt = s.resolved.settings.definition(of: name)?.location else { continue }
+                            emptyPartNotes[found.count - 1, default: []].append(("\(name) is '\(value)' here, \(value.hasSuffix(".") ? "ending" : "starting") with a dot", setAt))
+                        }
+                    }
+                }
             }
         }
-        return found.map { t, configurations, at, f in
+        return found.enumerated().map { i, entry in
+            let (t, configurations, at, f) = entry
             return render.diagnostic(ProjectIssue(.warning, "target '\(t)' (\(Self.configurationsNamed(configurations))): " + f.message, at: at, hint: f.hint),
-                                     code: f.code)
+                                     code: f.code, notes: (emptyPartNotes[i] ?? []).map { render.note($0.0, at: $0.1) })
         }
     }
 

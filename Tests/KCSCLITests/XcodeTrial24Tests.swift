@@ -134,3 +134,21 @@ extension XcodeRealProjectsTests {
         #expect(!kcs604.contains { $0.contains("\(team)..Notes") || $0.contains("group..Notes") }, "\(lint.stderr)")
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// An app group with an empty part (an xcconfig prefix with a trailing
+    /// dot, DuckDuckGo's `GROUP_ID_PREFIX = group.com.duckduckgo.`) is a
+    /// KCS511 with a note at the setting, as KCS510 says it of keychain
+    /// groups (real-project trial 24, W4).
+    @Test func anAppGroupWithAnEmptyPartIsSaidAtTheSetting() throws {
+        let f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let base = (try? String(contentsOfFile: f.path("Config/Base.xcconfig"), encoding: .utf8)) ?? ""
+        f.write("Config/Base.xcconfig", base + "GROUP_ID_PREFIX = group.com.example.\n")
+        f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.Notes.shared"], appGroups: ["$(GROUP_ID_PREFIX).notes"])
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        #expect(lint.stderr.contains("app group group.com.example..notes has an empty part [KCS511]"), "\(lint.stderr)")
+        #expect(lint.stderr.contains("Base.xcconfig:7:1: note: GROUP_ID_PREFIX is 'group.com.example.' here, ending with a dot"), "\(lint.stderr)")
+        #expect(lint.stderr.contains("did you mean group.com.example.notes?"), "\(lint.stderr)")
+    }
+}
