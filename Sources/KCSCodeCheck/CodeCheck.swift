@@ -1399,8 +1399,13 @@ public enum CodeCheck {
                     // build compiles (Bitkit's app; found on a real-project trial).
                     let macOnly = signing.resolved.platform == "macos"
                     if use.fileKeychainOnMac, macOnly || use.condition == nil && buildsForMac {
+                        // A value built at run time may be nil there (NetNewsWire's
+                        // Info.plist `AppGroup`, absent from the Mac app's): said
+                        // as a condition, not as a group passed (real-project trial 24, W2).
+                        var passes = "passes kSecAttrAccessGroup"
+                        if case .runtime(let text) = use.value { passes = "passes kSecAttrAccessGroup, when \(text) (built at run time) holds a group," }
                         out.append(render.diagnostic(ProjectIssue(
-                            .warning, "\(who) passes kSecAttrAccessGroup in a dictionary without kSecUseDataProtectionKeychain: on macOS the call goes to the file-based keychain, which ignores the access group",
+                            .warning, "\(who) \(passes) in a dictionary without kSecUseDataProtectionKeychain: on macOS the call goes to the file-based keychain, which ignores the access group",
                             at: at, hint: "add kSecUseDataProtectionKeychain as String: true (macOS 10.15 and later) for the group to count, as on iOS; a query without it searches the file-based keychain too"),
                             code: .codeFileKeychainGroup, length: use.length))
                         if macOnly { continue }

@@ -152,3 +152,38 @@ extension XcodeRealProjectsTests {
         #expect(lint.stderr.contains("did you mean group.com.example.notes?"), "\(lint.stderr)")
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// KCS609 for a group built at run time says it as a condition: the
+    /// value may be nil there (NetNewsWire's Info.plist `AppGroup`, absent
+    /// from the Mac app's Info.plist, so the Mac app passes no group;
+    /// real-project trial 24, W2).
+    @Test func aFileKeychainGroupBuiltAtRunTimeIsSaidAsACondition() throws {
+        var f = XcodeLintTests.oneApp(sources: ["Store.swift"])
+        defer { f.remove() }
+        f.projectSettings["Release"]?["SDKROOT"] = "macosx"
+        f.writeEntitlements("App/App.entitlements", keychain: ["$(AppIdentifierPrefix)com.example.shared"])
+        f.write("App/Store.swift", """
+            import Foundation
+            import Security
+            private let keychainGroup: String? = {
+                guard let appGroup = Bundle.main.object(forInfoDictionaryKey: "AppGroup") as? String else { return nil }
+                let prefix = Bundle.main.object(forInfoDictionaryKey: "AppIdentifierPrefix") as! String
+                return "\\(prefix)\\(appGroup.suffix(appGroup.count - 6))"
+            }()
+            func save(_ data: Data) -> OSStatus {
+                var query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecValueData as String: data]
+                if let securityGroup = keychainGroup {
+                    query[kSecAttrAccessGroup as String] = securityGroup
+                }
+                return SecItemAdd(query as CFDictionary, nil)
+            }
+
+            """)
+        f.writeProject()
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        let kcs609 = lint.stderr.split(separator: "\n").filter { $0.contains("[KCS609]") }
+        #expect(kcs609.count == 1 && kcs609[0].contains("passes kSecAttrAccessGroup, when ") && kcs609[0].contains("(built at run time) holds a group, in a dictionary"),
+                "\(lint.stderr)")
+    }
+}
