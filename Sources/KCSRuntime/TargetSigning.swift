@@ -202,6 +202,23 @@ public struct TargetSigning: Sendable {
         if resolved.teamID == nil { resolved.teamID = team }
         var signing = TargetSigning(resolved: resolved, entitlements: nil, keychainAccessGroups: [], applicationGroups: [],
                                     scenarioCanReadFile: true, groupsResolve: true, issues: resolved.issues)
+        // A setting's value that uses one no level defines, one typo from a
+        // defined one: did you mean it (Userscripts' `$(EXT_IDENTIFER)` in an
+        // xcconfig's PRODUCT_BUNDLE_IDENTIFIER, `EXT_IDENTIFIER` defined;
+        // real-project trial 24, W3).
+        // Worked out only when a hint asks (a target may have many settings).
+        var definedNames: [String] = []
+        for i in signing.issues.indices where signing.issues[i].hint?.hasPrefix(ProjectIssue.checkSpelling) == true {
+            if definedNames.isEmpty { definedNames = Array(Set(resolved.settings.assignments.map(\.name))).sorted() }
+            let near = signing.issues[i].undefinedSettings.prefix(4).compactMap { name in
+                // Not one that itself uses the undefined setting (as for entitlements values below).
+                Suggest.closest(to: name, in: definedNames).flatMap { candidate in
+                    resolved.settings.expand("$(\(candidate))").undefined.contains(name) ? nil : "$(\(candidate)) for $(\(name))"
+                }
+            }
+            guard !near.isEmpty else { continue }
+            signing.issues[i].hint = "did you mean " + near.joined(separator: ", ") + "? " + (signing.issues[i].hint ?? "")
+        }
         guard let path = resolved.entitlementsPath else { return signing }
         let file: FileCache.Read
         switch files.read(canonical: fileSystem.canonical(path), { fileSystem.read(path) }) {

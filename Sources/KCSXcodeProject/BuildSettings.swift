@@ -82,6 +82,11 @@ public struct ProjectIssue: Error, Sendable, Hashable {
         issues.lazy.compactMap(\.unreadXCConfig).first.map { "; '\(ProjectPath.lastComponent($0))', which kcs could not read, may define it" } ?? ""
     }
 
+    /// The hint of a setting's value that uses one no level defines; the
+    /// signing puts a did-you-mean in front when a defined setting is one
+    /// typo from it.
+    public static let checkSpelling = "define the setting, or check its spelling"
+
     public static func undefined(_ subject: String, uses names: [String], definedNowhere place: String, at location: ProjectLocation?,
                                  hint: String) -> ProjectIssue {
         // Xcode's own settings that kcs cannot know are not to be defined.

@@ -187,3 +187,22 @@ extension XcodeRealProjectsTests {
                 "\(lint.stderr)")
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// A misspelt setting in an xcconfig's PRODUCT_BUNDLE_IDENTIFIER gets
+    /// the did-you-mean an entitlements value gets, and the finding says
+    /// the bundle ID is then empty (Userscripts' `$(EXT_IDENTIFER)`;
+    /// real-project trial 24, W3).
+    @Test func aMisspeltSettingInABundleIDGetsADidYouMean() throws {
+        var f = XcodeFixture.appWidgetShare()
+        defer { f.remove() }
+        let base = (try? String(contentsOfFile: f.path("Config/Base.xcconfig"), encoding: .utf8)) ?? ""
+        f.write("Config/Base.xcconfig", base + "EXT_IDENTIFIER = com.example.Notes.Share\n")
+        for c in ["Debug", "Release"] { f.targets[2].settings[c]?["PRODUCT_BUNDLE_IDENTIFIER"] = "$(EXT_IDENTIFER)" }
+        f.writeProject()
+        let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+        #expect(lint.stderr.contains("uses $(EXT_IDENTIFER), which no level of the project defines; Xcode expands it to nothing, which leaves the bundle ID empty [KCS602]"),
+                "\(lint.stderr)")
+        #expect(lint.stderr.contains("hint: did you mean $(EXT_IDENTIFIER) for $(EXT_IDENTIFER)? define the setting, or check its spelling"), "\(lint.stderr)")
+    }
+}
