@@ -205,7 +205,8 @@ public struct TargetSigning: Sendable {
         // A setting's value that uses one no level defines, one typo from a
         // defined one: did you mean it (Userscripts' `$(EXT_IDENTIFER)` in an
         // xcconfig's PRODUCT_BUNDLE_IDENTIFIER, `EXT_IDENTIFIER` defined;
-        // real-project trial 24, W3).
+        // real-project trial 24, W3). The names near, by issue.
+        var nearNames: [Int: [String]] = [:]
         // Worked out only when a hint asks (a target may have many settings).
         var definedNames: [String] = []
         for i in signing.issues.indices where signing.issues[i].hint?.hasPrefix(ProjectIssue.checkSpelling) == true {
@@ -217,6 +218,7 @@ public struct TargetSigning: Sendable {
                 }
             }
             guard !near.isEmpty else { continue }
+            nearNames[i] = near
             signing.issues[i].hint = "did you mean " + near.joined(separator: ", ") + "? " + (signing.issues[i].hint ?? "")
         }
         guard let path = resolved.entitlementsPath else { return signing }
@@ -240,6 +242,20 @@ public struct TargetSigning: Sendable {
             return signing
         }
         signing.entitlements = entitlements
+        // CODE_SIGN_ENTITLEMENTS built with a setting no level defines, no
+        // typo of a defined one, naming a file that exists: a hook a build
+        // sets on the command line (CotEditor's CI passes
+        // `CODE_SIGN_ENTITLEMENTS_SUFFIX=-AdHoc`; unset, it signs with
+        // CotEditor.entitlements), a note as Home Assistant's
+        // $(PROVISIONING_SUFFIX) is (real-project trial 24, W1).
+        for i in signing.issues.indices where nearNames[i] == nil && !signing.issues[i].undefinedSettings.isEmpty
+            && signing.issues[i].severity == .warning && signing.issues[i].location == resolved.entitlementsLocation
+            && signing.issues[i].message.hasPrefix("CODE_SIGN_ENTITLEMENTS (") {
+            let names = signing.issues[i].undefinedSettings.map { "$(\($0))" }.joined(separator: ", ")
+            signing.issues[i].severity = .note
+            signing.issues[i].hint = "unset, it names '\(path)', which exists: a hook a build sets on the command line "
+                + "(xcodebuild … \(signing.issues[i].undefinedSettings[0])=…) is as meant; if every build needs \(names), define it"
+        }
         let text = file.text, lines = file.lines
         let team = entitlements.teamID ?? resolved.teamID
         var extra: [String: String] = [:]

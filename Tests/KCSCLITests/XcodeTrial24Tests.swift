@@ -206,3 +206,22 @@ extension XcodeRealProjectsTests {
         #expect(lint.stderr.contains("hint: did you mean $(EXT_IDENTIFIER) for $(EXT_IDENTIFER)? define the setting, or check its spelling"), "\(lint.stderr)")
     }
 }
+
+extension XcodeRealProjectsTests {
+    /// CODE_SIGN_ENTITLEMENTS with a setting no level defines that names an
+    /// existing file when unset is a hook a build sets on the command line
+    /// (CotEditor's `$(CODE_SIGN_ENTITLEMENTS_SUFFIX)`, `-AdHoc` in CI): a
+    /// note; a typo of a defined setting stays a warning (real-project trial 24, W1).
+    @Test func anEntitlementsSuffixHookIsANote() throws {
+        for (setting, note) in [("CODE_SIGN_ENTITLEMENTS_SUFFIX", true), ("PRODUCT_NAM", false)] {
+            var f = XcodeFixture.appWidgetShare()
+            defer { f.remove() }
+            for c in ["Debug", "Release"] { f.targets[0].settings[c]?["CODE_SIGN_ENTITLEMENTS"] = "App/App$(\(setting)).entitlements" }
+            f.writeProject()
+            let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
+            let said = lint.stderr.split(separator: "\n").filter { $0.contains("CODE_SIGN_ENTITLEMENTS (target 'App'") && $0.contains("uses $(\(setting))") }
+            #expect(said.count == 1 && said[0].contains(note ? ": note: " : ": warning: "), "\(lint.stderr)")
+            #expect(lint.stderr.contains("a hook a build sets on the command line (xcodebuild … CODE_SIGN_ENTITLEMENTS_SUFFIX=…)") == note, "\(lint.stderr)")
+        }
+    }
+}
