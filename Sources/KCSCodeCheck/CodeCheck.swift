@@ -1422,8 +1422,13 @@ public enum CodeCheck {
                     // build compiles (Bitkit's app; found on a real-project trial).
                     let macOnly = signing.resolved.platform == "macos"
                     if use.fileKeychainOnMac, macOnly || use.condition == nil && buildsForMac {
+                        // A value built at run time may be nil there (NetNewsWire's
+                        // Info.plist `AppGroup`, absent from the Mac app's): said
+                        // as a condition, not as a group passed (real-project trial 24, W2).
+                        var passes = "passes kSecAttrAccessGroup"
+                        if case .runtime(let text) = use.value { passes = "passes kSecAttrAccessGroup, when \(text) (built at run time) holds a group," }
                         out.append(render.diagnostic(ProjectIssue(
-                            .warning, "\(who) passes kSecAttrAccessGroup in a dictionary without kSecUseDataProtectionKeychain: on macOS the call goes to the file-based keychain, which ignores the access group",
+                            .warning, "\(who) \(passes) in a dictionary without kSecUseDataProtectionKeychain: on macOS the call goes to the file-based keychain, which ignores the access group",
                             at: at, hint: "add kSecUseDataProtectionKeychain as String: true (macOS 10.15 and later) for the group to count, as on iOS; a query without it searches the file-based keychain too"),
                             code: .codeFileKeychainGroup, length: use.length))
                         if macOnly { continue }
@@ -1883,7 +1888,13 @@ public enum CodeCheck {
                     .warning, "target '\(child.name)' is embedded in '\(host.name)' and shares only \(shared.joined(separator: ", ")) with it (configuration '\(c.configuration)'): "
                         + "it cannot read what '\(host.name)' stores in \(stores)",
                     at: c.keychainAccessGroups.first?.location ?? c.applicationGroups.first?.location ?? c.resolved.entitlementsLocation ?? child.location,
-                    hint: "add \(entitlement[0]) to the keychain-access-groups of '\(child.name)' (an extension inherits nothing from its app), "
+                    // A default group with an empty part (a setting that expands
+                    // to nothing) is the app's entry to fix, not one to copy
+                    // (DuckDuckGo's `HKE973VLUW.`; real-project trial 24, D3).
+                    hint: (written[0].at == nil && EntitlementShape.hasEmptyPart(groups[0])
+                        ? "the default group of '\(host.name)' is the first of its keychain-access-groups, \(groups[0]), which has an empty part "
+                            + "(a setting expands to nothing): fix that entry of '\(host.name)' rather than copy it, "
+                        : "add \(entitlement[0]) to the keychain-access-groups of '\(child.name)' (an extension inherits nothing from its app), ")
                         + "or have both store the item in a group they share; asked because its code uses the keychain (\(code.word) in \(ProjectPath.lastComponent(code.file))"
                         + ProjectLint.via(lint.code(of: child).owner[code.file]) + ") and names no access group"),
                     code: .projectExtensionGroup, notes: notes))

@@ -25,6 +25,11 @@ public enum EntitlementShape {
     /// for CryptoTokenKit items), carry no team prefix and are no mistake.
     static func isApples(_ group: String) -> Bool { group.hasPrefix("com.apple.") }
 
+    /// A group with an empty part: a dot at either end, or two together.
+    public static func hasEmptyPart(_ group: String) -> Bool {
+        group.contains("..") || group.hasPrefix(".") || group.hasSuffix(".")
+    }
+
     /// The first component, when it is a team ID: `SKMME9E2Y8.x` → `SKMME9E2Y8`.
     static func teamPrefix(of group: String) -> Substring? { Team.prefix(of: group) }
 
@@ -81,8 +86,18 @@ public enum EntitlementShape {
         // (eduVPN's `$(AppIdentifierPrefix).$(APP_ID)` gave TEAM..org.…; found
         // on a real-project trial). The group is valid, but no other
         // target writes it so.
-        if group.contains("..") || group.hasPrefix(".") || group.hasSuffix(".") {
+        if hasEmptyPart(group) {
             let fixed = group.split(separator: ".", omittingEmptySubsequences: true).joined(separator: ".")
+            // The team prefix and nothing after it (`HKE973VLUW.`, from
+            // `$(AppIdentifierPrefix)$(VAULT_APP_GROUP)` where the setting is
+            // unset): the group's name is what is missing, and "did you mean
+            // HKE973VLUW?" offered a bare team ID (real-project trial 24, D3).
+            if let team = teamPrefix(of: group), fixed == team {
+                return Finding(code: .lintUnprefixedEntitlement, group: group,
+                               message: "keychain group \(group) has an empty part: it is the team prefix with no name after it",
+                               hint: "a setting that names the group expands to nothing here: define it, or take the entry out",
+                               fix: nil)
+            }
             return Finding(code: .lintUnprefixedEntitlement, group: group,
                            message: "keychain group \(group) has an empty part",
                            hint: "a setting expands to nothing, or the value has a dot too many ($(AppIdentifierPrefix) ends with one): did you mean \(fixed)?",
@@ -134,8 +149,10 @@ public enum EntitlementShape {
     /// the app read the other team's items).
     private static func otherTeams(_ group: String, prefix: String, teamID: String) -> Finding {
         let bare = String(group.dropFirst(prefix.count + 1)), fixed = "\(teamID).\(bare)"
+        // No third-party project is named in the hint ("IceCubes ships such
+        // a group" meant nothing to a user; real-project trial 24, W5).
         let caveat = "unless \(prefix) is the app's own legacy App ID "
-            + "prefix (an App ID made before 2011 has one, and its profile grants \(prefix).* groups: IceCubes ships such a group), "
+            + "prefix (an App ID made before 2011 has one, and its profile grants \(prefix).* groups), "
             + "which a scenario says with app-id-prefix=, or the app came from team \(prefix) by a transfer, which "
             + "previous-application-identifiers says (\(prefix).BUNDLEID): then the group holds the items its users stored before"
         return Finding(code: .lintUnprefixedEntitlement, group: group,
@@ -229,6 +246,17 @@ public enum EntitlementShape {
             return Finding(code: .lintAppGroupShape, group: group, message: "an app group is empty: the setting that names it expands to nothing",
                            hint: "give the setting a value (group.…) in this configuration, or take the entry out of the entitlements file",
                            fix: nil)
+        }
+        // An empty part, as for a keychain group: an xcconfig prefix with a
+        // trailing dot (`GROUP_ID_PREFIX = group.com.duckduckgo.`) made
+        // `group.com.duckduckgo..bookmarks`, said nowhere (real-project trial 24, W4).
+        if !group.contains("$("), hasEmptyPart(group) {
+            let fixed = group.split(separator: ".", omittingEmptySubsequences: true).joined(separator: ".")
+            let named = fixed.contains(".") && fixed != "group" && teamPrefix(of: group).map { fixed != $0 } ?? true
+            return Finding(code: .lintAppGroupShape, group: group, message: "app group \(group) has an empty part",
+                           hint: named ? "a setting expands to nothing, or the value (or a setting in it) has a dot too many: did you mean \(fixed)?"
+                               : "a setting that names the group expands to nothing here: define it, or take the entry out",
+                           fix: named ? fixed : nil)
         }
         if group.contains("$(") || isApples(group) || group.hasPrefix("group.") { return nil }
         var fixed = "group." + group

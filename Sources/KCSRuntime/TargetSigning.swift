@@ -209,6 +209,25 @@ public struct TargetSigning: Sendable {
         if resolved.teamID == nil { resolved.teamID = team }
         var signing = TargetSigning(resolved: resolved, entitlements: nil, keychainAccessGroups: [], applicationGroups: [],
                                     scenarioCanReadFile: true, groupsResolve: true, issues: resolved.issues)
+        // A setting's value that uses one no level defines, one typo from a
+        // defined one: did you mean it (Userscripts' `$(EXT_IDENTIFER)` in an
+        // xcconfig's PRODUCT_BUNDLE_IDENTIFIER, `EXT_IDENTIFIER` defined;
+        // real-project trial 24, W3). The names near, by issue.
+        var nearNames: [Int: [String]] = [:]
+        // Worked out only when a hint asks (a target may have many settings).
+        var definedNames: [String] = []
+        for i in signing.issues.indices where signing.issues[i].hint?.hasPrefix(ProjectIssue.checkSpelling) == true {
+            if definedNames.isEmpty { definedNames = Array(Set(resolved.settings.assignments.map(\.name))).sorted() }
+            let near = signing.issues[i].undefinedSettings.prefix(4).compactMap { name in
+                // Not one that itself uses the undefined setting (as for entitlements values below).
+                Suggest.closest(to: name, in: definedNames).flatMap { candidate in
+                    resolved.settings.expand("$(\(candidate))").undefined.contains(name) ? nil : "$(\(candidate)) for $(\(name))"
+                }
+            }
+            guard !near.isEmpty else { continue }
+            nearNames[i] = near
+            signing.issues[i].hint = "did you mean " + near.joined(separator: ", ") + "? " + (signing.issues[i].hint ?? "")
+        }
         guard let path = resolved.entitlementsPath else { return signing }
         let file: FileCache.Read
         switch files.read(canonical: fileSystem.canonical(path), { fileSystem.read(path) }) {
@@ -230,6 +249,20 @@ public struct TargetSigning: Sendable {
             return signing
         }
         signing.entitlements = entitlements
+        // CODE_SIGN_ENTITLEMENTS built with a setting no level defines, no
+        // typo of a defined one, naming a file that exists: a hook a build
+        // sets on the command line (CotEditor's CI passes
+        // `CODE_SIGN_ENTITLEMENTS_SUFFIX=-AdHoc`; unset, it signs with
+        // CotEditor.entitlements), a note as Home Assistant's
+        // $(PROVISIONING_SUFFIX) is (real-project trial 24, W1).
+        for i in signing.issues.indices where nearNames[i] == nil && !signing.issues[i].undefinedSettings.isEmpty
+            && signing.issues[i].severity == .warning && signing.issues[i].location == resolved.entitlementsLocation
+            && signing.issues[i].message.hasPrefix("CODE_SIGN_ENTITLEMENTS (") {
+            let names = signing.issues[i].undefinedSettings.map { "$(\($0))" }.joined(separator: ", ")
+            signing.issues[i].severity = .note
+            signing.issues[i].hint = "unset, it names '\(path)', which exists: a hook a build sets on the command line "
+                + "(xcodebuild … \(signing.issues[i].undefinedSettings[0])=…) is as meant; if every build needs \(names), define it"
+        }
         let text = file.text, lines = file.lines
         let team = entitlements.teamID ?? resolved.teamID
         var extra: [String: String] = [:]
@@ -238,7 +271,7 @@ public struct TargetSigning: Sendable {
             extra["TeamIdentifierPrefix"] = team + "."
         }
         if let bundleID = resolved.bundleID { extra["CFBundleIdentifier"] = bundleID }
-        func expand(_ raw: [String]?) -> [Located] {
+        func expand(_ raw: [String]?, keychain: Bool) -> [Located] {
             (raw ?? []).map { value in
                 let at = ProjectLocation(file: path, line: lines[value] ?? (lines.isEmpty ? line(of: value, in: text) : 0))
                 if file.unreadable.contains(value) { signing.scenarioCanReadFile = false }
@@ -309,6 +342,13 @@ public struct TargetSigning: Sendable {
                                                                : team ?? "define the build setting, or write the group out") + ProjectIssue.unreadMayDefine(resolved.issues))
                     // An empty group is no suffix a build leaves out.
                     issue.notPartial = sdkOnly != nil || e.value.isEmpty
+                    // Nor is a group the setting leaves with an empty part
+                    // (DuckDuckGo's `$(AppIdentifierPrefix)$(VAULT_APP_GROUP)`
+                    // is `HKE973VLUW.` in Release; real-project trial 24, D3).
+                    if !e.value.isEmpty, EntitlementShape.hasEmptyPart(e.value) {
+                        issue.emptyPart = e.value
+                        issue.emptyPartIsKeychainGroup = keychain
+                    }
                     if let a = otherSDK.first, let setAt = a.location {
                         issue.notes.append(.init("\(a.name)" + a.conditions.map { "[\($0.key)=\($0.pattern)]" }.joined() + " is set here", at: setAt))
                     }
@@ -338,13 +378,13 @@ public struct TargetSigning: Sendable {
             }
             guard let uses, uses.allSatisfy({ extra[$0] != nil }) else {
                 files.listsExpanded += 1
-                return expand(raw)
+                return expand(raw, keychain: list == "keychain")
             }
             let key = listKey + "\u{1}" + uses.map { extra[$0] ?? "" }.joined(separator: "\u{0}")
             if let known = files.lists[key] { return known }
             files.listsExpanded += 1
             let issues = signing.issues.count, readable = signing.scenarioCanReadFile, resolves = signing.groupsResolve
-            let out = expand(raw)
+            let out = expand(raw, keychain: list == "keychain")
             if signing.issues.count == issues, signing.scenarioCanReadFile == readable, signing.groupsResolve == resolves { files.lists[key] = out }
             return out
         }

@@ -22,6 +22,9 @@ struct PartlyDefinedSettings {
         var target: String
         var configuration: String
         var location: ProjectLocation?
+        /// The group it leaves with an empty part, and whether a keychain group.
+        var emptyPart: String?
+        var keychain = false
     }
 
     private var uses: [Use] = []
@@ -49,7 +52,8 @@ struct PartlyDefinedSettings {
         guard !issue.undefinedSettings.isEmpty, !issue.notPartial, !s.issues.contains(where: { $0.unreadXCConfig != nil }),
               issue.undefinedSettings.allSatisfy({ !definitions(of: $0).isEmpty }) else { return false }
         for setting in issue.undefinedSettings {
-            uses.append(Use(setting: setting, target: s.target.name, configuration: s.configuration, location: issue.location))
+            uses.append(Use(setting: setting, target: s.target.name, configuration: s.configuration, location: issue.location,
+                            emptyPart: issue.emptyPart, keychain: issue.emptyPartIsKeychainGroup))
         }
         return true
     }
@@ -69,37 +73,53 @@ struct PartlyDefinedSettings {
             let definers = Set(defined.map(\.target))
             // A target that sets it in another configuration, or one that never does.
             let (inOtherConfigurations, nowhere) = (all.filter { definers.contains($0.target) }, all.filter { !definers.contains($0.target) })
+            // A group left with an empty part (the setting is its whole
+            // name) is a mistake in the group, a warning as KCS510/KCS511 say
+            // it elsewhere, not a suffix as meant: DuckDuckGo's
+            // `$(AppIdentifierPrefix)$(VAULT_APP_GROUP)`, set only for Alpha,
+            // was a note here and a warning in the imported scenario
+            // (real-project trial 24, D3).
+            func emptied(_ uses: [Use]) -> Use? { uses.first { $0.emptyPart != nil } }
             if !inOtherConfigurations.isEmpty {
                 let targets = Set(inOtherConfigurations.map(\.target))
                 let setIn = defined.filter { targets.contains($0.target) }
                 let configurations = Self.names(Self.unique(setIn.map(\.configuration)), "configuration")
                 let lacking = Self.unique(inOtherConfigurations.map(\.configuration)).map { "'\($0)'" }.joined(separator: ", ")
                 let values = Self.unique(setIn.map(\.value))
+                let empty = emptied(inOtherConfigurations)
                 out.append(note(
                     "$(\(setting)) is set only in \(configurations)\(values.count == 1 ? " ('\(values[0])')" : ""): in \(lacking) Xcode expands it to nothing for "
-                        + Self.names(Self.unique(inOtherConfigurations.map(\.target)), "target") + Self.places(inOtherConfigurations),
-                    at: inOtherConfigurations.first?.location,
-                    hint: "a value only some builds add (a suffix for Debug) is as meant; if \(lacking) needs it too, define it there",
-                    setAt: setIn.first.map { ("'\($0.configuration)' sets it here", $0.location) }, &render))
+                        + Self.names(Self.unique(inOtherConfigurations.map(\.target)), "target")
+                        + (empty?.emptyPart.map { ", which leaves the group \($0) with an empty part" } ?? "") + Self.places(inOtherConfigurations),
+                    at: (empty ?? inOtherConfigurations.first)?.location,
+                    hint: empty == nil ? "a value only some builds add (a suffix for Debug) is as meant; if \(lacking) needs it too, define it there"
+                        : "define it in \(lacking) too, or list the group only in the entitlements of the configurations that set it: "
+                            + "a group with an empty part is no group another target shares",
+                    setAt: setIn.first.map { ("'\($0.configuration)' sets it here", $0.location) }, emptyPart: empty, &render))
             }
             if !nowhere.isEmpty {
                 let lacking = Self.names(Self.unique(nowhere.map(\.target)), "target")
+                let empty = emptied(nowhere)
                 out.append(note(
                     "$(\(setting)) is set by \(Self.names(Self.unique(defined.map(\.target)), "target")), not by \(lacking), where Xcode expands it to nothing"
-                        + Self.places(nowhere),
-                    at: nowhere.first?.location,
-                    hint: "a value only some targets add (a suffix of the extensions' bundle IDs) is as meant; if \(lacking) needs it too, define it there",
-                    setAt: defined.first.map { ("target '\($0.target)' sets it here", $0.location) }, &render))
+                        + (empty?.emptyPart.map { ", which leaves the group \($0) with an empty part" } ?? "") + Self.places(nowhere),
+                    at: (empty ?? nowhere.first)?.location,
+                    hint: empty == nil ? "a value only some targets add (a suffix of the extensions' bundle IDs) is as meant; if \(lacking) needs it too, define it there"
+                        : "define it for \(lacking) too, or take the group out of \(nowhere.count == 1 ? "its" : "their") entitlements: "
+                            + "a group with an empty part is no group another target shares",
+                    setAt: defined.first.map { ("target '\($0.target)' sets it here", $0.location) }, emptyPart: empty, &render))
             }
         }
         return out
     }
 
-    private func note(_ message: String, at: ProjectLocation?, hint: String, setAt: (String, ProjectLocation?)?,
+    /// A note, or for a use that leaves a group with an empty part, a warning (KCS510, or KCS511 for an app group).
+    private func note(_ message: String, at: ProjectLocation?, hint: String, setAt: (String, ProjectLocation?)?, emptyPart: Use? = nil,
                       _ render: inout ProjectDiagnostics) -> Diagnostic {
-        var d = render.diagnostic(ProjectIssue(.warning, message, at: at, hint: hint), code: .projectSetting,
+        let code: DiagnosticCode = emptyPart.map { $0.keychain ? .lintUnprefixedEntitlement : .lintAppGroupShape } ?? .projectSetting
+        var d = render.diagnostic(ProjectIssue(.warning, message, at: at, hint: hint), code: code,
                                   notes: setAt.map { [render.note($0.0, at: $0.1)] } ?? [])
-        d.severity = .note
+        if emptyPart == nil { d.severity = .note }
         return d
     }
 

@@ -257,6 +257,7 @@ public struct ProjectLint {
         // with another file too; found on a real-project trial).
         var found: [(target: String, configurations: [String], at: ProjectLocation, finding: EntitlementShape.Finding)] = []
         var index: [String: Int] = [:]
+        var emptyPartNotes: [Int: [(String, ProjectLocation)]] = [:]
         // The project's bundle IDs: an extension may hold its app's app ID.
         let bundleIDs = BundleIDIndex(signings.compactMap(\.resolved.bundleID))
         // Who lists each keychain group, for a did-you-mean naming the group
@@ -309,11 +310,28 @@ public struct ProjectLint {
                 }
                 index[key] = found.count
                 found.append((s.target.name, [s.configuration], at, f))
+                // A group with an empty part from a setting whose value has
+                // a dot at an end: a note at that setting, where the fix goes
+                // (DuckDuckGo's `GROUP_ID_PREFIX = group.com.duckduckgo.`;
+                // real-project trial 24, W4).
+                if EntitlementShape.hasEmptyPart(f.group) {
+                    let raws = f.code == .lintAppGroupShape ? zip(s.entitlements?.applicationGroups ?? [], s.applicationGroups)
+                                                            : zip(s.entitlements?.keychainAccessGroups ?? [], s.keychainAccessGroups)
+                    if let raw = raws.first(where: { $0.1.value == f.group })?.0 {
+                        for piece in BuildSettings.references(in: raw) where piece.isReference && piece.text.count > 3 {
+                            let name = String(piece.text.dropFirst(2).dropLast().prefix { $0 != ":" })
+                            let value = s.resolved.settings.value(of: name).value
+                            guard value.hasPrefix(".") || value.hasSuffix("."), let setAt = s.resolved.settings.definition(of: name)?.location else { continue }
+                            emptyPartNotes[found.count - 1, default: []].append(("\(name) is '\(value)' here, \(value.hasSuffix(".") ? "ending" : "starting") with a dot", setAt))
+                        }
+                    }
+                }
             }
         }
-        return found.map { t, configurations, at, f in
+        return found.enumerated().map { i, entry in
+            let (t, configurations, at, f) = entry
             return render.diagnostic(ProjectIssue(.warning, "target '\(t)' (\(Self.configurationsNamed(configurations))): " + f.message, at: at, hint: f.hint),
-                                     code: f.code)
+                                     code: f.code, notes: (emptyPartNotes[i] ?? []).map { render.note($0.0, at: $0.1) })
         }
     }
 
@@ -846,9 +864,24 @@ public struct ProjectLint {
             guard let reason = sharedDataReason(child, &render, words: &words, mentions: mentions), let first = hosts.first else { continue }
             let names = hosts.map { "'\($0.host.name)'" }
             let embedded = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1]
+            // A group built from a setting no level defines is said as
+            // written: IceCubes' Debug "stores in Z6P74P6T99..IceCubesApp,
+            // group..IceCubesApp" printed what the undefined
+            // $(BUNDLE_ID_PREFIX) left as if real (real-project trial 24, W10).
+            func shown(_ groups: [String], of host: XcodeProject.Target) -> String {
+                guard let h = signing(of: host), !h.groupsResolve else { return groups.joined(separator: ", ") }
+                let undefinedAt = Set(h.issues.filter { !$0.undefinedSettings.isEmpty }.compactMap(\.location))
+                var written: [String: String] = [:]
+                for (raw, located) in Array(zip(h.entitlements?.keychainAccessGroups ?? [], h.keychainAccessGroups))
+                    + Array(zip(h.entitlements?.applicationGroups ?? [], h.applicationGroups))
+                where located.location.map(undefinedAt.contains) ?? false && written[located.value] == nil {
+                    written[located.value] = raw
+                }
+                return groups.map { written[$0] ?? $0 }.joined(separator: ", ")
+            }
             let stores = hosts.allSatisfy({ $0.shared == first.shared })
-                ? "what \(embedded) \(hosts.count == 1 ? "stores" : "store") in \(first.shared.joined(separator: ", "))"
-                : hosts.map { "what '\($0.host.name)' stores in \($0.shared.joined(separator: ", "))" }.joined(separator: ", or ")
+                ? "what \(embedded) \(hosts.count == 1 ? "stores" : "store") in \(shown(first.shared, of: first.host))"
+                : hosts.map { "what '\($0.host.name)' stores in \(shown($0.shared, of: $0.host))" }.joined(separator: ", or ")
             // A group one or two letters from the app's is the likely fix
             // (Joplin's share extension's group.net.cozic.jopin; real-project
             // trial 15, D1b).

@@ -30,6 +30,13 @@ public struct ProjectIssue: Error, Sendable, Hashable {
     /// The undefined settings empty the whole value, or are set only for
     /// another SDK: no suffix a build leaves out, so never a note.
     public var notPartial = false
+    /// The group a value leaves with an empty part where the undefined
+    /// settings expand to nothing (`TEAMID.` from
+    /// `$(AppIdentifierPrefix)$(VAULT_APP_GROUP)`), and whether it is a
+    /// keychain group: a mistake in the group, said as a warning, never as
+    /// a suffix only some builds add (real-project trial 24, D3).
+    public var emptyPart: String?
+    public var emptyPartIsKeychainGroup = false
     /// An xcconfig file CocoaPods writes (`Pods/Target Support Files/…`)
     /// that is absent: `pod install` has not run, and one warning says so
     /// for all of them (a project of 3 targets × 6 configurations had 18).
@@ -74,6 +81,11 @@ public struct ProjectIssue: Error, Sendable, Hashable {
     public static func unreadMayDefine(_ issues: [ProjectIssue]) -> String {
         issues.lazy.compactMap(\.unreadXCConfig).first.map { "; '\(ProjectPath.lastComponent($0))', which kcs could not read, may define it" } ?? ""
     }
+
+    /// The hint of a setting's value that uses one no level defines; the
+    /// signing puts a did-you-mean in front when a defined setting is one
+    /// typo from it.
+    public static let checkSpelling = "define the setting, or check its spelling"
 
     public static func undefined(_ subject: String, uses names: [String], definedNowhere place: String, at location: ProjectLocation?,
                                  hint: String) -> ProjectIssue {

@@ -294,7 +294,7 @@ extension XcodeProject {
         // An xcconfig kcs could not read may be where an undefined setting
         // lives: said in the hint (WireGuard's unread Developer.xcconfig
         // holds $(APP_ID_IOS); real-project trial 18, W4).
-        let undefinedHint = "define the setting, or check its spelling" + ProjectIssue.unreadMayDefine(issues)
+        let undefinedHint = ProjectIssue.checkSpelling + ProjectIssue.unreadMayDefine(issues)
         /// Settings whose expansion failed (a cycle, a value cut at the
         /// length limit): what they give is no value.
         var broken: Set<String> = []
@@ -319,8 +319,11 @@ extension XcodeProject {
                         + (absentTeamFile(holder: holder, in: settings) ?? "define \(holder) as your team ID, or give --team TEAMID")
                         + ProjectIssue.unreadMayDefine(issues)
                 } ?? undefinedHint
-                issues.append(.undefined("\(name) (\(context))", uses: e.undefined, definedNowhere: "no level of the project defines",
-                                         at: at, hint: hint))
+                var issue = ProjectIssue.undefined("\(name) (\(context))", uses: e.undefined, definedNowhere: "no level of the project defines",
+                                                   at: at, hint: hint)
+                // What it leaves: an empty bundle ID is no app's (real-project trial 24, W3).
+                if name == "PRODUCT_BUNDLE_IDENTIFIER", e.value.isEmpty { issue.message += ", which leaves the bundle ID empty" }
+                issues.append(issue)
             }
             return e.value
         }
