@@ -158,7 +158,10 @@ struct Analysis {
     /// in an included file are reported at the document's start with the
     /// file named, so nothing is hidden.
     private func makeLSPDiagnostics() -> [LSPDiagnostic] {
-        var columns = UTF16Columns()
+        // One index per file: the document's own (the protocol's lines: a
+        // lone CR ends one there, not for kcs; a Markdown document's file
+        // reads it as LF, the same lines), a Markdown block's made once.
+        var indexes = FileIndexes(document: file, index: index)
         // Editors show the text as it is: each part is escaped as the
         // terminal renderer escapes it (``DiagnosticRenderer``), so a name
         // or an output line from the script brings no raw ESC, BEL or
@@ -168,14 +171,12 @@ struct Analysis {
             var message = escaped(d.message)
             for note in d.notes { message += "\n" + escaped(note.message) }
             if let hint = d.hint { message += "\nhint: " + escaped(hint) }
-            // A script's own diagnostics at the protocol's lines (a lone CR
-            // ends one there, not for kcs); a Markdown block's file already
-            // reads a lone CR as a line break, as CommonMark does.
-            var range = d.lspRange(&columns, lines: !isMarkdown && d.file === file ? index : nil)
+            var range = LSPRange(start: Position(line: 0, character: 0), end: Position(line: 0, character: 0))
             if let other = d.file, other !== file, !isMarkdown || other.name != file.name {
                 let location = d.location.map { ":\($0)" } ?? ""
                 message = "\(escaped(other.name))\(location): " + message
-                range = LSPRange(start: Position(line: 0, character: 0), end: Position(line: 0, character: 0))
+            } else {
+                range = d.lspRange(&indexes)
             }
             let severity = switch d.severity {
             case .error: 1

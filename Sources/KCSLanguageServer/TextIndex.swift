@@ -12,16 +12,42 @@ import KCSLanguage
 struct TextIndex {
     let bytes: [UInt8]
     private let lineStarts: [Int]
+    /// UTF-16 checkpoints of the lines longer than ``stride`` bytes, in
+    /// offset order: every ``stride`` bytes of such a line, a scalar start
+    /// and the UTF-16 units between the line's start and it. A position is
+    /// counted from the checkpoint before it, so each costs at most
+    /// ``stride`` bytes however long its line. Counting from the line's
+    /// start, and finding the line's end by searching it, for each
+    /// reference and each diagnostic made many of them on one long line
+    /// quadratic: 80,000 references on one line took 41 s, 9,999
+    /// diagnostics on a line of 1 MiB 46 s at each change (adversarial run
+    /// 29, F1 and F2).
+    private let checkpoints: [(offset: Int, units: Int)]
+    static let stride = 256
 
     init(_ bytes: [UInt8]) {
         self.bytes = bytes
         var starts = [0]
-        var i = 0
-        while let next = Self.lineBreak(in: bytes, from: i) {
+        var marks: [(offset: Int, units: Int)] = []
+        var start = 0
+        while true {
+            let next = Self.lineBreak(in: bytes, from: start)
+            let end = next?.end ?? bytes.count
+            if end - start > Self.stride {
+                var i = start, units = 0, mark = start + Self.stride
+                while i < end {
+                    if i >= mark { marks.append((i, units)); mark += Self.stride }
+                    let (length, width) = Self.scalar(bytes, at: i)
+                    i += length
+                    units += width
+                }
+            }
+            guard let next else { break }
             starts.append(next.nextLine)
-            i = next.nextLine
+            start = next.nextLine
         }
         lineStarts = starts
+        checkpoints = marks
     }
 
     /// How many lines the protocol sees in the text.
@@ -46,11 +72,29 @@ struct TextIndex {
         return lo
     }
 
-    /// The bytes of a line's text, without its line break.
+    /// The bytes of a line's text, without its line break: from the next
+    /// line's start, less its break (two bytes for a CR LF, one for LF or CR
+    /// alone), with no search.
     func bounds(ofLine line: Int) -> Range<Int> {
         let start = lineStarts[line]
         guard line + 1 < lineStarts.count else { return start..<bytes.count }
-        return start..<(Self.lineBreak(in: bytes, from: start)?.end ?? bytes.count)
+        let next = lineStarts[line + 1]
+        let crlf = next - 2 >= start && bytes[next - 2] == 0x0D && bytes[next - 1] == 0x0A
+        return start..<(next - (crlf ? 2 : 1))
+    }
+
+    /// The checkpoints of the line `bounds` (indexes into ``checkpoints``).
+    private func checkpoints(of bounds: Range<Int>) -> Range<Int> {
+        func first(atOrAfter offset: Int) -> Int {
+            var lo = 0, hi = checkpoints.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if checkpoints[mid].offset < offset { lo = mid + 1 } else { hi = mid }
+            }
+            return lo
+        }
+        guard !checkpoints.isEmpty, bounds.count > Self.stride else { return 0..<0 }
+        return first(atOrAfter: bounds.lowerBound)..<first(atOrAfter: bounds.upperBound)
     }
 
     /// The byte offset of a position; positions past a line's end clamp to it.
@@ -58,7 +102,15 @@ struct TextIndex {
         guard p.line >= 0 else { return 0 }
         guard p.line < lineStarts.count else { return bytes.count }
         let bounds = bounds(ofLine: p.line)
-        return Self.offset(in: bytes, column: p.character, from: bounds.lowerBound, to: bounds.upperBound).offset
+        // From the last checkpoint at or before the column (units rise
+        // along the line).
+        var from = (offset: bounds.lowerBound, units: 0)
+        var lo = checkpoints(of: bounds).lowerBound, hi = checkpoints(of: bounds).upperBound
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if checkpoints[mid].units <= p.character { from = checkpoints[mid]; lo = mid + 1 } else { hi = mid }
+        }
+        return Self.offset(in: bytes, column: p.character - from.units, from: from.offset, to: bounds.upperBound).offset
     }
 
     /// The same without an index: the text is read only up to the position,
@@ -108,9 +160,24 @@ struct TextIndex {
 
     /// The position of a byte offset.
     func position(of offset: Int) -> Position {
+        var scanned = 0
+        return position(of: offset, scanned: &scanned)
+    }
+
+    /// The same, adding to `scanned` the bytes it walked: at most
+    /// ``stride`` and a character, however long the line (for tests).
+    func position(of offset: Int, scanned: inout Int) -> Position {
         let offset = min(max(offset, 0), bytes.count)
         let line = line(of: offset)
-        return Position(line: line, character: Self.utf16Count(bytes, from: lineStarts[line], to: offset))
+        let bounds = bounds(ofLine: line)
+        var from = (offset: bounds.lowerBound, units: 0)
+        var lo = checkpoints(of: bounds).lowerBound, hi = checkpoints(of: bounds).upperBound
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if checkpoints[mid].offset <= offset { from = checkpoints[mid]; lo = mid + 1 } else { hi = mid }
+        }
+        scanned += offset - from.offset
+        return Position(line: line, character: from.units + Self.utf16Count(bytes, from: from.offset, to: offset))
     }
 
     func range(_ r: SourceRange) -> LSPRange {
@@ -139,50 +206,36 @@ struct TextIndex {
     }
 }
 
-/// UTF-16 columns of byte offsets in one file's lines, for many offsets:
-/// each line is walked once, keeping the count every 256 bytes, and an
-/// offset is counted from the checkpoint before it. Counting from the
-/// line's start for each diagnostic made a thousand errors on one 4 MB line
-/// take a minute (found by adversarial testing).
-struct UTF16Columns {
-    private var file: ObjectIdentifier?
-    /// Per line (1-based): (byte offset of a scalar start, UTF-16 units before it).
-    private var checkpoints: [Int: [(offset: Int, units: Int)]] = [:]
-    private static let stride = 256
+/// The protocol positions of offsets in the files diagnostics name: the
+/// document's own through its index, another file (a Markdown block,
+/// numbered with the document's lines) through an index of it made the
+/// first time one of its offsets is asked. One index per file, so many
+/// diagnostics on one long line cost what the line does once.
+struct FileIndexes {
+    private let document: SourceFile
+    private let index: TextIndex
+    private var others: [ObjectIdentifier: (file: SourceFile, index: TextIndex)] = [:]
+    /// Bytes walked to count columns (for tests).
+    private(set) var scanned = 0
 
-    /// The protocol position of a byte offset in `file`. With `lines`, the
-    /// index of the file's own bytes, lines are the protocol's (a `.kcs`
-    /// document with a lone CR); without, the file's own (a Markdown
-    /// block's file, read with LF for CR and numbered with the document's
-    /// lines).
-    mutating func position(_ file: SourceFile, _ offset: Int, lines: TextIndex? = nil) -> Position {
-        if self.file != ObjectIdentifier(file) { self.file = ObjectIdentifier(file); checkpoints = [:] }
-        let offset = min(max(offset, 0), file.bytes.count)
-        let line: Int, bounds: Range<Int>
-        if let lines {
-            line = lines.line(of: offset)
-            bounds = lines.bounds(ofLine: line)
+    init(document: SourceFile, index: TextIndex) {
+        self.document = document
+        self.index = index
+    }
+
+    /// The position of a byte offset in `file`.
+    mutating func position(_ file: SourceFile, _ offset: Int) -> Position {
+        if file === document { return index.position(of: offset, scanned: &scanned) }
+        let key = ObjectIdentifier(file)
+        let other: TextIndex
+        if let known = others[key] {
+            other = known.index
         } else {
-            let location = file.location(of: offset)
-            line = location.line - 1
-            bounds = file.lineBounds(location.line) ?? offset..<offset
+            other = TextIndex(file.bytes)
+            others[key] = (file, other)
         }
-        let marks = checkpoints[line] ?? {
-            var marks = [(offset: bounds.lowerBound, units: 0)]
-            var i = bounds.lowerBound, units = 0, next = bounds.lowerBound + Self.stride
-            while i < bounds.upperBound {
-                if i >= next { marks.append((i, units)); next += Self.stride }
-                let (length, width) = TextIndex.scalar(file.bytes, at: i)
-                i += length
-                units += width
-            }
-            checkpoints[line] = marks
-            return marks
-        }()
-        var k = min((offset - bounds.lowerBound) / Self.stride, marks.count - 1)
-        while k > 0, marks[k].offset > offset { k -= 1 }
-        let units = marks[k].units + TextIndex.utf16Count(file.bytes, from: marks[k].offset, to: max(offset, marks[k].offset))
-        return Position(line: line, character: units)
+        let p = other.position(of: offset, scanned: &scanned)
+        return Position(line: p.line + file.firstLine - 1, character: p.character)
     }
 }
 
@@ -190,9 +243,8 @@ extension Diagnostic {
     /// Where this diagnostic is, in the protocol's terms, in the document
     /// its file belongs to (a Markdown block's file numbers the document's
     /// own lines).
-    func lspRange(_ columns: inout UTF16Columns, lines: TextIndex? = nil) -> LSPRange {
+    func lspRange(_ indexes: inout FileIndexes) -> LSPRange {
         guard let file, let range else { return LSPRange(start: Position(line: 0, character: 0), end: Position(line: 0, character: 0)) }
-        return LSPRange(start: columns.position(file, range.start, lines: lines),
-                        end: columns.position(file, range.end, lines: lines))
+        return LSPRange(start: indexes.position(file, range.start), end: indexes.position(file, range.end))
     }
 }

@@ -37,11 +37,36 @@ public struct ReplLoop {
     /// What completion should know now.
     public var completer: Completer { Completer(world: state.session.world) }
 
-    /// The earlier lines of an unfinished statement, each ended by a newline.
-    public var pendingText: String { pending.map { $0 + "\n" }.joined() }
+    /// The earlier lines of an unfinished statement, each ended by a
+    /// newline: kept as lines come (made anew for each line read, a pasted
+    /// list of n lines copied n² bytes).
+    public private(set) var pendingText = ""
+    /// What is known of the pending lines without parsing them again.
+    private var scan = PendingScan()
+
+    /// The pending lines' bytes, those the last parse read, the brackets
+    /// open after them (each line lexed once) and the bytes parsed in all.
+    struct PendingScan {
+        var bytes = 0, parsedBytes = 0, depth = 0
+        /// Bytes parsed since the session started (for tests).
+        var parsed = 0
+    }
+
+    /// Pending text this short is parsed again at each line, so an error
+    /// shows as soon as its line is typed; past it, only once it doubles.
+    static let reparsedBytes = 4 << 10
+
+    /// Bytes parsed to read the lines fed so far (for tests).
+    var bytesParsed: Int { scan.parsed }
 
     /// Ctrl-C: forget the unfinished statement.
-    public mutating func interrupt() { pending.removeAll() }
+    public mutating func interrupt() { forgetPending() }
+
+    private mutating func forgetPending() {
+        pending.removeAll()
+        pendingText = ""
+        scan = PendingScan(parsed: scan.parsed)
+    }
 
     /// Whether Ctrl-C was pressed while an input runs (the terminal's
     /// handler sets it); nil where nothing can interrupt.
@@ -91,6 +116,20 @@ public struct ReplLoop {
             }
         }
         pending.append(line)
+        pendingText += line + "\n"
+        scan.bytes += line.utf8.count + 1
+        let brackets = Self.brackets(in: line)
+        scan.depth += brackets.depth
+        // A line that lexes cleanly and leaves a list open does not end the
+        // statement: past a few lines the text is parsed again only when it
+        // doubles (an error inside the list then shows at the latest as the
+        // list closes). Parsing all pending lines at each made a pasted list
+        // of n lines cost n² (adversarial run 29's note on the REPL).
+        if brackets.clean, scan.depth > 0, scan.bytes > Self.reparsedBytes, scan.bytes < 2 * scan.parsedBytes {
+            return .more
+        }
+        scan.parsedBytes = scan.bytes
+        scan.parsed += scan.bytes
         let text = pending.joined(separator: "\n")
         let file = SourceFile(name: "<repl>", text: text)
         let (program, diagnostics) = Parser.parse(file)
@@ -123,10 +162,25 @@ public struct ReplLoop {
     /// stopped early there only because another error ended the chunk.
     private mutating func finish(_ file: SourceFile, _ onlyComments: Bool, hiding: Set<SourceRange>) -> Step {
         let history = Self.historyEntry(pending)
-        pending.removeAll()
+        forgetPending()
         if onlyComments { return .done(history: history) }
         runAndShow(file, hiding: hiding)
         return .done(history: history)
+    }
+
+    /// The brackets a line opens (less those it closes), and whether the
+    /// lexer reads it without an error.
+    static func brackets(in line: String) -> (depth: Int, clean: Bool) {
+        var lexer = Lexer(file: SourceFile(name: "<repl>", text: line))
+        var depth = 0
+        while true {
+            switch lexer.next().kind {
+            case .end: return (depth, lexer.diagnostics.isEmpty)
+            case .leftBracket: depth += 1
+            case .rightBracket: depth -= 1
+            default: break
+            }
+        }
     }
 
     /// Whether a diagnostic only says that the input ended (inside a list):

@@ -21,7 +21,9 @@ public struct Entitlements: Sendable, Hashable {
 
     public var source: Source
     /// `com.apple.developer.team-identifier`, else the profile's
-    /// `TeamIdentifier`, else the prefix of `application-identifier`.
+    /// `TeamIdentifier`, else the prefix of `application-identifier`: a
+    /// team ID, or the file is refused (a build setting reference, as in
+    /// a source file, is read as no team).
     public var teamID: String?
     /// `application-identifier` (iOS) or `com.apple.application-identifier`
     /// (macOS), as written; a profile's may end in `*`.
@@ -206,17 +208,30 @@ extension Entitlements {
                 guard let e = profile.entitlements else {
                     return .failure(EntitlementsError("the provisioning profile has no 'Entitlements' dictionary"))
                 }
+                let team: String?
+                switch (teamID(e.teamIdentifier, key: "Entitlements → " + EntitlementsPlist.CodingKeys.teamIdentifier.rawValue),
+                        teamID(profile.teamIdentifier?.first, key: "TeamIdentifier → [0]")) {
+                case (.failure(let problem), _): return .failure(problem)
+                case (.success(let own?), _): team = own
+                case (_, .failure(let problem)): return .failure(problem)
+                case (_, .success(let listed)): team = listed ?? e.appIDPrefix
+                }
                 return .success(Entitlements(
                     source: .profile,
-                    teamID: e.teamIdentifier ?? profile.teamIdentifier?.first ?? e.appIDPrefix,
+                    teamID: team,
                     applicationIdentifier: e.applicationIdentifier ?? e.macApplicationIdentifier,
                     keychainAccessGroups: e.keychainAccessGroups, applicationGroups: e.applicationGroups,
                     associatedApplicationIdentifiers: e.associatedApplicationIdentifiers,
                     previousApplicationIdentifiers: e.previousApplicationIdentifiers?.values))
             }
             let e = try PropertyListDecoder().decode(EntitlementsPlist.self, from: data)
+            let team: String?
+            switch teamID(e.teamIdentifier, key: EntitlementsPlist.CodingKeys.teamIdentifier.rawValue) {
+            case .failure(let problem): return .failure(problem)
+            case .success(let own): team = own ?? e.appIDPrefix
+            }
             return .success(Entitlements(
-                source: .entitlements, teamID: e.teamIdentifier ?? e.appIDPrefix,
+                source: .entitlements, teamID: team,
                 applicationIdentifier: e.applicationIdentifier ?? e.macApplicationIdentifier,
                 keychainAccessGroups: e.keychainAccessGroups, applicationGroups: e.applicationGroups,
                 associatedApplicationIdentifiers: e.associatedApplicationIdentifiers,
@@ -229,6 +244,22 @@ extension Entitlements {
             // debug dump, not words for a user.
             return .failure(Self.undecodable)
         }
+    }
+
+    /// The team a file's `key` gives: a team ID (the one rule,
+    /// ``Team/isWellFormedID(_:)``, as for the script's `team`), or nil for
+    /// none, or for a build setting (`$(DEVELOPMENT_TEAM)`, as a source
+    /// `.entitlements` file may hold), which is the team the build gives:
+    /// the script's. Any other value is refused, naming the key: it was
+    /// taken as it was, so an empty one made the app ID `.com.example.A`
+    /// and `SKMME9E2Y8.evil` a team (adversarial run 29, F3).
+    static func teamID(_ value: String?, key: String) -> Result<String?, EntitlementsError> {
+        guard let value, !AppTarget.hasBuildVariable(value) else { return .success(nil) }
+        guard Team.isWellFormedID(value) else {
+            return .failure(EntitlementsError("'\(key)' is \(value.isEmpty ? "empty" : "'\(Suggest.shown(value))'"), not a team ID",
+                                              hint: "a team ID is ten upper-case letters or digits, e.g. SKMME9E2Y8"))
+        }
+        return .success(value)
     }
 
     /// A property list the decoder refused without saying where.

@@ -36,9 +36,10 @@ public enum CanonicalLayout {
     }
 
     /// The canonical layout of a `.kcs` script.
-    /// The largest text formatted: the layout holds some 50 bytes per byte
-    /// of input (the tree, the token lists it compares), and a 60 MB script
-    /// aborted `kcs fmt` (found by adversarial testing). The language
+    /// The largest text formatted: formatting holds up to some 50 bytes per
+    /// byte of input (the parse, a statement's tokens; one 8 MiB list took
+    /// 390 MB, 938 MB before the layout was written as read), and a 60 MB
+    /// script aborted `kcs fmt` (found by adversarial testing). The language
     /// server's analysis limit is the same.
     public static let maxBytes = 8 << 20
 
@@ -56,14 +57,35 @@ public enum CanonicalLayout {
         // A statement that does not parse is kept as written: laid out, a
         // list missing a comma got one (found by adversarial testing).
         let errors = SyntaxParser.parse(file).diagnostics.compactMap(\.range?.start)
-        let out = Layout(file, keepingStatementsWith: errors).render()
+        var layout = Layout(file, keepingStatementsWith: errors)
+        let out = layout.render()
         let formatted = SourceFile(name: file.name, bytes: out)
-        let before = meaningTokens(file), after = meaningTokens(formatted)
-        guard before.tokens == after.tokens else {
-            let i = before.tokens.indices.first { $0 >= after.tokens.count || before.tokens[$0] != after.tokens[$0] } ?? before.tokens.count
-            throw .changedMeaning(file, at: file.location(of: i < before.starts.count ? before.starts[i] : file.bytes.count))
-        }
+        if let at = firstChange(file, formatted) { throw .changedMeaning(file, at: file.location(of: at)) }
         return out
+    }
+
+    /// The most entries and output lines the layout of `file` holds at
+    /// once (for tests): those of one line, and of one run of lines whose
+    /// comments align.
+    static func mostHeld(_ file: SourceFile) -> (entries: Int, lines: Int) {
+        var layout = Layout(file)
+        _ = layout.render()
+        return layout.mostHeld
+    }
+
+    /// Where in `before` the first token that carries meaning differs from
+    /// `after`'s (the end of `before` when only `after` goes on), or nil
+    /// when they are the same. Read in step, a token at a time: the two
+    /// lists of tokens as strings with their offsets, some 50 bytes a token,
+    /// made most of the 938 MB `kcs fmt` took for an 8 MiB list (adversarial
+    /// run 29, F4).
+    static func firstChange(_ before: SourceFile, _ after: SourceFile) -> Int? {
+        var a = MeaningTokens(before), b = MeaningTokens(after)
+        while true {
+            let x = a.next(), y = b.next()
+            guard let x else { return y == nil ? nil : before.bytes.count }
+            guard let y, x.same(as: y, before.bytes, after.bytes) else { return x.start }
+        }
     }
 
     /// A Markdown document with each closed, unindented ```kcs block
@@ -132,40 +154,78 @@ public enum CanonicalLayout {
         out += bytes[copied...]
         return out
     }
+}
 
-    /// The tokens that carry meaning, as text: newlines collapsed to one
-    /// (blank lines), commas before `]` dropped (trailing commas).
-    /// The tokens that carry meaning, with where each starts.
-    static func meaningTokens(_ file: SourceFile) -> (tokens: [String], starts: [Int]) {
-        var lexer = Lexer(file: file)
-        var tokens: [String] = []
-        var starts: [Int] = []
-        var pendingComma = false
-        while true {
-            let t = lexer.next()
-            switch t.kind {
-            case .end:
-                if tokens.last == "\n" { tokens.removeLast(); starts.removeLast() }
-                return (tokens, starts)
-            case .newline:
-                pendingComma = false
-                if !tokens.isEmpty && tokens.last != "\n" { tokens.append("\n"); starts.append(t.range.start) }
-            case .comma:
-                if pendingComma { tokens.append(","); starts.append(t.range.start) }
-                pendingComma = true
-            case .rightBracket:
-                pendingComma = false
-                tokens.append("]"); starts.append(t.range.start)
-            default:
-                if pendingComma { tokens.append(","); starts.append(t.range.start) }
-                pendingComma = false
-                tokens.append(file.text(t.range)); starts.append(t.range.start)
+/// The tokens that carry meaning, one at a time: newlines collapsed to one
+/// (blank lines) and none at the end, commas before `]` dropped (trailing
+/// commas).
+struct MeaningTokens {
+    /// A token, with where it starts.
+    struct Piece {
+        enum Kind { case newline, comma, text(Range<Int>) }
+        var kind: Kind
+        var start: Int
+
+        /// Whether two pieces say the same (their texts' bytes, each in its file).
+        func same(as other: Piece, _ bytes: [UInt8], _ otherBytes: [UInt8]) -> Bool {
+            switch (kind, other.kind) {
+            case (.newline, .newline), (.comma, .comma): true
+            case (.text(let r), .text(let o)): bytes[r].elementsEqual(otherBytes[o])
+            default: false
             }
         }
     }
+
+    private var lexer: Lexer
+    /// What the last token gave, in order (at most three pieces).
+    private var ready: [Piece] = []
+    private var readyIndex = 0
+    private var pendingComma = false
+    /// A line break after a token, given only before the next one (none
+    /// ends the text), where the first of its run starts.
+    private var pendingNewline: Int?
+    private var gaveAny = false
+
+    init(_ file: SourceFile) { lexer = Lexer(file: file) }
+
+    mutating func next() -> Piece? {
+        while readyIndex == ready.count {
+            ready.removeAll(keepingCapacity: true)
+            readyIndex = 0
+            let t = lexer.next()
+            switch t.kind {
+            case .end:
+                return nil
+            case .newline:
+                pendingComma = false
+                if gaveAny && pendingNewline == nil { pendingNewline = t.range.start }
+            case .comma:
+                if pendingComma { give(.comma, t.range.start) }
+                pendingComma = true
+            case .rightBracket:
+                pendingComma = false
+                give(.text(t.range.start..<t.range.end), t.range.start)
+            default:
+                if pendingComma { give(.comma, t.range.start) }
+                pendingComma = false
+                give(.text(t.range.start..<t.range.end), t.range.start)
+            }
+        }
+        readyIndex += 1
+        return ready[readyIndex - 1]
+    }
+
+    private mutating func give(_ kind: Piece.Kind, _ start: Int) {
+        if let at = pendingNewline {
+            ready.append(Piece(kind: .newline, start: at))
+            pendingNewline = nil
+        }
+        ready.append(Piece(kind: kind, start: start))
+        gaveAny = true
+    }
 }
 
-/// One pass over a script's tokens and gaps, building output lines.
+/// One pass over a script's tokens and gaps, writing output lines.
 private struct Layout {
     /// A comment inside a statement's list: after which token, and whether
     /// it stood on a line of its own.
@@ -188,7 +248,10 @@ private struct Layout {
 
     package let file: SourceFile
     package let bytes: [UInt8]
+    /// The entries of the line being read (the lines before are written).
     package var entries: [Entry] = []
+    private var mostEntries = 0
+    private var writer: Writer
     /// Where errors are, sorted: a statement holding one is kept as written.
     private let errors: [Int]
 
@@ -196,6 +259,7 @@ private struct Layout {
         self.file = file
         self.bytes = file.bytes
         self.errors = errors.sorted()
+        writer = Writer(file.bytes)
         scan()
     }
 
@@ -313,7 +377,8 @@ private struct Layout {
                 pos = t.range.end
                 lineStart = pos
                 lineHasContent = false
-                entriesAtLineStart = entries.count
+                write()
+                entriesAtLineStart = 0
             default:
                 if tokens.isEmpty { statementLineStart = lineStart }
                 if case .leftBracket = t.kind { depth += 1 }
@@ -327,9 +392,48 @@ private struct Layout {
 
     // MARK: Rendering
 
-    /// Output lines, with each line's trailing comment kept apart so that
-    /// runs of them can be aligned.
-    package struct Line {
+    /// The entries read so far, written out: those of a line are kept
+    /// until it ends (a line kept as written takes back its comments).
+    private mutating func write() {
+        mostEntries = Swift.max(mostEntries, entries.count)
+        for entry in entries { writer.write(entry) }
+        entries.removeAll(keepingCapacity: true)
+    }
+
+    /// The most entries, and output lines, held at once (for tests).
+    var mostHeld: (entries: Int, lines: Int) { (mostEntries, writer.mostLines) }
+
+    package mutating func render() -> [UInt8] {
+        write()
+        return writer.finish()
+    }
+}
+
+/// Writes a layout's entries as they are read: only a statement's tokens,
+/// and a run of lines whose comments align, are held at once. All the
+/// entries, then all the output lines, each line an array of its own, then
+/// a copy of a statement's lines, were held first: `kcs fmt` of one 8 MiB
+/// list took 938 MB (adversarial run 29, F4).
+private struct Writer {
+    let bytes: [UInt8]
+    private var out: [UInt8] = []
+    /// Consecutive lines of one group with trailing comments, whose
+    /// comments align to one column once the run ends.
+    private var run: [Line] = []
+    private var wroteLine = false, pendingBlank = false
+    /// Entries written: each statement's lines are a group of their own.
+    private var entryCount = 0
+    /// The most lines held at once (for tests).
+    private(set) var mostLines = 0
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+        out.reserveCapacity(bytes.count + bytes.count / 4)
+    }
+
+    /// An output line, with its trailing comment kept apart so that runs of
+    /// them can be aligned.
+    struct Line {
         var text: [UInt8]
         var comment: ArraySlice<UInt8>?
         /// Which lines may align their comments: one-line statements share
@@ -341,24 +445,26 @@ private struct Layout {
         var verbatim = false
     }
 
-    package func render() -> [UInt8] {
-        var lines: [Line] = []
-        var pendingBlank = false
-        for (n, entry) in entries.enumerated() {
-            if case .blank = entry {
-                pendingBlank = !lines.isEmpty
-                continue
-            }
-            if pendingBlank { lines.append(Line(text: [])); pendingBlank = false }
-            switch entry {
-            case .blank: break
-            case .comment(let text): lines.append(Line(text: Array(text)))
-            case .verbatim(let text): lines.append(Line(text: Array(text), verbatim: true))
-            case .statement(let tokens, let trailing, let inner):
-                lines += statementLines(tokens, trailing, inner, group: n + 1)
-            }
+    mutating func write(_ entry: Layout.Entry) {
+        let n = entryCount
+        entryCount += 1
+        if case .blank = entry {
+            pendingBlank = wroteLine
+            return
         }
-        return align(lines)
+        if pendingBlank { add(Line(text: [])); pendingBlank = false }
+        switch entry {
+        case .blank: break
+        case .comment(let text): add(Line(text: Array(text)))
+        case .verbatim(let text): add(Line(text: Array(text), verbatim: true))
+        case .statement(let tokens, let trailing, let inner):
+            statementLines(tokens, trailing, inner, group: n + 1)
+        }
+    }
+
+    mutating func finish() -> [UInt8] {
+        endRun()
+        return out
     }
 
     private func text(_ t: Token) -> ArraySlice<UInt8> { bytes[t.range.start..<t.range.end] }
@@ -371,20 +477,15 @@ private struct Layout {
         }
     }
 
-    private func statementLines(_ tokens: [Token], _ trailing: ArraySlice<UInt8>?,
-                                _ inner: [InnerComment], group: Int) -> [Line] {
+    private mutating func statementLines(_ tokens: [Token], _ trailing: ArraySlice<UInt8>?,
+                                         _ inner: [Layout.InnerComment], group: Int) {
         let flat = oneLine(tokens)
         let hasList = tokens.contains { if case .leftBracket = $0.kind { true } else { false } }
         if inner.isEmpty && (flat.count <= CanonicalLayout.lineWidth || !hasList) {
-            return [Line(text: flat, comment: trailing)]
+            add(Line(text: flat, comment: trailing))
+            return
         }
-        var lines = wrapped(tokens, trailing, inner, group: group)
-        // A statement whose only inner comment sat in an empty list comes
-        // out on one line, with the comment behind it: it aligns as the
-        // one-line statement it is, as the next run reads it (fmt was not
-        // idempotent there; adversarial 21, F3).
-        if lines.count == 1 { lines[0].group = 0 }
-        return lines
+        wrapped(tokens, trailing, inner, group: group)
     }
 
     /// The statement on one line; a comma right before `]` is dropped.
@@ -400,31 +501,40 @@ private struct Layout {
         return out
     }
 
-    /// The statement with each list element on its own line.
-    private func wrapped(_ tokens: [Token], _ trailing: ArraySlice<UInt8>?, _ inner: [InnerComment],
-                         group: Int) -> [Line] {
-        var lines: [Line] = []
+    /// The statement with each list element on its own line. Its last line
+    /// is held until the statement ends: the trailing comment may go there,
+    /// and a statement that comes out on one line aligns as a one-line
+    /// statement.
+    private mutating func wrapped(_ tokens: [Token], _ trailing: ArraySlice<UInt8>?, _ inner: [Layout.InnerComment],
+                                  group: Int) {
+        var held: Line?
+        var count = 0
         var current: [UInt8] = []
         var currentComment: ArraySlice<UInt8>?
         var previous: Token?
         var inList = false
         let indent: [UInt8] = [0x20, 0x20, 0x20, 0x20]
+        func put(_ line: Line) {
+            if let h = held { add(h) }
+            held = line
+            count += 1
+        }
         func flush() {
             // Element lines align their comments among themselves, apart
             // from the statement's own lines.
-            lines.append(Line(text: current, comment: currentComment, group: current.starts(with: indent) ? group : -group))
+            put(Line(text: current, comment: currentComment, group: current.starts(with: indent) ? group : -group))
             current = []; currentComment = nil; previous = nil
         }
         // The comments by the token they follow, found once: scanning them
         // all per token made a list of commented elements quadratic (found
         // by adversarial testing: 16,000 elements took 16 s).
-        var byToken: [Int: [InnerComment]] = [:]
+        var byToken: [Int: [Layout.InnerComment]] = [:]
         for c in inner { byToken[c.afterToken, default: []].append(c) }
         func comments(after i: Int) {
             for c in byToken[i] ?? [] {
                 if c.ownLine {
                     if !current.isEmpty && current != indent { flush() }
-                    lines.append(Line(text: (inList ? indent : []) + Array(c.text), group: group))
+                    put(Line(text: (inList ? indent : []) + Array(c.text), group: group))
                     current = inList ? indent : []
                 } else if let existing = currentComment {
                     currentComment = existing + [0x20] + c.text
@@ -478,42 +588,45 @@ private struct Layout {
         }
         if !current.isEmpty || currentComment != nil { flush() }
         if let trailing {
-            if let last = lines.indices.last, lines[last].comment == nil {
-                lines[last].comment = trailing
+            if held != nil, held?.comment == nil {
+                held?.comment = trailing
             } else {
-                lines.append(Line(text: Array(trailing), group: group))
+                put(Line(text: Array(trailing), group: group))
             }
         }
-        return lines
+        // A statement whose only inner comment sat in an empty list comes
+        // out on one line, with the comment behind it: it aligns as the
+        // one-line statement it is, as the next run reads it (fmt was not
+        // idempotent there; adversarial 21, F3).
+        if count == 1 { held?.group = 0 }
+        if let h = held { add(h) }
     }
 
-    /// Joins the lines, aligning the trailing comments of consecutive lines
-    /// of one group to one column. A line longer than ``CanonicalLayout/lineWidth``
-    /// (a long string) keeps its comment two spaces after it and sets no
-    /// column: one such line padded every line after it to its width, and a
-    /// 600 KB script formatted to 5 GB (found by adversarial testing).
-    private func align(_ lines: [Line]) -> [UInt8] {
-        var out: [UInt8] = []
-        var i = 0
-        while i < lines.count {
-            var j = i
-            var width = 0
-            while j < lines.count, lines[j].comment != nil, lines[j].group == lines[i].group {
-                if lines[j].text.count <= CanonicalLayout.lineWidth { width = max(width, lines[j].text.count) }
-                j += 1
-            }
-            if j == i {
-                emit(lines[i], column: lines[i].text.count + 2, into: &out)
-                i += 1
-                continue
-            }
-            for k in i..<j { emit(lines[k], column: width + 2, into: &out) }
-            i = j
+    /// Writes a line; the trailing comments of consecutive lines of one
+    /// group align to one column. A line longer than
+    /// ``CanonicalLayout/lineWidth`` (a long string) keeps its comment two
+    /// spaces after it and sets no column: one such line padded every line
+    /// after it to its width, and a 600 KB script formatted to 5 GB (found
+    /// by adversarial testing).
+    private mutating func add(_ line: Line) {
+        wroteLine = true
+        if let first = run.first, line.comment == nil || line.group != first.group { endRun() }
+        if line.comment == nil {
+            emit(line, column: line.text.count + 2)
+        } else {
+            run.append(line)
+            mostLines = max(mostLines, run.count)
         }
-        return out
     }
 
-    private func emit(_ line: Line, column: Int, into out: inout [UInt8]) {
+    private mutating func endRun() {
+        var width = 0
+        for line in run where line.text.count <= CanonicalLayout.lineWidth { width = max(width, line.text.count) }
+        for line in run { emit(line, column: width + 2) }
+        run.removeAll(keepingCapacity: true)
+    }
+
+    private mutating func emit(_ line: Line, column: Int) {
         out += line.text
         if let c = line.comment {
             if line.text.isEmpty || line.text.allSatisfy({ $0 == 0x20 }) {

@@ -119,27 +119,72 @@ final class Client {
     /// Many diagnostics on one long line with wide characters: each
     /// column is counted from a checkpoint, and agrees with counting the
     /// UTF-16 units from the line's start (which was quadratic: found by
-    /// adversarial testing, a minute for a 4 MB line).
+    /// adversarial testing, a minute for a 4 MB line); a position maps back
+    /// to its offset through the same checkpoints.
     @Test func columnsOnALongLineWithWideCharacters() throws {
         var line = "team SKMME9E2Y8"
         for i in 0..<300 { line += " é😀\(i) \u{1}" }
-        let file = SourceFile(name: "long.kcs", text: line + "\nlock\n")
-        var columns = UTF16Columns()
-        var offsets = Array(stride(from: 0, to: file.bytes.count, by: 37))
+        let file = SourceFile(name: "long.kcs", text: line + "\r\nlock\n")
+        let index = TextIndex(file.bytes)
+        var offsets = Array(stride(from: 0, to: file.bytes.count, by: 37)) + [line.utf8.count, file.bytes.count]
         offsets.shuffle()
         for offset in offsets {
             // Counted on scalar starts, as the front end's offsets are.
             guard offset == file.bytes.count || file.bytes[offset] & 0xC0 != 0x80 else { continue }
             let location = file.location(of: offset)
             let start = file.lineBounds(location.line)?.lowerBound ?? 0
-            let p = columns.position(file, offset)
+            let p = index.position(of: offset)
             #expect(p.line == location.line - 1)
             #expect(p.character == TextIndex.utf16Count(file.bytes, from: start, to: offset), "offset \(offset)")
+            #expect(index.offset(of: p) == offset, "offset \(offset)")
         }
+        #expect(index.bounds(ofLine: 0) == 0..<line.utf8.count)
+        #expect(index.offset(of: Position(line: 0, character: 1 << 40)) == line.utf8.count)
         // Through the server: one diagnostic per control character.
         let c = opened()
         c.open("file:///tmp/kcs-lsp-test/long.kcs", line + "\n")
         #expect(c.diagnostics("file:///tmp/kcs-lsp-test/long.kcs").count >= 300)
+    }
+
+    /// Many positions on one long line cost a bounded walk each: the
+    /// line's end is known without searching the line, and a column is
+    /// counted from the checkpoint before it. Searching for the end and
+    /// counting from the start made F2's 9,999 diagnostics on a line ending
+    /// in a 1 MiB comment take 46 s at each change, and F1's 80,000
+    /// references on one `group` line 41 s (adversarial run 29); a
+    /// references answer holds at most ``LanguageServer/maxReferences``.
+    @Test func positionsOnOneLongLineWalkABoundedPartOfIt() throws {
+        let groups = (0..<2_000).map { "g\($0)" }.joined(separator: ",")
+        let text = "team SKMME9E2Y8\napp com.example.A keychain-access-groups=[\(groups)]  # é😀"
+            + String(repeating: "c", count: 1 << 18) + "\n"
+        let analysis = Analysis(path: "/tmp/kcs-lsp-test/long.kcs", bytes: Array(text.utf8), loader: FileSystemLoader())
+        let warnings = analysis.diagnostics.filter { $0.code == .lintUnprefixedEntitlement }
+        #expect(warnings.count == 2_000)
+        var indexes = FileIndexes(document: analysis.file, index: analysis.index)
+        let lineStart = "team SKMME9E2Y8\n".utf8.count
+        for d in warnings {
+            let range = d.lspRange(&indexes), bytes = try #require(d.range)
+            #expect(range.start == Position(line: 1, character: bytes.start - lineStart))
+            #expect(range.end == Position(line: 1, character: bytes.end - lineStart))
+        }
+        #expect(indexes.scanned <= warnings.count * 2 * (TextIndex.stride + 4), "\(indexes.scanned) bytes walked")
+        // The references' shape: a name every two bytes of a group line.
+        let names = String(repeating: " A", count: LanguageServer.maxReferences + 50)
+        let script = "team SKMME9E2Y8\napp com.example.A\ngroup group.com.example.G" + names + String(repeating: " ", count: 1 << 16) + "\n"
+        let index = TextIndex(Array(script.utf8))
+        var scanned = 0
+        let groupLine = script.utf8.count - names.utf8.count - (1 << 16) - 1 - "group group.com.example.G".utf8.count
+        for name in stride(from: script.utf8.count - names.utf8.count - (1 << 16) - 1, to: script.utf8.count - (1 << 16) - 1, by: 2) {
+            #expect(index.position(of: name + 1, scanned: &scanned) == Position(line: 2, character: name + 1 - groupLine))
+        }
+        #expect(scanned <= (LanguageServer.maxReferences + 50) * (TextIndex.stride + 4), "\(scanned) bytes walked")
+        let c = Client()
+        c.open(uri, script)
+        let found = try #require(c.request("textDocument/references", c.at(uri, 2, 27)) as? [[String: Any]])
+        #expect(found.count == LanguageServer.maxReferences)
+        let last = (found.last?["range"] as? [String: Any])?["start"] as? [String: Any]
+        #expect(last?["line"] as? Int == 2)
+        #expect(last?["character"] as? Int == "group group.com.example.G".utf8.count + 2 * (LanguageServer.maxReferences - 1) - 1)
     }
 
     @Test func rangedChangesApplyAndAreBounded() throws {

@@ -247,6 +247,65 @@ import Testing
         #expect(both.diagnostics.map(\.code) == [.duplicateArgument])
     }
 
+    /// A file's team identifier is held to the rule of the script's `team`
+    /// (ten upper-case letters or digits): one that is not a team ID is
+    /// refused, naming the file and the key. It was taken as it was: an
+    /// empty one made the app ID `.com.example.A`, `SKMME9E2Y8.evil` a team
+    /// (adversarial run 29, F3). A build setting, as a source file may
+    /// hold, is the team the build gives: the script's.
+    @Test(arguments: ["", "SKMME9E2Y8.evil", "x y", "skmme9e2y8", "SKMME9E2Y8\u{1B}[31m"])
+    func aTeamIdentifierThatIsNotATeamIDIsRefused(team: String) throws {
+        let escaped = team.replacingOccurrences(of: "\u{1B}", with: "&#x1B;")
+        let file = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict>
+            <key>com.apple.developer.team-identifier</key><string>\(escaped)</string>
+            <key>keychain-access-groups</key><array><string>SKMME9E2Y8.com.example.shared</string></array>
+            </dict></plist>
+            """
+        let report = run("team SKMME9E2Y8\napp com.example.A entitlements=\"t.entitlements\"\n",
+                         files: ["dir/t.entitlements": file])
+        #expect(report.diagnostics.map(\.code) == [.malformedEntitlements])
+        let d = try #require(report.diagnostics.first)
+        let shown = team.isEmpty ? "empty" : "'\(team)'"
+        #expect(d.message == "t.entitlements: 'com.apple.developer.team-identifier' is \(shown), not a team ID", "\(d.message)")
+        #expect(d.hint == "a team ID is ten upper-case letters or digits, e.g. SKMME9E2Y8")
+        #expect(report.verdict == .missingInput)
+        // In a profile: its entitlements' key, or its TeamIdentifier.
+        for (entitlements, listed, key) in [(team, "SKMME9E2Y8", "Entitlements → com.apple.developer.team-identifier"),
+                                            (nil, team, "TeamIdentifier → [0]")] {
+            let own = entitlements.map { "<key>com.apple.developer.team-identifier</key><string>\($0.replacingOccurrences(of: "\u{1B}", with: "&#x1B;"))</string>" } ?? ""
+            let profile = """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <plist version="1.0"><dict>
+                <key>TeamIdentifier</key><array><string>\(listed.replacingOccurrences(of: "\u{1B}", with: "&#x1B;"))</string></array>
+                <key>UUID</key><string>u</string>
+                <key>Entitlements</key><dict>\(own)<key>application-identifier</key><string>SKMME9E2Y8.com.example.A</string></dict>
+                </dict></plist>
+                """
+            guard case .failure(let e) = Entitlements.decode(Array(profile.utf8)) else {
+                Issue.record("a profile with \(key) '\(team)' decoded")
+                continue
+            }
+            #expect(e.message == "'\(key)' is \(shown), not a team ID", "\(e.message)")
+        }
+    }
+
+    @Test func aTeamIdentifierThatIsABuildSettingIsTheScriptsTeam() {
+        let file = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict>
+            <key>com.apple.developer.team-identifier</key><string>$(DEVELOPMENT_TEAM)</string>
+            <key>keychain-access-groups</key><array><string>$(AppIdentifierPrefix)com.example.shared</string></array>
+            </dict></plist>
+            """
+        #expect((try? Entitlements.decode(Array(file.utf8)).get())?.teamID == nil)
+        let report = run("team SKMME9E2Y8\napp com.example.A entitlements=\"t.entitlements\"\nexpect groups A [SKMME9E2Y8.com.example.shared, SKMME9E2Y8.com.example.A]\n",
+                         files: ["dir/t.entitlements": file])
+        #expect(report.diagnostics.isEmpty, "\(report.diagnostics.map(\.message))")
+        #expect(report.passed == 1)
+    }
+
     @Test func missingAndMalformedFilesNameTheFile() {
         let missing = run("team SKMME9E2Y8\napp com.example.App entitlements=\"nope.plist\"\n")
         #expect(missing.diagnostics.map(\.code) == [.fileNotFound])

@@ -29,6 +29,33 @@ import Testing
         #expect(screen.errors == "")
     }
 
+    /// A pasted list of n lines is parsed in time linear in it: each line
+    /// is lexed once, and the pending text parsed again only while it is
+    /// short or once it doubles. All of it was parsed at each line, n²
+    /// (adversarial run 29's note on ReplLoop). A short list still shows an
+    /// error on the line it is typed.
+    @Test func testAPastedListIsParsedInLinearTime() {
+        var (repl, screen) = loop()
+        _ = repl.feed("team SKMME9E2Y8")
+        var lines = ["app com.example.A keychain-access-groups=["]
+        lines += (0..<20_000).map { "  SKMME9E2Y8.g\($0)," }
+        var bytes = 0
+        for line in lines {
+            bytes += line.utf8.count + 1
+            #expect(repl.feed(line) == .more)
+        }
+        #expect(repl.pendingText.utf8.count == bytes)
+        guard case .done = repl.feed("]") else { Issue.record("the list did not run"); return }
+        #expect(screen.errors == "")
+        #expect(repl.state.session.world.apps.first?.keychainAccessGroups.count ?? 0 >= 20_000)
+        #expect(repl.bytesParsed <= 8 * bytes, "\(repl.bytesParsed) bytes parsed for \(bytes)")
+        #expect(repl.pendingText.isEmpty)
+        // Typed, a short list's error shows at its line.
+        #expect(repl.feed("app com.example.B keychain-access-groups=[") == .more)
+        #expect(repl.feed("  SKMME9E2Y8.one two,") != .more)
+        #expect(screen.errors.contains("error"))
+    }
+
     @Test func testASyntaxErrorChangesNothingAndIsNotRemembered() {
         var (repl, screen) = loop()
         _ = repl.feed("team SKMME9E2Y8")
