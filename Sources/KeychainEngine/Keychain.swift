@@ -366,6 +366,16 @@ public struct Keychain: Sendable {
         insert(item, prints: KeyFingerprint.keyAndPrefix(of: item, seed: seed), keepingUUID: keepingUUID, keepingRowID: rowIDFree)
     }
 
+    /// Inserts a copy of a row under a new row ID, keeping its
+    /// `persistref`: an App Clip's item promoted to its parent app
+    /// (`SecServerPromoteAppClipItemsToParentApp`, SecItemDb.c lines
+    /// 1760-1860, copies it with SecDbItemCopyWithUpdates, which changes
+    /// only `clip` and `agrp`, and clears only the row ID).
+    @discardableResult
+    mutating func insertKeepingUUID(_ item: StoredItem) -> ItemID {
+        insert(item, prints: KeyFingerprint.keyAndPrefix(of: item, seed: seed), keepingUUID: true)
+    }
+
     /// A `persistref` no row has had: the keychain's salt and the next
     /// sequence number (the caller then moves the sequence on).
     private var unusedUUID: UInt64 { uuidSalt << 32 | nextSequence }
