@@ -366,9 +366,25 @@ public struct Keychain: Sendable {
         insert(item, prints: KeyFingerprint.keyAndPrefix(of: item, seed: seed), keepingUUID: keepingUUID, keepingRowID: rowIDFree)
     }
 
+    /// Inserts a copy of a row under a new row ID, keeping its
+    /// `persistref`: an App Clip's item promoted to its parent app
+    /// (`SecServerPromoteAppClipItemsToParentApp`, SecItemDb.c lines
+    /// 1760-1860, copies it with SecDbItemCopyWithUpdates, which changes
+    /// only `clip` and `agrp`, and clears only the row ID).
+    @discardableResult
+    mutating func insertKeepingUUID(_ item: StoredItem) -> ItemID {
+        insert(item, prints: KeyFingerprint.keyAndPrefix(of: item, seed: seed), keepingUUID: true)
+    }
+
     /// A `persistref` no row has had: the keychain's salt and the next
     /// sequence number (the caller then moves the sequence on).
     private var unusedUUID: UInt64 { uuidSalt << 32 | nextSequence }
+
+    /// A `persistref` no row has had, used up: for a row that takes a new one.
+    mutating func freshUUID() -> UInt64 {
+        defer { nextSequence += 1 }
+        return unusedUUID
+    }
 
     /// The same as `insert`, with the item's fingerprints already computed.
     /// Consumes the item: it moves into its slot without a copy.
@@ -478,8 +494,9 @@ public struct Keychain: Sendable {
     /// in insertion order, even when its primary key or group changes. The
     /// caller has checked that a new primary key is free.
     /// It keeps its own row ID and `persistref`, also onto a tombstone's
-    /// key (the caller drops the tombstone: `World.update`).
-    public mutating func replace(_ id: ItemID, with newItem: StoredItem) {
+    /// key (the caller drops the tombstone: `World.update`), unless given
+    /// `persistentUUID` (a restore's merge, `World.restore(_:to:)`).
+    public mutating func replace(_ id: ItemID, with newItem: StoredItem, persistentUUID: UInt64? = nil) {
         edits &+= 1
         let i = Int(id.slot)
         guard i >= 0, i < slots.count, slots[i].item.sequence != 0 else { return }
@@ -488,7 +505,7 @@ public struct Keychain: Sendable {
         updated.sequence = sequence
         // SecDbItemUpdate runs UPDATE … WHERE rowid=? and keeps the persistref.
         updated.rowID = slots[i].item.rowID
-        updated.persistentUUID = slots[i].item.persistentUUID
+        updated.persistentUUID = persistentUUID ?? slots[i].item.persistentUUID
         // A chain holds every item with its fingerprint: only a new
         // fingerprint moves the slot to another chain.
         let (key, prefix) = KeyFingerprint.keyAndPrefix(of: updated, seed: seed)

@@ -86,8 +86,10 @@ extension World {
     /// (`errSecAuthNeeded`) or are lost (`errSecDecode`) are passed over; an
     /// item out of reach under the lock (`errSecInteractionNotAllowed`)
     /// fails the whole promotion, which then changes nothing and keeps the
-    /// leftovers. On success the clip's remaining items are deleted (by the
-    /// caller, through ``deleteAppClipItems(_:on:)``). False when it failed.
+    /// leftovers. A promoted item keeps the clip item's persistent
+    /// reference (conformance audit 27, F4). On success the clip's remaining
+    /// items are deleted (by the caller, through ``deleteAppClipItems(_:on:)``).
+    /// False when it failed.
     mutating func promoteAppClipItems(_ clip: AppHandle, to parentID: String, on device: DeviceHandle) -> Bool {
         guard let appID = apps[clip.index].appID, let group = groupID(appID) else { return true }
         let state = devices[device.index].state
@@ -109,10 +111,14 @@ extension World {
         for var item in moving {
             item.group = parentGroup
             item.modified = stamp
+            // The copy keeps the clip item's persistref, over a parent item
+            // of its key too (SecDbItemDoUpdate keeps the copy's): the full
+            // app finds it by the clip's reference. A clip item is never
+            // synchronizable, so no tombstone holds its key.
             if let existing = devices[device.index].keychain.item(withKey: item.primaryKey) {
                 devices[device.index].keychain.remove(existing)
             }
-            devices[device.index].insert(item)
+            devices[device.index].keychain.insertKeepingUUID(item)
         }
         return true
     }

@@ -346,7 +346,9 @@ extension World {
     /// this-device-only. A backup item whose key a kept synchronizable item
     /// has leaves that item alone, or, with static persistent references
     /// (iOS 15, macOS 12), replaces it when it was written later (the
-    /// insert merges the two, SecDbItem.c line 1790, newer `mdat` wins).
+    /// insert merges the two, SecDbItem.c line 1790, newer `mdat` wins) and
+    /// gives the row the backup item's reference whichever copy wins
+    /// (lines 1750-1757; conformance audit 27, F3).
     public mutating func restore(_ name: String, to device: DeviceHandle) throws(WorldError) -> Int {
         guard let backup = backups[name] else { throw .unknownBackup(name) }
         syncEpoch += 1
@@ -369,7 +371,17 @@ extension World {
         let items = sameDevice || backup.encrypted ? backup.keychain.allItems : []
         for (_, item) in items where sameDevice || !item.accessibility.isThisDeviceOnly {
             if let id = keychain.item(withKey: item.primaryKey), let kept = keychain[id] {
-                if newerWins && kept.modified < item.modified { keychain.replace(id, with: item); restored += 1 }
+                guard newerWins else { continue }
+                // SecDbItemInsert's merge (SecDbItem.c lines 1779-1805): the
+                // newer copy wins (SecDbItemCopyMergedItem), and whichever
+                // does takes the backup item's persistref (lines 1750-1757),
+                // a fresh one where the backup has row IDs
+                // (SecServerImportItem gives it one first, SecItemDb.c lines
+                // 2328-2344). The row keeps its row ID.
+                let uuid = backupHasUUIDs ? item.persistentUUID : keychain.freshUUID()
+                let backupWins = kept.modified < item.modified
+                keychain.replace(id, with: backupWins ? item : kept, persistentUUID: uuid)
+                if backupWins { restored += 1 }
                 continue
             }
             // Onto a tombstone of its key the item takes the tombstone's row
