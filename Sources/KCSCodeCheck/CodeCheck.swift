@@ -1182,7 +1182,7 @@ public enum CodeCheck {
                     // and hid every later file's findings (adversarial run 28,
                     // F5). Up to 16 MiB it is read to ask whether it may name
                     // a group (a large generated file is said nothing of).
-                    if let size = lint.fileSystem.fileSize(path), size > 16 * maxFileBytes {
+                    if let size = lint.fileSystem.fileSize(path), size > ProjectLint.maxReadableSourceBytes {
                         // (At the file, no line: a line's excerpt would read it.)
                         if refused.insert(real).inserted {
                             out.append(render.diagnostic(ProjectIssue(
@@ -1549,7 +1549,10 @@ public enum CodeCheck {
                         // An app that is not sandboxed needs no such claim
                         // (real-project trial 23, D9; docs/xcode.md).
                         let onMac = signing.resolved.platform == "macos"
+                        // Sandboxed by the entitlement, or by ENABLE_APP_SANDBOX,
+                        // with which Xcode adds it (review 23b, B4).
                         let checked = !onMac || signing.entitlements?.appSandbox == true
+                            || signing.resolved.settings.value(of: "ENABLE_APP_SANDBOX").value.uppercased() == "YES"
                         // A value kcs cannot work out is said as not checkable:
                         // a parameter, or a macro with a value per `#if` branch
                         // this build does not decide, as a warning, as for an
@@ -1582,7 +1585,7 @@ public enum CodeCheck {
                         // `group.` names are app groups here, and on the Mac
                         // `TEAMID.` ones too.
                         guard case .literal(let group) = value, compiled == true, checked,
-                              group.hasPrefix("group.") || (onMac && Self.isTeamPrefixed(group)),
+                              onMac ? KeychainNames.couldBeAppGroup(group) : group.hasPrefix("group."),
                               !app.applicationGroups.contains(group) else { continue }
                         let what = use.api.hasPrefix("UserDefaults") ? Self.appGroupEffects[0]
                             : onMac ? Self.macContainerEffect : Self.appGroupEffects[1]
@@ -1978,12 +1981,6 @@ public enum CodeCheck {
     /// On the Mac the call returns a URL for any group; a sandboxed app
     /// cannot use the container of one it does not list.
     static let macContainerEffect = "containerURL(forSecurityApplicationGroupIdentifier:) returns the group's folder all the same, which the sandbox does not let it use"
-
-    /// `TEAMID.name`: a Mac app group (`$(TeamIdentifierPrefix)…`).
-    static func isTeamPrefixed(_ group: String) -> Bool {
-        guard let dot = group.firstIndex(of: "."), group.index(after: dot) < group.endIndex else { return false }
-        return Team.isWellFormedID(String(group[..<dot]))
-    }
 
     /// "and N more uses", or "and 1 more use".
     static func moreUses(_ n: Int) -> String { "and \(n) more use\(n == 1 ? "" : "s")" }

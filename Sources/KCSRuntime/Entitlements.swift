@@ -248,16 +248,18 @@ extension Entitlements {
 
     /// The team a file's `key` gives: a team ID (the one rule,
     /// ``Team/isWellFormedID(_:)``, as for the script's `team`), or nil for
-    /// none, or for a build setting (`$(DEVELOPMENT_TEAM)`, as a source
-    /// `.entitlements` file may hold), which is the team the build gives:
-    /// the script's. Any other value is refused, naming the key: it was
-    /// taken as it was, so an empty one made the app ID `.com.example.A`
-    /// and `SKMME9E2Y8.evil` a team (adversarial run 29, F3).
+    /// none, or for a build setting in any form Xcode expands in a source
+    /// `.entitlements` file (`$(DEVELOPMENT_TEAM)`, `${DEVELOPMENT_TEAM}`,
+    /// `$DEVELOPMENT_TEAM`: a `$`, which no team ID holds), which is the
+    /// team the build gives: the script's. Any other value is refused,
+    /// naming the key: it was taken as it was, so an empty one made the app
+    /// ID `.com.example.A` and `SKMME9E2Y8.evil` a team (adversarial run 29,
+    /// F3).
     static func teamID(_ value: String?, key: String) -> Result<String?, EntitlementsError> {
-        guard let value, !AppTarget.hasBuildVariable(value) else { return .success(nil) }
+        guard let value, !value.utf8.contains(UInt8(ascii: "$")) else { return .success(nil) }
         guard Team.isWellFormedID(value) else {
             return .failure(EntitlementsError("'\(key)' is \(value.isEmpty ? "empty" : "'\(Suggest.shown(value))'"), not a team ID",
-                                              hint: "a team ID is ten upper-case letters or digits, e.g. SKMME9E2Y8"))
+                                              hint: Team.idHint))
         }
         return .success(value)
     }

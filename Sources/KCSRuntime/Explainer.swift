@@ -439,7 +439,7 @@ package struct Explainer {
                 hint += "; \"\(group[..<dot])\" is no team ID"
                 // A Mac app group written the iOS way (Valet pull request 230; QA s22, Q08).
                 if group[..<dot] == "group", world.platform(of: last.device).family == .macos, app.applicationGroups.contains(g) {
-                    hint += ": on macOS an app group carries the team ID as its prefix (TEAMID.name); the group. form is iOS's"
+                    hint += ": \(app.name.possessive) app group is \(g), in the Mac's TEAMID.name form; a Mac app group may also be group.name, with a provisioning profile that grants it (macOS 15 and later), but that is another group"
                 }
                 if let d = world.defaultGroup(of: last.app, on: last.device), let dd = d.firstIndex(of: "."),
                    !Team.isWellFormedID(String(d[..<dd])), d.hasPrefix(group[..<dot] + ".") {

@@ -278,7 +278,7 @@ package struct Lowering {
         var bare = false
         for (i, item) in values[list.bounds].enumerated() {
             guard let w = item.word(in: file) else {
-                throw Diagnostic(.wrongValueType, "expected an accessibility, a flag, 'or' or 'and'", file: file, range: item.range)
+                throw Diagnostic(.wrongValueType, "expected an accessibility, a flag, \(AccessControl.Combinator.allCases.map { "'\($0.rawValue)'" }.joined(separator: " or "))", file: file, range: item.range)
             }
             if i == 0, let a = Vocabulary.accessibility(named: w) { protection = a; continue }
             if let c = AccessControl.Combinator(rawValue: w) {

@@ -474,6 +474,6 @@ extension Diagnostic {
     /// A `team` whose ID is not one (KCS213), from the parser or the engine.
     static func malformedTeamID(_ id: String, _ file: SourceFile, _ range: SourceRange?) -> Diagnostic {
         Diagnostic(.malformedTeamID, "'\(id)' is not a team ID", file: file, range: range,
-                   hint: "a team ID is \(Team.idShape), e.g. SKMME9E2Y8")
+                   hint: Team.idHint)
     }
 }

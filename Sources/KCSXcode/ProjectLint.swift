@@ -1001,15 +1001,17 @@ public struct ProjectLint {
     }
 
     /// A source of a target's code as KCS604's reason reads it: nil, unread,
-    /// past 16 MiB, the size to which the code check reads a file to ask
-    /// whether it may name a group (a 70 MB source was read whole for the
+    /// past ``maxReadableSourceBytes`` (a 70 MB source was read whole for the
     /// reason; adversarial run 28).
     func reasonSource(_ path: String, _ render: inout ProjectDiagnostics) -> SourceFile? {
-        if let size = fileSystem.fileSize(path), size > Self.maxReasonSourceBytes { return nil }
+        if let size = fileSystem.fileSize(path), size > Self.maxReadableSourceBytes { return nil }
         return render.sourceFile(path)
     }
 
-    static let maxReasonSourceBytes = 16 << 20
+    /// The size past which a source is not read at all, by the code check
+    /// (which reads a file up to it to ask whether it may name a group) and
+    /// by KCS604's reason alike: one bound (review 23b, B9).
+    package static let maxReadableSourceBytes = 16 << 20
 
     /// Why a target's code may read what another stores, said in KCS604's
     /// hint (a developer asked because of a linked package could not find a

@@ -159,7 +159,7 @@ public enum XcodeImporter {
             let defaultVersion = ["ios": 18, "catalyst": 18, "macos": 15, "watchos": 11][platform] ?? 18
             // An old deployment target is written as the oldest version kcs models.
             let floor = Platform.Family(rawValue: platform)?.oldestModelled ?? 1
-            return min(max(deployment ?? defaultVersion, floor), 99)
+            return min(max(deployment ?? defaultVersion, floor), Platform.versionBound - 1)
         }()
         var otherPlatforms: [String] = [], unmodelled: [String] = [], unknown: [String] = [], unresolved: [String] = [], listedOnly: [String] = []
         /// Why bundle IDs do not resolve: settings set empty, a team that

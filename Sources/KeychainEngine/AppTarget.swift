@@ -11,6 +11,8 @@ public struct Team: Sendable, Hashable {
 
     /// A team ID's shape as messages say it (``isWellFormedID(_:)`` is the rule).
     public static let idShape = "ten upper-case letters or digits"
+    /// The hint said wherever a text is refused as a team ID.
+    public static let idHint = "a team ID is \(idShape), e.g. SKMME9E2Y8"
 
     /// Whether `id` has the shape of a team ID: ten upper-case letters or digits.
     public static func isWellFormedID(_ id: String) -> Bool {

@@ -220,10 +220,13 @@ struct Left23bTests {
     /// needs no claim, and is not told.
     @Test func aSandboxedMacAppsAppGroupCallsAreChecked() throws {
         var answers: [[String]] = []
-        for sandbox in [true, false] {
+        // The third: sandboxed by the build setting ENABLE_APP_SANDBOX (Xcode
+        // adds the entitlement), not in the file (review 23b, B4).
+        for (sandbox, setting) in [(true, false), (false, false), (false, true)] {
             var f = XcodeLintTests.oneApp(sources: ["Shared.swift"])
             defer { f.remove() }
             f.projectSettings["Release"]?["SDKROOT"] = "macosx"
+            if setting { f.projectSettings["Release"]?["ENABLE_APP_SANDBOX"] = "YES" }
             macEntitlements(f, "App/App.entitlements", sandbox: sandbox, appGroups: ["group.com.example.shared", "$(TeamIdentifierPrefix)com.example.shared"])
             f.write("App/Shared.swift", """
                 import Foundation
@@ -241,6 +244,9 @@ struct Left23bTests {
         #expect(answers[0].contains { $0.contains("Shared.swift:2:") && $0.contains("names the app group group.com.example.sahred, which it is not entitled to: UserDefaults(suiteName:)") }, "\(answers[0])")
         #expect(answers[0].contains { $0.contains("Shared.swift:3:") && $0.contains("SKMME9E2Y8.com.example.sharde") && $0.contains("which the sandbox does not let it use") }, "\(answers[0])")
         #expect(answers[1].isEmpty, "not sandboxed: \(answers[1])")
+        // (Each run's project is in a folder of its own: compare past it.)
+        let relative = { (lines: [String]) in lines.map { $0.components(separatedBy: "/App/").last ?? $0 } }
+        #expect(relative(answers[2]) == relative(answers[0]), "sandboxed by ENABLE_APP_SANDBOX: \(answers[2])")
     }
     /// KCS604's reason read an extension's sources whole, any size (a 70 MB
     /// one was read for it; adversarial run 28). Bounded as the code check

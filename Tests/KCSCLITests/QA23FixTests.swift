@@ -206,7 +206,9 @@ import Testing
 
             """)
         #expect(mac.status == 0, "\(mac.stderr)")
-        #expect(mac.stdout.contains("\"group\" is no team ID: on macOS an app group carries the team ID as its prefix (TEAMID.name); the group. form is iOS's\n"),
+        // Review 23b B10: not "the group. form is iOS's" — a Mac app group may
+        // be group.name too (with a profile, macOS 15+); this app's is TEAMID.name.
+        #expect(mac.stdout.contains("\"group\" is no team ID: Mac's app group is SKMME9E2Y8.com.example.suite, in the Mac's TEAMID.name form; a Mac app group may also be group.name, with a provisioning profile that grants it (macOS 15 and later), but that is another group"),
                 "\(mac.stdout)")
         let batch = try BinaryRunner.run(["run", "-"], stdin: """
             team SKMME9E2Y8

@@ -300,6 +300,17 @@ import Testing
             </dict></plist>
             """
         #expect((try? Entitlements.decode(Array(file.utf8)).get())?.teamID == nil)
+        // Xcode expands ${NAME} and $NAME in a source .entitlements file too
+        // (review 23b B1: they were refused as "not a team ID").
+        for form in ["${DEVELOPMENT_TEAM}", "$DEVELOPMENT_TEAM", "$(TEAM_ID:default=SKMME9E2Y8)"] {
+            let other = file.replacingOccurrences(of: "$(DEVELOPMENT_TEAM)", with: form)
+            let decoded = Entitlements.decode(Array(other.utf8))
+            guard case .success(let e) = decoded else {
+                Issue.record("\(form) refused: \(decoded)")
+                continue
+            }
+            #expect(e.teamID == nil && e.keychainAccessGroups == ["$(AppIdentifierPrefix)com.example.shared"], "\(form): \(e)")
+        }
         let report = run("team SKMME9E2Y8\napp com.example.A entitlements=\"t.entitlements\"\nexpect groups A [SKMME9E2Y8.com.example.shared, SKMME9E2Y8.com.example.A]\n",
                          files: ["dir/t.entitlements": file])
         #expect(report.diagnostics.isEmpty, "\(report.diagnostics.map(\.message))")
