@@ -102,9 +102,10 @@ build_target() { # NAME [SOURCE]
 
 echo "fuzz.sh: compiling with $SWIFTC into $work" >&2
 # A library is rebuilt when its sources or a dependency's stamp change.
+# In Package.swift's order of dependency (each after the libraries it imports).
 build_library KeychainEngine
-build_library KCSXcodeProject
 build_library KCSSyntax
+build_library KCSXcodeProject KeychainEngine KCSSyntax
 build_library KCSRuntime KCSSyntax KeychainEngine KCSXcodeProject
 build_library KCSLanguage KCSSyntax KCSRuntime KeychainEngine
 build_library KCSSecItem KeychainEngine
