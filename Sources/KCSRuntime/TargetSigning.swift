@@ -257,7 +257,7 @@ public struct TargetSigning: Sendable {
         // $(PROVISIONING_SUFFIX) is (real-project trial 24, W1).
         for i in signing.issues.indices where nearNames[i] == nil && !signing.issues[i].undefinedSettings.isEmpty
             && signing.issues[i].severity == .warning && signing.issues[i].location == resolved.entitlementsLocation
-            && signing.issues[i].message.hasPrefix("CODE_SIGN_ENTITLEMENTS (") {
+            && signing.issues[i].setting == "CODE_SIGN_ENTITLEMENTS" {
             let names = signing.issues[i].undefinedSettings.map { "$(\($0))" }.joined(separator: ", ")
             signing.issues[i].severity = .note
             signing.issues[i].hint = "unset, it names '\(path)', which exists: a hook a build sets on the command line "

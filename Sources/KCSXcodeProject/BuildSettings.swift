@@ -27,6 +27,10 @@ public struct ProjectIssue: Error, Sendable, Hashable {
     /// whole problem: Xcode expands them to nothing, so the value is what
     /// Xcode builds, unless the SDK (which kcs does not model) defines one.
     public var undefinedSettings: [String] = []
+    /// The build setting whose value uses them, when the issue is about one
+    /// (`CODE_SIGN_ENTITLEMENTS`): what a later check asks, not the message's
+    /// words (review 23b, B5).
+    public var setting: String?
     /// The undefined settings empty the whole value, or are set only for
     /// another SDK: no suffix a build leaves out, so never a note.
     public var notPartial = false

@@ -321,6 +321,7 @@ extension XcodeProject {
                 } ?? undefinedHint
                 var issue = ProjectIssue.undefined("\(name) (\(context))", uses: e.undefined, definedNowhere: "no level of the project defines",
                                                    at: at, hint: hint)
+                issue.setting = name
                 // What it leaves: an empty bundle ID is no app's (real-project trial 24, W3).
                 if name == "PRODUCT_BUNDLE_IDENTIFIER", e.value.isEmpty { issue.message += ", which leaves the bundle ID empty" }
                 issues.append(issue)
