@@ -323,7 +323,7 @@ public struct Session: Sendable {
         var parser = Parser(file: file, maxListLength: options.limits.listLength, appsDeclared: !world.apps.isEmpty)
         var includes = IncludedPrograms()
         var declarationOrders: [DeclarationOrderKey: DeclarationOrder] = [:]
-        var expandedSizes: [String: Int] = [:]
+        var expandedSizes = ExpandedSizes()
         var includeErrors: [Diagnostic] = []
         var parsedAny = false
         var late: Diagnostic?
@@ -418,16 +418,24 @@ public struct Session: Sendable {
         return report
     }
 
+    /// The included files `expandedStatements` has sized, and how many
+    /// statements it looked at to size them (its work, which a test counts).
+    struct ExpandedSizes {
+        var sizes: [String: Int] = [:]
+        var statementsWalked = 0
+    }
+
     /// How many statements an included file runs, its includes expanded
     /// (each as often as it is included), counted once per file and capped
     /// just past `cap`, so a diamond of includes is sized in linear time.
-    static func expandedStatements(_ key: String, _ includes: IncludedPrograms, _ memo: inout [String: Int],
+    static func expandedStatements(_ key: String, _ includes: IncludedPrograms, _ memo: inout ExpandedSizes,
                                    cap: Int, depth: Int = 0) -> Int {
-        if let known = memo[key] { return known }
+        if let known = memo.sizes[key] { return known }
         guard let program = includes[key], depth <= 256 else { return 0 }
-        memo[key] = 0  // a cycle a custom loader let through adds nothing
+        memo.sizes[key] = 0  // a cycle a custom loader let through adds nothing
         var total = 0
         for statement in program.statements where total <= cap {
+            memo.statementsWalked += 1
             if case .include(_, let resolved?) = statement.kind {
                 total += expandedStatements(resolved, includes, &memo, cap: cap, depth: depth + 1)
             } else {
@@ -435,7 +443,7 @@ public struct Session: Sendable {
             }
         }
         let size = min(total, cap + 1)
-        memo[key] = size
+        memo.sizes[key] = size
         return size
     }
 

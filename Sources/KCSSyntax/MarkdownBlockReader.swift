@@ -22,6 +22,9 @@ public struct UnrunFence: Sendable, Hashable {
 public struct MarkdownDocument: Sendable {
     public var blocks: [FencedBlock] = []
     public var unrun: [UnrunFence] = []
+    /// How many continuation markers the reader matched, line by line: its
+    /// work, which a test counts (linear in the document's lines).
+    var containersMatched = 0
 }
 
 /// CommonMark's block structure (spec 0.31.2), as much of it as decides
@@ -168,6 +171,7 @@ struct MarkdownBlockReader {
                 advance(containers[matched].width, columns: true)
             } else { break }
             matched += 1
+            doc.containersMatched += 1
         }
         let allMatched = matched == containers.count
         var paragraphGoesOn = false

@@ -455,10 +455,12 @@ extension XcodeRealProjectsTests {
         let f = Self.shareExtension(sources: ["ShareViewController.m": text])
         defer { f.remove() }
         f.writeProject()
-        let started = Date()
+        // No bound of its own on the clock (a 30 s one flaked on a loaded
+        // machine): the lint's 60 s watchdog is the bound, and 8^12 names
+        // worked out each time they are reached run into it (KCS311, as
+        // review 21's R1 found), so no KCS311 says each was worked out once.
         let lint = try BinaryRunner.run(["lint", "--project", f.projectPath])
-        let seconds = Date().timeIntervalSince(started)
-        #expect(!lint.stderr.contains("KCS311") && seconds < 30, "\(seconds) s: \(lint.stderr.prefix(2000))")
+        #expect(!lint.stderr.contains("KCS311"), "\(lint.stderr.prefix(2000))")
         #expect(lint.stderr.split(separator: "\n").contains { $0.contains("ShareViewController.m:14:") && $0.contains("[KCS608]") }, "\(lint.stderr.prefix(2000))")
     }
 }

@@ -209,12 +209,12 @@ final class Client {
         let big = "# " + String(repeating: "x", count: 64 << 10) + "\n"
         c.open(uri, big)
         // Each inserts at the top: the whole text moves every time.
+        // The work is counted, not timed (a 30 s bound could flake on a
+        // loaded machine): the server stops at its budget of bytes moved,
+        // and the log says so; without the budget the flood moves 128 MiB
+        // and nothing is logged.
         let flood = Array(repeating: ["range": range(0, 0, 0, 0), "text": "#"] as [String: Any], count: 2_000)
-        let clock = ContinuousClock()
-        let took = clock.measure {
-            c.notify("textDocument/didChange", ["textDocument": ["uri": uri, "version": 2], "contentChanges": flood])
-        }
-        #expect(took < .seconds(30), "\(took)")
+        c.notify("textDocument/didChange", ["textDocument": ["uri": uri, "version": 2], "contentChanges": flood])
         let log = c.sent.last { ($0["method"] as? String) == "window/logMessage" }
         #expect(((log?["params"] as? [String: Any])?["message"] as? String)?.contains("moved more than 4096 KiB of text; the document is out of sync") == true)
         #expect(c.diagnostics(uri).map { $0["message"] as? String } == [

@@ -118,15 +118,16 @@ struct MarkdownFenceTests {
     }
 
     /// Past the nesting the reader follows, a kcs fence is still reported,
-    /// and a deep document costs time in proportion to its size.
+    /// and a deep document costs work in proportion to its size: blank lines
+    /// under 90 list items are matched in one step each, not one per item
+    /// (counted, not timed: a 10 s bound flaked on a loaded machine).
     @Test func deepNestingIsBoundedAndReported() {
         let deep = String(repeating: "> ", count: 300) + "```kcs\n"
         #expect(Self.warnings(Self.check(deep)).count == 1)
         var many = String(repeating: "- ", count: 90) + "x\n"
         many += String(repeating: "\n", count: 100_000)
-        let start = Date()
-        _ = MarkdownBlocks.read(Array(many.utf8))
-        #expect(Date().timeIntervalSince(start) < 10)
+        let read = MarkdownBlocks.read(Array(many.utf8))
+        #expect(read.containersMatched <= 2 * 100_001, "\(read.containersMatched) markers matched")
     }
 
     /// The finder's own view: top-level blocks with their ranges, closed or not.
