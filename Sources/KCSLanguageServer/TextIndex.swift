@@ -97,19 +97,28 @@ struct TextIndex {
         return first(atOrAfter: bounds.lowerBound)..<first(atOrAfter: bounds.upperBound)
     }
 
+    /// The last checkpoint of the line `bounds` that `isAtOrBefore` accepts,
+    /// or the line's start: offsets and units both rise along a line, so
+    /// the accepted ones come first.
+    private func lastCheckpoint(of bounds: Range<Int>,
+                                where isAtOrBefore: ((offset: Int, units: Int)) -> Bool) -> (offset: Int, units: Int) {
+        var from = (offset: bounds.lowerBound, units: 0)
+        let marks = checkpoints(of: bounds)
+        var lo = marks.lowerBound, hi = marks.upperBound
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if isAtOrBefore(checkpoints[mid]) { from = checkpoints[mid]; lo = mid + 1 } else { hi = mid }
+        }
+        return from
+    }
+
     /// The byte offset of a position; positions past a line's end clamp to it.
     func offset(of p: Position) -> Int {
         guard p.line >= 0 else { return 0 }
         guard p.line < lineStarts.count else { return bytes.count }
         let bounds = bounds(ofLine: p.line)
-        // From the last checkpoint at or before the column (units rise
-        // along the line).
-        var from = (offset: bounds.lowerBound, units: 0)
-        var lo = checkpoints(of: bounds).lowerBound, hi = checkpoints(of: bounds).upperBound
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if checkpoints[mid].units <= p.character { from = checkpoints[mid]; lo = mid + 1 } else { hi = mid }
-        }
+        // From the last checkpoint at or before the column.
+        let from = lastCheckpoint(of: bounds) { $0.units <= p.character }
         return Self.offset(in: bytes, column: p.character - from.units, from: from.offset, to: bounds.upperBound).offset
     }
 
@@ -170,12 +179,7 @@ struct TextIndex {
         let offset = min(max(offset, 0), bytes.count)
         let line = line(of: offset)
         let bounds = bounds(ofLine: line)
-        var from = (offset: bounds.lowerBound, units: 0)
-        var lo = checkpoints(of: bounds).lowerBound, hi = checkpoints(of: bounds).upperBound
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if checkpoints[mid].offset <= offset { from = checkpoints[mid]; lo = mid + 1 } else { hi = mid }
-        }
+        let from = lastCheckpoint(of: bounds) { $0.offset <= offset }
         scanned += offset - from.offset
         return Position(line: line, character: from.units + Self.utf16Count(bytes, from: from.offset, to: offset))
     }
