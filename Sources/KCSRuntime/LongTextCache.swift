@@ -62,7 +62,7 @@ struct LongTextCache {
         let start = min(max(from, 0), bytes.count), end = min(max(to, start), bytes.count)
         let n = end &- start
         return bytes.withUnsafeBufferPointer { b in
-            guard n > 15, n < Int(UInt32.max) else { return AttributeText(bytes: UnsafeBufferPointer(rebasing: b[start..<end])) }
+            guard n > AttributeText.inlineCapacity, n < Int(UInt32.max) else { return AttributeText(bytes: UnsafeBufferPointer(rebasing: b[start..<end])) }
             let base = UnsafeRawPointer(b.baseAddress!)
             if slots.isEmpty { slots = [Slot](repeating: Slot(), count: 64) }
             var mask = slots.count &- 1

@@ -143,7 +143,7 @@ package struct Lowering {
     /// The text of the bytes at `r` as written: made in place up to 15
     /// bytes (as cheap as a lookup), through the file's cache past that.
     private mutating func verbatimText(_ r: SourceRange) -> AttributeText {
-        r.end &- r.start > 15 ? longTexts.text(r.start, r.end) : file.withBytes(r) { AttributeText(bytes: $0) }
+        r.end &- r.start > AttributeText.inlineCapacity ? longTexts.text(r.start, r.end) : file.withBytes(r) { AttributeText(bytes: $0) }
     }
 
     /// The bytes of a word, a string or a number, as text: made from the

@@ -455,6 +455,10 @@ public struct AttributeText: Sendable, Hashable, CustomStringConvertible, Expres
     let w1: UInt64
 
     private static let longMark: UInt64 = 0x80
+    /// The most bytes held in place; a longer text is interned (and costs a
+    /// lookup in the process's table to make). Inlinable: the lowering asks
+    /// it of every value it reads.
+    @inlinable public static var inlineCapacity: Int { 15 }
 
     /// What a device stored the value as (``AttributeValue``). Part of the
     /// words, so texts of two kinds are unequal and hash apart with no
@@ -587,7 +591,7 @@ public struct AttributeText: Sendable, Hashable, CustomStringConvertible, Expres
     /// These bytes (a script's, as written between quotes), as text.
     public init(bytes b: UnsafeBufferPointer<UInt8>) {
         let n = b.count
-        if n > 15 {
+        if n > Self.inlineCapacity {
             w0 = Interned.number(of: b)
             w1 = UInt64(n) | Self.longMark << 56
             return
