@@ -770,14 +770,11 @@ struct LockedReads: Sendable {
 
 /// The adds that met errSecDuplicateItem asking for a class (or an access
 /// control) the existing item does not have (KCS521), by device and slot,
-/// with the item's identity then (a slot freed and used again holds another
-/// item) and where the add was.
+/// with the item's primary key then (a slot freed and used again holds
+/// another item) and where the add was.
 struct DuplicateAdds: Sendable {
     struct Add: Sendable {
-        var itemClass: ItemClass
-        var group: GroupID
-        var synchronizable: Bool
-        var key: [AttributeValue?]
+        var key: PrimaryKey
         var accessibility: Accessibility?
         var accessControl: AccessControl?
         var file: String
@@ -803,10 +800,6 @@ struct DuplicateAdds: Sendable {
 
     var isEmpty: Bool { count == 0 }
 
-    static func key(of item: StoredItem) -> [AttributeValue?] {
-        item.itemClass.primaryKeyAttributes.map { item.attributes[$0] }
-    }
-
     mutating func note(_ add: Add, id: ItemID, on device: DeviceHandle) {
         guard count < Self.limit || adds[device]?[id] != nil else { return }
         if adds[device]?[id] == nil { count += 1 }
@@ -815,8 +808,7 @@ struct DuplicateAdds: Sendable {
 
     /// The add noted for the item in this slot, if it is still that item.
     func add(of item: StoredItem, id: ItemID, on device: DeviceHandle) -> Add? {
-        guard let add = adds[device]?[id], add.itemClass == item.itemClass, add.group == item.group,
-              add.synchronizable == item.synchronizable, add.key == Self.key(of: item) else { return nil }
+        guard let add = adds[device]?[id], add.key == item.primaryKey else { return nil }
         return add
     }
 }
@@ -830,8 +822,7 @@ extension Session {
         let spec = lastRecord.call.request.spec
         guard spec.accessibility != nil || spec.accessControl != nil,
               let item = world[lastRecord.device].keychain[existing] else { return }
-        let add = DuplicateAdds.Add(itemClass: item.itemClass, group: item.group, synchronizable: item.synchronizable,
-                                    key: DuplicateAdds.key(of: item),
+        let add = DuplicateAdds.Add(key: item.primaryKey,
                                     accessibility: spec.accessibility ?? spec.accessControl?.protection, accessControl: spec.accessControl,
                                     file: file.name, line: file.location(of: s.range.start).line)
         guard add.differs(from: item) else { return }
